@@ -1,0 +1,123 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# sqwave build. `make run` and `make test` install what is missing first.
+
+VERSION      := 0.1.0
+CROSS_COMPILE ?=
+CC           := $(CROSS_COMPILE)gcc
+AR           := $(CROSS_COMPILE)ar
+PKG_CONFIG   ?= pkg-config
+PREFIX       ?= /usr/local
+DESTDIR      ?=
+BUILD        ?= build
+
+# libgpiod API: v2 if pkg-config finds libgpiod >= 2, else v1, else none
+# (simulated backend only). Override with GPIOD=v1|v2|none.
+GPIOD ?= $(shell if $(PKG_CONFIG) --atleast-version=2 libgpiod 2>/dev/null; then echo v2; \
+	elif $(PKG_CONFIG) --exists libgpiod 2>/dev/null; then echo v1; else echo none; fi)
+
+WARN     := -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes -Wstrict-prototypes \
+	    -Wno-missing-field-initializers
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=c11 -D_GNU_SOURCE $(WARN) -pthread -MMD -MP \
+	    -DSQW_VERSION='"$(VERSION)"' $(EXTRA_CFLAGS)
+ifeq ($(WERROR),1)
+CFLAGS   += -Werror
+endif
+ifeq ($(SAN),1)
+CFLAGS   += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+LDFLAGS  += -fsanitize=address,undefined
+endif
+
+YAML_CFLAGS := $(shell $(PKG_CONFIG) --cflags yaml-0.1 2>/dev/null)
+YAML_LIBS   := $(shell $(PKG_CONFIG) --libs yaml-0.1 2>/dev/null || echo -lyaml)
+ifeq ($(GPIOD),none)
+GPIOD_CFLAGS := -DSQW_GPIOD_NONE
+GPIOD_LIBS   :=
+else
+GPIOD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libgpiod 2>/dev/null) -DSQW_GPIOD_$(GPIOD)
+GPIOD_LIBS   := $(shell $(PKG_CONFIG) --libs libgpiod 2>/dev/null || echo -lgpiod)
+endif
+CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
+
+CFLAGS += $(YAML_CFLAGS) $(GPIOD_CFLAGS)
+LIBS   := $(YAML_LIBS) $(GPIOD_LIBS) -lm -pthread
+
+# Every src/*.c is a module of libsqwave.a, except main.c and the libgpiod
+# backend the build did not pick.
+ALL_SRCS  := $(wildcard src/*.c)
+GPIOD_SKIP := $(filter-out src/gpio_gpiod$(subst v,,$(GPIOD)).c,src/gpio_gpiod1.c src/gpio_gpiod2.c)
+LIB_SRCS  := $(filter-out src/main.c $(GPIOD_SKIP),$(ALL_SRCS))
+LIB_OBJS  := $(LIB_SRCS:src/%.c=$(BUILD)/%.o)
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all clean deps run test unit e2e check-san valgrind bench install uninstall help
+all: $(BUILD)/sqwave
+
+help:
+	@echo "make            build $(BUILD)/sqwave (libgpiod API: $(GPIOD))"
+	@echo "make run        install missing deps, build, 10 s on the simulated board"
+	@echo "make test       install missing deps, unit + end-to-end tests"
+	@echo "make check-san  unit tests under ASan+UBSan    make valgrind  unit tests under valgrind"
+	@echo "make bench      benchmark against cyclictest (docs/benchmarks.md)"
+	@echo "make install    PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)"
+
+$(BUILD)/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/libsqwave.a: $(LIB_OBJS)
+	$(AR) rcs $@ $^
+
+$(BUILD)/sqwave: $(BUILD)/main.o $(BUILD)/libsqwave.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+# One cmocka binary per module; unit tests may include the module's .c to see
+# its internals, so they get -Isrc and link the library for the rest.
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libsqwave.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Wno-missing-prototypes -Isrc $(LDFLAGS) -o $@ $< $(BUILD)/libsqwave.a $(CMOCKA_LIBS) $(LIBS)
+
+deps:
+	@scripts/install-deps
+
+unit: $(UNIT_BINS)
+	@scripts/run-unit-tests $(UNIT_BINS)
+
+e2e: $(BUILD)/sqwave
+	@SQWAVE=$(BUILD)/sqwave tests/e2e/run-all
+
+test: deps
+	@$(MAKE) --no-print-directory all unit
+	@$(MAKE) --no-print-directory e2e
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	$(BUILD)/sqwave run --board boards/sim.yaml --profile config/quick.yaml --log $(BUILD)/run.sqwlog --json $(BUILD)/run.json
+
+check-san:
+	@$(MAKE) --no-print-directory BUILD=build-san SAN=1 CFLAGS="-O1 -g" unit
+
+valgrind: $(UNIT_BINS)
+	@VALGRIND="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
+		scripts/run-unit-tests $(UNIT_BINS)
+
+bench: deps all
+	@bench/run
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/sqwave/boards $(DESTDIR)$(PREFIX)/share/sqwave/config
+	install -m 0755 $(BUILD)/sqwave $(DESTDIR)$(PREFIX)/bin/sqwave
+	install -m 0644 docs/sqwave.1 $(DESTDIR)$(PREFIX)/share/man/man1/sqwave.1
+	install -m 0644 boards/*.yaml $(DESTDIR)$(PREFIX)/share/sqwave/boards/
+	install -m 0644 config/*.yaml $(DESTDIR)$(PREFIX)/share/sqwave/config/
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/sqwave $(DESTDIR)$(PREFIX)/share/man/man1/sqwave.1
+	rm -rf $(DESTDIR)$(PREFIX)/share/sqwave
+
+clean:
+	rm -rf build build-san build-arm
+
+-include $(LIB_OBJS:.o=.d) $(BUILD)/main.d

@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The one configuration table: every key of board files, profiles and the
+ * command line, with its type, default, range, unit and help (config.c). */
+#ifndef SQW_CONFIG_H
+#define SQW_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Every key, in table order. config.c's table must list them in this order. */
+enum cfg_key {
+	/* board: what the board is (board file only) */
+	CFG_BOARD_NAME,
+	CFG_BOARD_DESCRIPTION,
+	CFG_BOARD_SOC,
+	CFG_BOARD_CPUS,
+	CFG_BOARD_NOTES,
+	CFG_BOARD_CONFIDENCE,
+	/* gpio: the output line (board file, or --set to override) */
+	CFG_GPIO_BACKEND,      /* enum: gpiod | sim */
+	CFG_GPIO_CHIP,         /* label ("GPIOB"), path ("/dev/gpiochip0") or name ("gpiochip0") */
+	CFG_GPIO_LINE,         /* offset ("1") or line name ("PB1") */
+	CFG_GPIO_ACTIVE_LOW,
+	CFG_GPIO_DRIVE,        /* enum: push-pull | open-drain | open-source */
+	CFG_GPIO_IDLE_LEVEL,   /* logical level while idle and on exit: 0 | 1 */
+	CFG_GPIO_CONFIDENCE,   /* enum: verified | inferred | unknown */
+	/* loopback: optional input wired to the output (board file) */
+	CFG_LOOPBACK_CHIP,
+	CFG_LOOPBACK_LINE,
+	CFG_LOOPBACK_CONFIDENCE,
+	/* sim: the simulated backend */
+	CFG_SIM_WRITE_COST,    /* duration: busy-wait per write */
+	CFG_SIM_NUM_LINES,
+	CFG_SIM_BUSY_LINE,     /* -1: none; else this offset is held by sim.busy_consumer */
+	CFG_SIM_BUSY_CONSUMER,
+	CFG_SIM_CHIP_LABEL,
+	/* run: the wave */
+	CFG_RUN_HALF_PERIOD,
+	CFG_RUN_DURATION,      /* 0: until SIGINT/SIGTERM */
+	CFG_RUN_WARMUP,
+	CFG_RUN_RING_SIZE,
+	/* rt: real-time setup (board file recommends, profile/command line decide) */
+	CFG_RT_CPU,            /* -1: not pinned */
+	CFG_RT_PRIORITY,
+	CFG_RT_LOCK_MEMORY,
+	CFG_RT_DMA_LATENCY,    /* us written to /dev/cpu_dma_latency; -1: leave alone */
+	CFG_RT_ALLOW_NON_RT,
+	/* limits: the verdict (profile) */
+	CFG_LIMITS_TMIN,       /* duration; 0: unchecked. Shortest pulse must be >= */
+	CFG_LIMITS_TMAX,       /* duration; 0: unchecked. Longest pulse must be <= */
+	CFG_LIMITS_WAKE_LATENCY_MAX, /* duration; 0: unchecked */
+	CFG_LIMITS_MISSED_MAX, /* count; -1: unchecked */
+	/* output: where results go */
+	CFG_OUTPUT_LOG,
+	CFG_OUTPUT_JSON,
+	CFG_OUTPUT_QUIET,
+	CFG_OUTPUT_STATUS_INTERVAL,
+	CFG_NKEYS
+};
+
+enum cfg_type {
+	CFG_T_BOOL,     /* true/false, yes/no, on/off, 1/0 */
+	CFG_T_INT,      /* integer in [min, max] */
+	CFG_T_DURATION, /* nanoseconds in [min, max]; "500us", "1h"; a bare number is in .unit */
+	CFG_T_STRING,   /* one line of text */
+	CFG_T_TEXT,     /* free text, may span lines (notes) */
+	CFG_T_ENUM,     /* one of .choices */
+};
+
+/* Where a value came from; a later source overrides an earlier one. */
+enum cfg_source {
+	CFG_SRC_DEFAULT,
+	CFG_SRC_BOARD,
+	CFG_SRC_PROFILE,
+	CFG_SRC_CMDLINE,
+};
+
+/* Which files may set a key. */
+#define CFG_IN_BOARD   0x1u
+#define CFG_IN_PROFILE 0x2u
+#define CFG_REQUIRED_IN_BOARD 0x4u
+
+struct cfg_item {
+	const char *section;
+	const char *name;
+	enum cfg_type type;
+	const char *def;              /* default, as text, parsed like any value */
+	int64_t min, max;             /* INT and DURATION (ns) */
+	const char *unit;             /* display unit; for DURATION the unit of a bare number */
+	const char *const *choices;   /* ENUM: NULL-terminated */
+	const char *opt;              /* long option name without "--", or NULL */
+	unsigned where;               /* CFG_IN_* */
+	const char *help;             /* one line */
+};
+
+/* Result of setting one value. */
+enum cfg_result {
+	CFG_OK = 0,
+	CFG_E_UNKNOWN_KEY,
+	CFG_E_TYPE,     /* not a bool / integer / duration */
+	CFG_E_RANGE,    /* outside [min, max] */
+	CFG_E_CHOICE,   /* not one of the enum's choices */
+	CFG_E_PLACE,    /* key not allowed in this kind of file */
+	CFG_E_MISSING,  /* a required key was not set (config_check_required) */
+};
+
+struct config;
+
+/* The table, CFG_NKEYS entries, indexed by enum cfg_key. */
+extern const struct cfg_item config_table[CFG_NKEYS];
+
+/* Allocate a configuration holding every default. Returns NULL with errno.
+ * Caller frees with config_free(). Not thread-safe; read-only after setup. */
+struct config *config_new(void);
+void config_free(struct config *c);
+
+/* Find a key by "section.name". Returns -1 if unknown. */
+int config_lookup(const char *key);
+
+/*
+ * Parse @value for @key and store it if @src is at least the key's current
+ * source. @file and @line name where it came from (file NULL: command line).
+ * On error, writes one complete sentence saying what is allowed into
+ * @err (e.g. "run.half_period must be a duration between 1us and 10s, got
+ * \"5 parsecs\"") and returns the error class; nothing is stored.
+ */
+enum cfg_result config_set(struct config *c, enum cfg_key key, const char *value,
+			   enum cfg_source src, const char *file, int line,
+			   char *err, size_t errlen);
+
+/* After loading a board file: CFG_E_MISSING (with the key named in @err) if a
+ * CFG_REQUIRED_IN_BOARD key was not set by the board. */
+enum cfg_result config_check_required(const struct config *c, char *err, size_t errlen);
+
+/* Typed getters; assert the key's type. */
+bool config_bool(const struct config *c, enum cfg_key key);
+int64_t config_int(const struct config *c, enum cfg_key key);      /* INT and DURATION (ns) */
+const char *config_str(const struct config *c, enum cfg_key key);  /* STRING, TEXT, ENUM; never NULL */
+enum cfg_source config_source(const struct config *c, enum cfg_key key);
+/* "file:line", "command line" or "default". */
+const char *config_origin(const struct config *c, enum cfg_key key, char *buf, size_t len);
+
+/* Canonical text of a value ("500us", "true", "GPIOB"), as accepted by config_set. */
+const char *config_format(const struct config *c, enum cfg_key key, char *buf, size_t len);
+
+/* Every key as "section.name=value\n" lines, table order (multi-line text
+ * values have newlines escaped as \n). Used for the log header. */
+void config_dump(const struct config *c, FILE *f);
+
+/* --help text for every key that has a long option, then the --set keys. */
+void config_print_help(FILE *f);
+
+#endif

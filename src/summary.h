@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The end-of-run summary (text and JSON) and the verdict against the
+ * profile's limits. */
+#ifndef SQW_SUMMARY_H
+#define SQW_SUMMARY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "config.h"
+#include "edgestats.h"
+#include "sysinfo.h"
+
+struct run_info {
+	const char *board_file;
+	const char *profile_file;     /* NULL if none */
+	const char *log_path;
+	const char *gpio_desc;        /* gpio_out_describe() */
+	struct sysinfo_host host;     /* kernel, PREEMPT_RT, cmdline, cpu model */
+	bool rt_ok;                   /* SCHED_FIFO + mlockall in force */
+	const char *non_rt_reason;    /* why not, when !rt_ok (--allow-non-rt) */
+	uint64_t start_realtime_ns, end_realtime_ns;
+	uint64_t records_logged;
+	uint64_t dropped;             /* ring overflow */
+	uint64_t write_errors;
+	/* RT thread, measured part only (after warm-up) */
+	long minflt, majflt, nivcsw;
+	int stop_reason;              /* enum edgelog_stop */
+	int stop_signal;              /* signal number when stopped by one */
+	bool log_error;               /* log I/O failed (ENOSPC...) */
+};
+
+enum summary_verdict { VERDICT_PASS = 0, VERDICT_FAIL = 1 };
+
+/* Check the limits.* keys; each violation appended to @why as a line. */
+enum summary_verdict summary_verdict(const struct config *c, const struct edgestats *s,
+				     const struct run_info *ri, char *why, size_t len);
+
+/* Human summary to @f. */
+void summary_print_text(FILE *f, const struct config *c, const struct edgestats *s,
+			const struct run_info *ri);
+
+/* JSON summary (docs/json-summary.md) to @path; -1 with errno on failure. */
+int summary_write_json(const char *path, const struct config *c, const struct edgestats *s,
+		       const struct run_info *ri);
+
+#endif
