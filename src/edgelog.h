@@ -75,6 +75,11 @@ struct edgelog_writer *edgelog_writer_open(const char *path, const struct edgelo
 /* Append records; -1 with errno on I/O error (ENOSPC...): records already
  * written stay readable. */
 int edgelog_writer_append(struct edgelog_writer *w, const struct edge_rec *recs, size_t n);
+/* fdatasync the records written so far (once a second from the writer
+ * thread, so a power loss costs at most a second). -1 after any I/O error. */
+int edgelog_writer_sync(struct edgelog_writer *w);
+/* Records appended so far. */
+uint64_t edgelog_writer_records(const struct edgelog_writer *w);
 /* Write the footer (unless an I/O error happened before), fsync, close, free.
  * Returns -1 if anything failed since open. */
 int edgelog_writer_close(struct edgelog_writer *w, const struct edgelog_footer *f);

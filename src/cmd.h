@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The subcommands and the exit codes they share (docs/sqwave.1). */
+#ifndef SQW_CMD_H
+#define SQW_CMD_H
+
+enum sqw_exit {
+	SQW_EXIT_OK = 0,       /* completed, within limits (compare: agree) */
+	SQW_EXIT_LIMIT = 1,    /* completed, a limit was violated (compare: disagree) */
+	SQW_EXIT_USAGE = 2,    /* usage or configuration error, bad input file */
+	SQW_EXIT_RUNTIME = 3,  /* GPIO, permissions, RT setup, I/O */
+	/* 128 + signal number: a finite run stopped early by SIGINT/SIGTERM;
+	 * log and summary are complete, the verdict covers the measured part. */
+};
+
+int cmd_run(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+
+#endif

@@ -1,0 +1,565 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `sqwave run`: load board + profile + command line, open the line, set up
+ * RT, run the RT and writer threads, report. The main thread only waits for
+ * signals, prints the status line and tears down in reverse order. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "config.h"
+#include "edgelog.h"
+#include "edgestats.h"
+#include "gpio_out.h"
+#include "print.h"
+#include "ring.h"
+#include "rtloop.h"
+#include "rtsetup.h"
+#include "summary.h"
+#include "sysinfo.h"
+#include "units.h"
+#include "yamlcfg.h"
+
+#define RUN_LEAD_NS 100000000ull      /* first edge 100 ms after setup */
+#define RUN_RT_STACK (256u * 1024u)
+#define WRITER_BATCH 4096
+
+/* The writer thread: drains the ring into the log and the statistics. */
+struct writer {
+	struct ring *ring;
+	struct edgelog_writer *log;
+	struct edgestats *stats;
+	struct rtloop *loop;
+	pthread_mutex_t lock;     /* guards stats between writer and main thread */
+	atomic_bool finish;       /* main: the RT thread has ended, drain and exit */
+	atomic_bool log_error;
+	uint64_t records;         /* records consumed */
+	struct edge_rec *batch;   /* WRITER_BATCH records, allocated before the run */
+};
+
+static uint64_t clock_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void *writer_thread(void *arg)
+{
+	struct writer *w = arg;
+	struct edge_rec *buf = w->batch;
+	uint64_t last_sync = clock_ns(CLOCK_MONOTONIC);
+
+	for (;;) {
+		/* Read finish before popping: if set, this pop sees every record. */
+		bool fin = atomic_load(&w->finish);
+		size_t n = ring_pop(w->ring, buf, WRITER_BATCH);
+		uint64_t now;
+		size_t i;
+
+		if (n) {
+			if (!atomic_load(&w->log_error) &&
+			    edgelog_writer_append(w->log, buf, n) < 0) {
+				atomic_store(&w->log_error, true);
+				atomic_store(&w->loop->stop_req, true);
+			}
+			pthread_mutex_lock(&w->lock);
+			for (i = 0; i < n; i++)
+				edgestats_add(w->stats, &buf[i]);
+			w->records += n;
+			pthread_mutex_unlock(&w->lock);
+			if (n == WRITER_BATCH)
+				continue;
+		} else if (fin) {
+			break;
+		}
+		now = clock_ns(CLOCK_MONOTONIC);
+		if (now - last_sync >= 1000000000ull) {
+			if (!atomic_load(&w->log_error) && edgelog_writer_sync(w->log) < 0) {
+				atomic_store(&w->log_error, true);
+				atomic_store(&w->loop->stop_req, true);
+			}
+			last_sync = now;
+		}
+		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
+	}
+	return NULL;
+}
+
+static void run_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: sqwave run --board FILE [--profile FILE] [--set KEY=VALUE ...] [OPTIONS]\n\n"
+		"Toggle the board's output line every half period from a SCHED_FIFO thread\n"
+		"woken by an absolute timerfd; log every edge; print a summary and a verdict.\n\n"
+		"  --board FILE        board file (boards/*.yaml): the line, the backend\n"
+		"  --profile FILE      run profile (config/*.yaml): duration, limits\n"
+		"  --set KEY=VALUE     set any key (section.name), see the list below\n"
+		"  -h, --help          this help\n\n"
+		"Precedence: command line > profile > board file > defaults.\n"
+		"Durations take units: ns, us, ms, s, m, h.\n\n");
+	config_print_help(f);
+}
+
+/* Duration formatted for messages. */
+static const char *dur(int64_t ns, char *buf, size_t len)
+{
+	units_format_duration(ns, buf, len);
+	return buf;
+}
+
+static void status_print(struct writer *w, const struct config *c, uint64_t t0, bool tty)
+{
+	struct edgestats_live live;
+	uint64_t dropped = ring_dropped(w->ring);
+	int64_t elapsed = (int64_t)(clock_ns(CLOCK_MONOTONIC) - t0);
+	int64_t total = config_int(c, CFG_RUN_DURATION) + config_int(c, CFG_RUN_WARMUP);
+	char e[32], r[32];
+
+	if (elapsed < 0)
+		elapsed = 0;
+	pthread_mutex_lock(&w->lock);
+	edgestats_live(w->stats, &live);
+	pthread_mutex_unlock(&w->lock);
+	units_format_duration(elapsed / 1000000000 * 1000000000, e, sizeof(e));
+	if (config_int(c, CFG_RUN_DURATION))
+		units_format_duration(total > elapsed ? (total - elapsed + 999999999) / 1000000000 * 1000000000 : 0,
+				      r, sizeof(r));
+	else
+		snprintf(r, sizeof(r), "-");
+	fprintf(stderr,
+		"%s%s elapsed, %s left | edges %llu | wake us min/avg/max %.1f/%.1f/%.1f | "
+		"width us min/max %.1f/%.1f | missed %llu | dropped %llu%s",
+		tty ? "\r" : "", e, r, (unsigned long long)live.edges,
+		live.wake_min_ns / 1e3, live.wake_avg_ns / 1e3, live.wake_max_ns / 1e3,
+		live.width_min_ns / 1e3, live.width_max_ns / 1e3,
+		(unsigned long long)live.missed_periods, (unsigned long long)dropped,
+		tty ? "\033[K" : "\n");
+	fflush(stderr);
+}
+
+static char *default_log_path(void)
+{
+	char buf[64];
+	time_t t = time(NULL);
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	strftime(buf, sizeof(buf), "sqwave-%Y%m%d-%H%M%S.sqwlog", &tm);
+	return strdup(buf);
+}
+
+/* The header's metadata: resolved configuration, host and line. */
+static char *meta_text(const struct config *c, const struct run_info *ri, bool rt_ok)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	fprintf(f, "sqwave.version=%s\n", SQW_VERSION);
+	fprintf(f, "run.board_file=%s\n", ri->board_file);
+	fprintf(f, "run.profile_file=%s\n", ri->profile_file ? ri->profile_file : "");
+	fprintf(f, "run.gpio=%s\n", ri->gpio_desc);
+	fprintf(f, "run.rt=%s\n", rt_ok ? "yes" : "no");
+	fprintf(f, "host.name=%s\n", ri->host.hostname);
+	fprintf(f, "host.kernel=%s %s\n", ri->host.kernel_release, ri->host.kernel_version);
+	fprintf(f, "host.machine=%s\n", ri->host.machine);
+	fprintf(f, "host.preempt_rt=%s\n", ri->host.preempt_rt ? "yes" : "no");
+	fprintf(f, "host.cmdline=%s\n", ri->host.cmdline);
+	fprintf(f, "host.cpu=%s\n", ri->host.cpu_model);
+	fprintf(f, "host.ncpus=%d\n", ri->host.ncpus);
+	config_dump(c, f);
+	if (fclose(f) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+static int load_config(struct config *c, int argc, char **argv, const char **board,
+		       const char **profile)
+{
+	struct option opts[CFG_NKEYS + 8];
+	size_t n = 0, i;
+	char err[512];
+	int ch;
+
+	opts[n++] = (struct option){ "board", required_argument, NULL, 'b' };
+	opts[n++] = (struct option){ "profile", required_argument, NULL, 'p' };
+	opts[n++] = (struct option){ "set", required_argument, NULL, 's' };
+	opts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+	for (i = 0; i < CFG_NKEYS; i++) {
+		if (!config_table[i].opt)
+			continue;
+		opts[n++] = (struct option){ config_table[i].opt,
+			config_table[i].type == CFG_T_BOOL ? no_argument : required_argument,
+			NULL, 1000 + (int)i };
+	}
+	opts[n] = (struct option){ 0 };
+
+	/* The command line is applied first: it wins over files by source rank. */
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "+b:p:s:h", opts, NULL)) != -1) {
+		const char *val = optarg;
+		int key;
+
+		switch (ch) {
+		case 'b':
+			*board = optarg;
+			continue;
+		case 'p':
+			*profile = optarg;
+			continue;
+		case 'h':
+			run_usage(stdout);
+			return 1;
+		case 's': {
+			char name[128];
+			const char *eq = strchr(optarg, '=');
+
+			if (!eq || (size_t)(eq - optarg) >= sizeof(name)) {
+				pr_err("--set takes KEY=VALUE (e.g. --set run.half_period=250us), got \"%s\"",
+				       optarg);
+				return -1;
+			}
+			memcpy(name, optarg, (size_t)(eq - optarg));
+			name[eq - optarg] = '\0';
+			key = config_lookup(name);
+			if (key < 0) {
+				pr_err("--set: unknown key \"%s\"; 'sqwave run --help' lists them", name);
+				return -1;
+			}
+			val = eq + 1;
+			break;
+		}
+		default:
+			if (ch < 1000) {
+				fprintf(stderr, "Try 'sqwave run --help'.\n");
+				return -1;
+			}
+			key = ch - 1000;
+			if (config_table[key].type == CFG_T_BOOL)
+				val = "true";
+		}
+		if (config_set(c, (enum cfg_key)key, val, CFG_SRC_CMDLINE, NULL, 0, err,
+			       sizeof(err)) != CFG_OK) {
+			pr_err("command line: %s", err);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		pr_err("unexpected argument \"%s\"; try 'sqwave run --help'", argv[optind]);
+		return -1;
+	}
+	if (!*board) {
+		pr_err("--board FILE is required (for a first try: --board boards/sim.yaml)");
+		return -1;
+	}
+	if (yamlcfg_load(c, *board, CFG_SRC_BOARD, err, sizeof(err)) != 0) {
+		pr_err("%s", err);
+		return -1;
+	}
+	if (config_check_required(c, err, sizeof(err)) != CFG_OK) {
+		pr_err("%s: %s", *board, err);
+		return -1;
+	}
+	if (*profile && yamlcfg_load(c, *profile, CFG_SRC_PROFILE, err, sizeof(err)) != 0) {
+		pr_err("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Cross-key checks the table cannot express. */
+static int check_config(const struct config *c)
+{
+	int64_t half = config_int(c, CFG_RUN_HALF_PERIOD);
+	int64_t duration = config_int(c, CFG_RUN_DURATION);
+	char a[32], b[32];
+
+	if (duration && duration < 2 * half) {
+		pr_err("run.duration (%s) is shorter than one period (2 x run.half_period = %s)",
+		       dur(duration, a, sizeof(a)), dur(2 * half, b, sizeof(b)));
+		return -1;
+	}
+	if (config_int(c, CFG_RUN_WARMUP) % half)
+		pr_warn("run.warmup is not a whole number of half periods; rounded up");
+	if (duration % (2 * half))
+		pr_warn("run.duration (%s) is not a whole number of periods; rounded up",
+			dur(duration, a, sizeof(a)));
+	return 0;
+}
+
+static void gpio_spec_from_config(const struct config *c, struct gpio_out_spec *s)
+{
+	const char *drive = config_str(c, CFG_GPIO_DRIVE);
+
+	memset(s, 0, sizeof(*s));
+	s->backend = strcmp(config_str(c, CFG_GPIO_BACKEND), "sim") ? GPIO_BACKEND_GPIOD
+								       : GPIO_BACKEND_SIM;
+	s->chip = config_str(c, CFG_GPIO_CHIP);
+	s->line = config_str(c, CFG_GPIO_LINE);
+	s->active_low = config_bool(c, CFG_GPIO_ACTIVE_LOW);
+	s->drive = !strcmp(drive, "open-drain") ? GPIO_DRIVE_OPEN_DRAIN :
+		   !strcmp(drive, "open-source") ? GPIO_DRIVE_OPEN_SOURCE : GPIO_DRIVE_PUSH_PULL;
+	s->idle_level = (int)config_int(c, CFG_GPIO_IDLE_LEVEL);
+	s->consumer = "sqwave";
+	s->sim_write_cost_ns = config_int(c, CFG_SIM_WRITE_COST);
+	s->sim_num_lines = (unsigned)config_int(c, CFG_SIM_NUM_LINES);
+	s->sim_busy_line = (int)config_int(c, CFG_SIM_BUSY_LINE);
+	s->sim_busy_consumer = config_str(c, CFG_SIM_BUSY_CONSUMER);
+	s->sim_chip_label = config_str(c, CFG_SIM_CHIP_LABEL);
+}
+
+static uint64_t div_ceil(uint64_t a, uint64_t b)
+{
+	return (a + b - 1) / b;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct config *c = config_new();
+	struct run_info ri;
+	struct gpio_out_spec spec;
+	struct gpio_out *gpio = NULL;
+	struct ring ring = { 0 };
+	struct rtloop loop = { .tfd = -1 };
+	struct rtsetup rs = { .dma_fd = -1 };
+	struct rtsetup_params rp;
+	struct writer w = { 0 };
+	struct edgelog_meta meta = { 0 };
+	struct edgelog_footer footer = { 0 };
+	pthread_t rt_tid, wr_tid;
+	bool rt_started = false, wr_started = false, rt_ok, quiet, tty;
+	const char *board = NULL, *profile = NULL, *json;
+	char *log_path = NULL;
+	sigset_t sigs, oldsigs;
+	int64_t half, status_every;
+	uint64_t t0, next_status;
+	int ret = SQW_EXIT_RUNTIME, err, sig = 0;
+	char why[2048];
+
+	memset(&ri, 0, sizeof(ri));
+	pthread_mutex_init(&w.lock, NULL);
+	if (!c) {
+		pr_err("out of memory");
+		return SQW_EXIT_RUNTIME;
+	}
+	err = load_config(c, argc, argv, &board, &profile);
+	if (err) {
+		config_free(c);
+		return err > 0 ? SQW_EXIT_OK : SQW_EXIT_USAGE;
+	}
+	if (check_config(c) < 0) {
+		config_free(c);
+		return SQW_EXIT_USAGE;
+	}
+	quiet = config_bool(c, CFG_OUTPUT_QUIET);
+	half = config_int(c, CFG_RUN_HALF_PERIOD);
+	status_every = config_int(c, CFG_OUTPUT_STATUS_INTERVAL);
+	json = config_str(c, CFG_OUTPUT_JSON);
+	log_path = config_str(c, CFG_OUTPUT_LOG)[0] ? strdup(config_str(c, CFG_OUTPUT_LOG))
+						    : default_log_path();
+	ri.board_file = board;
+	ri.profile_file = profile;
+	ri.log_path = log_path;
+	sysinfo_host_read(&ri.host);
+
+	/* Signals: blocked in every thread, taken synchronously by this one. */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGHUP);
+	sigaddset(&sigs, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &sigs, &oldsigs);
+
+	/* 1. Everything that allocates. */
+	gpio_spec_from_config(c, &spec);
+	gpio = gpio_out_open(&spec);
+	if (!gpio)
+		goto out;	/* gpio_out_open said why */
+	ri.gpio_desc = gpio_out_describe(gpio);
+	if (ring_init(&ring, (size_t)config_int(c, CFG_RUN_RING_SIZE)) < 0) {
+		pr_err("cannot allocate the edge ring: %s", strerror(errno));
+		goto out;
+	}
+	w.stats = edgestats_new(half);
+	w.batch = calloc(WRITER_BATCH, sizeof(*w.batch));
+	if (!w.stats || !w.batch) {
+		pr_err("cannot allocate statistics: %s", strerror(errno));
+		goto out;
+	}
+	loop.gpio = gpio;
+	loop.ring = &ring;
+	loop.clock = CLOCK_MONOTONIC;
+	loop.half_ns = half;
+	loop.warmup_slots = div_ceil((uint64_t)config_int(c, CFG_RUN_WARMUP), (uint64_t)half);
+	loop.total_slots = config_int(c, CFG_RUN_DURATION)
+		? loop.warmup_slots + 2 * div_ceil((uint64_t)config_int(c, CFG_RUN_DURATION),
+						   2 * (uint64_t)half)
+		: 0;
+	loop.idle_level = spec.idle_level;
+	loop.stack_prefault = RUN_RT_STACK / 2;
+	if (rtloop_open(&loop) < 0) {
+		pr_err("timerfd_create: %s", strerror(errno));
+		goto out;
+	}
+
+	/* 2. Privileged setup, after allocation. */
+	rp.cpu = (int)config_int(c, CFG_RT_CPU);
+	rp.priority = (int)config_int(c, CFG_RT_PRIORITY);
+	rp.lock_memory = config_bool(c, CFG_RT_LOCK_MEMORY);
+	rp.dma_latency_us = (int)config_int(c, CFG_RT_DMA_LATENCY);
+	rp.stack_size = RUN_RT_STACK;
+	rt_ok = rtsetup_process_enter(&rs, &rp) == 0;
+	if (!rt_ok && !config_bool(c, CFG_RT_ALLOW_NON_RT)) {
+		pr_err("real-time setup refused:\n%s(or pass --allow-non-rt to run anyway, marked non-RT)",
+		       rs.problems);
+		goto out;
+	}
+
+	/* 3. The log, then the threads. */
+	loop.start_ns = clock_ns(CLOCK_MONOTONIC) + RUN_LEAD_NS;
+	loop.start_ns -= loop.start_ns % 1000000ull;	/* whole ms: readable logs */
+	meta.clock_id = CLOCK_MONOTONIC;
+	meta.half_period_ns = (uint64_t)half;
+	meta.start_ns = loop.start_ns;
+	meta.start_realtime_ns = clock_ns(CLOCK_REALTIME) +
+				 (loop.start_ns - clock_ns(CLOCK_MONOTONIC));
+	meta.text = meta_text(c, &ri, rt_ok);
+	w.log = meta.text ? edgelog_writer_open(log_path, &meta) : NULL;
+	if (!w.log)
+		goto out;
+	ri.start_realtime_ns = meta.start_realtime_ns;
+	w.ring = &ring;
+	w.loop = &loop;
+	atomic_init(&w.finish, false);
+	atomic_init(&w.log_error, false);
+	err = pthread_create(&wr_tid, NULL, writer_thread, &w);
+	if (err) {
+		pr_err("cannot start the writer thread: %s", strerror(err));
+		goto out;
+	}
+	wr_started = true;
+
+	err = rtsetup_thread_create(&rs, &rt_tid, rtloop_thread, &loop,
+				    config_bool(c, CFG_RT_ALLOW_NON_RT));
+	if (err) {
+		pr_err("cannot start the RT thread:\n%s", rs.problems);
+		goto out;
+	}
+	rt_started = true;
+	rt_ok = rt_ok && rs.fifo;
+	ri.rt_ok = rt_ok;
+	ri.non_rt_reason = rt_ok ? NULL : rs.problems;
+	if (!rt_ok)
+		pr_warn("NON-RT RUN (--allow-non-rt): results are not real-time results:\n%s",
+			rs.problems);
+
+	/* 4. Wait: signals, status line, end of the loop. */
+	tty = isatty(STDERR_FILENO);
+	t0 = loop.start_ns;
+	next_status = t0 + (uint64_t)status_every;
+	while (!atomic_load(&loop.done)) {
+		struct timespec tmo = { .tv_nsec = 100000000 };
+		int s = sigtimedwait(&sigs, NULL, &tmo);
+		uint64_t now;
+
+		if (s == SIGINT || s == SIGTERM || s == SIGHUP) {
+			if (!sig) {
+				sig = s;
+				if (!quiet && tty)
+					fputc('\n', stderr);
+				pr_info("%s: stopping at the next edge", strsignal(s));
+			}
+			atomic_store(&loop.stop_req, true);
+		}
+		now = clock_ns(CLOCK_MONOTONIC);
+		if (!quiet && status_every && now >= next_status) {
+			status_print(&w, c, t0, tty);
+			next_status += (uint64_t)status_every;
+		}
+	}
+	if (!quiet && status_every && tty)
+		fputc('\n', stderr);
+	ret = SQW_EXIT_OK;
+
+out:
+	if (rt_started)
+		pthread_join(rt_tid, NULL);
+	if (wr_started) {
+		atomic_store(&w.finish, true);
+		pthread_join(wr_tid, NULL);
+	}
+	if (w.log) {
+		footer.dropped = ring_dropped(&ring);
+		footer.missed_periods = atomic_load(&loop.missed);
+		footer.end_realtime_ns = clock_ns(CLOCK_REALTIME);
+		footer.stop_reason = loop.error || atomic_load(&loop.write_errors) ||
+				     atomic_load(&w.log_error) ? EDGELOG_STOP_ERROR :
+				     sig ? EDGELOG_STOP_SIGNAL : EDGELOG_STOP_DURATION;
+		footer.exit_code = ret;
+		ri.records_logged = edgelog_writer_records(w.log);
+		if (edgelog_writer_close(w.log, &footer) < 0)
+			atomic_store(&w.log_error, true);
+		w.log = NULL;
+	}
+	gpio_out_close(gpio);	/* back to idle, released */
+	if (rs.p.stack_size)
+		rtsetup_process_exit(&rs);
+	rtloop_close(&loop);
+
+	if (ret == SQW_EXIT_OK) {
+		bool runtime_error = loop.error || atomic_load(&loop.write_errors) ||
+				     atomic_load(&w.log_error);
+
+		ri.end_realtime_ns = footer.end_realtime_ns;
+		ri.dropped = footer.dropped;
+		ri.write_errors = atomic_load(&loop.write_errors);
+		ri.stop_reason = (int)footer.stop_reason;
+		ri.stop_signal = sig;
+		ri.log_error = atomic_load(&w.log_error);
+		if (loop.ru_started) {
+			ri.minflt = loop.ru_end.ru_minflt - loop.ru_start.ru_minflt;
+			ri.majflt = loop.ru_end.ru_majflt - loop.ru_start.ru_majflt;
+			ri.nivcsw = loop.ru_end.ru_nivcsw - loop.ru_start.ru_nivcsw;
+		}
+		if (loop.error)
+			pr_err("the RT loop failed: %s", strerror(loop.error));
+		why[0] = '\0';
+		ret = summary_verdict(c, w.stats, &ri, why, sizeof(why)) == VERDICT_PASS
+			? SQW_EXIT_OK : SQW_EXIT_LIMIT;
+		summary_print_text(stdout, c, w.stats, &ri);
+		fflush(stdout);
+		if (json[0] && summary_write_json(json, c, w.stats, &ri) < 0) {
+			pr_err("cannot write the JSON summary %s: %s", json, strerror(errno));
+			runtime_error = true;
+		}
+		if (runtime_error)
+			ret = SQW_EXIT_RUNTIME;
+		else if (sig && config_int(c, CFG_RUN_DURATION))
+			ret = 128 + sig;
+	}
+	if (w.stats)
+		edgestats_free(w.stats);
+	pthread_mutex_destroy(&w.lock);
+	free(w.batch);
+	ring_free(&ring);
+	free(meta.text);
+	free(log_path);
+	config_free(c);
+	pthread_sigmask(SIG_SETMASK, &oldsigs, NULL);
+	return ret;
+}

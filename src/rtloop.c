@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The RT loop. Per edge: read the timerfd, read the clock, write the line
+ * between two clock reads, push a record, bump counters. Nothing else: no
+ * allocation, no locks, no printing, no file I/O. */
+#include "rtloop.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include "rtsetup.h"
+
+int rtloop_open(struct rtloop *l)
+{
+	atomic_init(&l->stop_req, false);
+	atomic_init(&l->done, false);
+	atomic_init(&l->edges, 0);
+	atomic_init(&l->missed, 0);
+	atomic_init(&l->write_errors, 0);
+	l->error = 0;
+	l->ru_started = false;
+	l->next_slot = 0;
+	l->seq = 0;
+	l->level = l->idle_level ? 1 : 0;
+	l->stopping = false;
+	l->tfd = timerfd_create(l->clock, TFD_CLOEXEC);
+	return l->tfd < 0 ? -1 : 0;
+}
+
+void rtloop_close(struct rtloop *l)
+{
+	if (l->tfd >= 0)
+		close(l->tfd);
+	l->tfd = -1;
+}
+
+static inline uint64_t now_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void rtloop_account(struct rtloop *l, uint64_t expirations, struct edge_rec *rec)
+{
+	uint64_t slot;
+
+	if (expirations == 0)	/* cannot happen with a blocking read; be safe */
+		expirations = 1;
+	l->next_slot += expirations;
+	slot = l->next_slot - 1;
+	l->level ^= 1;
+
+	rec->seq = l->seq++;
+	rec->intended_ns = l->start_ns + slot * (uint64_t)l->half_ns;
+	rec->level = (uint8_t)l->level;
+	rec->flags = 0;
+	if (expirations > UINT16_MAX) {
+		rec->expirations = UINT16_MAX;
+		rec->flags |= EDGE_F_SATURATED;
+	} else {
+		rec->expirations = (uint16_t)expirations;
+	}
+	if (slot < l->warmup_slots)
+		rec->flags |= EDGE_F_WARMUP;
+	atomic_store_explicit(&l->missed,
+			      atomic_load_explicit(&l->missed, memory_order_relaxed) + expirations - 1,
+			      memory_order_relaxed);
+}
+
+bool rtloop_is_last(struct rtloop *l)
+{
+	bool end;
+
+	if (l->stopping)
+		return true;
+	end = atomic_load_explicit(&l->stop_req, memory_order_relaxed) ||
+	      (l->total_slots && l->next_slot >= l->total_slots);
+	if (!end)
+		return false;
+	if (l->level == (l->idle_level ? 1 : 0))
+		return true;
+	l->stopping = true;	/* one more edge, back to idle */
+	return false;
+}
+
+void *rtloop_thread(void *arg)
+{
+	struct rtloop *l = arg;
+	struct itimerspec its;
+	struct edge_rec rec;
+
+	rtsetup_thread_prefault(l->stack_prefault);
+	memset(&rec, 0, sizeof(rec));
+
+	its.it_value.tv_sec = (time_t)(l->start_ns / 1000000000ull);
+	its.it_value.tv_nsec = (long)(l->start_ns % 1000000000ull);
+	its.it_interval.tv_sec = (time_t)(l->half_ns / 1000000000ll);
+	its.it_interval.tv_nsec = (long)(l->half_ns % 1000000000ll);
+	if (timerfd_settime(l->tfd, TFD_TIMER_ABSTIME, &its, NULL) < 0) {
+		l->error = errno;
+		goto out;
+	}
+
+	for (;;) {
+		uint64_t exp, wake, wb, we;
+		ssize_t n;
+		int ret;
+		bool last;
+
+		n = read(l->tfd, &exp, sizeof(exp));
+		wake = now_ns(l->clock);
+		if (n != (ssize_t)sizeof(exp)) {
+			if (n < 0 && errno == EINTR)
+				continue;
+			l->error = n < 0 ? errno : EIO;
+			break;
+		}
+		rtloop_account(l, exp, &rec);
+
+		wb = now_ns(l->clock);
+		ret = gpio_out_set(l->gpio, rec.level);
+		we = now_ns(l->clock);
+
+		rec.wake_off_ns = edge_off_clamp((int64_t)(wake - rec.intended_ns), &rec.flags);
+		rec.write_begin_off_ns = edge_off_clamp((int64_t)(wb - rec.intended_ns), &rec.flags);
+		rec.write_end_off_ns = edge_off_clamp((int64_t)(we - rec.intended_ns), &rec.flags);
+		if (ret < 0) {
+			rec.flags |= EDGE_F_WRITE_ERR;
+			atomic_fetch_add_explicit(&l->write_errors, 1, memory_order_relaxed);
+			atomic_store_explicit(&l->stop_req, true, memory_order_relaxed);
+		}
+		if (!l->ru_started && !(rec.flags & EDGE_F_WARMUP)) {
+			getrusage(RUSAGE_THREAD, &l->ru_start);
+			l->ru_started = true;
+		}
+		last = ret < 0 || rtloop_is_last(l);
+		if (last)
+			rec.flags |= EDGE_F_LAST;
+		ring_push(l->ring, &rec);
+		atomic_store_explicit(&l->edges, l->seq, memory_order_release);
+		if (last)
+			break;
+	}
+out:
+	getrusage(RUSAGE_THREAD, &l->ru_end);
+	atomic_store_explicit(&l->done, true, memory_order_release);
+	return NULL;
+}

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The real-time loop: where the line gets toggled. Wakes on an absolute
+ * timerfd, writes the line, pushes one edge record into the ring. */
+#ifndef SQW_RTLOOP_H
+#define SQW_RTLOOP_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "edge.h"
+#include "gpio_out.h"
+#include "ring.h"
+
+/*
+ * Missed-period policy: the timerfd is armed once, absolute, at start_ns with
+ * the half period as interval; it is never re-armed. A read returning n > 1
+ * expirations means n - 1 slots passed without an edge: they are counted as
+ * missed periods, the edge is written for the latest expired slot (so the
+ * edge grid keeps its phase: intended = start + slot * half period), and the
+ * level still toggles once per written edge, so every record is a real edge
+ * on the pin. At the end (duration reached or stop requested) a line that is
+ * not at its idle level gets one more edge, on the next slot, back to idle
+ * (flagged EDGE_F_LAST): every transition the pin makes is in the log.
+ */
+struct rtloop {
+	/* Set before rtloop_thread() starts; read-only afterwards. */
+	struct gpio_out *gpio;
+	struct ring *ring;
+	int tfd;                  /* from rtloop_open() */
+	clockid_t clock;          /* CLOCK_MONOTONIC */
+	uint64_t start_ns;        /* intended time of slot 0 */
+	int64_t half_ns;
+	uint64_t total_slots;     /* slots to run incl. warm-up; 0 = until stopped */
+	uint64_t warmup_slots;
+	int idle_level;
+	size_t stack_prefault;
+
+	/* Shared: written by one side, read by the other, all atomic. */
+	atomic_bool stop_req;     /* set by the main thread (signal, I/O error) */
+	atomic_bool done;         /* set by the RT thread when it has left the loop */
+	atomic_uint_fast64_t edges;
+	atomic_uint_fast64_t missed;
+	atomic_uint_fast64_t write_errors;
+
+	/* Valid once done is set. */
+	int error;                /* errno of a failed timerfd read/arm, else 0 */
+	struct rusage ru_start;   /* RT thread, at the first measured edge */
+	struct rusage ru_end;     /* RT thread, at the end */
+	bool ru_started;
+
+	/* RT thread private bookkeeping. */
+	uint64_t next_slot;       /* slots consumed so far */
+	uint64_t seq;
+	int level;
+	bool stopping;            /* the next edge is the last one (back to idle) */
+};
+
+/* Prepare @l (zeroes the bookkeeping, creates the timerfd). Non-RT. Returns
+ * -1 with errno set. */
+int rtloop_open(struct rtloop *l);
+void rtloop_close(struct rtloop *l);
+
+/* The RT thread's body: pthread start routine, argument a struct rtloop *. */
+void *rtloop_thread(void *arg);
+
+/*
+ * Bookkeeping for one wake-up with @expirations timer expirations: fills
+ * seq, slot-derived intended time, level, expirations and warm-up flag of
+ * @rec, and adds the missed periods. RT thread only (and unit tests).
+ */
+void rtloop_account(struct rtloop *l, uint64_t expirations, struct edge_rec *rec);
+
+/* After rtloop_account and the write: whether this edge ends the run (sets
+ * l->stopping when one more edge is needed to return to idle). */
+bool rtloop_is_last(struct rtloop *l);
+
+#endif

@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* mlockall, cpu_dma_latency, SCHED_FIFO and affinity: done once, after every
+ * allocation, so that nothing the RT thread touches can fault. */
+#include "rtsetup.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+__attribute__((format(printf, 2, 3)))
+static void problem(struct rtsetup *rs, const char *fmt, ...)
+{
+	size_t used = strlen(rs->problems);
+	va_list ap;
+
+	if (used + 2 >= sizeof(rs->problems))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(rs->problems + used, sizeof(rs->problems) - used - 1, fmt, ap);
+	va_end(ap);
+	used = strlen(rs->problems);
+	rs->problems[used] = '\n';
+	rs->problems[used + 1] = '\0';
+}
+
+int rtsetup_process_enter(struct rtsetup *rs, const struct rtsetup_params *p)
+{
+	int ret = 0;
+
+	memset(rs, 0, sizeof(*rs));
+	rs->p = *p;
+	rs->dma_fd = -1;
+
+	if (p->lock_memory) {
+		if (mlockall(MCL_CURRENT | MCL_FUTURE) == 0) {
+			rs->locked = true;
+		} else {
+			problem(rs, "mlockall failed (%s): run as root, or raise RLIMIT_MEMLOCK "
+				"(ulimit -l unlimited, or memlock in /etc/security/limits.conf)",
+				strerror(errno));
+			ret = -1;
+		}
+	}
+	if (p->dma_latency_us >= 0) {
+		int32_t v = p->dma_latency_us;
+
+		rs->dma_fd = open("/dev/cpu_dma_latency", O_WRONLY | O_CLOEXEC);
+		if (rs->dma_fd < 0 || write(rs->dma_fd, &v, sizeof(v)) != (ssize_t)sizeof(v)) {
+			problem(rs, "cannot hold /dev/cpu_dma_latency at %d us (%s): run as root, "
+				"or set rt.dma_latency=-1 to leave CPU idle states alone",
+				p->dma_latency_us, strerror(errno));
+			if (rs->dma_fd >= 0)
+				close(rs->dma_fd);
+			rs->dma_fd = -1;
+			ret = -1;
+		}
+	}
+	return ret;
+}
+
+void rtsetup_process_exit(struct rtsetup *rs)
+{
+	if (rs->dma_fd >= 0)
+		close(rs->dma_fd);
+	rs->dma_fd = -1;
+	if (rs->locked)
+		munlockall();
+	rs->locked = false;
+}
+
+int rtsetup_thread_create(struct rtsetup *rs, pthread_t *tid, void *(*fn)(void *), void *arg,
+			  bool allow_non_rt)
+{
+	struct sched_param sp = { .sched_priority = rs->p.priority };
+	pthread_attr_t attr;
+	cpu_set_t set;
+	int err;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, rs->p.stack_size);
+	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
+	pthread_attr_setschedparam(&attr, &sp);
+	if (rs->p.cpu >= 0) {
+		CPU_ZERO(&set);
+		CPU_SET(rs->p.cpu, &set);
+		pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	}
+	err = pthread_create(tid, &attr, fn, arg);
+	if (err == 0) {
+		rs->fifo = true;
+		rs->pinned = rs->p.cpu >= 0;
+		pthread_attr_destroy(&attr);
+		return 0;
+	}
+	if (err == EPERM)
+		problem(rs, "SCHED_FIFO priority %d refused (EPERM): run as root or give the "
+			"binary CAP_SYS_NICE (setcap cap_sys_nice,cap_ipc_lock+ep sqwave), or raise "
+			"RLIMIT_RTPRIO (rtprio in /etc/security/limits.conf)", rs->p.priority);
+	else if (err == EINVAL && rs->p.cpu >= 0)
+		problem(rs, "cannot pin the RT thread to CPU %d (EINVAL): that CPU does not "
+			"exist, is offline or is outside this process's cpuset; use --cpu with "
+			"one of the CPUs in /sys/devices/system/cpu/online", rs->p.cpu);
+	else
+		problem(rs, "cannot create the RT thread: %s", strerror(err));
+	if (!allow_non_rt) {
+		pthread_attr_destroy(&attr);
+		return err;
+	}
+
+	/* --allow-non-rt: keep what can be kept (affinity), drop the rest. */
+	pthread_attr_setinheritsched(&attr, PTHREAD_INHERIT_SCHED);
+	err = pthread_create(tid, &attr, fn, arg);
+	if (err == 0) {
+		rs->pinned = rs->p.cpu >= 0;
+	} else {
+		pthread_attr_destroy(&attr);
+		pthread_attr_init(&attr);
+		pthread_attr_setstacksize(&attr, rs->p.stack_size);
+		err = pthread_create(tid, &attr, fn, arg);
+	}
+	pthread_attr_destroy(&attr);
+	return err;
+}
+
+__attribute__((noinline))
+void rtsetup_thread_prefault(size_t bytes)
+{
+	/* A fixed window, not a VLA: mlockall(MCL_FUTURE) already populates the
+	 * thread's stack; this makes sure the part the loop uses is touched
+	 * even where memory locking was refused (--allow-non-rt). */
+	enum { WINDOW = 64 * 1024 };
+	volatile unsigned char buf[WINDOW];
+	size_t i;
+
+	if (bytes > WINDOW)
+		bytes = WINDOW;
+	for (i = 0; i < bytes; i += 4096)
+		buf[i] = 0;
+	buf[bytes ? bytes - 1 : 0] = 0;
+	(void)buf[0];
+}
+
+static int read_long(const char *path, long *v)
+{
+	FILE *f = fopen(path, "r");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fscanf(f, "%ld", v) == 1;
+	fclose(f);
+	return ok ? 0 : -1;
+}
+
+__attribute__((format(printf, 3, 4)))
+static void finding(char *out, size_t len, const char *fmt, ...)
+{
+	size_t used = strlen(out);
+	va_list ap;
+
+	if (used + 2 >= len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(out + used, len - used - 1, fmt, ap);
+	va_end(ap);
+	used = strlen(out);
+	out[used] = '\n';
+	out[used + 1] = '\0';
+}
+
+int rtsetup_preflight(const struct rtsetup_params *p, char *out, size_t len)
+{
+	struct rlimit rl;
+	long v;
+	int blocking = 0;
+	int is_root = geteuid() == 0;
+
+	if (len)
+		out[0] = '\0';
+	if (!is_root && getrlimit(RLIMIT_RTPRIO, &rl) == 0 && rl.rlim_cur < (rlim_t)p->priority) {
+		finding(out, len, "FAIL rt priority: RLIMIT_RTPRIO is %ld, below %d: run as root, or "
+			"add 'rtprio %d' for your user in /etc/security/limits.conf",
+			(long)rl.rlim_cur, p->priority, p->priority);
+		blocking++;
+	}
+	if (p->lock_memory && !is_root && getrlimit(RLIMIT_MEMLOCK, &rl) == 0 &&
+	    rl.rlim_cur != RLIM_INFINITY) {
+		finding(out, len, "FAIL memory lock: RLIMIT_MEMLOCK is %ld KiB: run as root, or "
+			"'ulimit -l unlimited'", (long)(rl.rlim_cur / 1024));
+		blocking++;
+	}
+	if (p->cpu >= 0) {
+		long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+		cpu_set_t set;
+
+		if (p->cpu >= ncpu) {
+			finding(out, len, "FAIL cpu: CPU %d does not exist (this machine has %ld)",
+				p->cpu, ncpu);
+			blocking++;
+		} else if (sched_getaffinity(0, sizeof(set), &set) == 0 && !CPU_ISSET(p->cpu, &set)) {
+			finding(out, len, "FAIL cpu: CPU %d is offline or outside this process's "
+				"cpuset", p->cpu);
+			blocking++;
+		}
+	}
+	if (read_long("/proc/sys/kernel/sched_rt_runtime_us", &v) == 0 && v != -1)
+		finding(out, len, "note RT throttling: sched_rt_runtime_us is %ld; a runaway RT "
+			"task would be throttled (fine for sqwave, which sleeps each period)", v);
+	if (read_long("/sys/kernel/realtime", &v) != 0 || v != 1)
+		finding(out, len, "note kernel: not PREEMPT_RT; expect long tails under load");
+	return blocking;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Privileged real-time setup, in one place: memory locking, CPU latency
+ * request, RT thread attributes (SCHED_FIFO, affinity), stack prefault, and
+ * the preflight that checks the same conditions and explains fixes. */
+#ifndef SQW_RTSETUP_H
+#define SQW_RTSETUP_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct rtsetup_params {
+	int cpu;              /* -1: not pinned */
+	int priority;         /* SCHED_FIFO priority 1..99 */
+	bool lock_memory;     /* mlockall(MCL_CURRENT | MCL_FUTURE) */
+	int dma_latency_us;   /* held in /dev/cpu_dma_latency; -1: leave alone */
+	size_t stack_size;    /* RT thread stack, prefaulted */
+};
+
+struct rtsetup {
+	struct rtsetup_params p;
+	int dma_fd;           /* -1 when not held */
+	bool locked;          /* mlockall in force */
+	bool fifo;            /* RT thread got SCHED_FIFO */
+	bool pinned;          /* RT thread pinned to p.cpu */
+	char problems[1024];  /* what failed and how to fix it, one line each */
+};
+
+/* Process-wide part, main thread, after all memory is allocated: mlockall,
+ * /dev/cpu_dma_latency. Returns 0 if everything asked for is in force, -1
+ * otherwise (problems[] says what and how to fix; what worked stays). */
+int rtsetup_process_enter(struct rtsetup *rs, const struct rtsetup_params *p);
+
+/* Create the RT thread: SCHED_FIFO at p.priority, pinned to p.cpu, with a
+ * stack of p.stack_size. If that is refused and @allow_non_rt, retry with
+ * default attributes (rs->fifo / rs->pinned say what was obtained; problems[]
+ * says why). Returns 0 or an errno value, like pthread_create. */
+int rtsetup_thread_create(struct rtsetup *rs, pthread_t *tid, void *(*fn)(void *), void *arg,
+			  bool allow_non_rt);
+
+/* Called first thing in the RT thread: touch the stack so the loop never
+ * page-faults on it. RT thread only. */
+void rtsetup_thread_prefault(size_t bytes);
+
+/* Undo rtsetup_process_enter: close cpu_dma_latency, munlockall. */
+void rtsetup_process_exit(struct rtsetup *rs);
+
+/* Check, without changing anything, whether the RT setup can succeed:
+ * privileges (CAP_SYS_NICE / RLIMIT_RTPRIO, RLIMIT_MEMLOCK), the CPU exists
+ * and is online, RT throttling, PREEMPT_RT. Writes one line per finding, each
+ * with how to fix it, to @out. Returns the number of blocking problems. */
+int rtsetup_preflight(const struct rtsetup_params *p, char *out, size_t len);
+
+#endif
