@@ -17,8 +17,8 @@ GPIOD ?= $(shell if $(PKG_CONFIG) --atleast-version=2 libgpiod 2>/dev/null; then
 
 WARN     := -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes -Wstrict-prototypes \
 	    -Wno-missing-field-initializers
-CFLAGS   ?= -O2 -g
-CFLAGS   += -std=c11 -D_GNU_SOURCE $(WARN) -pthread -MMD -MP \
+OPT      ?= -O2 -g
+CFLAGS   += $(OPT) -std=c11 -D_GNU_SOURCE $(WARN) -pthread -MMD -MP \
 	    -DSQW_VERSION='"$(VERSION)"' $(EXTRA_CFLAGS)
 ifeq ($(WERROR),1)
 CFLAGS   += -Werror
@@ -38,9 +38,12 @@ GPIOD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libgpiod 2>/dev/null) -DSQW_GPIOD
 GPIOD_LIBS   := $(shell $(PKG_CONFIG) --libs libgpiod 2>/dev/null || echo -lgpiod)
 endif
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
+# zlib: inflate for sigrok .sr sessions (src/capture_sr.c)
+ZLIB_CFLAGS := $(shell $(PKG_CONFIG) --cflags zlib 2>/dev/null)
+ZLIB_LIBS   := $(shell $(PKG_CONFIG) --libs zlib 2>/dev/null || echo -lz)
 
-CFLAGS += $(YAML_CFLAGS) $(GPIOD_CFLAGS)
-LIBS   := $(YAML_LIBS) $(GPIOD_LIBS) -lm -pthread
+CFLAGS += $(YAML_CFLAGS) $(GPIOD_CFLAGS) $(ZLIB_CFLAGS)
+LIBS   := $(YAML_LIBS) $(GPIOD_LIBS) $(ZLIB_LIBS) -lm -pthread
 
 # Every src/*.c is a module of libsqwave.a, except main.c and the libgpiod
 # backend the build did not pick.
@@ -96,7 +99,7 @@ run: deps
 	$(BUILD)/sqwave run --board boards/sim.yaml --profile config/quick.yaml --log $(BUILD)/run.sqwlog --json $(BUILD)/run.json
 
 check-san:
-	@$(MAKE) --no-print-directory BUILD=build-san SAN=1 CFLAGS="-O1 -g" unit
+	@$(MAKE) --no-print-directory BUILD=build-san SAN=1 OPT="-O1 -g" unit
 
 valgrind: $(UNIT_BINS)
 	@VALGRIND="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \

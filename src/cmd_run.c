@@ -192,7 +192,7 @@ static int load_config(struct config *c, int argc, char **argv, const char **boa
 		       const char **profile)
 {
 	struct option opts[CFG_NKEYS + 8];
-	size_t n = 0, i;
+	size_t n = 0;
 	char err[512];
 	int ch;
 
@@ -200,13 +200,7 @@ static int load_config(struct config *c, int argc, char **argv, const char **boa
 	opts[n++] = (struct option){ "profile", required_argument, NULL, 'p' };
 	opts[n++] = (struct option){ "set", required_argument, NULL, 's' };
 	opts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
-	for (i = 0; i < CFG_NKEYS; i++) {
-		if (!config_table[i].opt)
-			continue;
-		opts[n++] = (struct option){ config_table[i].opt,
-			config_table[i].type == CFG_T_BOOL ? no_argument : required_argument,
-			NULL, 1000 + (int)i };
-	}
+	n += config_long_options(opts + n, CFG_NKEYS, 1000);
 	opts[n] = (struct option){ 0 };
 
 	/* The command line is applied first: it wins over files by source rank. */
@@ -225,25 +219,12 @@ static int load_config(struct config *c, int argc, char **argv, const char **boa
 		case 'h':
 			run_usage(stdout);
 			return 1;
-		case 's': {
-			char name[128];
-			const char *eq = strchr(optarg, '=');
-
-			if (!eq || (size_t)(eq - optarg) >= sizeof(name)) {
-				pr_err("--set takes KEY=VALUE (e.g. --set run.half_period=250us), got \"%s\"",
-				       optarg);
+		case 's':
+			if (config_apply_set(c, optarg, err, sizeof(err)) != CFG_OK) {
+				pr_err("--set: %s", err);
 				return -1;
 			}
-			memcpy(name, optarg, (size_t)(eq - optarg));
-			name[eq - optarg] = '\0';
-			key = config_lookup(name);
-			if (key < 0) {
-				pr_err("--set: unknown key \"%s\"; 'sqwave run --help' lists them", name);
-				return -1;
-			}
-			val = eq + 1;
-			break;
-		}
+			continue;
 		default:
 			if (ch < 1000) {
 				fprintf(stderr, "Try 'sqwave run --help'.\n");
@@ -271,11 +252,11 @@ static int load_config(struct config *c, int argc, char **argv, const char **boa
 		pr_err("%s", err);
 		return -1;
 	}
-	if (config_check_required(c, err, sizeof(err)) != CFG_OK) {
-		pr_err("%s: %s", *board, err);
+	if (*profile && yamlcfg_load(c, *profile, CFG_SRC_PROFILE, err, sizeof(err)) != 0) {
+		pr_err("%s", err);
 		return -1;
 	}
-	if (*profile && yamlcfg_load(c, *profile, CFG_SRC_PROFILE, err, sizeof(err)) != 0) {
+	if (config_check_required(c, err, sizeof(err)) != CFG_OK) {
 		pr_err("%s", err);
 		return -1;
 	}
@@ -384,6 +365,8 @@ int cmd_run(int argc, char **argv)
 	sigaddset(&sigs, SIGHUP);
 	sigaddset(&sigs, SIGPIPE);
 	pthread_sigmask(SIG_BLOCK, &sigs, &oldsigs);
+	/* A file-size limit must be an I/O error (EFBIG), like a full disk, not death. */
+	signal(SIGXFSZ, SIG_IGN);
 
 	/* 1. Everything that allocates. */
 	gpio_spec_from_config(c, &spec);

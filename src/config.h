@@ -104,9 +104,11 @@ enum cfg_result {
 	CFG_E_CHOICE,   /* not one of the enum's choices */
 	CFG_E_PLACE,    /* key not allowed in this kind of file */
 	CFG_E_MISSING,  /* a required key was not set (config_check_required) */
+	CFG_E_NOMEM,    /* out of memory while storing the value */
 };
 
 struct config;
+struct option; /* <getopt.h> */
 
 /* The table, CFG_NKEYS entries, indexed by enum cfg_key. */
 extern const struct cfg_item config_table[CFG_NKEYS];
@@ -123,21 +125,28 @@ int config_lookup(const char *key);
  * Parse @value for @key and store it if @src is at least the key's current
  * source. @file and @line name where it came from (file NULL: command line).
  * On error, writes one complete sentence saying what is allowed into
- * @err (e.g. "run.half_period must be a duration between 1us and 10s, got
- * \"5 parsecs\"") and returns the error class; nothing is stored.
+ * @err (e.g. "run.half_period must be a duration between 1us and 10s (bare
+ * numbers are us), got \"5 parsecs\"") and returns the error class; nothing
+ * is stored. A valid value from a lower source than the current one is
+ * checked, not stored, and returns CFG_OK.
  */
 enum cfg_result config_set(struct config *c, enum cfg_key key, const char *value,
 			   enum cfg_source src, const char *file, int line,
 			   char *err, size_t errlen);
 
-/* After loading a board file: CFG_E_MISSING (with the key named in @err) if a
- * CFG_REQUIRED_IN_BOARD key was not set by the board. */
+/* After every source is applied (board, profile, command line): CFG_E_MISSING
+ * (with the key and what to do named in @err) if a CFG_REQUIRED_IN_BOARD key
+ * was never set, or was left empty (a board file whose pin is unknown sets
+ * gpio.line to "" so that the user must pass --set gpio.line=...). */
 enum cfg_result config_check_required(const struct config *c, char *err, size_t errlen);
 
 /* Typed getters; assert the key's type. */
 bool config_bool(const struct config *c, enum cfg_key key);
 int64_t config_int(const struct config *c, enum cfg_key key);      /* INT and DURATION (ns) */
 const char *config_str(const struct config *c, enum cfg_key key);  /* STRING, TEXT, ENUM; never NULL */
+/* ENUM only: index into .choices. The choices of gpio.backend and gpio.drive
+ * are in the order of enum gpio_backend and enum gpio_drive (gpio_out.h). */
+int config_choice(const struct config *c, enum cfg_key key);
 enum cfg_source config_source(const struct config *c, enum cfg_key key);
 /* "file:line", "command line" or "default". */
 const char *config_origin(const struct config *c, enum cfg_key key, char *buf, size_t len);
@@ -151,5 +160,60 @@ void config_dump(const struct config *c, FILE *f);
 
 /* --help text for every key that has a long option, then the --set keys. */
 void config_print_help(FILE *f);
+
+/* "section.name" of @key into @buf; returns @buf. */
+const char *config_key_name(enum cfg_key key, char *buf, size_t len);
+
+/* What @key accepts, as a phrase: "a duration between 1us and 10s (bare
+ * numbers are us)", "one of gpiod, sim". Returns @buf. */
+const char *config_allowed(enum cfg_key key, char *buf, size_t len);
+
+/* @value for an error message: in double quotes, with control characters
+ * escaped (never a line break) and cut short with "..." to fit @len (at
+ * least 16). Returns @buf. */
+const char *config_quote(const char *value, char *buf, size_t len);
+
+/* The key of @section whose name is closest to @name (a likely typo), or -1
+ * if none is close. With @section NULL, @name is a full "section.name". */
+int config_closest_key(const char *section, const char *name);
+
+/*
+ * The command line. Every key with a long option (.opt) is one getopt_long
+ * option; bool keys take no argument (--quiet sets output.quiet=true), the
+ * others require one (--half-period 250us). Every key, with or without one,
+ * can be set with --set section.name=value. Command-line values override
+ * board files and profiles whatever order they are applied in.
+ *
+ * config_long_options() writes one struct option per key that has a long
+ * option into @out (at most @max; no terminating zero entry: the caller
+ * appends its own options and the terminator), with .val = @first_val + key,
+ * so getopt_long's return value v maps back to key v - @first_val. Returns
+ * the number of such options (CFG_NKEYS at most), even if larger than @max.
+ * Typical use in main:
+ *
+ *	struct option opts[CFG_NKEYS + 8];
+ *	size_t n = config_long_options(opts, CFG_NKEYS, 0x100);
+ *	opts[n++] = (struct option){ "set", required_argument, NULL, 'S' };
+ *	... opts[n] = (struct option){ 0 };
+ *	while ((v = getopt_long(argc, argv, "", opts, &idx)) != -1) {
+ *		if (v >= 0x100 && v < 0x100 + CFG_NKEYS)
+ *			r = config_apply_option(c, opts[idx].name, optarg, err, sizeof(err));
+ *		   (or config_set(c, v - 0x100, optarg ? optarg : "true",
+ *				  CFG_SRC_CMDLINE, NULL, 0, err, sizeof(err)))
+ *		else if (v == 'S')
+ *			r = config_apply_set(c, optarg, err, sizeof(err));
+ *
+ * config_apply_option() sets the key whose long option is @opt_name (without
+ * "--"); @value NULL means "true" for a bool option and is an error for any
+ * other. config_apply_set() takes "section.name=value" (the text after the
+ * first '=' is the value, which may be empty). Both set at CFG_SRC_CMDLINE and
+ * return what config_set() returns; an unknown option or key is
+ * CFG_E_UNKNOWN_KEY with the closest key suggested in @err.
+ */
+size_t config_long_options(struct option *out, size_t max, int first_val);
+enum cfg_result config_apply_option(struct config *c, const char *opt_name, const char *value,
+				    char *err, size_t errlen);
+enum cfg_result config_apply_set(struct config *c, const char *assignment,
+				 char *err, size_t errlen);
 
 #endif

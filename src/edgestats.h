@@ -34,4 +34,75 @@ struct edgestats_live {
 };
 void edgestats_live(const struct edgestats *s, struct edgestats_live *out);
 
+/* ---- full results, for the summary and `analyze` ---- */
+
+/* Where something happened: the edge (for a pulse or a period, its first edge). */
+struct edgestats_where {
+	uint64_t seq;
+	uint64_t intended_ns;
+};
+
+/*
+ * One pulse, as the scope would see it. The line changes somewhere inside
+ * each edge's write window [write_begin, write_end], so the width lies in
+ * [lo, hi] = [next.write_begin - this.write_end, next.write_end - this.write_begin];
+ * the estimate is midpoint to midpoint.
+ */
+struct edgestats_pulse {
+	int64_t width_ns;         /* estimate */
+	int64_t lo_ns, hi_ns;     /* bounds from the write windows */
+	struct edgestats_where at;
+};
+
+enum edgestats_polarity {
+	EDGESTATS_POS = 0,        /* level 1 while the pulse lasts */
+	EDGESTATS_NEG = 1,        /* level 0 */
+	EDGESTATS_ANY = 2,        /* both together */
+	EDGESTATS_NPOL
+};
+
+struct edgestats_widths {
+	struct stats_hist h;      /* of the estimates; moments in h.m */
+	struct edgestats_pulse tmin, tmax; /* shortest and longest estimate */
+	/* The conservative extremes: the lowest lower bound and the highest upper
+	 * bound over all pulses (may come from other pulses than tmin/tmax).
+	 * Limits are checked against these. */
+	struct edgestats_pulse tmin_bound, tmax_bound;
+};
+
+struct edgestats_result {
+	int64_t half_period_ns;
+	uint64_t records;          /* every record fed, warm-up included */
+	uint64_t first_intended_ns; /* of the first record fed: "t+" times count from it */
+	uint64_t warmup_edges;
+	uint64_t edges;            /* counted (non-warm-up) edges */
+	uint64_t missed_periods;   /* sum of expirations - 1 over counted edges */
+	uint64_t warmup_missed_periods;
+	uint64_t seq_gaps;         /* records missing from the sequence (dropped) */
+	uint64_t gap_events;       /* places where records are missing */
+	uint64_t largest_gap;      /* most records missing in one place */
+	struct edgestats_where first_gap, last_gap; /* the record just after the gap */
+	uint64_t write_errors;     /* counted edges flagged EDGE_F_WRITE_ERR */
+	uint64_t saturated;        /* counted edges flagged EDGE_F_SATURATED */
+	uint64_t level_repeats;    /* consecutive records writing the same level */
+	uint64_t pulses_skipped;   /* counted-edge pairs not measured (gap, error, ...) */
+
+	struct stats_hist wake;        /* wake - intended; moments in wake.m */
+	struct edgestats_where wake_worst;
+	struct stats_hist write;       /* write_end - write_begin */
+	struct edgestats_where write_worst;
+
+	struct edgestats_widths width[EDGESTATS_NPOL];
+
+	/* Rise to rise (midpoint to midpoint), over three consecutive records. */
+	struct stats_moments period_m;
+	struct edgestats_where period_min_at, period_max_at;
+};
+
+/* Everything measured so far. Call it, and read through the pointer, only
+ * while nobody is feeding (after the writer thread has stopped): it computes
+ * width[EDGESTATS_ANY] from the two polarities, which edgestats_add() leaves
+ * to it. Valid until the next edgestats_add() or edgestats_free(). */
+const struct edgestats_result *edgestats_result(const struct edgestats *s);
+
 #endif

@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Per-edge statistics, fed record by record by the writer thread (run) or the
+ * log reader (analyze). edgestats_add() is on the hot path: no allocation. */
+#include "edgestats.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct edgestats {
+	struct edgestats_result r;
+	bool have_prev, have_prev2;
+	bool prev_linked;         /* prev2 -> prev had no gap */
+	struct edge_rec prev, prev2;
+	uint64_t next_seq;        /* the seq the next record should carry */
+	bool any_stale;           /* width[EDGESTATS_ANY] needs recomputing */
+};
+
+/* Flags that make an edge's times useless for a width. */
+#define EDGE_F_UNMEASURABLE (EDGE_F_WRITE_ERR | EDGE_F_SATURATED)
+
+static const int64_t hist_highest = STATS_HIST_DEFAULT_HIGHEST;
+
+struct edgestats *edgestats_new(int64_t half_period_ns)
+{
+	struct edgestats *s;
+	int i;
+
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->r.half_period_ns = half_period_ns;
+	stats_moments_init(&s->r.period_m);
+	if (stats_hist_init(&s->r.wake, hist_highest) ||
+	    stats_hist_init(&s->r.write, hist_highest))
+		goto fail;
+	for (i = 0; i < EDGESTATS_NPOL; i++)
+		if (stats_hist_init(&s->r.width[i].h, hist_highest))
+			goto fail;
+	return s;
+fail:
+	edgestats_free(s);
+	errno = ENOMEM;
+	return NULL;
+}
+
+void edgestats_free(struct edgestats *s)
+{
+	int i;
+
+	if (!s)
+		return;
+	stats_hist_free(&s->r.wake);
+	stats_hist_free(&s->r.write);
+	for (i = 0; i < EDGESTATS_NPOL; i++)
+		stats_hist_free(&s->r.width[i].h);
+	free(s);
+}
+
+/* Twice the midpoint of the write window, relative to the intended time. */
+static inline int64_t mid2_off(const struct edge_rec *e)
+{
+	return (int64_t)e->write_begin_off_ns + (int64_t)e->write_end_off_ns;
+}
+
+/* Half, rounded down. GCC shifts signed values arithmetically; a plain "/ 2"
+ * compiled to a 64-bit idiv here, the slowest instruction on the hot path. */
+static inline int64_t half_floor(int64_t x)
+{
+	return x >> 1;
+}
+
+/* The extremes of @w for pulse @p; @first: @w has none yet. */
+static void extremes_add(struct edgestats_widths *w, const struct edgestats_pulse *p, bool first)
+{
+	if (first || p->width_ns < w->tmin.width_ns)
+		w->tmin = *p;
+	if (first || p->width_ns > w->tmax.width_ns)
+		w->tmax = *p;
+	if (first || p->lo_ns < w->tmin_bound.lo_ns)
+		w->tmin_bound = *p;
+	if (first || p->hi_ns > w->tmax_bound.hi_ns)
+		w->tmax_bound = *p;
+}
+
+static void pulse_add(struct edgestats *s, const struct edge_rec *a, const struct edge_rec *b)
+{
+	struct edgestats_widths *w;
+	struct edgestats_pulse p;
+	int64_t d = (int64_t)(b->intended_ns - a->intended_ns);
+
+	p.width_ns = d + half_floor(mid2_off(b) - mid2_off(a));
+	p.lo_ns = d + (int64_t)b->write_begin_off_ns - (int64_t)a->write_end_off_ns;
+	p.hi_ns = d + (int64_t)b->write_end_off_ns - (int64_t)a->write_begin_off_ns;
+	p.at.seq = a->seq;
+	p.at.intended_ns = a->intended_ns;
+	w = &s->r.width[a->level ? EDGESTATS_POS : EDGESTATS_NEG];
+	extremes_add(w, &p, w->h.m.n == 0);
+	stats_hist_add(&w->h, p.width_ns);
+	/* Both polarities together are computed on demand (edgestats_result). */
+	s->any_stale = true;
+}
+
+static void period_add(struct edgestats *s, const struct edge_rec *a, const struct edge_rec *b)
+{
+	struct edgestats_result *r = &s->r;
+	int64_t t = (int64_t)(b->intended_ns - a->intended_ns) +
+		    half_floor(mid2_off(b) - mid2_off(a));
+	struct edgestats_where at = { a->seq, a->intended_ns };
+
+	if (r->period_m.n == 0 || t < r->period_m.min)
+		r->period_min_at = at;
+	if (r->period_m.n == 0 || t > r->period_m.max)
+		r->period_max_at = at;
+	stats_moments_add(&r->period_m, t);
+}
+
+static inline bool usable(const struct edge_rec *e)
+{
+	return !(e->flags & (EDGE_F_WARMUP | EDGE_F_UNMEASURABLE));
+}
+
+void edgestats_add(struct edgestats *s, const struct edge_rec *rec)
+{
+	struct edgestats_result *r = &s->r;
+	/* A local copy: the counters written below could alias *rec, which
+	 * would make the compiler reload it after every store. */
+	const struct edge_rec ec = *rec, *e = &ec;
+	bool linked = true;
+
+	if (r->records++ == 0)
+		r->first_intended_ns = e->intended_ns;
+	if (e->seq != s->next_seq) {
+		/* Records lost between the RT thread and us (a full ring). A seq
+		 * that goes backwards is not a loss, but still breaks the chain. */
+		linked = false;
+		if (e->seq > s->next_seq) {
+			uint64_t missing = e->seq - s->next_seq;
+
+			r->seq_gaps += missing;
+			if (missing > r->largest_gap)
+				r->largest_gap = missing;
+			r->last_gap.seq = e->seq;
+			r->last_gap.intended_ns = e->intended_ns;
+			if (r->gap_events++ == 0)
+				r->first_gap = r->last_gap;
+		}
+	}
+	s->next_seq = e->seq + 1;
+
+	if (e->flags & EDGE_F_WARMUP) {
+		r->warmup_edges++;
+		if (e->expirations > 1)
+			r->warmup_missed_periods += e->expirations - 1u;
+	} else {
+		int64_t wake = e->wake_off_ns;
+		int64_t cost = (int64_t)e->write_end_off_ns - (int64_t)e->write_begin_off_ns;
+
+		r->edges++;
+		if (e->expirations > 1)
+			r->missed_periods += e->expirations - 1u;
+		if (e->flags & EDGE_F_WRITE_ERR)
+			r->write_errors++;
+		if (e->flags & EDGE_F_SATURATED)
+			r->saturated++;
+		if (wake > r->wake.m.max) {
+			r->wake_worst.seq = e->seq;
+			r->wake_worst.intended_ns = e->intended_ns;
+		}
+		stats_hist_add(&r->wake, wake);
+		if (cost > r->write.m.max) {
+			r->write_worst.seq = e->seq;
+			r->write_worst.intended_ns = e->intended_ns;
+		}
+		stats_hist_add(&r->write, cost);
+
+		/* A pulse counts only when both its edges do: the one that starts
+		 * at the last warm-up edge is left out. */
+		if (s->have_prev && !(s->prev.flags & EDGE_F_WARMUP)) {
+			if (linked && usable(&s->prev) && usable(e) && s->prev.level != e->level) {
+				pulse_add(s, &s->prev, e);
+			} else {
+				r->pulses_skipped++;
+				if (linked && s->prev.level == e->level)
+					r->level_repeats++;
+			}
+		}
+		if (e->level && s->have_prev2 && linked && s->prev_linked &&
+		    s->prev2.level && !s->prev.level &&
+		    usable(&s->prev2) && usable(&s->prev) && usable(e))
+			period_add(s, &s->prev2, e);
+	}
+
+	s->prev2 = s->prev;
+	s->have_prev2 = s->have_prev;
+	s->prev_linked = linked;
+	s->prev = *e;
+	s->have_prev = true;
+}
+
+void edgestats_live(const struct edgestats *s, struct edgestats_live *out)
+{
+	const struct edgestats_result *r = &s->r;
+	const struct stats_moments *pos = &r->width[EDGESTATS_POS].h.m;
+	const struct stats_moments *neg = &r->width[EDGESTATS_NEG].h.m;
+
+	memset(out, 0, sizeof(*out));
+	out->edges = r->edges;
+	out->missed_periods = r->missed_periods;
+	out->seq_gaps = r->seq_gaps;
+	if (r->wake.m.n) {
+		out->wake_min_ns = r->wake.m.min;
+		out->wake_max_ns = r->wake.m.max;
+		out->wake_avg_ns = stats_moments_mean(&r->wake.m);
+	}
+	if (pos->n && neg->n) {
+		out->width_min_ns = pos->min < neg->min ? pos->min : neg->min;
+		out->width_max_ns = pos->max > neg->max ? pos->max : neg->max;
+	} else if (pos->n || neg->n) {
+		out->width_min_ns = pos->n ? pos->min : neg->min;
+		out->width_max_ns = pos->n ? pos->max : neg->max;
+	}
+}
+
+/* The earlier of two pulses, for ties between the polarities. */
+static const struct edgestats_pulse *earlier(const struct edgestats_pulse *a,
+					     const struct edgestats_pulse *b)
+{
+	return a->at.seq <= b->at.seq ? a : b;
+}
+
+static void widths_combine(struct edgestats_widths *any, const struct edgestats_widths *a,
+			   const struct edgestats_widths *b)
+{
+	stats_hist_reset(&any->h);
+	stats_hist_merge(&any->h, &a->h);
+	stats_hist_merge(&any->h, &b->h);
+	if (!a->h.m.n || !b->h.m.n) {
+		const struct edgestats_widths *one = a->h.m.n ? a : b;
+
+		any->tmin = one->tmin;
+		any->tmax = one->tmax;
+		any->tmin_bound = one->tmin_bound;
+		any->tmax_bound = one->tmax_bound;
+		return;
+	}
+#define PICK(field, key, better) \
+	any->field = a->field.key == b->field.key ? *earlier(&a->field, &b->field) : \
+		     a->field.key better b->field.key ? a->field : b->field
+	PICK(tmin, width_ns, <);
+	PICK(tmax, width_ns, >);
+	PICK(tmin_bound, lo_ns, <);
+	PICK(tmax_bound, hi_ns, >);
+#undef PICK
+}
+
+const struct edgestats_result *edgestats_result(const struct edgestats *s)
+{
+	/* The combined widths are a cache over the two polarities; the object
+	 * itself was allocated writable by edgestats_new(). */
+	struct edgestats *w = (struct edgestats *)s;
+
+	if (w->any_stale) {
+		widths_combine(&w->r.width[EDGESTATS_ANY], &w->r.width[EDGESTATS_POS],
+			       &w->r.width[EDGESTATS_NEG]);
+		w->any_stale = false;
+	}
+	return &w->r;
+}

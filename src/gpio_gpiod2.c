@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The libgpiod v2 backend (libgpiod 2.x): built when the Makefile picks
+ * GPIOD=v2. One preallocated line request; set() is one ioctl. */
+#include <errno.h>
+#include <gpiod.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "gpio_private.h"
+
+struct gpiod2_out {
+	struct gpio_out base;
+	struct gpiod_line_request *request;
+	unsigned int offset;
+};
+
+static void *gpiod2_chip_open(const struct gpio_out_spec *spec, const char *path)
+{
+	struct gpiod_chip *chip;
+	struct stat st;
+
+	(void)spec;
+	/* ENOTTY / ENODEV when @path is not a GPIO chip. libgpiod also says
+	 * ENOENT for a device with no GPIO entry in sysfs: not a chip either. */
+	chip = gpiod_chip_open(path);
+	if (!chip && errno == ENOENT && stat(path, &st) == 0)
+		errno = ENODEV;
+	return chip;
+}
+
+static void gpiod2_chip_close(void *chip)
+{
+	gpiod_chip_close(chip);
+}
+
+static int gpiod2_chip_info(void *chip, struct gpio_chip_desc *cd)
+{
+	struct gpiod_chip_info *info;
+
+	info = gpiod_chip_get_info(chip);
+	if (!info)
+		return -1;
+	gpio_strlcpy(cd->path, gpiod_chip_get_path(chip), sizeof(cd->path));
+	gpio_strlcpy(cd->name, gpiod_chip_info_get_name(info), sizeof(cd->name));
+	gpio_strlcpy(cd->label, gpiod_chip_info_get_label(info), sizeof(cd->label));
+	if (!cd->label[0])
+		gpio_strlcpy(cd->label, "unknown", sizeof(cd->label));
+	cd->num_lines = gpiod_chip_info_get_num_lines(info);
+	cd->open_errno = 0;
+	gpiod_chip_info_free(info);
+	return 0;
+}
+
+static int gpiod2_line_info(void *chip, unsigned int offset,
+			    struct gpio_line_desc *ld)
+{
+	struct gpiod_line_info *info;
+
+	info = gpiod_chip_get_line_info(chip, offset);
+	if (!info)
+		return -1;
+	memset(ld, 0, sizeof(*ld));
+	gpio_strlcpy(ld->name, gpiod_line_info_get_name(info), sizeof(ld->name));
+	ld->used = gpiod_line_info_is_used(info);
+	if (ld->used)
+		gpio_strlcpy(ld->consumer, gpiod_line_info_get_consumer(info),
+			     sizeof(ld->consumer));
+	gpiod_line_info_free(info);
+	return 0;
+}
+
+static enum gpiod_line_drive gpiod2_drive(enum gpio_drive drive)
+{
+	switch (drive) {
+	case GPIO_DRIVE_OPEN_DRAIN:
+		return GPIOD_LINE_DRIVE_OPEN_DRAIN;
+	case GPIO_DRIVE_OPEN_SOURCE:
+		return GPIOD_LINE_DRIVE_OPEN_SOURCE;
+	case GPIO_DRIVE_PUSH_PULL:
+		break;
+	}
+	return GPIOD_LINE_DRIVE_PUSH_PULL;
+}
+
+static struct gpio_out *gpiod2_request(void *chip, unsigned int offset,
+				       const struct gpio_out_spec *spec)
+{
+	struct gpiod_request_config *req_cfg = NULL;
+	struct gpiod_line_settings *settings;
+	struct gpiod_line_config *line_cfg = NULL;
+	struct gpiod2_out *o = NULL;
+	int err = ENOMEM;
+
+	settings = gpiod_line_settings_new();
+	if (!settings)
+		goto out;
+	/* The output value is logical: the kernel applies active-low. */
+	if (gpiod_line_settings_set_direction(settings, GPIOD_LINE_DIRECTION_OUTPUT) ||
+	    gpiod_line_settings_set_drive(settings, gpiod2_drive(spec->drive)) ||
+	    gpiod_line_settings_set_output_value(settings, spec->idle_level ?
+						 GPIOD_LINE_VALUE_ACTIVE :
+						 GPIOD_LINE_VALUE_INACTIVE)) {
+		err = errno;
+		goto out;
+	}
+	gpiod_line_settings_set_active_low(settings, spec->active_low);
+
+	line_cfg = gpiod_line_config_new();
+	if (!line_cfg)
+		goto out;
+	if (gpiod_line_config_add_line_settings(line_cfg, &offset, 1, settings)) {
+		err = errno;
+		goto out;
+	}
+	req_cfg = gpiod_request_config_new();
+	if (!req_cfg)
+		goto out;
+	gpiod_request_config_set_consumer(req_cfg, spec->consumer);
+
+	o = calloc(1, sizeof(*o));
+	if (!o)
+		goto out;
+	o->offset = offset;
+	o->request = gpiod_chip_request_lines(chip, req_cfg, line_cfg);
+	if (!o->request) {
+		err = errno;
+		free(o);
+		o = NULL;
+	}
+out:
+	gpiod_request_config_free(req_cfg);
+	gpiod_line_config_free(line_cfg);
+	gpiod_line_settings_free(settings);
+	if (!o) {
+		errno = err;
+		return NULL;
+	}
+	return &o->base;
+}
+
+/* RT thread. gpiod_line_request_set_value() builds the values on the stack
+ * and makes one GPIO_V2_LINE_SET_VALUES_IOCTL (lib/line-request.c). */
+static int gpiod2_set(struct gpio_out *g, int level)
+{
+	struct gpiod2_out *o = container_of(g, struct gpiod2_out, base);
+
+	return gpiod_line_request_set_value(o->request, o->offset, level ?
+					    GPIOD_LINE_VALUE_ACTIVE :
+					    GPIOD_LINE_VALUE_INACTIVE);
+}
+
+static void gpiod2_release(struct gpio_out *g)
+{
+	struct gpiod2_out *o = container_of(g, struct gpiod2_out, base);
+
+	gpiod_line_request_release(o->request);
+	free(o);
+}
+
+static void gpiod2_describe(const struct gpio_out *g, char *buf, size_t len)
+{
+	(void)g;
+	snprintf(buf, len, " (libgpiod %s, v2 API)", gpiod_api_version());
+}
+
+const struct gpio_ops gpio_gpiod_ops = {
+	.name = "libgpiod-v2",
+	.chip_open = gpiod2_chip_open,
+	.chip_close = gpiod2_chip_close,
+	.chip_info = gpiod2_chip_info,
+	.line_info = gpiod2_line_info,
+	.request = gpiod2_request,
+	.set = gpiod2_set,
+	.release = gpiod2_release,
+	.describe = gpiod2_describe,
+};

@@ -1,0 +1,587 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The end-of-run summary: the verdict against limits.*, the text an RT
+ * engineer reads next to the scope, and the JSON of docs/json-summary.md. */
+#include "summary.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "edgelog.h"
+#include "json.h"
+#include "units.h"
+
+#ifndef SQW_VERSION
+#define SQW_VERSION "unknown"
+#endif
+
+#define SUMMARY_SCHEMA "sqwave-summary"
+#define SUMMARY_SCHEMA_VERSION 1
+
+/* ---- formatting ---- */
+
+/* @ns as microseconds with 3 decimals, exactly ("-1.500"). */
+static const char *us(int64_t ns, char *buf, size_t len)
+{
+	uint64_t a = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
+
+	snprintf(buf, len, "%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "", a / 1000, a % 1000);
+	return buf;
+}
+
+/* Several us() results in one printf: each call gets its own buffer. */
+#define US(ns) us((ns), (char[32]){ 0 }, 32)
+
+static const char *usd(double ns, char *buf, size_t len)
+{
+	if (isnan(ns))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.3f", ns / 1000.0);
+	return buf;
+}
+
+#define USD(ns) usd((ns), (char[32]){ 0 }, 32)
+
+/* Seconds since the first edge, for "where did it happen". */
+static double rel_s(const struct edgestats_result *r, uint64_t t)
+{
+	return (double)(int64_t)(t - r->first_intended_ns) / 1e9;
+}
+
+static const char *stop_name(int reason)
+{
+	switch (reason) {
+	case EDGELOG_STOP_DURATION:
+		return "duration";
+	case EDGELOG_STOP_SIGNAL:
+		return "signal";
+	case EDGELOG_STOP_ERROR:
+		return "error";
+	}
+	return "unknown";
+}
+
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+/* ---- verdict ---- */
+
+struct why_buf {
+	char *buf;
+	size_t len, pos;
+	unsigned count;
+};
+
+typedef void (*violation_fn)(void *ctx, const char *msg);
+
+static void violation(violation_fn fn, void *ctx, unsigned *n, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void violation(violation_fn fn, void *ctx, unsigned *n, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	(*n)++;
+	if (fn)
+		fn(ctx, msg);
+}
+
+/*
+ * Every reason the run is not a pass, in a fixed order; the count. The text,
+ * the JSON and summary_verdict() all come from here, so they cannot disagree.
+ */
+static unsigned check(const struct config *c, const struct edgestats_result *r,
+		      const struct run_info *ri, violation_fn fn, void *ctx)
+{
+	const struct edgestats_widths *any = &r->width[EDGESTATS_ANY];
+	int64_t tmin = config_int(c, CFG_LIMITS_TMIN);
+	int64_t tmax = config_int(c, CFG_LIMITS_TMAX);
+	int64_t wake_max = config_int(c, CFG_LIMITS_WAKE_LATENCY_MAX);
+	int64_t missed_max = config_int(c, CFG_LIMITS_MISSED_MAX);
+	uint64_t dropped = max_u64(ri->dropped, r->seq_gaps);
+	uint64_t write_errors = max_u64(ri->write_errors, r->write_errors);
+	unsigned n = 0;
+
+	if (r->edges == 0)
+		violation(fn, ctx, &n, "no edges were counted: the run ended before the warm-up did");
+	if (dropped)
+		violation(fn, ctx, &n, "%" PRIu64 " edge records were dropped (ring overflow): "
+			  "the log and the statistics are incomplete", dropped);
+	if (write_errors)
+		violation(fn, ctx, &n, "%" PRIu64 " line writes failed", write_errors);
+	if (ri->log_error)
+		violation(fn, ctx, &n, "the edge log could not be written completely (I/O error)");
+	if (ri->stop_reason == EDGELOG_STOP_ERROR)
+		violation(fn, ctx, &n, "the run stopped on an error");
+	if (tmin > 0 || tmax > 0) {
+		if (any->h.m.n == 0) {
+			violation(fn, ctx, &n, "limits.%s is set but no complete pulse was measured",
+				  tmin > 0 ? "tmin" : "tmax");
+		} else {
+			const struct edgestats_pulse *lo = &any->tmin_bound, *hi = &any->tmax_bound;
+
+			/* Conservative: the narrowest the line may have been. */
+			if (tmin > 0 && lo->lo_ns < tmin)
+				violation(fn, ctx, &n,
+					  "the shortest pulse may have been %s us (estimate %s us, "
+					  "window [%s, %s] us) at edge #%" PRIu64 " (t+%.6f s): "
+					  "below limits.tmin %s us",
+					  US(lo->lo_ns), US(lo->width_ns), US(lo->lo_ns), US(lo->hi_ns),
+					  lo->at.seq, rel_s(r, lo->at.intended_ns), US(tmin));
+			if (tmax > 0 && hi->hi_ns > tmax)
+				violation(fn, ctx, &n,
+					  "the longest pulse may have been %s us (estimate %s us, "
+					  "window [%s, %s] us) at edge #%" PRIu64 " (t+%.6f s): "
+					  "above limits.tmax %s us",
+					  US(hi->hi_ns), US(hi->width_ns), US(hi->lo_ns), US(hi->hi_ns),
+					  hi->at.seq, rel_s(r, hi->at.intended_ns), US(tmax));
+		}
+	}
+	if (wake_max > 0 && r->wake.m.n && r->wake.m.max > wake_max)
+		violation(fn, ctx, &n, "the worst wake-up latency %s us at edge #%" PRIu64
+			  " (t+%.6f s) exceeds limits.wake_latency_max %s us",
+			  US(r->wake.m.max), r->wake_worst.seq,
+			  rel_s(r, r->wake_worst.intended_ns), US(wake_max));
+	if (missed_max >= 0 && r->missed_periods > (uint64_t)missed_max)
+		violation(fn, ctx, &n, "%" PRIu64 " periods were missed, limits.missed_max is %" PRId64,
+			  r->missed_periods, missed_max);
+	return n;
+}
+
+static void why_append(void *ctx, const char *msg)
+{
+	struct why_buf *w = ctx;
+	int n;
+
+	if (w->pos >= w->len)
+		return;
+	n = snprintf(w->buf + w->pos, w->len - w->pos, "%s\n", msg);
+	if (n > 0)
+		w->pos += (size_t)n < w->len - w->pos ? (size_t)n : w->len - w->pos - 1;
+}
+
+enum summary_verdict summary_verdict(const struct config *c, const struct edgestats *s,
+				     const struct run_info *ri, char *why, size_t len)
+{
+	struct why_buf w = { .buf = why, .len = len };
+
+	if (len) {
+		/* "appended": keep what the caller already has */
+		w.pos = strnlen(why, len - 1);
+		why[w.pos] = '\0';
+	}
+	return check(c, edgestats_result(s), ri, len ? why_append : NULL, &w)
+		? VERDICT_FAIL : VERDICT_PASS;
+}
+
+/* ---- text ---- */
+
+static void text_dist_row(FILE *f, const char *name, const struct stats_hist *h)
+{
+	size_t i;
+
+	fprintf(f, "  %-16s", name);
+	if (h->m.n == 0) {
+		fprintf(f, " (none)\n");
+		return;
+	}
+	fprintf(f, " %10s %10s %10s %9s", US(h->m.min), USD(stats_moments_mean(&h->m)),
+		US(h->m.max), USD(stats_moments_stddev(&h->m)));
+	for (i = 2; i < STATS_NPCT; i++)
+		fprintf(f, " %10s", US(stats_hist_percentile(h, stats_pct[i])));
+	fprintf(f, "\n");
+}
+
+static void text_extreme(FILE *f, const struct edgestats_result *r, const char *name,
+			 const struct edgestats_pulse *p, const char *note)
+{
+	fprintf(f, "  %-6s %10s us  [%s, %s]  edge #%" PRIu64 " (t+%.6f s)%s\n", name,
+		US(p->width_ns), US(p->lo_ns), US(p->hi_ns), p->at.seq,
+		rel_s(r, p->at.intended_ns), note);
+}
+
+static void text_pulses(FILE *f, const struct edgestats_result *r, const char *name,
+			const struct edgestats_widths *w)
+{
+	if (w->h.m.n == 0) {
+		fprintf(f, "%s pulses: none measured\n", name);
+		return;
+	}
+	fprintf(f, "%s pulses: %" PRIu64 "\n", name, w->h.m.n);
+	text_extreme(f, r, "Tmin", &w->tmin, "");
+	if (w->tmin_bound.lo_ns < w->tmin.lo_ns)
+		fprintf(f, "  %-6s %10s us  (lowest bound, edge #%" PRIu64 ")\n", "",
+			US(w->tmin_bound.lo_ns), w->tmin_bound.at.seq);
+	text_extreme(f, r, "Tmax", &w->tmax, "");
+	if (w->tmax_bound.hi_ns > w->tmax.hi_ns)
+		fprintf(f, "  %-6s %10s us  (highest bound, edge #%" PRIu64 ")\n", "",
+			US(w->tmax_bound.hi_ns), w->tmax_bound.at.seq);
+}
+
+static void text_violation(void *ctx, const char *msg)
+{
+	fprintf(ctx, "  - %s\n", msg);
+}
+
+void summary_print_text(FILE *f, const struct config *c, const struct edgestats *s,
+			const struct run_info *ri)
+{
+	const struct edgestats_result *r = edgestats_result(s);
+	const struct sysinfo_host *h = &ri->host;
+	int64_t half = config_int(c, CFG_RUN_HALF_PERIOD);
+	int64_t dur = (int64_t)(ri->end_realtime_ns - ri->start_realtime_ns);
+	uint64_t dropped = max_u64(ri->dropped, r->seq_gaps);
+	unsigned nviol;
+	size_t i;
+
+	fprintf(f, "\n==== sqwave summary ====\n");
+	if (!ri->rt_ok)
+		fprintf(f, "\n*** NON-RT RUN: %s ***\n"
+			"*** these timings say nothing about real-time behaviour ***\n\n",
+			ri->non_rt_reason && ri->non_rt_reason[0] ? ri->non_rt_reason
+								  : "SCHED_FIFO or mlockall not in force");
+	fprintf(f, "board      %s (%s)\n", config_str(c, CFG_BOARD_NAME),
+		ri->board_file ? ri->board_file : "-");
+	if (ri->profile_file)
+		fprintf(f, "profile    %s\n", ri->profile_file);
+	fprintf(f, "gpio       %s\n", ri->gpio_desc ? ri->gpio_desc : "-");
+	fprintf(f, "host       %s, %s, %d CPUs, %s\n", h->hostname[0] ? h->hostname : "-",
+		h->cpu_model[0] ? h->cpu_model : "unknown CPU", h->ncpus, h->machine);
+	fprintf(f, "kernel     %s %s\n", h->kernel_release, h->kernel_version);
+	fprintf(f, "PREEMPT_RT %s\n", h->preempt_rt ? "yes" : "no");
+	if (ri->rt_ok) {
+		int64_t cpu = config_int(c, CFG_RT_CPU);
+
+		fprintf(f, "rt         SCHED_FIFO priority %" PRId64 ", ",
+			config_int(c, CFG_RT_PRIORITY));
+		if (cpu >= 0)
+			fprintf(f, "CPU %" PRId64 ", ", cpu);
+		else
+			fprintf(f, "not pinned, ");
+		fprintf(f, "memory %slocked\n", config_bool(c, CFG_RT_LOCK_MEMORY) ? "" : "NOT ");
+	} else {
+		fprintf(f, "rt         NOT REAL-TIME (%s)\n",
+			ri->non_rt_reason && ri->non_rt_reason[0] ? ri->non_rt_reason : "allowed");
+	}
+	fprintf(f, "wave       half period %s us (%.3f Hz), warm-up %s\n", US(half),
+		half > 0 ? 1e9 / (2.0 * (double)half) : 0.0,
+		units_format_duration(config_int(c, CFG_RUN_WARMUP), (char[32]){ 0 }, 32));
+	fprintf(f, "ran        %.3f s, stopped by %s", dur > 0 ? (double)dur / 1e9 : 0.0,
+		stop_name(ri->stop_reason));
+	if (ri->stop_reason == EDGELOG_STOP_SIGNAL && ri->stop_signal > 0)
+		fprintf(f, " (%s)", strsignal(ri->stop_signal));
+	fprintf(f, "\n");
+	fprintf(f, "edges      %" PRIu64 " counted, %" PRIu64 " warm-up, %" PRIu64 " logged\n",
+		r->edges, r->warmup_edges, ri->records_logged);
+	fprintf(f, "missed     %" PRIu64 " periods%s\n", r->missed_periods,
+		r->missed_periods ? "  <-- the timer fired more than once between edges" : "");
+	fprintf(f, "dropped    %" PRIu64 " records", dropped);
+	if (r->gap_events)
+		fprintf(f, " (%" PRIu64 " places, first before edge #%" PRIu64 " at t+%.6f s)",
+			r->gap_events, r->first_gap.seq, rel_s(r, r->first_gap.intended_ns));
+	fprintf(f, "\n");
+	fprintf(f, "write errs %" PRIu64 "\n", max_u64(ri->write_errors, r->write_errors));
+	if (r->saturated)
+		fprintf(f, "saturated  %" PRIu64 " edges had an offset beyond +-2.1 s\n", r->saturated);
+
+	fprintf(f, "\n  %-16s %10s %10s %10s %9s", "us", "min", "avg", "max", "stddev");
+	for (i = 2; i < STATS_NPCT; i++)
+		fprintf(f, " %10s", stats_pct_name[i]);
+	fprintf(f, "\n");
+	text_dist_row(f, "wake latency", &r->wake);
+	text_dist_row(f, "write cost", &r->write);
+	text_dist_row(f, "pulse +", &r->width[EDGESTATS_POS].h);
+	text_dist_row(f, "pulse -", &r->width[EDGESTATS_NEG].h);
+	text_dist_row(f, "pulse any", &r->width[EDGESTATS_ANY].h);
+	if (r->wake.m.n)
+		fprintf(f, "  worst wake-up at edge #%" PRIu64 " (t+%.6f s)\n",
+			r->wake_worst.seq, rel_s(r, r->wake_worst.intended_ns));
+
+	fprintf(f, "\nPulse widths, write midpoint to write midpoint; [lo, hi] is what the "
+		"scope can show given the write windows\n");
+	text_pulses(f, r, "positive", &r->width[EDGESTATS_POS]);
+	text_pulses(f, r, "negative", &r->width[EDGESTATS_NEG]);
+	if (r->period_m.n)
+		fprintf(f, "period     min %s us (edge #%" PRIu64 "), max %s us (edge #%" PRIu64 ")\n",
+			US(r->period_m.min), r->period_min_at.seq, US(r->period_m.max),
+			r->period_max_at.seq);
+
+	fprintf(f, "\nRT thread  %ld minor faults, %ld major faults, %ld involuntary context switches\n",
+		ri->minflt, ri->majflt, ri->nivcsw);
+	fprintf(f, "log        %s%s\n", ri->log_path ? ri->log_path : "-",
+		ri->log_error ? "  (INCOMPLETE: I/O error)" : "");
+
+	nviol = check(c, r, ri, NULL, NULL);
+	fprintf(f, "\nverdict    %s%s\n", nviol ? "FAIL" : "PASS",
+		!ri->rt_ok ? " (NON-RT RUN: not a real-time result)" : "");
+	if (nviol)
+		check(c, r, ri, text_violation, f);
+}
+
+/* ---- JSON ---- */
+
+static void json_where(struct json_writer *w, const char *key, const struct edgestats_where *at)
+{
+	json_kv_object_begin(w, key);
+	json_kv_uint(w, "seq", at->seq);
+	json_kv_uint(w, "intended_ns", at->intended_ns);
+	json_object_end(w);
+}
+
+/* Rounded to whole ns; null when there are no samples. */
+static void json_kv_ns(struct json_writer *w, const char *key, double ns)
+{
+	if (isnan(ns))
+		json_kv_null(w, key);
+	else
+		json_kv_int(w, key, (int64_t)llround(ns));
+}
+
+static void json_dist_body(struct json_writer *w, const struct stats_hist *h)
+{
+	size_t i;
+
+	json_kv_uint(w, "count", h->m.n);
+	if (h->m.n) {
+		json_kv_int(w, "min_ns", h->m.min);
+		json_kv_int(w, "max_ns", h->m.max);
+	} else {
+		json_kv_null(w, "min_ns");
+		json_kv_null(w, "max_ns");
+	}
+	json_kv_ns(w, "mean_ns", stats_moments_mean(&h->m));
+	json_kv_ns(w, "stddev_ns", stats_moments_stddev(&h->m));
+	json_kv_object_begin(w, "percentiles_ns");
+	for (i = 0; i < STATS_NPCT; i++) {
+		if (h->m.n)
+			json_kv_int(w, stats_pct_name[i], stats_hist_percentile(h, stats_pct[i]));
+		else
+			json_kv_null(w, stats_pct_name[i]);
+	}
+	json_object_end(w);
+	json_kv_uint(w, "overflow", h->overflow);
+}
+
+static void json_pulse(struct json_writer *w, const char *key, const struct edgestats_pulse *p,
+		       bool valid)
+{
+	if (!valid) {
+		json_kv_null(w, key);
+		return;
+	}
+	json_kv_object_begin(w, key);
+	json_kv_int(w, "width_ns", p->width_ns);
+	json_kv_int(w, "lo_ns", p->lo_ns);
+	json_kv_int(w, "hi_ns", p->hi_ns);
+	json_kv_uint(w, "seq", p->at.seq);
+	json_kv_uint(w, "intended_ns", p->at.intended_ns);
+	json_object_end(w);
+}
+
+static void json_widths(struct json_writer *w, const char *key, const struct edgestats_widths *wd)
+{
+	bool any = wd->h.m.n > 0;
+
+	json_kv_object_begin(w, key);
+	json_dist_body(w, &wd->h);
+	json_pulse(w, "tmin", &wd->tmin, any);
+	json_pulse(w, "tmax", &wd->tmax, any);
+	json_pulse(w, "tmin_bound", &wd->tmin_bound, any);
+	json_pulse(w, "tmax_bound", &wd->tmax_bound, any);
+	json_object_end(w);
+}
+
+static void json_config(struct json_writer *w, const struct config *c)
+{
+	char name[128], buf[1024];
+	int k;
+
+	json_kv_object_begin(w, "config");
+	for (k = 0; k < CFG_NKEYS; k++) {
+		const struct cfg_item *it = &config_table[k];
+
+		snprintf(name, sizeof(name), "%s.%s", it->section, it->name);
+		json_kv_object_begin(w, name);
+		json_key(w, "value");
+		switch (it->type) {
+		case CFG_T_BOOL:
+			json_bool(w, config_bool(c, (enum cfg_key)k));
+			break;
+		case CFG_T_INT:
+		case CFG_T_DURATION:
+			json_int(w, config_int(c, (enum cfg_key)k));
+			break;
+		default:
+			json_string(w, config_str(c, (enum cfg_key)k));
+			break;
+		}
+		json_kv_string(w, "text", config_format(c, (enum cfg_key)k, buf, sizeof(buf)));
+		if (it->type == CFG_T_DURATION || it->type == CFG_T_INT)
+			json_kv_string(w, "unit", it->type == CFG_T_DURATION ? "ns" : it->unit);
+		json_kv_string(w, "origin", config_origin(c, (enum cfg_key)k, buf, sizeof(buf)));
+		json_object_end(w);
+	}
+	json_object_end(w);
+}
+
+static void json_violation(void *ctx, const char *msg)
+{
+	json_string(ctx, msg);
+}
+
+static void json_summary(struct json_writer *w, const struct config *c,
+			 const struct edgestats_result *r, const struct run_info *ri)
+{
+	const struct sysinfo_host *h = &ri->host;
+	unsigned nviol = check(c, r, ri, NULL, NULL);
+
+	json_object_begin(w);
+	json_kv_string(w, "schema", SUMMARY_SCHEMA);
+	json_kv_int(w, "schema_version", SUMMARY_SCHEMA_VERSION);
+	json_kv_string(w, "sqwave_version", SQW_VERSION);
+
+	json_kv_object_begin(w, "verdict");
+	json_kv_bool(w, "pass", nviol == 0);
+	json_kv_array_begin(w, "violations");
+	check(c, r, ri, json_violation, w);
+	json_array_end(w);
+	json_object_end(w);
+
+	json_kv_object_begin(w, "board");
+	json_kv_string(w, "name", config_str(c, CFG_BOARD_NAME));
+	json_kv_string(w, "file", ri->board_file);
+	json_kv_string(w, "gpio", ri->gpio_desc);
+	json_object_end(w);
+	json_kv_string(w, "profile_file", ri->profile_file);
+
+	json_kv_object_begin(w, "host");
+	json_kv_string(w, "hostname", h->hostname);
+	json_kv_string(w, "kernel_release", h->kernel_release);
+	json_kv_string(w, "kernel_version", h->kernel_version);
+	json_kv_string(w, "machine", h->machine);
+	json_kv_bool(w, "preempt_rt", h->preempt_rt);
+	json_kv_string(w, "cmdline", h->cmdline);
+	json_kv_string(w, "cpu_model", h->cpu_model);
+	json_kv_int(w, "ncpus", h->ncpus);
+	json_object_end(w);
+
+	json_kv_object_begin(w, "rt");
+	json_kv_bool(w, "ok", ri->rt_ok);
+	json_kv_string(w, "non_rt_reason", ri->rt_ok ? NULL : ri->non_rt_reason);
+	json_object_end(w);
+
+	json_kv_object_begin(w, "run");
+	json_kv_int(w, "half_period_ns", config_int(c, CFG_RUN_HALF_PERIOD));
+	json_kv_uint(w, "start_realtime_ns", ri->start_realtime_ns);
+	json_kv_uint(w, "end_realtime_ns", ri->end_realtime_ns);
+	json_kv_int(w, "duration_ns", (int64_t)(ri->end_realtime_ns - ri->start_realtime_ns));
+	json_kv_string(w, "stop_reason", stop_name(ri->stop_reason));
+	if (ri->stop_reason == EDGELOG_STOP_SIGNAL && ri->stop_signal > 0)
+		json_kv_int(w, "stop_signal", ri->stop_signal);
+	else
+		json_kv_null(w, "stop_signal");
+	json_kv_string(w, "log_path", ri->log_path);
+	json_kv_bool(w, "log_error", ri->log_error);
+	json_kv_uint(w, "first_intended_ns", r->first_intended_ns);
+	json_object_end(w);
+
+	json_kv_object_begin(w, "counts");
+	json_kv_uint(w, "records_logged", ri->records_logged);
+	json_kv_uint(w, "records_seen", r->records);
+	json_kv_uint(w, "edges", r->edges);
+	json_kv_uint(w, "warmup_edges", r->warmup_edges);
+	json_kv_uint(w, "missed_periods", r->missed_periods);
+	json_kv_uint(w, "warmup_missed_periods", r->warmup_missed_periods);
+	json_kv_uint(w, "dropped", ri->dropped);
+	json_kv_uint(w, "seq_gaps", r->seq_gaps);
+	json_kv_uint(w, "gap_events", r->gap_events);
+	json_kv_uint(w, "largest_gap", r->largest_gap);
+	if (r->gap_events)
+		json_where(w, "first_gap", &r->first_gap);
+	else
+		json_kv_null(w, "first_gap");
+	json_kv_uint(w, "write_errors", max_u64(ri->write_errors, r->write_errors));
+	json_kv_uint(w, "saturated", r->saturated);
+	json_kv_uint(w, "level_repeats", r->level_repeats);
+	json_kv_uint(w, "pulses_skipped", r->pulses_skipped);
+	json_object_end(w);
+
+	json_kv_object_begin(w, "wake_latency");
+	json_dist_body(w, &r->wake);
+	if (r->wake.m.n)
+		json_where(w, "worst", &r->wake_worst);
+	else
+		json_kv_null(w, "worst");
+	json_object_end(w);
+
+	json_kv_object_begin(w, "write_cost");
+	json_dist_body(w, &r->write);
+	if (r->write.m.n)
+		json_where(w, "worst", &r->write_worst);
+	else
+		json_kv_null(w, "worst");
+	json_object_end(w);
+
+	json_kv_object_begin(w, "pulse_width");
+	json_widths(w, "positive", &r->width[EDGESTATS_POS]);
+	json_widths(w, "negative", &r->width[EDGESTATS_NEG]);
+	json_widths(w, "any", &r->width[EDGESTATS_ANY]);
+	json_object_end(w);
+
+	json_kv_object_begin(w, "period");
+	json_kv_uint(w, "count", r->period_m.n);
+	if (r->period_m.n) {
+		json_kv_int(w, "min_ns", r->period_m.min);
+		json_kv_int(w, "max_ns", r->period_m.max);
+		json_where(w, "min_at", &r->period_min_at);
+		json_where(w, "max_at", &r->period_max_at);
+	} else {
+		json_kv_null(w, "min_ns");
+		json_kv_null(w, "max_ns");
+		json_kv_null(w, "min_at");
+		json_kv_null(w, "max_at");
+	}
+	json_kv_ns(w, "mean_ns", stats_moments_mean(&r->period_m));
+	json_object_end(w);
+
+	json_kv_object_begin(w, "rusage");
+	json_kv_int(w, "minflt", ri->minflt);
+	json_kv_int(w, "majflt", ri->majflt);
+	json_kv_int(w, "nivcsw", ri->nivcsw);
+	json_object_end(w);
+
+	json_config(w, c);
+	json_object_end(w);
+}
+
+int summary_write_json(const char *path, const struct config *c, const struct edgestats *s,
+		       const struct run_info *ri)
+{
+	const struct edgestats_result *r = edgestats_result(s);
+	bool to_stdout = !strcmp(path, "-");
+	struct json_writer w;
+	FILE *f;
+	int ret;
+
+	f = to_stdout ? stdout : fopen(path, "we");
+	if (!f)
+		return -1;
+	json_init(&w, f);
+	json_summary(&w, c, r, ri);
+	errno = 0;
+	ret = json_finish(&w);
+	if (to_stdout)
+		return fflush(f) ? -1 : ret;
+	/* fclose() reports a failed final write (ENOSPC) even after finish */
+	if (fclose(f) && !ret)
+		ret = -1;
+	return ret;
+}

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Host facts from uname(2), /proc and /sys. Best effort: whatever cannot be
+ * read stays empty, because a summary without a CPU model is still useful. */
+#include "sysinfo.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+/* Copy, truncating silently: a cut-off kernel version is still informative. */
+static void copy_str(char *dst, size_t len, const char *src)
+{
+	size_t n = strnlen(src, len - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+static void trim_right(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+}
+
+/* First line of @path into @buf, without the newline; 0 or -1. */
+static int read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	int ret = -1;
+
+	buf[0] = '\0';
+	if (!f)
+		return -1;
+	if (fgets(buf, (int)len, f)) {
+		trim_right(buf);
+		ret = 0;
+	}
+	fclose(f);
+	return ret;
+}
+
+/*
+ * The CPU model from a /proc/cpuinfo-style file: "model name" (x86, and
+ * ARM kernels that have it), else "Hardware" (32-bit ARM boards), else
+ * "Processor" (older ARM), else "cpu model" (MIPS). First match wins.
+ */
+static int cpuinfo_model(const char *path, char *buf, size_t len)
+{
+	static const char *const keys[] = { "model name", "Hardware", "Processor", "cpu model" };
+	char line[512], found[4][128] = { "" };
+	FILE *f = fopen(path, "re");
+	size_t i;
+
+	buf[0] = '\0';
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+		char *val;
+
+		if (!colon)
+			continue;
+		*colon = '\0';
+		trim_right(line);
+		val = colon + 1;
+		while (isspace((unsigned char)*val))
+			val++;
+		trim_right(val);
+		for (i = 0; i < 4; i++)
+			if (!found[i][0] && !strcmp(line, keys[i]))
+				copy_str(found[i], sizeof(found[i]), val);
+	}
+	fclose(f);
+	for (i = 0; i < 4; i++) {
+		if (found[i][0]) {
+			copy_str(buf, len, found[i]);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+void sysinfo_host_read(struct sysinfo_host *h)
+{
+	struct utsname u;
+	char buf[64];
+	long n;
+
+	memset(h, 0, sizeof(*h));
+	if (uname(&u) == 0) {
+		copy_str(h->hostname, sizeof(h->hostname), u.nodename);
+		copy_str(h->kernel_release, sizeof(h->kernel_release), u.release);
+		copy_str(h->kernel_version, sizeof(h->kernel_version), u.version);
+		copy_str(h->machine, sizeof(h->machine), u.machine);
+	}
+	/* Mainline PREEMPT_RT kernels have /sys/kernel/realtime; older patch
+	 * sets only say so in the version string. */
+	if (read_line("/sys/kernel/realtime", buf, sizeof(buf)) == 0 && !strcmp(buf, "1"))
+		h->preempt_rt = true;
+	if (strstr(h->kernel_version, "PREEMPT_RT"))
+		h->preempt_rt = true;
+	read_line("/proc/cmdline", h->cmdline, sizeof(h->cmdline));
+	/* Many arm64 kernels name no CPU in cpuinfo: the device tree names the board. */
+	if (cpuinfo_model("/proc/cpuinfo", h->cpu_model, sizeof(h->cpu_model)) &&
+	    read_line("/proc/device-tree/model", h->cpu_model, sizeof(h->cpu_model)))
+		h->cpu_model[0] = '\0';
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	h->ncpus = n > 0 ? (int)n : 0;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Durations with units ("500us", "1.5ms", "1h"): exact parse and shortest format. */
+#ifndef SQW_UNITS_H
+#define SQW_UNITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Parse a non-negative duration into nanoseconds, exactly (integer
+ * arithmetic only: "500us" is 500000, "0.1s" is 100000000).
+ *
+ * Accepted: a decimal number ("500", "0.5", ".5", "5.") optionally followed
+ * by spaces and a unit: ns, us, µs (U+00B5 or U+03BC), ms, s, m or min, h, d.
+ * Surrounding spaces are ignored. A number without a unit is in @bare_unit
+ * (one of the units above); if @bare_unit is NULL, only "0" may be bare.
+ *
+ * Returns 0 and stores *@ns, or -1 with errno EINVAL (empty, negative, no
+ * digits, unknown unit, finer than 1 ns, trailing garbage) or ERANGE (does
+ * not fit in int64_t nanoseconds). *@ns is untouched on error.
+ * Pure function; safe from any thread.
+ */
+int units_parse_duration(const char *s, const char *bare_unit, int64_t *ns);
+
+/*
+ * Write the shortest exact text for @ns into @buf ("500us", "1.5ms", "60s",
+ * "1h", "0"), using ns, us, ms, s and h (never m or d, which read ambiguously
+ * in logs). On a tie the form without a decimal point wins. Negative values
+ * get a leading '-'. units_parse_duration() reads the result back to the
+ * same @ns for any non-negative value. Truncates like snprintf. Returns @buf.
+ * Pure function; safe from any thread.
+ */
+const char *units_format_duration(int64_t ns, char *buf, size_t len);
+
+/* Nanoseconds in one @unit ("us" -> 1000), or 0 if @unit is not a unit. */
+int64_t units_unit_ns(const char *unit);
+
+#endif

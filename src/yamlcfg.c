@@ -1,0 +1,642 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* YAML board files and profiles: libyaml events -> checked config_set() calls. */
+#include "yamlcfg.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <yaml.h>
+
+/* One value read from the file, checked but not yet stored. */
+struct yc_entry {
+	enum cfg_key key;
+	char *value;
+	int line;
+};
+
+struct yc {
+	const char *name;
+	enum cfg_source src;
+	const unsigned char *buf;
+	size_t len;
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	bool have_ev;
+	struct config *scratch;           /* validates values without touching the caller's */
+	struct yc_entry entry[CFG_NKEYS]; /* a key appears at most once */
+	size_t nentries;
+	int key_line[CFG_NKEYS];          /* line a key was set on; 0: not set */
+	int section_line[CFG_NKEYS];      /* indexed by the section's first key */
+	int section_col[CFG_NKEYS];
+	char *err;
+	size_t errlen;
+};
+
+const char *yamlcfg_result_str(enum yamlcfg_result r)
+{
+	static const char *const names[] = {
+		[YAMLCFG_OK] = "ok",
+		[YAMLCFG_E_IO] = "cannot read",
+		[YAMLCFG_E_SYNTAX] = "syntax error",
+		[YAMLCFG_E_STRUCTURE] = "wrong structure",
+		[YAMLCFG_E_SECTION] = "bad section",
+		[YAMLCFG_E_KEY] = "bad key",
+		[YAMLCFG_E_VALUE] = "bad value",
+		[YAMLCFG_E_PLACE] = "wrong kind of file",
+		[YAMLCFG_E_MISSING] = "missing key",
+		[YAMLCFG_E_NOMEM] = "out of memory",
+	};
+
+	if ((unsigned)r < sizeof(names) / sizeof(names[0]))
+		return names[r];
+	return "?";
+}
+
+static enum yamlcfg_result yc_fail(struct yc *st, const yaml_mark_t *mark,
+				   enum yamlcfg_result r, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* "NAME:LINE:COL: message" (or "NAME: message" without @mark). */
+static enum yamlcfg_result yc_fail(struct yc *st, const yaml_mark_t *mark,
+				   enum yamlcfg_result r, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!st->err || !st->errlen)
+		return r;
+	if (mark)
+		n = snprintf(st->err, st->errlen, "%s:%zu:%zu: ", st->name,
+			     mark->line + 1, mark->column + 1);
+	else
+		n = snprintf(st->err, st->errlen, "%s: ", st->name);
+	if (n < 0 || (size_t)n >= st->errlen)
+		return r;
+	va_start(ap, fmt);
+	vsnprintf(st->err + n, st->errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+static const char *yc_kind(enum cfg_source src)
+{
+	return src == CFG_SRC_BOARD ? "a board file" : "a profile";
+}
+
+static unsigned yc_flag(enum cfg_source src)
+{
+	return src == CFG_SRC_BOARD ? CFG_IN_BOARD : CFG_IN_PROFILE;
+}
+
+/* The first key of @section, or -1: sections are contiguous in the table. */
+static int yc_section_find(const char *section)
+{
+	int k;
+
+	for (k = 0; k < CFG_NKEYS; k++) {
+		if (!strcmp(config_table[k].section, section))
+			return k;
+	}
+	return -1;
+}
+
+static bool yc_section_start(int k)
+{
+	return k == 0 || strcmp(config_table[k - 1].section, config_table[k].section);
+}
+
+/* "board, gpio, loopback, sim and rt": the sections @flag allows. */
+static const char *yc_section_list(unsigned flag, char *buf, size_t len)
+{
+	const char *names[CFG_NKEYS];
+	size_t n = 0, o = 0, i;
+	int k;
+
+	for (k = 0; k < CFG_NKEYS; k++) {
+		if (yc_section_start(k) && (config_table[k].where & flag))
+			names[n++] = config_table[k].section;
+	}
+	buf[0] = '\0';
+	for (i = 0; i < n && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s",
+				      i == 0 ? "" : i + 1 == n ? " and " : ", ", names[i]);
+	return buf;
+}
+
+/* "half_period, duration, warmup and ring_size" */
+static const char *yc_keys(int first, char *buf, size_t len)
+{
+	size_t o = 0;
+	int k;
+
+	buf[0] = '\0';
+	for (k = first; k < CFG_NKEYS && o < len; k++) {
+		bool last;
+
+		if (k > first && yc_section_start(k))
+			break;
+		last = k + 1 == CFG_NKEYS || yc_section_start(k + 1);
+		o += (size_t)snprintf(buf + o, len - o, "%s%s",
+				      k == first ? "" : last ? " and " : ", ", config_table[k].name);
+	}
+	return buf;
+}
+
+static const char *yc_event_word(yaml_event_type_t t)
+{
+	switch (t) {
+	case YAML_SEQUENCE_START_EVENT:
+		return "a list";
+	case YAML_MAPPING_START_EVENT:
+		return "a mapping";
+	case YAML_SCALAR_EVENT:
+		return "a single value";
+	case YAML_ALIAS_EVENT:
+		return "an alias";
+	default:
+		return "the end of the file";
+	}
+}
+
+static const char *yc_scalar(const yaml_event_t *ev)
+{
+	return (const char *)ev->data.scalar.value;
+}
+
+/* An empty plain scalar, "~" or "null": YAML's null. */
+static bool yc_is_null(const yaml_event_t *ev)
+{
+	const char *s = yc_scalar(ev);
+
+	return ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+	       (!s[0] || !strcmp(s, "~") || !strcmp(s, "null") || !strcmp(s, "Null") ||
+		!strcmp(s, "NULL"));
+}
+
+static enum yamlcfg_result yc_next(struct yc *st)
+{
+	const char *anchor = NULL;
+
+	if (st->have_ev)
+		yaml_event_delete(&st->ev);
+	st->have_ev = false;
+	if (!yaml_parser_parse(&st->parser, &st->ev)) {
+		const char *problem = st->parser.problem ? st->parser.problem : "unreadable YAML";
+
+		if (st->parser.error == YAML_MEMORY_ERROR)
+			return yc_fail(st, NULL, YAMLCFG_E_NOMEM, "out of memory reading YAML");
+		/* The commonest mistake gets a plain answer. */
+		if (st->parser.problem_mark.index < st->len &&
+		    st->buf[st->parser.problem_mark.index] == '\t')
+			return yc_fail(st, &st->parser.problem_mark, YAMLCFG_E_SYNTAX,
+				       "YAML syntax error: a tab character; YAML indents with "
+				       "spaces only");
+		if (st->parser.context &&
+		    st->parser.context_mark.line != st->parser.problem_mark.line)
+			return yc_fail(st, &st->parser.problem_mark, YAMLCFG_E_SYNTAX,
+				       "YAML syntax error: %s (%s that started on line %zu); a "
+				       "board file or profile is a mapping of sections of "
+				       "key: value lines", problem, st->parser.context,
+				       st->parser.context_mark.line + 1);
+		if (st->parser.context)
+			return yc_fail(st, &st->parser.problem_mark, YAMLCFG_E_SYNTAX,
+				       "YAML syntax error: %s (%s); a board file or profile is a "
+				       "mapping of sections of key: value lines", problem,
+				       st->parser.context);
+		return yc_fail(st, &st->parser.problem_mark, YAMLCFG_E_SYNTAX,
+			       "YAML syntax error: %s; a board file or profile is a mapping of "
+			       "sections of key: value lines", problem);
+	}
+	st->have_ev = true;
+	switch (st->ev.type) {
+	case YAML_ALIAS_EVENT:
+		anchor = (const char *)st->ev.data.alias.anchor;
+		break;
+	case YAML_SCALAR_EVENT:
+		anchor = (const char *)st->ev.data.scalar.anchor;
+		break;
+	case YAML_SEQUENCE_START_EVENT:
+		anchor = (const char *)st->ev.data.sequence_start.anchor;
+		break;
+	case YAML_MAPPING_START_EVENT:
+		anchor = (const char *)st->ev.data.mapping_start.anchor;
+		break;
+	default:
+		break;
+	}
+	if (anchor)
+		return yc_fail(st, &st->ev.start_mark, YAMLCFG_E_STRUCTURE,
+			       "anchors and aliases (&%s, *%s) are not supported; write the "
+			       "value out", anchor, anchor);
+	return YAMLCFG_OK;
+}
+
+static enum yamlcfg_result yc_value(struct yc *st, int k)
+{
+	char name[64], allowed[160], msg[512];
+	const yaml_event_t *ev = &st->ev;
+	const char *value;
+	enum cfg_result r;
+	char *copy;
+	size_t n;
+
+	config_key_name((enum cfg_key)k, name, sizeof(name));
+	if (ev->type != YAML_SCALAR_EVENT)
+		return yc_fail(st, &ev->start_mark, YAMLCFG_E_VALUE,
+			       "%s must be a single value, %s, found %s", name,
+			       config_allowed((enum cfg_key)k, allowed, sizeof(allowed)),
+			       yc_event_word(ev->type));
+	if (strlen(yc_scalar(ev)) != ev->data.scalar.length)
+		return yc_fail(st, &ev->start_mark, YAMLCFG_E_VALUE,
+			       "%s contains a NUL character; it must be %s", name,
+			       config_allowed((enum cfg_key)k, allowed, sizeof(allowed)));
+	if (yc_is_null(ev) && config_table[k].type != CFG_T_STRING &&
+	    config_table[k].type != CFG_T_TEXT)
+		return yc_fail(st, &ev->start_mark, YAMLCFG_E_VALUE,
+			       "%s has no value; it must be %s", name,
+			       config_allowed((enum cfg_key)k, allowed, sizeof(allowed)));
+	value = yc_is_null(ev) ? "" : yc_scalar(ev);
+	n = strlen(value);
+	copy = strdup(value);
+	if (!copy)
+		return yc_fail(st, NULL, YAMLCFG_E_NOMEM, "out of memory");
+	/* Block scalars (notes: |) end in a newline that is not part of the text. */
+	if (config_table[k].type == CFG_T_TEXT) {
+		while (n && copy[n - 1] == '\n')
+			copy[--n] = '\0';
+	}
+	r = config_set(st->scratch, (enum cfg_key)k, copy, st->src, st->name,
+		       (int)ev->start_mark.line + 1, msg, sizeof(msg));
+	if (r != CFG_OK) {
+		free(copy);
+		return yc_fail(st, &ev->start_mark,
+			       r == CFG_E_PLACE ? YAMLCFG_E_PLACE :
+			       r == CFG_E_NOMEM ? YAMLCFG_E_NOMEM : YAMLCFG_E_VALUE, "%s", msg);
+	}
+	st->entry[st->nentries].key = (enum cfg_key)k;
+	st->entry[st->nentries].value = copy;
+	st->entry[st->nentries].line = (int)ev->start_mark.line + 1;
+	st->nentries++;
+	return YAMLCFG_OK;
+}
+
+/* After a section's MAPPING_START: its key: value pairs up to MAPPING_END. */
+static enum yamlcfg_result yc_section(struct yc *st, int first)
+{
+	const char *section = config_table[first].section;
+	char keys[256], full[96], sugg[96], q[64];
+	enum yamlcfg_result r;
+	int k, near;
+
+	for (;;) {
+		r = yc_next(st);
+		if (r)
+			return r;
+		if (st->ev.type == YAML_MAPPING_END_EVENT)
+			return YAMLCFG_OK;
+		if (st->ev.type != YAML_SCALAR_EVENT)
+			return yc_fail(st, &st->ev.start_mark, YAMLCFG_E_STRUCTURE,
+				       "a key in section %s must be a plain name, found %s; %s has "
+				       "the keys %s", section, yc_event_word(st->ev.type), section,
+				       yc_keys(first, keys, sizeof(keys)));
+		snprintf(full, sizeof(full), "%s.%s", section, yc_scalar(&st->ev));
+		k = config_lookup(full);
+		if (k < 0) {
+			near = config_closest_key(section, yc_scalar(&st->ev));
+			sugg[0] = '\0';
+			if (near >= 0)
+				snprintf(sugg, sizeof(sugg), "did you mean %s? ",
+					 config_table[near].name);
+			return yc_fail(st, &st->ev.start_mark, YAMLCFG_E_KEY,
+				       "unknown key %s in section %s; %s%s has the keys %s",
+				       config_quote(yc_scalar(&st->ev), q, sizeof(q)), section,
+				       sugg, section,
+				       yc_keys(first, keys, sizeof(keys)));
+		}
+		if (st->key_line[k])
+			return yc_fail(st, &st->ev.start_mark, YAMLCFG_E_KEY,
+				       "duplicate key %s (first set on line %d); set each key once",
+				       full, st->key_line[k]);
+		st->key_line[k] = (int)st->ev.start_mark.line + 1;
+		r = yc_next(st);
+		if (r)
+			return r;
+		r = yc_value(st, k);
+		if (r)
+			return r;
+	}
+}
+
+/* The top-level mapping, after its MAPPING_START. */
+static enum yamlcfg_result yc_sections(struct yc *st)
+{
+	unsigned flag = yc_flag(st->src);
+	char list[128], sugg[64], q[64];
+	enum yamlcfg_result r;
+	const char *name;
+	int first, k;
+
+	for (;;) {
+		r = yc_next(st);
+		if (r)
+			return r;
+		if (st->ev.type == YAML_MAPPING_END_EVENT)
+			return YAMLCFG_OK;
+		if (st->ev.type != YAML_SCALAR_EVENT)
+			return yc_fail(st, &st->ev.start_mark, YAMLCFG_E_STRUCTURE,
+				       "a section name must be a plain word, found %s; %s has the "
+				       "sections %s", yc_event_word(st->ev.type), yc_kind(st->src),
+				       yc_section_list(flag, list, sizeof(list)));
+		name = yc_scalar(&st->ev);
+		first = yc_section_find(name);
+		if (first < 0) {
+			sugg[0] = '\0';
+			for (k = 0; k < CFG_NKEYS; k++) {
+				char cand[96];
+
+				/* A typo in the section name is a typo in the full
+				 * name of its first key. */
+				if (!yc_section_start(k) || !(config_table[k].where & flag))
+					continue;
+				snprintf(cand, sizeof(cand), "%.40s.%s", name, config_table[k].name);
+				if (config_closest_key(NULL, cand) == k) {
+					snprintf(sugg, sizeof(sugg), "did you mean %s? ",
+						 config_table[k].section);
+					break;
+				}
+			}
+			return yc_fail(st, &st->ev.start_mark, YAMLCFG_E_SECTION,
+				       "unknown section %s; %s%s has the sections %s",
+				       config_quote(name, q, sizeof(q)), sugg, yc_kind(st->src), yc_section_list(flag, list, sizeof(list)));
+		}
+		if (!(config_table[first].where & flag))
+			return yc_fail(st, &st->ev.start_mark, YAMLCFG_E_PLACE,
+				       "section %s belongs in %s, not in %s; %s has the sections %s",
+				       name, yc_kind(st->src == CFG_SRC_BOARD ? CFG_SRC_PROFILE :
+						     CFG_SRC_BOARD),
+				       yc_kind(st->src), yc_kind(st->src),
+				       yc_section_list(flag, list, sizeof(list)));
+		if (st->section_line[first])
+			return yc_fail(st, &st->ev.start_mark, YAMLCFG_E_SECTION,
+				       "duplicate section %s (first on line %d); write each section "
+				       "once", name, st->section_line[first]);
+		st->section_line[first] = (int)st->ev.start_mark.line + 1;
+		st->section_col[first] = (int)st->ev.start_mark.column + 1;
+
+		r = yc_next(st);
+		if (r)
+			return r;
+		if (st->ev.type == YAML_SCALAR_EVENT && yc_is_null(&st->ev))
+			continue; /* "limits:" alone: an empty section */
+		if (st->ev.type != YAML_MAPPING_START_EVENT) {
+			char keys[256];
+
+			return yc_fail(st, &st->ev.start_mark, YAMLCFG_E_STRUCTURE,
+				       "section %s must be a mapping of key: value lines, found %s; "
+				       "%s has the keys %s", config_table[first].section,
+				       yc_event_word(st->ev.type), config_table[first].section,
+				       yc_keys(first, keys, sizeof(keys)));
+		}
+		r = yc_section(st, first);
+		if (r)
+			return r;
+	}
+}
+
+static enum yamlcfg_result yc_document(struct yc *st)
+{
+	enum yamlcfg_result r;
+	char list[128];
+
+	r = yc_next(st);              /* STREAM_START */
+	if (r)
+		return r;
+	r = yc_next(st);
+	if (r)
+		return r;
+	if (st->ev.type == YAML_STREAM_END_EVENT)
+		goto empty;
+	r = yc_next(st);              /* after DOCUMENT_START */
+	if (r)
+		return r;
+	if (st->ev.type == YAML_SCALAR_EVENT && yc_is_null(&st->ev))
+		goto empty;
+	if (st->ev.type != YAML_MAPPING_START_EVENT)
+		return yc_fail(st, &st->ev.start_mark, YAMLCFG_E_STRUCTURE,
+			       "the top level must be a mapping of sections (\"section:\" lines "
+			       "with indented \"key: value\" lines), found %s; %s has the "
+			       "sections %s", yc_event_word(st->ev.type), yc_kind(st->src),
+			       yc_section_list(yc_flag(st->src), list, sizeof(list)));
+	r = yc_sections(st);
+	if (r)
+		return r;
+	r = yc_next(st);              /* DOCUMENT_END */
+	if (r)
+		return r;
+	r = yc_next(st);
+	if (r)
+		return r;
+	if (st->ev.type != YAML_STREAM_END_EVENT)
+		return yc_fail(st, &st->ev.start_mark, YAMLCFG_E_STRUCTURE,
+			       "a second YAML document starts here; %s holds one document",
+			       yc_kind(st->src));
+	return YAMLCFG_OK;
+
+empty:
+	return yc_fail(st, NULL, YAMLCFG_E_STRUCTURE,
+		       "is empty; %s is a mapping of the sections %s", yc_kind(st->src),
+		       yc_section_list(yc_flag(st->src), list, sizeof(list)));
+}
+
+/* A board file must name the board and the output line. */
+static enum yamlcfg_result yc_required(struct yc *st)
+{
+	char name[64];
+	int k, first;
+
+	if (st->src != CFG_SRC_BOARD)
+		return YAMLCFG_OK;
+	for (k = 0; k < CFG_NKEYS; k++) {
+		if (!(config_table[k].where & CFG_REQUIRED_IN_BOARD) || st->key_line[k])
+			continue;
+		config_key_name((enum cfg_key)k, name, sizeof(name));
+		first = yc_section_find(config_table[k].section);
+		if (st->section_line[first]) {
+			yaml_mark_t m = {
+				.line = (size_t)st->section_line[first] - 1,
+				.column = (size_t)st->section_col[first] - 1,
+			};
+
+			return yc_fail(st, &m, YAMLCFG_E_MISSING,
+				       "section %s lacks the required key %s; a board file must "
+				       "set board.name, gpio.chip and gpio.line (gpio.line: \"\" "
+				       "when the pin is not known)", config_table[k].section,
+				       config_table[k].name);
+		}
+		return yc_fail(st, NULL, YAMLCFG_E_MISSING,
+			       "missing required key %s; a board file must set board.name, "
+			       "gpio.chip and gpio.line (gpio.line: \"\" when the pin is not known)",
+			       name);
+	}
+	return YAMLCFG_OK;
+}
+
+enum yamlcfg_result yamlcfg_load_buffer(struct config *c, const char *name,
+					const void *buf, size_t len, enum cfg_source src,
+					char *err, size_t errlen)
+{
+	const unsigned char *p = buf;
+	enum yamlcfg_result r;
+	char msg[512];
+	struct yc *st;
+	size_t i;
+
+	if (err && errlen)
+		err[0] = '\0';
+	if (src != CFG_SRC_BOARD && src != CFG_SRC_PROFILE) {
+		errno = EINVAL;
+		if (err && errlen)
+			snprintf(err, errlen, "%s: yamlcfg_load needs CFG_SRC_BOARD or "
+				 "CFG_SRC_PROFILE", name);
+		return YAMLCFG_E_IO;
+	}
+	st = calloc(1, sizeof(*st));
+	if (!st) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s: out of memory", name);
+		return YAMLCFG_E_NOMEM;
+	}
+	st->name = name;
+	st->src = src;
+	st->err = err;
+	st->errlen = errlen;
+
+	if (len > YAMLCFG_MAX_BYTES) {
+		r = yc_fail(st, NULL, YAMLCFG_E_IO, "is %zu bytes; a board file or profile is "
+			    "at most %d bytes", len, YAMLCFG_MAX_BYTES);
+		goto out_free;
+	}
+	/* libyaml stops at a NUL in a string input; say what the file is. */
+	for (i = 0; i < len; i++) {
+		if (!p[i]) {
+			yaml_mark_t m = { 0 };
+			size_t j;
+
+			for (j = 0; j < i; j++) {
+				if (p[j] == '\n') {
+					m.line++;
+					m.column = 0;
+				} else {
+					m.column++;
+				}
+			}
+			r = yc_fail(st, &m, YAMLCFG_E_SYNTAX, "contains a NUL byte: this is not "
+				    "a text file; a board file or profile is YAML text");
+			goto out_free;
+		}
+	}
+
+	st->scratch = config_new();
+	if (!st->scratch || !yaml_parser_initialize(&st->parser)) {
+		r = yc_fail(st, NULL, YAMLCFG_E_NOMEM, "out of memory");
+		config_free(st->scratch);
+		goto out_free;
+	}
+	st->buf = p;
+	st->len = len;
+	yaml_parser_set_input_string(&st->parser, p, len);
+
+	r = yc_document(st);
+	if (!r)
+		r = yc_required(st);
+	/* Everything checked: now store, keeping the file's line as origin. */
+	for (i = 0; !r && i < st->nentries; i++) {
+		if (config_set(c, st->entry[i].key, st->entry[i].value, src, name,
+			       st->entry[i].line, msg, sizeof(msg)) != CFG_OK)
+			r = yc_fail(st, NULL, YAMLCFG_E_NOMEM, "%s", msg);
+	}
+
+	if (st->have_ev)
+		yaml_event_delete(&st->ev);
+	yaml_parser_delete(&st->parser);
+	config_free(st->scratch);
+	for (i = 0; i < st->nentries; i++)
+		free(st->entry[i].value);
+out_free:
+	free(st);
+	return r;
+}
+
+enum yamlcfg_result yamlcfg_load(struct config *c, const char *path, enum cfg_source src,
+				 char *err, size_t errlen)
+{
+	enum yamlcfg_result r;
+	size_t len = 0, cap = 64 * 1024;
+	char *buf;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return YAMLCFG_E_IO;
+	}
+	buf = malloc(cap);
+	if (!buf) {
+		close(fd);
+		if (err && errlen)
+			snprintf(err, errlen, "%s: out of memory", path);
+		return YAMLCFG_E_NOMEM;
+	}
+	/* Read at most one byte more than allowed: enough to know it is too big
+	 * without reading a huge file or an endless device. */
+	for (;;) {
+		if (len == cap) {
+			char *nb;
+
+			if (cap > YAMLCFG_MAX_BYTES)
+				break;
+			cap = cap * 2 > YAMLCFG_MAX_BYTES + 1 ? YAMLCFG_MAX_BYTES + 1 : cap * 2;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				close(fd);
+				if (err && errlen)
+					snprintf(err, errlen, "%s: out of memory", path);
+				return YAMLCFG_E_NOMEM;
+			}
+			buf = nb;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			if (err && errlen)
+				snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+			free(buf);
+			close(fd);
+			return YAMLCFG_E_IO;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	if (len > YAMLCFG_MAX_BYTES) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s: is larger than %d bytes; a board file or profile "
+				 "is a short text file", path, YAMLCFG_MAX_BYTES);
+		free(buf);
+		return YAMLCFG_E_IO;
+	}
+	r = yamlcfg_load_buffer(c, path, buf, len, src, err, errlen);
+	free(buf);
+	return r;
+}

@@ -1,0 +1,393 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* edgestats: hand-built edge sequences (warm-up boundaries, seq gaps, missed
+ * periods, write errors) and what the scope would have seen; the cost of add. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "edgestats.h"
+
+#define HALF 500000            /* ns: 1 kHz */
+#define T0   1000000000ull     /* intended time of slot 0 */
+
+/* An edge in @slot, woken @wake ns late, writing from @wb to @we ns late. */
+static struct edge_rec edge(uint64_t seq, uint64_t slot, int32_t wake, int32_t wb, int32_t we)
+{
+	struct edge_rec e = {
+		.seq = seq,
+		.intended_ns = T0 + slot * HALF,
+		.wake_off_ns = wake,
+		.write_begin_off_ns = wb,
+		.write_end_off_ns = we,
+		.expirations = 1,
+		.level = (uint8_t)(slot % 2 == 0), /* even slots rise */
+	};
+	return e;
+}
+
+/* The common case: edge n in slot n, woken 10 us late, a 2 us write. */
+static struct edge_rec plain(uint64_t n)
+{
+	return edge(n, n, 10000, 11000, 13000);
+}
+
+static int setup(void **state)
+{
+	*state = edgestats_new(HALF);
+	return *state ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	edgestats_free(*state);
+	return 0;
+}
+
+static void feed(struct edgestats *s, const struct edge_rec *e, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		edgestats_add(s, &e[i]);
+}
+
+static void wake_latency_and_write_cost_come_from_the_offsets(void **state)
+{
+	struct edgestats *s = *state;
+	const struct edgestats_result *r;
+	struct edge_rec e[] = {
+		edge(0, 0, 10000, 11000, 12000),
+		edge(1, 1, 20000, 21000, 24000),
+		edge(2, 2, 3000, 4000, 6000),
+	};
+
+	feed(s, e, 3);
+	r = edgestats_result(s);
+	assert_int_equal(r->edges, 3);
+	assert_int_equal(r->wake.m.min, 3000);
+	assert_int_equal(r->wake.m.max, 20000);
+	assert_true(stats_moments_mean(&r->wake.m) == 11000.0);
+	assert_int_equal(r->wake_worst.seq, 1);
+	assert_int_equal(r->wake_worst.intended_ns, T0 + HALF);
+	assert_int_equal(r->write.m.min, 1000);
+	assert_int_equal(r->write.m.max, 3000);
+	assert_int_equal(r->write_worst.seq, 1);
+	assert_int_equal(stats_hist_percentile(&r->wake, 100), 20000);
+}
+
+static void a_pulse_is_measured_from_write_midpoint_to_write_midpoint(void **state)
+{
+	struct edgestats *s = *state;
+	const struct edgestats_widths *w;
+	struct edge_rec e[] = {
+		edge(0, 0, 9000, 10000, 12000), /* midpoint +11000 */
+		edge(1, 1, 7000, 8000, 9000),   /* midpoint +8500 */
+	};
+
+	feed(s, e, 2);
+	w = &edgestats_result(s)->width[EDGESTATS_POS];
+	assert_int_equal(w->h.m.n, 1);
+	assert_int_equal(w->tmin.width_ns, HALF + 8500 - 11000);
+	assert_int_equal(w->tmin.lo_ns, HALF + 8000 - 12000);
+	assert_int_equal(w->tmin.hi_ns, HALF + 9000 - 10000);
+	assert_int_equal(w->tmin.at.seq, 0);
+	assert_int_equal(edgestats_result(s)->width[EDGESTATS_NEG].h.m.n, 0);
+}
+
+static void tmin_uses_the_write_window_as_uncertainty(void **state)
+{
+	struct edgestats *s = *state;
+	const struct edgestats_widths *w;
+	struct edge_rec e[] = {
+		edge(0, 0, 0, 1000, 2000),  /* write window midpoint +1500 */
+		edge(1, 1, 0, 1000, 2000),  /* +1500: pulse 0 is HALF, +-1000 */
+		edge(2, 2, 0, 1000, 11000), /* a slow write, midpoint +6000 */
+		edge(3, 3, 0, 9900, 10100), /* +10000 */
+	};
+
+	feed(s, e, 4);
+	w = &edgestats_result(s)->width[EDGESTATS_ANY];
+	assert_int_equal(w->h.m.n, 3);
+	/* the shortest estimate is pulse 0 ... */
+	assert_int_equal(w->tmin.width_ns, HALF);
+	assert_int_equal(w->tmin.lo_ns, HALF - 1000);
+	assert_int_equal(w->tmin.hi_ns, HALF + 1000);
+	assert_int_equal(w->tmin.at.seq, 0);
+	/* ... but the shortest the scope could have seen is pulse 2's lower bound */
+	assert_int_equal(w->tmin_bound.lo_ns, HALF + 9900 - 11000);
+	assert_int_equal(w->tmin_bound.at.seq, 2);
+	/* and the longest possible is pulse 1's upper bound */
+	assert_int_equal(w->tmax.width_ns, HALF + 6000 - 1500);
+	assert_int_equal(w->tmax_bound.hi_ns, HALF + 11000 - 1000);
+	assert_int_equal(w->tmax_bound.at.seq, 1);
+}
+
+static void positive_and_negative_pulses_are_kept_apart(void **state)
+{
+	struct edgestats *s = *state;
+	const struct edgestats_result *r;
+	struct edge_rec e[] = {
+		edge(0, 0, 0, 0, 0),        /* rise */
+		edge(1, 1, 0, 3000, 3000),  /* fall: high for HALF + 3000 */
+		edge(2, 2, 0, 0, 0),        /* rise: low for HALF - 3000 */
+		edge(3, 3, 0, 1000, 1000),  /* fall: high for HALF + 1000 */
+		edge(4, 4, 0, 0, 0),        /* rise: low for HALF - 1000 */
+	};
+
+	feed(s, e, 5);
+	r = edgestats_result(s);
+	assert_int_equal(r->width[EDGESTATS_POS].h.m.n, 2);
+	assert_int_equal(r->width[EDGESTATS_POS].h.m.min, HALF + 1000);
+	assert_int_equal(r->width[EDGESTATS_POS].h.m.max, HALF + 3000);
+	assert_int_equal(r->width[EDGESTATS_NEG].h.m.n, 2);
+	assert_int_equal(r->width[EDGESTATS_NEG].h.m.min, HALF - 3000);
+	assert_int_equal(r->width[EDGESTATS_NEG].h.m.max, HALF - 1000);
+	assert_int_equal(r->width[EDGESTATS_ANY].h.m.n, 4);
+	assert_int_equal(r->width[EDGESTATS_ANY].tmin.at.seq, 1);
+	assert_int_equal(r->width[EDGESTATS_ANY].tmax.at.seq, 0);
+}
+
+static void the_pulse_from_the_last_warm_up_edge_is_not_counted(void **state)
+{
+	struct edgestats *s = *state;
+	const struct edgestats_result *r;
+	struct edge_rec e[4];
+	int i;
+
+	for (i = 0; i < 4; i++)
+		e[i] = plain((uint64_t)i);
+	e[0].flags = e[1].flags = EDGE_F_WARMUP;
+	e[1].wake_off_ns = 900000;  /* a warm-up hiccup must not show */
+	e[1].write_begin_off_ns = e[1].write_end_off_ns = 400000;
+	feed(s, e, 4);
+	r = edgestats_result(s);
+	assert_int_equal(r->records, 4);
+	assert_int_equal(r->warmup_edges, 2);
+	assert_int_equal(r->edges, 2);
+	assert_int_equal(r->wake.m.max, 10000);
+	assert_int_equal(r->width[EDGESTATS_ANY].h.m.n, 1);
+	assert_int_equal(r->width[EDGESTATS_ANY].tmin.at.seq, 2);
+	assert_int_equal(r->width[EDGESTATS_ANY].h.m.max, HALF);
+	assert_int_equal(r->pulses_skipped, 0);
+}
+
+static void a_missed_period_is_counted_not_hidden(void **state)
+{
+	struct edgestats *s = *state;
+	const struct edgestats_result *r;
+	struct edge_rec e[] = { plain(0), plain(1), plain(2), plain(3) };
+
+	/* edge 2 woke two slots late: it was meant for slot 2 but is written
+	 * in slot 4, so the low pulse from edge 1 lasts three half periods */
+	e[2] = edge(2, 4, 10000, 11000, 13000);
+	e[2].expirations = 3;
+	e[3] = edge(3, 5, 10000, 11000, 13000);
+	feed(s, e, 4);
+	r = edgestats_result(s);
+	assert_int_equal(r->missed_periods, 2);
+	assert_int_equal(r->width[EDGESTATS_NEG].tmax.width_ns, 3 * HALF);
+	assert_int_equal(r->width[EDGESTATS_NEG].tmax.at.seq, 1);
+	assert_int_equal(r->width[EDGESTATS_ANY].h.m.n, 3);
+}
+
+static void missed_periods_in_warm_up_are_kept_apart(void **state)
+{
+	struct edgestats *s = *state;
+	const struct edgestats_result *r;
+	struct edge_rec e = plain(0);
+
+	e.flags = EDGE_F_WARMUP;
+	e.expirations = 4;
+	edgestats_add(s, &e);
+	r = edgestats_result(s);
+	assert_int_equal(r->missed_periods, 0);
+	assert_int_equal(r->warmup_missed_periods, 3);
+}
+
+static void dropped_records_are_seq_gaps_and_no_pulse_spans_them(void **state)
+{
+	struct edgestats *s = *state;
+	const struct edgestats_result *r;
+	struct edge_rec e[] = { plain(0), plain(1), plain(2), plain(5), plain(6), plain(9), plain(10) };
+
+	feed(s, e, 7);
+	r = edgestats_result(s);
+	assert_int_equal(r->seq_gaps, 4);
+	assert_int_equal(r->gap_events, 2);
+	assert_int_equal(r->largest_gap, 2);
+	assert_int_equal(r->first_gap.seq, 5);
+	assert_int_equal(r->first_gap.intended_ns, T0 + 5 * HALF);
+	assert_int_equal(r->last_gap.seq, 9);
+	/* (0,1) (1,2) (5,6) (9,10); not (2,5) nor (6,9) */
+	assert_int_equal(r->width[EDGESTATS_ANY].h.m.n, 4);
+	assert_int_equal(r->width[EDGESTATS_ANY].h.m.max, HALF);
+	assert_int_equal(r->pulses_skipped, 2);
+}
+
+static void records_lost_before_the_first_one_are_a_gap_too(void **state)
+{
+	struct edgestats *s = *state;
+	struct edgestats_live live;
+	struct edge_rec e = plain(3);
+
+	edgestats_add(s, &e);
+	edgestats_live(s, &live);
+	assert_int_equal(live.seq_gaps, 3);
+}
+
+static void an_edge_whose_write_failed_ends_no_measured_pulse(void **state)
+{
+	struct edgestats *s = *state;
+	const struct edgestats_result *r;
+	struct edge_rec e[] = { plain(0), plain(1), plain(2), plain(3) };
+
+	e[2].flags = EDGE_F_WRITE_ERR;
+	feed(s, e, 4);
+	r = edgestats_result(s);
+	assert_int_equal(r->write_errors, 1);
+	assert_int_equal(r->width[EDGESTATS_ANY].h.m.n, 1);
+	assert_int_equal(r->pulses_skipped, 2);
+}
+
+static void a_saturated_edge_counts_in_latency_but_not_in_widths(void **state)
+{
+	struct edgestats *s = *state;
+	const struct edgestats_result *r;
+	struct edge_rec e[] = { plain(0), plain(1), plain(2) };
+
+	e[1].flags = EDGE_F_SATURATED;
+	e[1].wake_off_ns = INT32_MAX;
+	feed(s, e, 3);
+	r = edgestats_result(s);
+	assert_int_equal(r->saturated, 1);
+	assert_int_equal(r->wake.m.max, INT32_MAX);
+	assert_int_equal(r->width[EDGESTATS_ANY].h.m.n, 0);
+}
+
+static void two_writes_of_the_same_level_are_not_a_pulse(void **state)
+{
+	struct edgestats *s = *state;
+	const struct edgestats_result *r;
+	struct edge_rec e[] = { plain(0), plain(1), plain(2) };
+
+	e[2].level = e[1].level;
+	feed(s, e, 3);
+	r = edgestats_result(s);
+	assert_int_equal(r->level_repeats, 1);
+	assert_int_equal(r->width[EDGESTATS_ANY].h.m.n, 1);
+}
+
+static void the_period_runs_from_rise_to_rise(void **state)
+{
+	struct edgestats *s = *state;
+	const struct edgestats_result *r;
+	struct edge_rec e[] = {
+		edge(0, 0, 0, 1000, 1000),
+		edge(1, 1, 0, 0, 0),
+		edge(2, 2, 0, 4000, 4000),
+		edge(3, 3, 0, 0, 0),
+		edge(4, 4, 0, 2000, 2000),
+	};
+
+	feed(s, e, 5);
+	r = edgestats_result(s);
+	assert_int_equal(r->period_m.n, 2);
+	assert_int_equal(r->period_m.max, 2 * HALF + 3000);
+	assert_int_equal(r->period_max_at.seq, 0);
+	assert_int_equal(r->period_m.min, 2 * HALF - 2000);
+	assert_int_equal(r->period_min_at.seq, 2);
+}
+
+static void the_live_copy_agrees_with_the_results(void **state)
+{
+	struct edgestats *s = *state;
+	const struct edgestats_result *r;
+	struct edgestats_live live;
+	struct edge_rec e[] = { plain(0), plain(1), plain(2) };
+
+	edgestats_live(s, &live);
+	assert_int_equal(live.edges, 0);
+	assert_int_equal(live.width_min_ns, 0);
+	e[1].wake_off_ns = 50000;
+	e[2].expirations = 2;
+	feed(s, e, 3);
+	r = edgestats_result(s);
+	edgestats_live(s, &live);
+	assert_int_equal(live.edges, 3);
+	assert_int_equal(live.missed_periods, 1);
+	assert_int_equal(live.wake_min_ns, 10000);
+	assert_int_equal(live.wake_max_ns, 50000);
+	assert_true(live.wake_avg_ns == stats_moments_mean(&r->wake.m));
+	assert_int_equal(live.width_min_ns, r->width[EDGESTATS_ANY].h.m.min);
+	assert_int_equal(live.width_max_ns, r->width[EDGESTATS_ANY].h.m.max);
+}
+
+static double seconds(clockid_t clk)
+{
+	struct timespec t;
+
+	clock_gettime(clk, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* The writer thread feeds >100k edges/s; this is the budget that leaves it. */
+static void ten_million_edges_take_well_under_a_second(void **state)
+{
+	struct edgestats *s = *state;
+	struct edge_rec e;
+	uint64_t i, n = 10000000;
+	double wall, cpu;
+	int slow = getenv("VALGRIND") != NULL;
+
+#if defined(__SANITIZE_ADDRESS__)
+	slow = 1;
+#endif
+	if (slow)
+		n = 200000;  /* instrumented: check it works, not how fast */
+	wall = seconds(CLOCK_MONOTONIC);
+	/* CPU time, so that a busy machine does not fail the test */
+	cpu = seconds(CLOCK_THREAD_CPUTIME_ID);
+	for (i = 0; i < n; i++) {
+		e = edge(i, i, (int32_t)(2000 + ((i * 7919) & 0x7fff)), 40000,
+			 (int32_t)(41000 + (i & 1023)));
+		edgestats_add(s, &e);
+	}
+	cpu = seconds(CLOCK_THREAD_CPUTIME_ID) - cpu;
+	wall = seconds(CLOCK_MONOTONIC) - wall;
+	printf("edgestats_add: %" PRIu64 " edges in %.3f s CPU (%.3f s wall), %.1f ns/edge\n",
+	       n, cpu, wall, cpu * 1e9 / (double)n);
+	assert_int_equal(edgestats_result(s)->width[EDGESTATS_ANY].h.m.n, n - 1);
+	if (!slow)
+		assert_true(cpu < 0.8);
+}
+
+int main(void)
+{
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+	const struct CMUnitTest tests[] = {
+		T(wake_latency_and_write_cost_come_from_the_offsets),
+		T(a_pulse_is_measured_from_write_midpoint_to_write_midpoint),
+		T(tmin_uses_the_write_window_as_uncertainty),
+		T(positive_and_negative_pulses_are_kept_apart),
+		T(the_pulse_from_the_last_warm_up_edge_is_not_counted),
+		T(a_missed_period_is_counted_not_hidden),
+		T(missed_periods_in_warm_up_are_kept_apart),
+		T(dropped_records_are_seq_gaps_and_no_pulse_spans_them),
+		T(records_lost_before_the_first_one_are_a_gap_too),
+		T(an_edge_whose_write_failed_ends_no_measured_pulse),
+		T(a_saturated_edge_counts_in_latency_but_not_in_widths),
+		T(two_writes_of_the_same_level_are_not_a_pulse),
+		T(the_period_runs_from_rise_to_rise),
+		T(the_live_copy_agrees_with_the_results),
+		T(ten_million_edges_take_well_under_a_second),
+	};
+#undef T
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,433 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* summary: every verdict rule, the text an engineer reads, and JSON that
+ * python3's json module accepts and that carries the schema fields. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "edgelog.h"
+#include "summary.h"
+
+#define HALF 500000
+#define T0   1000000000ull
+
+struct fixture {
+	struct config *c;
+	struct edgestats *s;
+	struct run_info ri;
+	char why[2048];
+	char json_path[64];
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	const char *tmp = getenv("TMPDIR");
+	int fd;
+
+	if (!f)
+		return -1;
+	f->c = config_new();
+	f->s = edgestats_new(HALF);
+	if (!f->c || !f->s)
+		return -1;
+	f->ri.board_file = "boards/sim.yaml";
+	f->ri.log_path = "run.sqwlog";
+	f->ri.gpio_desc = "gpiochip0 line 0 (simulated)";
+	snprintf(f->ri.host.hostname, sizeof(f->ri.host.hostname), "testhost");
+	snprintf(f->ri.host.kernel_release, sizeof(f->ri.host.kernel_release), "6.6.0-rt15");
+	snprintf(f->ri.host.kernel_version, sizeof(f->ri.host.kernel_version),
+		 "#1 SMP PREEMPT_RT");
+	f->ri.host.preempt_rt = true;
+	f->ri.host.ncpus = 2;
+	f->ri.rt_ok = true;
+	f->ri.start_realtime_ns = 1700000000000000000ull;
+	f->ri.end_realtime_ns = f->ri.start_realtime_ns + 2000000000ull;
+	f->ri.stop_reason = EDGELOG_STOP_DURATION;
+	snprintf(f->json_path, sizeof(f->json_path), "%s/sqw-summary-XXXXXX", tmp ? tmp : "/tmp");
+	fd = mkstemp(f->json_path);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	unlink(f->json_path);
+	edgestats_free(f->s);
+	config_free(f->c);
+	free(f);
+	return 0;
+}
+
+static void set(struct fixture *f, enum cfg_key key, const char *value)
+{
+	char err[256];
+
+	if (config_set(f->c, key, value, CFG_SRC_CMDLINE, NULL, 0, err, sizeof(err)) != CFG_OK) {
+		print_error("config_set: %s\n", err);
+		fail();
+	}
+}
+
+/* @n edges in consecutive slots, woken 10 us late, each write taking 2 us;
+ * edge @slow (if not -1) writes @extra ns later than the others. */
+static void feed_wave(struct fixture *f, uint64_t n, int64_t slow, int32_t extra)
+{
+	uint64_t i;
+
+	for (i = 0; i < n; i++) {
+		struct edge_rec e = {
+			.seq = i,
+			.intended_ns = T0 + i * HALF,
+			.wake_off_ns = 10000,
+			.write_begin_off_ns = 11000,
+			.write_end_off_ns = 13000,
+			.expirations = 1,
+			.level = (uint8_t)(i % 2 == 0),
+		};
+
+		if ((int64_t)i == slow) {
+			e.wake_off_ns += extra;
+			e.write_begin_off_ns += extra;
+			e.write_end_off_ns += extra;
+		}
+		edgestats_add(f->s, &e);
+	}
+	f->ri.records_logged = n;
+}
+
+static enum summary_verdict verdict(struct fixture *f)
+{
+	f->why[0] = '\0';
+	return summary_verdict(f->c, f->s, &f->ri, f->why, sizeof(f->why));
+}
+
+static void a_clean_run_passes(void **state)
+{
+	struct fixture *f = *state;
+
+	feed_wave(f, 100, -1, 0);
+	set(f, CFG_LIMITS_TMIN, "490us");
+	set(f, CFG_LIMITS_TMAX, "510us");
+	set(f, CFG_LIMITS_WAKE_LATENCY_MAX, "50us");
+	set(f, CFG_LIMITS_MISSED_MAX, "0");
+	assert_int_equal(verdict(f), VERDICT_PASS);
+	assert_string_equal(f->why, "");
+}
+
+static void a_run_with_zero_counted_edges_is_not_a_pass(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_int_equal(verdict(f), VERDICT_FAIL);
+	assert_non_null(strstr(f->why, "no edges were counted"));
+}
+
+static void dropped_records_fail_the_run(void **state)
+{
+	struct fixture *f = *state;
+
+	feed_wave(f, 100, -1, 0);
+	f->ri.dropped = 3;
+	assert_int_equal(verdict(f), VERDICT_FAIL);
+	assert_non_null(strstr(f->why, "3 edge records were dropped"));
+}
+
+static void a_seq_gap_fails_the_run_even_if_the_ring_reported_none(void **state)
+{
+	struct fixture *f = *state;
+	struct edge_rec e = { .seq = 7, .intended_ns = T0, .expirations = 1 };
+
+	edgestats_add(f->s, &e);
+	assert_int_equal(verdict(f), VERDICT_FAIL);
+	assert_non_null(strstr(f->why, "7 edge records were dropped"));
+}
+
+static void write_errors_fail_the_run(void **state)
+{
+	struct fixture *f = *state;
+
+	feed_wave(f, 100, -1, 0);
+	f->ri.write_errors = 1;
+	assert_int_equal(verdict(f), VERDICT_FAIL);
+	assert_non_null(strstr(f->why, "1 line writes failed"));
+}
+
+static void a_log_io_error_fails_the_run(void **state)
+{
+	struct fixture *f = *state;
+
+	feed_wave(f, 100, -1, 0);
+	f->ri.log_error = true;
+	assert_int_equal(verdict(f), VERDICT_FAIL);
+	assert_non_null(strstr(f->why, "I/O error"));
+}
+
+static void tmin_is_checked_against_the_lowest_possible_width(void **state)
+{
+	struct fixture *f = *state;
+
+	/* All estimates are exactly 500 us, but each write window is 2 us
+	 * wide: the line may have been high for only 498 us. */
+	feed_wave(f, 100, -1, 0);
+	set(f, CFG_LIMITS_TMIN, "499us");
+	assert_int_equal(verdict(f), VERDICT_FAIL);
+	assert_non_null(strstr(f->why, "may have been 498.000 us (estimate 500.000 us, "
+				       "window [498.000, 502.000] us)"));
+	assert_non_null(strstr(f->why, "below limits.tmin 499.000 us"));
+	set(f, CFG_LIMITS_TMIN, "498us");
+	assert_int_equal(verdict(f), VERDICT_PASS);
+}
+
+static void tmax_is_checked_against_the_highest_possible_width(void **state)
+{
+	struct fixture *f = *state;
+
+	feed_wave(f, 100, 50, 30000); /* edge 50 is 30 us late: pulse 49 is 530 us */
+	set(f, CFG_LIMITS_TMAX, "531us");
+	assert_int_equal(verdict(f), VERDICT_FAIL);
+	assert_non_null(strstr(f->why, "may have been 532.000 us"));
+	assert_non_null(strstr(f->why, "edge #49"));
+	set(f, CFG_LIMITS_TMAX, "532us");
+	assert_int_equal(verdict(f), VERDICT_PASS);
+}
+
+static void a_limit_on_widths_without_any_pulse_fails(void **state)
+{
+	struct fixture *f = *state;
+
+	feed_wave(f, 1, -1, 0);
+	set(f, CFG_LIMITS_TMIN, "400us");
+	assert_int_equal(verdict(f), VERDICT_FAIL);
+	assert_non_null(strstr(f->why, "no complete pulse"));
+}
+
+static void wake_latency_over_the_limit_fails(void **state)
+{
+	struct fixture *f = *state;
+
+	feed_wave(f, 100, 42, 90000);
+	set(f, CFG_LIMITS_WAKE_LATENCY_MAX, "99us");
+	assert_int_equal(verdict(f), VERDICT_FAIL);
+	assert_non_null(strstr(f->why, "worst wake-up latency 100.000 us at edge #42"));
+	assert_non_null(strstr(f->why, "exceeds limits.wake_latency_max 99.000 us"));
+	set(f, CFG_LIMITS_WAKE_LATENCY_MAX, "100us"); /* reaching the limit is allowed */
+	assert_int_equal(verdict(f), VERDICT_PASS);
+}
+
+static void missed_periods_fail_only_above_missed_max(void **state)
+{
+	struct fixture *f = *state;
+	struct edge_rec e = {
+		.seq = 2, .intended_ns = T0 + 4 * HALF, .expirations = 3, .level = 1,
+	};
+
+	feed_wave(f, 2, -1, 0);
+	edgestats_add(f->s, &e);
+	assert_int_equal(verdict(f), VERDICT_PASS); /* default -1: unchecked */
+	set(f, CFG_LIMITS_MISSED_MAX, "1");
+	assert_int_equal(verdict(f), VERDICT_FAIL);
+	assert_non_null(strstr(f->why, "2 periods were missed, limits.missed_max is 1"));
+	set(f, CFG_LIMITS_MISSED_MAX, "2");
+	assert_int_equal(verdict(f), VERDICT_PASS);
+}
+
+static void each_violation_is_one_line_appended_to_why(void **state)
+{
+	struct fixture *f = *state;
+	const char *nl;
+
+	feed_wave(f, 100, -1, 0);
+	f->ri.dropped = 1;
+	f->ri.write_errors = 2;
+	snprintf(f->why, sizeof(f->why), "earlier\n");
+	assert_int_equal(summary_verdict(f->c, f->s, &f->ri, f->why, sizeof(f->why)),
+			 VERDICT_FAIL);
+	assert_true(!strncmp(f->why, "earlier\n", 8));
+	nl = strchr(f->why + 8, '\n');
+	assert_non_null(nl);
+	assert_non_null(strstr(f->why + 8, "1 edge records were dropped"));
+	assert_string_equal(nl + 1, "2 line writes failed\n");
+}
+
+static void a_tiny_why_buffer_is_truncated_not_overrun(void **state)
+{
+	struct fixture *f = *state;
+	char why[8] = "";
+
+	feed_wave(f, 100, -1, 0);
+	f->ri.dropped = 1;
+	assert_int_equal(summary_verdict(f->c, f->s, &f->ri, why, sizeof(why)), VERDICT_FAIL);
+	assert_int_equal(strlen(why), 7);
+}
+
+static char *text_of(struct fixture *f)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	assert_non_null(m);
+	summary_print_text(m, f->c, f->s, &f->ri);
+	fclose(m);
+	return buf;
+}
+
+static void a_non_rt_run_says_so_loudly(void **state)
+{
+	struct fixture *f = *state;
+	char *t;
+
+	feed_wave(f, 100, -1, 0);
+	f->ri.rt_ok = false;
+	f->ri.non_rt_reason = "no CAP_SYS_NICE (--allow-non-rt)";
+	t = text_of(f);
+	assert_non_null(strstr(t, "*** NON-RT RUN: no CAP_SYS_NICE (--allow-non-rt) ***"));
+	assert_non_null(strstr(t, "verdict    PASS (NON-RT RUN"));
+	free(t);
+}
+
+static void the_text_shows_tmin_and_tmax_with_their_windows(void **state)
+{
+	struct fixture *f = *state;
+	char *t;
+
+	feed_wave(f, 100, 50, 30000);
+	t = text_of(f);
+	assert_non_null(strstr(t, "PREEMPT_RT yes"));
+	assert_non_null(strstr(t, "Tmax      530.000 us  [528.000, 532.000]  edge #49"));
+	assert_non_null(strstr(t, "Tmin      470.000 us  [468.000, 472.000]  edge #50"));
+	assert_non_null(strstr(t, "wake latency"));
+	assert_non_null(strstr(t, "verdict    PASS"));
+	free(t);
+}
+
+static void the_text_lists_the_violations_under_fail(void **state)
+{
+	struct fixture *f = *state;
+	char *t;
+
+	feed_wave(f, 100, -1, 0);
+	f->ri.dropped = 5;
+	t = text_of(f);
+	assert_non_null(strstr(t, "verdict    FAIL\n  - 5 edge records were dropped"));
+	free(t);
+}
+
+/* python3 checks the file; extra checks on the parsed object in @expr. */
+static int python_accepts(const char *path, const char *expr)
+{
+	char cmd[1024];
+
+	if (system("python3 -c '' 2>/dev/null") != 0)
+		return -1;
+	snprintf(cmd, sizeof(cmd),
+		 "python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); "
+		 "sys.exit(0 if (%s) else 3)' '%s'", expr, path);
+	return system(cmd);
+}
+
+static void the_json_summary_is_valid_and_carries_the_schema(void **state)
+{
+	struct fixture *f = *state;
+	char expr[512];
+	int ret;
+
+	feed_wave(f, 100, 50, 30000);
+	f->ri.dropped = 1;
+	assert_int_equal(summary_write_json(f->json_path, f->c, f->s, &f->ri), 0);
+	snprintf(expr, sizeof(expr),
+		 "d[\"schema\"] == \"sqwave-summary\" and d[\"schema_version\"] == 1 and "
+		 "len(d[\"config\"]) == %d and d[\"config\"][\"run.half_period\"][\"value\"] == 500000 and "
+		 "d[\"verdict\"][\"pass\"] is False and len(d[\"verdict\"][\"violations\"]) == 1 and "
+		 "d[\"pulse_width\"][\"negative\"][\"tmax_bound\"][\"hi_ns\"] == 532000 and "
+		 "d[\"wake_latency\"][\"max_ns\"] == 40000 and d[\"host\"][\"preempt_rt\"] is True",
+		 CFG_NKEYS);
+	ret = python_accepts(f->json_path, expr);
+	if (ret < 0)
+		skip();
+	assert_int_equal(ret, 0);
+}
+
+static void the_json_summary_of_an_empty_run_has_nulls_not_garbage(void **state)
+{
+	struct fixture *f = *state;
+	int ret;
+
+	assert_int_equal(summary_write_json(f->json_path, f->c, f->s, &f->ri), 0);
+	ret = python_accepts(f->json_path,
+			     "d[\"wake_latency\"][\"min_ns\"] is None and "
+			     "d[\"wake_latency\"][\"percentiles_ns\"][\"p99\"] is None and "
+			     "d[\"pulse_width\"][\"any\"][\"tmin\"] is None and "
+			     "d[\"verdict\"][\"pass\"] is False");
+	if (ret < 0)
+		skip();
+	assert_int_equal(ret, 0);
+}
+
+static void hostile_strings_still_make_valid_json(void **state)
+{
+	struct fixture *f = *state;
+	int ret;
+
+	feed_wave(f, 10, -1, 0);
+	f->ri.gpio_desc = "line \"0\"\n\t\\ \x01 \xff\xfe end";
+	snprintf(f->ri.host.cmdline, sizeof(f->ri.host.cmdline), "quiet isolcpus=1 \x7f\xc3");
+	assert_int_equal(summary_write_json(f->json_path, f->c, f->s, &f->ri), 0);
+	ret = python_accepts(f->json_path,
+			     "d[\"board\"][\"gpio\"] == \"line \\\"0\\\"\\n\\t\\\\ \\x01 \\ufffd\\ufffd end\"");
+	if (ret < 0)
+		skip();
+	assert_int_equal(ret, 0);
+}
+
+static void an_unwritable_json_path_is_an_error_with_errno(void **state)
+{
+	struct fixture *f = *state;
+
+	errno = 0;
+	assert_int_equal(summary_write_json("/nonexistent-dir/x.json", f->c, f->s, &f->ri), -1);
+	assert_int_equal(errno, ENOENT);
+}
+
+int main(void)
+{
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+	const struct CMUnitTest tests[] = {
+		T(a_clean_run_passes),
+		T(a_run_with_zero_counted_edges_is_not_a_pass),
+		T(dropped_records_fail_the_run),
+		T(a_seq_gap_fails_the_run_even_if_the_ring_reported_none),
+		T(write_errors_fail_the_run),
+		T(a_log_io_error_fails_the_run),
+		T(tmin_is_checked_against_the_lowest_possible_width),
+		T(tmax_is_checked_against_the_highest_possible_width),
+		T(a_limit_on_widths_without_any_pulse_fails),
+		T(wake_latency_over_the_limit_fails),
+		T(missed_periods_fail_only_above_missed_max),
+		T(each_violation_is_one_line_appended_to_why),
+		T(a_tiny_why_buffer_is_truncated_not_overrun),
+		T(a_non_rt_run_says_so_loudly),
+		T(the_text_shows_tmin_and_tmax_with_their_windows),
+		T(the_text_lists_the_violations_under_fail),
+		T(the_json_summary_is_valid_and_carries_the_schema),
+		T(the_json_summary_of_an_empty_run_has_nulls_not_garbage),
+		T(hostile_strings_still_make_valid_json),
+		T(an_unwritable_json_path_is_an_error_with_errno),
+	};
+#undef T
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

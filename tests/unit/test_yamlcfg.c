@@ -1,0 +1,522 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests for yamlcfg.c: every error class with its FILE:LINE:COL, and
+ * every shipped board file and profile. Run from the repository root. */
+#include <glob.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "config.h"
+#include "yamlcfg.h"
+
+#define US  INT64_C(1000)
+#define SEC INT64_C(1000000000)
+#define DATA "tests/data/yaml/"
+
+static int setup(void **state)
+{
+	*state = config_new();
+	return *state ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	config_free(*state);
+	return 0;
+}
+
+static void load_ok(struct config *c, const char *path, enum cfg_source src)
+{
+	char err[1024] = "";
+
+	if (yamlcfg_load(c, path, src, err, sizeof(err)) != YAMLCFG_OK)
+		fail_msg("%s: %s", path, err);
+}
+
+/* Load @path expecting result @want and the message @msg exactly. */
+static void load_fails(const char *path, enum cfg_source src, enum yamlcfg_result want,
+		       const char *msg)
+{
+	struct config *c = config_new();
+	char err[1024] = "";
+	enum yamlcfg_result r;
+
+	assert_non_null(c);
+	r = yamlcfg_load(c, path, src, err, sizeof(err));
+	if (r != want)
+		fail_msg("%s: want %s, got %s: %s", path, yamlcfg_result_str(want),
+			 yamlcfg_result_str(r), err);
+	assert_string_equal(err, msg);
+	config_free(c);
+}
+
+static void a_valid_board_file_sets_its_keys_with_file_and_line(void **state)
+{
+	struct config *c = *state;
+	char buf[128];
+
+	load_ok(c, DATA "board-ok.yaml", CFG_SRC_BOARD);
+	assert_string_equal(config_str(c, CFG_BOARD_NAME), "test-board");
+	assert_string_equal(config_str(c, CFG_GPIO_BACKEND), "sim");
+	assert_string_equal(config_str(c, CFG_GPIO_LINE), "0");
+	assert_int_equal(config_int(c, CFG_RT_CPU), 1);
+	assert_int_equal(config_source(c, CFG_GPIO_CHIP), CFG_SRC_BOARD);
+	assert_string_equal(config_origin(c, CFG_GPIO_CHIP, buf, sizeof(buf)),
+			    DATA "board-ok.yaml:9");
+	assert_string_equal(config_origin(c, CFG_RT_CPU, buf, sizeof(buf)),
+			    DATA "board-ok.yaml:12");
+	assert_string_equal(config_origin(c, CFG_RUN_DURATION, buf, sizeof(buf)), "default");
+}
+
+static void a_block_scalar_keeps_its_lines_but_not_the_final_newline(void **state)
+{
+	struct config *c = *state;
+
+	load_ok(c, DATA "board-ok.yaml", CFG_SRC_BOARD);
+	assert_string_equal(config_str(c, CFG_BOARD_NOTES), "first line\nsecond line");
+}
+
+static void the_profile_overrides_the_board_and_the_command_line_both(void **state)
+{
+	struct config *c = *state;
+	char err[256], buf[128];
+
+	/* The command line may come first: it still wins. */
+	assert_int_equal(config_apply_set(c, "limits.tmax=700us", err, sizeof(err)), CFG_OK);
+	load_ok(c, DATA "board-ok.yaml", CFG_SRC_BOARD);
+	load_ok(c, DATA "profile-ok.yaml", CFG_SRC_PROFILE);
+	assert_int_equal(config_int(c, CFG_RT_CPU), 0);          /* profile over board */
+	assert_string_equal(config_origin(c, CFG_RT_CPU, buf, sizeof(buf)),
+			    DATA "profile-ok.yaml:6");
+	assert_int_equal(config_int(c, CFG_LIMITS_TMAX), 700 * US); /* command line */
+	assert_int_equal(config_int(c, CFG_RUN_HALF_PERIOD), 250 * US);
+	assert_int_equal(config_int(c, CFG_RUN_DURATION), 5 * SEC); /* bare number: s */
+	assert_int_equal(config_check_required(c, err, sizeof(err)), CFG_OK);
+}
+
+static void a_profile_loaded_before_the_board_still_wins(void **state)
+{
+	struct config *c = *state;
+
+	load_ok(c, DATA "profile-ok.yaml", CFG_SRC_PROFILE);
+	load_ok(c, DATA "board-ok.yaml", CFG_SRC_BOARD);
+	assert_int_equal(config_int(c, CFG_RT_CPU), 0);
+}
+
+static void null_values_are_empty_strings_and_empty_sections(void **state)
+{
+	struct config *c = *state;
+
+	load_ok(c, DATA "nulls.yaml", CFG_SRC_PROFILE);
+	assert_false(config_bool(c, CFG_RT_LOCK_MEMORY));
+	assert_string_equal(config_str(c, CFG_OUTPUT_LOG), "");
+	assert_int_equal(config_source(c, CFG_OUTPUT_JSON), CFG_SRC_PROFILE);
+}
+
+static void a_syntax_error_reports_libyamls_problem_and_position(void **state)
+{
+	(void)state;
+	load_fails(DATA "syntax-error.yaml", CFG_SRC_PROFILE, YAMLCFG_E_SYNTAX,
+		   DATA "syntax-error.yaml:4:1: YAML syntax error: found unexpected end of "
+		   "stream (while scanning a quoted scalar that started on line 2); a board "
+		   "file or profile is a mapping of sections of key: value lines");
+	load_fails(DATA "bad-indent.yaml", CFG_SRC_PROFILE, YAMLCFG_E_SYNTAX,
+		   DATA "bad-indent.yaml:3:2: YAML syntax error: did not find expected key "
+		   "(while parsing a block mapping that started on line 1); a board file or "
+		   "profile is a mapping of sections of key: value lines");
+}
+
+static void a_tab_gets_a_plain_answer(void **state)
+{
+	(void)state;
+	load_fails(DATA "tab-indent.yaml", CFG_SRC_PROFILE, YAMLCFG_E_SYNTAX,
+		   DATA "tab-indent.yaml:2:1: YAML syntax error: a tab character; YAML "
+		   "indents with spaces only");
+}
+
+static void the_top_level_must_be_a_mapping(void **state)
+{
+	(void)state;
+	load_fails(DATA "top-level-list.yaml", CFG_SRC_PROFILE, YAMLCFG_E_STRUCTURE,
+		   DATA "top-level-list.yaml:1:1: the top level must be a mapping of sections "
+		   "(\"section:\" lines with indented \"key: value\" lines), found a list; a "
+		   "profile has the sections run, rt, limits and output");
+}
+
+static void a_section_must_be_a_mapping(void **state)
+{
+	(void)state;
+	load_fails(DATA "section-not-mapping.yaml", CFG_SRC_PROFILE, YAMLCFG_E_STRUCTURE,
+		   DATA "section-not-mapping.yaml:1:6: section run must be a mapping of key: "
+		   "value lines, found a single value; run has the keys half_period, duration, "
+		   "warmup and ring_size");
+}
+
+static void an_unknown_section_lists_the_valid_ones_and_suggests_one(void **state)
+{
+	(void)state;
+	load_fails(DATA "unknown-section.yaml", CFG_SRC_PROFILE, YAMLCFG_E_SECTION,
+		   DATA "unknown-section.yaml:3:1: unknown section \"limts\"; did you mean "
+		   "limits? a profile has the sections run, rt, limits and output");
+}
+
+static void an_unknown_key_lists_the_sections_keys_and_suggests_one(void **state)
+{
+	(void)state;
+	load_fails(DATA "unknown-key.yaml", CFG_SRC_PROFILE, YAMLCFG_E_KEY,
+		   DATA "unknown-key.yaml:3:3: unknown key \"half_perod\" in section run; did "
+		   "you mean half_period? run has the keys half_period, duration, warmup and "
+		   "ring_size");
+}
+
+static void a_duplicate_key_names_the_first_line(void **state)
+{
+	(void)state;
+	load_fails(DATA "duplicate-key.yaml", CFG_SRC_PROFILE, YAMLCFG_E_KEY,
+		   DATA "duplicate-key.yaml:4:3: duplicate key run.duration (first set on "
+		   "line 2); set each key once");
+	load_fails(DATA "duplicate-section.yaml", CFG_SRC_PROFILE, YAMLCFG_E_SECTION,
+		   DATA "duplicate-section.yaml:5:1: duplicate section run (first on line 1); "
+		   "write each section once");
+}
+
+static void a_list_where_a_value_belongs_is_a_type_error(void **state)
+{
+	(void)state;
+	load_fails(DATA "list-value.yaml", CFG_SRC_PROFILE, YAMLCFG_E_VALUE,
+		   DATA "list-value.yaml:3:5: run.duration must be a single value, a duration "
+		   "between 0 and 8760h (bare numbers are s), found a list");
+}
+
+static void an_out_of_range_value_names_key_range_and_position(void **state)
+{
+	(void)state;
+	load_fails(DATA "out-of-range.yaml", CFG_SRC_PROFILE, YAMLCFG_E_VALUE,
+		   DATA "out-of-range.yaml:4:13: rt.priority must be an integer between 1 and "
+		   "99, got \"120\"");
+	load_fails(DATA "no-value.yaml", CFG_SRC_PROFILE, YAMLCFG_E_VALUE,
+		   DATA "no-value.yaml:3:8: rt.cpu has no value; it must be an integer between "
+		   "-1 and 1023");
+	load_fails(DATA "escaped-nul.yaml", CFG_SRC_PROFILE, YAMLCFG_E_VALUE,
+		   DATA "escaped-nul.yaml:2:8: rt.cpu contains a NUL character; it must be an "
+		   "integer between -1 and 1023");
+}
+
+static void a_bad_choice_lists_the_choices(void **state)
+{
+	(void)state;
+	load_fails(DATA "bad-enum.yaml", CFG_SRC_BOARD, YAMLCFG_E_VALUE,
+		   DATA "bad-enum.yaml:4:12: gpio.backend must be one of gpiod, sim, got "
+		   "\"gpiod2\"");
+}
+
+static void a_section_in_the_wrong_kind_of_file_says_where_it_belongs(void **state)
+{
+	(void)state;
+	load_fails(DATA "board-section-in-profile.yaml", CFG_SRC_PROFILE, YAMLCFG_E_PLACE,
+		   DATA "board-section-in-profile.yaml:3:1: section gpio belongs in a board "
+		   "file, not in a profile; a profile has the sections run, rt, limits and "
+		   "output");
+	load_fails(DATA "profile-ok.yaml", CFG_SRC_BOARD, YAMLCFG_E_PLACE,
+		   DATA "profile-ok.yaml:2:1: section run belongs in a profile, not in a board "
+		   "file; a board file has the sections board, gpio, loopback, sim and rt");
+}
+
+static void a_board_file_without_a_required_key_is_refused(void **state)
+{
+	(void)state;
+	load_fails(DATA "missing-line.yaml", CFG_SRC_BOARD, YAMLCFG_E_MISSING,
+		   DATA "missing-line.yaml:3:1: section gpio lacks the required key line; a "
+		   "board file must set board.name, gpio.chip and gpio.line (gpio.line: \"\" "
+		   "when the pin is not known)");
+	load_fails(DATA "missing-board-section.yaml", CFG_SRC_BOARD, YAMLCFG_E_MISSING,
+		   DATA "missing-board-section.yaml: missing required key board.name; a board "
+		   "file must set board.name, gpio.chip and gpio.line (gpio.line: \"\" when "
+		   "the pin is not known)");
+}
+
+static void an_empty_file_is_an_error(void **state)
+{
+	(void)state;
+	load_fails(DATA "empty.yaml", CFG_SRC_PROFILE, YAMLCFG_E_STRUCTURE,
+		   DATA "empty.yaml: is empty; a profile is a mapping of the sections run, rt, "
+		   "limits and output");
+	load_fails(DATA "empty.yaml", CFG_SRC_BOARD, YAMLCFG_E_STRUCTURE,
+		   DATA "empty.yaml: is empty; a board file is a mapping of the sections board, "
+		   "gpio, loopback, sim and rt");
+}
+
+static void anchors_and_aliases_are_refused(void **state)
+{
+	(void)state;
+	load_fails(DATA "anchors.yaml", CFG_SRC_PROFILE, YAMLCFG_E_STRUCTURE,
+		   DATA "anchors.yaml:2:16: anchors and aliases (&hp, *hp) are not supported; "
+		   "write the value out");
+}
+
+static void a_second_document_is_refused(void **state)
+{
+	(void)state;
+	load_fails(DATA "two-documents.yaml", CFG_SRC_PROFILE, YAMLCFG_E_STRUCTURE,
+		   DATA "two-documents.yaml:3:1: a second YAML document starts here; a profile "
+		   "holds one document");
+}
+
+static void an_unreadable_file_gives_the_system_error(void **state)
+{
+	(void)state;
+	load_fails(DATA "does-not-exist.yaml", CFG_SRC_PROFILE, YAMLCFG_E_IO,
+		   DATA "does-not-exist.yaml: cannot open: No such file or directory");
+	load_fails("tests/data/yaml", CFG_SRC_PROFILE, YAMLCFG_E_IO,
+		   "tests/data/yaml: cannot read: Is a directory");
+}
+
+static void a_binary_file_is_not_text(void **state)
+{
+	static const char bin[] = "run:\n  dur\0ation: 1s\n";
+	struct config *c = *state;
+	char err[512];
+
+	assert_int_equal(yamlcfg_load_buffer(c, "x.bin", bin, sizeof(bin) - 1, CFG_SRC_PROFILE,
+					     err, sizeof(err)), YAMLCFG_E_SYNTAX);
+	assert_string_equal(err, "x.bin:2:6: contains a NUL byte: this is not a text file; a "
+			    "board file or profile is YAML text");
+	assert_int_equal(yamlcfg_load_buffer(c, "x.bin", "\xff\xfe\xfa", 3, CFG_SRC_PROFILE,
+					     err, sizeof(err)), YAMLCFG_E_SYNTAX);
+	assert_int_equal(strncmp(err, "x.bin:1:1: YAML syntax error: ", 30), 0);
+}
+
+static void a_huge_file_is_refused_before_parsing(void **state)
+{
+	char path[] = "/tmp/sqwave-test-huge-XXXXXX", err[512], want[512];
+	struct config *c = *state;
+	static char block[64 * 1024];
+	FILE *f;
+	int fd, i;
+
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	memset(block, '#', sizeof(block));
+	for (i = 0; i < YAMLCFG_MAX_BYTES / (int)sizeof(block) + 1; i++)
+		assert_int_equal(fwrite(block, sizeof(block), 1, f), 1);
+	fclose(f);
+	assert_int_equal(yamlcfg_load(c, path, CFG_SRC_PROFILE, err, sizeof(err)), YAMLCFG_E_IO);
+	snprintf(want, sizeof(want), "%s: is larger than %d bytes; a board file or profile is "
+		 "a short text file", path, YAMLCFG_MAX_BYTES);
+	assert_string_equal(err, want);
+	unlink(path);
+}
+
+static void a_failed_load_stores_nothing(void **state)
+{
+	struct config *c = *state;
+	char err[512];
+
+	assert_int_equal(yamlcfg_load(c, DATA "partly-valid.yaml", CFG_SRC_PROFILE, err,
+				      sizeof(err)), YAMLCFG_E_VALUE);
+	assert_string_equal(err, DATA "partly-valid.yaml:4:11: run.warmup must be a duration "
+			    "between 0 and 1h (bare numbers are s), got \"1 fortnight\"");
+	assert_int_equal(config_source(c, CFG_RUN_DURATION), CFG_SRC_DEFAULT);
+	assert_int_equal(config_int(c, CFG_RUN_HALF_PERIOD), 500 * US);
+}
+
+static void every_error_is_one_line(void **state)
+{
+	static const char *const inputs[] = {
+		"run:\n  \"half\\nperiod\": 1\n",
+		"\"li\\nmits\":\n  tmax: 1\n",
+		"run:\n  duration: \"1\\ns\"\n",
+		"[\n",
+		"run: {duration: 1s, duration: 2s}\n",
+		"? [a, b]\n: 1\n",
+		"run:\n  ? [a]\n  : 1\n",
+		"!!binary aGVsbG8=\n",
+		"run:\n  duration: !!int 1\n",
+		"%YAML 1.1\n---\nrun: {}\n...\n---\n",
+	};
+	struct config *c = *state;
+	char err[1024];
+	size_t i;
+
+	for (i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++) {
+		err[0] = '\0';
+		(void)yamlcfg_load_buffer(c, "in.yaml", inputs[i], strlen(inputs[i]),
+					  CFG_SRC_PROFILE, err, sizeof(err));
+		assert_null(strchr(err, '\n'));
+	}
+}
+
+static void random_mutations_of_shipped_files_never_crash(void **state)
+{
+	unsigned seed = (unsigned)time(NULL);
+	struct config *c = *state;
+	char *text, err[1024];
+	glob_t g;
+	size_t i, n;
+	int iter;
+
+	(void)state;
+	printf("random seed %u\n", seed);
+	srand(seed);
+	assert_int_equal(glob("boards/*.yaml", 0, NULL, &g), 0);
+	assert_int_equal(glob("config/*.yaml", GLOB_APPEND, NULL, &g), 0);
+	for (iter = 0; iter < 3000; iter++) {
+		FILE *f = fopen(g.gl_pathv[(size_t)rand() % g.gl_pathc], "r");
+		char buf[8192];
+
+		assert_non_null(f);
+		n = fread(buf, 1, sizeof(buf), f);
+		fclose(f);
+		text = malloc(n + 1);
+		memcpy(text, buf, n);
+		for (i = 0; n && i < 1 + (size_t)rand() % 8; i++) {
+			size_t at = (size_t)rand() % n;
+
+			switch (rand() % 3) {
+			case 0:
+				text[at] = (char)(rand() & 0xff);
+				break;
+			case 1:
+				text[at] = "\n :-[]{}&*!|>'\"#\t"[rand() % 17];
+				break;
+			default:
+				n = at; /* truncate */
+			}
+		}
+		(void)yamlcfg_load_buffer(c, "mutated.yaml", text, n,
+					  rand() & 1 ? CFG_SRC_BOARD : CFG_SRC_PROFILE,
+					  err, sizeof(err));
+		free(text);
+	}
+	globfree(&g);
+}
+
+static void every_shipped_board_file_loads(void **state)
+{
+	char err[512];
+	glob_t g;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(glob("boards/*.yaml", 0, NULL, &g), 0);
+	assert_true(g.gl_pathc >= 8);
+	for (i = 0; i < g.gl_pathc; i++) {
+		struct config *c = config_new();
+
+		load_ok(c, g.gl_pathv[i], CFG_SRC_BOARD);
+		assert_true(config_str(c, CFG_BOARD_NAME)[0] != '\0');
+		/* A board whose pin is unknown says so, and so does the check. */
+		if (!strcmp(config_str(c, CFG_GPIO_CONFIDENCE), "unknown"))
+			assert_int_equal(config_check_required(c, err, sizeof(err)),
+					 CFG_E_MISSING);
+		else if (config_check_required(c, err, sizeof(err)) != CFG_OK)
+			fail_msg("%s: %s", g.gl_pathv[i], err);
+		config_free(c);
+	}
+	globfree(&g);
+}
+
+static void every_shipped_profile_loads_on_top_of_the_sim_board(void **state)
+{
+	char err[512];
+	glob_t g;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(glob("config/*.yaml", 0, NULL, &g), 0);
+	assert_true(g.gl_pathc >= 5);
+	for (i = 0; i < g.gl_pathc; i++) {
+		struct config *c = config_new();
+
+		load_ok(c, "boards/sim.yaml", CFG_SRC_BOARD);
+		load_ok(c, g.gl_pathv[i], CFG_SRC_PROFILE);
+		assert_int_equal(config_check_required(c, err, sizeof(err)), CFG_OK);
+		config_free(c);
+	}
+	globfree(&g);
+}
+
+static void make_run_gets_ten_seconds_of_500us_on_the_simulated_board(void **state)
+{
+	struct config *c = *state;
+
+	load_ok(c, "boards/sim.yaml", CFG_SRC_BOARD);
+	load_ok(c, "config/quick.yaml", CFG_SRC_PROFILE);
+	assert_string_equal(config_str(c, CFG_GPIO_BACKEND), "sim");
+	assert_int_equal(config_int(c, CFG_RUN_HALF_PERIOD), 500 * US);
+	assert_int_equal(config_int(c, CFG_RUN_DURATION), 10 * SEC);
+}
+
+static void the_ccmp13_board_needs_the_pin_from_the_command_line(void **state)
+{
+	struct config *c = *state;
+	char err[512];
+
+	load_ok(c, "boards/ccmp13-dvk.yaml", CFG_SRC_BOARD);
+	assert_string_equal(config_str(c, CFG_GPIO_CONFIDENCE), "unknown");
+	assert_int_equal(config_check_required(c, err, sizeof(err)), CFG_E_MISSING);
+	assert_non_null(strstr(err, "gpio.chip is empty (boards/ccmp13-dvk.yaml:"));
+	assert_non_null(strstr(err, "pass --set gpio.chip=VALUE"));
+	assert_int_equal(config_apply_set(c, "gpio.chip=GPIOA", err, sizeof(err)), CFG_OK);
+	assert_int_equal(config_apply_option(c, "line", "3", err, sizeof(err)), CFG_OK);
+	assert_int_equal(config_check_required(c, err, sizeof(err)), CFG_OK);
+}
+
+static void the_digi_profile_carries_digis_loaded_rt_bounds(void **state)
+{
+	struct config *c = *state;
+
+	load_ok(c, "config/digi-square-signal.yaml", CFG_SRC_PROFILE);
+	assert_int_equal(config_int(c, CFG_LIMITS_TMIN), 414 * US);
+	assert_int_equal(config_int(c, CFG_LIMITS_TMAX), 584 * US);
+	assert_int_equal(config_int(c, CFG_RUN_DURATION), 3600 * SEC);
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(a_valid_board_file_sets_its_keys_with_file_and_line),
+		T(a_block_scalar_keeps_its_lines_but_not_the_final_newline),
+		T(the_profile_overrides_the_board_and_the_command_line_both),
+		T(a_profile_loaded_before_the_board_still_wins),
+		T(null_values_are_empty_strings_and_empty_sections),
+		T(a_syntax_error_reports_libyamls_problem_and_position),
+		T(a_tab_gets_a_plain_answer),
+		T(the_top_level_must_be_a_mapping),
+		T(a_section_must_be_a_mapping),
+		T(an_unknown_section_lists_the_valid_ones_and_suggests_one),
+		T(an_unknown_key_lists_the_sections_keys_and_suggests_one),
+		T(a_duplicate_key_names_the_first_line),
+		T(a_list_where_a_value_belongs_is_a_type_error),
+		T(an_out_of_range_value_names_key_range_and_position),
+		T(a_bad_choice_lists_the_choices),
+		T(a_section_in_the_wrong_kind_of_file_says_where_it_belongs),
+		T(a_board_file_without_a_required_key_is_refused),
+		T(an_empty_file_is_an_error),
+		T(anchors_and_aliases_are_refused),
+		T(a_second_document_is_refused),
+		T(an_unreadable_file_gives_the_system_error),
+		T(a_binary_file_is_not_text),
+		T(a_huge_file_is_refused_before_parsing),
+		T(a_failed_load_stores_nothing),
+		T(every_error_is_one_line),
+		T(random_mutations_of_shipped_files_never_crash),
+		T(every_shipped_board_file_loads),
+		T(every_shipped_profile_loads_on_top_of_the_sim_board),
+		T(make_run_gets_ten_seconds_of_500us_on_the_simulated_board),
+		T(the_ccmp13_board_needs_the_pin_from_the_command_line),
+		T(the_digi_profile_carries_digis_loaded_rt_bounds),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
