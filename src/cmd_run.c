@@ -32,6 +32,7 @@
 #define RUN_LEAD_NS 100000000ull      /* first edge 100 ms after setup */
 #define RUN_RT_STACK (256u * 1024u)
 #define WRITER_BATCH 4096
+#define WRITER_STACK (256u * 1024u)
 
 /* The writer thread: drains the ring into the log and the statistics. */
 struct writer {
@@ -105,6 +106,7 @@ static void run_usage(FILE *f)
 		"  --board FILE        board file (boards/*.yaml): the line, the backend\n"
 		"  --profile FILE      run profile (config/*.yaml): duration, limits\n"
 		"  --set KEY=VALUE     set any key (section.name), see the list below\n"
+		"  --preflight         check the line and the RT setup, explain fixes, do not run\n"
 		"  -h, --help          this help\n\n"
 		"Precedence: command line > profile > board file > defaults.\n"
 		"Durations take units: ns, us, ms, s, m, h.\n\n");
@@ -189,7 +191,7 @@ static char *meta_text(const struct config *c, const struct run_info *ri, bool r
 }
 
 static int load_config(struct config *c, int argc, char **argv, const char **board,
-		       const char **profile)
+		       const char **profile, bool *preflight)
 {
 	struct option opts[CFG_NKEYS + 8];
 	size_t n = 0;
@@ -200,6 +202,7 @@ static int load_config(struct config *c, int argc, char **argv, const char **boa
 	opts[n++] = (struct option){ "profile", required_argument, NULL, 'p' };
 	opts[n++] = (struct option){ "set", required_argument, NULL, 's' };
 	opts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+	opts[n++] = (struct option){ "preflight", no_argument, NULL, 'P' };
 	n += config_long_options(opts + n, CFG_NKEYS, 1000);
 	opts[n] = (struct option){ 0 };
 
@@ -219,6 +222,9 @@ static int load_config(struct config *c, int argc, char **argv, const char **boa
 		case 'h':
 			run_usage(stdout);
 			return 1;
+		case 'P':
+			*preflight = true;
+			continue;
 		case 's':
 			if (config_apply_set(c, optarg, err, sizeof(err)) != CFG_OK) {
 				pr_err("--set: %s", err);
@@ -323,7 +329,8 @@ int cmd_run(int argc, char **argv)
 	struct edgelog_meta meta = { 0 };
 	struct edgelog_footer footer = { 0 };
 	pthread_t rt_tid, wr_tid;
-	bool rt_started = false, wr_started = false, rt_ok, quiet, tty;
+	pthread_attr_t wr_attr;
+	bool rt_started = false, wr_started = false, rt_ok, quiet, tty, preflight = false;
 	const char *board = NULL, *profile = NULL, *json;
 	char *log_path = NULL;
 	sigset_t sigs, oldsigs;
@@ -338,7 +345,7 @@ int cmd_run(int argc, char **argv)
 		pr_err("out of memory");
 		return SQW_EXIT_RUNTIME;
 	}
-	err = load_config(c, argc, argv, &board, &profile);
+	err = load_config(c, argc, argv, &board, &profile, &preflight);
 	if (err) {
 		config_free(c);
 		return err > 0 ? SQW_EXIT_OK : SQW_EXIT_USAGE;
@@ -374,6 +381,22 @@ int cmd_run(int argc, char **argv)
 	if (!gpio)
 		goto out;	/* gpio_out_open said why */
 	ri.gpio_desc = gpio_out_describe(gpio);
+	if (strstr(ri.gpio_desc, "cp2112") || strstr(ri.gpio_desc, "ftdi"))
+		pr_warn("%s is a USB GPIO adapter: every write is a USB round trip (0.1-1 ms), "
+			"too slow for a %s half period", ri.gpio_desc, dur(half, why, sizeof(why)));
+	rp.cpu = (int)config_int(c, CFG_RT_CPU);
+	rp.priority = (int)config_int(c, CFG_RT_PRIORITY);
+	rp.lock_memory = config_bool(c, CFG_RT_LOCK_MEMORY);
+	rp.dma_latency_us = (int)config_int(c, CFG_RT_DMA_LATENCY);
+	rp.stack_size = RUN_RT_STACK;
+	if (preflight) {
+		int blocking = rtsetup_preflight(&rp, why, sizeof(why));
+
+		printf("line       %s: requested as output, released\n%s", ri.gpio_desc, why);
+		printf("preflight  %s\n", blocking ? "FAIL" : "ok");
+		ret = blocking ? SQW_EXIT_RUNTIME : SQW_EXIT_OK;
+		goto out;
+	}
 	if (ring_init(&ring, (size_t)config_int(c, CFG_RUN_RING_SIZE)) < 0) {
 		pr_err("cannot allocate the edge ring: %s", strerror(errno));
 		goto out;
@@ -401,11 +424,6 @@ int cmd_run(int argc, char **argv)
 	}
 
 	/* 2. Privileged setup, after allocation. */
-	rp.cpu = (int)config_int(c, CFG_RT_CPU);
-	rp.priority = (int)config_int(c, CFG_RT_PRIORITY);
-	rp.lock_memory = config_bool(c, CFG_RT_LOCK_MEMORY);
-	rp.dma_latency_us = (int)config_int(c, CFG_RT_DMA_LATENCY);
-	rp.stack_size = RUN_RT_STACK;
 	rt_ok = rtsetup_process_enter(&rs, &rp) == 0;
 	if (!rt_ok && !config_bool(c, CFG_RT_ALLOW_NON_RT)) {
 		pr_err("real-time setup refused:\n%s(or pass --allow-non-rt to run anyway, marked non-RT)",
@@ -430,7 +448,12 @@ int cmd_run(int argc, char **argv)
 	w.loop = &loop;
 	atomic_init(&w.finish, false);
 	atomic_init(&w.log_error, false);
-	err = pthread_create(&wr_tid, NULL, writer_thread, &w);
+	/* A small stack: with mlockall(MCL_FUTURE) every byte of it is locked,
+	 * and an unprivileged RLIMIT_MEMLOCK would refuse a default 8 MiB one. */
+	pthread_attr_init(&wr_attr);
+	pthread_attr_setstacksize(&wr_attr, WRITER_STACK);
+	err = pthread_create(&wr_tid, &wr_attr, writer_thread, &w);
+	pthread_attr_destroy(&wr_attr);
 	if (err) {
 		pr_err("cannot start the writer thread: %s", strerror(err));
 		goto out;
@@ -504,7 +527,7 @@ out:
 		rtsetup_process_exit(&rs);
 	rtloop_close(&loop);
 
-	if (ret == SQW_EXIT_OK) {
+	if (ret == SQW_EXIT_OK && !preflight) {
 		bool runtime_error = loop.error || atomic_load(&loop.write_errors) ||
 				     atomic_load(&w.log_error);
 
