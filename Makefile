@@ -124,3 +124,13 @@ clean:
 	rm -rf build build-san build-arm
 
 -include $(LIB_OBJS:.o=.d) $(BUILD)/main.d
+
+# --- test-vm (tests/vm) ---
+# sqwave cross-built for armhf (libgpiod v2 and v1) on Debian's PREEMPT_RT
+# kernel and QEMU's PL061 GPIO controller; recipe in docs/qemu-vm.md.
+# Downloads are cached in .cache/vm; `make clean-vm` keeps them.
+.PHONY: test-vm clean-vm
+test-vm:
+	@tests/vm/run
+clean-vm:
+	rm -rf build-arm-v1 build-arm-v2 build-vm
