@@ -54,7 +54,7 @@ LIB_OBJS  := $(LIB_SRCS:src/%.c=$(BUILD)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all clean deps run test unit e2e check-san valgrind bench install uninstall help
+.PHONY: all clean deps run test unit e2e check-san valgrind bench install uninstall help fuzz
 all: $(BUILD)/sqwave
 
 help:
@@ -104,6 +104,23 @@ check-san:
 valgrind: $(UNIT_BINS)
 	@VALGRIND="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
 		scripts/run-unit-tests $(UNIT_BINS)
+
+# libFuzzer targets (tests/fuzz/fuzz_*.c) against a clang ASan+UBSan build of
+# the library; each runs FUZZ_SECONDS (CI: briefly; longer on demand, e.g.
+# make fuzz FUZZ_SECONDS=600). Seeds: the repo's own test data.
+FUZZ_SECONDS ?= 10
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+fuzz:
+	@scripts/install-deps clang libclang-rt-14-dev
+	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang GPIOD=none \
+		OPT="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined" \
+		build-fuzz/libsqwave.a
+	@for f in $(FUZZ_SRCS); do \
+		n=$$(basename $$f .c); \
+		clang -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+			-std=c11 -D_GNU_SOURCE -Isrc -o build-fuzz/$$n $$f build-fuzz/libsqwave.a $(LIBS) || exit 1; \
+	done
+	@scripts/run-fuzz $(FUZZ_SECONDS) $(FUZZ_SRCS:tests/fuzz/%.c=build-fuzz/%)
 
 bench: deps all
 	@bench/run
