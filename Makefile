@@ -99,7 +99,7 @@ run: deps
 	$(BUILD)/sqwave run --board boards/sim.yaml --profile config/quick.yaml --log $(BUILD)/run.sqwlog --json $(BUILD)/run.json
 
 check-san:
-	@$(MAKE) --no-print-directory BUILD=build-san SAN=1 OPT="-O1 -g" unit
+	@$(MAKE) --no-print-directory BUILD=build-san SAN=1 OPT="-O1 -g" unit e2e
 
 valgrind: $(UNIT_BINS)
 	@VALGRIND="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \

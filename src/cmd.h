@@ -14,5 +14,7 @@ enum sqw_exit {
 
 int cmd_run(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_analyze(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 #endif

@@ -337,7 +337,7 @@ int cmd_run(int argc, char **argv)
 	int64_t half, status_every;
 	uint64_t t0, next_status;
 	int ret = SQW_EXIT_RUNTIME, err, sig = 0;
-	char why[2048];
+	char why[2048], gpio_desc[256];
 
 	memset(&ri, 0, sizeof(ri));
 	pthread_mutex_init(&w.lock, NULL);
@@ -380,7 +380,9 @@ int cmd_run(int argc, char **argv)
 	gpio = gpio_out_open(&spec);
 	if (!gpio)
 		goto out;	/* gpio_out_open said why */
-	ri.gpio_desc = gpio_out_describe(gpio);
+	/* A copy: the summary is printed after the line is closed. */
+	snprintf(gpio_desc, sizeof(gpio_desc), "%s", gpio_out_describe(gpio));
+	ri.gpio_desc = gpio_desc;
 	if (strstr(ri.gpio_desc, "cp2112") || strstr(ri.gpio_desc, "ftdi"))
 		pr_warn("%s is a USB GPIO adapter: every write is a USB round trip (0.1-1 ms), "
 			"too slow for a %s half period", ri.gpio_desc, dur(half, why, sizeof(why)));

@@ -15,6 +15,10 @@ struct edgestats {
 	struct edge_rec prev, prev2;
 	uint64_t next_seq;        /* the seq the next record should carry */
 	bool any_stale;           /* width[EDGESTATS_ANY] needs recomputing */
+	/* the pulse the last edgestats_add() closed, for edgestats_last_pulse() */
+	bool last_valid;
+	enum edgestats_polarity last_pol;
+	struct edgestats_pulse last;
 };
 
 /* Flags that make an edge's times useless for a width. */
@@ -95,7 +99,10 @@ static void pulse_add(struct edgestats *s, const struct edge_rec *a, const struc
 	p.hi_ns = d + (int64_t)b->write_end_off_ns - (int64_t)a->write_begin_off_ns;
 	p.at.seq = a->seq;
 	p.at.intended_ns = a->intended_ns;
-	w = &s->r.width[a->level ? EDGESTATS_POS : EDGESTATS_NEG];
+	s->last_pol = a->level ? EDGESTATS_POS : EDGESTATS_NEG;
+	s->last = p;
+	s->last_valid = true;
+	w = &s->r.width[s->last_pol];
 	extremes_add(w, &p, w->h.m.n == 0);
 	stats_hist_add(&w->h, p.width_ns);
 	/* Both polarities together are computed on demand (edgestats_result). */
@@ -129,6 +136,7 @@ void edgestats_add(struct edgestats *s, const struct edge_rec *rec)
 	const struct edge_rec ec = *rec, *e = &ec;
 	bool linked = true;
 
+	s->last_valid = false;
 	if (r->records++ == 0)
 		r->first_intended_ns = e->intended_ns;
 	if (e->seq != s->next_seq) {
@@ -197,6 +205,16 @@ void edgestats_add(struct edgestats *s, const struct edge_rec *rec)
 	s->prev_linked = linked;
 	s->prev = *e;
 	s->have_prev = true;
+}
+
+bool edgestats_last_pulse(const struct edgestats *s, struct edgestats_pulse *p,
+			  enum edgestats_polarity *pol)
+{
+	if (!s->last_valid)
+		return false;
+	*p = s->last;
+	*pol = s->last_pol;
+	return true;
 }
 
 void edgestats_live(const struct edgestats *s, struct edgestats_live *out)

@@ -7,6 +7,7 @@
 #ifndef SQW_EDGESTATS_H
 #define SQW_EDGESTATS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "edge.h"
@@ -98,6 +99,12 @@ struct edgestats_result {
 	struct stats_moments period_m;
 	struct edgestats_where period_min_at, period_max_at;
 };
+
+/* The pulse the last edgestats_add() closed (from the previous edge to the
+ * one just added), if it was counted: true with *p and its polarity, false
+ * when that edge closed no counted pulse. For per-edge reports (analyze). */
+bool edgestats_last_pulse(const struct edgestats *s, struct edgestats_pulse *p,
+			  enum edgestats_polarity *pol);
 
 /* Everything measured so far. Call it, and read through the pointer, only
  * while nobody is feeding (after the writer thread has stopped): it computes

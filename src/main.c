@@ -13,6 +13,8 @@ static const struct command {
 } commands[] = {
 	{ "run", cmd_run, "generate the square wave and log every edge" },
 	{ "export", cmd_export, "convert a run log to CSV, one row per edge" },
+	{ "analyze", cmd_analyze, "statistics, worst edges, histogram and plot of a log or capture" },
+	{ "compare", cmd_compare, "line a scope or analyzer capture up with a run and check they agree" },
 };
 
 static void usage(FILE *f)

@@ -244,6 +244,11 @@ void stats_linhist_free(struct stats_linhist *h)
 
 void stats_linhist_add(struct stats_linhist *h, int64_t v)
 {
+	stats_linhist_add_at(h, v, h->n);
+}
+
+void stats_linhist_add_at(struct stats_linhist *h, int64_t v, uint64_t at)
+{
 	uint64_t idx;
 
 	stats_moments_add(&h->m, v);
@@ -255,7 +260,7 @@ void stats_linhist_add(struct stats_linhist *h, int64_t v)
 	idx = (uint64_t)(v / h->width_ns);
 	if (idx >= h->nbuckets) {
 		if (h->noverflow_at < h->max_overflow_at)
-			h->overflow_at[h->noverflow_at++] = h->n;
+			h->overflow_at[h->noverflow_at++] = at;
 		h->overflow++;
 	} else {
 		h->counts[idx]++;

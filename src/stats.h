@@ -124,6 +124,9 @@ int stats_linhist_init(struct stats_linhist *h, size_t nbuckets, int64_t width_n
 		       size_t max_overflow_at);
 void stats_linhist_free(struct stats_linhist *h);
 void stats_linhist_add(struct stats_linhist *h, int64_t v);
+/* The same, recording @at (an edge's seq, say) instead of the sample index
+ * for an overflow: what the "Overflow at cycle number" line lists. */
+void stats_linhist_add_at(struct stats_linhist *h, int64_t v, uint64_t at);
 
 /*
  * Print like `cyclictest -h N -q` does for one thread: "# Histogram", one

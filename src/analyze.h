@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `sqwave analyze`: edge sources (log, edge-list CSV, capture) behind one
+ * reader, and the streaming analysis of their edges (docs/analyze.md). */
+#ifndef SQW_ANALYZE_H
+#define SQW_ANALYZE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "capture.h"
+#include "edge.h"
+#include "edgelog.h"
+#include "edgestats.h"
+#include "stats.h"
+
+/*
+ * ---- edge sources ----
+ *
+ * Every source yields struct edge_rec, so one set of statistics (edgestats)
+ * serves all of them:
+ *  - a sqwave log: the records as logged;
+ *  - an edge-list CSV: intended time and offsets from its columns (a plain
+ *    list has one measured time: wake-up, write begin and write end are all
+ *    that time);
+ *  - a capture: intended_ns is the edge time (capture time base, in ns, from
+ *    the capture's start), offsets 0. A data gap in the capture (VCD x/z)
+ *    skips one seq, so the pulse across it is not measured.
+ * Sources read in constant memory. One thread per source.
+ */
+enum analyze_kind {
+	ANALYZE_SRC_LOG,
+	ANALYZE_SRC_EDGE_CSV,
+	ANALYZE_SRC_CAPTURE,
+};
+
+enum analyze_status {
+	ANALYZE_OK = 0,
+	ANALYZE_E_INPUT,     /* foreign, corrupt or malformed input: exit 2 */
+	ANALYZE_E_IO,        /* cannot open or read: exit 3 */
+};
+
+struct analyze_source_opts {
+	/* NULL: detect. "log", "edges" (edge-list CSV), or a capture format */
+	const char *format;
+	struct capture_opts capture;
+	int64_t half_period_ns;  /* edge CSV without expirations: 0 = infer */
+};
+
+struct analyze_source_info {
+	enum analyze_kind kind;
+	const char *path;
+	const char *format;         /* "sqwave-log", "sqwave-export-csv",
+				     * "edge-csv", or the capture's format */
+	bool has_intended;          /* intended times exist: latency, missed periods */
+	bool has_window;            /* wake-up and write window exist: write cost */
+	int64_t half_period_ns;     /* 0 when unknown */
+	/* log: header and metadata; NULL otherwise */
+	const struct edgelog_meta *meta;
+	/* after the last edge (analyze_source_next() returned 0): */
+	bool ended;
+	bool truncated;             /* log without footer */
+	size_t trailing_bytes;      /* of a partial last record */
+	const struct edgelog_footer *footer; /* log with footer, else NULL */
+	/* capture: its description; NULL otherwise */
+	const struct capture_info *capture;
+	int64_t capture_start_ns;   /* capture time of edge time 0 (its start) */
+	uint64_t capture_gaps;      /* edges after a data gap */
+};
+
+/*
+ * Open @path (@opts may be NULL). Returns NULL with *st set and a one-line
+ * reason in @err ("FILE:LINE: what" for a malformed edge CSV). Caller closes
+ * with analyze_source_close().
+ */
+struct analyze_source *analyze_source_open(const char *path, const struct analyze_source_opts *opts,
+					   enum analyze_status *st, char *err, size_t errlen);
+/* Next edge: 1, 0 at the end, -1 on an error (reason and status through
+ * analyze_source_error(); edges before it stay valid). */
+int analyze_source_next(struct analyze_source *s, struct edge_rec *e);
+const struct analyze_source_info *analyze_source_info(const struct analyze_source *s);
+/* After next() returned -1: the reason, and whether it is bad input or I/O. */
+const char *analyze_source_error(const struct analyze_source *s, enum analyze_status *st);
+void analyze_source_close(struct analyze_source *s);
+
+/* ---- the analysis ---- */
+
+#define ANALYZE_WORST_DEFAULT 10
+#define ANALYZE_MISSED_LIST_DEFAULT 100
+#define ANALYZE_HIST_BUCKETS_DEFAULT 1000 /* 1 us buckets: 0 .. 999 us */
+#define ANALYZE_TIME_BINS 512             /* for plots over time */
+
+struct analyze_opts {
+	unsigned worst_n;         /* N worst edges kept (0: none) */
+	unsigned missed_list;     /* missed-period events listed (0: none) */
+	size_t hist_buckets;      /* 1 us buckets of the linear histogram */
+	bool hist_of_width;       /* histogram of pulse widths, not latency */
+	int64_t minute_ns;        /* timeline row length; 0: 60 s */
+};
+
+/* An edge among the N worst. For sources with intended times, ranked by
+ * wake latency; for captures by how far the pulse ending at the edge is from
+ * that polarity's mean width so far (its "score"). */
+struct analyze_worst {
+	uint64_t seq;
+	uint64_t intended_ns;
+	int64_t latency_ns;       /* wake - intended (has_intended) */
+	int64_t score_ns;         /* what it is ranked by */
+	uint8_t level;            /* written at this edge */
+	bool has_before, has_after;
+	int64_t before_ns, after_ns; /* pulse ending / starting at this edge */
+};
+
+/* A read that found more than one timer expiration. */
+struct analyze_missed {
+	uint64_t seq;             /* the edge written late */
+	uint64_t intended_ns;
+	uint32_t periods;         /* expirations - 1 */
+};
+
+/* One row of the timeline (a minute) or one plot bin. */
+struct analyze_span {
+	uint64_t edges;           /* counted edges starting in it */
+	uint64_t missed;          /* missed periods */
+	uint64_t pulses[2];       /* counted pulses starting in it, + and - */
+	int64_t lat_max;          /* INT64_MIN when no latency */
+	uint64_t lat_max_seq;
+	int64_t wmin[2], wmax[2]; /* pulse widths, + and -; valid when pulses[i] */
+};
+
+struct analysis {
+	struct analyze_opts o;
+	const struct analyze_source_info *src;
+	struct edgestats *es;
+	/* the linear histogram (latency, or widths): cyclictest -h */
+	struct stats_linhist hist;
+	/* first and last edge of all (warm-up included), counted */
+	bool have_edge;
+	struct edge_rec first, last;
+	uint64_t missed_events;
+	struct analyze_missed *missed; /* first o.missed_list events */
+	size_t nmissed;
+	/* worst: a min-heap on score while adding, sorted by analysis_finish() */
+	struct analyze_worst *worst;
+	size_t nworst;
+	size_t pending;           /* index in worst[] of the last edge, awaiting its after pulse; SIZE_MAX: none */
+	/* per-polarity running sums of widths, for capture scores */
+	double wsum[2];
+	uint64_t wn[2];
+	uint64_t timeline_beyond;  /* edges too far from the first for the timeline */
+	/* timeline: one row per minute, grows (80 bytes a minute: a week is 0.8 MB) */
+	struct analyze_span *minutes;
+	size_t nminutes, cap_minutes;
+	bool min_cached;          /* the row last used, to skip a division per edge */
+	size_t min_idx;
+	uint64_t min_lo;
+	/* plot bins: ANALYZE_TIME_BINS of bin_ns; pairs merge when time outgrows them */
+	struct analyze_span bins[ANALYZE_TIME_BINS];
+	int64_t bin_ns;
+	size_t nbins;
+	bool bin_cached;          /* as min_cached */
+	size_t bin_idx;
+	uint64_t bin_lo;
+	/* per-edge callback: each edge with the pulses on both sides, one edge late */
+	void (*edge_cb)(void *ctx, const struct edge_rec *e, const struct edgestats_pulse *before,
+			const struct edgestats_pulse *after);
+	void *edge_ctx;
+	bool cb_have;
+	struct edge_rec cb_edge;
+	bool cb_has_before;
+	struct edgestats_pulse cb_before;
+	bool finished;
+};
+
+/* Add @b's edges, pulses and extremes into @a. */
+void analyze_span_merge(struct analyze_span *a, const struct analyze_span *b);
+
+/* Allocate; NULL with errno. @src must outlive the analysis (its end fields
+ * are read by the reports). Free with analysis_free(). */
+struct analysis *analysis_new(const struct analyze_opts *o, const struct analyze_source_info *src);
+void analysis_free(struct analysis *a);
+/* Called for every edge, with the pulse before and after it (NULL when not
+ * counted), one edge late; the last edge at analysis_finish(). */
+void analysis_set_edge_cb(struct analysis *a,
+			  void (*cb)(void *ctx, const struct edge_rec *e,
+				     const struct edgestats_pulse *before,
+				     const struct edgestats_pulse *after),
+			  void *ctx);
+/* Feed one edge in order. No allocation except one timeline row a minute. */
+void analysis_add(struct analysis *a, const struct edge_rec *e);
+/* After the last edge: flushes the callback, sorts the worst list. */
+void analysis_finish(struct analysis *a);
+const struct edgestats_result *analysis_stats(const struct analysis *a);
+
+/* Counted edges and period/duty helpers for the reports. NaN when unknown. */
+double analysis_duty_cycle(const struct analysis *a);
+/* Partial segments of a capture: the time from its start to the first edge
+ * and from the last edge to its end (ns); false for other sources. */
+bool analysis_partial(const struct analysis *a, int64_t *head_ns, int *head_level,
+		      int64_t *tail_ns, int *tail_level);
+
+/* ---- reports (cmd_analyze.c and svgplot.c) ---- */
+void analyze_print_text(FILE *f, const struct analysis *a);
+int analyze_write_json(const char *path, const struct analysis *a);
+
+#endif

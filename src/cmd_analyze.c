@@ -1,0 +1,1098 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `sqwave analyze FILE`: what a scope should show for a run or a capture,
+ * as text, JSON, per-edge CSV, cyclictest histogram and SVG (docs/analyze.md). */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+#include "cmd.h"
+#include "json.h"
+#include "print.h"
+#include "svgplot.h"
+#include "units.h"
+
+#define ANALYSIS_SCHEMA "sqwave-analysis"
+#define ANALYSIS_SCHEMA_VERSION 1
+#define TEXT_TIMELINE_ROWS 60    /* longer timelines are merged for the terminal */
+
+/* ---- formatting (as in the run summary: us with 3 decimals, exact) ---- */
+
+static const char *us(int64_t ns, char *buf, size_t len)
+{
+	uint64_t a = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
+
+	snprintf(buf, len, "%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "", a / 1000, a % 1000);
+	return buf;
+}
+
+#define US(ns) us((ns), (char[32]){ 0 }, 32)
+
+static const char *usd(double ns, char *buf, size_t len)
+{
+	if (isnan(ns))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.3f", ns / 1000.0);
+	return buf;
+}
+
+#define USD(ns) usd((ns), (char[32]){ 0 }, 32)
+
+static bool is_capture(const struct analysis *a)
+{
+	return a->src->kind == ANALYZE_SRC_CAPTURE;
+}
+
+/* Where an edge is, in the terms the user searches by: the capture's own
+ * time base for a capture, seconds since the first edge otherwise. */
+static const char *when(const struct analysis *a, uint64_t intended, char *buf, size_t len)
+{
+	if (is_capture(a))
+		snprintf(buf, len, "t=%.9f s",
+			 (double)(a->src->capture_start_ns + (int64_t)intended) / 1e9);
+	else
+		snprintf(buf, len, "t+%.6f s",
+			 (double)(int64_t)(intended - analysis_stats(a)->first_intended_ns) / 1e9);
+	return buf;
+}
+
+#define WHEN(a, t) when((a), (t), (char[48]){ 0 }, 48)
+
+static const char *meta(const struct analysis *a, const char *key, char *buf, size_t len)
+{
+	const char *v = a->src->meta ? edgelog_meta_get(a->src->meta, key, buf, len) : NULL;
+
+	return v && v[0] ? v : NULL;
+}
+
+#define META(a, k) meta((a), (k), (char[512]){ 0 }, 512)
+
+static const char *stop_name(uint32_t reason)
+{
+	switch (reason) {
+	case EDGELOG_STOP_DURATION:
+		return "duration";
+	case EDGELOG_STOP_SIGNAL:
+		return "signal";
+	case EDGELOG_STOP_ERROR:
+		return "error";
+	}
+	return "unknown";
+}
+
+/* ---- text ---- */
+
+static void text_dist(FILE *f, const char *name, const struct stats_hist *h)
+{
+	size_t i;
+
+	fprintf(f, "  %-12s %9" PRIu64, name, h->m.n);
+	if (h->m.n == 0) {
+		fprintf(f, "  (none)\n");
+		return;
+	}
+	fprintf(f, " %10s %10s %10s %9s", US(h->m.min), USD(stats_moments_mean(&h->m)),
+		US(h->m.max), USD(stats_moments_stddev(&h->m)));
+	for (i = 0; i < STATS_NPCT; i++) {
+		if (!strcmp(stats_pct_name[i], "p99.9"))
+			continue; /* the set: p0.01 p1 p50 p99 p99.99 */
+		fprintf(f, " %10s", US(stats_hist_percentile(h, stats_pct[i])));
+	}
+	fprintf(f, "\n");
+}
+
+static void text_extreme(FILE *f, const struct analysis *a, const char *name,
+			 const struct edgestats_pulse *p)
+{
+	fprintf(f, "  %-5s %11s us  [%s, %s]  edge #%" PRIu64 " (%s)\n", name, US(p->width_ns),
+		US(p->lo_ns), US(p->hi_ns), p->at.seq, WHEN(a, p->at.intended_ns));
+}
+
+static void text_source(FILE *f, const struct analysis *a)
+{
+	const struct analyze_source_info *s = a->src;
+	const struct edgestats_result *r = analysis_stats(a);
+
+	fprintf(f, "file       %s (%s)\n", s->path, s->format);
+	if (s->kind == ANALYZE_SRC_LOG) {
+		const char *board = META(a, "board.name"), *bf = META(a, "run.board_file");
+		const char *k = META(a, "host.kernel"), *rt = META(a, "host.preempt_rt");
+
+		fprintf(f, "board      %s (%s)\n", board ? board : "-", bf ? bf : "-");
+		const char *host = META(a, "host.name");
+
+		fprintf(f, "host       %s, %s, PREEMPT_RT %s\n", host ? host : "-", k ? k : "-",
+			rt ? rt : "-");
+		if (s->footer)
+			fprintf(f, "log        complete: %" PRIu64 " records, stopped by %s, exit %d\n",
+				s->footer->records, stop_name(s->footer->stop_reason),
+				s->footer->exit_code);
+		else
+			fprintf(f, "log        TRUNCATED: no footer (the run was cut short); analyzed "
+				"the %" PRIu64 " complete records%s\n", r->records,
+				s->trailing_bytes ? ", ignored a partial last record" : "");
+	} else if (s->kind == ANALYZE_SRC_CAPTURE) {
+		const struct capture_info *c = s->capture;
+		unsigned i;
+
+		fprintf(f, "channel    %s (%s; %u channel%s)\n", c->channel_name, c->channel_reason,
+			c->n_channels, c->n_channels == 1 ? "" : "s");
+		fprintf(f, "capture    %.9f .. %.9f s", capture_fs_to_s(c->start_fs),
+			capture_fs_to_s(c->end_fs));
+		if (c->samplerate_hz > 0)
+			fprintf(f, ", %g Sa/s", c->samplerate_hz);
+		fprintf(f, ", resolution %g ns\n", (double)c->resolution_fs / 1e6);
+		if (c->analog)
+			fprintf(f, "analog     levels %g / %g V, threshold %g V, hysteresis %g V\n",
+				c->low, c->high, c->threshold, c->hysteresis);
+		for (i = 0; i < c->n_notes; i++)
+			fprintf(f, "note       %s\n", c->notes[i]);
+	}
+	if (s->half_period_ns > 0)
+		fprintf(f, "wave       half period %s us (%.3f Hz)%s\n", US(s->half_period_ns),
+			1e9 / (2.0 * (double)s->half_period_ns),
+			s->kind == ANALYZE_SRC_EDGE_CSV && !s->meta ? " (from the intended times)" : "");
+}
+
+static void text_counts(FILE *f, const struct analysis *a)
+{
+	const struct edgestats_result *r = analysis_stats(a);
+	const struct analyze_source_info *s = a->src;
+	int64_t head, tail;
+	int hl, tl;
+
+	if (a->have_edge)
+		fprintf(f, "span       %.6f s from the first edge to the last\n",
+			(double)(int64_t)(a->last.intended_ns - a->first.intended_ns) / 1e9);
+	fprintf(f, "edges      %" PRIu64 " counted", r->edges);
+	if (r->warmup_edges)
+		fprintf(f, ", %" PRIu64 " warm-up (not counted)", r->warmup_edges);
+	fprintf(f, "\n");
+	if (s->has_intended)
+		fprintf(f, "missed     %" PRIu64 " periods in %" PRIu64 " places%s\n",
+			r->missed_periods, a->missed_events,
+			r->missed_periods ? "  <-- the timer fired more than once between edges" : "");
+	if (s->kind == ANALYZE_SRC_CAPTURE) {
+		if (s->capture_gaps)
+			fprintf(f, "gaps       %" PRIu64 " places without data: no pulse measured across them\n",
+				s->capture_gaps);
+	} else {
+		fprintf(f, "dropped    %" PRIu64 " records", r->seq_gaps);
+		if (r->gap_events)
+			fprintf(f, " (%" PRIu64 " places, first before edge #%" PRIu64 ")",
+				r->gap_events, r->first_gap.seq);
+		fprintf(f, "\n");
+	}
+	if (r->write_errors)
+		fprintf(f, "write errs %" PRIu64 "\n", r->write_errors);
+	if (r->pulses_skipped)
+		fprintf(f, "skipped    %" PRIu64 " pulses not measured (a gap, an error or a repeated level "
+			"at one end)\n", r->pulses_skipped);
+	if (analysis_partial(a, &head, &hl, &tail, &tl))
+		fprintf(f, "partial    %s us at level %d before the first edge, %s us at level %d "
+			"after the last (not pulses)\n", US(head), hl, US(tail), tl);
+	else if (a->have_edge && s->kind == ANALYZE_SRC_LOG)
+		fprintf(f, "partial    none: the line idles before edge #%" PRIu64 " and after edge #%"
+			PRIu64 "\n", a->first.seq, a->last.seq);
+}
+
+static void text_worst(FILE *f, const struct analysis *a)
+{
+	size_t i;
+
+	if (!a->nworst)
+		return;
+	fprintf(f, "\n%zu worst edges, by %s\n", a->nworst,
+		a->src->has_intended ? "wake latency"
+				     : "distance of the pulse ending there from its polarity's mean");
+	fprintf(f, "  %12s %20s %11s %8s %14s %14s\n", "edge", "where",
+		a->src->has_intended ? "latency us" : "off us", "level", "before us", "after us");
+	for (i = 0; i < a->nworst; i++) {
+		const struct analyze_worst *w = &a->worst[i];
+
+		fprintf(f, "  %12" PRIu64 " %20s %11s %8s %14s %14s\n", w->seq,
+			WHEN(a, w->intended_ns), US(a->src->has_intended ? w->latency_ns : w->score_ns),
+			w->level ? "rise" : "fall", w->has_before ? US(w->before_ns) : "-",
+			w->has_after ? US(w->after_ns) : "-");
+	}
+}
+
+static void text_missed(FILE *f, const struct analysis *a)
+{
+	size_t i;
+
+	if (!a->missed_events)
+		return;
+	fprintf(f, "\nmissed periods: %" PRIu64 " in %" PRIu64 " places", analysis_stats(a)->missed_periods,
+		a->missed_events);
+	if (a->missed_events > a->nmissed)
+		fprintf(f, " (the first %zu listed; --missed N for more)", a->nmissed);
+	fprintf(f, "\n");
+	for (i = 0; i < a->nmissed && i < 20; i++)
+		fprintf(f, "  edge #%-12" PRIu64 " %20s  %u period%s\n", a->missed[i].seq,
+			WHEN(a, a->missed[i].intended_ns), a->missed[i].periods,
+			a->missed[i].periods == 1 ? "" : "s");
+	if (a->nmissed > 20)
+		fprintf(f, "  ... %zu more in --json\n", a->nmissed - 20);
+}
+
+static void text_timeline(FILE *f, const struct analysis *a)
+{
+	size_t i, j, step;
+	double rowmin;
+
+	if (!a->nminutes)
+		return;
+	step = (a->nminutes + TEXT_TIMELINE_ROWS - 1) / TEXT_TIMELINE_ROWS;
+	rowmin = (double)a->o.minute_ns * (double)step / 60e9;
+	fprintf(f, "\ntimeline, %g min a row (from the first edge)\n", rowmin);
+	fprintf(f, "  %8s %10s %8s %12s %12s %12s\n", "min", "edges", "missed", "max lat us",
+		"Tmin us", "Tmax us");
+	for (i = 0; i < a->nminutes; i += step) {
+		struct analyze_span s = a->minutes[i];
+		int64_t tmin = 0, tmax = 0;
+		bool any;
+
+		for (j = i + 1; j < i + step && j < a->nminutes; j++)
+			analyze_span_merge(&s, &a->minutes[j]);
+		any = s.pulses[0] || s.pulses[1];
+		if (any) {
+			tmin = !s.pulses[0] ? s.wmin[1] : !s.pulses[1] ? s.wmin[0]
+			       : s.wmin[0] < s.wmin[1] ? s.wmin[0] : s.wmin[1];
+			tmax = !s.pulses[0] ? s.wmax[1] : !s.pulses[1] ? s.wmax[0]
+			       : s.wmax[0] > s.wmax[1] ? s.wmax[0] : s.wmax[1];
+		}
+		fprintf(f, "  %8.1f %10" PRIu64 " %8" PRIu64 " %12s %12s %12s\n",
+			(double)i * (double)a->o.minute_ns / 60e9, s.edges, s.missed,
+			s.lat_max != INT64_MIN ? US(s.lat_max) : "-", any ? US(tmin) : "-",
+			any ? US(tmax) : "-");
+	}
+}
+
+void analyze_print_text(FILE *f, const struct analysis *a)
+{
+	const struct edgestats_result *r = analysis_stats(a);
+	double duty = analysis_duty_cycle(a);
+	size_t i;
+
+	fprintf(f, "==== sqwave analyze ====\n");
+	text_source(f, a);
+	text_counts(f, a);
+
+	fprintf(f, "\n  %-12s %9s %10s %10s %10s %9s", "us", "count", "min", "avg", "max", "stddev");
+	for (i = 0; i < STATS_NPCT; i++)
+		if (strcmp(stats_pct_name[i], "p99.9"))
+			fprintf(f, " %10s", stats_pct_name[i]);
+	fprintf(f, "\n");
+	if (a->src->has_intended)
+		text_dist(f, a->src->has_window ? "wake latency" : "latency", &r->wake);
+	if (a->src->has_window)
+		text_dist(f, "write cost", &r->write);
+	text_dist(f, "pulse +", &r->width[EDGESTATS_POS].h);
+	text_dist(f, "pulse -", &r->width[EDGESTATS_NEG].h);
+	text_dist(f, "pulse any", &r->width[EDGESTATS_ANY].h);
+
+	fprintf(f, "\nPulse widths %s; only pulses with an edge at both ends count\n",
+		a->src->has_window ? "write midpoint to write midpoint, [lo, hi] from the write windows"
+				   : "edge to edge");
+	if (r->width[EDGESTATS_ANY].h.m.n) {
+		const struct edgestats_widths *w = &r->width[EDGESTATS_ANY];
+
+		text_extreme(f, a, "Tmin", &w->tmin);
+		text_extreme(f, a, "Tmax", &w->tmax);
+		if (a->src->has_window) {
+			fprintf(f, "  shortest possible %s us (edge #%" PRIu64 "), longest possible %s us "
+				"(edge #%" PRIu64 ")\n", US(w->tmin_bound.lo_ns), w->tmin_bound.at.seq,
+				US(w->tmax_bound.hi_ns), w->tmax_bound.at.seq);
+		}
+	} else {
+		fprintf(f, "  no complete pulse\n");
+	}
+	if (r->period_m.n)
+		fprintf(f, "period     %" PRIu64 " (rise to rise): min %s us (edge #%" PRIu64 "), avg %s us, "
+			"max %s us (edge #%" PRIu64 ")\n", r->period_m.n, US(r->period_m.min),
+			r->period_min_at.seq, USD(stats_moments_mean(&r->period_m)),
+			US(r->period_m.max), r->period_max_at.seq);
+	if (!isnan(duty))
+		fprintf(f, "duty cycle %.4f %% (mean positive / (mean positive + mean negative))\n",
+			duty * 100.0);
+	text_worst(f, a);
+	text_missed(f, a);
+	text_timeline(f, a);
+}
+
+/* ---- JSON (docs/analyze.md) ---- */
+
+static void json_kv_ns(struct json_writer *w, const char *key, double ns)
+{
+	if (isnan(ns))
+		json_kv_null(w, key);
+	else
+		json_kv_int(w, key, (int64_t)llround(ns));
+}
+
+static void json_where(struct json_writer *w, const char *key, const struct edgestats_where *at)
+{
+	json_kv_object_begin(w, key);
+	json_kv_uint(w, "seq", at->seq);
+	json_kv_uint(w, "intended_ns", at->intended_ns);
+	json_object_end(w);
+}
+
+static void json_dist_body(struct json_writer *w, const struct stats_hist *h)
+{
+	size_t i;
+
+	json_kv_uint(w, "count", h->m.n);
+	if (h->m.n) {
+		json_kv_int(w, "min_ns", h->m.min);
+		json_kv_int(w, "max_ns", h->m.max);
+	} else {
+		json_kv_null(w, "min_ns");
+		json_kv_null(w, "max_ns");
+	}
+	json_kv_ns(w, "mean_ns", stats_moments_mean(&h->m));
+	json_kv_ns(w, "stddev_ns", stats_moments_stddev(&h->m));
+	json_kv_object_begin(w, "percentiles_ns");
+	for (i = 0; i < STATS_NPCT; i++) {
+		if (h->m.n)
+			json_kv_int(w, stats_pct_name[i], stats_hist_percentile(h, stats_pct[i]));
+		else
+			json_kv_null(w, stats_pct_name[i]);
+	}
+	json_object_end(w);
+	json_kv_uint(w, "overflow", h->overflow);
+}
+
+static void json_pulse(struct json_writer *w, const char *key, const struct edgestats_pulse *p,
+		       bool valid)
+{
+	if (!valid) {
+		json_kv_null(w, key);
+		return;
+	}
+	json_kv_object_begin(w, key);
+	json_kv_int(w, "width_ns", p->width_ns);
+	json_kv_int(w, "lo_ns", p->lo_ns);
+	json_kv_int(w, "hi_ns", p->hi_ns);
+	json_kv_uint(w, "seq", p->at.seq);
+	json_kv_uint(w, "intended_ns", p->at.intended_ns);
+	json_object_end(w);
+}
+
+static void json_widths(struct json_writer *w, const char *key, const struct edgestats_widths *wd)
+{
+	bool any = wd->h.m.n > 0;
+
+	json_kv_object_begin(w, key);
+	json_dist_body(w, &wd->h);
+	json_pulse(w, "tmin", &wd->tmin, any);
+	json_pulse(w, "tmax", &wd->tmax, any);
+	json_pulse(w, "tmin_bound", &wd->tmin_bound, any);
+	json_pulse(w, "tmax_bound", &wd->tmax_bound, any);
+	json_object_end(w);
+}
+
+static void json_source(struct json_writer *w, const struct analysis *a)
+{
+	const struct analyze_source_info *s = a->src;
+	static const char *const kinds[] = { "log", "edge-csv", "capture" };
+
+	json_kv_object_begin(w, "source");
+	json_kv_string(w, "path", s->path);
+	json_kv_string(w, "kind", kinds[s->kind]);
+	json_kv_string(w, "format", s->format);
+	json_kv_bool(w, "truncated", s->truncated);
+	json_kv_uint(w, "trailing_bytes", s->trailing_bytes);
+	if (s->kind == ANALYZE_SRC_LOG) {
+		json_kv_object_begin(w, "log");
+		json_kv_int(w, "format_version", s->meta->version);
+		json_kv_uint(w, "start_realtime_ns", s->meta->start_realtime_ns);
+		json_kv_string(w, "board_name", META(a, "board.name"));
+		json_kv_string(w, "board_file", META(a, "run.board_file"));
+		json_kv_string(w, "gpio", META(a, "run.gpio"));
+		json_kv_string(w, "hostname", META(a, "host.name"));
+		json_kv_string(w, "kernel", META(a, "host.kernel"));
+		json_kv_string(w, "preempt_rt", META(a, "host.preempt_rt"));
+		json_kv_string(w, "sqwave_version", META(a, "sqwave.version"));
+		if (s->footer) {
+			json_kv_object_begin(w, "footer");
+			json_kv_uint(w, "records", s->footer->records);
+			json_kv_uint(w, "dropped", s->footer->dropped);
+			json_kv_uint(w, "missed_periods", s->footer->missed_periods);
+			json_kv_uint(w, "end_realtime_ns", s->footer->end_realtime_ns);
+			json_kv_int(w, "exit_code", s->footer->exit_code);
+			json_kv_string(w, "stop_reason", stop_name(s->footer->stop_reason));
+			json_object_end(w);
+		} else {
+			json_kv_null(w, "footer");
+		}
+		json_object_end(w);
+	} else {
+		json_kv_null(w, "log");
+	}
+	if (s->kind == ANALYZE_SRC_CAPTURE) {
+		const struct capture_info *c = s->capture;
+		unsigned i;
+
+		json_kv_object_begin(w, "capture");
+		json_kv_string(w, "channel", c->channel_name);
+		json_kv_string(w, "channel_reason", c->channel_reason);
+		json_kv_uint(w, "channels", c->n_channels);
+		if (c->samplerate_hz > 0)
+			json_kv_double(w, "samplerate_hz", c->samplerate_hz);
+		else
+			json_kv_null(w, "samplerate_hz");
+		json_kv_int(w, "resolution_fs", c->resolution_fs);
+		json_kv_int(w, "start_fs", c->start_fs);
+		json_kv_int(w, "end_fs", c->end_fs);
+		json_kv_int(w, "start_ns", s->capture_start_ns);
+		if (c->initial_level >= 0)
+			json_kv_int(w, "initial_level", c->initial_level);
+		else
+			json_kv_null(w, "initial_level");
+		json_kv_bool(w, "analog", c->analog);
+		if (c->analog) {
+			json_kv_double(w, "threshold_v", c->threshold);
+			json_kv_double(w, "hysteresis_v", c->hysteresis);
+		}
+		json_kv_uint(w, "gaps", s->capture_gaps);
+		json_kv_array_begin(w, "notes");
+		for (i = 0; i < c->n_notes; i++)
+			json_string(w, c->notes[i]);
+		json_array_end(w);
+		json_object_end(w);
+	} else {
+		json_kv_null(w, "capture");
+	}
+	json_object_end(w);
+}
+
+static void json_segment(struct json_writer *w, const char *key, int64_t ns, int level)
+{
+	json_kv_object_begin(w, key);
+	json_kv_int(w, "duration_ns", ns);
+	json_kv_int(w, "level", level);
+	json_object_end(w);
+}
+
+static void json_span_widths(struct json_writer *w, const struct analyze_span *s)
+{
+	static const char *const names[2] = { "positive", "negative" };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		json_kv_object_begin(w, names[i]);
+		json_kv_uint(w, "count", s->pulses[i]);
+		if (s->pulses[i]) {
+			json_kv_int(w, "min_ns", s->wmin[i]);
+			json_kv_int(w, "max_ns", s->wmax[i]);
+		} else {
+			json_kv_null(w, "min_ns");
+			json_kv_null(w, "max_ns");
+		}
+		json_object_end(w);
+	}
+}
+
+static void json_analysis(struct json_writer *w, const struct analysis *a)
+{
+	const struct edgestats_result *r = analysis_stats(a);
+	const struct analyze_source_info *s = a->src;
+	int64_t head, tail;
+	int hl, tl;
+	size_t i;
+	double duty = analysis_duty_cycle(a);
+
+	json_object_begin(w);
+	json_kv_string(w, "schema", ANALYSIS_SCHEMA);
+	json_kv_int(w, "schema_version", ANALYSIS_SCHEMA_VERSION);
+	json_kv_string(w, "sqwave_version", SQW_VERSION);
+	json_source(w, a);
+	if (s->half_period_ns > 0)
+		json_kv_int(w, "half_period_ns", s->half_period_ns);
+	else
+		json_kv_null(w, "half_period_ns");
+	if (a->have_edge) {
+		json_kv_uint(w, "first_intended_ns", a->first.intended_ns);
+		json_kv_uint(w, "last_intended_ns", a->last.intended_ns);
+		json_kv_int(w, "span_ns", (int64_t)(a->last.intended_ns - a->first.intended_ns));
+	} else {
+		json_kv_null(w, "first_intended_ns");
+		json_kv_null(w, "last_intended_ns");
+		json_kv_null(w, "span_ns");
+	}
+
+	json_kv_object_begin(w, "counts");
+	json_kv_uint(w, "records", r->records);
+	json_kv_uint(w, "edges", r->edges);
+	json_kv_uint(w, "warmup_edges", r->warmup_edges);
+	if (s->has_intended) {
+		json_kv_uint(w, "missed_periods", r->missed_periods);
+		json_kv_uint(w, "missed_events", a->missed_events);
+	} else {
+		json_kv_null(w, "missed_periods");
+		json_kv_null(w, "missed_events");
+	}
+	json_kv_uint(w, "seq_gaps", s->kind == ANALYZE_SRC_CAPTURE ? 0 : r->seq_gaps);
+	json_kv_uint(w, "gap_events", s->kind == ANALYZE_SRC_CAPTURE ? s->capture_gaps : r->gap_events);
+	json_kv_uint(w, "write_errors", r->write_errors);
+	json_kv_uint(w, "saturated", r->saturated);
+	json_kv_uint(w, "level_repeats", r->level_repeats);
+	json_kv_uint(w, "pulses_skipped", r->pulses_skipped);
+	json_object_end(w);
+
+	json_kv_object_begin(w, "partial");
+	if (analysis_partial(a, &head, &hl, &tail, &tl)) {
+		json_segment(w, "head", head, hl);
+		json_segment(w, "tail", tail, tl);
+	} else {
+		json_kv_null(w, "head");
+		json_kv_null(w, "tail");
+	}
+	json_object_end(w);
+
+	if (s->has_intended) {
+		json_kv_object_begin(w, "wake_latency");
+		json_dist_body(w, &r->wake);
+		if (r->wake.m.n)
+			json_where(w, "worst", &r->wake_worst);
+		else
+			json_kv_null(w, "worst");
+		json_object_end(w);
+	} else {
+		json_kv_null(w, "wake_latency");
+	}
+	if (s->has_window) {
+		json_kv_object_begin(w, "write_cost");
+		json_dist_body(w, &r->write);
+		if (r->write.m.n)
+			json_where(w, "worst", &r->write_worst);
+		else
+			json_kv_null(w, "worst");
+		json_object_end(w);
+	} else {
+		json_kv_null(w, "write_cost");
+	}
+
+	json_kv_object_begin(w, "pulse_width");
+	json_widths(w, "positive", &r->width[EDGESTATS_POS]);
+	json_widths(w, "negative", &r->width[EDGESTATS_NEG]);
+	json_widths(w, "any", &r->width[EDGESTATS_ANY]);
+	json_object_end(w);
+
+	json_kv_object_begin(w, "period");
+	json_kv_uint(w, "count", r->period_m.n);
+	if (r->period_m.n) {
+		json_kv_int(w, "min_ns", r->period_m.min);
+		json_kv_int(w, "max_ns", r->period_m.max);
+		json_where(w, "min_at", &r->period_min_at);
+		json_where(w, "max_at", &r->period_max_at);
+	} else {
+		json_kv_null(w, "min_ns");
+		json_kv_null(w, "max_ns");
+		json_kv_null(w, "min_at");
+		json_kv_null(w, "max_at");
+	}
+	json_kv_ns(w, "mean_ns", stats_moments_mean(&r->period_m));
+	json_kv_ns(w, "stddev_ns", stats_moments_stddev(&r->period_m));
+	json_object_end(w);
+	if (isnan(duty))
+		json_kv_null(w, "duty_cycle");
+	else
+		json_kv_double(w, "duty_cycle", duty);
+
+	json_kv_object_begin(w, "worst");
+	json_kv_string(w, "ranked_by", s->has_intended ? "wake_latency" : "width_deviation");
+	json_kv_array_begin(w, "edges");
+	for (i = 0; i < a->nworst; i++) {
+		const struct analyze_worst *x = &a->worst[i];
+
+		json_object_begin(w);
+		json_kv_uint(w, "seq", x->seq);
+		json_kv_uint(w, "intended_ns", x->intended_ns);
+		json_kv_int(w, "t_ns", is_capture(a) ? s->capture_start_ns + (int64_t)x->intended_ns
+						     : (int64_t)(x->intended_ns - r->first_intended_ns));
+		if (s->has_intended)
+			json_kv_int(w, "latency_ns", x->latency_ns);
+		else
+			json_kv_null(w, "latency_ns");
+		json_kv_int(w, "score_ns", x->score_ns);
+		json_kv_int(w, "level", x->level);
+		if (x->has_before)
+			json_kv_int(w, "pulse_before_ns", x->before_ns);
+		else
+			json_kv_null(w, "pulse_before_ns");
+		if (x->has_after)
+			json_kv_int(w, "pulse_after_ns", x->after_ns);
+		else
+			json_kv_null(w, "pulse_after_ns");
+		json_object_end(w);
+	}
+	json_array_end(w);
+	json_object_end(w);
+
+	json_kv_object_begin(w, "missed");
+	json_kv_uint(w, "events", a->missed_events);
+	json_kv_uint(w, "periods", r->missed_periods);
+	json_kv_bool(w, "list_complete", a->nmissed == a->missed_events);
+	json_kv_array_begin(w, "list");
+	for (i = 0; i < a->nmissed; i++) {
+		json_object_begin(w);
+		json_kv_uint(w, "seq", a->missed[i].seq);
+		json_kv_uint(w, "intended_ns", a->missed[i].intended_ns);
+		json_kv_int(w, "t_ns", (int64_t)(a->missed[i].intended_ns - r->first_intended_ns));
+		json_kv_uint(w, "periods", a->missed[i].periods);
+		json_object_end(w);
+	}
+	json_array_end(w);
+	json_object_end(w);
+
+	json_kv_object_begin(w, "timeline");
+	json_kv_int(w, "step_ns", a->o.minute_ns);
+	json_kv_uint(w, "edges_outside", a->timeline_beyond);
+	json_kv_array_begin(w, "rows");
+	for (i = 0; i < a->nminutes; i++) {
+		const struct analyze_span *m = &a->minutes[i];
+
+		json_object_begin(w);
+		json_kv_int(w, "start_ns", (int64_t)i * a->o.minute_ns);
+		json_kv_uint(w, "edges", m->edges);
+		json_kv_uint(w, "missed_periods", m->missed);
+		if (m->lat_max != INT64_MIN) {
+			json_kv_int(w, "latency_max_ns", m->lat_max);
+			json_kv_uint(w, "latency_max_seq", m->lat_max_seq);
+		} else {
+			json_kv_null(w, "latency_max_ns");
+			json_kv_null(w, "latency_max_seq");
+		}
+		json_span_widths(w, m);
+		json_object_end(w);
+	}
+	json_array_end(w);
+	json_object_end(w);
+
+	json_kv_object_begin(w, "histogram");
+	json_kv_string(w, "of", a->o.hist_of_width || !s->has_intended ? "pulse_width" : "wake_latency");
+	json_kv_int(w, "bucket_ns", a->hist.width_ns);
+	json_kv_uint(w, "buckets", a->hist.nbuckets);
+	json_kv_uint(w, "count", a->hist.n);
+	json_kv_uint(w, "overflow", a->hist.overflow);
+	json_kv_uint(w, "underflow", a->hist.underflow);
+	json_kv_array_begin(w, "nonzero");
+	for (i = 0; i < a->hist.nbuckets; i++) {
+		if (!a->hist.counts[i])
+			continue;
+		json_array_begin(w);
+		json_uint(w, i);
+		json_uint(w, a->hist.counts[i]);
+		json_array_end(w);
+	}
+	json_array_end(w);
+	json_object_end(w);
+	json_object_end(w);
+}
+
+int analyze_write_json(const char *path, const struct analysis *a)
+{
+	bool to_stdout = !strcmp(path, "-");
+	struct json_writer w;
+	FILE *f;
+	int ret;
+
+	f = to_stdout ? stdout : fopen(path, "we");
+	if (!f)
+		return -1;
+	json_init(&w, f);
+	json_analysis(&w, a);
+	errno = 0;
+	ret = json_finish(&w);
+	if (to_stdout)
+		return fflush(f) ? -1 : ret;
+	if (fclose(f) && !ret)
+		ret = -1;
+	return ret;
+}
+
+/* ---- per-edge CSV: a row per edge, formatted by hand (millions of rows) ---- */
+
+struct csv_out {
+	FILE *f;
+	const struct analysis *a;
+	char buf[1 << 16];
+	size_t len;
+	bool err;
+};
+
+static void out_flush(struct csv_out *o)
+{
+	if (o->len && fwrite(o->buf, 1, o->len, o->f) != o->len)
+		o->err = true;
+	o->len = 0;
+}
+
+static void out_i64(struct csv_out *o, int64_t v)
+{
+	char t[24];
+	size_t n = 0;
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+
+	do {
+		t[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		o->buf[o->len++] = '-';
+	while (n)
+		o->buf[o->len++] = t[--n];
+}
+
+static void out_u64(struct csv_out *o, uint64_t u)
+{
+	char t[24];
+	size_t n = 0;
+
+	do {
+		t[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	while (n)
+		o->buf[o->len++] = t[--n];
+}
+
+static void out_c(struct csv_out *o, char c)
+{
+	o->buf[o->len++] = c;
+}
+
+/* Seconds with 9 decimals, exactly, from ns. */
+static void out_s9(struct csv_out *o, int64_t ns)
+{
+	uint64_t u = ns < 0 ? -(uint64_t)ns : (uint64_t)ns, frac = u % 1000000000u;
+	int i;
+	char t[9];
+
+	if (ns < 0)
+		out_c(o, '-');
+	out_u64(o, u / 1000000000u);
+	out_c(o, '.');
+	for (i = 8; i >= 0; i--) {
+		t[i] = (char)('0' + frac % 10);
+		frac /= 10;
+	}
+	memcpy(o->buf + o->len, t, 9);
+	o->len += 9;
+}
+
+static void csv_edge(void *ctx, const struct edge_rec *e, const struct edgestats_pulse *before,
+		     const struct edgestats_pulse *after)
+{
+	struct csv_out *o = ctx;
+	const struct analyze_source_info *s = o->a->src;
+	int64_t t = s->kind == ANALYZE_SRC_CAPTURE
+		    ? s->capture_start_ns + (int64_t)e->intended_ns
+		    : (int64_t)(e->intended_ns - o->a->first.intended_ns);
+
+	if (o->len > sizeof(o->buf) - 256)
+		out_flush(o);
+	out_u64(o, e->seq);
+	out_c(o, ',');
+	out_u64(o, e->level);
+	out_c(o, ',');
+	out_s9(o, t);
+	out_c(o, ',');
+	if (s->has_intended) {
+		out_u64(o, e->intended_ns);
+		out_c(o, ',');
+		out_i64(o, e->wake_off_ns);
+	} else {
+		out_c(o, ',');
+	}
+	out_c(o, ',');
+	if (s->has_window)
+		out_i64(o, (int64_t)e->write_end_off_ns - e->write_begin_off_ns);
+	out_c(o, ',');
+	out_u64(o, e->expirations);
+	out_c(o, ',');
+	out_u64(o, e->flags);
+	out_c(o, ',');
+	if (before)
+		out_i64(o, before->width_ns);
+	out_c(o, ',');
+	if (after)
+		out_i64(o, after->width_ns);
+	out_c(o, '\n');
+}
+
+/* ---- the command ---- */
+
+static void analyze_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: sqwave analyze FILE [OPTIONS]\n\n"
+		"FILE is a sqwave log, an edge-list CSV (seq,level,intended_ns,measured_ns; or\n"
+		"sqwave export's CSV) or a capture (sigrok CSV/VCD/.sr, Saleae CSV, scope CSV).\n\n"
+		"outputs (FILE - is standard output):\n"
+		"  --json FILE          everything, schema sqwave-analysis (docs/analyze.md)\n"
+		"  --csv FILE           one row per edge, with the pulse widths on both sides\n"
+		"  --svg FILE           a picture: latency histogram, widths over time, worst edges\n"
+		"  --histogram FILE     1 us histogram in cyclictest -h format\n"
+		"  --quiet              no text report\n"
+		"analysis:\n"
+		"  --worst N            the N worst edges (default %d)\n"
+		"  --missed N           list at most N missed-period places (default %d)\n"
+		"  --hist-buckets N     1 us buckets of the histogram (default %d)\n"
+		"  --histogram-of WHAT  latency (default for logs) or width\n"
+		"  --timeline DUR       timeline row length (default 1min)\n"
+		"input:\n"
+		"  --format NAME        log, edges, or a capture format: %s\n"
+		"  --channel CH         capture channel (name, suffix or number)\n"
+		"  --threshold V, --hysteresis V, --samplerate HZ   analog / headerless captures\n"
+		"  --half-period DUR    edge list: the half period (default: from the intended times)\n"
+		"exit codes: 0 done, 2 bad input (foreign, corrupt, malformed), 3 I/O error\n",
+		ANALYZE_WORST_DEFAULT, ANALYZE_MISSED_LIST_DEFAULT, ANALYZE_HIST_BUCKETS_DEFAULT,
+		capture_format_names());
+}
+
+static int parse_count(const char *opt, const char *s, unsigned long max, unsigned long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || *v > max || s[0] == '-') {
+		pr_err("%s: '%s' is not a number in 0..%lu", opt, s, max);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_double(const char *opt, const char *s, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(*v)) {
+		pr_err("%s: '%s' is not a number", opt, s);
+		return -1;
+	}
+	return 0;
+}
+
+static FILE *open_out(const char *path)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "we") : stdout;
+
+	if (!f)
+		pr_err("cannot create %s: %s", path, strerror(errno));
+	return f;
+}
+
+static int close_out(FILE *f, const char *path)
+{
+	if ((f != stdout && fclose(f) != 0) || (f == stdout && fflush(f) != 0)) {
+		pr_err("writing %s failed: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+enum {
+	OPT_JSON = 256, OPT_CSV, OPT_SVG, OPT_HIST, OPT_WORST, OPT_MISSED, OPT_BUCKETS, OPT_HIST_OF,
+	OPT_TIMELINE, OPT_FORMAT, OPT_CHANNEL, OPT_THRESHOLD, OPT_HYST, OPT_RATE, OPT_HALF, OPT_QUIET,
+};
+
+int cmd_analyze(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", required_argument, NULL, OPT_JSON },
+		{ "csv", required_argument, NULL, OPT_CSV },
+		{ "svg", required_argument, NULL, OPT_SVG },
+		{ "histogram", required_argument, NULL, OPT_HIST },
+		{ "worst", required_argument, NULL, OPT_WORST },
+		{ "missed", required_argument, NULL, OPT_MISSED },
+		{ "hist-buckets", required_argument, NULL, OPT_BUCKETS },
+		{ "histogram-of", required_argument, NULL, OPT_HIST_OF },
+		{ "timeline", required_argument, NULL, OPT_TIMELINE },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "channel", required_argument, NULL, OPT_CHANNEL },
+		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+		{ "hysteresis", required_argument, NULL, OPT_HYST },
+		{ "samplerate", required_argument, NULL, OPT_RATE },
+		{ "half-period", required_argument, NULL, OPT_HALF },
+		{ "quiet", no_argument, NULL, OPT_QUIET },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct analyze_opts ao = {
+		.worst_n = ANALYZE_WORST_DEFAULT,
+		.missed_list = ANALYZE_MISSED_LIST_DEFAULT,
+		.hist_buckets = ANALYZE_HIST_BUCKETS_DEFAULT,
+	};
+	struct analyze_source_opts so = { 0 };
+	const char *json = NULL, *csv = NULL, *svg = NULL, *hist = NULL, *path, *why;
+	struct analyze_source *src = NULL;
+	struct analysis *a = NULL;
+	enum analyze_status st;
+	struct csv_out *co = NULL;
+	struct edge_rec e;
+	unsigned long v;
+	bool quiet = false;
+	int ch, got, ret = SQW_EXIT_OK;
+	char err[1024];
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (ch) {
+		case OPT_JSON: json = optarg; break;
+		case OPT_CSV: csv = optarg; break;
+		case OPT_SVG: svg = optarg; break;
+		case OPT_HIST: hist = optarg; break;
+		case OPT_QUIET: quiet = true; break;
+		case OPT_FORMAT: so.format = optarg; break;
+		case OPT_CHANNEL: so.capture.channel = optarg; break;
+		case OPT_WORST:
+			if (parse_count("--worst", optarg, 100000, &v))
+				return SQW_EXIT_USAGE;
+			ao.worst_n = (unsigned)v;
+			break;
+		case OPT_MISSED:
+			if (parse_count("--missed", optarg, 10000000, &v))
+				return SQW_EXIT_USAGE;
+			ao.missed_list = (unsigned)v;
+			break;
+		case OPT_BUCKETS:
+			if (parse_count("--hist-buckets", optarg, 10000000, &v) || v == 0) {
+				pr_err("--hist-buckets: at least 1");
+				return SQW_EXIT_USAGE;
+			}
+			ao.hist_buckets = v;
+			break;
+		case OPT_HIST_OF:
+			if (strcmp(optarg, "latency") && strcmp(optarg, "width")) {
+				pr_err("--histogram-of: latency or width, not '%s'", optarg);
+				return SQW_EXIT_USAGE;
+			}
+			ao.hist_of_width = !strcmp(optarg, "width");
+			break;
+		case OPT_TIMELINE:
+			if (units_parse_duration(optarg, NULL, &ao.minute_ns) < 0 ||
+			    ao.minute_ns < 1000000) {
+				pr_err("--timeline: '%s' is not a duration of at least 1ms", optarg);
+				return SQW_EXIT_USAGE;
+			}
+			break;
+		case OPT_HALF:
+			if (units_parse_duration(optarg, NULL, &so.half_period_ns) < 0 ||
+			    so.half_period_ns <= 0) {
+				pr_err("--half-period: '%s' is not a positive duration", optarg);
+				return SQW_EXIT_USAGE;
+			}
+			break;
+		case OPT_THRESHOLD:
+			if (parse_double("--threshold", optarg, &so.capture.threshold))
+				return SQW_EXIT_USAGE;
+			so.capture.threshold_set = 1;
+			break;
+		case OPT_HYST:
+			if (parse_double("--hysteresis", optarg, &so.capture.hysteresis))
+				return SQW_EXIT_USAGE;
+			break;
+		case OPT_RATE:
+			if (parse_double("--samplerate", optarg, &so.capture.samplerate_hz) ||
+			    so.capture.samplerate_hz <= 0) {
+				pr_err("--samplerate: a positive rate in Hz");
+				return SQW_EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			analyze_usage(stdout);
+			return SQW_EXIT_OK;
+		default:
+			analyze_usage(stderr);
+			return SQW_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		analyze_usage(stderr);
+		return SQW_EXIT_USAGE;
+	}
+	path = argv[optind];
+
+	src = analyze_source_open(path, &so, &st, err, sizeof(err));
+	if (!src) {
+		if (err[0]) /* else the capture importer has said why */
+			pr_err("%s", err);
+		return st == ANALYZE_E_IO ? SQW_EXIT_RUNTIME : SQW_EXIT_USAGE;
+	}
+	a = analysis_new(&ao, analyze_source_info(src));
+	if (!a) {
+		pr_err("analyze: %s", strerror(errno));
+		ret = SQW_EXIT_RUNTIME;
+		goto out;
+	}
+	if (csv) {
+		co = calloc(1, sizeof(*co));
+		if (!co || !(co->f = open_out(csv))) {
+			ret = SQW_EXIT_RUNTIME;
+			goto out;
+		}
+		co->a = a;
+		fputs("seq,level,t_s,intended_ns,latency_ns,write_cost_ns,expirations,flags,"
+		      "pulse_before_ns,pulse_after_ns\n", co->f);
+		analysis_set_edge_cb(a, csv_edge, co);
+	}
+	while ((got = analyze_source_next(src, &e)) == 1)
+		analysis_add(a, &e);
+	analysis_finish(a);
+	if (got < 0) {
+		why = analyze_source_error(src, &st);
+		pr_err("%s", why);
+		ret = st == ANALYZE_E_IO ? SQW_EXIT_RUNTIME : SQW_EXIT_USAGE;
+		goto out;
+	}
+	if (a->src->truncated)
+		pr_warn("%s: log is truncated (no footer: the run was cut short); analyzed its %"
+			PRIu64 " complete records%s", path, analysis_stats(a)->records,
+			a->src->trailing_bytes ? ", ignored a partial last record" : "");
+
+	if (!quiet)
+		analyze_print_text(stdout, a);
+	if (json && analyze_write_json(json, a) < 0) {
+		pr_err("writing %s failed: %s", json, strerror(errno));
+		ret = SQW_EXIT_RUNTIME;
+	}
+	if (hist) {
+		FILE *f = open_out(hist);
+
+		if (!f) {
+			ret = SQW_EXIT_RUNTIME;
+		} else {
+			stats_linhist_print(f, &a->hist);
+			if (close_out(f, hist))
+				ret = SQW_EXIT_RUNTIME;
+		}
+	}
+	if (svg && svgplot_analysis(svg, a) < 0) {
+		pr_err("writing %s failed: %s", svg, strerror(errno));
+		ret = SQW_EXIT_RUNTIME;
+	}
+out:
+	if (co) {
+		if (co->f) {
+			out_flush(co);
+			if (co->err || close_out(co->f, csv))
+				ret = SQW_EXIT_RUNTIME;
+		}
+		free(co);
+	}
+	analysis_free(a);
+	analyze_source_close(src);
+	return ret;
+}

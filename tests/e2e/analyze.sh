@@ -1,0 +1,244 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# End-to-end tests of `sqwave analyze`: a fresh simulated run, its export,
+# a killed run, foreign and missing files, and a capture checked against the
+# fixture's true answers. Self-contained: SQWAVE=path/to/sqwave tests/e2e/analyze.sh
+# from the repository root. Prints PASS/FAIL per test; exit 1 if any failed.
+set -u
+SQWAVE=${SQWAVE:-build/sqwave}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+FIXTURES=${SQWAVE_FIXTURES:-$ROOT/../shared/fixtures/captures}
+TMP=$(mktemp -d /tmp/sqwave-e2e-analyze.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+BOARD=$ROOT/boards/sim.yaml
+passed=0
+failed=0
+skipped=0
+
+fail() { echo "    $*" >&2; return 1; }
+
+# One 2 s run shared by several tests.
+run_once() {
+	[ -f "$TMP/r.sqwlog" ] && return 0
+	"$SQWAVE" run --board "$BOARD" --duration 2s --quiet --log "$TMP/r.sqwlog" \
+		--json "$TMP/r.json" > "$TMP/r.out" 2> "$TMP/r.err" ||
+		fail "sqwave run failed: $(cat "$TMP/r.err")"
+}
+
+test_analyzing_a_fresh_run_agrees_with_its_summary() {
+	run_once || return 1
+	"$SQWAVE" analyze "$TMP/r.sqwlog" --json "$TMP/r.an.json" > "$TMP/r.an.txt" 2> "$TMP/r.an.err"
+	local rc=$?
+	[ $rc -eq 0 ] || fail "exit $rc: $(cat "$TMP/r.an.err")" || return 1
+	python3 - "$TMP/r.json" "$TMP/r.an.json" <<'PY' || return 1
+import json, sys
+run = json.load(open(sys.argv[1]))
+an = json.load(open(sys.argv[2]))
+assert an["schema"] == "sqwave-analysis", an.get("schema")
+assert an["schema_version"] == 1
+assert an["source"]["kind"] == "log" and an["source"]["truncated"] is False
+assert an["counts"]["edges"] == run["counts"]["edges"], (an["counts"]["edges"], run["counts"]["edges"])
+assert an["counts"]["missed_periods"] == run["counts"]["missed_periods"]
+for pol in ("positive", "negative", "any"):
+    a, r = an["pulse_width"][pol], run["pulse_width"][pol]
+    assert a["count"] == r["count"], (pol, a["count"], r["count"])
+    for k in ("tmin", "tmax"):
+        assert a[k]["width_ns"] == r[k]["width_ns"], (pol, k, a[k], r[k])
+        assert a[k]["seq"] == r[k]["seq"], (pol, k)
+assert an["wake_latency"]["max_ns"] == run["wake_latency"]["max_ns"]
+assert len(an["worst"]["edges"]) == min(10, an["counts"]["edges"])
+lat = [w["latency_ns"] for w in an["worst"]["edges"]]
+assert lat == sorted(lat, reverse=True) and lat[0] == run["wake_latency"]["max_ns"]
+assert sum(r["edges"] for r in an["timeline"]["rows"]) == an["counts"]["edges"]
+assert an["missed"]["events"] == len(an["missed"]["list"]) or not an["missed"]["list_complete"]
+PY
+	grep -q "Tmin" "$TMP/r.an.txt" && grep -q "Tmax" "$TMP/r.an.txt" ||
+		fail "no Tmin/Tmax in the text" || return 1
+}
+
+test_the_histogram_is_in_cyclictest_format_and_counts_every_edge() {
+	run_once || return 1
+	"$SQWAVE" analyze "$TMP/r.sqwlog" --quiet --histogram "$TMP/r.hist" --hist-buckets 50 \
+		--json "$TMP/r.h.json" || fail "analyze failed" || return 1
+	python3 - "$TMP/r.hist" "$TMP/r.h.json" <<'PY' || return 1
+import json, re, sys
+lines = open(sys.argv[1]).read().splitlines()
+an = json.load(open(sys.argv[2]))
+assert lines[0] == "# Histogram", lines[0]
+rows = [l for l in lines if re.fullmatch(r"\d{6} \d{6,}", l)]
+assert len(rows) == 50, len(rows)
+assert [int(r.split()[0]) for r in rows] == list(range(50))
+total = int(next(l for l in lines if l.startswith("# Total:")).split()[-1])
+over = int(next(l for l in lines if l.startswith("# Histogram Overflows:")).split()[-1])
+assert total == sum(int(r.split()[1]) for r in rows)
+assert total + over == an["counts"]["edges"], (total, over)
+assert any(l.startswith("# Histogram Overflow at cycle number:") for l in lines)
+assert any(l.startswith("# Thread 0:") for l in lines)
+PY
+}
+
+test_the_per_edge_csv_has_a_row_per_edge_with_both_pulses() {
+	run_once || return 1
+	"$SQWAVE" analyze "$TMP/r.sqwlog" --quiet --csv "$TMP/r.edges.csv" --json "$TMP/r.c.json" ||
+		fail "analyze failed" || return 1
+	python3 - "$TMP/r.edges.csv" "$TMP/r.c.json" <<'PY' || return 1
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+an = json.load(open(sys.argv[2]))
+assert len(rows) == an["counts"]["records"], (len(rows), an["counts"]["records"])
+assert rows[0]["pulse_before_ns"] == "" and rows[-1]["pulse_after_ns"] == ""
+for a, b in zip(rows, rows[1:]):
+    assert a["pulse_after_ns"] == b["pulse_before_ns"], (a, b)
+widths = [int(r["pulse_after_ns"]) for r in rows if r["pulse_after_ns"]]
+assert min(widths) == an["pulse_width"]["any"]["tmin"]["width_ns"]
+assert max(widths) == an["pulse_width"]["any"]["tmax"]["width_ns"]
+PY
+}
+
+test_the_exported_csv_analyzes_like_the_log() {
+	run_once || return 1
+	"$SQWAVE" export "$TMP/r.sqwlog" --csv "$TMP/r.export.csv" || fail "export failed" || return 1
+	[ -f "$TMP/r.an.json" ] || "$SQWAVE" analyze "$TMP/r.sqwlog" --quiet --json "$TMP/r.an.json"
+	"$SQWAVE" analyze "$TMP/r.export.csv" --quiet --json "$TMP/r.x.json" 2> "$TMP/r.x.err" ||
+		fail "analyze of the export failed: $(cat "$TMP/r.x.err")" || return 1
+	python3 - "$TMP/r.an.json" "$TMP/r.x.json" <<'PY' || return 1
+import json, sys
+a, x = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert x["source"]["kind"] == "edge-csv" and x["source"]["format"] == "sqwave-export-csv"
+for k in ("edges", "missed_periods"):
+    assert a["counts"][k] == x["counts"][k], k
+for k in ("tmin", "tmax"):
+    assert a["pulse_width"]["any"][k] == x["pulse_width"]["any"][k], k
+assert a["wake_latency"]["max_ns"] == x["wake_latency"]["max_ns"]
+PY
+}
+
+test_the_svg_is_well_formed_and_titled() {
+	run_once || return 1
+	"$SQWAVE" analyze "$TMP/r.sqwlog" --quiet --svg "$TMP/r.svg" || fail "analyze failed" || return 1
+	python3 - "$TMP/r.svg" <<'PY' || return 1
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag.endswith("svg"), root.tag
+texts = " ".join(t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text"))
+for want in ("kernel", "histogram", "over time", "Tmin", "Tmax"):
+    assert want in texts, want
+PY
+}
+
+test_a_killed_run_is_analyzed_up_to_its_last_record_and_says_truncated() {
+	"$SQWAVE" run --board "$BOARD" --duration 60s --quiet --log "$TMP/k.sqwlog" \
+		> /dev/null 2>&1 &
+	local pid=$!
+	sleep 1.5
+	kill -KILL $pid
+	wait $pid 2> /dev/null
+	"$SQWAVE" analyze "$TMP/k.sqwlog" --json "$TMP/k.json" > "$TMP/k.out" 2> "$TMP/k.err"
+	local rc=$?
+	[ $rc -eq 0 ] || fail "exit $rc, expected 0: $(cat "$TMP/k.err")" || return 1
+	grep -qi truncated "$TMP/k.err" || fail "no truncation warning" || return 1
+	grep -q TRUNCATED "$TMP/k.out" || fail "the text does not say truncated" || return 1
+	python3 -c "
+import json, sys
+d = json.load(open('$TMP/k.json'))
+assert d['source']['truncated'] is True and d['source']['log']['footer'] is None
+assert d['counts']['edges'] > 100, d['counts']['edges']
+" || return 1
+}
+
+test_a_foreign_file_is_refused_with_exit_2() {
+	head -c 5000 /dev/urandom > "$TMP/foreign.bin"
+	printf 'hello, world\nthis is not a capture\n' > "$TMP/foreign.txt"
+	local f rc
+	for f in "$TMP/foreign.bin" "$TMP/foreign.txt"; do
+		"$SQWAVE" analyze "$f" > /dev/null 2> "$TMP/f.err"
+		rc=$?
+		[ $rc -eq 2 ] || fail "$f: exit $rc, expected 2" || return 1
+		[ -s "$TMP/f.err" ] || fail "$f: no error message" || return 1
+	done
+}
+
+test_a_corrupt_log_header_and_a_bad_edge_list_are_exit_2() {
+	printf 'SQWAVLOG\001\000\000\000\007\000\000\000' > "$TMP/corrupt.sqwlog"
+	head -c 200 /dev/zero >> "$TMP/corrupt.sqwlog"
+	"$SQWAVE" analyze "$TMP/corrupt.sqwlog" > /dev/null 2> "$TMP/c.err"
+	local rc=$?
+	[ $rc -eq 2 ] || fail "corrupt log: exit $rc, expected 2" || return 1
+	grep -q corrupt "$TMP/c.err" || fail "no 'corrupt' in: $(cat "$TMP/c.err")" || return 1
+	printf 'seq,level,intended_ns,measured_ns\n0,1,1000,1100\n1,x,2000,2100\n' > "$TMP/bad.csv"
+	"$SQWAVE" analyze "$TMP/bad.csv" > /dev/null 2> "$TMP/b.err"
+	rc=$?
+	[ $rc -eq 2 ] || fail "bad edge list: exit $rc, expected 2" || return 1
+	grep -q "bad.csv:3:" "$TMP/b.err" || fail "no file:line in: $(cat "$TMP/b.err")" || return 1
+}
+
+test_a_missing_file_is_an_io_error_exit_3() {
+	"$SQWAVE" analyze "$TMP/does-not-exist.sqwlog" > /dev/null 2>&1
+	local rc=$?
+	[ $rc -eq 3 ] || fail "exit $rc, expected 3" || return 1
+}
+
+# A capture against the true answers of the synthetic fixture; @key names the
+# reference block, @tol_ns the tolerance on every width.
+check_capture() {
+	local file=$1 key=$2 tol=$3
+	"$SQWAVE" analyze "$FIXTURES/$file" --quiet --json "$TMP/cap.json" 2> "$TMP/cap.err" ||
+		fail "$file: analyze failed: $(cat "$TMP/cap.err")" || return 1
+	python3 - "$FIXTURES/synth_1khz_j5us_truth.json" "$TMP/cap.json" "$file" "$key" "$tol" <<'PY'
+import json, sys
+truth = json.load(open(sys.argv[1]))
+an = json.load(open(sys.argv[2]))
+file, key, tol = sys.argv[3], sys.argv[4], float(sys.argv[5])
+ref = truth["files"][file][key]
+def near(got_ns, want_s, what, t=tol):
+    assert abs(got_ns - want_s * 1e9) <= t, (file, what, got_ns, want_s * 1e9)
+pw = an["pulse_width"]
+assert an["source"]["kind"] == "capture"
+assert an["counts"]["edges"] == ref["edges"], (an["counts"]["edges"], ref["edges"])
+near(pw["any"]["tmin"]["width_ns"], ref["Tmin_s"], "Tmin")
+near(pw["any"]["tmax"]["width_ns"], ref["Tmax_s"], "Tmax")
+for pol, rk in (("positive", "positive_s"), ("negative", "negative_s")):
+    assert pw[pol]["count"] == ref[rk]["count"], (pol, pw[pol]["count"], ref[rk]["count"])
+    near(pw[pol]["min_ns"], ref[rk]["min"], pol + " min")
+    near(pw[pol]["max_ns"], ref[rk]["max"], pol + " max")
+    near(pw[pol]["mean_ns"], ref[rk]["mean"], pol + " mean", tol + 1)
+    near(pw[pol]["stddev_ns"], ref[rk]["stdev"], pol + " stddev", tol + 1)
+per = an["period"]
+assert per["count"] == ref["period_rise_to_rise_s"]["count"]
+near(per["min_ns"], ref["period_rise_to_rise_s"]["min"], "period min", 2 * tol)
+near(per["max_ns"], ref["period_rise_to_rise_s"]["max"], "period max", 2 * tol)
+assert abs(an["duty_cycle"] - ref["duty_cycle"]) < 1e-5, (an["duty_cycle"], ref["duty_cycle"])
+head, tail = an["partial"]["head"], an["partial"]["tail"]
+near(head["duration_ns"], ref["first_edge_s"] - ref["capture_start_s"], "head", tol + 1)
+near(tail["duration_ns"], ref["capture_end_s"] - ref["last_edge_s"], "tail", tol + 1)
+assert head["level"] == ref["initial_level"]
+PY
+}
+
+test_a_capture_matches_the_fixture_truth() {
+	if [ ! -f "$FIXTURES/synth_1khz_j5us_truth.json" ]; then
+		echo "    (no fixtures in $FIXTURES)" >&2
+		return 77
+	fi
+	check_capture synth_1khz_j5us_10ns.vcd reference_measured 1 || return 1
+	check_capture synth_1khz_j5us_saleae2.csv reference_measured 1 || return 1
+	check_capture synth_1khz_j5us_rigol.csv reference_measured_interp 50 || return 1
+}
+
+cd "$ROOT" || exit 1
+for t in $(declare -F | awk '{print $3}' | grep '^test_'); do
+	"$t"
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		echo "PASS $t"
+		passed=$((passed + 1))
+	elif [ $rc -eq 77 ]; then
+		echo "SKIP $t"
+		skipped=$((skipped + 1))
+	else
+		echo "FAIL $t"
+		failed=$((failed + 1))
+	fi
+done
+echo "analyze e2e: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,539 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* analyze: statistics of hand-built edge sequences against values computed
+ * here, the edge-list CSV reader (good files and every class of bad one,
+ * with file:line), and logs cut short. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyze.h"
+#include "print.h"
+
+#define HALF 500000
+#define T0 1000000000000ull
+
+static char tmpdir[] = "/tmp/sqwave-test-analyze.XXXXXX";
+
+/* An edge at intended time T0 + @t_ns, written @lat ns late in a 0 ns window. */
+static struct edge_rec at(uint64_t seq, uint64_t t_ns, int32_t lat, uint8_t level)
+{
+	struct edge_rec e = {
+		.seq = seq,
+		.intended_ns = T0 + t_ns,
+		.wake_off_ns = lat,
+		.write_begin_off_ns = lat,
+		.write_end_off_ns = lat,
+		.expirations = 1,
+		.level = level,
+	};
+	return e;
+}
+
+static const struct analyze_source_info log_info = {
+	.kind = ANALYZE_SRC_LOG, .path = "test", .format = "test",
+	.has_intended = true, .has_window = true, .half_period_ns = HALF,
+};
+
+static struct analysis *new_analysis(const struct analyze_source_info *src, unsigned worst)
+{
+	struct analyze_opts o = {
+		.worst_n = worst, .missed_list = 2, .hist_buckets = 1000,
+	};
+	struct analysis *a = analysis_new(&o, src);
+
+	assert_non_null(a);
+	return a;
+}
+
+static void pulse_statistics_match_an_independent_computation(void **state)
+{
+	/* latencies chosen so every pulse differs; computed widths below */
+	static const int32_t lat[] = { 3000, 9000, 1000, 15000, 2000, 4000, 30000, 5000, 6000 };
+	const size_t n = sizeof(lat) / sizeof(lat[0]);
+	struct analysis *a = new_analysis(&log_info, 3);
+	const struct edgestats_result *r;
+	double sum[2] = { 0 }, sq[2] = { 0 }, mean, var;
+	int64_t wmin = INT64_MAX, wmax = INT64_MIN, w;
+	uint64_t cnt[2] = { 0 };
+	size_t i;
+	int p;
+
+	(void)state;
+	for (i = 0; i < n; i++) {
+		struct edge_rec e = at(i, i * HALF, lat[i], (uint8_t)(i % 2 == 0));
+
+		analysis_add(a, &e);
+	}
+	analysis_finish(a);
+	for (i = 0; i + 1 < n; i++) {
+		w = HALF + lat[i + 1] - lat[i];
+		p = i % 2 == 0 ? 0 : 1; /* even edges rise: a positive pulse follows */
+		sum[p] += (double)w;
+		sq[p] += (double)w * (double)w;
+		cnt[p]++;
+		wmin = w < wmin ? w : wmin;
+		wmax = w > wmax ? w : wmax;
+	}
+	r = analysis_stats(a);
+	assert_int_equal(r->width[EDGESTATS_POS].h.m.n, cnt[0]);
+	assert_int_equal(r->width[EDGESTATS_NEG].h.m.n, cnt[1]);
+	assert_int_equal(r->width[EDGESTATS_ANY].tmin.width_ns, wmin);
+	assert_int_equal(r->width[EDGESTATS_ANY].tmax.width_ns, wmax);
+	for (p = 0; p < 2; p++) {
+		const struct stats_moments *m = &r->width[p].h.m;
+
+		mean = sum[p] / (double)cnt[p];
+		var = sq[p] / (double)cnt[p] - mean * mean;
+		assert_true(fabs(stats_moments_mean(m) - mean) < 1e-6);
+		assert_true(fabs(stats_moments_stddev(m) - sqrt(var)) < 1e-3);
+	}
+	assert_true(fabs(analysis_duty_cycle(a) -
+			 (sum[0] / (double)cnt[0]) / (sum[0] / (double)cnt[0] + sum[1] / (double)cnt[1])) < 1e-12);
+	/* the worst three by latency, each with the pulses on both sides */
+	assert_int_equal(a->nworst, 3);
+	assert_int_equal(a->worst[0].seq, 6);
+	assert_int_equal(a->worst[0].latency_ns, 30000);
+	assert_true(a->worst[0].has_before && a->worst[0].has_after);
+	assert_int_equal(a->worst[0].before_ns, HALF + 30000 - 4000);
+	assert_int_equal(a->worst[0].after_ns, HALF + 5000 - 30000);
+	assert_int_equal(a->worst[1].seq, 3);
+	assert_int_equal(a->worst[2].seq, 1);
+	analysis_free(a);
+}
+
+static void the_last_edge_among_the_worst_has_no_following_pulse(void **state)
+{
+	struct analysis *a = new_analysis(&log_info, 1);
+	struct edge_rec e0 = at(0, 0, 1000, 1), e1 = at(1, HALF, 90000, 0);
+
+	(void)state;
+	analysis_add(a, &e0);
+	analysis_add(a, &e1);
+	analysis_finish(a);
+	assert_int_equal(a->worst[0].seq, 1);
+	assert_true(a->worst[0].has_before);
+	assert_false(a->worst[0].has_after);
+	analysis_free(a);
+}
+
+static void a_pulse_spanning_a_gap_in_seq_is_not_counted(void **state)
+{
+	struct analysis *a = new_analysis(&log_info, 0);
+	struct edge_rec e[] = {
+		at(0, 0, 0, 1), at(1, HALF, 0, 0),
+		/* seq 2 and 3 lost: the "pulse" from 1 to 4 spans them */
+		at(4, 4 * HALF, 100000, 1), at(5, 5 * HALF, 0, 0),
+	};
+	const struct edgestats_result *r;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 4; i++)
+		analysis_add(a, &e[i]);
+	analysis_finish(a);
+	r = analysis_stats(a);
+	assert_int_equal(r->width[EDGESTATS_ANY].h.m.n, 2);
+	assert_int_equal(r->seq_gaps, 2);
+	assert_int_equal(r->pulses_skipped, 1);
+	assert_int_equal(r->width[EDGESTATS_ANY].tmax.width_ns, HALF);
+	assert_int_equal(r->width[EDGESTATS_ANY].tmin.width_ns, HALF - 100000);
+	analysis_free(a);
+}
+
+static void missed_periods_are_listed_up_to_the_bound_and_all_counted(void **state)
+{
+	struct analysis *a = new_analysis(&log_info, 0);
+	uint64_t slot = 0, i;
+
+	(void)state;
+	for (i = 0; i < 10; i++) {
+		struct edge_rec e = at(i, slot * HALF, 1000, (uint8_t)(i % 2 == 0));
+
+		if (i == 3 || i == 5 || i == 8) {
+			e.expirations = i == 5 ? 3 : 2;
+			slot += e.expirations - 1u;
+			e.intended_ns = T0 + slot * HALF;
+		}
+		analysis_add(a, &e);
+		slot++;
+	}
+	analysis_finish(a);
+	assert_int_equal(analysis_stats(a)->missed_periods, 4);
+	assert_int_equal(a->missed_events, 3);
+	assert_int_equal(a->nmissed, 2); /* missed_list = 2 */
+	assert_int_equal(a->missed[0].seq, 3);
+	assert_int_equal(a->missed[1].seq, 5);
+	assert_int_equal(a->missed[1].periods, 2);
+	analysis_free(a);
+}
+
+static void the_timeline_has_a_row_per_minute_with_its_worst(void **state)
+{
+	struct analysis *a = new_analysis(&log_info, 0);
+	const uint64_t min = 60000000000ull;
+	struct edge_rec e[] = {
+		at(0, 0, 1000, 1), at(1, HALF, 7000, 0),
+		at(2, min + 0, 2000, 1), at(3, min + HALF, 3000, 0), at(4, min + 2 * HALF, 500, 1),
+		at(5, 3 * min, 4000, 0),
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 6; i++)
+		analysis_add(a, &e[i]);
+	analysis_finish(a);
+	assert_int_equal(a->nminutes, 4);
+	assert_int_equal(a->minutes[0].edges, 2);
+	assert_int_equal(a->minutes[0].lat_max, 7000);
+	assert_int_equal(a->minutes[1].edges, 3);
+	assert_int_equal(a->minutes[1].lat_max, 3000);
+	assert_int_equal(a->minutes[1].lat_max_seq, 3);
+	assert_int_equal(a->minutes[2].edges, 0);
+	assert_int_equal(a->minutes[3].edges, 1);
+	/* pulse 0->1 (+), 2->3 (+), 3->4 (-); 1->2 and 4->5 span minutes:
+	 * counted in the minute where they start */
+	assert_int_equal(a->minutes[0].pulses[0], 1);
+	assert_int_equal(a->minutes[0].wmin[0], HALF + 6000);
+	assert_int_equal(a->minutes[0].pulses[1], 1);
+	assert_int_equal(a->minutes[1].pulses[0], 2);
+	assert_int_equal(a->minutes[1].wmin[0], HALF + 1000);
+	assert_int_equal(a->minutes[1].pulses[1], 1);
+	assert_int_equal(a->minutes[1].wmax[1], HALF - 2500);
+	analysis_free(a);
+}
+
+static void warmup_edges_take_no_part_and_the_first_counted_pulse_needs_two_counted_edges(void **state)
+{
+	struct analysis *a = new_analysis(&log_info, 0);
+	struct edge_rec e[] = { at(0, 0, 0, 1), at(1, HALF, 50000, 0), at(2, 2 * HALF, 0, 1),
+				at(3, 3 * HALF, 0, 0) };
+	const struct edgestats_result *r;
+	size_t i;
+
+	(void)state;
+	e[0].flags = e[1].flags = EDGE_F_WARMUP;
+	for (i = 0; i < 4; i++)
+		analysis_add(a, &e[i]);
+	analysis_finish(a);
+	r = analysis_stats(a);
+	assert_int_equal(r->edges, 2);
+	assert_int_equal(r->width[EDGESTATS_ANY].h.m.n, 1);
+	assert_int_equal(a->hist.n, 2);
+	assert_int_equal(a->minutes[0].edges, 2);
+	analysis_free(a);
+}
+
+static void a_capture_reports_its_partial_segments_at_both_ends(void **state)
+{
+	struct capture_info ci = {
+		.path = "cap", .format = "vcd", .channel_name = "D0",
+		.start_fs = -2 * CAPTURE_FS_PER_NS * 1000, /* -2 us */
+		.end_fs = 3000000 * CAPTURE_FS_PER_NS,      /* 3 ms */
+		.end_known = 1,
+	};
+	struct analyze_source_info src = {
+		.kind = ANALYZE_SRC_CAPTURE, .path = "cap", .format = "vcd",
+		.capture = &ci, .capture_start_ns = -2000, .ended = true,
+	};
+	struct analysis *a = new_analysis(&src, 2);
+	/* capture edges in ns from the capture's start */
+	struct edge_rec e[] = { at(0, 0, 0, 1), at(1, 0, 0, 0), at(2, 0, 0, 1) };
+	int64_t head, tail;
+	int hl, tl;
+	size_t i;
+
+	(void)state;
+	e[0].intended_ns = 502000;
+	e[1].intended_ns = 1002000;
+	e[2].intended_ns = 1502000;
+	for (i = 0; i < 3; i++) {
+		e[i].wake_off_ns = e[i].write_begin_off_ns = e[i].write_end_off_ns = 0;
+		analysis_add(a, &e[i]);
+	}
+	analysis_finish(a);
+	assert_true(analysis_partial(a, &head, &hl, &tail, &tl));
+	assert_int_equal(head, 502000);
+	assert_int_equal(hl, 0);
+	assert_int_equal(tail, 3002000 - 1502000);
+	assert_int_equal(tl, 1);
+	assert_int_equal(analysis_stats(a)->width[EDGESTATS_ANY].h.m.n, 2);
+	/* no intended times: the histogram is of widths */
+	assert_int_equal(a->hist.n, 2);
+	assert_int_equal(a->hist.counts[500], 2);
+	analysis_free(a);
+}
+
+/* ---- edge-list CSV ---- */
+
+static const char *write_file(const char *name, const char *text)
+{
+	static char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+/* Read every edge of @text; returns the count, -1 on error (reason in @err). */
+static int read_all(const char *text, struct edge_rec *out, int max, const struct analyze_source_info **info,
+		    struct analyze_source **keep, char *err, size_t errlen, enum analyze_status *st)
+{
+	const char *path = write_file("edges.csv", text);
+	struct analyze_source *s = analyze_source_open(path, NULL, st, err, errlen);
+	struct edge_rec e;
+	int n = 0, rc;
+
+	if (!s)
+		return -1;
+	while ((rc = analyze_source_next(s, &e)) == 1)
+		if (n < max)
+			out[n++] = e;
+	if (rc < 0) {
+		snprintf(err, errlen, "%s", analyze_source_error(s, st));
+		analyze_source_close(s);
+		return -1;
+	}
+	*info = analyze_source_info(s);
+	*keep = s;
+	return n;
+}
+
+static void a_plain_edge_list_reads_with_units_comments_and_crlf(void **state)
+{
+	struct edge_rec e[8];
+	const struct analyze_source_info *info;
+	struct analyze_source *s = NULL;
+	enum analyze_status st;
+	char err[512];
+	int n;
+
+	(void)state;
+	n = read_all("\xef\xbb\xbf# from another tool\r\n"
+		     "seq,level,intended_s,measured_s,extra\r\n"
+		     "0,1,1.000000000,1.000010000,x\r\n"
+		     "\r\n"
+		     "1,0,1.000500000,1.000502500,y\r\n"
+		     "# a comment in the middle\r\n"
+		     "2,1,1.001500000,1.001501000,z\r\n"
+		     "3,0,1.002000000,1.002000000", e, 8, &info, &s, err, sizeof(err), &st);
+	assert_int_equal(n, 4);
+	assert_string_equal(info->format, "edge-csv");
+	assert_true(info->has_intended);
+	assert_false(info->has_window);
+	assert_int_equal(info->half_period_ns, HALF); /* inferred from the intended times */
+	assert_int_equal(e[0].intended_ns, 1000000000);
+	assert_int_equal(e[0].wake_off_ns, 10000);
+	assert_int_equal(e[1].write_end_off_ns, 2500);
+	assert_int_equal(e[2].expirations, 2); /* a slot passed without an edge */
+	assert_int_equal(e[3].expirations, 1);
+	assert_int_equal(e[3].level, 0);
+	analyze_source_close(s);
+}
+
+static void an_edge_list_without_intended_times_has_no_latency(void **state)
+{
+	struct edge_rec e[4];
+	const struct analyze_source_info *info;
+	struct analyze_source *s = NULL;
+	enum analyze_status st;
+	char err[512];
+	int n;
+
+	(void)state;
+	n = read_all("seq;level;measured_ns\n5;1;1000\n6;0;501000\n", e, 4, &info, &s, err,
+		     sizeof(err), &st);
+	assert_int_equal(n, 2);
+	assert_false(info->has_intended);
+	assert_int_equal(e[1].intended_ns, 501000);
+	assert_int_equal(e[1].wake_off_ns, 0);
+	assert_int_equal(e[0].seq, 5);
+	analyze_source_close(s);
+}
+
+static void sqwaves_own_export_is_read_with_its_write_windows(void **state)
+{
+	struct edge_rec e[4];
+	const struct analyze_source_info *info;
+	struct analyze_source *s = NULL;
+	enum analyze_status st;
+	char err[512];
+	int n;
+
+	(void)state;
+	n = read_all("seq,level,intended_ns,wake_ns,write_begin_ns,write_end_ns,expirations,flags\n"
+		     "0,1,1000000,1004000,1004500,1005000,1,1\n"
+		     "1,0,2000000,2003000,2003200,2003900,2,0\n", e, 4, &info, &s, err, sizeof(err), &st);
+	assert_int_equal(n, 2);
+	assert_string_equal(info->format, "sqwave-export-csv");
+	assert_true(info->has_window);
+	assert_int_equal(e[0].wake_off_ns, 4000);
+	assert_int_equal(e[0].write_begin_off_ns, 4500);
+	assert_int_equal(e[0].write_end_off_ns, 5000);
+	assert_int_equal(e[0].flags, EDGE_F_WARMUP);
+	assert_int_equal(e[1].expirations, 2);
+	analyze_source_close(s);
+}
+
+static void every_bad_edge_list_is_refused_with_file_and_line(void **state)
+{
+	static const struct {
+		const char *text;
+		const char *want;      /* in the message, after "edges.csv:" */
+	} bad[] = {
+		{ "", ": empty file" },
+		{ "seq,level,measured_ns\n# only a comment\n0,1", ":3: 2 fields, the header has 3" },
+		{ "seq,measured_ns\n0,1\n", ":1: an edge list needs the columns" },
+		{ "seq,level\n0,1\n", ":1: an edge list needs the columns" },
+		{ "seq,level,measured_ns,seq\n", ":1: column 'seq' given twice" },
+		{ "seq,level,measured_ns\n0,1,5\n1,0\n", ":3: 2 fields, the header has 3" },
+		{ "seq,level,measured_ns\nzero,1,5\n", ":2: seq: 'zero' is not an integer" },
+		{ "seq,level,measured_ns\n-1,1,5\n", ":2: seq: '-1' is not an integer" },
+		{ "seq,level,measured_ns\n0,2,5\n", ":2: level: '2' is not an integer in 0..1" },
+		{ "seq,level,measured_ns\n0,1,5us\n", ":2: measured time: '5us' is not an integer" },
+		{ "seq,level,measured_s\n0,1,1.5e\n", ":2: measured time: '1.5e' is not a time in seconds" },
+		{ "seq,level,measured_ns\n0,1,5\n0,0,6\n", ":3: seq 0 after 0: seq must increase" },
+		{ "seq,level,intended_ns,measured_ns\n0,1,100,100\n1,0,50,60\n", ":3: intended time goes backwards" },
+		{ "seq,level,measured_ns\n0,1,100\n\n1,0,50\n", ":4: measured time goes backwards" },
+		{ "seq,level,intended_ns,write_begin_ns,write_end_ns\n0,1,10,30,20\n",
+		  ":2: write_end_ns is before write_begin_ns" },
+		{ "seq,level,measured_ns,expirations\n0,1,5,70000\n", ":2: expirations: '70000'" },
+		{ "seq,level,measured_ns\n0,1,\"5\n", ":2: unterminated quote" },
+	};
+	const struct analyze_source_info *info;
+	struct analyze_source *s;
+	enum analyze_status st;
+	struct edge_rec e[4];
+	char err[512];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		s = NULL;
+		err[0] = '\0';
+		if (read_all(bad[i].text, e, 4, &info, &s, err, sizeof(err), &st) >= 0) {
+			analyze_source_close(s);
+			fail_msg("case %zu accepted: %s", i, bad[i].text);
+		}
+		if (!strstr(err, "edges.csv") || !strstr(err, bad[i].want))
+			fail_msg("case %zu: '%s' does not say '%s'", i, err, bad[i].want);
+		assert_int_equal(st, ANALYZE_E_INPUT);
+	}
+}
+
+/* ---- logs cut short ---- */
+
+static void a_truncated_log_is_read_to_its_last_complete_record(void **state)
+{
+	struct edgelog_meta m = { .version = 1, .clock_id = 1, .half_period_ns = HALF,
+				  .start_ns = T0, .text = "board.name=test\n" };
+	char path[256];
+	struct edgelog_writer *w;
+	struct analyze_source *s;
+	const struct analyze_source_info *info;
+	enum analyze_status st;
+	struct edge_rec e, recs[5];
+	char err[256];
+	int n = 0, i;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/cut.sqwlog", tmpdir);
+	for (i = 0; i < 5; i++)
+		recs[i] = at((uint64_t)i, (uint64_t)i * HALF, 1000, (uint8_t)(i % 2 == 0));
+	w = edgelog_writer_open(path, &m);
+	assert_non_null(w);
+	assert_int_equal(edgelog_writer_append(w, recs, 5), 0);
+	assert_int_equal(edgelog_writer_close(w, NULL), 0); /* no footer: killed */
+	{
+		/* and cut inside the last record */
+		FILE *f = fopen(path, "rb+");
+		long len;
+
+		assert_non_null(f);
+		fseek(f, 0, SEEK_END);
+		len = ftell(f);
+		fclose(f);
+		assert_int_equal(truncate(path, len - 12), 0);
+	}
+	s = analyze_source_open(path, NULL, &st, err, sizeof(err));
+	assert_non_null(s);
+	while (analyze_source_next(s, &e) == 1)
+		n++;
+	info = analyze_source_info(s);
+	assert_int_equal(n, 4);
+	assert_true(info->ended);
+	assert_true(info->truncated);
+	assert_null(info->footer);
+	assert_int_equal(info->trailing_bytes, 20);
+	analyze_source_close(s);
+	unlink(path);
+}
+
+static void a_foreign_or_missing_file_is_refused(void **state)
+{
+	enum analyze_status st;
+	char err[256];
+	char path[256];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/none.sqwlog", tmpdir);
+	assert_null(analyze_source_open(path, NULL, &st, err, sizeof(err)));
+	assert_int_equal(st, ANALYZE_E_IO);
+	{
+		struct analyze_source_opts o = { .format = "log" };
+		const char *p = write_file("foreign.bin", "GIF89a not a log at all, not a log at all");
+
+		assert_null(analyze_source_open(p, &o, &st, err, sizeof(err)));
+		assert_int_equal(st, ANALYZE_E_INPUT);
+		assert_non_null(strstr(err, "not a sqwave log"));
+	}
+}
+
+static int make_dir(void **state)
+{
+	(void)state;
+	print_set_level(PRINT_ERR);
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int remove_dir(void **state)
+{
+	char cmd[300];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(pulse_statistics_match_an_independent_computation),
+		cmocka_unit_test(the_last_edge_among_the_worst_has_no_following_pulse),
+		cmocka_unit_test(a_pulse_spanning_a_gap_in_seq_is_not_counted),
+		cmocka_unit_test(missed_periods_are_listed_up_to_the_bound_and_all_counted),
+		cmocka_unit_test(the_timeline_has_a_row_per_minute_with_its_worst),
+		cmocka_unit_test(warmup_edges_take_no_part_and_the_first_counted_pulse_needs_two_counted_edges),
+		cmocka_unit_test(a_capture_reports_its_partial_segments_at_both_ends),
+		cmocka_unit_test(a_plain_edge_list_reads_with_units_comments_and_crlf),
+		cmocka_unit_test(an_edge_list_without_intended_times_has_no_latency),
+		cmocka_unit_test(sqwaves_own_export_is_read_with_its_write_windows),
+		cmocka_unit_test(every_bad_edge_list_is_refused_with_file_and_line),
+		cmocka_unit_test(a_truncated_log_is_read_to_its_last_complete_record),
+		cmocka_unit_test(a_foreign_or_missing_file_is_refused),
+	};
+
+	return cmocka_run_group_tests(tests, make_dir, remove_dir);
+}
