@@ -18,7 +18,8 @@ GPIOD ?= $(shell if $(PKG_CONFIG) --atleast-version=2 libgpiod 2>/dev/null; then
 WARN     := -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes -Wstrict-prototypes \
 	    -Wno-missing-field-initializers
 OPT      ?= -O2 -g
-CFLAGS   += $(OPT) -std=c11 -D_GNU_SOURCE $(WARN) -pthread -MMD -MP \
+# 64-bit file offsets and time_t on 32-bit targets too (logs > 2 GiB, y2038).
+CFLAGS   += $(OPT) -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -D_TIME_BITS=64 $(WARN) -pthread -MMD -MP \
 	    -DSQW_VERSION='"$(VERSION)"' $(EXTRA_CFLAGS)
 ifeq ($(WERROR),1)
 CFLAGS   += -Werror

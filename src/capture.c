@@ -210,18 +210,57 @@ int capture_parse_rate(const char *s, size_t len, double *hz)
 	return 0;
 }
 
+/*
+ * 64x64-bit products divided by 64 bits exactly, for 32-bit targets too
+ * (armhf has no __int128): round half away from zero; the quotient must fit.
+ */
+int64_t capture_muldiv_round(int64_t a, int64_t b, int64_t c)
+{
+#if defined(__SIZEOF_INT128__) && !defined(SQW_NO_INT128)
+	__int128 num = (__int128)a * b;
+	__int128 q = num / c, rem = num % c;
+
+	if (rem < 0)
+		rem = -rem;
+	if (2 * rem >= c)
+		q += num < 0 ? -1 : 1;
+	return (int64_t)q;
+#else
+	int neg = (a < 0) != (b < 0);
+	uint64_t ua = a < 0 ? -(uint64_t)a : (uint64_t)a;
+	uint64_t ub = b < 0 ? -(uint64_t)b : (uint64_t)b;
+	uint64_t uc = (uint64_t)c;
+	uint64_t a_lo = ua & 0xffffffffu, a_hi = ua >> 32;
+	uint64_t b_lo = ub & 0xffffffffu, b_hi = ub >> 32;
+	uint64_t p0 = a_lo * b_lo, p1 = a_lo * b_hi, p2 = a_hi * b_lo, p3 = a_hi * b_hi;
+	uint64_t mid = (p0 >> 32) + (p1 & 0xffffffffu) + (p2 & 0xffffffffu);
+	uint64_t lo = (p0 & 0xffffffffu) | (mid << 32);
+	uint64_t hi = p3 + (p1 >> 32) + (p2 >> 32) + (mid >> 32);
+	uint64_t q = 0, r = 0;
+	int i;
+
+	/* Long division of hi:lo by uc, one bit at a time. */
+	for (i = 127; i >= 0; i--) {
+		uint64_t bit = i >= 64 ? (hi >> (i - 64)) & 1u : (lo >> i) & 1u;
+		int carry = (int)(r >> 63);
+
+		r = (r << 1) | bit;
+		q <<= 1;
+		if (carry || r >= uc) {
+			r -= uc;
+			q |= 1u;
+		}
+	}
+	if (r >= uc - r)
+		q++;
+	return neg ? -(int64_t)q : (int64_t)q;
+#endif
+}
+
 int64_t capture_sample_fs(int64_t n, double rate_hz)
 {
 	if (rate_hz == floor(rate_hz) && rate_hz >= 1 && rate_hz <= 1e15) {
-		__int128 num = (__int128)n * CAPTURE_FS_PER_S;
-		int64_t r = (int64_t)rate_hz;
-		__int128 q = num / r, rem = num % r;
-
-		if (rem < 0)
-			rem = -rem;
-		if (2 * rem >= r)
-			q += n < 0 ? -1 : 1;
-		return (int64_t)q;
+		return capture_muldiv_round(n, CAPTURE_FS_PER_S, (int64_t)rate_hz);
 	}
 	return (int64_t)llroundl((long double)n * (long double)CAPTURE_FS_PER_S / (long double)rate_hz);
 }

@@ -86,6 +86,8 @@ int capture_add_channel(struct capture *c, const char *name, size_t len);
 int capture_parse_rate(const char *s, size_t len, double *hz);
 /* Sample @n at @rate Hz -> fs, exact (rounded) for integer rates. */
 int64_t capture_sample_fs(int64_t n, double rate_hz);
+/* round(a * b / c), c > 0, exact beyond 64-bit products (no __int128 needed). */
+int64_t capture_muldiv_round(int64_t a, int64_t b, int64_t c);
 /* a * b with overflow check; 0 or -1. */
 int capture_mul_fs(int64_t a, int64_t b, int64_t *out);
 /* Lower-case ASCII compare of a slice with a C string prefix. */

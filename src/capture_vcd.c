@@ -273,7 +273,6 @@ static int vcd_var(struct capture *c, struct vcd *v, const char *scope, size_t s
 
 static int64_t vcd_snap(const struct vcd *v, int64_t t_fs, int64_t *sample)
 {
-	__int128 num;
 	int64_t r, n;
 
 	if (!(v->rate > 0) || v->rate != floor(v->rate) || v->rate > 1e15) {
@@ -281,8 +280,7 @@ static int64_t vcd_snap(const struct vcd *v, int64_t t_fs, int64_t *sample)
 		return t_fs;
 	}
 	r = (int64_t)v->rate;
-	num = (__int128)t_fs * r;
-	n = (int64_t)((num + CAPTURE_FS_PER_S / 2) / CAPTURE_FS_PER_S);
+	n = capture_muldiv_round(t_fs, r, CAPTURE_FS_PER_S);
 	*sample = n;
 	return capture_sample_fs(n, v->rate);
 }

@@ -73,8 +73,24 @@ int cmd_export(int argc, char **argv)
 		       m->version, m->clock_id, m->half_period_ns, m->start_ns,
 		       m->start_realtime_ns, m->text);
 		if (!csv) {
+			const struct edgelog_footer *f;
+
+			while ((got = edgelog_reader_next(r, &e)) == 1)
+				n++;
+			f = edgelog_reader_footer(r);
+			printf("records=%" PRIu64 "\n", n);
+			if (f)
+				printf("footer.records=%" PRIu64 "\nfooter.dropped=%" PRIu64
+				       "\nfooter.missed_periods=%" PRIu64 "\nfooter.end_realtime_ns=%"
+				       PRIu64 "\nfooter.exit_code=%d\nfooter.stop_reason=%s\n",
+				       f->records, f->dropped, f->missed_periods, f->end_realtime_ns,
+				       f->exit_code, f->stop_reason == EDGELOG_STOP_SIGNAL ? "signal" :
+				       f->stop_reason == EDGELOG_STOP_ERROR ? "error" : "duration");
+			else
+				printf("footer=none (truncated%s)\n",
+				       edgelog_reader_trailing_bytes(r) ? ", partial last record" : "");
 			edgelog_reader_close(r);
-			return SQW_EXIT_OK;
+			return got < 0 ? SQW_EXIT_RUNTIME : SQW_EXIT_OK;
 		}
 	}
 	out = strcmp(csv, "-") ? fopen(csv, "w") : stdout;

@@ -30,6 +30,7 @@
 #include "yamlcfg.h"
 
 #define RUN_LEAD_NS 100000000ull      /* first edge 100 ms after setup */
+#define RUN_GRID_OFFSET_NS 250000ull  /* slot 0 at x.250 ms */
 #define RUN_RT_STACK (256u * 1024u)
 #define WRITER_BATCH 4096
 #define WRITER_STACK (256u * 1024u)
@@ -435,7 +436,11 @@ int cmd_run(int argc, char **argv)
 
 	/* 3. The log, then the threads. */
 	loop.start_ns = clock_ns(CLOCK_MONOTONIC) + RUN_LEAD_NS;
-	loop.start_ns -= loop.start_ns % 1000000ull;	/* whole ms: readable logs */
+	/* Slot 0 a quarter millisecond off the millisecond grid: periodic
+	 * scheduler ticks (HZ 100/250/1000) fall on that grid, and an edge due
+	 * on a tick wakes after the tick's work (measured: docs/benchmarks.md). */
+	loop.start_ns -= loop.start_ns % 1000000ull;
+	loop.start_ns += RUN_GRID_OFFSET_NS;
 	meta.clock_id = CLOCK_MONOTONIC;
 	meta.half_period_ns = (uint64_t)half;
 	meta.start_ns = loop.start_ns;
@@ -511,34 +516,20 @@ out:
 		atomic_store(&w.finish, true);
 		pthread_join(wr_tid, NULL);
 	}
-	if (w.log) {
-		footer.dropped = ring_dropped(&ring);
-		footer.missed_periods = atomic_load(&loop.missed);
-		footer.end_realtime_ns = clock_ns(CLOCK_REALTIME);
-		footer.stop_reason = loop.error || atomic_load(&loop.write_errors) ||
-				     atomic_load(&w.log_error) ? EDGELOG_STOP_ERROR :
-				     sig ? EDGELOG_STOP_SIGNAL : EDGELOG_STOP_DURATION;
-		footer.exit_code = ret;
-		ri.records_logged = edgelog_writer_records(w.log);
-		if (edgelog_writer_close(w.log, &footer) < 0)
-			atomic_store(&w.log_error, true);
-		w.log = NULL;
-	}
-	gpio_out_close(gpio);	/* back to idle, released */
+	gpio_out_close(gpio);	/* back to idle, released, before anything slow */
 	if (rs.p.stack_size)
 		rtsetup_process_exit(&rs);
 	rtloop_close(&loop);
 
 	if (ret == SQW_EXIT_OK && !preflight) {
-		bool runtime_error = loop.error || atomic_load(&loop.write_errors) ||
-				     atomic_load(&w.log_error);
-
-		ri.end_realtime_ns = footer.end_realtime_ns;
-		ri.dropped = footer.dropped;
+		ri.end_realtime_ns = clock_ns(CLOCK_REALTIME);
+		ri.dropped = ring_dropped(&ring);
 		ri.write_errors = atomic_load(&loop.write_errors);
-		ri.stop_reason = (int)footer.stop_reason;
+		ri.stop_reason = loop.error || ri.write_errors || atomic_load(&w.log_error)
+			? EDGELOG_STOP_ERROR : sig ? EDGELOG_STOP_SIGNAL : EDGELOG_STOP_DURATION;
 		ri.stop_signal = sig;
 		ri.log_error = atomic_load(&w.log_error);
+		ri.records_logged = edgelog_writer_records(w.log);
 		if (loop.ru_started) {
 			ri.minflt = loop.ru_end.ru_minflt - loop.ru_start.ru_minflt;
 			ri.majflt = loop.ru_end.ru_majflt - loop.ru_start.ru_majflt;
@@ -549,16 +540,32 @@ out:
 		why[0] = '\0';
 		ret = summary_verdict(c, w.stats, &ri, why, sizeof(why)) == VERDICT_PASS
 			? SQW_EXIT_OK : SQW_EXIT_LIMIT;
+		if (ri.stop_reason == EDGELOG_STOP_ERROR)
+			ret = SQW_EXIT_RUNTIME;
+		else if (sig && config_int(c, CFG_RUN_DURATION))
+			ret = 128 + sig;
+	}
+	if (w.log) {
+		/* The footer carries the exit code the run ends with. */
+		footer.dropped = ring_dropped(&ring);
+		footer.missed_periods = atomic_load(&loop.missed);
+		footer.end_realtime_ns = ri.end_realtime_ns ? ri.end_realtime_ns
+							     : clock_ns(CLOCK_REALTIME);
+		footer.stop_reason = (uint32_t)ri.stop_reason;
+		footer.exit_code = ret;
+		if (edgelog_writer_close(w.log, &footer) < 0 && ret != SQW_EXIT_RUNTIME) {
+			ri.log_error = true;
+			ret = SQW_EXIT_RUNTIME;
+		}
+		w.log = NULL;
+	}
+	if (ri.end_realtime_ns) {	/* the run happened: report it */
 		summary_print_text(stdout, c, w.stats, &ri);
 		fflush(stdout);
 		if (json[0] && summary_write_json(json, c, w.stats, &ri) < 0) {
 			pr_err("cannot write the JSON summary %s: %s", json, strerror(errno));
-			runtime_error = true;
-		}
-		if (runtime_error)
 			ret = SQW_EXIT_RUNTIME;
-		else if (sig && config_int(c, CFG_RUN_DURATION))
-			ret = 128 + sig;
+		}
 	}
 	if (w.stats)
 		edgestats_free(w.stats);

@@ -12,7 +12,7 @@
 
 #define EDGELOG_MAGIC "SQWAVLOG"      /* 8 bytes, no NUL */
 #define EDGELOG_VERSION 1u
-#define EDGELOG_FOOTER_MAGIC 0x544f4f4657515351ull /* "SQWQFOOT" little-endian */
+#define EDGELOG_FOOTER_MAGIC 0x544f4f4656575153ull /* bytes on disk: "SQWVFOOT" */
 
 /* Fixed part of the header, little-endian on disk, followed by
  * text_len bytes of "key=value\n" metadata and zero padding up to

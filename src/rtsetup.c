@@ -52,7 +52,12 @@ int rtsetup_process_enter(struct rtsetup *rs, const struct rtsetup_params *p)
 		int32_t v = p->dma_latency_us;
 
 		rs->dma_fd = open("/dev/cpu_dma_latency", O_WRONLY | O_CLOEXEC);
-		if (rs->dma_fd < 0 || write(rs->dma_fd, &v, sizeof(v)) != (ssize_t)sizeof(v)) {
+		if (rs->dma_fd < 0 && errno == ENOENT) {
+			/* No PM QoS CPU latency device: the kernel has no CPU idle
+			 * states to hold off (e.g. cpuidle disabled, as X-LINUX-RT
+			 * does). Nothing to do, nothing lost. */
+			rs->dma_latency_absent = true;
+		} else if (rs->dma_fd < 0 || write(rs->dma_fd, &v, sizeof(v)) != (ssize_t)sizeof(v)) {
 			problem(rs, "cannot hold /dev/cpu_dma_latency at %d us (%s): run as root, "
 				"or set rt.dma_latency=-1 to leave CPU idle states alone",
 				p->dma_latency_us, strerror(errno));

@@ -23,6 +23,7 @@ struct rtsetup {
 	bool locked;          /* mlockall in force */
 	bool fifo;            /* RT thread got SCHED_FIFO */
 	bool pinned;          /* RT thread pinned to p.cpu */
+	bool dma_latency_absent; /* no /dev/cpu_dma_latency: no idle states to hold off */
 	char problems[1024];  /* what failed and how to fix it, one line each */
 };
 

@@ -329,43 +329,24 @@ static void the_live_copy_agrees_with_the_results(void **state)
 	assert_int_equal(live.width_max_ns, r->width[EDGESTATS_ANY].h.m.max);
 }
 
-static double seconds(clockid_t clk)
-{
-	struct timespec t;
-
-	clock_gettime(clk, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 /* The writer thread feeds >100k edges/s; this is the budget that leaves it. */
-static void ten_million_edges_take_well_under_a_second(void **state)
+/* Volume, not speed: no timing assertion on a shared machine (the cost per
+ * edge is measured by `make bench`). A million edges keep every count exact. */
+static void a_million_edges_keep_every_count_exact(void **state)
 {
 	struct edgestats *s = *state;
 	struct edge_rec e;
-	uint64_t i, n = 10000000;
-	double wall, cpu;
-	int slow = getenv("VALGRIND") != NULL;
+	uint64_t i, n = getenv("VALGRIND") || getenv("SQW_UNDER_EMULATION") ? 100000 : 1000000;
 
-#if defined(__SANITIZE_ADDRESS__)
-	slow = 1;
-#endif
-	if (slow)
-		n = 200000;  /* instrumented: check it works, not how fast */
-	wall = seconds(CLOCK_MONOTONIC);
-	/* CPU time, so that a busy machine does not fail the test */
-	cpu = seconds(CLOCK_THREAD_CPUTIME_ID);
 	for (i = 0; i < n; i++) {
 		e = edge(i, i, (int32_t)(2000 + ((i * 7919) & 0x7fff)), 40000,
 			 (int32_t)(41000 + (i & 1023)));
 		edgestats_add(s, &e);
 	}
-	cpu = seconds(CLOCK_THREAD_CPUTIME_ID) - cpu;
-	wall = seconds(CLOCK_MONOTONIC) - wall;
-	printf("edgestats_add: %" PRIu64 " edges in %.3f s CPU (%.3f s wall), %.1f ns/edge\n",
-	       n, cpu, wall, cpu * 1e9 / (double)n);
 	assert_int_equal(edgestats_result(s)->width[EDGESTATS_ANY].h.m.n, n - 1);
-	if (!slow)
-		assert_true(cpu < 0.8);
+	assert_int_equal(edgestats_result(s)->width[EDGESTATS_POS].h.m.n +
+			 edgestats_result(s)->width[EDGESTATS_NEG].h.m.n, n - 1);
 }
 
 int main(void)
@@ -386,7 +367,7 @@ int main(void)
 		T(two_writes_of_the_same_level_are_not_a_pulse),
 		T(the_period_runs_from_rise_to_rise),
 		T(the_live_copy_agrees_with_the_results),
-		T(ten_million_edges_take_well_under_a_second),
+		T(a_million_edges_keep_every_count_exact),
 	};
 #undef T
 	return cmocka_run_group_tests(tests, NULL, NULL);
