@@ -66,7 +66,15 @@ help:
 	@echo "make bench      benchmark against cyclictest (docs/benchmarks.md)"
 	@echo "make install    PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)"
 
-$(BUILD)/%.o: src/%.c
+# Objects depend on the flags they were built with: a change of CFLAGS,
+# CROSS_COMPILE or GPIOD rebuilds them (the file changes only when they do).
+BUILD_FLAGS := $(CC) $(CFLAGS) $(LDFLAGS) $(LIBS)
+ifneq ($(BUILD_FLAGS),$(file < $(BUILD)/flags))
+$(shell mkdir -p $(BUILD))
+$(file > $(BUILD)/flags,$(BUILD_FLAGS))
+endif
+
+$(BUILD)/%.o: src/%.c $(BUILD)/flags
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
@@ -78,7 +86,7 @@ $(BUILD)/sqwave: $(BUILD)/main.o $(BUILD)/libsqwave.a
 
 # One cmocka binary per module; unit tests may include the module's .c to see
 # its internals, so they get -Isrc and link the library for the rest.
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libsqwave.a
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libsqwave.a $(BUILD)/flags
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Wno-missing-prototypes -Isrc $(LDFLAGS) -o $@ $< $(BUILD)/libsqwave.a $(CMOCKA_LIBS) $(LIBS)
 
@@ -91,9 +99,14 @@ unit: $(UNIT_BINS)
 e2e: $(BUILD)/sqwave
 	@SQWAVE=$(BUILD)/sqwave tests/e2e/run-all
 
+# Every test: unit, end-to-end on the simulated board, and the armhf build on
+# a real kernel and GPIO controller under QEMU (SKIP_VM=1 leaves that out).
 test: deps
 	@$(MAKE) --no-print-directory all unit
 	@$(MAKE) --no-print-directory e2e
+ifneq ($(SKIP_VM),1)
+	@$(MAKE) --no-print-directory test-vm
+endif
 
 run: deps
 	@$(MAKE) --no-print-directory all

@@ -1,0 +1,401 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Judge one test-VM boot: parse the guest's serial console (@@SQW markers
+from tests/vm/guest-init) and QEMU's pl061_set_output trace, and check that
+sqwave's logged edges are exactly what the PL061 saw.
+
+Prints one 'PASS name' / 'FAIL name: why' line per check; on any failure,
+the guest's console (files elided). Exit status 1 if anything failed.
+Usage: check.py --api v2 --console FILE --trace FILE --out DIR [--icount]
+"""
+import argparse
+import base64
+import csv
+import gzip
+import io
+import json
+import os
+import re
+import struct
+import sys
+
+CSV_HEADER = ["seq", "level", "intended_ns", "wake_ns", "write_begin_ns",
+              "write_end_ns", "expirations", "flags"]
+BUSY_CONSUMER = "GPIO Key Poweroff"
+BAD_LABEL = "no-such-chip"
+TRACE_RE = re.compile(r"^\d+@(\d+)\.(\d+):pl061_set_output \S+ setting output (\d+) to (\d+)\s*$")
+
+
+def parse_console(text):
+    """Steps (name -> {'out': str, 'rc': int|None}), files (name -> bytes), begin/end flags."""
+    steps, files = {}, {}
+    began = ended = False
+    cur = None  # ('step', name, lines) or ('file', name, lines)
+    for raw in text.splitlines():
+        line = raw.rstrip("\r")
+        if line.startswith("@@SQW "):
+            f = line.split()
+            kind = f[1]
+            if kind == "begin":
+                began = True
+            elif kind == "end":
+                ended = True
+            elif kind == "step":
+                cur = ("step", f[2], [])
+                steps[f[2]] = {"out": "", "rc": None}
+            elif kind == "rc" and cur and cur[0] == "step":
+                steps[f[2]] = {"out": "\n".join(cur[2]), "rc": int(f[3])}
+                cur = None
+            elif kind == "file":
+                cur = ("file", f[2], [])
+            elif kind == "endfile" and cur and cur[0] == "file":
+                data = base64.b64decode("".join(cur[2])) if cur[2] else b""
+                files[f[2]] = gzip.decompress(data) if data else b""
+                cur = None
+            continue
+        if cur:
+            cur[2].append(line)
+    if cur and cur[0] == "step":  # the guest died inside a step
+        steps[cur[1]] = {"out": "\n".join(cur[2]), "rc": None}
+    return steps, files, began, ended
+
+
+def elide_files(text):
+    out, skipping = [], False
+    for line in text.splitlines():
+        line = line.rstrip("\r")
+        if line.startswith("@@SQW file "):
+            out.append(line + "  [contents elided]")
+            skipping = True
+        elif line.startswith("@@SQW endfile "):
+            skipping = False
+        elif not skipping:
+            out.append(line)
+    return "\n".join(out)
+
+
+def parse_trace(path):
+    """line -> [(t_ns, level), ...] in trace order (host wall-clock times)."""
+    lines = {}
+    with open(path, errors="replace") as f:
+        for raw in f:
+            m = TRACE_RE.match(raw)
+            if m:
+                t = int(m.group(1)) * 1_000_000_000 + int(m.group(2).ljust(6, "0")[:6]) * 1000
+                lines.setdefault(int(m.group(3)), []).append((t, int(m.group(4))))
+    return lines
+
+
+def wire_changes(events, start=0):
+    """Keep the events that change the level, starting from `start` (idle).
+    QEMU traces per-line changes of its output state, plus one announcement of
+    every line's reset state (level 0) at power-on: that one changes nothing."""
+    state, out = start, []
+    for t, level in events:
+        if level != state:
+            out.append((t, level))
+            state = level
+    return out
+
+
+def last_line(text):
+    lines = text.strip().splitlines()
+    return lines[-1] if lines else "(no message)"
+
+
+def locate_divergence(edges, got, slack_ns=200_000):
+    """Where a log and a trace of different lengths part: the first edge
+    whose PL061 write is not inside its write window, with the clock offset
+    taken from the first edges (valid without -icount only)."""
+    n = min(len(edges), len(got), 20)
+    if n == 0:
+        return ""
+    off = min(got[i][0] - edges[i]["write_begin_ns"] for i in range(n))
+    for i, (e, (t, _)) in enumerate(zip(edges, got)):
+        d = t - off - e["write_begin_ns"]
+        if d < -slack_ns or d > e["write_end_ns"] - e["write_begin_ns"] + slack_ns:
+            return "; they part at edge %d (log seq %d): its PL061 write is %+.0f us from write_begin" \
+                % (i, e["seq"], d / 1000)
+    return "; the first %d agree in level and time" % min(len(edges), len(got))
+
+
+FOOTER_MAGIC = 0x544f4f4656575153  # bytes "SQWVFOOT"
+
+
+def read_log_footer(data):
+    """The footer of a binary log, read independently of sqwave's reader
+    (layout in docs/log-format.md): dict, or raise ValueError."""
+    if len(data) < 56 or data[:8] != b"SQWAVLOG":
+        raise ValueError("not a sqwave log (%d bytes)" % len(data))
+    version, rec_size, rec_off = struct.unpack_from("<III", data, 8)
+    if rec_size != 32:
+        raise ValueError("record size %d" % rec_size)
+    body = len(data) - rec_off
+    if body < 64 or body % 32:
+        raise ValueError("%d bytes after the header: not whole records + a 64-byte footer" % body)
+    seq, magic, written, dropped, missed, _rt, code, reason = struct.unpack_from("<QQQQQQiI", data, len(data) - 64)
+    if seq != 0xffffffffffffffff or magic != FOOTER_MAGIC:
+        raise ValueError("no footer at the end (log cut short)")
+    return {"version": version, "records": (body - 64) // 32, "written": written, "dropped": dropped,
+            "missed": missed, "exit_code": code, "stop_reason": reason}
+
+
+def read_csv(data):
+    rows = list(csv.reader(io.StringIO(data.decode(errors="replace"))))
+    if not rows:
+        raise ValueError("empty CSV")
+    if rows[0] != CSV_HEADER:
+        raise ValueError("CSV header is %s, expected %s" % (",".join(rows[0]), ",".join(CSV_HEADER)))
+    edges = []
+    for n, r in enumerate(rows[1:], 2):
+        if len(r) != len(CSV_HEADER):
+            raise ValueError("CSV line %d has %d fields" % (n, len(r)))
+        edges.append({k: (int(v) if k != "flags" else v) for k, v in zip(CSV_HEADER, r)})
+    return edges
+
+
+class Checker:
+    def __init__(self, api):
+        self.api, self.passed, self.failed = api, 0, 0
+        self.details = []
+
+    def check(self, name, ok, why="", show=None):
+        if ok:
+            self.passed += 1
+            print("PASS %s/%s%s" % (self.api, name, ("  (" + why + ")") if why else ""))
+        else:
+            self.failed += 1
+            print("FAIL %s/%s: %s" % (self.api, name, why))
+            if show is not None:
+                print("  | " + "\n  | ".join(show.splitlines() or ["(no output)"]))
+        return ok
+
+
+def match_trace(ck, name, edges, trace_events, icount):
+    """Edges of one sqwave log against the trace of its line, one for one.
+    docs/log-format.md promises that every record is a real transition and
+    that a log ends at the idle level (a stop while active adds the edge back
+    to idle): so the line's changes on the wire, from idle 0, must be exactly
+    the logged levels, in order, and the last one 0."""
+    got = wire_changes(trace_events)
+    levels = [e["level"] for e in edges]
+    if len(got) != len(edges):
+        where = "" if icount else locate_divergence(edges, got)
+        ck.check(name, False, "log has %d edges, the PL061 trace shows %d level changes on this line%s"
+                 % (len(edges), len(got), where))
+        return
+    for i, (a, (_, b)) in enumerate(zip(levels, got)):
+        if a != b:
+            ck.check(name, False, "edge %d: log level %d, PL061 level %d" % (i, a, b))
+            return
+    if levels and levels[-1] != 0:
+        ck.check(name, False, "the log ends at level 1: the line was left active")
+        return
+    ck.check(name, True, "%d edges = %d PL061 output changes, same levels and order, ends idle"
+             % (len(edges), len(got)))
+    if icount:
+        print("NOTE %s/%s-timing: not checked: under -icount the guest's clock is not the trace's" % (ck.api, name))
+        return
+    check_timing(ck, name + "-timing", edges, got)
+
+
+def check_timing(ck, name, edges, got, slack_ns=100_000):
+    """Without -icount the guest's CLOCK_MONOTONIC runs at the host's rate, so
+    the trace's host timestamps and the log's times differ by a constant
+    offset. Take the offset at which no trace event precedes its edge's
+    write_begin; then each PL061 write must fall inside its own logged write
+    window [write_begin, write_end] (plus a little slack): the log says when
+    the pin changed, and the hardware agrees. Loose: 99% of edges, and the
+    two clocks must agree on the run's span within 2%."""
+    off = min(t - e["write_begin_ns"] for (t, _), e in zip(got, edges))
+    late = [e["seq"] for (t, _), e in zip(got, edges)
+            if t - off - e["write_begin_ns"] > e["write_end_ns"] - e["write_begin_ns"] + slack_ns]
+    span_tr = got[-1][0] - got[0][0]
+    span_log = edges[-1]["write_begin_ns"] - edges[0]["write_begin_ns"]
+    ratio = span_tr / span_log if span_log > 0 else 0.0
+    inside = 1 - len(late) / len(edges)
+    ok = inside >= 0.99 and 0.98 <= ratio <= 1.02
+    ck.check(name, ok, "%.2f%% of PL061 writes inside their logged write windows (+%d us); span trace/log %.4f%s"
+             % (100 * inside, slack_ns // 1000, ratio,
+                "" if not late else "; outside: %d edges, the first seq %s" % (len(late), ",".join(str(x) for x in late[:10]))))
+
+
+def check_json(ck, data, api, edges):
+    """The JSON summary says what this run was: the real chip through the
+    right libgpiod API, on a PREEMPT_RT kernel, RT set up, a pass."""
+    try:
+        j = json.loads(data.decode(errors="replace"))
+    except ValueError as e:
+        ck.check("run-json", False, "JSON summary unreadable: %s" % e)
+        return
+
+    def get(path):
+        v = j
+        for k in path.split("."):
+            v = v.get(k) if isinstance(v, dict) else None
+        return v
+    want = {"schema": "sqwave-summary", "host.preempt_rt": True, "rt.ok": True, "verdict.pass": True,
+            "counts.dropped": 0}
+    if edges is not None:
+        want["counts.edges"] = len(edges)
+    bad = ["%s is %r, want %r" % (k, get(k), v) for k, v in want.items() if get(k) != v]
+    gpio = str(get("board.gpio"))
+    if "9030000.pl061" not in gpio or "%s API" % api not in gpio:
+        bad.append("board.gpio is %r, want the 9030000.pl061 chip through the libgpiod %s API" % (gpio, api))
+    ck.check("run-json", not bad, "; ".join(bad) if bad else "summary: %s, PREEMPT_RT, RT ok, verdict pass" % gpio)
+
+
+def check_footer(ck, name, data, n_csv, stop_reason):
+    """The log ended normally: footer present, its counts agree with the export."""
+    try:
+        f = read_log_footer(data)
+    except ValueError as e:
+        ck.check(name, False, str(e))
+        return
+    ok = f["records"] == f["written"] == n_csv and f["dropped"] == 0 and f["stop_reason"] == stop_reason
+    ck.check(name, ok, "footer: %d records written, %d dropped, %d missed periods, stop reason %d, exit code %d"
+             % (f["written"], f["dropped"], f["missed"], f["stop_reason"], f["exit_code"])
+             + ("" if ok else "; want %d records (as exported), 0 dropped, stop reason %d"
+                % (n_csv, stop_reason)))
+
+
+def line_released_idle(ck, name, steps, api, line):
+    info, get = steps.get(name + "-info"), steps.get(name + "-get")
+    if not info or not get:
+        ck.check(name, False, "guest did not report line %d's state" % line)
+        return
+    out = info["out"]
+    held = ("consumer=" in out) if api == "v2" else ("unused" not in out)
+    value = get["out"].strip().strip('"').split("=")[-1].strip()
+    ok = info["rc"] == 0 and get["rc"] == 0 and not held and value in ("0", "inactive")
+    ck.check(name, ok, "line %d released, value %s" % (line, value) if ok else
+             "line %d after the run: gpioinfo rc %s, gpioget rc %s, value %r, %s"
+             % (line, info["rc"], get["rc"], value, "still held" if held else "released"),
+             show=None if ok else out + "\n" + get["out"])
+
+
+def run(args):
+    with open(args.console, errors="replace") as f:
+        console = f.read()
+    steps, files, began, ended = parse_console(console)
+    os.makedirs(args.out, exist_ok=True)
+    for name, data in files.items():
+        with open(os.path.join(args.out, name), "wb") as f:
+            f.write(data)
+    ck = Checker(args.api)
+    api = args.api
+
+    def step(name):
+        return steps.get(name, {"out": "(step not reached)", "rc": None})
+
+    ck.check("boot", began and ended, "guest ran to the end" if began and ended else
+             "guest %s" % ("never reached /init" if not began else "stopped before the end"))
+    rt = step("realtime")
+    ck.check("preempt-rt", rt["out"].strip() == "1", "/sys/kernel/realtime = %s" % rt["out"].strip()[:20],
+             show=rt["out"])
+
+    try:
+        trace = parse_trace(args.trace)
+    except OSError as e:
+        trace = {}
+        ck.check("trace", False, str(e))
+
+    # 1. The short run on line 0.
+    r = step("run")
+    ck.check("run-exit-0", r["rc"] == 0, "rc %s" % r["rc"], show=r["out"])
+    ex = step("run-export")
+    run_edges = None
+    try:
+        if ex["rc"] != 0:
+            raise ValueError("sqwave export exited %s" % ex["rc"])
+        run_edges = read_csv(files.get("run.csv", b""))
+        seqs = [e["seq"] for e in run_edges]
+        levels = [e["level"] for e in run_edges]
+        if not run_edges:
+            raise ValueError("no edges")
+        if any(b - a != 1 for a, b in zip(seqs, seqs[1:])):
+            raise ValueError("sequence numbers are not consecutive")
+        if any(a == b for a, b in zip(levels, levels[1:])) and \
+                not any(e["expirations"] > 1 for e in run_edges):
+            raise ValueError("levels do not alternate and no period was missed")
+        ck.check("run-log", True, "%d edges, first level %d, %d missed periods"
+                 % (len(run_edges), levels[0], sum(max(0, e["expirations"] - 1) for e in run_edges)))
+    except ValueError as e:
+        ck.check("run-log", False, str(e), show=ex["out"])
+        run_edges = None
+    check_json(ck, files.get("run.json", b""), api, run_edges)
+    if run_edges is not None:
+        check_footer(ck, "run-footer", files.get("run.sqwlog", b""), len(run_edges), stop_reason=0)
+        match_trace(ck, "run-trace", run_edges, trace.get(0, []), args.icount)
+    line_released_idle(ck, "run-after", steps, api, 0)
+
+    # 2. Lines sqwave cannot have.
+    b = step("busy")
+    ck.check("busy-line", b["rc"] == 3 and BUSY_CONSUMER in b["out"],
+             "rc %s, names \"%s\"" % (b["rc"], BUSY_CONSUMER) if b["rc"] == 3 and BUSY_CONSUMER in b["out"]
+             else "want rc 3 and \"%s\" in the message, got rc %s" % (BUSY_CONSUMER, b["rc"]), show=b["out"])
+    # What sqwave says (and must keep saying clearly): the offset against the
+    # chip's size, and the missing label with the chips that are there.
+    o = step("offset")
+    o_ok = o["rc"] == 3 and "line 8 is out of range" in o["out"] and "has 8 lines" in o["out"]
+    ck.check("offset-8", o_ok, "rc %s: %s" % (o["rc"], last_line(o["out"])) if o_ok else
+             "want rc 3 and \"line 8 is out of range ... has 8 lines\", got rc %s" % o["rc"],
+             show=None if o_ok else o["out"])
+    lb = step("label")
+    lb_ok = lb["rc"] == 3 and ('"%s" not found' % BAD_LABEL) in lb["out"] and "9030000.pl061" in lb["out"]
+    ck.check("wrong-label", lb_ok, "rc %s: %s" % (lb["rc"], last_line(lb["out"])) if lb_ok else
+             "want rc 3, \"%s\" not found, and the chips present (9030000.pl061), got rc %s"
+             % (BAD_LABEL, lb["rc"]), show=None if lb_ok else lb["out"])
+
+    # 3. SIGTERM mid-run on line 1.
+    t = step("sigterm")
+    # `sqwave --help`: "128+N run stopped early by signal N".
+    ck.check("sigterm-exit", t["rc"] == 128 + 15, "rc %s after SIGTERM" % t["rc"], show=t["out"])
+    tx = step("sigterm-export")
+    term_edges = None
+    try:
+        if tx["rc"] != 0:
+            raise ValueError("sqwave export exited %s" % tx["rc"])
+        if re.search(r"truncat|incomplete|no footer", tx["out"], re.I):
+            raise ValueError("export says the log is not complete")
+        term_edges = read_csv(files.get("sigterm.csv", b""))
+        if not term_edges:
+            raise ValueError("no edges")
+        ck.check("sigterm-log", True, "complete log, %d edges" % len(term_edges))
+    except ValueError as e:
+        ck.check("sigterm-log", False, str(e), show=tx["out"])
+    if term_edges is not None:
+        check_footer(ck, "sigterm-footer", files.get("sigterm.sqwlog", b""), len(term_edges), stop_reason=1)
+        match_trace(ck, "sigterm-trace", term_edges, trace.get(1, []), args.icount)
+    line_released_idle(ck, "sigterm-after", steps, api, 1)
+
+    # Nothing else was touched: no line but 0 and 1 ever changed, and gpio-keys still holds line 3.
+    stray = {ln: len(wire_changes(ev)) for ln, ev in trace.items() if ln not in (0, 1) and wire_changes(ev)}
+    ck.check("no-stray-writes", not stray, "only lines 0 and 1 changed" if not stray else
+             "changes on other lines: %s" % stray)
+    end = step("gpioinfo-end")
+    held = [ln for ln in end["out"].splitlines()
+            if ("consumer=" in ln if api == "v2" else "[used]" in ln)]
+    end_ok = end["rc"] == 0 and len(held) == 1 and BUSY_CONSUMER in held[0] and "line   3:" in held[0]
+    ck.check("end-state", end_ok, "every line released but line 3, still held by \"%s\"" % BUSY_CONSUMER
+             if end_ok else "after all runs, held lines: %s" % (held or "none"), show=end["out"])
+
+    if ck.failed:
+        print("---- guest console (%s) ----" % args.console)
+        print(elide_files(console))
+        print("---- end of guest console ----")
+    return 1 if ck.failed else 0
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--api", required=True)
+    p.add_argument("--console", required=True)
+    p.add_argument("--trace", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--icount", action="store_true", help="the guest ran under -icount: skip timing")
+    sys.exit(run(p.parse_args()))
+
+
+if __name__ == "__main__":
+    main()

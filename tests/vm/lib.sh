@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Shared settings for the tests/vm scripts (sourced, not run). Every path is
+# relative to the repository top, which the scripts cd to first.
+
+VM_CACHE=${VM_CACHE:-.cache/vm}          # downloads and sysroots, kept between runs
+VM_OUT=${VM_OUT:-build-vm}               # initramfs, console logs, traces of the last run
+VM_TRIPLET=arm-linux-gnueabihf
+VM_APIS=${VM_APIS:-"v2 v1"}              # libgpiod builds to test
+
+# Packages unpacked into both sysroots; per-API ones are added by the fetch script.
+VM_COMMON_DEBS="busybox-static libc6 libgcc-s1 libyaml-0-2 libyaml-dev libcmocka0 libcmocka-dev zlib1g zlib1g-dev"
+
+vm_say() { printf 'test-vm: %s\n' "$*"; }
+vm_die() { printf 'test-vm: error: %s\n' "$*" >&2; exit 1; }
+
+# The sysroot for one libgpiod API (v1 | v2).
+vm_sysroot() { printf '%s/sysroot-%s' "$VM_CACHE" "$1"; }
+
+# Environment that points pkg-config at a sysroot's armhf .pc files only.
+vm_pkg_env() {
+	s=$(cd "$(vm_sysroot "$1")" && pwd)
+	printf 'PKG_CONFIG_SYSROOT_DIR=%s PKG_CONFIG_LIBDIR=%s PKG_CONFIG_PATH= PKG_CONFIG_SYSTEM_INCLUDE_PATH=/nonexistent PKG_CONFIG_SYSTEM_LIBRARY_PATH=/nonexistent' \
+		"$s" "$s/usr/lib/$VM_TRIPLET/pkgconfig:$s/usr/share/pkgconfig"
+}
