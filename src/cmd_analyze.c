@@ -12,6 +12,7 @@
 #include "analyze.h"
 #include "cmd.h"
 #include "json.h"
+#include "statsjson.h"
 #include "print.h"
 #include "svgplot.h"
 #include "units.h"
@@ -328,76 +329,6 @@ void analyze_print_text(FILE *f, const struct analysis *a)
 
 /* ---- JSON (docs/analyze.md) ---- */
 
-static void json_kv_ns(struct json_writer *w, const char *key, double ns)
-{
-	if (isnan(ns))
-		json_kv_null(w, key);
-	else
-		json_kv_int(w, key, (int64_t)llround(ns));
-}
-
-static void json_where(struct json_writer *w, const char *key, const struct edgestats_where *at)
-{
-	json_kv_object_begin(w, key);
-	json_kv_uint(w, "seq", at->seq);
-	json_kv_uint(w, "intended_ns", at->intended_ns);
-	json_object_end(w);
-}
-
-static void json_dist_body(struct json_writer *w, const struct stats_hist *h)
-{
-	size_t i;
-
-	json_kv_uint(w, "count", h->m.n);
-	if (h->m.n) {
-		json_kv_int(w, "min_ns", h->m.min);
-		json_kv_int(w, "max_ns", h->m.max);
-	} else {
-		json_kv_null(w, "min_ns");
-		json_kv_null(w, "max_ns");
-	}
-	json_kv_ns(w, "mean_ns", stats_moments_mean(&h->m));
-	json_kv_ns(w, "stddev_ns", stats_moments_stddev(&h->m));
-	json_kv_object_begin(w, "percentiles_ns");
-	for (i = 0; i < STATS_NPCT; i++) {
-		if (h->m.n)
-			json_kv_int(w, stats_pct_name[i], stats_hist_percentile(h, stats_pct[i]));
-		else
-			json_kv_null(w, stats_pct_name[i]);
-	}
-	json_object_end(w);
-	json_kv_uint(w, "overflow", h->overflow);
-}
-
-static void json_pulse(struct json_writer *w, const char *key, const struct edgestats_pulse *p,
-		       bool valid)
-{
-	if (!valid) {
-		json_kv_null(w, key);
-		return;
-	}
-	json_kv_object_begin(w, key);
-	json_kv_int(w, "width_ns", p->width_ns);
-	json_kv_int(w, "lo_ns", p->lo_ns);
-	json_kv_int(w, "hi_ns", p->hi_ns);
-	json_kv_uint(w, "seq", p->at.seq);
-	json_kv_uint(w, "intended_ns", p->at.intended_ns);
-	json_object_end(w);
-}
-
-static void json_widths(struct json_writer *w, const char *key, const struct edgestats_widths *wd)
-{
-	bool any = wd->h.m.n > 0;
-
-	json_kv_object_begin(w, key);
-	json_dist_body(w, &wd->h);
-	json_pulse(w, "tmin", &wd->tmin, any);
-	json_pulse(w, "tmax", &wd->tmax, any);
-	json_pulse(w, "tmin_bound", &wd->tmin_bound, any);
-	json_pulse(w, "tmax_bound", &wd->tmax_bound, any);
-	json_object_end(w);
-}
-
 static void json_source(struct json_writer *w, const struct analysis *a)
 {
 	const struct analyze_source_info *s = a->src;
@@ -559,9 +490,9 @@ static void json_analysis(struct json_writer *w, const struct analysis *a)
 
 	if (s->has_intended) {
 		json_kv_object_begin(w, "wake_latency");
-		json_dist_body(w, &r->wake);
+		statsjson_dist(w, &r->wake);
 		if (r->wake.m.n)
-			json_where(w, "worst", &r->wake_worst);
+			statsjson_where(w, "worst", &r->wake_worst);
 		else
 			json_kv_null(w, "worst");
 		json_object_end(w);
@@ -570,9 +501,9 @@ static void json_analysis(struct json_writer *w, const struct analysis *a)
 	}
 	if (s->has_window) {
 		json_kv_object_begin(w, "write_cost");
-		json_dist_body(w, &r->write);
+		statsjson_dist(w, &r->write);
 		if (r->write.m.n)
-			json_where(w, "worst", &r->write_worst);
+			statsjson_where(w, "worst", &r->write_worst);
 		else
 			json_kv_null(w, "worst");
 		json_object_end(w);
@@ -581,9 +512,9 @@ static void json_analysis(struct json_writer *w, const struct analysis *a)
 	}
 
 	json_kv_object_begin(w, "pulse_width");
-	json_widths(w, "positive", &r->width[EDGESTATS_POS]);
-	json_widths(w, "negative", &r->width[EDGESTATS_NEG]);
-	json_widths(w, "any", &r->width[EDGESTATS_ANY]);
+	statsjson_widths(w, "positive", &r->width[EDGESTATS_POS]);
+	statsjson_widths(w, "negative", &r->width[EDGESTATS_NEG]);
+	statsjson_widths(w, "any", &r->width[EDGESTATS_ANY]);
 	json_object_end(w);
 
 	json_kv_object_begin(w, "period");
@@ -591,16 +522,16 @@ static void json_analysis(struct json_writer *w, const struct analysis *a)
 	if (r->period_m.n) {
 		json_kv_int(w, "min_ns", r->period_m.min);
 		json_kv_int(w, "max_ns", r->period_m.max);
-		json_where(w, "min_at", &r->period_min_at);
-		json_where(w, "max_at", &r->period_max_at);
+		statsjson_where(w, "min_at", &r->period_min_at);
+		statsjson_where(w, "max_at", &r->period_max_at);
 	} else {
 		json_kv_null(w, "min_ns");
 		json_kv_null(w, "max_ns");
 		json_kv_null(w, "min_at");
 		json_kv_null(w, "max_at");
 	}
-	json_kv_ns(w, "mean_ns", stats_moments_mean(&r->period_m));
-	json_kv_ns(w, "stddev_ns", stats_moments_stddev(&r->period_m));
+	statsjson_ns(w, "mean_ns", stats_moments_mean(&r->period_m));
+	statsjson_ns(w, "stddev_ns", stats_moments_stddev(&r->period_m));
 	json_object_end(w);
 	if (isnan(duty))
 		json_kv_null(w, "duty_cycle");

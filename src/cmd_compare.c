@@ -16,6 +16,7 @@
 #include "edgelog.h"
 #include "edgestats.h"
 #include "json.h"
+#include "statsjson.h"
 #include "print.h"
 #include "stats.h"
 #include "units.h"
@@ -716,36 +717,12 @@ static void jns(struct json_writer *w, const char *key, double ns)
 		json_kv_double(w, key, round(ns * 1000) / 1000);
 }
 
-static void json_hist(struct json_writer *w, const char *key, const struct stats_hist *h)
-{
-	int i;
-
-	json_kv_object_begin(w, key);
-	json_kv_uint(w, "count", h->m.n);
-	if (h->m.n) {
-		json_kv_int(w, "min_ns", h->m.min);
-		json_kv_int(w, "max_ns", h->m.max);
-	} else {
-		json_kv_null(w, "min_ns");
-		json_kv_null(w, "max_ns");
-	}
-	jns(w, "mean_ns", stats_moments_mean(&h->m));
-	jns(w, "stddev_ns", stats_moments_stddev(&h->m));
-	json_kv_object_begin(w, "percentiles_ns");
-	for (i = 0; i < STATS_NPCT; i++) {
-		if (h->m.n)
-			json_kv_int(w, stats_pct_name[i], stats_hist_percentile(h, stats_pct[i]));
-		else
-			json_kv_null(w, stats_pct_name[i]);
-	}
-	json_object_end(w);
-	json_object_end(w);
-}
-
 static void json_log_widths(struct json_writer *w, const char *key, const struct edgestats_widths *lw)
 {
 	json_kv_object_begin(w, key);
-	json_hist(w, "widths", &lw->h);
+	json_kv_object_begin(w, "widths");
+	statsjson_dist(w, &lw->h);
+	json_object_end(w);
 	if (lw->h.m.n) {
 		json_kv_int(w, "tmin_ns", lw->tmin.width_ns);
 		json_kv_int(w, "tmin_lo_ns", lw->tmin_bound.lo_ns);
@@ -827,7 +804,9 @@ static void json_edges(struct json_writer *w, const struct cmp *c)
 	json_kv_int(w, "max_ns", c->res_m.n ? c->res_m.max : 0);
 	jns(w, "mean_ns", stats_moments_mean(&c->res_m));
 	jns(w, "stddev_ns", stats_moments_stddev(&c->res_m));
-	json_hist(w, "abs", &c->res_abs);
+	json_kv_object_begin(w, "abs");
+	statsjson_dist(w, &c->res_abs);
+	json_object_end(w);
 	if (c->frac_m.n)
 		json_kv_double(w, "mean_position_in_window", stats_moments_mean(&c->frac_m) / 1000);
 	json_kv_array_begin(w, "worst");
@@ -849,7 +828,9 @@ static void json_edges(struct json_writer *w, const struct cmp *c)
 	json_kv_object_begin(w, "widths");
 	for (p = 0; p < EDGESTATS_NPOL; p++) {
 		json_kv_object_begin(w, pol_name[p]);
-		json_hist(w, "capture", &c->cw[p]);
+		json_kv_object_begin(w, "capture");
+		statsjson_dist(w, &c->cw[p]);
+		json_object_end(w);
 		json_log_widths(w, "log", &c->er->width[p]);
 		json_kv_bool(w, "tmin_agrees", c->width_ok[p][0]);
 		json_kv_bool(w, "tmax_agrees", c->width_ok[p][1]);

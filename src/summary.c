@@ -11,6 +11,7 @@
 
 #include "edgelog.h"
 #include "json.h"
+#include "statsjson.h"
 #include "units.h"
 
 #ifndef SQW_VERSION
@@ -328,77 +329,6 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 
 /* ---- JSON ---- */
 
-static void json_where(struct json_writer *w, const char *key, const struct edgestats_where *at)
-{
-	json_kv_object_begin(w, key);
-	json_kv_uint(w, "seq", at->seq);
-	json_kv_uint(w, "intended_ns", at->intended_ns);
-	json_object_end(w);
-}
-
-/* Rounded to whole ns; null when there are no samples. */
-static void json_kv_ns(struct json_writer *w, const char *key, double ns)
-{
-	if (isnan(ns))
-		json_kv_null(w, key);
-	else
-		json_kv_int(w, key, (int64_t)llround(ns));
-}
-
-static void json_dist_body(struct json_writer *w, const struct stats_hist *h)
-{
-	size_t i;
-
-	json_kv_uint(w, "count", h->m.n);
-	if (h->m.n) {
-		json_kv_int(w, "min_ns", h->m.min);
-		json_kv_int(w, "max_ns", h->m.max);
-	} else {
-		json_kv_null(w, "min_ns");
-		json_kv_null(w, "max_ns");
-	}
-	json_kv_ns(w, "mean_ns", stats_moments_mean(&h->m));
-	json_kv_ns(w, "stddev_ns", stats_moments_stddev(&h->m));
-	json_kv_object_begin(w, "percentiles_ns");
-	for (i = 0; i < STATS_NPCT; i++) {
-		if (h->m.n)
-			json_kv_int(w, stats_pct_name[i], stats_hist_percentile(h, stats_pct[i]));
-		else
-			json_kv_null(w, stats_pct_name[i]);
-	}
-	json_object_end(w);
-	json_kv_uint(w, "overflow", h->overflow);
-}
-
-static void json_pulse(struct json_writer *w, const char *key, const struct edgestats_pulse *p,
-		       bool valid)
-{
-	if (!valid) {
-		json_kv_null(w, key);
-		return;
-	}
-	json_kv_object_begin(w, key);
-	json_kv_int(w, "width_ns", p->width_ns);
-	json_kv_int(w, "lo_ns", p->lo_ns);
-	json_kv_int(w, "hi_ns", p->hi_ns);
-	json_kv_uint(w, "seq", p->at.seq);
-	json_kv_uint(w, "intended_ns", p->at.intended_ns);
-	json_object_end(w);
-}
-
-static void json_widths(struct json_writer *w, const char *key, const struct edgestats_widths *wd)
-{
-	bool any = wd->h.m.n > 0;
-
-	json_kv_object_begin(w, key);
-	json_dist_body(w, &wd->h);
-	json_pulse(w, "tmin", &wd->tmin, any);
-	json_pulse(w, "tmax", &wd->tmax, any);
-	json_pulse(w, "tmin_bound", &wd->tmin_bound, any);
-	json_pulse(w, "tmax_bound", &wd->tmax_bound, any);
-	json_object_end(w);
-}
-
 static void json_config(struct json_writer *w, const struct config *c)
 {
 	char name[128], buf[1024];
@@ -505,7 +435,7 @@ static void json_summary(struct json_writer *w, const struct config *c,
 	json_kv_uint(w, "gap_events", r->gap_events);
 	json_kv_uint(w, "largest_gap", r->largest_gap);
 	if (r->gap_events)
-		json_where(w, "first_gap", &r->first_gap);
+		statsjson_where(w, "first_gap", &r->first_gap);
 	else
 		json_kv_null(w, "first_gap");
 	json_kv_uint(w, "write_errors", max_u64(ri->write_errors, r->write_errors));
@@ -515,25 +445,25 @@ static void json_summary(struct json_writer *w, const struct config *c,
 	json_object_end(w);
 
 	json_kv_object_begin(w, "wake_latency");
-	json_dist_body(w, &r->wake);
+	statsjson_dist(w, &r->wake);
 	if (r->wake.m.n)
-		json_where(w, "worst", &r->wake_worst);
+		statsjson_where(w, "worst", &r->wake_worst);
 	else
 		json_kv_null(w, "worst");
 	json_object_end(w);
 
 	json_kv_object_begin(w, "write_cost");
-	json_dist_body(w, &r->write);
+	statsjson_dist(w, &r->write);
 	if (r->write.m.n)
-		json_where(w, "worst", &r->write_worst);
+		statsjson_where(w, "worst", &r->write_worst);
 	else
 		json_kv_null(w, "worst");
 	json_object_end(w);
 
 	json_kv_object_begin(w, "pulse_width");
-	json_widths(w, "positive", &r->width[EDGESTATS_POS]);
-	json_widths(w, "negative", &r->width[EDGESTATS_NEG]);
-	json_widths(w, "any", &r->width[EDGESTATS_ANY]);
+	statsjson_widths(w, "positive", &r->width[EDGESTATS_POS]);
+	statsjson_widths(w, "negative", &r->width[EDGESTATS_NEG]);
+	statsjson_widths(w, "any", &r->width[EDGESTATS_ANY]);
 	json_object_end(w);
 
 	json_kv_object_begin(w, "period");
@@ -541,15 +471,15 @@ static void json_summary(struct json_writer *w, const struct config *c,
 	if (r->period_m.n) {
 		json_kv_int(w, "min_ns", r->period_m.min);
 		json_kv_int(w, "max_ns", r->period_m.max);
-		json_where(w, "min_at", &r->period_min_at);
-		json_where(w, "max_at", &r->period_max_at);
+		statsjson_where(w, "min_at", &r->period_min_at);
+		statsjson_where(w, "max_at", &r->period_max_at);
 	} else {
 		json_kv_null(w, "min_ns");
 		json_kv_null(w, "max_ns");
 		json_kv_null(w, "min_at");
 		json_kv_null(w, "max_at");
 	}
-	json_kv_ns(w, "mean_ns", stats_moments_mean(&r->period_m));
+	statsjson_ns(w, "mean_ns", stats_moments_mean(&r->period_m));
 	json_object_end(w);
 
 	json_kv_object_begin(w, "rusage");

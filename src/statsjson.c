@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* JSON for statistics (see statsjson.h); the schemas that use it are in
+ * docs/json-summary.md, docs/analyze.md and docs/compare.md. */
+#include "statsjson.h"
+
+#include <math.h>
+#include <stddef.h>
+
+void statsjson_ns(struct json_writer *w, const char *key, double ns)
+{
+	if (isnan(ns))
+		json_kv_null(w, key);
+	else
+		json_kv_int(w, key, (int64_t)llround(ns));
+}
+
+void statsjson_dist(struct json_writer *w, const struct stats_hist *h)
+{
+	size_t i;
+
+	json_kv_uint(w, "count", h->m.n);
+	if (h->m.n) {
+		json_kv_int(w, "min_ns", h->m.min);
+		json_kv_int(w, "max_ns", h->m.max);
+	} else {
+		json_kv_null(w, "min_ns");
+		json_kv_null(w, "max_ns");
+	}
+	statsjson_ns(w, "mean_ns", stats_moments_mean(&h->m));
+	statsjson_ns(w, "stddev_ns", stats_moments_stddev(&h->m));
+	json_kv_object_begin(w, "percentiles_ns");
+	for (i = 0; i < STATS_NPCT; i++) {
+		if (h->m.n)
+			json_kv_int(w, stats_pct_name[i], stats_hist_percentile(h, stats_pct[i]));
+		else
+			json_kv_null(w, stats_pct_name[i]);
+	}
+	json_object_end(w);
+	json_kv_uint(w, "overflow", h->overflow);
+}
+
+void statsjson_where(struct json_writer *w, const char *key, const struct edgestats_where *at)
+{
+	json_kv_object_begin(w, key);
+	json_kv_uint(w, "seq", at->seq);
+	json_kv_uint(w, "intended_ns", at->intended_ns);
+	json_object_end(w);
+}
+
+void statsjson_pulse(struct json_writer *w, const char *key, const struct edgestats_pulse *p,
+		     bool valid)
+{
+	if (!valid) {
+		json_kv_null(w, key);
+		return;
+	}
+	json_kv_object_begin(w, key);
+	json_kv_int(w, "width_ns", p->width_ns);
+	json_kv_int(w, "lo_ns", p->lo_ns);
+	json_kv_int(w, "hi_ns", p->hi_ns);
+	json_kv_uint(w, "seq", p->at.seq);
+	json_kv_uint(w, "intended_ns", p->at.intended_ns);
+	json_object_end(w);
+}
+
+void statsjson_widths(struct json_writer *w, const char *key, const struct edgestats_widths *wd)
+{
+	bool any = wd->h.m.n > 0;
+
+	json_kv_object_begin(w, key);
+	statsjson_dist(w, &wd->h);
+	statsjson_pulse(w, "tmin", &wd->tmin, any);
+	statsjson_pulse(w, "tmax", &wd->tmax, any);
+	statsjson_pulse(w, "tmin_bound", &wd->tmin_bound, any);
+	statsjson_pulse(w, "tmax_bound", &wd->tmax_bound, any);
+	json_object_end(w);
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* JSON for statistics: one way to write a distribution, a pulse and a set of
+ * pulse widths, shared by the run summary, analyze and compare. */
+#ifndef SQW_STATSJSON_H
+#define SQW_STATSJSON_H
+
+#include <stdbool.h>
+
+#include "edgestats.h"
+#include "json.h"
+#include "stats.h"
+
+/* @ns rounded to a whole ns; null when NaN (no samples). */
+void statsjson_ns(struct json_writer *w, const char *key, double ns);
+
+/* The members of a distribution, into the current object: count, min_ns,
+ * max_ns, mean_ns, stddev_ns, percentiles_ns {p0.01 ...}, overflow. */
+void statsjson_dist(struct json_writer *w, const struct stats_hist *h);
+
+/* {"seq", "intended_ns"} */
+void statsjson_where(struct json_writer *w, const char *key, const struct edgestats_where *at);
+
+/* {"width_ns", "lo_ns", "hi_ns", "seq", "intended_ns"}, or null when !valid. */
+void statsjson_pulse(struct json_writer *w, const char *key, const struct edgestats_pulse *p,
+		     bool valid);
+
+/* {distribution members, tmin, tmax, tmin_bound, tmax_bound} */
+void statsjson_widths(struct json_writer *w, const char *key, const struct edgestats_widths *wd);
+
+#endif
