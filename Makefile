@@ -136,7 +136,9 @@ fuzz:
 	done
 	@scripts/run-fuzz $(FUZZ_SECONDS) $(FUZZ_SRCS:tests/fuzz/%.c=build-fuzz/%)
 
-bench: deps all
+bench:
+	@scripts/install-deps sigrok-cli
+	@$(MAKE) --no-print-directory all
 	@bench/run
 
 install: all

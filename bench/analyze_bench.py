@@ -13,7 +13,8 @@ Run through bench/analyze-bench. Three parts, one session:
            capture: speed ratio, and the pulse widths compared edge for edge
 
 Generated inputs are cached in OUT/data (keyed by their parameters), so a
-second run only measures. Results: OUT/results.json, OUT/summary.md.
+second run only measures. Results: OUT/results.json, OUT/summary.md
+(--quick: results-quick.json, summary-quick.md).
 """
 import argparse
 import csv
@@ -288,10 +289,15 @@ def main():
     a = ap.parse_args()
     only = set(a.only.split(","))
     reps = a.reps or (3 if a.quick else 5)
-    sq = os.path.abspath(a.sqwave)
     out = a.out
     os.makedirs(out, exist_ok=True)
-    cache = Cache(os.path.join(out, "data"))
+    # measure a snapshot: a rebuild during the run must not change (or remove)
+    # the binary between repetitions
+    sq = os.path.abspath(os.path.join(out, "sqwave"))
+    shutil.copy2(a.sqwave, sq + ".tmp")
+    os.replace(sq + ".tmp", sq)
+    # quick mode keeps its smaller inputs apart, so switching does not regenerate
+    cache = Cache(os.path.join(out, "data-quick" if a.quick else "data"))
     t_start = time.time()
     R = {
         "command": a.command,
@@ -301,6 +307,7 @@ def main():
                     "loadavg_start": open("/proc/loadavg").read().split()[:3]},
         "sqwave_version": subprocess.run([sq, "--version"], capture_output=True,
                                          text=True).stdout.strip(),
+        "sqwave_sha256": file_hash(sq),
         "quick": a.quick, "reps": reps, "generated_s": {},
     }
     try:
@@ -526,10 +533,11 @@ def main():
 
     R["machine"]["loadavg_end"] = open("/proc/loadavg").read().split()[:3]
     R["elapsed_s"] = time.time() - t_start
-    with open(os.path.join(out, "results.json"), "w") as f:
+    sfx = "-quick" if a.quick else ""
+    with open(os.path.join(out, f"results{sfx}.json"), "w") as f:
         json.dump(R, f, indent=1, default=str)
     md = summary(R)
-    with open(os.path.join(out, "summary.md"), "w") as f:
+    with open(os.path.join(out, f"summary{sfx}.md"), "w") as f:
         f.write(md)
     print(md)
     return 0

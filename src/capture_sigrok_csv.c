@@ -155,6 +155,15 @@ static int srcsv_open(struct capture *c)
 			csvread_skip(&s->r);
 			continue;
 		}
+		/* libsigrok writes "META samplerate: N" instead of the comment
+		 * when its input was not a device (sigrok-cli -I binary ...). */
+		if (capture_starts(p, l, "META samplerate:")) {
+			csvread_skip(&s->r);
+			if (capture_parse_rate(p + 16, l - 16, &s->rate))
+				return capture_err(c, line, "cannot read the samplerate '%.*s'",
+						   (int)(l - 16 > 40 ? 40 : l - 16), p + 16);
+			continue;
+		}
 		if (p[0] != ';') {
 			csvread_seek(&s->r, off, line);
 			break;
