@@ -25,7 +25,7 @@
 struct edge_rec {
 	uint64_t seq;            /* edge number, +1 per written edge */
 	uint64_t intended_ns;    /* absolute deadline of this edge's slot */
-	int32_t wake_off_ns;     /* wake-up (after the timerfd read) - intended */
+	int32_t wake_off_ns;     /* wake-up (poll() on the timerfd returned) - intended */
 	int32_t write_begin_off_ns; /* just before the line write - intended */
 	int32_t write_end_off_ns;   /* just after the line write - intended */
 	uint16_t expirations;    /* timerfd expirations read for this edge (1 = on time) */

@@ -15,6 +15,12 @@
 #include "ring.h"
 
 /*
+ * One edge: poll() the timerfd, read the clock (wake), read the clock and
+ * write the line and read the clock again (write window), then read() the
+ * expiration count. The read comes last because reading a periodic timerfd
+ * re-arms its hrtimer inside the kernel: done before the write, that cost
+ * (a few us under virtualization) delayed every edge (docs/benchmarks.md).
+ *
  * Missed-period policy: the timerfd is armed once, absolute, at start_ns with
  * the half period as interval; it is never re-armed. A read returning n > 1
  * expirations means n - 1 slots passed without an edge: they are counted as
