@@ -434,7 +434,21 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 
-	/* 3. The log, then the threads. */
+	/* 3. The RT thread (waiting for the start), the log, the writer, go. */
+	err = rtsetup_thread_create(&rs, &rt_tid, rtloop_thread, &loop,
+				    config_bool(c, CFG_RT_ALLOW_NON_RT));
+	if (err) {
+		pr_err("cannot start the RT thread:\n%s", rs.problems);
+		goto out;
+	}
+	rt_started = true;
+	rt_ok = rt_ok && rs.fifo;
+	ri.rt_ok = rt_ok;
+	ri.non_rt_reason = rt_ok ? NULL : rs.problems;
+	if (!rt_ok)
+		pr_warn("NON-RT RUN (--allow-non-rt): results are not real-time results:\n%s",
+			rs.problems);
+
 	loop.start_ns = clock_ns(CLOCK_MONOTONIC) + RUN_LEAD_NS;
 	/* Slot 0 a quarter millisecond off the millisecond grid: periodic
 	 * scheduler ticks (HZ 100/250/1000) fall on that grid, and an edge due
@@ -466,20 +480,7 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	wr_started = true;
-
-	err = rtsetup_thread_create(&rs, &rt_tid, rtloop_thread, &loop,
-				    config_bool(c, CFG_RT_ALLOW_NON_RT));
-	if (err) {
-		pr_err("cannot start the RT thread:\n%s", rs.problems);
-		goto out;
-	}
-	rt_started = true;
-	rt_ok = rt_ok && rs.fifo;
-	ri.rt_ok = rt_ok;
-	ri.non_rt_reason = rt_ok ? NULL : rs.problems;
-	if (!rt_ok)
-		pr_warn("NON-RT RUN (--allow-non-rt): results are not real-time results:\n%s",
-			rs.problems);
+	atomic_store_explicit(&loop.go, true, memory_order_release);
 
 	/* 4. Wait: signals, status line, end of the loop. */
 	tty = isatty(STDERR_FILENO);
@@ -510,8 +511,13 @@ int cmd_run(int argc, char **argv)
 	ret = SQW_EXIT_OK;
 
 out:
-	if (rt_started)
+	if (rt_started) {
+		if (!atomic_load(&loop.go)) {	/* setup failed after the thread started */
+			atomic_store(&loop.stop_req, true);
+			atomic_store(&loop.go, true);
+		}
 		pthread_join(rt_tid, NULL);
+	}
 	if (wr_started) {
 		atomic_store(&w.finish, true);
 		pthread_join(wr_tid, NULL);

@@ -14,6 +14,7 @@
 
 int rtloop_open(struct rtloop *l)
 {
+	atomic_init(&l->go, false);
 	atomic_init(&l->stop_req, false);
 	atomic_init(&l->done, false);
 	atomic_init(&l->edges, 0);
@@ -95,6 +96,11 @@ void *rtloop_thread(void *arg)
 
 	rtsetup_thread_prefault(l->stack_prefault);
 	memset(&rec, 0, sizeof(rec));
+	/* Before the loop: waiting may sleep, nothing here is timed. */
+	while (!atomic_load_explicit(&l->go, memory_order_acquire))
+		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
+	if (atomic_load_explicit(&l->stop_req, memory_order_relaxed))
+		goto out;
 
 	its.it_value.tv_sec = (time_t)(l->start_ns / 1000000000ull);
 	its.it_value.tv_nsec = (long)(l->start_ns % 1000000000ull);

@@ -45,6 +45,7 @@ struct rtloop {
 	size_t stack_prefault;
 
 	/* Shared: written by one side, read by the other, all atomic. */
+	atomic_bool go;           /* set by the main thread once start_ns is final */
 	atomic_bool stop_req;     /* set by the main thread (signal, I/O error) */
 	atomic_bool done;         /* set by the RT thread when it has left the loop */
 	atomic_uint_fast64_t edges;
@@ -69,7 +70,10 @@ struct rtloop {
 int rtloop_open(struct rtloop *l);
 void rtloop_close(struct rtloop *l);
 
-/* The RT thread's body: pthread start routine, argument a struct rtloop *. */
+/* The RT thread's body: pthread start routine, argument a struct rtloop *.
+ * It prefaults its stack, then waits for @go (so that the thread, and with
+ * it the real-time status, exists before the log header is written), arms
+ * the timer at start_ns and loops. Set stop_req before go to cancel. */
 void *rtloop_thread(void *arg);
 
 /*

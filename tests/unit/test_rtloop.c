@@ -174,6 +174,7 @@ static void the_loop_writes_each_edge_to_the_line_and_the_ring(void **state)
 	assert_int_equal(rtloop_open(&l), 0);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	l.start_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec + 1000000;
+	atomic_store(&l.go, true);
 	assert_int_equal(pthread_create(&t, NULL, rtloop_thread, &l), 0);
 	pthread_join(t, NULL);
 	assert_true(atomic_load(&l.done));
@@ -199,6 +200,39 @@ static void the_loop_writes_each_edge_to_the_line_and_the_ring(void **state)
 	ring_free(&r);
 }
 
+static void a_run_cancelled_before_go_writes_nothing(void **state)
+{
+	struct gpio_out_spec spec = {
+		.backend = GPIO_BACKEND_SIM, .chip = "sqwave-sim", .line = "0",
+		.consumer = "test", .sim_num_lines = 8, .sim_busy_line = -1,
+		.sim_busy_consumer = "x", .sim_chip_label = "sqwave-sim",
+	};
+	struct edge_rec out[4];
+	struct ring r;
+	struct rtloop l;
+	pthread_t t;
+
+	(void)state;
+	assert_int_equal(ring_init(&r, 4), 0);
+	memset(&l, 0, sizeof(l));
+	l.gpio = gpio_out_open(&spec);
+	assert_non_null(l.gpio);
+	l.ring = &r;
+	l.clock = CLOCK_MONOTONIC;
+	l.half_ns = 100000;
+	assert_int_equal(rtloop_open(&l), 0);
+	assert_int_equal(pthread_create(&t, NULL, rtloop_thread, &l), 0);
+	atomic_store(&l.stop_req, true);
+	atomic_store(&l.go, true);
+	pthread_join(t, NULL);
+	assert_true(atomic_load(&l.done));
+	assert_int_equal(atomic_load(&l.edges), 0);
+	assert_int_equal(ring_pop(&r, out, 4), 0);
+	rtloop_close(&l);
+	gpio_out_close(l.gpio);
+	ring_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -209,6 +243,7 @@ int main(void)
 		cmocka_unit_test(a_stop_at_the_active_level_adds_one_edge_back_to_idle),
 		cmocka_unit_test(an_odd_number_of_missed_slots_can_leave_one_extra_edge),
 		cmocka_unit_test(the_loop_writes_each_edge_to_the_line_and_the_ring),
+		cmocka_unit_test(a_run_cancelled_before_go_writes_nothing),
 	};
 
 	return cmocka_run_group_tests_name("rtloop", tests, NULL, NULL);
