@@ -68,10 +68,20 @@ def inclusive(p, fn):
     return p.self_cost.get(fn, 0) + sum(v[1] for (a, _), v in p.calls.items() if a == fn)
 
 
+# The dynamic linker's lazy binding runs once per libc function whose first
+# call in the process comes from the collected thread: one-time work, however
+# many such functions there are (so not caught by "called at most twice").
+LAZY_BINDING = ("_dl_runtime_resolve", "_dl_fixup")
+
+
 def per_edge(p, root, excluded, edge_fn):
     """Instructions per edge spent under @root (collected with
     --toggle-collect=@root), minus the calls to @excluded and minus one-time
-    calls (called at most twice: setup before the loop, rusage at the ends).
+    calls (called at most twice: setup before the loop, rusage at the ends;
+    and lazy symbol binding). What remains is the loop's own user-space work:
+    with the RT loop, its code, the libc wrappers of poll(), read() and
+    clock_gettime() (the system calls themselves are kernel time, which
+    callgrind does not see) and the helpers it calls once per edge.
     Edges are counted as calls from @root to @edge_fn."""
     callees = {b: v for (a, b), v in p.calls.items() if a == root}
     if edge_fn not in callees:
@@ -85,7 +95,7 @@ def per_edge(p, root, excluded, edge_fn):
     for name, (n, cost) in sorted(callees.items(), key=lambda kv: -kv[1][1]):
         if name in excluded:
             excl += cost
-        elif n <= 2 and edges > 10:
+        elif (n <= 2 and edges > 10) or name.startswith(LAZY_BINDING):
             one_time.append({"function": name, "calls": n, "instructions": cost})
         else:
             per_edge_total += cost

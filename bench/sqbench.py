@@ -25,7 +25,7 @@ import callgrind  # noqa: E402  (bench/callgrind.py)
 EDGE_F_WARMUP = 0x01
 RECORD_SIZE = 32
 FOOTER_SIZE = 64
-FOOTER_MAGIC = 0x544F4F4657515351  # "SQWQFOOT"
+FOOTER_MAGIC = 0x544F4F4656575153  # the bytes "SQWVFOOT" on disk (src/edgelog.h)
 PCTS = (50.0, 99.0, 99.9)
 
 
@@ -256,10 +256,12 @@ def parse_cyclictest_hist(path, sparse_out):
 
 
 # The tools of the latency comparison. "cyclictest-aligned" is a control:
-# cyclictest --secaligned starts on a whole second, so its deadlines sit on
-# the same grid as sqwave's (slot 0 on a whole millisecond), including the
-# ones that coincide with the scheduler tick.
+# cyclictest --secaligned=OFFSET starts on a whole second plus OFFSET us, so
+# its deadlines sit on the same grid as sqwave's (slot 0 a whole millisecond
+# plus RUN_GRID_OFFSET_NS, src/cmd_run.c: off the scheduler tick grid).
+# Plain cyclictest's deadlines have a random phase.
 LAT_TOOLS = ("cyclictest", "cyclictest-aligned", "sqwave")
+SQWAVE_GRID_OFFSET_US = 250  # keep in step with RUN_GRID_OFFSET_NS
 
 
 def bench_latency(a, res):
@@ -282,7 +284,7 @@ def bench_latency(a, res):
                        "-a", str(a.cpu), "-l", str(loops), "-q", "-N",
                        "-h", str(a.hist_ns), f"--histfile={base}.hist.full"]
                 if tool == "cyclictest-aligned":
-                    cmd.append("--secaligned")
+                    cmd.append(f"--secaligned={SQWAVE_GRID_OFFSET_US}")
                 log(f"latency round {r + 1}/{a.rounds}: {' '.join(cmd)}")
                 p = run(cmd)
                 h = parse_cyclictest_hist(base + ".hist.full", base + ".hist")
@@ -757,7 +759,8 @@ def main():
     ap.add_argument("--loops", type=int, default=16000,
                     help="wake-ups per latency run (x 500 us)")
     ap.add_argument("--no-aligned-control", dest="aligned_control", action="store_false",
-                    help="skip the cyclictest --secaligned control runs")
+                    help="skip the cyclictest --secaligned control runs "
+                         "(cyclictest on sqwave's deadline grid)")
     ap.add_argument("--hist-ns", type=int, default=1_000_000,
                     help="cyclictest histogram range in ns (1 ns buckets)")
     ap.add_argument("--cg-half-period", default="100us")
