@@ -22,14 +22,17 @@
  * (a few us under virtualization) delayed every edge (docs/benchmarks.md).
  *
  * Missed-period policy: the timerfd is armed once, absolute, at start_ns with
- * the half period as interval; it is never re-armed. A read returning n > 1
- * expirations means n - 1 slots passed without an edge: they are counted as
- * missed periods, the edge is written for the latest expired slot (so the
- * edge grid keeps its phase: intended = start + slot * half period), and the
- * level still toggles once per written edge, so every record is a real edge
- * on the pin. At the end (duration reached or stop requested) a line that is
- * not at its idle level gets one more edge, on the next slot, back to idle
- * (flagged EDGE_F_LAST): every transition the pin makes is in the log.
+ * the half period as interval; it is never re-armed. Each edge is written for
+ * the latest slot due when the thread woke (intended = start + slot * half
+ * period: the grid keeps its phase). When slots passed without an edge (the
+ * expiration count was above 1, at the wake-up or by the time the count was
+ * read), the next edge's record says how many slots it advanced
+ * (expirations = n: n - 1 missed) and they are counted as missed periods,
+ * never hidden. The level toggles once per written edge, so every record is
+ * a real edge on the pin. At the end (duration reached or stop requested) a
+ * line that is not at its idle level gets one more edge, on the next slot,
+ * back to idle (flagged EDGE_F_LAST): every transition the pin makes is in
+ * the log.
  */
 struct rtloop {
 	/* Set before rtloop_thread() starts; read-only afterwards. */
@@ -59,7 +62,8 @@ struct rtloop {
 	bool ru_started;
 
 	/* RT thread private bookkeeping. */
-	uint64_t next_slot;       /* slots consumed so far */
+	uint64_t next_slot;       /* slots consumed from the timer so far */
+	uint64_t served;          /* slot of the last edge + 1 (0: none yet) */
 	uint64_t seq;
 	int level;
 	bool stopping;            /* the next edge is the last one (back to idle) */
@@ -77,11 +81,14 @@ void rtloop_close(struct rtloop *l);
 void *rtloop_thread(void *arg);
 
 /*
- * Bookkeeping for one wake-up with @expirations timer expirations: fills
- * seq, slot-derived intended time, level, expirations and warm-up flag of
+ * Bookkeeping for one edge, written after a wake-up at @wake_ns, whose
+ * timerfd read returned @expirations: picks the edge's slot (the latest one
+ * due at @wake_ns), fills seq, intended time, level, expirations (slots
+ * advanced since the previous edge: 1 = on time) and the warm-up flag of
  * @rec, and adds the missed periods. RT thread only (and unit tests).
  */
-void rtloop_account(struct rtloop *l, uint64_t expirations, struct edge_rec *rec);
+void rtloop_account(struct rtloop *l, uint64_t expirations, uint64_t wake_ns,
+		    struct edge_rec *rec);
 
 /* After rtloop_account and the write: whether this edge ends the run (sets
  * l->stopping when one more edge is needed to return to idle). */

@@ -15,6 +15,9 @@
 #include "ring.h"
 #include "rtloop.h"
 
+/* A wake-up after every deadline the expirations cover. */
+#define LATE UINT64_MAX
+
 static void setup_loop(struct rtloop *l, uint64_t total, uint64_t warmup)
 {
 	memset(l, 0, sizeof(*l));
@@ -36,7 +39,7 @@ static void edges_on_time_follow_the_slot_grid_and_alternate(void **state)
 	(void)state;
 	setup_loop(&l, 0, 0);
 	for (i = 0; i < 10; i++) {
-		rtloop_account(&l, 1, &e);
+		rtloop_account(&l, 1, LATE, &e);
 		assert_int_equal(e.seq, i);
 		assert_int_equal(e.intended_ns, 1000000000ull + i * 500000ull);
 		assert_int_equal(e.level, (i + 1) % 2);
@@ -54,8 +57,8 @@ static void a_missed_period_is_counted_not_hidden(void **state)
 
 	(void)state;
 	setup_loop(&l, 0, 0);
-	rtloop_account(&l, 1, &e);	/* slot 0 */
-	rtloop_account(&l, 3, &e);	/* slots 1 and 2 missed, edge on slot 3 */
+	rtloop_account(&l, 1, LATE, &e);	/* slot 0 */
+	rtloop_account(&l, 3, LATE, &e);	/* slots 1 and 2 missed, edge on slot 3 */
 	assert_int_equal(atomic_load(&l.missed), 2);
 	assert_int_equal(e.seq, 1);
 	assert_int_equal(e.expirations, 3);
@@ -63,9 +66,32 @@ static void a_missed_period_is_counted_not_hidden(void **state)
 	assert_int_equal(e.intended_ns, 1000000000ull + 3 * 500000ull);
 	/* each written edge still toggles the line */
 	assert_int_equal(e.level, 0);
-	rtloop_account(&l, 1, &e);
+	rtloop_account(&l, 1, LATE, &e);
 	assert_int_equal(e.intended_ns, 1000000000ull + 4 * 500000ull);
 	assert_int_equal(e.level, 1);
+	rtloop_close(&l);
+}
+
+static void an_expiration_read_after_the_write_belongs_to_the_next_edge(void **state)
+{
+	struct rtloop l;
+	struct edge_rec e;
+	const uint64_t t0 = 1000000000ull, h = 500000;
+
+	(void)state;
+	setup_loop(&l, 0, 0);
+	rtloop_account(&l, 1, t0 + 10, &e);		/* slot 0 */
+	assert_int_equal(e.intended_ns, t0);
+	/* woke for slot 1; slot 2's deadline passed before the read */
+	rtloop_account(&l, 2, t0 + h + 20, &e);
+	assert_int_equal(e.intended_ns, t0 + h);	/* the edge is slot 1's */
+	assert_int_equal(e.expirations, 1);
+	assert_int_equal(atomic_load(&l.missed), 0);
+	/* slot 2 got no edge: the next edge (slot 3) says so */
+	rtloop_account(&l, 1, t0 + 3 * h + 5, &e);
+	assert_int_equal(e.intended_ns, t0 + 3 * h);
+	assert_int_equal(e.expirations, 2);
+	assert_int_equal(atomic_load(&l.missed), 1);
 	rtloop_close(&l);
 }
 
@@ -76,11 +102,11 @@ static void warm_up_edges_are_flagged(void **state)
 
 	(void)state;
 	setup_loop(&l, 0, 2);
-	rtloop_account(&l, 1, &e);
+	rtloop_account(&l, 1, LATE, &e);
 	assert_true(e.flags & EDGE_F_WARMUP);
-	rtloop_account(&l, 1, &e);
+	rtloop_account(&l, 1, LATE, &e);
 	assert_true(e.flags & EDGE_F_WARMUP);
-	rtloop_account(&l, 1, &e);
+	rtloop_account(&l, 1, LATE, &e);
 	assert_false(e.flags & EDGE_F_WARMUP);
 	rtloop_close(&l);
 }
@@ -94,10 +120,10 @@ static void the_run_ends_on_its_last_slot_at_the_idle_level(void **state)
 	(void)state;
 	setup_loop(&l, 4, 0);
 	for (i = 0; i < 3; i++) {
-		rtloop_account(&l, 1, &e);
+		rtloop_account(&l, 1, LATE, &e);
 		assert_false(rtloop_is_last(&l));
 	}
-	rtloop_account(&l, 1, &e);
+	rtloop_account(&l, 1, LATE, &e);
 	assert_int_equal(e.level, 0);
 	assert_true(rtloop_is_last(&l));
 	rtloop_close(&l);
@@ -110,11 +136,11 @@ static void a_stop_at_the_active_level_adds_one_edge_back_to_idle(void **state)
 
 	(void)state;
 	setup_loop(&l, 0, 0);
-	rtloop_account(&l, 1, &e);	/* level 1 */
+	rtloop_account(&l, 1, LATE, &e);	/* level 1 */
 	atomic_store(&l.stop_req, true);
 	assert_false(rtloop_is_last(&l));
 	assert_true(l.stopping);
-	rtloop_account(&l, 1, &e);	/* back to 0 */
+	rtloop_account(&l, 1, LATE, &e);	/* back to 0 */
 	assert_int_equal(e.level, 0);
 	assert_true(rtloop_is_last(&l));
 	rtloop_close(&l);
@@ -127,21 +153,21 @@ static void an_odd_number_of_missed_slots_can_leave_one_extra_edge(void **state)
 
 	(void)state;
 	setup_loop(&l, 4, 0);
-	rtloop_account(&l, 1, &e);	/* slot 0, level 1 */
-	rtloop_account(&l, 3, &e);	/* slot 3 (last), level 0 */
+	rtloop_account(&l, 1, LATE, &e);	/* slot 0, level 1 */
+	rtloop_account(&l, 3, LATE, &e);	/* slot 3 (last), level 0 */
 	assert_true(rtloop_is_last(&l));
 	rtloop_close(&l);
 
 	setup_loop(&l, 4, 0);
-	rtloop_account(&l, 2, &e);	/* slot 1, level 1 */
-	rtloop_account(&l, 2, &e);	/* slot 3, level 0 */
+	rtloop_account(&l, 2, LATE, &e);	/* slot 1, level 1 */
+	rtloop_account(&l, 2, LATE, &e);	/* slot 3, level 0 */
 	assert_true(rtloop_is_last(&l));
 	rtloop_close(&l);
 
 	setup_loop(&l, 4, 0);
-	rtloop_account(&l, 4, &e);	/* slot 3, level 1: not idle yet */
+	rtloop_account(&l, 4, LATE, &e);	/* slot 3, level 1: not idle yet */
 	assert_false(rtloop_is_last(&l));
-	rtloop_account(&l, 1, &e);	/* slot 4, back to idle */
+	rtloop_account(&l, 1, LATE, &e);	/* slot 4, back to idle */
 	assert_int_equal(e.intended_ns, 1000000000ull + 4 * 500000ull);
 	assert_true(rtloop_is_last(&l));
 	rtloop_close(&l);
@@ -238,6 +264,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(edges_on_time_follow_the_slot_grid_and_alternate),
 		cmocka_unit_test(a_missed_period_is_counted_not_hidden),
+		cmocka_unit_test(an_expiration_read_after_the_write_belongs_to_the_next_edge),
 		cmocka_unit_test(warm_up_edges_are_flagged),
 		cmocka_unit_test(the_run_ends_on_its_last_slot_at_the_idle_level),
 		cmocka_unit_test(a_stop_at_the_active_level_adds_one_edge_back_to_idle),
