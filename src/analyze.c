@@ -515,7 +515,9 @@ struct analyze_source *analyze_source_open(const char *path, const struct analyz
 	}
 	if ((!fmt && looks_like_edge_csv(head, n)) || (fmt && !strcmp(fmt, "edges"))) {
 		rewind(f);
-		if (csv_open(s, f, opts->half_period_ns) < 0)
+		/* Read ahead now: the half period must be known before the
+		 * statistics are set up (missed periods count in latency). */
+		if (csv_open(s, f, opts->half_period_ns) < 0 || csv_lookahead(s) < 0)
 			goto fail;
 		*st = ANALYZE_OK;
 		return s;
@@ -862,7 +864,7 @@ void analysis_add(struct analysis *a, const struct edge_rec *e)
 	bool hp;
 	uint64_t t;
 	struct analyze_span *m, *b;
-	int64_t lat = e->wake_off_ns;
+	int64_t lat = edgestats_wake_latency(e, a->src->half_period_ns);
 
 	edgestats_add(a->es, e);
 	hp = edgestats_last_pulse(a->es, &p, &pol);

@@ -740,7 +740,7 @@ static void csv_edge(void *ctx, const struct edge_rec *e, const struct edgestats
 	if (s->has_intended) {
 		out_u64(o, e->intended_ns);
 		out_c(o, ',');
-		out_i64(o, e->wake_off_ns);
+		out_i64(o, edgestats_wake_latency(e, s->half_period_ns));
 	} else {
 		out_c(o, ',');
 	}

@@ -165,8 +165,7 @@ void edgestats_add(struct edgestats *s, const struct edge_rec *rec)
 		/* Lateness from the first deadline after the previous edge, as
 		 * cyclictest measures it: an edge that served a later slot
 		 * (expirations > 1) was late by the slots it skipped too. */
-		int64_t wake = e->wake_off_ns +
-			       (int64_t)(e->expirations - 1u) * r->half_period_ns;
+		int64_t wake = edgestats_wake_latency(e, r->half_period_ns);
 		int64_t cost = (int64_t)e->write_end_off_ns - (int64_t)e->write_begin_off_ns;
 
 		r->edges++;

@@ -15,6 +15,15 @@
 
 struct edgestats;
 
+/* An edge's wake latency as sqwave reports it: from the first deadline after
+ * the previous edge, so an edge that skipped slots (expirations > 1) was late
+ * by those too (what cyclictest would report). */
+static inline int64_t edgestats_wake_latency(const struct edge_rec *e, int64_t half_period_ns)
+{
+	return (int64_t)e->wake_off_ns +
+	       (int64_t)(e->expirations > 1 ? e->expirations - 1u : 0u) * half_period_ns;
+}
+
 /* All memory allocated and zeroed here. NULL with errno on failure.
  * Caller frees with edgestats_free(). */
 struct edgestats *edgestats_new(int64_t half_period_ns);
