@@ -222,7 +222,7 @@ void align_search_feed(struct align_search *s, const struct edge_rec *e)
 	if (s->p.first_seq >= 0) {
 		if (!s->forced_seen && e->seq == (uint64_t)s->p.first_seq) {
 			s->forced_seen = true;
-			s->forced_ns = (wb + we) / 2;
+			s->forced_ns = wb + (we - wb) / 2;
 			s->forced_level = e->level;
 		}
 		s->fed++;
@@ -230,14 +230,15 @@ void align_search_feed(struct align_search *s, const struct edge_rec *e)
 	}
 	if (!s->blk)
 		return;
-	s->mid2[k] = wb + we;
+	/* unsigned: defined wrap-around even for absurd (hand-made) times */
+	s->mid2[k] = (int64_t)((uint64_t)wb + (uint64_t)we);
 	s->ww[k] = (double)(we - wb);
 	s->lvl[k] = e->level;
 	s->seq[k] = e->seq;
 	if (s->fed > 0) {
 		unsigned pk = (unsigned)(s->fed - 1) & mask;
 
-		s->rw[k] = (double)(s->mid2[k] - s->mid2[pk]) / 2.0;
+		s->rw[k] = (double)(int64_t)((uint64_t)s->mid2[k] - (uint64_t)s->mid2[pk]) / 2.0;
 		/* midpoint to midpoint is within half of each window of the truth */
 		s->rtol[k] = (s->ww[k] + s->ww[pk]) / 2.0;
 		if (s->seq[pk] + 1 != e->seq || (e->flags & EDGE_F_WRITE_ERR) ||

@@ -21,4 +21,4 @@ with open(dst, "wb") as f:
         f.write(struct.pack("<QQiiiHBB", int(r["seq"]), it, int(r["wake_ns"]) - it,
                             int(r["write_begin_ns"]) - it, int(r["write_end_ns"]) - it,
                             int(r["expirations"]), int(r["level"]), int(r["flags"])))
-    f.write(struct.pack("<QQQQQQiIQ", 2**64 - 1, 0x544F4F4657515351, len(rows), 0, 0, 0, 0, 0, 0))
+    f.write(struct.pack("<QQQQQQiIQ", 2**64 - 1, 0x544F4F4656575153, len(rows), 0, 0, 0, 0, 0, 0))
