@@ -23,26 +23,9 @@
 
 /* ---- formatting (as in the run summary: us with 3 decimals, exact) ---- */
 
-static const char *us(int64_t ns, char *buf, size_t len)
-{
-	uint64_t a = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
 
-	snprintf(buf, len, "%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "", a / 1000, a % 1000);
-	return buf;
-}
 
-#define US(ns) us((ns), (char[32]){ 0 }, 32)
 
-static const char *usd(double ns, char *buf, size_t len)
-{
-	if (isnan(ns))
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%.3f", ns / 1000.0);
-	return buf;
-}
-
-#define USD(ns) usd((ns), (char[32]){ 0 }, 32)
 
 static bool is_capture(const struct analysis *a)
 {
@@ -97,12 +80,12 @@ static void text_dist(FILE *f, const char *name, const struct stats_hist *h)
 		fprintf(f, "  (none)\n");
 		return;
 	}
-	fprintf(f, " %10s %10s %10s %9s", US(h->m.min), USD(stats_moments_mean(&h->m)),
-		US(h->m.max), USD(stats_moments_stddev(&h->m)));
+	fprintf(f, " %10s %10s %10s %9s", UNITS_US(h->m.min), UNITS_USD(stats_moments_mean(&h->m)),
+		UNITS_US(h->m.max), UNITS_USD(stats_moments_stddev(&h->m)));
 	for (i = 0; i < STATS_NPCT; i++) {
 		if (!strcmp(stats_pct_name[i], "p99.9"))
 			continue; /* the set: p0.01 p1 p50 p99 p99.99 */
-		fprintf(f, " %10s", US(stats_hist_percentile(h, stats_pct[i])));
+		fprintf(f, " %10s", UNITS_US(stats_hist_percentile(h, stats_pct[i])));
 	}
 	fprintf(f, "\n");
 }
@@ -110,8 +93,8 @@ static void text_dist(FILE *f, const char *name, const struct stats_hist *h)
 static void text_extreme(FILE *f, const struct analysis *a, const char *name,
 			 const struct edgestats_pulse *p)
 {
-	fprintf(f, "  %-5s %11s us  [%s, %s]  edge #%" PRIu64 " (%s)\n", name, US(p->width_ns),
-		US(p->lo_ns), US(p->hi_ns), p->at.seq, WHEN(a, p->at.intended_ns));
+	fprintf(f, "  %-5s %11s us  [%s, %s]  edge #%" PRIu64 " (%s)\n", name, UNITS_US(p->width_ns),
+		UNITS_US(p->lo_ns), UNITS_US(p->hi_ns), p->at.seq, WHEN(a, p->at.intended_ns));
 }
 
 static void text_source(FILE *f, const struct analysis *a)
@@ -155,7 +138,7 @@ static void text_source(FILE *f, const struct analysis *a)
 			fprintf(f, "note       %s\n", c->notes[i]);
 	}
 	if (s->half_period_ns > 0)
-		fprintf(f, "wave       half period %s us (%.3f Hz)%s\n", US(s->half_period_ns),
+		fprintf(f, "wave       half period %s us (%.3f Hz)%s\n", UNITS_US(s->half_period_ns),
 			1e9 / (2.0 * (double)s->half_period_ns),
 			s->kind == ANALYZE_SRC_EDGE_CSV && !s->meta ? " (from the intended times)" : "");
 }
@@ -196,7 +179,7 @@ static void text_counts(FILE *f, const struct analysis *a)
 			"at one end)\n", r->pulses_skipped);
 	if (analysis_partial(a, &head, &hl, &tail, &tl))
 		fprintf(f, "partial    %s us at level %d before the first edge, %s us at level %d "
-			"after the last (not pulses)\n", US(head), hl, US(tail), tl);
+			"after the last (not pulses)\n", UNITS_US(head), hl, UNITS_US(tail), tl);
 	else if (a->have_edge && s->kind == ANALYZE_SRC_LOG)
 		fprintf(f, "partial    none: the line idles before edge #%" PRIu64 " and after edge #%"
 			PRIu64 "\n", a->first.seq, a->last.seq);
@@ -217,9 +200,9 @@ static void text_worst(FILE *f, const struct analysis *a)
 		const struct analyze_worst *w = &a->worst[i];
 
 		fprintf(f, "  %12" PRIu64 " %20s %11s %8s %14s %14s\n", w->seq,
-			WHEN(a, w->intended_ns), US(a->src->has_intended ? w->latency_ns : w->score_ns),
-			w->level ? "rise" : "fall", w->has_before ? US(w->before_ns) : "-",
-			w->has_after ? US(w->after_ns) : "-");
+			WHEN(a, w->intended_ns), UNITS_US(a->src->has_intended ? w->latency_ns : w->score_ns),
+			w->level ? "rise" : "fall", w->has_before ? UNITS_US(w->before_ns) : "-",
+			w->has_after ? UNITS_US(w->after_ns) : "-");
 	}
 }
 
@@ -270,8 +253,8 @@ static void text_timeline(FILE *f, const struct analysis *a)
 		}
 		fprintf(f, "  %8.1f %10" PRIu64 " %8" PRIu64 " %12s %12s %12s\n",
 			(double)i * (double)a->o.minute_ns / 60e9, s.edges, s.missed,
-			s.lat_max != INT64_MIN ? US(s.lat_max) : "-", any ? US(tmin) : "-",
-			any ? US(tmax) : "-");
+			s.lat_max != INT64_MIN ? UNITS_US(s.lat_max) : "-", any ? UNITS_US(tmin) : "-",
+			any ? UNITS_US(tmax) : "-");
 	}
 }
 
@@ -308,17 +291,17 @@ void analyze_print_text(FILE *f, const struct analysis *a)
 		text_extreme(f, a, "Tmax", &w->tmax);
 		if (a->src->has_window) {
 			fprintf(f, "  shortest possible %s us (edge #%" PRIu64 "), longest possible %s us "
-				"(edge #%" PRIu64 ")\n", US(w->tmin_bound.lo_ns), w->tmin_bound.at.seq,
-				US(w->tmax_bound.hi_ns), w->tmax_bound.at.seq);
+				"(edge #%" PRIu64 ")\n", UNITS_US(w->tmin_bound.lo_ns), w->tmin_bound.at.seq,
+				UNITS_US(w->tmax_bound.hi_ns), w->tmax_bound.at.seq);
 		}
 	} else {
 		fprintf(f, "  no complete pulse\n");
 	}
 	if (r->period_m.n)
 		fprintf(f, "period     %" PRIu64 " (rise to rise): min %s us (edge #%" PRIu64 "), avg %s us, "
-			"max %s us (edge #%" PRIu64 ")\n", r->period_m.n, US(r->period_m.min),
-			r->period_min_at.seq, USD(stats_moments_mean(&r->period_m)),
-			US(r->period_m.max), r->period_max_at.seq);
+			"max %s us (edge #%" PRIu64 ")\n", r->period_m.n, UNITS_US(r->period_m.min),
+			r->period_min_at.seq, UNITS_USD(stats_moments_mean(&r->period_m)),
+			UNITS_US(r->period_m.max), r->period_max_at.seq);
 	if (!isnan(duty))
 		fprintf(f, "duty cycle %.4f %% (mean positive / (mean positive + mean negative))\n",
 			duty * 100.0);

@@ -23,28 +23,9 @@
 
 /* ---- formatting ---- */
 
-/* @ns as microseconds with 3 decimals, exactly ("-1.500"). */
-static const char *us(int64_t ns, char *buf, size_t len)
-{
-	uint64_t a = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
 
-	snprintf(buf, len, "%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "", a / 1000, a % 1000);
-	return buf;
-}
 
-/* Several us() results in one printf: each call gets its own buffer. */
-#define US(ns) us((ns), (char[32]){ 0 }, 32)
 
-static const char *usd(double ns, char *buf, size_t len)
-{
-	if (isnan(ns))
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%.3f", ns / 1000.0);
-	return buf;
-}
-
-#define USD(ns) usd((ns), (char[32]){ 0 }, 32)
 
 /* Seconds since the first edge, for "where did it happen". */
 static double rel_s(const struct edgestats_result *r, uint64_t t)
@@ -135,22 +116,22 @@ static unsigned check(const struct config *c, const struct edgestats_result *r,
 					  "the shortest pulse may have been %s us (estimate %s us, "
 					  "window [%s, %s] us) at edge #%" PRIu64 " (t+%.6f s): "
 					  "below limits.tmin %s us",
-					  US(lo->lo_ns), US(lo->width_ns), US(lo->lo_ns), US(lo->hi_ns),
-					  lo->at.seq, rel_s(r, lo->at.intended_ns), US(tmin));
+					  UNITS_US(lo->lo_ns), UNITS_US(lo->width_ns), UNITS_US(lo->lo_ns), UNITS_US(lo->hi_ns),
+					  lo->at.seq, rel_s(r, lo->at.intended_ns), UNITS_US(tmin));
 			if (tmax > 0 && hi->hi_ns > tmax)
 				violation(fn, ctx, &n,
 					  "the longest pulse may have been %s us (estimate %s us, "
 					  "window [%s, %s] us) at edge #%" PRIu64 " (t+%.6f s): "
 					  "above limits.tmax %s us",
-					  US(hi->hi_ns), US(hi->width_ns), US(hi->lo_ns), US(hi->hi_ns),
-					  hi->at.seq, rel_s(r, hi->at.intended_ns), US(tmax));
+					  UNITS_US(hi->hi_ns), UNITS_US(hi->width_ns), UNITS_US(hi->lo_ns), UNITS_US(hi->hi_ns),
+					  hi->at.seq, rel_s(r, hi->at.intended_ns), UNITS_US(tmax));
 		}
 	}
 	if (wake_max > 0 && r->wake.m.n && r->wake.m.max > wake_max)
 		violation(fn, ctx, &n, "the worst wake-up latency %s us at edge #%" PRIu64
 			  " (t+%.6f s) exceeds limits.wake_latency_max %s us",
-			  US(r->wake.m.max), r->wake_worst.seq,
-			  rel_s(r, r->wake_worst.intended_ns), US(wake_max));
+			  UNITS_US(r->wake.m.max), r->wake_worst.seq,
+			  rel_s(r, r->wake_worst.intended_ns), UNITS_US(wake_max));
 	if (missed_max >= 0 && r->missed_periods > (uint64_t)missed_max)
 		violation(fn, ctx, &n, "%" PRIu64 " periods were missed, limits.missed_max is %" PRId64,
 			  r->missed_periods, missed_max);
@@ -194,10 +175,10 @@ static void text_dist_row(FILE *f, const char *name, const struct stats_hist *h)
 		fprintf(f, " (none)\n");
 		return;
 	}
-	fprintf(f, " %10s %10s %10s %9s", US(h->m.min), USD(stats_moments_mean(&h->m)),
-		US(h->m.max), USD(stats_moments_stddev(&h->m)));
+	fprintf(f, " %10s %10s %10s %9s", UNITS_US(h->m.min), UNITS_USD(stats_moments_mean(&h->m)),
+		UNITS_US(h->m.max), UNITS_USD(stats_moments_stddev(&h->m)));
 	for (i = 2; i < STATS_NPCT; i++)
-		fprintf(f, " %10s", US(stats_hist_percentile(h, stats_pct[i])));
+		fprintf(f, " %10s", UNITS_US(stats_hist_percentile(h, stats_pct[i])));
 	fprintf(f, "\n");
 }
 
@@ -205,7 +186,7 @@ static void text_extreme(FILE *f, const struct edgestats_result *r, const char *
 			 const struct edgestats_pulse *p, const char *note)
 {
 	fprintf(f, "  %-6s %10s us  [%s, %s]  edge #%" PRIu64 " (t+%.6f s)%s\n", name,
-		US(p->width_ns), US(p->lo_ns), US(p->hi_ns), p->at.seq,
+		UNITS_US(p->width_ns), UNITS_US(p->lo_ns), UNITS_US(p->hi_ns), p->at.seq,
 		rel_s(r, p->at.intended_ns), note);
 }
 
@@ -220,11 +201,11 @@ static void text_pulses(FILE *f, const struct edgestats_result *r, const char *n
 	text_extreme(f, r, "Tmin", &w->tmin, "");
 	if (w->tmin_bound.lo_ns < w->tmin.lo_ns)
 		fprintf(f, "  %-6s %10s us  (lowest bound, edge #%" PRIu64 ")\n", "",
-			US(w->tmin_bound.lo_ns), w->tmin_bound.at.seq);
+			UNITS_US(w->tmin_bound.lo_ns), w->tmin_bound.at.seq);
 	text_extreme(f, r, "Tmax", &w->tmax, "");
 	if (w->tmax_bound.hi_ns > w->tmax.hi_ns)
 		fprintf(f, "  %-6s %10s us  (highest bound, edge #%" PRIu64 ")\n", "",
-			US(w->tmax_bound.hi_ns), w->tmax_bound.at.seq);
+			UNITS_US(w->tmax_bound.hi_ns), w->tmax_bound.at.seq);
 }
 
 static void text_violation(void *ctx, const char *msg)
@@ -272,7 +253,7 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 		fprintf(f, "rt         NOT REAL-TIME (%s)\n",
 			ri->non_rt_reason && ri->non_rt_reason[0] ? ri->non_rt_reason : "allowed");
 	}
-	fprintf(f, "wave       half period %s us (%.3f Hz), warm-up %s\n", US(half),
+	fprintf(f, "wave       half period %s us (%.3f Hz), warm-up %s\n", UNITS_US(half),
 		half > 0 ? 1e9 / (2.0 * (double)half) : 0.0,
 		units_format_duration(config_int(c, CFG_RUN_WARMUP), (char[32]){ 0 }, 32));
 	fprintf(f, "ran        %.3f s, stopped by %s", dur > 0 ? (double)dur / 1e9 : 0.0,
@@ -312,7 +293,7 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 	text_pulses(f, r, "negative", &r->width[EDGESTATS_NEG]);
 	if (r->period_m.n)
 		fprintf(f, "period     min %s us (edge #%" PRIu64 "), max %s us (edge #%" PRIu64 ")\n",
-			US(r->period_m.min), r->period_min_at.seq, US(r->period_m.max),
+			UNITS_US(r->period_m.min), r->period_min_at.seq, UNITS_US(r->period_m.max),
 			r->period_max_at.seq);
 
 	fprintf(f, "\nRT thread  %ld minor faults, %ld major faults, %ld involuntary context switches\n",

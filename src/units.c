@@ -3,6 +3,8 @@
 #include "units.h"
 
 #include <errno.h>
+#include <inttypes.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -207,5 +209,22 @@ const char *units_format_duration(int64_t ns, char *buf, size_t len)
 		}
 	}
 	snprintf(buf, len, "%s%s", neg ? "-" : "", best);
+	return buf;
+}
+
+const char *units_us(int64_t ns, char *buf, size_t len)
+{
+	uint64_t a = ns < 0 ? -(uint64_t)ns : (uint64_t)ns;
+
+	snprintf(buf, len, "%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "", a / 1000, a % 1000);
+	return buf;
+}
+
+const char *units_us_double(double ns, char *buf, size_t len)
+{
+	if (isnan(ns))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.3f", ns / 1000.0);
 	return buf;
 }

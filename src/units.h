@@ -35,4 +35,13 @@ const char *units_format_duration(int64_t ns, char *buf, size_t len);
 /* Nanoseconds in one @unit ("us" -> 1000), or 0 if @unit is not a unit. */
 int64_t units_unit_ns(const char *unit);
 
+/* @ns as microseconds with 3 decimals, exactly ("-1.500"): how summaries
+ * and reports print times. */
+const char *units_us(int64_t ns, char *buf, size_t len);
+/* A mean or stddev in ns as microseconds, 3 decimals; "-" when NaN. */
+const char *units_us_double(double ns, char *buf, size_t len);
+/* For several in one printf: each use gets its own buffer. */
+#define UNITS_US(ns) units_us((ns), (char[32]){ 0 }, 32)
+#define UNITS_USD(ns) units_us_double((ns), (char[32]){ 0 }, 32)
+
 #endif
