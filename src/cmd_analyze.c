@@ -472,50 +472,17 @@ static void json_analysis(struct json_writer *w, const struct analysis *a)
 	json_object_end(w);
 
 	if (s->has_intended) {
-		json_kv_object_begin(w, "wake_latency");
-		statsjson_dist(w, &r->wake);
-		if (r->wake.m.n)
-			statsjson_where(w, "worst", &r->wake_worst);
-		else
-			json_kv_null(w, "worst");
-		json_object_end(w);
+		statsjson_dist_worst(w, "wake_latency", &r->wake, &r->wake_worst);
 	} else {
 		json_kv_null(w, "wake_latency");
 	}
 	if (s->has_window) {
-		json_kv_object_begin(w, "write_cost");
-		statsjson_dist(w, &r->write);
-		if (r->write.m.n)
-			statsjson_where(w, "worst", &r->write_worst);
-		else
-			json_kv_null(w, "worst");
-		json_object_end(w);
+		statsjson_dist_worst(w, "write_cost", &r->write, &r->write_worst);
 	} else {
 		json_kv_null(w, "write_cost");
 	}
 
-	json_kv_object_begin(w, "pulse_width");
-	statsjson_widths(w, "positive", &r->width[EDGESTATS_POS]);
-	statsjson_widths(w, "negative", &r->width[EDGESTATS_NEG]);
-	statsjson_widths(w, "any", &r->width[EDGESTATS_ANY]);
-	json_object_end(w);
-
-	json_kv_object_begin(w, "period");
-	json_kv_uint(w, "count", r->period_m.n);
-	if (r->period_m.n) {
-		json_kv_int(w, "min_ns", r->period_m.min);
-		json_kv_int(w, "max_ns", r->period_m.max);
-		statsjson_where(w, "min_at", &r->period_min_at);
-		statsjson_where(w, "max_at", &r->period_max_at);
-	} else {
-		json_kv_null(w, "min_ns");
-		json_kv_null(w, "max_ns");
-		json_kv_null(w, "min_at");
-		json_kv_null(w, "max_at");
-	}
-	statsjson_ns(w, "mean_ns", stats_moments_mean(&r->period_m));
-	statsjson_ns(w, "stddev_ns", stats_moments_stddev(&r->period_m));
-	json_object_end(w);
+	statsjson_pulses_and_period(w, r);
 	if (isnan(duty))
 		json_kv_null(w, "duty_cycle");
 	else

@@ -75,3 +75,41 @@ void statsjson_widths(struct json_writer *w, const char *key, const struct edges
 	statsjson_pulse(w, "tmax_bound", &wd->tmax_bound, any);
 	json_object_end(w);
 }
+
+void statsjson_dist_worst(struct json_writer *w, const char *key, const struct stats_hist *h,
+			  const struct edgestats_where *worst)
+{
+	json_kv_object_begin(w, key);
+	statsjson_dist(w, h);
+	if (h->m.n)
+		statsjson_where(w, "worst", worst);
+	else
+		json_kv_null(w, "worst");
+	json_object_end(w);
+}
+
+void statsjson_pulses_and_period(struct json_writer *w, const struct edgestats_result *r)
+{
+	json_kv_object_begin(w, "pulse_width");
+	statsjson_widths(w, "positive", &r->width[EDGESTATS_POS]);
+	statsjson_widths(w, "negative", &r->width[EDGESTATS_NEG]);
+	statsjson_widths(w, "any", &r->width[EDGESTATS_ANY]);
+	json_object_end(w);
+
+	json_kv_object_begin(w, "period");
+	json_kv_uint(w, "count", r->period_m.n);
+	if (r->period_m.n) {
+		json_kv_int(w, "min_ns", r->period_m.min);
+		json_kv_int(w, "max_ns", r->period_m.max);
+		statsjson_where(w, "min_at", &r->period_min_at);
+		statsjson_where(w, "max_at", &r->period_max_at);
+	} else {
+		json_kv_null(w, "min_ns");
+		json_kv_null(w, "max_ns");
+		json_kv_null(w, "min_at");
+		json_kv_null(w, "max_at");
+	}
+	statsjson_ns(w, "mean_ns", stats_moments_mean(&r->period_m));
+	statsjson_ns(w, "stddev_ns", stats_moments_stddev(&r->period_m));
+	json_object_end(w);
+}

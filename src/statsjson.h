@@ -27,4 +27,12 @@ void statsjson_pulse(struct json_writer *w, const char *key, const struct edgest
 /* {distribution members, tmin, tmax, tmin_bound, tmax_bound} */
 void statsjson_widths(struct json_writer *w, const char *key, const struct edgestats_widths *wd);
 
+/* {distribution members, worst: {seq, intended_ns} or null} */
+void statsjson_dist_worst(struct json_writer *w, const char *key, const struct stats_hist *h,
+			  const struct edgestats_where *worst);
+
+/* The result's "pulse_width" {positive, negative, any} and "period"
+ * {count, min_ns, max_ns, min_at, max_at, mean_ns, stddev_ns} members. */
+void statsjson_pulses_and_period(struct json_writer *w, const struct edgestats_result *r);
+
 #endif
