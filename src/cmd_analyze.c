@@ -56,19 +56,6 @@ static const char *meta(const struct analysis *a, const char *key, char *buf, si
 
 #define META(a, k) meta((a), (k), (char[512]){ 0 }, 512)
 
-static const char *stop_name(uint32_t reason)
-{
-	switch (reason) {
-	case EDGELOG_STOP_DURATION:
-		return "duration";
-	case EDGELOG_STOP_SIGNAL:
-		return "signal";
-	case EDGELOG_STOP_ERROR:
-		return "error";
-	}
-	return "unknown";
-}
-
 /* ---- text ---- */
 
 static void text_dist(FILE *f, const char *name, const struct stats_hist *h)
@@ -114,7 +101,7 @@ static void text_source(FILE *f, const struct analysis *a)
 			rt ? rt : "-");
 		if (s->footer)
 			fprintf(f, "log        complete: %" PRIu64 " records, stopped by %s, exit %d\n",
-				s->footer->records, stop_name(s->footer->stop_reason),
+				s->footer->records, edgelog_stop_name(s->footer->stop_reason),
 				s->footer->exit_code);
 		else
 			fprintf(f, "log        TRUNCATED: no footer (the run was cut short); analyzed "
@@ -341,7 +328,7 @@ static void json_source(struct json_writer *w, const struct analysis *a)
 			json_kv_uint(w, "missed_periods", s->footer->missed_periods);
 			json_kv_uint(w, "end_realtime_ns", s->footer->end_realtime_ns);
 			json_kv_int(w, "exit_code", s->footer->exit_code);
-			json_kv_string(w, "stop_reason", stop_name(s->footer->stop_reason));
+			json_kv_string(w, "stop_reason", edgelog_stop_name(s->footer->stop_reason));
 			json_object_end(w);
 		} else {
 			json_kv_null(w, "footer");

@@ -84,8 +84,7 @@ int cmd_export(int argc, char **argv)
 				       "\nfooter.missed_periods=%" PRIu64 "\nfooter.end_realtime_ns=%"
 				       PRIu64 "\nfooter.exit_code=%d\nfooter.stop_reason=%s\n",
 				       f->records, f->dropped, f->missed_periods, f->end_realtime_ns,
-				       f->exit_code, f->stop_reason == EDGELOG_STOP_SIGNAL ? "signal" :
-				       f->stop_reason == EDGELOG_STOP_ERROR ? "error" : "duration");
+				       f->exit_code, edgelog_stop_name(f->stop_reason));
 			else
 				printf("footer=none (truncated%s)\n",
 				       edgelog_reader_trailing_bytes(r) ? ", partial last record" : "");

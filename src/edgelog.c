@@ -20,6 +20,19 @@
 
 _Static_assert(sizeof(struct edge_rec) == 32, "record size");
 
+const char *edgelog_stop_name(uint32_t reason)
+{
+	switch (reason) {
+	case EDGELOG_STOP_DURATION:
+		return "duration";
+	case EDGELOG_STOP_SIGNAL:
+		return "signal";
+	case EDGELOG_STOP_ERROR:
+		return "error";
+	}
+	return "unknown";
+}
+
 const char *edgelog_meta_get(const struct edgelog_meta *m, const char *key, char *buf, size_t len)
 {
 	size_t klen = strlen(key);

@@ -54,6 +54,9 @@ enum edgelog_stop {
 	EDGELOG_STOP_ERROR = 2,    /* GPIO or I/O error */
 };
 
+/* "duration", "signal", "error" (or "unknown"): the footer's stop_reason in words. */
+const char *edgelog_stop_name(uint32_t reason);
+
 /* Metadata: the text part of the header, as key/value pairs. */
 struct edgelog_meta {
 	uint32_t version;

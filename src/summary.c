@@ -33,19 +33,6 @@ static double rel_s(const struct edgestats_result *r, uint64_t t)
 	return (double)(int64_t)(t - r->first_intended_ns) / 1e9;
 }
 
-static const char *stop_name(int reason)
-{
-	switch (reason) {
-	case EDGELOG_STOP_DURATION:
-		return "duration";
-	case EDGELOG_STOP_SIGNAL:
-		return "signal";
-	case EDGELOG_STOP_ERROR:
-		return "error";
-	}
-	return "unknown";
-}
-
 static uint64_t max_u64(uint64_t a, uint64_t b)
 {
 	return a > b ? a : b;
@@ -257,7 +244,7 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 		half > 0 ? 1e9 / (2.0 * (double)half) : 0.0,
 		units_format_duration(config_int(c, CFG_RUN_WARMUP), (char[32]){ 0 }, 32));
 	fprintf(f, "ran        %.3f s, stopped by %s", dur > 0 ? (double)dur / 1e9 : 0.0,
-		stop_name(ri->stop_reason));
+		edgelog_stop_name(ri->stop_reason));
 	if (ri->stop_reason == EDGELOG_STOP_SIGNAL && ri->stop_signal > 0)
 		fprintf(f, " (%s)", strsignal(ri->stop_signal));
 	fprintf(f, "\n");
@@ -394,7 +381,7 @@ static void json_summary(struct json_writer *w, const struct config *c,
 	json_kv_uint(w, "start_realtime_ns", ri->start_realtime_ns);
 	json_kv_uint(w, "end_realtime_ns", ri->end_realtime_ns);
 	json_kv_int(w, "duration_ns", (int64_t)(ri->end_realtime_ns - ri->start_realtime_ns));
-	json_kv_string(w, "stop_reason", stop_name(ri->stop_reason));
+	json_kv_string(w, "stop_reason", edgelog_stop_name(ri->stop_reason));
 	if (ri->stop_reason == EDGELOG_STOP_SIGNAL && ri->stop_signal > 0)
 		json_kv_int(w, "stop_signal", ri->stop_signal);
 	else
