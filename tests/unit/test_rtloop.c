@@ -173,13 +173,29 @@ static void an_odd_number_of_missed_slots_can_leave_one_extra_edge(void **state)
 	rtloop_close(&l);
 }
 
-static void the_loop_writes_each_edge_to_the_line_and_the_ring(void **state)
+/* A real loop on the simulated line: 100 us half period, @slots slots. */
+static void sim_loop_open(struct rtloop *l, struct ring *r, size_t ring_cap, uint64_t slots)
 {
 	struct gpio_out_spec spec = {
 		.backend = GPIO_BACKEND_SIM, .chip = "sqwave-sim", .line = "0",
 		.consumer = "test", .sim_num_lines = 8, .sim_busy_line = -1,
 		.sim_busy_consumer = "x", .sim_chip_label = "sqwave-sim",
 	};
+
+	assert_int_equal(ring_init(r, ring_cap), 0);
+	memset(l, 0, sizeof(*l));
+	l->gpio = gpio_out_open(&spec);
+	assert_non_null(l->gpio);
+	l->ring = r;
+	l->clock = CLOCK_MONOTONIC;
+	l->half_ns = 100000;
+	l->total_slots = slots;
+	l->stack_prefault = 4096;
+	assert_int_equal(rtloop_open(l), 0);
+}
+
+static void the_loop_writes_each_edge_to_the_line_and_the_ring(void **state)
+{
 	struct edge_rec out[64];
 	struct ring r;
 	struct rtloop l;
@@ -188,16 +204,7 @@ static void the_loop_writes_each_edge_to_the_line_and_the_ring(void **state)
 	size_t n, i;
 
 	(void)state;
-	assert_int_equal(ring_init(&r, 64), 0);
-	memset(&l, 0, sizeof(l));
-	l.gpio = gpio_out_open(&spec);
-	assert_non_null(l.gpio);
-	l.ring = &r;
-	l.clock = CLOCK_MONOTONIC;
-	l.half_ns = 100000;
-	l.total_slots = 20;
-	l.stack_prefault = 4096;
-	assert_int_equal(rtloop_open(&l), 0);
+	sim_loop_open(&l, &r, 64, 20);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	l.start_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec + 1000000;
 	atomic_store(&l.go, true);
@@ -228,25 +235,13 @@ static void the_loop_writes_each_edge_to_the_line_and_the_ring(void **state)
 
 static void a_run_cancelled_before_go_writes_nothing(void **state)
 {
-	struct gpio_out_spec spec = {
-		.backend = GPIO_BACKEND_SIM, .chip = "sqwave-sim", .line = "0",
-		.consumer = "test", .sim_num_lines = 8, .sim_busy_line = -1,
-		.sim_busy_consumer = "x", .sim_chip_label = "sqwave-sim",
-	};
 	struct edge_rec out[4];
 	struct ring r;
 	struct rtloop l;
 	pthread_t t;
 
 	(void)state;
-	assert_int_equal(ring_init(&r, 4), 0);
-	memset(&l, 0, sizeof(l));
-	l.gpio = gpio_out_open(&spec);
-	assert_non_null(l.gpio);
-	l.ring = &r;
-	l.clock = CLOCK_MONOTONIC;
-	l.half_ns = 100000;
-	assert_int_equal(rtloop_open(&l), 0);
+	sim_loop_open(&l, &r, 4, 0);
 	assert_int_equal(pthread_create(&t, NULL, rtloop_thread, &l), 0);
 	atomic_store(&l.stop_req, true);
 	atomic_store(&l.go, true);
