@@ -44,10 +44,11 @@ int gpio_out_set(struct gpio_out *g, int level);
 /* Restore the idle level, release the line and free. NULL is a no-op. */
 void gpio_out_close(struct gpio_out *g);
 
-/* Human-readable description: "gpiochip0 [9030000.pl061] line 0 \"name\" (libgpiod 2.1.3)". */
+/* Human-readable description, e.g.
+ * "gpiochip0 [9030000.pl061] line 0 \"name\" (libgpiod 2.1.3, v2 API)". */
 const char *gpio_out_describe(const struct gpio_out *g);
 
-/* Backend name compiled for GPIO_BACKEND_GPIOD: "libgpiod-v2" or "libgpiod-v1". */
+/* Backend compiled for GPIO_BACKEND_GPIOD: "libgpiod-v2", "libgpiod-v1" or "none". */
 const char *gpio_out_gpiod_api(void);
 
 #endif
