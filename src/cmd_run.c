@@ -21,6 +21,7 @@
 #include "edgestats.h"
 #include "gpio_out.h"
 #include "print.h"
+#include "recorder.h"
 #include "ring.h"
 #include "rtloop.h"
 #include "rtsetup.h"
@@ -32,21 +33,7 @@
 #define RUN_LEAD_NS 100000000ull      /* first edge 100 ms after setup */
 #define RUN_GRID_OFFSET_NS 250000ull  /* slot 0 at x.250 ms */
 #define RUN_RT_STACK (256u * 1024u)
-#define WRITER_BATCH 4096
 #define WRITER_STACK (256u * 1024u)
-
-/* The writer thread: drains the ring into the log and the statistics. */
-struct writer {
-	struct ring *ring;
-	struct edgelog_writer *log;
-	struct edgestats *stats;
-	struct rtloop *loop;
-	pthread_mutex_t lock;     /* guards stats between writer and main thread */
-	atomic_bool finish;       /* main: the RT thread has ended, drain and exit */
-	atomic_bool log_error;
-	uint64_t records;         /* records consumed */
-	struct edge_rec *batch;   /* WRITER_BATCH records, allocated before the run */
-};
 
 static uint64_t clock_ns(clockid_t clk)
 {
@@ -54,48 +41,6 @@ static uint64_t clock_ns(clockid_t clk)
 
 	clock_gettime(clk, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static void *writer_thread(void *arg)
-{
-	struct writer *w = arg;
-	struct edge_rec *buf = w->batch;
-	uint64_t last_sync = clock_ns(CLOCK_MONOTONIC);
-
-	for (;;) {
-		/* Read finish before popping: if set, this pop sees every record. */
-		bool fin = atomic_load(&w->finish);
-		size_t n = ring_pop(w->ring, buf, WRITER_BATCH);
-		uint64_t now;
-		size_t i;
-
-		if (n) {
-			if (!atomic_load(&w->log_error) &&
-			    edgelog_writer_append(w->log, buf, n) < 0) {
-				atomic_store(&w->log_error, true);
-				atomic_store(&w->loop->stop_req, true);
-			}
-			pthread_mutex_lock(&w->lock);
-			for (i = 0; i < n; i++)
-				edgestats_add(w->stats, &buf[i]);
-			w->records += n;
-			pthread_mutex_unlock(&w->lock);
-			if (n == WRITER_BATCH)
-				continue;
-		} else if (fin) {
-			break;
-		}
-		now = clock_ns(CLOCK_MONOTONIC);
-		if (now - last_sync >= 1000000000ull) {
-			if (!atomic_load(&w->log_error) && edgelog_writer_sync(w->log) < 0) {
-				atomic_store(&w->log_error, true);
-				atomic_store(&w->loop->stop_req, true);
-			}
-			last_sync = now;
-		}
-		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
-	}
-	return NULL;
 }
 
 static void run_usage(FILE *f)
@@ -121,19 +66,18 @@ static const char *dur(int64_t ns, char *buf, size_t len)
 	return buf;
 }
 
-static void status_print(struct writer *w, const struct config *c, uint64_t t0, bool tty)
+static void status_print(struct recorder *rec, const struct ring *ring, const struct config *c,
+			 uint64_t t0, bool tty)
 {
 	struct edgestats_live live;
-	uint64_t dropped = ring_dropped(w->ring);
+	uint64_t dropped = ring_dropped(ring);
 	int64_t elapsed = (int64_t)(clock_ns(CLOCK_MONOTONIC) - t0);
 	int64_t total = config_int(c, CFG_RUN_DURATION) + config_int(c, CFG_RUN_WARMUP);
 	char e[32], r[32];
 
 	if (elapsed < 0)
 		elapsed = 0;
-	pthread_mutex_lock(&w->lock);
-	edgestats_live(w->stats, &live);
-	pthread_mutex_unlock(&w->lock);
+	recorder_live(rec, &live);
 	units_format_duration(elapsed / 1000000000 * 1000000000, e, sizeof(e));
 	if (config_int(c, CFG_RUN_DURATION))
 		units_format_duration(total > elapsed ? (total - elapsed + 999999999) / 1000000000 * 1000000000 : 0,
@@ -326,12 +270,13 @@ int cmd_run(int argc, char **argv)
 	struct rtloop loop = { .tfd = -1 };
 	struct rtsetup rs = { .dma_fd = -1 };
 	struct rtsetup_params rp;
-	struct writer w = { 0 };
+	struct recorder *rec = NULL;
+	struct edgestats *stats = NULL;
+	struct edgelog_writer *log = NULL;
 	struct edgelog_meta meta = { 0 };
 	struct edgelog_footer footer = { 0 };
-	pthread_t rt_tid, wr_tid;
-	pthread_attr_t wr_attr;
-	bool rt_started = false, wr_started = false, rt_ok, quiet, tty, preflight = false;
+	pthread_t rt_tid;
+	bool rt_started = false, rt_ok, quiet, tty, preflight = false;
 	const char *board = NULL, *profile = NULL, *json;
 	char *log_path = NULL;
 	sigset_t sigs, oldsigs;
@@ -341,7 +286,6 @@ int cmd_run(int argc, char **argv)
 	char why[2048], gpio_desc[256];
 
 	memset(&ri, 0, sizeof(ri));
-	pthread_mutex_init(&w.lock, NULL);
 	if (!c) {
 		pr_err("out of memory");
 		return SQW_EXIT_RUNTIME;
@@ -404,9 +348,8 @@ int cmd_run(int argc, char **argv)
 		pr_err("cannot allocate the edge ring: %s", strerror(errno));
 		goto out;
 	}
-	w.stats = edgestats_new(half);
-	w.batch = calloc(WRITER_BATCH, sizeof(*w.batch));
-	if (!w.stats || !w.batch) {
+	stats = edgestats_new(half);
+	if (!stats) {
 		pr_err("cannot allocate statistics: %s", strerror(errno));
 		goto out;
 	}
@@ -461,25 +404,24 @@ int cmd_run(int argc, char **argv)
 	meta.start_realtime_ns = clock_ns(CLOCK_REALTIME) +
 				 (loop.start_ns - clock_ns(CLOCK_MONOTONIC));
 	meta.text = meta_text(c, &ri, rt_ok);
-	w.log = meta.text ? edgelog_writer_open(log_path, &meta) : NULL;
-	if (!w.log)
+	log = meta.text ? edgelog_writer_open(log_path, &meta) : NULL;
+	if (!log)
 		goto out;
 	ri.start_realtime_ns = meta.start_realtime_ns;
-	w.ring = &ring;
-	w.loop = &loop;
-	atomic_init(&w.finish, false);
-	atomic_init(&w.log_error, false);
 	/* A small stack: with mlockall(MCL_FUTURE) every byte of it is locked,
 	 * and an unprivileged RLIMIT_MEMLOCK would refuse a default 8 MiB one. */
-	pthread_attr_init(&wr_attr);
-	pthread_attr_setstacksize(&wr_attr, WRITER_STACK);
-	err = pthread_create(&wr_tid, &wr_attr, writer_thread, &w);
-	pthread_attr_destroy(&wr_attr);
+	rec = recorder_new(&(struct recorder_params){
+		.ring = &ring, .log = log, .stats = stats, .stop_req = &loop.stop_req,
+		.stack_size = WRITER_STACK });
+	if (!rec) {
+		pr_err("cannot allocate the recorder: %s", strerror(errno));
+		goto out;
+	}
+	err = recorder_start(rec);
 	if (err) {
 		pr_err("cannot start the writer thread: %s", strerror(err));
 		goto out;
 	}
-	wr_started = true;
 	atomic_store_explicit(&loop.go, true, memory_order_release);
 
 	/* 4. Wait: signals, status line, end of the loop. */
@@ -502,7 +444,7 @@ int cmd_run(int argc, char **argv)
 		}
 		now = clock_ns(CLOCK_MONOTONIC);
 		if (!quiet && status_every && now >= next_status) {
-			status_print(&w, c, t0, tty);
+			status_print(rec, &ring, c, t0, tty);
 			next_status += (uint64_t)status_every;
 		}
 	}
@@ -518,10 +460,7 @@ out:
 		}
 		pthread_join(rt_tid, NULL);
 	}
-	if (wr_started) {
-		atomic_store(&w.finish, true);
-		pthread_join(wr_tid, NULL);
-	}
+	recorder_finish(rec);
 	gpio_out_close(gpio);	/* back to idle, released, before anything slow */
 	if (rs.p.stack_size)
 		rtsetup_process_exit(&rs);
@@ -531,11 +470,11 @@ out:
 		ri.end_realtime_ns = clock_ns(CLOCK_REALTIME);
 		ri.dropped = ring_dropped(&ring);
 		ri.write_errors = atomic_load(&loop.write_errors);
-		ri.stop_reason = loop.error || ri.write_errors || atomic_load(&w.log_error)
+		ri.stop_reason = loop.error || ri.write_errors || recorder_log_error(rec)
 			? EDGELOG_STOP_ERROR : sig ? EDGELOG_STOP_SIGNAL : EDGELOG_STOP_DURATION;
 		ri.stop_signal = sig;
-		ri.log_error = atomic_load(&w.log_error);
-		ri.records_logged = edgelog_writer_records(w.log);
+		ri.log_error = recorder_log_error(rec);
+		ri.records_logged = edgelog_writer_records(log);
 		if (loop.ru_started) {
 			ri.minflt = loop.ru_end.ru_minflt - loop.ru_start.ru_minflt;
 			ri.majflt = loop.ru_end.ru_majflt - loop.ru_start.ru_majflt;
@@ -544,14 +483,14 @@ out:
 		if (loop.error)
 			pr_err("the RT loop failed: %s", strerror(loop.error));
 		why[0] = '\0';
-		ret = summary_verdict(c, w.stats, &ri, why, sizeof(why)) == VERDICT_PASS
+		ret = summary_verdict(c, stats, &ri, why, sizeof(why)) == VERDICT_PASS
 			? SQW_EXIT_OK : SQW_EXIT_LIMIT;
 		if (ri.stop_reason == EDGELOG_STOP_ERROR)
 			ret = SQW_EXIT_RUNTIME;
 		else if (sig && config_int(c, CFG_RUN_DURATION))
 			ret = 128 + sig;
 	}
-	if (w.log) {
+	if (log) {
 		/* The footer carries the exit code the run ends with. */
 		footer.dropped = ring_dropped(&ring);
 		footer.missed_periods = atomic_load(&loop.missed);
@@ -559,24 +498,23 @@ out:
 							     : clock_ns(CLOCK_REALTIME);
 		footer.stop_reason = (uint32_t)ri.stop_reason;
 		footer.exit_code = ret;
-		if (edgelog_writer_close(w.log, &footer) < 0 && ret != SQW_EXIT_RUNTIME) {
+		if (edgelog_writer_close(log, &footer) < 0 && ret != SQW_EXIT_RUNTIME) {
 			ri.log_error = true;
 			ret = SQW_EXIT_RUNTIME;
 		}
-		w.log = NULL;
+		log = NULL;
 	}
 	if (ri.end_realtime_ns) {	/* the run happened: report it */
-		summary_print_text(stdout, c, w.stats, &ri);
+		summary_print_text(stdout, c, stats, &ri);
 		fflush(stdout);
-		if (json[0] && summary_write_json(json, c, w.stats, &ri) < 0) {
+		if (json[0] && summary_write_json(json, c, stats, &ri) < 0) {
 			pr_err("cannot write the JSON summary %s: %s", json, strerror(errno));
 			ret = SQW_EXIT_RUNTIME;
 		}
 	}
-	if (w.stats)
-		edgestats_free(w.stats);
-	pthread_mutex_destroy(&w.lock);
-	free(w.batch);
+	recorder_free(rec);
+	if (stats)
+		edgestats_free(stats);
 	ring_free(&ring);
 	free(meta.text);
 	free(log_path);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "print.h"
 
@@ -64,6 +65,7 @@ struct edgelog_writer {
 	int fd;
 	int err;            /* first errno seen; 0 if none */
 	uint64_t records;
+	uint64_t events;
 	char *path;
 };
 
@@ -170,6 +172,38 @@ int edgelog_writer_append(struct edgelog_writer *w, const struct edge_rec *recs,
 		return -1;
 	}
 	w->records += n;
+	return 0;
+}
+
+int edgelog_writer_append_event(struct edgelog_writer *w, uint64_t time_ns, uint16_t type,
+				const void *payload, size_t len)
+{
+	static const char zeros[32];
+	struct edgelog_event_header h;
+	size_t pad = (32 - len % 32) % 32;
+
+	if (w->err) {
+		errno = w->err;
+		return -1;
+	}
+	if (len > EDGELOG_EVENT_MAX_PAYLOAD) {
+		errno = EINVAL;
+		return -1;
+	}
+	memset(&h, 0, sizeof(h));
+	h.marker = EDGELOG_EVENT_MARKER;
+	h.time_ns = time_ns;
+	h.type = type;
+	h.len = (uint32_t)len;
+	h.crc = (uint32_t)crc32(0L, payload, (uInt)len);
+	if (write_all(w->fd, &h, sizeof(h)) < 0 || write_all(w->fd, payload, len) < 0 ||
+	    write_all(w->fd, zeros, pad) < 0) {
+		w->err = errno;
+		pr_err("writing log %s failed after %llu records: %s", w->path,
+		       (unsigned long long)w->records, strerror(w->err));
+		return -1;
+	}
+	w->events++;
 	return 0;
 }
 
@@ -309,33 +343,47 @@ const struct edgelog_meta *edgelog_reader_meta(const struct edgelog_reader *r)
 
 int edgelog_reader_next(struct edgelog_reader *r, struct edge_rec *rec)
 {
-	size_t got;
+	for (;;) {
+		size_t got;
 
-	if (r->at_end)
-		return 0;
-	got = fread(rec, 1, sizeof(*rec), r->f);
-	if (got < sizeof(*rec)) {
-		if (ferror(r->f))
-			return -1;
-		r->trailing = got;
-		r->at_end = 1;
-		return 0;
-	}
-	if (rec->seq == UINT64_MAX && rec->intended_ns == EDGELOG_FOOTER_MAGIC) {
-		char rest[sizeof(r->footer) - sizeof(*rec)];
-
-		r->at_end = 1;
-		got = fread(rest, 1, sizeof(rest), r->f);
-		if (got == sizeof(rest)) {
-			memcpy(&r->footer, rec, sizeof(*rec));
-			memcpy((char *)&r->footer + sizeof(*rec), rest, sizeof(rest));
-			r->have_footer = 1;
-		} else {
-			r->trailing = sizeof(*rec) + got;
+		if (r->at_end)
+			return 0;
+		got = fread(rec, 1, sizeof(*rec), r->f);
+		if (got < sizeof(*rec)) {
+			if (ferror(r->f))
+				return -1;
+			r->trailing = got;
+			r->at_end = 1;
+			return 0;
 		}
-		return 0;
+		if (rec->seq == UINT64_MAX && rec->intended_ns == EDGELOG_FOOTER_MAGIC) {
+			char rest[sizeof(r->footer) - sizeof(*rec)];
+
+			r->at_end = 1;
+			got = fread(rest, 1, sizeof(rest), r->f);
+			if (got == sizeof(rest)) {
+				memcpy(&r->footer, rec, sizeof(*rec));
+				memcpy((char *)&r->footer + sizeof(*rec), rest, sizeof(rest));
+				r->have_footer = 1;
+			} else {
+				r->trailing = sizeof(*rec) + got;
+			}
+			return 0;
+		}
+		if (rec->seq != EDGELOG_EVENT_MARKER)
+			return 1;
+		/* An event (format 2): skip its payload blocks. */
+		{
+			struct edgelog_event_header h;
+			uint64_t skip;
+
+			memcpy(&h, rec, sizeof(h));
+			skip = ((uint64_t)h.len + 31) / 32 * 32;
+			if (h.len > EDGELOG_EVENT_MAX_PAYLOAD ||
+			    fseeko(r->f, (off_t)skip, SEEK_CUR) < 0)
+				return -1;
+		}
 	}
-	return 1;
 }
 
 const struct edgelog_footer *edgelog_reader_footer(const struct edgelog_reader *r)

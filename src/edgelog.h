@@ -11,7 +11,7 @@
 #include "edge.h"
 
 #define EDGELOG_MAGIC "SQWAVLOG"      /* 8 bytes, no NUL */
-#define EDGELOG_VERSION 1u
+#define EDGELOG_VERSION 2u          /* 2 adds event records; 1 is still read */
 #define EDGELOG_FOOTER_MAGIC 0x544f4f4656575153ull /* bytes on disk: "SQWVFOOT" */
 
 /* Fixed part of the header, little-endian on disk, followed by
@@ -48,6 +48,39 @@ struct edgelog_footer {
 
 _Static_assert(sizeof(struct edgelog_footer) == 64, "footer is two records");
 
+/*
+ * Event records (format 2): things that are not edges but must be in the log
+ * next to them (phase boundaries, load events, proof-of-load samples, trace
+ * breaks, loopback timestamps). An event is one 32-byte header block whose
+ * first u64 is EDGELOG_EVENT_MARKER (no edge has a seq that high), followed
+ * by its payload padded with zeros to a multiple of 32 bytes. Events are
+ * written by the writer thread between records, in the order they were
+ * queued; their time orders them, not their place among the edges.
+ */
+#define EDGELOG_EVENT_MARKER 0xfffffffffffffffeull
+#define EDGELOG_EVENT_MAX_PAYLOAD 65536u
+
+struct edgelog_event_header {
+	uint64_t marker;          /* EDGELOG_EVENT_MARKER */
+	uint64_t time_ns;         /* on the log's clock */
+	uint16_t type;            /* enum edgelog_event_type */
+	uint16_t reserved0;       /* 0 */
+	uint32_t len;             /* payload bytes, <= EDGELOG_EVENT_MAX_PAYLOAD */
+	uint32_t crc;             /* zlib crc32 of the payload */
+	uint32_t reserved1;       /* 0 */
+};
+
+_Static_assert(sizeof(struct edgelog_event_header) == 32, "event header is one record");
+
+enum edgelog_event_type {
+	EDGELOG_EV_PHASE = 1,     /* text: a phase began (docs/log-format.md) */
+	EDGELOG_EV_LOAD = 2,      /* text: a load started, restarted, exited, was killed or lost */
+	EDGELOG_EV_SAMPLE = 3,    /* text: one proof-of-load sample (CPU busy, IRQs, packets, ...) */
+	EDGELOG_EV_BREAK = 4,     /* text: a --break threshold was crossed; the trace saved */
+	EDGELOG_EV_LOOPBACK = 5,  /* binary: loopback input edges, (u64 seq, u64 event_ns) pairs */
+	EDGELOG_EV_NOTE = 6,      /* text: anything else the run wants kept */
+};
+
 enum edgelog_stop {
 	EDGELOG_STOP_DURATION = 0, /* ran the configured duration */
 	EDGELOG_STOP_SIGNAL = 1,   /* SIGINT or SIGTERM */
@@ -78,6 +111,11 @@ struct edgelog_writer *edgelog_writer_open(const char *path, const struct edgelo
 /* Append records; -1 with errno on I/O error (ENOSPC...): records already
  * written stay readable. */
 int edgelog_writer_append(struct edgelog_writer *w, const struct edge_rec *recs, size_t n);
+/* Append one event (format above): @len bytes of @payload (text events:
+ * "key=value\n" lines). Writer thread only, like append. -1 with errno
+ * (EINVAL: @len too large). */
+int edgelog_writer_append_event(struct edgelog_writer *w, uint64_t time_ns, uint16_t type,
+				const void *payload, size_t len);
 /* fdatasync the records written so far (once a second from the writer
  * thread, so a power loss costs at most a second). -1 after any I/O error. */
 int edgelog_writer_sync(struct edgelog_writer *w);
@@ -103,7 +141,8 @@ enum edgelog_status {
 struct edgelog_reader *edgelog_reader_open(const char *path, enum edgelog_status *st,
 					   char *err, size_t errlen);
 const struct edgelog_meta *edgelog_reader_meta(const struct edgelog_reader *r);
-/* Next record: 1 got one, 0 end of records (footer or end of file), -1 read error. */
+/* Next record: 1 got one, 0 end of records (footer or end of file), -1 read
+ * error. Event records are skipped. */
 int edgelog_reader_next(struct edgelog_reader *r, struct edge_rec *rec);
 /* After next() returned 0: the footer, or NULL when the log was cut short. */
 const struct edgelog_footer *edgelog_reader_footer(const struct edgelog_reader *r);

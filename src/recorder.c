@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The recorder thread: ring -> log + statistics, event queue -> log. */
+#include "recorder.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define RECORDER_BATCH 4096
+#define RECORDER_SYNC_NS 1000000000ull
+
+struct rec_event {
+	struct rec_event *next;
+	uint64_t time_ns;
+	uint16_t type;
+	size_t len;
+	unsigned char payload[];
+};
+
+struct recorder {
+	struct recorder_params p;
+	pthread_t tid;
+	bool started;
+	pthread_mutex_t lock;        /* guards stats (live reads) and the event queue */
+	struct rec_event *head, *tail;
+	atomic_bool finish;          /* the RT thread has ended: drain and exit */
+	atomic_bool log_error;
+	atomic_uint_fast64_t records;
+	struct edge_rec *batch;      /* RECORDER_BATCH records */
+};
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+struct recorder *recorder_new(const struct recorder_params *p)
+{
+	struct recorder *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->p = *p;
+	r->batch = calloc(RECORDER_BATCH, sizeof(*r->batch));
+	if (!r->batch) {
+		free(r);
+		return NULL;
+	}
+	pthread_mutex_init(&r->lock, NULL);
+	atomic_init(&r->finish, false);
+	atomic_init(&r->log_error, false);
+	atomic_init(&r->records, 0);
+	return r;
+}
+
+void recorder_free(struct recorder *r)
+{
+	struct rec_event *e, *next;
+
+	if (!r)
+		return;
+	for (e = r->head; e; e = next) {
+		next = e->next;
+		free(e);
+	}
+	pthread_mutex_destroy(&r->lock);
+	free(r->batch);
+	free(r);
+}
+
+static void fail_log(struct recorder *r)
+{
+	atomic_store(&r->log_error, true);
+	atomic_store(r->p.stop_req, true);
+}
+
+/* Write every queued event. */
+static void write_events(struct recorder *r)
+{
+	struct rec_event *e;
+
+	pthread_mutex_lock(&r->lock);
+	e = r->head;
+	r->head = r->tail = NULL;
+	pthread_mutex_unlock(&r->lock);
+	while (e) {
+		struct rec_event *next = e->next;
+
+		if (!atomic_load(&r->log_error) &&
+		    edgelog_writer_append_event(r->p.log, e->time_ns, e->type, e->payload, e->len) < 0)
+			fail_log(r);
+		free(e);
+		e = next;
+	}
+}
+
+static void *recorder_thread(void *arg)
+{
+	struct recorder *r = arg;
+	uint64_t last_sync = mono_ns();
+
+	for (;;) {
+		/* Read finish before popping: if set, this pop sees every record. */
+		bool fin = atomic_load(&r->finish);
+		size_t n = ring_pop(r->p.ring, r->batch, RECORDER_BATCH);
+		uint64_t now;
+		size_t i;
+
+		if (n) {
+			if (!atomic_load(&r->log_error) &&
+			    edgelog_writer_append(r->p.log, r->batch, n) < 0)
+				fail_log(r);
+			pthread_mutex_lock(&r->lock);
+			for (i = 0; i < n; i++)
+				edgestats_add(r->p.stats, &r->batch[i]);
+			pthread_mutex_unlock(&r->lock);
+			atomic_fetch_add(&r->records, n);
+			if (n == RECORDER_BATCH)
+				continue;
+		}
+		write_events(r);
+		if (!n && fin)
+			break;
+		now = mono_ns();
+		if (now - last_sync >= RECORDER_SYNC_NS) {
+			if (!atomic_load(&r->log_error) && edgelog_writer_sync(r->p.log) < 0)
+				fail_log(r);
+			last_sync = now;
+		}
+		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
+	}
+	return NULL;
+}
+
+int recorder_start(struct recorder *r)
+{
+	pthread_attr_t attr;
+	int err;
+
+	pthread_attr_init(&attr);
+	if (r->p.stack_size)
+		pthread_attr_setstacksize(&attr, r->p.stack_size);
+	err = pthread_create(&r->tid, &attr, recorder_thread, r);
+	pthread_attr_destroy(&attr);
+	if (!err)
+		r->started = true;
+	return err;
+}
+
+int recorder_event(struct recorder *r, uint64_t time_ns, uint16_t type,
+		   const void *payload, size_t len)
+{
+	struct rec_event *e;
+
+	if (len > EDGELOG_EVENT_MAX_PAYLOAD) {
+		errno = EINVAL;
+		return -1;
+	}
+	e = malloc(sizeof(*e) + len);
+	if (!e)
+		return -1;
+	e->next = NULL;
+	e->time_ns = time_ns;
+	e->type = type;
+	e->len = len;
+	memcpy(e->payload, payload, len);
+	pthread_mutex_lock(&r->lock);
+	if (r->tail)
+		r->tail->next = e;
+	else
+		r->head = e;
+	r->tail = e;
+	pthread_mutex_unlock(&r->lock);
+	return 0;
+}
+
+void recorder_live(struct recorder *r, struct edgestats_live *out)
+{
+	pthread_mutex_lock(&r->lock);
+	edgestats_live(r->p.stats, out);
+	pthread_mutex_unlock(&r->lock);
+}
+
+void recorder_finish(struct recorder *r)
+{
+	if (!r || !r->started)
+		return;
+	atomic_store(&r->finish, true);
+	pthread_join(r->tid, NULL);
+	r->started = false;
+	write_events(r);	/* queued after the thread's last look */
+}
+
+uint64_t recorder_records(struct recorder *r)
+{
+	return atomic_load(&r->records);
+}
+
+bool recorder_log_error(struct recorder *r)
+{
+	return atomic_load(&r->log_error);
+}
