@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "plan.h"
 #include "units.h"
 
 #define US  INT64_C(1000)
@@ -25,6 +26,8 @@ static const char *const cfg_confidence[] = { "verified", "inferred", "unknown",
 /* Same order as enum gpio_backend and enum gpio_drive in gpio_out.h. */
 static const char *const cfg_backends[] = { "gpiod", "sim", NULL };
 static const char *const cfg_drives[] = { "push-pull", "open-drain", "open-source", NULL };
+/* Same order as enum contain_kind in contain.h. */
+static const char *const cfg_containment[] = { "auto", "cgroup2", "freezer", "pgroup", NULL };
 
 /*
  * One row per key. For STRING keys .unit is the word --help shows for the
@@ -100,6 +103,10 @@ const struct cfg_item config_table[CFG_NKEYS] = {
 		 "toggle this long first and leave it out of the statistics and verdict"),
 	ITEM_INT(CFG_RUN_RING_SIZE, "run", "ring_size", "65536", 64, INT64_C(1) << 24, "records",
 		 NULL, P, "edge records buffered between the RT thread and the writer"),
+	ITEM_STR(CFG_RUN_LABEL, "run", "label", "", "LABEL", "label", P,
+		 "name of this run (rt-loaded) in the log, summary and report"),
+	ITEM_ENUM(CFG_RUN_CONTAINMENT, "run", "containment", "auto", cfg_containment, NULL, P,
+		  "how loads and their children are held so that all stop with sqwave"),
 
 	ITEM_INT(CFG_RT_CPU, "rt", "cpu", "-1", -1, 1023, NULL, "cpu", B | P,
 		 "CPU the RT thread is pinned to (-1: not pinned)"),
@@ -120,6 +127,22 @@ const struct cfg_item config_table[CFG_NKEYS] = {
 		 "max-latency", P, "fail if any wake-up is later than this (0: unchecked)"),
 	ITEM_INT(CFG_LIMITS_MISSED_MAX, "limits", "missed_max", "-1", -1, INT64_MAX, "periods",
 		 "max-missed", P, "fail if more periods than this are missed (-1: unchecked)"),
+
+	ITEM_DUR(CFG_PROOF_INTERVAL, "proof", "interval", "1s", 100 * MS, 60 * SEC, "s", NULL, P,
+		 "time between proof-of-load samples (CPU busy, IRQs, packets, score)"),
+	ITEM_INT(CFG_PROOF_MIN_BUSY, "proof", "min_busy", "80", 0, 100, "%", NULL, P,
+		 "a CPU load whose CPUs were less busy is \"load not applied\""),
+
+	ITEM_DUR(CFG_TRACE_BREAK, "trace", "break", "0", 0, 10 * SEC, "us", "break", P,
+		 "save the ftrace trace when a wake-up is this late or a pulse this far off"),
+	ITEM_BOOL(CFG_TRACE_STOP_ON_BREAK, "trace", "stop_on_break", "false", "stop-on-break", P,
+		  "end the run at the first break (else go on, tracing again)"),
+	ITEM_INT(CFG_TRACE_MAX_BREAKS, "trace", "max_breaks", "10", 1, 1000, NULL, NULL, P,
+		 "traces saved at most in one run"),
+	ITEM_STR(CFG_TRACE_TRACER, "trace", "tracer", "", "TRACER", "tracer", P,
+		 "ftrace tracer for the run (function, nop, ...; empty: as is)"),
+	ITEM_INT(CFG_TRACE_BUFFER_KB, "trace", "buffer_kb", "0", 0, 1 << 20, "KiB", NULL, P,
+		 "ftrace per-CPU buffer size for the run (0: leave as is)"),
 
 	ITEM_STR(CFG_OUTPUT_LOG, "output", "log", "", "FILE", "log", P,
 		 "binary edge log to write (empty: sqwave picks a name)"),
@@ -144,6 +167,7 @@ struct cfg_value {
 
 struct config {
 	struct cfg_value v[CFG_NKEYS];
+	struct plan *plan;    /* phases and loads (plan.c) */
 };
 
 static void cfg_err(char *err, size_t len, const char *fmt, ...)
@@ -202,15 +226,12 @@ const char *config_quote(const char *value, char *buf, size_t len)
 	return buf;
 }
 
-const char *config_allowed(enum cfg_key key, char *buf, size_t len)
+const char *config_item_allowed(const struct cfg_item *it, char *buf, size_t len)
 {
-	const struct cfg_item *it;
 	char lo[32], hi[32];
 	size_t o;
 	int i;
 
-	assert((unsigned)key < CFG_NKEYS);
-	it = &config_table[key];
 	switch (it->type) {
 	case CFG_T_BOOL:
 		snprintf(buf, len, "true or false (also yes/no, on/off, 1/0)");
@@ -241,6 +262,12 @@ const char *config_allowed(enum cfg_key key, char *buf, size_t len)
 		break;
 	}
 	return buf;
+}
+
+const char *config_allowed(enum cfg_key key, char *buf, size_t len)
+{
+	assert((unsigned)key < CFG_NKEYS);
+	return config_item_allowed(&config_table[key], buf, len);
 }
 
 /* Parse a decimal integer, allowing surrounding spaces; -1 on garbage,
@@ -291,39 +318,18 @@ static const char *cfg_file_kind(enum cfg_source src)
 	return src == CFG_SRC_BOARD ? "a board file" : "a profile";
 }
 
-enum cfg_result config_set(struct config *c, enum cfg_key key, const char *value,
-			   enum cfg_source src, const char *file, int line,
-			   char *err, size_t errlen)
+enum cfg_result config_item_parse(const struct cfg_item *it, const char *name, const char *value,
+				  int64_t *out, char *err, size_t errlen)
 {
-	char name[64], allowed[160], q[64];
-	const struct cfg_item *it;
-	struct cfg_value *v;
-	char *text = NULL, *fdup = NULL;
+	char allowed[160], q[64];
 	int64_t num = 0;
 	int i;
-
-	assert(c && value);
-	if ((unsigned)key >= CFG_NKEYS) {
-		cfg_err(err, errlen, "unknown configuration key number %d", (int)key);
-		return CFG_E_UNKNOWN_KEY;
-	}
-	it = &config_table[key];
-	v = &c->v[key];
-	config_key_name(key, name, sizeof(name));
-
-	if ((src == CFG_SRC_BOARD && !(it->where & CFG_IN_BOARD)) ||
-	    (src == CFG_SRC_PROFILE && !(it->where & CFG_IN_PROFILE))) {
-		cfg_err(err, errlen, "%s belongs in %s, not in %s", name,
-			cfg_file_kind(src == CFG_SRC_BOARD ? CFG_SRC_PROFILE : CFG_SRC_BOARD),
-			cfg_file_kind(src));
-		return CFG_E_PLACE;
-	}
 
 	switch (it->type) {
 	case CFG_T_BOOL:
 		if (cfg_parse_bool(value, &num)) {
 			cfg_err(err, errlen, "%s must be %s, got %s", name,
-				config_allowed(key, allowed, sizeof(allowed)),
+				config_item_allowed(it, allowed, sizeof(allowed)),
 				config_quote(value, q, sizeof(q)));
 			return CFG_E_TYPE;
 		}
@@ -332,13 +338,13 @@ enum cfg_result config_set(struct config *c, enum cfg_key key, const char *value
 		i = cfg_parse_int(value, &num);
 		if (i == -1) {
 			cfg_err(err, errlen, "%s must be %s, got %s", name,
-				config_allowed(key, allowed, sizeof(allowed)),
+				config_item_allowed(it, allowed, sizeof(allowed)),
 				config_quote(value, q, sizeof(q)));
 			return CFG_E_TYPE;
 		}
 		if (i == -2 || num < it->min || num > it->max) {
 			cfg_err(err, errlen, "%s must be %s, got %s", name,
-				config_allowed(key, allowed, sizeof(allowed)),
+				config_item_allowed(it, allowed, sizeof(allowed)),
 				config_quote(value, q, sizeof(q)));
 			return CFG_E_RANGE;
 		}
@@ -348,13 +354,13 @@ enum cfg_result config_set(struct config *c, enum cfg_key key, const char *value
 			enum cfg_result r = errno == ERANGE ? CFG_E_RANGE : CFG_E_TYPE;
 
 			cfg_err(err, errlen, "%s must be %s, got %s", name,
-				config_allowed(key, allowed, sizeof(allowed)),
+				config_item_allowed(it, allowed, sizeof(allowed)),
 				config_quote(value, q, sizeof(q)));
 			return r;
 		}
 		if (num < it->min || num > it->max) {
 			cfg_err(err, errlen, "%s must be %s, got %s", name,
-				config_allowed(key, allowed, sizeof(allowed)),
+				config_item_allowed(it, allowed, sizeof(allowed)),
 				config_quote(value, q, sizeof(q)));
 			return CFG_E_RANGE;
 		}
@@ -375,13 +381,49 @@ enum cfg_result config_set(struct config *c, enum cfg_key key, const char *value
 		}
 		if (!it->choices[i]) {
 			cfg_err(err, errlen, "%s must be %s, got %s", name,
-				config_allowed(key, allowed, sizeof(allowed)),
+				config_item_allowed(it, allowed, sizeof(allowed)),
 				config_quote(value, q, sizeof(q)));
 			return CFG_E_CHOICE;
 		}
 		num = i;
 		break;
 	}
+
+	*out = num;
+	return CFG_OK;
+}
+
+enum cfg_result config_set(struct config *c, enum cfg_key key, const char *value,
+			   enum cfg_source src, const char *file, int line,
+			   char *err, size_t errlen)
+{
+	char name[64];
+	const struct cfg_item *it;
+	struct cfg_value *v;
+	char *text = NULL, *fdup = NULL;
+	enum cfg_result r;
+	int64_t num = 0;
+
+	assert(c && value);
+	if ((unsigned)key >= CFG_NKEYS) {
+		cfg_err(err, errlen, "unknown configuration key number %d", (int)key);
+		return CFG_E_UNKNOWN_KEY;
+	}
+	it = &config_table[key];
+	v = &c->v[key];
+	config_key_name(key, name, sizeof(name));
+
+	if ((src == CFG_SRC_BOARD && !(it->where & CFG_IN_BOARD)) ||
+	    (src == CFG_SRC_PROFILE && !(it->where & CFG_IN_PROFILE))) {
+		cfg_err(err, errlen, "%s belongs in %s, not in %s", name,
+			cfg_file_kind(src == CFG_SRC_BOARD ? CFG_SRC_PROFILE : CFG_SRC_BOARD),
+			cfg_file_kind(src));
+		return CFG_E_PLACE;
+	}
+
+	r = config_item_parse(it, name, value, &num, err, errlen);
+	if (r != CFG_OK)
+		return r;
 
 	/* A lower source never overrides a higher one: the value was valid,
 	 * it just does not apply. */
@@ -452,6 +494,11 @@ struct config *config_new(void)
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return NULL;
+	c->plan = plan_new();
+	if (!c->plan) {
+		free(c);
+		return NULL;
+	}
 	for (k = 0; k < CFG_NKEYS; k++) {
 		enum cfg_result r = config_set(c, (enum cfg_key)k, config_table[k].def,
 					       CFG_SRC_DEFAULT, NULL, 0, err, sizeof(err));
@@ -477,7 +524,19 @@ void config_free(struct config *c)
 		free(c->v[k].text);
 		free(c->v[k].file);
 	}
+	plan_free(c->plan);
 	free(c);
+}
+
+struct plan *config_plan(const struct config *c)
+{
+	return c->plan;
+}
+
+void config_replace_plan(struct config *c, struct plan *p)
+{
+	plan_free(c->plan);
+	c->plan = p;
 }
 
 int config_lookup(const char *key)

@@ -41,6 +41,8 @@ enum cfg_key {
 	CFG_RUN_DURATION,      /* 0: until SIGINT/SIGTERM */
 	CFG_RUN_WARMUP,
 	CFG_RUN_RING_SIZE,
+	CFG_RUN_LABEL,         /* names the run (rt-loaded) in log, summary, report */
+	CFG_RUN_CONTAINMENT,   /* enum: auto | cgroup2 | freezer | pgroup: how loads are held */
 	/* rt: real-time setup (board file recommends, profile/command line decide) */
 	CFG_RT_CPU,            /* -1: not pinned */
 	CFG_RT_PRIORITY,
@@ -52,6 +54,15 @@ enum cfg_key {
 	CFG_LIMITS_TMAX,       /* duration; 0: unchecked. Longest pulse must be <= */
 	CFG_LIMITS_WAKE_LATENCY_MAX, /* duration; 0: unchecked */
 	CFG_LIMITS_MISSED_MAX, /* count; -1: unchecked */
+	/* proof: sampling what the loads did (profile) */
+	CFG_PROOF_INTERVAL,    /* duration between samples */
+	CFG_PROOF_MIN_BUSY,    /* percent: a CPU load below this did not load its CPUs */
+	/* trace: explain a spike while it happens (profile) */
+	CFG_TRACE_BREAK,       /* duration; 0: off. Wake latency or |width - half| above it */
+	CFG_TRACE_STOP_ON_BREAK,
+	CFG_TRACE_MAX_BREAKS,
+	CFG_TRACE_TRACER,      /* "" leaves the current tracer alone */
+	CFG_TRACE_BUFFER_KB,   /* 0 leaves buffer_size_kb alone */
 	/* output: where results go */
 	CFG_OUTPUT_LOG,
 	CFG_OUTPUT_JSON,
@@ -109,6 +120,7 @@ enum cfg_result {
 
 struct config;
 struct option; /* <getopt.h> */
+struct plan;   /* plan.h: phases and loads */
 
 /* The table, CFG_NKEYS entries, indexed by enum cfg_key. */
 extern const struct cfg_item config_table[CFG_NKEYS];
@@ -117,6 +129,11 @@ extern const struct cfg_item config_table[CFG_NKEYS];
  * Caller frees with config_free(). Not thread-safe; read-only after setup. */
 struct config *config_new(void);
 void config_free(struct config *c);
+
+/* The run plan (phases, loads: plan.h) the configuration owns; never NULL. */
+struct plan *config_plan(const struct config *c);
+/* Free the current plan and own @p instead (yamlcfg's all-or-nothing load). */
+void config_replace_plan(struct config *c, struct plan *p);
 
 /* Find a key by "section.name". Returns -1 if unknown. */
 int config_lookup(const char *key);
@@ -163,6 +180,16 @@ void config_print_help(FILE *f);
 
 /* "section.name" of @key into @buf; returns @buf. */
 const char *config_key_name(enum cfg_key key, char *buf, size_t len);
+
+/*
+ * The same checks for any row in the shape of config_table (the run plan's
+ * load and phase tables use them too): parse @value for @it into *@out
+ * (BOOL 0/1, INT, DURATION ns, ENUM index; STRING/TEXT only checked), or
+ * write "NAME must be ALLOWED, got VALUE" into @err with @name naming the key.
+ */
+enum cfg_result config_item_parse(const struct cfg_item *it, const char *name, const char *value,
+				  int64_t *out, char *err, size_t errlen);
+const char *config_item_allowed(const struct cfg_item *it, char *buf, size_t len);
 
 /* What @key accepts, as a phrase: "a duration between 1us and 10s (bare
  * numbers are us)", "one of gpiod, sim". Returns @buf. */

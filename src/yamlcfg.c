@@ -13,6 +13,8 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "plan.h"
+
 /* One value read from the file, checked but not yet stored. */
 struct yc_entry {
 	enum cfg_key key;
@@ -34,6 +36,7 @@ struct yc {
 	int key_line[CFG_NKEYS];          /* line a key was set on; 0: not set */
 	int section_line[CFG_NKEYS];      /* indexed by the section's first key */
 	int section_col[CFG_NKEYS];
+	int phases_line, load_line;       /* the profile's lists */
 	char *err;
 	size_t errlen;
 };
@@ -121,6 +124,11 @@ static const char *yc_section_list(unsigned flag, char *buf, size_t len)
 	for (k = 0; k < CFG_NKEYS; k++) {
 		if (yc_section_start(k) && (config_table[k].where & flag))
 			names[n++] = config_table[k].section;
+	}
+	/* The profile's list sections (plan.c) come last. */
+	if (flag & CFG_IN_PROFILE) {
+		names[n++] = "phases";
+		names[n++] = "load";
 	}
 	buf[0] = '\0';
 	for (i = 0; i < n && o < len; i++)
@@ -333,6 +341,374 @@ static enum yamlcfg_result yc_section(struct yc *st, int first)
 	}
 }
 
+/* ---- the profile's lists: phases and loads (plan.c) ---- */
+
+/* "kind, name, path, ..." */
+static const char *yc_table_keys(const struct cfg_item *t, int n, char *buf, size_t len)
+{
+	size_t o = 0;
+	int k;
+
+	buf[0] = '\0';
+	for (k = 0; k < n && o < len; k++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", k == 0 ? "" : k + 1 == n ? " and " : ", ",
+				      t[k].name);
+	return buf;
+}
+
+static char *yc_origin(struct yc *st, const yaml_mark_t *m)
+{
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), "%s:%zu", st->name, m->line + 1);
+	return strdup(buf);
+}
+
+/* One scalar value for a list entry's key; @what names it in messages. */
+static enum yamlcfg_result yc_list_scalar(struct yc *st, const char *what, const char **out)
+{
+	if (st->ev.type != YAML_SCALAR_EVENT)
+		return yc_fail(st, &st->ev.start_mark, YAMLCFG_E_VALUE,
+			       "%s must be a single value, found %s", what,
+			       yc_event_word(st->ev.type));
+	if (strlen(yc_scalar(&st->ev)) != st->ev.data.scalar.length)
+		return yc_fail(st, &st->ev.start_mark, YAMLCFG_E_VALUE,
+			       "%s contains a NUL character", what);
+	*out = yc_is_null(&st->ev) ? "" : yc_scalar(&st->ev);
+	return YAMLCFG_OK;
+}
+
+/* load.args: a list of strings, or one string (one argument). */
+static enum yamlcfg_result yc_load_args(struct yc *st, struct plan_load *l)
+{
+	enum yamlcfg_result r;
+	const char *v;
+
+	if (st->ev.type == YAML_SCALAR_EVENT) {
+		r = yc_list_scalar(st, "load.args", &v);
+		if (r)
+			return r;
+		if (plan_load_add_arg(l, v) < 0)
+			return yc_fail(st, NULL, YAMLCFG_E_NOMEM, "out of memory");
+		return YAMLCFG_OK;
+	}
+	if (st->ev.type != YAML_SEQUENCE_START_EVENT)
+		return yc_fail(st, &st->ev.start_mark, YAMLCFG_E_VALUE,
+			       "load.args must be a list of strings ([--cpu, \"2\"]), found %s",
+			       yc_event_word(st->ev.type));
+	for (;;) {
+		r = yc_next(st);
+		if (r)
+			return r;
+		if (st->ev.type == YAML_SEQUENCE_END_EVENT)
+			return YAMLCFG_OK;
+		r = yc_list_scalar(st, "each of load.args", &v);
+		if (r)
+			return r;
+		if (plan_load_add_arg(l, v) < 0)
+			return yc_fail(st, NULL, YAMLCFG_E_NOMEM, "out of memory");
+	}
+}
+
+/* One load entry: a mapping of load keys, or just the kind ("- coremark"). */
+static enum yamlcfg_result yc_load_entry(struct yc *st, struct plan_load *l)
+{
+	bool seen[PLK_NKEYS] = { false };
+	int seen_line[PLK_NKEYS] = { 0 };
+	char keys[400], q[64], msg[512];
+	enum yamlcfg_result r;
+	enum cfg_result cr;
+	const char *v;
+	int k, near;
+
+	if (plan_load_init(l) < 0)
+		return yc_fail(st, NULL, YAMLCFG_E_NOMEM, "out of memory");
+	l->origin = yc_origin(st, &st->ev.start_mark);
+	if (!l->origin)
+		return yc_fail(st, NULL, YAMLCFG_E_NOMEM, "out of memory");
+	if (st->ev.type == YAML_SCALAR_EVENT) {
+		r = yc_list_scalar(st, "a load", &v);
+		if (r)
+			return r;
+		if (plan_load_set(l, PLK_KIND, v, msg, sizeof(msg)) != CFG_OK)
+			return yc_fail(st, &st->ev.start_mark, YAMLCFG_E_VALUE, "%s", msg);
+		return YAMLCFG_OK;
+	}
+	if (st->ev.type != YAML_MAPPING_START_EVENT)
+		return yc_fail(st, &st->ev.start_mark, YAMLCFG_E_STRUCTURE,
+			       "a load must be a mapping of load keys (kind: coremark) or a kind, "
+			       "found %s; a load has the keys %s", yc_event_word(st->ev.type),
+			       yc_table_keys(plan_load_table, PLK_NKEYS, keys, sizeof(keys)));
+	for (;;) {
+		yaml_mark_t km;
+
+		r = yc_next(st);
+		if (r)
+			return r;
+		if (st->ev.type == YAML_MAPPING_END_EVENT)
+			break;
+		km = st->ev.start_mark;
+		if (st->ev.type != YAML_SCALAR_EVENT)
+			return yc_fail(st, &km, YAMLCFG_E_STRUCTURE,
+				       "a load key must be a plain name, found %s; a load has the "
+				       "keys %s", yc_event_word(st->ev.type),
+				       yc_table_keys(plan_load_table, PLK_NKEYS, keys, sizeof(keys)));
+		k = plan_load_key_lookup(yc_scalar(&st->ev), &near);
+		if (k < 0) {
+			char sugg[64] = "";
+
+			if (near >= 0)
+				snprintf(sugg, sizeof(sugg), "did you mean %s? ",
+					 plan_load_table[near].name);
+			return yc_fail(st, &km, YAMLCFG_E_KEY,
+				       "unknown key %s in a load; %sa load has the keys %s",
+				       config_quote(yc_scalar(&st->ev), q, sizeof(q)), sugg,
+				       yc_table_keys(plan_load_table, PLK_NKEYS, keys, sizeof(keys)));
+		}
+		if (seen[k])
+			return yc_fail(st, &km, YAMLCFG_E_KEY,
+				       "duplicate key load.%s (first set on line %d); set each key "
+				       "once", plan_load_table[k].name, seen_line[k]);
+		seen[k] = true;
+		seen_line[k] = (int)km.line + 1;
+		r = yc_next(st);
+		if (r)
+			return r;
+		if (k == PLK_ARGS) {
+			r = yc_load_args(st, l);
+			if (r)
+				return r;
+			continue;
+		}
+		{
+			char what[32];
+
+			snprintf(what, sizeof(what), "load.%s", plan_load_table[k].name);
+			r = yc_list_scalar(st, what, &v);
+			if (r)
+				return r;
+		}
+		cr = plan_load_set(l, (enum plan_load_key)k, v, msg, sizeof(msg));
+		if (cr != CFG_OK)
+			return yc_fail(st, &st->ev.start_mark,
+				       cr == CFG_E_NOMEM ? YAMLCFG_E_NOMEM : YAMLCFG_E_VALUE, "%s",
+				       msg);
+	}
+	if (!seen[PLK_KIND]) {
+		yaml_mark_t m = { 0 };
+
+		m.line = (size_t)atoi(strrchr(l->origin, ':') + 1) - 1;
+		return yc_fail(st, &m, YAMLCFG_E_MISSING,
+			       "a load needs kind: (one of coremark, ping-flood, stress-ng, "
+			       "hackbench, command, expect-traffic)");
+	}
+	return YAMLCFG_OK;
+}
+
+/* After a SEQUENCE_START: load entries appended to *@loads. */
+static enum yamlcfg_result yc_load_list(struct yc *st, struct plan_load **loads, size_t *n)
+{
+	enum yamlcfg_result r;
+
+	for (;;) {
+		struct plan_load *nl;
+
+		r = yc_next(st);
+		if (r)
+			return r;
+		if (st->ev.type == YAML_SEQUENCE_END_EVENT)
+			return YAMLCFG_OK;
+		if (*n >= 64)
+			return yc_fail(st, &st->ev.start_mark, YAMLCFG_E_STRUCTURE,
+				       "more than 64 loads in one list");
+		nl = realloc(*loads, (*n + 1) * sizeof(*nl));
+		if (!nl)
+			return yc_fail(st, NULL, YAMLCFG_E_NOMEM, "out of memory");
+		*loads = nl;
+		memset(&nl[*n], 0, sizeof(nl[*n]));
+		(*n)++;
+		r = yc_load_entry(st, &nl[*n - 1]);
+		if (r)
+			return r;
+	}
+}
+
+/* "load:" after its key: a list of loads. */
+static enum yamlcfg_result yc_load_value(struct yc *st, struct plan_load **loads, size_t *n)
+{
+	char keys[400];
+
+	if (st->ev.type == YAML_SCALAR_EVENT && yc_is_null(&st->ev))
+		return YAMLCFG_OK;	/* "load:" alone: none */
+	if (st->ev.type != YAML_SEQUENCE_START_EVENT)
+		return yc_fail(st, &st->ev.start_mark, YAMLCFG_E_STRUCTURE,
+			       "load must be a list (\"- kind: coremark\" lines), found %s; a load "
+			       "has the keys %s", yc_event_word(st->ev.type),
+			       yc_table_keys(plan_load_table, PLK_NKEYS, keys, sizeof(keys)));
+	return yc_load_list(st, loads, n);
+}
+
+/* One phase: name, duration and an optional load list. */
+static enum yamlcfg_result yc_phase(struct yc *st, struct plan_phase *ph)
+{
+	bool seen_name = false, seen_dur = false, seen_load = false;
+	yaml_mark_t start = st->ev.start_mark;
+	char q[64], msg[512];
+	enum yamlcfg_result r;
+	const char *v;
+
+	ph->origin = yc_origin(st, &start);
+	if (!ph->origin)
+		return yc_fail(st, NULL, YAMLCFG_E_NOMEM, "out of memory");
+	if (st->ev.type != YAML_MAPPING_START_EVENT)
+		return yc_fail(st, &start, YAMLCFG_E_STRUCTURE,
+			       "a phase must be a mapping with name:, duration: and optionally "
+			       "load:, found %s", yc_event_word(st->ev.type));
+	for (;;) {
+		yaml_mark_t km;
+		const char *key;
+		bool *seen;
+
+		r = yc_next(st);
+		if (r)
+			return r;
+		if (st->ev.type == YAML_MAPPING_END_EVENT)
+			break;
+		km = st->ev.start_mark;
+		if (st->ev.type != YAML_SCALAR_EVENT)
+			return yc_fail(st, &km, YAMLCFG_E_STRUCTURE,
+				       "a phase key must be a plain name, found %s; a phase has the "
+				       "keys name, duration and load", yc_event_word(st->ev.type));
+		key = yc_scalar(&st->ev);
+		seen = !strcmp(key, "name") ? &seen_name : !strcmp(key, "duration") ? &seen_dur :
+		       !strcmp(key, "load") ? &seen_load : NULL;
+		if (!seen) {
+			const char *near = !strcmp(key, "loads") || !strcmp(key, "lod") ? "load" :
+					   !strcmp(key, "nam") || !strcmp(key, "label") ? "name" :
+					   !strncmp(key, "dur", 3) ? "duration" : NULL;
+			char sugg[64] = "";
+
+			if (near)
+				snprintf(sugg, sizeof(sugg), "did you mean %s? ", near);
+			return yc_fail(st, &km, YAMLCFG_E_KEY,
+				       "unknown key %s in a phase; %sa phase has the keys name, "
+				       "duration and load", config_quote(key, q, sizeof(q)), sugg);
+		}
+		if (*seen)
+			return yc_fail(st, &km, YAMLCFG_E_KEY,
+				       "duplicate key %s in a phase; set each key once",
+				       config_quote(key, q, sizeof(q)));
+		*seen = true;
+		r = yc_next(st);
+		if (r)
+			return r;
+		if (seen == &seen_load) {
+			r = yc_load_value(st, &ph->loads, &ph->nloads);
+			if (r)
+				return r;
+			continue;
+		}
+		r = yc_list_scalar(st, seen == &seen_name ? "phases.name" : "phases.duration", &v);
+		if (r)
+			return r;
+		if (seen == &seen_name) {
+			int64_t unused;
+
+			if (config_item_parse(&plan_phase_table[PPK_NAME], "phases.name", v, &unused,
+					      msg, sizeof(msg)) != CFG_OK)
+				return yc_fail(st, &st->ev.start_mark, YAMLCFG_E_VALUE, "%s", msg);
+			if (!v[0] || strchr(v, '=') || strspn(v, "abcdefghijklmnopqrstuvwxyz"
+							       "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+							       "0123456789_-+.") != strlen(v))
+				return yc_fail(st, &st->ev.start_mark, YAMLCFG_E_VALUE,
+					       "phases.name must be a word of letters, digits and "
+					       "_-+. (idle, coremark+flood), got %s",
+					       config_quote(v, q, sizeof(q)));
+			free(ph->name);
+			ph->name = strdup(v);
+			if (!ph->name)
+				return yc_fail(st, NULL, YAMLCFG_E_NOMEM, "out of memory");
+		} else {
+			if (config_item_parse(&plan_phase_table[PPK_DURATION], "phases.duration", v,
+					      &ph->duration_ns, msg, sizeof(msg)) != CFG_OK)
+				return yc_fail(st, &st->ev.start_mark, YAMLCFG_E_VALUE, "%s", msg);
+		}
+	}
+	if (!seen_name || !seen_dur)
+		return yc_fail(st, &start, YAMLCFG_E_MISSING, "a phase needs %s%s%s",
+			       seen_name ? "" : "name:", !seen_name && !seen_dur ? " and " : "",
+			       seen_dur ? "" : "duration:");
+	return YAMLCFG_OK;
+}
+
+/* "phases:" after its key: a list of phases. */
+static enum yamlcfg_result yc_phases(struct yc *st, struct plan *p)
+{
+	enum yamlcfg_result r;
+
+	if (st->ev.type != YAML_SEQUENCE_START_EVENT)
+		return yc_fail(st, &st->ev.start_mark, YAMLCFG_E_STRUCTURE,
+			       "phases must be a list (\"- name: idle\" entries with duration: and "
+			       "load:), found %s", yc_event_word(st->ev.type));
+	p->explicit_phases = true;
+	for (;;) {
+		struct plan_phase *np;
+
+		r = yc_next(st);
+		if (r)
+			return r;
+		if (st->ev.type == YAML_SEQUENCE_END_EVENT)
+			break;
+		if (p->nphases >= 64)
+			return yc_fail(st, &st->ev.start_mark, YAMLCFG_E_STRUCTURE,
+				       "more than 64 phases");
+		np = realloc(p->phases, (p->nphases + 1) * sizeof(*np));
+		if (!np)
+			return yc_fail(st, NULL, YAMLCFG_E_NOMEM, "out of memory");
+		p->phases = np;
+		memset(&np[p->nphases], 0, sizeof(np[p->nphases]));
+		p->nphases++;
+		r = yc_phase(st, &np[p->nphases - 1]);
+		if (r)
+			return r;
+	}
+	if (!p->nphases)
+		return yc_fail(st, &st->ev.start_mark, YAMLCFG_E_STRUCTURE,
+			       "phases is an empty list; leave it out for a run of one phase");
+	return YAMLCFG_OK;
+}
+
+/* A top-level key that is one of the profile's lists: handled here. */
+static enum yamlcfg_result yc_list_section(struct yc *st, const char *name, bool *handled)
+{
+	struct plan *p = config_plan(st->scratch);
+	yaml_mark_t m = st->ev.start_mark;
+	enum yamlcfg_result r;
+	bool is_phases;
+	int *line;
+
+	*handled = false;
+	if (strcmp(name, "phases") && strcmp(name, "load"))
+		return YAMLCFG_OK;
+	*handled = true;
+	if (st->src != CFG_SRC_PROFILE)
+		return yc_fail(st, &m, YAMLCFG_E_PLACE,
+			       "%s belongs in a profile, not in a board file", name);
+	is_phases = !strcmp(name, "phases");	/* @name dies with the next event */
+	line = is_phases ? &st->phases_line : &st->load_line;
+	if (*line)
+		return yc_fail(st, &m, YAMLCFG_E_SECTION,
+			       "duplicate section %s (first on line %d); write each section once",
+			       name, *line);
+	*line = (int)m.line + 1;
+	r = yc_next(st);
+	if (r)
+		return r;
+	if (is_phases)
+		return yc_phases(st, p);
+	return yc_load_value(st, &p->loads, &p->nloads);
+}
+
 /* The top-level mapping, after its MAPPING_START. */
 static enum yamlcfg_result yc_sections(struct yc *st)
 {
@@ -354,6 +730,15 @@ static enum yamlcfg_result yc_sections(struct yc *st)
 				       "sections %s", yc_event_word(st->ev.type), yc_kind(st->src),
 				       yc_section_list(flag, list, sizeof(list)));
 		name = yc_scalar(&st->ev);
+		{
+			bool handled;
+
+			r = yc_list_section(st, name, &handled);
+			if (r)
+				return r;
+			if (handled)
+				continue;
+		}
 		first = yc_section_find(name);
 		if (first < 0) {
 			sugg[0] = '\0';
@@ -561,6 +946,8 @@ enum yamlcfg_result yamlcfg_load_buffer(struct config *c, const char *name,
 			       st->entry[i].line, msg, sizeof(msg)) != CFG_OK)
 			r = yc_fail(st, NULL, YAMLCFG_E_NOMEM, "%s", msg);
 	}
+	if (!r && plan_take(config_plan(c), config_plan(st->scratch)) < 0)
+		r = yc_fail(st, NULL, YAMLCFG_E_NOMEM, "out of memory");
 
 	if (st->have_ev)
 		yaml_event_delete(&st->ev);

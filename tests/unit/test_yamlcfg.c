@@ -147,7 +147,7 @@ static void the_top_level_must_be_a_mapping(void **state)
 	load_fails(DATA "top-level-list.yaml", CFG_SRC_PROFILE, YAMLCFG_E_STRUCTURE,
 		   DATA "top-level-list.yaml:1:1: the top level must be a mapping of sections "
 		   "(\"section:\" lines with indented \"key: value\" lines), found a list; a "
-		   "profile has the sections run, rt, limits and output");
+		   "profile has the sections run, rt, limits, proof, trace, output, phases and load");
 }
 
 static void a_section_must_be_a_mapping(void **state)
@@ -156,7 +156,7 @@ static void a_section_must_be_a_mapping(void **state)
 	load_fails(DATA "section-not-mapping.yaml", CFG_SRC_PROFILE, YAMLCFG_E_STRUCTURE,
 		   DATA "section-not-mapping.yaml:1:6: section run must be a mapping of key: "
 		   "value lines, found a single value; run has the keys half_period, duration, "
-		   "warmup and ring_size");
+		   "warmup, ring_size, label and containment");
 }
 
 static void an_unknown_section_lists_the_valid_ones_and_suggests_one(void **state)
@@ -164,7 +164,8 @@ static void an_unknown_section_lists_the_valid_ones_and_suggests_one(void **stat
 	(void)state;
 	load_fails(DATA "unknown-section.yaml", CFG_SRC_PROFILE, YAMLCFG_E_SECTION,
 		   DATA "unknown-section.yaml:3:1: unknown section \"limts\"; did you mean "
-		   "limits? a profile has the sections run, rt, limits and output");
+		   "limits? a profile has the sections run, rt, limits, proof, trace, output, phases "
+		   "and load");
 }
 
 static void an_unknown_key_lists_the_sections_keys_and_suggests_one(void **state)
@@ -172,8 +173,8 @@ static void an_unknown_key_lists_the_sections_keys_and_suggests_one(void **state
 	(void)state;
 	load_fails(DATA "unknown-key.yaml", CFG_SRC_PROFILE, YAMLCFG_E_KEY,
 		   DATA "unknown-key.yaml:3:3: unknown key \"half_perod\" in section run; did "
-		   "you mean half_period? run has the keys half_period, duration, warmup and "
-		   "ring_size");
+		   "you mean half_period? run has the keys half_period, duration, warmup, "
+		   "ring_size, label and containment");
 }
 
 static void a_duplicate_key_names_the_first_line(void **state)
@@ -222,8 +223,8 @@ static void a_section_in_the_wrong_kind_of_file_says_where_it_belongs(void **sta
 	(void)state;
 	load_fails(DATA "board-section-in-profile.yaml", CFG_SRC_PROFILE, YAMLCFG_E_PLACE,
 		   DATA "board-section-in-profile.yaml:3:1: section gpio belongs in a board "
-		   "file, not in a profile; a profile has the sections run, rt, limits and "
-		   "output");
+		   "file, not in a profile; a profile has the sections run, rt, limits, proof, "
+		   "trace, output, phases and load");
 	load_fails(DATA "profile-ok.yaml", CFG_SRC_BOARD, YAMLCFG_E_PLACE,
 		   DATA "profile-ok.yaml:2:1: section run belongs in a profile, not in a board "
 		   "file; a board file has the sections board, gpio, loopback, sim and rt");
@@ -247,7 +248,7 @@ static void an_empty_file_is_an_error(void **state)
 	(void)state;
 	load_fails(DATA "empty.yaml", CFG_SRC_PROFILE, YAMLCFG_E_STRUCTURE,
 		   DATA "empty.yaml: is empty; a profile is a mapping of the sections run, rt, "
-		   "limits and output");
+		   "limits, proof, trace, output, phases and load");
 	load_fails(DATA "empty.yaml", CFG_SRC_BOARD, YAMLCFG_E_STRUCTURE,
 		   DATA "empty.yaml: is empty; a board file is a mapping of the sections board, "
 		   "gpio, loopback, sim and rt");
