@@ -1,0 +1,836 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Containment of loads: process groups, cgroups (v2 or the v1 freezer), the
+ * exec wrapper every load starts through, and the guardian. */
+#include "contain.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cpulist.h"
+
+extern char **environ;
+
+#define MAX_PGIDS 4096          /* live process groups one guardian tracks */
+#define MAX_CGROUPS 256
+#define SPAWN_TIMEOUT_MS 5000   /* exec wrapper: from spawn to exec */
+#define SWEEP_TRIES 400         /* x 5 ms: how long a cgroup may take to empty */
+
+struct contain_group {
+	char name[64];
+	char cg[2][PATH_MAX];       /* cgroup dirs: [0] v2 or freezer, [1] v1 pids ("" if none) */
+	pid_t *pgids;
+	size_t npgids, cap;
+};
+
+struct contain {
+	enum contain_kind kind;
+	char self_exe[PATH_MAX];
+	char top[2][PATH_MAX];      /* sqwave.<pid> dirs ("" if none) */
+	char desc[PATH_MAX + 128];
+	pid_t guard;                /* guardian pid; 0 when gone */
+	int guard_fd;               /* write end of its pipe; -1 when closed */
+	struct contain_group **groups;
+	size_t ngroups;
+	unsigned next_id;
+};
+
+static void cerr(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void cerr(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000 };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+const char *contain_kind_name(enum contain_kind k)
+{
+	switch (k) {
+	case CONTAIN_CGROUP2:
+		return "cgroup2";
+	case CONTAIN_FREEZER:
+		return "freezer";
+	case CONTAIN_PGROUP:
+		return "pgroup";
+	default:
+		return "auto";
+	}
+}
+
+/* ---- cgroup files ---- */
+
+static int write_file(const char *dir, const char *file, const char *text)
+{
+	char path[PATH_MAX + 32];
+	ssize_t n;
+	int fd, e;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = write(fd, text, strlen(text));
+	e = errno;
+	close(fd);
+	errno = e;
+	return n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+static int read_file(const char *dir, const char *file, char *buf, size_t len)
+{
+	char path[PATH_MAX + 32];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+/* Call @fn for each pid in @dir/cgroup.procs; returns how many. */
+static int cgroup_each(const char *dir, void (*fn)(pid_t pid))
+{
+	char path[PATH_MAX + 32], line[32];
+	FILE *f;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		long pid = strtol(line, NULL, 10);
+
+		if (pid > 0) {
+			n++;
+			if (fn)
+				fn((pid_t)pid);
+		}
+	}
+	fclose(f);
+	return n;
+}
+
+static void kill9(pid_t pid)
+{
+	kill(pid, SIGKILL);
+}
+
+/* SIGKILL everything in the cgroup at @dir and wait (bounded) until it is
+ * empty. Shared by sqwave and the guardian. */
+static void cgroup_kill_all(enum contain_kind kind, const char *dir)
+{
+	char state[64];
+	int i, t;
+
+	if (!dir[0])
+		return;
+	for (i = 0; i < SWEEP_TRIES && cgroup_each(dir, NULL) > 0; i++) {
+		if (kind == CONTAIN_CGROUP2) {
+			/* cgroup.kill (5.14+) kills new forks too; else freeze, kill, thaw. */
+			if (write_file(dir, "cgroup.kill", "1") < 0) {
+				write_file(dir, "cgroup.freeze", "1");
+				cgroup_each(dir, kill9);
+				write_file(dir, "cgroup.freeze", "0");
+			}
+		} else {
+			/* Frozen, nothing forks away while the pids are read. */
+			write_file(dir, "freezer.state", "FROZEN");
+			for (t = 0; t < 200; t++) {
+				if (read_file(dir, "freezer.state", state, sizeof(state)) < 0 ||
+				    strncmp(state, "FREEZING", 8))
+					break;
+				sleep_ms(1);
+			}
+			cgroup_each(dir, kill9);
+			write_file(dir, "freezer.state", "THAWED");
+		}
+		sleep_ms(5);
+	}
+}
+
+static void rmdir_retry(const char *dir)
+{
+	int i;
+
+	if (!dir[0])
+		return;
+	for (i = 0; i < 100 && rmdir(dir) < 0 && errno == EBUSY; i++)
+		sleep_ms(5);
+}
+
+/* Mount points of the cgroup2 hierarchy and the v1 freezer and pids ones. */
+static void cgroup_mounts(char *v2, char *freezer, char *pids, size_t len)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char line[4096];
+
+	v2[0] = freezer[0] = pids[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char mnt[PATH_MAX], fstype[64], super[1024];
+		const char *dash = strstr(line, " - ");
+		char *tok, *save;
+
+		/* id parent maj:min root mountpoint opts [optional...] - fstype source super */
+		if (!dash || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1 ||
+		    sscanf(dash + 3, "%63s %*s %1023s", fstype, super) != 2)
+			continue;
+		if (!strcmp(fstype, "cgroup2")) {
+			/* prefer /sys/fs/cgroup over other mounts of the same tree */
+			if (!v2[0] || !strcmp(mnt, "/sys/fs/cgroup"))
+				snprintf(v2, len, "%s", mnt);
+			continue;
+		}
+		if (strcmp(fstype, "cgroup"))
+			continue;
+		for (tok = strtok_r(super, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			if (!strcmp(tok, "freezer") && !freezer[0])
+				snprintf(freezer, len, "%s", mnt);
+			if (!strcmp(tok, "pids") && !pids[0])
+				snprintf(pids, len, "%s", mnt);
+		}
+	}
+	fclose(f);
+}
+
+/* Make @root/sqwave.<pid> and check that processes can be moved into it. */
+static int make_top(const char *root, char *out, size_t len, char *why, size_t wlen)
+{
+	if (!root[0]) {
+		cerr(why, wlen, "not mounted");
+		return -1;
+	}
+	snprintf(out, len, "%s/sqwave.%d", root, (int)getpid());
+	if (mkdir(out, 0755) < 0 && errno != EEXIST) {
+		cerr(why, wlen, "cannot create %s: %s", out, strerror(errno));
+		out[0] = '\0';
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the guardian's pipe ---- */
+
+static void guard_say(struct contain *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void guard_say(struct contain *c, const char *fmt, ...)
+{
+	char buf[PATH_MAX + 16];
+	va_list ap;
+	int n;
+
+	if (c->guard_fd < 0)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n > 0 && (size_t)n < sizeof(buf))
+		(void)!write(c->guard_fd, buf, (size_t)n);
+}
+
+static int spawn_guardian(struct contain *c, char *err, size_t errlen)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	sigset_t none, all;
+	char *argv[] = { c->self_exe, (char *)CONTAIN_GUARD_ARG, NULL };
+	int p[2], r;
+
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		cerr(err, errlen, "cannot start the load guardian: pipe: %s", strerror(errno));
+		return -1;
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, p[0], 0);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	posix_spawnattr_init(&attr);
+	sigemptyset(&none);
+	sigfillset(&all);
+	posix_spawnattr_setsigmask(&attr, &none);
+	posix_spawnattr_setsigdefault(&attr, &all);
+	posix_spawnattr_setpgroup(&attr, 0);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF |
+					       POSIX_SPAWN_SETPGROUP);
+	r = posix_spawn(&c->guard, c->self_exe, &fa, &attr, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&attr);
+	close(p[0]);
+	if (r) {
+		close(p[1]);
+		cerr(err, errlen, "cannot start the load guardian (%s): %s", c->self_exe,
+		     strerror(r));
+		return -1;
+	}
+	c->guard_fd = p[1];
+	/* A guardian that died reads nothing: writes must not kill us. */
+	signal(SIGPIPE, SIG_IGN);
+	guard_say(c, "kind %s\n", contain_kind_name(c->kind));
+	if (c->top[0][0])
+		guard_say(c, "top %s\n", c->top[0]);
+	if (c->top[1][0])
+		guard_say(c, "top %s\n", c->top[1]);
+	return 0;
+}
+
+/* ---- containment ---- */
+
+struct contain *contain_new(enum contain_kind want, const char *self_exe,
+			    const char *cgroup_root, char *err, size_t errlen)
+{
+	char v2[PATH_MAX], frz[PATH_MAX], pids[PATH_MAX], why2[PATH_MAX + 64] = "",
+	     whyf[PATH_MAX + 64] = "";
+	struct contain *c = calloc(1, sizeof(*c));
+
+	if (!c) {
+		cerr(err, errlen, "out of memory");
+		return NULL;
+	}
+	c->guard_fd = -1;
+	snprintf(c->self_exe, sizeof(c->self_exe), "%s", self_exe);
+	if (cgroup_root) {
+		snprintf(v2, sizeof(v2), "%s", want == CONTAIN_FREEZER ? "" : cgroup_root);
+		snprintf(frz, sizeof(frz), "%s", want == CONTAIN_FREEZER ? cgroup_root : "");
+		pids[0] = '\0';
+	} else {
+		cgroup_mounts(v2, frz, pids, sizeof(v2));
+	}
+	if (want == CONTAIN_AUTO || want == CONTAIN_CGROUP2) {
+		if (make_top(v2, c->top[0], sizeof(c->top[0]), why2, sizeof(why2)) == 0)
+			c->kind = CONTAIN_CGROUP2;
+	}
+	if (!c->kind && (want == CONTAIN_AUTO || want == CONTAIN_FREEZER)) {
+		if (make_top(frz, c->top[0], sizeof(c->top[0]), whyf, sizeof(whyf)) == 0) {
+			c->kind = CONTAIN_FREEZER;
+			/* The pids controller counts what is left; optional. */
+			if (pids[0])
+				make_top(pids, c->top[1], sizeof(c->top[1]), why2, 0);
+		}
+	}
+	if (!c->kind && want != CONTAIN_AUTO && want != CONTAIN_PGROUP) {
+		cerr(err, errlen, "run.containment %s: %s cgroup %s",
+		     contain_kind_name(want), want == CONTAIN_CGROUP2 ? "cgroup2" : "freezer",
+		     want == CONTAIN_CGROUP2 ? why2 : whyf);
+		free(c);
+		return NULL;
+	}
+	if (!c->kind) {
+		c->kind = CONTAIN_PGROUP;
+		if (want == CONTAIN_PGROUP)
+			snprintf(c->desc, sizeof(c->desc), "process groups only (run.containment)");
+		else
+			snprintf(c->desc, sizeof(c->desc), "process groups only (no cgroup: cgroup2 "
+				 "%s; freezer %s)", why2, whyf);
+	} else {
+		snprintf(c->desc, sizeof(c->desc), "%s (%s)", contain_kind_name(c->kind), c->top[0]);
+	}
+	if (spawn_guardian(c, err, errlen) < 0) {
+		rmdir(c->top[0]);
+		if (c->top[1][0])
+			rmdir(c->top[1]);
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+enum contain_kind contain_kind(const struct contain *c)
+{
+	return c->kind;
+}
+
+const char *contain_describe(const struct contain *c)
+{
+	return c->desc;
+}
+
+struct contain_group *contain_group_new(struct contain *c, const char *name, char *err,
+					size_t errlen)
+{
+	struct contain_group *g = calloc(1, sizeof(*g)), **ng;
+	char safe[48];
+	size_t i;
+	int k;
+
+	if (!g) {
+		cerr(err, errlen, "out of memory");
+		return NULL;
+	}
+	/* A directory name from the load's name: letters, digits, -_. only. */
+	for (i = 0; name[i] && i + 1 < sizeof(safe); i++)
+		safe[i] = (char)(strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.",
+					name[i]) ? name[i] : '_');
+	safe[i] = '\0';
+	snprintf(g->name, sizeof(g->name), "%u-%s", c->next_id++, safe);
+	for (k = 0; k < 2; k++) {
+		if (!c->top[k][0])
+			continue;
+		snprintf(g->cg[k], sizeof(g->cg[k]), "%s/%s", c->top[k], g->name);
+		if (mkdir(g->cg[k], 0755) < 0 && errno != EEXIST) {
+			cerr(err, errlen, "cannot create the load's cgroup %s: %s", g->cg[k],
+			     strerror(errno));
+			if (k)
+				rmdir(g->cg[0]);
+			free(g);
+			return NULL;
+		}
+		guard_say(c, "cg %s\n", g->cg[k]);
+	}
+	ng = realloc(c->groups, (c->ngroups + 1) * sizeof(*ng));
+	if (!ng) {
+		contain_group_free(c, g);
+		cerr(err, errlen, "out of memory");
+		return NULL;
+	}
+	c->groups = ng;
+	c->groups[c->ngroups++] = g;
+	return g;
+}
+
+static int group_add_pgid(struct contain_group *g, pid_t pgid)
+{
+	if (g->npgids == g->cap) {
+		size_t cap = g->cap ? g->cap * 2 : 8;
+		pid_t *np = realloc(g->pgids, cap * sizeof(*np));
+
+		if (!np)
+			return -1;
+		g->pgids = np;
+		g->cap = cap;
+	}
+	g->pgids[g->npgids++] = pgid;
+	return 0;
+}
+
+pid_t contain_spawn(struct contain *c, struct contain_group *g, const struct load_proc *p,
+		    int out_fd, char *err, size_t errlen)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	sigset_t none, all;
+	char nice[16], cpus[1024], parent[16], msg[PATH_MAX + 64] = "";
+	char **argv;
+	size_t n = 0, nargs = 0, i;
+	int st[2], r, k;
+	pid_t pid;
+	struct pollfd pfd;
+	ssize_t got = 0;
+
+	while (p->argv[nargs])
+		nargs++;
+	argv = calloc(nargs + 16, sizeof(*argv));
+	if (!argv || pipe2(st, O_CLOEXEC) < 0) {
+		free(argv);
+		cerr(err, errlen, "cannot start %s: %s", p->argv[0], strerror(errno));
+		return -1;
+	}
+	snprintf(nice, sizeof(nice), "%d", p->nice);
+	snprintf(parent, sizeof(parent), "%d", (int)getpid());
+	cpulist_format(&p->cpus, cpus, sizeof(cpus));
+	argv[n++] = c->self_exe;
+	argv[n++] = (char *)CONTAIN_EXEC_ARG;
+	argv[n++] = (char *)"--parent";
+	argv[n++] = parent;
+	argv[n++] = (char *)"--nice";
+	argv[n++] = nice;
+	argv[n++] = (char *)"--cpus";
+	argv[n++] = cpus;
+	for (k = 0; k < 2; k++) {
+		if (g->cg[k][0]) {
+			argv[n++] = (char *)"--cgroup";
+			argv[n++] = g->cg[k];
+		}
+	}
+	argv[n++] = (char *)"--";
+	for (i = 0; i < nargs; i++)
+		argv[n++] = p->argv[i];
+	argv[n] = NULL;
+
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	if (out_fd >= 0 && !p->discard_stdout)
+		posix_spawn_file_actions_adddup2(&fa, out_fd, 1);
+	else
+		posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	if (out_fd >= 0)
+		posix_spawn_file_actions_adddup2(&fa, out_fd, 2);
+	else
+		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, st[1], 3);
+	posix_spawnattr_init(&attr);
+	sigemptyset(&none);
+	sigfillset(&all);
+	posix_spawnattr_setsigmask(&attr, &none);
+	posix_spawnattr_setsigdefault(&attr, &all);
+	posix_spawnattr_setpgroup(&attr, 0);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF |
+					       POSIX_SPAWN_SETPGROUP);
+	r = posix_spawn(&pid, c->self_exe, &fa, &attr, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&attr);
+	close(st[1]);
+	free(argv);
+	if (r) {
+		close(st[0]);
+		cerr(err, errlen, "cannot start %s: posix_spawn: %s", p->argv[0], strerror(r));
+		return -1;
+	}
+	/* Tell the guardian before anything else can happen to us. */
+	guard_say(c, "pg %d\n", (int)pid);
+	/* The wrapper's status pipe closes on exec (success) or carries why. */
+	pfd.fd = st[0];
+	pfd.events = POLLIN;
+	for (;;) {
+		ssize_t m;
+
+		r = poll(&pfd, 1, SPAWN_TIMEOUT_MS);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			cerr(err, errlen, "cannot start %s: the exec wrapper did not exec within "
+			     "%d ms", p->argv[0], SPAWN_TIMEOUT_MS);
+			kill(-pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+			close(st[0]);
+			guard_say(c, "-pg %d\n", (int)pid);
+			return -1;
+		}
+		m = read(st[0], msg + got, sizeof(msg) - 1 - (size_t)got);
+		if (m < 0 && errno == EINTR)
+			continue;
+		if (m <= 0)
+			break;
+		got += m;
+		if ((size_t)got >= sizeof(msg) - 1)
+			break;
+	}
+	close(st[0]);
+	if (got > 0) {
+		msg[got] = '\0';
+		msg[strcspn(msg, "\n")] = '\0';
+		waitpid(pid, NULL, 0);
+		guard_say(c, "-pg %d\n", (int)pid);
+		cerr(err, errlen, "cannot start %s: %s", p->argv[0], msg);
+		return -1;
+	}
+	if (group_add_pgid(g, pid) < 0) {
+		kill(-pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		guard_say(c, "-pg %d\n", (int)pid);
+		cerr(err, errlen, "out of memory");
+		return -1;
+	}
+	return pid;
+}
+
+void contain_group_signal(struct contain *c, struct contain_group *g, int sig)
+{
+	size_t i;
+
+	for (i = 0; i < g->npgids; i++)
+		kill(-g->pgids[i], sig);
+	/* SIGTERM goes to the process groups only: a cgroup member that left
+	 * its group is caught by the SIGKILL that follows the grace period. */
+	if (sig == SIGKILL && c->kind != CONTAIN_PGROUP)
+		cgroup_kill_all(c->kind, g->cg[0]);
+}
+
+void contain_group_release(struct contain *c, struct contain_group *g, pid_t pgid)
+{
+	size_t i;
+
+	for (i = 0; i < g->npgids; i++) {
+		if (g->pgids[i] != pgid)
+			continue;
+		kill(-pgid, SIGKILL);
+		g->pgids[i] = g->pgids[--g->npgids];
+		guard_say(c, "-pg %d\n", (int)pgid);
+		return;
+	}
+}
+
+/* Live (not zombie) processes whose process group is one of @g's. */
+static int pgroup_count(const struct contain_group *g)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		char path[300], buf[512], *rp;
+		long pgrp;
+		char state;
+		size_t i;
+		int fd;
+		ssize_t m;
+
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		m = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (m <= 0)
+			continue;
+		buf[m] = '\0';
+		/* "pid (comm) state ppid pgrp ...": comm may hold spaces and ')' */
+		rp = strrchr(buf, ')');
+		if (!rp || sscanf(rp + 1, " %c %*d %ld", &state, &pgrp) != 2 || state == 'Z')
+			continue;
+		for (i = 0; i < g->npgids; i++) {
+			if (g->pgids[i] == (pid_t)pgrp) {
+				n++;
+				break;
+			}
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+int contain_group_count(const struct contain *c, const struct contain_group *g)
+{
+	if (c->kind == CONTAIN_PGROUP)
+		return pgroup_count(g);
+	return cgroup_each(g->cg[0], NULL);
+}
+
+void contain_group_free(struct contain *c, struct contain_group *g)
+{
+	size_t i;
+	int k;
+
+	if (!g)
+		return;
+	for (k = 0; k < 2; k++)
+		rmdir_retry(g->cg[k]);
+	for (i = 0; i < c->ngroups; i++) {
+		if (c->groups[i] == g) {
+			c->groups[i] = c->groups[--c->ngroups];
+			break;
+		}
+	}
+	free(g->pgids);
+	free(g);
+}
+
+void contain_free(struct contain *c)
+{
+	int k;
+
+	if (!c)
+		return;
+	while (c->ngroups)
+		contain_group_free(c, c->groups[c->ngroups - 1]);
+	free(c->groups);
+	if (c->guard_fd >= 0) {
+		guard_say(c, "done\n");
+		close(c->guard_fd);
+	}
+	/* The guardian sweeps once more and removes the directories; wait for
+	 * it so nothing of ours outlives this call. */
+	if (c->guard > 0) {
+		int i;
+
+		for (i = 0; i < 1000; i++) {
+			pid_t r = waitpid(c->guard, NULL, WNOHANG);
+
+			if (r == c->guard || (r < 0 && errno == ECHILD))
+				break;
+			sleep_ms(5);
+		}
+	}
+	for (k = 0; k < 2; k++)
+		rmdir_retry(c->top[k]);
+	free(c);
+}
+
+/* ---- the exec wrapper: runs in the child, between spawn and exec ---- */
+
+static void wrapper_fail(const char *step, const char *what, int e)
+{
+	char buf[PATH_MAX + 128];
+	int n = snprintf(buf, sizeof(buf), "%s %s: %s\n", step, what, strerror(e));
+
+	if (n > 0)
+		(void)!write(3, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+	_exit(127);
+}
+
+static void close_from(int lowfd)
+{
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, (unsigned)lowfd, ~0u, 0) == 0)
+		return;
+#endif
+	{
+		DIR *d = opendir("/proc/self/fd");
+		struct dirent *de;
+
+		if (!d) {
+			int fd;
+
+			for (fd = lowfd; fd < 4096; fd++)
+				close(fd);
+			return;
+		}
+		while ((de = readdir(d))) {
+			int fd = atoi(de->d_name);
+
+			if (fd >= lowfd && fd != dirfd(d))
+				close(fd);
+		}
+		closedir(d);
+	}
+}
+
+int contain_exec_main(int argc, char **argv)
+{
+	const char *cgroups[4];
+	size_t ncg = 0, i;
+	cpu_set_t cpus;
+	int nice = 0, a;
+	long parent = 0;
+	bool have_cpus = false;
+	char why[256];
+
+	fcntl(3, F_SETFD, FD_CLOEXEC);	/* the status pipe closes on exec */
+	for (a = 1; a < argc; a++) {
+		if (!strcmp(argv[a], "--") && a + 1 < argc)
+			break;
+		if (a + 1 >= argc)
+			wrapper_fail("usage", argv[a], EINVAL);
+		if (!strcmp(argv[a], "--parent"))
+			parent = strtol(argv[++a], NULL, 10);
+		else if (!strcmp(argv[a], "--nice"))
+			nice = atoi(argv[++a]);
+		else if (!strcmp(argv[a], "--cpus")) {
+			if (cpulist_parse(argv[++a], &cpus, why, sizeof(why)) < 0)
+				wrapper_fail("cpus", argv[a], EINVAL);
+			have_cpus = CPU_COUNT(&cpus) > 0;
+		} else if (!strcmp(argv[a], "--cgroup") && ncg < 4)
+			cgroups[ncg++] = argv[++a];
+		else
+			wrapper_fail("usage", argv[a], EINVAL);
+	}
+	if (a >= argc)
+		wrapper_fail("usage", "no program", EINVAL);
+	/* Die with sqwave's main thread; if it is already gone, do not start. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (parent && getppid() != (pid_t)parent)
+		_exit(127);
+	for (i = 0; i < ncg; i++) {
+		if (write_file(cgroups[i], "cgroup.procs", "0") < 0)
+			wrapper_fail("joining cgroup", cgroups[i], errno);
+	}
+	if (have_cpus && sched_setaffinity(0, sizeof(cpus), &cpus) < 0)
+		wrapper_fail("setting CPUs", argv[a + 1], errno);
+	if (nice && setpriority(PRIO_PROCESS, 0, nice) < 0)
+		wrapper_fail("setting nice", argv[a + 1], errno);
+	close_from(4);
+	execv(argv[a + 1], argv + a + 1);
+	wrapper_fail("exec", argv[a + 1], errno);
+	return 127;
+}
+
+/* ---- the guardian: a process of its own, from before the first load to
+ * after the last ---- */
+
+int contain_guard_main(int argc, char **argv)
+{
+	static pid_t pgids[MAX_PGIDS];
+	static char cgs[MAX_CGROUPS][PATH_MAX], tops[2][PATH_MAX];
+	size_t npg = 0, ncg = 0, ntop = 0, i, j;
+	enum contain_kind kind = CONTAIN_PGROUP;
+	char line[PATH_MAX + 16];
+	FILE *in = fdopen(0, "r");
+
+	(void)argc;
+	(void)argv;
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	prctl(PR_SET_NAME, "sqwave-guard");
+	close_from(3);
+	while (in && fgets(line, sizeof(line), in)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!strncmp(line, "kind ", 5)) {
+			kind = !strcmp(line + 5, "cgroup2") ? CONTAIN_CGROUP2 :
+			       !strcmp(line + 5, "freezer") ? CONTAIN_FREEZER : CONTAIN_PGROUP;
+		} else if (!strncmp(line, "pg ", 3) && npg < MAX_PGIDS) {
+			pgids[npg++] = (pid_t)strtol(line + 3, NULL, 10);
+		} else if (!strncmp(line, "-pg ", 4)) {
+			pid_t p = (pid_t)strtol(line + 4, NULL, 10);
+
+			for (i = 0; i < npg; i++) {
+				if (pgids[i] == p) {
+					pgids[i] = pgids[--npg];
+					break;
+				}
+			}
+		} else if (!strncmp(line, "cg ", 3) && ncg < MAX_CGROUPS) {
+			snprintf(cgs[ncg++], PATH_MAX, "%.4000s", line + 3);
+		} else if (!strncmp(line, "top ", 4) && ntop < 2) {
+			snprintf(tops[ntop++], PATH_MAX, "%.4000s", line + 4);
+		}
+	}
+	/* sqwave ended (or died): nothing it started may outlive it. */
+	for (i = 0; i < npg; i++) {
+		if (pgids[i] > 1)
+			kill(-pgids[i], SIGKILL);
+	}
+	/* (a v1 pids cgroup has no freezer.state: its members are killed one
+	 * by one, and they are the freezer cgroup's members anyway) */
+	for (i = 0; i < ncg; i++)
+		cgroup_kill_all(kind, cgs[i]);
+	for (j = 0; j < ncg; j++)
+		rmdir_retry(cgs[j]);
+	for (j = 0; j < ntop; j++)
+		rmdir_retry(tops[j]);
+	return 0;
+}
