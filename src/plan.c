@@ -271,7 +271,7 @@ int plan_load_key_lookup(const char *name, int *near)
 static bool kind_takes_args(int kind)
 {
 	return kind == PLAN_LOAD_STRESS_NG || kind == PLAN_LOAD_HACKBENCH ||
-	       kind == PLAN_LOAD_COMMAND;
+	       kind == PLAN_LOAD_COMMAND || kind == PLAN_LOAD_COREMARK;
 }
 
 /* Next ':'-separated token of *@s into @out (unescaping '\:' and '\\'). */
