@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Proof of load: what the machine did while the loads ran, sampled once a
+ * second outside the RT thread (CPU busy per CPU, interrupts and context
+ * switches per second, packets per interface, load average), and per phase
+ * the judgement "load not applied" when a CPU load left its CPUs idle, a
+ * flood did not arrive, a CoreMark gave no valid score or a load was lost.
+ * Reads /proc and /sys under a root directory so that tests use fake trees. */
+#ifndef SQW_PROOF_H
+#define SQW_PROOF_H
+
+#include <sched.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "load.h"
+
+#define PROOF_MAX_CPUS 256
+#define PROOF_MAX_IFS 16
+#define PROOF_MAX_LOADS 16
+#define PROOF_IFNAME 32
+
+/* One interval between two readings. */
+struct proof_sample {
+	uint64_t t_ns;                 /* end of the interval (CLOCK_MONOTONIC) */
+	uint64_t dt_ns;                /* its length */
+	unsigned ncpu;                 /* cpu[] entries: CPU numbers 0..ncpu-1 */
+	float busy[PROOF_MAX_CPUS];    /* percent of the time the CPU could run; <0: absent */
+	double irq_s, ctxt_s;          /* interrupts, context switches per second */
+	double load1;                  /* 1-minute load average at the end */
+	size_t nif;
+	char ifname[PROOF_MAX_IFS][PROOF_IFNAME];
+	double rx_pps[PROOF_MAX_IFS], tx_pps[PROOF_MAX_IFS];
+};
+
+struct proof_sampler;
+
+/* @root: "" for the real system, or a directory holding proc/ and sys/.
+ * NULL with a message. Caller frees with proof_sampler_free(). */
+struct proof_sampler *proof_sampler_new(const char *root, char *err, size_t errlen);
+void proof_sampler_free(struct proof_sampler *s);
+/* Read the counters at @now. 1 with @out filled (the interval since the
+ * previous read), 0 on the first read, -1 with a message (/proc/stat
+ * unreadable). */
+int proof_sampler_read(struct proof_sampler *s, uint64_t now, struct proof_sample *out,
+		       char *err, size_t errlen);
+
+/* A sample as the text of a log event ("key=value" lines), and back.
+ * format returns the length (at most @len - 1); parse returns 0, or -1 when
+ * the text is not a sample. */
+size_t proof_sample_format(const struct proof_sample *s, char *buf, size_t len);
+int proof_sample_parse(const char *text, size_t len, uint64_t t_ns, struct proof_sample *out);
+
+/* What one load must show. */
+struct proof_req {
+	char name[64];
+	enum load_proof kind;
+	cpu_set_t cpus;                /* LOAD_PROOF_CPU */
+	char iface[PROOF_IFNAME];      /* LOAD_PROOF_NET */
+	int64_t min_pps;
+	bool results;                  /* must give a valid result (CoreMark) */
+};
+/* From a load; and as the log header's line "KIND|CPUS|IFACE|MIN_PPS|RESULTS"
+ * (with the name as the key's last part), and back. */
+void proof_req_from_load(struct proof_req *r, const struct load *l);
+size_t proof_req_format(const struct proof_req *r, char *buf, size_t len);
+int proof_req_parse(struct proof_req *r, const char *name, const char *text);
+
+struct proof_load_stat {
+	char name[64];
+	uint64_t valid, invalid;       /* results */
+	double score_sum, score_last;
+	char invalid_why[96];
+	bool lost;
+	uint64_t lost_t_ns;
+	char lost_why[160];
+	uint64_t restarts, kills;
+};
+
+/* Everything one phase showed. Zero it to start. */
+struct proof_phase {
+	uint64_t samples;
+	double busy_sum[PROOF_MAX_CPUS];
+	uint64_t busy_n[PROOF_MAX_CPUS];
+	double irq_sum, ctxt_sum, load1_sum;
+	size_t nif;
+	char ifname[PROOF_MAX_IFS][PROOF_IFNAME];
+	double pps_sum[PROOF_MAX_IFS];  /* rx + tx */
+	uint64_t pps_n[PROOF_MAX_IFS];
+	size_t nloads;
+	struct proof_load_stat loads[PROOF_MAX_LOADS];
+};
+
+void proof_phase_add_sample(struct proof_phase *p, const struct proof_sample *s);
+/* The stat of the load @name in @p (made on first use); NULL if full. */
+struct proof_load_stat *proof_phase_load(struct proof_phase *p, const char *name);
+void proof_phase_add_result(struct proof_phase *p, const char *load, const struct load_result *r);
+/* Mean busy percent of @cpus over the phase; -1 without samples. */
+double proof_phase_busy(const struct proof_phase *p, const cpu_set_t *cpus);
+/* Mean rx + tx packets/s of @iface; -1 without samples of it. */
+double proof_phase_pps(const struct proof_phase *p, const char *iface);
+
+/*
+ * Judge a phase whose loads had @reqs: each failure appends one line
+ * "load not applied: ..." to @why (NUL-terminated, within @len). Returns the
+ * number of failures. A phase without samples and with loads that need them
+ * fails ("no proof-of-load samples").
+ */
+int proof_phase_judge(const struct proof_phase *p, const struct proof_req *reqs, size_t n,
+		      int min_busy_pct, char *why, size_t len);
+
+#endif

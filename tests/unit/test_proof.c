@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests for proof of load: rates from two readings of a fake /proc
+ * and /sys, the sample's text round trip, and every "load not applied". */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cpulist.h"
+#include "proof.h"
+
+#define SEC 1000000000ull
+
+static char root[64];
+
+static void put(const char *rel, const char *text)
+{
+	char path[256], cmd[512];
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname %s%s)\"", root, rel);
+	assert_int_equal(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s%s", root, rel);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static int make_root(void **state)
+{
+	(void)state;
+	snprintf(root, sizeof(root), "/tmp/sqwave-proof-XXXXXX");
+	return mkdtemp(root) ? 0 : -1;
+}
+
+static int remove_root(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+/* cpu lines: user nice system idle iowait irq softirq steal */
+static void reading(unsigned long long busy0, unsigned long long idle0, unsigned long long busy1,
+		    unsigned long long idle1, unsigned long long steal1, unsigned long long intr,
+		    unsigned long long ctxt, unsigned long long rx)
+{
+	char buf[1024];
+
+	snprintf(buf, sizeof(buf),
+		 "cpu  1 2 3 4 5 6 7 8 0 0\n"
+		 "cpu0 %llu 0 0 %llu 0 0 0 0 0 0\n"
+		 "cpu1 %llu 0 0 %llu 0 0 0 %llu 0 0\n"
+		 "intr %llu 1 2 3 4\nctxt %llu\nbtime 1\nprocesses 5\n",
+		 busy0, idle0, busy1, idle1, steal1, intr, ctxt);
+	put("/proc/stat", buf);
+	put("/proc/loadavg", "2.50 1.00 0.50 3/100 1234\n");
+	snprintf(buf, sizeof(buf), "%llu\n", rx);
+	put("/sys/class/net/lo/statistics/rx_packets", buf);
+	put("/sys/class/net/lo/statistics/tx_packets", buf);
+}
+
+static void two_readings_give_busy_rates_and_packets(void **state)
+{
+	char err[256], text[1024];
+	struct proof_sampler *s = proof_sampler_new(root, err, sizeof(err));
+	struct proof_sample a, b;
+
+	(void)state;
+	assert_non_null(s);
+	reading(100, 900, 500, 500, 0, 1000, 5000, 10);
+	assert_int_equal(proof_sampler_read(s, 10 * SEC, &a, err, sizeof(err)), 0);
+	/* 2 s later: cpu0 did 90 busy of 100; cpu1 50 of 100 with 50 stolen */
+	reading(190, 910, 550, 550, 50, 3000, 9000, 20010);
+	assert_int_equal(proof_sampler_read(s, 12 * SEC, &a, err, sizeof(err)), 1);
+	assert_int_equal(a.dt_ns, 2 * SEC);
+	assert_int_equal(a.ncpu, 2);
+	assert_true(fabs(a.busy[0] - 90.0) < 0.01);
+	assert_true(fabs(a.busy[1] - 50.0) < 0.01);	/* steal is not time it could run */
+	assert_true(fabs(a.irq_s - 1000.0) < 0.01);
+	assert_true(fabs(a.ctxt_s - 2000.0) < 0.01);
+	assert_true(fabs(a.load1 - 2.5) < 0.001);
+	assert_int_equal(a.nif, 1);
+	assert_string_equal(a.ifname[0], "lo");
+	assert_true(fabs(a.rx_pps[0] - 10000.0) < 0.01);
+	/* its text parses back to the same figures */
+	proof_sample_format(&a, text, sizeof(text));
+	assert_non_null(strstr(text, "cpu=0:90.0,1:50.0\n"));
+	assert_non_null(strstr(text, "net=lo:10000.0/10000.0\n"));
+	assert_int_equal(proof_sample_parse(text, strlen(text), a.t_ns, &b), 0);
+	assert_int_equal(b.dt_ns, a.dt_ns);
+	assert_true(fabs(b.busy[1] - 50.0) < 0.01);
+	assert_true(fabs(b.tx_pps[0] - 10000.0) < 0.01);
+	assert_true(fabs(b.irq_s - 1000.0) < 0.1);
+	/* a counter that went backwards (CPU hot-unplug) is no figure */
+	reading(10, 10, 600, 600, 60, 3000, 9000, 20010);
+	assert_int_equal(proof_sampler_read(s, 13 * SEC, &a, err, sizeof(err)), 1);
+	assert_true(a.busy[0] < 0);
+	assert_int_equal(proof_sample_parse("cpu=0:120\ndt_ns=1\n", 19, 0, &b), -1);
+	assert_int_equal(proof_sample_parse("garbage", 7, 0, &b), -1);
+	proof_sampler_free(s);
+	put("/proc/stat", "");
+	s = proof_sampler_new(root, err, sizeof(err));
+	assert_int_equal(proof_sampler_read(s, SEC, &a, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "/proc/stat"));
+	proof_sampler_free(s);
+}
+
+static void a_requirement_survives_the_log_header(void **state)
+{
+	struct proof_req r = { .kind = LOAD_PROOF_NET, .min_pps = 1000 }, q;
+	char text[256], err[64];
+
+	(void)state;
+	cpulist_parse("0,2-3", &r.cpus, err, sizeof(err));
+	snprintf(r.iface, sizeof(r.iface), "eth0");
+	proof_req_format(&r, text, sizeof(text));
+	assert_string_equal(text, "net|0,2-3|eth0|1000|0");
+	assert_int_equal(proof_req_parse(&q, "flood", text), 0);
+	assert_int_equal(q.kind, LOAD_PROOF_NET);
+	assert_true(CPU_EQUAL(&q.cpus, &r.cpus));
+	assert_string_equal(q.iface, "eth0");
+	assert_int_equal(proof_req_parse(&q, "x", "cpu|1||0|1"), 0);
+	assert_true(q.results);
+	assert_int_equal(proof_req_parse(&q, "x", "disk|1||0|1"), -1);
+	assert_int_equal(proof_req_parse(&q, "x", "cpu|1||0|1|extra"), -1);
+	assert_int_equal(proof_req_parse(&q, "x", "cpu|z||0|1"), -1);
+}
+
+static struct proof_sample busy_sample(float b0, float b1, double lo_pps)
+{
+	struct proof_sample s = { .dt_ns = SEC, .ncpu = 2, .nif = 1 };
+
+	s.busy[0] = b0;
+	s.busy[1] = b1;
+	snprintf(s.ifname[0], PROOF_IFNAME, "lo");
+	s.rx_pps[0] = s.tx_pps[0] = lo_pps / 2;
+	return s;
+}
+
+static void a_phase_without_its_load_is_load_not_applied(void **state)
+{
+	struct proof_phase p;
+	struct proof_req cpu = { .kind = LOAD_PROOF_CPU, .results = true },
+			 net = { .kind = LOAD_PROOF_NET, .min_pps = 1000 };
+	struct load_result ok = { .valid = true, .score = 100 }, shortrun = { .valid = false };
+	struct proof_sample s;
+	char why[1024] = "", err[64];
+
+	(void)state;
+	snprintf(cpu.name, sizeof(cpu.name), "coremark");
+	snprintf(net.name, sizeof(net.name), "ping-flood");
+	snprintf(net.iface, sizeof(net.iface), "lo");
+	cpulist_parse("0", &cpu.cpus, err, sizeof(err));
+
+	/* loaded: CPU 0 busy, flood arrived, one valid score: no failure */
+	memset(&p, 0, sizeof(p));
+	s = busy_sample(95, 5, 50000);
+	proof_phase_add_sample(&p, &s);
+	s = busy_sample(85, 5, 40000);
+	proof_phase_add_sample(&p, &s);
+	proof_phase_add_result(&p, "coremark", &ok);
+	assert_true(fabs(proof_phase_busy(&p, &cpu.cpus) - 90) < 0.01);
+	assert_int_equal(proof_phase_judge(&p, (struct proof_req[]){ cpu, net }, 2, 80, why,
+					   sizeof(why)), 0);
+	assert_string_equal(why, "");
+
+	/* idle CPU, no flood, only short runs: three failures, each named */
+	memset(&p, 0, sizeof(p));
+	s = busy_sample(30, 5, 20);
+	proof_phase_add_sample(&p, &s);
+	snprintf(shortrun.why, sizeof(shortrun.why), "ran 4.1 s, under the 10 s");
+	proof_phase_add_result(&p, "coremark", &shortrun);
+	assert_int_equal(proof_phase_judge(&p, (struct proof_req[]){ cpu, net }, 2, 80, why,
+					   sizeof(why)), 3);
+	assert_non_null(strstr(why, "load not applied: coremark: CPUs 0 were 30 % busy (at "
+				    "least 80 % needed)\n"));
+	assert_non_null(strstr(why, "load not applied: ping-flood: lo carried 20 packets/s "
+				    "(at least 1000 needed): the flood did not arrive\n"));
+	assert_non_null(strstr(why, "coremark gave no valid score (1 runs without: ran 4.1 s"));
+
+	/* a lost load says so, whatever its CPUs did */
+	memset(&p, 0, sizeof(p));
+	why[0] = '\0';
+	s = busy_sample(99, 5, 0);
+	proof_phase_add_sample(&p, &s);
+	proof_phase_load(&p, "coremark")->lost = true;
+	snprintf(proof_phase_load(&p, "coremark")->lost_why, 160, "exits at once");
+	assert_int_equal(proof_phase_judge(&p, &cpu, 1, 80, why, sizeof(why)), 1);
+	assert_non_null(strstr(why, "coremark was lost (exits at once)"));
+
+	/* no samples at all */
+	memset(&p, 0, sizeof(p));
+	why[0] = '\0';
+	cpu.results = false;
+	assert_int_equal(proof_phase_judge(&p, &cpu, 1, 80, why, sizeof(why)), 1);
+	assert_non_null(strstr(why, "no proof-of-load samples"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(two_readings_give_busy_rates_and_packets, make_root,
+						remove_root),
+		cmocka_unit_test(a_requirement_survives_the_log_header),
+		cmocka_unit_test(a_phase_without_its_load_is_load_not_applied),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
