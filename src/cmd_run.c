@@ -4,6 +4,8 @@
  * signals, prints the status line and tears down in reverse order. */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
+#include <poll.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
@@ -11,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/signalfd.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -20,11 +23,14 @@
 #include "edgelog.h"
 #include "edgestats.h"
 #include "gpio_out.h"
+#include "phasestats.h"
+#include "plan.h"
 #include "print.h"
 #include "recorder.h"
 #include "ring.h"
 #include "rtloop.h"
 #include "rtsetup.h"
+#include "soak.h"
 #include "summary.h"
 #include "sysinfo.h"
 #include "units.h"
@@ -52,6 +58,11 @@ static void run_usage(FILE *f)
 		"  --board FILE        board file (boards/*.yaml): the line, the backend\n"
 		"  --profile FILE      run profile (config/*.yaml): duration, limits\n"
 		"  --set KEY=VALUE     set any key (section.name), see the list below\n"
+		"  --load KIND[:KEY=VALUE...][:ARG...]\n"
+		"                      run a load beside the wave (repeatable): coremark,\n"
+		"                      ping-flood, stress-ng, hackbench, command, expect-traffic;\n"
+		"                      e.g. --load coremark --load ping-flood:size=1400\n"
+		"                      (a profile's phases: and load: lists do more)\n"
 		"  --preflight         check the line and the RT setup, explain fixes, do not run\n"
 		"  -h, --help          this help\n\n"
 		"Precedence: command line > profile > board file > defaults.\n"
@@ -66,32 +77,74 @@ static const char *dur(int64_t ns, char *buf, size_t len)
 	return buf;
 }
 
+/* Limits the run has already broken, from the live figures ("" if none). */
+static const char *status_limits(const struct config *c, const struct edgestats_live *l,
+				 char *buf, size_t len)
+{
+	int64_t tmin = config_int(c, CFG_LIMITS_TMIN), tmax = config_int(c, CFG_LIMITS_TMAX);
+	int64_t wmax = config_int(c, CFG_LIMITS_WAKE_LATENCY_MAX);
+	int64_t mmax = config_int(c, CFG_LIMITS_MISSED_MAX);
+	bool pulses = l->width_max_ns > 0;
+
+	snprintf(buf, len, "%s%s%s%s", pulses && tmin && l->width_min_ns < tmin ? " tmin" : "",
+		 pulses && tmax && l->width_max_ns > tmax ? " tmax" : "",
+		 l->edges && wmax && l->wake_max_ns > wmax ? " wake_latency_max" : "",
+		 mmax >= 0 && l->missed_periods > (uint64_t)mmax ? " missed_max" : "");
+	return buf;
+}
+
+/*
+ * The status line: wall clock, progress and ETA, phase, the last interval's
+ * worst wake-up and pulse widths, the run's extremes, limits already broken
+ * and each load's state. On a terminal it rewrites itself; otherwise it is
+ * one plain line per interval (journald, CI logs).
+ */
 static void status_print(struct recorder *rec, const struct ring *ring, const struct config *c,
-			 uint64_t t0, bool tty)
+			 const struct soak *soak, uint64_t t0, uint64_t measure0, bool tty)
 {
 	struct edgestats_live live;
-	uint64_t dropped = ring_dropped(ring);
-	int64_t elapsed = (int64_t)(clock_ns(CLOCK_MONOTONIC) - t0);
-	int64_t total = config_int(c, CFG_RUN_DURATION) + config_int(c, CFG_RUN_WARMUP);
-	char e[32], r[32];
+	struct recorder_interval iv;
+	uint64_t dropped = ring_dropped(ring), now = clock_ns(CLOCK_MONOTONIC);
+	int64_t elapsed = (int64_t)(now - t0);
+	int64_t total = plan_duration(config_plan(c)) + config_int(c, CFG_RUN_WARMUP);
+	char e[32], tot[32], clock[16], eta[16] = "-", lim[96], loads[256], ivs[96], ws[48];
+	time_t wall = time(NULL), end;
+	struct tm tm;
 
 	if (elapsed < 0)
 		elapsed = 0;
 	recorder_live(rec, &live);
+	recorder_interval(rec, &iv);
+	localtime_r(&wall, &tm);
+	strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
 	units_format_duration(elapsed / 1000000000 * 1000000000, e, sizeof(e));
-	if (config_int(c, CFG_RUN_DURATION))
-		units_format_duration(total > elapsed ? (total - elapsed + 999999999) / 1000000000 * 1000000000 : 0,
-				      r, sizeof(r));
+	if (plan_duration(config_plan(c))) {
+		units_format_duration(total / 1000000000 * 1000000000, tot, sizeof(tot));
+		end = wall + (total > elapsed ? (total - elapsed + 999999999) / 1000000000 : 0);
+		localtime_r(&end, &tm);
+		strftime(eta, sizeof(eta), "%H:%M:%S", &tm);
+	} else {
+		snprintf(tot, sizeof(tot), "until stopped");
+	}
+	if (iv.edges)
+		snprintf(ivs, sizeof(ivs), "wake max %.1f us, width %s us",
+			 iv.wake_max_ns / 1e3,
+			 iv.pulses ? (snprintf(ws, sizeof(ws), "%.1f-%.1f", iv.width_min_ns / 1e3,
+					       iv.width_max_ns / 1e3), ws) : "-");
 	else
-		snprintf(r, sizeof(r), "-");
+		snprintf(ivs, sizeof(ivs), "no edges");
+	soak_load_status(soak, loads, sizeof(loads));
+	status_limits(c, &live, lim, sizeof(lim));
 	fprintf(stderr,
-		"%s%s elapsed, %s left | edges %llu | wake us min/avg/max %.1f/%.1f/%.1f | "
-		"width us min/max %.1f/%.1f | missed %llu | dropped %llu%s",
-		tty ? "\r" : "", e, r, (unsigned long long)live.edges,
-		live.wake_min_ns / 1e3, live.wake_avg_ns / 1e3, live.wake_max_ns / 1e3,
-		live.width_min_ns / 1e3, live.width_max_ns / 1e3,
-		(unsigned long long)live.missed_periods, (unsigned long long)dropped,
-		tty ? "\033[K" : "\n");
+		"%s%s %s/%s ETA %s | %s | edges %llu | last: %s | all: width %.1f-%.1f us, "
+		"wake max %.1f us, missed %llu, dropped %llu%s%s%s%s",
+		tty ? "\r" : "", clock, e, tot, eta,
+		now < measure0 ? "warm-up" : soak_phase_name(soak)[0] ? soak_phase_name(soak) : "run",
+		(unsigned long long)live.edges, ivs, live.width_min_ns / 1e3, live.width_max_ns / 1e3,
+		live.wake_max_ns / 1e3, (unsigned long long)live.missed_periods,
+		(unsigned long long)dropped, loads[0] ? " | " : "", loads,
+		lim[0] ? " | LIMIT" : "", lim);
+	fputs(tty ? "\033[K" : "\n", stderr);
 	fflush(stderr);
 }
 
@@ -107,7 +160,8 @@ static char *default_log_path(void)
 }
 
 /* The header's metadata: resolved configuration, host and line. */
-static char *meta_text(const struct config *c, const struct run_info *ri, bool rt_ok)
+static char *meta_text(const struct config *c, const struct run_info *ri, bool rt_ok,
+		       const struct soak *soak)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -128,6 +182,8 @@ static char *meta_text(const struct config *c, const struct run_info *ri, bool r
 	fprintf(f, "host.cpu=%s\n", ri->host.cpu_model);
 	fprintf(f, "host.ncpus=%d\n", ri->host.ncpus);
 	config_dump(c, f);
+	plan_dump(config_plan(c), f);
+	soak_dump_meta(soak, f);
 	if (fclose(f) != 0) {
 		free(text);
 		return NULL;
@@ -148,6 +204,7 @@ static int load_config(struct config *c, int argc, char **argv, const char **boa
 	opts[n++] = (struct option){ "set", required_argument, NULL, 's' };
 	opts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
 	opts[n++] = (struct option){ "preflight", no_argument, NULL, 'P' };
+	opts[n++] = (struct option){ "load", required_argument, NULL, 'L' };
 	n += config_long_options(opts + n, CFG_NKEYS, 1000);
 	opts[n] = (struct option){ 0 };
 
@@ -169,6 +226,12 @@ static int load_config(struct config *c, int argc, char **argv, const char **boa
 			return 1;
 		case 'P':
 			*preflight = true;
+			continue;
+		case 'L':
+			if (plan_add_cmdline_load(config_plan(c), optarg, err, sizeof(err)) != CFG_OK) {
+				pr_err("--load %s: %s", optarg, err);
+				return -1;
+			}
 			continue;
 		case 's':
 			if (config_apply_set(c, optarg, err, sizeof(err)) != CFG_OK) {
@@ -211,6 +274,10 @@ static int load_config(struct config *c, int argc, char **argv, const char **boa
 		pr_err("%s", err);
 		return -1;
 	}
+	if (plan_finalize(config_plan(c), c, err, sizeof(err)) != CFG_OK) {
+		pr_err("%s", err);
+		return -1;
+	}
 	return 0;
 }
 
@@ -218,8 +285,10 @@ static int load_config(struct config *c, int argc, char **argv, const char **boa
 static int check_config(const struct config *c)
 {
 	int64_t half = config_int(c, CFG_RUN_HALF_PERIOD);
-	int64_t duration = config_int(c, CFG_RUN_DURATION);
+	int64_t duration = plan_duration(config_plan(c));
+	const struct plan *plan = config_plan(c);
 	char a[32], b[32];
+	size_t i;
 
 	if (duration && duration < 2 * half) {
 		pr_err("run.duration (%s) is shorter than one period (2 x run.half_period = %s)",
@@ -231,6 +300,13 @@ static int check_config(const struct config *c)
 	if (duration % (2 * half))
 		pr_warn("run.duration (%s) is not a whole number of periods; rounded up",
 			dur(duration, a, sizeof(a)));
+	for (i = 0; plan->explicit_phases && i < plan->nphases; i++) {
+		if (plan->phases[i].duration_ns < 2 * half) {
+			pr_err("%s: phase %s (%s) is shorter than one period", plan->phases[i].origin,
+			       plan->phases[i].name, dur(plan->phases[i].duration_ns, a, sizeof(a)));
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -272,6 +348,12 @@ int cmd_run(int argc, char **argv)
 	struct rtsetup_params rp;
 	struct recorder *rec = NULL;
 	struct edgestats *stats = NULL;
+	struct phasestats *pstats = NULL;
+	struct soak *soak = NULL;
+	struct summary_phase *phases = NULL;
+	uint64_t *starts = NULL, measure0;
+	int sfd = -1;
+	size_t i;
 	struct edgelog_writer *log = NULL;
 	struct edgelog_meta meta = { 0 };
 	struct edgelog_footer footer = { 0 };
@@ -280,7 +362,7 @@ int cmd_run(int argc, char **argv)
 	const char *board = NULL, *profile = NULL, *json;
 	char *log_path = NULL;
 	sigset_t sigs, oldsigs;
-	int64_t half, status_every;
+	int64_t half, status_every, duration;
 	uint64_t t0, next_status;
 	int ret = SQW_EXIT_RUNTIME, err, sig = 0;
 	char why[2048], gpio_desc[256];
@@ -299,6 +381,15 @@ int cmd_run(int argc, char **argv)
 		config_free(c);
 		return SQW_EXIT_USAGE;
 	}
+	duration = plan_duration(config_plan(c));
+	/* Every load of every phase must be able to run here before anything
+	 * starts (a missing CoreMark, a BusyBox ping: exit 2). */
+	soak = soak_new(c, why, sizeof(why), &err);
+	if (!soak) {
+		pr_err("%s", why);
+		config_free(c);
+		return err == 2 ? SQW_EXIT_USAGE : SQW_EXIT_RUNTIME;
+	}
 	quiet = config_bool(c, CFG_OUTPUT_QUIET);
 	half = config_int(c, CFG_RUN_HALF_PERIOD);
 	status_every = config_int(c, CFG_OUTPUT_STATUS_INTERVAL);
@@ -316,7 +407,14 @@ int cmd_run(int argc, char **argv)
 	sigaddset(&sigs, SIGTERM);
 	sigaddset(&sigs, SIGHUP);
 	sigaddset(&sigs, SIGPIPE);
+	sigaddset(&sigs, SIGCHLD);	/* the loads */
 	pthread_sigmask(SIG_BLOCK, &sigs, &oldsigs);
+	sigdelset(&sigs, SIGPIPE);
+	sfd = signalfd(-1, &sigs, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (sfd < 0) {
+		pr_err("signalfd: %s", strerror(errno));
+		goto out;
+	}
 	/* A file-size limit must be an I/O error (EFBIG), like a full disk, not death. */
 	signal(SIGXFSZ, SIG_IGN);
 
@@ -358,9 +456,8 @@ int cmd_run(int argc, char **argv)
 	loop.clock = CLOCK_MONOTONIC;
 	loop.half_ns = half;
 	loop.warmup_slots = div_ceil((uint64_t)config_int(c, CFG_RUN_WARMUP), (uint64_t)half);
-	loop.total_slots = config_int(c, CFG_RUN_DURATION)
-		? loop.warmup_slots + 2 * div_ceil((uint64_t)config_int(c, CFG_RUN_DURATION),
-						   2 * (uint64_t)half)
+	loop.total_slots = duration
+		? loop.warmup_slots + 2 * div_ceil((uint64_t)duration, 2 * (uint64_t)half)
 		: 0;
 	loop.idle_level = spec.idle_level;
 	loop.stack_prefault = RUN_RT_STACK / 2;
@@ -392,6 +489,13 @@ int cmd_run(int argc, char **argv)
 		pr_warn("NON-RT RUN (--allow-non-rt): results are not real-time results:\n%s",
 			rs.problems);
 
+	/* The first phase's loads, before anything is measured: a load that
+	 * cannot start, or ends at once, stops the run here. */
+	if (soak_start(soak, why, sizeof(why)) < 0) {
+		pr_err("%s", why);
+		goto out;
+	}
+
 	loop.start_ns = clock_ns(CLOCK_MONOTONIC) + RUN_LEAD_NS;
 	/* Slot 0 a quarter millisecond off the millisecond grid: periodic
 	 * scheduler ticks (HZ 100/250/1000) fall on that grid, and an edge due
@@ -403,16 +507,26 @@ int cmd_run(int argc, char **argv)
 	meta.start_ns = loop.start_ns;
 	meta.start_realtime_ns = clock_ns(CLOCK_REALTIME) +
 				 (loop.start_ns - clock_ns(CLOCK_MONOTONIC));
-	meta.text = meta_text(c, &ri, rt_ok);
+	meta.text = meta_text(c, &ri, rt_ok, soak);
 	log = meta.text ? edgelog_writer_open(log_path, &meta) : NULL;
 	if (!log)
 		goto out;
 	ri.start_realtime_ns = meta.start_realtime_ns;
 	/* A small stack: with mlockall(MCL_FUTURE) every byte of it is locked,
 	 * and an unprivileged RLIMIT_MEMLOCK would refuse a default 8 MiB one. */
-	rec = recorder_new(&(struct recorder_params){
-		.ring = &ring, .log = log, .stats = stats, .stop_req = &loop.stop_req,
-		.stack_size = WRITER_STACK });
+	measure0 = loop.start_ns + loop.warmup_slots * (uint64_t)half;
+	starts = calloc(soak_nphases(soak), sizeof(*starts));
+	if (!starts) {
+		pr_err("out of memory");
+		goto out;
+	}
+	soak_phase_starts(soak, measure0, starts);
+	pstats = phasestats_new(half, soak_nphases(soak), starts,
+				duration ? loop.start_ns + loop.total_slots * (uint64_t)half : 0);
+	rec = pstats ? recorder_new(&(struct recorder_params){
+		.ring = &ring, .log = log, .stats = stats, .phases = pstats,
+		.half_period_ns = half, .stop_req = &loop.stop_req,
+		.stack_size = WRITER_STACK }) : NULL;
 	if (!rec) {
 		pr_err("cannot allocate the recorder: %s", strerror(errno));
 		goto out;
@@ -422,6 +536,7 @@ int cmd_run(int argc, char **argv)
 		pr_err("cannot start the writer thread: %s", strerror(err));
 		goto out;
 	}
+	soak_attach(soak, rec, measure0);
 	atomic_store_explicit(&loop.go, true, memory_order_release);
 
 	/* 4. Wait: signals, status line, end of the loop. */
@@ -429,11 +544,34 @@ int cmd_run(int argc, char **argv)
 	t0 = loop.start_ns;
 	next_status = t0 + (uint64_t)status_every;
 	while (!atomic_load(&loop.done)) {
-		struct timespec tmo = { .tv_nsec = 100000000 };
-		int s = sigtimedwait(&sigs, NULL, &tmo);
-		uint64_t now;
+		struct pollfd fds[1 + 256];
+		struct signalfd_siginfo si;
+		uint64_t now = clock_ns(CLOCK_MONOTONIC), due = soak_next_due(soak);
+		int64_t wait_ms = 100;
+		size_t n;
 
-		if (s == SIGINT || s == SIGTERM || s == SIGHUP) {
+		/* Wake for a signal, a load's output, the next status line, phase,
+		 * sample or restart, and at least every 100 ms for the loop's end. */
+		if (!quiet && status_every && next_status > now &&
+		    (int64_t)((next_status - now) / 1000000) < wait_ms)
+			wait_ms = (int64_t)((next_status - now) / 1000000);
+		if (due != UINT64_MAX && (int64_t)((due > now ? due - now : 0) / 1000000) < wait_ms)
+			wait_ms = (int64_t)((due > now ? due - now : 0) / 1000000);
+		fds[0].fd = sfd;
+		fds[0].events = POLLIN;
+		n = 1 + soak_pollfds(soak, fds + 1, 256);
+		if (poll(fds, n, (int)wait_ms) < 0 && errno != EINTR) {
+			pr_err("poll: %s", strerror(errno));
+			atomic_store(&loop.stop_req, true);
+		}
+		now = clock_ns(CLOCK_MONOTONIC);
+		while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+			int s = (int)si.ssi_signo;
+
+			if (s == SIGCHLD) {
+				soak_sigchld(soak, now);
+				continue;
+			}
 			if (!sig) {
 				sig = s;
 				if (!quiet && tty)
@@ -442,15 +580,20 @@ int cmd_run(int argc, char **argv)
 			}
 			atomic_store(&loop.stop_req, true);
 		}
-		now = clock_ns(CLOCK_MONOTONIC);
+		soak_read(soak, fds + 1, n - 1, now);
+		soak_tick(soak, now);
 		if (!quiet && status_every && now >= next_status) {
-			status_print(rec, &ring, c, t0, tty);
+			status_print(rec, &ring, c, soak, t0, measure0, tty);
 			next_status += (uint64_t)status_every;
+			if (next_status <= now)
+				next_status = now + (uint64_t)status_every;
 		}
 	}
 	if (!quiet && status_every && tty)
 		fputc('\n', stderr);
 	ret = SQW_EXIT_OK;
+	/* the loads end with the wave, before the summary is made */
+	soak_stop(soak);
 
 out:
 	if (rt_started) {
@@ -482,12 +625,24 @@ out:
 		}
 		if (loop.error)
 			pr_err("the RT loop failed: %s", strerror(loop.error));
+		ri.label = config_str(c, CFG_RUN_LABEL);
+		ri.containment = soak_containment(soak);
+		ri.min_busy_pct = (int)config_int(c, CFG_PROOF_MIN_BUSY);
+		phases = calloc(soak_nphases(soak), sizeof(*phases));
+		if (phases && (soak_has_loads(soak) || config_plan(c)->explicit_phases)) {
+			for (i = 0; i < soak_nphases(soak); i++) {
+				soak_phase_result(soak, i, &phases[i]);
+				phases[i].stats = phasestats_phase(pstats, i);
+			}
+			ri.phases = phases;
+			ri.nphases = soak_nphases(soak);
+		}
 		why[0] = '\0';
 		ret = summary_verdict(c, stats, &ri, why, sizeof(why)) == VERDICT_PASS
 			? SQW_EXIT_OK : SQW_EXIT_LIMIT;
 		if (ri.stop_reason == EDGELOG_STOP_ERROR)
 			ret = SQW_EXIT_RUNTIME;
-		else if (sig && config_int(c, CFG_RUN_DURATION))
+		else if (sig && duration)
 			ret = 128 + sig;
 	}
 	if (log) {
@@ -512,6 +667,12 @@ out:
 			ret = SQW_EXIT_RUNTIME;
 		}
 	}
+	soak_free(soak);	/* stops the loads on every path out */
+	free(phases);
+	free(starts);
+	phasestats_free(pstats);
+	if (sfd >= 0)
+		close(sfd);
 	recorder_free(rec);
 	if (stats)
 		edgestats_free(stats);

@@ -536,8 +536,19 @@ int loadsup_switch(struct loadsup *s, struct load *const *loads, size_t n, uint6
 		l->stopping = true;
 		for (k = 0; k < n; k++) {
 			if (plan_load_equal(load_spec(l->load), load_spec(loads[k]))) {
+				size_t i;
+
 				l->load = loads[k];
 				l->stopping = false;
+				/* a new phase gives a lost process another chance */
+				for (i = 0; i < l->ninst; i++) {
+					if (l->inst[i].lost) {
+						l->inst[i].lost = false;
+						l->inst[i].fast_exits = 0;
+						l->inst[i].restart_at = now;
+						l->inst[i].restarts++;
+					}
+				}
 				break;
 			}
 		}

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "contain.h"
 #include "gpio_out.h"
 
 static const struct command {
@@ -41,6 +42,11 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return SQW_EXIT_USAGE;
 	}
+	/* Internal: how sqwave starts its loads (contain.h), not for users. */
+	if (!strcmp(argv[1], CONTAIN_EXEC_ARG))
+		return contain_exec_main(argc - 1, argv + 1);
+	if (!strcmp(argv[1], CONTAIN_GUARD_ARG))
+		return contain_guard_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return SQW_EXIT_OK;

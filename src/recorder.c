@@ -3,6 +3,7 @@
 #include "recorder.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@ struct recorder {
 	atomic_bool log_error;
 	atomic_uint_fast64_t records;
 	struct edge_rec *batch;      /* RECORDER_BATCH records */
+	struct recorder_interval iv; /* since the last recorder_interval(); under lock */
 };
 
 static uint64_t mono_ns(void)
@@ -37,6 +39,45 @@ static uint64_t mono_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void interval_reset(struct recorder_interval *iv)
+{
+	memset(iv, 0, sizeof(*iv));
+	iv->wake_max_ns = INT64_MIN;
+	iv->width_min_ns = INT64_MAX;
+	iv->width_max_ns = INT64_MIN;
+}
+
+/* Under the lock, after the record went into the statistics. */
+static void interval_add(struct recorder *r, const struct edge_rec *e)
+{
+	struct recorder_interval *iv = &r->iv;
+	enum edgestats_polarity pol;
+	struct edgestats_pulse p;
+	int64_t lat;
+
+	if (e->flags & EDGE_F_WARMUP)
+		return;
+	iv->edges++;
+	lat = edgestats_wake_latency(e, r->p.half_period_ns);
+	if (lat > iv->wake_max_ns)
+		iv->wake_max_ns = lat;
+	if (edgestats_last_pulse(r->p.stats, &p, &pol)) {
+		iv->pulses++;
+		if (p.width_ns < iv->width_min_ns)
+			iv->width_min_ns = p.width_ns;
+		if (p.width_ns > iv->width_max_ns)
+			iv->width_max_ns = p.width_ns;
+	}
+}
+
+void recorder_interval(struct recorder *r, struct recorder_interval *out)
+{
+	pthread_mutex_lock(&r->lock);
+	*out = r->iv;
+	interval_reset(&r->iv);
+	pthread_mutex_unlock(&r->lock);
 }
 
 struct recorder *recorder_new(const struct recorder_params *p)
@@ -52,6 +93,7 @@ struct recorder *recorder_new(const struct recorder_params *p)
 		return NULL;
 	}
 	pthread_mutex_init(&r->lock, NULL);
+	interval_reset(&r->iv);
 	atomic_init(&r->finish, false);
 	atomic_init(&r->log_error, false);
 	atomic_init(&r->records, 0);
@@ -116,8 +158,12 @@ static void *recorder_thread(void *arg)
 			    edgelog_writer_append(r->p.log, r->batch, n) < 0)
 				fail_log(r);
 			pthread_mutex_lock(&r->lock);
-			for (i = 0; i < n; i++)
+			for (i = 0; i < n; i++) {
 				edgestats_add(r->p.stats, &r->batch[i]);
+				if (r->p.phases)
+					phasestats_add(r->p.phases, &r->batch[i]);
+				interval_add(r, &r->batch[i]);
+			}
 			pthread_mutex_unlock(&r->lock);
 			atomic_fetch_add(&r->records, n);
 			if (n == RECORDER_BATCH)

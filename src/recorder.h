@@ -11,6 +11,7 @@
 
 #include "edgelog.h"
 #include "edgestats.h"
+#include "phasestats.h"
 #include "ring.h"
 
 struct recorder;
@@ -19,6 +20,8 @@ struct recorder_params {
 	struct ring *ring;             /* the RT thread's ring (consumer side is ours) */
 	struct edgelog_writer *log;    /* appended to by the recorder thread only */
 	struct edgestats *stats;       /* fed by the recorder thread only */
+	struct phasestats *phases;     /* per-phase statistics, or NULL; same thread */
+	int64_t half_period_ns;        /* for the interval's wake latencies */
 	atomic_bool *stop_req;         /* set when the log fails: the run must end */
 	size_t stack_size;             /* thread stack (locked with mlockall: keep small) */
 };
@@ -39,6 +42,16 @@ int recorder_event(struct recorder *r, uint64_t time_ns, uint16_t type,
 
 /* Live figures for the status line; safe from any thread. */
 void recorder_live(struct recorder *r, struct edgestats_live *out);
+
+/* What happened since the previous call (or the start): for the status
+ * line's "last interval" figures. Safe from any thread but the RT one. */
+struct recorder_interval {
+	uint64_t edges;
+	int64_t wake_max_ns;           /* INT64_MIN: no edge */
+	int64_t width_min_ns, width_max_ns; /* valid when pulses */
+	uint64_t pulses;
+};
+void recorder_interval(struct recorder *r, struct recorder_interval *out);
 
 /* After the RT thread has ended: drain the ring and the event queue, stop
  * the thread. Safe to call when recorder_start() was never called. */

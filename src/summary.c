@@ -11,6 +11,7 @@
 
 #include "edgelog.h"
 #include "json.h"
+#include "cpulist.h"
 #include "statsjson.h"
 #include "units.h"
 
@@ -61,6 +62,25 @@ static void violation(violation_fn fn, void *ctx, unsigned *n, const char *fmt, 
 	(*n)++;
 	if (fn)
 		fn(ctx, msg);
+}
+
+/* Every phase whose loads did not show: "phase NAME: load not applied: ...". */
+static unsigned check_loads(const struct run_info *ri, violation_fn fn, void *ctx)
+{
+	unsigned n = 0;
+	size_t i;
+
+	for (i = 0; i < ri->nphases; i++) {
+		const struct summary_phase *ph = &ri->phases[i];
+		char why[2048] = "", *line, *save;
+
+		if (!ph->nreqs || !ph->proof)
+			continue;
+		proof_phase_judge(ph->proof, ph->reqs, ph->nreqs, ri->min_busy_pct, why, sizeof(why));
+		for (line = strtok_r(why, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+			violation(fn, ctx, &n, "phase %s: %s", ph->name, line);
+	}
+	return n;
 }
 
 /*
@@ -122,7 +142,7 @@ static unsigned check(const struct config *c, const struct edgestats_result *r,
 	if (missed_max >= 0 && r->missed_periods > (uint64_t)missed_max)
 		violation(fn, ctx, &n, "%" PRIu64 " periods were missed, limits.missed_max is %" PRId64,
 			  r->missed_periods, missed_max);
-	return n;
+	return n + check_loads(ri, fn, ctx);
 }
 
 static void why_append(void *ctx, const char *msg)
@@ -200,6 +220,108 @@ static void text_violation(void *ctx, const char *msg)
 	fprintf(ctx, "  - %s\n", msg);
 }
 
+/* What phase @ph's loads showed, one line per load (and one for the machine). */
+static void text_proof(FILE *f, const struct summary_phase *ph)
+{
+	const struct proof_phase *p = ph->proof;
+	size_t i, j;
+
+	if (!p->samples) {
+		fprintf(f, "  %-14s no samples\n", ph->name);
+		return;
+	}
+	fprintf(f, "  %-14s %" PRIu64 " samples: %.0f IRQs/s, %.0f context switches/s, load %.2f",
+		ph->name, p->samples, p->irq_sum / (double)p->samples, p->ctxt_sum / (double)p->samples,
+		p->load1_sum / (double)p->samples);
+	fprintf(f, "; CPU busy");
+	for (i = 0; i < PROOF_MAX_CPUS; i++) {
+		if (p->busy_n[i])
+			fprintf(f, " %zu:%.0f%%", i, p->busy_sum[i] / (double)p->busy_n[i]);
+	}
+	fprintf(f, "\n");
+	for (i = 0; i < ph->nreqs; i++) {
+		const struct proof_req *r = &ph->reqs[i];
+		const struct proof_load_stat *st = NULL;
+		char cpus[128];
+
+		for (j = 0; j < p->nloads; j++) {
+			if (!strcmp(p->loads[j].name, r->name))
+				st = &p->loads[j];
+		}
+		fprintf(f, "  %-14s   %s:", "", r->name);
+		if (r->kind == LOAD_PROOF_CPU)
+			fprintf(f, " CPUs %s %.0f %% busy", cpulist_format(&r->cpus, cpus, sizeof(cpus)),
+				proof_phase_busy(p, &r->cpus));
+		if (r->kind == LOAD_PROOF_NET)
+			fprintf(f, " %s %.0f packets/s (at least %" PRId64 ")", r->iface,
+				proof_phase_pps(p, r->iface), r->min_pps);
+		if (r->results)
+			fprintf(f, ", %" PRIu64 " valid scores", st ? st->valid : 0);
+		if (r->results && st && st->valid)
+			fprintf(f, " (mean %.1f, last %.1f)", st->score_sum / (double)st->valid,
+				st->score_last);
+		if (st && st->invalid)
+			fprintf(f, ", %" PRIu64 " runs without a score", st->invalid);
+		if (st && st->restarts)
+			fprintf(f, ", %" PRIu64 " restarts", st->restarts);
+		if (st && st->kills)
+			fprintf(f, ", %" PRIu64 " killed after SIGTERM", st->kills);
+		if (st && st->lost)
+			fprintf(f, ", LOST at t+%.1f s (%s)", (double)st->lost_t_ns / 1e9, st->lost_why);
+		fprintf(f, "\n");
+	}
+}
+
+/* The phases: each one's own pulse widths, latency and missed periods, then
+ * what its loads showed. */
+static void text_phases(FILE *f, const struct config *c, const struct run_info *ri)
+{
+	char a[32], b[32];
+	size_t i;
+
+	(void)c;
+	fprintf(f, "\nPhases (times from the end of the warm-up)\n");
+	fprintf(f, "  %-14s %8s %8s %10s %22s %22s %9s %9s %9s %7s\n", "phase", "start", "length",
+		"edges", "Tmin us [lowest]", "Tmax us [highest]", "wake p99", "p99.99", "max",
+		"missed");
+	for (i = 0; i < ri->nphases; i++) {
+		const struct summary_phase *ph = &ri->phases[i];
+		const struct edgestats_result *r = ph->stats ? edgestats_result(ph->stats) : NULL;
+		const struct edgestats_widths *w = r ? &r->width[EDGESTATS_ANY] : NULL;
+		char tmin[48] = "-", tmax[48] = "-";
+
+		if (w && w->h.m.n) {
+			snprintf(tmin, sizeof(tmin), "%s [%s]", UNITS_US(w->tmin.width_ns),
+				 UNITS_US(w->tmin_bound.lo_ns));
+			snprintf(tmax, sizeof(tmax), "%s [%s]", UNITS_US(w->tmax.width_ns),
+				 UNITS_US(w->tmax_bound.hi_ns));
+		}
+		fprintf(f, "  %-14s %8s %8s %10" PRIu64 " %22s %22s", ph->name,
+			units_format_duration(ph->start_off_ns, a, sizeof(a)),
+			ph->duration_ns ? units_format_duration(ph->duration_ns, b, sizeof(b)) : "-",
+			r ? r->edges : 0, tmin, tmax);
+		if (r && r->wake.m.n)
+			fprintf(f, " %9s %9s %9s", UNITS_US(stats_hist_percentile(&r->wake, 99.0)),
+				UNITS_US(stats_hist_percentile(&r->wake, 99.99)), UNITS_US(r->wake.m.max));
+		else
+			fprintf(f, " %9s %9s %9s", "-", "-", "-");
+		fprintf(f, " %7" PRIu64 "\n", r ? r->missed_periods : 0);
+	}
+	if (!ri->containment || !ri->containment[0])
+		return;
+	fprintf(f, "\nLoad proof (loads held by %s)\n", ri->containment);
+	for (i = 0; i < ri->nphases; i++) {
+		const struct summary_phase *ph = &ri->phases[i];
+
+		if (ph->nloads == 0 && ph->sampled) {
+			text_proof(f, ph);
+			fprintf(f, "  %-14s   (no loads)\n", "");
+		} else if (ph->sampled) {
+			text_proof(f, ph);
+		}
+	}
+}
+
 void summary_print_text(FILE *f, const struct config *c, const struct edgestats *s,
 			const struct run_info *ri)
 {
@@ -217,6 +339,8 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 			"*** these timings say nothing about real-time behaviour ***\n\n",
 			ri->non_rt_reason && ri->non_rt_reason[0] ? ri->non_rt_reason
 								  : "SCHED_FIFO or mlockall not in force");
+	if (ri->label && ri->label[0])
+		fprintf(f, "label      %s\n", ri->label);
 	fprintf(f, "board      %s (%s)\n", config_str(c, CFG_BOARD_NAME),
 		ri->board_file ? ri->board_file : "-");
 	if (ri->profile_file)
@@ -288,8 +412,11 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 	fprintf(f, "log        %s%s\n", ri->log_path ? ri->log_path : "-",
 		ri->log_error ? "  (INCOMPLETE: I/O error)" : "");
 
+	if (ri->nphases)
+		text_phases(f, c, ri);
 	nviol = check(c, r, ri, NULL, NULL);
-	fprintf(f, "\nverdict    %s%s\n", nviol ? "FAIL" : "PASS",
+	fprintf(f, "\nverdict    %s%s\n",
+		!nviol ? "PASS" : nviol == check_loads(ri, NULL, NULL) ? "LOAD NOT APPLIED" : "FAIL",
 		!ri->rt_ok ? " (NON-RT RUN: not a real-time result)" : "");
 	if (nviol)
 		check(c, r, ri, text_violation, f);
@@ -330,6 +457,117 @@ static void json_config(struct json_writer *w, const struct config *c)
 	json_object_end(w);
 }
 
+/* "phases": each phase's statistics and load proof (docs/json-summary.md). */
+static void json_phases(struct json_writer *w, const struct run_info *ri)
+{
+	size_t i, j, k;
+
+	json_kv_string(w, "label", ri->label);
+	json_kv_string(w, "containment", ri->containment);
+	json_kv_array_begin(w, "phases");
+	for (i = 0; i < ri->nphases; i++) {
+		const struct summary_phase *ph = &ri->phases[i];
+		const struct edgestats_result *r = ph->stats ? edgestats_result(ph->stats) : NULL;
+		const struct proof_phase *p = ph->proof;
+		char why[2048] = "", *line, *save, cpus[256];
+
+		json_object_begin(w);
+		json_kv_string(w, "name", ph->name);
+		json_kv_int(w, "start_off_ns", ph->start_off_ns);
+		json_kv_int(w, "duration_ns", ph->duration_ns);
+		if (r) {
+			json_kv_object_begin(w, "counts");
+			json_kv_uint(w, "edges", r->edges);
+			json_kv_uint(w, "missed_periods", r->missed_periods);
+			json_kv_uint(w, "seq_gaps", r->seq_gaps);
+			json_object_end(w);
+			statsjson_dist_worst(w, "wake_latency", &r->wake, &r->wake_worst);
+			statsjson_pulses_and_period(w, r);
+		}
+		json_kv_array_begin(w, "loads");
+		for (j = 0; j < ph->nloads; j++)
+			json_string(w, ph->load_specs[j]);
+		json_array_end(w);
+		if (p && ph->sampled) {
+			json_kv_object_begin(w, "proof");
+			json_kv_uint(w, "samples", p->samples);
+			if (p->samples) {
+				json_kv_double(w, "irq_per_s", p->irq_sum / (double)p->samples);
+				json_kv_double(w, "ctxt_per_s", p->ctxt_sum / (double)p->samples);
+				json_kv_double(w, "load1", p->load1_sum / (double)p->samples);
+			}
+			json_kv_array_begin(w, "cpu_busy_pct");
+			for (k = 0; k < PROOF_MAX_CPUS; k++) {
+				if (!p->busy_n[k])
+					continue;
+				json_object_begin(w);
+				json_kv_uint(w, "cpu", k);
+				json_kv_double(w, "busy_pct", p->busy_sum[k] / (double)p->busy_n[k]);
+				json_object_end(w);
+			}
+			json_array_end(w);
+			json_kv_array_begin(w, "interfaces");
+			for (k = 0; k < p->nif; k++) {
+				json_object_begin(w);
+				json_kv_string(w, "name", p->ifname[k]);
+				json_kv_double(w, "packets_per_s",
+					       p->pps_n[k] ? p->pps_sum[k] / (double)p->pps_n[k] : 0);
+				json_object_end(w);
+			}
+			json_array_end(w);
+			json_kv_array_begin(w, "loads");
+			for (k = 0; k < ph->nreqs; k++) {
+				const struct proof_req *q = &ph->reqs[k];
+				const struct proof_load_stat *st = NULL;
+				static const char *const kinds[] = { "none", "cpu", "net" };
+
+				for (j = 0; j < p->nloads; j++) {
+					if (!strcmp(p->loads[j].name, q->name))
+						st = &p->loads[j];
+				}
+				json_object_begin(w);
+				json_kv_string(w, "name", q->name);
+				json_kv_string(w, "proof", kinds[q->kind]);
+				if (q->kind == LOAD_PROOF_CPU) {
+					json_kv_string(w, "cpus", cpulist_format(&q->cpus, cpus, sizeof(cpus)));
+					json_kv_double(w, "busy_pct", proof_phase_busy(p, &q->cpus));
+				}
+				if (q->kind == LOAD_PROOF_NET) {
+					json_kv_string(w, "interface", q->iface);
+					json_kv_double(w, "packets_per_s", proof_phase_pps(p, q->iface));
+					json_kv_int(w, "min_packets_per_s", q->min_pps);
+				}
+				if (q->results) {
+					json_kv_uint(w, "valid_scores", st ? st->valid : 0);
+					json_kv_uint(w, "runs_without_score", st ? st->invalid : 0);
+					if (st && st->valid) {
+						json_kv_double(w, "mean_score", st->score_sum / (double)st->valid);
+						json_kv_double(w, "last_score", st->score_last);
+					}
+				}
+				json_kv_uint(w, "restarts", st ? st->restarts : 0);
+				json_kv_uint(w, "killed", st ? st->kills : 0);
+				json_kv_bool(w, "lost", st && st->lost);
+				if (st && st->lost) {
+					json_kv_int(w, "lost_at_ns", (int64_t)st->lost_t_ns);
+					json_kv_string(w, "lost_why", st->lost_why);
+				}
+				json_object_end(w);
+			}
+			json_array_end(w);
+			json_object_end(w);
+		}
+		if (ph->nreqs && p)
+			proof_phase_judge(p, ph->reqs, ph->nreqs, ri->min_busy_pct, why, sizeof(why));
+		json_kv_array_begin(w, "load_not_applied");
+		for (line = strtok_r(why, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+			json_string(w, line);
+		json_array_end(w);
+		json_object_end(w);
+	}
+	json_array_end(w);
+}
+
 static void json_violation(void *ctx, const char *msg)
 {
 	json_string(ctx, msg);
@@ -348,6 +586,7 @@ static void json_summary(struct json_writer *w, const struct config *c,
 
 	json_kv_object_begin(w, "verdict");
 	json_kv_bool(w, "pass", nviol == 0);
+	json_kv_bool(w, "load_applied", check_loads(ri, NULL, NULL) == 0);
 	json_kv_array_begin(w, "violations");
 	check(c, r, ri, json_violation, w);
 	json_array_end(w);
@@ -424,6 +663,7 @@ static void json_summary(struct json_writer *w, const struct config *c,
 	json_kv_int(w, "nivcsw", ri->nivcsw);
 	json_object_end(w);
 
+	json_phases(w, ri);
 	json_config(w, c);
 	json_object_end(w);
 }

@@ -10,7 +10,22 @@
 
 #include "config.h"
 #include "edgestats.h"
+#include "proof.h"
 #include "sysinfo.h"
+
+/* One phase of a run (soak.c fills all but stats). */
+struct summary_phase {
+	const char *name;
+	int64_t start_off_ns;          /* from the end of the warm-up */
+	int64_t duration_ns;           /* 0: open-ended */
+	const struct edgestats *stats; /* the phase's edges */
+	const struct proof_phase *proof;
+	const struct proof_req *reqs;  /* what its loads had to show */
+	size_t nreqs;
+	const char *const *load_specs; /* each load in the --load form */
+	size_t nloads;
+	bool sampled;                  /* proof-of-load samples were taken */
+};
 
 struct run_info {
 	const char *board_file;
@@ -29,6 +44,12 @@ struct run_info {
 	int stop_reason;              /* enum edgelog_stop */
 	int stop_signal;              /* signal number when stopped by one */
 	bool log_error;               /* log I/O failed (ENOSPC...) */
+	/* the soak: phases and their loads (nphases 0: a plain run) */
+	const char *label;            /* run.label, "" if none */
+	const char *containment;      /* how loads were held; "" without loads */
+	size_t nphases;
+	const struct summary_phase *phases;
+	int min_busy_pct;             /* proof.min_busy */
 };
 
 enum summary_verdict { VERDICT_PASS = 0, VERDICT_FAIL = 1 };

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Edge statistics per phase. */
+#include "phasestats.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct phasestats {
+	size_t n;
+	uint64_t *starts;      /* n + 1: the last is the end (UINT64_MAX: open) */
+	struct edgestats **st;
+	size_t cur;            /* the phase of the last edge: usually the next one's */
+};
+
+struct phasestats *phasestats_new(int64_t half_period_ns, size_t n, const uint64_t *starts,
+				  uint64_t end_ns)
+{
+	struct phasestats *ps = calloc(1, sizeof(*ps));
+	size_t i;
+
+	if (!ps || !n)
+		goto fail;
+	ps->n = n;
+	ps->starts = calloc(n + 1, sizeof(*ps->starts));
+	ps->st = calloc(n, sizeof(*ps->st));
+	if (!ps->starts || !ps->st)
+		goto fail;
+	memcpy(ps->starts, starts, n * sizeof(*starts));
+	ps->starts[n] = end_ns ? end_ns : UINT64_MAX;
+	for (i = 0; i < n; i++) {
+		ps->st[i] = edgestats_new(half_period_ns);
+		if (!ps->st[i])
+			goto fail;
+	}
+	return ps;
+fail:
+	phasestats_free(ps);
+	if (!errno)
+		errno = EINVAL;
+	return NULL;
+}
+
+void phasestats_free(struct phasestats *ps)
+{
+	size_t i;
+
+	if (!ps)
+		return;
+	for (i = 0; ps->st && i < ps->n; i++)
+		edgestats_free(ps->st[i]);
+	free(ps->st);
+	free(ps->starts);
+	free(ps);
+}
+
+int phasestats_index(const struct phasestats *ps, uint64_t t)
+{
+	size_t i;
+
+	for (i = 0; i < ps->n; i++) {
+		if (t >= ps->starts[i] && t < ps->starts[i + 1])
+			return (int)i;
+	}
+	return -1;
+}
+
+void phasestats_add(struct phasestats *ps, const struct edge_rec *e)
+{
+	uint64_t t = e->intended_ns;
+	int i;
+
+	if (e->flags & EDGE_F_WARMUP)
+		return;
+	/* Edges come in order: the phase rarely changes. */
+	if (t >= ps->starts[ps->cur] && t < ps->starts[ps->cur + 1]) {
+		edgestats_add(ps->st[ps->cur], e);
+		return;
+	}
+	i = phasestats_index(ps, t);
+	if (i < 0)
+		return;
+	ps->cur = (size_t)i;
+	edgestats_add(ps->st[i], e);
+}
+
+size_t phasestats_count(const struct phasestats *ps)
+{
+	return ps->n;
+}
+
+struct edgestats *phasestats_phase(const struct phasestats *ps, size_t i)
+{
+	return i < ps->n ? ps->st[i] : NULL;
+}

@@ -1,0 +1,435 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The soak around a run: phases, loads, proof of load, their log events. */
+#include "soak.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cpulist.h"
+#include "edgelog.h"
+#include "load.h"
+#include "loadsup.h"
+#include "plan.h"
+
+#define SETTLE_MS 500          /* a load that ends this soon after its start is broken */
+#define MAX_PENDING 512        /* events held until the log exists */
+
+struct soak_phase {
+	const struct plan_phase *plan;
+	struct load **loads;
+	size_t nloads;
+	struct proof_req *reqs;
+	char **specs;
+	struct proof_phase proof;
+};
+
+struct pending {
+	uint64_t t;
+	uint16_t type;
+	char *payload;
+	size_t len;
+};
+
+struct soak {
+	const struct config *c;
+	struct soak_phase *ph;
+	size_t nph;
+	bool has_loads;
+	struct loadsup *sup;
+	struct proof_sampler *sampler;
+	uint64_t interval;
+	uint64_t next_sample;
+	uint64_t t0;               /* 0 until attached */
+	int cur;                   /* current phase; -1 before t0 */
+	struct recorder *rec;
+	struct pending pend[MAX_PENDING];
+	size_t npend;
+	uint64_t dropped_events;
+};
+
+static void serr(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void serr(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* An event for the log: now if the log exists, else held until it does. */
+static void log_event(struct soak *s, uint64_t t, uint16_t type, const char *payload, size_t len)
+{
+	if (s->rec) {
+		if (recorder_event(s->rec, t, type, payload, len) < 0)
+			s->dropped_events++;
+		return;
+	}
+	if (s->npend == MAX_PENDING || !(s->pend[s->npend].payload = malloc(len ? len : 1))) {
+		s->dropped_events++;
+		return;
+	}
+	memcpy(s->pend[s->npend].payload, payload, len);
+	s->pend[s->npend].t = t;
+	s->pend[s->npend].type = type;
+	s->pend[s->npend].len = len;
+	s->npend++;
+}
+
+static struct proof_phase *cur_proof(struct soak *s)
+{
+	return s->cur >= 0 ? &s->ph[s->cur].proof : NULL;
+}
+
+static void on_load_event(void *ctx, const struct loadsup_event *e)
+{
+	struct soak *s = ctx;
+	struct proof_phase *p = cur_proof(s);
+	struct proof_load_stat *st;
+	char buf[2048];
+	size_t n = loadsup_event_format(e, buf, sizeof(buf));
+
+	log_event(s, e->t_ns, EDGELOG_EV_LOAD, buf, n);
+	if (!p || !(st = proof_phase_load(p, e->load)))
+		return;
+	switch (e->what) {
+	case LS_RESULT:
+		proof_phase_add_result(p, e->load, e->result);
+		break;
+	case LS_RESTARTED:
+		st->restarts++;
+		break;
+	case LS_KILLED:
+		st->kills++;
+		break;
+	case LS_LOST:
+		if (!st->lost) {
+			st->lost = true;
+			st->lost_t_ns = e->t_ns - s->t0;
+			snprintf(st->lost_why, sizeof(st->lost_why), "%s", e->detail ? e->detail : "");
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+static void phase_free(struct soak_phase *ph)
+{
+	size_t i;
+
+	for (i = 0; i < ph->nloads; i++) {
+		load_free(ph->loads[i]);
+		free(ph->specs[i]);
+	}
+	free(ph->loads);
+	free(ph->specs);
+	free(ph->reqs);
+}
+
+struct soak *soak_new(const struct config *c, char *err, size_t errlen, int *exit)
+{
+	const struct plan *plan = config_plan(c);
+	struct load_env env = { .rt_cpu = (int)config_int(c, CFG_RT_CPU), .sysroot = "",
+				.root = geteuid() == 0 };
+	struct soak *s = calloc(1, sizeof(*s));
+	size_t i, j;
+
+	*exit = 3;
+	if (!s || !(s->ph = calloc(plan->nphases ? plan->nphases : 1, sizeof(*s->ph)))) {
+		free(s);
+		serr(err, errlen, "out of memory");
+		return NULL;
+	}
+	s->c = c;
+	s->cur = -1;
+	s->nph = plan->nphases;
+	s->interval = (uint64_t)config_int(c, CFG_PROOF_INTERVAL);
+	cpulist_online(&env.online);
+	for (i = 0; i < s->nph; i++) {
+		const struct plan_phase *pp = &plan->phases[i];
+		struct soak_phase *ph = &s->ph[i];
+
+		ph->plan = pp;
+		ph->loads = calloc(pp->nloads + 1, sizeof(*ph->loads));
+		ph->reqs = calloc(pp->nloads + 1, sizeof(*ph->reqs));
+		ph->specs = calloc(pp->nloads + 1, sizeof(*ph->specs));
+		if (!ph->loads || !ph->reqs || !ph->specs) {
+			serr(err, errlen, "out of memory");
+			goto fail;
+		}
+		for (j = 0; j < pp->nloads; j++) {
+			enum load_error cls;
+			char spec[2048];
+
+			ph->loads[j] = load_new(&pp->loads[j], &env, &cls, err, errlen);
+			if (!ph->loads[j]) {
+				*exit = cls == LOAD_E_CONFIG ? 2 : 3;
+				goto fail;
+			}
+			ph->nloads++;
+			proof_req_from_load(&ph->reqs[j], ph->loads[j]);
+			ph->specs[j] = strdup(plan_load_format(&pp->loads[j], spec, sizeof(spec)));
+			if (!ph->specs[j]) {
+				serr(err, errlen, "out of memory");
+				goto fail;
+			}
+			s->has_loads = true;
+		}
+	}
+	return s;
+fail:
+	soak_free(s);
+	return NULL;
+}
+
+void soak_free(struct soak *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	loadsup_free(s->sup);
+	proof_sampler_free(s->sampler);
+	for (i = 0; i < s->nph; i++)
+		phase_free(&s->ph[i]);
+	for (i = 0; i < s->npend; i++)
+		free(s->pend[i].payload);
+	free(s->ph);
+	free(s);
+}
+
+bool soak_has_loads(const struct soak *s)
+{
+	return s->has_loads;
+}
+
+size_t soak_nphases(const struct soak *s)
+{
+	return s->nph;
+}
+
+int soak_start(struct soak *s, char *err, size_t errlen)
+{
+	struct loadsup_params lp = {
+		.containment = (enum contain_kind)config_choice(s->c, CFG_RUN_CONTAINMENT),
+		.self_exe = "/proc/self/exe",
+		.event = on_load_event,
+		.ctx = s,
+	};
+	struct proof_sample unused;
+	char why[512];
+
+	if (!s->has_loads)
+		return 0;
+	s->sampler = proof_sampler_new("", err, errlen);
+	if (!s->sampler)
+		return -1;
+	if (proof_sampler_read(s->sampler, mono_ns(), &unused, why, sizeof(why)) < 0) {
+		serr(err, errlen, "proof of load: %s", why);
+		return -1;
+	}
+	s->next_sample = mono_ns() + s->interval;
+	s->sup = loadsup_new(&lp, err, errlen);
+	if (!s->sup)
+		return -1;
+	if (loadsup_switch(s->sup, s->ph[0].loads, s->ph[0].nloads, mono_ns(), err, errlen) < 0 ||
+	    (s->ph[0].nloads && loadsup_settle(s->sup, SETTLE_MS, err, errlen) < 0)) {
+		loadsup_stop_all(s->sup, mono_ns());
+		return -1;
+	}
+	return 0;
+}
+
+void soak_dump_meta(const struct soak *s, FILE *f)
+{
+	char buf[512];
+	size_t i, j;
+
+	if (!s->has_loads)
+		return;
+	fprintf(f, "loads.containment=%s\n", s->sup ? loadsup_containment(s->sup) : "");
+	for (i = 0; i < s->nph; i++) {
+		for (j = 0; j < s->ph[i].nloads; j++) {
+			proof_req_format(&s->ph[i].reqs[j], buf, sizeof(buf));
+			fprintf(f, "phase.%zu.proof.%zu=%s|%s\n", i, j, s->ph[i].reqs[j].name, buf);
+		}
+	}
+}
+
+void soak_phase_starts(const struct soak *s, uint64_t t0, uint64_t *starts)
+{
+	size_t i;
+
+	for (i = 0; i < s->nph; i++)
+		starts[i] = t0 + (uint64_t)s->ph[i].plan->start_off_ns;
+}
+
+void soak_attach(struct soak *s, struct recorder *rec, uint64_t t0)
+{
+	size_t i;
+
+	s->rec = rec;
+	s->t0 = t0;
+	for (i = 0; i < s->npend; i++) {
+		if (recorder_event(rec, s->pend[i].t, s->pend[i].type, s->pend[i].payload,
+				   s->pend[i].len) < 0)
+			s->dropped_events++;
+		free(s->pend[i].payload);
+	}
+	s->npend = 0;
+}
+
+/* Enter phase @i at its boundary time @t. */
+static void enter_phase(struct soak *s, size_t i, uint64_t t)
+{
+	const struct plan_phase *pp = s->ph[i].plan;
+	char buf[256], err[512];
+	int n;
+
+	s->cur = (int)i;
+	n = snprintf(buf, sizeof(buf), "index=%zu\nname=%s\nstart_off_ns=%" PRId64
+		     "\nduration_ns=%" PRId64 "\n", i, pp->name, pp->start_off_ns, pp->duration_ns);
+	log_event(s, t, EDGELOG_EV_PHASE, buf, n > 0 ? (size_t)n : 0);
+	if (i > 0 && s->sup &&
+	    loadsup_switch(s->sup, s->ph[i].loads, s->ph[i].nloads, mono_ns(), err,
+			   sizeof(err)) < 0) {
+		/* The load is flagged lost; the phase's verdict will say so. */
+		struct proof_load_stat *st = proof_phase_load(&s->ph[i].proof, "(start)");
+
+		if (st) {
+			st->lost = true;
+			snprintf(st->lost_why, sizeof(st->lost_why), "%.159s", err);
+		}
+		log_event(s, mono_ns(), EDGELOG_EV_NOTE, err, strlen(err));
+	}
+}
+
+static void take_sample(struct soak *s, uint64_t now)
+{
+	struct proof_sample smp;
+	char buf[4096], err[256];
+	size_t n;
+
+	if (proof_sampler_read(s->sampler, now, &smp, err, sizeof(err)) != 1)
+		return;
+	n = proof_sample_format(&smp, buf, sizeof(buf));
+	log_event(s, now, EDGELOG_EV_SAMPLE, buf, n);
+	/* Counted in a phase only when the whole interval lies inside it. */
+	if (s->cur >= 0 && s->t0) {
+		const struct plan_phase *pp = s->ph[s->cur].plan;
+		uint64_t start = s->t0 + (uint64_t)pp->start_off_ns;
+
+		if (now - smp.dt_ns >= start)
+			proof_phase_add_sample(&s->ph[s->cur].proof, &smp);
+	}
+}
+
+void soak_tick(struct soak *s, uint64_t now)
+{
+	if (!s->t0)
+		return;
+	while ((size_t)(s->cur + 1) < s->nph &&
+	       now >= s->t0 + (uint64_t)s->ph[s->cur + 1].plan->start_off_ns)
+		enter_phase(s, (size_t)(s->cur + 1),
+			    s->t0 + (uint64_t)s->ph[s->cur + 1].plan->start_off_ns);
+	if (!s->has_loads)
+		return;
+	if (now >= s->next_sample) {
+		take_sample(s, now);
+		s->next_sample += s->interval;
+		if (s->next_sample <= now)	/* we were late: no burst of catch-up samples */
+			s->next_sample = now + s->interval;
+	}
+	loadsup_tick(s->sup, now);
+}
+
+uint64_t soak_next_due(const struct soak *s)
+{
+	uint64_t due = UINT64_MAX;
+
+	if (s->t0 && (size_t)(s->cur + 1) < s->nph)
+		due = s->t0 + (uint64_t)s->ph[s->cur + 1].plan->start_off_ns;
+	if (s->has_loads && s->sup) {
+		if (s->next_sample < due)
+			due = s->next_sample;
+		if (loadsup_next_due(s->sup) < due)
+			due = loadsup_next_due(s->sup);
+	}
+	return due;
+}
+
+size_t soak_pollfds(const struct soak *s, struct pollfd *fds, size_t max)
+{
+	return s->sup ? loadsup_pollfds(s->sup, fds, max) : 0;
+}
+
+void soak_read(struct soak *s, const struct pollfd *fds, size_t n, uint64_t now)
+{
+	if (s->sup)
+		loadsup_read(s->sup, fds, n, now);
+}
+
+void soak_sigchld(struct soak *s, uint64_t now)
+{
+	if (s->sup)
+		loadsup_reap(s->sup, now);
+}
+
+const char *soak_phase_name(const struct soak *s)
+{
+	return s->cur >= 0 ? s->ph[s->cur].plan->name : "";
+}
+
+const char *soak_load_status(const struct soak *s, char *buf, size_t len)
+{
+	if (!s->sup) {
+		if (len)
+			buf[0] = '\0';
+		return buf;
+	}
+	return loadsup_status(s->sup, buf, len);
+}
+
+void soak_stop(struct soak *s)
+{
+	if (s->sup)
+		loadsup_stop_all(s->sup, mono_ns());
+}
+
+const char *soak_containment(const struct soak *s)
+{
+	return s->sup ? loadsup_containment(s->sup) : "";
+}
+
+void soak_phase_result(const struct soak *s, size_t i, struct summary_phase *out)
+{
+	const struct soak_phase *ph = &s->ph[i];
+
+	memset(out, 0, sizeof(*out));
+	out->name = ph->plan->name;
+	out->start_off_ns = ph->plan->start_off_ns;
+	out->duration_ns = ph->plan->duration_ns;
+	out->proof = &ph->proof;
+	out->reqs = ph->reqs;
+	out->nreqs = ph->nloads;
+	out->load_specs = (const char *const *)ph->specs;
+	out->nloads = ph->nloads;
+	out->sampled = s->has_loads;
+}
