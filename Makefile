@@ -96,8 +96,22 @@ deps:
 unit: $(UNIT_BINS)
 	@scripts/run-unit-tests $(UNIT_BINS)
 
-e2e: $(BUILD)/sqwave
-	@SQWAVE=$(BUILD)/sqwave tests/e2e/run-all
+# EEMBC CoreMark for the soak tests: an unmodified copy from ../shared/vendor,
+# built inside the build directory (never copied into the project). Absent
+# ../shared: the CoreMark cases say they are skipped.
+SHARED ?= ../shared
+COREMARK := $(BUILD)/coremark/coremark.exe
+$(COREMARK):
+	@if [ -d $(SHARED)/vendor/coremark ]; then \
+		rm -rf $(BUILD)/coremark && mkdir -p $(BUILD) && \
+		cp -r $(SHARED)/vendor/coremark $(BUILD)/coremark && \
+		$(MAKE) --no-print-directory -s -C $(BUILD)/coremark compile PORT_DIR=linux \
+			CC=$(CC) > $(BUILD)/coremark.build.log 2>&1 || \
+		{ cat $(BUILD)/coremark.build.log; exit 1; }; \
+	fi
+
+e2e: $(BUILD)/sqwave $(COREMARK)
+	@SQWAVE=$(BUILD)/sqwave COREMARK=$(abspath $(COREMARK)) tests/e2e/run-all
 
 # Every test: unit, end-to-end on the simulated board, and the armhf build on
 # a real kernel and GPIO controller under QEMU (SKIP_VM=1 leaves that out).

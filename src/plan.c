@@ -164,6 +164,15 @@ enum cfg_result plan_load_set(struct plan_load *l, enum plan_load_key k, const c
 	r = config_item_parse(it, name, value, &num, err, errlen);
 	if (r != CFG_OK)
 		return r;
+	/* A name is a word: it keys the log header's lines and the report. */
+	if (k == PLK_NAME && strspn(value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				   "0123456789_-+.") != strlen(value)) {
+		char q[64];
+
+		plan_err(err, errlen, "load.name must be a word of letters, digits and _-+. "
+			 "(flood-eth0), got %s", config_quote(value, q, sizeof(q)));
+		return CFG_E_TYPE;
+	}
 	if (it->type == CFG_T_STRING) {
 		char *t = strdup(value);
 

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "config.h"
+#include "plan.h"
 #include "yamlcfg.h"
 
 #define US  INT64_C(1000)
@@ -440,6 +441,8 @@ static void every_shipped_profile_loads_on_top_of_the_sim_board(void **state)
 		load_ok(c, "boards/sim.yaml", CFG_SRC_BOARD);
 		load_ok(c, g.gl_pathv[i], CFG_SRC_PROFILE);
 		assert_int_equal(config_check_required(c, err, sizeof(err)), CFG_OK);
+		if (plan_finalize(config_plan(c), c, err, sizeof(err)) != CFG_OK)
+			fail_msg("%s: %s", g.gl_pathv[i], err);
 		config_free(c);
 	}
 	globfree(&g);
@@ -475,10 +478,21 @@ static void the_digi_profile_carries_digis_loaded_rt_bounds(void **state)
 {
 	struct config *c = *state;
 
+	struct plan *p = config_plan(c);
+	char err[512];
+
 	load_ok(c, "config/digi-square-signal.yaml", CFG_SRC_PROFILE);
 	assert_int_equal(config_int(c, CFG_LIMITS_TMIN), 414 * US);
 	assert_int_equal(config_int(c, CFG_LIMITS_TMAX), 584 * US);
-	assert_int_equal(config_int(c, CFG_RUN_DURATION), 3600 * SEC);
+	/* an idle hour, then an hour under CoreMark and a ping flood */
+	assert_int_equal(plan_finalize(p, c, err, sizeof(err)), CFG_OK);
+	assert_int_equal(p->nphases, 2);
+	assert_int_equal(p->phases[0].duration_ns, 3600 * SEC);
+	assert_int_equal(p->phases[0].nloads, 0);
+	assert_int_equal(p->phases[1].nloads, 2);
+	assert_int_equal(p->phases[1].loads[0].num[PLK_KIND], PLAN_LOAD_COREMARK);
+	assert_int_equal(p->phases[1].loads[1].num[PLK_KIND], PLAN_LOAD_PING_FLOOD);
+	assert_int_equal(plan_duration(p), 7200 * SEC);
 }
 
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)

@@ -1,0 +1,323 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# End-to-end tests of the soak: phases, loads (a real CoreMark built from
+# ../shared/vendor, stress-ng, hackbench, a ping flood across a veth pair
+# into a network namespace this test makes and removes), proof of load, and
+# that no load process outlives sqwave: normal end, SIGTERM, SIGKILL.
+# Never asserts timing. SQWAVE=... COREMARK=... tests/e2e/soak.sh
+set -u
+SQWAVE=${SQWAVE:-build/sqwave}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+HERE=$ROOT/tests/e2e
+TMP=$(mktemp -d /tmp/sqwave-e2e-soak.XXXXXX)
+BOARD=$ROOT/boards/sim.yaml
+NS=sqw$$
+VA=sqwv$$a
+VB=sqwv$$b
+cleanup() {
+	ip netns del "$NS" 2> /dev/null
+	ip link del "$VA" 2> /dev/null
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+passed=0
+failed=0
+
+fail() { echo "    $*" >&2; return 1; }
+
+# The flood's target: a veth peer in a namespace of our own, else loopback.
+FLOOD_TARGET=127.0.0.1
+FLOOD_IF=lo
+if [ "$(id -u)" -eq 0 ] && ip netns add "$NS" 2> /dev/null; then
+	o=$((RANDOM % 200 + 20))
+	if ip link add "$VA" type veth peer name "$VB" &&
+	   ip link set "$VB" netns "$NS" &&
+	   ip addr add "10.213.$o.1/30" dev "$VA" && ip link set "$VA" up &&
+	   ip -n "$NS" addr add "10.213.$o.2/30" dev "$VB" && ip -n "$NS" link set "$VB" up &&
+	   ip -n "$NS" link set lo up; then
+		FLOOD_TARGET=10.213.$o.2
+		FLOOD_IF=$VA
+	fi
+fi
+
+# Every process whose ancestry leads to $1, and every member of sqwave's
+# cgroups (the loads' process groups may have left the tree).
+descendants() {
+	python3 - "$1" <<'PY'
+import os, sys, glob
+root = int(sys.argv[1])
+parent = {}
+for d in os.listdir("/proc"):
+    if d.isdigit():
+        try:
+            st = open(f"/proc/{d}/stat").read()
+            parent[int(d)] = int(st[st.rindex(")") + 2:].split()[1])
+        except OSError:
+            pass
+out = set()
+for p in parent:
+    q, seen = p, 0
+    while q > 1 and seen < 64:
+        if parent.get(q) == root:
+            out.add(p)
+            break
+        q, seen = parent.get(q, 0), seen + 1
+for f in glob.glob(f"/sys/fs/cgroup/*/sqwave.{root}/*/cgroup.procs"):
+    out.update(int(x) for x in open(f).read().split())
+print(" ".join(map(str, sorted(out))))
+PY
+}
+
+# True when none of the pids is alive (zombies count as gone), waiting up to 5 s.
+all_gone() {
+	local i p alive
+	for i in $(seq 50); do
+		alive=""
+		for p in "$@"; do
+			[ -r "/proc/$p/stat" ] || continue
+			grep -q ') Z ' "/proc/$p/stat" 2> /dev/null && continue
+			alive="$alive $p"
+		done
+		[ -z "$alive" ] && return 0
+		sleep 0.1
+	done
+	echo "    still alive:$alive ($(for p in $alive; do tr '\0' ' ' < /proc/$p/cmdline; echo; done))" >&2
+	return 1
+}
+
+have_coremark() { [ -n "${COREMARK:-}" ] && [ -x "$COREMARK" ]; }
+
+test_a_soak_applies_its_loads_and_proves_it() {
+	local cm_load=""
+	if have_coremark; then
+		cm_load="      - kind: coremark
+        path: $COREMARK"
+	else
+		echo "    (no CoreMark: ../shared/vendor/coremark absent; the CoreMark case is skipped)"
+	fi
+	cat > "$TMP/soak.yaml" <<EOF
+run:
+  half_period: 100us
+  warmup: 1s
+  label: e2e-soak
+rt:
+  cpu: 1
+phases:
+  - name: idle
+    duration: 8s
+  - name: loaded
+    duration: 42s
+    load:
+$cm_load
+      - kind: stress-ng
+        args: [--cpu, "1", --quiet]
+      - kind: ping-flood
+        target: $FLOOD_TARGET
+        interface: $FLOOD_IF
+EOF
+	"$SQWAVE" run --board "$BOARD" --profile "$TMP/soak.yaml" --log "$TMP/soak.sqwlog" \
+		--json "$TMP/soak.json" --status-interval 5s > "$TMP/soak.out" 2> "$TMP/soak.err"
+	local rc=$?
+	[ $rc -eq 0 ] || fail "exit $rc: $(tail -5 "$TMP/soak.err") $(grep -A8 '^verdict' "$TMP/soak.out")" ||
+		return 1
+	grep -q "^  idle " "$TMP/soak.out" && grep -q "^  loaded " "$TMP/soak.out" ||
+		fail "no per-phase rows in the summary" || return 1
+	grep -q "phase loaded" "$TMP/soak.err" || grep -q "| loaded |" "$TMP/soak.err" ||
+		fail "the status line never named the phase" || return 1
+	python3 - "$TMP/soak.json" "$TMP/soak.sqwlog" "$FLOOD_IF" "$HERE" \
+		"$(have_coremark && echo 1 || echo 0)" <<'PY' || return 1
+import json, os, sys
+sys.path.insert(0, sys.argv[4])
+import sqwlog
+js, log, iface, cm = json.load(open(sys.argv[1])), sqwlog.read(sys.argv[2]), sys.argv[3], sys.argv[5] == "1"
+assert js["verdict"]["pass"] and js["verdict"]["load_applied"], js["verdict"]
+assert js["label"] == "e2e-soak"
+assert js["counts"]["dropped"] == 0 and js["counts"]["seq_gaps"] == 0, js["counts"]
+ph = {p["name"]: p for p in js["phases"]}
+assert list(ph) == ["idle", "loaded"], list(ph)
+edges = sum(p["counts"]["edges"] for p in js["phases"])
+# every counted edge is in one phase (a boundary costs at most one pulse, not an edge)
+assert edges == js["counts"]["edges"], (edges, js["counts"]["edges"])
+assert ph["idle"]["counts"]["edges"] > 0 and ph["loaded"]["counts"]["edges"] > 0
+assert ph["idle"]["load_not_applied"] == [] and ph["loaded"]["load_not_applied"] == []
+loads = {l["name"]: l for l in ph["loaded"]["proof"]["loads"]}
+assert loads["stress-ng"]["busy_pct"] >= 80, loads["stress-ng"]
+assert loads["ping-flood"]["interface"] == iface
+assert loads["ping-flood"]["packets_per_s"] >= 1000, loads["ping-flood"]
+if cm:
+    assert loads["coremark"]["valid_scores"] >= 1, loads["coremark"]
+    assert loads["coremark"]["mean_score"] > 0
+# the log: phases, load events, samples, footer
+ev = log["events"]
+phases = [e["kv"] for e in ev if e["type"] == "phase"]
+assert [p["name"] for p in phases] == ["idle", "loaded"], phases
+started = {e["kv"]["load"] for e in ev if e["type"] == "load" and e["kv"]["event"] == "started"}
+want = {"stress-ng", "ping-flood"} | ({"coremark"} if cm else set())
+assert started == want, started
+stopped = [e for e in ev if e["type"] == "load" and e["kv"]["event"] == "stopped"]
+assert len(stopped) >= len(want), stopped
+if cm:
+    res = [e["kv"] for e in ev if e["type"] == "load" and e["kv"]["event"] == "result"]
+    assert any(r["valid"] == "1" and float(r["score"]) > 0 for r in res), res
+samples = [e for e in ev if e["type"] == "sample"]
+assert 30 <= len(samples) <= 60, len(samples)
+for s in samples:
+    kv = s["kv"]
+    busy = [float(x.split(":")[1]) for x in kv["cpu"].split(",")]
+    assert all(0 <= b <= 100 for b in busy), kv["cpu"]
+    assert float(kv["irq_s"]) >= 0 and float(kv["ctxt_s"]) >= 0
+# samples inside the loaded phase show the flood on its interface
+t1 = log["start_ns"] + 1_000_000_000 + 8_000_000_000
+late = [s for s in samples if s["t_ns"] > t1 + 3_000_000_000]
+pps = [sum(float(v) for v in x.split(":")[-1].split("/"))
+       for s in late for x in s["kv"]["net"].split(",") if x.rsplit(":", 1)[0] == iface]
+assert pps and min(pps) > 100, pps
+assert log["footer"]["dropped"] == 0 and log["footer"]["exit_code"] == 0, log["footer"]
+# nothing left: every load pid in the log is gone
+for e in ev:
+    if e["type"] == "load" and e["kv"]["event"] in ("started", "restarted"):
+        pid = int(e["kv"]["pid"])
+        try:
+            st = open(f"/proc/{pid}/stat").read()
+            assert ") Z " in st, f"load {e['kv']['load']} pid {pid} still runs"
+        except FileNotFoundError:
+            pass
+PY
+	ls -d /sys/fs/cgroup/*/sqwave.* 2> /dev/null | grep -q . &&
+		fail "a sqwave cgroup was left behind: $(ls -d /sys/fs/cgroup/*/sqwave.*)"
+	return 0
+}
+
+# A run with hackbench (80 processes) and stress-ng, stopped by signal $1
+# after 3 s: no process of any load may be left afterwards.
+stop_by_signal() {
+	local sig=$1 pid pids rc
+	"$SQWAVE" run --board "$BOARD" --duration 60s --quiet --cpu 1 --load hackbench \
+		--load stress-ng:--cpu:1:--quiet --log "$TMP/$sig.sqwlog" > "$TMP/$sig.out" \
+		2> "$TMP/$sig.err" &
+	pid=$!
+	sleep 3
+	pids=$(descendants $pid)
+	[ "$(echo "$pids" | wc -w)" -ge 20 ] || fail "expected hackbench's children, saw: $pids" ||
+		{ kill -KILL $pid; return 1; }
+	kill "-$sig" $pid
+	wait $pid
+	rc=$?
+	all_gone $pids || fail "load processes outlived sqwave after SIG$sig" || return 1
+	ls -d /sys/fs/cgroup/*/sqwave.$pid 2> /dev/null | grep -q . &&
+		fail "cgroup sqwave.$pid left behind" && return 1
+	echo "$rc"
+}
+
+test_sigterm_stops_every_load_process_and_the_log_says_so() {
+	local rc
+	rc=$(stop_by_signal TERM) || return 1
+	[ "$rc" = 143 ] || fail "exit $rc, expected 143: $(cat "$TMP/TERM.err")" || return 1
+	python3 - "$TMP/TERM.sqwlog" "$HERE" <<'PY' || return 1
+import sys
+sys.path.insert(0, sys.argv[2])
+import sqwlog
+log = sqwlog.read(sys.argv[1])
+ev = [e["kv"] for e in log["events"] if e["type"] == "load"]
+assert {e["load"] for e in ev if e["event"] == "stopped"} == {"hackbench", "stress-ng"}, ev
+assert log["footer"]["exit_code"] == 143
+PY
+}
+
+test_sigkill_of_sqwave_leaves_no_load_process() {
+	stop_by_signal KILL > /dev/null || return 1
+}
+
+test_a_load_that_cannot_start_is_exit_2_before_anything_runs() {
+	"$SQWAVE" run --board "$BOARD" --duration 5s --quiet --load command:/nonexistent/burn \
+		--log "$TMP/ns.sqwlog" > /dev/null 2> "$TMP/ns.err"
+	local rc=$?
+	[ $rc -eq 2 ] || fail "exit $rc, expected 2" || return 1
+	grep -q "/nonexistent/burn not found" "$TMP/ns.err" || fail "$(cat "$TMP/ns.err")" || return 1
+	[ ! -e "$TMP/ns.sqwlog" ] || fail "a log was written for a run that never started" || return 1
+	# CoreMark missing: says where to get it
+	PATH=/usr/bin:/bin "$SQWAVE" run --board "$BOARD" --duration 5s --quiet --load coremark \
+		--log "$TMP/ns.sqwlog" > /dev/null 2> "$TMP/cm.err"
+	rc=$?
+	if [ -x /usr/bin/coremark ]; then
+		echo "    (/usr/bin/coremark exists: the missing-CoreMark case is skipped)"
+	else
+		[ $rc -eq 2 ] || fail "missing CoreMark: exit $rc, expected 2" || return 1
+		grep -q "github.com/eembc/coremark" "$TMP/cm.err" || fail "$(cat "$TMP/cm.err")" || return 1
+	fi
+}
+
+test_a_load_that_exits_at_once_stops_the_run_before_the_first_edge() {
+	"$SQWAVE" run --board "$BOARD" --duration 5s --quiet --load command:/bin/false \
+		--log "$TMP/ex.sqwlog" > /dev/null 2> "$TMP/ex.err"
+	local rc=$?
+	[ $rc -eq 3 ] || fail "exit $rc, expected 3: $(cat "$TMP/ex.err")" || return 1
+	grep -q "load command ended at once" "$TMP/ex.err" || fail "$(cat "$TMP/ex.err")" || return 1
+	[ ! -e "$TMP/ex.sqwlog" ] || fail "edges were measured" || return 1
+}
+
+test_a_load_that_ignores_sigterm_is_killed_after_its_grace_and_counted() {
+	"$SQWAVE" run --board "$BOARD" --duration 3s --quiet \
+		--load "command:name=mule:grace=300ms:python3:-c:import signal,time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(600)" \
+		--log "$TMP/mule.sqwlog" --json "$TMP/mule.json" > "$TMP/mule.out" 2> "$TMP/mule.err"
+	local rc=$?
+	[ $rc -eq 0 ] || fail "exit $rc: $(cat "$TMP/mule.err")" || return 1
+	python3 - "$TMP/mule.json" "$TMP/mule.sqwlog" "$HERE" <<'PY' || return 1
+import json, sys
+sys.path.insert(0, sys.argv[3])
+import sqwlog
+js = json.load(open(sys.argv[1]))
+mule = js["phases"][0]["proof"]["loads"][0]
+assert mule["name"] == "mule" and mule["killed"] == 1, mule
+ev = [e["kv"]["event"] for e in sqwlog.read(sys.argv[2])["events"] if e["type"] == "load"]
+assert ev == ["started", "killed", "stopped"], ev
+PY
+}
+
+test_a_lost_load_makes_the_verdict_load_not_applied() {
+	"$SQWAVE" run --board "$BOARD" --duration 4s --quiet \
+		--load "command:name=brief:restart=false:python3:-c:import time; time.sleep(1.5)" \
+		--log "$TMP/lost.sqwlog" --json "$TMP/lost.json" > "$TMP/lost.out" 2> "$TMP/lost.err"
+	local rc=$?
+	[ $rc -eq 1 ] || fail "exit $rc, expected 1" || return 1
+	grep -q "^verdict    LOAD NOT APPLIED" "$TMP/lost.out" || fail "$(grep -A3 verdict "$TMP/lost.out")" || return 1
+	grep -q "phase run: load not applied: brief was lost (ended (restart: false))" "$TMP/lost.out" ||
+		fail "$(grep -A3 verdict "$TMP/lost.out")" || return 1
+}
+
+test_busybox_ping_is_refused_before_the_run() {
+	mkdir -p "$TMP/bb"
+	printf '\177ELF....BusyBox v1.36.1 (2024-01-01) multi-call binary.' > "$TMP/bb/ping"
+	chmod 755 "$TMP/bb/ping"
+	PATH="$TMP/bb:$PATH" "$SQWAVE" run --board "$BOARD" --duration 2s --quiet \
+		--load ping-flood --log "$TMP/bb.sqwlog" > /dev/null 2> "$TMP/bb.err"
+	local rc=$?
+	[ $rc -eq 2 ] || fail "exit $rc, expected 2" || return 1
+	grep -q "is BusyBox ping, which has no flood mode (-f)" "$TMP/bb.err" ||
+		fail "$(cat "$TMP/bb.err")" || return 1
+}
+
+test_bad_load_and_phase_entries_are_file_line_errors() {
+	printf 'phases:\n  - name: idle\n    duration: 5s\n  - name: busy\n    duration: 5s\n    load:\n      - kind: stress-ng\n        nicce: 5\n' > "$TMP/bad.yaml"
+	"$SQWAVE" run --board "$BOARD" --profile "$TMP/bad.yaml" --quiet > /dev/null 2> "$TMP/bad.err"
+	local rc=$?
+	[ $rc -eq 2 ] || fail "exit $rc, expected 2" || return 1
+	grep -q "bad.yaml:8:9: unknown key \"nicce\" in a load; did you mean nice?" "$TMP/bad.err" ||
+		fail "$(cat "$TMP/bad.err")" || return 1
+	"$SQWAVE" run --board "$BOARD" --quiet --load "ping-flood:siz=3" > /dev/null 2> "$TMP/bad2.err"
+	rc=$?
+	[ $rc -eq 2 ] || fail "--load with a bad key: exit $rc" || return 1
+	grep -q "not KEY=VALUE" "$TMP/bad2.err" || fail "$(cat "$TMP/bad2.err")" || return 1
+}
+
+for t in $(declare -F | awk '{print $3}' | grep '^test_'); do
+	if ( $t ); then
+		echo "PASS ${t#test_}"
+		passed=$((passed + 1))
+	else
+		echo "FAIL ${t#test_}"
+		failed=$((failed + 1))
+	fi
+done
+echo "soak e2e: $passed passed, $failed failed"
+[ $failed -eq 0 ]

@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""A second, independent reader of the sqwave log (docs/log-format.md), for
+tests: the header's metadata, the edges, the events (format 2) and the
+footer, straight from the bytes. Usage as a module: read(path) -> dict;
+as a script: sqwlog.py LOG prints a JSON summary of its events."""
+import json
+import struct
+import sys
+import zlib
+
+EVENT_MARKER = 0xFFFFFFFFFFFFFFFE
+FOOTER_MARKER = 0xFFFFFFFFFFFFFFFF
+EVENT_TYPES = {1: "phase", 2: "load", 3: "sample", 4: "break", 5: "loopback", 6: "note"}
+
+
+def read(path):
+    data = open(path, "rb").read()
+    magic, version, rsize, roff, tlen, clock, _, half, start, start_rt = \
+        struct.unpack_from("<8sIIIIiIQQQ", data, 0)
+    assert magic == b"SQWAVLOG", magic
+    text = data[56:56 + tlen].decode()
+    meta = dict(l.split("=", 1) for l in text.splitlines() if "=" in l)
+    out = {"version": version, "half_period_ns": half, "start_ns": start, "meta": meta,
+           "edges": [], "events": [], "footer": None}
+    off = roff
+    while off + 32 <= len(data):
+        seq, = struct.unpack_from("<Q", data, off)
+        if seq == FOOTER_MARKER:
+            f = struct.unpack_from("<QQQQQQiIQ", data, off)
+            out["footer"] = {"records": f[2], "dropped": f[3], "missed_periods": f[4],
+                             "exit_code": f[6], "stop_reason": f[7]}
+            break
+        if seq == EVENT_MARKER:
+            _, t, etype, res0, ln, crc, res1 = struct.unpack_from("<QQHHIII", data, off)
+            payload = data[off + 32:off + 32 + ln]
+            assert len(payload) == ln, "event cut short"
+            assert zlib.crc32(payload) == crc, "event crc"
+            assert res0 == 0 and res1 == 0
+            ev = {"t_ns": t, "type": EVENT_TYPES.get(etype, str(etype)), "len": ln}
+            if etype != 5:
+                ev["kv"] = dict(l.split("=", 1) for l in payload.decode().splitlines()
+                                if "=" in l)
+            out["events"].append(ev)
+            off += 32 + (ln + 31) // 32 * 32
+            continue
+        seq, intended, wake, wb, we, exp, level, flags = \
+            struct.unpack_from("<QQiiiHBB", data, off)
+        out["edges"].append((seq, intended, wake, wb, we, exp, level, flags))
+        off += 32
+    return out
+
+
+if __name__ == "__main__":
+    log = read(sys.argv[1])
+    counts = {}
+    for e in log["events"]:
+        counts[e["type"]] = counts.get(e["type"], 0) + 1
+    print(json.dumps({"edges": len(log["edges"]), "events": counts, "footer": log["footer"]}))
