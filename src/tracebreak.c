@@ -1,0 +1,378 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Trace breaks: tracefs set-up, the helper thread that marks, stops and
+ * saves the trace, and the RT thread's eventfd ring. */
+#include "tracebreak.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "edgelog.h"
+#include "recorder.h"
+
+struct tracebreak {
+	struct tracebreak_params p;
+	struct tracebreak_rt rt;
+	char dir[PATH_MAX];          /* tracefs */
+	char log_path[PATH_MAX];
+	int marker_fd, on_fd;
+	char saved_on[8];
+	char saved_tracer[64];
+	char saved_kb[32];
+	bool tracer_set, kb_set;
+	pthread_t tid;
+	bool started;
+	atomic_bool quit;
+	struct recorder *rec;
+	atomic_bool *stop;
+	unsigned count;
+	char first_trace[PATH_MAX + 64];
+	char first_text[256];
+	int prio;                    /* SCHED_FIFO priority for marking; 0: none */
+};
+
+static void terr(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void terr(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+void tracebreak_rt_ring(struct tracebreak_rt *t)
+{
+	uint64_t one = 1;
+
+	/* Raw syscall: no cancellation bookkeeping; the RT thread is never
+	 * cancelled. An eventfd write allocates nothing and takes no lock
+	 * the RT thread could wait on. */
+	(void)syscall(SYS_write, t->efd, &one, sizeof(one));
+}
+
+static int file_write(const char *dir, const char *name, const char *text)
+{
+	char path[PATH_MAX + 64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = write(fd, text, strlen(text));
+	close(fd);
+	return n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+static int file_read(const char *dir, const char *name, char *buf, size_t len)
+{
+	char path[PATH_MAX + 64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+/* tracefs's mount point: its own mount, or tracing/ under debugfs. */
+static int find_tracefs(char *out, size_t len)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char line[4096], dbg[PATH_MAX + 16] = "";
+	struct stat st;
+
+	out[0] = '\0';
+	while (f && fgets(line, sizeof(line), f)) {
+		char mnt[PATH_MAX], fstype[64];
+		const char *dash = strstr(line, " - ");
+
+		if (!dash || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1 ||
+		    sscanf(dash + 3, "%63s", fstype) != 1)
+			continue;
+		if (!strcmp(fstype, "tracefs") && !out[0])
+			snprintf(out, len, "%s", mnt);
+		if (!strcmp(fstype, "debugfs") && !dbg[0])
+			snprintf(dbg, sizeof(dbg), "%s/tracing", mnt);
+	}
+	if (f)
+		fclose(f);
+	if (out[0])
+		return 0;
+	if (dbg[0] && stat(dbg, &st) == 0) {
+		snprintf(out, len, "%s", dbg);
+		return 0;
+	}
+	return -1;
+}
+
+struct tracebreak *tracebreak_new(const struct tracebreak_params *p, char *err, size_t errlen)
+{
+	struct tracebreak *tb = calloc(1, sizeof(*tb));
+	char path[PATH_MAX + 64];
+	struct stat st;
+
+	if (!tb) {
+		terr(err, errlen, "out of memory");
+		return NULL;
+	}
+	tb->p = *p;
+	tb->marker_fd = tb->on_fd = -1;
+	tb->rt.efd = -1;
+	snprintf(tb->log_path, sizeof(tb->log_path), "%s", p->log_path ? p->log_path : "sqwave");
+	if (p->tracefs) {
+		snprintf(tb->dir, sizeof(tb->dir), "%s", p->tracefs);
+	} else if (find_tracefs(tb->dir, sizeof(tb->dir)) < 0) {
+		if (stat("/sys/kernel/tracing", &st) == 0)
+			terr(err, errlen, "--break needs ftrace, and tracefs is not mounted: "
+			     "mount -t tracefs nodev /sys/kernel/tracing");
+		else
+			terr(err, errlen, "--break needs ftrace, and this kernel has no tracefs "
+			     "(/sys/kernel/tracing is missing: CONFIG_FTRACE is off)");
+		goto fail;
+	}
+	snprintf(path, sizeof(path), "%s/trace_marker", tb->dir);
+	tb->marker_fd = open(path, O_WRONLY | O_CLOEXEC);
+	snprintf(path, sizeof(path), "%s/tracing_on", tb->dir);
+	tb->on_fd = open(path, O_RDWR | O_CLOEXEC);
+	if (tb->marker_fd < 0 || tb->on_fd < 0) {
+		terr(err, errlen, "--break: cannot open %s/%s: %s (tracefs needs root)", tb->dir,
+		     tb->marker_fd < 0 ? "trace_marker" : "tracing_on", strerror(errno));
+		goto fail;
+	}
+	file_read(tb->dir, "tracing_on", tb->saved_on, sizeof(tb->saved_on));
+	if (p->tracer && p->tracer[0]) {
+		file_read(tb->dir, "current_tracer", tb->saved_tracer, sizeof(tb->saved_tracer));
+		if (file_write(tb->dir, "current_tracer", p->tracer) < 0) {
+			char avail[512] = "?";
+
+			file_read(tb->dir, "available_tracers", avail, sizeof(avail));
+			terr(err, errlen, "--tracer %s: this kernel offers %s", p->tracer, avail);
+			goto fail;
+		}
+		tb->tracer_set = true;
+	}
+	if (p->buffer_kb > 0) {
+		char kb[32];
+
+		file_read(tb->dir, "buffer_size_kb", tb->saved_kb, sizeof(tb->saved_kb));
+		snprintf(kb, sizeof(kb), "%d", p->buffer_kb);
+		if (file_write(tb->dir, "buffer_size_kb", kb) < 0) {
+			terr(err, errlen, "trace.buffer_kb %d: cannot set %s/buffer_size_kb: %s",
+			     p->buffer_kb, tb->dir, strerror(errno));
+			goto fail;
+		}
+		tb->kb_set = true;
+	}
+	tb->rt.efd = eventfd(0, EFD_CLOEXEC);
+	if (tb->rt.efd < 0) {
+		terr(err, errlen, "eventfd: %s", strerror(errno));
+		goto fail;
+	}
+	tb->rt.threshold_ns = p->threshold_ns;
+	atomic_init(&tb->rt.armed, true);
+	atomic_init(&tb->quit, false);
+	/* Tracing on for the run; whatever was in the buffer is not ours. */
+	file_write(tb->dir, "trace", "");
+	if (pwrite(tb->on_fd, "1", 1, 0) != 1) {
+		terr(err, errlen, "cannot switch tracing on: %s", strerror(errno));
+		goto fail;
+	}
+	return tb;
+fail:
+	tracebreak_free(tb);
+	return NULL;
+}
+
+struct tracebreak_rt *tracebreak_rt(struct tracebreak *tb)
+{
+	return tb ? &tb->rt : NULL;
+}
+
+static void set_fifo(int prio)
+{
+	struct sched_param sp = { .sched_priority = prio };
+
+	if (prio > 0)
+		pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+}
+
+/* Copy the trace buffer to @path. */
+static int save_trace(struct tracebreak *tb, const char *path)
+{
+	char src[PATH_MAX + 16], buf[65536];
+	int in, out, ret = 0;
+	ssize_t n;
+
+	snprintf(src, sizeof(src), "%s/trace", tb->dir);
+	in = open(src, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -1;
+	out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0) {
+		close(in);
+		return -1;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0) {
+		if (write(out, buf, (size_t)n) != n) {
+			ret = -1;
+			break;
+		}
+	}
+	if (n < 0)
+		ret = -1;
+	close(in);
+	if (close(out) < 0)
+		ret = -1;
+	return ret;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void *helper(void *arg)
+{
+	struct tracebreak *tb = arg;
+
+	set_fifo(tb->prio);
+	for (;;) {
+		struct sched_param other = { 0 };
+		char marker[256], path[PATH_MAX + 64], ev[PATH_MAX + 256];
+		uint64_t v, t;
+		int n, saved;
+		const char *what;
+
+		if (read(tb->rt.efd, &v, sizeof(v)) != sizeof(v) && errno == EINTR)
+			continue;
+		if (atomic_load(&tb->quit))
+			break;
+		if (atomic_load_explicit(&tb->rt.armed, memory_order_acquire))
+			continue;	/* a stale ring */
+		t = mono_ns();
+		what = tb->rt.what == TRACEBREAK_WAKE ? "wake latency" : "pulse width";
+		/* Mark and stop first: the buffer must keep what caused it. */
+		n = snprintf(marker, sizeof(marker), "sqwave: break at edge #%" PRIu64 " (intended %"
+			     PRIu64 " ns): %s %" PRId64 " ns, threshold %" PRId64 " ns\n",
+			     tb->rt.seq, tb->rt.intended_ns, what, tb->rt.value_ns,
+			     tb->rt.threshold_ns);
+		(void)!write(tb->marker_fd, marker, (size_t)n);
+		(void)!pwrite(tb->on_fd, "0", 1, 0);
+		/* The copy is slow work: not at real-time priority. */
+		if (tb->prio)
+			pthread_setschedparam(pthread_self(), SCHED_OTHER, &other);
+		tb->count++;
+		snprintf(path, sizeof(path), "%s.break-%u.trace", tb->log_path, tb->count);
+		saved = save_trace(tb, path) == 0;
+		if (tb->count == 1) {
+			snprintf(tb->first_trace, sizeof(tb->first_trace), "%s", saved ? path : "");
+			snprintf(tb->first_text, sizeof(tb->first_text), "edge #%" PRIu64 ": %s %.3f us "
+				 "(threshold %.3f us)", tb->rt.seq, what, tb->rt.value_ns / 1e3,
+				 tb->rt.threshold_ns / 1e3);
+		}
+		n = snprintf(ev, sizeof(ev), "seq=%" PRIu64 "\nintended_ns=%" PRIu64 "\nwhat=%s\n"
+			     "value_ns=%" PRId64 "\nthreshold_ns=%" PRId64 "\ntrace=%s\n",
+			     tb->rt.seq, tb->rt.intended_ns,
+			     tb->rt.what == TRACEBREAK_WAKE ? "wake" : "width", tb->rt.value_ns,
+			     tb->rt.threshold_ns, saved ? path : "");
+		if (tb->rec && n > 0)
+			recorder_event(tb->rec, t, EDGELOG_EV_BREAK, ev, (size_t)n);
+		if (tb->p.stop_on_break) {
+			if (tb->stop)
+				atomic_store(tb->stop, true);
+		} else if ((int)tb->count < tb->p.max_breaks) {
+			/* Trace again from an empty buffer, and listen again. */
+			file_write(tb->dir, "trace", "");
+			(void)!pwrite(tb->on_fd, "1", 1, 0);
+			atomic_store_explicit(&tb->rt.armed, true, memory_order_release);
+		}
+		set_fifo(tb->prio);
+	}
+	return NULL;
+}
+
+int tracebreak_start(struct tracebreak *tb, struct recorder *rec, atomic_bool *stop)
+{
+	int err;
+
+	tb->rec = rec;
+	tb->stop = stop;
+	/* Marking runs just below the RT thread's priority (if we may): under
+	 * a CPU load a normal thread could wait long enough for the ring
+	 * buffer to forget the cause. */
+	tb->prio = tb->p.rt_priority > 1 ? tb->p.rt_priority - 1 : 0;
+	err = pthread_create(&tb->tid, NULL, helper, tb);
+	if (!err)
+		tb->started = true;
+	return err;
+}
+
+void tracebreak_free(struct tracebreak *tb)
+{
+	if (!tb)
+		return;
+	if (tb->started) {
+		uint64_t one = 1;
+
+		atomic_store(&tb->quit, true);
+		(void)!write(tb->rt.efd, &one, sizeof(one));
+		pthread_join(tb->tid, NULL);
+	}
+	if (tb->on_fd >= 0 && tb->saved_on[0])
+		(void)!pwrite(tb->on_fd, tb->saved_on, 1, 0);
+	if (tb->tracer_set && tb->saved_tracer[0])
+		file_write(tb->dir, "current_tracer", tb->saved_tracer);
+	if (tb->kb_set && tb->saved_kb[0])
+		file_write(tb->dir, "buffer_size_kb", tb->saved_kb);
+	if (tb->marker_fd >= 0)
+		close(tb->marker_fd);
+	if (tb->on_fd >= 0)
+		close(tb->on_fd);
+	if (tb->rt.efd >= 0)
+		close(tb->rt.efd);
+	free(tb);
+}
+
+unsigned tracebreak_count(const struct tracebreak *tb)
+{
+	return tb ? tb->count : 0;
+}
+
+const char *tracebreak_first_trace(const struct tracebreak *tb)
+{
+	return tb ? tb->first_trace : "";
+}
+
+const char *tracebreak_first_text(const struct tracebreak *tb)
+{
+	return tb ? tb->first_text : "";
+}

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Explaining a spike while it happens (as cyclictest -b / --tracemark and
+ * rtla -a do): when an edge's wake latency, or a pulse's distance from the
+ * half period, crosses a threshold, a marker with the edge's number goes
+ * into ftrace's trace_marker, tracing stops so the ring buffer keeps what
+ * caused it, and the trace is saved next to the log. The RT thread only
+ * notices the crossing and rings an eventfd (tracebreak_rt_hit); a helper
+ * thread does the file work. */
+#ifndef SQW_TRACEBREAK_H
+#define SQW_TRACEBREAK_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* What the RT thread sees: fixed, preallocated, no locks. */
+struct tracebreak_rt {
+	int64_t threshold_ns;         /* 0: off */
+	int efd;                      /* eventfd the helper waits on */
+	atomic_bool armed;            /* cleared by a hit, set again by the helper */
+	/* the hit, written before the eventfd rings */
+	uint64_t seq;
+	uint64_t intended_ns;
+	int64_t value_ns;
+	int what;                     /* TRACEBREAK_WAKE or TRACEBREAK_WIDTH */
+};
+
+enum { TRACEBREAK_WAKE = 1, TRACEBREAK_WIDTH = 2 };
+
+/* The eventfd write (tracebreak.c); RT-safe. */
+void tracebreak_rt_ring(struct tracebreak_rt *t);
+
+/*
+ * RT thread: an edge's wake latency @lat_ns (from the first deadline
+ * without an edge) and, when a pulse ended at it, its width @width_ns
+ * (else INT64_MIN) against @half_ns. One compare each; on a crossing, while
+ * armed: record it and ring the eventfd (one write(2) to an eventfd: no
+ * allocation, no lock, no file). Safe with @t NULL.
+ */
+static inline void tracebreak_rt_check(struct tracebreak_rt *t, uint64_t seq, uint64_t intended,
+				       int64_t lat_ns, int64_t width_ns, int64_t half_ns)
+{
+	int64_t off;
+	int what = 0;
+
+	if (!t || !t->threshold_ns)
+		return;
+	off = width_ns == INT64_MIN ? 0 : width_ns - half_ns;
+	if (lat_ns > t->threshold_ns)
+		what = TRACEBREAK_WAKE;
+	else if (off > t->threshold_ns || off < -t->threshold_ns)
+		what = TRACEBREAK_WIDTH;
+	if (!what || !atomic_load_explicit(&t->armed, memory_order_relaxed))
+		return;
+	t->seq = seq;
+	t->intended_ns = intended;
+	t->value_ns = what == TRACEBREAK_WAKE ? lat_ns : width_ns;
+	t->what = what;
+	atomic_store_explicit(&t->armed, false, memory_order_release);
+	tracebreak_rt_ring(t);
+}
+
+struct recorder;
+struct tracebreak;
+
+struct tracebreak_params {
+	int64_t threshold_ns;
+	bool stop_on_break;
+	int max_breaks;
+	const char *tracer;           /* "" or NULL: leave current_tracer alone */
+	int buffer_kb;                /* 0: leave buffer_size_kb alone */
+	const char *log_path;         /* traces go to LOG.break-N.trace */
+	const char *tracefs;          /* NULL: find it in /proc/self/mountinfo (tests: a dir) */
+	int rt_priority;              /* the helper marks at this - 1 (SCHED_FIFO) */
+};
+
+/*
+ * Find tracefs (mounted at /sys/kernel/tracing, or as tracing/ under
+ * debugfs), open trace_marker and tracing_on, select the tracer and buffer
+ * size, switch tracing on. NULL with a message saying what is missing and
+ * the command that fixes it. Non-RT, before the run.
+ */
+struct tracebreak *tracebreak_new(const struct tracebreak_params *p, char *err, size_t errlen);
+/* The RT side, for rtloop. */
+struct tracebreak_rt *tracebreak_rt(struct tracebreak *tb);
+/* Start the helper thread: events go to @rec, --stop-on-break sets @stop. */
+int tracebreak_start(struct tracebreak *tb, struct recorder *rec, atomic_bool *stop);
+/* Join the helper, restore tracing_on and the tracer, close, free. */
+void tracebreak_free(struct tracebreak *tb);
+/* Breaks handled, and the first one's trace file ("" if none). */
+unsigned tracebreak_count(const struct tracebreak *tb);
+const char *tracebreak_first_trace(const struct tracebreak *tb);
+/* The first break as a sentence ("" if none). */
+const char *tracebreak_first_text(const struct tracebreak *tb);
+
+#endif

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests for trace breaks against a fake tracefs directory: no break
+ * under the threshold; a late wake-up or an off pulse marks the trace with
+ * the edge, stops tracing, saves the trace next to the log, and either
+ * stops the run or traces again. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tracebreak.h"
+
+static char dir[64];
+
+static void put(const char *name, const char *text)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void get(const char *name, char *buf, size_t len)
+{
+	char path[128];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+}
+
+static int make_tracefs(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/sqwave-tracefs-XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	put("trace_marker", "");
+	put("tracing_on", "0\n");
+	put("current_tracer", "nop\n");
+	put("available_tracers", "function nop\n");
+	put("buffer_size_kb", "1408\n");
+	return 0;
+}
+
+static int remove_tracefs(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void wait_count(struct tracebreak *tb, unsigned n)
+{
+	int i;
+
+	for (i = 0; i < 500 && tracebreak_count(tb) < n; i++)
+		usleep(10000);
+	assert_int_equal(tracebreak_count(tb), n);
+}
+
+static struct tracebreak *make(bool stop_on_break, const char *tracer)
+{
+	char log[128], err[512];
+	struct tracebreak_params p = { .threshold_ns = 100000, .stop_on_break = stop_on_break,
+				       .max_breaks = 10, .tracer = tracer, .log_path = log,
+				       .tracefs = dir };
+	struct tracebreak *tb;
+
+	snprintf(log, sizeof(log), "%s/run.sqwlog", dir);
+	tb = tracebreak_new(&p, err, sizeof(err));
+	if (!tb)
+		fail_msg("%s", err);
+	return tb;
+}
+
+static void a_late_wake_up_marks_stops_and_saves_the_trace(void **state)
+{
+	struct tracebreak *tb = make(true, "function");
+	struct tracebreak_rt *rt = tracebreak_rt(tb);
+	atomic_bool stop;
+	char buf[1024], path[128];
+
+	(void)state;
+	atomic_init(&stop, false);
+	get("tracing_on", buf, sizeof(buf));
+	assert_int_equal(buf[0], '1');	/* switched on for the run */
+	get("current_tracer", buf, sizeof(buf));
+	assert_string_equal(buf, "function");
+	assert_int_equal(tracebreak_start(tb, NULL, &stop), 0);
+	put("trace", "# tracer: function\n  sqwave-rt-1234 [001] irq_handler_entry: irq=11\n");
+	tracebreak_rt_check(rt, 6, 1000, 99000, INT64_MIN, 500000);	/* under: nothing */
+	usleep(50000);
+	assert_int_equal(tracebreak_count(tb), 0);
+	tracebreak_rt_check(rt, 7, 2000, 150000, INT64_MIN, 500000);
+	wait_count(tb, 1);
+	get("trace_marker", buf, sizeof(buf));
+	assert_non_null(strstr(buf, "sqwave: break at edge #7 (intended 2000 ns): wake latency "
+				    "150000 ns, threshold 100000 ns"));
+	get("tracing_on", buf, sizeof(buf));
+	assert_int_equal(buf[0], '0');	/* stopped: the buffer keeps the cause */
+	assert_true(atomic_load(&stop));
+	snprintf(path, sizeof(path), "%s/run.sqwlog.break-1.trace", dir);
+	assert_string_equal(tracebreak_first_trace(tb), path);
+	get("run.sqwlog.break-1.trace", buf, sizeof(buf));
+	assert_non_null(strstr(buf, "irq_handler_entry: irq=11"));
+	assert_non_null(strstr(tracebreak_first_text(tb), "edge #7: wake latency 150.000 us"));
+	/* stop-on-break: not armed again */
+	tracebreak_rt_check(rt, 9, 3000, 900000, INT64_MIN, 500000);
+	usleep(50000);
+	assert_int_equal(tracebreak_count(tb), 1);
+	tracebreak_free(tb);
+	get("current_tracer", buf, sizeof(buf));
+	assert_string_equal(buf, "nop");	/* restored */
+	get("tracing_on", buf, sizeof(buf));
+	assert_int_equal(buf[0], '0');
+}
+
+static void an_off_pulse_breaks_and_tracing_goes_on(void **state)
+{
+	struct tracebreak *tb = make(false, NULL);
+	struct tracebreak_rt *rt = tracebreak_rt(tb);
+	atomic_bool stop;
+	char buf[512];
+
+	(void)state;
+	atomic_init(&stop, false);
+	assert_int_equal(tracebreak_start(tb, NULL, &stop), 0);
+	tracebreak_rt_check(rt, 3, 1000, 1000, 450000, 500000);	/* 50 us off: fine */
+	tracebreak_rt_check(rt, 4, 1000, 1000, 380000, 500000);	/* 120 us short */
+	wait_count(tb, 1);
+	get("trace_marker", buf, sizeof(buf));
+	assert_non_null(strstr(buf, "edge #4 (intended 1000 ns): pulse width 380000 ns"));
+	assert_false(atomic_load(&stop));
+	/* armed again: a second break is the second trace */
+	{
+		int i;
+
+		for (i = 0; i < 100 && !atomic_load(&rt->armed); i++)
+			usleep(10000);
+	}
+	get("tracing_on", buf, sizeof(buf));
+	assert_int_equal(buf[0], '1');
+	tracebreak_rt_check(rt, 8, 1000, 1000, 650000, 500000);
+	wait_count(tb, 2);
+	tracebreak_free(tb);
+}
+
+static void a_missing_tracefs_says_how_to_mount_it(void **state)
+{
+	char err[512];
+	struct tracebreak_params p = { .threshold_ns = 1, .tracefs = "/nonexistent/tracing" };
+
+	(void)state;
+	assert_null(tracebreak_new(&p, err, sizeof(err)));
+	assert_non_null(strstr(err, "cannot open /nonexistent/tracing/trace_marker"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(a_late_wake_up_marks_stops_and_saves_the_trace,
+						make_tracefs, remove_tracefs),
+		cmocka_unit_test_setup_teardown(an_off_pulse_breaks_and_tracing_goes_on, make_tracefs,
+						remove_tracefs),
+		cmocka_unit_test_setup_teardown(a_missing_tracefs_says_how_to_mount_it, make_tracefs,
+						remove_tracefs),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
