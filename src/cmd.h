@@ -16,5 +16,6 @@ int cmd_run(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

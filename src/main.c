@@ -16,6 +16,7 @@ static const struct command {
 	{ "export", cmd_export, "convert a run log to CSV, one row per edge" },
 	{ "analyze", cmd_analyze, "statistics, worst edges, histogram and plot of a log or capture" },
 	{ "compare", cmd_compare, "line a scope or analyzer capture up with a run and check they agree" },
+	{ "report", cmd_report, "the comparison table of runs and phases (text, Markdown, JSON, SVG)" },
 };
 
 static void usage(FILE *f)

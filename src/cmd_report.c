@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `sqwave report RUN...`: the comparison table of several runs and phases,
+ * as text (default), Markdown, JSON and an SVG of their pulse widths. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "jsonread.h"
+#include "print.h"
+#include "report.h"
+
+static void report_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: sqwave report RUN.json... [--markdown FILE] [--json FILE] [--svg FILE]\n\n"
+		"One row per run and phase: label, board, kernel and PREEMPT_RT, loads and\n"
+		"their proof (CPU busy, packets/s, CoreMark score), edges, Tmin/Tmax with\n"
+		"bounds, wake latency p99/p99.99/max, missed periods, verdict. RUN is a\n"
+		"JSON summary of a run (sqwave run --json) or of an analysis (sqwave\n"
+		"analyze --json).\n\n"
+		"  --markdown FILE   the table in Markdown ('-': stdout, instead of the text)\n"
+		"  --json FILE       the rows as JSON (schema sqwave-report)\n"
+		"  --svg FILE        every row's pulse-width distribution overlaid\n"
+		"  -q, --quiet       no text table on stdout\n"
+		"  -h, --help        this help\n\n"
+		"Exit: 0 every row passed (or had no limits), 1 a row failed or its load\n"
+		"was not applied, 2 bad input, 3 I/O error.\n");
+}
+
+static int write_to(const char *path, void (*fn)(FILE *, const struct report *),
+		    const struct report *r)
+{
+	bool out = !strcmp(path, "-");
+	FILE *f = out ? stdout : fopen(path, "we");
+	int ret = 0;
+
+	if (!f) {
+		pr_err("cannot create %s: %s", path, strerror(errno));
+		return -1;
+	}
+	fn(f, r);
+	if (out ? fflush(f) != 0 || ferror(f) : fclose(f) != 0) {
+		pr_err("writing %s failed: %s", path, strerror(errno));
+		ret = -1;
+	}
+	return ret;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "markdown", required_argument, NULL, 'm' },
+		{ "json", required_argument, NULL, 'j' },
+		{ "svg", required_argument, NULL, 's' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const char *md = NULL, *json = NULL, *svg = NULL;
+	struct report rep = { 0 };
+	bool quiet = false;
+	int ch, i, ret = SQW_EXIT_OK;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'm':
+			md = optarg;
+			break;
+		case 'j':
+			json = optarg;
+			break;
+		case 's':
+			svg = optarg;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			report_usage(stdout);
+			return SQW_EXIT_OK;
+		default:
+			fprintf(stderr, "Try 'sqwave report --help'.\n");
+			return SQW_EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		pr_err("report needs at least one run: sqwave report RUN.json...");
+		return SQW_EXIT_USAGE;
+	}
+	for (i = optind; i < argc; i++) {
+		char err[1024];
+		bool io;
+		struct jv *doc = jsonread_file(argv[i], &io, err, sizeof(err));
+
+		if (!doc || report_add_doc(&rep, doc, argv[i], err, sizeof(err)) < 0) {
+			pr_err("%s", err);
+			jv_free(doc);
+			report_free(&rep);
+			return doc || !io ? SQW_EXIT_USAGE : SQW_EXIT_RUNTIME;
+		}
+		jv_free(doc);
+	}
+	if (!quiet && !(md && !strcmp(md, "-")) && !(json && !strcmp(json, "-")))
+		report_write_text(stdout, &rep);
+	if (md && write_to(md, report_write_markdown, &rep) < 0)
+		ret = SQW_EXIT_RUNTIME;
+	if (json && write_to(json, report_write_json, &rep) < 0)
+		ret = SQW_EXIT_RUNTIME;
+	if (svg && write_to(svg, report_write_svg, &rep) < 0)
+		ret = SQW_EXIT_RUNTIME;
+	if (ret == SQW_EXIT_OK && !report_all_pass(&rep))
+		ret = SQW_EXIT_LIMIT;
+	report_free(&rep);
+	return ret;
+}

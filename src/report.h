@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* sqwave report: the comparison table users publish, one row per run and
+ * phase (label, board, kernel, loads and their proof, Tmin/Tmax with
+ * bounds, wake latency tail, missed periods, verdict), from JSON summaries
+ * of runs (sqwave run --json) and analyses of logs. Rows are made here;
+ * cmd_report.c picks the inputs and the output formats. */
+#ifndef SQW_REPORT_H
+#define SQW_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "jsonread.h"
+
+#define REPORT_HIST_MAX 4096
+
+struct report_row {
+	char source[512];          /* the file the row came from */
+	char label[64];
+	char phase[64];            /* "" for a run without phases */
+	char board[64];
+	char kernel[160];
+	bool preempt_rt;
+	bool rt_ok;
+	char loads[512];           /* "coremark, ping-flood" or "-" */
+	char proof[512];           /* "CPU 0 97 %, lo 131 kpps, CoreMark 7753" */
+	bool load_applied;
+	uint64_t edges, missed;
+	int64_t half_ns;
+	bool have_pulses;
+	int64_t tmin_ns, tmin_lo_ns, tmax_ns, tmax_hi_ns;
+	bool have_wake;
+	int64_t p99_ns, p9999_ns, max_ns;
+	int64_t lim_tmin_ns, lim_tmax_ns; /* 0: none */
+	char verdict[32];          /* PASS, FAIL, LOAD NOT APPLIED, NO LIMITS */
+	/* pulse-width histogram (any polarity) for the SVG; nbins 0: none */
+	int64_t hist_lo_ns, hist_bin_ns;
+	size_t nbins;
+	uint64_t *hist;
+};
+
+struct report {
+	struct report_row *rows;
+	size_t n;
+};
+
+/* Rows of one document (a sqwave-summary or sqwave-analysis JSON): one per
+ * phase, or one for the run. 0, or -1 with a reason (not a sqwave document,
+ * a newer schema). */
+int report_add_doc(struct report *r, const struct jv *doc, const char *source, char *err,
+		   size_t errlen);
+void report_free(struct report *r);
+
+/* The table as aligned text, as Markdown, as JSON (schema sqwave-report). */
+void report_write_text(FILE *f, const struct report *r);
+void report_write_markdown(FILE *f, const struct report *r);
+void report_write_json(FILE *f, const struct report *r);
+/* Pulse-width distributions of every row overlaid (log counts, linear
+ * width axis around the half period, limits marked). */
+void report_write_svg(FILE *f, const struct report *r);
+
+/* Whether every row passed (exit 0) or one did not (exit 1). */
+bool report_all_pass(const struct report *r);
+
+#endif
