@@ -277,6 +277,16 @@ fail:
 	return NULL;
 }
 
+/* A character for a message: printable ASCII as is, else \xNN. */
+static const char *show_char(char c, char *buf, size_t len)
+{
+	if (c > 0x20 && c < 0x7f)
+		snprintf(buf, len, "'%c'", c);
+	else
+		snprintf(buf, len, "\\x%02x", (unsigned char)c);
+	return buf;
+}
+
 static struct jv *number(struct jp *j)
 {
 	const char *q = j->p;
@@ -286,7 +296,9 @@ static struct jv *number(struct jp *j)
 	if (q < j->end && *q == '-')
 		q++;
 	if (q >= j->end || *q < '0' || *q > '9') {
-		jp_fail(j, "unexpected character '%c'", *j->p);
+		char shown[8];
+
+		jp_fail(j, "unexpected character %s", show_char(*j->p, shown, sizeof(shown)));
 		return NULL;
 	}
 	while (q < j->end && strchr("0123456789+-.eE", *q))
@@ -442,6 +454,12 @@ struct jv *jsonread_file(const char *path, bool *io, char *err, size_t errlen)
 	}
 	close(fd);
 	*io = false;
+	if (got >= 8 && !memcmp(buf, "SQWAVLOG", 8)) {
+		snprintf(err, errlen, "%s: is a sqwave log, not JSON; make its JSON with "
+			 "sqwave analyze %s --json FILE", path, path);
+		free(buf);
+		return NULL;
+	}
 	v = jsonread_parse(buf, got, msg, sizeof(msg));
 	if (!v)
 		snprintf(err, errlen, "%s:%s", path, msg);

@@ -243,7 +243,8 @@ static int start_inst(struct loadsup *s, struct ls_load *l, unsigned i, uint64_t
 	int p[2];
 	pid_t pid;
 
-	if (pipe2(p, O_CLOEXEC | O_NONBLOCK) < 0) {
+	/* Only our end is non-blocking: a load writing into a full pipe waits. */
+	if (pipe2(p, O_CLOEXEC) < 0 || fcntl(p[0], F_SETFL, O_NONBLOCK) < 0) {
 		ls_err(err, errlen, "%s: pipe: %s", load_name(l->load), strerror(errno));
 		return -1;
 	}

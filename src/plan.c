@@ -283,8 +283,9 @@ static bool kind_takes_args(int kind)
 	       kind == PLAN_LOAD_COMMAND || kind == PLAN_LOAD_COREMARK;
 }
 
-/* Next ':'-separated token of *@s into @out (unescaping '\:' and '\\'). */
-static bool next_token(const char **s, char *out, size_t len)
+/* Next ':'-separated token of *@s into @out (unescaping '\:' and '\\');
+ * *@too_long when it did not fit. */
+static bool next_token(const char **s, char *out, size_t len, bool *too_long)
 {
 	const char *p = *s;
 	size_t o = 0;
@@ -296,6 +297,8 @@ static bool next_token(const char **s, char *out, size_t len)
 			p++;
 		if (o + 1 < len)
 			out[o++] = *p;
+		else
+			*too_long = true;
 	}
 	out[o] = '\0';
 	*s = *p ? p + 1 : NULL;
@@ -306,7 +309,7 @@ enum cfg_result plan_add_cmdline_load(struct plan *p, const char *spec, char *er
 {
 	struct plan_load l, *nl;
 	const char *s = spec;
-	bool in_args = false;
+	bool in_args = false, too_long = false;
 	enum cfg_result r;
 	char tok[4096], q[64];
 
@@ -314,14 +317,20 @@ enum cfg_result plan_add_cmdline_load(struct plan *p, const char *spec, char *er
 		plan_err(err, errlen, "out of memory");
 		return CFG_E_NOMEM;
 	}
-	next_token(&s, tok, sizeof(tok));
+	next_token(&s, tok, sizeof(tok), &too_long);
 	r = plan_load_set(&l, PLK_KIND, tok, err, errlen);
 	if (r != CFG_OK)
 		goto fail;
-	while (next_token(&s, tok, sizeof(tok))) {
+	while (next_token(&s, tok, sizeof(tok), &too_long)) {
 		char *eq = strchr(tok, '=');
 		int k = -1;
 
+		if (too_long) {
+			plan_err(err, errlen, "--load: a part longer than %zu characters",
+				 sizeof(tok) - 1);
+			r = CFG_E_RANGE;
+			goto fail;
+		}
 		if (!in_args && eq && eq != tok) {
 			*eq = '\0';
 			k = plan_load_key_lookup(tok, NULL);
