@@ -20,6 +20,7 @@
 #include "edgelog.h"
 #include "edgestats.h"
 #include "gpio_out.h"
+#include "outfile.h"
 #include "print.h"
 #include "recorder.h"
 #include "ring.h"
@@ -115,18 +116,18 @@ static char *meta_text(const struct config *c, const struct run_info *ri, bool r
 
 	if (!f)
 		return NULL;
-	fprintf(f, "sqwave.version=%s\n", SQW_VERSION);
-	fprintf(f, "run.board_file=%s\n", ri->board_file);
-	fprintf(f, "run.profile_file=%s\n", ri->profile_file ? ri->profile_file : "");
-	fprintf(f, "run.gpio=%s\n", ri->gpio_desc);
-	fprintf(f, "run.rt=%s\n", rt_ok ? "yes" : "no");
-	fprintf(f, "host.name=%s\n", ri->host.hostname);
-	fprintf(f, "host.kernel=%s %s\n", ri->host.kernel_release, ri->host.kernel_version);
-	fprintf(f, "host.machine=%s\n", ri->host.machine);
-	fprintf(f, "host.preempt_rt=%s\n", ri->host.preempt_rt ? "yes" : "no");
-	fprintf(f, "host.cmdline=%s\n", ri->host.cmdline);
-	fprintf(f, "host.cpu=%s\n", ri->host.cpu_model);
-	fprintf(f, "host.ncpus=%d\n", ri->host.ncpus);
+	fprintf(f, EDGELOG_META_VERSION "=%s\n", SQW_VERSION);
+	fprintf(f, EDGELOG_META_BOARD_FILE "=%s\n", ri->board_file);
+	fprintf(f, EDGELOG_META_PROFILE "=%s\n", ri->profile_file ? ri->profile_file : "");
+	fprintf(f, EDGELOG_META_GPIO "=%s\n", ri->gpio_desc);
+	fprintf(f, EDGELOG_META_RT "=%s\n", rt_ok ? "yes" : "no");
+	fprintf(f, EDGELOG_META_HOST "=%s\n", ri->host.hostname);
+	fprintf(f, EDGELOG_META_KERNEL "=%s %s\n", ri->host.kernel_release, ri->host.kernel_version);
+	fprintf(f, EDGELOG_META_MACHINE "=%s\n", ri->host.machine);
+	fprintf(f, EDGELOG_META_PREEMPT_RT "=%s\n", ri->host.preempt_rt ? "yes" : "no");
+	fprintf(f, EDGELOG_META_CMDLINE "=%s\n", ri->host.cmdline);
+	fprintf(f, EDGELOG_META_CPU "=%s\n", ri->host.cpu_model);
+	fprintf(f, EDGELOG_META_NCPUS "=%d\n", ri->host.ncpus);
 	config_dump(c, f);
 	if (fclose(f) != 0) {
 		free(text);
@@ -279,11 +280,11 @@ int cmd_run(int argc, char **argv)
 	bool rt_started = false, rt_ok, quiet, tty, preflight = false;
 	const char *board = NULL, *profile = NULL, *json;
 	char *log_path = NULL;
-	sigset_t sigs, oldsigs;
+	sigset_t sigs, oldsigs, stop_sigs;
 	int64_t half, status_every;
 	uint64_t t0, next_status;
 	int ret = SQW_EXIT_RUNTIME, err, sig = 0;
-	char why[2048], gpio_desc[256];
+	char why[2048], gpio_desc[256], log_kept[4096];
 
 	memset(&ri, 0, sizeof(ri));
 	if (!c) {
@@ -308,6 +309,19 @@ int cmd_run(int argc, char **argv)
 	ri.board_file = board;
 	ri.profile_file = profile;
 	ri.log_path = log_path;
+	{
+		/* Before anything is written: no output over an input or another output. */
+		const struct outfile_arg outs[] = { { "--log", log_path, true }, { "--json", json, false } };
+		const struct outfile_arg ins[] = { { "the board file", board, false },
+						   { "the profile", profile, false } };
+
+		if (!log_path || outfile_check(outs, 2, ins, 2, true, why, sizeof(why)) < 0) {
+			pr_err("%s", log_path ? why : strerror(ENOMEM));
+			free(log_path);
+			config_free(c);
+			return SQW_EXIT_USAGE;
+		}
+	}
 	sysinfo_host_read(&ri.host);
 
 	/* Signals: blocked in every thread, taken synchronously by this one. */
@@ -317,6 +331,10 @@ int cmd_run(int argc, char **argv)
 	sigaddset(&sigs, SIGHUP);
 	sigaddset(&sigs, SIGPIPE);
 	pthread_sigmask(SIG_BLOCK, &sigs, &oldsigs);
+	sigemptyset(&stop_sigs);
+	sigaddset(&stop_sigs, SIGINT);
+	sigaddset(&stop_sigs, SIGTERM);
+	sigaddset(&stop_sigs, SIGHUP);
 	/* A file-size limit must be an I/O error (EFBIG), like a full disk, not death. */
 	signal(SIGXFSZ, SIG_IGN);
 
@@ -404,9 +422,19 @@ int cmd_run(int argc, char **argv)
 	meta.start_realtime_ns = clock_ns(CLOCK_REALTIME) +
 				 (loop.start_ns - clock_ns(CLOCK_MONOTONIC));
 	meta.text = meta_text(c, &ri, rt_ok);
-	log = meta.text ? edgelog_writer_open(log_path, &meta) : NULL;
-	if (!log)
+	if (!meta.text) {
+		pr_err("cannot allocate the log header: %s", strerror(errno));
 		goto out;
+	}
+	/* Locked, never truncated: another run's log is refused, an old log kept aside. */
+	log = edgelog_writer_create(log_path, &meta, log_kept, sizeof(log_kept), why,
+				    sizeof(why));
+	if (!log) {
+		pr_err("%s", why);
+		goto out;
+	}
+	if (log_kept[0])
+		pr_info("%s existed: kept it as %s", log_path, log_kept);
 	ri.start_realtime_ns = meta.start_realtime_ns;
 	/* A small stack: with mlockall(MCL_FUTURE) every byte of it is locked,
 	 * and an unprivileged RLIMIT_MEMLOCK would refuse a default 8 MiB one. */
@@ -504,6 +532,10 @@ out:
 		}
 		log = NULL;
 	}
+	/* The log is closed: from here SIGINT/SIGTERM stop us at once, even in
+	 * an open() of a --json FIFO nobody reads (SIGPIPE stays blocked: a
+	 * closed pipe is EPIPE, an I/O error). */
+	pthread_sigmask(SIG_UNBLOCK, &stop_sigs, NULL);
 	if (ri.end_realtime_ns) {	/* the run happened: report it */
 		summary_print_text(stdout, c, stats, &ri);
 		fflush(stdout);

@@ -249,6 +249,7 @@ static void a_full_disk_fails_the_writer_and_keeps_what_was_written(void **state
 
 	(void)state;
 	m.half_period_ns = 500000;
+	m.start_ns = 5000000000ull;
 	m.text = (char *)"board.name=sim\n";
 	w = edgelog_writer_open(path, &m);
 	assert_non_null(w);
