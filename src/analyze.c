@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -487,21 +488,41 @@ static uint64_t since_first(const struct analysis *a, uint64_t intended)
 	return d > 0 ? (uint64_t)d : 0;
 }
 
-void analysis_add(struct analysis *a, const struct edge_rec *e)
-{
+/* One edge after edgestats has taken it: what the rest of the analysis needs. */
+struct analyze_item {
+	struct edge_rec e;
 	struct edgestats_pulse p;
-	enum edgestats_polarity pol = EDGESTATS_POS;
-	bool hp;
-	uint64_t t;
-	struct analyze_span *m, *b;
 	uint64_t missed;
 	int64_t lat;
+	bool hp;
+	enum edgestats_polarity pol;
+};
 
-	edgestats_add(a->es, e);
-	hp = edgestats_last_pulse(a->es, &p, &pol);
+/* The statistics (edgestats): the first half of analysis_add(). */
+static void stage_stats(struct edgestats *es, const struct edge_rec *e, struct analyze_item *it)
+{
+	edgestats_add(es, e);
+	it->e = *e;
+	it->pol = EDGESTATS_POS;
+	it->hp = edgestats_last_pulse(es, &it->p, &it->pol);
 	/* the real count: 16-bit expirations saturate in a long stall */
-	missed = edgestats_last_missed(a->es);
-	lat = edgestats_last_latency(a->es);
+	it->missed = edgestats_last_missed(es);
+	it->lat = edgestats_last_latency(es);
+}
+
+/* Everything else: the second half. Touches no edgestats state, so it can
+ * run in another thread than stage_stats() (analysis_feed()). */
+static void stage_rest(struct analysis *a, const struct analyze_item *it)
+{
+	const struct edge_rec *e = &it->e;
+	struct edgestats_pulse p = it->p;
+	enum edgestats_polarity pol = it->pol;
+	bool hp = it->hp;
+	uint64_t t;
+	struct analyze_span *m, *b;
+	uint64_t missed = it->missed;
+	int64_t lat = it->lat;
+
 	if (!a->have_edge) {
 		a->first = *e;
 		a->have_edge = true;
@@ -606,6 +627,154 @@ void analysis_add(struct analysis *a, const struct edge_rec *e)
 		a->wsum[ip] += (double)p.width_ns;
 		a->wn[ip]++;
 	}
+}
+
+void analysis_add(struct analysis *a, const struct edge_rec *e)
+{
+	struct analyze_item it;
+
+	stage_stats(a->es, e, &it);
+	stage_rest(a, &it);
+}
+
+/* ---- feeding a whole source: two threads for a long log ---- */
+
+#define FEED_CHUNK 2048          /* items per handoff */
+#define FEED_SLOTS 4             /* chunks in flight */
+#define FEED_STACK (256u * 1024u)
+
+struct feed {
+	struct analysis *a;
+	struct analyze_source *s;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct analyze_item *items;   /* FEED_SLOTS x FEED_CHUNK */
+	size_t count[FEED_SLOTS];     /* items in a full slot */
+	bool full[FEED_SLOTS];
+	bool done;                    /* the producer has published its last chunk */
+	bool quit;                    /* the consumer gave up (never, today; for safety) */
+	int rc;                       /* the source's last return: 0 or -1 */
+};
+
+/* The producer: read, validate, edgestats; a chunk at a time. */
+static void *feed_thread(void *arg)
+{
+	struct feed *f = arg;
+	/* local copies: the consumer writes the analysis next to these fields */
+	struct edgestats *es = f->a->es;
+	struct analyze_source *s = f->s;
+	size_t slot = 0, n;
+	int rc = 1;
+
+	while (rc == 1) {
+		struct analyze_item *it;
+		struct edge_rec e;
+
+		pthread_mutex_lock(&f->lock);
+		while (f->full[slot] && !f->quit)
+			pthread_cond_wait(&f->cond, &f->lock);
+		pthread_mutex_unlock(&f->lock);
+		if (f->quit)
+			break;
+		it = f->items + slot * FEED_CHUNK;
+		n = 0;
+		while (n < FEED_CHUNK) {
+			const struct edge_rec *recs;
+			long k = edgelog_reader_next_batch(s->log, &recs, FEED_CHUNK - n), i;
+
+			if (k <= 0) {
+				/* the end or an error: the source says which, as next() would */
+				rc = analyze_source_next(s, &e);
+				break;
+			}
+			for (i = 0; i < k; i++)
+				stage_stats(es, &recs[i], &it[n++]);
+		}
+		pthread_mutex_lock(&f->lock);
+		f->count[slot] = n;
+		f->full[slot] = true;
+		if (rc != 1) {
+			f->rc = rc;
+			f->done = true;
+		}
+		pthread_cond_broadcast(&f->cond);
+		pthread_mutex_unlock(&f->lock);
+		slot = (slot + 1) % FEED_SLOTS;
+	}
+	return NULL;
+}
+
+static int feed_threaded(struct analysis *a, struct analyze_source *s, bool *started)
+{
+	struct feed f = { .a = a, .s = s };
+	pthread_attr_t attr;
+	pthread_t tid;
+	size_t slot = 0, i;
+	int rc;
+
+	*started = false;
+	f.items = malloc(sizeof(*f.items) * FEED_SLOTS * FEED_CHUNK);
+	if (!f.items)
+		return 0;
+	pthread_mutex_init(&f.lock, NULL);
+	pthread_cond_init(&f.cond, NULL);
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, FEED_STACK);
+	if (pthread_create(&tid, &attr, feed_thread, &f) != 0) {
+		pthread_attr_destroy(&attr);
+		pthread_cond_destroy(&f.cond);
+		pthread_mutex_destroy(&f.lock);
+		free(f.items);
+		return 0;
+	}
+	pthread_attr_destroy(&attr);
+	*started = true;
+	for (;;) {
+		bool last;
+		size_t n;
+
+		pthread_mutex_lock(&f.lock);
+		while (!f.full[slot])
+			pthread_cond_wait(&f.cond, &f.lock);
+		n = f.count[slot];
+		pthread_mutex_unlock(&f.lock);
+		for (i = 0; i < n; i++)
+			stage_rest(a, &f.items[slot * FEED_CHUNK + i]);
+		pthread_mutex_lock(&f.lock);
+		f.full[slot] = false;
+		/* the producer marks done with the chunk that ends the source */
+		last = f.done && !f.full[(slot + 1) % FEED_SLOTS];
+		pthread_cond_broadcast(&f.cond);
+		pthread_mutex_unlock(&f.lock);
+		slot = (slot + 1) % FEED_SLOTS;
+		if (last)
+			break;
+	}
+	pthread_join(tid, NULL);
+	rc = f.rc;
+	pthread_cond_destroy(&f.cond);
+	pthread_mutex_destroy(&f.lock);
+	free(f.items);
+	return rc;
+}
+
+int analysis_feed(struct analysis *a, struct analyze_source *s)
+{
+	struct edge_rec e;
+	bool started;
+	int rc;
+
+	/* A log is where millions of edges come from: read and validate them,
+	 * and run edgestats, in a second thread while this one does the rest
+	 * (on a machine with a CPU to spare). */
+	if (s->log && sysconf(_SC_NPROCESSORS_ONLN) > 1) {
+		rc = feed_threaded(a, s, &started);
+		if (started)
+			return rc;
+	}
+	while ((rc = analyze_source_next(s, &e)) == 1)
+		analysis_add(a, &e);
+	return rc;
 }
 
 static int worst_cmp(const void *x, const void *y)

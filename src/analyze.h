@@ -174,6 +174,9 @@ struct analysis {
 	bool cb_has_before;
 	struct edgestats_pulse cb_before;
 	bool finished;
+	/* analysis_feed() runs edgestats in another thread: keep its memory
+	 * (allocated just after) off the cache lines this thread writes */
+	char pad_[128];
 };
 
 /* Add @b's edges, pulses and extremes into @a. */
@@ -193,6 +196,11 @@ void analysis_set_edge_cb(struct analysis *a,
 			  void *ctx);
 /* Feed one edge in order. No allocation except one timeline row a minute. */
 void analysis_add(struct analysis *a, const struct edge_rec *e);
+/* Every edge of @s into @a, as analysis_add() would, until the end (0) or an
+ * error of the source (-1: analyze_source_error()). A log is read,
+ * validated and fed to edgestats in a second thread while the caller's does
+ * the rest (the callback runs in the caller's thread). */
+int analysis_feed(struct analysis *a, struct analyze_source *s);
 /* After the last edge: flushes the callback, sorts the worst list. */
 void analysis_finish(struct analysis *a);
 const struct edgestats_result *analysis_stats(const struct analysis *a);

@@ -174,10 +174,8 @@ static void text_counts(FILE *f, const struct analysis *a)
 			fprintf(f, " (%" PRIu64 " places, first before edge #%" PRIu64 ")",
 				r->gap_events, r->first_gap.seq);
 		if (at_end)
-			fprintf(f, "%s%" PRIu64 " after the last record (the footer's count)",
-				r->gap_events ? "; " : " (", at_end);
-		if (at_end && !r->gap_events)
-			fprintf(f, ")");
+			fprintf(f, ", %" PRIu64 " of them after the last record (the footer's count)",
+				at_end);
 		fprintf(f, "\n");
 	}
 	if (r->write_errors)
@@ -780,7 +778,6 @@ int cmd_analyze(int argc, char **argv)
 	struct analysis *a = NULL;
 	enum analyze_status st;
 	struct csv_out *co = NULL;
-	struct edge_rec e;
 	unsigned long v;
 	bool quiet = false;
 	int ch, got, ret = SQW_EXIT_OK;
@@ -909,8 +906,7 @@ int cmd_analyze(int argc, char **argv)
 		outfile_buf_str(&co->ob, head, sizeof(head) - 1);
 		analysis_set_edge_cb(a, csv_edge, co);
 	}
-	while ((got = analyze_source_next(src, &e)) == 1)
-		analysis_add(a, &e);
+	got = analysis_feed(a, src);
 	analysis_finish(a);
 	if (got < 0) {
 		why = analyze_source_error(src, &st);

@@ -216,6 +216,11 @@ int edgelog_reader_next_item(struct edgelog_reader *r, struct edge_rec *rec,
 			     struct edgelog_event *ev);
 /* Next record, events skipped (still validated): 1, 0 at the end, -1. */
 int edgelog_reader_next(struct edgelog_reader *r, struct edge_rec *rec);
+/* Up to @max records at once, as next() would return them (events skipped,
+ * everything validated): n > 0 with *recs pointing at them inside the
+ * reader (valid until its next call), 0 at the end, -1. For loops over
+ * millions of records: no copy, no call per record. */
+long edgelog_reader_next_batch(struct edgelog_reader *r, const struct edge_rec **recs, size_t max);
 /* After -1: the reason ("PATH: record N at offset X: what"), and *st
  * EDGELOG_E_CORRUPT (bad input) or EDGELOG_E_IO; @st may be NULL. */
 const char *edgelog_reader_error(const struct edgelog_reader *r, enum edgelog_status *st);
