@@ -915,8 +915,8 @@ int cmd_analyze(int argc, char **argv)
 		goto out;
 	}
 	if (a->src->truncated && a->src->zero_bytes)
-		pr_warn("%s: log ends in %" PRIu64 " zero bytes where records should be (what a power "
-			"loss leaves): treated as cut short; analyzed its %" PRIu64 " complete records",
+		pr_warn("%s: log is truncated: it ends in %" PRIu64 " zero bytes where records should "
+			"be (what a power loss leaves); analyzed its %" PRIu64 " complete records",
 			path, a->src->zero_bytes, analysis_stats(a)->records);
 	else if (a->src->truncated)
 		pr_warn("%s: log is truncated (no footer: the run was cut short); analyzed its %"

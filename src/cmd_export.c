@@ -291,8 +291,8 @@ int cmd_export(int argc, char **argv)
 		ret = st == EDGELOG_E_IO ? SQW_EXIT_RUNTIME : SQW_EXIT_USAGE;
 	} else if (!edgelog_reader_footer(r)) {
 		if (edgelog_reader_zero_bytes(r))
-			pr_warn("%s: log ends in %" PRIu64 " zero bytes where records should be (what a "
-				"power loss leaves): treated as cut short; exported the %" PRIu64
+			pr_warn("%s: log is truncated: it ends in %" PRIu64 " zero bytes where records "
+				"should be (what a power loss leaves); exported the %" PRIu64
 				" complete records", path, edgelog_reader_zero_bytes(r),
 				edgelog_reader_records(r));
 		else

@@ -114,6 +114,39 @@ static int el_fail(struct edgelist *l, enum edgelist_status st, const char *fmt,
 	return -1;
 }
 
+/* The separator of the header line (the first that is neither blank nor a
+ * '#' comment): a comment line must not decide it. 0 (let csvread guess)
+ * when there is no such line yet. */
+static char header_sep(const char *p, size_t n)
+{
+	const char *end = p + n;
+
+	if (n >= 3 && !memcmp(p, "\xef\xbb\xbf", 3))
+		p += 3;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *le = nl ? nl : end, *q;
+		bool quoted = false;
+		char best = 0;
+
+		while (p < le && (*p == ' ' || *p == '\t' || *p == '\r'))
+			p++;
+		if (p < le && *p != '#') {
+			for (q = p; q < le; q++) {
+				if (*q == '"')
+					quoted = !quoted;
+				else if (!quoted && (*q == ',' || *q == ';' || *q == '\t') &&
+					 (!best || *q == ','))
+					best = *q;
+			}
+			return best;
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	return 0;
+}
+
 /* Hand the complete lines in buf to the tokenizer, reading more as needed.
  * Returns 1 when there is a region, 0 at the end of the file, -1 on error. */
 static int refill(struct edgelist *l)
@@ -161,6 +194,8 @@ static int refill(struct edgelist *l)
 			return el_fail(l, EDGELIST_E_INPUT, "%s:%lu: line longer than %u bytes",
 				       l->path, l->line_base, CSV_CHUNK);
 	}
+	if (!l->sep)
+		l->sep = header_sep(l->buf, l->region);
 	if (csvread_init(&l->cr, l->buf, l->region, l->sep) < 0)
 		return el_fail(l, EDGELIST_E_IO, "%s: %s", l->path, strerror(errno));
 	l->cr_live = true;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sqwave: command dispatch, --help, --version. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -57,6 +58,9 @@ int main(int argc, char **argv)
 {
 	size_t i;
 
+	/* A file-size limit is an I/O error (EFBIG) like a full disk, reported
+	 * and exit 3, never a silent death by SIGXFSZ: for every command. */
+	signal(SIGXFSZ, SIG_IGN);
 	if (argc < 2) {
 		usage(stderr);
 		return SQW_EXIT_USAGE;

@@ -180,23 +180,66 @@ int outfile_close(FILE *f, const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+/* Length of the valid UTF-8 sequence at @p (of at most @n bytes) that is
+ * printable: not a C1 control (U+0080..U+009F); 0 if invalid. */
+static size_t utf8_printable(const unsigned char *p, size_t n)
+{
+	uint32_t cp;
+	size_t len, i;
+
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		len = 2, cp = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		len = 3, cp = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		len = 4, cp = p[0] & 0x07;
+	else
+		return 0;
+	if (n < len)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	/* overlong, surrogates, beyond Unicode, C1 controls */
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0x80 && cp <= 0x9f))
+		return 0;
+	return len;
+}
+
 const char *outfile_escape(const char *s, char *buf, size_t len)
 {
-	size_t o = 0;
 	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s;
+	size_t o = 0, n = s ? strlen(s) : 0, k;
 
 	if (!len)
 		return buf;
-	for (; s && *s && o + 5 < len; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c < 0x20 || c == 0x7f) {
+	while (n) {
+		if (*p >= 0x20 && *p < 0x7f) {
+			if (o + 1 >= len)
+				break;
+			buf[o++] = (char)*p++;
+			n--;
+		} else if (*p >= 0x80 && (k = utf8_printable(p, n))) {
+			if (o + k >= len)
+				break;
+			memcpy(buf + o, p, k);
+			o += k;
+			p += k;
+			n -= k;
+		} else {
+			/* C0 and C1 controls, DEL, bytes that are not UTF-8 */
+			if (o + 4 >= len)
+				break;
 			buf[o++] = '\\';
 			buf[o++] = 'x';
-			buf[o++] = hex[c >> 4];
-			buf[o++] = hex[c & 15];
-		} else {
-			buf[o++] = (char)c;
+			buf[o++] = hex[*p >> 4];
+			buf[o++] = hex[*p & 15];
+			p++;
+			n--;
 		}
 	}
 	buf[o] = '\0';

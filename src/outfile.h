@@ -37,8 +37,8 @@ int outfile_close(FILE *f, const char *path, char *err, size_t errlen);
 
 /* ---- text from a file, for the terminal ---- */
 
-/* @s with control characters and DEL written as \xNN, cut
- * to fit @len. Returns @buf. For names and metadata read from files: they
+/* @s with control characters (C0, DEL, C1) and bytes that are not UTF-8
+ * written as \xNN, cut to fit @len. Returns @buf. For names and metadata read from files: they
  * must not move the cursor, clear the screen or retitle the terminal. */
 const char *outfile_escape(const char *s, char *buf, size_t len);
 #define OUTFILE_ESC(s) outfile_escape((s), (char[1024]){ 0 }, 1024)

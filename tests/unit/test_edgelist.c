@@ -99,6 +99,11 @@ static void an_edge_list_with_every_field_quoted_reads(void **state)
 	assert_int_equal(e[1].intended_ns, 1500000);
 	assert_int_equal(e[1].wake_off_ns, 300);
 	assert_int_equal(e[1].level, 0);
+	/* the header decides the separator, not a comment with commas in it */
+	assert_int_equal(read_text("\xef\xbb\xbf# a comment, with commas\r\n"
+				   "\"seq\";\"level\";\"measured_ns\"\r\n\"0\";\"1\";\"7\"\r\n",
+				   e, 4, err, sizeof(err), &st), 1);
+	assert_int_equal(e[0].intended_ns, 7);
 }
 
 static void the_export_header_is_what_the_reader_reads(void **state)

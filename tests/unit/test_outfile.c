@@ -163,6 +163,9 @@ static void control_characters_never_reach_the_terminal(void **state)
 	assert_string_equal(outfile_escape("tab\there\r\x7f", buf, sizeof(buf)),
 			    "tab\\x09here\\x0d\\x7f");
 	assert_string_equal(outfile_escape("caf\xc3\xa9 ok", buf, sizeof(buf)), "caf\xc3\xa9 ok");
+	/* a lone 0x9b is CSI on an 8-bit terminal; U+009B is CSI as UTF-8 */
+	assert_string_equal(outfile_escape("\x9b" "6n \xc2\x9b" "6n \xe2\x82", buf, sizeof(buf)),
+			    "\\x9b6n \\xc2\\x9b6n \\xe2\\x82");
 	/* cut to the buffer, never an escape cut in half */
 	assert_string_equal(outfile_escape("\x1b\x1b\x1b", buf, 10), "\\x1b\\x1b");
 	assert_string_equal(outfile_escape(NULL, buf, sizeof(buf)), "");
