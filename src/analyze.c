@@ -767,11 +767,20 @@ int analysis_feed(struct analysis *a, struct analyze_source *s)
 	/* A log is where millions of edges come from: read and validate them,
 	 * and run edgestats, in a second thread while this one does the rest
 	 * (on a machine with a CPU to spare). */
-	if (s->log && sysconf(_SC_NPROCESSORS_ONLN) > 1) {
+	if (s->log && a->o.threads != 1 && sysconf(_SC_NPROCESSORS_ONLN) > 1) {
 		rc = feed_threaded(a, s, &started);
 		if (started)
 			return rc;
 	}
+	if (s->log) {
+		const struct edge_rec *recs;
+		long k, i;
+
+		while ((k = edgelog_reader_next_batch(s->log, &recs, 4096)) > 0)
+			for (i = 0; i < k; i++)
+				analysis_add(a, &recs[i]);
+	}
+	/* the end or an error (as next() says it), or every edge of another source */
 	while ((rc = analyze_source_next(s, &e)) == 1)
 		analysis_add(a, &e);
 	return rc;

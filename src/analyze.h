@@ -99,6 +99,7 @@ struct analyze_opts {
 	size_t hist_buckets;      /* 1 us buckets of the linear histogram */
 	bool hist_of_width;       /* histogram of pulse widths, not latency */
 	int64_t minute_ns;        /* timeline row length; 0: 60 s */
+	unsigned threads;         /* analysis_feed(): 0 as useful (2 for a log), 1 one */
 };
 
 /* An edge among the N worst. For sources with intended times, ranked by

@@ -538,9 +538,11 @@ static void write_run_log(const char *path, uint64_t n, uint64_t bad, uint64_t d
 	assert_int_equal(edgelog_writer_close(w, &f), 0);
 }
 
-static void feeding_a_log_in_two_threads_gives_what_one_thread_gives(void **state)
+/* analysis_feed() with @threads against analysis_add() edge by edge. */
+static void feed_matches_add(unsigned threads)
 {
-	struct analyze_opts o = { .worst_n = 10, .missed_list = 50, .hist_buckets = 100 };
+	struct analyze_opts o = { .worst_n = 10, .missed_list = 50, .hist_buckets = 100,
+				  .threads = threads };
 	char path[256], err[256];
 	struct analyze_source *s1, *s2;
 	struct analysis *a1, *a2;
@@ -550,7 +552,6 @@ static void feeding_a_log_in_two_threads_gives_what_one_thread_gives(void **stat
 	uint64_t at_end;
 	size_t i;
 
-	(void)state;
 	alarm(120);	/* a handoff that loses a chunk would hang: fail instead */
 	snprintf(path, sizeof(path), "%s/run.sqwlog", tmpdir);
 	write_run_log(path, 20000, UINT64_MAX, 5);
@@ -593,6 +594,13 @@ static void feeding_a_log_in_two_threads_gives_what_one_thread_gives(void **stat
 	analyze_source_close(s2);
 	unlink(path);
 	alarm(0);
+}
+
+static void feeding_a_log_in_two_threads_gives_what_one_thread_gives(void **state)
+{
+	(void)state;
+	feed_matches_add(0);	/* two threads (on a machine with two CPUs) */
+	feed_matches_add(1);	/* one, in batches */
 }
 
 static void a_bad_record_stops_the_threaded_feed_naming_it(void **state)
