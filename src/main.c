@@ -47,7 +47,8 @@ static int stdout_checked(int ret)
 	bad = fflush(stdout) != 0 || ferror(stdout);
 	bad |= fclose(stdout) != 0;
 	if (bad) {
-		pr_err("writing standard output failed: %s", errno ? strerror(errno) : "an earlier write failed");
+		pr_err("writing standard output failed: %s",
+		       errno ? strerror(errno) : "an earlier write failed");
 		if (ret == SQW_EXIT_OK || ret == SQW_EXIT_LIMIT)
 			ret = SQW_EXIT_RUNTIME;
 	}
