@@ -4,75 +4,30 @@
 #include "analyze.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-#include "csvread.h"
+#include "edgelist.h"
 
 /* ==== edge sources ==== */
-
-#define CSV_CHUNK (1u << 20)     /* edge CSVs are read a chunk at a time */
-#define CSV_LOOKAHEAD 64         /* rows read ahead to infer the half period */
-
-/* Column indexes of an edge CSV; -1 when absent. */
-enum csv_col {
-	COL_SEQ, COL_LEVEL, COL_INTENDED, COL_MEASURED, COL_WAKE, COL_WBEGIN, COL_WEND,
-	COL_EXPIRATIONS, COL_FLAGS, NCOLS
-};
-
-static const struct {
-	const char *name;
-	enum csv_col col;
-	int scale;               /* 0: integer ns; 9: decimal seconds */
-} csv_names[] = {
-	{ "seq", COL_SEQ, -1 },
-	{ "level", COL_LEVEL, -1 },
-	{ "intended_ns", COL_INTENDED, 0 },
-	{ "intended_s", COL_INTENDED, 9 },
-	{ "measured_ns", COL_MEASURED, 0 },
-	{ "measured_s", COL_MEASURED, 9 },
-	{ "wake_ns", COL_WAKE, 0 },
-	{ "write_begin_ns", COL_WBEGIN, 0 },
-	{ "write_end_ns", COL_WEND, 0 },
-	{ "expirations", COL_EXPIRATIONS, -1 },
-	{ "flags", COL_FLAGS, -1 },
-};
 
 struct analyze_source {
 	struct analyze_source_info info;
 	enum analyze_status err_st;
 	char err[512];
 	bool failed;
-	/* log */
 	struct edgelog_reader *log;
-	/* capture */
+	struct edgelist *csv;
 	struct capture *cap;
 	int64_t cap_start_fs;
 	uint64_t cap_seq;
-	/* edge CSV */
-	FILE *f;
-	char *buf;
-	size_t len;              /* bytes in buf */
-	size_t region;           /* bytes of buf handed to the tokenizer */
-	bool eof;
-	struct csvread cr;
-	bool cr_live;
-	char sep;
-	unsigned long line_base; /* file line of the region's first line */
-	int col[NCOLS];
-	int scale[NCOLS];
-	unsigned ncols;          /* fields in the header */
-	bool have_prev;
-	uint64_t prev_seq;
-	uint64_t prev_t;         /* intended (or measured) of the previous row */
-	struct edge_rec la[CSV_LOOKAHEAD];
-	size_t la_n, la_pos;
-	bool la_done;
-	uint64_t prev_intended;
-	bool have_prev_intended;
 };
 
 static void src_fail(struct analyze_source *s, enum analyze_status st, const char *fmt, ...)
@@ -90,372 +45,42 @@ static void src_fail(struct analyze_source *s, enum analyze_status st, const cha
 	s->failed = true;
 }
 
-/* ---- edge CSV ---- */
-
-/* Hand the complete lines in buf to the tokenizer, reading more as needed.
- * Returns 1 when there is a region, 0 at the end of the file, -1 on error. */
-static int csv_refill(struct analyze_source *s)
+static int open_log(struct analyze_source *s, const char *path)
 {
-	size_t keep = s->len - s->region, got, end;
-	const char *nl;
-	unsigned long lines = 0;
-	const char *p;
+	enum edgelog_status est;
+	char why[512];
 
-	/* the lines of the region just done */
-	for (p = s->buf; p < s->buf + s->region && (p = memchr(p, '\n', (size_t)(s->buf + s->region - p)));
-	     p++)
-		lines++;
-	s->line_base += lines;
-	memmove(s->buf, s->buf + s->region, keep);
-	s->len = keep;
-	s->region = 0;
-	for (;;) {
-		if (!s->eof) {
-			got = fread(s->buf + s->len, 1, CSV_CHUNK - s->len, s->f);
-			s->len += got;
-			if (got == 0) {
-				if (ferror(s->f)) {
-					src_fail(s, ANALYZE_E_IO, "%s: read error: %s", s->info.path,
-						 strerror(errno));
-					return -1;
-				}
-				s->eof = true;
-			}
-		}
-		if (s->len == 0)
-			return 0;
-		nl = NULL;
-		for (end = s->len; end > 0; end--)
-			if (s->buf[end - 1] == '\n') {
-				nl = s->buf + end - 1;
-				break;
-			}
-		if (nl) {
-			s->region = (size_t)(nl - s->buf) + 1;
-			break;
-		}
-		if (s->eof) {
-			s->region = s->len;
-			break;
-		}
-		if (s->len == CSV_CHUNK) {
-			src_fail(s, ANALYZE_E_INPUT, "%s:%lu: line longer than %u bytes", s->info.path,
-				 s->line_base, CSV_CHUNK);
-			return -1;
-		}
-	}
-	if (csvread_init(&s->cr, s->buf, s->region, s->sep) < 0) {
-		src_fail(s, ANALYZE_E_IO, "%s: %s", s->info.path, strerror(errno));
+	s->log = edgelog_reader_open(path, &est, why, sizeof(why));
+	if (!s->log) {
+		src_fail(s, est == EDGELOG_E_IO ? ANALYZE_E_IO : ANALYZE_E_INPUT, "%s", why);
 		return -1;
 	}
-	s->cr_live = true;
-	if (!s->sep)
-		s->sep = s->cr.sep;
-	return 1;
-}
-
-static unsigned long csv_line(const struct analyze_source *s)
-{
-	return s->line_base + s->cr.line - 1;
-}
-
-/* Next row that is neither blank nor a '#' comment: fields, 0 at the end, -1. */
-static int csv_row(struct analyze_source *s)
-{
-	int n;
-
-	for (;;) {
-		if (!s->cr_live) {
-			n = csv_refill(s);
-			if (n <= 0)
-				return n;
-		}
-		n = csvread_next(&s->cr);
-		if (n == CSVREAD_EOF) {
-			csvread_free(&s->cr);
-			s->cr_live = false;
-			n = csv_refill(s);
-			if (n <= 0)
-				return n;
-			continue;
-		}
-		if (n == CSVREAD_ERR) {
-			src_fail(s, ANALYZE_E_INPUT, "%s:%lu: unterminated quote", s->info.path,
-				 csv_line(s));
-			return -1;
-		}
-		if (n == 0)
-			continue;
-		if (csvread_field(&s->cr, 0).len && csvread_field(&s->cr, 0).p[0] == '#')
-			continue;
-		return n;
-	}
-}
-
-static int csv_header(struct analyze_source *s)
-{
-	int n = csv_row(s), i, k;
-	char name[64];
-
-	if (n <= 0) {
-		if (!s->failed)
-			src_fail(s, ANALYZE_E_INPUT, "%s: empty edge list (no header line)",
-				 s->info.path);
-		return -1;
-	}
-	for (k = 0; k < NCOLS; k++)
-		s->col[k] = -1;
-	s->ncols = (unsigned)n;
-	for (i = 0; i < n; i++) {
-		struct csv_field f = csvread_field(&s->cr, (unsigned)i);
-		size_t j;
-
-		for (j = 0; j < sizeof(csv_names) / sizeof(csv_names[0]); j++) {
-			if (!csv_field_is(f, csv_names[j].name))
-				continue;
-			k = csv_names[j].col;
-			if (s->col[k] >= 0) {
-				snprintf(name, sizeof(name), "%.*s", (int)f.len, f.p);
-				src_fail(s, ANALYZE_E_INPUT, "%s:%lu: column '%s' given twice",
-					 s->info.path, csv_line(s), name);
-				return -1;
-			}
-			s->col[k] = i;
-			s->scale[k] = csv_names[j].scale;
-		}
-	}
-	if (s->col[COL_SEQ] < 0 || s->col[COL_LEVEL] < 0 ||
-	    (s->col[COL_MEASURED] < 0 && (s->col[COL_WBEGIN] < 0 || s->col[COL_WEND] < 0))) {
-		src_fail(s, ANALYZE_E_INPUT,
-			 "%s:%lu: an edge list needs the columns seq, level and measured_ns (or "
-			 "measured_s); intended_ns is optional (docs/analyze.md)",
-			 s->info.path, csv_line(s));
-		return -1;
-	}
-	if (s->col[COL_MEASURED] < 0 || (s->col[COL_WAKE] >= 0 && s->col[COL_WBEGIN] >= 0 &&
-					 s->col[COL_WEND] >= 0)) {
-		if (s->col[COL_INTENDED] < 0) {
-			src_fail(s, ANALYZE_E_INPUT, "%s:%lu: write_begin_ns/write_end_ns need "
-				 "intended_ns", s->info.path, csv_line(s));
-			return -1;
-		}
-		s->info.format = "sqwave-export-csv";
-		s->info.has_window = s->col[COL_WAKE] >= 0;
-	} else {
-		s->info.format = "edge-csv";
-	}
-	s->info.has_intended = s->col[COL_INTENDED] >= 0;
+	s->info.kind = ANALYZE_SRC_LOG;
+	s->info.format = "sqwave-log";
+	s->info.has_window = true;
+	s->info.meta = edgelog_reader_meta(s->log);
+	s->info.half_period_ns = (int64_t)s->info.meta->half_period_ns;
 	return 0;
 }
 
-/* Field @col of the current row as a time in ns (may be negative). */
-static int csv_time(struct analyze_source *s, enum csv_col col, int64_t *v)
+static int open_csv(struct analyze_source *s, const char *path, int64_t half_period_ns)
 {
-	struct csv_field f = csvread_field(&s->cr, (unsigned)s->col[col]);
-	int rc;
+	enum edgelist_status est;
+	const struct edgelist_info *li;
+	char why[512];
 
-	if (s->scale[col] > 0)
-		rc = csv_parse_scaled(f.p, f.len, '.', s->scale[col], v);
-	else
-		rc = csv_parse_i64(f.p, f.len, v);
-	if (rc < 0) {
-		src_fail(s, ANALYZE_E_INPUT, "%s:%lu: %s: '%.*s' is not %s", s->info.path,
-			 csv_line(s), col == COL_INTENDED ? "intended time" : col == COL_MEASURED ? "measured time" :
-			 col == COL_WAKE ? "wake_ns" : col == COL_WBEGIN ? "write_begin_ns" : "write_end_ns",
-			 (int)(f.len > 40 ? 40 : f.len), f.p,
-			 s->scale[col] > 0 ? "a time in seconds" : "an integer number of ns");
+	s->csv = edgelist_open(path, half_period_ns, &est, why, sizeof(why));
+	if (!s->csv) {
+		src_fail(s, est == EDGELIST_E_IO ? ANALYZE_E_IO : ANALYZE_E_INPUT, "%s", why);
 		return -1;
 	}
-	return 0;
-}
-
-static int csv_uint(struct analyze_source *s, enum csv_col col, const char *what, int64_t max,
-		    int64_t *v)
-{
-	struct csv_field f = csvread_field(&s->cr, (unsigned)s->col[col]);
-
-	if (csv_parse_i64(f.p, f.len, v) < 0 || *v < 0 || *v > max) {
-		src_fail(s, ANALYZE_E_INPUT, "%s:%lu: %s: '%.*s' is not an integer in 0..%" PRId64,
-			 s->info.path, csv_line(s), what, (int)(f.len > 40 ? 40 : f.len), f.p, max);
-		return -1;
-	}
-	return 0;
-}
-
-/* One data row into @e (expirations not yet inferred): 1, 0 end, -1 error. */
-static int csv_parse_row(struct analyze_source *s, struct edge_rec *e)
-{
-	int n = csv_row(s), need = 0, k;
-	int64_t seq, level, intended, measured, wb, we, wake, v;
-	uint64_t t;
-
-	if (n <= 0)
-		return n;
-	for (k = 0; k < NCOLS; k++)
-		if (s->col[k] + 1 > need)
-			need = s->col[k] + 1;
-	if (n < need) {
-		src_fail(s, ANALYZE_E_INPUT, "%s:%lu: %d fields, the header has %u", s->info.path,
-			 csv_line(s), n, s->ncols);
-		return -1;
-	}
-	memset(e, 0, sizeof(*e));
-	if (csv_uint(s, COL_SEQ, "seq", INT64_MAX - 1, &seq) < 0 ||
-	    csv_uint(s, COL_LEVEL, "level", 1, &level) < 0)
-		return -1;
-	if (s->have_prev && (uint64_t)seq <= s->prev_seq) {
-		src_fail(s, ANALYZE_E_INPUT, "%s:%lu: seq %" PRId64 " after %" PRIu64
-			 ": seq must increase", s->info.path, csv_line(s), seq, s->prev_seq);
-		return -1;
-	}
-	if (s->col[COL_MEASURED] >= 0) {
-		if (csv_time(s, COL_MEASURED, &measured) < 0)
-			return -1;
-		wb = we = wake = measured;
-	} else {
-		if (csv_time(s, COL_WBEGIN, &wb) < 0 || csv_time(s, COL_WEND, &we) < 0)
-			return -1;
-		measured = wb + (we - wb) / 2;
-		wake = wb;
-	}
-	if (s->col[COL_WBEGIN] >= 0 && s->col[COL_WEND] >= 0 && s->col[COL_MEASURED] >= 0 &&
-	    (csv_time(s, COL_WBEGIN, &wb) < 0 || csv_time(s, COL_WEND, &we) < 0))
-		return -1;
-	if (s->col[COL_WAKE] >= 0 && csv_time(s, COL_WAKE, &wake) < 0)
-		return -1;
-	if (s->col[COL_INTENDED] >= 0) {
-		if (csv_time(s, COL_INTENDED, &intended) < 0)
-			return -1;
-	} else {
-		intended = measured;
-	}
-	if (we < wb) {
-		src_fail(s, ANALYZE_E_INPUT, "%s:%lu: write_end_ns is before write_begin_ns",
-			 s->info.path, csv_line(s));
-		return -1;
-	}
-	t = (uint64_t)(s->info.has_intended ? intended : measured);
-	if (s->have_prev && (int64_t)(t - s->prev_t) < 0) {
-		src_fail(s, ANALYZE_E_INPUT, "%s:%lu: %s time goes backwards", s->info.path,
-			 csv_line(s), s->info.has_intended ? "intended" : "measured");
-		return -1;
-	}
-	e->seq = (uint64_t)seq;
-	e->level = (uint8_t)level;
-	e->intended_ns = (uint64_t)intended;
-	e->wake_off_ns = edge_off_clamp(wake - intended, &e->flags);
-	e->write_begin_off_ns = edge_off_clamp(wb - intended, &e->flags);
-	e->write_end_off_ns = edge_off_clamp(we - intended, &e->flags);
-	e->expirations = 0; /* inferred later */
-	if (s->col[COL_EXPIRATIONS] >= 0) {
-		if (csv_uint(s, COL_EXPIRATIONS, "expirations", UINT16_MAX, &v) < 0)
-			return -1;
-		e->expirations = (uint16_t)(v ? v : 1);
-	}
-	if (s->col[COL_FLAGS] >= 0) {
-		if (csv_uint(s, COL_FLAGS, "flags", UINT8_MAX, &v) < 0)
-			return -1;
-		e->flags |= (uint8_t)v;
-	}
-	s->have_prev = true;
-	s->prev_seq = (uint64_t)seq;
-	s->prev_t = t;
-	return 1;
-}
-
-/* Read ahead to infer the half period: the smallest positive step between
- * the intended times of consecutive records. */
-static int csv_lookahead(struct analyze_source *s)
-{
-	int64_t best = 0;
-	size_t i;
-	int rc = 1;
-
-	while (s->la_n < CSV_LOOKAHEAD && (rc = csv_parse_row(s, &s->la[s->la_n])) == 1)
-		s->la_n++;
-	if (rc < 0)
-		return -1;
-	for (i = 1; i < s->la_n; i++) {
-		int64_t d = (int64_t)(s->la[i].intended_ns - s->la[i - 1].intended_ns);
-
-		if (s->la[i].seq == s->la[i - 1].seq + 1 && d > 0 && (best == 0 || d < best))
-			best = d;
-	}
-	if (!s->info.half_period_ns && s->info.has_intended)
-		s->info.half_period_ns = best;
-	s->la_done = true;
-	return 0;
-}
-
-static int csv_next(struct analyze_source *s, struct edge_rec *e)
-{
-	int rc;
-
-	if (!s->la_done && csv_lookahead(s) < 0)
-		return -1;
-	if (s->la_pos < s->la_n) {
-		*e = s->la[s->la_pos++];
-	} else {
-		rc = csv_parse_row(s, e);
-		if (rc <= 0)
-			return rc;
-	}
-	if (!e->expirations) {
-		uint64_t k = 1;
-		int64_t half = s->info.half_period_ns;
-
-		if (half > 0 && s->have_prev_intended) {
-			int64_t d = (int64_t)(e->intended_ns - s->prev_intended);
-
-			k = d > half ? (uint64_t)((d + half / 2) / half) : 1;
-			if (k > UINT16_MAX)
-				k = UINT16_MAX;
-		}
-		e->expirations = (uint16_t)k;
-	}
-	s->prev_intended = e->intended_ns;
-	s->have_prev_intended = true;
-	return 1;
-}
-
-static int csv_open(struct analyze_source *s, FILE *f, int64_t half_period_ns)
-{
-	s->f = f;
-	s->buf = malloc(CSV_CHUNK);
-	if (!s->buf) {
-		src_fail(s, ANALYZE_E_IO, "%s: %s", s->info.path, strerror(errno));
-		return -1;
-	}
-	s->line_base = 1;
+	li = edgelist_info(s->csv);
 	s->info.kind = ANALYZE_SRC_EDGE_CSV;
-	s->info.half_period_ns = half_period_ns;
-	return csv_header(s);
-}
-
-/* ---- detection ---- */
-
-/* The first line that is not blank and not a comment starts with "seq". */
-static bool looks_like_edge_csv(const char *p, size_t n)
-{
-	const char *end = p + n;
-
-	if (n >= 3 && !memcmp(p, "\xef\xbb\xbf", 3))
-		p += 3;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *le = nl ? nl : end;
-
-		while (p < le && (*p == ' ' || *p == '\t' || *p == '\r'))
-			p++;
-		if (p < le && *p != '#')
-			return le - p >= 4 && !strncasecmp(p, "seq", 3) &&
-			       (p[3] == ',' || p[3] == ';' || p[3] == '\t' || p[3] == ' ' ||
-				p[3] == '"');
-		if (!nl)
-			break;
-		p = nl + 1;
-	}
-	return false;
+	s->info.format = li->format;
+	s->info.has_intended = li->has_intended;
+	s->info.has_window = li->has_window;
+	s->info.half_period_ns = li->half_period_ns;
+	return 0;
 }
 
 struct analyze_source *analyze_source_open(const char *path, const struct analyze_source_opts *opts,
@@ -463,9 +88,11 @@ struct analyze_source *analyze_source_open(const char *path, const struct analyz
 {
 	static const struct analyze_source_opts none;
 	struct analyze_source *s;
+	enum edgelist_sniff kind;
+	struct stat sb;
 	char head[4096];
-	size_t n;
-	FILE *f;
+	ssize_t n;
+	int fd;
 	const char *fmt;
 
 	if (!opts)
@@ -479,70 +106,64 @@ struct analyze_source *analyze_source_open(const char *path, const struct analyz
 	}
 	s->info.path = path;
 	s->info.has_intended = true;
-	f = fopen(path, "rb");
-	if (!f) {
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
 		src_fail(s, ANALYZE_E_IO, "%s: %s", path, strerror(errno));
 		goto fail;
 	}
-	n = fread(head, 1, sizeof(head), f);
-	if (ferror(f)) {
+	if (fstat(fd, &sb) < 0) {
+		src_fail(s, ANALYZE_E_IO, "%s: %s", path, strerror(errno));
+		close(fd);
+		goto fail;
+	}
+	/* Not a file: bad input (exit 2), like anything else that is not a log
+	 * or a capture. A pipe or device cannot be sniffed and then read again
+	 * by the importer, and a device may never end. */
+	if (!S_ISREG(sb.st_mode)) {
+		src_fail(s, ANALYZE_E_INPUT, "%s: is %s, not a file (save the data to a file first)",
+			 path, S_ISDIR(sb.st_mode) ? "a directory" : S_ISFIFO(sb.st_mode) ? "a pipe"
+			 : S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode) ? "a device" : "not a regular file");
+		close(fd);
+		goto fail;
+	}
+	do
+		n = pread(fd, head, sizeof(head), 0);
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	if (n < 0) {
 		src_fail(s, ANALYZE_E_IO, "%s: read error: %s", path, strerror(errno));
-		fclose(f);
 		goto fail;
 	}
 	if (n == 0) {
 		src_fail(s, ANALYZE_E_INPUT, "%s: empty file", path);
-		fclose(f);
 		goto fail;
 	}
-	if ((!fmt && n >= 8 && !memcmp(head, EDGELOG_MAGIC, 8)) || (fmt && !strcmp(fmt, "log"))) {
-		enum edgelog_status est;
-		char why[512];
-
-		fclose(f);
-		s->log = edgelog_reader_open(path, &est, why, sizeof(why));
-		if (!s->log) {
-			src_fail(s, est == EDGELOG_E_IO ? ANALYZE_E_IO : ANALYZE_E_INPUT, "%s", why);
+	kind = edgelist_sniff(head, (size_t)n);
+	if ((!fmt && kind == EDGELIST_SNIFF_LOG) || (fmt && !strcmp(fmt, "log"))) {
+		if (open_log(s, path) < 0)
 			goto fail;
-		}
-		s->info.kind = ANALYZE_SRC_LOG;
-		s->info.format = "sqwave-log";
-		s->info.has_window = true;
-		s->info.meta = edgelog_reader_meta(s->log);
-		s->info.half_period_ns = (int64_t)s->info.meta->half_period_ns;
-		*st = ANALYZE_OK;
-		return s;
-	}
-	if ((!fmt && looks_like_edge_csv(head, n)) || (fmt && !strcmp(fmt, "edges"))) {
-		rewind(f);
-		/* Read ahead now: the half period must be known before the
-		 * statistics are set up (missed periods count in latency). */
-		if (csv_open(s, f, opts->half_period_ns) < 0 || csv_lookahead(s) < 0)
+	} else if ((!fmt && kind == EDGELIST_SNIFF_CSV) || (fmt && !strcmp(fmt, "edges"))) {
+		if (open_csv(s, path, opts->half_period_ns) < 0)
 			goto fail;
-		*st = ANALYZE_OK;
-		return s;
-	}
-	fclose(f);
-	{
+	} else {
 		struct capture_opts co = opts->capture;
 
 		co.format = fmt;
 		s->cap = capture_open(path, &co);
+		if (!s->cap) {
+			/* the importer has printed its reason (capture.h); keep it, print nothing more */
+			src_fail(s, errno == ENOENT || errno == EACCES || errno == EIO ? ANALYZE_E_IO
+										      : ANALYZE_E_INPUT,
+				 "%s", "");
+			goto fail;
+		}
+		s->info.kind = ANALYZE_SRC_CAPTURE;
+		s->info.capture = capture_info(s->cap);
+		s->info.format = s->info.capture->format;
+		s->info.has_intended = false;
+		s->cap_start_fs = s->info.capture->start_fs;
+		s->info.capture_start_ns = s->cap_start_fs / CAPTURE_FS_PER_NS;
 	}
-	if (!s->cap) {
-		/* the importer has printed its reason (capture.h); keep it, print nothing more */
-		src_fail(s, errno == ENOENT || errno == EACCES || errno == EIO ? ANALYZE_E_IO
-									      : ANALYZE_E_INPUT,
-			 "%s", "");
-		snprintf(s->err, sizeof(s->err), "%s", "");
-		goto fail;
-	}
-	s->info.kind = ANALYZE_SRC_CAPTURE;
-	s->info.capture = capture_info(s->cap);
-	s->info.format = s->info.capture->format;
-	s->info.has_intended = false;
-	s->cap_start_fs = s->info.capture->start_fs;
-	s->info.capture_start_ns = s->cap_start_fs / CAPTURE_FS_PER_NS;
 	*st = ANALYZE_OK;
 	return s;
 fail:
@@ -566,52 +187,66 @@ static void source_end(struct analyze_source *s)
 		s->info.footer = edgelog_reader_footer(s->log);
 		s->info.truncated = !s->info.footer;
 		s->info.trailing_bytes = edgelog_reader_trailing_bytes(s->log);
+		s->info.zero_bytes = edgelog_reader_zero_bytes(s->log);
+		s->info.events = edgelog_reader_events(s->log, 0);
 	}
+}
+
+static int next_capture_edge(struct analyze_source *s, struct edge_rec *e)
+{
+	struct capture_edge ce;
+	int rc = capture_next_edge(s->cap, &ce);
+
+	if (rc < 0) {
+		src_fail(s, ANALYZE_E_INPUT, "%s", capture_last_error());
+		return -1;
+	}
+	if (rc == 0)
+		return 0;
+	memset(e, 0, sizeof(*e));
+	if ((ce.flags & CAPTURE_EDGE_F_AFTER_GAP) && s->cap_seq) {
+		/* a skipped seq: edgestats measures no pulse across the gap */
+		s->cap_seq++;
+		s->info.capture_gaps++;
+	}
+	e->seq = s->cap_seq++;
+	e->intended_ns = (uint64_t)fs_to_ns(ce.t_fs - s->cap_start_fs);
+	e->expirations = 1;
+	e->level = ce.level ? 1 : 0;
+	return 1;
 }
 
 int analyze_source_next(struct analyze_source *s, struct edge_rec *e)
 {
 	int rc;
 
-	if (s->failed)
-		return -1;
-	if (s->info.ended)
-		return 0;
-	switch (s->info.kind) {
-	case ANALYZE_SRC_LOG:
+	if (s->log) {
+		/* the common case first: one call per record of a long log */
 		rc = edgelog_reader_next(s->log, e);
-		if (rc < 0)
-			src_fail(s, ANALYZE_E_IO, "%s: read error: %s", s->info.path, strerror(errno));
-		break;
-	case ANALYZE_SRC_EDGE_CSV:
-		rc = csv_next(s, e);
-		break;
-	case ANALYZE_SRC_CAPTURE: {
-		struct capture_edge ce;
-
-		rc = capture_next_edge(s->cap, &ce);
+		if (rc > 0)
+			return rc;
 		if (rc < 0) {
-			src_fail(s, ANALYZE_E_INPUT, "%s", capture_last_error());
-			break;
+			enum edgelog_status est;
+			const char *why = edgelog_reader_error(s->log, &est);
+
+			src_fail(s, est == EDGELOG_E_IO ? ANALYZE_E_IO : ANALYZE_E_INPUT, "%s", why);
 		}
-		if (rc == 0)
-			break;
-		memset(e, 0, sizeof(*e));
-		if ((ce.flags & CAPTURE_EDGE_F_AFTER_GAP) && s->cap_seq) {
-			/* a skipped seq: edgestats measures no pulse across the gap */
-			s->cap_seq++;
-			s->info.capture_gaps++;
+	} else if (s->failed) {
+		return -1;
+	} else if (s->info.ended) {
+		return 0;
+	} else if (s->csv) {
+		rc = edgelist_next(s->csv, e);
+		if (rc < 0) {
+			enum edgelist_status est;
+			const char *why = edgelist_error(s->csv, &est);
+
+			src_fail(s, est == EDGELIST_E_IO ? ANALYZE_E_IO : ANALYZE_E_INPUT, "%s", why);
 		}
-		e->seq = s->cap_seq++;
-		e->intended_ns = (uint64_t)fs_to_ns(ce.t_fs - s->cap_start_fs);
-		e->expirations = 1;
-		e->level = ce.level ? 1 : 0;
-		break;
+	} else {
+		rc = next_capture_edge(s, e);
 	}
-	default:
-		rc = -1;
-	}
-	if (rc == 0)
+	if (rc == 0 && !s->info.ended)
 		source_end(s);
 	return rc;
 }
@@ -633,12 +268,8 @@ void analyze_source_close(struct analyze_source *s)
 	if (!s)
 		return;
 	edgelog_reader_close(s->log);
+	edgelist_close(s->csv);
 	capture_close(s->cap);
-	if (s->cr_live)
-		csvread_free(&s->cr);
-	if (s->f)
-		fclose(s->f);
-	free(s->buf);
 	free(s);
 }
 
@@ -722,7 +353,7 @@ void analysis_free(struct analysis *a)
 }
 
 void analysis_set_edge_cb(struct analysis *a,
-			  void (*cb)(void *ctx, const struct edge_rec *e,
+			  void (*cb)(void *ctx, const struct edge_rec *e, int64_t latency_ns,
 				     const struct edgestats_pulse *before,
 				     const struct edgestats_pulse *after),
 			  void *ctx)
@@ -857,17 +488,41 @@ static uint64_t since_first(const struct analysis *a, uint64_t intended)
 	return d > 0 ? (uint64_t)d : 0;
 }
 
-void analysis_add(struct analysis *a, const struct edge_rec *e)
-{
+/* One edge after edgestats has taken it: what the rest of the analysis needs. */
+struct analyze_item {
+	struct edge_rec e;
 	struct edgestats_pulse p;
-	enum edgestats_polarity pol = EDGESTATS_POS;
+	uint64_t missed;
+	int64_t lat;
 	bool hp;
+	enum edgestats_polarity pol;
+};
+
+/* The statistics (edgestats): the first half of analysis_add(). */
+static void stage_stats(struct edgestats *es, const struct edge_rec *e, struct analyze_item *it)
+{
+	edgestats_add(es, e);
+	it->e = *e;
+	it->pol = EDGESTATS_POS;
+	it->hp = edgestats_last_pulse(es, &it->p, &it->pol);
+	/* the real count: 16-bit expirations saturate in a long stall */
+	it->missed = edgestats_last_missed(es);
+	it->lat = edgestats_last_latency(es);
+}
+
+/* Everything else: the second half. Touches no edgestats state, so it can
+ * run in another thread than stage_stats() (analysis_feed()). */
+static void stage_rest(struct analysis *a, const struct analyze_item *it)
+{
+	const struct edge_rec *e = &it->e;
+	struct edgestats_pulse p = it->p;
+	enum edgestats_polarity pol = it->pol;
+	bool hp = it->hp;
 	uint64_t t;
 	struct analyze_span *m, *b;
-	int64_t lat = edgestats_wake_latency(e, a->src->half_period_ns);
+	uint64_t missed = it->missed;
+	int64_t lat = it->lat;
 
-	edgestats_add(a->es, e);
-	hp = edgestats_last_pulse(a->es, &p, &pol);
 	if (!a->have_edge) {
 		a->first = *e;
 		a->have_edge = true;
@@ -876,9 +531,10 @@ void analysis_add(struct analysis *a, const struct edge_rec *e)
 
 	if (a->edge_cb) {
 		if (a->cb_have)
-			a->edge_cb(a->edge_ctx, &a->cb_edge, a->cb_has_before ? &a->cb_before : NULL,
-				   hp ? &p : NULL);
+			a->edge_cb(a->edge_ctx, &a->cb_edge, a->cb_lat,
+				   a->cb_has_before ? &a->cb_before : NULL, hp ? &p : NULL);
 		a->cb_edge = *e;
+		a->cb_lat = lat;
 		a->cb_have = true;
 		a->cb_has_before = hp;
 		a->cb_before = p;
@@ -901,8 +557,8 @@ void analysis_add(struct analysis *a, const struct edge_rec *e)
 		m->edges++;
 	if (b)
 		b->edges++;
-	if (e->expirations > 1) {
-		uint32_t n = e->expirations - 1u;
+	if (missed) {
+		uint64_t n = missed;
 
 		if (a->nmissed < a->o.missed_list) {
 			a->missed[a->nmissed].seq = e->seq;
@@ -973,6 +629,163 @@ void analysis_add(struct analysis *a, const struct edge_rec *e)
 	}
 }
 
+void analysis_add(struct analysis *a, const struct edge_rec *e)
+{
+	struct analyze_item it;
+
+	stage_stats(a->es, e, &it);
+	stage_rest(a, &it);
+}
+
+/* ---- feeding a whole source: two threads for a long log ---- */
+
+#define FEED_CHUNK 2048          /* items per handoff */
+#define FEED_SLOTS 4             /* chunks in flight */
+#define FEED_STACK (256u * 1024u)
+
+struct feed {
+	struct analysis *a;
+	struct analyze_source *s;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct analyze_item *items;   /* FEED_SLOTS x FEED_CHUNK */
+	size_t count[FEED_SLOTS];     /* items in a full slot */
+	bool full[FEED_SLOTS];
+	bool done;                    /* the producer has published its last chunk */
+	bool quit;                    /* the consumer gave up (never, today; for safety) */
+	int rc;                       /* the source's last return: 0 or -1 */
+};
+
+/* The producer: read, validate, edgestats; a chunk at a time. */
+static void *feed_thread(void *arg)
+{
+	struct feed *f = arg;
+	/* local copies: the consumer writes the analysis next to these fields */
+	struct edgestats *es = f->a->es;
+	struct analyze_source *s = f->s;
+	size_t slot = 0, n;
+	int rc = 1;
+
+	while (rc == 1) {
+		struct analyze_item *it;
+		struct edge_rec e;
+
+		pthread_mutex_lock(&f->lock);
+		while (f->full[slot] && !f->quit)
+			pthread_cond_wait(&f->cond, &f->lock);
+		pthread_mutex_unlock(&f->lock);
+		if (f->quit)
+			break;
+		it = f->items + slot * FEED_CHUNK;
+		n = 0;
+		while (n < FEED_CHUNK) {
+			const struct edge_rec *recs;
+			long k = edgelog_reader_next_batch(s->log, &recs, FEED_CHUNK - n), i;
+
+			if (k <= 0) {
+				/* the end or an error: the source says which, as next() would */
+				rc = analyze_source_next(s, &e);
+				break;
+			}
+			for (i = 0; i < k; i++)
+				stage_stats(es, &recs[i], &it[n++]);
+		}
+		pthread_mutex_lock(&f->lock);
+		f->count[slot] = n;
+		f->full[slot] = true;
+		if (rc != 1) {
+			f->rc = rc;
+			f->done = true;
+		}
+		pthread_cond_broadcast(&f->cond);
+		pthread_mutex_unlock(&f->lock);
+		slot = (slot + 1) % FEED_SLOTS;
+	}
+	return NULL;
+}
+
+static int feed_threaded(struct analysis *a, struct analyze_source *s, bool *started)
+{
+	struct feed f = { .a = a, .s = s };
+	pthread_attr_t attr;
+	pthread_t tid;
+	size_t slot = 0, i;
+	int rc;
+
+	*started = false;
+	f.items = malloc(sizeof(*f.items) * FEED_SLOTS * FEED_CHUNK);
+	if (!f.items)
+		return 0;
+	pthread_mutex_init(&f.lock, NULL);
+	pthread_cond_init(&f.cond, NULL);
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, FEED_STACK);
+	if (pthread_create(&tid, &attr, feed_thread, &f) != 0) {
+		pthread_attr_destroy(&attr);
+		pthread_cond_destroy(&f.cond);
+		pthread_mutex_destroy(&f.lock);
+		free(f.items);
+		return 0;
+	}
+	pthread_attr_destroy(&attr);
+	*started = true;
+	for (;;) {
+		bool last;
+		size_t n;
+
+		pthread_mutex_lock(&f.lock);
+		while (!f.full[slot])
+			pthread_cond_wait(&f.cond, &f.lock);
+		n = f.count[slot];
+		pthread_mutex_unlock(&f.lock);
+		for (i = 0; i < n; i++)
+			stage_rest(a, &f.items[slot * FEED_CHUNK + i]);
+		pthread_mutex_lock(&f.lock);
+		f.full[slot] = false;
+		/* the producer marks done with the chunk that ends the source */
+		last = f.done && !f.full[(slot + 1) % FEED_SLOTS];
+		pthread_cond_broadcast(&f.cond);
+		pthread_mutex_unlock(&f.lock);
+		slot = (slot + 1) % FEED_SLOTS;
+		if (last)
+			break;
+	}
+	pthread_join(tid, NULL);
+	rc = f.rc;
+	pthread_cond_destroy(&f.cond);
+	pthread_mutex_destroy(&f.lock);
+	free(f.items);
+	return rc;
+}
+
+int analysis_feed(struct analysis *a, struct analyze_source *s)
+{
+	struct edge_rec e;
+	bool started;
+	int rc;
+
+	/* A log is where millions of edges come from: read and validate them,
+	 * and run edgestats, in a second thread while this one does the rest
+	 * (on a machine with a CPU to spare). */
+	if (s->log && a->o.threads != 1 && sysconf(_SC_NPROCESSORS_ONLN) > 1) {
+		rc = feed_threaded(a, s, &started);
+		if (started)
+			return rc;
+	}
+	if (s->log) {
+		const struct edge_rec *recs;
+		long k, i;
+
+		while ((k = edgelog_reader_next_batch(s->log, &recs, 4096)) > 0)
+			for (i = 0; i < k; i++)
+				analysis_add(a, &recs[i]);
+	}
+	/* the end or an error (as next() says it), or every edge of another source */
+	while ((rc = analyze_source_next(s, &e)) == 1)
+		analysis_add(a, &e);
+	return rc;
+}
+
 static int worst_cmp(const void *x, const void *y)
 {
 	const struct analyze_worst *a = x, *b = y;
@@ -985,7 +798,8 @@ void analysis_finish(struct analysis *a)
 	if (a->finished)
 		return;
 	if (a->edge_cb && a->cb_have)
-		a->edge_cb(a->edge_ctx, &a->cb_edge, a->cb_has_before ? &a->cb_before : NULL, NULL);
+		a->edge_cb(a->edge_ctx, &a->cb_edge, a->cb_lat,
+			   a->cb_has_before ? &a->cb_before : NULL, NULL);
 	a->cb_have = false;
 	a->pending = SIZE_MAX;
 	if (a->nworst)
@@ -1007,6 +821,23 @@ double analysis_duty_cycle(const struct analysis *a)
 	if (isnan(pos) || isnan(neg) || pos + neg <= 0)
 		return NAN;
 	return pos / (pos + neg);
+}
+
+uint64_t analysis_dropped(const struct analysis *a, uint64_t *at_end)
+{
+	const struct edgestats_result *r = edgestats_result(a->es);
+	const struct edgelog_footer *f = a->src->footer;
+
+	*at_end = 0;
+	if (a->src->kind == ANALYZE_SRC_CAPTURE)
+		return 0;
+	/* Records the ring dropped after the last one written leave no gap in
+	 * seq: only the footer knows them. */
+	if (f && f->dropped > r->seq_gaps) {
+		*at_end = f->dropped - r->seq_gaps;
+		return f->dropped;
+	}
+	return r->seq_gaps;
 }
 
 bool analysis_partial(const struct analysis *a, int64_t *head_ns, int *head_level,

@@ -62,6 +62,8 @@ struct analyze_source_info {
 	bool ended;
 	bool truncated;             /* log without footer */
 	size_t trailing_bytes;      /* of a partial last record */
+	uint64_t zero_bytes;        /* log: zero-filled tail (power loss), cut short */
+	uint64_t events;            /* log: event records read (format 2) */
 	const struct edgelog_footer *footer; /* log with footer, else NULL */
 	/* capture: its description; NULL otherwise */
 	const struct capture_info *capture;
@@ -97,6 +99,7 @@ struct analyze_opts {
 	size_t hist_buckets;      /* 1 us buckets of the linear histogram */
 	bool hist_of_width;       /* histogram of pulse widths, not latency */
 	int64_t minute_ns;        /* timeline row length; 0: 60 s */
+	unsigned threads;         /* analysis_feed(): 0 as useful (2 for a log), 1 one */
 };
 
 /* An edge among the N worst. For sources with intended times, ranked by
@@ -116,7 +119,7 @@ struct analyze_worst {
 struct analyze_missed {
 	uint64_t seq;             /* the edge written late */
 	uint64_t intended_ns;
-	uint32_t periods;         /* expirations - 1 */
+	uint64_t periods;         /* slots without an edge before this one (the real count) */
 };
 
 /* One row of the timeline (a minute) or one plot bin. */
@@ -163,14 +166,18 @@ struct analysis {
 	size_t bin_idx;
 	uint64_t bin_lo;
 	/* per-edge callback: each edge with the pulses on both sides, one edge late */
-	void (*edge_cb)(void *ctx, const struct edge_rec *e, const struct edgestats_pulse *before,
-			const struct edgestats_pulse *after);
+	void (*edge_cb)(void *ctx, const struct edge_rec *e, int64_t latency_ns,
+			const struct edgestats_pulse *before, const struct edgestats_pulse *after);
 	void *edge_ctx;
 	bool cb_have;
 	struct edge_rec cb_edge;
+	int64_t cb_lat;
 	bool cb_has_before;
 	struct edgestats_pulse cb_before;
 	bool finished;
+	/* analysis_feed() runs edgestats in another thread: keep its memory
+	 * (allocated just after) off the cache lines this thread writes */
+	char pad_[128];
 };
 
 /* Add @b's edges, pulses and extremes into @a. */
@@ -180,21 +187,31 @@ void analyze_span_merge(struct analyze_span *a, const struct analyze_span *b);
  * are read by the reports). Free with analysis_free(). */
 struct analysis *analysis_new(const struct analyze_opts *o, const struct analyze_source_info *src);
 void analysis_free(struct analysis *a);
-/* Called for every edge, with the pulse before and after it (NULL when not
- * counted), one edge late; the last edge at analysis_finish(). */
+/* Called for every edge, with its wake latency (missed periods included:
+ * edgestats_wake_latency_missed()) and the pulse before and after it (NULL
+ * when not counted), one edge late; the last edge at analysis_finish(). */
 void analysis_set_edge_cb(struct analysis *a,
-			  void (*cb)(void *ctx, const struct edge_rec *e,
+			  void (*cb)(void *ctx, const struct edge_rec *e, int64_t latency_ns,
 				     const struct edgestats_pulse *before,
 				     const struct edgestats_pulse *after),
 			  void *ctx);
 /* Feed one edge in order. No allocation except one timeline row a minute. */
 void analysis_add(struct analysis *a, const struct edge_rec *e);
+/* Every edge of @s into @a, as analysis_add() would, until the end (0) or an
+ * error of the source (-1: analyze_source_error()). A log is read,
+ * validated and fed to edgestats in a second thread while the caller's does
+ * the rest (the callback runs in the caller's thread). */
+int analysis_feed(struct analysis *a, struct analyze_source *s);
 /* After the last edge: flushes the callback, sorts the worst list. */
 void analysis_finish(struct analysis *a);
 const struct edgestats_result *analysis_stats(const struct analysis *a);
 
 /* Counted edges and period/duty helpers for the reports. NaN when unknown. */
 double analysis_duty_cycle(const struct analysis *a);
+/* Records dropped (ring overflow): the log footer's count when it says more
+ * than the gaps in seq (drops after the last record leave none); *at_end
+ * those after the last record. 0 for captures. */
+uint64_t analysis_dropped(const struct analysis *a, uint64_t *at_end);
 /* Partial segments of a capture: the time from its start to the first edge
  * and from the last edge to its end (ns); false for other sources. */
 bool analysis_partial(const struct analysis *a, int64_t *head_ns, int *head_level,

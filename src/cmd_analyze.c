@@ -12,6 +12,7 @@
 #include "analyze.h"
 #include "cmd.h"
 #include "json.h"
+#include "outfile.h"
 #include "statsjson.h"
 #include "print.h"
 #include "svgplot.h"
@@ -55,6 +56,8 @@ static const char *meta(const struct analysis *a, const char *key, char *buf, si
 }
 
 #define META(a, k) meta((a), (k), (char[512]){ 0 }, 512)
+/* For the terminal: metadata and names come from a file someone else made. */
+#define ESC(s) ((s) ? OUTFILE_ESC(s) : NULL)
 
 /* ---- text ---- */
 
@@ -89,24 +92,35 @@ static void text_source(FILE *f, const struct analysis *a)
 	const struct analyze_source_info *s = a->src;
 	const struct edgestats_result *r = analysis_stats(a);
 
-	fprintf(f, "file       %s (%s)\n", s->path, s->format);
+	fprintf(f, "file       %s (%s)\n", OUTFILE_ESC(s->path), s->format);
 	if (s->kind == ANALYZE_SRC_LOG) {
-		const char *board = META(a, "board.name"), *bf = META(a, "run.board_file");
-		const char *k = META(a, "host.kernel"), *rt = META(a, "host.preempt_rt");
+		const char *board = ESC(META(a, EDGELOG_META_BOARD_NAME));
+		const char *bf = ESC(META(a, EDGELOG_META_BOARD_FILE));
+		const char *k = ESC(META(a, EDGELOG_META_KERNEL));
+		const char *rt = ESC(META(a, EDGELOG_META_PREEMPT_RT));
+		const char *host = ESC(META(a, EDGELOG_META_HOST));
 
 		fprintf(f, "board      %s (%s)\n", board ? board : "-", bf ? bf : "-");
-		const char *host = META(a, "host.name");
-
 		fprintf(f, "host       %s, %s, PREEMPT_RT %s\n", host ? host : "-", k ? k : "-",
 			rt ? rt : "-");
 		if (s->footer)
 			fprintf(f, "log        complete: %" PRIu64 " records, stopped by %s, exit %d\n",
 				s->footer->records, edgelog_stop_name(s->footer->stop_reason),
 				s->footer->exit_code);
+		else if (s->zero_bytes)
+			fprintf(f, "log        TRUNCATED: ends in %" PRIu64 " zero bytes where records "
+				"should be (a power loss); analyzed the %" PRIu64 " complete records\n",
+				s->zero_bytes, r->records);
 		else
 			fprintf(f, "log        TRUNCATED: no footer (the run was cut short); analyzed "
 				"the %" PRIu64 " complete records%s\n", r->records,
 				s->trailing_bytes ? ", ignored a partial last record" : "");
+		if (s->footer && s->footer->missed_periods != r->missed_periods + r->warmup_missed_periods)
+			fprintf(f, "note       the footer counts %" PRIu64 " missed periods, the records %"
+				PRIu64 "\n", s->footer->missed_periods,
+				r->missed_periods + r->warmup_missed_periods);
+		if (s->events)
+			fprintf(f, "events     %" PRIu64 " (sqwave export --events)\n", s->events);
 	} else if (s->kind == ANALYZE_SRC_CAPTURE) {
 		const struct capture_info *c = s->capture;
 		unsigned i;
@@ -153,10 +167,15 @@ static void text_counts(FILE *f, const struct analysis *a)
 			fprintf(f, "gaps       %" PRIu64 " places without data: no pulse measured across them\n",
 				s->capture_gaps);
 	} else {
-		fprintf(f, "dropped    %" PRIu64 " records", r->seq_gaps);
+		uint64_t at_end, dropped = analysis_dropped(a, &at_end);
+
+		fprintf(f, "dropped    %" PRIu64 " records", dropped);
 		if (r->gap_events)
 			fprintf(f, " (%" PRIu64 " places, first before edge #%" PRIu64 ")",
 				r->gap_events, r->first_gap.seq);
+		if (at_end)
+			fprintf(f, ", %" PRIu64 " of them after the last record (the footer's count)",
+				at_end);
 		fprintf(f, "\n");
 	}
 	if (r->write_errors)
@@ -205,7 +224,7 @@ static void text_missed(FILE *f, const struct analysis *a)
 		fprintf(f, " (the first %zu listed; --missed N for more)", a->nmissed);
 	fprintf(f, "\n");
 	for (i = 0; i < a->nmissed && i < 20; i++)
-		fprintf(f, "  edge #%-12" PRIu64 " %20s  %u period%s\n", a->missed[i].seq,
+		fprintf(f, "  edge #%-12" PRIu64 " %20s  %" PRIu64 " period%s\n", a->missed[i].seq,
 			WHEN(a, a->missed[i].intended_ns), a->missed[i].periods,
 			a->missed[i].periods == 1 ? "" : "s");
 	if (a->nmissed > 20)
@@ -310,17 +329,19 @@ static void json_source(struct json_writer *w, const struct analysis *a)
 	json_kv_string(w, "format", s->format);
 	json_kv_bool(w, "truncated", s->truncated);
 	json_kv_uint(w, "trailing_bytes", s->trailing_bytes);
+	json_kv_uint(w, "zero_bytes", s->zero_bytes);
+	json_kv_uint(w, "events", s->events);
 	if (s->kind == ANALYZE_SRC_LOG) {
 		json_kv_object_begin(w, "log");
 		json_kv_int(w, "format_version", s->meta->version);
 		json_kv_uint(w, "start_realtime_ns", s->meta->start_realtime_ns);
-		json_kv_string(w, "board_name", META(a, "board.name"));
-		json_kv_string(w, "board_file", META(a, "run.board_file"));
-		json_kv_string(w, "gpio", META(a, "run.gpio"));
-		json_kv_string(w, "hostname", META(a, "host.name"));
-		json_kv_string(w, "kernel", META(a, "host.kernel"));
-		json_kv_string(w, "preempt_rt", META(a, "host.preempt_rt"));
-		json_kv_string(w, "sqwave_version", META(a, "sqwave.version"));
+		json_kv_string(w, "board_name", META(a, EDGELOG_META_BOARD_NAME));
+		json_kv_string(w, "board_file", META(a, EDGELOG_META_BOARD_FILE));
+		json_kv_string(w, "gpio", META(a, EDGELOG_META_GPIO));
+		json_kv_string(w, "hostname", META(a, EDGELOG_META_HOST));
+		json_kv_string(w, "kernel", META(a, EDGELOG_META_KERNEL));
+		json_kv_string(w, "preempt_rt", META(a, EDGELOG_META_PREEMPT_RT));
+		json_kv_string(w, "sqwave_version", META(a, EDGELOG_META_VERSION));
 		if (s->footer) {
 			json_kv_object_begin(w, "footer");
 			json_kv_uint(w, "records", s->footer->records);
@@ -440,6 +461,12 @@ static void json_analysis(struct json_writer *w, const struct analysis *a)
 		json_kv_null(w, "missed_periods");
 		json_kv_null(w, "missed_events");
 	}
+	{
+		uint64_t at_end, dropped = analysis_dropped(a, &at_end);
+
+		json_kv_uint(w, "dropped", dropped);
+		json_kv_uint(w, "dropped_at_end", at_end);
+	}
 	json_kv_uint(w, "seq_gaps", s->kind == ANALYZE_SRC_CAPTURE ? 0 : r->seq_gaps);
 	json_kv_uint(w, "gap_events", s->kind == ANALYZE_SRC_CAPTURE ? s->capture_gaps : r->gap_events);
 	json_kv_uint(w, "write_errors", r->write_errors);
@@ -528,6 +555,10 @@ static void json_analysis(struct json_writer *w, const struct analysis *a)
 	for (i = 0; i < a->nminutes; i++) {
 		const struct analyze_span *m = &a->minutes[i];
 
+		/* Rows without edges are left out: a stall of days (or a time
+		 * jump) must not make the output grow with time, only with edges. */
+		if (!m->edges && !m->pulses[0] && !m->pulses[1] && !m->missed)
+			continue;
 		json_object_begin(w);
 		json_kv_int(w, "start_ns", (int64_t)i * a->o.minute_ns);
 		json_kv_uint(w, "edges", m->edges);
@@ -590,65 +621,21 @@ int analyze_write_json(const char *path, const struct analysis *a)
 /* ---- per-edge CSV: a row per edge, formatted by hand (millions of rows) ---- */
 
 struct csv_out {
-	FILE *f;
+	struct outfile_buf ob;
 	const struct analysis *a;
-	char buf[1 << 16];
-	size_t len;
-	bool err;
 };
 
-static void out_flush(struct csv_out *o)
-{
-	if (o->len && fwrite(o->buf, 1, o->len, o->f) != o->len)
-		o->err = true;
-	o->len = 0;
-}
-
-static void out_i64(struct csv_out *o, int64_t v)
-{
-	char t[24];
-	size_t n = 0;
-	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
-
-	do {
-		t[n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		o->buf[o->len++] = '-';
-	while (n)
-		o->buf[o->len++] = t[--n];
-}
-
-static void out_u64(struct csv_out *o, uint64_t u)
-{
-	char t[24];
-	size_t n = 0;
-
-	do {
-		t[n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	while (n)
-		o->buf[o->len++] = t[--n];
-}
-
-static void out_c(struct csv_out *o, char c)
-{
-	o->buf[o->len++] = c;
-}
-
 /* Seconds with 9 decimals, exactly, from ns. */
-static void out_s9(struct csv_out *o, int64_t ns)
+static void out_s9(struct outfile_buf *o, int64_t ns)
 {
 	uint64_t u = ns < 0 ? -(uint64_t)ns : (uint64_t)ns, frac = u % 1000000000u;
 	int i;
 	char t[9];
 
 	if (ns < 0)
-		out_c(o, '-');
-	out_u64(o, u / 1000000000u);
-	out_c(o, '.');
+		outfile_buf_c(o, '-');
+	outfile_buf_u64(o, u / 1000000000u);
+	outfile_buf_c(o, '.');
 	for (i = 8; i >= 0; i--) {
 		t[i] = (char)('0' + frac % 10);
 		frac /= 10;
@@ -657,44 +644,44 @@ static void out_s9(struct csv_out *o, int64_t ns)
 	o->len += 9;
 }
 
-static void csv_edge(void *ctx, const struct edge_rec *e, const struct edgestats_pulse *before,
-		     const struct edgestats_pulse *after)
+static void csv_edge(void *ctx, const struct edge_rec *e, int64_t latency_ns,
+		     const struct edgestats_pulse *before, const struct edgestats_pulse *after)
 {
-	struct csv_out *o = ctx;
-	const struct analyze_source_info *s = o->a->src;
+	struct csv_out *co = ctx;
+	struct outfile_buf *o = &co->ob;
+	const struct analyze_source_info *s = co->a->src;
 	int64_t t = s->kind == ANALYZE_SRC_CAPTURE
 		    ? s->capture_start_ns + (int64_t)e->intended_ns
-		    : (int64_t)(e->intended_ns - o->a->first.intended_ns);
+		    : (int64_t)(e->intended_ns - co->a->first.intended_ns);
 
-	if (o->len > sizeof(o->buf) - 256)
-		out_flush(o);
-	out_u64(o, e->seq);
-	out_c(o, ',');
-	out_u64(o, e->level);
-	out_c(o, ',');
+	outfile_buf_reserve(o);
+	outfile_buf_u64(o, e->seq);
+	outfile_buf_c(o, ',');
+	outfile_buf_u64(o, e->level);
+	outfile_buf_c(o, ',');
 	out_s9(o, t);
-	out_c(o, ',');
+	outfile_buf_c(o, ',');
 	if (s->has_intended) {
-		out_u64(o, e->intended_ns);
-		out_c(o, ',');
-		out_i64(o, edgestats_wake_latency(e, s->half_period_ns));
+		outfile_buf_u64(o, e->intended_ns);
+		outfile_buf_c(o, ',');
+		outfile_buf_i64(o, latency_ns);
 	} else {
-		out_c(o, ',');
+		outfile_buf_c(o, ',');
 	}
-	out_c(o, ',');
+	outfile_buf_c(o, ',');
 	if (s->has_window)
-		out_i64(o, (int64_t)e->write_end_off_ns - e->write_begin_off_ns);
-	out_c(o, ',');
-	out_u64(o, e->expirations);
-	out_c(o, ',');
-	out_u64(o, e->flags);
-	out_c(o, ',');
+		outfile_buf_i64(o, (int64_t)e->write_end_off_ns - e->write_begin_off_ns);
+	outfile_buf_c(o, ',');
+	outfile_buf_u64(o, e->expirations);
+	outfile_buf_c(o, ',');
+	outfile_buf_u64(o, e->flags);
+	outfile_buf_c(o, ',');
 	if (before)
-		out_i64(o, before->width_ns);
-	out_c(o, ',');
+		outfile_buf_i64(o, before->width_ns);
+	outfile_buf_c(o, ',');
 	if (after)
-		out_i64(o, after->width_ns);
-	out_c(o, '\n');
+		outfile_buf_i64(o, after->width_ns);
+	outfile_buf_c(o, '\n');
 }
 
 /* ---- the command ---- */
@@ -753,24 +740,6 @@ static int parse_double(const char *opt, const char *s, double *v)
 	return 0;
 }
 
-static FILE *open_out(const char *path)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "we") : stdout;
-
-	if (!f)
-		pr_err("cannot create %s: %s", path, strerror(errno));
-	return f;
-}
-
-static int close_out(FILE *f, const char *path)
-{
-	if ((f != stdout && fclose(f) != 0) || (f == stdout && fflush(f) != 0)) {
-		pr_err("writing %s failed: %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
 enum {
 	OPT_JSON = 256, OPT_CSV, OPT_SVG, OPT_HIST, OPT_WORST, OPT_MISSED, OPT_BUCKETS, OPT_HIST_OF,
 	OPT_TIMELINE, OPT_FORMAT, OPT_CHANNEL, OPT_THRESHOLD, OPT_HYST, OPT_RATE, OPT_HALF, OPT_QUIET,
@@ -809,7 +778,6 @@ int cmd_analyze(int argc, char **argv)
 	struct analysis *a = NULL;
 	enum analyze_status st;
 	struct csv_out *co = NULL;
-	struct edge_rec e;
 	unsigned long v;
 	bool quiet = false;
 	int ch, got, ret = SQW_EXIT_OK;
@@ -892,6 +860,20 @@ int cmd_analyze(int argc, char **argv)
 		return SQW_EXIT_USAGE;
 	}
 	path = argv[optind];
+	{
+		/* Before anything is opened for writing: an output over the input
+		 * would destroy it (a mapped capture would even kill us: SIGBUS). */
+		const struct outfile_arg outs[] = {
+			{ "--json", json, false }, { "--csv", csv, false },
+			{ "--svg", svg, false }, { "--histogram", hist, false },
+		};
+		const struct outfile_arg ins[] = { { "the input", path, false } };
+
+		if (outfile_check(outs, 4, ins, 1, !quiet, err, sizeof(err)) < 0) {
+			pr_err("%s", err);
+			return SQW_EXIT_USAGE;
+		}
+	}
 
 	src = analyze_source_open(path, &so, &st, err, sizeof(err));
 	if (!src) {
@@ -906,18 +888,25 @@ int cmd_analyze(int argc, char **argv)
 		goto out;
 	}
 	if (csv) {
-		co = calloc(1, sizeof(*co));
-		if (!co || !(co->f = open_out(csv))) {
+		static const char head[] = "seq,level,t_s,intended_ns,latency_ns,write_cost_ns,"
+					   "expirations,flags,pulse_before_ns,pulse_after_ns\n";
+		FILE *f;
+
+		co = malloc(sizeof(*co));
+		f = co ? outfile_open(csv, err, sizeof(err)) : NULL;
+		if (!f) {
+			pr_err("%s", co ? err : strerror(ENOMEM));
+			free(co);
+			co = NULL;
 			ret = SQW_EXIT_RUNTIME;
 			goto out;
 		}
+		outfile_buf_init(&co->ob, f);
 		co->a = a;
-		fputs("seq,level,t_s,intended_ns,latency_ns,write_cost_ns,expirations,flags,"
-		      "pulse_before_ns,pulse_after_ns\n", co->f);
+		outfile_buf_str(&co->ob, head, sizeof(head) - 1);
 		analysis_set_edge_cb(a, csv_edge, co);
 	}
-	while ((got = analyze_source_next(src, &e)) == 1)
-		analysis_add(a, &e);
+	got = analysis_feed(a, src);
 	analysis_finish(a);
 	if (got < 0) {
 		why = analyze_source_error(src, &st);
@@ -925,7 +914,11 @@ int cmd_analyze(int argc, char **argv)
 		ret = st == ANALYZE_E_IO ? SQW_EXIT_RUNTIME : SQW_EXIT_USAGE;
 		goto out;
 	}
-	if (a->src->truncated)
+	if (a->src->truncated && a->src->zero_bytes)
+		pr_warn("%s: log is truncated: it ends in %" PRIu64 " zero bytes where records should "
+			"be (what a power loss leaves); analyzed its %" PRIu64 " complete records",
+			path, a->src->zero_bytes, analysis_stats(a)->records);
+	else if (a->src->truncated)
 		pr_warn("%s: log is truncated (no footer: the run was cut short); analyzed its %"
 			PRIu64 " complete records%s", path, analysis_stats(a)->records,
 			a->src->trailing_bytes ? ", ignored a partial last record" : "");
@@ -937,14 +930,17 @@ int cmd_analyze(int argc, char **argv)
 		ret = SQW_EXIT_RUNTIME;
 	}
 	if (hist) {
-		FILE *f = open_out(hist);
+		FILE *f = outfile_open(hist, err, sizeof(err));
 
 		if (!f) {
+			pr_err("%s", err);
 			ret = SQW_EXIT_RUNTIME;
 		} else {
 			stats_linhist_print(f, &a->hist);
-			if (close_out(f, hist))
+			if (outfile_close(f, hist, err, sizeof(err)) < 0) {
+				pr_err("%s", err);
 				ret = SQW_EXIT_RUNTIME;
+			}
 		}
 	}
 	if (svg && svgplot_analysis(svg, a) < 0) {
@@ -953,10 +949,13 @@ int cmd_analyze(int argc, char **argv)
 	}
 out:
 	if (co) {
-		if (co->f) {
-			out_flush(co);
-			if (co->err || close_out(co->f, csv))
-				ret = SQW_EXIT_RUNTIME;
+		outfile_buf_flush(&co->ob);
+		if (co->ob.err)
+			errno = co->ob.err_no;
+		if (outfile_close(co->ob.f, csv, err, sizeof(err)) < 0 || co->ob.err) {
+			pr_err("writing %s failed: %s", strcmp(csv, "-") ? csv : "standard output",
+			       strerror(co->ob.err ? co->ob.err_no : errno));
+			ret = SQW_EXIT_RUNTIME;
 		}
 		free(co);
 	}

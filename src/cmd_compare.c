@@ -16,6 +16,7 @@
 #include "edgelog.h"
 #include "edgestats.h"
 #include "json.h"
+#include "outfile.h"
 #include "statsjson.h"
 #include "print.h"
 #include "stats.h"
@@ -1008,6 +1009,18 @@ int cmd_compare(int argc, char **argv)
 	ret = parse_args(argc, argv, &o);
 	if (ret)
 		return ret > 0 ? SQW_EXIT_OK : SQW_EXIT_USAGE;
+	{
+		/* src/outfile.h: --json never over the run log or the capture */
+		const struct outfile_arg outs[] = { { "--json", o.json, false } };
+		const struct outfile_arg ins[] = { { "the run log", o.run, false },
+						   { "the capture", o.capture, false } };
+		char why[1024];
+
+		if (outfile_check(outs, 1, ins, 2, true, why, sizeof(why)) < 0) {
+			pr_err("%s", why);
+			return SQW_EXIT_USAGE;
+		}
+	}
 	if (o.capture) {
 		ret = load_capture(&c, &cp);
 		if (ret)

@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <poll.h>
 #include <limits.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -23,6 +24,7 @@
 #include "edgelog.h"
 #include "edgestats.h"
 #include "gpio_out.h"
+#include "outfile.h"
 #include "phasestats.h"
 #include "plan.h"
 #include "print.h"
@@ -169,18 +171,18 @@ static char *meta_text(const struct config *c, const struct run_info *ri, bool r
 
 	if (!f)
 		return NULL;
-	fprintf(f, "sqwave.version=%s\n", SQW_VERSION);
-	fprintf(f, "run.board_file=%s\n", ri->board_file);
-	fprintf(f, "run.profile_file=%s\n", ri->profile_file ? ri->profile_file : "");
-	fprintf(f, "run.gpio=%s\n", ri->gpio_desc);
-	fprintf(f, "run.rt=%s\n", rt_ok ? "yes" : "no");
-	fprintf(f, "host.name=%s\n", ri->host.hostname);
-	fprintf(f, "host.kernel=%s %s\n", ri->host.kernel_release, ri->host.kernel_version);
-	fprintf(f, "host.machine=%s\n", ri->host.machine);
-	fprintf(f, "host.preempt_rt=%s\n", ri->host.preempt_rt ? "yes" : "no");
-	fprintf(f, "host.cmdline=%s\n", ri->host.cmdline);
-	fprintf(f, "host.cpu=%s\n", ri->host.cpu_model);
-	fprintf(f, "host.ncpus=%d\n", ri->host.ncpus);
+	fprintf(f, EDGELOG_META_VERSION "=%s\n", SQW_VERSION);
+	fprintf(f, EDGELOG_META_BOARD_FILE "=%s\n", ri->board_file);
+	fprintf(f, EDGELOG_META_PROFILE "=%s\n", ri->profile_file ? ri->profile_file : "");
+	fprintf(f, EDGELOG_META_GPIO "=%s\n", ri->gpio_desc);
+	fprintf(f, EDGELOG_META_RT "=%s\n", rt_ok ? "yes" : "no");
+	fprintf(f, EDGELOG_META_HOST "=%s\n", ri->host.hostname);
+	fprintf(f, EDGELOG_META_KERNEL "=%s %s\n", ri->host.kernel_release, ri->host.kernel_version);
+	fprintf(f, EDGELOG_META_MACHINE "=%s\n", ri->host.machine);
+	fprintf(f, EDGELOG_META_PREEMPT_RT "=%s\n", ri->host.preempt_rt ? "yes" : "no");
+	fprintf(f, EDGELOG_META_CMDLINE "=%s\n", ri->host.cmdline);
+	fprintf(f, EDGELOG_META_CPU "=%s\n", ri->host.cpu_model);
+	fprintf(f, EDGELOG_META_NCPUS "=%d\n", ri->host.ncpus);
 	config_dump(c, f);
 	plan_dump(config_plan(c), f);
 	soak_dump_meta(soak, f);
@@ -361,13 +363,17 @@ int cmd_run(int argc, char **argv)
 	bool rt_started = false, rt_ok, quiet, tty, preflight = false;
 	const char *board = NULL, *profile = NULL, *json;
 	char *log_path = NULL;
-	sigset_t sigs, oldsigs;
+	sigset_t sigs, oldsigs, stop_sigs;
 	int64_t half, status_every, duration;
 	uint64_t t0, next_status;
 	int ret = SQW_EXIT_RUNTIME, err, sig = 0;
-	char why[2048], gpio_desc[256];
+	char why[2048], gpio_desc[256], log_kept[4096];
 
 	memset(&ri, 0, sizeof(ri));
+	/* One malloc arena for every thread: with mlockall(MCL_FUTURE) each
+	 * extra arena (64 MiB reserved, made by a thread's first free()) would
+	 * count against RLIMIT_MEMLOCK and lock address space for nothing. */
+	mallopt(M_ARENA_MAX, 1);
 	if (!c) {
 		pr_err("out of memory");
 		return SQW_EXIT_RUNTIME;
@@ -399,6 +405,19 @@ int cmd_run(int argc, char **argv)
 	ri.board_file = board;
 	ri.profile_file = profile;
 	ri.log_path = log_path;
+	{
+		/* Before anything is written: no output over an input or another output. */
+		const struct outfile_arg outs[] = { { "--log", log_path, true }, { "--json", json, false } };
+		const struct outfile_arg ins[] = { { "the board file", board, false },
+						   { "the profile", profile, false } };
+
+		if (!log_path || outfile_check(outs, 2, ins, 2, true, why, sizeof(why)) < 0) {
+			pr_err("%s", log_path ? why : strerror(ENOMEM));
+			free(log_path);
+			config_free(c);
+			return SQW_EXIT_USAGE;
+		}
+	}
 	sysinfo_host_read(&ri.host);
 
 	/* Signals: blocked in every thread, taken synchronously by this one. */
@@ -409,6 +428,10 @@ int cmd_run(int argc, char **argv)
 	sigaddset(&sigs, SIGPIPE);
 	sigaddset(&sigs, SIGCHLD);	/* the loads */
 	pthread_sigmask(SIG_BLOCK, &sigs, &oldsigs);
+	sigemptyset(&stop_sigs);
+	sigaddset(&stop_sigs, SIGINT);
+	sigaddset(&stop_sigs, SIGTERM);
+	sigaddset(&stop_sigs, SIGHUP);
 	sigdelset(&sigs, SIGPIPE);
 	sfd = signalfd(-1, &sigs, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (sfd < 0) {
@@ -508,9 +531,19 @@ int cmd_run(int argc, char **argv)
 	meta.start_realtime_ns = clock_ns(CLOCK_REALTIME) +
 				 (loop.start_ns - clock_ns(CLOCK_MONOTONIC));
 	meta.text = meta_text(c, &ri, rt_ok, soak);
-	log = meta.text ? edgelog_writer_open(log_path, &meta) : NULL;
-	if (!log)
+	if (!meta.text) {
+		pr_err("cannot allocate the log header: %s", strerror(errno));
 		goto out;
+	}
+	/* Locked, never truncated: another run's log is refused, an old log kept aside. */
+	log = edgelog_writer_create(log_path, &meta, log_kept, sizeof(log_kept), why,
+				    sizeof(why));
+	if (!log) {
+		pr_err("%s", why);
+		goto out;
+	}
+	if (log_kept[0])
+		pr_info("%s existed: kept it as %s", log_path, log_kept);
 	ri.start_realtime_ns = meta.start_realtime_ns;
 	/* A small stack: with mlockall(MCL_FUTURE) every byte of it is locked,
 	 * and an unprivileged RLIMIT_MEMLOCK would refuse a default 8 MiB one. */
@@ -521,8 +554,9 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	soak_phase_starts(soak, measure0, starts);
-	pstats = phasestats_new(half, soak_nphases(soak), starts,
-				duration ? loop.start_ns + loop.total_slots * (uint64_t)half : 0);
+	/* The last phase is open-ended: it keeps the edge that returns the line
+	 * to idle after the last slot, as the run's own figures do. */
+	pstats = phasestats_new(half, soak_nphases(soak), starts, 0);
 	rec = pstats ? recorder_new(&(struct recorder_params){
 		.ring = &ring, .log = log, .stats = stats, .phases = pstats,
 		.half_period_ns = half, .stop_req = &loop.stop_req,
@@ -659,6 +693,11 @@ out:
 		}
 		log = NULL;
 	}
+	/* The log is closed and no load runs: from here SIGINT/SIGTERM stop us
+	 * at once, even in an open() of a --json FIFO nobody reads (SIGPIPE
+	 * stays blocked: a closed pipe is EPIPE, an I/O error). */
+	soak_stop(soak);
+	pthread_sigmask(SIG_UNBLOCK, &stop_sigs, NULL);
 	if (ri.end_realtime_ns) {	/* the run happened: report it */
 		summary_print_text(stdout, c, stats, &ri);
 		fflush(stdout);

@@ -781,8 +781,9 @@ int contain_exec_main(int argc, char **argv)
 
 int contain_guard_main(int argc, char **argv)
 {
-	static pid_t pgids[MAX_PGIDS];
-	static char cgs[MAX_CGROUPS][PATH_MAX], tops[2][PATH_MAX];
+	/* On the heap, not static: every process of sqwave locks its .bss. */
+	pid_t *pgids = calloc(MAX_PGIDS, sizeof(*pgids));
+	char (*cgs)[PATH_MAX] = calloc(MAX_CGROUPS, PATH_MAX), (*tops)[PATH_MAX] = calloc(2, PATH_MAX);
 	size_t npg = 0, ncg = 0, ntop = 0, i, j;
 	enum contain_kind kind = CONTAIN_PGROUP;
 	char line[PATH_MAX + 16];
@@ -790,6 +791,8 @@ int contain_guard_main(int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
+	if (!pgids || !cgs || !tops)
+		return 1;
 	signal(SIGINT, SIG_IGN);
 	signal(SIGTERM, SIG_IGN);
 	signal(SIGHUP, SIG_IGN);

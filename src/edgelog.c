@@ -5,12 +5,16 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
+#include "edgecheck.h"
 #include "print.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -18,6 +22,9 @@
 #endif
 
 #define EDGELOG_MAX_TEXT (1u << 20)
+/* The longest half period a reader believes (config allows 10 s): keeps a
+ * flipped high bit from making times absurd (and their arithmetic overflow). */
+#define EDGELOG_MAX_HALF_PERIOD_NS 3600000000000ull
 
 _Static_assert(sizeof(struct edge_rec) == 32, "record size");
 
@@ -34,14 +41,15 @@ const char *edgelog_stop_name(uint32_t reason)
 	return "unknown";
 }
 
-const char *edgelog_meta_get(const struct edgelog_meta *m, const char *key, char *buf, size_t len)
+/* Value of @key in @len bytes of "key=value\n" lines. */
+static const char *text_get(const char *p, size_t n, const char *key, char *buf, size_t len)
 {
 	size_t klen = strlen(key);
-	const char *p = m->text;
+	const char *end = p + n;
 
-	while (p && *p) {
-		const char *eol = strchr(p, '\n');
-		size_t llen = eol ? (size_t)(eol - p) : strlen(p);
+	while (p && p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		size_t llen = eol ? (size_t)(eol - p) : (size_t)(end - p);
 
 		if (llen > klen && !strncmp(p, key, klen) && p[klen] == '=') {
 			size_t vlen = llen - klen - 1;
@@ -57,6 +65,27 @@ const char *edgelog_meta_get(const struct edgelog_meta *m, const char *key, char
 		p = eol ? eol + 1 : NULL;
 	}
 	return NULL;
+}
+
+const char *edgelog_meta_get(const struct edgelog_meta *m, const char *key, char *buf, size_t len)
+{
+	return m->text ? text_get(m->text, strlen(m->text), key, buf, len) : NULL;
+}
+
+const char *edgelog_event_get(const struct edgelog_event *ev, const char *key, char *buf, size_t len)
+{
+	return ev->payload ? text_get((const char *)ev->payload, ev->len, key, buf, len) : NULL;
+}
+
+const char *edgelog_event_type_name(unsigned type)
+{
+	static const char *const names[EDGELOG_EV_NTYPES] = {
+		[EDGELOG_EV_PHASE] = "phase", [EDGELOG_EV_LOAD] = "load",
+		[EDGELOG_EV_SAMPLE] = "sample", [EDGELOG_EV_BREAK] = "break",
+		[EDGELOG_EV_LOOPBACK] = "loopback", [EDGELOG_EV_NOTE] = "note",
+	};
+
+	return type < EDGELOG_EV_NTYPES && names[type] ? names[type] : "unknown";
 }
 
 /* ---- writer ---- */
@@ -91,28 +120,171 @@ static int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-struct edgelog_writer *edgelog_writer_open(const char *path, const struct edgelog_meta *meta)
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* Write-lock @fd's whole file; 0, or -1 with errno EBUSY and the holder's
+ * pid in *pid (0 when unknown). */
+static int lock_file(int fd, pid_t *pid)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+
+	*pid = 0;
+	if (fcntl(fd, F_SETLK, &fl) == 0)
+		return 0;
+	if (errno != EAGAIN && errno != EACCES)
+		return -1;
+	fl = (struct flock){ .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	if (fcntl(fd, F_GETLK, &fl) == 0 && fl.l_type != F_UNLCK)
+		*pid = fl.l_pid;
+	errno = EBUSY;
+	return -1;
+}
+
+/* Rename @path aside to the first free "@path.~N~" without replacing
+ * anything; its name in @bak. 0, or -1 with errno. */
+static int keep_aside(const char *path, char *bak, size_t baklen)
+{
+	unsigned n;
+
+	for (n = 1; n < 100000; n++) {
+		if ((size_t)snprintf(bak, baklen, "%s.~%u~", path, n) >= baklen) {
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		if (renameat2(AT_FDCWD, path, AT_FDCWD, bak, RENAME_NOREPLACE) == 0)
+			return 0;
+		if (errno == EEXIST)
+			continue;
+		if (errno != EINVAL && errno != ENOSYS)
+			return -1;
+		/* A filesystem without RENAME_NOREPLACE: check, then rename. */
+		if (access(bak, F_OK) == 0)
+			continue;
+		return rename(path, bak);
+	}
+	errno = EEXIST;
+	return -1;
+}
+
+/* Open @path for the log as the header comment in edgelog.h says. */
+static int open_log_file(const char *path, char *kept, size_t keptlen, char *err, size_t errlen)
+{
+	struct stat st;
+	pid_t holder;
+	int fd, fd2, e;
+	char bak[4096];
+
+	if (kept && keptlen)
+		kept[0] = '\0';
+	/* O_NONBLOCK: a FIFO without a reader fails at once (ENXIO) instead of
+	 * blocking with the stop signals blocked. No O_TRUNC: not before we
+	 * know nobody else is writing it. */
+	fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		e = errno;
+		if (e == ENXIO)
+			set_err(err, errlen, "cannot create log %s: it is a FIFO or socket with no reader "
+				"(the log must be a file)", path);
+		else
+			set_err(err, errlen, "cannot create log %s: %s", path, strerror(e));
+		errno = e == ENXIO ? EINVAL : e;
+		return -1;
+	}
+	if (fstat(fd, &st) < 0) {
+		e = errno;
+		set_err(err, errlen, "cannot create log %s: %s", path, strerror(e));
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode)) {
+		e = EINVAL;
+		set_err(err, errlen, "cannot create log %s: it is a %s (the log must be a file)", path,
+			S_ISFIFO(st.st_mode) ? "FIFO" : S_ISSOCK(st.st_mode) ? "socket" : "special file");
+		goto fail;
+	}
+	if (S_ISREG(st.st_mode)) {
+		if (lock_file(fd, &holder) < 0) {
+			e = errno;
+			if (e == EBUSY && holder > 0)
+				set_err(err, errlen, "log %s is being written by another process (pid %ld): "
+					"two runs cannot share a log", path, (long)holder);
+			else if (e == EBUSY)
+				set_err(err, errlen, "log %s is being written by another process: two "
+					"runs cannot share a log", path);
+			else
+				set_err(err, errlen, "cannot lock log %s: %s", path, strerror(e));
+			goto fail;
+		}
+		if (st.st_size > 0) {
+			/* Ours now (locked): keep it under another name, start afresh. */
+			if (keep_aside(path, bak, sizeof(bak)) < 0) {
+				e = errno;
+				set_err(err, errlen, "%s exists and could not be kept aside: %s (not "
+					"overwriting it)", path, strerror(e));
+				goto fail;
+			}
+			fd2 = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+			if (fd2 < 0 || lock_file(fd2, &holder) < 0) {
+				e = errno;
+				set_err(err, errlen, "cannot create log %s after keeping the previous one "
+					"as %s: %s", path, bak, strerror(e));
+				if (fd2 >= 0)
+					close(fd2);
+				goto fail;
+			}
+			close(fd);
+			fd = fd2;
+			if (kept && keptlen)
+				snprintf(kept, keptlen, "%s", bak);
+		}
+	}
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+		e = errno;
+		set_err(err, errlen, "cannot create log %s: %s", path, strerror(e));
+		goto fail;
+	}
+	return fd;
+fail:
+	close(fd);
+	errno = e;
+	return -1;
+}
+
+struct edgelog_writer *edgelog_writer_create(const char *path, const struct edgelog_meta *meta,
+					     char *kept, size_t keptlen, char *err, size_t errlen)
 {
 	struct edgelog_fixed_header h;
 	struct edgelog_writer *w;
 	size_t text_len = meta->text ? strlen(meta->text) : 0;
 	size_t total;
 	char *buf;
+	int e;
 
 	if (text_len > EDGELOG_MAX_TEXT) {
+		set_err(err, errlen, "log header metadata too large (%zu bytes)", text_len);
 		errno = E2BIG;
-		pr_err("log header metadata too large (%zu bytes)", text_len);
 		return NULL;
 	}
 	w = calloc(1, sizeof(*w));
-	if (!w)
+	if (!w || !(w->path = strdup(path))) {
+		set_err(err, errlen, "cannot create log %s: %s", path, strerror(ENOMEM));
+		free(w);
+		errno = ENOMEM;
 		return NULL;
-	w->path = strdup(path);
-	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (!w->path || w->fd < 0) {
-		int e = errno;
-
-		pr_err("cannot create log %s: %s", path, strerror(e));
+	}
+	w->fd = open_log_file(path, kept, keptlen, err, errlen);
+	if (w->fd < 0) {
+		e = errno;
 		free(w->path);
 		free(w);
 		errno = e;
@@ -133,29 +305,41 @@ struct edgelog_writer *edgelog_writer_open(const char *path, const struct edgelo
 
 	buf = calloc(1, total);
 	if (!buf) {
-		int e = errno;
-
-		close(w->fd);
-		free(w->path);
-		free(w);
-		errno = e;
-		return NULL;
+		e = errno;
+		set_err(err, errlen, "cannot create log %s: %s", path, strerror(e));
+		goto fail;
 	}
 	memcpy(buf, &h, sizeof(h));
 	if (text_len)
 		memcpy(buf + sizeof(h), meta->text, text_len);
 	if (write_all(w->fd, buf, total) < 0) {
-		int e = errno;
-
-		pr_err("cannot write log header to %s: %s", path, strerror(e));
+		e = errno;
+		set_err(err, errlen, "cannot write log header to %s: %s", path, strerror(e));
 		free(buf);
-		close(w->fd);
-		free(w->path);
-		free(w);
-		errno = e;
-		return NULL;
+		goto fail;
 	}
 	free(buf);
+	return w;
+fail:
+	close(w->fd);
+	free(w->path);
+	free(w);
+	errno = e;
+	return NULL;
+}
+
+struct edgelog_writer *edgelog_writer_open(const char *path, const struct edgelog_meta *meta)
+{
+	struct edgelog_writer *w;
+	char err[512];
+	int e;
+
+	w = edgelog_writer_create(path, meta, NULL, 0, err, sizeof(err));
+	if (!w) {
+		e = errno;
+		pr_err("%s", err);
+		errno = e;
+	}
 	return w;
 }
 
@@ -254,21 +438,210 @@ int edgelog_writer_close(struct edgelog_writer *w, const struct edgelog_footer *
 
 /* ---- reader ---- */
 
+#define READ_CHUNK (1u << 20)
+/* room for a whole event (header, payload, padding) after a partial block */
+#define READ_BUF (READ_CHUNK + EDGELOG_EVENT_MAX_PAYLOAD + 64)
+
 struct edgelog_reader {
-	FILE *f;
+	int fd;
+	char *path;
 	struct edgelog_meta meta;
+	unsigned char *buf;
+	size_t pos, len;          /* unread bytes: buf[pos..len) */
+	uint64_t off;             /* file offset of buf[pos] */
+	bool eof;                 /* read() returned 0 */
+	bool at_end, have_footer, failed, checked;
 	struct edgelog_footer footer;
-	int have_footer;
-	int at_end;
 	size_t trailing;
+	uint64_t zeros;
+	uint64_t records;
+	uint64_t events[EDGELOG_EV_NTYPES];
+	struct edgecheck chk;
+	unsigned char *payload;   /* EDGELOG_EVENT_MAX_PAYLOAD + 1 */
+	struct edge_rec one;      /* next_batch()'s record from the slow path */
+	enum edgelog_status err_st;
+	char err[512];
 };
 
 static void reader_fail(char *err, size_t errlen, enum edgelog_status *st, enum edgelog_status v,
 			const char *path, const char *why)
 {
 	*st = v;
-	if (err && errlen)
-		snprintf(err, errlen, "%s: %s", path, why);
+	set_err(err, errlen, "%s: %s", path, why);
+}
+
+/* Fail the reader: -1 with errno EBADMSG (bad input) or the I/O error. */
+static int rd_fail(struct edgelog_reader *r, enum edgelog_status st, int e, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int rd_fail(struct edgelog_reader *r, enum edgelog_status st, int e, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!r->failed) {
+		n = snprintf(r->err, sizeof(r->err), "%s: ", r->path);
+		va_start(ap, fmt);
+		if (n > 0 && (size_t)n < sizeof(r->err))
+			vsnprintf(r->err + n, sizeof(r->err) - (size_t)n, fmt, ap);
+		va_end(ap);
+		r->err_st = st;
+		r->failed = true;
+	}
+	errno = e;
+	return -1;
+}
+
+/* Make at least @need bytes available at buf + pos unless the file ends
+ * first. 0, or -1 on a read error. */
+static int fill(struct edgelog_reader *r, size_t need)
+{
+	if (r->len - r->pos >= need || r->eof)
+		return 0;
+	if (r->pos) {
+		memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+		r->len -= r->pos;
+		r->pos = 0;
+	}
+	while (r->len < need || r->len < READ_CHUNK) {
+		ssize_t n = read(r->fd, r->buf + r->len, READ_BUF - r->len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return rd_fail(r, EDGELOG_E_IO, errno, "read error at offset %" PRIu64 ": %s",
+				       r->off + r->len, strerror(errno));
+		}
+		if (n == 0) {
+			r->eof = true;
+			break;
+		}
+		r->len += (size_t)n;
+		if (r->len >= need)
+			break;	/* enough for now; a pipe need not be drained */
+	}
+	return 0;
+}
+
+static size_t avail(const struct edgelog_reader *r)
+{
+	return r->len - r->pos;
+}
+
+static void consume(struct edgelog_reader *r, size_t n)
+{
+	r->pos += n;
+	r->off += n;
+}
+
+static bool all_zero(const unsigned char *p, size_t n)
+{
+	while (n && !*p) {
+		p++;
+		n--;
+	}
+	return n == 0;
+}
+
+/* At an all-zero block: zeros to the end are a power loss's tail (the log
+ * ends there, cut short); anything after them is corruption. */
+static int zero_tail(struct edgelog_reader *r)
+{
+	uint64_t start = r->off;
+
+	for (;;) {
+		size_t n = avail(r), i;
+		const unsigned char *p = r->buf + r->pos;
+
+		for (i = 0; i < n && !p[i]; i++)
+			;
+		if (i < n)
+			return rd_fail(r, EDGELOG_E_CORRUPT, EBADMSG,
+				       "%" PRIu64 " zero bytes at offset %" PRIu64 " where records "
+				       "should be, then data at offset %" PRIu64 ": corrupt",
+				       r->off + i - start, start, r->off + i);
+		consume(r, n);
+		if (r->eof)
+			break;
+		if (fill(r, READ_CHUNK) < 0)
+			return -1;
+		if (!avail(r))
+			break;
+	}
+	r->zeros = r->off - start;
+	r->at_end = true;
+	return 0;
+}
+
+/* The footer at buf + pos (64 bytes available): check it and that nothing follows. */
+static int read_footer(struct edgelog_reader *r)
+{
+	struct edgelog_footer f;
+	uint64_t at = r->off;
+
+	memcpy(&f, r->buf + r->pos, sizeof(f));
+	if (f.magic != EDGELOG_FOOTER_MAGIC)
+		return rd_fail(r, EDGELOG_E_CORRUPT, EBADMSG, "a block at offset %" PRIu64 " starts "
+			       "like the footer but has no footer magic: corrupt", at);
+	if (f.stop_reason > EDGELOG_STOP_ERROR || f.reserved)
+		return rd_fail(r, EDGELOG_E_CORRUPT, EBADMSG, "the footer at offset %" PRIu64
+			       " is corrupt (stop reason %" PRIu32 ", reserved %" PRIu64 ")", at,
+			       f.stop_reason, f.reserved);
+	consume(r, sizeof(f));
+	if (fill(r, 1) < 0)
+		return -1;
+	if (avail(r))
+		return rd_fail(r, EDGELOG_E_CORRUPT, EBADMSG, "data after the footer (footer at "
+			       "offset %" PRIu64 ", more at %" PRIu64 "): corrupt", at, r->off);
+	if (f.records != r->records)
+		return rd_fail(r, EDGELOG_E_CORRUPT, EBADMSG, "the footer says %" PRIu64 " records "
+			       "but the log holds %" PRIu64 ": corrupt", f.records, r->records);
+	r->footer = f;
+	r->have_footer = true;
+	r->at_end = true;
+	return 0;
+}
+
+/* The event at buf + pos (32 bytes available). 1 read into *ev, 0 the log
+ * ends inside it (cut short), -1 error. */
+static int read_event(struct edgelog_reader *r, struct edgelog_event *ev)
+{
+	struct edgelog_event_header h;
+	uint64_t at = r->off;
+	size_t total;
+
+	memcpy(&h, r->buf + r->pos, sizeof(h));
+	if (r->meta.version < 2)
+		return rd_fail(r, EDGELOG_E_CORRUPT, EBADMSG, "an event record at offset %" PRIu64
+			       " in a format %" PRIu32 " log (events came with format 2): corrupt",
+			       at, r->meta.version);
+	if (h.type == 0 || h.type >= EDGELOG_EV_NTYPES || h.reserved0 || h.reserved1 ||
+	    h.len > EDGELOG_EVENT_MAX_PAYLOAD)
+		return rd_fail(r, EDGELOG_E_CORRUPT, EBADMSG, "event at offset %" PRIu64 ": type %u, "
+			       "length %" PRIu32 ", reserved %u/%" PRIu32 ": corrupt", at, h.type,
+			       h.len, h.reserved0, h.reserved1);
+	total = sizeof(h) + ((size_t)h.len + 31) / 32 * 32;
+	if (fill(r, total) < 0)
+		return -1;
+	if (avail(r) < total) {
+		r->trailing = avail(r);
+		consume(r, avail(r));
+		r->at_end = true;
+		return 0;
+	}
+	if ((uint32_t)crc32(0L, r->buf + r->pos + sizeof(h), h.len) != h.crc ||
+	    !all_zero(r->buf + r->pos + sizeof(h) + h.len, total - sizeof(h) - h.len))
+		return rd_fail(r, EDGELOG_E_CORRUPT, EBADMSG, "event at offset %" PRIu64 " (%s, %"
+			       PRIu32 " bytes): its payload does not match its CRC or padding: corrupt",
+			       at, edgelog_event_type_name(h.type), h.len);
+	memcpy(r->payload, r->buf + r->pos + sizeof(h), h.len);
+	r->payload[h.len] = '\0';
+	consume(r, total);
+	r->events[h.type]++;
+	ev->time_ns = h.time_ns;
+	ev->type = h.type;
+	ev->len = h.len;
+	ev->payload = r->payload;
+	return 1;
 }
 
 struct edgelog_reader *edgelog_reader_open(const char *path, enum edgelog_status *st,
@@ -276,44 +649,90 @@ struct edgelog_reader *edgelog_reader_open(const char *path, enum edgelog_status
 {
 	struct edgelog_fixed_header h;
 	struct edgelog_reader *r;
-	size_t got;
+	struct stat sb;
+	size_t pad;
+	char why[160];
 
 	r = calloc(1, sizeof(*r));
-	if (!r) {
-		reader_fail(err, errlen, st, EDGELOG_E_IO, path, strerror(errno));
-		return NULL;
+	if (r)
+		r->fd = -1;
+	if (!r || !(r->path = strdup(path)) || !(r->buf = malloc(READ_BUF)) ||
+	    !(r->payload = malloc(EDGELOG_EVENT_MAX_PAYLOAD + 1))) {
+		reader_fail(err, errlen, st, EDGELOG_E_IO, path, strerror(ENOMEM));
+		goto fail;
 	}
-	r->f = fopen(path, "rb");
-	if (!r->f) {
+	r->checked = true;
+	r->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (r->fd < 0) {
 		reader_fail(err, errlen, st, EDGELOG_E_IO, path, strerror(errno));
-		free(r);
-		return NULL;
+		goto fail;
 	}
-	setvbuf(r->f, NULL, _IOFBF, 1 << 20);
-	got = fread(&h, 1, sizeof(h), r->f);
-	if (got < sizeof(h.magic) || memcmp(h.magic, EDGELOG_MAGIC, sizeof(h.magic))) {
+	if (fstat(r->fd, &sb) < 0) {
+		reader_fail(err, errlen, st, EDGELOG_E_IO, path, strerror(errno));
+		goto fail;
+	}
+	if (S_ISDIR(sb.st_mode)) {
+		reader_fail(err, errlen, st, EDGELOG_E_FOREIGN, path,
+			    "is a directory, not a sqwave log");
+		goto fail;
+	}
+	if (S_ISREG(sb.st_mode))
+		posix_fadvise(r->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	if (fill(r, sizeof(h)) < 0) {
+		reader_fail(err, errlen, st, EDGELOG_E_IO, path, r->err + strlen(path) + 2);
+		goto fail;
+	}
+	if (avail(r) < sizeof(h.magic) || memcmp(r->buf, EDGELOG_MAGIC, sizeof(h.magic))) {
 		reader_fail(err, errlen, st, EDGELOG_E_FOREIGN, path,
 			    "not a sqwave log (no SQWAVLOG magic at the start)");
 		goto fail;
 	}
-	if (got < sizeof(h)) {
+	if (avail(r) < sizeof(h)) {
 		reader_fail(err, errlen, st, EDGELOG_E_CORRUPT, path,
 			    "sqwave log cut short inside its header");
 		goto fail;
 	}
+	memcpy(&h, r->buf, sizeof(h));
 	if (h.version > EDGELOG_VERSION || h.version == 0) {
-		char why[96];
-
-		snprintf(why, sizeof(why), "log format version %u; this sqwave reads up to %u",
+		snprintf(why, sizeof(why), "log format version %" PRIu32 "; this sqwave reads up to %u",
 			 h.version, EDGELOG_VERSION);
 		reader_fail(err, errlen, st, EDGELOG_E_VERSION, path, why);
 		goto fail;
 	}
+	/* The writer pads the text (plus a NUL) to the next multiple of 32:
+	 * anything else, or a records_offset past the end of a file, is a
+	 * damaged header, never a log of 0 records. */
+	pad = h.records_offset >= sizeof(h) + (uint64_t)h.text_len
+	      ? h.records_offset - sizeof(h) - h.text_len : SIZE_MAX;
 	if (h.record_size != sizeof(struct edge_rec) || h.text_len > EDGELOG_MAX_TEXT ||
-	    h.records_offset < sizeof(h) + h.text_len || h.records_offset % 32 ||
-	    h.half_period_ns == 0) {
+	    pad > 32 || h.records_offset % 32 || h.reserved ||
+	    h.half_period_ns == 0 || h.half_period_ns > EDGELOG_MAX_HALF_PERIOD_NS) {
+		snprintf(why, sizeof(why), "corrupt sqwave log header (inconsistent sizes: record %"
+			 PRIu32 ", text %" PRIu32 ", records at %" PRIu32 ", half period %" PRIu64 " ns)",
+			 h.record_size, h.text_len, h.records_offset, h.half_period_ns);
+		reader_fail(err, errlen, st, EDGELOG_E_CORRUPT, path, why);
+		goto fail;
+	}
+	if (S_ISREG(sb.st_mode) && (uint64_t)sb.st_size < h.records_offset) {
+		snprintf(why, sizeof(why), "sqwave log cut short inside its header (%" PRIu64
+			 " bytes, records would start at %" PRIu32 ")", (uint64_t)sb.st_size,
+			 h.records_offset);
+		reader_fail(err, errlen, st, EDGELOG_E_CORRUPT, path, why);
+		goto fail;
+	}
+	if (fill(r, h.records_offset) < 0) {
+		reader_fail(err, errlen, st, EDGELOG_E_IO, path, r->err + strlen(path) + 2);
+		goto fail;
+	}
+	if (avail(r) < h.records_offset) {
 		reader_fail(err, errlen, st, EDGELOG_E_CORRUPT, path,
-			    "corrupt sqwave log header (inconsistent sizes)");
+			    "sqwave log cut short inside its header");
+		goto fail;
+	}
+	if (memchr(r->buf + sizeof(h), '\0', h.text_len) ||
+	    !all_zero(r->buf + sizeof(h) + h.text_len, pad)) {
+		reader_fail(err, errlen, st, EDGELOG_E_CORRUPT, path,
+			    "corrupt sqwave log header (a NUL in the metadata, or padding not zero)");
 		goto fail;
 	}
 	r->meta.version = h.version;
@@ -321,14 +740,15 @@ struct edgelog_reader *edgelog_reader_open(const char *path, enum edgelog_status
 	r->meta.half_period_ns = h.half_period_ns;
 	r->meta.start_ns = h.start_ns;
 	r->meta.start_realtime_ns = h.start_realtime_ns;
-	r->meta.text = calloc(1, (size_t)h.text_len + 1);
-	if (!r->meta.text ||
-	    fread(r->meta.text, 1, h.text_len, r->f) != h.text_len ||
-	    fseeko(r->f, (off_t)h.records_offset, SEEK_SET) < 0) {
-		reader_fail(err, errlen, st, EDGELOG_E_CORRUPT, path,
-			    "sqwave log cut short inside its header");
+	r->meta.text = malloc((size_t)h.text_len + 1);
+	if (!r->meta.text) {
+		reader_fail(err, errlen, st, EDGELOG_E_IO, path, strerror(ENOMEM));
 		goto fail;
 	}
+	memcpy(r->meta.text, r->buf + sizeof(h), h.text_len);
+	r->meta.text[h.text_len] = '\0';
+	consume(r, h.records_offset);
+	edgecheck_init(&r->chk, (int64_t)h.half_period_ns, true, h.start_ns);
 	*st = EDGELOG_OK;
 	return r;
 fail:
@@ -341,49 +761,119 @@ const struct edgelog_meta *edgelog_reader_meta(const struct edgelog_reader *r)
 	return &r->meta;
 }
 
-int edgelog_reader_next(struct edgelog_reader *r, struct edge_rec *rec)
+void edgelog_reader_set_checked(struct edgelog_reader *r, bool on)
 {
-	for (;;) {
-		size_t got;
+	r->checked = on;
+}
 
-		if (r->at_end)
-			return 0;
-		got = fread(rec, 1, sizeof(*rec), r->f);
-		if (got < sizeof(*rec)) {
-			if (ferror(r->f))
-				return -1;
-			r->trailing = got;
-			r->at_end = 1;
+/* Everything but the common record: the end, a short block, zeros, the
+ * footer, an event, a refused record. */
+static int next_slow(struct edgelog_reader *r, struct edge_rec *rec, struct edgelog_event *ev)
+{
+	char why[256];
+	int rc;
+
+	if (r->failed)
+		return -1;
+	if (r->at_end)
+		return 0;
+	if (fill(r, sizeof(*rec)) < 0)
+		return -1;
+	if (avail(r) < sizeof(*rec)) {
+		if (avail(r) && all_zero(r->buf + r->pos, avail(r)))
+			return zero_tail(r);
+		r->trailing = avail(r);
+		consume(r, avail(r));
+		r->at_end = true;
+		return 0;
+	}
+	memcpy(rec, r->buf + r->pos, sizeof(*rec));
+	if (rec->seq == UINT64_MAX) {
+		if (fill(r, sizeof(r->footer)) < 0)
+			return -1;
+		if (avail(r) < sizeof(r->footer)) {
+			r->trailing = avail(r);
+			consume(r, avail(r));
+			r->at_end = true;
 			return 0;
 		}
-		if (rec->seq == UINT64_MAX && rec->intended_ns == EDGELOG_FOOTER_MAGIC) {
-			char rest[sizeof(r->footer) - sizeof(*rec)];
+		return read_footer(r) < 0 ? -1 : 0;
+	}
+	if (rec->seq == EDGELOG_EVENT_MARKER) {
+		rc = read_event(r, ev);
+		return rc == 1 ? 2 : rc;
+	}
+	if (rec->intended_ns == 0 && all_zero(r->buf + r->pos, sizeof(*rec)))
+		return zero_tail(r);
+	if (r->checked && edgecheck_record(&r->chk, rec, why, sizeof(why)) < 0)
+		return rd_fail(r, EDGELOG_E_CORRUPT, EBADMSG, "record %" PRIu64 " (offset %" PRIu64
+			       "): %s: corrupt", r->records, r->off, why);
+	consume(r, sizeof(*rec));
+	r->records++;
+	return 1;
+}
 
-			r->at_end = 1;
-			got = fread(rest, 1, sizeof(rest), r->f);
-			if (got == sizeof(rest)) {
-				memcpy(&r->footer, rec, sizeof(*rec));
-				memcpy((char *)&r->footer + sizeof(*rec), rest, sizeof(rest));
-				r->have_footer = 1;
-			} else {
-				r->trailing = sizeof(*rec) + got;
-			}
-			return 0;
-		}
-		if (rec->seq != EDGELOG_EVENT_MARKER)
+int edgelog_reader_next_item(struct edgelog_reader *r, struct edge_rec *rec,
+			     struct edgelog_event *ev)
+{
+	/* The common case: a whole record in the buffer, a plausible seq, and
+	 * the checker's fast path. */
+	if (avail(r) >= sizeof(*rec) && !r->at_end) {
+		char why[1];
+
+		memcpy(rec, r->buf + r->pos, sizeof(*rec));
+		if (rec->seq < EDGELOG_EVENT_MARKER && rec->intended_ns != 0 &&
+		    (!r->checked || edgecheck_record(&r->chk, rec, why, 0) == 0)) {
+			consume(r, sizeof(*rec));
+			r->records++;
 			return 1;
-		/* An event (format 2): skip its payload blocks. */
-		{
-			struct edgelog_event_header h;
-			uint64_t skip;
-
-			memcpy(&h, rec, sizeof(h));
-			skip = ((uint64_t)h.len + 31) / 32 * 32;
-			if (h.len > EDGELOG_EVENT_MAX_PAYLOAD ||
-			    fseeko(r->f, (off_t)skip, SEEK_CUR) < 0)
-				return -1;
 		}
 	}
+	return next_slow(r, rec, ev);
+}
+
+long edgelog_reader_next_batch(struct edgelog_reader *r, const struct edge_rec **recs, size_t max)
+{
+	const struct edge_rec *p = (const struct edge_rec *)(void *)(r->buf + r->pos);
+	size_t n = 0, have = avail(r) / sizeof(*p);
+	char why[1];
+	int rc;
+
+	/* The buffer holds whole records at multiples of 32 from an aligned
+	 * start: hand them out in place while they take the fast path. */
+	if (!r->at_end && !r->failed) {
+		if (have > max)
+			have = max;
+		while (n < have && p[n].seq < EDGELOG_EVENT_MARKER && p[n].intended_ns != 0 &&
+		       (!r->checked || edgecheck_record(&r->chk, &p[n], why, 0) == 0))
+			n++;
+	}
+	if (n) {
+		consume(r, n * sizeof(*p));
+		r->records += n;
+		*recs = p;
+		return (long)n;
+	}
+	rc = edgelog_reader_next(r, &r->one);
+	*recs = &r->one;
+	return rc;
+}
+
+int edgelog_reader_next(struct edgelog_reader *r, struct edge_rec *rec)
+{
+	struct edgelog_event ev;
+	int rc;
+
+	while ((rc = edgelog_reader_next_item(r, rec, &ev)) == 2)
+		;
+	return rc;
+}
+
+const char *edgelog_reader_error(const struct edgelog_reader *r, enum edgelog_status *st)
+{
+	if (st)
+		*st = r->err_st;
+	return r->err;
 }
 
 const struct edgelog_footer *edgelog_reader_footer(const struct edgelog_reader *r)
@@ -396,12 +886,37 @@ size_t edgelog_reader_trailing_bytes(const struct edgelog_reader *r)
 	return r->trailing;
 }
 
+uint64_t edgelog_reader_zero_bytes(const struct edgelog_reader *r)
+{
+	return r->zeros;
+}
+
+uint64_t edgelog_reader_records(const struct edgelog_reader *r)
+{
+	return r->records;
+}
+
+uint64_t edgelog_reader_events(const struct edgelog_reader *r, unsigned type)
+{
+	uint64_t n = 0;
+	unsigned i;
+
+	if (type)
+		return type < EDGELOG_EV_NTYPES ? r->events[type] : 0;
+	for (i = 0; i < EDGELOG_EV_NTYPES; i++)
+		n += r->events[i];
+	return n;
+}
+
 void edgelog_reader_close(struct edgelog_reader *r)
 {
 	if (!r)
 		return;
-	if (r->f)
-		fclose(r->f);
+	if (r->fd >= 0)
+		close(r->fd);
 	free(r->meta.text);
+	free(r->payload);
+	free(r->buf);
+	free(r->path);
 	free(r);
 }

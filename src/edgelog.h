@@ -79,7 +79,25 @@ enum edgelog_event_type {
 	EDGELOG_EV_BREAK = 4,     /* text: a --break threshold was crossed; the trace saved */
 	EDGELOG_EV_LOOPBACK = 5,  /* binary: loopback input edges, (u64 seq, u64 event_ns) pairs */
 	EDGELOG_EV_NOTE = 6,      /* text: anything else the run wants kept */
+	EDGELOG_EV_NTYPES         /* one past the last: a reader refuses types >= this */
 };
+
+/* "phase", "load", ... ("unknown" for anything else). */
+const char *edgelog_event_type_name(unsigned type);
+
+/* An event as the reader returns it. */
+struct edgelog_event {
+	uint64_t time_ns;         /* on the log's clock */
+	uint16_t type;            /* enum edgelog_event_type */
+	uint32_t len;             /* payload bytes */
+	/* @len bytes and a NUL after them (text events read as a C string, binary
+	 * ones by @len). Owned by the reader, valid until its next call. */
+	const unsigned char *payload;
+};
+
+/* Value for @key in a text event's "key=value\n" lines, copied into @buf
+ * (NUL-terminated, cut to @len - 1 bytes); NULL if absent. */
+const char *edgelog_event_get(const struct edgelog_event *ev, const char *key, char *buf, size_t len);
 
 enum edgelog_stop {
 	EDGELOG_STOP_DURATION = 0, /* ran the configured duration */
@@ -89,6 +107,22 @@ enum edgelog_stop {
 
 /* "duration", "signal", "error" (or "unknown"): the footer's stop_reason in words. */
 const char *edgelog_stop_name(uint32_t reason);
+
+/* Metadata keys the run writes and the readers look up (docs/log-format.md);
+ * besides these, every configuration key as "section.name" (config_dump()). */
+#define EDGELOG_META_VERSION     "sqwave.version"
+#define EDGELOG_META_BOARD_FILE  "run.board_file"
+#define EDGELOG_META_PROFILE     "run.profile_file"
+#define EDGELOG_META_GPIO        "run.gpio"
+#define EDGELOG_META_RT          "run.rt"
+#define EDGELOG_META_HOST        "host.name"
+#define EDGELOG_META_KERNEL      "host.kernel"
+#define EDGELOG_META_MACHINE     "host.machine"
+#define EDGELOG_META_PREEMPT_RT  "host.preempt_rt"
+#define EDGELOG_META_CMDLINE     "host.cmdline"
+#define EDGELOG_META_CPU         "host.cpu"
+#define EDGELOG_META_NCPUS       "host.ncpus"
+#define EDGELOG_META_BOARD_NAME  "board.name"     /* the config key board.name */
 
 /* Metadata: the text part of the header, as key/value pairs. */
 struct edgelog_meta {
@@ -106,7 +140,24 @@ const char *edgelog_meta_get(const struct edgelog_meta *m, const char *key, char
 /* ---- writer: non-RT threads only ---- */
 struct edgelog_writer;
 
-/* Create @path and write the header. Returns NULL with errno and a message. */
+/*
+ * Create the log @path and write the header. A log is never destroyed and
+ * never shared:
+ *  - a regular file is locked (fcntl write lock, held until close); one that
+ *    another process holds is refused (EBUSY) naming that process;
+ *  - an existing non-empty file is first renamed aside to "PATH.~N~" (the
+ *    first free N, as `cp --backup=numbered` does); its new name is copied
+ *    to @kept ("" when nothing was kept; @kept may be NULL);
+ *  - a FIFO or socket is refused (EINVAL) without blocking; a character
+ *    device (/dev/null) is written as it is.
+ * Returns NULL with errno and the reason in @err. Prints nothing.
+ * Caller closes with edgelog_writer_close(). Note that a POSIX lock is
+ * released when the process closes any descriptor of the file: do not open
+ * the log elsewhere in the writing process.
+ */
+struct edgelog_writer *edgelog_writer_create(const char *path, const struct edgelog_meta *meta,
+					     char *kept, size_t keptlen, char *err, size_t errlen);
+/* edgelog_writer_create() that prints its reason (pr_err) instead. */
 struct edgelog_writer *edgelog_writer_open(const char *path, const struct edgelog_meta *meta);
 /* Append records; -1 with errno on I/O error (ENOSPC...): records already
  * written stay readable. */
@@ -130,24 +181,63 @@ struct edgelog_reader;
 
 enum edgelog_status {
 	EDGELOG_OK = 0,
-	EDGELOG_E_IO,        /* cannot open/read: errno */
-	EDGELOG_E_FOREIGN,   /* not a sqwave log (bad magic) */
-	EDGELOG_E_VERSION,   /* a newer format version */
-	EDGELOG_E_CORRUPT,   /* header fields inconsistent */
+	EDGELOG_E_IO,        /* cannot open/read: errno (exit 3) */
+	EDGELOG_E_FOREIGN,   /* not a sqwave log: bad magic, a directory (exit 2) */
+	EDGELOG_E_VERSION,   /* a newer format version (exit 2) */
+	EDGELOG_E_CORRUPT,   /* header, record, event or footer inconsistent (exit 2) */
 };
 
-/* Open and validate the header; on failure returns NULL and sets *st (and a
- * one-line reason in @err). Caller closes with edgelog_reader_close(). */
+/*
+ * Open and validate the header; on failure returns NULL and sets *st (and a
+ * one-line reason in @err, starting with @path). Reads sequentially with
+ * read() in large blocks, so a pipe works too. Caller closes with
+ * edgelog_reader_close().
+ */
 struct edgelog_reader *edgelog_reader_open(const char *path, enum edgelog_status *st,
 					   char *err, size_t errlen);
 const struct edgelog_meta *edgelog_reader_meta(const struct edgelog_reader *r);
-/* Next record: 1 got one, 0 end of records (footer or end of file), -1 read
- * error. Event records are skipped. */
+
+/*
+ * Every record is validated (src/edgecheck.h: levels, seq, time order, the
+ * write window, the log's grid and expirations) unless @on is false (export
+ * --unchecked: a damaged log's records as they are). The framing (events,
+ * footer, what follows it) is checked either way. Call before reading.
+ */
+void edgelog_reader_set_checked(struct edgelog_reader *r, bool on);
+
+/*
+ * Next item in file order: 1 a record in *rec, 2 an event in *ev (format 2;
+ * payload valid until the next call), 0 the end (footer, end of the file,
+ * or a zero-filled tail), -1 an error: bad input or I/O, said by
+ * edgelog_reader_error(); errno is EBADMSG (bad input) or the I/O error.
+ * Items before an error stay valid.
+ */
+int edgelog_reader_next_item(struct edgelog_reader *r, struct edge_rec *rec,
+			     struct edgelog_event *ev);
+/* Next record, events skipped (still validated): 1, 0 at the end, -1. */
 int edgelog_reader_next(struct edgelog_reader *r, struct edge_rec *rec);
-/* After next() returned 0: the footer, or NULL when the log was cut short. */
+/* Up to @max records at once, as next() would return them (events skipped,
+ * everything validated): n > 0 with *recs pointing at them inside the
+ * reader (valid until its next call), 0 at the end, -1. For loops over
+ * millions of records: no copy, no call per record. */
+long edgelog_reader_next_batch(struct edgelog_reader *r, const struct edge_rec **recs, size_t max);
+/* After -1: the reason ("PATH: record N at offset X: what"), and *st
+ * EDGELOG_E_CORRUPT (bad input) or EDGELOG_E_IO; @st may be NULL. */
+const char *edgelog_reader_error(const struct edgelog_reader *r, enum edgelog_status *st);
+
+/* After the end: the footer, or NULL when the log was cut short. A footer is
+ * only returned when it agrees with the file: its record count is the
+ * records read, and nothing follows it (else the reader fails, CORRUPT). */
 const struct edgelog_footer *edgelog_reader_footer(const struct edgelog_reader *r);
-/* After next() returned 0: bytes of an incomplete last record (cut mid-write). */
+/* After the end: bytes of an incomplete last record or event (cut mid-write). */
 size_t edgelog_reader_trailing_bytes(const struct edgelog_reader *r);
+/* After the end: zero bytes the log ends with, where records should be (a
+ * power loss: the file grew but its last blocks were never written). The log
+ * counts as cut short; the zeros are not records. */
+uint64_t edgelog_reader_zero_bytes(const struct edgelog_reader *r);
+/* Records and events read so far; events of one @type (0: all types). */
+uint64_t edgelog_reader_records(const struct edgelog_reader *r);
+uint64_t edgelog_reader_events(const struct edgelog_reader *r, unsigned type);
 void edgelog_reader_close(struct edgelog_reader *r);
 
 #endif

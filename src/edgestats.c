@@ -15,14 +15,44 @@ struct edgestats {
 	struct edge_rec prev, prev2;
 	uint64_t next_seq;        /* the seq the next record should carry */
 	bool any_stale;           /* width[EDGESTATS_ANY] needs recomputing */
+	/* the last record's missed periods and latency */
+	uint64_t last_missed;
+	int64_t last_latency;
 	/* the pulse the last edgestats_add() closed, for edgestats_last_pulse() */
 	bool last_valid;
 	enum edgestats_polarity last_pol;
 	struct edgestats_pulse last;
 };
 
-/* Flags that make an edge's times useless for a width. */
-#define EDGE_F_UNMEASURABLE (EDGE_F_WRITE_ERR | EDGE_F_SATURATED)
+/* An offset really clamped: EDGE_F_SATURATED and one at the bound. The RT
+ * loop also sets the flag when only the 16-bit expirations saturated: the
+ * times are then exact, and the count comes from the intended times. */
+static inline bool offsets_clamped(const struct edge_rec *e)
+{
+	return (e->flags & EDGE_F_SATURATED) &&
+	       (e->wake_off_ns == INT32_MAX || e->wake_off_ns == INT32_MIN ||
+		e->write_begin_off_ns == INT32_MAX || e->write_begin_off_ns == INT32_MIN ||
+		e->write_end_off_ns == INT32_MAX || e->write_end_off_ns == INT32_MIN);
+}
+
+uint64_t edgestats_missed_slow(const struct edge_rec *prev, const struct edge_rec *e,
+			       int64_t half_period_ns)
+{
+	uint64_t own = e->expirations > 1 ? e->expirations - 1u : 0, d, slots, seq_adv;
+
+	if (!prev || half_period_ns <= 0 || e->seq <= prev->seq || e->intended_ns <= prev->intended_ns)
+		return own;
+	/* slot advance - seq advance, the slots rounded (an edge list's
+	 * intended times need not sit exactly on a grid) */
+	d = e->intended_ns - prev->intended_ns;
+	slots = d / (uint64_t)half_period_ns;
+	if (d % (uint64_t)half_period_ns >= ((uint64_t)half_period_ns + 1) / 2)
+		slots++;
+	seq_adv = e->seq - prev->seq;
+	if (slots <= seq_adv)
+		return e->seq == prev->seq + 1 ? own : 0;
+	return slots - seq_adv > own ? slots - seq_adv : own;
+}
 
 static const int64_t hist_highest = STATS_HIST_DEFAULT_HIGHEST;
 
@@ -125,7 +155,7 @@ static void period_add(struct edgestats *s, const struct edge_rec *a, const stru
 
 static inline bool usable(const struct edge_rec *e)
 {
-	return !(e->flags & (EDGE_F_WARMUP | EDGE_F_UNMEASURABLE));
+	return !(e->flags & (EDGE_F_WARMUP | EDGE_F_WRITE_ERR)) && !offsets_clamped(e);
 }
 
 void edgestats_add(struct edgestats *s, const struct edge_rec *rec)
@@ -136,7 +166,10 @@ void edgestats_add(struct edgestats *s, const struct edge_rec *rec)
 	const struct edge_rec ec = *rec, *e = &ec;
 	bool linked = true;
 
+	uint64_t missed = edgestats_missed(s->have_prev ? &s->prev : NULL, e, r->half_period_ns);
+
 	s->last_valid = false;
+	s->last_missed = missed;
 	if (r->records++ == 0)
 		r->first_intended_ns = e->intended_ns;
 	if (e->seq != s->next_seq) {
@@ -159,21 +192,21 @@ void edgestats_add(struct edgestats *s, const struct edge_rec *rec)
 
 	if (e->flags & EDGE_F_WARMUP) {
 		r->warmup_edges++;
-		if (e->expirations > 1)
-			r->warmup_missed_periods += e->expirations - 1u;
+		r->warmup_missed_periods += missed;
+		s->last_latency = edgestats_wake_latency_missed(e, missed, r->half_period_ns);
 	} else {
 		/* Lateness from the first deadline after the previous edge, as
 		 * cyclictest measures it: an edge that served a later slot
 		 * (expirations > 1) was late by the slots it skipped too. */
-		int64_t wake = edgestats_wake_latency(e, r->half_period_ns);
+		int64_t wake = edgestats_wake_latency_missed(e, missed, r->half_period_ns);
 		int64_t cost = (int64_t)e->write_end_off_ns - (int64_t)e->write_begin_off_ns;
 
+		s->last_latency = wake;
 		r->edges++;
-		if (e->expirations > 1)
-			r->missed_periods += e->expirations - 1u;
+		r->missed_periods += missed;
 		if (e->flags & EDGE_F_WRITE_ERR)
 			r->write_errors++;
-		if (e->flags & EDGE_F_SATURATED)
+		if (offsets_clamped(e))
 			r->saturated++;
 		if (wake > r->wake.m.max) {
 			r->wake_worst.seq = e->seq;
@@ -218,6 +251,16 @@ bool edgestats_last_pulse(const struct edgestats *s, struct edgestats_pulse *p,
 	*p = s->last;
 	*pol = s->last_pol;
 	return true;
+}
+
+uint64_t edgestats_last_missed(const struct edgestats *s)
+{
+	return s->last_missed;
+}
+
+int64_t edgestats_last_latency(const struct edgestats *s)
+{
+	return s->last_latency;
 }
 
 void edgestats_live(const struct edgestats *s, struct edgestats_live *out)

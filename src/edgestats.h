@@ -15,13 +15,45 @@
 
 struct edgestats;
 
+/*
+ * Missed periods at @e: slots without an edge since @prev (NULL: @e is the
+ * first record). The slots advanced minus the edges written, so the count is
+ * real even when the record's 16-bit expirations saturated at 65,535 or
+ * records were dropped in between; expirations - 1 in the common case.
+ */
+uint64_t edgestats_missed_slow(const struct edge_rec *prev, const struct edge_rec *e,
+			       int64_t half_period_ns);
+static inline uint64_t edgestats_missed(const struct edge_rec *prev, const struct edge_rec *e,
+					int64_t half_period_ns)
+{
+	if (prev && e->seq == prev->seq + 1 && e->expirations < UINT16_MAX)
+		return e->expirations > 1 ? e->expirations - 1u : 0;
+	return edgestats_missed_slow(prev, e, half_period_ns);
+}
+
 /* An edge's wake latency as sqwave reports it: from the first deadline after
- * the previous edge, so an edge that skipped slots (expirations > 1) was late
- * by those too (what cyclictest would report). */
+ * the previous edge, so an edge that skipped slots was late by those too
+ * (what cyclictest would report). @missed from edgestats_missed(); the sum
+ * saturates at INT64_MAX instead of overflowing. */
+static inline int64_t edgestats_wake_latency_missed(const struct edge_rec *e, uint64_t missed,
+						    int64_t half_period_ns)
+{
+	uint64_t late;
+
+	if (!missed || half_period_ns <= 0)
+		return e->wake_off_ns;
+	if (missed > (uint64_t)(INT64_MAX - INT32_MAX) / (uint64_t)half_period_ns)
+		return INT64_MAX;
+	late = missed * (uint64_t)half_period_ns;
+	return (int64_t)late + e->wake_off_ns;
+}
+
+/* The same from the record alone: exact unless its expirations saturated
+ * (edgestats_last_missed() has the real count then). */
 static inline int64_t edgestats_wake_latency(const struct edge_rec *e, int64_t half_period_ns)
 {
-	return (int64_t)e->wake_off_ns +
-	       (int64_t)(e->expirations > 1 ? e->expirations - 1u : 0u) * half_period_ns;
+	return edgestats_wake_latency_missed(e, e->expirations > 1 ? e->expirations - 1u : 0u,
+					     half_period_ns);
 }
 
 /* All memory allocated and zeroed here. NULL with errno on failure.
@@ -93,7 +125,7 @@ struct edgestats_result {
 	uint64_t largest_gap;      /* most records missing in one place */
 	struct edgestats_where first_gap, last_gap; /* the record just after the gap */
 	uint64_t write_errors;     /* counted edges flagged EDGE_F_WRITE_ERR */
-	uint64_t saturated;        /* counted edges flagged EDGE_F_SATURATED */
+	uint64_t saturated;        /* counted edges with an offset clamped to +-2.1 s */
 	uint64_t level_repeats;    /* consecutive records writing the same level */
 	uint64_t pulses_skipped;   /* counted-edge pairs not measured (gap, error, ...) */
 
@@ -114,6 +146,10 @@ struct edgestats_result {
  * when that edge closed no counted pulse. For per-edge reports (analyze). */
 bool edgestats_last_pulse(const struct edgestats *s, struct edgestats_pulse *p,
 			  enum edgestats_polarity *pol);
+/* Missed periods and wake latency of the record the last edgestats_add()
+ * took (as counted in the results). */
+uint64_t edgestats_last_missed(const struct edgestats *s);
+int64_t edgestats_last_latency(const struct edgestats *s);
 
 /* Everything measured so far. Call it, and read through the pointer, only
  * while nobody is feeding (after the writer thread has stopped): it computes

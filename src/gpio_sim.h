@@ -22,7 +22,7 @@
  * Line k is named "SIM<k>", except that with 4 or more lines the last two are
  * both named GPIO_SIM_DUP_NAME, so that ambiguity can be tested.
  */
-#define GPIO_SIM_MAX_LINES     64
+#define GPIO_SIM_MAX_LINES     1024   /* as sim.num_lines allows (config.c) */
 #define GPIO_SIM_HISTORY       4096   /* writes kept; older ones are overwritten */
 #define GPIO_SIM_CHIP_NAME     "gpiochip0"
 #define GPIO_SIM_CHIP_PATH     "/dev/gpiochip0"

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* sqwave: command dispatch, --help, --version. */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd.h"
 #include "contain.h"
 #include "gpio_out.h"
+#include "print.h"
 
 static const struct command {
 	const char *name;
@@ -35,10 +38,32 @@ static void usage(FILE *f)
 		   "            128+N run stopped early by signal N\n");
 }
 
+/* Every command's standard output, checked once here: a summary or a CSV
+ * written to a full disk, a closed pipe or /dev/full is lost, and a lost
+ * result is an I/O error (exit 3), never a success. */
+static int stdout_checked(int ret)
+{
+	int bad;
+
+	errno = 0;
+	bad = fflush(stdout) != 0 || ferror(stdout);
+	bad |= fclose(stdout) != 0;
+	if (bad) {
+		pr_err("writing standard output failed: %s",
+		       errno ? strerror(errno) : "an earlier write failed");
+		if (ret == SQW_EXIT_OK || ret == SQW_EXIT_LIMIT)
+			ret = SQW_EXIT_RUNTIME;
+	}
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	size_t i;
 
+	/* A file-size limit is an I/O error (EFBIG) like a full disk, reported
+	 * and exit 3, never a silent death by SIGXFSZ: for every command. */
+	signal(SIGXFSZ, SIG_IGN);
 	if (argc < 2) {
 		usage(stderr);
 		return SQW_EXIT_USAGE;
@@ -50,15 +75,15 @@ int main(int argc, char **argv)
 		return contain_guard_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
-		return SQW_EXIT_OK;
+		return stdout_checked(SQW_EXIT_OK);
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf("sqwave %s (GPIO: %s, simulated)\n", SQW_VERSION, gpio_out_gpiod_api());
-		return SQW_EXIT_OK;
+		return stdout_checked(SQW_EXIT_OK);
 	}
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+			return stdout_checked(commands[i].fn(argc - 1, argv + 1));
 	fprintf(stderr, "sqwave: unknown command '%s'\n\n", argv[1]);
 	usage(stderr);
 	return SQW_EXIT_USAGE;

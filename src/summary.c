@@ -12,6 +12,7 @@
 #include "edgelog.h"
 #include "json.h"
 #include "cpulist.h"
+#include "outfile.h"
 #include "statsjson.h"
 #include "units.h"
 
@@ -339,13 +340,15 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 			"*** these timings say nothing about real-time behaviour ***\n\n",
 			ri->non_rt_reason && ri->non_rt_reason[0] ? ri->non_rt_reason
 								  : "SCHED_FIFO or mlockall not in force");
+	/* names from files (a board's name, a chip's label) are escaped: they
+	 * must not drive the terminal */
 	if (ri->label && ri->label[0])
-		fprintf(f, "label      %s\n", ri->label);
-	fprintf(f, "board      %s (%s)\n", config_str(c, CFG_BOARD_NAME),
-		ri->board_file ? ri->board_file : "-");
+		fprintf(f, "label      %s\n", OUTFILE_ESC(ri->label));
+	fprintf(f, "board      %s (%s)\n", OUTFILE_ESC(config_str(c, CFG_BOARD_NAME)),
+		ri->board_file ? OUTFILE_ESC(ri->board_file) : "-");
 	if (ri->profile_file)
-		fprintf(f, "profile    %s\n", ri->profile_file);
-	fprintf(f, "gpio       %s\n", ri->gpio_desc ? ri->gpio_desc : "-");
+		fprintf(f, "profile    %s\n", OUTFILE_ESC(ri->profile_file));
+	fprintf(f, "gpio       %s\n", ri->gpio_desc ? OUTFILE_ESC(ri->gpio_desc) : "-");
 	fprintf(f, "host       %s, %s, %d CPUs, %s\n", h->hostname[0] ? h->hostname : "-",
 		h->cpu_model[0] ? h->cpu_model : "unknown CPU", h->ncpus, h->machine);
 	fprintf(f, "kernel     %s %s\n", h->kernel_release, h->kernel_version);
@@ -409,7 +412,7 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 
 	fprintf(f, "\nRT thread  %ld minor faults, %ld major faults, %ld involuntary context switches\n",
 		ri->minflt, ri->majflt, ri->nivcsw);
-	fprintf(f, "log        %s%s\n", ri->log_path ? ri->log_path : "-",
+	fprintf(f, "log        %s%s\n", ri->log_path ? OUTFILE_ESC(ri->log_path) : "-",
 		ri->log_error ? "  (INCOMPLETE: I/O error)" : "");
 
 	if (ri->nphases)

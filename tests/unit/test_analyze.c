@@ -501,6 +501,145 @@ static void a_foreign_or_missing_file_is_refused(void **state)
 	}
 }
 
+
+/* A log of @n edges a run could write: late wake-ups, a few missed
+ * periods, a stall past 16 bits, events; record @bad (if < n) broken. */
+static void write_run_log(const char *path, uint64_t n, uint64_t bad, uint64_t dropped_at_end)
+{
+	struct edgelog_meta m = { .clock_id = 1, .half_period_ns = HALF, .start_ns = T0,
+				  .text = "board.name=test\n" };
+	struct edgelog_footer f = { .dropped = dropped_at_end };
+	struct edgelog_writer *w;
+	uint64_t i, slot = 0;
+
+	unlink(path);
+	w = edgelog_writer_open(path, &m);
+	assert_non_null(w);
+	for (i = 0; i < n; i++) {
+		uint64_t adv = i == 0 ? 1 : i % 997 == 0 ? 3 : i == n / 2 ? 70000 : 1;
+		int32_t lat = (int32_t)(2000 + (i * 7919) % 40000);
+		struct edge_rec e = {
+			.seq = i, .wake_off_ns = lat, .write_begin_off_ns = lat + 200,
+			.write_end_off_ns = lat + 900, .level = (uint8_t)((i + 1) & 1),
+		};
+
+		slot += i == 0 ? 0 : adv;
+		e.intended_ns = T0 + slot * HALF;
+		e.expirations = (uint16_t)(adv > UINT16_MAX ? UINT16_MAX : adv);
+		if (adv > UINT16_MAX)
+			e.flags = EDGE_F_SATURATED;
+		if (i == bad)
+			e.level = 3;
+		assert_int_equal(edgelog_writer_append(w, &e, 1), 0);
+		if (i % 1000 == 500)
+			assert_int_equal(edgelog_writer_append_event(w, e.intended_ns, EDGELOG_EV_NOTE,
+								     "text=hello\n", 11), 0);
+	}
+	assert_int_equal(edgelog_writer_close(w, &f), 0);
+}
+
+/* analysis_feed() with @threads against analysis_add() edge by edge. */
+static void feed_matches_add(unsigned threads)
+{
+	struct analyze_opts o = { .worst_n = 10, .missed_list = 50, .hist_buckets = 100,
+				  .threads = threads };
+	char path[256], err[256];
+	struct analyze_source *s1, *s2;
+	struct analysis *a1, *a2;
+	const struct edgestats_result *r1, *r2;
+	enum analyze_status st;
+	struct edge_rec e;
+	uint64_t at_end;
+	size_t i;
+
+	alarm(120);	/* a handoff that loses a chunk would hang: fail instead */
+	snprintf(path, sizeof(path), "%s/run.sqwlog", tmpdir);
+	write_run_log(path, 20000, UINT64_MAX, 5);
+	s1 = analyze_source_open(path, NULL, &st, err, sizeof(err));
+	s2 = analyze_source_open(path, NULL, &st, err, sizeof(err));
+	assert_non_null(s1);
+	assert_non_null(s2);
+	a1 = analysis_new(&o, analyze_source_info(s1));
+	a2 = analysis_new(&o, analyze_source_info(s2));
+	while (analyze_source_next(s1, &e) == 1)
+		analysis_add(a1, &e);
+	assert_int_equal(analysis_feed(a2, s2), 0);
+	analysis_finish(a1);
+	analysis_finish(a2);
+	r1 = analysis_stats(a1);
+	r2 = analysis_stats(a2);
+	assert_int_equal(r2->edges, 20000);
+	assert_int_equal(r1->edges, r2->edges);
+	/* 20 places of 2, and a stall of 69,999 counted in full */
+	assert_int_equal(r2->missed_periods, 20 * 2 + 69999);
+	assert_int_equal(r1->missed_periods, r2->missed_periods);
+	assert_int_equal(a2->missed_events, 21);
+	assert_int_equal(a2->missed[10].periods, 69999);
+	assert_int_equal(r1->wake.m.max, r2->wake.m.max);
+	assert_int_equal(r2->wake.m.max, 69999ll * HALF + a2->missed[10].seq * 0 +
+			 (int64_t)(2000 + (a2->missed[10].seq * 7919) % 40000));
+	assert_int_equal(r1->width[EDGESTATS_ANY].tmax.width_ns, r2->width[EDGESTATS_ANY].tmax.width_ns);
+	assert_int_equal(r1->width[EDGESTATS_ANY].tmin.width_ns, r2->width[EDGESTATS_ANY].tmin.width_ns);
+	assert_int_equal(a1->nworst, a2->nworst);
+	for (i = 0; i < a2->nworst; i++)
+		assert_int_equal(a1->worst[i].seq, a2->worst[i].seq);
+	assert_int_equal(a1->nminutes, a2->nminutes);
+	assert_int_equal(a2->src->events, 20);
+	/* the footer's drops after the last record are reported */
+	assert_int_equal(analysis_dropped(a2, &at_end), 5);
+	assert_int_equal(at_end, 5);
+	analysis_free(a1);
+	analysis_free(a2);
+	analyze_source_close(s1);
+	analyze_source_close(s2);
+	unlink(path);
+	alarm(0);
+}
+
+static void feeding_a_log_in_two_threads_gives_what_one_thread_gives(void **state)
+{
+	(void)state;
+	feed_matches_add(0);	/* two threads (on a machine with two CPUs) */
+	feed_matches_add(1);	/* one, in batches */
+}
+
+static void a_bad_record_stops_the_threaded_feed_naming_it(void **state)
+{
+	struct analyze_opts o = { .worst_n = 10, .missed_list = 50, .hist_buckets = 100 };
+	char path[256], err[256];
+	struct analyze_source *s;
+	struct analysis *a;
+	enum analyze_status st;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/bad.sqwlog", tmpdir);
+	write_run_log(path, 20000, 12345, 0);
+	s = analyze_source_open(path, NULL, &st, err, sizeof(err));
+	assert_non_null(s);
+	a = analysis_new(&o, analyze_source_info(s));
+	assert_int_equal(analysis_feed(a, s), -1);
+	assert_non_null(strstr(analyze_source_error(s, &st), "record 12345"));
+	assert_int_equal(st, ANALYZE_E_INPUT);
+	analysis_finish(a);
+	analysis_free(a);
+	analyze_source_close(s);
+	unlink(path);
+}
+
+static void a_directory_or_a_pipe_is_bad_input(void **state)
+{
+	enum analyze_status st;
+	char err[256];
+
+	(void)state;
+	assert_null(analyze_source_open(tmpdir, NULL, &st, err, sizeof(err)));
+	assert_int_equal(st, ANALYZE_E_INPUT);
+	assert_non_null(strstr(err, "is a directory"));
+	assert_null(analyze_source_open("/dev/zero", NULL, &st, err, sizeof(err)));
+	assert_int_equal(st, ANALYZE_E_INPUT);
+	assert_non_null(strstr(err, "is a device"));
+}
+
 static int make_dir(void **state)
 {
 	(void)state;
@@ -533,6 +672,9 @@ int main(void)
 		cmocka_unit_test(every_bad_edge_list_is_refused_with_file_and_line),
 		cmocka_unit_test(a_truncated_log_is_read_to_its_last_complete_record),
 		cmocka_unit_test(a_foreign_or_missing_file_is_refused),
+		cmocka_unit_test(feeding_a_log_in_two_threads_gives_what_one_thread_gives),
+		cmocka_unit_test(a_bad_record_stops_the_threaded_feed_naming_it),
+		cmocka_unit_test(a_directory_or_a_pipe_is_bad_input),
 	};
 
 	return cmocka_run_group_tests(tests, make_dir, remove_dir);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Unit tests for the edge log: round trip, truncated and foreign files, a
- * full disk. */
+/* Unit tests for the edge log: round trip, events in file order, truncated,
+ * foreign and damaged files (footers that lie, zero tails, bit flips), the
+ * writer's lock and its keeping of an old log, a full disk. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,8 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "edgelog.h"
@@ -35,8 +38,15 @@ static int make_path(void **state)
 
 static int remove_path(void **state)
 {
+	char p[96];
+	int i;
+
 	(void)state;
 	unlink(path);
+	for (i = 1; i < 10; i++) {
+		snprintf(p, sizeof(p), "%s.~%d~", path, i);
+		unlink(p);
+	}
 	return 0;
 }
 
@@ -54,7 +64,11 @@ static struct edge_rec rec_for(uint64_t i)
 	return e;
 }
 
-static void write_log(uint64_t n, int footer)
+#define TEXT "board.name=sim\nrun.half_period=500us\n"
+#define RECORDS_AT 96          /* (56 + strlen(TEXT) + 1) rounded up to 32 */
+
+/* A log of @n records (an event after record @ev_after when it is < n). */
+static void write_log_ev(uint64_t n, int footer, uint64_t ev_after)
 {
 	struct edgelog_meta m = { 0 };
 	struct edgelog_footer f = { 0 };
@@ -65,17 +79,85 @@ static void write_log(uint64_t n, int footer)
 	m.half_period_ns = 500000;
 	m.start_ns = 5000000000ull;
 	m.start_realtime_ns = 1700000000000000000ull;
-	m.text = (char *)"board.name=sim\nrun.half_period=500us\n";
+	m.text = (char *)TEXT;
+	unlink(path);
 	w = edgelog_writer_open(path, &m);
 	assert_non_null(w);
 	for (i = 0; i < n; i++) {
 		struct edge_rec e = rec_for(i);
 
 		assert_int_equal(edgelog_writer_append(w, &e, 1), 0);
+		if (i == ev_after)
+			assert_int_equal(edgelog_writer_append_event(w, e.intended_ns, EDGELOG_EV_PHASE,
+								     "name=idle\nduration=60s\n", 23), 0);
 	}
 	f.missed_periods = 7;
 	f.dropped = 0;
 	assert_int_equal(edgelog_writer_close(w, footer ? &f : NULL), 0);
+}
+
+static void write_log(uint64_t n, int footer)
+{
+	write_log_ev(n, footer, UINT64_MAX);
+}
+
+static void poke(off_t off, const void *p, size_t n)
+{
+	int fd = open(path, O_WRONLY);
+
+	assert_true(fd >= 0);
+	assert_int_equal(pwrite(fd, p, n, off), (ssize_t)n);
+	close(fd);
+}
+
+static void append(const void *p, size_t n)
+{
+	int fd = open(path, O_WRONLY | O_APPEND);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, p, n), (ssize_t)n);
+	close(fd);
+}
+
+static off_t size_of(void)
+{
+	struct stat sb;
+
+	assert_int_equal(stat(path, &sb), 0);
+	return sb.st_size;
+}
+
+/* Open @path and read every record: the last next() return; *n records. */
+static int read_status(uint64_t *n, enum edgelog_status *st, char *err, size_t errlen, bool checked)
+{
+	struct edgelog_reader *r = edgelog_reader_open(path, st, err, errlen);
+	struct edge_rec e;
+	int rc;
+
+	*n = 0;
+	if (!r)
+		return -2;
+	edgelog_reader_set_checked(r, checked);
+	while ((rc = edgelog_reader_next(r, &e)) == 1)
+		(*n)++;
+	if (rc < 0)
+		snprintf(err, errlen, "%s", edgelog_reader_error(r, st));
+	edgelog_reader_close(r);
+	return rc;
+}
+
+static void expect_corrupt(const char *want)
+{
+	enum edgelog_status st;
+	char err[512] = "";
+	uint64_t n;
+	int rc = read_status(&n, &st, err, sizeof(err), true);
+
+	if (rc != -1 && rc != -2)
+		fail_msg("read %llu records, rc %d: wanted '%s'", (unsigned long long)n, rc, want);
+	assert_int_equal(st, EDGELOG_E_CORRUPT);
+	if (!strstr(err, want))
+		fail_msg("'%s' does not say '%s'", err, want);
 }
 
 static uint64_t read_all(struct edgelog_reader *r)
@@ -249,6 +331,7 @@ static void a_full_disk_fails_the_writer_and_keeps_what_was_written(void **state
 
 	(void)state;
 	m.half_period_ns = 500000;
+	m.start_ns = 5000000000ull;
 	m.text = (char *)"board.name=sim\n";
 	w = edgelog_writer_open(path, &m);
 	assert_non_null(w);
@@ -278,6 +361,327 @@ static void a_full_disk_fails_the_writer_and_keeps_what_was_written(void **state
 	edgelog_reader_close(r);
 }
 
+
+static void events_come_back_in_file_order_and_next_skips_them(void **state)
+{
+	enum edgelog_status st;
+	struct edgelog_reader *r;
+	struct edgelog_event ev;
+	struct edge_rec e;
+	char order[32] = "", buf[32];
+	size_t k = 0;
+	int rc;
+
+	(void)state;
+	write_log_ev(5, 1, 2);
+	r = edgelog_reader_open(path, &st, NULL, 0);
+	assert_non_null(r);
+	while ((rc = edgelog_reader_next_item(r, &e, &ev)) > 0) {
+		order[k++] = rc == 1 ? 'r' : 'e';
+		if (rc == 2) {
+			assert_int_equal(ev.type, EDGELOG_EV_PHASE);
+			assert_int_equal(ev.time_ns, rec_for(2).intended_ns);
+			assert_int_equal(ev.len, 23);
+			assert_string_equal((const char *)ev.payload, "name=idle\nduration=60s\n");
+			assert_string_equal(edgelog_event_get(&ev, "duration", buf, sizeof(buf)), "60s");
+			assert_string_equal(edgelog_event_get(&ev, "name", buf, sizeof(buf)), "idle");
+			assert_null(edgelog_event_get(&ev, "dur", buf, sizeof(buf)));
+		}
+	}
+	assert_int_equal(rc, 0);
+	assert_string_equal(order, "rrrerr");
+	assert_int_equal(edgelog_reader_events(r, 0), 1);
+	assert_int_equal(edgelog_reader_events(r, EDGELOG_EV_PHASE), 1);
+	assert_non_null(edgelog_reader_footer(r));
+	edgelog_reader_close(r);
+
+	r = edgelog_reader_open(path, &st, NULL, 0);
+	assert_int_equal(read_all(r), 5);
+	assert_non_null(edgelog_reader_footer(r));
+	edgelog_reader_close(r);
+}
+
+static void a_damaged_event_is_corrupt(void **state)
+{
+	/* the event header after record 2: RECORDS_AT + 3 x 32 */
+	const off_t ev = RECORDS_AT + 3 * 32;
+	static const struct {
+		off_t off;
+		uint32_t v;
+		size_t n;
+		const char *want;
+	} bad[] = {
+		{ 16, 0, 2, "type 0" },                  /* type */
+		{ 16, 99, 2, "type 99" },
+		{ 18, 1, 2, "reserved 1/0" },             /* reserved0 */
+		{ 28, 5, 4, "reserved 0/5" },             /* reserved1 */
+		{ 20, 70000, 4, "length 70000" },         /* len over the maximum */
+		{ 24, 12345, 4, "does not match its CRC" },
+		{ 32, 'N', 1, "does not match its CRC" }, /* a payload byte */
+		{ 60, 1, 1, "does not match its CRC or padding" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		write_log_ev(5, 1, 2);
+		poke(ev + bad[i].off, &bad[i].v, bad[i].n);
+		expect_corrupt(bad[i].want);
+	}
+}
+
+static void an_event_in_a_version_1_log_is_corrupt_and_version_1_still_reads(void **state)
+{
+	uint32_t v1 = 1;
+	enum edgelog_status st;
+	struct edgelog_reader *r;
+
+	(void)state;
+	write_log_ev(5, 1, 2);
+	poke(8, &v1, 4);
+	expect_corrupt("format 1 log");
+	write_log(5, 1);
+	poke(8, &v1, 4);
+	r = edgelog_reader_open(path, &st, NULL, 0);
+	assert_non_null(r);
+	assert_int_equal(edgelog_reader_meta(r)->version, 1);
+	assert_int_equal(read_all(r), 5);
+	assert_non_null(edgelog_reader_footer(r));
+	edgelog_reader_close(r);
+}
+
+static void a_footer_that_lies_or_is_not_last_is_corrupt(void **state)
+{
+	struct edge_rec more = rec_for(10);
+	uint64_t lie = 10000;
+	char junk[32];
+
+	(void)state;
+	write_log(10, 1);
+	poke(size_of() - 64 + 16, &lie, 8);       /* records written */
+	expect_corrupt("the footer says 10000 records but the log holds 10");
+
+	write_log(10, 1);
+	memset(junk, 0x5a, sizeof(junk));
+	append(junk, 5);
+	expect_corrupt("data after the footer");
+
+	write_log(10, 1);                         /* a footer, then more records */
+	append(&more, sizeof(more));
+	expect_corrupt("data after the footer");
+
+	write_log(10, 1);                         /* a footer with a bad stop reason */
+	lie = 77;
+	poke(size_of() - 64 + 52, &lie, 4);
+	expect_corrupt("stop reason 77");
+}
+
+static void zeros_at_the_end_are_a_log_cut_short_not_records(void **state)
+{
+	static const size_t tails[] = { 4096, 100, 32, 7 };
+	static char zeros[4096];
+	enum edgelog_status st;
+	struct edgelog_reader *r;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(tails) / sizeof(tails[0]); i++) {
+		write_log(10, 0);
+		append(zeros, tails[i]);
+		r = edgelog_reader_open(path, &st, NULL, 0);
+		assert_non_null(r);
+		assert_int_equal(read_all(r), 10);
+		assert_null(edgelog_reader_footer(r));
+		assert_int_equal(edgelog_reader_zero_bytes(r), tails[i]);
+		edgelog_reader_close(r);
+	}
+	/* zeros from the first record on: a log of no records, cut short */
+	write_log(0, 0);
+	append(zeros, 4096);
+	r = edgelog_reader_open(path, &st, NULL, 0);
+	assert_non_null(r);
+	assert_int_equal(read_all(r), 0);
+	assert_int_equal(edgelog_reader_zero_bytes(r), 4096);
+	edgelog_reader_close(r);
+}
+
+static void zeros_followed_by_data_are_corrupt(void **state)
+{
+	static char zeros[4096];
+	struct edge_rec more = rec_for(10);
+
+	(void)state;
+	write_log(10, 0);
+	append(zeros, sizeof(zeros));
+	append(&more, sizeof(more));
+	expect_corrupt("zero bytes at offset 416");
+}
+
+static void a_records_offset_with_any_bit_flipped_is_corrupt(void **state)
+{
+	enum edgelog_status st;
+	char err[256];
+	uint32_t off;
+	int bit;
+
+	(void)state;
+	for (bit = 0; bit < 32; bit++) {
+		write_log(10, 1);
+		off = RECORDS_AT ^ (1u << bit);
+		poke(16, &off, 4);
+		if (edgelog_reader_open(path, &st, err, sizeof(err)))
+			fail_msg("records_offset %u (bit %d flipped) was accepted", off, bit);
+		assert_int_equal(st, EDGELOG_E_CORRUPT);
+	}
+}
+
+/* Every single-bit flip of the header and the first records: the log is
+ * refused, or read with all its records. Never fewer records with success. */
+static void no_bit_flip_of_the_header_gives_a_wrong_count(void **state)
+{
+	static unsigned char orig[RECORDS_AT + 64];
+	enum edgelog_status st;
+	char err[512];
+	uint64_t n;
+	size_t byte;
+	int bit, rc, fd;
+
+	(void)state;
+	write_log(10, 1);
+	fd = open(path, O_RDONLY);
+	assert_int_equal(read(fd, orig, sizeof(orig)), (ssize_t)sizeof(orig));
+	close(fd);
+	for (byte = 0; byte < sizeof(orig); byte++) {
+		for (bit = 0; bit < 8; bit++) {
+			unsigned char b = (unsigned char)(orig[byte] ^ (1u << bit));
+
+			poke((off_t)byte, &b, 1);
+			rc = read_status(&n, &st, err, sizeof(err), true);
+			if (rc == 0 && n != 10)
+				fail_msg("byte %zu bit %d: %llu records with success", byte, bit,
+					 (unsigned long long)n);
+			poke((off_t)byte, &orig[byte], 1);
+		}
+	}
+}
+
+static void a_bad_record_is_named_and_unchecked_reads_it_anyway(void **state)
+{
+	enum edgelog_status st;
+	uint8_t level = 5;
+	char err[256];
+	uint64_t n;
+
+	(void)state;
+	write_log(10, 1);
+	poke(RECORDS_AT + 3 * 32 + 30, &level, 1);
+	expect_corrupt("record 3 (offset 192): level 5");
+	assert_int_equal(read_status(&n, &st, err, sizeof(err), false), 0);
+	assert_int_equal(n, 10);
+}
+
+static void a_batch_reads_what_next_reads(void **state)
+{
+	enum edgelog_status st;
+	struct edgelog_reader *a, *b;
+	const struct edge_rec *recs;
+	struct edge_rec e;
+	long k, i;
+	uint64_t n = 0;
+
+	(void)state;
+	write_log_ev(3000, 1, 1500);
+	a = edgelog_reader_open(path, &st, NULL, 0);
+	b = edgelog_reader_open(path, &st, NULL, 0);
+	assert_non_null(a);
+	assert_non_null(b);
+	while ((k = edgelog_reader_next_batch(a, &recs, 700)) > 0) {
+		assert_true(k <= 700);
+		for (i = 0; i < k; i++, n++) {
+			assert_int_equal(edgelog_reader_next(b, &e), 1);
+			assert_memory_equal(&recs[i], &e, sizeof(e));
+		}
+	}
+	assert_int_equal(k, 0);
+	assert_int_equal(n, 3000);
+	assert_int_equal(edgelog_reader_next(b, &e), 0);
+	assert_non_null(edgelog_reader_footer(a));
+	edgelog_reader_close(a);
+	edgelog_reader_close(b);
+}
+
+static void a_second_writer_of_the_same_log_is_refused_naming_the_first(void **state)
+{
+	struct edgelog_meta m = { .half_period_ns = 500000, .start_ns = 5000000000ull, .text = (char *)TEXT };
+	struct edgelog_writer *w;
+	char want[64];
+	pid_t child;
+	int status;
+
+	(void)state;
+	w = edgelog_writer_open(path, &m);
+	assert_non_null(w);
+	snprintf(want, sizeof(want), "(pid %ld)", (long)getpid());
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		char err[512], kept[256];
+		struct edgelog_writer *w2 = edgelog_writer_create(path, &m, kept, sizeof(kept), err,
+								  sizeof(err));
+
+		_exit(!w2 && errno == EBUSY && strstr(err, want) && !kept[0] ? 0 : 1);
+	}
+	assert_int_equal(waitpid(child, &status, 0), child);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	/* the first one's log is intact: only its header so far */
+	assert_int_equal(size_of(), RECORDS_AT);
+	assert_int_equal(edgelog_writer_close(w, NULL), 0);
+}
+
+static void an_existing_log_is_kept_aside_never_truncated(void **state)
+{
+	struct edgelog_meta m = { .half_period_ns = 500000, .start_ns = 5000000000ull, .text = (char *)TEXT };
+	struct edgelog_writer *w;
+	char kept[256], err[256], want[96];
+	struct stat sb;
+	int i;
+
+	(void)state;
+	write_log(7, 1);
+	for (i = 1; i <= 2; i++) {
+		w = edgelog_writer_create(path, &m, kept, sizeof(kept), err, sizeof(err));
+		assert_non_null(w);
+		snprintf(want, sizeof(want), "%s.~%d~", path, i);
+		assert_string_equal(kept, want);
+		assert_int_equal(edgelog_writer_close(w, NULL), 0);
+	}
+	snprintf(want, sizeof(want), "%s.~1~", path);
+	assert_int_equal(stat(want, &sb), 0);
+	assert_int_equal(sb.st_size, RECORDS_AT + 7 * 32 + 64);
+	/* an empty file is simply used */
+	assert_int_equal(truncate(path, 0), 0);
+	w = edgelog_writer_create(path, &m, kept, sizeof(kept), err, sizeof(err));
+	assert_non_null(w);
+	assert_string_equal(kept, "");
+	assert_int_equal(edgelog_writer_close(w, NULL), 0);
+}
+
+static void a_fifo_is_refused_at_once(void **state)
+{
+	struct edgelog_meta m = { .half_period_ns = 500000, .text = (char *)TEXT };
+	char err[256];
+
+	(void)state;
+	unlink(path);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	alarm(10);	/* a blocking open() would hang here: fail instead */
+	assert_null(edgelog_writer_create(path, &m, NULL, 0, err, sizeof(err)));
+	alarm(0);
+	assert_int_equal(errno, EINVAL);
+	assert_non_null(strstr(err, "FIFO"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -289,6 +693,19 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_newer_format_version_is_refused, make_path, remove_path),
 		cmocka_unit_test_setup_teardown(a_header_cut_short_or_inconsistent_is_corrupt, make_path, remove_path),
 		cmocka_unit_test_setup_teardown(a_full_disk_fails_the_writer_and_keeps_what_was_written, make_path, remove_path),
+		cmocka_unit_test_setup_teardown(events_come_back_in_file_order_and_next_skips_them, make_path, remove_path),
+		cmocka_unit_test_setup_teardown(a_damaged_event_is_corrupt, make_path, remove_path),
+		cmocka_unit_test_setup_teardown(an_event_in_a_version_1_log_is_corrupt_and_version_1_still_reads, make_path, remove_path),
+		cmocka_unit_test_setup_teardown(a_footer_that_lies_or_is_not_last_is_corrupt, make_path, remove_path),
+		cmocka_unit_test_setup_teardown(zeros_at_the_end_are_a_log_cut_short_not_records, make_path, remove_path),
+		cmocka_unit_test_setup_teardown(zeros_followed_by_data_are_corrupt, make_path, remove_path),
+		cmocka_unit_test_setup_teardown(a_records_offset_with_any_bit_flipped_is_corrupt, make_path, remove_path),
+		cmocka_unit_test_setup_teardown(no_bit_flip_of_the_header_gives_a_wrong_count, make_path, remove_path),
+		cmocka_unit_test_setup_teardown(a_bad_record_is_named_and_unchecked_reads_it_anyway, make_path, remove_path),
+		cmocka_unit_test_setup_teardown(a_batch_reads_what_next_reads, make_path, remove_path),
+		cmocka_unit_test_setup_teardown(a_second_writer_of_the_same_log_is_refused_naming_the_first, make_path, remove_path),
+		cmocka_unit_test_setup_teardown(an_existing_log_is_kept_aside_never_truncated, make_path, remove_path),
+		cmocka_unit_test_setup_teardown(a_fifo_is_refused_at_once, make_path, remove_path),
 	};
 
 	return cmocka_run_group_tests_name("edgelog", tests, NULL, NULL);

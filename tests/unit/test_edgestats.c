@@ -349,8 +349,65 @@ static void a_million_edges_keep_every_count_exact(void **state)
 			 edgestats_result(s)->width[EDGESTATS_NEG].h.m.n, n - 1);
 }
 
+static void a_stall_past_16_bits_is_counted_in_full(void **state)
+{
+	struct edgestats *s = *state;
+	const struct edgestats_result *r;
+	struct edgestats_live live;
+	struct edge_rec e[] = { plain(0), plain(1), plain(2) };
+
+	/* edge 2 comes 225,620 slots after edge 1: the RT loop saturates the
+	 * count at 65,535 and flags it; the intended times say 225,619 missed */
+	e[2] = edge(2, 1 + 225620, 10000, 11000, 13000);
+	e[2].expirations = UINT16_MAX;
+	e[2].flags = EDGE_F_SATURATED;
+	e[2].level = 1;		/* each edge toggles, whatever the slot */
+	feed(s, e, 3);
+	r = edgestats_result(s);
+	assert_int_equal(r->missed_periods, 225619);
+	assert_int_equal(edgestats_last_missed(s), 225619);
+	assert_int_equal(edgestats_last_latency(s), 225619ll * HALF + 10000);
+	assert_int_equal(r->wake.m.max, 225619ll * HALF + 10000);
+	/* the times are exact: no offset was clamped, the long pulse is measured */
+	assert_int_equal(r->saturated, 0);
+	assert_int_equal(r->width[EDGESTATS_NEG].tmax.width_ns, 225620ll * HALF);
+	edgestats_live(s, &live);
+	assert_int_equal(live.missed_periods, 225619);
+}
+
+static void missed_periods_of_dropped_records_still_count(void **state)
+{
+	struct edgestats *s = *state;
+	const struct edgestats_result *r;
+	struct edge_rec e[] = { plain(0), plain(1), edge(4, 9, 10000, 11000, 13000) };
+
+	/* records 2 and 3 were dropped; edge 4 is in slot 9: 8 slots for 3
+	 * edges, so 5 periods passed without an edge */
+	feed(s, e, 3);
+	r = edgestats_result(s);
+	assert_int_equal(r->seq_gaps, 2);
+	assert_int_equal(r->missed_periods, 5);
+}
+
+static void a_warm_up_stall_is_counted_apart_in_full(void **state)
+{
+	struct edgestats *s = *state;
+	const struct edgestats_result *r;
+	struct edge_rec e[] = { plain(0), edge(1, 70001, 10000, 11000, 13000) };
+
+	e[0].flags = e[1].flags = EDGE_F_WARMUP;
+	e[1].expirations = UINT16_MAX;
+	e[1].flags |= EDGE_F_SATURATED;
+	feed(s, e, 2);
+	r = edgestats_result(s);
+	assert_int_equal(r->missed_periods, 0);
+	assert_int_equal(r->warmup_missed_periods, 70000);
+}
+
+
 int main(void)
 {
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 	const struct CMUnitTest tests[] = {
 		T(wake_latency_and_write_cost_come_from_the_offsets),
@@ -364,6 +421,9 @@ int main(void)
 		T(records_lost_before_the_first_one_are_a_gap_too),
 		T(an_edge_whose_write_failed_ends_no_measured_pulse),
 		T(a_saturated_edge_counts_in_latency_but_not_in_widths),
+		T(a_stall_past_16_bits_is_counted_in_full),
+		T(missed_periods_of_dropped_records_still_count),
+		T(a_warm_up_stall_is_counted_apart_in_full),
 		T(two_writes_of_the_same_level_are_not_a_pulse),
 		T(the_period_runs_from_rise_to_rise),
 		T(the_live_copy_agrees_with_the_results),
