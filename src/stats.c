@@ -381,6 +381,11 @@ int64_t stats_hist_percentile_err(const struct stats_hist *h, double p, int64_t 
 	if (p >= 100)
 		return h->m.max;
 	rank = stats_rank(p, h->m.n);
+	/* The first and last ranks are the exact extremes. */
+	if (rank == 1)
+		return h->m.min;
+	if (rank == h->m.n)
+		return h->m.max;
 
 	/* In value order: low overflows, set 0 below 0 (largest magnitude
 	 * first), set 0 from 0, set 1 below center, set 1 from center, high
