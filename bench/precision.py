@@ -39,12 +39,59 @@ def pk(p):
     return "p" + f"{p:g}".replace(".", "_") + "_ns"
 
 
+PF_KTHREAD = 0x00200000
+
+
+def foreign_rt(own):
+    """User-space SCHED_FIFO/RR threads of processes other than @own (pids):
+    another test or benchmark on this shared machine, which preempts or
+    competes with the tools measured. {(pid, comm, rtprio)}."""
+    found = set()
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit() or int(pid) in own:
+            continue
+        try:
+            tids = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for t in tids:
+            try:
+                with open(f"/proc/{pid}/task/{t}/stat") as f:
+                    st = f.read()
+            except OSError:
+                continue
+            fields = st[st.rindex(")") + 2:].split()
+            if int(fields[6]) & PF_KTHREAD or int(fields[38]) not in (1, 2):
+                continue
+            found.add((int(pid), st[st.index("(") + 1:st.rindex(")")], int(fields[37])))
+    return found
+
+
+def wait_quiet(limit_s=300):
+    """Wait (up to @limit_s) until no other process runs real-time threads."""
+    t0 = time.monotonic()
+    others = foreign_rt({os.getpid()})
+    while others and time.monotonic() - t0 < limit_s:
+        time.sleep(1)
+        others = foreign_rt({os.getpid()})
+    if others:
+        log(f"still not quiet after {limit_s} s: {sorted(others)}")
+    return not others
+
+
 def run_timed(cmd):
-    """Run @cmd to its end: (returncode, stdout, stderr). Its CPU time is the
-    difference of children_cpu() around the call (communicate() reaps it)."""
+    """Run @cmd to its end: (returncode, stdout, stderr, foreign real-time
+    threads seen while it ran). Its CPU time is the difference of
+    children_cpu() around the call (communicate() reaps it)."""
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    out, err = p.communicate()
-    return p.returncode, out, err
+    seen = set()
+    while True:
+        try:
+            out, err = p.communicate(timeout=0.2)
+            break
+        except subprocess.TimeoutExpired:
+            seen |= foreign_rt({os.getpid(), p.pid})
+    return p.returncode, out, err, seen
 
 
 def children_cpu():
@@ -193,53 +240,24 @@ def bench_rounds(a, res):
     pooled = {t: {"wake": Hist(), "place": Hist(), "overshoot": Hist(), "cost": Hist(),
                   "edges": 0, "late": 0, "spun": 0} for t in tools[1:]}
     pooled_ct = Hist()
+    retried = []
     for r in range(a.rounds):
-        order = tools[r % len(tools):] + tools[:r % len(tools)]
-        rd = {"round": r + 1, "order": order}
-        for tool in order:
-            base = os.path.join(a.out, f"r{r + 1}-{tool}")
-            if tool == "cyclictest":
-                cmd = ["cyclictest", "-m", "-p", str(a.priority), "-i", "500",
-                       "-a", str(a.cpu), "-l", str(a.loops), "-q", "-N",
-                       "-h", "1000000", f"--histfile={base}.hist.full"]
-            else:
-                cmd = sq_cmd(a, base, *extra[tool])
-            log(f"round {r + 1}/{a.rounds}: {' '.join(cmd)}")
-            c0 = children_cpu()
-            t0 = time.monotonic()
-            rc, out, err = run_timed(cmd)
-            wall = time.monotonic() - t0
-            cpu = children_cpu() - c0
-            with open(base + ".out", "w") as f:
-                f.write(out + err)
-            if rc not in (0, 1):
-                sys.exit(f"precision: {cmd[0]} failed (exit {rc}):\n{err}")
-            if tool == "cyclictest":
-                h = parse_cyclictest_hist(base + ".hist.full", base + ".hist")
-                os.unlink(base + ".hist.full")
-                pooled_ct.merge(h)
-                rd[tool] = {"wake": h.summary(), "cpu_s": cpu, "wall_s": wall}
-                continue
-            subprocess.run([a.sqwave, "export", base + ".sqwlog", "--csv", base + ".csv"],
-                           check=True)
-            st = csv_stats(base + ".csv", 500_000)
-            os.unlink(base + ".sqwlog")
-            os.unlink(base + ".csv")
-            with open(base + ".json") as f:
-                js = json.load(f)
-            p = pooled[tool]
-            for k in ("wake", "place", "overshoot", "cost"):
-                p[k].merge(st[k])
-            for k in ("edges", "late", "spun"):
-                p[k] += st[k]
-            rd[tool] = {"wake": st["wake"].summary(), "place": st["place"].summary(),
-                        "overshoot": st["overshoot"].summary(), "cost": st["cost"].summary(),
-                        "edges": st["edges"], "late": st["late"], "spun": st["spun"],
-                        "cpu_s": cpu, "wall_s": wall,
-                        "spin_fraction": (js.get("spin") or {}).get("fraction"),
-                        "spin_lead_ns": js["run"].get("spin_lead_ns"),
-                        "json_place_p99_ns": js["placement_error"]["percentiles_ns"]["p99"]}
+        for attempt in range(a.retries + 1):
+            rd = one_round(a, r, tools, extra)
+            if not rd["disturbed"]:
+                break
+            retried.append({"round": r + 1, "attempt": attempt + 1,
+                            "disturbed": rd["disturbed"]})
+            log(f"  round {r + 1} disturbed by {rd['disturbed']}: "
+                + ("again" if attempt < a.retries else "kept, marked"))
         ct, sq = rd["cyclictest"], rd["default"]
+        for t in tools[1:]:
+            p = pooled[t]
+            for k in ("wake", "place", "overshoot", "cost"):
+                p[k].merge(rd[t].pop("_" + k))
+            for k in ("edges", "late", "spun"):
+                p[k] += rd[t][k]
+        pooled_ct.merge(rd["cyclictest"].pop("_wake"))
         rd["ratio"] = {"p50": ratio(sq["wake"][pk(50)], ct["wake"][pk(50)]),
                        "p99": ratio(sq["wake"][pk(99)], ct["wake"][pk(99)])}
         for t in ("spin-fixed", "spin-auto"):
@@ -252,7 +270,64 @@ def bench_rounds(a, res):
         rounds.append(rd)
         with open(os.path.join(a.out, "results.json"), "w") as f:
             json.dump({"rounds": rounds}, f, indent=1)
+    return finish_rounds(a, res, rounds, pooled, pooled_ct, retried)
 
+
+def one_round(a, r, tools, extra):
+    """Every tool once, in an order rotated by round. A round is disturbed
+    when another process ran real-time threads during it, or sqwave's RT
+    thread was preempted (involuntary context switches)."""
+    order = tools[r % len(tools):] + tools[:r % len(tools)]
+    rd = {"round": r + 1, "order": order, "disturbed": []}
+    wait_quiet()
+    for tool in order:
+        base = os.path.join(a.out, f"r{r + 1}-{tool}")
+        if tool == "cyclictest":
+            cmd = ["cyclictest", "-m", "-p", str(a.priority), "-i", "500",
+                   "-a", str(a.cpu), "-l", str(a.loops), "-q", "-N",
+                   "-h", "1000000", f"--histfile={base}.hist.full"]
+        else:
+            cmd = sq_cmd(a, base, *extra[tool])
+        log(f"round {r + 1}/{a.rounds}: {' '.join(cmd)}")
+        c0 = children_cpu()
+        t0 = time.monotonic()
+        rc, out, err, others = run_timed(cmd)
+        wall = time.monotonic() - t0
+        cpu = children_cpu() - c0
+        with open(base + ".out", "w") as f:
+            f.write(out + err)
+        if rc not in (0, 1):
+            sys.exit(f"precision: {cmd[0]} failed (exit {rc}):\n{err}")
+        rd["disturbed"] += [f"{tool}: {c} (pid {p}, FIFO/RR {q})" for p, c, q in sorted(others)]
+        if tool == "cyclictest":
+            h = parse_cyclictest_hist(base + ".hist.full", base + ".hist")
+            os.unlink(base + ".hist.full")
+            rd[tool] = {"wake": h.summary(), "cpu_s": cpu, "wall_s": wall, "_wake": h}
+            continue
+        subprocess.run([a.sqwave, "export", base + ".sqwlog", "--csv", base + ".csv"],
+                       check=True)
+        st = csv_stats(base + ".csv", 500_000)
+        os.unlink(base + ".sqwlog")
+        os.unlink(base + ".csv")
+        with open(base + ".json") as f:
+            js = json.load(f)
+        if js["rusage"]["nivcsw"]:
+            rd["disturbed"].append(f"{tool}: RT thread preempted "
+                                   f"{js['rusage']['nivcsw']} times")
+        rd[tool] = {"_wake": st["wake"], "_place": st["place"],
+                    "_overshoot": st["overshoot"], "_cost": st["cost"],
+                    "wake": st["wake"].summary(), "place": st["place"].summary(),
+                    "overshoot": st["overshoot"].summary(), "cost": st["cost"].summary(),
+                    "edges": st["edges"], "late": st["late"], "spun": st["spun"],
+                    "cpu_s": cpu, "wall_s": wall,
+                    "spin_fraction": (js.get("spin") or {}).get("fraction"),
+                    "spin_lead_ns": js["run"].get("spin_lead_ns"),
+                    "json_place_p99_ns": js["placement_error"]["percentiles_ns"]["p99"],
+                    "nivcsw": js["rusage"]["nivcsw"]}
+    return rd
+
+
+def finish_rounds(a, res, rounds, pooled, pooled_ct, retried):
     def ci(key, sub=None):
         xs = [rd["ratio"][key] if sub is None else rd["ratio"][key][sub] for rd in rounds]
         m, lo, hi = bootstrap_median_ci(xs)
@@ -272,7 +347,9 @@ def bench_rounds(a, res):
         "spin_auto": {"p99": ci("spin-auto", "p99"), "p99_9": ci("spin-auto", "p99_9"),
                       "pooled": spin_pooled["spin-auto"]},
         "settings": {"rounds": a.rounds, "loops": a.loops, "cpu": a.cpu,
-                     "priority": a.priority, "spin_fixed": a.spin_fixed},
+                     "priority": a.priority, "spin_fixed": a.spin_fixed, "retries": a.retries},
+        "retried": retried,
+        "disturbed_rounds_kept": [rd["round"] for rd in rounds if rd["disturbed"]],
     }
     lat = out["latency_p50"]["median"], out["latency_p99"]["median"]
     out["floors"] = {
@@ -310,10 +387,12 @@ def bench_cpu(a, res):
                        "--priority", str(a.priority), "--half-period", "500us",
                        "--duration", f"{a.cpu_loops * 500}us", "--log", base + ".sqwlog"]
             log(f"cpu pair {r + 1}/{a.cpu_pairs}: {' '.join(cmd)}")
+            wait_quiet()
             c0 = children_cpu()
             t0 = time.monotonic()
-            rc, out, err = run_timed(cmd)
-            pr[tool] = {"cpu_s": children_cpu() - c0, "wall_s": time.monotonic() - t0}
+            rc, out, err, others = run_timed(cmd)
+            pr[tool] = {"cpu_s": children_cpu() - c0, "wall_s": time.monotonic() - t0,
+                        "disturbed": [f"{c} (pid {p}, FIFO/RR {q})" for p, c, q in sorted(others)]}
             if rc not in (0, 1):
                 sys.exit(f"precision: {cmd[0]} failed (exit {rc}):\n{err}")
             if tool == "sqwave":
@@ -408,6 +487,15 @@ def summary_md(res):
                 f"{us(au['place'][pk(99)], 2)} | {us(sq['place'][pk(99.9)])} / "
                 f"{us(fx['place'][pk(99.9)], 2)} / {us(au['place'][pk(99.9)], 2)} |")
         L.append("")
+        if ro["retried"]:
+            L.append(f"{len(ro['retried'])} round runs were disturbed (another process's "
+                     "real-time threads, or sqwave's RT thread preempted) and run again: "
+                     + "; ".join(f"round {x['round']}: {', '.join(x['disturbed'][:3])}"
+                                 for x in ro["retried"][:6]) + ".")
+        if ro["disturbed_rounds_kept"]:
+            L.append(f"Still disturbed after {s.get('retries', '?')} retries, kept: rounds "
+                     f"{ro['disturbed_rounds_kept']}.")
+        L.append("")
         L.append("| sqwave default / cyclictest, per round | median | bootstrap 90 % interval | "
                  "range | floor |")
         L.append("|---|---|---|---|---|")
@@ -467,6 +555,11 @@ def summary_md(res):
                      f"({p['cyclictest']['wall_s']:.1f}) | {p['sqwave']['cpu_s']:.3f} "
                      f"({p['sqwave']['wall_s']:.1f}) | {fmt(p['ratio'])} |")
         L.append("")
+        dist = [f"pair {p['pair']} {t}: {', '.join(p[t]['disturbed'])}" for p in c["pairs"]
+                for t in ("cyclictest", "sqwave") if p[t]["disturbed"]]
+        if dist:
+            L.append("Disturbed by other real-time processes: " + "; ".join(dist) + ".")
+            L.append("")
         L.append(f"Median ratio **{fmt(c['median'])}**, bootstrap 90 % interval "
                  f"{fmt(c['ci90'][0])} - {fmt(c['ci90'][1])}. Floor ({c['target']}): "
                  f"{yesno(c['met'])}.")
@@ -515,6 +608,8 @@ def main():
     ap.add_argument("--cpu", type=int, default=1)
     ap.add_argument("--priority", type=int, default=80)
     ap.add_argument("--spin-fixed", default="100us", help="the fixed lead of --spin")
+    ap.add_argument("--retries", type=int, default=4,
+                    help="times a disturbed round is run again before it is kept")
     ap.add_argument("--cpu-pairs", type=int, default=6)
     ap.add_argument("--cpu-loops", type=int, default=20000, help="wake-ups per CPU-time run")
     ap.add_argument("--command", default="bench/precision.py")
@@ -522,6 +617,12 @@ def main():
     if a.loops % 2:
         a.loops += 1
     os.makedirs(a.out, exist_ok=True)
+    # This script, and what it starts, stay off the measured CPU (the RT
+    # threads pin themselves there); cyclictest's main thread and sqwave's
+    # non-RT threads then live alike.
+    others = set(os.sched_getaffinity(0)) - {a.cpu}
+    if others:
+        os.sched_setaffinity(0, others)
     res = {"command": a.command, "machine": machine_info(a)}
     t0 = time.monotonic()
     for name, fn in (("rounds", bench_rounds), ("cpu", bench_cpu), ("writer", bench_writer)):
