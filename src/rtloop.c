@@ -117,9 +117,18 @@ uint64_t rtloop_account(struct rtloop *l, uint64_t wake_ns, struct edge_rec *rec
 	return intended;
 }
 
+uint64_t rtloop_spin_until(const struct rtloop *l, uint64_t wake_ns, uint64_t intended_ns)
+{
+	uint64_t limit = wake_ns + (uint64_t)l->lead;
+
+	/* The deadline is at most a lead away (its slot was due); the lead
+	 * only keeps a spin from ever outlasting it. */
+	return limit > intended_ns ? intended_ns : limit;
+}
+
 uint64_t rtloop_spin(struct rtloop *l, uint64_t wake_ns, uint64_t intended_ns, uint8_t *flags)
 {
-	uint64_t t = wake_ns, limit = wake_ns + (uint64_t)l->lead;
+	uint64_t t = wake_ns, limit;
 
 	*flags |= EDGE_F_SPIN;
 	if (wake_ns >= intended_ns) {
@@ -129,10 +138,7 @@ uint64_t rtloop_spin(struct rtloop *l, uint64_t wake_ns, uint64_t intended_ns, u
 				      memory_order_relaxed);
 		return wake_ns;
 	}
-	/* The deadline is at most a lead away (its slot was due); the second
-	 * bound only keeps a spin from ever outlasting the lead. */
-	if (limit > intended_ns)
-		limit = intended_ns;
+	limit = rtloop_spin_until(l, wake_ns, intended_ns);
 	while (t < limit)
 		t = now_ns(l->clock);
 	return t;

@@ -131,6 +131,9 @@ uint64_t rtloop_account(struct rtloop *l, uint64_t wake_ns, struct edge_rec *rec
  * only (and unit tests).
  */
 uint64_t rtloop_spin(struct rtloop *l, uint64_t wake_ns, uint64_t intended_ns, uint8_t *flags);
+/* Where a spin that began at @wake_ns stops: @intended_ns, or one lead after
+ * @wake_ns if that comes first. */
+uint64_t rtloop_spin_until(const struct rtloop *l, uint64_t wake_ns, uint64_t intended_ns);
 
 /* spin_auto: feed one wake-up latency (l->last_lat); at the end of a
  * window, sets lead_next. RT thread only (and unit tests). */

@@ -182,6 +182,10 @@ static void a_spin_ends_at_the_deadline_and_never_outlasts_the_lead(void **state
 	assert_true(t >= wake + 100000);
 	assert_true(t < wake + 1000000000ull);
 	assert_int_equal(flags, EDGE_F_SPIN);
+	/* where it stops: the deadline, or a lead after the wake-up */
+	assert_int_equal(rtloop_spin_until(&l, T0 - 50000, T0), T0);
+	assert_int_equal(rtloop_spin_until(&l, T0 - 100000, T0), T0);
+	assert_int_equal(rtloop_spin_until(&l, T0 - 300000, T0), T0 - 200000);
 	rtloop_close(&l);
 }
 
