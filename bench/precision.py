@@ -11,11 +11,13 @@ ratios, median, bootstrap 90 % interval), edge placement error with and
 without --spin, the recorder's wake-ups, affinity and drops."""
 
 import argparse
+import bisect
 import datetime
 import json
 import os
 import platform
 import random
+import re
 import resource
 import subprocess
 import sys
@@ -443,6 +445,106 @@ def bench_writer(a, res):
                                                              for r in rows)}
 
 
+# ---- what limits a spin: gaps in a clock-read loop, with ftrace ---------------
+
+TRACEFS = "/sys/kernel/tracing"
+GAP_EVENTS = ("irq_vectors:local_timer_entry", "irq_vectors:call_function_single_entry",
+              "irq_vectors:call_function_entry", "irq_vectors:reschedule_entry",
+              "irq_vectors:irq_work_entry", "irq:irq_handler_entry", "irq:softirq_entry",
+              "sched:sched_switch", "timer:hrtimer_expire_entry")
+
+
+def tracefs_write(name, value):
+    with open(os.path.join(TRACEFS, name), "w") as f:
+        f.write(value)
+
+
+def bench_gaps(a, res):
+    """Spin on the RT CPU as --spin does (bench/spin_gaps.c) with ftrace
+    recording that CPU's interrupts, softirqs, timers and context switches on
+    the monotonic trace clock; sort each gap in the loop by whether the guest
+    kernel did something during it. A gap with no event at all is time the
+    CPU was taken away below the kernel (the hypervisor) or an event not
+    traced here."""
+    exe = os.path.join(a.out, "spin_gaps")
+    subprocess.run(["cc", "-O2", "-o", exe, "bench/spin_gaps.c"], check=True)
+    if not os.path.exists(os.path.join(TRACEFS, "trace")):
+        subprocess.run(["mount", "-t", "tracefs", "nodev", TRACEFS], check=False)
+    traced = os.path.exists(os.path.join(TRACEFS, "trace"))
+    if traced:
+        tracefs_write("tracing_on", "0")
+        tracefs_write("current_tracer", "nop")
+        tracefs_write("trace_clock", "mono")
+        tracefs_write("tracing_cpumask", format(1 << a.cpu, "x"))
+        tracefs_write("buffer_size_kb", "16384")
+        tracefs_write("set_event", "")
+        for e in GAP_EVENTS:
+            # O_APPEND without the seek Python's "a" mode does: tracefs refuses it
+            fd = os.open(os.path.join(TRACEFS, "set_event"), os.O_WRONLY | os.O_APPEND)
+            try:
+                os.write(fd, (e + "\n").encode())
+            except OSError:
+                log(f"no trace event {e} on this kernel")
+            os.close(fd)
+        tracefs_write("trace", "")
+        tracefs_write("tracing_on", "1")
+    wait_quiet()
+    cmd = [exe, str(a.cpu), str(a.priority), str(a.gap_seconds), "2000"]
+    log("gaps: " + " ".join(cmd) + (" (ftrace on)" if traced else " (no tracefs)"))
+    rc, out, err, others = run_timed(cmd)
+    events = []
+    if traced:
+        tracefs_write("tracing_on", "0")
+        with open(os.path.join(TRACEFS, "trace")) as f:
+            for line in f:
+                m = re.match(r"\s*\S.*?-\d+\s+\[\d+\]\s+\S+\s+([\d.]+):\s+(\w+):(.*)", line)
+                if m:
+                    events.append((round(float(m.group(1)) * 1e6) * 1000, m.group(2),
+                                   m.group(3).strip()))
+        tracefs_write("set_event", "")
+        tracefs_write("trace", "")
+        tracefs_write("tracing_cpumask", format((1 << (os.cpu_count() or 1)) - 1, "x"))
+    if rc != 0:
+        sys.exit(f"precision: spin_gaps failed (exit {rc}):\n{err}")
+    events.sort()
+    ts = [e[0] for e in events]
+    gaps, tail = [], {}
+    for line in out.splitlines():
+        w = line.split()
+        if w[0] == "gap":
+            gaps.append((int(w[1]), int(w[2])))
+        elif w[0] == "reads":
+            tail = {"reads": int(w[1]), "ns_per_read": float(w[3]), "spun_ns": int(w[5])}
+    classes = {}
+    kinds = {}
+    for end, length in gaps:
+        # trace timestamps have 1 us resolution: widen the window by 2 us
+        lo = bisect.bisect_left(ts, end - length - 2000)
+        hi = bisect.bisect_right(ts, end + 2000)
+        inside = events[lo:hi]
+        size = "2-10 us" if length < 10000 else "10-50 us" if length < 50000 else "> 50 us"
+        cls = "guest" if inside else "none"
+        c = classes.setdefault((cls, size), [0, 0])
+        c[0] += 1
+        c[1] += length
+        for k in {e[1] + (":" + e[2].split("function=")[1].split()[0]
+                          if e[1] == "hrtimer_expire_entry" else
+                          ":" + e[2].split()[-1] if e[1] in ("softirq_entry",
+                                                              "irq_handler_entry") else "")
+                  for e in inside}:
+            kinds[k] = kinds.get(k, 0) + 1
+    spun = tail.get("spun_ns") or 1
+    res["gaps"] = {
+        "command": " ".join(cmd), "traced": traced, "disturbed": sorted(others), **tail,
+        "gaps": len(gaps), "gap_ns": sum(g[1] for g in gaps),
+        "stalled_fraction": sum(g[1] for g in gaps) / spun,
+        "classes": {f"{k[0]} {k[1]}": v for k, v in sorted(classes.items())},
+        "guest_event_kinds": dict(sorted(kinds.items(), key=lambda kv: -kv[1])[:12]),
+    }
+    log(f"  {len(gaps)} gaps over 2 us in {spun / 1e9:.1f} s of spinning, "
+        f"{100 * res['gaps']['stalled_fraction']:.2f} % of the time")
+
+
 # ---- report ------------------------------------------------------------------
 
 def us(ns, d=1):
@@ -578,6 +680,30 @@ def summary_md(res):
                      f"{r['nonrt_samples']} | {fmt(r['recorder_wakeups_per_s'])} |")
         L.append("")
         L.append(f"Floor ({w['target']}): {yesno(w['met'])}.")
+    g = res.get("gaps")
+    if g:
+        L.append("")
+        L.append(f"### What a spin cannot beat: gaps in a clock-read loop (`{g['command']}`"
+                 + (", ftrace on that CPU" if g["traced"] else ", no tracefs") + ")")
+        L.append("")
+        L.append(f"{g.get('reads', 0):,} clock reads, {g.get('ns_per_read', 0):.1f} ns each; "
+                 f"{g['gaps']:,} gaps over 2 us in {g.get('spun_ns', 0) / 1e9:.1f} s of spinning "
+                 f"({g['gaps'] / (g.get('spun_ns', 0) / 1e9 or 1):.0f} a second), "
+                 f"{100 * g['stalled_fraction']:.2f} % of the time"
+                 + (f"; other real-time processes ran meanwhile: {g['disturbed']}"
+                    if g["disturbed"] else "") + ".")
+        L.append("")
+        L.append("| gaps | count | total ms |")
+        L.append("|---|---|---|")
+        for k, (n, ns) in g["classes"].items():
+            cls, size = k.split(" ", 1)
+            name = ("with a guest kernel event" if cls == "guest" else "with no traced event") \
+                + f", {size}"
+            L.append(f"| {name} | {n} | {ns / 1e6:.1f} |")
+        if g["guest_event_kinds"]:
+            L.append("")
+            L.append("Guest events inside gaps (gaps containing each): " + ", ".join(
+                f"{k} {v}" for k, v in g["guest_event_kinds"].items()) + ".")
     return "\n".join(L) + "\n"
 
 
@@ -602,7 +728,7 @@ def main():
     ap.add_argument("--sqwave", default="build/sqwave")
     ap.add_argument("--board", default="boards/sim.yaml")
     ap.add_argument("--out", default="build/bench/precision")
-    ap.add_argument("--only", default="rounds,cpu,writer")
+    ap.add_argument("--only", default="rounds,cpu,writer,gaps")
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--loops", type=int, default=16000, help="wake-ups per run (x 500 us)")
     ap.add_argument("--cpu", type=int, default=1)
@@ -611,6 +737,8 @@ def main():
     ap.add_argument("--retries", type=int, default=4,
                     help="times a disturbed round is run again before it is kept")
     ap.add_argument("--cpu-pairs", type=int, default=6)
+    ap.add_argument("--gap-seconds", type=float, default=5.0,
+                    help="length of the clock-read loop of the gaps item")
     ap.add_argument("--cpu-loops", type=int, default=20000, help="wake-ups per CPU-time run")
     ap.add_argument("--command", default="bench/precision.py")
     a = ap.parse_args()
@@ -625,7 +753,8 @@ def main():
         os.sched_setaffinity(0, others)
     res = {"command": a.command, "machine": machine_info(a)}
     t0 = time.monotonic()
-    for name, fn in (("rounds", bench_rounds), ("cpu", bench_cpu), ("writer", bench_writer)):
+    for name, fn in (("rounds", bench_rounds), ("cpu", bench_cpu), ("writer", bench_writer),
+                     ("gaps", bench_gaps)):
         if name in a.only.split(","):
             fn(a, res)
     res["elapsed_s"] = round(time.monotonic() - t0, 1)
