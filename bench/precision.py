@@ -471,7 +471,13 @@ def bench_gaps(a, res):
     if not os.path.exists(os.path.join(TRACEFS, "trace")):
         subprocess.run(["mount", "-t", "tracefs", "nodev", TRACEFS], check=False)
     traced = os.path.exists(os.path.join(TRACEFS, "trace"))
+    saved = {}
     if traced:
+        # Put back afterwards what is changed here.
+        for name in ("tracing_on", "trace_clock", "tracing_cpumask", "buffer_size_kb"):
+            with open(os.path.join(TRACEFS, name)) as f:
+                v = f.read().strip()
+            saved[name] = re.search(r"\[(\w+)\]", v).group(1) if name == "trace_clock" else v
         tracefs_write("tracing_on", "0")
         tracefs_write("current_tracer", "nop")
         tracefs_write("trace_clock", "mono")
@@ -503,7 +509,11 @@ def bench_gaps(a, res):
                                    m.group(3).strip()))
         tracefs_write("set_event", "")
         tracefs_write("trace", "")
-        tracefs_write("tracing_cpumask", format((1 << (os.cpu_count() or 1)) - 1, "x"))
+        for name in ("trace_clock", "tracing_cpumask", "buffer_size_kb", "tracing_on"):
+            try:
+                tracefs_write(name, saved[name])
+            except OSError:
+                log(f"could not restore {TRACEFS}/{name} to {saved[name]}")
     if rc != 0:
         sys.exit(f"precision: spin_gaps failed (exit {rc}):\n{err}")
     events.sort()
