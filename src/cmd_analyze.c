@@ -73,11 +73,29 @@ static void text_dist(FILE *f, const char *name, const struct stats_hist *h)
 	fprintf(f, " %10s %10s %10s %9s", UNITS_US(h->m.min), UNITS_USD(stats_moments_mean(&h->m)),
 		UNITS_US(h->m.max), UNITS_USD(stats_moments_stddev(&h->m)));
 	for (i = 0; i < STATS_NPCT; i++) {
+		int64_t err, v;
+
 		if (!strcmp(stats_pct_name[i], "p99.9"))
 			continue; /* the issue's set: p0.01 p1 p50 p99 p99.99 */
-		fprintf(f, " %10s", UNITS_US(stats_hist_percentile(h, stats_pct[i])));
+		v = stats_hist_percentile_err(h, stats_pct[i], &err);
+		fprintf(f, " %10s", UNITS_US_ERR(v, err));
 	}
 	fprintf(f, "\n");
+}
+
+/* Placement error's meaning, and what spinning cost (issue 10). */
+static void text_spin(FILE *f, const struct edgestats_result *r)
+{
+	double frac = edgestats_spin_fraction(r);
+
+	fprintf(f, "  placement = write-window midpoint - intended time; worst %s us at edge #%"
+		PRIu64 "\n", UNITS_US(r->place_worst_ns), r->place_worst.seq);
+	if (!r->spin_edges)
+		fprintf(f, "spin       none: edges written at the wake-up (0 %% of the time spinning)\n");
+	else
+		fprintf(f, "spin       %" PRIu64 " edges spun to their deadline, %.3f %% of the time "
+			"spinning; %" PRIu64 " late wake-ups written at once\n", r->spin_edges,
+			isnan(frac) ? 0.0 : frac * 100.0, r->late_edges);
 }
 
 static void text_extreme(FILE *f, const struct analysis *a, const char *name,
@@ -283,9 +301,13 @@ void analyze_print_text(FILE *f, const struct analysis *a)
 		text_dist(f, a->src->has_window ? "wake latency" : "latency", &r->wake);
 	if (a->src->has_window)
 		text_dist(f, "write cost", &r->write);
+	if (a->src->has_intended)
+		text_dist(f, "placement", &r->place);
 	text_dist(f, "pulse +", &r->width[EDGESTATS_POS].h);
 	text_dist(f, "pulse -", &r->width[EDGESTATS_NEG].h);
 	text_dist(f, "pulse any", &r->width[EDGESTATS_ANY].h);
+	if (a->src->has_intended)
+		text_spin(f, r);
 
 	fprintf(f, "\nPulse widths %s; only pulses with an edge at both ends count\n",
 		a->src->has_window ? "write midpoint to write midpoint, [lo, hi] from the write windows"
@@ -494,6 +516,12 @@ static void json_analysis(struct json_writer *w, const struct analysis *a)
 		statsjson_dist_worst(w, "write_cost", &r->write, &r->write_worst);
 	} else {
 		json_kv_null(w, "write_cost");
+	}
+	if (s->has_intended) {
+		statsjson_placement_and_spin(w, r);
+	} else {
+		json_kv_null(w, "placement_error");
+		json_kv_null(w, "spin");
 	}
 
 	statsjson_pulses_and_period(w, r);

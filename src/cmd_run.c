@@ -289,12 +289,23 @@ static int check_config(const struct config *c)
 	int64_t half = config_int(c, CFG_RUN_HALF_PERIOD);
 	int64_t duration = plan_duration(config_plan(c));
 	const struct plan *plan = config_plan(c);
-	char a[32], b[32];
+	char a[32], b[32], q[32];
 	size_t i;
 
 	if (duration && duration < 2 * half) {
 		pr_err("run.duration (%s) is shorter than one period (2 x run.half_period = %s)",
 		       dur(duration, a, sizeof(a)), dur(2 * half, b, sizeof(b)));
+		return -1;
+	}
+	if (config_int(c, CFG_RUN_SPIN) > half / 4) {
+		char origin[256];
+
+		/* A spin takes the RT CPU for its whole length every half period:
+		 * a quarter of the time at most leaves the rest to everything else. */
+		pr_err("run.spin (%s, %s) must be at most a quarter of run.half_period (%s): "
+		       "between 0 (off) and %s, or auto", dur(config_int(c, CFG_RUN_SPIN), a, sizeof(a)),
+		       config_origin(c, CFG_RUN_SPIN, origin, sizeof(origin)),
+		       dur(half, b, sizeof(b)), dur(half / 4, q, sizeof(q)));
 		return -1;
 	}
 	if (config_int(c, CFG_RUN_WARMUP) % half)
@@ -484,6 +495,9 @@ int cmd_run(int argc, char **argv)
 		: 0;
 	loop.idle_level = spec.idle_level;
 	loop.stack_prefault = RUN_RT_STACK / 2;
+	loop.spin_auto = config_int(c, CFG_RUN_SPIN) == CFG_SPIN_AUTO;
+	loop.spin_ns = loop.spin_auto ? 0 : config_int(c, CFG_RUN_SPIN);
+	loop.spin_max_ns = loop.spin_auto ? half / 4 : 0;
 	if (rtloop_open(&loop) < 0) {
 		pr_err("timerfd_create: %s", strerror(errno));
 		goto out;
@@ -496,6 +510,14 @@ int cmd_run(int argc, char **argv)
 		       rs.problems);
 		goto out;
 	}
+
+	/* Every thread but the RT one stays off rt.cpu: this one, and through
+	 * inheritance each thread it creates from here (the RT thread is
+	 * pinned by its own attributes). */
+	if (rtsetup_nonrt_affinity(rp.cpu) < 0)
+		pr_warn("cannot keep the other threads off CPU %d (%s): they may disturb the RT "
+			"thread", rp.cpu, errno == ENOENT ? "it is the only CPU allowed"
+							  : strerror(errno));
 
 	/* 3. The RT thread (waiting for the start), the log, the writer, go. */
 	err = rtsetup_thread_create(&rs, &rt_tid, rtloop_thread, &loop,
@@ -571,6 +593,7 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	soak_attach(soak, rec, measure0);
+	loop.bell = recorder_bell(rec);	/* read by the RT thread after go */
 	atomic_store_explicit(&loop.go, true, memory_order_release);
 
 	/* 4. Wait: signals, status line, end of the loop. */
@@ -652,6 +675,14 @@ out:
 		ri.stop_signal = sig;
 		ri.log_error = recorder_log_error(rec);
 		ri.records_logged = edgelog_writer_records(log);
+		ri.spin_auto = loop.spin_auto;
+		ri.spin_lead_ns = loop.lead;
+		ri.spin_lead_min_ns = loop.lead_min_ns;
+		ri.spin_lead_max_ns = loop.lead_max_ns;
+		ri.spin_rearms = loop.rearms;
+		ri.rt_cpu = rs.pinned ? rp.cpu : -1;
+		if (rtsetup_rt_throttling(&ri.rt_runtime_us, &ri.rt_period_us) != 1)
+			ri.rt_runtime_us = -1;
 		if (loop.ru_started) {
 			ri.minflt = loop.ru_end.ru_minflt - loop.ru_start.ru_minflt;
 			ri.majflt = loop.ru_end.ru_majflt - loop.ru_start.ru_majflt;

@@ -28,6 +28,8 @@ static const char *const cfg_backends[] = { "gpiod", "sim", NULL };
 static const char *const cfg_drives[] = { "push-pull", "open-drain", "open-source", NULL };
 /* Same order as enum contain_kind in contain.h. */
 static const char *const cfg_containment[] = { "auto", "cgroup2", "freezer", "pgroup", NULL };
+/* Words a duration key takes besides durations: word i is stored as -(i + 1). */
+static const char *const cfg_spin_words[] = { "auto", NULL };
 
 /*
  * One row per key. For STRING keys .unit is the word --help shows for the
@@ -41,6 +43,8 @@ static const char *const cfg_containment[] = { "auto", "cgroup2", "freezer", "pg
 	[k] = { s, n, CFG_T_INT, d, lo, hi, u, NULL, o, w, h }
 #define ITEM_DUR(k, s, n, d, lo, hi, bare, o, w, h) \
 	[k] = { s, n, CFG_T_DURATION, d, lo, hi, bare, NULL, o, w, h }
+#define ITEM_DUR_OR(k, s, n, d, lo, hi, bare, words, o, w, h) \
+	[k] = { s, n, CFG_T_DURATION, d, lo, hi, bare, words, o, w, h }
 #define ITEM_STR(k, s, n, d, u, o, w, h) \
 	[k] = { s, n, CFG_T_STRING, d, 0, 0, u, NULL, o, w, h }
 #define ITEM_TEXT(k, s, n, w, h) \
@@ -107,6 +111,8 @@ const struct cfg_item config_table[CFG_NKEYS] = {
 		 "name of this run (rt-loaded) in the log, summary and report"),
 	ITEM_ENUM(CFG_RUN_CONTAINMENT, "run", "containment", "auto", cfg_containment, NULL, P,
 		  "how loads and their children are held so that all stop with sqwave"),
+	ITEM_DUR_OR(CFG_RUN_SPIN, "run", "spin", "0", 0, 1 * SEC, "us", cfg_spin_words, "spin", P,
+		    "wake this long before each edge and spin to its deadline (0: off)"),
 
 	ITEM_INT(CFG_RT_CPU, "rt", "cpu", "-1", -1, 1023, NULL, "cpu", B | P,
 		 "CPU the RT thread is pinned to (-1: not pinned)"),
@@ -245,9 +251,11 @@ const char *config_item_allowed(const struct cfg_item *it, char *buf, size_t len
 				 it->min, it->max, it->unit ? " " : "", it->unit ? it->unit : "");
 		break;
 	case CFG_T_DURATION:
-		snprintf(buf, len, "a duration between %s and %s (bare numbers are %s)",
-			 units_format_duration(it->min, lo, sizeof(lo)),
-			 units_format_duration(it->max, hi, sizeof(hi)), it->unit);
+		o = (size_t)snprintf(buf, len, "a duration between %s and %s (bare numbers are %s)",
+				     units_format_duration(it->min, lo, sizeof(lo)),
+				     units_format_duration(it->max, hi, sizeof(hi)), it->unit);
+		for (i = 0; it->choices && it->choices[i] && o < len; i++)
+			o += (size_t)snprintf(buf + o, len - o, ", or %s", it->choices[i]);
 		break;
 	case CFG_T_STRING:
 		snprintf(buf, len, "one line of text");
@@ -350,6 +358,14 @@ enum cfg_result config_item_parse(const struct cfg_item *it, const char *name, c
 		}
 		break;
 	case CFG_T_DURATION:
+		for (i = 0; it->choices && it->choices[i]; i++) {
+			if (!strcmp(value, it->choices[i]))
+				break;
+		}
+		if (it->choices && it->choices[i]) {
+			num = -(int64_t)i - 1;
+			break;
+		}
 		if (units_parse_duration(value, it->unit, &num)) {
 			enum cfg_result r = errno == ERANGE ? CFG_E_RANGE : CFG_E_TYPE;
 
@@ -703,7 +719,10 @@ const char *config_format(const struct config *c, enum cfg_key key, char *buf, s
 		snprintf(buf, len, "%" PRId64, v->num);
 		break;
 	case CFG_T_DURATION:
-		units_format_duration(v->num, buf, len);
+		if (v->num < 0 && config_table[key].choices)
+			snprintf(buf, len, "%s", config_table[key].choices[-v->num - 1]);
+		else
+			units_format_duration(v->num, buf, len);
 		break;
 	case CFG_T_STRING:
 	case CFG_T_TEXT:

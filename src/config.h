@@ -43,6 +43,7 @@ enum cfg_key {
 	CFG_RUN_RING_SIZE,
 	CFG_RUN_LABEL,         /* names the run (rt-loaded) in log, summary, report */
 	CFG_RUN_CONTAINMENT,   /* enum: auto | cgroup2 | freezer | pgroup: how loads are held */
+	CFG_RUN_SPIN,          /* duration; 0: off; CFG_SPIN_AUTO: auto */
 	/* rt: real-time setup (board file recommends, profile/command line decide) */
 	CFG_RT_CPU,            /* -1: not pinned */
 	CFG_RT_PRIORITY,
@@ -74,7 +75,8 @@ enum cfg_key {
 enum cfg_type {
 	CFG_T_BOOL,     /* true/false, yes/no, on/off, 1/0 */
 	CFG_T_INT,      /* integer in [min, max] */
-	CFG_T_DURATION, /* nanoseconds in [min, max]; "500us", "1h"; a bare number is in .unit */
+	CFG_T_DURATION, /* nanoseconds in [min, max]; "500us", "1h"; a bare number is in .unit;
+			 * with .choices, also one of those words, stored as -1, -2, ... */
 	CFG_T_STRING,   /* one line of text */
 	CFG_T_TEXT,     /* free text, may span lines (notes) */
 	CFG_T_ENUM,     /* one of .choices */
@@ -87,6 +89,9 @@ enum cfg_source {
 	CFG_SRC_PROFILE,
 	CFG_SRC_CMDLINE,
 };
+
+/* run.spin's "auto" (config_int() returns it). */
+#define CFG_SPIN_AUTO (-1)
 
 /* Which files may set a key. */
 #define CFG_IN_BOARD   0x1u

@@ -11,6 +11,8 @@
 #define EDGE_F_SATURATED  0x02u /* an offset did not fit in 32 bits and was clamped */
 #define EDGE_F_WRITE_ERR  0x04u /* the line write returned an error */
 #define EDGE_F_LAST       0x08u /* last edge of the run (stop or end of duration) */
+#define EDGE_F_SPIN       0x10u /* spin mode: write_begin is the clock read that ended the spin */
+#define EDGE_F_LATE       0x20u /* spin mode: woke at or after the deadline, written at once */
 
 /*
  * One edge. All times are CLOCK_MONOTONIC nanoseconds. The absolute intended

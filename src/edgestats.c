@@ -4,6 +4,7 @@
 #include "edgestats.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,10 +68,15 @@ struct edgestats *edgestats_new(int64_t half_period_ns)
 	s->r.half_period_ns = half_period_ns;
 	stats_moments_init(&s->r.period_m);
 	if (stats_hist_init(&s->r.wake, hist_highest) ||
-	    stats_hist_init(&s->r.write, hist_highest))
+	    stats_hist_init(&s->r.write, hist_highest) ||
+	    stats_hist_init(&s->r.place, hist_highest))
 		goto fail;
+	/* Widths are near the half period: centered there, the usual ones
+	 * are counted to the nanosecond (stats.h). */
 	for (i = 0; i < EDGESTATS_NPOL; i++)
-		if (stats_hist_init(&s->r.width[i].h, hist_highest))
+		if (stats_hist_init_centered(&s->r.width[i].h, hist_highest,
+					     half_period_ns > 0 && half_period_ns <= hist_highest
+					     ? half_period_ns : 0))
 			goto fail;
 	return s;
 fail:
@@ -87,6 +93,7 @@ void edgestats_free(struct edgestats *s)
 		return;
 	stats_hist_free(&s->r.wake);
 	stats_hist_free(&s->r.write);
+	stats_hist_free(&s->r.place);
 	for (i = 0; i < EDGESTATS_NPOL; i++)
 		stats_hist_free(&s->r.width[i].h);
 	free(s);
@@ -218,6 +225,30 @@ void edgestats_add(struct edgestats *s, const struct edge_rec *rec)
 			r->write_worst.intended_ns = e->intended_ns;
 		}
 		stats_hist_add(&r->write, cost);
+		if (!(e->flags & EDGE_F_WRITE_ERR) && !offsets_clamped(e)) {
+			int64_t place = half_floor(mid2_off(e));
+			int64_t worst = r->place_worst_ns;
+
+			if (r->place.m.n == 0 || (place < 0 ? -place : place) >
+						  (worst < 0 ? -worst : worst)) {
+				r->place_worst_ns = place;
+				r->place_worst.seq = e->seq;
+				r->place_worst.intended_ns = e->intended_ns;
+			}
+			stats_hist_add(&r->place, place);
+		}
+		if (e->flags & EDGE_F_SPIN) {
+			int64_t spun = (int64_t)e->write_begin_off_ns - (int64_t)e->wake_off_ns;
+
+			r->spin_edges++;
+			if (e->flags & EDGE_F_LATE)
+				r->late_edges++;
+			if (spun > 0 && !offsets_clamped(e))
+				r->spin_ns += spun;
+		}
+		if (r->edges == 1)
+			r->counted_first_ns = e->intended_ns;
+		r->counted_last_ns = e->intended_ns;
 
 		/* A pulse counts only when both its edges do: the one that starts
 		 * at the last warm-up edge is left out. */
@@ -241,6 +272,16 @@ void edgestats_add(struct edgestats *s, const struct edge_rec *rec)
 	s->prev_linked = linked;
 	s->prev = *e;
 	s->have_prev = true;
+}
+
+double edgestats_spin_fraction(const struct edgestats_result *r)
+{
+	double span;
+
+	if (r->edges == 0)
+		return NAN;
+	span = (double)(r->counted_last_ns - r->counted_first_ns) + (double)r->half_period_ns;
+	return span > 0 ? (double)r->spin_ns / span : NAN;
 }
 
 bool edgestats_last_pulse(const struct edgestats *s, struct edgestats_pulse *p,

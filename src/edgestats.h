@@ -56,8 +56,9 @@ static inline int64_t edgestats_wake_latency(const struct edge_rec *e, int64_t h
 					     half_period_ns);
 }
 
-/* All memory allocated and zeroed here. NULL with errno on failure.
- * Caller frees with edgestats_free(). */
+/* Allocated and zeroed here (histogram pages come with the values, see
+ * stats.h; pulse widths are centered on the half period). NULL with errno
+ * on failure. Caller frees with edgestats_free(). */
 struct edgestats *edgestats_new(int64_t half_period_ns);
 void edgestats_free(struct edgestats *s);
 
@@ -133,6 +134,19 @@ struct edgestats_result {
 	struct edgestats_where wake_worst;
 	struct stats_hist write;       /* write_end - write_begin */
 	struct edgestats_where write_worst;
+	/* Where the edge landed: write-window midpoint - intended, the error a
+	 * scope sees; worst: the one largest in magnitude (signed). */
+	struct stats_hist place;
+	struct edgestats_where place_worst;
+	int64_t place_worst_ns;
+
+	/* Spin mode (EDGE_F_SPIN): time spent spinning, write_begin - wake
+	 * summed over counted edges, and the late wake-ups (EDGE_F_LATE). */
+	uint64_t spin_edges;
+	uint64_t late_edges;
+	int64_t spin_ns;
+	/* intended times of the first and last counted edge, for fractions */
+	uint64_t counted_first_ns, counted_last_ns;
 
 	struct edgestats_widths width[EDGESTATS_NPOL];
 
@@ -140,6 +154,11 @@ struct edgestats_result {
 	struct stats_moments period_m;
 	struct edgestats_where period_min_at, period_max_at;
 };
+
+/* The share of the measured time spent spinning: spin_ns over the span of
+ * the counted edges' slots ((last - first) + one half period). 0 without
+ * spin; NaN without a counted edge. */
+double edgestats_spin_fraction(const struct edgestats_result *r);
 
 /* The pulse the last edgestats_add() closed (from the previous edge to the
  * one just added), if it was counted: true with *p and its polarity, false

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The recorder thread: ring -> log + statistics, event queue -> log. */
+/* The recorder thread: ring -> log + statistics, event queue -> log. It
+ * sleeps on an eventfd between drains (recorder.h says when it wakes). */
 #include "recorder.h"
 
 #include <errno.h>
 #include <stdint.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <time.h>
 
 #define RECORDER_BATCH 4096
@@ -29,8 +32,10 @@ struct recorder {
 	atomic_bool finish;          /* the RT thread has ended: drain and exit */
 	atomic_bool log_error;
 	atomic_uint_fast64_t records;
+	atomic_uint_fast64_t wakeups;
 	struct edge_rec *batch;      /* RECORDER_BATCH records */
 	struct recorder_interval iv; /* since the last recorder_interval(); under lock */
+	struct recorder_bell bell;
 };
 
 static uint64_t mono_ns(void)
@@ -87,16 +92,31 @@ struct recorder *recorder_new(const struct recorder_params *p)
 	if (!r)
 		return NULL;
 	r->p = *p;
+	if (!r->p.timeout_ns)
+		r->p.timeout_ns = RECORDER_TIMEOUT_NS;
 	r->batch = calloc(RECORDER_BATCH, sizeof(*r->batch));
-	if (!r->batch) {
+	r->bell.efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (!r->batch || r->bell.efd < 0) {
+		int e = errno;
+
+		if (r->bell.efd >= 0)
+			close(r->bell.efd);
+		free(r->batch);
 		free(r);
+		errno = e;
 		return NULL;
 	}
+	r->bell.ring = p->ring;
+	r->bell.level = p->wake_level ? p->wake_level : ring_capacity(p->ring) / 8;
+	if (r->bell.level < 1)
+		r->bell.level = 1;
+	atomic_init(&r->bell.asleep, false);
 	pthread_mutex_init(&r->lock, NULL);
 	interval_reset(&r->iv);
 	atomic_init(&r->finish, false);
 	atomic_init(&r->log_error, false);
 	atomic_init(&r->records, 0);
+	atomic_init(&r->wakeups, 0);
 	return r;
 }
 
@@ -111,6 +131,7 @@ void recorder_free(struct recorder *r)
 		free(e);
 	}
 	pthread_mutex_destroy(&r->lock);
+	close(r->bell.efd);
 	free(r->batch);
 	free(r);
 }
@@ -141,11 +162,38 @@ static void write_events(struct recorder *r)
 	}
 }
 
+static uint64_t ring_fill(const struct ring *ring)
+{
+	return atomic_load(&ring->head) - atomic_load(&ring->tail);
+}
+
+/* Sleep until the bell, the timeout or recorder_finish(). */
+static void recorder_sleep(struct recorder *r)
+{
+	struct pollfd pfd = { .fd = r->bell.efd, .events = POLLIN };
+	uint64_t v;
+
+	/* Announce the sleep, then look at the ring once more: a producer that
+	 * filled it past the level before seeing asleep would not ring. */
+	atomic_store(&r->bell.asleep, true);
+	if (ring_fill(r->p.ring) >= r->bell.level || atomic_load(&r->finish)) {
+		atomic_store(&r->bell.asleep, false);
+		return;
+	}
+	poll(&pfd, 1, (int)(r->p.timeout_ns / 1000000));
+	atomic_store(&r->bell.asleep, false);
+	if (read(r->bell.efd, &v, sizeof(v)) < 0) {
+		/* EAGAIN: woke by the timeout, nothing to clear */
+	}
+	atomic_fetch_add(&r->wakeups, 1);
+}
+
 static void *recorder_thread(void *arg)
 {
 	struct recorder *r = arg;
 	uint64_t last_sync = mono_ns();
 
+	pthread_setname_np(pthread_self(), "sqwave-rec");
 	for (;;) {
 		/* Read finish before popping: if set, this pop sees every record. */
 		bool fin = atomic_load(&r->finish);
@@ -167,7 +215,7 @@ static void *recorder_thread(void *arg)
 			pthread_mutex_unlock(&r->lock);
 			atomic_fetch_add(&r->records, n);
 			if (n == RECORDER_BATCH)
-				continue;
+				continue;	/* more waiting: drain first */
 		}
 		write_events(r);
 		if (!n && fin)
@@ -178,7 +226,7 @@ static void *recorder_thread(void *arg)
 				fail_log(r);
 			last_sync = now;
 		}
-		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
+		recorder_sleep(r);
 	}
 	return NULL;
 }
@@ -232,11 +280,21 @@ void recorder_live(struct recorder *r, struct edgestats_live *out)
 	pthread_mutex_unlock(&r->lock);
 }
 
+struct recorder_bell *recorder_bell(struct recorder *r)
+{
+	return &r->bell;
+}
+
 void recorder_finish(struct recorder *r)
 {
+	uint64_t one = 1;
+
 	if (!r || !r->started)
 		return;
 	atomic_store(&r->finish, true);
+	if (write(r->bell.efd, &one, sizeof(one)) < 0) {
+		/* cannot fail on an eventfd short of overflow; the timeout ends it anyway */
+	}
 	pthread_join(r->tid, NULL);
 	r->started = false;
 	write_events(r);	/* queued after the thread's last look */
@@ -245,6 +303,11 @@ void recorder_finish(struct recorder *r)
 uint64_t recorder_records(struct recorder *r)
 {
 	return atomic_load(&r->records);
+}
+
+uint64_t recorder_wakeups(struct recorder *r)
+{
+	return atomic_load(&r->wakeups);
 }
 
 bool recorder_log_error(struct recorder *r)

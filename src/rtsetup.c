@@ -165,6 +165,43 @@ static int read_long(const char *path, long *v)
 	return ok ? 0 : -1;
 }
 
+int rtsetup_nonrt_cpuset(int rt_cpu, cpu_set_t *set)
+{
+	if (sched_getaffinity(0, sizeof(*set), set) < 0)
+		return -1;
+	if (rt_cpu < 0 || rt_cpu >= CPU_SETSIZE) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (!CPU_ISSET(rt_cpu, set))
+		return 0;	/* already elsewhere */
+	if (CPU_COUNT(set) < 2) {
+		errno = ENOENT;	/* nowhere else to go */
+		return -1;
+	}
+	CPU_CLR(rt_cpu, set);
+	return 0;
+}
+
+int rtsetup_nonrt_affinity(int rt_cpu)
+{
+	cpu_set_t set;
+
+	if (rt_cpu < 0)
+		return 0;
+	if (rtsetup_nonrt_cpuset(rt_cpu, &set) < 0)
+		return -1;
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+int rtsetup_rt_throttling(long *runtime_us, long *period_us)
+{
+	if (read_long("/proc/sys/kernel/sched_rt_runtime_us", runtime_us) != 0 ||
+	    read_long("/proc/sys/kernel/sched_rt_period_us", period_us) != 0)
+		return -1;
+	return *runtime_us != -1;
+}
+
 __attribute__((format(printf, 3, 4)))
 static void finding(char *out, size_t len, const char *fmt, ...)
 {

@@ -6,6 +6,7 @@
 #define SQW_RTSETUP_H
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -45,6 +46,30 @@ void rtsetup_thread_prefault(size_t bytes);
 
 /* Undo rtsetup_process_enter: close cpu_dma_latency, munlockall. */
 void rtsetup_process_exit(struct rtsetup *rs);
+
+/*
+ * Keeping the RT CPU to the RT thread. rtsetup_nonrt_cpuset() fills @set with
+ * the CPUs this thread may run on, minus @rt_cpu: where every non-RT thread
+ * of sqwave (main, recorder, status, samplers, supervisors) belongs. Returns
+ * 0; -1 with errno when @rt_cpu is < 0 (not pinned: EINVAL) or when no other
+ * CPU is allowed (a single-CPU system or cpuset: ENOENT; @set is then the
+ * allowed CPUs unchanged). Safe from any thread.
+ *
+ * rtsetup_nonrt_affinity() moves the calling thread onto that set. Call it
+ * in the main thread before creating any thread: every thread created
+ * afterwards inherits it, except the RT thread, whose attributes pin it
+ * (rtsetup_thread_create()). A thread made with explicit attributes gets
+ * the set from rtsetup_nonrt_cpuset(). Returns 0 (also when there is
+ * nothing to do: not pinned), or -1 with errno (ENOENT as above: nowhere
+ * else to go; anything sched_setaffinity() returns).
+ */
+int rtsetup_nonrt_cpuset(int rt_cpu, cpu_set_t *set);
+int rtsetup_nonrt_affinity(int rt_cpu);
+
+/* Real-time throttling: *runtime_us and *period_us from
+ * /proc/sys/kernel/sched_rt_{runtime,period}_us. Returns 1 when throttling
+ * is on (runtime is not -1), 0 when off, -1 when unknown. */
+int rtsetup_rt_throttling(long *runtime_us, long *period_us);
 
 /* Check, without changing anything, whether the RT setup can succeed:
  * privileges (CAP_SYS_NICE / RLIMIT_RTPRIO, RLIMIT_MEMLOCK), the CPU exists

@@ -59,6 +59,19 @@ void stats_moments_fold_(struct stats_moments *m)
 	m->bs1 = m->bs2 = 0;
 }
 
+void stats_moments_add_n(struct stats_moments *m, int64_t x, uint64_t count)
+{
+	if (count == 0)
+		return;
+	if (x < m->min)
+		m->min = x;
+	if (x > m->max)
+		m->max = x;
+	stats_moments_fold_(m);
+	moments_combine(&m->fn, &m->mean, &m->m2, count, (double)x, 0.0);
+	m->n += count;
+}
+
 void stats_moments_merge(struct stats_moments *m, const struct stats_moments *o)
 {
 	struct stats_moments b = *o;
@@ -98,111 +111,320 @@ double stats_moments_stddev(const struct stats_moments *m)
 
 /* ---- log-linear histogram ---- */
 
-#define EXACT ((int64_t)1 << STATS_HIST_EXACT_BITS)
-#define SUB   ((int64_t)1 << STATS_HIST_SUB_BITS)
+#define SUB STATS_HIST_SUB
+#define PAGE_BYTES ((size_t)SUB * sizeof(uint64_t))
 
-int64_t stats_hist_bucket_low(size_t idx)
+int64_t stats_hist_slot_low(unsigned page, size_t idx)
 {
-	size_t j, k;
-
-	if (idx < (size_t)EXACT)
+	if (page == 0)
 		return (int64_t)idx;
-	j = idx - (size_t)EXACT;
-	k = STATS_HIST_EXACT_BITS + j / SUB;
-	return (SUB + (int64_t)(j % SUB)) << (k - STATS_HIST_SUB_BITS);
+	return (SUB + (int64_t)idx) << (page - 1);
 }
 
-int64_t stats_hist_bucket_width(size_t idx)
+int64_t stats_hist_slot_width(unsigned page)
 {
-	size_t k;
-
-	if (idx < (size_t)EXACT)
-		return 1;
-	k = STATS_HIST_EXACT_BITS + (idx - (size_t)EXACT) / SUB;
-	return (int64_t)1 << (k - STATS_HIST_SUB_BITS);
+	return page == 0 ? 1 : (int64_t)1 << (page - 1);
 }
 
-int stats_hist_init(struct stats_hist *h, int64_t highest)
+int stats_hist_init_centered(struct stats_hist *h, int64_t highest, int64_t center)
 {
 	memset(h, 0, sizeof(*h));
-	if (highest < EXACT - 1 || highest > INT64_MAX / 2) {
+	if (highest < SUB - 1 || highest > INT64_MAX / 2 || center < 0 || center > highest) {
 		errno = EINVAL;
 		return -1;
 	}
 	stats_moments_init(&h->m);
-	h->nbuckets = stats_hist_bucket_of(highest) + 1;
-	h->counts = calloc(h->nbuckets, sizeof(*h->counts));
-	if (!h->counts)
-		return -1;
 	h->highest = highest;
+	h->center = center;
+	h->split = (center + 1) / 2;
 	return 0;
+}
+
+int stats_hist_init(struct stats_hist *h, int64_t highest)
+{
+	return stats_hist_init_centered(h, highest, 0);
 }
 
 void stats_hist_free(struct stats_hist *h)
 {
-	free(h->counts);
-	h->counts = NULL;
-	h->nbuckets = 0;
+	int s, n, j;
+
+	for (s = 0; s < 2; s++)
+		for (n = 0; n < 2; n++)
+			for (j = 0; j < STATS_HIST_NPAGES; j++) {
+				free(h->page[s][n][j]);
+				h->page[s][n][j] = NULL;
+			}
+}
+
+uint64_t *stats_hist_page_new_(struct stats_hist *h, int set, int neg, unsigned pg)
+{
+	uint64_t *p;
+
+	/* A page that could not be had once is not asked for again: its
+	 * values stay counted in pcount only, and percentiles say so. */
+	if (h->nopage[set][neg] & (1ull << pg))
+		return NULL;
+	p = calloc((size_t)SUB, sizeof(*p));
+	if (!p) {
+		h->nopage[set][neg] |= 1ull << pg;
+		return NULL;
+	}
+	h->page[set][neg][pg] = p;
+	return p;
 }
 
 void stats_hist_reset(struct stats_hist *h)
 {
-	memset(h->counts, 0, h->nbuckets * sizeof(*h->counts));
-	h->overflow = h->underflow = 0;
+	int s, n, j;
+
+	for (s = 0; s < 2; s++)
+		for (n = 0; n < 2; n++) {
+			for (j = 0; j < STATS_HIST_NPAGES; j++)
+				if (h->page[s][n][j])
+					memset(h->page[s][n][j], 0, PAGE_BYTES);
+			h->nopage[s][n] = 0;
+		}
+	memset(h->pcount, 0, sizeof(h->pcount));
+	h->overflow = h->ovf_low = h->ovf_high = h->lost = 0;
 	stats_moments_init(&h->m);
 }
 
 void stats_hist_merge(struct stats_hist *h, const struct stats_hist *o)
 {
+	int s, n, j;
 	size_t i;
 
-	assert(h->nbuckets == o->nbuckets && h->highest == o->highest);
+	assert(h->highest == o->highest && h->center == o->center);
 	if (o->m.n == 0)
 		return;
-	for (i = 0; i < h->nbuckets; i++)
-		h->counts[i] += o->counts[i];
+	for (s = 0; s < 2; s++)
+		for (n = 0; n < 2; n++)
+			for (j = 0; j < STATS_HIST_NPAGES; j++) {
+				const uint64_t *src = o->page[s][n][j];
+				uint64_t *dst = h->page[s][n][j];
+				uint64_t in_src = 0;
+
+				if (!o->pcount[s][n][j])
+					continue;
+				h->pcount[s][n][j] += o->pcount[s][n][j];
+				if (src && !dst)
+					dst = stats_hist_page_new_(h, s, n, (unsigned)j);
+				if (src)
+					for (i = 0; i < (size_t)SUB; i++)
+						in_src += src[i];
+				if (src && dst)
+					for (i = 0; i < (size_t)SUB; i++)
+						dst[i] += src[i];
+				else
+					in_src = 0;
+				/* what o could not place, or we cannot take, is lost to both */
+				h->lost += o->pcount[s][n][j] - in_src;
+			}
 	h->overflow += o->overflow;
-	h->underflow += o->underflow;
+	h->ovf_low += o->ovf_low;
+	h->ovf_high += o->ovf_high;
 	stats_moments_merge(&h->m, &o->m);
 }
 
-int64_t stats_hist_percentile(const struct stats_hist *h, double p)
+void stats_hist_add_n(struct stats_hist *h, int64_t v, uint64_t count)
+{
+	int set = v >= h->split;
+	int64_t d = set ? v - h->center : v;
+	int neg = d < 0;
+	uint64_t mag = neg ? ~(uint64_t)d : (uint64_t)d;
+	uint64_t *p;
+	unsigned pg;
+	size_t idx;
+
+	if (count == 0)
+		return;
+	stats_moments_add_n(&h->m, v, count);
+	if (mag > (uint64_t)h->highest) {
+		h->overflow += count;
+		if (neg)
+			h->ovf_low += count;
+		else
+			h->ovf_high += count;
+		return;
+	}
+	pg = stats_hist_slot_of(mag, &idx);
+	h->pcount[set][neg][pg] += count;
+	p = h->page[set][neg][pg];
+	if (!p)
+		p = stats_hist_page_new_(h, set, neg, pg);
+	if (p)
+		p[idx] += count;
+	else
+		h->lost += count;
+}
+
+uint64_t stats_rank(double p, uint64_t n)
+{
+	const uint64_t D = 100000000ull;	/* percent in millionths: 100 % = 1e8 */
+	double scaled = p * 1e6;
+	uint64_t pm, a, b, qa, ra, low, rank;
+	double x;
+
+	if (n == 0)
+		return 0;
+	if (!(p > 0))
+		return 1;
+	if (p >= 100)
+		return n;
+	pm = (uint64_t)llround(scaled);
+	if (fabs(scaled - (double)pm) < 1e-6) {
+		/* ceil(n * pm / 1e8) without 128-bit integers (32-bit targets):
+		 * n * pm = a * 2^32 + b with a = hi(n) * pm, b = lo(n) * pm,
+		 * each below 2^59 because pm < 2^27. */
+		a = (n >> 32) * pm;
+		b = (n & 0xffffffffull) * pm;
+		qa = a / D;
+		ra = a % D;
+		low = (ra << 32) + b;	/* < 2^27 * 2^32 + 2^59 < 2^61 */
+		rank = (qa << 32) + low / D + (low % D != 0);
+	} else {
+		/* Not a decimal percentage: doubles, shaving off rounding noise. */
+		x = p * (double)n / 100.0;
+		rank = (uint64_t)ceil(x - x * 1e-12);
+	}
+	if (rank < 1)
+		rank = 1;
+	if (rank > n)
+		rank = n;
+	return rank;
+}
+
+/* The values [lo, hi] a bucket (or a page, or an overflow range) can hold,
+ * narrowed by the exact extremes; the middle and how far from it they are. */
+static int64_t pct_answer(const struct stats_hist *h, int64_t lo, int64_t hi, int64_t *err)
+{
+	int64_t r;
+
+	if (lo < h->m.min)
+		lo = h->m.min;
+	if (hi > h->m.max)
+		hi = h->m.max;
+	if (hi < lo)	/* cannot happen with consistent counts; be safe */
+		hi = lo;
+	r = lo + (int64_t)(((uint64_t)hi - (uint64_t)lo + 1) / 2);
+	if (r > hi)
+		r = hi;
+	*err = r - lo > hi - r ? r - lo : hi - r;
+	return r;
+}
+
+/* Values of magnitudes [mlo, mhi] on side @neg of set @set, as values. */
+static void set_range(const struct stats_hist *h, int set, int neg, int64_t mlo, int64_t mhi,
+		      int64_t *lo, int64_t *hi)
+{
+	int64_t base = set ? h->center : 0;
+
+	if (neg) {
+		*lo = base - 1 - mhi;
+		*hi = base - 1 - mlo;
+	} else {
+		*lo = base + mlo;
+		*hi = base + mhi;
+	}
+	/* each set holds one side of split only */
+	if (set == 0 && *hi > h->split - 1)
+		*hi = h->split - 1;
+	if (set == 1 && *lo < h->split)
+		*lo = h->split;
+}
+
+/* The rank-th value (1-based) within page (set, neg, pg), which holds it. */
+static int64_t page_find(const struct stats_hist *h, int set, int neg, unsigned pg,
+			 uint64_t rank, int64_t *err)
+{
+	const uint64_t *p = h->page[set][neg][pg];
+	int64_t w = stats_hist_slot_width(pg), lo, hi;
+	uint64_t cum = 0, placed = 0;
+	size_t i, k;
+
+	if (p) {
+		for (i = 0; i < (size_t)SUB; i++)
+			placed += p[i];
+	}
+	/* Counted in the page but not placed in a bucket (no memory for the
+	 * page, or lost in a merge): the answer is somewhere in the page. */
+	if (!p || placed != h->pcount[set][neg][pg]) {
+		set_range(h, set, neg, stats_hist_slot_low(pg, 0),
+			  stats_hist_slot_low(pg, (size_t)SUB - 1) + w - 1, &lo, &hi);
+		return pct_answer(h, lo, hi, err);
+	}
+	/* In value order: a negative side's magnitudes run downwards. */
+	for (k = 0; k < (size_t)SUB; k++) {
+		i = neg ? (size_t)SUB - 1 - k : k;
+		cum += p[i];
+		if (rank <= cum)
+			break;
+	}
+	if (k == (size_t)SUB)
+		i = neg ? 0 : (size_t)SUB - 1;
+	set_range(h, set, neg, stats_hist_slot_low(pg, i), stats_hist_slot_low(pg, i) + w - 1,
+		  &lo, &hi);
+	return pct_answer(h, lo, hi, err);
+}
+
+int64_t stats_hist_percentile_err(const struct stats_hist *h, double p, int64_t *err)
 {
 	uint64_t rank, cum;
-	double x;
-	int64_t v;
-	size_t i;
+	int set, neg, step, j;
 
+	*err = 0;
 	if (h->m.n == 0)
 		return 0;
 	if (!(p > 0))
 		return h->m.min;
 	if (p >= 100)
 		return h->m.max;
-	/* Shave off rounding noise: 7 % of 200 must be rank 14, not 15. */
-	x = p * (double)h->m.n / 100.0;
-	rank = (uint64_t)ceil(x - x * 1e-12);
-	if (rank < 1)
-		rank = 1;
-	if (rank > h->m.n)
-		rank = h->m.n;
-	cum = h->underflow;
-	if (rank <= cum)
+	rank = stats_rank(p, h->m.n);
+	/* The first and last ranks are the exact extremes. */
+	if (rank == 1)
 		return h->m.min;
-	for (i = 0; i < h->nbuckets; i++) {
-		cum += h->counts[i];
-		if (rank <= cum)
-			break;
-	}
-	if (i == h->nbuckets)
+	if (rank == h->m.n)
 		return h->m.max;
-	/* The middle of the bucket halves the worst-case error. */
-	v = stats_hist_bucket_low(i) + stats_hist_bucket_width(i) / 2;
-	if (v < h->m.min)
-		v = h->m.min;
-	if (v > h->m.max)
-		v = h->m.max;
-	return v;
+
+	/* In value order: low overflows, set 0 below 0 (largest magnitude
+	 * first), set 0 from 0, set 1 below center, set 1 from center, high
+	 * overflows. */
+	/* Among the overflows only the extreme is known: report it, with the
+	 * distance to the tracked range as the error. */
+	if (rank <= h->ovf_low) {
+		int64_t top = -2 - h->highest;
+
+		*err = (h->m.max < top ? h->m.max : top) - h->m.min;
+		return h->m.min;
+	}
+	cum = h->ovf_low;
+	for (set = 0; set < 2; set++) {
+		for (neg = 1; neg >= 0; neg--) {
+			step = neg ? -1 : 1;
+			for (j = neg ? STATS_HIST_NPAGES - 1 : 0; j >= 0 && j < STATS_HIST_NPAGES;
+			     j += step) {
+				uint64_t c = h->pcount[set][neg][j];
+
+				if (rank <= cum + c)
+					return page_find(h, set, neg, (unsigned)j, rank - cum, err);
+				cum += c;
+			}
+		}
+	}
+	{
+		int64_t bottom = h->center + h->highest + 1;
+
+		*err = h->m.max - (h->m.min > bottom ? h->m.min : bottom);
+	}
+	return h->m.max;
+}
+
+int64_t stats_hist_percentile(const struct stats_hist *h, double p)
+{
+	int64_t err;
+
+	return stats_hist_percentile_err(h, p, &err);
 }
 
 /* ---- linear histogram ---- */

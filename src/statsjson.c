@@ -36,6 +36,18 @@ void statsjson_dist(struct json_writer *w, const struct stats_hist *h)
 			json_kv_null(w, stats_pct_name[i]);
 	}
 	json_object_end(w);
+	json_kv_object_begin(w, "percentiles_error_ns");
+	for (i = 0; i < STATS_NPCT; i++) {
+		int64_t err;
+
+		if (h->m.n) {
+			stats_hist_percentile_err(h, stats_pct[i], &err);
+			json_kv_int(w, stats_pct_name[i], err);
+		} else {
+			json_kv_null(w, stats_pct_name[i]);
+		}
+	}
+	json_object_end(w);
 	json_kv_uint(w, "overflow", h->overflow);
 }
 
@@ -111,5 +123,21 @@ void statsjson_pulses_and_period(struct json_writer *w, const struct edgestats_r
 	}
 	statsjson_ns(w, "mean_ns", stats_moments_mean(&r->period_m));
 	statsjson_ns(w, "stddev_ns", stats_moments_stddev(&r->period_m));
+	json_object_end(w);
+}
+
+void statsjson_placement_and_spin(struct json_writer *w, const struct edgestats_result *r)
+{
+	double frac = edgestats_spin_fraction(r);
+
+	statsjson_dist_worst(w, "placement_error", &r->place, &r->place_worst);
+	json_kv_object_begin(w, "spin");
+	json_kv_uint(w, "edges", r->spin_edges);
+	json_kv_uint(w, "late", r->late_edges);
+	json_kv_int(w, "spin_ns", r->spin_ns);
+	if (isnan(frac))
+		json_kv_null(w, "fraction");
+	else
+		json_kv_double(w, "fraction", frac);
 	json_object_end(w);
 }

@@ -14,7 +14,9 @@
 void statsjson_ns(struct json_writer *w, const char *key, double ns);
 
 /* The members of a distribution, into the current object: count, min_ns,
- * max_ns, mean_ns, stddev_ns, percentiles_ns {p0.01 ...}, overflow. */
+ * max_ns, mean_ns, stddev_ns, percentiles_ns {p0.01 ...},
+ * percentiles_error_ns {p0.01 ...} (how far each can be from the exact order
+ * statistic: 0 = exact), overflow. */
 void statsjson_dist(struct json_writer *w, const struct stats_hist *h);
 
 /* {"seq", "intended_ns"} */
@@ -34,5 +36,9 @@ void statsjson_dist_worst(struct json_writer *w, const char *key, const struct s
 /* The result's "pulse_width" {positive, negative, any} and "period"
  * {count, min_ns, max_ns, min_at, max_at, mean_ns, stddev_ns} members. */
 void statsjson_pulses_and_period(struct json_writer *w, const struct edgestats_result *r);
+
+/* "placement_error": {distribution members, worst} (write-window midpoint
+ * minus intended) and "spin": {edges, late, spin_ns, fraction}. */
+void statsjson_placement_and_spin(struct json_writer *w, const struct edgestats_result *r);
 
 #endif

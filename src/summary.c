@@ -185,9 +185,48 @@ static void text_dist_row(FILE *f, const char *name, const struct stats_hist *h)
 	}
 	fprintf(f, " %10s %10s %10s %9s", UNITS_US(h->m.min), UNITS_USD(stats_moments_mean(&h->m)),
 		UNITS_US(h->m.max), UNITS_USD(stats_moments_stddev(&h->m)));
-	for (i = 2; i < STATS_NPCT; i++)
-		fprintf(f, " %10s", UNITS_US(stats_hist_percentile(h, stats_pct[i])));
+	for (i = 2; i < STATS_NPCT; i++) {
+		int64_t err, v = stats_hist_percentile_err(h, stats_pct[i], &err);
+
+		fprintf(f, " %10s", UNITS_US_ERR(v, err));
+	}
 	fprintf(f, "\n");
+}
+
+/* What spinning did and, where the CPU is scarce, what it cost the rest of
+ * the system (issue 10). */
+static void text_spin(FILE *f, const struct edgestats_result *r, const struct run_info *ri)
+{
+	double frac = edgestats_spin_fraction(r), pct = isnan(frac) ? 0.0 : frac * 100.0;
+	char cpu[32];
+
+	if (!ri->spin_lead_ns && !r->spin_edges) {
+		fprintf(f, "spin       off: each edge written at its wake-up (0 %% of the time spinning)\n");
+		return;
+	}
+	if (ri->spin_auto)
+		fprintf(f, "spin       auto: wake-ups armed %s us before each deadline at the end "
+			"(%s..%s us, changed %" PRIu64 " times)\n", UNITS_US(ri->spin_lead_ns),
+			UNITS_US(ri->spin_lead_min_ns), UNITS_US(ri->spin_lead_max_ns), ri->spin_rearms);
+	else
+		fprintf(f, "spin       wake-ups armed %s us before each deadline, then a clock-read "
+			"loop to it\n", UNITS_US(ri->spin_lead_ns));
+	fprintf(f, "           %.3f %% of the measured time spinning; %" PRIu64 " late wake-ups "
+		"(at or after the deadline) written at once%s\n", pct, r->late_edges,
+		r->late_edges ? "  <-- flagged in the log" : "");
+	if (ri->rt_cpu >= 0)
+		snprintf(cpu, sizeof(cpu), "CPU %d", ri->rt_cpu);
+	else
+		snprintf(cpu, sizeof(cpu), "its CPU");
+	if (ri->host.ncpus == 1)
+		fprintf(f, "spin cost  single-CPU system: spinning took %.3f %% of the only CPU from "
+			"every other task, the recorder and the kernel's threads included\n", pct);
+	if (ri->rt_runtime_us >= 0 && ri->rt_period_us > 0)
+		fprintf(f, "spin cost  RT throttling is on (sched_rt_runtime_us %ld of %ld): "
+			"real-time tasks may use %.1f %% of a CPU per period; spinning used %.3f %% "
+			"of %s, and if the RT thread ever needs more the kernel stops it for the "
+			"rest of the period\n", ri->rt_runtime_us, ri->rt_period_us,
+			100.0 * (double)ri->rt_runtime_us / (double)ri->rt_period_us, pct, cpu);
 }
 
 static void text_extreme(FILE *f, const struct edgestats_result *r, const char *name,
@@ -394,12 +433,19 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 	fprintf(f, "\n");
 	text_dist_row(f, "wake latency", &r->wake);
 	text_dist_row(f, "write cost", &r->write);
+	text_dist_row(f, "placement", &r->place);
 	text_dist_row(f, "pulse +", &r->width[EDGESTATS_POS].h);
 	text_dist_row(f, "pulse -", &r->width[EDGESTATS_NEG].h);
 	text_dist_row(f, "pulse any", &r->width[EDGESTATS_ANY].h);
 	if (r->wake.m.n)
 		fprintf(f, "  worst wake-up at edge #%" PRIu64 " (t+%.6f s)\n",
 			r->wake_worst.seq, rel_s(r, r->wake_worst.intended_ns));
+	if (r->place.m.n)
+		fprintf(f, "  placement = write-window midpoint - intended time (where the scope sees "
+			"the edge); worst %s us at edge #%" PRIu64 " (t+%.6f s)\n",
+			UNITS_US(r->place_worst_ns), r->place_worst.seq,
+			rel_s(r, r->place_worst.intended_ns));
+	text_spin(f, r, ri);
 
 	fprintf(f, "\nPulse widths, write midpoint to write midpoint; [lo, hi] is what the "
 		"scope can show given the write windows\n");
@@ -631,6 +677,11 @@ static void json_summary(struct json_writer *w, const struct config *c,
 	json_kv_string(w, "log_path", ri->log_path);
 	json_kv_bool(w, "log_error", ri->log_error);
 	json_kv_uint(w, "first_intended_ns", r->first_intended_ns);
+	json_kv_string(w, "spin", ri->spin_auto ? "auto" : ri->spin_lead_ns ? "fixed" : "off");
+	json_kv_int(w, "spin_lead_ns", ri->spin_lead_ns);
+	json_kv_int(w, "spin_lead_min_ns", ri->spin_lead_min_ns);
+	json_kv_int(w, "spin_lead_max_ns", ri->spin_lead_max_ns);
+	json_kv_uint(w, "spin_rearms", ri->spin_rearms);
 	json_object_end(w);
 
 	json_kv_object_begin(w, "counts");
@@ -657,6 +708,8 @@ static void json_summary(struct json_writer *w, const struct config *c,
 	statsjson_dist_worst(w, "wake_latency", &r->wake, &r->wake_worst);
 
 	statsjson_dist_worst(w, "write_cost", &r->write, &r->write_worst);
+
+	statsjson_placement_and_spin(w, r);
 
 	statsjson_pulses_and_period(w, r);
 

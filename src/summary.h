@@ -50,6 +50,13 @@ struct run_info {
 	size_t nphases;
 	const struct summary_phase *phases;
 	int min_busy_pct;             /* proof.min_busy */
+	/* run.spin: the lead the RT thread armed its wake-ups with (0: off);
+	 * with auto, the lead at the end and the range it took */
+	bool spin_auto;
+	int64_t spin_lead_ns, spin_lead_min_ns, spin_lead_max_ns;
+	uint64_t spin_rearms;         /* auto: times the lead changed */
+	int rt_cpu;                   /* rt.cpu, -1 when not pinned */
+	long rt_runtime_us, rt_period_us; /* RT throttling; runtime -1: none */
 };
 
 enum summary_verdict { VERDICT_PASS = 0, VERDICT_FAIL = 1 };

@@ -37,7 +37,7 @@ struct tracebreak {
 	atomic_bool quit;
 	struct recorder *rec;
 	atomic_bool *stop;
-	unsigned count;
+	atomic_uint count;           /* breaks fully handled (trace saved, event queued) */
 	char first_trace[PATH_MAX + 64];
 	char first_text[256];
 	int prio;                    /* SCHED_FIFO priority for marking; 0: none */
@@ -195,6 +195,7 @@ struct tracebreak *tracebreak_new(const struct tracebreak_params *p, char *err, 
 		goto fail;
 	}
 	tb->rt.threshold_ns = p->threshold_ns;
+	atomic_init(&tb->count, 0);
 	atomic_init(&tb->rt.armed, true);
 	atomic_init(&tb->quit, false);
 	/* Tracing on for the run; whatever was in the buffer is not ours. */
@@ -269,6 +270,7 @@ static void *helper(void *arg)
 		struct sched_param other = { 0 };
 		char marker[256], path[PATH_MAX + 64], ev[PATH_MAX + 256];
 		uint64_t v, t;
+		unsigned no;
 		int n, saved;
 		const char *what;
 
@@ -290,10 +292,10 @@ static void *helper(void *arg)
 		/* The copy is slow work: not at real-time priority. */
 		if (tb->prio)
 			pthread_setschedparam(pthread_self(), SCHED_OTHER, &other);
-		tb->count++;
-		snprintf(path, sizeof(path), "%s.break-%u.trace", tb->log_path, tb->count);
+		no = atomic_load(&tb->count) + 1;
+		snprintf(path, sizeof(path), "%s.break-%u.trace", tb->log_path, no);
 		saved = save_trace(tb, path) == 0;
-		if (tb->count == 1) {
+		if (no == 1) {
 			snprintf(tb->first_trace, sizeof(tb->first_trace), "%s", saved ? path : "");
 			snprintf(tb->first_text, sizeof(tb->first_text), "edge #%" PRIu64 ": %s %.3f us "
 				 "(threshold %.3f us)", tb->rt.seq, what, tb->rt.value_ns / 1e3,
@@ -309,12 +311,13 @@ static void *helper(void *arg)
 		if (tb->p.stop_on_break) {
 			if (tb->stop)
 				atomic_store(tb->stop, true);
-		} else if ((int)tb->count < tb->p.max_breaks) {
+		} else if ((int)no < tb->p.max_breaks) {
 			/* Trace again from an empty buffer, and listen again. */
 			file_write(tb->dir, "trace", "");
 			(void)!pwrite(tb->on_fd, "1", 1, 0);
 			atomic_store_explicit(&tb->rt.armed, true, memory_order_release);
 		}
+		atomic_store(&tb->count, no);	/* last: readers see a finished break */
 		set_fifo(tb->prio);
 	}
 	return NULL;
@@ -362,9 +365,9 @@ void tracebreak_free(struct tracebreak *tb)
 	free(tb);
 }
 
-unsigned tracebreak_count(const struct tracebreak *tb)
+unsigned tracebreak_count(struct tracebreak *tb)
 {
-	return tb ? tb->count : 0;
+	return tb ? atomic_load(&tb->count) : 0;
 }
 
 const char *tracebreak_first_trace(const struct tracebreak *tb)

@@ -89,7 +89,7 @@ int tracebreak_start(struct tracebreak *tb, struct recorder *rec, atomic_bool *s
 /* Join the helper, restore tracing_on and the tracer, close, free. */
 void tracebreak_free(struct tracebreak *tb);
 /* Breaks handled, and the first one's trace file ("" if none). */
-unsigned tracebreak_count(const struct tracebreak *tb);
+unsigned tracebreak_count(struct tracebreak *tb);
 const char *tracebreak_first_trace(const struct tracebreak *tb);
 /* The first break as a sentence ("" if none). */
 const char *tracebreak_first_text(const struct tracebreak *tb);

@@ -220,6 +220,25 @@ const char *units_us(int64_t ns, char *buf, size_t len)
 	return buf;
 }
 
+const char *units_us_err(int64_t ns, int64_t err, char *buf, size_t len)
+{
+	static const char pad[] = "    ";
+	uint64_t a = ns < 0 ? -(uint64_t)ns : (uint64_t)ns, unit;
+	int dec;
+
+	dec = err <= 0 ? 3 : err <= 5 ? 2 : err <= 50 ? 1 : 0;
+	if (dec == 3)
+		return units_us(ns, buf, len);
+	unit = dec == 2 ? 10 : dec == 1 ? 100 : 1000;
+	a = a / unit + (a % unit >= unit / 2);	/* in units of the last digit */
+	if (dec == 0)
+		snprintf(buf, len, "%s%" PRIu64 "%s", ns < 0 && a ? "-" : "", a, pad);
+	else
+		snprintf(buf, len, "%s%" PRIu64 ".%0*" PRIu64 "%s", ns < 0 && a ? "-" : "",
+			 a / (dec == 2 ? 100 : 10), dec, a % (dec == 2 ? 100 : 10), pad + 1 + dec);
+	return buf;
+}
+
 const char *units_us_double(double ns, char *buf, size_t len)
 {
 	if (isnan(ns))

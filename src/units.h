@@ -38,10 +38,20 @@ int64_t units_unit_ns(const char *unit);
 /* @ns as microseconds with 3 decimals, exactly ("-1.500"): how summaries
  * and reports print times. */
 const char *units_us(int64_t ns, char *buf, size_t len);
+/*
+ * @ns as microseconds with the digits it has, for a value known to within
+ * +-@err ns: 3 decimals when exact, 2 when @err <= 5 ns, 1 when <= 50 ns,
+ * none beyond (rounded half away from zero), so the last digit printed is
+ * right to within one. Each decimal left out is replaced by a trailing space
+ * (and the point too, when there are none), so that numbers printed in a
+ * right-aligned column keep their points aligned ("500.74 ", "12.345").
+ */
+const char *units_us_err(int64_t ns, int64_t err, char *buf, size_t len);
 /* A mean or stddev in ns as microseconds, 3 decimals; "-" when NaN. */
 const char *units_us_double(double ns, char *buf, size_t len);
 /* For several in one printf: each use gets its own buffer. */
 #define UNITS_US(ns) units_us((ns), (char[32]){ 0 }, 32)
+#define UNITS_US_ERR(ns, err) units_us_err((ns), (err), (char[40]){ 0 }, 40)
 #define UNITS_USD(ns) units_us_double((ns), (char[32]){ 0 }, 32)
 
 #endif

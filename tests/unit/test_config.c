@@ -86,6 +86,7 @@ static void the_table_lists_the_keys_in_enum_order(void **state)
 		{ CFG_RUN_RING_SIZE, "run.ring_size" },
 		{ CFG_RUN_LABEL, "run.label" },
 		{ CFG_RUN_CONTAINMENT, "run.containment" },
+		{ CFG_RUN_SPIN, "run.spin" },
 		{ CFG_RT_CPU, "rt.cpu" },
 		{ CFG_RT_PRIORITY, "rt.priority" },
 		{ CFG_RT_LOCK_MEMORY, "rt.lock_memory" },
@@ -613,12 +614,35 @@ static void a_getter_of_the_wrong_type_is_a_programmer_error(void **state)
 	assert_int_equal(WTERMSIG(status), SIGABRT);
 }
 
+static void run_spin_takes_a_duration_or_auto(void **state)
+{
+	struct config *c = config_new();
+	char err[256], buf[64];
+
+	(void)state;
+	assert_non_null(c);
+	assert_int_equal(config_int(c, CFG_RUN_SPIN), 0);
+	assert_int_equal(config_apply_option(c, "spin", "auto", err, sizeof(err)), CFG_OK);
+	assert_int_equal(config_int(c, CFG_RUN_SPIN), CFG_SPIN_AUTO);
+	assert_string_equal(config_format(c, CFG_RUN_SPIN, buf, sizeof(buf)), "auto");
+	assert_int_equal(config_apply_set(c, "run.spin=20us", err, sizeof(err)), CFG_OK);
+	assert_int_equal(config_int(c, CFG_RUN_SPIN), 20000);
+	assert_string_equal(config_format(c, CFG_RUN_SPIN, buf, sizeof(buf)), "20us");
+	assert_int_equal(config_apply_set(c, "run.spin=fast", err, sizeof(err)), CFG_E_TYPE);
+	assert_string_equal(err, "run.spin must be a duration between 0 and 1s (bare numbers are "
+			    "us), or auto, got \"fast\"");
+	assert_int_equal(config_apply_set(c, "run.spin=2s", err, sizeof(err)), CFG_E_RANGE);
+	assert_int_equal(config_int(c, CFG_RUN_SPIN), 20000);
+	config_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(the_table_lists_the_keys_in_enum_order),
 		cmocka_unit_test(every_row_is_complete_and_sections_are_adjacent),
 		cmocka_unit_test(unknown_keys_are_not_found),
+		cmocka_unit_test(run_spin_takes_a_duration_or_auto),
 		cmocka_unit_test_setup_teardown(a_new_config_holds_every_default, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_bare_number_is_read_in_the_keys_unit, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_bad_duration_names_the_key_and_the_range, setup, teardown),

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* edgestats: hand-built edge sequences (warm-up boundaries, seq gaps, missed
- * periods, write errors) and what the scope would have seen; the cost of add. */
+ * periods, write errors, spin mode) and what the scope would have seen:
+ * pulses and where each edge landed; the cost of add. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,6 +9,7 @@
 #include <cmocka.h>
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -331,6 +333,86 @@ static void the_live_copy_agrees_with_the_results(void **state)
 }
 
 
+/* Where the edge landed: the write window's middle minus the intended time,
+ * early or late, and the worst by magnitude; warm-up and write errors out. */
+static void the_placement_error_is_the_write_midpoint_minus_intended(void **state)
+{
+	struct edgestats *s = *state;
+	const struct edgestats_result *r;
+	struct edge_rec e[] = {
+		edge(0, 0, 10000, 11000, 13000),	/* +12 us */
+		edge(1, 1, -30000, 100, 301),		/* +0.200 us (rounded down) */
+		edge(2, 2, -30000, -9000, -5000),	/* -7 us: the worst */
+		edge(3, 3, 1000, 2000, 2002),		/* +2.001 us */
+		edge(4, 4, 0, 90000, 90000),		/* write failed: not placed */
+	};
+
+	e[0].flags = 0;
+	e[4].flags = EDGE_F_WRITE_ERR;
+	feed(s, e, 5);
+	r = edgestats_result(s);
+	assert_int_equal(r->place.m.n, 4);
+	assert_int_equal(r->place.m.min, -7000);
+	assert_int_equal(r->place.m.max, 12000);
+	assert_int_equal(stats_hist_percentile(&r->place, 25), -7000);
+	assert_int_equal(stats_hist_percentile(&r->place, 50), 200);
+	assert_int_equal(stats_hist_percentile(&r->place, 75), 2001);
+	/* 12 us is the largest in magnitude */
+	assert_int_equal(r->place_worst_ns, 12000);
+	assert_int_equal(r->place_worst.seq, 0);
+	/* no spin flags: nothing spun */
+	assert_int_equal(r->spin_edges, 0);
+	assert_true(edgestats_spin_fraction(r) == 0.0);
+}
+
+static void a_negative_worst_placement_keeps_its_sign(void **state)
+{
+	struct edgestats *s = *state;
+	struct edge_rec e[] = {
+		edge(0, 0, 1000, 2000, 4000),		/* +3 us */
+		edge(1, 1, -30000, -9000, -5000),	/* -7 us */
+		edge(2, 2, 1000, 5000, 7000),		/* +6 us */
+	};
+	feed(s, e, 3);
+	assert_int_equal(edgestats_result(s)->place_worst_ns, -7000);
+	assert_int_equal(edgestats_result(s)->place_worst.seq, 1);
+}
+
+/* Spin mode: write_begin - wake is the spin; late edges are counted; the
+ * share is over the span of the counted edges' slots. */
+static void spin_time_and_late_wake_ups_are_summed_from_the_records(void **state)
+{
+	struct edgestats *s = *state;
+	const struct edgestats_result *r;
+	struct edge_rec e[] = {
+		edge(0, 0, -50000, 20, 200),		/* warm-up: not counted */
+		edge(1, 1, -40000, 30, 230),		/* spun 40.030 us */
+		edge(2, 2, -10000, 10, 110),		/* spun 10.010 us */
+		edge(3, 3, 5000, 5000, 5200),		/* late: no spin */
+		edge(4, 4, INT32_MIN, 10, 20),		/* clamped: its spin is unknown */
+	};
+	int i;
+
+	for (i = 0; i < 5; i++)
+		e[i].flags = EDGE_F_SPIN;
+	e[0].flags |= EDGE_F_WARMUP;
+	e[3].flags |= EDGE_F_LATE;
+	e[4].flags |= EDGE_F_SATURATED;
+	feed(s, e, 4);
+	r = edgestats_result(s);
+	assert_int_equal(r->spin_edges, 3);
+	assert_int_equal(r->late_edges, 1);
+	assert_int_equal(r->spin_ns, 40030 + 10010);
+	/* slots 1..3: 2 half periods between the first and last, plus one */
+	assert_true(fabs(edgestats_spin_fraction(r) - 50040.0 / (3.0 * HALF)) < 1e-12);
+	/* the late edge lands where it was written */
+	assert_int_equal(r->place.m.max, 5100);
+	edgestats_add(s, &e[4]);
+	r = edgestats_result(s);
+	assert_int_equal(r->spin_edges, 4);
+	assert_int_equal(r->spin_ns, 40030 + 10010);
+}
+
 /* Volume, not speed: no timing assertion on a shared machine (the cost per
  * edge is measured by `make bench`). A million edges keep every count exact. */
 static void a_million_edges_keep_every_count_exact(void **state)
@@ -427,6 +509,9 @@ int main(void)
 		T(two_writes_of_the_same_level_are_not_a_pulse),
 		T(the_period_runs_from_rise_to_rise),
 		T(the_live_copy_agrees_with_the_results),
+		T(the_placement_error_is_the_write_midpoint_minus_intended),
+		T(a_negative_worst_placement_keeps_its_sign),
+		T(spin_time_and_late_wake_ups_are_summed_from_the_records),
 		T(a_million_edges_keep_every_count_exact),
 	};
 #undef T

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "recorder.h"
@@ -121,6 +122,7 @@ static void every_record_and_event_reaches_the_log(void **state)
 			usleep(100);
 			ring.dropped = 0;
 		}
+		recorder_bell_ring(recorder_bell(r));	/* as the RT thread does */
 		if (i == 10)
 			assert_int_equal(recorder_event(r, 1, EDGELOG_EV_NOTE, "phase=one\n", 10), 0);
 		if (i == 4000)
@@ -137,6 +139,74 @@ static void every_record_and_event_reaches_the_log(void **state)
 	assert_int_equal(edges, 5000);
 	assert_int_equal(events, 3);
 	assert_string_equal(first, "phase=one\n");
+	recorder_free(r);
+	edgestats_free(s);
+	ring_free(&ring);
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The recorder sleeps for its timeout (here a minute) unless the ring fills
+ * past the bell's level: then the producer's bell wakes it. Below the level
+ * nothing is rung and nothing is drained. */
+static void a_ring_filled_past_the_level_wakes_the_sleeping_recorder(void **state)
+{
+	struct ring ring;
+	struct edgelog_meta m = { .clock_id = 1, .half_period_ns = 500000, .start_ns = 5000000000ull,
+				  .text = (char *)"k=v\n" };
+	struct edgelog_footer ft = { 0 };
+	struct edgelog_writer *w;
+	struct edgestats *s = edgestats_new(500000);
+	struct recorder *r;
+	atomic_bool stop;
+	uint64_t i, t0, woke;
+
+	(void)state;
+	atomic_init(&stop, false);
+	assert_int_equal(ring_init(&ring, 1024), 0);
+	w = edgelog_writer_open(path, &m);
+	assert_non_null(w);
+	r = recorder_new(&(struct recorder_params){ .ring = &ring, .log = w, .stats = s,
+						    .stop_req = &stop, .wake_level = 100,
+						    .timeout_ns = 60000000000ll });
+	assert_non_null(r);
+	assert_int_equal(recorder_bell(r)->level, 100);
+	assert_int_equal(recorder_start(r), 0);
+	/* let it go to sleep */
+	while (!atomic_load(&recorder_bell(r)->asleep))
+		usleep(1000);
+	woke = recorder_wakeups(r);
+	for (i = 0; i < 99; i++) {
+		struct edge_rec e = rec_for(i);
+
+		assert_int_equal(ring_push(&ring, &e), 0);
+		recorder_bell_ring(recorder_bell(r));
+	}
+	usleep(50000);
+	assert_int_equal(recorder_wakeups(r), woke);	/* below the level: asleep */
+	assert_int_equal(recorder_records(r), 0);
+	{
+		struct edge_rec e = rec_for(99);
+
+		assert_int_equal(ring_push(&ring, &e), 0);
+		recorder_bell_ring(recorder_bell(r));
+	}
+	/* well before the minute's timeout */
+	t0 = mono_ns();
+	while (recorder_records(r) < 100 && mono_ns() - t0 < 20000000000ull)
+		usleep(1000);
+	assert_int_equal(recorder_records(r), 100);
+	assert_int_equal(recorder_wakeups(r), woke + 1);
+	/* finishing wakes it too: no minute's wait */
+	recorder_finish(r);
+	assert_true(mono_ns() - t0 < 20000000000ull);
+	assert_int_equal(edgelog_writer_close(w, &ft), 0);
 	recorder_free(r);
 	edgestats_free(s);
 	ring_free(&ring);
@@ -165,6 +235,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(every_record_and_event_reaches_the_log, make_path,
 						remove_path),
+		cmocka_unit_test_setup_teardown(a_ring_filled_past_the_level_wakes_the_sleeping_recorder,
+						make_path, remove_path),
 		cmocka_unit_test(an_oversized_event_is_refused),
 	};
 

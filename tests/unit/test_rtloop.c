@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for the RT loop's bookkeeping: slots, levels, missed periods,
- * the last edge; and a short real loop on the simulated line. */
+ * the last edge, spin mode (due times, late wake-ups, the spin's end and
+ * bound, the automatic lead); and short real loops on the simulated line. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <pthread.h>
 #include <string.h>
 #include <time.h>
@@ -15,20 +17,29 @@
 #include "ring.h"
 #include "rtloop.h"
 
-/* A wake-up after every deadline the expirations cover. */
-#define LATE UINT64_MAX
+#define T0 1000000000ull
+#define H 500000ull
 
-static void setup_loop(struct rtloop *l, uint64_t total, uint64_t warmup)
+static void setup_loop_spin(struct rtloop *l, uint64_t total, uint64_t warmup, int64_t spin)
 {
 	memset(l, 0, sizeof(*l));
 	l->tfd = -1;
 	l->clock = CLOCK_MONOTONIC;
-	l->start_ns = 1000000000ull;
-	l->half_ns = 500000;
+	l->start_ns = T0;
+	l->half_ns = (int64_t)H;
 	l->total_slots = total;
 	l->warmup_slots = warmup;
+	l->spin_ns = spin;
 	assert_int_equal(rtloop_open(l), 0);
 }
+
+static void setup_loop(struct rtloop *l, uint64_t total, uint64_t warmup)
+{
+	setup_loop_spin(l, total, warmup, 0);
+}
+
+/* A wake-up 10 us after slot @slot's deadline. */
+#define ON(slot) (T0 + (slot) * H + 10000)
 
 static void edges_on_time_follow_the_slot_grid_and_alternate(void **state)
 {
@@ -39,9 +50,9 @@ static void edges_on_time_follow_the_slot_grid_and_alternate(void **state)
 	(void)state;
 	setup_loop(&l, 0, 0);
 	for (i = 0; i < 10; i++) {
-		rtloop_account(&l, 1, LATE, &e);
+		assert_int_equal(rtloop_account(&l, ON(i), &e), T0 + i * H);
 		assert_int_equal(e.seq, i);
-		assert_int_equal(e.intended_ns, 1000000000ull + i * 500000ull);
+		assert_int_equal(e.intended_ns, T0 + i * H);
 		assert_int_equal(e.level, (i + 1) % 2);
 		assert_int_equal(e.expirations, 1);
 		assert_int_equal(e.flags, 0);
@@ -57,42 +68,183 @@ static void a_missed_period_is_counted_not_hidden(void **state)
 
 	(void)state;
 	setup_loop(&l, 0, 0);
-	rtloop_account(&l, 1, LATE, &e);	/* slot 0 */
-	rtloop_account(&l, 3, LATE, &e);	/* slots 1 and 2 missed, edge on slot 3 */
+	rtloop_account(&l, ON(0), &e);
+	rtloop_account(&l, ON(3), &e);	/* slots 1 and 2 missed, edge on slot 3 */
 	assert_int_equal(atomic_load(&l.missed), 2);
 	assert_int_equal(e.seq, 1);
 	assert_int_equal(e.expirations, 3);
 	/* the grid keeps its phase: the edge is for the latest expired slot */
-	assert_int_equal(e.intended_ns, 1000000000ull + 3 * 500000ull);
+	assert_int_equal(e.intended_ns, T0 + 3 * H);
 	/* each written edge still toggles the line */
 	assert_int_equal(e.level, 0);
-	rtloop_account(&l, 1, LATE, &e);
-	assert_int_equal(e.intended_ns, 1000000000ull + 4 * 500000ull);
+	rtloop_account(&l, ON(4), &e);
+	assert_int_equal(e.intended_ns, T0 + 4 * H);
 	assert_int_equal(e.level, 1);
 	rtloop_close(&l);
 }
 
-static void an_expiration_read_after_the_write_belongs_to_the_next_edge(void **state)
+static void a_wake_up_serves_the_latest_slot_due_and_no_later_one(void **state)
 {
 	struct rtloop l;
 	struct edge_rec e;
-	const uint64_t t0 = 1000000000ull, h = 500000;
 
 	(void)state;
 	setup_loop(&l, 0, 0);
-	rtloop_account(&l, 1, t0 + 10, &e);		/* slot 0 */
-	assert_int_equal(e.intended_ns, t0);
-	/* woke for slot 1; slot 2's deadline passed before the read */
-	rtloop_account(&l, 2, t0 + h + 20, &e);
-	assert_int_equal(e.intended_ns, t0 + h);	/* the edge is slot 1's */
+	rtloop_account(&l, ON(0), &e);
+	/* woke for slot 1 just before slot 2's deadline: the edge is slot 1's */
+	rtloop_account(&l, T0 + 2 * H - 1, &e);
+	assert_int_equal(e.intended_ns, T0 + H);
 	assert_int_equal(e.expirations, 1);
-	assert_int_equal(atomic_load(&l.missed), 0);
-	/* slot 2 got no edge: the next edge (slot 3) says so */
-	rtloop_account(&l, 1, t0 + 3 * h + 5, &e);
-	assert_int_equal(e.intended_ns, t0 + 3 * h);
+	/* at slot 2's deadline exactly, slot 2 is due */
+	rtloop_account(&l, T0 + 3 * H, &e);
+	assert_int_equal(e.intended_ns, T0 + 3 * H);
 	assert_int_equal(e.expirations, 2);
 	assert_int_equal(atomic_load(&l.missed), 1);
+	/* an early wake-up (cannot happen) still serves the next slot, never
+	 * one already served */
+	rtloop_account(&l, T0, &e);
+	assert_int_equal(e.intended_ns, T0 + 4 * H);
+	/* a stall of a million slots costs one division, not a million steps */
+	rtloop_account(&l, ON(1000005), &e);
+	assert_int_equal(e.intended_ns, T0 + 1000005 * H);
+	assert_int_equal(e.expirations, UINT16_MAX);
+	assert_true(e.flags & EDGE_F_SATURATED);
+	assert_int_equal(atomic_load(&l.missed), 1 + 1000000);
 	rtloop_close(&l);
+}
+
+static void in_spin_mode_a_slot_is_due_one_lead_before_its_deadline(void **state)
+{
+	struct rtloop l;
+	struct edge_rec e;
+	const uint64_t lead = 100000;
+
+	(void)state;
+	setup_loop_spin(&l, 0, 0, (int64_t)lead);
+	assert_int_equal(l.lead, lead);
+	/* woke 90 us before slot 0's deadline: 10 us after its wake-up time */
+	assert_int_equal(rtloop_account(&l, T0 - 90000, &e), T0);
+	assert_int_equal(l.last_lat, 10000);
+	/* woke after slot 2's wake-up time but before its deadline: the edge
+	 * waits for slot 2 rather than writing slot 1 late */
+	assert_int_equal(rtloop_account(&l, T0 + 2 * H - 50000, &e), T0 + 2 * H);
+	assert_int_equal(e.expirations, 2);
+	assert_int_equal(atomic_load(&l.missed), 1);
+	/* the latency that counts for the lead is from slot 1's wake-up time */
+	assert_int_equal(l.last_lat, (int64_t)(H + lead - 50000));
+	rtloop_close(&l);
+}
+
+static void a_late_wake_up_is_written_at_once_and_flagged(void **state)
+{
+	struct rtloop l;
+	uint8_t flags = 0;
+
+	(void)state;
+	setup_loop_spin(&l, 0, 0, 100000);
+	assert_int_equal(rtloop_spin(&l, T0 + 5, T0, &flags), T0 + 5);
+	assert_int_equal(flags, EDGE_F_SPIN | EDGE_F_LATE);
+	assert_int_equal(atomic_load(&l.late), 1);
+	flags = 0;
+	/* exactly on the deadline is late too: no spin happened */
+	assert_int_equal(rtloop_spin(&l, T0, T0, &flags), T0);
+	assert_int_equal(flags, EDGE_F_SPIN | EDGE_F_LATE);
+	assert_int_equal(atomic_load(&l.late), 2);
+	rtloop_close(&l);
+}
+
+static uint64_t mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void a_spin_ends_at_the_deadline_and_never_outlasts_the_lead(void **state)
+{
+	struct rtloop l;
+	uint8_t flags = 0;
+	uint64_t wake, t;
+
+	(void)state;
+	setup_loop_spin(&l, 0, 0, 100000);
+	wake = mono();
+	t = rtloop_spin(&l, wake, wake + 50000, &flags);
+	assert_true(t >= wake + 50000);		/* the clock read that ended it */
+	assert_int_equal(flags, EDGE_F_SPIN);
+	assert_int_equal(atomic_load(&l.late), 0);
+	/* a deadline beyond the lead (cannot happen: its slot was not due)
+	 * ends the spin after one lead, never later than the deadline */
+	flags = 0;
+	wake = mono();
+	t = rtloop_spin(&l, wake, wake + 1000000000ull, &flags);
+	assert_true(t >= wake + 100000);
+	assert_true(t < wake + 1000000000ull);
+	assert_int_equal(flags, EDGE_F_SPIN);
+	/* where it stops: the deadline, or a lead after the wake-up */
+	assert_int_equal(rtloop_spin_until(&l, T0 - 50000, T0), T0);
+	assert_int_equal(rtloop_spin_until(&l, T0 - 100000, T0), T0);
+	assert_int_equal(rtloop_spin_until(&l, T0 - 300000, T0), T0 - 200000);
+	rtloop_close(&l);
+}
+
+static void the_automatic_lead_follows_the_p99_9_of_recent_wake_ups(void **state)
+{
+	struct rtloop l;
+	uint32_t i;
+
+	(void)state;
+	memset(&l, 0, sizeof(l));
+	l.clock = CLOCK_MONOTONIC;
+	l.start_ns = T0;
+	l.half_ns = (int64_t)H;
+	l.spin_auto = true;
+	l.spin_max_ns = 120000;
+	assert_int_equal(rtloop_open(&l), 0);
+	assert_int_equal(l.lead, 120000);	/* until measured: the cap */
+	/* first window, 1,024: p99.9 is the 2nd largest */
+	for (i = 0; i < RTLOOP_AUTO_FIRST - 2; i++)
+		rtloop_auto_add(&l, 5000 + i % 100);
+	rtloop_auto_add(&l, 40000);
+	assert_int_equal(l.lead_next, 120000);	/* not yet: one short */
+	rtloop_auto_add(&l, 90000);
+	assert_int_equal(l.lead_next, 40000 + 40000 / 8 + 1000);
+	l.lead = l.lead_next;
+	/* then windows of 4,096: p99.9 is the 5th largest */
+	for (i = 0; i < RTLOOP_AUTO_WINDOW - 5; i++)
+		rtloop_auto_add(&l, 3000);
+	for (i = 0; i < 5; i++)
+		rtloop_auto_add(&l, 30000 + (int64_t)i * 1000);	/* 5th largest: 30 us */
+	/* 34.75 us is within a quarter of 46 us: kept */
+	assert_int_equal(l.lead_next, 46000);
+	for (i = 0; i < RTLOOP_AUTO_WINDOW; i++)
+		rtloop_auto_add(&l, i < 10 ? 1000000 : 2000);
+	/* grows at once, capped */
+	assert_int_equal(l.lead_next, 120000);
+	l.lead = l.lead_next;
+	for (i = 0; i < RTLOOP_AUTO_WINDOW; i++)
+		rtloop_auto_add(&l, 2000);
+	/* shrinks when clearly lower */
+	assert_int_equal(l.lead_next, 2000 + 250 + 1000);
+	rtloop_close(&l);
+}
+
+static void a_lead_that_leaves_no_room_is_refused(void **state)
+{
+	struct rtloop l;
+
+	(void)state;
+	memset(&l, 0, sizeof(l));
+	l.clock = CLOCK_MONOTONIC;
+	l.half_ns = (int64_t)H;
+	l.spin_ns = (int64_t)H / 2;
+	assert_int_equal(rtloop_open(&l), -1);
+	assert_int_equal(errno, EINVAL);
+	l.spin_ns = 0;
+	l.spin_auto = true;
+	l.spin_max_ns = (int64_t)H;
+	assert_int_equal(rtloop_open(&l), -1);
 }
 
 static void warm_up_edges_are_flagged(void **state)
@@ -102,11 +254,11 @@ static void warm_up_edges_are_flagged(void **state)
 
 	(void)state;
 	setup_loop(&l, 0, 2);
-	rtloop_account(&l, 1, LATE, &e);
+	rtloop_account(&l, ON(0), &e);
 	assert_true(e.flags & EDGE_F_WARMUP);
-	rtloop_account(&l, 1, LATE, &e);
+	rtloop_account(&l, ON(1), &e);
 	assert_true(e.flags & EDGE_F_WARMUP);
-	rtloop_account(&l, 1, LATE, &e);
+	rtloop_account(&l, ON(2), &e);
 	assert_false(e.flags & EDGE_F_WARMUP);
 	rtloop_close(&l);
 }
@@ -120,10 +272,10 @@ static void the_run_ends_on_its_last_slot_at_the_idle_level(void **state)
 	(void)state;
 	setup_loop(&l, 4, 0);
 	for (i = 0; i < 3; i++) {
-		rtloop_account(&l, 1, LATE, &e);
+		rtloop_account(&l, ON((uint64_t)i), &e);
 		assert_false(rtloop_is_last(&l));
 	}
-	rtloop_account(&l, 1, LATE, &e);
+	rtloop_account(&l, ON(3), &e);
 	assert_int_equal(e.level, 0);
 	assert_true(rtloop_is_last(&l));
 	rtloop_close(&l);
@@ -136,11 +288,11 @@ static void a_stop_at_the_active_level_adds_one_edge_back_to_idle(void **state)
 
 	(void)state;
 	setup_loop(&l, 0, 0);
-	rtloop_account(&l, 1, LATE, &e);	/* level 1 */
+	rtloop_account(&l, ON(0), &e);	/* level 1 */
 	atomic_store(&l.stop_req, true);
 	assert_false(rtloop_is_last(&l));
 	assert_true(l.stopping);
-	rtloop_account(&l, 1, LATE, &e);	/* back to 0 */
+	rtloop_account(&l, ON(1), &e);	/* back to 0 */
 	assert_int_equal(e.level, 0);
 	assert_true(rtloop_is_last(&l));
 	rtloop_close(&l);
@@ -153,28 +305,29 @@ static void an_odd_number_of_missed_slots_can_leave_one_extra_edge(void **state)
 
 	(void)state;
 	setup_loop(&l, 4, 0);
-	rtloop_account(&l, 1, LATE, &e);	/* slot 0, level 1 */
-	rtloop_account(&l, 3, LATE, &e);	/* slot 3 (last), level 0 */
+	rtloop_account(&l, ON(0), &e);	/* slot 0, level 1 */
+	rtloop_account(&l, ON(3), &e);	/* slot 3 (last), level 0 */
 	assert_true(rtloop_is_last(&l));
 	rtloop_close(&l);
 
 	setup_loop(&l, 4, 0);
-	rtloop_account(&l, 2, LATE, &e);	/* slot 1, level 1 */
-	rtloop_account(&l, 2, LATE, &e);	/* slot 3, level 0 */
+	rtloop_account(&l, ON(1), &e);	/* slot 1, level 1 */
+	rtloop_account(&l, ON(3), &e);	/* slot 3, level 0 */
 	assert_true(rtloop_is_last(&l));
 	rtloop_close(&l);
 
 	setup_loop(&l, 4, 0);
-	rtloop_account(&l, 4, LATE, &e);	/* slot 3, level 1: not idle yet */
+	rtloop_account(&l, ON(3), &e);	/* slot 3, level 1: not idle yet */
 	assert_false(rtloop_is_last(&l));
-	rtloop_account(&l, 1, LATE, &e);	/* slot 4, back to idle */
-	assert_int_equal(e.intended_ns, 1000000000ull + 4 * 500000ull);
+	rtloop_account(&l, ON(4), &e);	/* slot 4, back to idle */
+	assert_int_equal(e.intended_ns, T0 + 4 * H);
 	assert_true(rtloop_is_last(&l));
 	rtloop_close(&l);
 }
 
 /* A real loop on the simulated line: 100 us half period, @slots slots. */
-static void sim_loop_open(struct rtloop *l, struct ring *r, size_t ring_cap, uint64_t slots)
+static void sim_loop_open_spin(struct rtloop *l, struct ring *r, size_t ring_cap, uint64_t slots,
+			       int64_t spin, bool autospin)
 {
 	struct gpio_out_spec spec = {
 		.backend = GPIO_BACKEND_SIM, .chip = "sqwave-sim", .line = "0",
@@ -191,7 +344,32 @@ static void sim_loop_open(struct rtloop *l, struct ring *r, size_t ring_cap, uin
 	l->half_ns = 100000;
 	l->total_slots = slots;
 	l->stack_prefault = 4096;
+	l->spin_ns = spin;
+	l->spin_auto = autospin;
+	l->spin_max_ns = autospin ? 40000 : 0;
 	assert_int_equal(rtloop_open(l), 0);
+}
+
+static void sim_loop_open(struct rtloop *l, struct ring *r, size_t ring_cap, uint64_t slots)
+{
+	sim_loop_open_spin(l, r, ring_cap, slots, 0, false);
+}
+
+/* Run a real loop of @slots 100 us slots; returns the records. */
+static size_t sim_run(struct rtloop *l, struct ring *r, struct edge_rec *out, size_t max)
+{
+	pthread_t t;
+	size_t n;
+
+	l->start_ns = mono() + 1000000;
+	atomic_store(&l->go, true);
+	assert_int_equal(pthread_create(&t, NULL, rtloop_thread, l), 0);
+	pthread_join(t, NULL);
+	assert_true(atomic_load(&l->done));
+	assert_int_equal(l->error, 0);
+	n = ring_pop(r, out, max);
+	assert_int_equal(n, atomic_load(&l->edges));
+	return n;
 }
 
 static void the_loop_writes_each_edge_to_the_line_and_the_ring(void **state)
@@ -199,24 +377,13 @@ static void the_loop_writes_each_edge_to_the_line_and_the_ring(void **state)
 	struct edge_rec out[64];
 	struct ring r;
 	struct rtloop l;
-	struct timespec ts;
-	pthread_t t;
 	size_t n, i;
 
 	(void)state;
 	sim_loop_open(&l, &r, 64, 20);
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	l.start_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec + 1000000;
-	atomic_store(&l.go, true);
-	assert_int_equal(pthread_create(&t, NULL, rtloop_thread, &l), 0);
-	pthread_join(t, NULL);
-	assert_true(atomic_load(&l.done));
-	assert_int_equal(l.error, 0);
-
-	n = ring_pop(&r, out, 64);
+	n = sim_run(&l, &r, out, 64);
 	/* 20 slots; missed periods (a noisy machine) may add one edge back to idle */
 	assert_true(n >= 2 && n <= 20);
-	assert_int_equal(n, atomic_load(&l.edges));
 	for (i = 0; i < n; i++) {
 		assert_int_equal(out[i].seq, i);
 		assert_int_equal(out[i].level, (i + 1) % 2);
@@ -225,9 +392,77 @@ static void the_loop_writes_each_edge_to_the_line_and_the_ring(void **state)
 		assert_true(out[i].write_begin_off_ns >= out[i].wake_off_ns);
 		assert_true(out[i].write_end_off_ns >= out[i].write_begin_off_ns);
 		assert_int_equal((out[i].intended_ns - l.start_ns) % 100000, 0);
+		assert_false(out[i].flags & (EDGE_F_SPIN | EDGE_F_LATE));
 	}
 	assert_true(out[n - 1].flags & EDGE_F_LAST);
 	assert_int_equal(out[n - 1].level, 0);
+	rtloop_close(&l);
+	gpio_out_close(l.gpio);
+	ring_free(&r);
+}
+
+/* Spin mode on the simulated line: every edge is flagged, and its write
+ * begins at the end of the spin, at or after the deadline, unless the
+ * wake-up itself was late (flagged, and then the write begins at it). */
+static void check_spin_records(const struct rtloop *l, const struct edge_rec *out, size_t n)
+{
+	uint64_t late = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		assert_true(out[i].flags & EDGE_F_SPIN);
+		assert_true(out[i].write_begin_off_ns >= out[i].wake_off_ns);
+		assert_true(out[i].write_end_off_ns >= out[i].write_begin_off_ns);
+		if (out[i].flags & EDGE_F_LATE) {
+			late++;
+			assert_true(out[i].wake_off_ns >= 0);
+			assert_int_equal(out[i].write_begin_off_ns, out[i].wake_off_ns);
+		} else {
+			assert_true(out[i].wake_off_ns < 0);
+			assert_true(out[i].write_begin_off_ns >= 0);
+		}
+	}
+	assert_int_equal(late, atomic_load(&l->late));
+}
+
+static void a_spinning_loop_writes_each_edge_at_its_deadline(void **state)
+{
+	struct edge_rec out[64];
+	struct ring r;
+	struct rtloop l;
+	size_t n;
+
+	(void)state;
+	sim_loop_open_spin(&l, &r, 64, 20, 30000, false);
+	n = sim_run(&l, &r, out, 64);
+	assert_true(n >= 2 && n <= 20);
+	check_spin_records(&l, out, n);
+	assert_int_equal(l.lead_min_ns, 30000);
+	assert_int_equal(l.rearms, 0);
+	rtloop_close(&l);
+	gpio_out_close(l.gpio);
+	ring_free(&r);
+}
+
+static void an_automatic_spin_loop_measures_and_re_arms_on_the_grid(void **state)
+{
+	enum { SLOTS = RTLOOP_AUTO_FIRST + 200 };
+	static struct edge_rec out[SLOTS + 1];
+	struct ring r;
+	struct rtloop l;
+	size_t n, i;
+
+	(void)state;
+	sim_loop_open_spin(&l, &r, SLOTS + 1, SLOTS, 0, true);
+	n = sim_run(&l, &r, out, SLOTS + 1);
+	check_spin_records(&l, out, n);
+	for (i = 0; i < n; i++)
+		assert_int_equal((out[i].intended_ns - l.start_ns) % 100000, 0);
+	/* it started at the cap and measured at least one window (the lead
+	 * may have stayed if this machine is that slow) */
+	assert_int_equal(l.lead_max_ns, 40000);
+	assert_true(l.lead_min_ns >= 1000 && l.lead_min_ns <= 40000);
+	assert_true(l.rearms <= 1);
 	rtloop_close(&l);
 	gpio_out_close(l.gpio);
 	ring_free(&r);
@@ -259,12 +494,19 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(edges_on_time_follow_the_slot_grid_and_alternate),
 		cmocka_unit_test(a_missed_period_is_counted_not_hidden),
-		cmocka_unit_test(an_expiration_read_after_the_write_belongs_to_the_next_edge),
+		cmocka_unit_test(a_wake_up_serves_the_latest_slot_due_and_no_later_one),
+		cmocka_unit_test(in_spin_mode_a_slot_is_due_one_lead_before_its_deadline),
+		cmocka_unit_test(a_late_wake_up_is_written_at_once_and_flagged),
+		cmocka_unit_test(a_spin_ends_at_the_deadline_and_never_outlasts_the_lead),
+		cmocka_unit_test(the_automatic_lead_follows_the_p99_9_of_recent_wake_ups),
+		cmocka_unit_test(a_lead_that_leaves_no_room_is_refused),
 		cmocka_unit_test(warm_up_edges_are_flagged),
 		cmocka_unit_test(the_run_ends_on_its_last_slot_at_the_idle_level),
 		cmocka_unit_test(a_stop_at_the_active_level_adds_one_edge_back_to_idle),
 		cmocka_unit_test(an_odd_number_of_missed_slots_can_leave_one_extra_edge),
 		cmocka_unit_test(the_loop_writes_each_edge_to_the_line_and_the_ring),
+		cmocka_unit_test(a_spinning_loop_writes_each_edge_at_its_deadline),
+		cmocka_unit_test(an_automatic_spin_loop_measures_and_re_arms_on_the_grid),
 		cmocka_unit_test(a_run_cancelled_before_go_writes_nothing),
 	};
 

@@ -195,6 +195,24 @@ static void unit_names_map_to_nanoseconds(void **state)
 	assert_int_equal(units_unit_ns(NULL), 0);
 }
 
+static void a_value_is_printed_with_the_digits_its_error_leaves(void **state)
+{
+	(void)state;
+	assert_string_equal(UNITS_US_ERR(500736, 0), "500.736");
+	assert_string_equal(UNITS_US_ERR(500736, 5), "500.74 ");
+	assert_string_equal(UNITS_US_ERR(500736, 6), "500.7  ");
+	assert_string_equal(UNITS_US_ERR(500749, 50), "500.7  ");
+	assert_string_equal(UNITS_US_ERR(500750, 50), "500.8  ");
+	assert_string_equal(UNITS_US_ERR(500736, 51), "501    ");
+	assert_string_equal(UNITS_US_ERR(-60, 0), "-0.060");
+	assert_string_equal(UNITS_US_ERR(-65, 4), "-0.07 ");
+	assert_string_equal(UNITS_US_ERR(-11405, 20), "-11.4  ");
+	/* rounding to zero drops the sign */
+	assert_string_equal(UNITS_US_ERR(-4, 3), "0.00 ");
+	assert_string_equal(UNITS_US_ERR(999996, 5), "1000.00 ");
+	assert_string_equal(UNITS_US_ERR(INT64_MIN, 1000), "-9223372036854776    ");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -209,6 +227,7 @@ int main(void)
 		cmocka_unit_test(formatting_truncates_like_snprintf),
 		cmocka_unit_test(format_then_parse_gives_the_same_value),
 		cmocka_unit_test(unit_names_map_to_nanoseconds),
+		cmocka_unit_test(a_value_is_printed_with_the_digits_its_error_leaves),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
