@@ -33,6 +33,7 @@
 #include "rtloop.h"
 #include "rtsetup.h"
 #include "soak.h"
+#include "tracebreak.h"
 #include "summary.h"
 #include "sysinfo.h"
 #include "units.h"
@@ -363,6 +364,7 @@ int cmd_run(int argc, char **argv)
 	struct edgestats *stats = NULL;
 	struct phasestats *pstats = NULL;
 	struct soak *soak = NULL;
+	struct tracebreak *tb = NULL;
 	struct summary_phase *phases = NULL;
 	uint64_t *starts = NULL, measure0;
 	int sfd = -1;
@@ -540,6 +542,21 @@ int cmd_run(int argc, char **argv)
 		pr_err("%s", why);
 		goto out;
 	}
+	if (config_int(c, CFG_TRACE_BREAK)) {
+		tb = tracebreak_new(&(struct tracebreak_params){
+			.threshold_ns = config_int(c, CFG_TRACE_BREAK),
+			.stop_on_break = config_bool(c, CFG_TRACE_STOP_ON_BREAK),
+			.max_breaks = (int)config_int(c, CFG_TRACE_MAX_BREAKS),
+			.tracer = config_str(c, CFG_TRACE_TRACER),
+			.buffer_kb = (int)config_int(c, CFG_TRACE_BUFFER_KB),
+			.log_path = log_path,
+			.rt_priority = (int)config_int(c, CFG_RT_PRIORITY) }, why, sizeof(why));
+		if (!tb) {
+			pr_err("%s", why);
+			goto out;
+		}
+		loop.brk = tracebreak_rt(tb);	/* read by the RT thread after go */
+	}
 
 	loop.start_ns = clock_ns(CLOCK_MONOTONIC) + RUN_LEAD_NS;
 	/* Slot 0 a quarter millisecond off the millisecond grid: periodic
@@ -594,6 +611,10 @@ int cmd_run(int argc, char **argv)
 	}
 	soak_attach(soak, rec, measure0);
 	loop.bell = recorder_bell(rec);	/* read by the RT thread after go */
+	if (tb && (err = tracebreak_start(tb, rec, &loop.stop_req))) {
+		pr_err("cannot start the trace-break thread: %s", strerror(err));
+		goto out;
+	}
 	atomic_store_explicit(&loop.go, true, memory_order_release);
 
 	/* 4. Wait: signals, status line, end of the loop. */
@@ -660,6 +681,14 @@ out:
 		}
 		pthread_join(rt_tid, NULL);
 	}
+	/* The break helper's last events go through the recorder: stop it first. */
+	if (tb) {
+		ri.breaks = tracebreak_count(tb);
+		snprintf(ri.break_text, sizeof(ri.break_text), "%s", tracebreak_first_text(tb));
+		snprintf(ri.break_trace, sizeof(ri.break_trace), "%s", tracebreak_first_trace(tb));
+		tracebreak_free(tb);
+		tb = NULL;
+	}
 	recorder_finish(rec);
 	gpio_out_close(gpio);	/* back to idle, released, before anything slow */
 	if (rs.p.stack_size)
@@ -671,7 +700,9 @@ out:
 		ri.dropped = ring_dropped(&ring);
 		ri.write_errors = atomic_load(&loop.write_errors);
 		ri.stop_reason = loop.error || ri.write_errors || recorder_log_error(rec)
-			? EDGELOG_STOP_ERROR : sig ? EDGELOG_STOP_SIGNAL : EDGELOG_STOP_DURATION;
+			? EDGELOG_STOP_ERROR : sig ? EDGELOG_STOP_SIGNAL
+			: ri.breaks && config_bool(c, CFG_TRACE_STOP_ON_BREAK) ? EDGELOG_STOP_BREAK
+			: EDGELOG_STOP_DURATION;
 		ri.stop_signal = sig;
 		ri.log_error = recorder_log_error(rec);
 		ri.records_logged = edgelog_writer_records(log);

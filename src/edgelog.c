@@ -37,6 +37,8 @@ const char *edgelog_stop_name(uint32_t reason)
 		return "signal";
 	case EDGELOG_STOP_ERROR:
 		return "error";
+	case EDGELOG_STOP_BREAK:
+		return "break";
 	}
 	return "unknown";
 }
@@ -582,7 +584,7 @@ static int read_footer(struct edgelog_reader *r)
 	if (f.magic != EDGELOG_FOOTER_MAGIC)
 		return rd_fail(r, EDGELOG_E_CORRUPT, EBADMSG, "a block at offset %" PRIu64 " starts "
 			       "like the footer but has no footer magic: corrupt", at);
-	if (f.stop_reason > EDGELOG_STOP_ERROR || f.reserved)
+	if (f.stop_reason > EDGELOG_STOP_BREAK || f.reserved)
 		return rd_fail(r, EDGELOG_E_CORRUPT, EBADMSG, "the footer at offset %" PRIu64
 			       " is corrupt (stop reason %" PRIu32 ", reserved %" PRIu64 ")", at,
 			       f.stop_reason, f.reserved);

@@ -103,6 +103,7 @@ enum edgelog_stop {
 	EDGELOG_STOP_DURATION = 0, /* ran the configured duration */
 	EDGELOG_STOP_SIGNAL = 1,   /* SIGINT or SIGTERM */
 	EDGELOG_STOP_ERROR = 2,    /* GPIO or I/O error */
+	EDGELOG_STOP_BREAK = 3,    /* a trace break with --stop-on-break */
 };
 
 /* "duration", "signal", "error" (or "unknown"): the footer's stop_reason in words. */

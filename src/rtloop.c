@@ -220,6 +220,7 @@ void *rtloop_thread(void *arg)
 		goto out;
 
 	l->next_intended = l->start_ns;
+	l->prev_mid = 0;
 	if (arm(l, l->lead) < 0) {
 		l->error = errno;
 		goto out;
@@ -279,6 +280,20 @@ void *rtloop_thread(void *arg)
 		ring_push(l->ring, &rec);
 		recorder_bell_ring(l->bell);
 		atomic_store_explicit(&l->edges, l->seq, memory_order_release);
+		if (l->brk) {
+			/* --break: this edge's latency (from the first deadline
+			 * without an edge) and the pulse it ended, against the
+			 * threshold; a crossing only rings an eventfd. */
+			uint64_t mid = wb / 2 + we / 2;
+
+			tracebreak_rt_check(l->brk, rec.seq, intended,
+					    (int64_t)(wake - intended) +
+						    (int64_t)(rec.expirations - 1) * l->half_ns,
+					    l->prev_mid && !(rec.flags & EDGE_F_WARMUP)
+						    ? (int64_t)(mid - l->prev_mid) : INT64_MIN,
+					    l->half_ns);
+			l->prev_mid = mid;
+		}
 		if (last)
 			break;
 

@@ -13,6 +13,7 @@
 #include "edge.h"
 #include "gpio_out.h"
 #include "ring.h"
+#include "tracebreak.h"
 
 /*
  * One edge: poll() the timerfd, read the clock (wake), read the clock and
@@ -70,6 +71,7 @@ struct rtloop {
 	bool spin_auto;
 	int64_t spin_max_ns;      /* spin_auto: the largest lead it may choose */
 	struct recorder_bell *bell; /* rung after each push (may be NULL); set before go */
+	struct tracebreak_rt *brk;  /* --break: checked after each push (may be NULL) */
 
 	/* Shared: written by one side, read by the other, all atomic. */
 	atomic_bool go;           /* set by the main thread once start_ns is final */
@@ -97,6 +99,7 @@ struct rtloop {
 	int64_t lead;             /* the spin lead in force (0: off) */
 	int64_t lead_next;        /* spin_auto: the lead to re-arm with */
 	int64_t last_lat;         /* wake - the first unserved slot's wake-up time */
+	uint64_t prev_mid;        /* previous edge's write-window midpoint (0: none) */
 	uint32_t win_n, win_size; /* spin_auto: the window */
 	int64_t top[RTLOOP_AUTO_TOP]; /* its largest latencies, descending */
 };

@@ -111,6 +111,9 @@ static unsigned check(const struct config *c, const struct edgestats_result *r,
 		violation(fn, ctx, &n, "the edge log could not be written completely (I/O error)");
 	if (ri->stop_reason == EDGELOG_STOP_ERROR)
 		violation(fn, ctx, &n, "the run stopped on an error");
+	if (ri->stop_reason == EDGELOG_STOP_BREAK)
+		violation(fn, ctx, &n, "the run stopped at a trace break (--stop-on-break): %s",
+			  ri->break_text);
 	if (tmin > 0 || tmax > 0) {
 		if (any->h.m.n == 0) {
 			violation(fn, ctx, &n, "limits.%s is set but no complete pulse was measured",
@@ -460,6 +463,10 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 		ri->minflt, ri->majflt, ri->nivcsw);
 	fprintf(f, "log        %s%s\n", ri->log_path ? OUTFILE_ESC(ri->log_path) : "-",
 		ri->log_error ? "  (INCOMPLETE: I/O error)" : "");
+	if (ri->breaks)
+		fprintf(f, "breaks     %u trace%s saved; the first at %s: %s\n", ri->breaks,
+			ri->breaks == 1 ? "" : "s", ri->break_text,
+			ri->break_trace[0] ? OUTFILE_ESC(ri->break_trace) : "(trace not saved)");
 
 	if (ri->nphases)
 		text_phases(f, c, ri);
@@ -513,6 +520,11 @@ static void json_phases(struct json_writer *w, const struct run_info *ri)
 
 	json_kv_string(w, "label", ri->label);
 	json_kv_string(w, "containment", ri->containment);
+	json_kv_object_begin(w, "breaks");
+	json_kv_uint(w, "count", ri->breaks);
+	json_kv_string(w, "first", ri->breaks ? ri->break_text : NULL);
+	json_kv_string(w, "first_trace", ri->breaks && ri->break_trace[0] ? ri->break_trace : NULL);
+	json_object_end(w);
 	json_kv_array_begin(w, "phases");
 	for (i = 0; i < ri->nphases; i++) {
 		const struct summary_phase *ph = &ri->phases[i];

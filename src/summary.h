@@ -50,6 +50,10 @@ struct run_info {
 	size_t nphases;
 	const struct summary_phase *phases;
 	int min_busy_pct;             /* proof.min_busy */
+	/* --break: traces saved, the first one */
+	unsigned breaks;
+	char break_text[256];
+	char break_trace[4200];
 	/* run.spin: the lead the RT thread armed its wake-ups with (0: off);
 	 * with auto, the lead at the end and the range it took */
 	bool spin_auto;

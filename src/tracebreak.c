@@ -31,7 +31,8 @@ struct tracebreak {
 	char saved_on[8];
 	char saved_tracer[64];
 	char saved_kb[32];
-	bool tracer_set, kb_set;
+	char saved_clock[32];
+	bool tracer_set, kb_set, clock_set;
 	pthread_t tid;
 	bool started;
 	atomic_bool quit;
@@ -170,9 +171,11 @@ struct tracebreak *tracebreak_new(const struct tracebreak_params *p, char *err, 
 		file_read(tb->dir, "current_tracer", tb->saved_tracer, sizeof(tb->saved_tracer));
 		if (file_write(tb->dir, "current_tracer", p->tracer) < 0) {
 			char avail[512] = "?";
+			int e = errno;
 
 			file_read(tb->dir, "available_tracers", avail, sizeof(avail));
-			terr(err, errlen, "--tracer %s: this kernel offers %s", p->tracer, avail);
+			terr(err, errlen, "--tracer %s: cannot select it (%s); this kernel offers: %s",
+			     p->tracer, strerror(e), avail);
 			goto fail;
 		}
 		tb->tracer_set = true;
@@ -188,6 +191,17 @@ struct tracebreak *tracebreak_new(const struct tracebreak_params *p, char *err, 
 			goto fail;
 		}
 		tb->kb_set = true;
+	}
+	/* Trace timestamps on CLOCK_MONOTONIC, the log's clock: an edge's
+	 * intended time and the trace's events line up without conversion. */
+	if (file_read(tb->dir, "trace_clock", tb->saved_clock, sizeof(tb->saved_clock)) == 0) {
+		char *sel = strchr(tb->saved_clock, '['), *end;
+
+		if (sel && (end = strchr(sel, ']'))) {
+			memmove(tb->saved_clock, sel + 1, (size_t)(end - sel - 1));
+			tb->saved_clock[end - sel - 1] = '\0';
+			tb->clock_set = file_write(tb->dir, "trace_clock", "mono") == 0;
+		}
 	}
 	tb->rt.efd = eventfd(0, EFD_CLOEXEC);
 	if (tb->rt.efd < 0) {
@@ -356,6 +370,8 @@ void tracebreak_free(struct tracebreak *tb)
 		file_write(tb->dir, "current_tracer", tb->saved_tracer);
 	if (tb->kb_set && tb->saved_kb[0])
 		file_write(tb->dir, "buffer_size_kb", tb->saved_kb);
+	if (tb->clock_set && tb->saved_clock[0])
+		file_write(tb->dir, "trace_clock", tb->saved_clock);
 	if (tb->marker_fd >= 0)
 		close(tb->marker_fd);
 	if (tb->on_fd >= 0)

@@ -1,0 +1,88 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# End-to-end tests of trace breaks (--break) on the real ftrace of this
+# machine: the marker names the edge, tracing stops, the trace is saved next
+# to the log, the break is in the log and the summary, and the run goes on
+# or stops as asked. Skipped, saying so, where tracefs cannot be reached.
+set -u
+SQWAVE=${SQWAVE:-build/sqwave}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+HERE=$ROOT/tests/e2e
+TMP=$(mktemp -d /tmp/sqwave-e2e-trace.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+BOARD=$ROOT/boards/sim.yaml
+passed=0
+failed=0
+skipped=0
+
+fail() { echo "    $*" >&2; return 1; }
+
+TRACEFS=/sys/kernel/tracing
+if [ ! -e $TRACEFS/trace_marker ] && [ "$(id -u)" -eq 0 ]; then
+	mount -t tracefs nodev $TRACEFS 2> /dev/null
+fi
+have_tracefs() { [ -w $TRACEFS/trace_marker ]; }
+
+# --break 1ns: every edge after the first crosses it.
+test_stop_on_break_saves_the_trace_with_the_marker_and_exits_1() {
+	have_tracefs || { echo "    (no writable tracefs here: skipped)"; return 2; }
+	local before
+	before=$(cat $TRACEFS/tracing_on)
+	"$SQWAVE" run --board "$BOARD" --duration 10s --quiet --break 1ns --stop-on-break \
+		--log "$TMP/s.sqwlog" --json "$TMP/s.json" > "$TMP/s.out" 2> "$TMP/s.err"
+	local rc=$?
+	[ $rc -eq 1 ] || fail "exit $rc, expected 1: $(cat "$TMP/s.err")" || return 1
+	grep -q "ran .* stopped by break" "$TMP/s.out" || fail "$(head -20 "$TMP/s.out")" || return 1
+	grep -q "^breaks     1 trace saved; the first at edge #0: " "$TMP/s.out" ||
+		fail "$(grep breaks "$TMP/s.out")" || return 1
+	grep -q "tracing_mark_write: sqwave: break at edge #0 (intended [0-9]* ns): wake latency" \
+		"$TMP/s.sqwlog.break-1.trace" || fail "no marker in the trace" || return 1
+	[ "$(cat $TRACEFS/tracing_on)" = "$before" ] || fail "tracing_on not restored" || return 1
+	python3 - "$TMP/s.sqwlog" "$TMP/s.json" "$HERE" <<'PY' || return 1
+import json, sys
+sys.path.insert(0, sys.argv[3])
+import sqwlog
+log, js = sqwlog.read(sys.argv[1]), json.load(open(sys.argv[2]))
+brk = [e["kv"] for e in log["events"] if e["type"] == "break"]
+assert len(brk) == 1 and brk[0]["seq"] == "0" and brk[0]["what"] == "wake", brk
+assert brk[0]["trace"].endswith(".break-1.trace")
+assert log["footer"]["stop_reason"] == 3 and log["footer"]["exit_code"] == 1, log["footer"]
+assert js["breaks"]["count"] == 1 and js["run"]["stop_reason"] == "break", js["breaks"]
+# it stopped at once: far fewer than 10 s of edges
+assert len(log["edges"]) < 2000, len(log["edges"])
+PY
+}
+
+test_without_stop_the_run_goes_on_and_keeps_max_breaks_traces() {
+	have_tracefs || { echo "    (no writable tracefs here: skipped)"; return 2; }
+	"$SQWAVE" run --board "$BOARD" --duration 2s --quiet --break 1ns \
+		--set trace.max_breaks=2 --log "$TMP/g.sqwlog" > "$TMP/g.out" 2> "$TMP/g.err"
+	local rc=$?
+	[ $rc -eq 0 ] || fail "exit $rc, expected 0 (no limits): $(cat "$TMP/g.err")" || return 1
+	[ -s "$TMP/g.sqwlog.break-1.trace" ] && [ -s "$TMP/g.sqwlog.break-2.trace" ] ||
+		fail "two traces expected: $(ls "$TMP")" || return 1
+	[ ! -e "$TMP/g.sqwlog.break-3.trace" ] || fail "more than trace.max_breaks traces" || return 1
+	grep -q "stopped by duration" "$TMP/g.out" || fail "$(grep ran "$TMP/g.out")" || return 1
+}
+
+test_an_unknown_tracer_is_refused_before_the_run() {
+	have_tracefs || { echo "    (no writable tracefs here: skipped)"; return 2; }
+	"$SQWAVE" run --board "$BOARD" --duration 1s --quiet --break 100us --tracer nosuchtracer \
+		--log "$TMP/t.sqwlog" > /dev/null 2> "$TMP/t.err"
+	local rc=$?
+	[ $rc -eq 3 ] || fail "exit $rc, expected 3" || return 1
+	grep -q -- "--tracer nosuchtracer: cannot select it" "$TMP/t.err" || fail "$(cat "$TMP/t.err")" ||
+		return 1
+	grep -q "this kernel offers: .*nop" "$TMP/t.err" || fail "$(cat "$TMP/t.err")" || return 1
+}
+
+for t in $(declare -F | awk '{print $3}' | grep '^test_'); do
+	( $t )
+	case $? in
+	0) echo "PASS ${t#test_}"; passed=$((passed + 1)) ;;
+	2) echo "SKIP ${t#test_}"; skipped=$((skipped + 1)) ;;
+	*) echo "FAIL ${t#test_}"; failed=$((failed + 1)) ;;
+	esac
+done
+echo "trace e2e: $passed passed, $failed failed, $skipped skipped"
+[ $failed -eq 0 ]
