@@ -774,6 +774,50 @@ void config_dump(const struct config *c, FILE *f)
 	}
 }
 
+int config_apply_meta(struct config *c, const char *text, int *bad)
+{
+	const char *p = text;
+	int n = 0;
+
+	*bad = 0;
+	while (p && *p) {
+		const char *eol = strchr(p, '\n'), *eq;
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+		char key[64], *value;
+		int k;
+
+		eq = memchr(p, '=', len);
+		if (eq && (size_t)(eq - p) < sizeof(key)) {
+			memcpy(key, p, (size_t)(eq - p));
+			key[eq - p] = '\0';
+			k = config_lookup(key);
+			value = k >= 0 ? strndup(eq + 1, len - (size_t)(eq - p) - 1) : NULL;
+			if (value) {
+				/* config_dump escaped text: undo \n \r \t and \\ */
+				char *r = value, *w = value;
+
+				for (; *r; r++) {
+					if (*r == '\\' && r[1]) {
+						r++;
+						*w++ = *r == 'n' ? '\n' : *r == 'r' ? '\r' : *r == 't' ? '\t' : *r;
+					} else {
+						*w++ = *r;
+					}
+				}
+				*w = '\0';
+				if (config_set(c, (enum cfg_key)k, value, CFG_SRC_CMDLINE, NULL, 0, NULL, 0) ==
+				    CFG_OK)
+					n++;
+				else
+					(*bad)++;
+				free(value);
+			}
+		}
+		p = eol ? eol + 1 : NULL;
+	}
+	return n;
+}
+
 enum cfg_result config_check_required(const struct config *c, char *err, size_t errlen)
 {
 	char name[64], origin[256];

@@ -180,6 +180,12 @@ const char *config_format(const struct config *c, enum cfg_key key, char *buf, s
  * values have newlines escaped as \n). Used for the log header. */
 void config_dump(const struct config *c, FILE *f);
 
+/* Every "section.name=value" line of a log header's metadata (config_dump's
+ * output) that names a key, set at CFG_SRC_CMDLINE; other lines are
+ * skipped. Returns the number of keys set; a value that no longer parses
+ * (a log from another version) is skipped, counted in *@bad. */
+int config_apply_meta(struct config *c, const char *text, int *bad);
+
 /* --help text for every key that has a long option, then the --set keys. */
 void config_print_help(FILE *f);
 

@@ -331,13 +331,17 @@ static void take_sample(struct soak *s, uint64_t now)
 		return;
 	n = proof_sample_format(&smp, buf, sizeof(buf));
 	log_event(s, now, EDGELOG_EV_SAMPLE, buf, n);
-	/* Counted in a phase only when the whole interval lies inside it. */
-	if (s->cur >= 0 && s->t0) {
-		const struct plan_phase *pp = s->ph[s->cur].plan;
-		uint64_t start = s->t0 + (uint64_t)pp->start_off_ns;
+	/* Counted in a phase only when the whole interval lies inside it
+	 * (analyze's soakview counts the log's samples alike). */
+	if (s->t0 && now - smp.dt_ns >= s->t0) {
+		uint64_t from = now - smp.dt_ns - s->t0;
+		size_t i = s->nph;
 
-		if (now - smp.dt_ns >= start)
-			proof_phase_add_sample(&s->ph[s->cur].proof, &smp);
+		while (i-- > 0 && from < (uint64_t)s->ph[i].plan->start_off_ns)
+			;
+		if (i < s->nph && (i + 1 == s->nph ||
+				   now - s->t0 <= (uint64_t)s->ph[i + 1].plan->start_off_ns))
+			proof_phase_add_sample(&s->ph[i].proof, &smp);
 	}
 }
 

@@ -317,12 +317,11 @@ static void text_proof(FILE *f, const struct summary_phase *ph)
 
 /* The phases: each one's own pulse widths, latency and missed periods, then
  * what its loads showed. */
-static void text_phases(FILE *f, const struct config *c, const struct run_info *ri)
+void summary_phases_text(FILE *f, const struct run_info *ri)
 {
 	char a[32], b[32];
 	size_t i;
 
-	(void)c;
 	fprintf(f, "\nPhases (times from the end of the warm-up)\n");
 	fprintf(f, "  %-14s %8s %8s %10s %22s %22s %9s %9s %9s %7s\n", "phase", "start", "length",
 		"edges", "Tmin us [lowest]", "Tmax us [highest]", "wake p99", "p99.99", "max",
@@ -469,7 +468,7 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 			ri->break_trace[0] ? OUTFILE_ESC(ri->break_trace) : "(trace not saved)");
 
 	if (ri->nphases)
-		text_phases(f, c, ri);
+		summary_phases_text(f, ri);
 	nviol = check(c, r, ri, NULL, NULL);
 	fprintf(f, "\nverdict    %s%s\n",
 		!nviol ? "PASS" : nviol == check_loads(ri, NULL, NULL) ? "LOAD NOT APPLIED" : "FAIL",
@@ -514,7 +513,7 @@ static void json_config(struct json_writer *w, const struct config *c)
 }
 
 /* "phases": each phase's statistics and load proof (docs/json-summary.md). */
-static void json_phases(struct json_writer *w, const struct run_info *ri)
+void summary_phases_json(struct json_writer *w, const struct run_info *ri)
 {
 	size_t i, j, k;
 
@@ -731,7 +730,7 @@ static void json_summary(struct json_writer *w, const struct config *c,
 	json_kv_int(w, "nivcsw", ri->nivcsw);
 	json_object_end(w);
 
-	json_phases(w, ri);
+	summary_phases_json(w, ri);
 	json_config(w, c);
 	json_object_end(w);
 }

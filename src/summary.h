@@ -73,6 +73,14 @@ enum summary_verdict summary_verdict(const struct config *c, const struct edgest
 void summary_print_text(FILE *f, const struct config *c, const struct edgestats *s,
 			const struct run_info *ri);
 
+/* The phases of @ri (label, containment, breaks, each phase's statistics and
+ * load proof): the text section, and the JSON members "label",
+ * "containment", "breaks" and "phases" of the current object. Shared by the
+ * run summary and analyze. */
+struct json_writer;
+void summary_phases_text(FILE *f, const struct run_info *ri);
+void summary_phases_json(struct json_writer *w, const struct run_info *ri);
+
 /* JSON summary (docs/json-summary.md) to @path; -1 with errno on failure. */
 int summary_write_json(const char *path, const struct config *c, const struct edgestats *s,
 		       const struct run_info *ri);

@@ -1,0 +1,399 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* A soak seen from its log: header plan + events -> per-phase proof. */
+#include "soakview.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "edgelog.h"
+#include "proof.h"
+
+#define MAX_PHASES 64
+#define MAX_LOADS_PER_PHASE 64
+
+struct sv_phase {
+	char name[64];
+	int64_t start_off_ns, duration_ns;
+	size_t nloads;
+	char *specs[MAX_LOADS_PER_PHASE];
+	size_t nreqs;
+	struct proof_req reqs[MAX_LOADS_PER_PHASE];
+	struct proof_phase proof;
+	bool sampled;
+};
+
+struct soakview {
+	struct config *c;
+	uint64_t t0;               /* end of the warm-up: phase offsets count from it */
+	uint64_t start_ns;
+	int64_t half;
+	size_t nph;
+	struct sv_phase ph[MAX_PHASES];
+	char label[128], containment[512];
+	unsigned breaks;
+	char break_text[256], break_trace[4200];
+	uint64_t row_t0;
+	int64_t row_ns;
+	struct soakview_span *rows;   /* grows with the samples: proportional to the input */
+	size_t nrows;
+};
+
+static void verr(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void verr(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+/* "phase.I.WHAT" or "phase.I.WHAT.J" (@j SIZE_MAX: none). */
+static const char *meta(const struct edgelog_meta *m, size_t i, const char *what, size_t j,
+			char *buf, size_t len)
+{
+	char key[96];
+
+	if (j == SIZE_MAX)
+		snprintf(key, sizeof(key), "phase.%zu.%s", i, what);
+	else
+		snprintf(key, sizeof(key), "phase.%zu.%s.%zu", i, what, j);
+	return edgelog_meta_get(m, key, buf, len);
+}
+
+/* The plan from the header: phase.N.{name,start_off_ns,duration_ns,loads,
+ * load.M,proof.M}. -1 on a malformed line. */
+static int read_plan(struct soakview *v, const struct edgelog_meta *m, char *err, size_t errlen)
+{
+	char buf[2048];
+	size_t i, j;
+	long long n;
+
+	if (!edgelog_meta_get(m, "phase.count", buf, sizeof(buf)))
+		return 0;
+	n = strtoll(buf, NULL, 10);
+	if (n < 0 || n > MAX_PHASES) {
+		verr(err, errlen, "header: phase.count %s is not 0..%d", buf, MAX_PHASES);
+		return -1;
+	}
+	v->nph = (size_t)n;
+	for (i = 0; i < v->nph; i++) {
+		struct sv_phase *p = &v->ph[i];
+		long long loads;
+
+		if (!meta(m, i, "name", SIZE_MAX, p->name, sizeof(p->name)) ||
+		    !meta(m, i, "start_off_ns", SIZE_MAX, buf, sizeof(buf)) ||
+		    (p->start_off_ns = strtoll(buf, NULL, 10)) < 0 ||
+		    !meta(m, i, "duration_ns", SIZE_MAX, buf, sizeof(buf)) ||
+		    (p->duration_ns = strtoll(buf, NULL, 10)) < 0 ||
+		    !meta(m, i, "loads", SIZE_MAX, buf, sizeof(buf)) ||
+		    (loads = strtoll(buf, NULL, 10)) < 0 || loads > MAX_LOADS_PER_PHASE) {
+			verr(err, errlen, "header: phase %zu is incomplete or out of range", i);
+			return -1;
+		}
+		if (i && p->start_off_ns < v->ph[i - 1].start_off_ns) {
+			verr(err, errlen, "header: phase %zu starts before phase %zu", i, i - 1);
+			return -1;
+		}
+		for (j = 0; j < (size_t)loads; j++) {
+			if (!meta(m, i, "load", j, buf, sizeof(buf)) ||
+			    !(p->specs[p->nloads] = strdup(buf))) {
+				verr(err, errlen, "header: phase %zu load %zu missing", i, j);
+				return -1;
+			}
+			p->nloads++;
+			/* "NAME|KIND|CPUS|IFACE|MIN_PPS|RESULTS" (soak.c) */
+			if (meta(m, i, "proof", j, buf, sizeof(buf))) {
+				char *bar = strchr(buf, '|');
+
+				if (!bar || (*bar = '\0', proof_req_parse(&p->reqs[p->nreqs], buf,
+									  bar + 1) < 0)) {
+					verr(err, errlen, "header: phase %zu proof %zu malformed", i, j);
+					return -1;
+				}
+				p->nreqs++;
+			}
+		}
+		p->sampled = p->nreqs > 0 || edgelog_meta_get(m, "loads.containment", buf, 8);
+	}
+	return 0;
+}
+
+static int phase_at(const struct soakview *v, uint64_t t)
+{
+	size_t i;
+
+	if (t < v->t0)
+		return -1;
+	for (i = v->nph; i-- > 0;) {
+		if (t - v->t0 >= (uint64_t)v->ph[i].start_off_ns)
+			return (int)i;
+	}
+	return -1;
+}
+
+static struct soakview_span *row_for(struct soakview *v, uint64_t t)
+{
+	uint64_t idx;
+
+	if (!v->row_ns || t < v->row_t0)
+		return NULL;
+	idx = (t - v->row_t0) / (uint64_t)v->row_ns;
+	/* one row per sample at most: a corrupt time cannot make it huge */
+	if (idx >= v->nrows) {
+		struct soakview_span *nr;
+
+		if (idx > v->nrows + 16 && idx > 4 * (v->nrows + 1024))
+			return NULL;
+		nr = realloc(v->rows, (size_t)(idx + 1) * sizeof(*nr));
+		if (!nr)
+			return NULL;
+		memset(nr + v->nrows, 0, (size_t)(idx + 1 - v->nrows) * sizeof(*nr));
+		v->rows = nr;
+		v->nrows = (size_t)idx + 1;
+	}
+	return &v->rows[idx];
+}
+
+static void take_sample(struct soakview *v, const struct edgelog_event *ev)
+{
+	struct proof_sample s;
+	struct soakview_span *row;
+	double busy = 0, pps = 0;
+	unsigned c, nc = 0;
+	size_t i;
+	int p;
+
+	if (proof_sample_parse((const char *)ev->payload, ev->len, ev->time_ns, &s) < 0)
+		return;
+	p = ev->time_ns >= s.dt_ns ? phase_at(v, ev->time_ns - s.dt_ns) : -1;
+	/* counted in a phase when the whole interval lies inside it, as the run
+	 * counts it (soak.c) */
+	if (p >= 0 && ((size_t)p + 1 == v->nph ||
+		       ev->time_ns <= v->t0 + (uint64_t)v->ph[p + 1].start_off_ns))
+		proof_phase_add_sample(&v->ph[p].proof, &s);
+	row = row_for(v, ev->time_ns);
+	if (!row)
+		return;
+	for (c = 0; c < s.ncpu; c++) {
+		if (s.busy[c] >= 0) {
+			busy += s.busy[c];
+			nc++;
+		}
+	}
+	for (i = 0; i < s.nif; i++) {
+		if (s.rx_pps[i] + s.tx_pps[i] > pps)
+			pps = s.rx_pps[i] + s.tx_pps[i];
+	}
+	row->samples++;
+	row->busy_sum += nc ? busy / nc : 0;
+	row->irq_sum += s.irq_s;
+	row->ctxt_sum += s.ctxt_s;
+	row->pps_sum += pps;
+}
+
+static void take_load(struct soakview *v, const struct edgelog_event *ev)
+{
+	char what[32], load[64], buf[256];
+	struct proof_load_stat *st;
+	int p = phase_at(v, ev->time_ns);
+
+	if (p < 0 || !edgelog_event_get(ev, "event", what, sizeof(what)) ||
+	    !edgelog_event_get(ev, "load", load, sizeof(load)) ||
+	    !(st = proof_phase_load(&v->ph[p].proof, load)))
+		return;
+	if (!strcmp(what, "result")) {
+		struct load_result r = { 0 };
+
+		r.valid = edgelog_event_get(ev, "valid", buf, sizeof(buf)) && !strcmp(buf, "1");
+		r.score = edgelog_event_get(ev, "score", buf, sizeof(buf)) ? strtod(buf, NULL) : 0;
+		r.iterations_per_s = edgelog_event_get(ev, "iterations_per_s", buf, sizeof(buf))
+					     ? strtod(buf, NULL) : 0;
+		if (edgelog_event_get(ev, "why", buf, sizeof(buf)))
+			snprintf(r.why, sizeof(r.why), "%.95s", buf);
+		if (r.valid && !(r.score > 0))
+			r.valid = false;
+		proof_phase_add_result(&v->ph[p].proof, load, &r);
+	} else if (!strcmp(what, "restarted")) {
+		st->restarts++;
+	} else if (!strcmp(what, "killed")) {
+		st->kills++;
+	} else if (!strcmp(what, "lost") && !st->lost) {
+		st->lost = true;
+		st->lost_t_ns = ev->time_ns - v->t0;
+		if (edgelog_event_get(ev, "detail", buf, sizeof(buf)))
+			snprintf(st->lost_why, sizeof(st->lost_why), "%.159s", buf);
+	}
+}
+
+static void take_break(struct soakview *v, const struct edgelog_event *ev)
+{
+	char seq[32] = "?", what[16] = "?", value[32] = "0", thr[32] = "0";
+
+	if (v->breaks++)
+		return;
+	edgelog_event_get(ev, "seq", seq, sizeof(seq));
+	edgelog_event_get(ev, "what", what, sizeof(what));
+	edgelog_event_get(ev, "value_ns", value, sizeof(value));
+	edgelog_event_get(ev, "threshold_ns", thr, sizeof(thr));
+	snprintf(v->break_text, sizeof(v->break_text), "edge #%s: %s %.3f us (threshold %.3f us)",
+		 seq, !strcmp(what, "wake") ? "wake latency" : "pulse width",
+		 strtod(value, NULL) / 1e3, strtod(thr, NULL) / 1e3);
+	if (!edgelog_event_get(ev, "trace", v->break_trace, sizeof(v->break_trace)))
+		v->break_trace[0] = '\0';
+}
+
+struct soakview *soakview_open(const char *path, uint64_t t0_ns, int64_t row_ns,
+			       bool *bad_input, char *err, size_t errlen)
+{
+	struct soakview *v = calloc(1, sizeof(*v));
+	enum edgelog_status st;
+	struct edgelog_reader *r;
+	const struct edgelog_meta *m;
+	char msg[512], buf[64];
+	int bad;
+
+	*bad_input = false;
+	if (!v || !(v->c = config_new())) {
+		free(v);
+		verr(err, errlen, "out of memory");
+		return NULL;
+	}
+	r = edgelog_reader_open(path, &st, msg, sizeof(msg));
+	if (!r) {
+		*bad_input = st != EDGELOG_E_IO;
+		verr(err, errlen, "%s", msg);
+		soakview_free(v);
+		return NULL;
+	}
+	m = edgelog_reader_meta(r);
+	v->start_ns = m->start_ns;
+	v->half = (int64_t)m->half_period_ns;
+	config_apply_meta(v->c, m->text, &bad);
+	{
+		int64_t warm = config_int(v->c, CFG_RUN_WARMUP);
+		uint64_t slots = v->half > 0 ? ((uint64_t)warm + (uint64_t)v->half - 1) / (uint64_t)v->half : 0;
+
+		v->t0 = v->start_ns + slots * (uint64_t)v->half;
+	}
+	v->row_t0 = t0_ns;
+	v->row_ns = row_ns;
+	snprintf(v->label, sizeof(v->label), "%s", config_str(v->c, CFG_RUN_LABEL));
+	if (!edgelog_meta_get(m, "loads.containment", v->containment, sizeof(v->containment)))
+		v->containment[0] = '\0';
+	if (read_plan(v, m, msg, sizeof(msg)) < 0) {
+		*bad_input = true;
+		verr(err, errlen, "%s: %s", path, msg);
+		edgelog_reader_close(r);
+		soakview_free(v);
+		return NULL;
+	}
+	(void)buf;
+	if (m->version >= 2 && v->nph) {
+		struct edge_rec rec;
+		struct edgelog_event ev;
+		int k;
+
+		edgelog_reader_set_checked(r, false);	/* analyze validated the edges */
+		while ((k = edgelog_reader_next_item(r, &rec, &ev)) > 0) {
+			if (k != 2)
+				continue;
+			if (ev.type == EDGELOG_EV_SAMPLE)
+				take_sample(v, &ev);
+			else if (ev.type == EDGELOG_EV_LOAD)
+				take_load(v, &ev);
+			else if (ev.type == EDGELOG_EV_BREAK)
+				take_break(v, &ev);
+		}
+		if (k < 0) {
+			enum edgelog_status es;
+			const char *e = edgelog_reader_error(r, &es);
+
+			*bad_input = es != EDGELOG_E_IO;
+			verr(err, errlen, "%s", e ? e : "read error");
+			edgelog_reader_close(r);
+			soakview_free(v);
+			return NULL;
+		}
+	}
+	edgelog_reader_close(r);
+	return v;
+}
+
+void soakview_free(struct soakview *v)
+{
+	size_t i, j;
+
+	if (!v)
+		return;
+	for (i = 0; i < v->nph; i++)
+		for (j = 0; j < v->ph[i].nloads; j++)
+			free(v->ph[i].specs[j]);
+	config_free(v->c);
+	free(v->rows);
+	free(v);
+}
+
+const struct config *soakview_config(const struct soakview *v)
+{
+	return v->c;
+}
+
+size_t soakview_nphases(const struct soakview *v)
+{
+	return v->nph;
+}
+
+void soakview_phase_starts(const struct soakview *v, uint64_t *starts)
+{
+	size_t i;
+
+	for (i = 0; i < v->nph; i++)
+		starts[i] = v->t0 + (uint64_t)v->ph[i].start_off_ns;
+}
+
+void soakview_phase(const struct soakview *v, size_t i, struct summary_phase *out)
+{
+	const struct sv_phase *p = &v->ph[i];
+
+	memset(out, 0, sizeof(*out));
+	out->name = p->name;
+	out->start_off_ns = p->start_off_ns;
+	out->duration_ns = p->duration_ns;
+	out->proof = &p->proof;
+	out->reqs = p->reqs;
+	out->nreqs = p->nreqs;
+	out->load_specs = (const char *const *)p->specs;
+	out->nloads = p->nloads;
+	out->sampled = p->sampled;
+}
+
+void soakview_run_info(const struct soakview *v, struct run_info *ri)
+{
+	ri->label = v->label;
+	ri->containment = v->containment;
+	ri->min_busy_pct = (int)config_int(v->c, CFG_PROOF_MIN_BUSY);
+	ri->breaks = v->breaks;
+	snprintf(ri->break_text, sizeof(ri->break_text), "%s", v->break_text);
+	snprintf(ri->break_trace, sizeof(ri->break_trace), "%s", v->break_trace);
+}
+
+const struct soakview_span *soakview_span(const struct soakview *v, size_t i)
+{
+	return i < v->nrows && v->rows[i].samples ? &v->rows[i] : NULL;
+}
+
+const char *soakview_phase_at(const struct soakview *v, uint64_t t_ns)
+{
+	int p = phase_at(v, t_ns);
+
+	return p >= 0 ? v->ph[p].name : "";
+}

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests for soakview: a log written with phases, loads and events is
+ * read back into the per-phase proof the run's summary had: samples counted
+ * in the phase their whole interval lies in, CoreMark results, a lost load,
+ * a break, and timeline rows. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cpulist.h"
+#include "edgelog.h"
+#include "soakview.h"
+
+#define SEC 1000000000ull
+#define START (1000 * SEC)
+
+static char path[64];
+
+static int make_path(void **state)
+{
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/sqwave-sv-XXXXXX");
+	return mkstemp(path) < 0 ? -1 : 0;
+}
+
+static int remove_path(void **state)
+{
+	(void)state;
+	unlink(path);
+	return 0;
+}
+
+static void ev(struct edgelog_writer *w, uint64_t t, uint16_t type, const char *text)
+{
+	assert_int_equal(edgelog_writer_append_event(w, t, type, text, strlen(text)), 0);
+}
+
+static void sample(struct edgelog_writer *w, uint64_t t, double busy1, double lo_pps)
+{
+	char buf[256];
+
+	snprintf(buf, sizeof(buf), "dt_ns=1000000000\ncpu=0:5.0,1:%.1f\nirq_s=100.0\nctxt_s=200.0\n"
+		 "load1=1.00\nnet=lo:%.1f/%.1f\n", busy1, lo_pps / 2, lo_pps / 2);
+	ev(w, t, EDGELOG_EV_SAMPLE, buf);
+}
+
+/* A run of 2 s warm-up, idle 10 s, loaded 20 s (coremark on CPU 1, a flood on lo). */
+static void write_log(void)
+{
+	struct edgelog_meta m = { .clock_id = 1, .half_period_ns = 500000, .start_ns = START,
+				  .text = (char *)
+		"run.warmup=2s\nrun.label=rt-loaded\nproof.min_busy=80\n"
+		"phase.count=2\n"
+		"phase.0.name=idle\nphase.0.start_off_ns=0\nphase.0.duration_ns=10000000000\n"
+		"phase.0.loads=0\n"
+		"phase.1.name=loaded\nphase.1.start_off_ns=10000000000\n"
+		"phase.1.duration_ns=20000000000\nphase.1.loads=2\n"
+		"phase.1.load.0=coremark\nphase.1.load.1=ping-flood\n"
+		"loads.containment=cgroup2 (x)\n"
+		"phase.1.proof.0=coremark|cpu|1||0|1\nphase.1.proof.1=ping-flood|net|1|lo|1000|0\n" };
+	struct edgelog_footer f = { 0 };
+	struct edgelog_writer *w = edgelog_writer_open(path, &m);
+	uint64_t t0 = START + 2 * SEC, t;
+
+	assert_non_null(w);
+	/* warm-up and idle samples: the idle phase sees CPU 1 idle */
+	for (t = START + SEC; t <= t0 + 10 * SEC; t += SEC)
+		sample(w, t, 2.0, 10);
+	/* the first loaded sample straddles the boundary: not counted */
+	for (t = t0 + 11 * SEC; t <= t0 + 30 * SEC; t += SEC)
+		sample(w, t, 95.0, 40000);
+	ev(w, t0 + 25 * SEC, EDGELOG_EV_LOAD,
+	   "event=result\nload=coremark\ninst=0\npid=7\nvalid=1\nscore=2500.000\n");
+	ev(w, t0 + 26 * SEC, EDGELOG_EV_LOAD,
+	   "event=result\nload=coremark\ninst=0\npid=8\nvalid=0\nscore=0\nwhy=ran 4.0 s\n");
+	ev(w, t0 + 27 * SEC, EDGELOG_EV_LOAD, "event=restarted\nload=coremark\ninst=0\npid=9\n");
+	ev(w, t0 + 28 * SEC, EDGELOG_EV_LOAD,
+	   "event=lost\nload=ping-flood\ninst=0\npid=3\ndetail=exits at once\n");
+	ev(w, t0 + 5 * SEC, EDGELOG_EV_BREAK,
+	   "seq=12\nwhat=wake\nvalue_ns=150000\nthreshold_ns=100000\ntrace=x.break-1.trace\n");
+	assert_int_equal(edgelog_writer_close(w, &f), 0);
+}
+
+static void a_soak_log_gives_back_its_phases_and_their_proof(void **state)
+{
+	struct summary_phase ph;
+	struct run_info ri = { 0 };
+	char err[512];
+	bool bad;
+	struct soakview *v;
+	uint64_t starts[2];
+	cpu_set_t one;
+
+	(void)state;
+	write_log();
+	v = soakview_open(path, START, 60 * SEC, &bad, err, sizeof(err));
+	if (!v)
+		fail_msg("%s", err);
+	assert_int_equal(soakview_nphases(v), 2);
+	soakview_phase_starts(v, starts);
+	assert_int_equal(starts[0], START + 2 * SEC);
+	assert_int_equal(starts[1], START + 12 * SEC);
+	assert_string_equal(soakview_phase_at(v, START + 13 * SEC), "loaded");
+	assert_string_equal(soakview_phase_at(v, START + SEC), "");	/* warm-up */
+	soakview_phase(v, 0, &ph);
+	assert_string_equal(ph.name, "idle");
+	assert_int_equal(ph.proof->samples, 10);	/* the warm-up's samples are not idle's */
+	soakview_phase(v, 1, &ph);
+	assert_int_equal(ph.nloads, 2);
+	assert_string_equal(ph.load_specs[1], "ping-flood");
+	assert_int_equal(ph.proof->samples, 20);	/* the straddling one is left out */
+	CPU_ZERO(&one);
+	CPU_SET(1, &one);
+	assert_true(proof_phase_busy(ph.proof, &one) > 94.9);
+	{
+		char why[1024] = "";
+
+		assert_int_equal(proof_phase_judge(ph.proof, ph.reqs, ph.nreqs, 80, why, sizeof(why)), 1);
+		assert_non_null(strstr(why, "ping-flood was lost (exits at once)"));
+	}
+	assert_int_equal(proof_phase_load((struct proof_phase *)ph.proof, "coremark")->valid, 1);
+	assert_int_equal(proof_phase_load((struct proof_phase *)ph.proof, "coremark")->invalid, 1);
+	assert_int_equal(proof_phase_load((struct proof_phase *)ph.proof, "coremark")->restarts, 1);
+	soakview_run_info(v, &ri);
+	assert_string_equal(ri.label, "rt-loaded");
+	assert_int_equal(ri.breaks, 1);
+	assert_string_equal(ri.break_text, "edge #12: wake latency 150.000 us (threshold 100.000 us)");
+	assert_non_null(soakview_span(v, 0));
+	assert_int_equal(soakview_span(v, 0)->samples, 32);	/* every sample of the first minute */
+	assert_null(soakview_span(v, 1));
+	soakview_free(v);
+}
+
+static void a_header_that_lies_about_its_phases_is_bad_input(void **state)
+{
+	struct edgelog_meta m = { .clock_id = 1, .half_period_ns = 500000, .start_ns = START,
+				  .text = (char *)"phase.count=3\nphase.0.name=a\n" };
+	struct edgelog_footer f = { 0 };
+	struct edgelog_writer *w = edgelog_writer_open(path, &m);
+	char err[512];
+	bool bad;
+
+	(void)state;
+	assert_int_equal(edgelog_writer_close(w, &f), 0);
+	assert_null(soakview_open(path, START, 0, &bad, err, sizeof(err)));
+	assert_true(bad);
+	assert_non_null(strstr(err, "phase 0 is incomplete"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(a_soak_log_gives_back_its_phases_and_their_proof,
+						make_path, remove_path),
+		cmocka_unit_test_setup_teardown(a_header_that_lies_about_its_phases_is_bad_input,
+						make_path, remove_path),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
