@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "csvread.h"
 
@@ -50,8 +51,13 @@ struct analyze_source {
 	struct edgelog_reader *log;
 	/* capture */
 	struct capture *cap;
-	int64_t cap_start_fs;
+	int64_t cap_start_ps;
 	uint64_t cap_seq;
+	int32_t cap_lo_ns, cap_hi_ns;   /* where around an edge the line changed */
+	uint8_t cap_flags;
+	/* a stream (stdin, a pipe) copied into a memory file */
+	int spool_fd;
+	char spool_path[40];
 	/* edge CSV */
 	FILE *f;
 	char *buf;
@@ -458,6 +464,26 @@ static bool looks_like_edge_csv(const char *p, size_t n)
 	return false;
 }
 
+/* A stream is refused early unless its start looks like something sqwave
+ * reads: a log, an edge list or a capture. */
+static int stream_sniff(const void *data, size_t len)
+{
+	return (len >= 8 && !memcmp(data, EDGELOG_MAGIC, 8)) || looks_like_edge_csv(data, len) ||
+	       capture_probe_any(data, len);
+}
+
+/* A capture's edge uncertainty as record offsets, in whole ns outwards. */
+static void capture_edge_offsets(struct analyze_source *s)
+{
+	const struct capture_info *ci = s->info.capture;
+	int64_t lo = -((-ci->edge_lo_ps + CAPTURE_PS_PER_NS - 1) / CAPTURE_PS_PER_NS);
+	int64_t hi = (ci->edge_hi_ps + CAPTURE_PS_PER_NS - 1) / CAPTURE_PS_PER_NS;
+
+	s->cap_flags = 0;
+	s->cap_lo_ns = edge_off_clamp(lo, &s->cap_flags);
+	s->cap_hi_ns = edge_off_clamp(hi, &s->cap_flags);
+}
+
 struct analyze_source *analyze_source_open(const char *path, const struct analyze_source_opts *opts,
 					   enum analyze_status *st, char *err, size_t errlen)
 {
@@ -479,7 +505,22 @@ struct analyze_source *analyze_source_open(const char *path, const struct analyz
 	}
 	s->info.path = path;
 	s->info.has_intended = true;
-	f = fopen(path, "rb");
+	s->spool_fd = -1;
+	if (capture_path_is_stream(path)) {
+		/* stdin, a pipe, process substitution: held in memory (bounded), so
+		 * that detection can look at the start and the reader still gets it */
+		char why[512];
+
+		s->spool_fd = capture_spool(path, CAPTURE_STREAM_MAX, stream_sniff, why, sizeof(why));
+		if (s->spool_fd < 0) {
+			src_fail(s, errno == EIO || errno == ENOMEM ? ANALYZE_E_IO : ANALYZE_E_INPUT, "%s",
+				 why);
+			goto fail;
+		}
+		snprintf(s->spool_path, sizeof(s->spool_path), "/proc/self/fd/%d", s->spool_fd);
+		s->info.path = path = strcmp(path, "-") ? path : "<stdin>";
+	}
+	f = fopen(s->spool_fd >= 0 ? s->spool_path : path, "rb");
 	if (!f) {
 		src_fail(s, ANALYZE_E_IO, "%s: %s", path, strerror(errno));
 		goto fail;
@@ -500,7 +541,8 @@ struct analyze_source *analyze_source_open(const char *path, const struct analyz
 		char why[512];
 
 		fclose(f);
-		s->log = edgelog_reader_open(path, &est, why, sizeof(why));
+		s->log = edgelog_reader_open(s->spool_fd >= 0 ? s->spool_path : path, &est, why,
+					     sizeof(why));
 		if (!s->log) {
 			src_fail(s, est == EDGELOG_E_IO ? ANALYZE_E_IO : ANALYZE_E_INPUT, "%s", why);
 			goto fail;
@@ -525,24 +567,24 @@ struct analyze_source *analyze_source_open(const char *path, const struct analyz
 	fclose(f);
 	{
 		struct capture_opts co = opts->capture;
+		char why[512];
 
 		co.format = fmt;
-		s->cap = capture_open(path, &co);
-	}
-	if (!s->cap) {
-		/* the importer has printed its reason (capture.h); keep it, print nothing more */
-		src_fail(s, errno == ENOENT || errno == EACCES || errno == EIO ? ANALYZE_E_IO
-									      : ANALYZE_E_INPUT,
-			 "%s", "");
-		snprintf(s->err, sizeof(s->err), "%s", "");
-		goto fail;
+		s->cap = s->spool_fd >= 0 ? capture_open_fd(s->spool_fd, path, &co, why, sizeof(why))
+					  : capture_open(path, &co, why, sizeof(why));
+		if (!s->cap) {
+			src_fail(s, errno == ENOENT || errno == EACCES || errno == EIO || errno == ENOMEM
+				 ? ANALYZE_E_IO : ANALYZE_E_INPUT, "%s", why);
+			goto fail;
+		}
 	}
 	s->info.kind = ANALYZE_SRC_CAPTURE;
 	s->info.capture = capture_info(s->cap);
 	s->info.format = s->info.capture->format;
 	s->info.has_intended = false;
-	s->cap_start_fs = s->info.capture->start_fs;
-	s->info.capture_start_ns = s->cap_start_fs / CAPTURE_FS_PER_NS;
+	s->cap_start_ps = s->info.capture->start_ps;
+	s->info.capture_start_ns = s->cap_start_ps / CAPTURE_PS_PER_NS;
+	capture_edge_offsets(s);
 	*st = ANALYZE_OK;
 	return s;
 fail:
@@ -552,11 +594,11 @@ fail:
 	return NULL;
 }
 
-/* fs to ns, rounded half away from zero. */
-static int64_t fs_to_ns(int64_t fs)
+/* ps to ns, rounded half away from zero. */
+static int64_t ps_to_ns(int64_t ps)
 {
-	return fs >= 0 ? (fs + CAPTURE_FS_PER_NS / 2) / CAPTURE_FS_PER_NS
-		       : -((-fs + CAPTURE_FS_PER_NS / 2) / CAPTURE_FS_PER_NS);
+	return ps >= 0 ? (ps + CAPTURE_PS_PER_NS / 2) / CAPTURE_PS_PER_NS
+		       : -((-ps + CAPTURE_PS_PER_NS / 2) / CAPTURE_PS_PER_NS);
 }
 
 static void source_end(struct analyze_source *s)
@@ -591,7 +633,7 @@ int analyze_source_next(struct analyze_source *s, struct edge_rec *e)
 
 		rc = capture_next_edge(s->cap, &ce);
 		if (rc < 0) {
-			src_fail(s, ANALYZE_E_INPUT, "%s", capture_last_error());
+			src_fail(s, ANALYZE_E_INPUT, "%s", capture_error(s->cap));
 			break;
 		}
 		if (rc == 0)
@@ -603,7 +645,12 @@ int analyze_source_next(struct analyze_source *s, struct edge_rec *e)
 			s->info.capture_gaps++;
 		}
 		e->seq = s->cap_seq++;
-		e->intended_ns = (uint64_t)fs_to_ns(ce.t_fs - s->cap_start_fs);
+		e->intended_ns = (uint64_t)ps_to_ns(ce.t_ps - s->cap_start_ps);
+		/* the "write window" of a capture edge: where, given the sample
+		 * resolution, the line really changed; pulse bounds come from it */
+		e->wake_off_ns = e->write_begin_off_ns = s->cap_lo_ns;
+		e->write_end_off_ns = s->cap_hi_ns;
+		e->flags = s->cap_flags;
 		e->expirations = 1;
 		e->level = ce.level ? 1 : 0;
 		break;
@@ -634,6 +681,8 @@ void analyze_source_close(struct analyze_source *s)
 		return;
 	edgelog_reader_close(s->log);
 	capture_close(s->cap);
+	if (s->spool_fd >= 0)
+		close(s->spool_fd);
 	if (s->cr_live)
 		csvread_free(&s->cr);
 	if (s->f)
@@ -1017,7 +1066,7 @@ bool analysis_partial(const struct analysis *a, int64_t *head_ns, int *head_leve
 
 	if (!ci || !a->have_edge || !a->src->ended)
 		return false;
-	end_ns = fs_to_ns(ci->end_fs - ci->start_fs);
+	end_ns = ps_to_ns(ci->end_ps - ci->start_ps);
 	*head_ns = (int64_t)a->first.intended_ns;
 	*head_level = a->first.level ? 0 : 1;
 	*tail_ns = end_ns - (int64_t)a->last.intended_ns;

@@ -113,11 +113,11 @@ static void text_source(FILE *f, const struct analysis *a)
 
 		fprintf(f, "channel    %s (%s; %u channel%s)\n", c->channel_name, c->channel_reason,
 			c->n_channels, c->n_channels == 1 ? "" : "s");
-		fprintf(f, "capture    %.9f .. %.9f s", capture_fs_to_s(c->start_fs),
-			capture_fs_to_s(c->end_fs));
+		fprintf(f, "capture    %.9f .. %.9f s", capture_ps_to_s(c->start_ps),
+			capture_ps_to_s(c->end_ps));
 		if (c->samplerate_hz > 0)
 			fprintf(f, ", %g Sa/s", c->samplerate_hz);
-		fprintf(f, ", resolution %g ns\n", (double)c->resolution_fs / 1e6);
+		fprintf(f, ", resolution %g ns\n", (double)c->resolution_ps / 1e3);
 		if (c->analog)
 			fprintf(f, "analog     levels %g / %g V, threshold %g V, hysteresis %g V\n",
 				c->low, c->high, c->threshold, c->hysteresis);
@@ -270,13 +270,15 @@ void analyze_print_text(FILE *f, const struct analysis *a)
 
 	fprintf(f, "\nPulse widths %s; only pulses with an edge at both ends count\n",
 		a->src->has_window ? "write midpoint to write midpoint, [lo, hi] from the write windows"
-				   : "edge to edge");
+		: a->src->kind == ANALYZE_SRC_CAPTURE
+		? "edge to edge, [lo, hi] what the line can have done between the samples"
+		: "edge to edge");
 	if (r->width[EDGESTATS_ANY].h.m.n) {
 		const struct edgestats_widths *w = &r->width[EDGESTATS_ANY];
 
 		text_extreme(f, a, "Tmin", &w->tmin);
 		text_extreme(f, a, "Tmax", &w->tmax);
-		if (a->src->has_window) {
+		if (a->src->has_window || a->src->kind == ANALYZE_SRC_CAPTURE) {
 			fprintf(f, "  shortest possible %s us (edge #%" PRIu64 "), longest possible %s us "
 				"(edge #%" PRIu64 ")\n", UNITS_US(w->tmin_bound.lo_ns), w->tmin_bound.at.seq,
 				UNITS_US(w->tmax_bound.hi_ns), w->tmax_bound.at.seq);
@@ -349,9 +351,11 @@ static void json_source(struct json_writer *w, const struct analysis *a)
 			json_kv_double(w, "samplerate_hz", c->samplerate_hz);
 		else
 			json_kv_null(w, "samplerate_hz");
-		json_kv_int(w, "resolution_fs", c->resolution_fs);
-		json_kv_int(w, "start_fs", c->start_fs);
-		json_kv_int(w, "end_fs", c->end_fs);
+		json_kv_int(w, "resolution_ps", c->resolution_ps);
+		json_kv_int(w, "start_ps", c->start_ps);
+		json_kv_int(w, "end_ps", c->end_ps);
+		json_kv_int(w, "edge_lo_ps", c->edge_lo_ps);
+		json_kv_int(w, "edge_hi_ps", c->edge_hi_ps);
 		json_kv_int(w, "start_ns", s->capture_start_ns);
 		if (c->initial_level >= 0)
 			json_kv_int(w, "initial_level", c->initial_level);

@@ -36,12 +36,22 @@ struct csvread {
 	size_t scratch_cap;
 	const char *rec;         /* start of the record last returned */
 	size_t rec_len;          /* its length without the line end */
+	int err;                 /* after CSVREAD_ERR: EINVAL (unterminated quote),
+				  * E2BIG (too many fields), ENOMEM */
 };
+
+/* Fields one record may have: a row of more is an error, not an allocation. */
+#define CSVREAD_MAX_FIELDS 65536
 
 enum csvread_result {
 	CSVREAD_EOF = -1,        /* no more records */
-	CSVREAD_ERR = -2,        /* unterminated quote or out of memory (errno set) */
+	CSVREAD_ERR = -2,        /* unterminated quote, too many fields or out of
+				  * memory (r->err and errno say which) */
 };
+
+/* What the last CSVREAD_ERR was, as a phrase for "FILE:LINE: ...":
+ * "unterminated quote", "more than 65536 fields in one row", "out of memory". */
+const char *csvread_why(const struct csvread *r);
 
 /*
  * Start reading @data. @sep: ',', ';', '\t', or 0 to detect it from the

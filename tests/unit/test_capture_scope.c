@@ -50,9 +50,9 @@ static void rigol_ds1000z_time_is_start_plus_index_times_increment(void **state)
 	inf = capture_info(c);
 	assert_string_equal(inf->format, "rigol-ds1000z-csv");
 	assert_string_equal(inf->channel_name, "CH1");
-	assert_int_equal(inf->resolution_fs, FS_PER_US);
-	assert_int_equal(inf->start_fs, -1000 * FS_PER_US);
-	assert_int_equal(inf->end_fs, 0);
+	assert_int_equal(inf->resolution_ps, PS_PER_US);
+	assert_int_equal(inf->start_ps, -1000 * PS_PER_US);
+	assert_int_equal(inf->end_ps, 0);
 	assert_int_equal(inf->analog, 1);
 	assert_true(fabs(inf->threshold - 1.65) < 1e-9);
 	assert_true(fabs(inf->hysteresis - 0.33) < 1e-9);
@@ -61,7 +61,7 @@ static void rigol_ds1000z_time_is_start_plus_index_times_increment(void **state)
 	assert_int_equal(x.n, 9);
 	for (size_t k = 0; k < x.n; k++) {
 		/* crossing at sample 100 (k + 1) + 1, interpolated exactly */
-		assert_int_equal(x.e[k].t_fs, (-1000 + 100 * (int64_t)(k + 1) + 1) * FS_PER_US);
+		assert_int_equal(x.e[k].t_ps, (-1000 + 100 * (int64_t)(k + 1) + 1) * PS_PER_US);
 		assert_int_equal(x.e[k].level, (int)(k % 2 == 0));
 		assert_int_equal(x.e[k].sample, 100 * (int64_t)(k + 1) + 1);
 	}
@@ -94,9 +94,9 @@ static void the_edge_is_interpolated_between_the_samples_around_the_threshold(vo
 	(void)state;
 	assert_int_equal(x.n, 2);
 	/* 1.65 V between 1.0 V (sample 2) and 3.0 V (sample 3): 2.325 us */
-	assert_int_equal(x.e[0].t_fs, 2325 * FS_PER_NS);
+	assert_int_equal(x.e[0].t_ps, 2325 * PS_PER_NS);
 	assert_int_equal(x.e[0].sample, 3);
-	assert_int_equal(x.e[1].t_fs, 5500 * FS_PER_NS);
+	assert_int_equal(x.e[1].t_ps, 5500 * PS_PER_NS);
 	edges_free(&x);
 }
 
@@ -157,7 +157,7 @@ static void a_threshold_and_hysteresis_from_the_user_are_used(void **state)
 	const char in[] = "X,CH1,Start,Increment,\nSequence,Volt,0.0,1.0e-06,\n"
 			  "0,0.0,\n1,0.0,\n2,1.0,\n3,3.0,\n4,3.3,\n5,3.3,\n6,0.0,\n7,0.0,\n";
 	struct capture_opts o = { .threshold = 2.0, .hysteresis = 0.2 };
-	struct capture *c = capture_open_mem(in, strlen(in), "u.csv", &o);
+	struct capture *c = t_open_mem(in, strlen(in), "u.csv", &o);
 	struct edges x;
 
 	(void)state;
@@ -165,7 +165,7 @@ static void a_threshold_and_hysteresis_from_the_user_are_used(void **state)
 	assert_true(capture_info(c)->threshold == 2.0);
 	x = edges_read(c);
 	assert_int_equal(x.n, 2);
-	assert_int_equal(x.e[0].t_fs, 2500 * FS_PER_NS);   /* 2.0 V: halfway from 1 V to 3 V */
+	assert_int_equal(x.e[0].t_ps, 2500 * PS_PER_NS);   /* 2.0 V: halfway from 1 V to 3 V */
 	edges_free(&x);
 	capture_close(c);
 }
@@ -224,13 +224,13 @@ static void rigol_mso5000_memory_and_screen_layouts(void **state)
 	}
 	xm = edges_of_str(mem, "m.csv", NULL);
 	assert_int_equal(xm.n, 2);
-	assert_int_equal(xm.e[0].t_fs, -25 * CAPTURE_FS_PER_S + 101 * 2 * FS_PER_US);
+	assert_int_equal(xm.e[0].t_ps, -25 * CAPTURE_PS_PER_S + 101 * 2 * PS_PER_US);
 	xs = edges_of_str(scr, "s.csv", "CH1");
 	assert_int_equal(xs.n, 2);
 	/* rebuilt from the row index, not the rounded stamps */
 	print_message("5-digit stamps: edge off by %.3g s\n",
-		      capture_fs_to_s(xs.e[0].t_fs - (CAPTURE_FS_PER_S + 202 * FS_PER_US)));
-	assert_true(llabs(xs.e[0].t_fs - (CAPTURE_FS_PER_S + 202 * FS_PER_US)) < FS_PER_US);
+		      capture_ps_to_s(xs.e[0].t_ps - (CAPTURE_PS_PER_S + 202 * PS_PER_US)));
+	assert_true(llabs(xs.e[0].t_ps - (CAPTURE_PS_PER_S + 202 * PS_PER_US)) < PS_PER_US);
 	edges_free(&xm);
 	edges_free(&xs);
 }
@@ -255,14 +255,14 @@ static void siglent_preamble_and_bin2csv_variants(void **state)
 	assert_non_null(c);
 	assert_string_equal(capture_info(c)->format, "siglent-csv");
 	assert_string_equal(capture_info(c)->channel_name, "CH2");
-	assert_int_equal(capture_info(c)->resolution_fs, 2 * FS_PER_US);
+	assert_int_equal(capture_info(c)->resolution_ps, 2 * PS_PER_US);
 	xa = edges_read(c);
 	capture_close(c);
 	xb = edges_of_str(b, "sb.csv", "CH3");
 	assert_int_equal(xa.n, 2);
 	assert_int_equal(xb.n, 2);
-	assert_true(llabs(xa.e[0].t_fs - (-200 + 202) * FS_PER_US) < FS_PER_NS / 10);
-	assert_true(llabs(xb.e[1].t_fs - (-200 + 402) * FS_PER_US) < FS_PER_NS / 10);
+	assert_true(llabs(xa.e[0].t_ps - (-200 + 202) * PS_PER_US) < PS_PER_NS / 10);
+	assert_true(llabs(xb.e[1].t_ps - (-200 + 402) * PS_PER_US) < PS_PER_NS / 10);
 	edges_free(&xa);
 	edges_free(&xb);
 }
@@ -284,7 +284,7 @@ static void keysight_two_header_rows_and_numbered_channels(void **state)
 	assert_string_equal(capture_info(c)->channel_name, "CH2");
 	x = edges_read(c);
 	assert_int_equal(x.n, 2);
-	assert_true(llabs(x.e[0].t_fs - (int64_t)llround((-84.48e-6 + 202e-6) * 1e15)) < FS_PER_NS);
+	assert_true(llabs(x.e[0].t_ps - (int64_t)llround((-84.48e-6 + 202e-6) * 1e12)) < PS_PER_NS);
 	edges_free(&x);
 	capture_close(c);
 }
@@ -319,7 +319,9 @@ static void tektronix_long_header_with_an_analog_and_a_digital_block(void **stat
 	capture_close(c);
 	x = edges_of_str(in, "t.csv", "D0");
 	assert_int_equal(x.n, 9);
-	assert_true(llabs(x.e[0].t_fs - (-200 + 59) * FS_PER_US) < FS_PER_NS);
+	/* a digital column is 0/1 samples: the edge is the first sample at the
+	 * new level (i = 30), as a logic analyzer reports it, not halfway */
+	assert_int_equal(x.e[0].t_ps, (-200 + 60) * PS_PER_US);
 	edges_free(&x);
 }
 
@@ -356,22 +358,19 @@ static void an_irregular_time_column_is_used_as_printed(void **state)
 
 	(void)state;
 	assert_int_equal(x.n, 2);
-	assert_int_equal(x.e[0].t_fs, 6 * FS_PER_US);     /* halfway from 2 us to 10 us */
-	assert_int_equal(x.e[1].t_fs, 21 * FS_PER_US);
+	assert_int_equal(x.e[0].t_ps, 6 * PS_PER_US);     /* halfway from 2 us to 10 us */
+	assert_int_equal(x.e[1].t_ps, 21 * PS_PER_US);
 	edges_free(&x);
 }
 
 static void malformed_scope_files_are_errors_with_their_line(void **state)
 {
 	const char bad[] = "X,CH1,Start,Increment,\nSequence,Volt,0.0,1.0e-06,\n0,0.0,\n1,3.3,\n2,volts,\n";
-	const char short_row[] = "x-axis,1,2\nsecond,Volt,Volt\n0.0,0,0\n1e-6,0,3.3\n2e-6,0\n";
 	const char no_header[] = "Model,MDO3014\nFirmware Version,1.20\n";
 
 	(void)state;
 	assert_null(open_str(bad, "bad.csv", NULL));
 	assert_true(error_mentions("bad.csv:5:"));
-	assert_null(open_str(short_row, "short.csv", "2"));
-	assert_true(error_mentions("short.csv:5:"));
 	assert_null(open_str(no_header, "nohdr.csv", NULL));
 	assert_true(error_mentions("TIME"));
 }
@@ -388,11 +387,11 @@ static void fixture_rigol_matches_the_true_edges_within_a_sample(void **state)
 	(void)state;
 	SKIP_WITHOUT_FIXTURES();
 	truth_load(&tr, 4);
-	c = capture_open(FIXTURES "/synth_1khz_j5us_rigol.csv", NULL);
+	c = t_open(FIXTURES "/synth_1khz_j5us_rigol.csv", NULL);
 	assert_non_null(c);
-	assert_int_equal(capture_info(c)->resolution_fs, 2 * FS_PER_US);
-	assert_int_equal(capture_info(c)->start_fs, -10 * CAPTURE_FS_PER_S / 1000);
-	assert_int_equal(capture_info(c)->end_fs, 1190 * CAPTURE_FS_PER_S / 1000);
+	assert_int_equal(capture_info(c)->resolution_ps, 2 * PS_PER_US);
+	assert_int_equal(capture_info(c)->start_ps, -10 * CAPTURE_PS_PER_S / 1000);
+	assert_int_equal(capture_info(c)->end_ps, 1190 * CAPTURE_PS_PER_S / 1000);
 	x = edges_read(c);
 	worst = edges_match_truth(&x, &tr, 1e9, 2e-6);
 	print_message("rigol: worst edge error %.3g s\n", worst);
@@ -414,14 +413,14 @@ static void fixture_short_scope_files_match_the_true_edges(void **state)
 	SKIP_WITHOUT_FIXTURES();
 	truth_load(&tr, 4);
 	for (size_t f = 0; f < 3; f++) {
-		struct capture *c = capture_open(files[f], NULL);
+		struct capture *c = t_open(files[f], NULL);
 		struct edges x;
 		double worst;
 
 		assert_non_null(c);
-		assert_int_equal(capture_info(c)->resolution_fs, 2 * FS_PER_US);
-		assert_true(llabs(capture_info(c)->start_fs + 10 * CAPTURE_FS_PER_S / 1000) < FS_PER_NS);
-		assert_true(llabs(capture_info(c)->end_fs - 40 * CAPTURE_FS_PER_S / 1000) < FS_PER_NS);
+		assert_int_equal(capture_info(c)->resolution_ps, 2 * PS_PER_US);
+		assert_true(llabs(capture_info(c)->start_ps + 10 * CAPTURE_PS_PER_S / 1000) < PS_PER_NS);
+		assert_true(llabs(capture_info(c)->end_ps - 40 * CAPTURE_PS_PER_S / 1000) < PS_PER_NS);
 		x = edges_read(c);
 		worst = edges_match_truth(&x, &tr, 0.04, 2e-6);
 		assert_true(worst < 1e-6);

@@ -41,7 +41,7 @@ static void a_session_gives_the_probe_edges_at_sample_times(void **state)
 	unsigned char *zip;
 	size_t len = make_session(&zip, 1000, 100, 1, 1, 0);
 	struct capture_opts o = { .channel = "GPIO" };
-	struct capture *c = capture_open_mem(zip, len, "s.sr", &o);
+	struct capture *c = t_open_mem(zip, len, "s.sr", &o);
 	const struct capture_info *inf;
 	struct edges x;
 
@@ -51,14 +51,14 @@ static void a_session_gives_the_probe_edges_at_sample_times(void **state)
 	assert_string_equal(inf->format, "sigrok-sr");
 	assert_int_equal(inf->n_channels, 10);
 	assert_string_equal(inf->channel_name, "GPIO");
-	assert_int_equal(inf->resolution_fs, FS_PER_US);
-	assert_int_equal(inf->end_fs, 1000 * FS_PER_US);
+	assert_int_equal(inf->resolution_ps, PS_PER_US);
+	assert_int_equal(inf->end_ps, 1000 * PS_PER_US);
 	assert_int_equal(inf->initial_level, 0);
 	x = edges_read(c);
 	assert_int_equal(x.n, 9);
 	for (size_t i = 0; i < x.n; i++) {
 		assert_int_equal(x.e[i].sample, (int64_t)(i + 1) * 100);
-		assert_int_equal(x.e[i].t_fs, (int64_t)(i + 1) * 100 * FS_PER_US);
+		assert_int_equal(x.e[i].t_ps, (int64_t)(i + 1) * 100 * PS_PER_US);
 		assert_int_equal(x.e[i].level, (int)((i + 1) & 1));
 	}
 	edges_free(&x);
@@ -72,8 +72,8 @@ static void chunks_are_read_in_numeric_order_whatever_the_zip_order(void **state
 	size_t la = make_session(&a, 12000, 37, 12, 1, 0);
 	size_t lb = make_session(&b, 12000, 37, 12, 0, 1);  /* stored, logic-1-12 first */
 	struct capture_opts o = { .channel = "9" };
-	struct capture *ca = capture_open_mem(a, la, "a.sr", &o);
-	struct capture *cb = capture_open_mem(b, lb, "b.sr", &o);
+	struct capture *ca = t_open_mem(a, la, "a.sr", &o);
+	struct capture *cb = t_open_mem(b, lb, "b.sr", &o);
 	struct edges xa, xb;
 
 	(void)state;
@@ -101,7 +101,7 @@ static void low_probes_in_a_two_byte_sample_are_found_too(void **state)
 	unsigned char *zip;
 	size_t len = make_session(&zip, 600, 1000, 3, 1, 0);
 	struct capture_opts o = { .channel = "D7" };
-	struct capture *c = capture_open_mem(zip, len, "s.sr", &o);
+	struct capture *c = t_open_mem(zip, len, "s.sr", &o);
 	struct edges x;
 
 	(void)state;
@@ -126,19 +126,19 @@ static void corrupt_or_truncated_sessions_are_errors_not_crashes(void **state)
 	(void)state;
 	/* cut anywhere: no end-of-directory record, or data out of bounds */
 	for (size_t cut = 1; cut < len; cut += len / 37 + 1) {
-		c = capture_open_mem(zip, cut, "cut.sr", &o);
+		c = t_open_mem(zip, cut, "cut.sr", &o);
 		if (c) {
 			x = edges_read(c);
 			edges_free(&x);
 			capture_close(c);
 		}
 	}
-	assert_null(capture_open_mem(zip, len - 10, "cut.sr", &o));
+	assert_null(t_open_mem(zip, len - 10, "cut.sr", &o));
 	assert_true(error_mentions("cut.sr"));
 	/* a flipped byte inside the compressed data: deflate or CRC error */
 	for (size_t at = 120; at < len - 200; at += 97) {
 		zip[at] ^= 0x55;
-		c = capture_open_mem(zip, len, "flip.sr", &o);
+		c = t_open_mem(zip, len, "flip.sr", &o);
 		if (c) {
 			x = edges_read(c);
 			edges_free(&x);
@@ -156,22 +156,21 @@ static void a_zip_without_metadata_is_not_a_session(void **state)
 	size_t len = zip_build(in, 1, &zip);
 
 	(void)state;
-	assert_null(capture_open_mem(zip, len, "other.zip", NULL));
+	assert_null(t_open_mem(zip, len, "other.zip", NULL));
 	assert_true(error_mentions("metadata"));
 	free(zip);
 }
 
-static void an_analog_only_session_says_so(void **state)
+static void a_session_without_channels_says_so(void **state)
 {
-	const char md[] = "[device 1]\ncapturefile=logic-1\ntotal probes=0\nsamplerate=1 kHz\n"
-			  "total analog=1\nanalog1=A0\n";
+	const char md[] = "[device 1]\ncapturefile=logic-1\ntotal probes=0\nsamplerate=1 kHz\n";
 	struct zip_in in[] = { { "version", "2", 1, 0 }, { "metadata", md, sizeof(md) - 1, 1 } };
 	unsigned char *zip;
 	size_t len = zip_build(in, 2, &zip);
 
 	(void)state;
-	assert_null(capture_open_mem(zip, len, "a.sr", NULL));
-	assert_true(error_mentions("analog"));
+	assert_null(t_open_mem(zip, len, "a.sr", NULL));
+	assert_true(error_mentions("no channels"));
 	free(zip);
 }
 
@@ -186,9 +185,9 @@ static void fixture_session_matches_the_reference_sample_indices(void **state)
 	(void)state;
 	SKIP_WITHOUT_FIXTURES();
 	n = reference_indices(ref, 4096);
-	c = capture_open(FIXTURES "/demo_inc8k.sr", &o);
+	c = t_open(FIXTURES "/demo_inc8k.sr", &o);
 	assert_non_null(c);
-	assert_int_equal(capture_info(c)->end_fs, CAPTURE_FS_PER_S / 2);
+	assert_int_equal(capture_info(c)->end_ps, CAPTURE_PS_PER_S / 2);
 	x = edges_read(c);
 	assert_int_equal(x.n, n);
 	for (size_t i = 0; i < n; i++)
@@ -205,7 +204,7 @@ int main(void)
 		cmocka_unit_test(low_probes_in_a_two_byte_sample_are_found_too),
 		cmocka_unit_test(corrupt_or_truncated_sessions_are_errors_not_crashes),
 		cmocka_unit_test(a_zip_without_metadata_is_not_a_session),
-		cmocka_unit_test(an_analog_only_session_says_so),
+		cmocka_unit_test(a_session_without_channels_says_so),
 		cmocka_unit_test(fixture_session_matches_the_reference_sample_indices),
 	};
 
