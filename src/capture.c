@@ -397,8 +397,7 @@ static struct guard {
 } guards[GUARD_SLOTS];
 
 static struct sigaction guard_old;
-static pthread_once_t guard_once = PTHREAD_ONCE_INIT;
-static int guard_ok;
+static pthread_mutex_t guard_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void guard_sigbus(int sig, siginfo_t *si, void *uc)
 {
@@ -434,21 +433,32 @@ static void guard_sigbus(int sig, siginfo_t *si, void *uc)
 	signal(SIGBUS, SIG_DFL);  /* the access repeats and ends the process */
 }
 
-static void guard_install(void)
+/* (Re)install the handler if someone replaced it since (a test harness, a
+ * library): the previous one is chained for addresses that are not ours. */
+static int guard_install(void)
 {
-	struct sigaction sa;
+	struct sigaction sa, cur;
+	int ok = 0;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = guard_sigbus;
-	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
-	sigemptyset(&sa.sa_mask);
-	guard_ok = sigaction(SIGBUS, &sa, &guard_old) == 0;
+	pthread_mutex_lock(&guard_lock);
+	if (sigaction(SIGBUS, NULL, &cur) == 0) {
+		if ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == guard_sigbus) {
+			ok = 1;
+		} else {
+			memset(&sa, 0, sizeof(sa));
+			sa.sa_sigaction = guard_sigbus;
+			sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+			sigemptyset(&sa.sa_mask);
+			ok = sigaction(SIGBUS, &sa, &guard_old) == 0;
+		}
+	}
+	pthread_mutex_unlock(&guard_lock);
+	return ok;
 }
 
 static int guard_add(void *base, size_t len)
 {
-	pthread_once(&guard_once, guard_install);
-	if (!guard_ok)
+	if (!guard_install())
 		return -1;
 	for (int i = 0; i < GUARD_SLOTS; i++) {
 		char *expect = NULL;

@@ -429,6 +429,178 @@ static void fixture_short_scope_files_match_the_true_edges(void **state)
 	}
 }
 
+/* ---- issue 13 / issue 8: records that end oddly, axes that lie -------- */
+
+static void a_last_row_with_a_time_but_no_values_ends_the_data_with_a_note(void **state)
+{
+	/* what an Agilent MSO7000 writes at the end of a record */
+	char in[8192];
+	size_t len = (size_t)sprintf(in, "x-axis,1,2\nsecond,Volt,Volt\n");
+	struct capture *c;
+	const struct capture_info *inf;
+	struct edges x;
+	int noted = 0;
+
+	(void)state;
+	for (long i = 0; i < 100; i++)
+		len += (size_t)sprintf(in + len, "%.6E,%.3f,0.0\n", (double)i * 1e-6, wave(i, 30));
+	len += (size_t)sprintf(in + len, "1.000000E-04,,\n");
+	c = open_str(in, "agilent.csv", "1");
+	if (!c)
+		fail_msg("%s", t_error());
+	inf = capture_info(c);
+	for (unsigned k = 0; k < inf->n_notes; k++)
+		noted |= strstr(inf->notes[k], "data ends at line 103") != NULL;
+	assert_true(noted);
+	/* 100 samples: the row without values is not one */
+	assert_int_equal(inf->end_ps, 100 * PS_PER_US);
+	x = edges_read(c);
+	assert_int_equal(x.n, 3);
+	edges_free(&x);
+	capture_close(c);
+}
+
+static void scope_times_that_go_backwards_or_stand_still_are_refused(void **state)
+{
+	char back[4096], still[4096], shuffled[4096];
+	size_t lb = (size_t)sprintf(back, "Time,CH1\n");
+	size_t ls = (size_t)sprintf(still, "Time,CH1\n");
+	size_t lh = (size_t)sprintf(shuffled, "Time,CH1\n");
+
+	(void)state;
+	for (long i = 0; i < 200; i++) {
+		/* one row (line 102) steps back by 3 samples */
+		lb += (size_t)sprintf(back + lb, "%.7f,%.3f\n", (double)(i == 100 ? 97 : i) * 1e-6,
+				      wave(i, 40));
+		ls += (size_t)sprintf(still + ls, "0.0010000,%.3f\n", wave(i, 40));
+	}
+	for (long i = 0; i < 200; i++)
+		lh += (size_t)sprintf(shuffled + lh, "%.7f,%.3f\n", (double)((i * 37) % 200) * 1e-6,
+				      wave(i, 40));
+	assert_null(open_str(back, "back.csv", NULL));
+	assert_true(error_mentions("back.csv:102:"));
+	assert_true(error_mentions("backwards"));
+	assert_null(open_str(still, "still.csv", NULL));
+	assert_true(error_mentions("does not advance"));
+	assert_null(open_str(shuffled, "shuf.csv", NULL));
+	assert_true(error_mentions("backwards"));
+}
+
+static void absurd_rigol_start_and_increment_are_refused(void **state)
+{
+	static const char *const hdr[] = {
+		"X,CH1,Start,Increment,\nSequence,Volt,0.0,-1.0e-06,\n",    /* backwards */
+		"X,CH1,Start,Increment,\nSequence,Volt,0.0,0.0,\n",         /* standing */
+		"X,CH1,Start,Increment,\nSequence,Volt,1e300,1.0e-06,\n",   /* far away */
+		"X,CH1,Start,Increment,\nSequence,Volt,0.0,nan,\n",
+		"CH1(V),t0 = 0s, tInc = -2e-06s,\n",
+	};
+
+	(void)state;
+	for (size_t h = 0; h < sizeof(hdr) / sizeof(hdr[0]); h++) {
+		char in[4096];
+		size_t len = (size_t)sprintf(in, "%s", hdr[h]);
+
+		for (long i = 0; i < 50; i++) {
+			if (h == 4)   /* MSO5000 "Save Memory": values only */
+				len += (size_t)sprintf(in + len, "%.3f,\n", wave(i, 10));
+			else
+				len += (size_t)sprintf(in + len, "%ld,%.3f,\n", i, wave(i, 10));
+		}
+		assert_null(open_str(in, "rigol.csv", NULL));
+		assert_true(error_mentions("rigol.csv:"));
+	}
+}
+
+static void a_01_table_with_a_rare_level_has_every_edge_at_its_sample(void **state)
+{
+	/* 20000 samples at 1 us of 0/1, three 30-sample pulses: 0.45 % high */
+	const long n = 20000, starts[3] = { 3000, 9000, 17001 };
+	size_t cap = 64 * (size_t)n, len;
+	char *in = malloc(cap);
+	struct edges x;
+
+	(void)state;
+	len = (size_t)sprintf(in, "Time,CH1\n");
+	for (long i = 0; i < n; i++) {
+		int v = 0;
+
+		for (int k = 0; k < 3; k++)
+			v |= i >= starts[k] && i < starts[k] + 30;
+		len += (size_t)sprintf(in + len, "%.6f,%d\n", (double)i * 1e-6, v);
+	}
+	x = edges_of_str(in, "bits.csv", NULL);
+	assert_int_equal(x.n, 6);
+	for (int k = 0; k < 3; k++) {
+		assert_int_equal(x.e[2 * k].t_ps, starts[k] * PS_PER_US);
+		assert_int_equal(x.e[2 * k].level, 1);
+		assert_int_equal(x.e[2 * k + 1].t_ps, (starts[k] + 30) * PS_PER_US);
+	}
+	edges_free(&x);
+	free(in);
+}
+
+static void an_analog_trace_with_one_short_pulse_finds_its_two_edges(void **state)
+{
+	/* 200000 samples of 0 V with +-10 mV noise and one 40-sample 3.3 V pulse
+	 * (0.02 %): the subset the level finder sorts may not even hold it */
+	const long n = 200000, at = 123457;
+	char *in = malloc(24 * (size_t)n + 64);
+	size_t len = (size_t)sprintf(in, "X,CH1,Start,Increment,\nSequence,Volt,0.0,1.0e-06,\n");
+	uint32_t r = 12345;
+	struct edges x;
+
+	(void)state;
+	for (long i = 0; i < n; i++) {
+		double v = i >= at && i < at + 40 ? 3.3 : 0.0;
+
+		r = r * 1103515245u + 12345u;
+		v += ((double)(r >> 16 & 0x7fff) / 32767.0 - 0.5) * 0.02;
+		len += (size_t)sprintf(in + len, "%ld,%.4f,\n", i, v);
+	}
+	x = edges_of_str(in, "rare.csv", NULL);
+	assert_int_equal(x.n, 2);
+	/* steps of one sample: the crossing is within a sample of the step */
+	assert_true(llabs(x.e[0].t_ps - at * PS_PER_US) <= PS_PER_US);
+	assert_true(llabs(x.e[1].t_ps - (at + 40) * PS_PER_US) <= PS_PER_US);
+	edges_free(&x);
+	free(in);
+}
+
+static void the_first_scope_channel_with_edges_is_found_in_one_pass(void **state)
+{
+	char in[65536];
+	size_t len = (size_t)sprintf(in, "X,CH1,CH2,CH3,CH4,Start,Increment,\n"
+					 "Sequence,Volt,Volt,Volt,Volt,0.0,1.0e-06,\n");
+	struct capture *c;
+
+	(void)state;
+	for (long i = 0; i < 1000; i++)
+		len += (size_t)sprintf(in + len, "%ld,0.01,0.02,-0.01,%.3f,\n", i, wave(i, 100));
+	c = open_str(in, "four.csv", NULL);
+	assert_non_null(c);
+	assert_string_equal(capture_info(c)->channel_name, "CH4");
+	assert_string_equal(capture_info(c)->channel_reason, "first channel with edges");
+	capture_close(c);
+}
+
+static void a_row_of_a_million_empty_fields_is_called_what_it_is(void **state)
+{
+	size_t n = 1000000, len;
+	char *in = malloc(n + 64);
+
+	(void)state;
+	len = (size_t)sprintf(in, "Time,CH1\n0.0,0\n");
+	memset(in + len, ',', n);
+	len += n;
+	len += (size_t)sprintf(in + len, "1\n");
+	in[len] = 0;
+	assert_null(open_str(in, "wide.csv", NULL));
+	assert_true(error_mentions("wide.csv:3:"));
+	assert_true(error_mentions("more than 65536 fields"));
+	free(in);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -449,6 +621,13 @@ int main(void)
 		cmocka_unit_test(malformed_scope_files_are_errors_with_their_line),
 		cmocka_unit_test(fixture_rigol_matches_the_true_edges_within_a_sample),
 		cmocka_unit_test(fixture_short_scope_files_match_the_true_edges),
+		cmocka_unit_test(a_last_row_with_a_time_but_no_values_ends_the_data_with_a_note),
+		cmocka_unit_test(scope_times_that_go_backwards_or_stand_still_are_refused),
+		cmocka_unit_test(absurd_rigol_start_and_increment_are_refused),
+		cmocka_unit_test(a_01_table_with_a_rare_level_has_every_edge_at_its_sample),
+		cmocka_unit_test(an_analog_trace_with_one_short_pulse_finds_its_two_edges),
+		cmocka_unit_test(the_first_scope_channel_with_edges_is_found_in_one_pass),
+		cmocka_unit_test(a_row_of_a_million_empty_fields_is_called_what_it_is),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -438,6 +438,33 @@ static void fixture_sigrok_vcd_matches_the_reference_sample_indices(void **state
 	capture_close(c);
 }
 
+static void the_one_signal_of_20000_that_toggles_is_found_in_one_pass(void **state)
+{
+	/* 20,000 signals; only the last one changes (and an alias of it) */
+	const unsigned n = 20000;
+	size_t cap = (size_t)n * 64 + 4096, len;
+	char *in = malloc(cap);
+	struct capture *c;
+
+	(void)state;
+	len = (size_t)sprintf(in, "$timescale 1 ns $end\n$scope module top $end\n");
+	for (unsigned k = 0; k < n; k++)
+		len += (size_t)sprintf(in + len, "$var wire 1 s%u sig%u $end\n", k, k);
+	len += (size_t)sprintf(in + len, "$var wire 1 s%u alias $end\n", n - 1);
+	len += (size_t)sprintf(in + len, "$upscope $end\n$enddefinitions $end\n#0\n");
+	for (unsigned k = 0; k < n; k++)
+		len += (size_t)sprintf(in + len, "0s%u\n", k);
+	for (unsigned t = 1; t <= 200; t++)
+		len += (size_t)sprintf(in + len, "#%u\n%ds%u\n", t * 100, (int)(t & 1), n - 1);
+	c = open_str(in, "wide.vcd", NULL);
+	if (!c)
+		fail_msg("%s", t_error());
+	assert_string_equal(capture_info(c)->channel_name, "top.sig19999");
+	assert_string_equal(capture_info(c)->channel_reason, "first channel with edges");
+	capture_close(c);
+	free(in);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -455,6 +482,7 @@ int main(void)
 		cmocka_unit_test(x_and_z_are_gaps_not_edges),
 		cmocka_unit_test(times_beyond_32_bits_are_exact),
 		cmocka_unit_test(a_time_beyond_53_days_is_an_error_not_a_wrapped_value),
+		cmocka_unit_test(the_one_signal_of_20000_that_toggles_is_found_in_one_pass),
 		cmocka_unit_test(time_going_backwards_is_an_error_with_its_line),
 		cmocka_unit_test(a_truncated_header_is_an_error_not_a_crash),
 		cmocka_unit_test(garbage_in_the_value_section_is_reported),
