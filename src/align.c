@@ -1259,9 +1259,12 @@ int align_run(const struct edge_rec *run, size_t nrun, const struct capture_edge
 	align_search_finish(s, w);
 	align_search_free(s);
 	if (w->status != ALIGN_FOUND) {
+		/* nothing for the accessors to read */
 		res->status = w->status;
-		res->own_caps = caps;
-		res->own_runs = runs;
+		align_caps_free(caps);
+		align_runs_free(runs);
+		free(caps);
+		free(runs);
 		return 0;
 	}
 	for (lo = 0; lo < nrun && (int64_t)edge_write_end_ns(&run[lo]) < w->keep_lo_ns; lo++)

@@ -54,7 +54,6 @@ struct analyze_source {
 	int64_t cap_start_ps;
 	uint64_t cap_seq;
 	int32_t cap_lo_ns, cap_hi_ns;   /* where around an edge the line changed */
-	uint8_t cap_flags;
 	/* a stream (stdin, a pipe) copied into a memory file */
 	int spool_fd;
 	char spool_path[40];
@@ -472,16 +471,23 @@ static int stream_sniff(const void *data, size_t len)
 	       capture_probe_any(data, len);
 }
 
-/* A capture's edge uncertainty as record offsets, in whole ns outwards. */
+/* A capture's edge uncertainty as record offsets, in whole ns outwards. The
+ * offsets hold +-2.1 s: a coarser sample interval (under 0.5 Sa/s) widens the
+ * bounds by that much only, and its edges still count (flagging them as
+ * saturated would drop every pulse). */
+static int32_t clamp_off(int64_t off)
+{
+	return off > INT32_MAX ? INT32_MAX : off < INT32_MIN ? INT32_MIN : (int32_t)off;
+}
+
 static void capture_edge_offsets(struct analyze_source *s)
 {
 	const struct capture_info *ci = s->info.capture;
 	int64_t lo = -((-ci->edge_lo_ps + CAPTURE_PS_PER_NS - 1) / CAPTURE_PS_PER_NS);
 	int64_t hi = (ci->edge_hi_ps + CAPTURE_PS_PER_NS - 1) / CAPTURE_PS_PER_NS;
 
-	s->cap_flags = 0;
-	s->cap_lo_ns = edge_off_clamp(lo, &s->cap_flags);
-	s->cap_hi_ns = edge_off_clamp(hi, &s->cap_flags);
+	s->cap_lo_ns = clamp_off(lo);
+	s->cap_hi_ns = clamp_off(hi);
 }
 
 struct analyze_source *analyze_source_open(const char *path, const struct analyze_source_opts *opts,
@@ -650,7 +656,6 @@ int analyze_source_next(struct analyze_source *s, struct edge_rec *e)
 		 * resolution, the line really changed; pulse bounds come from it */
 		e->wake_off_ns = e->write_begin_off_ns = s->cap_lo_ns;
 		e->write_end_off_ns = s->cap_hi_ns;
-		e->flags = s->cap_flags;
 		e->expirations = 1;
 		e->level = ce.level ? 1 : 0;
 		break;

@@ -416,6 +416,7 @@ static void too_few_capture_edges_is_said(void **state)
 	(void)state;
 	assert_int_equal(align_run(r, 100, c.e, c.n, c.lo_ps, c.hi_ps, &p, &w, &res), 0);
 	assert_int_equal(res.status, ALIGN_TOO_FEW);
+	align_result_free(&res);
 	free(c.e);
 	free(r);
 }
