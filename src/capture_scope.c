@@ -841,17 +841,22 @@ static int scope_next(struct capture *c, struct capture_edge *e)
 	if (s->done)
 		return 0;
 	while (s->row < a->nrows) {
-		int nf = csvread_next(&s->r), lvl;
 		struct csv_field vf, tf;
 		double v, x;
 		int64_t t = 0;
+		int nf, lvl;
 
-		if (nf == CSVREAD_EOF)
+		/* rows as the first pass counted them: blank lines are not rows,
+		 * a line of empty fields is */
+		if (s->r.cur >= s->r.end)
 			break;
+		if (is_blank_line(s->r.cur, s->r.end)) {
+			csvread_skip(&s->r);
+			continue;
+		}
+		nf = csvread_next(&s->r);
 		if (nf < 0)
 			return capture_err(c, s->r.line, "%s", csvread_why(&s->r));
-		if (nf == 0)
-			continue;
 		vf = csvread_field(&s->r, col);
 		tf = tcol >= 0 ? csvread_field(&s->r, (unsigned)tcol) : (struct csv_field){ "x", 1 };
 		if (!vf.len || !tf.len) {

@@ -271,6 +271,7 @@ static int vcd_var(struct capture *c, struct vcd *v, const char *scope, size_t s
 	if (!var->real && len[0] >= 4 && !memcmp(tok[0], "real", 4))
 		var->real = 1; /* realtime */
 	c->chans[ch].analog = var->real;
+	c->chans[ch].disabled = var->real;   /* a number, never chosen automatically */
 	return 0;
 }
 

@@ -301,6 +301,15 @@ void analyze_print_text(FILE *f, const struct analysis *a)
 
 /* ---- JSON (docs/analyze.md) ---- */
 
+/* A capture time in ps under a femtosecond key, or null if it does not fit. */
+static void json_fs(struct json_writer *w, const char *key, int64_t ps)
+{
+	if (ps > INT64_MAX / 1000 || ps < -(INT64_MAX / 1000))
+		json_kv_null(w, key);
+	else
+		json_kv_int(w, key, ps * 1000);
+}
+
 static void json_source(struct json_writer *w, const struct analysis *a)
 {
 	const struct analyze_source_info *s = a->src;
@@ -354,6 +363,11 @@ static void json_source(struct json_writer *w, const struct analysis *a)
 		json_kv_int(w, "resolution_ps", c->resolution_ps);
 		json_kv_int(w, "start_ps", c->start_ps);
 		json_kv_int(w, "end_ps", c->end_ps);
+		/* the femtosecond keys of schema 1, for old readers: null where
+		 * femtoseconds no longer fit (beyond +-2.5 h) */
+		json_fs(w, "resolution_fs", c->resolution_ps);
+		json_fs(w, "start_fs", c->start_ps);
+		json_fs(w, "end_fs", c->end_ps);
 		json_kv_int(w, "edge_lo_ps", c->edge_lo_ps);
 		json_kv_int(w, "edge_hi_ps", c->edge_hi_ps);
 		json_kv_int(w, "start_ns", s->capture_start_ns);

@@ -460,6 +460,46 @@ static void a_last_row_with_a_time_but_no_values_ends_the_data_with_a_note(void 
 	capture_close(c);
 }
 
+static void a_row_without_a_value_inside_the_data_is_a_missing_sample(void **state)
+{
+	/* Rigol: t = Start + X * Increment; rows 50 and 51 lost their value
+	 * (",," and a line of separators): the edges after them keep their times */
+	char in[8192], ref[8192];
+	size_t len = (size_t)sprintf(in, "X,CH1,Start,Increment,\nSequence,Volt,0.0,1.0e-06,\n");
+	size_t rl = (size_t)sprintf(ref, "%s", in);
+	struct edges x, y;
+	struct capture *c;
+	const struct capture_info *inf;
+	int noted = 0;
+
+	(void)state;
+	for (long i = 0; i < 200; i++) {
+		rl += (size_t)sprintf(ref + rl, "%ld,%.3f,\n", i, wave(i, 30));
+		if (i == 50)
+			len += (size_t)sprintf(in + len, "%ld,,\n", i);
+		else if (i == 51)
+			len += (size_t)sprintf(in + len, ",,,\n");
+		else
+			len += (size_t)sprintf(in + len, "%ld,%.3f,\n", i, wave(i, 30));
+	}
+	c = open_str(in, "gap.csv", NULL);
+	if (!c)
+		fail_msg("%s", t_error());
+	inf = capture_info(c);
+	for (unsigned k = 0; k < inf->n_notes; k++)
+		noted |= strstr(inf->notes[k], "missing=2 rows") != NULL;
+	assert_true(noted);
+	x = edges_read(c);
+	capture_close(c);
+	y = edges_of_str(ref, "ref.csv", NULL);
+	assert_int_equal(x.n, y.n);
+	for (size_t k = 0; k < x.n; k++)
+		assert_int_equal(x.e[k].t_ps, y.e[k].t_ps);
+	assert_int_equal(x.e[x.n - 1].t_ps, y.e[y.n - 1].t_ps);
+	edges_free(&x);
+	edges_free(&y);
+}
+
 static void scope_times_that_go_backwards_or_stand_still_are_refused(void **state)
 {
 	char back[4096], still[4096], shuffled[4096];
@@ -622,6 +662,7 @@ int main(void)
 		cmocka_unit_test(fixture_rigol_matches_the_true_edges_within_a_sample),
 		cmocka_unit_test(fixture_short_scope_files_match_the_true_edges),
 		cmocka_unit_test(a_last_row_with_a_time_but_no_values_ends_the_data_with_a_note),
+		cmocka_unit_test(a_row_without_a_value_inside_the_data_is_a_missing_sample),
 		cmocka_unit_test(scope_times_that_go_backwards_or_stand_still_are_refused),
 		cmocka_unit_test(absurd_rigol_start_and_increment_are_refused),
 		cmocka_unit_test(a_01_table_with_a_rare_level_has_every_edge_at_its_sample),
