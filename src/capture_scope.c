@@ -84,6 +84,8 @@ struct scope {
 	int64_t row;
 	int64_t prev_t;   /* non-uniform: time of the previous row */
 	int64_t prev_row;
+	int have_check;   /* check_t holds the last row's time */
+	int64_t check_t;
 	int done;
 };
 
@@ -522,7 +524,8 @@ static int scope_open(struct capture *c)
 /* ---- time axis and levels (one pass over every channel) ------------- */
 
 #define FIT_MAX 16384
-#define LEVEL_TOTAL (1u << 20)   /* level-finder values kept over all channels */
+#define LEVEL_SAMPLES 65536      /* level-finder values kept per channel */
+#define LEVEL_TOTAL (1u << 20)   /* ... and over all channels */
 
 static int scope_value(struct capture *c, struct scope *s, struct csv_field f, double *v)
 {
@@ -688,16 +691,183 @@ static int acc_axis(struct capture *c, struct scope *s, const struct scope_chan 
 	return 0;
 }
 
-/* One pass over the data for every channel: values into the level finder,
- * times checked (never backwards) and sampled for the axis fit, rows
- * without a value counted (inside the data: missing samples; at the end:
- * the data ends there). */
+/* Per kept row: the channel's value (NaN: none) and time into its
+ * accumulators; times must not go backwards. */
+static int acc_row(struct capture *c, struct scope *s, unsigned k, int64_t row)
+{
+	const struct scope_chan *sc = &s->ch[k];
+	struct scope_acc *a = &s->acc[k];
+	struct csv_field vf = csvread_field(&s->r, sc->col);
+	struct csv_field tf = sc->tcol >= 0 ? csvread_field(&s->r, (unsigned)sc->tcol)
+					    : (struct csv_field){ "", 0 };
+	double v;
+
+	if (!vf.len || (sc->tcol >= 0 && !tf.len))
+		return 0;
+	if (scope_value(c, s, vf, &v))
+		return -1;
+	if (sc->tcol >= 0) {
+		int64_t t;
+		int q;
+
+		if (scope_time(c, s, tf, &t))
+			return -1;
+		if (a->have_t && t < a->prev_t)
+			return capture_err(c, s->r.line, "time goes backwards (%.12g s after %.12g s)",
+					   capture_ps_to_s(t), capture_ps_to_s(a->prev_t));
+		if (!a->have_t)
+			a->first_t = t;
+		if (csv_parse_quantum_exp(tf.p, tf.len, s->r.dec, &q))
+			q = -12;
+		q = q < -30 ? -30 : q > 30 ? 30 : q;
+		acc_fit_add(a, row, t, q);
+		a->have_t = 1;
+		a->prev_t = t;
+		a->last_t = t;
+		a->last_row = row;
+		a->last_q = q;
+	}
+	capture_levelscan_add(&a->ls, v);
+	a->nrows = row + 1;
+	return 0;
+}
+
+/*
+ * The data's end, read backwards: for every channel, the last row with a
+ * value (rows after it end the data: an Agilent record's last row has a
+ * time and no values) and its time (to close the axis fit). Costs the rows
+ * after the last value, not the file. @rows and @last_line: the rows counted
+ * by the first pass and the file line of the last one.
+ */
+static int scope_tail(struct scope *s, int64_t rows, unsigned long last_line)
+{
+	const char *start = s->r.data + s->data_off, *e = s->r.end;
+	unsigned left = s->nch;
+	int64_t row = rows;
+	unsigned long line = last_line + 1;
+	struct csvread lr;
+
+	for (unsigned k = 0; k < s->nch; k++)
+		s->acc[k].nrows = 0;
+	while (left && e > start) {
+		const char *le = e, *ls;
+		int nf;
+
+		if (le[-1] == '\n')
+			le--;
+		ls = le;
+		while (ls > start && ls[-1] != '\n')
+			ls--;
+		e = ls;
+		line--;
+		if (is_blank_line(ls, s->r.end))
+			continue;
+		row--;
+		if (csvread_init(&lr, ls, (size_t)(le - ls), s->r.sep))
+			return -1;
+		nf = csvread_next(&lr);
+		for (unsigned k = 0; k < s->nch && nf >= 0; k++) {
+			const struct scope_chan *sc = &s->ch[k];
+			struct scope_acc *a = &s->acc[k];
+			struct csv_field vf = csvread_field(&lr, sc->col);
+			struct csv_field tf = sc->tcol >= 0 ? csvread_field(&lr, (unsigned)sc->tcol)
+							    : (struct csv_field){ "x", 1 };
+
+			if (a->nrows || !vf.len || !tf.len)
+				continue;
+			a->nrows = row + 1;
+			a->pending = rows - row - 1;
+			a->end_line = line + 1;
+			if (sc->tcol >= 0 && !csv_parse_scaled(tf.p, tf.len, s->r.dec, 12, &a->last_t)) {
+				int q;
+
+				if (csv_parse_quantum_exp(tf.p, tf.len, s->r.dec, &q))
+					q = -12;
+				a->last_q = q < -30 ? -30 : q > 30 ? 30 : q;
+				a->last_row = row;
+				a->have_t = 1;
+			}
+			left--;
+		}
+		csvread_free(&lr);
+	}
+	return 0;
+}
+
+/* Channels that look flat in the subset: every value once, for the extremes
+ * a rare level shows in (one more pass, only when some channel needs it). */
+static int scope_extremes(struct capture *c, struct scope *s)
+{
+	int need = 0;
+
+	for (unsigned k = 0; k < s->nch; k++) {
+		capture_levels_from_scan(&s->acc[k].ls, &s->acc[k].lv);
+		if (!s->acc[k].lv.bimodal) {
+			need = 1;
+			s->acc[k].ls.min = INFINITY;
+			s->acc[k].ls.max = -INFINITY;
+			s->acc[k].ls.only_bits = 1;
+		}
+	}
+	if (!need)
+		return 0;
+	csvread_seek(&s->r, s->data_off, s->data_line);
+	for (;;) {
+		int nf;
+
+		if (s->r.cur >= s->r.end)
+			break;
+		if (is_blank_line(s->r.cur, s->r.end)) {
+			csvread_skip(&s->r);
+			continue;
+		}
+		nf = csvread_next(&s->r);
+		if (nf < 0)
+			return capture_err(c, s->r.line, "%s", csvread_why(&s->r));
+		for (unsigned k = 0; k < s->nch; k++) {
+			struct scope_acc *a = &s->acc[k];
+			struct csv_field vf;
+			double v;
+
+			if (a->lv.bimodal)
+				continue;
+			vf = csvread_field(&s->r, s->ch[k].col);
+			if (!vf.len)
+				continue;
+			if (scope_value(c, s, vf, &v))
+				return -1;
+			if (isnan(v))
+				continue;
+			if (v < a->ls.min)
+				a->ls.min = v;
+			if (v > a->ls.max)
+				a->ls.max = v;
+			if (v != 0 && v != 1)
+				a->ls.only_bits = 0;
+		}
+	}
+	for (unsigned k = 0; k < s->nch; k++)
+		if (!s->acc[k].lv.bimodal)
+			capture_levels_from_scan(&s->acc[k].ls, &s->acc[k].lv);
+	return 0;
+}
+
+/*
+ * The first pass, every channel at once: rows spread over the file (every
+ * stride-th, the stride from the length of the first rows) give each
+ * channel's level subset and time-axis samples, every row is counted; the
+ * tail gives where each channel's data ends; channels that look flat get
+ * one more pass for their extremes. Whether every row's time advances is
+ * checked as the edges are read (scope_next).
+ */
 static int scope_first_pass(struct capture *c, struct scope *s)
 {
 	size_t per = LEVEL_TOTAL / (s->nch ? s->nch : 1);
-	int64_t row = 0;
+	int64_t row = 0, stride;
 	unsigned k;
 
+	if (per > LEVEL_SAMPLES)
+		per = LEVEL_SAMPLES;
 	s->acc = calloc(s->nch, sizeof(*s->acc));
 	if (!s->acc)
 		return -1;
@@ -711,76 +881,56 @@ static int scope_first_pass(struct capture *c, struct scope *s)
 		if (!a->fi || !a->ft || !a->fq || capture_levelscan_init(&a->ls, per < 4096 ? 4096 : per))
 			return -1;
 	}
+	/* rows to expect, from the length of the first few */
+	{
+		const char *p = s->r.data + s->data_off, *end = s->r.end;
+		size_t bytes = 0;
+		int n = 0;
+
+		while (p < end && n < 64) {
+			int l = line_len(p, end);
+
+			bytes += (size_t)l + 1;
+			n++;
+			p += l + 1;
+		}
+		stride = n ? (int64_t)((size_t)(end - (s->r.data + s->data_off)) / (bytes / (size_t)n + 1))
+			     / (int64_t)per + 1 : 1;
+	}
 	csvread_seek(&s->r, s->data_off, s->data_line);
 	for (;;) {
-		const char *p = s->r.cur;
 		int nf;
 
-		if (p >= s->r.end)
+		if (s->r.cur >= s->r.end)
 			break;
-		if (is_blank_line(p, s->r.end)) {
+		if (is_blank_line(s->r.cur, s->r.end)) {
 			csvread_skip(&s->r);
+			continue;
+		}
+		if (row % stride) {
+			csvread_skip(&s->r);
+			row++;
 			continue;
 		}
 		nf = csvread_next(&s->r);
 		if (nf < 0)
 			return capture_err(c, s->r.line, "%s", csvread_why(&s->r));
-		for (k = 0; k < s->nch; k++) {
-			const struct scope_chan *sc = &s->ch[k];
-			struct scope_acc *a = &s->acc[k];
-			struct csv_field vf = csvread_field(&s->r, sc->col);
-			struct csv_field tf = sc->tcol >= 0 ? csvread_field(&s->r, (unsigned)sc->tcol)
-							    : (struct csv_field){ "", 0 };
-			double v;
-
-			if (!vf.len || (sc->tcol >= 0 && !tf.len)) {
-				/* no value (or no time) in this row for this channel */
-				if (!a->pending++)
-					a->end_line = s->r.line;
-				continue;
-			}
-			if (scope_value(c, s, vf, &v))
+		for (k = 0; k < s->nch; k++)
+			if (acc_row(c, s, k, row))
 				return -1;
-			if (sc->tcol >= 0) {
-				int64_t t;
-				int q;
-
-				if (scope_time(c, s, tf, &t))
-					return -1;
-				if (a->have_t && t < a->prev_t)
-					return capture_err(c, s->r.line, "time goes backwards (%.12g s after "
-							   "%.12g s)", capture_ps_to_s(t),
-							   capture_ps_to_s(a->prev_t));
-				if (!a->have_t)
-					a->first_t = t;
-				if (csv_parse_quantum_exp(tf.p, tf.len, s->r.dec, &q))
-					q = -12;
-				q = q < -30 ? -30 : q > 30 ? 30 : q;
-				acc_fit_add(a, row, t, q);
-				a->have_t = 1;
-				a->prev_t = t;
-				a->last_t = t;
-				a->last_row = row;
-				a->last_q = q;
-			}
-			capture_levelscan_add(&a->ls, v);
-			a->missing += a->pending;
-			a->pending = 0;
-			a->nrows = row + 1;
-		}
 		row++;
 	}
-	for (k = 0; k < s->nch; k++) {
-		struct scope_acc *a = &s->acc[k];
-
-		if (!a->nrows)
+	if (scope_tail(s, row, s->r.line))
+		return -1;
+	for (k = 0; k < s->nch; k++)
+		if (!s->acc[k].nrows)
 			return capture_err(c, s->data_line, "no data rows for %s (truncated file?)",
 					   c->chans[k].name);
-		capture_levels_from_scan(&a->ls, &a->lv);
-		capture_levelscan_free(&a->ls);
-		if (acc_axis(c, s, &s->ch[k], a))
+	if (scope_extremes(c, s))
+		return -1;
+	for (k = 0; k < s->nch; k++)
+		if (acc_axis(c, s, &s->ch[k], &s->acc[k]))
 			return -1;
-	}
 	s->scanned = 1;
 	return 0;
 }
@@ -813,9 +963,7 @@ static int scope_select(struct capture *c, unsigned ch, int bit)
 		capture_note(c, "data ends at line %lu: the %lld row%s from there %s no value",
 			     a->end_line, (long long)a->pending, a->pending == 1 ? "" : "s",
 			     a->pending == 1 ? "has" : "have");
-	if (a->missing)
-		capture_note(c, "missing=%lld row%s without a value inside the data (skipped as "
-			     "missing samples)", (long long)a->missing, a->missing == 1 ? "" : "s");
+	a->missing = 0;
 	capture_analog_setup(c, &a->lv, &s->an);
 	c->info.resolution_ps = a->res_ps;
 	c->info.samplerate_hz = a->uniform ? (double)(CAPTURE_PS_PER_S / a->fit_dt) : 0;
@@ -825,6 +973,7 @@ static int scope_select(struct capture *c, unsigned ch, int bit)
 	capture_set_edge_window(c, a->res_ps, c->info.analog);
 	s->row = 0;
 	s->prev_row = -1;
+	s->have_check = 0;
 	s->done = !a->lv.bimodal && !c->opts.threshold_set && c->opts.threshold == 0;
 	c->info.initial_level = -1;
 	csvread_seek(&s->r, s->data_off, s->data_line);
@@ -834,9 +983,9 @@ static int scope_select(struct capture *c, unsigned ch, int bit)
 static int scope_next(struct capture *c, struct capture_edge *e)
 {
 	struct scope *s = c->priv;
-	const struct scope_acc *a = s->sa;
+	struct scope_acc *a = s->sa;
 	const unsigned col = s->sel.col;
-	const int tcol = a->uniform ? -1 : s->sel.tcol;
+	const int tcol = s->sel.tcol;     /* every row's time is checked */
 
 	if (s->done)
 		return 0;
@@ -862,15 +1011,23 @@ static int scope_next(struct capture *c, struct capture_edge *e)
 		if (!vf.len || !tf.len) {
 			/* a missing sample: no edge across it */
 			s->an.have_prev = 0;
+			a->missing++;
 			s->row++;
 			continue;
 		}
 		if (scope_value(c, s, vf, &v))
 			return -1;
-		if (tcol >= 0 && scope_time(c, s, tf, &t))
-			return -1;
+		if (tcol >= 0) {
+			if (scope_time(c, s, tf, &t))
+				return -1;
+			if (s->have_check && t < s->check_t)
+				return capture_err(c, s->r.line, "time goes backwards (%.12g s after %.12g s)",
+						   capture_ps_to_s(t), capture_ps_to_s(s->check_t));
+			s->have_check = 1;
+			s->check_t = t;
+		}
 		if (capture_analog_feed(&s->an, s->row, v, &x, &lvl)) {
-			if (tcol < 0) {
+			if (a->uniform) {
 				e->t_ps = capture_ld_to_ps(a->fit_t0 + (long double)x * a->fit_dt);
 			} else {
 				/* between the previous row's time and this one's */
@@ -895,6 +1052,9 @@ static int scope_next(struct capture *c, struct capture_edge *e)
 	}
 	s->done = 1;
 	c->info.end_known = 1;
+	if (a->missing)
+		capture_note(c, "missing=%lld row%s without a value inside the data (skipped as "
+			     "missing samples)", (long long)a->missing, a->missing == 1 ? "" : "s");
 	return 0;
 }
 

@@ -486,10 +486,11 @@ static void a_row_without_a_value_inside_the_data_is_a_missing_sample(void **sta
 	if (!c)
 		fail_msg("%s", t_error());
 	inf = capture_info(c);
+	x = edges_read(c);
+	/* counted as the rows are read: the note is there at the end */
 	for (unsigned k = 0; k < inf->n_notes; k++)
 		noted |= strstr(inf->notes[k], "missing=2 rows") != NULL;
 	assert_true(noted);
-	x = edges_read(c);
 	capture_close(c);
 	y = edges_of_str(ref, "ref.csv", NULL);
 	assert_int_equal(x.n, y.n);
@@ -524,6 +525,32 @@ static void scope_times_that_go_backwards_or_stand_still_are_refused(void **stat
 	assert_true(error_mentions("does not advance"));
 	assert_null(open_str(shuffled, "shuf.csv", NULL));
 	assert_true(error_mentions("backwards"));
+}
+
+static void a_step_back_between_the_rows_sampled_at_open_is_found_while_reading(void **state)
+{
+	/* 300000 rows: the first pass samples some rows only; row 150001 (line
+	 * 150003) steps back and is found when the edges are read */
+	const long n = 300000;
+	char *in = malloc(32 * (size_t)n);
+	size_t len = (size_t)sprintf(in, "Time,CH1\n");
+	struct capture *c;
+	struct edges x;
+
+	(void)state;
+	for (long i = 0; i < n; i++)
+		len += (size_t)sprintf(in + len, "%.7f,%.1f\n", (double)(i == 150001 ? i - 5 : i) * 1e-6,
+				       (i / 1000) & 1 ? 3.3 : 0.0);
+	c = open_str(in, "late.csv", "CH1");
+	if (!c)
+		fail_msg("%s", t_error());
+	x = edges_read(c);
+	assert_int_equal(x.result, -1);
+	assert_true(error_mentions("late.csv:150003:"));
+	assert_true(error_mentions("backwards"));
+	edges_free(&x);
+	capture_close(c);
+	free(in);
 }
 
 static void absurd_rigol_start_and_increment_are_refused(void **state)
@@ -664,6 +691,7 @@ int main(void)
 		cmocka_unit_test(a_last_row_with_a_time_but_no_values_ends_the_data_with_a_note),
 		cmocka_unit_test(a_row_without_a_value_inside_the_data_is_a_missing_sample),
 		cmocka_unit_test(scope_times_that_go_backwards_or_stand_still_are_refused),
+		cmocka_unit_test(a_step_back_between_the_rows_sampled_at_open_is_found_while_reading),
 		cmocka_unit_test(absurd_rigol_start_and_increment_are_refused),
 		cmocka_unit_test(a_01_table_with_a_rare_level_has_every_edge_at_its_sample),
 		cmocka_unit_test(an_analog_trace_with_one_short_pulse_finds_its_two_edges),
