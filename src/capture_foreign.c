@@ -556,6 +556,69 @@ static int fg_next(struct capture *c, struct capture_edge *e)
 	return 0;
 }
 
+/* One pass over the rows: which logic columns change, which analog ones
+ * have two levels. */
+static int fg_scan(struct capture *c, signed char *has_edge)
+{
+	struct fg *s = c->priv;
+	struct capture_levelscan *ls = calloc(s->nch ? s->nch : 1, sizeof(*ls));
+	signed char *lv = malloc(s->nch ? s->nch : 1);
+	unsigned nan = 0;
+	int nf, ret = -1;
+
+	if (!ls || !lv)
+		goto out;
+	memset(lv, -1, s->nch);
+	for (unsigned k = 0; k < s->nch; k++) {
+		has_edge[k] = 0;
+		nan += c->chans[k].analog;
+	}
+	for (unsigned k = 0; k < s->nch; k++)
+		if (c->chans[k].analog && capture_levelscan_init(&ls[k], (1u << 20) / nan))
+			goto out;
+	csvread_seek(&s->r, s->data_off, s->data_line);
+	while ((nf = csvread_next(&s->r)) != CSVREAD_EOF) {
+		if (nf < 0) {
+			capture_err(c, s->r.line, "%s", csvread_why(&s->r));
+			goto out;
+		}
+		if (nf == 0 || is_comment(s->r.f[0].p, s->r.f[0].len))
+			continue;
+		for (unsigned k = 0; k < s->nch && (unsigned)(s->tcol + 1) + k < (unsigned)nf; k++) {
+			struct csv_field f = s->r.f[(unsigned)(s->tcol + 1) + k];
+			double v;
+			int b;
+
+			if (c->chans[k].analog) {
+				if (!csv_parse_double(f.p, f.len, s->r.dec, &v))
+					capture_levelscan_add(&ls[k], v);
+				continue;
+			}
+			b = f.len == 1 && (f.p[0] == '0' || f.p[0] == '1') ? f.p[0] - '0' : -1;
+			if (b >= 0 && lv[k] >= 0 && b != lv[k])
+				has_edge[k] = 1;
+			lv[k] = (signed char)b;
+		}
+		if (!nan && s->nch && has_edge[0])
+			break;
+	}
+	for (unsigned k = 0; k < s->nch; k++)
+		if (c->chans[k].analog) {
+			struct capture_levels l;
+
+			capture_levels_from_scan(&ls[k], &l);
+			has_edge[k] = (signed char)l.bimodal;
+		}
+	ret = 0;
+out:
+	for (unsigned k = 0; ls && k < s->nch; k++)
+		capture_levelscan_free(&ls[k]);
+	free(ls);
+	free(lv);
+	csvread_seek(&s->r, s->data_off, s->data_line);
+	return ret;
+}
+
 static void fg_close(struct capture *c)
 {
 	struct fg *s = c->priv;
@@ -574,4 +637,5 @@ const struct capture_ops capture_foreign_ops = {
 	.select = fg_select,
 	.next = fg_next,
 	.close = fg_close,
+	.scan = fg_scan,
 };
