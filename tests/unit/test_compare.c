@@ -201,6 +201,40 @@ static void an_edge_30_us_off_is_the_worst_disagreement(void **state)
 	free(cap);
 }
 
+static void the_worst_disagreements_are_kept_worst_first(void **state)
+{
+	/* four edges off by 30, 20, 40 and 50 us, in capture order; only the 2
+	 * worst are kept, so the later ones must push the earlier ones out */
+	static const size_t at[] = { 2500, 2600, 2700, 2800 };
+	static const int32_t by[] = { 30000, 20000, 40000, 50000 };
+	struct compare_opts o;
+	struct compare *c;
+	char *cap;
+
+	(void)state;
+	for (int k = 0; k < 4; k++) {
+		recs[at[k]].write_begin_off_ns += by[k];
+		recs[at[k]].write_end_off_ns += by[k];
+	}
+	cap = write_vcd("w.vcd", 1000, 3999, -1, 0);
+	for (int k = 0; k < 4; k++) {
+		recs[at[k]].write_begin_off_ns -= by[k];
+		recs[at[k]].write_end_off_ns -= by[k];
+	}
+	compare_opts_init(&o);
+	o.run = log_path;
+	o.capture = cap;
+	o.worst = 2;
+	c = run_compare(&o, COMPARE_OK);
+	assert_int_equal(c->r.disagree, 4);
+	assert_int_equal(c->nworst, 2);
+	assert_int_equal(c->worst[0].seq, 2800);
+	assert_int_equal(c->worst[1].seq, 2700);
+	compare_free(c);
+	unlink(cap);
+	free(cap);
+}
+
 static void scope_readings_inside_the_bounds_agree_and_outside_do_not(void **state)
 {
 	struct compare_opts o;
@@ -288,6 +322,7 @@ int main(void)
 		cmocka_unit_test(a_window_of_the_run_agrees_edge_for_edge),
 		cmocka_unit_test(a_pulse_the_capture_lacks_and_a_glitch_it_has_disagree),
 		cmocka_unit_test(an_edge_30_us_off_is_the_worst_disagreement),
+		cmocka_unit_test(the_worst_disagreements_are_kept_worst_first),
 		cmocka_unit_test(scope_readings_inside_the_bounds_agree_and_outside_do_not),
 		cmocka_unit_test(a_capture_with_far_more_edges_than_the_run_is_refused_early),
 		cmocka_unit_test(a_bad_capture_or_log_is_input_and_a_missing_one_io),
