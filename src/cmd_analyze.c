@@ -722,7 +722,9 @@ static void analyze_usage(FILE *f)
 	fprintf(f,
 		"usage: sqwave analyze FILE [OPTIONS]\n\n"
 		"FILE is a sqwave log, an edge-list CSV (seq,level,intended_ns,measured_ns; or\n"
-		"sqwave export's CSV) or a capture (sigrok CSV/VCD/.sr, Saleae CSV, scope CSV).\n\n"
+		"sqwave export's CSV) or a capture (sigrok CSV/VCD/.sr, Saleae CSV, scope CSV,\n"
+		"DSView/WaveForms/ScanaStudio CSV). FILE may be - (standard input) or a pipe:\n"
+		"it is held in memory, at most %zu MiB.\n\n"
 		"outputs (FILE - is standard output):\n"
 		"  --json FILE          everything, schema sqwave-analysis (docs/analyze.md)\n"
 		"  --csv FILE           one row per edge, with the pulse widths on both sides\n"
@@ -741,7 +743,7 @@ static void analyze_usage(FILE *f)
 		"  --threshold V, --hysteresis V, --samplerate HZ   analog / headerless captures\n"
 		"  --half-period DUR    edge list: the half period (default: from the intended times)\n"
 		"exit codes: 0 done, 2 bad input (foreign, corrupt, malformed), 3 I/O error\n",
-		ANALYZE_WORST_DEFAULT, ANALYZE_MISSED_LIST_DEFAULT, ANALYZE_HIST_BUCKETS_DEFAULT,
+		CAPTURE_STREAM_MAX >> 20, ANALYZE_WORST_DEFAULT, ANALYZE_MISSED_LIST_DEFAULT, ANALYZE_HIST_BUCKETS_DEFAULT,
 		capture_format_names());
 }
 
