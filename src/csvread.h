@@ -98,8 +98,8 @@ int csv_field_starts(struct csv_field f, const char *prefix);
  * csv_parse_double: fast path exact for up to 19 significant digits and
  * |exponent| <= 22, otherwise within an ulp or two.
  * csv_parse_scaled: the decimal value times 10^@scale, rounded half away
- * from zero to an integer; -1 with *out untouched on overflow. With scale 15
- * a time in seconds becomes exact femtoseconds.
+ * from zero to an integer; -1 with *out untouched on overflow. With scale 12
+ * a time in seconds becomes exact picoseconds (the importers' unit).
  * csv_parse_quantum_exp: the exponent of the last printed digit
  * ("0.001250" -> -6, "1.5E-03" -> -4), the printing resolution.
  */
