@@ -26,8 +26,12 @@ struct analyze_source {
 	struct edgelog_reader *log;
 	struct edgelist *csv;
 	struct capture *cap;
-	int64_t cap_start_fs;
+	int64_t cap_start_ps;
 	uint64_t cap_seq;
+	int32_t cap_lo_ns, cap_hi_ns;   /* where around an edge the line changed */
+	/* a stream (stdin, a pipe) copied into a memory file */
+	int spool_fd;
+	char spool_path[40];
 };
 
 static void src_fail(struct analyze_source *s, enum analyze_status st, const char *fmt, ...)
@@ -83,6 +87,32 @@ static int open_csv(struct analyze_source *s, const char *path, int64_t half_per
 	return 0;
 }
 
+/* A stream is refused early unless its start looks like something sqwave
+ * reads: a log, an edge list or a capture. */
+static int stream_sniff(const void *data, size_t len)
+{
+	return edgelist_sniff(data, len) != EDGELIST_SNIFF_OTHER || capture_probe_any(data, len);
+}
+
+/* A capture's edge uncertainty as record offsets, in whole ns outwards. The
+ * offsets hold +-2.1 s: a coarser sample interval (under 0.5 Sa/s) widens the
+ * bounds by that much only, and its edges still count (flagging them as
+ * saturated would drop every pulse). */
+static int32_t clamp_off(int64_t off)
+{
+	return off > INT32_MAX ? INT32_MAX : off < INT32_MIN ? INT32_MIN : (int32_t)off;
+}
+
+static void capture_edge_offsets(struct analyze_source *s)
+{
+	const struct capture_info *ci = s->info.capture;
+	int64_t lo = -((-ci->edge_lo_ps + CAPTURE_PS_PER_NS - 1) / CAPTURE_PS_PER_NS);
+	int64_t hi = (ci->edge_hi_ps + CAPTURE_PS_PER_NS - 1) / CAPTURE_PS_PER_NS;
+
+	s->cap_lo_ns = clamp_off(lo);
+	s->cap_hi_ns = clamp_off(hi);
+}
+
 struct analyze_source *analyze_source_open(const char *path, const struct analyze_source_opts *opts,
 					   enum analyze_status *st, char *err, size_t errlen)
 {
@@ -106,6 +136,23 @@ struct analyze_source *analyze_source_open(const char *path, const struct analyz
 	}
 	s->info.path = path;
 	s->info.has_intended = true;
+	s->spool_fd = -1;
+	if (capture_path_is_stream(path)) {
+		/* stdin, a pipe, process substitution: held in memory (bounded), so
+		 * that detection can look at the start and the reader still gets
+		 * it; devices and terminals are refused there */
+		char why[512];
+
+		s->spool_fd = capture_spool(path, CAPTURE_STREAM_MAX, stream_sniff, why, sizeof(why));
+		if (s->spool_fd < 0) {
+			src_fail(s, errno == EIO || errno == ENOMEM ? ANALYZE_E_IO : ANALYZE_E_INPUT, "%s",
+				 why);
+			goto fail;
+		}
+		snprintf(s->spool_path, sizeof(s->spool_path), "/proc/self/fd/%d", s->spool_fd);
+		s->info.path = strcmp(path, "-") ? path : "<stdin>";
+		path = s->spool_path;
+	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		src_fail(s, ANALYZE_E_IO, "%s: %s", path, strerror(errno));
@@ -116,9 +163,8 @@ struct analyze_source *analyze_source_open(const char *path, const struct analyz
 		close(fd);
 		goto fail;
 	}
-	/* Not a file: bad input (exit 2), like anything else that is not a log
-	 * or a capture. A pipe or device cannot be sniffed and then read again
-	 * by the importer, and a device may never end. */
+	/* Not a file (streams were spooled above): bad input (exit 2), like
+	 * anything else that is not a log or a capture. */
 	if (!S_ISREG(sb.st_mode)) {
 		src_fail(s, ANALYZE_E_INPUT, "%s: is %s, not a file (save the data to a file first)",
 			 path, S_ISDIR(sb.st_mode) ? "a directory" : S_ISFIFO(sb.st_mode) ? "a pipe"
@@ -147,22 +193,24 @@ struct analyze_source *analyze_source_open(const char *path, const struct analyz
 			goto fail;
 	} else {
 		struct capture_opts co = opts->capture;
+		char why[512];
 
 		co.format = fmt;
-		s->cap = capture_open(path, &co);
+		s->cap = s->spool_fd >= 0
+			? capture_open_fd(s->spool_fd, s->info.path, &co, why, sizeof(why))
+			: capture_open(path, &co, why, sizeof(why));
 		if (!s->cap) {
-			/* the importer has printed its reason (capture.h); keep it, print nothing more */
-			src_fail(s, errno == ENOENT || errno == EACCES || errno == EIO ? ANALYZE_E_IO
-										      : ANALYZE_E_INPUT,
-				 "%s", "");
+			src_fail(s, errno == ENOENT || errno == EACCES || errno == EIO || errno == ENOMEM
+				 ? ANALYZE_E_IO : ANALYZE_E_INPUT, "%s", why);
 			goto fail;
 		}
 		s->info.kind = ANALYZE_SRC_CAPTURE;
 		s->info.capture = capture_info(s->cap);
 		s->info.format = s->info.capture->format;
 		s->info.has_intended = false;
-		s->cap_start_fs = s->info.capture->start_fs;
-		s->info.capture_start_ns = s->cap_start_fs / CAPTURE_FS_PER_NS;
+		s->cap_start_ps = s->info.capture->start_ps;
+		s->info.capture_start_ns = s->cap_start_ps / CAPTURE_PS_PER_NS;
+		capture_edge_offsets(s);
 	}
 	*st = ANALYZE_OK;
 	return s;
@@ -173,11 +221,11 @@ fail:
 	return NULL;
 }
 
-/* fs to ns, rounded half away from zero. */
-static int64_t fs_to_ns(int64_t fs)
+/* ps to ns, rounded half away from zero. */
+static int64_t ps_to_ns(int64_t ps)
 {
-	return fs >= 0 ? (fs + CAPTURE_FS_PER_NS / 2) / CAPTURE_FS_PER_NS
-		       : -((-fs + CAPTURE_FS_PER_NS / 2) / CAPTURE_FS_PER_NS);
+	return ps >= 0 ? (ps + CAPTURE_PS_PER_NS / 2) / CAPTURE_PS_PER_NS
+		       : -((-ps + CAPTURE_PS_PER_NS / 2) / CAPTURE_PS_PER_NS);
 }
 
 static void source_end(struct analyze_source *s)
@@ -198,7 +246,7 @@ static int next_capture_edge(struct analyze_source *s, struct edge_rec *e)
 	int rc = capture_next_edge(s->cap, &ce);
 
 	if (rc < 0) {
-		src_fail(s, ANALYZE_E_INPUT, "%s", capture_last_error());
+		src_fail(s, ANALYZE_E_INPUT, "%s", capture_error(s->cap));
 		return -1;
 	}
 	if (rc == 0)
@@ -210,7 +258,11 @@ static int next_capture_edge(struct analyze_source *s, struct edge_rec *e)
 		s->info.capture_gaps++;
 	}
 	e->seq = s->cap_seq++;
-	e->intended_ns = (uint64_t)fs_to_ns(ce.t_fs - s->cap_start_fs);
+	e->intended_ns = (uint64_t)ps_to_ns(ce.t_ps - s->cap_start_ps);
+	/* the "write window" of a capture edge: where, given the sample
+	 * resolution, the line really changed; pulse bounds come from it */
+	e->wake_off_ns = e->write_begin_off_ns = s->cap_lo_ns;
+	e->write_end_off_ns = s->cap_hi_ns;
 	e->expirations = 1;
 	e->level = ce.level ? 1 : 0;
 	return 1;
@@ -270,6 +322,8 @@ void analyze_source_close(struct analyze_source *s)
 	edgelog_reader_close(s->log);
 	edgelist_close(s->csv);
 	capture_close(s->cap);
+	if (s->spool_fd >= 0)
+		close(s->spool_fd);
 	free(s);
 }
 
@@ -848,7 +902,7 @@ bool analysis_partial(const struct analysis *a, int64_t *head_ns, int *head_leve
 
 	if (!ci || !a->have_edge || !a->src->ended)
 		return false;
-	end_ns = fs_to_ns(ci->end_fs - ci->start_fs);
+	end_ns = ps_to_ns(ci->end_ps - ci->start_ps);
 	*head_ns = (int64_t)a->first.intended_ns;
 	*head_level = a->first.level ? 0 : 1;
 	*tail_ns = end_ns - (int64_t)a->last.intended_ns;

@@ -4,12 +4,15 @@
 #include "capture.h"
 #include "capture_private.h"
 #include "csvread.h"
-#include "print.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,16 +32,11 @@ static const struct capture_format {
 	{ &capture_saleae_ops, "saleae-csv saleae logic2 logic1 saleae-logic2-csv saleae-logic1-csv" },
 	{ &capture_scope_ops, "scope-csv scope rigol siglent keysight agilent tek tektronix "
 			      "rigol-ds1000z-csv rigol-mso5000-csv siglent-csv keysight-csv tek-csv tek-tds-csv" },
+	{ &capture_foreign_ops, "analyzer-csv dsview waveforms digilent scanastudio ikalogic "
+				"dsview-csv waveforms-csv scanastudio-csv" },
 };
 
 #define N_FORMATS (sizeof(capture_formats) / sizeof(capture_formats[0]))
-
-static _Thread_local char capture_errbuf[512];
-
-const char *capture_last_error(void)
-{
-	return capture_errbuf;
-}
 
 const char *capture_format_names(void)
 {
@@ -54,21 +52,24 @@ const char *capture_format_names(void)
 	return names;
 }
 
-static void capture_set_err(const char *path, unsigned long line, const char *fmt, va_list ap)
-	__attribute__((format(printf, 3, 0)));
+static void capture_set_err(char *buf, size_t size, const char *path, unsigned long line,
+			    const char *fmt, va_list ap)
+	__attribute__((format(printf, 5, 0)));
 
-static void capture_set_err(const char *path, unsigned long line, const char *fmt, va_list ap)
+static void capture_set_err(char *buf, size_t size, const char *path, unsigned long line,
+			    const char *fmt, va_list ap)
 {
 	int n;
 
+	if (!size)
+		return;
 	if (line)
-		n = snprintf(capture_errbuf, sizeof(capture_errbuf), "%s:%lu: ", path, line);
+		n = snprintf(buf, size, "%s:%lu: ", path, line);
 	else
-		n = snprintf(capture_errbuf, sizeof(capture_errbuf), "%s: ", path);
-	if (n < 0 || (size_t)n >= sizeof(capture_errbuf))
+		n = snprintf(buf, size, "%s: ", path);
+	if (n < 0 || (size_t)n >= size)
 		n = 0;
-	vsnprintf(capture_errbuf + n, sizeof(capture_errbuf) - (size_t)n, fmt, ap);
-	pr_err("%s", capture_errbuf);
+	vsnprintf(buf + n, size - (size_t)n, fmt, ap);
 }
 
 int capture_err(struct capture *c, unsigned long line, const char *fmt, ...)
@@ -76,22 +77,27 @@ int capture_err(struct capture *c, unsigned long line, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	capture_set_err(c->path, line, fmt, ap);
+	capture_set_err(c->errbuf, sizeof(c->errbuf), c->path, line, fmt, ap);
 	va_end(ap);
 	errno = EINVAL;
 	return -1;
 }
 
-static void capture_err_path(const char *path, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+static void err_path(char *err, size_t errlen, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
-static void capture_err_path(const char *path, const char *fmt, ...)
+static void err_path(char *err, size_t errlen, const char *path, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	capture_set_err(path, 0, fmt, ap);
+	capture_set_err(err, errlen, path, 0, fmt, ap);
 	va_end(ap);
+}
+
+const char *capture_error(const struct capture *c)
+{
+	return c->errbuf;
 }
 
 void capture_note(struct capture *c, const char *fmt, ...)
@@ -134,7 +140,7 @@ int capture_add_channel(struct capture *c, const char *name, size_t len)
 		const char **nn;
 
 		if (cap > (1u << 20))
-			return capture_err(c, 0, "too many channels");
+			return capture_err(c, 0, "more than %u channels", 1u << 20);
 		nc = realloc(c->chans, cap * sizeof(*nc));
 		if (!nc)
 			return -1;
@@ -169,67 +175,79 @@ const char *capture_memmem(const char *p, size_t len, const char *needle)
 	return memmem(p, len, needle, strlen(needle));
 }
 
+/* ---- rates and times --------------------------------------------------- */
+
 int capture_parse_rate(const char *s, size_t len, double *hz)
 {
-	size_t i = 0, j;
-	double v, mul = 1;
+	size_t i = 0, j, num_end;
+	int64_t mul = 1, nano;
+	double v;
 
 	while (i < len && isspace((unsigned char)s[i]))
 		i++;
+	while (len > i && isspace((unsigned char)s[len - 1]))
+		len--;
 	j = i;
-	while (j < len && (isdigit((unsigned char)s[j]) || s[j] == '.' || s[j] == 'e' ||
-			   s[j] == 'E' || s[j] == '-' || s[j] == '+')) {
-		/* "1e" is a number, "1 kHz" is not: stop before a unit letter */
-		if ((s[j] == 'e' || s[j] == 'E') && (j + 1 >= len || !(isdigit((unsigned char)s[j + 1]) ||
-							      s[j + 1] == '-' || s[j + 1] == '+')))
-			break;
+	while (j < len && (isdigit((unsigned char)s[j]) || s[j] == '.' || s[j] == '+' ||
+			   ((s[j] == 'e' || s[j] == 'E') && j + 1 < len &&
+			    (isdigit((unsigned char)s[j + 1]) || s[j + 1] == '-' || s[j + 1] == '+')) ||
+			   (s[j] == '-' && j > i && (s[j - 1] == 'e' || s[j - 1] == 'E'))))
 		j++;
-	}
-	if (csv_parse_double(s + i, j - i, '.', &v))
+	if (j == i || csv_parse_double(s + i, j - i, '.', &v))
 		return -1;
-	while (j < len && isspace((unsigned char)s[j]))
+	num_end = j;
+	while (j < len && s[j] == ' ')
 		j++;
 	if (j < len) {
 		switch (s[j]) {
-		case 'k': case 'K': mul = 1e3; j++; break;
-		case 'M': mul = 1e6; j++; break;
-		case 'G': case 'g': mul = 1e9; j++; break;
-		case 'H': case 'h': break;
-		default: return -1;
+		case 'k': case 'K': mul = 1000; j++; break;
+		case 'm': case 'M': mul = 1000000; j++; break;  /* "2 mHz" is 2 MHz to sigrok */
+		case 'g': case 'G': mul = 1000000000; j++; break;
+		case 't': case 'T': mul = 1000000000000; j++; break;
+		default: break;
 		}
-		if (j + 2 <= len && strncasecmp(s + j, "hz", 2) == 0)
+		if (j + 2 == len && strncasecmp(s + j, "hz", 2) == 0)
 			j += 2;
-		else if (mul == 1)
-			return -1;
 	}
-	while (j < len && isspace((unsigned char)s[j]))
-		j++;
 	if (j != len || !(v > 0) || !isfinite(v))
 		return -1;
-	*hz = v * mul;
+	if (mul > 1) {
+		/* sigrok keeps whole Hz: truncate, from the exact decimal */
+		if (!csv_parse_scaled(s + i, num_end - i, '.', 9, &nano) && nano > 0 &&
+		    nano <= INT64_MAX / mul) {
+			*hz = (double)(nano * mul / 1000000000);
+		} else {
+			*hz = floor(v * (double)mul);
+		}
+		return *hz > 0 ? 0 : -1;
+	}
+	*hz = v;
 	return 0;
 }
 
+/* Magnitudes: |a| as unsigned, without overflow for INT64_MIN. */
+static uint64_t uabs64(int64_t a)
+{
+	return a < 0 ? (uint64_t)0 - (uint64_t)a : (uint64_t)a;
+}
+
+static int64_t sat_signed(uint64_t q, int neg)
+{
+	if (q > (uint64_t)INT64_MAX)
+		return neg ? -INT64_MAX : INT64_MAX;
+	return neg ? -(int64_t)q : (int64_t)q;
+}
+
 /*
- * 64x64-bit products divided by 64 bits exactly, for 32-bit targets too
- * (armhf has no __int128): round half away from zero; the quotient must fit.
+ * 64x64-bit products divided by 64 bits exactly, with 32-bit halves and a
+ * bitwise long division: the same code on every target (armhf has no
+ * __int128). Rounds half away from zero; saturates when the quotient does
+ * not fit.
  */
 int64_t capture_muldiv_round(int64_t a, int64_t b, int64_t c)
 {
-#if defined(__SIZEOF_INT128__) && !defined(SQW_NO_INT128)
-	__int128 num = (__int128)a * b;
-	__int128 q = num / c, rem = num % c;
-
-	if (rem < 0)
-		rem = -rem;
-	if (2 * rem >= c)
-		q += num < 0 ? -1 : 1;
-	return (int64_t)q;
-#else
 	int neg = (a < 0) != (b < 0);
-	uint64_t ua = a < 0 ? -(uint64_t)a : (uint64_t)a;
-	uint64_t ub = b < 0 ? -(uint64_t)b : (uint64_t)b;
-	uint64_t uc = (uint64_t)c;
+	uint64_t ua = uabs64(a), ub = uabs64(b), uc = (uint64_t)c;
 	uint64_t a_lo = ua & 0xffffffffu, a_hi = ua >> 32;
 	uint64_t b_lo = ub & 0xffffffffu, b_hi = ub >> 32;
 	uint64_t p0 = a_lo * b_lo, p1 = a_lo * b_hi, p2 = a_hi * b_lo, p3 = a_hi * b_hi;
@@ -239,199 +257,242 @@ int64_t capture_muldiv_round(int64_t a, int64_t b, int64_t c)
 	uint64_t q = 0, r = 0;
 	int i;
 
-	/* Long division of hi:lo by uc, one bit at a time. */
-	for (i = 127; i >= 0; i--) {
-		uint64_t bit = i >= 64 ? (hi >> (i - 64)) & 1u : (lo >> i) & 1u;
-		int carry = (int)(r >> 63);
+	if (c <= 0)
+		return 0;
+	if (hi >= uc)
+		return neg ? -INT64_MAX : INT64_MAX;  /* the quotient needs > 64 bits */
+	if (!hi) {
+		q = lo / uc;
+		r = lo % uc;
+	} else {
+		/* long division of hi:lo by uc, one bit at a time */
+		for (i = 127; i >= 0; i--) {
+			uint64_t bit = i >= 64 ? (hi >> (i - 64)) & 1u : (lo >> i) & 1u;
+			int carry = (int)(r >> 63);
 
-		r = (r << 1) | bit;
-		q <<= 1;
-		if (carry || r >= uc) {
-			r -= uc;
-			q |= 1u;
+			r = (r << 1) | bit;
+			q <<= 1;
+			if (carry || r >= uc) {
+				r -= uc;
+				q |= 1u;
+			}
 		}
 	}
-	if (r >= uc - r)
+	if (r >= uc - r) {
+		if (q == UINT64_MAX)
+			return neg ? -INT64_MAX : INT64_MAX;
 		q++;
-	return neg ? -(int64_t)q : (int64_t)q;
-#endif
-}
-
-int64_t capture_sample_fs(int64_t n, double rate_hz)
-{
-	if (rate_hz == floor(rate_hz) && rate_hz >= 1 && rate_hz <= 1e15) {
-		return capture_muldiv_round(n, CAPTURE_FS_PER_S, (int64_t)rate_hz);
 	}
-	return (int64_t)llroundl((long double)n * (long double)CAPTURE_FS_PER_S / (long double)rate_hz);
+	return sat_signed(q, neg);
 }
 
-int capture_mul_fs(int64_t a, int64_t b, int64_t *out)
+/* n * 1e12 / rate for an integer rate <= 2^31: n = q rate + r splits it
+ * into products that fit 64 bits (the common case: one division). */
+static int64_t sample_ps_small_rate(int64_t n, int64_t rate)
+{
+	uint64_t un = uabs64(n), ur = (uint64_t)rate, q = un / ur, rem = un % ur;
+	uint64_t A = (uint64_t)CAPTURE_PS_PER_S / ur, B = (uint64_t)CAPTURE_PS_PER_S % ur;
+	uint64_t frac = (2 * rem * B + ur) / (2 * ur); /* rem*B/rate rounded half up */
+	uint64_t t;
+
+	if (q > (uint64_t)INT64_MAX / (uint64_t)CAPTURE_PS_PER_S)
+		return n < 0 ? -INT64_MAX : INT64_MAX;
+	t = q * (uint64_t)CAPTURE_PS_PER_S + rem * A + frac;
+	return sat_signed(t, n < 0);
+}
+
+int64_t capture_sample_ps(int64_t n, double rate_hz)
+{
+	double scaled = rate_hz;
+	int64_t mul = 1;
+
+	if (!(rate_hz > 0) || !isfinite(rate_hz))
+		return n < 0 ? -INT64_MAX : INT64_MAX;
+	/* integer rates (what sigrok writes), or rates with a few decimals as a
+	 * user types them: exact through an integer ratio */
+	for (int k = 0; k <= 6; k++) {
+		if (scaled == floor(scaled) && scaled <= 9e15) {
+			int64_t r = (int64_t)scaled;
+
+			if (mul == 1 && r <= (INT64_C(1) << 31))
+				return sample_ps_small_rate(n, r);
+			return capture_muldiv_round(n, CAPTURE_PS_PER_S * mul, r);
+		}
+		scaled *= 10;
+		mul *= 10;
+		if (fabs(scaled - nearbyint(scaled)) < 1e-9 * scaled)
+			scaled = nearbyint(scaled);
+	}
+	return capture_ld_to_ps((long double)n * (long double)CAPTURE_PS_PER_S / (long double)rate_hz);
+}
+
+int capture_mul_ps(int64_t a, int64_t b, int64_t *out)
 {
 	return __builtin_mul_overflow(a, b, out) ? -1 : 0;
 }
 
-/* ---- analog edge finder ------------------------------------------------ */
-
-static int cmp_double(const void *a, const void *b)
+int64_t capture_ld_to_ps(long double ps)
 {
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static size_t lower_bound(const double *v, size_t n, double x)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t m = lo + (hi - lo) / 2;
-
-		if (v[m] < x)
-			lo = m + 1;
-		else
-			hi = m;
-	}
-	return lo;
-}
-
-void capture_levels_find(double *v, size_t n, struct capture_levels *lv)
-{
-	double p1, p99, mid;
-	size_t k = 0;
-
-	memset(lv, 0, sizeof(*lv));
-	if (!n)
-		return;
-	qsort(v, n, sizeof(*v), cmp_double);
-	p1 = v[n / 100];
-	p99 = v[n - 1 - n / 100];
-	lv->low = lv->high = v[n / 2];
-	if (!(p99 > p1))
-		return;
-	/* Two clusters split at the midpoint of their medians: robust to
-	 * overshoot, ringing and spikes, whatever the duty cycle. */
-	mid = (p1 + p99) / 2;
-	for (int it = 0; it < 8; it++) {
-		double nm;
-
-		k = lower_bound(v, n, mid);
-		if (k == 0 || k == n)
-			return;
-		lv->low = v[k / 2];
-		lv->high = v[k + (n - k) / 2];
-		nm = (lv->low + lv->high) / 2;
-		if (nm == mid)
-			break;
-		mid = nm;
-	}
-	{
-		/* spread of each cluster: median absolute deviation (robust to
-		 * the samples on the edges themselves) */
-		double *dev = malloc(n * sizeof(*dev));
-		double sig = 0;
-		size_t min_n = n / 2000 + 1;
-
-		if (dev) {
-			for (size_t i = 0; i < k; i++)
-				dev[i] = fabs(v[i] - lv->low);
-			qsort(dev, k, sizeof(*dev), cmp_double);
-			sig = dev[k / 2];
-			for (size_t i = k; i < n; i++)
-				dev[i - k] = fabs(v[i] - lv->high);
-			qsort(dev, n - k, sizeof(*dev), cmp_double);
-			if (dev[(n - k) / 2] > sig)
-				sig = dev[(n - k) / 2];
-			free(dev);
-			sig *= 1.4826;
-		}
-		/* quantized noise has no spread to speak of: also ask for a
-		 * separation of several ADC steps, the step being the finest one
-		 * inside the middle half of either cluster */
-		double lsb = INFINITY;
-		size_t qa[2] = { k / 4, k + (n - k) / 4 }, qb[2] = { (k * 3) / 4, k + ((n - k) * 3) / 4 };
-
-		for (int cl = 0; cl < 2; cl++) {
-			for (size_t i = qa[cl] + 1; i <= qb[cl] && i < n; i++) {
-				double d = v[i] - v[i - 1];
-
-				if (d > 0 && d < lsb)
-					lsb = d;
-			}
-		}
-		lv->bimodal = lv->high > lv->low && k >= min_n && n - k >= min_n &&
-			      lv->high - lv->low > 4 * sig &&
-			      (isinf(lsb) || lv->high - lv->low >= 4 * lsb);
-	}
-}
-
-void capture_analog_init(struct capture_analog *a, double thr, double hyst)
-{
-	memset(a, 0, sizeof(*a));
-	a->thr = thr;
-	a->lo = thr - hyst / 2;
-	a->hi = thr + hyst / 2;
-	a->state = -1;
-}
-
-int capture_analog_feed(struct capture_analog *a, int64_t i, double v, double *x, int *level)
-{
-	if (isnan(v)) {
-		a->have_prev = 0;
-		return 0;
-	}
-	if (a->state < 0) {
-		a->state = v >= a->thr;
-		a->prev_v = v;
-		a->have_prev = 1;
-		a->cross_x = (double)i;
-		return 0;
-	}
-	if (a->state == 0) {
-		if (v >= a->thr && (!a->have_prev || a->prev_v < a->thr))
-			a->cross_x = a->have_prev ? (double)(i - 1) + (a->thr - a->prev_v) / (v - a->prev_v)
-						  : (double)i;
-		a->prev_v = v;
-		a->have_prev = 1;
-		if (v > a->hi) {
-			a->state = 1;
-			*x = a->cross_x;
-			*level = 1;
-			return 1;
-		}
-	} else {
-		if (v < a->thr && (!a->have_prev || a->prev_v >= a->thr))
-			a->cross_x = a->have_prev ? (double)(i - 1) + (a->prev_v - a->thr) / (a->prev_v - v)
-						  : (double)i;
-		a->prev_v = v;
-		a->have_prev = 1;
-		if (v < a->lo) {
-			a->state = 0;
-			*x = a->cross_x;
-			*level = 0;
-			return 1;
-		}
-	}
-	return 0;
+	if (isnan(ps))
+		return INT64_MAX;
+	if (ps >= 9.2e18L)
+		return INT64_MAX;
+	if (ps <= -9.2e18L)
+		return -INT64_MAX;
+	return (int64_t)llroundl(ps);
 }
 
 void capture_analog_setup(struct capture *c, const struct capture_levels *lv,
 			  struct capture_analog *a)
 {
-	double thr = c->opts.threshold_set || c->opts.threshold != 0 ? c->opts.threshold
-								     : (lv->low + lv->high) / 2;
-	double hyst = c->opts.hysteresis > 0 ? c->opts.hysteresis : 0.1 * (lv->high - lv->low);
+	int user = c->opts.threshold_set || c->opts.threshold != 0;
+	double thr = user ? c->opts.threshold : (lv->low + lv->high) / 2;
+	double hyst = c->opts.hysteresis > 0 ? c->opts.hysteresis
+			: lv->digital ? 0 : 0.1 * (lv->high - lv->low);
+	/* 0/1 data keeps its exact sample edges unless the user moves the
+	 * threshold off the logic midpoint */
+	int digital = lv->digital && (!user || (thr > 0 && thr <= 1)) && !(c->opts.hysteresis > 0);
 
-	capture_analog_init(a, thr, hyst);
-	c->info.analog = 1;
+	capture_analog_init(a, thr, hyst, digital);
+	c->info.analog = !digital;
 	c->info.low = lv->low;
 	c->info.high = lv->high;
 	c->info.threshold = thr;
 	c->info.hysteresis = hyst;
-	capture_note(c, "threshold=%.6g V hysteresis=%.6g V (levels %.6g V and %.6g V%s)",
-		     thr, hyst, lv->low, lv->high, lv->bimodal ? "" : ": one level only, no edges");
+	if (digital)
+		capture_note(c, "threshold=0/1 logic data: edges at the first sample of each level%s",
+			     lv->bimodal ? "" : " (one level only, no edges)");
+	else
+		capture_note(c, "threshold=%.6g V hysteresis=%.6g V (levels %.6g V and %.6g V%s)",
+			     thr, hyst, lv->low, lv->high,
+			     !lv->bimodal ? ": one level only, no edges"
+			     : lv->rare ? "; the second level is rare, found from the extremes" : "");
+}
+
+void capture_set_edge_window(struct capture *c, int64_t dt_ps, int analog)
+{
+	if (dt_ps < 1)
+		dt_ps = 1;
+	c->info.edge_lo_ps = -dt_ps;
+	c->info.edge_hi_ps = analog ? dt_ps : 0;
 }
 
 /* ---- factory ----------------------------------------------------------- */
+
+/* ---- mapped files and SIGBUS ------------------------------------------
+ *
+ * A mapped file that someone truncates while sqwave reads it raises SIGBUS
+ * on the first access past the new end. The handler below maps zero pages
+ * over the rest of the mapping and marks it; the importer reads zeros (no
+ * crash), and the factory turns the mark into an error ("changed while being
+ * read") at the next call. Addresses outside every guarded mapping keep the
+ * default action. */
+
+#define GUARD_SLOTS 16
+
+static struct guard {
+	char *_Atomic base;
+	_Atomic size_t len;
+	volatile sig_atomic_t hit;
+} guards[GUARD_SLOTS];
+
+static struct sigaction guard_old;
+static pthread_mutex_t guard_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void guard_sigbus(int sig, siginfo_t *si, void *uc)
+{
+	char *addr = si->si_addr;
+	long page = sysconf(_SC_PAGESIZE);
+
+	for (int i = 0; i < GUARD_SLOTS; i++) {
+		char *base = atomic_load(&guards[i].base);
+		size_t len = atomic_load(&guards[i].len);
+
+		if (base && addr >= base && addr < base + len) {
+			char *from = (char *)((uintptr_t)addr & ~(uintptr_t)(page - 1));
+
+			if (from < base)
+				from = base;
+			if (mmap(from, (size_t)(base + len - from), PROT_READ,
+				 MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) != MAP_FAILED) {
+				guards[i].hit = 1;
+				return;
+			}
+			break;
+		}
+	}
+	/* not ours: what would have happened without us */
+	if ((guard_old.sa_flags & SA_SIGINFO) && guard_old.sa_sigaction) {
+		guard_old.sa_sigaction(sig, si, uc);
+		return;
+	}
+	if (guard_old.sa_handler != SIG_DFL && guard_old.sa_handler != SIG_IGN && guard_old.sa_handler) {
+		guard_old.sa_handler(sig);
+		return;
+	}
+	signal(SIGBUS, SIG_DFL);  /* the access repeats and ends the process */
+}
+
+/* (Re)install the handler if someone replaced it since (a test harness, a
+ * library): the previous one is chained for addresses that are not ours. */
+static int guard_install(void)
+{
+	struct sigaction sa, cur;
+	int ok = 0;
+
+	pthread_mutex_lock(&guard_lock);
+	if (sigaction(SIGBUS, NULL, &cur) == 0) {
+		if ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == guard_sigbus) {
+			ok = 1;
+		} else {
+			memset(&sa, 0, sizeof(sa));
+			sa.sa_sigaction = guard_sigbus;
+			sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+			sigemptyset(&sa.sa_mask);
+			ok = sigaction(SIGBUS, &sa, &guard_old) == 0;
+		}
+	}
+	pthread_mutex_unlock(&guard_lock);
+	return ok;
+}
+
+static int guard_add(void *base, size_t len)
+{
+	if (!guard_install())
+		return -1;
+	for (int i = 0; i < GUARD_SLOTS; i++) {
+		char *expect = NULL;
+
+		if (atomic_load(&guards[i].base))
+			continue;
+		atomic_store(&guards[i].len, len);
+		guards[i].hit = 0;
+		if (atomic_compare_exchange_strong(&guards[i].base, &expect, (char *)base))
+			return i;
+	}
+	return -1;
+}
+
+static void guard_remove(int i)
+{
+	if (i < 0)
+		return;
+	atomic_store(&guards[i].base, NULL);
+	atomic_store(&guards[i].len, 0);
+}
+
+/* The mapping under @c was cut short: record the error once. */
+static int guard_tripped(struct capture *c)
+{
+	if (c->guard < 0 || !guards[c->guard].hit)
+		return 0;
+	if (!c->failed) {
+		c->failed = 1;
+		capture_err(c, 0, "the file changed (was truncated) while being read");
+		errno = EIO;
+	}
+	return 1;
+}
 
 static void capture_free(struct capture *c)
 {
@@ -446,8 +507,10 @@ static void capture_free(struct capture *c)
 	free(c->chans);
 	free(c->chan_names);
 	free(c->sel_name);
-	if (c->map)
+	if (c->map) {
 		munmap(c->map, c->map_len);
+		guard_remove(c->guard);
+	}
 	free(c->heap);
 	free(c->path);
 	free(c);
@@ -674,19 +737,76 @@ static int capture_select(struct capture *c, unsigned ch, int bit)
 
 	c->failed = 0;
 	c->peek_state = 0;
+	c->have_last = 0;
 	r = c->ops->select(c, ch, bit);
 	c->selected = (int)ch;
 	c->selected_bit = bit;
+	if (guard_tripped(c))
+		return -1;
 	return r;
 }
 
 static int capture_prime(struct capture *c);
 
+/* Can automatic choice take channel @i? */
+static int choosable(const struct capture *c, unsigned i)
+{
+	return c->chans[i].width == 1 && !c->chans[i].disabled;
+}
+
+/* The first choosable channel with an edge: one pass through ops->scan where
+ * the format has it, else select() + the first next() per channel. */
+static int first_with_edges(struct capture *c)
+{
+	signed char *has = NULL;
+	struct capture_edge e;
+	int r;
+
+	if (c->ops->scan) {
+		has = malloc(c->n_chans);
+		if (!has)
+			return -2;
+		memset(has, -1, c->n_chans);
+		r = c->ops->scan(c, has);
+		if (r < 0 || guard_tripped(c)) {
+			free(has);
+			return -2;
+		}
+	}
+	for (unsigned i = 0; i < c->n_chans; i++) {
+		if (!choosable(c, i))
+			continue;
+		if (has && has[i] >= 0) {
+			if (has[i]) {
+				free(has);
+				return (int)i;
+			}
+			continue;
+		}
+		r = capture_select(c, i, -1);
+		if (r < 0)
+			goto fail;
+		if (r == 0)
+			continue;
+		r = c->ops->next(c, &e);
+		if (r < 0 || guard_tripped(c))
+			goto fail;
+		if (r == 1) {
+			free(has);
+			return (int)i;
+		}
+	}
+	free(has);
+	return -1;
+fail:
+	free(has);
+	return -2;
+}
+
 static int capture_choose(struct capture *c)
 {
-	struct capture_edge e;
 	unsigned ch = 0;
-	int bit = -1, r;
+	int bit = -1;
 	const char *reason;
 
 	if (c->opts.channel && c->opts.channel[0]) {
@@ -698,24 +818,13 @@ static int capture_choose(struct capture *c)
 			return capture_pick(c, c->chans[0].name, &ch, &bit);
 		reason = "the only channel";
 	} else {
-		int found = -1, first = -1;
+		int found = first_with_edges(c), first = -1;
 
-		for (unsigned i = 0; i < c->n_chans && found < 0; i++) {
-			if (c->chans[i].width > 1)
-				continue;
-			if (first < 0)
+		if (found == -2)
+			return -1;
+		for (unsigned i = 0; i < c->n_chans && first < 0; i++)
+			if (choosable(c, i))
 				first = (int)i;
-			r = capture_select(c, i, -1);
-			if (r < 0)
-				return -1;
-			if (r == 0)
-				continue;
-			r = c->ops->next(c, &e);
-			if (r < 0)
-				return -1;
-			if (r == 1)
-				found = (int)i;
-		}
 		if (found >= 0) {
 			ch = (unsigned)found;
 			reason = "first channel with edges";
@@ -748,7 +857,45 @@ static int capture_choose(struct capture *c)
 	return capture_prime(c);
 }
 
-static struct capture *capture_open_common(struct capture *c, const struct capture_opts *opts)
+/* What the importers promise, checked once here for all of them. */
+static int capture_check_info(struct capture *c)
+{
+	struct capture_info *in = &c->info;
+
+	if (!capture_ps_ok(in->start_ps) || !capture_ps_ok(in->end_ps))
+		return capture_err(c, 0, "the capture's span (%.6g s to %.6g s) is beyond the "
+				   "+-%.0f days sqwave holds", capture_ps_to_s(in->start_ps),
+				   capture_ps_to_s(in->end_ps), capture_ps_to_s(CAPTURE_PS_MAX) / 86400);
+	if (in->resolution_ps < 1)
+		in->resolution_ps = 1;
+	if (!in->edge_lo_ps && !in->edge_hi_ps)
+		capture_set_edge_window(c, in->resolution_ps, in->analog);
+	return 0;
+}
+
+static const struct capture_ops *capture_detect(const char *data, size_t len, const char *path)
+{
+	const struct capture_ops *ops = NULL;
+	int best = 0;
+
+	for (size_t i = 0; i < N_FORMATS; i++) {
+		int sc = capture_formats[i].ops->probe(data, len, path);
+
+		if (sc > best) {
+			best = sc;
+			ops = capture_formats[i].ops;
+		}
+	}
+	return ops;
+}
+
+int capture_probe_any(const void *data, size_t len)
+{
+	return len && capture_detect(data, len, "") != NULL;
+}
+
+static struct capture *capture_open_common(struct capture *c, const struct capture_opts *opts,
+					   char *err, size_t errlen)
 {
 	const struct capture_ops *ops = NULL;
 
@@ -764,152 +911,303 @@ static struct capture *capture_open_common(struct capture *c, const struct captu
 			goto fail;
 		}
 	} else {
-		int best = 0;
-
 		if (!c->len) {
 			capture_err(c, 0, "empty file");
 			goto fail;
 		}
-		for (size_t i = 0; i < N_FORMATS; i++) {
-			int s = capture_formats[i].ops->probe(c->data, c->len, c->path);
-
-			if (s > best) {
-				best = s;
-				ops = capture_formats[i].ops;
-			}
-		}
+		ops = capture_detect(c->data, c->len, c->path);
+		if (guard_tripped(c))
+			goto fail;
 		if (!ops) {
 			capture_err(c, 0, "not a capture format sqwave reads (sigrok CSV/VCD/.sr, "
-				    "Saleae CSV, Rigol/Siglent/Keysight/Tektronix CSV)");
+				    "Saleae CSV, Rigol/Siglent/Keysight/Tektronix CSV, DSView or "
+				    "WaveForms CSV)");
 			goto fail;
 		}
 	}
 	c->ops = ops;
 	c->info.format = ops->name;
-	if (ops->open(c))
+	if (ops->open(c) || guard_tripped(c))
 		goto fail;
 	if (!c->n_chans) {
 		capture_err(c, 0, "no channels in this %s file", c->info.format);
 		goto fail;
 	}
-	if (capture_choose(c))
+	if (capture_choose(c) || capture_check_info(c))
 		goto fail;
 	return c;
 fail:
 	{
-		int err = errno ? errno : EINVAL;
+		int e = errno ? errno : EINVAL;
 
+		if (err && errlen)
+			snprintf(err, errlen, "%s", c->errbuf[0] ? c->errbuf : strerror(e));
 		capture_free(c);
-		errno = err;
+		errno = e;
 	}
 	return NULL;
 }
 
-struct capture *capture_open_mem(const void *data, size_t len, const char *name,
-				 const struct capture_opts *opts)
+static struct capture *capture_alloc(const char *name, char *err, size_t errlen)
 {
 	struct capture *c = calloc(1, sizeof(*c));
 
-	if (!c)
-		return NULL;
-	c->path = strdup(name ? name : "<memory>");
-	if (!c->path) {
+	if (!c || !(c->path = strdup(name ? name : "<memory>"))) {
 		free(c);
+		if (err && errlen)
+			snprintf(err, errlen, "%s: %s", name ? name : "<memory>", strerror(ENOMEM));
+		errno = ENOMEM;
 		return NULL;
 	}
-	c->data = len ? data : "";
-	c->len = len;
-	return capture_open_common(c, opts);
+	c->guard = -1;
+	return c;
 }
 
-struct capture *capture_open(const char *path, const struct capture_opts *opts)
+struct capture *capture_open_mem(const void *data, size_t len, const char *name,
+				 const struct capture_opts *opts, char *err, size_t errlen)
 {
-	struct capture *c;
-	struct stat st;
-	int fd, err;
+	struct capture *c = capture_alloc(name, err, errlen);
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		err = errno;
-		capture_err_path(path, "cannot open: %s", strerror(err));
-		errno = err;
+	if (!c)
 		return NULL;
-	}
-	c = calloc(1, sizeof(*c));
-	if (!c || !(c->path = strdup(path)) || fstat(fd, &st)) {
-		err = errno;
-		close(fd);
-		free(c);
-		capture_err_path(path, "cannot open: %s", strerror(err));
-		errno = err;
+	c->data = len ? data : "";
+	c->len = len;
+	return capture_open_common(c, opts, err, errlen);
+}
+
+struct capture *capture_open_fd(int fd, const char *name, const struct capture_opts *opts,
+				char *err, size_t errlen)
+{
+	struct capture *c = capture_alloc(name, err, errlen);
+	struct stat st;
+	int e;
+
+	if (!c)
 		return NULL;
+	if (fstat(fd, &st)) {
+		e = errno;
+		capture_err(c, 0, "cannot read: %s", strerror(e));
+		goto fail;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		close(fd);
+		e = EISDIR;
 		capture_err(c, 0, "is a directory");
-		capture_free(c);
-		errno = EISDIR;
-		return NULL;
+		goto fail;
 	}
-	if (S_ISREG(st.st_mode) && st.st_size > 0) {
+	if (!S_ISREG(st.st_mode)) {
+		e = ENODEV;
+		capture_err(c, 0, "not a regular file");
+		goto fail;
+	}
+	if (st.st_size > 0) {
+		if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX / 2) {
+			e = EFBIG;
+			capture_err(c, 0, "too large to map on this machine");
+			goto fail;
+		}
 		c->map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (c->map == MAP_FAILED) {
-			err = errno;
+			e = errno;
 			c->map = NULL;
-			close(fd);
-			capture_err(c, 0, "cannot map: %s", strerror(err));
-			capture_free(c);
-			errno = err;
-			return NULL;
+			capture_err(c, 0, "cannot map: %s", strerror(e));
+			goto fail;
 		}
 		c->map_len = (size_t)st.st_size;
-		madvise(c->map, c->map_len, MADV_SEQUENTIAL | MADV_WILLNEED);
+		c->guard = guard_add(c->map, c->map_len);
+		/* one call per advice: they are values, not flags */
+		madvise(c->map, c->map_len, MADV_SEQUENTIAL);
+		madvise(c->map, c->map_len, MADV_WILLNEED);
 		c->data = c->map;
 		c->len = c->map_len;
 	} else {
-		/* a pipe or a character device: read it all */
-		size_t cap = 1 << 16, n = 0;
-		ssize_t r;
+		c->data = "";
+		c->len = 0;
+	}
+	return capture_open_common(c, opts, err, errlen);
+fail:
+	if (err && errlen)
+		snprintf(err, errlen, "%s", c->errbuf);
+	capture_free(c);
+	errno = e;
+	return NULL;
+}
 
-		c->heap = malloc(cap);
-		while (c->heap) {
-			if (n == cap) {
-				char *nh = realloc(c->heap, cap *= 2);
+static const char *display_name(const char *path)
+{
+	return strcmp(path, "-") ? path : "<stdin>";
+}
 
-				if (!nh)
-					break;
-				c->heap = nh;
-			}
-			r = read(fd, c->heap + n, cap - n);
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r <= 0)
-				break;
-			n += (size_t)r;
+int capture_path_is_stream(const char *path)
+{
+	struct stat st;
+
+	if (!strcmp(path, "-"))
+		return 1;
+	if (stat(path, &st))
+		return 0;   /* the open will say why */
+	return !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+/* Write all of @len bytes, retrying short writes. */
+static int write_all(int fd, const char *p, size_t len)
+{
+	while (len) {
+		ssize_t w = write(fd, p, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+int capture_spool(const char *path, size_t max, int (*sniff)(const void *data, size_t len),
+		  char *err, size_t errlen)
+{
+	const char *name = display_name(path);
+	int in = -1, mfd = -1, e = 0, sniffed = !sniff;
+	size_t total = 0, bufsize = 1 << 16, have = 0;
+	char *buf = NULL;
+	struct stat st;
+
+	in = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : dup(0);
+	if (in < 0) {
+		e = errno;
+		err_path(err, errlen, name, "cannot open: %s", strerror(e));
+		goto out;
+	}
+	if (fstat(in, &st)) {
+		e = errno;
+		err_path(err, errlen, name, "cannot read: %s", strerror(e));
+		goto out;
+	}
+	if (isatty(in)) {
+		e = ENODEV;
+		err_path(err, errlen, name, "is a terminal: give a file, or pipe one in (... < FILE)");
+		goto out;
+	}
+	if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
+		/* /dev/zero and friends never end; no capture is a device */
+		e = ENODEV;
+		err_path(err, errlen, name, "is a %s device, not a capture or log file",
+			 S_ISCHR(st.st_mode) ? "character" : "block");
+		goto out;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		e = EISDIR;
+		err_path(err, errlen, name, "is a directory");
+		goto out;
+	}
+	buf = malloc(bufsize);
+	mfd = memfd_create("sqwave-input", MFD_CLOEXEC);
+	if (!buf || mfd < 0) {
+		e = errno ? errno : ENOMEM;
+		err_path(err, errlen, name, "cannot hold the input in memory: %s", strerror(e));
+		goto out;
+	}
+	for (;;) {
+		ssize_t r = read(in, buf + have, bufsize - have);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			e = errno;
+			err_path(err, errlen, name, "read error: %s", strerror(e));
+			goto out;
 		}
-		if (!c->heap) {
-			close(fd);
-			capture_free(c);
-			errno = ENOMEM;
+		have += (size_t)r;
+		if (r > 0 && have < bufsize)
+			continue;
+		/* a full buffer, or the end */
+		if (!sniffed) {
+			sniffed = 1;
+			if (have && !sniff(buf, have)) {
+				e = EINVAL;
+				err_path(err, errlen, name, "not a format sqwave reads (judged from its "
+					 "first %zu bytes)", have);
+				goto out;
+			}
+		}
+		if (total + have > max) {
+			e = EFBIG;
+			err_path(err, errlen, name, "more than %zu MiB from a pipe: save it to a file and "
+				 "give the file (a file is read in place, a stream has to be held in memory)",
+				 max >> 20);
+			goto out;
+		}
+		if (have && write_all(mfd, buf, have)) {
+			e = errno ? errno : ENOSPC;
+			err_path(err, errlen, name, "cannot hold the input in memory: %s", strerror(e));
+			goto out;
+		}
+		total += have;
+		have = 0;
+		if (r == 0)
+			break;
+	}
+	if (!total) {
+		e = EINVAL;
+		err_path(err, errlen, name, "empty input");
+		goto out;
+	}
+	if (lseek(mfd, 0, SEEK_SET) < 0) {
+		e = errno;
+		err_path(err, errlen, name, "cannot rewind the copy: %s", strerror(e));
+		goto out;
+	}
+out:
+	free(buf);
+	if (in >= 0)
+		close(in);
+	if (e) {
+		if (mfd >= 0)
+			close(mfd);
+		errno = e;
+		return -1;
+	}
+	return mfd;
+}
+
+struct capture *capture_open(const char *path, const struct capture_opts *opts,
+			     char *err, size_t errlen)
+{
+	const char *name = display_name(path);
+	struct capture *c;
+	int fd, e;
+
+	if (capture_path_is_stream(path)) {
+		fd = capture_spool(path, CAPTURE_STREAM_MAX,
+				   opts && opts->format && opts->format[0] ? NULL : capture_probe_any,
+				   err, errlen);
+	} else {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			e = errno;
+			err_path(err, errlen, name, "cannot open: %s", strerror(e));
+			errno = e;
 			return NULL;
 		}
-		c->data = c->heap;
-		c->len = n;
 	}
+	if (fd < 0)
+		return NULL;
+	c = capture_open_fd(fd, name, opts, err, errlen);
+	e = errno;
 	close(fd);
-	return capture_open_common(c, opts);
+	errno = e;
+	return c;
 }
 
 /* Read the first edge ahead, so that what the importer learns on the way
  * (initial level, VCD start time) is in the info when open returns. */
 static int capture_prime(struct capture *c)
 {
-	int r = c->ops->next(c, &c->peek);
+	int r = capture_next_edge(c, &c->peek);
 
-	if (r < 0) {
-		c->failed = 1;
+	if (r < 0)
 		return -1;
-	}
 	c->peek_state = r == 1 ? 1 : 2;
 	return 0;
 }
@@ -928,8 +1226,31 @@ int capture_next_edge(struct capture *c, struct capture_edge *e)
 		return r;
 	}
 	r = c->ops->next(c, e);
-	if (r < 0)
+	if (guard_tripped(c))
+		return -1;
+	if (r < 0) {
 		c->failed = 1;
+		return -1;
+	}
+	if (r == 1) {
+		/* the API's promises, whatever the importer: in range, in order */
+		if (!capture_ps_ok(e->t_ps)) {
+			c->failed = 1;
+			return capture_err(c, 0, "an edge at %.6g s is beyond the +-%.0f days sqwave holds",
+					   capture_ps_to_s(e->t_ps), capture_ps_to_s(CAPTURE_PS_MAX) / 86400);
+		}
+		if (c->have_last && e->t_ps < c->last_t) {
+			c->failed = 1;
+			return capture_err(c, 0, "edge times go backwards (%.12g s after %.12g s)",
+					   capture_ps_to_s(e->t_ps), capture_ps_to_s(c->last_t));
+		}
+		if (e->t_ps < c->info.start_ps)
+			c->info.start_ps = e->t_ps;
+		c->have_last = 1;
+		c->last_t = e->t_ps;
+	} else if (c->have_last && c->info.end_ps < c->last_t) {
+		c->info.end_ps = c->last_t;
+	}
 	return r;
 }
 

@@ -52,12 +52,12 @@ static int saleae_time(struct capture *c, struct saleae *s, struct csv_field f, 
 		if (csv_parse_i64(f.p, f.len, &n))
 			return capture_err(c, s->r.line, "sample number '%.*s' is not an integer",
 					   (int)(f.len > 40 ? 40 : f.len), f.p);
-		*t = capture_sample_fs(n, s->rate);
+		*t = capture_sample_ps(n, s->rate);
 		return 0;
 	}
-	if (csv_parse_scaled(f.p, f.len, s->r.dec, 15, t))
+	if (csv_parse_scaled(f.p, f.len, s->r.dec, 12, t) || !capture_ps_ok(*t))
 		return capture_err(c, s->r.line, "time '%.*s' is not a number of seconds "
-				   "(or beyond +-9223 s)", (int)(f.len > 40 ? 40 : f.len), f.p);
+				   "within +-53 days", (int)(f.len > 40 ? 40 : f.len), f.p);
 	return 0;
 }
 
@@ -76,7 +76,7 @@ static int saleae_open(struct capture *c)
 {
 	struct saleae *s = calloc(1, sizeof(*s));
 	int nf, ver;
-	int64_t t, prev = 0, g = 0, q_fs = 1;
+	int64_t t, prev = 0, g = 0, q_ps = 1;
 	int qexp;
 	unsigned rows = 0;
 
@@ -103,17 +103,17 @@ static int saleae_open(struct capture *c)
 	/* first rows: start time, analog check, time resolution */
 	while ((nf = csvread_next(&s->r)) != CSVREAD_EOF && rows < GCD_ROWS) {
 		if (nf < 0)
-			return capture_err(c, s->r.line, "malformed CSV (unterminated quote)");
+			return capture_err(c, s->r.line, "%s", csvread_why(&s->r));
 		if (nf == 0)
 			continue;
 		if (saleae_time(c, s, s->r.f[0], &t))
 			return -1;
 		if (!rows) {
-			c->info.start_fs = t;
+			c->info.start_ps = t;
 			if (!s->sample_numbers && !csv_parse_quantum_exp(s->r.f[0].p, s->r.f[0].len,
 									    s->r.dec, &qexp)) {
-				for (int k = qexp + 15; k > 0 && q_fs < CAPTURE_FS_PER_S; k--)
-					q_fs *= 10;
+				for (int k = qexp + 12; k > 0 && q_ps < CAPTURE_PS_PER_S; k--)
+					q_ps *= 10;
 			}
 			for (unsigned i = 0; i < s->nch && i + 1 < (unsigned)nf; i++) {
 				struct csv_field f = s->r.f[i + 1];
@@ -125,8 +125,11 @@ static int saleae_open(struct capture *c)
 							   (int)(f.len > 40 ? 40 : f.len), f.p);
 			}
 		} else if (t > prev) {
-			/* to whole ps: Logic 1.x prints doubles with 15 decimals */
-			g = gcd64(g, (t - prev + 500) / 1000);
+			/* whole ps (Logic 1.x prints doubles with 15 decimals: the
+			 * parse rounded them) */
+			g = gcd64(g, t - prev);
+		} else if (t < prev) {
+			return capture_err(c, s->r.line, "time goes backwards");
 		}
 		prev = t;
 		rows++;
@@ -135,15 +138,15 @@ static int saleae_open(struct capture *c)
 		return capture_err(c, s->r.line, "no data rows");
 	if (s->sample_numbers) {
 		c->info.samplerate_hz = s->rate;
-		c->info.resolution_fs = capture_sample_fs(1, s->rate);
-	} else if (g > 0 && g * 1000 >= q_fs && g * 1000 <= 10 * CAPTURE_FS_PER_NS * 1000) {
-		c->info.resolution_fs = g * 1000;
+		c->info.resolution_ps = capture_sample_ps(1, s->rate);
+	} else if (g > 0 && g >= q_ps && g <= 10 * CAPTURE_PS_PER_NS * 1000) {
+		c->info.resolution_ps = g;
 		capture_note(c, "resolution=%.6g ns: the finest step between transitions "
 			     "(the file does not state the samplerate)", (double)g / 1000.0);
 	} else {
-		c->info.resolution_fs = q_fs;
+		c->info.resolution_ps = q_ps;
 		capture_note(c, "resolution=%.6g ns: the printed precision of the time column",
-			     (double)q_fs / 1e6);
+			     (double)q_ps / 1000.0);
 	}
 	/* end: the last row's time (transitions only: the last change, or an X row) */
 	{
@@ -159,7 +162,7 @@ static int saleae_open(struct capture *c)
 		if (csvread_next(&lr) > 0) {
 			s->r.line = 0;
 			if (!saleae_time(c, s, lr.f[0], &t)) {
-				c->info.end_fs = t;
+				c->info.end_ps = t;
 				c->info.end_known = 1;
 			}
 		}
@@ -199,7 +202,7 @@ static int saleae_next(struct capture *c, struct capture_edge *e)
 		int lv;
 
 		if (nf < 0)
-			return capture_err(c, s->r.line, "malformed CSV (unterminated quote)");
+			return capture_err(c, s->r.line, "%s", csvread_why(&s->r));
 		if (nf == 0)
 			continue;
 		if (saleae_time(c, s, s->r.f[0], &t))
@@ -227,7 +230,7 @@ static int saleae_next(struct capture *c, struct capture_edge *e)
 		if (!s->seen_known) {
 			s->seen_known = 1;
 			s->level = lv;
-			if (t == c->info.start_fs)
+			if (t == c->info.start_ps)
 				c->info.initial_level = lv;
 			continue;
 		}
@@ -238,7 +241,7 @@ static int saleae_next(struct capture *c, struct capture_edge *e)
 		}
 		if (lv != s->level) {
 			s->level = lv;
-			e->t_fs = t;
+			e->t_ps = t;
 			e->sample = -1;
 			if (s->sample_numbers) {
 				int64_t n;
@@ -254,6 +257,40 @@ static int saleae_next(struct capture *c, struct capture_edge *e)
 	}
 	s->done = 1;
 	c->info.end_known = 1;
+	return 0;
+}
+
+/* One pass over the rows: which columns change (X rows reset a column). */
+static int saleae_scan(struct capture *c, signed char *has_edge)
+{
+	struct saleae *s = c->priv;
+	signed char *lv = malloc(s->nch ? s->nch : 1);
+	int nf;
+
+	if (!lv)
+		return -1;
+	memset(lv, -1, s->nch);
+	for (unsigned k = 0; k < s->nch; k++)
+		has_edge[k] = 0;
+	csvread_seek(&s->r, s->data_off, s->data_line);
+	while ((nf = csvread_next(&s->r)) != CSVREAD_EOF) {
+		if (nf < 0) {
+			free(lv);
+			return capture_err(c, s->r.line, "%s", csvread_why(&s->r));
+		}
+		for (unsigned k = 0; k < s->nch && k + 1 < (unsigned)nf; k++) {
+			struct csv_field f = s->r.f[k + 1];
+			int v = f.len == 1 && (f.p[0] == '0' || f.p[0] == '1') ? f.p[0] - '0' : -1;
+
+			if (v >= 0 && lv[k] >= 0 && v != lv[k])
+				has_edge[k] = 1;
+			lv[k] = (signed char)v;
+		}
+		if (s->nch && has_edge[0])
+			break;
+	}
+	free(lv);
+	csvread_seek(&s->r, s->data_off, s->data_line);
 	return 0;
 }
 
@@ -275,4 +312,5 @@ const struct capture_ops capture_saleae_ops = {
 	.select = saleae_select,
 	.next = saleae_next,
 	.close = saleae_close,
+	.scan = saleae_scan,
 };

@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LEVEL_SAMPLES 65536
-#define FIT_MAX 65536
 #define PREAMBLE_ROWS 400
 
 enum scope_dialect {
@@ -41,6 +39,31 @@ struct scope_chan {
 	double dt_s;      /* sample interval the file states, 0 if none */
 };
 
+/* What one pass over the data learns about one channel. */
+struct scope_acc {
+	struct capture_levelscan ls;
+	struct capture_levels lv;
+	/* time column samples (row index, time, exponent of the last printed
+	 * digit), every fstride-th row; the stride doubles when full */
+	int64_t *fi, *ft;
+	signed char *fq;
+	size_t nfit;
+	uint64_t fstride;
+	int64_t last_row, last_t;   /* the last row with a time */
+	int last_q;
+	int have_t;
+	int64_t first_t, prev_t;
+	int64_t nrows;              /* rows up to the last one with a value */
+	int64_t pending;            /* rows without a value since the last value */
+	int64_t missing;            /* rows without a value inside the data */
+	unsigned long end_line;     /* first of the trailing rows without a value */
+	/* the time axis, from the samples */
+	int uniform;
+	long double fit_t0, fit_dt; /* ps */
+	int64_t start_ps, end_ps, res_ps;
+	char axis_note[200];
+};
+
 struct scope {
 	struct csvread r;
 	enum scope_dialect d;
@@ -49,18 +72,20 @@ struct scope {
 	struct scope_chan *ch;
 	unsigned nch;
 	int have_t0;      /* t = t0 + (idx0 + i) * dt given by the header */
-	int64_t t0_fs;
+	int64_t t0_ps;
 	double dt_s;
 	int64_t idx0;
+	struct scope_acc *acc;     /* per channel, after the first pass */
+	int scanned;
 	/* selected channel */
 	struct scope_chan sel;
-	int uniform;
-	long double fit_t0, fit_dt;  /* fs */
-	int64_t nrows;
+	struct scope_acc *sa;
 	struct capture_analog an;
 	int64_t row;
 	int64_t prev_t;   /* non-uniform: time of the previous row */
 	int64_t prev_row;
+	int have_check;   /* check_t holds the last row's time */
+	int64_t check_t;
 	int done;
 };
 
@@ -222,8 +247,14 @@ static int scope_hdr_rigol_ds(struct capture *c, struct scope *s)
 	    field_num(s, s->r.f[startcol + 1], &inc))
 		return capture_err(c, s->r.line, "Rigol second line must give the Start and "
 				   "Increment values");
+	if (!isfinite(start) || fabs(start) > capture_ps_to_s(CAPTURE_PS_MAX))
+		return capture_err(c, s->r.line, "Rigol Start %g s is not a time within +-53 days",
+				   start);
+	if (!(inc > 0) || !isfinite(inc) || inc > 1e6)
+		return capture_err(c, s->r.line, "Rigol Increment %g s is not a sample interval "
+				   "(a positive number of seconds)", inc);
 	s->have_t0 = 1;
-	s->t0_fs = (int64_t)llroundl((long double)start * CAPTURE_FS_PER_S);
+	s->t0_ps = capture_ld_to_ps((long double)start * CAPTURE_PS_PER_S);
 	s->dt_s = inc;
 	scope_mark_data(s);
 	/* the first sequence number (normally 0) */
@@ -247,13 +278,17 @@ static int scope_hdr_rigol_mso(struct capture *c, struct scope *s)
 		if (csv_field_starts(f, "Time")) {
 			tcol = i;
 		} else if (csv_field_starts(f, "t0")) {
-			if (field_num_loose(s, f, &v))
-				return capture_err(c, s->r.line, "cannot read '%.*s'", (int)f.len, f.p);
-			s->t0_fs = (int64_t)llroundl((long double)v * CAPTURE_FS_PER_S);
+			if (field_num_loose(s, f, &v) || !isfinite(v) ||
+			    fabs(v) > capture_ps_to_s(CAPTURE_PS_MAX))
+				return capture_err(c, s->r.line, "cannot read '%.*s' as a time within "
+						   "+-53 days", (int)(f.len > 40 ? 40 : f.len), f.p);
+			s->t0_ps = capture_ld_to_ps((long double)v * CAPTURE_PS_PER_S);
 			s->have_t0 |= 1;
 		} else if (csv_field_starts(f, "tInc")) {
-			if (field_num_loose(s, f, &v))
-				return capture_err(c, s->r.line, "cannot read '%.*s'", (int)f.len, f.p);
+			if (field_num_loose(s, f, &v) || !(v > 0) || !isfinite(v) || v > 1e6)
+				return capture_err(c, s->r.line, "'%.*s' is not a sample interval (a "
+						   "positive number of seconds)", (int)(f.len > 40 ? 40 : f.len),
+						   f.p);
 			s->dt_s = v;
 			s->have_t0 |= 2;
 		}
@@ -486,7 +521,11 @@ static int scope_open(struct capture *c)
 	return 0;
 }
 
-/* ---- time axis and levels (first pass) --------------------------------- */
+/* ---- time axis and levels (one pass over every channel) ------------- */
+
+#define FIT_MAX 16384
+#define LEVEL_SAMPLES 65536      /* level-finder values kept per channel */
+#define LEVEL_TOTAL (1u << 20)   /* ... and over all channels */
 
 static int scope_value(struct capture *c, struct scope *s, struct csv_field f, double *v)
 {
@@ -504,9 +543,9 @@ static int scope_value(struct capture *c, struct scope *s, struct csv_field f, d
 
 static int scope_time(struct capture *c, struct scope *s, struct csv_field f, int64_t *t)
 {
-	if (!csv_parse_scaled(f.p, f.len, s->r.dec, 15, t))
+	if (!csv_parse_scaled(f.p, f.len, s->r.dec, 12, t) && capture_ps_ok(*t))
 		return 0;
-	return capture_err(c, s->r.line, "time '%.*s' is not a number (or beyond +-9223 s)",
+	return capture_err(c, s->r.line, "time '%.*s' is not a number of seconds within +-53 days",
 			   (int)(f.len > 40 ? 40 : f.len), f.p);
 }
 
@@ -515,19 +554,333 @@ static int is_blank_line(const char *p, const char *end)
 	return p >= end || *p == '\n' || (*p == '\r' && (p + 1 >= end || p[1] == '\n'));
 }
 
-static int scope_first_pass(struct capture *c, struct scope *s, struct capture_levels *lv)
+static void acc_free(struct scope_acc *a)
 {
-	double *vals = malloc(LEVEL_SAMPLES * sizeof(*vals));
-	int64_t *fi = malloc(FIT_MAX * sizeof(*fi)), *ft = malloc(FIT_MAX * sizeof(*ft));
-	signed char *fq = malloc(FIT_MAX);
-	size_t nv = 0, nfit = 0;
-	int64_t row = 0, stride, est;
-	const char *last = NULL;
-	int qexp = 0, have_q = 0, ret = -1;
-	const struct scope_chan *sc = &s->sel;
+	capture_levelscan_free(&a->ls);
+	free(a->fi);
+	free(a->ft);
+	free(a->fq);
+}
 
-	if (!vals || !fi || !ft || !fq)
-		goto out;
+static void acc_fit_add(struct scope_acc *a, int64_t row, int64_t t, int q)
+{
+	if ((uint64_t)row % a->fstride)
+		return;
+	if (a->nfit == FIT_MAX) {
+		size_t k;
+
+		for (k = 0; 2 * k < a->nfit; k++) {
+			a->fi[k] = a->fi[2 * k];
+			a->ft[k] = a->ft[2 * k];
+			a->fq[k] = a->fq[2 * k];
+		}
+		a->nfit = k;
+		a->fstride *= 2;
+		if ((uint64_t)row % a->fstride)
+			return;
+	}
+	a->fi[a->nfit] = row;
+	a->ft[a->nfit] = t;
+	a->fq[a->nfit++] = (signed char)q;
+}
+
+static long double pow10_ld(int e)
+{
+	long double q = 1;
+
+	for (int k = e; k > 0 && q < 1e30L; k--)
+		q *= 10;
+	for (int k = e; k < 0; k++)
+		q /= 10;
+	return q;
+}
+
+/* The time axis of one channel from its samples (see capture-formats.md). */
+static int acc_axis(struct capture *c, struct scope *s, const struct scope_chan *sc,
+		    struct scope_acc *a)
+{
+	a->uniform = 1;
+	if (s->have_t0 || sc->tcol < 0) {
+		double dt = sc->dt_s > 0 ? sc->dt_s : s->dt_s;
+
+		if (!(dt > 0)) {
+			if (!(c->opts.samplerate_hz > 0))
+				return capture_err(c, 0, "no sample interval in the file; give the samplerate");
+			dt = 1 / c->opts.samplerate_hz;
+		}
+		a->fit_dt = (long double)dt * CAPTURE_PS_PER_S;
+		a->fit_t0 = (long double)s->t0_ps + (long double)s->idx0 * a->fit_dt;
+	} else if (a->nfit >= 2 && a->last_t > a->first_t) {
+		long double mi = 0, mt = 0, sxx = 0, sxy = 0, maxres = 0;
+		long double base = (long double)a->ft[0];
+		long double given = (long double)sc->dt_s * CAPTURE_PS_PER_S, dtf;
+		int nonuni = 0;
+
+		/* the last row's time closes the fit */
+		if (a->fi[a->nfit - 1] != a->last_row) {
+			if (a->nfit == FIT_MAX)
+				a->nfit--;
+			a->fi[a->nfit] = a->last_row;
+			a->ft[a->nfit] = a->last_t;
+			a->fq[a->nfit++] = (signed char)a->last_q;
+		}
+		for (size_t i = 0; i < a->nfit; i++) {
+			mi += a->fi[i];
+			mt += (long double)a->ft[i] - base;
+		}
+		mi /= a->nfit;
+		mt /= a->nfit;
+		for (size_t i = 0; i < a->nfit; i++) {
+			long double dx = a->fi[i] - mi, dy = (long double)a->ft[i] - base - mt;
+
+			sxx += dx * dx;
+			sxy += dx * dy;
+		}
+		dtf = sxx > 0 ? sxy / sxx : 0;
+		if (given > 0 && fabsl(dtf - given) <= 1e-3L * given)
+			dtf = given;
+		else if (given > 0)
+			capture_note(c, "stated sample interval %.6g s does not match the time column "
+				     "(%.6g s); using the time column", sc->dt_s,
+				     (double)(dtf / CAPTURE_PS_PER_S));
+		a->fit_dt = dtf;
+		/* t0: mean of (t - i*dt), which averages out the printing rounding */
+		a->fit_t0 = base + mt - mi * dtf;
+		/* uniform if every printed time is the line rounded to its digits */
+		for (size_t i = 0; i < a->nfit; i++) {
+			long double res = fabsl((long double)a->ft[i] - (a->fit_t0 + a->fi[i] * dtf));
+
+			if (res > maxres)
+				maxres = res;
+			if (res > pow10_ld(a->fq[i] + 12) + 1e-3L * dtf)
+				nonuni = 1;
+		}
+		if (!(dtf > 0) || nonuni) {
+			a->uniform = 0;
+			snprintf(a->axis_note, sizeof(a->axis_note), "time axis=printed time column: not "
+				 "uniform (off by up to %.3g s from a straight line)",
+				 (double)(maxres / CAPTURE_PS_PER_S));
+		} else {
+			snprintf(a->axis_note, sizeof(a->axis_note), "time axis=rebuilt as t0 + i*dt, "
+				 "dt=%.9g s (the printed times are rounded)",
+				 (double)(dtf / CAPTURE_PS_PER_S));
+		}
+	} else if (a->have_t && a->nrows > 1) {
+		return capture_err(c, 0, "the time column does not advance (every row at %.12g s)",
+				   capture_ps_to_s(a->first_t));
+	} else {
+		a->uniform = 0;
+	}
+	if (a->uniform) {
+		if (!(a->fit_dt >= 1))
+			return capture_err(c, 0, "sample interval %.3g s is below 1 ps",
+					   (double)(a->fit_dt / CAPTURE_PS_PER_S));
+		a->res_ps = capture_ld_to_ps(a->fit_dt);
+		a->start_ps = capture_ld_to_ps(a->fit_t0);
+		a->end_ps = capture_ld_to_ps(a->fit_t0 + (long double)a->nrows * a->fit_dt);
+	} else {
+		a->res_ps = a->nfit >= 2 && a->last_row > a->fi[0]
+			    ? (a->last_t - a->ft[0]) / (a->last_row - a->fi[0]) : 1;
+		a->start_ps = a->have_t ? a->first_t : 0;
+		a->end_ps = a->have_t ? a->last_t : 0;
+	}
+	if (!capture_ps_ok(a->start_ps) || !capture_ps_ok(a->end_ps))
+		return capture_err(c, 0, "the time axis (%.6g s to %.6g s) is beyond the +-53 days "
+				   "sqwave holds", (double)(a->fit_t0 / CAPTURE_PS_PER_S),
+				   (double)((a->fit_t0 + (long double)a->nrows * a->fit_dt) / CAPTURE_PS_PER_S));
+	return 0;
+}
+
+/* Per kept row: the channel's value (NaN: none) and time into its
+ * accumulators; times must not go backwards. */
+static int acc_row(struct capture *c, struct scope *s, unsigned k, int64_t row)
+{
+	const struct scope_chan *sc = &s->ch[k];
+	struct scope_acc *a = &s->acc[k];
+	struct csv_field vf = csvread_field(&s->r, sc->col);
+	struct csv_field tf = sc->tcol >= 0 ? csvread_field(&s->r, (unsigned)sc->tcol)
+					    : (struct csv_field){ "", 0 };
+	double v;
+
+	if (!vf.len || (sc->tcol >= 0 && !tf.len))
+		return 0;
+	if (scope_value(c, s, vf, &v))
+		return -1;
+	if (sc->tcol >= 0) {
+		int64_t t;
+		int q;
+
+		if (scope_time(c, s, tf, &t))
+			return -1;
+		if (a->have_t && t < a->prev_t)
+			return capture_err(c, s->r.line, "time goes backwards (%.12g s after %.12g s)",
+					   capture_ps_to_s(t), capture_ps_to_s(a->prev_t));
+		if (!a->have_t)
+			a->first_t = t;
+		if (csv_parse_quantum_exp(tf.p, tf.len, s->r.dec, &q))
+			q = -12;
+		q = q < -30 ? -30 : q > 30 ? 30 : q;
+		acc_fit_add(a, row, t, q);
+		a->have_t = 1;
+		a->prev_t = t;
+		a->last_t = t;
+		a->last_row = row;
+		a->last_q = q;
+	}
+	capture_levelscan_add(&a->ls, v);
+	a->nrows = row + 1;
+	return 0;
+}
+
+/*
+ * The data's end, read backwards: for every channel, the last row with a
+ * value (rows after it end the data: an Agilent record's last row has a
+ * time and no values) and its time (to close the axis fit). Costs the rows
+ * after the last value, not the file. @rows and @last_line: the rows counted
+ * by the first pass and the file line of the last one.
+ */
+static int scope_tail(struct scope *s, int64_t rows, unsigned long last_line)
+{
+	const char *start = s->r.data + s->data_off, *e = s->r.end;
+	unsigned left = s->nch;
+	int64_t row = rows;
+	unsigned long line = last_line + 1;
+	struct csvread lr;
+
+	for (unsigned k = 0; k < s->nch; k++)
+		s->acc[k].nrows = 0;
+	while (left && e > start) {
+		const char *le = e, *ls;
+		int nf;
+
+		if (le[-1] == '\n')
+			le--;
+		ls = le;
+		while (ls > start && ls[-1] != '\n')
+			ls--;
+		e = ls;
+		line--;
+		if (is_blank_line(ls, s->r.end))
+			continue;
+		row--;
+		if (csvread_init(&lr, ls, (size_t)(le - ls), s->r.sep))
+			return -1;
+		nf = csvread_next(&lr);
+		for (unsigned k = 0; k < s->nch && nf >= 0; k++) {
+			const struct scope_chan *sc = &s->ch[k];
+			struct scope_acc *a = &s->acc[k];
+			struct csv_field vf = csvread_field(&lr, sc->col);
+			struct csv_field tf = sc->tcol >= 0 ? csvread_field(&lr, (unsigned)sc->tcol)
+							    : (struct csv_field){ "x", 1 };
+
+			if (a->nrows || !vf.len || !tf.len)
+				continue;
+			a->nrows = row + 1;
+			a->pending = rows - row - 1;
+			a->end_line = line + 1;
+			if (sc->tcol >= 0 && !csv_parse_scaled(tf.p, tf.len, s->r.dec, 12, &a->last_t)) {
+				int q;
+
+				if (csv_parse_quantum_exp(tf.p, tf.len, s->r.dec, &q))
+					q = -12;
+				a->last_q = q < -30 ? -30 : q > 30 ? 30 : q;
+				a->last_row = row;
+				a->have_t = 1;
+			}
+			left--;
+		}
+		csvread_free(&lr);
+	}
+	return 0;
+}
+
+/* Channels that look flat in the subset: every value once, for the extremes
+ * a rare level shows in (one more pass, only when some channel needs it). */
+static int scope_extremes(struct capture *c, struct scope *s)
+{
+	int need = 0;
+
+	for (unsigned k = 0; k < s->nch; k++) {
+		capture_levels_from_scan(&s->acc[k].ls, &s->acc[k].lv);
+		if (!s->acc[k].lv.bimodal) {
+			need = 1;
+			s->acc[k].ls.min = INFINITY;
+			s->acc[k].ls.max = -INFINITY;
+			s->acc[k].ls.only_bits = 1;
+		}
+	}
+	if (!need)
+		return 0;
+	csvread_seek(&s->r, s->data_off, s->data_line);
+	for (;;) {
+		int nf;
+
+		if (s->r.cur >= s->r.end)
+			break;
+		if (is_blank_line(s->r.cur, s->r.end)) {
+			csvread_skip(&s->r);
+			continue;
+		}
+		nf = csvread_next(&s->r);
+		if (nf < 0)
+			return capture_err(c, s->r.line, "%s", csvread_why(&s->r));
+		for (unsigned k = 0; k < s->nch; k++) {
+			struct scope_acc *a = &s->acc[k];
+			struct csv_field vf;
+			double v;
+
+			if (a->lv.bimodal)
+				continue;
+			vf = csvread_field(&s->r, s->ch[k].col);
+			if (!vf.len)
+				continue;
+			if (scope_value(c, s, vf, &v))
+				return -1;
+			if (isnan(v))
+				continue;
+			if (v < a->ls.min)
+				a->ls.min = v;
+			if (v > a->ls.max)
+				a->ls.max = v;
+			if (v != 0 && v != 1)
+				a->ls.only_bits = 0;
+		}
+	}
+	for (unsigned k = 0; k < s->nch; k++)
+		if (!s->acc[k].lv.bimodal)
+			capture_levels_from_scan(&s->acc[k].ls, &s->acc[k].lv);
+	return 0;
+}
+
+/*
+ * The first pass, every channel at once: rows spread over the file (every
+ * stride-th, the stride from the length of the first rows) give each
+ * channel's level subset and time-axis samples, every row is counted; the
+ * tail gives where each channel's data ends; channels that look flat get
+ * one more pass for their extremes. Whether every row's time advances is
+ * checked as the edges are read (scope_next).
+ */
+static int scope_first_pass(struct capture *c, struct scope *s)
+{
+	size_t per = LEVEL_TOTAL / (s->nch ? s->nch : 1);
+	int64_t row = 0, stride;
+	unsigned k;
+
+	if (per > LEVEL_SAMPLES)
+		per = LEVEL_SAMPLES;
+	s->acc = calloc(s->nch, sizeof(*s->acc));
+	if (!s->acc)
+		return -1;
+	for (k = 0; k < s->nch; k++) {
+		struct scope_acc *a = &s->acc[k];
+
+		a->fstride = 1;
+		a->fi = malloc(FIT_MAX * sizeof(*a->fi));
+		a->ft = malloc(FIT_MAX * sizeof(*a->ft));
+		a->fq = malloc(FIT_MAX);
+		if (!a->fi || !a->ft || !a->fq || capture_levelscan_init(&a->ls, per < 4096 ? 4096 : per))
+			return -1;
+	}
 	/* rows to expect, from the length of the first few */
 	{
 		const char *p = s->r.data + s->data_off, *end = s->r.end;
@@ -541,194 +894,87 @@ static int scope_first_pass(struct capture *c, struct scope *s, struct capture_l
 			n++;
 			p += l + 1;
 		}
-		est = n ? (int64_t)((size_t)(s->r.end - (s->r.data + s->data_off)) / (bytes / (size_t)n + 1))
-			: 0;
-		stride = est / (LEVEL_SAMPLES / 2) + 1;
+		stride = n ? (int64_t)((size_t)(end - (s->r.data + s->data_off)) / (bytes / (size_t)n + 1))
+			     / (int64_t)per + 1 : 1;
 	}
 	csvread_seek(&s->r, s->data_off, s->data_line);
 	for (;;) {
-		const char *p = s->r.cur;
 		int nf;
 
-		if (p >= s->r.end)
+		if (s->r.cur >= s->r.end)
 			break;
-		if (is_blank_line(p, s->r.end)) {
+		if (is_blank_line(s->r.cur, s->r.end)) {
 			csvread_skip(&s->r);
 			continue;
 		}
-		last = p;
 		if (row % stride) {
 			csvread_skip(&s->r);
 			row++;
 			continue;
 		}
 		nf = csvread_next(&s->r);
-		if (nf < 0) {
-			capture_err(c, s->r.line, "malformed CSV (unterminated quote)");
-			goto out;
-		}
-		if ((unsigned)nf <= sc->col || (sc->tcol >= 0 && nf <= sc->tcol)) {
-			/* Tek blocks of different lengths: this channel has ended */
-			if (s->d == SD_TEK && nf > 0 && csvread_field(&s->r, sc->col).len == 0) {
-				row++;
-				continue;
-			}
-			capture_err(c, s->r.line, "%d fields, expected at least %u (truncated row?)", nf,
-				    sc->col + 1);
-			goto out;
-		}
-		if (nv < LEVEL_SAMPLES) {
-			if (scope_value(c, s, s->r.f[sc->col], &vals[nv]))
-				goto out;
-			if (!isnan(vals[nv]))
-				nv++;
-		}
-		if (sc->tcol >= 0 && nfit < FIT_MAX) {
-			if (scope_time(c, s, s->r.f[sc->tcol], &ft[nfit]))
-				goto out;
-			{
-				struct csv_field f = s->r.f[sc->tcol];
-
-				if (csv_parse_quantum_exp(f.p, f.len, s->r.dec, &qexp))
-					qexp = -15;
-				fq[nfit] = (signed char)(qexp < -30 ? -30 : qexp > 30 ? 30 : qexp);
-				have_q = 1;
-			}
-			fi[nfit++] = row;
-		}
+		if (nf < 0)
+			return capture_err(c, s->r.line, "%s", csvread_why(&s->r));
+		for (k = 0; k < s->nch; k++)
+			if (acc_row(c, s, k, row))
+				return -1;
 		row++;
 	}
-	s->nrows = row;
-	if (!row) {
-		capture_err(c, s->data_line, "no data rows (truncated file?)");
-		goto out;
-	}
-	/* the last row's time closes the fit */
-	if (sc->tcol >= 0 && last && (nfit == 0 || fi[nfit - 1] != row - 1)) {
-		struct csvread lr;
+	if (scope_tail(s, row, s->r.line))
+		return -1;
+	for (k = 0; k < s->nch; k++)
+		if (!s->acc[k].nrows)
+			return capture_err(c, s->data_line, "no data rows for %s (truncated file?)",
+					   c->chans[k].name);
+	if (scope_extremes(c, s))
+		return -1;
+	for (k = 0; k < s->nch; k++)
+		if (acc_axis(c, s, &s->ch[k], &s->acc[k]))
+			return -1;
+	s->scanned = 1;
+	return 0;
+}
 
-		if (csvread_init(&lr, last, (size_t)(s->r.end - last), s->r.sep))
-			goto out;
-		if (csvread_next(&lr) > sc->tcol) {
-			int64_t t;
+static int scope_scan(struct capture *c, signed char *has_edge)
+{
+	struct scope *s = c->priv;
 
-			if (!csv_parse_scaled(lr.f[sc->tcol].p, lr.f[sc->tcol].len, s->r.dec, 15, &t)) {
-				if (nfit == FIT_MAX)
-					nfit--;
-				if (csv_parse_quantum_exp(lr.f[sc->tcol].p, lr.f[sc->tcol].len, s->r.dec, &qexp))
-					qexp = -15;
-				fq[nfit] = (signed char)(qexp < -30 ? -30 : qexp > 30 ? 30 : qexp);
-				fi[nfit] = row - 1;
-				ft[nfit++] = t;
-			}
-		}
-		csvread_free(&lr);
-	}
-	capture_levels_find(vals, nv, lv);
-	/* time axis */
-	s->uniform = 1;
-	if (s->have_t0 || sc->tcol < 0) {
-		double dt = sc->dt_s > 0 ? sc->dt_s : s->dt_s;
-
-		if (!(dt > 0)) {
-			if (!(c->opts.samplerate_hz > 0)) {
-				capture_err(c, 0, "no sample interval in the file; give the samplerate");
-				goto out;
-			}
-			dt = 1 / c->opts.samplerate_hz;
-		}
-		s->fit_dt = (long double)dt * CAPTURE_FS_PER_S;
-		s->fit_t0 = (long double)s->t0_fs + (long double)s->idx0 * s->fit_dt;
-	} else if (nfit >= 2) {
-		long double mi = 0, mt = 0, sxx = 0, sxy = 0, maxres = 0, tol = 0;
-		long double base = (long double)ft[0];
-		long double given = (long double)sc->dt_s * CAPTURE_FS_PER_S, dtf;
-
-		for (size_t i = 0; i < nfit; i++) {
-			mi += fi[i];
-			mt += (long double)ft[i] - base;
-		}
-		mi /= nfit;
-		mt /= nfit;
-		for (size_t i = 0; i < nfit; i++) {
-			long double dx = fi[i] - mi, dy = (long double)ft[i] - base - mt;
-
-			sxx += dx * dx;
-			sxy += dx * dy;
-		}
-		dtf = sxx > 0 ? sxy / sxx : 0;
-		if (given > 0 && fabsl(dtf - given) <= 1e-3L * given)
-			dtf = given;
-		else if (given > 0)
-			capture_note(c, "stated sample interval %.6g s does not match the time column "
-				     "(%.6g s); using the time column", sc->dt_s,
-				     (double)(dtf / CAPTURE_FS_PER_S));
-		s->fit_dt = dtf;
-		/* t0: mean of (t - i*dt), which averages out the printing rounding */
-		s->fit_t0 = base + mt - mi * dtf;
-		/* uniform if every printed time is the line rounded to its digits */
-		(void)have_q;
-		for (size_t i = 0; i < nfit; i++) {
-			long double res = fabsl((long double)ft[i] - (s->fit_t0 + fi[i] * dtf));
-			long double q = 1;
-
-			for (int k = fq[i] + 15; k > 0 && q < 1e30L; k--)
-				q *= 10;
-			for (int k = fq[i] + 15; k < 0; k++)
-				q /= 10;
-			if (res > maxres)
-				maxres = res;
-			if (res > q + 1e-3L * dtf)
-				tol = -1;
-		}
-		if (tol >= 0)
-			tol = maxres;
-		if (!(dtf > 0) || tol < 0) {
-			s->uniform = 0;
-			capture_note(c, "time axis=printed time column: not uniform (off by up to %.3g s "
-				     "from a straight line)", (double)(maxres / CAPTURE_FS_PER_S));
-		} else {
-			capture_note(c, "time axis=rebuilt as t0 + i*dt, dt=%.9g s (the printed times are "
-				     "rounded)", (double)(dtf / CAPTURE_FS_PER_S));
-		}
-	} else {
-		s->uniform = 0;
-	}
-	if (s->uniform) {
-		c->info.resolution_fs = (int64_t)llroundl(s->fit_dt);
-		c->info.samplerate_hz = (double)(CAPTURE_FS_PER_S / s->fit_dt);
-		c->info.start_fs = (int64_t)llroundl(s->fit_t0);
-		c->info.end_fs = (int64_t)llroundl(s->fit_t0 + (long double)s->nrows * s->fit_dt);
-	} else {
-		c->info.resolution_fs = nfit >= 2 ? (ft[nfit - 1] - ft[0]) / (fi[nfit - 1] - fi[0] ? fi[nfit - 1] - fi[0] : 1) : 0;
-		c->info.samplerate_hz = 0;
-		c->info.start_fs = nfit ? ft[0] : 0;
-		c->info.end_fs = nfit ? ft[nfit - 1] : 0;
-	}
-	c->info.end_known = 1;
-	ret = 0;
-out:
-	free(vals);
-	free(fi);
-	free(ft);
-	free(fq);
-	return ret;
+	if (!s->scanned && scope_first_pass(c, s))
+		return -1;
+	for (unsigned k = 0; k < s->nch; k++)
+		has_edge[k] = (signed char)s->acc[k].lv.bimodal;
+	return 0;
 }
 
 static int scope_select(struct capture *c, unsigned ch, int bit)
 {
 	struct scope *s = c->priv;
-	struct capture_levels lv;
+	struct scope_acc *a;
 
 	(void)bit;
-	s->sel = s->ch[ch];
-	c->info.n_notes = 0;
-	if (scope_first_pass(c, s, &lv))
+	if (!s->scanned && scope_first_pass(c, s))
 		return -1;
-	capture_analog_setup(c, &lv, &s->an);
+	s->sel = s->ch[ch];
+	s->sa = a = &s->acc[ch];
+	c->info.n_notes = 0;
+	if (a->axis_note[0])
+		capture_note(c, "%s", a->axis_note);
+	if (a->pending)
+		capture_note(c, "data ends at line %lu: the %lld row%s from there %s no value",
+			     a->end_line, (long long)a->pending, a->pending == 1 ? "" : "s",
+			     a->pending == 1 ? "has" : "have");
+	a->missing = 0;
+	capture_analog_setup(c, &a->lv, &s->an);
+	c->info.resolution_ps = a->res_ps;
+	c->info.samplerate_hz = a->uniform ? (double)(CAPTURE_PS_PER_S / a->fit_dt) : 0;
+	c->info.start_ps = a->start_ps;
+	c->info.end_ps = a->end_ps;
+	c->info.end_known = 1;
+	capture_set_edge_window(c, a->res_ps, c->info.analog);
 	s->row = 0;
 	s->prev_row = -1;
-	s->done = !lv.bimodal && !c->opts.threshold_set && c->opts.threshold == 0;
+	s->have_check = 0;
+	s->done = !a->lv.bimodal && !c->opts.threshold_set && c->opts.threshold == 0;
 	c->info.initial_level = -1;
 	csvread_seek(&s->r, s->data_off, s->data_line);
 	return s->done ? 0 : 1;
@@ -737,43 +983,58 @@ static int scope_select(struct capture *c, unsigned ch, int bit)
 static int scope_next(struct capture *c, struct capture_edge *e)
 {
 	struct scope *s = c->priv;
+	struct scope_acc *a = s->sa;
 	const unsigned col = s->sel.col;
-	const int tcol = s->uniform ? -1 : s->sel.tcol;
+	const int tcol = s->sel.tcol;     /* every row's time is checked */
 
 	if (s->done)
 		return 0;
-	for (;;) {
-		int nf = csvread_next(&s->r), lvl;
+	while (s->row < a->nrows) {
+		struct csv_field vf, tf;
 		double v, x;
 		int64_t t = 0;
+		int nf, lvl;
 
-		if (nf == CSVREAD_EOF)
+		/* rows as the first pass counted them: blank lines are not rows,
+		 * a line of empty fields is */
+		if (s->r.cur >= s->r.end)
 			break;
-		if (nf < 0)
-			return capture_err(c, s->r.line, "malformed CSV (unterminated quote)");
-		if (nf == 0)
+		if (is_blank_line(s->r.cur, s->r.end)) {
+			csvread_skip(&s->r);
 			continue;
-		if ((unsigned)nf <= col || nf <= tcol) {
-			if (s->d == SD_TEK && csvread_field(&s->r, col).len == 0) {
-				s->row++;
-				continue;
-			}
-			return capture_err(c, s->r.line, "%d fields, expected at least %u (truncated row?)",
-					   nf, col + 1);
 		}
-		if (scope_value(c, s, s->r.f[col], &v))
+		nf = csvread_next(&s->r);
+		if (nf < 0)
+			return capture_err(c, s->r.line, "%s", csvread_why(&s->r));
+		vf = csvread_field(&s->r, col);
+		tf = tcol >= 0 ? csvread_field(&s->r, (unsigned)tcol) : (struct csv_field){ "x", 1 };
+		if (!vf.len || !tf.len) {
+			/* a missing sample: no edge across it */
+			s->an.have_prev = 0;
+			a->missing++;
+			s->row++;
+			continue;
+		}
+		if (scope_value(c, s, vf, &v))
 			return -1;
-		if (tcol >= 0 && scope_time(c, s, s->r.f[tcol], &t))
-			return -1;
+		if (tcol >= 0) {
+			if (scope_time(c, s, tf, &t))
+				return -1;
+			if (s->have_check && t < s->check_t)
+				return capture_err(c, s->r.line, "time goes backwards (%.12g s after %.12g s)",
+						   capture_ps_to_s(t), capture_ps_to_s(s->check_t));
+			s->have_check = 1;
+			s->check_t = t;
+		}
 		if (capture_analog_feed(&s->an, s->row, v, &x, &lvl)) {
-			if (tcol < 0) {
-				e->t_fs = (int64_t)llroundl(s->fit_t0 + (long double)x * s->fit_dt);
+			if (a->uniform) {
+				e->t_ps = capture_ld_to_ps(a->fit_t0 + (long double)x * a->fit_dt);
 			} else {
 				/* between the previous row's time and this one's */
 				long double frac = x - (long double)(s->row - 1);
 
-				e->t_fs = s->prev_row == s->row - 1
-					  ? (int64_t)llroundl((long double)s->prev_t + frac * (t - s->prev_t)) : t;
+				e->t_ps = s->prev_row == s->row - 1 && frac >= 0
+					  ? capture_ld_to_ps((long double)s->prev_t + frac * (t - s->prev_t)) : t;
 			}
 			e->sample = (int64_t)ceil(x);
 			e->level = (uint8_t)lvl;
@@ -791,6 +1052,9 @@ static int scope_next(struct capture *c, struct capture_edge *e)
 	}
 	s->done = 1;
 	c->info.end_known = 1;
+	if (a->missing)
+		capture_note(c, "missing=%lld row%s without a value inside the data (skipped as "
+			     "missing samples)", (long long)a->missing, a->missing == 1 ? "" : "s");
 	return 0;
 }
 
@@ -801,6 +1065,9 @@ static void scope_close(struct capture *c)
 	if (!s)
 		return;
 	csvread_free(&s->r);
+	for (unsigned k = 0; s->acc && k < s->nch; k++)
+		acc_free(&s->acc[k]);
+	free(s->acc);
 	free(s->ch);
 	free(s);
 	c->priv = NULL;
@@ -813,4 +1080,5 @@ const struct capture_ops capture_scope_ops = {
 	.select = scope_select,
 	.next = scope_next,
 	.close = scope_close,
+	.scan = scope_scan,
 };

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #define SAMPLE_MAX 65536
+#define SCAN_SAMPLES (1u << 20)  /* level-finder values for all analog columns */
 
 /* libsigrok's time-column labels: unit of the column is 1000^-i s, except
  * "samples" (i = 0), which it prints for rates up to 1 Hz (seconds). */
@@ -111,17 +112,21 @@ static int srcsv_index(struct capture *c, struct srcsv *s, struct csv_field f, i
 	return 0;
 }
 
+/* Fractional sample index (or column value when the rate is unknown) -> ps. */
 static int64_t srcsv_time(const struct srcsv *s, double x)
 {
+	double fl = floor(x);
+
 	if (s->rate > 0)
-		return (int64_t)llroundl((long double)x * CAPTURE_FS_PER_S / s->rate);
+		return capture_sample_ps((int64_t)fl, s->rate) +
+		       capture_ld_to_ps((long double)(x - fl) * CAPTURE_PS_PER_S / s->rate);
 	/* unit 1000^-unit s per column unit */
 	{
-		long double u = 1;
+		long double u = CAPTURE_PS_PER_S;
 
 		for (int i = 0; i < s->unit; i++)
 			u /= 1000;
-		return (int64_t)llroundl((long double)x * u * CAPTURE_FS_PER_S);
+		return capture_ld_to_ps((long double)x * u);
 	}
 }
 
@@ -334,12 +339,12 @@ static int srcsv_open(struct capture *c)
 	}
 	c->info.samplerate_hz = s->rate;
 	if (s->rate > 0) {
-		c->info.resolution_fs = capture_sample_fs(1, s->rate);
+		c->info.resolution_ps = capture_sample_ps(1, s->rate);
 		if (s->has_time)
 			capture_note(c, "time from sample index and samplerate; the time column "
 				     "(%s) only gives the index", srcsv_units[s->unit]);
 	} else {
-		c->info.resolution_fs = srcsv_time(s, (double)s->period ? (double)s->period : 1.0);
+		c->info.resolution_ps = srcsv_time(s, (double)s->period ? (double)s->period : 1.0);
 	}
 	/* rows and the last index: count lines, read the last one */
 	{
@@ -374,44 +379,112 @@ static int srcsv_open(struct capture *c)
 			s->last_index = idx;
 		}
 	}
-	c->info.start_fs = 0;
+	c->info.start_ps = 0;
 	if (s->rate > 0) {
-		c->info.end_fs = capture_sample_fs(s->last_index + 1, s->rate);
+		c->info.end_ps = capture_sample_ps(s->last_index + 1, s->rate);
 	} else {
-		c->info.end_fs = srcsv_time(s, (double)s->last_index);
+		c->info.end_ps = srcsv_time(s, (double)s->last_index);
 	}
 	c->info.end_known = 1;
 	return 0;
 }
 
-static int srcsv_collect(struct capture *c, struct srcsv *s, double *vals, size_t *nv)
+/* Every value of analog column @col through the level finder. */
+static int srcsv_collect(struct capture *c, struct srcsv *s, unsigned col,
+			 struct capture_levelscan *ls)
 {
-	int64_t stride = s->rows / SAMPLE_MAX + 1, row = 0;
 	int nf;
 
-	*nv = 0;
 	csvread_seek(&s->r, s->data_off, s->data_line);
 	for (;;) {
-		if (row++ % stride) {
-			if (csvread_skip(&s->r))
-				break;
-			continue;
-		}
+		double v;
+
 		nf = csvread_next(&s->r);
 		if (nf == CSVREAD_EOF)
 			break;
 		if (nf < 0)
-			return capture_err(c, s->r.line, "malformed CSV");
+			return capture_err(c, s->r.line, "%s", csvread_why(&s->r));
 		if (nf == 0 || s->r.f[0].p[0] == ';')
 			continue;
-		if ((unsigned)nf > s->first_col + s->col && *nv < SAMPLE_MAX) {
-			struct csv_field f = s->r.f[s->first_col + s->col];
+		if ((unsigned)nf > s->first_col + col) {
+			struct csv_field f = s->r.f[s->first_col + col];
 
-			if (!csv_parse_double(f.p, f.len, '.', &vals[*nv]))
-				(*nv)++;
+			if (!csv_parse_double(f.p, f.len, '.', &v))
+				capture_levelscan_add(ls, v);
 		}
 	}
 	return 0;
+}
+
+/* One pass over the rows: which logic columns change, which analog columns
+ * have two levels. */
+static int srcsv_scan(struct capture *c, signed char *has_edge)
+{
+	struct srcsv *s = c->priv;
+	struct capture_levelscan *ls = NULL;
+	char *first = calloc(s->nch ? s->nch : 1, 1);
+	unsigned nan = 0, k;
+	int nf, ret = -1, have_first = 0;
+
+	if (!first)
+		return -1;
+	for (k = 0; k < s->nch; k++) {
+		has_edge[k] = 0;
+		nan += c->chans[k].analog;
+	}
+	if (nan) {
+		ls = calloc(s->nch, sizeof(*ls));
+		if (!ls)
+			goto out;
+		for (k = 0; k < s->nch; k++)
+			if (c->chans[k].analog && capture_levelscan_init(&ls[k], SCAN_SAMPLES / nan))
+				goto out;
+	}
+	csvread_seek(&s->r, s->data_off, s->data_line);
+	for (;;) {
+		nf = csvread_next(&s->r);
+		if (nf == CSVREAD_EOF)
+			break;
+		if (nf < 0) {
+			capture_err(c, s->r.line, "%s", csvread_why(&s->r));
+			goto out;
+		}
+		if (nf == 0 || s->r.f[0].p[0] == ';')
+			continue;
+		for (k = 0; k < s->nch && s->first_col + k < (unsigned)nf; k++) {
+			struct csv_field f = s->r.f[s->first_col + k];
+			double v;
+
+			if (c->chans[k].analog) {
+				if (!csv_parse_double(f.p, f.len, '.', &v))
+					capture_levelscan_add(&ls[k], v);
+			} else if (f.len == 1 && (f.p[0] == '0' || f.p[0] == '1')) {
+				if (!have_first)
+					first[k] = f.p[0];
+				else if (f.p[0] != first[k])
+					has_edge[k] = 1;
+			}
+		}
+		have_first = 1;
+		/* the first logic column already changes: nothing can beat it */
+		if (!nan && s->nch && has_edge[0])
+			break;
+	}
+	for (k = 0; k < s->nch; k++)
+		if (c->chans[k].analog) {
+			struct capture_levels lv;
+
+			capture_levels_from_scan(&ls[k], &lv);
+			has_edge[k] = (signed char)lv.bimodal;
+		}
+	ret = 0;
+out:
+	for (k = 0; ls && k < s->nch; k++)
+		capture_levelscan_free(&ls[k]);
+	free(ls);
+	free(first);
+	csvread_seek(&s->r, s->data_off, s->data_line);
+	return ret;
 }
 
 static int srcsv_select(struct capture *c, unsigned ch, int bit)
@@ -427,22 +500,22 @@ static int srcsv_select(struct capture *c, unsigned ch, int bit)
 	s->prev_index = -1;
 	c->info.analog = 0;
 	if (s->analog) {
-		double *vals = malloc(SAMPLE_MAX * sizeof(*vals));
+		struct capture_levelscan ls;
 		struct capture_levels lv;
-		size_t nv;
 
-		if (!vals)
+		if (capture_levelscan_init(&ls, SAMPLE_MAX))
 			return -1;
-		if (srcsv_collect(c, s, vals, &nv)) {
-			free(vals);
+		if (srcsv_collect(c, s, ch, &ls)) {
+			capture_levelscan_free(&ls);
 			return -1;
 		}
-		capture_levels_find(vals, nv, &lv);
-		free(vals);
+		capture_levels_from_scan(&ls, &lv);
+		capture_levelscan_free(&ls);
 		capture_analog_setup(c, &lv, &s->an);
 		if (!lv.bimodal && !c->opts.threshold_set && c->opts.threshold == 0)
 			s->done = 1;
 	}
+	capture_set_edge_window(c, c->info.resolution_ps, c->info.analog);
 	csvread_seek(&s->r, s->data_off, s->data_line);
 	return s->done ? 0 : 1;
 }
@@ -466,7 +539,7 @@ static int srcsv_next(struct capture *c, struct capture_edge *e)
 		if (nf == CSVREAD_EOF)
 			break;
 		if (nf < 0)
-			return capture_err(c, s->r.line, "malformed CSV (unterminated quote)");
+			return capture_err(c, s->r.line, "%s", csvread_why(&s->r));
 		if (nf == 0 || s->r.f[0].p[0] == ';')
 			continue;
 		if ((unsigned)nf < need || (unsigned)nf < s->first_col + s->nch)
@@ -486,7 +559,7 @@ static int srcsv_next(struct capture *c, struct capture_edge *e)
 				return capture_err(c, s->r.line, "'%.*s' is not a number",
 						   (int)(f.len > 40 ? 40 : f.len), f.p);
 			if (capture_analog_feed(&s->an, idx, v, &x, &lv)) {
-				e->t_fs = srcsv_time(s, x);
+				e->t_ps = srcsv_time(s, x);
 				e->sample = (int64_t)ceil(x);
 				e->level = (uint8_t)lv;
 				e->flags = 0;
@@ -507,7 +580,7 @@ static int srcsv_next(struct capture *c, struct capture_edge *e)
 		}
 		if (lv != s->level) {
 			s->level = lv;
-			e->t_fs = s->rate > 0 ? capture_sample_fs(idx, s->rate) : srcsv_time(s, (double)idx);
+			e->t_ps = s->rate > 0 ? capture_sample_ps(idx, s->rate) : srcsv_time(s, (double)idx);
 			e->sample = idx;
 			e->level = (uint8_t)lv;
 			e->flags = 0;
@@ -537,4 +610,5 @@ const struct capture_ops capture_sigrok_csv_ops = {
 	.select = srcsv_select,
 	.next = srcsv_next,
 	.close = srcsv_close,
+	.scan = srcsv_scan,
 };

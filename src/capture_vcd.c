@@ -21,7 +21,7 @@ struct vcd {
 	unsigned long line;
 	const char *data_start;  /* after $enddefinitions $end */
 	unsigned long data_line;
-	int64_t tick_fs;
+	int64_t tick_num, tick_den; /* one tick = tick_num / tick_den ps */
 	double rate;             /* sigrok's samplerate from $comment, 0 if none */
 	struct vcdvar *vars;
 	unsigned nvars, capvars;
@@ -36,8 +36,8 @@ struct vcd {
 	int have_time;
 	uint64_t ticks;          /* current time in ticks */
 	uint64_t first_ticks;
-	int64_t t_fs;
-	int64_t last_fs;         /* the last timestamp read */
+	int64_t t_ps;
+	int64_t last_ps;         /* the last timestamp read */
 	int done;
 };
 
@@ -110,7 +110,7 @@ static int vcd_timescale(struct capture *c, struct vcd *v)
 	const char *t, *u;
 	unsigned long line = v->line;
 	long num;
-	int64_t unit;
+	int64_t unit, den = 1;
 
 	while ((t = vcd_token(v, &l)) && !tok_is(t, l, "$end")) {
 		if (n + l >= sizeof(buf))
@@ -127,20 +127,23 @@ static int vcd_timescale(struct capture *c, struct vcd *v)
 	if (num != 1 && num != 10 && num != 100)
 		return capture_err(c, line, "$timescale '%s': the number must be 1, 10 or 100", buf);
 	if (!strcmp(u, "s"))
-		unit = CAPTURE_FS_PER_S;
+		unit = CAPTURE_PS_PER_S;
 	else if (!strcmp(u, "ms"))
-		unit = 1000000000000LL;
-	else if (!strcmp(u, "us"))
 		unit = 1000000000LL;
-	else if (!strcmp(u, "ns"))
+	else if (!strcmp(u, "us"))
 		unit = 1000000LL;
-	else if (!strcmp(u, "ps"))
+	else if (!strcmp(u, "ns"))
 		unit = 1000LL;
-	else if (!strcmp(u, "fs"))
+	else if (!strcmp(u, "ps"))
 		unit = 1LL;
+	else if (!strcmp(u, "fs"))
+		unit = 1LL, den = 1000;
 	else
 		return capture_err(c, line, "$timescale '%s': unknown unit (s, ms, us, ns, ps, fs)", buf);
-	v->tick_fs = unit * num;
+	v->tick_num = unit * num;
+	v->tick_den = den;
+	if (den > 1)
+		capture_note(c, "timescale=%s: times rounded to 1 ps", buf);
 	return 0;
 }
 
@@ -268,21 +271,36 @@ static int vcd_var(struct capture *c, struct vcd *v, const char *scope, size_t s
 	if (!var->real && len[0] >= 4 && !memcmp(tok[0], "real", 4))
 		var->real = 1; /* realtime */
 	c->chans[ch].analog = var->real;
+	c->chans[ch].disabled = var->real;   /* a number, never chosen automatically */
 	return 0;
 }
 
-static int64_t vcd_snap(const struct vcd *v, int64_t t_fs, int64_t *sample)
+static int64_t vcd_snap(const struct vcd *v, int64_t t_ps, int64_t *sample)
 {
 	int64_t r, n;
 
 	if (!(v->rate > 0) || v->rate != floor(v->rate) || v->rate > 1e15) {
 		*sample = -1;
-		return t_fs;
+		return t_ps;
 	}
 	r = (int64_t)v->rate;
-	n = capture_muldiv_round(t_fs, r, CAPTURE_FS_PER_S);
+	n = capture_muldiv_round(t_ps, r, CAPTURE_PS_PER_S);
 	*sample = n;
-	return capture_sample_fs(n, v->rate);
+	return capture_sample_ps(n, v->rate);
+}
+
+/* @ticks (<= INT64_MAX) in ps; -1 when beyond +-CAPTURE_PS_MAX. */
+static int vcd_ticks_ps(const struct vcd *v, uint64_t ticks, int64_t *ps)
+{
+	if (ticks > (uint64_t)INT64_MAX)
+		return -1;
+	if (v->tick_den == 1) {
+		if (capture_mul_ps((int64_t)ticks, v->tick_num, ps))
+			return -1;
+	} else {
+		*ps = capture_muldiv_round((int64_t)ticks, v->tick_num, v->tick_den);
+	}
+	return capture_ps_ok(*ps) ? 0 : -1;
 }
 
 static int is_ws(char ch)
@@ -337,7 +355,8 @@ static int vcd_open(struct capture *c)
 	v->p = c->data;
 	v->end = c->data + c->len;
 	v->line = 1;
-	v->tick_fs = 0;
+	v->tick_num = 0;
+	v->tick_den = 1;
 	scope[0] = 0;
 	for (;;) {
 		unsigned long line = v->line;
@@ -406,27 +425,26 @@ static int vcd_open(struct capture *c)
 	}
 	v->data_start = v->p;
 	v->data_line = v->line;
-	if (!v->tick_fs) {
-		v->tick_fs = 1000000LL;
+	if (!v->tick_num) {
+		v->tick_num = 1000;
 		capture_note(c, "no $timescale: 1 ns assumed");
 	}
 	c->info.samplerate_hz = v->rate;
-	c->info.resolution_fs = v->tick_fs;
+	c->info.resolution_ps = v->tick_num / v->tick_den ? v->tick_num / v->tick_den : 1;
 	{
 		uint64_t ticks;
-		int64_t fs;
+		int64_t ps;
 
-		if (!vcd_find_end(v, &ticks) && ticks <= (uint64_t)INT64_MAX &&
-		    !capture_mul_fs((int64_t)ticks, v->tick_fs, &fs)) {
-			c->info.end_fs = vcd_snap(v, fs, &(int64_t){ 0 });
+		if (!vcd_find_end(v, &ticks) && !vcd_ticks_ps(v, ticks, &ps)) {
+			c->info.end_ps = vcd_snap(v, ps, &(int64_t){ 0 });
 			c->info.end_known = 1;
 		}
 	}
 	if (v->rate > 0) {
-		int64_t per = capture_sample_fs(1, v->rate);
+		int64_t per = capture_sample_ps(1, v->rate);
 
-		if (per > v->tick_fs)
-			c->info.resolution_fs = per;
+		if (per > c->info.resolution_ps)
+			c->info.resolution_ps = per;
 		capture_note(c, "samplerate from $comment: %.10g Hz; times snapped to its sample grid",
 			     v->rate);
 	}
@@ -456,9 +474,9 @@ static int vcd_select(struct capture *c, unsigned ch, int bit)
 	v->seen_known = 0;
 	v->have_time = 0;
 	v->ticks = 0;
-	v->t_fs = 0;
+	v->t_ps = 0;
 	v->done = 0;
-	c->info.start_fs = 0;
+	c->info.start_ps = 0;
 	c->info.initial_level = -1;
 	return 1;
 }
@@ -500,7 +518,7 @@ static int vcd_value(struct capture *c, struct vcd *v, int lv, struct capture_ed
 	if (lv == v->level)
 		return 0;
 	v->level = lv;
-	e->t_fs = vcd_snap(v, v->t_fs, &e->sample);
+	e->t_ps = vcd_snap(v, v->t_ps, &e->sample);
 	e->level = (uint8_t)lv;
 	e->flags = v->gap ? CAPTURE_EDGE_F_AFTER_GAP : 0;
 	v->gap = 0;
@@ -520,7 +538,7 @@ static int vcd_next(struct capture *c, struct capture_edge *e)
 
 		if (k == '#') {
 			uint64_t ticks = 0;
-			int64_t fs;
+			int64_t ps;
 
 			if (l < 2)
 				return capture_err(c, v->line, "'#' without a time");
@@ -535,9 +553,9 @@ static int vcd_next(struct capture *c, struct capture_edge *e)
 							   (int)(l > 40 ? 40 : l), t);
 				ticks = ticks * 10 + d;
 			}
-			if (ticks > (uint64_t)INT64_MAX || capture_mul_fs((int64_t)ticks, v->tick_fs, &fs))
-				return capture_err(c, v->line, "time %.*s is beyond the +-9223 s that "
-						   "femtosecond times can hold", (int)(l > 40 ? 40 : l), t);
+			if (vcd_ticks_ps(v, ticks, &ps))
+				return capture_err(c, v->line, "time %.*s is beyond the +-53 days sqwave "
+						   "holds", (int)(l > 40 ? 40 : l), t);
 			if (v->have_time && ticks < v->ticks)
 				return capture_err(c, v->line, "time goes backwards (#%llu after #%llu)",
 						   (unsigned long long)ticks,
@@ -547,11 +565,11 @@ static int vcd_next(struct capture *c, struct capture_edge *e)
 
 				v->have_time = 1;
 				v->first_ticks = ticks;
-				c->info.start_fs = vcd_snap(v, fs, &smp);
+				c->info.start_ps = vcd_snap(v, ps, &smp);
 			}
 			v->ticks = ticks;
-			v->t_fs = fs;
-			v->last_fs = fs;
+			v->t_ps = ps;
+			v->last_ps = ps;
 		} else if (k == 'b' || k == 'B' || k == 'r' || k == 'R') {
 			const char *id;
 			size_t il;
@@ -602,9 +620,119 @@ static int vcd_next(struct capture *c, struct capture_edge *e)
 	}
 	v->done = 1;
 	if (v->have_time)
-		c->info.end_fs = vcd_snap(v, v->last_fs, &(int64_t){ 0 });
+		c->info.end_ps = vcd_snap(v, v->last_ps, &(int64_t){ 0 });
 	c->info.end_known = 1;
 	return 0;
+}
+
+/* ---- one pass for automatic channel choice ---- */
+
+static uint32_t id_hash(const char *p, size_t n)
+{
+	uint32_t h = 2166136261u;   /* FNV-1a */
+
+	while (n--)
+		h = (h ^ (unsigned char)*p++) * 16777619u;
+	return h;
+}
+
+/* Every scalar's value changes in one pass (a 4 MB dump of 20,000 signals
+ * used to be read once per silent signal): ids hashed to their variables. */
+static int vcd_scan(struct capture *c, signed char *has_edge)
+{
+	struct vcd *v = c->priv;
+	size_t tsize = 16, mask;
+	int32_t *table = NULL, *alias = NULL;
+	signed char *lvl = NULL;
+	const char *p = v->p, *t;
+	unsigned long line = v->line;
+	unsigned want = 0;
+	size_t l;
+	int ret = -1;
+
+	for (unsigned k = 0; k < c->n_chans; k++)
+		has_edge[k] = 0;
+	while (tsize < 2 * (size_t)v->nvars)
+		tsize *= 2;
+	mask = tsize - 1;
+	table = malloc(tsize * sizeof(*table));
+	alias = malloc((v->nvars + 1) * sizeof(*alias));
+	lvl = malloc(c->n_chans + 1);
+	if (!table || !alias || !lvl)
+		goto out;
+	memset(table, -1, tsize * sizeof(*table));
+	memset(lvl, -2, c->n_chans + 1);   /* -2 never known, -1 x/z, else 0/1 */
+	for (unsigned i = 0; i < v->nvars; i++) {
+		size_t h = id_hash(v->vars[i].id, v->vars[i].idlen) & mask;
+
+		alias[i] = -1;
+		for (;; h = (h + 1) & mask) {
+			int32_t j = table[h];
+
+			if (j < 0) {
+				table[h] = (int32_t)i;
+				break;
+			}
+			if (v->vars[j].idlen == v->vars[i].idlen &&
+			    !memcmp(v->vars[j].id, v->vars[i].id, v->vars[i].idlen)) {
+				alias[i] = alias[j];   /* same id: a list through alias[] */
+				alias[j] = (int32_t)i;
+				break;
+			}
+		}
+	}
+	while (want < c->n_chans && (c->chans[want].width != 1 || c->chans[want].analog))
+		want++;
+	v->p = v->data_start;
+	v->line = v->data_line;
+	while ((t = vcd_token(v, &l))) {
+		char k = t[0];
+		const char *id;
+		size_t il, h;
+		int lv;
+
+		if (k == '#')
+			continue;
+		if (k == 'b' || k == 'B' || k == 'r' || k == 'R') {
+			if (!vcd_token(v, &il))
+				break;
+			continue;   /* vectors and reals are never chosen automatically */
+		}
+		if (k == '$') {
+			if (tok_is(t, l, "$comment") && vcd_skip_end(c, v, "$comment"))
+				goto out;
+			continue;
+		}
+		if (l < 2 || !strchr("01xXzZuUwWlLhH-", k))
+			continue;   /* next() reports it, with its line */
+		id = t + 1;
+		il = l - 1;
+		lv = vcd_level(k);
+		for (h = id_hash(id, il) & mask; table[h] >= 0; h = (h + 1) & mask) {
+			int32_t j = table[h];
+
+			if (v->vars[j].idlen != il || memcmp(v->vars[j].id, id, il))
+				continue;
+			for (; j >= 0; j = alias[j]) {
+				unsigned ch = v->vars[j].chan;
+
+				if (lv >= 0 && lvl[ch] >= 0 && lv != lvl[ch])
+					has_edge[ch] = 1;
+				lvl[ch] = (signed char)lv;
+			}
+			break;
+		}
+		if (want < c->n_chans && has_edge[want])
+			break;
+	}
+	ret = 0;
+out:
+	v->p = p;
+	v->line = line;
+	free(table);
+	free(alias);
+	free(lvl);
+	return ret;
 }
 
 static void vcd_close(struct capture *c)
@@ -625,4 +753,5 @@ const struct capture_ops capture_vcd_ops = {
 	.select = vcd_select,
 	.next = vcd_next,
 	.close = vcd_close,
+	.scan = vcd_scan,
 };

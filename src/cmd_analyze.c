@@ -145,11 +145,11 @@ static void text_source(FILE *f, const struct analysis *a)
 
 		fprintf(f, "channel    %s (%s; %u channel%s)\n", c->channel_name, c->channel_reason,
 			c->n_channels, c->n_channels == 1 ? "" : "s");
-		fprintf(f, "capture    %.9f .. %.9f s", capture_fs_to_s(c->start_fs),
-			capture_fs_to_s(c->end_fs));
+		fprintf(f, "capture    %.9f .. %.9f s", capture_ps_to_s(c->start_ps),
+			capture_ps_to_s(c->end_ps));
 		if (c->samplerate_hz > 0)
 			fprintf(f, ", %g Sa/s", c->samplerate_hz);
-		fprintf(f, ", resolution %g ns\n", (double)c->resolution_fs / 1e6);
+		fprintf(f, ", resolution %g ns\n", (double)c->resolution_ps / 1e3);
 		if (c->analog)
 			fprintf(f, "analog     levels %g / %g V, threshold %g V, hysteresis %g V\n",
 				c->low, c->high, c->threshold, c->hysteresis);
@@ -311,13 +311,15 @@ void analyze_print_text(FILE *f, const struct analysis *a)
 
 	fprintf(f, "\nPulse widths %s; only pulses with an edge at both ends count\n",
 		a->src->has_window ? "write midpoint to write midpoint, [lo, hi] from the write windows"
-				   : "edge to edge");
+		: a->src->kind == ANALYZE_SRC_CAPTURE
+		? "edge to edge, [lo, hi] what the line can have done between the samples"
+		: "edge to edge");
 	if (r->width[EDGESTATS_ANY].h.m.n) {
 		const struct edgestats_widths *w = &r->width[EDGESTATS_ANY];
 
 		text_extreme(f, a, "Tmin", &w->tmin);
 		text_extreme(f, a, "Tmax", &w->tmax);
-		if (a->src->has_window) {
+		if (a->src->has_window || a->src->kind == ANALYZE_SRC_CAPTURE) {
 			fprintf(f, "  shortest possible %s us (edge #%" PRIu64 "), longest possible %s us "
 				"(edge #%" PRIu64 ")\n", UNITS_US(w->tmin_bound.lo_ns), w->tmin_bound.at.seq,
 				UNITS_US(w->tmax_bound.hi_ns), w->tmax_bound.at.seq);
@@ -339,6 +341,15 @@ void analyze_print_text(FILE *f, const struct analysis *a)
 }
 
 /* ---- JSON (docs/analyze.md) ---- */
+
+/* A capture time in ps under a femtosecond key, or null if it does not fit. */
+static void json_fs(struct json_writer *w, const char *key, int64_t ps)
+{
+	if (ps > INT64_MAX / 1000 || ps < -(INT64_MAX / 1000))
+		json_kv_null(w, key);
+	else
+		json_kv_int(w, key, ps * 1000);
+}
 
 static void json_source(struct json_writer *w, const struct analysis *a)
 {
@@ -392,9 +403,16 @@ static void json_source(struct json_writer *w, const struct analysis *a)
 			json_kv_double(w, "samplerate_hz", c->samplerate_hz);
 		else
 			json_kv_null(w, "samplerate_hz");
-		json_kv_int(w, "resolution_fs", c->resolution_fs);
-		json_kv_int(w, "start_fs", c->start_fs);
-		json_kv_int(w, "end_fs", c->end_fs);
+		json_kv_int(w, "resolution_ps", c->resolution_ps);
+		json_kv_int(w, "start_ps", c->start_ps);
+		json_kv_int(w, "end_ps", c->end_ps);
+		/* the femtosecond keys of schema 1, for old readers: null where
+		 * femtoseconds no longer fit (beyond +-2.5 h) */
+		json_fs(w, "resolution_fs", c->resolution_ps);
+		json_fs(w, "start_fs", c->start_ps);
+		json_fs(w, "end_fs", c->end_ps);
+		json_kv_int(w, "edge_lo_ps", c->edge_lo_ps);
+		json_kv_int(w, "edge_hi_ps", c->edge_hi_ps);
 		json_kv_int(w, "start_ns", s->capture_start_ns);
 		if (c->initial_level >= 0)
 			json_kv_int(w, "initial_level", c->initial_level);
@@ -719,7 +737,9 @@ static void analyze_usage(FILE *f)
 	fprintf(f,
 		"usage: sqwave analyze FILE [OPTIONS]\n\n"
 		"FILE is a sqwave log, an edge-list CSV (seq,level,intended_ns,measured_ns; or\n"
-		"sqwave export's CSV) or a capture (sigrok CSV/VCD/.sr, Saleae CSV, scope CSV).\n\n"
+		"sqwave export's CSV) or a capture (sigrok CSV/VCD/.sr, Saleae CSV, scope CSV,\n"
+		"DSView/WaveForms/ScanaStudio CSV). FILE may be - (standard input) or a pipe:\n"
+		"it is held in memory, at most %zu MiB.\n\n"
 		"outputs (FILE - is standard output):\n"
 		"  --json FILE          everything, schema sqwave-analysis (docs/analyze.md)\n"
 		"  --csv FILE           one row per edge, with the pulse widths on both sides\n"
@@ -738,7 +758,7 @@ static void analyze_usage(FILE *f)
 		"  --threshold V, --hysteresis V, --samplerate HZ   analog / headerless captures\n"
 		"  --half-period DUR    edge list: the half period (default: from the intended times)\n"
 		"exit codes: 0 done, 2 bad input (foreign, corrupt, malformed), 3 I/O error\n",
-		ANALYZE_WORST_DEFAULT, ANALYZE_MISSED_LIST_DEFAULT, ANALYZE_HIST_BUCKETS_DEFAULT,
+		CAPTURE_STREAM_MAX >> 20, ANALYZE_WORST_DEFAULT, ANALYZE_MISSED_LIST_DEFAULT, ANALYZE_HIST_BUCKETS_DEFAULT,
 		capture_format_names());
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `sqwave compare RUN [CAPTURE]`: line a scope/analyzer capture up with a run
- * (src/align.c) or check a scope's Tmin/Tmax readings against the log. */
+/* `sqwave compare RUN [CAPTURE]`: options and reports; the comparison itself
+ * is src/compare.c (alignment: src/align.c). */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -10,103 +10,41 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "align.h"
-#include "capture.h"
 #include "cmd.h"
-#include "edgelog.h"
-#include "edgestats.h"
+#include "compare.h"
+#include "config.h"
 #include "json.h"
 #include "outfile.h"
-#include "statsjson.h"
 #include "print.h"
-#include "stats.h"
+#include "statsjson.h"
 #include "units.h"
 
 #define COMPARE_SCHEMA "sqwave-compare"
 #define COMPARE_SCHEMA_VERSION 1
-#define DEF_WORST 10u
 #define LIST_MAX 20u                 /* missing/extra edges listed in text */
-#define DEF_SCOPE_REL 0.001          /* --scope-resolution default: 0.1 % */
 
 static const char *const pol_name[EDGESTATS_NPOL] = { "positive", "negative", "any" };
-
-/* A scope reading: --scope-[pos-|neg-]t{min,max}. */
-struct scope_reading {
-	bool set;
-	int64_t ns;
-};
-
-struct cmp_opts {
-	const char *run, *capture, *json;
-	struct capture_opts copts;
-	int64_t tolerance_ns;        /* -1: the capture's resolution */
-	int64_t first_seq;           /* -1: search */
-	double max_drift_ppm;
-	unsigned worst;
-	struct scope_reading scope[EDGESTATS_NPOL][2]; /* [polarity][0 tmin, 1 tmax] */
-	bool have_scope;
-	double scope_rel;            /* relative resolution, or */
-	int64_t scope_abs_ns;        /* absolute (>= 0 when given) */
-};
-
-/* Everything worked out, for the text and the JSON. */
-struct cmp {
-	const struct cmp_opts *o;
-	/* run */
-	const struct edgelog_meta *meta;
-	uint64_t records;
-	bool truncated;
-	/* capture */
-	const struct capture_info *ci;
-	struct capture_edge *cap;
-	size_t ncap;
-	struct align_params ap;
-	struct align_window w;
-	struct align_result r;
-	struct edge_rec *win;        /* run records kept in pass 2 */
-	size_t nwin;
-	bool aligned;
-	/* side by side, over the window; polarity in log terms */
-	struct stats_hist cw[EDGESTATS_NPOL];
-	struct edgestats *es;        /* log widths over the window */
-	const struct edgestats_result *er;
-	double cw_tol_ns;            /* a capture width's uncertainty */
-	bool width_ok[EDGESTATS_NPOL][2];
-	/* residuals */
-	struct stats_moments res_m, frac_m;
-	struct stats_hist res_abs;
-	size_t inside;
-	size_t *worst;               /* pair indices, worst first */
-	size_t nworst;
-	/* scope mode: the whole run */
-	struct edgestats *ses;
-	const struct edgestats_result *ser;
-	bool scope_ok[EDGESTATS_NPOL][2];
-	int64_t scope_tol[EDGESTATS_NPOL][2];
-	/* verdict */
-	bool agree;
-	const char *verdict;
-	int exit_code;
-};
 
 static void compare_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: sqwave compare RUN CAPTURE [OPTIONS]\n"
-		"       sqwave compare RUN --scope-tmin 444us --scope-tmax 556us [OPTIONS]\n\n"
+		"       sqwave compare RUN --scope-tmin 444 --scope-tmax 556 [OPTIONS]\n\n"
 		"Line a scope or logic-analyzer capture up with a run's log (find the window\n"
 		"it covers, fit offset and drift, pair every edge) and say whether they agree;\n"
-		"or check Tmin/Tmax read off a scope's statistics screen against the log.\n\n"
+		"or check Tmin/Tmax read off a scope's statistics screen against the log.\n"
+		"RUN or CAPTURE may be - (standard input; at most %zu MiB).\n\n"
 		"capture:\n"
 		"  --format NAME          capture format (default: detected): %s\n"
 		"  --channel CH           channel name or number (default: the only one, or\n"
 		"                         the first with edges)\n"
+		"  --threshold V, --hysteresis V, --samplerate HZ   analog / headerless captures\n"
 		"  --tolerance DUR        per-edge slack beyond the write window (default: the\n"
 		"                         capture's resolution)\n"
 		"  --first-seq N          the capture's first edge is run edge N (skip the search;\n"
 		"                         for a wave too regular to place)\n"
 		"  --max-drift PPM        largest clock-rate difference searched (default 500)\n"
-		"  --worst N              disagreements listed (default %u)\n"
+		"  --worst N              disagreements listed (default 10)\n"
 		"scope statistics (no capture needed):\n"
 		"  --scope-tmin DUR, --scope-tmax DUR            any polarity\n"
 		"  --scope-pos-tmin DUR, --scope-pos-tmax DUR    positive pulses\n"
@@ -114,26 +52,46 @@ static void compare_usage(FILE *f)
 		"  --scope-resolution DUR|PCT   reading accuracy (default 0.1%%: a 4-digit display)\n"
 		"output:\n"
 		"  --json FILE            machine-readable result (docs/compare.md; - for stdout)\n\n"
-		"DUR takes a unit: 444us, 0.5ms, 120ns.\n"
+		"DUR is a duration as for `run`: 444us, 0.5ms, 120ns; a bare number is in %s\n"
+		"(--scope-tmin 444 is 444us, like run --tmin 414).\n"
 		"exit codes: 0 agree, 1 disagree (or the capture matches no part of the run),\n"
 		"            2 bad input (or the capture fits several places: ambiguous), 3 I/O error\n",
-		capture_format_names(), DEF_WORST);
+		CAPTURE_STREAM_MAX >> 20, capture_format_names(), config_table[CFG_LIMITS_TMIN].unit);
 }
 
+/* Durations read as `run` reads them: the config table's grammar, bare
+ * numbers in the unit of the limits (us). */
 static int parse_dur(const char *opt, const char *s, int64_t *ns)
 {
-	if (units_parse_duration(s, NULL, ns) == 0)
+	const char *unit = config_table[CFG_LIMITS_TMIN].unit;
+
+	if (units_parse_duration(s, unit, ns) == 0)
 		return 0;
-	pr_err("compare: --%s '%s': expected a duration with a unit (444us, 0.5ms, 120ns)", opt, s);
+	pr_err("compare: --%s '%s': expected a duration (444us, 0.5ms, 120ns; a bare number is %s)",
+	       opt, s, unit);
 	return -1;
 }
 
+static int parse_double(const char *opt, const char *s, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(*v)) {
+		pr_err("compare: --%s '%s': expected a number", opt, s);
+		return -1;
+	}
+	return 0;
+}
+
 enum {
-	O_FORMAT = 256, O_CHANNEL, O_TOL, O_FIRST, O_DRIFT, O_WORST, O_JSON, O_SRES,
+	O_FORMAT = 256, O_CHANNEL, O_TOL, O_FIRST, O_DRIFT, O_WORST, O_JSON, O_SRES, O_THR,
+	O_HYST, O_RATE,
 	O_SCOPE /* + polarity * 2 + (tmax) */
 };
 
-static int parse_args(int argc, char **argv, struct cmp_opts *o)
+static int parse_args(int argc, char **argv, struct compare_opts *o, const char **json)
 {
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, O_FORMAT },
@@ -144,6 +102,9 @@ static int parse_args(int argc, char **argv, struct cmp_opts *o)
 		{ "worst", required_argument, NULL, O_WORST },
 		{ "json", required_argument, NULL, O_JSON },
 		{ "scope-resolution", required_argument, NULL, O_SRES },
+		{ "threshold", required_argument, NULL, O_THR },
+		{ "hysteresis", required_argument, NULL, O_HYST },
+		{ "samplerate", required_argument, NULL, O_RATE },
 		{ "scope-pos-tmin", required_argument, NULL, O_SCOPE + 0 },
 		{ "scope-pos-tmax", required_argument, NULL, O_SCOPE + 1 },
 		{ "scope-neg-tmin", required_argument, NULL, O_SCOPE + 2 },
@@ -153,17 +114,13 @@ static int parse_args(int argc, char **argv, struct cmp_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	int ch;
+	int ch, idx;
 	char *end;
 
-	memset(o, 0, sizeof(*o));
-	o->tolerance_ns = -1;
-	o->first_seq = -1;
-	o->worst = DEF_WORST;
-	o->scope_rel = DEF_SCOPE_REL;
-	o->scope_abs_ns = -1;
+	compare_opts_init(o);
+	*json = NULL;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
 		switch (ch) {
 		case O_FORMAT:
 			o->copts.format = optarg;
@@ -175,37 +132,57 @@ static int parse_args(int argc, char **argv, struct cmp_opts *o)
 			if (parse_dur("tolerance", optarg, &o->tolerance_ns))
 				return -1;
 			break;
+		case O_THR:
+			if (parse_double("threshold", optarg, &o->copts.threshold))
+				return -1;
+			o->copts.threshold_set = 1;
+			break;
+		case O_HYST:
+			if (parse_double("hysteresis", optarg, &o->copts.hysteresis) ||
+			    o->copts.hysteresis < 0) {
+				pr_err("compare: --hysteresis: a band width in V, 0 or more");
+				return -1;
+			}
+			break;
+		case O_RATE:
+			if (parse_double("samplerate", optarg, &o->copts.samplerate_hz) ||
+			    !(o->copts.samplerate_hz > 0)) {
+				pr_err("compare: --samplerate: a positive rate in Hz");
+				return -1;
+			}
+			break;
 		case O_FIRST:
 			errno = 0;
 			o->first_seq = (int64_t)strtoll(optarg, &end, 10);
-			if (errno || *end || o->first_seq < 0) {
+			if (errno || end == optarg || *end || o->first_seq < 0) {
 				pr_err("compare: --first-seq '%s': expected an edge number (0, 1, ...)", optarg);
 				return -1;
 			}
 			break;
 		case O_DRIFT:
 			o->max_drift_ppm = strtod(optarg, &end);
-			if (*end || !(o->max_drift_ppm > 0 && o->max_drift_ppm <= 10000)) {
+			if (end == optarg || *end || !(o->max_drift_ppm > 0 && o->max_drift_ppm <= 10000)) {
 				pr_err("compare: --max-drift '%s': expected ppm in (0, 10000]", optarg);
 				return -1;
 			}
 			break;
 		case O_WORST:
+			errno = 0;
 			o->worst = (unsigned)strtoul(optarg, &end, 10);
-			if (*end || o->worst > 100000) {
-				pr_err("compare: --worst '%s': expected a count", optarg);
+			if (errno || end == optarg || *end || optarg[0] == '-' || o->worst > 100000) {
+				pr_err("compare: --worst '%s': expected a count up to 100000", optarg);
 				return -1;
 			}
 			break;
 		case O_JSON:
-			o->json = optarg;
+			*json = optarg;
 			break;
 		case O_SRES: {
 			size_t len = strlen(optarg);
 
 			if (len && optarg[len - 1] == '%') {
 				o->scope_rel = strtod(optarg, &end) / 100;
-				if (*end != '%' || !(o->scope_rel >= 0 && o->scope_rel < 1)) {
+				if (end == optarg || *end != '%' || !(o->scope_rel >= 0 && o->scope_rel < 1)) {
 					pr_err("compare: --scope-resolution '%s': expected 0.1%% or a duration",
 					       optarg);
 					return -1;
@@ -222,9 +199,9 @@ static int parse_args(int argc, char **argv, struct cmp_opts *o)
 		default:
 			if (ch >= O_SCOPE && ch < O_SCOPE + 6) {
 				int pol = (ch - O_SCOPE) / 2, mx = (ch - O_SCOPE) % 2;
-				struct scope_reading *sr = &o->scope[pol][mx];
+				struct compare_reading *sr = &o->scope[pol][mx];
 
-				if (parse_dur(opts[8 + (ch - O_SCOPE)].name, optarg, &sr->ns))
+				if (parse_dur(opts[idx].name, optarg, &sr->ns))
 					return -1;
 				sr->set = true;
 				o->have_scope = true;
@@ -252,259 +229,12 @@ static int parse_args(int argc, char **argv, struct cmp_opts *o)
 }
 
 /* ------------------------------------------------------------------ */
-
-static int open_run(const char *path, struct edgelog_reader **r)
-{
-	enum edgelog_status st;
-	char err[512];
-
-	*r = edgelog_reader_open(path, &st, err, sizeof(err));
-	if (*r)
-		return 0;
-	pr_err("%s", err);
-	return st == EDGELOG_E_IO ? SQW_EXIT_RUNTIME : SQW_EXIT_USAGE;
-}
-
-static int capture_exit_code(int err)
-{
-	switch (err) {
-	case ENOENT: case EACCES: case EIO: case EISDIR: case ENOMEM: case EPERM: case EMFILE:
-		return SQW_EXIT_RUNTIME;
-	default:
-		return SQW_EXIT_USAGE;
-	}
-}
-
-static int load_capture(struct cmp *c, struct capture **capp)
-{
-	struct capture *cp = capture_open(c->o->capture, &c->o->copts);
-	struct capture_edge e;
-	size_t cap_alloc = 0;
-	int got;
-
-	if (!cp)
-		return capture_exit_code(errno);
-	*capp = cp;
-	while ((got = capture_next_edge(cp, &e)) == 1) {
-		if (c->ncap == cap_alloc) {
-			size_t na = cap_alloc ? cap_alloc * 2 : 4096;
-			struct capture_edge *ne = realloc(c->cap, na * sizeof(*ne));
-
-			if (!ne) {
-				pr_err("compare: out of memory reading %s", c->o->capture);
-				return SQW_EXIT_RUNTIME;
-			}
-			c->cap = ne;
-			cap_alloc = na;
-		}
-		c->cap[c->ncap++] = e;
-	}
-	if (got < 0)
-		return SQW_EXIT_USAGE;  /* the importer said what is wrong */
-	c->ci = capture_info(cp);
-	return 0;
-}
-
-/* Pass 1: every record once, into the search and (scope mode) the stats. */
-static int pass1(struct cmp *c, struct align_search *s, struct edgelog_reader **rp)
-{
-	struct edgelog_reader *r;
-	struct edge_rec e;
-	int ret, got;
-
-	ret = open_run(c->o->run, &r);
-	if (ret)
-		return ret;
-	*rp = r;
-	c->meta = edgelog_reader_meta(r);
-	if (c->o->have_scope) {
-		c->ses = edgestats_new((int64_t)c->meta->half_period_ns);
-		if (!c->ses) {
-			pr_err("compare: out of memory");
-			return SQW_EXIT_RUNTIME;
-		}
-	}
-	while ((got = edgelog_reader_next(r, &e)) == 1) {
-		if (s)
-			align_search_feed(s, &e);
-		if (c->ses)
-			edgestats_add(c->ses, &e);
-		c->records++;
-	}
-	if (got < 0) {
-		pr_err("%s: read error after %" PRIu64 " records: %s", c->o->run, c->records,
-		       strerror(errno));
-		return SQW_EXIT_RUNTIME;
-	}
-	c->truncated = !edgelog_reader_footer(r);
-	if (c->truncated)
-		pr_warn("%s: log is truncated (the run was cut short): using its %" PRIu64
-			" complete records", c->o->run, c->records);
-	if (c->ses)
-		c->ser = edgestats_result(c->ses);
-	return 0;
-}
-
-/* Pass 2: the records around the capture. */
-static int pass2(struct cmp *c)
-{
-	struct edgelog_reader *r;
-	struct edge_rec e;
-	size_t alloc = 0;
-	int ret, got;
-
-	ret = open_run(c->o->run, &r);
-	if (ret)
-		return ret;
-	while ((got = edgelog_reader_next(r, &e)) == 1) {
-		if ((int64_t)edge_write_end_ns(&e) < c->w.keep_lo_ns)
-			continue;
-		if ((int64_t)edge_write_begin_ns(&e) > c->w.keep_hi_ns)
-			break;
-		if (c->nwin == alloc) {
-			size_t na = alloc ? alloc * 2 : 4096;
-			struct edge_rec *nw = realloc(c->win, na * sizeof(*nw));
-
-			if (!nw) {
-				edgelog_reader_close(r);
-				pr_err("compare: out of memory");
-				return SQW_EXIT_RUNTIME;
-			}
-			c->win = nw;
-			alloc = na;
-		}
-		c->win[c->nwin++] = e;
-	}
-	edgelog_reader_close(r);
-	if (got < 0) {
-		pr_err("%s: read error: %s", c->o->run, strerror(errno));
-		return SQW_EXIT_RUNTIME;
-	}
-	return 0;
-}
-
-static double fs_to_ns(int64_t fs)
-{
-	return (double)fs / (double)CAPTURE_FS_PER_NS;
-}
-
-static int cmp_abs_residual(const void *a, const void *b, void *arg)
-{
-	const struct align_pair *p = arg;
-	double x = fabs(p[*(const size_t *)a].residual_ns), y = fabs(p[*(const size_t *)b].residual_ns);
-
-	return x < y ? 1 : x > y ? -1 : 0;
-}
-
-/* Side-by-side statistics and residuals over the aligned window. */
-static int window_stats(struct cmp *c)
-{
-	const struct align_result *r = &c->r;
-	double drift = fabs(r->drift_ppm) * 1e-6;
-	size_t i, k;
-	int p;
-
-	for (p = 0; p < EDGESTATS_NPOL; p++)
-		if (stats_hist_init(&c->cw[p], STATS_HIST_DEFAULT_HIGHEST) < 0)
-			return -1;
-	if (stats_hist_init(&c->res_abs, STATS_HIST_DEFAULT_HIGHEST) < 0)
-		return -1;
-	stats_moments_init(&c->res_m);
-	stats_moments_init(&c->frac_m);
-	/* capture pulses, as the instrument measured them, labelled by the
-	 * log's polarity (an inverted probe sees a positive pulse as negative) */
-	for (i = 0; i + 1 < c->ncap; i++) {
-		int64_t wns;
-		int pol;
-
-		if (c->cap[i + 1].flags & CAPTURE_EDGE_F_AFTER_GAP)
-			continue;
-		wns = llround(fs_to_ns(c->cap[i + 1].t_fs - c->cap[i].t_fs));
-		pol = (c->cap[i].level ^ (uint8_t)r->inverted) ? EDGESTATS_POS : EDGESTATS_NEG;
-		stats_hist_add(&c->cw[pol], wns);
-		stats_hist_add(&c->cw[EDGESTATS_ANY], wns);
-	}
-	/* the log's prediction for the same window; warm-up edges count here,
-	 * since the capture saw them */
-	c->es = edgestats_new((int64_t)c->meta->half_period_ns);
-	if (!c->es)
-		return -1;
-	for (k = r->run_first; k <= r->run_last && k < c->nwin; k++) {
-		struct edge_rec e = c->win[k];
-
-		e.flags &= (uint8_t)~EDGE_F_WARMUP;
-		edgestats_add(c->es, &e);
-	}
-	c->er = edgestats_result(c->es);
-	c->cw_tol_ns = r->tolerance_ns + fs_to_ns(c->ap.resolution_fs);
-	for (p = 0; p < EDGESTATS_NPOL; p++) {
-		const struct edgestats_widths *lw = &c->er->width[p];
-		const struct stats_hist *ch = &c->cw[p];
-		double slack = c->cw_tol_ns;
-
-		if (!ch->m.n || !lw->h.m.n) {
-			c->width_ok[p][0] = c->width_ok[p][1] = ch->m.n == lw->h.m.n;
-			continue;
-		}
-		/* the true Tmin is in [lowest lo, hi of the shortest estimate];
-		 * Tmax in [lo of the longest estimate, highest hi] */
-		c->width_ok[p][0] = (double)ch->m.min >= (double)lw->tmin_bound.lo_ns - slack - drift * (double)ch->m.min &&
-				    (double)ch->m.min <= (double)lw->tmin.hi_ns + slack + drift * (double)ch->m.min;
-		c->width_ok[p][1] = (double)ch->m.max >= (double)lw->tmax.lo_ns - slack - drift * (double)ch->m.max &&
-				    (double)ch->m.max <= (double)lw->tmax_bound.hi_ns + slack + drift * (double)ch->m.max;
-	}
-	for (i = 0; i < r->npairs; i++) {
-		const struct align_pair *pr = &r->pairs[i];
-		const struct edge_rec *e = &c->win[pr->run];
-		double ww = (double)(e->write_end_off_ns - e->write_begin_off_ns);
-
-		stats_moments_add(&c->res_m, llround(pr->residual_ns));
-		stats_hist_add(&c->res_abs, llround(fabs(pr->residual_ns)));
-		if (pr->residual_ns == 0)
-			c->inside++;
-		if (ww > 0 && pr->residual_ns == 0)
-			stats_moments_add(&c->frac_m, llround(1000 * pr->from_begin_ns / ww));
-	}
-	c->worst = malloc((r->npairs + 1) * sizeof(*c->worst));
-	if (!c->worst)
-		return -1;
-	for (i = 0; i < r->npairs; i++)
-		c->worst[i] = i;
-	qsort_r(c->worst, r->npairs, sizeof(*c->worst), cmp_abs_residual, r->pairs);
-	for (c->nworst = 0; c->nworst < r->npairs && c->nworst < c->o->worst; c->nworst++)
-		if (fabs(r->pairs[c->worst[c->nworst]].residual_ns) <= r->tolerance_ns)
-			break;
-	return 0;
-}
-
-static void scope_check(struct cmp *c)
-{
-	int p, mx;
-
-	for (p = 0; p < EDGESTATS_NPOL; p++)
-		for (mx = 0; mx < 2; mx++) {
-			const struct scope_reading *sr = &c->o->scope[p][mx];
-			const struct edgestats_widths *lw = &c->ser->width[p];
-			int64_t tol, lo, hi;
-
-			c->scope_ok[p][mx] = true;
-			if (!sr->set)
-				continue;
-			tol = c->o->scope_abs_ns >= 0 ? c->o->scope_abs_ns
-						      : llround(c->o->scope_rel * (double)sr->ns);
-			c->scope_tol[p][mx] = tol;
-			if (!lw->h.m.n) {
-				c->scope_ok[p][mx] = false;
-				continue;
-			}
-			lo = mx ? lw->tmax.lo_ns : lw->tmin_bound.lo_ns;
-			hi = mx ? lw->tmax_bound.hi_ns : lw->tmin.hi_ns;
-			c->scope_ok[p][mx] = sr->ns >= lo - tol && sr->ns <= hi + tol;
-		}
-}
-
-/* ------------------------------------------------------------------ */
 /* text */
+
+static double ps_to_ns(int64_t ps)
+{
+	return (double)ps / (double)CAPTURE_PS_PER_NS;
+}
 
 static void us(char *buf, size_t len, double ns)
 {
@@ -524,7 +254,7 @@ static void print_width_row(const char *name, double cap_ns, bool cap_valid, dou
 	printf("    %-10s %14s %14s  %-24s %s\n", name, a, b, bounds, mark);
 }
 
-static void print_widths(const struct cmp *c)
+static void print_widths(const struct compare *c)
 {
 	int p, i;
 
@@ -559,18 +289,18 @@ static void print_widths(const struct cmp *c)
 	}
 }
 
-static void print_capture_report(const struct cmp *c)
+static void print_capture_report(const struct compare *c)
 {
 	const struct align_result *r = &c->r;
 	const struct capture_info *ci = c->ci;
 	char a[32], b[32], d[32], e[32];
-	size_t i;
-	int k;
+	size_t i, k;
+	int n;
 
 	printf("capture    %s (%s, channel %s: %s)\n", ci->path, ci->format, ci->channel_name,
 	       ci->channel_reason);
 	printf("           %zu edges, resolution %.3f ns, span %.9f .. %.9f s\n", c->ncap,
-	       fs_to_ns(ci->resolution_fs), capture_fs_to_s(ci->start_fs), capture_fs_to_s(ci->end_fs));
+	       ps_to_ns(ci->resolution_ps), capture_ps_to_s(ci->start_ps), capture_ps_to_s(ci->end_ps));
 	for (i = 0; i < ci->n_notes; i++)
 		printf("           note: %s\n", ci->notes[i]);
 	if (!c->aligned) {
@@ -600,7 +330,7 @@ static void print_capture_report(const struct cmp *c)
 		return;
 	}
 	printf("alignment  capture edges 0..%zu are run edges seq %" PRIu64 "..%" PRIu64 "\n",
-	       c->ncap - 1, c->win[r->pairs[0].run].seq, c->win[r->pairs[r->npairs - 1].run].seq);
+	       c->ncap - 1, compare_first_paired_seq(c), compare_last_paired_seq(c));
 	printf("           window: seq %" PRIu64 "..%" PRIu64 " (%zu run edges inside the capture's span)\n",
 	       r->first_seq, r->last_seq, r->covered);
 	printf("           capture t = %.3f ns + (1 %+.3f ppm) x (log t - %" PRId64 " ns)\n",
@@ -629,9 +359,9 @@ static void print_capture_report(const struct cmp *c)
 	       r->tolerance_ns - 4 * r->fit_se_ns, r->fit_se_ns);
 	printf("           us: min %s  max %s  mean %s  stddev %s\n", a, b, d, e);
 	printf("           |residual| us:");
-	for (k = 0; k < STATS_NPCT; k++) {
-		us(a, sizeof(a), (double)stats_hist_percentile(&c->res_abs, stats_pct[k]));
-		printf(" %s %s", stats_pct_name[k], a);
+	for (n = 0; n < STATS_NPCT; n++) {
+		us(a, sizeof(a), (double)stats_hist_percentile(&c->res_abs, stats_pct[n]));
+		printf(" %s %s", stats_pct_name[n], a);
 	}
 	printf("\n");
 	if (c->frac_m.n)
@@ -646,39 +376,37 @@ static void print_capture_report(const struct cmp *c)
 		printf("    %12s %5s %18s %14s %14s\n", "seq", "level", "capture t (s)",
 		       "residual us", "window us");
 		for (i = 0; i < c->nworst; i++) {
-			const struct align_pair *pr = &r->pairs[c->worst[i]];
-			const struct edge_rec *er = &c->win[pr->run];
+			const struct compare_worst *w = &c->worst[i];
 
-			printf("    %12" PRIu64 " %5u %18.9f %14.3f %14.3f\n", er->seq, er->level,
-			       capture_fs_to_s(c->cap[pr->cap].t_fs), pr->residual_ns / 1000,
-			       (double)(er->write_end_off_ns - er->write_begin_off_ns) / 1000);
+			printf("    %12" PRIu64 " %5u %18.9f %14.3f %14.3f\n", w->seq, w->level,
+			       capture_ps_to_s(w->cap_t_ps), w->residual_ns / 1000,
+			       (double)w->window_ns / 1000);
 		}
 	}
 	if (r->nmissing) {
-		printf("\nin the log, not in the capture (%zu):", r->nmissing);
-		for (i = 0; i < r->nmissing && i < LIST_MAX; i++) {
-			const struct edge_rec *er = &c->win[r->missing[i]];
+		uint64_t seq;
+		uint8_t lvl;
+		double t;
 
-			printf("%s seq %" PRIu64 " (level %u, capture t %.9f s)", i ? "," : "", er->seq,
-			       er->level, (r->offset_ns + (1 + r->drift_ppm * 1e-6) *
-					    ((double)(int64_t)(edge_write_begin_ns(er) / 2 + edge_write_end_ns(er) / 2) -
-					     (double)r->ref_ns)) / 1e9);
-		}
+		printf("\nin the log, not in the capture (%zu):", r->nmissing);
+		for (i = 0, k = compare_missing_next(c, 0, &seq, &lvl, &t); k != SIZE_MAX && i < LIST_MAX;
+		     i++, k = compare_missing_next(c, k + 1, &seq, &lvl, &t))
+			printf("%s seq %" PRIu64 " (level %u, capture t %.9f s)", i ? "," : "", seq, lvl, t);
 		printf("%s\n", r->nmissing > LIST_MAX ? ", ..." : "");
 	}
 	if (r->nextra) {
-		printf("\nin the capture, not in the log (%zu):", r->nextra);
-		for (i = 0; i < r->nextra && i < LIST_MAX; i++) {
-			const struct capture_edge *ce = &c->cap[r->extra[i]];
+		int64_t t;
+		uint8_t lvl;
 
-			printf("%s %s at %.9f s", i ? "," : "", ce->level ? "rise" : "fall",
-			       capture_fs_to_s(ce->t_fs));
-		}
+		printf("\nin the capture, not in the log (%zu):", r->nextra);
+		for (i = 0, k = compare_extra_next(c, 0, &t, &lvl); k != SIZE_MAX && i < LIST_MAX;
+		     i++, k = compare_extra_next(c, k + 1, &t, &lvl))
+			printf("%s %s at %.9f s", i ? "," : "", lvl ? "rise" : "fall", capture_ps_to_s(t));
 		printf("%s\n", r->nextra > LIST_MAX ? ", ..." : "");
 	}
 }
 
-static void print_scope_report(const struct cmp *c)
+static void print_scope_report(const struct compare *c)
 {
 	int p, mx;
 
@@ -687,7 +415,7 @@ static void print_scope_report(const struct cmp *c)
 	printf("    %-16s %12s %24s %12s %10s\n", "", "log", "log bounds", "scope", "+-");
 	for (p = 0; p < EDGESTATS_NPOL; p++)
 		for (mx = 0; mx < 2; mx++) {
-			const struct scope_reading *sr = &c->o->scope[p][mx];
+			const struct compare_reading *sr = &c->o->scope[p][mx];
 			const struct edgestats_widths *lw = &c->ser->width[p];
 			char name[32], bnd[64];
 
@@ -705,6 +433,43 @@ static void print_scope_report(const struct cmp *c)
 	printf("           (a reading agrees if it lies in the log's bounds +- the scope's resolution:\n"
 	       "            %s)\n", c->o->scope_abs_ns >= 0 ? "--scope-resolution" :
 	       "--scope-resolution, by default 0.1 % of the reading");
+}
+
+static int verdict_exit(enum compare_verdict v)
+{
+	switch (v) {
+	case COMPARE_AGREE: return SQW_EXIT_OK;
+	case COMPARE_DISAGREE: case COMPARE_NO_OVERLAP: return SQW_EXIT_LIMIT;
+	case COMPARE_AMBIGUOUS: case COMPARE_TOO_FEW: return SQW_EXIT_USAGE;
+	}
+	return SQW_EXIT_USAGE;
+}
+
+static void print_verdict(const struct compare *c)
+{
+	const char *word = c->verdict == COMPARE_AGREE ? "AGREE"
+			   : verdict_exit(c->verdict) == SQW_EXIT_LIMIT ? "DISAGREE" : "UNDECIDED";
+
+	printf("\nverdict    %s", word);
+	if (c->aligned && c->verdict != COMPARE_AGREE) {
+		const char *sep = " (";
+
+		if (c->r.disagree) {
+			printf("%s%zu edges beyond tolerance", sep, c->r.disagree);
+			sep = ", ";
+		}
+		if (c->r.nmissing) {
+			printf("%s%zu missing in the capture", sep, c->r.nmissing);
+			sep = ", ";
+		}
+		if (c->r.nextra) {
+			printf("%s%zu extra in the capture", sep, c->r.nextra);
+			sep = ", ";
+		}
+		if (strcmp(sep, " ("))
+			printf(")");
+	}
+	printf("\n");
 }
 
 /* ------------------------------------------------------------------ */
@@ -737,7 +502,7 @@ static void json_log_widths(struct json_writer *w, const char *key, const struct
 	json_object_end(w);
 }
 
-static void json_alignment(struct json_writer *w, const struct cmp *c)
+static void json_alignment(struct json_writer *w, const struct compare *c)
 {
 	const struct align_result *r = &c->r;
 
@@ -760,16 +525,16 @@ static void json_alignment(struct json_writer *w, const struct cmp *c)
 		json_kv_uint(w, "first_seq", r->first_seq);
 		json_kv_uint(w, "last_seq", r->last_seq);
 		json_kv_uint(w, "covered", r->covered);
-		json_kv_uint(w, "capture_first_edge_seq", c->win[r->pairs[0].run].seq);
-		json_kv_uint(w, "capture_last_edge_seq", c->win[r->pairs[r->npairs - 1].run].seq);
+		json_kv_uint(w, "capture_first_edge_seq", compare_first_paired_seq(c));
+		json_kv_uint(w, "capture_last_edge_seq", compare_last_paired_seq(c));
 	}
 	json_object_end(w);
 }
 
-static void json_edges(struct json_writer *w, const struct cmp *c)
+static void json_edges(struct json_writer *w, const struct compare *c)
 {
 	const struct align_result *r = &c->r;
-	size_t i;
+	size_t i, k;
 	int p;
 
 	json_kv_object_begin(w, "edges");
@@ -777,22 +542,33 @@ static void json_edges(struct json_writer *w, const struct cmp *c)
 	json_kv_uint(w, "in_capture_gaps", r->in_gap);
 	json_kv_uint(w, "write_failed", r->write_failed);
 	json_kv_array_begin(w, "missing_in_capture");
-	for (i = 0; i < r->nmissing; i++) {
-		json_object_begin(w);
-		json_kv_uint(w, "seq", c->win[r->missing[i]].seq);
-		json_kv_uint(w, "level", c->win[r->missing[i]].level);
-		json_object_end(w);
+	{
+		uint64_t seq;
+		uint8_t lvl;
+		double t;
+
+		for (k = compare_missing_next(c, 0, &seq, &lvl, &t); k != SIZE_MAX;
+		     k = compare_missing_next(c, k + 1, &seq, &lvl, &t)) {
+			json_object_begin(w);
+			json_kv_uint(w, "seq", seq);
+			json_kv_uint(w, "level", lvl);
+			json_object_end(w);
+		}
 	}
 	json_array_end(w);
 	json_kv_array_begin(w, "extra_in_capture");
-	for (i = 0; i < r->nextra; i++) {
-		const struct capture_edge *ce = &c->cap[r->extra[i]];
+	{
+		int64_t t;
+		uint8_t lvl;
 
-		json_object_begin(w);
-		json_kv_uint(w, "index", r->extra[i]);
-		json_kv_double(w, "t_s", capture_fs_to_s(ce->t_fs));
-		json_kv_uint(w, "level", ce->level);
-		json_object_end(w);
+		for (k = compare_extra_next(c, 0, &t, &lvl); k != SIZE_MAX;
+		     k = compare_extra_next(c, k + 1, &t, &lvl)) {
+			json_object_begin(w);
+			json_kv_uint(w, "index", k);
+			json_kv_double(w, "t_s", capture_ps_to_s(t));
+			json_kv_uint(w, "level", lvl);
+			json_object_end(w);
+		}
 	}
 	json_array_end(w);
 	json_object_end(w);
@@ -812,15 +588,14 @@ static void json_edges(struct json_writer *w, const struct cmp *c)
 		json_kv_double(w, "mean_position_in_window", stats_moments_mean(&c->frac_m) / 1000);
 	json_kv_array_begin(w, "worst");
 	for (i = 0; i < c->nworst; i++) {
-		const struct align_pair *pr = &r->pairs[c->worst[i]];
-		const struct edge_rec *er = &c->win[pr->run];
+		const struct compare_worst *x = &c->worst[i];
 
 		json_object_begin(w);
-		json_kv_uint(w, "seq", er->seq);
-		json_kv_uint(w, "level", er->level);
-		json_kv_double(w, "capture_t_s", capture_fs_to_s(c->cap[pr->cap].t_fs));
-		jns(w, "residual_ns", pr->residual_ns);
-		json_kv_int(w, "window_ns", er->write_end_off_ns - er->write_begin_off_ns);
+		json_kv_uint(w, "seq", x->seq);
+		json_kv_uint(w, "level", x->level);
+		json_kv_double(w, "capture_t_s", capture_ps_to_s(x->cap_t_ps));
+		jns(w, "residual_ns", x->residual_ns);
+		json_kv_int(w, "window_ns", x->window_ns);
 		json_object_end(w);
 	}
 	json_array_end(w);
@@ -840,9 +615,8 @@ static void json_edges(struct json_writer *w, const struct cmp *c)
 	json_object_end(w);
 }
 
-static int write_json(const struct cmp *c)
+static int write_json(const struct compare *c, const char *path)
 {
-	const char *path = c->o->json;
 	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
 	struct json_writer w;
 	int p, mx, ret;
@@ -867,9 +641,9 @@ static int write_json(const struct cmp *c)
 		json_kv_string(&w, "format", c->ci->format);
 		json_kv_string(&w, "channel", c->ci->channel_name);
 		json_kv_uint(&w, "edges", c->ncap);
-		json_kv_double(&w, "resolution_ns", fs_to_ns(c->ci->resolution_fs));
-		json_kv_double(&w, "start_s", capture_fs_to_s(c->ci->start_fs));
-		json_kv_double(&w, "end_s", capture_fs_to_s(c->ci->end_fs));
+		json_kv_double(&w, "resolution_ns", ps_to_ns(c->ci->resolution_ps));
+		json_kv_double(&w, "start_s", capture_ps_to_s(c->ci->start_ps));
+		json_kv_double(&w, "end_s", capture_ps_to_s(c->ci->end_ps));
 		json_object_end(&w);
 		json_alignment(&w, c);
 		if (c->aligned)
@@ -906,8 +680,8 @@ static int write_json(const struct cmp *c)
 		json_array_end(&w);
 		json_object_end(&w);
 	}
-	json_kv_string(&w, "verdict", c->verdict);
-	json_kv_int(&w, "exit_code", c->exit_code);
+	json_kv_string(&w, "verdict", compare_verdict_name(c->verdict));
+	json_kv_int(&w, "exit_code", verdict_exit(c->verdict));
 	json_object_end(&w);
 	ret = json_finish(&w);
 	if ((f != stdout && fclose(f) != 0) || ret < 0) {
@@ -921,97 +695,21 @@ static int write_json(const struct cmp *c)
 
 /* ------------------------------------------------------------------ */
 
-static void decide(struct cmp *c)
-{
-	int p, mx;
-
-	c->agree = true;
-	c->exit_code = SQW_EXIT_OK;
-	c->verdict = "agree";
-	if (c->o->capture) {
-		if (!c->aligned) {
-			c->agree = false;
-			if (c->w.status == ALIGN_NO_OVERLAP) {
-				c->verdict = "no-overlap";
-				c->exit_code = SQW_EXIT_LIMIT;
-			} else {
-				c->verdict = c->w.status == ALIGN_AMBIGUOUS ? "ambiguous" : "too-few-edges";
-				c->exit_code = SQW_EXIT_USAGE;
-			}
-			return;
-		}
-		if (c->r.disagree || c->r.nmissing || c->r.nextra)
-			c->agree = false;
-		for (p = 0; p < EDGESTATS_NPOL; p++)
-			if (!c->width_ok[p][0] || !c->width_ok[p][1])
-				c->agree = false;
-	}
-	if (c->ser)
-		for (p = 0; p < EDGESTATS_NPOL; p++)
-			for (mx = 0; mx < 2; mx++)
-				if (!c->scope_ok[p][mx])
-					c->agree = false;
-	if (!c->agree) {
-		c->verdict = "disagree";
-		c->exit_code = SQW_EXIT_LIMIT;
-	}
-}
-
-static void print_verdict(const struct cmp *c)
-{
-	printf("\nverdict    %s", c->agree ? "AGREE" : c->exit_code == SQW_EXIT_LIMIT ? "DISAGREE" :
-	       "UNDECIDED");
-	if (c->aligned && !c->agree) {
-		const char *sep = " (";
-
-		if (c->r.disagree) {
-			printf("%s%zu edges beyond tolerance", sep, c->r.disagree);
-			sep = ", ";
-		}
-		if (c->r.nmissing) {
-			printf("%s%zu missing in the capture", sep, c->r.nmissing);
-			sep = ", ";
-		}
-		if (c->r.nextra) {
-			printf("%s%zu extra in the capture", sep, c->r.nextra);
-			sep = ", ";
-		}
-		if (strcmp(sep, " ("))
-			printf(")");
-	}
-	printf("\n");
-}
-
-static void cmp_free(struct cmp *c)
-{
-	int p;
-
-	for (p = 0; p < EDGESTATS_NPOL; p++)
-		stats_hist_free(&c->cw[p]);
-	stats_hist_free(&c->res_abs);
-	edgestats_free(c->es);
-	edgestats_free(c->ses);
-	align_result_free(&c->r);
-	free(c->worst);
-	free(c->win);
-	free(c->cap);
-}
-
 int cmd_compare(int argc, char **argv)
 {
-	struct cmp_opts o;
-	struct cmp c = { .o = &o };
-	struct capture *cp = NULL;
-	struct align_search *s = NULL;
-	struct edgelog_reader *rr = NULL;
+	struct compare_opts o;
+	struct compare *c = NULL;
+	const char *json;
+	enum compare_status st;
+	char err[1024];
 	int ret;
 
-	ret = parse_args(argc, argv, &o);
+	ret = parse_args(argc, argv, &o, &json);
 	if (ret)
 		return ret > 0 ? SQW_EXIT_OK : SQW_EXIT_USAGE;
 	{
 		/* src/outfile.h: --json never over the run log or the capture */
-		const struct outfile_arg outs[] = { { "--json", o.json, false } };
+		const struct outfile_arg outs[] = { { "--json", json, false } };
 		const struct outfile_arg ins[] = { { "the run log", o.run, false },
 						   { "the capture", o.capture, false } };
 		char why[1024];
@@ -1021,63 +719,26 @@ int cmd_compare(int argc, char **argv)
 			return SQW_EXIT_USAGE;
 		}
 	}
-	if (o.capture) {
-		ret = load_capture(&c, &cp);
-		if (ret)
-			goto out;
-		c.ap.resolution_fs = c.ci->resolution_fs > 0 ? c.ci->resolution_fs : CAPTURE_FS_PER_NS;
-		c.ap.max_drift_ppm = o.max_drift_ppm;
-		c.ap.tolerance_ns = o.tolerance_ns;
-		c.ap.first_seq = o.first_seq;
-		s = align_search_new(c.cap, c.ncap, c.ci->start_fs, c.ci->end_fs, &c.ap);
-		if (!s) {
-			pr_err("compare: out of memory");
-			ret = SQW_EXIT_RUNTIME;
-			goto out;
-		}
+	st = compare_run(&o, &c, err, sizeof(err));
+	if (st != COMPARE_OK) {
+		pr_err("%s", err);
+		return st == COMPARE_E_IO ? SQW_EXIT_RUNTIME : SQW_EXIT_USAGE;
 	}
-	ret = pass1(&c, s, &rr);
-	if (ret)
-		goto out;
+	if (c->truncated)
+		pr_warn("%s: log is truncated (the run was cut short): using its %" PRIu64
+			" complete records", o.run, c->records);
 	printf("==== sqwave compare ====\n");
-	printf("run        %s: %" PRIu64 " edges, half period %.3f us%s\n", o.run, c.records,
-	       (double)c.meta->half_period_ns / 1000, c.truncated ? " (log truncated)" : "");
-	if (s) {
-		align_search_finish(s, &c.w);
-		if (c.w.status == ALIGN_FOUND) {
-			ret = pass2(&c);
-			if (ret)
-				goto out;
-			if (align_match(c.win, c.nwin, c.cap, c.ncap, &c.w, &c.ap, &c.r) < 0) {
-				pr_err("compare: out of memory");
-				ret = SQW_EXIT_RUNTIME;
-				goto out;
-			}
-			c.w.status = c.r.status;
-			c.aligned = c.r.status == ALIGN_FOUND && c.r.npairs > 0;
-			if (c.aligned && window_stats(&c) < 0) {
-				pr_err("compare: out of memory");
-				ret = SQW_EXIT_RUNTIME;
-				goto out;
-			}
-		}
-		print_capture_report(&c);
-	}
-	if (c.ser) {
-		scope_check(&c);
-		print_scope_report(&c);
-	}
-	decide(&c);
-	print_verdict(&c);
-	ret = c.exit_code;
-	if (o.json && write_json(&c) < 0)
+	printf("run        %s: %" PRIu64 " edges, half period %.3f us%s\n", o.run, c->records,
+	       (double)c->meta->half_period_ns / 1000, c->truncated ? " (log truncated)" : "");
+	if (o.capture)
+		print_capture_report(c);
+	if (c->ser)
+		print_scope_report(c);
+	print_verdict(c);
+	ret = verdict_exit(c->verdict);
+	if (json && write_json(c, json) < 0)
 		ret = SQW_EXIT_RUNTIME;
-out:
 	fflush(stdout);
-	align_search_free(s);
-	if (rr)
-		edgelog_reader_close(rr);
-	capture_close(cp);
-	cmp_free(&c);
+	compare_free(c);
 	return ret;
 }

@@ -70,18 +70,30 @@ void csvread_free(struct csvread *r)
 	r->scratch_cap = 0;
 }
 
+const char *csvread_why(const struct csvread *r)
+{
+	switch (r->err) {
+	case EINVAL: return "unterminated quote";
+	case E2BIG: return "more than 65536 fields in one row";
+	case ENOMEM: return "out of memory";
+	default: return "malformed CSV";
+	}
+}
+
 static int csv_grow(struct csvread *r)
 {
 	unsigned cap = r->cap * 2;
 	struct csv_field *f;
 
-	if (cap > (1u << 20)) {
-		errno = E2BIG;
+	if (r->cap >= CSVREAD_MAX_FIELDS) {
+		errno = r->err = E2BIG;
 		return -1;
 	}
+	if (cap > CSVREAD_MAX_FIELDS)
+		cap = CSVREAD_MAX_FIELDS;
 	f = realloc(r->f, cap * sizeof(*f));
 	if (!f) {
-		errno = ENOMEM;
+		errno = r->err = ENOMEM;
 		return -1;
 	}
 	r->f = f;
@@ -123,7 +135,7 @@ static int csv_next_quoted(struct csvread *r)
 		}
 	}
 	if (inq) {
-		errno = EINVAL;
+		errno = r->err = EINVAL;
 		return CSVREAD_ERR;
 	}
 	le = q;
@@ -137,7 +149,7 @@ static int csv_next_quoted(struct csvread *r)
 		char *s = realloc(r->scratch, r->rec_len + 1);
 
 		if (!s) {
-			errno = ENOMEM;
+			errno = r->err = ENOMEM;
 			return CSVREAD_ERR;
 		}
 		r->scratch = s;

@@ -36,12 +36,22 @@ struct csvread {
 	size_t scratch_cap;
 	const char *rec;         /* start of the record last returned */
 	size_t rec_len;          /* its length without the line end */
+	int err;                 /* after CSVREAD_ERR: EINVAL (unterminated quote),
+				  * E2BIG (too many fields), ENOMEM */
 };
+
+/* Fields one record may have: a row of more is an error, not an allocation. */
+#define CSVREAD_MAX_FIELDS 65536
 
 enum csvread_result {
 	CSVREAD_EOF = -1,        /* no more records */
-	CSVREAD_ERR = -2,        /* unterminated quote or out of memory (errno set) */
+	CSVREAD_ERR = -2,        /* unterminated quote, too many fields or out of
+				  * memory (r->err and errno say which) */
 };
+
+/* What the last CSVREAD_ERR was, as a phrase for "FILE:LINE: ...":
+ * "unterminated quote", "more than 65536 fields in one row", "out of memory". */
+const char *csvread_why(const struct csvread *r);
 
 /*
  * Start reading @data. @sep: ',', ';', '\t', or 0 to detect it from the
@@ -88,8 +98,8 @@ int csv_field_starts(struct csv_field f, const char *prefix);
  * csv_parse_double: fast path exact for up to 19 significant digits and
  * |exponent| <= 22, otherwise within an ulp or two.
  * csv_parse_scaled: the decimal value times 10^@scale, rounded half away
- * from zero to an integer; -1 with *out untouched on overflow. With scale 15
- * a time in seconds becomes exact femtoseconds.
+ * from zero to an integer; -1 with *out untouched on overflow. With scale 12
+ * a time in seconds becomes exact picoseconds (the importers' unit).
  * csv_parse_quantum_exp: the exponent of the last printed digit
  * ("0.001250" -> -6, "1.5E-03" -> -4), the printing resolution.
  */

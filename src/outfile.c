@@ -19,20 +19,23 @@
 struct ident {
 	bool known;               /* false: cannot tell (then nothing matches it) */
 	bool exists;
+	bool reg;                 /* a regular file: the only kind writing can destroy */
 	dev_t dev;
 	ino_t ino;
 	char name[256];
 };
 
-static void identify(const char *path, struct ident *id)
+/* @path ("-": standard output, or standard input when @input). */
+static void identify(const char *path, struct ident *id, bool input)
 {
 	struct stat sb;
 	char *copy, *dir, *base;
 
 	memset(id, 0, sizeof(*id));
 	if (!strcmp(path, "-")) {
-		if (fstat(STDOUT_FILENO, &sb) == 0) {
+		if (fstat(input ? STDIN_FILENO : STDOUT_FILENO, &sb) == 0) {
 			id->known = id->exists = true;
+			id->reg = S_ISREG(sb.st_mode);
 			id->dev = sb.st_dev;
 			id->ino = sb.st_ino;
 		}
@@ -40,6 +43,7 @@ static void identify(const char *path, struct ident *id)
 	}
 	if (stat(path, &sb) == 0) {
 		id->known = id->exists = true;
+		id->reg = S_ISREG(sb.st_mode);
 		id->dev = sb.st_dev;
 		id->ino = sb.st_ino;
 		return;
@@ -61,10 +65,13 @@ static void identify(const char *path, struct ident *id)
 	free(copy);
 }
 
+/* Two names of one file that writing could destroy: an existing regular
+ * file, or a name not yet created in the same directory. A pipe or a device
+ * (/dev/null on both sides) is not "overwritten". */
 static bool same(const struct ident *a, const struct ident *b)
 {
 	return a->known && b->known && a->exists == b->exists && a->dev == b->dev &&
-	       a->ino == b->ino && (a->exists || !strcmp(a->name, b->name));
+	       a->ino == b->ino && (a->exists ? a->reg : !strcmp(a->name, b->name));
 }
 
 /* An existing regular file that starts with the log magic. */
@@ -100,11 +107,11 @@ int outfile_check(const struct outfile_arg *outs, size_t nout, const struct outf
 	for (i = 0; i < nout; i++) {
 		if (!given(&outs[i]))
 			continue;
-		identify(outs[i].path, &o);
+		identify(outs[i].path, &o, false);
 		for (j = 0; j < nin; j++) {
 			if (!given(&ins[j]))
 				continue;
-			identify(ins[j].path, &x);
+			identify(ins[j].path, &x, true);
 			if (same(&o, &x)) {
 				if (!strcmp(outs[i].path, "-"))
 					snprintf(err, errlen, "%s: standard output goes to %s, %s: refusing "
@@ -120,7 +127,7 @@ int outfile_check(const struct outfile_arg *outs, size_t nout, const struct outf
 		for (j = i + 1; j < nout; j++) {
 			if (!given(&outs[j]) || !strcmp(outs[j].path, "-") || !strcmp(outs[i].path, "-"))
 				continue;
-			identify(outs[j].path, &x);
+			identify(outs[j].path, &x, false);
 			if (same(&o, &x)) {
 				snprintf(err, errlen, "%s and %s name the same file (%s): give each output "
 					 "its own file", outs[i].what, outs[j].what, outs[j].path);
@@ -134,11 +141,11 @@ int outfile_check(const struct outfile_arg *outs, size_t nout, const struct outf
 		}
 	}
 	if (stdout_used) {
-		identify("-", &so);
+		identify("-", &so, false);
 		for (j = 0; j < nin; j++) {
 			if (!given(&ins[j]))
 				continue;
-			identify(ins[j].path, &x);
+			identify(ins[j].path, &x, true);
 			if (same(&so, &x)) {
 				snprintf(err, errlen, "standard output goes to %s, %s: refusing to "
 					 "overwrite it", ins[j].path, ins[j].what);

@@ -137,10 +137,38 @@ print(max(m))")
 	grep -q "DISAGREE" "$TMP/out" || fail "no DISAGREE" || return 1
 }
 
-test_bad_input_is_exit_2_and_a_missing_file_exit_3() {
-	cmp "$TMP/run.sqwlog" --scope-tmin 444
+test_scope_durations_use_the_grammar_of_run_bare_numbers_are_us() {
+	# run --tmin 414 is 414 us; so is compare --scope-tmin 414
+	cmp "$TMP/run.sqwlog" --scope-tmin 414 --scope-tmax 586 --json "$TMP/bare.json"
+	local rc=$?
+	[ "$rc" -le 1 ] || fail "exit $rc: $(cat "$TMP/err")" || return 1
+	[ "$(jget "$TMP/bare.json" '[r["scope_ns"] for r in d["scope"]["readings"]]')" = "[414000, 586000]" ] ||
+		fail "bare numbers not read as us: $(jget "$TMP/bare.json" 'd["scope"]')" || return 1
+	cmp "$TMP/run.sqwlog" --scope-tmin 414us --scope-tmax 0.586ms --json "$TMP/unit.json"
+	[ "$(jget "$TMP/unit.json" '[r["scope_ns"] for r in d["scope"]["readings"]]')" = "[414000, 586000]" ] ||
+		fail "units: $(jget "$TMP/unit.json" 'd["scope"]')" || return 1
+}
+
+test_a_capture_from_standard_input_is_compared_like_a_file() {
+	[ -f "$TMP/a.vcd" ] || synth "$TMP/a.vcd" --first 3001 --count 2000 --drift-ppm 37 --res-ns 10 || return 1
+	"$SQWAVE" compare "$TMP/run.sqwlog" - --json "$TMP/in.json" < "$TMP/a.vcd" > "$TMP/out" 2> "$TMP/err"
+	expect_rc 0 $? || return 1
+	[ "$(jget "$TMP/in.json" 'd["capture"]["path"], d["alignment"]["first_seq"]')" = "<stdin> 3001" ] ||
+		fail "$(jget "$TMP/in.json" 'd["capture"]')" || return 1
+	cat "$TMP/a.vcd" | "$SQWAVE" compare "$TMP/run.sqwlog" /dev/stdin > "$TMP/out" 2> "$TMP/err"
+	expect_rc 0 $? || return 1
+	# the log may come from a pipe instead (read three times: held in memory)
+	"$SQWAVE" compare - "$TMP/a.vcd" < "$TMP/run.sqwlog" > "$TMP/out" 2> "$TMP/err"
+	expect_rc 0 $? || return 1
+	"$SQWAVE" compare - - < "$TMP/a.vcd" > "$TMP/out" 2> "$TMP/err"
 	expect_rc 2 $? || return 1
-	grep -q "unit" "$TMP/err" || fail "message does not mention the unit" || return 1
+	grep -q "only one of RUN and CAPTURE" "$TMP/err" || fail "$(cat "$TMP/err")" || return 1
+}
+
+test_bad_input_is_exit_2_and_a_missing_file_exit_3() {
+	cmp "$TMP/run.sqwlog" --scope-tmin "444 parsecs"
+	expect_rc 2 $? || return 1
+	grep -q "bare number is us" "$TMP/err" || fail "message does not say the grammar: $(cat "$TMP/err")" || return 1
 	echo "not a capture" > "$TMP/junk.txt"
 	cmp "$TMP/run.sqwlog" "$TMP/junk.txt"
 	expect_rc 2 $? || return 1

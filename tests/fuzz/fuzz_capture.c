@@ -11,12 +11,12 @@
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 -D_GNU_SOURCE -Isrc \
  *     tests/fuzz/fuzz_capture.c src/capture*.c src/csvread.c src/print.c -lz -lm \
  *     -o build/fuzz_capture
- * Seed corpus: tests/data/captures and ../shared/fixtures/captures, each
- * file prefixed with a selector byte. Errors print to stderr: run with
- * -close_fd_mask=2 to keep the output readable.
+ * Seed corpus: tests/data/captures (the first byte is read as the
+ * selector) and tests/fuzz/seeds/fuzz_capture (the inputs that found bugs,
+ * selector byte first). The importers never print.
  */
 static const char *const formats[] = {
-	NULL, "sigrok-csv", "vcd", "sigrok-sr", "saleae-csv", "scope-csv", NULL, NULL,
+	NULL, "sigrok-csv", "vcd", "sigrok-sr", "saleae-csv", "scope-csv", "analyzer-csv", NULL,
 };
 
 static const char *const channels[] = {
@@ -31,6 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct capture_edge e;
 	struct capture *c;
 	unsigned n = 0;
+	char err[512];
 
 	if (size < 1)
 		return 0;
@@ -38,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.channel = channels[(data[0] >> 3) & 7];
 	if (data[0] & 0x40)
 		o.samplerate_hz = 1e6;
-	c = capture_open_mem(data + 1, size - 1, "fuzz", &o);
+	c = capture_open_mem(data + 1, size - 1, "fuzz", &o, err, sizeof(err));
 	if (!c)
 		return 0;
 	(void)capture_info(c);

@@ -24,8 +24,29 @@
 #define FIXTURES "../shared/fixtures/captures"
 #define TESTDATA "tests/data/captures"
 
-#define FS_PER_US (CAPTURE_FS_PER_S / 1000000)
-#define FS_PER_NS CAPTURE_FS_PER_NS
+#define PS_PER_US (CAPTURE_PS_PER_S / 1000000)
+#define PS_PER_NS CAPTURE_PS_PER_NS
+
+/* The last error: from an open that failed, or from edges_read(). */
+static char test_err[1024];
+
+static inline const char *t_error(void)
+{
+	return test_err;
+}
+
+static inline struct capture *t_open_mem(const void *data, size_t len, const char *name,
+					 const struct capture_opts *o)
+{
+	test_err[0] = 0;
+	return capture_open_mem(data, len, name, o, test_err, sizeof(test_err));
+}
+
+static inline struct capture *t_open(const char *path, const struct capture_opts *o)
+{
+	test_err[0] = 0;
+	return capture_open(path, o, test_err, sizeof(test_err));
+}
 
 struct edges {
 	struct capture_edge *e;
@@ -54,6 +75,8 @@ static inline struct edges edges_read(struct capture *c)
 		x.e[x.n++] = e;
 	}
 	x.result = r;
+	if (r < 0)
+		snprintf(test_err, sizeof(test_err), "%s", capture_error(c));
 	return x;
 }
 
@@ -64,7 +87,7 @@ static inline struct capture *open_str_fmt(const char *text, const char *name,
 
 	o.channel = channel;
 	o.format = format;
-	return capture_open_mem(text, strlen(text), name, &o);
+	return t_open_mem(text, strlen(text), name, &o);
 }
 
 static inline struct capture *open_str(const char *text, const char *name, const char *channel)
@@ -79,7 +102,7 @@ static inline struct edges edges_of_str(const char *text, const char *name, cons
 	struct edges x;
 
 	if (!c)
-		fail_msg("open failed: %s", capture_last_error());
+		fail_msg("open failed: %s", t_error());
 	x = edges_read(c);
 	assert_int_equal(x.result, 0);
 	capture_close(c);
@@ -88,8 +111,8 @@ static inline struct edges edges_of_str(const char *text, const char *name, cons
 
 static inline int error_mentions(const char *needle)
 {
-	if (!strstr(capture_last_error(), needle)) {
-		print_error("error message \"%s\" does not mention \"%s\"\n", capture_last_error(), needle);
+	if (!strstr(t_error(), needle)) {
+		print_error("error message \"%s\" does not mention \"%s\"\n", t_error(), needle);
 		return 0;
 	}
 	return 1;
@@ -170,13 +193,13 @@ static inline double edges_match_truth(const struct edges *x, const struct truth
 		n++;
 	assert_int_equal(x->n, n);
 	for (size_t i = 0; i < n; i++) {
-		double err = fabs(capture_fs_to_s(x->e[i].t_fs) - tr->t[i]);
+		double err = fabs(capture_ps_to_s(x->e[i].t_ps) - tr->t[i]);
 
 		if (err > worst)
 			worst = err;
 		if (err > tol_s)
 			fail_msg("edge %zu at %.12f s, true %.12f s: off by %.3g s > %.3g s", i,
-				 capture_fs_to_s(x->e[i].t_fs), tr->t[i], err, tol_s);
+				 capture_ps_to_s(x->e[i].t_ps), tr->t[i], err, tol_s);
 		assert_int_equal(x->e[i].level, tr->level[i]);
 	}
 	return worst;

@@ -18,7 +18,7 @@
 
 #define HALF 500000             /* ns: 1 kHz */
 #define T0   5000000000ll       /* intended time of slot 0 */
-#define RES_FS (10 * CAPTURE_FS_PER_NS) /* a 100 MSa/s analyzer */
+#define RES_PS (10 * CAPTURE_PS_PER_NS) /* a 100 MSa/s analyzer */
 
 static uint64_t rng_state;
 static uint64_t seed;
@@ -82,14 +82,14 @@ static struct edge_rec *make_run(size_t n, int64_t jitter, int64_t ww)
 struct cap {
 	struct capture_edge *e;
 	size_t n;
-	int64_t lo_fs, hi_fs;   /* recorded span */
+	int64_t lo_ps, hi_ps;   /* recorded span */
 };
 
-/* What an analyzer with resolution @res_fs sees of run edges [first, last]
+/* What an analyzer with resolution @res_ps sees of run edges [first, last]
  * when its clock runs @ppm fast and its time 0 is at run time @zero_ns:
  * each edge somewhere inside its write window, rounded up to a sample. */
 static struct cap make_cap(const struct edge_rec *r, size_t first, size_t last,
-			   int64_t zero_ns, double ppm, int64_t res_fs)
+			   int64_t zero_ns, double ppm, int64_t res_ps)
 {
 	struct cap c = { .e = calloc(last - first + 9, sizeof(struct capture_edge)) };
 	size_t k;
@@ -98,23 +98,23 @@ static struct cap make_cap(const struct edge_rec *r, size_t first, size_t last,
 	for (k = first; k <= last; k++) {
 		double wb = (double)edge_write_begin_ns(&r[k]), we = (double)edge_write_end_ns(&r[k]);
 		double t = wb + urand() * (we - wb);
-		double tc = (t - (double)zero_ns) * (1 + ppm * 1e-6) * (double)CAPTURE_FS_PER_NS;
+		double tc = (t - (double)zero_ns) * (1 + ppm * 1e-6) * (double)CAPTURE_PS_PER_NS;
 		struct capture_edge *e = &c.e[c.n++];
 
-		e->t_fs = (int64_t)ceil(tc / (double)res_fs) * res_fs;
+		e->t_ps = (int64_t)ceil(tc / (double)res_ps) * res_ps;
 		e->sample = -1;
 		e->level = r[k].level;
 	}
 	/* the recording starts 0.3 half periods before the first edge and ends
 	 * 0.3 after the last */
-	c.lo_fs = c.e[0].t_fs - (int64_t)(0.3 * HALF) * CAPTURE_FS_PER_NS;
-	c.hi_fs = c.e[c.n - 1].t_fs + (int64_t)(0.3 * HALF) * CAPTURE_FS_PER_NS;
+	c.lo_ps = c.e[0].t_ps - (int64_t)(0.3 * HALF) * CAPTURE_PS_PER_NS;
+	c.hi_ps = c.e[c.n - 1].t_ps + (int64_t)(0.3 * HALF) * CAPTURE_PS_PER_NS;
 	return c;
 }
 
 static struct align_params params(void)
 {
-	struct align_params p = { .resolution_fs = RES_FS, .tolerance_ns = -1, .first_seq = -1 };
+	struct align_params p = { .resolution_ps = RES_PS, .tolerance_ns = -1, .first_seq = -1 };
 
 	return p;
 }
@@ -125,10 +125,10 @@ static void cap_delete(struct cap *c, size_t i)
 	c->n--;
 }
 
-static void cap_insert(struct cap *c, size_t i, int64_t t_fs, uint8_t level)
+static void cap_insert(struct cap *c, size_t i, int64_t t_ps, uint8_t level)
 {
 	memmove(&c->e[i + 1], &c->e[i], (c->n - i) * sizeof(c->e[0]));
-	c->e[i].t_fs = t_fs;
+	c->e[i].t_ps = t_ps;
 	c->e[i].level = level;
 	c->e[i].sample = -1;
 	c->e[i].flags = 0;
@@ -138,14 +138,14 @@ static void cap_insert(struct cap *c, size_t i, int64_t t_fs, uint8_t level)
 static void a_whole_run_with_an_offset_aligns_with_every_edge_inside_its_window(void **state)
 {
 	struct edge_rec *r = make_run(4000, 20000, 400);
-	struct cap c = make_cap(r, 0, 3999, T0 + 1234567, 0, RES_FS);
+	struct cap c = make_cap(r, 0, 3999, T0 + 1234567, 0, RES_PS);
 	struct align_params p = params();
 	struct align_window w;
 	struct align_result res;
 	size_t i;
 
 	(void)state;
-	assert_int_equal(align_run(r, 4000, c.e, c.n, c.lo_fs, c.hi_fs, &p, &w, &res), 0);
+	assert_int_equal(align_run(r, 4000, c.e, c.n, c.lo_ps, c.hi_ps, &p, &w, &res), 0);
 	assert_int_equal(res.status, ALIGN_FOUND);
 	assert_int_equal(w.candidates, 1);
 	assert_false(res.inverted);
@@ -158,9 +158,12 @@ static void a_whole_run_with_an_offset_aligns_with_every_edge_inside_its_window(
 	assert_true(fabs(res.drift_ppm) < 1.0);
 	/* capture time 0 is run time T0 + 1234567: the offset says so */
 	assert_true(fabs(res.offset_ns - ((double)res.ref_ns - (T0 + 1234567))) < 500);
-	for (i = 0; i < res.npairs; i++) {
-		assert_int_equal(res.pairs[i].cap, i);
-		assert_int_equal(res.pairs[i].run, i);
+	for (i = 0; i < c.n; i++) {
+		struct align_pair pr;
+
+		assert_true(align_pair_of(&res, i, &pr));
+		assert_int_equal(pr.cap, i);
+		assert_int_equal(pr.run, i);
 	}
 	align_result_free(&res);
 	free(c.e);
@@ -171,13 +174,13 @@ static void a_37_ppm_drift_is_fitted_to_a_fraction_of_a_ppm(void **state)
 {
 	const size_t n = 40000;   /* 20 s */
 	struct edge_rec *r = make_run(n, 30000, 300);
-	struct cap c = make_cap(r, 100, n - 100, T0 + 777000, 37.0, RES_FS);
+	struct cap c = make_cap(r, 100, n - 100, T0 + 777000, 37.0, RES_PS);
 	struct align_params p = params();
 	struct align_window w;
 	struct align_result res;
 
 	(void)state;
-	assert_int_equal(align_run(r, n, c.e, c.n, c.lo_fs, c.hi_fs, &p, &w, &res), 0);
+	assert_int_equal(align_run(r, n, c.e, c.n, c.lo_ps, c.hi_ps, &p, &w, &res), 0);
 	assert_int_equal(res.status, ALIGN_FOUND);
 	assert_true(fabs(res.drift_ppm - 37.0) < 0.1);
 	assert_int_equal(res.nmissing, 0);
@@ -194,19 +197,24 @@ static void a_partial_window_says_which_seqs_it_covers(void **state)
 {
 	const size_t n = 20000;
 	struct edge_rec *r = make_run(n, 20000, 500);
-	struct cap c = make_cap(r, 7001, 9000, T0 + 3500000000ll, -12.0, RES_FS);
+	struct cap c = make_cap(r, 7001, 9000, T0 + 3500000000ll, -12.0, RES_PS);
 	struct align_params p = params();
 	struct align_window w;
 	struct align_result res;
 
 	(void)state;
-	assert_int_equal(align_run(r, n, c.e, c.n, c.lo_fs, c.hi_fs, &p, &w, &res), 0);
+	assert_int_equal(align_run(r, n, c.e, c.n, c.lo_ps, c.hi_ps, &p, &w, &res), 0);
 	assert_int_equal(res.status, ALIGN_FOUND);
 	assert_int_equal(res.first_seq, 7001);
 	assert_int_equal(res.last_seq, 9000);
 	assert_int_equal(res.covered, 2000);
 	assert_int_equal(res.npairs, 2000);
-	assert_int_equal(res.pairs[0].run, 7001);
+	{
+		struct align_pair pr;
+
+		assert_true(align_pair_of(&res, 0, &pr));
+		assert_int_equal(pr.run, 7001);
+	}
 	assert_int_equal(res.nmissing + res.nextra + res.disagree, 0);
 	/* the search kept only a window of the run for pass 2 */
 	assert_true(w.keep_lo_ns > (int64_t)r[0].intended_ns);
@@ -220,7 +228,7 @@ static void a_short_pulse_the_capture_missed_is_two_missing_edges(void **state)
 {
 	const size_t n = 10000;
 	struct edge_rec *r = make_run(n, 20000, 300);
-	struct cap c = make_cap(r, 2000, 5999, T0, 5.0, RES_FS);
+	struct cap c = make_cap(r, 2000, 5999, T0, 5.0, RES_PS);
 	struct align_params p = params();
 	struct align_window w;
 	struct align_result res;
@@ -229,11 +237,16 @@ static void a_short_pulse_the_capture_missed_is_two_missing_edges(void **state)
 	/* capture edges 1500, 1501 are run seqs 3500, 3501 */
 	cap_delete(&c, 1500);
 	cap_delete(&c, 1500);
-	assert_int_equal(align_run(r, n, c.e, c.n, c.lo_fs, c.hi_fs, &p, &w, &res), 0);
+	assert_int_equal(align_run(r, n, c.e, c.n, c.lo_ps, c.hi_ps, &p, &w, &res), 0);
 	assert_int_equal(res.status, ALIGN_FOUND);
 	assert_int_equal(res.nmissing, 2);
-	assert_int_equal(r[res.missing[0]].seq, 3500);
-	assert_int_equal(r[res.missing[1]].seq, 3501);
+	{
+		size_t m0 = align_missing_next(&res, 0), m1 = align_missing_next(&res, m0 + 1);
+
+		assert_int_equal(r[m0].seq, 3500);
+		assert_int_equal(r[m1].seq, 3501);
+		assert_int_equal(align_missing_next(&res, m1 + 1), SIZE_MAX);
+	}
 	assert_int_equal(res.nextra, 0);
 	assert_int_equal(res.disagree, 0);
 	assert_int_equal(res.first_seq, 2000);
@@ -247,7 +260,7 @@ static void a_glitch_only_the_capture_saw_is_two_extra_edges(void **state)
 {
 	const size_t n = 10000;
 	struct edge_rec *r = make_run(n, 20000, 300);
-	struct cap c = make_cap(r, 1000, 4999, T0 - 1000000, -25.0, RES_FS);
+	struct cap c = make_cap(r, 1000, 4999, T0 - 1000000, -25.0, RES_PS);
 	struct align_params p = params();
 	struct align_window w;
 	struct align_result res;
@@ -257,17 +270,24 @@ static void a_glitch_only_the_capture_saw_is_two_extra_edges(void **state)
 	(void)state;
 	/* capture edge 800 rises (run seq 1800); a 3 us dip 300 us into the
 	 * pulse, and another one 20 us before the pulse ends */
-	t = c.e[800].t_fs + 300000 * CAPTURE_FS_PER_NS;
+	t = c.e[800].t_ps + 300000 * CAPTURE_PS_PER_NS;
 	cap_insert(&c, 801, t, 0);
-	cap_insert(&c, 802, t + 3000 * CAPTURE_FS_PER_NS, 1);
-	t = c.e[803].t_fs - 20000 * CAPTURE_FS_PER_NS;
+	cap_insert(&c, 802, t + 3000 * CAPTURE_PS_PER_NS, 1);
+	t = c.e[803].t_ps - 20000 * CAPTURE_PS_PER_NS;
 	cap_insert(&c, 803, t, 0);
-	cap_insert(&c, 804, t + 3000 * CAPTURE_FS_PER_NS, 1);
-	assert_int_equal(align_run(r, n, c.e, c.n, c.lo_fs, c.hi_fs, &p, &w, &res), 0);
+	cap_insert(&c, 804, t + 3000 * CAPTURE_PS_PER_NS, 1);
+	assert_int_equal(align_run(r, n, c.e, c.n, c.lo_ps, c.hi_ps, &p, &w, &res), 0);
 	assert_int_equal(res.status, ALIGN_FOUND);
 	assert_int_equal(res.nextra, 4);
-	for (i = 0; i < 4; i++)
-		assert_int_equal(res.extra[i], 801 + i);
+	{
+		size_t x = 0;
+
+		for (i = 0; i < 4; i++) {
+			x = align_extra_next(&res, i ? x + 1 : 0);
+			assert_int_equal(x, 801 + i);
+		}
+		assert_int_equal(align_extra_next(&res, x + 1), SIZE_MAX);
+	}
 	assert_int_equal(res.nmissing, 0);
 	assert_int_equal(res.disagree, 0);
 	assert_int_equal(res.npairs, 4000);
@@ -280,24 +300,27 @@ static void an_edge_20us_off_its_window_disagrees_and_is_named(void **state)
 {
 	const size_t n = 6000;
 	struct edge_rec *r = make_run(n, 20000, 300);
-	struct cap c = make_cap(r, 0, n - 1, T0 + 42, 0, RES_FS);
+	struct cap c = make_cap(r, 0, n - 1, T0 + 42, 0, RES_PS);
 	struct align_params p = params();
 	struct align_window w;
 	struct align_result res;
 	size_t i, hits = 0;
 
 	(void)state;
-	c.e[3333].t_fs += 20000 * CAPTURE_FS_PER_NS;
-	assert_int_equal(align_run(r, n, c.e, c.n, c.lo_fs, c.hi_fs, &p, &w, &res), 0);
+	c.e[3333].t_ps += 20000 * CAPTURE_PS_PER_NS;
+	assert_int_equal(align_run(r, n, c.e, c.n, c.lo_ps, c.hi_ps, &p, &w, &res), 0);
 	assert_int_equal(res.status, ALIGN_FOUND);
 	assert_int_equal(res.disagree, 1);
-	for (i = 0; i < res.npairs; i++)
-		if (fabs(res.pairs[i].residual_ns) > res.tolerance_ns) {
-			assert_int_equal(r[res.pairs[i].run].seq, 3333);
-			assert_true(res.pairs[i].residual_ns > 19000 && res.pairs[i].residual_ns < 20500);
-			assert_true(res.pairs[i].outlier);
+	for (i = 0; i < c.n; i++) {
+		struct align_pair pr;
+
+		if (align_pair_of(&res, i, &pr) && fabs(pr.residual_ns) > res.tolerance_ns) {
+			assert_int_equal(r[pr.run].seq, 3333);
+			assert_true(pr.residual_ns > 19000 && pr.residual_ns < 20500);
+			assert_true(pr.outlier);
 			hits++;
 		}
+	}
 	assert_int_equal(hits, 1);
 	align_result_free(&res);
 	free(c.e);
@@ -319,8 +342,8 @@ static void a_perfect_wave_is_ambiguous_and_says_how_many_places_fit(void **stat
 		r[k].write_begin_off_ns = 2000;
 		r[k].write_end_off_ns = 2200;
 	}
-	c = make_cap(r, 1000, 1999, T0, 0, RES_FS);
-	assert_int_equal(align_run(r, n, c.e, c.n, c.lo_fs, c.hi_fs, &p, &w, &res), 0);
+	c = make_cap(r, 1000, 1999, T0, 0, RES_PS);
+	assert_int_equal(align_run(r, n, c.e, c.n, c.lo_ps, c.hi_ps, &p, &w, &res), 0);
 	assert_int_equal(res.status, ALIGN_AMBIGUOUS);
 	assert_int_equal(w.status, ALIGN_AMBIGUOUS);
 	assert_true(w.candidates > 1000);
@@ -328,7 +351,7 @@ static void a_perfect_wave_is_ambiguous_and_says_how_many_places_fit(void **stat
 
 	/* told where the capture starts, it aligns */
 	p.first_seq = 1000;
-	assert_int_equal(align_run(r, n, c.e, c.n, c.lo_fs, c.hi_fs, &p, &w, &res), 0);
+	assert_int_equal(align_run(r, n, c.e, c.n, c.lo_ps, c.hi_ps, &p, &w, &res), 0);
 	assert_int_equal(res.status, ALIGN_FOUND);
 	assert_int_equal(res.first_seq, 1000);
 	assert_int_equal(res.last_seq, 1999);
@@ -343,13 +366,13 @@ static void a_capture_of_another_run_has_no_overlap(void **state)
 	const size_t n = 8000;
 	struct edge_rec *r = make_run(n, 20000, 300);
 	struct edge_rec *other = make_run(2000, 20000, 300);
-	struct cap c = make_cap(other, 0, 1999, T0, 0, RES_FS);
+	struct cap c = make_cap(other, 0, 1999, T0, 0, RES_PS);
 	struct align_params p = params();
 	struct align_window w;
 	struct align_result res;
 
 	(void)state;
-	assert_int_equal(align_run(r, n, c.e, c.n, c.lo_fs, c.hi_fs, &p, &w, &res), 0);
+	assert_int_equal(align_run(r, n, c.e, c.n, c.lo_ps, c.hi_ps, &p, &w, &res), 0);
 	assert_int_equal(res.status, ALIGN_NO_OVERLAP);
 	assert_int_equal(w.candidates, 0);
 	assert_string_equal(align_status_name(res.status), "no-overlap");
@@ -363,7 +386,7 @@ static void an_inverted_probe_is_found_and_said(void **state)
 {
 	const size_t n = 6000;
 	struct edge_rec *r = make_run(n, 20000, 300);
-	struct cap c = make_cap(r, 500, 2500, T0, 3.0, RES_FS);
+	struct cap c = make_cap(r, 500, 2500, T0, 3.0, RES_PS);
 	struct align_params p = params();
 	struct align_window w;
 	struct align_result res;
@@ -372,7 +395,7 @@ static void an_inverted_probe_is_found_and_said(void **state)
 	(void)state;
 	for (i = 0; i < c.n; i++)
 		c.e[i].level ^= 1;
-	assert_int_equal(align_run(r, n, c.e, c.n, c.lo_fs, c.hi_fs, &p, &w, &res), 0);
+	assert_int_equal(align_run(r, n, c.e, c.n, c.lo_ps, c.hi_ps, &p, &w, &res), 0);
 	assert_int_equal(res.status, ALIGN_FOUND);
 	assert_true(res.inverted);
 	assert_int_equal(res.first_seq, 500);
@@ -385,14 +408,15 @@ static void an_inverted_probe_is_found_and_said(void **state)
 static void too_few_capture_edges_is_said(void **state)
 {
 	struct edge_rec *r = make_run(100, 20000, 300);
-	struct cap c = make_cap(r, 10, 11, T0, 0, RES_FS);
+	struct cap c = make_cap(r, 10, 11, T0, 0, RES_PS);
 	struct align_params p = params();
 	struct align_window w;
 	struct align_result res;
 
 	(void)state;
-	assert_int_equal(align_run(r, 100, c.e, c.n, c.lo_fs, c.hi_fs, &p, &w, &res), 0);
+	assert_int_equal(align_run(r, 100, c.e, c.n, c.lo_ps, c.hi_ps, &p, &w, &res), 0);
 	assert_int_equal(res.status, ALIGN_TOO_FEW);
+	align_result_free(&res);
 	free(c.e);
 	free(r);
 }
@@ -400,16 +424,16 @@ static void too_few_capture_edges_is_said(void **state)
 static void a_coarse_analyzer_still_aligns_within_its_resolution(void **state)
 {
 	const size_t n = 8000;
-	const int64_t res_fs = 2000 * CAPTURE_FS_PER_NS; /* 500 kSa/s */
+	const int64_t res_ps = 2000 * CAPTURE_PS_PER_NS; /* 500 kSa/s */
 	struct edge_rec *r = make_run(n, 40000, 300);
-	struct cap c = make_cap(r, 3000, 5000, T0 + 99, 80.0, res_fs);
+	struct cap c = make_cap(r, 3000, 5000, T0 + 99, 80.0, res_ps);
 	struct align_params p = params();
 	struct align_window w;
 	struct align_result res;
 
 	(void)state;
-	p.resolution_fs = res_fs;
-	assert_int_equal(align_run(r, n, c.e, c.n, c.lo_fs, c.hi_fs, &p, &w, &res), 0);
+	p.resolution_ps = res_ps;
+	assert_int_equal(align_run(r, n, c.e, c.n, c.lo_ps, c.hi_ps, &p, &w, &res), 0);
 	assert_int_equal(res.status, ALIGN_FOUND);
 	assert_int_equal(res.first_seq, 3000);
 	assert_int_equal(res.nmissing + res.nextra + res.disagree, 0);

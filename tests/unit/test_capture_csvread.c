@@ -204,7 +204,7 @@ static void import_speed_is_at_least_50_mb_per_s(void **state)
 		len += (size_t)sprintf(buf + len, "%zu,%.2e,\n", i, v);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &a);
-	c = capture_open_mem(buf, len, "bench.csv", NULL);
+	c = capture_open_mem(buf, len, "bench.csv", NULL, NULL, 0);
 	assert_non_null(c);
 	while (capture_next_edge(c, &e) == 1)
 		edges++;

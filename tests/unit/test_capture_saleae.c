@@ -24,16 +24,16 @@ static void logic2_transitions_become_edges_at_their_times(void **state)
 	inf = capture_info(c);
 	assert_string_equal(inf->format, "saleae-logic2-csv");
 	assert_int_equal(inf->n_channels, 3);
-	assert_int_equal(inf->start_fs, 0);
-	assert_int_equal(inf->end_fs, 2500 * FS_PER_US);   /* the final X row */
+	assert_int_equal(inf->start_ps, 0);
+	assert_int_equal(inf->end_ps, 2500 * PS_PER_US);   /* the final X row */
 	assert_int_equal(inf->initial_level, 0);
-	assert_int_equal(inf->resolution_fs, 10 * FS_PER_NS);
+	assert_int_equal(inf->resolution_ps, 10 * PS_PER_NS);
 	x = edges_read(c);
 	assert_int_equal(x.n, 5);
-	assert_int_equal(x.e[0].t_fs, 100010 * FS_PER_NS);
+	assert_int_equal(x.e[0].t_ps, 100010 * PS_PER_NS);
 	assert_int_equal(x.e[0].level, 1);
 	assert_int_equal(x.e[0].sample, -1);
-	assert_int_equal(x.e[4].t_fs, 2100000 * FS_PER_NS);
+	assert_int_equal(x.e[4].t_ps, 2100000 * PS_PER_NS);
 	edges_free(&x);
 	capture_close(c);
 }
@@ -45,7 +45,7 @@ static void x_means_no_data_and_the_next_edge_is_flagged(void **state)
 	(void)state;
 	/* X X 0 1 X 1 X: 0->1 at 1.1 ms; X; back at 1 (no edge) */
 	assert_int_equal(x.n, 1);
-	assert_int_equal(x.e[0].t_fs, 1100030 * FS_PER_NS);
+	assert_int_equal(x.e[0].t_ps, 1100030 * PS_PER_NS);
 	assert_int_equal(x.e[0].flags, 0);
 	edges_free(&x);
 }
@@ -57,7 +57,7 @@ static void a_gap_inside_a_pulse_marks_the_edge_after_it(void **state)
 
 	(void)state;
 	assert_int_equal(x.n, 3);
-	assert_int_equal(x.e[1].t_fs, 2 * CAPTURE_FS_PER_S / 1000);
+	assert_int_equal(x.e[1].t_ps, 2 * CAPTURE_PS_PER_S / 1000);
 	assert_int_equal(x.e[1].flags, CAPTURE_EDGE_F_AFTER_GAP);
 	assert_int_equal(x.e[2].flags, 0);
 	edges_free(&x);
@@ -81,7 +81,7 @@ static void logic1_with_spaces_and_15_decimals_reads_the_same(void **state)
 	assert_string_equal(capture_info(c)->channel_reason, "first channel with edges");
 	x = edges_read(c);
 	assert_int_equal(x.n, 3);
-	assert_int_equal(x.e[1].t_fs, 3719390 * FS_PER_NS);
+	assert_int_equal(x.e[1].t_ps, 3719390 * PS_PER_NS);
 	edges_free(&x);
 	capture_close(c);
 }
@@ -95,10 +95,10 @@ static void a_moved_time_base_and_decimal_commas_are_fine(void **state)
 
 	(void)state;
 	assert_non_null(c);
-	assert_int_equal(capture_info(c)->start_fs, 289692741059LL * FS_PER_NS);
+	assert_int_equal(capture_info(c)->start_ps, 289692741059LL * PS_PER_NS);
 	x = edges_read(c);
 	assert_int_equal(x.n, 2);
-	assert_int_equal(x.e[1].t_fs - x.e[0].t_fs, 500010 * FS_PER_NS);
+	assert_int_equal(x.e[1].t_ps - x.e[0].t_ps, 500010 * PS_PER_NS);
 	edges_free(&x);
 	capture_close(c);
 }
@@ -153,14 +153,14 @@ static void fixture_saleae_files_match_the_true_edges_within_10_ns(void **state)
 	SKIP_WITHOUT_FIXTURES();
 	truth_load(&tr, 5);
 	for (size_t f = 0; f < 2; f++) {
-		struct capture *c = capture_open(files[f], NULL);
+		struct capture *c = t_open(files[f], NULL);
 		struct edges x;
 
 		assert_non_null(c);
 		assert_string_equal(capture_info(c)->channel_name, "Channel 0");
-		assert_int_equal(capture_info(c)->resolution_fs, 10 * FS_PER_NS);
+		assert_int_equal(capture_info(c)->resolution_ps, 10 * PS_PER_NS);
 		assert_int_equal(capture_info(c)->initial_level, 0);
-		assert_int_equal(capture_info(c)->end_fs, 1002708780 * FS_PER_NS);
+		assert_int_equal(capture_info(c)->end_ps, 1002708780 * PS_PER_NS);
 		x = edges_read(c);
 		edges_match_truth(&x, &tr, 1e9, 10e-9);
 		edges_free(&x);

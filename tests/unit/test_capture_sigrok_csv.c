@@ -22,15 +22,15 @@ static void rows_without_a_time_column_are_samples_from_zero(void **state)
 	assert_string_equal(inf->format, "sigrok-csv");
 	assert_int_equal(inf->n_channels, 3);
 	assert_string_equal(inf->channel_names[2], "D6");
-	assert_int_equal(inf->resolution_fs, 125 * FS_PER_US);
-	assert_int_equal(inf->start_fs, 0);
-	assert_int_equal(inf->end_fs, 4 * 125 * FS_PER_US);
+	assert_int_equal(inf->resolution_ps, 125 * PS_PER_US);
+	assert_int_equal(inf->start_ps, 0);
+	assert_int_equal(inf->end_ps, 4 * 125 * PS_PER_US);
 	assert_int_equal(inf->end_known, 1);
 	assert_int_equal(inf->initial_level, 0);
 	x = edges_read(c);
 	assert_int_equal(x.n, 1);
 	assert_int_equal(x.e[0].sample, 2);
-	assert_int_equal(x.e[0].t_fs, 250 * FS_PER_US);
+	assert_int_equal(x.e[0].t_ps, 250 * PS_PER_US);
 	edges_free(&x);
 	capture_close(c);
 }
@@ -50,7 +50,7 @@ static void a_meta_samplerate_line_from_a_file_input_is_understood(void **state)
 	x = edges_read(c);
 	assert_int_equal(x.n, 1);
 	assert_int_equal(x.e[0].sample, 1);
-	assert_int_equal(x.e[0].t_fs, 3906250000LL);
+	assert_int_equal(x.e[0].t_ps, 3906250LL);
 	edges_free(&x);
 	capture_close(c);
 }
@@ -65,8 +65,8 @@ static void the_rounded_time_column_only_gives_the_sample_index(void **state)
 	(void)state;
 	assert_int_equal(x.n, 2);
 	assert_int_equal(x.e[0].sample, 2);
-	assert_int_equal(x.e[0].t_fs, 2 * 3906250000LL);   /* 7.8125 us, not 9 us */
-	assert_int_equal(x.e[1].t_fs, 4 * 3906250000LL);
+	assert_int_equal(x.e[0].t_ps, 2 * 3906250LL);   /* 7.8125 us, not 9 us */
+	assert_int_equal(x.e[1].t_ps, 4 * 3906250LL);
 	edges_free(&x);
 }
 
@@ -80,7 +80,7 @@ static void label_channel_names_the_columns_and_hides_the_unit(void **state)
 	assert_non_null(c);
 	x = edges_read(c);
 	assert_int_equal(x.n, 1);
-	assert_int_equal(x.e[0].t_fs, 2 * 3906250000LL);
+	assert_int_equal(x.e[0].t_ps, 2 * 3906250LL);
 	edges_free(&x);
 	capture_close(c);
 }
@@ -115,7 +115,7 @@ static void analog_columns_go_through_the_threshold(void **state)
 	assert_true(capture_info(c)->threshold == 0.0);
 	x = edges_read(c);
 	assert_int_equal(x.n, 2);
-	assert_int_equal(x.e[0].t_fs, 25 * FS_PER_US);   /* halfway between samples 2 and 3 */
+	assert_int_equal(x.e[0].t_ps, 25 * PS_PER_US);   /* halfway between samples 2 and 3 */
 	assert_int_equal(x.e[0].sample, 3);
 	edges_free(&x);
 	capture_close(c);
@@ -131,11 +131,11 @@ static void without_a_samplerate_the_error_says_what_to_give(void **state)
 	(void)state;
 	assert_null(open_str_fmt(in, "n.csv", NULL, "sigrok-csv"));
 	assert_true(error_mentions("samplerate"));
-	c = capture_open_mem(in, strlen(in), "n.csv", &o);
+	c = t_open_mem(in, strlen(in), "n.csv", &o);
 	assert_non_null(c);
 	x = edges_read(c);
 	assert_int_equal(x.n, 2);
-	assert_int_equal(x.e[1].t_fs, 2 * CAPTURE_FS_PER_S / 1000);
+	assert_int_equal(x.e[1].t_ps, 2 * CAPTURE_PS_PER_S / 1000);
 	edges_free(&x);
 	capture_close(c);
 }
@@ -234,7 +234,7 @@ static void detection_reads_content_not_the_extension(void **state)
 {
 	const char in[] = HDR("8 kHz") "logic,logic,logic\n0,0,0\n1,0,0\n";
 	char *path = tmpfile_with(in, strlen(in), ".vcd");
-	struct capture *c = capture_open(path, NULL);
+	struct capture *c = t_open(path, NULL);
 
 	(void)state;
 	assert_non_null(c);
@@ -248,7 +248,7 @@ static void detection_reads_content_not_the_extension(void **state)
 	assert_true(error_mentions("empty"));
 	assert_null(open_str_fmt(in, "x.csv", NULL, "nosuch"));
 	assert_true(error_mentions("unknown capture format 'nosuch'"));
-	assert_null(capture_open("/nonexistent/capture.csv", NULL));
+	assert_null(t_open("/nonexistent/capture.csv", NULL));
 	assert_true(error_mentions("cannot open"));
 }
 
@@ -265,11 +265,11 @@ static void fixture_csvs_match_the_reference_sample_indices(void **state)
 	SKIP_WITHOUT_FIXTURES();
 	n = reference_indices(ref, 4096);
 	for (size_t f = 0; f < 2; f++) {
-		struct capture *c = capture_open(files[f], &o);
+		struct capture *c = t_open(files[f], &o);
 		struct edges x;
 
 		assert_non_null(c);
-		assert_int_equal(capture_info(c)->end_fs, CAPTURE_FS_PER_S / 2);
+		assert_int_equal(capture_info(c)->end_ps, CAPTURE_PS_PER_S / 2);
 		x = edges_read(c);
 		assert_int_equal(x.n, n);
 		for (size_t i = 0; i < n; i++) {
@@ -292,21 +292,21 @@ static void sigrok_exports_at_256k_import_identically_in_every_format(void **sta
 	(void)state;
 	for (size_t k = 0; k < 4; k++) {
 		struct capture_opts o = { .channel = chans[k] };
-		struct capture *ref = capture_open(TESTDATA "/demo_gray256k.sr", &o);
+		struct capture *ref = t_open(TESTDATA "/demo_gray256k.sr", &o);
 		struct edges r;
 
 		assert_non_null(ref);
 		r = edges_read(ref);
 		assert_true(r.n > 10);
 		for (size_t f = 0; f < 4; f++) {
-			struct capture *c = capture_open(files[f], &o);
+			struct capture *c = t_open(files[f], &o);
 			struct edges x;
 
 			assert_non_null(c);
 			x = edges_read(c);
 			assert_int_equal(x.n, r.n);
 			assert_memory_equal(x.e, r.e, r.n * sizeof(*r.e));
-			assert_int_equal(capture_info(c)->end_fs, capture_info(ref)->end_fs);
+			assert_int_equal(capture_info(c)->end_ps, capture_info(ref)->end_ps);
 			edges_free(&x);
 			capture_close(c);
 		}
@@ -318,8 +318,8 @@ static void sigrok_exports_at_256k_import_identically_in_every_format(void **sta
 static void a_dedup_export_of_one_channel_matches_the_session(void **state)
 {
 	struct capture_opts o = { .channel = "D6" };
-	struct capture *ref = capture_open(TESTDATA "/demo_gray256k.sr", &o);
-	struct capture *c = capture_open(TESTDATA "/demo_gray256k_D6_dedup.csv", NULL);
+	struct capture *ref = t_open(TESTDATA "/demo_gray256k.sr", &o);
+	struct capture *c = t_open(TESTDATA "/demo_gray256k_D6_dedup.csv", NULL);
 	struct edges r, x;
 
 	(void)state;

@@ -31,13 +31,13 @@ static void sigrok_vcd_gives_edges_and_the_final_timestamp_ends_the_capture(void
 	assert_string_equal(in->format, "vcd");
 	assert_string_equal(in->channel_name, "libsigrok.D1");
 	assert_int_equal(in->end_known, 1);
-	assert_int_equal(in->end_fs, 20 * FS_PER_US);
-	assert_int_equal(in->resolution_fs, FS_PER_US);
+	assert_int_equal(in->end_ps, 20 * PS_PER_US);
+	assert_int_equal(in->resolution_ps, PS_PER_US);
 	assert_true(in->samplerate_hz == 1e6);
 	assert_int_equal(in->initial_level, 0);
 	x = edges_read(c);
 	assert_int_equal(x.n, 1);
-	assert_int_equal(x.e[0].t_fs, 10 * FS_PER_US);
+	assert_int_equal(x.e[0].t_ps, 10 * PS_PER_US);
 	assert_int_equal(x.e[0].sample, 10);
 	assert_int_equal(x.e[0].level, 1);
 	edges_free(&x);
@@ -66,8 +66,8 @@ static void sigrok_times_are_snapped_to_the_sample_grid(void **state)
 
 	(void)state;
 	assert_int_equal(x.n, 2);
-	assert_int_equal(x.e[0].t_fs, 3906250000LL);     /* 1 / 256 kHz exactly */
-	assert_int_equal(x.e[1].t_fs, 2 * 3906250000LL);
+	assert_int_equal(x.e[0].t_ps, 3906250LL);     /* 1 / 256 kHz exactly */
+	assert_int_equal(x.e[1].t_ps, 2 * 3906250LL);
 	assert_int_equal(x.e[1].sample, 2);
 	edges_free(&x);
 }
@@ -91,10 +91,10 @@ static void every_timescale_from_1_fs_to_100_s_is_understood(void **state)
 
 		snprintf(in, sizeof(in),
 			 "$timescale %s $end\n$scope module top $end\n$var wire 1 ! a $end\n"
-			 "$upscope $end\n$enddefinitions $end\n#0\n0!\n#3\n1!\n#7\n", cases[i].ts);
+			 "$upscope $end\n$enddefinitions $end\n#0\n0!\n#3000\n1!\n#7000\n", cases[i].ts);
 		x = edges_of_str(in, "t.vcd", NULL);
 		assert_int_equal(x.n, 1);
-		assert_int_equal(x.e[0].t_fs, 3 * cases[i].tick_fs);
+		assert_int_equal(x.e[0].t_ps, 3 * cases[i].tick_fs);
 		edges_free(&x);
 	}
 }
@@ -122,10 +122,10 @@ static void identifiers_may_be_several_characters_and_contain_hash_and_dollar(vo
 
 	(void)state;
 	assert_int_equal(x.n, 2);
-	assert_int_equal(x.e[0].t_fs, 20 * FS_PER_NS);
-	assert_int_equal(x.e[1].t_fs, 30 * FS_PER_NS);
+	assert_int_equal(x.e[0].t_ps, 20 * PS_PER_NS);
+	assert_int_equal(x.e[1].t_ps, 30 * PS_PER_NS);
 	assert_int_equal(y.n, 2);
-	assert_int_equal(y.e[0].t_fs, 10 * FS_PER_NS);
+	assert_int_equal(y.e[0].t_ps, 10 * PS_PER_NS);
 	assert_int_equal(z.n, 1);
 	edges_free(&x);
 	edges_free(&y);
@@ -164,7 +164,7 @@ static void nested_scopes_make_dotted_names_and_suffixes_select(void **state)
 	assert_int_equal(capture_info(c)->n_channels, 4);
 	x = edges_read(c);
 	assert_int_equal(x.n, 4);
-	assert_int_equal(x.e[0].t_fs, 1000 * 1000);
+	assert_int_equal(x.e[0].t_ps, 1000);
 	capture_close(c);
 	edges_free(&x);
 }
@@ -190,15 +190,15 @@ static void a_vector_bit_is_selectable_and_a_whole_vector_is_not(void **state)
 	(void)state;
 	/* x -> 1 (#1000) is the first known level, not an edge; 1 -> 0 at #2000 is */
 	assert_int_equal(b0.n, 3);
-	assert_int_equal(b0.e[0].t_fs, 2000 * 1000);
+	assert_int_equal(b0.e[0].t_ps, 2000);
 	assert_int_equal(b0.e[0].level, 0);
 	assert_int_equal(b0.e[0].flags, 0);
 	assert_int_equal(b1.n, 2);
-	assert_int_equal(b1.e[0].t_fs, 2000 * 1000);
-	assert_int_equal(b1.e[1].t_fs, 4000 * 1000);
+	assert_int_equal(b1.e[0].t_ps, 2000);
+	assert_int_equal(b1.e[1].t_ps, 4000);
 	/* b1 extends with zeros: bit 2 goes 0 -> 1 only at #4000 */
 	assert_int_equal(b2.n, 1);
-	assert_int_equal(b2.e[0].t_fs, 4000 * 1000);
+	assert_int_equal(b2.e[0].t_ps, 4000);
 	assert_non_null(c);
 	assert_string_equal(capture_info(c)->channel_name, "top.dut.state[2]");
 	capture_close(c);
@@ -232,11 +232,11 @@ static void dumpvars_before_the_first_timestamp_sets_the_initial_level(void **st
 	assert_non_null(c);
 	inf = capture_info(c);
 	assert_int_equal(inf->initial_level, 0);
-	assert_int_equal(inf->start_fs, 322 * 10 * FS_PER_US);
+	assert_int_equal(inf->start_ps, 322 * 10 * PS_PER_US);
 	x = edges_read(c);
 	assert_int_equal(x.n, 2);
 	assert_int_equal(x.e[0].level, 1);
-	assert_int_equal(inf->end_fs, 422 * 10 * FS_PER_US);
+	assert_int_equal(inf->end_ps, 422 * 10 * PS_PER_US);
 	edges_free(&x);
 	capture_close(c);
 }
@@ -251,13 +251,13 @@ static void x_and_z_are_gaps_not_edges(void **state)
 
 	(void)state;
 	assert_int_equal(x.n, 4);
-	assert_int_equal(x.e[0].t_fs, 10 * FS_PER_NS);
+	assert_int_equal(x.e[0].t_ps, 10 * PS_PER_NS);
 	assert_int_equal(x.e[0].flags, 0);
-	assert_int_equal(x.e[1].t_fs, 40 * FS_PER_NS);          /* 1 -> x -> 1 -> 0 */
+	assert_int_equal(x.e[1].t_ps, 40 * PS_PER_NS);          /* 1 -> x -> 1 -> 0 */
 	assert_int_equal(x.e[1].flags, CAPTURE_EDGE_F_AFTER_GAP);
-	assert_int_equal(x.e[2].t_fs, 70 * FS_PER_NS);          /* 0 -> z -> 0 -> 1 */
+	assert_int_equal(x.e[2].t_ps, 70 * PS_PER_NS);          /* 0 -> z -> 0 -> 1 */
 	assert_int_equal(x.e[2].flags, CAPTURE_EDGE_F_AFTER_GAP);
-	assert_int_equal(x.e[3].t_fs, 100 * FS_PER_NS);         /* $dumpoff gap */
+	assert_int_equal(x.e[3].t_ps, 100 * PS_PER_NS);         /* $dumpoff gap */
 	assert_int_equal(x.e[3].flags, CAPTURE_EDGE_F_AFTER_GAP);
 	edges_free(&x);
 }
@@ -272,16 +272,18 @@ static void times_beyond_32_bits_are_exact(void **state)
 
 	(void)state;
 	assert_int_equal(x.n, 2);
-	assert_int_equal(x.e[0].t_fs, 3600LL * CAPTURE_FS_PER_S);      /* one hour */
-	assert_int_equal(x.e[1].t_fs - x.e[0].t_fs, 1000);             /* one ps later */
+	assert_int_equal(x.e[0].t_ps, 3600LL * CAPTURE_PS_PER_S);      /* one hour */
+	assert_int_equal(x.e[1].t_ps - x.e[0].t_ps, 1);                /* one ps later */
 	edges_free(&x);
 }
 
-static void a_time_beyond_the_femtosecond_range_is_an_error(void **state)
+static void a_time_beyond_53_days_is_an_error_not_a_wrapped_value(void **state)
 {
+	/* 5e6 s: 58 days, 5e18 ps: it fits an int64_t, but not the range that
+	 * keeps differences of times in one */
 	const char in[] =
-		"$timescale 1 ps $end $scope module t $end $var wire 1 ! a $end $upscope $end\n"
-		"$enddefinitions $end\n#0 0!\n#10000000000000000 1!\n";
+		"$timescale 1 s $end $scope module t $end $var wire 1 ! a $end $upscope $end\n"
+		"$enddefinitions $end\n#0 0!\n#5000000 1!\n";
 	const char in64[] =
 		"$timescale 1 fs $end $scope module t $end $var wire 1 ! a $end $upscope $end\n"
 		"$enddefinitions $end\n#0 0!\n#99999999999999999999 1!\n";
@@ -291,7 +293,7 @@ static void a_time_beyond_the_femtosecond_range_is_an_error(void **state)
 	(void)state;
 	assert_null(c);
 	assert_true(error_mentions("far.vcd:4:"));
-	assert_true(error_mentions("9223 s"));
+	assert_true(error_mentions("53 days"));
 	c = open_str(in64, "far.vcd", NULL);
 	assert_null(c);
 	assert_true(error_mentions("64 bits"));
@@ -363,11 +365,11 @@ static void fixture_1ps_vcd_matches_the_true_edges_to_the_picosecond(void **stat
 	(void)state;
 	SKIP_WITHOUT_FIXTURES();
 	truth_load(&tr, 5);
-	c = capture_open(FIXTURES "/synth_1khz_j5us_1ps.vcd", NULL);
+	c = t_open(FIXTURES "/synth_1khz_j5us_1ps.vcd", NULL);
 	assert_non_null(c);
 	assert_string_equal(capture_info(c)->channel_name, "top.dut.gpio");
-	assert_int_equal(capture_info(c)->resolution_fs, 1000);
-	assert_int_equal(capture_info(c)->end_fs, 1007708770000LL * 1000);
+	assert_int_equal(capture_info(c)->resolution_ps, 1);
+	assert_int_equal(capture_info(c)->end_ps, 1007708770000LL);
 	x = edges_read(c);
 	edges_match_truth(&x, &tr, 1e9, 1e-12);
 	edges_free(&x);
@@ -383,10 +385,10 @@ static void fixture_10ns_vcd_matches_within_10_ns(void **state)
 	(void)state;
 	SKIP_WITHOUT_FIXTURES();
 	truth_load(&tr, 5);
-	c = capture_open(FIXTURES "/synth_1khz_j5us_10ns.vcd", NULL);
+	c = t_open(FIXTURES "/synth_1khz_j5us_10ns.vcd", NULL);
 	assert_non_null(c);
 	assert_string_equal(capture_info(c)->channel_name, "libsigrok.Channel_0");
-	assert_int_equal(capture_info(c)->resolution_fs, 10 * FS_PER_NS);
+	assert_int_equal(capture_info(c)->resolution_ps, 10 * PS_PER_NS);
 	x = edges_read(c);
 	edges_match_truth(&x, &tr, 1e9, 10e-9);
 	edges_free(&x);
@@ -402,13 +404,13 @@ static void fixture_10us_vcd_matches_within_its_coarse_tick(void **state)
 	(void)state;
 	SKIP_WITHOUT_FIXTURES();
 	truth_load(&tr, 5);
-	c = capture_open(FIXTURES "/synth_1khz_j5us_10us.vcd", NULL);
+	c = t_open(FIXTURES "/synth_1khz_j5us_10us.vcd", NULL);
 	assert_non_null(c);
-	assert_int_equal(capture_info(c)->resolution_fs, 10 * FS_PER_US);
-	assert_int_equal(capture_info(c)->start_fs, 3220 * FS_PER_US);
+	assert_int_equal(capture_info(c)->resolution_ps, 10 * PS_PER_US);
+	assert_int_equal(capture_info(c)->start_ps, 3220 * PS_PER_US);
 	x = edges_read(c);
 	edges_match_truth(&x, &tr, 1e9, 5e-6);
-	assert_int_equal(capture_info(c)->end_fs, 1007710 * FS_PER_US);
+	assert_int_equal(capture_info(c)->end_ps, 1007710 * PS_PER_US);
 	edges_free(&x);
 	capture_close(c);
 }
@@ -424,17 +426,44 @@ static void fixture_sigrok_vcd_matches_the_reference_sample_indices(void **state
 	(void)state;
 	SKIP_WITHOUT_FIXTURES();
 	n = reference_indices(ref, 4096);
-	c = capture_open(FIXTURES "/demo_inc8k.vcd", &o);
+	c = t_open(FIXTURES "/demo_inc8k.vcd", &o);
 	assert_non_null(c);
 	x = edges_read(c);
 	assert_int_equal(x.n, n);
 	for (size_t i = 0; i < n; i++) {
 		assert_int_equal(x.e[i].sample, ref[i]);
-		assert_int_equal(x.e[i].t_fs, ref[i] * 125 * FS_PER_US);
+		assert_int_equal(x.e[i].t_ps, ref[i] * 125 * PS_PER_US);
 	}
-	assert_int_equal(capture_info(c)->end_fs, CAPTURE_FS_PER_S / 2);
+	assert_int_equal(capture_info(c)->end_ps, CAPTURE_PS_PER_S / 2);
 	edges_free(&x);
 	capture_close(c);
+}
+
+static void the_one_signal_of_20000_that_toggles_is_found_in_one_pass(void **state)
+{
+	/* 20,000 signals; only the last one changes (and an alias of it) */
+	const unsigned n = 20000;
+	size_t cap = (size_t)n * 64 + 4096, len;
+	char *in = malloc(cap);
+	struct capture *c;
+
+	(void)state;
+	len = (size_t)sprintf(in, "$timescale 1 ns $end\n$scope module top $end\n");
+	for (unsigned k = 0; k < n; k++)
+		len += (size_t)sprintf(in + len, "$var wire 1 s%u sig%u $end\n", k, k);
+	len += (size_t)sprintf(in + len, "$var wire 1 s%u alias $end\n", n - 1);
+	len += (size_t)sprintf(in + len, "$upscope $end\n$enddefinitions $end\n#0\n");
+	for (unsigned k = 0; k < n; k++)
+		len += (size_t)sprintf(in + len, "0s%u\n", k);
+	for (unsigned t = 1; t <= 200; t++)
+		len += (size_t)sprintf(in + len, "#%u\n%ds%u\n", t * 100, (int)(t & 1), n - 1);
+	c = open_str(in, "wide.vcd", NULL);
+	if (!c)
+		fail_msg("%s", t_error());
+	assert_string_equal(capture_info(c)->channel_name, "top.sig19999");
+	assert_string_equal(capture_info(c)->channel_reason, "first channel with edges");
+	capture_close(c);
+	free(in);
 }
 
 int main(void)
@@ -453,7 +482,8 @@ int main(void)
 		cmocka_unit_test(dumpvars_before_the_first_timestamp_sets_the_initial_level),
 		cmocka_unit_test(x_and_z_are_gaps_not_edges),
 		cmocka_unit_test(times_beyond_32_bits_are_exact),
-		cmocka_unit_test(a_time_beyond_the_femtosecond_range_is_an_error),
+		cmocka_unit_test(a_time_beyond_53_days_is_an_error_not_a_wrapped_value),
+		cmocka_unit_test(the_one_signal_of_20000_that_toggles_is_found_in_one_pass),
 		cmocka_unit_test(time_going_backwards_is_an_error_with_its_line),
 		cmocka_unit_test(a_truncated_header_is_an_error_not_a_crash),
 		cmocka_unit_test(garbage_in_the_value_section_is_reported),

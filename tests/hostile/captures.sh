@@ -1,0 +1,366 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Hostile captures and careless use of analyze/compare with captures (issue 8
+# classes, and those that already hold): generated inputs, bounds checked with
+# ulimit and timeout, never with timing assertions.
+# Usage: SQWAVE=build/sqwave tests/hostile/captures.sh   (prints PASS/FAIL lines)
+set -u
+SQWAVE=${SQWAVE:-build/sqwave}
+SQWAVE=$(cd "$(dirname "$SQWAVE")" && pwd)/$(basename "$SQWAVE")
+TMP=$(mktemp -d /tmp/sqwave-hostile-cap.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+passed=0
+failed=0
+
+fail() { echo "    $*" >&2; return 1; }
+# rc is one of the contract's classes: never a signal (128+), never a crash
+rc_in() { local rc=$1; shift; for ok in "$@"; do [ "$rc" -eq "$ok" ] && return 0; done; return 1; }
+jget() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+
+# Memory limits mean nothing under ASan (it reserves terabytes of shadow):
+# those checks only run on a plain build.
+limits_ok=1
+( ulimit -v 400000; "$SQWAVE" --version ) > /dev/null 2>&1 || limits_ok=0
+
+# ---- generators -------------------------------------------------------------
+cat > "$TMP/gen.py" <<'PY'
+import random, struct, sys, zipfile, zlib
+
+def log(path, n, half=500000, seed=1, t0=10**12):
+    """A sqwave log (format 1) of n edges woken 2..22 us late; returns the
+    write-window midpoints."""
+    rng = random.Random(seed)
+    text = f"sqwave.version=test\nrun.half_period={half}ns\n".encode()
+    roff = (56 + len(text) + 31) // 32 * 32
+    mids = []
+    with open(path, "wb") as f:
+        f.write(b"SQWAVLOG" + struct.pack("<IIIIiIQQQ", 1, 32, roff, len(text), 1, 0, half, t0, 0))
+        f.write(text + b"\0" * (roff - 56 - len(text)))
+        buf = bytearray()
+        for k in range(n):
+            it = t0 + k * half
+            wake = 2000 + rng.randrange(20000)
+            wb, we = wake + 50, wake + 150 + rng.randrange(300)
+            buf += struct.pack("<QQiiiHBB", k, it, wake, wb, we, 1, (k + 1) % 2, 0)
+            mids.append(it + (wb + we) // 2)
+            if len(buf) > 1 << 20:
+                f.write(buf)
+                buf = bytearray()
+        f.write(buf)
+        f.write(struct.pack("<QQQQQQiIQ", 2**64 - 1, 0x544F4F4656575153, n, 0, 0, 0, 0, 0, 0))
+    return mids
+
+def vcd_of(path, mids, level0=1, res=10):
+    """What a 100 MSa/s analyzer records of those edges."""
+    zero = mids[0] - 100000
+    with open(path, "w") as f:
+        f.write(f"$timescale {res} ns $end $scope module t $end $var wire 1 ! gpio $end "
+                "$upscope $end $enddefinitions $end\n")
+        f.write(f"#0 {1 - level0}!\n")
+        lv = level0
+        out = []
+        for m in mids:
+            out.append(f"#{(m - zero + res - 1) // res} {lv}!\n")
+            lv ^= 1
+            if len(out) > 65536:
+                f.write("".join(out))
+                out = []
+        f.write("".join(out))
+
+def sr(path, md, chunks, overlap=False):
+    """A sigrok session; chunks: (name, bytes-or-generator of byte blocks)."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("version", "2")
+        z.writestr("metadata", md)
+        for name, data in chunks:
+            if isinstance(data, (bytes, bytearray)):
+                z.writestr(name, bytes(data))
+            else:
+                with z.open(name, "w", force_zip64=False) as w:
+                    for block in data:
+                        w.write(block)
+
+cmd = sys.argv[1]
+if cmd == "log":
+    log(sys.argv[2], int(sys.argv[3]))
+elif cmd == "logvcd":
+    mids = log(sys.argv[2], int(sys.argv[4]))
+    vcd_of(sys.argv[3], mids)
+elif cmd == "wide-vcd":
+    n = 20000
+    with open(sys.argv[2], "w") as f:
+        f.write("$timescale 1 ns $end\n$scope module top $end\n")
+        f.write("".join(f"$var wire 1 s{k} sig{k} $end\n" for k in range(n)))
+        f.write("$upscope $end\n$enddefinitions $end\n#0\n")
+        f.write("".join(f"0s{k}\n" for k in range(n)))
+        f.write("".join(f"#{t * 100}\n{t & 1}s{n - 1}\n" for t in range(1, 2000)))
+elif cmd == "zeros-sr":
+    # 512 probes, 256 MiB of zero samples: a 263 kB file
+    md = "[device 1]\ncapturefile=logic-1\ntotal probes=512\nsamplerate=1 MHz\nunitsize=64\n"
+    md += "".join(f"probe{k}=P{k - 1}\n" for k in range(1, 513))
+    sr(sys.argv[2], md, [("logic-1-1", (bytes(1 << 20) for _ in range(256)))])
+elif cmd == "toggle-sr":
+    # toggles every sample: 64 MiB from a small file
+    md = "[device 1]\ncapturefile=logic-1\ntotal probes=1\nsamplerate=100 MHz\nprobe1=D0\nunitsize=1\n"
+    sr(sys.argv[2], md, [("logic-1-1", (b"\0\1" * (1 << 19) for _ in range(64)))])
+elif cmd == "overlap-sr":
+    md = "[device 1]\ncapturefile=logic-1\ntotal probes=1\nsamplerate=1 MHz\nprobe1=D0\nunitsize=1\n"
+    sr(sys.argv[2], md, [("logic-1-1", bytes(4096))])
+    raw = bytearray(open(sys.argv[2], "rb").read())
+    eocd = raw.rfind(b"PK\5\6")
+    n, size, off = struct.unpack_from("<HII", raw, eocd + 10)
+    cd = raw[off:off + size]
+    last = cd.rfind(b"PK\1\2")
+    dup = bytearray(cd[last:])
+    dup[46:46 + 9] = b"logic-1-2"
+    tail = raw[eocd:]
+    struct.pack_into("<HHII", tail, 8, n + 1, n + 1, size + len(dup), off)
+    open(sys.argv[2], "wb").write(raw[:off] + cd + dup + tail)
+elif cmd == "week-sr":
+    # the issue's 5 Hz capture of 10,359 s, toggling every 1000 samples (200 s)
+    n = 5 * 10359
+    md = "[device 1]\ncapturefile=logic-1\ntotal probes=1\nsamplerate=5 Hz\nprobe1=D0\nunitsize=1\n"
+    sr(sys.argv[2], md, [("logic-1-1", bytes((i // 1000) & 1 for i in range(n)))])
+PY
+gen() { python3 "$TMP/gen.py" "$@"; }
+
+# ---- unbounded time or memory -------------------------------------------------
+
+test_a_character_device_is_refused_at_once() {
+	local dev
+	for dev in /dev/zero /dev/urandom; do
+		( ulimit -t 10; exec timeout 10 "$SQWAVE" analyze "$dev" ) > /dev/null 2> "$TMP/err"
+		local rc=$?
+		[ $rc -eq 2 ] || fail "$dev: exit $rc: $(cat "$TMP/err")" || return 1
+		grep -q "character device" "$TMP/err" || fail "$dev: $(cat "$TMP/err")" || return 1
+	done
+}
+
+test_zeros_from_a_pipe_are_refused_from_their_start_not_read_to_the_end() {
+	timeout 20 bash -c "cat /dev/zero | \"$SQWAVE\" analyze -" > /dev/null 2> "$TMP/err"
+	local rc=$?
+	[ $rc -eq 2 ] || fail "exit $rc: $(cat "$TMP/err")" || return 1
+	grep -q "not a format sqwave reads" "$TMP/err" || fail "$(cat "$TMP/err")" || return 1
+}
+
+test_a_capture_from_a_pipe_stdin_or_process_substitution_reads_like_the_file() {
+	gen logvcd "$TMP/p.sqwlog" "$TMP/p.vcd" 3000 || return 1
+	"$SQWAVE" analyze "$TMP/p.vcd" --quiet --json "$TMP/f.json" 2> "$TMP/err" ||
+		fail "file: $(cat "$TMP/err")" || return 1
+	"$SQWAVE" analyze - --quiet --json "$TMP/s.json" < "$TMP/p.vcd" 2> "$TMP/err" ||
+		fail "-: $(cat "$TMP/err")" || return 1
+	cat "$TMP/p.vcd" | "$SQWAVE" analyze /dev/stdin --quiet --json "$TMP/d.json" 2> "$TMP/err" ||
+		fail "/dev/stdin: $(cat "$TMP/err")" || return 1
+	"$SQWAVE" analyze <(cat "$TMP/p.vcd") --quiet --json "$TMP/ps.json" 2> "$TMP/err" ||
+		fail "<(...): $(cat "$TMP/err")" || return 1
+	local want got j
+	want=$(jget "$TMP/f.json" 'd["counts"]["edges"], d["pulse_width"]["any"]["tmin"]["width_ns"]')
+	[ -n "$want" ] && [ "${want%% *}" -gt 2000 ] || fail "the file: '$want'" || return 1
+	for j in s d ps; do
+		got=$(jget "$TMP/$j.json" 'd["counts"]["edges"], d["pulse_width"]["any"]["tmin"]["width_ns"]')
+		[ "$got" = "$want" ] || fail "$j: $got, the file: $want" || return 1
+	done
+}
+
+test_a_log_from_a_pipe_reads_like_the_file() {
+	[ -f "$TMP/p.sqwlog" ] || gen log "$TMP/p.sqwlog" 3000 || return 1
+	"$SQWAVE" analyze "$TMP/p.sqwlog" --quiet --json "$TMP/lf.json" 2> "$TMP/err" || return 1
+	cat "$TMP/p.sqwlog" | "$SQWAVE" analyze - --quiet --json "$TMP/ls.json" 2> "$TMP/err" ||
+		fail "$(cat "$TMP/err")" || return 1
+	[ "$(jget "$TMP/ls.json" 'd["counts"]["edges"]')" = 3000 ] ||
+		fail "counts: $(jget "$TMP/ls.json" 'd["counts"]["edges"]')" || return 1
+}
+
+test_choosing_among_20000_signals_is_one_pass() {
+	gen wide-vcd "$TMP/wide.vcd" || return 1
+	# two minutes before (one pass per silent signal); one pass is well under 10 s
+	timeout 10 "$SQWAVE" analyze "$TMP/wide.vcd" --quiet --json "$TMP/w.json" 2> "$TMP/err"
+	local rc=$?
+	[ $rc -eq 0 ] || fail "exit $rc (124: timeout): $(cat "$TMP/err")" || return 1
+	[ "$(jget "$TMP/w.json" 'd["source"]["capture"]["channel"]')" = "top.sig19999" ] ||
+		fail "channel $(jget "$TMP/w.json" 'd["source"]["capture"]["channel"]')" || return 1
+}
+
+test_a_session_of_256_MiB_zeros_over_512_probes_is_read_once() {
+	gen zeros-sr "$TMP/zeros.sr" || return 1
+	( [ $limits_ok -eq 1 ] && ulimit -v 600000; exec timeout 30 "$SQWAVE" analyze "$TMP/zeros.sr" \
+		--quiet --json "$TMP/z.json" ) 2> "$TMP/err"
+	local rc=$?
+	[ $rc -eq 0 ] || fail "exit $rc (124: timeout): $(cat "$TMP/err")" || return 1
+	[ "$(jget "$TMP/z.json" 'd["source"]["capture"]["channel_reason"]')" = "no channel has edges; using the first" ] ||
+		fail "$(jget "$TMP/z.json" 'd["source"]["capture"]')" || return 1
+}
+
+test_a_session_whose_entries_overlap_is_refused_as_a_zip_bomb() {
+	gen overlap-sr "$TMP/bomb.sr" || return 1
+	timeout 10 "$SQWAVE" analyze "$TMP/bomb.sr" > /dev/null 2> "$TMP/err"
+	local rc=$?
+	[ $rc -eq 2 ] || fail "exit $rc: $(cat "$TMP/err")" || return 1
+	grep -q "overlap" "$TMP/err" || fail "$(cat "$TMP/err")" || return 1
+}
+
+test_compare_refuses_a_capture_that_toggles_every_sample_in_bounded_memory() {
+	gen log "$TMP/small.sqwlog" 4000 || return 1
+	gen toggle-sr "$TMP/toggle.sr" || return 1
+	( [ $limits_ok -eq 1 ] && ulimit -v 400000; exec timeout 60 "$SQWAVE" compare \
+		"$TMP/small.sqwlog" "$TMP/toggle.sr" ) > /dev/null 2> "$TMP/err"
+	local rc=$?
+	[ $rc -eq 2 ] || fail "exit $rc: $(cat "$TMP/err")" || return 1
+	grep -q "over twice what the run has records" "$TMP/err" || fail "$(cat "$TMP/err")" || return 1
+}
+
+test_compare_holds_at_most_48_bytes_per_capture_edge() {
+	[ $limits_ok -eq 1 ] || { echo "    (sanitizer build: memory limits skipped)"; return 0; }
+	local n=1000000 base=4000 kb
+	gen logvcd "$TMP/big.sqwlog" "$TMP/big.vcd" $n || return 1
+	# RLIMIT_DATA counts the heap, not the mapped capture file: a constant
+	# for the program and its libraries, and 48 bytes an edge
+	kb=$((base + n * 48 / 1024))
+	( ulimit -d $kb; exec timeout 120 "$SQWAVE" compare "$TMP/big.sqwlog" "$TMP/big.vcd" \
+		--json "$TMP/big.json" ) > /dev/null 2> "$TMP/err"
+	local rc=$?
+	[ $rc -eq 0 ] || fail "exit $rc under ulimit -d $kb: $(tail -c 400 "$TMP/err")" || return 1
+	[ "$(jget "$TMP/big.json" 'd["edges"]["paired"]')" = $n ] || fail "not every edge paired" || return 1
+}
+
+# ---- wrong numbers with exit 0 --------------------------------------------------
+
+test_a_5_hz_capture_of_10359_s_does_not_wrap() {
+	gen week-sr "$TMP/long.sr" || return 1
+	"$SQWAVE" analyze "$TMP/long.sr" --quiet --json "$TMP/long.json" 2> "$TMP/err" ||
+		fail "$(cat "$TMP/err")" || return 1
+	# every pulse is 1000 samples of 200 ms: 200 s exactly, never negative
+	[ "$(jget "$TMP/long.json" 'd["pulse_width"]["any"]["tmin"]["width_ns"], d["pulse_width"]["any"]["tmax"]["width_ns"]')" = \
+		"200000000000 200000000000" ] || fail "$(jget "$TMP/long.json" 'd["pulse_width"]["any"]')" || return 1
+	[ "$(jget "$TMP/long.json" 'd["source"]["capture"]["end_ps"]')" = 10359000000000000 ] ||
+		fail "end $(jget "$TMP/long.json" 'd["source"]["capture"]["end_ps"]')" || return 1
+}
+
+test_tiny_sample_rates_give_exact_widths_or_a_refusal() {
+	printf '0\n0\n1\n1\n0\n1\n' > "$TMP/bits.csv"
+	"$SQWAVE" analyze "$TMP/bits.csv" --format sigrok --samplerate 0.001 --quiet \
+		--json "$TMP/slow.json" 2> "$TMP/err" || fail "$(cat "$TMP/err")" || return 1
+	# 1 ms Hz: 1000 s a sample; the pulses are 2000 s and 1000 s
+	[ "$(jget "$TMP/slow.json" 'd["pulse_width"]["any"]["tmin"]["width_ns"], d["pulse_width"]["any"]["tmax"]["width_ns"]')" = \
+		"1000000000000 2000000000000" ] || fail "$(jget "$TMP/slow.json" 'd["pulse_width"]["any"]')" || return 1
+	"$SQWAVE" analyze "$TMP/bits.csv" --format sigrok --samplerate 1e-12 > /dev/null 2> "$TMP/err"
+	local rc=$?
+	[ $rc -eq 2 ] || fail "1e-12 Hz: exit $rc: $(cat "$TMP/err")" || return 1
+	grep -q "53 days" "$TMP/err" || fail "$(cat "$TMP/err")" || return 1
+}
+
+test_absurd_rigol_start_or_increment_is_exit_2_with_the_line() {
+	local hdr
+	for hdr in "0.0,-1.0e-06" "1e300,1.0e-06" "0.0,0.0" "0.0,1e200"; do
+		{ echo "X,CH1,Start,Increment,"; echo "Sequence,Volt,$hdr,"
+		  for i in $(seq 0 99); do echo "$i,$(( (i / 10) % 2 * 3 )).3,"; done; } > "$TMP/rigol.csv"
+		"$SQWAVE" analyze "$TMP/rigol.csv" > /dev/null 2> "$TMP/err"
+		local rc=$?
+		[ $rc -eq 2 ] || fail "$hdr: exit $rc: $(cat "$TMP/err")" || return 1
+		grep -q "rigol.csv:2:" "$TMP/err" || fail "$hdr: $(cat "$TMP/err")" || return 1
+	done
+}
+
+test_scope_time_backwards_constant_or_shuffled_is_exit_2() {
+	python3 - "$TMP" <<'PY' || return 1
+import random, sys
+d = sys.argv[1]
+lv = lambda i: "3.3" if (i // 20) % 2 else "0.0"
+with open(f"{d}/back.csv", "w") as f:
+    f.write("Time,CH1\n" + "".join(f"{(i if i != 50 else 45) * 1e-6:.7f},{lv(i)}\n" for i in range(200)))
+with open(f"{d}/const.csv", "w") as f:
+    f.write("Time,CH1\n" + "".join(f"0.0010000,{lv(i)}\n" for i in range(200)))
+order = list(range(200)); random.Random(3).shuffle(order)
+with open(f"{d}/shuf.csv", "w") as f:
+    f.write("Time,CH1\n" + "".join(f"{i * 1e-6:.7f},{lv(i)}\n" for i in order))
+PY
+	local f
+	for f in back const shuf; do
+		"$SQWAVE" analyze "$TMP/$f.csv" > /dev/null 2> "$TMP/err"
+		local rc=$?
+		[ $rc -eq 2 ] || fail "$f: exit $rc: $(cat "$TMP/err")" || return 1
+	done
+	"$SQWAVE" analyze "$TMP/back.csv" 2>&1 | grep -q "back.csv:52:.*backwards" || fail "no line" || return 1
+}
+
+test_a_capture_truncated_while_read_is_never_a_sigbus() {
+	gen logvcd "$TMP/t.sqwlog" "$TMP/t.vcd" 600000 || return 1
+	local i rc
+	for i in 1 2 3; do
+		cp "$TMP/t.vcd" "$TMP/cut.vcd"
+		"$SQWAVE" analyze "$TMP/cut.vcd" --quiet > /dev/null 2> "$TMP/err" &
+		local pid=$!
+		sleep 0.0$i
+		truncate -s 65536 "$TMP/cut.vcd"
+		wait $pid
+		rc=$?
+		# finished before the cut (0), or saw it (2: "changed while being read"
+		# or a malformed end); 135 would be SIGBUS
+		rc_in $rc 0 2 || fail "exit $rc: $(cat "$TMP/err")" || return 1
+	done
+}
+
+test_a_row_of_a_million_empty_fields_is_named_not_an_unterminated_quote() {
+	{ echo "Time,CH1"; echo "0.0,0"; head -c 1000000 /dev/zero | tr '\0' ','; echo "1"; } > "$TMP/wide.csv"
+	"$SQWAVE" analyze "$TMP/wide.csv" > /dev/null 2> "$TMP/err"
+	local rc=$?
+	[ $rc -eq 2 ] || fail "exit $rc: $(cat "$TMP/err")" || return 1
+	grep -q "wide.csv:3: more than 65536 fields" "$TMP/err" || fail "$(cat "$TMP/err")" || return 1
+}
+
+test_capture_tmin_tmax_bounds_include_the_sample_resolution() {
+	[ -f "$TMP/p.vcd" ] || gen logvcd "$TMP/p.sqwlog" "$TMP/p.vcd" 3000 || return 1
+	"$SQWAVE" analyze "$TMP/p.vcd" --quiet --json "$TMP/b.json" 2> "$TMP/err" || return 1
+	# 10 ns samples: the edge is within 10 ns before its sample, so a width is
+	# known to +-10 ns, not [x, x]
+	python3 - "$TMP/b.json" <<'PY' || return 1
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = d["pulse_width"]["any"]["tmin"]
+assert t["hi_ns"] - t["width_ns"] == 10 and t["width_ns"] - t["lo_ns"] == 10, t
+PY
+}
+
+# ---- classes that already hold --------------------------------------------------
+
+test_cut_and_flipped_sessions_never_crash() {
+	[ -f "$TMP/long.sr" ] || gen week-sr "$TMP/long.sr" || return 1
+	python3 - "$TMP" <<'PY' || return 1
+import random, sys
+d = sys.argv[1]
+raw = open(f"{d}/long.sr", "rb").read()
+rng = random.Random(11)
+for k in range(12):
+    b = bytearray(raw[: rng.randrange(len(raw))] if k < 6 else raw)
+    if k >= 6:
+        for _ in range(4):
+            b[rng.randrange(len(b))] ^= 1 << rng.randrange(8)
+    open(f"{d}/bad{k}.sr", "wb").write(b)
+PY
+	local k rc
+	for k in $(seq 0 11); do
+		timeout 20 "$SQWAVE" analyze "$TMP/bad$k.sr" --quiet > /dev/null 2> "$TMP/err"
+		rc=$?
+		rc_in $rc 0 2 || fail "bad$k.sr: exit $rc: $(cat "$TMP/err")" || return 1
+	done
+}
+
+test_a_vcd_whose_time_goes_backwards_is_exit_2_with_its_line() {
+	printf '$timescale 1 ns $end $scope module t $end $var wire 1 ! a $end $upscope $end\n$enddefinitions $end\n#0 0!\n#10 1!\n#5 0!\n' > "$TMP/b.vcd"
+	"$SQWAVE" analyze "$TMP/b.vcd" > /dev/null 2> "$TMP/err"
+	local rc=$?
+	[ $rc -eq 2 ] || fail "exit $rc" || return 1
+	grep -q "b.vcd:5:" "$TMP/err" || fail "$(cat "$TMP/err")" || return 1
+}
+
+for t in $(declare -F | awk '{print $3}' | grep '^test_'); do
+	if ( $t ); then
+		echo "PASS hostile/captures: ${t#test_}"
+		passed=$((passed + 1))
+	else
+		echo "FAIL hostile/captures: ${t#test_}"
+		failed=$((failed + 1))
+	fi
+done
+echo "hostile captures: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
