@@ -153,6 +153,7 @@ struct analyze_source *analyze_source_open(const char *path, const struct analyz
 		s->info.path = strcmp(path, "-") ? path : "<stdin>";
 		path = s->spool_path;
 	}
+	s->info.open_path = path;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		src_fail(s, ANALYZE_E_IO, "%s: %s", path, strerror(errno));
@@ -564,6 +565,14 @@ static void stage_stats(struct edgestats *es, const struct edge_rec *e, struct a
 	it->lat = edgestats_last_latency(es);
 }
 
+void analysis_set_soak(struct analysis *a, struct phasestats *ps, const struct soakview *sv,
+		       const struct run_info *ri)
+{
+	a->ps = ps;
+	a->sv = sv;
+	a->soak = ri;
+}
+
 /* Everything else: the second half. Touches no edgestats state, so it can
  * run in another thread than stage_stats() (analysis_feed()). */
 static void stage_rest(struct analysis *a, const struct analyze_item *it)
@@ -576,6 +585,9 @@ static void stage_rest(struct analysis *a, const struct analyze_item *it)
 	struct analyze_span *m, *b;
 	uint64_t missed = it->missed;
 	int64_t lat = it->lat;
+
+	if (a->ps)
+		phasestats_add(a->ps, e);
 
 	if (!a->have_edge) {
 		a->first = *e;

@@ -13,6 +13,7 @@
 #include "edge.h"
 #include "edgelog.h"
 #include "edgestats.h"
+#include "phasestats.h"
 #include "stats.h"
 
 /*
@@ -58,6 +59,8 @@ struct analyze_source_info {
 	int64_t half_period_ns;     /* 0 when unknown */
 	/* log: header and metadata; NULL otherwise */
 	const struct edgelog_meta *meta;
+	const char *open_path;      /* where the data can be opened again (a spooled
+				     * stream: its memory file); == path otherwise */
 	/* after the last edge (analyze_source_next() returned 0): */
 	bool ended;
 	bool truncated;             /* log without footer */
@@ -175,6 +178,11 @@ struct analysis {
 	bool cb_has_before;
 	struct edgestats_pulse cb_before;
 	bool finished;
+	/* a soak's log: per-phase statistics (fed with the rest) and what the
+	 * run's summary shows of its phases and loads; NULL for other sources */
+	struct phasestats *ps;
+	const struct run_info *soak;
+	const struct soakview *sv;
 	/* analysis_feed() runs edgestats in another thread: keep its memory
 	 * (allocated just after) off the cache lines this thread writes */
 	char pad_[128];
@@ -195,6 +203,14 @@ void analysis_set_edge_cb(struct analysis *a,
 				     const struct edgestats_pulse *before,
 				     const struct edgestats_pulse *after),
 			  void *ctx);
+/* A soak's log (soakview.h): per-phase statistics in @ps (fed by the
+ * analysis), and the phases, loads and proof for the reports (@ri's phases
+ * point into @ps and @sv). All stay the caller's, alive until the reports
+ * are written. */
+struct soakview;
+struct run_info;
+void analysis_set_soak(struct analysis *a, struct phasestats *ps, const struct soakview *sv,
+		       const struct run_info *ri);
 /* Feed one edge in order. No allocation except one timeline row a minute. */
 void analysis_add(struct analysis *a, const struct edge_rec *e);
 /* Every edge of @s into @a, as analysis_add() would, until the end (0) or an

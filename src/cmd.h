@@ -3,6 +3,8 @@
 #ifndef SQW_CMD_H
 #define SQW_CMD_H
 
+#include <stdio.h>
+
 enum sqw_exit {
 	SQW_EXIT_OK = 0,       /* completed, within limits (compare: agree) */
 	SQW_EXIT_LIMIT = 1,    /* completed, a limit was violated (compare: disagree) */
@@ -17,5 +19,10 @@ int cmd_export(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+
+/* analyze's JSON document of @path (a log, an edge list, a capture) to @out,
+ * as `sqwave analyze PATH --json` writes it: for report. Returns an exit
+ * code (0, 2 bad input, 3 I/O) with the reason in @err. */
+int analyze_to_json(const char *path, FILE *out, char *err, size_t errlen);
 
 #endif

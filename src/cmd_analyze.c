@@ -15,6 +15,8 @@
 #include "outfile.h"
 #include "statsjson.h"
 #include "print.h"
+#include "soakview.h"
+#include "summary.h"
 #include "svgplot.h"
 #include "units.h"
 
@@ -209,6 +211,27 @@ static void text_counts(FILE *f, const struct analysis *a)
 			PRIu64 "\n", a->first.seq, a->last.seq);
 }
 
+/* What was running at @t: "  loaded: coremark, ping-flood" (a soak's log). */
+static void text_running(FILE *f, const struct analysis *a, uint64_t t)
+{
+	const char *name = soakview_phase_at(a->sv, t);
+	size_t i, j;
+
+	fprintf(f, "  %s", name[0] ? OUTFILE_ESC(name) : "(warm-up)");
+	for (i = 0; i < a->soak->nphases; i++) {
+		const struct summary_phase *ph = &a->soak->phases[i];
+
+		if (strcmp(ph->name, name))
+			continue;
+		fputc(':', f);
+		for (j = 0; j < ph->nloads; j++)
+			fprintf(f, "%s %.*s", j ? "," : "", (int)strcspn(ph->load_specs[j], ":"),
+				ph->load_specs[j]);
+		if (!ph->nloads)
+			fprintf(f, " no loads");
+	}
+}
+
 static void text_worst(FILE *f, const struct analysis *a)
 {
 	size_t i;
@@ -218,15 +241,19 @@ static void text_worst(FILE *f, const struct analysis *a)
 	fprintf(f, "\n%zu worst edges, by %s\n", a->nworst,
 		a->src->has_intended ? "wake latency"
 				     : "distance of the pulse ending there from its polarity's mean");
-	fprintf(f, "  %12s %20s %11s %8s %14s %14s\n", "edge", "where",
-		a->src->has_intended ? "latency us" : "off us", "level", "before us", "after us");
+	fprintf(f, "  %12s %20s %11s %8s %14s %14s%s\n", "edge", "where",
+		a->src->has_intended ? "latency us" : "off us", "level", "before us", "after us",
+		a->soak && a->soak->nphases ? "  phase: its loads" : "");
 	for (i = 0; i < a->nworst; i++) {
 		const struct analyze_worst *w = &a->worst[i];
 
-		fprintf(f, "  %12" PRIu64 " %20s %11s %8s %14s %14s\n", w->seq,
+		fprintf(f, "  %12" PRIu64 " %20s %11s %8s %14s %14s", w->seq,
 			WHEN(a, w->intended_ns), UNITS_US(a->src->has_intended ? w->latency_ns : w->score_ns),
 			w->level ? "rise" : "fall", w->has_before ? UNITS_US(w->before_ns) : "-",
 			w->has_after ? UNITS_US(w->after_ns) : "-");
+		if (a->soak && a->soak->nphases)
+			text_running(f, a, w->intended_ns);
+		fputc('\n', f);
 	}
 }
 
@@ -338,6 +365,16 @@ void analyze_print_text(FILE *f, const struct analysis *a)
 	text_worst(f, a);
 	text_missed(f, a);
 	text_timeline(f, a);
+	if (a->soak && (a->soak->nphases || a->soak->breaks)) {
+		if (a->soak->label && a->soak->label[0])
+			fprintf(f, "\nlabel      %s\n", OUTFILE_ESC(a->soak->label));
+		if (a->soak->breaks)
+			fprintf(f, "breaks     %u; the first at %s: %s\n", a->soak->breaks,
+				a->soak->break_text, a->soak->break_trace[0]
+				? OUTFILE_ESC(a->soak->break_trace) : "(trace not saved)");
+		if (a->soak->nphases)
+			summary_phases_text(f, a->soak);
+	}
 }
 
 /* ---- JSON (docs/analyze.md) ---- */
@@ -462,6 +499,49 @@ static void json_span_widths(struct json_writer *w, const struct analyze_span *s
 	}
 }
 
+/* A soak's log: what the report and a reader need of the run (board,
+ * kernel, RT, limits) and its phases, as in the run's JSON summary. */
+static void json_soak(struct json_writer *w, const struct analysis *a)
+{
+	const struct config *c;
+	char buf[256];
+	static const enum cfg_key limits[] = { CFG_LIMITS_TMIN, CFG_LIMITS_TMAX,
+					       CFG_LIMITS_WAKE_LATENCY_MAX, CFG_LIMITS_MISSED_MAX };
+	size_t i;
+
+	if (!a->sv)
+		return;
+	c = soakview_config(a->sv);
+	json_kv_object_begin(w, "board");
+	json_kv_string(w, "name", config_str(c, CFG_BOARD_NAME));
+	json_object_end(w);
+	json_kv_object_begin(w, "host");
+	if (edgelog_meta_get(a->src->meta, EDGELOG_META_KERNEL, buf, sizeof(buf)))
+		buf[strcspn(buf, " ")] = '\0';
+	else
+		buf[0] = '\0';
+	json_kv_string(w, "kernel_release", buf);
+	json_kv_bool(w, "preempt_rt", edgelog_meta_get(a->src->meta, EDGELOG_META_PREEMPT_RT, buf,
+						       sizeof(buf)) && !strcmp(buf, "yes"));
+	json_object_end(w);
+	json_kv_object_begin(w, "rt");
+	json_kv_bool(w, "ok", !edgelog_meta_get(a->src->meta, EDGELOG_META_RT, buf, sizeof(buf)) ||
+				      !strcmp(buf, "yes"));
+	json_object_end(w);
+	json_kv_object_begin(w, "run");
+	json_kv_int(w, "half_period_ns", a->src->half_period_ns);
+	json_object_end(w);
+	/* the limits the run had, as the summary's "config" gives them */
+	json_kv_object_begin(w, "config");
+	for (i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
+		json_kv_object_begin(w, config_key_name(limits[i], buf, sizeof(buf)));
+		json_kv_int(w, "value", config_int(c, limits[i]));
+		json_object_end(w);
+	}
+	json_object_end(w);
+	summary_phases_json(w, a->soak);
+}
+
 static void json_analysis(struct json_writer *w, const struct analysis *a)
 {
 	const struct edgestats_result *r = analysis_stats(a);
@@ -565,6 +645,8 @@ static void json_analysis(struct json_writer *w, const struct analysis *a)
 			json_kv_null(w, "latency_ns");
 		json_kv_int(w, "score_ns", x->score_ns);
 		json_kv_int(w, "level", x->level);
+		if (a->sv)
+			json_kv_string(w, "phase", soakview_phase_at(a->sv, x->intended_ns));
 		if (x->has_before)
 			json_kv_int(w, "pulse_before_ns", x->before_ns);
 		else
@@ -640,7 +722,101 @@ static void json_analysis(struct json_writer *w, const struct analysis *a)
 	}
 	json_array_end(w);
 	json_object_end(w);
+	json_soak(w, a);
 	json_object_end(w);
+}
+
+/* For a log: open its soak view, per-phase statistics and the run_info the
+ * phase writers read, and hand them to the analysis. 0 (also for other
+ * sources: nothing to do), or -1 with *@exit and a message. */
+static int soak_setup(struct analysis *a, struct soakview **sv, struct phasestats **ps,
+		      struct summary_phase **phases, struct run_info *sri, int *exit, char *err,
+		      size_t errlen)
+{
+	const struct analyze_source_info *si = a->src;
+	bool bad;
+	size_t i, n;
+
+	if (si->kind != ANALYZE_SRC_LOG)
+		return 0;
+	*sv = soakview_open(si->open_path, si->meta->start_ns,
+			    a->o.minute_ns ? a->o.minute_ns : 60000000000ll, &bad, err, errlen);
+	if (!*sv) {
+		*exit = bad ? SQW_EXIT_USAGE : SQW_EXIT_RUNTIME;
+		return -1;
+	}
+	soakview_run_info(*sv, sri);
+	n = soakview_nphases(*sv);
+	if (n) {
+		uint64_t starts[64];
+
+		soakview_phase_starts(*sv, starts);
+		*ps = phasestats_new(si->half_period_ns, n, starts, 0);
+		*phases = calloc(n, sizeof(**phases));
+		if (!*ps || !*phases) {
+			snprintf(err, errlen, "analyze: %s", strerror(ENOMEM));
+			*exit = SQW_EXIT_RUNTIME;
+			return -1;
+		}
+		for (i = 0; i < n; i++) {
+			soakview_phase(*sv, i, &(*phases)[i]);
+			(*phases)[i].stats = phasestats_phase(*ps, i);
+		}
+		sri->phases = *phases;
+		sri->nphases = n;
+	}
+	analysis_set_soak(a, *ps, *sv, sri);
+	return 0;
+}
+
+int analyze_to_json(const char *path, FILE *out, char *err, size_t errlen)
+{
+	struct analyze_opts ao = {
+		.worst_n = ANALYZE_WORST_DEFAULT,
+		.missed_list = ANALYZE_MISSED_LIST_DEFAULT,
+		.hist_buckets = ANALYZE_HIST_BUCKETS_DEFAULT,
+	};
+	struct analyze_source *src;
+	struct analysis *a = NULL;
+	struct soakview *sv = NULL;
+	struct phasestats *ps = NULL;
+	struct summary_phase *phases = NULL;
+	struct run_info sri;
+	struct json_writer w;
+	enum analyze_status st;
+	int ret = SQW_EXIT_OK;
+
+	memset(&sri, 0, sizeof(sri));
+	src = analyze_source_open(path, NULL, &st, err, errlen);
+	if (!src)
+		return st == ANALYZE_E_IO ? SQW_EXIT_RUNTIME : SQW_EXIT_USAGE;
+	a = analysis_new(&ao, analyze_source_info(src));
+	if (!a) {
+		snprintf(err, errlen, "analyze: %s", strerror(errno));
+		ret = SQW_EXIT_RUNTIME;
+		goto out;
+	}
+	if (soak_setup(a, &sv, &ps, &phases, &sri, &ret, err, errlen) < 0)
+		goto out;
+	if (analysis_feed(a, src) < 0) {
+		snprintf(err, errlen, "%s", analyze_source_error(src, &st));
+		ret = st == ANALYZE_E_IO ? SQW_EXIT_RUNTIME : SQW_EXIT_USAGE;
+		goto out;
+	}
+	analysis_finish(a);
+	json_init(&w, out);
+	json_analysis(&w, a);
+	if (json_finish(&w) < 0) {
+		snprintf(err, errlen, "analyze: %s", strerror(errno));
+		ret = SQW_EXIT_RUNTIME;
+	}
+out:
+	analysis_free(a);
+	free(phases);
+	phasestats_free(ps);
+	soakview_free(sv);
+	analyze_source_close(src);
+	return ret;
 }
 
 int analyze_write_json(const char *path, const struct analysis *a)
@@ -824,6 +1000,10 @@ int cmd_analyze(int argc, char **argv)
 	const char *json = NULL, *csv = NULL, *svg = NULL, *hist = NULL, *path, *why;
 	struct analyze_source *src = NULL;
 	struct analysis *a = NULL;
+	struct soakview *sv = NULL;
+	struct phasestats *ps = NULL;
+	struct summary_phase *phases = NULL;
+	struct run_info sri;
 	enum analyze_status st;
 	struct csv_out *co = NULL;
 	unsigned long v;
@@ -923,6 +1103,7 @@ int cmd_analyze(int argc, char **argv)
 		}
 	}
 
+	memset(&sri, 0, sizeof(sri));
 	src = analyze_source_open(path, &so, &st, err, sizeof(err));
 	if (!src) {
 		if (err[0]) /* else the capture importer has said why */
@@ -933,6 +1114,11 @@ int cmd_analyze(int argc, char **argv)
 	if (!a) {
 		pr_err("analyze: %s", strerror(errno));
 		ret = SQW_EXIT_RUNTIME;
+		goto out;
+	}
+	/* A soak's log: its phases, loads and proof, as the run's summary had them. */
+	if (soak_setup(a, &sv, &ps, &phases, &sri, &ret, err, sizeof(err)) < 0) {
+		pr_err("%s", err);
 		goto out;
 	}
 	if (csv) {
@@ -1008,6 +1194,9 @@ out:
 		free(co);
 	}
 	analysis_free(a);
+	free(phases);
+	phasestats_free(ps);
+	soakview_free(sv);
 	analyze_source_close(src);
 	return ret;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "edgelog.h"
 #include "jsonread.h"
 #include "print.h"
 #include "report.h"
@@ -15,12 +16,12 @@
 static void report_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: sqwave report RUN.json... [--markdown FILE] [--json FILE] [--svg FILE]\n\n"
+		"usage: sqwave report RUN... [--markdown FILE] [--json FILE] [--svg FILE]\n\n"
 		"One row per run and phase: label, board, kernel and PREEMPT_RT, loads and\n"
 		"their proof (CPU busy, packets/s, CoreMark score), edges, Tmin/Tmax with\n"
 		"bounds, wake latency p99/p99.99/max, missed periods, verdict. RUN is a\n"
-		"JSON summary of a run (sqwave run --json) or of an analysis (sqwave\n"
-		"analyze --json).\n\n"
+		"run's log (its phases, loads and proof come from its events), a JSON\n"
+		"summary of a run (sqwave run --json) or of an analysis (analyze --json).\n\n"
 		"  --markdown FILE   the table in Markdown ('-': stdout, instead of the text)\n"
 		"  --json FILE       the rows as JSON (schema sqwave-report)\n"
 		"  --svg FILE        every row's pulse-width distribution overlaid\n"
@@ -47,6 +48,51 @@ static int write_to(const char *path, void (*fn)(FILE *, const struct report *),
 		ret = -1;
 	}
 	return ret;
+}
+
+/* A sqwave log (by its magic)? */
+static bool is_log(const char *path)
+{
+	char magic[8];
+	FILE *f = fopen(path, "rbe");
+	bool yes;
+
+	if (!f)
+		return false;
+	yes = fread(magic, 1, sizeof(magic), f) == sizeof(magic) &&
+	      !memcmp(magic, EDGELOG_MAGIC, sizeof(magic));
+	fclose(f);
+	return yes;
+}
+
+/* A log's rows come from its analysis, the same document analyze --json
+ * writes (its phases rebuilt from the log's events). */
+static struct jv *log_doc(const char *path, int *rc, char *err, size_t errlen)
+{
+	char *text = NULL, msg[512];
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct jv *doc = NULL;
+
+	if (!f) {
+		snprintf(err, errlen, "out of memory");
+		*rc = SQW_EXIT_RUNTIME;
+		return NULL;
+	}
+	*rc = analyze_to_json(path, f, err, errlen);
+	if (fclose(f) != 0 && !*rc) {
+		snprintf(err, errlen, "out of memory");
+		*rc = SQW_EXIT_RUNTIME;
+	}
+	if (!*rc) {
+		doc = jsonread_parse(text, len, msg, sizeof(msg));
+		if (!doc) {
+			snprintf(err, errlen, "%s: its analysis: %s", path, msg);
+			*rc = SQW_EXIT_RUNTIME;
+		}
+	}
+	free(text);
+	return doc;
 }
 
 int cmd_report(int argc, char **argv)
@@ -88,19 +134,21 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	if (optind >= argc) {
-		pr_err("report needs at least one run: sqwave report RUN.json...");
+		pr_err("report needs at least one run: sqwave report RUN.sqwlog|RUN.json...");
 		return SQW_EXIT_USAGE;
 	}
 	for (i = optind; i < argc; i++) {
 		char err[1024];
-		bool io;
-		struct jv *doc = jsonread_file(argv[i], &io, err, sizeof(err));
+		bool io = false;
+		int rc = 0;
+		struct jv *doc = is_log(argv[i]) ? log_doc(argv[i], &rc, err, sizeof(err))
+						 : jsonread_file(argv[i], &io, err, sizeof(err));
 
 		if (!doc || report_add_doc(&rep, doc, argv[i], err, sizeof(err)) < 0) {
 			pr_err("%s", err);
 			jv_free(doc);
 			report_free(&rep);
-			return doc || !io ? SQW_EXIT_USAGE : SQW_EXIT_RUNTIME;
+			return rc ? rc : doc || !io ? SQW_EXIT_USAGE : SQW_EXIT_RUNTIME;
 		}
 		jv_free(doc);
 	}

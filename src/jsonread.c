@@ -455,8 +455,7 @@ struct jv *jsonread_file(const char *path, bool *io, char *err, size_t errlen)
 	close(fd);
 	*io = false;
 	if (got >= 8 && !memcmp(buf, "SQWAVLOG", 8)) {
-		snprintf(err, errlen, "%s: is a sqwave log, not JSON; make its JSON with "
-			 "sqwave analyze %s --json FILE", path, path);
+		snprintf(err, errlen, "%s: is a sqwave log, not JSON", path);
 		free(buf);
 		return NULL;
 	}

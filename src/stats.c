@@ -420,6 +420,39 @@ int64_t stats_hist_percentile_err(const struct stats_hist *h, double p, int64_t 
 	return h->m.max;
 }
 
+void stats_hist_walk(const struct stats_hist *h,
+		     void (*fn)(void *ctx, int64_t lo, int64_t hi, uint64_t count), void *ctx)
+{
+	int set, neg, j;
+	size_t i;
+
+	for (set = 0; set < 2; set++) {
+		for (neg = 0; neg < 2; neg++) {
+			for (j = 0; j < STATS_HIST_NPAGES; j++) {
+				const uint64_t *p = h->page[set][neg][j];
+				int64_t w = stats_hist_slot_width((unsigned)j), lo, hi;
+
+				if (!h->pcount[set][neg][j])
+					continue;
+				if (!p) {
+					set_range(h, set, neg, stats_hist_slot_low((unsigned)j, 0),
+						  stats_hist_slot_low((unsigned)j, (size_t)SUB - 1) + w - 1,
+						  &lo, &hi);
+					fn(ctx, lo, hi, h->pcount[set][neg][j]);
+					continue;
+				}
+				for (i = 0; i < (size_t)SUB; i++) {
+					if (!p[i])
+						continue;
+					set_range(h, set, neg, stats_hist_slot_low((unsigned)j, i),
+						  stats_hist_slot_low((unsigned)j, i) + w - 1, &lo, &hi);
+					fn(ctx, lo, hi, p[i]);
+				}
+			}
+		}
+	}
+}
+
 int64_t stats_hist_percentile(const struct stats_hist *h, double p)
 {
 	int64_t err;

@@ -131,6 +131,10 @@ void stats_hist_merge(struct stats_hist *h, const struct stats_hist *o);
  * allocated.
  */
 int64_t stats_hist_percentile(const struct stats_hist *h, double p);
+/* Every non-empty bucket as [lo, hi] (inclusive) and its count, in no
+ * particular order (overflows not included: see .ovf_low, .ovf_high). */
+void stats_hist_walk(const struct stats_hist *h,
+		     void (*fn)(void *ctx, int64_t lo, int64_t hi, uint64_t count), void *ctx);
 int64_t stats_hist_percentile_err(const struct stats_hist *h, double p, int64_t *err);
 
 /* The nearest rank of percentile @p among @n values: ceil(p / 100 * n), at

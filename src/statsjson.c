@@ -3,6 +3,9 @@
  * docs/json-summary.md, docs/analyze.md and docs/compare.md. */
 #include "statsjson.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include <math.h>
 #include <stddef.h>
 
@@ -75,6 +78,68 @@ void statsjson_pulse(struct json_writer *w, const char *key, const struct edgest
 	json_object_end(w);
 }
 
+#define HIST_BINS_MAX 4000
+
+struct binner {
+	int64_t lo, bin;
+	size_t n;
+	uint64_t *counts;
+};
+
+static void bin_bucket(void *ctx, int64_t lo, int64_t hi, uint64_t count)
+{
+	struct binner *b = ctx;
+	int64_t mid = lo + (hi - lo) / 2, k;
+
+	if (mid < b->lo)
+		return;
+	k = (mid - b->lo) / b->bin;
+	if (k >= 0 && (size_t)k < b->n)
+		b->counts[k] += count;
+}
+
+/* "histogram": the distribution in at most HIST_BINS_MAX bins of 1, 2 or 5
+ * x 10^k us from the minimum to the maximum, each bucket in the bin of its
+ * middle (what a scope's histogram shows; sqwave report overlays them). */
+static void statsjson_histogram(struct json_writer *w, const struct stats_hist *h)
+{
+	static const int64_t steps[] = { 1, 2, 5 };
+	struct binner b = { 0 };
+	int64_t span, unit = 1000;
+	size_t i;
+
+	if (!h->m.n)
+		return;
+	span = h->m.max - h->m.min;
+	for (i = 0;; i++) {
+		b.bin = steps[i % 3] * unit;
+		if (span / b.bin < HIST_BINS_MAX)
+			break;
+		if (i % 3 == 2) {
+			if (unit > INT64_MAX / 100)
+				break;
+			unit *= 10;
+		}
+	}
+	b.lo = h->m.min - ((h->m.min % b.bin) + b.bin) % b.bin;
+	b.n = (size_t)((h->m.max - b.lo) / b.bin + 1);
+	b.counts = calloc(b.n, sizeof(*b.counts));
+	if (!b.counts)
+		return;
+	stats_hist_walk(h, bin_bucket, &b);
+	json_kv_object_begin(w, "histogram");
+	json_kv_int(w, "lo_ns", b.lo);
+	json_kv_int(w, "bin_ns", b.bin);
+	json_kv_uint(w, "below", h->ovf_low);
+	json_kv_uint(w, "above", h->ovf_high);
+	json_kv_array_begin(w, "counts");
+	for (i = 0; i < b.n; i++)
+		json_uint(w, b.counts[i]);
+	json_array_end(w);
+	json_object_end(w);
+	free(b.counts);
+}
+
 void statsjson_widths(struct json_writer *w, const char *key, const struct edgestats_widths *wd)
 {
 	bool any = wd->h.m.n > 0;
@@ -85,6 +150,8 @@ void statsjson_widths(struct json_writer *w, const char *key, const struct edges
 	statsjson_pulse(w, "tmax", &wd->tmax, any);
 	statsjson_pulse(w, "tmin_bound", &wd->tmin_bound, any);
 	statsjson_pulse(w, "tmax_bound", &wd->tmax_bound, any);
+	if (!strcmp(key, "any"))
+		statsjson_histogram(w, &wd->h);
 	json_object_end(w);
 }
 
