@@ -188,6 +188,53 @@ PY
 	return 0
 }
 
+# The soak's log, analyzed later, gives the run summary's phases and proof;
+# report reads the log and the summary to the same rows.
+test_a_soak_log_analyzed_gives_back_the_summary_phases_and_the_same_report() {
+	[ -f "$TMP/soak.sqwlog" ] || { echo "    (no soak log: the soak test failed first)"; return 1; }
+	"$SQWAVE" analyze "$TMP/soak.sqwlog" --json "$TMP/an.json" > "$TMP/an.txt" 2> "$TMP/an.err" ||
+		fail "analyze: $(cat "$TMP/an.err")" || return 1
+	grep -q "^  loaded " "$TMP/an.txt" || fail "no phase rows in analyze's text" || return 1
+	python3 - "$TMP/soak.json" "$TMP/an.json" <<'PY' || return 1
+import json, sys
+run, an = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert an["label"] == run["label"]
+for pr, pa in zip(run["phases"], an["phases"]):
+    assert pr["name"] == pa["name"]
+    assert pr["counts"] == pa["counts"], (pr["counts"], pa["counts"])
+    for k in ("tmin", "tmax", "tmin_bound", "tmax_bound"):
+        assert pr["pulse_width"]["any"][k] == pa["pulse_width"]["any"][k], k
+    assert pr["wake_latency"]["max_ns"] == pa["wake_latency"]["max_ns"]
+    assert pr["load_not_applied"] == pa["load_not_applied"]
+    assert pr["proof"]["samples"] == pa["proof"]["samples"], (pr["proof"]["samples"], pa["proof"]["samples"])
+    for lr, la in zip(pr["proof"]["loads"], pa["proof"]["loads"]):
+        assert lr["name"] == la["name"]
+        for k in ("busy_pct", "packets_per_s", "valid_scores", "restarts", "lost"):
+            if k in lr:
+                assert abs(lr[k] - la[k]) < 0.5 if isinstance(lr[k], float) else lr[k] == la[k], (k, lr, la)
+h = an["phases"][1]["pulse_width"]["any"]["histogram"]
+assert sum(h["counts"]) + h["below"] + h["above"] == an["phases"][1]["pulse_width"]["any"]["count"]
+PY
+	"$SQWAVE" report "$TMP/soak.sqwlog" --json "$TMP/r1.json" -q 2> "$TMP/r1.err"
+	local rc=$?
+	[ $rc -eq 0 ] || fail "report of the log: exit $rc: $(cat "$TMP/r1.err")" || return 1
+	"$SQWAVE" report "$TMP/soak.json" --json "$TMP/r2.json" --svg "$TMP/r2.svg" -q 2> "$TMP/r2.err" ||
+		fail "report of the summary: $(cat "$TMP/r2.err")" || return 1
+	python3 - "$TMP/r1.json" "$TMP/r2.json" "$TMP/r2.svg" <<'PY' || return 1
+import json, sys
+import xml.etree.ElementTree as ET
+a, b = json.load(open(sys.argv[1]))["rows"], json.load(open(sys.argv[2]))["rows"]
+assert len(a) == len(b) == 2, (len(a), len(b))
+for x, y in zip(a, b):
+    for k in ("label", "phase", "edges", "tmin_ns", "tmax_highest_ns", "wake_max_ns", "verdict",
+              "load_applied", "loads"):
+        assert x[k] == y[k], (k, x[k], y[k])
+svg = ET.parse(sys.argv[3]).getroot()
+lines = [e for e in svg.iter() if e.tag.endswith("polyline")]
+assert len(lines) == 2, len(lines)
+PY
+}
+
 # A run with hackbench (80 processes) and stress-ng, stopped by signal $1
 # after 3 s: no process of any load may be left afterwards.
 stop_by_signal() {
