@@ -234,27 +234,6 @@ static int check_config(const struct config *c)
 	return 0;
 }
 
-static void gpio_spec_from_config(const struct config *c, struct gpio_out_spec *s)
-{
-	const char *drive = config_str(c, CFG_GPIO_DRIVE);
-
-	memset(s, 0, sizeof(*s));
-	s->backend = strcmp(config_str(c, CFG_GPIO_BACKEND), "sim") ? GPIO_BACKEND_GPIOD
-								       : GPIO_BACKEND_SIM;
-	s->chip = config_str(c, CFG_GPIO_CHIP);
-	s->line = config_str(c, CFG_GPIO_LINE);
-	s->active_low = config_bool(c, CFG_GPIO_ACTIVE_LOW);
-	s->drive = !strcmp(drive, "open-drain") ? GPIO_DRIVE_OPEN_DRAIN :
-		   !strcmp(drive, "open-source") ? GPIO_DRIVE_OPEN_SOURCE : GPIO_DRIVE_PUSH_PULL;
-	s->idle_level = (int)config_int(c, CFG_GPIO_IDLE_LEVEL);
-	s->consumer = "sqwave";
-	s->sim_write_cost_ns = config_int(c, CFG_SIM_WRITE_COST);
-	s->sim_num_lines = (unsigned)config_int(c, CFG_SIM_NUM_LINES);
-	s->sim_busy_line = (int)config_int(c, CFG_SIM_BUSY_LINE);
-	s->sim_busy_consumer = config_str(c, CFG_SIM_BUSY_CONSUMER);
-	s->sim_chip_label = config_str(c, CFG_SIM_CHIP_LABEL);
-}
-
 static uint64_t div_ceil(uint64_t a, uint64_t b)
 {
 	return (a + b - 1) / b;
@@ -321,10 +300,12 @@ int cmd_run(int argc, char **argv)
 	signal(SIGXFSZ, SIG_IGN);
 
 	/* 1. Everything that allocates. */
-	gpio_spec_from_config(c, &spec);
-	gpio = gpio_out_open(&spec);
-	if (!gpio)
-		goto out;	/* gpio_out_open said why */
+	gpio_out_spec_from_config(c, &spec);
+	gpio = gpio_out_open(&spec, why, sizeof(why));
+	if (!gpio) {
+		pr_err("%s", why);
+		goto out;
+	}
 	/* A copy: the summary is printed after the line is closed. */
 	snprintf(gpio_desc, sizeof(gpio_desc), "%s", gpio_out_describe(gpio));
 	ri.gpio_desc = gpio_desc;
@@ -461,7 +442,9 @@ out:
 		pthread_join(rt_tid, NULL);
 	}
 	recorder_finish(rec);
-	gpio_out_close(gpio);	/* back to idle, released, before anything slow */
+	/* Back to idle, released, before anything slow. */
+	if (gpio_out_close(gpio))
+		pr_warn("could not restore the idle level of %s: %s", gpio_desc, strerror(errno));
 	if (rs.p.stack_size)
 		rtsetup_process_exit(&rs);
 	rtloop_close(&loop);
