@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cfgpath.h"
 #include "cmd.h"
 #include "config.h"
 #include "edgelog.h"
@@ -28,7 +29,6 @@
 #include "summary.h"
 #include "sysinfo.h"
 #include "units.h"
-#include "yamlcfg.h"
 
 #define RUN_LEAD_NS 100000000ull      /* first edge 100 ms after setup */
 #define RUN_GRID_OFFSET_NS 250000ull  /* slot 0 at x.250 ms */
@@ -46,11 +46,13 @@ static uint64_t clock_ns(clockid_t clk)
 static void run_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: sqwave run --board FILE [--profile FILE] [--set KEY=VALUE ...] [OPTIONS]\n\n"
+		"usage: sqwave run --board FILE|NAME [--profile FILE|NAME] [--set KEY=VALUE ...] [OPTIONS]\n"
+		"       sqwave run --chip CHIP --line LINE [--profile FILE|NAME] [OPTIONS]\n\n"
 		"Toggle the board's output line every half period from a SCHED_FIFO thread\n"
 		"woken by an absolute timerfd; log every edge; print a summary and a verdict.\n\n"
-		"  --board FILE        board file (boards/*.yaml): the line, the backend\n"
-		"  --profile FILE      run profile (config/*.yaml): duration, limits\n"
+		"  --board FILE|NAME   board file (boards/*.yaml): the line, the backend; a\n"
+		"                      NAME is looked up (`sqwave boards` lists them)\n"
+		"  --profile FILE|NAME run profile (config/*.yaml): duration, limits\n"
 		"  --set KEY=VALUE     set any key (section.name), see the list below\n"
 		"  --preflight         check the line and the RT setup, explain fixes, do not run\n"
 		"  -h, --help          this help\n\n"
@@ -135,12 +137,14 @@ static char *meta_text(const struct config *c, const struct run_info *ri, bool r
 	return text;
 }
 
+static char board_path[PATH_MAX], profile_path[PATH_MAX];
+
 static int load_config(struct config *c, int argc, char **argv, const char **board,
 		       const char **profile, bool *preflight)
 {
 	struct option opts[CFG_NKEYS + 8];
 	size_t n = 0;
-	char err[512];
+	char err[1024];
 	int ch;
 
 	opts[n++] = (struct option){ "board", required_argument, NULL, 'b' };
@@ -195,22 +199,13 @@ static int load_config(struct config *c, int argc, char **argv, const char **boa
 		pr_err("unexpected argument \"%s\"; try 'sqwave run --help'", argv[optind]);
 		return -1;
 	}
-	if (!*board) {
-		pr_err("--board FILE is required (for a first try: --board boards/sim.yaml)");
-		return -1;
-	}
-	if (yamlcfg_load(c, *board, CFG_SRC_BOARD, err, sizeof(err)) != 0) {
+	/* Short names are looked up (cfgpath.h); the paths replace them. */
+	if (cfgpath_load(c, *board, *profile, board_path, profile_path, err, sizeof(err))) {
 		pr_err("%s", err);
 		return -1;
 	}
-	if (*profile && yamlcfg_load(c, *profile, CFG_SRC_PROFILE, err, sizeof(err)) != 0) {
-		pr_err("%s", err);
-		return -1;
-	}
-	if (config_check_required(c, err, sizeof(err)) != CFG_OK) {
-		pr_err("%s", err);
-		return -1;
-	}
+	*board = board_path[0] ? board_path : "--chip/--line";
+	*profile = profile_path[0] ? profile_path : NULL;
 	return 0;
 }
 
