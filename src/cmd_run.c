@@ -54,7 +54,8 @@ static void run_usage(FILE *f)
 		"                      NAME is looked up (`sqwave boards` lists them)\n"
 		"  --profile FILE|NAME run profile (config/*.yaml): duration, limits\n"
 		"  --set KEY=VALUE     set any key (section.name), see the list below\n"
-		"  --preflight         check the line and the RT setup, explain fixes, do not run\n"
+		"  --preflight         the checks of `sqwave check` that do not move the pin:\n"
+		"                      exit 0 no FAIL, 1 a FAIL; then stop (docs/check.md)\n"
 		"  -h, --help          this help\n\n"
 		"Precedence: command line > profile > board file > defaults.\n"
 		"Durations take units: ns, us, ms, s, m, h.\n\n");
@@ -294,6 +295,11 @@ int cmd_run(int argc, char **argv)
 	/* A file-size limit must be an I/O error (EFBIG), like a full disk, not death. */
 	signal(SIGXFSZ, SIG_IGN);
 
+	if (preflight) {	/* the checks of `sqwave check`, nothing timed */
+		ret = cmd_check_preflight(c, board, profile);
+		goto out;
+	}
+
 	/* 1. Everything that allocates. */
 	gpio_out_spec_from_config(c, &spec);
 	gpio = gpio_out_open(&spec, why, sizeof(why));
@@ -312,14 +318,6 @@ int cmd_run(int argc, char **argv)
 	rp.lock_memory = config_bool(c, CFG_RT_LOCK_MEMORY);
 	rp.dma_latency_us = (int)config_int(c, CFG_RT_DMA_LATENCY);
 	rp.stack_size = RUN_RT_STACK;
-	if (preflight) {
-		int blocking = rtsetup_preflight(&rp, why, sizeof(why));
-
-		printf("line       %s: requested as output, released\n%s", ri.gpio_desc, why);
-		printf("preflight  %s\n", blocking ? "FAIL" : "ok");
-		ret = blocking ? SQW_EXIT_RUNTIME : SQW_EXIT_OK;
-		goto out;
-	}
 	if (ring_init(&ring, (size_t)config_int(c, CFG_RUN_RING_SIZE)) < 0) {
 		pr_err("cannot allocate the edge ring: %s", strerror(errno));
 		goto out;

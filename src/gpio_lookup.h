@@ -82,6 +82,11 @@ int gpio_chip_lines(enum gpio_backend backend, const struct config *cfg, const c
 		    struct gpio_chip_desc *cd, struct gpio_line_desc **lines,
 		    char *err, size_t errlen);
 
+/* The message for a line that is in use, its consumer named ("line 3 of
+ * gpiochip0 [9030000.pl061] is busy: used by \"GPIO Key Poweroff\""). */
+void gpio_msg_busy(char *err, size_t errlen, const struct gpio_chip_desc *cd,
+		   unsigned int offset, const struct gpio_line_desc *ld);
+
 /* Where the chip scan looks for gpiochipN ("/dev"). Tests may point it
  * elsewhere; not thread-safe. */
 extern const char *gpio_dev_dir;

@@ -110,9 +110,6 @@ const struct gpio_ops *gpio_backend_get(enum gpio_backend backend, const struct 
 void *gpio_lookup_open(const struct gpio_ops *ops, const char *chip, const char *line,
 		       struct gpio_location *loc, char *err, size_t errlen);
 
-/* The message for a line that is in use (its consumer named). */
-void gpio_msg_busy(char *err, size_t errlen, const struct gpio_chip_desc *cd,
-		   unsigned int offset, const struct gpio_line_desc *ld);
 /* "...; run sqwave as root, or give your user access: ..." */
 void gpio_msg_permission_hint(char *buf, size_t len);
 
