@@ -522,12 +522,7 @@ static void report_loopback(struct check_report *r, const struct check_gpio_para
 void check_gpio_loopback(struct check_report *r, const struct check_gpio_params *p)
 {
 	const struct config *c = p->cfg;
-	struct gpio_in_spec ispec = {
-		.backend = (enum gpio_backend)config_choice(c, CFG_GPIO_BACKEND),
-		.chip = config_str(c, CFG_LOOPBACK_CHIP), .line = config_str(c, CFG_LOOPBACK_LINE),
-		.consumer = "sqwave-loopback", .edges = true, .event_buffer = 1024,
-		.config = c,
-	};
+	const char *ichip = config_str(c, CFG_LOOPBACK_CHIP), *iline = config_str(c, CFG_LOOPBACK_LINE);
 	struct gpio_location oloc, iloc;
 	struct loopback_write *w = NULL;
 	struct gpio_in_event *ev = NULL;
@@ -540,7 +535,7 @@ void check_gpio_loopback(struct check_report *r, const struct check_gpio_params 
 	size_t nw, ne;
 	int level0;
 
-	if (!ispec.chip[0] && !ispec.line[0]) {
+	if (!ichip[0] && !iline[0]) {
 		f = check_add(r, CHECK_SKIP, "loopback.line", "no loopback input in the board "
 			      "file");
 		check_fix(f, "wire the output to a free input and name it in the board file "
@@ -549,14 +544,14 @@ void check_gpio_loopback(struct check_report *r, const struct check_gpio_params 
 	}
 	gpio_out_spec_from_config(c, &ospec);
 	if (!gpio_locate(ospec.backend, c, ospec.chip, ospec.line, &oloc, err, sizeof(err)) &&
-	    !gpio_locate(ispec.backend, c, ispec.chip, ispec.line, &iloc, err, sizeof(err)) &&
+	    !gpio_locate(ospec.backend, c, ichip, iline, &iloc, err, sizeof(err)) &&
 	    !strcmp(oloc.chip.path, iloc.chip.path) && oloc.offset == iloc.offset) {
 		f = check_add(r, CHECK_FAIL, "loopback.line", "the loopback input is the output "
 			      "line itself (%s line %u)", oloc.chip.name, oloc.offset);
 		check_fix(f, "loopback.line: the input pin the output is wired to");
 		return;
 	}
-	in = gpio_in_open(&ispec, err, sizeof(err));
+	in = loopback_input_open(c, err, sizeof(err));
 	if (!in) {
 		finding_for_lookup_failure(r, "loopback.line", err, errno);
 		return;

@@ -578,8 +578,9 @@ static void chk_isolcpus(struct check_report *r, struct sysctx *x)
 			      "is not pinned to one of them");
 		check_why(f, "the isolated CPUs stay idle while the RT thread competes with "
 			  "everything on the others");
-		check_fix(f, "--cpu %d", c >= 0 ? c : x->isolated.bits[0] ? __builtin_ctzll(
-			  x->isolated.bits[0]) : last);
+		for (i = 0; i < 1024 && !check_cpuset_has(&x->isolated, i); i++)
+			;
+		check_fix(f, "--cpu %d", i);
 		return;
 	}
 	f = check_add(r, CHECK_WARN, "cpu.isolcpus", "no isolated CPU");

@@ -20,7 +20,9 @@
 #include "config.h"
 #include "edgelog.h"
 #include "edgestats.h"
+#include "gpio_in.h"
 #include "gpio_out.h"
+#include "loopback.h"
 #include "print.h"
 #include "recorder.h"
 #include "ring.h"
@@ -34,6 +36,8 @@
 #define RUN_GRID_OFFSET_NS 250000ull  /* slot 0 at x.250 ms */
 #define RUN_RT_STACK (256u * 1024u)
 #define WRITER_STACK (256u * 1024u)
+#define LOOPBACK_STACK (64u * 1024u)
+#define LOOPBACK_GRACE_NS 100000000ll /* events still due after the last edge */
 
 static uint64_t clock_ns(clockid_t clk)
 {
@@ -241,6 +245,8 @@ int cmd_run(int argc, char **argv)
 	struct run_info ri;
 	struct gpio_out_spec spec;
 	struct gpio_out *gpio = NULL;
+	struct gpio_in *lb_in = NULL;
+	struct loopback_reader *lb = NULL;
 	struct ring ring = { 0 };
 	struct rtloop loop = { .tfd = -1 };
 	struct rtsetup rs = { .dma_fd = -1 };
@@ -310,6 +316,19 @@ int cmd_run(int argc, char **argv)
 	/* A copy: the summary is printed after the line is closed. */
 	snprintf(gpio_desc, sizeof(gpio_desc), "%s", gpio_out_describe(gpio));
 	ri.gpio_desc = gpio_desc;
+	if (config_bool(c, CFG_RUN_LOOPBACK)) {	/* run --loopback: the input, now */
+		lb_in = loopback_input_open(c, why, sizeof(why));
+		if (!lb_in) {
+			if (errno == ENOENT && !why[0]) {
+				pr_err("run.loopback needs the board file's loopback section "
+				       "(loopback.chip, loopback.line)");
+				ret = SQW_EXIT_USAGE;
+			} else {
+				pr_err("loopback input: %s", why);
+			}
+			goto out;
+		}
+	}
 	if (strstr(ri.gpio_desc, "cp2112") || strstr(ri.gpio_desc, "ftdi"))
 		pr_warn("%s is a USB GPIO adapter: every write is a USB round trip (0.1-1 ms), "
 			"too slow for a %s half period", ri.gpio_desc, dur(half, why, sizeof(why)));
@@ -396,6 +415,10 @@ int cmd_run(int argc, char **argv)
 		pr_err("cannot start the writer thread: %s", strerror(err));
 		goto out;
 	}
+	if (lb_in && !(lb = loopback_reader_start(lb_in, rec, LOOPBACK_STACK))) {
+		pr_err("cannot start the loopback reader: %s", strerror(errno));
+		goto out;
+	}
 	atomic_store_explicit(&loop.go, true, memory_order_release);
 
 	/* 4. Wait: signals, status line, end of the loop. */
@@ -434,7 +457,18 @@ out:
 		}
 		pthread_join(rt_tid, NULL);
 	}
+	if (lb) {	/* the last edges' events, then into the log before it closes */
+		uint64_t dropped, unlogged, n;
+
+		n = loopback_reader_stop(lb, atomic_load(&loop.edges), LOOPBACK_GRACE_NS,
+					 &dropped, &unlogged);
+		pr_info("loopback: %llu edge events of %s logged for %llu edges "
+			"(%llu dropped by the kernel, %llu not logged)", (unsigned long long)n,
+			gpio_in_describe(lb_in), (unsigned long long)atomic_load(&loop.edges),
+			(unsigned long long)dropped, (unsigned long long)unlogged);
+	}
 	recorder_finish(rec);
+	gpio_in_close(lb_in);
 	/* Back to idle, released, before anything slow. */
 	if (gpio_out_close(gpio))
 		pr_warn("could not restore the idle level of %s: %s", gpio_desc, strerror(errno));

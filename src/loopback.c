@@ -10,8 +10,30 @@
 #include <string.h>
 #include <time.h>
 
+#include "config.h"
 #include "edgelog.h"
 #include "recorder.h"
+
+struct gpio_in *loopback_input_open(const struct config *c, char *err, size_t errlen)
+{
+	struct gpio_in_spec s = {
+		.backend = (enum gpio_backend)config_choice(c, CFG_GPIO_BACKEND),
+		.chip = config_str(c, CFG_LOOPBACK_CHIP),
+		.line = config_str(c, CFG_LOOPBACK_LINE),
+		.consumer = "sqwave-loopback",
+		.edges = true,
+		.event_buffer = 1024,   /* the kernel's cap: ride out a late reader */
+		.config = c,
+	};
+
+	if (!s.chip[0] && !s.line[0]) {
+		if (err && errlen)
+			err[0] = '\0';
+		errno = ENOENT;
+		return NULL;
+	}
+	return gpio_in_open(&s, err, errlen);
+}
 
 /* ---- matching --------------------------------------------------------------------- */
 

@@ -58,6 +58,16 @@ struct loopback_result {
 int loopback_match(const struct loopback_write *w, size_t nw, const struct gpio_in_event *ev,
 		   size_t ne, int level0, int64_t grace_ns, struct loopback_result *res);
 
+/* ---- the input ---- */
+
+struct config;
+
+/* The loopback input of @c (loopback.chip, loopback.line; the backend and
+ * its keys as gpio.*), requested as an input with edge events on both edges
+ * and the kernel's largest event buffer. NULL with errno and @err; errno
+ * ENOENT (and no message) when the board file names no loopback input. */
+struct gpio_in *loopback_input_open(const struct config *c, char *err, size_t errlen);
+
 /* ---- recording (run --loopback) ---- */
 
 struct recorder;
