@@ -77,6 +77,15 @@ static void finding_for_lookup_failure(struct check_report *r, const char *id,
 	}
 }
 
+enum check_status check_gpio_write_verdict(int64_t p99_ns, int64_t half_ns, bool sleeping)
+{
+	if (p99_ns >= half_ns)
+		return CHECK_FAIL;
+	if (sleeping || p99_ns * 10 > half_ns)
+		return CHECK_WARN;
+	return CHECK_PASS;
+}
+
 /* The write-cost probe: @n writes back to back, each timed between two clock
  * reads, as the RT loop times them. Leaves the line at its idle level. */
 static void probe_writes(struct check_report *r, const struct check_gpio_params *p,
@@ -116,7 +125,7 @@ static void probe_writes(struct check_report *r, const struct check_gpio_params 
 		check_fix(f, "dmesg (the driver's complaint); try another pin");
 		return;
 	}
-	st = p99 >= half ? CHECK_FAIL : (bus || p99 * 10 > half) ? CHECK_WARN : CHECK_PASS;
+	st = check_gpio_write_verdict(p99, half, bus != NULL);
 	f = check_add(r, st, "gpio.write_cost", "%u writes: p50/p99/max %s/%s/%s us%s%s%s", n,
 		      UNITS_US(p50), UNITS_US(p99), UNITS_US(max), bus ? "; the chip is on " : "",
 		      bus ? bus : "", bus ? " (its writes sleep)" : "");

@@ -5,6 +5,7 @@
 #define SQW_CHECK_GPIO_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "check.h"
 
@@ -17,6 +18,11 @@ struct check_gpio_params {
 	unsigned int probe_writes; /* writes for the write-cost probe */
 	unsigned int loop_edges;   /* edges for the loopback test (even) */
 };
+
+/* The write-cost rule: FAIL when the p99 write takes the half period or
+ * more (the pin cannot keep up), WARN for a chip whose writes sleep (behind
+ * I2C, SPI or USB) or a p99 above a tenth of the half period, else PASS. */
+enum check_status check_gpio_write_verdict(int64_t p99_ns, int64_t half_ns, bool sleeping);
 
 /* gpio.chip, gpio.line, gpio.busy, gpio.request, and (timed) gpio.write_cost. */
 void check_gpio_output(struct check_report *r, const struct check_gpio_params *p);
