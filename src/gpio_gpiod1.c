@@ -4,11 +4,13 @@
  * no sequence numbers in this API. */
 #include <errno.h>
 #include <gpiod.h>
+#include <linux/gpio.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "gpio_private.h"
 
@@ -124,7 +126,7 @@ struct gpiod1_in {
 	struct gpio_in base;
 	struct gpiod_line *line; /* owned by the chip */
 	int64_t realtime_off_ns; /* CLOCK_REALTIME - CLOCK_MONOTONIC at request */
-	struct gpiod_line_event events[GPIOD1_EVENTS];
+	struct gpioevent_data events[GPIOD1_EVENTS];
 };
 
 static int64_t gpiod1_clock_ns(clockid_t clk)
@@ -171,9 +173,9 @@ static int gpiod1_in_fd(struct gpio_in *g)
 
 /* Kernels before 5.7 stamped v1 events with CLOCK_REALTIME; from 5.7 on with
  * CLOCK_MONOTONIC. A stamp far in the monotonic future is a realtime one. */
-static uint64_t gpiod1_event_ns(const struct gpiod1_in *in, const struct timespec *ts)
+static uint64_t gpiod1_event_ns(const struct gpiod1_in *in, uint64_t stamp)
 {
-	int64_t t = (int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec;
+	int64_t t = (int64_t)stamp;
 
 	if (t > gpiod1_clock_ns(CLOCK_MONOTONIC) + 86400LL * 1000000000 &&
 	    in->realtime_off_ns > 0)
@@ -181,17 +183,30 @@ static uint64_t gpiod1_event_ns(const struct gpiod1_in *in, const struct timespe
 	return (uint64_t)t;
 }
 
+/*
+ * The kernel's own records (struct gpioevent_data: u64 ns, u32 id), read from
+ * the request's fd, not gpiod_line_event_read_multiple(): libgpiod 1.6 hands
+ * events out in a struct timespec, whose layout is that of the time_t libgpiod
+ * was built with. sqwave builds with 64-bit time_t everywhere (y2038), and on
+ * 32-bit ARM Debian's libgpiod 1.6 has a 32-bit one: the timestamps came out
+ * as garbage (caught by make test-vm on the PL061's power-button line).
+ */
 static int gpiod1_in_read(struct gpio_in *g, struct gpio_in_event *ev, size_t max)
 {
 	struct gpiod1_in *in = container_of(g, struct gpiod1_in, base);
+	size_t want = max < GPIOD1_EVENTS ? max : GPIOD1_EVENTS;
+	ssize_t got;
 	int i, n;
 
-	n = gpiod_line_event_read_multiple(in->line, in->events,
-					   max < GPIOD1_EVENTS ? (unsigned int)max : GPIOD1_EVENTS);
+	got = read(gpiod_line_event_get_fd(in->line), in->events,
+		   want * sizeof(in->events[0]));
+	if (got < 0)
+		return -1;
+	n = (int)((size_t)got / sizeof(in->events[0]));
 	for (i = 0; i < n; i++) {
-		ev[i].t_ns = gpiod1_event_ns(in, &in->events[i].ts);
+		ev[i].t_ns = gpiod1_event_ns(in, in->events[i].timestamp);
 		ev[i].seqno = 0;
-		ev[i].rising = in->events[i].event_type == GPIOD_LINE_EVENT_RISING_EDGE;
+		ev[i].rising = in->events[i].id == GPIOEVENT_EVENT_RISING_EDGE;
 	}
 	return n;
 }

@@ -118,7 +118,7 @@ static int sim_configure(const struct config *cfg, char *err, size_t errlen)
 	}
 	label = config_str(cfg, CFG_SIM_CHIP_LABEL);
 	if (strlen(label) >= GPIO_NAME_MAX) {
-		snprintf(err, errlen, "sim.chip_label \"%s\" is too long: at most %d characters",
+		snprintf(err, errlen, "sim.chip_label \"%.48s...\" is too long: at most %d characters",
 			 label, GPIO_NAME_MAX - 1);
 		goto out;
 	}
