@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cfgpath.h"
 #include "check.h"
@@ -334,7 +335,26 @@ static void check_run(struct check_report *r, const struct config *c,
 
 	fprintf(stderr, "check: running `sqwave run` for %s (log %s)\n", dur, cr->log);
 	fflush(stdout);
-	cr->exit_code = cmd_run(argc, argv);
+	/* With the JSON on stdout, the run's summary goes where the check's
+	 * text goes: stderr. */
+	if (o->json && !strcmp(o->json, "-")) {
+		int saved = dup(STDOUT_FILENO);
+
+		if (saved >= 0 && dup2(STDERR_FILENO, STDOUT_FILENO) >= 0) {
+			cr->exit_code = cmd_run(argc, argv);
+			fflush(stdout);
+			dup2(saved, STDOUT_FILENO);
+		} else {
+			check_incomplete(r, "cannot keep the run's summary off standard output: %s",
+					 strerror(errno));
+		}
+		if (saved >= 0)
+			close(saved);
+		if (r->incomplete)
+			return;
+	} else {
+		cr->exit_code = cmd_run(argc, argv);
+	}
 	cr->done = true;
 	if (cr->exit_code >= 128) {
 		check_incomplete(r, "the run was stopped by signal %d", cr->exit_code - 128);

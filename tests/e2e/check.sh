@@ -116,10 +116,11 @@ PY
 }
 
 test_json_to_stdout_keeps_the_text_off_it() {
-	"$SQWAVE" check --board "$BOARD" --json - > "$TMP/j.json" 2> "$TMP/j.txt"
+	(cd "$TMP" && "$SQWAVE" check --board "$BOARD" --run 200ms --json - > "$TMP/j.json" 2> "$TMP/j.txt")
 	python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/j.json" ||
 		fail "stdout is not JSON" || return 1
 	grep -q "^PASS gpio.chip" "$TMP/j.txt" || fail "no text on stderr" || return 1
+	grep -q "==== sqwave summary ====" "$TMP/j.txt" || fail "no run summary on stderr" || return 1
 }
 
 test_a_bad_option_or_board_is_a_usage_error() {
