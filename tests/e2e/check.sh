@@ -179,8 +179,8 @@ test_run_loopback_pairs_by_kernel_order_after_a_lost_edge() {
 		--log "$TMP/ll.sqwlog" > /dev/null 2>&1 || return 1
 	python3 -c "$read_loopback_py"'
 assert len(pairs) == len(recs) - 1, (len(pairs), len(recs))
-# Before the loss each event is its own edge's; from edge 3 on, the next one's:
-# the simulated write lies inside that edge's window, the wire adds 10 us.
+# Before the loss each event belongs to its own edge; from edge 3 on, to the next:
+# the simulated write lies inside that write window, the wire adds 10 us.
 for s, t in pairs:
     b, e = recs[s if s < 3 else s + 1]
     assert b + 10000 <= t <= e + 10000, (s, t - b)
