@@ -100,7 +100,7 @@ const struct cfg_item config_table[CFG_NKEYS] = {
 		 "label of the simulated chip"),
 	ITEM_INT(CFG_SIM_WIRE_LINE, "sim", "wire_line", "-1", -1, 1023, NULL, NULL, B,
 		 "line the simulated output is wired to, for loopback (-1: not wired)"),
-	ITEM_DUR(CFG_SIM_WIRE_DELAY, "sim", "wire_delay", "10us", 0, 10 * MS, "us", NULL, B,
+	ITEM_DUR(CFG_SIM_WIRE_DELAY, "sim", "wire_delay", "10us", 0, 1 * SEC, "us", NULL, B,
 		 "simulated delay from a write to the wired input's edge event"),
 	ITEM_DUR(CFG_SIM_WIRE_JITTER, "sim", "wire_jitter", "0", 0, 10 * MS, "us", NULL, B,
 		 "random extra delay of each simulated edge event, 0..this"),

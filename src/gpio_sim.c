@@ -428,19 +428,24 @@ static int sim_in_fd(struct gpio_in *g)
 
 static int sim_in_read(struct gpio_in *g, struct gpio_in_event *ev, size_t max)
 {
-	uint64_t head, tail, counter;
+	uint64_t head, tail, counter, now;
 	size_t n = 0;
 
 	(void)g;
 	if (read(sim.in_fd, &counter, sizeof(counter)) < 0 && errno != EAGAIN)
 		return -1;
+	now = (uint64_t)sim_now_ns();
 	tail = atomic_load_explicit(&sim.q_tail, memory_order_relaxed);
 	head = atomic_load_explicit(&sim.q_head, memory_order_acquire);
-	while (tail != head && n < max)
+	/* An event is readable once it has happened (its stamp is the write's
+	 * time plus the wire's delay), as on a real line. */
+	while (tail != head && n < max && sim.q[tail % GPIO_SIM_EVENTS].t_ns <= now)
 		ev[n++] = sim.q[tail++ % GPIO_SIM_EVENTS];
 	atomic_store_explicit(&sim.q_tail, tail, memory_order_release);
 	if (tail != head) {
-		/* Left some behind: keep the fd readable for them. */
+		/* Left some behind (too many, or not yet happened): keep the fd
+		 * readable. A reader polls again at once until they are due: a
+		 * spin of at most sim.wire_delay + jitter, fine for a simulator. */
 		uint64_t one = 1;
 
 		if (write(sim.in_fd, &one, sizeof(one)) < 0)

@@ -40,8 +40,8 @@
  * The wire. sim.wire_line names the line the output is wired to (-1: none).
  * Every level change of the output (physical) reaches that line; if it is
  * requested as an input with edges, it gets an edge event stamped at the
- * write's time + sim.wire_delay + a uniform 0..sim.wire_jitter, with the
- * line's next sequence number, unless it is edge number sim.wire_lose (0 =
+ * write's time + sim.wire_delay + a uniform 0..sim.wire_jitter (and readable
+ * from that time on, not before), with the line's next sequence number, unless it is edge number sim.wire_lose (0 =
  * the first since the output was requested), which the wire loses (no
  * event, no sequence number: the kernel never saw it). A full queue drops
  * the event but its sequence number is spent, as the kernel does. So: not

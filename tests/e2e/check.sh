@@ -187,6 +187,16 @@ for s, t in pairs:
 ' "$TMP/ll.sqwlog" || return 1
 }
 
+test_run_loopback_waits_for_the_last_edges_events() {
+	# A slow wire: the last edges' events come 150 ms after the loop ended,
+	# later than the run notices its end; the log must still have them all.
+	"$SQWAVE" run --board "$BOARD" --duration 100ms --loopback --quiet --set sim.wire_delay=150ms \
+		--log "$TMP/ld.sqwlog" > /dev/null 2>&1 || return 1
+	python3 -c "$read_loopback_py"'
+assert len(pairs) == len(recs), (len(pairs), len(recs))
+' "$TMP/ld.sqwlog" || return 1
+}
+
 test_run_loopback_without_a_loopback_section_is_a_usage_error() {
 	"$SQWAVE" run --board "$BOARD" --set loopback.chip= --set loopback.line= --loopback \
 		--duration 100ms --quiet --log "$TMP/x.sqwlog" > /dev/null 2> "$TMP/x.err"

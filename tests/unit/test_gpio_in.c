@@ -72,6 +72,28 @@ static struct gpio_in *in_open(const char *line, bool edges)
 	return gpio_in_open(&s, msg, sizeof(msg));
 }
 
+/* Read until @n events came or a second passed: an event is readable only
+ * once the wire's delay is over. */
+static int read_n(struct gpio_in *in, struct gpio_in_event *ev, int n, int max)
+{
+	uint64_t end;
+	int got = 0, r;
+
+	for (end = 0; got < n; ) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		if (!end)
+			end = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec + 1000000000ull;
+		else if ((uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec > end)
+			break;
+		r = gpio_in_read(in, ev + got, (size_t)(max - got), 10000000);
+		assert_true(r >= 0);
+		got += r;
+	}
+	return got;
+}
+
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -99,7 +121,7 @@ static void each_output_edge_arrives_once_in_order_after_the_wire_delay(void **s
 		before[i] = now_ns();
 		assert_int_equal(gpio_out_set(o, !(i & 1)), 0);
 	}
-	n = gpio_in_read(in, ev, 16, 1000000);
+	n = read_n(in, ev, 6, 16);
 	assert_int_equal(n, 6);
 	for (i = 0; i < 6; i++) {
 		assert_int_equal(ev[i].seqno, (uint64_t)i + 1);
@@ -164,7 +186,7 @@ static void a_lost_edge_has_no_event_and_spends_no_sequence_number(void **state)
 	assert_non_null(in);
 	for (i = 0; i < 4; i++)
 		assert_int_equal(gpio_out_set(o, !(i & 1)), 0);
-	assert_int_equal(gpio_in_read(in, ev, 8, 1000000), 3);
+	assert_int_equal(read_n(in, ev, 3, 8), 3);
 	assert_int_equal(ev[2].seqno, 3);
 	assert_int_equal(ev[2].rising, 0);   /* edge 3 (falling): edge 2 is lost */
 	gpio_in_close(in);
@@ -185,16 +207,39 @@ static void a_full_queue_drops_events_but_the_sequence_numbers_show_it(void **st
 	assert_non_null(in);
 	for (i = 0; i < GPIO_SIM_EVENTS + 10; i++)
 		assert_int_equal(gpio_out_set(o, !(i & 1)), 0);
-	while ((n = gpio_in_read(in, ev, 64, 0)) > 0) {
+	while ((n = read_n(in, ev, 64, 64)) > 0) {
 		got += (uint64_t)n;
 		last = ev[n - 1].seqno;
+		if (got == GPIO_SIM_EVENTS)
+			break;
 	}
 	assert_int_equal(got, GPIO_SIM_EVENTS);
 	assert_int_equal(last, GPIO_SIM_EVENTS);
 	/* The next one comes after the gap. */
 	assert_int_equal(gpio_out_set(o, 1), 0);
-	assert_int_equal(gpio_in_read(in, ev, 64, 1000000), 1);
+	assert_int_equal(read_n(in, ev, 1, 64), 1);
 	assert_int_equal(ev[0].seqno, GPIO_SIM_EVENTS + 11);
+	gpio_in_close(in);
+	gpio_out_close(o);
+}
+
+static void an_event_is_not_readable_before_it_happens(void **state)
+{
+	struct gpio_in_event ev[4];
+	struct gpio_out *o;
+	struct gpio_in *in;
+	uint64_t t0;
+
+	(void)state;
+	setk("sim.wire_delay=30ms");
+	o = out_open("0");
+	in = in_open("1", true);
+	assert_non_null(in);
+	t0 = now_ns();
+	assert_int_equal(gpio_out_set(o, 1), 0);
+	assert_int_equal(read_n(in, ev, 1, 4), 1);
+	assert_true(now_ns() >= t0 + 30000000);   /* the wire's 30 ms were waited out */
+	assert_true(ev[0].t_ns >= t0 + 30000000);
 	gpio_in_close(in);
 	gpio_out_close(o);
 }
@@ -212,8 +257,8 @@ static void a_short_read_leaves_the_rest_readable(void **state)
 	assert_non_null(in);
 	for (i = 0; i < 5; i++)
 		assert_int_equal(gpio_out_set(o, !(i & 1)), 0);
-	assert_int_equal(gpio_in_read(in, ev, 2, 1000000), 2);
-	assert_int_equal(gpio_in_read(in, ev, 8, 1000000), 3);
+	assert_int_equal(read_n(in, ev, 2, 2), 2);
+	assert_int_equal(read_n(in, ev, 3, 8), 3);
 	assert_int_equal(ev[0].seqno, 3);
 	gpio_in_close(in);
 	gpio_out_close(o);
@@ -228,7 +273,7 @@ static void an_input_driven_from_outside_reports_its_own_edges(void **state)
 	in = in_open("3", true);
 	assert_non_null(in);
 	assert_int_equal(gpio_sim_line_drive(3, 1, 1234), 0);
-	assert_int_equal(gpio_in_read(in, ev, 4, 1000000), 1);
+	assert_int_equal(read_n(in, ev, 1, 4), 1);
 	assert_int_equal(ev[0].t_ns, 1234);
 	assert_int_equal(gpio_in_get(in), 1);
 	gpio_in_close(in);
@@ -286,6 +331,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_lost_edge_has_no_event_and_spends_no_sequence_number, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_full_queue_drops_events_but_the_sequence_numbers_show_it, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_short_read_leaves_the_rest_readable, setup, teardown),
+		cmocka_unit_test_setup_teardown(an_event_is_not_readable_before_it_happens, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_input_driven_from_outside_reports_its_own_edges, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_input_is_busy_while_held_and_free_after, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_input_has_the_outputs_lookup_messages, setup, teardown),
