@@ -10,11 +10,13 @@
 #include "cmd.h"
 #include "edgelog.h"
 #include "print.h"
+#include "vcdout.h"
 
 static void export_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: sqwave export LOG --csv FILE    (FILE - is standard output)\n"
+		"       sqwave export LOG --vcd FILE    (the wave, for PulseView or GTKWave)\n"
 		"       sqwave export LOG --meta        (print the log header)\n\n"
 		"CSV columns (times in ns on the log's clock, CLOCK_MONOTONIC):\n"
 		"  seq,level,intended_ns,wake_ns,write_begin_ns,write_end_ns,expirations,flags\n"
@@ -26,10 +28,11 @@ int cmd_export(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "csv", required_argument, NULL, 'c' },
 		{ "meta", no_argument, NULL, 'm' },
+		{ "vcd", required_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	const char *csv = NULL, *path;
+	const char *csv = NULL, *vcd = NULL, *path;
 	enum edgelog_status st;
 	struct edgelog_reader *r;
 	const struct edgelog_meta *m;
@@ -48,6 +51,9 @@ int cmd_export(int argc, char **argv)
 		case 'm':
 			meta = 1;
 			break;
+		case 'v':
+			vcd = optarg;
+			break;
 		case 'h':
 			export_usage(stdout);
 			return SQW_EXIT_OK;
@@ -56,7 +62,7 @@ int cmd_export(int argc, char **argv)
 			return SQW_EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1 || (!csv && !meta)) {
+	if (optind != argc - 1 || (!csv && !meta && !vcd) || (vcd && (csv || meta))) {
 		export_usage(stderr);
 		return SQW_EXIT_USAGE;
 	}
@@ -67,6 +73,29 @@ int cmd_export(int argc, char **argv)
 		return st == EDGELOG_E_IO ? SQW_EXIT_RUNTIME : SQW_EXIT_USAGE;
 	}
 	m = edgelog_reader_meta(r);
+	if (vcd) {	/* the wave alone: vcdout.c */
+		int64_t changes;
+
+		out = strcmp(vcd, "-") ? fopen(vcd, "w") : stdout;
+		if (!out) {
+			pr_err("cannot create %s: %s", vcd, strerror(errno));
+			edgelog_reader_close(r);
+			return SQW_EXIT_RUNTIME;
+		}
+		changes = vcdout_write_log(r, out, path, err, sizeof(err));
+		if (changes < 0)
+			pr_err("%s", err);
+		else if (!edgelog_reader_footer(r))
+			pr_warn("%s: log is truncated (no footer: the run was cut short); exported "
+				"%" PRId64 " edges", path, changes);
+		if (((out != stdout && fclose(out) != 0) || (out == stdout && fflush(out) != 0)) &&
+		    changes >= 0) {
+			pr_err("writing %s failed: %s", vcd, strerror(errno));
+			changes = -1;
+		}
+		edgelog_reader_close(r);
+		return changes < 0 ? SQW_EXIT_RUNTIME : SQW_EXIT_OK;
+	}
 	if (meta) {
 		printf("format_version=%u\nclock_id=%d\nhalf_period_ns=%" PRIu64
 		       "\nstart_ns=%" PRIu64 "\nstart_realtime_ns=%" PRIu64 "\n%s",
