@@ -93,7 +93,7 @@ static int check_parse(struct config *c, int argc, char **argv, struct check_opt
 	struct option opts[CFG_NKEYS + 16];
 	size_t n = 0;
 	char err[1024];
-	int ch;
+	int ch, idx = 0;
 
 	opts[n++] = (struct option){ "board", required_argument, NULL, 'b' };
 	opts[n++] = (struct option){ "profile", required_argument, NULL, 'p' };
@@ -110,7 +110,7 @@ static int check_parse(struct config *c, int argc, char **argv, struct check_opt
 	opts[n] = (struct option){ 0 };
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+b:p:s:vh", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "+b:p:s:vh", opts, &idx)) != -1) {
 		switch (ch) {
 		case 'b':
 			o->board = optarg;
@@ -157,14 +157,13 @@ static int check_parse(struct config *c, int argc, char **argv, struct check_opt
 				return -1;
 			}
 			continue;
-		default:
+		default:	/* a run option: the config table's */
 			if (ch < 1000) {
 				fprintf(stderr, "Try 'sqwave check --help'.\n");
 				return -1;
 			}
-			if (config_set(c, (enum cfg_key)(ch - 1000),
-				       config_table[ch - 1000].type == CFG_T_BOOL ? "true" : optarg,
-				       CFG_SRC_CMDLINE, NULL, 0, err, sizeof(err)) != CFG_OK) {
+			if (config_apply_option(c, opts[idx].name, optarg, err, sizeof(err)) !=
+			    CFG_OK) {
 				pr_err("command line: %s", err);
 				return -1;
 			}

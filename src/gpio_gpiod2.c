@@ -85,28 +85,17 @@ static enum gpiod_line_drive gpiod2_drive(enum gpio_drive drive)
 	return GPIOD_LINE_DRIVE_PUSH_PULL;
 }
 
-static struct gpio_out *gpiod2_request(void *chip, unsigned int offset,
-				       const struct gpio_out_spec *spec)
+/* One line with @settings, under @consumer: the request, or NULL with errno.
+ * @event_buffer: events the kernel may queue (0: its default). */
+static struct gpiod_line_request *gpiod2_request_line(void *chip, unsigned int offset,
+						      struct gpiod_line_settings *settings,
+						      const char *consumer,
+						      unsigned int event_buffer)
 {
 	struct gpiod_request_config *req_cfg = NULL;
-	struct gpiod_line_settings *settings;
-	struct gpiod_line_config *line_cfg = NULL;
-	struct gpiod2_out *o = NULL;
+	struct gpiod_line_config *line_cfg;
+	struct gpiod_line_request *req = NULL;
 	int err = ENOMEM;
-
-	settings = gpiod_line_settings_new();
-	if (!settings)
-		goto out;
-	/* The output value is logical: the kernel applies active-low. */
-	if (gpiod_line_settings_set_direction(settings, GPIOD_LINE_DIRECTION_OUTPUT) ||
-	    gpiod_line_settings_set_drive(settings, gpiod2_drive(spec->drive)) ||
-	    gpiod_line_settings_set_output_value(settings, spec->idle_level ?
-						 GPIOD_LINE_VALUE_ACTIVE :
-						 GPIOD_LINE_VALUE_INACTIVE)) {
-		err = errno;
-		goto out;
-	}
-	gpiod_line_settings_set_active_low(settings, spec->active_low);
 
 	line_cfg = gpiod_line_config_new();
 	if (!line_cfg)
@@ -118,27 +107,56 @@ static struct gpio_out *gpiod2_request(void *chip, unsigned int offset,
 	req_cfg = gpiod_request_config_new();
 	if (!req_cfg)
 		goto out;
-	gpiod_request_config_set_consumer(req_cfg, spec->consumer);
-
-	o = calloc(1, sizeof(*o));
-	if (!o)
-		goto out;
-	o->offset = offset;
-	o->request = gpiod_chip_request_lines(chip, req_cfg, line_cfg);
-	if (!o->request) {
+	gpiod_request_config_set_consumer(req_cfg, consumer);
+	if (event_buffer)
+		gpiod_request_config_set_event_buffer_size(req_cfg, event_buffer);
+	req = gpiod_chip_request_lines(chip, req_cfg, line_cfg);
+	if (!req)
 		err = errno;
-		free(o);
-		o = NULL;
-	}
 out:
 	gpiod_request_config_free(req_cfg);
 	gpiod_line_config_free(line_cfg);
-	gpiod_line_settings_free(settings);
-	if (!o) {
+	if (!req)
 		errno = err;
-		return NULL;
+	return req;
+}
+
+static struct gpio_out *gpiod2_request(void *chip, unsigned int offset,
+				       const struct gpio_out_spec *spec)
+{
+	struct gpiod_line_settings *settings;
+	struct gpiod2_out *o;
+	int err;
+
+	settings = gpiod_line_settings_new();
+	o = calloc(1, sizeof(*o));
+	if (!settings || !o) {
+		err = ENOMEM;
+		goto fail;
 	}
+	/* The output value is logical: the kernel applies active-low. */
+	if (gpiod_line_settings_set_direction(settings, GPIOD_LINE_DIRECTION_OUTPUT) ||
+	    gpiod_line_settings_set_drive(settings, gpiod2_drive(spec->drive)) ||
+	    gpiod_line_settings_set_output_value(settings, spec->idle_level ?
+						 GPIOD_LINE_VALUE_ACTIVE :
+						 GPIOD_LINE_VALUE_INACTIVE)) {
+		err = errno;
+		goto fail;
+	}
+	gpiod_line_settings_set_active_low(settings, spec->active_low);
+	o->offset = offset;
+	o->request = gpiod2_request_line(chip, offset, settings, spec->consumer, 0);
+	if (!o->request) {
+		err = errno;
+		goto fail;
+	}
+	gpiod_line_settings_free(settings);
 	return &o->base;
+fail:
+	gpiod_line_settings_free(settings);
+	free(o);
+	errno = err;
+	return NULL;
 }
 
 /* RT thread. gpiod_line_request_set_value() builds the values on the stack
@@ -180,15 +198,17 @@ struct gpiod2_in {
 static struct gpio_in *gpiod2_in_request(void *chip, unsigned int offset,
 					 const struct gpio_in_spec *spec)
 {
-	struct gpiod_request_config *req_cfg = NULL;
 	struct gpiod_line_settings *settings;
-	struct gpiod_line_config *line_cfg = NULL;
-	struct gpiod2_in *in = NULL;
-	int err = ENOMEM;
+	struct gpiod2_in *in;
+	int err;
 
 	settings = gpiod_line_settings_new();
-	if (!settings)
-		goto out;
+	in = calloc(1, sizeof(*in));
+	if (!settings || !in || (spec->edges && !(in->events =
+						  gpiod_edge_event_buffer_new(GPIOD2_EVENTS)))) {
+		err = ENOMEM;
+		goto fail;
+	}
 	/* No debounce, ever: the kernel's software debounce timestamps from a
 	 * workqueue, and it would hide the edges we are here to see. */
 	if (gpiod_line_settings_set_direction(settings, GPIOD_LINE_DIRECTION_INPUT) ||
@@ -196,52 +216,25 @@ static struct gpio_in *gpiod2_in_request(void *chip, unsigned int offset,
 	     (gpiod_line_settings_set_edge_detection(settings, GPIOD_LINE_EDGE_BOTH) ||
 	      gpiod_line_settings_set_event_clock(settings, GPIOD_LINE_CLOCK_MONOTONIC)))) {
 		err = errno;
-		goto out;
+		goto fail;
 	}
-	line_cfg = gpiod_line_config_new();
-	if (!line_cfg)
-		goto out;
-	if (gpiod_line_config_add_line_settings(line_cfg, &offset, 1, settings)) {
-		err = errno;
-		goto out;
-	}
-	req_cfg = gpiod_request_config_new();
-	if (!req_cfg)
-		goto out;
-	gpiod_request_config_set_consumer(req_cfg, spec->consumer);
-	if (spec->edges && spec->event_buffer)
-		gpiod_request_config_set_event_buffer_size(req_cfg, spec->event_buffer);
-
-	in = calloc(1, sizeof(*in));
-	if (!in)
-		goto out;
 	in->offset = offset;
 	in->base.has_seqno = true;
-	if (spec->edges) {
-		in->events = gpiod_edge_event_buffer_new(GPIOD2_EVENTS);
-		if (!in->events)
-			goto fail;
-	}
-	in->request = gpiod_chip_request_lines(chip, req_cfg, line_cfg);
+	in->request = gpiod2_request_line(chip, offset, settings, spec->consumer,
+					  spec->edges ? spec->event_buffer : 0);
 	if (!in->request) {
 		err = errno;
 		goto fail;
 	}
-	goto out;
+	gpiod_line_settings_free(settings);
+	return &in->base;
 fail:
-	if (in->events)
+	gpiod_line_settings_free(settings);
+	if (in && in->events)
 		gpiod_edge_event_buffer_free(in->events);
 	free(in);
-	in = NULL;
-out:
-	gpiod_request_config_free(req_cfg);
-	gpiod_line_config_free(line_cfg);
-	gpiod_line_settings_free(settings);
-	if (!in) {
-		errno = err;
-		return NULL;
-	}
-	return &in->base;
+	errno = err;
+	return NULL;
 }
 
 static int gpiod2_in_fd(struct gpio_in *g)

@@ -35,14 +35,9 @@ struct gpio_in *gpio_in_open(const struct gpio_in_spec *spec, char *err, size_t 
 		errno = ENOTSUP;
 		return NULL;
 	}
-	chip = gpio_lookup_open(ops, s.chip, s.line, &loc, err, errlen);
+	chip = gpio_lookup_open_free(ops, s.chip, s.line, &loc, err, errlen);
 	if (!chip)
 		return NULL;
-	if (loc.line.used) {
-		gpio_msg_busy(err, errlen, &loc.chip, loc.offset, &loc.line);
-		e = EBUSY;
-		goto err_chip;
-	}
 	g = ops->in_request(chip, loc.offset, &s);
 	if (!g) {
 		e = errno;

@@ -598,6 +598,21 @@ err_line:
 	return NULL;
 }
 
+void *gpio_lookup_open_free(const struct gpio_ops *ops, const char *chip_want,
+			    const char *line_want, struct gpio_location *loc, char *err,
+			    size_t errlen)
+{
+	void *chip = gpio_lookup_open(ops, chip_want, line_want, loc, err, errlen);
+
+	if (chip && loc->line.used) {
+		gpio_msg_busy(err, errlen, &loc->chip, loc->offset, &loc->line);
+		ops->chip_close(chip);
+		errno = EBUSY;
+		return NULL;
+	}
+	return chip;
+}
+
 void gpio_msg_busy(char *err, size_t errlen, const struct gpio_chip_desc *cd,
 		   unsigned int offset, const struct gpio_line_desc *ld)
 {

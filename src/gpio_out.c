@@ -118,19 +118,16 @@ struct gpio_out *gpio_out_open(const struct gpio_out_spec *spec, char *err, size
 	ops = gpio_backend_get(s.backend, s.config, err, errlen);
 	if (!ops)
 		return NULL;
-	chip = gpio_lookup_open(ops, s.chip, s.line, &loc, err, errlen);
+	chip = gpio_lookup_open_free(ops, s.chip, s.line, &loc, err, errlen);
 	if (!chip)
 		return NULL;
-	if (loc.line.used) {
-		gpio_msg_busy(err, errlen, &loc.chip, loc.offset, &loc.line);
-		e = EBUSY;
-		goto err_chip;
-	}
 	g = ops->request(chip, loc.offset, &s);
 	if (!g) {
 		e = errno;
 		report_request_error(ops, chip, &s, &loc, e, err, errlen);
-		goto err_chip;
+		ops->chip_close(chip);
+		errno = e;
+		return NULL;
 	}
 	g->ops = ops;
 	g->chip = chip;
@@ -142,11 +139,6 @@ struct gpio_out *gpio_out_open(const struct gpio_out_spec *spec, char *err, size
 	gpio_strlcpy(g->line_name, loc.line.name, sizeof(g->line_name));
 	gpio_out_make_desc(g);
 	return g;
-
-err_chip:
-	ops->chip_close(chip);
-	errno = e;
-	return NULL;
 }
 
 int gpio_out_set(struct gpio_out *g, int level)

@@ -110,6 +110,11 @@ const struct gpio_ops *gpio_backend_get(enum gpio_backend backend, const struct 
 void *gpio_lookup_open(const struct gpio_ops *ops, const char *chip, const char *line,
 		       struct gpio_location *loc, char *err, size_t errlen);
 
+/* The same for a line to request: also NULL (EBUSY, its consumer named in
+ * @err) when the line is in use. What both factories do before a request. */
+void *gpio_lookup_open_free(const struct gpio_ops *ops, const char *chip, const char *line,
+			    struct gpio_location *loc, char *err, size_t errlen);
+
 /* "...; run sqwave as root, or give your user access: ..." */
 void gpio_msg_permission_hint(char *buf, size_t len);
 

@@ -234,14 +234,34 @@ static void sim_prefault(void)
 		p[i] = p[i];
 }
 
+/* Queue an event for the input (single producer) and signal its fd. A full
+ * queue drops it; its sequence number is spent all the same. */
+static void sim_queue_push(uint64_t t_ns, int value)
+{
+	uint64_t seq = atomic_fetch_add(&sim.in_seqno, 1) + 1, head, tail, one = 1;
+	struct gpio_in_event *ev;
+
+	head = atomic_load_explicit(&sim.q_head, memory_order_relaxed);
+	tail = atomic_load_explicit(&sim.q_tail, memory_order_acquire);
+	if (head - tail >= GPIO_SIM_EVENTS)
+		return;
+	ev = &sim.q[head % GPIO_SIM_EVENTS];
+	ev->t_ns = t_ns;
+	ev->seqno = seq;
+	ev->rising = value;
+	atomic_store_explicit(&sim.q_head, head + 1, memory_order_release);
+	/* An eventfd write only fails when its counter would overflow. */
+	if (sim.in_fd >= 0 && write(sim.in_fd, &one, sizeof(one)) < 0)
+		return;
+}
+
 /* The wired line follows @value; the input sees the change as an edge event
  * unless the wire loses it. Writer thread (RT): atomics, one eventfd write. */
 static void sim_wire_carry(unsigned int from, int value, int64_t t)
 {
 	int wl = sim.wire_line;
-	uint64_t n, head, tail, seq;
-	struct gpio_in_event *ev;
 	int64_t delay;
+	uint64_t n;
 
 	if (wl < 0 || (unsigned int)wl >= sim.num_lines || (unsigned int)wl == from)
 		return;
@@ -250,7 +270,6 @@ static void sim_wire_carry(unsigned int from, int value, int64_t t)
 	n = atomic_fetch_add(&sim.wire_edges, 1);
 	if ((int64_t)n == sim.wire_lose || atomic_load(&sim.in_line) != wl)
 		return;
-	seq = atomic_fetch_add(&sim.in_seqno, 1) + 1;
 	delay = sim.wire_delay_ns;
 	if (sim.wire_jitter_ns > 0) {
 		sim.rng ^= sim.rng << 13;
@@ -258,22 +277,7 @@ static void sim_wire_carry(unsigned int from, int value, int64_t t)
 		sim.rng ^= sim.rng << 17;
 		delay += (int64_t)(sim.rng % (uint64_t)(sim.wire_jitter_ns + 1));
 	}
-	head = atomic_load_explicit(&sim.q_head, memory_order_relaxed);
-	tail = atomic_load_explicit(&sim.q_tail, memory_order_acquire);
-	if (head - tail >= GPIO_SIM_EVENTS)
-		return; /* queue full: dropped, as the kernel drops, seqno moves on */
-	ev = &sim.q[head % GPIO_SIM_EVENTS];
-	ev->t_ns = (uint64_t)(t + delay);
-	ev->seqno = seq;
-	ev->rising = value;
-	atomic_store_explicit(&sim.q_head, head + 1, memory_order_release);
-	if (sim.in_fd >= 0) {
-		uint64_t one = 1;
-
-		if (write(sim.in_fd, &one, sizeof(one)) < 0) {
-			/* the counter cannot overflow at these rates; nothing to do */
-		}
-	}
+	sim_queue_push((uint64_t)(t + delay), value);
 }
 
 static struct gpio_out *sim_request(void *chip, unsigned int offset,
@@ -575,30 +579,14 @@ void gpio_sim_fail_next_write(int err)
 
 int gpio_sim_line_drive(unsigned int offset, int value, uint64_t t_ns)
 {
-	struct gpio_in_event *ev;
-	uint64_t head, tail, seq;
-	uint64_t one = 1;
-
 	if (offset >= GPIO_SIM_MAX_LINES || (sim.lines[offset].requested &&
 					     !sim.lines[offset].input)) {
 		errno = EINVAL;
 		return -1;
 	}
 	value = !!value;
-	if (atomic_exchange(&sim.lines[offset].value, value) == value ||
-	    atomic_load(&sim.in_line) != (int)offset)
-		return 0;
-	seq = atomic_fetch_add(&sim.in_seqno, 1) + 1;
-	head = atomic_load(&sim.q_head);
-	tail = atomic_load(&sim.q_tail);
-	if (head - tail >= GPIO_SIM_EVENTS)
-		return 0;
-	ev = &sim.q[head % GPIO_SIM_EVENTS];
-	ev->seqno = seq;
-	ev->t_ns = t_ns;
-	ev->rising = value;
-	atomic_store(&sim.q_head, head + 1);
-	if (sim.in_fd >= 0 && write(sim.in_fd, &one, sizeof(one)) < 0)
-		return -1;
+	if (atomic_exchange(&sim.lines[offset].value, value) != value &&
+	    atomic_load(&sim.in_line) == (int)offset)
+		sim_queue_push(t_ns, value);
 	return 0;
 }
