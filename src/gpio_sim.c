@@ -280,6 +280,23 @@ static void sim_wire_carry(unsigned int from, int value, int64_t t)
 	sim_queue_push((uint64_t)(t + delay), value);
 }
 
+/* Line @offset if it may be requested: NULL with errno (an injected failure,
+ * EINVAL beyond the chip, EBUSY held). */
+static struct sim_line *sim_line_to_request(unsigned int offset)
+{
+	if (sim_take_error(&sim.fail_request))
+		return NULL;
+	if (offset >= sim.num_lines) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (sim.lines[offset].requested || (int)offset == sim.busy_line) {
+		errno = EBUSY;
+		return NULL;
+	}
+	return &sim.lines[offset];
+}
+
 static struct gpio_out *sim_request(void *chip, unsigned int offset,
 				    const struct gpio_out_spec *spec)
 {
@@ -288,17 +305,9 @@ static struct gpio_out *sim_request(void *chip, unsigned int offset,
 	int value;
 
 	(void)chip;
-	if (sim_take_error(&sim.fail_request))
+	l = sim_line_to_request(offset);
+	if (!l)
 		return NULL;
-	if (offset >= sim.num_lines) {
-		errno = EINVAL;
-		return NULL;
-	}
-	l = &sim.lines[offset];
-	if (l->requested || (int)offset == sim.busy_line) {
-		errno = EBUSY;
-		return NULL;
-	}
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return NULL;
@@ -385,16 +394,11 @@ static struct gpio_in *sim_in_request(void *chip, unsigned int offset,
 	struct sim_in *in;
 
 	(void)chip;
-	if (sim_take_error(&sim.fail_request))
+	l = sim_line_to_request(offset);
+	if (!l)
 		return NULL;
-	if (offset >= sim.num_lines) {
-		errno = EINVAL;
-		return NULL;
-	}
-	l = &sim.lines[offset];
 	/* One input with events at a time: one queue. */
-	if (l->requested || (int)offset == sim.busy_line ||
-	    (spec->edges && atomic_load(&sim.in_line) >= 0)) {
+	if (spec->edges && atomic_load(&sim.in_line) >= 0) {
 		errno = EBUSY;
 		return NULL;
 	}
