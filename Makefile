@@ -20,7 +20,7 @@ WARN     := -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes -Wstrict-prot
 OPT      ?= -O2 -g
 # 64-bit file offsets and time_t on 32-bit targets too (logs > 2 GiB, y2038).
 CFLAGS   += $(OPT) -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -D_TIME_BITS=64 $(WARN) -pthread -MMD -MP \
-	    -DSQW_VERSION='"$(VERSION)"' $(EXTRA_CFLAGS)
+	    -DSQW_VERSION='"$(VERSION)"' -DSQW_DATADIR='"$(PREFIX)/share/sqwave"' $(EXTRA_CFLAGS)
 ifeq ($(WERROR),1)
 CFLAGS   += -Werror
 endif

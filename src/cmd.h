@@ -18,6 +18,16 @@ int cmd_run(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_boards(int argc, char **argv);
+
+struct config;
+/* `run --preflight`: the checks of `sqwave check` without the timed ones
+ * (nothing toggles the pin), printed; returns 0 no FAIL, 1 a FAIL, 3 could
+ * not check (cmd_check.c). */
+int cmd_check_preflight(const struct config *c, const char *board_path,
+			const char *profile_path);
+
 int cmd_report(int argc, char **argv);
 
 /* analyze's JSON document of @path (a log, an edge list, a capture) to @out,

@@ -12,14 +12,18 @@
 #include "edgelist.h"
 #include "edgelog.h"
 #include "outfile.h"
+#include "vcdout.h"
 #include "print.h"
 
 static void export_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: sqwave export LOG [--csv FILE] [--events FILE] [--meta] [--unchecked]\n\n"
+		"usage: sqwave export LOG [--csv FILE] [--events FILE] [--meta] [--unchecked]\n"
+		"       sqwave export LOG --vcd FILE\n\n"
 		"  --csv FILE      one row per edge (FILE - is standard output)\n"
 		"  --events FILE   one row per field of each event (format 2 logs)\n"
+		"  --vcd FILE      the wave (write-window midpoints, physical level) as a VCD,\n"
+		"                  for PulseView or GTKWave beside a capture\n"
 		"  --meta          print the log header, then the counts and the footer\n"
 		"  --unchecked     write records even when they are inconsistent (a damaged\n"
 		"                  log); by default the first one stops the export, exit 2\n\n"
@@ -188,10 +192,11 @@ int cmd_export(int argc, char **argv)
 		{ "events", required_argument, NULL, 'e' },
 		{ "meta", no_argument, NULL, 'm' },
 		{ "unchecked", no_argument, NULL, 'u' },
+		{ "vcd", required_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	const char *csv = NULL, *events = NULL, *path;
+	const char *csv = NULL, *events = NULL, *vcd = NULL, *path;
 	enum edgelog_status st;
 	struct edgelog_reader *r;
 	struct edgelog_event ev;
@@ -205,6 +210,9 @@ int cmd_export(int argc, char **argv)
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "c:e:muh", opts, NULL)) != -1) {
 		switch (ch) {
+		case 'v':
+			vcd = optarg;
+			break;
 		case 'c':
 			csv = optarg;
 			break;
@@ -225,16 +233,18 @@ int cmd_export(int argc, char **argv)
 			return SQW_EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1 || (!csv && !meta && !events)) {
+	if (optind != argc - 1 || (!csv && !meta && !events && !vcd) ||
+	    (vcd && (csv || meta || events))) {
 		export_usage(stderr);
 		return SQW_EXIT_USAGE;
 	}
 	path = argv[optind];
 	{
-		const struct outfile_arg outs[] = { { "--csv", csv, false }, { "--events", events, false } };
+		const struct outfile_arg outs[] = { { "--csv", csv, false }, { "--events", events, false },
+						    { "--vcd", vcd, false } };
 		const struct outfile_arg ins[] = { { "the log", path, false } };
 
-		if (outfile_check(outs, 2, ins, 1, meta, err, sizeof(err)) < 0) {
+		if (outfile_check(outs, 3, ins, 1, meta, err, sizeof(err)) < 0) {
 			pr_err("%s", err);
 			return SQW_EXIT_USAGE;
 		}
@@ -245,6 +255,28 @@ int cmd_export(int argc, char **argv)
 		return st == EDGELOG_E_IO ? SQW_EXIT_RUNTIME : SQW_EXIT_USAGE;
 	}
 	edgelog_reader_set_checked(r, !unchecked);
+	if (vcd) {	/* the wave alone: vcdout.c */
+		FILE *out = outfile_open(vcd, err, sizeof(err));
+		int64_t changes;
+
+		if (!out) {
+			pr_err("%s", err);
+			edgelog_reader_close(r);
+			return SQW_EXIT_RUNTIME;
+		}
+		changes = vcdout_write_log(r, out, path, err, sizeof(err));
+		if (changes < 0)
+			pr_err("%s", err);
+		else if (!edgelog_reader_footer(r))
+			pr_warn("%s: log is truncated (no footer: the run was cut short); exported "
+				"%" PRId64 " edges", path, changes);
+		if (outfile_close(out, vcd, err, sizeof(err)) < 0 && changes >= 0) {
+			pr_err("%s", err);
+			changes = -1;
+		}
+		edgelog_reader_close(r);
+		return changes < 0 ? SQW_EXIT_RUNTIME : SQW_EXIT_OK;
+	}
 	if (meta)
 		print_meta(edgelog_reader_meta(r));
 	if ((csv && !(oc = malloc(sizeof(*oc)))) || (events && !(oe = malloc(sizeof(*oe))))) {

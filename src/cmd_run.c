@@ -19,11 +19,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cfgpath.h"
 #include "cmd.h"
 #include "config.h"
 #include "edgelog.h"
 #include "edgestats.h"
+#include "gpio_in.h"
 #include "gpio_out.h"
+#include "loopback.h"
 #include "outfile.h"
 #include "phasestats.h"
 #include "plan.h"
@@ -37,12 +40,13 @@
 #include "summary.h"
 #include "sysinfo.h"
 #include "units.h"
-#include "yamlcfg.h"
 
 #define RUN_LEAD_NS 100000000ull      /* first edge 100 ms after setup */
 #define RUN_GRID_OFFSET_NS 250000ull  /* slot 0 at x.250 ms */
 #define RUN_RT_STACK (256u * 1024u)
 #define WRITER_STACK (256u * 1024u)
+#define LOOPBACK_STACK (64u * 1024u)
+#define LOOPBACK_GRACE_NS 100000000ll /* events still due after the last edge */
 
 static uint64_t clock_ns(clockid_t clk)
 {
@@ -55,18 +59,22 @@ static uint64_t clock_ns(clockid_t clk)
 static void run_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: sqwave run --board FILE [--profile FILE] [--set KEY=VALUE ...] [OPTIONS]\n\n"
+		"usage: sqwave run --board FILE|NAME [--profile FILE|NAME] [--set KEY=VALUE ...] [OPTIONS]\n"
+		"       sqwave run --chip CHIP --line LINE [--profile FILE|NAME] [OPTIONS]\n\n"
 		"Toggle the board's output line every half period from a SCHED_FIFO thread\n"
 		"woken by an absolute timerfd; log every edge; print a summary and a verdict.\n\n"
-		"  --board FILE        board file (boards/*.yaml): the line, the backend\n"
-		"  --profile FILE      run profile (config/*.yaml): duration, limits\n"
+		"  --board FILE|NAME   board file (boards/*.yaml): the line, the backend; a\n"
+		"                      NAME is looked up (`sqwave boards` lists them)\n"
+		"  --profile FILE|NAME run profile (config/*.yaml): duration, limits\n"
 		"  --set KEY=VALUE     set any key (section.name), see the list below\n"
 		"  --load KIND[:KEY=VALUE...][:ARG...]\n"
 		"                      run a load beside the wave (repeatable): coremark,\n"
 		"                      ping-flood, stress-ng, hackbench, command, expect-traffic;\n"
 		"                      e.g. --load coremark --load ping-flood:size=1400\n"
 		"                      (a profile's phases: and load: lists do more)\n"
-		"  --preflight         check the line and the RT setup, explain fixes, do not run\n"
+
+		"  --preflight         the checks of `sqwave check` that do not move the pin:\n"
+		"                      exit 0 no FAIL, 1 a FAIL; then stop (docs/check.md)\n"
 		"  -h, --help          this help\n\n"
 		"Precedence: command line > profile > board file > defaults.\n"
 		"Durations take units: ns, us, ms, s, m, h.\n\n");
@@ -194,12 +202,14 @@ static char *meta_text(const struct config *c, const struct run_info *ri, bool r
 	return text;
 }
 
+static char board_path[PATH_MAX], profile_path[PATH_MAX];
+
 static int load_config(struct config *c, int argc, char **argv, const char **board,
 		       const char **profile, bool *preflight)
 {
 	struct option opts[CFG_NKEYS + 8];
 	size_t n = 0;
-	char err[512];
+	char err[1024];
 	int ch;
 
 	opts[n++] = (struct option){ "board", required_argument, NULL, 'b' };
@@ -261,22 +271,13 @@ static int load_config(struct config *c, int argc, char **argv, const char **boa
 		pr_err("unexpected argument \"%s\"; try 'sqwave run --help'", argv[optind]);
 		return -1;
 	}
-	if (!*board) {
-		pr_err("--board FILE is required (for a first try: --board boards/sim.yaml)");
-		return -1;
-	}
-	if (yamlcfg_load(c, *board, CFG_SRC_BOARD, err, sizeof(err)) != 0) {
+	/* Short names are looked up (cfgpath.h); the paths replace them. */
+	if (cfgpath_load(c, *board, *profile, board_path, profile_path, err, sizeof(err))) {
 		pr_err("%s", err);
 		return -1;
 	}
-	if (*profile && yamlcfg_load(c, *profile, CFG_SRC_PROFILE, err, sizeof(err)) != 0) {
-		pr_err("%s", err);
-		return -1;
-	}
-	if (config_check_required(c, err, sizeof(err)) != CFG_OK) {
-		pr_err("%s", err);
-		return -1;
-	}
+	*board = board_path[0] ? board_path : "--chip/--line";
+	*profile = profile_path[0] ? profile_path : NULL;
 	if (plan_finalize(config_plan(c), c, err, sizeof(err)) != CFG_OK) {
 		pr_err("%s", err);
 		return -1;
@@ -324,27 +325,6 @@ static int check_config(const struct config *c)
 	return 0;
 }
 
-static void gpio_spec_from_config(const struct config *c, struct gpio_out_spec *s)
-{
-	const char *drive = config_str(c, CFG_GPIO_DRIVE);
-
-	memset(s, 0, sizeof(*s));
-	s->backend = strcmp(config_str(c, CFG_GPIO_BACKEND), "sim") ? GPIO_BACKEND_GPIOD
-								       : GPIO_BACKEND_SIM;
-	s->chip = config_str(c, CFG_GPIO_CHIP);
-	s->line = config_str(c, CFG_GPIO_LINE);
-	s->active_low = config_bool(c, CFG_GPIO_ACTIVE_LOW);
-	s->drive = !strcmp(drive, "open-drain") ? GPIO_DRIVE_OPEN_DRAIN :
-		   !strcmp(drive, "open-source") ? GPIO_DRIVE_OPEN_SOURCE : GPIO_DRIVE_PUSH_PULL;
-	s->idle_level = (int)config_int(c, CFG_GPIO_IDLE_LEVEL);
-	s->consumer = "sqwave";
-	s->sim_write_cost_ns = config_int(c, CFG_SIM_WRITE_COST);
-	s->sim_num_lines = (unsigned)config_int(c, CFG_SIM_NUM_LINES);
-	s->sim_busy_line = (int)config_int(c, CFG_SIM_BUSY_LINE);
-	s->sim_busy_consumer = config_str(c, CFG_SIM_BUSY_CONSUMER);
-	s->sim_chip_label = config_str(c, CFG_SIM_CHIP_LABEL);
-}
-
 static uint64_t div_ceil(uint64_t a, uint64_t b)
 {
 	return (a + b - 1) / b;
@@ -356,6 +336,8 @@ int cmd_run(int argc, char **argv)
 	struct run_info ri;
 	struct gpio_out_spec spec;
 	struct gpio_out *gpio = NULL;
+	struct gpio_in *lb_in = NULL;
+	struct loopback_reader *lb = NULL;
 	struct ring ring = { 0 };
 	struct rtloop loop = { .tfd = -1 };
 	struct rtsetup rs = { .dma_fd = -1 };
@@ -454,14 +436,34 @@ int cmd_run(int argc, char **argv)
 	/* A file-size limit must be an I/O error (EFBIG), like a full disk, not death. */
 	signal(SIGXFSZ, SIG_IGN);
 
+	if (preflight) {	/* the checks of `sqwave check`, nothing timed */
+		ret = cmd_check_preflight(c, board, profile);
+		goto out;
+	}
+
 	/* 1. Everything that allocates. */
-	gpio_spec_from_config(c, &spec);
-	gpio = gpio_out_open(&spec);
-	if (!gpio)
-		goto out;	/* gpio_out_open said why */
+	gpio_out_spec_from_config(c, &spec);
+	gpio = gpio_out_open(&spec, why, sizeof(why));
+	if (!gpio) {
+		pr_err("%s", why);
+		goto out;
+	}
 	/* A copy: the summary is printed after the line is closed. */
 	snprintf(gpio_desc, sizeof(gpio_desc), "%s", gpio_out_describe(gpio));
 	ri.gpio_desc = gpio_desc;
+	if (config_bool(c, CFG_RUN_LOOPBACK)) {	/* run --loopback: the input, now */
+		lb_in = loopback_input_open(c, why, sizeof(why));
+		if (!lb_in) {
+			if (errno == ENOENT && !why[0]) {
+				pr_err("run.loopback needs the board file's loopback section "
+				       "(loopback.chip, loopback.line)");
+				ret = SQW_EXIT_USAGE;
+			} else {
+				pr_err("loopback input: %s", why);
+			}
+			goto out;
+		}
+	}
 	if (strstr(ri.gpio_desc, "cp2112") || strstr(ri.gpio_desc, "ftdi"))
 		pr_warn("%s is a USB GPIO adapter: every write is a USB round trip (0.1-1 ms), "
 			"too slow for a %s half period", ri.gpio_desc, dur(half, why, sizeof(why)));
@@ -470,14 +472,6 @@ int cmd_run(int argc, char **argv)
 	rp.lock_memory = config_bool(c, CFG_RT_LOCK_MEMORY);
 	rp.dma_latency_us = (int)config_int(c, CFG_RT_DMA_LATENCY);
 	rp.stack_size = RUN_RT_STACK;
-	if (preflight) {
-		int blocking = rtsetup_preflight(&rp, why, sizeof(why));
-
-		printf("line       %s: requested as output, released\n%s", ri.gpio_desc, why);
-		printf("preflight  %s\n", blocking ? "FAIL" : "ok");
-		ret = blocking ? SQW_EXIT_RUNTIME : SQW_EXIT_OK;
-		goto out;
-	}
 	if (ring_init(&ring, (size_t)config_int(c, CFG_RUN_RING_SIZE)) < 0) {
 		pr_err("cannot allocate the edge ring: %s", strerror(errno));
 		goto out;
@@ -615,6 +609,10 @@ int cmd_run(int argc, char **argv)
 		pr_err("cannot start the trace-break thread: %s", strerror(err));
 		goto out;
 	}
+	if (lb_in && !(lb = loopback_reader_start(lb_in, rec, LOOPBACK_STACK))) {
+		pr_err("cannot start the loopback reader: %s", strerror(errno));
+		goto out;
+	}
 	atomic_store_explicit(&loop.go, true, memory_order_release);
 
 	/* 4. Wait: signals, status line, end of the loop. */
@@ -689,8 +687,21 @@ out:
 		tracebreak_free(tb);
 		tb = NULL;
 	}
+	if (lb) {	/* the last edges' events, then into the log before it closes */
+		uint64_t dropped, unlogged, n;
+
+		n = loopback_reader_stop(lb, atomic_load(&loop.edges), LOOPBACK_GRACE_NS,
+					 &dropped, &unlogged);
+		pr_info("loopback: %llu edge events of %s logged for %llu edges "
+			"(%llu dropped by the kernel, %llu not logged)", (unsigned long long)n,
+			gpio_in_describe(lb_in), (unsigned long long)atomic_load(&loop.edges),
+			(unsigned long long)dropped, (unsigned long long)unlogged);
+	}
 	recorder_finish(rec);
-	gpio_out_close(gpio);	/* back to idle, released, before anything slow */
+	gpio_in_close(lb_in);
+	/* Back to idle, released, before anything slow. */
+	if (gpio_out_close(gpio))
+		pr_warn("could not restore the idle level of %s: %s", gpio_desc, strerror(errno));
 	if (rs.p.stack_size)
 		rtsetup_process_exit(&rs);
 	rtloop_close(&loop);

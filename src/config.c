@@ -23,7 +23,7 @@
 #define REQ CFG_REQUIRED_IN_BOARD
 
 static const char *const cfg_confidence[] = { "verified", "inferred", "unknown", NULL };
-/* Same order as enum gpio_backend and enum gpio_drive in gpio_out.h. */
+/* Same order as enum gpio_backend (gpio_lookup.h) and enum gpio_drive (gpio_out.h). */
 static const char *const cfg_backends[] = { "gpiod", "sim", NULL };
 static const char *const cfg_drives[] = { "push-pull", "open-drain", "open-source", NULL };
 /* Same order as enum contain_kind in contain.h. */
@@ -88,6 +88,13 @@ const struct cfg_item config_table[CFG_NKEYS] = {
 	ITEM_ENUM(CFG_LOOPBACK_CONFIDENCE, "loopback", "confidence", "unknown", cfg_confidence,
 		  NULL, B, "how sure the board file is of the loopback line"),
 
+	ITEM_TEXT(CFG_MATCH_COMPATIBLE, "match", "compatible", B | CFG_LIST,
+		  "device-tree compatible strings of this board (a list): boards detect"),
+	ITEM_TEXT(CFG_MATCH_DMI_BOARD, "match", "dmi_board", B | CFG_LIST,
+		  "DMI board names (/sys/class/dmi/id/board_name) of this board (a list)"),
+	ITEM_TEXT(CFG_MATCH_DMI_PRODUCT, "match", "dmi_product", B | CFG_LIST,
+		  "DMI product names (/sys/class/dmi/id/product_name) of this board (a list)"),
+
 	ITEM_DUR(CFG_SIM_WRITE_COST, "sim", "write_cost", "0", 0, 1 * MS, "ns", "sim-write-cost", B,
 		 "simulated cost of one line write (busy-wait)"),
 	ITEM_INT(CFG_SIM_NUM_LINES, "sim", "num_lines", "8", 1, 1024, "lines", NULL, B,
@@ -98,6 +105,14 @@ const struct cfg_item config_table[CFG_NKEYS] = {
 		 "consumer name that holds sim.busy_line"),
 	ITEM_STR(CFG_SIM_CHIP_LABEL, "sim", "chip_label", "sqwave-sim", "LABEL", NULL, B,
 		 "label of the simulated chip"),
+	ITEM_INT(CFG_SIM_WIRE_LINE, "sim", "wire_line", "-1", -1, 1023, NULL, NULL, B,
+		 "line the simulated output is wired to, for loopback (-1: not wired)"),
+	ITEM_DUR(CFG_SIM_WIRE_DELAY, "sim", "wire_delay", "10us", 0, 1 * SEC, "us", NULL, B,
+		 "simulated delay from a write to the wired input's edge event"),
+	ITEM_DUR(CFG_SIM_WIRE_JITTER, "sim", "wire_jitter", "0", 0, 10 * MS, "us", NULL, B,
+		 "random extra delay of each simulated edge event, 0..this"),
+	ITEM_INT(CFG_SIM_WIRE_LOSE, "sim", "wire_lose", "-1", -1, INT64_MAX, NULL, NULL, B,
+		 "the simulated wire loses this edge (0: the first; -1: none)"),
 
 	ITEM_DUR(CFG_RUN_HALF_PERIOD, "run", "half_period", "500us", 1 * US, 10 * SEC, "us",
 		 "half-period", P, "time between edges: half the period of the wave"),
@@ -113,6 +128,8 @@ const struct cfg_item config_table[CFG_NKEYS] = {
 		  "how loads and their children are held so that all stop with sqwave"),
 	ITEM_DUR_OR(CFG_RUN_SPIN, "run", "spin", "0", 0, 1 * SEC, "us", cfg_spin_words, "spin", P,
 		    "wake this long before each edge and spin to its deadline (0: off)"),
+	ITEM_BOOL(CFG_RUN_LOOPBACK, "run", "loopback", "false", "loopback", P,
+		  "log the loopback input's edge events (board file's loopback section)"),
 
 	ITEM_INT(CFG_RT_CPU, "rt", "cpu", "-1", -1, 1023, NULL, "cpu", B | P,
 		 "CPU the RT thread is pinned to (-1: not pinned)"),

@@ -30,12 +30,20 @@ enum cfg_key {
 	CFG_LOOPBACK_CHIP,
 	CFG_LOOPBACK_LINE,
 	CFG_LOOPBACK_CONFIDENCE,
+	/* match: how `sqwave boards detect` recognises the board (board file) */
+	CFG_MATCH_COMPATIBLE,  /* text: device-tree compatible strings, one per line */
+	CFG_MATCH_DMI_BOARD,   /* text: DMI board_name values, one per line */
+	CFG_MATCH_DMI_PRODUCT, /* text: DMI product_name values, one per line */
 	/* sim: the simulated backend */
 	CFG_SIM_WRITE_COST,    /* duration: busy-wait per write */
 	CFG_SIM_NUM_LINES,
 	CFG_SIM_BUSY_LINE,     /* -1: none; else this offset is held by sim.busy_consumer */
 	CFG_SIM_BUSY_CONSUMER,
 	CFG_SIM_CHIP_LABEL,
+	CFG_SIM_WIRE_LINE,     /* -1: the output is wired to nothing */
+	CFG_SIM_WIRE_DELAY,    /* duration: write to edge event */
+	CFG_SIM_WIRE_JITTER,   /* duration: uniform extra delay 0..jitter */
+	CFG_SIM_WIRE_LOSE,     /* -1: none; else the wire loses this edge (0 = first) */
 	/* run: the wave */
 	CFG_RUN_HALF_PERIOD,
 	CFG_RUN_DURATION,      /* 0: until SIGINT/SIGTERM */
@@ -44,6 +52,7 @@ enum cfg_key {
 	CFG_RUN_LABEL,         /* names the run (rt-loaded) in log, summary, report */
 	CFG_RUN_CONTAINMENT,   /* enum: auto | cgroup2 | freezer | pgroup: how loads are held */
 	CFG_RUN_SPIN,          /* duration; 0: off; CFG_SPIN_AUTO: auto */
+	CFG_RUN_LOOPBACK,      /* record the loopback input's edge events in the log */
 	/* rt: real-time setup (board file recommends, profile/command line decide) */
 	CFG_RT_CPU,            /* -1: not pinned */
 	CFG_RT_PRIORITY,
@@ -97,6 +106,9 @@ enum cfg_source {
 #define CFG_IN_BOARD   0x1u
 #define CFG_IN_PROFILE 0x2u
 #define CFG_REQUIRED_IN_BOARD 0x4u
+/* A TEXT key that a file may give as a YAML list of single values (stored
+ * one per line): the match keys. */
+#define CFG_LIST       0x8u
 
 struct cfg_item {
 	const char *section;

@@ -19,6 +19,8 @@ static const struct command {
 	{ "export", cmd_export, "convert a run log to CSV, one row per edge" },
 	{ "analyze", cmd_analyze, "statistics, worst edges, histogram and plot of a log or capture" },
 	{ "compare", cmd_compare, "line a scope or analyzer capture up with a run and check they agree" },
+	{ "check", cmd_check, "bring-up checklist: kernel, tuning, limits, GPIO lines, loopback wire" },
+	{ "boards", cmd_boards, "list the known board files; 'boards detect' finds this machine's" },
 	{ "report", cmd_report, "the comparison table of runs and phases (text, Markdown, JSON, SVG)" },
 };
 

@@ -49,25 +49,38 @@ int rtsetup_process_enter(struct rtsetup *rs, const struct rtsetup_params *p)
 		}
 	}
 	if (p->dma_latency_us >= 0) {
-		int32_t v = p->dma_latency_us;
-
-		rs->dma_fd = open("/dev/cpu_dma_latency", O_WRONLY | O_CLOEXEC);
+		rs->dma_fd = rtsetup_dma_latency_hold("/dev/cpu_dma_latency", p->dma_latency_us);
 		if (rs->dma_fd < 0 && errno == ENOENT) {
 			/* No PM QoS CPU latency device: the kernel has no CPU idle
 			 * states to hold off (e.g. cpuidle disabled, as X-LINUX-RT
 			 * does). Nothing to do, nothing lost. */
 			rs->dma_latency_absent = true;
-		} else if (rs->dma_fd < 0 || write(rs->dma_fd, &v, sizeof(v)) != (ssize_t)sizeof(v)) {
+		} else if (rs->dma_fd < 0) {
 			problem(rs, "cannot hold /dev/cpu_dma_latency at %d us (%s): run as root, "
 				"or set rt.dma_latency=-1 to leave CPU idle states alone",
 				p->dma_latency_us, strerror(errno));
-			if (rs->dma_fd >= 0)
-				close(rs->dma_fd);
-			rs->dma_fd = -1;
 			ret = -1;
 		}
 	}
 	return ret;
+}
+
+int rtsetup_dma_latency_hold(const char *path, int us)
+{
+	int32_t v = us;
+	int fd, e;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (write(fd, &v, sizeof(v)) != (ssize_t)sizeof(v)) {
+		e = errno ? errno : EIO;
+		close(fd);
+		/* A device that takes the open but not the value is not absent. */
+		errno = e == ENOENT ? EIO : e;
+		return -1;
+	}
+	return fd;
 }
 
 void rtsetup_process_exit(struct rtsetup *rs)
@@ -202,61 +215,3 @@ int rtsetup_rt_throttling(long *runtime_us, long *period_us)
 	return *runtime_us != -1;
 }
 
-__attribute__((format(printf, 3, 4)))
-static void finding(char *out, size_t len, const char *fmt, ...)
-{
-	size_t used = strlen(out);
-	va_list ap;
-
-	if (used + 2 >= len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(out + used, len - used - 1, fmt, ap);
-	va_end(ap);
-	used = strlen(out);
-	out[used] = '\n';
-	out[used + 1] = '\0';
-}
-
-int rtsetup_preflight(const struct rtsetup_params *p, char *out, size_t len)
-{
-	struct rlimit rl;
-	long v;
-	int blocking = 0;
-	int is_root = geteuid() == 0;
-
-	if (len)
-		out[0] = '\0';
-	if (!is_root && getrlimit(RLIMIT_RTPRIO, &rl) == 0 && rl.rlim_cur < (rlim_t)p->priority) {
-		finding(out, len, "FAIL rt priority: RLIMIT_RTPRIO is %ld, below %d: run as root, or "
-			"add 'rtprio %d' for your user in /etc/security/limits.conf",
-			(long)rl.rlim_cur, p->priority, p->priority);
-		blocking++;
-	}
-	if (p->lock_memory && !is_root && getrlimit(RLIMIT_MEMLOCK, &rl) == 0 &&
-	    rl.rlim_cur != RLIM_INFINITY) {
-		finding(out, len, "FAIL memory lock: RLIMIT_MEMLOCK is %ld KiB: run as root, or "
-			"'ulimit -l unlimited'", (long)(rl.rlim_cur / 1024));
-		blocking++;
-	}
-	if (p->cpu >= 0) {
-		long ncpu = sysconf(_SC_NPROCESSORS_CONF);
-		cpu_set_t set;
-
-		if (p->cpu >= ncpu) {
-			finding(out, len, "FAIL cpu: CPU %d does not exist (this machine has %ld)",
-				p->cpu, ncpu);
-			blocking++;
-		} else if (sched_getaffinity(0, sizeof(set), &set) == 0 && !CPU_ISSET(p->cpu, &set)) {
-			finding(out, len, "FAIL cpu: CPU %d is offline or outside this process's "
-				"cpuset", p->cpu);
-			blocking++;
-		}
-	}
-	if (read_long("/proc/sys/kernel/sched_rt_runtime_us", &v) == 0 && v != -1)
-		finding(out, len, "note RT throttling: sched_rt_runtime_us is %ld; a runaway RT "
-			"task would be throttled (fine for sqwave, which sleeps each period)", v);
-	if (read_long("/sys/kernel/realtime", &v) != 0 || v != 1)
-		finding(out, len, "note kernel: not PREEMPT_RT; expect long tails under load");
-	return blocking;
-}

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Privileged real-time setup, in one place: memory locking, CPU latency
- * request, RT thread attributes (SCHED_FIFO, affinity), stack prefault, and
- * the preflight that checks the same conditions and explains fixes. */
+ * request, RT thread attributes (SCHED_FIFO, affinity), stack prefault. The
+ * preflight that checks the same conditions is check_sys.c, which holds
+ * cpu_dma_latency through the same function as the run. */
 #ifndef SQW_RTSETUP_H
 #define SQW_RTSETUP_H
 
@@ -71,10 +72,13 @@ int rtsetup_nonrt_affinity(int rt_cpu);
  * is on (runtime is not -1), 0 when off, -1 when unknown. */
 int rtsetup_rt_throttling(long *runtime_us, long *period_us);
 
-/* Check, without changing anything, whether the RT setup can succeed:
- * privileges (CAP_SYS_NICE / RLIMIT_RTPRIO, RLIMIT_MEMLOCK), the CPU exists
- * and is online, RT throttling, PREEMPT_RT. Writes one line per finding, each
- * with how to fix it, to @out. Returns the number of blocking problems. */
-int rtsetup_preflight(const struct rtsetup_params *p, char *out, size_t len);
+/*
+ * Open @path (/dev/cpu_dma_latency) and write @us to it, as the run holds it
+ * for its whole length. Returns the fd (closing it releases the request),
+ * or -1 with errno: ENOENT when there is no such device (the kernel has no
+ * CPU idle states to hold off: nothing lost), anything else when the
+ * request cannot be made.
+ */
+int rtsetup_dma_latency_hold(const char *path, int us);
 
 #endif

@@ -4,6 +4,7 @@
 #include "sysinfo.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -38,9 +39,46 @@ static int read_line(const char *path, char *buf, size_t len)
 	if (fgets(buf, (int)len, f)) {
 		trim_right(buf);
 		ret = 0;
+	} else {
+		errno = ENODATA;
 	}
 	fclose(f);
 	return ret;
+}
+
+char *sysinfo_path(const char *root, const char *rel, char *buf, size_t len)
+{
+	size_t rl = strlen(root);
+	int n;
+
+	while (*rel == '/')
+		rel++;
+	n = snprintf(buf, len, "%s%s%s", root, rl && root[rl - 1] == '/' ? "" : "/", rel);
+	if (n < 0 || (size_t)n >= len) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	return buf;
+}
+
+int sysinfo_read_line(const char *root, const char *rel, char *buf, size_t len)
+{
+	char path[4096];
+
+	buf[0] = '\0';
+	if (!sysinfo_path(root, rel, path, sizeof(path)))
+		return -1;
+	return read_line(path, buf, len);
+}
+
+bool sysinfo_preempt_rt(const char *root, const char *version)
+{
+	char buf[16];
+
+	if (sysinfo_read_line(root, "sys/kernel/realtime", buf, sizeof(buf)) == 0 &&
+	    !strcmp(buf, "1"))
+		return true;
+	return version && strstr(version, "PREEMPT_RT");
 }
 
 /*
@@ -87,7 +125,6 @@ static int cpuinfo_model(const char *path, char *buf, size_t len)
 void sysinfo_host_read(struct sysinfo_host *h)
 {
 	struct utsname u;
-	char buf[64];
 	long n;
 
 	memset(h, 0, sizeof(*h));
@@ -97,12 +134,7 @@ void sysinfo_host_read(struct sysinfo_host *h)
 		copy_str(h->kernel_version, sizeof(h->kernel_version), u.version);
 		copy_str(h->machine, sizeof(h->machine), u.machine);
 	}
-	/* Mainline PREEMPT_RT kernels have /sys/kernel/realtime; older patch
-	 * sets only say so in the version string. */
-	if (read_line("/sys/kernel/realtime", buf, sizeof(buf)) == 0 && !strcmp(buf, "1"))
-		h->preempt_rt = true;
-	if (strstr(h->kernel_version, "PREEMPT_RT"))
-		h->preempt_rt = true;
+	h->preempt_rt = sysinfo_preempt_rt("/", h->kernel_version);
 	read_line("/proc/cmdline", h->cmdline, sizeof(h->cmdline));
 	/* Many arm64 kernels name no CPU in cpuinfo: the device tree names the board. */
 	if (cpuinfo_model("/proc/cpuinfo", h->cpu_model, sizeof(h->cpu_model)) &&

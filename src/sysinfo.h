@@ -5,6 +5,7 @@
 #define SQW_SYSINFO_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct sysinfo_host {
 	char hostname[64];
@@ -19,5 +20,26 @@ struct sysinfo_host {
 
 /* Fill @h; fields that cannot be read are left empty. Never fails. */
 void sysinfo_host_read(struct sysinfo_host *h);
+
+/*
+ * Whether the kernel is PREEMPT_RT: @root's sys/kernel/realtime reads "1"
+ * (mainline PREEMPT_RT kernels have it), or @version (what `uname -v` says,
+ * the same text as proc/sys/kernel/version) names PREEMPT_RT (patched
+ * kernels without that file). The one rule `run` reports and `check` judges.
+ * @root is "/" on a live system; tests give a fake tree.
+ */
+bool sysinfo_preempt_rt(const char *root, const char *version);
+
+/*
+ * The first line of @root/@rel into @buf, without the newline (trailing
+ * white space removed). Returns 0, or -1 with errno (@buf is then "").
+ * @rel is relative ("proc/cmdline"). Every file `check` reads goes through
+ * here or sysinfo_path(), so that one root directory redirects them all.
+ */
+int sysinfo_read_line(const char *root, const char *rel, char *buf, size_t len);
+
+/* @root/@rel into @buf ("/" + "proc/cmdline" -> "/proc/cmdline"); returns
+ * @buf, or NULL if it does not fit. */
+char *sysinfo_path(const char *root, const char *rel, char *buf, size_t len);
 
 #endif

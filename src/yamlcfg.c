@@ -245,16 +245,78 @@ static enum yamlcfg_result yc_next(struct yc *st)
 	return YAMLCFG_OK;
 }
 
+/* A list key (CFG_LIST) given as a YAML sequence of single values: the items
+ * joined with newlines into *@out (malloc'ed). At the SEQUENCE_START event. */
+static enum yamlcfg_result yc_list(struct yc *st, int k, char **out)
+{
+	yaml_mark_t start = st->ev.start_mark;
+	enum yamlcfg_result r;
+	char name[64], *buf = NULL, *nb;
+	size_t len = 0, n;
+
+	config_key_name((enum cfg_key)k, name, sizeof(name));
+	for (;;) {
+		r = yc_next(st);
+		if (r)
+			goto fail;
+		if (st->ev.type == YAML_SEQUENCE_END_EVENT)
+			break;
+		if (st->ev.type != YAML_SCALAR_EVENT || yc_is_null(&st->ev)) {
+			r = yc_fail(st, &st->ev.start_mark, YAMLCFG_E_VALUE,
+				    "%s is a list of single values (one per \"- \" line), found "
+				    "%s", name, st->ev.type == YAML_SCALAR_EVENT ? "an empty item"
+				    : yc_event_word(st->ev.type));
+			goto fail;
+		}
+		n = st->ev.data.scalar.length;
+		if (strlen(yc_scalar(&st->ev)) != n || memchr(yc_scalar(&st->ev), '\n', n)) {
+			r = yc_fail(st, &st->ev.start_mark, YAMLCFG_E_VALUE,
+				    "%s: each item must be one line of text", name);
+			goto fail;
+		}
+		nb = realloc(buf, len + n + 2);
+		if (!nb) {
+			r = yc_fail(st, NULL, YAMLCFG_E_NOMEM, "out of memory");
+			goto fail;
+		}
+		buf = nb;
+		if (len)
+			buf[len++] = '\n';
+		memcpy(buf + len, yc_scalar(&st->ev), n);
+		len += n;
+		buf[len] = '\0';
+	}
+	if (!buf) {
+		r = yc_fail(st, &start, YAMLCFG_E_VALUE, "%s is an empty list; leave the key "
+			    "out instead", name);
+		goto fail;
+	}
+	*out = buf;
+	return YAMLCFG_OK;
+fail:
+	free(buf);
+	return r;
+}
+
 static enum yamlcfg_result yc_value(struct yc *st, int k)
 {
 	char name[64], allowed[160], msg[512];
 	const yaml_event_t *ev = &st->ev;
 	const char *value;
 	enum cfg_result r;
-	char *copy;
+	char *copy = NULL;
 	size_t n;
+	int line = (int)ev->start_mark.line + 1;
+	yaml_mark_t mark = ev->start_mark;
 
 	config_key_name((enum cfg_key)k, name, sizeof(name));
+	if (ev->type == YAML_SEQUENCE_START_EVENT && (config_table[k].where & CFG_LIST)) {
+		enum yamlcfg_result lr = yc_list(st, k, &copy);
+
+		if (lr)
+			return lr;
+		goto store;
+	}
 	if (ev->type != YAML_SCALAR_EVENT)
 		return yc_fail(st, &ev->start_mark, YAMLCFG_E_VALUE,
 			       "%s must be a single value, %s, found %s", name,
@@ -279,17 +341,18 @@ static enum yamlcfg_result yc_value(struct yc *st, int k)
 		while (n && copy[n - 1] == '\n')
 			copy[--n] = '\0';
 	}
+store:
 	r = config_set(st->scratch, (enum cfg_key)k, copy, st->src, st->name,
-		       (int)ev->start_mark.line + 1, msg, sizeof(msg));
+		       line, msg, sizeof(msg));
 	if (r != CFG_OK) {
 		free(copy);
-		return yc_fail(st, &ev->start_mark,
+		return yc_fail(st, &mark,
 			       r == CFG_E_PLACE ? YAMLCFG_E_PLACE :
 			       r == CFG_E_NOMEM ? YAMLCFG_E_NOMEM : YAMLCFG_E_VALUE, "%s", msg);
 	}
 	st->entry[st->nentries].key = (enum cfg_key)k;
 	st->entry[st->nentries].value = copy;
-	st->entry[st->nentries].line = (int)ev->start_mark.line + 1;
+	st->entry[st->nentries].line = line;
 	st->nentries++;
 	return YAMLCFG_OK;
 }

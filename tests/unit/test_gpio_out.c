@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Unit tests for the GPIO output: every lookup and request failure through
- * the simulated chip, levels and history, and what the libgpiod backend can
- * show on a machine without GPIO chips. */
+/* Unit tests for the GPIO output and input: every lookup and request failure
+ * through the simulated chip, levels and history, the simulated loopback
+ * wire, and what the libgpiod backend can show on a machine without chips. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,47 +17,32 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "config.h"
+#include "gpio_in.h"
 #include "gpio_out.h"
 #include "gpio_private.h"
 #include "gpio_sim.h"
 
 /* ---- helpers ----------------------------------------------------------------- */
 
-/* What the module printed on stderr between capture_start() and capture_end(). */
-static char captured[8192];
-static int saved_stderr = -1;
-static FILE *capture_file;
-
-static void capture_start(void)
-{
-	fflush(stderr);
-	capture_file = tmpfile();
-	assert_non_null(capture_file);
-	saved_stderr = dup(STDERR_FILENO);
-	assert_true(saved_stderr >= 0);
-	assert_true(dup2(fileno(capture_file), STDERR_FILENO) >= 0);
-}
-
-static const char *capture_end(void)
-{
-	size_t n;
-
-	fflush(stderr);
-	dup2(saved_stderr, STDERR_FILENO);
-	close(saved_stderr);
-	saved_stderr = -1;
-	rewind(capture_file);
-	n = fread(captured, 1, sizeof(captured) - 1, capture_file);
-	captured[n] = '\0';
-	fclose(capture_file);
-	capture_file = NULL;
-	return captured;
-}
+/* The message of the last failure. */
+static char captured[GPIO_MSG_MAX];
 
 #define assert_said(text) do { \
 	if (!strstr(captured, (text))) \
 		fail_msg("expected \"%s\" in: %s", (text), captured); \
 } while (0)
+
+/* The sim's own keys (sim.*) live in a configuration, as in a board file. */
+static struct config *cfg;
+
+static void setk(const char *assignment)
+{
+	char err[256];
+
+	if (config_apply_set(cfg, assignment, err, sizeof(err)) != CFG_OK)
+		fail_msg("%s: %s", assignment, err);
+}
 
 static struct gpio_out_spec sim_spec(const char *chip, const char *line)
 {
@@ -66,11 +51,19 @@ static struct gpio_out_spec sim_spec(const char *chip, const char *line)
 		.chip = chip,
 		.line = line,
 		.consumer = "sqwave",
-		.sim_num_lines = 8,
-		.sim_busy_line = -1,
-		.sim_chip_label = "GPIOB",
+		.config = cfg,
 	};
 	return s;
+}
+
+static struct gpio_out *open_ok(const struct gpio_out_spec *s)
+{
+	char err[GPIO_MSG_MAX];
+	struct gpio_out *g = gpio_out_open(s, err, sizeof(err));
+
+	if (!g)
+		fail_msg("gpio_out_open failed: %s", err);
+	return g;
 }
 
 /* Open expecting failure; returns errno, leaves the message in captured. */
@@ -79,11 +72,10 @@ static int open_fails(const struct gpio_out_spec *s)
 	struct gpio_out *g;
 	int err;
 
-	capture_start();
+	captured[0] = '\0';
 	errno = 0;
-	g = gpio_out_open(s);
+	g = gpio_out_open(s, captured, sizeof(captured));
 	err = errno;
-	capture_end();
 	if (g) {
 		gpio_out_close(g);
 		fail_msg("gpio_out_open succeeded: expected a failure");
@@ -112,6 +104,18 @@ static int reset_sim(void **state)
 	(void)state;
 	gpio_sim_reset();
 	gpio_dev_dir = "/dev";
+	config_free(cfg);
+	cfg = config_new();
+	assert_non_null(cfg);
+	setk("sim.chip_label=GPIOB");
+	return 0;
+}
+
+static int free_cfg(void **state)
+{
+	(void)state;
+	config_free(cfg);
+	cfg = NULL;
 	return 0;
 }
 
@@ -125,7 +129,7 @@ static void a_line_opens_at_its_idle_level_without_a_write(void **state)
 
 	(void)state;
 	s.idle_level = 1;
-	g = gpio_out_open(&s);
+	g = open_ok(&s);
 	assert_non_null(g);
 	l = line_state(1);
 	assert_true(l.requested);
@@ -143,7 +147,7 @@ static void the_idle_level_is_restored_on_close(void **state)
 	struct gpio_out *g;
 
 	(void)state;
-	g = gpio_out_open(&s);
+	g = open_ok(&s);
 	assert_non_null(g);
 	assert_int_equal(gpio_out_set(g, 1), 0);
 	assert_int_equal(line_state(1).value, 1);
@@ -167,7 +171,7 @@ static void active_low_inverts_the_physical_level(void **state)
 	(void)state;
 	s.active_low = 1;
 	s.idle_level = 0;
-	g = gpio_out_open(&s);
+	g = open_ok(&s);
 	assert_non_null(g);
 	assert_true(line_state(2).active_low);
 	assert_int_equal(line_state(2).value, 1); /* idle (inactive) = high */
@@ -191,7 +195,7 @@ static void the_history_records_each_write_in_order(void **state)
 	uint64_t i;
 
 	(void)state;
-	g = gpio_out_open(&s);
+	g = open_ok(&s);
 	assert_non_null(g);
 	before = now_ns();
 	for (i = 0; i < 100; i++)
@@ -219,7 +223,7 @@ static void the_history_wraps_but_keeps_counting(void **state)
 	struct gpio_out *g;
 
 	(void)state;
-	g = gpio_out_open(&s);
+	g = open_ok(&s);
 	assert_non_null(g);
 	for (i = 0; i < n; i++)
 		assert_int_equal(gpio_out_set(g, (int)(i & 1)), 0);
@@ -241,8 +245,8 @@ static void a_write_costs_the_configured_time(void **state)
 	int64_t t0, t1;
 
 	(void)state;
-	s.sim_write_cost_ns = 200000;
-	g = gpio_out_open(&s);
+	setk("sim.write_cost=200us");
+	g = open_ok(&s);
 	assert_non_null(g);
 	t0 = now_ns();
 	assert_int_equal(gpio_out_set(g, 1), 0);
@@ -260,7 +264,7 @@ static void a_failed_write_returns_its_errno(void **state)
 	struct gpio_out *g;
 
 	(void)state;
-	g = gpio_out_open(&s);
+	g = open_ok(&s);
 	assert_non_null(g);
 	gpio_sim_fail_next_write(EIO);
 	errno = 0;
@@ -272,19 +276,18 @@ static void a_failed_write_returns_its_errno(void **state)
 	gpio_out_close(g);
 }
 
-static void a_close_that_cannot_restore_idle_warns_and_still_releases(void **state)
+static void a_close_that_cannot_restore_idle_says_so_and_still_releases(void **state)
 {
 	struct gpio_out_spec s = sim_spec("GPIOB", "0");
 	struct gpio_out *g;
 
 	(void)state;
-	g = gpio_out_open(&s);
+	g = open_ok(&s);
 	assert_non_null(g);
 	gpio_sim_fail_next_write(EIO);
-	capture_start();
-	gpio_out_close(g);
-	capture_end();
-	assert_said("could not restore the idle level of gpiochip0 [GPIOB] line 0");
+	errno = 0;
+	assert_int_equal(gpio_out_close(g), -1);
+	assert_int_equal(errno, EIO);
 	assert_false(line_state(0).requested);
 }
 
@@ -296,10 +299,10 @@ static void closing_null_does_nothing(void **state)
 
 /* ---- chip lookup --------------------------------------------------------------- */
 
-static void a_chip_is_found_by_label_name_path_or_alias(void **state)
+static void a_chip_is_found_by_label_name_number_path_or_alias(void **state)
 {
 	static const char *const chips[] = {
-		"GPIOB", "gpiochip0", "/dev/gpiochip0", "sim", "",
+		"GPIOB", "gpiochip0", "0", "/dev/gpiochip0", "sim", "",
 	};
 	struct gpio_out *g;
 	size_t i;
@@ -308,7 +311,7 @@ static void a_chip_is_found_by_label_name_path_or_alias(void **state)
 	for (i = 0; i < sizeof(chips) / sizeof(chips[0]); i++) {
 		struct gpio_out_spec s = sim_spec(chips[i], "1");
 
-		g = gpio_out_open(&s);
+		g = open_ok(&s);
 		if (!g)
 			fail_msg("chip \"%s\" was not found", chips[i]);
 		gpio_out_close(g);
@@ -341,7 +344,7 @@ static void a_chip_we_may_not_open_says_how_to_fix_it(void **state)
 	(void)state;
 	gpio_sim_fail_next_open(EACCES);
 	assert_int_equal(open_fails(&s), EACCES);
-	assert_said("cannot open GPIO chip /dev/gpiochip0: Permission denied");
+	assert_said("permission denied: cannot open GPIO chip /dev/gpiochip0 (Permission denied)");
 	assert_said("run sqwave as root");
 	assert_said("\"gpio\"");
 	assert_said("udev rule");
@@ -353,8 +356,12 @@ static void a_label_hidden_by_permissions_is_explained(void **state)
 
 	(void)state;
 	gpio_sim_fail_next_open(EACCES);
-	assert_int_equal(open_fails(&s), ENODEV);
-	assert_said("GPIO chip \"GPIOB\" not found");
+	assert_int_equal(open_fails(&s), EACCES);
+	/* The headline is the permission problem, not "not found". */
+	if (strncmp(captured, "permission denied: GPIO chip \"GPIOB\" may be one of the 1 chip "
+		    "this user may not open", 70) != 0)
+		fail_msg("headline: %s", captured);
+	assert_null(strstr(captured, "not found"));
 	assert_said("gpiochip0 [cannot open: Permission denied]");
 	assert_said("udev rule");
 }
@@ -367,7 +374,7 @@ static void a_line_is_found_by_name(void **state)
 	struct gpio_out *g;
 
 	(void)state;
-	g = gpio_out_open(&s);
+	g = open_ok(&s);
 	assert_non_null(g);
 	assert_true(line_state(2).requested);
 	assert_string_equal(gpio_out_describe(g),
@@ -432,9 +439,9 @@ static void a_busy_line_names_its_consumer(void **state)
 	struct gpio_out_spec s = sim_spec("9030000.pl061", "3");
 
 	(void)state;
-	s.sim_chip_label = "9030000.pl061";
-	s.sim_busy_line = 3;
-	s.sim_busy_consumer = "GPIO Key Poweroff";
+	setk("sim.chip_label=9030000.pl061");
+	setk("sim.busy_line=3");
+	setk("sim.busy_consumer=GPIO Key Poweroff");
 	assert_int_equal(open_fails(&s), EBUSY);
 	assert_said("line 3 of gpiochip0 [9030000.pl061] is busy: used by "
 		    "\"GPIO Key Poweroff\"");
@@ -445,7 +452,8 @@ static void a_busy_line_without_a_consumer_name_says_so(void **state)
 	struct gpio_out_spec s = sim_spec("GPIOB", "SIM3");
 
 	(void)state;
-	s.sim_busy_line = 3;
+	setk("sim.busy_line=3");
+	setk("sim.busy_consumer=");
 	assert_int_equal(open_fails(&s), EBUSY);
 	assert_said("line 3 of gpiochip0 [GPIOB] is busy: used by the kernel or "
 		    "another process (no consumer name)");
@@ -457,9 +465,9 @@ static void the_lines_next_to_a_busy_one_are_free(void **state)
 	struct gpio_out *g;
 
 	(void)state;
-	s.sim_busy_line = 3;
-	s.sim_busy_consumer = "led";
-	g = gpio_out_open(&s);
+	setk("sim.busy_line=3");
+	setk("sim.busy_consumer=led");
+	g = open_ok(&s);
 	assert_non_null(g);
 	gpio_out_close(g);
 }
@@ -470,13 +478,13 @@ static void a_line_we_already_hold_is_busy(void **state)
 	struct gpio_out *g;
 
 	(void)state;
-	g = gpio_out_open(&s);
+	g = open_ok(&s);
 	assert_non_null(g);
 	assert_int_equal(open_fails(&s), EBUSY);
 	assert_said("line 5 of gpiochip0 [GPIOB] is busy: used by \"sqwave\" "
 		    "(is another sqwave running?)");
 	gpio_out_close(g);
-	g = gpio_out_open(&s);
+	g = open_ok(&s);
 	assert_non_null(g);
 	gpio_out_close(g);
 }
@@ -498,8 +506,8 @@ static void a_request_we_may_not_make_says_how_to_fix_it(void **state)
 	(void)state;
 	gpio_sim_fail_next_request(EPERM);
 	assert_int_equal(open_fails(&s), EPERM);
-	assert_said("cannot request line 1 of gpiochip0 [GPIOB]: Operation not "
-		    "permitted; run sqwave as root");
+	assert_said("permission denied: cannot request line 1 of gpiochip0 [GPIOB] "
+		    "(Operation not permitted); run sqwave as root");
 }
 
 static void a_refused_drive_mode_is_named(void **state)
@@ -522,7 +530,7 @@ static void drive_and_active_low_reach_the_line_and_the_description(void **state
 	(void)state;
 	s.drive = GPIO_DRIVE_OPEN_DRAIN;
 	s.active_low = 1;
-	g = gpio_out_open(&s);
+	g = open_ok(&s);
 	assert_non_null(g);
 	assert_int_equal(line_state(1).drive, GPIO_DRIVE_OPEN_DRAIN);
 	assert_string_equal(gpio_out_describe(g), "gpiochip0 [GPIOB] line 1 "
@@ -535,19 +543,21 @@ static void an_impossible_sim_chip_is_rejected(void **state)
 	struct gpio_out_spec s = sim_spec("GPIOB", "0");
 
 	(void)state;
-	s.sim_num_lines = 0;
-	assert_int_equal(open_fails(&s), EINVAL);
-	assert_said("sim.num_lines is 0");
+	/* every size the config table allows (1..1024) is a chip the sim makes */
+	setk("sim.num_lines=1024");
+	gpio_out_close(open_ok(&s));
 
+	assert_int_equal(reset_sim(NULL), 0);
 	s = sim_spec("GPIOB", "0");
-	s.sim_busy_line = 8;
+	setk("sim.busy_line=8");
 	assert_int_equal(open_fails(&s), EINVAL);
 	assert_said("sim.busy_line is 8: -1 (none) or an offset 0..7");
 
+	assert_int_equal(reset_sim(NULL), 0);
 	s = sim_spec("GPIOB", "0");
-	s.sim_write_cost_ns = -1;
+	setk("sim.wire_line=8");
 	assert_int_equal(open_fails(&s), EINVAL);
-	assert_said("sim.write_cost");
+	assert_said("sim.wire_line is 8");
 }
 
 static void a_small_sim_chip_has_no_duplicate_names(void **state)
@@ -556,8 +566,8 @@ static void a_small_sim_chip_has_no_duplicate_names(void **state)
 	struct gpio_out *g;
 
 	(void)state;
-	s.sim_num_lines = 3;
-	g = gpio_out_open(&s);
+	setk("sim.num_lines=3");
+	g = open_ok(&s);
 	assert_non_null(g);
 	gpio_out_close(g);
 }
@@ -693,9 +703,9 @@ int main(void)
 		cmocka_unit_test_setup(the_history_wraps_but_keeps_counting, reset_sim),
 		cmocka_unit_test_setup(a_write_costs_the_configured_time, reset_sim),
 		cmocka_unit_test_setup(a_failed_write_returns_its_errno, reset_sim),
-		cmocka_unit_test_setup(a_close_that_cannot_restore_idle_warns_and_still_releases, reset_sim),
+		cmocka_unit_test_setup(a_close_that_cannot_restore_idle_says_so_and_still_releases, reset_sim),
 		cmocka_unit_test(closing_null_does_nothing),
-		cmocka_unit_test_setup(a_chip_is_found_by_label_name_path_or_alias, reset_sim),
+		cmocka_unit_test_setup(a_chip_is_found_by_label_name_number_path_or_alias, reset_sim),
 		cmocka_unit_test_setup(a_missing_chip_lists_the_chips_there_are, reset_sim),
 		cmocka_unit_test_setup(a_missing_chip_path_says_it_does_not_exist, reset_sim),
 		cmocka_unit_test_setup(a_chip_we_may_not_open_says_how_to_fix_it, reset_sim),
@@ -730,7 +740,7 @@ int main(void)
 	int failed;
 
 	failed = cmocka_run_group_tests_name("gpio_out (simulated chip)", sim_tests,
-					     NULL, NULL);
+					     NULL, free_cfg);
 	failed += cmocka_run_group_tests_name("gpio_out (libgpiod, no chips)",
 					      gpiod_tests, make_fake_dev,
 					      remove_fake_dev);

@@ -331,13 +331,12 @@ static void sim_loop_open_spin(struct rtloop *l, struct ring *r, size_t ring_cap
 {
 	struct gpio_out_spec spec = {
 		.backend = GPIO_BACKEND_SIM, .chip = "sqwave-sim", .line = "0",
-		.consumer = "test", .sim_num_lines = 8, .sim_busy_line = -1,
-		.sim_busy_consumer = "x", .sim_chip_label = "sqwave-sim",
+		.consumer = "test",
 	};
 
 	assert_int_equal(ring_init(r, ring_cap), 0);
 	memset(l, 0, sizeof(*l));
-	l->gpio = gpio_out_open(&spec);
+	l->gpio = gpio_out_open(&spec, NULL, 0);
 	assert_non_null(l->gpio);
 	l->ring = r;
 	l->clock = CLOCK_MONOTONIC;

@@ -157,7 +157,7 @@ static void a_section_must_be_a_mapping(void **state)
 	load_fails(DATA "section-not-mapping.yaml", CFG_SRC_PROFILE, YAMLCFG_E_STRUCTURE,
 		   DATA "section-not-mapping.yaml:1:6: section run must be a mapping of key: "
 		   "value lines, found a single value; run has the keys half_period, duration, "
-		   "warmup, ring_size, label, containment and spin");
+		   "warmup, ring_size, label, containment, spin and loopback");
 }
 
 static void an_unknown_section_lists_the_valid_ones_and_suggests_one(void **state)
@@ -175,7 +175,7 @@ static void an_unknown_key_lists_the_sections_keys_and_suggests_one(void **state
 	load_fails(DATA "unknown-key.yaml", CFG_SRC_PROFILE, YAMLCFG_E_KEY,
 		   DATA "unknown-key.yaml:3:3: unknown key \"half_perod\" in section run; did "
 		   "you mean half_period? run has the keys half_period, duration, warmup, "
-		   "ring_size, label, containment and spin");
+		   "ring_size, label, containment, spin and loopback");
 }
 
 static void a_duplicate_key_names_the_first_line(void **state)
@@ -228,7 +228,7 @@ static void a_section_in_the_wrong_kind_of_file_says_where_it_belongs(void **sta
 		   "trace, output, phases and load");
 	load_fails(DATA "profile-ok.yaml", CFG_SRC_BOARD, YAMLCFG_E_PLACE,
 		   DATA "profile-ok.yaml:2:1: section run belongs in a profile, not in a board "
-		   "file; a board file has the sections board, gpio, loopback, sim and rt");
+		   "file; a board file has the sections board, gpio, loopback, match, sim and rt");
 }
 
 static void a_board_file_without_a_required_key_is_refused(void **state)
@@ -252,7 +252,7 @@ static void an_empty_file_is_an_error(void **state)
 		   "limits, proof, trace, output, phases and load");
 	load_fails(DATA "empty.yaml", CFG_SRC_BOARD, YAMLCFG_E_STRUCTURE,
 		   DATA "empty.yaml: is empty; a board file is a mapping of the sections board, "
-		   "gpio, loopback, sim and rt");
+		   "gpio, loopback, match, sim and rt");
 }
 
 static void anchors_and_aliases_are_refused(void **state)

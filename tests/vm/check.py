@@ -274,6 +274,125 @@ def line_released_idle(ck, name, steps, api, line):
              show=None if ok else out + "\n" + get["out"])
 
 
+def check_bringup(ck, steps, files, api):
+    """sqwave check and boards detect on the real kernel and PL061 (docs/check.md)."""
+    def step(name):
+        return steps.get(name, {"out": "(step not reached)", "rc": None})
+
+    bd = step("boards-detect")
+    ok = bd["rc"] == 0 and "board: qemu-virt-pl061" in bd["out"] and '"linux,dummy-virt"' in bd["out"]
+    ck.check("boards-detect", ok, "device tree \"linux,dummy-virt\" -> qemu-virt-pl061" if ok else
+             "want rc 0 and board qemu-virt-pl061 from compatible \"linux,dummy-virt\", got rc %s" % bd["rc"],
+             show=None if ok else bd["out"])
+    c = step("check")
+    try:
+        cj = json.loads(files.get("check.json", b"").decode() or "null")
+        found = {f["id"]: f for f in cj["findings"]}
+    except (ValueError, TypeError, KeyError) as e:
+        ck.check("check", False, "no JSON report: %s" % e, show=c["out"])
+        return
+    must_pass = ["kernel.preempt_rt", "kernel.hrtimers", "gpio.chip", "gpio.line", "gpio.busy",
+                 "gpio.request", "limits.rtprio", "limits.memlock", "power.dma_latency"]
+    bad = ["%s is %s: %s" % (k, found.get(k, {}).get("status"), found.get(k, {}).get("value"))
+           for k in must_pass if found.get(k, {}).get("status") != "PASS"]
+    if "9030000.pl061" not in found.get("gpio.chip", {}).get("value", ""):
+        bad.append("gpio.chip does not name 9030000.pl061")
+    # Under emulation a write may cost more than the run can afford: that
+    # FAIL is the host's speed, not a fault of the check.
+    fails = [f["id"] for f in cj["findings"] if f["status"] == "FAIL" and f["id"] != "gpio.write_cost"]
+    if fails:
+        bad.append("FAIL: %s" % ", ".join(fails))
+    if c["rc"] != cj.get("exit_code"):
+        bad.append("exit %s but the JSON says %s" % (c["rc"], cj.get("exit_code")))
+    wc = found.get("gpio.write_cost", {})
+    ck.check("check", not bad, "PREEMPT_RT, %s; write cost %s (%s)" % (
+        found.get("gpio.chip", {}).get("value"), wc.get("value"), wc.get("status")) if not bad
+        else "; ".join(bad), show=None if not bad else c["out"])
+    b = step("check-busy")
+    ok = b["rc"] == 1 and re.search(r"^FAIL gpio\.busy .*\"%s\"" % BUSY_CONSUMER, b["out"], re.M)
+    ck.check("check-busy", bool(ok), "FAIL gpio.busy names \"%s\"" % BUSY_CONSUMER if ok else
+             "want rc 1 and FAIL gpio.busy naming \"%s\", got rc %s" % (BUSY_CONSUMER, b["rc"]),
+             show=None if ok else b["out"])
+    u = step("check-unwired")
+    ok = u["rc"] == 1 and re.search(r"^FAIL loopback\.wired +not wired", u["out"], re.M)
+    ck.check("check-unwired", bool(ok), "line 2 to line 4: FAIL loopback.wired not wired" if ok else
+             "want rc 1 and FAIL loopback.wired not wired, got rc %s" % u["rc"],
+             show=None if ok else u["out"])
+
+
+def read_loopback_events(data):
+    """(seq, event_ns) pairs of a log's loopback events, and its records'
+    intended times, read independently of sqwave (docs/log-format.md)."""
+    off = struct.unpack_from("<I", data, 16)[0]
+    pairs, intended = [], []
+    while off + 32 <= len(data):
+        seq = struct.unpack_from("<Q", data, off)[0]
+        if seq == 0xfffffffffffffffe:
+            _t, typ, _r, ln = struct.unpack_from("<QHHI", data, off + 8)
+            if typ == 5:
+                pairs += [struct.unpack_from("<QQ", data, off + 32 + i) for i in range(0, ln, 16)]
+            off += 32 + (ln + 31) // 32 * 32
+            continue
+        if seq == 0xffffffffffffffff:
+            break
+        intended.append(struct.unpack_from("<Q", data, off + 8)[0])
+        off += 32
+    return pairs, intended
+
+
+def check_power_button(ck, steps, files, qmp_log):
+    """Real kernel edge events: each QMP system_powerdown pulses PL061 line 3;
+    the run's loopback reader logs both edges of each pulse."""
+    ub = steps.get("unbind", {"rc": None, "out": ""})
+    info = steps.get("unbound-info", {"out": ""})["out"]
+    line3 = [ln for ln in info.splitlines() if re.search(r"line +3:", ln)]
+    freed = ub["rc"] == 0 and line3 and BUSY_CONSUMER not in line3[0]
+    ck.check("keys-unbound", bool(freed), "gpio-keys let go of line 3" if freed else
+             "unbind rc %s; line 3: %s" % (ub["rc"], line3), show=None if freed else ub["out"] + info)
+    try:
+        with open(qmp_log) as f:
+            presses = f.read().count("system_powerdown")
+    except OSError:
+        presses = 0
+    pb = steps.get("powerbutton", {"rc": None, "out": ""})
+    try:
+        if pb["rc"] != 0:
+            raise ValueError("the --loopback run exited %s" % pb["rc"])
+        pairs, intended = read_loopback_events(files.get("powerbutton.sqwlog", b""))
+        if presses != 3:
+            raise ValueError("QEMU's button was pressed %d times, not 3 (%s)" % (presses, qmp_log))
+        if len(pairs) != 2 * presses:
+            raise ValueError("%d loopback events for %d presses (want 2 each): %s"
+                             % (len(pairs), presses, pairs))
+        if [s for s, _ in pairs] != list(range(len(pairs))):
+            raise ValueError("events not paired 0..n-1 in kernel order: %s" % [s for s, _ in pairs])
+        times = [t for _, t in pairs]
+        if times != sorted(times) or not intended or not intended[0] - 10**9 <= times[0] \
+                or times[-1] > intended[-1] + 10**9:
+            raise ValueError("event times out of order or outside the run")
+        widths = [(times[i + 1] - times[i]) / 1e6 for i in range(0, len(times), 2)]
+        if not all(20 <= w <= 1000 for w in widths):
+            raise ValueError("pulse widths %s ms, QEMU's button holds about 100 ms" % widths)
+        ck.check("edge-events", True, "%d presses, %d kernel edge events on line 3, pulses %s ms"
+                 % (presses, len(pairs), "/".join("%.1f" % w for w in widths)))
+    except (ValueError, struct.error) as e:
+        ck.check("edge-events", False, str(e), show=pb["out"])
+
+
+def check_share(ck, steps, share, api):
+    """The 9p shared folder of tests/vm/shell: what the guest wrote is on the host."""
+    sh = steps.get("share", {"rc": None, "out": ""})
+    try:
+        with open(os.path.join(share, "hello.txt")) as f:
+            text = f.read().strip()
+    except OSError as e:
+        text = "(%s)" % e
+    ok = sh["rc"] == 0 and text == "9p from the %s guest" % api and \
+        os.path.exists(os.path.join(share, "check.json"))
+    ck.check("share", ok, "the guest's files are in %s" % share if ok else
+             "share rc %s; hello.txt: %s" % (sh["rc"], text), show=None if ok else sh["out"])
+
+
 def run(args):
     with open(args.console, errors="replace") as f:
         console = f.read()
@@ -369,9 +488,10 @@ def run(args):
         match_trace(ck, "sigterm-trace", term_edges, trace.get(1, []), args.icount)
     line_released_idle(ck, "sigterm-after", steps, api, 1)
 
-    # Nothing else was touched: no line but 0 and 1 ever changed, and gpio-keys still holds line 3.
-    stray = {ln: len(wire_changes(ev)) for ln, ev in trace.items() if ln not in (0, 1) and wire_changes(ev)}
-    ck.check("no-stray-writes", not stray, "only lines 0 and 1 changed" if not stray else
+    # Nothing else was touched: no line but 0, 1 (the runs) and 2 (check's
+    # output) ever changed, and gpio-keys still holds line 3 before step 5.
+    stray = {ln: len(wire_changes(ev)) for ln, ev in trace.items() if ln not in (0, 1, 2) and wire_changes(ev)}
+    ck.check("no-stray-writes", not stray, "only lines 0, 1 and 2 changed" if not stray else
              "changes on other lines: %s" % stray)
     end = step("gpioinfo-end")
     held = [ln for ln in end["out"].splitlines()
@@ -380,9 +500,15 @@ def run(args):
     ck.check("end-state", end_ok, "every line released but line 3, still held by \"%s\"" % BUSY_CONSUMER
              if end_ok else "after all runs, held lines: %s" % (held or "none"), show=end["out"])
 
+    check_bringup(ck, steps, files, api)
+    check_power_button(ck, steps, files, args.qmp_log)
+    check_share(ck, steps, args.share, api)
+
     if ck.failed:
         print("---- guest console (%s) ----" % args.console)
-        print(elide_files(console))
+        # Indented, so that the lines sqwave check printed there ("FAIL
+        # gpio.busy ...") are not taken for results by tests/vm/run.
+        print("\n".join("  | " + ln for ln in elide_files(console).splitlines()))
         print("---- end of guest console ----")
     return 1 if ck.failed else 0
 
@@ -394,6 +520,8 @@ def main():
     p.add_argument("--trace", required=True)
     p.add_argument("--out", required=True)
     p.add_argument("--icount", action="store_true", help="the guest ran under -icount: skip timing")
+    p.add_argument("--share", required=True, help="the guest's 9p shared folder on the host")
+    p.add_argument("--qmp-log", required=True, help="tests/vm/qmp.py's output")
     sys.exit(run(p.parse_args()))
 
 

@@ -10,6 +10,10 @@ VM_APIS=${VM_APIS:-"v2 v1"}              # libgpiod builds to test
 # Packages unpacked into both sysroots; per-API ones are added by the fetch script.
 VM_COMMON_DEBS="busybox-static libc6 libgcc-s1 libyaml-0-2 libyaml-dev libcmocka0 libcmocka-dev zlib1g zlib1g-dev"
 
+# Kernel modules the guest loads for the 9p shared folder (tests/vm/shell, and
+# its test), in load order: virtio-mmio transport, 9p client, file system.
+VM_MODULES="virtio_mmio 9pnet 9pnet_virtio netfs fscache 9p"
+
 vm_say() { printf 'test-vm: %s\n' "$*"; }
 vm_die() { printf 'test-vm: error: %s\n' "$*" >&2; exit 1; }
 
