@@ -19,6 +19,8 @@ import platform
 import random
 import re
 import resource
+import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -275,13 +277,14 @@ def bench_rounds(a, res):
     return finish_rounds(a, res, rounds, pooled, pooled_ct, retried)
 
 
-def one_round(a, r, tools, extra):
+def one_round(a, r, tools, extra, quiet_wait=True):
     """Every tool once, in an order rotated by round. A round is disturbed
     when another process ran real-time threads during it, or sqwave's RT
     thread was preempted (involuntary context switches)."""
     order = tools[r % len(tools):] + tools[:r % len(tools)]
     rd = {"round": r + 1, "order": order, "disturbed": []}
-    wait_quiet()
+    if quiet_wait:
+        wait_quiet()
     for tool in order:
         base = os.path.join(a.out, f"r{r + 1}-{tool}")
         if tool == "cyclictest":
@@ -366,6 +369,76 @@ def finish_rounds(a, res, rounds, pooled, pooled_ct, retried):
             "met": pr["p99"] is not None and pr["p99"] <= 0.1 and
             pr["p99_9"] is not None and pr["p99_9"] <= 0.2}
     res["rounds"] = out
+
+
+# ---- under load (issue 7): the same rounds with a load both tools share -------------
+
+def start_load(a):
+    """The soak's load, outside both tools so that they meet the same one:
+    stress-ng on every CPU but the measured one, and a loopback ping flood
+    (CoreMark is not packaged: stress-ng's CPU stressors load the CPUs
+    alike). Returns the processes."""
+    others = sorted(set(os.sched_getaffinity(0)) - {a.cpu}) or [a.cpu]
+    procs = []
+    if shutil.which("stress-ng"):
+        procs.append(subprocess.Popen(
+            ["stress-ng", "--cpu", str(len(others)), "--taskset",
+             ",".join(map(str, others)), "--quiet"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
+    if shutil.which("ping"):
+        procs.append(subprocess.Popen(["ping", "-f", "-q", "127.0.0.1"],
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                      start_new_session=True))
+    time.sleep(2)
+    return procs
+
+
+def stop_load(procs):
+    for p in procs:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        p.wait()
+
+
+def bench_loaded(a, res):
+    """Wake latency of sqwave and cyclictest under the same load, in
+    interleaved rounds (per-round ratios, bootstrap 90 % intervals)."""
+    tools = ["cyclictest", "default"]
+    procs = start_load(a)
+    rounds, retried = [], []
+    try:
+        for r in range(a.rounds):
+            for attempt in range(a.retries + 1):
+                rd = one_round(a, r, tools, {"default": []}, quiet_wait=False)
+                if not rd["disturbed"]:
+                    break
+                retried.append({"round": r + 1, "attempt": attempt + 1,
+                                "disturbed": rd["disturbed"]})
+            ct, sq = rd["cyclictest"], rd["default"]
+            for t in tools:
+                rd[t].pop("_wake", None)
+                for k in ("_place", "_overshoot", "_cost"):
+                    rd[t].pop(k, None)
+            rd["ratio"] = {"p50": ratio(sq["wake"][pk(50)], ct["wake"][pk(50)]),
+                           "p99": ratio(sq["wake"][pk(99)], ct["wake"][pk(99)])}
+            log(f"  loaded round {r + 1}: sqwave/cyclictest p50 {fmt(rd['ratio']['p50'])} "
+                f"p99 {fmt(rd['ratio']['p99'])}")
+            rounds.append(rd)
+    finally:
+        stop_load(procs)
+    out = {"rounds": rounds, "retried": retried,
+           "load": "stress-ng --cpu N (every CPU but the measured one) + ping -f 127.0.0.1"}
+    for q in ("p50", "p99"):
+        xs = [rd["ratio"][q] for rd in rounds]
+        m, lo, hi = bootstrap_median_ci(xs)
+        out["latency_" + q] = {"median": m, "ci90": [lo, hi], "per_round": xs}
+    lat = out["latency_p50"]["median"], out["latency_p99"]["median"]
+    out["floors"] = {"latency": {"target": "median per-round p50 and p99 ratios <= 1.10, "
+                                           "under load",
+                                 "met": all(x is not None and x <= 1.10 for x in lat)}}
+    res["loaded"] = out
 
 
 # ---- CPU time against cyclictest -------------------------------------------------
@@ -577,6 +650,26 @@ def summary_md(res):
              f"{m['sched_rt_runtime_us']}; {m['sqwave_version']} ({m['git']}).")
     L.append("")
     L.append(f"Command: `{res['command']}`")
+    lo = res.get("loaded")
+    if lo:
+        L.append("")
+        L.append(f"### Under load ({len(lo['rounds'])} interleaved rounds; load: {lo['load']})")
+        L.append("")
+        L.append("| round | order | cyclictest p50 / p99 us | sqwave p50 / p99 us | ratio p50 | ratio p99 |")
+        L.append("|---|---|---|---|---|---|")
+        for rd in lo["rounds"]:
+            ct, sq = rd["cyclictest"], rd["default"]
+            L.append(f"| {rd['round']} | {', '.join(rd['order'])} | "
+                     f"{us(ct['wake'][pk(50)])} / {us(ct['wake'][pk(99)])} | "
+                     f"{us(sq['wake'][pk(50)])} / {us(sq['wake'][pk(99)])} | "
+                     f"{fmt(rd['ratio']['p50'])} | {fmt(rd['ratio']['p99'])} |")
+        for q in ("p50", "p99"):
+            c = lo["latency_" + q]
+            L.append(f"\nMedian per-round {q} ratio under load: **{fmt(c['median'])}** "
+                     f"(90 % bootstrap interval {fmt(c['ci90'][0])}-{fmt(c['ci90'][1])}).")
+        L.append(f"Floor (ratios <= 1.10 under load): "
+                 f"{yesno(lo['floors']['latency']['met'])}; rounds run again because "
+                 f"another real-time process ran: {len(lo['retried'])}.")
     ro = res.get("rounds")
     if ro:
         s = ro["settings"]
@@ -738,7 +831,7 @@ def main():
     ap.add_argument("--sqwave", default="build/sqwave")
     ap.add_argument("--board", default="boards/sim.yaml")
     ap.add_argument("--out", default="build/bench/precision")
-    ap.add_argument("--only", default="rounds,cpu,writer,gaps")
+    ap.add_argument("--only", default="rounds,loaded,cpu,writer,gaps")
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--loops", type=int, default=16000, help="wake-ups per run (x 500 us)")
     ap.add_argument("--cpu", type=int, default=1)
@@ -763,8 +856,8 @@ def main():
         os.sched_setaffinity(0, others)
     res = {"command": a.command, "machine": machine_info(a)}
     t0 = time.monotonic()
-    for name, fn in (("rounds", bench_rounds), ("cpu", bench_cpu), ("writer", bench_writer),
-                     ("gaps", bench_gaps)):
+    for name, fn in (("rounds", bench_rounds), ("loaded", bench_loaded), ("cpu", bench_cpu),
+                     ("writer", bench_writer), ("gaps", bench_gaps)):
         if name in a.only.split(","):
             fn(a, res)
     res["elapsed_s"] = round(time.monotonic() - t0, 1)

@@ -232,6 +232,49 @@ static void cgroup_mounts(char *v2, char *freezer, char *pids, size_t len)
 	fclose(f);
 }
 
+/* sqwave.<pid> directories of runs that are gone (killed with their
+ * guardian: a machine reset of the process tree, an OOM kill): kill what
+ * is left in them and remove them, so cgroups do not pile up. */
+static void sweep_stale(enum contain_kind kind, const char *root)
+{
+	DIR *d = opendir(root);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char top[PATH_MAX], sub[PATH_MAX];
+		DIR *t;
+		struct dirent *te;
+		long pid;
+		char *end;
+
+		if (strncmp(de->d_name, "sqwave.", 7))
+			continue;
+		pid = strtol(de->d_name + 7, &end, 10);
+		if (*end || pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 ||
+		    errno != ESRCH)
+			continue;
+		if (snprintf(top, sizeof(top), "%s/%s", root, de->d_name) >= (int)sizeof(top))
+			continue;
+		t = opendir(top);
+		while (t && (te = readdir(t))) {
+			struct stat sb;
+
+			if (te->d_name[0] == '.' ||
+			    snprintf(sub, sizeof(sub), "%s/%s", top, te->d_name) >= (int)sizeof(sub) ||
+			    stat(sub, &sb) < 0 || !S_ISDIR(sb.st_mode))
+				continue;
+			cgroup_kill_all(kind, sub);
+			rmdir(sub);
+		}
+		if (t)
+			closedir(t);
+		rmdir(top);
+	}
+	closedir(d);
+}
+
 /* Make @root/sqwave.<pid> and check that processes can be moved into it. */
 static int make_top(const char *root, char *out, size_t len, char *why, size_t wlen)
 {
@@ -273,15 +316,23 @@ static int spawn_guardian(struct contain *c, char *err, size_t errlen)
 	posix_spawnattr_t attr;
 	sigset_t none, all;
 	char *argv[] = { c->self_exe, (char *)CONTAIN_GUARD_ARG, NULL };
-	int p[2], r;
+	int p[2], ready[2], r;
+	struct pollfd pfd;
+	char word[8] = "";
 
 	if (pipe2(p, O_CLOEXEC) < 0) {
 		cerr(err, errlen, "cannot start the load guardian: pipe: %s", strerror(errno));
 		return -1;
 	}
+	if (pipe2(ready, O_CLOEXEC) < 0) {
+		cerr(err, errlen, "cannot start the load guardian: pipe: %s", strerror(errno));
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, p[0], 0);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, ready[1], 1);	/* says "ready" */
 	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
 	posix_spawnattr_init(&attr);
 	sigemptyset(&none);
@@ -295,12 +346,30 @@ static int spawn_guardian(struct contain *c, char *err, size_t errlen)
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
 	close(p[0]);
+	close(ready[1]);
 	if (r) {
 		close(p[1]);
+		close(ready[0]);
 		cerr(err, errlen, "cannot start the load guardian (%s): %s", c->self_exe,
 		     strerror(r));
 		return -1;
 	}
+	/* No load may start before the guardian is there to outlive us. */
+	pfd.fd = ready[0];
+	pfd.events = POLLIN;
+	while ((r = poll(&pfd, 1, SPAWN_TIMEOUT_MS)) < 0 && errno == EINTR)
+		;
+	if (r <= 0 || read(ready[0], word, sizeof(word) - 1) < 5 || strncmp(word, "ready", 5)) {
+		close(ready[0]);
+		close(p[1]);
+		kill(c->guard, SIGKILL);
+		waitpid(c->guard, NULL, 0);
+		c->guard = 0;
+		cerr(err, errlen, "the load guardian (%s %s) did not start: loads would not be "
+		     "stopped if sqwave died", c->self_exe, CONTAIN_GUARD_ARG);
+		return -1;
+	}
+	close(ready[0]);
 	c->guard_fd = p[1];
 	/* A guardian that died reads nothing: writes must not kill us. */
 	signal(SIGPIPE, SIG_IGN);
@@ -333,6 +402,14 @@ struct contain *contain_new(enum contain_kind want, const char *self_exe,
 		pids[0] = '\0';
 	} else {
 		cgroup_mounts(v2, frz, pids, sizeof(v2));
+	}
+	if (!cgroup_root) {
+		if (v2[0])
+			sweep_stale(CONTAIN_CGROUP2, v2);
+		if (frz[0])
+			sweep_stale(CONTAIN_FREEZER, frz);
+		if (pids[0])
+			sweep_stale(CONTAIN_FREEZER, pids);
 	}
 	if (want == CONTAIN_AUTO || want == CONTAIN_CGROUP2) {
 		if (make_top(v2, c->top[0], sizeof(c->top[0]), why2, sizeof(why2)) == 0)
@@ -800,6 +877,10 @@ int contain_guard_main(int argc, char **argv)
 	signal(SIGQUIT, SIG_IGN);
 	prctl(PR_SET_NAME, "sqwave-guard");
 	close_from(3);
+	/* Ready: sqwave starts loads only after this word. */
+	if (write(1, "ready\n", 6) != 6)
+		return 1;
+	close(1);
 	while (in && fgets(line, sizeof(line), in)) {
 		line[strcspn(line, "\n")] = '\0';
 		if (!strncmp(line, "kind ", 5)) {

@@ -175,15 +175,22 @@ static void a_stream_beyond_the_bound_is_refused_with_the_bound(void **state)
 
 static void a_file_truncated_while_mapped_is_an_error_not_a_sigbus(void **state)
 {
-	size_t len;
-	char *text = vcd_text(400000, &len);   /* 5 MB */
-	char *path = tmpfile_with(text, len, ".vcd");
-	struct capture *c = t_open(path, NULL);
+	size_t len, n = 0;
+	char *text, *path;
+	struct capture *c;
 	struct capture_edge e;
-	size_t n = 0;
 	int r;
 
 	(void)state;
+	/* qemu-user cannot deliver the SIGBUS of a truncated mapping (the test
+	 * hangs there): this one runs natively only. */
+	if (getenv("SQW_UNDER_EMULATION")) {
+		printf("    (under qemu-user: skipped, it cannot emulate the SIGBUS)\n");
+		return;
+	}
+	text = vcd_text(400000, &len);   /* 5 MB */
+	path = tmpfile_with(text, len, ".vcd");
+	c = t_open(path, NULL);
 	assert_non_null(c);
 	while (n < 1000 && capture_next_edge(c, &e) == 1)
 		n++;
