@@ -286,15 +286,26 @@ static void text_timeline(FILE *f, const struct analysis *a)
 	step = (a->nminutes + TEXT_TIMELINE_ROWS - 1) / TEXT_TIMELINE_ROWS;
 	rowmin = (double)a->o.minute_ns * (double)step / 60e9;
 	fprintf(f, "\ntimeline, %g min a row (from the first edge)\n", rowmin);
-	fprintf(f, "  %8s %10s %8s %12s %12s %12s\n", "min", "edges", "missed", "max lat us",
-		"Tmin us", "Tmax us");
+	fprintf(f, "  %8s %10s %8s %12s %12s %12s%s\n", "min", "edges", "missed", "max lat us",
+		"Tmin us", "Tmax us", a->sv ? "    CPU %    IRQ/s  pkt/s" : "");
 	for (i = 0; i < a->nminutes; i += step) {
 		struct analyze_span s = a->minutes[i];
+		struct soakview_span pr = { 0 };
 		int64_t tmin = 0, tmax = 0;
 		bool any;
 
-		for (j = i + 1; j < i + step && j < a->nminutes; j++)
-			analyze_span_merge(&s, &a->minutes[j]);
+		for (j = i; j < i + step && j < a->nminutes; j++) {
+			const struct soakview_span *sp = a->sv ? soakview_span(a->sv, j) : NULL;
+
+			if (j > i)
+				analyze_span_merge(&s, &a->minutes[j]);
+			if (sp) {
+				pr.samples += sp->samples;
+				pr.busy_sum += sp->busy_sum;
+				pr.irq_sum += sp->irq_sum;
+				pr.pps_sum += sp->pps_sum;
+			}
+		}
 		any = s.pulses[0] || s.pulses[1];
 		if (any) {
 			tmin = !s.pulses[0] ? s.wmin[1] : !s.pulses[1] ? s.wmin[0]
@@ -302,10 +313,15 @@ static void text_timeline(FILE *f, const struct analysis *a)
 			tmax = !s.pulses[0] ? s.wmax[1] : !s.pulses[1] ? s.wmax[0]
 			       : s.wmax[0] > s.wmax[1] ? s.wmax[0] : s.wmax[1];
 		}
-		fprintf(f, "  %8.1f %10" PRIu64 " %8" PRIu64 " %12s %12s %12s\n",
+		fprintf(f, "  %8.1f %10" PRIu64 " %8" PRIu64 " %12s %12s %12s",
 			(double)i * (double)a->o.minute_ns / 60e9, s.edges, s.missed,
 			s.lat_max != INT64_MIN ? UNITS_US(s.lat_max) : "-", any ? UNITS_US(tmin) : "-",
 			any ? UNITS_US(tmax) : "-");
+		/* what the machine did meanwhile: a soak's proof-of-load samples */
+		if (pr.samples)
+			fprintf(f, " %8.0f %8.0f %6.0f", pr.busy_sum / (double)pr.samples,
+				pr.irq_sum / (double)pr.samples, pr.pps_sum / (double)pr.samples);
+		fputc('\n', f);
 	}
 }
 
@@ -699,6 +715,17 @@ static void json_analysis(struct json_writer *w, const struct analysis *a)
 			json_kv_null(w, "latency_max_seq");
 		}
 		json_span_widths(w, m);
+		if (a->sv && soakview_span(a->sv, i)) {
+			const struct soakview_span *sp = soakview_span(a->sv, i);
+
+			json_kv_object_begin(w, "proof");
+			json_kv_uint(w, "samples", sp->samples);
+			json_kv_double(w, "cpu_busy_pct", sp->busy_sum / (double)sp->samples);
+			json_kv_double(w, "irq_per_s", sp->irq_sum / (double)sp->samples);
+			json_kv_double(w, "ctxt_per_s", sp->ctxt_sum / (double)sp->samples);
+			json_kv_double(w, "packets_per_s", sp->pps_sum / (double)sp->samples);
+			json_object_end(w);
+		}
 		json_object_end(w);
 	}
 	json_array_end(w);

@@ -37,6 +37,7 @@ if [ "$(id -u)" -eq 0 ] && ip netns add "$NS" 2> /dev/null; then
 	   ip -n "$NS" link set lo up; then
 		FLOOD_TARGET=10.213.$o.2
 		FLOOD_IF=$VA
+		HOST_IP=10.213.$o.1
 	fi
 fi
 
@@ -330,6 +331,31 @@ test_a_lost_load_makes_the_verdict_load_not_applied() {
 	grep -q "^verdict    LOAD NOT APPLIED" "$TMP/lost.out" || fail "$(grep -A3 verdict "$TMP/lost.out")" || return 1
 	grep -q "phase run: load not applied: brief was lost (ended (restart: false))" "$TMP/lost.out" ||
 		fail "$(grep -A3 verdict "$TMP/lost.out")" || return 1
+}
+
+# A flood from "another machine" (the namespace's side of the veth pair),
+# proved by the host interface's counters: expect-traffic passes with it and
+# says the flood did not arrive without it.
+test_expect_traffic_proves_a_flood_from_elsewhere_or_says_it_did_not_arrive() {
+	[ -n "${HOST_IP:-}" ] || { echo "    (no network namespace here: skipped)"; return 0; }
+	"$SQWAVE" run --board "$BOARD" --duration 3s --quiet \
+		--load "expect-traffic:interface=$VA:min_pps=1000" --log "$TMP/x0.sqwlog" \
+		> "$TMP/x0.out" 2> "$TMP/x0.err"
+	local rc=$? fpid
+	[ $rc -eq 1 ] || fail "no flood: exit $rc, expected 1" || return 1
+	grep -q "load not applied: expect-traffic: $VA carried .* the flood did not arrive" "$TMP/x0.out" ||
+		fail "$(grep -A3 verdict "$TMP/x0.out")" || return 1
+	ip netns exec "$NS" ping -f -q "$HOST_IP" > /dev/null 2>&1 &
+	fpid=$!
+	"$SQWAVE" run --board "$BOARD" --duration 3s --quiet \
+		--load "expect-traffic:interface=$VA:min_pps=1000" --log "$TMP/x1.sqwlog" \
+		> "$TMP/x1.out" 2> "$TMP/x1.err"
+	rc=$?
+	kill $fpid
+	wait $fpid 2> /dev/null
+	[ $rc -eq 0 ] || fail "with the flood: exit $rc: $(grep -A3 verdict "$TMP/x1.out")" || return 1
+	grep -q "expect-traffic: $VA [0-9]* packets/s (at least 1000)" "$TMP/x1.out" ||
+		fail "$(grep -A8 '^Load proof' "$TMP/x1.out")" || return 1
 }
 
 test_busybox_ping_is_refused_before_the_run() {
