@@ -146,13 +146,20 @@ static void status_print(struct recorder *rec, const struct ring *ring, const st
 		snprintf(ivs, sizeof(ivs), "no edges");
 	soak_load_status(soak, loads, sizeof(loads));
 	status_limits(c, &live, lim, sizeof(lim));
+	/* No pulse measured yet (warm-up, or the first drain still to come):
+	 * say so rather than print widths of 0. */
+	if (live.width_max_ns)
+		snprintf(ws, sizeof(ws), "%.1f-%.1f us", live.width_min_ns / 1e3,
+			 live.width_max_ns / 1e3);
+	else
+		snprintf(ws, sizeof(ws), "-");
 	fprintf(stderr,
-		"%s%s %s/%s ETA %s | %s | edges %llu | last: %s | all: width %.1f-%.1f us, "
+		"%s%s %s/%s ETA %s | %s | edges %llu | last: %s | all: width %s, "
 		"wake max %.1f us, missed %llu, dropped %llu%s%s%s%s",
 		tty ? "\r" : "", clock, e, tot, eta,
 		now < measure0 ? "warm-up" : soak_phase_name(soak)[0] ? soak_phase_name(soak) : "run",
-		(unsigned long long)live.edges, ivs, live.width_min_ns / 1e3, live.width_max_ns / 1e3,
-		live.wake_max_ns / 1e3, (unsigned long long)live.missed_periods,
+		(unsigned long long)live.edges, ivs, ws,
+		live.edges ? live.wake_max_ns / 1e3 : 0.0, (unsigned long long)live.missed_periods,
 		(unsigned long long)dropped, loads[0] ? " | " : "", loads,
 		lim[0] ? " | LIMIT" : "", lim);
 	fputs(tty ? "\033[K" : "\n", stderr);
