@@ -3,7 +3,8 @@
 """Hunt a rare stall with trace breaks, side by side with cyclictest.
 
 Runs ROUNDS interleaved pairs: sqwave (sim board, 500 us, RT thread on
---cpu, --break THRESHOLD with scheduler, timer and IRQ events traced) and
+--cpu, --break THRESHOLD; each run traces its default events, scheduler, timers
+and IRQs, in its own tracefs instance) and
 cyclictest with the same period, priority and CPU. For every sqwave run it
 looks in the log for the pattern of issue 7 (a stretch of edges that each
 skipped slots, woken about one half period late or more, one after the
@@ -19,35 +20,19 @@ import os
 import re
 import subprocess
 import sys
+import threading
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "e2e"))
 import sqwlog  # noqa: E402
 
 TRACEFS = "/sys/kernel/tracing"
-EVENTS = ["sched/sched_switch", "sched/sched_wakeup", "sched/sched_waking",
-          "timer/hrtimer_start", "timer/hrtimer_expire_entry", "timer/hrtimer_cancel",
-          "irq_vectors/local_timer_entry", "irq_vectors/local_timer_exit",
-          "irq/irq_handler_entry", "kvm/kvm_exit"]
 
 
-def tracefs_setup():
+def tracefs_mount():
     if not os.path.exists(os.path.join(TRACEFS, "trace_marker")):
         subprocess.run(["mount", "-t", "tracefs", "nodev", TRACEFS], check=False)
-    enabled = []
-    for ev in EVENTS:
-        p = os.path.join(TRACEFS, "events", ev, "enable")
-        if os.path.exists(p):
-            with open(p, "w") as f:
-                f.write("1")
-            enabled.append(ev)
-    return enabled
-
-
-def tracefs_teardown(enabled):
-    for ev in enabled:
-        with open(os.path.join(TRACEFS, "events", ev, "enable"), "w") as f:
-            f.write("0")
 
 
 def stretches(log, half):
@@ -69,6 +54,47 @@ def stretches(log, half):
              max(x[2] for x in c) / 1e3) for c in out]
 
 
+class StealWatch:
+    """Samples the RT CPU's steal time (/proc/stat: time the hypervisor ran
+    something else while this vCPU had work) every 100 ms in the background;
+    worst() gives the largest stolen share of any 1 s window since mark()."""
+
+    def __init__(self, cpu):
+        self.key = f"cpu{cpu} "
+        self.hz = os.sysconf("SC_CLK_TCK")
+        self.samples = []
+        self.stop = False
+        self.t = threading.Thread(target=self.loop, daemon=True)
+        self.t.start()
+
+    def read(self):
+        with open("/proc/stat") as f:
+            for line in f:
+                if line.startswith(self.key):
+                    v = line.split()
+                    return int(v[8]) if len(v) > 8 else 0
+        return 0
+
+    def loop(self):
+        while not self.stop:
+            self.samples.append((time.monotonic(), self.read()))
+            time.sleep(0.1)
+
+    def mark(self):
+        self.since = time.monotonic()
+
+    def worst(self):
+        s = [x for x in self.samples if x[0] >= self.since]
+        best, j = 0.0, 0
+        for i in range(len(s)):
+            while s[i][0] - s[j][0] > 1.0:
+                j += 1
+            if s[i][0] - s[j][0] >= 0.5:
+                best = max(best, (s[i][1] - s[j][1]) / self.hz / (s[i][0] - s[j][0]))
+        total = (s[-1][1] - s[0][1]) / self.hz / max(s[-1][0] - s[0][0], 1e-9) if len(s) > 1 else 0
+        return 100 * best, 100 * total
+
+
 def run_sqwave(args, i):
     log = os.path.join(args.out, f"sq{i}.sqwlog")
     cmd = [args.sqwave, "run", "--board", args.board, "--duration", f"{args.seconds}s",
@@ -88,11 +114,21 @@ def run_sqwave(args, i):
 
 
 def run_cyclictest(args):
+    # The histogram (1 us buckets to 4 ms, then overflows) counts the
+    # wake-ups of 1 ms or more: the pattern's, had cyclictest met it.
     p = subprocess.run(["cyclictest", "-m", "-p", "90", "-i", "500", "-a", str(args.cpu),
-                        "-t", "1", "-q", "-D", f"{args.seconds}"],
+                        "-t", "1", "-q", "-h", "4000", "-D", f"{args.seconds}"],
                        capture_output=True, text=True)
-    m = re.search(r"Max:\s+(\d+)", p.stdout)
-    return {"max_us": float(m.group(1)) if m else float("nan")}
+    m = re.search(r"Max Latencies:\s+(\d+)", p.stdout) or re.search(r"Max:\s+(\d+)", p.stdout)
+    over_ms = 0
+    for line in p.stdout.splitlines():
+        h = re.match(r"^(\d{6})\s+(\d+)", line)
+        if h and int(h.group(1)) >= 1000:
+            over_ms += int(h.group(2))
+        o = re.match(r"# Histogram Overflows:\s+(\d+)", line)
+        if o:
+            over_ms += int(o.group(1))
+    return {"max_us": float(m.group(1)) if m else float("nan"), "over_1ms": over_ms}
 
 
 def main():
@@ -106,23 +142,29 @@ def main():
     ap.add_argument("--out", default="build/stall-hunt")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    enabled = tracefs_setup()
+    tracefs_mount()
+    steal = StealWatch(args.cpu)
     rows = []
     try:
         for i in range(args.rounds):
+            steal.mark()
             s = run_sqwave(args, i)
+            s["steal_worst_pct"], s["steal_pct"] = steal.worst()
+            steal.mark()
             c = run_cyclictest(args)
+            c["steal_worst_pct"], c["steal_pct"] = steal.worst()
             rows.append({"round": i, "sqwave": s, "cyclictest": c})
             print(f"round {i:2d}: sqwave max {s['max_us']:9.1f} us, missed {s['missed']:5d}, "
-                  f"stretches {s['stretches']}, traces {len(s['traces'])} | "
-                  f"cyclictest max {c['max_us']:9.1f} us", flush=True)
+                  f"stretches {s['stretches']}, traces {len(s['traces'])}, steal worst 1 s "
+                  f"{s['steal_worst_pct']:.0f} % | cyclictest max {c['max_us']:9.1f} us, "
+                  f">=1 ms {c['over_1ms']}, steal worst 1 s {c['steal_worst_pct']:.0f} %",
+                  flush=True)
     finally:
-        tracefs_teardown(enabled)
+        steal.stop = True
     json.dump(rows, open(os.path.join(args.out, "rounds.json"), "w"), indent=1)
     hit = [r for r in rows if r["sqwave"]["stretches"]]
     print(f"\n{len(hit)} of {len(rows)} sqwave runs showed a stretch; cyclictest max over "
-          f"all rounds {max(r['cyclictest']['max_us'] for r in rows):.1f} us; "
-          f"events traced: {', '.join(enabled)}")
+          f"all rounds {max(r['cyclictest']['max_us'] for r in rows):.1f} us")
 
 
 if __name__ == "__main__":

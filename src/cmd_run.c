@@ -550,6 +550,8 @@ int cmd_run(int argc, char **argv)
 			.max_breaks = (int)config_int(c, CFG_TRACE_MAX_BREAKS),
 			.tracer = config_str(c, CFG_TRACE_TRACER),
 			.buffer_kb = (int)config_int(c, CFG_TRACE_BUFFER_KB),
+			.top = config_choice(c, CFG_TRACE_BUFFER) == 1,
+			.events = config_str(c, CFG_TRACE_EVENTS),
 			.log_path = log_path,
 			.rt_priority = (int)config_int(c, CFG_RT_PRIORITY) }, why, sizeof(why));
 		if (!tb) {

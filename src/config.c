@@ -28,6 +28,7 @@ static const char *const cfg_backends[] = { "gpiod", "sim", NULL };
 static const char *const cfg_drives[] = { "push-pull", "open-drain", "open-source", NULL };
 /* Same order as enum contain_kind in contain.h. */
 static const char *const cfg_containment[] = { "auto", "cgroup2", "freezer", "pgroup", NULL };
+static const char *const cfg_trace_buffers[] = { "own", "top", NULL };
 /* Words a duration key takes besides durations: word i is stored as -(i + 1). */
 static const char *const cfg_spin_words[] = { "auto", NULL };
 
@@ -166,6 +167,10 @@ const struct cfg_item config_table[CFG_NKEYS] = {
 		 "ftrace tracer for the run (function, nop, ...; empty: as is)"),
 	ITEM_INT(CFG_TRACE_BUFFER_KB, "trace", "buffer_kb", "0", 0, 1 << 20, "KiB", NULL, P,
 		 "ftrace per-CPU buffer size for the run (0: leave as is)"),
+	ITEM_ENUM(CFG_TRACE_BUFFER, "trace", "buffer", "own", cfg_trace_buffers, NULL, P,
+		  "own: the run's tracefs instance; top: the top-level buffer"),
+	ITEM_STR(CFG_TRACE_EVENTS, "trace", "events", "default", "LIST", NULL, P,
+		 "events in the run's instance: default, none, SYSTEM[:EVENT], ..."),
 
 	ITEM_STR(CFG_OUTPUT_LOG, "output", "log", "", "FILE", "log", P,
 		 "binary edge log to write (empty: sqwave picks a name)"),

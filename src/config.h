@@ -73,6 +73,8 @@ enum cfg_key {
 	CFG_TRACE_MAX_BREAKS,
 	CFG_TRACE_TRACER,      /* "" leaves the current tracer alone */
 	CFG_TRACE_BUFFER_KB,   /* 0 leaves buffer_size_kb alone */
+	CFG_TRACE_BUFFER,      /* enum: 0 own (an instance of the run), 1 top */
+	CFG_TRACE_EVENTS,      /* enabled in the own instance */
 	/* output: where results go */
 	CFG_OUTPUT_LOG,
 	CFG_OUTPUT_JSON,

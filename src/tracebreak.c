@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <signal.h>
 #include <sys/eventfd.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -25,7 +27,9 @@
 struct tracebreak {
 	struct tracebreak_params p;
 	struct tracebreak_rt rt;
-	char dir[PATH_MAX];          /* tracefs */
+	char dir[PATH_MAX];          /* tracefs, or the run's instance in it */
+	bool instance_made;          /* dir is our instance: removed at the end */
+	char events[1024];           /* enabled in the instance */
 	char log_path[PATH_MAX];
 	int marker_fd, on_fd;
 	char saved_on[8];
@@ -132,6 +136,110 @@ static int find_tracefs(char *out, size_t len)
 	return -1;
 }
 
+/*
+ * The events a break's trace shows by default: who ran (sched), which
+ * interrupt and timer fired (irq, timer, and the architecture's vectors
+ * where it has them). Those this kernel lacks are skipped quietly.
+ */
+static const char *const default_events[] = {
+	"sched:sched_switch", "sched:sched_wakeup", "sched:sched_waking",
+	"sched:sched_migrate_task", "irq:irq_handler_entry", "irq:irq_handler_exit",
+	"irq:softirq_entry", "irq:softirq_exit", "timer:hrtimer_start", "timer:hrtimer_cancel",
+	"timer:hrtimer_expire_entry", "timer:hrtimer_expire_exit",
+	"irq_vectors:local_timer_entry", "irq_vectors:local_timer_exit",
+	"irq_vectors:reschedule_entry", "irq_vectors:call_function_single_entry",
+	"ipi:ipi_raise", "ipi:ipi_entry",
+};
+
+/* Enable SYSTEM or SYSTEM:EVENT in @dir; -1 if this kernel lacks it. */
+static int event_enable(struct tracebreak *tb, const char *spec)
+{
+	char rel[256];
+	const char *colon = strchr(spec, ':');
+	size_t o = strlen(tb->events);
+
+	if (colon)
+		snprintf(rel, sizeof(rel), "events/%.*s/%s/enable", (int)(colon - spec), spec,
+			 colon + 1);
+	else
+		snprintf(rel, sizeof(rel), "events/%s/enable", spec);
+	if (!spec[0] || strstr(spec, "..") || strchr(spec, '/') || file_write(tb->dir, rel, "1") < 0)
+		return -1;
+	snprintf(tb->events + o, sizeof(tb->events) - o, "%s%s", o ? "," : "", spec);
+	return 0;
+}
+
+static int events_enable(struct tracebreak *tb, const char *list, char *err, size_t errlen)
+{
+	char buf[1024], *item, *save;
+	size_t i;
+
+	snprintf(buf, sizeof(buf), "%s", list && list[0] ? list : "default");
+	for (item = strtok_r(buf, ", \t", &save); item; item = strtok_r(NULL, ", \t", &save)) {
+		if (!strcmp(item, "none"))
+			continue;
+		if (!strcmp(item, "default")) {
+			for (i = 0; i < sizeof(default_events) / sizeof(default_events[0]); i++)
+				event_enable(tb, default_events[i]);
+			continue;
+		}
+		if (event_enable(tb, item) < 0) {
+			terr(err, errlen, "trace.events: this kernel has no trace event \"%s\" "
+			     "(SYSTEM or SYSTEM:EVENT, as in %s/available_events)", item, tb->dir);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Remove the instances of runs that are gone (killed before their end). */
+static void instances_sweep(const char *root)
+{
+	char path[PATH_MAX + 300];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/instances", root);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char *end;
+		long pid;
+
+		if (strncmp(de->d_name, "sqwave-", 7))
+			continue;
+		pid = strtol(de->d_name + 7, &end, 10);
+		if (*end || pid <= 0 || pid == getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(path, sizeof(path), "%s/instances/%s", root, de->d_name);
+		(void)rmdir(path);
+	}
+	closedir(d);
+}
+
+static int instance_make(struct tracebreak *tb, char *err, size_t errlen)
+{
+	char root[PATH_MAX], inst[PATH_MAX + 64];
+
+	snprintf(root, sizeof(root), "%s", tb->dir);
+	instances_sweep(root);
+	snprintf(inst, sizeof(inst), "%s/instances/sqwave-%ld", root, (long)getpid());
+	if (strlen(inst) >= sizeof(tb->dir)) {
+		terr(err, errlen, "--break: tracefs path too long: %s", root);
+		return -1;
+	}
+	memcpy(tb->dir, inst, strlen(inst) + 1);
+	if (mkdir(tb->dir, 0755) < 0 && errno != EEXIST) {
+		terr(err, errlen, "--break: cannot create the run's tracefs instance %s: %s "
+		     "(trace.buffer=top traces into the top-level buffer instead)", tb->dir,
+		     strerror(errno));
+		return -1;
+	}
+	tb->instance_made = true;
+	return 0;
+}
+
 struct tracebreak *tracebreak_new(const struct tracebreak_params *p, char *err, size_t errlen)
 {
 	struct tracebreak *tb = calloc(1, sizeof(*tb));
@@ -157,6 +265,8 @@ struct tracebreak *tracebreak_new(const struct tracebreak_params *p, char *err, 
 			     "(/sys/kernel/tracing is missing: CONFIG_FTRACE is off)");
 		goto fail;
 	}
+	if (!p->top && instance_make(tb, err, errlen) < 0)
+		goto fail;
 	snprintf(path, sizeof(path), "%s/trace_marker", tb->dir);
 	tb->marker_fd = open(path, O_WRONLY | O_CLOEXEC);
 	snprintf(path, sizeof(path), "%s/tracing_on", tb->dir);
@@ -166,6 +276,8 @@ struct tracebreak *tracebreak_new(const struct tracebreak_params *p, char *err, 
 		     tb->marker_fd < 0 ? "trace_marker" : "tracing_on", strerror(errno));
 		goto fail;
 	}
+	if (tb->instance_made && events_enable(tb, p->events, err, errlen) < 0)
+		goto fail;
 	file_read(tb->dir, "tracing_on", tb->saved_on, sizeof(tb->saved_on));
 	if (p->tracer && p->tracer[0]) {
 		file_read(tb->dir, "current_tracer", tb->saved_tracer, sizeof(tb->saved_tracer));
@@ -378,7 +490,20 @@ void tracebreak_free(struct tracebreak *tb)
 		close(tb->on_fd);
 	if (tb->rt.efd >= 0)
 		close(tb->rt.efd);
+	/* Our instance goes with its buffer (every file in it is closed). */
+	if (tb->instance_made)
+		(void)rmdir(tb->dir);
 	free(tb);
+}
+
+const char *tracebreak_dir(const struct tracebreak *tb)
+{
+	return tb ? tb->dir : "";
+}
+
+const char *tracebreak_events(const struct tracebreak *tb)
+{
+	return tb ? tb->events : "";
 }
 
 unsigned tracebreak_count(struct tracebreak *tb)

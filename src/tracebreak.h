@@ -72,14 +72,22 @@ struct tracebreak_params {
 	int buffer_kb;                /* 0: leave buffer_size_kb alone */
 	const char *log_path;         /* traces go to LOG.break-N.trace */
 	const char *tracefs;          /* NULL: find it in /proc/self/mountinfo (tests: a dir) */
+	bool top;                     /* trace into the top-level buffer, as set up by the
+				       * user (else: an instance of this run, sqwave-PID) */
+	const char *events;           /* own instance: "default", "none", or a list of
+				       * SYSTEM or SYSTEM:EVENT, "default" allowed in it */
 	int rt_priority;              /* the helper marks at this - 1 (SCHED_FIFO) */
 };
 
 /*
  * Find tracefs (mounted at /sys/kernel/tracing, or as tracing/ under
- * debugfs), open trace_marker and tracing_on, select the tracer and buffer
- * size, switch tracing on. NULL with a message saying what is missing and
- * the command that fixes it. Non-RT, before the run.
+ * debugfs). By default create the run's own instance there
+ * (instances/sqwave-PID: a private ring buffer, so that neither another
+ * run nor the user's own tracing is disturbed; instances of dead runs are
+ * removed) and enable @events in it; with @top use the top-level buffer as
+ * the user set it up. Open trace_marker and tracing_on, select the tracer
+ * and buffer size, switch tracing on. NULL with a message saying what is
+ * missing and the command that fixes it. Non-RT, before the run.
  */
 struct tracebreak *tracebreak_new(const struct tracebreak_params *p, char *err, size_t errlen);
 /* The RT side, for rtloop. */
@@ -88,6 +96,10 @@ struct tracebreak_rt *tracebreak_rt(struct tracebreak *tb);
 int tracebreak_start(struct tracebreak *tb, struct recorder *rec, atomic_bool *stop);
 /* Join the helper, restore tracing_on and the tracer, close, free. */
 void tracebreak_free(struct tracebreak *tb);
+/* Where the run traces (the instance's directory, or tracefs itself) and
+ * the events it enabled there (comma-separated; "" with @top). */
+const char *tracebreak_dir(const struct tracebreak *tb);
+const char *tracebreak_events(const struct tracebreak *tb);
 /* Breaks handled, and the first one's trace file ("" if none). */
 unsigned tracebreak_count(struct tracebreak *tb);
 const char *tracebreak_first_trace(const struct tracebreak *tb);

@@ -3,7 +3,9 @@
 # End-to-end tests of trace breaks (--break) on the real ftrace of this
 # machine: the marker names the edge, tracing stops, the trace is saved next
 # to the log, the break is in the log and the summary, and the run goes on
-# or stops as asked. Skipped, saying so, where tracefs cannot be reached.
+# or stops as asked; each run traces in its own instance (two at once do
+# not mix), or in the top-level buffer when asked. Skipped, saying so, where
+# tracefs cannot be reached.
 set -u
 SQWAVE=${SQWAVE:-build/sqwave}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -37,7 +39,12 @@ test_stop_on_break_saves_the_trace_with_the_marker_and_exits_1() {
 		fail "$(grep breaks "$TMP/s.out")" || return 1
 	grep -q "tracing_mark_write: sqwave: break at edge #0 (intended [0-9]* ns): wake latency" \
 		"$TMP/s.sqwlog.break-1.trace" || fail "no marker in the trace" || return 1
-	[ "$(cat $TRACEFS/tracing_on)" = "$before" ] || fail "tracing_on not restored" || return 1
+	[ "$(cat $TRACEFS/tracing_on)" = "$before" ] || fail "top-level tracing_on changed" || return 1
+	# the default events of the run's own instance, and the instance gone
+	grep -q "sched_switch: " "$TMP/s.sqwlog.break-1.trace" ||
+		fail "no sched_switch in the trace: $(head -5 "$TMP/s.sqwlog.break-1.trace")" || return 1
+	! ls -d $TRACEFS/instances/sqwave-* 2> /dev/null | grep -q . ||
+		fail "instance left: $(ls $TRACEFS/instances)" || return 1
 	python3 - "$TMP/s.sqwlog" "$TMP/s.json" "$HERE" <<'PY' || return 1
 import json, sys
 sys.path.insert(0, sys.argv[3])
@@ -63,6 +70,52 @@ test_without_stop_the_run_goes_on_and_keeps_max_breaks_traces() {
 		fail "two traces expected: $(ls "$TMP")" || return 1
 	[ ! -e "$TMP/g.sqwlog.break-3.trace" ] || fail "more than trace.max_breaks traces" || return 1
 	grep -q "stopped by duration" "$TMP/g.out" || fail "$(grep ran "$TMP/g.out")" || return 1
+}
+
+test_two_runs_at_once_each_keep_their_own_trace() {
+	have_tracefs || { echo "    (no writable tracefs here: skipped)"; return 2; }
+	"$SQWAVE" run --board "$BOARD" --duration 3s --quiet --break 1ns --set trace.max_breaks=1 \
+		--log "$TMP/a.sqwlog" > "$TMP/a.out" 2>&1 &
+	local a=$!
+	"$SQWAVE" run --board "$BOARD" --duration 3s --quiet --break 1ns --set trace.max_breaks=1 \
+		--set gpio.line=2 --set sim.wire_line=3 --log "$TMP/b.sqwlog" > "$TMP/b.out" 2>&1
+	local rb=$?
+	wait $a
+	local ra=$?
+	[ $ra -eq 0 ] && [ $rb -eq 0 ] || fail "exit $ra and $rb: $(cat "$TMP/a.out" "$TMP/b.out")" ||
+		return 1
+	[ "$(grep -c 'sqwave: break at edge' "$TMP/a.sqwlog.break-1.trace")" = 1 ] &&
+		[ "$(grep -c 'sqwave: break at edge' "$TMP/b.sqwlog.break-1.trace")" = 1 ] ||
+		fail "each trace must hold its own run's marker only" || return 1
+	# and they are two different markers (each run's edge and intended time)
+	local ma mb
+	ma=$(grep -o 'sqwave: break at edge.*' "$TMP/a.sqwlog.break-1.trace")
+	mb=$(grep -o 'sqwave: break at edge.*' "$TMP/b.sqwlog.break-1.trace")
+	[ "$ma" != "$mb" ] || fail "the same marker in both traces: $ma" || return 1
+}
+
+test_the_top_level_buffer_when_asked() {
+	have_tracefs || { echo "    (no writable tracefs here: skipped)"; return 2; }
+	local before
+	before=$(cat $TRACEFS/tracing_on)
+	"$SQWAVE" run --board "$BOARD" --duration 10s --quiet --break 1ns --stop-on-break \
+		--set trace.buffer=top --log "$TMP/p.sqwlog" > "$TMP/p.out" 2> "$TMP/p.err"
+	local rc=$?
+	[ $rc -eq 1 ] || fail "exit $rc, expected 1: $(cat "$TMP/p.err")" || return 1
+	grep -q "tracing_mark_write: sqwave: break at edge #0" "$TMP/p.sqwlog.break-1.trace" ||
+		fail "no marker in the trace" || return 1
+	[ "$(cat $TRACEFS/tracing_on)" = "$before" ] || fail "tracing_on not restored" || return 1
+}
+
+test_an_unknown_event_is_refused_before_the_run() {
+	have_tracefs || { echo "    (no writable tracefs here: skipped)"; return 2; }
+	"$SQWAVE" run --board "$BOARD" --duration 1s --quiet --break 100us \
+		--set trace.events=sched,nosuch:event --log "$TMP/e.sqwlog" > /dev/null 2> "$TMP/e.err"
+	local rc=$?
+	[ $rc -eq 3 ] || fail "exit $rc, expected 3" || return 1
+	grep -q 'no trace event "nosuch:event"' "$TMP/e.err" || fail "$(cat "$TMP/e.err")" || return 1
+	! ls -d $TRACEFS/instances/sqwave-* 2> /dev/null | grep -q . ||
+		fail "instance left: $(ls $TRACEFS/instances)" || return 1
 }
 
 test_an_unknown_tracer_is_refused_before_the_run() {

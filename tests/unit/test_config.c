@@ -111,6 +111,8 @@ static void the_table_lists_the_keys_in_enum_order(void **state)
 		{ CFG_TRACE_MAX_BREAKS, "trace.max_breaks" },
 		{ CFG_TRACE_TRACER, "trace.tracer" },
 		{ CFG_TRACE_BUFFER_KB, "trace.buffer_kb" },
+		{ CFG_TRACE_BUFFER, "trace.buffer" },
+		{ CFG_TRACE_EVENTS, "trace.events" },
 		{ CFG_OUTPUT_LOG, "output.log" },
 		{ CFG_OUTPUT_JSON, "output.json" },
 		{ CFG_OUTPUT_QUIET, "output.quiet" },

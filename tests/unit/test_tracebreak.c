@@ -2,7 +2,8 @@
 /* Unit tests for trace breaks against a fake tracefs directory: no break
  * under the threshold; a late wake-up or an off pulse marks the trace with
  * the edge, stops tracing, saves the trace next to the log, and either
- * stops the run or traces again. */
+ * stops the run or traces again; the run's own instance gets the events
+ * asked for, and instances of dead runs are removed. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -21,9 +24,11 @@ static char dir[64];
 
 static void put(const char *name, const char *text)
 {
-	char path[128];
+	char path[256], cmd[512];
 	FILE *f;
 
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname %s/%s)\"", dir, name);
+	assert_int_equal(system(cmd), 0);
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	f = fopen(path, "w");
 	assert_non_null(f);
@@ -33,7 +38,7 @@ static void put(const char *name, const char *text)
 
 static void get(const char *name, char *buf, size_t len)
 {
-	char path[128];
+	char path[256];
 	FILE *f;
 	size_t n;
 
@@ -82,7 +87,7 @@ static struct tracebreak *make(bool stop_on_break, const char *tracer)
 	char log[128], err[512];
 	struct tracebreak_params p = { .threshold_ns = 100000, .stop_on_break = stop_on_break,
 				       .max_breaks = 10, .tracer = tracer, .log_path = log,
-				       .tracefs = dir };
+				       .tracefs = dir, .top = true };
 	struct tracebreak *tb;
 
 	snprintf(log, sizeof(log), "%s/run.sqwlog", dir);
@@ -167,11 +172,117 @@ static void an_off_pulse_breaks_and_tracing_goes_on(void **state)
 static void a_missing_tracefs_says_how_to_mount_it(void **state)
 {
 	char err[512];
-	struct tracebreak_params p = { .threshold_ns = 1, .tracefs = "/nonexistent/tracing" };
+	struct tracebreak_params p = { .threshold_ns = 1, .tracefs = "/nonexistent/tracing",
+				       .top = true };
 
 	(void)state;
 	assert_null(tracebreak_new(&p, err, sizeof(err)));
 	assert_non_null(strstr(err, "cannot open /nonexistent/tracing/trace_marker"));
+	p.top = false;
+	assert_null(tracebreak_new(&p, err, sizeof(err)));
+	assert_non_null(strstr(err, "cannot create the run's tracefs instance "
+				    "/nonexistent/tracing/instances/sqwave-"));
+	assert_non_null(strstr(err, "trace.buffer=top"));
+}
+
+static bool exists(const char *rel)
+{
+	char path[256];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	return stat(path, &st) == 0;
+}
+
+/* The instance a real tracefs would create on mkdir, made by hand here. */
+static void fake_instance(char *inst, size_t len)
+{
+	char rel[256];
+
+	snprintf(inst, len, "instances/sqwave-%ld", (long)getpid());
+	snprintf(rel, sizeof(rel), "%s/trace_marker", inst);
+	put(rel, "");
+	snprintf(rel, sizeof(rel), "%s/tracing_on", inst);
+	put(rel, "0\n");
+	snprintf(rel, sizeof(rel), "%s/events/sched/sched_switch/enable", inst);
+	put(rel, "0\n");
+	snprintf(rel, sizeof(rel), "%s/events/timer/hrtimer_start/enable", inst);
+	put(rel, "0\n");
+	snprintf(rel, sizeof(rel), "%s/events/irq/enable", inst);
+	put(rel, "0\n");
+}
+
+static void the_run_traces_in_its_own_instance_with_the_default_events(void **state)
+{
+	char inst[128], rel[256], buf[256], err[512], log[128], dead[64], theirs[64], cmd[512];
+	struct tracebreak_params p = { .threshold_ns = 1, .max_breaks = 1, .log_path = log,
+				       .tracefs = dir, .events = "default" };
+	struct tracebreak *tb;
+	pid_t pid = fork();
+
+	(void)state;
+	if (pid == 0)
+		_exit(0);
+	assert_true(pid > 0);
+	waitpid(pid, NULL, 0);
+	/* a dead run's instance goes; a live one's and someone else's stay */
+	snprintf(dead, sizeof(dead), "instances/sqwave-%ld", (long)pid);
+	/* "osnoise" is as long as "sqwave-": only the name tells them apart */
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/%s %s/instances/sqwave-1 %s/instances/osnoise%ld",
+		 dir, dead, dir, dir, (long)pid);
+	assert_int_equal(system(cmd), 0);
+	snprintf(theirs, sizeof(theirs), "instances/osnoise%ld", (long)pid);
+	snprintf(log, sizeof(log), "%s/run.sqwlog", dir);
+	fake_instance(inst, sizeof(inst));
+	tb = tracebreak_new(&p, err, sizeof(err));
+	if (!tb)
+		fail_msg("%s", err);
+	assert_false(exists(dead));
+	assert_true(exists("instances/sqwave-1"));
+	assert_true(exists(theirs));
+	snprintf(buf, sizeof(buf), "%s/%s", dir, inst);
+	assert_string_equal(tracebreak_dir(tb), buf);
+	/* only those this kernel has, without complaint */
+	assert_string_equal(tracebreak_events(tb), "sched:sched_switch,timer:hrtimer_start");
+	snprintf(rel, sizeof(rel), "%s/events/sched/sched_switch/enable", inst);
+	get(rel, buf, sizeof(buf));
+	assert_int_equal(buf[0], '1');
+	snprintf(rel, sizeof(rel), "%s/events/irq/enable", inst);
+	get(rel, buf, sizeof(buf));
+	assert_int_equal(buf[0], '0');	/* not in the default set as a whole */
+	snprintf(rel, sizeof(rel), "%s/tracing_on", inst);
+	get(rel, buf, sizeof(buf));
+	assert_int_equal(buf[0], '1');
+	get("tracing_on", buf, sizeof(buf));
+	assert_int_equal(buf[0], '0');	/* the top-level buffer untouched */
+	tracebreak_free(tb);
+}
+
+static void asked_for_events_must_exist(void **state)
+{
+	char inst[128], rel[256], buf[256], err[512];
+	struct tracebreak_params p = { .threshold_ns = 1, .max_breaks = 1, .tracefs = dir,
+				       .events = "irq, nosuch:thing" };
+	struct tracebreak *tb;
+
+	(void)state;
+	fake_instance(inst, sizeof(inst));
+	assert_null(tracebreak_new(&p, err, sizeof(err)));
+	assert_non_null(strstr(err, "no trace event \"nosuch:thing\""));
+	p.events = "irq";
+	tb = tracebreak_new(&p, err, sizeof(err));
+	if (!tb)
+		fail_msg("%s", err);
+	assert_string_equal(tracebreak_events(tb), "irq");
+	snprintf(rel, sizeof(rel), "%s/events/irq/enable", inst);
+	get(rel, buf, sizeof(buf));
+	assert_int_equal(buf[0], '1');
+	tracebreak_free(tb);
+	p.events = "none";
+	tb = tracebreak_new(&p, err, sizeof(err));
+	assert_non_null(tb);
+	assert_string_equal(tracebreak_events(tb), "");
+	tracebreak_free(tb);
 }
 
 int main(void)
@@ -182,6 +293,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(an_off_pulse_breaks_and_tracing_goes_on, make_tracefs,
 						remove_tracefs),
 		cmocka_unit_test_setup_teardown(a_missing_tracefs_says_how_to_mount_it, make_tracefs,
+						remove_tracefs),
+		cmocka_unit_test_setup_teardown(
+			the_run_traces_in_its_own_instance_with_the_default_events, make_tracefs,
+			remove_tracefs),
+		cmocka_unit_test_setup_teardown(asked_for_events_must_exist, make_tracefs,
 						remove_tracefs),
 	};
 
