@@ -690,6 +690,7 @@ out:
 	}
 	/* The break helper's last events go through the recorder: stop it first. */
 	if (tb) {
+		tracebreak_stop(tb);	/* joined: a break being saved is finished */
 		ri.breaks = tracebreak_count(tb);
 		snprintf(ri.break_text, sizeof(ri.break_text), "%s", tracebreak_first_text(tb));
 		snprintf(ri.break_trace, sizeof(ri.break_trace), "%s", tracebreak_first_trace(tb));

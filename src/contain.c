@@ -450,6 +450,22 @@ struct contain *contain_new(enum contain_kind want, const char *self_exe,
 	return c;
 }
 
+pid_t contain_guard_pid(const struct contain *c)
+{
+	return c ? c->guard : 0;
+}
+
+void contain_guard_reaped(struct contain *c)
+{
+	if (!c)
+		return;
+	c->guard = 0;
+	if (c->guard_fd >= 0) {
+		close(c->guard_fd);
+		c->guard_fd = -1;
+	}
+}
+
 enum contain_kind contain_kind(const struct contain *c)
 {
 	return c->kind;

@@ -45,6 +45,12 @@ struct contain *contain_new(enum contain_kind want, const char *self_exe,
 /* Stop the guardian after its last sweep, remove the cgroups; waits for it. */
 void contain_free(struct contain *c);
 
+/* The guardian's pid (0: none). A caller that reaps children with
+ * waitpid(-1) and reaps this one says so with contain_guard_reaped(), so
+ * that contain_free() does not wait for a pid that may be reused. */
+pid_t contain_guard_pid(const struct contain *c);
+void contain_guard_reaped(struct contain *c);
+
 enum contain_kind contain_kind(const struct contain *c);
 /* "cgroup2 (/sys/fs/cgroup/unified/sqwave.1234)", "process groups only (...)". */
 const char *contain_describe(const struct contain *c);

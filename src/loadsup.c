@@ -75,7 +75,7 @@ const char *loadsup_what_name(enum loadsup_what w)
 	static const char *const names[] = {
 		[LS_STARTED] = "started", [LS_RESTARTED] = "restarted", [LS_EXITED] = "exited",
 		[LS_KILLED] = "killed", [LS_STOPPED] = "stopped", [LS_LOST] = "lost",
-		[LS_RESULT] = "result",
+		[LS_RESULT] = "result", [LS_GUARD] = "guardian-lost",
 	};
 
 	return (unsigned)w < sizeof(names) / sizeof(names[0]) ? names[w] : "?";
@@ -151,6 +151,7 @@ static void emit(struct loadsup *s, struct ls_load *l, unsigned i, enum loadsup_
 		.t_ns = now, .what = what, .load = load_name(l->load), .inst = i, .pid = in->pid,
 		.status = status, .signal = sig, .detail = detail, .result = res,
 		.ran_ns = in->started_ns && now > in->started_ns ? (int64_t)(now - in->started_ns) : 0,
+		.src = l->load,
 	};
 
 	if (s->p.event)
@@ -244,8 +245,14 @@ static int start_inst(struct loadsup *s, struct ls_load *l, unsigned i, uint64_t
 	pid_t pid;
 
 	/* Only our end is non-blocking: a load writing into a full pipe waits. */
-	if (pipe2(p, O_CLOEXEC) < 0 || fcntl(p[0], F_SETFL, O_NONBLOCK) < 0) {
+	if (pipe2(p, O_CLOEXEC) < 0) {
 		ls_err(err, errlen, "%s: pipe: %s", load_name(l->load), strerror(errno));
+		return -1;
+	}
+	if (fcntl(p[0], F_SETFL, O_NONBLOCK) < 0) {
+		ls_err(err, errlen, "%s: pipe: %s", load_name(l->load), strerror(errno));
+		close(p[0]);
+		close(p[1]);
 		return -1;
 	}
 	pid = contain_spawn(s->c, l->g, load_proc(l->load, i), p[1], err, errlen);
@@ -269,6 +276,7 @@ static int start_load(struct loadsup *s, struct load *load, uint64_t now, char *
 {
 	struct ls_load *nr = realloc(s->run, (s->nrun + 1) * sizeof(*nr)), *l;
 	size_t i;
+	int ret = 0;
 
 	if (!nr) {
 		ls_err(err, errlen, "out of memory");
@@ -290,17 +298,26 @@ static int start_load(struct loadsup *s, struct load *load, uint64_t now, char *
 	if (!l->ninst)
 		return 0;	/* expect-traffic: nothing to run */
 	l->g = contain_group_new(s->c, load_name(load), err, errlen);
-	if (!l->g)
+	if (!l->g) {
+		/* Nothing of it can run: every process is lost, and says why. */
+		for (i = 0; i < l->ninst; i++) {
+			emit(s, l, (unsigned)i, LS_LOST, now, -1, 0, err, NULL);
+			l->inst[i].lost = true;
+		}
 		return -1;
+	}
 	for (i = 0; i < l->ninst; i++) {
 		char why[512];
 
 		if (start_inst(s, l, (unsigned)i, now, why, sizeof(why)) < 0) {
-			ls_err(err, errlen, "load %s: %s", load_name(load), why);
-			return -1;
+			if (!ret)
+				ls_err(err, errlen, "load %s: %s", load_name(load), why);
+			emit(s, l, (unsigned)i, LS_LOST, now, -1, 0, why, NULL);
+			l->inst[i].lost = true;
+			ret = -1;
 		}
 	}
-	return 0;
+	return ret;
 }
 
 static struct ls_inst *find_pid(struct loadsup *s, pid_t pid, struct ls_load **lp, unsigned *ip)
@@ -375,10 +392,23 @@ void loadsup_reap(struct loadsup *s, uint64_t now)
 		if (pid <= 0)
 			return;
 		in = find_pid(s, pid, &l, &i);
-		if (in)
+		if (in) {
 			ended(s, l, i, status, now);
-		/* else: an orphan of a load (we are its subreaper), or the
-		 * guardian: nothing to do but reap it */
+		} else if (pid == contain_guard_pid(s->c)) {
+			/* The guardian ended under us (OOM killer, a stray kill):
+			 * the loads now go only with sqwave's own end. Say so. */
+			struct loadsup_event e = { .t_ns = now, .what = LS_GUARD, .load = "",
+						   .pid = pid, .status = WIFEXITED(status)
+						   ? WEXITSTATUS(status) : -1,
+						   .signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0,
+						   .detail = "the guardian ended during the run: a "
+						   "SIGKILL of sqwave would now leave the loads running" };
+
+			contain_guard_reaped(s->c);
+			if (s->p.event)
+				s->p.event(s->p.ctx, &e);
+		}
+		/* else: an orphan of a load (we are its subreaper): reaped */
 	}
 }
 
@@ -530,13 +560,21 @@ int loadsup_switch(struct loadsup *s, struct load *const *loads, size_t n, uint6
 	size_t j, k;
 	int ret = 0;
 
-	/* Keep the equal ones (rebound to this phase's load), stop the rest. */
+	bool taken[PLAN_MAX_LOADS] = { false };
+
+	if (n > PLAN_MAX_LOADS) {
+		ls_err(err, errlen, "%zu loads in one phase: at most %d", n, PLAN_MAX_LOADS);
+		return -1;
+	}
+	/* Keep the equal ones (rebound to this phase's load; each of this
+	 * phase's loads takes one running load at most), stop the rest. */
 	for (j = 0; j < s->nrun; j++) {
 		struct ls_load *l = &s->run[j];
 
 		l->stopping = true;
 		for (k = 0; k < n; k++) {
-			if (plan_load_equal(load_spec(l->load), load_spec(loads[k]))) {
+			if (!taken[k] && plan_load_equal(load_spec(l->load), load_spec(loads[k]))) {
+				taken[k] = true;
 				size_t i;
 
 				l->load = loads[k];

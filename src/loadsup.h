@@ -26,6 +26,8 @@ enum loadsup_what {
 	LS_LOST,        /* it ended and will not be restarted (restart: false, or it
 			 * exits at once again and again) */
 	LS_RESULT,      /* a result line (CoreMark's score) */
+	LS_GUARD,       /* the guardian ended before the run: loads are no longer
+			 * safe from a SIGKILL of sqwave (detail says why) */
 };
 
 struct loadsup_event {
@@ -39,6 +41,8 @@ struct loadsup_event {
 	int64_t ran_ns;                     /* how long it ran (ended ones) */
 	const char *detail;                 /* why (lost), its last output line */
 	const struct load_result *result;   /* LS_RESULT */
+	const struct load *src;             /* the phase's load it belongs to (NULL: none,
+					     * LS_GUARD) */
 };
 
 /* "started", "exited", ... */
@@ -66,9 +70,10 @@ const char *loadsup_containment(const struct loadsup *s);
  * Make @loads (the phase beginning at @now) the running set: loads running
  * now that are not in it are stopped (SIGTERM, their grace, SIGKILL; this
  * blocks for at most the longest grace); loads in it that are not running
- * are started; an equal load keeps running. The caller keeps @loads alive
- * while they run. 0, or -1 with a message when a load could not be started
- * (the others keep running).
+ * are started; an equal load keeps running (each running load stands for
+ * one of @loads at most). The caller keeps @loads alive while they run. 0,
+ * or -1 with a message when a load could not be started: its processes are
+ * then flagged lost (LS_LOST events), the others keep running.
  */
 int loadsup_switch(struct loadsup *s, struct load *const *loads, size_t n, uint64_t now,
 		   char *err, size_t errlen);

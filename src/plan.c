@@ -572,10 +572,32 @@ enum cfg_result plan_finalize(struct plan *p, const struct config *c, char *err,
 	for (i = 0; i < p->nphases; i++) {
 		p->phases[i].start_off_ns = off;
 		off += p->phases[i].duration_ns;
+		if (p->phases[i].nloads > PLAN_MAX_LOADS) {
+			plan_err(err, errlen, "%s: phase \"%s\" has %zu loads; at most %d run in one "
+				 "phase", p->phases[i].origin, p->phases[i].name, p->phases[i].nloads,
+				 PLAN_MAX_LOADS);
+			return CFG_E_RANGE;
+		}
 		for (j = 0; j < p->phases[i].nloads; j++) {
-			r = load_check(&p->phases[i].loads[j], err, errlen);
+			const struct plan_load *l = &p->phases[i].loads[j];
+			size_t k;
+
+			r = load_check(l, err, errlen);
 			if (r != CFG_OK)
 				return r;
+			/* A load's name is its key in the proof, the status and the
+			 * log: two of one name in a phase would merge. */
+			for (k = 0; k < j; k++) {
+				if (!strcmp(plan_load_name(&p->phases[i].loads[k]), plan_load_name(l))) {
+					plan_err(err, errlen, "%s: a second load named \"%s\" in phase "
+						 "\"%s\" (the first at %s); give one a name: (name=... "
+						 "with --load)", l->origin ? l->origin : "load",
+						 plan_load_name(l), p->phases[i].name,
+						 p->phases[i].loads[k].origin ? p->phases[i].loads[k].origin
+									       : "load");
+					return CFG_E_RANGE;
+				}
+			}
 		}
 	}
 	return CFG_OK;

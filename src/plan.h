@@ -112,6 +112,8 @@ int plan_take(struct plan *dst, struct plan *src);
 /* The canonical one-line form of @l (the --load grammar). Returns @buf. */
 const char *plan_load_format(const struct plan_load *l, char *buf, size_t len);
 /* Name shown for @l: its name, else its kind. */
+/* At most this many loads in one phase (the proof's table per phase). */
+#define PLAN_MAX_LOADS 16
 const char *plan_load_name(const struct plan_load *l);
 
 /*

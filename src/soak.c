@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +51,10 @@ struct soak {
 	struct pending pend[MAX_PENDING];
 	size_t npend;
 	uint64_t dropped_events;
+	char containment[PATH_MAX + 256]; /* with "guardian lost" when it was */
 };
+
+_Static_assert(PLAN_MAX_LOADS <= PROOF_MAX_LOADS, "a phase's loads must fit its proof table");
 
 static void serr(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -92,20 +96,49 @@ static void log_event(struct soak *s, uint64_t t, uint16_t type, const char *pay
 	s->npend++;
 }
 
-static struct proof_phase *cur_proof(struct soak *s)
+/* The phase a load belongs to: the one whose load list holds it. A load
+ * kept across a boundary belongs to the new phase (the supervisor rebinds
+ * it); one stopped at the boundary to the old one; the first phase's loads
+ * from their start, warm-up included. -1: none (the guardian). */
+static int phase_of(const struct soak *s, const struct load *src)
 {
-	return s->cur >= 0 ? &s->ph[s->cur].proof : NULL;
+	size_t i, j;
+
+	for (i = 0; src && i < s->nph; i++) {
+		for (j = 0; j < s->ph[i].nloads; j++) {
+			if (s->ph[i].loads[j] == src)
+				return (int)i;
+		}
+	}
+	return -1;
 }
 
 static void on_load_event(void *ctx, const struct loadsup_event *e)
 {
 	struct soak *s = ctx;
-	struct proof_phase *p = cur_proof(s);
+	int ph = phase_of(s, e->src);
+	struct proof_phase *p = ph >= 0 ? &s->ph[ph].proof : NULL;
 	struct proof_load_stat *st;
 	char buf[2048];
 	size_t n = loadsup_event_format(e, buf, sizeof(buf));
+	int m;
 
+	/* the phase goes into the event: analyze attributes it as the run did */
+	if (ph >= 0 && n + 32 < sizeof(buf) &&
+	    (m = snprintf(buf + n, sizeof(buf) - n, "phase=%d\n", ph)) > 0)
+		n += (size_t)m;
 	log_event(s, e->t_ns, EDGELOG_EV_LOAD, buf, n);
+	if (e->what == LS_GUARD) {
+		char t[32];
+
+		snprintf(t, sizeof(t), "%s", "before the run");
+		if (s->t0 && e->t_ns >= s->t0)
+			snprintf(t, sizeof(t), "t+%.1f s", (double)(e->t_ns - s->t0) / 1e9);
+		snprintf(s->containment, sizeof(s->containment), "%s; its guardian was lost at %s: "
+			 "a SIGKILL of sqwave after that would have left the loads running",
+			 loadsup_containment(s->sup), t);
+		return;
+	}
 	if (!p || !(st = proof_phase_load(p, e->load)))
 		return;
 	switch (e->what) {
@@ -307,18 +340,12 @@ static void enter_phase(struct soak *s, size_t i, uint64_t t)
 	n = snprintf(buf, sizeof(buf), "index=%zu\nname=%s\nstart_off_ns=%" PRId64
 		     "\nduration_ns=%" PRId64 "\n", i, pp->name, pp->start_off_ns, pp->duration_ns);
 	log_event(s, t, EDGELOG_EV_PHASE, buf, n > 0 ? (size_t)n : 0);
+	/* A load that cannot start is lost (its events say why, and the
+	 * phase's verdict with them); the note keeps the whole message. */
 	if (i > 0 && s->sup &&
 	    loadsup_switch(s->sup, s->ph[i].loads, s->ph[i].nloads, mono_ns(), err,
-			   sizeof(err)) < 0) {
-		/* The load is flagged lost; the phase's verdict will say so. */
-		struct proof_load_stat *st = proof_phase_load(&s->ph[i].proof, "(start)");
-
-		if (st) {
-			st->lost = true;
-			snprintf(st->lost_why, sizeof(st->lost_why), "%.159s", err);
-		}
+			   sizeof(err)) < 0)
 		log_event(s, mono_ns(), EDGELOG_EV_NOTE, err, strlen(err));
-	}
 }
 
 static void take_sample(struct soak *s, uint64_t now)
@@ -349,10 +376,18 @@ void soak_tick(struct soak *s, uint64_t now)
 {
 	if (!s->t0)
 		return;
+	bool switched = false;
+
 	while ((size_t)(s->cur + 1) < s->nph &&
-	       now >= s->t0 + (uint64_t)s->ph[s->cur + 1].plan->start_off_ns)
+	       now >= s->t0 + (uint64_t)s->ph[s->cur + 1].plan->start_off_ns) {
 		enter_phase(s, (size_t)(s->cur + 1),
 			    s->t0 + (uint64_t)s->ph[s->cur + 1].plan->start_off_ns);
+		switched = true;
+	}
+	/* Stopping the old loads may have taken their grace period: what
+	 * follows (a sample's interval, restarts) is timed from now. */
+	if (switched)
+		now = mono_ns();
 	if (!s->has_loads)
 		return;
 	if (now >= s->next_sample) {
@@ -419,6 +454,8 @@ void soak_stop(struct soak *s)
 
 const char *soak_containment(const struct soak *s)
 {
+	if (s->containment[0])
+		return s->containment;
 	return s->sup ? loadsup_containment(s->sup) : "";
 }
 

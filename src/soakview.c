@@ -206,6 +206,17 @@ static void take_load(struct soakview *v, const struct edgelog_event *ev)
 	struct proof_load_stat *st;
 	int p = phase_at(v, ev->time_ns);
 
+	/* The run names the phase the load belongs to (a load stopped at a
+	 * boundary, one lost in the warm-up); logs before that: by time. */
+	if (edgelog_event_get(ev, "phase", buf, sizeof(buf))) {
+		char *end;
+		long ph = strtol(buf, &end, 10);
+
+		if (end == buf || *end || ph < 0 || (size_t)ph >= v->nph)
+			return;
+		p = (int)ph;
+	}
+
 	if (p < 0 || !edgelog_event_get(ev, "event", what, sizeof(what)) ||
 	    !edgelog_event_get(ev, "load", load, sizeof(load)) ||
 	    !(st = proof_phase_load(&v->ph[p].proof, load)))

@@ -390,6 +390,7 @@ static uint64_t mono_ns(void)
 static void *helper(void *arg)
 {
 	struct tracebreak *tb = arg;
+	bool done = false;	/* handled one and left the RT side disarmed */
 
 	set_fifo(tb->prio);
 	for (;;) {
@@ -402,10 +403,13 @@ static void *helper(void *arg)
 
 		if (read(tb->rt.efd, &v, sizeof(v)) != sizeof(v) && errno == EINTR)
 			continue;
-		if (atomic_load(&tb->quit))
-			break;
-		if (atomic_load_explicit(&tb->rt.armed, memory_order_acquire))
-			continue;	/* a stale ring */
+		/* Nothing pending (a stale ring, or the quit bell): a break the
+		 * RT thread rang just before the end is still handled. */
+		if (done || atomic_load_explicit(&tb->rt.armed, memory_order_acquire)) {
+			if (atomic_load(&tb->quit))
+				break;
+			continue;
+		}
 		t = mono_ns();
 		what = tb->rt.what == TRACEBREAK_WAKE ? "wake latency" : "pulse width";
 		/* Mark and stop first: the buffer must keep what caused it. */
@@ -434,16 +438,20 @@ static void *helper(void *arg)
 			     tb->rt.threshold_ns, saved ? path : "");
 		if (tb->rec && n > 0)
 			recorder_event(tb->rec, t, EDGELOG_EV_BREAK, ev, (size_t)n);
+		done = true;
 		if (tb->p.stop_on_break) {
 			if (tb->stop)
 				atomic_store(tb->stop, true);
-		} else if ((int)no < tb->p.max_breaks) {
+		} else if ((int)no < tb->p.max_breaks && !atomic_load(&tb->quit)) {
 			/* Trace again from an empty buffer, and listen again. */
 			file_write(tb->dir, "trace", "");
 			(void)!pwrite(tb->on_fd, "1", 1, 0);
+			done = false;
 			atomic_store_explicit(&tb->rt.armed, true, memory_order_release);
 		}
 		atomic_store(&tb->count, no);	/* last: readers see a finished break */
+		if (atomic_load(&tb->quit))
+			break;
 		set_fifo(tb->prio);
 	}
 	return NULL;
@@ -465,17 +473,25 @@ int tracebreak_start(struct tracebreak *tb, struct recorder *rec, atomic_bool *s
 	return err;
 }
 
-void tracebreak_free(struct tracebreak *tb)
+void tracebreak_stop(struct tracebreak *tb)
 {
-	if (!tb)
+	if (!tb || !tb->started)
 		return;
-	if (tb->started) {
+	{
 		uint64_t one = 1;
 
 		atomic_store(&tb->quit, true);
 		(void)!write(tb->rt.efd, &one, sizeof(one));
 		pthread_join(tb->tid, NULL);
+		tb->started = false;
 	}
+}
+
+void tracebreak_free(struct tracebreak *tb)
+{
+	if (!tb)
+		return;
+	tracebreak_stop(tb);
 	if (tb->on_fd >= 0 && tb->saved_on[0])
 		(void)!pwrite(tb->on_fd, tb->saved_on, 1, 0);
 	if (tb->tracer_set && tb->saved_tracer[0])

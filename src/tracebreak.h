@@ -94,7 +94,10 @@ struct tracebreak *tracebreak_new(const struct tracebreak_params *p, char *err, 
 struct tracebreak_rt *tracebreak_rt(struct tracebreak *tb);
 /* Start the helper thread: events go to @rec, --stop-on-break sets @stop. */
 int tracebreak_start(struct tracebreak *tb, struct recorder *rec, atomic_bool *stop);
-/* Join the helper, restore tracing_on and the tracer, close, free. */
+/* Let the helper finish the break it is handling (saving a trace may take
+ * a while) and join it. Read the count and the first break after this. */
+void tracebreak_stop(struct tracebreak *tb);
+/* Stop (if not yet), restore tracing_on and the tracer, close, free. */
 void tracebreak_free(struct tracebreak *tb);
 /* Where the run traces (the instance's directory, or tracefs itself) and
  * the events it enabled there (comma-separated; "" with @top). */

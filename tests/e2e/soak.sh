@@ -333,6 +333,86 @@ test_a_lost_load_makes_the_verdict_load_not_applied() {
 		fail "$(grep -A3 verdict "$TMP/lost.out")" || return 1
 }
 
+# Lost in the warm-up: the first phase's loads run from before the warm-up,
+# and losing one there fails that phase like losing it later.
+test_a_load_lost_in_the_warm_up_fails_the_first_phase() {
+	"$SQWAVE" run --board "$BOARD" --duration 3s --set run.warmup=3s --quiet \
+		--load "command:name=brief:restart=false:python3:-c:import time; time.sleep(1)" \
+		--log "$TMP/wl.sqwlog" --json "$TMP/wl.json" > "$TMP/wl.out" 2> "$TMP/wl.err"
+	local rc=$?
+	[ $rc -eq 1 ] || fail "exit $rc, expected 1: $(grep -A3 verdict "$TMP/wl.out")" || return 1
+	grep -q "phase run: load not applied: brief was lost" "$TMP/wl.out" ||
+		fail "$(grep -A3 verdict "$TMP/wl.out")" || return 1
+	# analyze reads the same from the log
+	"$SQWAVE" analyze "$TMP/wl.sqwlog" --json "$TMP/wl-a.json" > /dev/null 2>&1
+	python3 - "$TMP/wl-a.json" <<'PY' || return 1
+import json, sys
+js = json.load(open(sys.argv[1]))
+ph = js["phases"][0]
+assert any("brief was lost" in w for w in ph["load_not_applied"]), ph
+PY
+}
+
+# A later phase whose load cannot start: lost, with why, and the verdict
+# says the load was not applied (run and analyze alike).
+test_a_later_phase_load_that_cannot_start_is_lost() {
+	printf '#!/bin/sh\nexec sleep 600\n' > "$TMP/gone.sh"
+	chmod 755 "$TMP/gone.sh"
+	printf 'phases:\n  - name: a\n    duration: 2s\n  - name: b\n    duration: 2s\n    load:\n      - kind: command\n        name: gone\n        path: %s\n' \
+		"$TMP/gone.sh" > "$TMP/gone.yaml"
+	"$SQWAVE" run --board "$BOARD" --profile "$TMP/gone.yaml" --quiet --set run.warmup=0 \
+		--log "$TMP/gone.sqwlog" --json "$TMP/gone.json" > "$TMP/gone.out" 2> "$TMP/gone.err" &
+	local pid=$! rc
+	sleep 1
+	rm -f "$TMP/gone.sh"
+	wait $pid
+	rc=$?
+	[ $rc -eq 1 ] || fail "exit $rc, expected 1: $(grep -A4 verdict "$TMP/gone.out")" || return 1
+	grep -q "phase b: load not applied: gone was lost" "$TMP/gone.out" ||
+		fail "$(grep -A4 verdict "$TMP/gone.out")" || return 1
+	"$SQWAVE" analyze "$TMP/gone.sqwlog" --json "$TMP/gone-a.json" > /dev/null 2>&1
+	python3 - "$TMP/gone.json" "$TMP/gone-a.json" <<'PY' || return 1
+import json, sys
+run, ana = (json.load(open(f)) for f in sys.argv[1:3])
+for js in (run, ana):
+    b = [p for p in js["phases"] if p["name"] == "b"][0]
+    assert b["load_not_applied"] and "gone was lost" in b["load_not_applied"][0], b
+    a = [p for p in js["phases"] if p["name"] == "a"][0]
+    assert not a["load_not_applied"], a
+PY
+}
+
+test_two_loads_of_one_name_in_a_phase_are_refused() {
+	"$SQWAVE" run --board "$BOARD" --duration 2s --quiet --load "stress-ng" --load "stress-ng" \
+		> /dev/null 2> "$TMP/dup.err"
+	local rc=$?
+	[ $rc -eq 2 ] || fail "exit $rc, expected 2" || return 1
+	grep -q 'a second load named "stress-ng" in phase "run"' "$TMP/dup.err" ||
+		fail "$(cat "$TMP/dup.err")" || return 1
+}
+
+# Two equal loads (two names) kept across a boundary: two sets run, not three.
+test_equal_loads_kept_across_phases_run_once_each() {
+	printf 'phases:\n' > "$TMP/eq.yaml"
+	for ph in a b; do
+		printf '  - name: %s\n    duration: 2s\n    load:\n      - kind: command\n        name: one\n        args: [sleep, "600"]\n      - kind: command\n        name: two\n        args: [sleep, "600"]\n' \
+			"$ph" >> "$TMP/eq.yaml"
+	done
+	"$SQWAVE" run --board "$BOARD" --profile "$TMP/eq.yaml" --quiet --set run.warmup=0 \
+		--log "$TMP/eq.sqwlog" > "$TMP/eq.out" 2> "$TMP/eq.err"
+	local rc=$?
+	[ $rc -eq 0 ] || fail "exit $rc: $(cat "$TMP/eq.err")" || return 1
+	python3 - "$TMP/eq.sqwlog" "$HERE" <<'PY' || return 1
+import sys
+sys.path.insert(0, sys.argv[2])
+import sqwlog
+ev = [(e["kv"]["event"], e["kv"]["load"]) for e in sqwlog.read(sys.argv[1])["events"]
+      if e["type"] == "load"]
+started = [x for x in ev if x[0] == "started"]
+assert sorted(started) == [("started", "one"), ("started", "two")], ev
+PY
+}
+
 # A flood from "another machine" (the namespace's side of the veth pair),
 # proved by the host interface's counters: expect-traffic passes with it and
 # says the flood did not arrive without it.
@@ -383,7 +463,8 @@ test_bad_load_and_phase_entries_are_file_line_errors() {
 	grep -q "not KEY=VALUE" "$TMP/bad2.err" || fail "$(cat "$TMP/bad2.err")" || return 1
 }
 
-for t in $(declare -F | awk '{print $3}' | grep '^test_'); do
+# ONLY=WORD runs the tests whose name holds WORD.
+for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
 	if ( $t ); then
 		echo "PASS ${t#test_}"
 		passed=$((passed + 1))

@@ -185,6 +185,24 @@ static void a_missing_tracefs_says_how_to_mount_it(void **state)
 	assert_non_null(strstr(err, "trace.buffer=top"));
 }
 
+/* A break rung just before the end is still saved and counted: stop waits
+ * for it (the summary reads the count after the stop). */
+static void a_break_at_the_end_is_not_lost(void **state)
+{
+	struct tracebreak *tb = make(false, NULL);
+	atomic_bool stop;
+
+	(void)state;
+	atomic_init(&stop, false);
+	put("trace", "# tracer: nop\n");
+	tracebreak_rt_check(tracebreak_rt(tb), 5, 1000, 500000, INT64_MIN, 500000);
+	assert_int_equal(tracebreak_start(tb, NULL, &stop), 0);
+	tracebreak_stop(tb);
+	assert_int_equal(tracebreak_count(tb), 1);
+	assert_non_null(strstr(tracebreak_first_text(tb), "edge #5"));
+	tracebreak_free(tb);
+}
+
 static bool exists(const char *rel)
 {
 	char path[256];
@@ -293,6 +311,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(an_off_pulse_breaks_and_tracing_goes_on, make_tracefs,
 						remove_tracefs),
 		cmocka_unit_test_setup_teardown(a_missing_tracefs_says_how_to_mount_it, make_tracefs,
+						remove_tracefs),
+		cmocka_unit_test_setup_teardown(a_break_at_the_end_is_not_lost, make_tracefs,
 						remove_tracefs),
 		cmocka_unit_test_setup_teardown(
 			the_run_traces_in_its_own_instance_with_the_default_events, make_tracefs,
