@@ -10,6 +10,7 @@
 #include "cmd.h"
 #include "edgelog.h"
 #include "jsonread.h"
+#include "outfile.h"
 #include "print.h"
 #include "report.h"
 
@@ -136,6 +137,27 @@ int cmd_report(int argc, char **argv)
 	if (optind >= argc) {
 		pr_err("report needs at least one run: sqwave report RUN.sqwlog|RUN.json...");
 		return SQW_EXIT_USAGE;
+	}
+	/* No output over a run it reads (a log is not to be replaced by a table). */
+	{
+		struct outfile_arg outs[3] = { { "--markdown", md, false }, { "--json", json, false },
+					       { "--svg", svg, false } };
+		struct outfile_arg *ins = calloc((size_t)(argc - optind), sizeof(*ins));
+		char err[1024];
+		int r;
+
+		if (!ins) {
+			pr_err("out of memory");
+			return SQW_EXIT_RUNTIME;
+		}
+		for (i = optind; i < argc; i++)
+			ins[i - optind] = (struct outfile_arg){ "a run", argv[i], false };
+		r = outfile_check(outs, 3, ins, (size_t)(argc - optind), !quiet, err, sizeof(err));
+		free(ins);
+		if (r < 0) {
+			pr_err("%s", err);
+			return SQW_EXIT_USAGE;
+		}
 	}
 	for (i = optind; i < argc; i++) {
 		char err[1024];

@@ -22,6 +22,7 @@
 #include "cfgpath.h"
 #include "cmd.h"
 #include "config.h"
+#include "contain.h"
 #include "edgelog.h"
 #include "edgestats.h"
 #include "gpio_in.h"
@@ -390,6 +391,16 @@ int cmd_run(int argc, char **argv)
 		return SQW_EXIT_USAGE;
 	}
 	duration = plan_duration(config_plan(c));
+	/* What runs killed with their guardian left (loads in sqwave.*
+	 * cgroups, tracing instances) would disturb this measurement. */
+	{
+		int dirs = 0, procs = contain_sweep(&dirs), inst = tracebreak_sweep();
+
+		if (procs || dirs || inst)
+			pr_warn("cleared what a killed sqwave run left: %d load process%s, %d "
+				"cgroup%s, %d trace instance%s", procs, procs == 1 ? "" : "es", dirs,
+				dirs == 1 ? "" : "s", inst, inst == 1 ? "" : "s");
+	}
 	/* Every load of every phase must be able to run here before anything
 	 * starts (a missing CoreMark, a BusyBox ping: exit 2). */
 	soak = soak_new(c, why, sizeof(why), &err);

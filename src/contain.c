@@ -232,28 +232,80 @@ static void cgroup_mounts(char *v2, char *freezer, char *pids, size_t len)
 	fclose(f);
 }
 
-/* sqwave.<pid> directories of runs that are gone (killed with their
- * guardian: a machine reset of the process tree, an OOM kill): kill what
- * is left in them and remove them, so cgroups do not pile up. */
-static void sweep_stale(enum contain_kind kind, const char *root)
+/* When process @pid started (clock ticks after boot, /proc/PID/stat's
+ * 22nd field); 0 if it does not exist. With the pid it names one process
+ * for good: a pid reused later has another start time. */
+static unsigned long long proc_start(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long t = 0;
+	ssize_t n;
+	int fd, i;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	/* "pid (comm) state ppid ...": comm may hold spaces and ')' */
+	p = strrchr(buf, ')');
+	for (i = 0; p && i < 20; i++)
+		p = strchr(p + 1, ' ');
+	if (p)
+		t = strtoull(p + 1, NULL, 10);
+	return t;
+}
+
+/* Is the run that made directory @name ("sqwave.PID.START", or an older
+ * "sqwave.PID") gone? */
+static bool run_gone(const char *name)
+{
+	char *end;
+	long pid;
+	unsigned long long start = 0;
+
+	if (strncmp(name, "sqwave.", 7))
+		return false;
+	pid = strtol(name + 7, &end, 10);
+	if (end == name + 7 || pid <= 0 || pid == (long)getpid())
+		return false;
+	if (*end == '.') {
+		char *e2;
+
+		start = strtoull(end + 1, &e2, 10);
+		if (*e2 || e2 == end + 1)
+			return false;
+	} else if (*end) {
+		return false;
+	}
+	if (kill((pid_t)pid, 0) < 0 && errno == ESRCH)
+		return true;
+	/* alive: the same run, or a later process with its pid */
+	return start && proc_start((pid_t)pid) != start;
+}
+
+/* sqwave.* directories under @root of runs that are gone (killed with their
+ * guardian: `pkill -9 -f sqwave`, an OOM kill): kill what is left in them
+ * and remove them. Returns the processes killed; *@dirs counts the
+ * directories removed. */
+static int sweep_stale(enum contain_kind kind, const char *root, int *dirs)
 {
 	DIR *d = opendir(root);
 	struct dirent *de;
+	int killed = 0;
 
 	if (!d)
-		return;
+		return 0;
 	while ((de = readdir(d))) {
 		char top[PATH_MAX], sub[PATH_MAX];
 		DIR *t;
 		struct dirent *te;
-		long pid;
-		char *end;
 
-		if (strncmp(de->d_name, "sqwave.", 7))
-			continue;
-		pid = strtol(de->d_name + 7, &end, 10);
-		if (*end || pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 ||
-		    errno != ESRCH)
+		if (!run_gone(de->d_name))
 			continue;
 		if (snprintf(top, sizeof(top), "%s/%s", root, de->d_name) >= (int)sizeof(top))
 			continue;
@@ -265,30 +317,107 @@ static void sweep_stale(enum contain_kind kind, const char *root)
 			    snprintf(sub, sizeof(sub), "%s/%s", top, te->d_name) >= (int)sizeof(sub) ||
 			    stat(sub, &sb) < 0 || !S_ISDIR(sb.st_mode))
 				continue;
+			killed += cgroup_each(sub, NULL);
 			cgroup_kill_all(kind, sub);
 			rmdir(sub);
 		}
 		if (t)
 			closedir(t);
-		rmdir(top);
+		if (rmdir(top) == 0 && dirs)
+			(*dirs)++;
 	}
 	closedir(d);
+	return killed;
 }
 
-/* Make @root/sqwave.<pid> and check that processes can be moved into it. */
-static int make_top(const char *root, char *out, size_t len, char *why, size_t wlen)
+/*
+ * sqwave's own cgroup in the hierarchy @ctrl names in /proc/self/cgroup
+ * ("" for cgroup2's "0::", else a v1 controller such as "freezer"), as a
+ * path under the mount ("" for the root). The loads' cgroups go under it,
+ * so that whoever stops sqwave's cgroup (systemd stopping the unit, a
+ * container's end) stops the loads too.
+ */
+static void own_cgroup(const char *ctrl, char *out, size_t len)
+{
+	FILE *f = fopen("/proc/self/cgroup", "re");
+	char line[PATH_MAX + 128];
+
+	out[0] = '\0';
+	while (f && fgets(line, sizeof(line), f)) {
+		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+		bool match = false;
+
+		if (!c2)
+			continue;
+		/* "ID:CONTROLLERS:PATH" */
+		*c1 = '\0';
+		*c2 = '\0';
+		if (!ctrl[0]) {
+			match = !strcmp(line, "0") && !c1[1];
+		} else {
+			char *tok, *save;
+
+			for (tok = strtok_r(c1 + 1, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+				match |= !strcmp(tok, ctrl);
+		}
+		if (match) {
+			char *path = c2 + 1;
+
+			path[strcspn(path, "\n")] = '\0';
+			snprintf(out, len, "%s", strcmp(path, "/") ? path : "");
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
+/* Make @root@sub/sqwave.PID.START (@sub: sqwave's own cgroup). */
+static int make_top(const char *root, const char *sub, char *out, size_t len, char *why,
+		    size_t wlen)
 {
 	if (!root[0]) {
 		cerr(why, wlen, "not mounted");
 		return -1;
 	}
-	snprintf(out, len, "%s/sqwave.%d", root, (int)getpid());
+	if (snprintf(out, len, "%s%s/sqwave.%d.%llu", root, sub, (int)getpid(),
+		     proc_start(getpid())) >= (int)len) {
+		cerr(why, wlen, "path too long");
+		out[0] = '\0';
+		return -1;
+	}
 	if (mkdir(out, 0755) < 0 && errno != EEXIST) {
 		cerr(why, wlen, "cannot create %s: %s", out, strerror(errno));
 		out[0] = '\0';
 		return -1;
 	}
 	return 0;
+}
+
+int contain_sweep(int *dirs)
+{
+	char v2[PATH_MAX], frz[PATH_MAX], pids[PATH_MAX], own[PATH_MAX],
+	     dir[2 * PATH_MAX];
+	const char *roots[3] = { v2, frz, pids }, *ctrls[3] = { "", "freezer", "pids" };
+	enum contain_kind kinds[3] = { CONTAIN_CGROUP2, CONTAIN_FREEZER, CONTAIN_FREEZER };
+	int killed = 0, i;
+
+	if (dirs)
+		*dirs = 0;
+	cgroup_mounts(v2, frz, pids, sizeof(v2));
+	for (i = 0; i < 3; i++) {
+		if (!roots[i][0])
+			continue;
+		/* at the root (runs from before loads went under sqwave's own
+		 * cgroup) and beside our own */
+		killed += sweep_stale(kinds[i], roots[i], dirs);
+		own_cgroup(ctrls[i], own, sizeof(own));
+		if (own[0]) {
+			snprintf(dir, sizeof(dir), "%s%s", roots[i], own);
+			killed += sweep_stale(kinds[i], dir, dirs);
+		}
+	}
+	return killed;
 }
 
 /* ---- the guardian's pipe ---- */
@@ -387,7 +516,7 @@ struct contain *contain_new(enum contain_kind want, const char *self_exe,
 			    const char *cgroup_root, char *err, size_t errlen)
 {
 	char v2[PATH_MAX], frz[PATH_MAX], pids[PATH_MAX], why2[PATH_MAX + 64] = "",
-	     whyf[PATH_MAX + 64] = "";
+	     whyf[PATH_MAX + 64] = "", own2[PATH_MAX] = "", ownf[PATH_MAX] = "";
 	struct contain *c = calloc(1, sizeof(*c));
 
 	if (!c) {
@@ -403,24 +532,27 @@ struct contain *contain_new(enum contain_kind want, const char *self_exe,
 	} else {
 		cgroup_mounts(v2, frz, pids, sizeof(v2));
 	}
-	if (!cgroup_root) {
-		if (v2[0])
-			sweep_stale(CONTAIN_CGROUP2, v2);
-		if (frz[0])
-			sweep_stale(CONTAIN_FREEZER, frz);
-		if (pids[0])
-			sweep_stale(CONTAIN_FREEZER, pids);
-	}
+	if (!cgroup_root)
+		contain_sweep(NULL);
+	/* Under sqwave's own cgroup (tests: at their root). */
+	if (!cgroup_root)
+		own_cgroup("", own2, sizeof(own2));
 	if (want == CONTAIN_AUTO || want == CONTAIN_CGROUP2) {
-		if (make_top(v2, c->top[0], sizeof(c->top[0]), why2, sizeof(why2)) == 0)
+		if (make_top(v2, own2, c->top[0], sizeof(c->top[0]), why2, sizeof(why2)) == 0)
 			c->kind = CONTAIN_CGROUP2;
 	}
 	if (!c->kind && (want == CONTAIN_AUTO || want == CONTAIN_FREEZER)) {
-		if (make_top(frz, c->top[0], sizeof(c->top[0]), whyf, sizeof(whyf)) == 0) {
+		if (!cgroup_root)
+			own_cgroup("freezer", ownf, sizeof(ownf));
+		if (make_top(frz, ownf, c->top[0], sizeof(c->top[0]), whyf, sizeof(whyf)) == 0) {
 			c->kind = CONTAIN_FREEZER;
 			/* The pids controller counts what is left; optional. */
-			if (pids[0])
-				make_top(pids, c->top[1], sizeof(c->top[1]), why2, 0);
+			if (pids[0]) {
+				char ownp[PATH_MAX] = "";
+
+				own_cgroup("pids", ownp, sizeof(ownp));
+				make_top(pids, ownp, c->top[1], sizeof(c->top[1]), why2, 0);
+			}
 		}
 	}
 	if (!c->kind && want != CONTAIN_AUTO && want != CONTAIN_PGROUP) {
@@ -891,7 +1023,9 @@ int contain_guard_main(int argc, char **argv)
 	signal(SIGHUP, SIG_IGN);
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGQUIT, SIG_IGN);
-	prctl(PR_SET_NAME, "sqwave-guard");
+	/* Not "sqwave-...": `pkill sqwave` must not take the guardian with
+	 * sqwave (then nothing would stop the loads). */
+	prctl(PR_SET_NAME, "sqw-guardian");
 	close_from(3);
 	/* Ready: sqwave starts loads only after this word. */
 	if (write(1, "ready\n", 6) != 6)

@@ -42,6 +42,12 @@ struct contain_group;
  */
 struct contain *contain_new(enum contain_kind want, const char *self_exe,
 			    const char *cgroup_root, char *err, size_t errlen);
+/* Kill and remove what runs that were killed with their guardian left in
+ * sqwave.* cgroups (at the hierarchies' roots and beside sqwave's own
+ * cgroup). Returns the processes killed; *@dirs (may be NULL) the cgroup
+ * directories removed. contain_new() does it too; a run without loads
+ * calls it so that leftovers never disturb a measurement. */
+int contain_sweep(int *dirs);
 /* Stop the guardian after its last sweep, remove the cgroups; waits for it. */
 void contain_free(struct contain *c);
 

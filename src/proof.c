@@ -35,6 +35,8 @@ struct proof_sampler {
 	char root[512];
 	char *buf;
 	struct proof_raw prev, cur;
+	size_t nwant;                  /* interfaces sampled whatever else there is */
+	char want[PROOF_MAX_IFS][PROOF_IFNAME];
 };
 
 static void perr(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -132,23 +134,78 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(a, b);
 }
 
+int proof_sampler_want(struct proof_sampler *s, const char *iface)
+{
+	size_t i;
+
+	if (!iface[0] || strlen(iface) >= PROOF_IFNAME)
+		return -1;
+	for (i = 0; i < s->nwant; i++) {
+		if (!strcmp(s->want[i], iface))
+			return 0;
+	}
+	if (s->nwant == PROOF_MAX_IFS)
+		return -1;
+	snprintf(s->want[s->nwant++], PROOF_IFNAME, "%s", iface);
+	return 0;
+}
+
+static bool wanted(const struct proof_sampler *s, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < s->nwant; i++) {
+		if (!strcmp(s->want[i], name))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The interfaces' packet counters: the wanted ones (a load's proof needs
+ * them) whatever else there is, then the others in name order up to
+ * PROOF_MAX_IFS. A board with veth, CAN and bridge interfaces has more
+ * than the log line holds; the one a flood goes through is never cut.
+ */
 static void read_net(struct proof_sampler *s, struct proof_raw *r)
 {
-	char path[1024], val[64];
+	char path[1024], val[64], (*all)[PROOF_IFNAME] = NULL;
+	size_t nall = 0, cap = 0, i;
 	DIR *d;
 	struct dirent *de;
-	size_t i;
 
 	snprintf(path, sizeof(path), "%s/sys/class/net", s->root);
 	d = opendir(path);
 	if (!d)
 		return;
-	while ((de = readdir(d)) && r->nif < PROOF_MAX_IFS) {
+	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.' || strlen(de->d_name) >= PROOF_IFNAME)
 			continue;
-		snprintf(r->ifname[r->nif++], PROOF_IFNAME, "%s", de->d_name);
+		if (nall == cap) {
+			char (*n)[PROOF_IFNAME];
+
+			if (cap >= 65536)
+				break;
+			n = realloc(all, (cap ? 2 * cap : 64) * PROOF_IFNAME);
+			if (!n)
+				break;
+			all = n;
+			cap = cap ? 2 * cap : 64;
+		}
+		snprintf(all[nall++], PROOF_IFNAME, "%s", de->d_name);
 	}
 	closedir(d);
+	if (nall)
+		qsort(all, nall, PROOF_IFNAME, cmp_names);
+	for (i = 0; i < nall && r->nif < PROOF_MAX_IFS; i++) {
+		if (wanted(s, all[i]))
+			snprintf(r->ifname[r->nif++], PROOF_IFNAME, "%s", all[i]);
+	}
+	for (i = 0; i < nall && r->nif < PROOF_MAX_IFS; i++) {
+		if (!wanted(s, all[i]))
+			snprintf(r->ifname[r->nif++], PROOF_IFNAME, "%s", all[i]);
+	}
+	free(all);
 	qsort(r->ifname, r->nif, PROOF_IFNAME, cmp_names);
 	for (i = 0; i < r->nif; i++) {
 		snprintf(path, sizeof(path), "/sys/class/net/%s/statistics/rx_packets", r->ifname[i]);

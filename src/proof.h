@@ -39,6 +39,10 @@ struct proof_sampler;
  * NULL with a message. Caller frees with proof_sampler_free(). */
 struct proof_sampler *proof_sampler_new(const char *root, char *err, size_t errlen);
 void proof_sampler_free(struct proof_sampler *s);
+/* Sample @iface's packets in every reading, however many interfaces the
+ * machine has (a load's proof needs it). -1 when the name is too long or
+ * PROOF_MAX_IFS are wanted already. */
+int proof_sampler_want(struct proof_sampler *s, const char *iface);
 /* Read the counters at @now. 1 with @out filled (the interval since the
  * previous read), 0 on the first read, -1 with a message (/proc/stat
  * unreadable). */

@@ -274,6 +274,16 @@ int soak_start(struct soak *s, char *err, size_t errlen)
 	s->sampler = proof_sampler_new("", err, errlen);
 	if (!s->sampler)
 		return -1;
+	{
+		size_t i, j;
+
+		for (i = 0; i < s->nph; i++) {
+			for (j = 0; j < s->ph[i].nloads; j++) {
+				if (s->ph[i].reqs[j].kind == LOAD_PROOF_NET)
+					proof_sampler_want(s->sampler, s->ph[i].reqs[j].iface);
+			}
+		}
+	}
 	if (proof_sampler_read(s->sampler, mono_ns(), &unused, why, sizeof(why)) < 0) {
 		serr(err, errlen, "proof of load: %s", why);
 		return -1;

@@ -192,9 +192,11 @@ static int events_enable(struct tracebreak *tb, const char *list, char *err, siz
 	return 0;
 }
 
-/* Remove the instances of runs that are gone (killed before their end). */
-static void instances_sweep(const char *root)
+/* Remove the instances of runs that are gone (killed before their end);
+ * returns how many. */
+static int instances_sweep(const char *root)
 {
+	int n = 0;
 	char path[PATH_MAX + 300];
 	struct dirent *de;
 	DIR *d;
@@ -202,7 +204,7 @@ static void instances_sweep(const char *root)
 	snprintf(path, sizeof(path), "%s/instances", root);
 	d = opendir(path);
 	if (!d)
-		return;
+		return 0;
 	while ((de = readdir(d))) {
 		char *end;
 		long pid;
@@ -213,9 +215,17 @@ static void instances_sweep(const char *root)
 		if (*end || pid <= 0 || pid == getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
 			continue;
 		snprintf(path, sizeof(path), "%s/instances/%s", root, de->d_name);
-		(void)rmdir(path);
+		n += rmdir(path) == 0;
 	}
 	closedir(d);
+	return n;
+}
+
+int tracebreak_sweep(void)
+{
+	char root[PATH_MAX];
+
+	return find_tracefs(root, sizeof(root)) == 0 ? instances_sweep(root) : 0;
 }
 
 static int instance_make(struct tracebreak *tb, char *err, size_t errlen)

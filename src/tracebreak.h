@@ -90,6 +90,10 @@ struct tracebreak_params {
  * missing and the command that fixes it. Non-RT, before the run.
  */
 struct tracebreak *tracebreak_new(const struct tracebreak_params *p, char *err, size_t errlen);
+/* Remove the tracefs instances of --break runs that were killed (they
+ * would go on tracing, and slowing, every later measurement); returns how
+ * many. Every run calls it, with --break or not. */
+int tracebreak_sweep(void);
 /* The RT side, for rtloop. */
 struct tracebreak_rt *tracebreak_rt(struct tracebreak *tb);
 /* Start the helper thread: events go to @rec, --stop-on-break sets @stop. */

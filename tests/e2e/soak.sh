@@ -63,7 +63,8 @@ for p in parent:
             out.add(p)
             break
         q, seen = parent.get(q, 0), seen + 1
-for f in glob.glob(f"/sys/fs/cgroup/*/sqwave.{root}/*/cgroup.procs"):
+for f in (glob.glob(f"/sys/fs/cgroup/**/sqwave.{root}/*/cgroup.procs", recursive=True) +
+          glob.glob(f"/sys/fs/cgroup/**/sqwave.{root}.*/*/cgroup.procs", recursive=True)):
     out.update(int(x) for x in open(f).read().split())
 print(" ".join(map(str, sorted(out))))
 PY
@@ -184,9 +185,12 @@ for e in ev:
         except FileNotFoundError:
             pass
 PY
-	ls -d /sys/fs/cgroup/*/sqwave.* 2> /dev/null | grep -q . &&
-		fail "a sqwave cgroup was left behind: $(ls -d /sys/fs/cgroup/*/sqwave.*)"
-	return 0
+	# the run's own cgroup directory (in its containment line) is gone
+	local cg
+	cg=$(python3 -c 'import json, re, sys
+m = re.search(r"\((/[^)]*)\)", json.load(open(sys.argv[1]))["containment"])
+print(m.group(1) if m else "")' "$TMP/soak.json")
+	[ -z "$cg" ] || [ ! -e "$cg" ] || fail "its cgroup $cg was left behind" || return 1
 }
 
 # The soak's log, analyzed later, gives the run summary's phases and proof;
@@ -252,8 +256,8 @@ stop_by_signal() {
 	wait $pid
 	rc=$?
 	all_gone $pids || fail "load processes outlived sqwave after SIG$sig" || return 1
-	ls -d /sys/fs/cgroup/*/sqwave.$pid 2> /dev/null | grep -q . &&
-		fail "cgroup sqwave.$pid left behind" && return 1
+	find /sys/fs/cgroup -maxdepth 4 -type d -name "sqwave.$pid.*" 2> /dev/null | grep -q . &&
+		fail "cgroup sqwave.$pid.* left behind" && return 1
 	echo "$rc"
 }
 
@@ -274,6 +278,35 @@ PY
 
 test_sigkill_of_sqwave_leaves_no_load_process() {
 	stop_by_signal KILL > /dev/null || return 1
+}
+
+# `kill -9` of sqwave and of its guardian together (what `pkill -9 -f
+# sqwave` does): the loads outlive them, and the next run, even one without
+# loads, kills them, removes their cgroup, and says so.
+test_the_next_run_clears_what_a_run_killed_with_its_guardian_left() {
+	printf '#!/bin/sh\nsh -c "while true; do true; done" &\nwait\n' > "$TMP/burn.sh"
+	chmod 755 "$TMP/burn.sh"
+	"$SQWAVE" run --board "$BOARD" --duration 60s --quiet --load "command:name=burn:$TMP/burn.sh" \
+		--log "$TMP/kg.sqwlog" > /dev/null 2> "$TMP/kg.err" &
+	local pid=$! pids guard
+	sleep 2
+	pids=$(descendants $pid)
+	guard=$(pgrep -P $pid -f __sqwave-guard)
+	[ -n "$guard" ] && [ -n "$pids" ] || fail "no guardian or no load: $pids" ||
+		{ kill -KILL $pid; return 1; }
+	kill -KILL $pid $guard
+	wait $pid 2> /dev/null
+	sleep 0.5
+	local left=""
+	for p in $pids; do [ "$p" = "$guard" ] || ! kill -0 "$p" 2> /dev/null || left="$left $p"; done
+	[ -n "$left" ] || { echo "    (the loads went with their parents here: nothing to clear)"; return 0; }
+	"$SQWAVE" run --board "$BOARD" --duration 1s --quiet --log "$TMP/kg2.sqwlog" \
+		> /dev/null 2> "$TMP/kg2.err"
+	grep -q "cleared what a killed sqwave run left: [1-9][0-9]* load process" "$TMP/kg2.err" ||
+		fail "$(cat "$TMP/kg2.err")" || { kill -KILL $left; return 1; }
+	all_gone $left || fail "still running:$left" || { kill -KILL $left; return 1; }
+	! find /sys/fs/cgroup -maxdepth 4 -type d -name "sqwave.$pid.*" 2> /dev/null | grep -q . ||
+		fail "its cgroup is still there" || return 1
 }
 
 test_a_load_that_cannot_start_is_exit_2_before_anything_runs() {
@@ -380,6 +413,22 @@ for js in (run, ana):
     a = [p for p in js["phases"] if p["name"] == "a"][0]
     assert not a["load_not_applied"], a
 PY
+}
+
+test_report_never_writes_over_a_run_it_reads() {
+	"$SQWAVE" run --board "$BOARD" --duration 1s --quiet --log "$TMP/ro.sqwlog" \
+		--json "$TMP/ro.json" > /dev/null 2>&1 || true
+	cp "$TMP/ro.sqwlog" "$TMP/ro.keep"
+	"$SQWAVE" report "$TMP/ro.sqwlog" --markdown "$TMP/ro.sqwlog" > /dev/null 2> "$TMP/ro.err"
+	local rc=$?
+	[ $rc -eq 2 ] || fail "--markdown over the log: exit $rc" || return 1
+	cmp -s "$TMP/ro.sqwlog" "$TMP/ro.keep" || fail "the log was changed" || return 1
+	"$SQWAVE" report "$TMP/ro.json" --json "$TMP/ro.json" > /dev/null 2>> "$TMP/ro.err"
+	rc=$?
+	[ $rc -eq 2 ] || fail "--json over the summary: exit $rc" || return 1
+	grep -q "schema" "$TMP/ro.json" && grep -q '"sqwave-summary"' "$TMP/ro.json" ||
+		fail "the summary was changed" || return 1
+	grep -q "refusing to overwrite" "$TMP/ro.err" || fail "$(cat "$TMP/ro.err")" || return 1
 }
 
 test_two_loads_of_one_name_in_a_phase_are_refused() {

@@ -315,6 +315,90 @@ static void a_dead_runs_cgroup_is_cleared_by_the_next_run(void **state)
 	contain_free(c);
 }
 
+/* A directory names its run by pid and start time: one whose pid now
+ * belongs to another process (pid 1 never started at tick 1) is a dead
+ * run's; pid 1 with its real start time is a live run's and stays. */
+static void a_reused_pid_does_not_keep_a_dead_runs_cgroup(void **state)
+{
+	char err[512], root[128], reused[192], live[192], stat1[1024], *p;
+	unsigned long long start1 = 0;
+	struct contain *c;
+	struct stat sb;
+	FILE *f;
+	int i, dirs = -1;
+
+	(void)state;
+	if (!kind_available(CONTAIN_CGROUP2)) {
+		printf("    (cgroup2 containment not available here: skipped)\n");
+		return;
+	}
+	c = contain_new(CONTAIN_CGROUP2, "/proc/self/exe", NULL, err, sizeof(err));
+	assert_non_null(c);
+	snprintf(root, sizeof(root), "%s", strchr(contain_describe(c), '(') + 1);
+	*strrchr(root, '/') = '\0';
+	contain_free(c);
+	f = fopen("/proc/1/stat", "r");
+	assert_non_null(f);
+	assert_non_null(fgets(stat1, sizeof(stat1), f));
+	fclose(f);
+	p = strrchr(stat1, ')');
+	for (i = 0; p && i < 20; i++)
+		p = strchr(p + 1, ' ');
+	assert_non_null(p);
+	start1 = strtoull(p + 1, NULL, 10);
+	snprintf(reused, sizeof(reused), "%s/sqwave.1.%llu", root, start1 + 1);
+	snprintf(live, sizeof(live), "%s/sqwave.1.%llu", root, start1);
+	assert_int_equal(mkdir(reused, 0755), 0);
+	assert_int_equal(mkdir(live, 0755), 0);
+	contain_sweep(&dirs);
+	assert_true(dirs >= 1);
+	assert_int_equal(stat(reused, &sb), -1);
+	assert_int_equal(stat(live, &sb), 0);
+	rmdir(live);
+}
+
+/* The loads' cgroups go under sqwave's own: stopping sqwave's cgroup (a
+ * systemd unit, a container) reaches them. Moves this test into a cgroup
+ * of its own for the check, and back. */
+static void loads_are_held_under_sqwaves_own_cgroup(void **state)
+{
+	char err[512], root[128], mine[192], back[256], want[256];
+	struct contain *c;
+	FILE *f;
+
+	(void)state;
+	if (!kind_available(CONTAIN_CGROUP2)) {
+		printf("    (cgroup2 containment not available here: skipped)\n");
+		return;
+	}
+	c = contain_new(CONTAIN_CGROUP2, "/proc/self/exe", NULL, err, sizeof(err));
+	assert_non_null(c);
+	snprintf(root, sizeof(root), "%s", strchr(contain_describe(c), '(') + 1);
+	*strrchr(root, '/') = '\0';
+	contain_free(c);
+	snprintf(mine, sizeof(mine), "%s/sqwtest-%d", root, (int)getpid());
+	assert_int_equal(mkdir(mine, 0755), 0);
+	snprintf(back, sizeof(back), "%s/cgroup.procs", root);
+	snprintf(want, sizeof(want), "%s/cgroup.procs", mine);
+	f = fopen(want, "w");
+	if (!f || fprintf(f, "0\n") < 0 || fclose(f) != 0) {
+		rmdir(mine);
+		printf("    (cannot move into a cgroup here: skipped)\n");
+		return;
+	}
+	c = contain_new(CONTAIN_CGROUP2, "/proc/self/exe", NULL, err, sizeof(err));
+	snprintf(want, sizeof(want), "cgroup2 (%s/sqwave.%d.", mine, (int)getpid());
+	if (c && strncmp(contain_describe(c), want, strlen(want)))
+		fail_msg("%s, expected it under %s", contain_describe(c), mine);
+	contain_free(c);
+	f = fopen(back, "w");
+	assert_non_null(f);
+	fprintf(f, "0\n");
+	fclose(f);
+	assert_int_equal(rmdir(mine), 0);
+	assert_non_null(c);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -324,6 +408,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(a_freezer_stop_takes_children_that_ignore_sigterm_and_left_the_group),
 		cmocka_unit_test(killing_the_starter_leaves_no_load_behind),
 		cmocka_unit_test(a_dead_runs_cgroup_is_cleared_by_the_next_run),
+		cmocka_unit_test(a_reused_pid_does_not_keep_a_dead_runs_cgroup),
+		cmocka_unit_test(loads_are_held_under_sqwaves_own_cgroup),
 	};
 
 	if (argc > 1 && !strcmp(argv[1], CONTAIN_EXEC_ARG))

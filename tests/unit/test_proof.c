@@ -117,6 +117,42 @@ static void two_readings_give_busy_rates_and_packets(void **state)
 	proof_sampler_free(s);
 }
 
+/* A machine with more interfaces than a sample holds: the one a load needs
+ * ("zz-flood", last in name order) is sampled all the same. */
+static void the_floods_interface_is_sampled_among_many(void **state)
+{
+	char err[256], name[64];
+	struct proof_sampler *s;
+	struct proof_sample a;
+	size_t i;
+	int k;
+
+	(void)state;
+	reading(100, 900, 500, 500, 0, 1000, 5000, 10);
+	for (k = 0; k < PROOF_MAX_IFS + 8; k++) {
+		snprintf(name, sizeof(name), "/sys/class/net/veth%02d/statistics/rx_packets", k);
+		put(name, "1\n");
+	}
+	put("/sys/class/net/zz-flood/statistics/rx_packets", "0\n");
+	put("/sys/class/net/zz-flood/statistics/tx_packets", "0\n");
+	s = proof_sampler_new(root, err, sizeof(err));
+	assert_non_null(s);
+	assert_int_equal(proof_sampler_want(s, "zz-flood"), 0);
+	assert_int_equal(proof_sampler_read(s, 10 * SEC, &a, err, sizeof(err)), 0);
+	reading(190, 910, 550, 550, 50, 3000, 9000, 20010);
+	put("/sys/class/net/zz-flood/statistics/rx_packets", "5000\n");
+	assert_int_equal(proof_sampler_read(s, 11 * SEC, &a, err, sizeof(err)), 1);
+	assert_int_equal(a.nif, PROOF_MAX_IFS);
+	for (i = 0; i < a.nif && strcmp(a.ifname[i], "zz-flood"); i++)
+		;
+	assert_true(i < a.nif);
+	assert_true(fabs(a.rx_pps[i] - 5000.0) < 0.01);
+	/* the rest in name order: lo and veth00.. first */
+	assert_string_equal(a.ifname[0], "lo");
+	assert_string_equal(a.ifname[1], "veth00");
+	proof_sampler_free(s);
+}
+
 static void a_requirement_survives_the_log_header(void **state)
 {
 	struct proof_req r = { .kind = LOAD_PROOF_NET, .min_pps = 1000 }, q;
@@ -212,6 +248,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(two_readings_give_busy_rates_and_packets, make_root,
+						remove_root),
+		cmocka_unit_test_setup_teardown(the_floods_interface_is_sampled_among_many, make_root,
 						remove_root),
 		cmocka_unit_test(a_requirement_survives_the_log_header),
 		cmocka_unit_test(a_phase_without_its_load_is_load_not_applied),
