@@ -2,6 +2,7 @@
 /* `sqwave compare RUN [CAPTURE]`: line a scope/analyzer capture up with a run
  * (src/align.c) or check a scope's Tmin/Tmax readings against the log. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "align.h"
 #include "capture.h"
@@ -87,6 +89,7 @@ struct cmp {
 	bool agree;
 	const char *verdict;
 	int exit_code;
+	FILE *json_stdout;           /* --json -: the original standard output */
 };
 
 static void compare_usage(FILE *f)
@@ -113,7 +116,8 @@ static void compare_usage(FILE *f)
 		"  --scope-neg-tmin DUR, --scope-neg-tmax DUR    negative pulses\n"
 		"  --scope-resolution DUR|PCT   reading accuracy (default 0.1%%: a 4-digit display)\n"
 		"output:\n"
-		"  --json FILE            machine-readable result (docs/compare.md; - for stdout)\n\n"
+		"  --json FILE            machine-readable result (docs/compare.md; - for stdout,\n"
+		"                         the text report then goes to standard error)\n\n"
 		"DUR takes a unit: 444us, 0.5ms, 120ns.\n"
 		"exit codes: 0 agree, 1 disagree (or the capture matches no part of the run),\n"
 		"            2 bad input (or the capture fits several places: ambiguous), 3 I/O error\n",
@@ -843,7 +847,7 @@ static void json_edges(struct json_writer *w, const struct cmp *c)
 static int write_json(const struct cmp *c)
 {
 	const char *path = c->o->json;
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	FILE *f = strcmp(path, "-") ? fopen(path, "w") : c->json_stdout;
 	struct json_writer w;
 	int p, mx, ret;
 
@@ -910,12 +914,13 @@ static int write_json(const struct cmp *c)
 	json_kv_int(&w, "exit_code", c->exit_code);
 	json_object_end(&w);
 	ret = json_finish(&w);
-	if ((f != stdout && fclose(f) != 0) || ret < 0) {
-		pr_err("writing %s failed: %s", path, strerror(errno));
+	if (f == c->json_stdout && fflush(f) != 0)
+		ret = -1;
+	if ((f != c->json_stdout && fclose(f) != 0) || ret < 0) {
+		pr_err("writing %s failed: %s", strcmp(path, "-") ? path : "standard output",
+		       strerror(errno));
 		return -1;
 	}
-	if (f == stdout)
-		fflush(f);
 	return 0;
 }
 
@@ -1021,6 +1026,25 @@ int cmd_compare(int argc, char **argv)
 			return SQW_EXIT_USAGE;
 		}
 	}
+	if (o.json && !strcmp(o.json, "-")) {
+		/* Standard output carries the JSON alone. The report is printed
+		 * with printf() throughout this file: rather than thread a stream
+		 * through every line, descriptor 1 goes to standard error for it
+		 * and the JSON gets a stream on the original standard output. */
+		int fd;
+
+		fflush(stdout);
+		fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+		c.json_stdout = fd >= 0 ? fdopen(fd, "w") : NULL;
+		if (!c.json_stdout || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+			pr_err("compare: --json -: %s", strerror(errno));
+			if (c.json_stdout)
+				fclose(c.json_stdout);
+			else if (fd >= 0)
+				close(fd);
+			return SQW_EXIT_RUNTIME;
+		}
+	}
 	if (o.capture) {
 		ret = load_capture(&c, &cp);
 		if (ret)
@@ -1074,6 +1098,10 @@ int cmd_compare(int argc, char **argv)
 		ret = SQW_EXIT_RUNTIME;
 out:
 	fflush(stdout);
+	if (c.json_stdout && fclose(c.json_stdout) != 0 && ret != SQW_EXIT_RUNTIME) {
+		pr_err("writing standard output failed: %s", strerror(errno));
+		ret = SQW_EXIT_RUNTIME;
+	}
 	align_search_free(s);
 	if (rr)
 		edgelog_reader_close(rr);
