@@ -627,6 +627,15 @@ static void load_proofs_are_checks_with_phase_load_what_observed_and_needed(void
 	assert_int_equal(find_check(&g, "loaded", "coremark", "running", NULL)->result,
 			 SUMMARY_PASS);
 	assert_violations_are_the_failed_checks(f, &g);
+	/* in the JSON: the loads' checks (the phases' own limits are not the verdict's) */
+	assert_int_equal(summary_write_json(f->json_path, f->c, f->s, &f->ri), 0);
+	i = (size_t)python_accepts(f->json_path,
+		"all(c[\"load\"] for c in d[\"verdict\"][\"checks\"] if c[\"phase\"]) and "
+		"[(c[\"observed\"], c[\"limit\"], c[\"unit\"], c[\"bound\"], c[\"message\"]) "
+		"for c in d[\"verdict\"][\"checks\"] if c[\"name\"] == \"cpu_busy\"] == "
+		"[(30.0, 80, \"percent\", \"min\", d[\"verdict\"][\"violations\"][0])]");
+	if ((int)i >= 0)
+		assert_int_equal((int)i, 0);
 
 	/* the same loads showing: every proof passes, with its figure */
 	phased_free(&p);
