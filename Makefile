@@ -101,7 +101,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all clean deps run test unit e2e check-san valgrind bench install uninstall help fuzz \
-	install-strip unit-build install-ptest
+	install-strip unit-build install-ptest deb
 all: $(BUILD)/sqwave
 
 help:
@@ -245,8 +245,13 @@ install-ptest: $(UNIT_BINS)
 	$(INSTALL) -m 0644 boards/*.yaml $(DESTDIR)$(PTESTDIR)/boards/
 	$(INSTALL) -m 0644 config/*.yaml $(DESTDIR)$(PTESTDIR)/config/
 
+# The Debian package, against libgpiod 2.x and 1.6: built, lintian, installed
+# and run (tests/pkg/deb; docs/packaging.md). Packages in build-deb/API/.
+deb:
+	@tests/pkg/deb
+
 clean:
-	rm -rf build build-san build-arm
+	rm -rf build build-san build-arm build-deb
 
 -include $(LIB_OBJS:.o=.d) $(BUILD)/main.d
 
