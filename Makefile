@@ -101,7 +101,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all clean deps run test unit e2e check-san valgrind bench install uninstall help fuzz \
-	install-strip unit-build install-ptest deb
+	install-strip unit-build install-ptest deb yocto test-install
 all: $(BUILD)/sqwave
 
 help:
@@ -162,8 +162,10 @@ e2e: $(BUILD)/sqwave $(COREMARK)
 # Every test: unit, end-to-end on the simulated board, and the armhf build on
 # a real kernel and GPIO controller under QEMU (SKIP_VM=1 leaves that out).
 test: deps
+	@scripts/install-deps systemd python3-yaml
 	@$(MAKE) --no-print-directory all unit
 	@$(MAKE) --no-print-directory e2e
+	@$(MAKE) --no-print-directory test-install
 ifneq ($(SKIP_VM),1)
 	@$(MAKE) --no-print-directory test-vm
 endif
@@ -238,10 +240,12 @@ uninstall:
 unit-build: $(UNIT_BINS)
 
 install-ptest: $(UNIT_BINS)
-	$(INSTALL) -d $(DESTDIR)$(PTESTDIR)/tests/unit $(DESTDIR)$(PTESTDIR)/tests/data/yaml \
-		$(DESTDIR)$(PTESTDIR)/boards $(DESTDIR)$(PTESTDIR)/config
+	$(INSTALL) -d $(DESTDIR)$(PTESTDIR)/tests/unit $(DESTDIR)$(PTESTDIR)/boards \
+		$(DESTDIR)$(PTESTDIR)/config
 	$(INSTALL) -m 0755 $(UNIT_BINS) $(DESTDIR)$(PTESTDIR)/tests/unit/
-	$(INSTALL) -m 0644 tests/data/yaml/* $(DESTDIR)$(PTESTDIR)/tests/data/yaml/
+	for f in $$(cd tests/data && find . -type f | LC_ALL=C sort); do \
+		$(INSTALL) -D -m 0644 tests/data/$$f $(DESTDIR)$(PTESTDIR)/tests/data/$$f || exit 1; \
+	done
 	$(INSTALL) -m 0644 boards/*.yaml $(DESTDIR)$(PTESTDIR)/boards/
 	$(INSTALL) -m 0644 config/*.yaml $(DESTDIR)$(PTESTDIR)/config/
 
@@ -250,8 +254,21 @@ install-ptest: $(UNIT_BINS)
 deb:
 	@tests/pkg/deb
 
+# make install as a packager and a user meet it: DESTDIR staging, the
+# installed binary with short names, completion, install-strip, uninstall,
+# systemd-analyze verify and the unit's ExecStart (tests/pkg/install).
+test-install:
+	@scripts/install-deps systemd
+	@tests/pkg/install
+
+# The Yocto recipe (contrib/meta-sqwave) without bitbake: its compile and
+# install tasks replayed against tests/vm's armhf sysroots, GNU_HASH and
+# FILES checked, run-ptest in the QEMU armhf guest (tests/pkg/yocto).
+yocto:
+	@tests/pkg/yocto
+
 clean:
-	rm -rf build build-san build-arm build-deb
+	rm -rf build build-san build-arm build-deb build-yocto build-install
 
 -include $(LIB_OBJS:.o=.d) $(BUILD)/main.d
 
