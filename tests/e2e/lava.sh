@@ -63,6 +63,32 @@ assert summary["label"] == "farm-run" and summary["verdict"]["pass"] is False
 PY
 }
 
+test_summaries_from_two_boards_logs_feed_sqwave_report() {
+	python3 -c 'import yaml' 2> /dev/null || { echo "    (python3-yaml missing: skipped)"; return 0; }
+	mkdir -p "$TMP/bin3"
+	ln -s "$SQWAVE" "$TMP/bin3/sqwave"
+	local b
+	for b in board-a board-b; do
+		PATH=$TMP/bin3:$PATH "$ROOT/contrib/lava/sqwave-lava.sh" -b "$ROOT/boards/sim.yaml" \
+			-p "$ROOT/config/quick.yaml" -i none -o "$TMP/$b" -l "$b" -a "--duration 1s --quiet" \
+			> "$TMP/$b.log" 2>&1 || fail "$b: $(tail -3 "$TMP/$b.log")" || return 1
+	done
+	# one log as LAVA serves it (YAML entries), one as plain text
+	python3 - "$TMP/board-a.log" "$TMP/job-17.yaml" <<'PY'
+import sys, yaml
+entries = [{"dt": "2026-01-01T00:00:00", "lvl": "target", "msg": l}
+           for l in open(sys.argv[1]).read().split("\n")]
+entries.insert(0, {"dt": "2026-01-01T00:00:00", "lvl": "info", "msg": "@@SQWAVE-SUMMARY-BEGIN"})
+yaml.safe_dump(entries, open(sys.argv[2], "w"), default_flow_style=None, width=10**6)
+PY
+	"$ROOT/contrib/lava/summaries-from-logs" "$TMP/sum" "$TMP/job-17.yaml" "$TMP/board-b.log" \
+		> "$TMP/sum.out" 2>&1 || fail "$(cat "$TMP/sum.out")" || return 1
+	"$SQWAVE" report "$TMP"/sum/*.json --markdown "$TMP/report.md" --svg "$TMP/report.svg" -q \
+		> /dev/null 2> "$TMP/report.err" || fail "report: $(cat "$TMP/report.err")" || return 1
+	grep -q "board-a" "$TMP/report.md" && grep -q "board-b" "$TMP/report.md" ||
+		fail "report: $(cat "$TMP/report.md")" || return 1
+}
+
 test_a_run_that_cannot_start_raises_instead_of_reporting_a_pass() {
 	mkdir -p "$TMP/bin2"
 	ln -s "$SQWAVE" "$TMP/bin2/sqwave"
