@@ -141,7 +141,7 @@ PY
 }
 
 test_status_lines_carry_no_terminal_controls_when_stderr_is_a_file() {
-	"$SQWAVE" run --board "$BOARD" --duration 1s --status-interval 200ms \
+	"$SQWAVE" run --board "$BOARD" --duration 2s --status-interval 200ms \
 		--log "$TMP/s.sqwlog" > "$TMP/s.out" 2> "$TMP/s.err" || return 1
 	[ "$(grep -c ' edges ' "$TMP/s.err")" -ge 3 ] || fail "no status lines: $(cat "$TMP/s.err")" || return 1
 	if LC_ALL=C grep -q "$(printf '[\033\r]')" "$TMP/s.err" "$TMP/s.out"; then
