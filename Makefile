@@ -110,7 +110,10 @@ help:
 	@echo "make test       install missing deps, unit + end-to-end tests"
 	@echo "make check-san  unit tests under ASan+UBSan    make valgrind  unit tests under valgrind"
 	@echo "make bench      benchmark against cyclictest (docs/benchmarks.md)"
-	@echo "make install    PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)"
+	@echo "make install    PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) (install-strip, uninstall; docs/packaging.md)"
+	@echo "make deb        the Debian package (libgpiod 2.x and 1.6): build, lintian, install"
+	@echo "make yocto      contrib/meta-sqwave's recipe replayed for armhf, run-ptest under QEMU"
+	@echo "cross-build     make CROSS_COMPILE=arm-linux-gnueabihf- SYSROOT=DIR"
 
 # Objects depend on the flags they were built with: a change of CFLAGS,
 # CROSS_COMPILE or GPIOD rebuilds them (the file changes only when they do).
