@@ -431,6 +431,7 @@ int cmd_run(int argc, char **argv)
 
 		if (!log_path || outfile_check(outs, 4, ins, 2, true, why, sizeof(why)) < 0) {
 			pr_err("%s", log_path ? why : strerror(ENOMEM));
+			soak_free(soak);
 			free(log_path);
 			config_free(c);
 			return SQW_EXIT_USAGE;
@@ -440,6 +441,7 @@ int cmd_run(int argc, char **argv)
 		if (on_stdout > 1) {
 			pr_err("--json, --junit and --results: only one of them can be standard "
 			       "output (-)");
+			soak_free(soak);
 			free(log_path);
 			config_free(c);
 			return SQW_EXIT_USAGE;
