@@ -184,8 +184,12 @@ def main():
     debug_map = ("-fmacro-prefix-map=%s=/usr/src/debug/%s -fdebug-prefix-map=%s=/usr/src/debug/%s "
                  "-fdebug-prefix-map=%s=" % (v["S"], pn, v["S"], pn, sysroot))
     env = dict(os.environ)
+    # Yocto's gcc links with --hash-style=sysv unless told otherwise (its
+    # LDFLAGS say gnu, and insane.bbclass checks for GNU_HASH): Debian's
+    # defaults to gnu, so CC carries sysv here, as the toolchain's default,
+    # and only a link that honours LDFLAGS gets GNU_HASH.
     env.update({
-        "CC": "%s-gcc %s --sysroot=%s" % (a.host, a.tune, sysroot),
+        "CC": "%s-gcc %s --sysroot=%s -Wl,--hash-style=sysv" % (a.host, a.tune, sysroot),
         "AR": "%s-gcc-ar" % a.host,
         "CFLAGS": "-O2 -pipe -g -feliminate-unused-debug-types " + debug_map +
                   " -fstack-protector-strong -O2 -D_FORTIFY_SOURCE=2 -Wformat -Wformat-security "
