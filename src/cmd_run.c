@@ -491,8 +491,8 @@ int cmd_run(int argc, char **argv)
 	if (preflight) {
 		int blocking = rtsetup_preflight(&rp, why, sizeof(why));
 
-		printf("line       %s: requested as output, released\n%s", ri.gpio_desc, why);
-		printf("preflight  %s\n", blocking ? "FAIL" : "ok");
+		fprintf(text_out, "line       %s: requested as output, released\n%s", ri.gpio_desc, why);
+		fprintf(text_out, "preflight  %s\n", blocking ? "FAIL" : "ok");
 		ret = blocking ? SQW_EXIT_RUNTIME : SQW_EXIT_OK;
 		goto out;
 	}
