@@ -194,7 +194,7 @@ static void the_results_are_one_line_per_check_with_figures_in_us(void **state)
 static void assert_lava_parses(const char *text)
 {
 	regex_t bare, measured, number;
-	char line[512], units[64][2][64];
+	char line[512], units[64][2][128];
 	const char *p = text;
 	size_t nunits = 0, i;
 
@@ -231,8 +231,8 @@ static void assert_lava_parses(const char *text)
 				assert_string_equal(units[i][1], unit);
 		}
 		if (nunits < 64) {
-			snprintf(units[nunits][0], 64, "%s", name);
-			snprintf(units[nunits++][1], 64, "%s", unit);
+			snprintf(units[nunits][0], sizeof(units[0][0]), "%s", name);
+			snprintf(units[nunits++][1], sizeof(units[0][1]), "%s", unit);
 		}
 	}
 	regfree(&bare);
