@@ -92,6 +92,7 @@ static void check_end(struct check_sink *k, struct summary_check *ck, enum summa
 	ck->result = res;
 	ck->message = msg;
 	emit(k, ck);
+	ck->message = NULL;	/* msg ends here */
 }
 
 static void check_at(struct summary_check *ck, const struct edgestats_result *r,
