@@ -3,47 +3,93 @@
 
 VERSION      := 0.1.0
 CROSS_COMPILE ?=
+# CC and AR given on the command line or in the environment (Debian's and
+# Yocto's builds set them) win; else the CROSS_COMPILE toolchain's.
+ifeq ($(origin CC),default)
 CC           := $(CROSS_COMPILE)gcc
+endif
+ifeq ($(origin AR),default)
 AR           := $(CROSS_COMPILE)ar
+endif
+STRIP        ?= $(CROSS_COMPILE)strip
 PKG_CONFIG   ?= pkg-config
+BUILD        ?= build
+
+# Where `make install` puts things (docs/packaging.md). The board and
+# profile files go to $(PREFIX)/share/sqwave, where sqwave looks for short
+# names (SQW_DATADIR): build and install with the same PREFIX.
 PREFIX       ?= /usr/local
 DESTDIR      ?=
-BUILD        ?= build
+BINDIR       ?= $(PREFIX)/bin
+MANDIR       ?= $(PREFIX)/share/man
+DOCDIR       ?= $(PREFIX)/share/doc/sqwave
+SQWDATADIR   := $(PREFIX)/share/sqwave
+BASHCOMPDIR  ?= $(PREFIX)/share/bash-completion/completions
+SYSCONFDIR   ?= /etc
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+PTESTDIR     ?= $(PREFIX)/lib/sqwave/ptest
+
+# Cross-building against a target sysroot: SYSROOT=DIR (tests/vm builds
+# one). pkg-config then reads only the sysroot's .pc files and prefixes the
+# paths it gives with DIR; a sysroot with its own C library headers is the
+# compiler's --sysroot too, one without (Debian's cross toolchain brings
+# the C library) only provides the libraries sqwave needs.
+SYSROOT      ?=
+ifneq ($(SYSROOT),)
+SYSROOT_ABS  := $(abspath $(SYSROOT))
+SYSROOT_ARCH := $(shell $(CC) -dumpmachine 2>/dev/null)
+PKGCONF      := PKG_CONFIG_SYSROOT_DIR=$(SYSROOT_ABS) PKG_CONFIG_PATH= \
+	PKG_CONFIG_LIBDIR=$(SYSROOT_ABS)/usr/lib/$(SYSROOT_ARCH)/pkgconfig:$(SYSROOT_ABS)/usr/lib/pkgconfig:$(SYSROOT_ABS)/usr/share/pkgconfig \
+	PKG_CONFIG_SYSTEM_INCLUDE_PATH=/nonexistent PKG_CONFIG_SYSTEM_LIBRARY_PATH=/nonexistent $(PKG_CONFIG)
+SYSROOT_FLAGS := $(if $(wildcard $(SYSROOT_ABS)/usr/include/stdio.h),--sysroot=$(SYSROOT_ABS))
+else
+PKGCONF      := $(PKG_CONFIG)
+SYSROOT_FLAGS :=
+endif
 
 # libgpiod API: v2 if pkg-config finds libgpiod >= 2, else v1, else none
 # (simulated backend only). Override with GPIOD=v1|v2|none.
-GPIOD ?= $(shell if $(PKG_CONFIG) --atleast-version=2 libgpiod 2>/dev/null; then echo v2; \
-	elif $(PKG_CONFIG) --exists libgpiod 2>/dev/null; then echo v1; else echo none; fi)
+GPIOD ?= $(shell if $(PKGCONF) --atleast-version=2 libgpiod 2>/dev/null; then echo v2; \
+	elif $(PKGCONF) --exists libgpiod 2>/dev/null; then echo v1; else echo none; fi)
 
 WARN     := -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes -Wstrict-prototypes \
 	    -Wno-missing-field-initializers
+# The flags sqwave needs come first; CFLAGS from the command line or the
+# environment (a distribution's "-g -O2 -fstack-protector-strong ...")
+# follow and win where they differ. Without any CFLAGS, OPT optimises.
+ifeq ($(origin CFLAGS),undefined)
 OPT      ?= -O2 -g
+else
+OPT      ?=
+endif
 # 64-bit file offsets and time_t on 32-bit targets too (logs > 2 GiB, y2038).
-CFLAGS   += $(OPT) -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -D_TIME_BITS=64 $(WARN) -pthread -MMD -MP \
-	    -DSQW_VERSION='"$(VERSION)"' -DSQW_DATADIR='"$(PREFIX)/share/sqwave"' $(EXTRA_CFLAGS)
+override CFLAGS := $(OPT) -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -D_TIME_BITS=64 $(WARN) \
+	    -pthread -MMD -MP -DSQW_VERSION='"$(VERSION)"' -DSQW_DATADIR='"$(SQWDATADIR)"' \
+	    $(SYSROOT_FLAGS) $(EXTRA_CFLAGS) $(CFLAGS)
+override LDFLAGS := $(SYSROOT_FLAGS) $(LDFLAGS)
 ifeq ($(WERROR),1)
-CFLAGS   += -Werror
+override CFLAGS   += -Werror
 endif
 ifeq ($(SAN),1)
-CFLAGS   += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
-LDFLAGS  += -fsanitize=address,undefined
+override CFLAGS   += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+override LDFLAGS  += -fsanitize=address,undefined
 endif
 
-YAML_CFLAGS := $(shell $(PKG_CONFIG) --cflags yaml-0.1 2>/dev/null)
-YAML_LIBS   := $(shell $(PKG_CONFIG) --libs yaml-0.1 2>/dev/null || echo -lyaml)
+YAML_CFLAGS := $(shell $(PKGCONF) --cflags yaml-0.1 2>/dev/null)
+YAML_LIBS   := $(shell $(PKGCONF) --libs yaml-0.1 2>/dev/null || echo -lyaml)
 ifeq ($(GPIOD),none)
 GPIOD_CFLAGS := -DSQW_GPIOD_NONE
 GPIOD_LIBS   :=
 else
-GPIOD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libgpiod 2>/dev/null) -DSQW_GPIOD_$(GPIOD)
-GPIOD_LIBS   := $(shell $(PKG_CONFIG) --libs libgpiod 2>/dev/null || echo -lgpiod)
+GPIOD_CFLAGS := $(shell $(PKGCONF) --cflags libgpiod 2>/dev/null) -DSQW_GPIOD_$(GPIOD)
+GPIOD_LIBS   := $(shell $(PKGCONF) --libs libgpiod 2>/dev/null || echo -lgpiod)
 endif
-CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
+CMOCKA_LIBS := $(shell $(PKGCONF) --libs cmocka 2>/dev/null || echo -lcmocka)
 # zlib: inflate for sigrok .sr sessions (src/capture_sr.c)
-ZLIB_CFLAGS := $(shell $(PKG_CONFIG) --cflags zlib 2>/dev/null)
-ZLIB_LIBS   := $(shell $(PKG_CONFIG) --libs zlib 2>/dev/null || echo -lz)
+ZLIB_CFLAGS := $(shell $(PKGCONF) --cflags zlib 2>/dev/null)
+ZLIB_LIBS   := $(shell $(PKGCONF) --libs zlib 2>/dev/null || echo -lz)
 
-CFLAGS += $(YAML_CFLAGS) $(GPIOD_CFLAGS) $(ZLIB_CFLAGS)
+override CFLAGS += $(YAML_CFLAGS) $(GPIOD_CFLAGS) $(ZLIB_CFLAGS)
 LIBS   := $(YAML_LIBS) $(GPIOD_LIBS) $(ZLIB_LIBS) -lm -pthread
 
 # Every src/*.c is a module of libsqwave.a, except main.c and the libgpiod
@@ -55,7 +101,8 @@ LIB_OBJS  := $(LIB_SRCS:src/%.c=$(BUILD)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all clean deps run test unit e2e check-san valgrind bench install uninstall help fuzz
+.PHONY: all clean deps run test unit e2e check-san valgrind bench install uninstall help fuzz \
+	install-strip unit-build install-ptest deb yocto test-install
 all: $(BUILD)/sqwave
 
 help:
@@ -64,11 +111,14 @@ help:
 	@echo "make test       install missing deps, unit + end-to-end tests"
 	@echo "make check-san  unit tests under ASan+UBSan    make valgrind  unit tests under valgrind"
 	@echo "make bench      benchmark against cyclictest (docs/benchmarks.md)"
-	@echo "make install    PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)"
+	@echo "make install    PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) (install-strip, uninstall; docs/packaging.md)"
+	@echo "make deb        the Debian package (libgpiod 2.x and 1.6): build, lintian, install"
+	@echo "make yocto      contrib/meta-sqwave's recipe replayed for armhf, run-ptest under QEMU"
+	@echo "cross-build     make CROSS_COMPILE=arm-linux-gnueabihf- SYSROOT=DIR"
 
 # Objects depend on the flags they were built with: a change of CFLAGS,
 # CROSS_COMPILE or GPIOD rebuilds them (the file changes only when they do).
-BUILD_FLAGS := $(CC) $(CFLAGS) $(LDFLAGS) $(LIBS)
+BUILD_FLAGS := $(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $(LIBS)
 ifneq ($(BUILD_FLAGS),$(file < $(BUILD)/flags))
 $(shell mkdir -p $(BUILD))
 $(file > $(BUILD)/flags,$(BUILD_FLAGS))
@@ -76,7 +126,7 @@ endif
 
 $(BUILD)/%.o: src/%.c $(BUILD)/flags
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/libsqwave.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^
@@ -88,7 +138,7 @@ $(BUILD)/sqwave: $(BUILD)/main.o $(BUILD)/libsqwave.a
 # its internals, so they get -Isrc and link the library for the rest.
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libsqwave.a $(BUILD)/flags
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Wno-missing-prototypes -Isrc $(LDFLAGS) -o $@ $< $(BUILD)/libsqwave.a $(CMOCKA_LIBS) $(LIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes -Isrc $(LDFLAGS) -o $@ $< $(BUILD)/libsqwave.a $(CMOCKA_LIBS) $(LIBS)
 
 deps:
 	@scripts/install-deps
@@ -116,8 +166,10 @@ e2e: $(BUILD)/sqwave $(COREMARK)
 # Every test: unit, end-to-end on the simulated board, and the armhf build on
 # a real kernel and GPIO controller under QEMU (SKIP_VM=1 leaves that out).
 test: deps
+	@scripts/install-deps systemd python3-yaml
 	@$(MAKE) --no-print-directory all unit
 	@$(MAKE) --no-print-directory e2e
+	@$(MAKE) --no-print-directory test-install
 ifneq ($(SKIP_VM),1)
 	@$(MAKE) --no-print-directory test-vm
 endif
@@ -155,20 +207,72 @@ bench:
 	@$(MAKE) --no-print-directory all
 	@bench/run
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
-		$(DESTDIR)$(PREFIX)/share/sqwave/boards $(DESTDIR)$(PREFIX)/share/sqwave/config
-	install -m 0755 $(BUILD)/sqwave $(DESTDIR)$(PREFIX)/bin/sqwave
-	install -m 0644 docs/sqwave.1 $(DESTDIR)$(PREFIX)/share/man/man1/sqwave.1
-	install -m 0644 boards/*.yaml $(DESTDIR)$(PREFIX)/share/sqwave/boards/
-	install -m 0644 config/*.yaml $(DESTDIR)$(PREFIX)/share/sqwave/config/
+# make install: the binary, the man page, the docs, the board and profile
+# files, bash completion and the systemd unit template; never the network.
+# install-strip strips the binary ($(STRIP)); packagers strip themselves.
+INSTALL      ?= install
+INSTALL_STRIP ?=
+DOCS         := README.md COPYING $(wildcard docs/*.md)
+
+$(BUILD)/sqwave@.service: contrib/systemd/sqwave@.service.in $(BUILD)/flags
+	@mkdir -p $(@D)
+	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' $< > $@
+
+install: all $(BUILD)/sqwave@.service
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DOCDIR) \
+		$(DESTDIR)$(SQWDATADIR)/boards $(DESTDIR)$(SQWDATADIR)/config \
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(SYSTEMDUNITDIR)
+	$(INSTALL) -m 0755 $(INSTALL_STRIP) $(BUILD)/sqwave $(DESTDIR)$(BINDIR)/sqwave
+	$(INSTALL) -m 0644 docs/sqwave.1 $(DESTDIR)$(MANDIR)/man1/sqwave.1
+	$(INSTALL) -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/
+	$(INSTALL) -m 0644 boards/*.yaml $(DESTDIR)$(SQWDATADIR)/boards/
+	$(INSTALL) -m 0644 config/*.yaml $(DESTDIR)$(SQWDATADIR)/config/
+	$(INSTALL) -m 0644 contrib/bash-completion/sqwave $(DESTDIR)$(BASHCOMPDIR)/sqwave
+	$(INSTALL) -m 0644 $(BUILD)/sqwave@.service $(DESTDIR)$(SYSTEMDUNITDIR)/sqwave@.service
+
+install-strip:
+	@$(MAKE) --no-print-directory install INSTALL_STRIP="-s --strip-program=$(STRIP)"
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/sqwave $(DESTDIR)$(PREFIX)/share/man/man1/sqwave.1
-	rm -rf $(DESTDIR)$(PREFIX)/share/sqwave
+	rm -f $(DESTDIR)$(BINDIR)/sqwave $(DESTDIR)$(MANDIR)/man1/sqwave.1 \
+		$(DESTDIR)$(BASHCOMPDIR)/sqwave $(DESTDIR)$(SYSTEMDUNITDIR)/sqwave@.service
+	rm -rf $(DESTDIR)$(SQWDATADIR) $(DESTDIR)$(DOCDIR)
+
+# The unit tests as Yocto's ptest (or any target) runs them: the binaries,
+# built like sqwave (cross too), and the files they read, under PTESTDIR;
+# the runner is the recipe's run-ptest (contrib/meta-sqwave).
+unit-build: $(UNIT_BINS)
+
+install-ptest: $(UNIT_BINS)
+	$(INSTALL) -d $(DESTDIR)$(PTESTDIR)/tests/unit $(DESTDIR)$(PTESTDIR)/boards \
+		$(DESTDIR)$(PTESTDIR)/config
+	$(INSTALL) -m 0755 $(UNIT_BINS) $(DESTDIR)$(PTESTDIR)/tests/unit/
+	for f in $$(cd tests/data && find . -type f | LC_ALL=C sort); do \
+		$(INSTALL) -D -m 0644 tests/data/$$f $(DESTDIR)$(PTESTDIR)/tests/data/$$f || exit 1; \
+	done
+	$(INSTALL) -m 0644 boards/*.yaml $(DESTDIR)$(PTESTDIR)/boards/
+	$(INSTALL) -m 0644 config/*.yaml $(DESTDIR)$(PTESTDIR)/config/
+
+# The Debian package, against libgpiod 2.x and 1.6: built, lintian, installed
+# and run (tests/pkg/deb; docs/packaging.md). Packages in build-deb/API/.
+deb:
+	@tests/pkg/deb
+
+# make install as a packager and a user meet it: DESTDIR staging, the
+# installed binary with short names, completion, install-strip, uninstall,
+# systemd-analyze verify and the unit's ExecStart (tests/pkg/install).
+test-install:
+	@scripts/install-deps systemd
+	@tests/pkg/install
+
+# The Yocto recipe (contrib/meta-sqwave) without bitbake: its compile and
+# install tasks replayed against tests/vm's armhf sysroots, GNU_HASH and
+# FILES checked, run-ptest in the QEMU armhf guest (tests/pkg/yocto).
+yocto:
+	@tests/pkg/yocto
 
 clean:
-	rm -rf build build-san build-arm
+	rm -rf build build-san build-arm build-deb build-yocto build-install
 
 -include $(LIB_OBJS:.o=.d) $(BUILD)/main.d
 

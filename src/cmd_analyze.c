@@ -943,7 +943,8 @@ static void analyze_usage(FILE *f)
 		"sqwave export's CSV) or a capture (sigrok CSV/VCD/.sr, Saleae CSV, scope CSV,\n"
 		"DSView/WaveForms/ScanaStudio CSV). FILE may be - (standard input) or a pipe:\n"
 		"it is held in memory, at most %zu MiB.\n\n"
-		"outputs (FILE - is standard output):\n"
+		"outputs (FILE - is standard output, one at most; the text report then goes\n"
+		"to standard error):\n"
 		"  --json FILE          everything, schema sqwave-analysis (docs/analyze.md)\n"
 		"  --csv FILE           one row per edge, with the pulse widths on both sides\n"
 		"  --svg FILE           a picture: latency histogram, widths over time, worst edges\n"
@@ -1035,7 +1036,8 @@ int cmd_analyze(int argc, char **argv)
 	struct csv_out *co = NULL;
 	unsigned long v;
 	bool quiet = false;
-	int ch, got, ret = SQW_EXIT_OK;
+	FILE *text_out = stdout;
+	int ch, got, ret = SQW_EXIT_OK, on_stdout;
 	char err[1024];
 
 	optind = 1;
@@ -1128,6 +1130,17 @@ int cmd_analyze(int argc, char **argv)
 			pr_err("%s", err);
 			return SQW_EXIT_USAGE;
 		}
+		/* An output on standard output is there alone, for a program to
+		 * read: the text report goes to standard error. */
+		on_stdout = (json && !strcmp(json, "-")) + (csv && !strcmp(csv, "-")) +
+			    (svg && !strcmp(svg, "-")) + (hist && !strcmp(hist, "-"));
+		if (on_stdout > 1) {
+			pr_err("--json, --csv, --svg and --histogram: only one of them can be "
+			       "standard output (-)");
+			return SQW_EXIT_USAGE;
+		}
+		if (on_stdout)
+			text_out = stderr;
 	}
 
 	memset(&sri, 0, sizeof(sri));
@@ -1185,7 +1198,7 @@ int cmd_analyze(int argc, char **argv)
 			a->src->trailing_bytes ? ", ignored a partial last record" : "");
 
 	if (!quiet)
-		analyze_print_text(stdout, a);
+		analyze_print_text(text_out, a);
 	if (json && analyze_write_json(json, a) < 0) {
 		pr_err("writing %s failed: %s", json, strerror(errno));
 		ret = SQW_EXIT_RUNTIME;

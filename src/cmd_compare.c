@@ -2,6 +2,7 @@
 /* `sqwave compare RUN [CAPTURE]`: options and reports; the comparison itself
  * is src/compare.c (alignment: src/align.c). */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "compare.h"
@@ -51,7 +53,8 @@ static void compare_usage(FILE *f)
 		"  --scope-neg-tmin DUR, --scope-neg-tmax DUR    negative pulses\n"
 		"  --scope-resolution DUR|PCT   reading accuracy (default 0.1%%: a 4-digit display)\n"
 		"output:\n"
-		"  --json FILE            machine-readable result (docs/compare.md; - for stdout)\n\n"
+		"  --json FILE            machine-readable result (docs/compare.md; - for stdout,\n"
+		"                         the text report then goes to standard error)\n\n"
 		"DUR is a duration as for `run`: 444us, 0.5ms, 120ns; a bare number is in %s\n"
 		"(--scope-tmin 444 is 444us, like run --tmin 414).\n"
 		"exit codes: 0 agree, 1 disagree (or the capture matches no part of the run),\n"
@@ -615,9 +618,10 @@ static void json_edges(struct json_writer *w, const struct compare *c)
 	json_object_end(w);
 }
 
-static int write_json(const struct compare *c, const char *path)
+/* @json_stdout: the original standard output, for --json - */
+static int write_json(const struct compare *c, const char *path, FILE *json_stdout)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	FILE *f = strcmp(path, "-") ? fopen(path, "w") : json_stdout;
 	struct json_writer w;
 	int p, mx, ret;
 
@@ -684,12 +688,13 @@ static int write_json(const struct compare *c, const char *path)
 	json_kv_int(&w, "exit_code", verdict_exit(c->verdict));
 	json_object_end(&w);
 	ret = json_finish(&w);
-	if ((f != stdout && fclose(f) != 0) || ret < 0) {
-		pr_err("writing %s failed: %s", path, strerror(errno));
+	if (f == json_stdout && fflush(f) != 0)
+		ret = -1;
+	if ((f != json_stdout && fclose(f) != 0) || ret < 0) {
+		pr_err("writing %s failed: %s", strcmp(path, "-") ? path : "standard output",
+		       strerror(errno));
 		return -1;
 	}
-	if (f == stdout)
-		fflush(f);
 	return 0;
 }
 
@@ -700,6 +705,7 @@ int cmd_compare(int argc, char **argv)
 	struct compare_opts o;
 	struct compare *c = NULL;
 	const char *json;
+	FILE *json_stdout = NULL;
 	enum compare_status st;
 	char err[1024];
 	int ret;
@@ -719,9 +725,30 @@ int cmd_compare(int argc, char **argv)
 			return SQW_EXIT_USAGE;
 		}
 	}
+	if (json && !strcmp(json, "-")) {
+		/* Standard output carries the JSON alone. The report is printed
+		 * with printf() throughout this file: rather than thread a stream
+		 * through every line, descriptor 1 goes to standard error for it
+		 * and the JSON gets a stream on the original standard output. */
+		int fd;
+
+		fflush(stdout);
+		fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+		json_stdout = fd >= 0 ? fdopen(fd, "w") : NULL;
+		if (!json_stdout || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+			pr_err("compare: --json -: %s", strerror(errno));
+			if (json_stdout)
+				fclose(json_stdout);
+			else if (fd >= 0)
+				close(fd);
+			return SQW_EXIT_RUNTIME;
+		}
+	}
 	st = compare_run(&o, &c, err, sizeof(err));
 	if (st != COMPARE_OK) {
 		pr_err("%s", err);
+		if (json_stdout)
+			fclose(json_stdout);
 		return st == COMPARE_E_IO ? SQW_EXIT_RUNTIME : SQW_EXIT_USAGE;
 	}
 	if (c->truncated)
@@ -736,9 +763,13 @@ int cmd_compare(int argc, char **argv)
 		print_scope_report(c);
 	print_verdict(c);
 	ret = verdict_exit(c->verdict);
-	if (json && write_json(c, json) < 0)
+	if (json && write_json(c, json, json_stdout) < 0)
 		ret = SQW_EXIT_RUNTIME;
 	fflush(stdout);
+	if (json_stdout && fclose(json_stdout) != 0 && ret != SQW_EXIT_RUNTIME) {
+		pr_err("writing standard output failed: %s", strerror(errno));
+		ret = SQW_EXIT_RUNTIME;
+	}
 	compare_free(c);
 	return ret;
 }

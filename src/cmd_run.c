@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cfgpath.h"
+#include "ciout.h"
 #include "cmd.h"
 #include "config.h"
 #include "contain.h"
@@ -364,7 +365,8 @@ int cmd_run(int argc, char **argv)
 	struct edgelog_footer footer = { 0 };
 	pthread_t rt_tid;
 	bool rt_started = false, rt_ok, quiet, tty, preflight = false;
-	const char *board = NULL, *profile = NULL, *json;
+	const char *board = NULL, *profile = NULL, *json, *junit, *results;
+	FILE *text_out = stdout;
 	char *log_path = NULL;
 	sigset_t sigs, oldsigs, stop_sigs;
 	int64_t half, status_every, duration;
@@ -413,6 +415,8 @@ int cmd_run(int argc, char **argv)
 	half = config_int(c, CFG_RUN_HALF_PERIOD);
 	status_every = config_int(c, CFG_OUTPUT_STATUS_INTERVAL);
 	json = config_str(c, CFG_OUTPUT_JSON);
+	junit = config_str(c, CFG_OUTPUT_JUNIT);
+	results = config_str(c, CFG_OUTPUT_RESULTS);
 	log_path = config_str(c, CFG_OUTPUT_LOG)[0] ? strdup(config_str(c, CFG_OUTPUT_LOG))
 						    : default_log_path();
 	ri.board_file = board;
@@ -420,16 +424,32 @@ int cmd_run(int argc, char **argv)
 	ri.log_path = log_path;
 	{
 		/* Before anything is written: no output over an input or another output. */
-		const struct outfile_arg outs[] = { { "--log", log_path, true }, { "--json", json, false } };
+		const struct outfile_arg outs[] = { { "--log", log_path, true }, { "--json", json, false },
+						    { "--junit", junit, false },
+						    { "--results", results, false } };
 		const struct outfile_arg ins[] = { { "the board file", board, false },
 						   { "the profile", profile, false } };
+		int on_stdout = !strcmp(json, "-") + !strcmp(junit, "-") + !strcmp(results, "-");
 
-		if (!log_path || outfile_check(outs, 2, ins, 2, true, why, sizeof(why)) < 0) {
+		if (!log_path || outfile_check(outs, 4, ins, 2, true, why, sizeof(why)) < 0) {
 			pr_err("%s", log_path ? why : strerror(ENOMEM));
+			soak_free(soak);
 			free(log_path);
 			config_free(c);
 			return SQW_EXIT_USAGE;
 		}
+		/* A machine reads standard output: it gets that one document alone,
+		 * and the text summary goes to standard error. */
+		if (on_stdout > 1) {
+			pr_err("--json, --junit and --results: only one of them can be standard "
+			       "output (-)");
+			soak_free(soak);
+			free(log_path);
+			config_free(c);
+			return SQW_EXIT_USAGE;
+		}
+		if (on_stdout)
+			text_out = stderr;
 	}
 	sysinfo_host_read(&ri.host);
 
@@ -793,10 +813,18 @@ out:
 	soak_stop(soak);
 	pthread_sigmask(SIG_UNBLOCK, &stop_sigs, NULL);
 	if (ri.end_realtime_ns) {	/* the run happened: report it */
-		summary_print_text(stdout, c, stats, &ri);
-		fflush(stdout);
+		summary_print_text(text_out, c, stats, &ri);
+		fflush(text_out);
 		if (json[0] && summary_write_json(json, c, stats, &ri) < 0) {
 			pr_err("cannot write the JSON summary %s: %s", json, strerror(errno));
+			ret = SQW_EXIT_RUNTIME;
+		}
+		if (junit[0] && ciout_write_junit(junit, c, stats, &ri, why, sizeof(why)) < 0) {
+			pr_err("cannot write the JUnit report: %s", why);
+			ret = SQW_EXIT_RUNTIME;
+		}
+		if (results[0] && ciout_write_results(results, c, stats, &ri, why, sizeof(why)) < 0) {
+			pr_err("cannot write the results: %s", why);
 			ret = SQW_EXIT_RUNTIME;
 		}
 	}

@@ -175,11 +175,15 @@ const struct cfg_item config_table[CFG_NKEYS] = {
 	ITEM_STR(CFG_OUTPUT_LOG, "output", "log", "", "FILE", "log", P,
 		 "binary edge log to write (empty: sqwave picks a name)"),
 	ITEM_STR(CFG_OUTPUT_JSON, "output", "json", "", "FILE", "json", P,
-		 "also write the summary as JSON to this file (empty: none)"),
+		 "also write the summary as JSON to this file (-: stdout; empty: none)"),
 	ITEM_BOOL(CFG_OUTPUT_QUIET, "output", "quiet", "false", "quiet", P,
 		  "no status line: only the summary and errors"),
 	ITEM_DUR(CFG_OUTPUT_STATUS_INTERVAL, "output", "status_interval", "1s", 0, 3600 * SEC, "s",
 		 "status-interval", P, "period of the status line (0: none)"),
+	ITEM_STR(CFG_OUTPUT_JUNIT, "output", "junit", "", "FILE", "junit", P,
+		 "also write the verdict's checks as JUnit XML to this file (-: stdout)"),
+	ITEM_STR(CFG_OUTPUT_RESULTS, "output", "results", "", "FILE", "results", P,
+		 "also write LAVA result.txt lines (NAME pass|fail|skip [VALUE UNITS]) here"),
 };
 
 _Static_assert(sizeof(config_table) / sizeof(config_table[0]) == CFG_NKEYS,

@@ -80,6 +80,8 @@ enum cfg_key {
 	CFG_OUTPUT_JSON,
 	CFG_OUTPUT_QUIET,
 	CFG_OUTPUT_STATUS_INTERVAL,
+	CFG_OUTPUT_JUNIT,      /* JUnit XML of the verdict's checks (src/ciout.c) */
+	CFG_OUTPUT_RESULTS,    /* LAVA result.txt lines (src/ciout.c) */
 	CFG_NKEYS
 };
 

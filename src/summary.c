@@ -50,9 +50,38 @@ struct why_buf {
 
 typedef void (*violation_fn)(void *ctx, const char *msg);
 
-static void violation(violation_fn fn, void *ctx, unsigned *n, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static void violation(violation_fn fn, void *ctx, unsigned *n, const char *fmt, ...)
+/* Where the checks go: each one to @on_check, the verdict's failures'
+ * sentences to @on_violation; @failed counts those. */
+struct check_sink {
+	summary_check_fn on_check;
+	violation_fn on_violation;
+	void *ctx;
+	unsigned failed;
+};
+
+static void emit(struct check_sink *k, struct summary_check *ck)
+{
+	if (ck->result == SUMMARY_FAIL && ck->in_verdict) {
+		k->failed++;
+		if (k->on_violation)
+			k->on_violation(k->ctx, ck->message);
+	}
+	if (k->on_check)
+		k->on_check(k->ctx, ck);
+}
+
+static void check_pass(struct check_sink *k, struct summary_check *ck)
+{
+	ck->result = SUMMARY_PASS;
+	ck->message = NULL;
+	emit(k, ck);
+}
+
+/* A failure (or, with @res SUMMARY_SKIP, why the check was not made). */
+static void check_end(struct check_sink *k, struct summary_check *ck, enum summary_result res,
+		      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void check_end(struct check_sink *k, struct summary_check *ck, enum summary_result res,
+		      const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -60,93 +89,348 @@ static void violation(violation_fn fn, void *ctx, unsigned *n, const char *fmt, 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	(*n)++;
-	if (fn)
-		fn(ctx, msg);
+	ck->result = res;
+	ck->message = msg;
+	emit(k, ck);
+	ck->message = NULL;	/* msg ends here */
 }
 
-/* Every phase whose loads did not show: "phase NAME: load not applied: ...". */
-static unsigned check_loads(const struct run_info *ri, violation_fn fn, void *ctx)
+static void check_at(struct summary_check *ck, const struct edgestats_result *r,
+		     const struct edgestats_where *at)
 {
-	unsigned n = 0;
-	size_t i;
+	ck->has_edge = true;
+	ck->seq = at->seq;
+	ck->intended_ns = at->intended_ns;
+	ck->t_s = rel_s(r, at->intended_ns);
+}
 
-	for (i = 0; i < ri->nphases; i++) {
-		const struct summary_phase *ph = &ri->phases[i];
-		char why[2048] = "", *line, *save;
+/* The run's own health: anything here makes its figures incomplete. */
+static void check_integrity(const struct edgestats_result *r, const struct run_info *ri,
+			    struct check_sink *k)
+{
+	uint64_t dropped = max_u64(ri->dropped, r->seq_gaps);
+	uint64_t write_errors = max_u64(ri->write_errors, r->write_errors);
+	struct summary_check ck;
 
-		if (!ph->nreqs || !ph->proof)
-			continue;
-		proof_phase_judge(ph->proof, ph->reqs, ph->nreqs, ri->min_busy_pct, why, sizeof(why));
-		for (line = strtok_r(why, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-			violation(fn, ctx, &n, "phase %s: %s", ph->name, line);
-	}
-	return n;
+	ck = (struct summary_check){ .name = "edges", .in_verdict = true,
+				     .unit = SUMMARY_UNIT_COUNT, .has_observed = true,
+				     .observed = (double)r->edges, .has_limit = true, .limit = 1,
+				     .limit_is_min = true };
+	if (r->edges == 0)
+		check_end(k, &ck, SUMMARY_FAIL,
+			  "no edges were counted: the run ended before the warm-up did");
+	else
+		check_pass(k, &ck);
+	ck = (struct summary_check){ .name = "dropped", .in_verdict = true,
+				     .unit = SUMMARY_UNIT_COUNT, .has_observed = true,
+				     .observed = (double)dropped, .has_limit = true };
+	if (dropped)
+		check_end(k, &ck, SUMMARY_FAIL, "%" PRIu64 " edge records were dropped (ring "
+			  "overflow): the log and the statistics are incomplete", dropped);
+	else
+		check_pass(k, &ck);
+	ck = (struct summary_check){ .name = "write_errors", .in_verdict = true,
+				     .unit = SUMMARY_UNIT_COUNT, .has_observed = true,
+				     .observed = (double)write_errors, .has_limit = true };
+	if (write_errors)
+		check_end(k, &ck, SUMMARY_FAIL, "%" PRIu64 " line writes failed", write_errors);
+	else
+		check_pass(k, &ck);
+	ck = (struct summary_check){ .name = "log_complete", .in_verdict = true };
+	if (ri->log_error)
+		check_end(k, &ck, SUMMARY_FAIL,
+			  "the edge log could not be written completely (I/O error)");
+	else
+		check_pass(k, &ck);
+	ck = (struct summary_check){ .name = "no_error", .in_verdict = true };
+	if (ri->stop_reason == EDGELOG_STOP_ERROR)
+		check_end(k, &ck, SUMMARY_FAIL, "the run stopped on an error");
+	else
+		check_pass(k, &ck);
+	/* --stop-on-break: the run is cut short where it broke */
+	ck = (struct summary_check){ .name = "no_break", .in_verdict = true };
+	if (ri->stop_reason == EDGELOG_STOP_BREAK)
+		check_end(k, &ck, SUMMARY_FAIL, "the run stopped at a trace break "
+			  "(--stop-on-break): %s", ri->break_text);
+	else
+		check_pass(k, &ck);
 }
 
 /*
- * Every reason the run is not a pass, in a fixed order; the count. The text,
- * the JSON and summary_verdict() all come from here, so they cannot disagree.
+ * The limits.* keys against @r: the whole run's figures (@phase NULL), or a
+ * phase's own (not part of the verdict: a phase's pulses, wake-ups and
+ * missed periods are a subset of the run's, so it can only fail where the
+ * run fails too; a phase without pulses is skipped, not failed).
  */
-static unsigned check(const struct config *c, const struct edgestats_result *r,
-		      const struct run_info *ri, violation_fn fn, void *ctx)
+static void check_limits(const struct config *c, const struct edgestats_result *r,
+			 const char *phase, struct check_sink *k)
 {
 	const struct edgestats_widths *any = &r->width[EDGESTATS_ANY];
+	const struct edgestats_pulse *lo = &any->tmin_bound, *hi = &any->tmax_bound;
 	int64_t tmin = config_int(c, CFG_LIMITS_TMIN);
 	int64_t tmax = config_int(c, CFG_LIMITS_TMAX);
 	int64_t wake_max = config_int(c, CFG_LIMITS_WAKE_LATENCY_MAX);
 	int64_t missed_max = config_int(c, CFG_LIMITS_MISSED_MAX);
-	uint64_t dropped = max_u64(ri->dropped, r->seq_gaps);
-	uint64_t write_errors = max_u64(ri->write_errors, r->write_errors);
-	unsigned n = 0;
+	bool pulses = any->h.m.n > 0;
+	struct summary_check ck;
 
-	if (r->edges == 0)
-		violation(fn, ctx, &n, "no edges were counted: the run ended before the warm-up did");
-	if (dropped)
-		violation(fn, ctx, &n, "%" PRIu64 " edge records were dropped (ring overflow): "
-			  "the log and the statistics are incomplete", dropped);
-	if (write_errors)
-		violation(fn, ctx, &n, "%" PRIu64 " line writes failed", write_errors);
-	if (ri->log_error)
-		violation(fn, ctx, &n, "the edge log could not be written completely (I/O error)");
-	if (ri->stop_reason == EDGELOG_STOP_ERROR)
-		violation(fn, ctx, &n, "the run stopped on an error");
-	if (ri->stop_reason == EDGELOG_STOP_BREAK)
-		violation(fn, ctx, &n, "the run stopped at a trace break (--stop-on-break): %s",
-			  ri->break_text);
-	if (tmin > 0 || tmax > 0) {
-		if (any->h.m.n == 0) {
-			violation(fn, ctx, &n, "limits.%s is set but no complete pulse was measured",
-				  tmin > 0 ? "tmin" : "tmax");
-		} else {
-			const struct edgestats_pulse *lo = &any->tmin_bound, *hi = &any->tmax_bound;
-
-			/* Conservative: the narrowest the line may have been. */
-			if (tmin > 0 && lo->lo_ns < tmin)
-				violation(fn, ctx, &n,
-					  "the shortest pulse may have been %s us (estimate %s us, "
-					  "window [%s, %s] us) at edge #%" PRIu64 " (t+%.6f s): "
-					  "below limits.tmin %s us",
-					  UNITS_US(lo->lo_ns), UNITS_US(lo->width_ns), UNITS_US(lo->lo_ns), UNITS_US(lo->hi_ns),
-					  lo->at.seq, rel_s(r, lo->at.intended_ns), UNITS_US(tmin));
-			if (tmax > 0 && hi->hi_ns > tmax)
-				violation(fn, ctx, &n,
-					  "the longest pulse may have been %s us (estimate %s us, "
-					  "window [%s, %s] us) at edge #%" PRIu64 " (t+%.6f s): "
-					  "above limits.tmax %s us",
-					  UNITS_US(hi->hi_ns), UNITS_US(hi->width_ns), UNITS_US(hi->lo_ns), UNITS_US(hi->hi_ns),
-					  hi->at.seq, rel_s(r, hi->at.intended_ns), UNITS_US(tmax));
-		}
+	/* Conservative: the narrowest the line may have been. */
+	ck = (struct summary_check){ .name = "tmin", .in_verdict = !phase, .key = "limits.tmin",
+				     .phase = phase, .unit = SUMMARY_UNIT_NS, .has_limit = tmin > 0,
+				     .limit = (double)tmin, .limit_is_min = true };
+	if (pulses) {
+		ck.has_observed = ck.has_estimate = true;
+		ck.observed = (double)lo->lo_ns;
+		ck.estimate = (double)lo->width_ns;
+		check_at(&ck, r, &lo->at);
 	}
-	if (wake_max > 0 && r->wake.m.n && r->wake.m.max > wake_max)
-		violation(fn, ctx, &n, "the worst wake-up latency %s us at edge #%" PRIu64
+	if (tmin <= 0)
+		check_end(k, &ck, SUMMARY_SKIP, "limits.tmin is not set");
+	else if (!pulses && phase)
+		check_end(k, &ck, SUMMARY_SKIP, "no complete pulse in this phase");
+	else if (!pulses)
+		check_end(k, &ck, SUMMARY_FAIL,
+			  "limits.tmin is set but no complete pulse was measured");
+	else if (lo->lo_ns < tmin)
+		check_end(k, &ck, SUMMARY_FAIL,
+			  "the shortest pulse may have been %s us (estimate %s us, "
+			  "window [%s, %s] us) at edge #%" PRIu64 " (t+%.6f s): "
+			  "below limits.tmin %s us",
+			  UNITS_US(lo->lo_ns), UNITS_US(lo->width_ns), UNITS_US(lo->lo_ns),
+			  UNITS_US(lo->hi_ns), lo->at.seq, ck.t_s, UNITS_US(tmin));
+	else
+		check_pass(k, &ck);
+
+	ck = (struct summary_check){ .name = "tmax", .in_verdict = !phase, .key = "limits.tmax",
+				     .phase = phase, .unit = SUMMARY_UNIT_NS, .has_limit = tmax > 0,
+				     .limit = (double)tmax };
+	if (pulses) {
+		ck.has_observed = ck.has_estimate = true;
+		ck.observed = (double)hi->hi_ns;
+		ck.estimate = (double)hi->width_ns;
+		check_at(&ck, r, &hi->at);
+	}
+	if (tmax <= 0)
+		check_end(k, &ck, SUMMARY_SKIP, "limits.tmax is not set");
+	else if (!pulses && phase)
+		check_end(k, &ck, SUMMARY_SKIP, "no complete pulse in this phase");
+	else if (!pulses)
+		check_end(k, &ck, SUMMARY_FAIL,
+			  "limits.tmax is set but no complete pulse was measured");
+	else if (hi->hi_ns > tmax)
+		check_end(k, &ck, SUMMARY_FAIL,
+			  "the longest pulse may have been %s us (estimate %s us, "
+			  "window [%s, %s] us) at edge #%" PRIu64 " (t+%.6f s): "
+			  "above limits.tmax %s us",
+			  UNITS_US(hi->hi_ns), UNITS_US(hi->width_ns), UNITS_US(hi->lo_ns),
+			  UNITS_US(hi->hi_ns), hi->at.seq, ck.t_s, UNITS_US(tmax));
+	else
+		check_pass(k, &ck);
+
+	ck = (struct summary_check){ .name = "wake_latency_max", .in_verdict = !phase,
+				     .key = "limits.wake_latency_max", .phase = phase,
+				     .unit = SUMMARY_UNIT_NS, .has_limit = wake_max > 0,
+				     .limit = (double)wake_max };
+	if (r->wake.m.n) {
+		ck.has_observed = true;
+		ck.observed = (double)r->wake.m.max;
+		check_at(&ck, r, &r->wake_worst);
+	}
+	if (wake_max <= 0)
+		check_end(k, &ck, SUMMARY_SKIP, "limits.wake_latency_max is not set");
+	else if (!r->wake.m.n)
+		check_end(k, &ck, SUMMARY_SKIP, "no wake-up was measured");
+	else if (r->wake.m.max > wake_max)
+		check_end(k, &ck, SUMMARY_FAIL, "the worst wake-up latency %s us at edge #%" PRIu64
 			  " (t+%.6f s) exceeds limits.wake_latency_max %s us",
-			  UNITS_US(r->wake.m.max), r->wake_worst.seq,
-			  rel_s(r, r->wake_worst.intended_ns), UNITS_US(wake_max));
-	if (missed_max >= 0 && r->missed_periods > (uint64_t)missed_max)
-		violation(fn, ctx, &n, "%" PRIu64 " periods were missed, limits.missed_max is %" PRId64,
-			  r->missed_periods, missed_max);
-	return n + check_loads(ri, fn, ctx);
+			  UNITS_US(r->wake.m.max), r->wake_worst.seq, ck.t_s, UNITS_US(wake_max));
+	else
+		check_pass(k, &ck);
+
+	ck = (struct summary_check){ .name = "missed_periods", .in_verdict = !phase,
+				     .key = "limits.missed_max", .phase = phase,
+				     .unit = SUMMARY_UNIT_COUNT, .has_observed = true,
+				     .observed = (double)r->missed_periods,
+				     .has_limit = missed_max >= 0, .limit = (double)missed_max };
+	if (missed_max < 0)
+		check_end(k, &ck, SUMMARY_SKIP, "limits.missed_max is not set");
+	else if (r->missed_periods > (uint64_t)missed_max)
+		check_end(k, &ck, SUMMARY_FAIL, "%" PRIu64 " periods were missed, limits.missed_max "
+			  "is %" PRId64, r->missed_periods, missed_max);
+	else
+		check_pass(k, &ck);
+}
+
+/*
+ * What one load of a phase had to show, as checks. proof_phase_judge() is
+ * the judge and writes the sentences; the figures come from the same
+ * proof_phase_* readings under the same conditions, one failure per line of
+ * its judgement, in its order. Should the two ever disagree (the judge grew
+ * a rule), its lines are taken as they are, as failures without figures.
+ */
+static void check_one_load(const struct run_info *ri, const struct summary_phase *ph,
+			   const struct proof_req *q, struct check_sink *k)
+{
+	const struct proof_phase *p = ph->proof;
+	const struct proof_load_stat *st = NULL;
+	struct summary_check cks[4];
+	char why[2048] = "", *lines[8], *save, *line, msg[2200];
+	size_t n = 0, nlines = 0, nfail = 0, i, j;
+	bool lost;
+
+	for (j = 0; j < p->nloads; j++) {
+		if (!strcmp(p->loads[j].name, q->name))
+			st = &p->loads[j];
+	}
+	lost = st && st->lost;
+	proof_phase_judge(p, q, 1, ri->min_busy_pct, why, sizeof(why));
+	for (line = strtok_r(why, "\n", &save); line && nlines < 8; line = strtok_r(NULL, "\n", &save))
+		lines[nlines++] = line;
+
+	cks[n++] = (struct summary_check){ .name = "running", .in_verdict = true,
+					   .phase = ph->name, .load = q->name,
+					   .result = lost ? SUMMARY_FAIL : SUMMARY_PASS };
+	if (q->kind == LOAD_PROOF_CPU) {
+		double b = proof_phase_busy(p, &q->cpus);
+
+		cks[n++] = (struct summary_check){
+			.name = "cpu_busy", .in_verdict = true, .phase = ph->name, .load = q->name,
+			.unit = SUMMARY_UNIT_PERCENT, .has_observed = b >= 0, .observed = b,
+			.has_limit = true, .limit = ri->min_busy_pct, .limit_is_min = true,
+			.result = lost ? SUMMARY_SKIP : b < ri->min_busy_pct ? SUMMARY_FAIL : SUMMARY_PASS };
+	}
+	if (q->kind == LOAD_PROOF_NET) {
+		double pps = proof_phase_pps(p, q->iface);
+
+		cks[n++] = (struct summary_check){
+			.name = "packets_per_s", .in_verdict = true, .phase = ph->name, .load = q->name,
+			.unit = SUMMARY_UNIT_PPS, .has_observed = pps >= 0, .observed = pps,
+			.has_limit = true, .limit = (double)q->min_pps, .limit_is_min = true,
+			.result = lost ? SUMMARY_SKIP : pps < (double)q->min_pps ? SUMMARY_FAIL
+										  : SUMMARY_PASS };
+	}
+	if (q->results) {
+		uint64_t valid = st ? st->valid : 0;
+
+		cks[n++] = (struct summary_check){
+			.name = "valid_scores", .in_verdict = true, .phase = ph->name, .load = q->name,
+			.unit = SUMMARY_UNIT_COUNT, .has_observed = true, .observed = (double)valid,
+			.has_limit = true, .limit = 1, .limit_is_min = true,
+			.result = lost ? SUMMARY_SKIP : valid ? SUMMARY_PASS : SUMMARY_FAIL };
+	}
+	for (i = 0; i < n; i++)
+		nfail += cks[i].result == SUMMARY_FAIL;
+	if (nfail != nlines) {
+		for (i = 0; i < nlines; i++) {
+			struct summary_check ck = { .name = "load_not_applied", .in_verdict = true,
+						    .phase = ph->name, .load = q->name };
+
+			check_end(k, &ck, SUMMARY_FAIL, "phase %s: %s", ph->name, lines[i]);
+		}
+		return;
+	}
+	for (i = 0, j = 0; i < n; i++) {
+		if (cks[i].result == SUMMARY_FAIL) {
+			snprintf(msg, sizeof(msg), "phase %s: %s", ph->name, lines[j++]);
+			cks[i].message = msg;
+		} else if (cks[i].result == SUMMARY_SKIP) {
+			cks[i].message = "the load was lost";
+		}
+		emit(k, &cks[i]);
+	}
+}
+
+/* Every phase whose loads did not show: "phase NAME: load not applied: ...". */
+static void check_phase_loads(const struct run_info *ri, const struct summary_phase *ph,
+			      struct check_sink *k)
+{
+	size_t j;
+
+	if (!ph->nreqs || !ph->proof)
+		return;
+	for (j = 0; j < ph->nreqs; j++)
+		check_one_load(ri, ph, &ph->reqs[j], k);
+}
+
+/* Phase @ph's own figures against the limits; all skipped if it has none. */
+static void check_phase_limits(const struct config *c, const struct summary_phase *ph,
+			       struct check_sink *k)
+{
+	static const char *const names[] = { "tmin", "tmax", "wake_latency_max", "missed_periods" };
+	static const char *const keys[] = { "limits.tmin", "limits.tmax", "limits.wake_latency_max",
+					    "limits.missed_max" };
+	const struct edgestats_result *r = ph->stats ? edgestats_result(ph->stats) : NULL;
+	size_t i;
+
+	if (r && r->edges) {
+		check_limits(c, r, ph->name, k);
+		return;
+	}
+	for (i = 0; i < 4; i++) {
+		struct summary_check ck = { .name = names[i], .key = keys[i], .phase = ph->name,
+					    .unit = i == 3 ? SUMMARY_UNIT_COUNT : SUMMARY_UNIT_NS };
+
+		check_end(k, &ck, SUMMARY_SKIP, "no edges in this phase (not reached)");
+	}
+}
+
+/*
+ * Every check in a fixed order (summary.h). The text, the JSON, the CI
+ * outputs and summary_verdict() all come from here, so they cannot disagree.
+ */
+static unsigned check_all(const struct config *c, const struct edgestats_result *r,
+			  const struct run_info *ri, struct check_sink *k, bool phase_limits)
+{
+	size_t i;
+
+	check_integrity(r, ri, k);
+	check_limits(c, r, NULL, k);
+	for (i = 0; i < ri->nphases; i++) {
+		if (phase_limits)
+			check_phase_limits(c, &ri->phases[i], k);
+		check_phase_loads(ri, &ri->phases[i], k);
+	}
+	return k->failed;
+}
+
+/* The verdict's failures: their count, each sentence to @fn. */
+static unsigned check(const struct config *c, const struct edgestats_result *r,
+		      const struct run_info *ri, violation_fn fn, void *ctx)
+{
+	struct check_sink k = { .on_violation = fn, .ctx = ctx };
+
+	return check_all(c, r, ri, &k, false);
+}
+
+/* Only the load proofs' failures ("load not applied"). */
+static unsigned check_loads(const struct run_info *ri, violation_fn fn, void *ctx)
+{
+	struct check_sink k = { .on_violation = fn, .ctx = ctx };
+	size_t i;
+
+	for (i = 0; i < ri->nphases; i++)
+		check_phase_loads(ri, &ri->phases[i], &k);
+	return k.failed;
+}
+
+unsigned summary_checks(const struct config *c, const struct edgestats *s,
+			const struct run_info *ri, summary_check_fn fn, void *ctx)
+{
+	struct check_sink k = { .on_check = fn, .ctx = ctx };
+
+	return check_all(c, edgestats_result(s), ri, &k, true);
+}
+
+const char *summary_result_name(enum summary_result r)
+{
+	return r == SUMMARY_PASS ? "pass" : r == SUMMARY_FAIL ? "fail" : "skip";
+}
+
+const char *summary_unit_name(enum summary_unit u)
+{
+	static const char *const names[] = { "", "ns", "count", "percent", "packets/s" };
+
+	return (unsigned)u < sizeof(names) / sizeof(names[0]) ? names[u] : "";
 }
 
 static void why_append(void *ctx, const char *msg)
@@ -633,6 +917,49 @@ static void json_violation(void *ctx, const char *msg)
 	json_string(ctx, msg);
 }
 
+/* A figure in its unit: durations and counts are integers in JSON. */
+static void json_figure(struct json_writer *w, const char *key, bool has, double v,
+			enum summary_unit u)
+{
+	if (!has)
+		json_kv_null(w, key);
+	else if (u == SUMMARY_UNIT_NS || u == SUMMARY_UNIT_COUNT)
+		json_kv_int(w, key, (int64_t)llround(v));
+	else
+		json_kv_double(w, key, round(v * 1000) / 1000);
+}
+
+/* One entry of verdict.checks (docs/json-summary.md). */
+static void json_check(void *ctx, const struct summary_check *ck)
+{
+	struct json_writer *w = ctx;
+
+	if (!ck->in_verdict)
+		return;
+	json_object_begin(w);
+	json_kv_string(w, "name", ck->name);
+	json_kv_string(w, "result", summary_result_name(ck->result));
+	json_kv_string(w, "key", ck->key);
+	json_kv_string(w, "phase", ck->phase);
+	json_kv_string(w, "load", ck->load);
+	json_kv_string(w, "unit", ck->unit ? summary_unit_name(ck->unit) : NULL);
+	json_figure(w, "observed", ck->has_observed, ck->observed, ck->unit);
+	json_figure(w, "limit", ck->has_limit, ck->limit, ck->unit);
+	json_kv_string(w, "bound", !ck->has_limit ? NULL : ck->limit_is_min ? "min" : "max");
+	json_figure(w, "estimate", ck->has_estimate, ck->estimate, ck->unit);
+	if (ck->has_edge) {
+		json_kv_uint(w, "seq", ck->seq);
+		json_kv_uint(w, "intended_ns", ck->intended_ns);
+		json_kv_double(w, "t_s", round(ck->t_s * 1e9) / 1e9);
+	} else {
+		json_kv_null(w, "seq");
+		json_kv_null(w, "intended_ns");
+		json_kv_null(w, "t_s");
+	}
+	json_kv_string(w, "message", ck->message);
+	json_object_end(w);
+}
+
 static void json_summary(struct json_writer *w, const struct config *c,
 			 const struct edgestats_result *r, const struct run_info *ri)
 {
@@ -649,6 +976,13 @@ static void json_summary(struct json_writer *w, const struct config *c,
 	json_kv_bool(w, "load_applied", check_loads(ri, NULL, NULL) == 0);
 	json_kv_array_begin(w, "violations");
 	check(c, r, ri, json_violation, w);
+	json_array_end(w);
+	json_kv_array_begin(w, "checks");
+	{
+		struct check_sink k = { .on_check = json_check, .ctx = w };
+
+		check_all(c, r, ri, &k, false);
+	}
 	json_array_end(w);
 	json_object_end(w);
 

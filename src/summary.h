@@ -69,6 +69,55 @@ enum summary_verdict { VERDICT_PASS = 0, VERDICT_FAIL = 1 };
 enum summary_verdict summary_verdict(const struct config *c, const struct edgestats *s,
 				     const struct run_info *ri, char *why, size_t len);
 
+/*
+ * One check of the verdict, passed, failed or not made (a limit left unset,
+ * a phase never reached). Figures are in @unit: durations in ns, counts,
+ * percent of a CPU, packets per second. Every pointer is valid only until the
+ * callback returns.
+ */
+enum summary_result { SUMMARY_PASS, SUMMARY_FAIL, SUMMARY_SKIP };
+enum summary_unit { SUMMARY_UNIT_NONE, SUMMARY_UNIT_NS, SUMMARY_UNIT_COUNT,
+		    SUMMARY_UNIT_PERCENT, SUMMARY_UNIT_PPS };
+
+struct summary_check {
+	const char *name;         /* what was checked ([a-z_]): edges, dropped, write_errors,
+				   * log_complete, no_error, tmin, tmax, wake_latency_max,
+				   * missed_periods; a load's running, cpu_busy, packets_per_s,
+				   * valid_scores */
+	enum summary_result result;
+	bool in_verdict;          /* false: a phase's own figures against the run's limits
+				   * (a failure there always comes with the run's own) */
+	const char *key;          /* the limit's key ("limits.tmax"), else NULL */
+	const char *phase;        /* NULL: the whole run */
+	const char *load;         /* a load's checks: its name, else NULL */
+	enum summary_unit unit;
+	bool has_observed, has_limit, has_estimate, has_edge;
+	double observed;          /* the figure checked (tmin: the lowest bound) */
+	double limit;             /* what it had to be: at least (limit_is_min) or at most */
+	bool limit_is_min;
+	double estimate;          /* tmin/tmax: the pulse's width estimate */
+	uint64_t seq;             /* has_edge: where, as edge number, intended time and */
+	uint64_t intended_ns;     /* seconds after the first counted edge */
+	double t_s;
+	const char *message;      /* FAIL: the violation's sentence; SKIP: why not checked */
+};
+
+typedef void (*summary_check_fn)(void *ctx, const struct summary_check *ck);
+
+/*
+ * Every check, in a fixed order: the run's (edges, dropped, write errors,
+ * log, error, then each limit), then per phase its own figures against the
+ * limits (in_verdict false) and its loads' proofs. The failures with
+ * in_verdict are the verdict's violations, in the same order and with the
+ * same sentences. Returns their number (0: a pass).
+ */
+unsigned summary_checks(const struct config *c, const struct edgestats *s,
+			const struct run_info *ri, summary_check_fn fn, void *ctx);
+
+/* "pass", "fail", "skip"; "ns", "count", "percent", "packets/s" ("" for none). */
+const char *summary_result_name(enum summary_result r);
+const char *summary_unit_name(enum summary_unit u);
+
 /* Human summary to @f. */
 void summary_print_text(FILE *f, const struct config *c, const struct edgestats *s,
 			const struct run_info *ri);

@@ -117,6 +117,8 @@ static void the_table_lists_the_keys_in_enum_order(void **state)
 		{ CFG_OUTPUT_JSON, "output.json" },
 		{ CFG_OUTPUT_QUIET, "output.quiet" },
 		{ CFG_OUTPUT_STATUS_INTERVAL, "output.status_interval" },
+		{ CFG_OUTPUT_JUNIT, "output.junit" },
+		{ CFG_OUTPUT_RESULTS, "output.results" },
 	};
 	char name[64];
 	size_t i;

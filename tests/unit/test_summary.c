@@ -8,11 +8,13 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "cpulist.h"
 #include "edgelog.h"
 #include "summary.h"
 
@@ -403,6 +405,316 @@ static void an_unwritable_json_path_is_an_error_with_errno(void **state)
 	assert_int_equal(errno, ENOENT);
 }
 
+/* ---- the checks behind the verdict (summary_checks) ---- */
+
+#define MAXCK 64
+
+struct got_checks {
+	size_t n;
+	struct summary_check ck[MAXCK];
+	char msg[MAXCK][600], phase[MAXCK][64], load[MAXCK][64];
+};
+
+static void got_one(void *ctx, const struct summary_check *ck)
+{
+	struct got_checks *g = ctx;
+
+	assert_true(g->n < MAXCK);
+	g->ck[g->n] = *ck;
+	snprintf(g->msg[g->n], sizeof(g->msg[0]), "%s", ck->message ? ck->message : "");
+	snprintf(g->phase[g->n], sizeof(g->phase[0]), "%s", ck->phase ? ck->phase : "");
+	snprintf(g->load[g->n], sizeof(g->load[0]), "%s", ck->load ? ck->load : "");
+	g->n++;
+}
+
+static unsigned checks_of(struct fixture *f, struct got_checks *g)
+{
+	memset(g, 0, sizeof(*g));
+	return summary_checks(f->c, f->s, &f->ri, got_one, g);
+}
+
+/* The check named @name of phase @phase ("" for the run) and load @load. */
+static const struct summary_check *find_check(const struct got_checks *g, const char *phase,
+					      const char *load, const char *name, size_t *idx)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++) {
+		if (!strcmp(g->ck[i].name, name) && !strcmp(g->phase[i], phase) &&
+		    !strcmp(g->load[i], load)) {
+			if (idx)
+				*idx = i;
+			return &g->ck[i];
+		}
+	}
+	print_error("no check %s/%s/%s\n", phase, load, name);
+	fail();
+	return NULL;
+}
+
+/* The verdict's failures, one per line, are the failed checks' sentences. */
+static void assert_violations_are_the_failed_checks(struct fixture *f, const struct got_checks *g)
+{
+	char joined[4096] = "";
+	size_t i, o = 0;
+
+	for (i = 0; i < g->n; i++) {
+		if (g->ck[i].result == SUMMARY_FAIL && g->ck[i].in_verdict)
+			o += (size_t)snprintf(joined + o, sizeof(joined) - o, "%s\n", g->msg[i]);
+	}
+	verdict(f);
+	assert_string_equal(f->why, joined);
+}
+
+static void every_failed_check_is_a_violation_with_the_same_sentence(void **state)
+{
+	struct fixture *f = *state;
+	struct edge_rec e = { .seq = 100, .intended_ns = T0 + 101 * HALF, .expirations = 2 };
+	struct got_checks g;
+	unsigned nfail;
+
+	feed_wave(f, 100, 50, 30000);
+	edgestats_add(f->s, &e);
+	f->ri.dropped = 2;
+	set(f, CFG_LIMITS_TMAX, "531us");
+	set(f, CFG_LIMITS_MISSED_MAX, "0");
+	nfail = checks_of(f, &g);
+	assert_int_equal(nfail, 3);	/* dropped, tmax, missed_periods */
+	assert_int_equal(find_check(&g, "", "", "dropped", NULL)->result, SUMMARY_FAIL);
+	assert_int_equal(find_check(&g, "", "", "missed_periods", NULL)->result, SUMMARY_FAIL);
+	assert_int_equal(find_check(&g, "", "", "edges", NULL)->result, SUMMARY_PASS);
+	assert_violations_are_the_failed_checks(f, &g);
+}
+
+static void a_violated_limit_carries_its_key_limit_figure_edge_and_time(void **state)
+{
+	struct fixture *f = *state;
+	const struct summary_check *k;
+	struct got_checks g;
+	size_t i;
+
+	feed_wave(f, 100, 50, 30000); /* pulse 49 is 530 us, window up to 532 us */
+	set(f, CFG_LIMITS_TMAX, "531us");
+	checks_of(f, &g);
+	k = find_check(&g, "", "", "tmax", &i);
+	assert_int_equal(k->result, SUMMARY_FAIL);
+	assert_true(k->in_verdict);
+	assert_string_equal(k->key, "limits.tmax");
+	assert_int_equal(k->unit, SUMMARY_UNIT_NS);
+	assert_true(k->has_observed && k->has_limit && k->has_estimate && k->has_edge);
+	assert_true(k->observed == 532000 && k->limit == 531000 && k->estimate == 530000);
+	assert_false(k->limit_is_min);
+	assert_int_equal(k->seq, 49);
+	assert_int_equal(k->intended_ns, T0 + 49 * HALF);
+	assert_true(fabs(k->t_s - 0.0245) < 1e-9);
+	assert_non_null(strstr(g.msg[i], "above limits.tmax 531.000 us"));
+	/* tmin: a lower bound, checked against the narrowest window edge */
+	k = find_check(&g, "", "", "tmin", NULL);
+	assert_int_equal(k->result, SUMMARY_SKIP);
+	assert_true(k->has_observed && !k->has_limit && k->limit_is_min);
+	assert_true(k->observed == 468000);
+}
+
+static void an_unset_limit_is_skipped_but_keeps_its_figure(void **state)
+{
+	struct fixture *f = *state;
+	const struct summary_check *k;
+	struct got_checks g;
+	size_t i;
+
+	feed_wave(f, 100, 42, 90000);
+	assert_int_equal(checks_of(f, &g), 0);
+	k = find_check(&g, "", "", "wake_latency_max", &i);
+	assert_int_equal(k->result, SUMMARY_SKIP);
+	assert_true(k->has_observed && k->observed == 100000 && k->seq == 42);
+	assert_string_equal(g.msg[i], "limits.wake_latency_max is not set");
+	k = find_check(&g, "", "", "missed_periods", NULL);
+	assert_int_equal(k->result, SUMMARY_SKIP);
+	assert_true(k->has_observed && k->observed == 0 && k->unit == SUMMARY_UNIT_COUNT);
+	set(f, CFG_LIMITS_WAKE_LATENCY_MAX, "100us");
+	checks_of(f, &g);
+	assert_int_equal(find_check(&g, "", "", "wake_latency_max", NULL)->result, SUMMARY_PASS);
+}
+
+/* A run of two phases: "idle" (no loads) and "loaded" (a CoreMark on CPU 0,
+ * a ping flood on lo), the second with what @busy/@pps/@valid say. */
+struct phased {
+	struct summary_phase ph[2];
+	struct proof_phase proof[2];
+	struct proof_req reqs[2];
+	struct edgestats *st[2];
+};
+
+static void phased_setup(struct fixture *f, struct phased *p, float busy, double pps, bool valid)
+{
+	struct proof_sample smp = { .dt_ns = 1000000000ull, .ncpu = 2, .nif = 1 };
+	struct load_result res = { .valid = valid, .score = 100 };
+	char err[64];
+	uint64_t i;
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->reqs[0].name, sizeof(p->reqs[0].name), "coremark");
+	p->reqs[0].kind = LOAD_PROOF_CPU;
+	p->reqs[0].results = true;
+	cpulist_parse("0", &p->reqs[0].cpus, err, sizeof(err));
+	snprintf(p->reqs[1].name, sizeof(p->reqs[1].name), "ping-flood");
+	p->reqs[1].kind = LOAD_PROOF_NET;
+	p->reqs[1].min_pps = 1000;
+	snprintf(p->reqs[1].iface, sizeof(p->reqs[1].iface), "lo");
+	smp.busy[0] = busy;
+	smp.busy[1] = 5;
+	snprintf(smp.ifname[0], PROOF_IFNAME, "lo");
+	smp.rx_pps[0] = smp.tx_pps[0] = pps / 2;
+	proof_phase_add_sample(&p->proof[1], &smp);
+	if (!valid)
+		snprintf(res.why, sizeof(res.why), "ran 4 s");
+	proof_phase_add_result(&p->proof[1], "coremark", &res);
+	p->st[0] = edgestats_new(HALF);
+	p->st[1] = edgestats_new(HALF);
+	assert_non_null(p->st[0]);
+	assert_non_null(p->st[1]);
+	for (i = 0; i < 100; i++) {
+		struct edge_rec e = { .seq = i, .intended_ns = T0 + i * HALF, .wake_off_ns = 10000,
+				      .write_begin_off_ns = 11000, .write_end_off_ns = 13000,
+				      .expirations = 1, .level = (uint8_t)(i % 2 == 0) };
+
+		edgestats_add(f->s, &e);
+		edgestats_add(p->st[i < 50 ? 0 : 1], &e);
+	}
+	p->ph[0] = (struct summary_phase){ .name = "idle", .stats = p->st[0], .proof = &p->proof[0],
+					   .duration_ns = 25000000, .sampled = true };
+	p->ph[1] = (struct summary_phase){ .name = "loaded", .stats = p->st[1], .start_off_ns = 25000000,
+					   .proof = &p->proof[1], .reqs = p->reqs, .nreqs = 2,
+					   .sampled = true };
+	f->ri.phases = p->ph;
+	f->ri.nphases = 2;
+	f->ri.min_busy_pct = 80;
+	f->ri.records_logged = 100;
+}
+
+static void phased_free(struct phased *p)
+{
+	edgestats_free(p->st[0]);
+	edgestats_free(p->st[1]);
+}
+
+static void load_proofs_are_checks_with_phase_load_what_observed_and_needed(void **state)
+{
+	struct fixture *f = *state;
+	const struct summary_check *k;
+	struct got_checks g;
+	struct phased p;
+	size_t i;
+
+	phased_setup(f, &p, 30, 20, false);
+	assert_int_equal(checks_of(f, &g), 3);
+	k = find_check(&g, "loaded", "coremark", "cpu_busy", &i);
+	assert_int_equal(k->result, SUMMARY_FAIL);
+	assert_true(k->in_verdict && k->unit == SUMMARY_UNIT_PERCENT);
+	assert_true(k->has_observed && fabs(k->observed - 30) < 0.01);
+	assert_true(k->has_limit && k->limit == 80 && k->limit_is_min);
+	assert_string_equal(g.msg[i], "phase loaded: load not applied: coremark: CPUs 0 were 30 % "
+				      "busy (at least 80 % needed)");
+	k = find_check(&g, "loaded", "coremark", "valid_scores", &i);
+	assert_int_equal(k->result, SUMMARY_FAIL);
+	assert_true(k->observed == 0 && k->limit == 1);
+	assert_non_null(strstr(g.msg[i], "coremark gave no valid score (1 runs without: ran 4 s)"));
+	k = find_check(&g, "loaded", "ping-flood", "packets_per_s", &i);
+	assert_int_equal(k->result, SUMMARY_FAIL);
+	assert_true(fabs(k->observed - 20) < 0.01 && k->limit == 1000 &&
+		    k->unit == SUMMARY_UNIT_PPS);
+	assert_non_null(strstr(g.msg[i], "the flood did not arrive"));
+	assert_int_equal(find_check(&g, "loaded", "coremark", "running", NULL)->result,
+			 SUMMARY_PASS);
+	assert_violations_are_the_failed_checks(f, &g);
+	/* in the JSON: the loads' checks (the phases' own limits are not the verdict's) */
+	assert_int_equal(summary_write_json(f->json_path, f->c, f->s, &f->ri), 0);
+	i = (size_t)python_accepts(f->json_path,
+		"all(c[\"load\"] for c in d[\"verdict\"][\"checks\"] if c[\"phase\"]) and "
+		"[(c[\"observed\"], c[\"limit\"], c[\"unit\"], c[\"bound\"], c[\"message\"]) "
+		"for c in d[\"verdict\"][\"checks\"] if c[\"name\"] == \"cpu_busy\"] == "
+		"[(30.0, 80, \"percent\", \"min\", d[\"verdict\"][\"violations\"][0])]");
+	if ((int)i >= 0)
+		assert_int_equal((int)i, 0);
+
+	/* the same loads showing: every proof passes, with its figure */
+	phased_free(&p);
+	edgestats_free(f->s);
+	f->s = edgestats_new(HALF);
+	phased_setup(f, &p, 95, 50000, true);
+	assert_int_equal(checks_of(f, &g), 0);
+	k = find_check(&g, "loaded", "coremark", "cpu_busy", NULL);
+	assert_true(k->result == SUMMARY_PASS && fabs(k->observed - 95) < 0.01);
+	k = find_check(&g, "loaded", "coremark", "valid_scores", NULL);
+	assert_true(k->result == SUMMARY_PASS && k->observed == 1);
+	phased_free(&p);
+}
+
+static void a_lost_load_fails_running_and_skips_its_other_proofs(void **state)
+{
+	struct fixture *f = *state;
+	struct got_checks g;
+	struct phased p;
+	size_t i;
+
+	phased_setup(f, &p, 99, 50000, true);
+	proof_phase_load(&p.proof[1], "coremark")->lost = true;
+	snprintf(proof_phase_load(&p.proof[1], "coremark")->lost_why, 160, "exits at once");
+	assert_int_equal(checks_of(f, &g), 1);
+	assert_int_equal(find_check(&g, "loaded", "coremark", "running", &i)->result, SUMMARY_FAIL);
+	assert_non_null(strstr(g.msg[i], "phase loaded: load not applied: coremark was lost "
+					 "(exits at once)"));
+	assert_int_equal(find_check(&g, "loaded", "coremark", "cpu_busy", NULL)->result,
+			 SUMMARY_SKIP);
+	assert_int_equal(find_check(&g, "loaded", "coremark", "valid_scores", NULL)->result,
+			 SUMMARY_SKIP);
+	assert_violations_are_the_failed_checks(f, &g);
+	phased_free(&p);
+}
+
+static void a_phase_has_its_own_limit_checks_outside_the_verdict(void **state)
+{
+	struct fixture *f = *state;
+	const struct summary_check *k;
+	struct got_checks g;
+	struct phased p;
+
+	phased_setup(f, &p, 95, 50000, true);
+	set(f, CFG_LIMITS_TMAX, "501us");    /* every window reaches 502 us */
+	assert_int_equal(checks_of(f, &g), 1); /* the run's tmax only */
+	k = find_check(&g, "idle", "", "tmax", NULL);
+	assert_int_equal(k->result, SUMMARY_FAIL);
+	assert_false(k->in_verdict);
+	assert_true(k->observed == 502000);
+	assert_violations_are_the_failed_checks(f, &g);
+	/* a phase never reached: its limits are skipped, not failed */
+	p.ph[1].stats = NULL;
+	checks_of(f, &g);
+	assert_int_equal(find_check(&g, "loaded", "", "tmax", NULL)->result, SUMMARY_SKIP);
+	phased_free(&p);
+}
+
+static void the_json_verdict_lists_every_check_with_its_figures(void **state)
+{
+	struct fixture *f = *state;
+	int ret;
+
+	feed_wave(f, 100, 50, 30000);
+	set(f, CFG_LIMITS_TMAX, "531us");
+	assert_int_equal(summary_write_json(f->json_path, f->c, f->s, &f->ri), 0);
+	ret = python_accepts(f->json_path,
+			     "[c for c in d[\"verdict\"][\"checks\"] if c[\"result\"] == \"fail\"] == "
+			     "[{\"name\": \"tmax\", \"result\": \"fail\", \"key\": \"limits.tmax\", "
+			     "\"phase\": None, \"load\": None, \"unit\": \"ns\", \"observed\": 532000, "
+			     "\"limit\": 531000, \"bound\": \"max\", \"estimate\": 530000, \"seq\": 49, "
+			     "\"intended_ns\": 1024500000, \"t_s\": 0.0245, "
+			     "\"message\": d[\"verdict\"][\"violations\"][0]}] and "
+			     "len(d[\"verdict\"][\"checks\"]) == 10");
+	if (ret < 0)
+		skip();
+	assert_int_equal(ret, 0);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -427,6 +739,13 @@ int main(void)
 		T(the_json_summary_of_an_empty_run_has_nulls_not_garbage),
 		T(hostile_strings_still_make_valid_json),
 		T(an_unwritable_json_path_is_an_error_with_errno),
+		T(every_failed_check_is_a_violation_with_the_same_sentence),
+		T(a_violated_limit_carries_its_key_limit_figure_edge_and_time),
+		T(an_unset_limit_is_skipped_but_keeps_its_figure),
+		T(load_proofs_are_checks_with_phase_load_what_observed_and_needed),
+		T(a_lost_load_fails_running_and_skips_its_other_proofs),
+		T(a_phase_has_its_own_limit_checks_outside_the_verdict),
+		T(the_json_verdict_lists_every_check_with_its_figures),
 	};
 #undef T
 	return cmocka_run_group_tests(tests, NULL, NULL);

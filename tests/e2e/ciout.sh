@@ -1,0 +1,161 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# End-to-end tests of what CI servers and board farms read: `--json -`
+# alone on standard output (run, analyze, compare), --junit parsed by a real
+# XML parser with the right counts, --results lines taken by Linaro's own
+# send-to-lava.sh patterns, and status lines without terminal controls
+# when standard error is not a terminal (journald, CI logs).
+# Usage: SQWAVE=build/sqwave tests/e2e/ciout.sh   (prints PASS/FAIL lines)
+set -u
+SQWAVE=${SQWAVE:-build/sqwave}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+TMP=$(mktemp -d /tmp/sqwave-ciout.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+BOARD=$ROOT/boards/sim.yaml
+passed=0
+failed=0
+
+fail() { echo "    $*" >&2; return 1; }
+
+# Linaro test-definitions' automated/utils/send-to-lava.sh: a result line is
+# taken when one of these egrep patterns matches; awk then splits NAME
+# RESULT MEASUREMENT UNITS, and lava-test-case wants a number.
+lava_lines_ok() {
+	local line n=0 name result meas units seen=""
+	while read -r line; do
+		n=$((n + 1))
+		if ! echo "$line" | grep -iqE ".* +(pass|fail|skip)$" &&
+		   ! echo "$line" | grep -iqE ".*+ (pass|fail|skip)+ .*+"; then
+			fail "send-to-lava.sh would drop: $line"; return 1
+		fi
+		name=$(echo "$line" | awk '{print $1}')
+		result=$(echo "$line" | awk '{print $2}')
+		meas=$(echo "$line" | awk '{print $3}')
+		units=$(echo "$line" | awk '{print $4}')
+		case $result in pass|fail|skip) ;; *) fail "result '$result': $line"; return 1 ;; esac
+		if [ -n "$meas" ]; then
+			echo "$meas" | grep -qE '^-?[0-9]+(\.[0-9]+)?$' || { fail "not a number: $line"; return 1; }
+			[ -n "$units" ] || { fail "a measurement without units: $line"; return 1; }
+		fi
+		case " $seen " in *" $name "*) fail "name twice: $name"; return 1 ;; esac
+		seen="$seen $name"
+	done < "$1"
+	[ "$n" -gt 0 ] || fail "no result lines in $1"
+}
+
+test_json_dash_is_the_only_thing_on_stdout_and_the_text_goes_to_stderr() {
+	"$SQWAVE" run --board "$BOARD" --duration 1s --quiet --log "$TMP/j.sqwlog" --json - \
+		--junit "$TMP/j.xml" --results "$TMP/j.txt" > "$TMP/j.out" 2> "$TMP/j.err"
+	local rc=$?
+	[ $rc -le 1 ] || fail "exit $rc: $(cat "$TMP/j.err")" || return 1
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["schema"] == "sqwave-summary"' \
+		"$TMP/j.out" || fail "stdout is not one JSON document: $(head -c 300 "$TMP/j.out")" || return 1
+	grep -q "^verdict" "$TMP/j.err" || fail "no text summary on stderr" || return 1
+	# the same run as a file gives the same verdict
+	[ -s "$TMP/j.xml" ] && [ -s "$TMP/j.txt" ] || fail "--junit/--results not written" || return 1
+}
+
+test_analyze_and_compare_json_dash_are_pure_json() {
+	[ -f "$TMP/j.sqwlog" ] || "$SQWAVE" run --board "$BOARD" --duration 1s --quiet \
+		--log "$TMP/j.sqwlog" > /dev/null 2>&1
+	"$SQWAVE" analyze "$TMP/j.sqwlog" --json - > "$TMP/a.out" 2> "$TMP/a.err" ||
+		fail "analyze: $(cat "$TMP/a.err")" || return 1
+	python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["schema"] == "sqwave-analysis"' \
+		"$TMP/a.out" || fail "analyze stdout: $(head -c 300 "$TMP/a.out")" || return 1
+	grep -q "wake" "$TMP/a.err" || fail "analyze text not on stderr" || return 1
+	"$SQWAVE" compare "$TMP/j.sqwlog" --scope-tmin 400us --scope-tmax 600us --json - \
+		> "$TMP/c.out" 2> "$TMP/c.err"
+	[ $? -le 1 ] || fail "compare: $(cat "$TMP/c.err")" || return 1
+	python3 -c 'import json,sys; assert json.load(open(sys.argv[1]))["schema"] == "sqwave-compare"' \
+		"$TMP/c.out" || fail "compare stdout: $(head -c 300 "$TMP/c.out")" || return 1
+	grep -q "^verdict" "$TMP/c.err" || fail "compare text not on stderr" || return 1
+}
+
+test_two_outputs_on_stdout_are_a_usage_error() {
+	"$SQWAVE" run --board "$BOARD" --duration 1s --quiet --log "$TMP/u.sqwlog" --json - \
+		--results - > /dev/null 2> "$TMP/u.err"
+	[ $? -eq 2 ] || fail "run: expected exit 2" || return 1
+	grep -q "only one" "$TMP/u.err" || fail "$(cat "$TMP/u.err")" || return 1
+	[ -f "$TMP/j.sqwlog" ] || return 0
+	"$SQWAVE" analyze "$TMP/j.sqwlog" --json - --csv - > /dev/null 2>&1
+	[ $? -eq 2 ] || fail "analyze: expected exit 2" || return 1
+}
+
+test_a_violated_limit_is_a_junit_failure_and_a_fail_line_with_its_figure() {
+	"$SQWAVE" run --board "$BOARD" --duration 1s --quiet --tmax 400us --max-missed 1000000 \
+		--log "$TMP/l.sqwlog" --json "$TMP/l.json" --junit "$TMP/l.xml" --results "$TMP/l.txt" \
+		> /dev/null 2> "$TMP/l.err"
+	[ $? -eq 1 ] || fail "expected exit 1: $(cat "$TMP/l.err")" || return 1
+	lava_lines_ok "$TMP/l.txt" || return 1
+	grep -qE '^tmax fail [0-9]+\.[0-9]{3} us$' "$TMP/l.txt" || fail "$(cat "$TMP/l.txt")" || return 1
+	grep -qE '^missed_periods pass [0-9]+ count$' "$TMP/l.txt" || fail "$(cat "$TMP/l.txt")" || return 1
+	grep -qE '^tmin skip [0-9]+\.[0-9]{3} us$' "$TMP/l.txt" || fail "$(cat "$TMP/l.txt")" || return 1
+	python3 - "$TMP/l.xml" "$TMP/l.json" "$TMP/l.txt" <<'PY' || return 1
+import json, sys, xml.etree.ElementTree as ET
+r = ET.parse(sys.argv[1]).getroot()
+d = json.load(open(sys.argv[2]))
+lines = open(sys.argv[3]).read().split("\n")[:-1]
+cases = list(r.iter("testcase"))
+fails = [c for c in cases if c.find("failure") is not None]
+assert r.tag == "testsuites" and len(r.findall("testsuite")) == 1
+assert int(r.get("tests")) == len(cases) == len(lines) == len(d["verdict"]["checks"]), \
+    (r.get("tests"), len(cases), len(lines), len(d["verdict"]["checks"]))
+assert int(r.get("failures")) == len(fails) == len(d["verdict"]["violations"]) == 1
+f = fails[0].find("failure")
+assert fails[0].get("name") == "tmax" and f.get("type") == "limits.tmax", fails[0].attrib
+assert "above limits.tmax 400.000 us" in f.get("message") and "at most 400.000 us" in f.text, f.text
+tmax = [c for c in d["verdict"]["checks"] if c["name"] == "tmax"][0]
+assert tmax["result"] == "fail" and tmax["limit"] == 400000 and tmax["observed"] > 400000
+assert "tmax fail %.3f us" % (tmax["observed"] / 1000) in lines
+PY
+}
+
+test_a_run_with_phases_gives_a_test_suite_per_phase() {
+	cat > "$TMP/phases.yaml" <<'EOF'
+run:
+  half_period: 500us
+phases:
+  - name: first
+    duration: 500ms
+  - name: second.one
+    duration: 500ms
+limits:
+  tmin: 100us
+EOF
+	"$SQWAVE" run --board "$BOARD" --profile "$TMP/phases.yaml" --quiet --log "$TMP/p.sqwlog" \
+		--junit "$TMP/p.xml" --results "$TMP/p.txt" > /dev/null 2> "$TMP/p.err"
+	[ $? -le 1 ] || fail "exit: $(cat "$TMP/p.err")" || return 1
+	lava_lines_ok "$TMP/p.txt" || return 1
+	grep -qE '^second_one\.tmin (pass|fail) [0-9.]+ us$' "$TMP/p.txt" ||
+		fail "no phase line: $(cat "$TMP/p.txt")" || return 1
+	python3 - "$TMP/p.xml" <<'PY' || return 1
+import sys, xml.etree.ElementTree as ET
+r = ET.parse(sys.argv[1]).getroot()
+names = [s.get("name") for s in r.findall("testsuite")]
+assert names == ["sqwave.sim", "sqwave.sim.phase.first", "sqwave.sim.phase.second.one"], names
+for s in r.findall("testsuite"):
+    assert int(s.get("tests")) == len(s.findall("testcase")) > 0
+    assert int(s.get("failures")) == len(s.findall("testcase/failure"))
+    assert int(s.get("skipped")) == len(s.findall("testcase/skipped"))
+PY
+}
+
+test_status_lines_carry_no_terminal_controls_when_stderr_is_a_file() {
+	"$SQWAVE" run --board "$BOARD" --duration 2s --status-interval 200ms \
+		--log "$TMP/s.sqwlog" > "$TMP/s.out" 2> "$TMP/s.err" || return 1
+	[ "$(grep -c ' edges ' "$TMP/s.err")" -ge 3 ] || fail "no status lines: $(cat "$TMP/s.err")" || return 1
+	if LC_ALL=C grep -q "$(printf '[\033\r]')" "$TMP/s.err" "$TMP/s.out"; then
+		fail "escape or carriage return in the output"; return 1
+	fi
+}
+
+for t in $(declare -F | awk '{print $3}' | grep '^test_'); do
+	if ( $t ); then
+		echo "PASS ciout: ${t#test_}"
+		passed=$((passed + 1))
+	else
+		echo "FAIL ciout: ${t#test_}"
+		failed=$((failed + 1))
+	fi
+done
+[ $failed -eq 0 ]
