@@ -109,8 +109,7 @@ int cfgpath_dirs(enum cfgpath_kind kind, struct cfgpath_dir *dirs, int max)
 	snprintf(origin, sizeof(origin), "installed (%s)", installed);
 	n = add_dir(dirs, n, max, installed, origin);
 	exe_share_dir(share, sizeof(share));
-	if (share[0]) {
-		snprintf(path, sizeof(path), "%s/%s", share, sub);
+	if (share[0] && snprintf(path, sizeof(path), "%s/%s", share, sub) < (int)sizeof(path)) {
 		/* Only when it is not the installed directory under another name. */
 		if (realpath(path, real_a) &&
 		    !(realpath(installed, real_b) && !strcmp(real_a, real_b))) {

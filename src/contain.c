@@ -568,7 +568,7 @@ struct contain *contain_new(enum contain_kind want, const char *self_exe,
 			snprintf(c->desc, sizeof(c->desc), "process groups only (run.containment)");
 		else
 			snprintf(c->desc, sizeof(c->desc), "process groups only (no cgroup: cgroup2 "
-				 "%s; freezer %s)", why2, whyf);
+				 "%.1000s; freezer %.1000s)", why2, whyf);
 	} else {
 		snprintf(c->desc, sizeof(c->desc), "%s (%s)", contain_kind_name(c->kind), c->top[0]);
 	}
@@ -629,7 +629,19 @@ struct contain_group *contain_group_new(struct contain *c, const char *name, cha
 	for (k = 0; k < 2; k++) {
 		if (!c->top[k][0])
 			continue;
-		snprintf(g->cg[k], sizeof(g->cg[k]), "%s/%s", c->top[k], g->name);
+		{
+			char path[sizeof(g->cg[k])];
+
+			if (snprintf(path, sizeof(path), "%s/%s", c->top[k], g->name) >=
+			    (int)sizeof(path)) {
+				cerr(err, errlen, "cgroup path too long: %s", c->top[k]);
+				if (k)
+					rmdir(g->cg[0]);
+				free(g);
+				return NULL;
+			}
+			memcpy(g->cg[k], path, sizeof(path));
+		}
 		if (mkdir(g->cg[k], 0755) < 0 && errno != EEXIST) {
 			cerr(err, errlen, "cannot create the load's cgroup %s: %s", g->cg[k],
 			     strerror(errno));

@@ -79,7 +79,7 @@ static void escape(struct sink *k, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	const unsigned char *run = s;   /* start of bytes that need no escaping */
-	char esc[8];
+	char esc[16];
 
 	sink_put(k, "\"", 1);
 	while (*s) {

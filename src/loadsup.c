@@ -19,6 +19,7 @@
 #define FAST_EXITS_LOST 5           /* ... this many times in a row: lost */
 #define BACKOFF_NS 100000000ull     /* first retry after a fast exit; doubles */
 #define STOP_SLACK_NS 5000000000ull /* after SIGKILL: how long to wait for the last */
+#define DRAIN_MAX 65536             /* bytes read from one load's output per wake-up */
 
 struct ls_inst {
 	pid_t pid;                  /* 0: not running */
@@ -214,12 +215,15 @@ static void take_lines(struct loadsup *s, struct ls_load *l, unsigned i, uint64_
 	}
 }
 
-/* Read everything @in's pipe holds now (non-blocking); close it at EOF. */
+/* Read what @in's pipe holds now (non-blocking), at most DRAIN_MAX bytes:
+ * a load that writes without end (`yes`) must not keep the main loop from
+ * its other work (poll() says when there is more). Close it at EOF. */
 static void drain(struct loadsup *s, struct ls_load *l, unsigned i, uint64_t now)
 {
 	struct ls_inst *in = &l->inst[i];
+	size_t got = 0;
 
-	while (in->out >= 0) {
+	while (in->out >= 0 && got < DRAIN_MAX) {
 		ssize_t n = read(in->out, in->buf + in->blen, sizeof(in->buf) - in->blen);
 
 		if (n < 0 && errno == EINTR)
@@ -233,6 +237,7 @@ static void drain(struct loadsup *s, struct ls_load *l, unsigned i, uint64_t now
 			return;
 		}
 		in->blen += (size_t)n;
+		got += (size_t)n;
 		take_lines(s, l, i, now, false);
 	}
 }

@@ -192,7 +192,7 @@ static void read_net(struct proof_sampler *s, struct proof_raw *r)
 			all = n;
 			cap = cap ? 2 * cap : 64;
 		}
-		snprintf(all[nall++], PROOF_IFNAME, "%s", de->d_name);
+		memcpy(all[nall++], de->d_name, strlen(de->d_name) + 1);	/* < PROOF_IFNAME */
 	}
 	closedir(d);
 	if (nall)

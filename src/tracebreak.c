@@ -132,8 +132,8 @@ static int find_tracefs(char *out, size_t len)
 		fclose(f);
 	if (out[0])
 		return 0;
-	if (dbg[0] && stat(dbg, &st) == 0) {
-		snprintf(out, len, "%s", dbg);
+	if (dbg[0] && stat(dbg, &st) == 0 && strlen(dbg) < len) {
+		memcpy(out, dbg, strlen(dbg) + 1);
 		return 0;
 	}
 	return -1;

@@ -314,7 +314,7 @@ static int read_all(const char *text, struct edge_rec *out, int max, const struc
 static void a_plain_edge_list_reads_with_units_comments_and_crlf(void **state)
 {
 	struct edge_rec e[8];
-	const struct analyze_source_info *info;
+	const struct analyze_source_info *info = NULL;
 	struct analyze_source *s = NULL;
 	enum analyze_status st;
 	char err[512];
@@ -346,7 +346,7 @@ static void a_plain_edge_list_reads_with_units_comments_and_crlf(void **state)
 static void an_edge_list_without_intended_times_has_no_latency(void **state)
 {
 	struct edge_rec e[4];
-	const struct analyze_source_info *info;
+	const struct analyze_source_info *info = NULL;
 	struct analyze_source *s = NULL;
 	enum analyze_status st;
 	char err[512];
@@ -366,7 +366,7 @@ static void an_edge_list_without_intended_times_has_no_latency(void **state)
 static void sqwaves_own_export_is_read_with_its_write_windows(void **state)
 {
 	struct edge_rec e[4];
-	const struct analyze_source_info *info;
+	const struct analyze_source_info *info = NULL;
 	struct analyze_source *s = NULL;
 	enum analyze_status st;
 	char err[512];
@@ -412,7 +412,7 @@ static void every_bad_edge_list_is_refused_with_file_and_line(void **state)
 		{ "seq,level,measured_ns,expirations\n0,1,5,70000\n", ":2: expirations: '70000'" },
 		{ "seq,level,measured_ns\n0,1,\"5\n", ":2: unterminated quote" },
 	};
-	const struct analyze_source_info *info;
+	const struct analyze_source_info *info = NULL;
 	struct analyze_source *s;
 	enum analyze_status st;
 	struct edge_rec e[4];
@@ -442,7 +442,7 @@ static void a_truncated_log_is_read_to_its_last_complete_record(void **state)
 	char path[256];
 	struct edgelog_writer *w;
 	struct analyze_source *s;
-	const struct analyze_source_info *info;
+	const struct analyze_source_info *info = NULL;
 	enum analyze_status st;
 	struct edge_rec e, recs[5];
 	char err[256];

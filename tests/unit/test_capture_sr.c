@@ -17,7 +17,7 @@ static size_t make_session(unsigned char **zip, size_t samples, unsigned half, i
 	uint16_t *s = malloc(samples * sizeof(*s));
 	struct zip_in in[32];
 	size_t per = samples / (size_t)nchunks, len;
-	char names[32][16];
+	char names[32][24];
 	int k = 0;
 
 	for (size_t i = 0; i < samples; i++)

@@ -25,6 +25,12 @@
 #include "contain.h"
 #include "cpulist.h"
 
+/* This test binary, re-executed as the guardian, the exec wrapper and the
+ * loads: its own path, not /proc/self/exe, which under valgrind is
+ * valgrind (children then run natively, the parent under valgrind). */
+static char self[4096] = "/proc/self/exe";
+
+
 static void sleep_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
@@ -106,7 +112,7 @@ static struct load_proc tree_proc(int children, const char *mode1, const char *m
 	int a = 0;
 
 	snprintf(nbuf, sizeof(nbuf), "%d", children);
-	argv[a++] = (char *)"/proc/self/exe";
+	argv[a++] = self;
 	argv[a++] = (char *)"tree";
 	argv[a++] = nbuf;
 	if (mode1)
@@ -154,7 +160,7 @@ static bool kind_available(enum contain_kind k)
 
 	if (geteuid() != 0)
 		return k == CONTAIN_PGROUP;
-	c = contain_new(k, "/proc/self/exe", NULL, err, sizeof(err));
+	c = contain_new(k, self, NULL, err, sizeof(err));
 	if (!c)
 		return false;
 	contain_free(c);
@@ -176,7 +182,7 @@ static void stop_takes_every_descendant(enum contain_kind kind)
 		printf("    (%s containment not available here: skipped)\n", contain_kind_name(kind));
 		return;
 	}
-	c = contain_new(kind, "/proc/self/exe", NULL, err, sizeof(err));
+	c = contain_new(kind, self, NULL, err, sizeof(err));
 	assert_non_null(c);
 	assert_int_equal(contain_kind(c), kind);
 	g = contain_group_new(c, "tree load", err, sizeof(err));
@@ -222,7 +228,7 @@ static void a_process_group_stop_takes_children_that_ignore_sigterm(void **state
 static void a_program_that_cannot_start_says_why(void **state)
 {
 	char err[512];
-	struct contain *c = contain_new(CONTAIN_PGROUP, "/proc/self/exe", NULL, err, sizeof(err));
+	struct contain *c = contain_new(CONTAIN_PGROUP, self, NULL, err, sizeof(err));
 	struct contain_group *g;
 	char *argv[] = { (char *)"/nonexistent/coremark", NULL };
 	struct load_proc p = { .argv = argv };
@@ -259,7 +265,7 @@ static void killing_the_starter_leaves_no_load_behind(void **state)
 		starter = fork();
 		if (starter == 0) {
 			char err[512];
-			struct contain *c = contain_new(kinds[k], "/proc/self/exe", NULL, err,
+			struct contain *c = contain_new(kinds[k], self, NULL, err,
 							sizeof(err));
 			struct contain_group *g = c ? contain_group_new(c, "t", err, sizeof(err)) : NULL;
 			/* without a cgroup, only the process group holds them: no setsid */
@@ -299,7 +305,7 @@ static void a_dead_runs_cgroup_is_cleared_by_the_next_run(void **state)
 		printf("    (cgroup2 containment not available here: skipped)\n");
 		return;
 	}
-	c = contain_new(CONTAIN_CGROUP2, "/proc/self/exe", NULL, err, sizeof(err));
+	c = contain_new(CONTAIN_CGROUP2, self, NULL, err, sizeof(err));
 	assert_non_null(c);
 	/* the parent of our own sqwave.<pid>: the cgroup2 mount */
 	snprintf(dir, sizeof(dir), "%s", strchr(contain_describe(c), '(') + 1);
@@ -309,7 +315,7 @@ static void a_dead_runs_cgroup_is_cleared_by_the_next_run(void **state)
 	snprintf(sub, sizeof(sub), "%s/0-load", dir);
 	assert_int_equal(mkdir(dir, 0755), 0);
 	assert_int_equal(mkdir(sub, 0755), 0);
-	c = contain_new(CONTAIN_CGROUP2, "/proc/self/exe", NULL, err, sizeof(err));
+	c = contain_new(CONTAIN_CGROUP2, self, NULL, err, sizeof(err));
 	assert_non_null(c);
 	assert_int_equal(stat(dir, &sb), -1);
 	contain_free(c);
@@ -332,7 +338,7 @@ static void a_reused_pid_does_not_keep_a_dead_runs_cgroup(void **state)
 		printf("    (cgroup2 containment not available here: skipped)\n");
 		return;
 	}
-	c = contain_new(CONTAIN_CGROUP2, "/proc/self/exe", NULL, err, sizeof(err));
+	c = contain_new(CONTAIN_CGROUP2, self, NULL, err, sizeof(err));
 	assert_non_null(c);
 	snprintf(root, sizeof(root), "%s", strchr(contain_describe(c), '(') + 1);
 	*strrchr(root, '/') = '\0';
@@ -371,7 +377,7 @@ static void loads_are_held_under_sqwaves_own_cgroup(void **state)
 		printf("    (cgroup2 containment not available here: skipped)\n");
 		return;
 	}
-	c = contain_new(CONTAIN_CGROUP2, "/proc/self/exe", NULL, err, sizeof(err));
+	c = contain_new(CONTAIN_CGROUP2, self, NULL, err, sizeof(err));
 	assert_non_null(c);
 	snprintf(root, sizeof(root), "%s", strchr(contain_describe(c), '(') + 1);
 	*strrchr(root, '/') = '\0';
@@ -386,7 +392,7 @@ static void loads_are_held_under_sqwaves_own_cgroup(void **state)
 		printf("    (cannot move into a cgroup here: skipped)\n");
 		return;
 	}
-	c = contain_new(CONTAIN_CGROUP2, "/proc/self/exe", NULL, err, sizeof(err));
+	c = contain_new(CONTAIN_CGROUP2, self, NULL, err, sizeof(err));
 	snprintf(want, sizeof(want), "cgroup2 (%s/sqwave.%d.", mine, (int)getpid());
 	if (c && strncmp(contain_describe(c), want, strlen(want)))
 		fail_msg("%s, expected it under %s", contain_describe(c), mine);
@@ -414,6 +420,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], CONTAIN_EXEC_ARG))
 		return contain_exec_main(argc - 1, argv + 1);
+	if (!realpath(argv[0], self))
+		snprintf(self, sizeof(self), "/proc/self/exe");
 	if (argc > 1 && !strcmp(argv[1], CONTAIN_GUARD_ARG))
 		return contain_guard_main(argc - 1, argv + 1);
 	if (argc > 2 && !strcmp(argv[1], "tree"))

@@ -24,7 +24,7 @@ static char dir[64];
 
 static void put(const char *name, const char *text)
 {
-	char path[256], cmd[512];
+	char path[512], cmd[1024];
 	FILE *f;
 
 	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname %s/%s)\"", dir, name);
@@ -38,7 +38,7 @@ static void put(const char *name, const char *text)
 
 static void get(const char *name, char *buf, size_t len)
 {
-	char path[256];
+	char path[512];
 	FILE *f;
 	size_t n;
 
