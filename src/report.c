@@ -135,6 +135,54 @@ static void row_proof(struct report_row *row, const struct jv *ph)
 	row->load_applied = jv_len(jv_get(ph, "load_not_applied")) == 0;
 }
 
+/*
+ * A failure of the whole run that no phase's own figures show: no edges,
+ * records dropped, line writes that failed, an incomplete log, a stop on an
+ * error or at a trace break. From the summary's verdict.checks; documents
+ * without them (analyses, older summaries) from their counts and stop
+ * reason. "" when there is none.
+ */
+static void run_failure(const struct jv *doc, char *out, size_t len)
+{
+	static const char *const health[] = { "edges", "dropped", "write_errors", "log_complete",
+					      "no_error", "no_break" };
+	const struct jv *checks = jv_path(doc, "verdict.checks");
+	const char *stop = jv_str(jv_path(doc, "run.stop_reason"),
+				  jv_str(jv_path(doc, "source.log.footer.stop_reason"), ""));
+	size_t i, k;
+
+	out[0] = '\0';
+	if (checks) {
+		for (i = 0; i < jv_len(checks); i++) {
+			const struct jv *ck = jv_at(checks, i);
+			const char *name = jv_str(jv_get(ck, "name"), "");
+
+			if (strcmp(jv_str(jv_get(ck, "result"), ""), "fail"))
+				continue;
+			for (k = 0; k < sizeof(health) / sizeof(health[0]); k++) {
+				if (!strcmp(name, health[k]) && !jv_str(jv_get(ck, "phase"), NULL)) {
+					copy_clean(out, len, jv_str(jv_get(ck, "message"), name));
+					return;
+				}
+			}
+		}
+		return;
+	}
+	if (jv_int(jv_path(doc, "counts.dropped"), 0) > 0 ||
+	    jv_int(jv_path(doc, "counts.seq_gaps"), 0) > 0)
+		snprintf(out, len, "edge records were dropped: the statistics are incomplete");
+	else if (jv_int(jv_path(doc, "counts.write_errors"), 0) > 0)
+		snprintf(out, len, "line writes failed");
+	else if (jv_bool(jv_path(doc, "run.log_error"), false))
+		snprintf(out, len, "the edge log could not be written completely");
+	else if (!strcmp(stop, "error"))
+		snprintf(out, len, "the run stopped on an error");
+	else if (!strcmp(stop, "break"))
+		snprintf(out, len, "the run stopped at a trace break (--stop-on-break)");
+	else if (jv_bool(jv_path(doc, "source.truncated"), false))
+		snprintf(out, len, "the log is truncated: the run was cut short");
+}
+
 /* PASS / FAIL / LOAD NOT APPLIED / NO LIMITS for one row. */
 static void row_verdict(struct report_row *row, const struct jv *doc, bool whole_run)
 {
@@ -155,6 +203,10 @@ static void row_verdict(struct report_row *row, const struct jv *doc, bool whole
 		fail |= wmax && row->have_wake && row->max_ns > wmax;
 		fail |= mmax >= 0 && row->missed > (uint64_t)mmax;
 	}
+	/* the run as a whole failed: its phases' figures are not the whole
+	 * truth (a phase cut short at a break, records lost) */
+	run_failure(doc, row->run_failure, sizeof(row->run_failure));
+	fail |= row->run_failure[0] != '\0';
 	snprintf(row->verdict, sizeof(row->verdict), "%s",
 		 fail && !row->load_applied ? "FAIL, LOAD NOT APPLIED" : fail ? "FAIL" :
 		 !row->load_applied ? "LOAD NOT APPLIED" : !limits ? "NO LIMITS" : "PASS");
@@ -324,6 +376,13 @@ void report_write_text(FILE *f, const struct report *r)
 			fprintf(f, k >= 6 && k <= 12 ? "%*s  " : "%-*s  ", (int)width[k], c[k]);
 		fprintf(f, "%s\n", c[NCOLS - 1]);
 	}
+	/* why a row failed that its own figures do not say, once per run */
+	for (i = 0; i < r->n; i++) {
+		if (r->rows[i].run_failure[0] &&
+		    (!i || strcmp(r->rows[i].source, r->rows[i - 1].source)))
+			fprintf(f, "FAIL: %s (%s): %s\n", r->rows[i].label, r->rows[i].source,
+				r->rows[i].run_failure);
+	}
 }
 
 /* A Markdown cell: '|' escaped. */
@@ -400,6 +459,10 @@ void report_write_json(FILE *f, const struct report *r)
 			json_kv_int(&w, "wake_max_ns", w0->max_ns);
 		}
 		json_kv_string(&w, "verdict", w0->verdict);
+		if (w0->run_failure[0])
+			json_kv_string(&w, "run_failure", w0->run_failure);
+		else
+			json_kv_null(&w, "run_failure");
 		json_object_end(&w);
 	}
 	json_array_end(&w);

@@ -35,6 +35,9 @@ struct report_row {
 	int64_t p99_ns, p9999_ns, max_ns;
 	int64_t lim_tmin_ns, lim_tmax_ns; /* 0: none */
 	char verdict[32];          /* PASS, FAIL, LOAD NOT APPLIED, NO LIMITS */
+	char run_failure[256];     /* why the whole run failed, whatever the row's own
+				    * figures (records dropped, stopped at a break,
+				    * ...); "" if it did not */
 	/* pulse-width histogram (any polarity) for the SVG; nbins 0: none */
 	int64_t hist_lo_ns, hist_bin_ns;
 	size_t nbins;

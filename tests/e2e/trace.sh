@@ -40,6 +40,14 @@ test_stop_on_break_saves_the_trace_with_the_marker_and_exits_1() {
 	grep -q "tracing_mark_write: sqwave: break at edge #0 (intended [0-9]* ns): wake latency" \
 		"$TMP/s.sqwlog.break-1.trace" || fail "no marker in the trace" || return 1
 	[ "$(cat $TRACEFS/tracing_on)" = "$before" ] || fail "top-level tracing_on changed" || return 1
+	# report says it failed, from the summary and from the log
+	local f
+	for f in "$TMP/s.json" "$TMP/s.sqwlog"; do
+		"$SQWAVE" report "$f" > "$TMP/r.out" 2>&1
+		rc=$?
+		[ $rc -eq 1 ] && grep -q "FAIL: .*stopped at a trace break" "$TMP/r.out" ||
+			fail "report $f: exit $rc: $(cat "$TMP/r.out")" || return 1
+	done
 	# the default events of the run's own instance, and the instance gone
 	grep -q "sched_switch: " "$TMP/s.sqwlog.break-1.trace" ||
 		fail "no sched_switch in the trace: $(head -5 "$TMP/s.sqwlog.break-1.trace")" || return 1

@@ -76,6 +76,46 @@ static void one_row_per_phase_with_its_verdict(void **state)
 	report_free(&r);
 }
 
+/* The same summary with the run's own health failed: every phase row
+ * fails with it, whatever its figures, and says why. */
+static void a_run_that_failed_as_a_whole_fails_every_row(void **state)
+{
+	static const char *const variants[][2] = {
+		{ "\"verdict\":{\"pass\":false,\"load_applied\":false}",
+		  "\"verdict\":{\"pass\":false,\"load_applied\":false,\"checks\":["
+		  "{\"name\":\"edges\",\"result\":\"pass\",\"phase\":null},"
+		  "{\"name\":\"no_break\",\"result\":\"fail\",\"phase\":null,"
+		  "\"message\":\"the run stopped at a trace break (--stop-on-break): edge #7\"}]}" },
+		/* an analysis: no checks, its counts say it */
+		{ "\"run\":{\"half_period_ns\":500000}",
+		  "\"run\":{\"half_period_ns\":500000},\"counts\":{\"seq_gaps\":3}" },
+	};
+	size_t v;
+
+	(void)state;
+	for (v = 0; v < 2; v++) {
+		char *doc = malloc(sizeof(summary) + 512), *at = strstr(summary, variants[v][0]);
+		struct report r;
+
+		assert_non_null(at);
+		snprintf(doc, sizeof(summary) + 512, "%.*s%s%s", (int)(at - summary), summary,
+			 variants[v][1], at + strlen(variants[v][0]));
+		r = load(doc);
+		assert_string_equal(r.rows[0].verdict, "FAIL");	/* idle's own figures pass */
+		assert_non_null(strstr(r.rows[0].run_failure, v ? "dropped" : "trace break"));
+		assert_false(report_all_pass(&r));
+		report_free(&r);
+		free(doc);
+	}
+	/* a passing check of the run's health is no failure */
+	{
+		struct report r = load(summary);
+
+		assert_string_equal(r.rows[0].run_failure, "");
+		report_free(&r);
+	}
+}
+
 static void formats_carry_every_row(void **state)
 {
 	struct report r = load(summary);
@@ -135,6 +175,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(one_row_per_phase_with_its_verdict),
+		cmocka_unit_test(a_run_that_failed_as_a_whole_fails_every_row),
 		cmocka_unit_test(formats_carry_every_row),
 		cmocka_unit_test(other_documents_are_refused_and_no_limits_says_so),
 	};
