@@ -30,7 +30,10 @@ extern char **environ;
 
 #define MAX_PGIDS 4096          /* live process groups one guardian tracks */
 #define MAX_CGROUPS 256
-#define SPAWN_TIMEOUT_MS 5000   /* exec wrapper: from spawn to exec */
+/* Exec wrapper, from spawn to exec (and the guardian to "ready"): only a
+ * stuck one is caught; on a single-core board whose RT thread leaves little
+ * CPU (an emulated one, throttled at 95 %) a start can take seconds. */
+#define SPAWN_TIMEOUT_MS 30000
 #define SWEEP_TRIES 400         /* x 5 ms: how long a cgroup may take to empty */
 
 struct contain_group {
