@@ -110,6 +110,40 @@ static void pulse_statistics_match_an_independent_computation(void **state)
 	analysis_free(a);
 }
 
+/* One pulse, one number: Tmax (as the summary prints it) and the worst-edges
+ * list name the same edge, the one that ends the pulse; for logs (ranked by
+ * latency) and for captures (ranked by width). */
+static void a_pulse_has_the_same_number_in_tmax_and_the_worst_edges(void **state)
+{
+	static const struct analyze_source_info cap_info = {
+		.kind = ANALYZE_SRC_CAPTURE, .path = "test", .format = "test",
+	};
+	const struct analyze_source_info *infos[] = { &log_info, &cap_info };
+	size_t k, i;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		struct analysis *a = new_analysis(infos[k], 3);
+		const struct edgestats_result *r;
+
+		for (i = 0; i < 12; i++) {
+			/* edge 7 is 40 us late: the pulse 6->7 is the longest */
+			struct edge_rec e = at(i, i * HALF, i == 7 ? 40000 : 1000, (uint8_t)(i % 2 == 0));
+
+			analysis_add(a, &e);
+		}
+		analysis_finish(a);
+		r = analysis_stats(a);
+		assert_int_equal(r->width[EDGESTATS_ANY].tmax.width_ns, HALF + 39000);
+		assert_int_equal(r->width[EDGESTATS_ANY].tmax.at.seq, 7);
+		assert_int_equal(r->width[EDGESTATS_ANY].tmax.at.intended_ns, T0 + 7 * HALF);
+		assert_true(a->nworst > 0);
+		assert_int_equal(a->worst[0].seq, 7);
+		assert_int_equal(a->worst[0].before_ns, HALF + 39000);
+		analysis_free(a);
+	}
+}
+
 static void the_last_edge_among_the_worst_has_no_following_pulse(void **state)
 {
 	struct analysis *a = new_analysis(&log_info, 1);
@@ -199,15 +233,17 @@ static void the_timeline_has_a_row_per_minute_with_its_worst(void **state)
 	assert_int_equal(a->minutes[1].lat_max_seq, 3);
 	assert_int_equal(a->minutes[2].edges, 0);
 	assert_int_equal(a->minutes[3].edges, 1);
-	/* pulse 0->1 (+), 2->3 (+), 3->4 (-); 1->2 and 4->5 span minutes:
-	 * counted in the minute where they start */
+	/* pulse 0->1 (+), 2->3 (+), 3->4 (-); 1->2 (-) and 4->5 (+) span
+	 * minutes: counted in the minute where they end (a pulse is its
+	 * ending edge's, everywhere) */
 	assert_int_equal(a->minutes[0].pulses[0], 1);
 	assert_int_equal(a->minutes[0].wmin[0], HALF + 6000);
-	assert_int_equal(a->minutes[0].pulses[1], 1);
-	assert_int_equal(a->minutes[1].pulses[0], 2);
+	assert_int_equal(a->minutes[0].pulses[1], 0);
+	assert_int_equal(a->minutes[1].pulses[0], 1);
 	assert_int_equal(a->minutes[1].wmin[0], HALF + 1000);
-	assert_int_equal(a->minutes[1].pulses[1], 1);
-	assert_int_equal(a->minutes[1].wmax[1], HALF - 2500);
+	assert_int_equal(a->minutes[1].pulses[1], 2);
+	assert_int_equal(a->minutes[1].wmax[1], min - HALF - 5000);
+	assert_int_equal(a->minutes[3].pulses[0], 1);
 	analysis_free(a);
 }
 
@@ -661,6 +697,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(pulse_statistics_match_an_independent_computation),
 		cmocka_unit_test(the_last_edge_among_the_worst_has_no_following_pulse),
+		cmocka_unit_test(a_pulse_has_the_same_number_in_tmax_and_the_worst_edges),
 		cmocka_unit_test(a_pulse_spanning_a_gap_in_seq_is_not_counted),
 		cmocka_unit_test(missed_periods_are_listed_up_to_the_bound_and_all_counted),
 		cmocka_unit_test(the_timeline_has_a_row_per_minute_with_its_worst),

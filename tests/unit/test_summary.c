@@ -196,11 +196,11 @@ static void tmax_is_checked_against_the_highest_possible_width(void **state)
 {
 	struct fixture *f = *state;
 
-	feed_wave(f, 100, 50, 30000); /* edge 50 is 30 us late: pulse 49 is 530 us */
+	feed_wave(f, 100, 50, 30000); /* edge 50 is 30 us late: the pulse it ends is 530 us */
 	set(f, CFG_LIMITS_TMAX, "531us");
 	assert_int_equal(verdict(f), VERDICT_FAIL);
 	assert_non_null(strstr(f->why, "may have been 532.000 us"));
-	assert_non_null(strstr(f->why, "edge #49"));
+	assert_non_null(strstr(f->why, "edge #50"));
 	set(f, CFG_LIMITS_TMAX, "532us");
 	assert_int_equal(verdict(f), VERDICT_PASS);
 }
@@ -308,8 +308,8 @@ static void the_text_shows_tmin_and_tmax_with_their_windows(void **state)
 	feed_wave(f, 100, 50, 30000);
 	t = text_of(f);
 	assert_non_null(strstr(t, "PREEMPT_RT yes"));
-	assert_non_null(strstr(t, "Tmax      530.000 us  [528.000, 532.000]  edge #49"));
-	assert_non_null(strstr(t, "Tmin      470.000 us  [468.000, 472.000]  edge #50"));
+	assert_non_null(strstr(t, "Tmax      530.000 us  [528.000, 532.000]  edge #50"));
+	assert_non_null(strstr(t, "Tmin      470.000 us  [468.000, 472.000]  edge #51"));
 	assert_non_null(strstr(t, "wake latency"));
 	assert_non_null(strstr(t, "verdict    PASS"));
 	free(t);
