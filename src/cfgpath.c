@@ -307,7 +307,8 @@ int cfgpath_load(struct config *c, const char *board, const char *profile,
 		if (yamlcfg_load(c, profile_path, CFG_SRC_PROFILE, err, errlen) != YAMLCFG_OK)
 			return -1;
 	}
-	if (config_check_required(c, err, errlen) != CFG_OK)
+	if (config_check_required(c, err, errlen) != CFG_OK ||
+	    config_check_limits(c, err, errlen) != CFG_OK)
 		return -1;
 	return 0;
 }

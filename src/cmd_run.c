@@ -745,8 +745,8 @@ out:
 			ri.nphases = soak_nphases(soak);
 		}
 		why[0] = '\0';
-		ret = summary_verdict(c, stats, &ri, why, sizeof(why)) == VERDICT_PASS
-			? SQW_EXIT_OK : SQW_EXIT_LIMIT;
+		ret = summary_verdict(c, stats, &ri, why, sizeof(why)) == VERDICT_FAIL
+			? SQW_EXIT_LIMIT : SQW_EXIT_OK;
 		if (ri.stop_reason == EDGELOG_STOP_ERROR)
 			ret = SQW_EXIT_RUNTIME;
 		else if (sig && duration)

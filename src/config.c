@@ -863,6 +863,25 @@ enum cfg_result config_check_required(const struct config *c, char *err, size_t 
 	return CFG_OK;
 }
 
+enum cfg_result config_check_limits(const struct config *c, char *err, size_t errlen)
+{
+	int64_t tmin = config_int(c, CFG_LIMITS_TMIN), tmax = config_int(c, CFG_LIMITS_TMAX);
+	char a[32], b[32], oa[256], ob[256];
+
+	/* Both set and no pulse can meet both: the configuration is wrong, not
+	 * the run. (A wake_latency_max beyond the half period is allowed.) */
+	if (tmin > 0 && tmax > 0 && tmin >= tmax) {
+		cfg_err(err, errlen,
+			"limits.tmin (%s, %s) must be below limits.tmax (%s, %s): no pulse could "
+			"meet both", config_format(c, CFG_LIMITS_TMIN, a, sizeof(a)),
+			config_origin(c, CFG_LIMITS_TMIN, oa, sizeof(oa)),
+			config_format(c, CFG_LIMITS_TMAX, b, sizeof(b)),
+			config_origin(c, CFG_LIMITS_TMAX, ob, sizeof(ob)));
+		return CFG_E_RANGE;
+	}
+	return CFG_OK;
+}
+
 size_t config_long_options(struct option *out, size_t max, int first_val)
 {
 	size_t n = 0;

@@ -174,6 +174,12 @@ enum cfg_result config_set(struct config *c, enum cfg_key key, const char *value
  * gpio.line to "" so that the user must pass --set gpio.line=...). */
 enum cfg_result config_check_required(const struct config *c, char *err, size_t errlen);
 
+/* Cross-key checks the table cannot express, after every source is
+ * applied: CFG_E_RANGE when the limits contradict each other (limits.tmin
+ * at or above limits.tmax, both set), with both values and where each came
+ * from in @err. */
+enum cfg_result config_check_limits(const struct config *c, char *err, size_t errlen);
+
 /* Typed getters; assert the key's type. */
 bool config_bool(const struct config *c, enum cfg_key key);
 int64_t config_int(const struct config *c, enum cfg_key key);      /* INT and DURATION (ns) */

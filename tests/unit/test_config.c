@@ -474,6 +474,29 @@ static void required_board_keys_are_checked_after_all_sources(void **state)
 	assert_int_equal(config_check_required(c, err, sizeof(err)), CFG_OK);
 }
 
+static void contradictory_limits_are_an_error_naming_both_origins(void **state)
+{
+	struct config *c = *state;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(config_check_limits(c, err, sizeof(err)), CFG_OK);
+	assert_int_equal(config_set(c, CFG_LIMITS_TMAX, "400us", CFG_SRC_PROFILE, "p.yaml", 7,
+				    err, sizeof(err)), CFG_OK);
+	assert_int_equal(config_check_limits(c, err, sizeof(err)), CFG_OK); /* tmin unset */
+	assert_int_equal(config_apply_option(c, "tmin", "600", err, sizeof(err)), CFG_OK);
+	assert_int_equal(config_check_limits(c, err, sizeof(err)), CFG_E_RANGE);
+	assert_string_equal(err, "limits.tmin (600us, command line) must be below limits.tmax "
+			    "(400us, p.yaml:7): no pulse could meet both");
+	assert_int_equal(config_apply_option(c, "tmin", "400us", err, sizeof(err)), CFG_OK);
+	assert_int_equal(config_check_limits(c, err, sizeof(err)), CFG_E_RANGE);
+	assert_int_equal(config_apply_option(c, "tmin", "399us", err, sizeof(err)), CFG_OK);
+	assert_int_equal(config_check_limits(c, err, sizeof(err)), CFG_OK);
+	/* a latency limit beyond the half period is no contradiction */
+	assert_int_equal(config_apply_option(c, "max-latency", "2ms", err, sizeof(err)), CFG_OK);
+	assert_int_equal(config_check_limits(c, err, sizeof(err)), CFG_OK);
+}
+
 static void long_options_map_back_to_their_keys(void **state)
 {
 	struct option opts[CFG_NKEYS + 1];
@@ -666,6 +689,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(every_value_formats_to_text_that_sets_it_again, setup, teardown),
 		cmocka_unit_test_setup_teardown(the_dump_is_one_escaped_line_per_key, setup, teardown),
 		cmocka_unit_test_setup_teardown(required_board_keys_are_checked_after_all_sources, setup, teardown),
+		cmocka_unit_test_setup_teardown(contradictory_limits_are_an_error_naming_both_origins, setup, teardown),
 		cmocka_unit_test(long_options_map_back_to_their_keys),
 		cmocka_unit_test_setup_teardown(getopt_long_and_the_table_parse_a_command_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_value_option_without_a_value_is_an_error, setup, teardown),
