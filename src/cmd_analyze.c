@@ -279,14 +279,15 @@ static void text_missed(FILE *f, const struct analysis *a)
 static void text_timeline(FILE *f, const struct analysis *a)
 {
 	size_t i, j, step;
-	double rowmin;
+	char row[32], start[32];
 
 	if (!a->nminutes)
 		return;
 	step = (a->nminutes + TEXT_TIMELINE_ROWS - 1) / TEXT_TIMELINE_ROWS;
-	rowmin = (double)a->o.minute_ns * (double)step / 60e9;
-	fprintf(f, "\ntimeline, %g min a row (from the first edge)\n", rowmin);
-	fprintf(f, "  %8s %10s %8s %12s %12s %12s\n", "min", "edges", "missed", "max lat us",
+	/* rows in the duration grammar (20s, 1min, 2h30min), never "0.333 min" */
+	units_format_duration(a->o.minute_ns * (int64_t)step, row, sizeof(row));
+	fprintf(f, "\ntimeline, %s a row (from the first edge)\n", row);
+	fprintf(f, "  %10s %10s %8s %12s %12s %12s\n", "start", "edges", "missed", "max lat us",
 		"Tmin us", "Tmax us");
 	for (i = 0; i < a->nminutes; i += step) {
 		struct analyze_span s = a->minutes[i];
@@ -302,8 +303,8 @@ static void text_timeline(FILE *f, const struct analysis *a)
 			tmax = !s.pulses[0] ? s.wmax[1] : !s.pulses[1] ? s.wmax[0]
 			       : s.wmax[0] > s.wmax[1] ? s.wmax[0] : s.wmax[1];
 		}
-		fprintf(f, "  %8.1f %10" PRIu64 " %8" PRIu64 " %12s %12s %12s\n",
-			(double)i * (double)a->o.minute_ns / 60e9, s.edges, s.missed,
+		units_format_duration(a->o.minute_ns * (int64_t)i, start, sizeof(start));
+		fprintf(f, "  %10s %10" PRIu64 " %8" PRIu64 " %12s %12s %12s\n", start, s.edges, s.missed,
 			s.lat_max != INT64_MIN ? UNITS_US(s.lat_max) : "-", any ? UNITS_US(tmin) : "-",
 			any ? UNITS_US(tmax) : "-");
 	}

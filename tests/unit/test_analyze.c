@@ -247,6 +247,37 @@ static void the_timeline_has_a_row_per_minute_with_its_worst(void **state)
 	analysis_free(a);
 }
 
+/* --timeline 20s: rows named in the duration grammar, not "0.333333 min". */
+static void the_timeline_rows_are_named_in_durations(void **state)
+{
+	struct analyze_opts o = {
+		.worst_n = 0, .missed_list = 2, .hist_buckets = 1000, .minute_ns = 20000000000LL,
+	};
+	struct analysis *a = analysis_new(&o, &log_info);
+	char *text = NULL;
+	size_t len = 0, i;
+	FILE *m;
+
+	(void)state;
+	assert_non_null(a);
+	for (i = 0; i < 100; i++) {
+		struct edge_rec e = at(i, i * 500000000ull, 1000, (uint8_t)(i % 2 == 0));
+
+		analysis_add(a, &e);
+	}
+	analysis_finish(a);
+	m = open_memstream(&text, &len);
+	assert_non_null(m);
+	analyze_print_text(m, a);
+	fclose(m);
+	assert_non_null(strstr(text, "timeline, 20s a row (from the first edge)"));
+	assert_non_null(strstr(text, "\n         20s "));
+	assert_non_null(strstr(text, "\n         40s "));
+	assert_null(strstr(text, "0.333"));
+	free(text);
+	analysis_free(a);
+}
+
 static void warmup_edges_take_no_part_and_the_first_counted_pulse_needs_two_counted_edges(void **state)
 {
 	struct analysis *a = new_analysis(&log_info, 0);
@@ -701,6 +732,7 @@ int main(void)
 		cmocka_unit_test(a_pulse_spanning_a_gap_in_seq_is_not_counted),
 		cmocka_unit_test(missed_periods_are_listed_up_to_the_bound_and_all_counted),
 		cmocka_unit_test(the_timeline_has_a_row_per_minute_with_its_worst),
+		cmocka_unit_test(the_timeline_rows_are_named_in_durations),
 		cmocka_unit_test(warmup_edges_take_no_part_and_the_first_counted_pulse_needs_two_counted_edges),
 		cmocka_unit_test(a_capture_reports_its_partial_segments_at_both_ends),
 		cmocka_unit_test(a_plain_edge_list_reads_with_units_comments_and_crlf),
