@@ -1107,8 +1107,7 @@ int cmd_analyze(int argc, char **argv)
 	memset(&sri, 0, sizeof(sri));
 	src = analyze_source_open(path, &so, &st, err, sizeof(err));
 	if (!src) {
-		if (err[0]) /* else the capture importer has said why */
-			pr_err("%s", err);
+		pr_err("%s", err);
 		return st == ANALYZE_E_IO ? SQW_EXIT_RUNTIME : SQW_EXIT_USAGE;
 	}
 	a = analysis_new(&ao, analyze_source_info(src));

@@ -698,6 +698,10 @@ out:
 			(unsigned long long)dropped, (unsigned long long)unlogged);
 	}
 	recorder_finish(rec);
+	/* The writer thread stopped the run on a log error; the writer kept
+	 * its reason for us to print. */
+	if (rec && log && recorder_log_error(rec))
+		pr_err("%s", edgelog_writer_error(log));
 	gpio_in_close(lb_in);
 	/* Back to idle, released, before anything slow. */
 	if (gpio_out_close(gpio))
@@ -760,9 +764,14 @@ out:
 							     : clock_ns(CLOCK_REALTIME);
 		footer.stop_reason = (uint32_t)ri.stop_reason;
 		footer.exit_code = ret;
-		if (edgelog_writer_close(log, &footer) < 0 && ret != SQW_EXIT_RUNTIME) {
-			ri.log_error = true;
-			ret = SQW_EXIT_RUNTIME;
+		if (edgelog_writer_close(log, &footer, why, sizeof(why)) < 0) {
+			/* a failure the writer thread met is printed above */
+			if (!ri.log_error && !(rec && recorder_log_error(rec)))
+				pr_err("%s", why);
+			if (ret != SQW_EXIT_RUNTIME) {
+				ri.log_error = true;
+				ret = SQW_EXIT_RUNTIME;
+			}
 		}
 		log = NULL;
 	}

@@ -15,7 +15,6 @@
 #include <zlib.h>
 
 #include "edgecheck.h"
-#include "print.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the log format is little-endian; add byte swapping for this target"
@@ -98,6 +97,7 @@ struct edgelog_writer {
 	uint64_t records;
 	uint64_t events;
 	char *path;
+	char msg[512];      /* the first failure in words; "" if none */
 };
 
 static int write_all(int fd, const void *buf, size_t len)
@@ -132,6 +132,23 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
 		return;
 	va_start(ap, fmt);
 	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* The writer's first failure: errno @e, and the sentence for the caller
+ * (edgelog_writer_error(), edgelog_writer_close()). Later failures keep the
+ * first one: it is what went wrong. */
+static void writer_fail(struct edgelog_writer *w, int e, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void writer_fail(struct edgelog_writer *w, int e, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (w->err)
+		return;
+	w->err = e;
+	va_start(ap, fmt);
+	vsnprintf(w->msg, sizeof(w->msg), fmt, ap);
 	va_end(ap);
 }
 
@@ -330,21 +347,6 @@ fail:
 	return NULL;
 }
 
-struct edgelog_writer *edgelog_writer_open(const char *path, const struct edgelog_meta *meta)
-{
-	struct edgelog_writer *w;
-	char err[512];
-	int e;
-
-	w = edgelog_writer_create(path, meta, NULL, 0, err, sizeof(err));
-	if (!w) {
-		e = errno;
-		pr_err("%s", err);
-		errno = e;
-	}
-	return w;
-}
-
 int edgelog_writer_append(struct edgelog_writer *w, const struct edge_rec *recs, size_t n)
 {
 	if (w->err) {
@@ -352,9 +354,9 @@ int edgelog_writer_append(struct edgelog_writer *w, const struct edge_rec *recs,
 		return -1;
 	}
 	if (write_all(w->fd, recs, n * sizeof(*recs)) < 0) {
-		w->err = errno;
-		pr_err("writing log %s failed after %llu records: %s", w->path,
-		       (unsigned long long)w->records, strerror(w->err));
+		writer_fail(w, errno, "writing log %s failed after %llu records: %s", w->path,
+			    (unsigned long long)w->records, strerror(errno));
+		errno = w->err;
 		return -1;
 	}
 	w->records += n;
@@ -384,9 +386,9 @@ int edgelog_writer_append_event(struct edgelog_writer *w, uint64_t time_ns, uint
 	h.crc = (uint32_t)crc32(0L, payload, (uInt)len);
 	if (write_all(w->fd, &h, sizeof(h)) < 0 || write_all(w->fd, payload, len) < 0 ||
 	    write_all(w->fd, zeros, pad) < 0) {
-		w->err = errno;
-		pr_err("writing log %s failed after %llu records: %s", w->path,
-		       (unsigned long long)w->records, strerror(w->err));
+		writer_fail(w, errno, "writing log %s failed after %llu records: %s", w->path,
+			    (unsigned long long)w->records, strerror(errno));
+		errno = w->err;
 		return -1;
 	}
 	w->events++;
@@ -396,11 +398,15 @@ int edgelog_writer_append_event(struct edgelog_writer *w, uint64_t time_ns, uint
 int edgelog_writer_sync(struct edgelog_writer *w)
 {
 	if (!w->err && fdatasync(w->fd) < 0 && errno != EINVAL) {
-		w->err = errno;
-		pr_err("syncing log %s failed: %s", w->path, strerror(w->err));
+		writer_fail(w, errno, "syncing log %s failed: %s", w->path, strerror(errno));
 		return -1;
 	}
 	return w->err ? -1 : 0;
+}
+
+const char *edgelog_writer_error(const struct edgelog_writer *w)
+{
+	return w->msg;
 }
 
 uint64_t edgelog_writer_records(const struct edgelog_writer *w)
@@ -408,10 +414,12 @@ uint64_t edgelog_writer_records(const struct edgelog_writer *w)
 	return w->records;
 }
 
-int edgelog_writer_close(struct edgelog_writer *w, const struct edgelog_footer *f)
+int edgelog_writer_close(struct edgelog_writer *w, const struct edgelog_footer *f,
+			 char *err, size_t errlen)
 {
 	int ret = 0;
 
+	set_err(err, errlen, "%s", "");
 	if (!w)
 		return 0;
 	if (!w->err && f) {
@@ -420,16 +428,16 @@ int edgelog_writer_close(struct edgelog_writer *w, const struct edgelog_footer *
 		ft.seq_marker = UINT64_MAX;
 		ft.magic = EDGELOG_FOOTER_MAGIC;
 		ft.records = w->records;
-		if (write_all(w->fd, &ft, sizeof(ft)) < 0) {
-			w->err = errno;
-			pr_err("writing the log footer to %s failed: %s", w->path, strerror(w->err));
-		}
+		if (write_all(w->fd, &ft, sizeof(ft)) < 0)
+			writer_fail(w, errno, "writing the log footer to %s failed: %s", w->path,
+				    strerror(errno));
 	}
 	if (!w->err && fsync(w->fd) < 0 && errno != EINVAL)
-		w->err = errno;
-	if (close(w->fd) < 0 && !w->err)
-		w->err = errno;
+		writer_fail(w, errno, "syncing log %s failed: %s", w->path, strerror(errno));
+	if (close(w->fd) < 0)
+		writer_fail(w, errno, "closing log %s failed: %s", w->path, strerror(errno));
 	if (w->err) {
+		set_err(err, errlen, "%s", w->msg);
 		errno = w->err;
 		ret = -1;
 	}

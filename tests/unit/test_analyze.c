@@ -519,10 +519,10 @@ static void a_truncated_log_is_read_to_its_last_complete_record(void **state)
 	snprintf(path, sizeof(path), "%s/cut.sqwlog", tmpdir);
 	for (i = 0; i < 5; i++)
 		recs[i] = at((uint64_t)i, (uint64_t)i * HALF, 1000, (uint8_t)(i % 2 == 0));
-	w = edgelog_writer_open(path, &m);
+	w = edgelog_writer_create(path, &m, NULL, 0, NULL, 0);
 	assert_non_null(w);
 	assert_int_equal(edgelog_writer_append(w, recs, 5), 0);
-	assert_int_equal(edgelog_writer_close(w, NULL), 0); /* no footer: killed */
+	assert_int_equal(edgelog_writer_close(w, NULL, NULL, 0), 0); /* no footer: killed */
 	{
 		/* and cut inside the last record */
 		FILE *f = fopen(path, "rb+");
@@ -580,7 +580,7 @@ static void write_run_log(const char *path, uint64_t n, uint64_t bad, uint64_t d
 	uint64_t i, slot = 0;
 
 	unlink(path);
-	w = edgelog_writer_open(path, &m);
+	w = edgelog_writer_create(path, &m, NULL, 0, NULL, 0);
 	assert_non_null(w);
 	for (i = 0; i < n; i++) {
 		uint64_t adv = i == 0 ? 1 : i % 997 == 0 ? 3 : i == n / 2 ? 70000 : 1;
@@ -602,7 +602,7 @@ static void write_run_log(const char *path, uint64_t n, uint64_t bad, uint64_t d
 			assert_int_equal(edgelog_writer_append_event(w, e.intended_ns, EDGELOG_EV_NOTE,
 								     "text=hello\n", 11), 0);
 	}
-	assert_int_equal(edgelog_writer_close(w, &f), 0);
+	assert_int_equal(edgelog_writer_close(w, &f, NULL, 0), 0);
 }
 
 /* analysis_feed() with @threads against analysis_add() edge by edge. */
