@@ -11,6 +11,7 @@
 
 #include "analyze.h"
 #include "cmd.h"
+#include "cmdline.h"
 #include "json.h"
 #include "outfile.h"
 #include "statsjson.h"
@@ -934,19 +935,30 @@ static void analyze_usage(FILE *f)
 		"  --channel CH         capture channel (name, suffix or number)\n"
 		"  --threshold V, --hysteresis V, --samplerate HZ   analog / headerless captures\n"
 		"  --half-period DUR    edge list: the half period (default: from the intended times)\n"
+		"DUR is a duration as for `run`: 500us, 20s, 1min; a bare number is in the unit\n"
+		"of the run option of that name (--half-period 500 is 500us), else seconds.\n"
 		"exit codes: 0 done, 2 bad input (foreign, corrupt, malformed), 3 I/O error\n",
 		CAPTURE_STREAM_MAX >> 20, ANALYZE_WORST_DEFAULT, ANALYZE_MISSED_LIST_DEFAULT, ANALYZE_HIST_BUCKETS_DEFAULT,
 		capture_format_names());
 }
 
-static int parse_count(const char *opt, const char *s, unsigned long max, unsigned long *v)
-{
-	char *end;
+/* analyze's own options in the config table's grammar; --half-period is
+ * run.half_period's own row (500 is 500us, as for run). */
+static const char *const hist_of_choices[] = { "latency", "width", NULL };
+static const struct cfg_item opt_worst = CMDLINE_INT("worst", 0, 100000, NULL);
+static const struct cfg_item opt_missed = CMDLINE_INT("missed", 0, 10000000, NULL);
+static const struct cfg_item opt_buckets = CMDLINE_INT("hist-buckets", 1, 10000000, NULL);
+static const struct cfg_item opt_hist_of = CMDLINE_CHOICE("histogram-of", hist_of_choices);
+static const struct cfg_item opt_timeline =
+	CMDLINE_DURATION("timeline", 1000000, INT64_C(7) * 86400 * 1000000000, "s");
 
-	errno = 0;
-	*v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || *v > max || s[0] == '-') {
-		pr_err("%s: '%s' is not a number in 0..%lu", opt, s, max);
+/* @optarg for the row @it into *@v; says why not. */
+static int parse_opt(const struct cfg_item *it, const char *arg, int64_t *v)
+{
+	char err[256];
+
+	if (cmdline_value(it, NULL, arg, v, err, sizeof(err)) != CFG_OK) {
+		pr_err("%s", err);
 		return -1;
 	}
 	return 0;
@@ -1007,12 +1019,13 @@ int cmd_analyze(int argc, char **argv)
 	struct run_info sri;
 	enum analyze_status st;
 	struct csv_out *co = NULL;
-	unsigned long v;
+	int64_t v;
 	bool quiet = false;
 	int ch, got, ret = SQW_EXIT_OK;
 	char err[1024];
 
 	optind = 1;
+	opterr = 0;
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (ch) {
 		case OPT_JSON: json = optarg; break;
@@ -1023,42 +1036,32 @@ int cmd_analyze(int argc, char **argv)
 		case OPT_FORMAT: so.format = optarg; break;
 		case OPT_CHANNEL: so.capture.channel = optarg; break;
 		case OPT_WORST:
-			if (parse_count("--worst", optarg, 100000, &v))
+			if (parse_opt(&opt_worst, optarg, &v))
 				return SQW_EXIT_USAGE;
 			ao.worst_n = (unsigned)v;
 			break;
 		case OPT_MISSED:
-			if (parse_count("--missed", optarg, 10000000, &v))
+			if (parse_opt(&opt_missed, optarg, &v))
 				return SQW_EXIT_USAGE;
 			ao.missed_list = (unsigned)v;
 			break;
 		case OPT_BUCKETS:
-			if (parse_count("--hist-buckets", optarg, 10000000, &v) || v == 0) {
-				pr_err("--hist-buckets: at least 1");
+			if (parse_opt(&opt_buckets, optarg, &v))
 				return SQW_EXIT_USAGE;
-			}
-			ao.hist_buckets = v;
+			ao.hist_buckets = (size_t)v;
 			break;
 		case OPT_HIST_OF:
-			if (strcmp(optarg, "latency") && strcmp(optarg, "width")) {
-				pr_err("--histogram-of: latency or width, not '%s'", optarg);
+			if (parse_opt(&opt_hist_of, optarg, &v))
 				return SQW_EXIT_USAGE;
-			}
-			ao.hist_of_width = !strcmp(optarg, "width");
+			ao.hist_of_width = v == 1;
 			break;
 		case OPT_TIMELINE:
-			if (units_parse_duration(optarg, NULL, &ao.minute_ns) < 0 ||
-			    ao.minute_ns < 1000000) {
-				pr_err("--timeline: '%s' is not a duration of at least 1ms", optarg);
+			if (parse_opt(&opt_timeline, optarg, &ao.minute_ns))
 				return SQW_EXIT_USAGE;
-			}
 			break;
 		case OPT_HALF:
-			if (units_parse_duration(optarg, NULL, &so.half_period_ns) < 0 ||
-			    so.half_period_ns <= 0) {
-				pr_err("--half-period: '%s' is not a positive duration", optarg);
+			if (parse_opt(&config_table[CFG_RUN_HALF_PERIOD], optarg, &so.half_period_ns))
 				return SQW_EXIT_USAGE;
-			}
 			break;
 		case OPT_THRESHOLD:
 			if (parse_double("--threshold", optarg, &so.capture.threshold))
@@ -1080,7 +1083,8 @@ int cmd_analyze(int argc, char **argv)
 			analyze_usage(stdout);
 			return SQW_EXIT_OK;
 		default:
-			analyze_usage(stderr);
+			pr_err("%s", cmdline_refused(opts, "h", argv, optind, optopt, "analyze", err,
+						     sizeof(err)));
 			return SQW_EXIT_USAGE;
 		}
 	}

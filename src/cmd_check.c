@@ -17,6 +17,7 @@
 #include "check_gpio.h"
 #include "check_sys.h"
 #include "cmd.h"
+#include "cmdline.h"
 #include "config.h"
 #include "edge.h"
 #include "edgelog.h"
@@ -74,15 +75,20 @@ static void check_usage(FILE *f)
 	config_print_help(f);
 }
 
-static int parse_count(const char *s, unsigned int *out)
-{
-	char *end;
-	unsigned long v;
+/* check's own options, in the config table's grammar */
+static const struct cfg_item opt_run = CMDLINE_DURATION("run", 1000000, INT64_C(86400000000000), "s");
+static const struct cfg_item opt_edges = CMDLINE_INT("edges", 2, 1000000, NULL);
+static const struct cfg_item opt_writes = CMDLINE_INT("writes", 2, 1000000, NULL);
 
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || end == s || v < 2 || v > 1000000)
+static int parse_count(const struct cfg_item *it, const char *s, unsigned int *out)
+{
+	char err[256];
+	int64_t v;
+
+	if (cmdline_value(it, NULL, s, &v, err, sizeof(err)) != CFG_OK) {
+		pr_err("%s", err);
 		return -1;
+	}
 	*out = (unsigned int)v;
 	return 0;
 }
@@ -90,14 +96,12 @@ static int parse_count(const char *s, unsigned int *out)
 /* Options into @c and @o. 0, 1 (--help), or -1 (usage error, said). */
 static int check_parse(struct config *c, int argc, char **argv, struct check_opts *o)
 {
-	struct option opts[CFG_NKEYS + 16];
-	size_t n = 0;
+	struct option opts[CMDLINE_CONFIG_OPTIONS + 16];
+	size_t n;
 	char err[1024];
 	int ch, idx = 0;
 
-	opts[n++] = (struct option){ "board", required_argument, NULL, 'b' };
-	opts[n++] = (struct option){ "profile", required_argument, NULL, 'p' };
-	opts[n++] = (struct option){ "set", required_argument, NULL, 's' };
+	n = cmdline_config_options(opts, CMDLINE_CONFIG_OPTIONS);
 	opts[n++] = (struct option){ "json", required_argument, NULL, 'j' };
 	opts[n++] = (struct option){ "strict", no_argument, NULL, 'S' };
 	opts[n++] = (struct option){ "run", required_argument, NULL, 'r' };
@@ -106,10 +110,10 @@ static int check_parse(struct config *c, int argc, char **argv, struct check_opt
 	opts[n++] = (struct option){ "writes", required_argument, NULL, 'W' };
 	opts[n++] = (struct option){ "verbose", no_argument, NULL, 'v' };
 	opts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
-	n += config_long_options(opts + n, CFG_NKEYS, 1000);
 	opts[n] = (struct option){ 0 };
 
 	optind = 1;
+	opterr = 0;
 	while ((ch = getopt_long(argc, argv, "+b:p:s:vh", opts, &idx)) != -1) {
 		switch (ch) {
 		case 'b':
@@ -134,22 +138,18 @@ static int check_parse(struct config *c, int argc, char **argv, struct check_opt
 			check_usage(stdout);
 			return 1;
 		case 'r':
-			if (units_parse_duration(optarg, "s", &o->run_ns) || o->run_ns <= 0) {
-				pr_err("--run needs a duration such as 10s, got \"%s\"", optarg);
+			if (cmdline_value(&opt_run, NULL, optarg, &o->run_ns, err, sizeof(err)) != CFG_OK) {
+				pr_err("%s", err);
 				return -1;
 			}
 			continue;
 		case 'E':
-			if (parse_count(optarg, &o->edges)) {
-				pr_err("--edges needs a count of 2..1000000, got \"%s\"", optarg);
+			if (parse_count(&opt_edges, optarg, &o->edges))
 				return -1;
-			}
 			continue;
 		case 'W':
-			if (parse_count(optarg, &o->writes)) {
-				pr_err("--writes needs a count of 2..1000000, got \"%s\"", optarg);
+			if (parse_count(&opt_writes, optarg, &o->writes))
 				return -1;
-			}
 			continue;
 		case 's':
 			if (config_apply_set(c, optarg, err, sizeof(err)) != CFG_OK) {
@@ -157,11 +157,11 @@ static int check_parse(struct config *c, int argc, char **argv, struct check_opt
 				return -1;
 			}
 			continue;
+		case '?':
+			pr_err("%s", cmdline_refused(opts, "+b:p:s:vh", argv, optind, optopt, "check",
+						     err, sizeof(err)));
+			return -1;
 		default:	/* a run option: the config table's */
-			if (ch < 1000) {
-				fprintf(stderr, "Try 'sqwave check --help'.\n");
-				return -1;
-			}
 			if (config_apply_option(c, opts[idx].name, optarg, err, sizeof(err)) !=
 			    CFG_OK) {
 				pr_err("command line: %s", err);

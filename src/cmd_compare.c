@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "cmdline.h"
 #include "compare.h"
 #include "config.h"
 #include "json.h"
@@ -59,16 +60,21 @@ static void compare_usage(FILE *f)
 		CAPTURE_STREAM_MAX >> 20, capture_format_names(), config_table[CFG_LIMITS_TMIN].unit);
 }
 
-/* Durations read as `run` reads them: the config table's grammar, bare
- * numbers in the unit of the limits (us). */
-static int parse_dur(const char *opt, const char *s, int64_t *ns)
-{
-	const char *unit = config_table[CFG_LIMITS_TMIN].unit;
+/* compare's own options in the config table's grammar. A scope reading is
+ * a pulse-width bound, the same thing as limits.tmin: read with its row
+ * (444 is 444us, like run --tmin 414). */
+static const struct cfg_item opt_tolerance = CMDLINE_DURATION("tolerance", 0, 1000000000, "us");
+static const struct cfg_item opt_first_seq = CMDLINE_INT("first-seq", 0, INT64_MAX, NULL);
+static const struct cfg_item opt_worst = CMDLINE_INT("worst", 0, 100000, NULL);
 
-	if (units_parse_duration(s, unit, ns) == 0)
+/* @s for the row @it (named @opt, NULL: the row's) into *@v; says why not. */
+static int parse_opt(const struct cfg_item *it, const char *opt, const char *s, int64_t *v)
+{
+	char err[256];
+
+	if (cmdline_value(it, opt, s, v, err, sizeof(err)) == CFG_OK)
 		return 0;
-	pr_err("compare: --%s '%s': expected a duration (444us, 0.5ms, 120ns; a bare number is %s)",
-	       opt, s, unit);
+	pr_err("compare: %s", err);
 	return -1;
 }
 
@@ -115,11 +121,13 @@ static int parse_args(int argc, char **argv, struct compare_opts *o, const char 
 		{ 0 },
 	};
 	int ch, idx;
-	char *end;
+	char *end, err[512];
+	int64_t v;
 
 	compare_opts_init(o);
 	*json = NULL;
 	optind = 1;
+	opterr = 0;
 	while ((ch = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
 		switch (ch) {
 		case O_FORMAT:
@@ -129,7 +137,7 @@ static int parse_args(int argc, char **argv, struct compare_opts *o, const char 
 			o->copts.channel = optarg;
 			break;
 		case O_TOL:
-			if (parse_dur("tolerance", optarg, &o->tolerance_ns))
+			if (parse_opt(&opt_tolerance, NULL, optarg, &o->tolerance_ns))
 				return -1;
 			break;
 		case O_THR:
@@ -152,12 +160,8 @@ static int parse_args(int argc, char **argv, struct compare_opts *o, const char 
 			}
 			break;
 		case O_FIRST:
-			errno = 0;
-			o->first_seq = (int64_t)strtoll(optarg, &end, 10);
-			if (errno || end == optarg || *end || o->first_seq < 0) {
-				pr_err("compare: --first-seq '%s': expected an edge number (0, 1, ...)", optarg);
+			if (parse_opt(&opt_first_seq, NULL, optarg, &o->first_seq))
 				return -1;
-			}
 			break;
 		case O_DRIFT:
 			o->max_drift_ppm = strtod(optarg, &end);
@@ -167,12 +171,9 @@ static int parse_args(int argc, char **argv, struct compare_opts *o, const char 
 			}
 			break;
 		case O_WORST:
-			errno = 0;
-			o->worst = (unsigned)strtoul(optarg, &end, 10);
-			if (errno || end == optarg || *end || optarg[0] == '-' || o->worst > 100000) {
-				pr_err("compare: --worst '%s': expected a count up to 100000", optarg);
+			if (parse_opt(&opt_worst, NULL, optarg, &v))
 				return -1;
-			}
+			o->worst = (unsigned)v;
 			break;
 		case O_JSON:
 			*json = optarg;
@@ -188,7 +189,8 @@ static int parse_args(int argc, char **argv, struct compare_opts *o, const char 
 					return -1;
 				}
 				o->scope_abs_ns = -1;
-			} else if (parse_dur("scope-resolution", optarg, &o->scope_abs_ns)) {
+			} else if (parse_opt(&opt_tolerance, "scope-resolution", optarg,
+					     &o->scope_abs_ns)) {
 				return -1;
 			}
 			break;
@@ -201,13 +203,15 @@ static int parse_args(int argc, char **argv, struct compare_opts *o, const char 
 				int pol = (ch - O_SCOPE) / 2, mx = (ch - O_SCOPE) % 2;
 				struct compare_reading *sr = &o->scope[pol][mx];
 
-				if (parse_dur(opts[idx].name, optarg, &sr->ns))
+				if (parse_opt(&config_table[CFG_LIMITS_TMIN], opts[idx].name, optarg,
+					      &sr->ns))
 					return -1;
 				sr->set = true;
 				o->have_scope = true;
 				break;
 			}
-			compare_usage(stderr);
+			pr_err("compare: %s", cmdline_refused(opts, "h", argv, optind, optopt, "compare",
+								err, sizeof(err)));
 			return -1;
 		}
 	}

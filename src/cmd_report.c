@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "cmdline.h"
 #include "edgelog.h"
 #include "jsonread.h"
 #include "print.h"
@@ -109,8 +110,10 @@ int cmd_report(int argc, char **argv)
 	struct report rep = { 0 };
 	bool quiet = false;
 	int ch, i, ret = SQW_EXIT_OK;
+	char oerr[512];
 
 	optind = 1;
+	opterr = 0;
 	while ((ch = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'm':
@@ -129,7 +132,8 @@ int cmd_report(int argc, char **argv)
 			report_usage(stdout);
 			return SQW_EXIT_OK;
 		default:
-			fprintf(stderr, "Try 'sqwave report --help'.\n");
+			pr_err("%s", cmdline_refused(opts, "qh", argv, optind, optopt, "report", oerr,
+						     sizeof(oerr)));
 			return SQW_EXIT_USAGE;
 		}
 	}

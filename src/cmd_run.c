@@ -21,6 +21,7 @@
 
 #include "cfgpath.h"
 #include "cmd.h"
+#include "cmdline.h"
 #include "config.h"
 #include "edgelog.h"
 #include "edgestats.h"
@@ -207,26 +208,21 @@ static char board_path[PATH_MAX], profile_path[PATH_MAX];
 static int load_config(struct config *c, int argc, char **argv, const char **board,
 		       const char **profile, bool *preflight)
 {
-	struct option opts[CFG_NKEYS + 8];
-	size_t n = 0;
+	struct option opts[CMDLINE_CONFIG_OPTIONS + 4];
+	size_t n;
 	char err[1024];
-	int ch;
+	int ch, idx = 0;
 
-	opts[n++] = (struct option){ "board", required_argument, NULL, 'b' };
-	opts[n++] = (struct option){ "profile", required_argument, NULL, 'p' };
-	opts[n++] = (struct option){ "set", required_argument, NULL, 's' };
+	n = cmdline_config_options(opts, CMDLINE_CONFIG_OPTIONS);
 	opts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
 	opts[n++] = (struct option){ "preflight", no_argument, NULL, 'P' };
 	opts[n++] = (struct option){ "load", required_argument, NULL, 'L' };
-	n += config_long_options(opts + n, CFG_NKEYS, 1000);
 	opts[n] = (struct option){ 0 };
 
 	/* The command line is applied first: it wins over files by source rank. */
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+b:p:s:h", opts, NULL)) != -1) {
-		const char *val = optarg;
-		int key;
-
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, "+b:p:s:h", opts, &idx)) != -1) {
 		switch (ch) {
 		case 'b':
 			*board = optarg;
@@ -252,19 +248,16 @@ static int load_config(struct config *c, int argc, char **argv, const char **boa
 				return -1;
 			}
 			continue;
-		default:
-			if (ch < 1000) {
-				fprintf(stderr, "Try 'sqwave run --help'.\n");
+		case '?':
+			pr_err("%s", cmdline_refused(opts, "+b:p:s:h", argv, optind, optopt, "run",
+						     err, sizeof(err)));
+			return -1;
+		default:	/* a configuration key's option: the table parses it */
+			if (config_apply_option(c, opts[idx].name, optarg, err, sizeof(err)) !=
+			    CFG_OK) {
+				pr_err("command line: %s", err);
 				return -1;
 			}
-			key = ch - 1000;
-			if (config_table[key].type == CFG_T_BOOL)
-				val = "true";
-		}
-		if (config_set(c, (enum cfg_key)key, val, CFG_SRC_CMDLINE, NULL, 0, err,
-			       sizeof(err)) != CFG_OK) {
-			pr_err("command line: %s", err);
-			return -1;
 		}
 	}
 	if (optind < argc) {

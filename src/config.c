@@ -593,8 +593,7 @@ int config_lookup(const char *key)
 	return -1;
 }
 
-/* Edit distance (insert, delete, substitute, swap of neighbours), capped. */
-static size_t cfg_distance(const char *a, const char *b)
+size_t config_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b), i, j;
 	size_t d[33][33];
@@ -636,9 +635,9 @@ int config_closest_key(const char *section, const char *name)
 		if (section && strcmp(config_table[k].section, section))
 			continue;
 		if (section)
-			dist = cfg_distance(name, config_table[k].name);
+			dist = config_distance(name, config_table[k].name);
 		else
-			dist = cfg_distance(name, config_key_name((enum cfg_key)k, full,
+			dist = config_distance(name, config_key_name((enum cfg_key)k, full,
 								  sizeof(full)));
 		if (dist < best) {
 			best = dist;

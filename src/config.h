@@ -229,6 +229,11 @@ const char *config_allowed(enum cfg_key key, char *buf, size_t len);
  * least 16). Returns @buf. */
 const char *config_quote(const char *value, char *buf, size_t len);
 
+/* Edit distance of two names for "did you mean" (insert, delete, substitute,
+ * swap of neighbours; '-' and '_' alike), 99 for names over 32 characters.
+ * Every suggestion (keys, options, load keys) uses it. */
+size_t config_distance(const char *a, const char *b);
+
 /* The key of @section whose name is closest to @name (a likely typo), or -1
  * if none is close. With @section NULL, @name is a full "section.name". */
 int config_closest_key(const char *section, const char *name);

@@ -229,32 +229,6 @@ fail:
 	return -1;
 }
 
-/* Edit distance for "did you mean" (small words only). */
-static size_t distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j;
-	size_t d[24][24];
-
-	if (la > 23 || lb > 23)
-		return 99;
-	for (i = 0; i <= la; i++)
-		d[i][0] = i;
-	for (j = 0; j <= lb; j++)
-		d[0][j] = j;
-	for (i = 1; i <= la; i++) {
-		for (j = 1; j <= lb; j++) {
-			size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-
-			if (d[i - 1][j] + 1 < best)
-				best = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < best)
-				best = d[i][j - 1] + 1;
-			d[i][j] = best;
-		}
-	}
-	return d[la][lb];
-}
-
 int plan_load_key_lookup(const char *name, int *near)
 {
 	size_t best = 99;
@@ -267,7 +241,7 @@ int plan_load_key_lookup(const char *name, int *near)
 
 		if (!strcmp(plan_load_table[k].name, name))
 			return k;
-		dist = distance(name, plan_load_table[k].name);
+		dist = config_distance(name, plan_load_table[k].name);
 		if (dist < best && dist <= 2 && dist * 3 <= strlen(name) + 2) {
 			best = dist;
 			if (near)

@@ -172,6 +172,38 @@ test_a_corrupt_log_header_and_a_bad_edge_list_are_exit_2() {
 	grep -q "bad.csv:3:" "$TMP/b.err" || fail "no file:line in: $(cat "$TMP/b.err")" || return 1
 }
 
+test_a_bare_half_period_is_microseconds_as_for_run() {
+	# One duration grammar: run --half-period 500 is 500 us, so is analyze's.
+	printf 'seq,level,intended_ns,measured_ns\n0,1,1000000,1001000\n1,0,1501000,1502000\n2,1,2001000,2002000\n' \
+		> "$TMP/hp.csv"
+	"$SQWAVE" analyze "$TMP/hp.csv" --half-period 500 --quiet --json "$TMP/hp.json" \
+		2> "$TMP/hp.err" || fail "$(cat "$TMP/hp.err")" || return 1
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["half_period_ns"] == 500000, d["half_period_ns"]' \
+		"$TMP/hp.json" || return 1
+	"$SQWAVE" analyze "$TMP/hp.csv" --half-period 5parsecs --quiet > /dev/null 2> "$TMP/hp2.err"
+	[ $? -eq 2 ] || return 1
+	grep -q -- "--half-period must be a duration between 1us and 10s (bare numbers are us)" "$TMP/hp2.err" ||
+		fail "$(cat "$TMP/hp2.err")" || return 1
+}
+
+test_a_mistyped_option_gets_the_closest_one_in_every_command() {
+	local cmd opt want
+	while read -r cmd opt want; do
+		"$SQWAVE" $cmd "$opt" x > /dev/null 2> "$TMP/typo.err"
+		[ $? -eq 2 ] || fail "$cmd $opt: not exit 2" || return 1
+		grep -q -- "unknown option $opt; did you mean $want?" "$TMP/typo.err" ||
+			fail "$cmd: $(cat "$TMP/typo.err")" || return 1
+	done <<'EOF2'
+run --durration --duration
+check --priorty --priority
+analyze --worts --worst
+compare --tolerence --tolerance
+export --cvs --csv
+report --markdwon --markdown
+boards --rot --root
+EOF2
+}
+
 test_a_missing_file_is_an_io_error_exit_3() {
 	"$SQWAVE" analyze "$TMP/does-not-exist.sqwlog" > /dev/null 2>&1
 	local rc=$?
