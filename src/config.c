@@ -489,6 +489,26 @@ nomem:
 	return CFG_E_NOMEM;
 }
 
+void config_take(struct config *to, struct config *from)
+{
+	int k;
+
+	for (k = 0; k < CFG_NKEYS; k++) {
+		struct cfg_value *f = &from->v[k], *t = &to->v[k];
+
+		/* parsed and checked once, by config_set() into @from; a lower
+		 * source never overrides a higher one */
+		if (f->src == CFG_SRC_DEFAULT || f->src < t->src)
+			continue;
+		free(t->text);
+		free(t->file);
+		*t = *f;
+		f->text = NULL;
+		f->file = NULL;
+		f->src = CFG_SRC_DEFAULT;
+	}
+}
+
 /* Every row filled, sections contiguous, defaults valid: programmer errors. */
 static int config_table_check(void)
 {

@@ -168,6 +168,13 @@ enum cfg_result config_set(struct config *c, enum cfg_key key, const char *value
 			   enum cfg_source src, const char *file, int line,
 			   char *err, size_t errlen);
 
+/* Move every value @from got from a file or the command line into @to, as
+ * config_set() would have stored it there (a lower source never overrides a
+ * higher one), without parsing it again; @from keeps only what it did not
+ * give (free it next). Never fails. yamlcfg's all-or-nothing load: a file is
+ * checked into a scratch configuration, then taken. */
+void config_take(struct config *to, struct config *from);
+
 /* After every source is applied (board, profile, command line): CFG_E_MISSING
  * (with the key and what to do named in @err) if a CFG_REQUIRED_IN_BOARD key
  * was never set, or was left empty (a board file whose pin is unknown sets
