@@ -821,25 +821,14 @@ out:
 	return ret;
 }
 
+static void analysis_doc(struct json_writer *w, const void *ctx)
+{
+	json_analysis(w, ctx);
+}
+
 int analyze_write_json(const char *path, const struct analysis *a)
 {
-	bool to_stdout = !strcmp(path, "-");
-	struct json_writer w;
-	FILE *f;
-	int ret;
-
-	f = to_stdout ? stdout : fopen(path, "we");
-	if (!f)
-		return -1;
-	json_init(&w, f);
-	json_analysis(&w, a);
-	errno = 0;
-	ret = json_finish(&w);
-	if (to_stdout)
-		return fflush(f) ? -1 : ret;
-	if (fclose(f) && !ret)
-		ret = -1;
-	return ret;
+	return json_write_document(path, analysis_doc, a, NULL, 0);
 }
 
 /* ---- per-edge CSV: a row per edge, formatted by hand (millions of rows) ---- */

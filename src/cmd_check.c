@@ -383,63 +383,71 @@ static void check_run(struct check_report *r, const struct config *c,
 
 /* ---- JSON ------------------------------------------------------------------------------ */
 
-static int write_json(const char *path, const struct config *c, const struct check_opts *o,
-		      const struct check_report *r, const struct check_run *cr)
-{
-	unsigned cnt[CHECK_NSTATUS];
-	struct json_writer w;
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	int ret;
+struct check_doc {
+	const struct config *c;
+	const struct check_opts *o;
+	const struct check_report *r;
+	const struct check_run *cr;
+};
 
-	if (!f)
-		return -1;
+static void check_doc(struct json_writer *w, const void *ctx)
+{
+	const struct check_doc *d = ctx;
+	const struct config *c = d->c;
+	const struct check_opts *o = d->o;
+	const struct check_report *r = d->r;
+	const struct check_run *cr = d->cr;
+	unsigned cnt[CHECK_NSTATUS];
+
 	check_counts(r, cnt);
-	json_init(&w, f);
-	json_object_begin(&w);
-	json_kv_string(&w, "schema", "sqwave-check");
-	json_kv_int(&w, "schema_version", 1);
-	json_kv_string(&w, "sqwave_version", SQW_VERSION);
-	json_kv_object_begin(&w, "board");
-	json_kv_string(&w, "name", config_str(c, CFG_BOARD_NAME));
-	json_kv_string(&w, "file", o->board_path[0] ? o->board_path : NULL);
-	json_object_end(&w);
-	json_kv_string(&w, "profile", o->profile_path[0] ? o->profile_path : NULL);
-	json_kv_bool(&w, "strict", o->strict);
-	json_kv_string(&w, "result", check_status_name(check_result(r, o->strict)));
-	json_kv_int(&w, "exit_code", check_exit_code(r, o->strict));
-	json_kv_string(&w, "incomplete", r->incomplete ? r->incomplete_why : NULL);
-	json_kv_object_begin(&w, "counts");
-	json_kv_uint(&w, "pass", cnt[CHECK_PASS]);
-	json_kv_uint(&w, "warn", cnt[CHECK_WARN]);
-	json_kv_uint(&w, "fail", cnt[CHECK_FAIL]);
-	json_kv_uint(&w, "skip", cnt[CHECK_SKIP]);
-	json_object_end(&w);
-	json_key(&w, "findings");
-	check_write_json(&w, r);
+	json_object_begin(w);
+	json_kv_string(w, "schema", "sqwave-check");
+	json_kv_int(w, "schema_version", 1);
+	json_kv_string(w, "sqwave_version", SQW_VERSION);
+	json_kv_object_begin(w, "board");
+	json_kv_string(w, "name", config_str(c, CFG_BOARD_NAME));
+	json_kv_string(w, "file", o->board_path[0] ? o->board_path : NULL);
+	json_object_end(w);
+	json_kv_string(w, "profile", o->profile_path[0] ? o->profile_path : NULL);
+	json_kv_bool(w, "strict", o->strict);
+	json_kv_string(w, "result", check_status_name(check_result(r, o->strict)));
+	json_kv_int(w, "exit_code", check_exit_code(r, o->strict));
+	json_kv_string(w, "incomplete", r->incomplete ? r->incomplete_why : NULL);
+	json_kv_object_begin(w, "counts");
+	json_kv_uint(w, "pass", cnt[CHECK_PASS]);
+	json_kv_uint(w, "warn", cnt[CHECK_WARN]);
+	json_kv_uint(w, "fail", cnt[CHECK_FAIL]);
+	json_kv_uint(w, "skip", cnt[CHECK_SKIP]);
+	json_object_end(w);
+	json_key(w, "findings");
+	check_write_json(w, r);
 	if (cr->done) {
-		json_kv_object_begin(&w, "run");
-		json_kv_string(&w, "log", cr->log);
-		json_kv_int(&w, "exit_code", cr->exit_code);
-		json_kv_int(&w, "duration_ns", o->run_ns);
-		json_kv_uint(&w, "edges", cr->edges);
-		json_kv_uint(&w, "missed_periods", cr->missed);
-		json_kv_int(&w, "tmin_ns", cr->tmin_ns);
-		json_kv_int(&w, "tmax_ns", cr->tmax_ns);
-		json_kv_int(&w, "tmin_bound_ns", cr->tmin_lo_ns);
-		json_kv_int(&w, "tmax_bound_ns", cr->tmax_hi_ns);
-		json_kv_int(&w, "wake_p99_ns", cr->wake_p99_ns);
-		json_kv_int(&w, "wake_max_ns", cr->wake_max_ns);
-		json_object_end(&w);
+		json_kv_object_begin(w, "run");
+		json_kv_string(w, "log", cr->log);
+		json_kv_int(w, "exit_code", cr->exit_code);
+		json_kv_int(w, "duration_ns", o->run_ns);
+		json_kv_uint(w, "edges", cr->edges);
+		json_kv_uint(w, "missed_periods", cr->missed);
+		json_kv_int(w, "tmin_ns", cr->tmin_ns);
+		json_kv_int(w, "tmax_ns", cr->tmax_ns);
+		json_kv_int(w, "tmin_bound_ns", cr->tmin_lo_ns);
+		json_kv_int(w, "tmax_bound_ns", cr->tmax_hi_ns);
+		json_kv_int(w, "wake_p99_ns", cr->wake_p99_ns);
+		json_kv_int(w, "wake_max_ns", cr->wake_max_ns);
+		json_object_end(w);
 	} else {
-		json_kv_null(&w, "run");
+		json_kv_null(w, "run");
 	}
-	json_object_end(&w);
-	ret = json_finish(&w);
-	if (f == stdout)
-		ret = fflush(f) ? -1 : ret;
-	else if (fclose(f) && !ret)
-		ret = -1;
-	return ret;
+	json_object_end(w);
+}
+
+static int write_json(const char *path, const struct config *c, const struct check_opts *o,
+		      const struct check_report *r, const struct check_run *cr, char *err,
+		      size_t errlen)
+{
+	const struct check_doc d = { c, o, r, cr };
+
+	return json_write_document(path, check_doc, &d, err, errlen);
 }
 
 int cmd_check(int argc, char **argv)
@@ -447,6 +455,7 @@ int cmd_check(int argc, char **argv)
 	struct check_opts o = { .root = "/", .edges = CHECK_EDGES, .writes = CHECK_WRITES };
 	struct check_run cr = { 0 };
 	struct config *c = config_new();
+	char err[512];
 	struct check_report r;
 	FILE *text;
 	int ret;
@@ -472,8 +481,8 @@ int cmd_check(int argc, char **argv)
 		fputc('\n', text);
 	check_print_text(text, &r, o.strict, o.verbose);
 	ret = check_exit_code(&r, o.strict);
-	if (o.json && write_json(o.json, c, &o, &r, &cr)) {
-		pr_err("cannot write the JSON report %s: %s", o.json, strerror(errno));
+	if (o.json && write_json(o.json, c, &o, &r, &cr, err, sizeof(err))) {
+		pr_err("the JSON report: %s", err);
 		ret = SQW_EXIT_RUNTIME;
 	}
 	if (fflush(stdout) || ferror(stdout)) {

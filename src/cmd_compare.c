@@ -619,81 +619,78 @@ static void json_edges(struct json_writer *w, const struct compare *c)
 	json_object_end(w);
 }
 
-static int write_json(const struct compare *c, const char *path)
+static void compare_doc(struct json_writer *w, const void *ctx)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	struct json_writer w;
-	int p, mx, ret;
+	const struct compare *c = ctx;
+	int p, mx;
 
-	if (!f) {
-		pr_err("cannot create %s: %s", path, strerror(errno));
-		return -1;
-	}
-	json_init(&w, f);
-	json_object_begin(&w);
-	json_kv_string(&w, "schema", COMPARE_SCHEMA);
-	json_kv_int(&w, "schema_version", COMPARE_SCHEMA_VERSION);
-	json_kv_object_begin(&w, "run");
-	json_kv_string(&w, "path", c->o->run);
-	json_kv_uint(&w, "records", c->records);
-	json_kv_bool(&w, "truncated", c->truncated);
-	json_kv_uint(&w, "half_period_ns", c->meta->half_period_ns);
-	json_object_end(&w);
+	json_object_begin(w);
+	json_kv_string(w, "schema", COMPARE_SCHEMA);
+	json_kv_int(w, "schema_version", COMPARE_SCHEMA_VERSION);
+	json_kv_object_begin(w, "run");
+	json_kv_string(w, "path", c->o->run);
+	json_kv_uint(w, "records", c->records);
+	json_kv_bool(w, "truncated", c->truncated);
+	json_kv_uint(w, "half_period_ns", c->meta->half_period_ns);
+	json_object_end(w);
 	if (c->ci) {
-		json_kv_object_begin(&w, "capture");
-		json_kv_string(&w, "path", c->ci->path);
-		json_kv_string(&w, "format", c->ci->format);
-		json_kv_string(&w, "channel", c->ci->channel_name);
-		json_kv_uint(&w, "edges", c->ncap);
-		json_kv_double(&w, "resolution_ns", ps_to_ns(c->ci->resolution_ps));
-		json_kv_double(&w, "start_s", capture_ps_to_s(c->ci->start_ps));
-		json_kv_double(&w, "end_s", capture_ps_to_s(c->ci->end_ps));
-		json_object_end(&w);
-		json_alignment(&w, c);
+		json_kv_object_begin(w, "capture");
+		json_kv_string(w, "path", c->ci->path);
+		json_kv_string(w, "format", c->ci->format);
+		json_kv_string(w, "channel", c->ci->channel_name);
+		json_kv_uint(w, "edges", c->ncap);
+		json_kv_double(w, "resolution_ns", ps_to_ns(c->ci->resolution_ps));
+		json_kv_double(w, "start_s", capture_ps_to_s(c->ci->start_ps));
+		json_kv_double(w, "end_s", capture_ps_to_s(c->ci->end_ps));
+		json_object_end(w);
+		json_alignment(w, c);
 		if (c->aligned)
-			json_edges(&w, c);
+			json_edges(w, c);
 	} else {
-		json_kv_null(&w, "capture");
+		json_kv_null(w, "capture");
 	}
 	if (c->ser) {
-		json_kv_object_begin(&w, "scope");
+		json_kv_object_begin(w, "scope");
 		if (c->o->scope_abs_ns >= 0)
-			json_kv_int(&w, "resolution_ns", c->o->scope_abs_ns);
+			json_kv_int(w, "resolution_ns", c->o->scope_abs_ns);
 		else
-			json_kv_double(&w, "resolution_relative", c->o->scope_rel);
-		json_kv_array_begin(&w, "readings");
+			json_kv_double(w, "resolution_relative", c->o->scope_rel);
+		json_kv_array_begin(w, "readings");
 		for (p = 0; p < EDGESTATS_NPOL; p++)
 			for (mx = 0; mx < 2; mx++) {
 				const struct edgestats_widths *lw = &c->ser->width[p];
 
 				if (!c->o->scope[p][mx].set)
 					continue;
-				json_object_begin(&w);
-				json_kv_string(&w, "what", mx ? "tmax" : "tmin");
-				json_kv_string(&w, "polarity", pol_name[p]);
-				json_kv_int(&w, "scope_ns", c->o->scope[p][mx].ns);
-				json_kv_int(&w, "tolerance_ns", c->scope_tol[p][mx]);
+				json_object_begin(w);
+				json_kv_string(w, "what", mx ? "tmax" : "tmin");
+				json_kv_string(w, "polarity", pol_name[p]);
+				json_kv_int(w, "scope_ns", c->o->scope[p][mx].ns);
+				json_kv_int(w, "tolerance_ns", c->scope_tol[p][mx]);
 				if (lw->h.m.n) {
-					json_kv_int(&w, "log_ns", mx ? lw->tmax.width_ns : lw->tmin.width_ns);
-					json_kv_int(&w, "log_lo_ns", mx ? lw->tmax.lo_ns : lw->tmin_bound.lo_ns);
-					json_kv_int(&w, "log_hi_ns", mx ? lw->tmax_bound.hi_ns : lw->tmin.hi_ns);
+					json_kv_int(w, "log_ns", mx ? lw->tmax.width_ns : lw->tmin.width_ns);
+					json_kv_int(w, "log_lo_ns", mx ? lw->tmax.lo_ns : lw->tmin_bound.lo_ns);
+					json_kv_int(w, "log_hi_ns", mx ? lw->tmax_bound.hi_ns : lw->tmin.hi_ns);
 				}
-				json_kv_bool(&w, "agrees", c->scope_ok[p][mx]);
-				json_object_end(&w);
+				json_kv_bool(w, "agrees", c->scope_ok[p][mx]);
+				json_object_end(w);
 			}
-		json_array_end(&w);
-		json_object_end(&w);
+		json_array_end(w);
+		json_object_end(w);
 	}
-	json_kv_string(&w, "verdict", compare_verdict_name(c->verdict));
-	json_kv_int(&w, "exit_code", verdict_exit(c->verdict));
-	json_object_end(&w);
-	ret = json_finish(&w);
-	if ((f != stdout && fclose(f) != 0) || ret < 0) {
-		pr_err("writing %s failed: %s", path, strerror(errno));
+	json_kv_string(w, "verdict", compare_verdict_name(c->verdict));
+	json_kv_int(w, "exit_code", verdict_exit(c->verdict));
+	json_object_end(w);
+}
+
+static int write_json(const struct compare *c, const char *path)
+{
+	char err[512];
+
+	if (json_write_document(path, compare_doc, c, err, sizeof(err)) < 0) {
+		pr_err("%s", err);
 		return -1;
 	}
-	if (f == stdout)
-		fflush(f);
 	return 0;
 }
 

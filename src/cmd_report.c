@@ -11,6 +11,7 @@
 #include "cmdline.h"
 #include "edgelog.h"
 #include "jsonread.h"
+#include "outfile.h"
 #include "print.h"
 #include "report.h"
 
@@ -35,20 +36,19 @@ static void report_usage(FILE *f)
 static int write_to(const char *path, void (*fn)(FILE *, const struct report *),
 		    const struct report *r)
 {
-	bool out = !strcmp(path, "-");
-	FILE *f = out ? stdout : fopen(path, "we");
-	int ret = 0;
+	char err[512];
+	FILE *f = outfile_open(path, err, sizeof(err));
 
 	if (!f) {
-		pr_err("cannot create %s: %s", path, strerror(errno));
+		pr_err("%s", err);
 		return -1;
 	}
 	fn(f, r);
-	if (out ? fflush(f) != 0 || ferror(f) : fclose(f) != 0) {
-		pr_err("writing %s failed: %s", path, strerror(errno));
-		ret = -1;
+	if (outfile_close(f, path, err, sizeof(err)) < 0) {
+		pr_err("%s", err);
+		return -1;
 	}
-	return ret;
+	return 0;
 }
 
 /* A sqwave log (by its magic)? */

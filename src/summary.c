@@ -756,26 +756,23 @@ static void json_summary(struct json_writer *w, const struct config *c,
 	json_object_end(w);
 }
 
+struct summary_doc {
+	const struct config *c;
+	const struct edgestats_result *r;
+	const struct run_info *ri;
+};
+
+static void summary_doc(struct json_writer *w, const void *ctx)
+{
+	const struct summary_doc *d = ctx;
+
+	json_summary(w, d->c, d->r, d->ri);
+}
+
 int summary_write_json(const char *path, const struct config *c, const struct edgestats *s,
 		       const struct run_info *ri)
 {
-	const struct edgestats_result *r = edgestats_result(s);
-	bool to_stdout = !strcmp(path, "-");
-	struct json_writer w;
-	FILE *f;
-	int ret;
+	const struct summary_doc d = { c, edgestats_result(s), ri };
 
-	f = to_stdout ? stdout : fopen(path, "we");
-	if (!f)
-		return -1;
-	json_init(&w, f);
-	json_summary(&w, c, r, ri);
-	errno = 0;
-	ret = json_finish(&w);
-	if (to_stdout)
-		return fflush(f) ? -1 : ret;
-	/* fclose() reports a failed final write (ENOSPC) even after finish */
-	if (fclose(f) && !ret)
-		ret = -1;
-	return ret;
+	return json_write_document(path, summary_doc, &d, NULL, 0);
 }
