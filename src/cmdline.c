@@ -2,6 +2,7 @@
 /* The command lines' shared part: configuration options and the sentence
  * for a refused option, with the closest option as a YAML key gets it. */
 #include "cmdline.h"
+#include "msgbuf.h"
 
 #include <getopt.h>
 #include <stdarg.h>
@@ -26,19 +27,6 @@ size_t cmdline_config_options(struct option *out, size_t max)
 		n += k < max - n ? k : max - n;
 	}
 	return n;
-}
-
-static void say(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void say(char *err, size_t len, const char *fmt, ...)
-{
-	size_t used = strnlen(err, len);
-	va_list ap;
-
-	if (used + 1 >= len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err + used, len - used, fmt, ap);
-	va_end(ap);
 }
 
 /* The long option whose value is @val, or NULL. */
@@ -68,11 +56,11 @@ static void refused_long(const struct option *opts, const char *arg, char *err, 
 			prefixed++;
 	}
 	if (n && prefixed > 1) {
-		say(err, len, "option --%s is ambiguous: it could be", name);
+		msgbuf_add(err, len, "option --%s is ambiguous: it could be", name);
 		prefixed = 0;
 		for (o = opts; o->name; o++) {
 			if (!strncmp(o->name, name, n))
-				say(err, len, "%s --%s", prefixed++ ? "," : "", o->name);
+				msgbuf_add(err, len, "%s --%s", prefixed++ ? "," : "", o->name);
 		}
 		return;
 	}
@@ -86,9 +74,9 @@ static void refused_long(const struct option *opts, const char *arg, char *err, 
 	/* the rule of config_closest_key(): at most two edits, and fewer than a
 	 * third of the word */
 	limit = n / 3 > 2 ? 2 : n / 3 < 1 ? 1 : n / 3;
-	say(err, len, "unknown option --%s", name);
+	msgbuf_add(err, len, "unknown option --%s", name);
 	if (near && best <= limit)
-		say(err, len, "; did you mean --%s?", near->name);
+		msgbuf_add(err, len, "; did you mean --%s?", near->name);
 }
 
 const char *cmdline_refused(const struct option *opts, const char *shortopts, char *const argv[],
@@ -108,19 +96,19 @@ const char *cmdline_refused(const struct option *opts, const char *shortopts, ch
 		if (!o)
 			refused_long(opts, arg + 2, err, errlen);
 		else if (o->has_arg == no_argument)
-			say(err, errlen, "--%s takes no value, got \"%s\"", o->name, arg);
+			msgbuf_add(err, errlen, "--%s takes no value, got \"%s\"", o->name, arg);
 		else
-			say(err, errlen, "--%s needs a value", o->name);
+			msgbuf_add(err, errlen, "--%s needs a value", o->name);
 	} else if (optopt > 0 && optopt < 128) {
 		s = strchr(shortopts, optopt);
 		if (s && s[1] == ':')
-			say(err, errlen, "-%c needs a value", optopt);
+			msgbuf_add(err, errlen, "-%c needs a value", optopt);
 		else
-			say(err, errlen, "unknown option -%c", optopt);
+			msgbuf_add(err, errlen, "unknown option -%c", optopt);
 	} else {
-		say(err, errlen, "unknown option %s", arg);
+		msgbuf_add(err, errlen, "unknown option %s", arg);
 	}
-	say(err, errlen, " ('sqwave %s --help' lists the options)", cmd);
+	msgbuf_add(err, errlen, " ('sqwave %s --help' lists the options)", cmd);
 	return err;
 }
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "msgbuf.h"
 #include "plan.h"
 #include "units.h"
 
@@ -193,20 +194,6 @@ struct config {
 	struct plan *plan;    /* phases and loads (plan.c) */
 };
 
-static void cfg_err(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void cfg_err(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
-
 const char *config_key_name(enum cfg_key key, char *buf, size_t len)
 {
 	assert((unsigned)key < CFG_NKEYS);
@@ -353,7 +340,7 @@ enum cfg_result config_item_parse(const struct cfg_item *it, const char *name, c
 	switch (it->type) {
 	case CFG_T_BOOL:
 		if (cfg_parse_bool(value, &num)) {
-			cfg_err(err, errlen, "%s must be %s, got %s", name,
+			msgbuf_set(err, errlen, "%s must be %s, got %s", name,
 				config_item_allowed(it, allowed, sizeof(allowed)),
 				config_quote(value, q, sizeof(q)));
 			return CFG_E_TYPE;
@@ -362,13 +349,13 @@ enum cfg_result config_item_parse(const struct cfg_item *it, const char *name, c
 	case CFG_T_INT:
 		i = cfg_parse_int(value, &num);
 		if (i == -1) {
-			cfg_err(err, errlen, "%s must be %s, got %s", name,
+			msgbuf_set(err, errlen, "%s must be %s, got %s", name,
 				config_item_allowed(it, allowed, sizeof(allowed)),
 				config_quote(value, q, sizeof(q)));
 			return CFG_E_TYPE;
 		}
 		if (i == -2 || num < it->min || num > it->max) {
-			cfg_err(err, errlen, "%s must be %s, got %s", name,
+			msgbuf_set(err, errlen, "%s must be %s, got %s", name,
 				config_item_allowed(it, allowed, sizeof(allowed)),
 				config_quote(value, q, sizeof(q)));
 			return CFG_E_RANGE;
@@ -386,13 +373,13 @@ enum cfg_result config_item_parse(const struct cfg_item *it, const char *name, c
 		if (units_parse_duration(value, it->unit, &num)) {
 			enum cfg_result r = errno == ERANGE ? CFG_E_RANGE : CFG_E_TYPE;
 
-			cfg_err(err, errlen, "%s must be %s, got %s", name,
+			msgbuf_set(err, errlen, "%s must be %s, got %s", name,
 				config_item_allowed(it, allowed, sizeof(allowed)),
 				config_quote(value, q, sizeof(q)));
 			return r;
 		}
 		if (num < it->min || num > it->max) {
-			cfg_err(err, errlen, "%s must be %s, got %s", name,
+			msgbuf_set(err, errlen, "%s must be %s, got %s", name,
 				config_item_allowed(it, allowed, sizeof(allowed)),
 				config_quote(value, q, sizeof(q)));
 			return CFG_E_RANGE;
@@ -400,7 +387,7 @@ enum cfg_result config_item_parse(const struct cfg_item *it, const char *name, c
 		break;
 	case CFG_T_STRING:
 		if (strchr(value, '\n') || strchr(value, '\r')) {
-			cfg_err(err, errlen, "%s must be one line of text, got %s", name,
+			msgbuf_set(err, errlen, "%s must be one line of text, got %s", name,
 				config_quote(value, q, sizeof(q)));
 			return CFG_E_TYPE;
 		}
@@ -413,7 +400,7 @@ enum cfg_result config_item_parse(const struct cfg_item *it, const char *name, c
 				break;
 		}
 		if (!it->choices[i]) {
-			cfg_err(err, errlen, "%s must be %s, got %s", name,
+			msgbuf_set(err, errlen, "%s must be %s, got %s", name,
 				config_item_allowed(it, allowed, sizeof(allowed)),
 				config_quote(value, q, sizeof(q)));
 			return CFG_E_CHOICE;
@@ -439,7 +426,7 @@ enum cfg_result config_set(struct config *c, enum cfg_key key, const char *value
 
 	assert(c && value);
 	if ((unsigned)key >= CFG_NKEYS) {
-		cfg_err(err, errlen, "unknown configuration key number %d", (int)key);
+		msgbuf_set(err, errlen, "unknown configuration key number %d", (int)key);
 		return CFG_E_UNKNOWN_KEY;
 	}
 	it = &config_table[key];
@@ -448,7 +435,7 @@ enum cfg_result config_set(struct config *c, enum cfg_key key, const char *value
 
 	if ((src == CFG_SRC_BOARD && !(it->where & CFG_IN_BOARD)) ||
 	    (src == CFG_SRC_PROFILE && !(it->where & CFG_IN_PROFILE))) {
-		cfg_err(err, errlen, "%s belongs in %s, not in %s", name,
+		msgbuf_set(err, errlen, "%s belongs in %s, not in %s", name,
 			cfg_file_kind(src == CFG_SRC_BOARD ? CFG_SRC_PROFILE : CFG_SRC_BOARD),
 			cfg_file_kind(src));
 		return CFG_E_PLACE;
@@ -485,7 +472,7 @@ enum cfg_result config_set(struct config *c, enum cfg_key key, const char *value
 nomem:
 	free(text);
 	free(fdup);
-	cfg_err(err, errlen, "out of memory while setting %s", name);
+	msgbuf_set(err, errlen, "out of memory while setting %s", name);
 	return CFG_E_NOMEM;
 }
 
@@ -866,13 +853,13 @@ enum cfg_result config_check_required(const struct config *c, char *err, size_t 
 			continue;
 		config_key_name((enum cfg_key)k, name, sizeof(name));
 		if (v->src == CFG_SRC_DEFAULT) {
-			cfg_err(err, errlen,
+			msgbuf_set(err, errlen,
 				"%s is not set: a board file must set it (or pass --set %s=VALUE)",
 				name, name);
 			return CFG_E_MISSING;
 		}
 		if (config_table[k].type == CFG_T_STRING && !v->text[0]) {
-			cfg_err(err, errlen,
+			msgbuf_set(err, errlen,
 				"%s is empty (%s): the board file does not know it; see board.notes "
 				"and pass --set %s=VALUE",
 				name, config_origin(c, (enum cfg_key)k, origin, sizeof(origin)), name);
@@ -890,7 +877,7 @@ enum cfg_result config_check_limits(const struct config *c, char *err, size_t er
 	/* Both set and no pulse can meet both: the configuration is wrong, not
 	 * the run. (A wake_latency_max beyond the half period is allowed.) */
 	if (tmin > 0 && tmax > 0 && tmin >= tmax) {
-		cfg_err(err, errlen,
+		msgbuf_set(err, errlen,
 			"limits.tmin (%s, %s) must be below limits.tmax (%s, %s): no pulse could "
 			"meet both", config_format(c, CFG_LIMITS_TMIN, a, sizeof(a)),
 			config_origin(c, CFG_LIMITS_TMIN, oa, sizeof(oa)),
@@ -933,12 +920,12 @@ enum cfg_result config_apply_option(struct config *c, const char *opt_name, cons
 			break;
 	}
 	if (k == CFG_NKEYS) {
-		cfg_err(err, errlen, "unknown option --%s", opt_name);
+		msgbuf_set(err, errlen, "unknown option --%s", opt_name);
 		return CFG_E_UNKNOWN_KEY;
 	}
 	if (!value) {
 		if (config_table[k].type != CFG_T_BOOL) {
-			cfg_err(err, errlen, "--%s needs a value: %s", opt_name,
+			msgbuf_set(err, errlen, "--%s needs a value: %s", opt_name,
 				config_allowed((enum cfg_key)k, allowed, sizeof(allowed)));
 			return CFG_E_TYPE;
 		}
@@ -956,7 +943,7 @@ enum cfg_result config_apply_set(struct config *c, const char *assignment,
 	int k;
 
 	if (!eq || eq == assignment) {
-		cfg_err(err, errlen, "--set needs SECTION.NAME=VALUE, got %s",
+		msgbuf_set(err, errlen, "--set needs SECTION.NAME=VALUE, got %s",
 			config_quote(assignment, q, sizeof(q)));
 		return CFG_E_UNKNOWN_KEY;
 	}
@@ -973,7 +960,7 @@ enum cfg_result config_apply_set(struct config *c, const char *assignment,
 		if (near >= 0)
 			snprintf(hint, sizeof(hint), "did you mean %s? ",
 				 config_key_name((enum cfg_key)near, name, sizeof(name)));
-		cfg_err(err, errlen, "unknown key %s in --set; %s(--help lists every key)",
+		msgbuf_set(err, errlen, "unknown key %s in --set; %s(--help lists every key)",
 			config_quote(key, q, sizeof(q)), hint);
 		return CFG_E_UNKNOWN_KEY;
 	}

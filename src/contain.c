@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "cpulist.h"
+#include "msgbuf.h"
 
 extern char **environ;
 
@@ -51,19 +52,6 @@ struct contain {
 	size_t ngroups;
 	unsigned next_id;
 };
-
-static void cerr(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void cerr(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
 
 static void sleep_ms(long ms)
 {
@@ -236,12 +224,12 @@ static void cgroup_mounts(char *v2, char *freezer, char *pids, size_t len)
 static int make_top(const char *root, char *out, size_t len, char *why, size_t wlen)
 {
 	if (!root[0]) {
-		cerr(why, wlen, "not mounted");
+		msgbuf_set(why, wlen, "not mounted");
 		return -1;
 	}
 	snprintf(out, len, "%s/sqwave.%d", root, (int)getpid());
 	if (mkdir(out, 0755) < 0 && errno != EEXIST) {
-		cerr(why, wlen, "cannot create %s: %s", out, strerror(errno));
+		msgbuf_set(why, wlen, "cannot create %s: %s", out, strerror(errno));
 		out[0] = '\0';
 		return -1;
 	}
@@ -276,7 +264,7 @@ static int spawn_guardian(struct contain *c, char *err, size_t errlen)
 	int p[2], r;
 
 	if (pipe2(p, O_CLOEXEC) < 0) {
-		cerr(err, errlen, "cannot start the load guardian: pipe: %s", strerror(errno));
+		msgbuf_set(err, errlen, "cannot start the load guardian: pipe: %s", strerror(errno));
 		return -1;
 	}
 	posix_spawn_file_actions_init(&fa);
@@ -297,7 +285,7 @@ static int spawn_guardian(struct contain *c, char *err, size_t errlen)
 	close(p[0]);
 	if (r) {
 		close(p[1]);
-		cerr(err, errlen, "cannot start the load guardian (%s): %s", c->self_exe,
+		msgbuf_set(err, errlen, "cannot start the load guardian (%s): %s", c->self_exe,
 		     strerror(r));
 		return -1;
 	}
@@ -322,7 +310,7 @@ struct contain *contain_new(enum contain_kind want, const char *self_exe,
 	struct contain *c = calloc(1, sizeof(*c));
 
 	if (!c) {
-		cerr(err, errlen, "out of memory");
+		msgbuf_set(err, errlen, "out of memory");
 		return NULL;
 	}
 	c->guard_fd = -1;
@@ -347,7 +335,7 @@ struct contain *contain_new(enum contain_kind want, const char *self_exe,
 		}
 	}
 	if (!c->kind && want != CONTAIN_AUTO && want != CONTAIN_PGROUP) {
-		cerr(err, errlen, "run.containment %s: %s cgroup %s",
+		msgbuf_set(err, errlen, "run.containment %s: %s cgroup %s",
 		     contain_kind_name(want), want == CONTAIN_CGROUP2 ? "cgroup2" : "freezer",
 		     want == CONTAIN_CGROUP2 ? why2 : whyf);
 		free(c);
@@ -392,7 +380,7 @@ struct contain_group *contain_group_new(struct contain *c, const char *name, cha
 	int k;
 
 	if (!g) {
-		cerr(err, errlen, "out of memory");
+		msgbuf_set(err, errlen, "out of memory");
 		return NULL;
 	}
 	/* A directory name from the load's name: letters, digits, -_. only. */
@@ -406,7 +394,7 @@ struct contain_group *contain_group_new(struct contain *c, const char *name, cha
 			continue;
 		snprintf(g->cg[k], sizeof(g->cg[k]), "%s/%s", c->top[k], g->name);
 		if (mkdir(g->cg[k], 0755) < 0 && errno != EEXIST) {
-			cerr(err, errlen, "cannot create the load's cgroup %s: %s", g->cg[k],
+			msgbuf_set(err, errlen, "cannot create the load's cgroup %s: %s", g->cg[k],
 			     strerror(errno));
 			if (k)
 				rmdir(g->cg[0]);
@@ -418,7 +406,7 @@ struct contain_group *contain_group_new(struct contain *c, const char *name, cha
 	ng = realloc(c->groups, (c->ngroups + 1) * sizeof(*ng));
 	if (!ng) {
 		contain_group_free(c, g);
-		cerr(err, errlen, "out of memory");
+		msgbuf_set(err, errlen, "out of memory");
 		return NULL;
 	}
 	c->groups = ng;
@@ -460,7 +448,7 @@ pid_t contain_spawn(struct contain *c, struct contain_group *g, const struct loa
 	argv = calloc(nargs + 16, sizeof(*argv));
 	if (!argv || pipe2(st, O_CLOEXEC) < 0) {
 		free(argv);
-		cerr(err, errlen, "cannot start %s: %s", p->argv[0], strerror(errno));
+		msgbuf_set(err, errlen, "cannot start %s: %s", p->argv[0], strerror(errno));
 		return -1;
 	}
 	snprintf(nice, sizeof(nice), "%d", p->nice);
@@ -511,7 +499,7 @@ pid_t contain_spawn(struct contain *c, struct contain_group *g, const struct loa
 	free(argv);
 	if (r) {
 		close(st[0]);
-		cerr(err, errlen, "cannot start %s: posix_spawn: %s", p->argv[0], strerror(r));
+		msgbuf_set(err, errlen, "cannot start %s: posix_spawn: %s", p->argv[0], strerror(r));
 		return -1;
 	}
 	/* Tell the guardian before anything else can happen to us. */
@@ -526,7 +514,7 @@ pid_t contain_spawn(struct contain *c, struct contain_group *g, const struct loa
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0) {
-			cerr(err, errlen, "cannot start %s: the exec wrapper did not exec within "
+			msgbuf_set(err, errlen, "cannot start %s: the exec wrapper did not exec within "
 			     "%d ms", p->argv[0], SPAWN_TIMEOUT_MS);
 			kill(-pid, SIGKILL);
 			waitpid(pid, NULL, 0);
@@ -549,14 +537,14 @@ pid_t contain_spawn(struct contain *c, struct contain_group *g, const struct loa
 		msg[strcspn(msg, "\n")] = '\0';
 		waitpid(pid, NULL, 0);
 		guard_say(c, "-pg %d\n", (int)pid);
-		cerr(err, errlen, "cannot start %s: %s", p->argv[0], msg);
+		msgbuf_set(err, errlen, "cannot start %s: %s", p->argv[0], msg);
 		return -1;
 	}
 	if (group_add_pgid(g, pid) < 0) {
 		kill(-pid, SIGKILL);
 		waitpid(pid, NULL, 0);
 		guard_say(c, "-pg %d\n", (int)pid);
-		cerr(err, errlen, "out of memory");
+		msgbuf_set(err, errlen, "out of memory");
 		return -1;
 	}
 	return pid;

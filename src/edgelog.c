@@ -15,6 +15,7 @@
 #include <zlib.h>
 
 #include "edgecheck.h"
+#include "msgbuf.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the log format is little-endian; add byte swapping for this target"
@@ -122,19 +123,6 @@ static int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 /* The writer's first failure: errno @e, and the sentence for the caller
  * (edgelog_writer_error(), edgelog_writer_close()). Later failures keep the
  * first one: it is what went wrong. */
@@ -213,21 +201,21 @@ static int open_log_file(const char *path, char *kept, size_t keptlen, char *err
 	if (fd < 0) {
 		e = errno;
 		if (e == ENXIO)
-			set_err(err, errlen, "cannot create log %s: it is a FIFO or socket with no reader "
+			msgbuf_set(err, errlen, "cannot create log %s: it is a FIFO or socket with no reader "
 				"(the log must be a file)", path);
 		else
-			set_err(err, errlen, "cannot create log %s: %s", path, strerror(e));
+			msgbuf_set(err, errlen, "cannot create log %s: %s", path, strerror(e));
 		errno = e == ENXIO ? EINVAL : e;
 		return -1;
 	}
 	if (fstat(fd, &st) < 0) {
 		e = errno;
-		set_err(err, errlen, "cannot create log %s: %s", path, strerror(e));
+		msgbuf_set(err, errlen, "cannot create log %s: %s", path, strerror(e));
 		goto fail;
 	}
 	if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode)) {
 		e = EINVAL;
-		set_err(err, errlen, "cannot create log %s: it is a %s (the log must be a file)", path,
+		msgbuf_set(err, errlen, "cannot create log %s: it is a %s (the log must be a file)", path,
 			S_ISFIFO(st.st_mode) ? "FIFO" : S_ISSOCK(st.st_mode) ? "socket" : "special file");
 		goto fail;
 	}
@@ -235,27 +223,27 @@ static int open_log_file(const char *path, char *kept, size_t keptlen, char *err
 		if (lock_file(fd, &holder) < 0) {
 			e = errno;
 			if (e == EBUSY && holder > 0)
-				set_err(err, errlen, "log %s is being written by another process (pid %ld): "
+				msgbuf_set(err, errlen, "log %s is being written by another process (pid %ld): "
 					"two runs cannot share a log", path, (long)holder);
 			else if (e == EBUSY)
-				set_err(err, errlen, "log %s is being written by another process: two "
+				msgbuf_set(err, errlen, "log %s is being written by another process: two "
 					"runs cannot share a log", path);
 			else
-				set_err(err, errlen, "cannot lock log %s: %s", path, strerror(e));
+				msgbuf_set(err, errlen, "cannot lock log %s: %s", path, strerror(e));
 			goto fail;
 		}
 		if (st.st_size > 0) {
 			/* Ours now (locked): keep it under another name, start afresh. */
 			if (keep_aside(path, bak, sizeof(bak)) < 0) {
 				e = errno;
-				set_err(err, errlen, "%s exists and could not be kept aside: %s (not "
+				msgbuf_set(err, errlen, "%s exists and could not be kept aside: %s (not "
 					"overwriting it)", path, strerror(e));
 				goto fail;
 			}
 			fd2 = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 			if (fd2 < 0 || lock_file(fd2, &holder) < 0) {
 				e = errno;
-				set_err(err, errlen, "cannot create log %s after keeping the previous one "
+				msgbuf_set(err, errlen, "cannot create log %s after keeping the previous one "
 					"as %s: %s", path, bak, strerror(e));
 				if (fd2 >= 0)
 					close(fd2);
@@ -269,7 +257,7 @@ static int open_log_file(const char *path, char *kept, size_t keptlen, char *err
 	}
 	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
 		e = errno;
-		set_err(err, errlen, "cannot create log %s: %s", path, strerror(e));
+		msgbuf_set(err, errlen, "cannot create log %s: %s", path, strerror(e));
 		goto fail;
 	}
 	return fd;
@@ -290,13 +278,13 @@ struct edgelog_writer *edgelog_writer_create(const char *path, const struct edge
 	int e;
 
 	if (text_len > EDGELOG_MAX_TEXT) {
-		set_err(err, errlen, "log header metadata too large (%zu bytes)", text_len);
+		msgbuf_set(err, errlen, "log header metadata too large (%zu bytes)", text_len);
 		errno = E2BIG;
 		return NULL;
 	}
 	w = calloc(1, sizeof(*w));
 	if (!w || !(w->path = strdup(path))) {
-		set_err(err, errlen, "cannot create log %s: %s", path, strerror(ENOMEM));
+		msgbuf_set(err, errlen, "cannot create log %s: %s", path, strerror(ENOMEM));
 		free(w);
 		errno = ENOMEM;
 		return NULL;
@@ -325,7 +313,7 @@ struct edgelog_writer *edgelog_writer_create(const char *path, const struct edge
 	buf = calloc(1, total);
 	if (!buf) {
 		e = errno;
-		set_err(err, errlen, "cannot create log %s: %s", path, strerror(e));
+		msgbuf_set(err, errlen, "cannot create log %s: %s", path, strerror(e));
 		goto fail;
 	}
 	memcpy(buf, &h, sizeof(h));
@@ -333,7 +321,7 @@ struct edgelog_writer *edgelog_writer_create(const char *path, const struct edge
 		memcpy(buf + sizeof(h), meta->text, text_len);
 	if (write_all(w->fd, buf, total) < 0) {
 		e = errno;
-		set_err(err, errlen, "cannot write log header to %s: %s", path, strerror(e));
+		msgbuf_set(err, errlen, "cannot write log header to %s: %s", path, strerror(e));
 		free(buf);
 		goto fail;
 	}
@@ -419,7 +407,7 @@ int edgelog_writer_close(struct edgelog_writer *w, const struct edgelog_footer *
 {
 	int ret = 0;
 
-	set_err(err, errlen, "%s", "");
+	msgbuf_set(err, errlen, "%s", "");
 	if (!w)
 		return 0;
 	if (!w->err && f) {
@@ -437,7 +425,7 @@ int edgelog_writer_close(struct edgelog_writer *w, const struct edgelog_footer *
 	if (close(w->fd) < 0)
 		writer_fail(w, errno, "closing log %s failed: %s", w->path, strerror(errno));
 	if (w->err) {
-		set_err(err, errlen, "%s", w->msg);
+		msgbuf_set(err, errlen, "%s", w->msg);
 		errno = w->err;
 		ret = -1;
 	}
@@ -477,7 +465,7 @@ static void reader_fail(char *err, size_t errlen, enum edgelog_status *st, enum 
 			const char *path, const char *why)
 {
 	*st = v;
-	set_err(err, errlen, "%s: %s", path, why);
+	msgbuf_set(err, errlen, "%s: %s", path, why);
 }
 
 /* Fail the reader: -1 with errno EBADMSG (bad input) or the I/O error. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The load supervisor: start, read, restart, flag, stop. */
 #include "loadsup.h"
+#include "msgbuf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -55,19 +56,6 @@ static uint64_t mono_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static void ls_err(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void ls_err(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
 }
 
 const char *loadsup_what_name(enum loadsup_what w)
@@ -162,7 +150,7 @@ struct loadsup *loadsup_new(const struct loadsup_params *p, char *err, size_t er
 	struct loadsup *s = calloc(1, sizeof(*s));
 
 	if (!s) {
-		ls_err(err, errlen, "out of memory");
+		msgbuf_set(err, errlen, "out of memory");
 		return NULL;
 	}
 	s->p = *p;
@@ -245,7 +233,7 @@ static int start_inst(struct loadsup *s, struct ls_load *l, unsigned i, uint64_t
 
 	/* Only our end is non-blocking: a load writing into a full pipe waits. */
 	if (pipe2(p, O_CLOEXEC) < 0 || fcntl(p[0], F_SETFL, O_NONBLOCK) < 0) {
-		ls_err(err, errlen, "%s: pipe: %s", load_name(l->load), strerror(errno));
+		msgbuf_set(err, errlen, "%s: pipe: %s", load_name(l->load), strerror(errno));
 		return -1;
 	}
 	pid = contain_spawn(s->c, l->g, load_proc(l->load, i), p[1], err, errlen);
@@ -271,7 +259,7 @@ static int start_load(struct loadsup *s, struct load *load, uint64_t now, char *
 	size_t i;
 
 	if (!nr) {
-		ls_err(err, errlen, "out of memory");
+		msgbuf_set(err, errlen, "out of memory");
 		return -1;
 	}
 	s->run = nr;
@@ -281,7 +269,7 @@ static int start_load(struct loadsup *s, struct load *load, uint64_t now, char *
 	l->ninst = load_nprocs(load);
 	l->inst = calloc(l->ninst ? l->ninst : 1, sizeof(*l->inst));
 	if (!l->inst) {
-		ls_err(err, errlen, "out of memory");
+		msgbuf_set(err, errlen, "out of memory");
 		return -1;
 	}
 	for (i = 0; i < l->ninst; i++)
@@ -296,7 +284,7 @@ static int start_load(struct loadsup *s, struct load *load, uint64_t now, char *
 		char why[512];
 
 		if (start_inst(s, l, (unsigned)i, now, why, sizeof(why)) < 0) {
-			ls_err(err, errlen, "load %s: %s", load_name(load), why);
+			msgbuf_set(err, errlen, "load %s: %s", load_name(load), why);
 			return -1;
 		}
 	}
@@ -586,7 +574,7 @@ int loadsup_settle(struct loadsup *s, unsigned ms, char *err, size_t errlen)
 
 				drain(s, l, (unsigned)i, now);
 				if (in->pid == 0) {
-					ls_err(err, errlen, "load %s ended at once (%s%s%s); a load "
+					msgbuf_set(err, errlen, "load %s ended at once (%s%s%s); a load "
 					       "must keep running for its phase", load_name(l->load),
 					       in->lost ? "lost" : "exited",
 					       in->last[0] ? ": " : "", in->last);

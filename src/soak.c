@@ -14,6 +14,7 @@
 #include "edgelog.h"
 #include "load.h"
 #include "loadsup.h"
+#include "msgbuf.h"
 #include "plan.h"
 
 #define SETTLE_MS 500          /* a load that ends this soon after its start is broken */
@@ -51,19 +52,6 @@ struct soak {
 	size_t npend;
 	uint64_t dropped_events;
 };
-
-static void serr(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void serr(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
 
 static uint64_t mono_ns(void)
 {
@@ -154,7 +142,7 @@ struct soak *soak_new(const struct config *c, char *err, size_t errlen, int *exi
 	*exit = 3;
 	if (!s || !(s->ph = calloc(plan->nphases ? plan->nphases : 1, sizeof(*s->ph)))) {
 		free(s);
-		serr(err, errlen, "out of memory");
+		msgbuf_set(err, errlen, "out of memory");
 		return NULL;
 	}
 	s->c = c;
@@ -171,7 +159,7 @@ struct soak *soak_new(const struct config *c, char *err, size_t errlen, int *exi
 		ph->reqs = calloc(pp->nloads + 1, sizeof(*ph->reqs));
 		ph->specs = calloc(pp->nloads + 1, sizeof(*ph->specs));
 		if (!ph->loads || !ph->reqs || !ph->specs) {
-			serr(err, errlen, "out of memory");
+			msgbuf_set(err, errlen, "out of memory");
 			goto fail;
 		}
 		for (j = 0; j < pp->nloads; j++) {
@@ -187,7 +175,7 @@ struct soak *soak_new(const struct config *c, char *err, size_t errlen, int *exi
 			proof_req_from_load(&ph->reqs[j], ph->loads[j]);
 			ph->specs[j] = strdup(plan_load_format(&pp->loads[j], spec, sizeof(spec)));
 			if (!ph->specs[j]) {
-				serr(err, errlen, "out of memory");
+				msgbuf_set(err, errlen, "out of memory");
 				goto fail;
 			}
 			s->has_loads = true;
@@ -242,7 +230,7 @@ int soak_start(struct soak *s, char *err, size_t errlen)
 	if (!s->sampler)
 		return -1;
 	if (proof_sampler_read(s->sampler, mono_ns(), &unused, why, sizeof(why)) < 0) {
-		serr(err, errlen, "proof of load: %s", why);
+		msgbuf_set(err, errlen, "proof of load: %s", why);
 		return -1;
 	}
 	s->next_sample = mono_ns() + s->interval;

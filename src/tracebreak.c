@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "edgelog.h"
+#include "msgbuf.h"
 #include "recorder.h"
 
 struct tracebreak {
@@ -43,19 +44,6 @@ struct tracebreak {
 	char first_text[256];
 	int prio;                    /* SCHED_FIFO priority for marking; 0: none */
 };
-
-static void terr(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void terr(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
 
 void tracebreak_rt_ring(struct tracebreak_rt *t)
 {
@@ -139,7 +127,7 @@ struct tracebreak *tracebreak_new(const struct tracebreak_params *p, char *err, 
 	struct stat st;
 
 	if (!tb) {
-		terr(err, errlen, "out of memory");
+		msgbuf_set(err, errlen, "out of memory");
 		return NULL;
 	}
 	tb->p = *p;
@@ -150,10 +138,10 @@ struct tracebreak *tracebreak_new(const struct tracebreak_params *p, char *err, 
 		snprintf(tb->dir, sizeof(tb->dir), "%s", p->tracefs);
 	} else if (find_tracefs(tb->dir, sizeof(tb->dir)) < 0) {
 		if (stat("/sys/kernel/tracing", &st) == 0)
-			terr(err, errlen, "--break needs ftrace, and tracefs is not mounted: "
+			msgbuf_set(err, errlen, "--break needs ftrace, and tracefs is not mounted: "
 			     "mount -t tracefs nodev /sys/kernel/tracing");
 		else
-			terr(err, errlen, "--break needs ftrace, and this kernel has no tracefs "
+			msgbuf_set(err, errlen, "--break needs ftrace, and this kernel has no tracefs "
 			     "(/sys/kernel/tracing is missing: CONFIG_FTRACE is off)");
 		goto fail;
 	}
@@ -162,7 +150,7 @@ struct tracebreak *tracebreak_new(const struct tracebreak_params *p, char *err, 
 	snprintf(path, sizeof(path), "%s/tracing_on", tb->dir);
 	tb->on_fd = open(path, O_RDWR | O_CLOEXEC);
 	if (tb->marker_fd < 0 || tb->on_fd < 0) {
-		terr(err, errlen, "--break: cannot open %s/%s: %s (tracefs needs root)", tb->dir,
+		msgbuf_set(err, errlen, "--break: cannot open %s/%s: %s (tracefs needs root)", tb->dir,
 		     tb->marker_fd < 0 ? "trace_marker" : "tracing_on", strerror(errno));
 		goto fail;
 	}
@@ -174,7 +162,7 @@ struct tracebreak *tracebreak_new(const struct tracebreak_params *p, char *err, 
 			int e = errno;
 
 			file_read(tb->dir, "available_tracers", avail, sizeof(avail));
-			terr(err, errlen, "--tracer %s: cannot select it (%s); this kernel offers: %s",
+			msgbuf_set(err, errlen, "--tracer %s: cannot select it (%s); this kernel offers: %s",
 			     p->tracer, strerror(e), avail);
 			goto fail;
 		}
@@ -186,7 +174,7 @@ struct tracebreak *tracebreak_new(const struct tracebreak_params *p, char *err, 
 		file_read(tb->dir, "buffer_size_kb", tb->saved_kb, sizeof(tb->saved_kb));
 		snprintf(kb, sizeof(kb), "%d", p->buffer_kb);
 		if (file_write(tb->dir, "buffer_size_kb", kb) < 0) {
-			terr(err, errlen, "trace.buffer_kb %d: cannot set %s/buffer_size_kb: %s",
+			msgbuf_set(err, errlen, "trace.buffer_kb %d: cannot set %s/buffer_size_kb: %s",
 			     p->buffer_kb, tb->dir, strerror(errno));
 			goto fail;
 		}
@@ -205,7 +193,7 @@ struct tracebreak *tracebreak_new(const struct tracebreak_params *p, char *err, 
 	}
 	tb->rt.efd = eventfd(0, EFD_CLOEXEC);
 	if (tb->rt.efd < 0) {
-		terr(err, errlen, "eventfd: %s", strerror(errno));
+		msgbuf_set(err, errlen, "eventfd: %s", strerror(errno));
 		goto fail;
 	}
 	tb->rt.threshold_ns = p->threshold_ns;
@@ -215,7 +203,7 @@ struct tracebreak *tracebreak_new(const struct tracebreak_params *p, char *err, 
 	/* Tracing on for the run; whatever was in the buffer is not ours. */
 	file_write(tb->dir, "trace", "");
 	if (pwrite(tb->on_fd, "1", 1, 0) != 1) {
-		terr(err, errlen, "cannot switch tracing on: %s", strerror(errno));
+		msgbuf_set(err, errlen, "cannot switch tracing on: %s", strerror(errno));
 		goto fail;
 	}
 	return tb;
