@@ -222,13 +222,6 @@ fail:
 	return NULL;
 }
 
-/* ps to ns, rounded half away from zero. */
-static int64_t ps_to_ns(int64_t ps)
-{
-	return ps >= 0 ? (ps + CAPTURE_PS_PER_NS / 2) / CAPTURE_PS_PER_NS
-		       : -((-ps + CAPTURE_PS_PER_NS / 2) / CAPTURE_PS_PER_NS);
-}
-
 static void source_end(struct analyze_source *s)
 {
 	s->info.ended = true;
@@ -259,7 +252,7 @@ static int next_capture_edge(struct analyze_source *s, struct edge_rec *e)
 		s->info.capture_gaps++;
 	}
 	e->seq = s->cap_seq++;
-	e->intended_ns = (uint64_t)ps_to_ns(ce.t_ps - s->cap_start_ps);
+	e->intended_ns = (uint64_t)capture_ps_round_ns(ce.t_ps - s->cap_start_ps);
 	/* the "write window" of a capture edge: where, given the sample
 	 * resolution, the line really changed; pulse bounds come from it */
 	e->wake_off_ns = e->write_begin_off_ns = s->cap_lo_ns;
@@ -914,7 +907,7 @@ bool analysis_partial(const struct analysis *a, int64_t *head_ns, int *head_leve
 
 	if (!ci || !a->have_edge || !a->src->ended)
 		return false;
-	end_ns = ps_to_ns(ci->end_ps - ci->start_ps);
+	end_ns = capture_ps_round_ns(ci->end_ps - ci->start_ps);
 	*head_ns = (int64_t)a->first.intended_ns;
 	*head_level = a->first.level ? 0 : 1;
 	*tail_ns = end_ns - (int64_t)a->last.intended_ns;

@@ -3,6 +3,7 @@
  * (or per sample), times in seconds, X for "no data". */
 #include "capture_private.h"
 #include "csvread.h"
+#include "units.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,17 +62,6 @@ static int saleae_time(struct capture *c, struct saleae *s, struct csv_field f, 
 	return 0;
 }
 
-static int64_t gcd64(int64_t a, int64_t b)
-{
-	while (b) {
-		int64_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 static int saleae_open(struct capture *c)
 {
 	struct saleae *s = calloc(1, sizeof(*s));
@@ -127,7 +117,7 @@ static int saleae_open(struct capture *c)
 		} else if (t > prev) {
 			/* whole ps (Logic 1.x prints doubles with 15 decimals: the
 			 * parse rounded them) */
-			g = gcd64(g, t - prev);
+			g = (int64_t)units_gcd((uint64_t)g, (uint64_t)(t - prev));
 		} else if (t < prev) {
 			return capture_err(c, s->r.line, "time goes backwards");
 		}

@@ -235,11 +235,6 @@ static int parse_args(int argc, char **argv, struct compare_opts *o, const char 
 /* ------------------------------------------------------------------ */
 /* text */
 
-static double ps_to_ns(int64_t ps)
-{
-	return (double)ps / (double)CAPTURE_PS_PER_NS;
-}
-
 static void us(char *buf, size_t len, double ns)
 {
 	if (isnan(ns))
@@ -304,7 +299,7 @@ static void print_capture_report(const struct compare *c)
 	printf("capture    %s (%s, channel %s: %s)\n", ci->path, ci->format, ci->channel_name,
 	       ci->channel_reason);
 	printf("           %zu edges, resolution %.3f ns, span %.9f .. %.9f s\n", c->ncap,
-	       ps_to_ns(ci->resolution_ps), capture_ps_to_s(ci->start_ps), capture_ps_to_s(ci->end_ps));
+	       capture_ps_to_ns(ci->resolution_ps), capture_ps_to_s(ci->start_ps), capture_ps_to_s(ci->end_ps));
 	for (i = 0; i < ci->n_notes; i++)
 		printf("           note: %s\n", ci->notes[i]);
 	if (!c->aligned) {
@@ -639,7 +634,7 @@ static void compare_doc(struct json_writer *w, const void *ctx)
 		json_kv_string(w, "format", c->ci->format);
 		json_kv_string(w, "channel", c->ci->channel_name);
 		json_kv_uint(w, "edges", c->ncap);
-		json_kv_double(w, "resolution_ns", ps_to_ns(c->ci->resolution_ps));
+		json_kv_double(w, "resolution_ns", capture_ps_to_ns(c->ci->resolution_ps));
 		json_kv_double(w, "start_s", capture_ps_to_s(c->ci->start_ps));
 		json_kv_double(w, "end_s", capture_ps_to_s(c->ci->end_ps));
 		json_object_end(w);

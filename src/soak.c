@@ -16,6 +16,7 @@
 #include "loadsup.h"
 #include "msgbuf.h"
 #include "plan.h"
+#include "units.h"
 
 #define SETTLE_MS 500          /* a load that ends this soon after its start is broken */
 #define MAX_PENDING 512        /* events held until the log exists */
@@ -52,14 +53,6 @@ struct soak {
 	size_t npend;
 	uint64_t dropped_events;
 };
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* An event for the log: now if the log exists, else held until it does. */
 static void log_event(struct soak *s, uint64_t t, uint16_t type, const char *payload, size_t len)
@@ -229,17 +222,17 @@ int soak_start(struct soak *s, char *err, size_t errlen)
 	s->sampler = proof_sampler_new("", err, errlen);
 	if (!s->sampler)
 		return -1;
-	if (proof_sampler_read(s->sampler, mono_ns(), &unused, why, sizeof(why)) < 0) {
+	if (proof_sampler_read(s->sampler, units_mono_ns(), &unused, why, sizeof(why)) < 0) {
 		msgbuf_set(err, errlen, "proof of load: %s", why);
 		return -1;
 	}
-	s->next_sample = mono_ns() + s->interval;
+	s->next_sample = units_mono_ns() + s->interval;
 	s->sup = loadsup_new(&lp, err, errlen);
 	if (!s->sup)
 		return -1;
-	if (loadsup_switch(s->sup, s->ph[0].loads, s->ph[0].nloads, mono_ns(), err, errlen) < 0 ||
+	if (loadsup_switch(s->sup, s->ph[0].loads, s->ph[0].nloads, units_mono_ns(), err, errlen) < 0 ||
 	    (s->ph[0].nloads && loadsup_settle(s->sup, SETTLE_MS, err, errlen) < 0)) {
-		loadsup_stop_all(s->sup, mono_ns());
+		loadsup_stop_all(s->sup, units_mono_ns());
 		return -1;
 	}
 	return 0;
@@ -296,7 +289,7 @@ static void enter_phase(struct soak *s, size_t i, uint64_t t)
 		     "\nduration_ns=%" PRId64 "\n", i, pp->name, pp->start_off_ns, pp->duration_ns);
 	log_event(s, t, EDGELOG_EV_PHASE, buf, n > 0 ? (size_t)n : 0);
 	if (i > 0 && s->sup &&
-	    loadsup_switch(s->sup, s->ph[i].loads, s->ph[i].nloads, mono_ns(), err,
+	    loadsup_switch(s->sup, s->ph[i].loads, s->ph[i].nloads, units_mono_ns(), err,
 			   sizeof(err)) < 0) {
 		/* The load is flagged lost; the phase's verdict will say so. */
 		struct proof_load_stat *st = proof_phase_load(&s->ph[i].proof, "(start)");
@@ -305,7 +298,7 @@ static void enter_phase(struct soak *s, size_t i, uint64_t t)
 			st->lost = true;
 			snprintf(st->lost_why, sizeof(st->lost_why), "%.159s", err);
 		}
-		log_event(s, mono_ns(), EDGELOG_EV_NOTE, err, strlen(err));
+		log_event(s, units_mono_ns(), EDGELOG_EV_NOTE, err, strlen(err));
 	}
 }
 
@@ -402,7 +395,7 @@ const char *soak_load_status(const struct soak *s, char *buf, size_t len)
 void soak_stop(struct soak *s)
 {
 	if (s->sup)
-		loadsup_stop_all(s->sup, mono_ns());
+		loadsup_stop_all(s->sup, units_mono_ns());
 }
 
 const char *soak_containment(const struct soak *s)

@@ -22,6 +22,7 @@
 #include "edgelog.h"
 #include "msgbuf.h"
 #include "recorder.h"
+#include "units.h"
 
 struct tracebreak {
 	struct tracebreak_params p;
@@ -255,14 +256,6 @@ static int save_trace(struct tracebreak *tb, const char *path)
 	return ret;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static void *helper(void *arg)
 {
 	struct tracebreak *tb = arg;
@@ -282,7 +275,7 @@ static void *helper(void *arg)
 			break;
 		if (atomic_load_explicit(&tb->rt.armed, memory_order_acquire))
 			continue;	/* a stale ring */
-		t = mono_ns();
+		t = units_mono_ns();
 		what = tb->rt.what == TRACEBREAK_WAKE ? "wake latency" : "pulse width";
 		/* Mark and stop first: the buffer must keep what caused it. */
 		n = snprintf(marker, sizeof(marker), "sqwave: break at edge #%" PRIu64 " (intended %"
