@@ -151,22 +151,16 @@ static int check_parse(struct config *c, int argc, char **argv, struct check_opt
 			if (parse_count(&opt_writes, optarg, &o->writes))
 				return -1;
 			continue;
-		case 's':
-			if (config_apply_set(c, optarg, err, sizeof(err)) != CFG_OK) {
-				pr_err("--set: %s", err);
-				return -1;
+		default:	/* --set, a run option (the config table's), or refused */
+			switch (cmdline_config_apply(c, ch, &opts[idx], optarg, err, sizeof(err))) {
+			case 1:
+				continue;
+			case 0:
+				cmdline_refused(opts, "+b:p:s:vh", argv, optind, optopt, "check", err,
+						sizeof(err));
 			}
-			continue;
-		case '?':
-			pr_err("%s", cmdline_refused(opts, "+b:p:s:vh", argv, optind, optopt, "check",
-						     err, sizeof(err)));
+			pr_err("%s", err);
 			return -1;
-		default:	/* a run option: the config table's */
-			if (config_apply_option(c, opts[idx].name, optarg, err, sizeof(err)) !=
-			    CFG_OK) {
-				pr_err("command line: %s", err);
-				return -1;
-			}
 		}
 	}
 	if (optind < argc) {

@@ -234,22 +234,16 @@ static int load_config(struct config *c, int argc, char **argv, const char **boa
 				return -1;
 			}
 			continue;
-		case 's':
-			if (config_apply_set(c, optarg, err, sizeof(err)) != CFG_OK) {
-				pr_err("--set: %s", err);
-				return -1;
+		default:	/* --set, a configuration key's option, or refused */
+			switch (cmdline_config_apply(c, ch, &opts[idx], optarg, err, sizeof(err))) {
+			case 1:
+				continue;
+			case 0:
+				cmdline_refused(opts, "+b:p:s:h", argv, optind, optopt, "run", err,
+						sizeof(err));
 			}
-			continue;
-		case '?':
-			pr_err("%s", cmdline_refused(opts, "+b:p:s:h", argv, optind, optopt, "run",
-						     err, sizeof(err)));
+			pr_err("%s", err);
 			return -1;
-		default:	/* a configuration key's option: the table parses it */
-			if (config_apply_option(c, opts[idx].name, optarg, err, sizeof(err)) !=
-			    CFG_OK) {
-				pr_err("command line: %s", err);
-				return -1;
-			}
 		}
 	}
 	if (optind < argc) {

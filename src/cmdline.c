@@ -29,6 +29,25 @@ size_t cmdline_config_options(struct option *out, size_t max)
 	return n;
 }
 
+int cmdline_config_apply(struct config *c, int ch, const struct option *opt, const char *arg,
+			 char *err, size_t errlen)
+{
+	char why[1024];
+
+	if (ch == 's') {
+		if (config_apply_set(c, arg, why, sizeof(why)) == CFG_OK)
+			return 1;
+		msgbuf_set(err, errlen, "--set: %s", why);
+		return -1;
+	}
+	if (ch < CMDLINE_KEY_VAL || ch >= CMDLINE_KEY_VAL + CFG_NKEYS)
+		return 0;
+	if (config_apply_option(c, opt->name, arg, why, sizeof(why)) == CFG_OK)
+		return 1;
+	msgbuf_set(err, errlen, "command line: %s", why);
+	return -1;
+}
+
 /* The long option whose value is @val, or NULL. */
 static const struct option *by_val(const struct option *opts, int val)
 {

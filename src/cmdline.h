@@ -24,6 +24,14 @@ struct option; /* <getopt.h> */
 #define CMDLINE_CONFIG_OPTIONS (3 + CFG_NKEYS)
 size_t cmdline_config_options(struct option *out, size_t max);
 
+/* Apply to @c the option getopt_long returned as @ch, @opt being its entry
+ * (longindex) and @arg its value: --set ('s') through config_apply_set(), a
+ * key's option through config_apply_option(). 1 applied, 0 not one of
+ * those two (the caller handles it), -1 refused with one sentence in @err
+ * ("--set: unknown key ...", "command line: run.duration must be ..."). */
+int cmdline_config_apply(struct config *c, int ch, const struct option *opt, const char *arg,
+			 char *err, size_t errlen);
+
 /*
  * A command's own option that is not a configuration key, in the config
  * table's grammar: a row of the table's shape (type, range, the unit of a

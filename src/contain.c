@@ -26,6 +26,7 @@
 
 #include "cpulist.h"
 #include "msgbuf.h"
+#include "sysinfo.h"
 
 extern char **environ;
 
@@ -77,41 +78,6 @@ const char *contain_kind_name(enum contain_kind k)
 
 /* ---- cgroup files ---- */
 
-static int write_file(const char *dir, const char *file, const char *text)
-{
-	char path[PATH_MAX + 32];
-	ssize_t n;
-	int fd, e;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = write(fd, text, strlen(text));
-	e = errno;
-	close(fd);
-	errno = e;
-	return n == (ssize_t)strlen(text) ? 0 : -1;
-}
-
-static int read_file(const char *dir, const char *file, char *buf, size_t len)
-{
-	char path[PATH_MAX + 32];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return 0;
-}
-
 /* Call @fn for each pid in @dir/cgroup.procs; returns how many. */
 static int cgroup_each(const char *dir, void (*fn)(pid_t pid))
 {
@@ -153,22 +119,22 @@ static void cgroup_kill_all(enum contain_kind kind, const char *dir)
 	for (i = 0; i < SWEEP_TRIES && cgroup_each(dir, NULL) > 0; i++) {
 		if (kind == CONTAIN_CGROUP2) {
 			/* cgroup.kill (5.14+) kills new forks too; else freeze, kill, thaw. */
-			if (write_file(dir, "cgroup.kill", "1") < 0) {
-				write_file(dir, "cgroup.freeze", "1");
+			if (sysinfo_file_write(dir, "cgroup.kill", "1", false) < 0) {
+				sysinfo_file_write(dir, "cgroup.freeze", "1", false);
 				cgroup_each(dir, kill9);
-				write_file(dir, "cgroup.freeze", "0");
+				sysinfo_file_write(dir, "cgroup.freeze", "0", false);
 			}
 		} else {
 			/* Frozen, nothing forks away while the pids are read. */
-			write_file(dir, "freezer.state", "FROZEN");
+			sysinfo_file_write(dir, "freezer.state", "FROZEN", false);
 			for (t = 0; t < 200; t++) {
-				if (read_file(dir, "freezer.state", state, sizeof(state)) < 0 ||
+				if (sysinfo_file_read(dir, "freezer.state", state, sizeof(state)) < 0 ||
 				    strncmp(state, "FREEZING", 8))
 					break;
 				sleep_ms(1);
 			}
 			cgroup_each(dir, kill9);
-			write_file(dir, "freezer.state", "THAWED");
+			sysinfo_file_write(dir, "freezer.state", "THAWED", false);
 		}
 		sleep_ms(5);
 	}
@@ -751,7 +717,7 @@ int contain_exec_main(int argc, char **argv)
 	if (parent && getppid() != (pid_t)parent)
 		_exit(127);
 	for (i = 0; i < ncg; i++) {
-		if (write_file(cgroups[i], "cgroup.procs", "0") < 0)
+		if (sysinfo_file_write(cgroups[i], "cgroup.procs", "0", false) < 0)
 			wrapper_fail("joining cgroup", cgroups[i], errno);
 	}
 	if (have_cpus && sched_setaffinity(0, sizeof(cpus), &cpus) < 0)

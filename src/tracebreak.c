@@ -22,6 +22,7 @@
 #include "edgelog.h"
 #include "msgbuf.h"
 #include "recorder.h"
+#include "sysinfo.h"
 #include "units.h"
 
 struct tracebreak {
@@ -56,36 +57,11 @@ void tracebreak_rt_ring(struct tracebreak_rt *t)
 	(void)syscall(SYS_write, t->efd, &one, sizeof(one));
 }
 
-static int file_write(const char *dir, const char *name, const char *text)
-{
-	char path[PATH_MAX + 64];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = write(fd, text, strlen(text));
-	close(fd);
-	return n == (ssize_t)strlen(text) ? 0 : -1;
-}
-
+/* A tracefs setting: its first line. */
 static int file_read(const char *dir, const char *name, char *buf, size_t len)
 {
-	char path[PATH_MAX + 64];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (sysinfo_file_read(dir, name, buf, len) < 0)
 		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
 }
@@ -158,7 +134,7 @@ struct tracebreak *tracebreak_new(const struct tracebreak_params *p, char *err, 
 	file_read(tb->dir, "tracing_on", tb->saved_on, sizeof(tb->saved_on));
 	if (p->tracer && p->tracer[0]) {
 		file_read(tb->dir, "current_tracer", tb->saved_tracer, sizeof(tb->saved_tracer));
-		if (file_write(tb->dir, "current_tracer", p->tracer) < 0) {
+		if (sysinfo_file_write(tb->dir, "current_tracer", p->tracer, true) < 0) {
 			char avail[512] = "?";
 			int e = errno;
 
@@ -174,7 +150,7 @@ struct tracebreak *tracebreak_new(const struct tracebreak_params *p, char *err, 
 
 		file_read(tb->dir, "buffer_size_kb", tb->saved_kb, sizeof(tb->saved_kb));
 		snprintf(kb, sizeof(kb), "%d", p->buffer_kb);
-		if (file_write(tb->dir, "buffer_size_kb", kb) < 0) {
+		if (sysinfo_file_write(tb->dir, "buffer_size_kb", kb, true) < 0) {
 			msgbuf_set(err, errlen, "trace.buffer_kb %d: cannot set %s/buffer_size_kb: %s",
 			     p->buffer_kb, tb->dir, strerror(errno));
 			goto fail;
@@ -189,7 +165,7 @@ struct tracebreak *tracebreak_new(const struct tracebreak_params *p, char *err, 
 		if (sel && (end = strchr(sel, ']'))) {
 			memmove(tb->saved_clock, sel + 1, (size_t)(end - sel - 1));
 			tb->saved_clock[end - sel - 1] = '\0';
-			tb->clock_set = file_write(tb->dir, "trace_clock", "mono") == 0;
+			tb->clock_set = sysinfo_file_write(tb->dir, "trace_clock", "mono", true) == 0;
 		}
 	}
 	tb->rt.efd = eventfd(0, EFD_CLOEXEC);
@@ -202,7 +178,7 @@ struct tracebreak *tracebreak_new(const struct tracebreak_params *p, char *err, 
 	atomic_init(&tb->rt.armed, true);
 	atomic_init(&tb->quit, false);
 	/* Tracing on for the run; whatever was in the buffer is not ours. */
-	file_write(tb->dir, "trace", "");
+	sysinfo_file_write(tb->dir, "trace", "", true);
 	if (pwrite(tb->on_fd, "1", 1, 0) != 1) {
 		msgbuf_set(err, errlen, "cannot switch tracing on: %s", strerror(errno));
 		goto fail;
@@ -308,7 +284,7 @@ static void *helper(void *arg)
 				atomic_store(tb->stop, true);
 		} else if ((int)no < tb->p.max_breaks) {
 			/* Trace again from an empty buffer, and listen again. */
-			file_write(tb->dir, "trace", "");
+			sysinfo_file_write(tb->dir, "trace", "", true);
 			(void)!pwrite(tb->on_fd, "1", 1, 0);
 			atomic_store_explicit(&tb->rt.armed, true, memory_order_release);
 		}
@@ -348,11 +324,11 @@ void tracebreak_free(struct tracebreak *tb)
 	if (tb->on_fd >= 0 && tb->saved_on[0])
 		(void)!pwrite(tb->on_fd, tb->saved_on, 1, 0);
 	if (tb->tracer_set && tb->saved_tracer[0])
-		file_write(tb->dir, "current_tracer", tb->saved_tracer);
+		sysinfo_file_write(tb->dir, "current_tracer", tb->saved_tracer, true);
 	if (tb->kb_set && tb->saved_kb[0])
-		file_write(tb->dir, "buffer_size_kb", tb->saved_kb);
+		sysinfo_file_write(tb->dir, "buffer_size_kb", tb->saved_kb, true);
 	if (tb->clock_set && tb->saved_clock[0])
-		file_write(tb->dir, "trace_clock", tb->saved_clock);
+		sysinfo_file_write(tb->dir, "trace_clock", tb->saved_clock, true);
 	if (tb->marker_fd >= 0)
 		close(tb->marker_fd);
 	if (tb->on_fd >= 0)
