@@ -15,6 +15,7 @@
 
 #include "cpulist.h"
 #include "msgbuf.h"
+#include "sysinfo.h"
 
 #define STAT_BUF (512u * 1024u)   /* /proc/stat of a big machine, with its intr line */
 
@@ -70,15 +71,7 @@ static ssize_t read_rel(const struct proof_sampler *s, const char *rel, char *bu
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	while (got + 1 < len) {
-		ssize_t n = read(fd, buf + got, len - 1 - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
+	got = len ? sysinfo_read_full(fd, buf, len - 1) : 0;
 	close(fd);
 	buf[got] = '\0';
 	return (ssize_t)got;

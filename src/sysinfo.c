@@ -93,6 +93,22 @@ int sysinfo_file_read(const char *dir, const char *name, char *buf, size_t len)
 	return 0;
 }
 
+size_t sysinfo_read_full(int fd, void *buf, size_t len)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = read(fd, (char *)buf + got, len - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	return got;
+}
+
 int sysinfo_file_write(const char *dir, const char *name, const char *text, bool truncate)
 {
 	char path[PATH_MAX + 64];
