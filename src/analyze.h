@@ -28,7 +28,10 @@
  *  - a capture: intended_ns is the edge time (capture time base, in ns, from
  *    the capture's start), offsets 0. A data gap in the capture (VCD x/z)
  *    skips one seq, so the pulse across it is not measured.
- * Sources read in constant memory. One thread per source.
+ * Sources read in constant memory. One thread per source. Each kind is one
+ * row of an ops table in analyze.c (open, next, an optional batch read, end,
+ * close) behind this one interface; captures are one kind, with their
+ * formats behind capture_ops (docs/design.md: why two levels).
  */
 enum analyze_kind {
 	ANALYZE_SRC_LOG,
@@ -84,6 +87,11 @@ struct analyze_source *analyze_source_open(const char *path, const struct analyz
 /* Next edge: 1, 0 at the end, -1 on an error (reason and status through
  * analyze_source_error(); edges before it stay valid). */
 int analyze_source_next(struct analyze_source *s, struct edge_rec *e);
+/* Sources that can lend records in batches (logs): up to @max records at
+ * *@recs, valid until the next call; <= 0 at the end or on an error (then
+ * analyze_source_next() says which). 0 for sources that cannot. */
+long analyze_source_next_batch(struct analyze_source *s, const struct edge_rec **recs, size_t max);
+bool analyze_source_batched(const struct analyze_source *s);
 const struct analyze_source_info *analyze_source_info(const struct analyze_source *s);
 /* After next() returned -1: the reason, and whether it is bad input or I/O. */
 const char *analyze_source_error(const struct analyze_source *s, enum analyze_status *st);

@@ -693,6 +693,49 @@ static void a_bad_record_stops_the_threaded_feed_naming_it(void **state)
 	unlink(path);
 }
 
+/* Every kind of edge source behind one interface: the kind comes from the
+ * first bytes or from --format, a wrong --format is the kind's own refusal,
+ * and only logs lend their records in batches. */
+static void every_source_kind_opens_through_one_factory(void **state)
+{
+	static const char csv[] = "seq,level,intended_ns,measured_ns\n0,1,1000,1100\n1,0,501000,501200\n";
+	struct analyze_source_opts as_log = { .format = "log" }, as_edges = { .format = "edges" };
+	char log[256], err[512];
+	const char *list = write_file("kinds.csv", csv);
+	struct analyze_source *s;
+	enum analyze_status st;
+	struct edge_rec e;
+
+	(void)state;
+	snprintf(log, sizeof(log), "%s/kinds.sqwlog", tmpdir);
+	write_run_log(log, 10, UINT64_MAX, 0);
+	/* detected */
+	s = analyze_source_open(list, NULL, &st, err, sizeof(err));
+	assert_non_null(s);
+	assert_int_equal(analyze_source_info(s)->kind, ANALYZE_SRC_EDGE_CSV);
+	assert_false(analyze_source_batched(s));
+	assert_int_equal(analyze_source_next(s, &e), 1);
+	analyze_source_close(s);
+	s = analyze_source_open(log, NULL, &st, err, sizeof(err));
+	assert_non_null(s);
+	assert_int_equal(analyze_source_info(s)->kind, ANALYZE_SRC_LOG);
+	assert_true(analyze_source_batched(s));
+	analyze_source_close(s);
+	/* named: the same kinds, and a wrong name is that kind's refusal */
+	s = analyze_source_open(list, &as_edges, &st, err, sizeof(err));
+	assert_non_null(s);
+	analyze_source_close(s);
+	assert_null(analyze_source_open(list, &as_log, &st, err, sizeof(err)));
+	assert_int_equal(st, ANALYZE_E_INPUT);
+	assert_null(analyze_source_open(log, &as_edges, &st, err, sizeof(err)));
+	assert_int_equal(st, ANALYZE_E_INPUT);
+	/* anything else goes to the captures, which say it is not one */
+	assert_null(analyze_source_open(write_file("kinds.txt", "hello\n"), NULL, &st, err,
+					sizeof(err)));
+	assert_int_equal(st, ANALYZE_E_INPUT);
+	assert_true(err[0] != '\0');
+}
+
 static void a_directory_or_a_pipe_is_bad_input(void **state)
 {
 	enum analyze_status st;
@@ -744,6 +787,7 @@ int main(void)
 		cmocka_unit_test(feeding_a_log_in_two_threads_gives_what_one_thread_gives),
 		cmocka_unit_test(a_bad_record_stops_the_threaded_feed_naming_it),
 		cmocka_unit_test(a_directory_or_a_pipe_is_bad_input),
+		cmocka_unit_test(every_source_kind_opens_through_one_factory),
 	};
 
 	return cmocka_run_group_tests(tests, make_dir, remove_dir);
