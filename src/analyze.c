@@ -14,8 +14,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "edgelist.h"
 #include "msgbuf.h"
+#include "persist.h"
+#include "units.h"
 
 /* ==== edge sources ==== */
 
@@ -485,6 +488,8 @@ struct analysis *analysis_new(const struct analyze_opts *o, const struct analyze
 	a->es = edgestats_new(src->half_period_ns);
 	if (!a->es || stats_linhist_init(&a->hist, a->o.hist_buckets ? a->o.hist_buckets : 1, 1000, 64))
 		goto fail;
+	if (!(a->persist = persist_new(src->half_period_ns, src->has_intended)))
+		goto fail;
 	if (a->o.worst_n && !(a->worst = calloc(a->o.worst_n, sizeof(*a->worst))))
 		goto fail;
 	if (a->o.missed_list && !(a->missed = calloc(a->o.missed_list, sizeof(*a->missed))))
@@ -501,6 +506,7 @@ void analysis_free(struct analysis *a)
 	if (!a)
 		return;
 	edgestats_free(a->es);
+	persist_free(a->persist);
 	stats_linhist_free(&a->hist);
 	free(a->worst);
 	free(a->missed);
@@ -689,6 +695,14 @@ static void stage_rest(struct analysis *a, const struct analyze_item *it)
 
 	if (a->ps)
 		phasestats_add(a->ps, e);
+	if (a->persist)
+		/* where the line changed: the write-window midpoint (a
+		 * capture's edge time); a missing record or a failed write
+		 * leaves what the line did unknown */
+		persist_add(a->persist, (int64_t)e->intended_ns +
+				(((int64_t)e->write_begin_off_ns + e->write_end_off_ns) >> 1),
+			    (int64_t)e->intended_ns, e->level, !(e->flags & EDGE_F_WARMUP),
+			    (a->have_edge && e->seq != a->last.seq + 1) || (e->flags & EDGE_F_WRITE_ERR));
 
 	if (!a->have_edge) {
 		a->first = *e;
@@ -716,6 +730,10 @@ static void stage_rest(struct analysis *a, const struct analyze_item *it)
 	}
 	if (e->flags & EDGE_F_WARMUP)
 		return;
+	if (!a->have_counted) {
+		a->have_counted = true;
+		a->first_counted_ns = e->intended_ns;
+	}
 
 	t = since_first(a, e->intended_ns);
 	m = minute_row(a, t);
@@ -750,6 +768,15 @@ static void stage_rest(struct analysis *a, const struct analyze_item *it)
 		}
 		if (!a->o.hist_of_width)
 			stats_linhist_add_at(&a->hist, lat, e->seq);
+		if (a->lim_wake_ns > 0 && lat > a->lim_wake_ns)
+			a->wakes_above++;
+	}
+	if (hp) {
+		/* against the limits as the verdict checks them: by the bounds */
+		if (a->lim_tmin_ns > 0 && p.lo_ns < a->lim_tmin_ns)
+			a->pulses_below++;
+		if (a->lim_tmax_ns > 0 && p.hi_ns > a->lim_tmax_ns)
+			a->pulses_above++;
 	}
 	if (hp) {
 		uint64_t tp = since_first(a, p.at.intended_ns);
@@ -971,7 +998,81 @@ void analysis_finish(struct analysis *a)
 	a->pending = SIZE_MAX;
 	if (a->nworst)
 		qsort(a->worst, a->nworst, sizeof(*a->worst), worst_cmp);
+	persist_finish(a->persist);
 	a->finished = true;
+}
+
+/* A violation line into a->verdict_why. */
+static void violation(struct analysis *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void violation(struct analysis *a, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	msgbuf_vset(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	msgbuf_add(a->verdict_why, sizeof(a->verdict_why), "%s\n", line);
+}
+
+/* A source without a run behind it: its edges against the limits alone. */
+static bool limits_check(struct analysis *a, const struct config *c)
+{
+	const struct edgestats_result *r = analysis_stats(a);
+	const struct edgestats_widths *any = &r->width[EDGESTATS_ANY];
+	int64_t tmin = config_int(c, CFG_LIMITS_TMIN), tmax = config_int(c, CFG_LIMITS_TMAX);
+	int64_t wmax = config_int(c, CFG_LIMITS_WAKE_LATENCY_MAX);
+	int64_t mmax = config_int(c, CFG_LIMITS_MISSED_MAX);
+
+	if (r->edges == 0)
+		violation(a, "no edges were counted");
+	if ((tmin > 0 || tmax > 0) && any->h.m.n == 0)
+		violation(a, "limits.%s is set but no complete pulse was measured",
+			  tmin > 0 ? "tmin" : "tmax");
+	if (tmin > 0 && a->pulses_below)
+		violation(a, "%" PRIu64 " pulse%s may have been shorter than limits.tmin %s us "
+			  "(the shortest %s us, pulse #%" PRIu64 ")", a->pulses_below,
+			  a->pulses_below == 1 ? "" : "s", UNITS_US(tmin),
+			  UNITS_US(any->tmin_bound.lo_ns), any->tmin_bound.at.seq);
+	if (tmax > 0 && a->pulses_above)
+		violation(a, "%" PRIu64 " pulse%s may have been longer than limits.tmax %s us "
+			  "(the longest %s us, pulse #%" PRIu64 ")", a->pulses_above,
+			  a->pulses_above == 1 ? "" : "s", UNITS_US(tmax),
+			  UNITS_US(any->tmax_bound.hi_ns), any->tmax_bound.at.seq);
+	if (a->src->has_intended && wmax > 0 && a->wakes_above)
+		violation(a, "%" PRIu64 " wake-up%s later than limits.wake_latency_max %s us (the "
+			  "worst %s us at edge #%" PRIu64 ")", a->wakes_above,
+			  a->wakes_above == 1 ? "" : "s", UNITS_US(wmax), UNITS_US(r->wake.m.max),
+			  r->wake_worst.seq);
+	if (a->src->has_intended && mmax >= 0 && r->missed_periods > (uint64_t)mmax)
+		violation(a, "%" PRIu64 " periods were missed, limits.missed_max is %" PRId64,
+			  r->missed_periods, mmax);
+	return a->verdict_why[0] != '\0';
+}
+
+enum summary_verdict analysis_verdict(struct analysis *a, const struct config *c,
+				      const struct run_info *ri)
+{
+	enum summary_verdict v;
+
+	a->verdict_why[0] = '\0';
+	a->limits_set = config_int(c, CFG_LIMITS_TMIN) > 0 || config_int(c, CFG_LIMITS_TMAX) > 0 ||
+			config_int(c, CFG_LIMITS_WAKE_LATENCY_MAX) > 0 ||
+			config_int(c, CFG_LIMITS_MISSED_MAX) >= 0;
+	if (a->src->kind == ANALYZE_SRC_LOG && ri)
+		v = summary_verdict(c, a->es, ri, a->verdict_why, sizeof(a->verdict_why));
+	else
+		v = limits_check(a, c) ? VERDICT_FAIL
+		    : a->limits_set ? VERDICT_PASS : VERDICT_NO_LIMITS;
+	a->verdict = v == VERDICT_FAIL ? "FAIL" : v == VERDICT_PASS ? "PASS" : "NO LIMITS";
+	return v;
+}
+
+void analysis_set_limits(struct analysis *a, int64_t tmin_ns, int64_t tmax_ns, int64_t wake_ns)
+{
+	a->lim_tmin_ns = tmin_ns;
+	a->lim_tmax_ns = tmax_ns;
+	a->lim_wake_ns = wake_ns;
 }
 
 const struct edgestats_result *analysis_stats(const struct analysis *a)

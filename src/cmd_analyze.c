@@ -311,6 +311,28 @@ static void text_timeline(FILE *f, const struct analysis *a)
 	}
 }
 
+/* The verdict, as the run summary ends: the word, what counted beyond the
+ * limits, each violation. */
+static void text_verdict(FILE *f, const struct analysis *a)
+{
+	char *copy, *line, *save;
+
+	if (!a->verdict)
+		return;
+	fprintf(f, "\nverdict    %s", a->verdict);
+	if (a->lim_tmin_ns > 0 || a->lim_tmax_ns > 0)
+		fprintf(f, "  (%" PRIu64 " pulses below limits.tmin, %" PRIu64 " above limits.tmax)",
+			a->pulses_below, a->pulses_above);
+	else if (!a->limits_set)
+		fprintf(f, "  (no limits: the log's or --tmin/--tmax for a verdict)");
+	fprintf(f, "\n");
+	copy = strdup(a->verdict_why);
+	for (line = copy ? strtok_r(copy, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save))
+		fprintf(f, "  - %s\n", line);
+	free(copy);
+}
+
 void analyze_print_text(FILE *f, const struct analysis *a)
 {
 	const struct edgestats_result *r = analysis_stats(a);
@@ -377,6 +399,7 @@ void analyze_print_text(FILE *f, const struct analysis *a)
 		if (a->soak->nphases)
 			summary_phases_text(f, a->soak);
 	}
+	text_verdict(f, a);
 }
 
 /* ---- JSON (docs/analyze.md) ---- */
@@ -544,6 +567,34 @@ static void json_soak(struct json_writer *w, const struct analysis *a)
 	summary_phases_json(w, a->soak);
 }
 
+/* "verdict": as the run summary's, plus what counted beyond the limits. */
+static void json_verdict(struct json_writer *w, const struct analysis *a)
+{
+	char *copy, *line, *save;
+
+	if (!a->verdict) {
+		json_kv_null(w, "verdict");
+		return;
+	}
+	json_kv_object_begin(w, "verdict");
+	json_kv_string(w, "result", a->verdict);
+	json_kv_bool(w, "pass", strcmp(a->verdict, "FAIL") != 0);
+	json_kv_bool(w, "limits_set", a->limits_set);
+	json_kv_int(w, "tmin_ns", a->lim_tmin_ns);
+	json_kv_int(w, "tmax_ns", a->lim_tmax_ns);
+	json_kv_uint(w, "pulses_below_tmin", a->pulses_below);
+	json_kv_uint(w, "pulses_above_tmax", a->pulses_above);
+	json_kv_uint(w, "wake_ups_above_max", a->wakes_above);
+	json_kv_array_begin(w, "violations");
+	copy = strdup(a->verdict_why);
+	for (line = copy ? strtok_r(copy, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save))
+		json_string(w, line);
+	free(copy);
+	json_array_end(w);
+	json_object_end(w);
+}
+
 static void json_analysis(struct json_writer *w, const struct analysis *a)
 {
 	const struct edgestats_result *r = analysis_stats(a);
@@ -558,6 +609,7 @@ static void json_analysis(struct json_writer *w, const struct analysis *a)
 	json_kv_int(w, "schema_version", ANALYSIS_SCHEMA_VERSION);
 	json_kv_string(w, "sqwave_version", SQW_VERSION);
 	json_source(w, a);
+	json_verdict(w, a);
 	if (s->half_period_ns > 0)
 		json_kv_int(w, "half_period_ns", s->half_period_ns);
 	else
@@ -910,7 +962,7 @@ static void analyze_usage(FILE *f)
 		"outputs (FILE - is standard output):\n"
 		"  --json FILE          everything, schema sqwave-analysis (docs/analyze.md)\n"
 		"  --csv FILE           one row per edge, with the pulse widths on both sides\n"
-		"  --svg FILE           a picture: latency histogram, widths over time, worst edges\n"
+		"  --svg FILE           a picture: verdict, histograms, persistence, widths over time\n"
 		"  --histogram FILE     1 us histogram in cyclictest -h format\n"
 		"  --quiet              no text report\n"
 		"analysis:\n"
@@ -924,9 +976,12 @@ static void analyze_usage(FILE *f)
 		"  --channel CH         capture channel (name, suffix or number)\n"
 		"  --threshold V, --hysteresis V, --samplerate HZ   analog / headerless captures\n"
 		"  --half-period DUR    edge list: the half period (default: from the intended times)\n"
+		"verdict (a log's own limits, or these, as for run):\n"
+		"  --tmin DUR, --tmax DUR, --max-latency DUR, --max-missed N\n"
 		"DUR is a duration as for `run`: 500us, 20s, 1min; a bare number is in the unit\n"
 		"of the run option of that name (--half-period 500 is 500us), else seconds.\n"
-		"exit codes: 0 done, 2 bad input (foreign, corrupt, malformed), 3 I/O error\n",
+		"exit codes: 0 done (whatever the verdict), 2 bad input (foreign, corrupt,\n"
+		"malformed) or contradictory limits, 3 I/O error\n",
 		CAPTURE_STREAM_MAX >> 20, ANALYZE_WORST_DEFAULT, ANALYZE_MISSED_LIST_DEFAULT, ANALYZE_HIST_BUCKETS_DEFAULT,
 		capture_format_names());
 }
@@ -969,7 +1024,56 @@ static int parse_double(const char *opt, const char *s, double *v)
 enum {
 	OPT_JSON = 256, OPT_CSV, OPT_SVG, OPT_HIST, OPT_WORST, OPT_MISSED, OPT_BUCKETS, OPT_HIST_OF,
 	OPT_TIMELINE, OPT_FORMAT, OPT_CHANNEL, OPT_THRESHOLD, OPT_HYST, OPT_RATE, OPT_HALF, OPT_QUIET,
+	OPT_LIMIT,
 };
+
+/* The limits to judge @src by: a log's header (its run's configuration),
+ * then the command line's --tmin, --tmax, --max-latency, --max-missed over
+ * it. NULL with *@exit and the reason in @err (usage: a bad or contradictory
+ * limit). */
+static struct config *verdict_config(const struct analyze_source_info *src,
+				     const char *const *opt, const char *const *val, size_t n,
+				     int *exit, char *err, size_t errlen)
+{
+	struct config *c = config_new();
+	size_t i;
+	int bad;
+
+	if (!c) {
+		snprintf(err, errlen, "analyze: %s", strerror(ENOMEM));
+		*exit = SQW_EXIT_RUNTIME;
+		return NULL;
+	}
+	if (src->kind == ANALYZE_SRC_LOG && src->meta && src->meta->text)
+		config_apply_meta(c, src->meta->text, &bad);
+	for (i = 0; i < n; i++) {
+		if (config_apply_option(c, opt[i], val[i], err, errlen) != CFG_OK)
+			goto usage;
+	}
+	if (config_check_limits(c, err, errlen) == CFG_OK)
+		return c;
+usage:
+	config_free(c);
+	*exit = SQW_EXIT_USAGE;
+	return NULL;
+}
+
+/* What a log's header and footer say of its run, for its verdict. */
+static void verdict_run_info(const struct analysis *a, struct run_info *ri)
+{
+	const struct analyze_source_info *s = a->src;
+	char buf[16];
+
+	if (s->kind != ANALYZE_SRC_LOG)
+		return;
+	ri->records_logged = analysis_stats(a)->records;
+	ri->rt_ok = !edgelog_meta_get(s->meta, EDGELOG_META_RT, buf, sizeof(buf)) ||
+		    !strcmp(buf, "yes");
+	if (s->footer) {
+		ri->dropped = s->footer->dropped;
+		ri->stop_reason = (int)s->footer->stop_reason;
+	}
+}
 
 int cmd_analyze(int argc, char **argv)
 {
@@ -990,6 +1094,11 @@ int cmd_analyze(int argc, char **argv)
 		{ "samplerate", required_argument, NULL, OPT_RATE },
 		{ "half-period", required_argument, NULL, OPT_HALF },
 		{ "quiet", no_argument, NULL, OPT_QUIET },
+		/* the limits: run's own options (config table), over a log's */
+		{ "tmin", required_argument, NULL, OPT_LIMIT },
+		{ "tmax", required_argument, NULL, OPT_LIMIT },
+		{ "max-latency", required_argument, NULL, OPT_LIMIT },
+		{ "max-missed", required_argument, NULL, OPT_LIMIT },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -1008,15 +1117,26 @@ int cmd_analyze(int argc, char **argv)
 	struct run_info sri;
 	enum analyze_status st;
 	struct csv_out *co = NULL;
+	struct config *vc = NULL;
+	const char *limit_opt[16], *limit_val[16];
+	size_t nlimits = 0;
 	int64_t v;
 	bool quiet = false;
-	int ch, got, ret = SQW_EXIT_OK;
+	int ch, got, idx = 0, ret = SQW_EXIT_OK;
 	char err[1024];
 
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
 		switch (ch) {
+		case OPT_LIMIT:	/* applied (and checked) once the source says its own */
+			if (nlimits == sizeof(limit_opt) / sizeof(limit_opt[0])) {
+				pr_err("--%s: too many limit options", opts[idx].name);
+				return SQW_EXIT_USAGE;
+			}
+			limit_opt[nlimits] = opts[idx].name;
+			limit_val[nlimits++] = optarg;
+			break;
 		case OPT_JSON: json = optarg; break;
 		case OPT_CSV: csv = optarg; break;
 		case OPT_SVG: svg = optarg; break;
@@ -1114,6 +1234,14 @@ int cmd_analyze(int argc, char **argv)
 		pr_err("%s", err);
 		goto out;
 	}
+	/* The limits: a log's own, from its header, and the command line's over them. */
+	vc = verdict_config(a->src, limit_opt, limit_val, nlimits, &ret, err, sizeof(err));
+	if (!vc) {
+		pr_err("%s", err);
+		goto out;
+	}
+	analysis_set_limits(a, config_int(vc, CFG_LIMITS_TMIN), config_int(vc, CFG_LIMITS_TMAX),
+			    config_int(vc, CFG_LIMITS_WAKE_LATENCY_MAX));
 	if (csv) {
 		static const char head[] = "seq,level,t_s,intended_ns,latency_ns,write_cost_ns,"
 					   "expirations,flags,pulse_before_ns,pulse_after_ns\n";
@@ -1150,6 +1278,8 @@ int cmd_analyze(int argc, char **argv)
 			PRIu64 " complete records%s", path, analysis_stats(a)->records,
 			a->src->trailing_bytes ? ", ignored a partial last record" : "");
 
+	verdict_run_info(a, &sri);
+	analysis_verdict(a, vc, &sri);
 	if (!quiet)
 		analyze_print_text(stdout, a);
 	if (json && analyze_write_json(json, a) < 0) {
@@ -1170,8 +1300,8 @@ int cmd_analyze(int argc, char **argv)
 			}
 		}
 	}
-	if (svg && svgplot_analysis(svg, a) < 0) {
-		pr_err("writing %s failed: %s", svg, strerror(errno));
+	if (svg && svgplot_analysis(svg, a, err, sizeof(err)) < 0) {
+		pr_err("%s", err);
 		ret = SQW_EXIT_RUNTIME;
 	}
 out:
@@ -1187,6 +1317,7 @@ out:
 		free(co);
 	}
 	analysis_free(a);
+	config_free(vc);
 	free(phases);
 	phasestats_free(ps);
 	soakview_free(sv);
