@@ -101,7 +101,9 @@ static int check_parse(struct config *c, int argc, char **argv, struct check_opt
 	char err[1024];
 	int ch, idx = 0;
 
-	n = cmdline_config_options(opts, CMDLINE_CONFIG_OPTIONS);
+	/* check's own options first: getopt_long takes the first match, and
+	 * check's --json is its report, not the run's output.json */
+	n = 0;
 	opts[n++] = (struct option){ "json", required_argument, NULL, 'j' };
 	opts[n++] = (struct option){ "strict", no_argument, NULL, 'S' };
 	opts[n++] = (struct option){ "run", required_argument, NULL, 'r' };
@@ -110,6 +112,7 @@ static int check_parse(struct config *c, int argc, char **argv, struct check_opt
 	opts[n++] = (struct option){ "writes", required_argument, NULL, 'W' };
 	opts[n++] = (struct option){ "verbose", no_argument, NULL, 'v' };
 	opts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+	n += cmdline_config_options(opts + n, CMDLINE_CONFIG_OPTIONS);
 	opts[n] = (struct option){ 0 };
 
 	optind = 1;

@@ -205,10 +205,12 @@ static int load_config(struct config *c, int argc, char **argv, const char **boa
 	char err[1024];
 	int ch, idx = 0;
 
-	n = cmdline_config_options(opts, CMDLINE_CONFIG_OPTIONS);
+	/* run's own options first (getopt_long takes the first match) */
+	n = 0;
 	opts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
 	opts[n++] = (struct option){ "preflight", no_argument, NULL, 'P' };
 	opts[n++] = (struct option){ "load", required_argument, NULL, 'L' };
+	n += cmdline_config_options(opts + n, CMDLINE_CONFIG_OPTIONS);
 	opts[n] = (struct option){ 0 };
 
 	/* The command line is applied first: it wins over files by source rank. */

@@ -18,8 +18,9 @@ struct option; /* <getopt.h> */
  * The options of a command that loads a configuration, into @out (room for
  * CMDLINE_CONFIG_OPTIONS): --board FILE|NAME ('b'), --profile FILE|NAME
  * ('p'), --set KEY=VALUE ('s'), then every config key's long option (value
- * CMDLINE_KEY_VAL + key). No terminating entry: the caller appends its own
- * options and the zero entry. Returns how many were written.
+ * CMDLINE_KEY_VAL + key). No terminating entry. getopt_long takes the first
+ * entry that matches: a command whose own option has a key's name (check's
+ * --json) puts its own before these. Returns how many were written.
  */
 #define CMDLINE_CONFIG_OPTIONS (3 + CFG_NKEYS)
 size_t cmdline_config_options(struct option *out, size_t max);
