@@ -390,6 +390,7 @@ int cmd_run(int argc, char **argv)
 		if (!log_path || outfile_check(outs, 2, ins, 2, true, why, sizeof(why)) < 0) {
 			pr_err("%s", log_path ? why : strerror(ENOMEM));
 			free(log_path);
+			soak_free(soak);
 			config_free(c);
 			return SQW_EXIT_USAGE;
 		}
