@@ -14,11 +14,40 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "edgelist.h"
+#include "msgbuf.h"
+#include "persist.h"
+#include "units.h"
 
 /* ==== edge sources ==== */
 
+/*
+ * One kind of edge source: a sqwave log, an edge-list CSV, or a capture
+ * (whose formats are a family of their own behind capture_ops). The
+ * factory, analyze_source_open(), picks the kind by --format or by the
+ * file's first bytes; the rest of analyze only sees these ops.
+ */
+struct analyze_source_ops {
+	const char *name;       /* the --format word ("log", "edges"); NULL: captures */
+	/* From the first bytes of the file: this kind? (NULL: the fallback) */
+	bool (*probe)(const void *head, size_t len);
+	/* Open @path; 0, or -1 after src_fail(). Fills s->info. */
+	int (*open)(struct analyze_source *s, const char *path,
+		    const struct analyze_source_opts *o);
+	/* The next edge: 1, 0 at the end, -1 after src_fail(). */
+	int (*next)(struct analyze_source *s, struct edge_rec *e);
+	/* Optional: up to @max records at once, lent until the next call
+	 * (> 0), or <= 0 at the end or an error (next() then says which).
+	 * A source that has it is fed in batches, and in a second thread. */
+	long (*next_batch)(struct analyze_source *s, const struct edge_rec **recs, size_t max);
+	/* Optional: what only the end tells (a log's footer) into s->info. */
+	void (*end)(struct analyze_source *s);
+	void (*close)(struct analyze_source *s);
+};
+
 struct analyze_source {
+	const struct analyze_source_ops *ops;
 	struct analyze_source_info info;
 	enum analyze_status err_st;
 	char err[512];
@@ -43,17 +72,26 @@ static void src_fail(struct analyze_source *s, enum analyze_status st, const cha
 	if (s->failed)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(s->err, sizeof(s->err), fmt, ap);
+	msgbuf_vset(s->err, sizeof(s->err), fmt, ap);
 	va_end(ap);
 	s->err_st = st;
 	s->failed = true;
 }
 
-static int open_log(struct analyze_source *s, const char *path)
+/* ---- a sqwave log ---- */
+
+static bool log_probe(const void *head, size_t len)
+{
+	return edgelist_sniff(head, len) == EDGELIST_SNIFF_LOG;
+}
+
+static int log_open(struct analyze_source *s, const char *path,
+		    const struct analyze_source_opts *o)
 {
 	enum edgelog_status est;
 	char why[512];
 
+	(void)o;
 	s->log = edgelog_reader_open(path, &est, why, sizeof(why));
 	if (!s->log) {
 		src_fail(s, est == EDGELOG_E_IO ? ANALYZE_E_IO : ANALYZE_E_INPUT, "%s", why);
@@ -67,13 +105,58 @@ static int open_log(struct analyze_source *s, const char *path)
 	return 0;
 }
 
-static int open_csv(struct analyze_source *s, const char *path, int64_t half_period_ns)
+static int log_next(struct analyze_source *s, struct edge_rec *e)
+{
+	int rc = edgelog_reader_next(s->log, e);
+
+	if (rc < 0) {
+		enum edgelog_status est;
+		const char *why = edgelog_reader_error(s->log, &est);
+
+		src_fail(s, est == EDGELOG_E_IO ? ANALYZE_E_IO : ANALYZE_E_INPUT, "%s", why);
+	}
+	return rc;
+}
+
+static long log_next_batch(struct analyze_source *s, const struct edge_rec **recs, size_t max)
+{
+	return edgelog_reader_next_batch(s->log, recs, max);
+}
+
+static void log_end(struct analyze_source *s)
+{
+	s->info.footer = edgelog_reader_footer(s->log);
+	s->info.truncated = !s->info.footer;
+	s->info.trailing_bytes = edgelog_reader_trailing_bytes(s->log);
+	s->info.zero_bytes = edgelog_reader_zero_bytes(s->log);
+	s->info.events = edgelog_reader_events(s->log, 0);
+}
+
+static void log_close(struct analyze_source *s)
+{
+	edgelog_reader_close(s->log);
+}
+
+static const struct analyze_source_ops log_ops = {
+	.name = "log", .probe = log_probe, .open = log_open, .next = log_next,
+	.next_batch = log_next_batch, .end = log_end, .close = log_close,
+};
+
+/* ---- an edge-list CSV ---- */
+
+static bool csv_probe(const void *head, size_t len)
+{
+	return edgelist_sniff(head, len) == EDGELIST_SNIFF_CSV;
+}
+
+static int csv_open(struct analyze_source *s, const char *path,
+		    const struct analyze_source_opts *o)
 {
 	enum edgelist_status est;
 	const struct edgelist_info *li;
 	char why[512];
 
-	s->csv = edgelist_open(path, half_period_ns, &est, why, sizeof(why));
+	s->csv = edgelist_open(path, o->half_period_ns, &est, why, sizeof(why));
 	if (!s->csv) {
 		src_fail(s, est == EDGELIST_E_IO ? ANALYZE_E_IO : ANALYZE_E_INPUT, "%s", why);
 		return -1;
@@ -87,12 +170,30 @@ static int open_csv(struct analyze_source *s, const char *path, int64_t half_per
 	return 0;
 }
 
-/* A stream is refused early unless its start looks like something sqwave
- * reads: a log, an edge list or a capture. */
-static int stream_sniff(const void *data, size_t len)
+static int csv_next(struct analyze_source *s, struct edge_rec *e)
 {
-	return edgelist_sniff(data, len) != EDGELIST_SNIFF_OTHER || capture_probe_any(data, len);
+	int rc = edgelist_next(s->csv, e);
+
+	if (rc < 0) {
+		enum edgelist_status est;
+		const char *why = edgelist_error(s->csv, &est);
+
+		src_fail(s, est == EDGELIST_E_IO ? ANALYZE_E_IO : ANALYZE_E_INPUT, "%s", why);
+	}
+	return rc;
 }
+
+static void csv_close(struct analyze_source *s)
+{
+	edgelist_close(s->csv);
+}
+
+static const struct analyze_source_ops csv_ops = {
+	.name = "edges", .probe = csv_probe, .open = csv_open, .next = csv_next,
+	.close = csv_close,
+};
+
+/* ---- a capture (capture.h: every format sigrok and the analyzers write) ---- */
 
 /* A capture's edge uncertainty as record offsets, in whole ns outwards. The
  * offsets hold +-2.1 s: a coarser sample interval (under 0.5 Sa/s) widens the
@@ -103,14 +204,96 @@ static int32_t clamp_off(int64_t off)
 	return off > INT32_MAX ? INT32_MAX : off < INT32_MIN ? INT32_MIN : (int32_t)off;
 }
 
-static void capture_edge_offsets(struct analyze_source *s)
+static int cap_open(struct analyze_source *s, const char *path,
+		    const struct analyze_source_opts *o)
 {
-	const struct capture_info *ci = s->info.capture;
-	int64_t lo = -((-ci->edge_lo_ps + CAPTURE_PS_PER_NS - 1) / CAPTURE_PS_PER_NS);
-	int64_t hi = (ci->edge_hi_ps + CAPTURE_PS_PER_NS - 1) / CAPTURE_PS_PER_NS;
+	struct capture_opts co = o->capture;
+	const struct capture_info *ci;
+	char why[512];
 
-	s->cap_lo_ns = clamp_off(lo);
-	s->cap_hi_ns = clamp_off(hi);
+	co.format = o->format;
+	s->cap = s->spool_fd >= 0
+		? capture_open_fd(s->spool_fd, s->info.path, &co, why, sizeof(why))
+		: capture_open(path, &co, why, sizeof(why));
+	if (!s->cap) {
+		src_fail(s, errno == ENOENT || errno == EACCES || errno == EIO || errno == ENOMEM
+			 ? ANALYZE_E_IO : ANALYZE_E_INPUT, "%s", why);
+		return -1;
+	}
+	ci = capture_info(s->cap);
+	s->info.kind = ANALYZE_SRC_CAPTURE;
+	s->info.capture = ci;
+	s->info.format = ci->format;
+	s->info.has_intended = false;
+	s->cap_start_ps = ci->start_ps;
+	s->info.capture_start_ns = s->cap_start_ps / CAPTURE_PS_PER_NS;
+	s->cap_lo_ns = clamp_off(-((-ci->edge_lo_ps + CAPTURE_PS_PER_NS - 1) / CAPTURE_PS_PER_NS));
+	s->cap_hi_ns = clamp_off((ci->edge_hi_ps + CAPTURE_PS_PER_NS - 1) / CAPTURE_PS_PER_NS);
+	return 0;
+}
+
+static int cap_next(struct analyze_source *s, struct edge_rec *e)
+{
+	struct capture_edge ce;
+	int rc = capture_next_edge(s->cap, &ce);
+
+	if (rc < 0) {
+		src_fail(s, ANALYZE_E_INPUT, "%s", capture_error(s->cap));
+		return -1;
+	}
+	if (rc == 0)
+		return 0;
+	memset(e, 0, sizeof(*e));
+	if ((ce.flags & CAPTURE_EDGE_F_AFTER_GAP) && s->cap_seq) {
+		/* a skipped seq: edgestats measures no pulse across the gap */
+		s->cap_seq++;
+		s->info.capture_gaps++;
+	}
+	e->seq = s->cap_seq++;
+	e->intended_ns = (uint64_t)capture_ps_round_ns(ce.t_ps - s->cap_start_ps);
+	/* the "write window" of a capture edge: where, given the sample
+	 * resolution, the line really changed; pulse bounds come from it */
+	e->wake_off_ns = e->write_begin_off_ns = s->cap_lo_ns;
+	e->write_end_off_ns = s->cap_hi_ns;
+	e->expirations = 1;
+	e->level = ce.level ? 1 : 0;
+	return 1;
+}
+
+static void cap_close(struct analyze_source *s)
+{
+	capture_close(s->cap);
+}
+
+static const struct analyze_source_ops capture_source_ops = {
+	.name = NULL, .probe = NULL, .open = cap_open, .next = cap_next, .close = cap_close,
+};
+
+/* The kinds in the order they are tried; the last one takes what the
+ * others did not (the capture factory then says if it is not a capture). */
+static const struct analyze_source_ops *const source_kinds[] = {
+	&log_ops, &csv_ops, &capture_source_ops,
+};
+#define NKINDS (sizeof(source_kinds) / sizeof(source_kinds[0]))
+
+/* A stream is refused early unless its start looks like something sqwave
+ * reads: a log, an edge list or a capture. */
+static int stream_sniff(const void *data, size_t len)
+{
+	return edgelist_sniff(data, len) != EDGELIST_SNIFF_OTHER || capture_probe_any(data, len);
+}
+
+/* The kind of @path from --format @fmt (a capture format name goes to the
+ * captures) or its first bytes. */
+static const struct analyze_source_ops *source_kind(const char *fmt, const char *head, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k + 1 < NKINDS; k++) {
+		if (fmt ? !strcmp(fmt, source_kinds[k]->name) : source_kinds[k]->probe(head, n))
+			return source_kinds[k];
+	}
+	return source_kinds[NKINDS - 1];
 }
 
 struct analyze_source *analyze_source_open(const char *path, const struct analyze_source_opts *opts,
@@ -118,20 +301,17 @@ struct analyze_source *analyze_source_open(const char *path, const struct analyz
 {
 	static const struct analyze_source_opts none;
 	struct analyze_source *s;
-	enum edgelist_sniff kind;
 	struct stat sb;
 	char head[4096];
 	ssize_t n;
 	int fd;
-	const char *fmt;
 
 	if (!opts)
 		opts = &none;
-	fmt = opts->format;
 	s = calloc(1, sizeof(*s));
 	if (!s) {
 		*st = ANALYZE_E_IO;
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		msgbuf_set(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	s->info.path = path;
@@ -185,123 +365,48 @@ struct analyze_source *analyze_source_open(const char *path, const struct analyz
 		src_fail(s, ANALYZE_E_INPUT, "%s: empty file", path);
 		goto fail;
 	}
-	kind = edgelist_sniff(head, (size_t)n);
-	if ((!fmt && kind == EDGELIST_SNIFF_LOG) || (fmt && !strcmp(fmt, "log"))) {
-		if (open_log(s, path) < 0)
-			goto fail;
-	} else if ((!fmt && kind == EDGELIST_SNIFF_CSV) || (fmt && !strcmp(fmt, "edges"))) {
-		if (open_csv(s, path, opts->half_period_ns) < 0)
-			goto fail;
-	} else {
-		struct capture_opts co = opts->capture;
-		char why[512];
-
-		co.format = fmt;
-		s->cap = s->spool_fd >= 0
-			? capture_open_fd(s->spool_fd, s->info.path, &co, why, sizeof(why))
-			: capture_open(path, &co, why, sizeof(why));
-		if (!s->cap) {
-			src_fail(s, errno == ENOENT || errno == EACCES || errno == EIO || errno == ENOMEM
-				 ? ANALYZE_E_IO : ANALYZE_E_INPUT, "%s", why);
-			goto fail;
-		}
-		s->info.kind = ANALYZE_SRC_CAPTURE;
-		s->info.capture = capture_info(s->cap);
-		s->info.format = s->info.capture->format;
-		s->info.has_intended = false;
-		s->cap_start_ps = s->info.capture->start_ps;
-		s->info.capture_start_ns = s->cap_start_ps / CAPTURE_PS_PER_NS;
-		capture_edge_offsets(s);
+	s->ops = source_kind(opts->format, head, (size_t)n);
+	if (s->ops->open(s, path, opts) < 0) {
+		s->ops = NULL;	/* nothing to close */
+		goto fail;
 	}
 	*st = ANALYZE_OK;
 	return s;
 fail:
 	*st = s->err_st;
-	snprintf(err, errlen, "%s", s->err);
+	msgbuf_set(err, errlen, "%s", s->err);
 	analyze_source_close(s);
 	return NULL;
-}
-
-/* ps to ns, rounded half away from zero. */
-static int64_t ps_to_ns(int64_t ps)
-{
-	return ps >= 0 ? (ps + CAPTURE_PS_PER_NS / 2) / CAPTURE_PS_PER_NS
-		       : -((-ps + CAPTURE_PS_PER_NS / 2) / CAPTURE_PS_PER_NS);
-}
-
-static void source_end(struct analyze_source *s)
-{
-	s->info.ended = true;
-	if (s->log) {
-		s->info.footer = edgelog_reader_footer(s->log);
-		s->info.truncated = !s->info.footer;
-		s->info.trailing_bytes = edgelog_reader_trailing_bytes(s->log);
-		s->info.zero_bytes = edgelog_reader_zero_bytes(s->log);
-		s->info.events = edgelog_reader_events(s->log, 0);
-	}
-}
-
-static int next_capture_edge(struct analyze_source *s, struct edge_rec *e)
-{
-	struct capture_edge ce;
-	int rc = capture_next_edge(s->cap, &ce);
-
-	if (rc < 0) {
-		src_fail(s, ANALYZE_E_INPUT, "%s", capture_error(s->cap));
-		return -1;
-	}
-	if (rc == 0)
-		return 0;
-	memset(e, 0, sizeof(*e));
-	if ((ce.flags & CAPTURE_EDGE_F_AFTER_GAP) && s->cap_seq) {
-		/* a skipped seq: edgestats measures no pulse across the gap */
-		s->cap_seq++;
-		s->info.capture_gaps++;
-	}
-	e->seq = s->cap_seq++;
-	e->intended_ns = (uint64_t)ps_to_ns(ce.t_ps - s->cap_start_ps);
-	/* the "write window" of a capture edge: where, given the sample
-	 * resolution, the line really changed; pulse bounds come from it */
-	e->wake_off_ns = e->write_begin_off_ns = s->cap_lo_ns;
-	e->write_end_off_ns = s->cap_hi_ns;
-	e->expirations = 1;
-	e->level = ce.level ? 1 : 0;
-	return 1;
 }
 
 int analyze_source_next(struct analyze_source *s, struct edge_rec *e)
 {
 	int rc;
 
-	if (s->log) {
-		/* the common case first: one call per record of a long log */
-		rc = edgelog_reader_next(s->log, e);
-		if (rc > 0)
-			return rc;
-		if (rc < 0) {
-			enum edgelog_status est;
-			const char *why = edgelog_reader_error(s->log, &est);
-
-			src_fail(s, est == EDGELOG_E_IO ? ANALYZE_E_IO : ANALYZE_E_INPUT, "%s", why);
-		}
-	} else if (s->failed) {
-		return -1;
-	} else if (s->info.ended) {
-		return 0;
-	} else if (s->csv) {
-		rc = edgelist_next(s->csv, e);
-		if (rc < 0) {
-			enum edgelist_status est;
-			const char *why = edgelist_error(s->csv, &est);
-
-			src_fail(s, est == EDGELIST_E_IO ? ANALYZE_E_IO : ANALYZE_E_INPUT, "%s", why);
-		}
-	} else {
-		rc = next_capture_edge(s, e);
+	/* a log's reader keeps its own end and error: one call per record */
+	if (!s->ops->next_batch) {
+		if (s->failed)
+			return -1;
+		if (s->info.ended)
+			return 0;
 	}
-	if (rc == 0 && !s->info.ended)
-		source_end(s);
+	rc = s->ops->next(s, e);
+	if (rc == 0 && !s->info.ended) {
+		s->info.ended = true;
+		if (s->ops->end)
+			s->ops->end(s);
+	}
 	return rc;
+}
+
+long analyze_source_next_batch(struct analyze_source *s, const struct edge_rec **recs, size_t max)
+{
+	return s->ops->next_batch ? s->ops->next_batch(s, recs, max) : 0;
+}
+
+bool analyze_source_batched(const struct analyze_source *s)
+{
+	return s->ops->next_batch != NULL;
 }
 
 const struct analyze_source_info *analyze_source_info(const struct analyze_source *s)
@@ -320,9 +425,8 @@ void analyze_source_close(struct analyze_source *s)
 {
 	if (!s)
 		return;
-	edgelog_reader_close(s->log);
-	edgelist_close(s->csv);
-	capture_close(s->cap);
+	if (s->ops)
+		s->ops->close(s);
 	if (s->spool_fd >= 0)
 		close(s->spool_fd);
 	free(s);
@@ -384,6 +488,8 @@ struct analysis *analysis_new(const struct analyze_opts *o, const struct analyze
 	a->es = edgestats_new(src->half_period_ns);
 	if (!a->es || stats_linhist_init(&a->hist, a->o.hist_buckets ? a->o.hist_buckets : 1, 1000, 64))
 		goto fail;
+	if (!(a->persist = persist_new(src->half_period_ns, src->has_intended)))
+		goto fail;
 	if (a->o.worst_n && !(a->worst = calloc(a->o.worst_n, sizeof(*a->worst))))
 		goto fail;
 	if (a->o.missed_list && !(a->missed = calloc(a->o.missed_list, sizeof(*a->missed))))
@@ -400,6 +506,7 @@ void analysis_free(struct analysis *a)
 	if (!a)
 		return;
 	edgestats_free(a->es);
+	persist_free(a->persist);
 	stats_linhist_free(&a->hist);
 	free(a->worst);
 	free(a->missed);
@@ -588,6 +695,14 @@ static void stage_rest(struct analysis *a, const struct analyze_item *it)
 
 	if (a->ps)
 		phasestats_add(a->ps, e);
+	if (a->persist)
+		/* where the line changed: the write-window midpoint (a
+		 * capture's edge time); a missing record or a failed write
+		 * leaves what the line did unknown */
+		persist_add(a->persist, (int64_t)e->intended_ns +
+				(((int64_t)e->write_begin_off_ns + e->write_end_off_ns) >> 1),
+			    (int64_t)e->intended_ns, e->level, !(e->flags & EDGE_F_WARMUP),
+			    (a->have_edge && e->seq != a->last.seq + 1) || (e->flags & EDGE_F_WRITE_ERR));
 
 	if (!a->have_edge) {
 		a->first = *e;
@@ -615,6 +730,10 @@ static void stage_rest(struct analysis *a, const struct analyze_item *it)
 	}
 	if (e->flags & EDGE_F_WARMUP)
 		return;
+	if (!a->have_counted) {
+		a->have_counted = true;
+		a->first_counted_ns = e->intended_ns;
+	}
 
 	t = since_first(a, e->intended_ns);
 	m = minute_row(a, t);
@@ -649,6 +768,15 @@ static void stage_rest(struct analysis *a, const struct analyze_item *it)
 		}
 		if (!a->o.hist_of_width)
 			stats_linhist_add_at(&a->hist, lat, e->seq);
+		if (a->lim_wake_ns > 0 && lat > a->lim_wake_ns)
+			a->wakes_above++;
+	}
+	if (hp) {
+		/* against the limits as the verdict checks them: by the bounds */
+		if (a->lim_tmin_ns > 0 && p.lo_ns < a->lim_tmin_ns)
+			a->pulses_below++;
+		if (a->lim_tmax_ns > 0 && p.hi_ns > a->lim_tmax_ns)
+			a->pulses_above++;
 	}
 	if (hp) {
 		uint64_t tp = since_first(a, p.at.intended_ns);
@@ -746,7 +874,7 @@ static void *feed_thread(void *arg)
 		n = 0;
 		while (n < FEED_CHUNK) {
 			const struct edge_rec *recs;
-			long k = edgelog_reader_next_batch(s->log, &recs, FEED_CHUNK - n), i;
+			long k = analyze_source_next_batch(s, &recs, FEED_CHUNK - n), i;
 
 			if (k <= 0) {
 				/* the end or an error: the source says which, as next() would */
@@ -833,16 +961,16 @@ int analysis_feed(struct analysis *a, struct analyze_source *s)
 	/* A log is where millions of edges come from: read and validate them,
 	 * and run edgestats, in a second thread while this one does the rest
 	 * (on a machine with a CPU to spare). */
-	if (s->log && a->o.threads != 1 && sysconf(_SC_NPROCESSORS_ONLN) > 1) {
+	if (analyze_source_batched(s) && a->o.threads != 1 && sysconf(_SC_NPROCESSORS_ONLN) > 1) {
 		rc = feed_threaded(a, s, &started);
 		if (started)
 			return rc;
 	}
-	if (s->log) {
+	if (analyze_source_batched(s)) {
 		const struct edge_rec *recs;
 		long k, i;
 
-		while ((k = edgelog_reader_next_batch(s->log, &recs, 4096)) > 0)
+		while ((k = analyze_source_next_batch(s, &recs, 4096)) > 0)
 			for (i = 0; i < k; i++)
 				analysis_add(a, &recs[i]);
 	}
@@ -870,7 +998,81 @@ void analysis_finish(struct analysis *a)
 	a->pending = SIZE_MAX;
 	if (a->nworst)
 		qsort(a->worst, a->nworst, sizeof(*a->worst), worst_cmp);
+	persist_finish(a->persist);
 	a->finished = true;
+}
+
+/* A violation line into a->verdict_why. */
+static void violation(struct analysis *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void violation(struct analysis *a, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	msgbuf_vset(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	msgbuf_add(a->verdict_why, sizeof(a->verdict_why), "%s\n", line);
+}
+
+/* A source without a run behind it: its edges against the limits alone. */
+static bool limits_check(struct analysis *a, const struct config *c)
+{
+	const struct edgestats_result *r = analysis_stats(a);
+	const struct edgestats_widths *any = &r->width[EDGESTATS_ANY];
+	int64_t tmin = config_int(c, CFG_LIMITS_TMIN), tmax = config_int(c, CFG_LIMITS_TMAX);
+	int64_t wmax = config_int(c, CFG_LIMITS_WAKE_LATENCY_MAX);
+	int64_t mmax = config_int(c, CFG_LIMITS_MISSED_MAX);
+
+	if (r->edges == 0)
+		violation(a, "no edges were counted");
+	if ((tmin > 0 || tmax > 0) && any->h.m.n == 0)
+		violation(a, "limits.%s is set but no complete pulse was measured",
+			  tmin > 0 ? "tmin" : "tmax");
+	if (tmin > 0 && a->pulses_below)
+		violation(a, "%" PRIu64 " pulse%s may have been shorter than limits.tmin %s us "
+			  "(the shortest %s us, pulse #%" PRIu64 ")", a->pulses_below,
+			  a->pulses_below == 1 ? "" : "s", UNITS_US(tmin),
+			  UNITS_US(any->tmin_bound.lo_ns), any->tmin_bound.at.seq);
+	if (tmax > 0 && a->pulses_above)
+		violation(a, "%" PRIu64 " pulse%s may have been longer than limits.tmax %s us "
+			  "(the longest %s us, pulse #%" PRIu64 ")", a->pulses_above,
+			  a->pulses_above == 1 ? "" : "s", UNITS_US(tmax),
+			  UNITS_US(any->tmax_bound.hi_ns), any->tmax_bound.at.seq);
+	if (a->src->has_intended && wmax > 0 && a->wakes_above)
+		violation(a, "%" PRIu64 " wake-up%s later than limits.wake_latency_max %s us (the "
+			  "worst %s us at edge #%" PRIu64 ")", a->wakes_above,
+			  a->wakes_above == 1 ? "" : "s", UNITS_US(wmax), UNITS_US(r->wake.m.max),
+			  r->wake_worst.seq);
+	if (a->src->has_intended && mmax >= 0 && r->missed_periods > (uint64_t)mmax)
+		violation(a, "%" PRIu64 " periods were missed, limits.missed_max is %" PRId64,
+			  r->missed_periods, mmax);
+	return a->verdict_why[0] != '\0';
+}
+
+enum summary_verdict analysis_verdict(struct analysis *a, const struct config *c,
+				      const struct run_info *ri)
+{
+	enum summary_verdict v;
+
+	a->verdict_why[0] = '\0';
+	a->limits_set = config_int(c, CFG_LIMITS_TMIN) > 0 || config_int(c, CFG_LIMITS_TMAX) > 0 ||
+			config_int(c, CFG_LIMITS_WAKE_LATENCY_MAX) > 0 ||
+			config_int(c, CFG_LIMITS_MISSED_MAX) >= 0;
+	if (a->src->kind == ANALYZE_SRC_LOG && ri)
+		v = summary_verdict(c, a->es, ri, a->verdict_why, sizeof(a->verdict_why));
+	else
+		v = limits_check(a, c) ? VERDICT_FAIL
+		    : a->limits_set ? VERDICT_PASS : VERDICT_NO_LIMITS;
+	a->verdict = v == VERDICT_FAIL ? "FAIL" : v == VERDICT_PASS ? "PASS" : "NO LIMITS";
+	return v;
+}
+
+void analysis_set_limits(struct analysis *a, int64_t tmin_ns, int64_t tmax_ns, int64_t wake_ns)
+{
+	a->lim_tmin_ns = tmin_ns;
+	a->lim_tmax_ns = tmax_ns;
+	a->lim_wake_ns = wake_ns;
 }
 
 const struct edgestats_result *analysis_stats(const struct analysis *a)
@@ -914,7 +1116,7 @@ bool analysis_partial(const struct analysis *a, int64_t *head_ns, int *head_leve
 
 	if (!ci || !a->have_edge || !a->src->ended)
 		return false;
-	end_ns = ps_to_ns(ci->end_ps - ci->start_ps);
+	end_ns = capture_ps_round_ns(ci->end_ps - ci->start_ps);
 	*head_ns = (int64_t)a->first.intended_ns;
 	*head_level = a->first.level ? 0 : 1;
 	*tail_ns = end_ns - (int64_t)a->last.intended_ns;

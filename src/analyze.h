@@ -15,6 +15,7 @@
 #include "edgestats.h"
 #include "phasestats.h"
 #include "stats.h"
+#include "summary.h"
 
 /*
  * ---- edge sources ----
@@ -28,7 +29,10 @@
  *  - a capture: intended_ns is the edge time (capture time base, in ns, from
  *    the capture's start), offsets 0. A data gap in the capture (VCD x/z)
  *    skips one seq, so the pulse across it is not measured.
- * Sources read in constant memory. One thread per source.
+ * Sources read in constant memory. One thread per source. Each kind is one
+ * row of an ops table in analyze.c (open, next, an optional batch read, end,
+ * close) behind this one interface; captures are one kind, with their
+ * formats behind capture_ops (docs/design.md: why two levels).
  */
 enum analyze_kind {
 	ANALYZE_SRC_LOG,
@@ -84,6 +88,11 @@ struct analyze_source *analyze_source_open(const char *path, const struct analyz
 /* Next edge: 1, 0 at the end, -1 on an error (reason and status through
  * analyze_source_error(); edges before it stay valid). */
 int analyze_source_next(struct analyze_source *s, struct edge_rec *e);
+/* Sources that can lend records in batches (logs): up to @max records at
+ * *@recs, valid until the next call; <= 0 at the end or on an error (then
+ * analyze_source_next() says which). 0 for sources that cannot. */
+long analyze_source_next_batch(struct analyze_source *s, const struct edge_rec **recs, size_t max);
+bool analyze_source_batched(const struct analyze_source *s);
 const struct analyze_source_info *analyze_source_info(const struct analyze_source *s);
 /* After next() returned -1: the reason, and whether it is bad input or I/O. */
 const char *analyze_source_error(const struct analyze_source *s, enum analyze_status *st);
@@ -178,6 +187,21 @@ struct analysis {
 	bool cb_has_before;
 	struct edgestats_pulse cb_before;
 	bool finished;
+	/* the first counted edge (after the warm-up) */
+	bool have_counted;
+	uint64_t first_counted_ns;
+	/* the limits pulses are counted against (analysis_set_limits(); 0:
+	 * none) and what broke them: pulses whose bounds are outside, as the
+	 * verdict checks, and wake-ups later than the limit */
+	int64_t lim_tmin_ns, lim_tmax_ns, lim_wake_ns;
+	uint64_t pulses_below, pulses_above, wakes_above;
+	/* every period overlaid on its rising edge (persist.h) */
+	struct persist *persist;
+	/* analysis_verdict(): "PASS", "FAIL", "NO LIMITS" (NULL: not judged),
+	 * and the violations, one a line */
+	const char *verdict;
+	bool limits_set;
+	char verdict_why[2048];
 	/* a soak's log: per-phase statistics (fed with the rest) and what the
 	 * run's summary shows of its phases and loads; NULL for other sources */
 	struct phasestats *ps;
@@ -209,8 +233,11 @@ void analysis_set_edge_cb(struct analysis *a,
  * are written. */
 struct soakview;
 struct run_info;
+struct persist;
 void analysis_set_soak(struct analysis *a, struct phasestats *ps, const struct soakview *sv,
 		       const struct run_info *ri);
+/* Count pulses and wake-ups against limits (0: none), before feeding. */
+void analysis_set_limits(struct analysis *a, int64_t tmin_ns, int64_t tmax_ns, int64_t wake_ns);
 /* Feed one edge in order. No allocation except one timeline row a minute. */
 void analysis_add(struct analysis *a, const struct edge_rec *e);
 /* Every edge of @s into @a, as analysis_add() would, until the end (0) or an
@@ -221,6 +248,17 @@ int analysis_feed(struct analysis *a, struct analyze_source *s);
 /* After the last edge: flushes the callback, sorts the worst list. */
 void analysis_finish(struct analysis *a);
 const struct edgestats_result *analysis_stats(const struct analysis *a);
+
+/*
+ * After analysis_finish(): the verdict against the limits.* of @c, kept in
+ * a->verdict and a->verdict_why for the reports. A log is judged as its run
+ * was (summary_verdict(): @ri carries what its header and footer say, its
+ * phases and loads); other sources against the limits only, with the count
+ * of pulses and wake-ups beyond them. Returns the verdict.
+ */
+struct config;
+enum summary_verdict analysis_verdict(struct analysis *a, const struct config *c,
+				      const struct run_info *ri);
 
 /* Counted edges and period/duty helpers for the reports. NaN when unknown. */
 double analysis_duty_cycle(const struct analysis *a);

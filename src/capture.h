@@ -31,6 +31,20 @@ static inline double capture_ps_to_s(int64_t ps)
 	return (double)ps / (double)CAPTURE_PS_PER_S;
 }
 
+/* ps as ns: exact enough for display and tolerances (double). */
+static inline double capture_ps_to_ns(int64_t ps)
+{
+	return (double)ps / (double)CAPTURE_PS_PER_NS;
+}
+
+/* ps to whole ns, rounded half away from zero: a capture edge's time in a
+ * record. */
+static inline int64_t capture_ps_round_ns(int64_t ps)
+{
+	return ps >= 0 ? (ps + CAPTURE_PS_PER_NS / 2) / CAPTURE_PS_PER_NS
+		       : -((-ps + CAPTURE_PS_PER_NS / 2) / CAPTURE_PS_PER_NS);
+}
+
 /* Edge flags. */
 #define CAPTURE_EDGE_F_AFTER_GAP 0x01u /* data was missing (VCD x/z or $dumpoff,
 					* Saleae X) between the previous edge and

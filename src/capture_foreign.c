@@ -53,7 +53,7 @@ struct fg {
 	unsigned col;
 	int analog;
 	struct capture_analog an;
-	int level, seen_known, gap;
+	struct capture_logic lg;
 	int64_t prev_t, row;
 	int done;
 };
@@ -417,9 +417,7 @@ static int fg_select(struct capture *c, unsigned ch, int bit)
 	(void)bit;
 	s->col = (unsigned)(s->tcol + 1) + ch;
 	s->analog = c->chans[ch].analog;
-	s->level = -1;
-	s->seen_known = 0;
-	s->gap = 0;
+	capture_logic_reset(&s->lg);
 	s->prev_t = INT64_MIN;
 	s->row = 0;
 	s->done = 0;
@@ -505,38 +503,21 @@ static int fg_next(struct capture *c, struct capture_edge *e)
 			continue;
 		}
 		s->row++;
-		if (f.len == 1 && (f.p[0] == '0' || f.p[0] == '1'))
-			lv = f.p[0] - '0';
-		else if (f.len == 1 && (f.p[0] == 'X' || f.p[0] == 'x'))
-			lv = -1;
-		else
+		lv = capture_logic_field(f.p, f.len);
+		if (lv < -1)
 			return capture_err(c, s->r.line, "'%.*s' is not 0, 1 or X",
 					   (int)(f.len > 40 ? 40 : f.len), f.p);
-		if (lv < 0) {
-			if (s->seen_known)
-				s->gap = 1;
-			s->level = -1;
-			continue;
-		}
-		if (!s->seen_known) {
-			s->seen_known = 1;
-			s->level = lv;
+		switch (capture_logic_step(&s->lg, lv, &e->flags)) {
+		case CAPTURE_LOGIC_FIRST:
 			c->info.initial_level = lv;
-			continue;
-		}
-		if (s->level < 0) {
-			s->level = lv;
-			s->gap = 1;
-			continue;
-		}
-		if (lv != s->level) {
-			s->level = lv;
+			break;
+		case CAPTURE_LOGIC_EDGE:
 			e->t_ps = t;
 			e->sample = smp;
 			e->level = (uint8_t)lv;
-			e->flags = s->gap ? CAPTURE_EDGE_F_AFTER_GAP : 0;
-			s->gap = 0;
 			return 1;
+		case CAPTURE_LOGIC_NONE:
+			break;
 		}
 	}
 	s->done = 1;

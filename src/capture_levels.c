@@ -3,6 +3,8 @@
  * extremes, and turn samples into edges with a threshold and hysteresis. */
 #include "capture_levels.h"
 
+#include "capture.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -252,4 +254,48 @@ int capture_analog_feed(struct capture_analog *a, int64_t i, double v, double *x
 		}
 	}
 	return 0;
+}
+
+void capture_logic_reset(struct capture_logic *g)
+{
+	g->level = -1;
+	g->seen_known = 0;
+	g->gap = 0;
+}
+
+enum capture_logic_step capture_logic_step(struct capture_logic *g, int lv, uint8_t *flags)
+{
+	if (lv < 0) {
+		if (g->seen_known)
+			g->gap = 1;
+		g->level = -1;
+		return CAPTURE_LOGIC_NONE;
+	}
+	if (!g->seen_known) {
+		g->seen_known = 1;
+		g->level = lv;
+		return CAPTURE_LOGIC_FIRST;
+	}
+	if (g->level < 0) {
+		/* back from unknown: the level is known again, but when it
+		 * changed is not */
+		g->level = lv;
+		g->gap = 1;
+		return CAPTURE_LOGIC_NONE;
+	}
+	if (lv == g->level)
+		return CAPTURE_LOGIC_NONE;
+	g->level = lv;
+	*flags = g->gap ? CAPTURE_EDGE_F_AFTER_GAP : 0;
+	g->gap = 0;
+	return CAPTURE_LOGIC_EDGE;
+}
+
+int capture_logic_field(const char *p, size_t len)
+{
+	if (len == 1 && (p[0] == '0' || p[0] == '1'))
+		return p[0] - '0';
+	if (len == 1 && (p[0] == 'X' || p[0] == 'x'))
+		return -1;
+	return -2;
 }

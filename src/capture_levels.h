@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Analog captures: the two logic levels of a trace (streamed collection, then
- * robust clustering) and the threshold-with-hysteresis edge finder. */
+/* Levels of a trace: logic samples that may be unknown (X, x/z), the two
+ * levels of an analog trace (streamed collection, then robust clustering)
+ * and the threshold-with-hysteresis edge finder. */
 #ifndef SQW_CAPTURE_LEVELS_H
 #define SQW_CAPTURE_LEVELS_H
 
@@ -71,5 +72,33 @@ void capture_analog_init(struct capture_analog *a, double thr, double hyst, int 
  * edge) and *level when an edge completes, else 0. The first sample sets
  * the initial level (see a->state). NaN samples are skipped. */
 int capture_analog_feed(struct capture_analog *a, int64_t i, double v, double *x, int *level);
+
+/*
+ * Logic samples that may be unknown (an analyzer's X, a VCD's x or z):
+ * the one rule every importer of them follows. The first known level is
+ * the initial level, not an edge; an unknown stretch is a data gap, so the
+ * next change of level is flagged CAPTURE_EDGE_F_AFTER_GAP (the pulse
+ * across it is not measured), and a level that comes back from unknown is
+ * no edge (when it changed is not known).
+ */
+struct capture_logic {
+	int level;       /* -1 unknown (before data or in a gap) */
+	int seen_known;  /* a known level was seen */
+	int gap;         /* unknown data since the last edge */
+};
+
+enum capture_logic_step {
+	CAPTURE_LOGIC_NONE = 0,  /* no edge */
+	CAPTURE_LOGIC_EDGE = 1,  /* the level changed: an edge */
+	CAPTURE_LOGIC_FIRST = 2, /* the first known level: the initial level */
+};
+
+void capture_logic_reset(struct capture_logic *g);
+/* One sample of level @lv (0, 1, or -1 for unknown); for an edge, its
+ * flags in *@flags. */
+enum capture_logic_step capture_logic_step(struct capture_logic *g, int lv, uint8_t *flags);
+/* A logic CSV field: "0" or "1" -> 0 or 1, "X" or "x" -> -1 (unknown),
+ * anything else -2. */
+int capture_logic_field(const char *p, size_t len);
 
 #endif

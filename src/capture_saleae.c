@@ -3,6 +3,7 @@
  * (or per sample), times in seconds, X for "no data". */
 #include "capture_private.h"
 #include "csvread.h"
+#include "units.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,9 +20,7 @@ struct saleae {
 	unsigned nch;
 	/* stream */
 	unsigned col;
-	int level;            /* -1 unknown (before data or in an X gap) */
-	int seen_known;
-	int gap;
+	struct capture_logic lg; /* the selected column's level */
 	int64_t prev_t;
 	int done;
 };
@@ -59,17 +58,6 @@ static int saleae_time(struct capture *c, struct saleae *s, struct csv_field f, 
 		return capture_err(c, s->r.line, "time '%.*s' is not a number of seconds "
 				   "within +-53 days", (int)(f.len > 40 ? 40 : f.len), f.p);
 	return 0;
-}
-
-static int64_t gcd64(int64_t a, int64_t b)
-{
-	while (b) {
-		int64_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
 }
 
 static int saleae_open(struct capture *c)
@@ -127,7 +115,7 @@ static int saleae_open(struct capture *c)
 		} else if (t > prev) {
 			/* whole ps (Logic 1.x prints doubles with 15 decimals: the
 			 * parse rounded them) */
-			g = gcd64(g, t - prev);
+			g = (int64_t)units_gcd((uint64_t)g, (uint64_t)(t - prev));
 		} else if (t < prev) {
 			return capture_err(c, s->r.line, "time goes backwards");
 		}
@@ -179,9 +167,7 @@ static int saleae_select(struct capture *c, unsigned ch, int bit)
 
 	(void)bit;
 	s->col = ch + 1;
-	s->level = -1;
-	s->seen_known = 0;
-	s->gap = 0;
+	capture_logic_reset(&s->lg);
 	s->done = 0;
 	s->prev_t = INT64_MIN;
 	c->info.initial_level = -1;
@@ -214,33 +200,16 @@ static int saleae_next(struct capture *c, struct capture_edge *e)
 			return capture_err(c, s->r.line, "%d fields, expected %u (truncated row?)", nf,
 					   s->nch + 1);
 		f = s->r.f[s->col];
-		if (f.len == 1 && (f.p[0] == '0' || f.p[0] == '1'))
-			lv = f.p[0] - '0';
-		else if (f.len == 1 && (f.p[0] == 'X' || f.p[0] == 'x'))
-			lv = -1;
-		else
+		lv = capture_logic_field(f.p, f.len);
+		if (lv < -1)
 			return capture_err(c, s->r.line, "'%.*s' is not 0, 1 or X",
 					   (int)(f.len > 40 ? 40 : f.len), f.p);
-		if (lv < 0) {
-			if (s->seen_known)
-				s->gap = 1;
-			s->level = -1;
-			continue;
-		}
-		if (!s->seen_known) {
-			s->seen_known = 1;
-			s->level = lv;
+		switch (capture_logic_step(&s->lg, lv, &e->flags)) {
+		case CAPTURE_LOGIC_FIRST:
 			if (t == c->info.start_ps)
 				c->info.initial_level = lv;
-			continue;
-		}
-		if (s->level < 0) {
-			s->level = lv;
-			s->gap = 1;
-			continue;
-		}
-		if (lv != s->level) {
-			s->level = lv;
+			break;
+		case CAPTURE_LOGIC_EDGE:
 			e->t_ps = t;
 			e->sample = -1;
 			if (s->sample_numbers) {
@@ -250,9 +219,9 @@ static int saleae_next(struct capture *c, struct capture_edge *e)
 					e->sample = n;
 			}
 			e->level = (uint8_t)lv;
-			e->flags = s->gap ? CAPTURE_EDGE_F_AFTER_GAP : 0;
-			s->gap = 0;
 			return 1;
+		case CAPTURE_LOGIC_NONE:
+			break;
 		}
 	}
 	s->done = 1;

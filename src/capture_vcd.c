@@ -30,9 +30,7 @@ struct vcd {
 	size_t sel_idlen;
 	int sel_bit;             /* position from the LSB, -1 for scalars */
 	int sel_real;
-	int level;               /* -1 unknown */
-	int gap;                 /* unknown data since the last edge */
-	int seen_known;
+	struct capture_logic lg; /* the selected signal's level */
 	int have_time;
 	uint64_t ticks;          /* current time in ticks */
 	uint64_t first_ticks;
@@ -469,9 +467,7 @@ static int vcd_select(struct capture *c, unsigned ch, int bit)
 	v->sel_bit = bit;
 	v->p = v->data_start;
 	v->line = v->data_line;
-	v->level = -1;
-	v->gap = 0;
-	v->seen_known = 0;
+	capture_logic_reset(&v->lg);
 	v->have_time = 0;
 	v->ticks = 0;
 	v->t_ps = 0;
@@ -496,33 +492,19 @@ static int vcd_level(char ch)
 /* A value for the selected signal: returns 1 when it is an edge. */
 static int vcd_value(struct capture *c, struct vcd *v, int lv, struct capture_edge *e)
 {
-	if (lv < 0) {
-		if (v->seen_known)
-			v->gap = 1;
-		v->level = -1;
-		return 0;
-	}
-	if (!v->seen_known) {
-		v->seen_known = 1;
-		v->level = lv;
+	switch (capture_logic_step(&v->lg, lv, &e->flags)) {
+	case CAPTURE_LOGIC_FIRST:
 		if (!v->have_time || v->ticks == v->first_ticks)
 			c->info.initial_level = lv;
 		return 0;
+	case CAPTURE_LOGIC_EDGE:
+		e->t_ps = vcd_snap(v, v->t_ps, &e->sample);
+		e->level = (uint8_t)lv;
+		return 1;
+	case CAPTURE_LOGIC_NONE:
+		break;
 	}
-	if (v->level < 0) {
-		/* back from x/z: the level is known again, but when it changed is not */
-		v->level = lv;
-		v->gap = 1;
-		return 0;
-	}
-	if (lv == v->level)
-		return 0;
-	v->level = lv;
-	e->t_ps = vcd_snap(v, v->t_ps, &e->sample);
-	e->level = (uint8_t)lv;
-	e->flags = v->gap ? CAPTURE_EDGE_F_AFTER_GAP : 0;
-	v->gap = 0;
-	return 1;
+	return 0;
 }
 
 static int vcd_next(struct capture *c, struct capture_edge *e)

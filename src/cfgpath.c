@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "msgbuf.h"
 #include "yamlcfg.h"
 
 #ifndef SQW_DATADIR
@@ -30,23 +31,6 @@ static const char *kind_sub(enum cfgpath_kind kind)
 static const char *kind_word(enum cfgpath_kind kind)
 {
 	return kind == CFGPATH_BOARD ? "board" : "profile";
-}
-
-static void msg(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void msg(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t used;
-	va_list ap;
-
-	if (!buf || !len)
-		return;
-	used = strnlen(buf, len);
-	if (used + 1 >= len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + used, len - used, fmt, ap);
-	va_end(ap);
 }
 
 static int add_dir(struct cfgpath_dir *dirs, int n, int max, const char *path,
@@ -219,14 +203,14 @@ int cfgpath_resolve(enum cfgpath_kind kind, const char *arg, char *out, size_t o
 	if (err && errlen)
 		err[0] = '\0';
 	if (!arg || !*arg) {
-		msg(err, errlen, "an empty %s name", kind_word(kind));
+		msgbuf_add(err, errlen, "an empty %s name", kind_word(kind));
 		errno = EINVAL;
 		return -1;
 	}
 	/* A file, as given: a path, or a file of that name here. */
 	if (strchr(arg, '/') || is_file(arg)) {
 		if (strlen(arg) >= outlen) {
-			msg(err, errlen, "%s: path too long", arg);
+			msgbuf_add(err, errlen, "%s: path too long", arg);
 			errno = ENAMETOOLONG;
 			return -1;
 		}
@@ -242,7 +226,7 @@ int cfgpath_resolve(enum cfgpath_kind kind, const char *arg, char *out, size_t o
 		    (int)sizeof(path) || !is_file(path))
 			continue;
 		if (strlen(path) >= outlen) {
-			msg(err, errlen, "%s: path too long", path);
+			msgbuf_add(err, errlen, "%s: path too long", path);
 			errno = ENAMETOOLONG;
 			return -1;
 		}
@@ -252,22 +236,22 @@ int cfgpath_resolve(enum cfgpath_kind kind, const char *arg, char *out, size_t o
 		return 0;
 	}
 
-	msg(err, errlen, "no %s file or %s named \"%s\": looked for %s.yaml in ",
+	msgbuf_add(err, errlen, "no %s file or %s named \"%s\": looked for %s.yaml in ",
 	    kind_word(kind), kind_word(kind), arg, name);
 	for (d = 0; d < nd; d++)
-		msg(err, errlen, "%s%s", d ? ", " : "", dirs[d].path);
+		msgbuf_add(err, errlen, "%s%s", d ? ", " : "", dirs[d].path);
 	nk = cfgpath_list(kind, &known);
 	for (i = 0; i < nk; i++) {
 		if (known[i].shadowed)
 			continue;
 		if (!hint && (strstr(known[i].name, name) || strstr(name, known[i].name)))
 			hint = known[i].name;
-		msg(err, errlen, "%s%s", shown++ ? ", " : "; known: ", known[i].name);
+		msgbuf_add(err, errlen, "%s%s", shown++ ? ", " : "; known: ", known[i].name);
 	}
 	if (hint)
-		msg(err, errlen, "; did you mean %s?", hint);
+		msgbuf_add(err, errlen, "; did you mean %s?", hint);
 	else if (!shown)
-		msg(err, errlen, "; no %s files were found there", kind_word(kind));
+		msgbuf_add(err, errlen, "; no %s files were found there", kind_word(kind));
 	free(known);
 	errno = ENOENT;
 	return -1;
@@ -306,7 +290,8 @@ int cfgpath_load(struct config *c, const char *board, const char *profile,
 		if (yamlcfg_load(c, profile_path, CFG_SRC_PROFILE, err, errlen) != YAMLCFG_OK)
 			return -1;
 	}
-	if (config_check_required(c, err, errlen) != CFG_OK)
+	if (config_check_required(c, err, errlen) != CFG_OK ||
+	    config_check_limits(c, err, errlen) != CFG_OK)
 		return -1;
 	return 0;
 }

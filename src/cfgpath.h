@@ -60,7 +60,8 @@ struct config;
 
 /*
  * Resolve and load into @c the board file @board and the profile @profile
- * (NULL: none), then check that every required key is set. @board may be
+ * (NULL: none), then check that every required key is set and that the
+ * limits do not contradict each other (config_check_limits). @board may be
  * NULL when the command line already set gpio.chip and gpio.line: board.name
  * is then "none". The resolved paths go to @board_path and @profile_path
  * ("" for none; each PATH_MAX bytes). Returns 0, or -1 with one message in

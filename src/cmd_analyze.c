@@ -11,6 +11,7 @@
 
 #include "analyze.h"
 #include "cmd.h"
+#include "cmdline.h"
 #include "json.h"
 #include "outfile.h"
 #include "statsjson.h"
@@ -279,14 +280,15 @@ static void text_missed(FILE *f, const struct analysis *a)
 static void text_timeline(FILE *f, const struct analysis *a)
 {
 	size_t i, j, step;
-	double rowmin;
+	char row[32], start[32];
 
 	if (!a->nminutes)
 		return;
 	step = (a->nminutes + TEXT_TIMELINE_ROWS - 1) / TEXT_TIMELINE_ROWS;
-	rowmin = (double)a->o.minute_ns * (double)step / 60e9;
-	fprintf(f, "\ntimeline, %g min a row (from the first edge)\n", rowmin);
-	fprintf(f, "  %8s %10s %8s %12s %12s %12s%s\n", "min", "edges", "missed", "max lat us",
+	/* rows in the duration grammar (20s, 1min, 2h30min), never "0.333 min" */
+	units_format_duration(a->o.minute_ns * (int64_t)step, row, sizeof(row));
+	fprintf(f, "\ntimeline, %s a row (from the first edge)\n", row);
+	fprintf(f, "  %10s %10s %8s %12s %12s %12s%s\n", "start", "edges", "missed", "max lat us",
 		"Tmin us", "Tmax us", a->sv ? "    CPU %    IRQ/s  pkt/s" : "");
 	for (i = 0; i < a->nminutes; i += step) {
 		struct analyze_span s = a->minutes[i];
@@ -313,8 +315,8 @@ static void text_timeline(FILE *f, const struct analysis *a)
 			tmax = !s.pulses[0] ? s.wmax[1] : !s.pulses[1] ? s.wmax[0]
 			       : s.wmax[0] > s.wmax[1] ? s.wmax[0] : s.wmax[1];
 		}
-		fprintf(f, "  %8.1f %10" PRIu64 " %8" PRIu64 " %12s %12s %12s",
-			(double)i * (double)a->o.minute_ns / 60e9, s.edges, s.missed,
+		units_format_duration(a->o.minute_ns * (int64_t)i, start, sizeof(start));
+		fprintf(f, "  %10s %10" PRIu64 " %8" PRIu64 " %12s %12s %12s", start, s.edges, s.missed,
 			s.lat_max != INT64_MIN ? UNITS_US(s.lat_max) : "-", any ? UNITS_US(tmin) : "-",
 			any ? UNITS_US(tmax) : "-");
 		/* what the machine did meanwhile: a soak's proof-of-load samples */
@@ -323,6 +325,28 @@ static void text_timeline(FILE *f, const struct analysis *a)
 				pr.irq_sum / (double)pr.samples, pr.pps_sum / (double)pr.samples);
 		fputc('\n', f);
 	}
+}
+
+/* The verdict, as the run summary ends: the word, what counted beyond the
+ * limits, each violation. */
+static void text_verdict(FILE *f, const struct analysis *a)
+{
+	char *copy, *line, *save;
+
+	if (!a->verdict)
+		return;
+	fprintf(f, "\nverdict    %s", a->verdict);
+	if (a->lim_tmin_ns > 0 || a->lim_tmax_ns > 0)
+		fprintf(f, "  (%" PRIu64 " pulses below limits.tmin, %" PRIu64 " above limits.tmax)",
+			a->pulses_below, a->pulses_above);
+	else if (!a->limits_set)
+		fprintf(f, "  (no limits: the log's or --tmin/--tmax for a verdict)");
+	fprintf(f, "\n");
+	copy = strdup(a->verdict_why);
+	for (line = copy ? strtok_r(copy, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save))
+		fprintf(f, "  - %s\n", line);
+	free(copy);
 }
 
 void analyze_print_text(FILE *f, const struct analysis *a)
@@ -391,6 +415,7 @@ void analyze_print_text(FILE *f, const struct analysis *a)
 		if (a->soak->nphases)
 			summary_phases_text(f, a->soak);
 	}
+	text_verdict(f, a);
 }
 
 /* ---- JSON (docs/analyze.md) ---- */
@@ -558,6 +583,34 @@ static void json_soak(struct json_writer *w, const struct analysis *a)
 	summary_phases_json(w, a->soak);
 }
 
+/* "verdict": as the run summary's, plus what counted beyond the limits. */
+static void json_verdict(struct json_writer *w, const struct analysis *a)
+{
+	char *copy, *line, *save;
+
+	if (!a->verdict) {
+		json_kv_null(w, "verdict");
+		return;
+	}
+	json_kv_object_begin(w, "verdict");
+	json_kv_string(w, "result", a->verdict);
+	json_kv_bool(w, "pass", strcmp(a->verdict, "FAIL") != 0);
+	json_kv_bool(w, "limits_set", a->limits_set);
+	json_kv_int(w, "tmin_ns", a->lim_tmin_ns);
+	json_kv_int(w, "tmax_ns", a->lim_tmax_ns);
+	json_kv_uint(w, "pulses_below_tmin", a->pulses_below);
+	json_kv_uint(w, "pulses_above_tmax", a->pulses_above);
+	json_kv_uint(w, "wake_ups_above_max", a->wakes_above);
+	json_kv_array_begin(w, "violations");
+	copy = strdup(a->verdict_why);
+	for (line = copy ? strtok_r(copy, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save))
+		json_string(w, line);
+	free(copy);
+	json_array_end(w);
+	json_object_end(w);
+}
+
 static void json_analysis(struct json_writer *w, const struct analysis *a)
 {
 	const struct edgestats_result *r = analysis_stats(a);
@@ -572,6 +625,7 @@ static void json_analysis(struct json_writer *w, const struct analysis *a)
 	json_kv_int(w, "schema_version", ANALYSIS_SCHEMA_VERSION);
 	json_kv_string(w, "sqwave_version", SQW_VERSION);
 	json_source(w, a);
+	json_verdict(w, a);
 	if (s->half_period_ns > 0)
 		json_kv_int(w, "half_period_ns", s->half_period_ns);
 	else
@@ -846,25 +900,14 @@ out:
 	return ret;
 }
 
+static void analysis_doc(struct json_writer *w, const void *ctx)
+{
+	json_analysis(w, ctx);
+}
+
 int analyze_write_json(const char *path, const struct analysis *a)
 {
-	bool to_stdout = !strcmp(path, "-");
-	struct json_writer w;
-	FILE *f;
-	int ret;
-
-	f = to_stdout ? stdout : fopen(path, "we");
-	if (!f)
-		return -1;
-	json_init(&w, f);
-	json_analysis(&w, a);
-	errno = 0;
-	ret = json_finish(&w);
-	if (to_stdout)
-		return fflush(f) ? -1 : ret;
-	if (fclose(f) && !ret)
-		ret = -1;
-	return ret;
+	return json_write_document(path, analysis_doc, a, NULL, 0);
 }
 
 /* ---- per-edge CSV: a row per edge, formatted by hand (millions of rows) ---- */
@@ -947,7 +990,7 @@ static void analyze_usage(FILE *f)
 		"to standard error):\n"
 		"  --json FILE          everything, schema sqwave-analysis (docs/analyze.md)\n"
 		"  --csv FILE           one row per edge, with the pulse widths on both sides\n"
-		"  --svg FILE           a picture: latency histogram, widths over time, worst edges\n"
+		"  --svg FILE           a picture: verdict, histograms, persistence, widths over time\n"
 		"  --histogram FILE     1 us histogram in cyclictest -h format\n"
 		"  --quiet              no text report\n"
 		"analysis:\n"
@@ -961,19 +1004,33 @@ static void analyze_usage(FILE *f)
 		"  --channel CH         capture channel (name, suffix or number)\n"
 		"  --threshold V, --hysteresis V, --samplerate HZ   analog / headerless captures\n"
 		"  --half-period DUR    edge list: the half period (default: from the intended times)\n"
-		"exit codes: 0 done, 2 bad input (foreign, corrupt, malformed), 3 I/O error\n",
+		"verdict (a log's own limits, or these, as for run):\n"
+		"  --tmin DUR, --tmax DUR, --max-latency DUR, --max-missed N\n"
+		"DUR is a duration as for `run`: 500us, 20s, 1min; a bare number is in the unit\n"
+		"of the run option of that name (--half-period 500 is 500us), else seconds.\n"
+		"exit codes: 0 done (whatever the verdict), 2 bad input (foreign, corrupt,\n"
+		"malformed) or contradictory limits, 3 I/O error\n",
 		CAPTURE_STREAM_MAX >> 20, ANALYZE_WORST_DEFAULT, ANALYZE_MISSED_LIST_DEFAULT, ANALYZE_HIST_BUCKETS_DEFAULT,
 		capture_format_names());
 }
 
-static int parse_count(const char *opt, const char *s, unsigned long max, unsigned long *v)
-{
-	char *end;
+/* analyze's own options in the config table's grammar; --half-period is
+ * run.half_period's own row (500 is 500us, as for run). */
+static const char *const hist_of_choices[] = { "latency", "width", NULL };
+static const struct cfg_item opt_worst = CMDLINE_INT("worst", 0, 100000, NULL);
+static const struct cfg_item opt_missed = CMDLINE_INT("missed", 0, 10000000, NULL);
+static const struct cfg_item opt_buckets = CMDLINE_INT("hist-buckets", 1, 10000000, NULL);
+static const struct cfg_item opt_hist_of = CMDLINE_CHOICE("histogram-of", hist_of_choices);
+static const struct cfg_item opt_timeline =
+	CMDLINE_DURATION("timeline", 1000000, INT64_C(7) * 86400 * 1000000000, "s");
 
-	errno = 0;
-	*v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || *v > max || s[0] == '-') {
-		pr_err("%s: '%s' is not a number in 0..%lu", opt, s, max);
+/* @optarg for the row @it into *@v; says why not. */
+static int parse_opt(const struct cfg_item *it, const char *arg, int64_t *v)
+{
+	char err[256];
+
+	if (cmdline_value(it, NULL, arg, v, err, sizeof(err)) != CFG_OK) {
+		pr_err("%s", err);
 		return -1;
 	}
 	return 0;
@@ -995,7 +1052,56 @@ static int parse_double(const char *opt, const char *s, double *v)
 enum {
 	OPT_JSON = 256, OPT_CSV, OPT_SVG, OPT_HIST, OPT_WORST, OPT_MISSED, OPT_BUCKETS, OPT_HIST_OF,
 	OPT_TIMELINE, OPT_FORMAT, OPT_CHANNEL, OPT_THRESHOLD, OPT_HYST, OPT_RATE, OPT_HALF, OPT_QUIET,
+	OPT_LIMIT,
 };
+
+/* The limits to judge @src by: a log's header (its run's configuration),
+ * then the command line's --tmin, --tmax, --max-latency, --max-missed over
+ * it. NULL with *@exit and the reason in @err (usage: a bad or contradictory
+ * limit). */
+static struct config *verdict_config(const struct analyze_source_info *src,
+				     const char *const *opt, const char *const *val, size_t n,
+				     int *exit, char *err, size_t errlen)
+{
+	struct config *c = config_new();
+	size_t i;
+	int bad;
+
+	if (!c) {
+		snprintf(err, errlen, "analyze: %s", strerror(ENOMEM));
+		*exit = SQW_EXIT_RUNTIME;
+		return NULL;
+	}
+	if (src->kind == ANALYZE_SRC_LOG && src->meta && src->meta->text)
+		config_apply_meta(c, src->meta->text, &bad);
+	for (i = 0; i < n; i++) {
+		if (config_apply_option(c, opt[i], val[i], err, errlen) != CFG_OK)
+			goto usage;
+	}
+	if (config_check_limits(c, err, errlen) == CFG_OK)
+		return c;
+usage:
+	config_free(c);
+	*exit = SQW_EXIT_USAGE;
+	return NULL;
+}
+
+/* What a log's header and footer say of its run, for its verdict. */
+static void verdict_run_info(const struct analysis *a, struct run_info *ri)
+{
+	const struct analyze_source_info *s = a->src;
+	char buf[16];
+
+	if (s->kind != ANALYZE_SRC_LOG)
+		return;
+	ri->records_logged = analysis_stats(a)->records;
+	ri->rt_ok = !edgelog_meta_get(s->meta, EDGELOG_META_RT, buf, sizeof(buf)) ||
+		    !strcmp(buf, "yes");
+	if (s->footer) {
+		ri->dropped = s->footer->dropped;
+		ri->stop_reason = (int)s->footer->stop_reason;
+	}
+}
 
 int cmd_analyze(int argc, char **argv)
 {
@@ -1016,6 +1122,11 @@ int cmd_analyze(int argc, char **argv)
 		{ "samplerate", required_argument, NULL, OPT_RATE },
 		{ "half-period", required_argument, NULL, OPT_HALF },
 		{ "quiet", no_argument, NULL, OPT_QUIET },
+		/* the limits: run's own options (config table), over a log's */
+		{ "tmin", required_argument, NULL, OPT_LIMIT },
+		{ "tmax", required_argument, NULL, OPT_LIMIT },
+		{ "max-latency", required_argument, NULL, OPT_LIMIT },
+		{ "max-missed", required_argument, NULL, OPT_LIMIT },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -1034,15 +1145,27 @@ int cmd_analyze(int argc, char **argv)
 	struct run_info sri;
 	enum analyze_status st;
 	struct csv_out *co = NULL;
-	unsigned long v;
+	struct config *vc = NULL;
+	const char *limit_opt[16], *limit_val[16];
+	size_t nlimits = 0;
+	int64_t v;
 	bool quiet = false;
 	FILE *text_out = stdout;
-	int ch, got, ret = SQW_EXIT_OK, on_stdout;
+	int ch, got, idx = 0, ret = SQW_EXIT_OK, on_stdout;
 	char err[1024];
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
 		switch (ch) {
+		case OPT_LIMIT:	/* applied (and checked) once the source says its own */
+			if (nlimits == sizeof(limit_opt) / sizeof(limit_opt[0])) {
+				pr_err("--%s: too many limit options", opts[idx].name);
+				return SQW_EXIT_USAGE;
+			}
+			limit_opt[nlimits] = opts[idx].name;
+			limit_val[nlimits++] = optarg;
+			break;
 		case OPT_JSON: json = optarg; break;
 		case OPT_CSV: csv = optarg; break;
 		case OPT_SVG: svg = optarg; break;
@@ -1051,42 +1174,32 @@ int cmd_analyze(int argc, char **argv)
 		case OPT_FORMAT: so.format = optarg; break;
 		case OPT_CHANNEL: so.capture.channel = optarg; break;
 		case OPT_WORST:
-			if (parse_count("--worst", optarg, 100000, &v))
+			if (parse_opt(&opt_worst, optarg, &v))
 				return SQW_EXIT_USAGE;
 			ao.worst_n = (unsigned)v;
 			break;
 		case OPT_MISSED:
-			if (parse_count("--missed", optarg, 10000000, &v))
+			if (parse_opt(&opt_missed, optarg, &v))
 				return SQW_EXIT_USAGE;
 			ao.missed_list = (unsigned)v;
 			break;
 		case OPT_BUCKETS:
-			if (parse_count("--hist-buckets", optarg, 10000000, &v) || v == 0) {
-				pr_err("--hist-buckets: at least 1");
+			if (parse_opt(&opt_buckets, optarg, &v))
 				return SQW_EXIT_USAGE;
-			}
-			ao.hist_buckets = v;
+			ao.hist_buckets = (size_t)v;
 			break;
 		case OPT_HIST_OF:
-			if (strcmp(optarg, "latency") && strcmp(optarg, "width")) {
-				pr_err("--histogram-of: latency or width, not '%s'", optarg);
+			if (parse_opt(&opt_hist_of, optarg, &v))
 				return SQW_EXIT_USAGE;
-			}
-			ao.hist_of_width = !strcmp(optarg, "width");
+			ao.hist_of_width = v == 1;
 			break;
 		case OPT_TIMELINE:
-			if (units_parse_duration(optarg, NULL, &ao.minute_ns) < 0 ||
-			    ao.minute_ns < 1000000) {
-				pr_err("--timeline: '%s' is not a duration of at least 1ms", optarg);
+			if (parse_opt(&opt_timeline, optarg, &ao.minute_ns))
 				return SQW_EXIT_USAGE;
-			}
 			break;
 		case OPT_HALF:
-			if (units_parse_duration(optarg, NULL, &so.half_period_ns) < 0 ||
-			    so.half_period_ns <= 0) {
-				pr_err("--half-period: '%s' is not a positive duration", optarg);
+			if (parse_opt(&config_table[CFG_RUN_HALF_PERIOD], optarg, &so.half_period_ns))
 				return SQW_EXIT_USAGE;
-			}
 			break;
 		case OPT_THRESHOLD:
 			if (parse_double("--threshold", optarg, &so.capture.threshold))
@@ -1108,7 +1221,8 @@ int cmd_analyze(int argc, char **argv)
 			analyze_usage(stdout);
 			return SQW_EXIT_OK;
 		default:
-			analyze_usage(stderr);
+			pr_err("%s", cmdline_refused(opts, "h", argv, optind, optopt, "analyze", err,
+						     sizeof(err)));
 			return SQW_EXIT_USAGE;
 		}
 	}
@@ -1146,8 +1260,7 @@ int cmd_analyze(int argc, char **argv)
 	memset(&sri, 0, sizeof(sri));
 	src = analyze_source_open(path, &so, &st, err, sizeof(err));
 	if (!src) {
-		if (err[0]) /* else the capture importer has said why */
-			pr_err("%s", err);
+		pr_err("%s", err);
 		return st == ANALYZE_E_IO ? SQW_EXIT_RUNTIME : SQW_EXIT_USAGE;
 	}
 	a = analysis_new(&ao, analyze_source_info(src));
@@ -1161,6 +1274,14 @@ int cmd_analyze(int argc, char **argv)
 		pr_err("%s", err);
 		goto out;
 	}
+	/* The limits: a log's own, from its header, and the command line's over them. */
+	vc = verdict_config(a->src, limit_opt, limit_val, nlimits, &ret, err, sizeof(err));
+	if (!vc) {
+		pr_err("%s", err);
+		goto out;
+	}
+	analysis_set_limits(a, config_int(vc, CFG_LIMITS_TMIN), config_int(vc, CFG_LIMITS_TMAX),
+			    config_int(vc, CFG_LIMITS_WAKE_LATENCY_MAX));
 	if (csv) {
 		static const char head[] = "seq,level,t_s,intended_ns,latency_ns,write_cost_ns,"
 					   "expirations,flags,pulse_before_ns,pulse_after_ns\n";
@@ -1197,6 +1318,8 @@ int cmd_analyze(int argc, char **argv)
 			PRIu64 " complete records%s", path, analysis_stats(a)->records,
 			a->src->trailing_bytes ? ", ignored a partial last record" : "");
 
+	verdict_run_info(a, &sri);
+	analysis_verdict(a, vc, &sri);
 	if (!quiet)
 		analyze_print_text(text_out, a);
 	if (json && analyze_write_json(json, a) < 0) {
@@ -1217,8 +1340,8 @@ int cmd_analyze(int argc, char **argv)
 			}
 		}
 	}
-	if (svg && svgplot_analysis(svg, a) < 0) {
-		pr_err("writing %s failed: %s", svg, strerror(errno));
+	if (svg && svgplot_analysis(svg, a, err, sizeof(err)) < 0) {
+		pr_err("%s", err);
 		ret = SQW_EXIT_RUNTIME;
 	}
 out:
@@ -1234,6 +1357,7 @@ out:
 		free(co);
 	}
 	analysis_free(a);
+	config_free(vc);
 	free(phases);
 	phasestats_free(ps);
 	soakview_free(sv);

@@ -10,6 +10,7 @@
 #include "cfgpath.h"
 #include "check_detect.h"
 #include "cmd.h"
+#include "cmdline.h"
 #include "config.h"
 #include "print.h"
 #include "yamlcfg.h"
@@ -203,8 +204,10 @@ int cmd_boards(int argc, char **argv)
 	};
 	const char *root = "/";
 	int ch;
+	char err[512];
 
 	optind = 1;
+	opterr = 0;
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'R':
@@ -214,7 +217,8 @@ int cmd_boards(int argc, char **argv)
 			boards_usage(stdout);
 			return SQW_EXIT_OK;
 		default:
-			boards_usage(stderr);
+			pr_err("%s", cmdline_refused(opts, "h", argv, optind, optopt, "boards", err,
+						     sizeof(err)));
 			return SQW_EXIT_USAGE;
 		}
 	}

@@ -17,6 +17,7 @@
 #include "check_gpio.h"
 #include "check_sys.h"
 #include "cmd.h"
+#include "cmdline.h"
 #include "config.h"
 #include "edge.h"
 #include "edgelog.h"
@@ -74,15 +75,20 @@ static void check_usage(FILE *f)
 	config_print_help(f);
 }
 
-static int parse_count(const char *s, unsigned int *out)
-{
-	char *end;
-	unsigned long v;
+/* check's own options, in the config table's grammar */
+static const struct cfg_item opt_run = CMDLINE_DURATION("run", 1000000, INT64_C(86400000000000), "s");
+static const struct cfg_item opt_edges = CMDLINE_INT("edges", 2, 1000000, NULL);
+static const struct cfg_item opt_writes = CMDLINE_INT("writes", 2, 1000000, NULL);
 
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || end == s || v < 2 || v > 1000000)
+static int parse_count(const struct cfg_item *it, const char *s, unsigned int *out)
+{
+	char err[256];
+	int64_t v;
+
+	if (cmdline_value(it, NULL, s, &v, err, sizeof(err)) != CFG_OK) {
+		pr_err("%s", err);
 		return -1;
+	}
 	*out = (unsigned int)v;
 	return 0;
 }
@@ -90,14 +96,14 @@ static int parse_count(const char *s, unsigned int *out)
 /* Options into @c and @o. 0, 1 (--help), or -1 (usage error, said). */
 static int check_parse(struct config *c, int argc, char **argv, struct check_opts *o)
 {
-	struct option opts[CFG_NKEYS + 16];
-	size_t n = 0;
+	struct option opts[CMDLINE_CONFIG_OPTIONS + 16];
+	size_t n;
 	char err[1024];
 	int ch, idx = 0;
 
-	opts[n++] = (struct option){ "board", required_argument, NULL, 'b' };
-	opts[n++] = (struct option){ "profile", required_argument, NULL, 'p' };
-	opts[n++] = (struct option){ "set", required_argument, NULL, 's' };
+	/* check's own options first: getopt_long takes the first match, and
+	 * check's --json is its report, not the run's output.json */
+	n = 0;
 	opts[n++] = (struct option){ "json", required_argument, NULL, 'j' };
 	opts[n++] = (struct option){ "strict", no_argument, NULL, 'S' };
 	opts[n++] = (struct option){ "run", required_argument, NULL, 'r' };
@@ -106,10 +112,11 @@ static int check_parse(struct config *c, int argc, char **argv, struct check_opt
 	opts[n++] = (struct option){ "writes", required_argument, NULL, 'W' };
 	opts[n++] = (struct option){ "verbose", no_argument, NULL, 'v' };
 	opts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
-	n += config_long_options(opts + n, CFG_NKEYS, 1000);
+	n += cmdline_config_options(opts + n, CMDLINE_CONFIG_OPTIONS);
 	opts[n] = (struct option){ 0 };
 
 	optind = 1;
+	opterr = 0;
 	while ((ch = getopt_long(argc, argv, "+b:p:s:vh", opts, &idx)) != -1) {
 		switch (ch) {
 		case 'b':
@@ -134,39 +141,29 @@ static int check_parse(struct config *c, int argc, char **argv, struct check_opt
 			check_usage(stdout);
 			return 1;
 		case 'r':
-			if (units_parse_duration(optarg, "s", &o->run_ns) || o->run_ns <= 0) {
-				pr_err("--run needs a duration such as 10s, got \"%s\"", optarg);
+			if (cmdline_value(&opt_run, NULL, optarg, &o->run_ns, err, sizeof(err)) != CFG_OK) {
+				pr_err("%s", err);
 				return -1;
 			}
 			continue;
 		case 'E':
-			if (parse_count(optarg, &o->edges)) {
-				pr_err("--edges needs a count of 2..1000000, got \"%s\"", optarg);
+			if (parse_count(&opt_edges, optarg, &o->edges))
 				return -1;
-			}
 			continue;
 		case 'W':
-			if (parse_count(optarg, &o->writes)) {
-				pr_err("--writes needs a count of 2..1000000, got \"%s\"", optarg);
+			if (parse_count(&opt_writes, optarg, &o->writes))
 				return -1;
-			}
 			continue;
-		case 's':
-			if (config_apply_set(c, optarg, err, sizeof(err)) != CFG_OK) {
-				pr_err("--set: %s", err);
-				return -1;
+		default:	/* --set, a run option (the config table's), or refused */
+			switch (cmdline_config_apply(c, ch, &opts[idx], optarg, err, sizeof(err))) {
+			case 1:
+				continue;
+			case 0:
+				cmdline_refused(opts, "+b:p:s:vh", argv, optind, optopt, "check", err,
+						sizeof(err));
 			}
-			continue;
-		default:	/* a run option: the config table's */
-			if (ch < 1000) {
-				fprintf(stderr, "Try 'sqwave check --help'.\n");
-				return -1;
-			}
-			if (config_apply_option(c, opts[idx].name, optarg, err, sizeof(err)) !=
-			    CFG_OK) {
-				pr_err("command line: %s", err);
-				return -1;
-			}
+			pr_err("%s", err);
+			return -1;
 		}
 	}
 	if (optind < argc) {
@@ -383,63 +380,71 @@ static void check_run(struct check_report *r, const struct config *c,
 
 /* ---- JSON ------------------------------------------------------------------------------ */
 
-static int write_json(const char *path, const struct config *c, const struct check_opts *o,
-		      const struct check_report *r, const struct check_run *cr)
-{
-	unsigned cnt[CHECK_NSTATUS];
-	struct json_writer w;
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	int ret;
+struct check_doc {
+	const struct config *c;
+	const struct check_opts *o;
+	const struct check_report *r;
+	const struct check_run *cr;
+};
 
-	if (!f)
-		return -1;
+static void check_doc(struct json_writer *w, const void *ctx)
+{
+	const struct check_doc *d = ctx;
+	const struct config *c = d->c;
+	const struct check_opts *o = d->o;
+	const struct check_report *r = d->r;
+	const struct check_run *cr = d->cr;
+	unsigned cnt[CHECK_NSTATUS];
+
 	check_counts(r, cnt);
-	json_init(&w, f);
-	json_object_begin(&w);
-	json_kv_string(&w, "schema", "sqwave-check");
-	json_kv_int(&w, "schema_version", 1);
-	json_kv_string(&w, "sqwave_version", SQW_VERSION);
-	json_kv_object_begin(&w, "board");
-	json_kv_string(&w, "name", config_str(c, CFG_BOARD_NAME));
-	json_kv_string(&w, "file", o->board_path[0] ? o->board_path : NULL);
-	json_object_end(&w);
-	json_kv_string(&w, "profile", o->profile_path[0] ? o->profile_path : NULL);
-	json_kv_bool(&w, "strict", o->strict);
-	json_kv_string(&w, "result", check_status_name(check_result(r, o->strict)));
-	json_kv_int(&w, "exit_code", check_exit_code(r, o->strict));
-	json_kv_string(&w, "incomplete", r->incomplete ? r->incomplete_why : NULL);
-	json_kv_object_begin(&w, "counts");
-	json_kv_uint(&w, "pass", cnt[CHECK_PASS]);
-	json_kv_uint(&w, "warn", cnt[CHECK_WARN]);
-	json_kv_uint(&w, "fail", cnt[CHECK_FAIL]);
-	json_kv_uint(&w, "skip", cnt[CHECK_SKIP]);
-	json_object_end(&w);
-	json_key(&w, "findings");
-	check_write_json(&w, r);
+	json_object_begin(w);
+	json_kv_string(w, "schema", "sqwave-check");
+	json_kv_int(w, "schema_version", 1);
+	json_kv_string(w, "sqwave_version", SQW_VERSION);
+	json_kv_object_begin(w, "board");
+	json_kv_string(w, "name", config_str(c, CFG_BOARD_NAME));
+	json_kv_string(w, "file", o->board_path[0] ? o->board_path : NULL);
+	json_object_end(w);
+	json_kv_string(w, "profile", o->profile_path[0] ? o->profile_path : NULL);
+	json_kv_bool(w, "strict", o->strict);
+	json_kv_string(w, "result", check_status_name(check_result(r, o->strict)));
+	json_kv_int(w, "exit_code", check_exit_code(r, o->strict));
+	json_kv_string(w, "incomplete", r->incomplete ? r->incomplete_why : NULL);
+	json_kv_object_begin(w, "counts");
+	json_kv_uint(w, "pass", cnt[CHECK_PASS]);
+	json_kv_uint(w, "warn", cnt[CHECK_WARN]);
+	json_kv_uint(w, "fail", cnt[CHECK_FAIL]);
+	json_kv_uint(w, "skip", cnt[CHECK_SKIP]);
+	json_object_end(w);
+	json_key(w, "findings");
+	check_write_json(w, r);
 	if (cr->done) {
-		json_kv_object_begin(&w, "run");
-		json_kv_string(&w, "log", cr->log);
-		json_kv_int(&w, "exit_code", cr->exit_code);
-		json_kv_int(&w, "duration_ns", o->run_ns);
-		json_kv_uint(&w, "edges", cr->edges);
-		json_kv_uint(&w, "missed_periods", cr->missed);
-		json_kv_int(&w, "tmin_ns", cr->tmin_ns);
-		json_kv_int(&w, "tmax_ns", cr->tmax_ns);
-		json_kv_int(&w, "tmin_bound_ns", cr->tmin_lo_ns);
-		json_kv_int(&w, "tmax_bound_ns", cr->tmax_hi_ns);
-		json_kv_int(&w, "wake_p99_ns", cr->wake_p99_ns);
-		json_kv_int(&w, "wake_max_ns", cr->wake_max_ns);
-		json_object_end(&w);
+		json_kv_object_begin(w, "run");
+		json_kv_string(w, "log", cr->log);
+		json_kv_int(w, "exit_code", cr->exit_code);
+		json_kv_int(w, "duration_ns", o->run_ns);
+		json_kv_uint(w, "edges", cr->edges);
+		json_kv_uint(w, "missed_periods", cr->missed);
+		json_kv_int(w, "tmin_ns", cr->tmin_ns);
+		json_kv_int(w, "tmax_ns", cr->tmax_ns);
+		json_kv_int(w, "tmin_bound_ns", cr->tmin_lo_ns);
+		json_kv_int(w, "tmax_bound_ns", cr->tmax_hi_ns);
+		json_kv_int(w, "wake_p99_ns", cr->wake_p99_ns);
+		json_kv_int(w, "wake_max_ns", cr->wake_max_ns);
+		json_object_end(w);
 	} else {
-		json_kv_null(&w, "run");
+		json_kv_null(w, "run");
 	}
-	json_object_end(&w);
-	ret = json_finish(&w);
-	if (f == stdout)
-		ret = fflush(f) ? -1 : ret;
-	else if (fclose(f) && !ret)
-		ret = -1;
-	return ret;
+	json_object_end(w);
+}
+
+static int write_json(const char *path, const struct config *c, const struct check_opts *o,
+		      const struct check_report *r, const struct check_run *cr, char *err,
+		      size_t errlen)
+{
+	const struct check_doc d = { c, o, r, cr };
+
+	return json_write_document(path, check_doc, &d, err, errlen);
 }
 
 int cmd_check(int argc, char **argv)
@@ -447,6 +452,7 @@ int cmd_check(int argc, char **argv)
 	struct check_opts o = { .root = "/", .edges = CHECK_EDGES, .writes = CHECK_WRITES };
 	struct check_run cr = { 0 };
 	struct config *c = config_new();
+	char err[512];
 	struct check_report r;
 	FILE *text;
 	int ret;
@@ -472,8 +478,8 @@ int cmd_check(int argc, char **argv)
 		fputc('\n', text);
 	check_print_text(text, &r, o.strict, o.verbose);
 	ret = check_exit_code(&r, o.strict);
-	if (o.json && write_json(o.json, c, &o, &r, &cr)) {
-		pr_err("cannot write the JSON report %s: %s", o.json, strerror(errno));
+	if (o.json && write_json(o.json, c, &o, &r, &cr, err, sizeof(err))) {
+		pr_err("the JSON report: %s", err);
 		ret = SQW_EXIT_RUNTIME;
 	}
 	if (fflush(stdout) || ferror(stdout)) {

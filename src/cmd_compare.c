@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "cmdline.h"
 #include "compare.h"
 #include "config.h"
 #include "json.h"
@@ -62,16 +63,21 @@ static void compare_usage(FILE *f)
 		CAPTURE_STREAM_MAX >> 20, capture_format_names(), config_table[CFG_LIMITS_TMIN].unit);
 }
 
-/* Durations read as `run` reads them: the config table's grammar, bare
- * numbers in the unit of the limits (us). */
-static int parse_dur(const char *opt, const char *s, int64_t *ns)
-{
-	const char *unit = config_table[CFG_LIMITS_TMIN].unit;
+/* compare's own options in the config table's grammar. A scope reading is
+ * a pulse-width bound, the same thing as limits.tmin: read with its row
+ * (444 is 444us, like run --tmin 414). */
+static const struct cfg_item opt_tolerance = CMDLINE_DURATION("tolerance", 0, 1000000000, "us");
+static const struct cfg_item opt_first_seq = CMDLINE_INT("first-seq", 0, INT64_MAX, NULL);
+static const struct cfg_item opt_worst = CMDLINE_INT("worst", 0, 100000, NULL);
 
-	if (units_parse_duration(s, unit, ns) == 0)
+/* @s for the row @it (named @opt, NULL: the row's) into *@v; says why not. */
+static int parse_opt(const struct cfg_item *it, const char *opt, const char *s, int64_t *v)
+{
+	char err[256];
+
+	if (cmdline_value(it, opt, s, v, err, sizeof(err)) == CFG_OK)
 		return 0;
-	pr_err("compare: --%s '%s': expected a duration (444us, 0.5ms, 120ns; a bare number is %s)",
-	       opt, s, unit);
+	pr_err("compare: %s", err);
 	return -1;
 }
 
@@ -118,11 +124,13 @@ static int parse_args(int argc, char **argv, struct compare_opts *o, const char 
 		{ 0 },
 	};
 	int ch, idx;
-	char *end;
+	char *end, err[512];
+	int64_t v;
 
 	compare_opts_init(o);
 	*json = NULL;
 	optind = 1;
+	opterr = 0;
 	while ((ch = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
 		switch (ch) {
 		case O_FORMAT:
@@ -132,7 +140,7 @@ static int parse_args(int argc, char **argv, struct compare_opts *o, const char 
 			o->copts.channel = optarg;
 			break;
 		case O_TOL:
-			if (parse_dur("tolerance", optarg, &o->tolerance_ns))
+			if (parse_opt(&opt_tolerance, NULL, optarg, &o->tolerance_ns))
 				return -1;
 			break;
 		case O_THR:
@@ -155,12 +163,8 @@ static int parse_args(int argc, char **argv, struct compare_opts *o, const char 
 			}
 			break;
 		case O_FIRST:
-			errno = 0;
-			o->first_seq = (int64_t)strtoll(optarg, &end, 10);
-			if (errno || end == optarg || *end || o->first_seq < 0) {
-				pr_err("compare: --first-seq '%s': expected an edge number (0, 1, ...)", optarg);
+			if (parse_opt(&opt_first_seq, NULL, optarg, &o->first_seq))
 				return -1;
-			}
 			break;
 		case O_DRIFT:
 			o->max_drift_ppm = strtod(optarg, &end);
@@ -170,12 +174,9 @@ static int parse_args(int argc, char **argv, struct compare_opts *o, const char 
 			}
 			break;
 		case O_WORST:
-			errno = 0;
-			o->worst = (unsigned)strtoul(optarg, &end, 10);
-			if (errno || end == optarg || *end || optarg[0] == '-' || o->worst > 100000) {
-				pr_err("compare: --worst '%s': expected a count up to 100000", optarg);
+			if (parse_opt(&opt_worst, NULL, optarg, &v))
 				return -1;
-			}
+			o->worst = (unsigned)v;
 			break;
 		case O_JSON:
 			*json = optarg;
@@ -191,7 +192,8 @@ static int parse_args(int argc, char **argv, struct compare_opts *o, const char 
 					return -1;
 				}
 				o->scope_abs_ns = -1;
-			} else if (parse_dur("scope-resolution", optarg, &o->scope_abs_ns)) {
+			} else if (parse_opt(&opt_tolerance, "scope-resolution", optarg,
+					     &o->scope_abs_ns)) {
 				return -1;
 			}
 			break;
@@ -204,13 +206,15 @@ static int parse_args(int argc, char **argv, struct compare_opts *o, const char 
 				int pol = (ch - O_SCOPE) / 2, mx = (ch - O_SCOPE) % 2;
 				struct compare_reading *sr = &o->scope[pol][mx];
 
-				if (parse_dur(opts[idx].name, optarg, &sr->ns))
+				if (parse_opt(&config_table[CFG_LIMITS_TMIN], opts[idx].name, optarg,
+					      &sr->ns))
 					return -1;
 				sr->set = true;
 				o->have_scope = true;
 				break;
 			}
-			compare_usage(stderr);
+			pr_err("compare: %s", cmdline_refused(opts, "h", argv, optind, optopt, "compare",
+								err, sizeof(err)));
 			return -1;
 		}
 	}
@@ -233,11 +237,6 @@ static int parse_args(int argc, char **argv, struct compare_opts *o, const char 
 
 /* ------------------------------------------------------------------ */
 /* text */
-
-static double ps_to_ns(int64_t ps)
-{
-	return (double)ps / (double)CAPTURE_PS_PER_NS;
-}
 
 static void us(char *buf, size_t len, double ns)
 {
@@ -303,7 +302,7 @@ static void print_capture_report(const struct compare *c)
 	printf("capture    %s (%s, channel %s: %s)\n", ci->path, ci->format, ci->channel_name,
 	       ci->channel_reason);
 	printf("           %zu edges, resolution %.3f ns, span %.9f .. %.9f s\n", c->ncap,
-	       ps_to_ns(ci->resolution_ps), capture_ps_to_s(ci->start_ps), capture_ps_to_s(ci->end_ps));
+	       capture_ps_to_ns(ci->resolution_ps), capture_ps_to_s(ci->start_ps), capture_ps_to_s(ci->end_ps));
 	for (i = 0; i < ci->n_notes; i++)
 		printf("           note: %s\n", ci->notes[i]);
 	if (!c->aligned) {
@@ -618,81 +617,91 @@ static void json_edges(struct json_writer *w, const struct compare *c)
 	json_object_end(w);
 }
 
-/* @json_stdout: the original standard output, for --json - */
-static int write_json(const struct compare *c, const char *path, FILE *json_stdout)
+static void compare_doc(struct json_writer *w, const void *ctx)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : json_stdout;
-	struct json_writer w;
-	int p, mx, ret;
+	const struct compare *c = ctx;
+	int p, mx;
 
-	if (!f) {
-		pr_err("cannot create %s: %s", path, strerror(errno));
-		return -1;
-	}
-	json_init(&w, f);
-	json_object_begin(&w);
-	json_kv_string(&w, "schema", COMPARE_SCHEMA);
-	json_kv_int(&w, "schema_version", COMPARE_SCHEMA_VERSION);
-	json_kv_object_begin(&w, "run");
-	json_kv_string(&w, "path", c->o->run);
-	json_kv_uint(&w, "records", c->records);
-	json_kv_bool(&w, "truncated", c->truncated);
-	json_kv_uint(&w, "half_period_ns", c->meta->half_period_ns);
-	json_object_end(&w);
+	json_object_begin(w);
+	json_kv_string(w, "schema", COMPARE_SCHEMA);
+	json_kv_int(w, "schema_version", COMPARE_SCHEMA_VERSION);
+	json_kv_object_begin(w, "run");
+	json_kv_string(w, "path", c->o->run);
+	json_kv_uint(w, "records", c->records);
+	json_kv_bool(w, "truncated", c->truncated);
+	json_kv_uint(w, "half_period_ns", c->meta->half_period_ns);
+	json_object_end(w);
 	if (c->ci) {
-		json_kv_object_begin(&w, "capture");
-		json_kv_string(&w, "path", c->ci->path);
-		json_kv_string(&w, "format", c->ci->format);
-		json_kv_string(&w, "channel", c->ci->channel_name);
-		json_kv_uint(&w, "edges", c->ncap);
-		json_kv_double(&w, "resolution_ns", ps_to_ns(c->ci->resolution_ps));
-		json_kv_double(&w, "start_s", capture_ps_to_s(c->ci->start_ps));
-		json_kv_double(&w, "end_s", capture_ps_to_s(c->ci->end_ps));
-		json_object_end(&w);
-		json_alignment(&w, c);
+		json_kv_object_begin(w, "capture");
+		json_kv_string(w, "path", c->ci->path);
+		json_kv_string(w, "format", c->ci->format);
+		json_kv_string(w, "channel", c->ci->channel_name);
+		json_kv_uint(w, "edges", c->ncap);
+		json_kv_double(w, "resolution_ns", capture_ps_to_ns(c->ci->resolution_ps));
+		json_kv_double(w, "start_s", capture_ps_to_s(c->ci->start_ps));
+		json_kv_double(w, "end_s", capture_ps_to_s(c->ci->end_ps));
+		json_object_end(w);
+		json_alignment(w, c);
 		if (c->aligned)
-			json_edges(&w, c);
+			json_edges(w, c);
 	} else {
-		json_kv_null(&w, "capture");
+		json_kv_null(w, "capture");
 	}
 	if (c->ser) {
-		json_kv_object_begin(&w, "scope");
+		json_kv_object_begin(w, "scope");
 		if (c->o->scope_abs_ns >= 0)
-			json_kv_int(&w, "resolution_ns", c->o->scope_abs_ns);
+			json_kv_int(w, "resolution_ns", c->o->scope_abs_ns);
 		else
-			json_kv_double(&w, "resolution_relative", c->o->scope_rel);
-		json_kv_array_begin(&w, "readings");
+			json_kv_double(w, "resolution_relative", c->o->scope_rel);
+		json_kv_array_begin(w, "readings");
 		for (p = 0; p < EDGESTATS_NPOL; p++)
 			for (mx = 0; mx < 2; mx++) {
 				const struct edgestats_widths *lw = &c->ser->width[p];
 
 				if (!c->o->scope[p][mx].set)
 					continue;
-				json_object_begin(&w);
-				json_kv_string(&w, "what", mx ? "tmax" : "tmin");
-				json_kv_string(&w, "polarity", pol_name[p]);
-				json_kv_int(&w, "scope_ns", c->o->scope[p][mx].ns);
-				json_kv_int(&w, "tolerance_ns", c->scope_tol[p][mx]);
+				json_object_begin(w);
+				json_kv_string(w, "what", mx ? "tmax" : "tmin");
+				json_kv_string(w, "polarity", pol_name[p]);
+				json_kv_int(w, "scope_ns", c->o->scope[p][mx].ns);
+				json_kv_int(w, "tolerance_ns", c->scope_tol[p][mx]);
 				if (lw->h.m.n) {
-					json_kv_int(&w, "log_ns", mx ? lw->tmax.width_ns : lw->tmin.width_ns);
-					json_kv_int(&w, "log_lo_ns", mx ? lw->tmax.lo_ns : lw->tmin_bound.lo_ns);
-					json_kv_int(&w, "log_hi_ns", mx ? lw->tmax_bound.hi_ns : lw->tmin.hi_ns);
+					json_kv_int(w, "log_ns", mx ? lw->tmax.width_ns : lw->tmin.width_ns);
+					json_kv_int(w, "log_lo_ns", mx ? lw->tmax.lo_ns : lw->tmin_bound.lo_ns);
+					json_kv_int(w, "log_hi_ns", mx ? lw->tmax_bound.hi_ns : lw->tmin.hi_ns);
 				}
-				json_kv_bool(&w, "agrees", c->scope_ok[p][mx]);
-				json_object_end(&w);
+				json_kv_bool(w, "agrees", c->scope_ok[p][mx]);
+				json_object_end(w);
 			}
-		json_array_end(&w);
-		json_object_end(&w);
+		json_array_end(w);
+		json_object_end(w);
 	}
-	json_kv_string(&w, "verdict", compare_verdict_name(c->verdict));
-	json_kv_int(&w, "exit_code", verdict_exit(c->verdict));
-	json_object_end(&w);
-	ret = json_finish(&w);
-	if (f == json_stdout && fflush(f) != 0)
-		ret = -1;
-	if ((f != json_stdout && fclose(f) != 0) || ret < 0) {
-		pr_err("writing %s failed: %s", strcmp(path, "-") ? path : "standard output",
-		       strerror(errno));
+	json_kv_string(w, "verdict", compare_verdict_name(c->verdict));
+	json_kv_int(w, "exit_code", verdict_exit(c->verdict));
+	json_object_end(w);
+}
+
+/* @json_stdout: the original standard output, for --json - (the text report
+ * went to standard error) */
+static int write_json(const struct compare *c, const char *path, FILE *json_stdout)
+{
+	char err[512];
+
+	if (!strcmp(path, "-")) {
+		struct json_writer w;
+		int ret;
+
+		json_init(&w, json_stdout);
+		compare_doc(&w, c);
+		ret = json_finish(&w);
+		if (fflush(json_stdout) != 0 || ret < 0) {
+			pr_err("writing standard output failed: %s", strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	if (json_write_document(path, compare_doc, c, err, sizeof(err)) < 0) {
+		pr_err("%s", err);
 		return -1;
 	}
 	return 0;

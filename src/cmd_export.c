@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "cmdline.h"
 #include "edgelist.h"
 #include "edgelog.h"
 #include "outfile.h"
@@ -208,6 +209,7 @@ int cmd_export(int argc, char **argv)
 	char err[1024];
 
 	optind = 1;
+	opterr = 0;
 	while ((ch = getopt_long(argc, argv, "c:e:muh", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'v':
@@ -229,7 +231,8 @@ int cmd_export(int argc, char **argv)
 			export_usage(stdout);
 			return SQW_EXIT_OK;
 		default:
-			export_usage(stderr);
+			pr_err("%s", cmdline_refused(opts, "c:e:muh", argv, optind, optopt, "export",
+						     err, sizeof(err)));
 			return SQW_EXIT_USAGE;
 		}
 	}

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "cmdline.h"
 #include "edgelog.h"
 #include "jsonread.h"
 #include "outfile.h"
@@ -35,20 +36,19 @@ static void report_usage(FILE *f)
 static int write_to(const char *path, void (*fn)(FILE *, const struct report *),
 		    const struct report *r)
 {
-	bool out = !strcmp(path, "-");
-	FILE *f = out ? stdout : fopen(path, "we");
-	int ret = 0;
+	char err[512];
+	FILE *f = outfile_open(path, err, sizeof(err));
 
 	if (!f) {
-		pr_err("cannot create %s: %s", path, strerror(errno));
+		pr_err("%s", err);
 		return -1;
 	}
 	fn(f, r);
-	if (out ? fflush(f) != 0 || ferror(f) : fclose(f) != 0) {
-		pr_err("writing %s failed: %s", path, strerror(errno));
-		ret = -1;
+	if (outfile_close(f, path, err, sizeof(err)) < 0) {
+		pr_err("%s", err);
+		return -1;
 	}
-	return ret;
+	return 0;
 }
 
 /* A sqwave log (by its magic)? */
@@ -110,8 +110,10 @@ int cmd_report(int argc, char **argv)
 	struct report rep = { 0 };
 	bool quiet = false;
 	int ch, i, ret = SQW_EXIT_OK;
+	char oerr[512];
 
 	optind = 1;
+	opterr = 0;
 	while ((ch = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'm':
@@ -130,7 +132,8 @@ int cmd_report(int argc, char **argv)
 			report_usage(stdout);
 			return SQW_EXIT_OK;
 		default:
-			fprintf(stderr, "Try 'sqwave report --help'.\n");
+			pr_err("%s", cmdline_refused(opts, "qh", argv, optind, optopt, "report", oerr,
+						     sizeof(oerr)));
 			return SQW_EXIT_USAGE;
 		}
 	}

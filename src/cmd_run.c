@@ -22,6 +22,7 @@
 #include "cfgpath.h"
 #include "ciout.h"
 #include "cmd.h"
+#include "cmdline.h"
 #include "config.h"
 #include "contain.h"
 #include "edgelog.h"
@@ -49,14 +50,6 @@
 #define WRITER_STACK (256u * 1024u)
 #define LOOPBACK_STACK (64u * 1024u)
 #define LOOPBACK_GRACE_NS 100000000ll /* events still due after the last edge */
-
-static uint64_t clock_ns(clockid_t clk)
-{
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static void run_usage(FILE *f)
 {
@@ -117,7 +110,7 @@ static void status_print(struct recorder *rec, const struct ring *ring, const st
 {
 	struct edgestats_live live;
 	struct recorder_interval iv;
-	uint64_t dropped = ring_dropped(ring), now = clock_ns(CLOCK_MONOTONIC);
+	uint64_t dropped = ring_dropped(ring), now = units_clock_ns(CLOCK_MONOTONIC);
 	int64_t elapsed = (int64_t)(now - t0);
 	int64_t total = plan_duration(config_plan(c)) + config_int(c, CFG_RUN_WARMUP);
 	char e[32], tot[32], clock[16], eta[16] = "-", lim[96], loads[256], ivs[96], ws[48];
@@ -216,26 +209,23 @@ static char board_path[PATH_MAX], profile_path[PATH_MAX];
 static int load_config(struct config *c, int argc, char **argv, const char **board,
 		       const char **profile, bool *preflight)
 {
-	struct option opts[CFG_NKEYS + 8];
-	size_t n = 0;
+	struct option opts[CMDLINE_CONFIG_OPTIONS + 4];
+	size_t n;
 	char err[1024];
-	int ch;
+	int ch, idx = 0;
 
-	opts[n++] = (struct option){ "board", required_argument, NULL, 'b' };
-	opts[n++] = (struct option){ "profile", required_argument, NULL, 'p' };
-	opts[n++] = (struct option){ "set", required_argument, NULL, 's' };
+	/* run's own options first (getopt_long takes the first match) */
+	n = 0;
 	opts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
 	opts[n++] = (struct option){ "preflight", no_argument, NULL, 'P' };
 	opts[n++] = (struct option){ "load", required_argument, NULL, 'L' };
-	n += config_long_options(opts + n, CFG_NKEYS, 1000);
+	n += cmdline_config_options(opts + n, CMDLINE_CONFIG_OPTIONS);
 	opts[n] = (struct option){ 0 };
 
 	/* The command line is applied first: it wins over files by source rank. */
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "+b:p:s:h", opts, NULL)) != -1) {
-		const char *val = optarg;
-		int key;
-
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, "+b:p:s:h", opts, &idx)) != -1) {
 		switch (ch) {
 		case 'b':
 			*board = optarg;
@@ -255,24 +245,15 @@ static int load_config(struct config *c, int argc, char **argv, const char **boa
 				return -1;
 			}
 			continue;
-		case 's':
-			if (config_apply_set(c, optarg, err, sizeof(err)) != CFG_OK) {
-				pr_err("--set: %s", err);
-				return -1;
+		default:	/* --set, a configuration key's option, or refused */
+			switch (cmdline_config_apply(c, ch, &opts[idx], optarg, err, sizeof(err))) {
+			case 1:
+				continue;
+			case 0:
+				cmdline_refused(opts, "+b:p:s:h", argv, optind, optopt, "run", err,
+						sizeof(err));
 			}
-			continue;
-		default:
-			if (ch < 1000) {
-				fprintf(stderr, "Try 'sqwave run --help'.\n");
-				return -1;
-			}
-			key = ch - 1000;
-			if (config_table[key].type == CFG_T_BOOL)
-				val = "true";
-		}
-		if (config_set(c, (enum cfg_key)key, val, CFG_SRC_CMDLINE, NULL, 0, err,
-			       sizeof(err)) != CFG_OK) {
-			pr_err("command line: %s", err);
+			pr_err("%s", err);
 			return -1;
 		}
 	}
@@ -435,6 +416,7 @@ int cmd_run(int argc, char **argv)
 			pr_err("%s", log_path ? why : strerror(ENOMEM));
 			soak_free(soak);
 			free(log_path);
+			soak_free(soak);
 			config_free(c);
 			return SQW_EXIT_USAGE;
 		}
@@ -592,7 +574,7 @@ int cmd_run(int argc, char **argv)
 		loop.brk = tracebreak_rt(tb);	/* read by the RT thread after go */
 	}
 
-	loop.start_ns = clock_ns(CLOCK_MONOTONIC) + RUN_LEAD_NS;
+	loop.start_ns = units_clock_ns(CLOCK_MONOTONIC) + RUN_LEAD_NS;
 	/* Slot 0 a quarter millisecond off the millisecond grid: periodic
 	 * scheduler ticks (HZ 100/250/1000) fall on that grid, and an edge due
 	 * on a tick wakes after the tick's work (measured: docs/benchmarks.md). */
@@ -601,8 +583,8 @@ int cmd_run(int argc, char **argv)
 	meta.clock_id = CLOCK_MONOTONIC;
 	meta.half_period_ns = (uint64_t)half;
 	meta.start_ns = loop.start_ns;
-	meta.start_realtime_ns = clock_ns(CLOCK_REALTIME) +
-				 (loop.start_ns - clock_ns(CLOCK_MONOTONIC));
+	meta.start_realtime_ns = units_clock_ns(CLOCK_REALTIME) +
+				 (loop.start_ns - units_clock_ns(CLOCK_MONOTONIC));
 	meta.text = meta_text(c, &ri, rt_ok, soak);
 	if (!meta.text) {
 		pr_err("cannot allocate the log header: %s", strerror(errno));
@@ -662,7 +644,7 @@ int cmd_run(int argc, char **argv)
 	while (!atomic_load(&loop.done)) {
 		struct pollfd fds[1 + 256];
 		struct signalfd_siginfo si;
-		uint64_t now = clock_ns(CLOCK_MONOTONIC), due = soak_next_due(soak);
+		uint64_t now = units_clock_ns(CLOCK_MONOTONIC), due = soak_next_due(soak);
 		int64_t wait_ms = 100;
 		size_t n;
 
@@ -680,7 +662,7 @@ int cmd_run(int argc, char **argv)
 			pr_err("poll: %s", strerror(errno));
 			atomic_store(&loop.stop_req, true);
 		}
-		now = clock_ns(CLOCK_MONOTONIC);
+		now = units_clock_ns(CLOCK_MONOTONIC);
 		while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
 			int s = (int)si.ssi_signo;
 
@@ -739,6 +721,10 @@ out:
 			(unsigned long long)dropped, (unsigned long long)unlogged);
 	}
 	recorder_finish(rec);
+	/* The writer thread stopped the run on a log error; the writer kept
+	 * its reason for us to print. */
+	if (rec && log && recorder_log_error(rec))
+		pr_err("%s", edgelog_writer_error(log));
 	gpio_in_close(lb_in);
 	/* Back to idle, released, before anything slow. */
 	if (gpio_out_close(gpio))
@@ -748,7 +734,7 @@ out:
 	rtloop_close(&loop);
 
 	if (ret == SQW_EXIT_OK && !preflight) {
-		ri.end_realtime_ns = clock_ns(CLOCK_REALTIME);
+		ri.end_realtime_ns = units_clock_ns(CLOCK_REALTIME);
 		ri.dropped = ring_dropped(&ring);
 		ri.write_errors = atomic_load(&loop.write_errors);
 		ri.stop_reason = loop.error || ri.write_errors || recorder_log_error(rec)
@@ -786,8 +772,8 @@ out:
 			ri.nphases = soak_nphases(soak);
 		}
 		why[0] = '\0';
-		ret = summary_verdict(c, stats, &ri, why, sizeof(why)) == VERDICT_PASS
-			? SQW_EXIT_OK : SQW_EXIT_LIMIT;
+		ret = summary_verdict(c, stats, &ri, why, sizeof(why)) == VERDICT_FAIL
+			? SQW_EXIT_LIMIT : SQW_EXIT_OK;
 		if (ri.stop_reason == EDGELOG_STOP_ERROR)
 			ret = SQW_EXIT_RUNTIME;
 		else if (sig && duration)
@@ -798,12 +784,17 @@ out:
 		footer.dropped = ring_dropped(&ring);
 		footer.missed_periods = atomic_load(&loop.missed);
 		footer.end_realtime_ns = ri.end_realtime_ns ? ri.end_realtime_ns
-							     : clock_ns(CLOCK_REALTIME);
+							     : units_clock_ns(CLOCK_REALTIME);
 		footer.stop_reason = (uint32_t)ri.stop_reason;
 		footer.exit_code = ret;
-		if (edgelog_writer_close(log, &footer) < 0 && ret != SQW_EXIT_RUNTIME) {
-			ri.log_error = true;
-			ret = SQW_EXIT_RUNTIME;
+		if (edgelog_writer_close(log, &footer, why, sizeof(why)) < 0) {
+			/* a failure the writer thread met is printed above */
+			if (!ri.log_error && !(rec && recorder_log_error(rec)))
+				pr_err("%s", why);
+			if (ret != SQW_EXIT_RUNTIME) {
+				ri.log_error = true;
+				ret = SQW_EXIT_RUNTIME;
+			}
 		}
 		log = NULL;
 	}

@@ -55,11 +55,6 @@ static enum compare_status fail(enum compare_status st, char *err, size_t errlen
 	return st;
 }
 
-static double ps_to_ns(int64_t ps)
-{
-	return (double)ps / (double)CAPTURE_PS_PER_NS;
-}
-
 /* The log path to open (a stream was copied into a memory file). */
 static const char *run_path(const struct compare *c)
 {
@@ -282,13 +277,13 @@ static int window_stats(struct compare *c)
 
 		if (align_caps_gap(&c->caps, i + 1))
 			continue;
-		wns = llround(ps_to_ns(align_caps_t(&c->caps, i + 1) - align_caps_t(&c->caps, i)));
+		wns = llround(capture_ps_to_ns(align_caps_t(&c->caps, i + 1) - align_caps_t(&c->caps, i)));
 		pol = (align_caps_level(&c->caps, i) ^ (unsigned)r->inverted) ? EDGESTATS_POS
 									       : EDGESTATS_NEG;
 		stats_hist_add(&c->cw[pol], wns);
 		stats_hist_add(&c->cw[EDGESTATS_ANY], wns);
 	}
-	c->cw_tol_ns = r->tolerance_ns + ps_to_ns(c->ap.resolution_ps);
+	c->cw_tol_ns = r->tolerance_ns + capture_ps_to_ns(c->ap.resolution_ps);
 	for (p = 0; p < EDGESTATS_NPOL; p++) {
 		const struct edgestats_widths *lw = &c->er->width[p];
 		const struct stats_hist *ch = &c->cw[p];

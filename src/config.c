@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "msgbuf.h"
 #include "plan.h"
 #include "units.h"
 
@@ -202,20 +203,6 @@ struct config {
 	struct plan *plan;    /* phases and loads (plan.c) */
 };
 
-static void cfg_err(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void cfg_err(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
-
 const char *config_key_name(enum cfg_key key, char *buf, size_t len)
 {
 	assert((unsigned)key < CFG_NKEYS);
@@ -362,7 +349,7 @@ enum cfg_result config_item_parse(const struct cfg_item *it, const char *name, c
 	switch (it->type) {
 	case CFG_T_BOOL:
 		if (cfg_parse_bool(value, &num)) {
-			cfg_err(err, errlen, "%s must be %s, got %s", name,
+			msgbuf_set(err, errlen, "%s must be %s, got %s", name,
 				config_item_allowed(it, allowed, sizeof(allowed)),
 				config_quote(value, q, sizeof(q)));
 			return CFG_E_TYPE;
@@ -371,13 +358,13 @@ enum cfg_result config_item_parse(const struct cfg_item *it, const char *name, c
 	case CFG_T_INT:
 		i = cfg_parse_int(value, &num);
 		if (i == -1) {
-			cfg_err(err, errlen, "%s must be %s, got %s", name,
+			msgbuf_set(err, errlen, "%s must be %s, got %s", name,
 				config_item_allowed(it, allowed, sizeof(allowed)),
 				config_quote(value, q, sizeof(q)));
 			return CFG_E_TYPE;
 		}
 		if (i == -2 || num < it->min || num > it->max) {
-			cfg_err(err, errlen, "%s must be %s, got %s", name,
+			msgbuf_set(err, errlen, "%s must be %s, got %s", name,
 				config_item_allowed(it, allowed, sizeof(allowed)),
 				config_quote(value, q, sizeof(q)));
 			return CFG_E_RANGE;
@@ -395,13 +382,13 @@ enum cfg_result config_item_parse(const struct cfg_item *it, const char *name, c
 		if (units_parse_duration(value, it->unit, &num)) {
 			enum cfg_result r = errno == ERANGE ? CFG_E_RANGE : CFG_E_TYPE;
 
-			cfg_err(err, errlen, "%s must be %s, got %s", name,
+			msgbuf_set(err, errlen, "%s must be %s, got %s", name,
 				config_item_allowed(it, allowed, sizeof(allowed)),
 				config_quote(value, q, sizeof(q)));
 			return r;
 		}
 		if (num < it->min || num > it->max) {
-			cfg_err(err, errlen, "%s must be %s, got %s", name,
+			msgbuf_set(err, errlen, "%s must be %s, got %s", name,
 				config_item_allowed(it, allowed, sizeof(allowed)),
 				config_quote(value, q, sizeof(q)));
 			return CFG_E_RANGE;
@@ -409,7 +396,7 @@ enum cfg_result config_item_parse(const struct cfg_item *it, const char *name, c
 		break;
 	case CFG_T_STRING:
 		if (strchr(value, '\n') || strchr(value, '\r')) {
-			cfg_err(err, errlen, "%s must be one line of text, got %s", name,
+			msgbuf_set(err, errlen, "%s must be one line of text, got %s", name,
 				config_quote(value, q, sizeof(q)));
 			return CFG_E_TYPE;
 		}
@@ -422,7 +409,7 @@ enum cfg_result config_item_parse(const struct cfg_item *it, const char *name, c
 				break;
 		}
 		if (!it->choices[i]) {
-			cfg_err(err, errlen, "%s must be %s, got %s", name,
+			msgbuf_set(err, errlen, "%s must be %s, got %s", name,
 				config_item_allowed(it, allowed, sizeof(allowed)),
 				config_quote(value, q, sizeof(q)));
 			return CFG_E_CHOICE;
@@ -448,7 +435,7 @@ enum cfg_result config_set(struct config *c, enum cfg_key key, const char *value
 
 	assert(c && value);
 	if ((unsigned)key >= CFG_NKEYS) {
-		cfg_err(err, errlen, "unknown configuration key number %d", (int)key);
+		msgbuf_set(err, errlen, "unknown configuration key number %d", (int)key);
 		return CFG_E_UNKNOWN_KEY;
 	}
 	it = &config_table[key];
@@ -457,7 +444,7 @@ enum cfg_result config_set(struct config *c, enum cfg_key key, const char *value
 
 	if ((src == CFG_SRC_BOARD && !(it->where & CFG_IN_BOARD)) ||
 	    (src == CFG_SRC_PROFILE && !(it->where & CFG_IN_PROFILE))) {
-		cfg_err(err, errlen, "%s belongs in %s, not in %s", name,
+		msgbuf_set(err, errlen, "%s belongs in %s, not in %s", name,
 			cfg_file_kind(src == CFG_SRC_BOARD ? CFG_SRC_PROFILE : CFG_SRC_BOARD),
 			cfg_file_kind(src));
 		return CFG_E_PLACE;
@@ -494,8 +481,28 @@ enum cfg_result config_set(struct config *c, enum cfg_key key, const char *value
 nomem:
 	free(text);
 	free(fdup);
-	cfg_err(err, errlen, "out of memory while setting %s", name);
+	msgbuf_set(err, errlen, "out of memory while setting %s", name);
 	return CFG_E_NOMEM;
+}
+
+void config_take(struct config *to, struct config *from)
+{
+	int k;
+
+	for (k = 0; k < CFG_NKEYS; k++) {
+		struct cfg_value *f = &from->v[k], *t = &to->v[k];
+
+		/* parsed and checked once, by config_set() into @from; a lower
+		 * source never overrides a higher one */
+		if (f->src == CFG_SRC_DEFAULT || f->src < t->src)
+			continue;
+		free(t->text);
+		free(t->file);
+		*t = *f;
+		f->text = NULL;
+		f->file = NULL;
+		f->src = CFG_SRC_DEFAULT;
+	}
 }
 
 /* Every row filled, sections contiguous, defaults valid: programmer errors. */
@@ -602,8 +609,7 @@ int config_lookup(const char *key)
 	return -1;
 }
 
-/* Edit distance (insert, delete, substitute, swap of neighbours), capped. */
-static size_t cfg_distance(const char *a, const char *b)
+size_t config_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b), i, j;
 	size_t d[33][33];
@@ -645,9 +651,9 @@ int config_closest_key(const char *section, const char *name)
 		if (section && strcmp(config_table[k].section, section))
 			continue;
 		if (section)
-			dist = cfg_distance(name, config_table[k].name);
+			dist = config_distance(name, config_table[k].name);
 		else
-			dist = cfg_distance(name, config_key_name((enum cfg_key)k, full,
+			dist = config_distance(name, config_key_name((enum cfg_key)k, full,
 								  sizeof(full)));
 		if (dist < best) {
 			best = dist;
@@ -856,18 +862,37 @@ enum cfg_result config_check_required(const struct config *c, char *err, size_t 
 			continue;
 		config_key_name((enum cfg_key)k, name, sizeof(name));
 		if (v->src == CFG_SRC_DEFAULT) {
-			cfg_err(err, errlen,
+			msgbuf_set(err, errlen,
 				"%s is not set: a board file must set it (or pass --set %s=VALUE)",
 				name, name);
 			return CFG_E_MISSING;
 		}
 		if (config_table[k].type == CFG_T_STRING && !v->text[0]) {
-			cfg_err(err, errlen,
+			msgbuf_set(err, errlen,
 				"%s is empty (%s): the board file does not know it; see board.notes "
 				"and pass --set %s=VALUE",
 				name, config_origin(c, (enum cfg_key)k, origin, sizeof(origin)), name);
 			return CFG_E_MISSING;
 		}
+	}
+	return CFG_OK;
+}
+
+enum cfg_result config_check_limits(const struct config *c, char *err, size_t errlen)
+{
+	int64_t tmin = config_int(c, CFG_LIMITS_TMIN), tmax = config_int(c, CFG_LIMITS_TMAX);
+	char a[32], b[32], oa[256], ob[256];
+
+	/* Both set and no pulse can meet both: the configuration is wrong, not
+	 * the run. (A wake_latency_max beyond the half period is allowed.) */
+	if (tmin > 0 && tmax > 0 && tmin >= tmax) {
+		msgbuf_set(err, errlen,
+			"limits.tmin (%s, %s) must be below limits.tmax (%s, %s): no pulse could "
+			"meet both", config_format(c, CFG_LIMITS_TMIN, a, sizeof(a)),
+			config_origin(c, CFG_LIMITS_TMIN, oa, sizeof(oa)),
+			config_format(c, CFG_LIMITS_TMAX, b, sizeof(b)),
+			config_origin(c, CFG_LIMITS_TMAX, ob, sizeof(ob)));
+		return CFG_E_RANGE;
 	}
 	return CFG_OK;
 }
@@ -904,12 +929,12 @@ enum cfg_result config_apply_option(struct config *c, const char *opt_name, cons
 			break;
 	}
 	if (k == CFG_NKEYS) {
-		cfg_err(err, errlen, "unknown option --%s", opt_name);
+		msgbuf_set(err, errlen, "unknown option --%s", opt_name);
 		return CFG_E_UNKNOWN_KEY;
 	}
 	if (!value) {
 		if (config_table[k].type != CFG_T_BOOL) {
-			cfg_err(err, errlen, "--%s needs a value: %s", opt_name,
+			msgbuf_set(err, errlen, "--%s needs a value: %s", opt_name,
 				config_allowed((enum cfg_key)k, allowed, sizeof(allowed)));
 			return CFG_E_TYPE;
 		}
@@ -927,7 +952,7 @@ enum cfg_result config_apply_set(struct config *c, const char *assignment,
 	int k;
 
 	if (!eq || eq == assignment) {
-		cfg_err(err, errlen, "--set needs SECTION.NAME=VALUE, got %s",
+		msgbuf_set(err, errlen, "--set needs SECTION.NAME=VALUE, got %s",
 			config_quote(assignment, q, sizeof(q)));
 		return CFG_E_UNKNOWN_KEY;
 	}
@@ -944,7 +969,7 @@ enum cfg_result config_apply_set(struct config *c, const char *assignment,
 		if (near >= 0)
 			snprintf(hint, sizeof(hint), "did you mean %s? ",
 				 config_key_name((enum cfg_key)near, name, sizeof(name)));
-		cfg_err(err, errlen, "unknown key %s in --set; %s(--help lists every key)",
+		msgbuf_set(err, errlen, "unknown key %s in --set; %s(--help lists every key)",
 			config_quote(key, q, sizeof(q)), hint);
 		return CFG_E_UNKNOWN_KEY;
 	}

@@ -172,11 +172,24 @@ enum cfg_result config_set(struct config *c, enum cfg_key key, const char *value
 			   enum cfg_source src, const char *file, int line,
 			   char *err, size_t errlen);
 
+/* Move every value @from got from a file or the command line into @to, as
+ * config_set() would have stored it there (a lower source never overrides a
+ * higher one), without parsing it again; @from keeps only what it did not
+ * give (free it next). Never fails. yamlcfg's all-or-nothing load: a file is
+ * checked into a scratch configuration, then taken. */
+void config_take(struct config *to, struct config *from);
+
 /* After every source is applied (board, profile, command line): CFG_E_MISSING
  * (with the key and what to do named in @err) if a CFG_REQUIRED_IN_BOARD key
  * was never set, or was left empty (a board file whose pin is unknown sets
  * gpio.line to "" so that the user must pass --set gpio.line=...). */
 enum cfg_result config_check_required(const struct config *c, char *err, size_t errlen);
+
+/* Cross-key checks the table cannot express, after every source is
+ * applied: CFG_E_RANGE when the limits contradict each other (limits.tmin
+ * at or above limits.tmax, both set), with both values and where each came
+ * from in @err. */
+enum cfg_result config_check_limits(const struct config *c, char *err, size_t errlen);
 
 /* Typed getters; assert the key's type. */
 bool config_bool(const struct config *c, enum cfg_key key);
@@ -226,6 +239,11 @@ const char *config_allowed(enum cfg_key key, char *buf, size_t len);
  * escaped (never a line break) and cut short with "..." to fit @len (at
  * least 16). Returns @buf. */
 const char *config_quote(const char *value, char *buf, size_t len);
+
+/* Edit distance of two names for "did you mean" (insert, delete, substitute,
+ * swap of neighbours; '-' and '_' alike), 99 for names over 32 characters.
+ * Every suggestion (keys, options, load keys) uses it. */
+size_t config_distance(const char *a, const char *b);
 
 /* The key of @section whose name is closest to @name (a likely typo), or -1
  * if none is close. With @section NULL, @name is a full "section.name". */

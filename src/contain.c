@@ -25,6 +25,8 @@
 #include <unistd.h>
 
 #include "cpulist.h"
+#include "msgbuf.h"
+#include "sysinfo.h"
 
 extern char **environ;
 
@@ -55,19 +57,6 @@ struct contain {
 	unsigned next_id;
 };
 
-static void cerr(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void cerr(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
-
 static void sleep_ms(long ms)
 {
 	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000 };
@@ -91,41 +80,6 @@ const char *contain_kind_name(enum contain_kind k)
 }
 
 /* ---- cgroup files ---- */
-
-static int write_file(const char *dir, const char *file, const char *text)
-{
-	char path[PATH_MAX + 32];
-	ssize_t n;
-	int fd, e;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = write(fd, text, strlen(text));
-	e = errno;
-	close(fd);
-	errno = e;
-	return n == (ssize_t)strlen(text) ? 0 : -1;
-}
-
-static int read_file(const char *dir, const char *file, char *buf, size_t len)
-{
-	char path[PATH_MAX + 32];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return 0;
-}
 
 /* Call @fn for each pid in @dir/cgroup.procs; returns how many. */
 static int cgroup_each(const char *dir, void (*fn)(pid_t pid))
@@ -168,22 +122,22 @@ static void cgroup_kill_all(enum contain_kind kind, const char *dir)
 	for (i = 0; i < SWEEP_TRIES && cgroup_each(dir, NULL) > 0; i++) {
 		if (kind == CONTAIN_CGROUP2) {
 			/* cgroup.kill (5.14+) kills new forks too; else freeze, kill, thaw. */
-			if (write_file(dir, "cgroup.kill", "1") < 0) {
-				write_file(dir, "cgroup.freeze", "1");
+			if (sysinfo_file_write(dir, "cgroup.kill", "1", false) < 0) {
+				sysinfo_file_write(dir, "cgroup.freeze", "1", false);
 				cgroup_each(dir, kill9);
-				write_file(dir, "cgroup.freeze", "0");
+				sysinfo_file_write(dir, "cgroup.freeze", "0", false);
 			}
 		} else {
 			/* Frozen, nothing forks away while the pids are read. */
-			write_file(dir, "freezer.state", "FROZEN");
+			sysinfo_file_write(dir, "freezer.state", "FROZEN", false);
 			for (t = 0; t < 200; t++) {
-				if (read_file(dir, "freezer.state", state, sizeof(state)) < 0 ||
+				if (sysinfo_file_read(dir, "freezer.state", state, sizeof(state)) < 0 ||
 				    strncmp(state, "FREEZING", 8))
 					break;
 				sleep_ms(1);
 			}
 			cgroup_each(dir, kill9);
-			write_file(dir, "freezer.state", "THAWED");
+			sysinfo_file_write(dir, "freezer.state", "THAWED", false);
 		}
 		sleep_ms(5);
 	}
@@ -380,17 +334,17 @@ static int make_top(const char *root, const char *sub, char *out, size_t len, ch
 		    size_t wlen)
 {
 	if (!root[0]) {
-		cerr(why, wlen, "not mounted");
+		msgbuf_set(why, wlen, "not mounted");
 		return -1;
 	}
 	if (snprintf(out, len, "%s%s/sqwave.%d.%llu", root, sub, (int)getpid(),
 		     proc_start(getpid())) >= (int)len) {
-		cerr(why, wlen, "path too long");
+		msgbuf_set(why, wlen, "path too long");
 		out[0] = '\0';
 		return -1;
 	}
 	if (mkdir(out, 0755) < 0 && errno != EEXIST) {
-		cerr(why, wlen, "cannot create %s: %s", out, strerror(errno));
+		msgbuf_set(why, wlen, "cannot create %s: %s", out, strerror(errno));
 		out[0] = '\0';
 		return -1;
 	}
@@ -453,11 +407,11 @@ static int spawn_guardian(struct contain *c, char *err, size_t errlen)
 	char word[8] = "";
 
 	if (pipe2(p, O_CLOEXEC) < 0) {
-		cerr(err, errlen, "cannot start the load guardian: pipe: %s", strerror(errno));
+		msgbuf_set(err, errlen, "cannot start the load guardian: pipe: %s", strerror(errno));
 		return -1;
 	}
 	if (pipe2(ready, O_CLOEXEC) < 0) {
-		cerr(err, errlen, "cannot start the load guardian: pipe: %s", strerror(errno));
+		msgbuf_set(err, errlen, "cannot start the load guardian: pipe: %s", strerror(errno));
 		close(p[0]);
 		close(p[1]);
 		return -1;
@@ -482,7 +436,7 @@ static int spawn_guardian(struct contain *c, char *err, size_t errlen)
 	if (r) {
 		close(p[1]);
 		close(ready[0]);
-		cerr(err, errlen, "cannot start the load guardian (%s): %s", c->self_exe,
+		msgbuf_set(err, errlen, "cannot start the load guardian (%s): %s", c->self_exe,
 		     strerror(r));
 		return -1;
 	}
@@ -497,7 +451,7 @@ static int spawn_guardian(struct contain *c, char *err, size_t errlen)
 		kill(c->guard, SIGKILL);
 		waitpid(c->guard, NULL, 0);
 		c->guard = 0;
-		cerr(err, errlen, "the load guardian (%s %s) did not start: loads would not be "
+		msgbuf_set(err, errlen, "the load guardian (%s %s) did not start: loads would not be "
 		     "stopped if sqwave died", c->self_exe, CONTAIN_GUARD_ARG);
 		return -1;
 	}
@@ -523,7 +477,7 @@ struct contain *contain_new(enum contain_kind want, const char *self_exe,
 	struct contain *c = calloc(1, sizeof(*c));
 
 	if (!c) {
-		cerr(err, errlen, "out of memory");
+		msgbuf_set(err, errlen, "out of memory");
 		return NULL;
 	}
 	c->guard_fd = -1;
@@ -559,7 +513,7 @@ struct contain *contain_new(enum contain_kind want, const char *self_exe,
 		}
 	}
 	if (!c->kind && want != CONTAIN_AUTO && want != CONTAIN_PGROUP) {
-		cerr(err, errlen, "run.containment %s: %s cgroup %s",
+		msgbuf_set(err, errlen, "run.containment %s: %s cgroup %s",
 		     contain_kind_name(want), want == CONTAIN_CGROUP2 ? "cgroup2" : "freezer",
 		     want == CONTAIN_CGROUP2 ? why2 : whyf);
 		free(c);
@@ -620,7 +574,7 @@ struct contain_group *contain_group_new(struct contain *c, const char *name, cha
 	int k;
 
 	if (!g) {
-		cerr(err, errlen, "out of memory");
+		msgbuf_set(err, errlen, "out of memory");
 		return NULL;
 	}
 	/* A directory name from the load's name: letters, digits, -_. only. */
@@ -637,7 +591,7 @@ struct contain_group *contain_group_new(struct contain *c, const char *name, cha
 
 			if (snprintf(path, sizeof(path), "%s/%s", c->top[k], g->name) >=
 			    (int)sizeof(path)) {
-				cerr(err, errlen, "cgroup path too long: %s", c->top[k]);
+				msgbuf_set(err, errlen, "cgroup path too long: %s", c->top[k]);
 				if (k)
 					rmdir(g->cg[0]);
 				free(g);
@@ -646,7 +600,7 @@ struct contain_group *contain_group_new(struct contain *c, const char *name, cha
 			memcpy(g->cg[k], path, sizeof(path));
 		}
 		if (mkdir(g->cg[k], 0755) < 0 && errno != EEXIST) {
-			cerr(err, errlen, "cannot create the load's cgroup %s: %s", g->cg[k],
+			msgbuf_set(err, errlen, "cannot create the load's cgroup %s: %s", g->cg[k],
 			     strerror(errno));
 			if (k)
 				rmdir(g->cg[0]);
@@ -658,7 +612,7 @@ struct contain_group *contain_group_new(struct contain *c, const char *name, cha
 	ng = realloc(c->groups, (c->ngroups + 1) * sizeof(*ng));
 	if (!ng) {
 		contain_group_free(c, g);
-		cerr(err, errlen, "out of memory");
+		msgbuf_set(err, errlen, "out of memory");
 		return NULL;
 	}
 	c->groups = ng;
@@ -700,7 +654,7 @@ pid_t contain_spawn(struct contain *c, struct contain_group *g, const struct loa
 	argv = calloc(nargs + 16, sizeof(*argv));
 	if (!argv || pipe2(st, O_CLOEXEC) < 0) {
 		free(argv);
-		cerr(err, errlen, "cannot start %s: %s", p->argv[0], strerror(errno));
+		msgbuf_set(err, errlen, "cannot start %s: %s", p->argv[0], strerror(errno));
 		return -1;
 	}
 	snprintf(nice, sizeof(nice), "%d", p->nice);
@@ -751,7 +705,7 @@ pid_t contain_spawn(struct contain *c, struct contain_group *g, const struct loa
 	free(argv);
 	if (r) {
 		close(st[0]);
-		cerr(err, errlen, "cannot start %s: posix_spawn: %s", p->argv[0], strerror(r));
+		msgbuf_set(err, errlen, "cannot start %s: posix_spawn: %s", p->argv[0], strerror(r));
 		return -1;
 	}
 	/* Tell the guardian before anything else can happen to us. */
@@ -766,7 +720,7 @@ pid_t contain_spawn(struct contain *c, struct contain_group *g, const struct loa
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0) {
-			cerr(err, errlen, "cannot start %s: the exec wrapper did not exec within "
+			msgbuf_set(err, errlen, "cannot start %s: the exec wrapper did not exec within "
 			     "%d ms", p->argv[0], SPAWN_TIMEOUT_MS);
 			kill(-pid, SIGKILL);
 			waitpid(pid, NULL, 0);
@@ -789,14 +743,14 @@ pid_t contain_spawn(struct contain *c, struct contain_group *g, const struct loa
 		msg[strcspn(msg, "\n")] = '\0';
 		waitpid(pid, NULL, 0);
 		guard_say(c, "-pg %d\n", (int)pid);
-		cerr(err, errlen, "cannot start %s: %s", p->argv[0], msg);
+		msgbuf_set(err, errlen, "cannot start %s: %s", p->argv[0], msg);
 		return -1;
 	}
 	if (group_add_pgid(g, pid) < 0) {
 		kill(-pid, SIGKILL);
 		waitpid(pid, NULL, 0);
 		guard_say(c, "-pg %d\n", (int)pid);
-		cerr(err, errlen, "out of memory");
+		msgbuf_set(err, errlen, "out of memory");
 		return -1;
 	}
 	return pid;
@@ -1003,7 +957,7 @@ int contain_exec_main(int argc, char **argv)
 	if (parent && getppid() != (pid_t)parent)
 		_exit(127);
 	for (i = 0; i < ncg; i++) {
-		if (write_file(cgroups[i], "cgroup.procs", "0") < 0)
+		if (sysinfo_file_write(cgroups[i], "cgroup.procs", "0", false) < 0)
 			wrapper_fail("joining cgroup", cgroups[i], errno);
 	}
 	if (have_cpus && sched_setaffinity(0, sizeof(cpus), &cpus) < 0)

@@ -15,7 +15,7 @@
 #include <zlib.h>
 
 #include "edgecheck.h"
-#include "print.h"
+#include "msgbuf.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the log format is little-endian; add byte swapping for this target"
@@ -98,6 +98,7 @@ struct edgelog_writer {
 	uint64_t records;
 	uint64_t events;
 	char *path;
+	char msg[512];      /* the first failure in words; "" if none */
 };
 
 static int write_all(int fd, const void *buf, size_t len)
@@ -122,16 +123,20 @@ static int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
+/* The writer's first failure: errno @e, and the sentence for the caller
+ * (edgelog_writer_error(), edgelog_writer_close()). Later failures keep the
+ * first one: it is what went wrong. */
+static void writer_fail(struct edgelog_writer *w, int e, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
+static void writer_fail(struct edgelog_writer *w, int e, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!err || !errlen)
+	if (w->err)
 		return;
+	w->err = e;
 	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
+	vsnprintf(w->msg, sizeof(w->msg), fmt, ap);
 	va_end(ap);
 }
 
@@ -196,21 +201,21 @@ static int open_log_file(const char *path, char *kept, size_t keptlen, char *err
 	if (fd < 0) {
 		e = errno;
 		if (e == ENXIO)
-			set_err(err, errlen, "cannot create log %s: it is a FIFO or socket with no reader "
+			msgbuf_set(err, errlen, "cannot create log %s: it is a FIFO or socket with no reader "
 				"(the log must be a file)", path);
 		else
-			set_err(err, errlen, "cannot create log %s: %s", path, strerror(e));
+			msgbuf_set(err, errlen, "cannot create log %s: %s", path, strerror(e));
 		errno = e == ENXIO ? EINVAL : e;
 		return -1;
 	}
 	if (fstat(fd, &st) < 0) {
 		e = errno;
-		set_err(err, errlen, "cannot create log %s: %s", path, strerror(e));
+		msgbuf_set(err, errlen, "cannot create log %s: %s", path, strerror(e));
 		goto fail;
 	}
 	if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode)) {
 		e = EINVAL;
-		set_err(err, errlen, "cannot create log %s: it is a %s (the log must be a file)", path,
+		msgbuf_set(err, errlen, "cannot create log %s: it is a %s (the log must be a file)", path,
 			S_ISFIFO(st.st_mode) ? "FIFO" : S_ISSOCK(st.st_mode) ? "socket" : "special file");
 		goto fail;
 	}
@@ -218,27 +223,27 @@ static int open_log_file(const char *path, char *kept, size_t keptlen, char *err
 		if (lock_file(fd, &holder) < 0) {
 			e = errno;
 			if (e == EBUSY && holder > 0)
-				set_err(err, errlen, "log %s is being written by another process (pid %ld): "
+				msgbuf_set(err, errlen, "log %s is being written by another process (pid %ld): "
 					"two runs cannot share a log", path, (long)holder);
 			else if (e == EBUSY)
-				set_err(err, errlen, "log %s is being written by another process: two "
+				msgbuf_set(err, errlen, "log %s is being written by another process: two "
 					"runs cannot share a log", path);
 			else
-				set_err(err, errlen, "cannot lock log %s: %s", path, strerror(e));
+				msgbuf_set(err, errlen, "cannot lock log %s: %s", path, strerror(e));
 			goto fail;
 		}
 		if (st.st_size > 0) {
 			/* Ours now (locked): keep it under another name, start afresh. */
 			if (keep_aside(path, bak, sizeof(bak)) < 0) {
 				e = errno;
-				set_err(err, errlen, "%s exists and could not be kept aside: %s (not "
+				msgbuf_set(err, errlen, "%s exists and could not be kept aside: %s (not "
 					"overwriting it)", path, strerror(e));
 				goto fail;
 			}
 			fd2 = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 			if (fd2 < 0 || lock_file(fd2, &holder) < 0) {
 				e = errno;
-				set_err(err, errlen, "cannot create log %s after keeping the previous one "
+				msgbuf_set(err, errlen, "cannot create log %s after keeping the previous one "
 					"as %s: %s", path, bak, strerror(e));
 				if (fd2 >= 0)
 					close(fd2);
@@ -252,7 +257,7 @@ static int open_log_file(const char *path, char *kept, size_t keptlen, char *err
 	}
 	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
 		e = errno;
-		set_err(err, errlen, "cannot create log %s: %s", path, strerror(e));
+		msgbuf_set(err, errlen, "cannot create log %s: %s", path, strerror(e));
 		goto fail;
 	}
 	return fd;
@@ -273,13 +278,13 @@ struct edgelog_writer *edgelog_writer_create(const char *path, const struct edge
 	int e;
 
 	if (text_len > EDGELOG_MAX_TEXT) {
-		set_err(err, errlen, "log header metadata too large (%zu bytes)", text_len);
+		msgbuf_set(err, errlen, "log header metadata too large (%zu bytes)", text_len);
 		errno = E2BIG;
 		return NULL;
 	}
 	w = calloc(1, sizeof(*w));
 	if (!w || !(w->path = strdup(path))) {
-		set_err(err, errlen, "cannot create log %s: %s", path, strerror(ENOMEM));
+		msgbuf_set(err, errlen, "cannot create log %s: %s", path, strerror(ENOMEM));
 		free(w);
 		errno = ENOMEM;
 		return NULL;
@@ -308,7 +313,7 @@ struct edgelog_writer *edgelog_writer_create(const char *path, const struct edge
 	buf = calloc(1, total);
 	if (!buf) {
 		e = errno;
-		set_err(err, errlen, "cannot create log %s: %s", path, strerror(e));
+		msgbuf_set(err, errlen, "cannot create log %s: %s", path, strerror(e));
 		goto fail;
 	}
 	memcpy(buf, &h, sizeof(h));
@@ -316,7 +321,7 @@ struct edgelog_writer *edgelog_writer_create(const char *path, const struct edge
 		memcpy(buf + sizeof(h), meta->text, text_len);
 	if (write_all(w->fd, buf, total) < 0) {
 		e = errno;
-		set_err(err, errlen, "cannot write log header to %s: %s", path, strerror(e));
+		msgbuf_set(err, errlen, "cannot write log header to %s: %s", path, strerror(e));
 		free(buf);
 		goto fail;
 	}
@@ -330,21 +335,6 @@ fail:
 	return NULL;
 }
 
-struct edgelog_writer *edgelog_writer_open(const char *path, const struct edgelog_meta *meta)
-{
-	struct edgelog_writer *w;
-	char err[512];
-	int e;
-
-	w = edgelog_writer_create(path, meta, NULL, 0, err, sizeof(err));
-	if (!w) {
-		e = errno;
-		pr_err("%s", err);
-		errno = e;
-	}
-	return w;
-}
-
 int edgelog_writer_append(struct edgelog_writer *w, const struct edge_rec *recs, size_t n)
 {
 	if (w->err) {
@@ -352,9 +342,9 @@ int edgelog_writer_append(struct edgelog_writer *w, const struct edge_rec *recs,
 		return -1;
 	}
 	if (write_all(w->fd, recs, n * sizeof(*recs)) < 0) {
-		w->err = errno;
-		pr_err("writing log %s failed after %llu records: %s", w->path,
-		       (unsigned long long)w->records, strerror(w->err));
+		writer_fail(w, errno, "writing log %s failed after %llu records: %s", w->path,
+			    (unsigned long long)w->records, strerror(errno));
+		errno = w->err;
 		return -1;
 	}
 	w->records += n;
@@ -384,9 +374,9 @@ int edgelog_writer_append_event(struct edgelog_writer *w, uint64_t time_ns, uint
 	h.crc = (uint32_t)crc32(0L, payload, (uInt)len);
 	if (write_all(w->fd, &h, sizeof(h)) < 0 || write_all(w->fd, payload, len) < 0 ||
 	    write_all(w->fd, zeros, pad) < 0) {
-		w->err = errno;
-		pr_err("writing log %s failed after %llu records: %s", w->path,
-		       (unsigned long long)w->records, strerror(w->err));
+		writer_fail(w, errno, "writing log %s failed after %llu records: %s", w->path,
+			    (unsigned long long)w->records, strerror(errno));
+		errno = w->err;
 		return -1;
 	}
 	w->events++;
@@ -396,11 +386,15 @@ int edgelog_writer_append_event(struct edgelog_writer *w, uint64_t time_ns, uint
 int edgelog_writer_sync(struct edgelog_writer *w)
 {
 	if (!w->err && fdatasync(w->fd) < 0 && errno != EINVAL) {
-		w->err = errno;
-		pr_err("syncing log %s failed: %s", w->path, strerror(w->err));
+		writer_fail(w, errno, "syncing log %s failed: %s", w->path, strerror(errno));
 		return -1;
 	}
 	return w->err ? -1 : 0;
+}
+
+const char *edgelog_writer_error(const struct edgelog_writer *w)
+{
+	return w->msg;
 }
 
 uint64_t edgelog_writer_records(const struct edgelog_writer *w)
@@ -408,10 +402,12 @@ uint64_t edgelog_writer_records(const struct edgelog_writer *w)
 	return w->records;
 }
 
-int edgelog_writer_close(struct edgelog_writer *w, const struct edgelog_footer *f)
+int edgelog_writer_close(struct edgelog_writer *w, const struct edgelog_footer *f,
+			 char *err, size_t errlen)
 {
 	int ret = 0;
 
+	msgbuf_set(err, errlen, "%s", "");
 	if (!w)
 		return 0;
 	if (!w->err && f) {
@@ -420,16 +416,16 @@ int edgelog_writer_close(struct edgelog_writer *w, const struct edgelog_footer *
 		ft.seq_marker = UINT64_MAX;
 		ft.magic = EDGELOG_FOOTER_MAGIC;
 		ft.records = w->records;
-		if (write_all(w->fd, &ft, sizeof(ft)) < 0) {
-			w->err = errno;
-			pr_err("writing the log footer to %s failed: %s", w->path, strerror(w->err));
-		}
+		if (write_all(w->fd, &ft, sizeof(ft)) < 0)
+			writer_fail(w, errno, "writing the log footer to %s failed: %s", w->path,
+				    strerror(errno));
 	}
 	if (!w->err && fsync(w->fd) < 0 && errno != EINVAL)
-		w->err = errno;
-	if (close(w->fd) < 0 && !w->err)
-		w->err = errno;
+		writer_fail(w, errno, "syncing log %s failed: %s", w->path, strerror(errno));
+	if (close(w->fd) < 0)
+		writer_fail(w, errno, "closing log %s failed: %s", w->path, strerror(errno));
 	if (w->err) {
+		msgbuf_set(err, errlen, "%s", w->msg);
 		errno = w->err;
 		ret = -1;
 	}
@@ -469,7 +465,7 @@ static void reader_fail(char *err, size_t errlen, enum edgelog_status *st, enum 
 			const char *path, const char *why)
 {
 	*st = v;
-	set_err(err, errlen, "%s: %s", path, why);
+	msgbuf_set(err, errlen, "%s: %s", path, why);
 }
 
 /* Fail the reader: -1 with errno EBADMSG (bad input) or the I/O error. */

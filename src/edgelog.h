@@ -158,10 +158,8 @@ struct edgelog_writer;
  */
 struct edgelog_writer *edgelog_writer_create(const char *path, const struct edgelog_meta *meta,
 					     char *kept, size_t keptlen, char *err, size_t errlen);
-/* edgelog_writer_create() that prints its reason (pr_err) instead. */
-struct edgelog_writer *edgelog_writer_open(const char *path, const struct edgelog_meta *meta);
 /* Append records; -1 with errno on I/O error (ENOSPC...): records already
- * written stay readable. */
+ * written stay readable, and edgelog_writer_error() says what failed. */
 int edgelog_writer_append(struct edgelog_writer *w, const struct edge_rec *recs, size_t n);
 /* Append one event (format above): @len bytes of @payload (text events:
  * "key=value\n" lines). Writer thread only, like append. -1 with errno
@@ -173,9 +171,16 @@ int edgelog_writer_append_event(struct edgelog_writer *w, uint64_t time_ns, uint
 int edgelog_writer_sync(struct edgelog_writer *w);
 /* Records appended so far. */
 uint64_t edgelog_writer_records(const struct edgelog_writer *w);
+/* The first failure since create, as one sentence ("writing log PATH failed
+ * after N records: No space left on device"); "" if none. Set once, before
+ * the failing call returns: another thread may read it after that call's
+ * failure is published to it (the recorder's log_error flag). */
+const char *edgelog_writer_error(const struct edgelog_writer *w);
 /* Write the footer (unless an I/O error happened before), fsync, close, free.
- * Returns -1 if anything failed since open. */
-int edgelog_writer_close(struct edgelog_writer *w, const struct edgelog_footer *f);
+ * Returns -1 with errno and the first failure since create in @err (may be
+ * NULL; "" on success). Prints nothing. */
+int edgelog_writer_close(struct edgelog_writer *w, const struct edgelog_footer *f,
+			 char *err, size_t errlen);
 
 /* ---- reader: streaming, constant memory ---- */
 struct edgelog_reader;

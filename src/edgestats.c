@@ -134,8 +134,11 @@ static void pulse_add(struct edgestats *s, const struct edge_rec *a, const struc
 	p.width_ns = d + half_floor(mid2_off(b) - mid2_off(a));
 	p.lo_ns = d + (int64_t)b->write_begin_off_ns - (int64_t)a->write_end_off_ns;
 	p.hi_ns = d + (int64_t)b->write_end_off_ns - (int64_t)a->write_begin_off_ns;
-	p.at.seq = a->seq;
-	p.at.intended_ns = a->intended_ns;
+	/* A pulse is numbered by the edge that ends it, everywhere (summary,
+	 * analyze's worst edges, JSON, CSV): that edge is where a scope
+	 * triggered on the pulse shows it, and where it is known complete. */
+	p.at.seq = b->seq;
+	p.at.intended_ns = b->intended_ns;
 	s->last_pol = a->level ? EDGESTATS_POS : EDGESTATS_NEG;
 	s->last = p;
 	s->last_valid = true;
@@ -151,7 +154,7 @@ static void period_add(struct edgestats *s, const struct edge_rec *a, const stru
 	struct edgestats_result *r = &s->r;
 	int64_t t = (int64_t)(b->intended_ns - a->intended_ns) +
 		    half_floor(mid2_off(b) - mid2_off(a));
-	struct edgestats_where at = { a->seq, a->intended_ns };
+	struct edgestats_where at = { b->seq, b->intended_ns }; /* the edge ending it */
 
 	if (r->period_m.n == 0 || t < r->period_m.min)
 		r->period_min_at = at;

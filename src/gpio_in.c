@@ -72,7 +72,7 @@ struct gpio_in *gpio_in_open(const struct gpio_in_spec *spec, char *err, size_t 
 	snprintf(g->desc, sizeof(g->desc), "%s [%s] line %u", loc.chip.name,
 		 loc.chip.label, loc.offset);
 	if (g->line_name[0])
-		gpio_msg_add(g->desc, sizeof(g->desc), " \"%s\"", g->line_name);
+		msgbuf_add(g->desc, sizeof(g->desc), " \"%s\"", g->line_name);
 	if (ops->describe) {
 		size_t used = strlen(g->desc);
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "gpio_private.h"
+#include "msgbuf.h"
 
 const char *gpio_dev_dir = "/dev";
 
@@ -26,41 +27,7 @@ void gpio_strlcpy(char *dst, const char *src, size_t len)
 	dst[n] = '\0';
 }
 
-void gpio_msg_add(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t used;
-	va_list ap;
-	int n;
-
-	if (!buf || !len)
-		return;
-	used = strnlen(buf, len);
-	if (used + 1 >= len)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(buf + used, len - used, fmt, ap);
-	va_end(ap);
-	if (n >= 0 && (size_t)n >= len - used && len > 4)
-		memcpy(buf + len - 4, "...", 4);
-}
-
 /* @err gets exactly this message (whatever it held before). */
-static void msg_set(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void msg_set(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	if (n >= 0 && (size_t)n >= errlen && errlen > 4)
-		memcpy(err + errlen - 4, "...", 4);
-}
-
 static const char *spec_str(const char *s)
 {
 	return s ? s : "";
@@ -68,7 +35,7 @@ static const char *spec_str(const char *s)
 
 void gpio_msg_permission_hint(char *buf, size_t len)
 {
-	gpio_msg_add(buf, len, "run sqwave as root, or give your user access: add it to "
+	msgbuf_add(buf, len, "run sqwave as root, or give your user access: add it to "
 		     "the group that owns %s/gpiochip* (often \"gpio\"), or install a "
 		     "udev rule such as SUBSYSTEM==\"gpio\", KERNEL==\"gpiochip*\", "
 		     "GROUP=\"gpio\", MODE=\"0660\"", gpio_dev_dir);
@@ -92,7 +59,7 @@ const struct gpio_ops *gpio_backend_get(enum gpio_backend backend, const struct 
 		break;
 	}
 	if (!ops) {
-		msg_set(err, errlen, "GPIO backend \"gpiod\": this sqwave was built without "
+		msgbuf_set(err, errlen, "GPIO backend \"gpiod\": this sqwave was built without "
 			"libgpiod; use the simulated backend (gpio.backend: sim), or install "
 			"the libgpiod development files (v1 or v2) and rebuild");
 		errno = ENOTSUP;
@@ -204,23 +171,23 @@ static void msg_chips(char *buf, size_t len, const struct gpio_chip_desc *chips,
 	int i, denied = 0;
 
 	if (n <= 0) {
-		gpio_msg_add(buf, len, "no GPIO chips found (is the GPIO character "
+		msgbuf_add(buf, len, "no GPIO chips found (is the GPIO character "
 			     "device enabled in this kernel?)");
 		return;
 	}
-	gpio_msg_add(buf, len, "chips present: ");
+	msgbuf_add(buf, len, "chips present: ");
 	for (i = 0; i < n; i++) {
 		if (chips[i].open_errno) {
-			gpio_msg_add(buf, len, "%s%s [cannot open: %s]", i ? ", " : "",
+			msgbuf_add(buf, len, "%s%s [cannot open: %s]", i ? ", " : "",
 				     chips[i].name, strerror(chips[i].open_errno));
 			denied += is_denied(chips[i].open_errno);
 		} else {
-			gpio_msg_add(buf, len, "%s%s [%s]", i ? ", " : "",
+			msgbuf_add(buf, len, "%s%s [%s]", i ? ", " : "",
 				     chips[i].name, chips[i].label);
 		}
 	}
 	if (denied) {
-		gpio_msg_add(buf, len, "; to read the labels of the chips you may not "
+		msgbuf_add(buf, len, "; to read the labels of the chips you may not "
 			     "open, ");
 		gpio_msg_permission_hint(buf, len);
 	}
@@ -240,24 +207,24 @@ static void *chip_open_path(const struct gpio_ops *ops, const char *path,
 		e = errno;
 		switch (e) {
 		case ENOENT:
-			msg_set(err, errlen, "GPIO chip \"%s\" does not exist: ", path);
+			msgbuf_set(err, errlen, "GPIO chip \"%s\" does not exist: ", path);
 			n = chip_list(ops, &chips);
 			msg_chips(err, errlen, chips, n);
 			free(chips);
 			break;
 		case ENOTTY:
 		case ENODEV:
-			msg_set(err, errlen, "%s is not a GPIO chip (not a gpiochip "
+			msgbuf_set(err, errlen, "%s is not a GPIO chip (not a gpiochip "
 				"character device)", path);
 			break;
 		case EACCES:
 		case EPERM:
-			msg_set(err, errlen, "permission denied: cannot open GPIO chip %s "
+			msgbuf_set(err, errlen, "permission denied: cannot open GPIO chip %s "
 				"(%s); ", path, strerror(e));
 			gpio_msg_permission_hint(err, errlen);
 			break;
 		default:
-			msg_set(err, errlen, "cannot open GPIO chip %s: %s", path, strerror(e));
+			msgbuf_set(err, errlen, "cannot open GPIO chip %s: %s", path, strerror(e));
 			break;
 		}
 		errno = e;
@@ -266,7 +233,7 @@ static void *chip_open_path(const struct gpio_ops *ops, const char *path,
 	memset(cd, 0, sizeof(*cd));
 	if (ops->chip_info(chip, cd)) {
 		e = errno;
-		msg_set(err, errlen, "cannot read chip info of %s: %s", path, strerror(e));
+		msgbuf_set(err, errlen, "cannot read chip info of %s: %s", path, strerror(e));
 		ops->chip_close(chip);
 		errno = e;
 		return NULL;
@@ -303,7 +270,7 @@ static void *chip_find(const struct gpio_ops *ops, const char *want,
 
 	if (strchr(want, '/')) {
 		if (strlen(want) >= sizeof(loc->chip.path)) {
-			msg_set(err, errlen, "GPIO chip path \"%s\" is too long", want);
+			msgbuf_set(err, errlen, "GPIO chip path \"%s\" is too long", want);
 			errno = ENAMETOOLONG;
 			return NULL;
 		}
@@ -313,7 +280,7 @@ static void *chip_find(const struct gpio_ops *ops, const char *want,
 
 	n = chip_list(ops, &chips);
 	if (n < 0) {
-		msg_set(err, errlen, "cannot list GPIO chips in %s: %s", gpio_dev_dir,
+		msgbuf_set(err, errlen, "cannot list GPIO chips in %s: %s", gpio_dev_dir,
 			strerror(errno));
 		return NULL;
 	}
@@ -338,7 +305,7 @@ static void *chip_find(const struct gpio_ops *ops, const char *want,
 		}
 		if (strcmp(chips[i].label, want) != 0)
 			continue;
-		gpio_msg_add(list, sizeof(list), "%s%s", nlabel ? ", " : "", chips[i].name);
+		msgbuf_add(list, sizeof(list), "%s%s", nlabel ? ", " : "", chips[i].name);
 		nlabel++;
 	}
 	if (nlabel == 1) {
@@ -347,7 +314,7 @@ static void *chip_find(const struct gpio_ops *ops, const char *want,
 				found = i;
 		loc->chip_how = "label";
 	} else if (nlabel > 1) {
-		msg_set(err, errlen, "GPIO chip label \"%s\" is ambiguous: chips %s all "
+		msgbuf_set(err, errlen, "GPIO chip label \"%s\" is ambiguous: chips %s all "
 			"have it; give the chip name or path instead", want, list);
 		free(chips);
 		errno = EINVAL;
@@ -356,13 +323,13 @@ static void *chip_find(const struct gpio_ops *ops, const char *want,
 
 	if (found < 0) {
 		if (denied) {
-			msg_set(err, errlen, "permission denied: GPIO chip \"%s\" may be one of "
+			msgbuf_set(err, errlen, "permission denied: GPIO chip \"%s\" may be one of "
 				"the %d chip%s this user may not open; ", want, denied,
 				denied > 1 ? "s" : "");
 			msg_chips(err, errlen, chips, n);
 			errno = EACCES;
 		} else {
-			msg_set(err, errlen, "GPIO chip \"%s\" not found: ", want);
+			msgbuf_set(err, errlen, "GPIO chip \"%s\" not found: ", want);
 			msg_chips(err, errlen, chips, n);
 			errno = ENODEV;
 		}
@@ -399,7 +366,7 @@ static int lines_named_elsewhere(const struct gpio_ops *ops, const char *here_pa
 		for (off = 0; off < chips[i].num_lines; off++) {
 			if (ops->line_info(chip, off, &ld) || strcmp(ld.name, name))
 				continue;
-			gpio_msg_add(buf, len, "%s%s [%s] line %u", hits++ ? ", " : "",
+			msgbuf_add(buf, len, "%s%s [%s] line %u", hits++ ? ", " : "",
 				     chips[i].name, chips[i].label, off);
 		}
 		ops->chip_close(chip);
@@ -421,7 +388,7 @@ static int line_find(const struct gpio_ops *ops, void *chip, const char *want,
 	int e;
 
 	if (!*want) {
-		msg_set(err, errlen, "no GPIO line given (gpio.line: an offset on %s [%s], "
+		msgbuf_set(err, errlen, "no GPIO line given (gpio.line: an offset on %s [%s], "
 			"which has %u lines, or a line name)", cd->name, cd->label,
 			cd->num_lines);
 		errno = EINVAL;
@@ -432,11 +399,11 @@ static int line_find(const struct gpio_ops *ops, void *chip, const char *want,
 		v = strtoul(want, NULL, 10);
 		if (errno || v >= cd->num_lines) {
 			if (cd->num_lines)
-				msg_set(err, errlen, "line %s is out of range: %s [%s] has %u "
+				msgbuf_set(err, errlen, "line %s is out of range: %s [%s] has %u "
 					"lines (offsets 0..%u)", want, cd->name, cd->label,
 					cd->num_lines, cd->num_lines - 1);
 			else
-				msg_set(err, errlen, "line %s is out of range: %s [%s] has no "
+				msgbuf_set(err, errlen, "line %s is out of range: %s [%s] has no "
 					"lines", want, cd->name, cd->label);
 			errno = EINVAL;
 			return -1;
@@ -449,23 +416,23 @@ static int line_find(const struct gpio_ops *ops, void *chip, const char *want,
 	for (off = 0; off < cd->num_lines; off++) {
 		if (ops->line_info(chip, off, &ld)) {
 			e = errno;
-			msg_set(err, errlen, "cannot read line %u of %s [%s]: %s", off,
+			msgbuf_set(err, errlen, "cannot read line %u of %s [%s]: %s", off,
 				cd->name, cd->label, strerror(e));
 			errno = e;
 			return -1;
 		}
 		if (ld.name[0])
-			gpio_msg_add(named, sizeof(named), "%s%s", nnamed++ ? ", " : "",
+			msgbuf_add(named, sizeof(named), "%s%s", nnamed++ ? ", " : "",
 				     ld.name);
 		if (strcmp(ld.name, want) != 0)
 			continue;
-		gpio_msg_add(offs, sizeof(offs), "%s%u", nmatch ? ", " : "", off);
+		msgbuf_add(offs, sizeof(offs), "%s%u", nmatch ? ", " : "", off);
 		if (!nmatch)
 			loc->offset = off;
 		nmatch++;
 	}
 	if (nmatch > 1) {
-		msg_set(err, errlen, "line name \"%s\" is ambiguous: %s [%s] has %u lines "
+		msgbuf_set(err, errlen, "line name \"%s\" is ambiguous: %s [%s] has %u lines "
 			"of that name (offsets %s); give the offset instead", want,
 			cd->name, cd->label, nmatch, offs);
 		errno = EINVAL;
@@ -477,14 +444,14 @@ static int line_find(const struct gpio_ops *ops, void *chip, const char *want,
 		return 0;
 	}
 
-	msg_set(err, errlen, "no line named \"%s\" on %s [%s]", want, cd->name, cd->label);
+	msgbuf_set(err, errlen, "no line named \"%s\" on %s [%s]", want, cd->name, cd->label);
 	if (nnamed)
-		gpio_msg_add(err, errlen, "; its line names: %s", named);
+		msgbuf_add(err, errlen, "; its line names: %s", named);
 	else
-		gpio_msg_add(err, errlen, "; none of its %u lines has a name (older "
+		msgbuf_add(err, errlen, "; none of its %u lines has a name (older "
 			     "kernels leave them unnamed): give the offset", cd->num_lines);
 	if (others[0])
-		gpio_msg_add(err, errlen, "; a line of that name is on %s", others);
+		msgbuf_add(err, errlen, "; a line of that name is on %s", others);
 	errno = ENOENT;
 	return -1;
 }
@@ -502,7 +469,7 @@ static void *chip_find_by_line(const struct gpio_ops *ops, const char *line,
 
 	n = chip_list(ops, &chips);
 	if (n < 0) {
-		msg_set(err, errlen, "cannot list GPIO chips in %s: %s", gpio_dev_dir,
+		msgbuf_set(err, errlen, "cannot list GPIO chips in %s: %s", gpio_dev_dir,
 			strerror(errno));
 		return NULL;
 	}
@@ -517,7 +484,7 @@ static void *chip_find_by_line(const struct gpio_ops *ops, const char *line,
 		for (off = 0; off < chips[i].num_lines; off++) {
 			if (ops->line_info(chip, off, &ld) || strcmp(ld.name, line))
 				continue;
-			gpio_msg_add(where, sizeof(where), "%s%s [%s] line %u",
+			msgbuf_add(where, sizeof(where), "%s%s [%s] line %u",
 				     hits++ ? ", " : "", chips[i].name, chips[i].label, off);
 			found = i;
 		}
@@ -530,17 +497,17 @@ static void *chip_find_by_line(const struct gpio_ops *ops, const char *line,
 		return chip;
 	}
 	if (hits > 1) {
-		msg_set(err, errlen, "line name \"%s\" is not unique: %s; give the chip too "
+		msgbuf_set(err, errlen, "line name \"%s\" is not unique: %s; give the chip too "
 			"(gpio.chip, --chip)", line, where);
 		errno = EINVAL;
 	} else if (denied) {
-		msg_set(err, errlen, "permission denied: no line named \"%s\" on the chips "
+		msgbuf_set(err, errlen, "permission denied: no line named \"%s\" on the chips "
 			"this user may open, and %d chip%s may not be opened; ", line, denied,
 			denied > 1 ? "s" : "");
 		gpio_msg_permission_hint(err, errlen);
 		errno = EACCES;
 	} else {
-		msg_set(err, errlen, "no GPIO chip given, and no chip has a line named "
+		msgbuf_set(err, errlen, "no GPIO chip given, and no chip has a line named "
 			"\"%s\" (gpio.chip: a label, a name such as gpiochip0, a number or "
 			"a path); ", line);
 		msg_chips(err, errlen, chips, n);
@@ -567,7 +534,7 @@ void *gpio_lookup_open(const struct gpio_ops *ops, const char *chip_want,
 	} else if (*line && !is_decimal(line)) {
 		chip = chip_find_by_line(ops, line, loc, err, errlen);
 	} else {
-		msg_set(err, errlen, "no GPIO chip given (gpio.chip, --chip: a label, a "
+		msgbuf_set(err, errlen, "no GPIO chip given (gpio.chip, --chip: a label, a "
 			"name such as gpiochip0, a number or a path); ");
 		n = chip_list(ops, &chips);
 		msg_chips(err, errlen, chips, n);
@@ -583,7 +550,7 @@ void *gpio_lookup_open(const struct gpio_ops *ops, const char *chip_want,
 		goto err_line;
 	if (ops->line_info(chip, loc->offset, &loc->line)) {
 		e = errno;
-		msg_set(err, errlen, "cannot read line %u of %s [%s]: %s", loc->offset,
+		msgbuf_set(err, errlen, "cannot read line %u of %s [%s]: %s", loc->offset,
 			loc->chip.name, loc->chip.label, strerror(e));
 		errno = e;
 		goto err_line;
@@ -617,14 +584,14 @@ void gpio_msg_busy(char *err, size_t errlen, const struct gpio_chip_desc *cd,
 		   unsigned int offset, const struct gpio_line_desc *ld)
 {
 	if (!ld->consumer[0])
-		msg_set(err, errlen, "line %u of %s [%s] is busy: used by the kernel or "
+		msgbuf_set(err, errlen, "line %u of %s [%s] is busy: used by the kernel or "
 			"another process (no consumer name)", offset, cd->name, cd->label);
 	else if (strncmp(ld->consumer, "sqwave", 6) == 0)
-		msg_set(err, errlen, "line %u of %s [%s] is busy: used by \"%s\" (is "
+		msgbuf_set(err, errlen, "line %u of %s [%s] is busy: used by \"%s\" (is "
 			"another sqwave running?)", offset, cd->name, cd->label,
 			ld->consumer);
 	else
-		msg_set(err, errlen, "line %u of %s [%s] is busy: used by \"%s\"", offset,
+		msgbuf_set(err, errlen, "line %u of %s [%s] is busy: used by \"%s\"", offset,
 			cd->name, cd->label, ld->consumer);
 }
 
@@ -673,14 +640,14 @@ int gpio_chip_lines(enum gpio_backend backend, const struct config *cfg, const c
 	if (!*lines) {
 		e = errno;
 		ops->chip_close(c);
-		msg_set(err, errlen, "out of memory");
+		msgbuf_set(err, errlen, "out of memory");
 		errno = e;
 		return -1;
 	}
 	for (off = 0; off < cd->num_lines; off++) {
 		if (ops->line_info(c, off, &(*lines)[off])) {
 			e = errno;
-			msg_set(err, errlen, "cannot read line %u of %s [%s]: %s", off,
+			msgbuf_set(err, errlen, "cannot read line %u of %s [%s]: %s", off,
 				cd->name, cd->label, strerror(e));
 			ops->chip_close(c);
 			free(*lines);

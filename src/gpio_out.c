@@ -82,14 +82,14 @@ static void gpio_out_make_desc(struct gpio_out *g)
 	size_t len = sizeof(g->desc);
 
 	buf[0] = '\0';
-	gpio_msg_add(buf, len, "%s [%s] line %u", g->chip_desc.name,
+	msgbuf_add(buf, len, "%s [%s] line %u", g->chip_desc.name,
 		     g->chip_desc.label, g->offset);
 	if (g->line_name[0])
-		gpio_msg_add(buf, len, " \"%s\"", g->line_name);
+		msgbuf_add(buf, len, " \"%s\"", g->line_name);
 	if (g->active_low)
-		gpio_msg_add(buf, len, ", active-low");
+		msgbuf_add(buf, len, ", active-low");
 	if (g->drive != GPIO_DRIVE_PUSH_PULL)
-		gpio_msg_add(buf, len, ", %s", gpio_drive_name(g->drive));
+		msgbuf_add(buf, len, ", %s", gpio_drive_name(g->drive));
 	if (g->ops->describe) {
 		size_t used = strlen(buf);
 

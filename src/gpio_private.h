@@ -9,6 +9,7 @@
 
 #include "gpio_in.h"
 #include "gpio_lookup.h"
+#include "msgbuf.h"
 #include "gpio_out.h"
 
 #ifndef container_of
@@ -117,10 +118,6 @@ void *gpio_lookup_open_free(const struct gpio_ops *ops, const char *chip, const 
 
 /* "...; run sqwave as root, or give your user access: ..." */
 void gpio_msg_permission_hint(char *buf, size_t len);
-
-/* Append to a message buffer; mark truncation with "...". */
-void gpio_msg_add(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 
 /* Copy @src into @dst of size @len, truncating, always terminated. */
 void gpio_strlcpy(char *dst, const char *src, size_t len);

@@ -15,6 +15,7 @@
 
 #include "config.h"
 #include "gpio_private.h"
+#include "units.h"
 
 struct sim_line {
 	atomic_int value;      /* physical */
@@ -65,14 +66,6 @@ struct sim_in {
 	struct gpio_in base;
 	unsigned int offset;
 };
-
-static int64_t sim_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 static void sim_line_name(unsigned int offset, char *buf, size_t len)
 {
@@ -339,11 +332,11 @@ static int sim_set(struct gpio_out *g, int level)
 	int64_t t;
 	int err;
 
-	t = sim_now_ns();
+	t = (int64_t)units_mono_ns();
 	if (s->cost_ns > 0) {
 		int64_t end = t + s->cost_ns;
 
-		while ((t = sim_now_ns()) < end)
+		while ((t = (int64_t)units_mono_ns()) < end)
 			;
 	}
 	err = atomic_exchange(&sim.fail_write, 0);
@@ -442,7 +435,7 @@ static int sim_in_read(struct gpio_in *g, struct gpio_in_event *ev, size_t max)
 	(void)g;
 	if (read(sim.in_fd, &counter, sizeof(counter)) < 0 && errno != EAGAIN)
 		return -1;
-	now = (uint64_t)sim_now_ns();
+	now = (uint64_t)(int64_t)units_mono_ns();
 	tail = atomic_load_explicit(&sim.q_tail, memory_order_relaxed);
 	head = atomic_load_explicit(&sim.q_head, memory_order_acquire);
 	/* An event is readable once it has happened (its stamp is the write's

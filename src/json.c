@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "outfile.h"
+
 /* Where escaped text goes: a stream, or a bounded buffer (json_escape). */
 struct sink {
 	FILE *f;
@@ -325,6 +327,36 @@ int json_finish(struct json_writer *w)
 	if (ferror(w->f)) {
 		if (!errno)
 			errno = EIO;
+		return -1;
+	}
+	return 0;
+}
+
+int json_write_document(const char *path, json_document_fn fn, const void *ctx, char *err,
+			size_t errlen)
+{
+	char why[512];
+	struct json_writer w;
+	FILE *f = outfile_open(path, why, sizeof(why));
+	int e;
+
+	if (!f) {
+		e = errno;
+		if (err && errlen)
+			snprintf(err, errlen, "%s", why);
+		errno = e;
+		return -1;
+	}
+	json_init(&w, f);
+	fn(&w, ctx);
+	errno = 0;
+	json_finish(&w);
+	/* outfile_close() sees a failed write (ENOSPC, EPIPE) even after finish */
+	if (outfile_close(f, path, why, sizeof(why)) < 0) {
+		e = errno ? errno : EIO;
+		if (err && errlen)
+			snprintf(err, errlen, "%s", why);
+		errno = e;
 		return -1;
 	}
 	return 0;

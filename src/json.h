@@ -61,6 +61,17 @@ void json_kv_array_begin(struct json_writer *w, const char *key);
  * set, EIO if unknown) when the stream had an error; does not close it. */
 int json_finish(struct json_writer *w);
 
+/*
+ * One JSON document to @path ("-": standard output, flushed, not closed):
+ * @fn writes the top-level value through @w; then the final newline, and
+ * the file is closed. 0, or -1 with errno and one sentence in @err (may be
+ * NULL): "cannot create PATH: ...", "writing PATH failed: ...". Prints
+ * nothing. Every command's --json goes through it.
+ */
+typedef void (*json_document_fn)(struct json_writer *w, const void *ctx);
+int json_write_document(const char *path, json_document_fn fn, const void *ctx, char *err,
+			size_t errlen);
+
 /* Escape @s into @out as a quoted JSON string (with the quotes); returns the
  * length it needs, like snprintf. For tests and for one-off strings. */
 size_t json_escape(char *out, size_t len, const char *s);

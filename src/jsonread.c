@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sysinfo.h"
+
 struct jp {
 	const char *s, *end, *p;
 	size_t nodes;
@@ -443,15 +445,7 @@ struct jv *jsonread_file(const char *path, bool *io, char *err, size_t errlen)
 		close(fd);
 		return NULL;
 	}
-	while (got < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
+	got = sysinfo_read_full(fd, buf, (size_t)st.st_size);
 	close(fd);
 	*io = false;
 	if (got >= 8 && !memcmp(buf, "SQWAVLOG", 8)) {

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cpulist.h"
+#include "msgbuf.h"
 
 /* One row per enum plan_load_kind. */
 static const struct load_ops *const load_kinds[PLAN_LOAD_NKINDS] = {
@@ -97,20 +98,6 @@ int load_add_proc(struct load *l, const char *const *args, size_t nargs, const c
 	return 0;
 }
 
-static void load_err(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void load_err(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
-
 struct load *load_new(const struct plan_load *spec, const struct load_env *env,
 		      enum load_error *cls, char *err, size_t errlen)
 {
@@ -119,14 +106,14 @@ struct load *load_new(const struct plan_load *spec, const struct load_env *env,
 
 	if (!l) {
 		*cls = LOAD_E_SYSTEM;
-		load_err(err, errlen, "out of memory");
+		msgbuf_set(err, errlen, "out of memory");
 		return NULL;
 	}
 	l->ops = load_kinds[spec->num[PLK_KIND]];
 	if (plan_load_copy(&l->spec, spec) < 0) {
 		free(l);
 		*cls = LOAD_E_SYSTEM;
-		load_err(err, errlen, "out of memory");
+		msgbuf_set(err, errlen, "out of memory");
 		return NULL;
 	}
 	if (spec->text[PLK_CPUS] && spec->text[PLK_CPUS][0]) {
@@ -134,7 +121,7 @@ struct load *load_new(const struct plan_load *spec, const struct load_env *env,
 
 		if (cpulist_parse(spec->text[PLK_CPUS], &l->cpus, msg, sizeof(msg)) < 0) {
 			*cls = LOAD_E_CONFIG;
-			load_err(err, errlen, "%s (%s): load.cpus: %s", load_name(l),
+			msgbuf_set(err, errlen, "%s (%s): load.cpus: %s", load_name(l),
 				 spec->origin ? spec->origin : "load", msg);
 			goto fail;
 		}
@@ -144,7 +131,7 @@ struct load *load_new(const struct plan_load *spec, const struct load_env *env,
 			char have[128];
 
 			*cls = LOAD_E_CONFIG;
-			load_err(err, errlen, "%s (%s): load.cpus %s names CPUs this machine "
+			msgbuf_set(err, errlen, "%s (%s): load.cpus %s names CPUs this machine "
 				 "does not offer (online: %s)", load_name(l),
 				 spec->origin ? spec->origin : "load", spec->text[PLK_CPUS],
 				 cpulist_format(&env->online, have, sizeof(have)));

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The load supervisor: start, read, restart, flag, stop. */
 #include "loadsup.h"
+#include "msgbuf.h"
+#include "units.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -49,27 +51,6 @@ struct loadsup {
 	struct ls_load *run;
 	size_t nrun;
 };
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static void ls_err(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void ls_err(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
 
 const char *loadsup_what_name(enum loadsup_what w)
 {
@@ -164,7 +145,7 @@ struct loadsup *loadsup_new(const struct loadsup_params *p, char *err, size_t er
 	struct loadsup *s = calloc(1, sizeof(*s));
 
 	if (!s) {
-		ls_err(err, errlen, "out of memory");
+		msgbuf_set(err, errlen, "out of memory");
 		return NULL;
 	}
 	s->p = *p;
@@ -251,11 +232,11 @@ static int start_inst(struct loadsup *s, struct ls_load *l, unsigned i, uint64_t
 
 	/* Only our end is non-blocking: a load writing into a full pipe waits. */
 	if (pipe2(p, O_CLOEXEC) < 0) {
-		ls_err(err, errlen, "%s: pipe: %s", load_name(l->load), strerror(errno));
+		msgbuf_set(err, errlen, "%s: pipe: %s", load_name(l->load), strerror(errno));
 		return -1;
 	}
 	if (fcntl(p[0], F_SETFL, O_NONBLOCK) < 0) {
-		ls_err(err, errlen, "%s: pipe: %s", load_name(l->load), strerror(errno));
+		msgbuf_set(err, errlen, "%s: pipe: %s", load_name(l->load), strerror(errno));
 		close(p[0]);
 		close(p[1]);
 		return -1;
@@ -284,7 +265,7 @@ static int start_load(struct loadsup *s, struct load *load, uint64_t now, char *
 	int ret = 0;
 
 	if (!nr) {
-		ls_err(err, errlen, "out of memory");
+		msgbuf_set(err, errlen, "out of memory");
 		return -1;
 	}
 	s->run = nr;
@@ -294,7 +275,7 @@ static int start_load(struct loadsup *s, struct load *load, uint64_t now, char *
 	l->ninst = load_nprocs(load);
 	l->inst = calloc(l->ninst ? l->ninst : 1, sizeof(*l->inst));
 	if (!l->inst) {
-		ls_err(err, errlen, "out of memory");
+		msgbuf_set(err, errlen, "out of memory");
 		return -1;
 	}
 	for (i = 0; i < l->ninst; i++)
@@ -316,7 +297,7 @@ static int start_load(struct loadsup *s, struct load *load, uint64_t now, char *
 
 		if (start_inst(s, l, (unsigned)i, now, why, sizeof(why)) < 0) {
 			if (!ret)
-				ls_err(err, errlen, "load %s: %s", load_name(load), why);
+				msgbuf_set(err, errlen, "load %s: %s", load_name(load), why);
 			emit(s, l, (unsigned)i, LS_LOST, now, -1, 0, why, NULL);
 			l->inst[i].lost = true;
 			ret = -1;
@@ -491,7 +472,7 @@ void loadsup_read(struct loadsup *s, const struct pollfd *fds, size_t n, uint64_
  * process of theirs is left; forget them. Returns how many needed SIGKILL. */
 static int stop_flagged(struct loadsup *s)
 {
-	uint64_t t0 = mono_ns(), grace = 0;
+	uint64_t t0 = units_mono_ns(), grace = 0;
 	int killed = 0;
 	size_t j, i;
 
@@ -507,7 +488,7 @@ static int stop_flagged(struct loadsup *s)
 	}
 	for (;;) {
 		struct timespec ts = { 0, 10000000 };
-		uint64_t now = mono_ns();
+		uint64_t now = units_mono_ns();
 		bool left = false;
 
 		loadsup_reap(s, now);
@@ -568,7 +549,7 @@ int loadsup_switch(struct loadsup *s, struct load *const *loads, size_t n, uint6
 	bool taken[PLAN_MAX_LOADS] = { false };
 
 	if (n > PLAN_MAX_LOADS) {
-		ls_err(err, errlen, "%zu loads in one phase: at most %d", n, PLAN_MAX_LOADS);
+		msgbuf_set(err, errlen, "%zu loads in one phase: at most %d", n, PLAN_MAX_LOADS);
 		return -1;
 	}
 	/* Keep the equal ones (rebound to this phase's load; each of this
@@ -613,12 +594,12 @@ int loadsup_switch(struct loadsup *s, struct load *const *loads, size_t n, uint6
 
 int loadsup_settle(struct loadsup *s, unsigned ms, char *err, size_t errlen)
 {
-	uint64_t end = mono_ns() + (uint64_t)ms * 1000000ull;
+	uint64_t end = units_mono_ns() + (uint64_t)ms * 1000000ull;
 	size_t j, i;
 
-	while (mono_ns() < end) {
+	while (units_mono_ns() < end) {
 		struct timespec ts = { 0, 10000000 };
-		uint64_t now = mono_ns();
+		uint64_t now = units_mono_ns();
 
 		loadsup_reap(s, now);
 		for (j = 0; j < s->nrun; j++) {
@@ -629,7 +610,7 @@ int loadsup_settle(struct loadsup *s, unsigned ms, char *err, size_t errlen)
 
 				drain(s, l, (unsigned)i, now);
 				if (in->pid == 0) {
-					ls_err(err, errlen, "load %s ended at once (%s%s%s); a load "
+					msgbuf_set(err, errlen, "load %s ended at once (%s%s%s); a load "
 					       "must keep running for its phase", load_name(l->load),
 					       in->lost ? "lost" : "exited",
 					       in->last[0] ? ": " : "", in->last);
@@ -656,7 +637,7 @@ void loadsup_free(struct loadsup *s)
 {
 	if (!s)
 		return;
-	loadsup_stop_all(s, mono_ns());
+	loadsup_stop_all(s, units_mono_ns());
 	free(s->run);
 	contain_free(s->c);
 	/* reap what is left (the guardian) */

@@ -13,6 +13,7 @@
 #include "config.h"
 #include "edgelog.h"
 #include "recorder.h"
+#include "units.h"
 
 struct gpio_in *loopback_input_open(const struct config *c, char *err, size_t errlen)
 {
@@ -183,14 +184,6 @@ struct loopback_reader {
 	struct gpio_in_event ev[64];
 };
 
-static int64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 static void lb_flush(struct loopback_reader *lr)
 {
 	if (!lr->npairs)
@@ -213,7 +206,7 @@ static void *lb_thread(void *arg)
 	for (;;) {
 		int n = gpio_in_read(lr->in, lr->ev, sizeof(lr->ev) / sizeof(lr->ev[0]),
 				     LB_POLL_NS);
-		int64_t now = mono_ns();
+		int64_t now = (int64_t)units_mono_ns();
 		int i;
 
 		for (i = 0; i < n; i++) {

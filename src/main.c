@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "config.h"
 #include "contain.h"
 #include "gpio_out.h"
 #include "print.h"
@@ -86,7 +87,15 @@ int main(int argc, char **argv)
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return stdout_checked(commands[i].fn(argc - 1, argv + 1));
-	fprintf(stderr, "sqwave: unknown command '%s'\n\n", argv[1]);
+	fprintf(stderr, "sqwave: unknown command '%s'", argv[1]);
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		/* a typo of a command, as of an option or a key */
+		if (config_distance(argv[1], commands[i].name) <= 1 + (strlen(argv[1]) > 5)) {
+			fprintf(stderr, "; did you mean %s?", commands[i].name);
+			break;
+		}
+	}
+	fprintf(stderr, "\n\n");
 	usage(stderr);
 	return SQW_EXIT_USAGE;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "msgbuf.h"
 #include "units.h"
 
 #define MS INT64_C(1000000)
@@ -68,20 +69,6 @@ const struct cfg_item plan_phase_table[PPK_NKEYS] = {
 };
 
 #undef ROW
-
-static void plan_err(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void plan_err(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
 
 struct plan *plan_new(void)
 {
@@ -157,7 +144,7 @@ enum cfg_result plan_load_set(struct plan_load *l, enum plan_load_key k, const c
 	int64_t num = 0;
 
 	if (k == PLK_ARGS) {
-		plan_err(err, errlen, "load.args is a list of strings, one argument each");
+		msgbuf_set(err, errlen, "load.args is a list of strings, one argument each");
 		return CFG_E_TYPE;
 	}
 	snprintf(name, sizeof(name), "load.%s", it->name);
@@ -169,7 +156,7 @@ enum cfg_result plan_load_set(struct plan_load *l, enum plan_load_key k, const c
 				   "0123456789_-+.") != strlen(value)) {
 		char q[64];
 
-		plan_err(err, errlen, "load.name must be a word of letters, digits and _-+. "
+		msgbuf_set(err, errlen, "load.name must be a word of letters, digits and _-+. "
 			 "(flood-eth0), got %s", config_quote(value, q, sizeof(q)));
 		return CFG_E_TYPE;
 	}
@@ -177,7 +164,7 @@ enum cfg_result plan_load_set(struct plan_load *l, enum plan_load_key k, const c
 		char *t = strdup(value);
 
 		if (!t) {
-			plan_err(err, errlen, "out of memory");
+			msgbuf_set(err, errlen, "out of memory");
 			return CFG_E_NOMEM;
 		}
 		free(l->text[k]);
@@ -229,32 +216,6 @@ fail:
 	return -1;
 }
 
-/* Edit distance for "did you mean" (small words only). */
-static size_t distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j;
-	size_t d[24][24];
-
-	if (la > 23 || lb > 23)
-		return 99;
-	for (i = 0; i <= la; i++)
-		d[i][0] = i;
-	for (j = 0; j <= lb; j++)
-		d[0][j] = j;
-	for (i = 1; i <= la; i++) {
-		for (j = 1; j <= lb; j++) {
-			size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-
-			if (d[i - 1][j] + 1 < best)
-				best = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < best)
-				best = d[i][j - 1] + 1;
-			d[i][j] = best;
-		}
-	}
-	return d[la][lb];
-}
-
 int plan_load_key_lookup(const char *name, int *near)
 {
 	size_t best = 99;
@@ -267,7 +228,7 @@ int plan_load_key_lookup(const char *name, int *near)
 
 		if (!strcmp(plan_load_table[k].name, name))
 			return k;
-		dist = distance(name, plan_load_table[k].name);
+		dist = config_distance(name, plan_load_table[k].name);
 		if (dist < best && dist <= 2 && dist * 3 <= strlen(name) + 2) {
 			best = dist;
 			if (near)
@@ -314,7 +275,7 @@ enum cfg_result plan_add_cmdline_load(struct plan *p, const char *spec, char *er
 	char tok[4096], q[64];
 
 	if (plan_load_init(&l) < 0) {
-		plan_err(err, errlen, "out of memory");
+		msgbuf_set(err, errlen, "out of memory");
 		return CFG_E_NOMEM;
 	}
 	next_token(&s, tok, sizeof(tok), &too_long);
@@ -326,7 +287,7 @@ enum cfg_result plan_add_cmdline_load(struct plan *p, const char *spec, char *er
 		int k = -1;
 
 		if (too_long) {
-			plan_err(err, errlen, "--load: a part longer than %zu characters",
+			msgbuf_set(err, errlen, "--load: a part longer than %zu characters",
 				 sizeof(tok) - 1);
 			r = CFG_E_RANGE;
 			goto fail;
@@ -344,7 +305,7 @@ enum cfg_result plan_add_cmdline_load(struct plan *p, const char *spec, char *er
 			continue;
 		}
 		if (!kind_takes_args((int)l.num[PLK_KIND])) {
-			plan_err(err, errlen,
+			msgbuf_set(err, errlen,
 				 "--load %s: %s is not KEY=VALUE; %s takes only load keys "
 				 "(size=, preload=, target=, interface=, min_pps=, cpus=, nice=, "
 				 "instances=, path=, name=, restart=, grace=)",
@@ -355,7 +316,7 @@ enum cfg_result plan_add_cmdline_load(struct plan *p, const char *spec, char *er
 		}
 		in_args = true;
 		if (plan_load_add_arg(&l, tok) < 0) {
-			plan_err(err, errlen, "out of memory");
+			msgbuf_set(err, errlen, "out of memory");
 			r = CFG_E_NOMEM;
 			goto fail;
 		}
@@ -363,7 +324,7 @@ enum cfg_result plan_add_cmdline_load(struct plan *p, const char *spec, char *er
 	l.origin = strdup("--load");
 	nl = realloc(p->loads, (p->nloads + 1) * sizeof(*nl));
 	if (!l.origin || !nl) {
-		plan_err(err, errlen, "out of memory");
+		msgbuf_set(err, errlen, "out of memory");
 		r = CFG_E_NOMEM;
 		goto fail;
 	}
@@ -481,32 +442,32 @@ static enum cfg_result load_check(const struct plan_load *l, char *err, size_t e
 	char q[64];
 
 	if (kind == PLAN_LOAD_COMMAND && !l->text[PLK_PATH][0] && !l->nargs) {
-		plan_err(err, errlen, "%s: a command load needs path: (the program) or args: "
+		msgbuf_set(err, errlen, "%s: a command load needs path: (the program) or args: "
 			 "(program first)", where);
 		return CFG_E_MISSING;
 	}
 	if (kind == PLAN_LOAD_EXPECT_TRAFFIC && !l->text[PLK_INTERFACE][0]) {
-		plan_err(err, errlen, "%s: expect-traffic needs interface: (whose rx/tx packet "
+		msgbuf_set(err, errlen, "%s: expect-traffic needs interface: (whose rx/tx packet "
 			 "counters must show the flood)", where);
 		return CFG_E_MISSING;
 	}
 	if (kind == PLAN_LOAD_EXPECT_TRAFFIC && l->num[PLK_MIN_PPS] <= 0) {
-		plan_err(err, errlen, "%s: expect-traffic needs min_pps: (packets per second the "
+		msgbuf_set(err, errlen, "%s: expect-traffic needs min_pps: (packets per second the "
 			 "interface must see)", where);
 		return CFG_E_MISSING;
 	}
 	if (l->nargs && !kind_takes_args(kind)) {
-		plan_err(err, errlen, "%s: %s takes no args: (use its keys: size, preload, target, "
+		msgbuf_set(err, errlen, "%s: %s takes no args: (use its keys: size, preload, target, "
 			 "interface, min_pps)", where, plan_load_kinds[kind]);
 		return CFG_E_PLACE;
 	}
 	if (kind == PLAN_LOAD_EXPECT_TRAFFIC && l->set[PLK_INSTANCES]) {
-		plan_err(err, errlen, "%s: expect-traffic runs no process; instances: does not apply",
+		msgbuf_set(err, errlen, "%s: expect-traffic runs no process; instances: does not apply",
 			 where);
 		return CFG_E_PLACE;
 	}
 	if (l->text[PLK_TARGET][0] == '-') {
-		plan_err(err, errlen, "%s: target %s is not an address", where,
+		msgbuf_set(err, errlen, "%s: target %s is not an address", where,
 			 config_quote(l->text[PLK_TARGET], q, sizeof(q)));
 		return CFG_E_TYPE;
 	}
@@ -530,7 +491,7 @@ enum cfg_result plan_finalize(struct plan *p, const struct config *c, char *err,
 			if (ph)
 				free(ph->name);
 			free(ph);
-			plan_err(err, errlen, "out of memory");
+			msgbuf_set(err, errlen, "out of memory");
 			return CFG_E_NOMEM;
 		}
 		ph->duration_ns = dur;
@@ -542,7 +503,7 @@ enum cfg_result plan_finalize(struct plan *p, const struct config *c, char *err,
 		p->nphases = 1;
 	} else {
 		if (p->nloads) {
-			plan_err(err, errlen, "%s: loads outside phases: with phases:, give each "
+			msgbuf_set(err, errlen, "%s: loads outside phases: with phases:, give each "
 				 "phase its own load: list (--load applies only to a run without "
 				 "phases)", p->loads[0].origin ? p->loads[0].origin : "load");
 			return CFG_E_PLACE;
@@ -550,7 +511,7 @@ enum cfg_result plan_finalize(struct plan *p, const struct config *c, char *err,
 		for (i = 0; i < p->nphases; i++)
 			sum += p->phases[i].duration_ns;
 		if (config_source(c, CFG_RUN_DURATION) != CFG_SRC_DEFAULT && dur != sum) {
-			plan_err(err, errlen, "run.duration (%s, %s) disagrees with the phases, which "
+			msgbuf_set(err, errlen, "run.duration (%s, %s) disagrees with the phases, which "
 				 "last %s in all; leave run.duration out when the profile has phases",
 				 units_format_duration(dur, a, sizeof(a)),
 				 config_origin(c, CFG_RUN_DURATION, origin, sizeof(origin)),
@@ -560,7 +521,7 @@ enum cfg_result plan_finalize(struct plan *p, const struct config *c, char *err,
 		for (i = 0; i < p->nphases; i++) {
 			for (j = 0; j < i; j++) {
 				if (!strcmp(p->phases[i].name, p->phases[j].name)) {
-					plan_err(err, errlen, "%s: phase name \"%s\" is used twice "
+					msgbuf_set(err, errlen, "%s: phase name \"%s\" is used twice "
 						 "(first at %s); name each phase once",
 						 p->phases[i].origin, p->phases[i].name,
 						 p->phases[j].origin);
@@ -573,7 +534,7 @@ enum cfg_result plan_finalize(struct plan *p, const struct config *c, char *err,
 		p->phases[i].start_off_ns = off;
 		off += p->phases[i].duration_ns;
 		if (p->phases[i].nloads > PLAN_MAX_LOADS) {
-			plan_err(err, errlen, "%s: phase \"%s\" has %zu loads; at most %d run in one "
+			msgbuf_set(err, errlen, "%s: phase \"%s\" has %zu loads; at most %d run in one "
 				 "phase", p->phases[i].origin, p->phases[i].name, p->phases[i].nloads,
 				 PLAN_MAX_LOADS);
 			return CFG_E_RANGE;
@@ -589,7 +550,7 @@ enum cfg_result plan_finalize(struct plan *p, const struct config *c, char *err,
 			 * log: two of one name in a phase would merge. */
 			for (k = 0; k < j; k++) {
 				if (!strcmp(plan_load_name(&p->phases[i].loads[k]), plan_load_name(l))) {
-					plan_err(err, errlen, "%s: a second load named \"%s\" in phase "
+					msgbuf_set(err, errlen, "%s: a second load named \"%s\" in phase "
 						 "\"%s\" (the first at %s); give one a name: (name=... "
 						 "with --load)", l->origin ? l->origin : "load",
 						 plan_load_name(l), p->phases[i].name,

@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "cpulist.h"
+#include "msgbuf.h"
+#include "sysinfo.h"
 
 #define STAT_BUF (512u * 1024u)   /* /proc/stat of a big machine, with its intr line */
 
@@ -39,26 +41,13 @@ struct proof_sampler {
 	char want[PROOF_MAX_IFS][PROOF_IFNAME];
 };
 
-static void perr(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void perr(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
-
 struct proof_sampler *proof_sampler_new(const char *root, char *err, size_t errlen)
 {
 	struct proof_sampler *s = calloc(1, sizeof(*s));
 
 	if (!s || !(s->buf = malloc(STAT_BUF))) {
 		free(s);
-		perr(err, errlen, "out of memory");
+		msgbuf_set(err, errlen, "out of memory");
 		return NULL;
 	}
 	snprintf(s->root, sizeof(s->root), "%s", root ? root : "");
@@ -84,15 +73,7 @@ static ssize_t read_rel(const struct proof_sampler *s, const char *rel, char *bu
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	while (got + 1 < len) {
-		ssize_t n = read(fd, buf + got, len - 1 - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
+	got = len ? sysinfo_read_full(fd, buf, len - 1) : 0;
 	close(fd);
 	buf[got] = '\0';
 	return (ssize_t)got;
@@ -232,7 +213,7 @@ int proof_sampler_read(struct proof_sampler *s, uint64_t now, struct proof_sampl
 	memset(r, 0, sizeof(*r));
 	r->t_ns = now;
 	if (parse_stat(s, r) < 0) {
-		perr(err, errlen, "cannot read %s/proc/stat", s->root);
+		msgbuf_set(err, errlen, "cannot read %s/proc/stat", s->root);
 		return -1;
 	}
 	if (read_rel(s, "/proc/loadavg", val, sizeof(val)) > 0)

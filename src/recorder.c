@@ -2,6 +2,7 @@
 /* The recorder thread: ring -> log + statistics, event queue -> log. It
  * sleeps on an eventfd between drains (recorder.h says when it wakes). */
 #include "recorder.h"
+#include "units.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -37,14 +38,6 @@ struct recorder {
 	struct recorder_interval iv; /* since the last recorder_interval(); under lock */
 	struct recorder_bell bell;
 };
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static void interval_reset(struct recorder_interval *iv)
 {
@@ -191,7 +184,7 @@ static void recorder_sleep(struct recorder *r)
 static void *recorder_thread(void *arg)
 {
 	struct recorder *r = arg;
-	uint64_t last_sync = mono_ns();
+	uint64_t last_sync = units_mono_ns();
 
 	pthread_setname_np(pthread_self(), "sqwave-rec");
 	for (;;) {
@@ -220,7 +213,7 @@ static void *recorder_thread(void *arg)
 		write_events(r);
 		if (!n && fin)
 			break;
-		now = mono_ns();
+		now = units_mono_ns();
 		if (now - last_sync >= RECORDER_SYNC_NS) {
 			if (!atomic_load(&r->log_error) && edgelog_writer_sync(r->p.log) < 0)
 				fail_log(r);

@@ -9,22 +9,10 @@
 #include <string.h>
 
 #include "json.h"
+#include "msgbuf.h"
 
 #define REPORT_SCHEMA "sqwave-report"
 #define REPORT_SCHEMA_VERSION 1
-
-static void rerr(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void rerr(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
 
 /* @dst from @s, control characters replaced: rows end up on terminals. */
 static void copy_clean(char *dst, size_t len, const char *s)
@@ -36,20 +24,6 @@ static void copy_clean(char *dst, size_t len, const char *s)
 	for (i = 0; s && s[i] && i + 1 < len; i++)
 		dst[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
 	dst[i] = '\0';
-}
-
-static void appendf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void appendf(char *buf, size_t len, const char *fmt, ...)
-{
-	size_t o = strlen(buf);
-	va_list ap;
-
-	if (o + 1 >= len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + o, len - o, fmt, ap);
-	va_end(ap);
 }
 
 /* The figures of a statistics object (the run's, or a phase's). */
@@ -103,7 +77,7 @@ static void row_proof(struct report_row *row, const struct jv *ph)
 		const char *spec = jv_str(jv_at(specs, i), "?");
 
 		snprintf(name, sizeof(name), "%.*s", (int)strcspn(spec, ":"), spec);
-		appendf(row->loads, sizeof(row->loads), "%s%s", i ? ", " : "", name);
+		msgbuf_add(row->loads, sizeof(row->loads), "%s%s", i ? ", " : "", name);
 	}
 	for (i = 0; i < jv_len(loads); i++) {
 		const struct jv *l = jv_at(loads, i);
@@ -111,21 +85,21 @@ static void row_proof(struct report_row *row, const struct jv *ph)
 		const char *sep = row->proof[0] ? ", " : "";
 
 		if (!strcmp(kind, "cpu"))
-			appendf(row->proof, sizeof(row->proof), "%sCPU %s %.0f%%", sep,
+			msgbuf_add(row->proof, sizeof(row->proof), "%sCPU %s %.0f%%", sep,
 				jv_str(jv_get(l, "cpus"), "?"), jv_num(jv_get(l, "busy_pct"), -1));
 		else if (!strcmp(kind, "net"))
-			appendf(row->proof, sizeof(row->proof), "%s%s %.0f pkt/s", sep,
+			msgbuf_add(row->proof, sizeof(row->proof), "%s%s %.0f pkt/s", sep,
 				jv_str(jv_get(l, "interface"), "?"),
 				jv_num(jv_get(l, "packets_per_s"), -1));
 		if (jv_int(jv_get(l, "valid_scores"), 0) > 0)
-			appendf(row->proof, sizeof(row->proof), "%sCoreMark %.0f (%" PRId64 " runs)",
+			msgbuf_add(row->proof, sizeof(row->proof), "%sCoreMark %.0f (%" PRId64 " runs)",
 				row->proof[0] ? ", " : "", jv_num(jv_get(l, "mean_score"), 0),
 				jv_int(jv_get(l, "valid_scores"), 0));
 		else if (jv_get(l, "valid_scores"))
-			appendf(row->proof, sizeof(row->proof), "%sCoreMark no valid score",
+			msgbuf_add(row->proof, sizeof(row->proof), "%sCoreMark no valid score",
 				row->proof[0] ? ", " : "");
 		if (jv_bool(jv_get(l, "lost"), false))
-			appendf(row->proof, sizeof(row->proof), "%s%s LOST", row->proof[0] ? ", " : "",
+			msgbuf_add(row->proof, sizeof(row->proof), "%s%s LOST", row->proof[0] ? ", " : "",
 				jv_str(jv_get(l, "name"), "?"));
 	}
 	if (!row->loads[0])
@@ -232,12 +206,12 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 	size_t i;
 
 	if (strcmp(schema, "sqwave-summary") && strcmp(schema, "sqwave-analysis")) {
-		rerr(err, errlen, "%s: not a sqwave run summary or analysis (schema \"%s\")", source,
+		msgbuf_set(err, errlen, "%s: not a sqwave run summary or analysis (schema \"%s\")", source,
 		     schema);
 		return -1;
 	}
 	if (jv_int(jv_get(doc, "schema_version"), 0) < 1) {
-		rerr(err, errlen, "%s: no schema_version", source);
+		msgbuf_set(err, errlen, "%s: no schema_version", source);
 		return -1;
 	}
 	memset(&base, 0, sizeof(base));
@@ -289,7 +263,7 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 	}
 	return 0;
 nomem:
-	rerr(err, errlen, "out of memory");
+	msgbuf_set(err, errlen, "out of memory");
 	return -1;
 }
 

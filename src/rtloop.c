@@ -15,6 +15,7 @@
 
 #include "recorder.h"
 #include "rtsetup.h"
+#include "units.h"
 
 static void auto_window_reset(struct rtloop *l, uint32_t size)
 {
@@ -67,14 +68,6 @@ void rtloop_close(struct rtloop *l)
 	if (l->tfd >= 0)
 		close(l->tfd);
 	l->tfd = -1;
-}
-
-static inline uint64_t now_ns(clockid_t clk)
-{
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 uint64_t rtloop_account(struct rtloop *l, uint64_t wake_ns, struct edge_rec *rec)
@@ -140,7 +133,7 @@ uint64_t rtloop_spin(struct rtloop *l, uint64_t wake_ns, uint64_t intended_ns, u
 	}
 	limit = rtloop_spin_until(l, wake_ns, intended_ns);
 	while (t < limit)
-		t = now_ns(l->clock);
+		t = units_clock_ns(l->clock);
 	return t;
 }
 
@@ -246,14 +239,14 @@ void *rtloop_thread(void *arg)
 			l->error = errno;
 			break;
 		}
-		wake = now_ns(l->clock);
+		wake = units_clock_ns(l->clock);
 		intended = rtloop_account(l, wake, &rec);
 		if (l->lead)
 			wb = rtloop_spin(l, wake, intended, &rec.flags);
 		else
-			wb = now_ns(l->clock);
+			wb = units_clock_ns(l->clock);
 		ret = gpio_out_set(l->gpio, l->level);
-		we = now_ns(l->clock);
+		we = units_clock_ns(l->clock);
 		n = syscall(SYS_read, l->tfd, &exp, sizeof(exp));
 		if (n != (long)sizeof(exp)) {
 			/* Cannot happen after poll() said readable; the edge was

@@ -15,7 +15,9 @@
 #include "edgelog.h"
 #include "load.h"
 #include "loadsup.h"
+#include "msgbuf.h"
 #include "plan.h"
+#include "units.h"
 
 #define SETTLE_MS 500          /* a load that ends this soon after its start is broken */
 #define MAX_PENDING 512        /* events held until the log exists */
@@ -55,27 +57,6 @@ struct soak {
 };
 
 _Static_assert(PLAN_MAX_LOADS <= PROOF_MAX_LOADS, "a phase's loads must fit its proof table");
-
-static void serr(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void serr(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* An event for the log: now if the log exists, else held until it does. */
 static void log_event(struct soak *s, uint64_t t, uint16_t type, const char *payload, size_t len)
@@ -187,7 +168,7 @@ struct soak *soak_new(const struct config *c, char *err, size_t errlen, int *exi
 	*exit = 3;
 	if (!s || !(s->ph = calloc(plan->nphases ? plan->nphases : 1, sizeof(*s->ph)))) {
 		free(s);
-		serr(err, errlen, "out of memory");
+		msgbuf_set(err, errlen, "out of memory");
 		return NULL;
 	}
 	s->c = c;
@@ -204,7 +185,7 @@ struct soak *soak_new(const struct config *c, char *err, size_t errlen, int *exi
 		ph->reqs = calloc(pp->nloads + 1, sizeof(*ph->reqs));
 		ph->specs = calloc(pp->nloads + 1, sizeof(*ph->specs));
 		if (!ph->loads || !ph->reqs || !ph->specs) {
-			serr(err, errlen, "out of memory");
+			msgbuf_set(err, errlen, "out of memory");
 			goto fail;
 		}
 		for (j = 0; j < pp->nloads; j++) {
@@ -220,7 +201,7 @@ struct soak *soak_new(const struct config *c, char *err, size_t errlen, int *exi
 			proof_req_from_load(&ph->reqs[j], ph->loads[j]);
 			ph->specs[j] = strdup(plan_load_format(&pp->loads[j], spec, sizeof(spec)));
 			if (!ph->specs[j]) {
-				serr(err, errlen, "out of memory");
+				msgbuf_set(err, errlen, "out of memory");
 				goto fail;
 			}
 			s->has_loads = true;
@@ -284,17 +265,17 @@ int soak_start(struct soak *s, char *err, size_t errlen)
 			}
 		}
 	}
-	if (proof_sampler_read(s->sampler, mono_ns(), &unused, why, sizeof(why)) < 0) {
-		serr(err, errlen, "proof of load: %s", why);
+	if (proof_sampler_read(s->sampler, units_mono_ns(), &unused, why, sizeof(why)) < 0) {
+		msgbuf_set(err, errlen, "proof of load: %s", why);
 		return -1;
 	}
-	s->next_sample = mono_ns() + s->interval;
+	s->next_sample = units_mono_ns() + s->interval;
 	s->sup = loadsup_new(&lp, err, errlen);
 	if (!s->sup)
 		return -1;
-	if (loadsup_switch(s->sup, s->ph[0].loads, s->ph[0].nloads, mono_ns(), err, errlen) < 0 ||
+	if (loadsup_switch(s->sup, s->ph[0].loads, s->ph[0].nloads, units_mono_ns(), err, errlen) < 0 ||
 	    (s->ph[0].nloads && loadsup_settle(s->sup, SETTLE_MS, err, errlen) < 0)) {
-		loadsup_stop_all(s->sup, mono_ns());
+		loadsup_stop_all(s->sup, units_mono_ns());
 		return -1;
 	}
 	return 0;
@@ -353,9 +334,9 @@ static void enter_phase(struct soak *s, size_t i, uint64_t t)
 	/* A load that cannot start is lost (its events say why, and the
 	 * phase's verdict with them); the note keeps the whole message. */
 	if (i > 0 && s->sup &&
-	    loadsup_switch(s->sup, s->ph[i].loads, s->ph[i].nloads, mono_ns(), err,
+	    loadsup_switch(s->sup, s->ph[i].loads, s->ph[i].nloads, units_mono_ns(), err,
 			   sizeof(err)) < 0)
-		log_event(s, mono_ns(), EDGELOG_EV_NOTE, err, strlen(err));
+		log_event(s, units_mono_ns(), EDGELOG_EV_NOTE, err, strlen(err));
 }
 
 static void take_sample(struct soak *s, uint64_t now)
@@ -397,7 +378,7 @@ void soak_tick(struct soak *s, uint64_t now)
 	/* Stopping the old loads may have taken their grace period: what
 	 * follows (a sample's interval, restarts) is timed from now. */
 	if (switched)
-		now = mono_ns();
+		now = units_mono_ns();
 	if (!s->has_loads)
 		return;
 	if (now >= s->next_sample) {
@@ -459,7 +440,7 @@ const char *soak_load_status(const struct soak *s, char *buf, size_t len)
 void soak_stop(struct soak *s)
 {
 	if (s->sup)
-		loadsup_stop_all(s->sup, mono_ns());
+		loadsup_stop_all(s->sup, units_mono_ns());
 }
 
 const char *soak_containment(const struct soak *s)

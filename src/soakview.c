@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "edgelog.h"
+#include "msgbuf.h"
 #include "proof.h"
 
 #define MAX_PHASES 64
@@ -43,19 +44,6 @@ struct soakview {
 	size_t nrows;
 };
 
-static void verr(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void verr(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
-
 /* "phase.I.WHAT" or "phase.I.WHAT.J" (@j SIZE_MAX: none). */
 static const char *meta(const struct edgelog_meta *m, size_t i, const char *what, size_t j,
 			char *buf, size_t len)
@@ -81,7 +69,7 @@ static int read_plan(struct soakview *v, const struct edgelog_meta *m, char *err
 		return 0;
 	n = strtoll(buf, NULL, 10);
 	if (n < 0 || n > MAX_PHASES) {
-		verr(err, errlen, "header: phase.count %s is not 0..%d", buf, MAX_PHASES);
+		msgbuf_set(err, errlen, "header: phase.count %s is not 0..%d", buf, MAX_PHASES);
 		return -1;
 	}
 	v->nph = (size_t)n;
@@ -96,17 +84,17 @@ static int read_plan(struct soakview *v, const struct edgelog_meta *m, char *err
 		    (p->duration_ns = strtoll(buf, NULL, 10)) < 0 ||
 		    !meta(m, i, "loads", SIZE_MAX, buf, sizeof(buf)) ||
 		    (loads = strtoll(buf, NULL, 10)) < 0 || loads > MAX_LOADS_PER_PHASE) {
-			verr(err, errlen, "header: phase %zu is incomplete or out of range", i);
+			msgbuf_set(err, errlen, "header: phase %zu is incomplete or out of range", i);
 			return -1;
 		}
 		if (i && p->start_off_ns < v->ph[i - 1].start_off_ns) {
-			verr(err, errlen, "header: phase %zu starts before phase %zu", i, i - 1);
+			msgbuf_set(err, errlen, "header: phase %zu starts before phase %zu", i, i - 1);
 			return -1;
 		}
 		for (j = 0; j < (size_t)loads; j++) {
 			if (!meta(m, i, "load", j, buf, sizeof(buf)) ||
 			    !(p->specs[p->nloads] = strdup(buf))) {
-				verr(err, errlen, "header: phase %zu load %zu missing", i, j);
+				msgbuf_set(err, errlen, "header: phase %zu load %zu missing", i, j);
 				return -1;
 			}
 			p->nloads++;
@@ -116,7 +104,7 @@ static int read_plan(struct soakview *v, const struct edgelog_meta *m, char *err
 
 				if (!bar || (*bar = '\0', proof_req_parse(&p->reqs[p->nreqs], buf,
 									  bar + 1) < 0)) {
-					verr(err, errlen, "header: phase %zu proof %zu malformed", i, j);
+					msgbuf_set(err, errlen, "header: phase %zu proof %zu malformed", i, j);
 					return -1;
 				}
 				p->nreqs++;
@@ -275,13 +263,13 @@ struct soakview *soakview_open(const char *path, uint64_t t0_ns, int64_t row_ns,
 	*bad_input = false;
 	if (!v || !(v->c = config_new())) {
 		free(v);
-		verr(err, errlen, "out of memory");
+		msgbuf_set(err, errlen, "out of memory");
 		return NULL;
 	}
 	r = edgelog_reader_open(path, &st, msg, sizeof(msg));
 	if (!r) {
 		*bad_input = st != EDGELOG_E_IO;
-		verr(err, errlen, "%s", msg);
+		msgbuf_set(err, errlen, "%s", msg);
 		soakview_free(v);
 		return NULL;
 	}
@@ -302,7 +290,7 @@ struct soakview *soakview_open(const char *path, uint64_t t0_ns, int64_t row_ns,
 		v->containment[0] = '\0';
 	if (read_plan(v, m, msg, sizeof(msg)) < 0) {
 		*bad_input = true;
-		verr(err, errlen, "%s: %s", path, msg);
+		msgbuf_set(err, errlen, "%s: %s", path, msg);
 		edgelog_reader_close(r);
 		soakview_free(v);
 		return NULL;
@@ -329,7 +317,7 @@ struct soakview *soakview_open(const char *path, uint64_t t0_ns, int64_t row_ns,
 			const char *e = edgelog_reader_error(r, &es);
 
 			*bad_input = es != EDGELOG_E_IO;
-			verr(err, errlen, "%s", e ? e : "read error");
+			msgbuf_set(err, errlen, "%s", e ? e : "read error");
 			edgelog_reader_close(r);
 			soakview_free(v);
 			return NULL;

@@ -433,6 +433,24 @@ const char *summary_unit_name(enum summary_unit u)
 	return (unsigned)u < sizeof(names) / sizeof(names[0]) ? names[u] : "";
 }
 
+/* Whether any limit of the wave is set: without one, a run with no other
+ * violation is "NO LIMITS", not a pass (nothing was checked). The load
+ * proof is not a limit of the wave. As report.c's row verdict. */
+static bool limits_set(const struct config *c)
+{
+	return config_int(c, CFG_LIMITS_TMIN) > 0 || config_int(c, CFG_LIMITS_TMAX) > 0 ||
+	       config_int(c, CFG_LIMITS_WAKE_LATENCY_MAX) > 0 ||
+	       config_int(c, CFG_LIMITS_MISSED_MAX) >= 0;
+}
+
+/* The verdict's word, from the count check() returned. */
+static const char *verdict_word(const struct config *c, const struct run_info *ri, unsigned nviol)
+{
+	if (nviol)
+		return nviol == check_loads(ri, NULL, NULL) ? "LOAD NOT APPLIED" : "FAIL";
+	return limits_set(c) ? "PASS" : "NO LIMITS";
+}
+
 static void why_append(void *ctx, const char *msg)
 {
 	struct why_buf *w = ctx;
@@ -455,8 +473,9 @@ enum summary_verdict summary_verdict(const struct config *c, const struct edgest
 		w.pos = strnlen(why, len - 1);
 		why[w.pos] = '\0';
 	}
-	return check(c, edgestats_result(s), ri, len ? why_append : NULL, &w)
-		? VERDICT_FAIL : VERDICT_PASS;
+	if (check(c, edgestats_result(s), ri, len ? why_append : NULL, &w))
+		return VERDICT_FAIL;
+	return limits_set(c) ? VERDICT_PASS : VERDICT_NO_LIMITS;
 }
 
 /* ---- text ---- */
@@ -754,8 +773,8 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 	if (ri->nphases)
 		summary_phases_text(f, ri);
 	nviol = check(c, r, ri, NULL, NULL);
-	fprintf(f, "\nverdict    %s%s\n",
-		!nviol ? "PASS" : nviol == check_loads(ri, NULL, NULL) ? "LOAD NOT APPLIED" : "FAIL",
+	fprintf(f, "\nverdict    %s%s%s\n", verdict_word(c, ri, nviol),
+		!nviol && !limits_set(c) ? " (no limits.* set: for a verdict, --tmin/--tmax or a profile's limits)" : "",
 		!ri->rt_ok ? " (NON-RT RUN: not a real-time result)" : "");
 	if (nviol)
 		check(c, r, ri, text_violation, f);
@@ -973,6 +992,8 @@ static void json_summary(struct json_writer *w, const struct config *c,
 
 	json_kv_object_begin(w, "verdict");
 	json_kv_bool(w, "pass", nviol == 0);
+	json_kv_string(w, "result", verdict_word(c, ri, nviol));
+	json_kv_bool(w, "limits_set", limits_set(c));
 	json_kv_bool(w, "load_applied", check_loads(ri, NULL, NULL) == 0);
 	json_kv_array_begin(w, "violations");
 	check(c, r, ri, json_violation, w);
@@ -1069,26 +1090,23 @@ static void json_summary(struct json_writer *w, const struct config *c,
 	json_object_end(w);
 }
 
+struct summary_doc {
+	const struct config *c;
+	const struct edgestats_result *r;
+	const struct run_info *ri;
+};
+
+static void summary_doc(struct json_writer *w, const void *ctx)
+{
+	const struct summary_doc *d = ctx;
+
+	json_summary(w, d->c, d->r, d->ri);
+}
+
 int summary_write_json(const char *path, const struct config *c, const struct edgestats *s,
 		       const struct run_info *ri)
 {
-	const struct edgestats_result *r = edgestats_result(s);
-	bool to_stdout = !strcmp(path, "-");
-	struct json_writer w;
-	FILE *f;
-	int ret;
+	const struct summary_doc d = { c, edgestats_result(s), ri };
 
-	f = to_stdout ? stdout : fopen(path, "we");
-	if (!f)
-		return -1;
-	json_init(&w, f);
-	json_summary(&w, c, r, ri);
-	errno = 0;
-	ret = json_finish(&w);
-	if (to_stdout)
-		return fflush(f) ? -1 : ret;
-	/* fclose() reports a failed final write (ENOSPC) even after finish */
-	if (fclose(f) && !ret)
-		ret = -1;
-	return ret;
+	return json_write_document(path, summary_doc, &d, NULL, 0);
 }

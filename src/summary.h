@@ -63,7 +63,9 @@ struct run_info {
 	long rt_runtime_us, rt_period_us; /* RT throttling; runtime -1: none */
 };
 
-enum summary_verdict { VERDICT_PASS = 0, VERDICT_FAIL = 1 };
+/* NO_LIMITS: nothing failed, but no limits.* key is set, so nothing about
+ * the wave was checked (exit 0, as a pass; the text and JSON say so). */
+enum summary_verdict { VERDICT_PASS = 0, VERDICT_FAIL = 1, VERDICT_NO_LIMITS = 2 };
 
 /* Check the limits.* keys; each violation appended to @why as a line. */
 enum summary_verdict summary_verdict(const struct config *c, const struct edgestats *s,

@@ -5,6 +5,8 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -69,6 +71,59 @@ int sysinfo_read_line(const char *root, const char *rel, char *buf, size_t len)
 	if (!sysinfo_path(root, rel, path, sizeof(path)))
 		return -1;
 	return read_line(path, buf, len);
+}
+
+int sysinfo_file_read(const char *dir, const char *name, char *buf, size_t len)
+{
+	char path[PATH_MAX + 64];
+	ssize_t n;
+	int fd, e;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, len - 1);
+	e = errno;
+	close(fd);
+	errno = e;
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+size_t sysinfo_read_full(int fd, void *buf, size_t len)
+{
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = read(fd, (char *)buf + got, len - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	return got;
+}
+
+int sysinfo_file_write(const char *dir, const char *name, const char *text, bool truncate)
+{
+	char path[PATH_MAX + 64];
+	ssize_t n;
+	int fd, e;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CLOEXEC | (truncate ? O_TRUNC : 0));
+	if (fd < 0)
+		return -1;
+	n = write(fd, text, strlen(text));
+	e = errno;
+	close(fd);
+	errno = e;
+	return n == (ssize_t)strlen(text) ? 0 : -1;
 }
 
 bool sysinfo_preempt_rt(const char *root, const char *version)

@@ -38,6 +38,17 @@ bool sysinfo_preempt_rt(const char *root, const char *version);
  */
 int sysinfo_read_line(const char *root, const char *rel, char *buf, size_t len);
 
+/* The control files of the kernel's pseudo file systems (cgroupfs, tracefs)
+ * at @dir/@name, with one read or one write each. sysinfo_file_read(): up
+ * to @len - 1 bytes, NUL-terminated; 0 or -1 with errno.
+ * sysinfo_file_write(): all of @text in one write(), opened with O_TRUNC
+ * when @truncate (tracefs's "trace": empty it); 0, or -1 with errno. */
+int sysinfo_file_read(const char *dir, const char *name, char *buf, size_t len);
+/* read() from @fd until @len bytes, the end, or an error (EINTR retried):
+ * the bytes read. For files read whole (/proc, a JSON document). */
+size_t sysinfo_read_full(int fd, void *buf, size_t len);
+int sysinfo_file_write(const char *dir, const char *name, const char *text, bool truncate);
+
 /* @root/@rel into @buf ("/" + "proc/cmdline" -> "/proc/cmdline"); returns
  * @buf, or NULL if it does not fit. */
 char *sysinfo_path(const char *root, const char *rel, char *buf, size_t len);

@@ -22,7 +22,10 @@
 #include <unistd.h>
 
 #include "edgelog.h"
+#include "msgbuf.h"
 #include "recorder.h"
+#include "sysinfo.h"
+#include "units.h"
 
 struct tracebreak {
 	struct tracebreak_params p;
@@ -48,19 +51,6 @@ struct tracebreak {
 	int prio;                    /* SCHED_FIFO priority for marking; 0: none */
 };
 
-static void terr(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void terr(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
-
 void tracebreak_rt_ring(struct tracebreak_rt *t)
 {
 	uint64_t one = 1;
@@ -74,36 +64,11 @@ void tracebreak_rt_ring(struct tracebreak_rt *t)
 	(void)syscall(SYS_write, t->efd, &one, sizeof(one));
 }
 
-static int file_write(const char *dir, const char *name, const char *text)
-{
-	char path[PATH_MAX + 64];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = write(fd, text, strlen(text));
-	close(fd);
-	return n == (ssize_t)strlen(text) ? 0 : -1;
-}
-
+/* A tracefs setting: its first line. */
 static int file_read(const char *dir, const char *name, char *buf, size_t len)
 {
-	char path[PATH_MAX + 64];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (sysinfo_file_read(dir, name, buf, len) < 0)
 		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
 	return 0;
 }
@@ -166,7 +131,7 @@ static int event_enable(struct tracebreak *tb, const char *spec)
 			 colon + 1);
 	else
 		snprintf(rel, sizeof(rel), "events/%s/enable", spec);
-	if (!spec[0] || strstr(spec, "..") || strchr(spec, '/') || file_write(tb->dir, rel, "1") < 0)
+	if (!spec[0] || strstr(spec, "..") || strchr(spec, '/') || sysinfo_file_write(tb->dir, rel, "1", true) < 0)
 		return -1;
 	snprintf(tb->events + o, sizeof(tb->events) - o, "%s%s", o ? "," : "", spec);
 	return 0;
@@ -187,7 +152,7 @@ static int events_enable(struct tracebreak *tb, const char *list, char *err, siz
 			continue;
 		}
 		if (event_enable(tb, item) < 0) {
-			terr(err, errlen, "trace.events: this kernel has no trace event \"%s\" "
+			msgbuf_set(err, errlen, "trace.events: this kernel has no trace event \"%s\" "
 			     "(SYSTEM or SYSTEM:EVENT, as in %s/available_events)", item, tb->dir);
 			return -1;
 		}
@@ -239,12 +204,12 @@ static int instance_make(struct tracebreak *tb, char *err, size_t errlen)
 	instances_sweep(root);
 	snprintf(inst, sizeof(inst), "%s/instances/sqwave-%ld", root, (long)getpid());
 	if (strlen(inst) >= sizeof(tb->dir)) {
-		terr(err, errlen, "--break: tracefs path too long: %s", root);
+		msgbuf_set(err, errlen, "--break: tracefs path too long: %s", root);
 		return -1;
 	}
 	memcpy(tb->dir, inst, strlen(inst) + 1);
 	if (mkdir(tb->dir, 0755) < 0 && errno != EEXIST) {
-		terr(err, errlen, "--break: cannot create the run's tracefs instance %s: %s "
+		msgbuf_set(err, errlen, "--break: cannot create the run's tracefs instance %s: %s "
 		     "(trace.buffer=top traces into the top-level buffer instead)", tb->dir,
 		     strerror(errno));
 		return -1;
@@ -260,7 +225,7 @@ struct tracebreak *tracebreak_new(const struct tracebreak_params *p, char *err, 
 	struct stat st;
 
 	if (!tb) {
-		terr(err, errlen, "out of memory");
+		msgbuf_set(err, errlen, "out of memory");
 		return NULL;
 	}
 	tb->p = *p;
@@ -271,10 +236,10 @@ struct tracebreak *tracebreak_new(const struct tracebreak_params *p, char *err, 
 		snprintf(tb->dir, sizeof(tb->dir), "%s", p->tracefs);
 	} else if (find_tracefs(tb->dir, sizeof(tb->dir)) < 0) {
 		if (stat("/sys/kernel/tracing", &st) == 0)
-			terr(err, errlen, "--break needs ftrace, and tracefs is not mounted: "
+			msgbuf_set(err, errlen, "--break needs ftrace, and tracefs is not mounted: "
 			     "mount -t tracefs nodev /sys/kernel/tracing");
 		else
-			terr(err, errlen, "--break needs ftrace, and this kernel has no tracefs "
+			msgbuf_set(err, errlen, "--break needs ftrace, and this kernel has no tracefs "
 			     "(/sys/kernel/tracing is missing: CONFIG_FTRACE is off)");
 		goto fail;
 	}
@@ -285,7 +250,7 @@ struct tracebreak *tracebreak_new(const struct tracebreak_params *p, char *err, 
 	snprintf(path, sizeof(path), "%s/tracing_on", tb->dir);
 	tb->on_fd = open(path, O_RDWR | O_CLOEXEC);
 	if (tb->marker_fd < 0 || tb->on_fd < 0) {
-		terr(err, errlen, "--break: cannot open %s/%s: %s (tracefs needs root)", tb->dir,
+		msgbuf_set(err, errlen, "--break: cannot open %s/%s: %s (tracefs needs root)", tb->dir,
 		     tb->marker_fd < 0 ? "trace_marker" : "tracing_on", strerror(errno));
 		goto fail;
 	}
@@ -294,12 +259,12 @@ struct tracebreak *tracebreak_new(const struct tracebreak_params *p, char *err, 
 	file_read(tb->dir, "tracing_on", tb->saved_on, sizeof(tb->saved_on));
 	if (p->tracer && p->tracer[0]) {
 		file_read(tb->dir, "current_tracer", tb->saved_tracer, sizeof(tb->saved_tracer));
-		if (file_write(tb->dir, "current_tracer", p->tracer) < 0) {
+		if (sysinfo_file_write(tb->dir, "current_tracer", p->tracer, true) < 0) {
 			char avail[512] = "?";
 			int e = errno;
 
 			file_read(tb->dir, "available_tracers", avail, sizeof(avail));
-			terr(err, errlen, "--tracer %s: cannot select it (%s); this kernel offers: %s",
+			msgbuf_set(err, errlen, "--tracer %s: cannot select it (%s); this kernel offers: %s",
 			     p->tracer, strerror(e), avail);
 			goto fail;
 		}
@@ -310,8 +275,8 @@ struct tracebreak *tracebreak_new(const struct tracebreak_params *p, char *err, 
 
 		file_read(tb->dir, "buffer_size_kb", tb->saved_kb, sizeof(tb->saved_kb));
 		snprintf(kb, sizeof(kb), "%d", p->buffer_kb);
-		if (file_write(tb->dir, "buffer_size_kb", kb) < 0) {
-			terr(err, errlen, "trace.buffer_kb %d: cannot set %s/buffer_size_kb: %s",
+		if (sysinfo_file_write(tb->dir, "buffer_size_kb", kb, true) < 0) {
+			msgbuf_set(err, errlen, "trace.buffer_kb %d: cannot set %s/buffer_size_kb: %s",
 			     p->buffer_kb, tb->dir, strerror(errno));
 			goto fail;
 		}
@@ -325,12 +290,12 @@ struct tracebreak *tracebreak_new(const struct tracebreak_params *p, char *err, 
 		if (sel && (end = strchr(sel, ']'))) {
 			memmove(tb->saved_clock, sel + 1, (size_t)(end - sel - 1));
 			tb->saved_clock[end - sel - 1] = '\0';
-			tb->clock_set = file_write(tb->dir, "trace_clock", "mono") == 0;
+			tb->clock_set = sysinfo_file_write(tb->dir, "trace_clock", "mono", true) == 0;
 		}
 	}
 	tb->rt.efd = eventfd(0, EFD_CLOEXEC);
 	if (tb->rt.efd < 0) {
-		terr(err, errlen, "eventfd: %s", strerror(errno));
+		msgbuf_set(err, errlen, "eventfd: %s", strerror(errno));
 		goto fail;
 	}
 	tb->rt.threshold_ns = p->threshold_ns;
@@ -338,9 +303,9 @@ struct tracebreak *tracebreak_new(const struct tracebreak_params *p, char *err, 
 	atomic_init(&tb->rt.armed, true);
 	atomic_init(&tb->quit, false);
 	/* Tracing on for the run; whatever was in the buffer is not ours. */
-	file_write(tb->dir, "trace", "");
+	sysinfo_file_write(tb->dir, "trace", "", true);
 	if (pwrite(tb->on_fd, "1", 1, 0) != 1) {
-		terr(err, errlen, "cannot switch tracing on: %s", strerror(errno));
+		msgbuf_set(err, errlen, "cannot switch tracing on: %s", strerror(errno));
 		goto fail;
 	}
 	return tb;
@@ -392,14 +357,6 @@ static int save_trace(struct tracebreak *tb, const char *path)
 	return ret;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 static void *helper(void *arg)
 {
 	struct tracebreak *tb = arg;
@@ -423,7 +380,7 @@ static void *helper(void *arg)
 				break;
 			continue;
 		}
-		t = mono_ns();
+		t = units_mono_ns();
 		what = tb->rt.what == TRACEBREAK_WAKE ? "wake latency" : "pulse width";
 		/* Mark and stop first: the buffer must keep what caused it. */
 		n = snprintf(marker, sizeof(marker), "sqwave: break at edge #%" PRIu64 " (intended %"
@@ -457,7 +414,7 @@ static void *helper(void *arg)
 				atomic_store(tb->stop, true);
 		} else if ((int)no < tb->p.max_breaks && !atomic_load(&tb->quit)) {
 			/* Trace again from an empty buffer, and listen again. */
-			file_write(tb->dir, "trace", "");
+			sysinfo_file_write(tb->dir, "trace", "", true);
 			(void)!pwrite(tb->on_fd, "1", 1, 0);
 			done = false;
 			atomic_store_explicit(&tb->rt.armed, true, memory_order_release);
@@ -508,11 +465,11 @@ void tracebreak_free(struct tracebreak *tb)
 	if (tb->on_fd >= 0 && tb->saved_on[0])
 		(void)!pwrite(tb->on_fd, tb->saved_on, 1, 0);
 	if (tb->tracer_set && tb->saved_tracer[0])
-		file_write(tb->dir, "current_tracer", tb->saved_tracer);
+		sysinfo_file_write(tb->dir, "current_tracer", tb->saved_tracer, true);
 	if (tb->kb_set && tb->saved_kb[0])
-		file_write(tb->dir, "buffer_size_kb", tb->saved_kb);
+		sysinfo_file_write(tb->dir, "buffer_size_kb", tb->saved_kb, true);
 	if (tb->clock_set && tb->saved_clock[0])
-		file_write(tb->dir, "trace_clock", tb->saved_clock);
+		sysinfo_file_write(tb->dir, "trace_clock", tb->saved_clock, true);
 	if (tb->marker_fd >= 0)
 		close(tb->marker_fd);
 	if (tb->on_fd >= 0)

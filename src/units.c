@@ -53,7 +53,7 @@ int64_t units_unit_ns(const char *unit)
 	return unit ? units_match(unit, strlen(unit)) : 0;
 }
 
-static uint64_t units_gcd(uint64_t a, uint64_t b)
+uint64_t units_gcd(uint64_t a, uint64_t b)
 {
 	while (b) {
 		uint64_t t = a % b;

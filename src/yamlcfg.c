@@ -15,13 +15,6 @@
 
 #include "plan.h"
 
-/* One value read from the file, checked but not yet stored. */
-struct yc_entry {
-	enum cfg_key key;
-	char *value;
-	int line;
-};
-
 struct yc {
 	const char *name;
 	enum cfg_source src;
@@ -30,9 +23,7 @@ struct yc {
 	yaml_parser_t parser;
 	yaml_event_t ev;
 	bool have_ev;
-	struct config *scratch;           /* validates values without touching the caller's */
-	struct yc_entry entry[CFG_NKEYS]; /* a key appears at most once */
-	size_t nentries;
+	struct config *scratch;           /* the file's values, until all of it is good */
 	int key_line[CFG_NKEYS];          /* line a key was set on; 0: not set */
 	int section_line[CFG_NKEYS];      /* indexed by the section's first key */
 	int section_col[CFG_NKEYS];
@@ -342,18 +333,15 @@ static enum yamlcfg_result yc_value(struct yc *st, int k)
 			copy[--n] = '\0';
 	}
 store:
+	/* Parsed and stored once, into the scratch configuration; the caller's
+	 * takes it only when the whole file is good (config_take). */
 	r = config_set(st->scratch, (enum cfg_key)k, copy, st->src, st->name,
 		       line, msg, sizeof(msg));
-	if (r != CFG_OK) {
-		free(copy);
+	free(copy);
+	if (r != CFG_OK)
 		return yc_fail(st, &mark,
 			       r == CFG_E_PLACE ? YAMLCFG_E_PLACE :
 			       r == CFG_E_NOMEM ? YAMLCFG_E_NOMEM : YAMLCFG_E_VALUE, "%s", msg);
-	}
-	st->entry[st->nentries].key = (enum cfg_key)k;
-	st->entry[st->nentries].value = copy;
-	st->entry[st->nentries].line = line;
-	st->nentries++;
 	return YAMLCFG_OK;
 }
 
@@ -941,7 +929,6 @@ enum yamlcfg_result yamlcfg_load_buffer(struct config *c, const char *name,
 {
 	const unsigned char *p = buf;
 	enum yamlcfg_result r;
-	char msg[512];
 	struct yc *st;
 	size_t i;
 
@@ -1003,21 +990,17 @@ enum yamlcfg_result yamlcfg_load_buffer(struct config *c, const char *name,
 	r = yc_document(st);
 	if (!r)
 		r = yc_required(st);
-	/* Everything checked: now store, keeping the file's line as origin. */
-	for (i = 0; !r && i < st->nentries; i++) {
-		if (config_set(c, st->entry[i].key, st->entry[i].value, src, name,
-			       st->entry[i].line, msg, sizeof(msg)) != CFG_OK)
-			r = yc_fail(st, NULL, YAMLCFG_E_NOMEM, "%s", msg);
-	}
+	/* Everything checked: the plan first (it may fail), then the values,
+	 * with the file's lines as their origins. */
 	if (!r && plan_take(config_plan(c), config_plan(st->scratch)) < 0)
 		r = yc_fail(st, NULL, YAMLCFG_E_NOMEM, "out of memory");
+	if (!r)
+		config_take(c, st->scratch);
 
 	if (st->have_ev)
 		yaml_event_delete(&st->ev);
 	yaml_parser_delete(&st->parser);
 	config_free(st->scratch);
-	for (i = 0; i < st->nentries; i++)
-		free(st->entry[i].value);
 out_free:
 	free(st);
 	return r;

@@ -126,6 +126,43 @@ for want in ("kernel", "histogram", "over time", "Tmin", "Tmax"):
 PY
 }
 
+test_the_svg_shows_the_verdict_persistence_warm_up_and_labels_that_never_overlap() {
+	# tight limits so that some pulses are outside them; the run fails (1)
+	"$SQWAVE" run --board "$BOARD" --duration 1500ms --warmup 300ms --tmin 499us --tmax 501us \
+		--quiet --log "$TMP/v.sqwlog" > /dev/null 2>&1
+	"$SQWAVE" analyze "$TMP/v.sqwlog" --quiet --svg "$TMP/v.svg" --json "$TMP/v.json" \
+		--worst 40 || fail "analyze failed" || return 1
+	python3 - "$TMP/v.svg" "$TMP/v.json" <<'PY' || return 1
+import json, sys, xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+root = ET.parse(sys.argv[1]).getroot()
+v = json.load(open(sys.argv[2]))["verdict"]
+texts = [t for t in root.iter(ns + "text")]
+alltext = " ".join(t.text or "" for t in texts)
+assert v["result"] == "FAIL", v
+n = v["pulses_below_tmin"] + v["pulses_above_tmax"]
+assert n > 0, v
+for want in ("FAIL", "%d pulses outside 499.000..501.000 us" % n, "Persistence",
+             "warm-up (not counted)", "UTC", "linear around the nominal",
+             "Pulse-width histogram", "Wake-up latency histogram", "intended rise"):
+    assert want in alltext, want
+# the persistence screen holds graded cells
+assert sum(1 for r in root.iter(ns + "rect") if r.get("fill", "").startswith("#") and
+           r.get("height") == "5.0") > 3
+# worst-edge labels: never over each other
+boxes = []
+for t in texts:
+    s = t.text or ""
+    if s.startswith("#") and t.get("font-size") == "10":
+        x, y, w = float(t.get("x")), float(t.get("y")), 6.0 * len(s)
+        boxes.append((x - w / 2, y - 10, x + w / 2, y + 2))
+assert boxes, "no worst-edge label"
+for i, a in enumerate(boxes):
+    for b in boxes[i + 1:]:
+        assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
+PY
+}
+
 test_a_killed_run_is_analyzed_up_to_its_last_record_and_says_truncated() {
 	"$SQWAVE" run --board "$BOARD" --duration 60s --quiet --log "$TMP/k.sqwlog" \
 		> /dev/null 2>&1 &
@@ -170,6 +207,38 @@ test_a_corrupt_log_header_and_a_bad_edge_list_are_exit_2() {
 	rc=$?
 	[ $rc -eq 2 ] || fail "bad edge list: exit $rc, expected 2" || return 1
 	grep -q "bad.csv:3:" "$TMP/b.err" || fail "no file:line in: $(cat "$TMP/b.err")" || return 1
+}
+
+test_a_bare_half_period_is_microseconds_as_for_run() {
+	# One duration grammar: run --half-period 500 is 500 us, so is analyze's.
+	printf 'seq,level,intended_ns,measured_ns\n0,1,1000000,1001000\n1,0,1501000,1502000\n2,1,2001000,2002000\n' \
+		> "$TMP/hp.csv"
+	"$SQWAVE" analyze "$TMP/hp.csv" --half-period 500 --quiet --json "$TMP/hp.json" \
+		2> "$TMP/hp.err" || fail "$(cat "$TMP/hp.err")" || return 1
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["half_period_ns"] == 500000, d["half_period_ns"]' \
+		"$TMP/hp.json" || return 1
+	"$SQWAVE" analyze "$TMP/hp.csv" --half-period 5parsecs --quiet > /dev/null 2> "$TMP/hp2.err"
+	[ $? -eq 2 ] || return 1
+	grep -q -- "--half-period must be a duration between 1us and 10s (bare numbers are us)" "$TMP/hp2.err" ||
+		fail "$(cat "$TMP/hp2.err")" || return 1
+}
+
+test_a_mistyped_option_gets_the_closest_one_in_every_command() {
+	local cmd opt want
+	while read -r cmd opt want; do
+		"$SQWAVE" $cmd "$opt" x > /dev/null 2> "$TMP/typo.err"
+		[ $? -eq 2 ] || fail "$cmd $opt: not exit 2" || return 1
+		grep -q -- "unknown option $opt; did you mean $want?" "$TMP/typo.err" ||
+			fail "$cmd: $(cat "$TMP/typo.err")" || return 1
+	done <<'EOF2'
+run --durration --duration
+check --priorty --priority
+analyze --worts --worst
+compare --tolerence --tolerance
+export --cvs --csv
+report --markdwon --markdown
+boards --rot --root
+EOF2
 }
 
 test_a_missing_file_is_an_io_error_exit_3() {

@@ -168,7 +168,7 @@ test_a_capture_from_standard_input_is_compared_like_a_file() {
 test_bad_input_is_exit_2_and_a_missing_file_exit_3() {
 	cmp "$TMP/run.sqwlog" --scope-tmin "444 parsecs"
 	expect_rc 2 $? || return 1
-	grep -q "bare number is us" "$TMP/err" || fail "message does not say the grammar: $(cat "$TMP/err")" || return 1
+	grep -q "bare numbers are us" "$TMP/err" || fail "message does not say the grammar: $(cat "$TMP/err")" || return 1
 	echo "not a capture" > "$TMP/junk.txt"
 	cmp "$TMP/run.sqwlog" "$TMP/junk.txt"
 	expect_rc 2 $? || return 1

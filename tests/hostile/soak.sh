@@ -15,8 +15,8 @@ failed=0
 
 fail() { echo "    $*" >&2; return 1; }
 
-# An ASan build reserves terabytes of shadow memory and cannot run under an
-# address-space limit: leave it unbounded there (time still bounds it).
+# A sanitizer build reserves terabytes of shadow address space: no limit
+# there (as the other hostile scripts do).
 if grep -qa __asan_init "$SQWAVE" 2> /dev/null; then VMEM=unlimited; else VMEM=524288; fi
 
 # Run sqwave with a 512 MiB address-space limit and a time bound; prints

@@ -110,6 +110,40 @@ static void pulse_statistics_match_an_independent_computation(void **state)
 	analysis_free(a);
 }
 
+/* One pulse, one number: Tmax (as the summary prints it) and the worst-edges
+ * list name the same edge, the one that ends the pulse; for logs (ranked by
+ * latency) and for captures (ranked by width). */
+static void a_pulse_has_the_same_number_in_tmax_and_the_worst_edges(void **state)
+{
+	static const struct analyze_source_info cap_info = {
+		.kind = ANALYZE_SRC_CAPTURE, .path = "test", .format = "test",
+	};
+	const struct analyze_source_info *infos[] = { &log_info, &cap_info };
+	size_t k, i;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		struct analysis *a = new_analysis(infos[k], 3);
+		const struct edgestats_result *r;
+
+		for (i = 0; i < 12; i++) {
+			/* edge 7 is 40 us late: the pulse 6->7 is the longest */
+			struct edge_rec e = at(i, i * HALF, i == 7 ? 40000 : 1000, (uint8_t)(i % 2 == 0));
+
+			analysis_add(a, &e);
+		}
+		analysis_finish(a);
+		r = analysis_stats(a);
+		assert_int_equal(r->width[EDGESTATS_ANY].tmax.width_ns, HALF + 39000);
+		assert_int_equal(r->width[EDGESTATS_ANY].tmax.at.seq, 7);
+		assert_int_equal(r->width[EDGESTATS_ANY].tmax.at.intended_ns, T0 + 7 * HALF);
+		assert_true(a->nworst > 0);
+		assert_int_equal(a->worst[0].seq, 7);
+		assert_int_equal(a->worst[0].before_ns, HALF + 39000);
+		analysis_free(a);
+	}
+}
+
 static void the_last_edge_among_the_worst_has_no_following_pulse(void **state)
 {
 	struct analysis *a = new_analysis(&log_info, 1);
@@ -199,15 +233,48 @@ static void the_timeline_has_a_row_per_minute_with_its_worst(void **state)
 	assert_int_equal(a->minutes[1].lat_max_seq, 3);
 	assert_int_equal(a->minutes[2].edges, 0);
 	assert_int_equal(a->minutes[3].edges, 1);
-	/* pulse 0->1 (+), 2->3 (+), 3->4 (-); 1->2 and 4->5 span minutes:
-	 * counted in the minute where they start */
+	/* pulse 0->1 (+), 2->3 (+), 3->4 (-); 1->2 (-) and 4->5 (+) span
+	 * minutes: counted in the minute where they end (a pulse is its
+	 * ending edge's, everywhere) */
 	assert_int_equal(a->minutes[0].pulses[0], 1);
 	assert_int_equal(a->minutes[0].wmin[0], HALF + 6000);
-	assert_int_equal(a->minutes[0].pulses[1], 1);
-	assert_int_equal(a->minutes[1].pulses[0], 2);
+	assert_int_equal(a->minutes[0].pulses[1], 0);
+	assert_int_equal(a->minutes[1].pulses[0], 1);
 	assert_int_equal(a->minutes[1].wmin[0], HALF + 1000);
-	assert_int_equal(a->minutes[1].pulses[1], 1);
-	assert_int_equal(a->minutes[1].wmax[1], HALF - 2500);
+	assert_int_equal(a->minutes[1].pulses[1], 2);
+	assert_int_equal(a->minutes[1].wmax[1], min - HALF - 5000);
+	assert_int_equal(a->minutes[3].pulses[0], 1);
+	analysis_free(a);
+}
+
+/* --timeline 20s: rows named in the duration grammar, not "0.333333 min". */
+static void the_timeline_rows_are_named_in_durations(void **state)
+{
+	struct analyze_opts o = {
+		.worst_n = 0, .missed_list = 2, .hist_buckets = 1000, .minute_ns = 20000000000LL,
+	};
+	struct analysis *a = analysis_new(&o, &log_info);
+	char *text = NULL;
+	size_t len = 0, i;
+	FILE *m;
+
+	(void)state;
+	assert_non_null(a);
+	for (i = 0; i < 100; i++) {
+		struct edge_rec e = at(i, i * 500000000ull, 1000, (uint8_t)(i % 2 == 0));
+
+		analysis_add(a, &e);
+	}
+	analysis_finish(a);
+	m = open_memstream(&text, &len);
+	assert_non_null(m);
+	analyze_print_text(m, a);
+	fclose(m);
+	assert_non_null(strstr(text, "timeline, 20s a row (from the first edge)"));
+	assert_non_null(strstr(text, "\n         20s "));
+	assert_non_null(strstr(text, "\n         40s "));
+	assert_null(strstr(text, "0.333"));
+	free(text);
 	analysis_free(a);
 }
 
@@ -452,10 +519,10 @@ static void a_truncated_log_is_read_to_its_last_complete_record(void **state)
 	snprintf(path, sizeof(path), "%s/cut.sqwlog", tmpdir);
 	for (i = 0; i < 5; i++)
 		recs[i] = at((uint64_t)i, (uint64_t)i * HALF, 1000, (uint8_t)(i % 2 == 0));
-	w = edgelog_writer_open(path, &m);
+	w = edgelog_writer_create(path, &m, NULL, 0, NULL, 0);
 	assert_non_null(w);
 	assert_int_equal(edgelog_writer_append(w, recs, 5), 0);
-	assert_int_equal(edgelog_writer_close(w, NULL), 0); /* no footer: killed */
+	assert_int_equal(edgelog_writer_close(w, NULL, NULL, 0), 0); /* no footer: killed */
 	{
 		/* and cut inside the last record */
 		FILE *f = fopen(path, "rb+");
@@ -513,7 +580,7 @@ static void write_run_log(const char *path, uint64_t n, uint64_t bad, uint64_t d
 	uint64_t i, slot = 0;
 
 	unlink(path);
-	w = edgelog_writer_open(path, &m);
+	w = edgelog_writer_create(path, &m, NULL, 0, NULL, 0);
 	assert_non_null(w);
 	for (i = 0; i < n; i++) {
 		uint64_t adv = i == 0 ? 1 : i % 997 == 0 ? 3 : i == n / 2 ? 70000 : 1;
@@ -535,7 +602,7 @@ static void write_run_log(const char *path, uint64_t n, uint64_t bad, uint64_t d
 			assert_int_equal(edgelog_writer_append_event(w, e.intended_ns, EDGELOG_EV_NOTE,
 								     "text=hello\n", 11), 0);
 	}
-	assert_int_equal(edgelog_writer_close(w, &f), 0);
+	assert_int_equal(edgelog_writer_close(w, &f, NULL, 0), 0);
 }
 
 /* analysis_feed() with @threads against analysis_add() edge by edge. */
@@ -626,6 +693,49 @@ static void a_bad_record_stops_the_threaded_feed_naming_it(void **state)
 	unlink(path);
 }
 
+/* Every kind of edge source behind one interface: the kind comes from the
+ * first bytes or from --format, a wrong --format is the kind's own refusal,
+ * and only logs lend their records in batches. */
+static void every_source_kind_opens_through_one_factory(void **state)
+{
+	static const char csv[] = "seq,level,intended_ns,measured_ns\n0,1,1000,1100\n1,0,501000,501200\n";
+	struct analyze_source_opts as_log = { .format = "log" }, as_edges = { .format = "edges" };
+	char log[256], err[512];
+	const char *list = write_file("kinds.csv", csv);
+	struct analyze_source *s;
+	enum analyze_status st;
+	struct edge_rec e;
+
+	(void)state;
+	snprintf(log, sizeof(log), "%s/kinds.sqwlog", tmpdir);
+	write_run_log(log, 10, UINT64_MAX, 0);
+	/* detected */
+	s = analyze_source_open(list, NULL, &st, err, sizeof(err));
+	assert_non_null(s);
+	assert_int_equal(analyze_source_info(s)->kind, ANALYZE_SRC_EDGE_CSV);
+	assert_false(analyze_source_batched(s));
+	assert_int_equal(analyze_source_next(s, &e), 1);
+	analyze_source_close(s);
+	s = analyze_source_open(log, NULL, &st, err, sizeof(err));
+	assert_non_null(s);
+	assert_int_equal(analyze_source_info(s)->kind, ANALYZE_SRC_LOG);
+	assert_true(analyze_source_batched(s));
+	analyze_source_close(s);
+	/* named: the same kinds, and a wrong name is that kind's refusal */
+	s = analyze_source_open(list, &as_edges, &st, err, sizeof(err));
+	assert_non_null(s);
+	analyze_source_close(s);
+	assert_null(analyze_source_open(list, &as_log, &st, err, sizeof(err)));
+	assert_int_equal(st, ANALYZE_E_INPUT);
+	assert_null(analyze_source_open(log, &as_edges, &st, err, sizeof(err)));
+	assert_int_equal(st, ANALYZE_E_INPUT);
+	/* anything else goes to the captures, which say it is not one */
+	assert_null(analyze_source_open(write_file("kinds.txt", "hello\n"), NULL, &st, err,
+					sizeof(err)));
+	assert_int_equal(st, ANALYZE_E_INPUT);
+	assert_true(err[0] != '\0');
+}
+
 static void a_directory_or_a_pipe_is_bad_input(void **state)
 {
 	enum analyze_status st;
@@ -661,9 +771,11 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(pulse_statistics_match_an_independent_computation),
 		cmocka_unit_test(the_last_edge_among_the_worst_has_no_following_pulse),
+		cmocka_unit_test(a_pulse_has_the_same_number_in_tmax_and_the_worst_edges),
 		cmocka_unit_test(a_pulse_spanning_a_gap_in_seq_is_not_counted),
 		cmocka_unit_test(missed_periods_are_listed_up_to_the_bound_and_all_counted),
 		cmocka_unit_test(the_timeline_has_a_row_per_minute_with_its_worst),
+		cmocka_unit_test(the_timeline_rows_are_named_in_durations),
 		cmocka_unit_test(warmup_edges_take_no_part_and_the_first_counted_pulse_needs_two_counted_edges),
 		cmocka_unit_test(a_capture_reports_its_partial_segments_at_both_ends),
 		cmocka_unit_test(a_plain_edge_list_reads_with_units_comments_and_crlf),
@@ -675,6 +787,7 @@ int main(void)
 		cmocka_unit_test(feeding_a_log_in_two_threads_gives_what_one_thread_gives),
 		cmocka_unit_test(a_bad_record_stops_the_threaded_feed_naming_it),
 		cmocka_unit_test(a_directory_or_a_pipe_is_bad_input),
+		cmocka_unit_test(every_source_kind_opens_through_one_factory),
 	};
 
 	return cmocka_run_group_tests(tests, make_dir, remove_dir);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
+#include "capture.h"
 #include "capture_levels.h"
 
 static uint32_t rng = 1;
@@ -136,6 +137,42 @@ static void digital_edges_are_at_the_first_sample_analog_ones_interpolated(void 
 	assert_int_equal(capture_analog_feed(&a, 5, 1.7, &x, &lvl), 0);
 }
 
+/* The one rule for logic samples that may be unknown (X, x/z): the first
+ * known level is no edge, a level back from unknown is no edge, and the
+ * next change after unknown data is flagged as after a gap. */
+static void unknown_logic_samples_are_gaps_never_edges(void **state)
+{
+	static const int in[] = { -1, 1, 1, 0, -1, 0, 1, 1, -1, 0, 0, 1 };
+	static const int want[] = {
+		CAPTURE_LOGIC_NONE, CAPTURE_LOGIC_FIRST, CAPTURE_LOGIC_NONE, CAPTURE_LOGIC_EDGE,
+		CAPTURE_LOGIC_NONE, CAPTURE_LOGIC_NONE, CAPTURE_LOGIC_EDGE, CAPTURE_LOGIC_NONE,
+		CAPTURE_LOGIC_NONE, CAPTURE_LOGIC_NONE, CAPTURE_LOGIC_NONE, CAPTURE_LOGIC_EDGE,
+	};
+	static const uint8_t flags[] = { 0, 0, 0, 0, 0, 0, CAPTURE_EDGE_F_AFTER_GAP, 0, 0, 0, 0,
+					 CAPTURE_EDGE_F_AFTER_GAP };
+	struct capture_logic g;
+	size_t i;
+
+	(void)state;
+	capture_logic_reset(&g);
+	for (i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		uint8_t f = 0xff;
+
+		assert_int_equal(capture_logic_step(&g, in[i], &f), want[i]);
+		if (want[i] == CAPTURE_LOGIC_EDGE)
+			assert_int_equal(f, flags[i]);
+		else
+			assert_int_equal(f, 0xff);  /* untouched */
+	}
+	assert_int_equal(capture_logic_field("0", 1), 0);
+	assert_int_equal(capture_logic_field("1", 1), 1);
+	assert_int_equal(capture_logic_field("x", 1), -1);
+	assert_int_equal(capture_logic_field("X", 1), -1);
+	assert_int_equal(capture_logic_field("2", 1), -2);
+	assert_int_equal(capture_logic_field("10", 2), -2);
+	assert_int_equal(capture_logic_field("", 0), -2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -145,6 +182,7 @@ int main(void)
 		cmocka_unit_test(zero_one_data_needs_no_clustering),
 		cmocka_unit_test(the_kept_subset_covers_the_whole_trace_evenly),
 		cmocka_unit_test(digital_edges_are_at_the_first_sample_analog_ones_interpolated),
+		cmocka_unit_test(unknown_logic_samples_are_gaps_never_edges),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

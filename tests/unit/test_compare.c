@@ -56,11 +56,11 @@ static int group_setup(void **state)
 		recs[k].expirations = 1;
 		recs[k].level = (uint8_t)(k % 2 == 0);
 	}
-	w = edgelog_writer_open(log_path, &m);
+	w = edgelog_writer_create(log_path, &m, NULL, 0, NULL, 0);
 	if (!w || edgelog_writer_append(w, recs, NREC))
 		return -1;
 	f.records = NREC;
-	return edgelog_writer_close(w, &f);
+	return edgelog_writer_close(w, &f, NULL, 0);
 }
 
 static int group_teardown(void **state)

@@ -478,6 +478,55 @@ static void required_board_keys_are_checked_after_all_sources(void **state)
 	assert_int_equal(config_check_required(c, err, sizeof(err)), CFG_OK);
 }
 
+static void contradictory_limits_are_an_error_naming_both_origins(void **state)
+{
+	struct config *c = *state;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(config_check_limits(c, err, sizeof(err)), CFG_OK);
+	assert_int_equal(config_set(c, CFG_LIMITS_TMAX, "400us", CFG_SRC_PROFILE, "p.yaml", 7,
+				    err, sizeof(err)), CFG_OK);
+	assert_int_equal(config_check_limits(c, err, sizeof(err)), CFG_OK); /* tmin unset */
+	assert_int_equal(config_apply_option(c, "tmin", "600", err, sizeof(err)), CFG_OK);
+	assert_int_equal(config_check_limits(c, err, sizeof(err)), CFG_E_RANGE);
+	assert_string_equal(err, "limits.tmin (600us, command line) must be below limits.tmax "
+			    "(400us, p.yaml:7): no pulse could meet both");
+	assert_int_equal(config_apply_option(c, "tmin", "400us", err, sizeof(err)), CFG_OK);
+	assert_int_equal(config_check_limits(c, err, sizeof(err)), CFG_E_RANGE);
+	assert_int_equal(config_apply_option(c, "tmin", "399us", err, sizeof(err)), CFG_OK);
+	assert_int_equal(config_check_limits(c, err, sizeof(err)), CFG_OK);
+	/* a latency limit beyond the half period is no contradiction */
+	assert_int_equal(config_apply_option(c, "max-latency", "2ms", err, sizeof(err)), CFG_OK);
+	assert_int_equal(config_check_limits(c, err, sizeof(err)), CFG_OK);
+}
+
+static void take_moves_checked_values_and_keeps_precedence_and_origin(void **state)
+{
+	struct config *c = *state, *scratch = config_new();
+	char err[256], buf[256];
+
+	(void)state;
+	assert_non_null(scratch);
+	assert_int_equal(config_set(scratch, CFG_RUN_DURATION, "10", CFG_SRC_PROFILE, "p.yaml", 3,
+				    err, sizeof(err)), CFG_OK);
+	assert_int_equal(config_set(scratch, CFG_RUN_LABEL, "idle", CFG_SRC_PROFILE, "p.yaml", 4,
+				    err, sizeof(err)), CFG_OK);
+	assert_int_equal(config_set(scratch, CFG_RUN_HALF_PERIOD, "250", CFG_SRC_PROFILE, "p.yaml",
+				    5, err, sizeof(err)), CFG_OK);
+	/* the command line already set the half period: the profile's does not apply */
+	assert_int_equal(config_apply_option(c, "half-period", "100us", err, sizeof(err)), CFG_OK);
+	config_take(c, scratch);
+	assert_int_equal(config_int(c, CFG_RUN_DURATION), 10 * 1000000000LL);
+	assert_string_equal(config_str(c, CFG_RUN_LABEL), "idle");
+	assert_string_equal(config_origin(c, CFG_RUN_LABEL, buf, sizeof(buf)), "p.yaml:4");
+	assert_int_equal(config_int(c, CFG_RUN_HALF_PERIOD), 100000);
+	assert_int_equal(config_source(c, CFG_RUN_HALF_PERIOD), CFG_SRC_CMDLINE);
+	/* moved, not copied */
+	assert_int_equal(config_source(scratch, CFG_RUN_LABEL), CFG_SRC_DEFAULT);
+	config_free(scratch);
+}
+
 static void long_options_map_back_to_their_keys(void **state)
 {
 	struct option opts[CFG_NKEYS + 1];
@@ -670,6 +719,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(every_value_formats_to_text_that_sets_it_again, setup, teardown),
 		cmocka_unit_test_setup_teardown(the_dump_is_one_escaped_line_per_key, setup, teardown),
 		cmocka_unit_test_setup_teardown(required_board_keys_are_checked_after_all_sources, setup, teardown),
+		cmocka_unit_test_setup_teardown(contradictory_limits_are_an_error_naming_both_origins, setup, teardown),
+		cmocka_unit_test_setup_teardown(take_moves_checked_values_and_keeps_precedence_and_origin, setup, teardown),
 		cmocka_unit_test(long_options_map_back_to_their_keys),
 		cmocka_unit_test_setup_teardown(getopt_long_and_the_table_parse_a_command_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_value_option_without_a_value_is_an_error, setup, teardown),

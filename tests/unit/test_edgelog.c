@@ -81,7 +81,7 @@ static void write_log_ev(uint64_t n, int footer, uint64_t ev_after)
 	m.start_realtime_ns = 1700000000000000000ull;
 	m.text = (char *)TEXT;
 	unlink(path);
-	w = edgelog_writer_open(path, &m);
+	w = edgelog_writer_create(path, &m, NULL, 0, NULL, 0);
 	assert_non_null(w);
 	for (i = 0; i < n; i++) {
 		struct edge_rec e = rec_for(i);
@@ -93,7 +93,7 @@ static void write_log_ev(uint64_t n, int footer, uint64_t ev_after)
 	}
 	f.missed_periods = 7;
 	f.dropped = 0;
-	assert_int_equal(edgelog_writer_close(w, footer ? &f : NULL), 0);
+	assert_int_equal(edgelog_writer_close(w, footer ? &f : NULL, NULL, 0), 0);
 }
 
 static void write_log(uint64_t n, int footer)
@@ -328,12 +328,13 @@ static void a_full_disk_fails_the_writer_and_keeps_what_was_written(void **state
 	struct rlimit old, lim;
 	uint64_t i, n;
 	int failed = 0;
+	char why[600], err[600];
 
 	(void)state;
 	m.half_period_ns = 500000;
 	m.start_ns = 5000000000ull;
 	m.text = (char *)"board.name=sim\n";
-	w = edgelog_writer_open(path, &m);
+	w = edgelog_writer_create(path, &m, NULL, 0, NULL, 0);
 	assert_non_null(w);
 	/* A file-size limit makes write() fail like a full disk would. */
 	signal(SIGXFSZ, SIG_IGN);
@@ -350,7 +351,13 @@ static void a_full_disk_fails_the_writer_and_keeps_what_was_written(void **state
 		}
 	}
 	assert_true(failed);
-	assert_int_equal(edgelog_writer_close(w, &ft), -1);
+	/* the failure is told to the caller, not printed (one error contract) */
+	snprintf(why, sizeof(why), "writing log %s failed after %llu records: %s", path,
+		 (unsigned long long)i, strerror(EFBIG));
+	assert_string_equal(edgelog_writer_error(w), why);
+	assert_int_equal(edgelog_writer_close(w, &ft, err, sizeof(err)), -1);
+	assert_int_equal(errno, EFBIG);
+	assert_string_equal(err, why);
 	setrlimit(RLIMIT_FSIZE, &old);
 
 	r = edgelog_reader_open(path, &st, NULL, 0);
@@ -619,7 +626,7 @@ static void a_second_writer_of_the_same_log_is_refused_naming_the_first(void **s
 	int status;
 
 	(void)state;
-	w = edgelog_writer_open(path, &m);
+	w = edgelog_writer_create(path, &m, NULL, 0, NULL, 0);
 	assert_non_null(w);
 	snprintf(want, sizeof(want), "(pid %ld)", (long)getpid());
 	child = fork();
@@ -636,7 +643,7 @@ static void a_second_writer_of_the_same_log_is_refused_naming_the_first(void **s
 	assert_int_equal(WEXITSTATUS(status), 0);
 	/* the first one's log is intact: only its header so far */
 	assert_int_equal(size_of(), RECORDS_AT);
-	assert_int_equal(edgelog_writer_close(w, NULL), 0);
+	assert_int_equal(edgelog_writer_close(w, NULL, NULL, 0), 0);
 }
 
 static void an_existing_log_is_kept_aside_never_truncated(void **state)
@@ -654,7 +661,7 @@ static void an_existing_log_is_kept_aside_never_truncated(void **state)
 		assert_non_null(w);
 		snprintf(want, sizeof(want), "%s.~%d~", path, i);
 		assert_string_equal(kept, want);
-		assert_int_equal(edgelog_writer_close(w, NULL), 0);
+		assert_int_equal(edgelog_writer_close(w, NULL, NULL, 0), 0);
 	}
 	snprintf(want, sizeof(want), "%s.~1~", path);
 	assert_int_equal(stat(want, &sb), 0);
@@ -664,7 +671,7 @@ static void an_existing_log_is_kept_aside_never_truncated(void **state)
 	w = edgelog_writer_create(path, &m, kept, sizeof(kept), err, sizeof(err));
 	assert_non_null(w);
 	assert_string_equal(kept, "");
-	assert_int_equal(edgelog_writer_close(w, NULL), 0);
+	assert_int_equal(edgelog_writer_close(w, NULL, NULL, 0), 0);
 }
 
 static void a_fifo_is_refused_at_once(void **state)

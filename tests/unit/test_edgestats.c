@@ -99,7 +99,7 @@ static void a_pulse_is_measured_from_write_midpoint_to_write_midpoint(void **sta
 	assert_int_equal(w->tmin.width_ns, HALF + 8500 - 11000);
 	assert_int_equal(w->tmin.lo_ns, HALF + 8000 - 12000);
 	assert_int_equal(w->tmin.hi_ns, HALF + 9000 - 10000);
-	assert_int_equal(w->tmin.at.seq, 0);
+	assert_int_equal(w->tmin.at.seq, 1); /* numbered by the edge that ends it */;
 	assert_int_equal(edgestats_result(s)->width[EDGESTATS_NEG].h.m.n, 0);
 }
 
@@ -109,7 +109,7 @@ static void tmin_uses_the_write_window_as_uncertainty(void **state)
 	const struct edgestats_widths *w;
 	struct edge_rec e[] = {
 		edge(0, 0, 0, 1000, 2000),  /* write window midpoint +1500 */
-		edge(1, 1, 0, 1000, 2000),  /* +1500: pulse 0 is HALF, +-1000 */
+		edge(1, 1, 0, 1000, 2000),  /* +1500: pulse #1 (0->1) is HALF, +-1000 */
 		edge(2, 2, 0, 1000, 11000), /* a slow write, midpoint +6000 */
 		edge(3, 3, 0, 9900, 10100), /* +10000 */
 	};
@@ -117,18 +117,18 @@ static void tmin_uses_the_write_window_as_uncertainty(void **state)
 	feed(s, e, 4);
 	w = &edgestats_result(s)->width[EDGESTATS_ANY];
 	assert_int_equal(w->h.m.n, 3);
-	/* the shortest estimate is pulse 0 ... */
+	/* the shortest estimate is pulse #1 (numbered by its ending edge) ... */
 	assert_int_equal(w->tmin.width_ns, HALF);
 	assert_int_equal(w->tmin.lo_ns, HALF - 1000);
 	assert_int_equal(w->tmin.hi_ns, HALF + 1000);
-	assert_int_equal(w->tmin.at.seq, 0);
-	/* ... but the shortest the scope could have seen is pulse 2's lower bound */
+	assert_int_equal(w->tmin.at.seq, 1);
+	/* ... but the shortest the scope could have seen is pulse #3's lower bound */
 	assert_int_equal(w->tmin_bound.lo_ns, HALF + 9900 - 11000);
-	assert_int_equal(w->tmin_bound.at.seq, 2);
-	/* and the longest possible is pulse 1's upper bound */
+	assert_int_equal(w->tmin_bound.at.seq, 3);
+	/* and the longest possible is pulse #2's upper bound */
 	assert_int_equal(w->tmax.width_ns, HALF + 6000 - 1500);
 	assert_int_equal(w->tmax_bound.hi_ns, HALF + 11000 - 1000);
-	assert_int_equal(w->tmax_bound.at.seq, 1);
+	assert_int_equal(w->tmax_bound.at.seq, 2);
 }
 
 static void positive_and_negative_pulses_are_kept_apart(void **state)
@@ -152,8 +152,8 @@ static void positive_and_negative_pulses_are_kept_apart(void **state)
 	assert_int_equal(r->width[EDGESTATS_NEG].h.m.min, HALF - 3000);
 	assert_int_equal(r->width[EDGESTATS_NEG].h.m.max, HALF - 1000);
 	assert_int_equal(r->width[EDGESTATS_ANY].h.m.n, 4);
-	assert_int_equal(r->width[EDGESTATS_ANY].tmin.at.seq, 1);
-	assert_int_equal(r->width[EDGESTATS_ANY].tmax.at.seq, 0);
+	assert_int_equal(r->width[EDGESTATS_ANY].tmin.at.seq, 2);
+	assert_int_equal(r->width[EDGESTATS_ANY].tmax.at.seq, 1);
 }
 
 static void the_pulse_from_the_last_warm_up_edge_is_not_counted(void **state)
@@ -175,7 +175,7 @@ static void the_pulse_from_the_last_warm_up_edge_is_not_counted(void **state)
 	assert_int_equal(r->edges, 2);
 	assert_int_equal(r->wake.m.max, 10000);
 	assert_int_equal(r->width[EDGESTATS_ANY].h.m.n, 1);
-	assert_int_equal(r->width[EDGESTATS_ANY].tmin.at.seq, 2);
+	assert_int_equal(r->width[EDGESTATS_ANY].tmin.at.seq, 3);
 	assert_int_equal(r->width[EDGESTATS_ANY].h.m.max, HALF);
 	assert_int_equal(r->pulses_skipped, 0);
 }
@@ -195,7 +195,7 @@ static void a_missed_period_is_counted_not_hidden(void **state)
 	r = edgestats_result(s);
 	assert_int_equal(r->missed_periods, 2);
 	assert_int_equal(r->width[EDGESTATS_NEG].tmax.width_ns, 3 * HALF);
-	assert_int_equal(r->width[EDGESTATS_NEG].tmax.at.seq, 1);
+	assert_int_equal(r->width[EDGESTATS_NEG].tmax.at.seq, 2); /* the late edge ends it */;
 	assert_int_equal(r->width[EDGESTATS_ANY].h.m.n, 3);
 }
 
@@ -302,9 +302,9 @@ static void the_period_runs_from_rise_to_rise(void **state)
 	r = edgestats_result(s);
 	assert_int_equal(r->period_m.n, 2);
 	assert_int_equal(r->period_m.max, 2 * HALF + 3000);
-	assert_int_equal(r->period_max_at.seq, 0);
+	assert_int_equal(r->period_max_at.seq, 2); /* the rise that ends it */;
 	assert_int_equal(r->period_m.min, 2 * HALF - 2000);
-	assert_int_equal(r->period_min_at.seq, 2);
+	assert_int_equal(r->period_min_at.seq, 4);
 }
 
 static void the_live_copy_agrees_with_the_results(void **state)

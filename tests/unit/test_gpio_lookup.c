@@ -284,7 +284,7 @@ static void a_long_message_is_cut_with_dots_not_overrun(void **state)
 	char small[16] = "";
 
 	(void)state;
-	gpio_msg_add(small, sizeof(small), "%s", "0123456789abcdefghij");
+	msgbuf_add(small, sizeof(small), "%s", "0123456789abcdefghij");
 	assert_int_equal(strlen(small), sizeof(small) - 1);
 	assert_string_equal(small + sizeof(small) - 4, "...");
 }

@@ -6,10 +6,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "json.h"
 
@@ -224,6 +226,49 @@ static void a_stream_error_is_reported_by_finish(void **state)
 	fclose(f);
 }
 
+static void one_doc(struct json_writer *w, const void *ctx)
+{
+	json_object_begin(w);
+	json_kv_string(w, "what", ctx);
+	json_object_end(w);
+}
+
+/* The one helper every --json goes through: a file, or its failure in one
+ * sentence with errno (never printed). */
+static void a_document_goes_to_a_file_or_says_why_not(void **state)
+{
+	char path[] = "/tmp/sqwave-test-json-doc.XXXXXX", err[512], buf[128];
+	FILE *f;
+	size_t n;
+	int fd;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(json_write_document(path, one_doc, "doc", err, sizeof(err)), 0);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	unlink(path);
+	assert_string_equal(buf, "{\n  \"what\": \"doc\"\n}\n");
+	errno = 0;
+	assert_int_equal(json_write_document("/nonexistent-dir/x.json", one_doc, "x", err,
+					     sizeof(err)), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_string_equal(err, "cannot create /nonexistent-dir/x.json: No such file or directory");
+	if (access("/dev/full", W_OK) == 0) {
+		assert_int_equal(json_write_document("/dev/full", one_doc, "x", err, sizeof(err)), -1);
+		assert_int_equal(errno, ENOSPC);
+		assert_string_equal(err, "writing /dev/full failed: No space left on device");
+	}
+	/* no message buffer: errno alone */
+	assert_int_equal(json_write_document("/nonexistent-dir/x.json", one_doc, "x", NULL, 0), -1);
+	assert_int_equal(errno, ENOENT);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -241,6 +286,7 @@ int main(void)
 		T(a_null_string_is_written_as_null),
 		T(escape_into_a_short_buffer_truncates_and_reports_the_length),
 		T(a_stream_error_is_reported_by_finish),
+		T(a_document_goes_to_a_file_or_says_why_not),
 	};
 #undef T
 	return cmocka_run_group_tests(tests, NULL, NULL);

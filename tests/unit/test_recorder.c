@@ -108,7 +108,7 @@ static void every_record_and_event_reaches_the_log(void **state)
 	(void)state;
 	atomic_init(&stop, false);
 	assert_int_equal(ring_init(&ring, 1024), 0);
-	w = edgelog_writer_open(path, &m);
+	w = edgelog_writer_create(path, &m, NULL, 0, NULL, 0);
 	assert_non_null(w);
 	r = recorder_new(&(struct recorder_params){ .ring = &ring, .log = w, .stats = s,
 						    .stop_req = &stop });
@@ -134,7 +134,7 @@ static void every_record_and_event_reaches_the_log(void **state)
 	assert_false(recorder_log_error(r));
 	recorder_live(r, &live);
 	assert_int_equal(live.edges, 5000);
-	assert_int_equal(edgelog_writer_close(w, &ft), 0);
+	assert_int_equal(edgelog_writer_close(w, &ft, NULL, 0), 0);
 	scan_log(&edges, &events, first, sizeof(first));
 	assert_int_equal(edges, 5000);
 	assert_int_equal(events, 3);
@@ -170,7 +170,7 @@ static void a_ring_filled_past_the_level_wakes_the_sleeping_recorder(void **stat
 	(void)state;
 	atomic_init(&stop, false);
 	assert_int_equal(ring_init(&ring, 1024), 0);
-	w = edgelog_writer_open(path, &m);
+	w = edgelog_writer_create(path, &m, NULL, 0, NULL, 0);
 	assert_non_null(w);
 	r = recorder_new(&(struct recorder_params){ .ring = &ring, .log = w, .stats = s,
 						    .stop_req = &stop, .wake_level = 100,
@@ -206,7 +206,7 @@ static void a_ring_filled_past_the_level_wakes_the_sleeping_recorder(void **stat
 	/* finishing wakes it too: no minute's wait */
 	recorder_finish(r);
 	assert_true(mono_ns() - t0 < 20000000000ull);
-	assert_int_equal(edgelog_writer_close(w, &ft), 0);
+	assert_int_equal(edgelog_writer_close(w, &ft, NULL, 0), 0);
 	recorder_free(r);
 	edgestats_free(s);
 	ring_free(&ring);

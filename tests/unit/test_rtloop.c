@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "gpio_out.h"
+#include "gpio_sim.h"
 #include "ring.h"
 #include "rtloop.h"
 
@@ -400,6 +401,42 @@ static void the_loop_writes_each_edge_to_the_line_and_the_ring(void **state)
 	ring_free(&r);
 }
 
+/* What the pin did, edge for edge: the simulated line's write history
+ * against the records. Each record is one write, of its level, inside its
+ * write window; the line ends at the last record's level. */
+static void the_pin_did_what_the_log_says_edge_for_edge(void **state)
+{
+	struct edge_rec out[64];
+	struct gpio_sim_line line;
+	struct gpio_sim_write w;
+	struct ring r;
+	struct rtloop l;
+	size_t n, i;
+
+	(void)state;
+	gpio_sim_reset();
+	sim_loop_open(&l, &r, 64, 30);
+	n = sim_run(&l, &r, out, 64);
+	assert_true(n >= 2);
+	assert_int_equal(gpio_sim_write_count(), n);
+	for (i = 0; i < n; i++) {
+		uint64_t begin = out[i].intended_ns + (uint64_t)(int64_t)out[i].write_begin_off_ns;
+		uint64_t end = out[i].intended_ns + (uint64_t)(int64_t)out[i].write_end_off_ns;
+
+		assert_int_equal(gpio_sim_write_get(i, &w), 0);
+		assert_int_equal(w.offset, 0);
+		assert_int_equal(w.level, out[i].level);
+		assert_int_equal(w.value, out[i].level);
+		assert_true((uint64_t)w.t_ns >= begin && (uint64_t)w.t_ns <= end);
+	}
+	assert_int_equal(gpio_sim_line_get(0, &line), 0);
+	assert_int_equal(line.value, out[n - 1].level);
+	rtloop_close(&l);
+	gpio_out_close(l.gpio);
+	ring_free(&r);
+	gpio_sim_reset();
+}
+
 /* Spin mode on the simulated line: every edge is flagged, and its write
  * begins at the end of the spin, at or after the deadline, unless the
  * wake-up itself was late (flagged, and then the write begins at it). */
@@ -504,6 +541,7 @@ int main(void)
 		cmocka_unit_test(a_stop_at_the_active_level_adds_one_edge_back_to_idle),
 		cmocka_unit_test(an_odd_number_of_missed_slots_can_leave_one_extra_edge),
 		cmocka_unit_test(the_loop_writes_each_edge_to_the_line_and_the_ring),
+		cmocka_unit_test(the_pin_did_what_the_log_says_edge_for_edge),
 		cmocka_unit_test(a_spinning_loop_writes_each_edge_at_its_deadline),
 		cmocka_unit_test(an_automatic_spin_loop_measures_and_re_arms_on_the_grid),
 		cmocka_unit_test(a_run_cancelled_before_go_writes_nothing),

@@ -66,7 +66,7 @@ static void write_log(void)
 		"loads.containment=cgroup2 (x)\n"
 		"phase.1.proof.0=coremark|cpu|1||0|1\nphase.1.proof.1=ping-flood|net|1|lo|1000|0\n" };
 	struct edgelog_footer f = { 0 };
-	struct edgelog_writer *w = edgelog_writer_open(path, &m);
+	struct edgelog_writer *w = edgelog_writer_create(path, &m, NULL, 0, NULL, 0);
 	uint64_t t0 = START + 2 * SEC, t;
 
 	assert_non_null(w);
@@ -85,7 +85,7 @@ static void write_log(void)
 	   "event=lost\nload=ping-flood\ninst=0\npid=3\ndetail=exits at once\n");
 	ev(w, t0 + 5 * SEC, EDGELOG_EV_BREAK,
 	   "seq=12\nwhat=wake\nvalue_ns=150000\nthreshold_ns=100000\ntrace=x.break-1.trace\n");
-	assert_int_equal(edgelog_writer_close(w, &f), 0);
+	assert_int_equal(edgelog_writer_close(w, &f, NULL, 0), 0);
 }
 
 static void a_soak_log_gives_back_its_phases_and_their_proof(void **state)
@@ -143,12 +143,12 @@ static void a_header_that_lies_about_its_phases_is_bad_input(void **state)
 	struct edgelog_meta m = { .clock_id = 1, .half_period_ns = 500000, .start_ns = START,
 				  .text = (char *)"phase.count=3\nphase.0.name=a\n" };
 	struct edgelog_footer f = { 0 };
-	struct edgelog_writer *w = edgelog_writer_open(path, &m);
+	struct edgelog_writer *w = edgelog_writer_create(path, &m, NULL, 0, NULL, 0);
 	char err[512];
 	bool bad;
 
 	(void)state;
-	assert_int_equal(edgelog_writer_close(w, &f), 0);
+	assert_int_equal(edgelog_writer_close(w, &f, NULL, 0), 0);
 	assert_null(soakview_open(path, START, 0, &bad, err, sizeof(err)));
 	assert_true(bad);
 	assert_non_null(strstr(err, "phase 0 is incomplete"));

@@ -198,11 +198,11 @@ static void tmax_is_checked_against_the_highest_possible_width(void **state)
 {
 	struct fixture *f = *state;
 
-	feed_wave(f, 100, 50, 30000); /* edge 50 is 30 us late: pulse 49 is 530 us */
+	feed_wave(f, 100, 50, 30000); /* edge 50 is 30 us late: the pulse it ends is 530 us */
 	set(f, CFG_LIMITS_TMAX, "531us");
 	assert_int_equal(verdict(f), VERDICT_FAIL);
 	assert_non_null(strstr(f->why, "may have been 532.000 us"));
-	assert_non_null(strstr(f->why, "edge #49"));
+	assert_non_null(strstr(f->why, "edge #50"));
 	set(f, CFG_LIMITS_TMAX, "532us");
 	assert_int_equal(verdict(f), VERDICT_PASS);
 }
@@ -239,7 +239,7 @@ static void missed_periods_fail_only_above_missed_max(void **state)
 
 	feed_wave(f, 2, -1, 0);
 	edgestats_add(f->s, &e);
-	assert_int_equal(verdict(f), VERDICT_PASS); /* default -1: unchecked */
+	assert_int_equal(verdict(f), VERDICT_NO_LIMITS); /* default -1: unchecked */
 	set(f, CFG_LIMITS_MISSED_MAX, "1");
 	assert_int_equal(verdict(f), VERDICT_FAIL);
 	assert_non_null(strstr(f->why, "2 periods were missed, limits.missed_max is 1"));
@@ -298,7 +298,8 @@ static void a_non_rt_run_says_so_loudly(void **state)
 	f->ri.non_rt_reason = "no CAP_SYS_NICE (--allow-non-rt)";
 	t = text_of(f);
 	assert_non_null(strstr(t, "*** NON-RT RUN: no CAP_SYS_NICE (--allow-non-rt) ***"));
-	assert_non_null(strstr(t, "verdict    PASS (NON-RT RUN"));
+	assert_non_null(strstr(t, "verdict    NO LIMITS"));
+	assert_non_null(strstr(t, "(NON-RT RUN: not a real-time result)"));
 	free(t);
 }
 
@@ -310,10 +311,10 @@ static void the_text_shows_tmin_and_tmax_with_their_windows(void **state)
 	feed_wave(f, 100, 50, 30000);
 	t = text_of(f);
 	assert_non_null(strstr(t, "PREEMPT_RT yes"));
-	assert_non_null(strstr(t, "Tmax      530.000 us  [528.000, 532.000]  edge #49"));
-	assert_non_null(strstr(t, "Tmin      470.000 us  [468.000, 472.000]  edge #50"));
+	assert_non_null(strstr(t, "Tmax      530.000 us  [528.000, 532.000]  edge #50"));
+	assert_non_null(strstr(t, "Tmin      470.000 us  [468.000, 472.000]  edge #51"));
 	assert_non_null(strstr(t, "wake latency"));
-	assert_non_null(strstr(t, "verdict    PASS"));
+	assert_non_null(strstr(t, "verdict    NO LIMITS"));
 	free(t);
 }
 
@@ -715,11 +716,48 @@ static void the_json_verdict_lists_every_check_with_its_figures(void **state)
 	assert_int_equal(ret, 0);
 }
 
+/* A run that sets no limit is not a pass: nothing about the wave was
+ * checked. Exit 0 (not FAIL), but the text and the JSON say so; any one
+ * limit makes it a real verdict again. */
+static void a_run_without_limits_says_no_limits_not_pass(void **state)
+{
+	struct fixture *f = *state;
+	char *t;
+	int ret;
+
+	feed_wave(f, 100, 50, 3000000); /* a 3.5 ms pulse, unchecked */
+	assert_int_equal(verdict(f), VERDICT_NO_LIMITS);
+	assert_string_equal(f->why, "");
+	t = text_of(f);
+	assert_non_null(strstr(t, "\nverdict    NO LIMITS (no limits.* set"));
+	assert_null(strstr(t, "verdict    PASS"));
+	free(t);
+	assert_int_equal(summary_write_json(f->json_path, f->c, f->s, &f->ri), 0);
+	ret = python_accepts(f->json_path,
+			     "d[\"verdict\"][\"result\"] == \"NO LIMITS\" and "
+			     "d[\"verdict\"][\"limits_set\"] is False and "
+			     "d[\"verdict\"][\"pass\"] is True and d[\"verdict\"][\"violations\"] == []");
+	if (ret < 0)
+		skip();
+	assert_int_equal(ret, 0);
+	/* missed_max 0 is a limit (-1 is none) */
+	set(f, CFG_LIMITS_MISSED_MAX, "0");
+	assert_int_equal(verdict(f), VERDICT_PASS);
+	t = text_of(f);
+	assert_non_null(strstr(t, "\nverdict    PASS\n"));
+	free(t);
+	/* a failure is a failure, limits or not */
+	set(f, CFG_LIMITS_MISSED_MAX, "-1");
+	f->ri.dropped = 1;
+	assert_int_equal(verdict(f), VERDICT_FAIL);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 	const struct CMUnitTest tests[] = {
 		T(a_clean_run_passes),
+		T(a_run_without_limits_says_no_limits_not_pass),
 		T(a_run_with_zero_counted_edges_is_not_a_pass),
 		T(dropped_records_fail_the_run),
 		T(a_seq_gap_fails_the_run_even_if_the_ring_reported_none),

@@ -107,6 +107,32 @@ static void the_host_read_fills_what_this_machine_has(void **state)
 		assert_true(h.preempt_rt);
 }
 
+/* The control files of cgroupfs and tracefs: one read, one write, with or
+ * without truncation (what emptying tracefs's "trace" takes). */
+static void a_control_file_is_read_and_written_whole(void **state)
+{
+	char dir[] = "/tmp/sqw-sysinfo-XXXXXX", buf[32], file[64];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(file, sizeof(file), "%s/state", dir);
+	assert_int_equal(sysinfo_file_read(dir, "state", buf, sizeof(buf)), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_int_equal(sysinfo_file_write(dir, "state", "x", false), -1); /* never creates */
+	fclose(fopen(file, "w"));
+	assert_int_equal(sysinfo_file_write(dir, "state", "FROZEN\n", false), 0);
+	assert_int_equal(sysinfo_file_read(dir, "state", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "FROZEN\n");
+	assert_int_equal(sysinfo_file_write(dir, "state", "ab", false), 0);  /* in place */
+	assert_int_equal(sysinfo_file_read(dir, "state", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "abOZEN\n");
+	assert_int_equal(sysinfo_file_write(dir, "state", "", true), 0);     /* emptied */
+	assert_int_equal(sysinfo_file_read(dir, "state", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	unlink(file);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -116,6 +142,7 @@ int main(void)
 		cmocka_unit_test_teardown(arm64_without_a_name_reports_none, teardown),
 		cmocka_unit_test_teardown(a_long_value_is_truncated_safely, teardown),
 		cmocka_unit_test(the_host_read_fills_what_this_machine_has),
+		cmocka_unit_test(a_control_file_is_read_and_written_whole),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -34,7 +34,7 @@ static void write_log(const char *meta, const uint8_t *levels, const uint8_t *fl
 	assert_true(fd >= 0);
 	close(fd);
 	m.text = (char *)meta;
-	w = edgelog_writer_open(path, &m);
+	w = edgelog_writer_create(path, &m, NULL, 0, NULL, 0);
 	assert_non_null(w);
 	for (i = 0; i < n; i++) {
 		struct edge_rec e = {
@@ -45,7 +45,7 @@ static void write_log(const char *meta, const uint8_t *levels, const uint8_t *fl
 		};
 		assert_int_equal(edgelog_writer_append(w, &e, 1), 0);
 	}
-	assert_int_equal(edgelog_writer_close(w, &f), 0);
+	assert_int_equal(edgelog_writer_close(w, &f, NULL, 0), 0);
 }
 
 static char *vcd_of_log(int64_t *changes)

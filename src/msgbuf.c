@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Message buffers: set and append with a visible mark where a text was cut. */
+#include "msgbuf.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Write at @off; a text that did not fit ends in "...". */
+static void put(char *buf, size_t len, size_t off, const char *fmt, va_list ap)
+{
+	int n = vsnprintf(buf + off, len - off, fmt, ap);
+
+	if (n >= 0 && (size_t)n >= len - off && len > 4)
+		memcpy(buf + len - 4, "...", 4);
+}
+
+void msgbuf_vset(char *buf, size_t len, const char *fmt, va_list ap)
+{
+	if (!buf || !len)
+		return;
+	put(buf, len, 0, fmt, ap);
+}
+
+void msgbuf_set(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	msgbuf_vset(buf, len, fmt, ap);
+	va_end(ap);
+}
+
+void msgbuf_add(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t used;
+	va_list ap;
+
+	if (!buf || !len)
+		return;
+	used = strnlen(buf, len);
+	if (used + 1 >= len)
+		return;
+	va_start(ap, fmt);
+	put(buf, len, used, fmt, ap);
+	va_end(ap);
+}

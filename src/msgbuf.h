@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The caller's message buffer of the one error contract: library modules
+ * write their one sentence into (char *buf, size_t len) through these. */
+#ifndef SQW_MSGBUF_H
+#define SQW_MSGBUF_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/*
+ * Set (msgbuf_set) or append to (msgbuf_add) the NUL-terminated text in
+ * @buf of @len bytes. @buf may be NULL or @len 0: nothing is written (the
+ * caller wants the status only). A text cut short to fit ends in "..." so
+ * that the reader knows. Never allocates; safe from any thread on a buffer
+ * of its own.
+ */
+void msgbuf_set(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void msgbuf_add(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void msgbuf_vset(char *buf, size_t len, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+
+#endif
