@@ -320,7 +320,7 @@ static void the_junit_report_parses_with_the_right_counts_and_figures(void **sta
 			  "[c.get(\"name\") for c in r.iter(\"testcase\") if c.find(\"failure\") is not None]"
 			  " == [\"tmax\"] and "
 			  "\"observed 532.000 us (pulse width estimate 530.000 us); at most 531.000 us "
-			  "(limits.tmax); at edge #49 (t+0.024500 s)\" in "
+			  "(limits.tmax); at edge #50 (t+0.025000 s)\" in "
 			  "r.find(\".//failure\").text and "
 			  "r.find(\".//failure\").get(\"type\") == \"limits.tmax\" and "
 			  "\"above limits.tmax 531.000 us\" in r.find(\".//failure\").get(\"message\")");

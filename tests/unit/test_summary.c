@@ -494,7 +494,7 @@ static void a_violated_limit_carries_its_key_limit_figure_edge_and_time(void **s
 	struct got_checks g;
 	size_t i;
 
-	feed_wave(f, 100, 50, 30000); /* pulse 49 is 530 us, window up to 532 us */
+	feed_wave(f, 100, 50, 30000); /* the pulse ended by edge 50 is 530 us, window up to 532 us */
 	set(f, CFG_LIMITS_TMAX, "531us");
 	checks_of(f, &g);
 	k = find_check(&g, "", "", "tmax", &i);
@@ -505,9 +505,9 @@ static void a_violated_limit_carries_its_key_limit_figure_edge_and_time(void **s
 	assert_true(k->has_observed && k->has_limit && k->has_estimate && k->has_edge);
 	assert_true(k->observed == 532000 && k->limit == 531000 && k->estimate == 530000);
 	assert_false(k->limit_is_min);
-	assert_int_equal(k->seq, 49);
-	assert_int_equal(k->intended_ns, T0 + 49 * HALF);
-	assert_true(fabs(k->t_s - 0.0245) < 1e-9);
+	assert_int_equal(k->seq, 50);
+	assert_int_equal(k->intended_ns, T0 + 50 * HALF);
+	assert_true(fabs(k->t_s - 0.025) < 1e-9);
 	assert_non_null(strstr(g.msg[i], "above limits.tmax 531.000 us"));
 	/* tmin: a lower bound, checked against the narrowest window edge */
 	k = find_check(&g, "", "", "tmin", NULL);
@@ -707,8 +707,8 @@ static void the_json_verdict_lists_every_check_with_its_figures(void **state)
 			     "[c for c in d[\"verdict\"][\"checks\"] if c[\"result\"] == \"fail\"] == "
 			     "[{\"name\": \"tmax\", \"result\": \"fail\", \"key\": \"limits.tmax\", "
 			     "\"phase\": None, \"load\": None, \"unit\": \"ns\", \"observed\": 532000, "
-			     "\"limit\": 531000, \"bound\": \"max\", \"estimate\": 530000, \"seq\": 49, "
-			     "\"intended_ns\": 1024500000, \"t_s\": 0.0245, "
+			     "\"limit\": 531000, \"bound\": \"max\", \"estimate\": 530000, \"seq\": 50, "
+			     "\"intended_ns\": 1025000000, \"t_s\": 0.025, "
 			     "\"message\": d[\"verdict\"][\"violations\"][0]}] and "
 			     "len(d[\"verdict\"][\"checks\"]) == 10");
 	if (ret < 0)
