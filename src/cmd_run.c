@@ -416,7 +416,6 @@ int cmd_run(int argc, char **argv)
 			pr_err("%s", log_path ? why : strerror(ENOMEM));
 			soak_free(soak);
 			free(log_path);
-			soak_free(soak);
 			config_free(c);
 			return SQW_EXIT_USAGE;
 		}

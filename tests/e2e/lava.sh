@@ -83,8 +83,12 @@ yaml.safe_dump(entries, open(sys.argv[2], "w"), default_flow_style=None, width=1
 PY
 	"$ROOT/contrib/lava/summaries-from-logs" "$TMP/sum" "$TMP/job-17.yaml" "$TMP/board-b.log" \
 		> "$TMP/sum.out" 2>&1 || fail "$(cat "$TMP/sum.out")" || return 1
+	# exit 1 is a row's verdict (the quick profile's loose limits on a busy
+	# host), not a failure to report
+	local rc=0
 	"$SQWAVE" report "$TMP"/sum/*.json --markdown "$TMP/report.md" --svg "$TMP/report.svg" -q \
-		> /dev/null 2> "$TMP/report.err" || fail "report: $(cat "$TMP/report.err")" || return 1
+		> /dev/null 2> "$TMP/report.err" || rc=$?
+	[ $rc -le 1 ] || fail "report: rc $rc: $(cat "$TMP/report.err")" || return 1
 	grep -q "board-a" "$TMP/report.md" && grep -q "board-b" "$TMP/report.md" ||
 		fail "report: $(cat "$TMP/report.md")" || return 1
 }
