@@ -29,6 +29,7 @@ int cmd_check_preflight(const struct config *c, const char *board_path,
 			const char *profile_path);
 
 int cmd_report(int argc, char **argv);
+int cmd_trace_explain(int argc, char **argv);
 
 /* analyze's JSON document of @path (a log, an edge list, a capture) to @out,
  * as `sqwave analyze PATH --json` writes it: for report. Returns an exit

@@ -409,9 +409,10 @@ void analyze_print_text(FILE *f, const struct analysis *a)
 		if (a->soak->label && a->soak->label[0])
 			fprintf(f, "\nlabel      %s\n", OUTFILE_ESC(a->soak->label));
 		if (a->soak->breaks)
-			fprintf(f, "breaks     %u; the first at %s: %s\n", a->soak->breaks,
-				a->soak->break_text, a->soak->break_trace[0]
-				? OUTFILE_ESC(a->soak->break_trace) : "(trace not saved)");
+			fprintf(f, "breaks     %u; the first at %s\n           trace %s\n",
+				a->soak->breaks, OUTFILE_ESC(a->soak->break_text),
+				a->soak->break_trace[0] ? OUTFILE_ESC(a->soak->break_trace)
+				: "(not saved)");
 		if (a->soak->nphases)
 			summary_phases_text(f, a->soak);
 	}

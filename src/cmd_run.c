@@ -705,6 +705,7 @@ out:
 		tracebreak_stop(tb);	/* joined: a break being saved is finished */
 		ri.breaks = tracebreak_count(tb);
 		snprintf(ri.break_text, sizeof(ri.break_text), "%s", tracebreak_first_text(tb));
+		snprintf(ri.break_cause, sizeof(ri.break_cause), "%s", tracebreak_first_cause(tb));
 		snprintf(ri.break_trace, sizeof(ri.break_trace), "%s", tracebreak_first_trace(tb));
 		tracebreak_free(tb);
 		tb = NULL;

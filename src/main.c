@@ -23,6 +23,7 @@ static const struct command {
 	{ "check", cmd_check, "bring-up checklist: kernel, tuning, limits, GPIO lines, loopback wire" },
 	{ "boards", cmd_boards, "list the known board files; 'boards detect' finds this machine's" },
 	{ "report", cmd_report, "the comparison table of runs and phases (text, Markdown, JSON, SVG)" },
+	{ "trace-explain", cmd_trace_explain, "say why a --break trace's wake-up was late" },
 };
 
 static void usage(FILE *f)
@@ -34,7 +35,7 @@ static void usage(FILE *f)
 		   "a GPIO line on an absolute timer and logs every edge, so what a scope shows\n"
 		   "(Tmin/Tmax) can be predicted and cross-checked.\n\ncommands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+		fprintf(f, "  %-13s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\n'sqwave COMMAND --help' for a command's options; man sqwave for the rest.\n"
 		   "exit codes: 0 ok, 1 a limit was violated, 2 usage or configuration error,\n"
 		   "            3 runtime error (GPIO, permissions, RT setup, I/O),\n"

@@ -37,7 +37,7 @@ struct soakview {
 	struct sv_phase ph[MAX_PHASES];
 	char label[128], containment[512];
 	unsigned breaks;
-	char break_text[256], break_trace[4200];
+	char break_text[1024], break_cause[128], break_trace[4200];
 	uint64_t row_t0;
 	int64_t row_ns;
 	struct soakview_span *rows;   /* grows with the samples: proportional to the input */
@@ -235,7 +235,7 @@ static void take_load(struct soakview *v, const struct edgelog_event *ev)
 
 static void take_break(struct soakview *v, const struct edgelog_event *ev)
 {
-	char seq[32] = "?", what[16] = "?", value[32] = "0", thr[32] = "0";
+	char seq[32] = "?", what[16] = "?", value[32] = "0", thr[32] = "0", why[640] = "";
 
 	if (v->breaks++)
 		return;
@@ -246,6 +246,14 @@ static void take_break(struct soakview *v, const struct edgelog_event *ev)
 	snprintf(v->break_text, sizeof(v->break_text), "edge #%s: %s %.3f us (threshold %.3f us)",
 		 seq, !strcmp(what, "wake") ? "wake latency" : "pulse width",
 		 strtod(value, NULL) / 1e3, strtod(thr, NULL) / 1e3);
+	/* what its trace shows: logs from before traceexplain have neither key */
+	if (edgelog_event_get(ev, "explain", why, sizeof(why)) && why[0]) {
+		size_t o = strlen(v->break_text);
+
+		snprintf(v->break_text + o, sizeof(v->break_text) - o, "; %s", why);
+	}
+	if (!edgelog_event_get(ev, "cause", v->break_cause, sizeof(v->break_cause)))
+		v->break_cause[0] = '\0';
 	if (!edgelog_event_get(ev, "trace", v->break_trace, sizeof(v->break_trace)))
 		v->break_trace[0] = '\0';
 }
@@ -382,6 +390,7 @@ void soakview_run_info(const struct soakview *v, struct run_info *ri)
 	ri->min_busy_pct = (int)config_int(v->c, CFG_PROOF_MIN_BUSY);
 	ri->breaks = v->breaks;
 	snprintf(ri->break_text, sizeof(ri->break_text), "%s", v->break_text);
+	snprintf(ri->break_cause, sizeof(ri->break_cause), "%s", v->break_cause);
 	snprintf(ri->break_trace, sizeof(ri->break_trace), "%s", v->break_trace);
 }
 

@@ -766,9 +766,9 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 	fprintf(f, "log        %s%s\n", ri->log_path ? OUTFILE_ESC(ri->log_path) : "-",
 		ri->log_error ? "  (INCOMPLETE: I/O error)" : "");
 	if (ri->breaks)
-		fprintf(f, "breaks     %u trace%s saved; the first at %s: %s\n", ri->breaks,
-			ri->breaks == 1 ? "" : "s", ri->break_text,
-			ri->break_trace[0] ? OUTFILE_ESC(ri->break_trace) : "(trace not saved)");
+		fprintf(f, "breaks     %u trace%s saved; the first at %s\n           trace %s\n",
+			ri->breaks, ri->breaks == 1 ? "" : "s", OUTFILE_ESC(ri->break_text),
+			ri->break_trace[0] ? OUTFILE_ESC(ri->break_trace) : "(not saved)");
 
 	if (ri->nphases)
 		summary_phases_text(f, ri);
@@ -826,6 +826,7 @@ void summary_phases_json(struct json_writer *w, const struct run_info *ri)
 	json_kv_uint(w, "count", ri->breaks);
 	json_kv_string(w, "first", ri->breaks ? ri->break_text : NULL);
 	json_kv_string(w, "first_trace", ri->breaks && ri->break_trace[0] ? ri->break_trace : NULL);
+	json_kv_string(w, "first_cause", ri->breaks && ri->break_cause[0] ? ri->break_cause : NULL);
 	json_object_end(w);
 	json_kv_array_begin(w, "phases");
 	for (i = 0; i < ri->nphases; i++) {

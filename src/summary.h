@@ -52,7 +52,8 @@ struct run_info {
 	int min_busy_pct;             /* proof.min_busy */
 	/* --break: traces saved, the first one */
 	unsigned breaks;
-	char break_text[256];
+	char break_text[1024];        /* with what the trace shows, when explained */
+	char break_cause[128];        /* short cause ("" if none, or an old log) */
 	char break_trace[4200];
 	/* run.spin: the lead the RT thread armed its wake-ups with (0: off);
 	 * with auto, the lead at the end and the range it took */

@@ -25,6 +25,7 @@
 #include "msgbuf.h"
 #include "recorder.h"
 #include "sysinfo.h"
+#include "traceexplain.h"
 #include "units.h"
 
 struct tracebreak {
@@ -47,7 +48,8 @@ struct tracebreak {
 	atomic_bool *stop;
 	atomic_uint count;           /* breaks fully handled (trace saved, event queued) */
 	char first_trace[PATH_MAX + 64];
-	char first_text[256];
+	char first_text[1024];
+	char first_cause[128];
 	int prio;                    /* SCHED_FIFO priority for marking; 0: none */
 };
 
@@ -365,7 +367,8 @@ static void *helper(void *arg)
 	set_fifo(tb->prio);
 	for (;;) {
 		struct sched_param other = { 0 };
-		char marker[256], path[PATH_MAX + 64], ev[PATH_MAX + 256];
+		char marker[256], path[PATH_MAX + 64], ev[PATH_MAX + 1024], why[256];
+		struct traceexplain x;
 		uint64_t v, t;
 		unsigned no;
 		int n, saved;
@@ -395,17 +398,27 @@ static void *helper(void *arg)
 		no = atomic_load(&tb->count) + 1;
 		snprintf(path, sizeof(path), "%s.break-%u.trace", tb->log_path, no);
 		saved = save_trace(tb, path) == 0;
+		/* What the saved trace shows, in one sentence (a read of the file
+		 * just written, bounded: traceexplain.h); not knowing is an answer. */
+		memset(&x, 0, sizeof(x));
+		if (saved && traceexplain_file(path, &x, why, sizeof(why)) < 0) {
+			snprintf(x.cause, sizeof(x.cause), "unknown: the saved trace cannot be read");
+			snprintf(x.text, sizeof(x.text), "The saved trace cannot be read: %s.", why);
+		}
 		if (no == 1) {
 			snprintf(tb->first_trace, sizeof(tb->first_trace), "%s", saved ? path : "");
 			snprintf(tb->first_text, sizeof(tb->first_text), "edge #%" PRIu64 ": %s %.3f us "
-				 "(threshold %.3f us)", tb->rt.seq, what, tb->rt.value_ns / 1e3,
-				 tb->rt.threshold_ns / 1e3);
+				 "(threshold %.3f us)%s%s", tb->rt.seq, what, tb->rt.value_ns / 1e3,
+				 tb->rt.threshold_ns / 1e3, saved ? "; " : "", saved ? x.text : "");
+			snprintf(tb->first_cause, sizeof(tb->first_cause), "%s", saved ? x.cause : "");
 		}
 		n = snprintf(ev, sizeof(ev), "seq=%" PRIu64 "\nintended_ns=%" PRIu64 "\nwhat=%s\n"
-			     "value_ns=%" PRId64 "\nthreshold_ns=%" PRId64 "\ntrace=%s\n",
+			     "value_ns=%" PRId64 "\nthreshold_ns=%" PRId64 "\ntrace=%s\n%s%s%s%s%s%s",
 			     tb->rt.seq, tb->rt.intended_ns,
 			     tb->rt.what == TRACEBREAK_WAKE ? "wake" : "width", tb->rt.value_ns,
-			     tb->rt.threshold_ns, saved ? path : "");
+			     tb->rt.threshold_ns, saved ? path : "",
+			     saved ? "cause=" : "", saved ? x.cause : "", saved ? "\n" : "",
+			     saved ? "explain=" : "", saved ? x.text : "", saved ? "\n" : "");
 		if (tb->rec && n > 0)
 			recorder_event(tb->rec, t, EDGELOG_EV_BREAK, ev, (size_t)n);
 		done = true;
@@ -505,4 +518,9 @@ const char *tracebreak_first_trace(const struct tracebreak *tb)
 const char *tracebreak_first_text(const struct tracebreak *tb)
 {
 	return tb ? tb->first_text : "";
+}
+
+const char *tracebreak_first_cause(const struct tracebreak *tb)
+{
+	return tb ? tb->first_cause : "";
 }

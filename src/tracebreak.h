@@ -110,7 +110,10 @@ const char *tracebreak_events(const struct tracebreak *tb);
 /* Breaks handled, and the first one's trace file ("" if none). */
 unsigned tracebreak_count(struct tracebreak *tb);
 const char *tracebreak_first_trace(const struct tracebreak *tb);
-/* The first break as a sentence ("" if none). */
+/* The first break as a sentence, with what its trace shows
+ * (traceexplain.h) when it was saved ("" if none). */
 const char *tracebreak_first_text(const struct tracebreak *tb);
+/* The first break's cause, short ("held-by git/18758 ..."; "" if none). */
+const char *tracebreak_first_cause(const struct tracebreak *tb);
 
 #endif

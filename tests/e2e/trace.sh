@@ -61,6 +61,11 @@ log, js = sqwlog.read(sys.argv[1]), json.load(open(sys.argv[2]))
 brk = [e["kv"] for e in log["events"] if e["type"] == "break"]
 assert len(brk) == 1 and brk[0]["seq"] == "0" and brk[0]["what"] == "wake", brk
 assert brk[0]["trace"].endswith(".break-1.trace")
+# the saved trace was read: a one-line cause and a sentence, also in the summary
+assert brk[0]["cause"] and "\n" not in brk[0]["cause"], brk[0]
+assert brk[0]["explain"].endswith("."), brk[0]
+assert js["breaks"]["first_cause"] == brk[0]["cause"], js["breaks"]
+assert js["breaks"]["first"].endswith(brk[0]["explain"]), js["breaks"]
 assert log["footer"]["stop_reason"] == 3 and log["footer"]["exit_code"] == 1, log["footer"]
 assert js["breaks"]["count"] == 1 and js["run"]["stop_reason"] == "break", js["breaks"]
 # it stopped at once: far fewer than 10 s of edges
@@ -135,6 +140,27 @@ test_an_unknown_tracer_is_refused_before_the_run() {
 	grep -q -- "--tracer nosuchtracer: cannot select it" "$TMP/t.err" || fail "$(cat "$TMP/t.err")" ||
 		return 1
 	grep -q "this kernel offers: .*nop" "$TMP/t.err" || fail "$(cat "$TMP/t.err")" || return 1
+}
+
+# No tracefs needed: the saved traces in tests/data/traces.
+test_trace_explain_names_the_cause_of_a_saved_trace() {
+	local out rc
+	out=$("$SQWAVE" trace-explain "$ROOT/tests/data/traces/preempted-by-git.trace")
+	rc=$?
+	[ $rc -eq 0 ] || fail "exit $rc" || return 1
+	grep -q "^cause        held-by git/18758 1242.000 us state=D cpu=1" <<< "$out" || fail "$out" ||
+		return 1
+	out=$("$SQWAVE" trace-explain "$ROOT/tests/data/traces/idle-cpu-late-irq.trace")
+	grep -q "^cause        late-irq-idle +1838.917 us cpu=1" <<< "$out" || fail "$out" || return 1
+	"$SQWAVE" trace-explain "$ROOT/README.md" > /dev/null 2>&1
+	rc=$?
+	[ $rc -eq 2 ] || fail "README.md: exit $rc, expected 2 (not a trace)" || return 1
+	"$SQWAVE" trace-explain "$TMP/no-such.trace" > /dev/null 2>&1
+	rc=$?
+	[ $rc -eq 3 ] || fail "missing file: exit $rc, expected 3" || return 1
+	"$SQWAVE" trace-explain > /dev/null 2>&1
+	rc=$?
+	[ $rc -eq 2 ] || fail "no argument: exit $rc, expected 2" || return 1
 }
 
 for t in $(declare -F | awk '{print $3}' | grep '^test_'); do

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* What a saved --break trace shows: the late wake-up of the marked edge
+ * explained in one sentence (who held the CPU, or how late the interrupt came). */
+#ifndef SQW_TRACEEXPLAIN_H
+#define SQW_TRACEEXPLAIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum traceexplain_kind {
+	TRACEEXPLAIN_UNKNOWN = 0,     /* the trace does not say; .text gives the reason */
+	TRACEEXPLAIN_HELD_BY,         /* woken, but a lower-priority task kept the CPU */
+	TRACEEXPLAIN_PREEMPTED_BY,    /* woken, but a task of higher or equal priority ran */
+	TRACEEXPLAIN_LATE_IRQ_IDLE,   /* the timer interrupt came late to an idle CPU */
+	TRACEEXPLAIN_LATE_IRQ_BUSY,   /* the timer interrupt came late while a task ran */
+};
+
+#define TRACEEXPLAIN_COMM 17      /* a kernel comm: 15 characters and a NUL, and one spare */
+
+/*
+ * The answer. Times are ns on the trace's clock (mono: the log's); trace
+ * timestamps have µs resolution, hrtimer's now/expires ns. Fields the
+ * trace did not give are -1 (or "" for strings).
+ */
+struct traceexplain {
+	enum traceexplain_kind kind;
+	bool is_trace;                /* at least one ftrace event line was read */
+	bool marker;                  /* a sqwave break marker was found */
+	uint64_t seq;                 /* the marker's edge number */
+	uint64_t intended_ns;         /* the marker's intended time T */
+	int64_t marker_value_ns;      /* its wake latency (or width); -1 if absent */
+	int rt_pid, rt_prio;          /* sqwave-rt, kernel priority (lower is higher) */
+	int cpu;                      /* where sqwave-rt was woken */
+	int64_t expires_ns;           /* the late timer's expiry E */
+	int64_t irq_ns;               /* its hrtimer_expire_entry now= X */
+	int64_t wakeup_ns;            /* sched_wakeup of sqwave-rt */
+	int64_t run_ns;               /* sched_switch to it (or its first event) */
+	bool run_exact;               /* run_ns is a sched_switch, not its first event */
+	int64_t irq_delay_ns;         /* X - E */
+	int64_t wake_to_run_ns;       /* run - wakeup */
+	int64_t total_ns;             /* run - E */
+	/* the task that held the CPU longest between wake-up and run (or, for
+	 * a late interrupt, the one the interrupt found running) */
+	char holder_comm[TRACEEXPLAIN_COMM];
+	int holder_pid, holder_prio;
+	char holder_state[8];         /* prev_state when it left the CPU ("D", "R+"), "" if it did not */
+	int64_t holder_ns;            /* how long it held the CPU after the wake-up */
+	bool holder_nonpreempt;       /* need-resched (N) seen in its task context with
+				       * preempt-depth > 0 or irqs off */
+	unsigned holders;             /* tasks that ran between wake-up and run */
+	unsigned gap_events;          /* events traced on the CPU between E and the interrupt */
+	uint64_t lines, bad_lines;    /* lines read, lines that were not trace lines */
+	char cause[128];              /* short, one line: "held-by git/18758 ..." */
+	char text[640];               /* the sentence, or why the trace does not say */
+};
+
+/* The stream form, for a trace arriving line by line: fixed state (one
+ * allocation in _new), O(1) per line. Not thread-safe; one per reader. */
+struct traceexplain_stream;
+
+struct traceexplain_stream *traceexplain_stream_new(void);
+/* One line of the trace text, with or without its newline; any bytes. */
+void traceexplain_line(struct traceexplain_stream *s, const char *line, size_t len);
+/* The explanation of the LAST marker seen (or UNKNOWN with the reason). */
+void traceexplain_stream_end(const struct traceexplain_stream *s, struct traceexplain *out);
+void traceexplain_stream_free(struct traceexplain_stream *s);
+
+/* A whole trace in memory (tests): lines split at '\n'. */
+void traceexplain_text(const char *text, size_t len, struct traceexplain *out);
+
+/*
+ * Read the trace file @path streaming (bounded memory whatever its size or
+ * content) and explain it into @out. 0 with @out filled (kind may be
+ * UNKNOWN; out->is_trace false: not an ftrace text), -1 on an I/O error
+ * (open/read) with the reason in @err. Never prints.
+ */
+int traceexplain_file(const char *path, struct traceexplain *out, char *err, size_t errlen);
+
+/* "held-by", "preempted-by", "late-irq-idle", "late-irq-busy", "unknown". */
+const char *traceexplain_kind_name(enum traceexplain_kind k);
+
+#endif
