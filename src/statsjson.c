@@ -81,18 +81,21 @@ void statsjson_pulse(struct json_writer *w, const char *key, const struct edgest
 #define HIST_BINS_MAX 4000
 
 struct binner {
-	int64_t lo, bin;
+	int64_t lo, bin, min, max;
 	size_t n;
 	uint64_t *counts;
 };
 
+/* A bucket of the histogram is up to 0.01 % wide: the one holding the
+ * minimum (or the maximum) can have its middle outside [min, max], and so
+ * outside the bins. Its values are within, so its middle is taken as the
+ * nearest of min and max: every value lands in a bin. */
 static void bin_bucket(void *ctx, int64_t lo, int64_t hi, uint64_t count)
 {
 	struct binner *b = ctx;
 	int64_t mid = lo + (hi - lo) / 2, k;
 
-	if (mid < b->lo)
-		return;
+	mid = mid < b->min ? b->min : mid > b->max ? b->max : mid;
 	k = (mid - b->lo) / b->bin;
 	if (k >= 0 && (size_t)k < b->n)
 		b->counts[k] += count;
@@ -121,6 +124,8 @@ static void statsjson_histogram(struct json_writer *w, const struct stats_hist *
 			unit *= 10;
 		}
 	}
+	b.min = h->m.min;
+	b.max = h->m.max;
 	b.lo = h->m.min - ((h->m.min % b.bin) + b.bin) % b.bin;
 	b.n = (size_t)((h->m.max - b.lo) / b.bin + 1);
 	b.counts = calloc(b.n, sizeof(*b.counts));
