@@ -129,6 +129,16 @@ static void tmin_uses_the_write_window_as_uncertainty(void **state)
 	assert_int_equal(w->tmax.width_ns, HALF + 6000 - 1500);
 	assert_int_equal(w->tmax_bound.hi_ns, HALF + 11000 - 1000);
 	assert_int_equal(w->tmax_bound.at.seq, 2);
+	/* one polarity alone (pulses #1 and #3): its extremes come from the
+	 * later pulse, not from whichever came first */
+	w = &edgestats_result(s)->width[edgestats_result(s)->width[EDGESTATS_POS].h.m.n == 2 ?
+					EDGESTATS_POS : EDGESTATS_NEG];
+	assert_int_equal(w->h.m.n, 2);
+	assert_int_equal(w->tmax_bound.hi_ns, HALF + 10100 - 1000);
+	assert_int_equal(w->tmax_bound.at.seq, 3);
+	assert_int_equal(w->tmin_bound.at.seq, 3);
+	assert_int_equal(w->tmax.at.seq, 3);
+	assert_int_equal(w->tmin.at.seq, 1);
 }
 
 static void positive_and_negative_pulses_are_kept_apart(void **state)
