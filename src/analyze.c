@@ -1064,7 +1064,10 @@ enum summary_verdict analysis_verdict(struct analysis *a, const struct config *c
 	else
 		v = limits_check(a, c) ? VERDICT_FAIL
 		    : a->limits_set ? VERDICT_PASS : VERDICT_NO_LIMITS;
-	a->verdict = v == VERDICT_FAIL ? "FAIL" : v == VERDICT_PASS ? "PASS" : "NO LIMITS";
+	if (a->src->kind == ANALYZE_SRC_LOG && ri)
+		a->verdict = summary_verdict_word(c, a->es, ri);	/* LOAD NOT APPLIED too */
+	else
+		a->verdict = v == VERDICT_FAIL ? "FAIL" : v == VERDICT_PASS ? "PASS" : "NO LIMITS";
 	return v;
 }
 

@@ -595,7 +595,7 @@ static void json_verdict(struct json_writer *w, const struct analysis *a)
 	}
 	json_kv_object_begin(w, "verdict");
 	json_kv_string(w, "result", a->verdict);
-	json_kv_bool(w, "pass", strcmp(a->verdict, "FAIL") != 0);
+	json_kv_bool(w, "pass", !strcmp(a->verdict, "PASS") || !strcmp(a->verdict, "NO LIMITS"));
 	json_kv_bool(w, "limits_set", a->limits_set);
 	json_kv_int(w, "tmin_ns", a->lim_tmin_ns);
 	json_kv_int(w, "tmax_ns", a->lim_tmax_ns);

@@ -67,6 +67,7 @@ enum cfg_key {
 	/* proof: sampling what the loads did (profile) */
 	CFG_PROOF_INTERVAL,    /* duration between samples */
 	CFG_PROOF_MIN_BUSY,    /* percent: a CPU load below this did not load its CPUs */
+	CFG_PROOF_IDLE_MAX_BUSY, /* percent: a load-less phase above this was not idle */
 	/* trace: explain a spike while it happens (profile) */
 	CFG_TRACE_BREAK,       /* duration; 0: off. Wake latency or |width - half| above it */
 	CFG_TRACE_STOP_ON_BREAK,

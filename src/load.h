@@ -36,6 +36,7 @@ enum load_proof {
 	LOAD_PROOF_NONE,
 	LOAD_PROOF_CPU,             /* its CPUs were busy */
 	LOAD_PROOF_NET,             /* its interface carried packets */
+	LOAD_PROOF_IDLE,            /* no load: the loads' CPUs stayed quiet (proof.c) */
 };
 
 /* One result line of a load's output (CoreMark's score). */

@@ -360,15 +360,26 @@ void proof_req_from_load(struct proof_req *r, const struct load *l)
 	r->results = load_has_results(l);
 }
 
+void proof_req_idle(struct proof_req *r, const cpu_set_t *cpus, int max_busy)
+{
+	cpu_set_t set = *cpus;	/* @cpus may be r's own */
+
+	memset(r, 0, sizeof(*r));
+	snprintf(r->name, sizeof(r->name), "%s", PROOF_IDLE_NAME);
+	r->kind = LOAD_PROOF_IDLE;
+	r->cpus = set;
+	r->max_busy = max_busy;
+}
+
 size_t proof_req_format(const struct proof_req *r, char *buf, size_t len)
 {
-	static const char *const kinds[] = { "none", "cpu", "net" };
+	static const char *const kinds[] = { "none", "cpu", "net", "idle" };
 	char cpus[256];
 	int n;
 
 	n = snprintf(buf, len, "%s|%s|%s|%" PRId64 "|%d", kinds[r->kind],
-		     cpulist_format(&r->cpus, cpus, sizeof(cpus)), r->iface, r->min_pps,
-		     r->results);
+		     cpulist_format(&r->cpus, cpus, sizeof(cpus)), r->iface,
+		     r->kind == LOAD_PROOF_IDLE ? (int64_t)r->max_busy : r->min_pps, r->results);
 	return n > 0 && (size_t)n < len ? (size_t)n : 0;
 }
 
@@ -396,6 +407,8 @@ int proof_req_parse(struct proof_req *r, const char *name, const char *text)
 		r->kind = LOAD_PROOF_CPU;
 	else if (!strcmp(f[0], "net"))
 		r->kind = LOAD_PROOF_NET;
+	else if (!strcmp(f[0], "idle"))
+		r->kind = LOAD_PROOF_IDLE;
 	else
 		return -1;
 	if (cpulist_parse(f[1], &r->cpus, err, sizeof(err)) < 0 || strlen(f[2]) >= PROOF_IFNAME)
@@ -405,7 +418,13 @@ int proof_req_parse(struct proof_req *r, const char *name, const char *text)
 	pps = strtoll(f[3], &end, 10);
 	if (errno || end == f[3] || *end || pps < 0 || (strcmp(f[4], "0") && strcmp(f[4], "1")))
 		return -1;
-	r->min_pps = pps;
+	if (r->kind == LOAD_PROOF_IDLE) {
+		if (pps > 100)
+			return -1;
+		r->max_busy = (int)pps;
+	} else {
+		r->min_pps = pps;
+	}
 	r->results = f[4][0] == '1';
 	return 0;
 }
@@ -531,6 +550,16 @@ int proof_phase_judge(const struct proof_phase *p, const struct proof_req *reqs,
 			else if (b < min_busy_pct)
 				FAIL("load not applied: %s: CPUs %s were %.0f %% busy (at least %d %% "
 				     "needed)\n", r->name, cpus, b, min_busy_pct);
+		}
+		if (r->kind == LOAD_PROOF_IDLE) {
+			double b = proof_phase_busy(p, &r->cpus);
+
+			/* no samples (a phase shorter than proof.interval): not judged */
+			cpulist_format(&r->cpus, cpus, sizeof(cpus));
+			if (b > r->max_busy)
+				FAIL("not idle: CPUs %s were %.0f %% busy with no load of sqwave's "
+				     "running (at most %d %%: proof.idle_max_busy); something else "
+				     "loaded the machine\n", cpus, b, r->max_busy);
 		}
 		if (r->kind == LOAD_PROOF_NET) {
 			double pps = proof_phase_pps(p, r->iface);

@@ -19,6 +19,8 @@
 #define PROOF_MAX_IFS 16
 #define PROOF_MAX_LOADS 16
 #define PROOF_IFNAME 32
+/* The name of a phase's idle requirement (proof_req_idle) */
+#define PROOF_IDLE_NAME "no-load"
 
 /* One interval between two readings. */
 struct proof_sample {
@@ -62,11 +64,16 @@ struct proof_req {
 	cpu_set_t cpus;                /* LOAD_PROOF_CPU */
 	char iface[PROOF_IFNAME];      /* LOAD_PROOF_NET */
 	int64_t min_pps;
+	int max_busy;                  /* LOAD_PROOF_IDLE: CPUs at most this % busy */
 	bool results;                  /* must give a valid result (CoreMark) */
 };
-/* From a load; and as the log header's line "KIND|CPUS|IFACE|MIN_PPS|RESULTS"
- * (with the name as the key's last part), and back. */
+/* From a load; and as the log header's line "KIND|CPUS|IFACE|FIGURE|RESULTS"
+ * (FIGURE: min_pps, or max_busy for "idle"; the name as the key's last
+ * part), and back. */
 void proof_req_from_load(struct proof_req *r, const struct load *l);
+/* A phase without loads in a run with loads: its idle baseline is only one
+ * if @cpus (where the loads would run) were at most @max_busy % busy. */
+void proof_req_idle(struct proof_req *r, const cpu_set_t *cpus, int max_busy);
 size_t proof_req_format(const struct proof_req *r, char *buf, size_t len);
 int proof_req_parse(struct proof_req *r, const char *name, const char *text);
 

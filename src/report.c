@@ -84,7 +84,10 @@ static void row_proof(struct report_row *row, const struct jv *ph)
 		const char *kind = jv_str(jv_get(l, "proof"), "none");
 		const char *sep = row->proof[0] ? ", " : "";
 
-		if (!strcmp(kind, "cpu"))
+		if (!strcmp(kind, "idle"))
+			msgbuf_add(row->proof, sizeof(row->proof), "%sidle: CPU %s %.0f%%", sep,
+				jv_str(jv_get(l, "cpus"), "?"), jv_num(jv_get(l, "busy_pct"), -1));
+		else if (!strcmp(kind, "cpu"))
 			msgbuf_add(row->proof, sizeof(row->proof), "%sCPU %s %.0f%%", sep,
 				jv_str(jv_get(l, "cpus"), "?"), jv_num(jv_get(l, "busy_pct"), -1));
 		else if (!strcmp(kind, "net"))

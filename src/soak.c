@@ -26,7 +26,8 @@ struct soak_phase {
 	const struct plan_phase *plan;
 	struct load **loads;
 	size_t nloads;
-	struct proof_req *reqs;
+	struct proof_req *reqs;    /* one per load, or a load-less phase's idle one */
+	size_t nreqs;
 	char **specs;
 	struct proof_phase proof;
 };
@@ -157,6 +158,29 @@ static void phase_free(struct soak_phase *ph)
 	free(ph->reqs);
 }
 
+/*
+ * The idle baseline of an idle-versus-loaded run: each phase without loads
+ * must show the CPUs its loads would have used (every CPU but rt.cpu) quiet,
+ * or its row compares a loaded machine with a loaded one. Not on a single
+ * CPU, where sqwave's own RT thread is the load; not at 100 (off).
+ */
+static void idle_reqs(struct soak *s, const struct load_env *env, int max_busy)
+{
+	cpu_set_t cpus = env->online;
+	size_t i;
+
+	if (!s->has_loads || max_busy >= 100 || CPU_COUNT(&cpus) < 2)
+		return;
+	if (env->rt_cpu >= 0 && env->rt_cpu < CPU_SETSIZE)
+		CPU_CLR((size_t)env->rt_cpu, &cpus);
+	for (i = 0; i < s->nph; i++) {
+		if (!s->ph[i].nloads) {
+			proof_req_idle(&s->ph[i].reqs[0], &cpus, max_busy);
+			s->ph[i].nreqs = 1;
+		}
+	}
+}
+
 struct soak *soak_new(const struct config *c, char *err, size_t errlen, int *exit)
 {
 	const struct plan *plan = config_plan(c);
@@ -199,6 +223,7 @@ struct soak *soak_new(const struct config *c, char *err, size_t errlen, int *exi
 			}
 			ph->nloads++;
 			proof_req_from_load(&ph->reqs[j], ph->loads[j]);
+			ph->nreqs++;
 			ph->specs[j] = strdup(plan_load_format(&pp->loads[j], spec, sizeof(spec)));
 			if (!ph->specs[j]) {
 				msgbuf_set(err, errlen, "out of memory");
@@ -207,6 +232,7 @@ struct soak *soak_new(const struct config *c, char *err, size_t errlen, int *exi
 			s->has_loads = true;
 		}
 	}
+	idle_reqs(s, &env, (int)config_int(c, CFG_PROOF_IDLE_MAX_BUSY));
 	return s;
 fail:
 	soak_free(s);
@@ -290,7 +316,7 @@ void soak_dump_meta(const struct soak *s, FILE *f)
 		return;
 	fprintf(f, "loads.containment=%s\n", s->sup ? loadsup_containment(s->sup) : "");
 	for (i = 0; i < s->nph; i++) {
-		for (j = 0; j < s->ph[i].nloads; j++) {
+		for (j = 0; j < s->ph[i].nreqs; j++) {
 			proof_req_format(&s->ph[i].reqs[j], buf, sizeof(buf));
 			fprintf(f, "phase.%zu.proof.%zu=%s|%s\n", i, j, s->ph[i].reqs[j].name, buf);
 		}
@@ -460,7 +486,7 @@ void soak_phase_result(const struct soak *s, size_t i, struct summary_phase *out
 	out->duration_ns = ph->plan->duration_ns;
 	out->proof = &ph->proof;
 	out->reqs = ph->reqs;
-	out->nreqs = ph->nloads;
+	out->nreqs = ph->nreqs;
 	out->load_specs = (const char *const *)ph->specs;
 	out->nloads = ph->nloads;
 	out->sampled = s->has_loads;

@@ -110,6 +110,17 @@ static int read_plan(struct soakview *v, const struct edgelog_meta *m, char *err
 				p->nreqs++;
 			}
 		}
+		/* a phase without loads: its idle requirement, if the run set one */
+		if (!loads && meta(m, i, "proof", 0, buf, sizeof(buf))) {
+			char *bar = strchr(buf, '|');
+
+			if (!bar || (*bar = '\0', proof_req_parse(&p->reqs[0], buf, bar + 1) < 0) ||
+			    p->reqs[0].kind != LOAD_PROOF_IDLE) {
+				msgbuf_set(err, errlen, "header: phase %zu proof 0 malformed", i);
+				return -1;
+			}
+			p->nreqs = 1;
+		}
 		p->sampled = p->nreqs > 0 || edgelog_meta_get(m, "loads.containment", buf, 8);
 	}
 	return 0;

@@ -287,9 +287,21 @@ static void check_one_load(const struct run_info *ri, const struct summary_phase
 	for (line = strtok_r(why, "\n", &save); line && nlines < 8; line = strtok_r(NULL, "\n", &save))
 		lines[nlines++] = line;
 
-	cks[n++] = (struct summary_check){ .name = "running", .in_verdict = true,
-					   .phase = ph->name, .load = q->name,
-					   .result = lost ? SUMMARY_FAIL : SUMMARY_PASS };
+	if (q->kind != LOAD_PROOF_IDLE)
+		cks[n++] = (struct summary_check){ .name = "running", .in_verdict = true,
+						   .phase = ph->name, .load = q->name,
+						   .result = lost ? SUMMARY_FAIL : SUMMARY_PASS };
+	if (q->kind == LOAD_PROOF_IDLE) {
+		double b = proof_phase_busy(p, &q->cpus);
+
+		/* no sample, no judgement (proof_phase_judge agrees) */
+		cks[n++] = (struct summary_check){
+			.name = "idle_busy", .in_verdict = true, .phase = ph->name, .load = q->name,
+			.key = "proof.idle_max_busy", .unit = SUMMARY_UNIT_PERCENT,
+			.has_observed = b >= 0, .observed = b, .has_limit = true,
+			.limit = q->max_busy,
+			.result = b < 0 ? SUMMARY_SKIP : b > q->max_busy ? SUMMARY_FAIL : SUMMARY_PASS };
+	}
 	if (q->kind == LOAD_PROOF_CPU) {
 		double b = proof_phase_busy(p, &q->cpus);
 
@@ -334,7 +346,9 @@ static void check_one_load(const struct run_info *ri, const struct summary_phase
 			snprintf(msg, sizeof(msg), "phase %s: %s", ph->name, lines[j++]);
 			cks[i].message = msg;
 		} else if (cks[i].result == SUMMARY_SKIP) {
-			cks[i].message = "the load was lost";
+			cks[i].message = q->kind == LOAD_PROOF_IDLE ? "no proof-of-load sample in "
+								       "the phase"
+								     : "the load was lost";
 		}
 		emit(k, &cks[i]);
 	}
@@ -449,6 +463,12 @@ static const char *verdict_word(const struct config *c, const struct run_info *r
 	if (nviol)
 		return nviol == check_loads(ri, NULL, NULL) ? "LOAD NOT APPLIED" : "FAIL";
 	return limits_set(c) ? "PASS" : "NO LIMITS";
+}
+
+const char *summary_verdict_word(const struct config *c, const struct edgestats *s,
+				 const struct run_info *ri)
+{
+	return verdict_word(c, ri, check(c, edgestats_result(s), ri, NULL, NULL));
 }
 
 static void why_append(void *ctx, const char *msg)
@@ -594,6 +614,12 @@ static void text_proof(FILE *f, const struct summary_phase *ph)
 			if (!strcmp(p->loads[j].name, r->name))
 				st = &p->loads[j];
 		}
+		if (r->kind == LOAD_PROOF_IDLE) {
+			fprintf(f, "  %-14s   no load: CPUs %s %.0f %% busy (at most %d %%)\n", "",
+				cpulist_format(&r->cpus, cpus, sizeof(cpus)),
+				proof_phase_busy(p, &r->cpus), r->max_busy);
+			continue;
+		}
 		fprintf(f, "  %-14s   %s:", "", r->name);
 		if (r->kind == LOAD_PROOF_CPU)
 			fprintf(f, " CPUs %s %.0f %% busy", cpulist_format(&r->cpus, cpus, sizeof(cpus)),
@@ -660,7 +686,8 @@ void summary_phases_text(FILE *f, const struct run_info *ri)
 
 		if (ph->nloads == 0 && ph->sampled) {
 			text_proof(f, ph);
-			fprintf(f, "  %-14s   (no loads)\n", "");
+			if (!ph->nreqs)	/* else its idle line says so */
+				fprintf(f, "  %-14s   (no loads)\n", "");
 		} else if (ph->sampled) {
 			text_proof(f, ph);
 		}
@@ -883,7 +910,7 @@ void summary_phases_json(struct json_writer *w, const struct run_info *ri)
 			for (k = 0; k < ph->nreqs; k++) {
 				const struct proof_req *q = &ph->reqs[k];
 				const struct proof_load_stat *st = NULL;
-				static const char *const kinds[] = { "none", "cpu", "net" };
+				static const char *const kinds[] = { "none", "cpu", "net", "idle" };
 
 				for (j = 0; j < p->nloads; j++) {
 					if (!strcmp(p->loads[j].name, q->name))
@@ -892,6 +919,13 @@ void summary_phases_json(struct json_writer *w, const struct run_info *ri)
 				json_object_begin(w);
 				json_kv_string(w, "name", q->name);
 				json_kv_string(w, "proof", kinds[q->kind]);
+				if (q->kind == LOAD_PROOF_IDLE) {
+					json_kv_string(w, "cpus", cpulist_format(&q->cpus, cpus, sizeof(cpus)));
+					json_kv_double(w, "busy_pct", proof_phase_busy(p, &q->cpus));
+					json_kv_int(w, "max_busy_pct", q->max_busy);
+					json_object_end(w);
+					continue;
+				}
 				if (q->kind == LOAD_PROOF_CPU) {
 					json_kv_string(w, "cpus", cpulist_format(&q->cpus, cpus, sizeof(cpus)));
 					json_kv_double(w, "busy_pct", proof_phase_busy(p, &q->cpus));

@@ -71,6 +71,11 @@ enum summary_verdict { VERDICT_PASS = 0, VERDICT_FAIL = 1, VERDICT_NO_LIMITS = 2
 /* Check the limits.* keys; each violation appended to @why as a line. */
 enum summary_verdict summary_verdict(const struct config *c, const struct edgestats *s,
 				     const struct run_info *ri, char *why, size_t len);
+/* The verdict's word, as the summary prints it: "PASS", "NO LIMITS", "FAIL",
+ * or "LOAD NOT APPLIED" when the only failures are loads that did not show
+ * (or an idle phase that was not idle). */
+const char *summary_verdict_word(const struct config *c, const struct edgestats *s,
+				 const struct run_info *ri);
 
 /*
  * One check of the verdict, passed, failed or not made (a limit left unset,

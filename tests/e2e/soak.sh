@@ -104,6 +104,10 @@ run:
   label: e2e-soak
 rt:
   cpu: 1
+# A shared test machine's CPU 0 may be anything but idle: the idle rule has
+# its own test (an idle phase that was not idle), this one is about loads.
+proof:
+  idle_max_busy: 100
 phases:
   - name: idle
     duration: 8s
@@ -364,6 +368,46 @@ test_a_lost_load_makes_the_verdict_load_not_applied() {
 	grep -q "^verdict    LOAD NOT APPLIED" "$TMP/lost.out" || fail "$(grep -A3 verdict "$TMP/lost.out")" || return 1
 	grep -q "phase run: load not applied: brief was lost (ended (restart: false))" "$TMP/lost.out" ||
 		fail "$(grep -A3 verdict "$TMP/lost.out")" || return 1
+}
+
+# The idle baseline of idle versus loaded: a phase without loads whose other
+# CPUs something else kept busy (a burner pinned to CPU 0 here, outside
+# sqwave) is no baseline: load not applied, in the run, analyze and report.
+test_an_idle_phase_that_was_not_idle_is_load_not_applied() {
+	[ "$(nproc)" -ge 2 ] || { echo "    (one CPU: no idle rule there)"; return 0; }
+	printf 'run:\n  warmup: 0\nrt:\n  cpu: 1\nphases:\n  - name: quiet\n    duration: 3s\n  - name: busy\n    duration: 2s\n    load:\n      - kind: command\n        name: nap\n        args: [sleep, "600"]\n' \
+		> "$TMP/idle.yaml"
+	taskset -c 0 sh -c 'while :; do :; done' &
+	local burner=$! rc
+	"$SQWAVE" run --board "$BOARD" --profile "$TMP/idle.yaml" --quiet --log "$TMP/idle.sqwlog" \
+		--json "$TMP/idle.json" > "$TMP/idle.out" 2> "$TMP/idle.err"
+	rc=$?
+	kill $burner
+	wait $burner 2> /dev/null
+	[ $rc -eq 1 ] || fail "exit $rc, expected 1: $(cat "$TMP/idle.err")" || return 1
+	grep -q "^verdict    LOAD NOT APPLIED" "$TMP/idle.out" &&
+		grep -q "phase quiet: not idle: CPUs 0 were [0-9]* % busy with no load of sqwave's" \
+			"$TMP/idle.out" || fail "$(grep -A3 '^verdict' "$TMP/idle.out")" || return 1
+	"$SQWAVE" analyze "$TMP/idle.sqwlog" --json "$TMP/idle-an.json" > "$TMP/idle-an.out" 2>&1 ||
+		fail "analyze: $(cat "$TMP/idle-an.out")" || return 1
+	"$SQWAVE" report "$TMP/idle.json" --json "$TMP/idle-r.json" -q > /dev/null 2>&1
+	python3 - "$TMP/idle.json" "$TMP/idle-an.json" "$TMP/idle-r.json" <<'PY' || return 1
+import json, sys
+run, an, rep = (json.load(open(p)) for p in sys.argv[1:4])
+q = {p["name"]: p for p in run["phases"]}["quiet"]
+idle = q["proof"]["loads"]
+assert len(idle) == 1 and idle[0]["proof"] == "idle" and idle[0]["cpus"] == "0", idle
+assert idle[0]["busy_pct"] > 25 and idle[0]["max_busy_pct"] == 25, idle
+ck = [c for c in run["verdict"]["checks"] if c["name"] == "idle_busy"]
+assert len(ck) == 1 and ck[0]["result"] == "fail" and ck[0]["phase"] == "quiet", ck
+assert run["verdict"]["result"] == "LOAD NOT APPLIED" and not run["verdict"]["pass"]
+# a loaded phase has no idle rule; analyze of the log judges as the run did
+assert all(l["proof"] != "idle" for l in {p["name"]: p for p in run["phases"]}["busy"]["proof"]["loads"])
+assert an["verdict"]["result"] == "LOAD NOT APPLIED" and an["verdict"]["pass"] is False, an["verdict"]
+assert an["verdict"]["violations"] == run["verdict"]["violations"], (an["verdict"], run["verdict"])
+row = [r for r in rep["rows"] if r["phase"] == "quiet"][0]
+assert row["verdict"] == "LOAD NOT APPLIED" and row["proof"].startswith("idle: CPU 0 "), row
+PY
 }
 
 # Lost in the warm-up: the first phase's loads run from before the warm-up,

@@ -172,6 +172,16 @@ static void a_requirement_survives_the_log_header(void **state)
 	assert_int_equal(proof_req_parse(&q, "x", "disk|1||0|1"), -1);
 	assert_int_equal(proof_req_parse(&q, "x", "cpu|1||0|1|extra"), -1);
 	assert_int_equal(proof_req_parse(&q, "x", "cpu|z||0|1"), -1);
+	/* an idle phase's requirement: its figure is the busy ceiling */
+	proof_req_idle(&r, &r.cpus, 25);
+	proof_req_format(&r, text, sizeof(text));
+	assert_string_equal(text, "idle|0,2-3||25|0");
+	assert_int_equal(proof_req_parse(&q, PROOF_IDLE_NAME, text), 0);
+	assert_int_equal(q.kind, LOAD_PROOF_IDLE);
+	assert_int_equal(q.max_busy, 25);
+	assert_int_equal(q.min_pps, 0);
+	assert_true(CPU_EQUAL(&q.cpus, &r.cpus));
+	assert_int_equal(proof_req_parse(&q, "x", "idle|0||101|0"), -1);
 }
 
 static struct proof_sample busy_sample(float b0, float b1, double lo_pps)
@@ -244,6 +254,37 @@ static void a_phase_without_its_load_is_load_not_applied(void **state)
 	assert_non_null(strstr(why, "no proof-of-load samples"));
 }
 
+/* A phase without loads is an idle baseline only if the loads' CPUs were
+ * quiet; no sample (a phase shorter than the interval) is no judgement. */
+static void an_idle_phase_must_be_idle(void **state)
+{
+	struct proof_phase p;
+	struct proof_req idle;
+	struct proof_sample s;
+	cpu_set_t cpus;
+	char why[1024] = "", err[64];
+
+	(void)state;
+	cpulist_parse("0", &cpus, err, sizeof(err));
+	proof_req_idle(&idle, &cpus, 25);
+	assert_string_equal(idle.name, PROOF_IDLE_NAME);
+
+	memset(&p, 0, sizeof(p));
+	assert_int_equal(proof_phase_judge(&p, &idle, 1, 80, why, sizeof(why)), 0);
+	/* CPU 1 (the RT one) busy does not count; CPU 0 at 20 % and 30 %: 25 % is quiet */
+	s = busy_sample(20, 99, 0);
+	proof_phase_add_sample(&p, &s);
+	s = busy_sample(30, 99, 0);
+	proof_phase_add_sample(&p, &s);
+	assert_int_equal(proof_phase_judge(&p, &idle, 1, 80, why, sizeof(why)), 0);
+	assert_string_equal(why, "");
+	s = busy_sample(70, 0, 0);
+	proof_phase_add_sample(&p, &s);	/* now 40 % on average */
+	assert_int_equal(proof_phase_judge(&p, &idle, 1, 80, why, sizeof(why)), 1);
+	assert_non_null(strstr(why, "not idle: CPUs 0 were 40 % busy with no load of sqwave's "
+				    "running (at most 25 %: proof.idle_max_busy)"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -253,6 +294,7 @@ int main(void)
 						remove_root),
 		cmocka_unit_test(a_requirement_survives_the_log_header),
 		cmocka_unit_test(a_phase_without_its_load_is_load_not_applied),
+		cmocka_unit_test(an_idle_phase_must_be_idle),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

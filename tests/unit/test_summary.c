@@ -453,6 +453,21 @@ static const struct summary_check *find_check(const struct got_checks *g, const 
 	return NULL;
 }
 
+/* The same, or NULL when there is none. */
+static const struct summary_check *find_check_quiet(const struct got_checks *g,
+						    const char *phase, const char *load,
+						    const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++) {
+		if (!strcmp(g->ck[i].name, name) && !strcmp(g->phase[i], phase) &&
+		    !strcmp(g->load[i], load))
+			return &g->ck[i];
+	}
+	return NULL;
+}
+
 /* The verdict's failures, one per line, are the failed checks' sentences. */
 static void assert_violations_are_the_failed_checks(struct fixture *f, const struct got_checks *g)
 {
@@ -651,6 +666,57 @@ static void load_proofs_are_checks_with_phase_load_what_observed_and_needed(void
 	phased_free(&p);
 }
 
+/* The idle phase of an idle-versus-loaded run proves it was idle: busy
+ * CPUs make it "load not applied" (the verdict's word too), with figures. */
+static void an_idle_phase_that_was_busy_is_load_not_applied(void **state)
+{
+	struct fixture *f = *state;
+	const struct summary_check *k;
+	struct proof_sample smp = { .dt_ns = 1000000000ull, .ncpu = 2 };
+	struct proof_req idle;
+	struct got_checks g;
+	struct phased p;
+	cpu_set_t cpus;
+	char err[64], *t;
+	size_t i;
+
+	phased_setup(f, &p, 95, 50000, true);
+	set(f, CFG_LIMITS_TMAX, "600us");	/* a real verdict otherwise: PASS */
+	cpulist_parse("0", &cpus, err, sizeof(err));
+	proof_req_idle(&idle, &cpus, 25);
+	p.ph[0].reqs = &idle;
+	p.ph[0].nreqs = 1;
+	smp.busy[0] = 60;
+	smp.busy[1] = 3;
+	proof_phase_add_sample(&p.proof[0], &smp);
+	assert_int_equal(checks_of(f, &g), 1);
+	k = find_check(&g, "idle", PROOF_IDLE_NAME, "idle_busy", &i);
+	assert_int_equal(k->result, SUMMARY_FAIL);
+	assert_true(k->in_verdict && k->unit == SUMMARY_UNIT_PERCENT && !k->limit_is_min);
+	assert_true(fabs(k->observed - 60) < 0.01 && k->limit == 25);
+	assert_string_equal(g.msg[i], "phase idle: not idle: CPUs 0 were 60 % busy with no load "
+				      "of sqwave's running (at most 25 %: proof.idle_max_busy); "
+				      "something else loaded the machine");
+	assert_null(find_check_quiet(&g, "idle", PROOF_IDLE_NAME, "running"));
+	assert_violations_are_the_failed_checks(f, &g);
+	f->ri.containment = "process groups";	/* the load proof section is printed */
+	t = text_of(f);
+	assert_non_null(strstr(t, "\nverdict    LOAD NOT APPLIED\n"));
+	assert_non_null(strstr(t, "no load: CPUs 0 60 % busy (at most 25 %)"));
+	free(t);
+	assert_string_equal(summary_verdict_word(f->c, f->s, &f->ri), "LOAD NOT APPLIED");
+
+	/* quiet: passes, and the run's verdict is its limits' again */
+	memset(&p.proof[0], 0, sizeof(p.proof[0]));
+	smp.busy[0] = 4;
+	proof_phase_add_sample(&p.proof[0], &smp);
+	assert_int_equal(checks_of(f, &g), 0);
+	assert_int_equal(find_check(&g, "idle", PROOF_IDLE_NAME, "idle_busy", NULL)->result,
+			 SUMMARY_PASS);
+	assert_string_equal(summary_verdict_word(f->c, f->s, &f->ri), "PASS");
+	phased_free(&p);
+}
+
 static void a_lost_load_fails_running_and_skips_its_other_proofs(void **state)
 {
 	struct fixture *f = *state;
@@ -782,6 +848,7 @@ int main(void)
 		T(an_unset_limit_is_skipped_but_keeps_its_figure),
 		T(load_proofs_are_checks_with_phase_load_what_observed_and_needed),
 		T(a_lost_load_fails_running_and_skips_its_other_proofs),
+		T(an_idle_phase_that_was_busy_is_load_not_applied),
 		T(a_phase_has_its_own_limit_checks_outside_the_verdict),
 		T(the_json_verdict_lists_every_check_with_its_figures),
 	};
