@@ -106,6 +106,7 @@ static void the_table_lists_the_keys_in_enum_order(void **state)
 		{ CFG_LIMITS_MISSED_MAX, "limits.missed_max" },
 		{ CFG_PROOF_INTERVAL, "proof.interval" },
 		{ CFG_PROOF_MIN_BUSY, "proof.min_busy" },
+		{ CFG_PROOF_IDLE_MAX_BUSY, "proof.idle_max_busy" },
 		{ CFG_TRACE_BREAK, "trace.break" },
 		{ CFG_TRACE_STOP_ON_BREAK, "trace.stop_on_break" },
 		{ CFG_TRACE_MAX_BREAKS, "trace.max_breaks" },
