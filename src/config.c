@@ -158,8 +158,7 @@ const struct cfg_item config_table[CFG_NKEYS] = {
 	ITEM_INT(CFG_PROOF_MIN_BUSY, "proof", "min_busy", "80", 0, 100, "%", NULL, P,
 		 "a CPU load whose CPUs were less busy is \"load not applied\""),
 	ITEM_INT(CFG_PROOF_IDLE_MAX_BUSY, "proof", "idle_max_busy", "25", 0, 100, "%", NULL, P,
-		 "a phase without loads (in a run with loads) whose other CPUs were busier "
-		 "is no idle baseline (100: unchecked)"),
+		 "a load-less phase whose loads' CPUs were busier is not idle (100: off)"),
 
 	ITEM_DUR(CFG_TRACE_BREAK, "trace", "break", "0", 0, 10 * SEC, "us", "break", P,
 		 "save the ftrace trace when a wake-up is this late or a pulse this far off"),
