@@ -167,6 +167,7 @@ static int csv_open(struct analyze_source *s, const char *path,
 	s->info.has_intended = li->has_intended;
 	s->info.has_window = li->has_window;
 	s->info.half_period_ns = li->half_period_ns;
+	s->info.half_period_inferred = li->half_period_inferred;
 	return 0;
 }
 

@@ -61,6 +61,7 @@ struct analyze_source_info {
 	bool has_intended;          /* intended times exist: latency, missed periods */
 	bool has_window;            /* wake-up and write window exist: write cost */
 	int64_t half_period_ns;     /* 0 when unknown */
+	bool half_period_inferred;  /* edge list: from its intended times, not given */
 	/* log: header and metadata; NULL otherwise */
 	const struct edgelog_meta *meta;
 	const char *open_path;      /* where the data can be opened again (a spooled

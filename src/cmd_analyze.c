@@ -162,7 +162,8 @@ static void text_source(FILE *f, const struct analysis *a)
 	if (s->half_period_ns > 0)
 		fprintf(f, "wave       half period %s us (%.3f Hz)%s\n", UNITS_US(s->half_period_ns),
 			1e9 / (2.0 * (double)s->half_period_ns),
-			s->kind == ANALYZE_SRC_EDGE_CSV && !s->meta ? " (from the intended times)" : "");
+			s->half_period_inferred ? " (from the intended times)"
+			: s->kind == ANALYZE_SRC_EDGE_CSV ? " (given)" : "");
 }
 
 static void text_counts(FILE *f, const struct analysis *a)

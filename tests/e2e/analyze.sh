@@ -242,6 +242,14 @@ test_a_bare_half_period_is_microseconds_as_for_run() {
 		2> "$TMP/hp.err" || fail "$(cat "$TMP/hp.err")" || return 1
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["half_period_ns"] == 500000, d["half_period_ns"]' \
 		"$TMP/hp.json" || return 1
+	# the text says where the half period came from: given, or inferred
+	"$SQWAVE" analyze "$TMP/hp.csv" --half-period 400 > "$TMP/hp.txt" 2>&1 ||
+		fail "$(cat "$TMP/hp.txt")" || return 1
+	grep -q "^wave       half period 400.000 us (1250.000 Hz) (given)$" "$TMP/hp.txt" ||
+		fail "given half period: $(grep wave "$TMP/hp.txt")" || return 1
+	"$SQWAVE" analyze "$TMP/hp.csv" > "$TMP/hp.txt" 2>&1 || fail "$(cat "$TMP/hp.txt")" || return 1
+	grep -q "^wave       half period 500.000 us (1000.000 Hz) (from the intended times)$" \
+		"$TMP/hp.txt" || fail "inferred half period: $(grep wave "$TMP/hp.txt")" || return 1
 	"$SQWAVE" analyze "$TMP/hp.csv" --half-period 5parsecs --quiet > /dev/null 2> "$TMP/hp2.err"
 	[ $? -eq 2 ] || return 1
 	grep -q -- "--half-period must be a duration between 1us and 10s (bare numbers are us)" "$TMP/hp2.err" ||
