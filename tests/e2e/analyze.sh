@@ -261,7 +261,9 @@ test_a_mistyped_option_gets_the_closest_one_in_every_command() {
 	while read -r cmd opt want; do
 		"$SQWAVE" $cmd "$opt" x > /dev/null 2> "$TMP/typo.err"
 		[ $? -eq 2 ] || fail "$cmd $opt: not exit 2" || return 1
-		grep -q -- "unknown option $opt; did you mean $want?" "$TMP/typo.err" ||
+		# the same sentence in every command, no command's own prefix
+		grep -qx -- "sqwave: error: unknown option $opt; did you mean $want? ('sqwave $cmd --help' lists the options)" \
+			"$TMP/typo.err" ||
 			fail "$cmd: $(cat "$TMP/typo.err")" || return 1
 	done <<'EOF2'
 run --durration --duration
