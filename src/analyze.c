@@ -480,7 +480,7 @@ struct analysis *analysis_new(const struct analyze_opts *o, const struct analyze
 		return NULL;
 	a->o = *o;
 	if (!a->o.minute_ns)
-		a->o.minute_ns = 60000000000LL;
+		a->o.minute_ns = ANALYZE_TIMELINE_ROW_DEFAULT_NS;
 	a->src = src;
 	a->pending = SIZE_MAX;
 	a->bin_ns = 1000000; /* 1 ms, doubled as the data outgrows the bins */

@@ -105,13 +105,14 @@ void analyze_source_close(struct analyze_source *s);
 #define ANALYZE_MISSED_LIST_DEFAULT 100
 #define ANALYZE_HIST_BUCKETS_DEFAULT 1000 /* 1 us buckets: 0 .. 999 us */
 #define ANALYZE_TIME_BINS 512             /* for plots over time */
+#define ANALYZE_TIMELINE_ROW_DEFAULT_NS INT64_C(60000000000) /* a minute */
 
 struct analyze_opts {
 	unsigned worst_n;         /* N worst edges kept (0: none) */
 	unsigned missed_list;     /* missed-period events listed (0: none) */
 	size_t hist_buckets;      /* 1 us buckets of the linear histogram */
 	bool hist_of_width;       /* histogram of pulse widths, not latency */
-	int64_t minute_ns;        /* timeline row length; 0: 60 s */
+	int64_t minute_ns;        /* timeline row length; 0: ANALYZE_TIMELINE_ROW_DEFAULT_NS */
 	unsigned threads;         /* analysis_feed(): 0 as useful (2 for a log), 1 one */
 };
 

@@ -113,6 +113,16 @@ assert a["wake_latency"]["max_ns"] == x["wake_latency"]["max_ns"]
 PY
 }
 
+test_the_timeline_help_and_output_name_the_same_default_row() {
+	run_once || return 1
+	"$SQWAVE" analyze "$TMP/r.sqwlog" > "$TMP/tl.txt" 2>&1 || fail "analyze failed" || return 1
+	local row
+	row=$(sed -n 's/^timeline, \(.*\) a row (from the first edge)$/\1/p' "$TMP/tl.txt")
+	[ -n "$row" ] || fail "no timeline line in: $(cat "$TMP/tl.txt")" || return 1
+	"$SQWAVE" analyze --help | grep -q -- "--timeline DUR *timeline row length (default $row)$" ||
+		fail "help: $("$SQWAVE" analyze --help | grep -- --timeline); output: $row a row" || return 1
+}
+
 test_the_svg_is_well_formed_and_titled() {
 	run_once || return 1
 	"$SQWAVE" analyze "$TMP/r.sqwlog" --quiet --svg "$TMP/r.svg" || fail "analyze failed" || return 1
