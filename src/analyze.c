@@ -167,6 +167,7 @@ static int csv_open(struct analyze_source *s, const char *path,
 	s->info.has_intended = li->has_intended;
 	s->info.has_window = li->has_window;
 	s->info.half_period_ns = li->half_period_ns;
+	s->info.half_period_inferred = li->half_period_inferred;
 	return 0;
 }
 
@@ -479,7 +480,7 @@ struct analysis *analysis_new(const struct analyze_opts *o, const struct analyze
 		return NULL;
 	a->o = *o;
 	if (!a->o.minute_ns)
-		a->o.minute_ns = 60000000000LL;
+		a->o.minute_ns = ANALYZE_TIMELINE_ROW_DEFAULT_NS;
 	a->src = src;
 	a->pending = SIZE_MAX;
 	a->bin_ns = 1000000; /* 1 ms, doubled as the data outgrows the bins */

@@ -61,6 +61,7 @@ struct analyze_source_info {
 	bool has_intended;          /* intended times exist: latency, missed periods */
 	bool has_window;            /* wake-up and write window exist: write cost */
 	int64_t half_period_ns;     /* 0 when unknown */
+	bool half_period_inferred;  /* edge list: from its intended times, not given */
 	/* log: header and metadata; NULL otherwise */
 	const struct edgelog_meta *meta;
 	const char *open_path;      /* where the data can be opened again (a spooled
@@ -104,13 +105,14 @@ void analyze_source_close(struct analyze_source *s);
 #define ANALYZE_MISSED_LIST_DEFAULT 100
 #define ANALYZE_HIST_BUCKETS_DEFAULT 1000 /* 1 us buckets: 0 .. 999 us */
 #define ANALYZE_TIME_BINS 512             /* for plots over time */
+#define ANALYZE_TIMELINE_ROW_DEFAULT_NS INT64_C(60000000000) /* a minute */
 
 struct analyze_opts {
 	unsigned worst_n;         /* N worst edges kept (0: none) */
 	unsigned missed_list;     /* missed-period events listed (0: none) */
 	size_t hist_buckets;      /* 1 us buckets of the linear histogram */
 	bool hist_of_width;       /* histogram of pulse widths, not latency */
-	int64_t minute_ns;        /* timeline row length; 0: 60 s */
+	int64_t minute_ns;        /* timeline row length; 0: ANALYZE_TIMELINE_ROW_DEFAULT_NS */
 	unsigned threads;         /* analysis_feed(): 0 as useful (2 for a log), 1 one */
 };
 

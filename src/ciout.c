@@ -98,6 +98,32 @@ static int cases_get(struct ci_cases *cs, const struct config *c, const struct e
 	return 0;
 }
 
+/* The checks into @cs and @path open for writing: what both writers start
+ * with. NULL with @err (and @cs freed) when either fails; else the caller
+ * ends with cases_close(). */
+static FILE *cases_open(struct ci_cases *cs, const char *path, const struct config *c,
+			const struct edgestats *s, const struct run_info *ri, char *err,
+			size_t errlen)
+{
+	FILE *f;
+
+	if (cases_get(cs, c, s, ri, err, errlen) < 0)
+		return NULL;
+	f = outfile_open(path, err, errlen);
+	if (!f)
+		cases_free(cs);
+	return f;
+}
+
+/* Close @f (outfile_close(): a failed write is reported) and free @cs. */
+static int cases_close(struct ci_cases *cs, FILE *f, const char *path, char *err, size_t errlen)
+{
+	int ret = outfile_close(f, path, err, errlen);
+
+	cases_free(cs);
+	return ret;
+}
+
 const char *ciout_name_part(const char *s, char *buf, size_t len)
 {
 	size_t o = 0;
@@ -162,20 +188,13 @@ int ciout_write_results(const char *path, const struct config *c, const struct e
 	struct ci_cases cs;
 	FILE *f;
 	size_t i;
-	int ret;
 
-	if (cases_get(&cs, c, s, ri, err, errlen) < 0)
+	f = cases_open(&cs, path, c, s, ri, err, errlen);
+	if (!f)
 		return -1;
-	f = outfile_open(path, err, errlen);
-	if (!f) {
-		cases_free(&cs);
-		return -1;
-	}
 	for (i = 0; i < cs.n; i++)
 		results_line(f, &cs.v[i]);
-	ret = outfile_close(f, path, err, errlen);
-	cases_free(&cs);
-	return ret;
+	return cases_close(&cs, f, path, err, errlen);
 }
 
 /* ---- JUnit XML ---- */
@@ -351,15 +370,10 @@ int ciout_write_junit(const char *path, const struct config *c, const struct edg
 	uint64_t measure0 = ri->start_realtime_ns + (uint64_t)config_int(c, CFG_RUN_WARMUP);
 	FILE *f;
 	size_t i;
-	int ret;
 
-	if (cases_get(&cs, c, s, ri, err, errlen) < 0)
+	f = cases_open(&cs, path, c, s, ri, err, errlen);
+	if (!f)
 		return -1;
-	f = outfile_open(path, err, errlen);
-	if (!f) {
-		cases_free(&cs);
-		return -1;
-	}
 	for (i = 0; i < cs.n; i++) {
 		all.tests++;
 		all.failures += cs.v[i].ck.result == SUMMARY_FAIL;
@@ -381,7 +395,5 @@ int ciout_write_junit(const char *path, const struct config *c, const struct edg
 			  measure0 + (uint64_t)(ph->start_off_ns > 0 ? ph->start_off_ns : 0));
 	}
 	fputs("</testsuites>\n", f);
-	ret = outfile_close(f, path, err, errlen);
-	cases_free(&cs);
-	return ret;
+	return cases_close(&cs, f, path, err, errlen);
 }

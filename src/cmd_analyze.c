@@ -162,7 +162,8 @@ static void text_source(FILE *f, const struct analysis *a)
 	if (s->half_period_ns > 0)
 		fprintf(f, "wave       half period %s us (%.3f Hz)%s\n", UNITS_US(s->half_period_ns),
 			1e9 / (2.0 * (double)s->half_period_ns),
-			s->kind == ANALYZE_SRC_EDGE_CSV && !s->meta ? " (from the intended times)" : "");
+			s->half_period_inferred ? " (from the intended times)"
+			: s->kind == ANALYZE_SRC_EDGE_CSV ? " (given)" : "");
 }
 
 static void text_counts(FILE *f, const struct analysis *a)
@@ -822,7 +823,7 @@ static int soak_setup(struct analysis *a, struct soakview **sv, struct phasestat
 	if (si->kind != ANALYZE_SRC_LOG)
 		return 0;
 	*sv = soakview_open(si->open_path, si->meta->start_ns,
-			    a->o.minute_ns ? a->o.minute_ns : 60000000000ll, &bad, err, errlen);
+			    a->o.minute_ns ? a->o.minute_ns : ANALYZE_TIMELINE_ROW_DEFAULT_NS, &bad, err, errlen);
 	if (!*sv) {
 		*exit = bad ? SQW_EXIT_USAGE : SQW_EXIT_RUNTIME;
 		return -1;
@@ -981,6 +982,8 @@ static void csv_edge(void *ctx, const struct edge_rec *e, int64_t latency_ns,
 
 static void analyze_usage(FILE *f)
 {
+	char row[32];
+
 	fprintf(f,
 		"usage: sqwave analyze FILE [OPTIONS]\n\n"
 		"FILE is a sqwave log, an edge-list CSV (seq,level,intended_ns,measured_ns; or\n"
@@ -999,7 +1002,7 @@ static void analyze_usage(FILE *f)
 		"  --missed N           list at most N missed-period places (default %d)\n"
 		"  --hist-buckets N     1 us buckets of the histogram (default %d)\n"
 		"  --histogram-of WHAT  latency (default for logs) or width\n"
-		"  --timeline DUR       timeline row length (default 1min)\n"
+		"  --timeline DUR       timeline row length (default %s)\n"
 		"input:\n"
 		"  --format NAME        log, edges, or a capture format: %s\n"
 		"  --channel CH         capture channel (name, suffix or number)\n"
@@ -1012,6 +1015,8 @@ static void analyze_usage(FILE *f)
 		"exit codes: 0 done (whatever the verdict), 2 bad input (foreign, corrupt,\n"
 		"malformed) or contradictory limits, 3 I/O error\n",
 		CAPTURE_STREAM_MAX >> 20, ANALYZE_WORST_DEFAULT, ANALYZE_MISSED_LIST_DEFAULT, ANALYZE_HIST_BUCKETS_DEFAULT,
+		/* in the form the timeline's own heading prints it */
+		units_format_duration(ANALYZE_TIMELINE_ROW_DEFAULT_NS, row, sizeof(row)),
 		capture_format_names());
 }
 

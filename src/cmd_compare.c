@@ -213,8 +213,8 @@ static int parse_args(int argc, char **argv, struct compare_opts *o, const char 
 				o->have_scope = true;
 				break;
 			}
-			pr_err("compare: %s", cmdline_refused(opts, "h", argv, optind, optopt, "compare",
-								err, sizeof(err)));
+			pr_err("%s", cmdline_refused(opts, "h", argv, optind, optopt, "compare", err,
+						     sizeof(err)));
 			return -1;
 		}
 	}

@@ -214,7 +214,6 @@ const char *config_key_name(enum cfg_key key, char *buf, size_t len)
 
 const char *config_quote(const char *value, char *buf, size_t len)
 {
-	static const char hex[] = "0123456789abcdef";
 	size_t o = 0, i;
 
 	assert(len >= 16);
@@ -227,20 +226,7 @@ const char *config_quote(const char *value, char *buf, size_t len)
 			o += 3;
 			break;
 		}
-		if (ch == '"' || ch == '\\') {
-			buf[o++] = '\\';
-			buf[o++] = (char)ch;
-		} else if (ch == '\n') {
-			buf[o++] = '\\';
-			buf[o++] = 'n';
-		} else if (ch < 0x20 || ch == 0x7f) {
-			buf[o++] = '\\';
-			buf[o++] = 'x';
-			buf[o++] = hex[ch >> 4];
-			buf[o++] = hex[ch & 15];
-		} else {
-			buf[o++] = (char)ch;
-		}
+		o += msgbuf_escape_char(buf + o, ch, MSGBUF_ESC_QUOTED);
 	}
 	buf[o++] = '"';
 	buf[o] = '\0';

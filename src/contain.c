@@ -396,11 +396,28 @@ static void guard_say(struct contain *c, const char *fmt, ...)
 		(void)!write(c->guard_fd, buf, (size_t)n);
 }
 
+/* Attributes of every child sqwave spawns (the guardian and each load's
+ * wrapper): no signal blocked, every signal at its default (not sqwave's
+ * handlers), and a process group of its own, so that a group kill reaches
+ * it and everything it starts. Destroy with posix_spawnattr_destroy(). */
+static void spawnattr_init(posix_spawnattr_t *attr)
+{
+	sigset_t none, all;
+
+	posix_spawnattr_init(attr);
+	sigemptyset(&none);
+	sigfillset(&all);
+	posix_spawnattr_setsigmask(attr, &none);
+	posix_spawnattr_setsigdefault(attr, &all);
+	posix_spawnattr_setpgroup(attr, 0);
+	posix_spawnattr_setflags(attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF |
+				       POSIX_SPAWN_SETPGROUP);
+}
+
 static int spawn_guardian(struct contain *c, char *err, size_t errlen)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
-	sigset_t none, all;
 	char *argv[] = { c->self_exe, (char *)CONTAIN_GUARD_ARG, NULL };
 	int p[2], ready[2], r;
 	struct pollfd pfd;
@@ -420,14 +437,7 @@ static int spawn_guardian(struct contain *c, char *err, size_t errlen)
 	posix_spawn_file_actions_adddup2(&fa, p[0], 0);
 	posix_spawn_file_actions_adddup2(&fa, ready[1], 1);	/* says "ready" */
 	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	posix_spawnattr_init(&attr);
-	sigemptyset(&none);
-	sigfillset(&all);
-	posix_spawnattr_setsigmask(&attr, &none);
-	posix_spawnattr_setsigdefault(&attr, &all);
-	posix_spawnattr_setpgroup(&attr, 0);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF |
-					       POSIX_SPAWN_SETPGROUP);
+	spawnattr_init(&attr);
 	r = posix_spawn(&c->guard, c->self_exe, &fa, &attr, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
@@ -640,7 +650,6 @@ pid_t contain_spawn(struct contain *c, struct contain_group *g, const struct loa
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
-	sigset_t none, all;
 	char nice[16], cpus[1024], parent[16], msg[PATH_MAX + 64] = "";
 	char **argv;
 	size_t n = 0, nargs = 0, i;
@@ -690,14 +699,7 @@ pid_t contain_spawn(struct contain *c, struct contain_group *g, const struct loa
 	else
 		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, st[1], 3);
-	posix_spawnattr_init(&attr);
-	sigemptyset(&none);
-	sigfillset(&all);
-	posix_spawnattr_setsigmask(&attr, &none);
-	posix_spawnattr_setsigdefault(&attr, &all);
-	posix_spawnattr_setpgroup(&attr, 0);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF |
-					       POSIX_SPAWN_SETPGROUP);
+	spawnattr_init(&attr);
 	r = posix_spawn(&pid, c->self_exe, &fa, &attr, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);

@@ -431,8 +431,10 @@ static int lookahead(struct edgelist *l)
 		if (l->la[i].seq == l->la[i - 1].seq + 1 && d > 0 && (best == 0 || d < best))
 			best = d;
 	}
-	if (!l->info.half_period_ns && l->info.has_intended)
+	if (!l->info.half_period_ns && l->info.has_intended) {
 		l->info.half_period_ns = best;
+		l->info.half_period_inferred = best > 0;
+	}
 	return 0;
 }
 

@@ -57,6 +57,7 @@ struct edgelist_info {
 	bool has_intended;        /* intended times: latency, missed periods */
 	bool has_window;          /* wake-up and write window */
 	int64_t half_period_ns;   /* given, or inferred (0: unknown) */
+	bool half_period_inferred; /* from the intended times, not given */
 };
 
 struct edgelist;

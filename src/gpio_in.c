@@ -41,26 +41,13 @@ struct gpio_in *gpio_in_open(const struct gpio_in_spec *spec, char *err, size_t 
 	g = ops->in_request(chip, loc.offset, &s);
 	if (!g) {
 		e = errno;
-		switch (e) {
-		case EACCES:
-		case EPERM:
-			snprintf(err, errlen, "permission denied: cannot request line %u of "
-				 "%s [%s] (%s); ", loc.offset, loc.chip.name, loc.chip.label,
-				 strerror(e));
-			gpio_msg_permission_hint(err, errlen);
-			break;
-		case EBUSY:
-			gpio_msg_busy(err, errlen, &loc.chip, loc.offset, &loc.line);
-			break;
-		default:
+		if (!gpio_msg_request_refused(err, errlen, &loc, &loc.line, e))
 			snprintf(err, errlen, "cannot request line %u of %s [%s] as an input%s: "
 				 "%s%s", loc.offset, loc.chip.name, loc.chip.label,
 				 s.edges ? " with edge events" : "", strerror(e),
 				 s.edges && (e == EINVAL || e == ENXIO || e == EOPNOTSUPP)
 				 ? " (can this chip's lines interrupt? an expander without an "
 				   "IRQ line cannot)" : "");
-			break;
-		}
 		goto err_chip;
 	}
 	g->ops = ops;

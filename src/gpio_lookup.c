@@ -41,6 +41,24 @@ void gpio_msg_permission_hint(char *buf, size_t len)
 		     "GROUP=\"gpio\", MODE=\"0660\"", gpio_dev_dir);
 }
 
+bool gpio_msg_request_refused(char *err, size_t errlen, const struct gpio_location *loc,
+			      const struct gpio_line_desc *holder, int e)
+{
+	switch (e) {
+	case EACCES:
+	case EPERM:
+		snprintf(err, errlen, "permission denied: cannot request line %u of %s "
+			 "[%s] (%s); ", loc->offset, loc->chip.name, loc->chip.label, strerror(e));
+		gpio_msg_permission_hint(err, errlen);
+		return true;
+	case EBUSY:
+		gpio_msg_busy(err, errlen, &loc->chip, loc->offset, holder);
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* ---- backends -------------------------------------------------------------- */
 
 const struct gpio_ops *gpio_backend_get(enum gpio_backend backend, const struct config *cfg,

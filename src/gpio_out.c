@@ -46,19 +46,13 @@ static void report_request_error(const struct gpio_ops *ops, void *chip,
 	const struct gpio_chip_desc *cd = &loc->chip;
 	struct gpio_line_desc ld;
 
+	memset(&ld, 0, sizeof(ld));
+	/* Taken between our look and our request: name the new holder. */
+	if (e == EBUSY && (ops->line_info(chip, loc->offset, &ld) || !ld.used))
+		memset(&ld, 0, sizeof(ld));
+	if (gpio_msg_request_refused(err, errlen, loc, &ld, e))
+		return;
 	switch (e) {
-	case EBUSY:
-		/* Taken between our look and our request: name the new holder. */
-		if (ops->line_info(chip, loc->offset, &ld) || !ld.used)
-			memset(&ld, 0, sizeof(ld));
-		gpio_msg_busy(err, errlen, cd, loc->offset, &ld);
-		break;
-	case EACCES:
-	case EPERM:
-		snprintf(err, errlen, "permission denied: cannot request line %u of %s "
-			 "[%s] (%s); ", loc->offset, cd->name, cd->label, strerror(e));
-		gpio_msg_permission_hint(err, errlen);
-		break;
 	case EINVAL:
 	case EOPNOTSUPP:
 		if (spec->drive != GPIO_DRIVE_PUSH_PULL) {

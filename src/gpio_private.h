@@ -119,6 +119,12 @@ void *gpio_lookup_open_free(const struct gpio_ops *ops, const char *chip, const 
 /* "...; run sqwave as root, or give your user access: ..." */
 void gpio_msg_permission_hint(char *buf, size_t len);
 
+/* The message for a request the kernel refused that both factories share:
+ * no permission (EACCES, EPERM) or busy (EBUSY, held by @holder's consumer).
+ * Returns true with @err filled for those, false for any other @e. */
+bool gpio_msg_request_refused(char *err, size_t errlen, const struct gpio_location *loc,
+			      const struct gpio_line_desc *holder, int e);
+
 /* Copy @src into @dst of size @len, truncating, always terminated. */
 void gpio_strlcpy(char *dst, const char *src, size_t len);
 

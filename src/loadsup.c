@@ -67,23 +67,8 @@ const char *loadsup_what_name(enum loadsup_what w)
  * on one line of the payload. */
 static size_t put_value(char *buf, size_t len, size_t o, const char *s)
 {
-	static const char hex[] = "0123456789abcdef";
-
-	for (; *s && o + 5 < len; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '\\') {
-			buf[o++] = '\\';
-			buf[o++] = '\\';
-		} else if (ch < 0x20 || ch == 0x7f) {
-			buf[o++] = '\\';
-			buf[o++] = 'x';
-			buf[o++] = hex[ch >> 4];
-			buf[o++] = hex[ch & 15];
-		} else {
-			buf[o++] = (char)ch;
-		}
-	}
+	for (; *s && o + MSGBUF_ESC_MAX + 1 < len; s++)
+		o += msgbuf_escape_char(buf + o, (unsigned char)*s, 0);
 	return o;
 }
 

@@ -2,8 +2,35 @@
 /* Message buffers: set and append with a visible mark where a text was cut. */
 #include "msgbuf.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+
+size_t msgbuf_escape_char(char *out, unsigned char ch, unsigned flags)
+{
+	static const char hex[] = "0123456789abcdef";
+	bool quoted = flags & MSGBUF_ESC_QUOTED;
+
+	if (ch == '\\' || (quoted && ch == '"')) {
+		out[0] = '\\';
+		out[1] = (char)ch;
+		return 2;
+	}
+	if (quoted && ch == '\n') {
+		out[0] = '\\';
+		out[1] = 'n';
+		return 2;
+	}
+	if (ch < 0x20 || ch == 0x7f) {
+		out[0] = '\\';
+		out[1] = 'x';
+		out[2] = hex[ch >> 4];
+		out[3] = hex[ch & 15];
+		return 4;
+	}
+	out[0] = (char)ch;
+	return 1;
+}
 
 /* Write at @off; a text that did not fit ends in "...". */
 static void put(char *buf, size_t len, size_t off, const char *fmt, va_list ap)

@@ -19,4 +19,17 @@ void msgbuf_add(char *buf, size_t len, const char *fmt, ...) __attribute__((form
 void msgbuf_vset(char *buf, size_t len, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
 
+/* msgbuf_escape_char(): a quoted value, so '"' and a newline are escaped too */
+#define MSGBUF_ESC_QUOTED 1u
+/* Max bytes msgbuf_escape_char() writes. */
+#define MSGBUF_ESC_MAX 4
+
+/*
+ * @ch as it goes into one line of text: a backslash doubled, a control
+ * character (and DEL) as \xHH; with MSGBUF_ESC_QUOTED also '"' as \" and
+ * a newline as \n. Writes at most MSGBUF_ESC_MAX bytes at @out (not
+ * terminated) and returns how many; the caller bounds its buffer.
+ */
+size_t msgbuf_escape_char(char *out, unsigned char ch, unsigned flags);
+
 #endif

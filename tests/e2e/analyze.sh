@@ -113,6 +113,16 @@ assert a["wake_latency"]["max_ns"] == x["wake_latency"]["max_ns"]
 PY
 }
 
+test_the_timeline_help_and_output_name_the_same_default_row() {
+	run_once || return 1
+	"$SQWAVE" analyze "$TMP/r.sqwlog" > "$TMP/tl.txt" 2>&1 || fail "analyze failed" || return 1
+	local row
+	row=$(sed -n 's/^timeline, \(.*\) a row (from the first edge)$/\1/p' "$TMP/tl.txt")
+	[ -n "$row" ] || fail "no timeline line in: $(cat "$TMP/tl.txt")" || return 1
+	"$SQWAVE" analyze --help | grep -q -- "--timeline DUR *timeline row length (default $row)$" ||
+		fail "help: $("$SQWAVE" analyze --help | grep -- --timeline); output: $row a row" || return 1
+}
+
 test_the_svg_is_well_formed_and_titled() {
 	run_once || return 1
 	"$SQWAVE" analyze "$TMP/r.sqwlog" --quiet --svg "$TMP/r.svg" || fail "analyze failed" || return 1
@@ -130,10 +140,19 @@ test_the_svg_shows_the_verdict_persistence_warm_up_and_labels_that_never_overlap
 	# tight limits so that some pulses are outside them; the run fails (1)
 	"$SQWAVE" run --board "$BOARD" --duration 1500ms --warmup 300ms --tmin 499us --tmax 501us \
 		--quiet --log "$TMP/v.sqwlog" > /dev/null 2>&1
+	# a wake-up limit half the counted wake-ups are above: their median
+	"$SQWAVE" analyze "$TMP/v.sqwlog" --quiet --csv "$TMP/v.edges.csv" ||
+		fail "analyze --csv failed" || return 1
+	local wake
+	wake=$(python3 -c 'import csv, sys
+l = sorted(int(r["latency_ns"]) for r in csv.DictReader(open(sys.argv[1])) if not int(r["flags"]) & 1)
+print(l[len(l) // 2])' "$TMP/v.edges.csv") || fail "no latencies" || return 1
 	"$SQWAVE" analyze "$TMP/v.sqwlog" --quiet --svg "$TMP/v.svg" --json "$TMP/v.json" \
-		--worst 40 || fail "analyze failed" || return 1
-	python3 - "$TMP/v.svg" "$TMP/v.json" <<'PY' || return 1
-import json, sys, xml.etree.ElementTree as ET
+		--worst 40 --max-latency "${wake}ns" || fail "analyze failed" || return 1
+	"$SQWAVE" export "$TMP/v.sqwlog" --csv "$TMP/v.export.csv" || fail "export failed" || return 1
+	python3 - "$TMP/v.svg" "$TMP/v.json" "$TMP/v.export.csv" "$TMP/v.edges.csv" \
+		"$wake" <<'PY' || return 1
+import csv, json, sys, xml.etree.ElementTree as ET
 ns = "{http://www.w3.org/2000/svg}"
 root = ET.parse(sys.argv[1]).getroot()
 v = json.load(open(sys.argv[2]))["verdict"]
@@ -142,6 +161,22 @@ alltext = " ".join(t.text or "" for t in texts)
 assert v["result"] == "FAIL", v
 n = v["pulses_below_tmin"] + v["pulses_above_tmax"]
 assert n > 0, v
+# the counts, recomputed from the per-edge CSVs: a pulse between two
+# consecutive usable edges (not warm-up, no write error) is below Tmin when
+# its lower bound (next write_begin - this write_end) is, above Tmax when its
+# upper bound (next write_end - this write_begin) is; a counted wake-up is
+# above the limit when its latency is
+rows = [{k: int(x) for k, x in r.items()} for r in csv.DictReader(open(sys.argv[3]))]
+usable = lambda r: not r["flags"] & (1 | 4)
+below = above = 0
+for a, b in zip(rows, rows[1:]):
+    if b["seq"] == a["seq"] + 1 and usable(a) and usable(b) and a["level"] != b["level"]:
+        below += b["write_begin_ns"] - a["write_end_ns"] < v["tmin_ns"]
+        above += b["write_end_ns"] - a["write_begin_ns"] > v["tmax_ns"]
+assert (v["pulses_below_tmin"], v["pulses_above_tmax"]) == (below, above), (v, below, above)
+wakes = sum(1 for r in csv.DictReader(open(sys.argv[4]))
+            if not int(r["flags"]) & 1 and int(r["latency_ns"]) > int(sys.argv[5]))
+assert v["wake_ups_above_max"] == wakes > 0, (v["wake_ups_above_max"], wakes)
 for want in ("FAIL", "%d pulses outside 499.000..501.000 us" % n, "Persistence",
              "warm-up (not counted)", "UTC", "linear around the nominal",
              "Pulse-width histogram", "Wake-up latency histogram", "intended rise"):
@@ -217,6 +252,14 @@ test_a_bare_half_period_is_microseconds_as_for_run() {
 		2> "$TMP/hp.err" || fail "$(cat "$TMP/hp.err")" || return 1
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["half_period_ns"] == 500000, d["half_period_ns"]' \
 		"$TMP/hp.json" || return 1
+	# the text says where the half period came from: given, or inferred
+	"$SQWAVE" analyze "$TMP/hp.csv" --half-period 400 > "$TMP/hp.txt" 2>&1 ||
+		fail "$(cat "$TMP/hp.txt")" || return 1
+	grep -q "^wave       half period 400.000 us (1250.000 Hz) (given)$" "$TMP/hp.txt" ||
+		fail "given half period: $(grep wave "$TMP/hp.txt")" || return 1
+	"$SQWAVE" analyze "$TMP/hp.csv" > "$TMP/hp.txt" 2>&1 || fail "$(cat "$TMP/hp.txt")" || return 1
+	grep -q "^wave       half period 500.000 us (1000.000 Hz) (from the intended times)$" \
+		"$TMP/hp.txt" || fail "inferred half period: $(grep wave "$TMP/hp.txt")" || return 1
 	"$SQWAVE" analyze "$TMP/hp.csv" --half-period 5parsecs --quiet > /dev/null 2> "$TMP/hp2.err"
 	[ $? -eq 2 ] || return 1
 	grep -q -- "--half-period must be a duration between 1us and 10s (bare numbers are us)" "$TMP/hp2.err" ||
@@ -228,7 +271,9 @@ test_a_mistyped_option_gets_the_closest_one_in_every_command() {
 	while read -r cmd opt want; do
 		"$SQWAVE" $cmd "$opt" x > /dev/null 2> "$TMP/typo.err"
 		[ $? -eq 2 ] || fail "$cmd $opt: not exit 2" || return 1
-		grep -q -- "unknown option $opt; did you mean $want?" "$TMP/typo.err" ||
+		# the same sentence in every command, no command's own prefix
+		grep -qx -- "sqwave: error: unknown option $opt; did you mean $want? ('sqwave $cmd --help' lists the options)" \
+			"$TMP/typo.err" ||
 			fail "$cmd: $(cat "$TMP/typo.err")" || return 1
 	done <<'EOF2'
 run --durration --duration

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "analyze.h"
+#include "config.h"
 #include "print.h"
 
 #define HALF 500000
@@ -180,6 +181,51 @@ static void a_pulse_spanning_a_gap_in_seq_is_not_counted(void **state)
 	assert_int_equal(r->pulses_skipped, 1);
 	assert_int_equal(r->width[EDGESTATS_ANY].tmax.width_ns, HALF);
 	assert_int_equal(r->width[EDGESTATS_ANY].tmin.width_ns, HALF - 100000);
+	analysis_free(a);
+}
+
+/* Pulses outside the limits are counted by their bounds (the write windows),
+ * as the verdict checks them: a bound exactly on a limit is inside, one ns
+ * beyond is outside; the counts and the verdict's sentences say so. */
+static void pulses_whose_bounds_cross_a_limit_are_counted_and_fail_the_verdict(void **state)
+{
+	/* every write window is 200 ns wide, so a pulse's bounds are its
+	 * estimate -200 ns and +200 ns */
+	static const int32_t lat[] = { 1000, 20800, 1000, 20801, 1000, 20801, 20801, 20801 };
+	const int64_t tmin = 480000, tmax = 520000, wake = 20800;
+	struct analysis *a = new_analysis(&log_info, 0);
+	struct config *c = config_new();
+	size_t i;
+
+	(void)state;
+	assert_non_null(c);
+	assert_int_equal(config_apply_option(c, "tmin", "480us", NULL, 0), CFG_OK);
+	assert_int_equal(config_apply_option(c, "tmax", "520us", NULL, 0), CFG_OK);
+	assert_int_equal(config_apply_option(c, "max-latency", "20800ns", NULL, 0), CFG_OK);
+	analysis_set_limits(a, tmin, tmax, wake);
+	for (i = 0; i < sizeof(lat) / sizeof(lat[0]); i++) {
+		struct edge_rec e = at(i, i * HALF, lat[i], (uint8_t)(i % 2 == 0));
+
+		e.write_end_off_ns = lat[i] + 200;
+		analysis_add(a, &e);
+	}
+	analysis_finish(a);
+	/* 0->1: hi = tmax exactly; 1->2: lo = tmin exactly (both inside);
+	 * 2->3 and 4->5: hi = tmax + 1 ns; 3->4: lo = tmin - 1 ns; the
+	 * upper bound of 3->4 is inside tmin, the lower of 2->3 inside tmax */
+	assert_int_equal(a->pulses_above, 2);
+	assert_int_equal(a->pulses_below, 1);
+	/* wake-ups: edge 1 exactly at the limit (inside), 3, 5, 6, 7 above */
+	assert_int_equal(a->wakes_above, 4);
+	assert_int_equal(analysis_verdict(a, c, NULL), VERDICT_FAIL);
+	assert_string_equal(a->verdict, "FAIL");
+	assert_non_null(strstr(a->verdict_why, "1 pulse may have been shorter than limits.tmin "
+				"480.000 us (the shortest 479.999 us, pulse #4)\n"));
+	assert_non_null(strstr(a->verdict_why, "2 pulses may have been longer than limits.tmax "
+				"520.000 us (the longest 520.001 us, pulse #3)\n"));
+	assert_non_null(strstr(a->verdict_why, "4 wake-ups later than limits.wake_latency_max "
+				"20.800 us (the worst 20.801 us at edge #3)\n"));
+	config_free(c);
 	analysis_free(a);
 }
 
@@ -773,6 +819,7 @@ int main(void)
 		cmocka_unit_test(the_last_edge_among_the_worst_has_no_following_pulse),
 		cmocka_unit_test(a_pulse_has_the_same_number_in_tmax_and_the_worst_edges),
 		cmocka_unit_test(a_pulse_spanning_a_gap_in_seq_is_not_counted),
+		cmocka_unit_test(pulses_whose_bounds_cross_a_limit_are_counted_and_fail_the_verdict),
 		cmocka_unit_test(missed_periods_are_listed_up_to_the_bound_and_all_counted),
 		cmocka_unit_test(the_timeline_has_a_row_per_minute_with_its_worst),
 		cmocka_unit_test(the_timeline_rows_are_named_in_durations),

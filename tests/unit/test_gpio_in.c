@@ -307,6 +307,11 @@ static void an_input_has_the_outputs_lookup_messages(void **state)
 	gpio_sim_fail_next_request(EACCES);
 	assert_null(in_open("2", true));
 	assert_int_equal(strncmp(msg, "permission denied", 17), 0);
+	/* taken between the look and the request */
+	gpio_sim_fail_next_request(EBUSY);
+	assert_null(in_open("2", true));
+	assert_int_equal(errno, EBUSY);
+	assert_non_null(strstr(msg, "line 2 of gpiochip0 [GPIOB] is busy"));
 }
 
 static void reading_levels_needs_no_edges_and_reading_events_does(void **state)
