@@ -236,10 +236,12 @@ static int cap_open(struct analyze_source *s, const char *path,
 static int cap_next(struct analyze_source *s, struct edge_rec *e)
 {
 	struct capture_edge ce;
-	int rc = capture_next_edge(s->cap, &ce);
+	int rc;
 
+	errno = 0;	/* EIO after a failure: the file changed under us, not bad data */
+	rc = capture_next_edge(s->cap, &ce);
 	if (rc < 0) {
-		src_fail(s, ANALYZE_E_INPUT, "%s", capture_error(s->cap));
+		src_fail(s, errno == EIO ? ANALYZE_E_IO : ANALYZE_E_INPUT, "%s", capture_error(s->cap));
 		return -1;
 	}
 	if (rc == 0)
