@@ -14,6 +14,7 @@
 
 #include "outfile.h"
 #include "persist.h"
+#include "soakview.h"
 #include "units.h"
 
 #define W 1200
@@ -28,6 +29,14 @@
 #define C_TEXT "#222"
 #define C_MUTED "#666"
 #define C_WARMUP "#d9d9d9"
+#define C_PHASE_A "#4c78a8"     /* a soak's phase bands, alternating */
+#define C_PHASE_B "#e8a33d"
+#define C_BOUNDARY "#444"
+#define C_BUSY "#9467bd"
+#define C_PPS "#17a2b8"
+#define SOAK_MAX_PHASES 64      /* soakview's own limit */
+#define PROOF_POINTS 530        /* steps of the proof-of-load lines, at most */
+#define PROOF_H 110             /* the proof-of-load strip's plot height */
 #define WORST_LABELS 10         /* worst edges labelled with their number, if room */
 #define WIDTH_BINS 120          /* bins of the linear pulse-width histogram */
 #define MAX_LABELS 256
@@ -779,19 +788,241 @@ static double time_unit(double span_s, const char **name)
 	return 1;
 }
 
-/* The warm-up, shaded where it lies (its edges are in no statistic). */
-static void warmup(FILE *f, const struct analysis *a, const struct axis *ax, double y0, double y1,
-		   double unit)
+/* The time axis of the plots over time, from the first edge. */
+static struct axis time_axis(const struct analysis *a, double x0, double x1, double *unit,
+			     const char **uname)
+{
+	double span_s = a->have_edge ? (double)(int64_t)(a->last.intended_ns - a->first.intended_ns) / 1e9
+				     : 0;
+
+	*unit = time_unit(span_s, uname);
+	return (struct axis){ 0, span_s / *unit > 0 ? span_s / *unit : 1, x0, x1, false };
+}
+
+/* Where the warm-up ends on @ax (pixels); false without a warm-up. */
+static bool warmup_end(const struct analysis *a, const struct axis *ax, double unit, double *px)
 {
 	double end;
 
 	if (!a->have_edge || !(a->first.flags & EDGE_F_WARMUP))
-		return;
+		return false;
 	end = a->have_counted ? (double)(int64_t)(a->first_counted_ns - a->first.intended_ns) / 1e9
 			      : (double)(int64_t)(a->last.intended_ns - a->first.intended_ns) / 1e9;
-	rect(f, ax->p0, y0, ax_map(ax, end / unit) - ax->p0, y1 - y0, C_WARMUP, 0.6);
-	text(f, (ax->p0 + ax_map(ax, end / unit)) / 2, y0 + 16, "middle", 11, C_MUTED, NULL,
-	     "warm-up (not counted)");
+	*px = ax_map(ax, end / unit);
+	return true;
+}
+
+#define WARMUP_LABEL "warm-up (not counted)"
+
+/* The warm-up, shaded where it lies (its edges are in no statistic). */
+static void warmup(FILE *f, const struct analysis *a, const struct axis *ax, double y0, double y1,
+		   double unit, bool label)
+{
+	double end;
+
+	if (!warmup_end(a, ax, unit, &end))
+		return;
+	rect(f, ax->p0, y0, end - ax->p0, y1 - y0, C_WARMUP, 0.6);
+	/* (a soak's picture fits it in among the phases' names) */
+	if (label)
+		text(f, (ax->p0 + end) / 2, y0 + 16, "middle", 11, C_MUTED, NULL, WARMUP_LABEL);
+}
+
+/* ---- a soak's phases ---- */
+
+/* Where a soak's phases lie on a time axis (pixels), clipped to the run; a
+ * phase the run never reached is not shown. */
+struct soak_bands {
+	size_t n;
+	bool shown[SOAK_MAX_PHASES];
+	double x0[SOAK_MAX_PHASES], x1[SOAK_MAX_PHASES];
+	const char *name[SOAK_MAX_PHASES];
+};
+
+/* The phases of a soak's log (analyze's soak view); 0 for every other
+ * source and for a log of one phase (a plain run's "run": the phase is the
+ * whole run), whose picture stays as it was. */
+static size_t soak_nphases(const struct analysis *a)
+{
+	size_t n = a->sv && a->have_edge ? soakview_nphases(a->sv) : 0;
+
+	return n < 2 ? 0 : n > SOAK_MAX_PHASES ? SOAK_MAX_PHASES : n;
+}
+
+/* Seconds from the first edge to intended time @t (negative before it). */
+static double since_first_s(const struct analysis *a, uint64_t t)
+{
+	return (double)(int64_t)(t - a->first.intended_ns) / 1e9;
+}
+
+static void soak_bands_get(const struct analysis *a, const struct axis *ax, double unit,
+			   struct soak_bands *sb)
+{
+	uint64_t starts[SOAK_MAX_PHASES];
+	size_t i;
+
+	sb->n = soak_nphases(a);
+	if (!sb->n)
+		return;
+	/* phases start at the end of the warm-up (soakview counts from it) */
+	soakview_phase_starts(a->sv, starts);
+	for (i = 0; i < sb->n; i++) {
+		struct summary_phase ph;
+		double t0, t1;
+
+		soakview_phase(a->sv, i, &ph);
+		sb->name[i] = ph.name;
+		t0 = since_first_s(a, starts[i]) / unit;
+		/* a phase lasts until the next begins; the last for its duration
+		 * (none given: to the end of the run) */
+		t1 = i + 1 < sb->n ? since_first_s(a, starts[i + 1]) / unit
+		     : ph.duration_ns > 0 ? since_first_s(a, starts[i] + (uint64_t)ph.duration_ns) / unit
+		     : ax->hi;
+		t0 = fmax(t0, ax->lo);
+		t1 = fmin(t1, ax->hi);
+		sb->shown[i] = t0 < ax->hi && t1 > t0;
+		sb->x0[i] = ax_map(ax, t0);
+		sb->x1[i] = ax_map(ax, t1);
+	}
+}
+
+/* Each phase's time shaded, alternating two light tints. */
+static void soak_bands_draw(FILE *f, const struct soak_bands *sb, double y0, double y1)
+{
+	size_t i;
+
+	for (i = 0; i < sb->n; i++) {
+		if (!sb->shown[i])
+			continue;
+		fprintf(f, "<rect class=\"phase-band\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
+			"height=\"%.1f\" fill=\"%s\" fill-opacity=\"%s\"/>\n", sb->x0[i], y0,
+			sb->x1[i] - sb->x0[i], y1 - y0, i % 2 ? C_PHASE_B : C_PHASE_A,
+			i % 2 ? "0.13" : "0.10");
+	}
+}
+
+/* A line where one phase ends and the next begins. */
+static void soak_boundaries(FILE *f, const struct soak_bands *sb, double y0, double y1)
+{
+	size_t i;
+
+	for (i = 1; i < sb->n; i++) {
+		if (!sb->shown[i])
+			continue;
+		fprintf(f, "<line class=\"phase-boundary\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+			"y2=\"%.1f\" stroke=\"" C_BOUNDARY "\" stroke-width=\"1.2\" "
+			"stroke-dasharray=\"5,3\"/>\n", sb->x0[i], y0, sb->x0[i], y1);
+	}
+}
+
+static bool box_free(const struct labels *lb, double x0, double x1, double y0, double y1)
+{
+	size_t k;
+
+	for (k = 0; k < lb->n; k++)
+		if (!(x1 <= lb->x0[k] || x0 >= lb->x1[k] || y1 <= lb->y0[k] || y0 >= lb->y1[k]))
+			return false;
+	return true;
+}
+
+static void label_take(struct labels *lb, double x0, double x1, double y0, double y1)
+{
+	if (lb->n == MAX_LABELS)
+		return;
+	lb->x0[lb->n] = x0;
+	lb->x1[lb->n] = x1;
+	lb->y0[lb->n] = y0;
+	lb->y1[lb->n] = y1;
+	lb->n++;
+}
+
+/* Characters (not bytes) of UTF-8 @s. */
+static size_t utf8_len(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/* The first @n characters of UTF-8 @s and an ellipsis, into @buf. */
+static void utf8_shorten(const char *s, size_t n, char *buf, size_t len)
+{
+	size_t i = 0, chars = 0;
+
+	/* stops only where a character begins: never inside one */
+	for (; s[i]; i++) {
+		if (((unsigned char)s[i] & 0xc0) != 0x80 && (chars++ == n || i + 8 > len))
+			break;
+		buf[i] = s[i];
+	}
+	memcpy(buf + i, "\xe2\x80\xa6", 4);
+}
+
+/*
+ * Label @name at the top of a plot (baseline @y0 + 16) inside [@lo, @hi],
+ * clear of every label in @lb (which it joins): centred, else just beside
+ * what it would hit; a name that does not fit is shortened
+ * ("coremark+fl..."), or left out when not three characters would.
+ */
+static void band_label(FILE *f, struct labels *lb, const char *name, double lo, double hi,
+		       double y0, const char *color)
+{
+	const double cw = 6.6, pad = 6, ty0 = y0 + 5, ty1 = y0 + 20;
+	size_t full = utf8_len(name), len;
+
+	for (len = full; len >= 3 || (len == full && len); len--) {
+		double w = cw * (double)len + pad, x = (lo + hi) / 2 - w / 2;
+		char buf[96];
+		size_t k;
+		bool ok;
+
+		if (w > hi - lo)
+			continue;
+		x = fmin(fmax(x, lo), hi - w);
+		ok = box_free(lb, x, x + w, ty0, ty1);
+		for (k = 0; k < lb->n && !ok; k++) {
+			if (lb->y1[k] <= ty0 || lb->y0[k] >= ty1)
+				continue;
+			x = lb->x1[k] + 2;
+			if (x >= lo && x + w <= hi && box_free(lb, x, x + w, ty0, ty1)) {
+				ok = true;
+				break;
+			}
+			x = lb->x0[k] - 2 - w;
+			ok = x >= lo && x + w <= hi && box_free(lb, x, x + w, ty0, ty1);
+		}
+		if (!ok)
+			continue;
+		if (len == full)
+			snprintf(buf, sizeof(buf), "%s", name);
+		else
+			utf8_shorten(name, len - 1, buf, sizeof(buf));
+		label_take(lb, x, x + w, ty0, ty1);
+		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" rx=\"2\" "
+			"fill=\"#fff\" fill-opacity=\"0.8\"/>\n", x, ty0 + 1, w, ty1 - ty0 - 2);
+		fprintf(f, "<text class=\"phase-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
+			"font-size=\"11\" fill=\"%s\">", x + w / 2, y0 + 16, color);
+		xml_text(f, buf);
+		fputs("</text>\n", f);
+		return;
+	}
+}
+
+/* The warm-up's and each phase's name at the top of its band. The boxes
+ * join @lb, so the worst edges' labels keep off them. */
+static void soak_labels(FILE *f, const struct analysis *a, const struct soak_bands *sb,
+			struct labels *lb, const struct axis *ax, double unit, double y0)
+{
+	double wend;
+	size_t i;
+
+	if (warmup_end(a, ax, unit, &wend))
+		band_label(f, lb, WARMUP_LABEL, ax->p0 + 3, wend - 3, y0, C_MUTED);
+	for (i = 0; i < sb->n; i++)
+		if (sb->shown[i])
+			band_label(f, lb, sb->name[i], sb->x0[i] + 3, sb->x1[i] - 3, y0, C_TEXT);
 }
 
 /* Wall-clock labels along the top of a time axis (logs). */
@@ -833,20 +1064,19 @@ static void worst_at(const struct analysis *a, const struct analyze_worst *w,
 static void over_time(FILE *f, const struct analysis *a, double x0, double y0, double x1,
 		      double y1, bool latency)
 {
-	double span_s = a->have_edge ? (double)(int64_t)(a->last.intended_ns - a->first.intended_ns) / 1e9
-				     : 0, unit, wlo = INFINITY, whi = -INFINITY;
+	double unit, wlo = INFINITY, whi = -INFINITY;
 	const char *uname;
 	struct axis ax, ay;
 	struct labels lb = { .n = 0 };
+	struct soak_bands sb;
 	char xlabel[96];
 	uint64_t off_lo = 0, off_hi = 0;
 	size_t i;
 	int p;
 
-	unit = time_unit(span_s, &uname);
+	ax = time_axis(a, x0, x1, &unit, &uname);
 	snprintf(xlabel, sizeof(xlabel), "time since the first edge (%s)%s", uname,
 		 a->have_edge && wall_ns(a, a->first.intended_ns) ? "; UTC time of day above" : "");
-	ax = (struct axis){ 0, span_s / unit > 0 ? span_s / unit : 1, x0, x1, false };
 	if (latency) {
 		for (i = 0; i < a->nbins; i++) {
 			const struct analyze_span *b = &a->bins[i];
@@ -874,7 +1104,9 @@ static void over_time(FILE *f, const struct analysis *a, double x0, double y0, d
 	      latency ? "Worst wake-up latency over time"
 		      : "Pulse width min..max over time (linear around the nominal)");
 	axes(f, &ax, &ay, xlabel, latency ? "max latency (us, log scale)" : "pulse width (us)");
-	warmup(f, a, &ax, y0, y1, unit);
+	soak_bands_get(a, &ax, unit, &sb);
+	warmup(f, a, &ax, y0, y1, unit, !sb.n);
+	soak_bands_draw(f, &sb, y0, y1);
 	wall_ticks(f, a, &ax, y0 - 2, unit);
 	for (i = 0; i < a->nbins; i++) {
 		const struct analyze_span *b = &a->bins[i];
@@ -941,6 +1173,10 @@ static void over_time(FILE *f, const struct analysis *a, double x0, double y0, d
 
 		line(f, x0, py, x1, py, C_BAD, 1.5, "6,3");
 	}
+	/* a soak's phases: where each begins, and its name over the data */
+	soak_boundaries(f, &sb, y0, y1);
+	if (sb.n)
+		soak_labels(f, a, &sb, &lb, &ax, unit, y0);
 	/* the worst edges, where a user should look in a trace; labels where
 	 * they fit, never over each other or over a marker */
 	if (a->nworst && (latency || !a->src->has_intended)) {
@@ -984,10 +1220,171 @@ static void over_time(FILE *f, const struct analysis *a, double x0, double y0, d
 	}
 }
 
+/* ---- a soak's proof of load ---- */
+
+/* The timeline rows (a->o.minute_ns, from the log's start: soakview's rows)
+ * @i..@i+@step as one step of a proof line: the mean of @pps (packets/s of
+ * the busiest interface) or CPU busy over their samples, and where it lies
+ * in time (axis units). False when no sample fell in them. */
+static bool proof_step(const struct analysis *a, size_t i, size_t step, bool pps, double unit,
+		       double *v, double *t0, double *t1)
+{
+	uint64_t origin = a->src->meta ? a->src->meta->start_ns : a->first.intended_ns;
+	double sum = 0, n = 0, row = (double)a->o.minute_ns / 1e9;
+	size_t j;
+
+	for (j = i; j < i + step; j++) {
+		const struct soakview_span *sp = soakview_span(a->sv, j);
+
+		if (sp) {
+			sum += pps ? sp->pps_sum : sp->busy_sum;
+			n += (double)sp->samples;
+		}
+	}
+	if (!(n > 0))
+		return false;
+	*v = sum / n;
+	*t0 = (since_first_s(a, origin) + row * (double)i) / unit;
+	*t1 = (since_first_s(a, origin) + row * (double)(i + step)) / unit;
+	return true;
+}
+
+/* The rows a proof line covers, and how many rows one step merges. */
+static size_t proof_rows(const struct analysis *a, size_t *step)
+{
+	/* soakview's rows start at the log's start, at most a row before the
+	 * first edge the analysis' rows start at: one more */
+	size_t n = a->nminutes + 1;
+
+	*step = (n + PROOF_POINTS - 1) / PROOF_POINTS;
+	return n;
+}
+
+/* A soak's picture has the proof-of-load strip: a log with phases, or one
+ * phase whose load was sampled (a run with --load). */
+static bool soak_strip(const struct analysis *a)
+{
+	size_t step, n, i;
+
+	if (!a->sv || !a->have_edge)
+		return false;
+	if (soak_nphases(a))
+		return true;
+	n = proof_rows(a, &step);
+	for (i = 0; i < n; i++)
+		if (soakview_span(a->sv, i))
+			return true;
+	return false;
+}
+
+/* One proof line as steps, each timeline row's mean held across its time;
+ * broken where no sample fell (class @cls names it for tools and tests). */
+static void proof_line(FILE *f, const struct analysis *a, const struct axis *ax,
+		       const struct axis *ay, double unit, bool pps, const char *cls,
+		       const char *color)
+{
+	size_t step, n = proof_rows(a, &step), i;
+	bool open = false;
+
+	for (i = 0; i < n; i += step) {
+		double v, t0, t1, y;
+
+		if (!proof_step(a, i, step, pps, unit, &v, &t0, &t1) || t0 >= ax->hi) {
+			if (open)
+				fputs("\"/>\n", f);
+			open = false;
+			continue;
+		}
+		y = ax_map(ay, v);
+		if (!open)
+			fprintf(f, "<polyline class=\"%s\" fill=\"none\" stroke=\"%s\" "
+				"stroke-width=\"1.8\" stroke-linejoin=\"round\" points=\"", cls, color);
+		fprintf(f, "%s%.1f,%.1f %.1f,%.1f", open ? " " : "", ax_map(ax, t0), y,
+			ax_map(ax, t1), y);
+		open = true;
+	}
+	if (open)
+		fputs("\"/>\n", f);
+}
+
+/* "1", "10", "100", "1k" ... "10M": a decade's short name. */
+static void fmt_decade(char *buf, size_t len, double d)
+{
+	static const char *const sfx[] = { "", "k", "M", "G" };
+	int e = (int)lround(log10(d)), k = e / 3 > 3 ? 3 : e / 3;
+
+	snprintf(buf, len, "%.0f%s", pow(10, e - 3 * k), sfx[k]);
+}
+
+/*
+ * Under a soak's plots over time, on the same time axis: the proof that the
+ * load was there. CPU busy (the mean over every CPU, 0..100 %, left scale)
+ * and packets/s of the busiest interface (log scale, right), one step per
+ * timeline row, the phases shaded as above.
+ */
+static void proof_strip(FILE *f, const struct analysis *a, double x0, double y0, double x1,
+			double y1)
+{
+	const char *uname;
+	double unit, pmax = 0, lx, ly = y0 - 12, d;
+	struct axis ax = time_axis(a, x0, x1, &unit, &uname), ay = { 0, 100, y1, y0, false }, ap;
+	struct soak_bands sb;
+	size_t step, n = proof_rows(a, &step), i, steps = 0;
+	char xlabel[96], buf[32];
+
+	for (i = 0; i < n; i += step) {
+		double v, t0, t1;
+
+		if (proof_step(a, i, step, false, unit, &v, &t0, &t1))
+			steps++;
+		if (proof_step(a, i, step, true, unit, &v, &t0, &t1))
+			pmax = fmax(pmax, v);
+	}
+	snprintf(xlabel, sizeof(xlabel), "time since the first edge (%s)", uname);
+	text(f, x0, y0 - 12, "start", 14, C_TEXT, "bold", "Proof of load over time");
+	axes(f, &ax, &ay, xlabel, "CPU busy (%)");
+	soak_bands_get(a, &ax, unit, &sb);
+	warmup(f, a, &ax, y0, y1, unit, false);
+	soak_bands_draw(f, &sb, y0, y1);
+	/* packets/s on the right: decades from 1, a flood and an idle
+	 * machine's few packets on one scale */
+	ap = (struct axis){ 1, pow(10, fmax(1, ceil(log10(fmax(pmax * 1.5, 1))))), y1, y0, true };
+	for (d = 1; d <= ap.hi * 1.0001; d *= 10) {
+		double py = ax_map(&ap, d);
+
+		/* every other decade when they crowd */
+		if (ax_map(&ap, 10) - ax_map(&ap, 1) > -13 && (int)lround(log10(d)) % 2)
+			continue;
+		line(f, x1, py, x1 + 4, py, C_PPS, 1, NULL);
+		fmt_decade(buf, sizeof(buf), d);
+		text(f, x1 + 6, py + 4, "start", 10, C_PPS, NULL, buf);
+	}
+	text(f, x1 + 2, y0 - 12, "start", 10, C_PPS, NULL, "pkt/s");
+	soak_boundaries(f, &sb, y0, y1);
+	proof_line(f, a, &ax, &ay, unit, false, "proof-busy", C_BUSY);
+	proof_line(f, a, &ax, &ap, unit, true, "proof-pps", C_PPS);
+	/* the legend, on the title's line */
+	lx = x1 - 600;
+	line(f, lx, ly - 4, lx + 22, ly - 4, C_BUSY, 2, NULL);
+	text(f, lx + 28, ly, "start", 12, C_TEXT, NULL, "CPU busy %, mean of all CPUs (left)");
+	lx += 28 + 7.0 * 35 + 18;
+	line(f, lx, ly - 4, lx + 22, ly - 4, C_PPS, 2, NULL);
+	text(f, lx + 28, ly, "start", 12, C_TEXT, NULL, "packets/s, busiest interface (right, log)");
+	if (!steps) {
+		text(f, (x0 + x1) / 2, (y0 + y1) / 2, "middle", 12, C_MUTED, NULL,
+		     "no proof-of-load samples in this log");
+	} else if (steps < 12) {
+		/* a short soak in minute rows is a few steps: say how to get more */
+		units_format_duration(a->o.minute_ns * (int64_t)step, buf, sizeof(buf));
+		textf(f, x1, y1 + 36, "end", 10, C_MUTED, NULL,
+		      "one step per %s timeline row (analyze --timeline for finer)", buf);
+	}
+}
+
 static void picture(FILE *f, const struct analysis *a)
 {
-	bool lat = a->src->has_intended;
-	int h = lat ? 1440 : 1160;
+	bool lat = a->src->has_intended, soak = soak_strip(a);
+	int h = (lat ? 1440 : 1160) + (soak ? 200 : 0);
 
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" height=\"%d\" "
@@ -1007,6 +1404,8 @@ static void picture(FILE *f, const struct analysis *a)
 		persistence(f, a, 100, 520, 1160, 720);
 		over_time(f, a, 100, 870, 1160, 1080, false);
 	}
+	if (soak)
+		proof_strip(f, a, 100, (lat ? 1370 : 1080) + 90, 1160, (lat ? 1370 : 1080) + 90 + PROOF_H);
 	fprintf(f, "</svg>\n");
 }
 

@@ -13,7 +13,9 @@
  * axis around the nominal half period), the persistence view (every period
  * on its intended rising edge), the key numbers, and pulse widths and
  * latency over time with the warm-up shaded, wall-clock times and the worst
- * edges labelled where the labels fit. 0, or -1 with errno and the reason
+ * edges labelled where the labels fit; a soak's log (analysis_set_soak())
+ * with its phases shaded and named there and a proof-of-load strip (CPU
+ * busy, packets/s) under them. 0, or -1 with errno and the reason
  * in @err. Prints nothing.
  */
 int svgplot_analysis(const char *path, const struct analysis *a, char *err, size_t errlen);

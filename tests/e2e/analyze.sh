@@ -133,6 +133,9 @@ assert root.tag.endswith("svg"), root.tag
 texts = " ".join(t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text"))
 for want in ("kernel", "histogram", "over time", "Tmin", "Tmax"):
     assert want in texts, want
+# a plain run (one phase, no load): no phase bands, no proof-of-load strip
+assert not [e for e in root.iter() if (e.get("class") or "").startswith(("phase-", "proof-"))]
+assert "Proof of load" not in texts
 PY
 }
 

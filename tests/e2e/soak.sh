@@ -224,6 +224,33 @@ for pr, pa in zip(run["phases"], an["phases"]):
 h = an["phases"][1]["pulse_width"]["any"]["histogram"]
 assert sum(h["counts"]) + h["below"] + h["above"] == an["phases"][1]["pulse_width"]["any"]["count"]
 PY
+	# its picture: each phase shaded and named, where the load began, and
+	# the proof of load under the plots over time (5 s rows for a 51 s run)
+	"$SQWAVE" analyze "$TMP/soak.sqwlog" --quiet --timeline 5s --svg "$TMP/an.svg" 2> "$TMP/svg.err" ||
+		fail "analyze --svg: $(cat "$TMP/svg.err")" || return 1
+	python3 - "$TMP/an.svg" <<'PY' || return 1
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+of = lambda c: [e for e in root.iter() if e.get("class") == c]
+names = [e.text for e in of("phase-label")]
+assert names.count("idle") == 2 and names.count("loaded") == 2, names
+assert len(of("phase-band")) == 2 * 3, len(of("phase-band"))
+xs = {round(float(e.get("x1")), 1) for e in of("phase-boundary")}
+assert len(of("phase-boundary")) == 3 and len(xs) == 1, xs
+assert of("proof-busy") and of("proof-pps")
+texts = " ".join(t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text"))
+assert "Proof of load over time" in texts and "CPU busy (%)" in texts and "pkt/s" in texts
+# CPU busy is drawn in both phases, and above 0 % while stress-ng ran (the
+# strip's bottom is its bands' bottom); no comparison with idle's: a shared
+# machine's idle phase may be as busy
+bx = sorted(xs)[0]
+band = of("phase-band")[-1]
+bottom = float(band.get("y")) + float(band.get("height"))
+pts = [tuple(map(float, p.split(","))) for p in of("proof-busy")[0].get("points").split()]
+idle = [y for x, y in pts if x < bx - 1]
+loaded = [y for x, y in pts if x > bx + 1]
+assert idle and loaded and min(loaded) < bottom - 1, (idle, loaded, bottom)
+PY
 	"$SQWAVE" report "$TMP/soak.sqwlog" --json "$TMP/r1.json" -q 2> "$TMP/r1.err"
 	local rc=$?
 	[ $rc -eq 0 ] || fail "report of the log: exit $rc: $(cat "$TMP/r1.err")" || return 1

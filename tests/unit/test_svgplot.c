@@ -1,17 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for the SVG picture: labels never overlap, the width axis is
- * linear around the nominal with outliers off scale, and the picture says
- * the verdict and carries the persistence view. Includes the module to
- * reach its helpers. */
+ * linear around the nominal with outliers off scale, the picture says the
+ * verdict and carries the persistence view, and a soak's picture shows its
+ * phases and proof of load (and nothing of it for a log without phases).
+ * Includes the module to reach its helpers. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "config.h"
+#include "edgelog.h"
+#include "soakview.h"
 #include "svgplot.c"
 
 #define HALF 500000
@@ -91,7 +97,8 @@ static struct analysis *log_analysis(uint64_t n, uint64_t late, uint64_t skip)
 	return a;
 }
 
-static char *render(const struct analysis *a)
+/* (not inlined: gcc 12+ takes the memstream's buffer for a dangling local) */
+static __attribute__((noinline)) char *render(const struct analysis *a)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -147,6 +154,229 @@ static void the_picture_says_the_verdict_and_overlays_every_period(void **state)
 	analysis_free(a);
 }
 
+
+/* ---- a soak ---- */
+
+#define SEC 1000000000ull
+#define SOAK_HALF 1000000ull
+
+static char soak_path[64];
+
+static int make_soak_path(void **state)
+{
+	int fd;
+
+	(void)state;
+	snprintf(soak_path, sizeof(soak_path), "/tmp/sqwave-svg-XXXXXX");
+	fd = mkstemp(soak_path);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+
+static int remove_soak_path(void **state)
+{
+	(void)state;
+	unlink(soak_path);
+	return 0;
+}
+
+static void sample(struct edgelog_writer *w, uint64_t t, double busy, double pps)
+{
+	char buf[256];
+
+	snprintf(buf, sizeof(buf), "dt_ns=1000000000\ncpu=0:%.1f,1:%.1f\nirq_s=100.0\n"
+		 "ctxt_s=200.0\nload1=1.00\nnet=lo:%.1f/%.1f\n", busy, busy, pps / 2, pps / 2);
+	assert_int_equal(edgelog_writer_append_event(w, t, EDGELOG_EV_SAMPLE, buf, strlen(buf)), 0);
+}
+
+/* A log of 2 s warm-up, then idle 20 s, loaded 36 s, and a 4 s phase whose
+ * long name cannot fit its band; a sample a second (CPU 3 % idle, 95 %
+ * loaded; 10 or 40000 packets/s). @phased false: a plain run's one phase. */
+static void write_soak_log(bool phased)
+{
+	struct edgelog_meta m = { .clock_id = 1, .half_period_ns = SOAK_HALF, .start_ns = T0,
+				  .text = phased ? (char *)
+		"run.warmup=2s\nphase.count=3\n"
+		"phase.0.name=idle\nphase.0.start_off_ns=0\nphase.0.duration_ns=20000000000\n"
+		"phase.0.loads=0\n"
+		"phase.1.name=coremark+flood\nphase.1.start_off_ns=20000000000\n"
+		"phase.1.duration_ns=36000000000\nphase.1.loads=0\n"
+		"phase.2.name=cooldown-with-a-long-name\nphase.2.start_off_ns=56000000000\n"
+		"phase.2.duration_ns=4000000000\nphase.2.loads=0\n"
+		"loads.containment=cgroup2 (x)\n"
+		: (char *)"run.warmup=2s\nphase.count=1\nphase.0.name=run\n"
+		"phase.0.start_off_ns=0\nphase.0.duration_ns=62000000000\nphase.0.loads=0\n" };
+	struct edgelog_footer f = { 0 };
+	struct edgelog_writer *w = edgelog_writer_create(soak_path, &m, NULL, 0, NULL, 0);
+	uint64_t t;
+
+	assert_non_null(w);
+	for (t = T0 + SEC; phased && t <= T0 + 62 * SEC; t += SEC) {
+		bool loaded = t > T0 + 22 * SEC && t <= T0 + 58 * SEC;
+
+		sample(w, t, loaded ? 95 : 3, loaded ? 40000 : 10);
+	}
+	assert_int_equal(edgelog_writer_close(w, &f, NULL, 0), 0);
+}
+
+/* The analysis of 62 s of edges (the first 2 s warm-up), in 2 s timeline
+ * rows, with the soak view of the log written (NULL: not attached). */
+static struct analysis *soak_analysis(struct soakview **sv, bool attach)
+{
+	static const struct analyze_source_info src = {
+		.kind = ANALYZE_SRC_LOG, .path = "soak.sqwlog", .format = "sqwave-log",
+		.has_intended = true, .has_window = true, .half_period_ns = SOAK_HALF,
+	};
+	struct analyze_opts o = { .worst_n = 10, .missed_list = 10, .hist_buckets = 1000,
+				  .minute_ns = 2 * (int64_t)SEC };
+	struct analysis *a = analysis_new(&o, &src);
+	char err[512];
+	bool bad;
+	uint64_t i;
+
+	assert_non_null(a);
+	*sv = soakview_open(soak_path, T0, o.minute_ns, &bad, err, sizeof(err));
+	if (!*sv)
+		fail_msg("%s", err);
+	if (attach)
+		analysis_set_soak(a, NULL, *sv, NULL);
+	for (i = 0; i <= 62 * SEC / SOAK_HALF; i++) {
+		int32_t lat = 10000 + (int32_t)(i * 7919 % 5000);
+		struct edge_rec e = {
+			.seq = i, .intended_ns = T0 + i * SOAK_HALF, .wake_off_ns = lat,
+			.write_begin_off_ns = lat + 100, .write_end_off_ns = lat + 300,
+			.expirations = 1, .level = (uint8_t)(i % 2 == 0),
+			.flags = i * SOAK_HALF < 2 * SEC ? EDGE_F_WARMUP : 0,
+		};
+
+		analysis_add(a, &e);
+	}
+	analysis_finish(a);
+	return a;
+}
+
+static size_t count(const char *s, const char *what)
+{
+	size_t n = 0;
+
+	for (; (s = strstr(s, what)); s += strlen(what))
+		n++;
+	return n;
+}
+
+/* The x of every "class=\"phase-boundary\" x1=" in order, up to @max. */
+static size_t boundaries(const char *svg, double *x, size_t max)
+{
+	const char *key = "class=\"phase-boundary\" x1=\"";
+	size_t n = 0;
+
+	for (; n < max && (svg = strstr(svg, key)); svg += strlen(key))
+		x[n++] = strtod(svg + strlen(key), NULL);
+	return n;
+}
+
+/* The smallest and largest y of the polyline of class @cls. */
+static void polyline_y(const char *svg, const char *cls, double *ymin, double *ymax)
+{
+	char key[64];
+	const char *p;
+
+	snprintf(key, sizeof(key), "class=\"%s\"", cls);
+	p = strstr(svg, key);
+	assert_non_null(p);
+	p = strstr(p, "points=\"");
+	assert_non_null(p);
+	p += strlen("points=\"");
+	*ymin = INFINITY;
+	*ymax = -INFINITY;
+	while (*p && *p != '"') {
+		char *end;
+		double y;
+
+		strtod(p, &end);			/* x */
+		assert_true(*end == ',');
+		y = strtod(end + 1, &end);
+		*ymin = fmin(*ymin, y);
+		*ymax = fmax(*ymax, y);
+		p = end;
+		while (*p == ' ')
+			p++;
+	}
+}
+
+static void a_soak_shows_its_phases_and_the_proof_of_its_load(void **state)
+{
+	struct soakview *sv;
+	struct analysis *a;
+	double span, x[16], ymin, ymax;
+	const double sy0 = 1370 + 90, sy1 = sy0 + PROOF_H;
+	const char *p;
+	char *svg;
+
+	(void)state;
+	write_soak_log(true);
+	a = soak_analysis(&sv, true);
+	svg = render(a);
+	/* one band per phase in each plot over time and in the strip */
+	assert_int_equal(count(svg, "class=\"phase-band\""), 3 * 3);
+	assert_int_equal(count(svg, ">idle</text>"), 2);
+	assert_int_equal(count(svg, ">coremark+flood</text>"), 2);
+	/* the name too long for its 4 s band: shortened, inside it */
+	assert_null(strstr(svg, ">cooldown-with-a-long-name<"));
+	p = strstr(svg, ">cool");
+	assert_non_null(p);
+	assert_non_null(strstr(p, "\xe2\x80\xa6</text>"));
+	assert_true(strstr(p, "\xe2\x80\xa6</text>") - p < 16);
+	/* where idle ends and the load begins: 2 s warm-up + 20 s, on a 62 s
+	 * axis from x 100 to 1160; the next 36 s later */
+	span = (double)(a->last.intended_ns - a->first.intended_ns) / 1e9;
+	assert_int_equal(boundaries(svg, x, 16), 2 * 3);
+	assert_true(fabs(x[0] - (100 + 22 / span * 1060)) < 0.1);
+	assert_true(fabs(x[1] - (100 + 58 / span * 1060)) < 0.1);
+	assert_true(fabs(x[4] - x[0]) < 1e-9);	/* the strip: the same time axis */
+	/* the strip, its scales and its lines */
+	assert_non_null(strstr(svg, ">Proof of load over time</text>"));
+	assert_non_null(strstr(svg, ">CPU busy (%)</text>"));
+	assert_non_null(strstr(svg, ">pkt/s</text>"));
+	assert_non_null(strstr(svg, ">100k</text>"));
+	assert_non_null(strstr(svg, "packets/s, busiest interface (right, log)"));
+	polyline_y(svg, "proof-busy", &ymin, &ymax);
+	assert_true(ymin < sy0 + 0.06 * PROOF_H);	/* 95 % busy */
+	assert_true(ymax > sy1 - 0.04 * PROOF_H);	/* 3 % */
+	polyline_y(svg, "proof-pps", &ymin, &ymax);
+	assert_true(ymin < sy0 + 0.2 * PROOF_H);	/* 40000 of 100k, log */
+	assert_true(ymax > sy1 - 0.21 * PROOF_H);	/* 10 */
+	free(svg);
+	analysis_free(a);
+	soakview_free(sv);
+}
+
+static void a_log_without_phases_is_drawn_as_before(void **state)
+{
+	struct soakview *sv, *sv2;
+	struct analysis *with = NULL, *without;
+	char *s1, *s2;
+
+	(void)state;
+	write_soak_log(false);
+	with = soak_analysis(&sv, true);
+	without = soak_analysis(&sv2, false);
+	s1 = render(with);
+	s2 = render(without);
+	assert_string_equal(s1, s2);
+	assert_null(strstr(s1, "phase-"));
+	assert_null(strstr(s1, "Proof of load"));
+	assert_non_null(strstr(s1, ">warm-up (not counted)</text>"));
+	free(s1);
+	free(s2);
+	analysis_free(with);
+	analysis_free(without);
+	soakview_free(sv);
+	soakview_free(sv2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -154,6 +384,10 @@ int main(void)
 		cmocka_unit_test(a_marker_keeps_its_spot_free),
 		cmocka_unit_test(the_width_axis_is_linear_around_the_nominal_with_outliers_off_scale),
 		cmocka_unit_test(the_picture_says_the_verdict_and_overlays_every_period),
+		cmocka_unit_test_setup_teardown(a_soak_shows_its_phases_and_the_proof_of_its_load,
+						make_soak_path, remove_soak_path),
+		cmocka_unit_test_setup_teardown(a_log_without_phases_is_drawn_as_before,
+						make_soak_path, remove_soak_path),
 	};
 
 	return cmocka_run_group_tests_name("svgplot", tests, NULL, NULL);
