@@ -594,6 +594,40 @@ static void a_truncated_log_is_read_to_its_last_complete_record(void **state)
 	unlink(path);
 }
 
+/* A capture cut short while its edges are read: the read ends with "the
+ * file changed", as an I/O condition (exit 3), never SIGBUS, and never as
+ * bad input (the bytes that were there were fine). */
+static void a_capture_truncated_between_edges_is_an_io_error(void **state)
+{
+	enum analyze_status st;
+	struct analyze_source *s;
+	struct edge_rec e;
+	char err[256], path[256];
+	FILE *f;
+	int i, rc;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/cut.vcd", tmpdir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "$timescale 1ns $end\n$scope module top $end\n$var wire 1 ! sig $end\n"
+		   "$upscope $end\n$enddefinitions $end\n");
+	for (i = 0; i < 200000; i++)	/* about 3 MB: many pages past the cut */
+		fprintf(f, "#%lld\n%d!\n", (long long)i * 500000, i % 2);
+	assert_int_equal(fclose(f), 0);
+	s = analyze_source_open(path, NULL, &st, err, sizeof(err));
+	assert_non_null(s);
+	assert_int_equal(analyze_source_next(s, &e), 1);
+	assert_int_equal(truncate(path, 4096), 0);
+	while ((rc = analyze_source_next(s, &e)) == 1)
+		;
+	assert_int_equal(rc, -1);
+	assert_non_null(strstr(analyze_source_error(s, &st), "the file changed"));
+	assert_int_equal(st, ANALYZE_E_IO);
+	analyze_source_close(s);
+	unlink(path);
+}
+
 static void a_foreign_or_missing_file_is_refused(void **state)
 {
 	enum analyze_status st;
@@ -835,6 +869,7 @@ int main(void)
 		cmocka_unit_test(a_bad_record_stops_the_threaded_feed_naming_it),
 		cmocka_unit_test(a_directory_or_a_pipe_is_bad_input),
 		cmocka_unit_test(every_source_kind_opens_through_one_factory),
+		cmocka_unit_test(a_capture_truncated_between_edges_is_an_io_error),
 	};
 
 	return cmocka_run_group_tests(tests, make_dir, remove_dir);
