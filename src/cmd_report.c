@@ -2,10 +2,13 @@
 /* `sqwave report RUN...`: the comparison table of several runs and phases,
  * as text (default), Markdown, JSON and an SVG of their pulse widths. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "cmdline.h"
@@ -51,18 +54,22 @@ static int write_to(const char *path, void (*fn)(FILE *, const struct report *),
 	return 0;
 }
 
-/* A sqwave log (by its magic)? */
+/* A sqwave log (by its magic)? Regular files only, opened without
+ * blocking: a FIFO nobody writes to, a directory or a device is left to
+ * jsonread_file() to refuse. */
 static bool is_log(const char *path)
 {
 	char magic[8];
-	FILE *f = fopen(path, "rbe");
+	struct stat st;
 	bool yes;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 
-	if (!f)
+	if (fd < 0)
 		return false;
-	yes = fread(magic, 1, sizeof(magic), f) == sizeof(magic) &&
+	yes = !fstat(fd, &st) && S_ISREG(st.st_mode) &&
+	      pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic) &&
 	      !memcmp(magic, EDGELOG_MAGIC, sizeof(magic));
-	fclose(f);
+	close(fd);
 	return yes;
 }
 

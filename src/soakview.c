@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -229,8 +230,11 @@ static void take_load(struct soakview *v, const struct edgelog_event *ev)
 					     ? strtod(buf, NULL) : 0;
 		if (edgelog_event_get(ev, "why", buf, sizeof(buf)))
 			snprintf(r.why, sizeof(r.why), "%.95s", buf);
-		if (r.valid && !(r.score > 0))
+		/* a score that is no finite positive number is no valid score */
+		if (r.valid && !(r.score > 0 && isfinite(r.score)))
 			r.valid = false;
+		if (!isfinite(r.iterations_per_s))
+			r.iterations_per_s = 0;
 		proof_phase_add_result(&v->ph[p].proof, load, &r);
 	} else if (!strcmp(what, "restarted")) {
 		st->restarts++;
