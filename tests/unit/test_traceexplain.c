@@ -408,6 +408,17 @@ static void a_line_with_a_nul_stays_one_line(void **state)
 	assert_false(o.marker);
 	assert_int_equal(o.kind, TRACEEXPLAIN_UNKNOWN);
 	assert_int_equal(o.bad_lines, 1);
+	/* a short line: "x", a NUL, the marker */
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fwrite(t, 1, (size_t)(m - t), f);
+	fputs("x", f);
+	fputc(0, f);
+	fwrite(m, 1, (size_t)(eol - m) + 1, f);
+	fclose(f);
+	assert_int_equal(traceexplain_file(path, &o, err, sizeof(err)), 0);
+	assert_false(o.marker);
+	assert_int_equal(o.bad_lines, 1);
 	unlink(path);
 	free(t);
 }
