@@ -23,7 +23,7 @@ static void trace_explain_usage(FILE *f)
 		"sqwave-rt, events missing, the buffer wrapped). Only the lines before the\n"
 		"last marker are evidence.\n\n"
 		"exit: 0 the trace was read (its answer may be 'unknown'), 2 usage or not an\n"
-		"      ftrace text, 3 I/O error\n");
+		"      ftrace text (a directory, a device), 3 I/O error\n");
 }
 
 /* ns as us with 3 decimals, or "-" when the trace did not give it. */

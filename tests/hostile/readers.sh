@@ -4,8 +4,9 @@
 # summaries and analyses (wrong types, numbers beyond int64, duplicate
 # members, NUL escapes, another tool's or a newer sqwave's document, pipes,
 # devices, thousands of files) and `trace-explain` over saved traces
-# (devices, CRLF, NUL bytes, huge lines). Generated inputs only; bounds by
-# ulimit and timeout, never by timing assertions.
+# (devices, CRLF, NUL bytes, huge lines), and compare's scope readings.
+# Generated inputs only; bounds by ulimit and timeout, never by timing
+# assertions.
 set -u
 SQWAVE=${SQWAVE:-build/sqwave}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -146,6 +147,21 @@ test_trace_explain_refuses_devices_and_reads_crlf_and_nul_as_lines() {
 	LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]' "$TMP/esc.out" &&
 		fail "control bytes on the terminal" && return 1
 	return 0
+}
+
+test_compare_refuses_readings_no_scope_shows() {
+	analysis || return 1
+	local pol
+	for pol in "" pos- neg-; do
+		bounded compare "$TMP/a.sqwlog" --scope-${pol}tmin 556 --scope-${pol}tmax 444 \
+			> "$TMP/c.out" 2> "$TMP/c.err"
+		expect 2 "scope-${pol}tmin 556000 ns is above --scope-${pol}tmax" "$TMP/c.err" || return 1
+	done
+	bounded compare "$TMP/a.sqwlog" "$TMP/a.json" --channel '' > /dev/null 2> "$TMP/ch.err"
+	expect 2 "an empty name" "$TMP/ch.err" || return 1
+	# equal readings are a square wave a scope can show
+	bounded compare "$TMP/a.sqwlog" --scope-tmin 500 --scope-tmax 500 > /dev/null 2> "$TMP/eq.err"
+	expect 0 "" "$TMP/eq.err" || return 1
 }
 
 for t in $(declare -F | awk '{print $3}' | grep '^test_'); do
