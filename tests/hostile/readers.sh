@@ -149,6 +149,32 @@ test_trace_explain_refuses_devices_and_reads_crlf_and_nul_as_lines() {
 	return 0
 }
 
+test_a_soak_logs_names_and_texts_never_reach_the_terminal_raw() {
+	local e='\x1b]0;own\x07\x1b[2J\x9b' c
+	$GEN "$TMP/esc.sqwlog" --edges 2000 --meta phase.count=2 --meta "phase.0.name=id${e}le" \
+		--meta phase.0.start_off_ns=0 --meta phase.0.duration_ns=500000000 \
+		--meta phase.0.loads=0 --meta "phase.1.name=lo${e}aded" \
+		--meta phase.1.start_off_ns=500000000 --meta phase.1.duration_ns=500000000 \
+		--meta phase.1.loads=1 --meta "phase.1.load.0=core${e}mark" \
+		--meta "phase.1.proof.0=core${e}mark|cpu|0||0|1" --meta "loads.containment=cg${e}" \
+		--event "1600:2:event=lost\nload=core${e}mark\nphase=1\ndetail=de${e}tail" \
+		--event "1600:2:event=result\nload=core${e}mark\nphase=1\nvalid=0\nscore=0\nwhy=${e}" \
+		--event "1700:4:seq=1700\nwhat=wake\nvalue_ns=950000\nthreshold_ns=900000\ncause=${e}\nexplain=${e}\ntrace=${e}" ||
+		return 1
+	for c in "analyze $TMP/esc.sqwlog" "analyze $TMP/esc.sqwlog --svg -" \
+		"analyze $TMP/esc.sqwlog --json -" "report $TMP/esc.sqwlog" \
+		"report $TMP/esc.sqwlog --markdown -"; do
+		# shellcheck disable=SC2086
+		bounded $c > "$TMP/o.txt" 2>&1
+		rc=$(cat "$TMP/rc")
+		[ "$rc" = 0 ] || [ "$rc" = 1 ] || fail "$c: exit $rc: $(head -c 300 "$TMP/o.txt")" || return 1
+		LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]\|\xc2[\x80-\x9f]' "$TMP/o.txt" &&
+			fail "$c: control bytes in the output" && return 1
+		grep -q 'lo\\x1b\]0;own\\x07' "$TMP/o.txt" || fail "$c: the phase's name is lost" || return 1
+	done
+	return 0
+}
+
 test_compare_refuses_readings_no_scope_shows() {
 	analysis || return 1
 	local pol

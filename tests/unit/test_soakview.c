@@ -160,6 +160,47 @@ static void a_header_that_lies_about_its_phases_is_bad_input(void **state)
 	assert_non_null(strstr(err, "phase 0 is incomplete"));
 }
 
+/* Names and texts of the header and the events reach terminals and SVG:
+ * control characters and bytes that are not UTF-8 come out as \xNN, and
+ * a load's events still find the load of the same (escaped) name. */
+static void text_from_the_log_is_escaped(void **state)
+{
+	struct edgelog_meta m = { .clock_id = 1, .half_period_ns = 500000, .start_ns = START,
+				  .text = (char *)
+		"phase.count=1\nphase.0.name=id\x1b[2Jle\nphase.0.start_off_ns=0\n"
+		"phase.0.duration_ns=10000000000\nphase.0.loads=1\nphase.0.load.0=c\x07m\n"
+		"phase.0.proof.0=c\x07m|cpu|0||0|1\nloads.containment=cg\x9b" "2J\n" };
+	struct edgelog_footer f = { 0 };
+	struct edgelog_writer *w = edgelog_writer_create(path, &m, NULL, 0, NULL, 0);
+	struct summary_phase ph;
+	struct run_info ri = { 0 };
+	char err[512];
+	bool bad;
+	struct soakview *v;
+
+	(void)state;
+	assert_non_null(w);
+	ev(w, START + 2 * SEC, EDGELOG_EV_LOAD,
+	   "event=lost\nload=c\x07m\ninst=0\npid=3\ndetail=exits\x1b]0;x\x07\n");
+	ev(w, START + 3 * SEC, EDGELOG_EV_BREAK,
+	   "seq=1\nwhat=wake\nvalue_ns=1\nthreshold_ns=1\ncause=c\x1b\nexplain=e\x1b\n");
+	assert_int_equal(edgelog_writer_close(w, &f, NULL, 0), 0);
+	v = soakview_open(path, START, 0, &bad, err, sizeof(err));
+	if (!v)
+		fail_msg("%s", err);
+	soakview_phase(v, 0, &ph);
+	assert_string_equal(ph.name, "id\\x1b[2Jle");
+	assert_string_equal(ph.load_specs[0], "c\\x07m");
+	assert_true(proof_phase_load((struct proof_phase *)ph.proof, "c\\x07m")->lost);
+	assert_string_equal(proof_phase_load((struct proof_phase *)ph.proof, "c\\x07m")->lost_why,
+			    "exits\\x1b]0;x\\x07");
+	soakview_run_info(v, &ri);
+	assert_string_equal(ri.containment, "cg\\x9b2J");
+	assert_string_equal(ri.break_cause, "c\\x1b");
+	assert_non_null(strstr(ri.break_text, "; e\\x1b"));
+	soakview_free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -167,6 +208,7 @@ int main(void)
 						make_path, remove_path),
 		cmocka_unit_test_setup_teardown(a_header_that_lies_about_its_phases_is_bad_input,
 						make_path, remove_path),
+		cmocka_unit_test_setup_teardown(text_from_the_log_is_escaped, make_path, remove_path),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
