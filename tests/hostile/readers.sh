@@ -175,6 +175,28 @@ test_a_soak_logs_names_and_texts_never_reach_the_terminal_raw() {
 	return 0
 }
 
+test_report_of_a_log_judges_it_by_its_own_limits() {
+	# a log whose pulses, missed periods or wake-ups break the limits its
+	# header carries: FAIL and exit 1, as its analysis says, never PASS
+	local args name
+	while IFS='|' read -r name args; do
+		# shellcheck disable=SC2086
+		$GEN "$TMP/$name.sqwlog" --edges 400 $args || return 1
+		bounded report "$TMP/$name.sqwlog" > "$TMP/$name.out" 2>&1
+		expect 1 "FAIL" "$TMP/$name.out" || { echo "    ($name)" >&2; return 1; }
+		"$SQWAVE" analyze "$TMP/$name.sqwlog" --json "$TMP/$name.an.json" > /dev/null 2>&1
+		bounded report "$TMP/$name.an.json" > "$TMP/$name.an.out" 2>&1
+		expect 1 "FAIL" "$TMP/$name.an.out" || { echo "    ($name analysis)" >&2; return 1; }
+	done <<'EOF'
+tmax|--meta limits.tmax=450us --meta limits.tmin=400us
+missed|--stall 100:3 --meta limits.missed_max=0
+wake|--meta limits.wake_latency_max=4us
+EOF
+	$GEN "$TMP/ok.sqwlog" --edges 400 --meta limits.tmin=499us --meta limits.tmax=501us || return 1
+	bounded report "$TMP/ok.sqwlog" > "$TMP/ok.out" 2>&1
+	expect 0 "PASS" "$TMP/ok.out" || return 1
+}
+
 test_compare_refuses_readings_no_scope_shows() {
 	analysis || return 1
 	local pol
