@@ -88,6 +88,27 @@ static const char *meta(const struct edgelog_meta *m, size_t i, const char *what
 	return meta_get(m, key, buf, len);
 }
 
+/* Phase offsets and lengths: up to 10^18 ns (31 years), so that the start
+ * of the run plus one stays within uint64. */
+#define PHASE_NS_MAX 1000000000000000000ll
+
+/* @s is a whole decimal integer in [0, @max] (a header's "5e8", "abc", ""
+ * or "2x" is no number: strtoll would read 5, 0, 0 and 2). */
+static bool whole_int(const char *s, long long max, long long *out)
+{
+	char *end;
+	long long v;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || *end || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
 /* The plan from the header: phase.N.{name,start_off_ns,duration_ns,loads,
  * load.M,proof.M}. -1 on a malformed line. */
 static int read_plan(struct soakview *v, const struct edgelog_meta *m, char *err, size_t errlen)
@@ -98,8 +119,7 @@ static int read_plan(struct soakview *v, const struct edgelog_meta *m, char *err
 
 	if (!meta_get(m, "phase.count", buf, sizeof(buf)))
 		return 0;
-	n = strtoll(buf, NULL, 10);
-	if (n < 0 || n > MAX_PHASES) {
+	if (!whole_int(buf, MAX_PHASES, &n)) {
 		msgbuf_set(err, errlen, "header: phase.count %s is not 0..%d", buf, MAX_PHASES);
 		return -1;
 	}
@@ -108,16 +128,20 @@ static int read_plan(struct soakview *v, const struct edgelog_meta *m, char *err
 		struct sv_phase *p = &v->ph[i];
 		long long loads;
 
+		long long off, dur;
+
 		if (!meta(m, i, "name", SIZE_MAX, p->name, sizeof(p->name)) ||
 		    !meta(m, i, "start_off_ns", SIZE_MAX, buf, sizeof(buf)) ||
-		    (p->start_off_ns = strtoll(buf, NULL, 10)) < 0 ||
+		    !whole_int(buf, PHASE_NS_MAX, &off) ||
 		    !meta(m, i, "duration_ns", SIZE_MAX, buf, sizeof(buf)) ||
-		    (p->duration_ns = strtoll(buf, NULL, 10)) < 0 ||
+		    !whole_int(buf, PHASE_NS_MAX, &dur) ||
 		    !meta(m, i, "loads", SIZE_MAX, buf, sizeof(buf)) ||
-		    (loads = strtoll(buf, NULL, 10)) < 0 || loads > MAX_LOADS_PER_PHASE) {
+		    !whole_int(buf, MAX_LOADS_PER_PHASE, &loads)) {
 			msgbuf_set(err, errlen, "header: phase %zu is incomplete or out of range", i);
 			return -1;
 		}
+		p->start_off_ns = off;
+		p->duration_ns = dur;
 		if (i && p->start_off_ns < v->ph[i - 1].start_off_ns) {
 			msgbuf_set(err, errlen, "header: phase %zu starts before phase %zu", i, i - 1);
 			return -1;

@@ -160,6 +160,58 @@ static void a_header_that_lies_about_its_phases_is_bad_input(void **state)
 	assert_non_null(strstr(err, "phase 0 is incomplete"));
 }
 
+/* Numbers of the plan are whole decimal integers in range: "5e8", "abc",
+ * "" or "2x" is a malformed header (strtoll read 5, 0, 0 and 2: phases
+ * moved without a word). */
+static void a_header_number_that_is_not_one_is_bad_input(void **state)
+{
+	static const char *const bad_values[][2] = {
+		{ "phase.count=2x\n", "phase.1.start_off_ns=5\n" },
+		{ "phase.count=2\n", "phase.1.start_off_ns=5e8\n" },
+		{ "phase.count=2\n", "phase.1.start_off_ns=abc\n" },
+		{ "phase.count=2\n", "phase.1.start_off_ns=\n" },
+		{ "phase.count=2\n", "phase.1.start_off_ns=-5\n" },
+		{ "phase.count=2\n", "phase.1.start_off_ns=18446744073709551621\n" },
+		{ "phase.count=2\n", "phase.1.start_off_ns=1000000000000000001\n" },
+		{ "phase.count=2\n", "phase.1.start_off_ns=5\nphase.1.loads=65\n" },
+	};
+	size_t k;
+
+	(void)state;
+	for (k = 0; k <= sizeof(bad_values) / sizeof(bad_values[0]); k++) {
+		char text[512];
+		struct edgelog_meta m = { .clock_id = 1, .half_period_ns = 500000, .start_ns = START,
+					  .text = text };
+		struct edgelog_footer f = { 0 };
+		struct edgelog_writer *w;
+		struct soakview *v;
+		char err[512];
+		bool bad;
+
+		/* the last round: the same header, well-formed, is read */
+		snprintf(text, sizeof(text), "%sphase.0.name=a\nphase.0.start_off_ns=0\n"
+			 "phase.0.duration_ns=5\nphase.0.loads=0\nphase.1.name=b\n%s"
+			 "phase.1.duration_ns=5\nphase.1.loads=0\n",
+			 k < sizeof(bad_values) / sizeof(bad_values[0]) ? bad_values[k][0] :
+			 "phase.count=2\n",
+			 k < sizeof(bad_values) / sizeof(bad_values[0]) ? bad_values[k][1] :
+			 "phase.1.start_off_ns=5\n");
+		unlink(path);
+		w = edgelog_writer_create(path, &m, NULL, 0, NULL, 0);
+		assert_non_null(w);
+		assert_int_equal(edgelog_writer_close(w, &f, NULL, 0), 0);
+		v = soakview_open(path, START, 0, &bad, err, sizeof(err));
+		if (k == sizeof(bad_values) / sizeof(bad_values[0])) {
+			if (!v)
+				fail_msg("%s", err);
+			assert_int_equal(soakview_nphases(v), 2);
+			soakview_free(v);
+		} else if (v || !bad) {
+			fail_msg("case %zu read", k);
+		}
+	}
+}
+
 /* Names and texts of the header and the events reach terminals and SVG:
  * control characters and bytes that are not UTF-8 come out as \xNN, and
  * a load's events still find the load of the same (escaped) name. */
@@ -209,6 +261,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_header_that_lies_about_its_phases_is_bad_input,
 						make_path, remove_path),
 		cmocka_unit_test_setup_teardown(text_from_the_log_is_escaped, make_path, remove_path),
+		cmocka_unit_test_setup_teardown(a_header_number_that_is_not_one_is_bad_input, make_path,
+						remove_path),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
