@@ -54,23 +54,41 @@ static int write_to(const char *path, void (*fn)(FILE *, const struct report *),
 	return 0;
 }
 
-/* A sqwave log (by its magic)? Regular files only, opened without
- * blocking: a FIFO nobody writes to, a directory or a device is left to
+enum input_kind { IN_OTHER, IN_LOG, IN_JSON };
+
+/* What an input is by its first bytes: a sqwave log (its magic), a JSON
+ * document (an object, after white space and a byte order mark), or
+ * something else. Regular files only, opened without blocking: a FIFO
+ * nobody writes to, a directory or a device (IN_JSON) is left to
  * jsonread_file() to refuse. */
-static bool is_log(const char *path)
+static enum input_kind input_kind(const char *path)
 {
-	char magic[8];
+	unsigned char head[512];
 	struct stat st;
-	bool yes;
+	enum input_kind k = IN_JSON;
+	ssize_t n;
+	size_t i = 0;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 
 	if (fd < 0)
-		return false;
-	yes = !fstat(fd, &st) && S_ISREG(st.st_mode) &&
-	      pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic) &&
-	      !memcmp(magic, EDGELOG_MAGIC, sizeof(magic));
+		return IN_JSON;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return IN_JSON;
+	}
+	n = pread(fd, head, sizeof(head), 0);
 	close(fd);
-	return yes;
+	if (n >= 8 && !memcmp(head, EDGELOG_MAGIC, 8))
+		return IN_LOG;
+	if (n <= 0)
+		return IN_JSON;	/* empty: the parser says so, with its position */
+	if (n >= 3 && !memcmp(head, "\xef\xbb\xbf", 3))
+		i = 3;
+	while (i < (size_t)n && strchr(" \t\r\n", head[i]))
+		i++;
+	if (i < (size_t)n && head[i] != '{')
+		k = IN_OTHER;
+	return k;
 }
 
 /* A log's rows come from its analysis, the same document analyze --json
@@ -173,8 +191,19 @@ int cmd_report(int argc, char **argv)
 		char err[1024];
 		bool io = false;
 		int rc = 0;
-		struct jv *doc = is_log(argv[i]) ? log_doc(argv[i], &rc, err, sizeof(err))
-						 : jsonread_file(argv[i], &io, err, sizeof(err));
+		enum input_kind kind = input_kind(argv[i]);
+		struct jv *doc = NULL;
+
+		if (kind == IN_OTHER) {
+			/* a capture, an edge list, a trace: its analysis is what report reads */
+			pr_err("%s: neither a sqwave log nor a JSON summary or analysis (a capture "
+			       "or an edge list? sqwave analyze FILE --json FILE.json, then report "
+			       "that)", OUTFILE_ESC(argv[i]));
+			report_free(&rep);
+			return SQW_EXIT_USAGE;
+		}
+		doc = kind == IN_LOG ? log_doc(argv[i], &rc, err, sizeof(err))
+				     : jsonread_file(argv[i], &io, err, sizeof(err));
 
 		if (!doc || report_add_doc(&rep, doc, argv[i], err, sizeof(err)) < 0) {
 			pr_err("%s", err);

@@ -103,6 +103,9 @@ test_report_never_waits_for_a_pipe_or_reads_a_device() {
 	expect 2 "(a device)" "$TMP/z.err" || return 1
 	bounded report "$TMP" > /dev/null 2> "$TMP/d.err"
 	expect 2 "(a directory)" "$TMP/d.err" || return 1
+	# a capture or a trace given where a summary belongs: said so, not a JSON syntax error
+	bounded report "$TRACE" > /dev/null 2> "$TMP/t.err"
+	expect 2 "neither a sqwave log nor a JSON summary" "$TMP/t.err" || return 1
 }
 
 test_report_rows_stay_bounded_by_the_input() {
