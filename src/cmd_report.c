@@ -27,9 +27,10 @@ static void report_usage(FILE *f)
 		"bounds, wake latency p99/p99.99/max, missed periods, verdict. RUN is a\n"
 		"run's log (its phases, loads and proof come from its events), a JSON\n"
 		"summary of a run (sqwave run --json) or of an analysis (analyze --json).\n\n"
-		"  --markdown FILE   the table in Markdown ('-': stdout, instead of the text)\n"
+		"  --markdown FILE   the table in Markdown\n"
 		"  --json FILE       the rows as JSON (schema sqwave-report)\n"
 		"  --svg FILE        every row's pulse-width distribution overlaid\n"
+		"                    (one of them may be '-': standard output, instead of the text)\n"
 		"  -q, --quiet       no text table on stdout\n"
 		"  -h, --help        this help\n\n"
 		"Exit: 0 every row passed (or had no limits), 1 a row failed or its load\n"
@@ -134,7 +135,7 @@ int cmd_report(int argc, char **argv)
 	const char *md = NULL, *json = NULL, *svg = NULL;
 	struct report rep = { 0 };
 	bool quiet = false;
-	int ch, i, ret = SQW_EXIT_OK;
+	int ch, i, on_stdout, ret = SQW_EXIT_OK;
 	char oerr[512];
 
 	optind = 1;
@@ -165,6 +166,20 @@ int cmd_report(int argc, char **argv)
 	if (optind >= argc) {
 		pr_err("report needs at least one run: sqwave report RUN.sqwlog|RUN.json...");
 		return SQW_EXIT_USAGE;
+	}
+	/* One document on standard output, alone: two would interleave (a JSON
+	 * reader would get Markdown, an SVG the text table). */
+	on_stdout = (md && !strcmp(md, "-")) + (json && !strcmp(json, "-")) +
+		    (svg && !strcmp(svg, "-"));
+	if (on_stdout > 1) {
+		pr_err("--markdown, --json and --svg: only one of them can be standard output (-)");
+		return SQW_EXIT_USAGE;
+	}
+	for (i = optind; i < argc; i++) {
+		if (!strcmp(argv[i], "-")) {
+			pr_err("report reads files, not standard input: save the summary to a file");
+			return SQW_EXIT_USAGE;
+		}
 	}
 	/* No output over a run it reads (a log is not to be replaced by a table). */
 	{
@@ -213,7 +228,7 @@ int cmd_report(int argc, char **argv)
 		}
 		jv_free(doc);
 	}
-	if (!quiet && !(md && !strcmp(md, "-")) && !(json && !strcmp(json, "-")))
+	if (!quiet && !on_stdout)
 		report_write_text(stdout, &rep);
 	if (md && write_to(md, report_write_markdown, &rep) < 0)
 		ret = SQW_EXIT_RUNTIME;

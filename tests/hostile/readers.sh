@@ -96,6 +96,7 @@ EOF
 }
 
 test_report_never_waits_for_a_pipe_or_reads_a_device() {
+	analysis || return 1
 	mkfifo "$TMP/fifo"
 	bounded report "$TMP/fifo" > /dev/null 2> "$TMP/f.err"
 	expect 2 "not a regular file (a pipe)" "$TMP/f.err" || return 1
@@ -103,6 +104,15 @@ test_report_never_waits_for_a_pipe_or_reads_a_device() {
 	expect 2 "(a device)" "$TMP/z.err" || return 1
 	bounded report "$TMP" > /dev/null 2> "$TMP/d.err"
 	expect 2 "(a directory)" "$TMP/d.err" || return 1
+	# two documents on standard output would interleave; standard input is no run
+	bounded report "$TMP/a.json" --json - --svg - > "$TMP/two.out" 2> "$TMP/two.err"
+	expect 2 "only one of them can be standard output" "$TMP/two.err" || return 1
+	[ -s "$TMP/two.out" ] && fail "output on a usage error" && return 1
+	bounded report "$TMP/a.json" --svg - > "$TMP/svg.out" 2> "$TMP/svg.err"
+	expect 0 "" "$TMP/svg.err" || return 1
+	[ "$(head -c 4 "$TMP/svg.out")" = "<svg" ] || fail "the text table before the SVG" || return 1
+	bounded report - < "$TMP/a.json" > /dev/null 2> "$TMP/in.err"
+	expect 2 "not standard input" "$TMP/in.err" || return 1
 	# a capture or a trace given where a summary belongs: said so, not a JSON syntax error
 	bounded report "$TRACE" > /dev/null 2> "$TMP/t.err"
 	expect 2 "neither a sqwave log nor a JSON summary" "$TMP/t.err" || return 1
