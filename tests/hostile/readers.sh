@@ -4,7 +4,8 @@
 # summaries and analyses (wrong types, numbers beyond int64, duplicate
 # members, NUL escapes, another tool's or a newer sqwave's document, pipes,
 # devices, thousands of files) and `trace-explain` over saved traces
-# (devices, CRLF, NUL bytes, huge lines), and compare's scope readings.
+# (devices, CRLF, NUL bytes, huge lines), compare's scope readings and
+# export's standard output.
 # Generated inputs only; bounds by ulimit and timeout, never by timing
 # assertions.
 set -u
@@ -208,6 +209,19 @@ EOF
 	$GEN "$TMP/ok.sqwlog" --edges 400 --meta limits.tmin=499us --meta limits.tmax=501us || return 1
 	bounded report "$TMP/ok.sqwlog" > "$TMP/ok.out" 2>&1
 	expect 0 "PASS" "$TMP/ok.out" || return 1
+}
+
+test_export_writes_one_document_to_standard_output() {
+	analysis || return 1
+	local o
+	for o in "--csv - --events -" "--meta --csv -" "--meta --events -"; do
+		# shellcheck disable=SC2086
+		bounded export "$TMP/a.sqwlog" $o > "$TMP/e.out" 2> "$TMP/e.err"
+		expect 2 "all write to standard output" "$TMP/e.err" || { echo "    ($o)" >&2; return 1; }
+		[ -s "$TMP/e.out" ] && fail "$o: output on a usage error" && return 1
+	done
+	bounded export "$TMP/a.sqwlog" --meta --csv "$TMP/e.csv" > "$TMP/e.out" 2> "$TMP/e.err"
+	expect 0 "" "$TMP/e.err" || return 1
 }
 
 test_compare_refuses_readings_no_scope_shows() {
