@@ -58,9 +58,9 @@ static int write_to(const char *path, void (*fn)(FILE *, const struct report *),
 enum input_kind { IN_OTHER, IN_LOG, IN_JSON };
 
 /* What an input is by its first bytes: a sqwave log (its magic), a JSON
- * document (an object, after white space and a byte order mark), or
- * something else. Regular files only, opened without blocking: a FIFO
- * nobody writes to, a directory or a device (IN_JSON) is left to
+ * document (an object or an array, after white space and a byte order
+ * mark), or something else. Regular files only, opened without blocking:
+ * a FIFO nobody writes to, a directory or a device (IN_JSON) is left to
  * jsonread_file() to refuse. */
 static enum input_kind input_kind(const char *path)
 {
@@ -87,7 +87,7 @@ static enum input_kind input_kind(const char *path)
 		i = 3;
 	while (i < (size_t)n && strchr(" \t\r\n", head[i]))
 		i++;
-	if (i < (size_t)n && head[i] != '{')
+	if (i < (size_t)n && head[i] != '{' && head[i] != '[')
 		k = IN_OTHER;
 	return k;
 }

@@ -22,6 +22,7 @@ struct jp {
 	char *err;
 	size_t errlen;
 	bool failed;
+	bool oom;                 /* the failure was memory, not the document */
 };
 
 static void jp_fail(struct jp *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -73,6 +74,7 @@ static struct jv *node(struct jp *j, enum jv_type t)
 	}
 	v = calloc(1, sizeof(*v));
 	if (!v) {
+		j->oom = true;
 		jp_fail(j, "out of memory");
 		return NULL;
 	}
@@ -179,6 +181,7 @@ static char *string(struct jp *j, size_t *len)
 	}
 	out = malloc((size_t)(q - j->p) + 1);
 	if (!out) {
+		j->oom = true;
 		jp_fail(j, "out of memory");
 		return NULL;
 	}
@@ -284,6 +287,7 @@ static int check_duplicates(struct jp *j, const struct jv *v)
 		return 0;
 	k = malloc(v->n * sizeof(*k));
 	if (!k) {
+		j->oom = true;
 		jp_fail(j, "out of memory");
 		return -1;
 	}
@@ -364,6 +368,7 @@ static struct jv *container(struct jp *j, int depth, bool obj)
 			if (!ni || (obj && !nk)) {
 				free(key);
 				jv_free(item);
+				j->oom = true;
 				jp_fail(j, "out of memory");
 				goto fail;
 			}
@@ -534,12 +539,13 @@ static struct jv *value(struct jp *j, int depth)
 	}
 }
 
-struct jv *jsonread_parse(const char *buf, size_t len, char *err, size_t errlen)
+static struct jv *parse(const char *buf, size_t len, bool *oom, char *err, size_t errlen)
 {
 	struct jp j = { .s = buf, .end = buf + len, .p = buf, .line = 1, .err = err,
 			.errlen = errlen };
 	struct jv *v;
 
+	*oom = false;
 	if (len > JSONREAD_MAX_BYTES) {
 		snprintf(err, errlen, "larger than %u MiB", JSONREAD_MAX_BYTES >> 20);
 		return NULL;
@@ -548,6 +554,7 @@ struct jv *jsonread_parse(const char *buf, size_t len, char *err, size_t errlen)
 	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
 		j.p += 3;
 	v = value(&j, 0);
+	*oom = j.oom;
 	if (!v)
 		return NULL;
 	ws(&j);
@@ -557,6 +564,13 @@ struct jv *jsonread_parse(const char *buf, size_t len, char *err, size_t errlen)
 		return NULL;
 	}
 	return v;
+}
+
+struct jv *jsonread_parse(const char *buf, size_t len, char *err, size_t errlen)
+{
+	bool oom;
+
+	return parse(buf, len, &oom, err, errlen);
 }
 
 struct jv *jsonread_file(const char *path, bool *io, char *err, size_t errlen)
@@ -609,7 +623,7 @@ struct jv *jsonread_file(const char *path, bool *io, char *err, size_t errlen)
 		free(buf);
 		return NULL;
 	}
-	v = jsonread_parse(buf, got, msg, sizeof(msg));
+	v = parse(buf, got, io, msg, sizeof(msg));
 	if (!v)
 		snprintf(err, errlen, "%s:%s", path, msg);
 	free(buf);

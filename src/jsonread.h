@@ -27,7 +27,10 @@ struct jv {
 
 #define JSONREAD_MAX_BYTES (256u << 20)
 #define JSONREAD_MAX_DEPTH 64
-#define JSONREAD_MAX_NODES 10000000u
+/* Values in one document: about 100 bytes each in memory, so at most some
+ * 200 MB whatever the file holds; sqwave's largest (64 phases with
+ * 4096-bin histograms, a week's timeline) hold well under 1 M. */
+#define JSONREAD_MAX_NODES 2000000u
 
 /* Parse @len bytes. NULL with "LINE:COL: what is wrong" (or "LINE: ..."
  * for a member name given twice) in @err. Stricter than RFC 8259 where
@@ -38,7 +41,7 @@ struct jv *jsonread_parse(const char *buf, size_t len, char *err, size_t errlen)
 /* Read and parse a regular file (at most JSONREAD_MAX_BYTES; a directory,
  * pipe or device is refused without blocking or reading); NULL with
  * "FILE:LINE:COL: ..." or "FILE: reason" in @err, and *@io true when the
- * file could not be read (as opposed to not being JSON). */
+ * file could not be read or memory ran out (as opposed to not being JSON). */
 struct jv *jsonread_file(const char *path, bool *io, char *err, size_t errlen);
 void jv_free(struct jv *v);
 
