@@ -21,7 +21,7 @@ static void trace_explain_usage(FILE *f)
 		"task that held the CPU, a higher-priority task, or a timer interrupt that came\n"
 		"late to an idle or a busy CPU; or why the trace does not say (no marker, no\n"
 		"sqwave-rt, events missing, the buffer wrapped). Only the lines before the\n"
-		"last marker are evidence.\n\n"
+		"last marker are evidence. TRACE may be - (standard input).\n\n"
 		"exit: 0 the trace was read (its answer may be 'unknown'), 2 usage or not an\n"
 		"      ftrace text (a directory, a device), 3 I/O error\n");
 }

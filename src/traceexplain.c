@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "msgbuf.h"
 
@@ -822,15 +823,20 @@ int traceexplain_file(const char *path, struct traceexplain *out, char *err, siz
 
 	memset(out, 0, sizeof(*out));
 	/* A directory or a device is no trace: /dev/zero would be read for
-	 * ever. Told before opening, which would wait for a FIFO's writer (a
-	 * pipe is fine: a trace copied from the board, streamed). */
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+	 * ever, a terminal waited on. Told before opening, which would wait for
+	 * a FIFO's writer (a pipe is fine: a trace copied from the board,
+	 * streamed). "-" is standard input. */
+	if (!strcmp(path, "-") ? fstat(0, &st) == 0 && (isatty(0) || (!S_ISREG(st.st_mode) &&
+							  !S_ISFIFO(st.st_mode)))
+			       : stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+				 !S_ISFIFO(st.st_mode)) {
 		msgbuf_set(err, errlen, "%s: is %s, not a trace file", path,
-			   S_ISDIR(st.st_mode) ? "a directory" : S_ISCHR(st.st_mode) ||
-			   S_ISBLK(st.st_mode) ? "a device" : "a special file");
+			   S_ISDIR(st.st_mode) ? "a directory" : isatty(0) && !strcmp(path, "-") ?
+			   "a terminal" : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" :
+			   "a special file");
 		return -2;
 	}
-	f = fopen(path, "re");
+	f = strcmp(path, "-") ? fopen(path, "re") : fdopen(dup(0), "r");
 	if (!f) {
 		msgbuf_set(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;

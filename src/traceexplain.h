@@ -74,7 +74,8 @@ void traceexplain_text(const char *text, size_t len, struct traceexplain *out);
  * content) and explain it into @out. 0 with @out filled (kind may be
  * UNKNOWN; out->is_trace false: not an ftrace text), -1 on an I/O error
  * (open/read), -2 when @path is a directory or a device (bad input), with
- * the reason in @err. A FIFO or pipe is read as a stream. Never prints.
+ * the reason in @err. A FIFO or pipe is read as a stream; "-" is standard
+ * input (a terminal there is refused, -2). Never prints.
  */
 int traceexplain_file(const char *path, struct traceexplain *out, char *err, size_t errlen);
 

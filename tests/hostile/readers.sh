@@ -140,6 +140,11 @@ test_trace_explain_refuses_devices_and_reads_crlf_and_nul_as_lines() {
 	expect 2 "is a device" "$TMP/z.err" || return 1
 	bounded trace-explain "$TMP" > /dev/null 2> "$TMP/d.err"
 	expect 2 "is a directory" "$TMP/d.err" || return 1
+	# standard input: a pipe or a file is read, a device refused
+	bounded trace-explain - < "$TRACE" > "$TMP/in.out" 2>&1
+	expect 0 "held-by git" "$TMP/in.out" || return 1
+	bounded trace-explain - < /dev/zero > /dev/null 2> "$TMP/in.err"
+	expect 2 "is a device" "$TMP/in.err" || return 1
 	# CRLF (a trace saved on Windows): the same answer
 	bounded trace-explain "$TRACE" > "$TMP/lf.out" 2>&1
 	expect 0 "" "$TMP/lf.out" || return 1
