@@ -852,6 +852,11 @@ static int soak_setup(struct analysis *a, struct soakview **sv, struct phasestat
 	return 0;
 }
 
+static struct config *verdict_config(const struct analyze_source_info *src,
+				     const char *const *opt, const char *const *val, size_t n,
+				     int *exit, char *err, size_t errlen);
+static void verdict_run_info(const struct analysis *a, struct run_info *ri);
+
 int analyze_to_json(const char *path, FILE *out, char *err, size_t errlen)
 {
 	struct analyze_opts ao = {
@@ -867,6 +872,7 @@ int analyze_to_json(const char *path, FILE *out, char *err, size_t errlen)
 	struct run_info sri;
 	struct json_writer w;
 	enum analyze_status st;
+	struct config *vc = NULL;
 	int ret = SQW_EXIT_OK;
 
 	memset(&sri, 0, sizeof(sri));
@@ -881,12 +887,22 @@ int analyze_to_json(const char *path, FILE *out, char *err, size_t errlen)
 	}
 	if (soak_setup(a, &sv, &ps, &phases, &sri, &ret, err, errlen) < 0)
 		goto out;
+	/* The log's own limits, as `analyze LOG` judges it: without them the
+	 * document's verdict passed a log that failed them (report's row said
+	 * PASS under limits its pulses broke). */
+	vc = verdict_config(a->src, NULL, NULL, 0, &ret, err, errlen);
+	if (!vc)
+		goto out;
+	analysis_set_limits(a, config_int(vc, CFG_LIMITS_TMIN), config_int(vc, CFG_LIMITS_TMAX),
+			    config_int(vc, CFG_LIMITS_WAKE_LATENCY_MAX));
 	if (analysis_feed(a, src) < 0) {
 		snprintf(err, errlen, "%s", analyze_source_error(src, &st));
 		ret = st == ANALYZE_E_IO ? SQW_EXIT_RUNTIME : SQW_EXIT_USAGE;
 		goto out;
 	}
 	analysis_finish(a);
+	verdict_run_info(a, &sri);
+	analysis_verdict(a, vc, &sri);
 	json_init(&w, out);
 	json_analysis(&w, a);
 	if (json_finish(&w) < 0) {
@@ -894,6 +910,7 @@ int analyze_to_json(const char *path, FILE *out, char *err, size_t errlen)
 		ret = SQW_EXIT_RUNTIME;
 	}
 out:
+	config_free(vc);
 	analysis_free(a);
 	free(phases);
 	phasestats_free(ps);

@@ -218,6 +218,23 @@ static int parse_args(int argc, char **argv, struct compare_opts *o, const char 
 			return -1;
 		}
 	}
+	/* readings no scope shows: a Tmin above the Tmax of the same polarity
+	 * (swapped?) is bad input, not a disagreement with the log */
+	for (idx = 0; idx < 3; idx++) {
+		static const char *const pol[] = { "pos-", "neg-", "" };
+
+		if (o->scope[idx][0].set && o->scope[idx][1].set &&
+		    o->scope[idx][0].ns > o->scope[idx][1].ns) {
+			pr_err("compare: --scope-%stmin %" PRId64 " ns is above --scope-%stmax %" PRId64
+			       " ns: a scope shows no such pulses (swapped?)", pol[idx],
+			       o->scope[idx][0].ns, pol[idx], o->scope[idx][1].ns);
+			return -1;
+		}
+	}
+	if (o->copts.channel && !o->copts.channel[0]) {
+		pr_err("compare: --channel: an empty name (give a channel name or number)");
+		return -1;
+	}
 	if (optind < argc)
 		o->run = argv[optind++];
 	if (optind < argc)

@@ -21,7 +21,8 @@ static void export_usage(FILE *f)
 	fprintf(f,
 		"usage: sqwave export LOG [--csv FILE] [--events FILE] [--meta] [--unchecked]\n"
 		"       sqwave export LOG --vcd FILE\n\n"
-		"  --csv FILE      one row per edge (FILE - is standard output)\n"
+		"  --csv FILE      one row per edge (FILE - is standard output; one of --csv -,\n"
+		"                  --events - and --meta at a time)\n"
 		"  --events FILE   one row per field of each event (format 2 logs)\n"
 		"  --vcd FILE      the wave (write-window midpoints, physical level) as a VCD,\n"
 		"                  for PulseView or GTKWave beside a capture\n"
@@ -239,6 +240,14 @@ int cmd_export(int argc, char **argv)
 	if (optind != argc - 1 || (!csv && !meta && !events && !vcd) ||
 	    (vcd && (csv || meta || events))) {
 		export_usage(stderr);
+		return SQW_EXIT_USAGE;
+	}
+	/* One document on standard output: --csv - and --events - (or --meta
+	 * beside either) would run two CSVs, or the header and a CSV, together */
+	if ((csv && !strcmp(csv, "-")) + (events && !strcmp(events, "-")) +
+	    (vcd && !strcmp(vcd, "-")) + meta > 1) {
+		pr_err("export: --csv -, --events - and --meta all write to standard output: give "
+		       "one of them a file");
 		return SQW_EXIT_USAGE;
 	}
 	path = argv[optind];

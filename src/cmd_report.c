@@ -2,10 +2,13 @@
 /* `sqwave report RUN...`: the comparison table of several runs and phases,
  * as text (default), Markdown, JSON and an SVG of their pulse widths. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "cmdline.h"
@@ -24,9 +27,10 @@ static void report_usage(FILE *f)
 		"bounds, wake latency p99/p99.99/max, missed periods, verdict. RUN is a\n"
 		"run's log (its phases, loads and proof come from its events), a JSON\n"
 		"summary of a run (sqwave run --json) or of an analysis (analyze --json).\n\n"
-		"  --markdown FILE   the table in Markdown ('-': stdout, instead of the text)\n"
+		"  --markdown FILE   the table in Markdown\n"
 		"  --json FILE       the rows as JSON (schema sqwave-report)\n"
 		"  --svg FILE        every row's pulse-width distribution overlaid\n"
+		"                    (one of them may be '-': standard output, instead of the text)\n"
 		"  -q, --quiet       no text table on stdout\n"
 		"  -h, --help        this help\n\n"
 		"Exit: 0 every row passed (or had no limits), 1 a row failed or its load\n"
@@ -51,19 +55,41 @@ static int write_to(const char *path, void (*fn)(FILE *, const struct report *),
 	return 0;
 }
 
-/* A sqwave log (by its magic)? */
-static bool is_log(const char *path)
-{
-	char magic[8];
-	FILE *f = fopen(path, "rbe");
-	bool yes;
+enum input_kind { IN_OTHER, IN_LOG, IN_JSON };
 
-	if (!f)
-		return false;
-	yes = fread(magic, 1, sizeof(magic), f) == sizeof(magic) &&
-	      !memcmp(magic, EDGELOG_MAGIC, sizeof(magic));
-	fclose(f);
-	return yes;
+/* What an input is by its first bytes: a sqwave log (its magic), a JSON
+ * document (an object or an array, after white space and a byte order
+ * mark), or something else. Regular files only, opened without blocking:
+ * a FIFO nobody writes to, a directory or a device (IN_JSON) is left to
+ * jsonread_file() to refuse. */
+static enum input_kind input_kind(const char *path)
+{
+	unsigned char head[512];
+	struct stat st;
+	enum input_kind k = IN_JSON;
+	ssize_t n;
+	size_t i = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+
+	if (fd < 0)
+		return IN_JSON;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return IN_JSON;
+	}
+	n = pread(fd, head, sizeof(head), 0);
+	close(fd);
+	if (n >= 8 && !memcmp(head, EDGELOG_MAGIC, 8))
+		return IN_LOG;
+	if (n <= 0)
+		return IN_JSON;	/* empty: the parser says so, with its position */
+	if (n >= 3 && !memcmp(head, "\xef\xbb\xbf", 3))
+		i = 3;
+	while (i < (size_t)n && strchr(" \t\r\n", head[i]))
+		i++;
+	if (i < (size_t)n && head[i] != '{' && head[i] != '[')
+		k = IN_OTHER;
+	return k;
 }
 
 /* A log's rows come from its analysis, the same document analyze --json
@@ -109,7 +135,7 @@ int cmd_report(int argc, char **argv)
 	const char *md = NULL, *json = NULL, *svg = NULL;
 	struct report rep = { 0 };
 	bool quiet = false;
-	int ch, i, ret = SQW_EXIT_OK;
+	int ch, i, on_stdout, ret = SQW_EXIT_OK;
 	char oerr[512];
 
 	optind = 1;
@@ -141,6 +167,20 @@ int cmd_report(int argc, char **argv)
 		pr_err("report needs at least one run: sqwave report RUN.sqwlog|RUN.json...");
 		return SQW_EXIT_USAGE;
 	}
+	/* One document on standard output, alone: two would interleave (a JSON
+	 * reader would get Markdown, an SVG the text table). */
+	on_stdout = (md && !strcmp(md, "-")) + (json && !strcmp(json, "-")) +
+		    (svg && !strcmp(svg, "-"));
+	if (on_stdout > 1) {
+		pr_err("--markdown, --json and --svg: only one of them can be standard output (-)");
+		return SQW_EXIT_USAGE;
+	}
+	for (i = optind; i < argc; i++) {
+		if (!strcmp(argv[i], "-")) {
+			pr_err("report reads files, not standard input: save the summary to a file");
+			return SQW_EXIT_USAGE;
+		}
+	}
 	/* No output over a run it reads (a log is not to be replaced by a table). */
 	{
 		struct outfile_arg outs[3] = { { "--markdown", md, false }, { "--json", json, false },
@@ -166,8 +206,19 @@ int cmd_report(int argc, char **argv)
 		char err[1024];
 		bool io = false;
 		int rc = 0;
-		struct jv *doc = is_log(argv[i]) ? log_doc(argv[i], &rc, err, sizeof(err))
-						 : jsonread_file(argv[i], &io, err, sizeof(err));
+		enum input_kind kind = input_kind(argv[i]);
+		struct jv *doc = NULL;
+
+		if (kind == IN_OTHER) {
+			/* a capture, an edge list, a trace: its analysis is what report reads */
+			pr_err("%s: neither a sqwave log nor a JSON summary or analysis (a capture "
+			       "or an edge list? sqwave analyze FILE --json FILE.json, then report "
+			       "that)", OUTFILE_ESC(argv[i]));
+			report_free(&rep);
+			return SQW_EXIT_USAGE;
+		}
+		doc = kind == IN_LOG ? log_doc(argv[i], &rc, err, sizeof(err))
+				     : jsonread_file(argv[i], &io, err, sizeof(err));
 
 		if (!doc || report_add_doc(&rep, doc, argv[i], err, sizeof(err)) < 0) {
 			pr_err("%s", err);
@@ -177,7 +228,7 @@ int cmd_report(int argc, char **argv)
 		}
 		jv_free(doc);
 	}
-	if (!quiet && !(md && !strcmp(md, "-")) && !(json && !strcmp(json, "-")))
+	if (!quiet && !on_stdout)
 		report_write_text(stdout, &rep);
 	if (md && write_to(md, report_write_markdown, &rep) < 0)
 		ret = SQW_EXIT_RUNTIME;

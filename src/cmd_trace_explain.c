@@ -21,9 +21,9 @@ static void trace_explain_usage(FILE *f)
 		"task that held the CPU, a higher-priority task, or a timer interrupt that came\n"
 		"late to an idle or a busy CPU; or why the trace does not say (no marker, no\n"
 		"sqwave-rt, events missing, the buffer wrapped). Only the lines before the\n"
-		"last marker are evidence.\n\n"
+		"last marker are evidence. TRACE may be - (standard input).\n\n"
 		"exit: 0 the trace was read (its answer may be 'unknown'), 2 usage or not an\n"
-		"      ftrace text, 3 I/O error\n");
+		"      ftrace text (a directory, a device), 3 I/O error\n");
 }
 
 /* ns as us with 3 decimals, or "-" when the trace did not give it. */
@@ -46,7 +46,7 @@ int cmd_trace_explain(int argc, char **argv)
 	};
 	struct traceexplain x;
 	char err[512];
-	int ch;
+	int ch, rc;
 
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -62,9 +62,10 @@ int cmd_trace_explain(int argc, char **argv)
 		trace_explain_usage(stderr);
 		return SQW_EXIT_USAGE;
 	}
-	if (traceexplain_file(argv[optind], &x, err, sizeof(err)) < 0) {
-		pr_err("%s", err);
-		return SQW_EXIT_RUNTIME;
+	rc = traceexplain_file(argv[optind], &x, err, sizeof(err));
+	if (rc < 0) {
+		pr_err("%s", OUTFILE_ESC(err));
+		return rc == -2 ? SQW_EXIT_USAGE : SQW_EXIT_RUNTIME;
 	}
 	if (!x.is_trace) {
 		pr_err("%s: not an ftrace text (no event lines in %" PRIu64 " lines)",

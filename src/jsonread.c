@@ -12,14 +12,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "outfile.h"
 #include "sysinfo.h"
 
 struct jp {
 	const char *s, *end, *p;
 	size_t nodes;
+	size_t line;              /* of j->p: newlines only occur in whitespace */
 	char *err;
 	size_t errlen;
 	bool failed;
+	bool oom;                 /* the failure was memory, not the document */
 };
 
 static void jp_fail(struct jp *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -54,8 +57,11 @@ static void jp_fail(struct jp *j, const char *fmt, ...)
 
 static void ws(struct jp *j)
 {
-	while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r'))
+	while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r')) {
+		if (*j->p == '\n')
+			j->line++;
 		j->p++;
+	}
 }
 
 static struct jv *node(struct jp *j, enum jv_type t)
@@ -68,10 +74,12 @@ static struct jv *node(struct jp *j, enum jv_type t)
 	}
 	v = calloc(1, sizeof(*v));
 	if (!v) {
+		j->oom = true;
 		jp_fail(j, "out of memory");
 		return NULL;
 	}
 	v->type = t;
+	v->line = j->line;
 	return v;
 }
 
@@ -121,7 +129,39 @@ static size_t put_utf8(char *o, unsigned cp)
 	return 4;
 }
 
-/* After the opening quote; returns a malloc'd string. */
+/* The length of the well-formed UTF-8 sequence at @p (RFC 3629: no
+ * overlong forms, no surrogates, nothing beyond U+10FFFF), 0 if there is none. */
+static size_t utf8_len(const unsigned char *p, size_t avail)
+{
+	size_t n, i;
+	unsigned cp;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2, cp = p[0] & 0x1fu;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3, cp = p[0] & 0x0fu;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4, cp = p[0] & 0x07u;
+	else
+		return 0;
+	if (avail < n)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3fu);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/* After the opening quote; returns a malloc'd string. Its bytes are UTF-8
+ * without NUL: sqwave writes nothing else, and a NUL would cut the string
+ * short for every C reader (a label, a key "edges\u0000x" read as "edges"). */
 static char *string(struct jp *j, size_t *len)
 {
 	const char *q = j->p;
@@ -141,6 +181,7 @@ static char *string(struct jp *j, size_t *len)
 	}
 	out = malloc((size_t)(q - j->p) + 1);
 	if (!out) {
+		j->oom = true;
 		jp_fail(j, "out of memory");
 		return NULL;
 	}
@@ -153,6 +194,21 @@ static char *string(struct jp *j, size_t *len)
 			jp_fail(j, "a control character inside a string");
 			free(out);
 			return NULL;
+		}
+		if (c >= 0x80) {
+			size_t k = utf8_len((const unsigned char *)j->p - 1, (size_t)(j->end - j->p) + 1);
+
+			if (!k) {
+				j->p--;
+				jp_fail(j, "not UTF-8: byte \\x%02x inside a string", c);
+				free(out);
+				return NULL;
+			}
+			out[o++] = (char)c;
+			memcpy(out + o, j->p, k - 1);
+			o += k - 1;
+			j->p += k - 1;
+			continue;
 		}
 		if (c != '\\') {
 			out[o++] = (char)c;
@@ -176,11 +232,23 @@ static char *string(struct jp *j, size_t *len)
 				free(out);
 				return NULL;
 			}
+			if (cp == 0) {
+				j->p -= 2;
+				jp_fail(j, "a NUL character (\\u0000) inside a string");
+				free(out);
+				return NULL;
+			}
 			j->p += 4;
 			if (cp >= 0xd800 && cp < 0xdc00 && j->end - j->p >= 6 && j->p[0] == '\\' &&
 			    j->p[1] == 'u' && !hex4(j->p + 2, &lo) && lo >= 0xdc00 && lo < 0xe000) {
 				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
 				j->p += 6;
+			} else if (cp >= 0xd800 && cp < 0xe000) {
+				/* half a surrogate pair encodes no character */
+				j->p -= 6;
+				jp_fail(j, "a lone surrogate \\u%04x inside a string", cp);
+				free(out);
+				return NULL;
 			}
 			o += put_utf8(out + o, cp);
 			break;
@@ -199,6 +267,53 @@ static char *string(struct jp *j, size_t *len)
 }
 
 static struct jv *value(struct jp *j, int depth);
+
+static int key_cmp(const void *a, const void *b)
+{
+	const char *const *x = a, *const *y = b;
+
+	return strcmp(*x, *y);
+}
+
+/* A member name given twice: readers disagree on which one counts (this
+ * one would take the first, Python the last), so the document says two
+ * things. Sorted copies of the names: O(n log n) for any object. */
+static int check_duplicates(struct jp *j, const struct jv *v)
+{
+	const char **k;
+	size_t i;
+
+	if (v->n < 2)
+		return 0;
+	k = malloc(v->n * sizeof(*k));
+	if (!k) {
+		j->oom = true;
+		jp_fail(j, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < v->n; i++)
+		k[i] = v->keys[i];
+	qsort(k, v->n, sizeof(*k), key_cmp);
+	for (i = 1; i < v->n; i++) {
+		if (!strcmp(k[i - 1], k[i])) {
+			size_t m, line = 0;
+
+			/* the line of its second appearance */
+			for (m = 0; m < v->n; m++) {
+				if (!strcmp(v->keys[m], k[i]) && line++)
+					break;
+			}
+			j->failed = true;
+			if (j->err && j->errlen)
+				snprintf(j->err, j->errlen, "%zu: duplicate member \"%s\"",
+					 m < v->n ? v->items[m]->line : v->line, OUTFILE_ESC(k[i]));
+			free(k);
+			return -1;
+		}
+	}
+	free(k);
+	return 0;
+}
 
 static struct jv *container(struct jp *j, int depth, bool obj)
 {
@@ -253,6 +368,7 @@ static struct jv *container(struct jp *j, int depth, bool obj)
 			if (!ni || (obj && !nk)) {
 				free(key);
 				jv_free(item);
+				j->oom = true;
 				jp_fail(j, "out of memory");
 				goto fail;
 			}
@@ -269,6 +385,8 @@ static struct jv *container(struct jp *j, int depth, bool obj)
 		}
 		if (j->p < j->end && *j->p == (obj ? '}' : ']')) {
 			j->p++;
+			if (obj && check_duplicates(j, v) < 0)
+				goto fail;
 			return v;
 		}
 		jp_fail(j, "expected ',' or '%c'", obj ? '}' : ']');
@@ -289,6 +407,37 @@ static const char *show_char(char c, char *buf, size_t len)
 	return buf;
 }
 
+/* RFC 8259's grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?;
+ * strtod alone takes "01", "1." and "-.5" too. */
+static bool json_number(const char *s)
+{
+	if (*s == '-')
+		s++;
+	if (*s == '0')
+		s++;
+	else if (*s >= '1' && *s <= '9')
+		while (*s >= '0' && *s <= '9')
+			s++;
+	else
+		return false;
+	if (*s == '.') {
+		if (*++s < '0' || *s > '9')
+			return false;
+		while (*s >= '0' && *s <= '9')
+			s++;
+	}
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '+' || *s == '-')
+			s++;
+		if (*s < '0' || *s > '9')
+			return false;
+		while (*s >= '0' && *s <= '9')
+			s++;
+	}
+	return !*s;
+}
+
 static struct jv *number(struct jp *j)
 {
 	const char *q = j->p;
@@ -303,7 +452,7 @@ static struct jv *number(struct jp *j)
 		jp_fail(j, "unexpected character %s", show_char(*j->p, shown, sizeof(shown)));
 		return NULL;
 	}
-	while (q < j->end && strchr("0123456789+-.eE", *q))
+	while (q < j->end && *q && strchr("0123456789+-.eE", *q))
 		q++;
 	if ((size_t)(q - j->p) >= sizeof(buf)) {
 		jp_fail(j, "a number of %zu characters", (size_t)(q - j->p));
@@ -316,7 +465,7 @@ static struct jv *number(struct jp *j)
 		return NULL;
 	errno = 0;
 	v->num = strtod(buf, &end);
-	if (*end || !isfinite(v->num)) {
+	if (*end || !isfinite(v->num) || !json_number(buf)) {
 		free(v);
 		jp_fail(j, "not a number: %s", buf);
 		return NULL;
@@ -390,16 +539,22 @@ static struct jv *value(struct jp *j, int depth)
 	}
 }
 
-struct jv *jsonread_parse(const char *buf, size_t len, char *err, size_t errlen)
+static struct jv *parse(const char *buf, size_t len, bool *oom, char *err, size_t errlen)
 {
-	struct jp j = { .s = buf, .end = buf + len, .p = buf, .err = err, .errlen = errlen };
+	struct jp j = { .s = buf, .end = buf + len, .p = buf, .line = 1, .err = err,
+			.errlen = errlen };
 	struct jv *v;
 
+	*oom = false;
 	if (len > JSONREAD_MAX_BYTES) {
 		snprintf(err, errlen, "larger than %u MiB", JSONREAD_MAX_BYTES >> 20);
 		return NULL;
 	}
+	/* a byte order mark, as editors on Windows save (RFC 8259 8.1: may be ignored) */
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
+		j.p += 3;
 	v = value(&j, 0);
+	*oom = j.oom;
 	if (!v)
 		return NULL;
 	ws(&j);
@@ -409,6 +564,13 @@ struct jv *jsonread_parse(const char *buf, size_t len, char *err, size_t errlen)
 		return NULL;
 	}
 	return v;
+}
+
+struct jv *jsonread_parse(const char *buf, size_t len, char *err, size_t errlen)
+{
+	bool oom;
+
+	return parse(buf, len, &oom, err, errlen);
 }
 
 struct jv *jsonread_file(const char *path, bool *io, char *err, size_t errlen)
@@ -421,13 +583,21 @@ struct jv *jsonread_file(const char *path, bool *io, char *err, size_t errlen)
 	int fd;
 
 	*io = true;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO nobody writes to is refused below, not waited for */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "%s: not a regular file", path);
+	if (fstat(fd, &st) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file (%s): save the document to a file", path,
+			 S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a pipe" :
+			 S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" : "a special file");
 		*io = false;
 		close(fd);
 		return NULL;
@@ -453,7 +623,7 @@ struct jv *jsonread_file(const char *path, bool *io, char *err, size_t errlen)
 		free(buf);
 		return NULL;
 	}
-	v = jsonread_parse(buf, got, msg, sizeof(msg));
+	v = parse(buf, got, io, msg, sizeof(msg));
 	if (!v)
 		snprintf(err, errlen, "%s:%s", path, msg);
 	free(buf);

@@ -17,23 +17,31 @@ struct jv {
 	double num;
 	bool is_int;              /* an integer that fits int64 (num may round it) */
 	int64_t i;
-	char *str;                /* STRING (NUL-terminated; may hold \u0000 as a byte) */
+	char *str;                /* STRING: UTF-8, NUL-terminated (\u0000 is refused) */
 	size_t len;               /* STRING bytes */
 	char **keys;              /* OBJECT */
 	struct jv **items;        /* ARRAY and OBJECT values */
 	size_t n;
+	size_t line;              /* where the value begins, from 1 */
 };
 
 #define JSONREAD_MAX_BYTES (256u << 20)
 #define JSONREAD_MAX_DEPTH 64
-#define JSONREAD_MAX_NODES 10000000u
+/* Values in one document: about 100 bytes each in memory, so at most some
+ * 200 MB whatever the file holds; sqwave's largest (64 phases with
+ * 4096-bin histograms, a week's timeline) hold well under 1 M. */
+#define JSONREAD_MAX_NODES 2000000u
 
-/* Parse @len bytes. NULL with "LINE:COL: what is wrong" in @err. Caller
- * frees with jv_free(). */
+/* Parse @len bytes. NULL with "LINE:COL: what is wrong" (or "LINE: ..."
+ * for a member name given twice) in @err. Stricter than RFC 8259 where
+ * sqwave's writer never goes: strings are UTF-8 without NUL or lone
+ * surrogates, member names are unique. A leading byte order mark is
+ * skipped. Caller frees with jv_free(). */
 struct jv *jsonread_parse(const char *buf, size_t len, char *err, size_t errlen);
-/* Read and parse a file (at most JSONREAD_MAX_BYTES); NULL with
+/* Read and parse a regular file (at most JSONREAD_MAX_BYTES; a directory,
+ * pipe or device is refused without blocking or reading); NULL with
  * "FILE:LINE:COL: ..." or "FILE: reason" in @err, and *@io true when the
- * file could not be read (as opposed to not being JSON). */
+ * file could not be read or memory ran out (as opposed to not being JSON). */
 struct jv *jsonread_file(const char *path, bool *io, char *err, size_t errlen);
 void jv_free(struct jv *v);
 

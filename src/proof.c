@@ -287,6 +287,19 @@ size_t proof_sample_format(const struct proof_sample *s, char *buf, size_t len)
 	return o;
 }
 
+/* A rate of a sample: a finite number from 0, all of @v ("nan", "inf" or
+ * "1e400" in a damaged log would carry into every mean). */
+static int sample_rate(const char *v, double *out)
+{
+	char *end;
+	double d = strtod(v, &end);
+
+	if (end == v || *end || !isfinite(d) || d < 0)
+		return -1;
+	*out = d;
+	return 0;
+}
+
 int proof_sample_parse(const char *text, size_t len, uint64_t t_ns, struct proof_sample *out)
 {
 	char buf[4096], *line, *save;
@@ -308,13 +321,21 @@ int proof_sample_parse(const char *text, size_t len, uint64_t t_ns, struct proof
 			continue;
 		*v++ = '\0';
 		if (!strcmp(line, "dt_ns")) {
-			out->dt_ns = strtoull(v, NULL, 10);
+			char *end;
+
+			errno = 0;
+			out->dt_ns = strtoull(v, &end, 10);
+			if (errno || end == v || *end || *v == '-')
+				return -1;
 		} else if (!strcmp(line, "irq_s")) {
-			out->irq_s = strtod(v, NULL);
+			if (sample_rate(v, &out->irq_s) < 0)
+				return -1;
 		} else if (!strcmp(line, "ctxt_s")) {
-			out->ctxt_s = strtod(v, NULL);
+			if (sample_rate(v, &out->ctxt_s) < 0)
+				return -1;
 		} else if (!strcmp(line, "load1")) {
-			out->load1 = strtod(v, NULL);
+			if (sample_rate(v, &out->load1) < 0)
+				return -1;
 		} else if (!strcmp(line, "cpu")) {
 			have_cpu = true;
 			for (item = strtok_r(v, ",", &s2); item; item = strtok_r(NULL, ",", &s2)) {
@@ -336,7 +357,7 @@ int proof_sample_parse(const char *text, size_t len, uint64_t t_ns, struct proof
 
 				if (!colon || colon == item || colon - item >= PROOF_IFNAME ||
 				    sscanf(colon + 1, "%lf/%lf", &rx, &tx) != 2 || !(rx >= 0) ||
-				    !(tx >= 0))
+				    !(tx >= 0) || !isfinite(rx) || !isfinite(tx))
 					return -1;
 				snprintf(out->ifname[out->nif], PROOF_IFNAME, "%.*s",
 					 (int)(colon - item), item);

@@ -10,106 +10,289 @@
 
 #include "json.h"
 #include "msgbuf.h"
+#include "outfile.h"
 
 #define REPORT_SCHEMA "sqwave-report"
 #define REPORT_SCHEMA_VERSION 1
+/* The newest sqwave-summary / sqwave-analysis schema_version read here. */
+#define REPORT_READS_VERSION 1
+#define REPORT_STR_(x) #x
+#define REPORT_STR(x) REPORT_STR_(x)
 
-/* @dst from @s, control characters replaced: rows end up on terminals. */
+/* @dst from @s, control characters and bytes that are not UTF-8 escaped
+ * (\xNN): rows end up on terminals, in Markdown and in SVG text. */
 static void copy_clean(char *dst, size_t len, const char *s)
 {
-	size_t i;
-
 	if (!len)
 		return;
-	for (i = 0; s && s[i] && i + 1 < len; i++)
-		dst[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
-	dst[i] = '\0';
+	outfile_escape(s ? s : "", dst, len);
+}
+
+/*
+ * Reading one document. Every figure the table shows or a verdict uses is
+ * checked for its type and range as it is read: a member that is absent or
+ * null is "not given" (the writers write null for what they do not know),
+ * one of another type or out of range makes the whole document bad input
+ * (exit 2, naming the file, the line and the member), never a 0 or a
+ * wrapped number in a row that looks measured. The first problem is kept.
+ */
+struct rd {
+	const char *source;
+	char where[64];            /* "phases[2]." while a phase is read */
+	char *err;
+	size_t errlen;
+	bool bad;
+};
+
+/* Durations a row holds: within 1e15 ns (11 days) either way, which keeps
+ * every sum and difference of the table and the SVG within int64. */
+#define RD_DUR_MAX 1000000000000000ll
+
+#define K(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+static void rd_fail(struct rd *d, const struct jv *at, const char *const *keys, const char *what)
+{
+	char path[256] = "";
+	size_t i;
+
+	if (d->bad)
+		return;
+	d->bad = true;
+	for (i = 0; keys[i]; i++)
+		msgbuf_add(path, sizeof(path), "%s%s", i ? "." : "", keys[i]);
+	if (at)
+		msgbuf_set(d->err, d->errlen, "%s:%zu: %s%s %s", OUTFILE_ESC(d->source), at->line,
+			   d->where, path, what);
+	else
+		msgbuf_set(d->err, d->errlen, "%s: %s%s %s", OUTFILE_ESC(d->source), d->where, path,
+			   what);
+}
+
+/* @keys below @obj, one member each; NULL when absent or null anywhere on
+ * the way, or (with a failure) when one is there with another type than
+ * @type (an object on the way). */
+static const struct jv *rd_get(struct rd *d, const struct jv *obj, const char *const *keys,
+			       enum jv_type type)
+{
+	static const char *const names[] = { "null", "a boolean", "a number", "a string",
+					     "an array", "an object" };
+	const struct jv *v = obj;
+	size_t i;
+
+	for (i = 0; v && keys[i]; i++) {
+		enum jv_type want = keys[i + 1] ? JV_OBJECT : type;
+
+		v = jv_get(v, keys[i]);
+		if (!v || v->type == JV_NULL)
+			return NULL;
+		if (v->type != want) {
+			char what[64];
+			const char *part[8] = { NULL };
+			size_t k;
+
+			snprintf(what, sizeof(what), "must be %s, not %s", names[want], names[v->type]);
+			for (k = 0; k <= i && k < 7; k++)
+				part[k] = keys[k];
+			rd_fail(d, v, part, what);
+			return NULL;
+		}
+	}
+	return v;
+}
+
+/* An integer in [@lo, @hi], or @def when not given. */
+static int64_t rd_int(struct rd *d, const struct jv *obj, const char *const *keys, int64_t lo,
+		      int64_t hi, int64_t def)
+{
+	const struct jv *v = rd_get(d, obj, keys, JV_NUMBER);
+	char what[96];
+
+	if (!v)
+		return def;
+	if (v->is_int && v->i >= lo && v->i <= hi)
+		return v->i;
+	snprintf(what, sizeof(what), "must be an integer from %" PRId64 " to %" PRId64, lo, hi);
+	rd_fail(d, v, keys, what);
+	return def;
+}
+
+static uint64_t rd_count(struct rd *d, const struct jv *obj, const char *const *keys)
+{
+	return (uint64_t)rd_int(d, obj, keys, 0, INT64_MAX, 0);
+}
+
+static double rd_num(struct rd *d, const struct jv *obj, const char *const *keys, double def)
+{
+	const struct jv *v = rd_get(d, obj, keys, JV_NUMBER);
+
+	return v ? v->num : def;
+}
+
+static bool rd_bool(struct rd *d, const struct jv *obj, const char *const *keys, bool def)
+{
+	const struct jv *v = rd_get(d, obj, keys, JV_BOOL);
+
+	return v ? v->b : def;
+}
+
+static const char *rd_str(struct rd *d, const struct jv *obj, const char *const *keys,
+			  const char *def)
+{
+	const struct jv *v = rd_get(d, obj, keys, JV_STRING);
+
+	return v ? v->str : def;
 }
 
 /* The figures of a statistics object (the run's, or a phase's). */
-static void row_stats(struct report_row *row, const struct jv *st)
+static void row_stats(struct rd *d, struct report_row *row, const struct jv *st)
 {
-	const struct jv *any = jv_path(st, "pulse_width.any"), *wake = jv_get(st, "wake_latency");
-	const struct jv *hist = jv_get(any, "histogram");
-	size_t i;
+#define PW(...) K("pulse_width", "any", __VA_ARGS__)
+#define WL(...) K("wake_latency", __VA_ARGS__)
+	const struct jv *any = rd_get(d, st, K("pulse_width", "any"), JV_OBJECT);
+	const struct jv *wake = rd_get(d, st, K("wake_latency"), JV_OBJECT);
+	const struct jv *hist = rd_get(d, st, PW("histogram"), JV_OBJECT);
+	const struct jv *counts = rd_get(d, st, PW("histogram", "counts"), JV_ARRAY);
+	int64_t missing = INT64_MIN;  /* a figure the count says must be there */
 
-	row->have_pulses = jv_int(jv_get(any, "count"), 0) > 0;
+	row->have_pulses = rd_count(d, st, PW("count")) > 0;
 	if (row->have_pulses) {
-		row->tmin_ns = jv_int(jv_path(any, "tmin.width_ns"), 0);
-		row->tmin_lo_ns = jv_int(jv_path(any, "tmin_bound.lo_ns"), row->tmin_ns);
-		row->tmax_ns = jv_int(jv_path(any, "tmax.width_ns"), 0);
-		row->tmax_hi_ns = jv_int(jv_path(any, "tmax_bound.hi_ns"), row->tmax_ns);
+		row->tmin_ns = rd_int(d, st, PW("tmin", "width_ns"), 0, RD_DUR_MAX, missing);
+		row->tmax_ns = rd_int(d, st, PW("tmax", "width_ns"), 0, RD_DUR_MAX, missing);
+		if (row->tmin_ns == missing || row->tmax_ns == missing) {
+			rd_fail(d, any, K("pulse_width", "any"),
+				"has a count but no tmin.width_ns or tmax.width_ns");
+			return;
+		}
+		row->tmin_lo_ns = rd_int(d, st, PW("tmin_bound", "lo_ns"), 0, RD_DUR_MAX, row->tmin_ns);
+		row->tmax_hi_ns = rd_int(d, st, PW("tmax_bound", "hi_ns"), 0, RD_DUR_MAX, row->tmax_ns);
+		if (!(row->tmin_lo_ns <= row->tmin_ns && row->tmin_ns <= row->tmax_ns &&
+		      row->tmax_ns <= row->tmax_hi_ns))
+			rd_fail(d, any, K("pulse_width", "any"),
+				"does not hold tmin_bound.lo_ns <= tmin.width_ns <= tmax.width_ns <= "
+				"tmax_bound.hi_ns");
 	}
-	row->have_wake = jv_int(jv_get(wake, "count"), 0) > 0;
+	row->have_wake = rd_count(d, st, WL("count")) > 0;
 	if (row->have_wake) {
-		row->p99_ns = jv_int(jv_path(wake, "percentiles_ns.p99"), 0);
-		row->p9999_ns = jv_int(jv_path(wake, "percentiles_ns.p99.99"), 0);
-		/* the key holds a dot: look it up directly */
-		row->p9999_ns = jv_int(jv_get(jv_get(wake, "percentiles_ns"), "p99.99"), row->p9999_ns);
-		row->max_ns = jv_int(jv_get(wake, "max_ns"), 0);
-	}
-	/* A histogram (counts over [lo, lo + n * bin)) for the SVG, if there is one. */
-	if (hist && jv_len(jv_get(hist, "counts")) > 0) {
-		size_t n = jv_len(jv_get(hist, "counts"));
-
-		if (n > REPORT_HIST_MAX)
-			n = REPORT_HIST_MAX;
-		row->hist = calloc(n, sizeof(*row->hist));
-		if (row->hist) {
-			row->hist_lo_ns = jv_int(jv_get(hist, "lo_ns"), 0);
-			row->hist_bin_ns = jv_int(jv_get(hist, "bin_ns"), 0);
-			row->nbins = row->hist_bin_ns > 0 ? n : 0;
-			for (i = 0; i < row->nbins; i++)
-				row->hist[i] = (uint64_t)jv_int(jv_at(jv_get(hist, "counts"), i), 0);
+		/* "p99.99" holds a dot: one key, not a path */
+		row->p99_ns = rd_int(d, st, WL("percentiles_ns", "p99"), -RD_DUR_MAX, RD_DUR_MAX,
+				     missing);
+		row->p9999_ns = rd_int(d, st, WL("percentiles_ns", "p99.99"), -RD_DUR_MAX,
+				       RD_DUR_MAX, missing);
+		row->max_ns = rd_int(d, st, WL("max_ns"), -RD_DUR_MAX, RD_DUR_MAX, missing);
+		if (row->p99_ns == missing || row->p9999_ns == missing || row->max_ns == missing) {
+			rd_fail(d, wake, K("wake_latency"),
+				"has a count but no percentiles_ns.p99, percentiles_ns.p99.99 or max_ns");
+			return;
 		}
 	}
+	/* A histogram (counts over [lo, lo + n * bin)) for the SVG, if there is one. */
+	if (counts && counts->n > 0 && !d->bad) {
+		size_t n = counts->n, i;
+		int64_t lo = rd_int(d, st, PW("histogram", "lo_ns"), 0, RD_DUR_MAX, 0);
+		int64_t bin = rd_int(d, st, PW("histogram", "bin_ns"), 1, RD_DUR_MAX, 0);
+
+		if (n > REPORT_HIST_MAX) {
+			rd_fail(d, counts, K("pulse_width", "any", "histogram", "counts"),
+				"has more than " REPORT_STR(REPORT_HIST_MAX) " bins");
+			return;
+		}
+		if (!bin || d->bad)
+			return;
+		if (bin > (RD_DUR_MAX - lo) / (int64_t)n) {
+			rd_fail(d, hist, K("pulse_width", "any", "histogram"),
+				"ends beyond 1e15 ns (lo_ns + bins * bin_ns)");
+			return;
+		}
+		row->hist = calloc(n, sizeof(*row->hist));
+		if (!row->hist)
+			return;	/* no SVG curve for this row; the table is whole */
+		row->hist_lo_ns = lo;
+		row->hist_bin_ns = bin;
+		row->nbins = n;
+		for (i = 0; i < n && !d->bad; i++) {
+			const struct jv *c = counts->items[i];
+
+			if (c->type != JV_NUMBER || !c->is_int || c->i < 0)
+				rd_fail(d, c, K("pulse_width", "any", "histogram", "counts"),
+					"must hold integers from 0");
+			else
+				row->hist[i] = (uint64_t)c->i;
+		}
+	}
+#undef PW
+#undef WL
+}
+
+/* A proof figure rounded with its unit, or "no sample" for the writers' -1. */
+static const char *figure(double v, const char *unit, char *buf, size_t len)
+{
+	if (v < 0)
+		snprintf(buf, len, "no sample");
+	else
+		snprintf(buf, len, "%.0f%s", v, unit);
+	return buf;
 }
 
 /* The proof of a phase's loads, in a few words. */
-static void row_proof(struct report_row *row, const struct jv *ph)
+static void row_proof(struct rd *d, struct report_row *row, const struct jv *ph)
 {
-	const struct jv *loads = jv_path(ph, "proof.loads"), *specs = jv_get(ph, "loads");
+	const struct jv *loads = rd_get(d, ph, K("proof", "loads"), JV_ARRAY);
+	const struct jv *specs = rd_get(d, ph, K("loads"), JV_ARRAY);
+	const struct jv *lna = rd_get(d, ph, K("load_not_applied"), JV_ARRAY);
+	char tmp[sizeof(row->proof)], where[sizeof(d->where)], num[32];
 	size_t i;
 
 	row->loads[0] = row->proof[0] = '\0';
 	for (i = 0; i < jv_len(specs); i++) {
-		char name[64];
-		const char *spec = jv_str(jv_at(specs, i), "?");
+		const struct jv *sp = jv_at(specs, i);
 
-		snprintf(name, sizeof(name), "%.*s", (int)strcspn(spec, ":"), spec);
-		msgbuf_add(row->loads, sizeof(row->loads), "%s%s", i ? ", " : "", name);
+		if (sp->type != JV_STRING) {
+			rd_fail(d, sp, K("loads"), "must hold strings");
+			return;
+		}
+		msgbuf_add(row->loads, sizeof(row->loads), "%s%.*s", i ? ", " : "",
+			   (int)strcspn(sp->str, ":"), sp->str);
 	}
 	for (i = 0; i < jv_len(loads); i++) {
 		const struct jv *l = jv_at(loads, i);
-		const char *kind = jv_str(jv_get(l, "proof"), "none");
-		const char *sep = row->proof[0] ? ", " : "";
+		const char *kind, *sep = row->proof[0] ? ", " : "";
+		int64_t valid;
 
-		if (!strcmp(kind, "idle"))
-			msgbuf_add(row->proof, sizeof(row->proof), "%sidle: CPU %s %.0f%%", sep,
-				jv_str(jv_get(l, "cpus"), "?"), jv_num(jv_get(l, "busy_pct"), -1));
-		else if (!strcmp(kind, "cpu"))
-			msgbuf_add(row->proof, sizeof(row->proof), "%sCPU %s %.0f%%", sep,
-				jv_str(jv_get(l, "cpus"), "?"), jv_num(jv_get(l, "busy_pct"), -1));
+		if (l->type != JV_OBJECT) {
+			rd_fail(d, l, K("proof", "loads"), "must hold objects");
+			return;
+		}
+		msgbuf_set(where, sizeof(where), "%s", d->where);
+		msgbuf_add(d->where, sizeof(d->where), "proof.loads[%zu].", i);
+		kind = rd_str(d, l, K("proof"), "none");
+		/* the writers say -1 (or null) for "no sample": not a figure */
+		if (!strcmp(kind, "idle") || !strcmp(kind, "cpu"))
+			msgbuf_add(row->proof, sizeof(row->proof), "%s%sCPU %s %s", sep,
+				   *kind == 'i' ? "idle: " : "", rd_str(d, l, K("cpus"), "?"),
+				   figure(rd_num(d, l, K("busy_pct"), -1), "%", num, sizeof(num)));
 		else if (!strcmp(kind, "net"))
-			msgbuf_add(row->proof, sizeof(row->proof), "%s%s %.0f pkt/s", sep,
-				jv_str(jv_get(l, "interface"), "?"),
-				jv_num(jv_get(l, "packets_per_s"), -1));
-		if (jv_int(jv_get(l, "valid_scores"), 0) > 0)
+			msgbuf_add(row->proof, sizeof(row->proof), "%s%s %s", sep,
+				   rd_str(d, l, K("interface"), "?"),
+				   figure(rd_num(d, l, K("packets_per_s"), -1), " pkt/s", num,
+					  sizeof(num)));
+		valid = rd_int(d, l, K("valid_scores"), 0, INT64_MAX, -1);
+		if (valid > 0)
 			msgbuf_add(row->proof, sizeof(row->proof), "%sCoreMark %.0f (%" PRId64 " runs)",
-				row->proof[0] ? ", " : "", jv_num(jv_get(l, "mean_score"), 0),
-				jv_int(jv_get(l, "valid_scores"), 0));
-		else if (jv_get(l, "valid_scores"))
+				   row->proof[0] ? ", " : "", rd_num(d, l, K("mean_score"), 0), valid);
+		else if (valid == 0)
 			msgbuf_add(row->proof, sizeof(row->proof), "%sCoreMark no valid score",
-				row->proof[0] ? ", " : "");
-		if (jv_bool(jv_get(l, "lost"), false))
+				   row->proof[0] ? ", " : "");
+		if (rd_bool(d, l, K("lost"), false))
 			msgbuf_add(row->proof, sizeof(row->proof), "%s%s LOST", row->proof[0] ? ", " : "",
-				jv_str(jv_get(l, "name"), "?"));
+				   rd_str(d, l, K("name"), "?"));
+		snprintf(d->where, sizeof(d->where), "%s", where);
 	}
-	if (!row->loads[0])
-		snprintf(row->loads, sizeof(row->loads), "-");
-	if (!row->proof[0])
-		snprintf(row->proof, sizeof(row->proof), "-");
-	row->load_applied = jv_len(jv_get(ph, "load_not_applied")) == 0;
+	/* the names and figures come from the document: escaped for terminals */
+	snprintf(tmp, sizeof(tmp), "%s", row->loads[0] ? row->loads : "-");
+	copy_clean(row->loads, sizeof(row->loads), tmp);
+	snprintf(tmp, sizeof(tmp), "%s", row->proof[0] ? row->proof : "-");
+	copy_clean(row->proof, sizeof(row->proof), tmp);
+	row->load_applied = jv_len(lna) == 0;
 }
 
 /*
@@ -119,61 +302,76 @@ static void row_proof(struct report_row *row, const struct jv *ph)
  * without them (analyses, older summaries) from their counts and stop
  * reason. "" when there is none.
  */
-static void run_failure(const struct jv *doc, char *out, size_t len)
+static void run_failure(struct rd *d, const struct jv *doc, char *out, size_t len)
 {
 	static const char *const health[] = { "edges", "dropped", "write_errors", "log_complete",
 					      "no_error", "no_break" };
-	const struct jv *checks = jv_path(doc, "verdict.checks");
-	const char *stop = jv_str(jv_path(doc, "run.stop_reason"),
-				  jv_str(jv_path(doc, "source.log.footer.stop_reason"), ""));
+	const struct jv *checks = rd_get(d, doc, K("verdict", "checks"), JV_ARRAY);
+	const char *stop = rd_str(d, doc, K("run", "stop_reason"),
+				  rd_str(d, doc, K("source", "log", "footer", "stop_reason"), ""));
 	size_t i, k;
 
 	out[0] = '\0';
 	if (checks) {
 		for (i = 0; i < jv_len(checks); i++) {
 			const struct jv *ck = jv_at(checks, i);
-			const char *name = jv_str(jv_get(ck, "name"), "");
+			const char *name;
 
-			if (strcmp(jv_str(jv_get(ck, "result"), ""), "fail"))
+			char where[sizeof(d->where)];
+			const char *result, *msg;
+			bool phase;
+
+			if (ck->type != JV_OBJECT) {
+				rd_fail(d, ck, K("verdict", "checks"), "must hold objects");
+				return;
+			}
+			snprintf(where, sizeof(where), "%s", d->where);
+			msgbuf_add(d->where, sizeof(d->where), "verdict.checks[%zu].", i);
+			name = rd_str(d, ck, K("name"), "");
+			result = rd_str(d, ck, K("result"), "");
+			phase = rd_str(d, ck, K("phase"), NULL) != NULL;
+			msg = rd_str(d, ck, K("message"), name);
+			snprintf(d->where, sizeof(d->where), "%s", where);
+			if (strcmp(result, "fail"))
 				continue;
 			for (k = 0; k < sizeof(health) / sizeof(health[0]); k++) {
-				if (!strcmp(name, health[k]) && !jv_str(jv_get(ck, "phase"), NULL)) {
-					copy_clean(out, len, jv_str(jv_get(ck, "message"), name));
+				if (!strcmp(name, health[k]) && !phase) {
+					copy_clean(out, len, msg);
 					return;
 				}
 			}
 		}
 		return;
 	}
-	if (jv_int(jv_path(doc, "counts.dropped"), 0) > 0 ||
-	    jv_int(jv_path(doc, "counts.seq_gaps"), 0) > 0)
+	if (rd_count(d, doc, K("counts", "dropped")) > 0 ||
+	    rd_count(d, doc, K("counts", "seq_gaps")) > 0)
 		snprintf(out, len, "edge records were dropped: the statistics are incomplete");
-	else if (jv_int(jv_path(doc, "counts.write_errors"), 0) > 0)
+	else if (rd_count(d, doc, K("counts", "write_errors")) > 0)
 		snprintf(out, len, "line writes failed");
-	else if (jv_bool(jv_path(doc, "run.log_error"), false))
+	else if (rd_bool(d, doc, K("run", "log_error"), false))
 		snprintf(out, len, "the edge log could not be written completely");
 	else if (!strcmp(stop, "error"))
 		snprintf(out, len, "the run stopped on an error");
 	else if (!strcmp(stop, "break"))
 		snprintf(out, len, "the run stopped at a trace break (--stop-on-break)");
-	else if (jv_bool(jv_path(doc, "source.truncated"), false))
+	else if (rd_bool(d, doc, K("source", "truncated"), false))
 		snprintf(out, len, "the log is truncated: the run was cut short");
 }
 
 /* PASS / FAIL / LOAD NOT APPLIED / NO LIMITS for one row. */
-static void row_verdict(struct report_row *row, const struct jv *doc, bool whole_run)
+static void row_verdict(struct rd *d, struct report_row *row, const struct jv *doc, bool whole_run)
 {
-	const struct jv *cfg = jv_get(doc, "config");
-	int64_t wmax = jv_int(jv_path(jv_get(cfg, "limits.wake_latency_max"), "value"), 0);
-	int64_t mmax = jv_int(jv_path(jv_get(cfg, "limits.missed_max"), "value"), -1);
+	const struct jv *cfg = rd_get(d, doc, K("config"), JV_OBJECT);
+	int64_t wmax = rd_int(d, cfg, K("limits.wake_latency_max", "value"), 0, RD_DUR_MAX, 0);
+	int64_t mmax = rd_int(d, cfg, K("limits.missed_max", "value"), -1, INT64_MAX, -1);
 	bool limits, fail = false;
 
-	row->lim_tmin_ns = jv_int(jv_get(jv_get(cfg, "limits.tmin"), "value"), 0);
-	row->lim_tmax_ns = jv_int(jv_get(jv_get(cfg, "limits.tmax"), "value"), 0);
+	row->lim_tmin_ns = rd_int(d, cfg, K("limits.tmin", "value"), 0, RD_DUR_MAX, 0);
+	row->lim_tmax_ns = rd_int(d, cfg, K("limits.tmax", "value"), 0, RD_DUR_MAX, 0);
 	limits = row->lim_tmin_ns || row->lim_tmax_ns || wmax || mmax >= 0;
 	if (whole_run) {
-		fail = !jv_bool(jv_path(doc, "verdict.pass"), true) &&
-		       jv_bool(jv_path(doc, "verdict.load_applied"), true);
+		fail = !rd_bool(d, doc, K("verdict", "pass"), true) &&
+		       rd_bool(d, doc, K("verdict", "load_applied"), true);
 	} else {
 		fail |= row->lim_tmin_ns && row->have_pulses && row->tmin_lo_ns < row->lim_tmin_ns;
 		fail |= row->lim_tmax_ns && row->have_pulses && row->tmax_hi_ns > row->lim_tmax_ns;
@@ -182,7 +380,7 @@ static void row_verdict(struct report_row *row, const struct jv *doc, bool whole
 	}
 	/* the run as a whole failed: its phases' figures are not the whole
 	 * truth (a phase cut short at a break, records lost) */
-	run_failure(doc, row->run_failure, sizeof(row->run_failure));
+	run_failure(d, doc, row->run_failure, sizeof(row->run_failure));
 	fail |= row->run_failure[0] != '\0';
 	snprintf(row->verdict, sizeof(row->verdict), "%s",
 		 fail && !row->load_applied ? "FAIL, LOAD NOT APPLIED" : fail ? "FAIL" :
@@ -191,81 +389,112 @@ static void row_verdict(struct report_row *row, const struct jv *doc, bool whole
 
 static struct report_row *new_row(struct report *r)
 {
-	struct report_row *n = realloc(r->rows, (r->n + 1) * sizeof(*n));
+	if (r->n == r->cap) {
+		size_t nc = r->cap ? r->cap * 2 : 16;
+		struct report_row *n = realloc(r->rows, nc * sizeof(*n));
 
-	if (!n)
-		return NULL;
-	r->rows = n;
-	memset(&n[r->n], 0, sizeof(n[0]));
-	return &n[r->n++];
+		if (!n)
+			return NULL;
+		r->rows = n;
+		r->cap = nc;
+	}
+	memset(&r->rows[r->n], 0, sizeof(r->rows[0]));
+	return &r->rows[r->n++];
 }
 
 int report_add_doc(struct report *r, const struct jv *doc, const char *source, char *err,
 		   size_t errlen)
 {
+	struct rd d = { .source = source, .err = err, .errlen = errlen };
 	const char *schema = jv_str(jv_get(doc, "schema"), "");
-	const struct jv *phases = jv_get(doc, "phases");
+	const struct jv *phases;
+	size_t i, first = r->n;
 	struct report_row base;
-	size_t i;
+	int64_t version;
 
 	if (strcmp(schema, "sqwave-summary") && strcmp(schema, "sqwave-analysis")) {
-		msgbuf_set(err, errlen, "%s: not a sqwave run summary or analysis (schema \"%s\")", source,
-		     schema);
+		msgbuf_set(err, errlen, "%s: not a sqwave run summary or analysis (schema \"%s\")",
+			   OUTFILE_ESC(source), OUTFILE_ESC(schema));
 		return -1;
 	}
-	if (jv_int(jv_get(doc, "schema_version"), 0) < 1) {
-		msgbuf_set(err, errlen, "%s: no schema_version", source);
+	version = rd_int(&d, doc, K("schema_version"), 1, INT64_MAX, 0);
+	if (d.bad || !version) {
+		if (!d.bad)
+			msgbuf_set(err, errlen, "%s: no schema_version", OUTFILE_ESC(source));
 		return -1;
 	}
+	/* docs/json-summary.md: a reader refuses a version it does not know */
+	if (version > REPORT_READS_VERSION) {
+		msgbuf_set(err, errlen, "%s: %s schema_version %" PRId64 " is newer than this sqwave "
+			   "reads (%d): a newer sqwave wrote it", OUTFILE_ESC(source), schema, version,
+			   REPORT_READS_VERSION);
+		return -1;
+	}
+	phases = rd_get(&d, doc, K("phases"), JV_ARRAY);
+	if (jv_len(phases) > REPORT_MAX_PHASES)
+		rd_fail(&d, phases, K("phases"), "holds more than " REPORT_STR(REPORT_MAX_PHASES)
+			" phases");
 	memset(&base, 0, sizeof(base));
 	copy_clean(base.source, sizeof(base.source), source);
-	copy_clean(base.label, sizeof(base.label), jv_str(jv_get(doc, "label"), ""));
-	copy_clean(base.board, sizeof(base.board), jv_str(jv_path(doc, "board.name"), "?"));
-	{
-		char k[160];
-
-		snprintf(k, sizeof(k), "%s", jv_str(jv_path(doc, "host.kernel_release"), "?"));
-		copy_clean(base.kernel, sizeof(base.kernel), k);
-	}
-	base.preempt_rt = jv_bool(jv_path(doc, "host.preempt_rt"), false);
-	base.rt_ok = jv_bool(jv_path(doc, "rt.ok"), true);
-	base.half_ns = jv_int(jv_path(doc, "run.half_period_ns"), 0);
+	copy_clean(base.label, sizeof(base.label), rd_str(&d, doc, K("label"), ""));
+	copy_clean(base.board, sizeof(base.board), rd_str(&d, doc, K("board", "name"), "?"));
+	copy_clean(base.kernel, sizeof(base.kernel), rd_str(&d, doc, K("host", "kernel_release"), "?"));
+	base.preempt_rt = rd_bool(&d, doc, K("host", "preempt_rt"), false);
+	base.rt_ok = rd_bool(&d, doc, K("rt", "ok"), true);
+	base.half_ns = rd_int(&d, doc, K("run", "half_period_ns"), 0, RD_DUR_MAX, 0);
+	if (!base.half_ns)	/* an analysis has it at the top */
+		base.half_ns = rd_int(&d, doc, K("half_period_ns"), 0, RD_DUR_MAX, 0);
 	if (!base.label[0]) {
 		const char *slash = strrchr(source, '/');
 
 		copy_clean(base.label, sizeof(base.label), slash ? slash + 1 : source);
 	}
+	if (d.bad)
+		return -1;
 	if (jv_len(phases) == 0) {
 		struct report_row *row = new_row(r);
 
 		if (!row)
 			goto nomem;
 		*row = base;
-		row->edges = (uint64_t)jv_int(jv_path(doc, "counts.edges"), 0);
-		row->missed = (uint64_t)jv_int(jv_path(doc, "counts.missed_periods"), 0);
-		row_stats(row, doc);
+		row->edges = rd_count(&d, doc, K("counts", "edges"));
+		row->missed = rd_count(&d, doc, K("counts", "missed_periods"));
+		row_stats(&d, row, doc);
 		snprintf(row->loads, sizeof(row->loads), "-");
 		snprintf(row->proof, sizeof(row->proof), "-");
 		row->load_applied = true;
-		row_verdict(row, doc, true);
-		return 0;
+		row_verdict(&d, row, doc, true);
 	}
-	for (i = 0; i < jv_len(phases); i++) {
+	for (i = 0; i < jv_len(phases) && !d.bad; i++) {
 		const struct jv *ph = jv_at(phases, i);
-		struct report_row *row = new_row(r);
+		struct report_row *row;
 
+		if (ph->type != JV_OBJECT) {
+			rd_fail(&d, ph, K("phases"), "must hold objects");
+			break;
+		}
+		snprintf(d.where, sizeof(d.where), "phases[%zu].", i);
+		row = new_row(r);
 		if (!row)
 			goto nomem;
 		*row = base;
-		copy_clean(row->phase, sizeof(row->phase), jv_str(jv_get(ph, "name"), "?"));
-		row->edges = (uint64_t)jv_int(jv_path(ph, "counts.edges"), 0);
-		row->missed = (uint64_t)jv_int(jv_path(ph, "counts.missed_periods"), 0);
-		row_stats(row, ph);
-		row_proof(row, ph);
-		row_verdict(row, doc, false);
+		copy_clean(row->phase, sizeof(row->phase), rd_str(&d, ph, K("name"), "?"));
+		row->edges = rd_count(&d, ph, K("counts", "edges"));
+		row->missed = rd_count(&d, ph, K("counts", "missed_periods"));
+		row_stats(&d, row, ph);
+		row_proof(&d, row, ph);
+		d.where[0] = '\0';
+		row_verdict(&d, row, doc, false);
 	}
-	return 0;
+	if (!d.bad)
+		return 0;
+	/* a bad document adds no row */
+	while (r->n > first)
+		free(r->rows[--r->n].hist);
+	return -1;
 nomem:
+	while (r->n > first)
+		free(r->rows[--r->n].hist);
 	msgbuf_set(err, errlen, "out of memory");
 	return -1;
 }
@@ -278,7 +507,7 @@ void report_free(struct report *r)
 		free(r->rows[i].hist);
 	free(r->rows);
 	r->rows = NULL;
-	r->n = 0;
+	r->n = r->cap = 0;
 }
 
 bool report_all_pass(const struct report *r)

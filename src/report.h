@@ -15,6 +15,7 @@
 #include "jsonread.h"
 
 #define REPORT_HIST_MAX 4096
+#define REPORT_MAX_PHASES 1024     /* per document: rows stay bounded by the input */
 
 struct report_row {
 	char source[512];          /* the file the row came from */
@@ -46,12 +47,13 @@ struct report_row {
 
 struct report {
 	struct report_row *rows;
-	size_t n;
+	size_t n, cap;
 };
 
 /* Rows of one document (a sqwave-summary or sqwave-analysis JSON): one per
- * phase, or one for the run. 0, or -1 with a reason (not a sqwave document,
- * a newer schema). */
+ * phase, or one for the run. 0, or -1 with a reason and no row added (not a
+ * sqwave document, a newer schema, a member the table uses that has another
+ * type or is out of range: "SOURCE:LINE: phases[1].counts.edges must be ..."). */
 int report_add_doc(struct report *r, const struct jv *doc, const char *source, char *err,
 		   size_t errlen);
 void report_free(struct report *r);

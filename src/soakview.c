@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 
 #include "edgelog.h"
 #include "msgbuf.h"
+#include "outfile.h"
 #include "proof.h"
 
 #define MAX_PHASES 64
@@ -44,6 +46,35 @@ struct soakview {
 	size_t nrows;
 };
 
+/* Text from the log's header and events goes to terminals, SVG and the
+ * summary: control characters and bytes that are not UTF-8 as \xNN (a run
+ * writes words there; a damaged or forged log need not). */
+static void clean(char *buf, size_t len)
+{
+	char tmp[4224];
+
+	if (!len)
+		return;
+	outfile_escape(buf, tmp, len < sizeof(tmp) ? len : sizeof(tmp));
+	memcpy(buf, tmp, strlen(tmp) + 1);
+}
+
+static const char *meta_get(const struct edgelog_meta *m, const char *key, char *buf, size_t len)
+{
+	if (!edgelog_meta_get(m, key, buf, len))
+		return NULL;
+	clean(buf, len);
+	return buf;
+}
+
+static const char *ev_get(const struct edgelog_event *ev, const char *key, char *buf, size_t len)
+{
+	if (!edgelog_event_get(ev, key, buf, len))
+		return NULL;
+	clean(buf, len);
+	return buf;
+}
+
 /* "phase.I.WHAT" or "phase.I.WHAT.J" (@j SIZE_MAX: none). */
 static const char *meta(const struct edgelog_meta *m, size_t i, const char *what, size_t j,
 			char *buf, size_t len)
@@ -54,7 +85,28 @@ static const char *meta(const struct edgelog_meta *m, size_t i, const char *what
 		snprintf(key, sizeof(key), "phase.%zu.%s", i, what);
 	else
 		snprintf(key, sizeof(key), "phase.%zu.%s.%zu", i, what, j);
-	return edgelog_meta_get(m, key, buf, len);
+	return meta_get(m, key, buf, len);
+}
+
+/* Phase offsets and lengths: up to 10^18 ns (31 years), so that the start
+ * of the run plus one stays within uint64. */
+#define PHASE_NS_MAX 1000000000000000000ll
+
+/* @s is a whole decimal integer in [0, @max] (a header's "5e8", "abc", ""
+ * or "2x" is no number: strtoll would read 5, 0, 0 and 2). */
+static bool whole_int(const char *s, long long max, long long *out)
+{
+	char *end;
+	long long v;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || *end || v > max)
+		return false;
+	*out = v;
+	return true;
 }
 
 /* The plan from the header: phase.N.{name,start_off_ns,duration_ns,loads,
@@ -65,10 +117,9 @@ static int read_plan(struct soakview *v, const struct edgelog_meta *m, char *err
 	size_t i, j;
 	long long n;
 
-	if (!edgelog_meta_get(m, "phase.count", buf, sizeof(buf)))
+	if (!meta_get(m, "phase.count", buf, sizeof(buf)))
 		return 0;
-	n = strtoll(buf, NULL, 10);
-	if (n < 0 || n > MAX_PHASES) {
+	if (!whole_int(buf, MAX_PHASES, &n)) {
 		msgbuf_set(err, errlen, "header: phase.count %s is not 0..%d", buf, MAX_PHASES);
 		return -1;
 	}
@@ -77,16 +128,20 @@ static int read_plan(struct soakview *v, const struct edgelog_meta *m, char *err
 		struct sv_phase *p = &v->ph[i];
 		long long loads;
 
+		long long off, dur;
+
 		if (!meta(m, i, "name", SIZE_MAX, p->name, sizeof(p->name)) ||
 		    !meta(m, i, "start_off_ns", SIZE_MAX, buf, sizeof(buf)) ||
-		    (p->start_off_ns = strtoll(buf, NULL, 10)) < 0 ||
+		    !whole_int(buf, PHASE_NS_MAX, &off) ||
 		    !meta(m, i, "duration_ns", SIZE_MAX, buf, sizeof(buf)) ||
-		    (p->duration_ns = strtoll(buf, NULL, 10)) < 0 ||
+		    !whole_int(buf, PHASE_NS_MAX, &dur) ||
 		    !meta(m, i, "loads", SIZE_MAX, buf, sizeof(buf)) ||
-		    (loads = strtoll(buf, NULL, 10)) < 0 || loads > MAX_LOADS_PER_PHASE) {
+		    !whole_int(buf, MAX_LOADS_PER_PHASE, &loads)) {
 			msgbuf_set(err, errlen, "header: phase %zu is incomplete or out of range", i);
 			return -1;
 		}
+		p->start_off_ns = off;
+		p->duration_ns = dur;
 		if (i && p->start_off_ns < v->ph[i - 1].start_off_ns) {
 			msgbuf_set(err, errlen, "header: phase %zu starts before phase %zu", i, i - 1);
 			return -1;
@@ -121,7 +176,7 @@ static int read_plan(struct soakview *v, const struct edgelog_meta *m, char *err
 			}
 			p->nreqs = 1;
 		}
-		p->sampled = p->nreqs > 0 || edgelog_meta_get(m, "loads.containment", buf, 8);
+		p->sampled = p->nreqs > 0 || meta_get(m, "loads.containment", buf, 8);
 	}
 	return 0;
 }
@@ -207,7 +262,7 @@ static void take_load(struct soakview *v, const struct edgelog_event *ev)
 
 	/* The run names the phase the load belongs to (a load stopped at a
 	 * boundary, one lost in the warm-up); logs before that: by time. */
-	if (edgelog_event_get(ev, "phase", buf, sizeof(buf))) {
+	if (ev_get(ev, "phase", buf, sizeof(buf))) {
 		char *end;
 		long ph = strtol(buf, &end, 10);
 
@@ -216,21 +271,24 @@ static void take_load(struct soakview *v, const struct edgelog_event *ev)
 		p = (int)ph;
 	}
 
-	if (p < 0 || !edgelog_event_get(ev, "event", what, sizeof(what)) ||
-	    !edgelog_event_get(ev, "load", load, sizeof(load)) ||
+	if (p < 0 || !ev_get(ev, "event", what, sizeof(what)) ||
+	    !ev_get(ev, "load", load, sizeof(load)) ||
 	    !(st = proof_phase_load(&v->ph[p].proof, load)))
 		return;
 	if (!strcmp(what, "result")) {
 		struct load_result r = { 0 };
 
-		r.valid = edgelog_event_get(ev, "valid", buf, sizeof(buf)) && !strcmp(buf, "1");
-		r.score = edgelog_event_get(ev, "score", buf, sizeof(buf)) ? strtod(buf, NULL) : 0;
-		r.iterations_per_s = edgelog_event_get(ev, "iterations_per_s", buf, sizeof(buf))
+		r.valid = ev_get(ev, "valid", buf, sizeof(buf)) && !strcmp(buf, "1");
+		r.score = ev_get(ev, "score", buf, sizeof(buf)) ? strtod(buf, NULL) : 0;
+		r.iterations_per_s = ev_get(ev, "iterations_per_s", buf, sizeof(buf))
 					     ? strtod(buf, NULL) : 0;
-		if (edgelog_event_get(ev, "why", buf, sizeof(buf)))
+		if (ev_get(ev, "why", buf, sizeof(buf)))
 			snprintf(r.why, sizeof(r.why), "%.95s", buf);
-		if (r.valid && !(r.score > 0))
+		/* a score that is no finite positive number is no valid score */
+		if (r.valid && !(r.score > 0 && isfinite(r.score)))
 			r.valid = false;
+		if (!isfinite(r.iterations_per_s))
+			r.iterations_per_s = 0;
 		proof_phase_add_result(&v->ph[p].proof, load, &r);
 	} else if (!strcmp(what, "restarted")) {
 		st->restarts++;
@@ -239,7 +297,7 @@ static void take_load(struct soakview *v, const struct edgelog_event *ev)
 	} else if (!strcmp(what, "lost") && !st->lost) {
 		st->lost = true;
 		st->lost_t_ns = ev->time_ns - v->t0;
-		if (edgelog_event_get(ev, "detail", buf, sizeof(buf)))
+		if (ev_get(ev, "detail", buf, sizeof(buf)))
 			snprintf(st->lost_why, sizeof(st->lost_why), "%.159s", buf);
 	}
 }
@@ -250,22 +308,22 @@ static void take_break(struct soakview *v, const struct edgelog_event *ev)
 
 	if (v->breaks++)
 		return;
-	edgelog_event_get(ev, "seq", seq, sizeof(seq));
-	edgelog_event_get(ev, "what", what, sizeof(what));
-	edgelog_event_get(ev, "value_ns", value, sizeof(value));
-	edgelog_event_get(ev, "threshold_ns", thr, sizeof(thr));
+	ev_get(ev, "seq", seq, sizeof(seq));
+	ev_get(ev, "what", what, sizeof(what));
+	ev_get(ev, "value_ns", value, sizeof(value));
+	ev_get(ev, "threshold_ns", thr, sizeof(thr));
 	snprintf(v->break_text, sizeof(v->break_text), "edge #%s: %s %.3f us (threshold %.3f us)",
 		 seq, !strcmp(what, "wake") ? "wake latency" : "pulse width",
 		 strtod(value, NULL) / 1e3, strtod(thr, NULL) / 1e3);
 	/* what its trace shows: logs from before traceexplain have neither key */
-	if (edgelog_event_get(ev, "explain", why, sizeof(why)) && why[0]) {
+	if (ev_get(ev, "explain", why, sizeof(why)) && why[0]) {
 		size_t o = strlen(v->break_text);
 
 		snprintf(v->break_text + o, sizeof(v->break_text) - o, "; %s", why);
 	}
-	if (!edgelog_event_get(ev, "cause", v->break_cause, sizeof(v->break_cause)))
+	if (!ev_get(ev, "cause", v->break_cause, sizeof(v->break_cause)))
 		v->break_cause[0] = '\0';
-	if (!edgelog_event_get(ev, "trace", v->break_trace, sizeof(v->break_trace)))
+	if (!ev_get(ev, "trace", v->break_trace, sizeof(v->break_trace)))
 		v->break_trace[0] = '\0';
 }
 
@@ -305,7 +363,8 @@ struct soakview *soakview_open(const char *path, uint64_t t0_ns, int64_t row_ns,
 	v->row_t0 = t0_ns;
 	v->row_ns = row_ns;
 	snprintf(v->label, sizeof(v->label), "%s", config_str(v->c, CFG_RUN_LABEL));
-	if (!edgelog_meta_get(m, "loads.containment", v->containment, sizeof(v->containment)))
+	clean(v->label, sizeof(v->label));
+	if (!meta_get(m, "loads.containment", v->containment, sizeof(v->containment)))
 		v->containment[0] = '\0';
 	if (read_plan(v, m, msg, sizeof(msg)) < 0) {
 		*bad_input = true;

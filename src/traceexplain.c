@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "msgbuf.h"
 
@@ -813,11 +815,28 @@ int traceexplain_file(const char *path, struct traceexplain *out, char *err, siz
 {
 	struct traceexplain_stream *s;
 	char buf[LINE_MAX_LEN + 1];
+	size_t n = 0;
 	bool skipping = false;
+	struct stat st;
 	FILE *f;
+	int c;
 
 	memset(out, 0, sizeof(*out));
-	f = fopen(path, "re");
+	/* A directory or a device is no trace: /dev/zero would be read for
+	 * ever, a terminal waited on. Told before opening, which would wait for
+	 * a FIFO's writer (a pipe is fine: a trace copied from the board,
+	 * streamed). "-" is standard input. */
+	if (!strcmp(path, "-") ? fstat(0, &st) == 0 && (isatty(0) || (!S_ISREG(st.st_mode) &&
+							  !S_ISFIFO(st.st_mode)))
+			       : stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+				 !S_ISFIFO(st.st_mode)) {
+		msgbuf_set(err, errlen, "%s: is %s, not a trace file", path,
+			   S_ISDIR(st.st_mode) ? "a directory" : isatty(0) && !strcmp(path, "-") ?
+			   "a terminal" : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device" :
+			   "a special file");
+		return -2;
+	}
+	f = strcmp(path, "-") ? fopen(path, "re") : fdopen(dup(0), "r");
 	if (!f) {
 		msgbuf_set(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
@@ -828,23 +847,28 @@ int traceexplain_file(const char *path, struct traceexplain *out, char *err, siz
 		msgbuf_set(err, errlen, "out of memory");
 		return -1;
 	}
-	/* Lines longer than the buffer are skipped whole: a fixed buffer,
-	 * whatever the file holds. */
-	while (fgets(buf, sizeof(buf), f)) {
-		size_t n = strlen(buf);
-		bool whole = n && buf[n - 1] == '\n';
-
-		if (skipping) {
-			skipping = !whole;
+	/* Byte by byte into a fixed buffer: a line keeps its length whatever it
+	 * holds (a NUL makes it a bad line, not two lines), and a line longer
+	 * than the buffer is skipped whole and counted once as a bad line. */
+	while ((c = getc_unlocked(f)) != EOF) {
+		if (c == '\n') {
+			if (!skipping)
+				traceexplain_line(s, buf, n);
+			skipping = false;
+			n = 0;
 			continue;
 		}
-		if (!whole && n == sizeof(buf) - 1) {
+		if (skipping)
+			continue;
+		if (n == sizeof(buf)) {
+			traceexplain_line(s, buf, n);   /* too long: counted as a bad line */
 			skipping = true;
-			traceexplain_line(s, buf, n);   /* counted as a bad line (too long) */
 			continue;
 		}
-		traceexplain_line(s, buf, n);
+		buf[n++] = (char)c;
 	}
+	if (n && !skipping)
+		traceexplain_line(s, buf, n);
 	if (ferror(f)) {
 		msgbuf_set(err, errlen, "%s: read error: %s", path, strerror(errno));
 		fclose(f);

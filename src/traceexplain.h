@@ -73,7 +73,9 @@ void traceexplain_text(const char *text, size_t len, struct traceexplain *out);
  * Read the trace file @path streaming (bounded memory whatever its size or
  * content) and explain it into @out. 0 with @out filled (kind may be
  * UNKNOWN; out->is_trace false: not an ftrace text), -1 on an I/O error
- * (open/read) with the reason in @err. Never prints.
+ * (open/read), -2 when @path is a directory or a device (bad input), with
+ * the reason in @err. A FIFO or pipe is read as a stream; "-" is standard
+ * input (a terminal there is refused, -2). Never prints.
  */
 int traceexplain_file(const char *path, struct traceexplain *out, char *err, size_t errlen);
 

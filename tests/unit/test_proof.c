@@ -109,6 +109,25 @@ static void two_readings_give_busy_rates_and_packets(void **state)
 	assert_true(a.busy[0] < 0);
 	assert_int_equal(proof_sample_parse("cpu=0:120\ndt_ns=1\n", 19, 0, &b), -1);
 	assert_int_equal(proof_sample_parse("garbage", 7, 0, &b), -1);
+	/* figures no sampler writes (a damaged or forged log): the sample is
+	 * refused, not carried into every mean as nan or inf */
+	{
+		static const char *const bad[] = {
+			"dt_ns=1\ncpu=0:5\nirq_s=nan\n", "dt_ns=1\ncpu=0:5\nctxt_s=inf\n",
+			"dt_ns=1\ncpu=0:5\nload1=1e400\n", "dt_ns=1\ncpu=0:5\nirq_s=-3\n",
+			"dt_ns=1\ncpu=0:5\nnet=lo:inf/0\n", "dt_ns=1\ncpu=0:5\nnet=lo:0/nan\n",
+			"dt_ns=-1\ncpu=0:5\n", "dt_ns=1x\ncpu=0:5\n",
+			"dt_ns=99999999999999999999\ncpu=0:5\n",
+		};
+		size_t i;
+
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			if (proof_sample_parse(bad[i], strlen(bad[i]), 0, &b) != -1)
+				fail_msg("accepted: %s", bad[i]);
+		}
+		assert_int_equal(proof_sample_parse("dt_ns=1\ncpu=0:5\nirq_s=2.5\n", 26, 0, &b), 0);
+		assert_true(b.irq_s == 2.5);
+	}
 	proof_sampler_free(s);
 	put("/proc/stat", "");
 	s = proof_sampler_new(root, err, sizeof(err));

@@ -171,6 +171,211 @@ static void other_documents_are_refused_and_no_limits_says_so(void **state)
 	report_free(&r);
 }
 
+/* @summary with its first @from replaced by @to (a fresh string). */
+static char *variant(const char *from, const char *to)
+{
+	const char *at = strstr(summary, from);
+	size_t n = sizeof(summary) + strlen(to) + 1;
+	char *doc = malloc(n);
+
+	assert_non_null(at);
+	snprintf(doc, n, "%.*s%s%s", (int)(at - summary), summary, to, at + strlen(from));
+	return doc;
+}
+
+/* report_add_doc of @doc: its status, the message in @err, no row on -1. */
+static int add(const char *doc, char *err, size_t errlen)
+{
+	struct report r = { 0 };
+	struct jv *v = jsonread_parse(doc, strlen(doc), err, errlen);
+	int rc;
+
+	if (!v)
+		fail_msg("%s", err);
+	rc = report_add_doc(&r, v, "runs/x.json", err, errlen);
+	if (rc < 0)
+		assert_int_equal(r.n, 0);	/* a bad document adds no row */
+	jv_free(v);
+	report_free(&r);
+	return rc;
+}
+
+/* Every figure the table shows or a verdict uses: a wrong type, a negative
+ * count, a fraction, a number beyond int64 or an absurd width is bad input
+ * naming the member, never a 0 or a wrapped number in a row. */
+static void figures_of_another_type_or_range_are_bad_input(void **state)
+{
+	static const struct {
+		const char *from, *to, *msg;
+	} cases[] = {
+		{ "\"edges\":1200", "\"edges\":\"1200\"",
+		  "phases[0].counts.edges must be a number, not a string" },
+		{ "\"edges\":1200", "\"edges\":-1", "phases[0].counts.edges must be an integer from 0" },
+		{ "\"edges\":1200", "\"edges\":18446744073709551616", "counts.edges must be an integer" },
+		{ "\"missed_periods\":2", "\"missed_periods\":1.5", "counts.missed_periods must be an integer" },
+		{ "\"width_ns\":444000", "\"width_ns\":-444000", "pulse_width.any.tmin.width_ns must be" },
+		{ "\"width_ns\":444000", "\"width_ns\":9223372036854775807", "tmin.width_ns must be" },
+		{ "\"lo_ns\":443900", "\"lo_ns\":444001", "does not hold tmin_bound.lo_ns <= tmin.width_ns" },
+		{ "\"width_ns\":444000}", "\"width_ns\":null}", "has a count but no tmin.width_ns" },
+		{ "\"max_ns\":61000", "\"max_ns\":[61000]", "wake_latency.max_ns must be a number, not an array" },
+		{ "\"p99\":30000,", "", "has a count but no percentiles_ns.p99" },
+		{ "\"ok\":true", "\"ok\":\"yes\"", "rt.ok must be a boolean, not a string" },
+		{ "\"preempt_rt\":true", "\"preempt_rt\":1", "host.preempt_rt must be a boolean" },
+		{ "{\"value\":400000}", "{\"value\":-400000}", "limits.tmin.value must be an integer" },
+		{ "\"bin_ns\":1000", "\"bin_ns\":0", "histogram.bin_ns must be an integer from 1" },
+		{ "\"bin_ns\":1000", "\"bin_ns\":900000000000000", "ends beyond 1e15 ns" },
+		{ "[1,0,5,100,5]", "[1,0,-5,100,5]", "histogram.counts must hold integers from 0" },
+		{ "\"loads\":[\"coremark\",", "\"loads\":[7,", "phases[1].loads must hold strings" },
+		{ "\"busy_pct\":97.2", "\"busy_pct\":\"97\"",
+		  "phases[1].proof.loads[0].busy_pct must be a number" },
+		{ "\"valid_scores\":4", "\"valid_scores\":-4", "proof.loads[0].valid_scores must be" },
+		{ "\"load_not_applied\":[]}", "\"load_not_applied\":\"none\"}",
+		  "phases[0].load_not_applied must be an array" },
+		{ "\"phases\":[", "\"phases\":[3,", "phases must hold objects" },
+		{ "\"label\":\"rt|loaded\"", "\"label\":{}", "label must be a string, not an object" },
+		{ "\"schema_version\":1", "\"schema_version\":2", "schema_version 2 is newer than" },
+		{ "\"schema_version\":1", "\"schema_version\":1.0", "schema_version must be an integer" },
+	};
+	char err[512];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *doc = variant(cases[i].from, cases[i].to);
+
+		if (add(doc, err, sizeof(err)) != -1 || !strstr(err, cases[i].msg) ||
+		    strncmp(err, "runs/x.json", 11))
+			fail_msg("case %zu: %s", i, err);
+		free(doc);
+	}
+	/* a run without phases: its verdict decides its row */
+	assert_int_equal(add("{\"schema\":\"sqwave-summary\",\"schema_version\":1,"
+			     "\"verdict\":{\"pass\":\"false\"}}", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "verdict.pass must be a boolean"));
+	/* absent or null is "not given", as the writers write it */
+	{
+		char *doc = variant("\"busy_pct\":97.2", "\"busy_pct\":null");
+
+		assert_int_equal(add(doc, err, sizeof(err)), 0);
+		free(doc);
+	}
+}
+
+/* One document holds a bounded number of phases: rows (2.6 kB each) stay
+ * proportional to the input, not to what "{}," costs. */
+static void phases_are_bounded_per_document(void **state)
+{
+	size_t n = REPORT_MAX_PHASES + 1, i, o;
+	char *doc = malloc(64 + 3 * n), err[256];
+
+	(void)state;
+	o = (size_t)sprintf(doc, "{\"schema\":\"sqwave-summary\",\"schema_version\":1,\"phases\":[");
+	for (i = 0; i < n; i++)
+		o += (size_t)sprintf(doc + o, "%s{}", i ? "," : "");
+	sprintf(doc + o, "]}");
+	assert_int_equal(add(doc, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "more than 1024 phases"));
+	/* exactly the bound is fine */
+	doc[o - 3] = ']';
+	doc[o - 2] = '}';
+	doc[o - 1] = '\0';
+	assert_int_equal(add(doc, err, sizeof(err)), 0);
+	free(doc);
+}
+
+/* Names and figures of a document reach terminals: control characters,
+ * C1 controls and bytes that are not UTF-8 escaped in every cell, and in
+ * the message that names a foreign schema. */
+static void text_from_the_document_is_escaped(void **state)
+{
+	char *doc = variant("\"loads\":[\"coremark\",",
+			    "\"loads\":[\"core\\u001b[2Jmark\",");
+	char *doc2, err[512], *text = NULL;
+	size_t len = 0, i, k;
+	struct report r;
+	FILE *f;
+
+	(void)state;
+	doc2 = malloc(strlen(doc) + 64);
+	{
+		char *at = strstr(doc, "\"interface\":\"eth0\"");
+
+		assert_non_null(at);
+		sprintf(doc2, "%.*s\"interface\":\"e\\u009bth0\\u0007\"%s", (int)(at - doc), doc,
+			at + strlen("\"interface\":\"eth0\""));
+	}
+	r = load(doc2);
+	assert_non_null(strstr(r.rows[1].loads, "core\\x1b[2Jmark"));
+	assert_non_null(strstr(r.rows[1].proof, "e\\xc2\\x9bth0\\x07 12 pkt/s"));
+	f = open_memstream(&text, &len);
+	report_write_text(f, &r);
+	report_write_markdown(f, &r);
+	report_write_svg(f, &r);
+	fclose(f);
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)text[i];
+
+		if ((c < 0x20 && c != '\n') || c == 0x7f || (c == 0xc2 && i + 1 < len &&
+		    (unsigned char)text[i + 1] >= 0x80 && (unsigned char)text[i + 1] < 0xa0))
+			fail_msg("byte 0x%02x at %zu of the output", c, i);
+	}
+	free(text);
+	report_free(&r);
+	free(doc2);
+	free(doc);
+	/* the schema of another tool's document, in the message */
+	{
+		const char *other = "{\"schema\":\"x\\u001b]0;owned\\u0007\",\"version\":3}";
+		struct jv *v = jsonread_parse(other, strlen(other), err, sizeof(err));
+
+		r = (struct report){ 0 };
+		assert_int_equal(report_add_doc(&r, v, "o.json", err, sizeof(err)), -1);
+		for (k = 0; err[k]; k++)
+			assert_true((unsigned char)err[k] >= 0x20);
+		jv_free(v);
+	}
+}
+
+/* A proof the writer marks "no sample" (-1) is said so, not shown as -1 %. */
+static void a_proof_without_samples_says_so(void **state)
+{
+	char *doc = variant("\"busy_pct\":97.2", "\"busy_pct\":-1");
+	struct report r = load(doc);
+
+	(void)state;
+	assert_non_null(strstr(r.rows[1].proof, "CPU 1 no sample"));
+	assert_null(strstr(r.rows[1].proof, "-1"));
+	report_free(&r);
+	free(doc);
+}
+
+/* The widest figures the reader accepts keep the SVG's arithmetic within
+ * int64 (check-san's UBSan fails this test otherwise). */
+static void extreme_accepted_figures_draw(void **state)
+{
+	char *a = variant("\"lo_ns\":440000,\"bin_ns\":1000",
+			  "\"lo_ns\":0,\"bin_ns\":199999999999999");
+	char *b, *c, *text = NULL;
+	size_t len = 0;
+	struct report r;
+	FILE *f;
+
+	(void)state;
+	b = malloc(strlen(a) + 64);
+	c = strstr(a, "{\"value\":600000}");
+	assert_non_null(c);
+	sprintf(b, "%.*s{\"value\":1000000000000000}%s", (int)(c - a), a, c + strlen("{\"value\":600000}"));
+	r = load(b);
+	f = open_memstream(&text, &len);
+	report_write_svg(f, &r);
+	fclose(f);
+	assert_non_null(strstr(text, "</svg>"));
+	free(text);
+	report_free(&r);
+	free(a);
+	free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -178,6 +383,11 @@ int main(void)
 		cmocka_unit_test(a_run_that_failed_as_a_whole_fails_every_row),
 		cmocka_unit_test(formats_carry_every_row),
 		cmocka_unit_test(other_documents_are_refused_and_no_limits_says_so),
+		cmocka_unit_test(figures_of_another_type_or_range_are_bad_input),
+		cmocka_unit_test(phases_are_bounded_per_document),
+		cmocka_unit_test(text_from_the_document_is_escaped),
+		cmocka_unit_test(a_proof_without_samples_says_so),
+		cmocka_unit_test(extreme_accepted_figures_draw),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -376,6 +376,69 @@ static void a_missing_file_is_an_io_error_with_a_reason(void **state)
 	assert_non_null(strstr(err, "/nonexistent/x.trace"));
 }
 
+/* A NUL in a line leaves it one (bad) line: the rest of a long line whose
+ * first chunk read as empty is never taken as a line of its own (here: a
+ * break marker hidden in it would explain a trace that has none). */
+static void a_line_with_a_nul_stays_one_line(void **state)
+{
+	char path[] = "/tmp/sqw-traceexplain-XXXXXX";
+	int fd = mkstemp(path);
+	size_t len, i;
+	char *t = slurp(PREEMPTED, &len), *m = strstr(t, "tracing_mark_write"), *eol;
+	struct traceexplain o;
+	char err[256];
+	FILE *f;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_non_null(m);
+	while (m > t && m[-1] != '\n')
+		m--;
+	eol = strchr(m, '\n');
+	assert_non_null(eol);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	fwrite(t, 1, (size_t)(m - t), f);	/* the trace up to its marker */
+	fputc(0, f);
+	for (i = 1; i < LINE_MAX_LEN; i++)
+		fputc('x', f);
+	fwrite(m, 1, (size_t)(eol - m) + 1, f);	/* the marker, inside that line */
+	fclose(f);
+	assert_int_equal(traceexplain_file(path, &o, err, sizeof(err)), 0);
+	assert_false(o.marker);
+	assert_int_equal(o.kind, TRACEEXPLAIN_UNKNOWN);
+	assert_int_equal(o.bad_lines, 1);
+	/* a short line: "x", a NUL, the marker */
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fwrite(t, 1, (size_t)(m - t), f);
+	fputs("x", f);
+	fputc(0, f);
+	fwrite(m, 1, (size_t)(eol - m) + 1, f);
+	fclose(f);
+	assert_int_equal(traceexplain_file(path, &o, err, sizeof(err)), 0);
+	assert_false(o.marker);
+	assert_int_equal(o.bad_lines, 1);
+	unlink(path);
+	free(t);
+}
+
+/* A directory or a device is no trace (bad input, -2): /dev/zero is not
+ * read for ever. */
+static void a_directory_or_a_device_is_refused(void **state)
+{
+	struct traceexplain o;
+	char err[256] = "";
+
+	(void)state;
+	alarm(20);	/* a regression reads /dev/zero without end: fail, do not hang */
+	assert_int_equal(traceexplain_file("/dev/zero", &o, err, sizeof(err)), -2);
+	alarm(0);
+	assert_non_null(strstr(err, "/dev/zero: is a device"));
+	assert_int_equal(traceexplain_file("tests", &o, err, sizeof(err)), -2);
+	assert_non_null(strstr(err, "tests: is a directory"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -392,6 +455,8 @@ int main(void)
 		cmocka_unit_test(garbage_never_crashes_and_is_not_a_trace),
 		cmocka_unit_test(a_file_with_a_huge_line_is_read_in_fixed_memory),
 		cmocka_unit_test(a_missing_file_is_an_io_error_with_a_reason),
+		cmocka_unit_test(a_line_with_a_nul_stays_one_line),
+		cmocka_unit_test(a_directory_or_a_device_is_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
