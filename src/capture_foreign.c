@@ -306,6 +306,8 @@ static int fg_open(struct capture *c)
 	if (c->opts.samplerate_hz > 0)
 		s->rate = c->opts.samplerate_hz;
 	nf = csvread_next(&s->r);
+	if (nf == CSVREAD_ERR)
+		return capture_err(c, s->r.line, "%s", csvread_why(&s->r));
 	if (nf < 1)
 		return capture_err(c, s->r.line, "no header row (a time column and channel names)");
 	s->tcol = time_header(s->r.f[0], &ue, &smp) ? 0 : -1;

@@ -75,6 +75,8 @@ static int saleae_open(struct capture *c)
 		return -1;
 	ver = saleae_header(c->data, c->len);
 	nf = csvread_next(&s->r);
+	if (nf == CSVREAD_ERR)
+		return capture_err(c, s->r.line, "%s", csvread_why(&s->r));
 	if (nf < 2 || !ver)
 		return capture_err(c, 1, "not a Saleae CSV header (Time [s],Channel 0,...)");
 	s->sample_numbers = capture_starts(s->r.f[0].p, s->r.f[0].len, "Sample");

@@ -482,6 +482,8 @@ static int scope_hdr_generic(struct capture *c, struct scope *s)
 {
 	int nf = csvread_next(&s->r);
 
+	if (nf == CSVREAD_ERR)
+		return capture_err(c, s->r.line, "%s", csvread_why(&s->r));
 	if (nf < 2)
 		return capture_err(c, s->r.line, "expected a header row: time, channel names");
 	for (int i = 1; i < nf; i++)

@@ -221,6 +221,8 @@ static int srcsv_open(struct capture *c)
 		s->rate = c->opts.samplerate_hz;
 	/* label row: units ("microseconds,logic,V DC") or names ("Time,D0") */
 	nf = csvread_next(&s->r);
+	if (nf == CSVREAD_ERR)  /* a row of a million fields is not "no data" */
+		return capture_err(c, s->r.line, "%s", csvread_why(&s->r));
 	if (nf <= 0)
 		return capture_err(c, s->r.line, "no data rows");
 	for (int i = 0; i < nf; i++) {
@@ -274,6 +276,8 @@ static int srcsv_open(struct capture *c)
 		s->data_off = csvread_tell(&s->r);
 		s->data_line = s->r.next_line;
 		nf = csvread_next(&s->r);
+		if (nf == CSVREAD_ERR)
+			return capture_err(c, s->r.line, "%s", csvread_why(&s->r));
 		if (nf <= 0)
 			return capture_err(c, s->r.line, "no data rows after the header");
 	} else {
