@@ -125,8 +125,14 @@ static int vcd_timescale(struct capture *c, struct vcd *v)
 	num = strtol(buf, (char **)&u, 10);
 	if (u == buf)
 		num = 1;
+	/* IEEE 1364 allows 1, 10 and 100; some writers put "1000 ns" or "250
+	 * ps", which sigrok reads as it says: so does sqwave, with a note */
+	if (num < 1 || num > 1000000)
+		return capture_err(c, line, "$timescale '%s': the number must be 1, 10 or 100 "
+				   "(or up to 1000000, as sigrok reads it)", buf);
 	if (num != 1 && num != 10 && num != 100)
-		return capture_err(c, line, "$timescale '%s': the number must be 1, 10 or 100", buf);
+		capture_note(c, "$timescale %s: not 1, 10 or 100 as IEEE 1364 has it; read as written",
+			     buf);
 	if (!strcmp(u, "s"))
 		unit = CAPTURE_PS_PER_S;
 	else if (!strcmp(u, "ms"))

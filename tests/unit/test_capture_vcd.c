@@ -101,7 +101,7 @@ static void every_timescale_from_1_fs_to_100_s_is_understood(void **state)
 
 static void a_bad_timescale_is_refused_with_its_line(void **state)
 {
-	const char in[] = "$date today $end\n$timescale 3 ns $end\n$enddefinitions $end\n";
+	const char in[] = "$date today $end\n$timescale 3000000 ns $end\n$enddefinitions $end\n";
 
 	(void)state;
 	assert_null(open_str(in, "bad.vcd", NULL));
@@ -354,6 +354,37 @@ static void changes_within_one_timestamp_are_one_change(void **state)
 	edges_free(&x);
 }
 
+/* "$timescale 250 ps" or "1000 ns" is no IEEE 1364 timescale, but sigrok
+ * reads it as written (4 GHz, 1 MHz): so does sqwave, with a note; 0 or
+ * more than a million is refused. */
+static void a_timescale_of_any_multiple_reads_as_written(void **state)
+{
+	const char ps250[] = "$timescale 250 ps $end $scope module m $end $var wire 1 ! a $end "
+			     "$upscope $end $enddefinitions $end\n#0 0!\n#10 1!\n#20 0!\n#30\n";
+	const char ns1000[] = "$timescale 1000ns $end $scope module m $end $var wire 1 ! a $end "
+			      "$upscope $end $enddefinitions $end\n#0 0!\n#10 1!\n#20 0!\n#30\n";
+	const char zero[] = "$timescale 0 ns $end $scope module m $end $var wire 1 ! a $end "
+			    "$upscope $end $enddefinitions $end\n#0 0!\n";
+	const char huge[] = "$timescale 2000000 s $end $scope module m $end $var wire 1 ! a $end "
+			    "$upscope $end $enddefinitions $end\n#0 0!\n";
+	struct edges x = edges_of_str(ps250, "ps250.vcd", NULL);
+
+	(void)state;
+	assert_int_equal(x.n, 2);
+	assert_int_equal(x.e[0].t_ps, 2500);
+	assert_int_equal(x.e[1].t_ps, 5000);
+	edges_free(&x);
+	x = edges_of_str(ns1000, "ns1000.vcd", NULL);
+	assert_int_equal(x.n, 2);
+	assert_int_equal(x.e[0].t_ps, 10 * PS_PER_US);
+	assert_int_equal(x.e[1].t_ps, 20 * PS_PER_US);
+	edges_free(&x);
+	assert_null(open_str(zero, "zero.vcd", NULL));
+	assert_true(error_mentions("zero.vcd:1: $timescale '0ns'"));
+	assert_null(open_str(huge, "huge.vcd", NULL));
+	assert_true(error_mentions("up to 1000000"));
+}
+
 static void a_truncated_header_is_an_error_not_a_crash(void **state)
 {
 	const char *cuts[] = {
@@ -521,6 +552,7 @@ int main(void)
 		cmocka_unit_test(the_one_signal_of_20000_that_toggles_is_found_in_one_pass),
 		cmocka_unit_test(time_going_backwards_is_an_error_with_its_line),
 		cmocka_unit_test(changes_within_one_timestamp_are_one_change),
+		cmocka_unit_test(a_timescale_of_any_multiple_reads_as_written),
 		cmocka_unit_test(a_truncated_header_is_an_error_not_a_crash),
 		cmocka_unit_test(garbage_in_the_value_section_is_reported),
 		cmocka_unit_test(fixture_1ps_vcd_matches_the_true_edges_to_the_picosecond),
