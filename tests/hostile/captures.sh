@@ -385,6 +385,15 @@ assert t["hi_ns"] - t["width_ns"] == 10 and t["width_ns"] - t["lo_ns"] == 10, t
 PY
 }
 
+# A capture that starts between two ns (a VCD of 100 ps ticks from #5): each
+# edge's printed time is its own time to the ns (10.8 ns was printed 10).
+test_edges_of_a_capture_starting_between_two_ns_print_their_own_time() {
+	printf '$timescale 100 ps $end $scope module t $end $var wire 1 ! a $end $upscope $end\n$enddefinitions $end\n#5 0!\n#108 1!\n#163 0!\n#200\n' > "$TMP/sub.vcd"
+	"$SQWAVE" analyze "$TMP/sub.vcd" --quiet --csv "$TMP/sub.csv" 2> "$TMP/err" || fail "$(cat "$TMP/err")" || return 1
+	[ "$(cut -d, -f3 "$TMP/sub.csv" | tail -n +2 | tr '\n' ' ')" = "0.000000011 0.000000016 " ] ||
+		fail "$(cat "$TMP/sub.csv")" || return 1
+}
+
 # ---- classes that already hold --------------------------------------------------
 
 test_cut_and_flipped_sessions_never_crash() {
