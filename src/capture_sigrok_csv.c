@@ -10,8 +10,8 @@
 #include <string.h>
 
 #define SAMPLE_MAX 65536
-#define SCAN_SAMPLES (1u << 20)
-#define LOOKAHEAD_ROWS 65536     /* rows that decide logic or analog without units */  /* level-finder values for all analog columns */
+#define SCAN_SAMPLES (1u << 20)  /* level-finder values for all analog columns */
+#define LOOKAHEAD_ROWS 65536     /* rows that decide logic or analog without units */
 
 /* libsigrok's time-column labels: unit of the column is 1000^-i s, except
  * "samples" (i = 0), which it prints for rates up to 1 Hz (seconds). */
