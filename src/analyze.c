@@ -227,7 +227,9 @@ static int cap_open(struct analyze_source *s, const char *path,
 	s->info.format = ci->format;
 	s->info.has_intended = false;
 	s->cap_start_ps = ci->start_ps;
-	s->info.capture_start_ns = s->cap_start_ps / CAPTURE_PS_PER_NS;
+	/* rounded, as the edges are: start + offset is then each edge's own
+	 * time to the ns (a truncated start put a VCD edge at 10.8 ns at 10) */
+	s->info.capture_start_ns = capture_ps_round_ns(s->cap_start_ps);
 	s->cap_lo_ns = clamp_off(-((-ci->edge_lo_ps + CAPTURE_PS_PER_NS - 1) / CAPTURE_PS_PER_NS));
 	s->cap_hi_ns = clamp_off((ci->edge_hi_ps + CAPTURE_PS_PER_NS - 1) / CAPTURE_PS_PER_NS);
 	return 0;
@@ -253,7 +255,7 @@ static int cap_next(struct analyze_source *s, struct edge_rec *e)
 		s->info.capture_gaps++;
 	}
 	e->seq = s->cap_seq++;
-	e->intended_ns = (uint64_t)capture_ps_round_ns(ce.t_ps - s->cap_start_ps);
+	e->intended_ns = (uint64_t)(capture_ps_round_ns(ce.t_ps) - s->info.capture_start_ns);
 	/* the "write window" of a capture edge: where, given the sample
 	 * resolution, the line really changed; pulse bounds come from it */
 	e->wake_off_ns = e->write_begin_off_ns = s->cap_lo_ns;

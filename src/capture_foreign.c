@@ -306,6 +306,8 @@ static int fg_open(struct capture *c)
 	if (c->opts.samplerate_hz > 0)
 		s->rate = c->opts.samplerate_hz;
 	nf = csvread_next(&s->r);
+	if (nf == CSVREAD_ERR)
+		return capture_err(c, s->r.line, "%s", csvread_why(&s->r));
 	if (nf < 1)
 		return capture_err(c, s->r.line, "no header row (a time column and channel names)");
 	s->tcol = time_header(s->r.f[0], &ue, &smp) ? 0 : -1;
@@ -322,13 +324,19 @@ static int fg_open(struct capture *c)
 		struct csv_field f = s->r.f[i];
 		const char *u = memchr(f.p, '(', f.len);
 
+		int ch;
+
 		/* DSView DSO columns: "CH0 (Unit: V)" */
 		if (u && u > f.p)
 			f.len = (size_t)(u - f.p);
 		while (f.len && f.p[f.len - 1] == ' ')
 			f.len--;
-		if (capture_add_channel(c, f.p, f.len) < 0)
+		ch = capture_add_channel(c, f.p, f.len);
+		if (ch < 0)
 			return -1;
+		/* a unit says analog, whatever the first value (0 V is a bit too) */
+		c->chans[ch].analog = u && capture_memmem(u, (size_t)(s->r.f[i].p + s->r.f[i].len - u),
+							"Unit:") != NULL;
 	}
 	s->nch = (unsigned)(nf - (s->tcol + 1));
 	if (!s->nch)
@@ -347,7 +355,8 @@ static int fg_open(struct capture *c)
 		struct csv_field f = s->r.f[s->tcol + 1 + k];
 		double v;
 
-		if (f.len == 1 && (f.p[0] == '0' || f.p[0] == '1' || f.p[0] == 'X' || f.p[0] == 'x'))
+		if (f.len == 1 && (f.p[0] == '0' || f.p[0] == '1' || f.p[0] == 'X' || f.p[0] == 'x') &&
+		    !c->chans[k].analog)
 			continue;
 		if (csv_parse_double(f.p, f.len, s->r.dec, &v))
 			return capture_err(c, s->r.line, "'%.*s' in %s is neither a logic level nor a "
@@ -438,9 +447,15 @@ static int fg_select(struct capture *c, unsigned ch, int bit)
 				capture_levelscan_free(&ls);
 				return capture_err(c, s->r.line, "%s", csvread_why(&s->r));
 			}
-			if ((unsigned)nf > s->col &&
-			    !csv_parse_double(s->r.f[s->col].p, s->r.f[s->col].len, s->r.dec, &v))
-				capture_levelscan_add(&ls, v);
+			if (nf == 0 || is_comment(s->r.f[0].p, s->r.f[0].len) || (unsigned)nf <= s->col)
+				continue;
+			if (csv_parse_sample(s->r.f[s->col].p, s->r.f[s->col].len, s->r.dec, &v)) {
+				capture_levelscan_free(&ls);
+				return capture_err(c, s->r.line, "'%.*s' is not a number (an analog column)",
+						   (int)(s->r.f[s->col].len > 40 ? 40 : s->r.f[s->col].len),
+						   s->r.f[s->col].p);
+			}
+			capture_levelscan_add(&ls, v);
 		}
 		capture_levels_from_scan(&ls, &lv);
 		capture_levelscan_free(&ls);
@@ -480,14 +495,17 @@ static int fg_next(struct capture *c, struct capture_edge *e)
 			return -1;
 		if (t < s->prev_t)
 			return capture_err(c, s->r.line, "time goes backwards");
-		s->prev_t = t;
-		c->info.end_ps = t;
 		f = s->r.f[s->col];
 		if (s->analog) {
 			double v, x;
 
-			if (csv_parse_double(f.p, f.len, s->r.dec, &v))
-				v = NAN;
+			s->prev_t = t;
+			c->info.end_ps = t;
+			/* text is no sample (a column of it read as one level: 0
+			 * edges, exit 0); nan/inf are missing ones */
+			if (csv_parse_sample(f.p, f.len, s->r.dec, &v))
+				return capture_err(c, s->r.line, "'%.*s' is not a number (an analog column)",
+						   (int)(f.len > 40 ? 40 : f.len), f.p);
 			if (capture_analog_feed(&s->an, s->row++, v, &x, &lv)) {
 				double fl = floor(x);
 
@@ -507,6 +525,14 @@ static int fg_next(struct capture *c, struct capture_edge *e)
 		if (lv < -1)
 			return capture_err(c, s->r.line, "'%.*s' is not 0, 1 or X",
 					   (int)(f.len > 40 ? 40 : f.len), f.p);
+		/* a row per instant: two rows of one time with different levels
+		 * would be a pulse of 0 s */
+		if (t == s->prev_t && s->tcol >= 0 && lv >= 0 && s->lg.level >= 0 && lv != s->lg.level)
+			return capture_err(c, s->r.line, "time '%.*s' repeats the row before with "
+					   "another level", (int)(s->r.f[s->tcol].len > 40 ? 40 :
+								  s->r.f[s->tcol].len), s->r.f[s->tcol].p);
+		s->prev_t = t;
+		c->info.end_ps = t;
 		switch (capture_logic_step(&s->lg, lv, &e->flags)) {
 		case CAPTURE_LOGIC_FIRST:
 			c->info.initial_level = lv;
@@ -571,8 +597,12 @@ static int fg_scan(struct capture *c, signed char *has_edge)
 			int b;
 
 			if (c->chans[k].analog) {
-				if (!csv_parse_double(f.p, f.len, s->r.dec, &v))
-					capture_levelscan_add(&ls[k], v);
+				if (csv_parse_sample(f.p, f.len, s->r.dec, &v)) {
+					capture_err(c, s->r.line, "'%.*s' is not a number (an analog column)",
+						    (int)(f.len > 40 ? 40 : f.len), f.p);
+					goto out;
+				}
+				capture_levelscan_add(&ls[k], v);
 				continue;
 			}
 			b = f.len == 1 && (f.p[0] == '0' || f.p[0] == '1') ? f.p[0] - '0' : -1;

@@ -37,7 +37,8 @@ void capture_levelscan_free(struct capture_levelscan *ls)
 
 void capture_levelscan_add(struct capture_levelscan *ls, double v)
 {
-	if (isnan(v))
+	/* missing or clipped (nan, +-inf: a .sr float, a scope's overflow) */
+	if (!isfinite(v))
 		return;
 	if (v < ls->min)
 		ls->min = v;
@@ -215,7 +216,7 @@ void capture_analog_init(struct capture_analog *a, double thr, double hyst, int 
 
 int capture_analog_feed(struct capture_analog *a, int64_t i, double v, double *x, int *level)
 {
-	if (isnan(v)) {
+	if (!isfinite(v)) {
 		a->have_prev = 0;
 		return 0;
 	}

@@ -75,6 +75,8 @@ static int saleae_open(struct capture *c)
 		return -1;
 	ver = saleae_header(c->data, c->len);
 	nf = csvread_next(&s->r);
+	if (nf == CSVREAD_ERR)
+		return capture_err(c, s->r.line, "%s", csvread_why(&s->r));
 	if (nf < 2 || !ver)
 		return capture_err(c, 1, "not a Saleae CSV header (Time [s],Channel 0,...)");
 	s->sample_numbers = capture_starts(s->r.f[0].p, s->r.f[0].len, "Sample");
@@ -195,7 +197,6 @@ static int saleae_next(struct capture *c, struct capture_edge *e)
 			return -1;
 		if (t < s->prev_t)
 			return capture_err(c, s->r.line, "time goes backwards");
-		s->prev_t = t;
 		if ((unsigned)nf <= s->col)
 			return capture_err(c, s->r.line, "%d fields, expected %u (truncated row?)", nf,
 					   s->nch + 1);
@@ -204,6 +205,13 @@ static int saleae_next(struct capture *c, struct capture_edge *e)
 		if (lv < -1)
 			return capture_err(c, s->r.line, "'%.*s' is not 0, 1 or X",
 					   (int)(f.len > 40 ? 40 : f.len), f.p);
+		/* Saleae writes one row per instant; two rows of one time with
+		 * different levels would be a pulse of 0 s */
+		if (t == s->prev_t && lv >= 0 && s->lg.level >= 0 && lv != s->lg.level)
+			return capture_err(c, s->r.line, "time '%.*s' repeats the row before with "
+					   "another level (not a Saleae export, or an edited one)",
+					   (int)(s->r.f[0].len > 40 ? 40 : s->r.f[0].len), s->r.f[0].p);
+		s->prev_t = t;
 		switch (capture_logic_step(&s->lg, lv, &e->flags)) {
 		case CAPTURE_LOGIC_FIRST:
 			if (t == c->info.start_ps)

@@ -482,6 +482,8 @@ static int scope_hdr_generic(struct capture *c, struct scope *s)
 {
 	int nf = csvread_next(&s->r);
 
+	if (nf == CSVREAD_ERR)
+		return capture_err(c, s->r.line, "%s", csvread_why(&s->r));
 	if (nf < 2)
 		return capture_err(c, s->r.line, "expected a header row: time, channel names");
 	for (int i = 1; i < nf; i++)
@@ -531,13 +533,9 @@ static int scope_value(struct capture *c, struct scope *s, struct csv_field f, d
 {
 	if (!field_num(s, f, v))
 		return 0;
-	/* clipped or missing samples */
-	if (f.len == 0 || (f.len >= 3 && (!memcmp(f.p, "***", 3) || csv_field_is(f, "nan") ||
-					  csv_field_is(f, "inf") || csv_field_is(f, "-inf") ||
-					  csv_field_is(f, "+inf")))) {
-		*v = NAN;
+	/* clipped or missing samples (NAN) */
+	if (!csv_parse_sample(f.p, f.len, s->r.dec, v))
 		return 0;
-	}
 	return capture_err(c, s->r.line, "'%.*s' is not a number", (int)(f.len > 40 ? 40 : f.len), f.p);
 }
 

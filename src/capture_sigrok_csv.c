@@ -11,6 +11,7 @@
 
 #define SAMPLE_MAX 65536
 #define SCAN_SAMPLES (1u << 20)  /* level-finder values for all analog columns */
+#define LOOKAHEAD_ROWS 65536     /* rows that decide logic or analog without units */
 
 /* libsigrok's time-column labels: unit of the column is 1000^-i s, except
  * "samples" (i = 0), which it prints for rates up to 1 Hz (seconds). */
@@ -29,6 +30,7 @@ struct srcsv {
 	double rate;          /* Hz, 0 unknown */
 	unsigned first_col;   /* 1 with a time column */
 	unsigned nch;
+	unsigned char *kind;  /* per column from the units row: 1 logic, 2 analog */
 	int64_t rows;         /* data rows */
 	int64_t last_index;   /* sample index of the last row */
 	/* stream */
@@ -130,6 +132,31 @@ static int64_t srcsv_time(const struct srcsv *s, double x)
 	}
 }
 
+/* Without a units row, a column is logic when its values are 0 and 1: look
+ * at the first rows (a sine starts at 0 V too). The data row just split is
+ * left as it was. */
+static int srcsv_lookahead(struct capture *c, struct srcsv *s)
+{
+	struct csvread r;
+	int nf;
+
+	if (csvread_init(&r, s->r.rec, (size_t)(s->r.end - s->r.rec), ','))
+		return -1;
+	for (unsigned row = 0; row < LOOKAHEAD_ROWS && (nf = csvread_next(&r)) != CSVREAD_EOF; row++) {
+		if (nf <= 0 || r.f[0].p[0] == ';')
+			continue;
+		for (unsigned k = 0; k < s->nch && s->first_col + k < (unsigned)nf; k++) {
+			double v;
+
+			if (!c->chans[k].analog && !field_is_bit(r.f[s->first_col + k]) &&
+			    !csv_parse_sample(r.f[s->first_col + k].p, r.f[s->first_col + k].len, '.', &v))
+				c->chans[k].analog = 1;
+		}
+	}
+	csvread_free(&r);
+	return 0;
+}
+
 static int srcsv_open(struct capture *c)
 {
 	struct srcsv *s = calloc(1, sizeof(*s));
@@ -194,6 +221,8 @@ static int srcsv_open(struct capture *c)
 		s->rate = c->opts.samplerate_hz;
 	/* label row: units ("microseconds,logic,V DC") or names ("Time,D0") */
 	nf = csvread_next(&s->r);
+	if (nf == CSVREAD_ERR)  /* a row of a million fields is not "no data" */
+		return capture_err(c, s->r.line, "%s", csvread_why(&s->r));
 	if (nf <= 0)
 		return capture_err(c, s->r.line, "no data rows");
 	for (int i = 0; i < nf; i++) {
@@ -230,7 +259,15 @@ static int srcsv_open(struct capture *c)
 		s->first_col = (unsigned)s->has_time;
 		if (nf > 0 && csv_field_is(s->r.f[nf - 1], "Trigger"))
 			nf--;
-		if (!units_row) {
+		if (units_row) {
+			/* the units say which columns are logic ("logic") and which
+			 * analog ("V DC", ...): an analog column may well start at 0 V */
+			s->kind = calloc((size_t)nf + 1, 1);
+			if (!s->kind)
+				return -1;
+			for (int i = (int)s->first_col; i < nf; i++)
+				s->kind[i - (int)s->first_col] = csv_field_is(s->r.f[i], "logic") ? 1 : 2;
+		} else {
 			for (int i = (int)s->first_col; i < nf; i++)
 				if (capture_add_channel(c, s->r.f[i].p, s->r.f[i].len) < 0)
 					return -1;
@@ -239,6 +276,8 @@ static int srcsv_open(struct capture *c)
 		s->data_off = csvread_tell(&s->r);
 		s->data_line = s->r.next_line;
 		nf = csvread_next(&s->r);
+		if (nf == CSVREAD_ERR)
+			return capture_err(c, s->r.line, "%s", csvread_why(&s->r));
 		if (nf <= 0)
 			return capture_err(c, s->r.line, "no data rows after the header");
 	} else {
@@ -290,7 +329,9 @@ static int srcsv_open(struct capture *c)
 	if ((unsigned)nf < s->first_col + s->nch)
 		return capture_err(c, s->r.line, "%d fields, expected %u", nf, s->first_col + s->nch);
 	for (unsigned i = 0; i < s->nch; i++)
-		c->chans[i].analog = !field_is_bit(s->r.f[s->first_col + i]);
+		c->chans[i].analog = s->kind ? s->kind[i] == 2 : !field_is_bit(s->r.f[s->first_col + i]);
+	if (!s->kind && srcsv_lookahead(c, s))
+		return -1;
 	if (s->has_time) {
 		int64_t v;
 
@@ -389,6 +430,17 @@ static int srcsv_open(struct capture *c)
 	return 0;
 }
 
+/* An analog value: a number, or NAN where libsigrok printed nan/inf (a
+ * missing or overrange sample); text is an error, never skipped (a column
+ * of text once read as "one level only": 0 edges, exit 0). */
+static int srcsv_sample(struct capture *c, struct srcsv *s, struct csv_field f, double *v)
+{
+	if (!csv_parse_sample(f.p, f.len, '.', v))
+		return 0;
+	return capture_err(c, s->r.line, "'%.*s' is not a number (an analog column)",
+			   (int)(f.len > 40 ? 40 : f.len), f.p);
+}
+
 /* Every value of analog column @col through the level finder. */
 static int srcsv_collect(struct capture *c, struct srcsv *s, unsigned col,
 			 struct capture_levelscan *ls)
@@ -409,8 +461,9 @@ static int srcsv_collect(struct capture *c, struct srcsv *s, unsigned col,
 		if ((unsigned)nf > s->first_col + col) {
 			struct csv_field f = s->r.f[s->first_col + col];
 
-			if (!csv_parse_double(f.p, f.len, '.', &v))
-				capture_levelscan_add(ls, v);
+			if (srcsv_sample(c, s, f, &v))
+				return -1;
+			capture_levelscan_add(ls, v);
 		}
 	}
 	return 0;
@@ -456,8 +509,9 @@ static int srcsv_scan(struct capture *c, signed char *has_edge)
 			double v;
 
 			if (c->chans[k].analog) {
-				if (!csv_parse_double(f.p, f.len, '.', &v))
-					capture_levelscan_add(&ls[k], v);
+				if (srcsv_sample(c, s, f, &v))
+					goto out;
+				capture_levelscan_add(&ls[k], v);
 			} else if (f.len == 1 && (f.p[0] == '0' || f.p[0] == '1')) {
 				if (!have_first)
 					first[k] = f.p[0];
@@ -550,14 +604,21 @@ static int srcsv_next(struct capture *c, struct capture_edge *e)
 		s->row++;
 		if (idx < s->prev_index)
 			return capture_err(c, s->r.line, "time goes backwards");
+		/* libsigrok prints each sample's time once; two rows of one time
+		 * with different levels would be a pulse of 0 s */
+		if (idx == s->prev_index && s->has_time && !s->analog && s->level >= 0 &&
+		    field_is_bit(s->r.f[s->first_col + s->col]) &&
+		    s->r.f[s->first_col + s->col].p[0] - '0' != s->level)
+			return capture_err(c, s->r.line, "time '%.*s' repeats the row before with "
+					   "another level (not a libsigrok export, or an edited one)",
+					   (int)(s->r.f[0].len > 40 ? 40 : s->r.f[0].len), s->r.f[0].p);
 		s->prev_index = idx;
 		f = s->r.f[s->first_col + s->col];
 		if (s->analog) {
 			double v, x;
 
-			if (csv_parse_double(f.p, f.len, '.', &v))
-				return capture_err(c, s->r.line, "'%.*s' is not a number",
-						   (int)(f.len > 40 ? 40 : f.len), f.p);
+			if (srcsv_sample(c, s, f, &v))
+				return -1;
 			if (capture_analog_feed(&s->an, idx, v, &x, &lv)) {
 				e->t_ps = srcsv_time(s, x);
 				e->sample = (int64_t)ceil(x);
@@ -599,6 +660,7 @@ static void srcsv_close(struct capture *c)
 	if (!s)
 		return;
 	csvread_free(&s->r);
+	free(s->kind);
 	free(s);
 	c->priv = NULL;
 }

@@ -248,6 +248,10 @@ static long entry_suffix(const char *name, size_t nlen, size_t at)
 
 	if (at >= nlen || name[at] != '-' || nlen - at < 2 || nlen - at > 10)
 		return -1;
+	/* "logic-1-01" is not chunk 1: sigrok opens the entries by their
+	 * printed names ("%s-%d"), and never finds it */
+	if (name[at + 1] == '0')
+		return -1;
 	for (size_t i = at + 1; i < nlen; i++) {
 		if (name[i] < '0' || name[i] > '9')
 			return -1;
@@ -332,6 +336,34 @@ static int chunk_cmp(const void *a, const void *b)
 	long x = ((const struct sr_chunk *)a)->num, y = ((const struct sr_chunk *)b)->num;
 
 	return (x > y) - (x < y);
+}
+
+/* The chunks sigrok reads (libsigrok's session driver opens entries by
+ * name): a bare "logic-1" entry alone, else "logic-1-1", "-2", ... up to
+ * the first missing number. Entries past a gap are left out with a note (a
+ * session that lost a chunk: sigrok drops the rest too, and joining the
+ * pieces would put edges across the hole). @l is sorted by number. */
+static int sr_chunks_pick(struct capture *c, struct sr_chunks *l)
+{
+	unsigned k;
+
+	for (k = 1; k < l->n; k++)
+		if (l->c[k].num == l->c[k - 1].num)
+			return capture_err(c, 0, "two zip entries named '%s' (corrupt .sr)", l->c[k].name);
+	if (l->n && l->c[0].num == 0) {
+		if (l->n > 1)
+			capture_note(c, "'%s' read alone, as sigrok does; '%s'%s not read", l->c[0].name,
+				     l->c[1].name, l->n > 2 ? " and later" : "");
+		l->n = 1;
+		return 0;
+	}
+	for (k = 0; k < l->n && l->c[k].num == (long)k + 1; k++)
+		;
+	if (k < l->n && k > 0)
+		capture_note(c, "'%s'%s not read: chunk %u is missing (sigrok stops there too)",
+			     l->c[k].name, k + 1 < l->n ? " and later" : "", k + 1);
+	l->n = k;
+	return 0;
 }
 
 static int range_cmp(const void *a, const void *b)
@@ -501,6 +533,25 @@ static int sr_open(struct capture *c)
 		if (s->analog[k].chunks.n)
 			qsort(s->analog[k].chunks.c, s->analog[k].chunks.n, sizeof(struct sr_chunk),
 			      chunk_cmp);
+	if (sr_chunks_pick(c, &s->logic))
+		goto out;
+	for (unsigned k = 0; k < s->nanalog; k++)
+		if (sr_chunks_pick(c, &s->analog[k].chunks))
+			goto out;
+	/* sigrok refuses a session whose data it cannot find: so does sqwave
+	 * (0 edges from a session that lost its data is a wrong answer) */
+	if (s->nlogic && !s->logic.n) {
+		capture_err(c, 0, "no logic data: no '%s' or '%s-1' entry in this zip (truncated or "
+			    "corrupt .sr)", sc.capturefile, sc.capturefile);
+		goto out;
+	}
+	for (unsigned k = 0; k < s->nanalog; k++)
+		if (!s->analog[k].chunks.n) {
+			capture_err(c, 0, "no data for analog channel '%s': no 'analog-1-%u-1' entry in "
+				    "this zip (truncated or corrupt .sr)", c->chans[s->analog[k].chan].name,
+				    s->analog[k].idx);
+			goto out;
+		}
 	for (unsigned i = 0; i < s->logic.n; i++)
 		s->total += s->logic.c[i].usize;
 	if (s->total % s->unitsize)
@@ -518,8 +569,6 @@ static int sr_open(struct capture *c)
 				s->total = n;
 		}
 	}
-	if (s->nlogic && !s->logic.n)
-		capture_note(c, "no logic data ('%s' chunks) in this session", sc.capturefile);
 	if (c->opts.samplerate_hz > 0)
 		s->rate = c->opts.samplerate_hz;
 	if (!(s->rate > 0)) {

@@ -36,6 +36,9 @@ struct vcd {
 	uint64_t first_ticks;
 	int64_t t_ps;
 	int64_t last_ps;         /* the last timestamp read */
+	/* the selected signal's last value at the current time, applied when
+	 * the time advances: changes within one timestamp are not pulses */
+	int pend, pend_lv;
 	int done;
 };
 
@@ -122,8 +125,14 @@ static int vcd_timescale(struct capture *c, struct vcd *v)
 	num = strtol(buf, (char **)&u, 10);
 	if (u == buf)
 		num = 1;
+	/* IEEE 1364 allows 1, 10 and 100; some writers put "1000 ns" or "250
+	 * ps", which sigrok reads as it says: so does sqwave, with a note */
+	if (num < 1 || num > 1000000)
+		return capture_err(c, line, "$timescale '%s': the number must be 1, 10 or 100 "
+				   "(or up to 1000000, as sigrok reads it)", buf);
 	if (num != 1 && num != 10 && num != 100)
-		return capture_err(c, line, "$timescale '%s': the number must be 1, 10 or 100", buf);
+		capture_note(c, "$timescale %s: not 1, 10 or 100 as IEEE 1364 has it; read as written",
+			     buf);
 	if (!strcmp(u, "s"))
 		unit = CAPTURE_PS_PER_S;
 	else if (!strcmp(u, "ms"))
@@ -471,6 +480,7 @@ static int vcd_select(struct capture *c, unsigned ch, int bit)
 	v->have_time = 0;
 	v->ticks = 0;
 	v->t_ps = 0;
+	v->pend = 0;
 	v->done = 0;
 	c->info.start_ps = 0;
 	c->info.initial_level = -1;
@@ -489,9 +499,24 @@ static int vcd_level(char ch)
 	}
 }
 
-/* A value for the selected signal: returns 1 when it is an edge. */
-static int vcd_value(struct capture *c, struct vcd *v, int lv, struct capture_edge *e)
+/* A value for the selected signal, at the current time: only the last
+ * value of a timestamp counts (a simulator's delta-cycle glitch "#10 1! 0!",
+ * or a timestamp written twice, is no pulse of 0 ns; sigrok keeps the last
+ * value too), so it waits for the time to advance. */
+static void vcd_value(struct vcd *v, int lv)
 {
+	v->pend = 1;
+	v->pend_lv = lv;
+}
+
+/* Apply the pending value at the current time: returns 1 when it is an edge. */
+static int vcd_flush(struct capture *c, struct vcd *v, struct capture_edge *e)
+{
+	int lv = v->pend_lv;
+
+	if (!v->pend)
+		return 0;
+	v->pend = 0;
 	switch (capture_logic_step(&v->lg, lv, &e->flags)) {
 	case CAPTURE_LOGIC_FIRST:
 		if (!v->have_time || v->ticks == v->first_ticks)
@@ -521,6 +546,7 @@ static int vcd_next(struct capture *c, struct capture_edge *e)
 		if (k == '#') {
 			uint64_t ticks = 0;
 			int64_t ps;
+			int edge = 0;
 
 			if (l < 2)
 				return capture_err(c, v->line, "'#' without a time");
@@ -542,6 +568,8 @@ static int vcd_next(struct capture *c, struct capture_edge *e)
 				return capture_err(c, v->line, "time goes backwards (#%llu after #%llu)",
 						   (unsigned long long)ticks,
 						   (unsigned long long)v->ticks);
+			if (ticks != v->ticks || !v->have_time)
+				edge = vcd_flush(c, v, e);
 			if (!v->have_time) {
 				int64_t smp;
 
@@ -552,6 +580,8 @@ static int vcd_next(struct capture *c, struct capture_edge *e)
 			v->ticks = ticks;
 			v->t_ps = ps;
 			v->last_ps = ps;
+			if (edge)
+				return 1;
 		} else if (k == 'b' || k == 'B' || k == 'r' || k == 'R') {
 			const char *id;
 			size_t il;
@@ -578,8 +608,7 @@ static int vcd_next(struct capture *c, struct capture_edge *e)
 				if (!strchr("01xXzZuUwWlLhH-", ch))
 					return capture_err(c, v->line, "bad vector value '%.*s'",
 							   (int)(l > 40 ? 40 : l), t);
-				if (vcd_value(c, v, vcd_level(ch), e))
-					return 1;
+				vcd_value(v, vcd_level(ch));
 			}
 		} else if (k == '$') {
 			if (tok_is(t, l, "$comment")) {
@@ -593,13 +622,14 @@ static int vcd_next(struct capture *c, struct capture_edge *e)
 				return capture_err(c, v->line, "value '%c' without an identifier", k);
 			if (l - 1 != v->sel_idlen || memcmp(t + 1, v->sel_id, l - 1))
 				continue;
-			if (vcd_value(c, v, vcd_level(k), e))
-				return 1;
+			vcd_value(v, vcd_level(k));
 		} else {
 			return capture_err(c, v->line, "unexpected '%.*s' in the value changes",
 					   (int)(l > 40 ? 40 : l), t);
 		}
 	}
+	if (vcd_flush(c, v, e))
+		return 1;
 	v->done = 1;
 	if (v->have_time)
 		c->info.end_ps = vcd_snap(v, v->last_ps, &(int64_t){ 0 });

@@ -392,6 +392,29 @@ int csv_parse_double(const char *p, size_t len, char dec, double *out)
 	return 0;
 }
 
+int csv_parse_sample(const char *p, size_t len, char dec, double *out)
+{
+	static const char *const missing[] = { "nan", "-nan", "+nan", "inf", "+inf", "-inf" };
+	struct csv_field f = { p, len };
+
+	if (!csv_parse_double(p, len, dec, out))
+		return 0;
+	while (f.len && (*f.p == ' ' || *f.p == '\t'))
+		f.p++, f.len--;
+	while (f.len && (f.p[f.len - 1] == ' ' || f.p[f.len - 1] == '\t'))
+		f.len--;
+	for (size_t i = 0; i < sizeof(missing) / sizeof(missing[0]); i++)
+		if (csv_field_is(f, missing[i])) {
+			*out = NAN;
+			return 0;
+		}
+	if (f.len == 0 || (f.len >= 3 && !memcmp(f.p, "***", 3))) {
+		*out = NAN;
+		return 0;
+	}
+	return -1;
+}
+
 static const uint64_t pow10_u64[20] = {
 	1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
 	100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,

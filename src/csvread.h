@@ -104,6 +104,10 @@ int csv_field_starts(struct csv_field f, const char *prefix);
  * ("0.001250" -> -6, "1.5E-03" -> -4), the printing resolution.
  */
 int csv_parse_double(const char *p, size_t len, char dec, double *out);
+/* An analog sample: a number, or NAN for a sample that is missing or
+ * clipped (empty, "****", nan, -nan, inf, +inf, -inf: what scopes and
+ * libsigrok's %g print); -1 for anything else (text is not a sample). */
+int csv_parse_sample(const char *p, size_t len, char dec, double *out);
 int csv_parse_scaled(const char *p, size_t len, char dec, int scale, int64_t *out);
 int csv_parse_i64(const char *p, size_t len, int64_t *out);
 int csv_parse_quantum_exp(const char *p, size_t len, char dec, int *exp10);

@@ -91,6 +91,22 @@ elif name == "v2-mixed":
           ("analog5", "A0"), ("unitsize", 1)]
     session(sys.argv[2], 2, md(kv, False), [s & 0xf for s in wave(n, 2, 7)], 1,
             analog=(5, [3.3 * ((i // 37) & 1) for i in range(n)]))
+elif name in ("v2-lost-chunk", "v1-bare-beside-chunks"):
+    # what sigrok reads of a damaged session: chunks 1, 2 then a hole (chunk 4
+    # is not read), or a bare "logic-1" beside chunks (read alone)
+    kv = [("[device 1]", ""), ("capturefile", "logic-1"), ("total probes", 8), ("samplerate", "3 MHz"),
+          ("unitsize", 1)] + [(f"probe{k}", f"D{k - 1}") for k in range(1, 9)]
+    data = bytes(s & 0xff for s in wave(n, 4, 8))
+    q = len(data) // 4
+    with zipfile.ZipFile(sys.argv[2], "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("version", "2" if name[1] == "2" else "1")
+        z.writestr("metadata", md(kv, False))
+        if name == "v2-lost-chunk":
+            for k in (1, 2, 4):
+                z.writestr(f"logic-1-{k}", data[(k - 1) * q:k * q])
+        else:
+            z.writestr("logic-1-1", data[:q])
+            z.writestr("logic-1", data[q:])
 PY
 
 # The samples where channel @2 changes, by sigrok-cli's timing decoder: each
@@ -141,6 +157,8 @@ test_format_1_session_at_12_500000_MHz() { check v1-12.5MHz D0; }
 test_sixteen_probes_in_one_byte_samples() { check v2-16-probes-in-a-byte D7; }
 test_two_byte_samples() { check v2-unitsize-2 D12; }
 test_the_logic_channel_of_a_mixed_session() { check v2-mixed D2; }
+test_a_session_that_lost_a_chunk() { check v2-lost-chunk D4; }
+test_a_bare_logic_1_beside_chunks() { check v1-bare-beside-chunks D4; }
 
 for t in $(declare -F | awk '{print $3}' | grep '^test_'); do
 	if ( $t ); then

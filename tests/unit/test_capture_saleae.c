@@ -168,6 +168,25 @@ static void fixture_saleae_files_match_the_true_edges_within_10_ns(void **state)
 	}
 }
 
+/* Logic 2 writes a row per instant: a repeated time with another level is
+ * refused (it read as a pulse of 0 s); the same row twice is harmless. */
+static void a_repeated_time_with_another_level_is_refused(void **state)
+{
+	const char in[] = "Time [s],Channel 0,Channel 1\n0.000000000,0,1\n0.000001000,1,1\n"
+			  "0.000001000,1,0\n0.000002000,0,0\n0.000002000,1,0\n0.000003000,0,0\n";
+	struct capture *c = open_str(in, "dup.csv", "Channel 0");
+	struct edges x;
+
+	(void)state;
+	assert_non_null(c);
+	x = edges_read(c);
+	assert_int_equal(x.result, -1);
+	assert_int_equal(x.n, 2);
+	assert_true(error_mentions("dup.csv:6: time '0.000002000' repeats the row before with another level"));
+	edges_free(&x);
+	capture_close(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -178,6 +197,7 @@ int main(void)
 		cmocka_unit_test(a_moved_time_base_and_decimal_commas_are_fine),
 		cmocka_unit_test(channel_numbers_pick_channel_names),
 		cmocka_unit_test(malformed_rows_are_errors_with_their_line),
+		cmocka_unit_test(a_repeated_time_with_another_level_is_refused),
 		cmocka_unit_test(fixture_saleae_files_match_the_true_edges_within_10_ns),
 	};
 

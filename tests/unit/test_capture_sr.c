@@ -599,6 +599,149 @@ static void automatic_choice_finds_the_one_probe_of_512_that_toggles(void **stat
 	free(smp);
 }
 
+static int has_note(const struct capture_info *ci, const char *needle)
+{
+	for (unsigned i = 0; i < ci->n_notes; i++)
+		if (strstr(ci->notes[i], needle))
+			return 1;
+	return 0;
+}
+
+/* Which chunks hold the data is sigrok's rule (its session driver opens
+ * entries by name): a bare "logic-1" alone, else "logic-1-1", "-2", ... up
+ * to the first missing number. A session that lost chunk 2 is read up to
+ * the hole (with a note), not joined across it; one that lost its data is
+ * refused, not read as 0 edges. */
+static void chunks_are_the_ones_sigrok_reads_and_lost_data_is_refused(void **state)
+{
+	const char md[] = "[device 1]\ncapturefile=logic-1\ntotal probes=1\nsamplerate=1 MHz\n"
+			  "probe1=D0\nunitsize=1\n";
+	unsigned char a[100], b[100], *zip;
+	struct zip_in in[5];
+	size_t len;
+	struct capture *c;
+	struct edges x;
+	const struct capture_info *ci;
+
+	(void)state;
+	for (size_t i = 0; i < 100; i++) {
+		a[i] = (unsigned char)((i / 10) & 1);   /* edges at 10, 20, ..., 90 */
+		b[i] = (unsigned char)((i / 7) & 1);
+	}
+	in[0] = (struct zip_in){ "version", "2", 1, 0 };
+	in[1] = (struct zip_in){ "metadata", md, strlen(md), 1 };
+	/* chunks 1 and 3: chunk 2 is lost; only chunk 1 is the capture */
+	in[2] = (struct zip_in){ "logic-1-1", a, sizeof(a), 1 };
+	in[3] = (struct zip_in){ "logic-1-3", b, sizeof(b), 1 };
+	len = zip_build(in, 4, &zip);
+	c = t_open_mem(zip, len, "gap.sr", NULL);
+	if (!c)
+		fail_msg("%s", t_error());
+	ci = capture_info(c);
+	assert_int_equal(ci->end_ps, 100 * PS_PER_US);
+	x = edges_read(c);
+	assert_int_equal(x.result, 0);
+	assert_int_equal(x.n, 9);
+	assert_int_equal(x.e[8].t_ps, 90 * PS_PER_US);
+	assert_true(has_note(ci, "'logic-1-3' not read: chunk 2 is missing"));
+	edges_free(&x);
+	capture_close(c);
+	free(zip);
+	/* a bare "logic-1" is the data alone, whatever chunks sit beside it */
+	in[2] = (struct zip_in){ "logic-1-1", b, sizeof(b), 1 };
+	in[3] = (struct zip_in){ "logic-1", a, sizeof(a), 1 };
+	len = zip_build(in, 4, &zip);
+	c = t_open_mem(zip, len, "both.sr", NULL);
+	if (!c)
+		fail_msg("%s", t_error());
+	assert_int_equal(capture_info(c)->end_ps, 100 * PS_PER_US);
+	x = edges_read(c);
+	assert_int_equal(x.n, 9);
+	assert_int_equal(x.e[0].t_ps, 10 * PS_PER_US);
+	edges_free(&x);
+	capture_close(c);
+	free(zip);
+	/* no chunk 1 ("logic-1-01" is not it, sigrok never opens it), no chunk
+	 * at all, or a capturefile with no entry: refused, naming what is missing */
+	in[2] = (struct zip_in){ "logic-1-01", a, sizeof(a), 1 };
+	in[3] = (struct zip_in){ "logic-1-2", b, sizeof(b), 1 };
+	len = zip_build(in, 4, &zip);
+	assert_null(t_open_mem(zip, len, "lost.sr", NULL));
+	assert_true(error_mentions("lost.sr: no logic data: no 'logic-1' or 'logic-1-1' entry"));
+	free(zip);
+	len = zip_build(in, 2, &zip);
+	assert_null(t_open_mem(zip, len, "none.sr", NULL));
+	assert_true(error_mentions("no logic data"));
+	free(zip);
+	/* two entries of one name: which one is the data? */
+	in[2] = (struct zip_in){ "logic-1-1", a, sizeof(a), 1 };
+	in[3] = (struct zip_in){ "logic-1-1", b, sizeof(b), 1 };
+	len = zip_build(in, 4, &zip);
+	assert_null(t_open_mem(zip, len, "dup.sr", NULL));
+	assert_true(error_mentions("two zip entries named 'logic-1-1'"));
+	free(zip);
+	/* an analog channel without its data */
+	{
+		const char amd[] = "[device 1]\nsamplerate=1 MHz\ntotal analog=1\nanalog1=A0\n";
+
+		in[1] = (struct zip_in){ "metadata", amd, strlen(amd), 1 };
+		len = zip_build(in, 2, &zip);
+		assert_null(t_open_mem(zip, len, "an.sr", NULL));
+		assert_true(error_mentions("no data for analog channel 'A0': no 'analog-1-1-1'"));
+		free(zip);
+	}
+}
+
+/* A .sr float that is inf or nan is a missing sample (an overrange reading),
+ * never a level: one inf once made the levels 0 V and inf V and the
+ * capture 0 edges with exit 0. */
+static void non_finite_analog_samples_are_skipped_not_levels(void **state)
+{
+	const char md[] = "[device 1]\nsamplerate=1 MHz\ntotal analog=1\nanalog1=A0\n";
+	unsigned char an[1000 * 4], *zip;
+	struct zip_in in[3];
+	size_t len;
+	struct capture *c;
+	struct edges x;
+
+	(void)state;
+	for (size_t i = 0; i < 1000; i++) {
+		float v = (i / 50) & 1 ? 3.3f : 0.0f;
+		uint32_t u;
+
+		if (i % 97 == 3)
+			v = INFINITY;
+		if (i % 89 == 5)
+			v = NAN;
+		memcpy(&u, &v, 4);
+		for (int b = 0; b < 4; b++)
+			an[i * 4 + (size_t)b] = (unsigned char)(u >> (8 * b));
+	}
+	in[0] = (struct zip_in){ "version", "2", 1, 0 };
+	in[1] = (struct zip_in){ "metadata", md, strlen(md), 1 };
+	in[2] = (struct zip_in){ "analog-1-1-1", an, sizeof(an), 1 };
+	len = zip_build(in, 3, &zip);
+	c = t_open_mem(zip, len, "inf.sr", NULL);
+	if (!c)
+		fail_msg("%s", t_error());
+	x = edges_read(c);
+	assert_int_equal(x.result, 0);
+	assert_int_equal(x.n, 19);
+	for (size_t i = 0; i < x.n; i++) {
+		/* each edge is halfway between samples k-1 and k = 50, 100, ...
+		 * (0 V to 3.3 V), or, where sample k is missing (100, 450), at the
+		 * next one */
+		int64_t k = (int64_t)(i + 1) * 50;
+		int missing = k % 97 == 3 || k % 89 == 5;
+
+		assert_int_equal(x.e[i].t_ps, missing ? (k + 1) * PS_PER_US : k * PS_PER_US - PS_PER_US / 2);
+		assert_int_equal(x.e[i].level, (i + 1) & 1);
+	}
+	edges_free(&x);
+	capture_close(c);
+	free(zip);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -618,6 +761,8 @@ int main(void)
 		cmocka_unit_test(a_mixed_session_reads_its_logic_and_its_analog_channels),
 		cmocka_unit_test(zip_bombs_are_refused_and_real_compression_is_not),
 		cmocka_unit_test(automatic_choice_finds_the_one_probe_of_512_that_toggles),
+		cmocka_unit_test(chunks_are_the_ones_sigrok_reads_and_lost_data_is_refused),
+		cmocka_unit_test(non_finite_analog_samples_are_skipped_not_levels),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
