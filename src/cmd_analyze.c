@@ -934,6 +934,7 @@ int analyze_write_json(const char *path, const struct analysis *a)
 struct csv_out {
 	struct outfile_buf ob;
 	const struct analysis *a;
+	uint64_t rows;
 };
 
 /* Seconds with 9 decimals, exactly, from ns. */
@@ -965,6 +966,7 @@ static void csv_edge(void *ctx, const struct edge_rec *e, int64_t latency_ns,
 		    ? s->capture_start_ns + (int64_t)e->intended_ns
 		    : (int64_t)(e->intended_ns - co->a->first.intended_ns);
 
+	co->rows++;
 	outfile_buf_reserve(o);
 	outfile_buf_u64(o, e->seq);
 	outfile_buf_c(o, ',');
@@ -1321,6 +1323,7 @@ int cmd_analyze(int argc, char **argv)
 		}
 		outfile_buf_init(&co->ob, f);
 		co->a = a;
+		co->rows = 0;
 		outfile_buf_str(&co->ob, head, sizeof(head) - 1);
 		analysis_set_edge_cb(a, csv_edge, co);
 	}
@@ -1329,6 +1332,10 @@ int cmd_analyze(int argc, char **argv)
 	if (got < 0) {
 		why = analyze_source_error(src, &st);
 		pr_err("%s", why);
+		/* kept, as export keeps the records before a bad one: it says so */
+		if (co && strcmp(csv, "-"))
+			pr_warn("%s is incomplete: it holds the %" PRIu64 " edges read before the error",
+				csv, co->rows);
 		ret = st == ANALYZE_E_IO ? SQW_EXIT_RUNTIME : SQW_EXIT_USAGE;
 		goto out;
 	}

@@ -424,6 +424,18 @@ test_a_vcd_whose_time_goes_backwards_is_exit_2_with_its_line() {
 	local rc=$?
 	[ $rc -eq 2 ] || fail "exit $rc" || return 1
 	grep -q "b.vcd:5:" "$TMP/err" || fail "$(cat "$TMP/err")" || return 1
+	# found after 20 edges: the --csv written up to there is kept, and said
+	# to be incomplete (as export keeps the records before a bad one)
+	{ printf '$timescale 1 ns $end $scope module t $end $var wire 1 ! a $end $upscope $end\n'
+	  printf '$enddefinitions $end\n'
+	  for k in $(seq 0 20); do printf '#%d %d!\n' $((k * 500000)) $((k % 2)); done
+	  printf '#5 0!\n'; } > "$TMP/b20.vcd"
+	"$SQWAVE" analyze "$TMP/b20.vcd" --csv "$TMP/b20.csv" > /dev/null 2> "$TMP/err"
+	[ $? -eq 2 ] || fail "--csv: exit not 2" || return 1
+	grep -q "b20.vcd:24: time goes backwards" "$TMP/err" || fail "$(cat "$TMP/err")" || return 1
+	grep -q "b20.csv is incomplete: it holds the 19 edges read before the error" "$TMP/err" ||
+		fail "$(cat "$TMP/err")" || return 1
+	[ "$(wc -l < "$TMP/b20.csv")" -eq 20 ] || fail "$(cat "$TMP/b20.csv")" || return 1
 }
 
 for t in $(declare -F | awk '{print $3}' | grep '^test_'); do
