@@ -226,6 +226,14 @@ const char *config_quote(const char *value, char *buf, size_t len)
 			o += 3;
 			break;
 		}
+		/* C1 controls (U+0080..U+009F, UTF-8 c2 80..c2 9f) are controls too. */
+		if (ch == 0xc2 && (unsigned char)value[i + 1] >= 0x80 &&
+		    (unsigned char)value[i + 1] <= 0x9f) {
+			o += (size_t)snprintf(buf + o, len - o, "\\u%04x",
+					      (unsigned char)value[i + 1]);
+			i++;
+			continue;
+		}
 		o += msgbuf_escape_char(buf + o, ch, MSGBUF_ESC_QUOTED);
 	}
 	buf[o++] = '"';
@@ -322,6 +330,29 @@ static int cfg_parse_bool(const char *s, int64_t *out)
 	return -1;
 }
 
+/*
+ * The offset of the first control character of @s, or -1: C0 (but newline
+ * and tab in a multi-line @text), DEL and C1 (U+0080..U+009F), and in one line
+ * U+2028/U+2029 (line and paragraph separators). Values are printed on the
+ * terminal (check's header, the summary) and kept in the log: an escape
+ * sequence in a board name must not reach either.
+ */
+static int cfg_text_bad(const char *s, bool text)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i;
+
+	for (i = 0; p[i]; i++) {
+		if ((p[i] < 0x20 && !(text && (p[i] == '\n' || p[i] == '\t'))) || p[i] == 0x7f)
+			return (int)i;
+		if (p[i] == 0xc2 && p[i + 1] >= 0x80 && p[i + 1] <= 0x9f)
+			return (int)i;
+		if (!text && p[i] == 0xe2 && p[i + 1] == 0x80 && (p[i + 2] == 0xa8 || p[i + 2] == 0xa9))
+			return (int)i;
+	}
+	return -1;
+}
+
 static const char *cfg_file_kind(enum cfg_source src)
 {
 	return src == CFG_SRC_BOARD ? "a board file" : "a profile";
@@ -388,8 +419,22 @@ enum cfg_result config_item_parse(const struct cfg_item *it, const char *name, c
 				config_quote(value, q, sizeof(q)));
 			return CFG_E_TYPE;
 		}
-		break;
+		/* fall through */
 	case CFG_T_TEXT:
+		i = cfg_text_bad(value, it->type == CFG_T_TEXT);
+		if (i >= 0) {
+			msgbuf_set(err, errlen, "%s must be %s without control characters, got %s "
+				   "(byte %d)", name, config_item_allowed(it, allowed,
+				   sizeof(allowed)), config_quote(value, q, sizeof(q)), i + 1);
+			return CFG_E_TYPE;
+		}
+		if (strlen(value) > (it->type == CFG_T_TEXT ? CFG_TEXT_MAX : CFG_STRING_MAX)) {
+			msgbuf_set(err, errlen, "%s must be %s of at most %d bytes, got %zu bytes",
+				   name, config_item_allowed(it, allowed, sizeof(allowed)),
+				   it->type == CFG_T_TEXT ? CFG_TEXT_MAX : CFG_STRING_MAX,
+				   strlen(value));
+			return CFG_E_RANGE;
+		}
 		break;
 	case CFG_T_ENUM:
 		for (i = 0; it->choices[i]; i++) {
