@@ -191,13 +191,28 @@ int cfgpath_list(enum cfgpath_kind kind, struct cfgpath_entry **out)
 	return (int)n;
 }
 
+/* @s for a message: control characters escaped, at most about 80 bytes. */
+static const char *shown(const char *s, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	for (; *s && o + MSGBUF_ESC_MAX + 4 < len && o < 80; s++)
+		o += msgbuf_escape_char(buf + o, (unsigned char)*s, MSGBUF_ESC_QUOTED);
+	if (*s) {
+		memcpy(buf + o, "...", 3);
+		o += 3;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
 int cfgpath_resolve(enum cfgpath_kind kind, const char *arg, char *out, size_t outlen,
 		    char *origin, size_t originlen, char *err, size_t errlen)
 {
 	struct cfgpath_dir dirs[CFGPATH_MAX_DIRS];
 	struct cfgpath_entry *known;
-	char name[256], path[PATH_MAX];
-	int nd, d, nk, i, shown = 0;
+	char name[256], path[PATH_MAX], odd[PATH_MAX + 64] = "", sa[128], sn[128];
+	int nd, d, nk, i, shown_n = 0;
 	const char *hint = NULL;
 
 	if (err && errlen)
@@ -219,12 +234,32 @@ int cfgpath_resolve(enum cfgpath_kind kind, const char *arg, char *out, size_t o
 			snprintf(origin, originlen, "file");
 		return 0;
 	}
+	/* A short name is what `sqwave boards` lists: a file name without its
+	 * .yaml, not hidden ("..", ".x"), no longer than a file name can be. */
 	strip_yaml(arg, name, sizeof(name));
+	if (name[0] == '.' || strlen(name) + 5 > NAME_MAX) {
+		msgbuf_add(err, errlen, "\"%s\" is no %s name (`sqwave boards` lists them: "
+			   "names of at most %d characters, not starting with a dot) and no file "
+			   "of that name is here", shown(arg, sa, sizeof(sa)), kind_word(kind),
+			   NAME_MAX - 5);
+		errno = name[0] == '.' ? ENOENT : ENAMETOOLONG;
+		return -1;
+	}
 	nd = cfgpath_dirs(kind, dirs, CFGPATH_MAX_DIRS);
 	for (d = 0; d < nd; d++) {
+		struct stat sb;
+
 		if (snprintf(path, sizeof(path), "%s/%s.yaml", dirs[d].path, name) >=
-		    (int)sizeof(path) || !is_file(path))
+		    (int)sizeof(path))
 			continue;
+		/* A directory, a FIFO, a dangling or looping link: skipped, as
+		 * `sqwave boards` skips it, and named if nothing else is found. */
+		if (!is_file(path)) {
+			if (!odd[0] && lstat(path, &sb) == 0)
+				snprintf(odd, sizeof(odd), "; %s is there but is not a regular "
+					 "file one can read", path);
+			continue;
+		}
 		if (strlen(path) >= outlen) {
 			msgbuf_add(err, errlen, "%s: path too long", path);
 			errno = ENAMETOOLONG;
@@ -237,20 +272,22 @@ int cfgpath_resolve(enum cfgpath_kind kind, const char *arg, char *out, size_t o
 	}
 
 	msgbuf_add(err, errlen, "no %s file or %s named \"%s\": looked for %s.yaml in ",
-	    kind_word(kind), kind_word(kind), arg, name);
+	    kind_word(kind), kind_word(kind), shown(arg, sa, sizeof(sa)),
+	    shown(name, sn, sizeof(sn)));
 	for (d = 0; d < nd; d++)
 		msgbuf_add(err, errlen, "%s%s", d ? ", " : "", dirs[d].path);
+	msgbuf_add(err, errlen, "%s", odd);
 	nk = cfgpath_list(kind, &known);
 	for (i = 0; i < nk; i++) {
 		if (known[i].shadowed)
 			continue;
 		if (!hint && (strstr(known[i].name, name) || strstr(name, known[i].name)))
 			hint = known[i].name;
-		msgbuf_add(err, errlen, "%s%s", shown++ ? ", " : "; known: ", known[i].name);
+		msgbuf_add(err, errlen, "%s%s", shown_n++ ? ", " : "; known: ", known[i].name);
 	}
 	if (hint)
 		msgbuf_add(err, errlen, "; did you mean %s?", hint);
-	else if (!shown)
+	else if (!shown_n)
 		msgbuf_add(err, errlen, "; no %s files were found there", kind_word(kind));
 	free(known);
 	errno = ENOENT;
