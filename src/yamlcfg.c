@@ -379,7 +379,7 @@ fail:
 
 static enum yamlcfg_result yc_value(struct yc *st, int k)
 {
-	char name[64], allowed[160], msg[512];
+	char name[64], allowed[160], msg[512], q[64];
 	const yaml_event_t *ev = &st->ev;
 	const char *value;
 	enum cfg_result r;
@@ -411,6 +411,15 @@ static enum yamlcfg_result yc_value(struct yc *st, int k)
 			       "%s has no value; it must be %s", name,
 			       config_allowed((enum cfg_key)k, allowed, sizeof(allowed)));
 	value = yc_is_null(ev) ? "" : yc_scalar(ev);
+	/* priority: 010 is 8 to YAML 1.1 (PyYAML, yamllint) and 10 to YAML 1.2:
+	 * whichever sqwave picked, some reader of the file would be wrong. */
+	if (config_table[k].type == CFG_T_INT && ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+	    value[value[0] == '-'] == '0' && value[(value[0] == '-') + 1] >= '0' &&
+	    value[(value[0] == '-') + 1] <= '9')
+		return yc_fail(st, &ev->start_mark, YAMLCFG_E_VALUE,
+			       "%s: %s has a leading zero: YAML 1.1 reads it as an octal number, "
+			       "YAML 1.2 as a decimal one; write it without the zero", name,
+			       config_quote(value, q, sizeof(q)));
 	n = strlen(value);
 	copy = strdup(value);
 	if (!copy)

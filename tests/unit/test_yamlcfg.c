@@ -466,6 +466,27 @@ static void every_way_of_writing_a_list_that_yaml_has_reads_the_same(void **stat
 	}
 }
 
+/* 010 is 8 or 10 depending on the YAML version a reader follows. */
+static void an_integer_with_a_leading_zero_is_ambiguous_and_refused(void **state)
+{
+	static const char ok[] = "rt:\n  cpu: 0\n  dma_latency: -1\n  priority: \"010\"\n";
+	struct config *c = *state;
+	char err[512];
+
+	assert_int_equal(load_text("rt:\n  priority: 010\n", CFG_SRC_PROFILE, err, sizeof(err)),
+			 YAMLCFG_E_VALUE);
+	assert_string_equal(err, "b.yaml:2:13: rt.priority: \"010\" has a leading zero: YAML 1.1 "
+			    "reads it as an octal number, YAML 1.2 as a decimal one; write it "
+			    "without the zero");
+	assert_int_equal(load_text("rt:\n  cpu: -01\n", CFG_SRC_PROFILE, err, sizeof(err)),
+			 YAMLCFG_E_VALUE);
+	/* 0, -1, 10 and a quoted "010" (a string: no octal reading) are fine */
+	assert_int_equal(yamlcfg_load_buffer(c, "b.yaml", ok, sizeof(ok) - 1, CFG_SRC_PROFILE, err,
+					     sizeof(err)), YAMLCFG_OK);
+	assert_int_equal(config_int(c, CFG_RT_PRIORITY), 10);
+	assert_int_equal(config_int(c, CFG_RT_CPU), 0);
+}
+
 static void merge_keys_are_named_as_such(void **state)
 {
 	char err[512];
@@ -714,6 +735,7 @@ int main(void)
 		T(a_compatible_string_split_or_joined_by_mistake_is_refused),
 		T(every_way_of_writing_a_list_that_yaml_has_reads_the_same),
 		T(merge_keys_are_named_as_such),
+		T(an_integer_with_a_leading_zero_is_ambiguous_and_refused),
 		T(a_huge_file_is_refused_before_parsing),
 		T(a_failed_load_stores_nothing),
 		T(every_error_is_one_line),
