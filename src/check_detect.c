@@ -3,24 +3,37 @@
  * through one root directory, scored against a board file's match keys. */
 #include "check_detect.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "sysinfo.h"
 
-/* A NUL-separated property (compatible) or a NUL-terminated string (model). */
+/* A NUL-separated property (compatible) or a NUL-terminated string (model).
+ * Only a regular file: under --root (a copied tree) a FIFO in its place
+ * would wait forever for a writer. */
 static int read_prop(const char *root, const char *rel, char *buf, size_t len)
 {
 	char path[4096];
+	struct stat sb;
 	size_t n;
-	FILE *f;
+	int fd;
 
 	buf[0] = '\0';
-	if (!sysinfo_path(root, rel, path, sizeof(path)) || !(f = fopen(path, "re")))
+	if (!sysinfo_path(root, rel, path, sizeof(path)))
 		return -1;
-	n = fread(buf, 1, len - 1, f);
-	fclose(f);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return -1;
+	}
+	n = sysinfo_read_full(fd, buf, len - 1);
+	close(fd);
 	buf[n] = '\0';
 	return (int)n;
 }

@@ -194,6 +194,24 @@ test_a_fifo_a_device_a_directory_or_a_link_loop_never_hangs() {
 	[ $? -eq 2 ] && grep -q "is a FIFO" "$TMP/err" || fail "a pipe: $(cat "$TMP/err")" || return 1
 }
 
+# detect reads what boards lists: a file with a mistake is named, not
+# silently left out; a --root that is not a directory is a usage error,
+# not a machine without a device tree.
+test_detect_names_a_broken_board_file_and_refuses_a_bad_root() {
+	fresh
+	write_real_boards
+	printf "${HEAD}match:\n  compatible: [vendor,my-board]\n" > "$TMP/w/boards/mine.yaml"
+	fake_dt "vendor,my-board"
+	expect 1 "not read (invalid): ./boards/mine.yaml:8:16: match.compatible" \
+		"no board file matches" -- boards detect --root "$TMP/dt" || return 1
+	expect 2 "--root $TMP/nowhere: No such file or directory" -- boards detect --root "$TMP/nowhere" || return 1
+	expect 2 "--root /dev/null: not a directory" -- boards detect --root /dev/null || return 1
+	# a copied tree with a FIFO for a property is passed over, not waited on
+	rm -f "$TMP/dt/proc/device-tree/compatible"
+	mkfifo "$TMP/dt/proc/device-tree/compatible"
+	expect 1 "no device tree and no DMI names found" -- boards detect --root "$TMP/dt" || return 1
+}
+
 test_short_names_are_names_not_paths() {
 	fresh
 	write_real_boards
