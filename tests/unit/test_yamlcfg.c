@@ -487,6 +487,48 @@ static void an_integer_with_a_leading_zero_is_ambiguous_and_refused(void **state
 	assert_int_equal(config_int(c, CFG_RT_CPU), 0);
 }
 
+/* One board, written as editors and people write YAML: the same values,
+ * and the same line in each origin, whatever the line ends or the style. */
+static void a_board_reads_the_same_in_every_style_and_line_ending(void **state)
+{
+	static const char *const forms[] = {
+		"board:\n  name: dk\n  cpus: 1\ngpio:\n  chip: GPIOB\n  line: 1\n"
+		"rt:\n  priority: 95\n",
+		"board:\r\n  name: dk\r\n  cpus: 1\r\ngpio:\r\n  chip: GPIOB\r\n  line: 1\r\n"
+		"rt:\r\n  priority: 95\r\n",
+		"board:\r  name: dk\r  cpus: 1\rgpio:\r  chip: GPIOB\r  line: 1\r"
+		"rt:\r  priority: 95\r",
+		"\xef\xbb\xbf" "board:\n  name: dk\n  cpus: 1\ngpio:\n  chip: GPIOB\n  line: 1\n"
+		"rt:\n  priority: 95\n",
+		"board: {name: \"dk\",\n  cpus: 1}\t# one core\ngpio: {chip: 'GPIOB',\n  line: \"1\"}\n"
+		"rt: {priority: !!int 95}\n",
+		"%YAML 1.1\n---\nboard:\n  name: !!str dk\n  cpus: 1\ngpio:\n  chip: GPIOB\n"
+		"  line: 1\nrt:\n  priority: 95\n...\n",
+	};
+	static const int line_of_priority[] = { 8, 8, 8, 8, 5, 10 };
+	char err[512], buf[64], want[64];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		struct config *c = config_new();
+
+		assert_non_null(c);
+		if (yamlcfg_load_buffer(c, "b.yaml", forms[i], strlen(forms[i]), CFG_SRC_BOARD, err,
+					sizeof(err)))
+			fail_msg("form %zu: %s", i, err);
+		assert_string_equal(config_str(c, CFG_BOARD_NAME), "dk");
+		assert_string_equal(config_str(c, CFG_GPIO_CHIP), "GPIOB");
+		assert_string_equal(config_str(c, CFG_GPIO_LINE), "1");
+		assert_int_equal(config_int(c, CFG_BOARD_CPUS), 1);
+		assert_int_equal(config_int(c, CFG_RT_PRIORITY), 95);
+		snprintf(want, sizeof(want), "b.yaml:%d", line_of_priority[i]);
+		if (strcmp(config_origin(c, CFG_RT_PRIORITY, buf, sizeof(buf)), want))
+			fail_msg("form %zu: rt.priority from %s, want %s", i, buf, want);
+		config_free(c);
+	}
+}
+
 static void merge_keys_are_named_as_such(void **state)
 {
 	char err[512];
@@ -734,6 +776,7 @@ int main(void)
 		T(utf16_is_told_to_be_saved_as_utf8),
 		T(a_compatible_string_split_or_joined_by_mistake_is_refused),
 		T(every_way_of_writing_a_list_that_yaml_has_reads_the_same),
+		T(a_board_reads_the_same_in_every_style_and_line_ending),
 		T(merge_keys_are_named_as_such),
 		T(an_integer_with_a_leading_zero_is_ambiguous_and_refused),
 		T(a_huge_file_is_refused_before_parsing),
