@@ -25,7 +25,8 @@ static void boards_usage(FILE *f)
 		"in the order they are searched (the first of a name wins), and where each came\n"
 		"from. 'detect' reads this machine's device-tree compatible strings and DMI\n"
 		"names (under DIR, default /) and says which board file matches.\n\n"
-		"exit: 0 ok (detect: one board fits), 1 detect: none or several fit, 2 usage\n");
+		"exit: 0 ok (detect: one board fits), 1 detect: none or several fit, 2 usage\n"
+		"(detect: also a --root that is not a directory)\n");
 }
 
 /* Text from a board file, with control characters left out of the terminal. */
