@@ -226,9 +226,11 @@ const char *config_quote(const char *value, char *buf, size_t len)
 			o += 3;
 			break;
 		}
-		/* C1 controls (U+0080..U+009F, UTF-8 c2 80..c2 9f) are controls too. */
+		/* C1 controls (U+0080..U+009F, UTF-8 c2 80..c2 9f) are controls too;
+		 * a no-break space (U+00A0, pasted from a web page) looks like a
+		 * space and is not one: both are shown as what they are. */
 		if (ch == 0xc2 && (unsigned char)value[i + 1] >= 0x80 &&
-		    (unsigned char)value[i + 1] <= 0x9f) {
+		    (unsigned char)value[i + 1] <= 0xa0) {
 			o += (size_t)snprintf(buf + o, len - o, "\\u%04x",
 					      (unsigned char)value[i + 1]);
 			i++;

@@ -357,6 +357,11 @@ static void control_characters_never_get_into_a_value(void **state)
 	assert_int_equal(set_err(c, "board.notes", "a\n\x1b[2J", CFG_SRC_BOARD, err, sizeof(err)),
 			 CFG_E_TYPE);
 	set_ok(c, "board.notes", "wire:\tCN8.7\nto:\tCN8.31 \xc2\xb5s \xe2\x80\xa8", CFG_SRC_BOARD);
+	/* a no-break space is no space to the parsers: the message shows it */
+	assert_int_equal(set_err(c, "rt.priority", "90\xc2\xa0", CFG_SRC_BOARD, err, sizeof(err)),
+			 CFG_E_TYPE);
+	assert_string_equal(err, "rt.priority must be an integer between 1 and 99, got "
+			    "\"90\\u00a0\"");
 	/* what is not a control character stays: UTF-8 letters, bytes of other encodings */
 	set_ok(c, "board.name", "caf\xc3\xa9 \xe2\x80\x94 \xff", CFG_SRC_BOARD);
 	assert_string_equal(config_str(c, CFG_BOARD_NAME), "caf\xc3\xa9 \xe2\x80\x94 \xff");
