@@ -228,6 +228,25 @@ test_short_names_are_names_not_paths() {
 	expect 2 'did you mean dk2-cr?' -- run --preflight --board dk2 || return 1
 }
 
+# run --preflight reads the files and checks; it changes nothing: what a
+# killed run left (a sqwave.PID.START cgroup) is for the next run to clear,
+# not for a preflight to take from it. Skipped without a writable cgroup2.
+test_preflight_leaves_what_a_killed_run_left_to_the_next_run() {
+	local mnt own dir
+	fresh
+	mnt=$(awk '$3 == "cgroup2" {print $2; exit}' /proc/mounts)
+	own=$(sed -n 's/^0:://p' /proc/self/cgroup)
+	[ -n "$mnt" ] || { echo "    (no cgroup2: skipped)" >&2; return 0; }
+	dir="$mnt${own%/}/sqwave.999999999.1"
+	mkdir "$dir" 2> /dev/null || { echo "    (cgroup2 not writable: skipped)" >&2; return 0; }
+	sq run --preflight --board "$ROOT/boards/sim.yaml"
+	local rc=$?
+	[ -d "$dir" ] || fail "run --preflight removed $dir" || return 1
+	rmdir "$dir"
+	case $rc in 0|1) ;; *) fail "run --preflight: exit $rc: $(head -c 300 "$TMP/err")" || return 1 ;; esac
+	! grep -q "cleared what a killed" "$TMP/err" || fail "preflight swept: $(cat "$TMP/err")" || return 1
+}
+
 cd "$ROOT" || exit 1
 for t in $(declare -F | awk '{print $3}' | grep '^test_'); do
 	if ( $t ); then
