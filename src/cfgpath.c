@@ -234,14 +234,14 @@ int cfgpath_resolve(enum cfgpath_kind kind, const char *arg, char *out, size_t o
 			snprintf(origin, originlen, "file");
 		return 0;
 	}
-	/* A short name is what `sqwave boards` lists: a file name without its
-	 * .yaml, not hidden ("..", ".x"), no longer than a file name can be. */
+	/* A short name is what `sqwave boards` lists (cfgpath_list): a file name
+	 * without its .yaml, not hidden ("..", ".x"), as long as a listed one. */
 	strip_yaml(arg, name, sizeof(name));
-	if (name[0] == '.' || strlen(name) + 5 > NAME_MAX) {
+	if (name[0] == '.' || strlen(name) >= sizeof(known->name)) {
 		msgbuf_add(err, errlen, "\"%s\" is no %s name (`sqwave boards` lists them: "
-			   "names of at most %d characters, not starting with a dot) and no file "
+			   "names of at most %zu characters, not starting with a dot) and no file "
 			   "of that name is here", shown(arg, sa, sizeof(sa)), kind_word(kind),
-			   NAME_MAX - 5);
+			   sizeof(known->name) - 1);
 		errno = name[0] == '.' ? ENOENT : ENAMETOOLONG;
 		return -1;
 	}

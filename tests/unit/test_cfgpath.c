@@ -160,7 +160,7 @@ static void odd_names_are_refused_or_escaped_never_echoed_raw(void **state)
 					 sizeof(err)), -1);
 	assert_int_equal(errno, ENOENT);
 	assert_string_equal(err, "\"..\" is no board name (`sqwave boards` lists them: names of "
-			    "at most 250 characters, not starting with a dot) and no file of that "
+			    "at most 127 characters, not starting with a dot) and no file of that "
 			    "name is here");
 	put("cwd/boards/.hidden.yaml", "x");
 	assert_int_equal(cfgpath_resolve(CFGPATH_BOARD, ".hidden", out, sizeof(out), NULL, 0,
@@ -171,6 +171,15 @@ static void odd_names_are_refused_or_escaped_never_echoed_raw(void **state)
 					 sizeof(err)), -1);
 	assert_int_equal(errno, ENAMETOOLONG);
 	assert_true(strlen(err) < 400);
+	/* as long as the listing takes (127), not as long as a file name (250) */
+	lng[128] = '\0';
+	assert_int_equal(cfgpath_resolve(CFGPATH_PROFILE, lng, out, sizeof(out), NULL, 0, err,
+					 sizeof(err)), -1);
+	assert_int_equal(errno, ENAMETOOLONG);
+	lng[127] = '\0';
+	assert_int_equal(cfgpath_resolve(CFGPATH_PROFILE, lng, out, sizeof(out), NULL, 0, err,
+					 sizeof(err)), -1);
+	assert_int_equal(errno, ENOENT);
 	assert_int_equal(cfgpath_resolve(CFGPATH_BOARD, "a\x1b[2Jb", out, sizeof(out), NULL, 0,
 					 err, sizeof(err)), -1);
 	assert_null(strchr(err, '\x1b'));
