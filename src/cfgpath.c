@@ -225,9 +225,20 @@ int cfgpath_resolve(enum cfgpath_kind kind, const char *arg, char *out, size_t o
 	/* A file, as given: a path, or a file of that name here. */
 	if (strchr(arg, '/') || is_file(arg)) {
 		if (strlen(arg) >= outlen) {
-			msgbuf_add(err, errlen, "%s: path too long", arg);
+			msgbuf_add(err, errlen, "%s: path too long", shown(arg, sa, sizeof(sa)));
 			errno = ENAMETOOLONG;
 			return -1;
+		}
+		/* The path goes into the run's log header, one "key=value" line:
+		 * a newline in it would add a line (a key) of its own. */
+		for (i = 0; arg[i]; i++) {
+			if ((unsigned char)arg[i] < 0x20 || arg[i] == 0x7f) {
+				msgbuf_add(err, errlen, "\"%s\": a file name with a control character "
+					   "(a newline) cannot be recorded in the log; rename the file",
+					   shown(arg, sa, sizeof(sa)));
+				errno = EINVAL;
+				return -1;
+			}
 		}
 		snprintf(out, outlen, "%s", arg);
 		if (origin && originlen)
@@ -261,7 +272,7 @@ int cfgpath_resolve(enum cfgpath_kind kind, const char *arg, char *out, size_t o
 			continue;
 		}
 		if (strlen(path) >= outlen) {
-			msgbuf_add(err, errlen, "%s: path too long", path);
+			msgbuf_add(err, errlen, "%s: path too long", shown(path, sa, sizeof(sa)));
 			errno = ENAMETOOLONG;
 			return -1;
 		}

@@ -225,6 +225,10 @@ test_short_names_are_names_not_paths() {
 	expect 2 'named "a\x1b[2Jb"' -- run --preflight --board "$(printf 'a\033[2Jb')" || return 1
 	! grep -q $'\033' "$TMP/err" || fail "an escape character reached the terminal" || return 1
 	expect 2 "../boards/x.yaml: cannot open" -- run --preflight --board ../boards/x.yaml || return 1
+	# a path is one line of the log header: a newline would add a key
+	printf "$HEAD" > "$TMP/w/$(printf 'nl\nboard.name=evil.yaml')"
+	expect 2 '"./nl\nboard.name=evil.yaml": a file name with a control character' -- \
+		run --preflight --board "./$(printf 'nl\nboard.name=evil.yaml')" || return 1
 	expect 2 'did you mean dk2-cr?' -- run --preflight --board dk2 || return 1
 }
 

@@ -184,6 +184,12 @@ static void odd_names_are_refused_or_escaped_never_echoed_raw(void **state)
 					 err, sizeof(err)), -1);
 	assert_null(strchr(err, '\x1b'));
 	assert_non_null(strstr(err, "named \"a\\x1b[2Jb\": looked for a\\x1b[2Jb.yaml in"));
+	/* a path goes into the log header as one line: no newline in it */
+	put("cwd/nl\nboard.name=x.yaml", "x");
+	assert_int_equal(cfgpath_resolve(CFGPATH_BOARD, "./nl\nboard.name=x.yaml", out,
+					 sizeof(out), NULL, 0, err, sizeof(err)), -1);
+	assert_string_equal(err, "\"./nl\\nboard.name=x.yaml\": a file name with a control "
+			    "character (a newline) cannot be recorded in the log; rename the file");
 }
 
 /* What `sqwave boards` skips, lookup skips too, and says so when nothing
