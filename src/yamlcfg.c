@@ -298,6 +298,23 @@ static enum yamlcfg_result yc_compatible_check(struct yc *st, int k, const char 
 		       "line", config_quote(v, q, sizeof(q)));
 }
 
+/* priority: 010 is 8 to YAML 1.1 (PyYAML, yamllint) and 10 to YAML 1.2:
+ * whichever sqwave picked, some reader of the file would be wrong. @value is
+ * the current event's, for the integer key @what. */
+static bool yc_octal_like(struct yc *st, const char *what, const char *value)
+{
+	const char *d = value + (value[0] == '-');
+	char q[64];
+
+	if (st->ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE || d[0] != '0' || d[1] < '0' ||
+	    d[1] > '9')
+		return false;
+	yc_fail(st, &st->ev.start_mark, YAMLCFG_E_VALUE, "%s: %s has a leading zero: YAML 1.1 "
+		"reads it as an octal number, YAML 1.2 as a decimal one; write it without the "
+		"zero", what, config_quote(value, q, sizeof(q)));
+	return true;
+}
+
 /* A list key (CFG_LIST) given as a YAML sequence of single values: the items
  * joined with newlines into *@out (malloc'ed). At the SEQUENCE_START event. */
 static enum yamlcfg_result yc_list(struct yc *st, int k, char **out)
@@ -379,7 +396,7 @@ fail:
 
 static enum yamlcfg_result yc_value(struct yc *st, int k)
 {
-	char name[64], allowed[160], msg[512], q[64];
+	char name[64], allowed[160], msg[512];
 	const yaml_event_t *ev = &st->ev;
 	const char *value;
 	enum cfg_result r;
@@ -411,15 +428,8 @@ static enum yamlcfg_result yc_value(struct yc *st, int k)
 			       "%s has no value; it must be %s", name,
 			       config_allowed((enum cfg_key)k, allowed, sizeof(allowed)));
 	value = yc_is_null(ev) ? "" : yc_scalar(ev);
-	/* priority: 010 is 8 to YAML 1.1 (PyYAML, yamllint) and 10 to YAML 1.2:
-	 * whichever sqwave picked, some reader of the file would be wrong. */
-	if (config_table[k].type == CFG_T_INT && ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
-	    value[value[0] == '-'] == '0' && value[(value[0] == '-') + 1] >= '0' &&
-	    value[(value[0] == '-') + 1] <= '9')
-		return yc_fail(st, &ev->start_mark, YAMLCFG_E_VALUE,
-			       "%s: %s has a leading zero: YAML 1.1 reads it as an octal number, "
-			       "YAML 1.2 as a decimal one; write it without the zero", name,
-			       config_quote(value, q, sizeof(q)));
+	if (config_table[k].type == CFG_T_INT && yc_octal_like(st, name, value))
+		return YAMLCFG_E_VALUE;
 	n = strlen(value);
 	copy = strdup(value);
 	if (!copy)
@@ -642,6 +652,8 @@ static enum yamlcfg_result yc_load_entry(struct yc *st, struct plan_load *l)
 			r = yc_list_scalar(st, what, &v);
 			if (r)
 				return r;
+			if (plan_load_table[k].type == CFG_T_INT && yc_octal_like(st, what, v))
+				return YAMLCFG_E_VALUE;
 		}
 		cr = plan_load_set(l, (enum plan_load_key)k, v, msg, sizeof(msg));
 		if (cr != CFG_OK)

@@ -480,6 +480,11 @@ static void an_integer_with_a_leading_zero_is_ambiguous_and_refused(void **state
 			    "without the zero");
 	assert_int_equal(load_text("rt:\n  cpu: -01\n", CFG_SRC_PROFILE, err, sizeof(err)),
 			 YAMLCFG_E_VALUE);
+	assert_int_equal(load_text("load:\n  - kind: coremark\n    instances: 02\n",
+				   CFG_SRC_PROFILE, err, sizeof(err)), YAMLCFG_E_VALUE);
+	assert_string_equal(err, "b.yaml:3:16: load.instances: \"02\" has a leading zero: YAML "
+			    "1.1 reads it as an octal number, YAML 1.2 as a decimal one; write it "
+			    "without the zero");
 	/* 0, -1, 10 and a quoted "010" (a string: no octal reading) are fine */
 	assert_int_equal(yamlcfg_load_buffer(c, "b.yaml", ok, sizeof(ok) - 1, CFG_SRC_PROFILE, err,
 					     sizeof(err)), YAMLCFG_OK);
