@@ -38,6 +38,20 @@ static int read_prop(const char *root, const char *rel, char *buf, size_t len)
 	return (int)n;
 }
 
+/* A DMI name: its first line, without the blanks that end it (as sysfs
+ * gives it, or as a firmware pads it), through read_prop for its safety. */
+static void read_dmi(const char *root, const char *rel, char *buf, size_t len)
+{
+	size_t n;
+
+	if (read_prop(root, rel, buf, len) < 0)
+		return;
+	buf[strcspn(buf, "\n")] = '\0';
+	n = strlen(buf);
+	while (n && (buf[n - 1] == ' ' || buf[n - 1] == '\t' || buf[n - 1] == '\r'))
+		buf[--n] = '\0';
+}
+
 void detect_machine_read(const char *root, struct detect_machine *m)
 {
 	static const char *const dt[] = { "proc/device-tree", "sys/firmware/devicetree/base" };
@@ -63,12 +77,9 @@ void detect_machine_read(const char *root, struct detect_machine *m)
 				 (int)len, buf + off);
 		off += (int)len + 1;
 	}
-	sysinfo_read_line(root, "sys/class/dmi/id/board_name", m->dmi_board,
-			  sizeof(m->dmi_board));
-	sysinfo_read_line(root, "sys/class/dmi/id/product_name", m->dmi_product,
-			  sizeof(m->dmi_product));
-	sysinfo_read_line(root, "sys/class/dmi/id/sys_vendor", m->dmi_vendor,
-			  sizeof(m->dmi_vendor));
+	read_dmi(root, "sys/class/dmi/id/board_name", m->dmi_board, sizeof(m->dmi_board));
+	read_dmi(root, "sys/class/dmi/id/product_name", m->dmi_product, sizeof(m->dmi_product));
+	read_dmi(root, "sys/class/dmi/id/sys_vendor", m->dmi_vendor, sizeof(m->dmi_vendor));
 }
 
 bool detect_machine_known(const struct detect_machine *m)

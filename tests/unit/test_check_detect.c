@@ -190,6 +190,15 @@ static void a_property_that_is_not_a_file_is_passed_over(void **state)
 	detect_machine_read(root, &m);
 	assert_int_equal(m.ncompatible, 1);
 	assert_string_equal(m.compatible[0], "linux,dummy-virt");
+	/* the DMI names the same; a padded one is read without its blanks */
+	put("sys/class/dmi/id/product_name", "UP-APL01  \nx\n", 13);
+	snprintf(path, sizeof(path), "%s/sys/class/dmi/id/board_name", root);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	alarm(20);
+	detect_machine_read(root, &m);
+	alarm(0);
+	assert_string_equal(m.dmi_board, "");
+	assert_string_equal(m.dmi_product, "UP-APL01");
 }
 
 static void a_machine_with_nothing_to_match_on_says_so(void **state)
