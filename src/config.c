@@ -212,6 +212,21 @@ const char *config_key_name(enum cfg_key key, char *buf, size_t len)
 	return buf;
 }
 
+/* U+200B..U+200F, U+2028..U+202E, U+2060..U+2064, U+2066..U+2069 and
+ * U+FEFF, in UTF-8 at @p. */
+static bool cfg_invisible(const unsigned char *p)
+{
+	if (p[0] == 0xef)
+		return p[1] == 0xbb && p[2] == 0xbf;
+	if (p[0] != 0xe2 || !p[1] || !p[2])
+		return false;
+	if (p[1] == 0x80)
+		return (p[2] >= 0x8b && p[2] <= 0x8f) || (p[2] >= 0xa8 && p[2] <= 0xae);
+	if (p[1] == 0x81)
+		return (p[2] >= 0xa0 && p[2] <= 0xa4) || (p[2] >= 0xa6 && p[2] <= 0xa9);
+	return false;
+}
+
 const char *config_quote(const char *value, char *buf, size_t len)
 {
 	size_t o = 0, i;
@@ -234,6 +249,17 @@ const char *config_quote(const char *value, char *buf, size_t len)
 			o += (size_t)snprintf(buf + o, len - o, "\\u%04x",
 					      (unsigned char)value[i + 1]);
 			i++;
+			continue;
+		}
+		/* So are the invisible ones (zero-width spaces and joiners, line
+		 * separators, bidi controls, a stray byte-order mark): a value that
+		 * does not match must show why. */
+		if (cfg_invisible((const unsigned char *)value + i)) {
+			const unsigned char *u = (const unsigned char *)value + i;
+
+			o += (size_t)snprintf(buf + o, len - o, "\\u%04x",
+					      ((u[0] & 0x0f) << 12) | ((u[1] & 0x3f) << 6) | (u[2] & 0x3f));
+			i += 2;
 			continue;
 		}
 		o += msgbuf_escape_char(buf + o, ch, MSGBUF_ESC_QUOTED);

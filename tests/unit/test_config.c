@@ -362,6 +362,14 @@ static void control_characters_never_get_into_a_value(void **state)
 			 CFG_E_TYPE);
 	assert_string_equal(err, "rt.priority must be an integer between 1 and 99, got "
 			    "\"90\\u00a0\"");
+	/* nor are the invisible ones: a zero-width space, a stray byte-order mark */
+	assert_int_equal(set_err(c, "rt.priority", "9\xe2\x80\x8b" "0", CFG_SRC_BOARD, err,
+				 sizeof(err)), CFG_E_TYPE);
+	assert_string_equal(err, "rt.priority must be an integer between 1 and 99, got "
+			    "\"9\\u200b0\"");
+	assert_int_equal(set_err(c, "gpio.backend", "sim\xef\xbb\xbf", CFG_SRC_BOARD, err,
+				 sizeof(err)), CFG_E_CHOICE);
+	assert_string_equal(err, "gpio.backend must be one of gpiod, sim, got \"sim\\ufeff\"");
 	/* what is not a control character stays: UTF-8 letters, bytes of other encodings */
 	set_ok(c, "board.name", "caf\xc3\xa9 \xe2\x80\x94 \xff", CFG_SRC_BOARD);
 	assert_string_equal(config_str(c, CFG_BOARD_NAME), "caf\xc3\xa9 \xe2\x80\x94 \xff");
