@@ -111,6 +111,15 @@ static bool is_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+static bool has_control(const char *s)
+{
+	for (; *s; s++) {
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	}
+	return false;
+}
+
 /* "NAME.yaml" -> "NAME"; other names unchanged. */
 static void strip_yaml(const char *name, char *buf, size_t len)
 {
@@ -152,8 +161,10 @@ int cfgpath_list(enum cfgpath_kind kind, struct cfgpath_entry **out)
 			size_t len = strlen(de->d_name);
 			char path[PATH_MAX];
 
+			/* what cfgpath_resolve() takes: not hidden, no control
+			 * characters (and nothing to print raw on a terminal) */
 			if (len <= 5 || strcmp(de->d_name + len - 5, ".yaml") ||
-			    de->d_name[0] == '.')
+			    de->d_name[0] == '.' || has_control(de->d_name))
 				continue;
 			if (snprintf(path, sizeof(path), "%s/%s", dirs[d].path, de->d_name) >=
 			    (int)sizeof(path) || !is_file(path) || len - 5 >= sizeof(v->name))
@@ -222,6 +233,15 @@ int cfgpath_resolve(enum cfgpath_kind kind, const char *arg, char *out, size_t o
 		errno = EINVAL;
 		return -1;
 	}
+	/* The path goes into the run's log header, one "key=value" line: a
+	 * newline in it would add a line (a key) of its own. */
+	if (has_control(arg)) {
+		msgbuf_add(err, errlen, "\"%s\": a file name with a control character (a "
+			   "newline) cannot be recorded in the log; rename the file",
+			   shown(arg, sa, sizeof(sa)));
+		errno = EINVAL;
+		return -1;
+	}
 	/* A file, as given: a path, or a file of that name here. */
 	if (strchr(arg, '/') || is_file(arg)) {
 		if (strlen(arg) >= outlen) {
@@ -229,17 +249,7 @@ int cfgpath_resolve(enum cfgpath_kind kind, const char *arg, char *out, size_t o
 			errno = ENAMETOOLONG;
 			return -1;
 		}
-		/* The path goes into the run's log header, one "key=value" line:
-		 * a newline in it would add a line (a key) of its own. */
-		for (i = 0; arg[i]; i++) {
-			if ((unsigned char)arg[i] < 0x20 || arg[i] == 0x7f) {
-				msgbuf_add(err, errlen, "\"%s\": a file name with a control character "
-					   "(a newline) cannot be recorded in the log; rename the file",
-					   shown(arg, sa, sizeof(sa)));
-				errno = EINVAL;
-				return -1;
-			}
-		}
+
 		snprintf(out, outlen, "%s", arg);
 		if (origin && originlen)
 			snprintf(origin, originlen, "file");

@@ -222,7 +222,7 @@ test_short_names_are_names_not_paths() {
 	expect 2 "--board FILE|NAME is required" -- run --preflight --board "" || return 1
 	expect 2 "no board file or board named" -- run --preflight --board "$(printf 'x%.0s' $(seq 127))" || return 1
 	expect 2 "is no board name" -- run --preflight --board "$(printf 'x%.0s' $(seq 5000))" || return 1
-	expect 2 'named "a\x1b[2Jb"' -- run --preflight --board "$(printf 'a\033[2Jb')" || return 1
+	expect 2 '"a\x1b[2Jb": a file name with a control character' -- run --preflight --board "$(printf 'a\033[2Jb')" || return 1
 	! grep -q $'\033' "$TMP/err" || fail "an escape character reached the terminal" || return 1
 	expect 2 "../boards/x.yaml: cannot open" -- run --preflight --board ../boards/x.yaml || return 1
 	# a path is one line of the log header: a newline would add a key

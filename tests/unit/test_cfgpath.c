@@ -183,13 +183,30 @@ static void odd_names_are_refused_or_escaped_never_echoed_raw(void **state)
 	assert_int_equal(cfgpath_resolve(CFGPATH_BOARD, "a\x1b[2Jb", out, sizeof(out), NULL, 0,
 					 err, sizeof(err)), -1);
 	assert_null(strchr(err, '\x1b'));
-	assert_non_null(strstr(err, "named \"a\\x1b[2Jb\": looked for a\\x1b[2Jb.yaml in"));
+	assert_string_equal(err, "\"a\\x1b[2Jb\": a file name with a control character (a "
+			    "newline) cannot be recorded in the log; rename the file");
+	assert_int_equal(cfgpath_resolve(CFGPATH_BOARD, "\xc3\xa9t\xc3\xa9", out, sizeof(out),
+					 NULL, 0, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "named \"\xc3\xa9t\xc3\xa9\": looked for \xc3\xa9t\xc3\xa9.yaml"));
 	/* a path goes into the log header as one line: no newline in it */
 	put("cwd/nl\nboard.name=x.yaml", "x");
 	assert_int_equal(cfgpath_resolve(CFGPATH_BOARD, "./nl\nboard.name=x.yaml", out,
 					 sizeof(out), NULL, 0, err, sizeof(err)), -1);
 	assert_string_equal(err, "\"./nl\\nboard.name=x.yaml\": a file name with a control "
 			    "character (a newline) cannot be recorded in the log; rename the file");
+	/* by name too; and the listing leaves such a file out */
+	put("cwd/boards/nl\nx.yaml", "x");
+	assert_int_equal(cfgpath_resolve(CFGPATH_BOARD, "nl\nx", out, sizeof(out), NULL, 0, err,
+					 sizeof(err)), -1);
+	assert_int_equal(errno, EINVAL);
+	{
+		struct cfgpath_entry *e;
+		int n = cfgpath_list(CFGPATH_BOARD, &e), i;
+
+		for (i = 0; i < n; i++)
+			assert_null(strchr(e[i].name, '\n'));
+		free(e);
+	}
 }
 
 /* What `sqwave boards` skips, lookup skips too, and says so when nothing
