@@ -456,6 +456,51 @@ store:
 	return YAMLCFG_OK;
 }
 
+/*
+ * The indentation mistakes, named: a key at the top level ("name:" under a
+ * "board:" that lost its indent), a section inside another ("loopback:"
+ * indented under gpio), a dotted name written as in --set ("gpio.line: 1").
+ * @word is the unknown name, @section the section it is in (NULL: the top
+ * level). Fails (and returns true) when it is one of those.
+ */
+static bool yc_misplaced(struct yc *st, const char *word, const char *section)
+{
+	unsigned flag = yc_flag(st->src);
+	char q[64], where[128] = "";
+	size_t o = 0;
+	int k;
+
+	k = config_lookup(word);
+	if (k >= 0 && (config_table[k].where & flag)) {
+		yc_fail(st, &st->ev.start_mark, section ? YAMLCFG_E_KEY : YAMLCFG_E_SECTION,
+			"%s is written as section %s: and, indented under it, %s: (the dotted "
+			"name is for --set)", config_quote(word, q, sizeof(q)),
+			config_table[k].section, config_table[k].name);
+		return true;
+	}
+	if (section) {
+		k = yc_section_find(word);
+		if (k < 0 || !(config_table[k].where & flag))
+			return false;
+		yc_fail(st, &st->ev.start_mark, YAMLCFG_E_KEY, "%s is a section, not a key of %s: "
+			"write \"%s:\" at the start of a line, without indentation",
+			config_quote(word, q, sizeof(q)), section, word);
+		return true;
+	}
+	for (k = 0; k < CFG_NKEYS && o < sizeof(where); k++) {
+		if (strcmp(config_table[k].name, word) || !(config_table[k].where & flag))
+			continue;
+		o += (size_t)snprintf(where + o, sizeof(where) - o, "%s%s", o ? " or " : "",
+				      config_table[k].section);
+	}
+	if (!where[0])
+		return false;
+	yc_fail(st, &st->ev.start_mark, YAMLCFG_E_SECTION, "%s is a key of section %s, not a "
+		"section: indent it under its section (two spaces)",
+		config_quote(word, q, sizeof(q)), where);
+	return true;
+}
+
 /* After a section's MAPPING_START: its key: value pairs up to MAPPING_END. */
 static enum yamlcfg_result yc_section(struct yc *st, int first)
 {
@@ -480,6 +525,8 @@ static enum yamlcfg_result yc_section(struct yc *st, int first)
 				       "merge keys (<<) are not supported; write the keys out");
 		snprintf(full, sizeof(full), "%s.%s", section, yc_scalar(&st->ev));
 		k = config_lookup(full);
+		if (k < 0 && yc_misplaced(st, yc_scalar(&st->ev), section))
+			return YAMLCFG_E_KEY;
 		if (k < 0) {
 			near = config_closest_key(section, yc_scalar(&st->ev));
 			sugg[0] = '\0';
@@ -910,6 +957,8 @@ static enum yamlcfg_result yc_sections(struct yc *st)
 				continue;
 		}
 		first = yc_section_find(name);
+		if (first < 0 && yc_misplaced(st, name, NULL))
+			return YAMLCFG_E_SECTION;
 		if (first < 0) {
 			sugg[0] = '\0';
 			for (k = 0; k < CFG_NKEYS; k++) {

@@ -534,6 +534,34 @@ static void a_board_reads_the_same_in_every_style_and_line_ending(void **state)
 	}
 }
 
+/* The indentation mistakes people make, named as such. */
+static void a_key_or_section_at_the_wrong_depth_is_named_as_such(void **state)
+{
+	char err[512];
+
+	(void)state;
+	assert_int_equal(load_text("board:\nname: t\n", CFG_SRC_BOARD, err, sizeof(err)),
+			 YAMLCFG_E_SECTION);
+	assert_string_equal(err, "b.yaml:2:1: \"name\" is a key of section board, not a section: "
+			    "indent it under its section (two spaces)");
+	assert_int_equal(load_text("gpio:\n  chip: x\nline: 1\n", CFG_SRC_BOARD, err,
+				   sizeof(err)), YAMLCFG_E_SECTION);
+	assert_string_equal(err, "b.yaml:3:1: \"line\" is a key of section gpio or loopback, not "
+			    "a section: indent it under its section (two spaces)");
+	assert_int_equal(load_text(BOARD_HEAD "  loopback:\n    line: 2\n", CFG_SRC_BOARD, err,
+				   sizeof(err)), YAMLCFG_E_KEY);
+	assert_string_equal(err, "b.yaml:7:3: \"loopback\" is a section, not a key of gpio: write "
+			    "\"loopback:\" at the start of a line, without indentation");
+	assert_int_equal(load_text("run.duration: 10s\n", CFG_SRC_PROFILE, err, sizeof(err)),
+			 YAMLCFG_E_SECTION);
+	assert_string_equal(err, "b.yaml:1:1: \"run.duration\" is written as section run: and, "
+			    "indented under it, duration: (the dotted name is for --set)");
+	/* a key of the other kind of file is just unknown here */
+	assert_int_equal(load_text("duration: 10s\n", CFG_SRC_BOARD, err, sizeof(err)),
+			 YAMLCFG_E_SECTION);
+	assert_int_equal(strncmp(err, "b.yaml:1:1: unknown section \"duration\"", 38), 0);
+}
+
 static void merge_keys_are_named_as_such(void **state)
 {
 	char err[512];
@@ -783,6 +811,7 @@ int main(void)
 		T(every_way_of_writing_a_list_that_yaml_has_reads_the_same),
 		T(a_board_reads_the_same_in_every_style_and_line_ending),
 		T(merge_keys_are_named_as_such),
+		T(a_key_or_section_at_the_wrong_depth_is_named_as_such),
 		T(an_integer_with_a_leading_zero_is_ambiguous_and_refused),
 		T(a_huge_file_is_refused_before_parsing),
 		T(a_failed_load_stores_nothing),
