@@ -249,7 +249,6 @@ int cfgpath_resolve(enum cfgpath_kind kind, const char *arg, char *out, size_t o
 			errno = ENAMETOOLONG;
 			return -1;
 		}
-
 		snprintf(out, outlen, "%s", arg);
 		if (origin && originlen)
 			snprintf(origin, originlen, "file");
