@@ -562,6 +562,35 @@ static void a_key_or_section_at_the_wrong_depth_is_named_as_such(void **state)
 	assert_int_equal(strncmp(err, "b.yaml:1:1: unknown section \"duration\"", 38), 0);
 }
 
+/* Chip labels as the kernels name them: a colon (x86 ACPI), blanks (the UP
+ * board's HAT header), a '#' inside a word; a comment after them is not part. */
+static void chip_labels_with_colons_blanks_and_hashes_read_whole(void **state)
+{
+	static const struct {
+		const char *text, *chip;
+	} cases[] = {
+		{ "board: {name: ehl}\ngpio: {chip: INTC1020:00, line: 3}\n", "INTC1020:00" },
+		{ "board:\n  name: ehl\ngpio:\n  chip: INT34C5:00\n  line: 3\n", "INT34C5:00" },
+		{ "board:\n  name: up\ngpio:\n  chip: Raspberry Pi compatible UP GPIO  # HAT\n"
+		  "  line: 5\n", "Raspberry Pi compatible UP GPIO" },
+		{ "board: {name: x}\ngpio: {chip: GPIO#B, line: 1}\n", "GPIO#B" },
+	};
+	char err[512];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct config *c = config_new();
+
+		assert_non_null(c);
+		if (yamlcfg_load_buffer(c, "b.yaml", cases[i].text, strlen(cases[i].text),
+					CFG_SRC_BOARD, err, sizeof(err)))
+			fail_msg("case %zu: %s", i, err);
+		assert_string_equal(config_str(c, CFG_GPIO_CHIP), cases[i].chip);
+		config_free(c);
+	}
+}
+
 static void merge_keys_are_named_as_such(void **state)
 {
 	char err[512];
@@ -810,6 +839,7 @@ int main(void)
 		T(a_compatible_string_split_or_joined_by_mistake_is_refused),
 		T(every_way_of_writing_a_list_that_yaml_has_reads_the_same),
 		T(a_board_reads_the_same_in_every_style_and_line_ending),
+		T(chip_labels_with_colons_blanks_and_hashes_read_whole),
 		T(merge_keys_are_named_as_such),
 		T(a_key_or_section_at_the_wrong_depth_is_named_as_such),
 		T(an_integer_with_a_leading_zero_is_ambiguous_and_refused),
