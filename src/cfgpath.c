@@ -111,6 +111,15 @@ static bool is_file(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+static bool has_control(const char *s)
+{
+	for (; *s; s++) {
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	}
+	return false;
+}
+
 /* "NAME.yaml" -> "NAME"; other names unchanged. */
 static void strip_yaml(const char *name, char *buf, size_t len)
 {
@@ -152,8 +161,10 @@ int cfgpath_list(enum cfgpath_kind kind, struct cfgpath_entry **out)
 			size_t len = strlen(de->d_name);
 			char path[PATH_MAX];
 
+			/* what cfgpath_resolve() takes: not hidden, no control
+			 * characters (and nothing to print raw on a terminal) */
 			if (len <= 5 || strcmp(de->d_name + len - 5, ".yaml") ||
-			    de->d_name[0] == '.')
+			    de->d_name[0] == '.' || has_control(de->d_name))
 				continue;
 			if (snprintf(path, sizeof(path), "%s/%s", dirs[d].path, de->d_name) >=
 			    (int)sizeof(path) || !is_file(path) || len - 5 >= sizeof(v->name))
@@ -191,13 +202,28 @@ int cfgpath_list(enum cfgpath_kind kind, struct cfgpath_entry **out)
 	return (int)n;
 }
 
+/* @s for a message: control characters escaped, at most about 80 bytes. */
+static const char *shown(const char *s, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	for (; *s && o + MSGBUF_ESC_MAX + 4 < len && o < 80; s++)
+		o += msgbuf_escape_char(buf + o, (unsigned char)*s, MSGBUF_ESC_QUOTED);
+	if (*s) {
+		memcpy(buf + o, "...", 3);
+		o += 3;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
 int cfgpath_resolve(enum cfgpath_kind kind, const char *arg, char *out, size_t outlen,
 		    char *origin, size_t originlen, char *err, size_t errlen)
 {
 	struct cfgpath_dir dirs[CFGPATH_MAX_DIRS];
 	struct cfgpath_entry *known;
-	char name[256], path[PATH_MAX];
-	int nd, d, nk, i, shown = 0;
+	char name[256], path[PATH_MAX], odd[PATH_MAX + 64] = "", sa[128], sn[128];
+	int nd, d, nk, i, shown_n = 0;
 	const char *hint = NULL;
 
 	if (err && errlen)
@@ -207,10 +233,19 @@ int cfgpath_resolve(enum cfgpath_kind kind, const char *arg, char *out, size_t o
 		errno = EINVAL;
 		return -1;
 	}
+	/* The path goes into the run's log header, one "key=value" line: a
+	 * newline in it would add a line (a key) of its own. */
+	if (has_control(arg)) {
+		msgbuf_add(err, errlen, "\"%s\": a file name with a control character (a "
+			   "newline) cannot be recorded in the log; rename the file",
+			   shown(arg, sa, sizeof(sa)));
+		errno = EINVAL;
+		return -1;
+	}
 	/* A file, as given: a path, or a file of that name here. */
 	if (strchr(arg, '/') || is_file(arg)) {
 		if (strlen(arg) >= outlen) {
-			msgbuf_add(err, errlen, "%s: path too long", arg);
+			msgbuf_add(err, errlen, "%s: path too long", shown(arg, sa, sizeof(sa)));
 			errno = ENAMETOOLONG;
 			return -1;
 		}
@@ -219,14 +254,34 @@ int cfgpath_resolve(enum cfgpath_kind kind, const char *arg, char *out, size_t o
 			snprintf(origin, originlen, "file");
 		return 0;
 	}
+	/* A short name is what `sqwave boards` lists (cfgpath_list): a file name
+	 * without its .yaml, not hidden ("..", ".x"), as long as a listed one. */
 	strip_yaml(arg, name, sizeof(name));
+	if (name[0] == '.' || strlen(name) >= sizeof(known->name)) {
+		msgbuf_add(err, errlen, "\"%s\" is no %s name (`sqwave boards` lists them: "
+			   "names of at most %zu characters, not starting with a dot) and no file "
+			   "of that name is here", shown(arg, sa, sizeof(sa)), kind_word(kind),
+			   sizeof(known->name) - 1);
+		errno = name[0] == '.' ? ENOENT : ENAMETOOLONG;
+		return -1;
+	}
 	nd = cfgpath_dirs(kind, dirs, CFGPATH_MAX_DIRS);
 	for (d = 0; d < nd; d++) {
+		struct stat sb;
+
 		if (snprintf(path, sizeof(path), "%s/%s.yaml", dirs[d].path, name) >=
-		    (int)sizeof(path) || !is_file(path))
+		    (int)sizeof(path))
 			continue;
+		/* A directory, a FIFO, a dangling or looping link: skipped, as
+		 * `sqwave boards` skips it, and named if nothing else is found. */
+		if (!is_file(path)) {
+			if (!odd[0] && lstat(path, &sb) == 0)
+				snprintf(odd, sizeof(odd), "; %s is there but is not a regular "
+					 "file one can read", path);
+			continue;
+		}
 		if (strlen(path) >= outlen) {
-			msgbuf_add(err, errlen, "%s: path too long", path);
+			msgbuf_add(err, errlen, "%s: path too long", shown(path, sa, sizeof(sa)));
 			errno = ENAMETOOLONG;
 			return -1;
 		}
@@ -237,20 +292,22 @@ int cfgpath_resolve(enum cfgpath_kind kind, const char *arg, char *out, size_t o
 	}
 
 	msgbuf_add(err, errlen, "no %s file or %s named \"%s\": looked for %s.yaml in ",
-	    kind_word(kind), kind_word(kind), arg, name);
+	    kind_word(kind), kind_word(kind), shown(arg, sa, sizeof(sa)),
+	    shown(name, sn, sizeof(sn)));
 	for (d = 0; d < nd; d++)
 		msgbuf_add(err, errlen, "%s%s", d ? ", " : "", dirs[d].path);
+	msgbuf_add(err, errlen, "%s", odd);
 	nk = cfgpath_list(kind, &known);
 	for (i = 0; i < nk; i++) {
 		if (known[i].shadowed)
 			continue;
 		if (!hint && (strstr(known[i].name, name) || strstr(name, known[i].name)))
 			hint = known[i].name;
-		msgbuf_add(err, errlen, "%s%s", shown++ ? ", " : "; known: ", known[i].name);
+		msgbuf_add(err, errlen, "%s%s", shown_n++ ? ", " : "; known: ", known[i].name);
 	}
 	if (hint)
 		msgbuf_add(err, errlen, "; did you mean %s?", hint);
-	else if (!shown)
+	else if (!shown_n)
 		msgbuf_add(err, errlen, "; no %s files were found there", kind_word(kind));
 	free(known);
 	errno = ENOENT;

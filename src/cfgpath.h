@@ -35,9 +35,12 @@ int cfgpath_dirs(enum cfgpath_kind kind, struct cfgpath_dir *dirs, int max);
  * name ("stm32mp135f-dk", "quick"; ".yaml" optional), looked for as
  * NAME.yaml along the search path; the first found wins. Writes the path
  * into @out and, if @origin, the directory's origin ("file" for a file
- * given as such). Returns 0, or -1 with errno (ENOENT, ENAMETOOLONG) and
- * one message in @err: where it looked and the names it knows (and the
- * closest one). Prints nothing.
+ * given as such). A name is what cfgpath_list() lists: not starting with a
+ * dot, at most 127 characters; an entry that is not a regular file is
+ * skipped. @arg with a control character is refused (EINVAL): the path goes
+ * into the log header, one line. Returns 0, or -1 with errno (ENOENT,
+ * ENAMETOOLONG, EINVAL) and one message in @err: where it looked and the
+ * names it knows (and the closest one). Prints nothing.
  */
 int cfgpath_resolve(enum cfgpath_kind kind, const char *arg, char *out, size_t outlen,
 		    char *origin, size_t originlen, char *err, size_t errlen);

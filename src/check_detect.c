@@ -3,26 +3,53 @@
  * through one root directory, scored against a board file's match keys. */
 #include "check_detect.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "sysinfo.h"
 
-/* A NUL-separated property (compatible) or a NUL-terminated string (model). */
+/* A NUL-separated property (compatible) or a NUL-terminated string (model).
+ * Only a regular file: under --root (a copied tree) a FIFO in its place
+ * would wait forever for a writer. */
 static int read_prop(const char *root, const char *rel, char *buf, size_t len)
 {
 	char path[4096];
+	struct stat sb;
 	size_t n;
-	FILE *f;
+	int fd;
 
 	buf[0] = '\0';
-	if (!sysinfo_path(root, rel, path, sizeof(path)) || !(f = fopen(path, "re")))
+	if (!sysinfo_path(root, rel, path, sizeof(path)))
 		return -1;
-	n = fread(buf, 1, len - 1, f);
-	fclose(f);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return -1;
+	}
+	n = sysinfo_read_full(fd, buf, len - 1);
+	close(fd);
 	buf[n] = '\0';
 	return (int)n;
+}
+
+/* A DMI name: its first line, without the blanks that end it (as sysfs
+ * gives it, or as a firmware pads it), through read_prop for its safety. */
+static void read_dmi(const char *root, const char *rel, char *buf, size_t len)
+{
+	size_t n;
+
+	if (read_prop(root, rel, buf, len) < 0)
+		return;
+	buf[strcspn(buf, "\n")] = '\0';
+	n = strlen(buf);
+	while (n && (buf[n - 1] == ' ' || buf[n - 1] == '\t' || buf[n - 1] == '\r'))
+		buf[--n] = '\0';
 }
 
 void detect_machine_read(const char *root, struct detect_machine *m)
@@ -50,12 +77,9 @@ void detect_machine_read(const char *root, struct detect_machine *m)
 				 (int)len, buf + off);
 		off += (int)len + 1;
 	}
-	sysinfo_read_line(root, "sys/class/dmi/id/board_name", m->dmi_board,
-			  sizeof(m->dmi_board));
-	sysinfo_read_line(root, "sys/class/dmi/id/product_name", m->dmi_product,
-			  sizeof(m->dmi_product));
-	sysinfo_read_line(root, "sys/class/dmi/id/sys_vendor", m->dmi_vendor,
-			  sizeof(m->dmi_vendor));
+	read_dmi(root, "sys/class/dmi/id/board_name", m->dmi_board, sizeof(m->dmi_board));
+	read_dmi(root, "sys/class/dmi/id/product_name", m->dmi_product, sizeof(m->dmi_product));
+	read_dmi(root, "sys/class/dmi/id/sys_vendor", m->dmi_vendor, sizeof(m->dmi_vendor));
 }
 
 bool detect_machine_known(const struct detect_machine *m)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cfgpath.h"
 #include "check_detect.h"
@@ -24,7 +25,8 @@ static void boards_usage(FILE *f)
 		"in the order they are searched (the first of a name wins), and where each came\n"
 		"from. 'detect' reads this machine's device-tree compatible strings and DMI\n"
 		"names (under DIR, default /) and says which board file matches.\n\n"
-		"exit: 0 ok (detect: one board fits), 1 detect: none or several fit, 2 usage\n");
+		"exit: 0 ok (detect: one board fits), 1 detect: none or several fit, 2 usage\n"
+		"(detect: also a --root that is not a directory)\n");
 }
 
 /* Text from a board file, with control characters left out of the terminal. */
@@ -152,8 +154,16 @@ static int detect(const char *root)
 		struct config *c;
 		int s;
 
-		if (e[i].shadowed || !(c = board_load(e[i].path, err, sizeof(err))))
+		if (e[i].shadowed)
 			continue;
+		/* A board file with a mistake cannot match: say so, or the
+		 * user's own file would be silently left out. */
+		if (!(c = board_load(e[i].path, err, sizeof(err)))) {
+			printf("  not read (invalid): ");
+			put_clean(stdout, err, 300);
+			printf("\n");
+			continue;
+		}
 		s = detect_board_score(c, &m, why, sizeof(why));
 		config_free(c);
 		if (!s || s < best)
@@ -203,6 +213,7 @@ int cmd_boards(int argc, char **argv)
 		{ 0 },
 	};
 	const char *root = "/";
+	struct stat sb;
 	int ch;
 	char err[512];
 
@@ -232,6 +243,15 @@ int cmd_boards(int argc, char **argv)
 			}
 			pr_err("unexpected argument \"%s\"; try 'sqwave boards --help'",
 			       argv[optind]);
+			return SQW_EXIT_USAGE;
+		}
+		/* A mistyped --root would read as a machine without a device tree. */
+		if (stat(root, &sb) < 0) {
+			pr_err("--root %s: %s", root, strerror(errno));
+			return SQW_EXIT_USAGE;
+		}
+		if (!S_ISDIR(sb.st_mode)) {
+			pr_err("--root %s: not a directory", root);
 			return SQW_EXIT_USAGE;
 		}
 		return detect(root);

@@ -375,8 +375,9 @@ int cmd_run(int argc, char **argv)
 	}
 	duration = plan_duration(config_plan(c));
 	/* What runs killed with their guardian left (loads in sqwave.*
-	 * cgroups, tracing instances) would disturb this measurement. */
-	{
+	 * cgroups, tracing instances) would disturb this measurement. Not for
+	 * --preflight: it measures nothing and changes nothing. */
+	if (!preflight) {
 		int dirs = 0, procs = contain_sweep(&dirs), inst = tracebreak_sweep();
 
 		if (procs || dirs || inst)

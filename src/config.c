@@ -212,6 +212,21 @@ const char *config_key_name(enum cfg_key key, char *buf, size_t len)
 	return buf;
 }
 
+/* U+200B..U+200F, U+2028..U+202E, U+2060..U+2064, U+2066..U+2069 and
+ * U+FEFF, in UTF-8 at @p. */
+static bool cfg_invisible(const unsigned char *p)
+{
+	if (p[0] == 0xef)
+		return p[1] == 0xbb && p[2] == 0xbf;
+	if (p[0] != 0xe2 || !p[1] || !p[2])
+		return false;
+	if (p[1] == 0x80)
+		return (p[2] >= 0x8b && p[2] <= 0x8f) || (p[2] >= 0xa8 && p[2] <= 0xae);
+	if (p[1] == 0x81)
+		return (p[2] >= 0xa0 && p[2] <= 0xa4) || (p[2] >= 0xa6 && p[2] <= 0xa9);
+	return false;
+}
+
 const char *config_quote(const char *value, char *buf, size_t len)
 {
 	size_t o = 0, i;
@@ -225,6 +240,27 @@ const char *config_quote(const char *value, char *buf, size_t len)
 			memcpy(buf + o, "...", 3);
 			o += 3;
 			break;
+		}
+		/* C1 controls (U+0080..U+009F, UTF-8 c2 80..c2 9f) are controls too;
+		 * a no-break space (U+00A0, pasted from a web page) looks like a
+		 * space and is not one: both are shown as what they are. */
+		if (ch == 0xc2 && (unsigned char)value[i + 1] >= 0x80 &&
+		    (unsigned char)value[i + 1] <= 0xa0) {
+			o += (size_t)snprintf(buf + o, len - o, "\\u%04x",
+					      (unsigned char)value[i + 1]);
+			i++;
+			continue;
+		}
+		/* So are the invisible ones (zero-width spaces and joiners, line
+		 * separators, bidi controls, a stray byte-order mark): a value that
+		 * does not match must show why. */
+		if (cfg_invisible((const unsigned char *)value + i)) {
+			const unsigned char *u = (const unsigned char *)value + i;
+
+			o += (size_t)snprintf(buf + o, len - o, "\\u%04x",
+					      ((u[0] & 0x0f) << 12) | ((u[1] & 0x3f) << 6) | (u[2] & 0x3f));
+			i += 2;
+			continue;
 		}
 		o += msgbuf_escape_char(buf + o, ch, MSGBUF_ESC_QUOTED);
 	}
@@ -322,6 +358,29 @@ static int cfg_parse_bool(const char *s, int64_t *out)
 	return -1;
 }
 
+/*
+ * The offset of the first control character of @s, or -1: C0 (but newline
+ * and tab in a multi-line @text), DEL and C1 (U+0080..U+009F), and in one line
+ * U+2028/U+2029 (line and paragraph separators). Values are printed on the
+ * terminal (check's header, the summary) and kept in the log: an escape
+ * sequence in a board name must not reach either.
+ */
+static int cfg_text_bad(const char *s, bool text)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i;
+
+	for (i = 0; p[i]; i++) {
+		if ((p[i] < 0x20 && !(text && (p[i] == '\n' || p[i] == '\t'))) || p[i] == 0x7f)
+			return (int)i;
+		if (p[i] == 0xc2 && p[i + 1] >= 0x80 && p[i + 1] <= 0x9f)
+			return (int)i;
+		if (!text && p[i] == 0xe2 && p[i + 1] == 0x80 && (p[i + 2] == 0xa8 || p[i + 2] == 0xa9))
+			return (int)i;
+	}
+	return -1;
+}
+
 static const char *cfg_file_kind(enum cfg_source src)
 {
 	return src == CFG_SRC_BOARD ? "a board file" : "a profile";
@@ -388,8 +447,22 @@ enum cfg_result config_item_parse(const struct cfg_item *it, const char *name, c
 				config_quote(value, q, sizeof(q)));
 			return CFG_E_TYPE;
 		}
-		break;
+		/* fall through */
 	case CFG_T_TEXT:
+		i = cfg_text_bad(value, it->type == CFG_T_TEXT);
+		if (i >= 0) {
+			msgbuf_set(err, errlen, "%s must be %s without control characters, got %s "
+				   "(byte %d)", name, config_item_allowed(it, allowed,
+				   sizeof(allowed)), config_quote(value, q, sizeof(q)), i + 1);
+			return CFG_E_TYPE;
+		}
+		if (strlen(value) > (it->type == CFG_T_TEXT ? CFG_TEXT_MAX : CFG_STRING_MAX)) {
+			msgbuf_set(err, errlen, "%s must be %s of at most %d bytes, got %zu bytes",
+				   name, config_item_allowed(it, allowed, sizeof(allowed)),
+				   it->type == CFG_T_TEXT ? CFG_TEXT_MAX : CFG_STRING_MAX,
+				   strlen(value));
+			return CFG_E_RANGE;
+		}
 		break;
 	case CFG_T_ENUM:
 		for (i = 0; it->choices[i]; i++) {

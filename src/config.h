@@ -96,6 +96,12 @@ enum cfg_type {
 	CFG_T_ENUM,     /* one of .choices */
 };
 
+/* The longest STRING and TEXT values, in bytes: every value goes into the
+ * log header (at most 1 MiB, edgelog.c), escaped, so what a file may set
+ * must fit there, or a file that loads would fail the run that uses it. */
+#define CFG_STRING_MAX 4096
+#define CFG_TEXT_MAX   65536
+
 /* Where a value came from; a later source overrides an earlier one. */
 enum cfg_source {
 	CFG_SRC_DEFAULT,

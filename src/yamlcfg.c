@@ -178,6 +178,29 @@ static bool yc_is_null(const yaml_event_t *ev)
 		!strcmp(s, "NULL"));
 }
 
+/*
+ * The line and column of byte @off of @buf, as libyaml counts them: "\n",
+ * "\r\n" and a lone "\r" end a line, a column is a character (a UTF-8 lead
+ * byte), a byte-order mark is not one. libyaml's reader (encoding) errors
+ * give only the offset, and the NUL check runs before libyaml.
+ */
+static yaml_mark_t yc_mark_at(const unsigned char *buf, size_t len, size_t off)
+{
+	yaml_mark_t m = { 0 };
+	size_t i = len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3) && off >= 3 ? 3 : 0;
+
+	for (; i < off && i < len; i++) {
+		if (buf[i] == '\n' || (buf[i] == '\r' && (i + 1 >= len || buf[i + 1] != '\n'))) {
+			m.line++;
+			m.column = 0;
+		} else if ((buf[i] & 0xc0) != 0x80 && buf[i] != '\r') {
+			m.column++;
+		}
+	}
+	m.index = off;
+	return m;
+}
+
 static enum yamlcfg_result yc_next(struct yc *st)
 {
 	const char *anchor = NULL;
@@ -190,6 +213,31 @@ static enum yamlcfg_result yc_next(struct yc *st)
 
 		if (st->parser.error == YAML_MEMORY_ERROR)
 			return yc_fail(st, NULL, YAMLCFG_E_NOMEM, "out of memory reading YAML");
+		/* Encoding errors carry a byte offset, not a mark: without this
+		 * every one would be reported at 1:1. */
+		if (st->parser.error == YAML_READER_ERROR) {
+			size_t off = st->parser.problem_offset;
+			yaml_mark_t m;
+
+			/* A bad trailing byte is reported at itself: point at the
+			 * character it belongs to (Latin-1 "caf\xe9" is at the \xe9). */
+			if (strstr(problem, "trailing")) {
+				while (off > 0 && off <= st->len && (st->buf[off - 1] & 0xc0) == 0x80)
+					off--;
+				if (off > 0)
+					off--;
+			}
+			m = yc_mark_at(st->buf, st->len, off);
+			if (strstr(problem, "UTF-8"))
+				return yc_fail(st, &m, YAMLCFG_E_SYNTAX,
+					       "not UTF-8 text: %s (byte 0x%02x); save the file as "
+					       "UTF-8: a board file or profile is UTF-8 text", problem,
+					       off < st->len ? st->buf[off] : 0u);
+			return yc_fail(st, &m, YAMLCFG_E_SYNTAX,
+				       "YAML syntax error: %s (U+%04X); write escapes such as \\t "
+				       "in a \"double-quoted\" value instead", problem,
+				       (unsigned)st->parser.problem_value);
+		}
 		/* The commonest mistake gets a plain answer. */
 		if (st->parser.problem_mark.index < st->len &&
 		    st->buf[st->parser.problem_mark.index] == '\t')
@@ -236,14 +284,47 @@ static enum yamlcfg_result yc_next(struct yc *st)
 	return YAMLCFG_OK;
 }
 
+/* "st,stm32mp135f-dk, st,stm32mp135" is one value that never matches:
+ * device-tree compatible strings have no blanks. @v is one item. */
+static enum yamlcfg_result yc_compatible_check(struct yc *st, int k, const char *v,
+					       const yaml_mark_t *mark)
+{
+	char q[64];
+
+	if (k != CFG_MATCH_COMPATIBLE || !strpbrk(v, " \t"))
+		return YAMLCFG_OK;
+	return yc_fail(st, mark, YAMLCFG_E_VALUE, "match.compatible: %s has a blank; a "
+		       "device-tree compatible string has none: write one string per \"- \" "
+		       "line", config_quote(v, q, sizeof(q)));
+}
+
+/* priority: 010 is 8 to YAML 1.1 (PyYAML, yamllint) and 10 to YAML 1.2:
+ * whichever sqwave picked, some reader of the file would be wrong. @value is
+ * the current event's, for the integer key @what. */
+static bool yc_octal_like(struct yc *st, const char *what, const char *value)
+{
+	const char *d = value + (value[0] == '-');
+	char q[64];
+
+	if (st->ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE || d[0] != '0' || d[1] < '0' ||
+	    d[1] > '9')
+		return false;
+	yc_fail(st, &st->ev.start_mark, YAMLCFG_E_VALUE, "%s: %s has a leading zero: YAML 1.1 "
+		"reads it as an octal number, YAML 1.2 as a decimal one; write it without the "
+		"zero", what, config_quote(value, q, sizeof(q)));
+	return true;
+}
+
 /* A list key (CFG_LIST) given as a YAML sequence of single values: the items
  * joined with newlines into *@out (malloc'ed). At the SEQUENCE_START event. */
 static enum yamlcfg_result yc_list(struct yc *st, int k, char **out)
 {
-	yaml_mark_t start = st->ev.start_mark;
+	bool flow = st->ev.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE;
+	yaml_mark_t start = st->ev.start_mark, prev_start = { 0 }, prev_end = { 0 };
 	enum yamlcfg_result r;
-	char name[64], *buf = NULL, *nb;
-	size_t len = 0, n;
+	char name[64], *buf = NULL, *nb, q1[64], q2[64], q3[140], joined[128];
+	size_t len = 0, n, prev_len = 0;
+	bool prev_plain = false;
 
 	config_key_name((enum cfg_key)k, name, sizeof(name));
 	for (;;) {
@@ -252,6 +333,23 @@ static enum yamlcfg_result yc_list(struct yc *st, int k, char **out)
 			goto fail;
 		if (st->ev.type == YAML_SEQUENCE_END_EVENT)
 			break;
+		/* [st,stm32mp135f-dk] is two items in YAML: a comma ends a plain
+		 * value in a flow list. Every device-tree compatible string has a
+		 * comma, so this is how one is mistyped, and it would never match. */
+		if (flow && prev_plain && st->ev.type == YAML_SCALAR_EVENT &&
+		    st->ev.start_mark.line == prev_end.line &&
+		    st->ev.start_mark.column == prev_end.column + 1) {
+			snprintf(joined, sizeof(joined), "%.60s,%.60s", buf + len - prev_len,
+				 yc_scalar(&st->ev));
+			config_quote(buf + len - prev_len, q1, sizeof(q1));
+			r = yc_fail(st, &prev_start, YAMLCFG_E_VALUE,
+				    "%s: %s and %s are two items: in a [flow, list] a comma "
+				    "separates items; quote a value that has a comma (%s) or write "
+				    "one \"- \" line per value", name, q1,
+				    config_quote(yc_scalar(&st->ev), q2, sizeof(q2)),
+				    config_quote(joined, q3, sizeof(q3)));
+			goto fail;
+		}
 		if (st->ev.type != YAML_SCALAR_EVENT || yc_is_null(&st->ev)) {
 			r = yc_fail(st, &st->ev.start_mark, YAMLCFG_E_VALUE,
 				    "%s is a list of single values (one per \"- \" line), found "
@@ -265,6 +363,9 @@ static enum yamlcfg_result yc_list(struct yc *st, int k, char **out)
 				    "%s: each item must be one line of text", name);
 			goto fail;
 		}
+		r = yc_compatible_check(st, k, yc_scalar(&st->ev), &st->ev.start_mark);
+		if (r)
+			goto fail;
 		nb = realloc(buf, len + n + 2);
 		if (!nb) {
 			r = yc_fail(st, NULL, YAMLCFG_E_NOMEM, "out of memory");
@@ -276,6 +377,10 @@ static enum yamlcfg_result yc_list(struct yc *st, int k, char **out)
 		memcpy(buf + len, yc_scalar(&st->ev), n);
 		len += n;
 		buf[len] = '\0';
+		prev_len = n;
+		prev_plain = st->ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+		prev_start = st->ev.start_mark;
+		prev_end = st->ev.end_mark;
 	}
 	if (!buf) {
 		r = yc_fail(st, &start, YAMLCFG_E_VALUE, "%s is an empty list; leave the key "
@@ -323,6 +428,8 @@ static enum yamlcfg_result yc_value(struct yc *st, int k)
 			       "%s has no value; it must be %s", name,
 			       config_allowed((enum cfg_key)k, allowed, sizeof(allowed)));
 	value = yc_is_null(ev) ? "" : yc_scalar(ev);
+	if (config_table[k].type == CFG_T_INT && yc_octal_like(st, name, value))
+		return YAMLCFG_E_VALUE;
 	n = strlen(value);
 	copy = strdup(value);
 	if (!copy)
@@ -331,6 +438,10 @@ static enum yamlcfg_result yc_value(struct yc *st, int k)
 	if (config_table[k].type == CFG_T_TEXT) {
 		while (n && copy[n - 1] == '\n')
 			copy[--n] = '\0';
+	}
+	if (yc_compatible_check(st, k, copy, &mark)) {
+		free(copy);
+		return YAMLCFG_E_VALUE;
 	}
 store:
 	/* Parsed and stored once, into the scratch configuration; the caller's
@@ -343,6 +454,51 @@ store:
 			       r == CFG_E_PLACE ? YAMLCFG_E_PLACE :
 			       r == CFG_E_NOMEM ? YAMLCFG_E_NOMEM : YAMLCFG_E_VALUE, "%s", msg);
 	return YAMLCFG_OK;
+}
+
+/*
+ * The indentation mistakes, named: a key at the top level ("name:" under a
+ * "board:" that lost its indent), a section inside another ("loopback:"
+ * indented under gpio), a dotted name written as in --set ("gpio.line: 1").
+ * @word is the unknown name, @section the section it is in (NULL: the top
+ * level). Fails (and returns true) when it is one of those.
+ */
+static bool yc_misplaced(struct yc *st, const char *word, const char *section)
+{
+	unsigned flag = yc_flag(st->src);
+	char q[64], where[128] = "";
+	size_t o = 0;
+	int k;
+
+	k = config_lookup(word);
+	if (k >= 0 && (config_table[k].where & flag)) {
+		yc_fail(st, &st->ev.start_mark, section ? YAMLCFG_E_KEY : YAMLCFG_E_SECTION,
+			"%s is written as section %s: and, indented under it, %s: (the dotted "
+			"name is for --set)", config_quote(word, q, sizeof(q)),
+			config_table[k].section, config_table[k].name);
+		return true;
+	}
+	if (section) {
+		k = yc_section_find(word);
+		if (k < 0 || !(config_table[k].where & flag))
+			return false;
+		yc_fail(st, &st->ev.start_mark, YAMLCFG_E_KEY, "%s is a section, not a key of %s: "
+			"write \"%s:\" at the start of a line, without indentation",
+			config_quote(word, q, sizeof(q)), section, word);
+		return true;
+	}
+	for (k = 0; k < CFG_NKEYS && o < sizeof(where); k++) {
+		if (strcmp(config_table[k].name, word) || !(config_table[k].where & flag))
+			continue;
+		o += (size_t)snprintf(where + o, sizeof(where) - o, "%s%s", o ? " or " : "",
+				      config_table[k].section);
+	}
+	if (!where[0])
+		return false;
+	yc_fail(st, &st->ev.start_mark, YAMLCFG_E_SECTION, "%s is a key of section %s, not a "
+		"section: indent it under its section (two spaces)",
+		config_quote(word, q, sizeof(q)), where);
+	return true;
 }
 
 /* After a section's MAPPING_START: its key: value pairs up to MAPPING_END. */
@@ -364,8 +520,13 @@ static enum yamlcfg_result yc_section(struct yc *st, int first)
 				       "a key in section %s must be a plain name, found %s; %s has "
 				       "the keys %s", section, yc_event_word(st->ev.type), section,
 				       yc_keys(first, keys, sizeof(keys)));
+		if (!strcmp(yc_scalar(&st->ev), "<<"))
+			return yc_fail(st, &st->ev.start_mark, YAMLCFG_E_STRUCTURE,
+				       "merge keys (<<) are not supported; write the keys out");
 		snprintf(full, sizeof(full), "%s.%s", section, yc_scalar(&st->ev));
 		k = config_lookup(full);
+		if (k < 0 && yc_misplaced(st, yc_scalar(&st->ev), section))
+			return YAMLCFG_E_KEY;
 		if (k < 0) {
 			near = config_closest_key(section, yc_scalar(&st->ev));
 			sugg[0] = '\0';
@@ -538,6 +699,8 @@ static enum yamlcfg_result yc_load_entry(struct yc *st, struct plan_load *l)
 			r = yc_list_scalar(st, what, &v);
 			if (r)
 				return r;
+			if (plan_load_table[k].type == CFG_T_INT && yc_octal_like(st, what, v))
+				return YAMLCFG_E_VALUE;
 		}
 		cr = plan_load_set(l, (enum plan_load_key)k, v, msg, sizeof(msg));
 		if (cr != CFG_OK)
@@ -781,6 +944,9 @@ static enum yamlcfg_result yc_sections(struct yc *st)
 				       "sections %s", yc_event_word(st->ev.type), yc_kind(st->src),
 				       yc_section_list(flag, list, sizeof(list)));
 		name = yc_scalar(&st->ev);
+		if (!strcmp(name, "<<"))
+			return yc_fail(st, &st->ev.start_mark, YAMLCFG_E_STRUCTURE,
+				       "merge keys (<<) are not supported; write the sections out");
 		{
 			bool handled;
 
@@ -791,6 +957,8 @@ static enum yamlcfg_result yc_sections(struct yc *st)
 				continue;
 		}
 		first = yc_section_find(name);
+		if (first < 0 && yc_misplaced(st, name, NULL))
+			return YAMLCFG_E_SECTION;
 		if (first < 0) {
 			sugg[0] = '\0';
 			for (k = 0; k < CFG_NKEYS; k++) {
@@ -957,20 +1125,19 @@ enum yamlcfg_result yamlcfg_load_buffer(struct config *c, const char *name,
 			    "at most %d bytes", len, YAMLCFG_MAX_BYTES);
 		goto out_free;
 	}
+	/* UTF-16 (an editor's "Unicode" on Windows) is YAML to libyaml, but its
+	 * NUL bytes would be called binary below: say what to do instead. */
+	if (len >= 2 && ((p[0] == 0xff && p[1] == 0xfe) || (p[0] == 0xfe && p[1] == 0xff) ||
+			 (!p[0] != !p[1]))) {
+		r = yc_fail(st, NULL, YAMLCFG_E_SYNTAX, "is UTF-16 (or UTF-32) text; save it as "
+			    "UTF-8: a board file or profile is UTF-8 text");
+		goto out_free;
+	}
 	/* libyaml stops at a NUL in a string input; say what the file is. */
 	for (i = 0; i < len; i++) {
 		if (!p[i]) {
-			yaml_mark_t m = { 0 };
-			size_t j;
+			yaml_mark_t m = yc_mark_at(p, len, i);
 
-			for (j = 0; j < i; j++) {
-				if (p[j] == '\n') {
-					m.line++;
-					m.column = 0;
-				} else {
-					m.column++;
-				}
-			}
 			r = yc_fail(st, &m, YAMLCFG_E_SYNTAX, "contains a NUL byte: this is not "
 				    "a text file; a board file or profile is YAML text");
 			goto out_free;
@@ -1006,20 +1173,43 @@ out_free:
 	return r;
 }
 
+static enum yamlcfg_result yc_not_a_file(const char *path, const struct stat *sb, char *err,
+					 size_t errlen)
+{
+	if (err && errlen)
+		snprintf(err, errlen, "%s: is %s, not a regular file; a board file or profile is "
+			 "a text file", path, S_ISDIR(sb->st_mode) ? "a directory" :
+			 S_ISFIFO(sb->st_mode) ? "a FIFO (named pipe)" :
+			 S_ISCHR(sb->st_mode) || S_ISBLK(sb->st_mode) ? "a device" :
+			 S_ISSOCK(sb->st_mode) ? "a socket" : "something else");
+	return YAMLCFG_E_IO;
+}
+
 enum yamlcfg_result yamlcfg_load(struct config *c, const char *path, enum cfg_source src,
 				 char *err, size_t errlen)
 {
 	enum yamlcfg_result r;
+	struct stat sb = { 0 };
 	size_t len = 0, cap = 64 * 1024;
 	char *buf;
 	ssize_t n;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* Only a regular file: opening a FIFO without a writer would wait
+	 * forever, a device can be endless or have side effects on open.
+	 * O_NONBLOCK, and fstat() of what was opened, close the race with a
+	 * FIFO put in its place after the stat(). */
+	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
+		return yc_not_a_file(path, &sb, err, errlen);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		if (err && errlen)
 			snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
 		return YAMLCFG_E_IO;
+	}
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return yc_not_a_file(path, &sb, err, errlen);
 	}
 	buf = malloc(cap);
 	if (!buf) {

@@ -12,7 +12,7 @@
 
 enum yamlcfg_result {
 	YAMLCFG_OK = 0,
-	YAMLCFG_E_IO,        /* cannot open or read the file; too large */
+	YAMLCFG_E_IO,        /* cannot open or read the file; too large; not a regular file */
 	YAMLCFG_E_SYNTAX,    /* not YAML (libyaml's complaint), or not text */
 	YAMLCFG_E_STRUCTURE, /* empty; not a mapping of sections of key: value; anchors; 2 documents */
 	YAMLCFG_E_SECTION,   /* unknown or duplicate section */
@@ -31,6 +31,9 @@ enum yamlcfg_result {
  * Every value is checked against config_table and stored with its origin
  * (@path:line) through config_set(), so a value already set from a higher
  * source (the command line) is kept.
+ *
+ * @path must be a regular file: a FIFO, a device or a directory is refused
+ * without being read (or, for a FIFO, waited on).
  *
  * All or nothing: on any error nothing is stored, and @err holds one
  * message "FILE:LINE:COL: what is wrong; what is allowed" (or "FILE: ..."

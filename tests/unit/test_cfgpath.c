@@ -148,6 +148,83 @@ static void an_unknown_name_says_where_it_looked_and_what_there_is(void **state)
 					 sizeof(err)), -1);
 }
 
+/* Names come from users and scripts: a dot name is not a name (not "...yaml"
+ * looked up), a long one cannot be a file name, and what is echoed back is
+ * escaped. */
+static void odd_names_are_refused_or_escaped_never_echoed_raw(void **state)
+{
+	char out[PATH_MAX], err[2048], lng[400];
+
+	(void)state;
+	assert_int_equal(cfgpath_resolve(CFGPATH_BOARD, "..", out, sizeof(out), NULL, 0, err,
+					 sizeof(err)), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_string_equal(err, "\"..\" is no board name (`sqwave boards` lists them: names of "
+			    "at most 127 characters, not starting with a dot) and no file of that "
+			    "name is here");
+	put("cwd/boards/.hidden.yaml", "x");
+	assert_int_equal(cfgpath_resolve(CFGPATH_BOARD, ".hidden", out, sizeof(out), NULL, 0,
+					 err, sizeof(err)), -1);
+	memset(lng, 'x', sizeof(lng) - 1);
+	lng[sizeof(lng) - 1] = '\0';
+	assert_int_equal(cfgpath_resolve(CFGPATH_PROFILE, lng, out, sizeof(out), NULL, 0, err,
+					 sizeof(err)), -1);
+	assert_int_equal(errno, ENAMETOOLONG);
+	assert_true(strlen(err) < 400);
+	/* as long as the listing takes (127), not as long as a file name (250) */
+	lng[128] = '\0';
+	assert_int_equal(cfgpath_resolve(CFGPATH_PROFILE, lng, out, sizeof(out), NULL, 0, err,
+					 sizeof(err)), -1);
+	assert_int_equal(errno, ENAMETOOLONG);
+	lng[127] = '\0';
+	assert_int_equal(cfgpath_resolve(CFGPATH_PROFILE, lng, out, sizeof(out), NULL, 0, err,
+					 sizeof(err)), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_int_equal(cfgpath_resolve(CFGPATH_BOARD, "a\x1b[2Jb", out, sizeof(out), NULL, 0,
+					 err, sizeof(err)), -1);
+	assert_null(strchr(err, '\x1b'));
+	assert_string_equal(err, "\"a\\x1b[2Jb\": a file name with a control character (a "
+			    "newline) cannot be recorded in the log; rename the file");
+	assert_int_equal(cfgpath_resolve(CFGPATH_BOARD, "\xc3\xa9t\xc3\xa9", out, sizeof(out),
+					 NULL, 0, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "named \"\xc3\xa9t\xc3\xa9\": looked for \xc3\xa9t\xc3\xa9.yaml"));
+	/* a path goes into the log header as one line: no newline in it */
+	put("cwd/nl\nboard.name=x.yaml", "x");
+	assert_int_equal(cfgpath_resolve(CFGPATH_BOARD, "./nl\nboard.name=x.yaml", out,
+					 sizeof(out), NULL, 0, err, sizeof(err)), -1);
+	assert_string_equal(err, "\"./nl\\nboard.name=x.yaml\": a file name with a control "
+			    "character (a newline) cannot be recorded in the log; rename the file");
+	/* by name too; and the listing leaves such a file out */
+	put("cwd/boards/nl\nx.yaml", "x");
+	assert_int_equal(cfgpath_resolve(CFGPATH_BOARD, "nl\nx", out, sizeof(out), NULL, 0, err,
+					 sizeof(err)), -1);
+	assert_int_equal(errno, EINVAL);
+	{
+		struct cfgpath_entry *e;
+		int n = cfgpath_list(CFGPATH_BOARD, &e), i;
+
+		for (i = 0; i < n; i++)
+			assert_null(strchr(e[i].name, '\n'));
+		free(e);
+	}
+}
+
+/* What `sqwave boards` skips, lookup skips too, and says so when nothing
+ * else has the name. */
+static void a_name_that_is_not_a_regular_file_is_skipped_and_named(void **state)
+{
+	char out[PATH_MAX], err[2048];
+
+	(void)state;
+	assert_int_equal(mkfifo("boards/site.yaml", 0600), 0);
+	assert_int_equal(mkdir("boards/gone.yaml", 0755), 0);
+	resolves(CFGPATH_BOARD, "site", "etc/boards/site.yaml", "/etc/boards");
+	assert_int_equal(cfgpath_resolve(CFGPATH_BOARD, "gone", out, sizeof(out), NULL, 0, err,
+					 sizeof(err)), -1);
+	assert_non_null(strstr(err, "; ./boards/gone.yaml is there but is not a regular file one "
+			       "can read; known: "));
+}
+
 static void the_listing_marks_names_an_earlier_directory_hides(void **state)
 {
 	struct cfgpath_entry *e;
@@ -209,6 +286,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(the_first_directory_with_a_name_wins, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_file_is_taken_as_given, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_unknown_name_says_where_it_looked_and_what_there_is, setup, teardown),
+		cmocka_unit_test_setup_teardown(odd_names_are_refused_or_escaped_never_echoed_raw,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(a_name_that_is_not_a_regular_file_is_skipped_and_named,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(the_listing_marks_names_an_earlier_directory_hides, setup, teardown),
 		cmocka_unit_test_setup_teardown(without_xdg_config_home_the_home_config_is_searched, setup, teardown),
 		cmocka_unit_test_setup_teardown(loading_without_a_board_needs_chip_and_line, setup, teardown),

@@ -164,6 +164,43 @@ static void the_sysfs_device_tree_serves_when_proc_has_none(void **state)
 	assert_true(detect_machine_known(&m));
 }
 
+/* A copied tree (--root) with a FIFO where a property was: not waited on
+ * (the alarm ends the binary if it ever is), the next source is read. */
+static void a_property_that_is_not_a_file_is_passed_over(void **state)
+{
+	struct detect_machine m;
+	char path[256];
+
+	(void)state;
+	put("sys/firmware/devicetree/base/compatible", "linux,dummy-virt", 17);
+	snprintf(path, sizeof(path), "%s/proc", root);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/proc/device-tree", root);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/proc/device-tree/compatible", root);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	alarm(20);
+	detect_machine_read(root, &m);
+	alarm(0);
+	assert_int_equal(m.ncompatible, 1);
+	assert_string_equal(m.compatible[0], "linux,dummy-virt");
+	/* nor is a device read as a property */
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(symlink("/dev/zero", path), 0);
+	detect_machine_read(root, &m);
+	assert_int_equal(m.ncompatible, 1);
+	assert_string_equal(m.compatible[0], "linux,dummy-virt");
+	/* the DMI names the same; a padded one is read without its blanks */
+	put("sys/class/dmi/id/product_name", "UP-APL01  \nx\n", 13);
+	snprintf(path, sizeof(path), "%s/sys/class/dmi/id/board_name", root);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	alarm(20);
+	detect_machine_read(root, &m);
+	alarm(0);
+	assert_string_equal(m.dmi_board, "");
+	assert_string_equal(m.dmi_product, "UP-APL01");
+}
+
 static void a_machine_with_nothing_to_match_on_says_so(void **state)
 {
 	struct detect_machine m;
@@ -220,6 +257,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(the_up_squared_is_recognised_by_its_dmi_board_name, setup, teardown),
 		cmocka_unit_test_setup_teardown(another_board_of_the_same_soc_is_not_mistaken_for_ours, setup, teardown),
 		cmocka_unit_test_setup_teardown(the_sysfs_device_tree_serves_when_proc_has_none, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_property_that_is_not_a_file_is_passed_over, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_machine_with_nothing_to_match_on_says_so, setup, teardown),
 		cmocka_unit_test_setup_teardown(the_board_string_outranks_the_socs, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_match_list_in_a_board_file_is_one_value_per_item, setup, teardown),

@@ -358,7 +358,9 @@ static void hostile_names_still_make_well_formed_xml(void **state)
 	struct fixture *f = *state;
 	int ret;
 
-	set(f, CFG_BOARD_NAME, "<b>&\"'\x01 \xff\xfe ]]>");
+	/* config_set() refuses control characters (the label below has one);
+	 * bytes that are not UTF-8 it takes */
+	set(f, CFG_BOARD_NAME, "<b>&\"' \xff\xfe ]]>");
 	f->ri.label = "l\x1b[2J";
 	snprintf(f->ri.host.hostname, sizeof(f->ri.host.hostname), "h<&>");
 	feed_wave(f, 10, -1, 0);
@@ -366,7 +368,7 @@ static void hostile_names_still_make_well_formed_xml(void **state)
 	junit(f);
 	ret = xml_accepts(f->path,
 			  "r.find(\"testsuite\").get(\"name\") == "
-			  "\"sqwave.<b>&\\\"\\x27\\\\x01 \\\\xff\\\\xfe ]]>.l\\\\x1b[2J\" and "
+			  "\"sqwave.<b>&\\\"\\x27 \\\\xff\\\\xfe ]]>.l\\\\x1b[2J\" and "
 			  "r.find(\"testsuite\").get(\"hostname\") == \"h<&>\"");
 	if (ret < 0)
 		skip();

@@ -331,6 +331,90 @@ static void a_string_is_one_line_and_text_may_span_lines(void **state)
 	assert_string_equal(config_str(c, CFG_OUTPUT_LOG), "");
 }
 
+static void control_characters_never_get_into_a_value(void **state)
+{
+	static const char *const bad[] = {
+		"t\x1b[31mred", "bell\x07", "del\x7f", "tab\there", "csi\xc2\x9b" "2J", "nel\xc2\x85x",
+		"ls\xe2\x80\xa8x",
+	};
+	struct config *c = *state;
+	char err[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (set_err(c, "board.name", bad[i], CFG_SRC_BOARD, err, sizeof(err)) != CFG_E_TYPE)
+			fail_msg("board.name accepted %s", bad[i]);
+	}
+	assert_int_equal(set_err(c, "board.name", "t\x1b[31m", CFG_SRC_BOARD, err, sizeof(err)),
+			 CFG_E_TYPE);
+	assert_string_equal(err, "board.name must be one line of text without control characters, "
+			    "got \"t\\x1b[31m\" (byte 2)");
+	assert_int_equal(set_err(c, "board.name", "c\xc2\x9b", CFG_SRC_BOARD, err, sizeof(err)),
+			 CFG_E_TYPE);
+	assert_string_equal(err, "board.name must be one line of text without control characters, "
+			    "got \"c\\u009b\" (byte 2)");
+	/* text keeps its newlines and tabs, not the rest */
+	assert_int_equal(set_err(c, "board.notes", "a\n\x1b[2J", CFG_SRC_BOARD, err, sizeof(err)),
+			 CFG_E_TYPE);
+	set_ok(c, "board.notes", "wire:\tCN8.7\nto:\tCN8.31 \xc2\xb5s \xe2\x80\xa8", CFG_SRC_BOARD);
+	/* a no-break space is no space to the parsers: the message shows it */
+	assert_int_equal(set_err(c, "rt.priority", "90\xc2\xa0", CFG_SRC_BOARD, err, sizeof(err)),
+			 CFG_E_TYPE);
+	assert_string_equal(err, "rt.priority must be an integer between 1 and 99, got "
+			    "\"90\\u00a0\"");
+	/* nor are the invisible ones: a zero-width space, a stray byte-order mark */
+	assert_int_equal(set_err(c, "rt.priority", "9\xe2\x80\x8b" "0", CFG_SRC_BOARD, err,
+				 sizeof(err)), CFG_E_TYPE);
+	assert_string_equal(err, "rt.priority must be an integer between 1 and 99, got "
+			    "\"9\\u200b0\"");
+	assert_int_equal(set_err(c, "gpio.backend", "sim\xef\xbb\xbf", CFG_SRC_BOARD, err,
+				 sizeof(err)), CFG_E_CHOICE);
+	assert_string_equal(err, "gpio.backend must be one of gpiod, sim, got \"sim\\ufeff\"");
+	/* what is not a control character stays: UTF-8 letters, bytes of other encodings */
+	set_ok(c, "board.name", "caf\xc3\xa9 \xe2\x80\x94 \xff", CFG_SRC_BOARD);
+	assert_string_equal(config_str(c, CFG_BOARD_NAME), "caf\xc3\xa9 \xe2\x80\x94 \xff");
+}
+
+/* A value too long for the log header would load and then fail the run. */
+static void the_longest_values_still_fit_the_log_header(void **state)
+{
+	static char big[CFG_TEXT_MAX + 2];
+	struct config *c = *state;
+	char *text = NULL, err[256];
+	size_t len = 0;
+	FILE *f;
+	int k;
+
+	for (k = 0; k < CFG_NKEYS; k++) {
+		size_t max = config_table[k].type == CFG_T_TEXT ? CFG_TEXT_MAX : CFG_STRING_MAX;
+
+		if (config_table[k].type != CFG_T_STRING && config_table[k].type != CFG_T_TEXT)
+			continue;
+		memset(big, '\\', sizeof(big) - 1);   /* a backslash is written as two */
+		big[max + 1] = '\0';
+		assert_int_equal(config_set(c, k, big, CFG_SRC_CMDLINE, NULL, 0, err, sizeof(err)),
+				 CFG_E_RANGE);
+		big[max] = '\0';
+		if (config_set(c, k, big, CFG_SRC_CMDLINE, NULL, 0, err, sizeof(err)) != CFG_OK)
+			fail_msg("%s", err);
+	}
+	memset(big, 'x', sizeof(big) - 1);
+	big[CFG_STRING_MAX + 1] = '\0';
+	assert_int_equal(set_err(c, "board.name", big, CFG_SRC_BOARD, err, sizeof(err)),
+			 CFG_E_RANGE);
+	assert_string_equal(err, "board.name must be one line of text of at most 4096 bytes, got "
+			    "4097 bytes");
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	config_dump(c, f);
+	fclose(f);
+	/* edgelog.c takes 1 MiB of metadata: a quarter is left for the host
+	 * lines and the profile's phases */
+	if (len > 768 * 1024)
+		fail_msg("the dump of the longest values is %zu bytes", len);
+	free(text);
+}
+
 static void a_key_in_the_wrong_kind_of_file_is_refused(void **state)
 {
 	struct config *c = *state;
@@ -713,6 +797,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(an_enum_lists_its_choices, setup, teardown),
 		cmocka_unit_test_setup_teardown(enum_indexes_match_the_gpio_enums, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_string_is_one_line_and_text_may_span_lines, setup, teardown),
+		cmocka_unit_test_setup_teardown(control_characters_never_get_into_a_value, setup, teardown),
+		cmocka_unit_test_setup_teardown(the_longest_values_still_fit_the_log_header, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_key_in_the_wrong_kind_of_file_is_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_lower_source_never_overrides_a_higher_one, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_value_that_does_not_apply_is_still_checked, setup, teardown),

@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -277,7 +280,51 @@ static void an_unreadable_file_gives_the_system_error(void **state)
 	load_fails(DATA "does-not-exist.yaml", CFG_SRC_PROFILE, YAMLCFG_E_IO,
 		   DATA "does-not-exist.yaml: cannot open: No such file or directory");
 	load_fails("tests/data/yaml", CFG_SRC_PROFILE, YAMLCFG_E_IO,
-		   "tests/data/yaml: cannot read: Is a directory");
+		   "tests/data/yaml: is a directory, not a regular file; a board file or profile "
+		   "is a text file");
+	load_fails("/dev/zero", CFG_SRC_BOARD, YAMLCFG_E_IO,
+		   "/dev/zero: is a device, not a regular file; a board file or profile is a "
+		   "text file");
+}
+
+/* Opening a FIFO nobody writes to waits forever: it is refused instead
+ * (the alarm ends the test binary if it ever waits again). */
+static void a_fifo_is_refused_without_waiting_for_a_writer(void **state)
+{
+	char dir[] = "/tmp/sqwave-test-fifo-XXXXXX", path[64], link[64], err[512], want[512];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/board.yaml", dir);
+	snprintf(link, sizeof(link), "%s/link.yaml", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(symlink("board.yaml", link), 0);
+	alarm(20);
+	snprintf(want, sizeof(want), "%s: is a FIFO (named pipe), not a regular file; a board "
+		 "file or profile is a text file", path);
+	load_fails(path, CFG_SRC_BOARD, YAMLCFG_E_IO, want);
+	snprintf(want, sizeof(want), "%s: is a FIFO (named pipe), not a regular file; a board "
+		 "file or profile is a text file", link);
+	load_fails(link, CFG_SRC_PROFILE, YAMLCFG_E_IO, want);
+	alarm(0);
+	/* a socket is not even opened (open() would fail with ENXIO) */
+	{
+		struct sockaddr_un sa = { .sun_family = AF_UNIX };
+		int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+
+		assert_true(fd >= 0);
+		snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/sock.yaml", dir);
+		assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+		snprintf(want, sizeof(want), "%s: is a socket, not a regular file; a board file "
+			 "or profile is a text file", sa.sun_path);
+		load_fails(sa.sun_path, CFG_SRC_BOARD, YAMLCFG_E_IO, want);
+		close(fd);
+		unlink(sa.sun_path);
+	}
+	(void)err;
+	unlink(link);
+	unlink(path);
+	rmdir(dir);
 }
 
 static void a_binary_file_is_not_text(void **state)
@@ -290,9 +337,273 @@ static void a_binary_file_is_not_text(void **state)
 					     err, sizeof(err)), YAMLCFG_E_SYNTAX);
 	assert_string_equal(err, "x.bin:2:6: contains a NUL byte: this is not a text file; a "
 			    "board file or profile is YAML text");
-	assert_int_equal(yamlcfg_load_buffer(c, "x.bin", "\xff\xfe\xfa", 3, CFG_SRC_PROFILE,
+	assert_int_equal(yamlcfg_load_buffer(c, "x.bin", "\xff\xfa\xfe", 3, CFG_SRC_PROFILE,
 					     err, sizeof(err)), YAMLCFG_E_SYNTAX);
-	assert_int_equal(strncmp(err, "x.bin:1:1: YAML syntax error: ", 30), 0);
+	assert_string_equal(err, "x.bin:1:1: not UTF-8 text: invalid leading UTF-8 octet (byte "
+			    "0xff); save the file as UTF-8: a board file or profile is UTF-8 text");
+}
+
+static enum yamlcfg_result load_text(const char *text, enum cfg_source src, char *err,
+				     size_t errlen)
+{
+	struct config *c = config_new();
+	enum yamlcfg_result r;
+
+	assert_non_null(c);
+	r = yamlcfg_load_buffer(c, "b.yaml", text, strlen(text), src, err, errlen);
+	config_free(c);
+	return r;
+}
+
+#define BOARD_HEAD "board:\n  name: t\ngpio:\n  backend: sim\n  chip: sqwave-sim\n  line: 0\n"
+
+/* libyaml gives encoding errors as a byte offset only: the position is the
+ * bad byte's, however the lines end, after a byte-order mark too. */
+static void an_encoding_error_names_the_line_and_column_of_its_byte(void **state)
+{
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		{ "board:\n  name: t\n  notes: caf\xe9 au lait\n",	/* Latin-1 */
+		  "b.yaml:3:13: not UTF-8 text: invalid trailing UTF-8 octet (byte 0xe9)" },
+		{ "board:\r\n  name: t\r\n  soc: \xff\r\n",	/* CRLF */
+		  "b.yaml:3:8: not UTF-8 text: invalid leading UTF-8 octet (byte 0xff)" },
+		{ "board:\r  name: t\r  soc: \xff\r",		/* old Mac CR */
+		  "b.yaml:3:8: not UTF-8 text: invalid leading UTF-8 octet (byte 0xff)" },
+		{ "\xef\xbb\xbf" "board:\n  name: \xc3\xa9\xc3\xa9\xc0\xae\n",	/* BOM, two é */
+		  "b.yaml:2:11: not UTF-8 text: invalid length of a UTF-8 sequence (byte 0xc0)" },
+		{ "\xef\xbb\xbf" "\xff: 1\n",
+		  "b.yaml:1:1: not UTF-8 text: invalid leading UTF-8 octet (byte 0xff)" },
+		{ "board:\n  name: t\n  soc: ab\xe2\x82",
+		  "b.yaml:3:10: not UTF-8 text: incomplete UTF-8 octet sequence (byte 0xe2)" },
+		{ "board:\n  name: t\x1b[31m\n",
+		  "b.yaml:2:10: YAML syntax error: control characters are not allowed (U+001B); "
+		  "write escapes such as \\t in a \"double-quoted\" value instead" },
+	};
+	char err[512];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(load_text(cases[i].text, CFG_SRC_BOARD, err, sizeof(err)),
+				 YAMLCFG_E_SYNTAX);
+		if (strncmp(err, cases[i].want, strlen(cases[i].want)))
+			fail_msg("case %zu: want \"%s\", got \"%s\"", i, cases[i].want, err);
+	}
+}
+
+static void utf16_is_told_to_be_saved_as_utf8(void **state)
+{
+	static const char le[] = "\xff\xfe" "b\0o\0a\0r\0d\0:\0\n\0", be_nobom[] = "\0b\0o";
+	char err[512];
+	struct config *c = *state;
+
+	assert_int_equal(yamlcfg_load_buffer(c, "u.yaml", le, sizeof(le) - 1, CFG_SRC_BOARD, err,
+					     sizeof(err)), YAMLCFG_E_SYNTAX);
+	assert_string_equal(err, "u.yaml: is UTF-16 (or UTF-32) text; save it as UTF-8: a board "
+			    "file or profile is UTF-8 text");
+	assert_int_equal(yamlcfg_load_buffer(c, "u.yaml", be_nobom, sizeof(be_nobom) - 1,
+					     CFG_SRC_BOARD, err, sizeof(err)), YAMLCFG_E_SYNTAX);
+	assert_non_null(strstr(err, "UTF-16"));
+}
+
+/* [st,stm32mp135f-dk] is two items in YAML; "a, b" is one string: neither
+ * ever matches a device tree, so both are errors, not a silent non-match. */
+static void a_compatible_string_split_or_joined_by_mistake_is_refused(void **state)
+{
+	char err[512];
+
+	(void)state;
+	assert_int_equal(load_text(BOARD_HEAD "match:\n  compatible: [st,stm32mp135f-dk, "
+				   "st,stm32mp135]\n", CFG_SRC_BOARD, err, sizeof(err)),
+			 YAMLCFG_E_VALUE);
+	assert_string_equal(err, "b.yaml:8:16: match.compatible: \"st\" and \"stm32mp135f-dk\" are "
+			    "two items: in a [flow, list] a comma separates items; quote a value "
+			    "that has a comma (\"st,stm32mp135f-dk\") or write one \"- \" line per "
+			    "value");
+	assert_int_equal(load_text(BOARD_HEAD "match:\n  dmi_board: [UP-APL01,UP-APL03]\n",
+				   CFG_SRC_BOARD, err, sizeof(err)), YAMLCFG_E_VALUE);
+	assert_int_equal(strncmp(err, "b.yaml:8:15: match.dmi_board: \"UP-APL01\" and", 44), 0);
+	/* with a blank after the comma it is the two items it looks like */
+	assert_int_equal(load_text(BOARD_HEAD "match:\n  dmi_board: [UP-APL01, UP-APL03]\n",
+				   CFG_SRC_BOARD, err, sizeof(err)), YAMLCFG_OK);
+	assert_int_equal(load_text(BOARD_HEAD "match:\n  compatible: st,stm32mp135f-dk, "
+				   "st,stm32mp135\n", CFG_SRC_BOARD, err, sizeof(err)),
+			 YAMLCFG_E_VALUE);
+	assert_string_equal(err, "b.yaml:8:15: match.compatible: \"st,stm32mp135f-dk, "
+			    "st,stm32mp135\" has a blank; a device-tree compatible string has "
+			    "none: write one string per \"- \" line");
+	assert_int_equal(load_text(BOARD_HEAD "match:\n  compatible:\n    - a,b\n    - \"c,d\t\"\n",
+				   CFG_SRC_BOARD, err, sizeof(err)), YAMLCFG_E_VALUE);
+	assert_int_equal(strncmp(err, "b.yaml:10:7: match.compatible: \"c,d\\x09\" has a blank",
+				 52), 0);
+}
+
+static void every_way_of_writing_a_list_that_yaml_has_reads_the_same(void **state)
+{
+	static const char *const forms[] = {
+		"match:\n  compatible:\n    - st,stm32mp135f-dk\n    - 'st,stm32mp135'\n",
+		"match:\n  compatible:\n  - \"st,stm32mp135f-dk\"\n  - st,stm32mp135\n",
+		"match:\n  compatible: [\"st,stm32mp135f-dk\", 'st,stm32mp135']\n",
+		"match: {compatible: [\"st,stm32mp135f-dk\",\"st,stm32mp135\"]}\n",
+		"match:\n  compatible: [ \"st,stm32mp135f-dk\" ,\n    \"st,stm32mp135\" ]\n",
+	};
+	char err[512], text[512];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		struct config *c = config_new();
+
+		assert_non_null(c);
+		snprintf(text, sizeof(text), BOARD_HEAD "%s", forms[i]);
+		if (yamlcfg_load_buffer(c, "b.yaml", text, strlen(text), CFG_SRC_BOARD, err,
+					sizeof(err)))
+			fail_msg("form %zu: %s", i, err);
+		assert_string_equal(config_str(c, CFG_MATCH_COMPATIBLE),
+				    "st,stm32mp135f-dk\nst,stm32mp135");
+		config_free(c);
+	}
+}
+
+/* 010 is 8 or 10 depending on the YAML version a reader follows. */
+static void an_integer_with_a_leading_zero_is_ambiguous_and_refused(void **state)
+{
+	static const char ok[] = "rt:\n  cpu: 0\n  dma_latency: -1\n  priority: \"010\"\n";
+	struct config *c = *state;
+	char err[512];
+
+	assert_int_equal(load_text("rt:\n  priority: 010\n", CFG_SRC_PROFILE, err, sizeof(err)),
+			 YAMLCFG_E_VALUE);
+	assert_string_equal(err, "b.yaml:2:13: rt.priority: \"010\" has a leading zero: YAML 1.1 "
+			    "reads it as an octal number, YAML 1.2 as a decimal one; write it "
+			    "without the zero");
+	assert_int_equal(load_text("rt:\n  cpu: -01\n", CFG_SRC_PROFILE, err, sizeof(err)),
+			 YAMLCFG_E_VALUE);
+	assert_int_equal(load_text("load:\n  - kind: coremark\n    instances: 02\n",
+				   CFG_SRC_PROFILE, err, sizeof(err)), YAMLCFG_E_VALUE);
+	assert_string_equal(err, "b.yaml:3:16: load.instances: \"02\" has a leading zero: YAML "
+			    "1.1 reads it as an octal number, YAML 1.2 as a decimal one; write it "
+			    "without the zero");
+	/* 0, -1, 10 and a quoted "010" (a string: no octal reading) are fine */
+	assert_int_equal(yamlcfg_load_buffer(c, "b.yaml", ok, sizeof(ok) - 1, CFG_SRC_PROFILE, err,
+					     sizeof(err)), YAMLCFG_OK);
+	assert_int_equal(config_int(c, CFG_RT_PRIORITY), 10);
+	assert_int_equal(config_int(c, CFG_RT_CPU), 0);
+}
+
+/* One board, written as editors and people write YAML: the same values,
+ * and the same line in each origin, whatever the line ends or the style. */
+static void a_board_reads_the_same_in_every_style_and_line_ending(void **state)
+{
+	static const char *const forms[] = {
+		"board:\n  name: dk\n  cpus: 1\ngpio:\n  chip: GPIOB\n  line: 1\n"
+		"rt:\n  priority: 95\n",
+		"board:\r\n  name: dk\r\n  cpus: 1\r\ngpio:\r\n  chip: GPIOB\r\n  line: 1\r\n"
+		"rt:\r\n  priority: 95\r\n",
+		"board:\r  name: dk\r  cpus: 1\rgpio:\r  chip: GPIOB\r  line: 1\r"
+		"rt:\r  priority: 95\r",
+		"\xef\xbb\xbf" "board:\n  name: dk\n  cpus: 1\ngpio:\n  chip: GPIOB\n  line: 1\n"
+		"rt:\n  priority: 95\n",
+		"board: {name: \"dk\",\n  cpus: 1}\t# one core\ngpio: {chip: 'GPIOB',\n  line: \"1\"}\n"
+		"rt: {priority: !!int 95}\n",
+		"%YAML 1.1\n---\nboard:\n  name: !!str dk\n  cpus: 1\ngpio:\n  chip: GPIOB\n"
+		"  line: 1\nrt:\n  priority: 95\n...\n",
+	};
+	static const int line_of_priority[] = { 8, 8, 8, 8, 5, 10 };
+	char err[512], buf[64], want[64];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		struct config *c = config_new();
+
+		assert_non_null(c);
+		if (yamlcfg_load_buffer(c, "b.yaml", forms[i], strlen(forms[i]), CFG_SRC_BOARD, err,
+					sizeof(err)))
+			fail_msg("form %zu: %s", i, err);
+		assert_string_equal(config_str(c, CFG_BOARD_NAME), "dk");
+		assert_string_equal(config_str(c, CFG_GPIO_CHIP), "GPIOB");
+		assert_string_equal(config_str(c, CFG_GPIO_LINE), "1");
+		assert_int_equal(config_int(c, CFG_BOARD_CPUS), 1);
+		assert_int_equal(config_int(c, CFG_RT_PRIORITY), 95);
+		snprintf(want, sizeof(want), "b.yaml:%d", line_of_priority[i]);
+		if (strcmp(config_origin(c, CFG_RT_PRIORITY, buf, sizeof(buf)), want))
+			fail_msg("form %zu: rt.priority from %s, want %s", i, buf, want);
+		config_free(c);
+	}
+}
+
+/* The indentation mistakes people make, named as such. */
+static void a_key_or_section_at_the_wrong_depth_is_named_as_such(void **state)
+{
+	char err[512];
+
+	(void)state;
+	assert_int_equal(load_text("board:\nname: t\n", CFG_SRC_BOARD, err, sizeof(err)),
+			 YAMLCFG_E_SECTION);
+	assert_string_equal(err, "b.yaml:2:1: \"name\" is a key of section board, not a section: "
+			    "indent it under its section (two spaces)");
+	assert_int_equal(load_text("gpio:\n  chip: x\nline: 1\n", CFG_SRC_BOARD, err,
+				   sizeof(err)), YAMLCFG_E_SECTION);
+	assert_string_equal(err, "b.yaml:3:1: \"line\" is a key of section gpio or loopback, not "
+			    "a section: indent it under its section (two spaces)");
+	assert_int_equal(load_text(BOARD_HEAD "  loopback:\n    line: 2\n", CFG_SRC_BOARD, err,
+				   sizeof(err)), YAMLCFG_E_KEY);
+	assert_string_equal(err, "b.yaml:7:3: \"loopback\" is a section, not a key of gpio: write "
+			    "\"loopback:\" at the start of a line, without indentation");
+	assert_int_equal(load_text("run.duration: 10s\n", CFG_SRC_PROFILE, err, sizeof(err)),
+			 YAMLCFG_E_SECTION);
+	assert_string_equal(err, "b.yaml:1:1: \"run.duration\" is written as section run: and, "
+			    "indented under it, duration: (the dotted name is for --set)");
+	/* a key of the other kind of file is just unknown here */
+	assert_int_equal(load_text("duration: 10s\n", CFG_SRC_BOARD, err, sizeof(err)),
+			 YAMLCFG_E_SECTION);
+	assert_int_equal(strncmp(err, "b.yaml:1:1: unknown section \"duration\"", 38), 0);
+}
+
+/* Chip labels as the kernels name them: a colon (x86 ACPI), blanks (the UP
+ * board's HAT header), a '#' inside a word; a comment after them is not part. */
+static void chip_labels_with_colons_blanks_and_hashes_read_whole(void **state)
+{
+	static const struct {
+		const char *text, *chip;
+	} cases[] = {
+		{ "board: {name: ehl}\ngpio: {chip: INTC1020:00, line: 3}\n", "INTC1020:00" },
+		{ "board:\n  name: ehl\ngpio:\n  chip: INT34C5:00\n  line: 3\n", "INT34C5:00" },
+		{ "board:\n  name: up\ngpio:\n  chip: Raspberry Pi compatible UP GPIO  # HAT\n"
+		  "  line: 5\n", "Raspberry Pi compatible UP GPIO" },
+		{ "board: {name: x}\ngpio: {chip: GPIO#B, line: 1}\n", "GPIO#B" },
+	};
+	char err[512];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct config *c = config_new();
+
+		assert_non_null(c);
+		if (yamlcfg_load_buffer(c, "b.yaml", cases[i].text, strlen(cases[i].text),
+					CFG_SRC_BOARD, err, sizeof(err)))
+			fail_msg("case %zu: %s", i, err);
+		assert_string_equal(config_str(c, CFG_GPIO_CHIP), cases[i].chip);
+		config_free(c);
+	}
+}
+
+static void merge_keys_are_named_as_such(void **state)
+{
+	char err[512];
+
+	(void)state;
+	assert_int_equal(load_text("board:\n  name: t\n  <<: {soc: x}\n", CFG_SRC_BOARD, err,
+				   sizeof(err)), YAMLCFG_E_STRUCTURE);
+	assert_string_equal(err, "b.yaml:3:3: merge keys (<<) are not supported; write the keys "
+			    "out");
+	assert_int_equal(load_text("<<: {run: {}}\n", CFG_SRC_PROFILE, err, sizeof(err)),
+			 YAMLCFG_E_STRUCTURE);
+	assert_string_equal(err, "b.yaml:1:1: merge keys (<<) are not supported; write the "
+			    "sections out");
 }
 
 static void a_huge_file_is_refused_before_parsing(void **state)
@@ -521,7 +832,17 @@ int main(void)
 		T(anchors_and_aliases_are_refused),
 		T(a_second_document_is_refused),
 		T(an_unreadable_file_gives_the_system_error),
+		T(a_fifo_is_refused_without_waiting_for_a_writer),
 		T(a_binary_file_is_not_text),
+		T(an_encoding_error_names_the_line_and_column_of_its_byte),
+		T(utf16_is_told_to_be_saved_as_utf8),
+		T(a_compatible_string_split_or_joined_by_mistake_is_refused),
+		T(every_way_of_writing_a_list_that_yaml_has_reads_the_same),
+		T(a_board_reads_the_same_in_every_style_and_line_ending),
+		T(chip_labels_with_colons_blanks_and_hashes_read_whole),
+		T(merge_keys_are_named_as_such),
+		T(a_key_or_section_at_the_wrong_depth_is_named_as_such),
+		T(an_integer_with_a_leading_zero_is_ambiguous_and_refused),
 		T(a_huge_file_is_refused_before_parsing),
 		T(a_failed_load_stores_nothing),
 		T(every_error_is_one_line),
