@@ -208,7 +208,7 @@ static int status_field(const char *root, const char *rel, const char *key, char
 	FILE *f;
 
 	buf[0] = '\0';
-	if (!sysinfo_path(root, rel, path, sizeof(path)) || !(f = fopen(path, "re")))
+	if (!sysinfo_path(root, rel, path, sizeof(path)) || !(f = sysinfo_fopen(path)))
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
 		char *v;
@@ -347,7 +347,7 @@ static void chk_hrtimers(struct check_report *r, struct sysctx *x)
 		return;
 	}
 	if (!sysinfo_path(x->p->root, "proc/timer_list", path, sizeof(path)) ||
-	    !(fp = fopen(path, "re"))) {
+	    !(fp = sysinfo_fopen(path))) {
 		f = check_add(r, CHECK_SKIP, "kernel.hrtimers", "cannot read /proc/timer_list "
 			      "(%s)", strerror(errno));
 		check_fix(f, "run the check as root to see whether high-resolution timers are "
@@ -1084,7 +1084,7 @@ static void chk_swap(struct check_report *r, struct sysctx *x)
 	FILE *fp;
 
 	if (!sysinfo_path(x->p->root, "proc/swaps", path, sizeof(path)) ||
-	    !(fp = fopen(path, "re"))) {
+	    !(fp = sysinfo_fopen(path))) {
 		check_add(r, CHECK_SKIP, "mem.swap", "cannot read /proc/swaps");
 		return;
 	}
@@ -1152,7 +1152,7 @@ static long long limit_read(const struct sysctx *x, const char *name)
 	FILE *fp;
 
 	if (!sysinfo_path(x->p->root, "proc/self/limits", path, sizeof(path)) ||
-	    !(fp = fopen(path, "re")))
+	    !(fp = sysinfo_fopen(path)))
 		return -2;
 	while (fgets(line, sizeof(line), fp)) {
 		char *p;

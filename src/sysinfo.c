@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -29,10 +30,29 @@ static void trim_right(char *s)
 		s[--n] = '\0';
 }
 
+FILE *sysinfo_fopen(const char *path)
+{
+	struct stat sb;
+	FILE *f;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return NULL;
+	}
+	f = fdopen(fd, "r");
+	if (!f)
+		close(fd);
+	return f;
+}
+
 /* First line of @path into @buf, without the newline; 0 or -1. */
 static int read_line(const char *path, char *buf, size_t len)
 {
-	FILE *f = fopen(path, "re");
+	FILE *f = sysinfo_fopen(path);
 	int ret = -1;
 
 	buf[0] = '\0';
@@ -145,7 +165,7 @@ static int cpuinfo_model(const char *path, char *buf, size_t len)
 {
 	static const char *const keys[] = { "model name", "Hardware", "Processor", "cpu model" };
 	char line[512], found[4][128] = { "" };
-	FILE *f = fopen(path, "re");
+	FILE *f = sysinfo_fopen(path);
 	size_t i;
 
 	buf[0] = '\0';

@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 struct sysinfo_host {
 	char hostname[64];
@@ -37,6 +38,11 @@ bool sysinfo_preempt_rt(const char *root, const char *version);
  * here or sysinfo_path(), so that one root directory redirects them all.
  */
 int sysinfo_read_line(const char *root, const char *rel, char *buf, size_t len);
+
+/* @path opened for reading only if it is a regular file (as every /proc
+ * and /sys file is): a FIFO or a device under a copied --root tree is
+ * refused (NULL, errno EINVAL) instead of waited on or read for ever. */
+FILE *sysinfo_fopen(const char *path);
 
 /* The control files of the kernel's pseudo file systems (cgroupfs, tracefs)
  * at @dir/@name, with one read or one write each. sysinfo_file_read(): up
