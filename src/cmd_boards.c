@@ -32,10 +32,15 @@ static void boards_usage(FILE *f)
 /* Text from a board file, with control characters left out of the terminal. */
 static void put_clean(FILE *f, const char *s, size_t max)
 {
-	size_t i;
+	size_t i, n = strnlen(s, max);
 
-	for (i = 0; s[i] && i < max; i++)
+	/* cut before a character, never inside one (UTF-8 continuation bytes) */
+	while (n > 0 && s[n] && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--;
+	for (i = 0; i < n; i++)
 		fputc((unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i], f);
+	if (s[n])
+		fputs("...", f);
 }
 
 /* Load one board file into a fresh configuration; NULL (and @err) if it is

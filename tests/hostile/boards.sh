@@ -75,6 +75,14 @@ test_boards_written_every_way_yaml_allows_are_listed_and_detected() {
 	expect 0 "ccmp13-mine" "up-squared-lab" "rpi5-desk" "dk2-cr" -- boards || return 1
 	! grep -q INVALID "$TMP/out" || fail "a valid board listed as INVALID: $(grep INVALID "$TMP/out")" || return 1
 	grep -q "ConnectCore MP13 DVK (STM32MP133C)" "$TMP/out" || fail "description lost" || return 1
+	# a long description is cut before a character, never inside one
+	printf 'board:\n  name: accents\n  description: "%s"\ngpio:\n  backend: sim\n  chip: sqwave-sim\n  line: 0\n' \
+		"$(printf 'a%.0s' $(seq 59))éèàü and more" > "$TMP/w/boards/accents.yaml"
+	expect 0 "accents" -- boards || return 1
+	grep "accents" "$TMP/out" | iconv -f UTF-8 -t UTF-8 > /dev/null 2>&1 ||
+		fail "a character cut in two: $(grep accents "$TMP/out" | od -c | tail -3)" || return 1
+	grep -q "$(printf 'a%.0s' $(seq 59))\.\.\." "$TMP/out" || fail "$(grep accents "$TMP/out")" || return 1
+	rm "$TMP/w/boards/accents.yaml"
 	fake_dt "digi,ccmp133-dvk" "digi,ccmp13" "st,stm32mp133"
 	expect 0 "board: ccmp13-mine" -- boards detect --root "$TMP/dt" || return 1
 	rm -rf "$TMP/dt"; fake_dmi UP-APL01 "UP Squared"
