@@ -84,10 +84,9 @@ const struct cfg_item config_table[CFG_NKEYS] = {
 		  "how sure the board file is of gpio.chip and gpio.line"),
 
 	ITEM_STR(CFG_LOOPBACK_CHIP, "loopback", "chip", "", "CHIP", NULL, B,
-		 "chip of an input wired to the output (empty: the chip with a line of "
-		 "loopback.line's name; both empty: no loopback)"),
+		 "chip of an input wired to the output (empty: found by line name)"),
 	ITEM_STR(CFG_LOOPBACK_LINE, "loopback", "line", "", "LINE", NULL, B,
-		 "offset or name of that input line"),
+		 "offset or name of that input line (both empty: no loopback)"),
 	ITEM_ENUM(CFG_LOOPBACK_CONFIDENCE, "loopback", "confidence", "unknown", cfg_confidence,
 		  NULL, B, "how sure the board file is of the loopback line"),
 
