@@ -3,10 +3,8 @@
  * through one root directory, scored against a board file's match keys. */
 #include "check_detect.h"
 
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -18,20 +16,15 @@
 static int read_prop(const char *root, const char *rel, char *buf, size_t len)
 {
 	char path[4096];
-	struct stat sb;
 	size_t n;
 	int fd;
 
 	buf[0] = '\0';
 	if (!sysinfo_path(root, rel, path, sizeof(path)))
 		return -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	fd = sysinfo_open_regular(path);
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
-		close(fd);
-		return -1;
-	}
 	n = sysinfo_read_full(fd, buf, len - 1);
 	close(fd);
 	buf[n] = '\0';

@@ -30,19 +30,28 @@ static void trim_right(char *s)
 		s[--n] = '\0';
 }
 
-FILE *sysinfo_fopen(const char *path)
+int sysinfo_open_regular(const char *path)
 {
 	struct stat sb;
-	FILE *f;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 
 	if (fd < 0)
-		return NULL;
+		return -1;
 	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
 		close(fd);
 		errno = EINVAL;
-		return NULL;
+		return -1;
 	}
+	return fd;
+}
+
+FILE *sysinfo_fopen(const char *path)
+{
+	FILE *f;
+	int fd = sysinfo_open_regular(path);
+
+	if (fd < 0)
+		return NULL;
 	f = fdopen(fd, "r");
 	if (!f)
 		close(fd);

@@ -41,7 +41,9 @@ int sysinfo_read_line(const char *root, const char *rel, char *buf, size_t len);
 
 /* @path opened for reading only if it is a regular file (as every /proc
  * and /sys file is): a FIFO or a device under a copied --root tree is
- * refused (NULL, errno EINVAL) instead of waited on or read for ever. */
+ * refused (-1 or NULL, errno EINVAL) instead of waited on or read for ever.
+ * sysinfo_open_regular() gives the descriptor, sysinfo_fopen() a stream. */
+int sysinfo_open_regular(const char *path);
 FILE *sysinfo_fopen(const char *path);
 
 /* The control files of the kernel's pseudo file systems (cgroupfs, tracefs)
