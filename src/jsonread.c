@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "msgbuf.h"
 #include "outfile.h"
 #include "sysinfo.h"
 
@@ -129,36 +130,6 @@ static size_t put_utf8(char *o, unsigned cp)
 	return 4;
 }
 
-/* The length of the well-formed UTF-8 sequence at @p (RFC 3629: no
- * overlong forms, no surrogates, nothing beyond U+10FFFF), 0 if there is none. */
-static size_t utf8_len(const unsigned char *p, size_t avail)
-{
-	size_t n, i;
-	unsigned cp;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		n = 2, cp = p[0] & 0x1fu;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		n = 3, cp = p[0] & 0x0fu;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		n = 4, cp = p[0] & 0x07u;
-	else
-		return 0;
-	if (avail < n)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3fu);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
 /* After the opening quote; returns a malloc'd string. Its bytes are UTF-8
  * without NUL: sqwave writes nothing else, and a NUL would cut the string
  * short for every C reader (a label, a key "edges\u0000x" read as "edges"). */
@@ -196,7 +167,9 @@ static char *string(struct jp *j, size_t *len)
 			return NULL;
 		}
 		if (c >= 0x80) {
-			size_t k = utf8_len((const unsigned char *)j->p - 1, (size_t)(j->end - j->p) + 1);
+			uint32_t u;
+			size_t k = msgbuf_utf8_decode((const unsigned char *)j->p - 1,
+						      (size_t)(j->end - j->p) + 1, &u);
 
 			if (!k) {
 				j->p--;

@@ -71,3 +71,34 @@ void msgbuf_add(char *buf, size_t len, const char *fmt, ...)
 	put(buf, len, used, fmt, ap);
 	va_end(ap);
 }
+
+size_t msgbuf_utf8_decode(const unsigned char *p, size_t avail, uint32_t *cp)
+{
+	size_t n, i;
+
+	if (!avail)
+		return 0;
+	if (p[0] < 0x80) {
+		*cp = p[0];
+		return 1;
+	}
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2, *cp = p[0] & 0x1fu;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3, *cp = p[0] & 0x0fu;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4, *cp = p[0] & 0x07u;
+	else
+		return 0;
+	if (avail < n)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		*cp = *cp << 6 | (p[i] & 0x3fu);
+	}
+	if ((n == 3 && *cp < 0x800) || (n == 4 && (*cp < 0x10000 || *cp > 0x10ffff)) ||
+	    (*cp >= 0xd800 && *cp <= 0xdfff))
+		return 0;
+	return n;
+}

@@ -6,6 +6,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * Set (msgbuf_set) or append to (msgbuf_add) the NUL-terminated text in
@@ -31,5 +32,13 @@ void msgbuf_vset(char *buf, size_t len, const char *fmt, va_list ap)
  * terminated) and returns how many; the caller bounds its buffer.
  */
 size_t msgbuf_escape_char(char *out, unsigned char ch, unsigned flags);
+
+/*
+ * The length of the well-formed UTF-8 sequence at @p, of at most @avail
+ * bytes (RFC 3629: no overlong forms, no surrogates, nothing beyond
+ * U+10FFFF), with its code point in *@cp; 0 if there is none. The one
+ * decoder of what files hand us (jsonread's strings, outfile's escaping).
+ */
+size_t msgbuf_utf8_decode(const unsigned char *p, size_t avail, uint32_t *cp);
 
 #endif

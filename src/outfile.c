@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "edgelog.h"
+#include "msgbuf.h"
 
 /* What a path names: an existing file (its device and inode), or a name not
  * yet there (its directory's device and inode, and the name). */
@@ -192,28 +193,9 @@ int outfile_close(FILE *f, const char *path, char *err, size_t errlen)
 static size_t utf8_printable(const unsigned char *p, size_t n)
 {
 	uint32_t cp;
-	size_t len, i;
+	size_t len = msgbuf_utf8_decode(p, n, &cp);
 
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		len = 2, cp = p[0] & 0x1f;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		len = 3, cp = p[0] & 0x0f;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		len = 4, cp = p[0] & 0x07;
-	else
-		return 0;
-	if (n < len)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3f);
-	}
-	/* overlong, surrogates, beyond Unicode, C1 controls */
-	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0x80 && cp <= 0x9f))
-		return 0;
-	return len;
+	return len && !(cp >= 0x80 && cp <= 0x9f) ? len : 0;
 }
 
 const char *outfile_escape(const char *s, char *buf, size_t len)

@@ -81,6 +81,34 @@ static void a_character_is_escaped_for_one_line_of_text(void **state)
 	}
 }
 
+#define DEC(s, avail) msgbuf_utf8_decode((const unsigned char *)(s), (avail), &cp)
+
+/* Well-formed UTF-8 decodes to its code point; every ill-formed kind is 0. */
+static void utf8_is_decoded_and_every_ill_formed_kind_refused(void **state)
+{
+	uint32_t cp = 0;
+
+	(void)state;
+	assert_int_equal(DEC("A", 1), 1);
+	assert_int_equal(cp, 0x41);
+	assert_int_equal(DEC("\xc3\xa9", 2), 2);                 /* U+00E9 */
+	assert_int_equal(cp, 0xe9);
+	assert_int_equal(DEC("\xe2\x82\xac", 3), 3);            /* U+20AC */
+	assert_int_equal(cp, 0x20ac);
+	assert_int_equal(DEC("\xf0\x9f\x98\x80", 4), 4);       /* U+1F600 */
+	assert_int_equal(cp, 0x1f600);
+	assert_int_equal(DEC("\xf4\x8f\xbf\xbf", 4), 4);       /* U+10FFFF */
+	assert_int_equal(DEC("\xc3\xa9", 1), 0);                 /* cut short */
+	assert_int_equal(DEC("", 0), 0);
+	assert_int_equal(DEC("\xc0\x80", 2), 0);                 /* overlong */
+	assert_int_equal(DEC("\xe0\x80\x80", 3), 0);            /* overlong */
+	assert_int_equal(DEC("\xf0\x80\x80\x80", 4), 0);       /* overlong */
+	assert_int_equal(DEC("\xed\xa0\x80", 3), 0);            /* surrogate */
+	assert_int_equal(DEC("\xf4\x90\x80\x80", 4), 0);       /* beyond U+10FFFF */
+	assert_int_equal(DEC("\xc3\x41", 2), 0);                 /* no continuation */
+	assert_int_equal(DEC("\x80", 1), 0);                      /* lone continuation */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -88,6 +116,7 @@ int main(void)
 		cmocka_unit_test(without_a_buffer_nothing_is_written),
 		cmocka_unit_test(a_text_cut_short_ends_in_dots_and_never_overruns),
 		cmocka_unit_test(a_character_is_escaped_for_one_line_of_text),
+		cmocka_unit_test(utf8_is_decoded_and_every_ill_formed_kind_refused),
 	};
 
 	return cmocka_run_group_tests_name("msgbuf", tests, NULL, NULL);
