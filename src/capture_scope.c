@@ -163,11 +163,21 @@ static int all_digits(const char *p, size_t len)
 	return 1;
 }
 
+/* Value columns a scope export may have: analog channels, an MSO's digital
+ * bits and math traces come to a few dozen. Each costs about 300 KiB in the
+ * first pass (the level finder and the edge-fit samples), so a header of
+ * 65536 columns would cost 20 GB: refused by name instead. */
+#define SCOPE_MAX_CHANNELS 256
+
 static int scope_add(struct capture *c, struct scope *s, const char *name, size_t len,
 		     unsigned col, int tcol, double dt)
 {
 	struct scope_chan *nc;
 	char buf[64];
+
+	if (s->nch >= SCOPE_MAX_CHANNELS)
+		return capture_err(c, s->r.line, "more than %u value columns: no scope export has "
+				   "that many channels", SCOPE_MAX_CHANNELS);
 
 	/* "CH1(V)" -> "CH1"; Keysight "1" -> "CH1" */
 	while (len && name[len - 1] == ' ')

@@ -418,6 +418,23 @@ PY
 	done
 }
 
+# Each scope column costs ~300 KiB in the first pass: a header of thousands
+# of columns is refused by name (fuzz_capture_scope found 5 GB from 60 kB).
+test_a_scope_csv_of_thousands_of_columns_is_refused_in_bounded_memory() {
+	python3 -c "
+n = 5000
+print('Time,' + ','.join('CH%d' % i for i in range(n)))
+for r in range(10): print('%g,' % (r * 1e-4) + ','.join(str(r % 2) for i in range(n)))" > "$TMP/wide.csv"
+	if [ $limits_ok = 1 ]; then
+		( ulimit -v 400000; exec timeout 60 "$SQWAVE" analyze "$TMP/wide.csv" ) > /dev/null 2> "$TMP/err"
+	else
+		timeout 60 "$SQWAVE" analyze "$TMP/wide.csv" > /dev/null 2> "$TMP/err"
+	fi
+	local rc=$?
+	[ $rc -eq 2 ] || fail "exit $rc: $(head -c 300 "$TMP/err")" || return 1
+	grep -q "wide.csv:1: more than 256 value columns" "$TMP/err" || fail "$(cat "$TMP/err")" || return 1
+}
+
 test_a_vcd_whose_time_goes_backwards_is_exit_2_with_its_line() {
 	printf '$timescale 1 ns $end $scope module t $end $var wire 1 ! a $end $upscope $end\n$enddefinitions $end\n#0 0!\n#10 1!\n#5 0!\n' > "$TMP/b.vcd"
 	"$SQWAVE" analyze "$TMP/b.vcd" > /dev/null 2> "$TMP/err"
