@@ -658,25 +658,39 @@ static bool level_ok(const struct m2 *m, size_t k, size_t i)
 	return ((align_runs_at(m->run, k)->level ^ (uint8_t)m->inv) & 1) == align_caps_level(m->cap, i);
 }
 
-/* How far from run edge @k a capture edge may be and still be its edge:
- * halfway to the neighbouring run edges. */
-static double gate_of(const struct m2 *m, size_t k)
+/* How far a capture edge's predicted interval [@plo, @phi] (log clock) is
+ * from run edge @k's write window widened by @tol: 0 if they meet. */
+static double window_dist(const struct m2 *m, size_t k, double plo, double phi, double tol)
 {
-	double g = INFINITY, tol = run_ww(m, k) / 2 + m->res_ns + m->slack_ns, mid = run_mid(m, k);
+	double wb = run_wb(m, k) - tol, we = run_we(m, k) + tol;
 
-	if (k > 0)
-		g = mid - run_mid(m, k - 1);
-	if (k + 1 < m->nrun && run_mid(m, k + 1) - mid < g)
-		g = run_mid(m, k + 1) - mid;
-	g /= 2;
-	return g > tol ? g : tol;
+	return phi < wb ? wb - phi : plo > we ? plo - we : 0;
+}
+
+/* How far outside its (widened) write window a capture edge may be and still
+ * be run edge @k's: halfway to the neighbouring window on that side (@after:
+ * the edge is past the window). A window says where the pin changed, however
+ * wide it is; only the gaps between windows are shared with the neighbours. */
+static double gate_of(const struct m2 *m, size_t k, bool after)
+{
+	double g = INFINITY;
+
+	if (after && k + 1 < m->nrun)
+		g = (run_wb(m, k + 1) - run_we(m, k)) / 2;
+	else if (!after && k > 0)
+		g = (run_wb(m, k) - run_we(m, k - 1)) / 2;
+	return g > 0 ? g : 0;
 }
 
 /*
  * Walk the capture from the seed in direction @dir (+1 or -1) and pair each
- * edge with the nearest run edge of the right level, unless that run edge is
- * nearer to a later capture edge of the same level (a glitch inside a pulse
- * must not steal the pulse's real edge).
+ * edge with the run edge of the right level whose write window it falls in
+ * (or is nearest to; among windows it meets equally, the nearest midpoint),
+ * unless that run edge's window is nearer to a later capture edge of the same
+ * level (a glitch inside a pulse must not steal the pulse's real edge). By
+ * window, not midpoint: an edge whose write was preempted has a window of
+ * milliseconds, the pin may change at either end of it, and the next pulse's
+ * midpoint can then be nearer than its own. Pairs keep the order of both.
  *
  * The prediction: run time = y / B - o. Each pair says o lies in an interval
  * (its capture time against its write window, widened by the tolerance); the
@@ -697,7 +711,10 @@ static void walk(struct m2 *m, size_t seed_cap, size_t seed_run, double B, int d
 	olo = y0 / B - run_we(m, seed_run) - tol;
 	ohi = y0 / B - run_wb(m, seed_run) + tol;
 	for (; i >= 0 && (size_t)i < m->ncap; i += dir) {
-		double yi = cap_y(m, (size_t)i), p = yi / B - (olo + ohi) / 2, d, bd = INFINITY;
+		double yi = cap_y(m, (size_t)i), p = yi / B - (olo + ohi) / 2, bd = INFINITY;
+		/* the interval the offsets allow, widened by what a wrong B adds */
+		double spread = dlt * fabs(yi - ylast) + 1.0;
+		double plo = yi / B - ohi - spread, phi = yi / B - olo + spread, bm = INFINITY;
 		double ilo, ihi, grow;
 		ptrdiff_t k, bk = -1, i2;
 		bool lost = false;
@@ -710,24 +727,32 @@ static void walk(struct m2 *m, size_t seed_cap, size_t seed_run, double B, int d
 		       (dir > 0 ? run_mid(m, (size_t)(q + dir)) <= p : run_mid(m, (size_t)(q + dir)) >= p))
 			q += dir;
 		for (k = q - 2 * dir; k != q + 3 * dir; k += dir) {
+			double d, dm;
+
 			if (k < 0 || (size_t)k >= m->nrun || (dir > 0 ? k <= last : k >= last))
 				continue;
 			if (!level_ok(m, (size_t)k, (size_t)i))
 				continue;
-			d = fabs(run_mid(m, (size_t)k) - p);
-			if (d < bd) {
+			d = window_dist(m, (size_t)k, plo, phi, tol);
+			dm = fabs(run_mid(m, (size_t)k) - p);
+			if (d < bd || (d == bd && dm < bm)) {
 				bd = d;
+				bm = dm;
 				bk = k;
 			}
 		}
-		if (bk < 0 || bd > gate_of(m, (size_t)bk))
+		if (bk < 0 || bd > gate_of(m, (size_t)bk, plo > run_we(m, (size_t)bk)))
 			continue;
 		for (i2 = i + dir; i2 >= 0 && (size_t)i2 < m->ncap; i2 += dir) {
-			double p2 = cap_y(m, (size_t)i2) / B - (olo + ohi) / 2, mk = run_mid(m, (size_t)bk);
+			double y2 = cap_y(m, (size_t)i2), p2 = y2 / B - (olo + ohi) / 2;
+			double d2 = window_dist(m, (size_t)bk, y2 / B - ohi - spread, y2 / B - olo + spread, tol);
+			double far = dir > 0 ? run_we(m, (size_t)bk) + tol : run_wb(m, (size_t)bk) - tol;
 
-			if ((p2 - mk) * dir > bd)
+			/* past the window by more than bd: so are the later ones */
+			if (d2 > bd && (p2 - far) * dir > 0)
 				break;
-			if (align_caps_level(m->cap, (size_t)i2) == lvl_i && fabs(p2 - mk) < bd) {
+			if (align_caps_level(m->cap, (size_t)i2) == lvl_i &&
+			    (d2 < bd || (d2 == bd && fabs(p2 - run_mid(m, (size_t)bk)) < bm))) {
 				lost = true;
 				break;
 			}

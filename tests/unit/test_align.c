@@ -443,6 +443,62 @@ static void a_coarse_analyzer_still_aligns_within_its_resolution(void **state)
 	free(r);
 }
 
+/* Edge @k of @r was preempted inside its write: its window is 3 ms wide, and
+ * the periods it overran were missed (the later edges move 6 slots on). */
+static void stall_write(struct edge_rec *r, size_t n, size_t k)
+{
+	const int64_t stall = 3000000;
+
+	r[k].write_end_off_ns = r[k].write_begin_off_ns + (int32_t)stall;
+	for (size_t j = k + 1; j < n; j++)
+		r[j].intended_ns += (uint64_t)stall;
+	r[k + 1].expirations = (uint16_t)(1 + stall / HALF);
+}
+
+static void an_edge_late_in_a_3ms_write_window_is_paired_by_its_own_window(void **state)
+{
+	const size_t n = 6000, first = 500, last = 5499;
+	/* the pin changed at 99 %, 1 %, 99 % and 99.5 % of the stalled windows:
+	 * the nearest midpoint of the same level is the next (or previous)
+	 * pulse's, but only this edge's window holds the change */
+	const size_t stalled[] = { 1500, 2500, 3500, 4501 };
+	const double at[] = { 0.99, 0.01, 0.99, 0.995 };
+	struct edge_rec *r = make_run(n, 20000, 300);
+	struct cap c;
+	struct align_params p = params();
+	struct align_window w;
+	struct align_result res;
+	size_t i, j;
+
+	(void)state;
+	for (j = 0; j < 4; j++)
+		stall_write(r, n, stalled[j]);
+	c = make_cap(r, first, last, T0 - 2000000, 3.0, RES_PS);
+	for (j = 0; j < 4; j++) {
+		const struct edge_rec *e = &r[stalled[j]];
+		double wb = (double)edge_write_begin_ns(e), we = (double)edge_write_end_ns(e);
+		double t = (wb + at[j] * (we - wb) - (double)(T0 - 2000000)) * (1 + 3.0e-6);
+
+		c.e[stalled[j] - first].t_ps = (int64_t)ceil(t * CAPTURE_PS_PER_NS / RES_PS) * RES_PS;
+	}
+	assert_int_equal(align_run(r, n, c.e, c.n, c.lo_ps, c.hi_ps, &p, &w, &res), 0);
+	assert_int_equal(res.status, ALIGN_FOUND);
+	assert_int_equal(res.npairs, c.n);
+	assert_int_equal(res.nmissing, 0);
+	assert_int_equal(res.nextra, 0);
+	assert_int_equal(res.disagree, 0);
+	for (i = 0; i < c.n; i++) {
+		struct align_pair pr;
+
+		assert_true(align_pair_of(&res, i, &pr));
+		assert_int_equal(pr.run, first + i);
+		assert_true(fabs(pr.residual_ns) <= res.tolerance_ns);
+	}
+	align_result_free(&res);
+	free(c.e);
+	free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -457,6 +513,7 @@ int main(void)
 		cmocka_unit_test_setup(an_inverted_probe_is_found_and_said, reseed),
 		cmocka_unit_test_setup(too_few_capture_edges_is_said, reseed),
 		cmocka_unit_test_setup(a_coarse_analyzer_still_aligns_within_its_resolution, reseed),
+		cmocka_unit_test_setup(an_edge_late_in_a_3ms_write_window_is_paired_by_its_own_window, reseed),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, NULL);

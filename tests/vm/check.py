@@ -6,7 +6,10 @@ sqwave's logged edges are exactly what the PL061 saw.
 
 Prints one 'PASS name' / 'FAIL name: why' line per check; on any failure,
 the guest's console (files elided). Exit status 1 if anything failed.
-Usage: check.py --api v2 --console FILE --trace FILE --out DIR [--icount]
+Then `sqwave compare` (the host's build, --sqwave) of each log against a VCD
+made from that trace (tests/vm/trace2vcd.py): AGREE, and DISAGREE once one
+edge of the capture is moved.
+Usage: check.py --api v2 --console FILE --trace FILE --out DIR [--icount] [--sqwave PATH]
 """
 import argparse
 import base64
@@ -17,7 +20,12 @@ import json
 import os
 import re
 import struct
+import subprocess
 import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import trace2vcd  # noqa: E402  (tests/vm/trace2vcd.py)
 
 CSV_HEADER = ["seq", "level", "intended_ns", "wake_ns", "write_begin_ns",
               "write_end_ns", "expirations", "flags"]
@@ -232,6 +240,77 @@ def check_timing(ck, name, edges, got, slack_ns=100_000):
                 "" if not late else "; outside: %d edges, the first seq %s" % (len(late), ",".join(str(x) for x in late[:10]))))
 
 
+def run_compare(sqwave, log, vcd, js):
+    """`sqwave compare LOG VCD --json JS`: (exit code, JSON or None, output)."""
+    p = subprocess.run([sqwave, "compare", log, vcd, "--json", js, "--worst", "5"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=300)
+    try:
+        with open(js) as f:
+            j = json.load(f)
+    except (OSError, ValueError):
+        j = None
+    return p.returncode, j, p.stdout.decode(errors="replace")
+
+
+def check_compare(ck, name, sqwave, trace_path, line, log, edges, out, icount, moved=True):
+    """The capture the emulated hardware made of the run: QEMU's trace of the
+    line, as a VCD. Every level change is a logged edge (match_trace), and
+    each PL061 write happened inside its logged write window; `sqwave
+    compare` must find the window, fit the clocks' offset and drift and say
+    AGREE. With one change moved to halfway to the next (outside its window
+    by far) it must say DISAGREE and name that edge."""
+    if icount:
+        print("NOTE %s/%s: not checked: under -icount the guest's clock is not the trace's" % (ck.api, name))
+        return
+    if not sqwave or not os.access(sqwave, os.X_OK):
+        ck.check(name, False, "no host sqwave at %r to run compare with (make all)" % sqwave)
+        return
+    changes = trace2vcd.read_changes(trace_path, line)
+    if not changes or len(changes) != len(edges):
+        ck.check(name, False, "%d level changes on line %d in the trace, %d edges in the log: nothing to compare"
+                 % (len(changes), line, len(edges)))
+        return
+    vcd = os.path.join(out, name + ".vcd")
+    trace2vcd.write_vcd(vcd, changes, trace_path)
+    rc, j, text = run_compare(sqwave, log, vcd, os.path.join(out, name + ".json"))
+    ok = rc == 0 and j is not None and j.get("verdict") == "agree"
+    if ok:
+        a, e, r = j["alignment"], j["edges"], j["residual"]
+        why = ("AGREE: %d of %d edges paired, %d beyond the tolerance of %.0f ns; drift %+.3f ppm, "
+               "fit rms %.1f us, widest write window %.0f us"
+               % (e["paired"], len(edges), r["beyond_tolerance"], r["tolerance_ns"], a["drift_ppm"],
+                  a["fit_rms_ns"] / 1000,
+                  max(x["write_end_ns"] - x["write_begin_ns"] for x in edges) / 1000))
+    else:
+        why = "sqwave compare exit %s, verdict %s (%s)" % (rc, j.get("verdict") if j else None, vcd)
+    ck.check(name, ok, why, show=None if ok else text)
+    if not ok or not moved:
+        return
+    # The moved edge: near the middle, a narrow window and a long pulse after
+    # it, so that halfway to the next change is far outside its window.
+    mid = len(edges) // 2
+    cand = [i for i in range(mid, len(edges) - 1)
+            if edges[i]["write_end_ns"] - edges[i]["write_begin_ns"] < 100_000
+            and changes[i + 1][0] - changes[i][0] > 400]
+    if not cand:
+        ck.check(name + "-moved", False, "no edge after the middle with a narrow window and a pulse over 400 us")
+        return
+    i = cand[0]
+    by = (changes[i + 1][0] - changes[i][0]) // 2
+    changes[i] = (changes[i][0] + by, changes[i][1])
+    vcd = os.path.join(out, name + "-moved.vcd")
+    trace2vcd.write_vcd(vcd, changes, trace_path)
+    rc, j, text = run_compare(sqwave, log, vcd, os.path.join(out, name + "-moved.json"))
+    seq = edges[i]["seq"]
+    named = j is not None and (any(w["seq"] == seq for w in j["residual"]["worst"]) or
+                               any(m["seq"] == seq for m in j["edges"]["missing_in_capture"]))
+    ok = rc == 1 and j is not None and j.get("verdict") == "disagree" and named
+    ck.check(name + "-moved", ok, "DISAGREE, names seq %d (moved %d us)" % (seq, by) if ok else
+             "edge %d (seq %d) moved %d us: compare exit %s, verdict %s, %s" % (
+                 i, seq, by, rc, j.get("verdict") if j else None, "named" if named else "not named"),
+             show=None if ok else text)
+
+
 def check_json(ck, data, api, edges):
     """The JSON summary says what this run was: the real chip through the
     right libgpiod API, on a PREEMPT_RT kernel, RT set up, a pass."""
@@ -391,7 +470,7 @@ def check_power_button(ck, steps, files, qmp_log):
         ck.check("edge-events", False, str(e), show=pb["out"])
 
 
-def check_soak(ck, steps, files, trace, icount):
+def check_soak(ck, steps, files, trace, icount, sqwave, trace_path, out):
     """A soak on the real kernel: CoreMark supervised beside the wave, its
     score in the summary, nothing of it left after the run or after SIGKILL
     of sqwave, the wave still edge for edge what the PL061 saw; BusyBox
@@ -435,6 +514,8 @@ def check_soak(ck, steps, files, trace, icount):
         if not edges:
             raise ValueError("no edges")
         match_trace(ck, "soak-trace", edges, trace.get(5, []), icount)
+        check_compare(ck, "soak-compare", sqwave, trace_path, 5, os.path.join(out, "soak.sqwlog"),
+                      edges, out, icount, moved=False)
     except ValueError as e:
         ck.check("soak-trace", False, str(e), show=ex["out"])
 
@@ -506,6 +587,8 @@ def run(args):
     if run_edges is not None:
         check_footer(ck, "run-footer", files.get("run.sqwlog", b""), len(run_edges), stop_reason=0)
         match_trace(ck, "run-trace", run_edges, trace.get(0, []), args.icount)
+        check_compare(ck, "run-compare", args.sqwave, args.trace, 0, os.path.join(args.out, "run.sqwlog"),
+                      run_edges, args.out, args.icount)
     line_released_idle(ck, "run-after", steps, api, 0)
 
     # 2. Lines sqwave cannot have.
@@ -563,7 +646,7 @@ def run(args):
 
     check_bringup(ck, steps, files, api)
     check_power_button(ck, steps, files, args.qmp_log)
-    check_soak(ck, steps, files, trace, args.icount)
+    check_soak(ck, steps, files, trace, args.icount, args.sqwave, args.trace, args.out)
     check_share(ck, steps, args.share, api)
 
     if ck.failed:
@@ -584,6 +667,7 @@ def main():
     p.add_argument("--icount", action="store_true", help="the guest ran under -icount: skip timing")
     p.add_argument("--share", required=True, help="the guest's 9p shared folder on the host")
     p.add_argument("--qmp-log", required=True, help="tests/vm/qmp.py's output")
+    p.add_argument("--sqwave", default="build/sqwave", help="the host's sqwave, for compare")
     sys.exit(run(p.parse_args()))
 
 
