@@ -187,6 +187,38 @@ assert failed == ["tmax"], failed
 PY
 }
 
+test_json_schemas_take_what_went_to_stdout_and_refuse_a_broken_document() {
+	# run-all checks every --json FILE; what went to standard output
+	# (--json -) is checked here, by the same checker
+	local py x n=0
+	py=$(python_with jsonschema) || return 1
+	for x in "$TMP/j.out" "$TMP/a.out" "$TMP/c.out" "$TMP/l.json"; do
+		[ -s "$x" ] && n=$((n + 1))
+	done
+	[ $n -eq 4 ] || fail "only $n of 4 JSON documents written" || return 1
+	"$py" "$ROOT/tests/e2e/json_schema_check.py" "$ROOT/docs/schema" "$TMP/j.out" "$TMP/a.out" \
+		"$TMP/c.out" "$TMP/l.json" > /dev/null || return 1
+	# the checker is no rubber stamp: each of these must be refused
+	python3 - "$TMP/l.json" "$TMP" <<'PY' || return 1
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+bad = {}
+bad["result"] = copy.deepcopy(d); bad["result"]["verdict"]["checks"][0]["result"] = "ok"
+bad["missing"] = copy.deepcopy(d); del bad["missing"]["wake_latency"]
+bad["t_s"] = copy.deepcopy(d); bad["t_s"]["verdict"]["checks"][-1]["t_s"] = "0.5"
+bad["version"] = copy.deepcopy(d); bad["version"]["schema_version"] = 2
+bad["unknown"] = copy.deepcopy(d); bad["unknown"]["schema"] = "sqwave-nothing"
+for k, v in bad.items():
+    json.dump(v, open("%s/bad-%s.json" % (sys.argv[2], k), "w"))
+PY
+	for x in result missing t_s version unknown; do
+		if "$py" "$ROOT/tests/e2e/json_schema_check.py" "$ROOT/docs/schema" "$TMP/bad-$x.json" \
+			> /dev/null 2>&1; then
+			fail "a broken document passed: $x"; return 1
+		fi
+	done
+}
+
 test_status_lines_carry_no_terminal_controls_when_stderr_is_a_file() {
 	"$SQWAVE" run --board "$BOARD" --duration 2s --status-interval 200ms \
 		--log "$TMP/s.sqwlog" > "$TMP/s.out" 2> "$TMP/s.err" || return 1
