@@ -1236,9 +1236,9 @@ int cmd_analyze(int argc, char **argv)
 				return SQW_EXIT_USAGE;
 			break;
 		case OPT_RATE:
-			if (parse_double("--samplerate", optarg, &so.capture.samplerate_hz) ||
-			    so.capture.samplerate_hz <= 0) {
-				pr_err("--samplerate: a positive rate in Hz");
+			if (capture_samplerate_parse("--samplerate", optarg,
+						     &so.capture.samplerate_hz, err, sizeof(err))) {
+				pr_err("%s", err);
 				return SQW_EXIT_USAGE;
 			}
 			break;
