@@ -166,7 +166,7 @@ e2e: $(BUILD)/sqwave $(COREMARK)
 # Every test: unit, end-to-end on the simulated board, and the armhf build on
 # a real kernel and GPIO controller under QEMU (SKIP_VM=1 leaves that out).
 test: deps
-	@scripts/install-deps systemd python3-yaml
+	@scripts/install-deps systemd python3-yaml python3-jsonschema python3-junitparser
 	@$(MAKE) --no-print-directory all unit
 	@$(MAKE) --no-print-directory e2e
 	@$(MAKE) --no-print-directory test-install
@@ -214,7 +214,9 @@ bench:
 	@bench/run
 
 # make install: the binary, the man page, the docs, the board and profile
-# files, bash completion and the systemd unit template; never the network.
+# files, the JSON schemas of the outputs (SQWDATADIR/schema: data a program
+# reads, so not under DOCDIR, which packagers may leave out), bash
+# completion and the systemd unit template; never the network.
 # install-strip strips the binary ($(STRIP)); packagers strip themselves.
 INSTALL      ?= install
 INSTALL_STRIP ?=
@@ -227,12 +229,14 @@ $(BUILD)/sqwave@.service: contrib/systemd/sqwave@.service.in $(BUILD)/flags
 install: all $(BUILD)/sqwave@.service
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DOCDIR) \
 		$(DESTDIR)$(SQWDATADIR)/boards $(DESTDIR)$(SQWDATADIR)/config \
+		$(DESTDIR)$(SQWDATADIR)/schema \
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(SYSTEMDUNITDIR)
 	$(INSTALL) -m 0755 $(INSTALL_STRIP) $(BUILD)/sqwave $(DESTDIR)$(BINDIR)/sqwave
 	$(INSTALL) -m 0644 docs/sqwave.1 $(DESTDIR)$(MANDIR)/man1/sqwave.1
 	$(INSTALL) -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/
 	$(INSTALL) -m 0644 boards/*.yaml $(DESTDIR)$(SQWDATADIR)/boards/
 	$(INSTALL) -m 0644 config/*.yaml $(DESTDIR)$(SQWDATADIR)/config/
+	$(INSTALL) -m 0644 docs/schema/*.schema.json $(DESTDIR)$(SQWDATADIR)/schema/
 	$(INSTALL) -m 0644 contrib/bash-completion/sqwave $(DESTDIR)$(BASHCOMPDIR)/sqwave
 	$(INSTALL) -m 0644 $(BUILD)/sqwave@.service $(DESTDIR)$(SYSTEMDUNITDIR)/sqwave@.service
 

@@ -177,6 +177,16 @@ const char *capture_memmem(const char *p, size_t len, const char *needle)
 
 /* ---- rates and times --------------------------------------------------- */
 
+int capture_samplerate_parse(const char *opt, const char *s, double *hz, char *err,
+			     size_t errlen)
+{
+	if (capture_parse_rate(s, strlen(s), hz) == 0)
+		return 0;
+	snprintf(err, errlen, "%s '%s': a positive rate in Hz, or with k, M or G "
+		 "(1GHz, 256 kHz, 1e6)", opt, s);
+	return -1;
+}
+
 int capture_parse_rate(const char *s, size_t len, double *hz)
 {
 	size_t i = 0, j, num_end;

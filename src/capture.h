@@ -181,6 +181,13 @@ const struct capture_info *capture_info(const struct capture *c);
 /* Release everything, unmap the file. NULL is a no-op. */
 void capture_close(struct capture *c);
 
+/* A samplerate as given to --samplerate (@opt names it in @err): Hz, or with
+ * k, M (also m, as sigrok reads "2 mHz"), G or T and an optional "Hz", as
+ * the capture files state it ("1GHz", "256 kHz", "1e6"). 0, or -1 with one
+ * sentence in @err. */
+int capture_samplerate_parse(const char *opt, const char *s, double *hz, char *err,
+			     size_t errlen);
+
 /* Format names accepted by opts->format, space-separated, aliases included. */
 const char *capture_format_names(void);
 

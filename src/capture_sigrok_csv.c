@@ -157,12 +157,37 @@ static int srcsv_lookahead(struct capture *c, struct srcsv *s)
 	return 0;
 }
 
+/* Whether the time column is 0 in every data row from the current one (of
+ * the first LOOKAHEAD_ROWS): an export without sample times, which no
+ * samplerate can place. */
+static int srcsv_time_all_zero(const struct srcsv *s)
+{
+	struct csvread r;
+	int nf, zero = 1;
+
+	if (csvread_init(&r, s->r.rec, (size_t)(s->r.end - s->r.rec), ','))
+		return 0;
+	for (unsigned row = 0; row < LOOKAHEAD_ROWS && (nf = csvread_next(&r)) != CSVREAD_EOF; row++) {
+		int64_t v;
+
+		if (nf <= 0 || r.f[0].p[0] == ';')
+			continue;
+		if (csv_parse_i64(r.f[0].p, r.f[0].len, &v) || v != 0) {
+			zero = 0;
+			break;
+		}
+	}
+	csvread_free(&r);
+	return zero;
+}
+
 static int srcsv_open(struct capture *c)
 {
 	struct srcsv *s = calloc(1, sizeof(*s));
 	char names[4096] = "";
 	size_t names_len = 0;
 	int nf, have_label = 0, units_row = 0;
+	double stated_rate;       /* the file's or --samplerate, before the time column */
 
 	if (!s)
 		return -1;
@@ -219,6 +244,7 @@ static int srcsv_open(struct capture *c)
 	}
 	if (c->opts.samplerate_hz > 0)
 		s->rate = c->opts.samplerate_hz;
+	stated_rate = s->rate;
 	/* label row: units ("microseconds,logic,V DC") or names ("Time,D0") */
 	nf = csvread_next(&s->r);
 	if (nf == CSVREAD_ERR)  /* a row of a million fields is not "no data" */
@@ -367,6 +393,18 @@ static int srcsv_open(struct capture *c)
 			}
 		}
 		if (s->rate <= 0) {
+			/* a samplerate was there: say why the time column defeats it */
+			if (s->unit <= 0 && stated_rate > 0 && srcsv_time_all_zero(s))
+				return capture_err(c, s->r.line, "the time column is 0 in every row: "
+						   "no sample times, which the samplerate (%.10g Hz) "
+						   "cannot replace (the rows need not be consecutive "
+						   "samples); export again with times, or without "
+						   "the time column", stated_rate);
+			if (s->unit <= 0 && stated_rate > 0)
+				return capture_err(c, s->r.line, "the time column (%s) does not fit "
+						   "the samplerate %.10g Hz: libsigrok labels it so "
+						   "only at rates up to 1 Hz", srcsv_units[0],
+						   stated_rate);
 			if (s->unit <= 0)
 				return capture_err(c, s->r.line, "no samplerate and no time unit in the file; "
 						   "give the samplerate");

@@ -377,11 +377,14 @@ int ciout_write_junit(const char *path, const struct config *c, const struct edg
 	for (i = 0; i < cs.n; i++) {
 		all.tests++;
 		all.failures += cs.v[i].ck.result == SUMMARY_FAIL;
-		all.skipped += cs.v[i].ck.result == SUMMARY_SKIP;
 	}
+	/* The Jenkins xUnit plugin validates against its junit-10.xsd, whose
+	 * <testsuites> has only name, time, tests, failures and errors: a
+	 * skipped count there gets the whole file refused (each <testsuite>
+	 * may carry one, and does). */
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<testsuites name=\"sqwave run\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
-		"skipped=\"%zu\" time=\"%.3f\">\n", all.tests, all.failures, all.skipped, secs);
+		"time=\"%.3f\">\n", all.tests, all.failures, secs);
 	xml_suite(f, c, ri, &cs, 0, NULL, secs, ri->start_realtime_ns);
 	for (i = 0; i < ri->nphases; i++) {
 		const struct summary_phase *ph = &ri->phases[i];

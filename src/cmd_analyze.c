@@ -1236,9 +1236,9 @@ int cmd_analyze(int argc, char **argv)
 				return SQW_EXIT_USAGE;
 			break;
 		case OPT_RATE:
-			if (parse_double("--samplerate", optarg, &so.capture.samplerate_hz) ||
-			    so.capture.samplerate_hz <= 0) {
-				pr_err("--samplerate: a positive rate in Hz");
+			if (capture_samplerate_parse("--samplerate", optarg,
+						     &so.capture.samplerate_hz, err, sizeof(err))) {
+				pr_err("%s", err);
 				return SQW_EXIT_USAGE;
 			}
 			break;
@@ -1269,15 +1269,11 @@ int cmd_analyze(int argc, char **argv)
 			pr_err("%s", err);
 			return SQW_EXIT_USAGE;
 		}
-		/* An output on standard output is there alone, for a program to
-		 * read: the text report goes to standard error. */
-		on_stdout = (json && !strcmp(json, "-")) + (csv && !strcmp(csv, "-")) +
-			    (svg && !strcmp(svg, "-")) + (hist && !strcmp(hist, "-"));
-		if (on_stdout > 1) {
-			pr_err("--json, --csv, --svg and --histogram: only one of them can be "
-			       "standard output (-)");
-			return SQW_EXIT_USAGE;
-		}
+		/* An output on standard output is there alone (outfile_check
+		 * refuses two), for a program to read: the text report goes to
+		 * standard error. */
+		on_stdout = (json && !strcmp(json, "-")) || (csv && !strcmp(csv, "-")) ||
+			    (svg && !strcmp(svg, "-")) || (hist && !strcmp(hist, "-"));
 		if (on_stdout)
 			text_out = stderr;
 	}

@@ -156,9 +156,9 @@ static int parse_args(int argc, char **argv, struct compare_opts *o, const char 
 			}
 			break;
 		case O_RATE:
-			if (parse_double("samplerate", optarg, &o->copts.samplerate_hz) ||
-			    !(o->copts.samplerate_hz > 0)) {
-				pr_err("compare: --samplerate: a positive rate in Hz");
+			if (capture_samplerate_parse("compare: --samplerate", optarg,
+						     &o->copts.samplerate_hz, err, sizeof(err))) {
+				pr_err("%s", err);
 				return -1;
 			}
 			break;

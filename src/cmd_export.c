@@ -242,21 +242,15 @@ int cmd_export(int argc, char **argv)
 		export_usage(stderr);
 		return SQW_EXIT_USAGE;
 	}
-	/* One document on standard output: --csv - and --events - (or --meta
-	 * beside either) would run two CSVs, or the header and a CSV, together */
-	if ((csv && !strcmp(csv, "-")) + (events && !strcmp(events, "-")) +
-	    (vcd && !strcmp(vcd, "-")) + meta > 1) {
-		pr_err("export: --csv -, --events - and --meta all write to standard output: give "
-		       "one of them a file");
-		return SQW_EXIT_USAGE;
-	}
 	path = argv[optind];
 	{
+		/* --meta writes to standard output: one more document there */
 		const struct outfile_arg outs[] = { { "--csv", csv, false }, { "--events", events, false },
-						    { "--vcd", vcd, false } };
+						    { "--vcd", vcd, false },
+						    { "--meta", meta ? "-" : NULL, false } };
 		const struct outfile_arg ins[] = { { "the log", path, false } };
 
-		if (outfile_check(outs, 3, ins, 1, meta, err, sizeof(err)) < 0) {
+		if (outfile_check(outs, 4, ins, 1, meta, err, sizeof(err)) < 0) {
 			pr_err("%s", err);
 			return SQW_EXIT_USAGE;
 		}

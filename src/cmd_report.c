@@ -167,21 +167,17 @@ int cmd_report(int argc, char **argv)
 		pr_err("report needs at least one run: sqwave report RUN.sqwlog|RUN.json...");
 		return SQW_EXIT_USAGE;
 	}
-	/* One document on standard output, alone: two would interleave (a JSON
-	 * reader would get Markdown, an SVG the text table). */
-	on_stdout = (md && !strcmp(md, "-")) + (json && !strcmp(json, "-")) +
+	/* a document on standard output is there alone: no text table */
+	on_stdout = (md && !strcmp(md, "-")) || (json && !strcmp(json, "-")) ||
 		    (svg && !strcmp(svg, "-"));
-	if (on_stdout > 1) {
-		pr_err("--markdown, --json and --svg: only one of them can be standard output (-)");
-		return SQW_EXIT_USAGE;
-	}
 	for (i = optind; i < argc; i++) {
 		if (!strcmp(argv[i], "-")) {
 			pr_err("report reads files, not standard input: save the summary to a file");
 			return SQW_EXIT_USAGE;
 		}
 	}
-	/* No output over a run it reads (a log is not to be replaced by a table). */
+	/* No output over a run it reads (a log is not to be replaced by a table),
+	 * and one document at most on standard output. */
 	{
 		struct outfile_arg outs[3] = { { "--markdown", md, false }, { "--json", json, false },
 					       { "--svg", svg, false } };

@@ -411,7 +411,6 @@ int cmd_run(int argc, char **argv)
 						    { "--results", results, false } };
 		const struct outfile_arg ins[] = { { "the board file", board, false },
 						   { "the profile", profile, false } };
-		int on_stdout = !strcmp(json, "-") + !strcmp(junit, "-") + !strcmp(results, "-");
 
 		if (!log_path || outfile_check(outs, 4, ins, 2, true, why, sizeof(why)) < 0) {
 			pr_err("%s", log_path ? why : strerror(ENOMEM));
@@ -420,17 +419,10 @@ int cmd_run(int argc, char **argv)
 			config_free(c);
 			return SQW_EXIT_USAGE;
 		}
-		/* A machine reads standard output: it gets that one document alone,
-		 * and the text summary goes to standard error. */
-		if (on_stdout > 1) {
-			pr_err("--json, --junit and --results: only one of them can be standard "
-			       "output (-)");
-			soak_free(soak);
-			free(log_path);
-			config_free(c);
-			return SQW_EXIT_USAGE;
-		}
-		if (on_stdout)
+		/* A machine reads standard output: it gets that one document alone
+		 * (outfile_check refuses two), and the text summary goes to
+		 * standard error. */
+		if (!strcmp(json, "-") || !strcmp(junit, "-") || !strcmp(results, "-"))
 			text_out = stderr;
 	}
 	sysinfo_host_read(&ri.host);

@@ -105,6 +105,20 @@ int outfile_check(const struct outfile_arg *outs, size_t nout, const struct outf
 	struct ident o, x, so;
 	size_t i, j;
 
+	/* One document on standard output, alone: two would interleave (a JSON
+	 * reader would get a CSV's rows, an SVG the XML's). */
+	for (i = 0; i < nout; i++) {
+		if (!given(&outs[i]) || strcmp(outs[i].path, "-"))
+			continue;
+		for (j = i + 1; j < nout; j++) {
+			if (given(&outs[j]) && !strcmp(outs[j].path, "-")) {
+				snprintf(err, errlen, "%s and %s both write to standard output: only "
+					 "one output can be standard output (-); give the other a file",
+					 outs[i].what, outs[j].what);
+				return -1;
+			}
+		}
+	}
 	for (i = 0; i < nout; i++) {
 		if (!given(&outs[i]))
 			continue;

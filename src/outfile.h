@@ -14,12 +14,15 @@
 /* A file named on the command line. */
 struct outfile_arg {
 	const char *what;         /* how the user named it: "--csv", "the board file" */
-	const char *path;         /* NULL or "": none; "-": standard output */
+	const char *path;         /* NULL or "": none; "-": standard output (a document
+				   * written there without a file, such as export
+				   * --meta, is given as "-" too) */
 	bool keeps_old;           /* an output that keeps an existing log aside itself (--log) */
 };
 
 /*
- * Before anything is opened for writing: refuse (-1, the reason in @err) an
+ * Before anything is opened for writing: refuse (-1, the reason in @err)
+ * two outputs on standard output ("-": a document there is read alone), an
  * output that is one of the inputs or another output (compared by device and
  * inode, so other names and links count; an output that does not exist yet
  * by its directory and name), standard output ("-", or @stdout_used: the

@@ -6,8 +6,9 @@
 # itself as the test case "sqwave-run" (its exit code as the measurement),
 # and the JSON summary printed between markers (and uploaded with -u) for
 # `sqwave report` across boards. Without lava-test-case (a bench, a test)
-# each case is printed as <TEST_CASE_ID=... RESULT=...>, as Linaro's
-# send-to-lava.sh does.
+# each case is printed as the signal lava-test-case itself sends,
+# <LAVA_SIGNAL_TESTCASE TEST_CASE_ID=... RESULT=...>, which LAVA's log
+# parser takes from the console.
 # Usage: sqwave-lava.sh -b BOARD -p PROFILE [-i source|package|none]
 #        [-d DEB] [-l LABEL] [-o OUTPUT] [-u UPLOAD_URL] [-a "SQWAVE ARGS"]
 set -u
@@ -35,9 +36,9 @@ case_() {   # NAME RESULT [MEASUREMENT UNITS]
 			lava-test-case "$1" --result "$2"
 		fi
 	elif [ $# -ge 4 ]; then
-		echo "<TEST_CASE_ID=$1 RESULT=$2 MEASUREMENT=$3 UNITS=$4>"
+		echo "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=$1 RESULT=$2 MEASUREMENT=$3 UNITS=$4>"
 	else
-		echo "<TEST_CASE_ID=$1 RESULT=$2>"
+		echo "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=$1 RESULT=$2>"
 	fi
 }
 raise() {

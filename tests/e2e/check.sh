@@ -252,7 +252,8 @@ test_with_the_advised_capabilities_check_agrees_with_a_real_time_run() {
 	command -v setpriv > /dev/null || return 77
 	[ "$(id -u)" -eq 0 ] || return 77
 	local d=$TMP/caps
-	mkdir -p "$d" && cp "$SQWAVE" "$BOARD" "$d/" && chmod 777 "$d" && chmod 755 "$TMP" &&
+	# the binary itself, not run-all's keep-json wrapper around it
+	mkdir -p "$d" && cp "${SQWAVE_REAL:-$SQWAVE}" "$BOARD" "$d/" && chmod 777 "$d" && chmod 755 "$TMP" &&
 		chmod 644 "$d/sim.yaml"
 	local as="setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=+sys_nice,+ipc_lock --ambient-caps=+sys_nice,+ipc_lock"
 	# /dev/cpu_dma_latency is root's: leave it alone in both, so that only

@@ -140,6 +140,85 @@ for s in r.findall("testsuite"):
 PY
 }
 
+# A python3 that has module $1 (Debian's python3-$1, installed by make
+# test): python3 on PATH may be another one (a virtualenv, pyenv).
+python_with() {
+	local p
+	for p in python3 /usr/bin/python3; do
+		"$p" -c "import $1" 2> /dev/null && { echo "$p"; return 0; }
+	done
+	fail "no python3 with $1 (install python3-$1)"
+}
+
+test_every_junit_file_keeps_the_xunit_plugins_schema_rules() {
+	# the Jenkins xUnit plugin refuses a file its junit-10.xsd rejects
+	# (the files of the test_a_* runs above, which declare -F lists first)
+	local x n=0
+	for x in "$TMP/l.xml" "$TMP/p.xml"; do
+		[ -s "$x" ] || continue
+		n=$((n + 1))
+		python3 "$ROOT/tests/e2e/xunit_rules.py" "$x" || return 1
+	done
+	[ $n -eq 2 ] || fail "only $n of 2 JUnit files written" || return 1
+}
+
+test_junitparser_reads_the_junit_with_its_counts_and_results() {
+	local py
+	py=$(python_with junitparser) || return 1
+	[ -s "$TMP/l.xml" ] && [ -s "$TMP/p.xml" ] || fail "no JUnit files" || return 1
+	"$py" - "$TMP/l.xml" "$TMP/p.xml" <<'PY' || return 1
+import sys
+from junitparser import JUnitXml, Failure, Skipped
+for path in sys.argv[1:]:
+    xml = JUnitXml.fromfile(path)
+    suites = list(xml)
+    assert suites, path
+    for s in suites:
+        cases = list(s)
+        assert s.tests == len(cases) > 0, (path, s.name, s.tests, len(cases))
+        fails = [c for c in cases if any(isinstance(r, Failure) for r in c.result)]
+        skips = [c for c in cases if any(isinstance(r, Skipped) for r in c.result)]
+        assert s.failures == len(fails) and s.skipped == len(skips), (path, s.name)
+    assert xml.tests == sum(s.tests for s in suites), (path, xml.tests)
+    assert xml.failures == sum(s.failures for s in suites), (path, xml.failures)
+l = JUnitXml.fromfile(sys.argv[1])
+failed = [c.name for s in l for c in s if any(isinstance(r, Failure) for r in c.result)]
+assert failed == ["tmax"], failed
+PY
+}
+
+test_json_schemas_take_what_went_to_stdout_and_refuse_a_broken_document() {
+	# run-all checks every --json FILE; what went to standard output
+	# (--json -) is checked here, by the same checker
+	local py x n=0
+	py=$(python_with jsonschema) || return 1
+	for x in "$TMP/j.out" "$TMP/a.out" "$TMP/c.out" "$TMP/l.json"; do
+		[ -s "$x" ] && n=$((n + 1))
+	done
+	[ $n -eq 4 ] || fail "only $n of 4 JSON documents written" || return 1
+	"$py" "$ROOT/tests/e2e/json_schema_check.py" "$ROOT/docs/schema" "$TMP/j.out" "$TMP/a.out" \
+		"$TMP/c.out" "$TMP/l.json" > /dev/null || return 1
+	# the checker is no rubber stamp: each of these must be refused
+	python3 - "$TMP/l.json" "$TMP" <<'PY' || return 1
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+bad = {}
+bad["result"] = copy.deepcopy(d); bad["result"]["verdict"]["checks"][0]["result"] = "ok"
+bad["missing"] = copy.deepcopy(d); del bad["missing"]["wake_latency"]
+bad["t_s"] = copy.deepcopy(d); bad["t_s"]["verdict"]["checks"][-1]["t_s"] = "0.5"
+bad["version"] = copy.deepcopy(d); bad["version"]["schema_version"] = 2
+bad["unknown"] = copy.deepcopy(d); bad["unknown"]["schema"] = "sqwave-nothing"
+for k, v in bad.items():
+    json.dump(v, open("%s/bad-%s.json" % (sys.argv[2], k), "w"))
+PY
+	for x in result missing t_s version unknown; do
+		if "$py" "$ROOT/tests/e2e/json_schema_check.py" "$ROOT/docs/schema" "$TMP/bad-$x.json" \
+			> /dev/null 2>&1; then
+			fail "a broken document passed: $x"; return 1
+		fi
+	done
+}
+
 test_status_lines_carry_no_terminal_controls_when_stderr_is_a_file() {
 	"$SQWAVE" run --board "$BOARD" --duration 2s --status-interval 200ms \
 		--log "$TMP/s.sqwlog" > "$TMP/s.out" 2> "$TMP/s.err" || return 1

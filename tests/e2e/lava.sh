@@ -99,8 +99,17 @@ test_a_run_that_cannot_start_raises_instead_of_reporting_a_pass() {
 	PATH=$TMP/bin2:$PATH "$ROOT/contrib/lava/sqwave-lava.sh" -b "$TMP/no-such-board.yaml" \
 		-p "$ROOT/config/quick.yaml" -i none -o "$TMP/out2" > "$TMP/log2" 2>&1
 	[ $? -ne 0 ] || fail "exit 0 for a missing board file" || return 1
-	grep -q "<TEST_CASE_ID=sqwave-run RESULT=fail MEASUREMENT=2 UNITS=code>" "$TMP/log2" ||
-		fail "$(cat "$TMP/log2")" || return 1
+	# without lava-test-case, the signal it would send: LAVA's parser takes
+	# <LAVA_SIGNAL_NAME KEY=VALUE...> from the console, nothing else
+	python3 - "$TMP/log2" <<'PY' || { fail "$(cat "$TMP/log2")"; return 1; }
+import re, sys
+cases = []
+for m in re.finditer(r"<LAVA_SIGNAL_(\S+) ([^>]+)>", open(sys.argv[1]).read()):
+    if m.group(1) == "TESTCASE":
+        cases.append(dict(kv.split("=", 1) for kv in m.group(2).split()))
+assert {"TEST_CASE_ID": "sqwave-run", "RESULT": "fail", "MEASUREMENT": "2",
+        "UNITS": "code"} in cases, cases
+PY
 }
 
 for t in $(declare -F | awk '{print $3}' | grep '^test_'); do

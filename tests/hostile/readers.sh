@@ -107,7 +107,7 @@ test_report_never_waits_for_a_pipe_or_reads_a_device() {
 	expect 2 "(a directory)" "$TMP/d.err" || return 1
 	# two documents on standard output would interleave; standard input is no run
 	bounded report "$TMP/a.json" --json - --svg - > "$TMP/two.out" 2> "$TMP/two.err"
-	expect 2 "only one of them can be standard output" "$TMP/two.err" || return 1
+	expect 2 "--json and --svg both write to standard output: only one output can be" "$TMP/two.err" || return 1
 	[ -s "$TMP/two.out" ] && fail "output on a usage error" && return 1
 	bounded report "$TMP/a.json" --svg - > "$TMP/svg.out" 2> "$TMP/svg.err"
 	expect 0 "" "$TMP/svg.err" || return 1
@@ -222,7 +222,7 @@ test_export_writes_one_document_to_standard_output() {
 	for o in "--csv - --events -" "--meta --csv -" "--meta --events -"; do
 		# shellcheck disable=SC2086
 		bounded export "$TMP/a.sqwlog" $o > "$TMP/e.out" 2> "$TMP/e.err"
-		expect 2 "all write to standard output" "$TMP/e.err" || { echo "    ($o)" >&2; return 1; }
+		expect 2 "both write to standard output: only one output can be" "$TMP/e.err" || { echo "    ($o)" >&2; return 1; }
 		[ -s "$TMP/e.out" ] && fail "$o: output on a usage error" && return 1
 	done
 	bounded export "$TMP/a.sqwlog" --meta --csv "$TMP/e.csv" > "$TMP/e.out" 2> "$TMP/e.err"

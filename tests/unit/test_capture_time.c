@@ -144,6 +144,26 @@ static void rate_spellings_are_read_as_sigrok_reads_them(void **state)
 			fail_msg("'%s' accepted as %g Hz", bad[i], hz);
 }
 
+/* --samplerate takes what capture files state ("1GHz"), not only plain Hz */
+static void the_samplerate_option_takes_rates_with_their_prefixes(void **state)
+{
+	char err[256] = "";
+	double hz = 0;
+
+	(void)state;
+	assert_int_equal(capture_samplerate_parse("--samplerate", "1GHz", &hz, err, sizeof(err)), 0);
+	assert_true(hz == 1e9);
+	assert_int_equal(capture_samplerate_parse("--samplerate", "256 kHz", &hz, err, sizeof(err)), 0);
+	assert_true(hz == 256000);
+	assert_int_equal(capture_samplerate_parse("--samplerate", "2500000", &hz, err, sizeof(err)), 0);
+	assert_true(hz == 2500000);
+	assert_int_equal(capture_samplerate_parse("--samplerate", "-1MHz", &hz, err, sizeof(err)), -1);
+	assert_string_equal(err, "--samplerate '-1MHz': a positive rate in Hz, or with k, M or G "
+			    "(1GHz, 256 kHz, 1e6)");
+	assert_int_equal(capture_samplerate_parse("--samplerate", "fast", &hz, err, sizeof(err)), -1);
+	assert_int_equal(capture_samplerate_parse("--samplerate", "0", &hz, err, sizeof(err)), -1);
+}
+
 static void long_double_times_saturate_instead_of_overflowing(void **state)
 {
 	(void)state;
@@ -159,6 +179,7 @@ int main(void)
 		cmocka_unit_test(muldiv_is_exact_beyond_64_bit_products),
 		cmocka_unit_test(sample_times_are_exact_at_integer_rates),
 		cmocka_unit_test(rate_spellings_are_read_as_sigrok_reads_them),
+		cmocka_unit_test(the_samplerate_option_takes_rates_with_their_prefixes),
 		cmocka_unit_test(long_double_times_saturate_instead_of_overflowing),
 	};
 

@@ -103,6 +103,23 @@ static void two_outputs_naming_one_file_are_refused_even_before_it_exists(void *
 	assert_int_equal(outfile_check(o, 2, NULL, 0, false, err, sizeof(err)), 0);
 }
 
+static void two_outputs_on_standard_output_are_refused_naming_both(void **state)
+{
+	struct outfile_arg o[3] = { { "--json", "-", false }, { "--csv", NULL, false },
+				    { "--meta", "-", false } };
+	char err[512] = "";
+
+	(void)state;
+	assert_int_equal(outfile_check(o, 3, NULL, 0, true, err, sizeof(err)), -1);
+	assert_string_equal(err, "--json and --meta both write to standard output: only one "
+			    "output can be standard output (-); give the other a file");
+	o[2].path = NULL;	/* one on standard output, one not given */
+	o[1].path = in_dir("out.csv");
+	assert_int_equal(outfile_check(o, 3, NULL, 0, true, err, sizeof(err)), 0);
+	o[2].path = "";		/* "" is not given either */
+	assert_int_equal(outfile_check(o, 3, NULL, 0, true, err, sizeof(err)), 0);
+}
+
 static void an_existing_log_is_no_output_except_for_the_log_itself(void **state)
 {
 	char err[512];
@@ -213,6 +230,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(an_output_that_is_the_input_under_any_name_is_refused),
 		cmocka_unit_test(two_outputs_naming_one_file_are_refused_even_before_it_exists),
+		cmocka_unit_test(two_outputs_on_standard_output_are_refused_naming_both),
 		cmocka_unit_test(an_existing_log_is_no_output_except_for_the_log_itself),
 		cmocka_unit_test(standard_output_into_an_input_is_refused),
 		cmocka_unit_test(a_failed_write_is_reported_at_close),
