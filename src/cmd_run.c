@@ -385,6 +385,16 @@ int cmd_run(int argc, char **argv)
 				"cgroup%s, %d trace instance%s", procs, procs == 1 ? "" : "es", dirs,
 				dirs == 1 ? "" : "s", inst, inst == 1 ? "" : "s");
 	}
+	/* Loads on "every CPU but the RT one" need an RT CPU: one is chosen
+	 * (and said) when the board file has none. Not for --preflight. */
+	if (!preflight) {
+		int chose = soak_choose_rt_cpu(c, why, sizeof(why));
+
+		if (chose > 0)
+			pr_info("%s", why);
+		else if (chose < 0)
+			pr_warn("%s", why);
+	}
 	/* Every load of every phase must be able to run here before anything
 	 * starts (a missing CoreMark, a BusyBox ping: exit 2). */
 	soak = soak_new(c, why, sizeof(why), &err);

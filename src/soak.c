@@ -181,6 +181,53 @@ static void idle_reqs(struct soak *s, const struct load_env *env, int max_busy)
 	}
 }
 
+int soak_pick_rt_cpu(const struct plan *p, const cpu_set_t *allowed)
+{
+	bool wants = false;
+	size_t i, j;
+	int cpu;
+
+	for (i = 0; i < p->nphases; i++) {
+		for (j = 0; j < p->phases[i].nloads; j++)
+			wants |= !p->phases[i].loads[j].text[PLK_CPUS][0];
+	}
+	if (!wants || CPU_COUNT(allowed) < 2)
+		return -1;
+	for (cpu = CPU_SETSIZE - 1; cpu >= 0 && !CPU_ISSET((size_t)cpu, allowed); cpu--)
+		;
+	return cpu;
+}
+
+int soak_choose_rt_cpu(struct config *c, char *note, size_t len)
+{
+	cpu_set_t allowed, online;
+	char val[16], err[256];
+	int cpu;
+
+	if (len)
+		note[0] = '\0';
+	if (config_int(c, CFG_RT_CPU) >= 0)
+		return 0;
+	if (sched_getaffinity(0, sizeof(allowed), &allowed) < 0) {
+		msgbuf_set(note, len, "cannot read this process's CPUs: %s", strerror(errno));
+		return -1;
+	}
+	cpulist_online(&online);
+	CPU_AND(&allowed, &allowed, &online);
+	cpu = soak_pick_rt_cpu(config_plan(c), &allowed);
+	if (cpu < 0)
+		return 0;
+	snprintf(val, sizeof(val), "%d", cpu);
+	if (config_set(c, CFG_RT_CPU, val, CFG_SRC_DEFAULT, NULL, 0, err, sizeof(err)) != CFG_OK) {
+		msgbuf_set(note, len, "cannot choose rt.cpu: %s", err);
+		return -1;
+	}
+	msgbuf_set(note, len, "rt.cpu is not set: the RT thread runs on CPU %d and the loads on "
+		   "the other CPUs (set rt.cpu in the board file, or --set rt.cpu=N, to choose)",
+		   cpu);
+	return 1;
+}
+
 struct soak *soak_new(const struct config *c, char *err, size_t errlen, int *exit)
 {
 	const struct plan *plan = config_plan(c);

@@ -608,6 +608,31 @@ test_bad_load_and_phase_entries_are_file_line_errors() {
 	grep -q "not KEY=VALUE" "$TMP/bad2.err" || fail "$(cat "$TMP/bad2.err")" || return 1
 }
 
+# A board file without rt.cpu: the loads would take every CPU, the RT
+# thread's included; sqwave chooses the RT CPU, says so, and keeps the loads
+# off it (issue 16 item 11).
+test_loads_without_rt_cpu_get_an_rt_cpu_chosen_and_said() {
+	[ "$(nproc)" -ge 2 ] || { echo "    (one CPU: nothing to choose)"; return 0; }
+	"$SQWAVE" run --board "$BOARD" --duration 2s --warmup 0 --quiet \
+		--load "command:name=nap:sleep:600" --json "$TMP/nocpu.json" \
+		--log "$TMP/nocpu.sqwlog" > "$TMP/nocpu.out" 2> "$TMP/nocpu.err"
+	local rc=$?
+	[ $rc -eq 0 ] || [ $rc -eq 1 ] || fail "exit $rc: $(cat "$TMP/nocpu.err")" || return 1
+	grep -q "rt.cpu is not set: the RT thread runs on CPU [0-9]* and the loads on the other CPUs" \
+		"$TMP/nocpu.err" || fail "not said: $(cat "$TMP/nocpu.err")" || return 1
+	python3 - "$TMP/nocpu.json" "$TMP/nocpu.sqwlog" "$HERE" <<'PY' || return 1
+import json, sys
+sys.path.insert(0, sys.argv[3])
+import sqwlog
+js, log = json.load(open(sys.argv[1])), sqwlog.read(sys.argv[2])
+rt = js["config"]["rt.cpu"]["value"]
+assert rt >= 0, js["config"]["rt.cpu"]
+# the load's CPUs, as the log header records them (KIND|CPUS|...)
+cpus = log["meta"]["phase.0.proof.0"].split("|")[2]
+assert str(rt) not in cpus.replace("-", ",").split(","), (rt, cpus)
+PY
+}
+
 # ONLY=WORD runs the tests whose name holds WORD.
 for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
 	if ( $t ); then
