@@ -773,14 +773,17 @@ out:
 		ri.label = config_str(c, CFG_RUN_LABEL);
 		ri.containment = soak_containment(soak);
 		ri.min_busy_pct = (int)config_int(c, CFG_PROOF_MIN_BUSY);
+		ri.sampler_sched = soak_sampler_sched(soak);
 		phases = calloc(soak_nphases(soak), sizeof(*phases));
+		for (i = 0; phases && i < soak_nphases(soak); i++) {
+			soak_phase_result(soak, i, &phases[i]);
+			phases[i].stats = phasestats_phase(pstats, i);
+		}
 		if (phases && (soak_has_loads(soak) || config_plan(c)->explicit_phases)) {
-			for (i = 0; i < soak_nphases(soak); i++) {
-				soak_phase_result(soak, i, &phases[i]);
-				phases[i].stats = phasestats_phase(pstats, i);
-			}
 			ri.phases = phases;
 			ri.nphases = soak_nphases(soak);
+		} else if (phases && soak_nphases(soak) == 1) {
+			ri.run_proof = &phases[0];	/* a plain run: its idle proof */
 		}
 		why[0] = '\0';
 		ret = summary_verdict(c, stats, &ri, why, sizeof(why)) == VERDICT_FAIL

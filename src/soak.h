@@ -76,6 +76,9 @@ const char *soak_load_status(const struct soak *s, char *buf, size_t len);
 
 /* End of the run: stop the loads (grace, then SIGKILL). */
 void soak_stop(struct soak *s);
+/* How the proof sampler ran ("SCHED_FIFO 1, off rt.cpu", or why it was
+ * SCHED_OTHER, or "none: why"); "" before soak_start(). */
+const char *soak_sampler_sched(const struct soak *s);
 /* Containment in use ("" without loads). */
 const char *soak_containment(const struct soak *s);
 /* Phase @i for the summary (after soak_stop()): everything but its edge
