@@ -411,7 +411,8 @@ static void row_verdict(struct rd *d, struct report_row *row, const struct jv *d
 	run_failure(d, doc, row->run_failure, sizeof(row->run_failure));
 	fail |= row->run_failure[0] != '\0';
 	snprintf(row->verdict, sizeof(row->verdict), "%s",
-		 fail && !row->load_applied ? "FAIL, LOAD NOT APPLIED" : fail ? "FAIL" :
+		 fail && !row->load_applied ? (row->proof_incomplete ? "FAIL, PROOF INCOMPLETE"
+					       : "FAIL, LOAD NOT APPLIED") : fail ? "FAIL" :
 		 row->proof_incomplete && !row->load_applied ? "PROOF INCOMPLETE" :
 		 !row->load_applied ? "LOAD NOT APPLIED" : !limits ? "NO LIMITS" : "PASS");
 }
