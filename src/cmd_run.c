@@ -385,6 +385,16 @@ int cmd_run(int argc, char **argv)
 				"cgroup%s, %d trace instance%s", procs, procs == 1 ? "" : "es", dirs,
 				dirs == 1 ? "" : "s", inst, inst == 1 ? "" : "s");
 	}
+	/* Loads on "every CPU but the RT one" need an RT CPU: one is chosen
+	 * (and said) when the board file has none. Not for --preflight. */
+	if (!preflight) {
+		int chose = soak_choose_rt_cpu(c, why, sizeof(why));
+
+		if (chose > 0)
+			pr_info("%s", why);
+		else if (chose < 0)
+			pr_warn("%s", why);
+	}
 	/* Every load of every phase must be able to run here before anything
 	 * starts (a missing CoreMark, a BusyBox ping: exit 2). */
 	soak = soak_new(c, why, sizeof(why), &err);
@@ -755,14 +765,17 @@ out:
 		ri.label = config_str(c, CFG_RUN_LABEL);
 		ri.containment = soak_containment(soak);
 		ri.min_busy_pct = (int)config_int(c, CFG_PROOF_MIN_BUSY);
+		ri.sampler_sched = soak_sampler_sched(soak);
 		phases = calloc(soak_nphases(soak), sizeof(*phases));
+		for (i = 0; phases && i < soak_nphases(soak); i++) {
+			soak_phase_result(soak, i, &phases[i]);
+			phases[i].stats = phasestats_phase(pstats, i);
+		}
 		if (phases && (soak_has_loads(soak) || config_plan(c)->explicit_phases)) {
-			for (i = 0; i < soak_nphases(soak); i++) {
-				soak_phase_result(soak, i, &phases[i]);
-				phases[i].stats = phasestats_phase(pstats, i);
-			}
 			ri.phases = phases;
 			ri.nphases = soak_nphases(soak);
+		} else if (phases && soak_nphases(soak) == 1) {
+			ri.run_proof = &phases[0];	/* a plain run: its idle proof */
 		}
 		why[0] = '\0';
 		ret = summary_verdict(c, stats, &ri, why, sizeof(why)) == VERDICT_FAIL

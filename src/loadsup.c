@@ -236,6 +236,7 @@ static int start_inst(struct loadsup *s, struct ls_load *l, unsigned i, uint64_t
 		close(in->out);
 	in->out = p[0];
 	in->blen = 0;
+	in->last[0] = '\0';	/* a new process: the old one's last line is not its */
 	in->pid = pid;
 	in->started_ns = now;
 	in->restart_at = 0;

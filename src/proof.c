@@ -452,9 +452,19 @@ int proof_req_parse(struct proof_req *r, const char *name, const char *text)
 
 void proof_phase_add_sample(struct proof_phase *p, const struct proof_sample *s)
 {
+	uint64_t from = s->t_ns >= s->dt_ns ? s->t_ns - s->dt_ns : 0, gap = s->dt_ns;
 	unsigned c;
 	size_t i, j;
 
+	/* a hole between the last interval and this one: a reading lost */
+	if (p->last_t_ns && from > p->last_t_ns && from - p->last_t_ns > gap)
+		gap = from - p->last_t_ns;
+	if (gap > p->max_gap_ns)
+		p->max_gap_ns = gap;
+	if (!p->first_from_ns)
+		p->first_from_ns = from ? from : 1;
+	if (s->t_ns > p->last_t_ns)
+		p->last_t_ns = s->t_ns;
 	p->samples++;
 	for (c = 0; c < s->ncpu && c < PROOF_MAX_CPUS; c++) {
 		if (s->busy[c] < 0)
@@ -507,6 +517,34 @@ void proof_phase_add_result(struct proof_phase *p, const char *load, const struc
 		st->invalid++;
 		snprintf(st->invalid_why, sizeof(st->invalid_why), "%s", r->why);
 	}
+}
+
+uint64_t proof_phase_max_gap(const struct proof_phase *p, uint64_t start_ns, uint64_t end_ns)
+{
+	uint64_t gap = p->max_gap_ns;
+
+	if (end_ns <= start_ns)
+		return gap;
+	if (!p->samples)
+		return end_ns - start_ns;
+	if (p->first_from_ns > start_ns && p->first_from_ns - start_ns > gap)
+		gap = p->first_from_ns - start_ns;
+	if (end_ns > p->last_t_ns && end_ns - p->last_t_ns > gap)
+		gap = end_ns - p->last_t_ns;
+	return gap;
+}
+
+int proof_gap_judge(uint64_t gap_ns, uint64_t bound_ns, char *why, size_t len)
+{
+	size_t o = strlen(why);
+
+	if (gap_ns <= bound_ns)
+		return 0;
+	if (o < len)
+		snprintf(why + o, len - o, "proof incomplete: no proof-of-load reading for %.1f s "
+			 "(at most %.1f s: %d x proof.interval); the sampler was held off\n",
+			 (double)gap_ns / 1e9, (double)bound_ns / 1e9, PROOF_GAP_INTERVALS);
+	return 1;
 }
 
 double proof_phase_busy(const struct proof_phase *p, const cpu_set_t *cpus)

@@ -100,12 +100,29 @@ struct proof_phase {
 	uint64_t pps_n[PROOF_MAX_IFS];
 	size_t nloads;
 	struct proof_load_stat loads[PROOF_MAX_LOADS];
+	/* Coverage (CLOCK_MONOTONIC, absolute): where the first counted
+	 * interval began (0: none yet), where the last ended, and the longest
+	 * time between two readings of one interval or between two intervals
+	 * (a sample lost on the way) */
+	uint64_t first_from_ns, last_t_ns, max_gap_ns;
 };
+
+/* A phase's proof has a gap when no reading came for longer than this
+ * many proof.interval: "proof incomplete" (docs/soak.md). */
+#define PROOF_GAP_INTERVALS 2
 
 void proof_phase_add_sample(struct proof_phase *p, const struct proof_sample *s);
 /* The stat of the load @name in @p (made on first use); NULL if full. */
 struct proof_load_stat *proof_phase_load(struct proof_phase *p, const char *name);
 void proof_phase_add_result(struct proof_phase *p, const char *load, const struct load_result *r);
+/* The longest stretch of [@start_ns, @end_ns) without a reading at each
+ * end: the longest gap of proof_phase_add_sample() and the stretches before
+ * the first counted interval and after the last; @end_ns - @start_ns
+ * without samples. */
+uint64_t proof_phase_max_gap(const struct proof_phase *p, uint64_t start_ns, uint64_t end_ns);
+/* "proof incomplete: ..." appended to @why (within @len) when @gap_ns is
+ * above @bound_ns; returns 1 then, else 0. */
+int proof_gap_judge(uint64_t gap_ns, uint64_t bound_ns, char *why, size_t len);
 /* Mean busy percent of @cpus over the phase; -1 without samples. */
 double proof_phase_busy(const struct proof_phase *p, const cpu_set_t *cpus);
 /* Mean rx + tx packets/s of @iface; -1 without samples of it. */

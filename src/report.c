@@ -290,9 +290,37 @@ static void row_proof(struct rd *d, struct report_row *row, const struct jv *ph)
 	/* the names and figures come from the document: escaped for terminals */
 	snprintf(tmp, sizeof(tmp), "%s", row->loads[0] ? row->loads : "-");
 	copy_clean(row->loads, sizeof(row->loads), tmp);
-	snprintf(tmp, sizeof(tmp), "%s", row->proof[0] ? row->proof : "-");
+	/* a phase whose idleness or load the proof does not show says so
+	 * first (docs/soak.md: the proof's words) */
+	{
+		const char *st = rd_str(d, ph, K("proof", "state"), "");
+
+		row->proof_incomplete = !strcmp(st, "proof incomplete");
+		msgbuf_set(tmp, sizeof(tmp), "%s%s",
+			   !strcmp(st, "not idle") ? "NOT IDLE, " : !strcmp(st, "idle unproven")
+			   ? "IDLE UNPROVEN, " : row->proof_incomplete ? "PROOF INCOMPLETE, " : "",
+			   row->proof[0] ? row->proof : "-");
+	}
 	copy_clean(row->proof, sizeof(row->proof), tmp);
 	row->load_applied = jv_len(lna) == 0;
+}
+
+/* The proof of a row for the whole run (no phases): whether it was idle,
+ * with the figure; "idle unproven" when the document does not show it. */
+static void run_row_proof(struct rd *d, struct report_row *row, const struct jv *doc)
+{
+	const char *idle = rd_str(d, doc, K("proof", "idle"), NULL);
+	char tmp[sizeof(row->proof)], num[32];
+
+	if (!idle || (strcmp(idle, "idle proven") && strcmp(idle, "not idle")))
+		snprintf(tmp, sizeof(tmp), "%s", idle && strcmp(idle, "idle unproven")
+			 ? idle : "IDLE UNPROVEN");
+	else
+		snprintf(tmp, sizeof(tmp), "%s: CPU %s %s", *idle == 'n' ? "NOT IDLE" : "idle proven",
+			 rd_str(d, doc, K("proof", "idle_cpus"), "?"),
+			 figure(rd_num(d, doc, K("proof", "idle_busy_pct"), -1), "%", num,
+				sizeof(num)));
+	copy_clean(row->proof, sizeof(row->proof), tmp);
 }
 
 /*
@@ -383,7 +411,9 @@ static void row_verdict(struct rd *d, struct report_row *row, const struct jv *d
 	run_failure(d, doc, row->run_failure, sizeof(row->run_failure));
 	fail |= row->run_failure[0] != '\0';
 	snprintf(row->verdict, sizeof(row->verdict), "%s",
-		 fail && !row->load_applied ? "FAIL, LOAD NOT APPLIED" : fail ? "FAIL" :
+		 fail && !row->load_applied ? (row->proof_incomplete ? "FAIL, PROOF INCOMPLETE"
+					       : "FAIL, LOAD NOT APPLIED") : fail ? "FAIL" :
+		 row->proof_incomplete && !row->load_applied ? "PROOF INCOMPLETE" :
 		 !row->load_applied ? "LOAD NOT APPLIED" : !limits ? "NO LIMITS" : "PASS");
 }
 
@@ -461,7 +491,7 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 		row->missed = rd_count(&d, doc, K("counts", "missed_periods"));
 		row_stats(&d, row, doc);
 		snprintf(row->loads, sizeof(row->loads), "-");
-		snprintf(row->proof, sizeof(row->proof), "-");
+		run_row_proof(&d, row, doc);
 		row->load_applied = true;
 		row_verdict(&d, row, doc, true);
 	}

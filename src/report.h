@@ -28,6 +28,7 @@ struct report_row {
 	char loads[512];           /* "coremark, ping-flood" or "-" */
 	char proof[512];           /* "CPU 0 97 %, lo 131 kpps, CoreMark 7753" */
 	bool load_applied;
+	bool proof_incomplete;     /* the phase's proof had gaps above its bound */
 	uint64_t edges, missed;
 	int64_t half_ns;
 	bool have_pulses;

@@ -207,6 +207,22 @@ int rtsetup_nonrt_affinity(int rt_cpu)
 	return sched_setaffinity(0, sizeof(set), &set);
 }
 
+int rtsetup_helper_fifo(int priority, int rt_cpu)
+{
+	struct sched_param sp = { .sched_priority = priority };
+	cpu_set_t set;
+	int err;
+
+	if (rt_cpu >= 0 && rtsetup_nonrt_cpuset(rt_cpu, &set) == 0)
+		sched_setaffinity(0, sizeof(set), &set);	/* inherited already, normally */
+	err = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return 0;
+}
+
 int rtsetup_rt_throttling(long *runtime_us, long *period_us)
 {
 	if (read_long("/proc/sys/kernel/sched_rt_runtime_us", runtime_us) != 0 ||

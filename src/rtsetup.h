@@ -67,6 +67,16 @@ void rtsetup_process_exit(struct rtsetup *rs);
 int rtsetup_nonrt_cpuset(int rt_cpu, cpu_set_t *set);
 int rtsetup_nonrt_affinity(int rt_cpu);
 
+/*
+ * A helper thread that must keep its period under a full non-RT load (the
+ * proof-of-load sampler): the calling thread to SCHED_FIFO @priority (1,
+ * the lowest: below the RT thread and the break helper, above every
+ * SCHED_OTHER load) on the CPUs other than @rt_cpu (every allowed CPU when
+ * @rt_cpu < 0 or no other is allowed). Returns 0, or -1 with errno of
+ * pthread_setschedparam() (EPERM unprivileged: it stays SCHED_OTHER).
+ */
+int rtsetup_helper_fifo(int priority, int rt_cpu);
+
 /* Real-time throttling: *runtime_us and *period_us from
  * /proc/sys/kernel/sched_rt_{runtime,period}_us. Returns 1 when throttling
  * is on (runtime is not -1), 0 when off, -1 when unknown. */

@@ -3,6 +3,9 @@
 #include "soak.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sys/eventfd.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -17,10 +20,14 @@
 #include "loadsup.h"
 #include "msgbuf.h"
 #include "plan.h"
+#include "rtsetup.h"
 #include "units.h"
 
 #define SETTLE_MS 500          /* a load that ends this soon after its start is broken */
 #define MAX_PENDING 512        /* events held until the log exists */
+#define SAMPLE_QUEUE 64        /* samples the sampler holds for the main thread */
+#define SAMPLER_STACK (256u * 1024u)
+#define SAMPLER_PRIORITY 1     /* SCHED_FIFO: below the RT thread, above every load */
 
 struct soak_phase {
 	const struct plan_phase *plan;
@@ -47,7 +54,21 @@ struct soak {
 	struct loadsup *sup;
 	struct proof_sampler *sampler;
 	uint64_t interval;
-	uint64_t next_sample;
+	uint64_t next_sample;      /* the sampler thread's next reading */
+	/* The sampler thread: reads on its own clock, hands samples over
+	 * through the queue (under qlock) and rings qfd for the main thread. */
+	bool sampling;
+	pthread_t sampler_tid;
+	pthread_mutex_t qlock;
+	pthread_cond_t qcond;
+	bool qinit, qstop;
+	struct proof_sample *queue;
+	size_t qhead, qn;
+	uint64_t qdropped;
+	int qfd;
+	int rt_cpu;
+	char sampler_sched[160];   /* how it ran: "SCHED_FIFO 1 ..." or why not */
+	uint64_t stop_ns;          /* when soak_stop() ran (0: not yet) */
 	uint64_t t0;               /* 0 until attached */
 	int cur;                   /* current phase; -1 before t0 */
 	struct recorder *rec;
@@ -159,7 +180,8 @@ static void phase_free(struct soak_phase *ph)
 }
 
 /*
- * The idle baseline of an idle-versus-loaded run: each phase without loads
+ * The idle baseline of an idle-versus-loaded run (and of a run without
+ * loads, to be compared with one that has them): each phase without loads
  * must show the CPUs its loads would have used (every CPU but rt.cpu) quiet,
  * or its row compares a loaded machine with a loaded one. Not on a single
  * CPU, where sqwave's own RT thread is the load; not at 100 (off).
@@ -169,7 +191,8 @@ static void idle_reqs(struct soak *s, const struct load_env *env, int max_busy)
 	cpu_set_t cpus = env->online;
 	size_t i;
 
-	if (!s->has_loads || max_busy >= 100 || CPU_COUNT(&cpus) < 2)
+	/* a run without loads proves its idleness too (shown, not judged) */
+	if (max_busy >= 100 || CPU_COUNT(&cpus) < 2)
 		return;
 	if (env->rt_cpu >= 0 && env->rt_cpu < CPU_SETSIZE)
 		CPU_CLR((size_t)env->rt_cpu, &cpus);
@@ -179,6 +202,53 @@ static void idle_reqs(struct soak *s, const struct load_env *env, int max_busy)
 			s->ph[i].nreqs = 1;
 		}
 	}
+}
+
+int soak_pick_rt_cpu(const struct plan *p, const cpu_set_t *allowed)
+{
+	bool wants = false;
+	size_t i, j;
+	int cpu;
+
+	for (i = 0; i < p->nphases; i++) {
+		for (j = 0; j < p->phases[i].nloads; j++)
+			wants |= !p->phases[i].loads[j].text[PLK_CPUS][0];
+	}
+	if (!wants || CPU_COUNT(allowed) < 2)
+		return -1;
+	for (cpu = CPU_SETSIZE - 1; cpu >= 0 && !CPU_ISSET((size_t)cpu, allowed); cpu--)
+		;
+	return cpu;
+}
+
+int soak_choose_rt_cpu(struct config *c, char *note, size_t len)
+{
+	cpu_set_t allowed, online;
+	char val[16], err[256];
+	int cpu;
+
+	if (len)
+		note[0] = '\0';
+	if (config_int(c, CFG_RT_CPU) >= 0)
+		return 0;
+	if (sched_getaffinity(0, sizeof(allowed), &allowed) < 0) {
+		msgbuf_set(note, len, "cannot read this process's CPUs: %s", strerror(errno));
+		return -1;
+	}
+	cpulist_online(&online);
+	CPU_AND(&allowed, &allowed, &online);
+	cpu = soak_pick_rt_cpu(config_plan(c), &allowed);
+	if (cpu < 0)
+		return 0;
+	snprintf(val, sizeof(val), "%d", cpu);
+	if (config_set(c, CFG_RT_CPU, val, CFG_SRC_DEFAULT, NULL, 0, err, sizeof(err)) != CFG_OK) {
+		msgbuf_set(note, len, "cannot choose rt.cpu: %s", err);
+		return -1;
+	}
+	msgbuf_set(note, len, "rt.cpu is not set: the RT thread runs on CPU %d and the loads on "
+		   "the other CPUs (set rt.cpu in the board file, or --set rt.cpu=N, to choose)",
+		   cpu);
+	return 1;
 }
 
 struct soak *soak_new(const struct config *c, char *err, size_t errlen, int *exit)
@@ -197,6 +267,8 @@ struct soak *soak_new(const struct config *c, char *err, size_t errlen, int *exi
 	}
 	s->c = c;
 	s->cur = -1;
+	s->qfd = -1;
+	s->rt_cpu = env.rt_cpu;
 	s->nph = plan->nphases;
 	s->interval = (uint64_t)config_int(c, CFG_PROOF_INTERVAL);
 	cpulist_online(&env.online);
@@ -239,14 +311,139 @@ fail:
 	return NULL;
 }
 
+/* The sampler thread: SCHED_FIFO at the lowest priority off rt.cpu, so
+ * that a load on every other CPU cannot hold it off; one reading per
+ * proof.interval on an absolute clock. No allocation, no log: a sample
+ * goes into the queue (dropped and counted when the main thread has not
+ * taken SAMPLE_QUEUE of them: the phase then shows the hole as a gap). */
+static void *sampler_main(void *arg)
+{
+	struct soak *s = arg;
+	struct proof_sample smp;
+	char err[256];
+	uint64_t next;
+	int fifo = rtsetup_helper_fifo(SAMPLER_PRIORITY, s->rt_cpu), fifo_errno = errno;
+
+	pthread_mutex_lock(&s->qlock);
+	if (fifo == 0)
+		snprintf(s->sampler_sched, sizeof(s->sampler_sched), "SCHED_FIFO %d%s",
+			 SAMPLER_PRIORITY, s->rt_cpu >= 0 ? ", off rt.cpu" : "");
+	else
+		snprintf(s->sampler_sched, sizeof(s->sampler_sched), "SCHED_OTHER (SCHED_FIFO "
+			 "refused: %s): a load can hold it off; its gaps are measured",
+			 strerror(fifo_errno));
+	next = s->next_sample;
+	while (!s->qstop) {
+		struct timespec ts = { .tv_sec = (time_t)(next / 1000000000u),
+				       .tv_nsec = (long)(next % 1000000000u) };
+		uint64_t now;
+		int got;
+
+		if (pthread_cond_timedwait(&s->qcond, &s->qlock, &ts) != ETIMEDOUT)
+			continue;	/* woken to stop, or early */
+		pthread_mutex_unlock(&s->qlock);
+		now = units_mono_ns();
+		got = proof_sampler_read(s->sampler, now, &smp, err, sizeof(err));
+		pthread_mutex_lock(&s->qlock);
+		if (got == 1) {
+			uint64_t one = 1;
+
+			if (s->qn == SAMPLE_QUEUE) {
+				s->qdropped++;
+			} else {
+				s->queue[(s->qhead + s->qn) % SAMPLE_QUEUE] = smp;
+				s->qn++;
+			}
+			if (write(s->qfd, &one, sizeof(one)) < 0) {
+				/* the counter is full: the main thread has the word already */
+			}
+		}
+		next += s->interval;
+		if (next <= now)	/* late: no burst of catch-up readings (the gap shows) */
+			next = now + s->interval;
+	}
+	pthread_mutex_unlock(&s->qlock);
+	return NULL;
+}
+
+static void sampler_stop(struct soak *s)
+{
+	if (!s->sampling)
+		return;
+	pthread_mutex_lock(&s->qlock);
+	s->qstop = true;
+	pthread_cond_signal(&s->qcond);
+	pthread_mutex_unlock(&s->qlock);
+	pthread_join(s->sampler_tid, NULL);
+	s->sampling = false;
+}
+
+/* Set up the sampler (its first reading now) and start its thread. */
+static int sampler_start(struct soak *s, char *err, size_t errlen)
+{
+	pthread_condattr_t ca;
+	pthread_attr_t ta;
+	struct proof_sample unused;
+	char why[512];
+	size_t i, j;
+	int e;
+
+	s->sampler = proof_sampler_new("", err, errlen);
+	if (!s->sampler)
+		return -1;
+	for (i = 0; i < s->nph; i++) {
+		for (j = 0; j < s->ph[i].nloads; j++) {
+			if (s->ph[i].reqs[j].kind == LOAD_PROOF_NET)
+				proof_sampler_want(s->sampler, s->ph[i].reqs[j].iface);
+		}
+	}
+	if (proof_sampler_read(s->sampler, units_mono_ns(), &unused, why, sizeof(why)) < 0) {
+		msgbuf_set(err, errlen, "proof of load: %s", why);
+		return -1;
+	}
+	s->queue = calloc(SAMPLE_QUEUE, sizeof(*s->queue));
+	s->qfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (!s->queue || s->qfd < 0) {
+		msgbuf_set(err, errlen, "proof of load: %s", strerror(s->queue ? errno : ENOMEM));
+		return -1;
+	}
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_mutex_init(&s->qlock, NULL);
+	pthread_cond_init(&s->qcond, &ca);
+	pthread_condattr_destroy(&ca);
+	s->qinit = true;
+	s->next_sample = units_mono_ns() + s->interval;
+	pthread_attr_init(&ta);
+	pthread_attr_setstacksize(&ta, SAMPLER_STACK);
+	e = pthread_create(&s->sampler_tid, &ta, sampler_main, s);
+	pthread_attr_destroy(&ta);
+	if (e) {
+		msgbuf_set(err, errlen, "proof of load: cannot start the sampler thread: %s",
+			   strerror(e));
+		return -1;
+	}
+	pthread_setname_np(s->sampler_tid, "sqwave-proof");
+	s->sampling = true;
+	return 0;
+}
+
 void soak_free(struct soak *s)
 {
 	size_t i;
 
 	if (!s)
 		return;
+	sampler_stop(s);
 	loadsup_free(s->sup);
 	proof_sampler_free(s->sampler);
+	free(s->queue);
+	if (s->qfd >= 0)
+		close(s->qfd);
+	if (s->qinit) {
+		pthread_mutex_destroy(&s->qlock);
+		pthread_cond_destroy(&s->qcond);
+	}
 	for (i = 0; i < s->nph; i++)
 		phase_free(&s->ph[i]);
 	for (i = 0; i < s->npend; i++)
@@ -273,29 +470,20 @@ int soak_start(struct soak *s, char *err, size_t errlen)
 		.event = on_load_event,
 		.ctx = s,
 	};
-	struct proof_sample unused;
 	char why[512];
 
-	if (!s->has_loads)
-		return 0;
-	s->sampler = proof_sampler_new("", err, errlen);
-	if (!s->sampler)
-		return -1;
-	{
-		size_t i, j;
-
-		for (i = 0; i < s->nph; i++) {
-			for (j = 0; j < s->ph[i].nloads; j++) {
-				if (s->ph[i].reqs[j].kind == LOAD_PROOF_NET)
-					proof_sampler_want(s->sampler, s->ph[i].reqs[j].iface);
-			}
+	/* Every run samples (an idle run proves it was idle); only a run with
+	 * loads fails when it cannot. */
+	if (sampler_start(s, why, sizeof(why)) < 0) {
+		sampler_stop(s);
+		msgbuf_set(s->sampler_sched, sizeof(s->sampler_sched), "none: %s", why);
+		if (s->has_loads) {
+			msgbuf_set(err, errlen, "%s", why);
+			return -1;
 		}
 	}
-	if (proof_sampler_read(s->sampler, units_mono_ns(), &unused, why, sizeof(why)) < 0) {
-		msgbuf_set(err, errlen, "proof of load: %s", why);
-		return -1;
-	}
-	s->next_sample = units_mono_ns() + s->interval;
+	if (!s->has_loads)
+		return 0;
 	s->sup = loadsup_new(&lp, err, errlen);
 	if (!s->sup)
 		return -1;
@@ -365,14 +553,15 @@ static void enter_phase(struct soak *s, size_t i, uint64_t t)
 		log_event(s, units_mono_ns(), EDGELOG_EV_NOTE, err, strlen(err));
 }
 
-static void take_sample(struct soak *s, uint64_t now)
+/* A sample the sampler thread took at smp->t_ns: into the log, and into
+ * the phase that holds its whole interval. */
+static void take_sample(struct soak *s, const struct proof_sample *sp)
 {
-	struct proof_sample smp;
-	char buf[4096], err[256];
+	const struct proof_sample smp = *sp;
+	uint64_t now = smp.t_ns;
+	char buf[4096];
 	size_t n;
 
-	if (proof_sampler_read(s->sampler, now, &smp, err, sizeof(err)) != 1)
-		return;
 	n = proof_sample_format(&smp, buf, sizeof(buf));
 	log_event(s, now, EDGELOG_EV_SAMPLE, buf, n);
 	/* Counted in a phase only when the whole interval lies inside it
@@ -386,6 +575,34 @@ static void take_sample(struct soak *s, uint64_t now)
 		if (i < s->nph && (i + 1 == s->nph ||
 				   now - s->t0 <= (uint64_t)s->ph[i + 1].plan->start_off_ns))
 			proof_phase_add_sample(&s->ph[i].proof, &smp);
+	}
+}
+
+/* The samples the sampler thread queued, in order. */
+static void drain_samples(struct soak *s)
+{
+	uint64_t word;
+
+	if (!s->qinit)
+		return;
+	if (read(s->qfd, &word, sizeof(word)) < 0) {
+		/* EAGAIN: nothing rang; the queue is looked at anyway */
+	}
+	for (;;) {
+		static struct proof_sample smp;	/* main thread only; 2 kB off the stack */
+		bool have;
+
+		pthread_mutex_lock(&s->qlock);
+		have = s->qn > 0;
+		if (have) {
+			smp = s->queue[s->qhead];
+			s->qhead = (s->qhead + 1) % SAMPLE_QUEUE;
+			s->qn--;
+		}
+		pthread_mutex_unlock(&s->qlock);
+		if (!have)
+			break;
+		take_sample(s, &smp);
 	}
 }
 
@@ -405,14 +622,9 @@ void soak_tick(struct soak *s, uint64_t now)
 	 * follows (a sample's interval, restarts) is timed from now. */
 	if (switched)
 		now = units_mono_ns();
+	drain_samples(s);
 	if (!s->has_loads)
 		return;
-	if (now >= s->next_sample) {
-		take_sample(s, now);
-		s->next_sample += s->interval;
-		if (s->next_sample <= now)	/* we were late: no burst of catch-up samples */
-			s->next_sample = now + s->interval;
-	}
 	loadsup_tick(s->sup, now);
 }
 
@@ -423,8 +635,6 @@ uint64_t soak_next_due(const struct soak *s)
 	if (s->t0 && (size_t)(s->cur + 1) < s->nph)
 		due = s->t0 + (uint64_t)s->ph[s->cur + 1].plan->start_off_ns;
 	if (s->has_loads && s->sup) {
-		if (s->next_sample < due)
-			due = s->next_sample;
 		if (loadsup_next_due(s->sup) < due)
 			due = loadsup_next_due(s->sup);
 	}
@@ -433,7 +643,14 @@ uint64_t soak_next_due(const struct soak *s)
 
 size_t soak_pollfds(const struct soak *s, struct pollfd *fds, size_t max)
 {
-	return s->sup ? loadsup_pollfds(s->sup, fds, max) : 0;
+	size_t n = 0;
+
+	if (s->sampling && max) {	/* a sample is ready */
+		fds[n].fd = s->qfd;
+		fds[n].events = POLLIN;
+		fds[n++].revents = 0;
+	}
+	return n + (s->sup ? loadsup_pollfds(s->sup, fds + n, max - n) : 0);
 }
 
 void soak_read(struct soak *s, const struct pollfd *fds, size_t n, uint64_t now)
@@ -465,6 +682,12 @@ const char *soak_load_status(const struct soak *s, char *buf, size_t len)
 
 void soak_stop(struct soak *s)
 {
+	if (!s->stop_ns) {
+		s->stop_ns = units_mono_ns();
+		/* the last samples, into the log while it is open */
+		sampler_stop(s);
+		drain_samples(s);
+	}
 	if (s->sup)
 		loadsup_stop_all(s->sup, units_mono_ns());
 }
@@ -489,5 +712,22 @@ void soak_phase_result(const struct soak *s, size_t i, struct summary_phase *out
 	out->nreqs = ph->nreqs;
 	out->load_specs = (const char *const *)ph->specs;
 	out->nloads = ph->nloads;
-	out->sampled = s->has_loads;
+	out->sampled = s->qinit;
+	out->advisory = !s->has_loads;
+	out->gap_bound_ns = PROOF_GAP_INTERVALS * s->interval;
+	/* how long the phase really ran: to its end, or to the stop */
+	if (s->t0 && s->qinit) {
+		uint64_t start = s->t0 + (uint64_t)ph->plan->start_off_ns, end = s->stop_ns;
+
+		if (ph->plan->duration_ns && i + 1 < s->nph &&
+		    start + (uint64_t)ph->plan->duration_ns < end)
+			end = start + (uint64_t)ph->plan->duration_ns;
+		out->gaps_known = end > start;
+		out->max_gap_ns = out->gaps_known ? proof_phase_max_gap(&ph->proof, start, end) : 0;
+	}
+}
+
+const char *soak_sampler_sched(const struct soak *s)
+{
+	return s->sampler_sched;
 }

@@ -6,6 +6,7 @@
 #define SQW_SOAK_H
 
 #include <poll.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -13,11 +14,28 @@
 
 #include "config.h"
 #include "phasestats.h"
+#include "plan.h"
 #include "proof.h"
 #include "recorder.h"
 #include "summary.h"
 
 struct soak;
+
+/*
+ * The RT thread's CPU for a run whose loads would take "every CPU but
+ * rt.cpu" while rt.cpu is unset: the highest CPU of @allowed (CPU 0 usually
+ * carries more interrupts and housekeeping), so that the loads go on the
+ * others. -1 when no such load is planned, or @allowed has a single CPU
+ * (the loads and the RT thread share it either way).
+ */
+int soak_pick_rt_cpu(const struct plan *p, const cpu_set_t *allowed);
+/*
+ * The same for a configuration: with rt.cpu unset (-1), sets it to
+ * soak_pick_rt_cpu() of this process's allowed CPUs and writes a sentence
+ * saying so into @note; returns 1 then, 0 when nothing was chosen (@note
+ * ""), -1 with a message in @note when the affinity cannot be read.
+ */
+int soak_choose_rt_cpu(struct config *c, char *note, size_t len);
 
 /*
  * Build every phase's loads from the configuration's plan (plan_finalize()
@@ -58,6 +76,9 @@ const char *soak_load_status(const struct soak *s, char *buf, size_t len);
 
 /* End of the run: stop the loads (grace, then SIGKILL). */
 void soak_stop(struct soak *s);
+/* How the proof sampler ran ("SCHED_FIFO 1, off rt.cpu", or why it was
+ * SCHED_OTHER, or "none: why"); "" before soak_start(). */
+const char *soak_sampler_sched(const struct soak *s);
 /* Containment in use ("" without loads). */
 const char *soak_containment(const struct soak *s);
 /* Phase @i for the summary (after soak_stop()): everything but its edge

@@ -261,6 +261,92 @@ static void check_limits(const struct config *c, const struct edgestats_result *
 		check_pass(k, &ck);
 }
 
+/* A phase's proof has gaps above its bound (a phase that was reached). */
+static bool proof_gappy(const struct summary_phase *ph)
+{
+	return ph->proof && ph->gaps_known && ph->max_gap_ns > ph->gap_bound_ns;
+}
+
+/* The idle requirement of a phase without loads; NULL: none was set. */
+static const struct proof_req *idle_req(const struct summary_phase *ph)
+{
+	size_t i;
+
+	for (i = 0; i < ph->nreqs; i++) {
+		if (ph->reqs[i].kind == LOAD_PROOF_IDLE)
+			return &ph->reqs[i];
+	}
+	return NULL;
+}
+
+/* A phase with loads (a summary's phases carry them as requirements too). */
+static bool phase_loaded(const struct summary_phase *ph)
+{
+	return ph->nloads || (ph->nreqs && !idle_req(ph));
+}
+
+/*
+ * What a phase's proof says, in the words of docs/soak.md: with loads
+ * "LOAD APPLIED", "LOAD NOT APPLIED" or "proof incomplete" (gaps above
+ * the bound, nothing failed); without "idle proven", "not idle", "proof
+ * incomplete" or "idle unproven" (no samples, no idle rule: one CPU,
+ * proof.idle_max_busy 100); "no proof" when nothing was sampled.
+ */
+static const char *phase_proof_state(const struct run_info *ri, const struct summary_phase *ph)
+{
+	const struct proof_req *q = idle_req(ph);
+	char why[2048] = "";
+
+	if (!ph->proof || !ph->sampled)
+		return "no proof";
+	if (phase_loaded(ph)) {
+		if (proof_phase_judge(ph->proof, ph->reqs, ph->nreqs, ri->min_busy_pct, why,
+				      sizeof(why)))
+			return "LOAD NOT APPLIED";
+		return proof_gappy(ph) ? "proof incomplete" : "LOAD APPLIED";
+	}
+	if (!q || !ph->proof->samples)
+		return proof_gappy(ph) && q ? "proof incomplete" : "idle unproven";
+	if (proof_phase_judge(ph->proof, q, 1, ri->min_busy_pct, why, sizeof(why)))
+		return "not idle";
+	return proof_gappy(ph) ? "proof incomplete" : "idle proven";
+}
+
+/* The worse of two states (the run's word from its phases'). */
+static const char *worse_state(const char *a, const char *b)
+{
+	static const char *const order[] = { "LOAD NOT APPLIED", "not idle", "proof incomplete",
+					     "idle unproven", "no proof", "LOAD APPLIED",
+					     "idle proven" };
+	size_t i;
+
+	if (!a)
+		return b;
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		if (!strcmp(a, order[i]) || !strcmp(b, order[i]))
+			return !strcmp(a, order[i]) ? a : b;
+	}
+	return a;
+}
+
+/* The run's idle and load words: the worst of its phases' (NULL: no
+ * phase of that kind). A run without phases in phases[] has run_proof. */
+static void run_proof_states(const struct run_info *ri, const char **idle, const char **load)
+{
+	size_t i, n = ri->nphases ? ri->nphases : ri->run_proof ? 1 : 0;
+
+	*idle = *load = NULL;
+	for (i = 0; i < n; i++) {
+		const struct summary_phase *ph = ri->nphases ? &ri->phases[i] : ri->run_proof;
+		const char *st = phase_proof_state(ri, ph);
+
+		if (phase_loaded(ph))
+			*load = worse_state(*load, st);
+		else
+			*idle = worse_state(*idle, st);
+	}
+}
+
 /*
  * What one load of a phase had to show, as checks. proof_phase_judge() is
  * the judge and writes the sentences; the figures come from the same
@@ -360,10 +446,31 @@ static void check_phase_loads(const struct run_info *ri, const struct summary_ph
 {
 	size_t j;
 
-	if (!ph->nreqs || !ph->proof)
+	if (!ph->nreqs || !ph->proof || ph->advisory)
 		return;
 	for (j = 0; j < ph->nreqs; j++)
 		check_one_load(ri, ph, &ph->reqs[j], k);
+	if (ph->gaps_known) {
+		struct summary_check ck = {
+			.name = "proof_gaps", .in_verdict = true, .phase = ph->name,
+			.key = "proof.interval", .unit = SUMMARY_UNIT_NS, .has_observed = true,
+			.observed = (double)ph->max_gap_ns, .has_limit = true,
+			.limit = (double)ph->gap_bound_ns };
+		char why[256] = "";
+
+		if (proof_gap_judge(ph->max_gap_ns, ph->gap_bound_ns, why, sizeof(why))) {
+			why[strcspn(why, "\n")] = '\0';
+			check_end(k, &ck, SUMMARY_FAIL, "phase %s: %s", ph->name, why);
+		} else {
+			check_pass(k, &ck);
+		}
+	}
+}
+
+/* Only the proof-gap failures ("proof incomplete"). */
+static void count_gap(void *ctx, const char *msg)
+{
+	(*(unsigned *)ctx) += strstr(msg, ": proof incomplete: ") != NULL;
 }
 
 /* Phase @ph's own figures against the limits; all skipped if it has none. */
@@ -460,8 +567,13 @@ static bool limits_set(const struct config *c)
 /* The verdict's word, from the count check() returned. */
 static const char *verdict_word(const struct config *c, const struct run_info *ri, unsigned nviol)
 {
-	if (nviol)
-		return nviol == check_loads(ri, NULL, NULL) ? "LOAD NOT APPLIED" : "FAIL";
+	if (nviol) {
+		unsigned gaps = 0, loads = check_loads(ri, count_gap, &gaps);
+
+		if (nviol == loads)
+			return gaps == nviol ? "PROOF INCOMPLETE" : "LOAD NOT APPLIED";
+		return "FAIL";
+	}
 	return limits_set(c) ? "PASS" : "NO LIMITS";
 }
 
@@ -587,7 +699,7 @@ static void text_violation(void *ctx, const char *msg)
 }
 
 /* What phase @ph's loads showed, one line per load (and one for the machine). */
-static void text_proof(FILE *f, const struct summary_phase *ph)
+static void text_proof(FILE *f, const struct run_info *ri, const struct summary_phase *ph)
 {
 	const struct proof_phase *p = ph->proof;
 	size_t i, j;
@@ -596,8 +708,8 @@ static void text_proof(FILE *f, const struct summary_phase *ph)
 		fprintf(f, "  %-14s no samples\n", ph->name);
 		return;
 	}
-	fprintf(f, "  %-14s %" PRIu64 " samples: %.0f IRQs/s, %.0f context switches/s, load %.2f",
-		ph->name, p->samples, p->irq_sum / (double)p->samples, p->ctxt_sum / (double)p->samples,
+	fprintf(f, "  %-14s %s; %" PRIu64 " samples: %.0f IRQs/s, %.0f context switches/s, load %.2f",
+		ph->name, phase_proof_state(ri, ph), p->samples, p->irq_sum / (double)p->samples, p->ctxt_sum / (double)p->samples,
 		p->load1_sum / (double)p->samples);
 	fprintf(f, "; CPU busy");
 	for (i = 0; i < PROOF_MAX_CPUS; i++) {
@@ -605,6 +717,9 @@ static void text_proof(FILE *f, const struct summary_phase *ph)
 			fprintf(f, " %zu:%.0f%%", i, p->busy_sum[i] / (double)p->busy_n[i]);
 	}
 	fprintf(f, "\n");
+	if (ph->gaps_known)
+		fprintf(f, "  %-14s   longest gap between readings %.1f s (at most %.1f s)\n", "",
+			(double)ph->max_gap_ns / 1e9, (double)ph->gap_bound_ns / 1e9);
 	for (i = 0; i < ph->nreqs; i++) {
 		const struct proof_req *r = &ph->reqs[i];
 		const struct proof_load_stat *st = NULL;
@@ -642,6 +757,31 @@ static void text_proof(FILE *f, const struct summary_phase *ph)
 			fprintf(f, ", LOST at t+%.1f s (%s)", (double)st->lost_t_ns / 1e9, st->lost_why);
 		fprintf(f, "\n");
 	}
+}
+
+/* A run without phases: whether it was idle, with the figures (shown, not
+ * judged: nothing asked for a comparison). */
+static void text_run_proof(FILE *f, const struct run_info *ri)
+{
+	const struct summary_phase *ph = ri->run_proof;
+	const struct proof_req *q = idle_req(ph);
+	char cpus[128];
+
+	fprintf(f, "\nproof      %s", phase_proof_state(ri, ph));
+	if (q && ph->proof && ph->proof->samples)
+		fprintf(f, ": CPUs %s %.0f %% busy (at most %d %%: proof.idle_max_busy)",
+			cpulist_format(&q->cpus, cpus, sizeof(cpus)), proof_phase_busy(ph->proof, &q->cpus),
+			q->max_busy);
+	else if (!q)
+		fprintf(f, " (no idle rule: a single CPU, or proof.idle_max_busy 100)");
+	if (ph->proof)
+		fprintf(f, "; %" PRIu64 " samples", ph->proof->samples);
+	if (ph->gaps_known)
+		fprintf(f, ", longest gap %.1f s (at most %.1f s)", (double)ph->max_gap_ns / 1e9,
+			(double)ph->gap_bound_ns / 1e9);
+	fprintf(f, "\n");
+	if (ri->sampler_sched && ri->sampler_sched[0])
+		fprintf(f, "sampler    %s\n", ri->sampler_sched);
 }
 
 /* The phases: each one's own pulse widths, latency and missed periods, then
@@ -685,11 +825,11 @@ void summary_phases_text(FILE *f, const struct run_info *ri)
 		const struct summary_phase *ph = &ri->phases[i];
 
 		if (ph->nloads == 0 && ph->sampled) {
-			text_proof(f, ph);
+			text_proof(f, ri, ph);
 			if (!ph->nreqs)	/* else its idle line says so */
 				fprintf(f, "  %-14s   (no loads)\n", "");
 		} else if (ph->sampled) {
-			text_proof(f, ph);
+			text_proof(f, ri, ph);
 		}
 	}
 }
@@ -799,6 +939,8 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 
 	if (ri->nphases)
 		summary_phases_text(f, ri);
+	else if (ri->run_proof)
+		text_run_proof(f, ri);
 	nviol = check(c, r, ri, NULL, NULL);
 	fprintf(f, "\nverdict    %s%s%s\n", verdict_word(c, ri, nviol),
 		!nviol && !limits_set(c) ? " (no limits.* set: for a verdict, --tmin/--tmax or a profile's limits)" : "",
@@ -842,6 +984,38 @@ static void json_config(struct json_writer *w, const struct config *c)
 	json_object_end(w);
 }
 
+/* "proof": whether the run's idle and load were proven (docs/soak.md), and
+ * for a run without phases its one sampling's figures. */
+static void json_run_proof(struct json_writer *w, const struct run_info *ri)
+{
+	const struct summary_phase *ph = ri->run_proof;
+	const char *idle, *load;
+	char cpus[256];
+
+	run_proof_states(ri, &idle, &load);
+	json_kv_object_begin(w, "proof");
+	json_kv_string(w, "idle", idle);
+	json_kv_string(w, "load", load);
+	json_kv_string(w, "sampler", ri->sampler_sched && ri->sampler_sched[0] ? ri->sampler_sched
+									      : NULL);
+	if (ph && ph->proof && !ri->nphases) {
+		const struct proof_req *q = idle_req(ph);
+
+		json_kv_uint(w, "samples", ph->proof->samples);
+		if (ph->gaps_known)
+			json_kv_uint(w, "max_gap_ns", ph->max_gap_ns);
+		else
+			json_kv_null(w, "max_gap_ns");
+		json_kv_uint(w, "gap_bound_ns", ph->gap_bound_ns);
+		if (q) {
+			json_kv_string(w, "idle_cpus", cpulist_format(&q->cpus, cpus, sizeof(cpus)));
+			json_kv_double(w, "idle_busy_pct", proof_phase_busy(ph->proof, &q->cpus));
+			json_kv_int(w, "idle_max_busy_pct", q->max_busy);
+		}
+	}
+	json_object_end(w);
+}
+
 /* "phases": each phase's statistics and load proof (docs/json-summary.md). */
 void summary_phases_json(struct json_writer *w, const struct run_info *ri)
 {
@@ -855,6 +1029,7 @@ void summary_phases_json(struct json_writer *w, const struct run_info *ri)
 	json_kv_string(w, "first_trace", ri->breaks && ri->break_trace[0] ? ri->break_trace : NULL);
 	json_kv_string(w, "first_cause", ri->breaks && ri->break_cause[0] ? ri->break_cause : NULL);
 	json_object_end(w);
+	json_run_proof(w, ri);
 	json_kv_array_begin(w, "phases");
 	for (i = 0; i < ri->nphases; i++) {
 		const struct summary_phase *ph = &ri->phases[i];
@@ -881,7 +1056,13 @@ void summary_phases_json(struct json_writer *w, const struct run_info *ri)
 		json_array_end(w);
 		if (p && ph->sampled) {
 			json_kv_object_begin(w, "proof");
+			json_kv_string(w, "state", phase_proof_state(ri, ph));
 			json_kv_uint(w, "samples", p->samples);
+			if (ph->gaps_known)
+				json_kv_uint(w, "max_gap_ns", ph->max_gap_ns);
+			else
+				json_kv_null(w, "max_gap_ns");
+			json_kv_uint(w, "gap_bound_ns", ph->gap_bound_ns);
 			if (p->samples) {
 				json_kv_double(w, "irq_per_s", p->irq_sum / (double)p->samples);
 				json_kv_double(w, "ctxt_per_s", p->ctxt_sum / (double)p->samples);
@@ -955,8 +1136,11 @@ void summary_phases_json(struct json_writer *w, const struct run_info *ri)
 			json_array_end(w);
 			json_object_end(w);
 		}
-		if (ph->nreqs && p)
+		if (ph->nreqs && p && !ph->advisory) {
 			proof_phase_judge(p, ph->reqs, ph->nreqs, ri->min_busy_pct, why, sizeof(why));
+			if (ph->gaps_known)
+				proof_gap_judge(ph->max_gap_ns, ph->gap_bound_ns, why, sizeof(why));
+		}
 		json_kv_array_begin(w, "load_not_applied");
 		for (line = strtok_r(why, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 			json_string(w, line);

@@ -25,6 +25,11 @@ struct summary_phase {
 	const char *const *load_specs; /* each load in the --load form */
 	size_t nloads;
 	bool sampled;                  /* proof-of-load samples were taken */
+	bool advisory;                 /* its proof is shown, not judged (a run without
+					* loads: nothing asked for a comparison) */
+	bool gaps_known;               /* max_gap_ns measured (the phase was reached) */
+	uint64_t max_gap_ns;           /* longest stretch without a reading */
+	uint64_t gap_bound_ns;         /* above it: "proof incomplete" */
 };
 
 struct run_info {
@@ -50,6 +55,10 @@ struct run_info {
 	size_t nphases;
 	const struct summary_phase *phases;
 	int min_busy_pct;             /* proof.min_busy */
+	/* the proof of a run without phases in phases[] (its one implicit
+	 * phase), for the run-level "proof"; NULL: phases[] or none */
+	const struct summary_phase *run_proof;
+	const char *sampler_sched;    /* soak_sampler_sched(); NULL: unknown (a log) */
 	/* --break: traces saved, the first one */
 	unsigned breaks;
 	char break_text[1024];        /* with what the trace shows, when explained */

@@ -46,6 +46,18 @@ static int load_main(int argc, char **argv)
 		       "CoreMark 1.0 : 1234.500000 / GCC / Heap\n");
 		return 0;
 	}
+	if (!strcmp(argv[1], "once") && argc > 2) {
+		/* the first process says a line and ends; the next ones stay silent */
+		FILE *f = fopen(argv[2], "wx");
+
+		if (f) {
+			fclose(f);
+			printf("the first process's last line\n");
+			return 0;
+		}
+		for (;;)
+			pause();
+	}
 	if (!strcmp(argv[1], "stubborn")) {
 		signal(SIGTERM, SIG_IGN);
 		if (fork() == 0)
@@ -229,6 +241,34 @@ static void a_load_that_ignores_sigterm_is_killed_after_its_grace(void **state)
 	load_free(l);
 }
 
+static void a_stopped_process_is_not_given_its_predecessors_last_line(void **state)
+{
+	char marker[] = "/tmp/sqwave-test-once-XXXXXX", spec[256], err[512];
+	int fd = mkstemp(marker);
+	struct loadsup *s;
+	struct load *l;
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	unlink(marker);	/* the first process makes it */
+	snprintf(spec, sizeof(spec), "command:name=once:/proc/self/exe:once:%s", marker);
+	s = sup();
+	l = mk(spec);
+	assert_int_equal(loadsup_switch(s, &l, 1, mono_ns(), err, sizeof(err)), 0);
+	run_for(s, 1500);	/* ended (a fast exit), restarted after the back-off */
+	assert_int_equal(count(LS_EXITED), 1);
+	assert_string_equal(ev[1].detail, "the first process's last line");
+	assert_int_equal(count(LS_RESTARTED), 1);
+	loadsup_stop_all(s, mono_ns());
+	assert_int_equal(count(LS_STOPPED), 1);
+	assert_int_equal(ev[nev - 1].what, LS_STOPPED);
+	assert_string_equal(ev[nev - 1].detail, "");
+	loadsup_free(s);
+	load_free(l);
+	unlink(marker);
+}
+
 static void a_phase_switch_keeps_equal_loads_and_stops_the_others(void **state)
 {
 	struct loadsup *s = sup();
@@ -262,6 +302,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(a_load_that_may_not_restart_is_lost_at_its_first_end),
 		cmocka_unit_test(a_load_that_ignores_sigterm_is_killed_after_its_grace),
 		cmocka_unit_test(a_phase_switch_keeps_equal_loads_and_stops_the_others),
+		cmocka_unit_test(a_stopped_process_is_not_given_its_predecessors_last_line),
 	};
 
 	if (argc > 1 && !strcmp(argv[1], CONTAIN_EXEC_ARG))

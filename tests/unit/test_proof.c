@@ -214,6 +214,48 @@ static struct proof_sample busy_sample(float b0, float b1, double lo_pps)
 	return s;
 }
 
+static void a_held_off_sampler_and_a_lost_reading_are_gaps_of_the_phase(void **state)
+{
+	struct proof_phase p = { 0 };
+	struct proof_sample s = busy_sample(90, 90, 0);
+	char why[256] = "";
+
+	(void)state;
+	/* no samples: the whole phase is one gap */
+	assert_int_equal(proof_phase_max_gap(&p, 100 * SEC, 110 * SEC), 10 * SEC);
+	s.t_ns = 102 * SEC;	/* [101, 102] */
+	proof_phase_add_sample(&p, &s);
+	s.t_ns = 103 * SEC;
+	proof_phase_add_sample(&p, &s);
+	assert_int_equal(p.max_gap_ns, SEC);
+	/* held off: one reading 13 s after the last */
+	s.t_ns = 116 * SEC;
+	s.dt_ns = 13 * SEC;
+	proof_phase_add_sample(&p, &s);
+	assert_int_equal(p.max_gap_ns, 13 * SEC);
+	/* a reading lost on the way: [116, 117] never came, [120, 121] did */
+	s.t_ns = 121 * SEC;
+	s.dt_ns = SEC;
+	proof_phase_add_sample(&p, &s);
+	assert_int_equal(p.max_gap_ns, 13 * SEC);
+	memset(&p, 0, sizeof(p));
+	s.t_ns = 102 * SEC;
+	proof_phase_add_sample(&p, &s);
+	s.t_ns = 106 * SEC;	/* [105, 106]: 3 s without a reading before it */
+	proof_phase_add_sample(&p, &s);
+	assert_int_equal(p.max_gap_ns, 3 * SEC);
+	/* before the first and after the last count too */
+	assert_int_equal(proof_phase_max_gap(&p, 100 * SEC, 107 * SEC), 3 * SEC);
+	assert_int_equal(proof_phase_max_gap(&p, 96 * SEC, 107 * SEC), 5 * SEC);
+	assert_int_equal(proof_phase_max_gap(&p, 100 * SEC, 112 * SEC), 6 * SEC);
+	/* the judgement: above the bound only */
+	assert_int_equal(proof_gap_judge(2 * SEC, 2 * SEC, why, sizeof(why)), 0);
+	assert_string_equal(why, "");
+	assert_int_equal(proof_gap_judge(13 * SEC, 2 * SEC, why, sizeof(why)), 1);
+	assert_string_equal(why, "proof incomplete: no proof-of-load reading for 13.0 s (at most "
+				 "2.0 s: 2 x proof.interval); the sampler was held off\n");
+}
+
 static void a_phase_without_its_load_is_load_not_applied(void **state)
 {
 	struct proof_phase p;
@@ -314,6 +356,7 @@ int main(void)
 		cmocka_unit_test(a_requirement_survives_the_log_header),
 		cmocka_unit_test(a_phase_without_its_load_is_load_not_applied),
 		cmocka_unit_test(an_idle_phase_must_be_idle),
+		cmocka_unit_test(a_held_off_sampler_and_a_lost_reading_are_gaps_of_the_phase),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -336,6 +336,64 @@ static void text_from_the_document_is_escaped(void **state)
 	}
 }
 
+/* A row whose idleness or load the proof does not show says so first; a
+ * run without phases says whether it was idle, or that it is unproven. */
+static void rows_without_proven_idle_or_complete_proof_say_so(void **state)
+{
+	char *doc = variant("\"loads\":[],\"load_not_applied\":[]",
+			    "\"loads\":[],\"proof\":{\"state\":\"not idle\"},\"load_not_applied\":[]");
+	char *gap = variant("\"load_not_applied\":[\"load not applied: ping-flood: eth0 carried 12 packets/s\"]",
+			    "\"load_not_applied\":[\"proof incomplete: no proof-of-load reading for 13.0 s\"]");
+	char *plain = variant("\"phases\":[", "\"proof\":{\"idle\":\"not idle\",\"idle_cpus\":\"0-1\","
+					       "\"idle_busy_pct\":99.4},\"counts\":{\"edges\":10},\"x\":[");
+	struct report r;
+
+	(void)state;
+	r = load(doc);
+	assert_true(!strncmp(r.rows[0].proof, "NOT IDLE, ", 10));
+	report_free(&r);
+	/* a phase whose proof had gaps: its loads are not called applied */
+	{
+		const char *from = "\"proof\":{\"loads\"", *to = "\"proof\":{\"state\":\"proof incomplete\",\"loads\"";
+		char *at = strstr(gap, from), *g2 = malloc(strlen(gap) + strlen(to) + 1);
+
+		assert_non_null(at);
+		sprintf(g2, "%.*s%s%s", (int)(at - gap), gap, to, at + strlen(from));
+		free(gap);
+		gap = g2;
+	}
+	r = load(gap);
+	assert_true(!strncmp(r.rows[1].proof, "PROOF INCOMPLETE, ", 18));
+	assert_string_equal(r.rows[1].verdict, "FAIL, PROOF INCOMPLETE");	/* its tmax broke too */
+	report_free(&r);
+	free(plain);
+	/* a run without phases: from the run's proof, or unproven without */
+	plain = strdup("{\"schema\":\"sqwave-summary\",\"schema_version\":1,\"run\":"
+		       "{\"half_period_ns\":500000},\"counts\":{\"edges\":10},\"proof\":"
+		       "{\"idle\":\"not idle\",\"idle_cpus\":\"0-1\",\"idle_busy_pct\":99.4},"
+		       "\"phases\":[]}");
+	r = load(plain);
+	assert_string_equal(r.rows[0].proof, "NOT IDLE: CPU 0-1 99%");
+	report_free(&r);
+	free(plain);
+	plain = strdup("{\"schema\":\"sqwave-summary\",\"schema_version\":1,\"run\":"
+		       "{\"half_period_ns\":500000},\"counts\":{\"edges\":10},\"phases\":[]}");
+	r = load(plain);
+	assert_string_equal(r.rows[0].proof, "IDLE UNPROVEN");
+	report_free(&r);
+	free(plain);
+	plain = strdup("{\"schema\":\"sqwave-summary\",\"schema_version\":1,\"run\":"
+		       "{\"half_period_ns\":500000},\"counts\":{\"edges\":10},\"proof\":"
+		       "{\"idle\":\"idle proven\",\"idle_cpus\":\"0\",\"idle_busy_pct\":2.6},"
+		       "\"phases\":[]}");
+	r = load(plain);
+	assert_string_equal(r.rows[0].proof, "idle proven: CPU 0 3%");
+	report_free(&r);
+	free(plain);
+	free(doc);
+	free(gap);
+}
+
 /* A proof the writer marks "no sample" (-1) is said so, not shown as -1 %. */
 static void a_proof_without_samples_says_so(void **state)
 {
@@ -387,6 +445,7 @@ int main(void)
 		cmocka_unit_test(phases_are_bounded_per_document),
 		cmocka_unit_test(text_from_the_document_is_escaped),
 		cmocka_unit_test(a_proof_without_samples_says_so),
+		cmocka_unit_test(rows_without_proven_idle_or_complete_proof_say_so),
 		cmocka_unit_test(extreme_accepted_figures_draw),
 	};
 

@@ -717,6 +717,89 @@ static void an_idle_phase_that_was_busy_is_load_not_applied(void **state)
 	phased_free(&p);
 }
 
+static void a_loaded_phase_with_proof_gaps_is_proof_incomplete_not_applied(void **state)
+{
+	struct fixture *f = *state;
+	const struct summary_check *k;
+	struct got_checks g;
+	struct phased p;
+	size_t i;
+	char *t;
+
+	phased_setup(f, &p, 95, 50000, true);
+	set(f, CFG_LIMITS_TMAX, "600us");
+	p.ph[1].gaps_known = true;
+	p.ph[1].gap_bound_ns = 2000000000ull;
+	p.ph[1].max_gap_ns = 2000000000ull;	/* at the bound: complete */
+	assert_int_equal(checks_of(f, &g), 0);
+	assert_int_equal(find_check(&g, "loaded", "", "proof_gaps", NULL)->result, SUMMARY_PASS);
+	assert_string_equal(summary_verdict_word(f->c, f->s, &f->ri), "PASS");
+
+	p.ph[1].max_gap_ns = 13000000000ull;	/* held off 13 s */
+	assert_int_equal(checks_of(f, &g), 1);
+	k = find_check(&g, "loaded", "", "proof_gaps", &i);
+	assert_int_equal(k->result, SUMMARY_FAIL);
+	assert_true(k->in_verdict && k->unit == SUMMARY_UNIT_NS);
+	assert_true(k->observed == 13e9 && k->limit == 2e9);
+	assert_string_equal(g.msg[i], "phase loaded: proof incomplete: no proof-of-load reading "
+				      "for 13.0 s (at most 2.0 s: 2 x proof.interval); the "
+				      "sampler was held off");
+	assert_violations_are_the_failed_checks(f, &g);
+	assert_string_equal(summary_verdict_word(f->c, f->s, &f->ri), "PROOF INCOMPLETE");
+	f->ri.containment = "process groups";
+	t = text_of(f);
+	assert_non_null(strstr(t, "\nverdict    PROOF INCOMPLETE\n"));
+	assert_non_null(strstr(t, "  loaded         proof incomplete; 1 samples"));
+	assert_non_null(strstr(t, "longest gap between readings 13.0 s (at most 2.0 s)"));
+	free(t);
+	/* a load that did not show as well: not applied is the stronger word */
+	p.proof[1].loads[0].valid = 0;
+	assert_string_equal(summary_verdict_word(f->c, f->s, &f->ri), "LOAD NOT APPLIED");
+	phased_free(&p);
+}
+
+static void a_run_without_loads_shows_whether_it_was_idle_without_judging_it(void **state)
+{
+	struct fixture *f = *state;
+	struct proof_sample smp = { .dt_ns = 1000000000ull, .t_ns = 5000000000ull, .ncpu = 2 };
+	struct proof_phase pp = { 0 };
+	struct proof_req idle;
+	struct summary_phase ph = { .name = "run", .proof = &pp, .reqs = &idle, .nreqs = 1,
+				    .sampled = true, .advisory = true, .gaps_known = true,
+				    .max_gap_ns = 1000000000ull, .gap_bound_ns = 2000000000ull };
+	cpu_set_t cpus;
+	char err[64], *t;
+
+	(void)err;
+	CPU_ZERO(&cpus);
+	CPU_SET(0, &cpus);
+	proof_req_idle(&idle, &cpus, 25);
+	smp.busy[0] = 99;
+	smp.busy[1] = 1;
+	proof_phase_add_sample(&pp, &smp);
+	feed_wave(f, 100, 0, 0);
+	f->ri.records_logged = 100;
+	f->ri.run_proof = &ph;
+	f->ri.sampler_sched = "SCHED_FIFO 1, off rt.cpu";
+	set(f, CFG_LIMITS_TMAX, "600us");
+	/* the verdict is the wave's: nothing asked for a comparison */
+	assert_string_equal(summary_verdict_word(f->c, f->s, &f->ri), "PASS");
+	t = text_of(f);
+	assert_non_null(strstr(t, "\nproof      not idle: CPUs 0 99 % busy (at most 25 %: "
+				  "proof.idle_max_busy); 1 samples, longest gap 1.0 s (at most "
+				  "2.0 s)\nsampler    SCHED_FIFO 1, off rt.cpu\n"));
+	free(t);
+	pp.busy_sum[0] = 3;
+	t = text_of(f);
+	assert_non_null(strstr(t, "\nproof      idle proven: CPUs 0 3 % busy"));
+	free(t);
+	pp.samples = 0;
+	memset(pp.busy_n, 0, sizeof(pp.busy_n));
+	t = text_of(f);
+	assert_non_null(strstr(t, "\nproof      idle unproven; 0 samples"));
+	free(t);
+}
+
 static void a_lost_load_fails_running_and_skips_its_other_proofs(void **state)
 {
 	struct fixture *f = *state;
@@ -848,6 +931,8 @@ int main(void)
 		T(an_unset_limit_is_skipped_but_keeps_its_figure),
 		T(load_proofs_are_checks_with_phase_load_what_observed_and_needed),
 		T(a_lost_load_fails_running_and_skips_its_other_proofs),
+		T(a_loaded_phase_with_proof_gaps_is_proof_incomplete_not_applied),
+		T(a_run_without_loads_shows_whether_it_was_idle_without_judging_it),
 		T(an_idle_phase_that_was_busy_is_load_not_applied),
 		T(a_phase_has_its_own_limit_checks_outside_the_verdict),
 		T(the_json_verdict_lists_every_check_with_its_figures),
