@@ -101,7 +101,7 @@ LIB_OBJS  := $(LIB_SRCS:src/%.c=$(BUILD)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all clean deps run test unit e2e check-san valgrind bench install uninstall help fuzz \
+.PHONY: all clean deps run test unit e2e check-san valgrind bench install uninstall help fuzz fuzz-long fuzz-build \
 	install-strip unit-build install-ptest deb yocto test-install
 all: $(BUILD)/sqwave
 
@@ -110,6 +110,8 @@ help:
 	@echo "make run        install missing deps, build, 10 s on the simulated board"
 	@echo "make test       install missing deps, unit + end-to-end tests"
 	@echo "make check-san  unit tests under ASan+UBSan    make valgrind  unit tests under valgrind"
+	@echo "make fuzz       libFuzzer targets, FUZZ_SECONDS each (corpus outside the tree)"
+	@echo "make fuzz-long  FUZZ_LONG_SECONDS each, corpus kept in FUZZ_CORPUS: before a parser change is done"
 	@echo "make bench      benchmark against cyclictest (docs/benchmarks.md)"
 	@echo "make install    PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) (install-strip, uninstall; docs/packaging.md)"
 	@echo "make deb        the Debian package (libgpiod 2.x and 1.6): build, lintian, install"
@@ -192,21 +194,35 @@ valgrind: $(UNIT_BINS)
 		scripts/run-unit-tests $(UNIT_BINS)
 
 # libFuzzer targets (tests/fuzz/fuzz_*.c) against a clang ASan+UBSan build of
-# the library; each runs FUZZ_SECONDS (CI: briefly; longer on demand, e.g.
-# make fuzz FUZZ_SECONDS=600). Seeds: the repo's own test data.
+# the library; each runs FUZZ_SECONDS (CI: briefly). Seeds: the repo's own
+# test data and tests/fuzz/seeds/, read only; the corpus is a scratch
+# directory, never the tree (tests/fuzz/guard.c refuses one inside it).
+# make fuzz-long: FUZZ_LONG_SECONDS per target (default 5 minutes), the corpus
+# kept between runs in FUZZ_CORPUS (default build-fuzz/corpus/TARGET), run
+# before a parser or escaper change is called done (docs/testing.md).
+# FUZZ_TARGETS picks targets, e.g. FUZZ_TARGETS=fuzz_yamlcfg.
 FUZZ_SECONDS ?= 10
+FUZZ_LONG_SECONDS ?= 300
+FUZZ_CORPUS ?= build-fuzz/corpus
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
-fuzz:
+FUZZ_TARGETS ?= $(FUZZ_SRCS:tests/fuzz/%.c=%)
+FUZZ_BINS = $(FUZZ_TARGETS:%=build-fuzz/%)
+fuzz-build:
 	@scripts/install-deps clang libclang-rt-14-dev
 	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang GPIOD=none \
 		OPT="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined" \
 		build-fuzz/libsqwave.a
-	@for f in $(FUZZ_SRCS); do \
-		n=$$(basename $$f .c); \
+	@for n in $(FUZZ_TARGETS); do \
 		clang -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-			-std=c11 -D_GNU_SOURCE -Isrc -o build-fuzz/$$n $$f build-fuzz/libsqwave.a $(LIBS) || exit 1; \
+			-std=c11 -D_GNU_SOURCE -Isrc -DSQW_FUZZ_TREE='"$(CURDIR)"' -o build-fuzz/$$n \
+			tests/fuzz/$$n.c tests/fuzz/guard.c build-fuzz/libsqwave.a $(LIBS) || exit 1; \
 	done
-	@scripts/run-fuzz $(FUZZ_SECONDS) $(FUZZ_SRCS:tests/fuzz/%.c=build-fuzz/%)
+
+fuzz: fuzz-build
+	@scripts/run-fuzz $(FUZZ_SECONDS) $(FUZZ_BINS)
+
+fuzz-long: fuzz-build
+	@FUZZ_CORPUS=$(FUZZ_CORPUS) scripts/run-fuzz $(FUZZ_LONG_SECONDS) $(FUZZ_BINS)
 
 bench:
 	@scripts/install-deps sigrok-cli

@@ -205,15 +205,12 @@ int cfgpath_list(enum cfgpath_kind kind, struct cfgpath_entry **out)
 /* @s for a message: control characters escaped, at most about 80 bytes. */
 static const char *shown(const char *s, char *buf, size_t len)
 {
-	size_t o = 0;
+	struct msgbuf_out o;
 
-	for (; *s && o + MSGBUF_ESC_MAX + 4 < len && o < 80; s++)
-		o += msgbuf_escape_char(buf + o, (unsigned char)*s, MSGBUF_ESC_QUOTED);
-	if (*s) {
-		memcpy(buf + o, "...", 3);
-		o += 3;
-	}
-	buf[o] = '\0';
+	/* at most 80 bytes of it, whatever @len allows */
+	msgbuf_out_init(&o, buf, len < 84 ? len : 84);
+	for (; *s && !o.cut; s++)
+		msgbuf_out_char(&o, (unsigned char)*s, MSGBUF_ESC_QUOTED);
 	return buf;
 }
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "edge.h"
+#include "msgbuf.h"
 #include "rtsetup.h"
 #include "sysinfo.h"
 
@@ -111,11 +112,11 @@ int check_cpuset_parse(const char *s, int ncpus, struct check_cpuset *set)
 
 const char *check_cpuset_format(const struct check_cpuset *s, char *buf, size_t len)
 {
-	size_t o = 0;
+	struct msgbuf_out o;
 	int i = 0, j;
 
-	buf[0] = '\0';
-	while (i < 1024 && o < len) {
+	msgbuf_out_init(&o, buf, len);
+	while (i < 1024 && !o.cut) {
 		if (!check_cpuset_has(s, i)) {
 			i++;
 			continue;
@@ -123,9 +124,9 @@ const char *check_cpuset_format(const struct check_cpuset *s, char *buf, size_t 
 		for (j = i; j + 1 < 1024 && check_cpuset_has(s, j + 1); j++)
 			;
 		if (j > i)
-			o += (size_t)snprintf(buf + o, len - o, "%s%d-%d", o ? "," : "", i, j);
+			msgbuf_out_add(&o, "%s%d-%d", o.used ? "," : "", i, j);
 		else
-			o += (size_t)snprintf(buf + o, len - o, "%s%d", o ? "," : "", i);
+			msgbuf_out_add(&o, "%s%d", o.used ? "," : "", i);
 		i = j + 1;
 	}
 	if (!buf[0])

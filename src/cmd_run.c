@@ -710,6 +710,9 @@ out:
 		snprintf(ri.break_text, sizeof(ri.break_text), "%s", tracebreak_first_text(tb));
 		snprintf(ri.break_cause, sizeof(ri.break_cause), "%s", tracebreak_first_cause(tb));
 		snprintf(ri.break_trace, sizeof(ri.break_trace), "%s", tracebreak_first_trace(tb));
+		ri.nbreak_hits = tracebreak_hits(tb, NULL, 0);
+		ri.break_hits = calloc(ri.nbreak_hits ? ri.nbreak_hits : 1, sizeof(*ri.break_hits));
+		ri.nbreak_hits = ri.break_hits ? tracebreak_hits(tb, ri.break_hits, ri.nbreak_hits) : 0;
 		tracebreak_free(tb);
 		tb = NULL;
 	}
@@ -828,6 +831,7 @@ out:
 	soak_free(soak);	/* stops the loads on every path out */
 	free(phases);
 	free(starts);
+	free(ri.break_hits);
 	phasestats_free(pstats);
 	if (sfd >= 0)
 		close(sfd);

@@ -78,7 +78,8 @@ int cmd_trace_explain(int argc, char **argv)
 		printf("break        edge #%" PRIu64 ", intended %" PRIu64 " ns, measured %s\n", x.seq,
 		       x.intended_ns, US(x.marker_value_ns));
 	if (x.rt_pid > 0)
-		printf("sqwave-rt    pid %d, prio %d, CPU %d\n", x.rt_pid, x.rt_prio, x.cpu);
+		printf("sqwave-rt    pid %d, %s, CPU %d\n", x.rt_pid,
+		       traceexplain_prio_words(x.rt_prio, (char[40]){ 0 }, 40), x.cpu);
 	if (x.expires_ns >= 0)
 		printf("timer        expiry %" PRId64 " ns, fired %s late\n", x.expires_ns,
 		       US(x.irq_delay_ns));
@@ -87,10 +88,11 @@ int cmd_trace_explain(int argc, char **argv)
 		       US(x.wake_to_run_ns), x.run_exact ? "" : " (its first traced event)",
 		       US(x.total_ns));
 	if (x.holder_pid >= 0)
-		printf("%s %s (pid %d, prio %d)%s%s, %s\n",
+		printf("%s %s (pid %d, %s)%s%s, %s\n",
 		       x.kind == TRACEEXPLAIN_LATE_IRQ_IDLE || x.kind == TRACEEXPLAIN_LATE_IRQ_BUSY
 		       ? "interrupted " : "holder      ", x.holder_comm, x.holder_pid,
-		       x.holder_prio, x.holder_state[0] ? ", left in state " : "", x.holder_state,
+		       traceexplain_prio_words(x.holder_prio, (char[40]){ 0 }, 40),
+		       x.holder_state[0] ? ", left in state " : "", x.holder_state,
 		       US(x.holder_ns));
 	if (x.bad_lines)
 		printf("skipped      %" PRIu64 " of %" PRIu64 " lines that are not trace lines\n",

@@ -229,25 +229,23 @@ static bool cfg_invisible(const unsigned char *p)
 
 const char *config_quote(const char *value, char *buf, size_t len)
 {
-	size_t o = 0, i;
+	struct msgbuf_out o;
+	size_t i;
 
 	assert(len >= 16);
-	buf[o++] = '"';
-	for (i = 0; value[i]; i++) {
+	/* One byte kept back for the closing quote: every escape is written
+	 * whole or not at all, and the "..." and the NUL always fit. */
+	msgbuf_out_init(&o, buf, len - 1);
+	msgbuf_out_put(&o, "\"", 1);
+	for (i = 0; value[i] && !o.cut; i++) {
 		unsigned char ch = (unsigned char)value[i];
 
-		if (o + 8 >= len) {
-			memcpy(buf + o, "...", 3);
-			o += 3;
-			break;
-		}
 		/* C1 controls (U+0080..U+009F, UTF-8 c2 80..c2 9f) are controls too;
 		 * a no-break space (U+00A0, pasted from a web page) looks like a
 		 * space and is not one: both are shown as what they are. */
 		if (ch == 0xc2 && (unsigned char)value[i + 1] >= 0x80 &&
 		    (unsigned char)value[i + 1] <= 0xa0) {
-			o += (size_t)snprintf(buf + o, len - o, "\\u%04x",
-					      (unsigned char)value[i + 1]);
+			msgbuf_out_add(&o, "\\u%04x", (unsigned char)value[i + 1]);
 			i++;
 			continue;
 		}
@@ -257,22 +255,22 @@ const char *config_quote(const char *value, char *buf, size_t len)
 		if (cfg_invisible((const unsigned char *)value + i)) {
 			const unsigned char *u = (const unsigned char *)value + i;
 
-			o += (size_t)snprintf(buf + o, len - o, "\\u%04x",
-					      ((u[0] & 0x0f) << 12) | ((u[1] & 0x3f) << 6) | (u[2] & 0x3f));
+			msgbuf_out_add(&o, "\\u%04x",
+				       ((u[0] & 0x0f) << 12) | ((u[1] & 0x3f) << 6) | (u[2] & 0x3f));
 			i += 2;
 			continue;
 		}
-		o += msgbuf_escape_char(buf + o, ch, MSGBUF_ESC_QUOTED);
+		msgbuf_out_char(&o, ch, MSGBUF_ESC_QUOTED);
 	}
-	buf[o++] = '"';
-	buf[o] = '\0';
+	buf[o.used] = '"';
+	buf[o.used + 1] = '\0';
 	return buf;
 }
 
 const char *config_item_allowed(const struct cfg_item *it, char *buf, size_t len)
 {
 	char lo[32], hi[32];
-	size_t o;
+	struct msgbuf_out o;
 	int i;
 
 	switch (it->type) {
@@ -288,11 +286,12 @@ const char *config_item_allowed(const struct cfg_item *it, char *buf, size_t len
 				 it->min, it->max, it->unit ? " " : "", it->unit ? it->unit : "");
 		break;
 	case CFG_T_DURATION:
-		o = (size_t)snprintf(buf, len, "a duration between %s and %s (bare numbers are %s)",
-				     units_format_duration(it->min, lo, sizeof(lo)),
-				     units_format_duration(it->max, hi, sizeof(hi)), it->unit);
-		for (i = 0; it->choices && it->choices[i] && o < len; i++)
-			o += (size_t)snprintf(buf + o, len - o, ", or %s", it->choices[i]);
+		msgbuf_out_init(&o, buf, len);
+		msgbuf_out_add(&o, "a duration between %s and %s (bare numbers are %s)",
+			       units_format_duration(it->min, lo, sizeof(lo)),
+			       units_format_duration(it->max, hi, sizeof(hi)), it->unit);
+		for (i = 0; it->choices && it->choices[i]; i++)
+			msgbuf_out_add(&o, ", or %s", it->choices[i]);
 		break;
 	case CFG_T_STRING:
 		snprintf(buf, len, "one line of text");
@@ -301,9 +300,10 @@ const char *config_item_allowed(const struct cfg_item *it, char *buf, size_t len
 		snprintf(buf, len, "text");
 		break;
 	case CFG_T_ENUM:
-		o = (size_t)snprintf(buf, len, "one of");
-		for (i = 0; it->choices[i] && o < len; i++)
-			o += (size_t)snprintf(buf + o, len - o, "%s %s", i ? "," : "", it->choices[i]);
+		msgbuf_out_init(&o, buf, len);
+		msgbuf_out_add(&o, "one of");
+		for (i = 0; it->choices[i]; i++)
+			msgbuf_out_add(&o, "%s %s", i ? "," : "", it->choices[i]);
 		break;
 	}
 	return buf;

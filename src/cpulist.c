@@ -9,6 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "msgbuf.h"
+
 static const char *skip_blanks(const char *p)
 {
 	while (*p == ' ' || *p == '\t')
@@ -72,12 +74,16 @@ int cpulist_parse(const char *text, cpu_set_t *set, char *err, size_t errlen)
 
 const char *cpulist_format(const cpu_set_t *set, char *buf, size_t len)
 {
-	size_t o = 0;
+	struct msgbuf_out o;
 	int c = 0;
 
-	if (!len)
+	if (len < 4) {
+		if (len)
+			buf[0] = '\0';
 		return buf;
-	buf[0] = '\0';
+	}
+	/* a list too long for @buf ends in "..." after a whole range */
+	msgbuf_out_init(&o, buf, len);
 	while (c < CPU_SETSIZE) {
 		int e;
 
@@ -87,9 +93,10 @@ const char *cpulist_format(const cpu_set_t *set, char *buf, size_t len)
 		}
 		for (e = c; e + 1 < CPU_SETSIZE && CPU_ISSET((size_t)e + 1, set); e++)
 			;
-		if (o < len)
-			o += (size_t)snprintf(buf + o, len - o, e > c ? "%s%d-%d" : "%s%d",
-					      o ? "," : "", c, e);
+		if (e > c)
+			msgbuf_out_add(&o, "%s%d-%d", o.used ? "," : "", c, e);
+		else
+			msgbuf_out_add(&o, "%s%d", o.used ? "," : "", c);
 		c = e + 1;
 	}
 	return buf;

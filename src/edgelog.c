@@ -101,6 +101,41 @@ struct edgelog_writer {
 	char msg[512];      /* the first failure in words; "" if none */
 };
 
+/*
+ * Format 3's CRCs (zlib crc32). Each covers its block with the crc field
+ * taken as 0, so that a flipped bit anywhere in a header, an event's time
+ * or type, or the footer is seen, not only one in a payload: format 2's
+ * event CRC covered the payload alone, and a bit flipped in time_ns moved
+ * a proof sample into another phase unseen.
+ */
+static uint32_t header_crc(const struct edgelog_fixed_header *h, const void *text)
+{
+	struct edgelog_fixed_header c = *h;
+	uLong v;
+
+	c.crc = 0;
+	v = crc32(0L, (const Bytef *)&c, sizeof(c));
+	return (uint32_t)crc32(v, text, h->text_len);
+}
+
+static uint32_t event_crc(const struct edgelog_event_header *h, const void *payload,
+			  uint32_t version)
+{
+	struct edgelog_event_header c = *h;
+	uLong v = 0;
+
+	if (version >= 3) {
+		c.crc = 0;
+		v = crc32(v, (const Bytef *)&c, sizeof(c));
+	}
+	return (uint32_t)crc32(v, payload, h->len);
+}
+
+static uint32_t footer_crc(const struct edgelog_footer *f)
+{
+	return (uint32_t)crc32(0L, (const Bytef *)f, offsetof(struct edgelog_footer, crc));
+}
+
 static int write_all(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;
@@ -316,9 +351,10 @@ struct edgelog_writer *edgelog_writer_create(const char *path, const struct edge
 		msgbuf_set(err, errlen, "cannot create log %s: %s", path, strerror(e));
 		goto fail;
 	}
-	memcpy(buf, &h, sizeof(h));
 	if (text_len)
 		memcpy(buf + sizeof(h), meta->text, text_len);
+	h.crc = header_crc(&h, buf + sizeof(h));
+	memcpy(buf, &h, sizeof(h));
 	if (write_all(w->fd, buf, total) < 0) {
 		e = errno;
 		msgbuf_set(err, errlen, "cannot write log header to %s: %s", path, strerror(e));
@@ -371,7 +407,7 @@ int edgelog_writer_append_event(struct edgelog_writer *w, uint64_t time_ns, uint
 	h.time_ns = time_ns;
 	h.type = type;
 	h.len = (uint32_t)len;
-	h.crc = (uint32_t)crc32(0L, payload, (uInt)len);
+	h.crc = event_crc(&h, payload, EDGELOG_VERSION);
 	if (write_all(w->fd, &h, sizeof(h)) < 0 || write_all(w->fd, payload, len) < 0 ||
 	    write_all(w->fd, zeros, pad) < 0) {
 		writer_fail(w, errno, "writing log %s failed after %llu records: %s", w->path,
@@ -416,6 +452,9 @@ int edgelog_writer_close(struct edgelog_writer *w, const struct edgelog_footer *
 		ft.seq_marker = UINT64_MAX;
 		ft.magic = EDGELOG_FOOTER_MAGIC;
 		ft.records = w->records;
+		ft.crc = 0;
+		ft.reserved = 0;
+		ft.crc = footer_crc(&ft);
 		if (write_all(w->fd, &ft, sizeof(ft)) < 0)
 			writer_fail(w, errno, "writing the log footer to %s failed: %s", w->path,
 				    strerror(errno));
@@ -580,10 +619,13 @@ static int read_footer(struct edgelog_reader *r)
 	if (f.magic != EDGELOG_FOOTER_MAGIC)
 		return rd_fail(r, EDGELOG_E_CORRUPT, EBADMSG, "a block at offset %" PRIu64 " starts "
 			       "like the footer but has no footer magic: corrupt", at);
-	if (f.stop_reason > EDGELOG_STOP_BREAK || f.reserved)
+	if (f.stop_reason > EDGELOG_STOP_BREAK || f.reserved || (r->meta.version < 3 && f.crc))
 		return rd_fail(r, EDGELOG_E_CORRUPT, EBADMSG, "the footer at offset %" PRIu64
 			       " is corrupt (stop reason %" PRIu32 ", reserved %" PRIu64 ")", at,
-			       f.stop_reason, f.reserved);
+			       f.stop_reason, (uint64_t)f.reserved << 32 | (r->meta.version < 3 ? f.crc : 0u));
+	if (r->meta.version >= 3 && footer_crc(&f) != f.crc)
+		return rd_fail(r, EDGELOG_E_CORRUPT, EBADMSG, "the footer at offset %" PRIu64
+			       " does not match its CRC: corrupt", at);
 	consume(r, sizeof(f));
 	if (fill(r, 1) < 0)
 		return -1;
@@ -626,11 +668,12 @@ static int read_event(struct edgelog_reader *r, struct edgelog_event *ev)
 		r->at_end = true;
 		return 0;
 	}
-	if ((uint32_t)crc32(0L, r->buf + r->pos + sizeof(h), h.len) != h.crc ||
+	if (event_crc(&h, r->buf + r->pos + sizeof(h), r->meta.version) != h.crc ||
 	    !all_zero(r->buf + r->pos + sizeof(h) + h.len, total - sizeof(h) - h.len))
 		return rd_fail(r, EDGELOG_E_CORRUPT, EBADMSG, "event at offset %" PRIu64 " (%s, %"
-			       PRIu32 " bytes): its payload does not match its CRC or padding: corrupt",
-			       at, edgelog_event_type_name(h.type), h.len);
+			       PRIu32 " bytes): its %s does not match its CRC or padding: corrupt",
+			       at, edgelog_event_type_name(h.type), h.len,
+			       r->meta.version >= 3 ? "header or payload" : "payload");
 	memcpy(r->payload, r->buf + r->pos + sizeof(h), h.len);
 	r->payload[h.len] = '\0';
 	consume(r, total);
@@ -703,7 +746,7 @@ struct edgelog_reader *edgelog_reader_open(const char *path, enum edgelog_status
 	pad = h.records_offset >= sizeof(h) + (uint64_t)h.text_len
 	      ? h.records_offset - sizeof(h) - h.text_len : SIZE_MAX;
 	if (h.record_size != sizeof(struct edge_rec) || h.text_len > EDGELOG_MAX_TEXT ||
-	    pad > 32 || h.records_offset % 32 || h.reserved ||
+	    pad > 32 || h.records_offset % 32 || (h.version < 3 && h.crc) ||
 	    h.half_period_ns == 0 || h.half_period_ns > EDGELOG_MAX_HALF_PERIOD_NS) {
 		snprintf(why, sizeof(why), "corrupt sqwave log header (inconsistent sizes: record %"
 			 PRIu32 ", text %" PRIu32 ", records at %" PRIu32 ", half period %" PRIu64 " ns)",
@@ -731,6 +774,12 @@ struct edgelog_reader *edgelog_reader_open(const char *path, enum edgelog_status
 	    !all_zero(r->buf + sizeof(h) + h.text_len, pad)) {
 		reader_fail(err, errlen, st, EDGELOG_E_CORRUPT, path,
 			    "corrupt sqwave log header (a NUL in the metadata, or padding not zero)");
+		goto fail;
+	}
+	if (h.version >= 3 && header_crc(&h, r->buf + sizeof(h)) != h.crc) {
+		reader_fail(err, errlen, st, EDGELOG_E_CORRUPT, path,
+			    "corrupt sqwave log header (the header or its metadata does not match "
+			    "its CRC)");
 		goto fail;
 	}
 	r->meta.version = h.version;

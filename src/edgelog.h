@@ -11,7 +11,9 @@
 #include "edge.h"
 
 #define EDGELOG_MAGIC "SQWAVLOG"      /* 8 bytes, no NUL */
-#define EDGELOG_VERSION 2u          /* 2 adds event records; 1 is still read */
+/* 3: CRCs over the header with its metadata, each event's header with its
+ * payload, and the footer; 2 added event records. 1 and 2 are still read. */
+#define EDGELOG_VERSION 3u
 #define EDGELOG_FOOTER_MAGIC 0x544f4f4656575153ull /* bytes on disk: "SQWVFOOT" */
 
 /* Fixed part of the header, little-endian on disk, followed by
@@ -24,7 +26,8 @@ struct edgelog_fixed_header {
 	uint32_t records_offset;  /* where record 0 starts */
 	uint32_t text_len;
 	int32_t clock_id;         /* CLOCK_MONOTONIC */
-	uint32_t reserved;
+	uint32_t crc;             /* 3: zlib crc32 of these 56 bytes (this field 0)
+				   * and the metadata text; 1, 2: 0 */
 	uint64_t half_period_ns;
 	uint64_t start_ns;        /* intended time of slot 0, on clock_id */
 	uint64_t start_realtime_ns; /* CLOCK_REALTIME at start_ns (for humans) */
@@ -43,7 +46,8 @@ struct edgelog_footer {
 	uint64_t end_realtime_ns;
 	int32_t exit_code;        /* the exit code the run ended with */
 	uint32_t stop_reason;     /* enum edgelog_stop */
-	uint64_t reserved;
+	uint32_t crc;             /* 3: zlib crc32 of bytes 0..55; 1, 2: 0 */
+	uint32_t reserved;        /* 0 */
 };
 
 _Static_assert(sizeof(struct edgelog_footer) == 64, "footer is two records");
@@ -66,7 +70,8 @@ struct edgelog_event_header {
 	uint16_t type;            /* enum edgelog_event_type */
 	uint16_t reserved0;       /* 0 */
 	uint32_t len;             /* payload bytes, <= EDGELOG_EVENT_MAX_PAYLOAD */
-	uint32_t crc;             /* zlib crc32 of the payload */
+	uint32_t crc;             /* zlib crc32: 3, of these 32 bytes (this field 0)
+				   * and the payload; 1, 2: of the payload only */
 	uint32_t reserved1;       /* 0 */
 };
 

@@ -634,12 +634,11 @@ void loadsup_free(struct loadsup *s)
 
 const char *loadsup_status(const struct loadsup *s, char *buf, size_t len)
 {
-	size_t o = 0, j, i;
+	struct msgbuf_out o;
+	size_t j, i;
 
-	if (!len)
-		return buf;
-	buf[0] = '\0';
-	for (j = 0; j < s->nrun && o < len; j++) {
+	msgbuf_out_init(&o, buf, len);
+	for (j = 0; j < s->nrun; j++) {
 		const struct ls_load *l = &s->run[j];
 		unsigned up = 0, lost = 0;
 
@@ -648,12 +647,10 @@ const char *loadsup_status(const struct loadsup *s, char *buf, size_t len)
 			lost += l->inst[i].lost;
 		}
 		if (!l->ninst)
-			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "",
-					      load_name(l->load));
+			msgbuf_out_add(&o, "%s%s", o.used ? ", " : "", load_name(l->load));
 		else
-			o += (size_t)snprintf(buf + o, len - o, "%s%s %u/%zu%s", o ? ", " : "",
-					      load_name(l->load), up, l->ninst,
-					      lost ? " LOST" : "");
+			msgbuf_out_add(&o, "%s%s %u/%zu%s", o.used ? ", " : "", load_name(l->load),
+				       up, l->ninst, lost ? " LOST" : "");
 	}
 	return buf;
 }

@@ -2,6 +2,7 @@
 /* Message buffers: set and append with a visible mark where a text was cut. */
 #include "msgbuf.h"
 
+#include <assert.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -70,6 +71,69 @@ void msgbuf_add(char *buf, size_t len, const char *fmt, ...)
 	va_start(ap, fmt);
 	put(buf, len, used, fmt, ap);
 	va_end(ap);
+}
+
+void msgbuf_out_init(struct msgbuf_out *o, char *buf, size_t len)
+{
+	assert(buf && len >= 4);
+	o->buf = buf;
+	o->len = len;
+	o->used = 0;
+	o->cut = false;
+	buf[0] = '\0';
+}
+
+/* A piece did not fit: "..." where it would have gone; the invariant
+ * used + 3 < len keeps room for it. */
+static void out_cut(struct msgbuf_out *o)
+{
+	memcpy(o->buf + o->used, "...", 4);
+	o->used += 3;
+	o->cut = true;
+}
+
+static bool out_fits(const struct msgbuf_out *o, size_t n)
+{
+	return !o->cut && n < o->len - o->used - 3;
+}
+
+void msgbuf_out_put(struct msgbuf_out *o, const char *s, size_t n)
+{
+	if (o->cut)
+		return;
+	if (!out_fits(o, n)) {
+		out_cut(o);
+		return;
+	}
+	memcpy(o->buf + o->used, s, n);
+	o->used += n;
+	o->buf[o->used] = '\0';
+}
+
+void msgbuf_out_add(struct msgbuf_out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (o->cut)
+		return;
+	/* vsnprintf writes at most len - used bytes with its NUL; a piece that
+	 * would not leave room for the dots is taken back. */
+	va_start(ap, fmt);
+	n = vsnprintf(o->buf + o->used, o->len - o->used, fmt, ap);
+	va_end(ap);
+	if (n < 0 || !out_fits(o, (size_t)n)) {
+		out_cut(o);
+		return;
+	}
+	o->used += (size_t)n;
+}
+
+void msgbuf_out_char(struct msgbuf_out *o, unsigned char ch, unsigned flags)
+{
+	char e[MSGBUF_ESC_MAX];
+
+	msgbuf_out_put(o, e, msgbuf_escape_char(e, ch, flags));
 }
 
 size_t msgbuf_utf8_decode(const unsigned char *p, size_t avail, uint32_t *cp)

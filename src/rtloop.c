@@ -284,7 +284,7 @@ void *rtloop_thread(void *arg)
 						    (int64_t)(rec.expirations - 1) * l->half_ns,
 					    l->prev_mid && !(rec.flags & EDGE_F_WARMUP)
 						    ? (int64_t)(mid - l->prev_mid) : INT64_MIN,
-					    l->half_ns);
+					    l->half_ns, rec.flags & EDGE_F_WARMUP);
 			l->prev_mid = mid;
 		}
 		if (last)

@@ -693,6 +693,40 @@ static void text_pulses(FILE *f, const struct edgestats_result *r, const char *n
 			UNITS_US(w->tmax_bound.hi_ns), w->tmax_bound.at.seq);
 }
 
+/* --break: which counted edges have a trace, and whether the worst wake-up
+ * does (warm-up edges are never traced: tracebreak.h). */
+static void text_break_cover(FILE *f, const struct config *c, const struct edgestats_result *r,
+			     const struct run_info *ri)
+{
+	char why[160];
+	size_t i;
+	int k;
+
+	if (ri->nbreak_hits) {
+		fprintf(f, "           traced edges");
+		for (i = 0; i < ri->nbreak_hits && i < 8; i++)
+			fprintf(f, "%s #%" PRIu64 " (%s %s us)", i ? "," : "", ri->break_hits[i].seq,
+				ri->break_hits[i].what == TRACEBREAK_WAKE ? "wake" : "width",
+				UNITS_US(ri->break_hits[i].value_ns));
+		if (ri->nbreak_hits > 8)
+			fprintf(f, " and %zu more", ri->nbreak_hits - 8);
+		fputc('\n', f);
+	}
+	k = tracebreak_cover(ri->break_hits, ri->nbreak_hits, (int)config_int(c, CFG_TRACE_MAX_BREAKS),
+			     config_int(c, CFG_TRACE_BREAK), r->wake_worst.seq, r->wake.m.max,
+			     why, sizeof(why));
+	if (k >= 0 && ri->break_hits[k].saved)
+		fprintf(f, "           the worst wake-up, edge #%" PRIu64 " (%s us), has a trace: "
+			"%s.break-%d.trace\n", r->wake_worst.seq, UNITS_US(r->wake.m.max),
+			ri->log_path ? OUTFILE_ESC(ri->log_path) : "sqwave", k + 1);
+	else if (k >= 0)
+		fprintf(f, "           the worst wake-up, edge #%" PRIu64 " (%s us), broke but its "
+			"trace could not be saved\n", r->wake_worst.seq, UNITS_US(r->wake.m.max));
+	else
+		fprintf(f, "           the worst wake-up, edge #%" PRIu64 " (%s us), has no trace: %s\n",
+			r->wake_worst.seq, UNITS_US(r->wake.m.max), why);
+}
+
 static void text_violation(void *ctx, const char *msg)
 {
 	fprintf(ctx, "  - %s\n", msg);
@@ -936,6 +970,8 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 		fprintf(f, "breaks     %u trace%s saved; the first at %s\n           trace %s\n",
 			ri->breaks, ri->breaks == 1 ? "" : "s", OUTFILE_ESC(ri->break_text),
 			ri->break_trace[0] ? OUTFILE_ESC(ri->break_trace) : "(not saved)");
+	if (config_int(c, CFG_TRACE_BREAK) && r->edges)
+		text_break_cover(f, c, r, ri);
 
 	if (ri->nphases)
 		summary_phases_text(f, ri);
@@ -1028,6 +1064,17 @@ void summary_phases_json(struct json_writer *w, const struct run_info *ri)
 	json_kv_string(w, "first", ri->breaks ? ri->break_text : NULL);
 	json_kv_string(w, "first_trace", ri->breaks && ri->break_trace[0] ? ri->break_trace : NULL);
 	json_kv_string(w, "first_cause", ri->breaks && ri->break_cause[0] ? ri->break_cause : NULL);
+	/* every traced edge (warm-up edges never are): compare wake_latency's worst */
+	json_kv_array_begin(w, "traced");
+	for (i = 0; i < ri->nbreak_hits; i++) {
+		json_object_begin(w);
+		json_kv_uint(w, "seq", ri->break_hits[i].seq);
+		json_kv_string(w, "what", ri->break_hits[i].what == TRACEBREAK_WAKE ? "wake" : "width");
+		json_kv_int(w, "value_ns", ri->break_hits[i].value_ns);
+		json_kv_bool(w, "saved", ri->break_hits[i].saved);
+		json_object_end(w);
+	}
+	json_array_end(w);
 	json_object_end(w);
 	json_run_proof(w, ri);
 	json_kv_array_begin(w, "phases");

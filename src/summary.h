@@ -12,6 +12,7 @@
 #include "edgestats.h"
 #include "proof.h"
 #include "sysinfo.h"
+#include "tracebreak.h"
 
 /* One phase of a run (soak.c fills all but stats). */
 struct summary_phase {
@@ -64,6 +65,8 @@ struct run_info {
 	char break_text[1024];        /* with what the trace shows, when explained */
 	char break_cause[128];        /* short cause ("" if none, or an old log) */
 	char break_trace[4200];
+	struct tracebreak_hit *break_hits; /* every break handled, in order (owned by the caller) */
+	size_t nbreak_hits;
 	/* run.spin: the lead the RT thread armed its wake-ups with (0: off);
 	 * with auto, the lead at the end and the range it took */
 	bool spin_auto;

@@ -50,6 +50,7 @@ struct tracebreak {
 	char first_trace[PATH_MAX + 64];
 	char first_text[1024];
 	char first_cause[128];
+	struct tracebreak_hit *hits; /* p.max_breaks of them, count used */
 	int prio;                    /* SCHED_FIFO priority for marking; 0: none */
 };
 
@@ -231,8 +232,17 @@ struct tracebreak *tracebreak_new(const struct tracebreak_params *p, char *err, 
 		return NULL;
 	}
 	tb->p = *p;
+	if (tb->p.max_breaks < 1)
+		tb->p.max_breaks = 1;
 	tb->marker_fd = tb->on_fd = -1;
 	tb->rt.efd = -1;
+	/* every break's edge, for the summary; allocated before the run */
+	tb->hits = calloc((size_t)tb->p.max_breaks, sizeof(*tb->hits));
+	if (!tb->hits) {
+		free(tb);
+		msgbuf_set(err, errlen, "out of memory");
+		return NULL;
+	}
 	snprintf(tb->log_path, sizeof(tb->log_path), "%s", p->log_path ? p->log_path : "sqwave");
 	if (p->tracefs) {
 		snprintf(tb->dir, sizeof(tb->dir), "%s", p->tracefs);
@@ -405,6 +415,9 @@ static void *helper(void *arg)
 			snprintf(x.cause, sizeof(x.cause), "unknown: the saved trace cannot be read");
 			snprintf(x.text, sizeof(x.text), "The saved trace cannot be read: %s.", why);
 		}
+		if (no <= (unsigned)tb->p.max_breaks)
+			tb->hits[no - 1] = (struct tracebreak_hit){ .seq = tb->rt.seq,
+				.value_ns = tb->rt.value_ns, .what = tb->rt.what, .saved = saved != 0 };
 		if (no == 1) {
 			snprintf(tb->first_trace, sizeof(tb->first_trace), "%s", saved ? path : "");
 			snprintf(tb->first_text, sizeof(tb->first_text), "edge #%" PRIu64 ": %s %.3f us "
@@ -492,6 +505,7 @@ void tracebreak_free(struct tracebreak *tb)
 	/* Our instance goes with its buffer (every file in it is closed). */
 	if (tb->instance_made)
 		(void)rmdir(tb->dir);
+	free(tb->hits);
 	free(tb);
 }
 
@@ -523,4 +537,37 @@ const char *tracebreak_first_text(const struct tracebreak *tb)
 const char *tracebreak_first_cause(const struct tracebreak *tb)
 {
 	return tb ? tb->first_cause : "";
+}
+
+int tracebreak_cover(const struct tracebreak_hit *hits, size_t n, int max_breaks,
+		     int64_t threshold_ns, uint64_t seq, int64_t value_ns, char *why, size_t len)
+{
+	size_t i;
+
+	msgbuf_set(why, len, "%s", "");
+	for (i = 0; i < n; i++) {
+		if (hits[i].seq == seq)
+			return (int)i;
+	}
+	if (value_ns <= threshold_ns)
+		msgbuf_set(why, len, "it was under the threshold (%.3f us)", threshold_ns / 1e3);
+	else if (n && (int)n >= max_breaks && seq > hits[n - 1].seq)
+		msgbuf_set(why, len, "trace.max_breaks (%d) was spent on earlier edges", max_breaks);
+	else
+		msgbuf_set(why, len, "it came while tracing was stopped to save an earlier trace");
+	return -1;
+}
+
+size_t tracebreak_hits(const struct tracebreak *tb, struct tracebreak_hit *out, size_t max)
+{
+	size_t n, i;
+
+	if (!tb)
+		return 0;
+	n = atomic_load(&((struct tracebreak *)tb)->count);	/* C11: atomic_load takes no const */
+	if (n > (size_t)tb->p.max_breaks)
+		n = (size_t)tb->p.max_breaks;
+	for (i = 0; i < n && i < max; i++)
+		out[i] = tb->hits[i];
+	return n;
 }

@@ -36,15 +36,18 @@ void tracebreak_rt_ring(struct tracebreak_rt *t);
  * without an edge) and, when a pulse ended at it, its width @width_ns
  * (else INT64_MIN) against @half_ns. One compare each; on a crossing, while
  * armed: record it and ring the eventfd (one write(2) to an eventfd: no
- * allocation, no lock, no file). Safe with @t NULL.
+ * allocation, no lock, no file). A @warmup edge is never checked: the
+ * trace.max_breaks budget is for counted edges (warm-up ones are late by
+ * design: first touches, the first timer expiries). Safe with @t NULL.
  */
 static inline void tracebreak_rt_check(struct tracebreak_rt *t, uint64_t seq, uint64_t intended,
-				       int64_t lat_ns, int64_t width_ns, int64_t half_ns)
+				       int64_t lat_ns, int64_t width_ns, int64_t half_ns,
+				       bool warmup)
 {
 	int64_t off;
 	int what = 0;
 
-	if (!t || !t->threshold_ns)
+	if (!t || !t->threshold_ns || warmup)
 		return;
 	off = width_ns == INT64_MIN ? 0 : width_ns - half_ns;
 	if (lat_ns > t->threshold_ns)
@@ -115,5 +118,27 @@ const char *tracebreak_first_trace(const struct tracebreak *tb);
 const char *tracebreak_first_text(const struct tracebreak *tb);
 /* The first break's cause, short ("held-by git/18758 ..."; "" if none). */
 const char *tracebreak_first_cause(const struct tracebreak *tb);
+
+/* One break handled: the edge, what crossed, and whether its trace was saved. */
+struct tracebreak_hit {
+	uint64_t seq;
+	int64_t value_ns;
+	int what;                     /* TRACEBREAK_WAKE or TRACEBREAK_WIDTH */
+	bool saved;
+};
+
+/* The breaks handled, in order: copies up to @max into @out and returns how
+ * many there were (at most trace.max_breaks). After tracebreak_stop(). */
+size_t tracebreak_hits(const struct tracebreak *tb, struct tracebreak_hit *out, size_t max);
+
+/*
+ * Whether counted edge @seq, whose wake latency was @value_ns, has a trace
+ * among the @n @hits of a run with @threshold_ns and @max_breaks: the
+ * hit's index, or -1 with the reason it has none in @why ("it was under
+ * the threshold", "trace.max_breaks (3) was spent on earlier edges", "it
+ * came while tracing was stopped to save an earlier trace"). Pure.
+ */
+int tracebreak_cover(const struct tracebreak_hit *hits, size_t n, int max_breaks,
+		     int64_t threshold_ns, uint64_t seq, int64_t value_ns, char *why, size_t len);
 
 #endif

@@ -725,22 +725,26 @@ static void explain(const struct traceexplain_stream *s, struct traceexplain *o)
 	o->holder_ns = (int64_t)(h->to - h->from);
 	o->holder_nonpreempt = h->nonpreempt;
 	if (h->prio >= 0 && s->rt_prio >= 0 && h->prio <= s->rt_prio) {
+		char hp[40], rp[40];
+
 		o->kind = TRACEEXPLAIN_PREEMPTED_BY;
 		snprintf(o->text, sizeof(o->text),
-			 "A task of %s priority, %s (pid %d, prio %d), ran on CPU %d for %s after "
-			 RT_COMM " (prio %d) was woken, %s; the timer itself fired %s late.",
-			 h->prio < s->rt_prio ? "higher" : "equal", h->comm, h->pid, h->prio,
-			 c->wake_cpu, US(o->holder_ns), s->rt_prio, state_words(h->state),
-			 US(o->irq_delay_ns));
+			 "A task of %s priority, %s (pid %d, %s), ran on CPU %d for %s after "
+			 RT_COMM " (%s) was woken, %s; the timer itself fired %s late.",
+			 h->prio < s->rt_prio ? "higher" : "equal", h->comm, h->pid,
+			 traceexplain_prio_words(h->prio, hp, sizeof(hp)), c->wake_cpu,
+			 US(o->holder_ns), traceexplain_prio_words(s->rt_prio, rp, sizeof(rp)),
+			 state_words(h->state), US(o->irq_delay_ns));
 		snprintf(o->cause, sizeof(o->cause), "preempted-by %s/%d prio=%d %s cpu=%d", h->comm,
 			 h->pid, h->prio, US(o->holder_ns), c->wake_cpu);
 		return;
 	}
 	o->kind = TRACEEXPLAIN_HELD_BY;
 	snprintf(o->text, sizeof(o->text),
-		 "CPU %d stayed with %s (pid %d, prio %d) for %s after " RT_COMM " was woken%s, "
+		 "CPU %d stayed with %s (pid %d, %s) for %s after " RT_COMM " was woken%s, "
 		 "%s; the timer itself fired %s late.",
-		 c->wake_cpu, h->comm, h->pid, h->prio, US(o->holder_ns),
+		 c->wake_cpu, h->comm, h->pid,
+		 traceexplain_prio_words(h->prio, (char[40]){ 0 }, 40), US(o->holder_ns),
 		 h->nonpreempt ? ", need-resched set in a non-preemptible kernel section" : "",
 		 state_words(h->state), US(o->irq_delay_ns));
 	snprintf(o->cause, sizeof(o->cause), "held-by %s/%d %s state=%s cpu=%d timer+%s", h->comm,
@@ -891,4 +895,19 @@ const char *traceexplain_kind_name(enum traceexplain_kind k)
 	case TRACEEXPLAIN_UNKNOWN: break;
 	}
 	return "unknown";
+}
+
+const char *traceexplain_prio_words(int kprio, char *buf, size_t len)
+{
+	/* the kernel's prio: MAX_RT_PRIO - 1 - rt_priority for RT tasks,
+	 * 120 + nice for the others (include/linux/sched/prio.h) */
+	if (kprio < 0)
+		snprintf(buf, len, "priority unknown");
+	else if (kprio <= 98)
+		snprintf(buf, len, "RT priority %d", 99 - kprio);
+	else if (kprio >= 100 && kprio <= 139)
+		snprintf(buf, len, "normal, nice %d", kprio - 120);
+	else
+		snprintf(buf, len, "kernel prio %d", kprio);
+	return buf;
 }

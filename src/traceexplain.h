@@ -82,4 +82,10 @@ int traceexplain_file(const char *path, struct traceexplain *out, char *err, siz
 /* "held-by", "preempted-by", "late-irq-idle", "late-irq-busy", "unknown". */
 const char *traceexplain_kind_name(enum traceexplain_kind k);
 
+/* A kernel priority as sched_switch prints it (prio=9: lower is higher) in
+ * the words chrt and the board file use: "RT priority 90" (0..98: 99 - prio),
+ * "normal, nice 0" (100..139), "priority unknown" (< 0), else "kernel
+ * prio N". Into @buf; returns @buf. */
+const char *traceexplain_prio_words(int kprio, char *buf, size_t len);
+
 #endif

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "msgbuf.h"
 #include "plan.h"
 
 struct yc {
@@ -109,7 +110,8 @@ static bool yc_section_start(int k)
 static const char *yc_section_list(unsigned flag, char *buf, size_t len)
 {
 	const char *names[CFG_NKEYS];
-	size_t n = 0, o = 0, i;
+	struct msgbuf_out o;
+	size_t n = 0, i;
 	int k;
 
 	for (k = 0; k < CFG_NKEYS; k++) {
@@ -121,28 +123,27 @@ static const char *yc_section_list(unsigned flag, char *buf, size_t len)
 		names[n++] = "phases";
 		names[n++] = "load";
 	}
-	buf[0] = '\0';
-	for (i = 0; i < n && o < len; i++)
-		o += (size_t)snprintf(buf + o, len - o, "%s%s",
-				      i == 0 ? "" : i + 1 == n ? " and " : ", ", names[i]);
+	msgbuf_out_init(&o, buf, len);
+	for (i = 0; i < n; i++)
+		msgbuf_out_add(&o, "%s%s", i == 0 ? "" : i + 1 == n ? " and " : ", ", names[i]);
 	return buf;
 }
 
 /* "half_period, duration, warmup and ring_size" */
 static const char *yc_keys(int first, char *buf, size_t len)
 {
-	size_t o = 0;
+	struct msgbuf_out o;
 	int k;
 
-	buf[0] = '\0';
-	for (k = first; k < CFG_NKEYS && o < len; k++) {
+	msgbuf_out_init(&o, buf, len);
+	for (k = first; k < CFG_NKEYS; k++) {
 		bool last;
 
 		if (k > first && yc_section_start(k))
 			break;
 		last = k + 1 == CFG_NKEYS || yc_section_start(k + 1);
-		o += (size_t)snprintf(buf + o, len - o, "%s%s",
-				      k == first ? "" : last ? " and " : ", ", config_table[k].name);
+		msgbuf_out_add(&o, "%s%s", k == first ? "" : last ? " and " : ", ",
+			       config_table[k].name);
 	}
 	return buf;
 }
@@ -467,7 +468,7 @@ static bool yc_misplaced(struct yc *st, const char *word, const char *section)
 {
 	unsigned flag = yc_flag(st->src);
 	char q[64], where[128] = "";
-	size_t o = 0;
+	struct msgbuf_out o;
 	int k;
 
 	k = config_lookup(word);
@@ -487,11 +488,11 @@ static bool yc_misplaced(struct yc *st, const char *word, const char *section)
 			config_quote(word, q, sizeof(q)), section, word);
 		return true;
 	}
-	for (k = 0; k < CFG_NKEYS && o < sizeof(where); k++) {
+	msgbuf_out_init(&o, where, sizeof(where));
+	for (k = 0; k < CFG_NKEYS; k++) {
 		if (strcmp(config_table[k].name, word) || !(config_table[k].where & flag))
 			continue;
-		o += (size_t)snprintf(where + o, sizeof(where) - o, "%s%s", o ? " or " : "",
-				      config_table[k].section);
+		msgbuf_out_add(&o, "%s%s", o.used ? " or " : "", config_table[k].section);
 	}
 	if (!where[0])
 		return false;
@@ -558,13 +559,12 @@ static enum yamlcfg_result yc_section(struct yc *st, int first)
 /* "kind, name, path, ..." */
 static const char *yc_table_keys(const struct cfg_item *t, int n, char *buf, size_t len)
 {
-	size_t o = 0;
+	struct msgbuf_out o;
 	int k;
 
-	buf[0] = '\0';
-	for (k = 0; k < n && o < len; k++)
-		o += (size_t)snprintf(buf + o, len - o, "%s%s", k == 0 ? "" : k + 1 == n ? " and " : ", ",
-				      t[k].name);
+	msgbuf_out_init(&o, buf, len);
+	for (k = 0; k < n; k++)
+		msgbuf_out_add(&o, "%s%s", k == 0 ? "" : k + 1 == n ? " and " : ", ", t[k].name);
 	return buf;
 }
 

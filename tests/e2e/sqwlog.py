@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """A second, independent reader of the sqwave log (docs/log-format.md), for
 tests: the header's metadata, the edges, the events (format 2) and the
-footer, straight from the bytes. Usage as a module: read(path) -> dict;
+footer, straight from the bytes, every CRC checked (format 3: the header
+with its metadata, each event's header with its payload, the footer; 2:
+event payloads only). Usage as a module: read(path) -> dict;
 as a script: sqwlog.py LOG prints a JSON summary of its events."""
 import json
 import struct
@@ -16,9 +18,17 @@ EVENT_TYPES = {1: "phase", 2: "load", 3: "sample", 4: "break", 5: "loopback", 6:
 
 def read(path):
     data = open(path, "rb").read()
-    magic, version, rsize, roff, tlen, clock, _, half, start, start_rt = \
+    magic, version, rsize, roff, tlen, clock, hcrc, half, start, start_rt = \
         struct.unpack_from("<8sIIIIiIQQQ", data, 0)
     assert magic == b"SQWAVLOG", magic
+    assert version <= 3, version
+    v3 = version >= 3
+    if v3:
+        h = bytearray(data[:56])
+        h[28:32] = bytes(4)
+        assert zlib.crc32(bytes(h) + data[56:56 + tlen]) == hcrc, "header crc"
+    else:
+        assert hcrc == 0
     text = data[56:56 + tlen].decode()
     meta = dict(l.split("=", 1) for l in text.splitlines() if "=" in l)
     out = {"version": version, "half_period_ns": half, "start_ns": start, "meta": meta,
@@ -27,7 +37,9 @@ def read(path):
     while off + 32 <= len(data):
         seq, = struct.unpack_from("<Q", data, off)
         if seq == FOOTER_MARKER:
-            f = struct.unpack_from("<QQQQQQiIQ", data, off)
+            f = struct.unpack_from("<QQQQQQiIII", data, off)
+            assert f[8] == (zlib.crc32(data[off:off + 56]) if v3 else 0), "footer crc"
+            assert f[9] == 0
             out["footer"] = {"records": f[2], "dropped": f[3], "missed_periods": f[4],
                              "exit_code": f[6], "stop_reason": f[7]}
             break
@@ -35,7 +47,9 @@ def read(path):
             _, t, etype, res0, ln, crc, res1 = struct.unpack_from("<QQHHIII", data, off)
             payload = data[off + 32:off + 32 + ln]
             assert len(payload) == ln, "event cut short"
-            assert zlib.crc32(payload) == crc, "event crc"
+            h = bytearray(data[off:off + 32])
+            h[24:28] = bytes(4)
+            assert zlib.crc32((bytes(h) if v3 else b"") + payload) == crc, "event crc"
             assert res0 == 0 and res1 == 0
             ev = {"t_ns": t, "type": EVENT_TYPES.get(etype, str(etype)), "len": ln}
             if etype != 5:

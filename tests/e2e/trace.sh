@@ -85,6 +85,34 @@ test_without_stop_the_run_goes_on_and_keeps_max_breaks_traces() {
 	grep -q "stopped by duration" "$TMP/g.out" || fail "$(grep ran "$TMP/g.out")" || return 1
 }
 
+# Warm-up edges spend none of trace.max_breaks (issue 16 item 5: all three
+# traces were of warm-up edges), and the summary names the traced edges and
+# whether the worst counted wake-up has a trace.
+test_warm_up_edges_spend_no_break_and_the_summary_says_what_was_traced() {
+	have_tracefs || { echo "    (no writable tracefs here: skipped)"; return 2; }
+	"$SQWAVE" run --board "$BOARD" --duration 2s --warmup 1s --break 1ns \
+		--set trace.max_breaks=3 --log "$TMP/w.sqwlog" > "$TMP/w.out" 2> "$TMP/w.err"
+	local rc=$?
+	[ $rc -eq 0 ] || fail "exit $rc: $(cat "$TMP/w.err")" || return 1
+	grep -q "the worst wake-up, edge #[0-9]* ([0-9.]* us), has" "$TMP/w.out" ||
+		fail "no worst wake-up line: $(grep -A3 breaks "$TMP/w.out")" || return 1
+	python3 - "$HERE" "$TMP/w.sqwlog" "$TMP/w.out" <<'PY' || return 1
+import re, sys
+sys.path.insert(0, sys.argv[1])
+import sqwlog
+log = sqwlog.read(sys.argv[2])
+flags = {e[0]: e[7] for e in log["edges"]}
+seqs = [int(e["kv"]["seq"]) for e in log["events"] if e["type"] == "break"]
+assert len(seqs) == 3, seqs
+for s in seqs:
+    assert not flags[s] & 1, ("a warm-up edge was traced", s, flags[s])
+out = open(sys.argv[3]).read()
+line = [l for l in out.splitlines() if "traced edges" in l]
+assert line, out
+assert [int(x) for x in re.findall(r"#(\d+) \(", line[0])] == seqs, (line, seqs)
+PY
+}
+
 test_two_runs_at_once_each_keep_their_own_trace() {
 	have_tracefs || { echo "    (no writable tracefs here: skipped)"; return 2; }
 	"$SQWAVE" run --board "$BOARD" --duration 3s --quiet --break 1ns --set trace.max_breaks=1 \

@@ -15,6 +15,9 @@ request, for the hostile-input tests. Small and deterministic.
                   overflow): the footer says dropped N
 --set I:F:V       overwrite field F (seq, intended, wake, wb, we, exp, level,
                   flags) of record I after everything else is computed
+--version V       the format: 3 (the default, what sqwave writes) has CRCs over
+                  the header and metadata, each event's header and payload,
+                  and the footer; 2 over event payloads only; 1 no events
 """
 import argparse
 import struct
@@ -45,7 +48,7 @@ def main():
     ap.add_argument("--zero-tail", type=int, default=0)
     ap.add_argument("--append", default="")
     ap.add_argument("--records-offset", type=int)
-    ap.add_argument("--version", type=int, default=2)
+    ap.add_argument("--version", type=int, default=3)
     a = ap.parse_args()
 
     stalls = {int(i): int(k) for i, k in (s.split(":") for s in a.stall)}
@@ -78,17 +81,25 @@ def main():
         i, f, v = s.split(":")
         recs[int(i)][FIELDS.index(f)] = int(v, 0)
     out = bytearray()
-    out += HDR.pack(b"SQWAVLOG", a.version, 32, roff_hdr, len(meta), 1, 0, a.half, a.start, 0)
+    v3 = a.version >= 3
+    hdr = [b"SQWAVLOG", a.version, 32, roff_hdr, len(meta), 1, 0, a.half, a.start, 0]
+    if v3:
+        hdr[6] = zlib.crc32(HDR.pack(*hdr) + meta)
+    out += HDR.pack(*hdr)
     out += meta + b"\0" * (roff - HDR.size - len(meta))
     for i, r in enumerate(recs):
         for t, text in events.get(i, []):
-            out += EVH.pack(EVENT_MARKER, a.start + i * a.half, t, 0, len(text),
-                            zlib.crc32(text), 0)
+            ev = [EVENT_MARKER, a.start + i * a.half, t, 0, len(text), 0, 0]
+            ev[5] = zlib.crc32(EVH.pack(*ev) + text) if v3 else zlib.crc32(text)
+            out += EVH.pack(*ev)
             out += text + b"\0" * ((32 - len(text) % 32) % 32)
         out += REC.pack(*r)
     if not a.no_footer:
         n = a.footer_records if a.footer_records is not None else len(recs)
-        out += FOOT.pack(2**64 - 1, FOOTER_MAGIC, n, a.drop_end, missed, 0, 0, 0, 0)
+        ft = [2**64 - 1, FOOTER_MAGIC, n, a.drop_end, missed, 0, 0, 0, 0]
+        if v3:
+            ft[8] = zlib.crc32(FOOT.pack(*ft)[:56])
+        out += FOOT.pack(*ft)
     out += b"\0" * a.zero_tail
     out += bytes.fromhex(a.append)
     with open(a.out, "wb") as f:

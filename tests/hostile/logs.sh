@@ -267,6 +267,51 @@ PY
 	expect 2 "does not match its CRC" -- export "$TMP/ev.sqwlog" --events "$TMP/ev2.csv" || return 1
 }
 
+test_a_flipped_bit_in_an_event_time_or_type_is_refused_and_old_formats_read() {
+	local v bit
+	# format 3 (what sqwave writes): every bit of an event's time and type,
+	# and of the footer's counts, is under a CRC
+	$GEN "$TMP/t3.sqwlog" --edges 50 --event '10:1:name=idle\nduration=60s\n' \
+		--event '30:3:busy=99\n' || return 1
+	expect 0 -- export "$TMP/t3.sqwlog" --events "$TMP/t3.csv" --meta || return 1
+	grep -q "^format_version=3$" "$TMP/out" || fail "not format 3: $(grep version "$TMP/out")" || return 1
+	python3 - "$TMP/t3.sqwlog" "$TMP/t3f.sqwlog" "$SQWAVE" <<'PY' || return 1
+import subprocess, sys
+src, dst, sq = sys.argv[1], sys.argv[2], sys.argv[3]
+d0 = bytes(open(src, "rb").read())
+ev = d0.index(b"busy=99") - 32            # the sample event's header
+places = [(ev + 8) * 8 + b for b in range(64)] + [(ev + 16) * 8 + b for b in range(16)]
+places += [(len(d0) - 64 + 16) * 8 + b for b in range(40 * 8)]   # footer counts
+for b in places:
+    d = bytearray(d0)
+    d[b // 8] ^= 1 << (b % 8)
+    open(dst, "wb").write(d)
+    p = subprocess.run([sq, "export", dst, "--events", "/dev/null"], capture_output=True,
+                       text=True, errors="replace", timeout=30)
+    assert p.returncode == 2, (b, p.returncode, p.stderr[:300])
+    assert "corrupt" in p.stderr, (b, p.stderr[:300])
+PY
+	# formats 1 and 2, as older sqwave wrote them, still read
+	for v in 1 2; do
+		if [ $v = 2 ]; then
+			$GEN "$TMP/t$v.sqwlog" --edges 50 --version $v --event '10:1:name=idle\n' || return 1
+		else
+			$GEN "$TMP/t$v.sqwlog" --edges 50 --version $v || return 1
+		fi
+		expect 0 -- export "$TMP/t$v.sqwlog" --csv "$TMP/t$v.csv" --meta || return 1
+		grep -q "^format_version=$v$" "$TMP/out" && grep -q "^records=50$" "$TMP/out" ||
+			fail "format $v: $(cat "$TMP/out")" || return 1
+	done
+	# a format-3 log whose version reads 2 has a CRC where 2 has none
+	python3 - "$TMP/t3.sqwlog" "$TMP/t3v.sqwlog" <<'PY' || return 1
+import sys
+d = bytearray(open(sys.argv[1], "rb").read())
+d[8] = 2
+open(sys.argv[2], "wb").write(d)
+PY
+	expect 2 "corrupt" -- export "$TMP/t3v.sqwlog" --meta || return 1
+}
+
 test_a_directory_is_bad_input_for_every_command() {
 	mkdir -p "$TMP/dir.sqwlog"
 	expect 2 "is a directory" -- analyze "$TMP/dir.sqwlog" || return 1

@@ -709,6 +709,40 @@ static void set_suggests_the_closest_key_for_a_typo(void **state)
 	assert_string_equal(config_str(c, CFG_OUTPUT_JSON), "a=b.json");
 }
 
+/* The section name fuzz_yamlcfg found (tests/fuzz/seeds/fuzz_yamlcfg/
+ * bom-section-overflow): byte-order marks, each shown as \ufeff, that
+ * filled the buffer up to the "...", the closing quote and the NUL. Every
+ * length of buffer gets a quoted text inside it that says it was cut. */
+static void a_quoted_value_too_long_for_its_buffer_is_cut_inside_it(void **state)
+{
+	static const char name[] = "UTboa\xef\xbb\xbf" "bo~rlimi8\xef\xbb\xbf" "boar\xef\xbb\xbf"
+				   "bolimi8\xef\xbb\xbf" "boar\xef\xbb\xbf" "boaoutboarlimi?saoutboarlimi?s";
+	struct {
+		char q[80];
+		char guard[8];
+	} b;
+	size_t len, i, n;
+
+	(void)state;
+	for (len = 16; len <= sizeof(b.q); len++) {
+		memset(&b, 'x', sizeof(b));
+		config_quote(name, b.q, len);
+		n = strlen(b.q);
+		assert_true(n < len);
+		for (i = len; i < sizeof(b); i++)
+			assert_int_equal(((char *)&b)[i], 'x');
+		assert_int_equal(b.q[0], '"');
+		assert_int_equal(b.q[n - 1], '"');
+		/* cut, and said so, or whole */
+		if (strcmp(b.q, "\"UTboa\\ufeffbo~rlimi8\\ufeffboar\\ufeffbolimi8\\ufeffboar"
+				 "\\ufeffboaoutboarlimi?saoutboarlimi?s\""))
+			assert_memory_equal(b.q + n - 4, "...\"", 4);
+	}
+	/* never half an escape before the dots */
+	config_quote("ab\xef\xbb\xbf\xef\xbb\xbf\xef\xbb\xbf", b.q, 16);
+	assert_string_equal(b.q, "\"ab\\ufeff...\"");
+}
+
 static void help_shows_every_option_and_key_with_default_and_range(void **state)
 {
 	char *text = NULL, name[64];
@@ -813,6 +847,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_value_option_without_a_value_is_an_error, setup, teardown),
 		cmocka_unit_test_setup_teardown(set_suggests_the_closest_key_for_a_typo, setup, teardown),
 		cmocka_unit_test(help_shows_every_option_and_key_with_default_and_range),
+		cmocka_unit_test(a_quoted_value_too_long_for_its_buffer_is_cut_inside_it),
 		cmocka_unit_test_setup_teardown(a_getter_of_the_wrong_type_is_a_programmer_error, setup, teardown),
 	};
 

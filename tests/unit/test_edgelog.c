@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "edgelog.h"
 
@@ -117,6 +118,68 @@ static void append(const void *p, size_t n)
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, p, n), (ssize_t)n);
 	close(fd);
+}
+
+/*
+ * The log at path rewritten as format @version writes it, its CRCs computed
+ * here from docs/log-format.md (not by the writer's code): 3, each over its
+ * block with the crc field 0 (the header with its metadata, an event's
+ * header with its payload, the footer's first 56 bytes); 2, the payload's
+ * only and none elsewhere; 1 as 2 (it has no events). After a test pokes a
+ * field, version 3 makes the CRCs match again, so that the check behind the
+ * CRC is what the test meets.
+ */
+static void rewrite_as(uint32_t version)
+{
+	struct edgelog_fixed_header h;
+	unsigned char *d;
+	size_t n, off;
+	uLong c;
+	FILE *f = fopen(path, "r+b");
+
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	n = (size_t)ftell(f);
+	rewind(f);
+	d = malloc(n);
+	assert_non_null(d);
+	assert_int_equal(fread(d, 1, n, f), n);
+	memcpy(&h, d, sizeof(h));
+	h.version = version;
+	h.crc = 0;
+	if (version >= 3) {
+		c = crc32(0L, (const Bytef *)&h, sizeof(h));
+		h.crc = (uint32_t)crc32(c, d + sizeof(h), h.text_len);
+	}
+	memcpy(d, &h, sizeof(h));
+	for (off = h.records_offset; off + 32 <= n;) {
+		uint64_t seq;
+
+		memcpy(&seq, d + off, 8);
+		if (seq == EDGELOG_EVENT_MARKER) {
+			struct edgelog_event_header e;
+
+			memcpy(&e, d + off, sizeof(e));
+			e.crc = 0;
+			c = version >= 3 ? crc32(0L, (const Bytef *)&e, sizeof(e)) : 0;
+			e.crc = (uint32_t)crc32(c, d + off + 32, e.len);
+			memcpy(d + off, &e, sizeof(e));
+			off += 32 + (e.len + 31) / 32 * 32;
+		} else if (seq == UINT64_MAX && off + 64 <= n) {
+			struct edgelog_footer ft;
+
+			memcpy(&ft, d + off, sizeof(ft));
+			ft.crc = version >= 3 ? (uint32_t)crc32(0L, d + off, 56) : 0;
+			memcpy(d + off, &ft, sizeof(ft));
+			off += 64;
+		} else {
+			off += 32;
+		}
+	}
+	rewind(f);
+	assert_int_equal(fwrite(d, 1, n, f), n);
+	fclose(f);
+	free(d);
 }
 
 static off_t size_of(void)
@@ -437,6 +500,79 @@ static void a_damaged_event_is_corrupt(void **state)
 	}
 }
 
+/* Format 3: a bit flipped in an event's time or type (a proof sample moved
+ * into another phase), in the header or its metadata, or in the footer's
+ * counts is corrupt; format 2 logs, whose CRC covered the payload only,
+ * still read, events and all. */
+static void a_flipped_bit_outside_a_payload_is_corrupt_from_format_3(void **state)
+{
+	const off_t ev = RECORDS_AT + 3 * 32;
+	static const struct {
+		off_t off;          /* < 0: from the end of the file */
+		unsigned char bit;
+		const char *want;
+	} flips[] = {
+		{ RECORDS_AT + 3 * 32 + 8 + 5, 0x10, "(phase, 23 bytes): its header or payload does not match its CRC" },
+		{ RECORDS_AT + 3 * 32 + 16, 0x02, "(sample, 23 bytes): its header or payload does not match its CRC" },
+		{ 40 + 2, 0x01, "the header or its metadata does not match its CRC" },  /* start_ns */
+		{ 48 + 7, 0x01, "the header or its metadata does not match its CRC" },  /* start_realtime_ns */
+		{ 24, 0x02, "the header or its metadata does not match its CRC" },      /* clock_id */
+		{ 56 + 3, 0x20, "the header or its metadata does not match its CRC" },  /* the text */
+		{ -64 + 32, 0x01, "the footer at offset" },                              /* missed periods */
+		{ -64 + 48, 0x01, "the footer at offset" },                              /* exit code */
+	};
+	enum edgelog_status st;
+	struct edgelog_reader *r;
+	struct edgelog_event e;
+	struct edge_rec rec;
+	unsigned char b;
+	size_t i;
+	int rc, events = 0;
+
+	(void)state;
+	for (i = 0; i < sizeof(flips) / sizeof(flips[0]); i++) {
+		off_t at;
+		int fd;
+
+		write_log_ev(5, 1, 2);
+		at = flips[i].off < 0 ? size_of() + flips[i].off : flips[i].off;
+		fd = open(path, O_RDWR);
+		assert_int_equal(pread(fd, &b, 1, at), 1);
+		b ^= flips[i].bit;
+		assert_int_equal(pwrite(fd, &b, 1, at), 1);
+		close(fd);
+		expect_corrupt(flips[i].want);
+	}
+
+	/* the same log as format 2 writes it reads, event and footer */
+	write_log_ev(5, 1, 2);
+	rewrite_as(2);
+	r = edgelog_reader_open(path, &st, NULL, 0);
+	assert_non_null(r);
+	assert_int_equal(edgelog_reader_meta(r)->version, 2);
+	while ((rc = edgelog_reader_next_item(r, &rec, &e)) > 0)
+		events += rc == 2;
+	assert_int_equal(rc, 0);
+	assert_int_equal(events, 1);
+	assert_non_null(edgelog_reader_footer(r));
+	edgelog_reader_close(r);
+	/* and its event's time is outside its CRC, as format 2 defined it */
+	b = 0x10;
+	poke(ev + 8 + 5, &b, 1);
+	r = edgelog_reader_open(path, &st, NULL, 0);
+	assert_non_null(r);
+	while ((rc = edgelog_reader_next_item(r, &rec, &e)) > 0)
+		;
+	assert_int_equal(rc, 0);
+	edgelog_reader_close(r);
+	/* a format-2 header with something in format 3's CRC field is corrupt */
+	write_log(3, 1);
+	rewrite_as(2);
+	b = 1;
+	poke(28, &b, 1);
+	expect_corrupt("inconsistent sizes");
+}
+
 static void an_event_in_a_version_1_log_is_corrupt_and_version_1_still_reads(void **state)
 {
 	uint32_t v1 = 1;
@@ -445,10 +581,10 @@ static void an_event_in_a_version_1_log_is_corrupt_and_version_1_still_reads(voi
 
 	(void)state;
 	write_log_ev(5, 1, 2);
-	poke(8, &v1, 4);
+	rewrite_as(v1);
 	expect_corrupt("format 1 log");
 	write_log(5, 1);
-	poke(8, &v1, 4);
+	rewrite_as(v1);
 	r = edgelog_reader_open(path, &st, NULL, 0);
 	assert_non_null(r);
 	assert_int_equal(edgelog_reader_meta(r)->version, 1);
@@ -466,6 +602,8 @@ static void a_footer_that_lies_or_is_not_last_is_corrupt(void **state)
 	(void)state;
 	write_log(10, 1);
 	poke(size_of() - 64 + 16, &lie, 8);       /* records written */
+	expect_corrupt("the footer at offset 416 does not match its CRC");
+	rewrite_as(3);
 	expect_corrupt("the footer says 10000 records but the log holds 10");
 
 	write_log(10, 1);
@@ -481,6 +619,12 @@ static void a_footer_that_lies_or_is_not_last_is_corrupt(void **state)
 	lie = 77;
 	poke(size_of() - 64 + 52, &lie, 4);
 	expect_corrupt("stop reason 77");
+
+	write_log(10, 1);                         /* format 2: no footer CRC */
+	rewrite_as(2);
+	lie = 1;
+	poke(size_of() - 64 + 56, &lie, 4);
+	expect_corrupt("reserved 1");
 }
 
 static void zeros_at_the_end_are_a_log_cut_short_not_records(void **state)
@@ -703,6 +847,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(events_come_back_in_file_order_and_next_skips_them, make_path, remove_path),
 		cmocka_unit_test_setup_teardown(a_damaged_event_is_corrupt, make_path, remove_path),
 		cmocka_unit_test_setup_teardown(an_event_in_a_version_1_log_is_corrupt_and_version_1_still_reads, make_path, remove_path),
+		cmocka_unit_test_setup_teardown(a_flipped_bit_outside_a_payload_is_corrupt_from_format_3, make_path, remove_path),
 		cmocka_unit_test_setup_teardown(a_footer_that_lies_or_is_not_last_is_corrupt, make_path, remove_path),
 		cmocka_unit_test_setup_teardown(zeros_at_the_end_are_a_log_cut_short_not_records, make_path, remove_path),
 		cmocka_unit_test_setup_teardown(zeros_followed_by_data_are_corrupt, make_path, remove_path),

@@ -109,6 +109,54 @@ static void utf8_is_decoded_and_every_ill_formed_kind_refused(void **state)
 	assert_int_equal(DEC("\x80", 1), 0);                      /* lone continuation */
 }
 
+/* A text built in pieces: each piece whole or not at all, the dots and the
+ * NUL always inside the buffer, nothing taken after the cut. */
+static void a_text_built_in_pieces_is_cut_between_pieces_inside_its_buffer(void **state)
+{
+	struct {
+		char buf[12];
+		char guard[8];
+	} b;
+	struct msgbuf_out o;
+	int i;
+
+	(void)state;
+	memset(&b, 'x', sizeof(b));
+	msgbuf_out_init(&o, b.buf, sizeof(b.buf));
+	assert_string_equal(b.buf, "");
+	msgbuf_out_add(&o, "%d", 1234);
+	msgbuf_out_put(&o, "ab", 2);
+	assert_string_equal(b.buf, "1234ab");
+	assert_false(o.cut);
+	/* 6 + 3 would leave no room for "..." and the NUL: cut before it */
+	msgbuf_out_add(&o, "%s", "cde");
+	assert_true(o.cut);
+	assert_string_equal(b.buf, "1234ab...");
+	msgbuf_out_put(&o, "z", 1);	/* after the cut: nothing */
+	msgbuf_out_add(&o, "%s", "z");
+	assert_string_equal(b.buf, "1234ab...");
+	for (i = 0; i < 8; i++)
+		assert_int_equal(b.guard[i], 'x');
+
+	/* a piece that fits with room for the dots is taken */
+	msgbuf_out_init(&o, b.buf, sizeof(b.buf));
+	msgbuf_out_add(&o, "%s", "12345678");
+	assert_false(o.cut);
+	assert_string_equal(b.buf, "12345678");
+
+	/* escapes are pieces: never half an escape before the dots */
+	msgbuf_out_init(&o, b.buf, sizeof(b.buf));
+	for (i = 0; i < 5; i++)
+		msgbuf_out_char(&o, 0x01, 0);
+	assert_string_equal(b.buf, "\\x01\\x01...");
+	/* the smallest buffer holds just the dots */
+	msgbuf_out_init(&o, b.buf, 4);
+	msgbuf_out_put(&o, "a", 1);
+	assert_string_equal(b.buf, "...");
+	for (i = 0; i < 8; i++)
+		assert_int_equal(b.guard[i], 'x');
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -117,6 +165,7 @@ int main(void)
 		cmocka_unit_test(a_text_cut_short_ends_in_dots_and_never_overruns),
 		cmocka_unit_test(a_character_is_escaped_for_one_line_of_text),
 		cmocka_unit_test(utf8_is_decoded_and_every_ill_formed_kind_refused),
+		cmocka_unit_test(a_text_built_in_pieces_is_cut_between_pieces_inside_its_buffer),
 	};
 
 	return cmocka_run_group_tests_name("msgbuf", tests, NULL, NULL);

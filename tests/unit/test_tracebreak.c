@@ -112,10 +112,10 @@ static void a_late_wake_up_marks_stops_and_saves_the_trace(void **state)
 	assert_string_equal(buf, "function");
 	assert_int_equal(tracebreak_start(tb, NULL, &stop), 0);
 	put("trace", "# tracer: function\n  sqwave-rt-1234 [001] irq_handler_entry: irq=11\n");
-	tracebreak_rt_check(rt, 6, 1000, 99000, INT64_MIN, 500000);	/* under: nothing */
+	tracebreak_rt_check(rt, 6, 1000, 99000, INT64_MIN, 500000, false);	/* under: nothing */
 	usleep(50000);
 	assert_int_equal(tracebreak_count(tb), 0);
-	tracebreak_rt_check(rt, 7, 2000, 150000, INT64_MIN, 500000);
+	tracebreak_rt_check(rt, 7, 2000, 150000, INT64_MIN, 500000, false);
 	wait_count(tb, 1);
 	get("trace_marker", buf, sizeof(buf));
 	assert_non_null(strstr(buf, "sqwave: break at edge #7 (intended 2000 ns): wake latency "
@@ -129,7 +129,7 @@ static void a_late_wake_up_marks_stops_and_saves_the_trace(void **state)
 	assert_non_null(strstr(buf, "irq_handler_entry: irq=11"));
 	assert_non_null(strstr(tracebreak_first_text(tb), "edge #7: wake latency 150.000 us"));
 	/* stop-on-break: not armed again */
-	tracebreak_rt_check(rt, 9, 3000, 900000, INT64_MIN, 500000);
+	tracebreak_rt_check(rt, 9, 3000, 900000, INT64_MIN, 500000, false);
 	usleep(50000);
 	assert_int_equal(tracebreak_count(tb), 1);
 	tracebreak_free(tb);
@@ -149,8 +149,8 @@ static void an_off_pulse_breaks_and_tracing_goes_on(void **state)
 	(void)state;
 	atomic_init(&stop, false);
 	assert_int_equal(tracebreak_start(tb, NULL, &stop), 0);
-	tracebreak_rt_check(rt, 3, 1000, 1000, 450000, 500000);	/* 50 us off: fine */
-	tracebreak_rt_check(rt, 4, 1000, 1000, 380000, 500000);	/* 120 us short */
+	tracebreak_rt_check(rt, 3, 1000, 1000, 450000, 500000, false);	/* 50 us off: fine */
+	tracebreak_rt_check(rt, 4, 1000, 1000, 380000, 500000, false);	/* 120 us short */
 	wait_count(tb, 1);
 	get("trace_marker", buf, sizeof(buf));
 	assert_non_null(strstr(buf, "edge #4 (intended 1000 ns): pulse width 380000 ns"));
@@ -164,9 +164,71 @@ static void an_off_pulse_breaks_and_tracing_goes_on(void **state)
 	}
 	get("tracing_on", buf, sizeof(buf));
 	assert_int_equal(buf[0], '1');
-	tracebreak_rt_check(rt, 8, 1000, 1000, 650000, 500000);
+	tracebreak_rt_check(rt, 8, 1000, 1000, 650000, 500000, false);
 	wait_count(tb, 2);
 	tracebreak_free(tb);
+}
+
+/* --warmup: a warm-up edge, however late, spends none of trace.max_breaks;
+ * the first counted edge over the threshold is the first trace, and the
+ * hits list every traced edge for the summary. */
+static void warm_up_edges_spend_no_break_and_every_traced_edge_is_listed(void **state)
+{
+	struct tracebreak *tb = make(false, NULL);
+	struct tracebreak_rt *rt = tracebreak_rt(tb);
+	struct tracebreak_hit hits[4];
+	atomic_bool stop;
+	int i;
+
+	(void)state;
+	atomic_init(&stop, false);
+	assert_int_equal(tracebreak_start(tb, NULL, &stop), 0);
+	put("trace", "# tracer: nop\n");
+	for (i = 0; i < 3; i++)		/* warm-up: 2 ms late, and a pulse 300 us off */
+		tracebreak_rt_check(rt, (uint64_t)i, 1000, 2000000, 800000, 500000, true);
+	usleep(50000);
+	assert_int_equal(tracebreak_count(tb), 0);
+	assert_true(atomic_load(&rt->armed));
+	assert_int_equal(tracebreak_hits(tb, hits, 4), 0);
+	tracebreak_rt_check(rt, 12, 1000, 400000, INT64_MIN, 500000, false);
+	wait_count(tb, 1);
+	for (i = 0; i < 100 && !atomic_load(&rt->armed); i++)
+		usleep(10000);
+	tracebreak_rt_check(rt, 15, 1000, 1000, 300000, 500000, false);
+	wait_count(tb, 2);
+	tracebreak_stop(tb);
+	assert_int_equal(tracebreak_hits(tb, hits, 4), 2);
+	assert_int_equal(hits[0].seq, 12);
+	assert_int_equal(hits[0].what, TRACEBREAK_WAKE);
+	assert_int_equal(hits[0].value_ns, 400000);
+	assert_true(hits[0].saved);
+	assert_int_equal(hits[1].seq, 15);
+	assert_int_equal(hits[1].what, TRACEBREAK_WIDTH);
+	assert_int_equal(tracebreak_hits(tb, hits, 1), 2);	/* the count, one copied */
+	tracebreak_free(tb);
+}
+
+/* The summary's question: has the worst wake-up a trace, and if not, why. */
+static void the_worst_wake_up_is_matched_to_its_trace_or_told_why_it_has_none(void **state)
+{
+	const struct tracebreak_hit hits[] = {
+		{ .seq = 10, .value_ns = 200000, .what = TRACEBREAK_WAKE, .saved = true },
+		{ .seq = 30, .value_ns = 300000, .what = TRACEBREAK_WIDTH, .saved = true },
+	};
+	char why[160];
+
+	(void)state;
+	assert_int_equal(tracebreak_cover(hits, 2, 3, 100000, 30, 400000, why, sizeof(why)), 1);
+	assert_string_equal(why, "");
+	assert_int_equal(tracebreak_cover(hits, 2, 3, 100000, 31, 90000, why, sizeof(why)), -1);
+	assert_string_equal(why, "it was under the threshold (100.000 us)");
+	assert_int_equal(tracebreak_cover(hits, 2, 2, 100000, 31, 400000, why, sizeof(why)), -1);
+	assert_string_equal(why, "trace.max_breaks (2) was spent on earlier edges");
+	assert_int_equal(tracebreak_cover(hits, 2, 3, 100000, 20, 400000, why, sizeof(why)), -1);
+	assert_string_equal(why, "it came while tracing was stopped to save an earlier trace");
+	/* the budget spent, but the edge came between two traces */
+	assert_int_equal(tracebreak_cover(hits, 2, 2, 100000, 20, 400000, why, sizeof(why)), -1);
+	assert_string_equal(why, "it came while tracing was stopped to save an earlier trace");
 }
 
 static void a_missing_tracefs_says_how_to_mount_it(void **state)
@@ -195,7 +257,7 @@ static void a_break_at_the_end_is_not_lost(void **state)
 	(void)state;
 	atomic_init(&stop, false);
 	put("trace", "# tracer: nop\n");
-	tracebreak_rt_check(tracebreak_rt(tb), 5, 1000, 500000, INT64_MIN, 500000);
+	tracebreak_rt_check(tracebreak_rt(tb), 5, 1000, 500000, INT64_MIN, 500000, false);
 	assert_int_equal(tracebreak_start(tb, NULL, &stop), 0);
 	tracebreak_stop(tb);
 	assert_int_equal(tracebreak_count(tb), 1);
@@ -310,6 +372,9 @@ int main(void)
 						make_tracefs, remove_tracefs),
 		cmocka_unit_test_setup_teardown(an_off_pulse_breaks_and_tracing_goes_on, make_tracefs,
 						remove_tracefs),
+		cmocka_unit_test_setup_teardown(warm_up_edges_spend_no_break_and_every_traced_edge_is_listed,
+						make_tracefs, remove_tracefs),
+		cmocka_unit_test(the_worst_wake_up_is_matched_to_its_trace_or_told_why_it_has_none),
 		cmocka_unit_test_setup_teardown(a_missing_tracefs_says_how_to_mount_it, make_tracefs,
 						remove_tracefs),
 		cmocka_unit_test_setup_teardown(a_break_at_the_end_is_not_lost, make_tracefs,

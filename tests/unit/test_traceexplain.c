@@ -139,8 +139,24 @@ static void a_higher_priority_task_that_ran_first_is_named(void **state)
 	assert_string_equal(o.holder_state, "S");
 	assert_int_equal(o.irq_delay_ns, 4000);
 	assert_int_equal(o.wake_to_run_ns, 394000);
-	assert_non_null(strstr(o.text, "higher priority, irq/36-eth0 (pid 50"));
+	assert_non_null(strstr(o.text, "higher priority, irq/36-eth0 (pid 50, RT priority 98)"));
+	assert_non_null(strstr(o.text, "sqwave-rt (RT priority 90) was woken"));
 	assert_non_null(strstr(o.cause, "preempted-by irq/36-eth0/50"));
+}
+
+/* sched_switch's prio=9 is what chrt calls SCHED_FIFO 90, prio=120 nice 0. */
+static void a_kernel_priority_is_said_as_chrt_says_it(void **state)
+{
+	char b[40];
+
+	(void)state;
+	assert_string_equal(traceexplain_prio_words(9, b, sizeof(b)), "RT priority 90");
+	assert_string_equal(traceexplain_prio_words(0, b, sizeof(b)), "RT priority 99");
+	assert_string_equal(traceexplain_prio_words(98, b, sizeof(b)), "RT priority 1");
+	assert_string_equal(traceexplain_prio_words(120, b, sizeof(b)), "normal, nice 0");
+	assert_string_equal(traceexplain_prio_words(139, b, sizeof(b)), "normal, nice 19");
+	assert_string_equal(traceexplain_prio_words(100, b, sizeof(b)), "normal, nice -20");
+	assert_string_equal(traceexplain_prio_words(-1, b, sizeof(b)), "priority unknown");
 }
 
 static const char busy_irq[] =
@@ -445,6 +461,7 @@ int main(void)
 		cmocka_unit_test(a_cpu_held_by_git_is_named_with_its_state_and_times),
 		cmocka_unit_test(an_idle_cpu_with_a_late_interrupt_points_outside_the_kernel),
 		cmocka_unit_test(a_higher_priority_task_that_ran_first_is_named),
+		cmocka_unit_test(a_kernel_priority_is_said_as_chrt_says_it),
 		cmocka_unit_test(a_late_interrupt_on_a_busy_cpu_names_the_task_it_found),
 		cmocka_unit_test(a_trace_without_a_marker_is_unknown_and_says_so),
 		cmocka_unit_test(a_wrapped_trace_that_lost_the_timer_is_unknown),
