@@ -73,6 +73,7 @@ int cmd_trace_explain(int argc, char **argv)
 		return SQW_EXIT_USAGE;
 	}
 	printf("%s\n\n", x.text);
+	printf("what to do   %s\n", x.todo);
 	printf("cause        %s\n", x.cause);
 	if (x.marker)
 		printf("break        edge #%" PRIu64 ", intended %" PRIu64 " ns, measured %s\n", x.seq,

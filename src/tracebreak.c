@@ -342,7 +342,7 @@ static void set_fifo(int prio)
 /* Copy the trace buffer to @path. */
 static int save_trace(struct tracebreak *tb, const char *path)
 {
-	char src[PATH_MAX + 16], buf[65536];
+	char src[PATH_MAX + 16], buf[65536], avail[512];
 	int in, out, ret = 0;
 	ssize_t n;
 
@@ -354,6 +354,18 @@ static int save_trace(struct tracebreak *tb, const char *path)
 	if (out < 0) {
 		close(in);
 		return -1;
+	}
+	/* First the tracers this kernel offers, so that the explanation of
+	 * the trace, here or on another machine, suggests only those. */
+	if (file_read(tb->dir, "available_tracers", avail, sizeof(avail)) == 0) {
+		size_t k = strlen(avail);
+		int m;
+
+		while (k && avail[k - 1] == ' ')
+			avail[--k] = '\0';
+		m = snprintf(buf, sizeof(buf), TRACEEXPLAIN_TRACERS_LINE " %s\n", avail);
+		if (m < 0 || (size_t)m >= sizeof(buf) || write(out, buf, (size_t)m) != m)
+			ret = -1;
 	}
 	while ((n = read(in, buf, sizeof(buf))) > 0) {
 		if (write(out, buf, (size_t)n) != n) {

@@ -75,6 +75,7 @@ struct traceexplain_stream {
 	int rt_pid, rt_prio;
 	uint64_t lines, events, bad;
 	uint64_t kept, written;        /* header: entries-in-buffer/entries-written */
+	char tracers[256];             /* header: TRACEEXPLAIN_TRACERS_LINE, "" if absent */
 	struct traceexplain at_marker; /* the answer as of the last marker */
 };
 
@@ -469,6 +470,14 @@ static void header_line(struct traceexplain_stream *s, const char *line)
 	const char *p = strstr(line, "entries-in-buffer/entries-written:");
 	uint64_t a, b;
 
+	if (!strncmp(line, TRACEEXPLAIN_TRACERS_LINE, strlen(TRACEEXPLAIN_TRACERS_LINE))) {
+		p = line + strlen(TRACEEXPLAIN_TRACERS_LINE);
+		while (*p == ' ')
+			p++;
+		/* " " marks "the line was there, and listed nothing" */
+		snprintf(s->tracers, sizeof(s->tracers), "%.255s", *p ? p : " ");
+		return;
+	}
 	if (!p)
 		return;
 	p += strlen("entries-in-buffer/entries-written:");
@@ -697,9 +706,8 @@ static void explain(const struct traceexplain_stream *s, struct traceexplain *o)
 			o->kind = TRACEEXPLAIN_LATE_IRQ_BUSY;
 			snprintf(o->text, sizeof(o->text),
 				 "The timer interrupt came %s late on CPU %d while %s (pid %d) ran "
-				 "there, with interrupts off or in another handler (the irqsoff tracer, "
-				 "trace.tracer=irqsoff, shows where); " RT_COMM " then ran %s after "
-				 "its wake-up.", US(o->irq_delay_ns), c->cpu, t->comm, t->pid,
+				 "there, with interrupts off or in another handler; " RT_COMM " then "
+				 "ran %s after its wake-up.", US(o->irq_delay_ns), c->cpu, t->comm, t->pid,
 				 US(o->wake_to_run_ns));
 			snprintf(o->cause, sizeof(o->cause), "late-irq-busy %s/%d +%s cpu=%d", t->comm,
 				 t->pid, US(o->irq_delay_ns), c->cpu);
@@ -772,6 +780,90 @@ static void on_marker(struct traceexplain_stream *s, const struct tline *l)
 	explain(s, o);
 }
 
+/* Whether @name is a word of the tracer list @list. */
+static bool has_tracer(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = strstr(list, name); p; p = strstr(p + 1, name))
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0' || p[n] == '\n'))
+			return true;
+	return false;
+}
+
+/* The irqsoff tracer shows where interrupts were off: offered only where
+ * the traced kernel has it, else the kernel option that brings it. */
+static void irqsoff_advice(const struct traceexplain *o, char *buf, size_t len)
+{
+	if (!o->tracers[0])
+		snprintf(buf, len, "run again with --break and trace.tracer=irqsoff, where the "
+			 "kernel has that tracer (CONFIG_IRQSOFF_TRACER; see available_tracers), to "
+			 "see where interrupts were off");
+	else if (has_tracer(o->tracers, "irqsoff"))
+		snprintf(buf, len, "run again with --break and trace.tracer=irqsoff to see where "
+			 "interrupts were off");
+	else
+		snprintf(buf, len, "this kernel has no irqsoff tracer (it offers: %.120s): build one "
+			 "with CONFIG_IRQSOFF_TRACER to see where interrupts were off, or trace "
+			 "the function tracer's calls on CPU %d", o->tracers[0] == ' ' ? "none" :
+			 o->tracers, o->cpu);
+}
+
+/* What to do about the explanation: one sentence per kind, naming the
+ * task, the CPU and the command that acts on them. */
+static void advise(struct traceexplain *o)
+{
+	char irq[300];
+	int rt_fifo = o->rt_prio >= 0 && o->rt_prio < 99 ? 99 - o->rt_prio : 0;
+	bool irq_thread = !strncmp(o->holder_comm, "irq/", 4);
+
+	switch (o->kind) {
+	case TRACEEXPLAIN_LATE_IRQ_IDLE:
+		snprintf(o->todo, sizeof(o->todo), "Hold the CPU out of deep idle states "
+			 "(rt.dma_latency=0 holds /dev/cpu_dma_latency), and look below the kernel: "
+			 "sqwave check names a virtual machine (pin its vCPU on the host, or run "
+			 "on the bare board) and SMIs or firmware on x86.");
+		break;
+	case TRACEEXPLAIN_LATE_IRQ_BUSY:
+		irqsoff_advice(o, irq, sizeof(irq));
+		snprintf(o->todo, sizeof(o->todo), "Move %s off CPU %d (taskset -p) or isolate that "
+			 "CPU (isolcpus=, nohz_full=); %s.", o->holder_comm, o->cpu, irq);
+		break;
+	case TRACEEXPLAIN_PREEMPTED_BY:
+		if (irq_thread)
+			snprintf(o->todo, sizeof(o->todo), "Move that interrupt off CPU %d "
+				 "(/proc/irq/N/smp_affinity_list) or run %s below the RT thread "
+				 "(chrt -f -p N %d, with N under rt.priority %d).", o->cpu,
+				 o->holder_comm, o->holder_pid, rt_fifo);
+		else
+			snprintf(o->todo, sizeof(o->todo), "Run %s below the RT thread (chrt -f -p N "
+				 "%d, with N under rt.priority %d), raise rt.priority, or move it off "
+				 "CPU %d (taskset -p).", o->holder_comm, o->holder_pid, rt_fifo,
+				 o->cpu);
+		break;
+	case TRACEEXPLAIN_HELD_BY:
+		if (o->holder_nonpreempt)
+			snprintf(o->todo, sizeof(o->todo), "%s was in a section the kernel could not "
+				 "preempt: without PREEMPT_RT, use a PREEMPT_RT kernel; with it, the "
+				 "function tracer on CPU %d shows which section; and keep %s off CPU %d "
+				 "(taskset -p, isolcpus=).", o->holder_comm, o->cpu, o->holder_comm,
+				 o->cpu);
+		else
+			snprintf(o->todo, sizeof(o->todo), "Keep %s off CPU %d (taskset -p, or "
+				 "isolcpus= and nohz_full= for the RT CPU); if it is a kernel thread, "
+				 "%s.", o->holder_comm, o->cpu,
+				 "check which work it runs there (sqwave check lists the CPU's "
+				 "isolation)");
+		break;
+	default:
+		snprintf(o->todo, sizeof(o->todo), "Save a trace that shows it: run again with "
+			 "--break, the sched and timer events (the default trace.events) and a "
+			 "larger trace.buffer_kb.");
+		break;
+	}
+}
+
 void traceexplain_stream_end(const struct traceexplain_stream *s, struct traceexplain *out)
 {
 	if (s->at_marker.marker) {
@@ -791,6 +883,8 @@ void traceexplain_stream_end(const struct traceexplain_stream *s, struct traceex
 	out->is_trace = s->events > 0;
 	out->lines = s->lines;
 	out->bad_lines = s->bad;
+	memcpy(out->tracers, s->tracers, sizeof(out->tracers));
+	advise(out);
 }
 
 void traceexplain_text(const char *text, size_t len, struct traceexplain *out)

@@ -53,6 +53,11 @@ struct traceexplain {
 	uint64_t lines, bad_lines;    /* lines read, lines that were not trace lines */
 	char cause[128];              /* short, one line: "held-by git/18758 ..." */
 	char text[640];               /* the sentence, or why the trace does not say */
+	/* the tracers the traced kernel offered, from the "# sqwave
+	 * available_tracers: ..." line run --break writes at the top of a saved
+	 * trace; "" when the trace does not say (saved by another tool) */
+	char tracers[256];
+	char todo[512];               /* what to do about it, one sentence */
 };
 
 /* The stream form, for a trace arriving line by line: fixed state (one
@@ -81,6 +86,9 @@ int traceexplain_file(const char *path, struct traceexplain *out, char *err, siz
 
 /* "held-by", "preempted-by", "late-irq-idle", "late-irq-busy", "unknown". */
 const char *traceexplain_kind_name(enum traceexplain_kind k);
+/* The header line a saved trace starts with to say which tracers its
+ * kernel offered (run --break writes it; traceexplain reads it). */
+#define TRACEEXPLAIN_TRACERS_LINE "# sqwave available_tracers:"
 
 /* A kernel priority as sched_switch prints it (prio=9: lower is higher) in
  * the words chrt and the board file use: "RT priority 90" (0..98: 99 - prio),

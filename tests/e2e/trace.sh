@@ -40,6 +40,24 @@ test_stop_on_break_saves_the_trace_with_the_marker_and_exits_1() {
 	grep -q "tracing_mark_write: sqwave: break at edge #0 (intended [0-9]* ns): wake latency" \
 		"$TMP/s.sqwlog.break-1.trace" || fail "no marker in the trace" || return 1
 	[ "$(cat $TRACEFS/tracing_on)" = "$before" ] || fail "top-level tracing_on changed" || return 1
+	# the saved trace starts with this kernel's tracers, and the advice
+	# suggests irqsoff only where this kernel has it
+	# (the run's instance may offer fewer than the top level: blk is not
+	# offered in instances)
+	local first w
+	first=$(head -1 "$TMP/s.sqwlog.break-1.trace")
+	[ "${first#\# sqwave available_tracers: }" != "$first" ] && grep -qw nop <<< "$first" ||
+		fail "first line: $first" || return 1
+	for w in ${first#\# sqwave available_tracers: }; do
+		grep -qw -- "$w" $TRACEFS/available_tracers || fail "$w: not a tracer here" || return 1
+	done
+	"$SQWAVE" trace-explain "$TMP/s.sqwlog.break-1.trace" > "$TMP/x.out" ||
+		fail "trace-explain: $(cat "$TMP/x.out")" || return 1
+	grep -q "^what to do   [A-Z]" "$TMP/x.out" || fail "no advice: $(cat "$TMP/x.out")" || return 1
+	if ! grep -qw irqsoff $TRACEFS/available_tracers; then
+		! grep -q "trace.tracer=irqsoff to see" "$TMP/x.out" ||
+			fail "irqsoff suggested on a kernel without it: $(cat "$TMP/x.out")" || return 1
+	fi
 	# report says it failed, from the summary and from the log
 	local f
 	for f in "$TMP/s.json" "$TMP/s.sqwlog"; do
@@ -180,6 +198,7 @@ test_trace_explain_names_the_cause_of_a_saved_trace() {
 		return 1
 	out=$("$SQWAVE" trace-explain "$ROOT/tests/data/traces/idle-cpu-late-irq.trace")
 	grep -q "^cause        late-irq-idle +1838.917 us cpu=1" <<< "$out" || fail "$out" || return 1
+	grep -q "^what to do   Hold the CPU out of deep idle states" <<< "$out" || fail "$out" || return 1
 	"$SQWAVE" trace-explain "$ROOT/README.md" > /dev/null 2>&1
 	rc=$?
 	[ $rc -eq 2 ] || fail "README.md: exit $rc, expected 2 (not a trace)" || return 1

@@ -187,6 +187,69 @@ static void a_late_interrupt_on_a_busy_cpu_names_the_task_it_found(void **state)
 	assert_non_null(strstr(o.cause, "late-irq-busy stress-ng/60"));
 }
 
+/* The irqsoff tracer is suggested only where the traced kernel offers it
+ * (run --break writes the list at the top of the trace), else the kernel
+ * option that brings it; a trace that does not say gets the condition. */
+static void the_advice_suggests_only_a_tracer_the_traced_kernel_has(void **state)
+{
+	char *t = malloc(sizeof(busy_irq) + 128);
+	struct traceexplain o;
+
+	(void)state;
+	assert_non_null(t);
+	sprintf(t, TRACEEXPLAIN_TRACERS_LINE " function nop\n%s", busy_irq);
+	explain_str(t, &o);
+	assert_int_equal(o.kind, TRACEEXPLAIN_LATE_IRQ_BUSY);
+	assert_string_equal(o.tracers, "function nop");
+	assert_null(strstr(o.todo, "trace.tracer=irqsoff"));
+	assert_non_null(strstr(o.todo, "no irqsoff tracer (it offers: function nop)"));
+	assert_non_null(strstr(o.todo, "CONFIG_IRQSOFF_TRACER"));
+	assert_non_null(strstr(o.todo, "Move stress-ng off CPU 1"));
+
+	sprintf(t, TRACEEXPLAIN_TRACERS_LINE " hwlat irqsoff function nop\n%s", busy_irq);
+	explain_str(t, &o);
+	assert_non_null(strstr(o.todo, "with --break and trace.tracer=irqsoff to see"));
+	assert_null(strstr(o.todo, "no irqsoff"));
+
+	/* "irqsoff" inside another tracer's name is not irqsoff */
+	sprintf(t, TRACEEXPLAIN_TRACERS_LINE " preemptirqsoff nop\n%s", busy_irq);
+	explain_str(t, &o);
+	assert_non_null(strstr(o.todo, "no irqsoff tracer"));
+
+	explain_str(busy_irq, &o);
+	assert_string_equal(o.tracers, "");
+	assert_non_null(strstr(o.todo, "where the kernel has that tracer"));
+	assert_null(strstr(o.text, "irqsoff"));
+	free(t);
+}
+
+/* Every kind ends in something to do, naming the task, its pid and the
+ * RT thread's priority as chrt takes them. */
+static void every_explanation_says_what_to_do(void **state)
+{
+	struct traceexplain o;
+	char err[256];
+
+	(void)state;
+	explain_str(higher_prio, &o);
+	assert_int_equal(o.kind, TRACEEXPLAIN_PREEMPTED_BY);
+	assert_non_null(strstr(o.todo, "Move that interrupt off CPU"));
+	assert_non_null(strstr(o.todo, "chrt -f -p N 50, with N under rt.priority 90"));
+
+	assert_int_equal(traceexplain_file(PREEMPTED, &o, err, sizeof(err)), 0);
+	assert_int_equal(o.kind, TRACEEXPLAIN_HELD_BY);
+	assert_non_null(strstr(o.todo, "keep git off CPU 1"));
+	assert_non_null(strstr(o.todo, "could not preempt"));
+
+	assert_int_equal(traceexplain_file(IDLE, &o, err, sizeof(err)), 0);
+	assert_int_equal(o.kind, TRACEEXPLAIN_LATE_IRQ_IDLE);
+	assert_non_null(strstr(o.todo, "virtual machine"));
+
+	explain_str("garbage\n", &o);
+	assert_int_equal(o.kind, TRACEEXPLAIN_UNKNOWN);
+	assert_non_null(strstr(o.todo, "run again with --break"));
+}
+
 static void a_trace_without_a_marker_is_unknown_and_says_so(void **state)
 {
 	size_t len;
@@ -463,6 +526,8 @@ int main(void)
 		cmocka_unit_test(a_higher_priority_task_that_ran_first_is_named),
 		cmocka_unit_test(a_kernel_priority_is_said_as_chrt_says_it),
 		cmocka_unit_test(a_late_interrupt_on_a_busy_cpu_names_the_task_it_found),
+		cmocka_unit_test(the_advice_suggests_only_a_tracer_the_traced_kernel_has),
+		cmocka_unit_test(every_explanation_says_what_to_do),
 		cmocka_unit_test(a_trace_without_a_marker_is_unknown_and_says_so),
 		cmocka_unit_test(a_wrapped_trace_that_lost_the_timer_is_unknown),
 		cmocka_unit_test(a_trace_without_the_rt_thread_is_unknown),
