@@ -272,15 +272,21 @@ PY
 }
 
 # A run with hackbench (80 processes) and stress-ng, stopped by signal $1
-# after 3 s: no process of any load may be left afterwards.
+# once they run (waited for, up to 30 s): no process of any load may be
+# left afterwards.
 stop_by_signal() {
 	local sig=$1 pid pids rc
 	"$SQWAVE" run --board "$BOARD" --duration 60s --quiet --cpu 1 --load hackbench \
 		--load stress-ng:--cpu:1:--quiet --log "$TMP/$sig.sqwlog" > "$TMP/$sig.out" \
 		2> "$TMP/$sig.err" &
 	pid=$!
-	sleep 3
-	pids=$(descendants $pid)
+	# until hackbench has forked its children (seconds on a loaded machine)
+	local i
+	for i in $(seq 150); do
+		pids=$(descendants $pid)
+		[ "$(echo "$pids" | wc -w)" -ge 20 ] && break
+		sleep 0.2
+	done
 	[ "$(echo "$pids" | wc -w)" -ge 20 ] || fail "expected hackbench's children, saw: $pids $(cat "$TMP/$sig.err")" ||
 		{ kill -KILL $pid; return 1; }
 	kill "-$sig" $pid
