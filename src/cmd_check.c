@@ -15,17 +15,15 @@
 #include "cfgpath.h"
 #include "check.h"
 #include "check_gpio.h"
+#include "check_run.h"
 #include "check_sys.h"
 #include "cmd.h"
 #include "cmdline.h"
 #include "config.h"
 #include "edge.h"
-#include "edgelog.h"
-#include "edgestats.h"
 #include "gpio_out.h"
 #include "json.h"
 #include "print.h"
-#include "stats.h"
 #include "sysinfo.h"
 #include "units.h"
 
@@ -42,11 +40,10 @@ struct check_opts {
 
 /* What the short run gave. */
 struct check_run {
-	bool done;
+	bool done, judged;
 	int exit_code;
 	char log[PATH_MAX];
-	uint64_t edges, missed;
-	int64_t tmin_ns, tmax_ns, tmin_lo_ns, tmax_hi_ns, wake_p99_ns, wake_max_ns;
+	struct check_run_fig fig;
 };
 
 static void check_usage(FILE *f)
@@ -232,46 +229,6 @@ int cmd_check_preflight(const struct config *c, const char *board_path,
 
 /* ---- --run --------------------------------------------------------------------------- */
 
-/* Read back the run's log, through the same statistics the run uses. */
-static int run_read_log(struct check_run *cr, char *err, size_t errlen)
-{
-	const struct edgestats_result *res;
-	struct edgelog_reader *lr;
-	struct edgestats *st;
-	enum edgelog_status s;
-	struct edge_rec e;
-	int got;
-
-	lr = edgelog_reader_open(cr->log, &s, err, errlen);
-	if (!lr)
-		return -1;
-	st = edgestats_new((int64_t)edgelog_reader_meta(lr)->half_period_ns);
-	if (!st) {
-		edgelog_reader_close(lr);
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	while ((got = edgelog_reader_next(lr, &e)) == 1)
-		edgestats_add(st, &e);
-	edgelog_reader_close(lr);
-	if (got < 0) {
-		edgestats_free(st);
-		snprintf(err, errlen, "%.400s: read error", cr->log);
-		return -1;
-	}
-	res = edgestats_result(st);
-	cr->edges = res->edges;
-	cr->missed = res->missed_periods;
-	cr->tmin_ns = res->width[EDGESTATS_ANY].tmin.width_ns;
-	cr->tmax_ns = res->width[EDGESTATS_ANY].tmax.width_ns;
-	cr->tmin_lo_ns = res->width[EDGESTATS_ANY].tmin_bound.lo_ns;
-	cr->tmax_hi_ns = res->width[EDGESTATS_ANY].tmax_bound.hi_ns;
-	cr->wake_p99_ns = stats_hist_percentile(&res->wake, 99);
-	cr->wake_max_ns = res->wake.m.n ? res->wake.m.max : 0;
-	edgestats_free(st);
-	return 0;
-}
-
 /*
  * A short run through `sqwave run` itself (the same code, in this process):
  * the board, profile and every command-line setting of the check, then the
@@ -362,20 +319,12 @@ static void check_run(struct check_report *r, const struct config *c,
 		check_why(f, "its messages above say why");
 		return;
 	}
-	if (run_read_log(cr, err, sizeof(err))) {
+	if (check_run_read_log(cr->log, c, &cr->fig, err, sizeof(err))) {
 		check_incomplete(r, "cannot read the run's log: %s", err);
 		return;
 	}
-	f = check_add(r, cr->exit_code == SQW_EXIT_OK ? CHECK_PASS : CHECK_FAIL, "run.verdict",
-		      "this board gives Tmin/Tmax %s/%s us today (bounds %s/%s us; wake "
-		      "p99/max %s/%s us; %" PRIu64 " missed periods; %" PRIu64 " edges in %s)%s",
-		      UNITS_US(cr->tmin_ns), UNITS_US(cr->tmax_ns), UNITS_US(cr->tmin_lo_ns),
-		      UNITS_US(cr->tmax_hi_ns), UNITS_US(cr->wake_p99_ns),
-		      UNITS_US(cr->wake_max_ns), cr->missed, cr->edges, dur,
-		      cr->exit_code == SQW_EXIT_OK ? "" : ": the profile's limits are violated");
-	check_why(f, "log %s; `sqwave analyze %s` for the worst edges", cr->log, cr->log);
-	if (cr->exit_code != SQW_EXIT_OK)
-		check_fix(f, "the run's summary above names each violated limit");
+	cr->judged = true;
+	check_run_judge(r, c, cr->exit_code, &cr->fig, cr->log, dur);
 }
 
 /* ---- JSON ------------------------------------------------------------------------------ */
@@ -423,14 +372,19 @@ static void check_doc(struct json_writer *w, const void *ctx)
 		json_kv_string(w, "log", cr->log);
 		json_kv_int(w, "exit_code", cr->exit_code);
 		json_kv_int(w, "duration_ns", o->run_ns);
-		json_kv_uint(w, "edges", cr->edges);
-		json_kv_uint(w, "missed_periods", cr->missed);
-		json_kv_int(w, "tmin_ns", cr->tmin_ns);
-		json_kv_int(w, "tmax_ns", cr->tmax_ns);
-		json_kv_int(w, "tmin_bound_ns", cr->tmin_lo_ns);
-		json_kv_int(w, "tmax_bound_ns", cr->tmax_hi_ns);
-		json_kv_int(w, "wake_p99_ns", cr->wake_p99_ns);
-		json_kv_int(w, "wake_max_ns", cr->wake_max_ns);
+		json_kv_string(w, "verdict", !cr->judged ? NULL
+			       : cr->exit_code == SQW_EXIT_LIMIT || cr->fig.verdict == VERDICT_FAIL
+			       ? "FAIL" : cr->fig.verdict == VERDICT_NO_LIMITS ? "NO LIMITS" : "PASS");
+		json_kv_bool(w, "limits_set", cr->judged && cr->fig.verdict != VERDICT_NO_LIMITS);
+		json_kv_uint(w, "edges", cr->fig.edges);
+		json_kv_uint(w, "missed_periods", cr->fig.missed);
+		json_kv_uint(w, "pulses_far", cr->fig.far);
+		json_kv_int(w, "tmin_ns", cr->fig.tmin_ns);
+		json_kv_int(w, "tmax_ns", cr->fig.tmax_ns);
+		json_kv_int(w, "tmin_bound_ns", cr->fig.tmin_lo_ns);
+		json_kv_int(w, "tmax_bound_ns", cr->fig.tmax_hi_ns);
+		json_kv_int(w, "wake_p99_ns", cr->fig.wake_p99_ns);
+		json_kv_int(w, "wake_max_ns", cr->fig.wake_max_ns);
 		json_object_end(w);
 	} else {
 		json_kv_null(w, "run");

@@ -98,21 +98,46 @@ test_the_loopback_test_tells_unwired_from_wrongly_wired_and_lossy() {
 		fail "$(grep loopback.wired "$TMP/w3.out")" || return 1
 }
 
-test_check_run_ends_with_the_boards_tmin_tmax_today() {
+test_check_run_without_limits_says_no_limits_never_pass() {
 	(cd "$TMP" && "$SQWAVE" check --board "$BOARD" --run 1s --json "$TMP/r.json" \
 		> "$TMP/r.out" 2> "$TMP/r.err")
 	local rc=$?
 	[ $rc -eq 0 ] || fail "exit $rc: $(tail -5 "$TMP/r.out" "$TMP/r.err")" || return 1
-	grep -q "^PASS run.verdict .*this board gives Tmin/Tmax [0-9.]*/[0-9.]* us today" "$TMP/r.out" ||
+	grep -q "^WARN run.verdict .*NO LIMITS: this board gave Tmin/Tmax [0-9.]*/[0-9.]* us .*today; \(what broke: \|nothing broke\)" "$TMP/r.out" ||
 		fail "$(grep run.verdict "$TMP/r.out")" || return 1
+	grep -q "^PASS run.verdict" "$TMP/r.out" && fail "a run without limits passed" && return 1
 	grep -q "==== sqwave summary ====" "$TMP/r.out" || fail "the run's summary" || return 1
 	python3 - "$TMP/r.json" "$TMP" <<'PY' || return 1
 import json, os, sys
 d = json.load(open(sys.argv[1]))
 r = d["run"]
 assert r["exit_code"] == 0 and r["edges"] > 1000 and 0 < r["tmin_ns"] <= r["tmax_ns"], r
+assert r["verdict"] == "NO LIMITS" and r["limits_set"] is False, r
+assert isinstance(r["pulses_far"], int), r
+f = [f for f in d["findings"] if f["id"] == "run.verdict"][0]
+assert f["status"] == "WARN", f
 assert os.path.exists(os.path.join(sys.argv[2], r["log"])), r["log"]
 PY
+	# --strict: a run without limits is not a pass either
+	(cd "$TMP" && "$SQWAVE" check --board "$BOARD" --run 200ms --strict > "$TMP/rs.out" 2>&1)
+	[ $? -eq 1 ] || fail "--strict without limits: exit not 1" || return 1
+}
+
+test_check_run_judges_by_the_limits_set_and_names_them() {
+	(cd "$TMP" && "$SQWAVE" check --board "$BOARD" --run 500ms --tmin 1us --tmax 10s \
+		--json "$TMP/l.json" > "$TMP/l.out" 2>&1)
+	local rc=$?
+	[ $rc -eq 0 ] || fail "exit $rc: $(grep run.verdict "$TMP/l.out")" || return 1
+	grep -q "^PASS run.verdict .*within limits.tmin 1us (command line), limits.tmax 10s (command line); this board gives Tmin/Tmax" "$TMP/l.out" ||
+		fail "$(grep run.verdict "$TMP/l.out")" || return 1
+	python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["run"]
+assert r["verdict"] == "PASS" and r["limits_set"] is True, r' "$TMP/l.json" || return 1
+	# a limit no pulse can keep: FAIL, with the violation, exit 1
+	(cd "$TMP" && "$SQWAVE" check --board "$BOARD" --run 300ms --tmax 400us > "$TMP/f.out" 2>&1)
+	rc=$?
+	[ $rc -eq 1 ] || fail "exit $rc, expected 1" || return 1
+	grep -q "^FAIL run.verdict .*above limits.tmax 400.000 us; this board gave" "$TMP/f.out" ||
+		fail "$(grep -A2 run.verdict "$TMP/f.out")" || return 1
 }
 
 test_json_to_stdout_keeps_the_text_off_it() {
