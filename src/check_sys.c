@@ -13,7 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check_detect.h"
 #include "edge.h"
+#include "msgbuf.h"
 #include "rtsetup.h"
 #include "sysinfo.h"
 
@@ -328,6 +330,115 @@ static void chk_preempt_rt(struct check_report *r, struct sysctx *x)
 		  "kernel against 414/584 us with PREEMPT_RT (500 us half period)");
 	check_fix(f, "boot a PREEMPT_RT kernel (Debian: linux-image-rt-*; Yocto BSPs: the "
 		  "-rt kernel, e.g. Digi's DISTRO_FEATURES += \"rt\" or ST's X-LINUX-RT)");
+}
+
+/* DMI names that only virtual machines carry (systemd-detect-virt's list,
+ * the ones that name a hypervisor or its firmware). */
+static const char *dmi_hypervisor(const char *s)
+{
+	static const char *const names[] = { "QEMU", "KVM", "VMware", "VirtualBox", "innotek",
+					     "Xen", "Bochs", "Parallels", "BHYVE", "Amazon EC2",
+					     "Google Compute Engine", "OpenStack", "Virtual Machine",
+					     "Apple Virtualization", NULL };
+	size_t i;
+
+	for (i = 0; s[0] && names[i]; i++)
+		if (strstr(s, names[i]))
+			return names[i];
+	return NULL;
+}
+
+/* Whether "@word" is a whole word of the first "@key" line of a
+ * /proc/cpuinfo-style file: 1 yes, 0 no, -1 no such line (not x86). */
+static int cpuinfo_flag(const char *root, const char *key, const char *word)
+{
+	char path[4096], line[4096];
+	size_t kl = strlen(key), wl = strlen(word);
+	int ret = -1;
+	FILE *f;
+
+	if (!sysinfo_path(root, "proc/cpuinfo", path, sizeof(path)) || !(f = sysinfo_fopen(path)))
+		return -1;
+	while (ret < 0 && fgets(line, sizeof(line), f)) {
+		char *p = line, *v;
+
+		if (strncmp(line, key, kl) || !(v = strchr(line, ':')))
+			continue;
+		for (p = line + kl; p < v && (*p == ' ' || *p == '\t'); p++)
+			;
+		if (p != v)
+			continue;
+		ret = 0;
+		for (p = v + 1; (p = strstr(p, word)); p += wl)
+			if (p[-1] == ' ' && (p[wl] == ' ' || p[wl] == '\n' || !p[wl]))
+				ret = 1;
+	}
+	fclose(f);
+	return ret;
+}
+
+/* A virtual machine, from what a guest can see of its hypervisor: x86's
+ * cpuinfo flag, /sys/hypervisor, DMI names, the device tree. */
+static void chk_hypervisor(struct check_report *r, struct sysctx *x)
+{
+	char seen[CHECK_TEXT - 64] = "", read[256] = "", buf[128], path[4096];
+	struct detect_machine m;
+	struct check_finding *f;
+	const char *name;
+	int flag, i;
+
+	flag = cpuinfo_flag(x->p->root, "flags", "hypervisor");
+	if (flag >= 0)
+		msgbuf_add(read, sizeof(read), "%scpuinfo flags", read[0] ? ", " : "");
+	if (flag > 0)
+		msgbuf_add(seen, sizeof(seen), "%s/proc/cpuinfo has the hypervisor flag",
+			   seen[0] ? "; " : "");
+	if (sysinfo_read_line(x->p->root, "sys/hypervisor/type", buf, sizeof(buf)) == 0 &&
+	    buf[0]) {
+		msgbuf_add(read, sizeof(read), "%s/sys/hypervisor", read[0] ? ", " : "");
+		msgbuf_add(seen, sizeof(seen), "%s/sys/hypervisor/type is \"%s\"",
+			   seen[0] ? "; " : "", buf);
+	}
+	detect_machine_read(x->p->root, &m);
+	if (m.dmi_vendor[0] || m.dmi_product[0] || m.dmi_board[0])
+		msgbuf_add(read, sizeof(read), "%sDMI", read[0] ? ", " : "");
+	if ((name = dmi_hypervisor(m.dmi_vendor)) || (name = dmi_hypervisor(m.dmi_product)) ||
+	    (name = dmi_hypervisor(m.dmi_board)))
+		msgbuf_add(seen, sizeof(seen), "%sDMI names %s (vendor \"%s\", product \"%s\")",
+			   seen[0] ? "; " : "", name, m.dmi_vendor, m.dmi_product);
+	if (m.ncompatible)
+		msgbuf_add(read, sizeof(read), "%sdevice tree", read[0] ? ", " : "");
+	for (i = 0; i < m.ncompatible; i++)
+		if (!strcmp(m.compatible[i], "linux,dummy-virt"))
+			msgbuf_add(seen, sizeof(seen), "%sdevice-tree compatible \"linux,dummy-virt\" "
+				   "(QEMU's virt board)", seen[0] ? "; " : "");
+	if ((sysinfo_path(x->p->root, "proc/device-tree/hypervisor/compatible", path,
+			  sizeof(path)) && access(path, F_OK) == 0) ||
+	    (sysinfo_path(x->p->root, "sys/firmware/devicetree/base/hypervisor/compatible", path,
+			  sizeof(path)) && access(path, F_OK) == 0))
+		msgbuf_add(seen, sizeof(seen), "%sthe device tree has a /hypervisor node",
+			   seen[0] ? "; " : "");
+	if (seen[0]) {
+		f = check_add(r, CHECK_WARN, "host.hypervisor", "a virtual machine: %s", seen);
+		check_why(f, "the hypervisor is then the usual latency source: it runs this "
+			  "guest's CPUs as threads among its own work, so a vCPU preempted on "
+			  "the host, an emulated timer or interrupt, or a VM exit delays the "
+			  "edge, and no setting inside the guest removes that. The figures "
+			  "describe the host as much as the board");
+		check_fix(f, "measure on the board itself for results that stand for it; for a "
+			  "VM that must be real-time: a PREEMPT_RT host, each vCPU thread pinned "
+			  "to its own isolated host CPU and run SCHED_FIFO (the realtime KVM "
+			  "tuning), and the guest's rt.cpu on that vCPU");
+		return;
+	}
+	if (!read[0]) {
+		f = check_add(r, CHECK_SKIP, "host.hypervisor", "cannot tell: no cpuinfo flags, "
+			      "/sys/hypervisor, DMI names or device tree under %s", x->p->root);
+		check_fix(f, "on ARM boards without a device tree in /proc, "
+			  "systemd-detect-virt says whether this is a VM");
+		return;
+	}
+	check_add(r, CHECK_PASS, "host.hypervisor", "no sign of a hypervisor (read: %s)", read);
 }
 
 static void chk_hrtimers(struct check_report *r, struct sysctx *x)
@@ -1285,6 +1396,7 @@ static const struct {
 	void (*fn)(struct check_report *r, struct sysctx *x);
 } checks[] = {
 	{ "kernel.preempt_rt", chk_preempt_rt },
+	{ "host.hypervisor", chk_hypervisor },
 	{ "kernel.hrtimers", chk_hrtimers },
 	{ "kernel.clocksource", chk_clocksource },
 	{ "sched.rt_runtime", chk_rt_runtime },

@@ -68,6 +68,20 @@ assert d["counts"]["fail"] == 0 and d["run"] is None
 PY
 }
 
+test_a_virtual_machine_is_a_finding_read_through_the_root() {
+	local r
+	r=$(fake_root)
+	printf 'processor\t: 0\nflags\t\t: fpu vme hypervisor\n' > "$r/proc/cpuinfo"
+	"$SQWAVE" check --board "$BOARD" --root "$r" --cpu 1 > "$TMP/v.out" 2>&1
+	grep -q "^WARN host.hypervisor .*a virtual machine: /proc/cpuinfo has the hypervisor flag" "$TMP/v.out" ||
+		fail "$(grep hypervisor "$TMP/v.out")" || return 1
+	grep -A2 "^WARN host.hypervisor" "$TMP/v.out" | grep -q "fix: measure on the board itself" || return 1
+	printf 'processor\t: 0\nflags\t\t: fpu vme\n' > "$r/proc/cpuinfo"
+	"$SQWAVE" check --board "$BOARD" --root "$r" --cpu 1 > "$TMP/v2.out" 2>&1
+	grep -q "^PASS host.hypervisor .*no sign of a hypervisor (read: cpuinfo flags)" "$TMP/v2.out" ||
+		fail "$(grep hypervisor "$TMP/v2.out")" || return 1
+}
+
 test_strict_fails_on_a_warning() {
 	"$SQWAVE" check --board "$BOARD" --root "$(fake_root)" --cpu 1 --strict > "$TMP/s.out" 2>&1
 	local rc=$?

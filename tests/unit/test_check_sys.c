@@ -122,6 +122,20 @@ static const struct check_finding *run1(const char *id)
 			 check_status_name(st), (text)); \
 } while (0)
 
+/* @len bytes of @data (NULs included) to @rel. */
+static void put_bytes(const char *rel, const char *data, size_t len)
+{
+	char path[512];
+	FILE *f;
+
+	put(rel, "");
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	fclose(f);
+}
+
 /* ---- kernel ---------------------------------------------------------------- */
 
 static void preempt_rt_is_read_from_sys_kernel_realtime(void **state)
@@ -597,6 +611,55 @@ static void a_chip_behind_i2c_spi_or_usb_is_recognised_from_sysfs(void **state)
 	assert_null(check_gpiochip_bus(root, "gpiochip9"));
 }
 
+/* ---- the hypervisor ---------------------------------------------------------- */
+
+static void the_cpuinfo_hypervisor_flag_means_a_virtual_machine(void **state)
+{
+	(void)state;
+	put("proc/cpuinfo", "processor\t: 0\nflags\t\t: fpu vme de hypervisor lahf_lm\n\n"
+	    "processor\t: 1\nflags\t\t: fpu vme de hypervisor lahf_lm\n");
+	assert_finding("host.hypervisor", CHECK_WARN, "/proc/cpuinfo has the hypervisor flag");
+	assert_non_null(strstr(run1("host.hypervisor")->why, "usual latency source"));
+	assert_non_null(strstr(run1("host.hypervisor")->fix, "isolated host CPU"));
+}
+
+static void a_bare_x86_machine_shows_no_hypervisor_and_says_what_was_read(void **state)
+{
+	(void)state;
+	/* a flag that only starts like it is not it */
+	put("proc/cpuinfo", "processor\t: 0\nflags\t\t: fpu hypervisorx vme\n");
+	put("sys/class/dmi/id/sys_vendor", "Dell Inc.\n");
+	put("sys/class/dmi/id/product_name", "OptiPlex 7090\n");
+	assert_finding("host.hypervisor", CHECK_PASS, "no sign of a hypervisor (read: cpuinfo "
+		       "flags, DMI)");
+}
+
+static void qemus_virt_board_and_dmi_names_mean_a_virtual_machine(void **state)
+{
+	(void)state;
+	/* the emulated ARM board: no cpuinfo flags line, its device tree says */
+	put("proc/cpuinfo", "processor\t: 0\nFeatures\t: half thumb fastmult vfp\n");
+	put_bytes("proc/device-tree/compatible", "linux,dummy-virt\0", 17);
+	assert_finding("host.hypervisor", CHECK_WARN, "device-tree compatible \"linux,dummy-virt\"");
+	del("proc/device-tree/compatible");
+	put_bytes("proc/device-tree/compatible", "st,stm32mp135f-dk\0st,stm32mp135\0", 32);
+	assert_finding("host.hypervisor", CHECK_PASS, "read: device tree");
+	put("sys/class/dmi/id/sys_vendor", "QEMU\n");
+	put("sys/class/dmi/id/product_name", "Standard PC (Q35 + ICH9, 2009)\n");
+	assert_finding("host.hypervisor", CHECK_WARN, "DMI names QEMU");
+	put("sys/class/dmi/id/sys_vendor", "Microsoft Corporation\n");
+	put("sys/class/dmi/id/product_name", "Virtual Machine\n");
+	assert_finding("host.hypervisor", CHECK_WARN, "DMI names Virtual Machine");
+	put("sys/hypervisor/type", "xen\n");
+	assert_finding("host.hypervisor", CHECK_WARN, "/sys/hypervisor/type is \"xen\"");
+}
+
+static void with_nothing_to_read_the_hypervisor_check_is_skipped(void **state)
+{
+	(void)state;
+	assert_finding("host.hypervisor", CHECK_SKIP, "cannot tell");
+}
+
 static void a_root_without_proc_cannot_be_checked(void **state)
 {
 	char path[512];
@@ -656,6 +719,10 @@ int main(void)
 		T(cpu_lists_parse_as_the_kernel_writes_them),
 		T(the_last_of_a_repeated_kernel_parameter_counts),
 		T(a_chip_behind_i2c_spi_or_usb_is_recognised_from_sysfs),
+		T(the_cpuinfo_hypervisor_flag_means_a_virtual_machine),
+		T(a_bare_x86_machine_shows_no_hypervisor_and_says_what_was_read),
+		T(qemus_virt_board_and_dmi_names_mean_a_virtual_machine),
+		T(with_nothing_to_read_the_hypervisor_check_is_skipped),
 		T(a_root_without_proc_cannot_be_checked),
 		T(every_check_runs_on_a_sparse_tree_without_crashing),
 	};
