@@ -34,6 +34,7 @@ struct sysctx {
 	char cmdline[4096];
 	struct check_cpuset online;
 	int ncpus;                    /* online CPUs */
+	bool online_known;            /* read from sys/devices/system/cpu/online */
 	int possible;                 /* highest possible CPU + 1 */
 	struct check_cpuset isolated, nohz, rcu, irqaff;
 	bool has_isolated, has_nohz, has_rcu, has_irqaff;
@@ -274,6 +275,8 @@ static void ctx_read(struct sysctx *x, const struct check_sys_params *p)
 	    check_cpuset_parse(buf, x->possible, &x->online) || !check_cpuset_count(&x->online)) {
 		memset(&x->online, 0, sizeof(x->online));
 		cpuset_add(&x->online, 0);
+	} else {
+		x->online_known = true;
 	}
 	x->ncpus = check_cpuset_count(&x->online);
 	if (x->possible < x->ncpus)
@@ -306,6 +309,30 @@ static void rt_cpus(const struct sysctx *x, struct check_cpuset *set)
 	}
 }
 
+/* A "one CPU" verdict needs the CPU count read, not defaulted: SKIP when
+ * the root has no online list (a tree without it). True if skipped. */
+static bool one_cpu_unknown(struct check_report *r, const struct sysctx *x, const char *id)
+{
+	if (x->ncpus != 1 || x->online_known)
+		return false;
+	check_add(r, CHECK_SKIP, id, "how many CPUs are online is unknown: no "
+		  "/sys/devices/system/cpu/online under %s", x->p->root);
+	return true;
+}
+
+/* In a copied tree, a file that is not there may just not have been
+ * copied: SKIP, naming it, instead of the live system's "absent means
+ * none". True if skipped. */
+static bool tree_lacks(struct check_report *r, const struct sysctx *x, const char *id,
+		       const char *what)
+{
+	if (!x->p->tree)
+		return false;
+	check_add(r, CHECK_SKIP, id, "no %s in the tree under %s: absent on that machine, or "
+		  "not copied (cannot tell)", what, x->p->root);
+	return true;
+}
+
 /* ---- kernel and scheduler --------------------------------------------------------- */
 
 static void chk_preempt_rt(struct check_report *r, struct sysctx *x)
@@ -314,6 +341,12 @@ static void chk_preempt_rt(struct check_report *r, struct sysctx *x)
 	struct check_finding *f;
 
 	sysinfo_read_line(x->p->root, "proc/sys/kernel/version", version, sizeof(version));
+	if (!version[0] && sysinfo_read_line(x->p->root, "sys/kernel/realtime", rt, sizeof(rt))) {
+		check_add(r, CHECK_SKIP, "kernel.preempt_rt", "cannot tell: no "
+			  "/proc/sys/kernel/version and no /sys/kernel/realtime under %s",
+			  x->p->root);
+		return;
+	}
 	if (sysinfo_preempt_rt(x->p->root, version)) {
 		bool flag = sysinfo_read_line(x->p->root, "sys/kernel/realtime", rt, sizeof(rt)) == 0;
 
@@ -596,10 +629,14 @@ static void chk_timer_migration(struct check_report *r, struct sysctx *x)
 	long v;
 
 	if (read_long(x->p->root, "proc/sys/kernel/timer_migration", &v)) {
+		if (tree_lacks(r, x, "sched.timer_migration", "proc/sys/kernel/timer_migration"))
+			return;
 		check_add(r, CHECK_SKIP, "sched.timer_migration", "no "
 			  "/proc/sys/kernel/timer_migration (kernel without NO_HZ)");
 		return;
 	}
+	if (v != 0 && x->p->cpu >= 0 && one_cpu_unknown(r, x, "sched.timer_migration"))
+		return;
 	if (v == 0 || x->ncpus == 1 || x->p->cpu < 0) {
 		f = check_add(r, CHECK_PASS, "sched.timer_migration", "%ld%s", v,
 			      v == 0 ? ": timers stay on the CPU that armed them" :
@@ -621,6 +658,8 @@ static void chk_pinned(struct check_report *r, struct sysctx *x)
 	struct check_finding *f;
 	int c = x->p->cpu;
 
+	if (one_cpu_unknown(r, x, "cpu.pinned"))
+		return;
 	if (c < 0) {
 		if (x->ncpus == 1) {
 			check_add(r, CHECK_PASS, "cpu.pinned", "not pinned; one CPU online");
@@ -668,6 +707,8 @@ static void chk_isolcpus(struct check_report *r, struct sysctx *x)
 	struct check_finding *f;
 	int c = x->p->cpu, last = 0, i;
 
+	if (one_cpu_unknown(r, x, "cpu.isolcpus"))
+		return;
 	for (i = 0; i < 1024; i++)
 		if (check_cpuset_has(&x->online, i))
 			last = i;
@@ -706,6 +747,8 @@ static void chk_isolcpus(struct check_report *r, struct sysctx *x)
  * machine with more than one CPU. Returns true if the check applies. */
 static bool pinned_multi(struct check_report *r, struct sysctx *x, const char *id)
 {
+	if (one_cpu_unknown(r, x, id))
+		return false;
 	if (x->ncpus == 1) {
 		check_add(r, CHECK_PASS, id, "one CPU: not applicable");
 		return false;
@@ -890,7 +933,7 @@ static void chk_rt_tasks(struct check_report *r, struct sysctx *x)
 {
 	char path[4096], pid_rel[600], list[CHECK_TEXT - 64] = "", brief[256] = "";
 	struct check_cpuset mine, theirs;
-	int nlisted = 0, nmore = 0, nbrief = 0, scanned = 0;
+	int nlisted = 0, nmore = 0, nbrief = 0, scanned = 0, nread = 0;
 	struct check_finding *f;
 	struct dirent *de, *te;
 	DIR *proc, *tasks;
@@ -918,6 +961,7 @@ static void chk_rt_tasks(struct check_report *r, struct sysctx *x)
 			scanned++;
 			if (read_task(x->p->root, de->d_name, te->d_name, &t))
 				continue;
+			nread++;
 			/* SCHED_FIFO 1, SCHED_RR 2, SCHED_DEADLINE 6 (above every RT task) */
 			above = t.policy == 6 ||
 				((t.policy == 1 || t.policy == 2) && t.prio >= x->p->priority);
@@ -953,6 +997,13 @@ static void chk_rt_tasks(struct check_report *r, struct sysctx *x)
 		closedir(tasks);
 	}
 	closedir(proc);
+	if (!nread) {
+		/* not even this process: a tree without /proc/PID, or a hidepid mount */
+		check_add(r, CHECK_SKIP, "sched.rt_tasks", "no task could be read under %s/proc "
+			  "(no /proc/PID/task/TID/stat): the other RT tasks are unknown",
+			  x->p->root);
+		return;
+	}
 	if (!nlisted) {
 		f = check_add(r, CHECK_PASS, "sched.rt_tasks", "no task at or above SCHED_FIFO "
 			      "%d on the RT thread's CPUs%s%s%s", x->p->priority,
@@ -976,19 +1027,29 @@ static void chk_irqbalance(struct check_report *r, struct sysctx *x)
 	struct check_finding *f;
 	struct dirent *de;
 	DIR *proc;
-	int pid = 0, c = x->p->cpu;
+	int pid = 0, c = x->p->cpu, nread = 0;
 
 	if (sysinfo_path(x->p->root, "proc", path, sizeof(path)) && (proc = opendir(path))) {
 		while (!pid && (de = readdir(proc))) {
 			if (!is_digits(de->d_name))
 				continue;
 			snprintf(rel, sizeof(rel), "proc/%s/comm", de->d_name);
-			if (sysinfo_read_line(x->p->root, rel, comm, sizeof(comm)) == 0 &&
-			    !strcmp(comm, "irqbalance"))
+			if (sysinfo_read_line(x->p->root, rel, comm, sizeof(comm)))
+				continue;
+			nread++;
+			if (!strcmp(comm, "irqbalance"))
 				pid = atoi(de->d_name);
 		}
 		closedir(proc);
 	}
+	if (!nread) {
+		check_add(r, CHECK_SKIP, "irq.irqbalance", "no process could be read under "
+			  "%s/proc (no /proc/PID/comm): whether irqbalance runs is unknown",
+			  x->p->root);
+		return;
+	}
+	if (pid && x->ncpus == 1 && one_cpu_unknown(r, x, "irq.irqbalance"))
+		return;
 	if (!pid) {
 		check_add(r, CHECK_PASS, "irq.irqbalance", "not running");
 		return;
@@ -1050,6 +1111,8 @@ static void chk_governor(struct check_report *r, struct sysctx *x)
 			snprintf(bad + used, sizeof(bad) - used, "%scpu%d %s at %s kHz (max %s)",
 				 used ? ", " : "", i, gov, cur, max);
 	}
+	if (!seen && tree_lacks(r, x, "power.governor", "cpufreq governor"))
+		return;
 	if (!seen) {
 		f = check_add(r, CHECK_PASS, "power.governor", "no cpufreq: the CPU clock does "
 			      "not change");
@@ -1097,6 +1160,8 @@ static void chk_cpuidle(struct check_report *r, struct sysctx *x)
 		if (!dis && lat > worst)
 			worst = lat;
 	}
+	if (!k && tree_lacks(r, x, "power.cpuidle", "cpuidle state"))
+		return;
 	if (!k) {
 		f = check_add(r, CHECK_PASS, "power.cpuidle", "no cpuidle states on CPU %d",
 			      cpu);
@@ -1132,6 +1197,13 @@ static void chk_dma_latency(struct check_report *r, struct sysctx *x)
 	if (x->p->dma_latency_us < 0) {
 		check_add(r, CHECK_SKIP, "power.dma_latency", "rt.dma_latency = -1: the run "
 			  "leaves /dev/cpu_dma_latency alone");
+		return;
+	}
+	if (x->p->tree) {
+		f = check_add(r, CHECK_SKIP, "power.dma_latency", "not held: a device under a "
+			      "copied tree is not the running kernel's");
+		check_fix(f, "run check on the board itself: it holds /dev/cpu_dma_latency as "
+			  "the run does");
 		return;
 	}
 	if (!sysinfo_path(x->p->root, "dev/cpu_dma_latency", path, sizeof(path))) {
@@ -1171,6 +1243,8 @@ static void chk_thp(struct check_report *r, struct sysctx *x)
 
 	if (sysinfo_read_line(x->p->root, "sys/kernel/mm/transparent_hugepage/enabled", buf,
 			      sizeof(buf))) {
+		if (tree_lacks(r, x, "mem.thp", "transparent_hugepage/enabled"))
+			return;
 		check_add(r, CHECK_PASS, "mem.thp", "no transparent huge pages in this kernel");
 		return;
 	}
@@ -1447,6 +1521,19 @@ int check_sys_one(struct check_report *r, const struct check_sys_params *p, cons
 		return 0;
 	}
 	return -1;
+}
+
+void check_sys_host_read(const char *root, struct check_sys_host *h)
+{
+	struct check_cpuset set;
+	char buf[4096];
+
+	memset(h, 0, sizeof(*h));
+	sysinfo_read_line(root, "proc/sys/kernel/hostname", h->hostname, sizeof(h->hostname));
+	sysinfo_read_line(root, "proc/sys/kernel/osrelease", h->kernel, sizeof(h->kernel));
+	if (sysinfo_read_line(root, "sys/devices/system/cpu/online", buf, sizeof(buf)) == 0 &&
+	    check_cpuset_parse(buf, 1024, &set) == 0)
+		h->ncpus = check_cpuset_count(&set);
 }
 
 const char *check_gpiochip_bus(const char *root, const char *name)

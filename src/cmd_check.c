@@ -179,8 +179,9 @@ static int check_parse(struct config *c, int argc, char **argv, struct check_opt
 static void check_collect(struct check_report *r, const struct config *c, const char *root,
 			  bool timed, unsigned int edges, unsigned int writes)
 {
+	bool tree = !sysinfo_root_is_live(root);
 	struct check_sys_params sp = {
-		.root = root,
+		.root = root, .tree = tree,
 		.cpu = (int)config_int(c, CFG_RT_CPU),
 		.priority = (int)config_int(c, CFG_RT_PRIORITY),
 		.lock_memory = config_bool(c, CFG_RT_LOCK_MEMORY),
@@ -188,7 +189,7 @@ static void check_collect(struct check_report *r, const struct config *c, const 
 		.ring_bytes = (uint64_t)config_int(c, CFG_RUN_RING_SIZE) * sizeof(struct edge_rec),
 	};
 	struct check_gpio_params gp = {
-		.cfg = c, .root = root, .timed = timed, .probe_writes = writes,
+		.cfg = c, .root = root, .tree = tree, .timed = timed, .probe_writes = writes,
 		.loop_edges = edges,
 	};
 
@@ -198,17 +199,31 @@ static void check_collect(struct check_report *r, const struct config *c, const 
 	check_gpio_loopback(r, &gp);
 }
 
+/* What was checked: the machine the root directory shows (the running
+ * one, or a copied tree's), never this host's name over a tree's findings. */
 static void print_header(FILE *f, const struct config *c, const char *board_path,
-			 const char *profile_path)
+			 const char *profile_path, const char *root)
 {
-	struct sysinfo_host h;
+	struct check_sys_host h;
+	bool tree = !sysinfo_root_is_live(root);
 
-	sysinfo_host_read(&h);
+	check_sys_host_read(root, &h);
 	fprintf(f, "sqwave check: board %s (%s)%s%s\n", config_str(c, CFG_BOARD_NAME),
 		board_path[0] ? board_path : "--chip/--line", profile_path[0] ? ", profile " : "",
 		profile_path);
-	fprintf(f, "host %s, kernel %s, %d CPU%s, GPIO %s\n\n", h.hostname, h.kernel_release,
-		h.ncpus, h.ncpus == 1 ? "" : "s", gpio_out_gpiod_api());
+	if (tree)
+		fprintf(f, "root %s: a copied tree, read by the system checks; GPIO checks SKIP "
+			"(this machine's chips are not its board's)\n", root);
+	fprintf(f, "host %s, kernel %s, ", h.hostname[0] ? h.hostname : "unknown",
+		h.kernel[0] ? h.kernel : "unknown");
+	if (h.ncpus)
+		fprintf(f, "%d CPU%s", h.ncpus, h.ncpus == 1 ? "" : "s");
+	else
+		fprintf(f, "CPUs unknown");
+	if (tree)
+		fprintf(f, " (from the tree)\n\n");
+	else
+		fprintf(f, ", GPIO %s\n\n", gpio_out_gpiod_api());
 }
 
 int cmd_check_preflight(const struct config *c, const char *board_path,
@@ -218,7 +233,7 @@ int cmd_check_preflight(const struct config *c, const char *board_path,
 	int ret;
 
 	check_report_init(&r);
-	print_header(stdout, c, board_path, profile_path ? profile_path : "");
+	print_header(stdout, c, board_path, profile_path ? profile_path : "", "/");
 	check_collect(&r, c, "/", false, CHECK_EDGES, CHECK_WRITES);
 	check_print_text(stdout, &r, false, false);
 	ret = check_exit_code(&r, false);
@@ -245,6 +260,12 @@ static void check_run(struct check_report *r, const struct config *c,
 	time_t t = time(NULL);
 	struct tm tm;
 
+	if (!sysinfo_root_is_live(o->root)) {
+		f = check_add(r, CHECK_SKIP, "run.verdict", "not run: --root %s is a copied tree, "
+			      "and a run would measure this machine, not its board", o->root);
+		check_fix(f, "run sqwave check --run on the board itself");
+		return;
+	}
 	check_counts(r, cnt);
 	if (cnt[CHECK_FAIL]) {
 		f = check_add(r, CHECK_SKIP, "run.verdict", "not run: %u FAIL above", cnt[CHECK_FAIL]);
@@ -344,6 +365,7 @@ static void check_doc(struct json_writer *w, const void *ctx)
 	const struct check_report *r = d->r;
 	const struct check_run *cr = d->cr;
 	unsigned cnt[CHECK_NSTATUS];
+	struct check_sys_host h;
 
 	check_counts(r, cnt);
 	json_object_begin(w);
@@ -356,6 +378,17 @@ static void check_doc(struct json_writer *w, const void *ctx)
 	json_object_end(w);
 	json_kv_string(w, "profile", o->profile_path[0] ? o->profile_path : NULL);
 	json_kv_bool(w, "strict", o->strict);
+	json_kv_string(w, "root", o->root);
+	json_kv_bool(w, "tree", !sysinfo_root_is_live(o->root));
+	check_sys_host_read(o->root, &h);
+	json_kv_object_begin(w, "host");
+	json_kv_string(w, "hostname", h.hostname[0] ? h.hostname : NULL);
+	json_kv_string(w, "kernel_release", h.kernel[0] ? h.kernel : NULL);
+	if (h.ncpus)
+		json_kv_int(w, "cpus", h.ncpus);
+	else
+		json_kv_null(w, "cpus");
+	json_object_end(w);
 	json_kv_string(w, "result", check_status_name(check_result(r, o->strict)));
 	json_kv_int(w, "exit_code", check_exit_code(r, o->strict));
 	json_kv_string(w, "incomplete", r->incomplete ? r->incomplete_why : NULL);
@@ -423,7 +456,7 @@ int cmd_check(int argc, char **argv)
 	/* With the JSON on stdout, the text goes to stderr. */
 	text = o.json && !strcmp(o.json, "-") ? stderr : stdout;
 	check_report_init(&r);
-	print_header(text, c, o.board_path, o.profile_path);
+	print_header(text, c, o.board_path, o.profile_path, o.root);
 	fflush(text);
 	check_collect(&r, c, o.root, true, o.edges, o.writes);
 	if (o.run_ns)

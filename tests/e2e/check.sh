@@ -82,6 +82,36 @@ test_a_virtual_machine_is_a_finding_read_through_the_root() {
 		fail "$(grep hypervisor "$TMP/v2.out")" || return 1
 }
 
+test_a_root_tree_is_what_the_header_and_findings_describe() {
+	local r
+	r=$(fake_root)
+	echo dk > "$r/proc/sys/kernel/hostname"
+	echo 6.6.48-rt40 > "$r/proc/sys/kernel/osrelease"
+	(cd "$ROOT" && "$SQWAVE" check --board stm32mp135f-dk --root "$r" --run 1s \
+		--json "$TMP/t.json" > "$TMP/t.out" 2>&1)
+	local rc=$?
+	[ $rc -eq 0 ] || fail "exit $rc: $(cat "$TMP/t.out")" || return 1
+	grep -q "^root $r: a copied tree" "$TMP/t.out" || fail "$(head -3 "$TMP/t.out")" || return 1
+	grep -q "^host dk, kernel 6.6.48-rt40, 2 CPUs (from the tree)$" "$TMP/t.out" ||
+		fail "$(head -3 "$TMP/t.out")" || return 1
+	grep -q "$(uname -r)" "$TMP/t.out" && fail "this machine's kernel in the header" && return 1
+	# no board behind the tree: GPIO, the run and what the tree lacks are SKIP, never PASS
+	grep -q "^SKIP gpio.chip .*is a copied tree" "$TMP/t.out" || fail "$(grep gpio "$TMP/t.out")" || return 1
+	grep -q "^SKIP loopback.line .*is a copied tree" "$TMP/t.out" || return 1
+	grep -q "^SKIP sched.rt_tasks .*no task could be read" "$TMP/t.out" || return 1
+	grep -q "^SKIP power.dma_latency .*not held" "$TMP/t.out" || return 1
+	grep -q "^SKIP run.verdict .*not run: --root" "$TMP/t.out" || return 1
+	grep -q "==== sqwave summary ====" "$TMP/t.out" && fail "a run was made" && return 1
+	python3 - "$TMP/t.json" "$r" <<'PY' || return 1
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["root"] == sys.argv[2] and d["tree"] is True, (d["root"], d["tree"])
+assert d["host"] == {"hostname": "dk", "kernel_release": "6.6.48-rt40", "cpus": 2}, d["host"]
+ids = {f["id"]: f["status"] for f in d["findings"]}
+assert ids["gpio.chip"] == "SKIP" and ids["sched.rt_tasks"] == "SKIP", ids
+PY
+}
+
 test_strict_fails_on_a_warning() {
 	"$SQWAVE" check --board "$BOARD" --root "$(fake_root)" --cpu 1 --strict > "$TMP/s.out" 2>&1
 	local rc=$?

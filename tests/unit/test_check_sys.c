@@ -158,6 +158,10 @@ static void a_kernel_without_preempt_rt_is_a_warning_that_names_it(void **state)
 	assert_finding("kernel.preempt_rt", CHECK_WARN, "PREEMPT_DYNAMIC");
 	put("sys/kernel/realtime", "0\n");
 	assert_finding("kernel.preempt_rt", CHECK_WARN, "not PREEMPT_RT");
+	/* neither source: unknown, not "not PREEMPT_RT" */
+	del("sys/kernel/realtime");
+	del("proc/sys/kernel/version");
+	assert_finding("kernel.preempt_rt", CHECK_SKIP, "cannot tell");
 }
 
 static void check_and_run_agree_on_preempt_rt(void **state)
@@ -389,9 +393,21 @@ static void rt_tasks_at_or_above_our_priority_on_our_cpu_are_named(void **state)
 	assert_null(strstr(run1("sched.rt_tasks")->value, "ktimers"));
 }
 
+static void a_tree_without_tasks_leaves_rt_tasks_unknown_not_passed(void **state)
+{
+	(void)state;
+	P.cpu = 1;
+	assert_finding("sched.rt_tasks", CHECK_SKIP, "no task could be read");
+	task(1, "init", 0, 0, "0-3");
+	assert_finding("sched.rt_tasks", CHECK_PASS, "no task at or above SCHED_FIFO 90");
+}
+
 static void irqbalance_is_a_warning_unless_our_cpu_is_isolated(void **state)
 {
 	(void)state;
+	/* a tree without processes says nothing: never "not running" */
+	assert_finding("irq.irqbalance", CHECK_SKIP, "whether irqbalance runs is unknown");
+	task(1, "init", 0, 0, "0-3");
 	assert_finding("irq.irqbalance", CHECK_PASS, "not running");
 	task(321, "irqbalance", 0, 0, "0-3");
 	P.cpu = 2;
@@ -660,6 +676,57 @@ static void with_nothing_to_read_the_hypervisor_check_is_skipped(void **state)
 	assert_finding("host.hypervisor", CHECK_SKIP, "cannot tell");
 }
 
+/* ---- a copied tree ------------------------------------------------------------ */
+
+static void in_a_tree_what_is_missing_is_unknown_not_absent(void **state)
+{
+	(void)state;
+	P.tree = true;
+	assert_finding("power.governor", CHECK_SKIP, "no cpufreq governor in the tree");
+	assert_finding("power.cpuidle", CHECK_SKIP, "no cpuidle state in the tree");
+	assert_finding("mem.thp", CHECK_SKIP, "not copied (cannot tell)");
+	assert_finding("sched.timer_migration", CHECK_SKIP, "not copied");
+	/* a device in a tree is not the running kernel's: never opened */
+	put("dev/cpu_dma_latency", "");
+	assert_finding("power.dma_latency", CHECK_SKIP, "not held");
+	/* what the tree has is judged as on the board */
+	governor(0, "schedutil", "650000");
+	assert_finding("power.governor", CHECK_WARN, "cpu0 schedutil");
+	put("sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n");
+	assert_finding("mem.thp", CHECK_PASS, "madvise");
+}
+
+static void without_the_online_list_one_cpu_is_not_assumed(void **state)
+{
+	(void)state;
+	del("sys/devices/system/cpu/online");
+	del("sys/devices/system/cpu/possible");
+	assert_finding("cpu.isolcpus", CHECK_SKIP, "how many CPUs are online is unknown");
+	assert_finding("cpu.pinned", CHECK_SKIP, "how many CPUs are online is unknown");
+	P.cpu = 1;
+	assert_finding("cpu.nohz_full", CHECK_SKIP, "how many CPUs are online is unknown");
+	put("sys/devices/system/cpu/online", "0\n");
+	P.cpu = -1;
+	assert_finding("cpu.isolcpus", CHECK_PASS, "one CPU");
+}
+
+static void the_header_reads_the_machine_from_the_root(void **state)
+{
+	struct check_sys_host h;
+
+	(void)state;
+	check_sys_host_read(root, &h);
+	assert_string_equal(h.hostname, "");
+	assert_int_equal(h.ncpus, 4);
+	put("proc/sys/kernel/hostname", "dk\n");
+	put("proc/sys/kernel/osrelease", "6.6.48-rt40\n");
+	check_sys_host_read(root, &h);
+	assert_string_equal(h.hostname, "dk");
+	assert_string_equal(h.kernel, "6.6.48-rt40");
+	assert_false(sysinfo_root_is_live(root));
+	assert_true(sysinfo_root_is_live("/"));
+}
+
 static void a_root_without_proc_cannot_be_checked(void **state)
 {
 	char path[512];
@@ -723,6 +790,10 @@ int main(void)
 		T(a_bare_x86_machine_shows_no_hypervisor_and_says_what_was_read),
 		T(qemus_virt_board_and_dmi_names_mean_a_virtual_machine),
 		T(with_nothing_to_read_the_hypervisor_check_is_skipped),
+		T(a_tree_without_tasks_leaves_rt_tasks_unknown_not_passed),
+		T(in_a_tree_what_is_missing_is_unknown_not_absent),
+		T(without_the_online_list_one_cpu_is_not_assumed),
+		T(the_header_reads_the_machine_from_the_root),
 		T(a_root_without_proc_cannot_be_checked),
 		T(every_check_runs_on_a_sparse_tree_without_crashing),
 	};
