@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "check_detect.h"
 #include "edge.h"
@@ -621,6 +622,218 @@ static void chk_rt_runtime(struct check_report *r, struct sysctx *x)
 	f = check_add(r, CHECK_PASS, "sched.rt_runtime", "%ld us per %ld us", rt, period);
 	check_why(f, "throttling only stops RT tasks that run without sleeping for "
 		  "most of a period; sqwave sleeps every half period");
+}
+
+/* CONFIG_RT_GROUP_SCHED from the kernel's own config (/proc/config.gz,
+ * else /boot/config-RELEASE under the root): 1 set, 0 not set, -1 unknown. */
+static int kconfig_rt_group(const struct sysctx *x)
+{
+	char rel[256], rls[128], path[4096], line[256];
+	int i, ret = -1, fd;
+	gzFile gz;
+
+	sysinfo_read_line(x->p->root, "proc/sys/kernel/osrelease", rls, sizeof(rls));
+	for (i = 0; i < 2 && ret < 0; i++) {
+		if (i == 0)
+			snprintf(rel, sizeof(rel), "proc/config.gz");
+		else if (rls[0])
+			snprintf(rel, sizeof(rel), "boot/config-%s", rls);
+		else
+			break;
+		if (!sysinfo_path(x->p->root, rel, path, sizeof(path)))
+			continue;
+		fd = sysinfo_open_regular(path);
+		if (fd < 0)
+			continue;
+		gz = gzdopen(fd, "r");	/* reads a plain file as it is, too */
+		if (!gz) {
+			close(fd);
+			continue;
+		}
+		while (ret < 0 && gzgets(gz, line, sizeof(line))) {
+			if (!strncmp(line, "CONFIG_RT_GROUP_SCHED=y", 23))
+				ret = 1;
+			else if (!strncmp(line, "# CONFIG_RT_GROUP_SCHED is not set", 34))
+				ret = 0;
+		}
+		gzclose(gz);
+	}
+	return ret;
+}
+
+/* This process's cgroup: the cgroup-v1 cpu controller's path (@v1, and its
+ * mount under the root in @mnt) or the v2 path. 1 v1, 2 v2, -1 unknown. */
+static int own_cgroup(const struct sysctx *x, char *cg, size_t len, char *mnt, size_t mlen)
+{
+	static const char *const v1[] = { "sys/fs/cgroup/cpu,cpuacct", "sys/fs/cgroup/cpu",
+					  "sys/fs/cgroup/cpuacct,cpu", NULL };
+	char path[4096], line[1024], v2[1024] = "";
+	int ret = -1, i;
+	FILE *f;
+
+	if (!sysinfo_path(x->p->root, "proc/self/cgroup", path, sizeof(path)) ||
+	    !(f = sysinfo_fopen(path)))
+		return -1;
+	while (ret < 0 && fgets(line, sizeof(line), f)) {
+		char *ctl = strchr(line, ':'), *cp, *tok, *save;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (!ctl || !(cp = strchr(ctl + 1, ':')))
+			continue;
+		*cp++ = '\0';
+		ctl++;
+		if (!*ctl) {
+			snprintf(v2, sizeof(v2), "%s", cp);
+			continue;
+		}
+		for (tok = strtok_r(ctl, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+			if (!strcmp(tok, "cpu"))
+				break;
+		if (!tok)
+			continue;
+		snprintf(cg, len, "%s", cp);
+		for (i = 0; v1[i]; i++) {
+			char rel[512];
+
+			snprintf(rel, sizeof(rel), "%s/cpu.shares", v1[i]);
+			if (sysinfo_path(x->p->root, rel, path, sizeof(path)) &&
+			    access(path, F_OK) == 0) {
+				snprintf(mnt, mlen, "%s", v1[i]);
+				break;
+			}
+		}
+		if (!v1[i])
+			snprintf(mnt, mlen, "%s", v1[0]);
+		ret = 1;
+	}
+	fclose(f);
+	if (ret < 0 && v2[0]) {
+		snprintf(cg, len, "%s", v2);
+		snprintf(mnt, mlen, "sys/fs/cgroup");
+		ret = 2;
+	}
+	return ret;
+}
+
+/* Whether "cpu" is a word of the file @rel (cgroup.controllers). 1, 0, or
+ * -1 unreadable. */
+static int has_cpu_controller(const struct sysctx *x, const char *rel)
+{
+	char buf[512], *tok, *save;
+
+	if (sysinfo_read_line(x->p->root, rel, buf, sizeof(buf)))
+		return -1;
+	for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+		if (!strcmp(tok, "cpu"))
+			return 1;
+	return 0;
+}
+
+#define RT_GROUP_WHY "with CONFIG_RT_GROUP_SCHED, a task in a cpu cgroup without RT " \
+	"time is refused SCHED_FIFO (EPERM), whatever its limits and capabilities; " \
+	"systemd's Delegate=yes puts the unit in a cgroup of its own with the cpu " \
+	"controller on, so the command that works from a shell fails in the service"
+
+/*
+ * RT group scheduling: the kernel gives a new cpu cgroup no RT runtime, so
+ * a service in one (Delegate=yes) is refused SCHED_FIFO while the same
+ * command from a shell is not.
+ */
+static void chk_rt_group(struct check_report *r, struct sysctx *x)
+{
+	char cg[1024], mnt[64], rel[1200], grp[1024];
+	struct check_finding *f;
+	int kind, k, have;
+	long rt;
+
+	kind = own_cgroup(x, cg, sizeof(cg), mnt, sizeof(mnt));
+	if (kind < 0) {
+		check_add(r, CHECK_SKIP, "sched.rt_group", "cannot read /proc/self/cgroup");
+		return;
+	}
+	if (kind == 1) {
+		if (!strcmp(cg, "/")) {
+			check_add(r, CHECK_PASS, "sched.rt_group", "in the root cpu cgroup "
+				  "(cgroup v1): RT group scheduling cannot refuse SCHED_FIFO here");
+			return;
+		}
+		snprintf(rel, sizeof(rel), "%s%s/cpu.rt_runtime_us", mnt, cg);
+		if (read_long(x->p->root, rel, &rt) == 0) {
+			if (rt > 0) {
+				check_add(r, CHECK_PASS, "sched.rt_group", "cpu cgroup %s gives RT "
+					  "tasks %ld us per period (cpu.rt_runtime_us)", cg, rt);
+				return;
+			}
+			f = check_add(r, CHECK_FAIL, "sched.rt_group", "cpu cgroup %s has "
+				      "cpu.rt_runtime_us = %ld: SCHED_FIFO is refused in it", cg, rt);
+			check_why(f, RT_GROUP_WHY);
+			check_fix(f, "give the group RT time, its parents first (a group gets at "
+				  "most its parent's): echo 950000 > /%s/<each level of %s>/"
+				  "cpu.rt_runtime_us; in the unit: ExecStartPre=+/bin/sh -c 'echo ... "
+				  "> ...' for each level; or a kernel without CONFIG_RT_GROUP_SCHED",
+				  mnt, cg);
+			return;
+		}
+		snprintf(rel, sizeof(rel), "%s%s/cpu.shares", mnt, cg);
+		if (read_long(x->p->root, rel, &rt)) {
+			check_add(r, CHECK_SKIP, "sched.rt_group", "cpu cgroup %s: its files are not "
+				  "readable under %s", cg, x->p->root);
+			return;
+		}
+		check_add(r, CHECK_PASS, "sched.rt_group", "cpu cgroup %s has no cpu.rt_runtime_us: "
+			  "a kernel without RT group scheduling", cg);
+		return;
+	}
+	/* v2: the task's cpu group is the deepest cgroup on its path with the
+	 * cpu controller on (in its cgroup.controllers). */
+	snprintf(grp, sizeof(grp), "%s", cg);
+	for (;;) {
+		char *slash;
+
+		if (!strcmp(grp, "/") || !grp[0]) {
+			check_add(r, CHECK_PASS, "sched.rt_group", "cgroup v2 %s: no cgroup with the "
+				  "cpu controller on below the root, so RT group scheduling cannot "
+				  "refuse SCHED_FIFO", cg);
+			return;
+		}
+		snprintf(rel, sizeof(rel), "%s%s/cgroup.controllers", mnt, grp);
+		have = has_cpu_controller(x, rel);
+		if (have < 0) {
+			check_add(r, CHECK_SKIP, "sched.rt_group", "cgroup v2 %s: no %s/cgroup."
+				  "controllers under %s", cg, grp, x->p->root);
+			return;
+		}
+		if (have)
+			break;
+		slash = strrchr(grp, '/');
+		if (slash == grp)
+			grp[1] = '\0';
+		else
+			*slash = '\0';
+	}
+	snprintf(rel, sizeof(rel), "%s%s/cpu.rt_runtime_us", mnt, grp);
+	if (read_long(x->p->root, rel, &rt) == 0 && rt > 0) {
+		check_add(r, CHECK_PASS, "sched.rt_group", "cgroup %s gives RT tasks %ld us per "
+			  "period (cpu.rt_runtime_us)", grp, rt);
+		return;
+	}
+	k = kconfig_rt_group(x);
+	if (k == 0) {
+		check_add(r, CHECK_PASS, "sched.rt_group", "cgroup %s has the cpu controller on, "
+			  "and the kernel's config says CONFIG_RT_GROUP_SCHED is not set", grp);
+		return;
+	}
+	f = check_add(r, k > 0 ? CHECK_FAIL : CHECK_WARN, "sched.rt_group", "cgroup %s has the "
+		      "cpu controller on %s", grp, k > 0 ?
+		      "and the kernel has CONFIG_RT_GROUP_SCHED: SCHED_FIFO is refused here" :
+		      "(no /proc/config.gz or /boot/config-RELEASE says whether the kernel has "
+		      "CONFIG_RT_GROUP_SCHED; with it, SCHED_FIFO is refused here)");
+	check_why(f, "%s (cgroup v2 gives a group no RT time at all)", RT_GROUP_WHY);
+	check_fix(f, "keep the cpu controller off the unit's cgroup: Delegate=pids instead of "
+		  "Delegate=yes (sqwave needs the subtree for its loads, not the cpu controller), "
+		  "and no cpu in the parent's cgroup.subtree_control (%s%s: CPUAccounting= or "
+		  "CPUWeight= on any unit of that slice turns it on); or a kernel without "
+		  "CONFIG_RT_GROUP_SCHED", mnt, grp);
 }
 
 static void chk_timer_migration(struct check_report *r, struct sysctx *x)
@@ -1474,6 +1687,7 @@ static const struct {
 	{ "kernel.hrtimers", chk_hrtimers },
 	{ "kernel.clocksource", chk_clocksource },
 	{ "sched.rt_runtime", chk_rt_runtime },
+	{ "sched.rt_group", chk_rt_group },
 	{ "sched.timer_migration", chk_timer_migration },
 	{ "sched.rt_tasks", chk_rt_tasks },
 	{ "cpu.pinned", chk_pinned },

@@ -112,6 +112,22 @@ assert ids["gpio.chip"] == "SKIP" and ids["sched.rt_tasks"] == "SKIP", ids
 PY
 }
 
+test_a_delegated_service_refused_fifo_by_rt_group_sched_is_found() {
+	local r
+	r=$(fake_root)
+	echo "0::/system.slice/sqwave@soak-1h.service" > "$r/proc/self/cgroup"
+	mkdir -p "$r/sys/fs/cgroup/system.slice/sqwave@soak-1h.service" "$r/boot"
+	echo "cpu memory pids" > "$r/sys/fs/cgroup/system.slice/cgroup.controllers"
+	echo "cpu memory pids" > "$r/sys/fs/cgroup/system.slice/sqwave@soak-1h.service/cgroup.controllers"
+	echo 6.6.48-rt40 > "$r/proc/sys/kernel/osrelease"
+	echo "CONFIG_RT_GROUP_SCHED=y" > "$r/boot/config-6.6.48-rt40"
+	"$SQWAVE" check --board "$BOARD" --root "$r" --cpu 1 > "$TMP/g.out" 2>&1
+	[ $? -eq 1 ] || fail "exit not 1: $(grep rt_group "$TMP/g.out")" || return 1
+	grep -q "^FAIL sched.rt_group .*sqwave@soak-1h.service has the cpu controller on and the kernel has CONFIG_RT_GROUP_SCHED" "$TMP/g.out" ||
+		fail "$(grep -A2 rt_group "$TMP/g.out")" || return 1
+	grep -A2 "^FAIL sched.rt_group" "$TMP/g.out" | grep -q "fix: .*Delegate=pids" || return 1
+}
+
 test_strict_fails_on_a_warning() {
 	"$SQWAVE" check --board "$BOARD" --root "$(fake_root)" --cpu 1 --strict > "$TMP/s.out" 2>&1
 	local rc=$?

@@ -627,6 +627,64 @@ static void a_chip_behind_i2c_spi_or_usb_is_recognised_from_sysfs(void **state)
 	assert_null(check_gpiochip_bus(root, "gpiochip9"));
 }
 
+/* ---- RT group scheduling ---------------------------------------------------------- */
+
+static void a_delegated_v2_service_with_rt_group_sched_is_refused_fifo(void **state)
+{
+	const struct check_finding *f;
+
+	(void)state;
+	assert_finding("sched.rt_group", CHECK_SKIP, "cannot read /proc/self/cgroup");
+	put("proc/self/cgroup", "0::/system.slice/sqwave@soak-1h.service\n");
+	put("sys/fs/cgroup/system.slice/cgroup.controllers", "cpuset cpu io memory pids\n");
+	put("sys/fs/cgroup/system.slice/sqwave@soak-1h.service/cgroup.controllers",
+	    "cpuset cpu io memory pids\n");
+	put("proc/sys/kernel/osrelease", "6.6.48-rt40\n");
+	/* the kernel's config cannot be read: unknown, a warning that says both */
+	assert_finding("sched.rt_group", CHECK_WARN, "cgroup /system.slice/sqwave@soak-1h.service "
+		       "has the cpu controller on (no /proc/config.gz");
+	put("boot/config-6.6.48-rt40", "CONFIG_CGROUP_SCHED=y\nCONFIG_FAIR_GROUP_SCHED=y\n"
+	    "CONFIG_RT_GROUP_SCHED=y\n");
+	f = run1("sched.rt_group");
+	assert_int_equal(f->status, CHECK_FAIL);
+	assert_non_null(strstr(f->value, "CONFIG_RT_GROUP_SCHED: SCHED_FIFO is refused here"));
+	assert_non_null(strstr(f->why, "Delegate=yes"));
+	assert_non_null(strstr(f->fix, "Delegate=pids"));
+	put("boot/config-6.6.48-rt40", "CONFIG_CGROUP_SCHED=y\n# CONFIG_RT_GROUP_SCHED is not set\n");
+	assert_finding("sched.rt_group", CHECK_PASS, "CONFIG_RT_GROUP_SCHED is not set");
+	/* the cpu controller off for the service: its group is the root's */
+	put("boot/config-6.6.48-rt40", "CONFIG_RT_GROUP_SCHED=y\n");
+	put("sys/fs/cgroup/system.slice/cgroup.controllers", "memory pids\n");
+	put("sys/fs/cgroup/system.slice/sqwave@soak-1h.service/cgroup.controllers", "memory pids\n");
+	assert_finding("sched.rt_group", CHECK_PASS, "no cgroup with the cpu controller on");
+	/* a shell in the root cgroup */
+	put("proc/self/cgroup", "0::/\n");
+	assert_finding("sched.rt_group", CHECK_PASS, "no cgroup with the cpu controller on");
+}
+
+static void a_v1_cpu_group_without_rt_runtime_fails_with_the_setting(void **state)
+{
+	const struct check_finding *f;
+
+	(void)state;
+	put("proc/self/cgroup", "4:memory:/system.slice/x.service\n"
+	    "3:cpu,cpuacct:/system.slice/x.service\n0::/system.slice/x.service\n");
+	put("sys/fs/cgroup/cpu,cpuacct/cpu.shares", "1024\n");
+	put("sys/fs/cgroup/cpu,cpuacct/system.slice/x.service/cpu.shares", "1024\n");
+	put("sys/fs/cgroup/cpu,cpuacct/system.slice/x.service/cpu.rt_runtime_us", "0\n");
+	f = run1("sched.rt_group");
+	assert_int_equal(f->status, CHECK_FAIL);
+	assert_non_null(strstr(f->value, "cpu cgroup /system.slice/x.service has "
+				"cpu.rt_runtime_us = 0"));
+	assert_non_null(strstr(f->fix, "echo 950000 > /sys/fs/cgroup/cpu,cpuacct/"));
+	put("sys/fs/cgroup/cpu,cpuacct/system.slice/x.service/cpu.rt_runtime_us", "950000\n");
+	assert_finding("sched.rt_group", CHECK_PASS, "gives RT tasks 950000 us per period");
+	del("sys/fs/cgroup/cpu,cpuacct/system.slice/x.service/cpu.rt_runtime_us");
+	assert_finding("sched.rt_group", CHECK_PASS, "a kernel without RT group scheduling");
+	put("proc/self/cgroup", "3:cpu,cpuacct:/\n");
+	assert_finding("sched.rt_group", CHECK_PASS, "in the root cpu cgroup");
+}
+
 /* ---- the hypervisor ---------------------------------------------------------- */
 
 static void the_cpuinfo_hypervisor_flag_means_a_virtual_machine(void **state)
@@ -786,6 +844,8 @@ int main(void)
 		T(cpu_lists_parse_as_the_kernel_writes_them),
 		T(the_last_of_a_repeated_kernel_parameter_counts),
 		T(a_chip_behind_i2c_spi_or_usb_is_recognised_from_sysfs),
+		T(a_delegated_v2_service_with_rt_group_sched_is_refused_fifo),
+		T(a_v1_cpu_group_without_rt_runtime_fails_with_the_setting),
 		T(the_cpuinfo_hypervisor_flag_means_a_virtual_machine),
 		T(a_bare_x86_machine_shows_no_hypervisor_and_says_what_was_read),
 		T(qemus_virt_board_and_dmi_names_mean_a_virtual_machine),
