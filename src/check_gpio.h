@@ -14,6 +14,9 @@ struct config;
 struct check_gpio_params {
 	const struct config *cfg;  /* gpio.*, loopback.*, sim.*, run.half_period, rt.*, board.* */
 	const char *root;          /* where sysfs says which bus a chip sits on ("/") */
+	bool tree;                 /* root is a copied tree: the chips that could be
+				    * opened are this machine's, not the tree's board,
+				    * so a real backend's checks are SKIP */
 	bool timed;                /* the parts that toggle the pin (not in --preflight) */
 	unsigned int probe_writes; /* writes for the write-cost probe */
 	unsigned int loop_edges;   /* edges for the loopback test (even) */

@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
+#include "check_detect.h"
 #include "edge.h"
 #include "msgbuf.h"
 #include "rtsetup.h"
@@ -33,6 +35,7 @@ struct sysctx {
 	char cmdline[4096];
 	struct check_cpuset online;
 	int ncpus;                    /* online CPUs */
+	bool online_known;            /* read from sys/devices/system/cpu/online */
 	int possible;                 /* highest possible CPU + 1 */
 	struct check_cpuset isolated, nohz, rcu, irqaff;
 	bool has_isolated, has_nohz, has_rcu, has_irqaff;
@@ -273,6 +276,8 @@ static void ctx_read(struct sysctx *x, const struct check_sys_params *p)
 	    check_cpuset_parse(buf, x->possible, &x->online) || !check_cpuset_count(&x->online)) {
 		memset(&x->online, 0, sizeof(x->online));
 		cpuset_add(&x->online, 0);
+	} else {
+		x->online_known = true;
 	}
 	x->ncpus = check_cpuset_count(&x->online);
 	if (x->possible < x->ncpus)
@@ -305,6 +310,30 @@ static void rt_cpus(const struct sysctx *x, struct check_cpuset *set)
 	}
 }
 
+/* A "one CPU" verdict needs the CPU count read, not defaulted: SKIP when
+ * the root has no online list (a tree without it). True if skipped. */
+static bool one_cpu_unknown(struct check_report *r, const struct sysctx *x, const char *id)
+{
+	if (x->ncpus != 1 || x->online_known)
+		return false;
+	check_add(r, CHECK_SKIP, id, "how many CPUs are online is unknown: no "
+		  "/sys/devices/system/cpu/online under %s", x->p->root);
+	return true;
+}
+
+/* In a copied tree, a file that is not there may just not have been
+ * copied: SKIP, naming it, instead of the live system's "absent means
+ * none". True if skipped. */
+static bool tree_lacks(struct check_report *r, const struct sysctx *x, const char *id,
+		       const char *what)
+{
+	if (!x->p->tree)
+		return false;
+	check_add(r, CHECK_SKIP, id, "no %s in the tree under %s: absent on that machine, or "
+		  "not copied (cannot tell)", what, x->p->root);
+	return true;
+}
+
 /* ---- kernel and scheduler --------------------------------------------------------- */
 
 static void chk_preempt_rt(struct check_report *r, struct sysctx *x)
@@ -313,6 +342,12 @@ static void chk_preempt_rt(struct check_report *r, struct sysctx *x)
 	struct check_finding *f;
 
 	sysinfo_read_line(x->p->root, "proc/sys/kernel/version", version, sizeof(version));
+	if (!version[0] && sysinfo_read_line(x->p->root, "sys/kernel/realtime", rt, sizeof(rt))) {
+		check_add(r, CHECK_SKIP, "kernel.preempt_rt", "cannot tell: no "
+			  "/proc/sys/kernel/version and no /sys/kernel/realtime under %s",
+			  x->p->root);
+		return;
+	}
 	if (sysinfo_preempt_rt(x->p->root, version)) {
 		bool flag = sysinfo_read_line(x->p->root, "sys/kernel/realtime", rt, sizeof(rt)) == 0;
 
@@ -329,6 +364,115 @@ static void chk_preempt_rt(struct check_report *r, struct sysctx *x)
 		  "kernel against 414/584 us with PREEMPT_RT (500 us half period)");
 	check_fix(f, "boot a PREEMPT_RT kernel (Debian: linux-image-rt-*; Yocto BSPs: the "
 		  "-rt kernel, e.g. Digi's DISTRO_FEATURES += \"rt\" or ST's X-LINUX-RT)");
+}
+
+/* DMI names that only virtual machines carry (systemd-detect-virt's list,
+ * the ones that name a hypervisor or its firmware). */
+static const char *dmi_hypervisor(const char *s)
+{
+	static const char *const names[] = { "QEMU", "KVM", "VMware", "VirtualBox", "innotek",
+					     "Xen", "Bochs", "Parallels", "BHYVE", "Amazon EC2",
+					     "Google Compute Engine", "OpenStack", "Virtual Machine",
+					     "Apple Virtualization", NULL };
+	size_t i;
+
+	for (i = 0; s[0] && names[i]; i++)
+		if (strstr(s, names[i]))
+			return names[i];
+	return NULL;
+}
+
+/* Whether "@word" is a whole word of the first "@key" line of a
+ * /proc/cpuinfo-style file: 1 yes, 0 no, -1 no such line (not x86). */
+static int cpuinfo_flag(const char *root, const char *key, const char *word)
+{
+	char path[4096], line[4096];
+	size_t kl = strlen(key), wl = strlen(word);
+	int ret = -1;
+	FILE *f;
+
+	if (!sysinfo_path(root, "proc/cpuinfo", path, sizeof(path)) || !(f = sysinfo_fopen(path)))
+		return -1;
+	while (ret < 0 && fgets(line, sizeof(line), f)) {
+		char *p = line, *v;
+
+		if (strncmp(line, key, kl) || !(v = strchr(line, ':')))
+			continue;
+		for (p = line + kl; p < v && (*p == ' ' || *p == '\t'); p++)
+			;
+		if (p != v)
+			continue;
+		ret = 0;
+		for (p = v + 1; (p = strstr(p, word)); p += wl)
+			if (p[-1] == ' ' && (p[wl] == ' ' || p[wl] == '\n' || !p[wl]))
+				ret = 1;
+	}
+	fclose(f);
+	return ret;
+}
+
+/* A virtual machine, from what a guest can see of its hypervisor: x86's
+ * cpuinfo flag, /sys/hypervisor, DMI names, the device tree. */
+static void chk_hypervisor(struct check_report *r, struct sysctx *x)
+{
+	char seen[CHECK_TEXT - 64] = "", read[256] = "", buf[128], path[4096];
+	struct detect_machine m;
+	struct check_finding *f;
+	const char *name;
+	int flag, i;
+
+	flag = cpuinfo_flag(x->p->root, "flags", "hypervisor");
+	if (flag >= 0)
+		msgbuf_add(read, sizeof(read), "%scpuinfo flags", read[0] ? ", " : "");
+	if (flag > 0)
+		msgbuf_add(seen, sizeof(seen), "%s/proc/cpuinfo has the hypervisor flag",
+			   seen[0] ? "; " : "");
+	if (sysinfo_read_line(x->p->root, "sys/hypervisor/type", buf, sizeof(buf)) == 0 &&
+	    buf[0]) {
+		msgbuf_add(read, sizeof(read), "%s/sys/hypervisor", read[0] ? ", " : "");
+		msgbuf_add(seen, sizeof(seen), "%s/sys/hypervisor/type is \"%s\"",
+			   seen[0] ? "; " : "", buf);
+	}
+	detect_machine_read(x->p->root, &m);
+	if (m.dmi_vendor[0] || m.dmi_product[0] || m.dmi_board[0])
+		msgbuf_add(read, sizeof(read), "%sDMI", read[0] ? ", " : "");
+	if ((name = dmi_hypervisor(m.dmi_vendor)) || (name = dmi_hypervisor(m.dmi_product)) ||
+	    (name = dmi_hypervisor(m.dmi_board)))
+		msgbuf_add(seen, sizeof(seen), "%sDMI names %s (vendor \"%s\", product \"%s\")",
+			   seen[0] ? "; " : "", name, m.dmi_vendor, m.dmi_product);
+	if (m.ncompatible)
+		msgbuf_add(read, sizeof(read), "%sdevice tree", read[0] ? ", " : "");
+	for (i = 0; i < m.ncompatible; i++)
+		if (!strcmp(m.compatible[i], "linux,dummy-virt"))
+			msgbuf_add(seen, sizeof(seen), "%sdevice-tree compatible \"linux,dummy-virt\" "
+				   "(QEMU's virt board)", seen[0] ? "; " : "");
+	if ((sysinfo_path(x->p->root, "proc/device-tree/hypervisor/compatible", path,
+			  sizeof(path)) && access(path, F_OK) == 0) ||
+	    (sysinfo_path(x->p->root, "sys/firmware/devicetree/base/hypervisor/compatible", path,
+			  sizeof(path)) && access(path, F_OK) == 0))
+		msgbuf_add(seen, sizeof(seen), "%sthe device tree has a /hypervisor node",
+			   seen[0] ? "; " : "");
+	if (seen[0]) {
+		f = check_add(r, CHECK_WARN, "host.hypervisor", "a virtual machine: %s", seen);
+		check_why(f, "the hypervisor is then the usual latency source: it runs this "
+			  "guest's CPUs as threads among its own work, so a vCPU preempted on "
+			  "the host, an emulated timer or interrupt, or a VM exit delays the "
+			  "edge, and no setting inside the guest removes that. The figures "
+			  "describe the host as much as the board");
+		check_fix(f, "measure on the board itself for results that stand for it; for a "
+			  "VM that must be real-time: a PREEMPT_RT host, each vCPU thread pinned "
+			  "to its own isolated host CPU and run SCHED_FIFO (the realtime KVM "
+			  "tuning), and the guest's rt.cpu on that vCPU");
+		return;
+	}
+	if (!read[0]) {
+		f = check_add(r, CHECK_SKIP, "host.hypervisor", "cannot tell: no cpuinfo flags, "
+			      "/sys/hypervisor, DMI names or device tree under %s", x->p->root);
+		check_fix(f, "on ARM boards without a device tree in /proc, "
+			  "systemd-detect-virt says whether this is a VM");
+		return;
+	}
+	check_add(r, CHECK_PASS, "host.hypervisor", "no sign of a hypervisor (read: %s)", read);
 }
 
 static void chk_hrtimers(struct check_report *r, struct sysctx *x)
@@ -480,16 +624,232 @@ static void chk_rt_runtime(struct check_report *r, struct sysctx *x)
 		  "most of a period; sqwave sleeps every half period");
 }
 
+/* CONFIG_RT_GROUP_SCHED from the kernel's own config (/proc/config.gz,
+ * else /boot/config-RELEASE under the root): 1 set, 0 not set, -1 unknown. */
+static int kconfig_rt_group(const struct sysctx *x)
+{
+	char rel[256], rls[128], path[4096], line[256];
+	int i, ret = -1, fd;
+	gzFile gz;
+
+	sysinfo_read_line(x->p->root, "proc/sys/kernel/osrelease", rls, sizeof(rls));
+	for (i = 0; i < 2 && ret < 0; i++) {
+		if (i == 0)
+			snprintf(rel, sizeof(rel), "proc/config.gz");
+		else if (rls[0])
+			snprintf(rel, sizeof(rel), "boot/config-%s", rls);
+		else
+			break;
+		if (!sysinfo_path(x->p->root, rel, path, sizeof(path)))
+			continue;
+		fd = sysinfo_open_regular(path);
+		if (fd < 0)
+			continue;
+		gz = gzdopen(fd, "r");	/* reads a plain file as it is, too */
+		if (!gz) {
+			close(fd);
+			continue;
+		}
+		while (ret < 0 && gzgets(gz, line, sizeof(line))) {
+			if (!strncmp(line, "CONFIG_RT_GROUP_SCHED=y", 23))
+				ret = 1;
+			else if (!strncmp(line, "# CONFIG_RT_GROUP_SCHED is not set", 34))
+				ret = 0;
+		}
+		gzclose(gz);
+	}
+	return ret;
+}
+
+/* This process's cgroup: the cgroup-v1 cpu controller's path (@v1, and its
+ * mount under the root in @mnt) or the v2 path. 1 v1, 2 v2, -1 unknown. */
+static int own_cgroup(const struct sysctx *x, char *cg, size_t len, char *mnt, size_t mlen)
+{
+	static const char *const v1[] = { "sys/fs/cgroup/cpu,cpuacct", "sys/fs/cgroup/cpu",
+					  "sys/fs/cgroup/cpuacct,cpu", NULL };
+	char path[4096], line[1024], v2[1024] = "";
+	int ret = -1, i;
+	FILE *f;
+
+	if (!sysinfo_path(x->p->root, "proc/self/cgroup", path, sizeof(path)) ||
+	    !(f = sysinfo_fopen(path)))
+		return -1;
+	while (ret < 0 && fgets(line, sizeof(line), f)) {
+		char *ctl = strchr(line, ':'), *cp, *tok, *save;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (!ctl || !(cp = strchr(ctl + 1, ':')))
+			continue;
+		*cp++ = '\0';
+		ctl++;
+		if (!*ctl) {
+			snprintf(v2, sizeof(v2), "%s", cp);
+			continue;
+		}
+		for (tok = strtok_r(ctl, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+			if (!strcmp(tok, "cpu"))
+				break;
+		if (!tok)
+			continue;
+		snprintf(cg, len, "%s", cp);
+		for (i = 0; v1[i]; i++) {
+			char rel[512];
+
+			snprintf(rel, sizeof(rel), "%s/cpu.shares", v1[i]);
+			if (sysinfo_path(x->p->root, rel, path, sizeof(path)) &&
+			    access(path, F_OK) == 0) {
+				snprintf(mnt, mlen, "%s", v1[i]);
+				break;
+			}
+		}
+		if (!v1[i])
+			snprintf(mnt, mlen, "%s", v1[0]);
+		ret = 1;
+	}
+	fclose(f);
+	if (ret < 0 && v2[0]) {
+		snprintf(cg, len, "%s", v2);
+		snprintf(mnt, mlen, "sys/fs/cgroup");
+		ret = 2;
+	}
+	return ret;
+}
+
+/* Whether "cpu" is a word of the file @rel (cgroup.controllers). 1, 0, or
+ * -1 unreadable. */
+static int has_cpu_controller(const struct sysctx *x, const char *rel)
+{
+	char buf[512], *tok, *save;
+
+	if (sysinfo_read_line(x->p->root, rel, buf, sizeof(buf)))
+		return -1;
+	for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+		if (!strcmp(tok, "cpu"))
+			return 1;
+	return 0;
+}
+
+#define RT_GROUP_WHY "with CONFIG_RT_GROUP_SCHED, a task in a cpu cgroup without RT " \
+	"time is refused SCHED_FIFO (EPERM), whatever its limits and capabilities; " \
+	"systemd's Delegate=yes puts the unit in a cgroup of its own with the cpu " \
+	"controller on, so the command that works from a shell fails in the service"
+
+/*
+ * RT group scheduling: the kernel gives a new cpu cgroup no RT runtime, so
+ * a service in one (Delegate=yes) is refused SCHED_FIFO while the same
+ * command from a shell is not.
+ */
+static void chk_rt_group(struct check_report *r, struct sysctx *x)
+{
+	char cg[1024], mnt[64], rel[1200], grp[1024];
+	struct check_finding *f;
+	int kind, k, have;
+	long rt;
+
+	kind = own_cgroup(x, cg, sizeof(cg), mnt, sizeof(mnt));
+	if (kind < 0) {
+		check_add(r, CHECK_SKIP, "sched.rt_group", "cannot read /proc/self/cgroup");
+		return;
+	}
+	if (kind == 1) {
+		if (!strcmp(cg, "/")) {
+			check_add(r, CHECK_PASS, "sched.rt_group", "in the root cpu cgroup "
+				  "(cgroup v1): RT group scheduling cannot refuse SCHED_FIFO here");
+			return;
+		}
+		snprintf(rel, sizeof(rel), "%s%s/cpu.rt_runtime_us", mnt, cg);
+		if (read_long(x->p->root, rel, &rt) == 0) {
+			if (rt > 0) {
+				check_add(r, CHECK_PASS, "sched.rt_group", "cpu cgroup %s gives RT "
+					  "tasks %ld us per period (cpu.rt_runtime_us)", cg, rt);
+				return;
+			}
+			f = check_add(r, CHECK_FAIL, "sched.rt_group", "cpu cgroup %s has "
+				      "cpu.rt_runtime_us = %ld: SCHED_FIFO is refused in it", cg, rt);
+			check_why(f, RT_GROUP_WHY);
+			check_fix(f, "give the group RT time, its parents first (a group gets at "
+				  "most its parent's): echo 950000 > /%s/<each level of %s>/"
+				  "cpu.rt_runtime_us; in the unit: ExecStartPre=+/bin/sh -c 'echo ... "
+				  "> ...' for each level; or a kernel without CONFIG_RT_GROUP_SCHED",
+				  mnt, cg);
+			return;
+		}
+		snprintf(rel, sizeof(rel), "%s%s/cpu.shares", mnt, cg);
+		if (read_long(x->p->root, rel, &rt)) {
+			check_add(r, CHECK_SKIP, "sched.rt_group", "cpu cgroup %s: its files are not "
+				  "readable under %s", cg, x->p->root);
+			return;
+		}
+		check_add(r, CHECK_PASS, "sched.rt_group", "cpu cgroup %s has no cpu.rt_runtime_us: "
+			  "a kernel without RT group scheduling", cg);
+		return;
+	}
+	/* v2: the task's cpu group is the deepest cgroup on its path with the
+	 * cpu controller on (in its cgroup.controllers). */
+	snprintf(grp, sizeof(grp), "%s", cg);
+	for (;;) {
+		char *slash;
+
+		if (!strcmp(grp, "/") || !grp[0]) {
+			check_add(r, CHECK_PASS, "sched.rt_group", "cgroup v2 %s: no cgroup with the "
+				  "cpu controller on below the root, so RT group scheduling cannot "
+				  "refuse SCHED_FIFO", cg);
+			return;
+		}
+		snprintf(rel, sizeof(rel), "%s%s/cgroup.controllers", mnt, grp);
+		have = has_cpu_controller(x, rel);
+		if (have < 0) {
+			check_add(r, CHECK_SKIP, "sched.rt_group", "cgroup v2 %s: no %s/cgroup."
+				  "controllers under %s", cg, grp, x->p->root);
+			return;
+		}
+		if (have)
+			break;
+		slash = strrchr(grp, '/');
+		if (slash == grp)
+			grp[1] = '\0';
+		else
+			*slash = '\0';
+	}
+	snprintf(rel, sizeof(rel), "%s%s/cpu.rt_runtime_us", mnt, grp);
+	if (read_long(x->p->root, rel, &rt) == 0 && rt > 0) {
+		check_add(r, CHECK_PASS, "sched.rt_group", "cgroup %s gives RT tasks %ld us per "
+			  "period (cpu.rt_runtime_us)", grp, rt);
+		return;
+	}
+	k = kconfig_rt_group(x);
+	if (k == 0) {
+		check_add(r, CHECK_PASS, "sched.rt_group", "cgroup %s has the cpu controller on, "
+			  "and the kernel's config says CONFIG_RT_GROUP_SCHED is not set", grp);
+		return;
+	}
+	f = check_add(r, k > 0 ? CHECK_FAIL : CHECK_WARN, "sched.rt_group", "cgroup %s has the "
+		      "cpu controller on %s", grp, k > 0 ?
+		      "and the kernel has CONFIG_RT_GROUP_SCHED: SCHED_FIFO is refused here" :
+		      "(no /proc/config.gz or /boot/config-RELEASE says whether the kernel has "
+		      "CONFIG_RT_GROUP_SCHED; with it, SCHED_FIFO is refused here)");
+	check_why(f, "%s (cgroup v2 gives a group no RT time at all)", RT_GROUP_WHY);
+	check_fix(f, "keep the cpu controller off the unit's cgroup: Delegate=pids instead of "
+		  "Delegate=yes (sqwave needs the subtree for its loads, not the cpu controller), "
+		  "and no cpu in the parent's cgroup.subtree_control (%s%s: CPUAccounting= or "
+		  "CPUWeight= on any unit of that slice turns it on); or a kernel without "
+		  "CONFIG_RT_GROUP_SCHED", mnt, grp);
+}
+
 static void chk_timer_migration(struct check_report *r, struct sysctx *x)
 {
 	struct check_finding *f;
 	long v;
 
 	if (read_long(x->p->root, "proc/sys/kernel/timer_migration", &v)) {
+		if (tree_lacks(r, x, "sched.timer_migration", "proc/sys/kernel/timer_migration"))
+			return;
 		check_add(r, CHECK_SKIP, "sched.timer_migration", "no "
 			  "/proc/sys/kernel/timer_migration (kernel without NO_HZ)");
 		return;
 	}
+	if (v != 0 && x->p->cpu >= 0 && one_cpu_unknown(r, x, "sched.timer_migration"))
+		return;
 	if (v == 0 || x->ncpus == 1 || x->p->cpu < 0) {
 		f = check_add(r, CHECK_PASS, "sched.timer_migration", "%ld%s", v,
 			      v == 0 ? ": timers stay on the CPU that armed them" :
@@ -511,6 +871,8 @@ static void chk_pinned(struct check_report *r, struct sysctx *x)
 	struct check_finding *f;
 	int c = x->p->cpu;
 
+	if (one_cpu_unknown(r, x, "cpu.pinned"))
+		return;
 	if (c < 0) {
 		if (x->ncpus == 1) {
 			check_add(r, CHECK_PASS, "cpu.pinned", "not pinned; one CPU online");
@@ -558,6 +920,8 @@ static void chk_isolcpus(struct check_report *r, struct sysctx *x)
 	struct check_finding *f;
 	int c = x->p->cpu, last = 0, i;
 
+	if (one_cpu_unknown(r, x, "cpu.isolcpus"))
+		return;
 	for (i = 0; i < 1024; i++)
 		if (check_cpuset_has(&x->online, i))
 			last = i;
@@ -596,6 +960,8 @@ static void chk_isolcpus(struct check_report *r, struct sysctx *x)
  * machine with more than one CPU. Returns true if the check applies. */
 static bool pinned_multi(struct check_report *r, struct sysctx *x, const char *id)
 {
+	if (one_cpu_unknown(r, x, id))
+		return false;
 	if (x->ncpus == 1) {
 		check_add(r, CHECK_PASS, id, "one CPU: not applicable");
 		return false;
@@ -780,7 +1146,7 @@ static void chk_rt_tasks(struct check_report *r, struct sysctx *x)
 {
 	char path[4096], pid_rel[600], list[CHECK_TEXT - 64] = "", brief[256] = "";
 	struct check_cpuset mine, theirs;
-	int nlisted = 0, nmore = 0, nbrief = 0, scanned = 0;
+	int nlisted = 0, nmore = 0, nbrief = 0, scanned = 0, nread = 0;
 	struct check_finding *f;
 	struct dirent *de, *te;
 	DIR *proc, *tasks;
@@ -808,6 +1174,7 @@ static void chk_rt_tasks(struct check_report *r, struct sysctx *x)
 			scanned++;
 			if (read_task(x->p->root, de->d_name, te->d_name, &t))
 				continue;
+			nread++;
 			/* SCHED_FIFO 1, SCHED_RR 2, SCHED_DEADLINE 6 (above every RT task) */
 			above = t.policy == 6 ||
 				((t.policy == 1 || t.policy == 2) && t.prio >= x->p->priority);
@@ -843,6 +1210,13 @@ static void chk_rt_tasks(struct check_report *r, struct sysctx *x)
 		closedir(tasks);
 	}
 	closedir(proc);
+	if (!nread) {
+		/* not even this process: a tree without /proc/PID, or a hidepid mount */
+		check_add(r, CHECK_SKIP, "sched.rt_tasks", "no task could be read under %s/proc "
+			  "(no /proc/PID/task/TID/stat): the other RT tasks are unknown",
+			  x->p->root);
+		return;
+	}
 	if (!nlisted) {
 		f = check_add(r, CHECK_PASS, "sched.rt_tasks", "no task at or above SCHED_FIFO "
 			      "%d on the RT thread's CPUs%s%s%s", x->p->priority,
@@ -866,19 +1240,29 @@ static void chk_irqbalance(struct check_report *r, struct sysctx *x)
 	struct check_finding *f;
 	struct dirent *de;
 	DIR *proc;
-	int pid = 0, c = x->p->cpu;
+	int pid = 0, c = x->p->cpu, nread = 0;
 
 	if (sysinfo_path(x->p->root, "proc", path, sizeof(path)) && (proc = opendir(path))) {
 		while (!pid && (de = readdir(proc))) {
 			if (!is_digits(de->d_name))
 				continue;
 			snprintf(rel, sizeof(rel), "proc/%s/comm", de->d_name);
-			if (sysinfo_read_line(x->p->root, rel, comm, sizeof(comm)) == 0 &&
-			    !strcmp(comm, "irqbalance"))
+			if (sysinfo_read_line(x->p->root, rel, comm, sizeof(comm)))
+				continue;
+			nread++;
+			if (!strcmp(comm, "irqbalance"))
 				pid = atoi(de->d_name);
 		}
 		closedir(proc);
 	}
+	if (!nread) {
+		check_add(r, CHECK_SKIP, "irq.irqbalance", "no process could be read under "
+			  "%s/proc (no /proc/PID/comm): whether irqbalance runs is unknown",
+			  x->p->root);
+		return;
+	}
+	if (pid && x->ncpus == 1 && one_cpu_unknown(r, x, "irq.irqbalance"))
+		return;
 	if (!pid) {
 		check_add(r, CHECK_PASS, "irq.irqbalance", "not running");
 		return;
@@ -940,6 +1324,8 @@ static void chk_governor(struct check_report *r, struct sysctx *x)
 			snprintf(bad + used, sizeof(bad) - used, "%scpu%d %s at %s kHz (max %s)",
 				 used ? ", " : "", i, gov, cur, max);
 	}
+	if (!seen && tree_lacks(r, x, "power.governor", "cpufreq governor"))
+		return;
 	if (!seen) {
 		f = check_add(r, CHECK_PASS, "power.governor", "no cpufreq: the CPU clock does "
 			      "not change");
@@ -987,6 +1373,8 @@ static void chk_cpuidle(struct check_report *r, struct sysctx *x)
 		if (!dis && lat > worst)
 			worst = lat;
 	}
+	if (!k && tree_lacks(r, x, "power.cpuidle", "cpuidle state"))
+		return;
 	if (!k) {
 		f = check_add(r, CHECK_PASS, "power.cpuidle", "no cpuidle states on CPU %d",
 			      cpu);
@@ -1022,6 +1410,13 @@ static void chk_dma_latency(struct check_report *r, struct sysctx *x)
 	if (x->p->dma_latency_us < 0) {
 		check_add(r, CHECK_SKIP, "power.dma_latency", "rt.dma_latency = -1: the run "
 			  "leaves /dev/cpu_dma_latency alone");
+		return;
+	}
+	if (x->p->tree) {
+		f = check_add(r, CHECK_SKIP, "power.dma_latency", "not held: a device under a "
+			      "copied tree is not the running kernel's");
+		check_fix(f, "run check on the board itself: it holds /dev/cpu_dma_latency as "
+			  "the run does");
 		return;
 	}
 	if (!sysinfo_path(x->p->root, "dev/cpu_dma_latency", path, sizeof(path))) {
@@ -1061,6 +1456,8 @@ static void chk_thp(struct check_report *r, struct sysctx *x)
 
 	if (sysinfo_read_line(x->p->root, "sys/kernel/mm/transparent_hugepage/enabled", buf,
 			      sizeof(buf))) {
+		if (tree_lacks(r, x, "mem.thp", "transparent_hugepage/enabled"))
+			return;
 		check_add(r, CHECK_PASS, "mem.thp", "no transparent huge pages in this kernel");
 		return;
 	}
@@ -1286,9 +1683,11 @@ static const struct {
 	void (*fn)(struct check_report *r, struct sysctx *x);
 } checks[] = {
 	{ "kernel.preempt_rt", chk_preempt_rt },
+	{ "host.hypervisor", chk_hypervisor },
 	{ "kernel.hrtimers", chk_hrtimers },
 	{ "kernel.clocksource", chk_clocksource },
 	{ "sched.rt_runtime", chk_rt_runtime },
+	{ "sched.rt_group", chk_rt_group },
 	{ "sched.timer_migration", chk_timer_migration },
 	{ "sched.rt_tasks", chk_rt_tasks },
 	{ "cpu.pinned", chk_pinned },
@@ -1336,6 +1735,19 @@ int check_sys_one(struct check_report *r, const struct check_sys_params *p, cons
 		return 0;
 	}
 	return -1;
+}
+
+void check_sys_host_read(const char *root, struct check_sys_host *h)
+{
+	struct check_cpuset set;
+	char buf[4096];
+
+	memset(h, 0, sizeof(*h));
+	sysinfo_read_line(root, "proc/sys/kernel/hostname", h->hostname, sizeof(h->hostname));
+	sysinfo_read_line(root, "proc/sys/kernel/osrelease", h->kernel, sizeof(h->kernel));
+	if (sysinfo_read_line(root, "sys/devices/system/cpu/online", buf, sizeof(buf)) == 0 &&
+	    check_cpuset_parse(buf, 1024, &set) == 0)
+		h->ncpus = check_cpuset_count(&set);
 }
 
 const char *check_gpiochip_bus(const char *root, const char *name)

@@ -12,6 +12,10 @@
 
 struct check_sys_params {
 	const char *root;        /* "/" on a live system; a fake tree in tests */
+	bool tree;               /* @root is a copied tree, not the running system
+				  * (sysinfo_root_is_live()): what it lacks is
+				  * unknown, not absent (SKIP), and its devices
+				  * are not touched */
 	int cpu;                 /* rt.cpu, -1: not pinned */
 	int priority;            /* rt.priority */
 	bool lock_memory;        /* rt.lock_memory */
@@ -23,6 +27,15 @@ struct check_sys_params {
  * changed on the system, except that /dev/cpu_dma_latency is opened and
  * written as the run would, then closed at once. */
 void check_sys_all(struct check_report *r, const struct check_sys_params *p);
+
+/* What the checks read under a root: the machine the findings describe
+ * ("" or 0 where the tree does not say). */
+struct check_sys_host {
+	char hostname[64];       /* proc/sys/kernel/hostname */
+	char kernel[128];        /* proc/sys/kernel/osrelease */
+	int ncpus;               /* sys/devices/system/cpu/online; 0: unknown */
+};
+void check_sys_host_read(const char *root, struct check_sys_host *h);
 
 /* One check by the id of its (first) finding ("power.governor"); for tests.
  * Returns 0, or -1 if there is no such check. */

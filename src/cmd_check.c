@@ -15,17 +15,15 @@
 #include "cfgpath.h"
 #include "check.h"
 #include "check_gpio.h"
+#include "check_run.h"
 #include "check_sys.h"
 #include "cmd.h"
 #include "cmdline.h"
 #include "config.h"
 #include "edge.h"
-#include "edgelog.h"
-#include "edgestats.h"
 #include "gpio_out.h"
 #include "json.h"
 #include "print.h"
-#include "stats.h"
 #include "sysinfo.h"
 #include "units.h"
 
@@ -42,11 +40,10 @@ struct check_opts {
 
 /* What the short run gave. */
 struct check_run {
-	bool done;
+	bool done, judged;
 	int exit_code;
 	char log[PATH_MAX];
-	uint64_t edges, missed;
-	int64_t tmin_ns, tmax_ns, tmin_lo_ns, tmax_hi_ns, wake_p99_ns, wake_max_ns;
+	struct check_run_fig fig;
 };
 
 static void check_usage(FILE *f)
@@ -182,8 +179,9 @@ static int check_parse(struct config *c, int argc, char **argv, struct check_opt
 static void check_collect(struct check_report *r, const struct config *c, const char *root,
 			  bool timed, unsigned int edges, unsigned int writes)
 {
+	bool tree = !sysinfo_root_is_live(root);
 	struct check_sys_params sp = {
-		.root = root,
+		.root = root, .tree = tree,
 		.cpu = (int)config_int(c, CFG_RT_CPU),
 		.priority = (int)config_int(c, CFG_RT_PRIORITY),
 		.lock_memory = config_bool(c, CFG_RT_LOCK_MEMORY),
@@ -191,7 +189,7 @@ static void check_collect(struct check_report *r, const struct config *c, const 
 		.ring_bytes = (uint64_t)config_int(c, CFG_RUN_RING_SIZE) * sizeof(struct edge_rec),
 	};
 	struct check_gpio_params gp = {
-		.cfg = c, .root = root, .timed = timed, .probe_writes = writes,
+		.cfg = c, .root = root, .tree = tree, .timed = timed, .probe_writes = writes,
 		.loop_edges = edges,
 	};
 
@@ -201,17 +199,31 @@ static void check_collect(struct check_report *r, const struct config *c, const 
 	check_gpio_loopback(r, &gp);
 }
 
+/* What was checked: the machine the root directory shows (the running
+ * one, or a copied tree's), never this host's name over a tree's findings. */
 static void print_header(FILE *f, const struct config *c, const char *board_path,
-			 const char *profile_path)
+			 const char *profile_path, const char *root)
 {
-	struct sysinfo_host h;
+	struct check_sys_host h;
+	bool tree = !sysinfo_root_is_live(root);
 
-	sysinfo_host_read(&h);
+	check_sys_host_read(root, &h);
 	fprintf(f, "sqwave check: board %s (%s)%s%s\n", config_str(c, CFG_BOARD_NAME),
 		board_path[0] ? board_path : "--chip/--line", profile_path[0] ? ", profile " : "",
 		profile_path);
-	fprintf(f, "host %s, kernel %s, %d CPU%s, GPIO %s\n\n", h.hostname, h.kernel_release,
-		h.ncpus, h.ncpus == 1 ? "" : "s", gpio_out_gpiod_api());
+	if (tree)
+		fprintf(f, "root %s: a copied tree, read by the system checks; GPIO checks SKIP "
+			"(this machine's chips are not its board's)\n", root);
+	fprintf(f, "host %s, kernel %s, ", h.hostname[0] ? h.hostname : "unknown",
+		h.kernel[0] ? h.kernel : "unknown");
+	if (h.ncpus)
+		fprintf(f, "%d CPU%s", h.ncpus, h.ncpus == 1 ? "" : "s");
+	else
+		fprintf(f, "CPUs unknown");
+	if (tree)
+		fprintf(f, " (from the tree)\n\n");
+	else
+		fprintf(f, ", GPIO %s\n\n", gpio_out_gpiod_api());
 }
 
 int cmd_check_preflight(const struct config *c, const char *board_path,
@@ -221,7 +233,7 @@ int cmd_check_preflight(const struct config *c, const char *board_path,
 	int ret;
 
 	check_report_init(&r);
-	print_header(stdout, c, board_path, profile_path ? profile_path : "");
+	print_header(stdout, c, board_path, profile_path ? profile_path : "", "/");
 	check_collect(&r, c, "/", false, CHECK_EDGES, CHECK_WRITES);
 	check_print_text(stdout, &r, false, false);
 	ret = check_exit_code(&r, false);
@@ -231,46 +243,6 @@ int cmd_check_preflight(const struct config *c, const char *board_path,
 }
 
 /* ---- --run --------------------------------------------------------------------------- */
-
-/* Read back the run's log, through the same statistics the run uses. */
-static int run_read_log(struct check_run *cr, char *err, size_t errlen)
-{
-	const struct edgestats_result *res;
-	struct edgelog_reader *lr;
-	struct edgestats *st;
-	enum edgelog_status s;
-	struct edge_rec e;
-	int got;
-
-	lr = edgelog_reader_open(cr->log, &s, err, errlen);
-	if (!lr)
-		return -1;
-	st = edgestats_new((int64_t)edgelog_reader_meta(lr)->half_period_ns);
-	if (!st) {
-		edgelog_reader_close(lr);
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	while ((got = edgelog_reader_next(lr, &e)) == 1)
-		edgestats_add(st, &e);
-	edgelog_reader_close(lr);
-	if (got < 0) {
-		edgestats_free(st);
-		snprintf(err, errlen, "%.400s: read error", cr->log);
-		return -1;
-	}
-	res = edgestats_result(st);
-	cr->edges = res->edges;
-	cr->missed = res->missed_periods;
-	cr->tmin_ns = res->width[EDGESTATS_ANY].tmin.width_ns;
-	cr->tmax_ns = res->width[EDGESTATS_ANY].tmax.width_ns;
-	cr->tmin_lo_ns = res->width[EDGESTATS_ANY].tmin_bound.lo_ns;
-	cr->tmax_hi_ns = res->width[EDGESTATS_ANY].tmax_bound.hi_ns;
-	cr->wake_p99_ns = stats_hist_percentile(&res->wake, 99);
-	cr->wake_max_ns = res->wake.m.n ? res->wake.m.max : 0;
-	edgestats_free(st);
-	return 0;
-}
 
 /*
  * A short run through `sqwave run` itself (the same code, in this process):
@@ -288,6 +260,12 @@ static void check_run(struct check_report *r, const struct config *c,
 	time_t t = time(NULL);
 	struct tm tm;
 
+	if (!sysinfo_root_is_live(o->root)) {
+		f = check_add(r, CHECK_SKIP, "run.verdict", "not run: --root %s is a copied tree, "
+			      "and a run would measure this machine, not its board", o->root);
+		check_fix(f, "run sqwave check --run on the board itself");
+		return;
+	}
 	check_counts(r, cnt);
 	if (cnt[CHECK_FAIL]) {
 		f = check_add(r, CHECK_SKIP, "run.verdict", "not run: %u FAIL above", cnt[CHECK_FAIL]);
@@ -362,20 +340,12 @@ static void check_run(struct check_report *r, const struct config *c,
 		check_why(f, "its messages above say why");
 		return;
 	}
-	if (run_read_log(cr, err, sizeof(err))) {
+	if (check_run_read_log(cr->log, c, &cr->fig, err, sizeof(err))) {
 		check_incomplete(r, "cannot read the run's log: %s", err);
 		return;
 	}
-	f = check_add(r, cr->exit_code == SQW_EXIT_OK ? CHECK_PASS : CHECK_FAIL, "run.verdict",
-		      "this board gives Tmin/Tmax %s/%s us today (bounds %s/%s us; wake "
-		      "p99/max %s/%s us; %" PRIu64 " missed periods; %" PRIu64 " edges in %s)%s",
-		      UNITS_US(cr->tmin_ns), UNITS_US(cr->tmax_ns), UNITS_US(cr->tmin_lo_ns),
-		      UNITS_US(cr->tmax_hi_ns), UNITS_US(cr->wake_p99_ns),
-		      UNITS_US(cr->wake_max_ns), cr->missed, cr->edges, dur,
-		      cr->exit_code == SQW_EXIT_OK ? "" : ": the profile's limits are violated");
-	check_why(f, "log %s; `sqwave analyze %s` for the worst edges", cr->log, cr->log);
-	if (cr->exit_code != SQW_EXIT_OK)
-		check_fix(f, "the run's summary above names each violated limit");
+	cr->judged = true;
+	check_run_judge(r, c, cr->exit_code, &cr->fig, cr->log, dur);
 }
 
 /* ---- JSON ------------------------------------------------------------------------------ */
@@ -395,6 +365,7 @@ static void check_doc(struct json_writer *w, const void *ctx)
 	const struct check_report *r = d->r;
 	const struct check_run *cr = d->cr;
 	unsigned cnt[CHECK_NSTATUS];
+	struct check_sys_host h;
 
 	check_counts(r, cnt);
 	json_object_begin(w);
@@ -407,6 +378,17 @@ static void check_doc(struct json_writer *w, const void *ctx)
 	json_object_end(w);
 	json_kv_string(w, "profile", o->profile_path[0] ? o->profile_path : NULL);
 	json_kv_bool(w, "strict", o->strict);
+	json_kv_string(w, "root", o->root);
+	json_kv_bool(w, "tree", !sysinfo_root_is_live(o->root));
+	check_sys_host_read(o->root, &h);
+	json_kv_object_begin(w, "host");
+	json_kv_string(w, "hostname", h.hostname[0] ? h.hostname : NULL);
+	json_kv_string(w, "kernel_release", h.kernel[0] ? h.kernel : NULL);
+	if (h.ncpus)
+		json_kv_int(w, "cpus", h.ncpus);
+	else
+		json_kv_null(w, "cpus");
+	json_object_end(w);
 	json_kv_string(w, "result", check_status_name(check_result(r, o->strict)));
 	json_kv_int(w, "exit_code", check_exit_code(r, o->strict));
 	json_kv_string(w, "incomplete", r->incomplete ? r->incomplete_why : NULL);
@@ -423,14 +405,19 @@ static void check_doc(struct json_writer *w, const void *ctx)
 		json_kv_string(w, "log", cr->log);
 		json_kv_int(w, "exit_code", cr->exit_code);
 		json_kv_int(w, "duration_ns", o->run_ns);
-		json_kv_uint(w, "edges", cr->edges);
-		json_kv_uint(w, "missed_periods", cr->missed);
-		json_kv_int(w, "tmin_ns", cr->tmin_ns);
-		json_kv_int(w, "tmax_ns", cr->tmax_ns);
-		json_kv_int(w, "tmin_bound_ns", cr->tmin_lo_ns);
-		json_kv_int(w, "tmax_bound_ns", cr->tmax_hi_ns);
-		json_kv_int(w, "wake_p99_ns", cr->wake_p99_ns);
-		json_kv_int(w, "wake_max_ns", cr->wake_max_ns);
+		json_kv_string(w, "verdict", !cr->judged ? NULL
+			       : cr->exit_code == SQW_EXIT_LIMIT || cr->fig.verdict == VERDICT_FAIL
+			       ? "FAIL" : cr->fig.verdict == VERDICT_NO_LIMITS ? "NO LIMITS" : "PASS");
+		json_kv_bool(w, "limits_set", cr->judged && cr->fig.verdict != VERDICT_NO_LIMITS);
+		json_kv_uint(w, "edges", cr->fig.edges);
+		json_kv_uint(w, "missed_periods", cr->fig.missed);
+		json_kv_uint(w, "pulses_far", cr->fig.far);
+		json_kv_int(w, "tmin_ns", cr->fig.tmin_ns);
+		json_kv_int(w, "tmax_ns", cr->fig.tmax_ns);
+		json_kv_int(w, "tmin_bound_ns", cr->fig.tmin_lo_ns);
+		json_kv_int(w, "tmax_bound_ns", cr->fig.tmax_hi_ns);
+		json_kv_int(w, "wake_p99_ns", cr->fig.wake_p99_ns);
+		json_kv_int(w, "wake_max_ns", cr->fig.wake_max_ns);
 		json_object_end(w);
 	} else {
 		json_kv_null(w, "run");
@@ -469,7 +456,7 @@ int cmd_check(int argc, char **argv)
 	/* With the JSON on stdout, the text goes to stderr. */
 	text = o.json && !strcmp(o.json, "-") ? stderr : stdout;
 	check_report_init(&r);
-	print_header(text, c, o.board_path, o.profile_path);
+	print_header(text, c, o.board_path, o.profile_path, o.root);
 	fflush(text);
 	check_collect(&r, c, o.root, true, o.edges, o.writes);
 	if (o.run_ns)

@@ -92,6 +92,15 @@ char *sysinfo_path(const char *root, const char *rel, char *buf, size_t len)
 	return buf;
 }
 
+bool sysinfo_root_is_live(const char *root)
+{
+	struct stat a, b;
+
+	if (stat(root, &a) || stat("/", &b))
+		return false;
+	return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 int sysinfo_read_line(const char *root, const char *rel, char *buf, size_t len)
 {
 	char path[4096];

@@ -57,6 +57,11 @@ int sysinfo_file_read(const char *dir, const char *name, char *buf, size_t len);
 size_t sysinfo_read_full(int fd, void *buf, size_t len);
 int sysinfo_file_write(const char *dir, const char *name, const char *text, bool truncate);
 
+/* Whether @root is this running system's own root directory (the same
+ * directory as "/"), not a copied or fake tree. False if it cannot be
+ * examined. */
+bool sysinfo_root_is_live(const char *root);
+
 /* @root/@rel into @buf ("/" + "proc/cmdline" -> "/proc/cmdline"); returns
  * @buf, or NULL if it does not fit. */
 char *sysinfo_path(const char *root, const char *rel, char *buf, size_t len);

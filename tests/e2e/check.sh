@@ -68,6 +68,66 @@ assert d["counts"]["fail"] == 0 and d["run"] is None
 PY
 }
 
+test_a_virtual_machine_is_a_finding_read_through_the_root() {
+	local r
+	r=$(fake_root)
+	printf 'processor\t: 0\nflags\t\t: fpu vme hypervisor\n' > "$r/proc/cpuinfo"
+	"$SQWAVE" check --board "$BOARD" --root "$r" --cpu 1 > "$TMP/v.out" 2>&1
+	grep -q "^WARN host.hypervisor .*a virtual machine: /proc/cpuinfo has the hypervisor flag" "$TMP/v.out" ||
+		fail "$(grep hypervisor "$TMP/v.out")" || return 1
+	grep -A2 "^WARN host.hypervisor" "$TMP/v.out" | grep -q "fix: measure on the board itself" || return 1
+	printf 'processor\t: 0\nflags\t\t: fpu vme\n' > "$r/proc/cpuinfo"
+	"$SQWAVE" check --board "$BOARD" --root "$r" --cpu 1 > "$TMP/v2.out" 2>&1
+	grep -q "^PASS host.hypervisor .*no sign of a hypervisor (read: cpuinfo flags)" "$TMP/v2.out" ||
+		fail "$(grep hypervisor "$TMP/v2.out")" || return 1
+}
+
+test_a_root_tree_is_what_the_header_and_findings_describe() {
+	local r
+	r=$(fake_root)
+	echo dk > "$r/proc/sys/kernel/hostname"
+	echo 6.6.48-rt40 > "$r/proc/sys/kernel/osrelease"
+	(cd "$ROOT" && "$SQWAVE" check --board stm32mp135f-dk --root "$r" --run 1s \
+		--json "$TMP/t.json" > "$TMP/t.out" 2>&1)
+	local rc=$?
+	[ $rc -eq 0 ] || fail "exit $rc: $(cat "$TMP/t.out")" || return 1
+	grep -q "^root $r: a copied tree" "$TMP/t.out" || fail "$(head -3 "$TMP/t.out")" || return 1
+	grep -q "^host dk, kernel 6.6.48-rt40, 2 CPUs (from the tree)$" "$TMP/t.out" ||
+		fail "$(head -3 "$TMP/t.out")" || return 1
+	grep -q "$(uname -r)" "$TMP/t.out" && fail "this machine's kernel in the header" && return 1
+	# no board behind the tree: GPIO, the run and what the tree lacks are SKIP, never PASS
+	grep -q "^SKIP gpio.chip .*is a copied tree" "$TMP/t.out" || fail "$(grep gpio "$TMP/t.out")" || return 1
+	grep -q "^SKIP loopback.line .*is a copied tree" "$TMP/t.out" || return 1
+	grep -q "^SKIP sched.rt_tasks .*no task could be read" "$TMP/t.out" || return 1
+	grep -q "^SKIP power.dma_latency .*not held" "$TMP/t.out" || return 1
+	grep -q "^SKIP run.verdict .*not run: --root" "$TMP/t.out" || return 1
+	grep -q "==== sqwave summary ====" "$TMP/t.out" && fail "a run was made" && return 1
+	python3 - "$TMP/t.json" "$r" <<'PY' || return 1
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["root"] == sys.argv[2] and d["tree"] is True, (d["root"], d["tree"])
+assert d["host"] == {"hostname": "dk", "kernel_release": "6.6.48-rt40", "cpus": 2}, d["host"]
+ids = {f["id"]: f["status"] for f in d["findings"]}
+assert ids["gpio.chip"] == "SKIP" and ids["sched.rt_tasks"] == "SKIP", ids
+PY
+}
+
+test_a_delegated_service_refused_fifo_by_rt_group_sched_is_found() {
+	local r
+	r=$(fake_root)
+	echo "0::/system.slice/sqwave@soak-1h.service" > "$r/proc/self/cgroup"
+	mkdir -p "$r/sys/fs/cgroup/system.slice/sqwave@soak-1h.service" "$r/boot"
+	echo "cpu memory pids" > "$r/sys/fs/cgroup/system.slice/cgroup.controllers"
+	echo "cpu memory pids" > "$r/sys/fs/cgroup/system.slice/sqwave@soak-1h.service/cgroup.controllers"
+	echo 6.6.48-rt40 > "$r/proc/sys/kernel/osrelease"
+	echo "CONFIG_RT_GROUP_SCHED=y" > "$r/boot/config-6.6.48-rt40"
+	"$SQWAVE" check --board "$BOARD" --root "$r" --cpu 1 > "$TMP/g.out" 2>&1
+	[ $? -eq 1 ] || fail "exit not 1: $(grep rt_group "$TMP/g.out")" || return 1
+	grep -q "^FAIL sched.rt_group .*sqwave@soak-1h.service has the cpu controller on and the kernel has CONFIG_RT_GROUP_SCHED" "$TMP/g.out" ||
+		fail "$(grep -A2 rt_group "$TMP/g.out")" || return 1
+	grep -A2 "^FAIL sched.rt_group" "$TMP/g.out" | grep -q "fix: .*Delegate=pids" || return 1
+}
+
 test_strict_fails_on_a_warning() {
 	"$SQWAVE" check --board "$BOARD" --root "$(fake_root)" --cpu 1 --strict > "$TMP/s.out" 2>&1
 	local rc=$?
@@ -98,21 +158,46 @@ test_the_loopback_test_tells_unwired_from_wrongly_wired_and_lossy() {
 		fail "$(grep loopback.wired "$TMP/w3.out")" || return 1
 }
 
-test_check_run_ends_with_the_boards_tmin_tmax_today() {
+test_check_run_without_limits_says_no_limits_never_pass() {
 	(cd "$TMP" && "$SQWAVE" check --board "$BOARD" --run 1s --json "$TMP/r.json" \
 		> "$TMP/r.out" 2> "$TMP/r.err")
 	local rc=$?
 	[ $rc -eq 0 ] || fail "exit $rc: $(tail -5 "$TMP/r.out" "$TMP/r.err")" || return 1
-	grep -q "^PASS run.verdict .*this board gives Tmin/Tmax [0-9.]*/[0-9.]* us today" "$TMP/r.out" ||
+	grep -q "^WARN run.verdict .*NO LIMITS: this board gave Tmin/Tmax [0-9.]*/[0-9.]* us .*today; \(what broke: \|nothing broke\)" "$TMP/r.out" ||
 		fail "$(grep run.verdict "$TMP/r.out")" || return 1
+	grep -q "^PASS run.verdict" "$TMP/r.out" && fail "a run without limits passed" && return 1
 	grep -q "==== sqwave summary ====" "$TMP/r.out" || fail "the run's summary" || return 1
 	python3 - "$TMP/r.json" "$TMP" <<'PY' || return 1
 import json, os, sys
 d = json.load(open(sys.argv[1]))
 r = d["run"]
 assert r["exit_code"] == 0 and r["edges"] > 1000 and 0 < r["tmin_ns"] <= r["tmax_ns"], r
+assert r["verdict"] == "NO LIMITS" and r["limits_set"] is False, r
+assert isinstance(r["pulses_far"], int), r
+f = [f for f in d["findings"] if f["id"] == "run.verdict"][0]
+assert f["status"] == "WARN", f
 assert os.path.exists(os.path.join(sys.argv[2], r["log"])), r["log"]
 PY
+	# --strict: a run without limits is not a pass either
+	(cd "$TMP" && "$SQWAVE" check --board "$BOARD" --run 200ms --strict > "$TMP/rs.out" 2>&1)
+	[ $? -eq 1 ] || fail "--strict without limits: exit not 1" || return 1
+}
+
+test_check_run_judges_by_the_limits_set_and_names_them() {
+	(cd "$TMP" && "$SQWAVE" check --board "$BOARD" --run 500ms --tmin 1us --tmax 10s \
+		--json "$TMP/l.json" > "$TMP/l.out" 2>&1)
+	local rc=$?
+	[ $rc -eq 0 ] || fail "exit $rc: $(grep run.verdict "$TMP/l.out")" || return 1
+	grep -q "^PASS run.verdict .*within limits.tmin 1us (command line), limits.tmax 10s (command line); this board gives Tmin/Tmax" "$TMP/l.out" ||
+		fail "$(grep run.verdict "$TMP/l.out")" || return 1
+	python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["run"]
+assert r["verdict"] == "PASS" and r["limits_set"] is True, r' "$TMP/l.json" || return 1
+	# a limit no pulse can keep: FAIL, with the violation, exit 1
+	(cd "$TMP" && "$SQWAVE" check --board "$BOARD" --run 300ms --tmax 400us > "$TMP/f.out" 2>&1)
+	rc=$?
+	[ $rc -eq 1 ] || fail "exit $rc, expected 1" || return 1
+	grep -q "^FAIL run.verdict .*above limits.tmax 400.000 us; this board gave" "$TMP/f.out" ||
+		fail "$(grep -A2 run.verdict "$TMP/f.out")" || return 1
 }
 
 test_json_to_stdout_keeps_the_text_off_it() {

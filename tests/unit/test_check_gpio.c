@@ -300,6 +300,25 @@ static void without_a_loopback_section_the_test_is_skipped_with_a_hint(void **st
 	has("loopback.line", CHECK_SKIP, "no loopback input");
 }
 
+static void under_a_copied_tree_a_real_chip_is_not_checked_on_this_machine(void **state)
+{
+	(void)state;
+	P.tree = true;
+	P.root = "/nonexistent-tree";
+	setk("gpio.backend=gpiod");
+	check_gpio_output(&rep, &P);
+	check_gpio_loopback(&rep, &P);
+	has("gpio.chip", CHECK_SKIP, "is a copied tree");
+	has("loopback.line", CHECK_SKIP, "is a copied tree");
+	assert_null(check_find(&rep, "gpio.request"));
+	assert_null(check_find(&rep, "loopback.wired"));
+	/* the simulated board belongs to no machine: checked under a tree too */
+	fresh();
+	setk("gpio.backend=sim");
+	check_gpio_output(&rep, &P);
+	has("gpio.request", CHECK_PASS, "push-pull output");
+}
+
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -321,6 +340,7 @@ int main(void)
 		T(a_lost_edge_is_a_failure_that_names_it),
 		T(the_output_line_cannot_be_its_own_loopback),
 		T(without_a_loopback_section_the_test_is_skipped_with_a_hint),
+		T(under_a_copied_tree_a_real_chip_is_not_checked_on_this_machine),
 	};
 
 	return cmocka_run_group_tests_name("check_gpio (simulated chip and wire)", tests, NULL,

@@ -122,6 +122,20 @@ static const struct check_finding *run1(const char *id)
 			 check_status_name(st), (text)); \
 } while (0)
 
+/* @len bytes of @data (NULs included) to @rel. */
+static void put_bytes(const char *rel, const char *data, size_t len)
+{
+	char path[512];
+	FILE *f;
+
+	put(rel, "");
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	fclose(f);
+}
+
 /* ---- kernel ---------------------------------------------------------------- */
 
 static void preempt_rt_is_read_from_sys_kernel_realtime(void **state)
@@ -144,6 +158,10 @@ static void a_kernel_without_preempt_rt_is_a_warning_that_names_it(void **state)
 	assert_finding("kernel.preempt_rt", CHECK_WARN, "PREEMPT_DYNAMIC");
 	put("sys/kernel/realtime", "0\n");
 	assert_finding("kernel.preempt_rt", CHECK_WARN, "not PREEMPT_RT");
+	/* neither source: unknown, not "not PREEMPT_RT" */
+	del("sys/kernel/realtime");
+	del("proc/sys/kernel/version");
+	assert_finding("kernel.preempt_rt", CHECK_SKIP, "cannot tell");
 }
 
 static void check_and_run_agree_on_preempt_rt(void **state)
@@ -375,9 +393,21 @@ static void rt_tasks_at_or_above_our_priority_on_our_cpu_are_named(void **state)
 	assert_null(strstr(run1("sched.rt_tasks")->value, "ktimers"));
 }
 
+static void a_tree_without_tasks_leaves_rt_tasks_unknown_not_passed(void **state)
+{
+	(void)state;
+	P.cpu = 1;
+	assert_finding("sched.rt_tasks", CHECK_SKIP, "no task could be read");
+	task(1, "init", 0, 0, "0-3");
+	assert_finding("sched.rt_tasks", CHECK_PASS, "no task at or above SCHED_FIFO 90");
+}
+
 static void irqbalance_is_a_warning_unless_our_cpu_is_isolated(void **state)
 {
 	(void)state;
+	/* a tree without processes says nothing: never "not running" */
+	assert_finding("irq.irqbalance", CHECK_SKIP, "whether irqbalance runs is unknown");
+	task(1, "init", 0, 0, "0-3");
 	assert_finding("irq.irqbalance", CHECK_PASS, "not running");
 	task(321, "irqbalance", 0, 0, "0-3");
 	P.cpu = 2;
@@ -597,6 +627,164 @@ static void a_chip_behind_i2c_spi_or_usb_is_recognised_from_sysfs(void **state)
 	assert_null(check_gpiochip_bus(root, "gpiochip9"));
 }
 
+/* ---- RT group scheduling ---------------------------------------------------------- */
+
+static void a_delegated_v2_service_with_rt_group_sched_is_refused_fifo(void **state)
+{
+	const struct check_finding *f;
+
+	(void)state;
+	assert_finding("sched.rt_group", CHECK_SKIP, "cannot read /proc/self/cgroup");
+	put("proc/self/cgroup", "0::/system.slice/sqwave@soak-1h.service\n");
+	put("sys/fs/cgroup/system.slice/cgroup.controllers", "cpuset cpu io memory pids\n");
+	put("sys/fs/cgroup/system.slice/sqwave@soak-1h.service/cgroup.controllers",
+	    "cpuset cpu io memory pids\n");
+	put("proc/sys/kernel/osrelease", "6.6.48-rt40\n");
+	/* the kernel's config cannot be read: unknown, a warning that says both */
+	assert_finding("sched.rt_group", CHECK_WARN, "cgroup /system.slice/sqwave@soak-1h.service "
+		       "has the cpu controller on (no /proc/config.gz");
+	put("boot/config-6.6.48-rt40", "CONFIG_CGROUP_SCHED=y\nCONFIG_FAIR_GROUP_SCHED=y\n"
+	    "CONFIG_RT_GROUP_SCHED=y\n");
+	f = run1("sched.rt_group");
+	assert_int_equal(f->status, CHECK_FAIL);
+	assert_non_null(strstr(f->value, "CONFIG_RT_GROUP_SCHED: SCHED_FIFO is refused here"));
+	assert_non_null(strstr(f->why, "Delegate=yes"));
+	assert_non_null(strstr(f->fix, "Delegate=pids"));
+	put("boot/config-6.6.48-rt40", "CONFIG_CGROUP_SCHED=y\n# CONFIG_RT_GROUP_SCHED is not set\n");
+	assert_finding("sched.rt_group", CHECK_PASS, "CONFIG_RT_GROUP_SCHED is not set");
+	/* the cpu controller off for the service: its group is the root's */
+	put("boot/config-6.6.48-rt40", "CONFIG_RT_GROUP_SCHED=y\n");
+	put("sys/fs/cgroup/system.slice/cgroup.controllers", "memory pids\n");
+	put("sys/fs/cgroup/system.slice/sqwave@soak-1h.service/cgroup.controllers", "memory pids\n");
+	assert_finding("sched.rt_group", CHECK_PASS, "no cgroup with the cpu controller on");
+	/* a shell in the root cgroup */
+	put("proc/self/cgroup", "0::/\n");
+	assert_finding("sched.rt_group", CHECK_PASS, "no cgroup with the cpu controller on");
+}
+
+static void a_v1_cpu_group_without_rt_runtime_fails_with_the_setting(void **state)
+{
+	const struct check_finding *f;
+
+	(void)state;
+	put("proc/self/cgroup", "4:memory:/system.slice/x.service\n"
+	    "3:cpu,cpuacct:/system.slice/x.service\n0::/system.slice/x.service\n");
+	put("sys/fs/cgroup/cpu,cpuacct/cpu.shares", "1024\n");
+	put("sys/fs/cgroup/cpu,cpuacct/system.slice/x.service/cpu.shares", "1024\n");
+	put("sys/fs/cgroup/cpu,cpuacct/system.slice/x.service/cpu.rt_runtime_us", "0\n");
+	f = run1("sched.rt_group");
+	assert_int_equal(f->status, CHECK_FAIL);
+	assert_non_null(strstr(f->value, "cpu cgroup /system.slice/x.service has "
+				"cpu.rt_runtime_us = 0"));
+	assert_non_null(strstr(f->fix, "echo 950000 > /sys/fs/cgroup/cpu,cpuacct/"));
+	put("sys/fs/cgroup/cpu,cpuacct/system.slice/x.service/cpu.rt_runtime_us", "950000\n");
+	assert_finding("sched.rt_group", CHECK_PASS, "gives RT tasks 950000 us per period");
+	del("sys/fs/cgroup/cpu,cpuacct/system.slice/x.service/cpu.rt_runtime_us");
+	assert_finding("sched.rt_group", CHECK_PASS, "a kernel without RT group scheduling");
+	put("proc/self/cgroup", "3:cpu,cpuacct:/\n");
+	assert_finding("sched.rt_group", CHECK_PASS, "in the root cpu cgroup");
+}
+
+/* ---- the hypervisor ---------------------------------------------------------- */
+
+static void the_cpuinfo_hypervisor_flag_means_a_virtual_machine(void **state)
+{
+	(void)state;
+	put("proc/cpuinfo", "processor\t: 0\nflags\t\t: fpu vme de hypervisor lahf_lm\n\n"
+	    "processor\t: 1\nflags\t\t: fpu vme de hypervisor lahf_lm\n");
+	assert_finding("host.hypervisor", CHECK_WARN, "/proc/cpuinfo has the hypervisor flag");
+	assert_non_null(strstr(run1("host.hypervisor")->why, "usual latency source"));
+	assert_non_null(strstr(run1("host.hypervisor")->fix, "isolated host CPU"));
+}
+
+static void a_bare_x86_machine_shows_no_hypervisor_and_says_what_was_read(void **state)
+{
+	(void)state;
+	/* a flag that only starts like it is not it */
+	put("proc/cpuinfo", "processor\t: 0\nflags\t\t: fpu hypervisorx vme\n");
+	put("sys/class/dmi/id/sys_vendor", "Dell Inc.\n");
+	put("sys/class/dmi/id/product_name", "OptiPlex 7090\n");
+	assert_finding("host.hypervisor", CHECK_PASS, "no sign of a hypervisor (read: cpuinfo "
+		       "flags, DMI)");
+}
+
+static void qemus_virt_board_and_dmi_names_mean_a_virtual_machine(void **state)
+{
+	(void)state;
+	/* the emulated ARM board: no cpuinfo flags line, its device tree says */
+	put("proc/cpuinfo", "processor\t: 0\nFeatures\t: half thumb fastmult vfp\n");
+	put_bytes("proc/device-tree/compatible", "linux,dummy-virt\0", 17);
+	assert_finding("host.hypervisor", CHECK_WARN, "device-tree compatible \"linux,dummy-virt\"");
+	del("proc/device-tree/compatible");
+	put_bytes("proc/device-tree/compatible", "st,stm32mp135f-dk\0st,stm32mp135\0", 32);
+	assert_finding("host.hypervisor", CHECK_PASS, "read: device tree");
+	put("sys/class/dmi/id/sys_vendor", "QEMU\n");
+	put("sys/class/dmi/id/product_name", "Standard PC (Q35 + ICH9, 2009)\n");
+	assert_finding("host.hypervisor", CHECK_WARN, "DMI names QEMU");
+	put("sys/class/dmi/id/sys_vendor", "Microsoft Corporation\n");
+	put("sys/class/dmi/id/product_name", "Virtual Machine\n");
+	assert_finding("host.hypervisor", CHECK_WARN, "DMI names Virtual Machine");
+	put("sys/hypervisor/type", "xen\n");
+	assert_finding("host.hypervisor", CHECK_WARN, "/sys/hypervisor/type is \"xen\"");
+}
+
+static void with_nothing_to_read_the_hypervisor_check_is_skipped(void **state)
+{
+	(void)state;
+	assert_finding("host.hypervisor", CHECK_SKIP, "cannot tell");
+}
+
+/* ---- a copied tree ------------------------------------------------------------ */
+
+static void in_a_tree_what_is_missing_is_unknown_not_absent(void **state)
+{
+	(void)state;
+	P.tree = true;
+	assert_finding("power.governor", CHECK_SKIP, "no cpufreq governor in the tree");
+	assert_finding("power.cpuidle", CHECK_SKIP, "no cpuidle state in the tree");
+	assert_finding("mem.thp", CHECK_SKIP, "not copied (cannot tell)");
+	assert_finding("sched.timer_migration", CHECK_SKIP, "not copied");
+	/* a device in a tree is not the running kernel's: never opened */
+	put("dev/cpu_dma_latency", "");
+	assert_finding("power.dma_latency", CHECK_SKIP, "not held");
+	/* what the tree has is judged as on the board */
+	governor(0, "schedutil", "650000");
+	assert_finding("power.governor", CHECK_WARN, "cpu0 schedutil");
+	put("sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n");
+	assert_finding("mem.thp", CHECK_PASS, "madvise");
+}
+
+static void without_the_online_list_one_cpu_is_not_assumed(void **state)
+{
+	(void)state;
+	del("sys/devices/system/cpu/online");
+	del("sys/devices/system/cpu/possible");
+	assert_finding("cpu.isolcpus", CHECK_SKIP, "how many CPUs are online is unknown");
+	assert_finding("cpu.pinned", CHECK_SKIP, "how many CPUs are online is unknown");
+	P.cpu = 1;
+	assert_finding("cpu.nohz_full", CHECK_SKIP, "how many CPUs are online is unknown");
+	put("sys/devices/system/cpu/online", "0\n");
+	P.cpu = -1;
+	assert_finding("cpu.isolcpus", CHECK_PASS, "one CPU");
+}
+
+static void the_header_reads_the_machine_from_the_root(void **state)
+{
+	struct check_sys_host h;
+
+	(void)state;
+	check_sys_host_read(root, &h);
+	assert_string_equal(h.hostname, "");
+	assert_int_equal(h.ncpus, 4);
+	put("proc/sys/kernel/hostname", "dk\n");
+	put("proc/sys/kernel/osrelease", "6.6.48-rt40\n");
+	check_sys_host_read(root, &h);
+	assert_string_equal(h.hostname, "dk");
+	assert_string_equal(h.kernel, "6.6.48-rt40");
+	assert_false(sysinfo_root_is_live(root));
+	assert_true(sysinfo_root_is_live("/"));
+}
+
 static void a_root_without_proc_cannot_be_checked(void **state)
 {
 	char path[512];
@@ -656,6 +844,16 @@ int main(void)
 		T(cpu_lists_parse_as_the_kernel_writes_them),
 		T(the_last_of_a_repeated_kernel_parameter_counts),
 		T(a_chip_behind_i2c_spi_or_usb_is_recognised_from_sysfs),
+		T(a_delegated_v2_service_with_rt_group_sched_is_refused_fifo),
+		T(a_v1_cpu_group_without_rt_runtime_fails_with_the_setting),
+		T(the_cpuinfo_hypervisor_flag_means_a_virtual_machine),
+		T(a_bare_x86_machine_shows_no_hypervisor_and_says_what_was_read),
+		T(qemus_virt_board_and_dmi_names_mean_a_virtual_machine),
+		T(with_nothing_to_read_the_hypervisor_check_is_skipped),
+		T(a_tree_without_tasks_leaves_rt_tasks_unknown_not_passed),
+		T(in_a_tree_what_is_missing_is_unknown_not_absent),
+		T(without_the_online_list_one_cpu_is_not_assumed),
+		T(the_header_reads_the_machine_from_the_root),
 		T(a_root_without_proc_cannot_be_checked),
 		T(every_check_runs_on_a_sparse_tree_without_crashing),
 	};
