@@ -676,116 +676,277 @@ void report_write_json(FILE *f, const struct report *r)
 	json_finish(&w);
 }
 
-/* SVG: one polyline per row over a linear width axis. */
-void report_write_svg(FILE *f, const struct report *r)
+/*
+ * SVG. The width axis is made from what is drawn: every row's histogram
+ * bins that hold a pulse, its Tmin and Tmax bounds, the limits and the
+ * nominal half period; never below 0, and logarithmic when the data span
+ * more than a decade (a stall's 30 ms pulse beside 500 us ones), so that
+ * neither the outlier nor the bulk falls off the picture.
+ */
+void report_svg_axis(const struct report *r, struct report_axis *ax)
 {
-	static const char *const colors[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
-					      "#9467bd", "#8c564b", "#e377c2", "#17becf" };
-	const int W = 960, H = 540, L = 70, R = 230, T = 40, B = 60;
-	int64_t lo = INT64_MAX, hi = INT64_MIN, half = 0;
-	double maxlog = 1;
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
 	size_t i, k;
 
+#define TAKE(v) do { if ((v) < lo) lo = (v); if ((v) > hi) hi = (v); } while (0)
 	for (i = 0; i < r->n; i++) {
 		const struct report_row *w = &r->rows[i];
 
 		if (w->half_ns)
-			half = w->half_ns;
+			TAKE(w->half_ns);
 		for (k = 0; k < w->nbins; k++) {
 			if (!w->hist[k])
 				continue;
-			if (w->hist_lo_ns + (int64_t)k * w->hist_bin_ns < lo)
-				lo = w->hist_lo_ns + (int64_t)k * w->hist_bin_ns;
-			if (w->hist_lo_ns + (int64_t)(k + 1) * w->hist_bin_ns > hi)
-				hi = w->hist_lo_ns + (int64_t)(k + 1) * w->hist_bin_ns;
-			if (log10((double)w->hist[k] + 1) > maxlog)
-				maxlog = log10((double)w->hist[k] + 1);
+			TAKE(w->hist_lo_ns + (int64_t)k * w->hist_bin_ns);
+			TAKE(w->hist_lo_ns + (int64_t)(k + 1) * w->hist_bin_ns);
 		}
-		if (w->lim_tmin_ns && w->lim_tmin_ns < lo)
-			lo = w->lim_tmin_ns;
-		if (w->lim_tmax_ns && w->lim_tmax_ns > hi)
-			hi = w->lim_tmax_ns;
+		if (w->have_pulses) {
+			TAKE(w->tmin_lo_ns);
+			TAKE(w->tmax_hi_ns);
+		}
+		if (w->lim_tmin_ns)
+			TAKE(w->lim_tmin_ns);
+		if (w->lim_tmax_ns)
+			TAKE(w->lim_tmax_ns);
 	}
-	if (lo >= hi) {
-		lo = half ? half / 2 : 0;
-		hi = half ? half * 3 / 2 : 1000;
+#undef TAKE
+	if (lo == INT64_MAX) {       /* nothing at all: around the nominal, or 0..1 us */
+		lo = 0;
+		hi = 1000;
 	}
-	/* Symmetric around the half period, so the nominal width is centred. */
-	if (half) {
-		int64_t span = llabs(half - lo) > llabs(hi - half) ? llabs(half - lo) : llabs(hi - half);
+	if (lo == hi) {             /* one figure: half of it either side */
+		lo = lo / 2;
+		hi = lo * 3 + 1000;
+	}
+	ax->log = lo > 0 && hi / lo >= 10;
+	if (ax->log) {
+		ax->lo = lo - lo / 8;
+		ax->hi = hi + hi / 8 < hi ? hi : hi + hi / 8;
+	} else {
+		int64_t pad = (hi - lo) / 20;
 
-		lo = half - span - span / 20;
-		hi = half + span + span / 20;
+		ax->lo = lo > pad ? lo - pad : 0;
+		ax->hi = hi + pad;
 	}
-#define X(ns) (L + (double)((ns) - lo) / (double)(hi - lo) * (W - L - R))
-#define Y(c) (H - B - log10((double)(c) + 1) / maxlog * (H - T - B))
+}
+
+/* Where @ns lies on the axis, 0..1. */
+static double axis_frac(const struct report_axis *ax, int64_t ns)
+{
+	if (ax->log) {
+		double v = ns > 0 ? (double)ns : (double)ax->lo;
+
+		return (log10(v) - log10((double)ax->lo)) /
+		       (log10((double)ax->hi) - log10((double)ax->lo));
+	}
+	return (double)(ns - ax->lo) / (double)(ax->hi - ax->lo);
+}
+
+/* Text for SVG: the markup characters escaped, at most @max characters
+ * (cut before a UTF-8 character, never inside one, "..." said). */
+static void svg_text(FILE *f, const char *s, size_t max)
+{
+	size_t n = 0;
+
+	for (; *s; s++) {
+		if (((unsigned char)*s & 0xc0) != 0x80 && ++n > max) {
+			fputs("...", f);
+			return;
+		}
+		if (*s == '<')
+			fputs("&lt;", f);
+		else if (*s == '>')
+			fputs("&gt;", f);
+		else if (*s == '&')
+			fputs("&amp;", f);
+		else if (*s == '"')
+			fputs("&quot;", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+/* The SVG's width ticks: "nice" steps (1, 2, 5 x 10^k) on a linear axis,
+ * 1, 2, 5 of each decade on a log one. Returns how many went into @t. */
+static size_t axis_ticks(const struct report_axis *ax, int64_t *t, size_t max)
+{
+	size_t n = 0;
+
+	if (ax->log) {
+		double d;
+
+		for (d = 1; d <= (double)ax->hi && n < max; d *= 10) {
+			static const int m[] = { 1, 2, 5 };
+			size_t j;
+
+			for (j = 0; j < 3 && n < max; j++) {
+				double v = d * m[j];
+
+				if (v >= (double)ax->lo && v <= (double)ax->hi)
+					t[n++] = (int64_t)v;
+			}
+		}
+	} else {
+		double span = (double)(ax->hi - ax->lo), step = pow(10, floor(log10(span / 8))), v;
+
+		if (span / step > 40)
+			step *= 5;
+		else if (span / step > 16)
+			step *= 2;
+		for (v = ceil((double)ax->lo / step) * step; v <= (double)ax->hi && n < max; v += step)
+			t[n++] = (int64_t)llround(v);
+	}
+	return n;
+}
+
+#define SVG_LEGEND_MAX 48          /* legend lines; more rows are counted, not listed */
+
+/* SVG: one step line per row over the width axis, the limits and the
+ * nominal half period drawn across the plot, each row's Tmin and Tmax
+ * marked under it, and the legend under the plot, inside the picture. */
+void report_write_svg(FILE *f, const struct report *r)
+{
+	static const char *const colors[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
+					      "#9467bd", "#8c564b", "#e377c2", "#17becf" };
+	const int W = 960, L = 80, R = 40, T = 50, PH = 380;
+	const int B = T + PH;              /* the width axis' line */
+	size_t nleg = r->n > SVG_LEGEND_MAX ? SVG_LEGEND_MAX + 1 : r->n;
+	const int LY = B + 70;             /* the legend's first line */
+	const int H = LY + (int)nleg * 18 + 16;
+	/* legend characters that fit (12 px sans-serif, under 7 px each) */
+	const size_t legmax = (size_t)(W - L - R - 24) / 7;
+	struct report_axis ax;
+	int64_t ticks[64], lims[2 * SVG_LEGEND_MAX];
+	double maxlog = 1;
+	size_t i, k, nt, nlim = 0;
+	int64_t half = 0;
+
+	report_svg_axis(r, &ax);
+	for (i = 0; i < r->n; i++) {
+		const struct report_row *w = &r->rows[i];
+
+		if (w->half_ns && !half)
+			half = w->half_ns;
+		for (k = 0; k < w->nbins; k++)
+			if (w->hist[k] && log10((double)w->hist[k] + 1) > maxlog)
+				maxlog = log10((double)w->hist[k] + 1);
+	}
+#define X(ns) (L + axis_frac(&ax, (ns)) * (W - L - R))
+#define Y(c) (B - log10((double)(c) + 1) / maxlog * PH)
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-		   "font-family=\"sans-serif\" font-size=\"12\">\n", W, H);
+		   "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n", W, H, W, H);
 	fprintf(f, "<title>sqwave report: pulse-width distributions</title>\n");
 	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, H);
-	fprintf(f, "<text x=\"%d\" y=\"22\" font-size=\"15\">Pulse widths of %zu run%s "
-		   "(count, log scale)</text>\n", L, r->n, r->n == 1 ? "" : "s/phases");
-	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", L, H - B,
-		W - R, H - B);
-	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", L, T, L,
-		H - B);
-	for (k = 0; k <= 8; k++) {
-		int64_t ns = lo + (hi - lo) * (int64_t)k / 8;
-
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.1f</text>\n", X(ns),
-			H - B + 18, (double)ns / 1e3);
+	fprintf(f, "<text x=\"%d\" y=\"24\" font-size=\"15\">Pulse widths of %zu %s "
+		   "(count, log scale)</text>\n", L, r->n, r->n == 1 ? "row" : "rows");
+	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", L, B,
+		W - R, B);
+	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", L, T, L, B);
+	nt = axis_ticks(&ax, ticks, sizeof(ticks) / sizeof(ticks[0]));
+	for (k = 0; k < nt; k++) {
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"black\"/>\n",
+			X(ticks[k]), B, X(ticks[k]), B + 4);
+		fprintf(f, "<text class=\"x-tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n",
+			X(ticks[k]), B + 18, (double)ticks[k] / 1e3);
 	}
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">pulse width (us)</text>\n",
-		(L + W - R) / 2, H - 18);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">pulse width (us%s)</text>\n",
+		(L + W - R) / 2, B + 40, ax.log ? ", log scale" : "");
 	for (k = 0; k <= (size_t)maxlog; k++)
 		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">1e%zu</text>\n", L - 6,
 			Y(pow(10, (double)k) - 1) + 4, k);
-	if (half)
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#888\" "
-			   "stroke-dasharray=\"2,3\"/>\n", X(half), T, X(half), H - B);
+	if (half) {
+		fprintf(f, "<line class=\"nominal\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+			   "stroke=\"#888\" stroke-dasharray=\"2,3\"/>\n", X(half), T, X(half), B);
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#666\" "
+			   "font-size=\"10\">nominal %g</text>\n", X(half), T - 4, (double)half / 1e3);
+	}
+	/* the limits, each value once (rows of one run share them) */
+	for (i = 0; i < r->n; i++) {
+		const struct report_row *w = &r->rows[i];
+		int64_t v[2] = { w->lim_tmin_ns, w->lim_tmax_ns };
+		size_t j;
+
+		for (j = 0; j < 2; j++) {
+			bool seen = false, left;
+			double x, lw;
+			char lab[64];
+
+			if (!v[j])
+				continue;
+			for (k = 0; k < nlim; k++)
+				seen |= lims[k] == (v[j] * 2 + (int64_t)j);
+			if (seen || nlim == sizeof(lims) / sizeof(lims[0]))
+				continue;
+			lims[nlim++] = v[j] * 2 + (int64_t)j;
+			x = X(v[j]);
+			fprintf(f, "<line class=\"limit\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+				   "stroke=\"#c00\" stroke-width=\"1.5\" stroke-dasharray=\"6,3\">"
+				   "<title>limits.%s %.3f us</title></line>\n", x, T, x, B,
+				j ? "tmax" : "tmin", (double)v[j] / 1e3);
+			/* the label inside the plot, on the side away from the bulk
+			 * (Tmin's left of its line, Tmax's right) where it fits */
+			snprintf(lab, sizeof(lab), "%s limit %g", j ? "Tmax" : "Tmin",
+				 (double)v[j] / 1e3);
+			lw = 6.5 * (double)strlen(lab);
+			left = j ? x + 4 + lw > W - R : x - 4 - lw >= L;
+			fprintf(f, "<text class=\"limit-label\" x=\"%.1f\" y=\"%d\" text-anchor=\"%s\" "
+				   "fill=\"#c00\" font-size=\"11\">%s</text>\n", left ? x - 4 : x + 4,
+				T + 14 + (int)((nlim - 1) % 4) * 13, left ? "end" : "start", lab);
+		}
+	}
 	for (i = 0; i < r->n; i++) {
 		const struct report_row *w = &r->rows[i];
 		const char *col = colors[i % (sizeof(colors) / sizeof(colors[0]))];
-		char name[200];
 
-		if (w->lim_tmin_ns)
-			fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#c00\" "
-				   "stroke-width=\"1.5\"><title>limits.tmin %.3f us</title></line>\n",
-				X(w->lim_tmin_ns), T, X(w->lim_tmin_ns), H - B, w->lim_tmin_ns / 1e3);
-		if (w->lim_tmax_ns)
-			fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#c00\" "
-				   "stroke-width=\"1.5\"><title>limits.tmax %.3f us</title></line>\n",
-				X(w->lim_tmax_ns), T, X(w->lim_tmax_ns), H - B, w->lim_tmax_ns / 1e3);
 		if (w->nbins) {
-			fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"",
-				col);
+			fprintf(f, "<polyline class=\"curve\" fill=\"none\" stroke=\"%s\" "
+				   "stroke-width=\"1.5\" points=\"", col);
 			for (k = 0; k < w->nbins; k++) {
 				int64_t x0 = w->hist_lo_ns + (int64_t)k * w->hist_bin_ns;
 
-				if (x0 < lo || x0 + w->hist_bin_ns > hi)
+				if (x0 < ax.lo || x0 + w->hist_bin_ns > ax.hi)
 					continue;
 				fprintf(f, "%.1f,%.1f %.1f,%.1f ", X(x0), Y(w->hist[k]),
 					X(x0 + w->hist_bin_ns), Y(w->hist[k]));
 			}
 			fprintf(f, "\"/>\n");
 		}
-		snprintf(name, sizeof(name), "%s%s%s", w->label, w->phase[0] ? " / " : "", w->phase);
-		fprintf(f, "<rect x=\"%d\" y=\"%zu\" width=\"12\" height=\"3\" fill=\"%s\"/>\n",
-			W - R + 12, (size_t)T + 8 + i * 18, col);
-		fprintf(f, "<text x=\"%d\" y=\"%zu\">", W - R + 30, (size_t)T + 12 + i * 18);
-		for (k = 0; name[k]; k++) {
-			if (name[k] == '<')
-				fputs("&lt;", f);
-			else if (name[k] == '&')
-				fputs("&amp;", f);
-			else if (name[k] == '>')
-				fputs("&gt;", f);
-			else
-				fputc(name[k], f);
+		/* Tmin and Tmax: where the scope's extremes lie, histogram or not */
+		if (w->have_pulses) {
+			fprintf(f, "<line class=\"tmin\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+				   "stroke=\"%s\" stroke-width=\"2\"/>\n", X(w->tmin_ns), B - 10,
+				X(w->tmin_ns), B, col);
+			fprintf(f, "<line class=\"tmax\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+				   "stroke=\"%s\" stroke-width=\"2\"/>\n", X(w->tmax_ns), B - 10,
+				X(w->tmax_ns), B, col);
 		}
-		fprintf(f, " (%s)%s</text>\n", w->verdict, w->nbins ? "" : " no histogram");
 	}
-	fprintf(f, "</svg>\n");
+	/* the legend, one line per row, under the plot */
+	fprintf(f, "<g class=\"legend\">\n");
+	for (i = 0; i < r->n && i < SVG_LEGEND_MAX; i++) {
+		const struct report_row *w = &r->rows[i];
+		const char *col = colors[i % (sizeof(colors) / sizeof(colors[0]))];
+		char name[400], a[32], b[32];
+
+		if (w->have_pulses)
+			snprintf(name, sizeof(name), "%s%s%s: %s, Tmin %s us, Tmax %s us%s", w->label,
+				 w->phase[0] ? " / " : "", w->phase, w->verdict,
+				 us(w->tmin_ns, true, a, sizeof(a)), us(w->tmax_ns, true, b, sizeof(b)),
+				 w->nbins ? "" : " (no histogram)");
+		else
+			snprintf(name, sizeof(name), "%s%s%s: %s, no pulses", w->label,
+				 w->phase[0] ? " / " : "", w->phase, w->verdict);
+		fprintf(f, "<rect x=\"%d\" y=\"%zu\" width=\"14\" height=\"4\" fill=\"%s\"/>\n", L,
+			(size_t)LY - 5 + i * 18, col);
+		fprintf(f, "<text x=\"%d\" y=\"%zu\">", L + 22, (size_t)LY + i * 18);
+		svg_text(f, name, legmax);
+		fprintf(f, "</text>\n");
+	}
+	if (r->n > SVG_LEGEND_MAX)
+		fprintf(f, "<text x=\"%d\" y=\"%zu\">... and %zu more rows (the table lists them)"
+			   "</text>\n", L + 22, (size_t)LY + SVG_LEGEND_MAX * 18,
+			r->n - SVG_LEGEND_MAX);
+	fprintf(f, "</g>\n</svg>\n");
 #undef X
 #undef Y
 }

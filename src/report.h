@@ -62,9 +62,19 @@ void report_free(struct report *r);
 void report_write_text(FILE *f, const struct report *r);
 void report_write_markdown(FILE *f, const struct report *r);
 void report_write_json(FILE *f, const struct report *r);
-/* Pulse-width distributions of every row overlaid (log counts, linear
- * width axis around the half period, limits marked). */
+/* Pulse-width distributions of every row overlaid (log counts), each
+ * row's Tmin and Tmax marked, the limits and the nominal half period drawn,
+ * the legend under the plot inside the picture. */
 void report_write_svg(FILE *f, const struct report *r);
+
+/* The SVG's width axis, [lo, hi] ns: from every row's histogram bins that
+ * hold pulses, its Tmin/Tmax bounds, its limits and half period; lo >= 0,
+ * lo < hi; logarithmic (log) when the figures span a decade or more. */
+struct report_axis {
+	int64_t lo, hi;
+	bool log;
+};
+void report_svg_axis(const struct report *r, struct report_axis *ax);
 
 /* Whether every row passed (exit 0) or one did not (exit 1). */
 bool report_all_pass(const struct report *r);
