@@ -184,6 +184,10 @@ static void row_stats(struct rd *d, struct report_row *row, const struct jv *st)
 				"has a count but no percentiles_ns.p99, percentiles_ns.p99.99 or max_ns");
 			return;
 		}
+		row->p50_ns = rd_int(d, st, WL("percentiles_ns", "p50"), -RD_DUR_MAX, RD_DUR_MAX,
+				     missing);
+		row->mean_ns = rd_int(d, st, WL("mean_ns"), -RD_DUR_MAX, RD_DUR_MAX, missing);
+		row->have_center = row->p50_ns != missing && row->mean_ns != missing;
 	}
 	/* A histogram (counts over [lo, lo + n * bin)) for the SVG, if there is one. */
 	if (counts && counts->n > 0 && !d->bad) {
@@ -387,6 +391,18 @@ static void row_verdict(struct rd *d, struct report_row *row, const struct jv *d
 		 !row->load_applied ? "LOAD NOT APPLIED" : !limits ? "NO LIMITS" : "PASS");
 }
 
+/* The time a row's figures cover: every counted edge and every missed
+ * slot is one half period (from the counts, so a log and its summary give
+ * the same figure; a phase cut short by a stop is as long as it ran). */
+static void row_duration(struct report_row *row)
+{
+	uint64_t slots = row->edges + row->missed;
+
+	row->duration_ns = row->half_ns > 0 && slots >= row->edges &&
+			   slots <= (uint64_t)(RD_DUR_MAX / row->half_ns)
+			   ? (int64_t)slots * row->half_ns : 0;
+}
+
 static struct report_row *new_row(struct report *r)
 {
 	if (r->n == r->cap) {
@@ -445,9 +461,18 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 	if (!base.half_ns)	/* an analysis has it at the top */
 		base.half_ns = rd_int(&d, doc, K("half_period_ns"), 0, RD_DUR_MAX, 0);
 	if (!base.label[0]) {
-		const char *slash = strrchr(source, '/');
+		/* the file's name without .sqwlog or .json: a run's log and its
+		 * summary (run --log x.sqwlog --json x.json) get one label */
+		const char *slash = strrchr(source, '/'), *name = slash ? slash + 1 : source;
+		size_t n = strlen(name);
+		char tmp[sizeof(base.label)];
 
-		copy_clean(base.label, sizeof(base.label), slash ? slash + 1 : source);
+		if (n > 7 && !strcmp(name + n - 7, ".sqwlog"))
+			n -= 7;
+		else if (n > 5 && !strcmp(name + n - 5, ".json"))
+			n -= 5;
+		snprintf(tmp, sizeof(tmp), "%.*s", (int)n, name);
+		copy_clean(base.label, sizeof(base.label), tmp);
 	}
 	if (d.bad)
 		return -1;
@@ -457,8 +482,11 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 		if (!row)
 			goto nomem;
 		*row = base;
+		/* the whole run: the name a log's analysis gives its one phase */
+		snprintf(row->phase, sizeof(row->phase), "run");
 		row->edges = rd_count(&d, doc, K("counts", "edges"));
 		row->missed = rd_count(&d, doc, K("counts", "missed_periods"));
+		row_duration(row);
 		row_stats(&d, row, doc);
 		snprintf(row->loads, sizeof(row->loads), "-");
 		snprintf(row->proof, sizeof(row->proof), "-");
@@ -481,6 +509,7 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 		copy_clean(row->phase, sizeof(row->phase), rd_str(&d, ph, K("name"), "?"));
 		row->edges = rd_count(&d, ph, K("counts", "edges"));
 		row->missed = rd_count(&d, ph, K("counts", "missed_periods"));
+		row_duration(row);
 		row_stats(&d, row, ph);
 		row_proof(&d, row, ph);
 		d.where[0] = '\0';
@@ -531,34 +560,81 @@ static const char *us(int64_t ns, bool have, char *buf, size_t len)
 	return buf;
 }
 
+/* "2.0 s", "10.0 min", "1.00 h" (a table's precision), or "-". */
+static const char *dur(int64_t ns, char *buf, size_t len)
+{
+	double s = (double)ns / 1e9;
+
+	if (ns <= 0)
+		snprintf(buf, len, "-");
+	else if (s < 60)
+		snprintf(buf, len, "%.1f s", s);
+	else if (s < 3600)
+		snprintf(buf, len, "%.1f min", s / 60);
+	else
+		snprintf(buf, len, "%.2f h", s / 3600);
+	return buf;
+}
+
+/* The columns: heading, and whether its cells are figures (right-aligned). */
+enum {
+	COL_LABEL, COL_PHASE, COL_BOARD, COL_KERNEL, COL_DURATION, COL_FREQ, COL_LOADS,
+	COL_PROOF, COL_EDGES, COL_TMIN, COL_TMAX, COL_P50, COL_MEAN, COL_P99, COL_P9999,
+	COL_MAX, COL_MISSED, COL_VERDICT, NCOLS
+};
+static const struct {
+	const char *head;
+	bool right;
+} cols[NCOLS] = {
+	[COL_LABEL] = { "label", false },
+	[COL_PHASE] = { "phase", false },
+	[COL_BOARD] = { "board", false },
+	[COL_KERNEL] = { "kernel", false },
+	[COL_DURATION] = { "duration", true },
+	[COL_FREQ] = { "freq Hz", true },
+	[COL_LOADS] = { "loads", false },
+	[COL_PROOF] = { "proof of load", false },
+	[COL_EDGES] = { "edges", true },
+	[COL_TMIN] = { "Tmin us [lowest]", true },
+	[COL_TMAX] = { "Tmax us [highest]", true },
+	[COL_P50] = { "wake p50 us", true },
+	[COL_MEAN] = { "mean us", true },
+	[COL_P99] = { "p99 us", true },
+	[COL_P9999] = { "p99.99 us", true },
+	[COL_MAX] = { "max us", true },
+	[COL_MISSED] = { "missed", true },
+	[COL_VERDICT] = { "verdict", false },
+};
+
 static void cells(const struct report_row *w, char c[][600])
 {
 	char a[32], b[32];
 
-	snprintf(c[0], 600, "%s", w->label);
-	snprintf(c[1], 600, "%s", w->phase[0] ? w->phase : "-");
-	snprintf(c[2], 600, "%s", w->board);
-	snprintf(c[3], 600, "%s%s", w->kernel, w->preempt_rt ? " (RT)" : "");
-	snprintf(c[4], 600, "%s", w->loads);
-	snprintf(c[5], 600, "%s", w->proof);
-	snprintf(c[6], 600, "%" PRIu64, w->edges);
-	snprintf(c[7], 600, "%s [%s]", us(w->tmin_ns, w->have_pulses, a, sizeof(a)),
+	snprintf(c[COL_LABEL], 600, "%s", w->label);
+	snprintf(c[COL_PHASE], 600, "%s", w->phase[0] ? w->phase : "-");
+	snprintf(c[COL_BOARD], 600, "%s", w->board);
+	/* what the kernel is, either way: a table of RT and non-RT rows */
+	snprintf(c[COL_KERNEL], 600, "%s %s", w->kernel, w->preempt_rt ? "(RT)" : "(non-RT)");
+	dur(w->duration_ns, c[COL_DURATION], 600);
+	if (w->half_ns)
+		snprintf(c[COL_FREQ], 600, "%.6g", 1e9 / (2.0 * (double)w->half_ns));
+	else
+		snprintf(c[COL_FREQ], 600, "-");
+	snprintf(c[COL_LOADS], 600, "%s", w->loads);
+	snprintf(c[COL_PROOF], 600, "%s", w->proof);
+	snprintf(c[COL_EDGES], 600, "%" PRIu64, w->edges);
+	snprintf(c[COL_TMIN], 600, "%s [%s]", us(w->tmin_ns, w->have_pulses, a, sizeof(a)),
 		 us(w->tmin_lo_ns, w->have_pulses, b, sizeof(b)));
-	snprintf(c[8], 600, "%s [%s]", us(w->tmax_ns, w->have_pulses, a, sizeof(a)),
+	snprintf(c[COL_TMAX], 600, "%s [%s]", us(w->tmax_ns, w->have_pulses, a, sizeof(a)),
 		 us(w->tmax_hi_ns, w->have_pulses, b, sizeof(b)));
-	us(w->p99_ns, w->have_wake, c[9], 600);
-	us(w->p9999_ns, w->have_wake, c[10], 600);
-	us(w->max_ns, w->have_wake, c[11], 600);
-	snprintf(c[12], 600, "%" PRIu64, w->missed);
-	snprintf(c[13], 600, "%s%s", w->verdict, w->rt_ok ? "" : " (non-RT)");
+	us(w->p50_ns, w->have_wake && w->have_center, c[COL_P50], 600);
+	us(w->mean_ns, w->have_wake && w->have_center, c[COL_MEAN], 600);
+	us(w->p99_ns, w->have_wake, c[COL_P99], 600);
+	us(w->p9999_ns, w->have_wake, c[COL_P9999], 600);
+	us(w->max_ns, w->have_wake, c[COL_MAX], 600);
+	snprintf(c[COL_MISSED], 600, "%" PRIu64, w->missed);
+	snprintf(c[COL_VERDICT], 600, "%s%s", w->verdict, w->rt_ok ? "" : " (non-RT run)");
 }
-
-#define NCOLS 14
-static const char *const heads[NCOLS] = {
-	"label", "phase", "board", "kernel", "loads", "proof of load", "edges",
-	"Tmin us [lowest]", "Tmax us [highest]", "wake p99 us", "p99.99 us", "max us", "missed",
-	"verdict",
-};
 
 void report_write_text(FILE *f, const struct report *r)
 {
@@ -566,7 +642,7 @@ void report_write_text(FILE *f, const struct report *r)
 	char c[NCOLS][600];
 
 	for (k = 0; k < NCOLS; k++)
-		width[k] = strlen(heads[k]);
+		width[k] = strlen(cols[k].head);
 	for (i = 0; i < r->n; i++) {
 		cells(&r->rows[i], c);
 		for (k = 0; k < NCOLS; k++)
@@ -574,12 +650,12 @@ void report_write_text(FILE *f, const struct report *r)
 				width[k] = strlen(c[k]);
 	}
 	for (k = 0; k + 1 < NCOLS; k++)
-		fprintf(f, k >= 6 && k <= 12 ? "%*s  " : "%-*s  ", (int)width[k], heads[k]);
-	fprintf(f, "%s\n", heads[NCOLS - 1]);
+		fprintf(f, cols[k].right ? "%*s  " : "%-*s  ", (int)width[k], cols[k].head);
+	fprintf(f, "%s\n", cols[NCOLS - 1].head);
 	for (i = 0; i < r->n; i++) {
 		cells(&r->rows[i], c);
 		for (k = 0; k + 1 < NCOLS; k++)
-			fprintf(f, k >= 6 && k <= 12 ? "%*s  " : "%-*s  ", (int)width[k], c[k]);
+			fprintf(f, cols[k].right ? "%*s  " : "%-*s  ", (int)width[k], c[k]);
 		fprintf(f, "%s\n", c[NCOLS - 1]);
 	}
 	/* why a row failed that its own figures do not say, once per run */
@@ -610,10 +686,10 @@ void report_write_markdown(FILE *f, const struct report *r)
 
 	fputc('|', f);
 	for (k = 0; k < NCOLS; k++)
-		md_cell(f, heads[k]);
+		md_cell(f, cols[k].head);
 	fputs("\n|", f);
 	for (k = 0; k < NCOLS; k++)
-		fputs(k >= 6 && k <= 12 ? " ---: |" : " --- |", f);
+		fputs(cols[k].right ? " ---: |" : " --- |", f);
 	fputc('\n', f);
 	for (i = 0; i < r->n; i++) {
 		cells(&r->rows[i], c);
@@ -651,6 +727,17 @@ void report_write_json(FILE *f, const struct report *r)
 		json_kv_string(&w, "loads", w0->loads);
 		json_kv_string(&w, "proof", w0->proof);
 		json_kv_bool(&w, "load_applied", w0->load_applied);
+		if (w0->duration_ns)
+			json_kv_int(&w, "duration_ns", w0->duration_ns);
+		else
+			json_kv_null(&w, "duration_ns");
+		if (w0->half_ns) {
+			json_kv_int(&w, "half_period_ns", w0->half_ns);
+			json_kv_double(&w, "frequency_hz", 1e9 / (2.0 * (double)w0->half_ns));
+		} else {
+			json_kv_null(&w, "half_period_ns");
+			json_kv_null(&w, "frequency_hz");
+		}
 		json_kv_uint(&w, "edges", w0->edges);
 		json_kv_uint(&w, "missed_periods", w0->missed);
 		if (w0->have_pulses) {
@@ -658,6 +745,10 @@ void report_write_json(FILE *f, const struct report *r)
 			json_kv_int(&w, "tmin_lowest_ns", w0->tmin_lo_ns);
 			json_kv_int(&w, "tmax_ns", w0->tmax_ns);
 			json_kv_int(&w, "tmax_highest_ns", w0->tmax_hi_ns);
+		}
+		if (w0->have_wake && w0->have_center) {
+			json_kv_int(&w, "wake_p50_ns", w0->p50_ns);
+			json_kv_int(&w, "wake_mean_ns", w0->mean_ns);
 		}
 		if (w0->have_wake) {
 			json_kv_int(&w, "wake_p99_ns", w0->p99_ns);

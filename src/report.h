@@ -20,7 +20,8 @@
 struct report_row {
 	char source[512];          /* the file the row came from */
 	char label[64];
-	char phase[64];            /* "" for a run without phases */
+	char phase[64];            /* "run" for a run without phases (as a log's analysis
+				    * names it) */
 	char board[64];
 	char kernel[160];
 	bool preempt_rt;
@@ -34,6 +35,11 @@ struct report_row {
 	int64_t tmin_ns, tmin_lo_ns, tmax_ns, tmax_hi_ns;
 	bool have_wake;
 	int64_t p99_ns, p9999_ns, max_ns;
+	bool have_center;          /* p50_ns and mean_ns given (older documents may lack them) */
+	int64_t p50_ns, mean_ns;   /* wake latency's median and mean */
+	int64_t duration_ns;       /* counted edges and missed slots x half period: the
+				    * time the row's figures cover, the same from a log
+				    * and its summary; 0 when unknown */
 	int64_t lim_tmin_ns, lim_tmax_ns; /* 0: none */
 	char verdict[32];          /* PASS, FAIL, LOAD NOT APPLIED, NO LIMITS */
 	char run_failure[256];     /* why the whole run failed, whatever the row's own

@@ -165,7 +165,8 @@ static void other_documents_are_refused_and_no_limits_says_so(void **state)
 	v = jsonread_parse(doc, strlen(doc), err, sizeof(err));
 	assert_int_equal(report_add_doc(&r, v, "dir/b.json", err, sizeof(err)), 0);
 	assert_string_equal(r.rows[0].verdict, "NO LIMITS");
-	assert_string_equal(r.rows[0].label, "b.json");	/* no label: the file */
+	assert_string_equal(r.rows[0].label, "b");	/* no label: the file's name */
+	assert_string_equal(r.rows[0].phase, "run");	/* no phases: the whole run */
 	assert_true(report_all_pass(&r));
 	jv_free(v);
 	report_free(&r);
@@ -376,6 +377,88 @@ static void extreme_accepted_figures_draw(void **state)
 	free(b);
 }
 
+/* Issue 16: a lab's table has each row's duration and frequency, the
+ * kernel marked RT or non-RT, wake p50 and mean, and the same label and
+ * phase whether the row comes from a run's log (its analysis, one phase
+ * "run") or from the run's summary (no phases). */
+static void rows_say_duration_frequency_kernel_and_wake_centre(void **state)
+{
+	const char *sum = "{\"schema\":\"sqwave-summary\",\"schema_version\":1,"
+		"\"host\":{\"kernel_release\":\"6.12.0\",\"preempt_rt\":false},"
+		"\"run\":{\"half_period_ns\":250000},"
+		"\"counts\":{\"edges\":7990,\"missed_periods\":10},\"verdict\":{\"pass\":true},"
+		"\"wake_latency\":{\"count\":7990,\"max_ns\":90000,\"mean_ns\":21500,"
+		" \"percentiles_ns\":{\"p50\":20250,\"p99\":40000,\"p99.99\":80000}}}";
+	const char *an = "{\"schema\":\"sqwave-analysis\",\"schema_version\":1,"
+		"\"half_period_ns\":250000,\"host\":{\"kernel_release\":\"6.12.0\",\"preempt_rt\":false},"
+		"\"phases\":[{\"name\":\"run\",\"counts\":{\"edges\":7990,\"missed_periods\":10},"
+		" \"wake_latency\":{\"count\":7990,\"max_ns\":90000,\"mean_ns\":21500,"
+		"  \"percentiles_ns\":{\"p50\":20250,\"p99\":40000,\"p99.99\":80000}}}]}";
+	struct report r = { 0 };
+	char err[256], *text = NULL;
+	size_t len = 0;
+	struct jv *v;
+	FILE *f;
+
+	(void)state;
+	v = jsonread_parse(sum, strlen(sum), err, sizeof(err));
+	assert_non_null(v);
+	assert_int_equal(report_add_doc(&r, v, "runs/nonrt.json", err, sizeof(err)), 0);
+	jv_free(v);
+	v = jsonread_parse(an, strlen(an), err, sizeof(err));
+	assert_non_null(v);
+	assert_int_equal(report_add_doc(&r, v, "runs/nonrt.sqwlog", err, sizeof(err)), 0);
+	jv_free(v);
+	assert_int_equal(r.n, 2);
+	assert_string_equal(r.rows[0].label, r.rows[1].label);
+	assert_string_equal(r.rows[0].label, "nonrt");
+	assert_string_equal(r.rows[0].phase, r.rows[1].phase);
+	/* 8000 half periods of 250 us */
+	assert_int_equal(r.rows[0].duration_ns, 2000000000);
+	assert_int_equal(r.rows[1].duration_ns, 2000000000);
+	assert_int_equal(r.rows[0].p50_ns, 20250);
+	assert_int_equal(r.rows[1].mean_ns, 21500);
+	f = open_memstream(&text, &len);
+	report_write_text(f, &r);
+	fclose(f);
+	assert_non_null(strstr(text, "duration"));
+	assert_non_null(strstr(text, "freq Hz"));
+	assert_non_null(strstr(text, "wake p50 us"));
+	assert_non_null(strstr(text, "6.12.0 (non-RT)"));
+	assert_non_null(strstr(text, "2.0 s"));
+	assert_non_null(strstr(text, " 2000 "));
+	assert_non_null(strstr(text, "20.250"));
+	assert_non_null(strstr(text, "21.500"));
+	free(text);
+	text = NULL;
+	f = open_memstream(&text, &len);
+	report_write_json(f, &r);
+	fclose(f);
+	v = jsonread_parse(text, len, err, sizeof(err));
+	assert_non_null(v);
+	{
+		const struct jv *row = jv_at(jv_get(v, "rows"), 1);
+
+		assert_string_equal(jv_str(jv_get(row, "phase"), ""), "run");
+		assert_int_equal(jv_int(jv_get(row, "duration_ns"), 0), 2000000000);
+		assert_true(jv_get(row, "frequency_hz")->num == 2000.0);
+		assert_int_equal(jv_int(jv_get(row, "wake_p50_ns"), 0), 20250);
+		assert_int_equal(jv_int(jv_get(row, "wake_mean_ns"), 0), 21500);
+	}
+	jv_free(v);
+	free(text);
+	report_free(&r);
+	/* an RT kernel says so */
+	r = load(summary);
+	text = NULL;
+	f = open_memstream(&text, &len);
+	report_write_text(f, &r);
+	fclose(f);
+	assert_non_null(strstr(text, "6.1.55-rt15 (RT)"));
+	free(text);
+	report_free(&r);
+}
+
 /* The x of every element of @cls in @svg, in the order they come. */
 static size_t svg_xs(const char *svg, const char *cls, const char *attr, double *xs, size_t max)
 {
@@ -536,6 +619,7 @@ int main(void)
 		cmocka_unit_test(extreme_accepted_figures_draw),
 		cmocka_unit_test(the_width_axis_comes_from_the_data_and_the_limits_never_below_zero),
 		cmocka_unit_test(the_legend_stays_inside_the_picture),
+		cmocka_unit_test(rows_say_duration_frequency_kernel_and_wake_centre),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
