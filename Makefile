@@ -168,7 +168,7 @@ e2e: $(BUILD)/sqwave $(COREMARK)
 # Every test: unit, end-to-end on the simulated board, and the armhf build on
 # a real kernel and GPIO controller under QEMU (SKIP_VM=1 leaves that out).
 test: deps
-	@scripts/install-deps systemd python3-yaml python3-jsonschema python3-junitparser
+	@scripts/install-deps systemd python3-yaml python3-jsonschema python3-junitparser librsvg2-bin
 	@$(MAKE) --no-print-directory all unit
 	@$(MAKE) --no-print-directory e2e
 	@$(MAKE) --no-print-directory test-install

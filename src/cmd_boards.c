@@ -43,9 +43,9 @@ static void put_clean(FILE *f, const char *s, size_t max)
 		fputs("...", f);
 }
 
-/* Load one board file into a fresh configuration; NULL (and @err) if it is
- * not a valid board file. */
-static struct config *board_load(const char *path, char *err, size_t errlen)
+/* Load one board file or profile (@src) into a fresh configuration; NULL
+ * (and @err) if it is not a valid one. */
+static struct config *cfg_load(const char *path, enum cfg_source src, char *err, size_t errlen)
 {
 	struct config *c = config_new();
 
@@ -53,11 +53,16 @@ static struct config *board_load(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	if (yamlcfg_load(c, path, CFG_SRC_BOARD, err, errlen) != YAMLCFG_OK) {
+	if (yamlcfg_load(c, path, src, err, errlen) != YAMLCFG_OK) {
 		config_free(c);
 		return NULL;
 	}
 	return c;
+}
+
+static struct config *board_load(const char *path, char *err, size_t errlen)
+{
+	return cfg_load(path, CFG_SRC_BOARD, err, errlen);
 }
 
 static int list_kind(enum cfgpath_kind kind)
@@ -100,7 +105,21 @@ static int list_kind(enum cfgpath_kind kind)
 			printf(" [pin %s]\n", config_str(c, CFG_GPIO_CONFIDENCE));
 			config_free(c);
 		} else {
-			printf("%s\n", e[i].path);
+			/* a profile: its run.description, or its path for one without */
+			struct config *c = cfg_load(e[i].path, CFG_SRC_PROFILE, err, sizeof(err));
+
+			if (!c) {
+				printf("INVALID: ");
+				put_clean(stdout, err, 200);
+				printf("\n");
+				continue;
+			}
+			if (config_str(c, CFG_RUN_DESCRIPTION)[0])
+				put_clean(stdout, config_str(c, CFG_RUN_DESCRIPTION), 100);
+			else
+				printf("(no run.description) %s", e[i].path);
+			printf("\n");
+			config_free(c);
 		}
 	}
 	if (!n)

@@ -22,9 +22,10 @@ static void report_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: sqwave report RUN... [--markdown FILE] [--json FILE] [--svg FILE]\n\n"
-		"One row per run and phase: label, board, kernel and PREEMPT_RT, loads and\n"
-		"their proof (CPU busy, packets/s, CoreMark score), edges, Tmin/Tmax with\n"
-		"bounds, wake latency p99/p99.99/max, missed periods, verdict. RUN is a\n"
+		"One row per run and phase: label, board, kernel (RT or non-RT), duration,\n"
+		"frequency, loads and their proof (CPU busy, packets/s, CoreMark score),\n"
+		"edges, Tmin/Tmax with bounds, wake latency p50/mean/p99/p99.99/max, missed\n"
+		"periods, verdict (docs/report.md says what each means). RUN is a\n"
 		"run's log (its phases, loads and proof come from its events), a JSON\n"
 		"summary of a run (sqwave run --json) or of an analysis (analyze --json).\n\n"
 		"  --markdown FILE   the table in Markdown\n"

@@ -126,6 +126,8 @@ const struct cfg_item config_table[CFG_NKEYS] = {
 		 NULL, P, "edge records buffered between the RT thread and the writer"),
 	ITEM_STR(CFG_RUN_LABEL, "run", "label", "", "LABEL", "label", P,
 		 "name of this run (rt-loaded) in the log, summary and report"),
+	ITEM_STR(CFG_RUN_DESCRIPTION, "run", "description", "", "TEXT", NULL, P,
+		 "one-line description of the profile, listed by sqwave boards"),
 	ITEM_ENUM(CFG_RUN_CONTAINMENT, "run", "containment", "auto", cfg_containment, NULL, P,
 		  "how loads and their children are held so that all stop with sqwave"),
 	ITEM_DUR_OR(CFG_RUN_SPIN, "run", "spin", "0", 0, 1 * SEC, "us", cfg_spin_words, "spin", P,

@@ -50,6 +50,7 @@ enum cfg_key {
 	CFG_RUN_WARMUP,
 	CFG_RUN_RING_SIZE,
 	CFG_RUN_LABEL,         /* names the run (rt-loaded) in log, summary, report */
+	CFG_RUN_DESCRIPTION,   /* the profile's one line, for sqwave boards */
 	CFG_RUN_CONTAINMENT,   /* enum: auto | cgroup2 | freezer | pgroup: how loads are held */
 	CFG_RUN_SPIN,          /* duration; 0: off; CFG_SPIN_AUTO: auto */
 	CFG_RUN_LOOPBACK,      /* record the loopback input's edge events in the log */

@@ -184,6 +184,10 @@ static void row_stats(struct rd *d, struct report_row *row, const struct jv *st)
 				"has a count but no percentiles_ns.p99, percentiles_ns.p99.99 or max_ns");
 			return;
 		}
+		row->p50_ns = rd_int(d, st, WL("percentiles_ns", "p50"), -RD_DUR_MAX, RD_DUR_MAX,
+				     missing);
+		row->mean_ns = rd_int(d, st, WL("mean_ns"), -RD_DUR_MAX, RD_DUR_MAX, missing);
+		row->have_center = row->p50_ns != missing && row->mean_ns != missing;
 	}
 	/* A histogram (counts over [lo, lo + n * bin)) for the SVG, if there is one. */
 	if (counts && counts->n > 0 && !d->bad) {
@@ -296,6 +300,8 @@ static void row_proof(struct rd *d, struct report_row *row, const struct jv *ph)
 		const char *st = rd_str(d, ph, K("proof", "state"), "");
 
 		row->proof_incomplete = !strcmp(st, "proof incomplete");
+		snprintf(row->proof_state, sizeof(row->proof_state), "%.23s",
+			 st[0] ? st : "idle unproven");
 		msgbuf_set(tmp, sizeof(tmp), "%s%s",
 			   !strcmp(st, "not idle") ? "NOT IDLE, " : !strcmp(st, "idle unproven")
 			   ? "IDLE UNPROVEN, " : row->proof_incomplete ? "PROOF INCOMPLETE, " : "",
@@ -312,6 +318,7 @@ static void run_row_proof(struct rd *d, struct report_row *row, const struct jv 
 	const char *idle = rd_str(d, doc, K("proof", "idle"), NULL);
 	char tmp[sizeof(row->proof)], num[32];
 
+	snprintf(row->proof_state, sizeof(row->proof_state), "%.23s", idle ? idle : "idle unproven");
 	if (!idle || (strcmp(idle, "idle proven") && strcmp(idle, "not idle")))
 		snprintf(tmp, sizeof(tmp), "%s", idle && strcmp(idle, "idle unproven")
 			 ? idle : "IDLE UNPROVEN");
@@ -417,6 +424,18 @@ static void row_verdict(struct rd *d, struct report_row *row, const struct jv *d
 		 !row->load_applied ? "LOAD NOT APPLIED" : !limits ? "NO LIMITS" : "PASS");
 }
 
+/* The time a row's figures cover: every counted edge and every missed
+ * slot is one half period (from the counts, so a log and its summary give
+ * the same figure; a phase cut short by a stop is as long as it ran). */
+static void row_duration(struct report_row *row)
+{
+	uint64_t slots = row->edges + row->missed;
+
+	row->duration_ns = row->half_ns > 0 && slots >= row->edges &&
+			   slots <= (uint64_t)(RD_DUR_MAX / row->half_ns)
+			   ? (int64_t)slots * row->half_ns : 0;
+}
+
 static struct report_row *new_row(struct report *r)
 {
 	if (r->n == r->cap) {
@@ -475,9 +494,18 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 	if (!base.half_ns)	/* an analysis has it at the top */
 		base.half_ns = rd_int(&d, doc, K("half_period_ns"), 0, RD_DUR_MAX, 0);
 	if (!base.label[0]) {
-		const char *slash = strrchr(source, '/');
+		/* the file's name without .sqwlog or .json: a run's log and its
+		 * summary (run --log x.sqwlog --json x.json) get one label */
+		const char *slash = strrchr(source, '/'), *name = slash ? slash + 1 : source;
+		size_t n = strlen(name);
+		char tmp[sizeof(base.label)];
 
-		copy_clean(base.label, sizeof(base.label), slash ? slash + 1 : source);
+		if (n > 7 && !strcmp(name + n - 7, ".sqwlog"))
+			n -= 7;
+		else if (n > 5 && !strcmp(name + n - 5, ".json"))
+			n -= 5;
+		snprintf(tmp, sizeof(tmp), "%.*s", (int)n, name);
+		copy_clean(base.label, sizeof(base.label), tmp);
 	}
 	if (d.bad)
 		return -1;
@@ -487,8 +515,11 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 		if (!row)
 			goto nomem;
 		*row = base;
+		/* the whole run: the name a log's analysis gives its one phase */
+		snprintf(row->phase, sizeof(row->phase), "run");
 		row->edges = rd_count(&d, doc, K("counts", "edges"));
 		row->missed = rd_count(&d, doc, K("counts", "missed_periods"));
+		row_duration(row);
 		row_stats(&d, row, doc);
 		snprintf(row->loads, sizeof(row->loads), "-");
 		run_row_proof(&d, row, doc);
@@ -511,6 +542,7 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 		copy_clean(row->phase, sizeof(row->phase), rd_str(&d, ph, K("name"), "?"));
 		row->edges = rd_count(&d, ph, K("counts", "edges"));
 		row->missed = rd_count(&d, ph, K("counts", "missed_periods"));
+		row_duration(row);
 		row_stats(&d, row, ph);
 		row_proof(&d, row, ph);
 		d.where[0] = '\0';
@@ -561,34 +593,81 @@ static const char *us(int64_t ns, bool have, char *buf, size_t len)
 	return buf;
 }
 
+/* "2.0 s", "10.0 min", "1.00 h" (a table's precision), or "-". */
+static const char *dur(int64_t ns, char *buf, size_t len)
+{
+	double s = (double)ns / 1e9;
+
+	if (ns <= 0)
+		snprintf(buf, len, "-");
+	else if (s < 60)
+		snprintf(buf, len, "%.1f s", s);
+	else if (s < 3600)
+		snprintf(buf, len, "%.1f min", s / 60);
+	else
+		snprintf(buf, len, "%.2f h", s / 3600);
+	return buf;
+}
+
+/* The columns: heading, and whether its cells are figures (right-aligned). */
+enum {
+	COL_LABEL, COL_PHASE, COL_BOARD, COL_KERNEL, COL_DURATION, COL_FREQ, COL_LOADS,
+	COL_PROOF, COL_EDGES, COL_TMIN, COL_TMAX, COL_P50, COL_MEAN, COL_P99, COL_P9999,
+	COL_MAX, COL_MISSED, COL_VERDICT, NCOLS
+};
+static const struct {
+	const char *head;
+	bool right;
+} cols[NCOLS] = {
+	[COL_LABEL] = { "label", false },
+	[COL_PHASE] = { "phase", false },
+	[COL_BOARD] = { "board", false },
+	[COL_KERNEL] = { "kernel", false },
+	[COL_DURATION] = { "duration", true },
+	[COL_FREQ] = { "freq Hz", true },
+	[COL_LOADS] = { "loads", false },
+	[COL_PROOF] = { "proof of load", false },
+	[COL_EDGES] = { "edges", true },
+	[COL_TMIN] = { "Tmin us [lowest]", true },
+	[COL_TMAX] = { "Tmax us [highest]", true },
+	[COL_P50] = { "wake p50 us", true },
+	[COL_MEAN] = { "mean us", true },
+	[COL_P99] = { "p99 us", true },
+	[COL_P9999] = { "p99.99 us", true },
+	[COL_MAX] = { "max us", true },
+	[COL_MISSED] = { "missed", true },
+	[COL_VERDICT] = { "verdict", false },
+};
+
 static void cells(const struct report_row *w, char c[][600])
 {
 	char a[32], b[32];
 
-	snprintf(c[0], 600, "%s", w->label);
-	snprintf(c[1], 600, "%s", w->phase[0] ? w->phase : "-");
-	snprintf(c[2], 600, "%s", w->board);
-	snprintf(c[3], 600, "%s%s", w->kernel, w->preempt_rt ? " (RT)" : "");
-	snprintf(c[4], 600, "%s", w->loads);
-	snprintf(c[5], 600, "%s", w->proof);
-	snprintf(c[6], 600, "%" PRIu64, w->edges);
-	snprintf(c[7], 600, "%s [%s]", us(w->tmin_ns, w->have_pulses, a, sizeof(a)),
+	snprintf(c[COL_LABEL], 600, "%s", w->label);
+	snprintf(c[COL_PHASE], 600, "%s", w->phase[0] ? w->phase : "-");
+	snprintf(c[COL_BOARD], 600, "%s", w->board);
+	/* what the kernel is, either way: a table of RT and non-RT rows */
+	snprintf(c[COL_KERNEL], 600, "%s %s", w->kernel, w->preempt_rt ? "(RT)" : "(non-RT)");
+	dur(w->duration_ns, c[COL_DURATION], 600);
+	if (w->half_ns)
+		snprintf(c[COL_FREQ], 600, "%.6g", 1e9 / (2.0 * (double)w->half_ns));
+	else
+		snprintf(c[COL_FREQ], 600, "-");
+	snprintf(c[COL_LOADS], 600, "%s", w->loads);
+	snprintf(c[COL_PROOF], 600, "%s", w->proof);
+	snprintf(c[COL_EDGES], 600, "%" PRIu64, w->edges);
+	snprintf(c[COL_TMIN], 600, "%s [%s]", us(w->tmin_ns, w->have_pulses, a, sizeof(a)),
 		 us(w->tmin_lo_ns, w->have_pulses, b, sizeof(b)));
-	snprintf(c[8], 600, "%s [%s]", us(w->tmax_ns, w->have_pulses, a, sizeof(a)),
+	snprintf(c[COL_TMAX], 600, "%s [%s]", us(w->tmax_ns, w->have_pulses, a, sizeof(a)),
 		 us(w->tmax_hi_ns, w->have_pulses, b, sizeof(b)));
-	us(w->p99_ns, w->have_wake, c[9], 600);
-	us(w->p9999_ns, w->have_wake, c[10], 600);
-	us(w->max_ns, w->have_wake, c[11], 600);
-	snprintf(c[12], 600, "%" PRIu64, w->missed);
-	snprintf(c[13], 600, "%s%s", w->verdict, w->rt_ok ? "" : " (non-RT)");
+	us(w->p50_ns, w->have_wake && w->have_center, c[COL_P50], 600);
+	us(w->mean_ns, w->have_wake && w->have_center, c[COL_MEAN], 600);
+	us(w->p99_ns, w->have_wake, c[COL_P99], 600);
+	us(w->p9999_ns, w->have_wake, c[COL_P9999], 600);
+	us(w->max_ns, w->have_wake, c[COL_MAX], 600);
+	snprintf(c[COL_MISSED], 600, "%" PRIu64, w->missed);
+	snprintf(c[COL_VERDICT], 600, "%s%s", w->verdict, w->rt_ok ? "" : " (non-RT run)");
 }
-
-#define NCOLS 14
-static const char *const heads[NCOLS] = {
-	"label", "phase", "board", "kernel", "loads", "proof of load", "edges",
-	"Tmin us [lowest]", "Tmax us [highest]", "wake p99 us", "p99.99 us", "max us", "missed",
-	"verdict",
-};
 
 void report_write_text(FILE *f, const struct report *r)
 {
@@ -596,7 +675,7 @@ void report_write_text(FILE *f, const struct report *r)
 	char c[NCOLS][600];
 
 	for (k = 0; k < NCOLS; k++)
-		width[k] = strlen(heads[k]);
+		width[k] = strlen(cols[k].head);
 	for (i = 0; i < r->n; i++) {
 		cells(&r->rows[i], c);
 		for (k = 0; k < NCOLS; k++)
@@ -604,12 +683,12 @@ void report_write_text(FILE *f, const struct report *r)
 				width[k] = strlen(c[k]);
 	}
 	for (k = 0; k + 1 < NCOLS; k++)
-		fprintf(f, k >= 6 && k <= 12 ? "%*s  " : "%-*s  ", (int)width[k], heads[k]);
-	fprintf(f, "%s\n", heads[NCOLS - 1]);
+		fprintf(f, cols[k].right ? "%*s  " : "%-*s  ", (int)width[k], cols[k].head);
+	fprintf(f, "%s\n", cols[NCOLS - 1].head);
 	for (i = 0; i < r->n; i++) {
 		cells(&r->rows[i], c);
 		for (k = 0; k + 1 < NCOLS; k++)
-			fprintf(f, k >= 6 && k <= 12 ? "%*s  " : "%-*s  ", (int)width[k], c[k]);
+			fprintf(f, cols[k].right ? "%*s  " : "%-*s  ", (int)width[k], c[k]);
 		fprintf(f, "%s\n", c[NCOLS - 1]);
 	}
 	/* why a row failed that its own figures do not say, once per run */
@@ -640,10 +719,10 @@ void report_write_markdown(FILE *f, const struct report *r)
 
 	fputc('|', f);
 	for (k = 0; k < NCOLS; k++)
-		md_cell(f, heads[k]);
+		md_cell(f, cols[k].head);
 	fputs("\n|", f);
 	for (k = 0; k < NCOLS; k++)
-		fputs(k >= 6 && k <= 12 ? " ---: |" : " --- |", f);
+		fputs(cols[k].right ? " ---: |" : " --- |", f);
 	fputc('\n', f);
 	for (i = 0; i < r->n; i++) {
 		cells(&r->rows[i], c);
@@ -681,6 +760,20 @@ void report_write_json(FILE *f, const struct report *r)
 		json_kv_string(&w, "loads", w0->loads);
 		json_kv_string(&w, "proof", w0->proof);
 		json_kv_bool(&w, "load_applied", w0->load_applied);
+		json_kv_string(&w, "proof_state", w0->proof_state[0] ? w0->proof_state
+			       : "idle unproven");
+		json_kv_bool(&w, "proof_incomplete", w0->proof_incomplete);
+		if (w0->duration_ns)
+			json_kv_int(&w, "duration_ns", w0->duration_ns);
+		else
+			json_kv_null(&w, "duration_ns");
+		if (w0->half_ns) {
+			json_kv_int(&w, "half_period_ns", w0->half_ns);
+			json_kv_double(&w, "frequency_hz", 1e9 / (2.0 * (double)w0->half_ns));
+		} else {
+			json_kv_null(&w, "half_period_ns");
+			json_kv_null(&w, "frequency_hz");
+		}
 		json_kv_uint(&w, "edges", w0->edges);
 		json_kv_uint(&w, "missed_periods", w0->missed);
 		if (w0->have_pulses) {
@@ -688,6 +781,10 @@ void report_write_json(FILE *f, const struct report *r)
 			json_kv_int(&w, "tmin_lowest_ns", w0->tmin_lo_ns);
 			json_kv_int(&w, "tmax_ns", w0->tmax_ns);
 			json_kv_int(&w, "tmax_highest_ns", w0->tmax_hi_ns);
+		}
+		if (w0->have_wake && w0->have_center) {
+			json_kv_int(&w, "wake_p50_ns", w0->p50_ns);
+			json_kv_int(&w, "wake_mean_ns", w0->mean_ns);
 		}
 		if (w0->have_wake) {
 			json_kv_int(&w, "wake_p99_ns", w0->p99_ns);
@@ -706,116 +803,277 @@ void report_write_json(FILE *f, const struct report *r)
 	json_finish(&w);
 }
 
-/* SVG: one polyline per row over a linear width axis. */
-void report_write_svg(FILE *f, const struct report *r)
+/*
+ * SVG. The width axis is made from what is drawn: every row's histogram
+ * bins that hold a pulse, its Tmin and Tmax bounds, the limits and the
+ * nominal half period; never below 0, and logarithmic when the data span
+ * more than a decade (a stall's 30 ms pulse beside 500 us ones), so that
+ * neither the outlier nor the bulk falls off the picture.
+ */
+void report_svg_axis(const struct report *r, struct report_axis *ax)
 {
-	static const char *const colors[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
-					      "#9467bd", "#8c564b", "#e377c2", "#17becf" };
-	const int W = 960, H = 540, L = 70, R = 230, T = 40, B = 60;
-	int64_t lo = INT64_MAX, hi = INT64_MIN, half = 0;
-	double maxlog = 1;
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
 	size_t i, k;
 
+#define TAKE(v) do { if ((v) < lo) lo = (v); if ((v) > hi) hi = (v); } while (0)
 	for (i = 0; i < r->n; i++) {
 		const struct report_row *w = &r->rows[i];
 
 		if (w->half_ns)
-			half = w->half_ns;
+			TAKE(w->half_ns);
 		for (k = 0; k < w->nbins; k++) {
 			if (!w->hist[k])
 				continue;
-			if (w->hist_lo_ns + (int64_t)k * w->hist_bin_ns < lo)
-				lo = w->hist_lo_ns + (int64_t)k * w->hist_bin_ns;
-			if (w->hist_lo_ns + (int64_t)(k + 1) * w->hist_bin_ns > hi)
-				hi = w->hist_lo_ns + (int64_t)(k + 1) * w->hist_bin_ns;
-			if (log10((double)w->hist[k] + 1) > maxlog)
-				maxlog = log10((double)w->hist[k] + 1);
+			TAKE(w->hist_lo_ns + (int64_t)k * w->hist_bin_ns);
+			TAKE(w->hist_lo_ns + (int64_t)(k + 1) * w->hist_bin_ns);
 		}
-		if (w->lim_tmin_ns && w->lim_tmin_ns < lo)
-			lo = w->lim_tmin_ns;
-		if (w->lim_tmax_ns && w->lim_tmax_ns > hi)
-			hi = w->lim_tmax_ns;
+		if (w->have_pulses) {
+			TAKE(w->tmin_lo_ns);
+			TAKE(w->tmax_hi_ns);
+		}
+		if (w->lim_tmin_ns)
+			TAKE(w->lim_tmin_ns);
+		if (w->lim_tmax_ns)
+			TAKE(w->lim_tmax_ns);
 	}
-	if (lo >= hi) {
-		lo = half ? half / 2 : 0;
-		hi = half ? half * 3 / 2 : 1000;
+#undef TAKE
+	if (lo == INT64_MAX) {       /* nothing at all: around the nominal, or 0..1 us */
+		lo = 0;
+		hi = 1000;
 	}
-	/* Symmetric around the half period, so the nominal width is centred. */
-	if (half) {
-		int64_t span = llabs(half - lo) > llabs(hi - half) ? llabs(half - lo) : llabs(hi - half);
+	if (lo == hi) {             /* one figure: half of it either side */
+		lo = lo / 2;
+		hi = lo * 3 + 1000;
+	}
+	ax->log = lo > 0 && hi / lo >= 10;
+	if (ax->log) {
+		ax->lo = lo - lo / 8;
+		ax->hi = hi + hi / 8 < hi ? hi : hi + hi / 8;
+	} else {
+		int64_t pad = (hi - lo) / 20;
 
-		lo = half - span - span / 20;
-		hi = half + span + span / 20;
+		ax->lo = lo > pad ? lo - pad : 0;
+		ax->hi = hi + pad;
 	}
-#define X(ns) (L + (double)((ns) - lo) / (double)(hi - lo) * (W - L - R))
-#define Y(c) (H - B - log10((double)(c) + 1) / maxlog * (H - T - B))
+}
+
+/* Where @ns lies on the axis, 0..1. */
+static double axis_frac(const struct report_axis *ax, int64_t ns)
+{
+	if (ax->log) {
+		double v = ns > 0 ? (double)ns : (double)ax->lo;
+
+		return (log10(v) - log10((double)ax->lo)) /
+		       (log10((double)ax->hi) - log10((double)ax->lo));
+	}
+	return (double)(ns - ax->lo) / (double)(ax->hi - ax->lo);
+}
+
+/* Text for SVG: the markup characters escaped, at most @max characters
+ * (cut before a UTF-8 character, never inside one, "..." said). */
+static void svg_text(FILE *f, const char *s, size_t max)
+{
+	size_t n = 0;
+
+	for (; *s; s++) {
+		if (((unsigned char)*s & 0xc0) != 0x80 && ++n > max) {
+			fputs("...", f);
+			return;
+		}
+		if (*s == '<')
+			fputs("&lt;", f);
+		else if (*s == '>')
+			fputs("&gt;", f);
+		else if (*s == '&')
+			fputs("&amp;", f);
+		else if (*s == '"')
+			fputs("&quot;", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+/* The SVG's width ticks: "nice" steps (1, 2, 5 x 10^k) on a linear axis,
+ * 1, 2, 5 of each decade on a log one. Returns how many went into @t. */
+static size_t axis_ticks(const struct report_axis *ax, int64_t *t, size_t max)
+{
+	size_t n = 0;
+
+	if (ax->log) {
+		double d;
+
+		for (d = 1; d <= (double)ax->hi && n < max; d *= 10) {
+			static const int m[] = { 1, 2, 5 };
+			size_t j;
+
+			for (j = 0; j < 3 && n < max; j++) {
+				double v = d * m[j];
+
+				if (v >= (double)ax->lo && v <= (double)ax->hi)
+					t[n++] = (int64_t)v;
+			}
+		}
+	} else {
+		double span = (double)(ax->hi - ax->lo), step = pow(10, floor(log10(span / 8))), v;
+
+		if (span / step > 40)
+			step *= 5;
+		else if (span / step > 16)
+			step *= 2;
+		for (v = ceil((double)ax->lo / step) * step; v <= (double)ax->hi && n < max; v += step)
+			t[n++] = (int64_t)llround(v);
+	}
+	return n;
+}
+
+#define SVG_LEGEND_MAX 48          /* legend lines; more rows are counted, not listed */
+
+/* SVG: one step line per row over the width axis, the limits and the
+ * nominal half period drawn across the plot, each row's Tmin and Tmax
+ * marked under it, and the legend under the plot, inside the picture. */
+void report_write_svg(FILE *f, const struct report *r)
+{
+	static const char *const colors[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
+					      "#9467bd", "#8c564b", "#e377c2", "#17becf" };
+	const int W = 960, L = 80, R = 40, T = 50, PH = 380;
+	const int B = T + PH;              /* the width axis' line */
+	size_t nleg = r->n > SVG_LEGEND_MAX ? SVG_LEGEND_MAX + 1 : r->n;
+	const int LY = B + 70;             /* the legend's first line */
+	const int H = LY + (int)nleg * 18 + 16;
+	/* legend characters that fit (12 px sans-serif, under 7 px each) */
+	const size_t legmax = (size_t)(W - L - R - 24) / 7;
+	struct report_axis ax;
+	int64_t ticks[64], lims[2 * SVG_LEGEND_MAX];
+	double maxlog = 1;
+	size_t i, k, nt, nlim = 0;
+	int64_t half = 0;
+
+	report_svg_axis(r, &ax);
+	for (i = 0; i < r->n; i++) {
+		const struct report_row *w = &r->rows[i];
+
+		if (w->half_ns && !half)
+			half = w->half_ns;
+		for (k = 0; k < w->nbins; k++)
+			if (w->hist[k] && log10((double)w->hist[k] + 1) > maxlog)
+				maxlog = log10((double)w->hist[k] + 1);
+	}
+#define X(ns) (L + axis_frac(&ax, (ns)) * (W - L - R))
+#define Y(c) (B - log10((double)(c) + 1) / maxlog * PH)
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-		   "font-family=\"sans-serif\" font-size=\"12\">\n", W, H);
+		   "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n", W, H, W, H);
 	fprintf(f, "<title>sqwave report: pulse-width distributions</title>\n");
 	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, H);
-	fprintf(f, "<text x=\"%d\" y=\"22\" font-size=\"15\">Pulse widths of %zu run%s "
-		   "(count, log scale)</text>\n", L, r->n, r->n == 1 ? "" : "s/phases");
-	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", L, H - B,
-		W - R, H - B);
-	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", L, T, L,
-		H - B);
-	for (k = 0; k <= 8; k++) {
-		int64_t ns = lo + (hi - lo) * (int64_t)k / 8;
-
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.1f</text>\n", X(ns),
-			H - B + 18, (double)ns / 1e3);
+	fprintf(f, "<text x=\"%d\" y=\"24\" font-size=\"15\">Pulse widths of %zu %s "
+		   "(count, log scale)</text>\n", L, r->n, r->n == 1 ? "row" : "rows");
+	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", L, B,
+		W - R, B);
+	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", L, T, L, B);
+	nt = axis_ticks(&ax, ticks, sizeof(ticks) / sizeof(ticks[0]));
+	for (k = 0; k < nt; k++) {
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"black\"/>\n",
+			X(ticks[k]), B, X(ticks[k]), B + 4);
+		fprintf(f, "<text class=\"x-tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n",
+			X(ticks[k]), B + 18, (double)ticks[k] / 1e3);
 	}
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">pulse width (us)</text>\n",
-		(L + W - R) / 2, H - 18);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">pulse width (us%s)</text>\n",
+		(L + W - R) / 2, B + 40, ax.log ? ", log scale" : "");
 	for (k = 0; k <= (size_t)maxlog; k++)
 		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">1e%zu</text>\n", L - 6,
 			Y(pow(10, (double)k) - 1) + 4, k);
-	if (half)
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#888\" "
-			   "stroke-dasharray=\"2,3\"/>\n", X(half), T, X(half), H - B);
+	if (half) {
+		fprintf(f, "<line class=\"nominal\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+			   "stroke=\"#888\" stroke-dasharray=\"2,3\"/>\n", X(half), T, X(half), B);
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#666\" "
+			   "font-size=\"10\">nominal %g</text>\n", X(half), T - 4, (double)half / 1e3);
+	}
+	/* the limits, each value once (rows of one run share them) */
+	for (i = 0; i < r->n; i++) {
+		const struct report_row *w = &r->rows[i];
+		int64_t v[2] = { w->lim_tmin_ns, w->lim_tmax_ns };
+		size_t j;
+
+		for (j = 0; j < 2; j++) {
+			bool seen = false, left;
+			double x, lw;
+			char lab[64];
+
+			if (!v[j])
+				continue;
+			for (k = 0; k < nlim; k++)
+				seen |= lims[k] == (v[j] * 2 + (int64_t)j);
+			if (seen || nlim == sizeof(lims) / sizeof(lims[0]))
+				continue;
+			lims[nlim++] = v[j] * 2 + (int64_t)j;
+			x = X(v[j]);
+			fprintf(f, "<line class=\"limit\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+				   "stroke=\"#c00\" stroke-width=\"1.5\" stroke-dasharray=\"6,3\">"
+				   "<title>limits.%s %.3f us</title></line>\n", x, T, x, B,
+				j ? "tmax" : "tmin", (double)v[j] / 1e3);
+			/* the label inside the plot, on the side away from the bulk
+			 * (Tmin's left of its line, Tmax's right) where it fits */
+			snprintf(lab, sizeof(lab), "%s limit %g", j ? "Tmax" : "Tmin",
+				 (double)v[j] / 1e3);
+			lw = 6.5 * (double)strlen(lab);
+			left = j ? x + 4 + lw > W - R : x - 4 - lw >= L;
+			fprintf(f, "<text class=\"limit-label\" x=\"%.1f\" y=\"%d\" text-anchor=\"%s\" "
+				   "fill=\"#c00\" font-size=\"11\">%s</text>\n", left ? x - 4 : x + 4,
+				T + 14 + (int)((nlim - 1) % 4) * 13, left ? "end" : "start", lab);
+		}
+	}
 	for (i = 0; i < r->n; i++) {
 		const struct report_row *w = &r->rows[i];
 		const char *col = colors[i % (sizeof(colors) / sizeof(colors[0]))];
-		char name[200];
 
-		if (w->lim_tmin_ns)
-			fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#c00\" "
-				   "stroke-width=\"1.5\"><title>limits.tmin %.3f us</title></line>\n",
-				X(w->lim_tmin_ns), T, X(w->lim_tmin_ns), H - B, w->lim_tmin_ns / 1e3);
-		if (w->lim_tmax_ns)
-			fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#c00\" "
-				   "stroke-width=\"1.5\"><title>limits.tmax %.3f us</title></line>\n",
-				X(w->lim_tmax_ns), T, X(w->lim_tmax_ns), H - B, w->lim_tmax_ns / 1e3);
 		if (w->nbins) {
-			fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"",
-				col);
+			fprintf(f, "<polyline class=\"curve\" fill=\"none\" stroke=\"%s\" "
+				   "stroke-width=\"1.5\" points=\"", col);
 			for (k = 0; k < w->nbins; k++) {
 				int64_t x0 = w->hist_lo_ns + (int64_t)k * w->hist_bin_ns;
 
-				if (x0 < lo || x0 + w->hist_bin_ns > hi)
+				if (x0 < ax.lo || x0 + w->hist_bin_ns > ax.hi)
 					continue;
 				fprintf(f, "%.1f,%.1f %.1f,%.1f ", X(x0), Y(w->hist[k]),
 					X(x0 + w->hist_bin_ns), Y(w->hist[k]));
 			}
 			fprintf(f, "\"/>\n");
 		}
-		snprintf(name, sizeof(name), "%s%s%s", w->label, w->phase[0] ? " / " : "", w->phase);
-		fprintf(f, "<rect x=\"%d\" y=\"%zu\" width=\"12\" height=\"3\" fill=\"%s\"/>\n",
-			W - R + 12, (size_t)T + 8 + i * 18, col);
-		fprintf(f, "<text x=\"%d\" y=\"%zu\">", W - R + 30, (size_t)T + 12 + i * 18);
-		for (k = 0; name[k]; k++) {
-			if (name[k] == '<')
-				fputs("&lt;", f);
-			else if (name[k] == '&')
-				fputs("&amp;", f);
-			else if (name[k] == '>')
-				fputs("&gt;", f);
-			else
-				fputc(name[k], f);
+		/* Tmin and Tmax: where the scope's extremes lie, histogram or not */
+		if (w->have_pulses) {
+			fprintf(f, "<line class=\"tmin\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+				   "stroke=\"%s\" stroke-width=\"2\"/>\n", X(w->tmin_ns), B - 10,
+				X(w->tmin_ns), B, col);
+			fprintf(f, "<line class=\"tmax\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+				   "stroke=\"%s\" stroke-width=\"2\"/>\n", X(w->tmax_ns), B - 10,
+				X(w->tmax_ns), B, col);
 		}
-		fprintf(f, " (%s)%s</text>\n", w->verdict, w->nbins ? "" : " no histogram");
 	}
-	fprintf(f, "</svg>\n");
+	/* the legend, one line per row, under the plot */
+	fprintf(f, "<g class=\"legend\">\n");
+	for (i = 0; i < r->n && i < SVG_LEGEND_MAX; i++) {
+		const struct report_row *w = &r->rows[i];
+		const char *col = colors[i % (sizeof(colors) / sizeof(colors[0]))];
+		char name[400], a[32], b[32];
+
+		if (w->have_pulses)
+			snprintf(name, sizeof(name), "%s%s%s: %s, Tmin %s us, Tmax %s us%s", w->label,
+				 w->phase[0] ? " / " : "", w->phase, w->verdict,
+				 us(w->tmin_ns, true, a, sizeof(a)), us(w->tmax_ns, true, b, sizeof(b)),
+				 w->nbins ? "" : " (no histogram)");
+		else
+			snprintf(name, sizeof(name), "%s%s%s: %s, no pulses", w->label,
+				 w->phase[0] ? " / " : "", w->phase, w->verdict);
+		fprintf(f, "<rect x=\"%d\" y=\"%zu\" width=\"14\" height=\"4\" fill=\"%s\"/>\n", L,
+			(size_t)LY - 5 + i * 18, col);
+		fprintf(f, "<text x=\"%d\" y=\"%zu\">", L + 22, (size_t)LY + i * 18);
+		svg_text(f, name, legmax);
+		fprintf(f, "</text>\n");
+	}
+	if (r->n > SVG_LEGEND_MAX)
+		fprintf(f, "<text x=\"%d\" y=\"%zu\">... and %zu more rows (the table lists them)"
+			   "</text>\n", L + 22, (size_t)LY + SVG_LEGEND_MAX * 18,
+			r->n - SVG_LEGEND_MAX);
+	fprintf(f, "</g>\n</svg>\n");
 #undef X
 #undef Y
 }

@@ -30,6 +30,15 @@ struct sv_phase {
 	bool sampled;
 };
 
+/* One proof sample for the plots: its interval's middle and whether the
+ * interval crosses a phase boundary (a phase does not count it: no step of
+ * a plot may show it either, or one phase's load would appear in another). */
+struct sv_point {
+	uint64_t mid_ns;
+	bool straddles;
+	double busy, irq, ctxt, pps;
+};
+
 struct soakview {
 	struct config *c;
 	uint64_t t0;               /* end of the warm-up: phase offsets count from it */
@@ -44,6 +53,8 @@ struct soakview {
 	int64_t row_ns;
 	struct soakview_span *rows;   /* grows with the samples: proportional to the input */
 	size_t nrows;
+	struct sv_point *pts;         /* every sample's figures, by the middle of its interval */
+	size_t npts, cappts;
 };
 
 /* Text from the log's header and events goes to terminals, SVG and the
@@ -217,6 +228,61 @@ static struct soakview_span *row_for(struct soakview *v, uint64_t t)
 	return &v->rows[idx];
 }
 
+/* Whether [@a, @b] crosses a phase's start or the last phase's end. */
+static bool crosses_boundary(const struct soakview *v, uint64_t a, uint64_t b)
+{
+	size_t i;
+
+	for (i = 0; i <= v->nph; i++) {
+		uint64_t at;
+
+		if (i < v->nph)
+			at = v->t0 + (uint64_t)v->ph[i].start_off_ns;
+		else if (v->nph && v->ph[v->nph - 1].duration_ns > 0)
+			at = v->t0 + (uint64_t)v->ph[v->nph - 1].start_off_ns +
+			     (uint64_t)v->ph[v->nph - 1].duration_ns;
+		else
+			break;
+		if (a < at && at < b)
+			return true;
+	}
+	return false;
+}
+
+/* A sample's point for soakview_window(); one per sample event, so the
+ * array is proportional to the input. Without memory the plots lose the
+ * point, the phases' proof does not. */
+static void add_point(struct soakview *v, uint64_t end_ns, uint64_t dt_ns, double busy,
+		      double irq, double ctxt, double pps)
+{
+	uint64_t start = end_ns >= dt_ns ? end_ns - dt_ns : 0;
+	struct sv_point *p;
+
+	if (v->npts == v->cappts) {
+		size_t nc = v->cappts ? v->cappts * 2 : 256;
+
+		p = realloc(v->pts, nc * sizeof(*p));
+		if (!p)
+			return;
+		v->pts = p;
+		v->cappts = nc;
+	}
+	p = &v->pts[v->npts++];
+	p->mid_ns = start + (end_ns - start) / 2;
+	p->straddles = crosses_boundary(v, start, end_ns);
+	p->busy = busy;
+	p->irq = irq;
+	p->ctxt = ctxt;
+	p->pps = pps;
+}
+
+static int point_cmp(const void *a, const void *b)
+{
+	const struct sv_point *x = a, *y = b;
+
+	return x->mid_ns < y->mid_ns ? -1 : x->mid_ns > y->mid_ns;
+}
+
 static void take_sample(struct soakview *v, const struct edgelog_event *ev)
 {
 	struct proof_sample s;
@@ -234,9 +300,6 @@ static void take_sample(struct soakview *v, const struct edgelog_event *ev)
 	if (p >= 0 && ((size_t)p + 1 == v->nph ||
 		       ev->time_ns <= v->t0 + (uint64_t)v->ph[p + 1].start_off_ns))
 		proof_phase_add_sample(&v->ph[p].proof, &s);
-	row = row_for(v, ev->time_ns);
-	if (!row)
-		return;
 	for (c = 0; c < s.ncpu; c++) {
 		if (s.busy[c] >= 0) {
 			busy += s.busy[c];
@@ -247,6 +310,10 @@ static void take_sample(struct soakview *v, const struct edgelog_event *ev)
 		if (s.rx_pps[i] + s.tx_pps[i] > pps)
 			pps = s.rx_pps[i] + s.tx_pps[i];
 	}
+	add_point(v, ev->time_ns, s.dt_ns, nc ? busy / nc : 0, s.irq_s, s.ctxt_s, pps);
+	row = row_for(v, ev->time_ns);
+	if (!row)
+		return;
 	row->samples++;
 	row->busy_sum += nc ? busy / nc : 0;
 	row->irq_sum += s.irq_s;
@@ -402,6 +469,10 @@ struct soakview *soakview_open(const char *path, uint64_t t0_ns, int64_t row_ns,
 		}
 	}
 	edgelog_reader_close(r);
+	/* in time order for soakview_window()'s search (a log's events are;
+	 * a forged one's need not be) */
+	if (v->npts)
+		qsort(v->pts, v->npts, sizeof(v->pts[0]), point_cmp);
 	return v;
 }
 
@@ -416,6 +487,7 @@ void soakview_free(struct soakview *v)
 			free(v->ph[i].specs[j]);
 	config_free(v->c);
 	free(v->rows);
+	free(v->pts);
 	free(v);
 }
 
@@ -474,4 +546,63 @@ const char *soakview_phase_at(const struct soakview *v, uint64_t t_ns)
 	int p = phase_at(v, t_ns);
 
 	return p >= 0 ? v->ph[p].name : "";
+}
+
+bool soakview_window(const struct soakview *v, uint64_t t0_ns, uint64_t t1_ns,
+		     struct soakview_span *out)
+{
+	size_t lo = 0, hi = v->npts, i;
+
+	memset(out, 0, sizeof(*out));
+	while (lo < hi) {	/* the first point at or after t0 */
+		size_t m = lo + (hi - lo) / 2;
+
+		if (v->pts[m].mid_ns < t0_ns)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	for (i = lo; i < v->npts && v->pts[i].mid_ns < t1_ns; i++) {
+		if (v->pts[i].straddles)
+			continue;
+		out->samples++;
+		out->busy_sum += v->pts[i].busy;
+		out->irq_sum += v->pts[i].irq;
+		out->ctxt_sum += v->pts[i].ctxt;
+		out->pps_sum += v->pts[i].pps;
+	}
+	return out->samples > 0;
+}
+
+size_t soakview_cuts(const struct soakview *v, uint64_t from, uint64_t to, uint64_t step_ns,
+		     uint64_t *cuts, size_t max)
+{
+	uint64_t t = from;
+	size_t n = 0, i;
+
+	if (!max || to <= from)
+		return 0;
+	cuts[n++] = from;
+	while (n < max && t < to) {
+		/* the next grid line (from @from on), or the phase boundary before it */
+		uint64_t k = step_ns ? (t - from) / step_ns + 1 : 0;
+		uint64_t next = step_ns && k <= (to - from) / step_ns ? from + k * step_ns : to;
+
+		for (i = 0; i <= v->nph; i++) {
+			uint64_t at;
+
+			if (i < v->nph)
+				at = v->t0 + (uint64_t)v->ph[i].start_off_ns;
+			else if (v->nph && v->ph[v->nph - 1].duration_ns > 0)
+				at = v->t0 + (uint64_t)v->ph[v->nph - 1].start_off_ns +
+				     (uint64_t)v->ph[v->nph - 1].duration_ns;
+			else
+				break;
+			if (at > t && at < next)
+				next = at;
+		}
+		cuts[n++] = next;
+		t = next;
+	}
+	return n;
 }

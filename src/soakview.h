@@ -47,6 +47,19 @@ void soakview_phase(const struct soakview *v, size_t i, struct summary_phase *ou
 void soakview_run_info(const struct soakview *v, struct run_info *ri);
 /* Timeline row @i's proof figures; NULL when the row has no sample. */
 const struct soakview_span *soakview_span(const struct soakview *v, size_t i);
+/* The proof figures of the samples whose interval's middle falls in
+ * [@t0_ns, @t1_ns) (intended times), as one span. A sample whose interval
+ * crosses a phase's start or the last phase's end is left out, as the
+ * phases leave it out: a plot's step shows one phase's samples only. False
+ * when no sample is there. */
+bool soakview_window(const struct soakview *v, uint64_t t0_ns, uint64_t t1_ns,
+		     struct soakview_span *out);
+/* The steps of a plot from @from to @to: every @step_ns (0: one step),
+ * and cut at every phase boundary in between, so that no step straddles
+ * one. Writes at most @max points (the first @from, the last @to when
+ * they fit) into @cuts; returns how many. */
+size_t soakview_cuts(const struct soakview *v, uint64_t from, uint64_t to, uint64_t step_ns,
+		     uint64_t *cuts, size_t max);
 /* The phase an intended time falls in, and its name ("" outside). */
 const char *soakview_phase_at(const struct soakview *v, uint64_t t_ns);
 

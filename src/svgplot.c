@@ -1222,74 +1222,73 @@ static void over_time(FILE *f, const struct analysis *a, double x0, double y0, d
 
 /* ---- a soak's proof of load ---- */
 
-/* The timeline rows (a->o.minute_ns, from the log's start: soakview's rows)
- * @i..@i+@step as one step of a proof line: the mean of @pps (packets/s of
- * the busiest interface) or CPU busy over their samples, and where it lies
- * in time (axis units). False when no sample fell in them. */
-static bool proof_step(const struct analysis *a, size_t i, size_t step, bool pps, double unit,
-		       double *v, double *t0, double *t1)
+/*
+ * The steps of the proof lines: the timeline's rows (a->o.minute_ns from
+ * the log's start), merged so that there are at most PROOF_POINTS of them,
+ * and cut at every phase boundary, so that no step straddles two phases
+ * (a 60 s row over a 20 s idle phase would show the next phase's flood
+ * during idle). Each step is the mean of the samples whose interval lies
+ * in one phase and whose middle falls in the step (soakview_window()).
+ */
+struct proof_steps {
+	uint64_t cut[PROOF_POINTS + SOAK_MAX_PHASES + 2];
+	size_t n;                  /* points in cut[]: n - 1 steps */
+	int64_t step_ns;           /* the grid's step (merged rows) */
+};
+
+static void proof_steps_get(const struct analysis *a, struct proof_steps *ps)
 {
 	uint64_t origin = a->src->meta ? a->src->meta->start_ns : a->first.intended_ns;
-	double sum = 0, n = 0, row = (double)a->o.minute_ns / 1e9;
-	size_t j;
-
-	for (j = i; j < i + step; j++) {
-		const struct soakview_span *sp = soakview_span(a->sv, j);
-
-		if (sp) {
-			sum += pps ? sp->pps_sum : sp->busy_sum;
-			n += (double)sp->samples;
-		}
-	}
-	if (!(n > 0))
-		return false;
-	*v = sum / n;
-	*t0 = (since_first_s(a, origin) + row * (double)i) / unit;
-	*t1 = (since_first_s(a, origin) + row * (double)(i + step)) / unit;
-	return true;
-}
-
-/* The rows a proof line covers, and how many rows one step merges. */
-static size_t proof_rows(const struct analysis *a, size_t *step)
-{
 	/* soakview's rows start at the log's start, at most a row before the
 	 * first edge the analysis' rows start at: one more */
-	size_t n = a->nminutes + 1;
+	size_t n = a->nminutes + 1, step = (n + PROOF_POINTS - 1) / PROOF_POINTS;
 
-	*step = (n + PROOF_POINTS - 1) / PROOF_POINTS;
-	return n;
+	ps->step_ns = a->o.minute_ns * (int64_t)step;
+	ps->n = soakview_cuts(a->sv, origin, origin + (uint64_t)a->o.minute_ns * n,
+			      (uint64_t)ps->step_ns, ps->cut, sizeof(ps->cut) / sizeof(ps->cut[0]));
+}
+
+/* Step @i's mean of @pps (packets/s of the busiest interface) or CPU busy,
+ * and where it lies in time (axis units). False when no sample is in it. */
+static bool proof_step(const struct analysis *a, const struct proof_steps *ps, size_t i, bool pps,
+		       double unit, double *v, double *t0, double *t1)
+{
+	struct soakview_span sp;
+
+	if (!soakview_window(a->sv, ps->cut[i], ps->cut[i + 1], &sp))
+		return false;
+	*v = (pps ? sp.pps_sum : sp.busy_sum) / (double)sp.samples;
+	*t0 = since_first_s(a, ps->cut[i]) / unit;
+	*t1 = since_first_s(a, ps->cut[i + 1]) / unit;
+	return true;
 }
 
 /* A soak's picture has the proof-of-load strip: a log with phases, or one
  * phase whose load was sampled (a run with --load). */
 static bool soak_strip(const struct analysis *a)
 {
-	size_t step, n, i;
+	struct soakview_span sp;
 
 	if (!a->sv || !a->have_edge)
 		return false;
 	if (soak_nphases(a))
 		return true;
-	n = proof_rows(a, &step);
-	for (i = 0; i < n; i++)
-		if (soakview_span(a->sv, i))
-			return true;
-	return false;
+	return soakview_window(a->sv, 0, UINT64_MAX, &sp);
 }
 
-/* One proof line as steps, each timeline row's mean held across its time;
- * broken where no sample fell (class @cls names it for tools and tests). */
-static void proof_line(FILE *f, const struct analysis *a, const struct axis *ax,
-		       const struct axis *ay, double unit, bool pps, const char *cls,
-		       const char *color)
+/* One proof line as steps, each step's mean held across its time; broken
+ * where no sample fell (class @cls names it for tools and tests). */
+static void proof_line(FILE *f, const struct analysis *a, const struct proof_steps *ps,
+		       const struct axis *ax, const struct axis *ay, double unit, bool pps,
+		       const char *cls, const char *color)
 {
-	size_t step, n = proof_rows(a, &step), i;
 	bool open = false;
+	size_t i;
 
-	for (i = 0; i < n; i += step) {
+	for (i = 0; i + 1 < ps->n; i++) {
 		double v, t0, t1, y;
 
-		if (!proof_step(a, i, step, pps, unit, &v, &t0, &t1) || t0 >= ax->hi) {
+		if (!proof_step(a, ps, i, pps, unit, &v, &t0, &t1) || t0 >= ax->hi) {
 			if (open)
 				fputs("\"/>\n", f);
 			open = false;
@@ -1329,15 +1328,17 @@ static void proof_strip(FILE *f, const struct analysis *a, double x0, double y0,
 	double unit, pmax = 0, lx, ly = y0 - 12, d;
 	struct axis ax = time_axis(a, x0, x1, &unit, &uname), ay = { 0, 100, y1, y0, false }, ap;
 	struct soak_bands sb;
-	size_t step, n = proof_rows(a, &step), i, steps = 0;
+	struct proof_steps steps_, *ps = &steps_;
+	size_t i, steps = 0;
 	char xlabel[96], buf[32];
 
-	for (i = 0; i < n; i += step) {
+	proof_steps_get(a, ps);
+	for (i = 0; i + 1 < ps->n; i++) {
 		double v, t0, t1;
 
-		if (proof_step(a, i, step, false, unit, &v, &t0, &t1))
+		if (proof_step(a, ps, i, false, unit, &v, &t0, &t1))
 			steps++;
-		if (proof_step(a, i, step, true, unit, &v, &t0, &t1))
+		if (proof_step(a, ps, i, true, unit, &v, &t0, &t1))
 			pmax = fmax(pmax, v);
 	}
 	snprintf(xlabel, sizeof(xlabel), "time since the first edge (%s)", uname);
@@ -1361,8 +1362,8 @@ static void proof_strip(FILE *f, const struct analysis *a, double x0, double y0,
 	}
 	text(f, x1 + 2, y0 - 12, "start", 10, C_PPS, NULL, "pkt/s");
 	soak_boundaries(f, &sb, y0, y1);
-	proof_line(f, a, &ax, &ay, unit, false, "proof-busy", C_BUSY);
-	proof_line(f, a, &ax, &ap, unit, true, "proof-pps", C_PPS);
+	proof_line(f, a, ps, &ax, &ay, unit, false, "proof-busy", C_BUSY);
+	proof_line(f, a, ps, &ax, &ap, unit, true, "proof-pps", C_PPS);
 	/* the legend, on the title's line */
 	lx = x1 - 600;
 	line(f, lx, ly - 4, lx + 22, ly - 4, C_BUSY, 2, NULL);
@@ -1375,9 +1376,10 @@ static void proof_strip(FILE *f, const struct analysis *a, double x0, double y0,
 		     "no proof-of-load samples in this log");
 	} else if (steps < 12) {
 		/* a short soak in minute rows is a few steps: say how to get more */
-		units_format_duration(a->o.minute_ns * (int64_t)step, buf, sizeof(buf));
+		units_format_duration(ps->step_ns, buf, sizeof(buf));
 		textf(f, x1, y1 + 36, "end", 10, C_MUTED, NULL,
-		      "one step per %s timeline row (analyze --timeline for finer)", buf);
+		      "one step per %s row, cut at phase boundaries "
+		      "(--timeline for finer)", buf);
 	}
 }
 

@@ -314,6 +314,28 @@ test_boards_by_short_name_and_where_each_came_from() {
 	grep -q "board      mine (.*xdg/sqwave/boards/mine.yaml)" "$TMP/bm.out" || return 1
 }
 
+# Each profile with its one line (run.description), or what it lacks.
+test_boards_lists_each_profile_with_its_description() {
+	mkdir -p "$TMP/xdgp/sqwave/config"
+	printf 'run:\n  duration: 1s\n' > "$TMP/xdgp/sqwave/config/plain.yaml"
+	printf 'run:\n  description: "mine: one second"\n  duration: 1s\n' \
+		> "$TMP/xdgp/sqwave/config/mine.yaml"
+	printf 'run:\n  descripton: typo\n' > "$TMP/xdgp/sqwave/config/typo.yaml"
+	(cd "$ROOT" && XDG_CONFIG_HOME=$TMP/xdgp "$SQWAVE" boards > "$TMP/bp.out") || return 1
+	grep -q "^  quick  *./config  *10 s of 1 kHz with loose limits" "$TMP/bp.out" ||
+		fail "$(cat "$TMP/bp.out")" || return 1
+	grep -q "^  soak-1h  *./config  *Reference soak: 10 min idle, 50 min" "$TMP/bp.out" ||
+		fail "$(cat "$TMP/bp.out")" || return 1
+	grep -q "^  mine  *\$XDG_CONFIG_HOME/sqwave/config  *mine: one second\$" "$TMP/bp.out" ||
+		fail "$(cat "$TMP/bp.out")" || return 1
+	grep -q "^  plain  .*(no run.description) .*plain.yaml" "$TMP/bp.out" ||
+		fail "$(cat "$TMP/bp.out")" || return 1
+	grep -q "^  typo  .*INVALID: .*descripton" "$TMP/bp.out" || fail "$(cat "$TMP/bp.out")" || return 1
+	# every profile shipped has one
+	! grep -A0 "^  .*  ./config  .*(no run.description)" "$TMP/bp.out" ||
+		fail "a shipped profile without run.description" || return 1
+}
+
 test_boards_detect_names_the_board_or_what_to_collect() {
 	local r=$TMP/dt
 	mkdir -p "$r/proc/device-tree"

@@ -92,6 +92,7 @@ static void the_table_lists_the_keys_in_enum_order(void **state)
 		{ CFG_RUN_WARMUP, "run.warmup" },
 		{ CFG_RUN_RING_SIZE, "run.ring_size" },
 		{ CFG_RUN_LABEL, "run.label" },
+		{ CFG_RUN_DESCRIPTION, "run.description" },
 		{ CFG_RUN_CONTAINMENT, "run.containment" },
 		{ CFG_RUN_SPIN, "run.spin" },
 		{ CFG_RUN_LOOPBACK, "run.loopback" },

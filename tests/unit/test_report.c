@@ -144,7 +144,7 @@ static void formats_carry_every_row(void **state)
 	fclose(f);
 	assert_non_null(strstr(text, "<polyline"));
 	assert_non_null(strstr(text, "limits.tmax 600.000 us"));
-	assert_non_null(strstr(text, "rt|loaded / loaded (FAIL, LOAD NOT APPLIED)"));
+	assert_non_null(strstr(text, "rt|loaded / loaded: FAIL, LOAD NOT APPLIED, Tmin 414.000 us"));
 	free(text);
 	report_free(&r);
 }
@@ -165,7 +165,8 @@ static void other_documents_are_refused_and_no_limits_says_so(void **state)
 	v = jsonread_parse(doc, strlen(doc), err, sizeof(err));
 	assert_int_equal(report_add_doc(&r, v, "dir/b.json", err, sizeof(err)), 0);
 	assert_string_equal(r.rows[0].verdict, "NO LIMITS");
-	assert_string_equal(r.rows[0].label, "b.json");	/* no label: the file */
+	assert_string_equal(r.rows[0].label, "b");	/* no label: the file's name */
+	assert_string_equal(r.rows[0].phase, "run");	/* no phases: the whole run */
 	assert_true(report_all_pass(&r));
 	jv_free(v);
 	report_free(&r);
@@ -351,6 +352,7 @@ static void rows_without_proven_idle_or_complete_proof_say_so(void **state)
 	(void)state;
 	r = load(doc);
 	assert_true(!strncmp(r.rows[0].proof, "NOT IDLE, ", 10));
+	assert_string_equal(r.rows[0].proof_state, "not idle");
 	report_free(&r);
 	/* a phase whose proof had gaps: its loads are not called applied */
 	{
@@ -364,6 +366,7 @@ static void rows_without_proven_idle_or_complete_proof_say_so(void **state)
 	}
 	r = load(gap);
 	assert_true(!strncmp(r.rows[1].proof, "PROOF INCOMPLETE, ", 18));
+	assert_string_equal(r.rows[1].proof_state, "proof incomplete");
 	assert_string_equal(r.rows[1].verdict, "FAIL, PROOF INCOMPLETE");	/* its tmax broke too */
 	report_free(&r);
 	free(plain);
@@ -374,12 +377,14 @@ static void rows_without_proven_idle_or_complete_proof_say_so(void **state)
 		       "\"phases\":[]}");
 	r = load(plain);
 	assert_string_equal(r.rows[0].proof, "NOT IDLE: CPU 0-1 99%");
+	assert_string_equal(r.rows[0].proof_state, "not idle");
 	report_free(&r);
 	free(plain);
 	plain = strdup("{\"schema\":\"sqwave-summary\",\"schema_version\":1,\"run\":"
 		       "{\"half_period_ns\":500000},\"counts\":{\"edges\":10},\"phases\":[]}");
 	r = load(plain);
 	assert_string_equal(r.rows[0].proof, "IDLE UNPROVEN");
+	assert_string_equal(r.rows[0].proof_state, "idle unproven");
 	report_free(&r);
 	free(plain);
 	plain = strdup("{\"schema\":\"sqwave-summary\",\"schema_version\":1,\"run\":"
@@ -434,6 +439,234 @@ static void extreme_accepted_figures_draw(void **state)
 	free(b);
 }
 
+/* Issue 16: a lab's table has each row's duration and frequency, the
+ * kernel marked RT or non-RT, wake p50 and mean, and the same label and
+ * phase whether the row comes from a run's log (its analysis, one phase
+ * "run") or from the run's summary (no phases). */
+static void rows_say_duration_frequency_kernel_and_wake_centre(void **state)
+{
+	const char *sum = "{\"schema\":\"sqwave-summary\",\"schema_version\":1,"
+		"\"host\":{\"kernel_release\":\"6.12.0\",\"preempt_rt\":false},"
+		"\"run\":{\"half_period_ns\":250000},"
+		"\"counts\":{\"edges\":7990,\"missed_periods\":10},\"verdict\":{\"pass\":true},"
+		"\"wake_latency\":{\"count\":7990,\"max_ns\":90000,\"mean_ns\":21500,"
+		" \"percentiles_ns\":{\"p50\":20250,\"p99\":40000,\"p99.99\":80000}}}";
+	const char *an = "{\"schema\":\"sqwave-analysis\",\"schema_version\":1,"
+		"\"half_period_ns\":250000,\"host\":{\"kernel_release\":\"6.12.0\",\"preempt_rt\":false},"
+		"\"phases\":[{\"name\":\"run\",\"counts\":{\"edges\":7990,\"missed_periods\":10},"
+		" \"wake_latency\":{\"count\":7990,\"max_ns\":90000,\"mean_ns\":21500,"
+		"  \"percentiles_ns\":{\"p50\":20250,\"p99\":40000,\"p99.99\":80000}}}]}";
+	struct report r = { 0 };
+	char err[256], *text = NULL;
+	size_t len = 0;
+	struct jv *v;
+	FILE *f;
+
+	(void)state;
+	v = jsonread_parse(sum, strlen(sum), err, sizeof(err));
+	assert_non_null(v);
+	assert_int_equal(report_add_doc(&r, v, "runs/nonrt.json", err, sizeof(err)), 0);
+	jv_free(v);
+	v = jsonread_parse(an, strlen(an), err, sizeof(err));
+	assert_non_null(v);
+	assert_int_equal(report_add_doc(&r, v, "runs/nonrt.sqwlog", err, sizeof(err)), 0);
+	jv_free(v);
+	assert_int_equal(r.n, 2);
+	assert_string_equal(r.rows[0].label, r.rows[1].label);
+	assert_string_equal(r.rows[0].label, "nonrt");
+	assert_string_equal(r.rows[0].phase, r.rows[1].phase);
+	/* 8000 half periods of 250 us */
+	assert_int_equal(r.rows[0].duration_ns, 2000000000);
+	assert_int_equal(r.rows[1].duration_ns, 2000000000);
+	assert_int_equal(r.rows[0].p50_ns, 20250);
+	assert_int_equal(r.rows[1].mean_ns, 21500);
+	f = open_memstream(&text, &len);
+	report_write_text(f, &r);
+	fclose(f);
+	assert_non_null(strstr(text, "duration"));
+	assert_non_null(strstr(text, "freq Hz"));
+	assert_non_null(strstr(text, "wake p50 us"));
+	assert_non_null(strstr(text, "6.12.0 (non-RT)"));
+	assert_non_null(strstr(text, "2.0 s"));
+	assert_non_null(strstr(text, " 2000 "));
+	assert_non_null(strstr(text, "20.250"));
+	assert_non_null(strstr(text, "21.500"));
+	free(text);
+	text = NULL;
+	f = open_memstream(&text, &len);
+	report_write_json(f, &r);
+	fclose(f);
+	v = jsonread_parse(text, len, err, sizeof(err));
+	assert_non_null(v);
+	{
+		const struct jv *row = jv_at(jv_get(v, "rows"), 1);
+
+		assert_string_equal(jv_str(jv_get(row, "phase"), ""), "run");
+		assert_int_equal(jv_int(jv_get(row, "duration_ns"), 0), 2000000000);
+		assert_true(jv_get(row, "frequency_hz")->num == 2000.0);
+		assert_int_equal(jv_int(jv_get(row, "wake_p50_ns"), 0), 20250);
+		assert_int_equal(jv_int(jv_get(row, "wake_mean_ns"), 0), 21500);
+	}
+	jv_free(v);
+	free(text);
+	report_free(&r);
+	/* an RT kernel says so */
+	r = load(summary);
+	text = NULL;
+	f = open_memstream(&text, &len);
+	report_write_text(f, &r);
+	fclose(f);
+	assert_non_null(strstr(text, "6.1.55-rt15 (RT)"));
+	free(text);
+	report_free(&r);
+}
+
+/* The x of every element of @cls in @svg, in the order they come. */
+static size_t svg_xs(const char *svg, const char *cls, const char *attr, double *xs, size_t max)
+{
+	char key[64], a[16];
+	const char *p = svg;
+	size_t n = 0;
+
+	snprintf(key, sizeof(key), "class=\"%s\"", cls);
+	snprintf(a, sizeof(a), " %s=\"", attr);
+	while (n < max && (p = strstr(p, key))) {
+		const char *x = strstr(p, a);
+
+		assert_non_null(x);
+		xs[n++] = strtod(x + strlen(a), NULL);
+		p += strlen(key);
+	}
+	return n;
+}
+
+/* The SVG of @r in *@text (the caller frees it). */
+static void svg_of(const struct report *r, char **text)
+{
+	size_t len = 0;
+	FILE *f = open_memstream(text, &len);
+
+	assert_non_null(f);
+	report_write_svg(f, r);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(*text);
+}
+
+/* A stall's 30.4 ms pulse beside 500 us ones (issue 16: the axis ran from
+ * -29425 to +30425 us): the axis starts at 0 or above, holds the outlier,
+ * the bulk and both limits, and turns logarithmic to show both. */
+static void the_width_axis_comes_from_the_data_and_the_limits_never_below_zero(void **state)
+{
+	char *doc = variant("\"tmax_bound\":{\"hi_ns\":611200}", "\"tmax_bound\":{\"hi_ns\":30425000}");
+	char *doc2 = NULL, *svg = NULL;
+	struct report r;
+	struct report_axis ax;
+	double xs[64];
+	size_t n, i;
+
+	(void)state;
+	/* its Tmax too, to keep tmax <= its bound */
+	{
+		char *at = strstr(doc, "\"tmax\":{\"width_ns\":611000}");
+
+		assert_non_null(at);
+		doc2 = malloc(strlen(doc) + 16);
+		sprintf(doc2, "%.*s\"tmax\":{\"width_ns\":30424000}%s", (int)(at - doc), doc,
+			at + strlen("\"tmax\":{\"width_ns\":611000}"));
+	}
+	r = load(doc2);
+	report_svg_axis(&r, &ax);
+	assert_true(ax.lo >= 0);
+	assert_true(ax.lo <= 400000 && ax.lo > 0);	/* the Tmin limit, and not far below */
+	assert_true(ax.hi >= 30425000 && ax.hi < 40000000);
+	assert_true(ax.log);
+	svg_of(&r, &svg);
+	/* every tick is a width of 0 or more */
+	n = svg_xs(svg, "x-tick", "x", xs, 64);
+	assert_true(n >= 3);
+	{
+		const char *p = svg;
+
+		for (i = 0; i < n; i++) {
+			p = strstr(p, "class=\"x-tick\"");
+			p = strchr(p, '>') + 1;
+			assert_true(strtod(p, NULL) >= 0);
+		}
+	}
+	/* both limits are drawn inside the plot (x 80..920) */
+	n = svg_xs(svg, "limit", "x1", xs, 64);
+	assert_int_equal(n, 2);
+	for (i = 0; i < n; i++)
+		assert_true(xs[i] >= 80 && xs[i] <= 920);
+	assert_true(xs[0] < xs[1]);
+	/* the stall's Tmax is on the axis too */
+	n = svg_xs(svg, "tmax", "x1", xs, 64);
+	assert_int_equal(n, 2);
+	assert_true(xs[1] > 800 && xs[1] <= 920);
+	free(svg);
+	report_free(&r);
+	free(doc2);
+	free(doc);
+
+	/* a run within its limits: a linear axis around the bulk and the limits */
+	r = load(summary);
+	report_svg_axis(&r, &ax);
+	assert_false(ax.log);
+	assert_true(ax.lo >= 380000 && ax.lo <= 400000);
+	assert_true(ax.hi >= 611200 && ax.hi <= 640000);
+	report_free(&r);
+}
+
+/* The legend is under the plot and inside the picture: its lines are
+ * within the viewBox's height and cut to what the width holds. */
+static void the_legend_stays_inside_the_picture(void **state)
+{
+	char label[300], to[320], *doc, *svg = NULL;
+	const char *p;
+	struct report r = { 0 };
+	double h, ys[128];
+	size_t n, i;
+
+	(void)state;
+	memset(label, 'L', sizeof(label) - 1);
+	label[sizeof(label) - 1] = '\0';
+	label[60] = '\0';	/* the reader keeps 63 bytes */
+	snprintf(to, sizeof(to), "\"label\":\"%s\"", label);
+	doc = variant("\"label\":\"rt|loaded\"", to);
+	for (i = 0; i < 30; i++) {	/* 60 rows: more than the legend lists */
+		char err[256];
+		struct jv *v = jsonread_parse(doc, strlen(doc), err, sizeof(err));
+
+		assert_non_null(v);
+		assert_int_equal(report_add_doc(&r, v, "runs/a-long-name-for-a-run.json", err,
+						sizeof(err)), 0);
+		jv_free(v);
+	}
+	assert_int_equal(r.n, 60);
+	svg_of(&r, &svg);
+	p = strstr(svg, "viewBox=\"0 0 960 ");
+	assert_non_null(p);
+	h = strtod(p + strlen("viewBox=\"0 0 960 "), NULL);
+	p = strstr(svg, "<g class=\"legend\">");
+	assert_non_null(p);
+	for (n = 0; n < 128 && (p = strstr(p, "<text x=\"")); n++) {
+		double x = strtod(p + strlen("<text x=\""), NULL);
+		const char *y = strstr(p, " y=\""), *t = strchr(p, '>') + 1, *e = strstr(t, "</text>");
+
+		ys[n] = strtod(y + 4, NULL);
+		assert_true(x >= 0);
+		assert_true(ys[n] > 0 && ys[n] + 4 <= h);
+		/* under 7 px a character at 12 px: the line ends inside 960 */
+		assert_true(x + 7.0 * (double)(e - t) <= 960);
+		p = e;
+	}
+	assert_int_equal(n, 49);	/* 48 rows listed, one line counts the rest */
+	assert_non_null(strstr(svg, "and 12 more rows"));
+	free(svg);
+	report_free(&r);
+	free(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -447,6 +680,9 @@ int main(void)
 		cmocka_unit_test(a_proof_without_samples_says_so),
 		cmocka_unit_test(rows_without_proven_idle_or_complete_proof_say_so),
 		cmocka_unit_test(extreme_accepted_figures_draw),
+		cmocka_unit_test(the_width_axis_comes_from_the_data_and_the_limits_never_below_zero),
+		cmocka_unit_test(the_legend_stays_inside_the_picture),
+		cmocka_unit_test(rows_say_duration_frequency_kernel_and_wake_centre),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -253,6 +253,67 @@ static void text_from_the_log_is_escaped(void **state)
 	soakview_free(v);
 }
 
+/* Issue 16: a 60 s row over a 20 s idle phase merged the next phase's
+ * flood into idle. The plot's steps are cut at every phase boundary, each
+ * step holds one phase's samples only, and a sample whose interval crosses
+ * a boundary is in neither (as the phases count it). */
+static void the_plot_steps_never_straddle_a_phase_boundary(void **state)
+{
+	struct edgelog_meta m = { .clock_id = 1, .half_period_ns = 500000, .start_ns = START,
+				  .text = (char *)
+		"run.warmup=1s\nphase.count=2\n"
+		"phase.0.name=idle\nphase.0.start_off_ns=0\nphase.0.duration_ns=20000000000\n"
+		"phase.0.loads=0\n"
+		"phase.1.name=flood\nphase.1.start_off_ns=20000000000\n"
+		"phase.1.duration_ns=50000000000\nphase.1.loads=1\nphase.1.load.0=ping-flood\n"
+		"phase.1.proof.0=ping-flood|net|1|lo|1000|0\n" };
+	struct edgelog_footer f = { 0 };
+	struct edgelog_writer *w = edgelog_writer_create(path, &m, NULL, 0, NULL, 0);
+	uint64_t t0 = START + SEC, t, cuts[16];
+	struct soakview_span sp;
+	struct soakview *v;
+	char err[512];
+	bool bad;
+	size_t n;
+
+	(void)state;
+	assert_non_null(w);
+	for (t = t0 + SEC; t <= t0 + 20 * SEC; t += SEC)
+		sample(w, t, 1.0, 4);
+	/* [t0 + 20.5 s - 1 s, t0 + 20.5 s]: half idle, half flood */
+	sample(w, t0 + 20 * SEC + SEC / 2, 50.0, 20000);
+	for (t = t0 + 22 * SEC; t <= t0 + 70 * SEC; t += SEC)
+		sample(w, t, 90.0, 30000);
+	assert_int_equal(edgelog_writer_close(w, &f, NULL, 0), 0);
+	v = soakview_open(path, START, 60 * SEC, &bad, err, sizeof(err));
+	if (!v)
+		fail_msg("%s", err);
+	/* 60 s steps from the log's start, cut where each phase begins and ends */
+	n = soakview_cuts(v, START, START + 120 * SEC, 60 * SEC, cuts, 16);
+	assert_int_equal(n, 6);
+	assert_int_equal(cuts[0], START);
+	assert_int_equal(cuts[1], t0);			/* idle begins */
+	assert_int_equal(cuts[2], t0 + 20 * SEC);	/* flood begins */
+	assert_int_equal(cuts[3], START + 60 * SEC);	/* the grid */
+	assert_int_equal(cuts[4], t0 + 70 * SEC);	/* flood ends */
+	assert_int_equal(cuts[5], START + 120 * SEC);
+	/* idle's step: its 20 samples, the flood's none */
+	assert_true(soakview_window(v, cuts[1], cuts[2], &sp));
+	assert_int_equal(sp.samples, 20);
+	assert_true(sp.pps_sum / (double)sp.samples == 4.0);
+	/* the flood's first step: the samples from t0 + 22 s, not the straddler */
+	assert_true(soakview_window(v, cuts[2], cuts[3], &sp));
+	assert_int_equal(sp.samples, 38);
+	assert_true(sp.pps_sum / (double)sp.samples == 30000.0);
+	/* before the warm-up's end and after the last phase: nothing */
+	assert_false(soakview_window(v, cuts[0], cuts[1], &sp));
+	assert_false(soakview_window(v, cuts[4], cuts[5], &sp));
+	/* the bound is kept: fewer points than the steps need */
+	assert_int_equal(soakview_cuts(v, START, START + 120 * SEC, 60 * SEC, cuts, 3), 3);
+	assert_int_equal(cuts[2], t0 + 20 * SEC);
+	soakview_free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -261,6 +322,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_header_that_lies_about_its_phases_is_bad_input,
 						make_path, remove_path),
 		cmocka_unit_test_setup_teardown(text_from_the_log_is_escaped, make_path, remove_path),
+		cmocka_unit_test_setup_teardown(the_plot_steps_never_straddle_a_phase_boundary,
+						make_path, remove_path),
 		cmocka_unit_test_setup_teardown(a_header_number_that_is_not_one_is_bad_input, make_path,
 						remove_path),
 	};

@@ -223,14 +223,14 @@ static void write_soak_log(bool phased)
 
 /* The analysis of 62 s of edges (the first 2 s warm-up), in 2 s timeline
  * rows, with the soak view of the log written (NULL: not attached). */
-static struct analysis *soak_analysis(struct soakview **sv, bool attach)
+static struct analysis *soak_analysis_rows(struct soakview **sv, bool attach, int64_t row_ns)
 {
 	static const struct analyze_source_info src = {
 		.kind = ANALYZE_SRC_LOG, .path = "soak.sqwlog", .format = "sqwave-log",
 		.has_intended = true, .has_window = true, .half_period_ns = SOAK_HALF,
 	};
 	struct analyze_opts o = { .worst_n = 10, .missed_list = 10, .hist_buckets = 1000,
-				  .minute_ns = 2 * (int64_t)SEC };
+				  .minute_ns = row_ns };
 	struct analysis *a = analysis_new(&o, &src);
 	char err[512];
 	bool bad;
@@ -255,6 +255,11 @@ static struct analysis *soak_analysis(struct soakview **sv, bool attach)
 	}
 	analysis_finish(a);
 	return a;
+}
+
+static struct analysis *soak_analysis(struct soakview **sv, bool attach)
+{
+	return soak_analysis_rows(sv, attach, 2 * (int64_t)SEC);
 }
 
 static size_t count(const char *s, const char *what)
@@ -377,6 +382,57 @@ static void a_log_without_phases_is_drawn_as_before(void **state)
 	soakview_free(sv2);
 }
 
+/* Issue 16: in 60 s timeline rows, the first row held the 20 s idle phase
+ * and the flood after it, so the flood's packets/s were drawn over idle.
+ * Every step of the strip lies in one phase: left of the first boundary
+ * the line is at idle's 10 packets/s, right of it at the flood's 40000. */
+static void the_proof_strip_never_draws_one_phase_in_another(void **state)
+{
+	struct soakview *sv;
+	struct analysis *a;
+	double x[16];
+	const double sy0 = 1370 + 90, sy1 = sy0 + PROOF_H;
+	const char *p;
+	char *svg;
+	size_t idle = 0, flood = 0;
+
+	(void)state;
+	write_soak_log(true);
+	a = soak_analysis_rows(&sv, true, 60 * (int64_t)SEC);
+	svg = render(a);
+	assert_int_equal(boundaries(svg, x, 16), 2 * 3);
+	p = strstr(svg, "class=\"proof-pps\"");
+	assert_non_null(p);
+	for (; p; p = strstr(p + 1, "class=\"proof-pps\"")) {
+		const char *q = strstr(p, "points=\"") + strlen("points=\"");
+
+		/* a step is two points at one height, from ax to bx */
+		while (*q && *q != '"') {
+			char *end;
+			double ax = strtod(q, &end), ay = strtod(end + 1, &end);
+			double bx = strtod(end, &end), by = strtod(end + 1, &end);
+
+			assert_true(ay == by);
+			if (ax < x[4] - 0.5) {		/* begins in idle (or the warm-up) */
+				assert_true(bx <= x[4] + 0.5);	/* and ends there */
+				assert_true(ay > sy1 - 0.21 * PROOF_H);
+				idle++;
+			} else if (ax < x[5] - 0.5) {	/* begins in the flood */
+				assert_true(bx <= x[5] + 0.5);
+				assert_true(ay < sy0 + 0.2 * PROOF_H);
+				flood++;
+			}
+			q = end;
+			while (*q == ' ')
+				q++;
+		}
+	}
+	assert_true(idle > 0 && flood > 0);
+	free(svg);
+	analysis_free(a);
+	soakview_free(sv);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -387,6 +443,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_soak_shows_its_phases_and_the_proof_of_its_load,
 						make_soak_path, remove_soak_path),
 		cmocka_unit_test_setup_teardown(a_log_without_phases_is_drawn_as_before,
+						make_soak_path, remove_soak_path),
+		cmocka_unit_test_setup_teardown(the_proof_strip_never_draws_one_phase_in_another,
 						make_soak_path, remove_soak_path),
 	};
 

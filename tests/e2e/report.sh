@@ -1,0 +1,218 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# End-to-end tests of `sqwave report` and of the SVGs a lab publishes: the
+# report's width axis, limits and legend, the soak picture's proof strip,
+# and the same rows from a run's log and from its summary. Every SVG written
+# here is rendered to PNG with rsvg-convert (librsvg2-bin) and must render;
+# the checks read the SVG's geometry, never pixels, and never timing.
+# SQWAVE=path/to/sqwave tests/e2e/report.sh from the repository root.
+set -u
+SQWAVE=${SQWAVE:-build/sqwave}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+TMP=$(mktemp -d /tmp/sqwave-e2e-report.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+BOARD=$ROOT/boards/sim.yaml
+passed=0
+failed=0
+skipped=0
+
+fail() { echo "    $*" >&2; return 1; }
+
+# Every SVG must render (a browser and a lab's report generator read them).
+render() {
+	command -v rsvg-convert > /dev/null || { echo "    (rsvg-convert missing: librsvg2-bin)"; return 77; }
+	rsvg-convert "$1" -o "$1.png" 2> "$TMP/rsvg.err" || fail "rsvg-convert $1: $(cat "$TMP/rsvg.err")"
+}
+
+# A short soak: 3 s idle, then 5 s of a loopback ping flood, limits
+# 400..600 us; its log and summary shared by the tests.
+soak_once() {
+	[ -f "$TMP/soak.sqwlog" ] && return 0
+	cat > "$TMP/p.yaml" <<'EOF'
+run:
+  half_period: 500us
+  warmup: 500ms
+  label: report-e2e
+phases:
+  - name: idle
+    duration: 3s
+  - name: flood
+    duration: 5s
+    load:
+      - kind: ping-flood
+        target: 127.0.0.1
+limits:
+  tmin: 400us
+  tmax: 600us
+EOF
+	"$SQWAVE" run --board "$BOARD" --profile "$TMP/p.yaml" --quiet --log "$TMP/soak.sqwlog" \
+		--json "$TMP/soak.json" > "$TMP/soak.out" 2> "$TMP/soak.err"
+	local rc=$?
+	# a busy machine may break the limits (1); it must not fail to run
+	[ $rc -le 1 ] || fail "soak: exit $rc: $(cat "$TMP/soak.err")"
+}
+
+# The report's SVG geometry: ticks, limits, legend, curves (issue 16: an
+# axis from -29425 to +30425 us, limits off the picture, the legend cut).
+check_report_svg() {
+	python3 - "$@" <<'PY'
+import re, sys
+import xml.etree.ElementTree as ET
+path, nrows, want_log = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "log"
+root = ET.parse(path).getroot()
+ns = "{http://www.w3.org/2000/svg}"
+vb = root.get("viewBox")
+assert vb, "no viewBox: a viewer scales the picture by it"
+W, H = [float(v) for v in vb.split()][2:]
+of = lambda c: [e for e in root.iter() if e.get("class") == c]
+# the plot's frame: the axis lines (the first two lines)
+lines = [e for e in root.iter(ns + "line")]
+x0, x1 = float(lines[0].get("x1")), float(lines[0].get("x2"))
+ticks = [float(e.text) for e in of("x-tick")]
+assert len(ticks) >= 3, ticks
+assert min(ticks) >= 0, ("a negative width on the axis", ticks)
+for e in of("x-tick"):
+    assert x0 - 0.5 <= float(e.get("x")) <= x1 + 0.5, e.get("x")
+lims = of("limit")
+assert len(lims) == 2, len(lims)
+for e in lims:
+    assert x0 <= float(e.get("x1")) <= x1, ("a limit outside the plot", e.get("x1"), x0, x1)
+for e in of("limit-label"):
+    x, n = float(e.get("x")), len(e.text) * 6.5
+    a = e.get("text-anchor")
+    lo, hi = (x - n, x) if a == "end" else (x, x + n)
+    assert lo >= x0 - 1 and hi <= x1 + 1, ("a limit's label outside the plot", e.text, lo, hi)
+for c in of("curve"):
+    for p in c.get("points").split():
+        x, y = map(float, p.split(","))
+        assert x0 - 0.5 <= x <= x1 + 0.5 and 0 <= y <= H, (x, y)
+leg = [e for g in of("legend") for e in g.iter(ns + "text")]
+assert len(leg) == nrows, (len(leg), nrows)
+for e in leg:
+    x, y = float(e.get("x")), float(e.get("y"))
+    assert 0 <= x and x + 7 * len(e.text) <= W and 0 < y <= H - 4, ("legend outside", e.text, x, y, W, H)
+label = [t.text for t in root.iter(ns + "text") if t.text and t.text.startswith("pulse width")]
+assert label and (("log scale" in label[0]) == want_log), label
+PY
+}
+
+test_the_report_svg_has_axes_from_the_data_limits_drawn_and_its_legend_inside() {
+	soak_once || return 1
+	"$SQWAVE" report "$TMP/soak.json" "$TMP/soak.sqwlog" --svg "$TMP/r.svg" -q 2> "$TMP/r.err"
+	[ $? -le 1 ] || fail "report: $(cat "$TMP/r.err")" || return 1
+	render "$TMP/r.svg" || return $?
+	# linear or log as the data span: the geometry holds either way
+	local kind
+	kind=$(python3 -c 'import sys; print("log" if "log scale)" in open(sys.argv[1]).read() else "lin")' "$TMP/r.svg")
+	check_report_svg "$TMP/r.svg" 4 "$kind" || return 1
+}
+
+# A stall's 30.4 ms pulse beside 500 us ones: the axis reaches it from 0
+# or above (logarithmic), and the limits stay in the picture.
+test_a_stalls_outlier_keeps_the_axis_positive_and_the_limits_in_the_picture() {
+	soak_once || return 1
+	python3 - "$TMP/soak.json" "$TMP/stall.json" <<'PY' || return 1
+import json, sys
+d = json.load(open(sys.argv[1]))
+a = d["phases"][1]["pulse_width"]["any"]
+a["tmax"]["width_ns"] = 30424000
+a["tmax_bound"]["hi_ns"] = 30425000
+a["tmin"]["width_ns"] = max(a["tmin"]["width_ns"], a["tmin_bound"]["lo_ns"])
+json.dump(d, open(sys.argv[2], "w"))
+PY
+	"$SQWAVE" report "$TMP/stall.json" --svg "$TMP/stall.svg" -q 2> "$TMP/s.err"
+	[ $? -le 1 ] || fail "report: $(cat "$TMP/s.err")" || return 1
+	render "$TMP/stall.svg" || return $?
+	check_report_svg "$TMP/stall.svg" 2 log || return 1
+	python3 - "$TMP/stall.svg" <<'PY' || return 1
+import sys
+import xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+ticks = [float(e.text) for e in root.iter() if e.get("class") == "x-tick"]
+assert max(ticks) >= 20000, ticks           # the stall is on the axis
+xs = [float(e.get("x1")) for e in root.iter() if e.get("class") == "tmax"]
+assert max(xs) > 800, xs
+PY
+}
+
+# Issue 16: the proof strip's 60 s rows merged the idle phase with the
+# flood after it. No step of the strip may begin in one phase and end in
+# the next (the flood's figures drawn during idle).
+test_the_soak_picture_never_draws_one_phase_in_another() {
+	soak_once || return 1
+	"$SQWAVE" analyze "$TMP/soak.sqwlog" --quiet --svg "$TMP/an.svg" 2> "$TMP/an.err" ||
+		fail "analyze --svg: $(cat "$TMP/an.err")" || return 1
+	render "$TMP/an.svg" || return $?
+	python3 - "$TMP/an.svg" <<'PY' || return 1
+import sys
+import xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+of = lambda c: [e for e in root.iter() if e.get("class") == c]
+# the strip's boundaries: the last of the three plots' (idle -> flood, flood's end)
+b = sorted({round(float(e.get("x1")), 1) for e in of("phase-boundary")})
+assert b, "no phase boundary"
+steps = 0
+for cls in ("proof-busy", "proof-pps"):
+    for pl in of(cls):
+        pts = [tuple(map(float, p.split(","))) for p in pl.get("points").split()]
+        for (ax, ay), (bx, by) in zip(pts[0::2], pts[1::2]):
+            assert ay == by
+            steps += 1
+            for x in b:
+                assert not (ax < x - 0.5 and bx > x + 0.5), ("a step across a phase boundary", cls, ax, bx, x)
+assert steps >= 4, steps
+PY
+}
+
+# The same label, phase, duration and figures from the log and its summary;
+# the table says the duration, the frequency and whether the kernel is RT.
+test_a_log_and_its_summary_give_the_same_rows_with_duration_and_frequency() {
+	soak_once || return 1
+	"$SQWAVE" run --board "$BOARD" --duration 1s --quiet --log "$TMP/plain.sqwlog" \
+		--json "$TMP/plain.json" > /dev/null 2> "$TMP/plain.err" ||
+		fail "run: $(cat "$TMP/plain.err")" || return 1
+	"$SQWAVE" report "$TMP/soak.sqwlog" "$TMP/plain.sqwlog" --json "$TMP/a.json" -q 2> "$TMP/a.err"
+	[ $? -le 1 ] || fail "report: $(cat "$TMP/a.err")" || return 1
+	"$SQWAVE" report "$TMP/soak.json" "$TMP/plain.json" --json "$TMP/b.json" > "$TMP/b.txt" 2> "$TMP/b.err"
+	[ $? -le 1 ] || fail "report: $(cat "$TMP/b.err")" || return 1
+	python3 - "$TMP/a.json" "$TMP/b.json" "$TMP/b.txt" <<'PY' || return 1
+import json, sys
+a, b = json.load(open(sys.argv[1]))["rows"], json.load(open(sys.argv[2]))["rows"]
+assert len(a) == len(b) == 3, (len(a), len(b))
+for x, y in zip(a, b):
+    for k in ("label", "phase", "duration_ns", "frequency_hz", "half_period_ns", "edges",
+              "wake_p50_ns", "wake_mean_ns", "wake_max_ns", "preempt_rt", "verdict"):
+        assert x[k] == y[k], (k, x[k], y[k])
+assert [r["phase"] for r in b] == ["idle", "flood", "run"], [r["phase"] for r in b]
+assert b[2]["label"] == "plain", b[2]["label"]
+assert b[0]["frequency_hz"] == 1000.0
+# idle is 3 s of 500 us slots; the plain run 1 s
+assert b[0]["duration_ns"] == 3000000000, b[0]["duration_ns"]
+# edges and missed slots: the 1 s and the edge that ends it, give or take a slot
+assert abs(b[2]["duration_ns"] - 1000000000) <= 1000000, b[2]["duration_ns"]
+text = open(sys.argv[3]).read()
+head = text.splitlines()[0]
+for col in ("duration", "freq Hz", "wake p50 us", "mean us", "p99 us"):
+    assert col in head, (col, head)
+mark = "(RT)" if b[0]["preempt_rt"] else "(non-RT)"
+assert mark in text.splitlines()[1], text
+assert "3.0 s" in text and " 1000 " in text, text
+PY
+}
+
+for t in $(declare -F | awk '{print $3}' | grep '^test_'); do
+	"$t"
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		echo "PASS $t"
+		passed=$((passed + 1))
+	elif [ $rc -eq 77 ]; then
+		echo "SKIP $t"
+		skipped=$((skipped + 1))
+	else
+		echo "FAIL $t"
+		failed=$((failed + 1))
+	fi
+done
+echo "report e2e: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
