@@ -91,7 +91,7 @@ static void text_spin(FILE *f, const struct edgestats_result *r)
 {
 	double frac = edgestats_spin_fraction(r);
 
-	fprintf(f, "  placement = write-window midpoint - intended time; worst %s us at edge #%"
+	fprintf(f, "  placement = write-window midpoint - first deadline after the previous edge; worst %s us at edge #%"
 		PRIu64 "\n", UNITS_US(r->place_worst_ns), r->place_worst.seq);
 	if (!r->spin_edges)
 		fprintf(f, "spin       none: edges written at the wake-up (0 %% of the time spinning)\n");

@@ -2,7 +2,9 @@
 /* Edge statistics per phase of a run: each edge counts in the phase its
  * intended time falls in. Used by the recorder (run) and by analyze (log).
  * A pulse that straddles a boundary counts in the run's overall figures
- * only. Not thread-safe: one feeding thread. */
+ * only; a phase's first edge counts its sequence gap and missed periods
+ * from the record before it, so the phases add up to the run's counts. Not
+ * thread-safe: one feeding thread. */
 #ifndef SQW_PHASESTATS_H
 #define SQW_PHASESTATS_H
 

@@ -773,8 +773,8 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 		fprintf(f, "  worst wake-up at edge #%" PRIu64 " (t+%.6f s)\n",
 			r->wake_worst.seq, rel_s(r, r->wake_worst.intended_ns));
 	if (r->place.m.n)
-		fprintf(f, "  placement = write-window midpoint - intended time (where the scope sees "
-			"the edge); worst %s us at edge #%" PRIu64 " (t+%.6f s)\n",
+		fprintf(f, "  placement = write-window midpoint - first deadline after the previous "
+			"edge (where the scope sees the edge); worst %s us at edge #%" PRIu64 " (t+%.6f s)\n",
 			UNITS_US(r->place_worst_ns), r->place_worst.seq,
 			rel_s(r, r->place_worst.intended_ns));
 	text_spin(f, r, ri);

@@ -126,6 +126,55 @@ static void test_edges_land_in_their_phase(void **state)
 	assert_int_equal(r[0]->wake.m.max, 5000);
 	assert_int_equal(r[0]->counted_first_ns, T0 + 2 * HP);
 	assert_int_equal(r[2]->counted_last_ns, T0 + 29 * HP);
+	/* nothing was lost: the records before a phase are not its gaps */
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(r[i]->seq_gaps, 0);
+		assert_int_equal(r[i]->gap_events, 0);
+	}
+	phasestats_free(ps);
+}
+
+/* Records lost inside phase 0 and across the boundary into phase 2 count
+ * once, in the phase of the record after the gap, and the phases add up to
+ * the run's own figures (gaps and missed periods alike). */
+static void each_phase_counts_only_the_records_it_lost(void **state)
+{
+	struct phasestats *ps = three();
+	struct edgestats *run = edgestats_new(HP);
+	const struct edgestats_result *r[3], *all;
+	uint64_t slot, gaps = 0, missed = 0;
+
+	(void)state;
+	assert_non_null(run);
+	for (slot = 0; slot < 30; slot++) {
+		struct edge_rec e = rec(slot, slot, 5000, 1);
+
+		if (slot == 4 || slot == 5 || slot == 19 || slot == 20 || slot == 21)
+			continue; /* dropped between the RT thread and the writer */
+		if (slot < 2)
+			e.flags |= EDGE_F_WARMUP;
+		if (slot == 12)
+			e.expirations = 2; /* one missed period, in phase 1 */
+		phasestats_add(ps, &e);
+		edgestats_add(run, &e);
+	}
+	all = edgestats_result(run);
+	for (int i = 0; i < 3; i++) {
+		r[i] = edgestats_result(phasestats_phase(ps, (size_t)i));
+		gaps += r[i]->seq_gaps;
+		missed += r[i]->missed_periods;
+	}
+	assert_int_equal(r[0]->seq_gaps, 2);
+	assert_int_equal(r[1]->seq_gaps, 0);
+	assert_int_equal(r[2]->seq_gaps, 3);
+	assert_int_equal(r[2]->first_gap.seq, 22);
+	assert_int_equal(r[1]->missed_periods, 1);
+	assert_int_equal(all->seq_gaps, 5);
+	assert_int_equal(gaps, all->seq_gaps);
+	assert_int_equal(missed, all->missed_periods);
+	/* the pulse across a boundary is the run's only */
+	assert_int_equal(r[1]->width[EDGESTATS_ANY].h.m.n, r[1]->edges - 1);
+	edgestats_free(run);
 	phasestats_free(ps);
 }
 
@@ -136,6 +185,7 @@ int main(void)
 		cmocka_unit_test(test_open_end),
 		cmocka_unit_test(test_no_phase_is_an_error),
 		cmocka_unit_test(test_edges_land_in_their_phase),
+		cmocka_unit_test(each_phase_counts_only_the_records_it_lost),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
