@@ -847,6 +847,7 @@ static int soak_setup(struct analysis *a, struct soakview **sv, struct phasestat
 		}
 		sri->phases = *phases;
 		sri->nphases = n;
+		sri->phasestats = *ps;
 	}
 	analysis_set_soak(a, *ps, *sv, sri);
 	return 0;

@@ -771,6 +771,7 @@ out:
 			}
 			ri.phases = phases;
 			ri.nphases = soak_nphases(soak);
+			ri.phasestats = pstats;
 		}
 		why[0] = '\0';
 		ret = summary_verdict(c, stats, &ri, why, sizeof(why)) == VERDICT_FAIL

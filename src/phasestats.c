@@ -13,6 +13,7 @@ struct phasestats {
 	struct edgestats **st;
 	size_t cur;            /* the phase of the last edge: usually the next one's */
 	bool *fed;             /* n: phase i has had a record */
+	int64_t half_period_ns;
 	bool have_last;
 	struct edge_rec last;  /* the last record fed, warm-up or outside every phase too */
 };
@@ -26,6 +27,7 @@ struct phasestats *phasestats_new(int64_t half_period_ns, size_t n, const uint64
 	if (!ps || !n)
 		goto fail;
 	ps->n = n;
+	ps->half_period_ns = half_period_ns;
 	ps->starts = calloc(n + 1, sizeof(*ps->starts));
 	ps->st = calloc(n, sizeof(*ps->st));
 	ps->fed = calloc(n, sizeof(*ps->fed));
@@ -104,6 +106,22 @@ void phasestats_add(struct phasestats *ps, const struct edge_rec *e)
 out:
 	ps->last = *e;
 	ps->have_last = true;
+}
+
+int64_t phasestats_ran_ns(const struct phasestats *ps, size_t i, int64_t planned_ns)
+{
+	uint64_t end, stop;
+	int64_t ran;
+
+	if (i >= ps->n || !ps->have_last)
+		return 0;
+	/* the last slot fed lasts a half period */
+	end = ps->last.intended_ns + (uint64_t)(ps->half_period_ns > 0 ? ps->half_period_ns : 0);
+	stop = end < ps->starts[i + 1] ? end : ps->starts[i + 1];
+	if (stop <= ps->starts[i])
+		return 0;
+	ran = stop - ps->starts[i] > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)(stop - ps->starts[i]);
+	return planned_ns > 0 && ran > planned_ns ? planned_ns : ran;
 }
 
 size_t phasestats_count(const struct phasestats *ps)

@@ -26,6 +26,12 @@ void phasestats_free(struct phasestats *ps);
  * warm-up) are ignored here. */
 void phasestats_add(struct phasestats *ps, const struct edge_rec *e);
 
+/* How long phase @i ran: from its start to the end of the last slot fed
+ * (warm-up and every phase's records count), at most @planned_ns (0: open)
+ * and 0 if it was not reached. A run stopped early (SIGINT) shows here
+ * what ran, not what the plan said. */
+int64_t phasestats_ran_ns(const struct phasestats *ps, size_t i, int64_t planned_ns);
+
 size_t phasestats_count(const struct phasestats *ps);
 /* The statistics of phase @i (feeding must have stopped to read results). */
 struct edgestats *phasestats_phase(const struct phasestats *ps, size_t i);

@@ -178,6 +178,42 @@ static void each_phase_counts_only_the_records_it_lost(void **state)
 	phasestats_free(ps);
 }
 
+/* A run stopped in phase 1: phase 0 ran its whole length, phase 1 up to the
+ * end of the last slot fed, phase 2 not at all; an open last phase ran to
+ * the end of the last slot. */
+static void a_phase_ran_what_its_edges_show_not_its_plan(void **state)
+{
+	struct phasestats *ps = three();
+	uint64_t slot;
+
+	(void)state;
+	assert_int_equal(phasestats_ran_ns(ps, 0, 10 * HP), 0);
+	for (slot = 0; slot < 14; slot++) {
+		struct edge_rec e = rec(slot, slot, 5000, 1);
+
+		phasestats_add(ps, &e);
+	}
+	assert_int_equal(phasestats_ran_ns(ps, 0, 10 * HP), 10 * HP);
+	/* without a plan, a phase ends where the next begins */
+	assert_int_equal(phasestats_ran_ns(ps, 0, 0), 10 * HP);
+	assert_int_equal(phasestats_ran_ns(ps, 1, 10 * HP), 4 * HP);
+	assert_int_equal(phasestats_ran_ns(ps, 2, 10 * HP), 0);
+	assert_int_equal(phasestats_ran_ns(ps, 3, 10 * HP), 0);
+	phasestats_free(ps);
+
+	{
+		uint64_t starts[2] = { T0, T0 + 10 * HP };
+		struct edge_rec e = rec(30, 30, 5000, 1);
+
+		ps = phasestats_new(HP, 2, starts, 0);
+		assert_non_null(ps);
+		phasestats_add(ps, &e);
+		assert_int_equal(phasestats_ran_ns(ps, 1, 0), 21 * HP);
+		assert_int_equal(phasestats_ran_ns(ps, 1, 5 * HP), 5 * HP);
+		phasestats_free(ps);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -186,6 +222,7 @@ int main(void)
 		cmocka_unit_test(test_no_phase_is_an_error),
 		cmocka_unit_test(test_edges_land_in_their_phase),
 		cmocka_unit_test(each_phase_counts_only_the_records_it_lost),
+		cmocka_unit_test(a_phase_ran_what_its_edges_show_not_its_plan),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
