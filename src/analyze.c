@@ -510,7 +510,8 @@ struct analysis *analysis_new(const struct analyze_opts *o, const struct analyze
 	}
 	if (!a->es || stats_linhist_init(&a->hist, a->o.hist_buckets ? a->o.hist_buckets : 1, 1000, 64))
 		goto fail;
-	if (!(a->persist = persist_new(src->half_period_ns, src->has_intended)))
+	if (!(a->persist = persist_new(src->half_period_ns,
+				       src->has_intended && a->o.persist_intended)))
 		goto fail;
 	if (a->o.worst_n && !(a->worst = calloc(a->o.worst_n, sizeof(*a->worst))))
 		goto fail;

@@ -182,7 +182,8 @@ wakes = sum(1 for r in csv.DictReader(open(sys.argv[4]))
 assert v["wake_ups_above_max"] == wakes > 0, (v["wake_ups_above_max"], wakes)
 for want in ("FAIL", "%d pulses outside 499.000..501.000 us" % n, "Persistence",
              "warm-up (not counted)", "UTC", "linear around the nominal",
-             "Pulse-width histogram", "Wake-up latency histogram", "intended rise"):
+             "Pulse-width histogram", "Wake-up latency histogram", "trigger",
+             "Persistence: every period on its rising edge (a scope triggered on the pin)"):
     assert want in alltext, want
 # the persistence screen holds graded cells
 assert sum(1 for r in root.iter(ns + "rect") if r.get("fill", "").startswith("#") and
