@@ -197,12 +197,21 @@ static const struct analyze_source_ops csv_ops = {
 /* ---- a capture (capture.h: every format sigrok and the analyzers write) ---- */
 
 /* A capture's edge uncertainty as record offsets, in whole ns outwards. The
- * offsets hold +-2.1 s: a coarser sample interval (under 0.5 Sa/s) widens the
- * bounds by that much only, and its edges still count (flagging them as
- * saturated would drop every pulse). */
+ * offsets hold +-2.1 s: with a coarser sample interval (under 0.5 Sa/s) they
+ * are clamped, and its edges still count (flagging them as saturated would
+ * drop every pulse); the pulse bounds come from cap_window_ns() instead. */
 static int32_t clamp_off(int64_t off)
 {
 	return off > INT32_MAX ? INT32_MAX : off < INT32_MIN ? INT32_MIN : (int32_t)off;
+}
+
+/* The same window in 64 bits, whole ns outwards: edgestats takes its pulse
+ * bounds from it (edgestats_set_edge_window()), so a capture coarser than
+ * the offsets hold still gets at least one sample interval either side. */
+static void cap_window_ns(const struct capture_info *ci, int64_t *lo_ns, int64_t *hi_ns)
+{
+	*lo_ns = -((-ci->edge_lo_ps + CAPTURE_PS_PER_NS - 1) / CAPTURE_PS_PER_NS);
+	*hi_ns = (ci->edge_hi_ps + CAPTURE_PS_PER_NS - 1) / CAPTURE_PS_PER_NS;
 }
 
 static int cap_open(struct analyze_source *s, const char *path,
@@ -211,6 +220,7 @@ static int cap_open(struct analyze_source *s, const char *path,
 	struct capture_opts co = o->capture;
 	const struct capture_info *ci;
 	char why[512];
+	int64_t lo, hi;
 
 	co.format = o->format;
 	s->cap = s->spool_fd >= 0
@@ -230,8 +240,9 @@ static int cap_open(struct analyze_source *s, const char *path,
 	/* rounded, as the edges are: start + offset is then each edge's own
 	 * time to the ns (a truncated start put a VCD edge at 10.8 ns at 10) */
 	s->info.capture_start_ns = capture_ps_round_ns(s->cap_start_ps);
-	s->cap_lo_ns = clamp_off(-((-ci->edge_lo_ps + CAPTURE_PS_PER_NS - 1) / CAPTURE_PS_PER_NS));
-	s->cap_hi_ns = clamp_off((ci->edge_hi_ps + CAPTURE_PS_PER_NS - 1) / CAPTURE_PS_PER_NS);
+	cap_window_ns(ci, &lo, &hi);
+	s->cap_lo_ns = clamp_off(lo);
+	s->cap_hi_ns = clamp_off(hi);
 	return 0;
 }
 
@@ -491,9 +502,16 @@ struct analysis *analysis_new(const struct analyze_opts *o, const struct analyze
 	for (i = 0; i < ANALYZE_TIME_BINS; i++)
 		span_init(&a->bins[i]);
 	a->es = edgestats_new(src->half_period_ns);
+	if (a->es && src->kind == ANALYZE_SRC_CAPTURE && src->capture) {
+		int64_t lo, hi;
+
+		cap_window_ns(src->capture, &lo, &hi);
+		edgestats_set_edge_window(a->es, lo, hi);
+	}
 	if (!a->es || stats_linhist_init(&a->hist, a->o.hist_buckets ? a->o.hist_buckets : 1, 1000, 64))
 		goto fail;
-	if (!(a->persist = persist_new(src->half_period_ns, src->has_intended)))
+	if (!(a->persist = persist_new(src->half_period_ns,
+				       src->has_intended && a->o.persist_intended)))
 		goto fail;
 	if (a->o.worst_n && !(a->worst = calloc(a->o.worst_n, sizeof(*a->worst))))
 		goto fail;

@@ -114,6 +114,9 @@ struct analyze_opts {
 	bool hist_of_width;       /* histogram of pulse widths, not latency */
 	int64_t minute_ns;        /* timeline row length; 0: ANALYZE_TIMELINE_ROW_DEFAULT_NS */
 	unsigned threads;         /* analysis_feed(): 0 as useful (2 for a log), 1 one */
+	/* the persistence view triggered on the intended times (sources that
+	 * have them), not on the pin's rising edge as a scope is (the default) */
+	bool persist_intended;
 };
 
 /* An edge among the N worst. For sources with intended times, ranked by

@@ -91,7 +91,7 @@ static void text_spin(FILE *f, const struct edgestats_result *r)
 {
 	double frac = edgestats_spin_fraction(r);
 
-	fprintf(f, "  placement = write-window midpoint - intended time; worst %s us at edge #%"
+	fprintf(f, "  placement = write-window midpoint - first deadline after the previous edge; worst %s us at edge #%"
 		PRIu64 "\n", UNITS_US(r->place_worst_ns), r->place_worst.seq);
 	if (!r->spin_edges)
 		fprintf(f, "spin       none: edges written at the wake-up (0 %% of the time spinning)\n");
@@ -847,6 +847,7 @@ static int soak_setup(struct analysis *a, struct soakview **sv, struct phasestat
 		}
 		sri->phases = *phases;
 		sri->nphases = n;
+		sri->phasestats = *ps;
 	}
 	analysis_set_soak(a, *ps, *sv, sri);
 	return 0;
@@ -1022,6 +1023,8 @@ static void analyze_usage(FILE *f)
 		"  --hist-buckets N     1 us buckets of the histogram (default %d)\n"
 		"  --histogram-of WHAT  latency (default for logs) or width\n"
 		"  --timeline DUR       timeline row length (default %s)\n"
+		"  --persist-trigger T  the SVG's persistence view triggers on the pin's rising\n"
+		"                       edge as a scope does (edge, default) or on the intended time\n"
 		"input:\n"
 		"  --format NAME        log, edges, or a capture format: %s\n"
 		"  --channel CH         capture channel (name, suffix or number)\n"
@@ -1046,6 +1049,9 @@ static const struct cfg_item opt_worst = CMDLINE_INT("worst", 0, 100000, NULL);
 static const struct cfg_item opt_missed = CMDLINE_INT("missed", 0, 10000000, NULL);
 static const struct cfg_item opt_buckets = CMDLINE_INT("hist-buckets", 1, 10000000, NULL);
 static const struct cfg_item opt_hist_of = CMDLINE_CHOICE("histogram-of", hist_of_choices);
+static const char *const persist_trigger_choices[] = { "edge", "intended", NULL };
+static const struct cfg_item opt_persist_trigger =
+	CMDLINE_CHOICE("persist-trigger", persist_trigger_choices);
 static const struct cfg_item opt_timeline =
 	CMDLINE_DURATION("timeline", 1000000, INT64_C(7) * 86400 * 1000000000, "s");
 
@@ -1077,7 +1083,7 @@ static int parse_double(const char *opt, const char *s, double *v)
 enum {
 	OPT_JSON = 256, OPT_CSV, OPT_SVG, OPT_HIST, OPT_WORST, OPT_MISSED, OPT_BUCKETS, OPT_HIST_OF,
 	OPT_TIMELINE, OPT_FORMAT, OPT_CHANNEL, OPT_THRESHOLD, OPT_HYST, OPT_RATE, OPT_HALF, OPT_QUIET,
-	OPT_LIMIT,
+	OPT_LIMIT, OPT_PERSIST_TRIGGER,
 };
 
 /* The limits to judge @src by: a log's header (its run's configuration),
@@ -1140,6 +1146,7 @@ int cmd_analyze(int argc, char **argv)
 		{ "hist-buckets", required_argument, NULL, OPT_BUCKETS },
 		{ "histogram-of", required_argument, NULL, OPT_HIST_OF },
 		{ "timeline", required_argument, NULL, OPT_TIMELINE },
+		{ "persist-trigger", required_argument, NULL, OPT_PERSIST_TRIGGER },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "channel", required_argument, NULL, OPT_CHANNEL },
 		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
@@ -1221,6 +1228,11 @@ int cmd_analyze(int argc, char **argv)
 		case OPT_TIMELINE:
 			if (parse_opt(&opt_timeline, optarg, &ao.minute_ns))
 				return SQW_EXIT_USAGE;
+			break;
+		case OPT_PERSIST_TRIGGER:
+			if (parse_opt(&opt_persist_trigger, optarg, &v))
+				return SQW_EXIT_USAGE;
+			ao.persist_intended = v == 1;
 			break;
 		case OPT_HALF:
 			if (parse_opt(&config_table[CFG_RUN_HALF_PERIOD], optarg, &so.half_period_ns))

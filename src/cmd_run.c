@@ -777,6 +777,7 @@ out:
 		if (phases && (soak_has_loads(soak) || config_plan(c)->explicit_phases)) {
 			ri.phases = phases;
 			ri.nphases = soak_nphases(soak);
+			ri.phasestats = pstats;
 		} else if (phases && soak_nphases(soak) == 1) {
 			ri.run_proof = &phases[0];	/* a plain run: its idle proof */
 		}

@@ -51,6 +51,8 @@ static const char *const cfg_spin_words[] = { "auto", NULL };
 	[k] = { s, n, CFG_T_STRING, d, 0, 0, u, NULL, o, w, h }
 #define ITEM_TEXT(k, s, n, w, h) \
 	[k] = { s, n, CFG_T_TEXT, "", 0, 0, NULL, NULL, NULL, w, h }
+#define ITEM_DEC(k, s, n, d, lo, hi, o, w, h) \
+	[k] = { s, n, CFG_T_DECIMAL, d, lo, hi, NULL, NULL, o, w, h }
 #define ITEM_ENUM(k, s, n, d, ch, o, w, h) \
 	[k] = { s, n, CFG_T_ENUM, d, 0, 0, NULL, ch, o, w, h }
 
@@ -120,6 +122,8 @@ const struct cfg_item config_table[CFG_NKEYS] = {
 		 "half-period", P, "time between edges: half the period of the wave"),
 	ITEM_DUR(CFG_RUN_DURATION, "run", "duration", "60s", 0, 365 * DAY, "s", "duration", P,
 		 "how long to measure after the warm-up (0: until SIGINT or SIGTERM)"),
+	ITEM_DEC(CFG_RUN_SCALE, "run", "scale", "1", CFG_DECIMAL_ONE / 1000, 1000 * CFG_DECIMAL_ONE,
+		 "scale", P, "run every phase (or run.duration) this many times as long (0.1: 1h in 6m)"),
 	ITEM_DUR(CFG_RUN_WARMUP, "run", "warmup", "0", 0, 3600 * SEC, "s", "warmup", P,
 		 "toggle this long first and leave it out of the statistics and verdict"),
 	ITEM_INT(CFG_RUN_RING_SIZE, "run", "ring_size", "65536", 64, INT64_C(1) << 24, "records",
@@ -269,6 +273,56 @@ const char *config_quote(const char *value, char *buf, size_t len)
 	return buf;
 }
 
+/* A CFG_T_DECIMAL: digits, an optional point and at most six places, into
+ * millionths. 0, -1 (not such a number) or -2 (too large). */
+static int cfg_parse_decimal(const char *s, int64_t *out)
+{
+	int64_t v = 0, scale = CFG_DECIMAL_ONE;
+	bool digits = false, point = false;
+
+	for (; *s; s++) {
+		if (*s == '.' && !point) {
+			point = true;
+			continue;
+		}
+		if (*s < '0' || *s > '9')
+			return -1;
+		digits = true;
+		if (point) {
+			if (scale == 1)
+				return -1;	/* a seventh place */
+			scale /= 10;
+			v += (*s - '0') * scale;
+		} else {
+			if (v > (INT64_MAX - 9 * CFG_DECIMAL_ONE) / 10)
+				return -2;
+			v = v * 10 + (*s - '0') * CFG_DECIMAL_ONE;
+		}
+	}
+	if (!digits)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* Millionths as the shortest decimal: 1000000 "1", 100000 "0.1". */
+static const char *cfg_decimal_format(int64_t v, char *buf, size_t len)
+{
+	int64_t frac = v % CFG_DECIMAL_ONE;
+	int places = 6;
+
+	if (!frac) {
+		snprintf(buf, len, "%" PRId64, v / CFG_DECIMAL_ONE);
+		return buf;
+	}
+	while (frac % 10 == 0) {
+		frac /= 10;
+		places--;
+	}
+	snprintf(buf, len, "%" PRId64 ".%0*" PRId64, v / CFG_DECIMAL_ONE, places, frac);
+	return buf;
+}
+
 const char *config_item_allowed(const struct cfg_item *it, char *buf, size_t len)
 {
 	char lo[32], hi[32];
@@ -294,6 +348,10 @@ const char *config_item_allowed(const struct cfg_item *it, char *buf, size_t len
 			       units_format_duration(it->max, hi, sizeof(hi)), it->unit);
 		for (i = 0; it->choices && it->choices[i]; i++)
 			msgbuf_out_add(&o, ", or %s", it->choices[i]);
+		break;
+	case CFG_T_DECIMAL:
+		snprintf(buf, len, "a number between %s and %s", cfg_decimal_format(it->min, lo, sizeof(lo)),
+			 cfg_decimal_format(it->max, hi, sizeof(hi)));
 		break;
 	case CFG_T_STRING:
 		snprintf(buf, len, "one line of text");
@@ -443,6 +501,14 @@ enum cfg_result config_item_parse(const struct cfg_item *it, const char *name, c
 			return CFG_E_RANGE;
 		}
 		break;
+	case CFG_T_DECIMAL:
+		if (cfg_parse_decimal(value, &num) || num < it->min || num > it->max) {
+			msgbuf_set(err, errlen, "%s must be %s, got %s", name,
+				config_item_allowed(it, allowed, sizeof(allowed)),
+				config_quote(value, q, sizeof(q)));
+			return cfg_parse_decimal(value, &num) == -1 ? CFG_E_TYPE : CFG_E_RANGE;
+		}
+		break;
 	case CFG_T_STRING:
 		if (strchr(value, '\n') || strchr(value, '\r')) {
 			msgbuf_set(err, errlen, "%s must be one line of text, got %s", name,
@@ -546,6 +612,25 @@ nomem:
 	free(fdup);
 	msgbuf_set(err, errlen, "out of memory while setting %s", name);
 	return CFG_E_NOMEM;
+}
+
+int config_set_derived(struct config *c, enum cfg_key key, int64_t num, const char *why)
+{
+	struct cfg_value *v;
+	char *w;
+
+	assert((unsigned)key < CFG_NKEYS && config_table[key].type == CFG_T_DURATION);
+	v = &c->v[key];
+	w = strdup(why);
+	if (!w)
+		return -1;
+	free(v->file);
+	v->num = num;
+	v->file = w;
+	v->line = 0;
+	if (v->src == CFG_SRC_DEFAULT)
+		v->src = CFG_SRC_PROFILE;
+	return 0;
 }
 
 void config_take(struct config *to, struct config *from)
@@ -750,7 +835,8 @@ int64_t config_int(const struct config *c, enum cfg_key key)
 {
 	const struct cfg_value *v = cfg_get(c, key);
 
-	assert(config_table[key].type == CFG_T_INT || config_table[key].type == CFG_T_DURATION);
+	assert(config_table[key].type == CFG_T_INT || config_table[key].type == CFG_T_DURATION ||
+	       config_table[key].type == CFG_T_DECIMAL);
 	return v->num;
 }
 
@@ -818,6 +904,9 @@ const char *config_format(const struct config *c, enum cfg_key key, char *buf, s
 			snprintf(buf, len, "%s", config_table[key].choices[-v->num - 1]);
 		else
 			units_format_duration(v->num, buf, len);
+		break;
+	case CFG_T_DECIMAL:
+		cfg_decimal_format(v->num, buf, len);
 		break;
 	case CFG_T_STRING:
 	case CFG_T_TEXT:
@@ -1054,6 +1143,8 @@ static const char *cfg_type_word(const struct cfg_item *it)
 		return "text";
 	case CFG_T_ENUM:
 		return "choice";
+	case CFG_T_DECIMAL:
+		return "number";
 	}
 	return "?";
 }
@@ -1102,6 +1193,9 @@ void config_print_help(FILE *f)
 			break;
 		case CFG_T_INT:
 			arg = "N";
+			break;
+		case CFG_T_DECIMAL:
+			arg = "X";
 			break;
 		default:
 			arg = it->unit ? it->unit : "VALUE";

@@ -47,6 +47,7 @@ enum cfg_key {
 	/* run: the wave */
 	CFG_RUN_HALF_PERIOD,
 	CFG_RUN_DURATION,      /* 0: until SIGINT/SIGTERM */
+	CFG_RUN_SCALE,         /* decimal: every phase's duration times this */
 	CFG_RUN_WARMUP,
 	CFG_RUN_RING_SIZE,
 	CFG_RUN_LABEL,         /* names the run (rt-loaded) in log, summary, report */
@@ -95,7 +96,12 @@ enum cfg_type {
 	CFG_T_STRING,   /* one line of text */
 	CFG_T_TEXT,     /* free text, may span lines (notes) */
 	CFG_T_ENUM,     /* one of .choices */
+	CFG_T_DECIMAL,  /* a decimal number ("0.1", "2"), at most 6 places, stored in
+			 * millionths (CFG_DECIMAL_ONE is 1) in [min, max]; config_int() */
 };
+
+/* A CFG_T_DECIMAL's 1, in the millionths config_int() returns. */
+#define CFG_DECIMAL_ONE INT64_C(1000000)
 
 /* The longest STRING and TEXT values, in bytes: every value goes into the
  * log header (at most 1 MiB, edgelog.c), escaped, so what a file may set
@@ -180,6 +186,13 @@ enum cfg_result config_set(struct config *c, enum cfg_key key, const char *value
 			   enum cfg_source src, const char *file, int line,
 			   char *err, size_t errlen);
 
+/* Store @num (ns) for the DURATION @key as a value derived from others, its
+ * origin the phrase @why ("the phases' sum"): run.duration once the
+ * profile's phases and run.scale fix it, so that the log header and the
+ * JSON record what runs. A default becomes a profile value. 0, or -1 with
+ * errno (out of memory; nothing changed). */
+int config_set_derived(struct config *c, enum cfg_key key, int64_t num, const char *why);
+
 /* Move every value @from got from a file or the command line into @to, as
  * config_set() would have stored it there (a lower source never overrides a
  * higher one), without parsing it again; @from keeps only what it did not
@@ -201,7 +214,7 @@ enum cfg_result config_check_limits(const struct config *c, char *err, size_t er
 
 /* Typed getters; assert the key's type. */
 bool config_bool(const struct config *c, enum cfg_key key);
-int64_t config_int(const struct config *c, enum cfg_key key);      /* INT and DURATION (ns) */
+int64_t config_int(const struct config *c, enum cfg_key key);      /* INT, DURATION (ns), DECIMAL (millionths) */
 const char *config_str(const struct config *c, enum cfg_key key);  /* STRING, TEXT, ENUM; never NULL */
 /* ENUM only: index into .choices. The choices of gpio.backend and gpio.drive
  * are in the order of enum gpio_backend and enum gpio_drive (gpio_out.h). */

@@ -23,6 +23,9 @@ struct edgestats {
 	bool last_valid;
 	enum edgestats_polarity last_pol;
 	struct edgestats_pulse last;
+	/* edgestats_set_edge_window(): every record's window, in 64 bits */
+	bool fixed_window;
+	int64_t win_lo_ns, win_hi_ns;
 };
 
 /* An offset really clamped: EDGE_F_SATURATED and one at the bound. The RT
@@ -99,10 +102,29 @@ void edgestats_free(struct edgestats *s)
 	free(s);
 }
 
-/* Twice the midpoint of the write window, relative to the intended time. */
-static inline int64_t mid2_off(const struct edge_rec *e)
+/* The write window, relative to the intended time: the record's, or the
+ * one edgestats_set_edge_window() gave (wider than 32 bits hold). */
+static inline int64_t wb_off(const struct edgestats *s, const struct edge_rec *e)
 {
-	return (int64_t)e->write_begin_off_ns + (int64_t)e->write_end_off_ns;
+	return s->fixed_window ? s->win_lo_ns : (int64_t)e->write_begin_off_ns;
+}
+
+static inline int64_t we_off(const struct edgestats *s, const struct edge_rec *e)
+{
+	return s->fixed_window ? s->win_hi_ns : (int64_t)e->write_end_off_ns;
+}
+
+/* Twice the midpoint of the write window, relative to the intended time. */
+static inline int64_t mid2_off(const struct edgestats *s, const struct edge_rec *e)
+{
+	return wb_off(s, e) + we_off(s, e);
+}
+
+void edgestats_set_edge_window(struct edgestats *s, int64_t lo_ns, int64_t hi_ns)
+{
+	s->fixed_window = true;
+	s->win_lo_ns = lo_ns;
+	s->win_hi_ns = hi_ns;
 }
 
 /* Half, rounded down. GCC shifts signed values arithmetically; a plain "/ 2"
@@ -131,9 +153,9 @@ static void pulse_add(struct edgestats *s, const struct edge_rec *a, const struc
 	struct edgestats_pulse p;
 	int64_t d = (int64_t)(b->intended_ns - a->intended_ns);
 
-	p.width_ns = d + half_floor(mid2_off(b) - mid2_off(a));
-	p.lo_ns = d + (int64_t)b->write_begin_off_ns - (int64_t)a->write_end_off_ns;
-	p.hi_ns = d + (int64_t)b->write_end_off_ns - (int64_t)a->write_begin_off_ns;
+	p.width_ns = d + half_floor(mid2_off(s, b) - mid2_off(s, a));
+	p.lo_ns = d + wb_off(s, b) - we_off(s, a);
+	p.hi_ns = d + we_off(s, b) - wb_off(s, a);
 	/* A pulse is numbered by the edge that ends it, everywhere (summary,
 	 * analyze's worst edges, JSON, CSV): that edge is where a scope
 	 * triggered on the pulse shows it, and where it is known complete. */
@@ -153,7 +175,7 @@ static void period_add(struct edgestats *s, const struct edge_rec *a, const stru
 {
 	struct edgestats_result *r = &s->r;
 	int64_t t = (int64_t)(b->intended_ns - a->intended_ns) +
-		    half_floor(mid2_off(b) - mid2_off(a));
+		    half_floor(mid2_off(s, b) - mid2_off(s, a));
 	struct edgestats_where at = { b->seq, b->intended_ns }; /* the edge ending it */
 
 	if (r->period_m.n == 0 || t < r->period_m.min)
@@ -229,7 +251,8 @@ void edgestats_add(struct edgestats *s, const struct edge_rec *rec)
 		}
 		stats_hist_add(&r->write, cost);
 		if (!(e->flags & EDGE_F_WRITE_ERR) && !offsets_clamped(e)) {
-			int64_t place = half_floor(mid2_off(e));
+			int64_t place = edgestats_after_missed(half_floor(mid2_off(s, e)), missed,
+							       r->half_period_ns);
 			int64_t worst = r->place_worst_ns;
 
 			if (r->place.m.n == 0 || (place < 0 ? -place : place) >
@@ -275,6 +298,17 @@ void edgestats_add(struct edgestats *s, const struct edge_rec *rec)
 	s->prev_linked = linked;
 	s->prev = *e;
 	s->have_prev = true;
+}
+
+void edgestats_seed(struct edgestats *s, const struct edge_rec *before)
+{
+	s->prev = *before;
+	/* as after a warm-up edge: no pulse or period starts at it */
+	s->prev.flags |= EDGE_F_WARMUP;
+	s->have_prev = true;
+	s->have_prev2 = false;
+	s->prev_linked = false;
+	s->next_seq = before->seq + 1;
 }
 
 double edgestats_spin_fraction(const struct edgestats_result *r)

@@ -48,6 +48,35 @@ static inline int64_t edgestats_wake_latency_missed(const struct edge_rec *e, ui
 	return (int64_t)late + e->wake_off_ns;
 }
 
+/* An edge's placement error as sqwave reports it: where the line changed
+ * (the write window's midpoint) minus the first deadline after the previous
+ * edge, like the wake latency. An edge that skipped slots is attributed to
+ * the latest slot in the log, which capped its error near half a period and
+ * could make a late edge look early or perfect; counted from the slot it
+ * should have served, a late edge always shows as late by the slots it
+ * skipped. edgestats_after_missed(): @off_ns plus the missed slots,
+ * saturating at INT64_MAX. */
+static inline int64_t edgestats_after_missed(int64_t off_ns, uint64_t missed,
+					     int64_t half_period_ns)
+{
+	int64_t late;
+
+	if (!missed || half_period_ns <= 0)
+		return off_ns;
+	if (missed > (uint64_t)INT64_MAX / (uint64_t)half_period_ns)
+		return INT64_MAX;
+	late = (int64_t)(missed * (uint64_t)half_period_ns);
+	return off_ns > 0 && late > INT64_MAX - off_ns ? INT64_MAX : late + off_ns;
+}
+
+static inline int64_t edgestats_placement_missed(const struct edge_rec *e, uint64_t missed,
+						 int64_t half_period_ns)
+{
+	/* half, rounded down (an arithmetic shift; see edgestats.c) */
+	return edgestats_after_missed(((int64_t)e->write_begin_off_ns +
+				       (int64_t)e->write_end_off_ns) >> 1, missed, half_period_ns);
+}
+
 /* The same from the record alone: exact unless its expirations saturated
  * (edgestats_last_missed() has the real count then). */
 static inline int64_t edgestats_wake_latency(const struct edge_rec *e, int64_t half_period_ns)
@@ -65,6 +94,18 @@ void edgestats_free(struct edgestats *s);
 /* Feed one record, in sequence order. Records flagged EDGE_F_WARMUP are
  * tracked (a pulse needs both ends) but not counted in statistics. */
 void edgestats_add(struct edgestats *s, const struct edge_rec *e);
+
+/* Before the first edgestats_add(): every record's write window is
+ * [@lo_ns, @hi_ns] around its intended time, whatever its 32-bit offsets
+ * say. A capture's edge uncertainty (its sample interval) can exceed the
+ * +-2.1 s the offsets hold; pulse bounds then come from these. */
+void edgestats_set_edge_window(struct edgestats *s, int64_t lo_ns, int64_t hi_ns);
+
+/* Before the first edgestats_add(): the record that came just before this
+ * object's first one, seen elsewhere (a phase's statistics start mid-run).
+ * The first record's sequence gap and missed periods count from it, as the
+ * run's do; it is neither counted nor the start of a counted pulse. */
+void edgestats_seed(struct edgestats *s, const struct edge_rec *before);
 
 /* A small copy for the once-a-second status line. */
 struct edgestats_live {
@@ -134,8 +175,10 @@ struct edgestats_result {
 	struct edgestats_where wake_worst;
 	struct stats_hist write;       /* write_end - write_begin */
 	struct edgestats_where write_worst;
-	/* Where the edge landed: write-window midpoint - intended, the error a
-	 * scope sees; worst: the one largest in magnitude (signed). */
+	/* Where the edge landed: write-window midpoint minus the first deadline
+	 * after the previous edge (edgestats_placement_missed(): the intended
+	 * time unless slots were missed); worst: the one largest in magnitude
+	 * (signed). */
 	struct stats_hist place;
 	struct edgestats_where place_worst;
 	int64_t place_worst_ns;

@@ -210,6 +210,7 @@ void persist_finish(struct persist *p)
 	/* windows still open reach past the last change: not complete */
 	p->finished = true;
 	memset(&p->view, 0, sizeof(p->view));
+	p->view.intended_ref = p->intended_ref;
 	if (!p->half)
 		return;
 	for (i = 0; i < PERSIST_BINS; i++) {
@@ -221,7 +222,7 @@ void persist_finish(struct persist *p)
 	p->view = (struct persist_view){
 		.half_ns = p->half, .x0_ns = -p->half / 2, .span_ns = p->span,
 		.nbins = PERSIST_BINS, .windows = p->windows, .skipped = p->skipped,
-		.high = p->high, .low = p->low, .edges = p->edges,
+		.high = p->high, .low = p->low, .edges = p->edges, .intended_ref = p->intended_ref,
 	};
 }
 

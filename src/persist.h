@@ -12,10 +12,10 @@
  * A window is one period and a quarter on either side: from half a half
  * period before a rising edge's reference time to half a half period after
  * the next one (3 half periods, PERSIST_BINS bins). The reference is the
- * edge's intended time when the source has intended times (the grid a log
- * was meant to follow: latency shows as the spread of the rise itself), or
- * the rising edge itself for a capture (what a scope triggered on the
- * rising edge shows). For every complete window the view counts, per bin,
+ * rising edge itself, where the line changed (what a scope triggered on the
+ * pin's rising edge shows: the rise is sharp, the fall spreads by the pulse
+ * widths), or, with @intended_ref, the edge's intended time (the grid a log
+ * was meant to follow: latency shows as the spread of the rise itself). For every complete window the view counts, per bin,
  * whether the line was high, low, or changed there: a 2-D density of (time
  * since the reference, level) with two levels and the transitions between
  * them. The line changes where the source says the edge was (write-window
@@ -41,6 +41,7 @@ struct persist_view {
 	uint64_t skipped;         /* windows not counted (gaps, glitches) */
 	const uint64_t *high, *low; /* per bin: windows where the line was 1 / 0 there */
 	const uint64_t *edges;    /* per bin: changes of the line there */
+	bool intended_ref;        /* windows start at intended times (else at the rise) */
 };
 
 /* @half_ns: the source's half period (0: found from the first changes);

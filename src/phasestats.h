@@ -2,7 +2,9 @@
 /* Edge statistics per phase of a run: each edge counts in the phase its
  * intended time falls in. Used by the recorder (run) and by analyze (log).
  * A pulse that straddles a boundary counts in the run's overall figures
- * only. Not thread-safe: one feeding thread. */
+ * only; a phase's first edge counts its sequence gap and missed periods
+ * from the record before it, so the phases add up to the run's counts. Not
+ * thread-safe: one feeding thread. */
 #ifndef SQW_PHASESTATS_H
 #define SQW_PHASESTATS_H
 
@@ -23,6 +25,12 @@ void phasestats_free(struct phasestats *ps);
 /* Feed one record (in sequence order); edges outside every phase (the
  * warm-up) are ignored here. */
 void phasestats_add(struct phasestats *ps, const struct edge_rec *e);
+
+/* How long phase @i ran: from its start to the end of the last slot fed
+ * (warm-up and every phase's records count), at most @planned_ns (0: open)
+ * and 0 if it was not reached. A run stopped early (SIGINT) shows here
+ * what ran, not what the plan said. */
+int64_t phasestats_ran_ns(const struct phasestats *ps, size_t i, int64_t planned_ns);
 
 size_t phasestats_count(const struct phasestats *ps);
 /* The statistics of phase @i (feeding must have stopped to read results). */

@@ -474,13 +474,63 @@ static enum cfg_result load_check(const struct plan_load *l, char *err, size_t e
 	return CFG_OK;
 }
 
-enum cfg_result plan_finalize(struct plan *p, const struct config *c, char *err, size_t errlen)
+/* @ns times run.scale (@scale millionths), rounded to the ns; -1 past @max. */
+static int64_t plan_scaled(int64_t ns, int64_t scale, int64_t max)
+{
+	__int128 v = ((__int128)ns * scale + CFG_DECIMAL_ONE / 2) / CFG_DECIMAL_ONE;
+
+	return v > max ? -1 : (int64_t)v;
+}
+
+/* Every phase (or the one of run.duration) times run.scale, each still a
+ * phase's length (at least 1 ms) and the whole within run.duration's range. */
+static enum cfg_result plan_scale(struct plan *p, const struct config *c, char *err,
+				  size_t errlen)
+{
+	int64_t scale = config_int(c, CFG_RUN_SCALE), sum = 0, d;
+	const struct cfg_item *pd = &plan_phase_table[PPK_DURATION];
+	const struct cfg_item *rd = &config_table[CFG_RUN_DURATION];
+	char a[32], b[32], m[32], x[32], what[160], origin[256];
+	size_t i;
+
+	if (scale == CFG_DECIMAL_ONE)
+		return CFG_OK;
+	config_format(c, CFG_RUN_SCALE, x, sizeof(x));
+	config_origin(c, CFG_RUN_SCALE, origin, sizeof(origin));
+	for (i = 0; i < p->nphases; i++) {
+		struct plan_phase *ph = &p->phases[i];
+
+		if (!ph->duration_ns)
+			continue;	/* until SIGINT: no length to scale */
+		d = plan_scaled(ph->duration_ns, scale, rd->max);
+		if (d < 0 || d < pd->min || d > rd->max - sum) {
+			if (p->explicit_phases)
+				snprintf(what, sizeof(what), "phase %s (%s)", ph->name, ph->origin);
+			else
+				snprintf(what, sizeof(what), "the run");
+			msgbuf_set(err, errlen, "run.scale %s (%s) makes %s last %s; scaled, each phase "
+				 "must last at least %s and all of them at most %s",
+				 x, origin, what,
+				 d < 0 ? "too long" : units_format_duration(d, a, sizeof(a)),
+				 units_format_duration(pd->min, b, sizeof(b)),
+				 units_format_duration(rd->max, m, sizeof(m)));
+			return CFG_E_RANGE;
+		}
+		ph->duration_ns = d;
+		sum += d;
+	}
+	return CFG_OK;
+}
+
+enum cfg_result plan_finalize(struct plan *p, struct config *c, char *err, size_t errlen)
 {
 	int64_t dur = config_int(c, CFG_RUN_DURATION), off = 0, sum = 0;
 	enum cfg_result r;
-	char a[32], b[32], origin[256];
+	char a[32], b[32], origin[256], why[320];
 	size_t i, j;
 
+	if (p->finalized)
+		return CFG_OK;
 	if (!p->explicit_phases) {
 		struct plan_phase *ph;
 
@@ -512,7 +562,8 @@ enum cfg_result plan_finalize(struct plan *p, const struct config *c, char *err,
 			sum += p->phases[i].duration_ns;
 		if (config_source(c, CFG_RUN_DURATION) != CFG_SRC_DEFAULT && dur != sum) {
 			msgbuf_set(err, errlen, "run.duration (%s, %s) disagrees with the phases, which "
-				 "last %s in all; leave run.duration out when the profile has phases",
+				 "last %s in all; leave run.duration out when the profile has phases "
+				 "(--scale runs every phase shorter or longer)",
 				 units_format_duration(dur, a, sizeof(a)),
 				 config_origin(c, CFG_RUN_DURATION, origin, sizeof(origin)),
 				 units_format_duration(sum, b, sizeof(b)));
@@ -530,6 +581,25 @@ enum cfg_result plan_finalize(struct plan *p, const struct config *c, char *err,
 			}
 		}
 	}
+	r = plan_scale(p, c, err, errlen);
+	if (r != CFG_OK)
+		return r;
+	/* run.duration says what runs: the phases' sum (the default 60 s of a
+	 * profile with phases was recorded, while its phases lasted 120 s) */
+	sum = plan_duration(p);
+	if (p->explicit_phases || sum != dur) {
+		if (p->explicit_phases)
+			snprintf(why, sizeof(why), "the phases' sum%s",
+				 config_int(c, CFG_RUN_SCALE) != CFG_DECIMAL_ONE ? " x run.scale" : "");
+		else
+			snprintf(why, sizeof(why), "run.duration (%s) x run.scale",
+				 config_origin(c, CFG_RUN_DURATION, origin, sizeof(origin)));
+		if (config_set_derived(c, CFG_RUN_DURATION, sum, why)) {
+			msgbuf_set(err, errlen, "out of memory");
+			return CFG_E_NOMEM;
+		}
+	}
+	p->finalized = true;
 	for (i = 0; i < p->nphases; i++) {
 		p->phases[i].start_off_ns = off;
 		off += p->phases[i].duration_ns;

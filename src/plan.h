@@ -74,6 +74,7 @@ struct plan {
 	struct plan_phase *phases;
 	size_t nphases;
 	bool explicit_phases;    /* the profile had phases: (else one implicit phase) */
+	bool finalized;          /* plan_finalize() scaled the phases and set run.duration */
 	struct plan_load *loads; /* top-level load: / --load, before plan_finalize() */
 	size_t nloads;
 };
@@ -123,7 +124,7 @@ const char *plan_load_name(const struct plan_load *l);
  * are refused (give each phase its loads). Fills start offsets. CFG_OK or
  * CFG_E_RANGE/CFG_E_PLACE with @err.
  */
-enum cfg_result plan_finalize(struct plan *p, const struct config *c, char *err, size_t errlen);
+enum cfg_result plan_finalize(struct plan *p, struct config *c, char *err, size_t errlen);
 
 /* Total duration of the phases (0: open-ended, the one phase has duration 0). */
 int64_t plan_duration(const struct plan *p);

@@ -818,15 +818,26 @@ static void text_run_proof(FILE *f, const struct run_info *ri)
 		fprintf(f, "sampler    %s\n", ri->sampler_sched);
 }
 
+/* How long phase @i ran: what its edges show (a run stopped early ran its
+ * last phase shorter, and the later ones not at all), or the plan. */
+static int64_t phase_ran_ns(const struct run_info *ri, size_t i)
+{
+	const struct summary_phase *ph = &ri->phases[i];
+
+	return ri->phasestats ? phasestats_ran_ns(ri->phasestats, i, ph->duration_ns)
+			      : ph->duration_ns;
+}
+
 /* The phases: each one's own pulse widths, latency and missed periods, then
  * what its loads showed. */
 void summary_phases_text(FILE *f, const struct run_info *ri)
 {
-	char a[32], b[32];
+	char a[32], b[32], c[32], ran[80];
 	size_t i;
 
-	fprintf(f, "\nPhases (times from the end of the warm-up)\n");
-	fprintf(f, "  %-14s %8s %8s %10s %22s %22s %9s %9s %9s %7s\n", "phase", "start", "length",
+	fprintf(f, "\nPhases (times from the end of the warm-up; ran: what the edges show, "
+		"\"of\" the plan when stopped early)\n");
+	fprintf(f, "  %-14s %8s %16s %10s %22s %22s %9s %9s %9s %7s\n", "phase", "start", "ran",
 		"edges", "Tmin us [lowest]", "Tmax us [highest]", "wake p99", "p99.99", "max",
 		"missed");
 	for (i = 0; i < ri->nphases; i++) {
@@ -841,9 +852,16 @@ void summary_phases_text(FILE *f, const struct run_info *ri)
 			snprintf(tmax, sizeof(tmax), "%s [%s]", UNITS_US(w->tmax.width_ns),
 				 UNITS_US(w->tmax_bound.hi_ns));
 		}
-		fprintf(f, "  %-14s %8s %8s %10" PRIu64 " %22s %22s", ph->name,
-			units_format_duration(ph->start_off_ns, a, sizeof(a)),
-			ph->duration_ns ? units_format_duration(ph->duration_ns, b, sizeof(b)) : "-",
+		int64_t done = phase_ran_ns(ri, i);
+
+		if (ph->duration_ns && done < ph->duration_ns)
+			snprintf(ran, sizeof(ran), "%s of %s", units_format_duration(done, b, sizeof(b)),
+				 units_format_duration(ph->duration_ns, c, sizeof(c)));
+		else
+			snprintf(ran, sizeof(ran), "%s", done ? units_format_duration(done, b, sizeof(b))
+							      : "-");
+		fprintf(f, "  %-14s %8s %16s %10" PRIu64 " %22s %22s", ph->name,
+			units_format_duration(ph->start_off_ns, a, sizeof(a)), ran,
 			r ? r->edges : 0, tmin, tmax);
 		if (r && r->wake.m.n)
 			fprintf(f, " %9s %9s %9s", UNITS_US(stats_hist_percentile(&r->wake, 99.0)),
@@ -920,6 +938,14 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 	if (ri->stop_reason == EDGELOG_STOP_SIGNAL && ri->stop_signal > 0)
 		fprintf(f, " (%s)", strsignal(ri->stop_signal));
 	fprintf(f, "\n");
+	if (config_int(c, CFG_RUN_SCALE) != CFG_DECIMAL_ONE) {
+		char x[32], o[256], d[32];
+
+		fprintf(f, "scale      %s (run.scale, %s): every phase that many times its planned "
+			"length, %s in all\n", config_format(c, CFG_RUN_SCALE, x, sizeof(x)),
+			config_origin(c, CFG_RUN_SCALE, o, sizeof(o)),
+			config_format(c, CFG_RUN_DURATION, d, sizeof(d)));
+	}
 	fprintf(f, "edges      %" PRIu64 " counted, %" PRIu64 " warm-up, %" PRIu64 " logged\n",
 		r->edges, r->warmup_edges, ri->records_logged);
 	fprintf(f, "missed     %" PRIu64 " periods%s\n", r->missed_periods,
@@ -947,8 +973,8 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 		fprintf(f, "  worst wake-up at edge #%" PRIu64 " (t+%.6f s)\n",
 			r->wake_worst.seq, rel_s(r, r->wake_worst.intended_ns));
 	if (r->place.m.n)
-		fprintf(f, "  placement = write-window midpoint - intended time (where the scope sees "
-			"the edge); worst %s us at edge #%" PRIu64 " (t+%.6f s)\n",
+		fprintf(f, "  placement = write-window midpoint - first deadline after the previous "
+			"edge (where the scope sees the edge); worst %s us at edge #%" PRIu64 " (t+%.6f s)\n",
 			UNITS_US(r->place_worst_ns), r->place_worst.seq,
 			rel_s(r, r->place_worst.intended_ns));
 	text_spin(f, r, ri);
@@ -1006,6 +1032,9 @@ static void json_config(struct json_writer *w, const struct config *c)
 		case CFG_T_INT:
 		case CFG_T_DURATION:
 			json_int(w, config_int(c, (enum cfg_key)k));
+			break;
+		case CFG_T_DECIMAL:
+			json_double(w, (double)config_int(c, (enum cfg_key)k) / (double)CFG_DECIMAL_ONE);
 			break;
 		default:
 			json_string(w, config_str(c, (enum cfg_key)k));
@@ -1088,6 +1117,7 @@ void summary_phases_json(struct json_writer *w, const struct run_info *ri)
 		json_kv_string(w, "name", ph->name);
 		json_kv_int(w, "start_off_ns", ph->start_off_ns);
 		json_kv_int(w, "duration_ns", ph->duration_ns);
+		json_kv_int(w, "ran_ns", phase_ran_ns(ri, i));
 		if (r) {
 			json_kv_object_begin(w, "counts");
 			json_kv_uint(w, "edges", r->edges);

@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "edgestats.h"
+#include "phasestats.h"
 #include "proof.h"
 #include "sysinfo.h"
 #include "tracebreak.h"
@@ -55,6 +56,9 @@ struct run_info {
 	const char *containment;      /* how loads were held; "" without loads */
 	size_t nphases;
 	const struct summary_phase *phases;
+	/* their statistics, phase i of phases[i]: what each one ran (NULL:
+	 * the planned lengths are shown) */
+	const struct phasestats *phasestats;
 	int min_busy_pct;             /* proof.min_busy */
 	/* the proof of a run without phases in phases[] (its one implicit
 	 * phase), for the run-level "proof"; NULL: phases[] or none */

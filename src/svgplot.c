@@ -687,14 +687,14 @@ static void grade_row(FILE *f, const uint64_t *counts, size_t nb, uint64_t n, do
 	}
 }
 
-/* Every period overlaid on its (intended) rising edge, as a scope's infinite
- * persistence shows it: where the line was high or low, and where it changed,
- * graded by how many periods did. */
+/* Every period overlaid on its rising edge (by default; or its intended
+ * time), as a scope's infinite persistence shows it: where the line was high
+ * or low, and where it changed, graded by how many periods did. */
 static void persistence(FILE *f, const struct analysis *a, double x0, double y0, double x1,
 			double y1)
 {
 	const struct persist_view *v = persist_view(a->persist);
-	bool intended = a->src->has_intended;
+	bool intended = v->intended_ref;
 	double yh = y0 + (y1 - y0) * 0.22, yl = y0 + (y1 - y0) * 0.78, half;
 	struct axis ax;
 	char buf[64];
@@ -702,7 +702,8 @@ static void persistence(FILE *f, const struct analysis *a, double x0, double y0,
 	int i;
 
 	textf(f, x0, y0 - 12, "start", 14, C_TEXT, "bold", "Persistence: every period on its %s",
-	      intended ? "intended rising edge" : "rising edge (a scope triggered on it)");
+	      intended ? "intended rising edge (analyze --persist-trigger intended)"
+		       : "rising edge (a scope triggered on the pin)");
 	if (!v->nbins || !v->windows) {
 		rect(f, x0, y0, x1 - x0, y1 - y0, "#000", 0.9);
 		text(f, (x0 + x1) / 2, (y0 + y1) / 2, "middle", 13, "#ddd", NULL,

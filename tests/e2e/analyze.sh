@@ -182,7 +182,8 @@ wakes = sum(1 for r in csv.DictReader(open(sys.argv[4]))
 assert v["wake_ups_above_max"] == wakes > 0, (v["wake_ups_above_max"], wakes)
 for want in ("FAIL", "%d pulses outside 499.000..501.000 us" % n, "Persistence",
              "warm-up (not counted)", "UTC", "linear around the nominal",
-             "Pulse-width histogram", "Wake-up latency histogram", "intended rise"):
+             "Pulse-width histogram", "Wake-up latency histogram", "trigger",
+             "Persistence: every period on its rising edge (a scope triggered on the pin)"):
     assert want in alltext, want
 # the persistence screen holds graded cells
 assert sum(1 for r in root.iter(ns + "rect") if r.get("fill", "").startswith("#") and
@@ -340,6 +341,48 @@ test_a_capture_matches_the_fixture_truth() {
 	check_capture synth_1khz_j5us_10ns.vcd reference_measured 1 || return 1
 	check_capture synth_1khz_j5us_saleae2.csv reference_measured 1 || return 1
 	check_capture synth_1khz_j5us_rigol.csv reference_measured_interp 50 || return 1
+}
+
+# An edge that skipped two slots lands 0.45 us after the slot it is logged
+# against, but 1000.45 us after the first deadline it served: its placement
+# says so, as its latency does, instead of looking perfect.
+test_a_late_edge_after_missed_periods_is_placed_late() {
+	printf 'seq,level,intended_ns,measured_ns\n0,1,1000000,1001000\n1,0,1500000,1501000\n2,1,3000000,3000450\n3,0,3500000,3501000\n4,1,4000000,4001000\n' \
+		> "$TMP/miss.csv"
+	"$SQWAVE" analyze "$TMP/miss.csv" --half-period 500 --quiet --json "$TMP/miss.json" \
+		> /dev/null 2> "$TMP/miss.err" || fail "$(cat "$TMP/miss.err")" || return 1
+	python3 - "$TMP/miss.json" <<'PY' || return 1
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = d["placement_error"]
+assert d["counts"]["missed_periods"] == 2, d["counts"]
+assert p["max_ns"] == 1000450 and p["min_ns"] == 1000, p
+assert p["worst"]["seq"] == 2, p["worst"]
+PY
+	"$SQWAVE" analyze "$TMP/miss.csv" --half-period 500 > "$TMP/miss.txt" 2>&1 || return 1
+	grep -q "placement = write-window midpoint - first deadline after the previous edge; worst 1000.450 us at edge #2" \
+		"$TMP/miss.txt" || fail "$(grep placement "$TMP/miss.txt")" || return 1
+}
+
+# A capture coarser than the 32-bit record offsets hold (+-2.147 s): a 100 s
+# VCD timescale puts every edge within one 100 s tick, so a 100 s pulse lies
+# in [0, 200] s, not in a window clamped to 100 +- 2.147 s.
+test_a_coarse_capture_keeps_a_whole_tick_either_side() {
+	{
+		printf '$timescale 100 s $end\n$scope module top $end\n'
+		printf '$var wire 1 ! pin $end\n$upscope $end\n$enddefinitions $end\n'
+		for i in 0 1 2 3 4 5 6; do printf '#%d\n%d!\n' "$i" $((i % 2)); done
+	} > "$TMP/coarse.vcd"
+	"$SQWAVE" analyze "$TMP/coarse.vcd" --quiet --json "$TMP/coarse.json" > /dev/null ||
+		fail "analyze of a 100 s timescale failed" || return 1
+	python3 - "$TMP/coarse.json" <<'PY' || return 1
+import json, sys
+w = json.load(open(sys.argv[1]))["pulse_width"]["any"]
+for k in ("tmin", "tmax"):
+    assert w[k]["width_ns"] == 100 * 10**9, w[k]
+    assert w[k]["lo_ns"] <= 0 and w[k]["hi_ns"] >= 200 * 10**9, (k, w[k])
+assert w["tmin_bound"]["lo_ns"] <= 0 and w["tmax_bound"]["hi_ns"] >= 200 * 10**9, w
+PY
 }
 
 cd "$ROOT" || exit 1

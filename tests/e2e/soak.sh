@@ -709,6 +709,58 @@ PY
 }
 
 # ONLY=WORD runs the tests whose name holds WORD.
+# A phased profile run at a tenth of its length (--scale): the phases and
+# run.duration in the log header and the JSON say what ran (not the
+# default 60 s), nothing was dropped in any phase (a phase's gaps counted
+# every record before it), and the phases add up to the run.
+test_a_scaled_phased_run_records_what_ran_and_counts_its_own_gaps() {
+	printf 'phases:\n  - name: a\n    duration: 4s\n  - name: b\n    duration: 4s\n' > "$TMP/sc.yaml"
+	"$SQWAVE" run --board "$BOARD" --profile "$TMP/sc.yaml" --scale 0.1 --warmup 200ms \
+		--log "$TMP/sc.sqwlog" --json "$TMP/sc.json" > "$TMP/sc.out" 2> "$TMP/sc.err"
+	local rc=$?
+	[ $rc -eq 0 ] || fail "exit $rc: $(cat "$TMP/sc.err")" || return 1
+	grep -q "^scale      0.1 (run.scale, command line): every phase that many times its planned length, 0.8s in all$" \
+		"$TMP/sc.out" || fail "no scale line: $(grep -i scale "$TMP/sc.out")" || return 1
+	"$SQWAVE" export "$TMP/sc.sqwlog" --meta > "$TMP/sc.meta" 2> /dev/null ||
+		fail "export --meta failed" || return 1
+	grep -qx "run.duration=0.8s" "$TMP/sc.meta" || fail "header: $(grep run.duration "$TMP/sc.meta")" || return 1
+	grep -qx "run.scale=0.1" "$TMP/sc.meta" || fail "header: no run.scale=0.1" || return 1
+	python3 - "$TMP/sc.json" <<'PY' || return 1
+import json, sys
+d = json.load(open(sys.argv[1]))
+cfg = d["config"]
+assert cfg["run.duration"]["value"] == 800 * 10**6, cfg["run.duration"]
+assert cfg["run.duration"]["origin"] == "the phases' sum x run.scale", cfg["run.duration"]
+assert cfg["run.scale"]["value"] == 0.1 and cfg["run.scale"]["origin"] == "command line"
+ph = d["phases"]
+assert [p["duration_ns"] for p in ph] == [400 * 10**6] * 2, ph
+assert [p["ran_ns"] for p in ph] == [400 * 10**6] * 2, ph
+for k in ("seq_gaps", "missed_periods", "edges"):
+    assert sum(p["counts"][k] for p in ph) == d["counts"][k], (k, [p["counts"] for p in ph], d["counts"])
+assert all(p["counts"]["seq_gaps"] == 0 for p in ph), [p["counts"] for p in ph]
+PY
+}
+
+# Stopped by SIGINT in the first phase: the phases table shows what ran.
+test_a_phase_stopped_early_shows_what_ran() {
+	printf 'phases:\n  - name: a\n    duration: 30s\n  - name: b\n    duration: 30s\n' > "$TMP/int.yaml"
+	"$SQWAVE" run --board "$BOARD" --profile "$TMP/int.yaml" --set run.warmup=0 \
+		--log "$TMP/int.sqwlog" --json "$TMP/int.json" > "$TMP/int.out" 2> "$TMP/int.err" &
+	local pid=$!
+	sleep 1.5
+	kill -INT $pid
+	wait $pid
+	grep -Eq "^  a +0 +[0-9.]+m?s of 30s " "$TMP/int.out" ||
+		fail "phase a: $(grep -A3 '^Phases' "$TMP/int.out")" || return 1
+	grep -Eq "^  b +30s +0 of 30s " "$TMP/int.out" ||
+		fail "phase b: $(grep -A3 '^Phases' "$TMP/int.out")" || return 1
+	python3 - "$TMP/int.json" <<'PY' || return 1
+import json, sys
+ph = json.load(open(sys.argv[1]))["phases"]
+assert 0 < ph[0]["ran_ns"] < 30 * 10**9 and ph[1]["ran_ns"] == 0, ph
+PY
+}
+
 for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
 	if ( $t ); then
 		echo "PASS ${t#test_}"

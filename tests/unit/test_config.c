@@ -89,6 +89,7 @@ static void the_table_lists_the_keys_in_enum_order(void **state)
 		{ CFG_SIM_WIRE_LOSE, "sim.wire_lose" },
 		{ CFG_RUN_HALF_PERIOD, "run.half_period" },
 		{ CFG_RUN_DURATION, "run.duration" },
+		{ CFG_RUN_SCALE, "run.scale" },
 		{ CFG_RUN_WARMUP, "run.warmup" },
 		{ CFG_RUN_RING_SIZE, "run.ring_size" },
 		{ CFG_RUN_LABEL, "run.label" },

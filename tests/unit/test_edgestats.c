@@ -375,6 +375,62 @@ static void the_placement_error_is_the_write_midpoint_minus_intended(void **stat
 	assert_true(edgestats_spin_fraction(r) == 0.0);
 }
 
+/* An edge that woke 4.5 periods late lands just after the latest slot: its
+ * record says +0.45 us from that slot, but it served the slot after the
+ * previous edge, so its placement is late by the nine slots it skipped too
+ * (as its wake latency is), and it is the worst. Pulse widths (what the scope
+ * sees) still come from the intended times as logged. */
+static void a_late_edge_after_missed_periods_never_looks_perfect(void **state)
+{
+	struct edgestats *s = *state;
+	const struct edgestats_result *r;
+	struct edge_rec e[] = {
+		edge(0, 0, 1000, 2000, 2100),
+		edge(1, 1, 1000, 2000, 2100),
+		edge(2, 11, 300, 400, 500),		/* slots 2..10 missed */
+		edge(3, 12, 1000, 2000, 2100),
+	};
+
+	e[0].flags = 0;
+	e[2].expirations = 10;
+	feed(s, e, 4);
+	r = edgestats_result(s);
+	assert_int_equal(r->missed_periods, 9);
+	assert_int_equal(r->place.m.n, 4);
+	assert_int_equal(r->place.m.min, 2050);
+	assert_int_equal(r->place.m.max, 9 * HALF + 450);
+	assert_int_equal(r->place_worst_ns, 9 * HALF + 450);
+	assert_int_equal(r->place_worst.seq, 2);
+	assert_int_equal(r->place.m.max - r->wake.m.max, 150);
+	/* the pulse from the late edge to the next is as logged */
+	assert_int_equal(r->width[EDGESTATS_NEG].tmin.width_ns, HALF + 2050 - 450);
+}
+
+/* A capture's edge window wider than the records' 32-bit offsets hold (a
+ * 100 s sample interval): the pulse bounds keep the whole window either side
+ * instead of +-2.147 s, and the estimate is still midpoint to midpoint. */
+static void an_edge_window_wider_than_32_bits_bounds_the_pulses(void **state)
+{
+	struct edgestats *s = *state;
+	const struct edgestats_result *r;
+	const int64_t tick = 100 * INT64_C(1000000000);
+	struct edge_rec e[] = {
+		edge(0, 0, INT32_MIN, INT32_MIN, 0),	/* the clamped offsets */
+		edge(1, 1, INT32_MIN, INT32_MIN, 0),
+		edge(2, 2, INT32_MIN, INT32_MIN, 0),
+	};
+
+	e[0].flags = 0;
+	edgestats_set_edge_window(s, -tick, 0);
+	feed(s, e, 3);
+	r = edgestats_result(s);
+	assert_int_equal(r->width[EDGESTATS_ANY].h.m.n, 2);
+	assert_int_equal(r->width[EDGESTATS_ANY].tmin.width_ns, HALF);
+	assert_int_equal(r->width[EDGESTATS_ANY].tmin_bound.lo_ns, HALF - tick);
+	assert_int_equal(r->width[EDGESTATS_ANY].tmax_bound.hi_ns, HALF + tick);
+	assert_int_equal(r->place.m.max, -tick / 2);
+}
+
 static void a_negative_worst_placement_keeps_its_sign(void **state)
 {
 	struct edgestats *s = *state;
@@ -520,7 +576,9 @@ int main(void)
 		T(the_period_runs_from_rise_to_rise),
 		T(the_live_copy_agrees_with_the_results),
 		T(the_placement_error_is_the_write_midpoint_minus_intended),
-		T(a_negative_worst_placement_keeps_its_sign),
+		T(a_late_edge_after_missed_periods_never_looks_perfect),
+	T(an_edge_window_wider_than_32_bits_bounds_the_pulses),
+	T(a_negative_worst_placement_keeps_its_sign),
 		T(spin_time_and_late_wake_ups_are_summed_from_the_records),
 		T(a_million_edges_keep_every_count_exact),
 	};

@@ -64,6 +64,34 @@ static void a_perfect_wave_lies_on_its_nominal_edges(void **state)
 	persist_free(p);
 }
 
+/* Every edge H/10 late: a scope triggered on the pin's rise (the default
+ * reference) shows the rise at 0, the intended grid shows it at +H/10; the
+ * view says which it is. */
+static void the_rise_is_the_trigger_unless_the_intended_grid_is_asked_for(void **state)
+{
+	struct persist *scope = persist_new(H, false), *grid = persist_new(H, true);
+	const struct persist_view *v, *g;
+
+	(void)state;
+	assert_non_null(scope);
+	assert_non_null(grid);
+	wave(scope, 41, H / 10, -1, 0, true);
+	wave(grid, 41, H / 10, -1, 0, true);
+	persist_finish(scope);
+	persist_finish(grid);
+	v = persist_view(scope);
+	g = persist_view(grid);
+	assert_false(v->intended_ref);
+	assert_true(g->intended_ref);
+	assert_true(v->windows > 0 && g->windows > 0);
+	assert_int_equal(v->edges[bin(v, 0)], v->windows);
+	assert_int_equal(v->edges[bin(v, H / 10)], 0);
+	assert_int_equal(g->edges[bin(g, H / 10)], g->windows);
+	assert_int_equal(g->edges[bin(g, 0)], 0);
+	persist_free(scope);
+	persist_free(grid);
+}
+
 static void a_late_falling_edge_shows_where_it_was(void **state)
 {
 	struct persist *p = persist_new(H, true);
@@ -161,6 +189,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(a_perfect_wave_lies_on_its_nominal_edges),
+		cmocka_unit_test(the_rise_is_the_trigger_unless_the_intended_grid_is_asked_for),
 		cmocka_unit_test(a_late_falling_edge_shows_where_it_was),
 		cmocka_unit_test(a_gap_drops_the_windows_across_it),
 		cmocka_unit_test(the_warm_up_opens_no_window_but_gives_the_level),

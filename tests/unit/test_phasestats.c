@@ -126,7 +126,92 @@ static void test_edges_land_in_their_phase(void **state)
 	assert_int_equal(r[0]->wake.m.max, 5000);
 	assert_int_equal(r[0]->counted_first_ns, T0 + 2 * HP);
 	assert_int_equal(r[2]->counted_last_ns, T0 + 29 * HP);
+	/* nothing was lost: the records before a phase are not its gaps */
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(r[i]->seq_gaps, 0);
+		assert_int_equal(r[i]->gap_events, 0);
+	}
 	phasestats_free(ps);
+}
+
+/* Records lost inside phase 0 and across the boundary into phase 2 count
+ * once, in the phase of the record after the gap, and the phases add up to
+ * the run's own figures (gaps and missed periods alike). */
+static void each_phase_counts_only_the_records_it_lost(void **state)
+{
+	struct phasestats *ps = three();
+	struct edgestats *run = edgestats_new(HP);
+	const struct edgestats_result *r[3], *all;
+	uint64_t slot, gaps = 0, missed = 0;
+
+	(void)state;
+	assert_non_null(run);
+	for (slot = 0; slot < 30; slot++) {
+		struct edge_rec e = rec(slot, slot, 5000, 1);
+
+		if (slot == 4 || slot == 5 || slot == 19 || slot == 20 || slot == 21)
+			continue; /* dropped between the RT thread and the writer */
+		if (slot < 2)
+			e.flags |= EDGE_F_WARMUP;
+		if (slot == 12)
+			e.expirations = 2; /* one missed period, in phase 1 */
+		phasestats_add(ps, &e);
+		edgestats_add(run, &e);
+	}
+	all = edgestats_result(run);
+	for (int i = 0; i < 3; i++) {
+		r[i] = edgestats_result(phasestats_phase(ps, (size_t)i));
+		gaps += r[i]->seq_gaps;
+		missed += r[i]->missed_periods;
+	}
+	assert_int_equal(r[0]->seq_gaps, 2);
+	assert_int_equal(r[1]->seq_gaps, 0);
+	assert_int_equal(r[2]->seq_gaps, 3);
+	assert_int_equal(r[2]->first_gap.seq, 22);
+	assert_int_equal(r[1]->missed_periods, 1);
+	assert_int_equal(all->seq_gaps, 5);
+	assert_int_equal(gaps, all->seq_gaps);
+	assert_int_equal(missed, all->missed_periods);
+	/* the pulse across a boundary is the run's only */
+	assert_int_equal(r[1]->width[EDGESTATS_ANY].h.m.n, r[1]->edges - 1);
+	edgestats_free(run);
+	phasestats_free(ps);
+}
+
+/* A run stopped in phase 1: phase 0 ran its whole length, phase 1 up to the
+ * end of the last slot fed, phase 2 not at all; an open last phase ran to
+ * the end of the last slot. */
+static void a_phase_ran_what_its_edges_show_not_its_plan(void **state)
+{
+	struct phasestats *ps = three();
+	uint64_t slot;
+
+	(void)state;
+	assert_int_equal(phasestats_ran_ns(ps, 0, 10 * HP), 0);
+	for (slot = 0; slot < 14; slot++) {
+		struct edge_rec e = rec(slot, slot, 5000, 1);
+
+		phasestats_add(ps, &e);
+	}
+	assert_int_equal(phasestats_ran_ns(ps, 0, 10 * HP), 10 * HP);
+	/* without a plan, a phase ends where the next begins */
+	assert_int_equal(phasestats_ran_ns(ps, 0, 0), 10 * HP);
+	assert_int_equal(phasestats_ran_ns(ps, 1, 10 * HP), 4 * HP);
+	assert_int_equal(phasestats_ran_ns(ps, 2, 10 * HP), 0);
+	assert_int_equal(phasestats_ran_ns(ps, 3, 10 * HP), 0);
+	phasestats_free(ps);
+
+	{
+		uint64_t starts[2] = { T0, T0 + 10 * HP };
+		struct edge_rec e = rec(30, 30, 5000, 1);
+
+		ps = phasestats_new(HP, 2, starts, 0);
+		assert_non_null(ps);
+		phasestats_add(ps, &e);
+		assert_int_equal(phasestats_ran_ns(ps, 1, 0), 21 * HP);
+		assert_int_equal(phasestats_ran_ns(ps, 1, 5 * HP), 5 * HP);
+		phasestats_free(ps);
+	}
 }
 
 int main(void)
@@ -136,6 +221,8 @@ int main(void)
 		cmocka_unit_test(test_open_end),
 		cmocka_unit_test(test_no_phase_is_an_error),
 		cmocka_unit_test(test_edges_land_in_their_phase),
+		cmocka_unit_test(each_phase_counts_only_the_records_it_lost),
+		cmocka_unit_test(a_phase_ran_what_its_edges_show_not_its_plan),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -225,6 +225,80 @@ static void finalize_checks_durations_and_places(void **state)
 	config_free(c);
 }
 
+/* With phases and no run.duration, the configuration records what runs:
+ * the phases' sum, and where it came from (it said the default 60 s). */
+static void run_duration_is_the_phases_sum_once_finalized(void **state)
+{
+	char err[512], buf[256];
+	struct config *c = profile(soak, YAMLCFG_OK, err, sizeof(err));
+
+	(void)state;
+	assert_int_equal(plan_finalize(config_plan(c), c, err, sizeof(err)), CFG_OK);
+	assert_int_equal(config_int(c, CFG_RUN_DURATION), 3600 * SEC);
+	assert_string_equal(config_format(c, CFG_RUN_DURATION, buf, sizeof(buf)), "1h");
+	assert_string_equal(config_origin(c, CFG_RUN_DURATION, buf, sizeof(buf)), "the phases' sum");
+	/* finalizing again changes nothing */
+	assert_int_equal(plan_finalize(config_plan(c), c, err, sizeof(err)), CFG_OK);
+	assert_int_equal(config_plan(c)->phases[1].duration_ns, 50 * 60 * SEC);
+	config_free(c);
+}
+
+/* run.scale shortens every phase, and run.duration with them; a scale that
+ * leaves a phase under 1 ms, or a bad number, is refused naming the range. */
+static void run_scale_scales_every_phase_and_the_duration(void **state)
+{
+	char err[512], buf[256];
+	struct config *c = profile(soak, YAMLCFG_OK, err, sizeof(err));
+	struct plan *p = config_plan(c);
+
+	(void)state;
+	assert_int_equal(config_apply_option(c, "scale", "0.1", err, sizeof(err)), CFG_OK);
+	assert_int_equal(config_int(c, CFG_RUN_SCALE), CFG_DECIMAL_ONE / 10);
+	assert_string_equal(config_format(c, CFG_RUN_SCALE, buf, sizeof(buf)), "0.1");
+	assert_int_equal(plan_finalize(p, c, err, sizeof(err)), CFG_OK);
+	assert_int_equal(p->phases[0].duration_ns, 60 * SEC);
+	assert_int_equal(p->phases[1].duration_ns, 300 * SEC);
+	assert_int_equal(p->phases[1].start_off_ns, 60 * SEC);
+	assert_int_equal(config_int(c, CFG_RUN_DURATION), 360 * SEC);
+	assert_string_equal(config_origin(c, CFG_RUN_DURATION, buf, sizeof(buf)),
+			    "the phases' sum x run.scale");
+	config_free(c);
+
+	/* without phases: the one phase of run.duration */
+	c = profile("run:\n  duration: 2m\n", YAMLCFG_OK, err, sizeof(err));
+	assert_int_equal(config_apply_option(c, "scale", "0.25", err, sizeof(err)), CFG_OK);
+	assert_int_equal(plan_finalize(config_plan(c), c, err, sizeof(err)), CFG_OK);
+	assert_int_equal(config_plan(c)->phases[0].duration_ns, 30 * SEC);
+	assert_int_equal(config_int(c, CFG_RUN_DURATION), 30 * SEC);
+	assert_string_equal(config_origin(c, CFG_RUN_DURATION, buf, sizeof(buf)),
+			    "run.duration (p.yaml:2) x run.scale");
+	config_free(c);
+
+	/* a phase scaled under 1 ms */
+	c = profile("phases:\n  - name: a\n    duration: 100ms\n", YAMLCFG_OK, err, sizeof(err));
+	assert_int_equal(config_apply_option(c, "scale", "0.001", err, sizeof(err)), CFG_OK);
+	assert_int_equal(plan_finalize(config_plan(c), c, err, sizeof(err)), CFG_E_RANGE);
+	assert_non_null(strstr(err, "run.scale 0.001 (command line) makes phase a (p.yaml:2) "
+				    "last 100us; scaled, each phase must last at least 1ms"));
+	config_free(c);
+
+	/* the number itself */
+	c = config_new();
+	assert_non_null(c);
+	assert_int_equal(config_apply_option(c, "scale", "0", err, sizeof(err)), CFG_E_RANGE);
+	assert_non_null(strstr(err, "run.scale must be a number between 0.001 and 1000, got \"0\""));
+	assert_int_equal(config_apply_option(c, "scale", "1e-1", err, sizeof(err)), CFG_E_TYPE);
+	assert_int_equal(config_apply_option(c, "scale", "0.0000001", err, sizeof(err)), CFG_E_TYPE);
+	assert_int_equal(config_apply_option(c, "scale", "-1", err, sizeof(err)), CFG_E_TYPE);
+	assert_int_equal(config_apply_option(c, "scale", ".", err, sizeof(err)), CFG_E_TYPE);
+	assert_int_equal(config_apply_option(c, "scale", "99999999999999999999", err, sizeof(err)),
+			 CFG_E_RANGE);
+	assert_int_equal(config_apply_option(c, "scale", "2.5", err, sizeof(err)), CFG_OK);
+	assert_string_equal(config_format(c, CFG_RUN_SCALE, buf, sizeof(buf)), "2.5");
+	assert_int_equal(config_apply_option(c, "scale", "0.000125", err, sizeof(err)), CFG_E_RANGE);
+	config_free(c);
+}
+
 static void the_log_header_lists_phases_and_loads(void **state)
 {
 	char err[512], *text = NULL;
@@ -253,6 +327,8 @@ int main(void)
 		cmocka_unit_test(phases_belong_in_a_profile),
 		cmocka_unit_test(cmdline_loads_take_keys_then_arguments),
 		cmocka_unit_test(finalize_checks_durations_and_places),
+		cmocka_unit_test(run_duration_is_the_phases_sum_once_finalized),
+		cmocka_unit_test(run_scale_scales_every_phase_and_the_duration),
 		cmocka_unit_test(the_log_header_lists_phases_and_loads),
 	};
 

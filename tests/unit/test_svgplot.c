@@ -70,13 +70,14 @@ static void a_marker_keeps_its_spot_free(void **state)
 
 /* An analysis of @n edges of a log; edge @late comes @skip slots late (a
  * stall: @skip missed slots, a pulse of @skip + 1 half periods). */
-static struct analysis *log_analysis(uint64_t n, uint64_t late, uint64_t skip)
+static struct analysis *log_analysis_on(uint64_t n, uint64_t late, uint64_t skip, bool intended)
 {
 	static const struct analyze_source_info src = {
 		.kind = ANALYZE_SRC_LOG, .path = "x.sqwlog", .format = "sqwave-log",
 		.has_intended = true, .has_window = true, .half_period_ns = HALF,
 	};
-	struct analyze_opts o = { .worst_n = 10, .missed_list = 10, .hist_buckets = 1000 };
+	struct analyze_opts o = { .worst_n = 10, .missed_list = 10, .hist_buckets = 1000,
+				  .persist_intended = intended };
 	struct analysis *a = analysis_new(&o, &src);
 	uint64_t i;
 
@@ -95,6 +96,11 @@ static struct analysis *log_analysis(uint64_t n, uint64_t late, uint64_t skip)
 	}
 	analysis_finish(a);
 	return a;
+}
+
+static struct analysis *log_analysis(uint64_t n, uint64_t late, uint64_t skip)
+{
+	return log_analysis_on(n, late, skip, false);
 }
 
 /* (not inlined: gcc 12+ takes the memstream's buffer for a dangling local) */
@@ -146,11 +152,30 @@ static void the_picture_says_the_verdict_and_overlays_every_period(void **state)
 	assert_non_null(strstr(svg, ">FAIL</text>"));
 	assert_non_null(strstr(svg, "1 pulse outside 450.000..550.000 us"));
 	assert_non_null(strstr(svg, "(0 below Tmin, 1 above Tmax; bounds)"));
-	assert_non_null(strstr(svg, "Persistence: every period on its intended rising edge"));
+	/* a log's persistence triggers on the pin's rising edge, as a scope's */
+	assert_non_null(strstr(svg, "Persistence: every period on its rising edge (a scope "
+				    "triggered on the pin)"));
+	assert_non_null(strstr(svg, ">trigger</text>"));
+	assert_null(strstr(svg, "intended rise"));
 	assert_non_null(strstr(svg, "warm-up (not counted)"));
 	assert_non_null(strstr(svg, "periods overlaid"));
 	free(svg);
 	config_free(c);
+	analysis_free(a);
+}
+
+/* Asked for, the view triggers on the intended times, and says so. */
+static void the_persistence_view_can_trigger_on_the_intended_grid(void **state)
+{
+	struct analysis *a = log_analysis_on(2000, 1001, 14, true);
+	char *svg;
+
+	(void)state;
+	svg = render(a);
+	assert_non_null(strstr(svg, "Persistence: every period on its intended rising edge "
+				    "(analyze --persist-trigger intended)"));
+	assert_non_null(strstr(svg, "intended rise"));
+	free(svg);
 	analysis_free(a);
 }
 
@@ -440,6 +465,7 @@ int main(void)
 		cmocka_unit_test(a_marker_keeps_its_spot_free),
 		cmocka_unit_test(the_width_axis_is_linear_around_the_nominal_with_outliers_off_scale),
 		cmocka_unit_test(the_picture_says_the_verdict_and_overlays_every_period),
+		cmocka_unit_test(the_persistence_view_can_trigger_on_the_intended_grid),
 		cmocka_unit_test_setup_teardown(a_soak_shows_its_phases_and_the_proof_of_its_load,
 						make_soak_path, remove_soak_path),
 		cmocka_unit_test_setup_teardown(a_log_without_phases_is_drawn_as_before,
