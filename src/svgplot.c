@@ -1265,16 +1265,21 @@ static bool proof_step(const struct analysis *a, const struct proof_steps *ps, s
 }
 
 /* A soak's picture has the proof-of-load strip: a log with phases, or one
- * phase whose load was sampled (a run with --load). */
+ * phase with loads whose proof was sampled (a run with --load). A plain run
+ * samples too (its idle proof, in the summary), but has no load to show. */
 static bool soak_strip(const struct analysis *a)
 {
 	struct soakview_span sp;
+	struct summary_phase ph;
 
 	if (!a->sv || !a->have_edge)
 		return false;
 	if (soak_nphases(a))
 		return true;
-	return soakview_window(a->sv, 0, UINT64_MAX, &sp);
+	if (soakview_nphases(a->sv) != 1)
+		return false;
+	soakview_phase(a->sv, 0, &ph);
+	return ph.nloads > 0 && soakview_window(a->sv, 0, UINT64_MAX, &sp);
 }
 
 /* One proof line as steps, each step's mean held across its time; broken
