@@ -101,7 +101,7 @@ LIB_OBJS  := $(LIB_SRCS:src/%.c=$(BUILD)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all clean deps run test unit e2e check-san valgrind bench install uninstall help fuzz \
+.PHONY: all clean deps run test unit e2e check-san valgrind bench install uninstall help fuzz docs \
 	install-strip unit-build install-ptest deb yocto test-install
 all: $(BUILD)/sqwave
 
@@ -160,7 +160,7 @@ $(COREMARK):
 		{ cat $(BUILD)/coremark.build.log; exit 1; }; \
 	fi
 
-e2e: $(BUILD)/sqwave $(COREMARK)
+e2e: $(BUILD)/sqwave $(COREMARK) docs
 	@SQWAVE=$(BUILD)/sqwave COREMARK=$(abspath $(COREMARK)) tests/e2e/run-all
 
 # Every test: unit, end-to-end on the simulated board, and the armhf build on
@@ -220,20 +220,45 @@ INSTALL      ?= install
 INSTALL_STRIP ?=
 DOCS         := README.md COPYING $(wildcard docs/*.md)
 
+# The man page and the bash completion: docs/sqwave.1's hand-written parts
+# with the OPTIONS section that `sqwave --generate man` writes from the
+# commands' option tables in place of its @OPTIONS@ line, and the docs it
+# names where they are installed (DOCDIR); the completion from the same
+# tables. DOCGEN is the sqwave that generates them: this build's, or for a
+# cross build one built for the build machine from the same source
+# (docs/packaging.md).
+DOCGEN       ?= $(BUILD)/sqwave
+DOCGEN_RUN    = $(DOCGEN) --version > /dev/null 2>&1 || { \
+	echo "cannot run $(DOCGEN) here (a cross build?): give DOCGEN=a sqwave built for this machine from the same source (docs/packaging.md)" >&2; exit 1; }
+
+$(BUILD)/sqwave.1: docs/sqwave.1 $(DOCGEN) $(BUILD)/flags
+	@$(DOCGEN_RUN)
+	$(DOCGEN) --generate man > $@.options
+	sed -e '/^\.\\" @OPTIONS@$$/{r $@.options' -e 'd;}' docs/sqwave.1 | \
+		sed -e 's|docs/\([a-z0-9\\-]*\.md\)|$(DOCDIR)/\1|g' > $@.tmp
+	@grep -q '^\.SH OPTIONS' $@.tmp || { echo "docs/sqwave.1 has no @OPTIONS@ line" >&2; exit 1; }
+	rm -f $@.options && mv $@.tmp $@
+
+$(BUILD)/sqwave.bash-completion: $(DOCGEN) $(BUILD)/flags
+	@$(DOCGEN_RUN)
+	$(DOCGEN) --generate bash-completion > $@.tmp && mv $@.tmp $@
+
+docs: $(BUILD)/sqwave.1 $(BUILD)/sqwave.bash-completion
+
 $(BUILD)/sqwave@.service: contrib/systemd/sqwave@.service.in $(BUILD)/flags
 	@mkdir -p $(@D)
 	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' $< > $@
 
-install: all $(BUILD)/sqwave@.service
+install: all docs $(BUILD)/sqwave@.service
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DOCDIR) \
 		$(DESTDIR)$(SQWDATADIR)/boards $(DESTDIR)$(SQWDATADIR)/config \
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(SYSTEMDUNITDIR)
 	$(INSTALL) -m 0755 $(INSTALL_STRIP) $(BUILD)/sqwave $(DESTDIR)$(BINDIR)/sqwave
-	$(INSTALL) -m 0644 docs/sqwave.1 $(DESTDIR)$(MANDIR)/man1/sqwave.1
+	$(INSTALL) -m 0644 $(BUILD)/sqwave.1 $(DESTDIR)$(MANDIR)/man1/sqwave.1
 	$(INSTALL) -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/
 	$(INSTALL) -m 0644 boards/*.yaml $(DESTDIR)$(SQWDATADIR)/boards/
 	$(INSTALL) -m 0644 config/*.yaml $(DESTDIR)$(SQWDATADIR)/config/
-	$(INSTALL) -m 0644 contrib/bash-completion/sqwave $(DESTDIR)$(BASHCOMPDIR)/sqwave
+	$(INSTALL) -m 0644 $(BUILD)/sqwave.bash-completion $(DESTDIR)$(BASHCOMPDIR)/sqwave
 	$(INSTALL) -m 0644 $(BUILD)/sqwave@.service $(DESTDIR)$(SYSTEMDUNITDIR)/sqwave@.service
 
 install-strip:
