@@ -28,6 +28,8 @@ BASHCOMPDIR  ?= $(PREFIX)/share/bash-completion/completions
 SYSCONFDIR   ?= /etc
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 PTESTDIR     ?= $(PREFIX)/lib/sqwave/ptest
+UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
+SYSUSERSDIR  ?= $(PREFIX)/lib/sysusers.d
 
 # Cross-building against a target sysroot: SYSROOT=DIR (tests/vm builds
 # one). pkg-config then reads only the sysroot's .pc files and prefixes the
@@ -252,7 +254,8 @@ $(BUILD)/sqwave@.service: contrib/systemd/sqwave@.service.in $(BUILD)/flags
 install: all docs $(BUILD)/sqwave@.service
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DOCDIR) \
 		$(DESTDIR)$(SQWDATADIR)/boards $(DESTDIR)$(SQWDATADIR)/config \
-		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(SYSTEMDUNITDIR)
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(UDEVRULESDIR) \
+		$(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(DOCDIR)/examples
 	$(INSTALL) -m 0755 $(INSTALL_STRIP) $(BUILD)/sqwave $(DESTDIR)$(BINDIR)/sqwave
 	$(INSTALL) -m 0644 $(BUILD)/sqwave.1 $(DESTDIR)$(MANDIR)/man1/sqwave.1
 	$(INSTALL) -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/
@@ -260,13 +263,17 @@ install: all docs $(BUILD)/sqwave@.service
 	$(INSTALL) -m 0644 config/*.yaml $(DESTDIR)$(SQWDATADIR)/config/
 	$(INSTALL) -m 0644 $(BUILD)/sqwave.bash-completion $(DESTDIR)$(BASHCOMPDIR)/sqwave
 	$(INSTALL) -m 0644 $(BUILD)/sqwave@.service $(DESTDIR)$(SYSTEMDUNITDIR)/sqwave@.service
+	$(INSTALL) -m 0644 contrib/systemd/non-root.conf $(DESTDIR)$(DOCDIR)/examples/non-root.conf
+	$(INSTALL) -m 0644 contrib/udev/60-sqwave.rules $(DESTDIR)$(UDEVRULESDIR)/60-sqwave.rules
+	$(INSTALL) -m 0644 contrib/sysusers/sqwave.conf $(DESTDIR)$(SYSUSERSDIR)/sqwave.conf
 
 install-strip:
 	@$(MAKE) --no-print-directory install INSTALL_STRIP="-s --strip-program=$(STRIP)"
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/sqwave $(DESTDIR)$(MANDIR)/man1/sqwave.1 \
-		$(DESTDIR)$(BASHCOMPDIR)/sqwave $(DESTDIR)$(SYSTEMDUNITDIR)/sqwave@.service
+		$(DESTDIR)$(BASHCOMPDIR)/sqwave $(DESTDIR)$(SYSTEMDUNITDIR)/sqwave@.service \
+		$(DESTDIR)$(UDEVRULESDIR)/60-sqwave.rules $(DESTDIR)$(SYSUSERSDIR)/sqwave.conf
 	rm -rf $(DESTDIR)$(SQWDATADIR) $(DESTDIR)$(DOCDIR)
 
 # The unit tests as Yocto's ptest (or any target) runs them: the binaries,
