@@ -104,7 +104,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all clean deps run test unit e2e check-san valgrind bench install uninstall help fuzz docs \
-	install-strip unit-build install-ptest deb yocto test-install
+	install-strip unit-build install-ptest deb yocto yocto-parse test-install
 all: $(BUILD)/sqwave
 
 help:
@@ -172,6 +172,7 @@ test: deps
 	@$(MAKE) --no-print-directory all unit
 	@$(MAKE) --no-print-directory e2e
 	@$(MAKE) --no-print-directory test-install
+	@$(MAKE) --no-print-directory yocto-parse
 ifneq ($(SKIP_VM),1)
 	@$(MAKE) --no-print-directory test-vm
 endif
@@ -308,6 +309,11 @@ test-install:
 # FILES checked, run-ptest in the QEMU armhf guest (tests/pkg/yocto).
 yocto:
 	@tests/pkg/yocto
+
+# The recipe as bitbake parses it: offline by default, AUTOREV only when
+# asked for (tests/pkg/yocto-parse; fast, no toolchain).
+yocto-parse:
+	@tests/pkg/yocto-parse
 
 clean:
 	rm -rf build build-san build-arm build-deb build-yocto build-install
