@@ -28,6 +28,8 @@ BASHCOMPDIR  ?= $(PREFIX)/share/bash-completion/completions
 SYSCONFDIR   ?= /etc
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 PTESTDIR     ?= $(PREFIX)/lib/sqwave/ptest
+UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
+SYSUSERSDIR  ?= $(PREFIX)/lib/sysusers.d
 
 # Cross-building against a target sysroot: SYSROOT=DIR (tests/vm builds
 # one). pkg-config then reads only the sysroot's .pc files and prefixes the
@@ -101,8 +103,8 @@ LIB_OBJS  := $(LIB_SRCS:src/%.c=$(BUILD)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all clean deps run test unit e2e check-san valgrind bench install uninstall help fuzz fuzz-long fuzz-build \
-	install-strip unit-build install-ptest deb yocto test-install
+.PHONY: all clean deps run test unit e2e check-san valgrind bench install uninstall help fuzz fuzz-long fuzz-build docs \
+	install-strip unit-build install-ptest deb yocto yocto-parse test-install
 all: $(BUILD)/sqwave
 
 help:
@@ -162,7 +164,7 @@ $(COREMARK):
 		{ cat $(BUILD)/coremark.build.log; exit 1; }; \
 	fi
 
-e2e: $(BUILD)/sqwave $(COREMARK)
+e2e: $(BUILD)/sqwave $(COREMARK) docs
 	@SQWAVE=$(BUILD)/sqwave COREMARK=$(abspath $(COREMARK)) tests/e2e/run-all
 
 # Every test: unit, end-to-end on the simulated board, and the armhf build on
@@ -172,6 +174,7 @@ test: deps
 	@$(MAKE) --no-print-directory all unit
 	@$(MAKE) --no-print-directory e2e
 	@$(MAKE) --no-print-directory test-install
+	@$(MAKE) --no-print-directory yocto-parse
 ifneq ($(SKIP_VM),1)
 	@$(MAKE) --no-print-directory test-vm
 endif
@@ -238,30 +241,60 @@ INSTALL      ?= install
 INSTALL_STRIP ?=
 DOCS         := README.md COPYING $(wildcard docs/*.md)
 
+# The man page and the bash completion: docs/sqwave.1's hand-written parts
+# with the OPTIONS section that `sqwave --generate man` writes from the
+# commands' option tables in place of its @OPTIONS@ line, and the docs it
+# names where they are installed (DOCDIR); the completion from the same
+# tables. DOCGEN is the sqwave that generates them: this build's, or for a
+# cross build one built for the build machine from the same source
+# (docs/packaging.md).
+DOCGEN       ?= $(BUILD)/sqwave
+DOCGEN_RUN    = $(DOCGEN) --version > /dev/null 2>&1 || { \
+	echo "cannot run $(DOCGEN) here (a cross build?): give DOCGEN=a sqwave built for this machine from the same source (docs/packaging.md)" >&2; exit 1; }
+
+$(BUILD)/sqwave.1: docs/sqwave.1 $(DOCGEN) $(BUILD)/flags
+	@$(DOCGEN_RUN)
+	$(DOCGEN) --generate man > $@.options
+	sed -e '/^\.\\" @OPTIONS@$$/{r $@.options' -e 'd;}' docs/sqwave.1 | \
+		sed -e 's|docs/\([a-z0-9\\-]*\.md\)|$(DOCDIR)/\1|g' > $@.tmp
+	@grep -q '^\.SH OPTIONS' $@.tmp || { echo "docs/sqwave.1 has no @OPTIONS@ line" >&2; exit 1; }
+	rm -f $@.options && mv $@.tmp $@
+
+$(BUILD)/sqwave.bash-completion: $(DOCGEN) $(BUILD)/flags
+	@$(DOCGEN_RUN)
+	$(DOCGEN) --generate bash-completion > $@.tmp && mv $@.tmp $@
+
+docs: $(BUILD)/sqwave.1 $(BUILD)/sqwave.bash-completion
+
 $(BUILD)/sqwave@.service: contrib/systemd/sqwave@.service.in $(BUILD)/flags
 	@mkdir -p $(@D)
 	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' $< > $@
 
-install: all $(BUILD)/sqwave@.service
+install: all docs $(BUILD)/sqwave@.service
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DOCDIR) \
 		$(DESTDIR)$(SQWDATADIR)/boards $(DESTDIR)$(SQWDATADIR)/config \
 		$(DESTDIR)$(SQWDATADIR)/schema \
-		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(SYSTEMDUNITDIR)
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(UDEVRULESDIR) \
+		$(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(DOCDIR)/examples
 	$(INSTALL) -m 0755 $(INSTALL_STRIP) $(BUILD)/sqwave $(DESTDIR)$(BINDIR)/sqwave
-	$(INSTALL) -m 0644 docs/sqwave.1 $(DESTDIR)$(MANDIR)/man1/sqwave.1
+	$(INSTALL) -m 0644 $(BUILD)/sqwave.1 $(DESTDIR)$(MANDIR)/man1/sqwave.1
 	$(INSTALL) -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/
 	$(INSTALL) -m 0644 boards/*.yaml $(DESTDIR)$(SQWDATADIR)/boards/
 	$(INSTALL) -m 0644 config/*.yaml $(DESTDIR)$(SQWDATADIR)/config/
 	$(INSTALL) -m 0644 docs/schema/*.schema.json $(DESTDIR)$(SQWDATADIR)/schema/
-	$(INSTALL) -m 0644 contrib/bash-completion/sqwave $(DESTDIR)$(BASHCOMPDIR)/sqwave
+	$(INSTALL) -m 0644 $(BUILD)/sqwave.bash-completion $(DESTDIR)$(BASHCOMPDIR)/sqwave
 	$(INSTALL) -m 0644 $(BUILD)/sqwave@.service $(DESTDIR)$(SYSTEMDUNITDIR)/sqwave@.service
+	$(INSTALL) -m 0644 contrib/systemd/non-root.conf $(DESTDIR)$(DOCDIR)/examples/non-root.conf
+	$(INSTALL) -m 0644 contrib/udev/60-sqwave.rules $(DESTDIR)$(UDEVRULESDIR)/60-sqwave.rules
+	$(INSTALL) -m 0644 contrib/sysusers/sqwave.conf $(DESTDIR)$(SYSUSERSDIR)/sqwave.conf
 
 install-strip:
 	@$(MAKE) --no-print-directory install INSTALL_STRIP="-s --strip-program=$(STRIP)"
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/sqwave $(DESTDIR)$(MANDIR)/man1/sqwave.1 \
-		$(DESTDIR)$(BASHCOMPDIR)/sqwave $(DESTDIR)$(SYSTEMDUNITDIR)/sqwave@.service
+		$(DESTDIR)$(BASHCOMPDIR)/sqwave $(DESTDIR)$(SYSTEMDUNITDIR)/sqwave@.service \
+		$(DESTDIR)$(UDEVRULESDIR)/60-sqwave.rules $(DESTDIR)$(SYSUSERSDIR)/sqwave.conf
 	rm -rf $(DESTDIR)$(SQWDATADIR) $(DESTDIR)$(DOCDIR)
 
 # The unit tests as Yocto's ptest (or any target) runs them: the binaries,
@@ -296,6 +329,11 @@ test-install:
 # FILES checked, run-ptest in the QEMU armhf guest (tests/pkg/yocto).
 yocto:
 	@tests/pkg/yocto
+
+# The recipe as bitbake parses it: offline by default, AUTOREV only when
+# asked for (tests/pkg/yocto-parse; fast, no toolchain).
+yocto-parse:
+	@tests/pkg/yocto-parse
 
 clean:
 	rm -rf build build-san build-arm build-deb build-yocto build-install

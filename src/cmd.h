@@ -3,6 +3,7 @@
 #ifndef SQW_CMD_H
 #define SQW_CMD_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 enum sqw_exit {
@@ -30,6 +31,29 @@ int cmd_check_preflight(const struct config *c, const char *board_path,
 
 int cmd_report(int argc, char **argv);
 int cmd_trace_explain(int argc, char **argv);
+
+/* Each command's getopt_long table (its options, in the order it tries
+ * them; no terminating entry; returns how many, at most @max) and its
+ * --help text: what main.c's man page and bash completion are generated
+ * from (helpgen.h), so that neither can differ from the command line. */
+struct option;
+#define CMD_OPTIONS_MAX 256
+size_t cmd_run_options(struct option *out, size_t max);
+size_t cmd_export_options(struct option *out, size_t max);
+size_t cmd_analyze_options(struct option *out, size_t max);
+size_t cmd_compare_options(struct option *out, size_t max);
+size_t cmd_check_options(struct option *out, size_t max);
+size_t cmd_boards_options(struct option *out, size_t max);
+size_t cmd_report_options(struct option *out, size_t max);
+size_t cmd_trace_explain_options(struct option *out, size_t max);
+void cmd_run_help(FILE *f);
+void cmd_export_help(FILE *f);
+void cmd_analyze_help(FILE *f);
+void cmd_compare_help(FILE *f);
+void cmd_check_help(FILE *f);
+void cmd_boards_help(FILE *f);
+void cmd_report_help(FILE *f);
+void cmd_trace_explain_help(FILE *f);
 
 /* analyze's JSON document of @path (a log, an edge list, a capture) to @out,
  * as `sqwave analyze PATH --json` writes it: for report. Returns an exit

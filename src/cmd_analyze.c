@@ -1017,6 +1017,7 @@ static void analyze_usage(FILE *f)
 		"  --svg FILE           a picture: verdict, histograms, persistence, widths over time\n"
 		"  --histogram FILE     1 us histogram in cyclictest -h format\n"
 		"  --quiet              no text report\n"
+		"  -h, --help           this help\n"
 		"analysis:\n"
 		"  --worst N            the N worst edges (default %d)\n"
 		"  --missed N           list at most N missed-period places (default %d)\n"
@@ -1134,34 +1135,46 @@ static void verdict_run_info(const struct analysis *a, struct run_info *ri)
 	}
 }
 
+static const struct option analyze_opts[] = {
+	{ "json", required_argument, NULL, OPT_JSON },
+	{ "csv", required_argument, NULL, OPT_CSV },
+	{ "svg", required_argument, NULL, OPT_SVG },
+	{ "histogram", required_argument, NULL, OPT_HIST },
+	{ "worst", required_argument, NULL, OPT_WORST },
+	{ "missed", required_argument, NULL, OPT_MISSED },
+	{ "hist-buckets", required_argument, NULL, OPT_BUCKETS },
+	{ "histogram-of", required_argument, NULL, OPT_HIST_OF },
+	{ "timeline", required_argument, NULL, OPT_TIMELINE },
+	{ "persist-trigger", required_argument, NULL, OPT_PERSIST_TRIGGER },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "channel", required_argument, NULL, OPT_CHANNEL },
+	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+	{ "hysteresis", required_argument, NULL, OPT_HYST },
+	{ "samplerate", required_argument, NULL, OPT_RATE },
+	{ "half-period", required_argument, NULL, OPT_HALF },
+	{ "quiet", no_argument, NULL, OPT_QUIET },
+	/* the limits: run's own options (config table), over a log's */
+	{ "tmin", required_argument, NULL, OPT_LIMIT },
+	{ "tmax", required_argument, NULL, OPT_LIMIT },
+	{ "max-latency", required_argument, NULL, OPT_LIMIT },
+	{ "max-missed", required_argument, NULL, OPT_LIMIT },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 },
+};
+
+/* The options, for the man page and the completion (main.c). */
+size_t cmd_analyze_options(struct option *out, size_t max)
+{
+	return cmdline_options_copy(out, max, analyze_opts);
+}
+
+void cmd_analyze_help(FILE *f)
+{
+	analyze_usage(f);
+}
+
 int cmd_analyze(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", required_argument, NULL, OPT_JSON },
-		{ "csv", required_argument, NULL, OPT_CSV },
-		{ "svg", required_argument, NULL, OPT_SVG },
-		{ "histogram", required_argument, NULL, OPT_HIST },
-		{ "worst", required_argument, NULL, OPT_WORST },
-		{ "missed", required_argument, NULL, OPT_MISSED },
-		{ "hist-buckets", required_argument, NULL, OPT_BUCKETS },
-		{ "histogram-of", required_argument, NULL, OPT_HIST_OF },
-		{ "timeline", required_argument, NULL, OPT_TIMELINE },
-		{ "persist-trigger", required_argument, NULL, OPT_PERSIST_TRIGGER },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "channel", required_argument, NULL, OPT_CHANNEL },
-		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
-		{ "hysteresis", required_argument, NULL, OPT_HYST },
-		{ "samplerate", required_argument, NULL, OPT_RATE },
-		{ "half-period", required_argument, NULL, OPT_HALF },
-		{ "quiet", no_argument, NULL, OPT_QUIET },
-		/* the limits: run's own options (config table), over a log's */
-		{ "tmin", required_argument, NULL, OPT_LIMIT },
-		{ "tmax", required_argument, NULL, OPT_LIMIT },
-		{ "max-latency", required_argument, NULL, OPT_LIMIT },
-		{ "max-missed", required_argument, NULL, OPT_LIMIT },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	struct analyze_opts ao = {
 		.worst_n = ANALYZE_WORST_DEFAULT,
 		.missed_list = ANALYZE_MISSED_LIST_DEFAULT,
@@ -1188,14 +1201,14 @@ int cmd_analyze(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
+	while ((ch = getopt_long(argc, argv, "h", analyze_opts, &idx)) != -1) {
 		switch (ch) {
 		case OPT_LIMIT:	/* applied (and checked) once the source says its own */
 			if (nlimits == sizeof(limit_opt) / sizeof(limit_opt[0])) {
-				pr_err("--%s: too many limit options", opts[idx].name);
+				pr_err("--%s: too many limit options", analyze_opts[idx].name);
 				return SQW_EXIT_USAGE;
 			}
-			limit_opt[nlimits] = opts[idx].name;
+			limit_opt[nlimits] = analyze_opts[idx].name;
 			limit_val[nlimits++] = optarg;
 			break;
 		case OPT_JSON: json = optarg; break;
@@ -1258,7 +1271,7 @@ int cmd_analyze(int argc, char **argv)
 			analyze_usage(stdout);
 			return SQW_EXIT_OK;
 		default:
-			pr_err("%s", cmdline_refused(opts, "h", argv, optind, optopt, "analyze", err,
+			pr_err("%s", cmdline_refused(analyze_opts, "h", argv, optind, optopt, "analyze", err,
 						     sizeof(err)));
 			return SQW_EXIT_USAGE;
 		}

@@ -25,6 +25,8 @@ static void boards_usage(FILE *f)
 		"in the order they are searched (the first of a name wins), and where each came\n"
 		"from. 'detect' reads this machine's device-tree compatible strings and DMI\n"
 		"names (under DIR, default /) and says which board file matches.\n\n"
+		"  --root DIR   read the device tree and DMI under DIR (tests, a copied tree)\n"
+		"  -h, --help   this help\n\n"
 		"exit: 0 ok (detect: one board fits), 1 detect: none or several fit, 2 usage\n"
 		"(detect: also a --root that is not a directory)\n");
 }
@@ -229,13 +231,25 @@ static int detect(const char *root)
 	return SQW_EXIT_LIMIT;
 }
 
+static const struct option boards_opts[] = {
+	{ "root", required_argument, NULL, 'R' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 },
+};
+
+/* The options, for the man page and the completion (main.c). */
+size_t cmd_boards_options(struct option *out, size_t max)
+{
+	return cmdline_options_copy(out, max, boards_opts);
+}
+
+void cmd_boards_help(FILE *f)
+{
+	boards_usage(f);
+}
+
 int cmd_boards(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "root", required_argument, NULL, 'R' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	const char *root = "/";
 	struct stat sb;
 	int ch;
@@ -243,7 +257,7 @@ int cmd_boards(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "h", boards_opts, NULL)) != -1) {
 		switch (ch) {
 		case 'R':
 			root = optarg;
@@ -252,7 +266,7 @@ int cmd_boards(int argc, char **argv)
 			boards_usage(stdout);
 			return SQW_EXIT_OK;
 		default:
-			pr_err("%s", cmdline_refused(opts, "h", argv, optind, optopt, "boards", err,
+			pr_err("%s", cmdline_refused(boards_opts, "h", argv, optind, optopt, "boards", err,
 						     sizeof(err)));
 			return SQW_EXIT_USAGE;
 		}

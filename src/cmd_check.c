@@ -90,6 +90,32 @@ static int parse_count(const struct cfg_item *it, const char *s, unsigned int *o
 	return 0;
 }
 
+/* check's own options first: getopt_long takes the first match, and
+ * check's --json is its report, not the run's output.json; then the
+ * configuration's. Also for the man page and the completion (main.c). */
+size_t cmd_check_options(struct option *out, size_t max)
+{
+	static const struct option own[] = {
+		{ "json", required_argument, NULL, 'j' },
+		{ "strict", no_argument, NULL, 'S' },
+		{ "run", required_argument, NULL, 'r' },
+		{ "root", required_argument, NULL, 'R' },
+		{ "edges", required_argument, NULL, 'E' },
+		{ "writes", required_argument, NULL, 'W' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	size_t n = cmdline_options_copy(out, max, own);
+
+	return n + cmdline_config_options(out + n, max - n);
+}
+
+void cmd_check_help(FILE *f)
+{
+	check_usage(f);
+}
+
 /* Options into @c and @o. 0, 1 (--help), or -1 (usage error, said). */
 static int check_parse(struct config *c, int argc, char **argv, struct check_opts *o)
 {
@@ -98,18 +124,7 @@ static int check_parse(struct config *c, int argc, char **argv, struct check_opt
 	char err[1024];
 	int ch, idx = 0;
 
-	/* check's own options first: getopt_long takes the first match, and
-	 * check's --json is its report, not the run's output.json */
-	n = 0;
-	opts[n++] = (struct option){ "json", required_argument, NULL, 'j' };
-	opts[n++] = (struct option){ "strict", no_argument, NULL, 'S' };
-	opts[n++] = (struct option){ "run", required_argument, NULL, 'r' };
-	opts[n++] = (struct option){ "root", required_argument, NULL, 'R' };
-	opts[n++] = (struct option){ "edges", required_argument, NULL, 'E' };
-	opts[n++] = (struct option){ "writes", required_argument, NULL, 'W' };
-	opts[n++] = (struct option){ "verbose", no_argument, NULL, 'v' };
-	opts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
-	n += cmdline_config_options(opts + n, CMDLINE_CONFIG_OPTIONS);
+	n = cmd_check_options(opts, sizeof(opts) / sizeof(opts[0]) - 1);
 	opts[n] = (struct option){ 0 };
 
 	optind = 1;

@@ -55,7 +55,8 @@ static void compare_usage(FILE *f)
 		"  --scope-resolution DUR|PCT   reading accuracy (default 0.1%%: a 4-digit display)\n"
 		"output:\n"
 		"  --json FILE            machine-readable result (docs/compare.md; - for stdout,\n"
-		"                         the text report then goes to standard error)\n\n"
+		"                         the text report then goes to standard error)\n"
+		"  -h, --help             this help\n\n"
 		"DUR is a duration as for `run`: 444us, 0.5ms, 120ns; a bare number is in %s\n"
 		"(--scope-tmin 444 is 444us, like run --tmin 414).\n"
 		"exit codes: 0 agree, 1 disagree (or the capture matches no part of the run),\n"
@@ -100,29 +101,41 @@ enum {
 	O_SCOPE /* + polarity * 2 + (tmax) */
 };
 
+static const struct option compare_cmd_opts[] = {
+	{ "format", required_argument, NULL, O_FORMAT },
+	{ "channel", required_argument, NULL, O_CHANNEL },
+	{ "tolerance", required_argument, NULL, O_TOL },
+	{ "first-seq", required_argument, NULL, O_FIRST },
+	{ "max-drift", required_argument, NULL, O_DRIFT },
+	{ "worst", required_argument, NULL, O_WORST },
+	{ "json", required_argument, NULL, O_JSON },
+	{ "scope-resolution", required_argument, NULL, O_SRES },
+	{ "threshold", required_argument, NULL, O_THR },
+	{ "hysteresis", required_argument, NULL, O_HYST },
+	{ "samplerate", required_argument, NULL, O_RATE },
+	{ "scope-pos-tmin", required_argument, NULL, O_SCOPE + 0 },
+	{ "scope-pos-tmax", required_argument, NULL, O_SCOPE + 1 },
+	{ "scope-neg-tmin", required_argument, NULL, O_SCOPE + 2 },
+	{ "scope-neg-tmax", required_argument, NULL, O_SCOPE + 3 },
+	{ "scope-tmin", required_argument, NULL, O_SCOPE + 4 },
+	{ "scope-tmax", required_argument, NULL, O_SCOPE + 5 },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 },
+};
+
+/* The options, for the man page and the completion (main.c). */
+size_t cmd_compare_options(struct option *out, size_t max)
+{
+	return cmdline_options_copy(out, max, compare_cmd_opts);
+}
+
+void cmd_compare_help(FILE *f)
+{
+	compare_usage(f);
+}
+
 static int parse_args(int argc, char **argv, struct compare_opts *o, const char **json)
 {
-	static const struct option opts[] = {
-		{ "format", required_argument, NULL, O_FORMAT },
-		{ "channel", required_argument, NULL, O_CHANNEL },
-		{ "tolerance", required_argument, NULL, O_TOL },
-		{ "first-seq", required_argument, NULL, O_FIRST },
-		{ "max-drift", required_argument, NULL, O_DRIFT },
-		{ "worst", required_argument, NULL, O_WORST },
-		{ "json", required_argument, NULL, O_JSON },
-		{ "scope-resolution", required_argument, NULL, O_SRES },
-		{ "threshold", required_argument, NULL, O_THR },
-		{ "hysteresis", required_argument, NULL, O_HYST },
-		{ "samplerate", required_argument, NULL, O_RATE },
-		{ "scope-pos-tmin", required_argument, NULL, O_SCOPE + 0 },
-		{ "scope-pos-tmax", required_argument, NULL, O_SCOPE + 1 },
-		{ "scope-neg-tmin", required_argument, NULL, O_SCOPE + 2 },
-		{ "scope-neg-tmax", required_argument, NULL, O_SCOPE + 3 },
-		{ "scope-tmin", required_argument, NULL, O_SCOPE + 4 },
-		{ "scope-tmax", required_argument, NULL, O_SCOPE + 5 },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	int ch, idx;
 	char *end, err[512];
 	int64_t v;
@@ -131,7 +144,7 @@ static int parse_args(int argc, char **argv, struct compare_opts *o, const char 
 	*json = NULL;
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
+	while ((ch = getopt_long(argc, argv, "h", compare_cmd_opts, &idx)) != -1) {
 		switch (ch) {
 		case O_FORMAT:
 			o->copts.format = optarg;
@@ -206,14 +219,14 @@ static int parse_args(int argc, char **argv, struct compare_opts *o, const char 
 				int pol = (ch - O_SCOPE) / 2, mx = (ch - O_SCOPE) % 2;
 				struct compare_reading *sr = &o->scope[pol][mx];
 
-				if (parse_opt(&config_table[CFG_LIMITS_TMIN], opts[idx].name, optarg,
+				if (parse_opt(&config_table[CFG_LIMITS_TMIN], compare_cmd_opts[idx].name, optarg,
 					      &sr->ns))
 					return -1;
 				sr->set = true;
 				o->have_scope = true;
 				break;
 			}
-			pr_err("%s", cmdline_refused(opts, "h", argv, optind, optopt, "compare", err,
+			pr_err("%s", cmdline_refused(compare_cmd_opts, "h", argv, optind, optopt, "compare", err,
 						     sizeof(err)));
 			return -1;
 		}

@@ -28,7 +28,8 @@ static void export_usage(FILE *f)
 		"                  for PulseView or GTKWave beside a capture\n"
 		"  --meta          print the log header, then the counts and the footer\n"
 		"  --unchecked     write records even when they are inconsistent (a damaged\n"
-		"                  log); by default the first one stops the export, exit 2\n\n"
+		"                  log); by default the first one stops the export, exit 2\n"
+		"  -h, --help      this help\n\n"
 		"CSV columns (times in ns on the log's clock, CLOCK_MONOTONIC):\n"
 		"  %s"
 		"flags: 1 warm-up, 2 clamped, 4 write error, 8 last edge\n"
@@ -187,17 +188,29 @@ static void print_counts(const struct edgelog_reader *r)
 		       edgelog_reader_trailing_bytes(r) ? ", partial last record" : "");
 }
 
+static const struct option export_opts[] = {
+	{ "csv", required_argument, NULL, 'c' },
+	{ "events", required_argument, NULL, 'e' },
+	{ "meta", no_argument, NULL, 'm' },
+	{ "unchecked", no_argument, NULL, 'u' },
+	{ "vcd", required_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 },
+};
+
+/* The options, for the man page and the completion (main.c). */
+size_t cmd_export_options(struct option *out, size_t max)
+{
+	return cmdline_options_copy(out, max, export_opts);
+}
+
+void cmd_export_help(FILE *f)
+{
+	export_usage(f);
+}
+
 int cmd_export(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "csv", required_argument, NULL, 'c' },
-		{ "events", required_argument, NULL, 'e' },
-		{ "meta", no_argument, NULL, 'm' },
-		{ "unchecked", no_argument, NULL, 'u' },
-		{ "vcd", required_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	const char *csv = NULL, *events = NULL, *vcd = NULL, *path;
 	enum edgelog_status st;
 	struct edgelog_reader *r;
@@ -211,7 +224,7 @@ int cmd_export(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "c:e:muh", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "c:e:muh", export_opts, NULL)) != -1) {
 		switch (ch) {
 		case 'v':
 			vcd = optarg;
@@ -232,7 +245,7 @@ int cmd_export(int argc, char **argv)
 			export_usage(stdout);
 			return SQW_EXIT_OK;
 		default:
-			pr_err("%s", cmdline_refused(opts, "c:e:muh", argv, optind, optopt, "export",
+			pr_err("%s", cmdline_refused(export_opts, "c:e:muh", argv, optind, optopt, "export",
 						     err, sizeof(err)));
 			return SQW_EXIT_USAGE;
 		}

@@ -123,16 +123,28 @@ static struct jv *log_doc(const char *path, int *rc, char *err, size_t errlen)
 	return doc;
 }
 
+static const struct option report_opts[] = {
+	{ "markdown", required_argument, NULL, 'm' },
+	{ "json", required_argument, NULL, 'j' },
+	{ "svg", required_argument, NULL, 's' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 },
+};
+
+/* The options, for the man page and the completion (main.c). */
+size_t cmd_report_options(struct option *out, size_t max)
+{
+	return cmdline_options_copy(out, max, report_opts);
+}
+
+void cmd_report_help(FILE *f)
+{
+	report_usage(f);
+}
+
 int cmd_report(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "markdown", required_argument, NULL, 'm' },
-		{ "json", required_argument, NULL, 'j' },
-		{ "svg", required_argument, NULL, 's' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	const char *md = NULL, *json = NULL, *svg = NULL;
 	struct report rep = { 0 };
 	bool quiet = false;
@@ -141,7 +153,7 @@ int cmd_report(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "qh", report_opts, NULL)) != -1) {
 		switch (ch) {
 		case 'm':
 			md = optarg;
@@ -159,7 +171,7 @@ int cmd_report(int argc, char **argv)
 			report_usage(stdout);
 			return SQW_EXIT_OK;
 		default:
-			pr_err("%s", cmdline_refused(opts, "qh", argv, optind, optopt, "report", oerr,
+			pr_err("%s", cmdline_refused(report_opts, "qh", argv, optind, optopt, "report", oerr,
 						     sizeof(oerr)));
 			return SQW_EXIT_USAGE;
 		}

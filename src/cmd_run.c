@@ -206,6 +206,26 @@ static char *meta_text(const struct config *c, const struct run_info *ri, bool r
 
 static char board_path[PATH_MAX], profile_path[PATH_MAX];
 
+/* run's own options first (getopt_long takes the first match), then the
+ * configuration's; also for the man page and the completion (main.c). */
+size_t cmd_run_options(struct option *out, size_t max)
+{
+	static const struct option own[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "preflight", no_argument, NULL, 'P' },
+		{ "load", required_argument, NULL, 'L' },
+		{ 0 },
+	};
+	size_t n = cmdline_options_copy(out, max, own);
+
+	return n + cmdline_config_options(out + n, max - n);
+}
+
+void cmd_run_help(FILE *f)
+{
+	run_usage(f);
+}
+
 static int load_config(struct config *c, int argc, char **argv, const char **board,
 		       const char **profile, bool *preflight)
 {
@@ -214,12 +234,7 @@ static int load_config(struct config *c, int argc, char **argv, const char **boa
 	char err[1024];
 	int ch, idx = 0;
 
-	/* run's own options first (getopt_long takes the first match) */
-	n = 0;
-	opts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
-	opts[n++] = (struct option){ "preflight", no_argument, NULL, 'P' };
-	opts[n++] = (struct option){ "load", required_argument, NULL, 'L' };
-	n += cmdline_config_options(opts + n, CMDLINE_CONFIG_OPTIONS);
+	n = cmd_run_options(opts, sizeof(opts) / sizeof(opts[0]) - 1);
 	opts[n] = (struct option){ 0 };
 
 	/* The command line is applied first: it wins over files by source rank. */

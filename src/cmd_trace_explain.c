@@ -22,6 +22,7 @@ static void trace_explain_usage(FILE *f)
 		"late to an idle or a busy CPU; or why the trace does not say (no marker, no\n"
 		"sqwave-rt, events missing, the buffer wrapped). Only the lines before the\n"
 		"last marker are evidence. TRACE may be - (standard input).\n\n"
+		"  -h, --help   this help\n\n"
 		"exit: 0 the trace was read (its answer may be 'unknown'), 2 usage or not an\n"
 		"      ftrace text (a directory, a device), 3 I/O error\n");
 }
@@ -38,23 +39,35 @@ static const char *us(int64_t ns, char *buf, size_t len)
 
 #define US(ns) us((ns), (char[32]){ 0 }, 32)
 
+static const struct option trace_explain_opts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The options, for the man page and the completion (main.c). */
+size_t cmd_trace_explain_options(struct option *out, size_t max)
+{
+	return cmdline_options_copy(out, max, trace_explain_opts);
+}
+
+void cmd_trace_explain_help(FILE *f)
+{
+	trace_explain_usage(f);
+}
+
 int cmd_trace_explain(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct traceexplain x;
 	char err[512];
 	int ch, rc;
 
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "h", trace_explain_opts, NULL)) != -1) {
 		if (ch == 'h') {
 			trace_explain_usage(stdout);
 			return SQW_EXIT_OK;
 		}
-		pr_err("%s", cmdline_refused(opts, "h", argv, optind, optopt, "trace-explain", err,
+		pr_err("%s", cmdline_refused(trace_explain_opts, "h", argv, optind, optopt, "trace-explain", err,
 					     sizeof(err)));
 		return SQW_EXIT_USAGE;
 	}

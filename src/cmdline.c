@@ -29,6 +29,15 @@ size_t cmdline_config_options(struct option *out, size_t max)
 	return n;
 }
 
+size_t cmdline_options_copy(struct option *out, size_t max, const struct option *in)
+{
+	size_t n = 0;
+
+	for (; in[n].name && n < max; n++)
+		out[n] = in[n];
+	return n;
+}
+
 int cmdline_config_apply(struct config *c, int ch, const struct option *opt, const char *arg,
 			 char *err, size_t errlen)
 {

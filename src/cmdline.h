@@ -25,6 +25,10 @@ struct option; /* <getopt.h> */
 #define CMDLINE_CONFIG_OPTIONS (3 + CFG_NKEYS)
 size_t cmdline_config_options(struct option *out, size_t max);
 
+/* Copy the entries of @in (a table ended by a NULL name) into @out, at
+ * most @max; returns how many (no terminating entry). */
+size_t cmdline_options_copy(struct option *out, size_t max, const struct option *in);
+
 /* Apply to @c the option getopt_long returned as @ch, @opt being its entry
  * (longindex) and @arg its value: --set ('s') through config_apply_set(), a
  * key's option through config_apply_option(). 1 applied, 0 not one of

@@ -6,25 +6,39 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "capture.h"
 #include "config.h"
 #include "contain.h"
 #include "gpio_out.h"
+#include "helpgen.h"
 #include "print.h"
 
+static const char *const boards_words[] = { "detect", NULL };
+
+/* Each command with what its man page section and completion are made of
+ * (helpgen.h). */
 static const struct command {
-	const char *name;
 	int (*fn)(int argc, char **argv);
-	const char *summary;
+	struct helpgen_cmd doc;
 } commands[] = {
-	{ "run", cmd_run, "generate the square wave and log every edge" },
-	{ "export", cmd_export, "convert a run log to CSV, one row per edge" },
-	{ "analyze", cmd_analyze, "statistics, worst edges, histogram and plot of a log or capture" },
-	{ "compare", cmd_compare, "line a scope or analyzer capture up with a run and check they agree" },
-	{ "check", cmd_check, "bring-up checklist: kernel, tuning, limits, GPIO lines, loopback wire" },
-	{ "boards", cmd_boards, "list the known board files; 'boards detect' finds this machine's" },
-	{ "report", cmd_report, "the comparison table of runs and phases (text, Markdown, JSON, SVG)" },
-	{ "trace-explain", cmd_trace_explain, "say why a --break trace's wake-up was late" },
+	{ cmd_run, { "run", "generate the square wave and log every edge", cmd_run_options,
+		     cmd_run_help, NULL, NULL } },
+	{ cmd_export, { "export", "convert a run log to CSV, one row per edge", cmd_export_options,
+			cmd_export_help, NULL, NULL } },
+	{ cmd_analyze, { "analyze", "statistics, worst edges, histogram and plot of a log or capture",
+			 cmd_analyze_options, cmd_analyze_help, NULL, NULL } },
+	{ cmd_compare, { "compare", "line a scope or analyzer capture up with a run and check they agree",
+			 cmd_compare_options, cmd_compare_help, NULL, NULL } },
+	{ cmd_check, { "check", "bring-up checklist: kernel, tuning, limits, GPIO lines, loopback wire",
+		       cmd_check_options, cmd_check_help, NULL, NULL } },
+	{ cmd_boards, { "boards", "list the known board files; 'boards detect' finds this machine's",
+			cmd_boards_options, cmd_boards_help, boards_words, NULL } },
+	{ cmd_report, { "report", "the comparison table of runs and phases (text, Markdown, JSON, SVG)",
+			cmd_report_options, cmd_report_help, NULL, NULL } },
+	{ cmd_trace_explain, { "trace-explain", "say why a --break trace's wake-up was late",
+			       cmd_trace_explain_options, cmd_trace_explain_help, NULL, NULL } },
 };
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 static void usage(FILE *f)
 {
@@ -34,9 +48,11 @@ static void usage(FILE *f)
 		   "A self-checking real-time square-wave source: a SCHED_FIFO thread toggles\n"
 		   "a GPIO line on an absolute timer and logs every edge, so what a scope shows\n"
 		   "(Tmin/Tmax) can be predicted and cross-checked.\n\ncommands:\n");
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-13s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\n'sqwave COMMAND --help' for a command's options; man sqwave for the rest.\n"
+	for (i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "  %-13s %s\n", commands[i].doc.name, commands[i].doc.summary);
+	fprintf(f, "\n  -h, --help     this help\n"
+		   "  -V, --version  the version and the GPIO backends built in\n"
+		   "\n'sqwave COMMAND --help' for a command's options; man sqwave for the rest.\n"
 		   "exit codes: 0 ok, 1 a limit was violated, 2 usage or configuration error,\n"
 		   "            3 runtime error (GPIO, permissions, RT setup, I/O),\n"
 		   "            128+N run stopped early by signal N\n");
@@ -61,6 +77,42 @@ static int stdout_checked(int ret)
 	return ret;
 }
 
+/* sqwave --generate man|bash-completion|options */
+static int generate(int argc, char **argv)
+{
+	struct helpgen_cmd docs[NCOMMANDS];
+	char err[512], formats[2048];
+	size_t i;
+	int rc;
+
+	for (i = 0; i < NCOMMANDS; i++)
+		docs[i] = commands[i].doc;
+	/* the --format names: analyze also reads its own two kinds */
+	snprintf(formats, sizeof(formats), "log edges %s", capture_format_names());
+	for (i = 0; i < NCOMMANDS; i++) {
+		if (!strcmp(docs[i].name, "analyze"))
+			docs[i].formats = formats;
+		else if (!strcmp(docs[i].name, "compare"))
+			docs[i].formats = capture_format_names();
+	}
+	if (argc == 2 && !strcmp(argv[1], "man"))
+		rc = helpgen_man(stdout, docs, NCOMMANDS, err, sizeof(err));
+	else if (argc == 2 && !strcmp(argv[1], "bash-completion"))
+		rc = helpgen_completion(stdout, "sqwave", "--help --version", docs, NCOMMANDS, err,
+					sizeof(err));
+	else if (argc == 2 && !strcmp(argv[1], "options"))
+		rc = helpgen_list(stdout, docs, NCOMMANDS, err, sizeof(err));
+	else {
+		pr_err("usage: sqwave --generate man|bash-completion|options");
+		return SQW_EXIT_USAGE;
+	}
+	if (rc) {
+		pr_err("%s", err);
+		return SQW_EXIT_RUNTIME;
+	}
+	return SQW_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	size_t i;
@@ -77,6 +129,10 @@ int main(int argc, char **argv)
 		return contain_exec_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], CONTAIN_GUARD_ARG))
 		return contain_guard_main(argc - 1, argv + 1);
+	/* Internal: the build's man page OPTIONS section, bash completion and
+	 * option list, generated from the commands' tables (Makefile). */
+	if (!strcmp(argv[1], "--generate"))
+		return stdout_checked(generate(argc - 1, argv + 1));
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return stdout_checked(SQW_EXIT_OK);
@@ -85,14 +141,14 @@ int main(int argc, char **argv)
 		printf("sqwave %s (GPIO: %s, simulated)\n", SQW_VERSION, gpio_out_gpiod_api());
 		return stdout_checked(SQW_EXIT_OK);
 	}
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name))
+	for (i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(argv[1], commands[i].doc.name))
 			return stdout_checked(commands[i].fn(argc - 1, argv + 1));
 	fprintf(stderr, "sqwave: unknown command '%s'", argv[1]);
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+	for (i = 0; i < NCOMMANDS; i++) {
 		/* a typo of a command, as of an option or a key */
-		if (config_distance(argv[1], commands[i].name) <= 1 + (strlen(argv[1]) > 5)) {
-			fprintf(stderr, "; did you mean %s?", commands[i].name);
+		if (config_distance(argv[1], commands[i].doc.name) <= 1 + (strlen(argv[1]) > 5)) {
+			fprintf(stderr, "; did you mean %s?", commands[i].doc.name);
 			break;
 		}
 	}

@@ -10,6 +10,14 @@ checks of do_package_qa that matter here: every ELF file has GNU_HASH
 file belongs to one of the recipe's packages (FILES, "installed-vs-shipped"),
 with the files listed by --expect in the package named.
 
+Before any task, what parsing the recipe would do: bitbake resolves an SCM
+entry's SRCREV while parsing (for the task hashes), so SRCREV = AUTOREV
+runs `git ls-remote` on every bitbake command, and a missing SRCREV is a
+parse error. The recipe must parse offline unless --allow-network-parse
+(AUTOREV asked for). --set NAME=VALUE stands for local.conf; --parse-only
+stops after these checks (no toolchain needed). --host native builds with
+this machine's compiler (the externalsrc route, without a sysroot).
+
 tests/pkg/yocto drives it; prints PASS/FAIL lines, exits 1 on a failure.
 """
 import argparse
@@ -77,17 +85,29 @@ def parse_recipe(path):
                 i += 1
             funcs[m.group(1)] = "\n".join(body)
         else:
-            m = re.match(r'^([\w:${}\-\[\]]+)\s*(\?\?=|\?=|\+=|=\+|=|\.=)\s*"(.*)"\s*$', line)
+            m = re.match(r'^([\w:${}\-\[\]]+)\s*(\?\?=|\?=|\+=|=\+|:=|=|\.=)\s*"(.*)"\s*$', line)
             if m:
                 assigns.append(m.groups())
         i += 1
     return assigns, funcs
 
 
+# Names whose value is only a weak default (??=): a later ??= replaces it,
+# and any other assignment makes it a value.
+WEAK = set()
+
+
 def apply_assigns(v, assigns):
     for name, op, value in assigns:
-        if op == "??=" or op == "?=":
-            if name not in v:
+        if op == ":=":
+            v[name] = expand(v, value)
+        elif op == "??=":
+            if name not in v or name in WEAK:
+                v[name] = value
+                WEAK.add(name)
+            continue
+        elif op == "?=":
+            if name not in v or name in WEAK:
                 v[name] = value
         elif op == "+=":
             v[name] = (v.get(name, "") + " " + value).strip()
@@ -95,20 +115,91 @@ def apply_assigns(v, assigns):
             v[name] = (value + " " + v.get(name, "")).strip()
         else:
             v[name] = value
+        WEAK.discard(name)
+
+
+class _Data:
+    """The datastore as a recipe's inline Python sees it (d.getVar)."""
+    def __init__(self, v, depth):
+        self.v, self.depth = v, depth
+
+    def getVar(self, name, expand_it=True):
+        if name not in self.v:
+            return None
+        return expand(self.v, self.v[name], self.depth + 1) if expand_it else self.v[name]
+
+
+class _Utils:
+    @staticmethod
+    def contains(var, item, yes, no, d):
+        return yes if item in (d.getVar(var) or "").split() else no
+
+
+class _Bb:
+    utils = _Utils
 
 
 def expand(v, s, depth=0):
+    """${VAR} and ${@python} as bitbake expands them: variable references
+    inside the Python first, then the Python evaluated with d, os, bb."""
     if depth > 20:
         raise RuntimeError("expansion too deep: " + s)
+    out, i = [], 0
+    while i < len(s):
+        if s.startswith("${@", i):
+            level, j = 1, i + 3
+            while j < len(s) and level:
+                level += {"{": 1, "}": -1}.get(s[j], 0)
+                j += 1
+            code = expand(v, s[i + 3:j - 1], depth + 1)
+            out.append(str(eval(code, {"d": _Data(v, depth), "os": os, "bb": _Bb})))
+            i = j
+            continue
+        m = re.match(r"\$\{([\w:\-]+)\}", s[i:])
+        if m:
+            out.append(expand(v, v[m.group(1)], depth + 1) if m.group(1) in v else m.group(0))
+            i += m.end()
+            continue
+        out.append(s[i])
+        i += 1
+    return "".join(out)
 
-    def contains(m):
-        var, item, yes, no = m.group(1), m.group(2), m.group(3), m.group(4)
-        return yes if item in expand(v, v.get(var, ""), depth + 1).split() else no
 
-    s = re.sub(r"\$\{@bb\.utils\.contains\('(\w+)',\s*'([^']*)',\s*'([^']*)',\s*'([^']*)',\s*d\)\}",
-               contains, s)
-    return re.sub(r"\$\{([\w:\-]+)\}", lambda m: expand(v, v[m.group(1)], depth + 1)
-                  if m.group(1) in v else m.group(0), s)
+def finalize_overrides(v, overrides):
+    """NAME:OVERRIDE and NAME:append:OVERRIDE for the active overrides
+    (class-target, pn-PN), as bitbake's finalisation applies them."""
+    for k in list(v):
+        for o in overrides:
+            if k.endswith(":append:" + o):
+                base = k[:-len(":append:" + o)]
+                v[base] = v.get(base, "") + v[k]
+            elif k.endswith(":" + o) and ":append:" not in k:
+                v[k[:-len(":" + o)]] = v[k]
+
+
+SCM_SCHEMES = ("git", "gitsm", "svn", "hg", "bzr", "cvs", "p4", "repo")
+
+
+def parse_network(v):
+    """What parsing the recipe asks of the network: (network, errors), each
+    a list of sentences. bitbake computes every SCM entry's revision while
+    parsing; AUTOREV (get_autorev: "AUTOINC") means asking the server."""
+    network, errors = [], []
+    for uri in expand(v, v.get("SRC_URI", "")).split():
+        scheme = uri.split("://", 1)[0]
+        params = dict(p.split("=", 1) for p in uri.split(";")[1:] if "=" in p)
+        if scheme in SCM_SCHEMES:
+            name = params.get("name")
+            rev = expand(v, v.get("SRCREV_" + name, v.get("SRCREV", "INVALID")) if name
+                         else v.get("SRCREV", "INVALID"))
+            if "AUTOINC" in rev:
+                network.append("%s: SRCREV is AUTOREV (git ls-remote while parsing)" % uri)
+            elif not re.match(r"^[0-9a-f]{40}$", rev):
+                errors.append("%s: SRCREV %r is not a commit (bitbake: set a valid SRCREV)" % (uri, rev))
+        elif scheme in ("http", "https", "ftp") and "sha256sum" not in params and \
+                not v.get("SRC_URI[%ssha256sum]" % (params["name"] + "." if "name" in params else "")):
+            errors.append("%s: no sha256sum" % uri)
+    return network, errors
 
 
 def packageconfig_confargs(v):
@@ -147,6 +238,11 @@ def main():
     ap.add_argument("--packageconfig", default=None)
     ap.add_argument("--usrmerge", action="store_true")
     ap.add_argument("--expect", action="append", default=[], help="PATH=PACKAGE")
+    ap.add_argument("--set", action="append", default=[], help="NAME=VALUE, as in local.conf")
+    ap.add_argument("--native-bindir", default=None,
+                    help="STAGING_BINDIR_NATIVE: where sqwave-native's sqwave is")
+    ap.add_argument("--parse-only", action="store_true")
+    ap.add_argument("--allow-network-parse", action="store_true")
     a = ap.parse_args()
 
     ok = True
@@ -162,17 +258,46 @@ def main():
     os.makedirs(dest)
     pn = re.sub(r"_.*", "", os.path.basename(a.recipe))
     v = oe_defaults(pn, work, os.path.abspath(a.src), dest, a.usrmerge)
+    v["THISDIR"] = os.path.dirname(os.path.abspath(a.recipe))
+    v["AUTOREV"] = "AUTOINC"
+    v["SRCREV"] = "INVALID"   # bitbake.conf's weak default
+    WEAK.add("SRCREV")
+    if a.native_bindir:
+        v["STAGING_BINDIR_NATIVE"] = os.path.abspath(a.native_bindir)
+    for kv in a.set:          # local.conf comes before the recipe
+        k, val = kv.split("=", 1)
+        v[k] = val
     assigns, funcs = parse_recipe(a.recipe)
+    apply_assigns(v, assigns)
+    finalize_overrides(v, ["class-target", "pn-" + pn])
     # bbclasses the recipe inherits: ptest and bash-completion add packages
     inherits = re.findall(r"^inherit\s+(.*)$", open(a.recipe).read(), re.M)
-    inherits = " ".join(inherits).split()
+    inherits = expand(v, " ".join(inherits)).split()
+
+    # what parsing needs: the network (AUTOREV), or a parse error
+    network, errors = parse_network(v)
+    res(not errors, "yocto: parses (a SRCREV for every SCM entry, a checksum for every tarball)" +
+        ("" if not errors else ": " + "; ".join(errors)))
+    if network and a.allow_network_parse:
+        res(True, "yocto: needs the network to parse, as asked: " + "; ".join(network))
+    else:
+        res(not network, "yocto: parses offline" if not network else
+            "yocto: needs the network to parse: " + "; ".join(network))
+    if "externalsrc" in inherits:
+        # externalsrc.bbclass: S is the tree, B apart from it unless EXTERNALSRC_BUILD
+        v["S"] = expand(v, v["EXTERNALSRC"])
+        v["B"] = expand(v, v.get("EXTERNALSRC_BUILD", "${WORKDIR}/${BPN}-${PV}/"))
+        os.makedirs(v["B"], exist_ok=True)
+    print("replay: S=%s B=%s inherits=%s" % (expand(v, v["S"]), expand(v, v["B"]), " ".join(inherits)),
+          flush=True)
+    if a.parse_only:
+        return 0 if ok else 1
     if "ptest" in inherits:
         v["PACKAGES"] = "${PN}-ptest " + v["PACKAGES"]
         v["FILES:${PN}-ptest"] = "${PTEST_PATH}"
     if "bash-completion" in inherits:
         v["PACKAGES"] = "${PN}-bash-completion " + v["PACKAGES"]
         v["FILES:${PN}-bash-completion"] = "${datadir}/bash-completion ${sysconfdir}/bash_completion.d"
-    apply_assigns(v, assigns)
     if a.packageconfig is not None:
         v["PACKAGECONFIG"] = a.packageconfig
     v["PACKAGECONFIG_CONFARGS"] = packageconfig_confargs(v)
@@ -184,6 +309,7 @@ def main():
     debug_map = ("-fmacro-prefix-map=%s=/usr/src/debug/%s -fdebug-prefix-map=%s=/usr/src/debug/%s "
                  "-fdebug-prefix-map=%s=" % (v["S"], pn, v["S"], pn, sysroot))
     env = dict(os.environ)
+    native = a.host == "native"
     # Yocto's gcc links with --hash-style=sysv unless told otherwise (its
     # LDFLAGS say gnu, and insane.bbclass checks for GNU_HASH): Debian's
     # defaults to gnu, so CC carries sysv here, as the toolchain's default,
@@ -204,6 +330,11 @@ def main():
         "PKG_CONFIG_SYSTEM_INCLUDE_PATH": "/usr/include",
         "PKG_CONFIG_DISABLE_UNINSTALLED": "yes",
     })
+    if native:   # this machine's compiler and libraries: the build steps alone
+        env.update({"CC": "gcc", "AR": "gcc-ar"})
+        for k in list(env):
+            if k.startswith("PKG_CONFIG"):
+                del env[k]
     for k in ("GPIOD", "SYSROOT", "CROSS_COMPILE", "MAKEFLAGS", "MFLAGS", "MAKELEVEL"):
         env.pop(k, None)
     oe_runmake = "oe_runmake() { make %s %s \"$@\"; }" % (v["PARALLEL_MAKE"], expand(v, v.get("EXTRA_OEMAKE", "")))
@@ -239,13 +370,14 @@ def main():
             if fh.read(4) != b"\x7fELF":
                 continue
         elfs.append(f)
-        hdr = subprocess.run(["%s-readelf" % a.host, "-h", "-d", f], capture_output=True, text=True).stdout
-        if "Machine:" not in hdr or "ARM" not in hdr.split("Machine:")[1].split("\n")[0]:
+        hdr = subprocess.run(["readelf" if native else "%s-readelf" % a.host, "-h", "-d", f],
+                             capture_output=True, text=True).stdout
+        if not native and ("Machine:" not in hdr or "ARM" not in hdr.split("Machine:")[1].split("\n")[0]):
             wrong.append(f)
         if "(GNU_HASH)" not in hdr:
             nohash.append(f)
     res(len(elfs) > 1, "yocto: %d ELF files installed (sqwave and the unit tests)" % len(elfs))
-    res(not wrong, "yocto: every ELF file is for ARM" + ("" if not wrong else ": " + " ".join(wrong)))
+    res(not wrong, "yocto: every ELF file is for " + ("this machine" if native else "ARM") + ("" if not wrong else ": " + " ".join(wrong)))
     res(not nohash, "yocto: every ELF file has GNU_HASH (LDFLAGS honoured)" +
         ("" if not nohash else "; missing in " + " ".join(nohash)))
 
