@@ -827,6 +827,17 @@ static int pgroup_count(const struct contain_group *g)
 	return n;
 }
 
+const char *contain_group_cgroup2(const struct contain *c, const struct contain_group *g)
+{
+	return c->kind == CONTAIN_CGROUP2 ? g->cg[0] : "";
+}
+
+const pid_t *contain_group_pgids(const struct contain_group *g, size_t *n)
+{
+	*n = g->npgids;
+	return g->pgids;
+}
+
 int contain_group_count(const struct contain *c, const struct contain_group *g)
 {
 	if (c->kind == CONTAIN_PGROUP)

@@ -88,6 +88,10 @@ void contain_group_release(struct contain *c, struct contain_group *g, pid_t pgi
 /* Processes still alive in @g (cgroup members; with process groups only,
  * members of its groups found in /proc). */
 int contain_group_count(const struct contain *c, const struct contain_group *g);
+/* Where @g's own CPU time is read: its cgroup v2 directory ("" with another
+ * containment), and its live process groups (*@n of them). */
+const char *contain_group_cgroup2(const struct contain *c, const struct contain_group *g);
+const pid_t *contain_group_pgids(const struct contain_group *g, size_t *n);
 /* Remove @g (its cgroup must be empty: call after the count reached 0). */
 void contain_group_free(struct contain *c, struct contain_group *g);
 

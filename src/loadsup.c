@@ -654,3 +654,13 @@ const char *loadsup_status(const struct loadsup *s, char *buf, size_t len)
 	}
 	return buf;
 }
+
+const struct load *loadsup_group_at(const struct loadsup *s, size_t i, const char **cg2,
+				    const pid_t **pgids, size_t *npg)
+{
+	if (!s || i >= s->nrun || !s->run[i].g)
+		return NULL;
+	*cg2 = contain_group_cgroup2(s->c, s->run[i].g);
+	*pgids = contain_group_pgids(s->run[i].g, npg);
+	return s->run[i].load;
+}

@@ -94,6 +94,12 @@ void loadsup_tick(struct loadsup *s, uint64_t now);
 /* The next time loadsup_tick() has work; UINT64_MAX: none. */
 uint64_t loadsup_next_due(const struct loadsup *s);
 
+/* The @i-th load the supervisor runs (0 onwards; NULL past the last), with
+ * its group's cgroup v2 directory ("" with another containment) and live
+ * process groups (*@npg): where the proof reads its own CPU time. */
+const struct load *loadsup_group_at(const struct loadsup *s, size_t i, const char **cg2,
+				    const pid_t **pgids, size_t *npg);
+
 /* Stop every load and wait until no process of theirs is left. Returns
  * the number of processes that needed SIGKILL. */
 int loadsup_stop_all(struct loadsup *s, uint64_t now);

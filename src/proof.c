@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,10 +34,20 @@ struct proof_raw {
 	uint64_t rx[PROOF_MAX_IFS], tx[PROOF_MAX_IFS];
 };
 
+struct proof_own_state {
+	struct proof_own_group g;
+	bool have;                     /* prev_ns is a reading */
+	uint64_t prev_ns;              /* CPU time at the previous reading */
+};
+
 struct proof_sampler {
 	char root[512];
 	char *buf;
 	struct proof_raw prev, cur;
+	pthread_mutex_t own_lock;      /* own[]: set by the main thread, read by the sampler's */
+	size_t nown;
+	struct proof_own_state own[PROOF_MAX_LOADS];
+	long clk_tck;
 	size_t nwant;                  /* interfaces sampled whatever else there is */
 	char want[PROOF_MAX_IFS][PROOF_IFNAME];
 };
@@ -51,6 +62,10 @@ struct proof_sampler *proof_sampler_new(const char *root, char *err, size_t errl
 		return NULL;
 	}
 	snprintf(s->root, sizeof(s->root), "%s", root ? root : "");
+	pthread_mutex_init(&s->own_lock, NULL);
+	s->clk_tck = sysconf(_SC_CLK_TCK);
+	if (s->clk_tck <= 0)
+		s->clk_tck = 100;
 	return s;
 }
 
@@ -58,6 +73,7 @@ void proof_sampler_free(struct proof_sampler *s)
 {
 	if (!s)
 		return;
+	pthread_mutex_destroy(&s->own_lock);
 	free(s->buf);
 	free(s);
 }
@@ -196,6 +212,135 @@ static void read_net(struct proof_sampler *s, struct proof_raw *r)
 	}
 }
 
+const char *proof_own_src_name(enum proof_own_src k)
+{
+	return k == PROOF_OWN_CGROUP2 ? "cgroup2" : k == PROOF_OWN_PROCESSES ? "processes" : "";
+}
+
+int proof_own_src_parse(const char *name)
+{
+	if (!strcmp(name, "cgroup2"))
+		return PROOF_OWN_CGROUP2;
+	if (!strcmp(name, "processes"))
+		return PROOF_OWN_PROCESSES;
+	return -1;
+}
+
+void proof_sampler_set_groups(struct proof_sampler *s, const struct proof_own_group *g, size_t n)
+{
+	struct proof_own_state old[PROOF_MAX_LOADS];
+	size_t nold, i, j;
+
+	pthread_mutex_lock(&s->own_lock);
+	nold = s->nown;
+	memcpy(old, s->own, nold * sizeof(old[0]));
+	s->nown = 0;
+	for (i = 0; i < n && s->nown < PROOF_MAX_LOADS; i++) {
+		struct proof_own_state *st = &s->own[s->nown++];
+
+		memset(st, 0, sizeof(*st));
+		st->g = g[i];
+		for (j = 0; j < nold; j++) {
+			if (!strcmp(old[j].g.name, g[i].name) && old[j].g.src == g[i].src &&
+			    !strcmp(old[j].g.dir, g[i].dir)) {
+				st->have = old[j].have;
+				st->prev_ns = old[j].prev_ns;
+			}
+		}
+	}
+	pthread_mutex_unlock(&s->own_lock);
+}
+
+/* "usage_usec N" of a cgroup v2 directory's cpu.stat, in ns. */
+static int own_cgroup2(const struct proof_own_group *g, uint64_t *ns)
+{
+	char path[600], buf[1024], *u;
+	size_t got;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/cpu.stat", g->dir);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	got = sysinfo_read_full(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[got] = '\0';
+	u = strstr(buf, "usage_usec ");
+	if (!u || (u != buf && u[-1] != '\n'))
+		return -1;
+	*ns = strtoull(u + 11, NULL, 10) * 1000u;
+	return 0;
+}
+
+/* utime + stime of the live processes in @g's process groups, in ns. */
+static int own_processes(struct proof_sampler *s, const struct proof_own_group *g, uint64_t *ns)
+{
+	char path[1024], buf[1024];
+	unsigned long long ticks = 0;
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/proc", s->root);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		unsigned long long ut, st;
+		char *rp;
+		int pgrp, k;
+		size_t i;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+		if (read_rel(s, path, buf, sizeof(buf)) <= 0 || !(rp = strrchr(buf, ')')))
+			continue;
+		/* after "pid (comm)": state ppid pgrp session tty tpgid flags minflt
+		 * cminflt majflt cmajflt utime stime */
+		if (sscanf(rp + 1, " %*c %*d %d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &pgrp,
+			   &ut, &st) != 3)
+			continue;
+		for (i = 0, k = 0; i < g->npgids && !k; i++)
+			k = g->pgids[i] == (pid_t)pgrp;
+		if (k)
+			ticks += ut + st;
+	}
+	closedir(d);
+	*ns = (uint64_t)(ticks * (1000000000ull / (unsigned long long)s->clk_tck));
+	return 0;
+}
+
+/* Each load's own CPU time over the interval of @dt_ns into @out. */
+static void read_own(struct proof_sampler *s, uint64_t dt_ns, struct proof_sample *out)
+{
+	size_t i;
+
+	pthread_mutex_lock(&s->own_lock);
+	for (i = 0; i < s->nown; i++) {
+		struct proof_own_state *st = &s->own[i];
+		unsigned ncpus = st->g.ncpus ? st->g.ncpus : out->ncpu;
+		uint64_t ns = 0;
+		int rc = st->g.src == PROOF_OWN_CGROUP2 ? own_cgroup2(&st->g, &ns) :
+			 st->g.src == PROOF_OWN_PROCESSES ? own_processes(s, &st->g, &ns) : -1;
+		bool had = st->have;
+		uint64_t prev = st->prev_ns;
+
+		st->have = rc == 0;
+		st->prev_ns = ns;
+		if (rc < 0 || !had || !dt_ns || !ncpus || out->nown == PROOF_MAX_LOADS)
+			continue;
+		snprintf(out->own_name[out->nown], sizeof(out->own_name[0]), "%s", st->g.name);
+		/* processes that ended take their time along: never below 0 */
+		out->own_busy[out->nown] = ns > prev ?
+			(float)(100.0 * (double)(ns - prev) / ((double)dt_ns * ncpus)) : 0;
+		if (out->own_busy[out->nown] > 100)
+			out->own_busy[out->nown] = 100;
+		out->own_src[out->nown] = (unsigned char)st->g.src;
+		out->nown++;
+	}
+	pthread_mutex_unlock(&s->own_lock);
+}
+
 static double rate(uint64_t a, uint64_t b, double dt)
 {
 	return b >= a && dt > 0 ? (double)(b - a) / dt : 0;
@@ -221,6 +366,8 @@ int proof_sampler_read(struct proof_sampler *s, uint64_t now, struct proof_sampl
 	read_net(s, r);
 	r->have = true;
 	if (!p->have || now <= p->t_ns) {
+		memset(out, 0, sizeof(*out));
+		read_own(s, 0, out);	/* the loads' first readings */
 		*p = *r;
 		return 0;
 	}
@@ -253,6 +400,7 @@ int proof_sampler_read(struct proof_sampler *s, uint64_t now, struct proof_sampl
 			break;
 		}
 	}
+	read_own(s, out->dt_ns, out);
 	*p = *r;
 	return 1;
 }
@@ -283,6 +431,14 @@ size_t proof_sample_format(const struct proof_sample *s, char *buf, size_t len)
 	for (i = 0; i < s->nif; i++)
 		PUT("%s%s:%.1f/%.1f", i ? "," : "", s->ifname[i], s->rx_pps[i], s->tx_pps[i]);
 	PUT("\n");
+	/* each load's own CPU time: "own=NAME:PCT:SOURCE,..." (absent in older logs) */
+	if (s->nown) {
+		PUT("own=");
+		for (i = 0; i < s->nown; i++)
+			PUT("%s%s:%.1f:%s", i ? "," : "", s->own_name[i], (double)s->own_busy[i],
+			    proof_own_src_name((enum proof_own_src)s->own_src[i]));
+		PUT("\n");
+	}
 #undef PUT
 	return o;
 }
@@ -348,6 +504,29 @@ int proof_sample_parse(const char *text, size_t len, uint64_t t_ns, struct proof
 				out->busy[cpu] = b;
 				if (cpu + 1 > out->ncpu)
 					out->ncpu = cpu + 1;
+			}
+		} else if (!strcmp(line, "own")) {
+			for (item = strtok_r(v, ",", &s2); item && out->nown < PROOF_MAX_LOADS;
+			     item = strtok_r(NULL, ",", &s2)) {
+				char *c2 = strrchr(item, ':'), *c1, *end;
+				int src;
+				float b;
+
+				if (!c2)
+					return -1;
+				*c2 = '\0';
+				c1 = strrchr(item, ':');
+				if (!c1 || c1 == item || c1 - item >= 64 ||
+				    (src = proof_own_src_parse(c2 + 1)) < 0)
+					return -1;
+				*c1 = '\0';
+				b = strtof(c1 + 1, &end);
+				if (end == c1 + 1 || *end || !(b >= 0 && b <= 100))
+					return -1;
+				snprintf(out->own_name[out->nown], sizeof(out->own_name[0]), "%s", item);
+				out->own_busy[out->nown] = b;
+				out->own_src[out->nown] = (unsigned char)src;
+				out->nown++;
 			}
 		} else if (!strcmp(line, "net")) {
 			for (item = strtok_r(v, ",", &s2); item && out->nif < PROOF_MAX_IFS;
@@ -486,6 +665,15 @@ void proof_phase_add_sample(struct proof_phase *p, const struct proof_sample *s)
 		p->pps_sum[j] += s->rx_pps[i] + s->tx_pps[i];
 		p->pps_n[j]++;
 	}
+	for (i = 0; i < s->nown; i++) {
+		struct proof_load_stat *st = proof_phase_load(p, s->own_name[i]);
+
+		if (!st)
+			continue;
+		st->own_sum += s->own_busy[i];
+		st->own_n++;
+		st->own_src = s->own_src[i];
+	}
 }
 
 struct proof_load_stat *proof_phase_load(struct proof_phase *p, const char *name)
@@ -561,6 +749,20 @@ double proof_phase_busy(const struct proof_phase *p, const cpu_set_t *cpus)
 	return n ? sum / n : -1;
 }
 
+double proof_phase_own(const struct proof_phase *p, const char *name, enum proof_own_src *src)
+{
+	size_t j;
+
+	for (j = 0; j < p->nloads; j++) {
+		if (strcmp(p->loads[j].name, name) || !p->loads[j].own_n)
+			continue;
+		if (src)
+			*src = (enum proof_own_src)p->loads[j].own_src;
+		return p->loads[j].own_sum / (double)p->loads[j].own_n;
+	}
+	return -1;
+}
+
 double proof_phase_pps(const struct proof_phase *p, const char *iface)
 {
 	size_t j;
@@ -601,9 +803,18 @@ int proof_phase_judge(const struct proof_phase *p, const struct proof_req *reqs,
 		}
 		if (r->kind == LOAD_PROOF_CPU) {
 			double b = proof_phase_busy(p, &r->cpus);
+			enum proof_own_src src = PROOF_OWN_NONE;
+			double own = proof_phase_own(p, r->name, &src);
 
 			cpulist_format(&r->cpus, cpus, sizeof(cpus));
-			if (b < 0)
+			/* the load's own CPU time where the log has it: a machine busy
+			 * with something else proves nothing of this load */
+			if (own >= 0) {
+				if (own < min_busy_pct)
+					FAIL("load not applied: %s: own CPU time %.0f %% of CPUs %s "
+					     "(%s; system-wide %.0f %%): below %d %%\n", r->name, own,
+					     cpus, proof_own_src_name(src), b, min_busy_pct);
+			} else if (b < 0)
 				FAIL("load not applied: %s: no proof-of-load samples of CPUs %s\n",
 				     r->name, cpus);
 			else if (b < min_busy_pct)

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "load.h"
 
@@ -21,6 +22,25 @@
 #define PROOF_IFNAME 32
 /* The name of a phase's idle requirement (proof_req_idle) */
 #define PROOF_IDLE_NAME "no-load"
+
+/* Where a load's own CPU time is read (docs/soak.md): its cgroup v2
+ * directory's cpu.stat, or the utime + stime of its processes (the
+ * process-group fallback: what a process used between the last reading and
+ * its end is lost, so the figure can only come out low). */
+enum proof_own_src { PROOF_OWN_NONE, PROOF_OWN_CGROUP2, PROOF_OWN_PROCESSES };
+/* "cgroup2", "processes" ("" for none); and back (-1: unknown). */
+const char *proof_own_src_name(enum proof_own_src k);
+int proof_own_src_parse(const char *name);
+
+#define PROOF_OWN_PGIDS 64
+struct proof_own_group {
+	char name[64];                 /* the load's name */
+	enum proof_own_src src;
+	char dir[512];                 /* PROOF_OWN_CGROUP2: the cgroup directory */
+	size_t npgids;                 /* PROOF_OWN_PROCESSES: its process groups */
+	pid_t pgids[PROOF_OWN_PGIDS];
+	unsigned ncpus;                /* CPUs it may run on (0: all of the sample's) */
+};
 
 /* One interval between two readings. */
 struct proof_sample {
@@ -33,6 +53,11 @@ struct proof_sample {
 	size_t nif;
 	char ifname[PROOF_MAX_IFS][PROOF_IFNAME];
 	double rx_pps[PROOF_MAX_IFS], tx_pps[PROOF_MAX_IFS];
+	/* each load's own CPU time: percent of its CPUs' time (<0: absent) */
+	size_t nown;
+	char own_name[PROOF_MAX_LOADS][64];
+	float own_busy[PROOF_MAX_LOADS];
+	unsigned char own_src[PROOF_MAX_LOADS];   /* enum proof_own_src */
 };
 
 struct proof_sampler;
@@ -45,6 +70,11 @@ void proof_sampler_free(struct proof_sampler *s);
  * machine has (a load's proof needs it). -1 when the name is too long or
  * PROOF_MAX_IFS are wanted already. */
 int proof_sampler_want(struct proof_sampler *s, const char *iface);
+/* The loads whose own CPU time the next readings take (replacing the
+ * previous table; a load kept by name keeps its previous reading). Safe to
+ * call from another thread than proof_sampler_read()'s. */
+void proof_sampler_set_groups(struct proof_sampler *s, const struct proof_own_group *g,
+			      size_t n);
 /* Read the counters at @now. 1 with @out filled (the interval since the
  * previous read), 0 on the first read, -1 with a message (/proc/stat
  * unreadable). */
@@ -86,6 +116,9 @@ struct proof_load_stat {
 	uint64_t lost_t_ns;
 	char lost_why[160];
 	uint64_t restarts, kills;
+	double own_sum;                /* own CPU time, percent of its CPUs */
+	uint64_t own_n;
+	unsigned char own_src;         /* enum proof_own_src of the last sample */
 };
 
 /* Everything one phase showed. Zero it to start. */
@@ -125,6 +158,9 @@ uint64_t proof_phase_max_gap(const struct proof_phase *p, uint64_t start_ns, uin
 int proof_gap_judge(uint64_t gap_ns, uint64_t bound_ns, char *why, size_t len);
 /* Mean busy percent of @cpus over the phase; -1 without samples. */
 double proof_phase_busy(const struct proof_phase *p, const cpu_set_t *cpus);
+/* Mean own CPU time of the load @name (percent of its CPUs), with its
+ * source into *@src (may be NULL); -1 when no sample had it (an older log). */
+double proof_phase_own(const struct proof_phase *p, const char *name, enum proof_own_src *src);
 /* Mean rx + tx packets/s of @iface; -1 without samples of it. */
 double proof_phase_pps(const struct proof_phase *p, const char *iface);
 

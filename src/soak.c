@@ -578,6 +578,40 @@ static void take_sample(struct soak *s, const struct proof_sample *sp)
 	}
 }
 
+/* Tell the sampler where each running load's own CPU time is: its cgroup
+ * v2 directory, else its process groups (docs/soak.md). */
+static void own_groups(struct soak *s)
+{
+	static struct proof_own_group g[PROOF_MAX_LOADS];	/* main thread only */
+	const struct load *l;
+	size_t n = 0, i, k, npg;
+	const pid_t *pg;
+	const char *cg2;
+
+	if (!s->sampler)
+		return;
+	for (i = 0; n < PROOF_MAX_LOADS && (l = loadsup_group_at(s->sup, i, &cg2, &pg, &npg)); i++) {
+		struct proof_own_group *o = &g[n];
+
+		if (load_proof_kind(l) != LOAD_PROOF_CPU)
+			continue;
+		memset(o, 0, sizeof(*o));
+		snprintf(o->name, sizeof(o->name), "%s", load_name(l));
+		o->ncpus = (unsigned)CPU_COUNT(load_cpus(l));
+		if (cg2[0] && strlen(cg2) < sizeof(o->dir)) {
+			o->src = PROOF_OWN_CGROUP2;
+			snprintf(o->dir, sizeof(o->dir), "%s", cg2);
+		} else {
+			o->src = PROOF_OWN_PROCESSES;
+			for (k = 0; k < npg && k < PROOF_OWN_PGIDS; k++)
+				o->pgids[k] = pg[k];
+			o->npgids = k;
+		}
+		n++;
+	}
+	proof_sampler_set_groups(s->sampler, g, n);
+}
+
 /* The samples the sampler thread queued, in order. */
 static void drain_samples(struct soak *s)
 {
@@ -587,6 +621,8 @@ static void drain_samples(struct soak *s)
 		return;
 	if (read(s->qfd, &word, sizeof(word)) < 0) {
 		/* EAGAIN: nothing rang; the queue is looked at anyway */
+	} else {
+		own_groups(s);	/* for the next reading: new processes count from their start */
 	}
 	for (;;) {
 		static struct proof_sample smp;	/* main thread only; 2 kB off the stack */

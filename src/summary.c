@@ -389,8 +389,11 @@ static void check_one_load(const struct run_info *ri, const struct summary_phase
 			.result = b < 0 ? SUMMARY_SKIP : b > q->max_busy ? SUMMARY_FAIL : SUMMARY_PASS };
 	}
 	if (q->kind == LOAD_PROOF_CPU) {
-		double b = proof_phase_busy(p, &q->cpus);
+		double b = proof_phase_own(p, q->name, NULL);
 
+		/* the load's own CPU time; the system-wide figure in older logs */
+		if (b < 0)
+			b = proof_phase_busy(p, &q->cpus);
 		cks[n++] = (struct summary_check){
 			.name = "cpu_busy", .in_verdict = true, .phase = ph->name, .load = q->name,
 			.unit = SUMMARY_UNIT_PERCENT, .has_observed = b >= 0, .observed = b,
@@ -770,9 +773,18 @@ static void text_proof(FILE *f, const struct run_info *ri, const struct summary_
 			continue;
 		}
 		fprintf(f, "  %-14s   %s:", "", r->name);
-		if (r->kind == LOAD_PROOF_CPU)
-			fprintf(f, " CPUs %s %.0f %% busy", cpulist_format(&r->cpus, cpus, sizeof(cpus)),
-				proof_phase_busy(p, &r->cpus));
+		if (r->kind == LOAD_PROOF_CPU) {
+			enum proof_own_src src = PROOF_OWN_NONE;
+			double own = proof_phase_own(p, r->name, &src);
+
+			cpulist_format(&r->cpus, cpus, sizeof(cpus));
+			if (own >= 0)
+				fprintf(f, " own CPU time %.0f %% of CPUs %s (%s; system-wide %.0f %%)",
+					own, cpus, proof_own_src_name(src), proof_phase_busy(p, &r->cpus));
+			else
+				fprintf(f, " CPUs %s %.0f %% busy (system-wide; no own CPU time in "
+					"the log)", cpus, proof_phase_busy(p, &r->cpus));
+		}
 		if (r->kind == LOAD_PROOF_NET)
 			fprintf(f, " %s %.0f packets/s (at least %" PRId64 ")", r->iface,
 				proof_phase_pps(p, r->iface), r->min_pps);
@@ -1187,6 +1199,16 @@ void summary_phases_json(struct json_writer *w, const struct run_info *ri)
 				if (q->kind == LOAD_PROOF_CPU) {
 					json_kv_string(w, "cpus", cpulist_format(&q->cpus, cpus, sizeof(cpus)));
 					json_kv_double(w, "busy_pct", proof_phase_busy(p, &q->cpus));
+					{
+						enum proof_own_src src = PROOF_OWN_NONE;
+						double own = proof_phase_own(p, q->name, &src);
+
+						if (own >= 0) {
+							json_kv_double(w, "own_busy_pct", own);
+							json_kv_string(w, "own_source",
+								       proof_own_src_name(src));
+						}
+					}
 				}
 				if (q->kind == LOAD_PROOF_NET) {
 					json_kv_string(w, "interface", q->iface);

@@ -678,6 +678,41 @@ assert row["proof"].startswith("NOT IDLE: CPU 0 "), row
 PY
 }
 
+# A CPU load is proved by its own CPU time, not the machine's (issue 16
+# item 4): stress-ng at nice 19 on CPU 0 beside two burners of ours at nice
+# 0 gets a few % of it while CPU 0 is 100 % busy: LOAD NOT APPLIED, with
+# the load's own figure beside the system-wide one.
+test_a_starved_cpu_load_is_not_applied_by_its_own_cpu_time() {
+	[ "$(nproc)" -ge 2 ] || { echo "    (one CPU: no CPU of the load's own)"; return 0; }
+	printf 'rt:\n  cpu: 1\nproof:\n  idle_max_busy: 100\nphases:\n  - name: starved\n    duration: 6s\n    load:\n      - kind: stress-ng\n        args: [--cpu, "1", --quiet]\n        cpus: "0"\n        nice: 19\n' \
+		> "$TMP/starve.yaml"
+	taskset -c 0 sh -c 'while :; do :; done' &
+	local b1=$!
+	taskset -c 0 sh -c 'while :; do :; done' &
+	local b2=$! rc
+	"$SQWAVE" run --board "$BOARD" --profile "$TMP/starve.yaml" --warmup 0 --quiet \
+		--log "$TMP/starve.sqwlog" --json "$TMP/starve.json" > "$TMP/starve.out" 2> "$TMP/starve.err"
+	rc=$?
+	kill $b1 $b2
+	wait $b1 $b2 2> /dev/null
+	[ $rc -eq 1 ] || fail "exit $rc: $(tail -3 "$TMP/starve.err") $(grep -A4 '^verdict' "$TMP/starve.out")" ||
+		return 1
+	grep -q "^verdict    LOAD NOT APPLIED" "$TMP/starve.out" || fail "$(grep -A3 verdict "$TMP/starve.out")" ||
+		return 1
+	grep -q "stress-ng: own CPU time [0-9]* % of CPUs 0 (\(cgroup2\|processes\); system-wide [0-9]* %): below 80 %" \
+		"$TMP/starve.out" || fail "no own figure: $(grep -n 'stress-ng' "$TMP/starve.out")" || return 1
+	python3 - "$TMP/starve.json" <<'PY' || return 1
+import json, sys
+js = json.load(open(sys.argv[1]))
+assert js["verdict"]["result"] == "LOAD NOT APPLIED", js["verdict"]
+ph = js["phases"][0]
+l = {l["name"]: l for l in ph["proof"]["loads"]}["stress-ng"]
+# far below: the machine was busy, the load was not
+assert l["own_source"] in ("cgroup2", "processes"), l
+assert l["own_busy_pct"] < 40 and l["busy_pct"] > 70, l
+PY
+}
+
 # Every phase's proof says what it shows, and gaps above the bound can only
 # be "proof incomplete" (issue 16 item 3): under a CPU burner on every CPU
 # but rt.cpu, the sampler (SCHED_FIFO 1) still reads.

@@ -315,6 +315,128 @@ static void a_phase_without_its_load_is_load_not_applied(void **state)
 	assert_non_null(strstr(why, "no proof-of-load samples"));
 }
 
+/* CPU 0 100 % busy between two readings 1 s apart, whoever made it so */
+static void busy_system(struct proof_sampler *sm, uint64_t t, unsigned long long busy0)
+{
+	char buf[256], err[128];
+	struct proof_sample out;
+
+	snprintf(buf, sizeof(buf), "cpu0 %llu 0 0 1000 0 0 0 0 0 0\nintr 1\nctxt 1\n", busy0);
+	put("/proc/stat", buf);
+	(void)proof_sampler_read(sm, t, &out, err, sizeof(err));
+}
+
+/* A machine 100 % busy proves nothing of a load whose own cgroup used a
+ * quarter of its CPU; one that used 95 % of it is applied. */
+static void a_load_is_proved_by_its_own_cgroup_time_not_the_machines(void **state)
+{
+	struct proof_own_group g = { .src = PROOF_OWN_CGROUP2, .ncpus = 1 };
+	struct proof_req cpu = { .kind = LOAD_PROOF_CPU };
+	struct proof_sampler *sm;
+	struct proof_sample s, back;
+	struct proof_phase p;
+	char err[128], why[1024] = "", text[4096];
+	enum proof_own_src src = PROOF_OWN_NONE;
+	size_t n;
+
+	(void)state;
+	snprintf(cpu.name, sizeof(cpu.name), "coremark");
+	cpulist_parse("0", &cpu.cpus, err, sizeof(err));
+	snprintf(g.name, sizeof(g.name), "coremark");
+	snprintf(g.dir, sizeof(g.dir), "%s/cg", root);
+	put("/cg/cpu.stat", "usage_usec 1000000\nuser_usec 900000\nsystem_usec 100000\n");
+	sm = proof_sampler_new(root, err, sizeof(err));
+	assert_non_null(sm);
+	proof_sampler_set_groups(sm, &g, 1);
+	busy_system(sm, 10 * SEC, 1000);
+	put("/cg/cpu.stat", "usage_usec 1250000\nuser_usec 1100000\nsystem_usec 150000\n");
+	put("/proc/stat", "cpu0 1100 0 0 1000 0 0 0 0 0 0\nintr 1\nctxt 1\n");
+	assert_int_equal(proof_sampler_read(sm, 11 * SEC, &s, err, sizeof(err)), 1);
+	assert_true(fabs(s.busy[0] - 100) < 0.01);
+	assert_int_equal(s.nown, 1);
+	assert_string_equal(s.own_name[0], "coremark");
+	assert_true(fabs(s.own_busy[0] - 25) < 0.01);
+	assert_int_equal(s.own_src[0], PROOF_OWN_CGROUP2);
+
+	/* through the log and back */
+	n = proof_sample_format(&s, text, sizeof(text));
+	assert_non_null(strstr(text, "own=coremark:25.0:cgroup2\n"));
+	assert_int_equal(proof_sample_parse(text, n, s.t_ns, &back), 0);
+	assert_int_equal(back.nown, 1);
+	assert_true(fabs(back.own_busy[0] - 25) < 0.01);
+
+	memset(&p, 0, sizeof(p));
+	proof_phase_add_sample(&p, &back);
+	assert_true(fabs(proof_phase_own(&p, "coremark", &src) - 25) < 0.01);
+	assert_int_equal(src, PROOF_OWN_CGROUP2);
+	assert_int_equal(proof_phase_judge(&p, &cpu, 1, 80, why, sizeof(why)), 1);
+	assert_non_null(strstr(why, "load not applied: coremark: own CPU time 25 % of CPUs 0 "
+				    "(cgroup2; system-wide 100 %): below 80 %\n"));
+
+	/* the next second the load had 95 % of its CPU: applied */
+	put("/cg/cpu.stat", "usage_usec 2200000\n");
+	put("/proc/stat", "cpu0 1200 0 0 1000 0 0 0 0 0 0\nintr 1\nctxt 1\n");
+	assert_int_equal(proof_sampler_read(sm, 12 * SEC, &s, err, sizeof(err)), 1);
+	assert_true(fabs(s.own_busy[0] - 95) < 0.01);
+	memset(&p, 0, sizeof(p));
+	why[0] = '\0';
+	proof_phase_add_sample(&p, &s);
+	assert_int_equal(proof_phase_judge(&p, &cpu, 1, 80, why, sizeof(why)), 0);
+	assert_string_equal(why, "");
+
+	/* an older log's sample has no own figure: judged system-wide, as before */
+	assert_int_equal(proof_sample_parse("dt_ns=1000000000\ncpu=0:100.0\n", 29, s.t_ns,
+					    &back), 0);
+	assert_int_equal(back.nown, 0);
+	memset(&p, 0, sizeof(p));
+	proof_phase_add_sample(&p, &back);
+	assert_true(proof_phase_own(&p, "coremark", NULL) < 0);
+	assert_int_equal(proof_phase_judge(&p, &cpu, 1, 80, why, sizeof(why)), 0);
+	proof_sampler_free(sm);
+}
+
+static void proc_stat(int pid, int pgrp, unsigned long long ut, unsigned long long st)
+{
+	char rel[64], buf[256];
+
+	snprintf(rel, sizeof(rel), "/proc/%d/stat", pid);
+	snprintf(buf, sizeof(buf), "%d (stress-ng cpu) R 1 %d %d 0 -1 4194560 100 0 0 0 %llu %llu "
+		 "0 0 20 0 1 0 5000 1000000 100\n", pid, pgrp, pgrp, ut, st);
+	put(rel, buf);
+}
+
+/* Without a cgroup the load's own time is its process groups' utime +
+ * stime: other processes do not count, a child of the group does. */
+static void without_a_cgroup_a_loads_own_time_is_its_processes(void **state)
+{
+	struct proof_own_group g = { .src = PROOF_OWN_PROCESSES, .ncpus = 2, .npgids = 1,
+				     .pgids = { 100 } };
+	struct proof_sampler *sm;
+	struct proof_sample s;
+	long tck = sysconf(_SC_CLK_TCK);
+	char err[128];
+
+	(void)state;
+	snprintf(g.name, sizeof(g.name), "stress");
+	proc_stat(100, 100, 0, 0);
+	proc_stat(101, 100, 10, 0);
+	proc_stat(200, 200, 0, 0);	/* not the load's */
+	sm = proof_sampler_new(root, err, sizeof(err));
+	assert_non_null(sm);
+	proof_sampler_set_groups(sm, &g, 1);
+	busy_system(sm, 10 * SEC, 1000);
+	/* in 1 s on 2 CPUs: the parent 0.1 s, its child 0.5 s, an outsider 1 s */
+	proc_stat(100, 100, (unsigned long long)tck / 20, (unsigned long long)tck / 20);
+	proc_stat(101, 100, 10 + (unsigned long long)tck / 2, 0);
+	proc_stat(200, 200, (unsigned long long)tck, 0);
+	put("/proc/stat", "cpu0 1100 0 0 1000 0 0 0 0 0 0\nintr 1\nctxt 1\n");
+	assert_int_equal(proof_sampler_read(sm, 11 * SEC, &s, err, sizeof(err)), 1);
+	assert_int_equal(s.nown, 1);
+	assert_int_equal(s.own_src[0], PROOF_OWN_PROCESSES);
+	assert_true(fabs(s.own_busy[0] - 30) < 1);	/* 0.6 s of 2 CPU-seconds */
+	proof_sampler_free(sm);
+}
+
 /* A phase without loads is an idle baseline only if the loads' CPUs were
  * quiet; no sample (a phase shorter than the interval) is no judgement. */
 static void an_idle_phase_must_be_idle(void **state)
@@ -354,6 +476,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(the_floods_interface_is_sampled_among_many, make_root,
 						remove_root),
 		cmocka_unit_test(a_requirement_survives_the_log_header),
+		cmocka_unit_test_setup_teardown(a_load_is_proved_by_its_own_cgroup_time_not_the_machines,
+						make_root, remove_root),
+		cmocka_unit_test_setup_teardown(without_a_cgroup_a_loads_own_time_is_its_processes,
+						make_root, remove_root),
 		cmocka_unit_test(a_phase_without_its_load_is_load_not_applied),
 		cmocka_unit_test(an_idle_phase_must_be_idle),
 		cmocka_unit_test(a_held_off_sampler_and_a_lost_reading_are_gaps_of_the_phase),
