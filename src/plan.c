@@ -474,12 +474,18 @@ static enum cfg_result load_check(const struct plan_load *l, char *err, size_t e
 	return CFG_OK;
 }
 
-/* @ns times run.scale (@scale millionths), rounded to the ns; -1 past @max. */
+/* @ns (>= 0) times run.scale (@scale millionths, > 0), rounded to the ns;
+ * -1 past @max. In 64 bits (32-bit targets have no __int128): the whole
+ * millionths and the rest apart, the rest's product below 2^63. */
 static int64_t plan_scaled(int64_t ns, int64_t scale, int64_t max)
 {
-	__int128 v = ((__int128)ns * scale + CFG_DECIMAL_ONE / 2) / CFG_DECIMAL_ONE;
+	int64_t q = ns / CFG_DECIMAL_ONE, r = ns % CFG_DECIMAL_ONE, whole, v;
 
-	return v > max ? -1 : (int64_t)v;
+	if (__builtin_mul_overflow(q, scale, &whole))
+		return -1;
+	if (__builtin_add_overflow(whole, (r * scale + CFG_DECIMAL_ONE / 2) / CFG_DECIMAL_ONE, &v))
+		return -1;
+	return v > max ? -1 : v;
 }
 
 /* Every phase (or the one of run.duration) times run.scale, each still a

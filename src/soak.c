@@ -472,18 +472,18 @@ int soak_start(struct soak *s, char *err, size_t errlen)
 	};
 	char why[512];
 
-	/* Every run samples (an idle run proves it was idle); only a run with
-	 * loads fails when it cannot. */
+	/* A run with loads samples from before its loads start, and fails when
+	 * it cannot; a run without starts its sampler in soak_attach(), after
+	 * the threads the run cannot do without (under a small RLIMIT_MEMLOCK
+	 * with mlockall, a thread started first may leave no room for them). */
+	if (!s->has_loads)
+		return 0;
 	if (sampler_start(s, why, sizeof(why)) < 0) {
 		sampler_stop(s);
 		msgbuf_set(s->sampler_sched, sizeof(s->sampler_sched), "none: %s", why);
-		if (s->has_loads) {
-			msgbuf_set(err, errlen, "%s", why);
-			return -1;
-		}
+		msgbuf_set(err, errlen, "%s", why);
+		return -1;
 	}
-	if (!s->has_loads)
-		return 0;
 	s->sup = loadsup_new(&lp, err, errlen);
 	if (!s->sup)
 		return -1;
@@ -532,6 +532,15 @@ void soak_attach(struct soak *s, struct recorder *rec, uint64_t t0)
 		free(s->pend[i].payload);
 	}
 	s->npend = 0;
+	/* a run without loads: its idle proof, sampled from here (soak_start) */
+	if (!s->has_loads && !s->sampling) {
+		char why[512];
+
+		if (sampler_start(s, why, sizeof(why)) < 0) {
+			sampler_stop(s);
+			msgbuf_set(s->sampler_sched, sizeof(s->sampler_sched), "none: %s", why);
+		}
+	}
 }
 
 /* Enter phase @i at its boundary time @t. */

@@ -56,7 +56,9 @@ int soak_start(struct soak *s, char *err, size_t errlen);
 /* "containment=...", "phase.N.proof.LOAD=..." lines for the log header. */
 void soak_dump_meta(const struct soak *s, FILE *f);
 /* Measurement starts at @t0 (the end of the warm-up, CLOCK_MONOTONIC):
- * phases are timed from it; events so far and from now on go to @rec. */
+ * phases are timed from it; events so far and from now on go to @rec. A run
+ * without loads starts its proof sampler here (one that cannot start is
+ * said in soak_sampler_sched(), and the run goes on). */
 void soak_attach(struct soak *s, struct recorder *rec, uint64_t t0);
 /* Absolute start of each phase (intended-time boundaries for phasestats). */
 void soak_phase_starts(const struct soak *s, uint64_t t0, uint64_t *starts);

@@ -11,8 +11,8 @@ set -u
 SQWAVE=${SQWAVE:-build/sqwave}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 case $SQWAVE in /*) ;; *) SQWAVE=$ROOT/$SQWAVE ;; esac
-MAN=${SQWAVE_MAN:-$(dirname "$SQWAVE")/sqwave.1}
-COMPLETION=${SQWAVE_COMPLETION:-$(dirname "$SQWAVE")/sqwave.bash-completion}
+MAN=${SQWAVE_MAN:-$(dirname "${SQWAVE_REAL:-$SQWAVE}")/sqwave.1}
+COMPLETION=${SQWAVE_COMPLETION:-$(dirname "${SQWAVE_REAL:-$SQWAVE}")/sqwave.bash-completion}
 TMP=$(mktemp -d /tmp/sqwave-e2e-docs.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 passed=0
