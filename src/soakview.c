@@ -228,24 +228,29 @@ static struct soakview_span *row_for(struct soakview *v, uint64_t t)
 	return &v->rows[idx];
 }
 
+/* Phase boundary @i (0..nph): phase i's start, or for i == nph the last
+ * phase's end; false when there is no such boundary. */
+static bool boundary_at(const struct soakview *v, size_t i, uint64_t *at)
+{
+	if (i < v->nph)
+		*at = v->t0 + (uint64_t)v->ph[i].start_off_ns;
+	else if (i == v->nph && v->nph && v->ph[v->nph - 1].duration_ns > 0)
+		*at = v->t0 + (uint64_t)v->ph[v->nph - 1].start_off_ns +
+		      (uint64_t)v->ph[v->nph - 1].duration_ns;
+	else
+		return false;
+	return true;
+}
+
 /* Whether [@a, @b] crosses a phase's start or the last phase's end. */
 static bool crosses_boundary(const struct soakview *v, uint64_t a, uint64_t b)
 {
+	uint64_t at;
 	size_t i;
 
-	for (i = 0; i <= v->nph; i++) {
-		uint64_t at;
-
-		if (i < v->nph)
-			at = v->t0 + (uint64_t)v->ph[i].start_off_ns;
-		else if (v->nph && v->ph[v->nph - 1].duration_ns > 0)
-			at = v->t0 + (uint64_t)v->ph[v->nph - 1].start_off_ns +
-			     (uint64_t)v->ph[v->nph - 1].duration_ns;
-		else
-			break;
+	for (i = 0; boundary_at(v, i, &at); i++)
 		if (a < at && at < b)
 			return true;
-	}
 	return false;
 }
 
@@ -577,7 +582,7 @@ bool soakview_window(const struct soakview *v, uint64_t t0_ns, uint64_t t1_ns,
 size_t soakview_cuts(const struct soakview *v, uint64_t from, uint64_t to, uint64_t step_ns,
 		     uint64_t *cuts, size_t max)
 {
-	uint64_t t = from;
+	uint64_t t = from, at;
 	size_t n = 0, i;
 
 	if (!max || to <= from)
@@ -588,19 +593,9 @@ size_t soakview_cuts(const struct soakview *v, uint64_t from, uint64_t to, uint6
 		uint64_t k = step_ns ? (t - from) / step_ns + 1 : 0;
 		uint64_t next = step_ns && k <= (to - from) / step_ns ? from + k * step_ns : to;
 
-		for (i = 0; i <= v->nph; i++) {
-			uint64_t at;
-
-			if (i < v->nph)
-				at = v->t0 + (uint64_t)v->ph[i].start_off_ns;
-			else if (v->nph && v->ph[v->nph - 1].duration_ns > 0)
-				at = v->t0 + (uint64_t)v->ph[v->nph - 1].start_off_ns +
-				     (uint64_t)v->ph[v->nph - 1].duration_ns;
-			else
-				break;
+		for (i = 0; boundary_at(v, i, &at); i++)
 			if (at > t && at < next)
 				next = at;
-		}
 		cuts[n++] = next;
 		t = next;
 	}
