@@ -65,7 +65,7 @@ else
 OPT      ?=
 endif
 # 64-bit file offsets and time_t on 32-bit targets too (logs > 2 GiB, y2038).
-override CFLAGS := $(OPT) -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -D_TIME_BITS=64 $(WARN) \
+override CFLAGS := $(OPT) -std=c11 -iquote src -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -D_TIME_BITS=64 $(WARN) \
 	    -pthread -MMD -MP -DSQW_VERSION='"$(VERSION)"' -DSQW_DATADIR='"$(SQWDATADIR)"' \
 	    $(SYSROOT_FLAGS) $(EXTRA_CFLAGS) $(CFLAGS)
 override LDFLAGS := $(SYSROOT_FLAGS) $(LDFLAGS)
@@ -87,19 +87,26 @@ GPIOD_CFLAGS := $(shell $(PKGCONF) --cflags libgpiod 2>/dev/null) -DSQW_GPIOD_$(
 GPIOD_LIBS   := $(shell $(PKGCONF) --libs libgpiod 2>/dev/null || echo -lgpiod)
 endif
 CMOCKA_LIBS := $(shell $(PKGCONF) --libs cmocka 2>/dev/null || echo -lcmocka)
-# zlib: inflate for sigrok .sr sessions (src/capture_sr.c)
+# zlib: inflate for sigrok .sr sessions (src/capture/capture_sr.c)
 ZLIB_CFLAGS := $(shell $(PKGCONF) --cflags zlib 2>/dev/null)
 ZLIB_LIBS   := $(shell $(PKGCONF) --libs zlib 2>/dev/null || echo -lz)
 
 override CFLAGS += $(YAML_CFLAGS) $(GPIOD_CFLAGS) $(ZLIB_CFLAGS)
 LIBS   := $(YAML_LIBS) $(GPIOD_LIBS) $(ZLIB_LIBS) -lm -pthread
 
-# Every src/*.c is a module of libsqwave.a, except main.c and the libgpiod
-# backend the build did not pick.
-ALL_SRCS  := $(wildcard src/*.c)
-GPIOD_SKIP := $(filter-out src/gpio_gpiod$(subst v,,$(GPIOD)).c,src/gpio_gpiod1.c src/gpio_gpiod2.c)
-LIB_SRCS  := $(filter-out src/main.c $(GPIOD_SKIP),$(ALL_SRCS))
+# The tree is layered (docs/design.md): src/LAYER/*.c, each layer including
+# only its own folder and the layers below it (scripts/check-layers). Every
+# layer but cmd/ is libsqwave.a, less the libgpiod backend the build did not
+# pick; cmd/ (the commands, their option parsing and messages) is
+# libsqwave-cmd.a, linked only into the binary and the tests of cmd/. The
+# library must link on its own ($(BUILD)/lib-closed): a call from a library
+# module into a command fails to build.
+LAYERS    := base config gpio rt log capture analysis loads run report check
+GPIOD_SKIP := $(filter-out src/gpio/gpio_gpiod$(subst v,,$(GPIOD)).c,src/gpio/gpio_gpiod1.c src/gpio/gpio_gpiod2.c)
+LIB_SRCS  := $(filter-out $(GPIOD_SKIP),$(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c)))
 LIB_OBJS  := $(LIB_SRCS:src/%.c=$(BUILD)/%.o)
+CMD_SRCS  := $(wildcard src/cmd/*.c)
+CMD_OBJS  := $(CMD_SRCS:src/%.c=$(BUILD)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
@@ -133,16 +140,29 @@ $(BUILD)/%.o: src/%.c $(BUILD)/flags
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/libsqwave.a: $(LIB_OBJS)
+	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(BUILD)/sqwave: $(BUILD)/main.o $(BUILD)/libsqwave.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+$(BUILD)/libsqwave-cmd.a: $(CMD_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+# Every object of the library, linked with nothing but its libraries: an
+# undefined symbol (a library module calling into cmd/) fails here.
+$(BUILD)/lib-closed: $(BUILD)/libsqwave.a
+	@printf 'int main(void) { return 0; }\n' > $@.c
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $@.c -Wl,--whole-archive $(BUILD)/libsqwave.a \
+		-Wl,--no-whole-archive $(LIBS)
+
+$(BUILD)/sqwave: $(BUILD)/main.o $(BUILD)/libsqwave-cmd.a $(BUILD)/libsqwave.a $(BUILD)/lib-closed
+	$(CC) $(LDFLAGS) -o $@ $(BUILD)/main.o $(BUILD)/libsqwave-cmd.a $(BUILD)/libsqwave.a $(LIBS)
 
 # One cmocka binary per module; unit tests may include the module's .c to see
 # its internals, so they get -Isrc and link the library for the rest.
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libsqwave.a $(BUILD)/flags
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libsqwave-cmd.a $(BUILD)/libsqwave.a $(BUILD)/flags
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes -Isrc $(LDFLAGS) -o $@ $< $(BUILD)/libsqwave.a $(CMOCKA_LIBS) $(LIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes -Isrc $(LDFLAGS) -o $@ $< \
+		$(BUILD)/libsqwave-cmd.a $(BUILD)/libsqwave.a $(CMOCKA_LIBS) $(LIBS)
 
 deps:
 	@scripts/install-deps
@@ -214,11 +234,11 @@ fuzz-build:
 	@scripts/install-deps clang libclang-rt-14-dev
 	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang GPIOD=none \
 		OPT="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined" \
-		build-fuzz/libsqwave.a
+		build-fuzz/libsqwave-cmd.a build-fuzz/libsqwave.a
 	@for n in $(FUZZ_TARGETS); do \
 		clang -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 			-std=c11 -D_GNU_SOURCE -Isrc -DSQW_FUZZ_TREE='"$(CURDIR)"' -o build-fuzz/$$n \
-			tests/fuzz/$$n.c tests/fuzz/guard.c build-fuzz/libsqwave.a $(LIBS) || exit 1; \
+			tests/fuzz/$$n.c tests/fuzz/guard.c build-fuzz/libsqwave-cmd.a build-fuzz/libsqwave.a $(LIBS) || exit 1; \
 	done
 
 fuzz: fuzz-build
@@ -338,7 +358,7 @@ yocto-parse:
 clean:
 	rm -rf build build-san build-arm build-deb build-yocto build-install
 
--include $(LIB_OBJS:.o=.d) $(BUILD)/main.d
+-include $(LIB_OBJS:.o=.d) $(CMD_OBJS:.o=.d) $(BUILD)/main.d
 
 # --- test-vm (tests/vm) ---
 # sqwave cross-built for armhf (libgpiod v2 and v1) on Debian's PREEMPT_RT

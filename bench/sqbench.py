@@ -25,7 +25,7 @@ import callgrind  # noqa: E402  (bench/callgrind.py)
 EDGE_F_WARMUP = 0x01
 RECORD_SIZE = 32
 FOOTER_SIZE = 64
-FOOTER_MAGIC = 0x544F4F4656575153  # the bytes "SQWVFOOT" on disk (src/edgelog.h)
+FOOTER_MAGIC = 0x544F4F4656575153  # the bytes "SQWVFOOT" on disk (src/log/edgelog.h)
 PCTS = (50.0, 99.0, 99.9)
 
 
@@ -258,7 +258,7 @@ def parse_cyclictest_hist(path, sparse_out):
 # The tools of the latency comparison. "cyclictest-aligned" is a control:
 # cyclictest --secaligned=OFFSET starts on a whole second plus OFFSET us, so
 # its deadlines sit on the same grid as sqwave's (slot 0 a whole millisecond
-# plus RUN_GRID_OFFSET_NS, src/cmd_run.c: off the scheduler tick grid).
+# plus RUN_GRID_OFFSET_NS, src/cmd/cmd_run.c: off the scheduler tick grid).
 # Plain cyclictest's deadlines have a random phase.
 LAT_TOOLS = ("cyclictest", "cyclictest-aligned", "sqwave")
 SQWAVE_GRID_OFFSET_US = 250  # keep in step with RUN_GRID_OFFSET_NS

@@ -5,13 +5,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "capture.h"
-#include "config.h"
-#include "contain.h"
-#include "gpio_out.h"
-#include "helpgen.h"
-#include "print.h"
+#include "cmd/cmd.h"
+#include "capture/capture.h"
+#include "config/config.h"
+#include "loads/contain.h"
+#include "gpio/gpio_out.h"
+#include "cmd/helpgen.h"
+#include "cmd/print.h"
 
 static const char *const boards_words[] = { "detect", NULL };
 

@@ -4,7 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "capture.h"
+#include "capture/capture.h"
 
 /*
  * Scope CSVs carry the most arithmetic (time axis fits, level finding,

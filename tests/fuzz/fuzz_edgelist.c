@@ -9,9 +9,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "edgelist.h"
-#include "edgestats.h"
-#include "print.h"
+#include "log/edgelist.h"
+#include "analysis/edgestats.h"
+#include "cmd/print.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -16,9 +16,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "analyze.h"
-#include "edgelog.h"
-#include "print.h"
+#include "analysis/analyze.h"
+#include "log/edgelog.h"
+#include "cmd/print.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

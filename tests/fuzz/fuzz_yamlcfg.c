@@ -2,7 +2,7 @@
 /* libFuzzer entry point for the YAML loader: any bytes, as a board file and as
  * a profile, through the real file path (a memfd). Build, for example:
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Isrc \
- *     tests/fuzz/fuzz_yamlcfg.c src/yamlcfg.c src/config.c src/units.c -lyaml
+ *     tests/fuzz/fuzz_yamlcfg.c src/config/yamlcfg.c src/config/config.c src/base/units.c -lyaml
  *   ./a.out -max_len=4096 boards/ config/ tests/data/yaml/
  */
 #include <assert.h>
@@ -13,8 +13,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "yamlcfg.h"
+#include "config/config.h"
+#include "config/yamlcfg.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -18,7 +18,7 @@
 #include <zlib.h>
 #include <cmocka.h>
 
-#include "capture.h"
+#include "capture/capture.h"
 
 /* Shared fixtures, relative to the repository root (tests run from there). */
 #define FIXTURES "../shared/fixtures/captures"

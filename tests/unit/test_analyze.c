@@ -15,9 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyze.h"
-#include "config.h"
-#include "print.h"
+#include "analysis/analyze.h"
+#include "config/config.h"
+#include "cmd/print.h"
 
 #define HALF 500000
 #define T0 1000000000000ull

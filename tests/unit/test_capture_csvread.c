@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for the shared CSV tokenizer and number parsers (src/csvread.c),
+/* Tests for the shared CSV tokenizer and number parsers (src/base/csvread.c),
  * plus its import-speed benchmark (run with SQW_BENCH=1). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,8 +12,8 @@
 #include <time.h>
 #include <cmocka.h>
 
-#include "capture.h"
-#include "csvread.h"
+#include "capture/capture.h"
+#include "base/csvread.h"
 
 static int field_eq(const struct csvread *r, unsigned i, const char *s)
 {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for the analog level finder and edge finder (src/capture_levels.c):
+/* Tests for the analog level finder and edge finder (src/capture/capture_levels.c):
  * known traces, from balanced to a single rare pulse, noise, 0/1 data. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "capture.h"
-#include "capture_levels.h"
+#include "capture/capture.h"
+#include "capture/capture_levels.h"
 
 static uint32_t rng = 1;
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for capture time arithmetic (src/capture.c): 64x64/64 division
+/* Tests for capture time arithmetic (src/capture/capture.c): 64x64/64 division
  * without __int128, sample times at any rate, sample-rate spellings. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,7 +13,7 @@
 #include <time.h>
 #include <cmocka.h>
 
-#include "capture_private.h"
+#include "capture/capture_private.h"
 
 static uint64_t rs = 88172645463325252ull;
 

@@ -16,8 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cfgpath.h"
-#include "config.h"
+#include "config/cfgpath.h"
+#include "config/config.h"
 
 static char top[64], oldcwd[PATH_MAX];
 

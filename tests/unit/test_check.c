@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "json.h"
+#include "check/check.h"
+#include "base/json.h"
 
 static char *text_of(const struct check_report *r, bool strict, bool verbose)
 {

@@ -15,9 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "check_detect.h"
-#include "config.h"
-#include "yamlcfg.h"
+#include "check/check_detect.h"
+#include "config/config.h"
+#include "config/yamlcfg.h"
 
 static char root[64];
 

@@ -12,11 +12,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check.h"
-#include "check_gpio.h"
-#include "config.h"
-#include "gpio_sim.h"
-#include "yamlcfg.h"
+#include "check/check.h"
+#include "check/check_gpio.h"
+#include "config/config.h"
+#include "gpio/gpio_sim.h"
+#include "config/yamlcfg.h"
 
 static struct config *cfg;
 static struct check_report rep;

@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "check_run.h"
-#include "config.h"
-#include "edgestats.h"
+#include "check/check.h"
+#include "check/check_run.h"
+#include "config/config.h"
+#include "analysis/edgestats.h"
 
 #define HALF 500000            /* ns */
 #define T0   1000000000ull

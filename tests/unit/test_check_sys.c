@@ -16,9 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "check.h"
-#include "check_sys.h"
-#include "sysinfo.h"
+#include "check/check.h"
+#include "check/check_sys.h"
+#include "base/sysinfo.h"
 
 static char root[64];
 static struct check_report rep;

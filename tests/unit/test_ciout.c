@@ -14,9 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ciout.h"
-#include "cpulist.h"
-#include "edgelog.h"
+#include "report/ciout.h"
+#include "base/cpulist.h"
+#include "log/edgelog.h"
 
 #define HALF 500000
 #define T0   1000000000ull

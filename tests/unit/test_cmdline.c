@@ -11,8 +11,8 @@
 #include <getopt.h>
 #include <string.h>
 
-#include "cmdline.h"
-#include "config.h"
+#include "cmd/cmdline.h"
+#include "config/config.h"
 
 /* getopt_long over @argv (NULL-terminated) until it refuses something;
  * the sentence for that, or "" if nothing was refused. */

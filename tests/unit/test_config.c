@@ -13,8 +13,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "config.h"
-#include "gpio_out.h"
+#include "config/config.h"
+#include "gpio/gpio_out.h"
 
 #define US  INT64_C(1000)
 #define MS  INT64_C(1000000)

@@ -22,8 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "contain.h"
-#include "cpulist.h"
+#include "loads/contain.h"
+#include "base/cpulist.h"
 
 /* This test binary, re-executed as the guardian, the exec wrapper and the
  * loads: its own path, not /proc/self/exe, which under valgrind is

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "edgecheck.h"
+#include "log/edgecheck.h"
 
 #define HALF 500000ull
 #define T0 1000000250000ull

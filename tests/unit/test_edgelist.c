@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "edgelist.h"
-#include "edgestats.h"
+#include "log/edgelist.h"
+#include "analysis/edgestats.h"
 
 static char dir[] = "/tmp/sqwave-test-edgelist.XXXXXX";
 static char path[300];

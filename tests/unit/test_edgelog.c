@@ -20,7 +20,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "edgelog.h"
+#include "log/edgelog.h"
 
 static char path[64];
 

@@ -13,10 +13,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "config.h"
-#include "gpio_in.h"
-#include "gpio_out.h"
-#include "gpio_sim.h"
+#include "config/config.h"
+#include "gpio/gpio_in.h"
+#include "gpio/gpio_out.h"
+#include "gpio/gpio_sim.h"
 
 static struct config *cfg;
 static char msg[GPIO_MSG_MAX];

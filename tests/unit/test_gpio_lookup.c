@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpio_private.h"
+#include "gpio/gpio_private.h"
 
 /* Three chips: gpiochip0 [GPIOA] 4 lines PA0..PA3, gpiochip1 [GPIOB] 4 lines
  * PB0, PB1, LED, PB3, gpiochip2 [exp] 2 lines LED, X (line names repeat

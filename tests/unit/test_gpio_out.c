@@ -17,11 +17,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "gpio_in.h"
-#include "gpio_out.h"
-#include "gpio_private.h"
-#include "gpio_sim.h"
+#include "config/config.h"
+#include "gpio/gpio_in.h"
+#include "gpio/gpio_out.h"
+#include "gpio/gpio_private.h"
+#include "gpio/gpio_sim.h"
 
 /* ---- helpers ----------------------------------------------------------------- */
 

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmdline.h"
-#include "helpgen.h"
+#include "cmd/cmdline.h"
+#include "cmd/helpgen.h"
 
 /* What @fn writes to a FILE, as a string the caller frees. A tmpfile, not
  * open_memstream: GCC 12 for armhf takes the memstream's buffer, written

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "json.h"
+#include "base/json.h"
 
 struct capture {
 	char *buf;

@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "json.h"
-#include "jsonread.h"
+#include "base/json.h"
+#include "base/jsonread.h"
 
 static void what_the_writer_writes_reads_back(void **state)
 {

@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cpulist.h"
-#include "load.h"
+#include "base/cpulist.h"
+#include "loads/load.h"
 
 static char dir[64];
 

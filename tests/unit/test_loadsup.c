@@ -17,8 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cpulist.h"
-#include "loadsup.h"
+#include "base/cpulist.h"
+#include "loads/loadsup.h"
 
 /* This test binary, re-executed as the guardian, the exec wrapper and the
  * loads: its own path, not /proc/self/exe, which under valgrind is

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "loopback.h"
+#include "run/loopback.h"
 
 #define HALF 500000ull
 #define N 100

@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include "msgbuf.h"
+#include "base/msgbuf.h"
 
 static void a_message_is_set_then_appended(void **state)
 {

@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "outfile.h"
+#include "base/outfile.h"
 
 static char dir[] = "/tmp/sqwave-test-outfile.XXXXXX";
 

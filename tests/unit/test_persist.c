@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "persist.h"
+#include "analysis/persist.h"
 
 #define H 500000LL  /* half period */
 

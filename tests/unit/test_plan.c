@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "plan.h"
-#include "yamlcfg.h"
+#include "config/config.h"
+#include "config/plan.h"
+#include "config/yamlcfg.h"
 
 #define SEC INT64_C(1000000000)
 

@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cpulist.h"
-#include "proof.h"
+#include "base/cpulist.h"
+#include "loads/proof.h"
 
 #define SEC 1000000000ull
 

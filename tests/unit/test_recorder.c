@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "recorder.h"
+#include "run/recorder.h"
 
 static char path[64];
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "report/report.h"
 
 /* A summary of a two-phase run: idle within 400-600 us, loaded with a
  * 611 us pulse and a ping flood that did not arrive. */

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ring.h"
+#include "rt/ring.h"
 
 static void capacity_is_rounded_up_to_a_power_of_two(void **state)
 {

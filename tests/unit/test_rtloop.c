@@ -13,10 +13,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "gpio_out.h"
-#include "gpio_sim.h"
-#include "ring.h"
-#include "rtloop.h"
+#include "gpio/gpio_out.h"
+#include "gpio/gpio_sim.h"
+#include "rt/ring.h"
+#include "rt/rtloop.h"
 
 #define T0 1000000000ull
 #define H 500000ull

@@ -10,9 +10,9 @@
 #include <sched.h>
 #include <string.h>
 
-#include "config.h"
-#include "plan.h"
-#include "soak.h"
+#include "config/config.h"
+#include "config/plan.h"
+#include "run/soak.h"
 
 /* A configuration with the loads of @specs (--load forms), finalized. */
 static struct config *with_loads(const char *const *specs, size_t n)

@@ -14,9 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cpulist.h"
-#include "edgelog.h"
-#include "soakview.h"
+#include "base/cpulist.h"
+#include "log/edgelog.h"
+#include "report/soakview.h"
 
 #define SEC 1000000000ull
 #define START (1000 * SEC)

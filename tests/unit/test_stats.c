@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "stats.h"
+#include "base/stats.h"
 
 static uint64_t seed;
 static uint64_t rng_state;

@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "edgestats.h"
-#include "json.h"
-#include "stats.h"
-#include "statsjson.h"
+#include "analysis/edgestats.h"
+#include "base/json.h"
+#include "base/stats.h"
+#include "report/statsjson.h"
 
 /* statsjson_widths's JSON of pulse widths @h (the "any" polarity, the one
  * with a histogram), as a string (caller frees). */

@@ -14,9 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cpulist.h"
-#include "edgelog.h"
-#include "summary.h"
+#include "base/cpulist.h"
+#include "log/edgelog.h"
+#include "report/summary.h"
 
 #define HALF 500000
 #define T0   1000000000ull

@@ -15,10 +15,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "edgelog.h"
-#include "soakview.h"
-#include "svgplot.c"
+#include "config/config.h"
+#include "log/edgelog.h"
+#include "report/soakview.h"
+#include "report/svgplot.c"
 
 #define HALF 500000
 #define T0 1000000000000ull

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sysinfo.c"
+#include "base/sysinfo.c"
 
 static char path[64];
 

@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tracebreak.h"
+#include "run/tracebreak.h"
 
 static char dir[64];
 

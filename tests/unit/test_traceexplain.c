@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "traceexplain.c"
+#include "analysis/traceexplain.c"
 
 #define PREEMPTED "tests/data/traces/preempted-by-git.trace"
 #define IDLE "tests/data/traces/idle-cpu-late-irq.trace"

@@ -12,7 +12,7 @@
 #include <time.h>
 #include <cmocka.h>
 
-#include "units.h"
+#include "base/units.h"
 
 #define US  INT64_C(1000)
 #define MS  INT64_C(1000000)

@@ -12,9 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "edge.h"
-#include "edgelog.h"
-#include "vcdout.h"
+#include "rt/edge.h"
+#include "log/edgelog.h"
+#include "log/vcdout.h"
 
 static char path[64];
 

@@ -16,9 +16,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "config.h"
-#include "plan.h"
-#include "yamlcfg.h"
+#include "config/config.h"
+#include "config/plan.h"
+#include "config/yamlcfg.h"
 
 #define US  INT64_C(1000)
 #define SEC INT64_C(1000000000)

@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The findings list of `sqwave check`: adding, counting, the result and the
+ * exit code, and the two ways of writing it out (text, JSON). */
+#include "check/check.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const status_names[CHECK_NSTATUS] = { "PASS", "WARN", "FAIL", "SKIP" };
+
+const char *check_status_name(enum check_status s)
+{
+	return (unsigned)s < CHECK_NSTATUS ? status_names[s] : "?";
+}
+
+void check_report_init(struct check_report *r)
+{
+	memset(r, 0, sizeof(*r));
+}
+
+void check_report_free(struct check_report *r)
+{
+	free(r->v);
+	r->v = NULL;
+	r->n = r->cap = 0;
+}
+
+/* vsnprintf that marks a cut with "...". */
+static void text_set(char *buf, size_t len, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+static void text_set(char *buf, size_t len, const char *fmt, va_list ap)
+{
+	int n = vsnprintf(buf, len, fmt, ap);
+
+	if (n >= 0 && (size_t)n >= len && len > 4)
+		memcpy(buf + len - 4, "...", 4);
+}
+
+struct check_finding *check_add(struct check_report *r, enum check_status status,
+				const char *id, const char *fmt, ...)
+{
+	struct check_finding *f;
+	va_list ap;
+
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 32;
+		struct check_finding *v = realloc(r->v, cap * sizeof(*v));
+
+		if (!v) {
+			check_incomplete(r, "out of memory while checking");
+			f = &r->scratch;
+			goto fill;
+		}
+		r->v = v;
+		r->cap = cap;
+	}
+	f = &r->v[r->n++];
+fill:
+	memset(f, 0, sizeof(*f));
+	f->status = status;
+	snprintf(f->id, sizeof(f->id), "%s", id);
+	va_start(ap, fmt);
+	text_set(f->value, sizeof(f->value), fmt, ap);
+	va_end(ap);
+	return f;
+}
+
+void check_why(struct check_finding *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	text_set(f->why, sizeof(f->why), fmt, ap);
+	va_end(ap);
+}
+
+void check_fix(struct check_finding *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	text_set(f->fix, sizeof(f->fix), fmt, ap);
+	va_end(ap);
+}
+
+void check_incomplete(struct check_report *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->incomplete)
+		return;   /* the first reason is the one to fix */
+	r->incomplete = true;
+	va_start(ap, fmt);
+	text_set(r->incomplete_why, sizeof(r->incomplete_why), fmt, ap);
+	va_end(ap);
+}
+
+const struct check_finding *check_find(const struct check_report *r, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (!strcmp(r->v[i].id, id))
+			return &r->v[i];
+	return NULL;
+}
+
+void check_counts(const struct check_report *r, unsigned counts[CHECK_NSTATUS])
+{
+	size_t i;
+
+	memset(counts, 0, CHECK_NSTATUS * sizeof(counts[0]));
+	for (i = 0; i < r->n; i++)
+		counts[r->v[i].status]++;
+}
+
+enum check_status check_result(const struct check_report *r, bool strict)
+{
+	unsigned c[CHECK_NSTATUS];
+
+	check_counts(r, c);
+	if (c[CHECK_FAIL] || (strict && c[CHECK_WARN]))
+		return CHECK_FAIL;
+	return c[CHECK_WARN] ? CHECK_WARN : CHECK_PASS;
+}
+
+int check_exit_code(const struct check_report *r, bool strict)
+{
+	if (r->incomplete)
+		return 3;
+	return check_result(r, strict) == CHECK_FAIL ? 1 : 0;
+}
+
+/* Text from files, the kernel or the user, with control characters escaped:
+ * a line name or a consumer must not move the terminal's cursor. */
+static void put_clean(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch < 0x20 || ch == 0x7f)
+			fprintf(f, "\\x%02x", ch);
+		else
+			fputc(ch, f);
+	}
+}
+
+void check_print_text(FILE *f, const struct check_report *r, bool strict, bool verbose)
+{
+	unsigned c[CHECK_NSTATUS];
+	size_t i, w = 0;
+
+	for (i = 0; i < r->n; i++)
+		if (strlen(r->v[i].id) > w)
+			w = strlen(r->v[i].id);
+	for (i = 0; i < r->n; i++) {
+		const struct check_finding *x = &r->v[i];
+		bool detail = verbose || x->status == CHECK_WARN || x->status == CHECK_FAIL;
+
+		fprintf(f, "%s %-*s  ", check_status_name(x->status), (int)w, x->id);
+		put_clean(f, x->value);
+		fputc('\n', f);
+		if (detail && x->why[0]) {
+			fprintf(f, "     %-*s  why: ", (int)w, "");
+			put_clean(f, x->why);
+			fputc('\n', f);
+		}
+		if (detail && x->fix[0]) {
+			fprintf(f, "     %-*s  fix: ", (int)w, "");
+			put_clean(f, x->fix);
+			fputc('\n', f);
+		}
+	}
+	check_counts(r, c);
+	fprintf(f, "\ncheck: %u PASS, %u WARN, %u FAIL, %u SKIP: %s%s\n", c[CHECK_PASS],
+		c[CHECK_WARN], c[CHECK_FAIL], c[CHECK_SKIP],
+		check_status_name(check_result(r, strict)),
+		strict && c[CHECK_WARN] && !c[CHECK_FAIL] ? " (--strict: a WARN fails)" : "");
+	if (r->incomplete)
+		fprintf(f, "check: incomplete: %s\n", r->incomplete_why);
+}
+
+void check_write_json(struct json_writer *w, const struct check_report *r)
+{
+	size_t i;
+
+	json_array_begin(w);
+	for (i = 0; i < r->n; i++) {
+		const struct check_finding *x = &r->v[i];
+
+		json_object_begin(w);
+		json_kv_string(w, "id", x->id);
+		json_kv_string(w, "status", check_status_name(x->status));
+		json_kv_string(w, "value", x->value);
+		json_kv_string(w, "why", x->why);
+		json_kv_string(w, "fix", x->fix);
+		json_object_end(w);
+	}
+	json_array_end(w);
+}

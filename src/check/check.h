@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The findings of `sqwave check` (and `run --preflight`): each one PASS,
+ * WARN, FAIL or SKIP with the value seen, why it matters and the fix; the
+ * exit code they add up to; text and JSON (docs/check.md). */
+#ifndef SQW_CHECK_H
+#define SQW_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "base/json.h"
+
+enum check_status { CHECK_PASS, CHECK_WARN, CHECK_FAIL, CHECK_SKIP, CHECK_NSTATUS };
+
+#define CHECK_TEXT 640
+
+struct check_finding {
+	enum check_status status;
+	char id[40];               /* "kernel.preempt_rt": stable, for scripts */
+	char value[CHECK_TEXT];    /* what was seen */
+	char why[CHECK_TEXT];      /* why it matters ("" if nothing to say) */
+	char fix[CHECK_TEXT];      /* the command or setting that fixes it ("") */
+};
+
+/*
+ * A list of findings, in the order they were made. Not thread-safe. Adding
+ * allocates; if that fails the finding goes to a scratch slot and the report
+ * is marked incomplete (exit 3), so a caller never has to check.
+ */
+struct check_report {
+	struct check_finding *v;
+	size_t n, cap;
+	struct check_finding scratch;
+	bool incomplete;           /* something could not be checked at all */
+	char incomplete_why[256];
+};
+
+void check_report_init(struct check_report *r);
+void check_report_free(struct check_report *r);
+
+/* Append a finding with @id and its value; returns it for check_why() and
+ * check_fix(). Text is cut to CHECK_TEXT with "...". */
+struct check_finding *check_add(struct check_report *r, enum check_status status,
+				const char *id, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void check_why(struct check_finding *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void check_fix(struct check_finding *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Mark the report as not a complete check (exit 3), with the reason. */
+void check_incomplete(struct check_report *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* The first finding with @id, or NULL. */
+const struct check_finding *check_find(const struct check_report *r, const char *id);
+
+/* How many findings of each status. */
+void check_counts(const struct check_report *r, unsigned counts[CHECK_NSTATUS]);
+
+/* What the findings add up to: FAIL if any FAIL (or, @strict, any WARN),
+ * else WARN if any WARN, else PASS. */
+enum check_status check_result(const struct check_report *r, bool strict);
+
+/* The exit code: 3 if incomplete, else 1 for a FAIL result, else 0. */
+int check_exit_code(const struct check_report *r, bool strict);
+
+/* "PASS", "WARN", "FAIL", "SKIP". */
+const char *check_status_name(enum check_status s);
+
+/* One line per finding ("WARN power.governor  cpu0: schedutil ..."), then
+ * "why:" and "fix:" lines under the ones that are not PASS (under every one
+ * with @verbose), then the counts and the result. */
+void check_print_text(FILE *f, const struct check_report *r, bool strict, bool verbose);
+
+/* The findings as a JSON array under the current key of @w: objects with
+ * id, status, value, why, fix. */
+void check_write_json(struct json_writer *w, const struct check_report *r);
+
+#endif

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `sqwave check --run`'s verdict: the log read back, the run's own verdict
+ * rules applied to it, and one finding that says what the board gave, what
+ * broke, and by which limits it was judged (or that none were set). */
+#include "check/check_run.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "config/config.h"
+#include "log/edgelog.h"
+#include "base/msgbuf.h"
+#include "base/units.h"
+
+bool check_run_pulse_far(int64_t width_ns, int64_t half_ns)
+{
+	int64_t off = width_ns - half_ns;
+
+	if (half_ns <= 0)
+		return false;
+	if (off < 0)
+		off = -off;
+	return off >= half_ns / 2;
+}
+
+void check_run_add(struct check_run_fig *g, const struct edgestats *st)
+{
+	struct edgestats_pulse p;
+	enum edgestats_polarity pol;
+
+	if (!edgestats_last_pulse(st, &p, &pol) || !check_run_pulse_far(p.width_ns, g->half_ns))
+		return;
+	if (!g->far || p.width_ns < g->far_min_ns)
+		g->far_min_ns = p.width_ns;
+	if (!g->far || p.width_ns > g->far_max_ns)
+		g->far_max_ns = p.width_ns;
+	g->far++;
+}
+
+void check_run_figures(struct check_run_fig *g, const struct edgestats *st,
+		       const struct config *c, const struct run_info *ri)
+{
+	const struct edgestats_result *res = edgestats_result(st);
+
+	g->edges = res->edges;
+	g->missed = res->missed_periods;
+	g->tmin_ns = res->width[EDGESTATS_ANY].tmin.width_ns;
+	g->tmax_ns = res->width[EDGESTATS_ANY].tmax.width_ns;
+	g->tmin_lo_ns = res->width[EDGESTATS_ANY].tmin_bound.lo_ns;
+	g->tmax_hi_ns = res->width[EDGESTATS_ANY].tmax_bound.hi_ns;
+	g->wake_p99_ns = stats_hist_percentile(&res->wake, 99);
+	g->wake_max_ns = res->wake.m.n ? res->wake.m.max : 0;
+	g->violations[0] = '\0';
+	g->verdict = summary_verdict(c, st, ri, g->violations, sizeof(g->violations));
+}
+
+int check_run_read_log(const char *path, const struct config *c, struct check_run_fig *g,
+		       char *err, size_t errlen)
+{
+	const struct edgelog_footer *ft;
+	struct edgelog_reader *lr;
+	struct edgestats *st;
+	enum edgelog_status s;
+	struct run_info ri;
+	struct edge_rec e;
+	int got;
+
+	memset(g, 0, sizeof(*g));
+	memset(&ri, 0, sizeof(ri));
+	lr = edgelog_reader_open(path, &s, err, errlen);
+	if (!lr)
+		return -1;
+	g->half_ns = (int64_t)edgelog_reader_meta(lr)->half_period_ns;
+	st = edgestats_new(g->half_ns);
+	if (!st) {
+		edgelog_reader_close(lr);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	while ((got = edgelog_reader_next(lr, &e)) == 1) {
+		edgestats_add(st, &e);
+		check_run_add(g, st);
+	}
+	if (got < 0) {
+		snprintf(err, errlen, "%.400s: %s", path, edgelog_reader_error(lr, &s));
+		edgelog_reader_close(lr);
+		edgestats_free(st);
+		return -1;
+	}
+	/* What the log's footer says of the run, as analyze reads it. */
+	ri.records_logged = edgelog_reader_records(lr);
+	ri.rt_ok = true;
+	ft = edgelog_reader_footer(lr);
+	if (ft) {
+		ri.dropped = ft->dropped;
+		ri.stop_reason = (int)ft->stop_reason;
+	}
+	check_run_figures(g, st, c, &ri);
+	edgelog_reader_close(lr);
+	edgestats_free(st);
+	return 0;
+}
+
+/* The limits.* keys that are set, with value and origin, into @buf. */
+static void limits_named(const struct config *c, char *buf, size_t len)
+{
+	static const enum cfg_key keys[] = { CFG_LIMITS_TMIN, CFG_LIMITS_TMAX,
+					     CFG_LIMITS_WAKE_LATENCY_MAX, CFG_LIMITS_MISSED_MAX };
+	char name[64], val[64], where[512];
+	size_t i;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		int64_t v = config_int(c, keys[i]);
+
+		if (keys[i] == CFG_LIMITS_MISSED_MAX ? v < 0 : v <= 0)
+			continue;
+		msgbuf_add(buf, len, "%s%s %s (%s)", buf[0] ? ", " : "",
+			   config_key_name(keys[i], name, sizeof(name)),
+			   config_format(c, keys[i], val, sizeof(val)),
+			   config_origin(c, keys[i], where, sizeof(where)));
+	}
+}
+
+/* What broke, whatever the limits: missed periods, pulses far from nominal. */
+static void what_broke(const struct check_run_fig *g, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (g->missed)
+		msgbuf_add(buf, len, "%" PRIu64 " missed period%s", g->missed,
+			   g->missed == 1 ? "" : "s");
+	if (g->far)
+		msgbuf_add(buf, len, "%s%" PRIu64 " pulse%s far from the nominal %s us (off by "
+			   "%s us or more; from %s to %s us)", buf[0] ? ", " : "", g->far,
+			   g->far == 1 ? "" : "s", UNITS_US(g->half_ns), UNITS_US(g->half_ns / 2),
+			   UNITS_US(g->far_min_ns), UNITS_US(g->far_max_ns));
+}
+
+void check_run_judge(struct check_report *r, const struct config *c, int exit_code,
+		     const struct check_run_fig *g, const char *log, const char *dur)
+{
+	char figs[400], broke[400], lim[700], first[300], viol[sizeof(g->violations)], *nl;
+	struct check_finding *f;
+
+	snprintf(figs, sizeof(figs), "Tmin/Tmax %s/%s us (bounds %s/%s us; wake p99/max %s/%s "
+		 "us; %" PRIu64 " missed periods; %" PRIu64 " pulses far from nominal; %" PRIu64
+		 " edges in %s)", UNITS_US(g->tmin_ns), UNITS_US(g->tmax_ns),
+		 UNITS_US(g->tmin_lo_ns), UNITS_US(g->tmax_hi_ns), UNITS_US(g->wake_p99_ns),
+		 UNITS_US(g->wake_max_ns), g->missed, g->far, g->edges, dur);
+	what_broke(g, broke, sizeof(broke));
+	limits_named(c, lim, sizeof(lim));
+	if (exit_code == 1 || g->verdict == VERDICT_FAIL) {
+		/* the first violation in the value, every one in why, on one line */
+		snprintf(first, sizeof(first), "%.*s", (int)strcspn(g->violations, "\n"),
+			 g->violations);
+		snprintf(viol, sizeof(viol), "%s", g->violations);
+		while ((nl = strchr(viol, '\n')))
+			*nl = nl[1] ? ';' : '.';
+		f = check_add(r, CHECK_FAIL, "run.verdict", "%s; this board gave %s today",
+			      first[0] ? first : "the run's limits are violated (its summary "
+			      "above names each)", figs);
+		check_why(f, "limits: %s.%s%s Log %s; `sqwave analyze %s` for the worst edges",
+			  lim[0] ? lim : "none of the wave (a load or integrity check failed)",
+			  viol[0] ? " Violated: " : "", viol[0] ? viol : "",
+			  log, log);
+		check_fix(f, "the run's summary above names each violated limit");
+		return;
+	}
+	if (g->verdict == VERDICT_NO_LIMITS) {
+		f = check_add(r, CHECK_WARN, "run.verdict", "NO LIMITS: this board gave %s today; "
+			      "%s%s", figs, broke[0] ? "what broke: " : "nothing broke (0 missed "
+			      "periods, no pulse far from nominal)", broke);
+		check_why(f, "no limits.* key is set (board file, profile or command line), so "
+			  "nothing about the wave was judged: a run without limits is never a "
+			  "PASS. Log %s; `sqwave analyze %s` for the worst edges", log, log);
+		check_fix(f, "give the limits the wave must keep: --tmin and --tmax (limits.tmin, "
+			  "limits.tmax), --max-latency, --max-missed, or a profile with a limits: "
+			  "section (--profile quick)");
+		return;
+	}
+	f = check_add(r, CHECK_PASS, "run.verdict", "within %s; this board gives %s today%s%s",
+		      lim, figs, broke[0] ? "; not limited: " : "", broke);
+	check_why(f, "judged by the limits that are set (the others are not checked); log %s; "
+		  "`sqwave analyze %s` for the worst edges", log, log);
+}

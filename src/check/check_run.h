@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The verdict of `sqwave check --run`: the run's log read back through the
+ * run's own statistics and verdict rules, and judged as one finding. */
+#ifndef SQW_CHECK_RUN_H
+#define SQW_CHECK_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "check/check.h"
+#include "analysis/edgestats.h"
+#include "report/summary.h"
+
+struct config;
+
+/* What the short run gave, from its log. */
+struct check_run_fig {
+	int64_t half_ns;
+	uint64_t edges, missed;
+	uint64_t far;             /* counted pulses far from nominal (check_run_pulse_far) */
+	int64_t far_min_ns, far_max_ns; /* the narrowest and widest of them */
+	int64_t tmin_ns, tmax_ns, tmin_lo_ns, tmax_hi_ns, wake_p99_ns, wake_max_ns;
+	enum summary_verdict verdict; /* the run's own rule (summary_verdict) */
+	char violations[1024];    /* its failures, one per line ("" when none) */
+};
+
+/* A pulse is far from nominal when its width is off the half period by half
+ * a half period or more (below 250 us or at 750 us and above for 500 us):
+ * an edge that late or early is what a missed period or a stall leaves. */
+bool check_run_pulse_far(int64_t width_ns, int64_t half_ns);
+
+/* A counter of far pulses and the figures: feed each record with
+ * check_run_add() (after edgestats_add() on @st), then
+ * check_run_figures(). */
+void check_run_add(struct check_run_fig *g, const struct edgestats *st);
+/* The figures of @st (fed), judged by @c's limits.* with @ri's integrity
+ * facts (dropped records, stop reason), as the run judged itself. */
+void check_run_figures(struct check_run_fig *g, const struct edgestats *st,
+		       const struct config *c, const struct run_info *ri);
+
+/* Read the run's log at @path and fill @g by check_run_add() and
+ * check_run_figures() with @c. 0, or -1 with one sentence in @err. */
+int check_run_read_log(const char *path, const struct config *c, struct check_run_fig *g,
+		       char *err, size_t errlen);
+
+/*
+ * The run.verdict finding. @exit_code is the run's (0 within limits or no
+ * limits, 1 a limit violated). FAIL when either the run or its log says a
+ * limit is violated; without any limits.* set, never PASS: WARN "NO LIMITS"
+ * with what the board gave and what broke (missed periods, pulses far from
+ * nominal); PASS only within limits that are set, each named with its value
+ * and origin beside the figures. @log and @dur name the run.
+ */
+void check_run_judge(struct check_report *r, const struct config *c, int exit_code,
+		     const struct check_run_fig *g, const char *log, const char *dur);
+
+#endif

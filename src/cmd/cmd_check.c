@@ -1,0 +1,494 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `sqwave check`: the bring-up checklist, run. Options, the order of the
+ * checks, the optional short run and its verdict, text and JSON output.
+ * Also `run --preflight`, which is the same checks without the timed ones. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config/cfgpath.h"
+#include "check/check.h"
+#include "check/check_gpio.h"
+#include "check/check_run.h"
+#include "check/check_sys.h"
+#include "cmd/cmd.h"
+#include "cmd/cmdline.h"
+#include "config/config.h"
+#include "rt/edge.h"
+#include "gpio/gpio_out.h"
+#include "base/json.h"
+#include "cmd/print.h"
+#include "base/sysinfo.h"
+#include "base/units.h"
+
+#define CHECK_WRITES 1000
+#define CHECK_EDGES 200
+
+struct check_opts {
+	const char *board, *profile, *json, *root;
+	char board_path[PATH_MAX], profile_path[PATH_MAX];
+	int64_t run_ns;            /* --run DUR; 0: no run */
+	bool strict, verbose;
+	unsigned int edges, writes;
+};
+
+/* What the short run gave. */
+struct check_run {
+	bool done, judged;
+	int exit_code;
+	char log[PATH_MAX];
+	struct check_run_fig fig;
+};
+
+static void check_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: sqwave check [--board FILE|NAME] [--profile FILE|NAME] [--json FILE]\n"
+		"                    [--strict] [--run DURATION] [OPTIONS]\n\n"
+		"Check this machine and the board's GPIO lines for a real-time square wave:\n"
+		"kernel and scheduler, CPU isolation and power management, process limits,\n"
+		"the output line and what a write costs, the board file's unverified facts,\n"
+		"and the loopback wire. Every finding is listed: PASS, WARN, FAIL or SKIP,\n"
+		"with the value seen, why it matters, and the fix (docs/check.md).\n\n"
+		"  --board FILE|NAME   board file, or a name looked up like `sqwave boards`\n"
+		"  --profile FILE|NAME profile: half period, rt.cpu, rt.priority, ...\n"
+		"  --json FILE         also write the findings as JSON (- : stdout, text to stderr)\n"
+		"  --strict            a WARN fails too (exit 1)\n"
+		"  --run DURATION      end with a short real run (`sqwave run`) and its verdict\n"
+		"  --edges N           edges of the loopback test (default %d)\n"
+		"  --writes N          writes of the write-cost probe (default %d)\n"
+		"  --root DIR          read /proc and /sys under DIR (tests, a copied tree)\n"
+		"  -v, --verbose       why and fix for PASS lines too\n"
+		"  --set KEY=VALUE     and every run option below (--cpu, --priority, --chip...)\n"
+		"  -h, --help          this help\n\n"
+		"exit: 0 no FAIL, 1 a FAIL (or a WARN with --strict), 2 usage, 3 could not check\n\n",
+		CHECK_EDGES, CHECK_WRITES);
+	config_print_help(f);
+}
+
+/* check's own options, in the config table's grammar */
+static const struct cfg_item opt_run = CMDLINE_DURATION("run", 1000000, INT64_C(86400000000000), "s");
+static const struct cfg_item opt_edges = CMDLINE_INT("edges", 2, 1000000, NULL);
+static const struct cfg_item opt_writes = CMDLINE_INT("writes", 2, 1000000, NULL);
+
+static int parse_count(const struct cfg_item *it, const char *s, unsigned int *out)
+{
+	char err[256];
+	int64_t v;
+
+	if (cmdline_value(it, NULL, s, &v, err, sizeof(err)) != CFG_OK) {
+		pr_err("%s", err);
+		return -1;
+	}
+	*out = (unsigned int)v;
+	return 0;
+}
+
+/* check's own options first: getopt_long takes the first match, and
+ * check's --json is its report, not the run's output.json; then the
+ * configuration's. Also for the man page and the completion (main.c). */
+size_t cmd_check_options(struct option *out, size_t max)
+{
+	static const struct option own[] = {
+		{ "json", required_argument, NULL, 'j' },
+		{ "strict", no_argument, NULL, 'S' },
+		{ "run", required_argument, NULL, 'r' },
+		{ "root", required_argument, NULL, 'R' },
+		{ "edges", required_argument, NULL, 'E' },
+		{ "writes", required_argument, NULL, 'W' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	size_t n = cmdline_options_copy(out, max, own);
+
+	return n + cmdline_config_options(out + n, max - n);
+}
+
+void cmd_check_help(FILE *f)
+{
+	check_usage(f);
+}
+
+/* Options into @c and @o. 0, 1 (--help), or -1 (usage error, said). */
+static int check_parse(struct config *c, int argc, char **argv, struct check_opts *o)
+{
+	struct option opts[CMDLINE_CONFIG_OPTIONS + 16];
+	size_t n;
+	char err[1024];
+	int ch, idx = 0;
+
+	n = cmd_check_options(opts, sizeof(opts) / sizeof(opts[0]) - 1);
+	opts[n] = (struct option){ 0 };
+
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, "+b:p:s:vh", opts, &idx)) != -1) {
+		switch (ch) {
+		case 'b':
+			o->board = optarg;
+			continue;
+		case 'p':
+			o->profile = optarg;
+			continue;
+		case 'j':
+			o->json = optarg;
+			continue;
+		case 'S':
+			o->strict = true;
+			continue;
+		case 'R':
+			o->root = optarg;
+			continue;
+		case 'v':
+			o->verbose = true;
+			continue;
+		case 'h':
+			check_usage(stdout);
+			return 1;
+		case 'r':
+			if (cmdline_value(&opt_run, NULL, optarg, &o->run_ns, err, sizeof(err)) != CFG_OK) {
+				pr_err("%s", err);
+				return -1;
+			}
+			continue;
+		case 'E':
+			if (parse_count(&opt_edges, optarg, &o->edges))
+				return -1;
+			continue;
+		case 'W':
+			if (parse_count(&opt_writes, optarg, &o->writes))
+				return -1;
+			continue;
+		default:	/* --set, a run option (the config table's), or refused */
+			switch (cmdline_config_apply(c, ch, &opts[idx], optarg, err, sizeof(err))) {
+			case 1:
+				continue;
+			case 0:
+				cmdline_refused(opts, "+b:p:s:vh", argv, optind, optopt, "check", err,
+						sizeof(err));
+			}
+			pr_err("%s", err);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		pr_err("unexpected argument \"%s\"; try 'sqwave check --help'", argv[optind]);
+		return -1;
+	}
+	if (cfgpath_load(c, o->board, o->profile, o->board_path, o->profile_path, err,
+			 sizeof(err))) {
+		pr_err("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Every check but the run, in the order an engineer works through them. */
+static void check_collect(struct check_report *r, const struct config *c, const char *root,
+			  bool timed, unsigned int edges, unsigned int writes)
+{
+	bool tree = !sysinfo_root_is_live(root);
+	struct check_sys_params sp = {
+		.root = root, .tree = tree,
+		.cpu = (int)config_int(c, CFG_RT_CPU),
+		.priority = (int)config_int(c, CFG_RT_PRIORITY),
+		.lock_memory = config_bool(c, CFG_RT_LOCK_MEMORY),
+		.dma_latency_us = (int)config_int(c, CFG_RT_DMA_LATENCY),
+		.ring_bytes = (uint64_t)config_int(c, CFG_RUN_RING_SIZE) * sizeof(struct edge_rec),
+	};
+	struct check_gpio_params gp = {
+		.cfg = c, .root = root, .tree = tree, .timed = timed, .probe_writes = writes,
+		.loop_edges = edges,
+	};
+
+	check_sys_all(r, &sp);
+	check_gpio_output(r, &gp);
+	check_gpio_facts(r, &gp);
+	check_gpio_loopback(r, &gp);
+}
+
+/* What was checked: the machine the root directory shows (the running
+ * one, or a copied tree's), never this host's name over a tree's findings. */
+static void print_header(FILE *f, const struct config *c, const char *board_path,
+			 const char *profile_path, const char *root)
+{
+	struct check_sys_host h;
+	bool tree = !sysinfo_root_is_live(root);
+
+	check_sys_host_read(root, &h);
+	fprintf(f, "sqwave check: board %s (%s)%s%s\n", config_str(c, CFG_BOARD_NAME),
+		board_path[0] ? board_path : "--chip/--line", profile_path[0] ? ", profile " : "",
+		profile_path);
+	if (tree)
+		fprintf(f, "root %s: a copied tree, read by the system checks; GPIO checks SKIP "
+			"(this machine's chips are not its board's)\n", root);
+	fprintf(f, "host %s, kernel %s, ", h.hostname[0] ? h.hostname : "unknown",
+		h.kernel[0] ? h.kernel : "unknown");
+	if (h.ncpus)
+		fprintf(f, "%d CPU%s", h.ncpus, h.ncpus == 1 ? "" : "s");
+	else
+		fprintf(f, "CPUs unknown");
+	if (tree)
+		fprintf(f, " (from the tree)\n\n");
+	else
+		fprintf(f, ", GPIO %s\n\n", gpio_out_gpiod_api());
+}
+
+int cmd_check_preflight(const struct config *c, const char *board_path,
+			const char *profile_path)
+{
+	struct check_report r;
+	int ret;
+
+	check_report_init(&r);
+	print_header(stdout, c, board_path, profile_path ? profile_path : "", "/");
+	check_collect(&r, c, "/", false, CHECK_EDGES, CHECK_WRITES);
+	check_print_text(stdout, &r, false, false);
+	ret = check_exit_code(&r, false);
+	printf("preflight  %s\n", ret == 0 ? "ok" : ret == 1 ? "FAIL" : "incomplete");
+	check_report_free(&r);
+	return ret;
+}
+
+/* ---- --run --------------------------------------------------------------------------- */
+
+/*
+ * A short run through `sqwave run` itself (the same code, in this process):
+ * the board, profile and every command-line setting of the check, then the
+ * duration and a log. Its summary prints as usual; the verdict is a finding.
+ */
+static void check_run(struct check_report *r, const struct config *c,
+		      const struct check_opts *o, struct check_run *cr)
+{
+	char *argv[2 * CFG_NKEYS + 16], sets[CFG_NKEYS][600], dur[48], err[512], name[64];
+	char val[512], stamp[32];
+	struct check_finding *f;
+	unsigned cnt[CHECK_NSTATUS];
+	int argc = 0, k;
+	time_t t = time(NULL);
+	struct tm tm;
+
+	if (!sysinfo_root_is_live(o->root)) {
+		f = check_add(r, CHECK_SKIP, "run.verdict", "not run: --root %s is a copied tree, "
+			      "and a run would measure this machine, not its board", o->root);
+		check_fix(f, "run sqwave check --run on the board itself");
+		return;
+	}
+	check_counts(r, cnt);
+	if (cnt[CHECK_FAIL]) {
+		f = check_add(r, CHECK_SKIP, "run.verdict", "not run: %u FAIL above", cnt[CHECK_FAIL]);
+		check_fix(f, "fix the FAILs first; the run would fail on them too");
+		return;
+	}
+	if (config_str(c, CFG_OUTPUT_LOG)[0]) {
+		snprintf(cr->log, sizeof(cr->log), "%s", config_str(c, CFG_OUTPUT_LOG));
+	} else {
+		localtime_r(&t, &tm);
+		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+		snprintf(cr->log, sizeof(cr->log), "sqwave-check-%s.sqwlog", stamp);
+	}
+	argv[argc++] = "run";
+	if (o->board_path[0]) {
+		argv[argc++] = "--board";
+		argv[argc++] = (char *)o->board_path;
+	}
+	if (o->profile_path[0]) {
+		argv[argc++] = "--profile";
+		argv[argc++] = (char *)o->profile_path;
+	}
+	for (k = 0; k < CFG_NKEYS; k++) {
+		if (config_source(c, (enum cfg_key)k) != CFG_SRC_CMDLINE)
+			continue;
+		snprintf(sets[k], sizeof(sets[k]), "%s=%s",
+			 config_key_name((enum cfg_key)k, name, sizeof(name)),
+			 config_format(c, (enum cfg_key)k, val, sizeof(val)));
+		argv[argc++] = "--set";
+		argv[argc++] = sets[k];
+	}
+	units_format_duration(o->run_ns, dur, sizeof(dur));
+	argv[argc++] = "--duration";
+	argv[argc++] = dur;
+	argv[argc++] = "--warmup";
+	argv[argc++] = "0";
+	argv[argc++] = "--log";
+	argv[argc++] = cr->log;
+	argv[argc++] = "--quiet";
+	argv[argc] = NULL;
+
+	fprintf(stderr, "check: running `sqwave run` for %s (log %s)\n", dur, cr->log);
+	fflush(stdout);
+	/* With the JSON on stdout, the run's summary goes where the check's
+	 * text goes: stderr. */
+	if (o->json && !strcmp(o->json, "-")) {
+		int saved = dup(STDOUT_FILENO);
+
+		if (saved >= 0 && dup2(STDERR_FILENO, STDOUT_FILENO) >= 0) {
+			cr->exit_code = cmd_run(argc, argv);
+			fflush(stdout);
+			dup2(saved, STDOUT_FILENO);
+		} else {
+			check_incomplete(r, "cannot keep the run's summary off standard output: %s",
+					 strerror(errno));
+		}
+		if (saved >= 0)
+			close(saved);
+		if (r->incomplete)
+			return;
+	} else {
+		cr->exit_code = cmd_run(argc, argv);
+	}
+	cr->done = true;
+	if (cr->exit_code >= 128) {
+		check_incomplete(r, "the run was stopped by signal %d", cr->exit_code - 128);
+		return;
+	}
+	if (cr->exit_code == SQW_EXIT_RUNTIME || cr->exit_code == SQW_EXIT_USAGE) {
+		f = check_add(r, CHECK_FAIL, "run.verdict", "the run failed (exit %d)",
+			      cr->exit_code);
+		check_why(f, "its messages above say why");
+		return;
+	}
+	if (check_run_read_log(cr->log, c, &cr->fig, err, sizeof(err))) {
+		check_incomplete(r, "cannot read the run's log: %s", err);
+		return;
+	}
+	cr->judged = true;
+	check_run_judge(r, c, cr->exit_code, &cr->fig, cr->log, dur);
+}
+
+/* ---- JSON ------------------------------------------------------------------------------ */
+
+struct check_doc {
+	const struct config *c;
+	const struct check_opts *o;
+	const struct check_report *r;
+	const struct check_run *cr;
+};
+
+static void check_doc(struct json_writer *w, const void *ctx)
+{
+	const struct check_doc *d = ctx;
+	const struct config *c = d->c;
+	const struct check_opts *o = d->o;
+	const struct check_report *r = d->r;
+	const struct check_run *cr = d->cr;
+	unsigned cnt[CHECK_NSTATUS];
+	struct check_sys_host h;
+
+	check_counts(r, cnt);
+	json_object_begin(w);
+	json_kv_string(w, "schema", "sqwave-check");
+	json_kv_int(w, "schema_version", 1);
+	json_kv_string(w, "sqwave_version", SQW_VERSION);
+	json_kv_object_begin(w, "board");
+	json_kv_string(w, "name", config_str(c, CFG_BOARD_NAME));
+	json_kv_string(w, "file", o->board_path[0] ? o->board_path : NULL);
+	json_object_end(w);
+	json_kv_string(w, "profile", o->profile_path[0] ? o->profile_path : NULL);
+	json_kv_bool(w, "strict", o->strict);
+	json_kv_string(w, "root", o->root);
+	json_kv_bool(w, "tree", !sysinfo_root_is_live(o->root));
+	check_sys_host_read(o->root, &h);
+	json_kv_object_begin(w, "host");
+	json_kv_string(w, "hostname", h.hostname[0] ? h.hostname : NULL);
+	json_kv_string(w, "kernel_release", h.kernel[0] ? h.kernel : NULL);
+	if (h.ncpus)
+		json_kv_int(w, "cpus", h.ncpus);
+	else
+		json_kv_null(w, "cpus");
+	json_object_end(w);
+	json_kv_string(w, "result", check_status_name(check_result(r, o->strict)));
+	json_kv_int(w, "exit_code", check_exit_code(r, o->strict));
+	json_kv_string(w, "incomplete", r->incomplete ? r->incomplete_why : NULL);
+	json_kv_object_begin(w, "counts");
+	json_kv_uint(w, "pass", cnt[CHECK_PASS]);
+	json_kv_uint(w, "warn", cnt[CHECK_WARN]);
+	json_kv_uint(w, "fail", cnt[CHECK_FAIL]);
+	json_kv_uint(w, "skip", cnt[CHECK_SKIP]);
+	json_object_end(w);
+	json_key(w, "findings");
+	check_write_json(w, r);
+	if (cr->done) {
+		json_kv_object_begin(w, "run");
+		json_kv_string(w, "log", cr->log);
+		json_kv_int(w, "exit_code", cr->exit_code);
+		json_kv_int(w, "duration_ns", o->run_ns);
+		json_kv_string(w, "verdict", !cr->judged ? NULL
+			       : cr->exit_code == SQW_EXIT_LIMIT || cr->fig.verdict == VERDICT_FAIL
+			       ? "FAIL" : cr->fig.verdict == VERDICT_NO_LIMITS ? "NO LIMITS" : "PASS");
+		json_kv_bool(w, "limits_set", cr->judged && cr->fig.verdict != VERDICT_NO_LIMITS);
+		json_kv_uint(w, "edges", cr->fig.edges);
+		json_kv_uint(w, "missed_periods", cr->fig.missed);
+		json_kv_uint(w, "pulses_far", cr->fig.far);
+		json_kv_int(w, "tmin_ns", cr->fig.tmin_ns);
+		json_kv_int(w, "tmax_ns", cr->fig.tmax_ns);
+		json_kv_int(w, "tmin_bound_ns", cr->fig.tmin_lo_ns);
+		json_kv_int(w, "tmax_bound_ns", cr->fig.tmax_hi_ns);
+		json_kv_int(w, "wake_p99_ns", cr->fig.wake_p99_ns);
+		json_kv_int(w, "wake_max_ns", cr->fig.wake_max_ns);
+		json_object_end(w);
+	} else {
+		json_kv_null(w, "run");
+	}
+	json_object_end(w);
+}
+
+static int write_json(const char *path, const struct config *c, const struct check_opts *o,
+		      const struct check_report *r, const struct check_run *cr, char *err,
+		      size_t errlen)
+{
+	const struct check_doc d = { c, o, r, cr };
+
+	return json_write_document(path, check_doc, &d, err, errlen);
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct check_opts o = { .root = "/", .edges = CHECK_EDGES, .writes = CHECK_WRITES };
+	struct check_run cr = { 0 };
+	struct config *c = config_new();
+	char err[512];
+	struct check_report r;
+	FILE *text;
+	int ret;
+
+	if (!c) {
+		pr_err("out of memory");
+		return SQW_EXIT_RUNTIME;
+	}
+	ret = check_parse(c, argc, argv, &o);
+	if (ret) {
+		config_free(c);
+		return ret > 0 ? SQW_EXIT_OK : SQW_EXIT_USAGE;
+	}
+	/* With the JSON on stdout, the text goes to stderr. */
+	text = o.json && !strcmp(o.json, "-") ? stderr : stdout;
+	check_report_init(&r);
+	print_header(text, c, o.board_path, o.profile_path, o.root);
+	fflush(text);
+	check_collect(&r, c, o.root, true, o.edges, o.writes);
+	if (o.run_ns)
+		check_run(&r, c, &o, &cr);
+	if (cr.done)
+		fputc('\n', text);
+	check_print_text(text, &r, o.strict, o.verbose);
+	ret = check_exit_code(&r, o.strict);
+	if (o.json && write_json(o.json, c, &o, &r, &cr, err, sizeof(err))) {
+		pr_err("the JSON report: %s", err);
+		ret = SQW_EXIT_RUNTIME;
+	}
+	if (fflush(stdout) || ferror(stdout)) {
+		pr_err("cannot write to standard output: %s", strerror(errno));
+		ret = SQW_EXIT_RUNTIME;
+	}
+	check_report_free(&r);
+	config_free(c);
+	return ret;
+}

@@ -1,0 +1,379 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `sqwave export LOG`: one CSV row per edge (--csv), one per event field
+ * (--events), the header and counts (--meta). Formats in docs/log-format.md. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "cmd/cmdline.h"
+#include "log/edgelist.h"
+#include "log/edgelog.h"
+#include "base/outfile.h"
+#include "log/vcdout.h"
+#include "cmd/print.h"
+
+static void export_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: sqwave export LOG [--csv FILE] [--events FILE] [--meta] [--unchecked]\n"
+		"       sqwave export LOG --vcd FILE\n\n"
+		"  --csv FILE      one row per edge (FILE - is standard output; one of --csv -,\n"
+		"                  --events - and --meta at a time)\n"
+		"  --events FILE   one row per field of each event (format 2 logs)\n"
+		"  --vcd FILE      the wave (write-window midpoints, physical level) as a VCD,\n"
+		"                  for PulseView or GTKWave beside a capture\n"
+		"  --meta          print the log header, then the counts and the footer\n"
+		"  --unchecked     write records even when they are inconsistent (a damaged\n"
+		"                  log); by default the first one stops the export, exit 2\n"
+		"  -h, --help      this help\n\n"
+		"CSV columns (times in ns on the log's clock, CLOCK_MONOTONIC):\n"
+		"  %s"
+		"flags: 1 warm-up, 2 clamped, 4 write error, 8 last edge\n"
+		"events columns: event,time_ns,type,key,value (docs/log-format.md)\n"
+		"exit codes: 0 done (a log cut short is a warning), 2 not a log or corrupt,\n"
+		"            3 I/O error\n", edgelist_export_header);
+}
+
+/* A CSV field: quoted when it must be, control characters as \xNN. */
+static void events_field(struct outfile_buf *o, const char *p, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	bool quote = false;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (p[i] == ',' || p[i] == '"' || p[i] == ' ')
+			quote = true;
+	if (quote)
+		outfile_buf_c(o, '"');
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+
+		outfile_buf_reserve(o);
+		if (c < 0x20 || c == 0x7f) {
+			outfile_buf_str(o, "\\x", 2);
+			outfile_buf_c(o, hex[c >> 4]);
+			outfile_buf_c(o, hex[c & 15]);
+		} else {
+			if (c == '"')
+				outfile_buf_c(o, '"');
+			outfile_buf_c(o, (char)c);
+		}
+	}
+	if (quote)
+		outfile_buf_c(o, '"');
+}
+
+static void events_row_start(struct outfile_buf *o, uint64_t n, const struct edgelog_event *ev)
+{
+	const char *type = edgelog_event_type_name(ev->type);
+
+	outfile_buf_reserve(o);
+	outfile_buf_u64(o, n);
+	outfile_buf_c(o, ',');
+	outfile_buf_u64(o, ev->time_ns);
+	outfile_buf_c(o, ',');
+	outfile_buf_str(o, type, strlen(type));
+	outfile_buf_c(o, ',');
+}
+
+/* Event @n: text events a row per "key=value" line; loopback a row per
+ * (seq, time) pair, the edge's seq as the key. */
+static void events_write(struct outfile_buf *o, uint64_t n, const struct edgelog_event *ev)
+{
+	const char *p = (const char *)ev->payload, *end = p + ev->len;
+
+	if (ev->type == EDGELOG_EV_LOOPBACK) {
+		size_t i;
+
+		for (i = 0; i + 16 <= ev->len; i += 16) {
+			uint64_t seq, t;
+
+			memcpy(&seq, ev->payload + i, 8);
+			memcpy(&t, ev->payload + i + 8, 8);
+			events_row_start(o, n, ev);
+			outfile_buf_u64(o, seq);
+			outfile_buf_c(o, ',');
+			outfile_buf_u64(o, t);
+			outfile_buf_c(o, '\n');
+		}
+		return;
+	}
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		const char *eq = memchr(p, '=', (size_t)(le - p));
+
+		if (le > p) {
+			events_row_start(o, n, ev);
+			events_field(o, p, (size_t)((eq ? eq : le) - p));
+			outfile_buf_c(o, ',');
+			if (eq)
+				events_field(o, eq + 1, (size_t)(le - eq - 1));
+			outfile_buf_c(o, '\n');
+		}
+		p = le + 1;
+	}
+}
+
+static void csv_row(struct outfile_buf *o, const struct edge_rec *e)
+{
+	outfile_buf_reserve(o);
+	outfile_buf_u64(o, e->seq);
+	outfile_buf_c(o, ',');
+	outfile_buf_u64(o, e->level);
+	outfile_buf_c(o, ',');
+	outfile_buf_u64(o, e->intended_ns);
+	outfile_buf_c(o, ',');
+	outfile_buf_u64(o, edge_wake_ns(e));
+	outfile_buf_c(o, ',');
+	outfile_buf_u64(o, edge_write_begin_ns(e));
+	outfile_buf_c(o, ',');
+	outfile_buf_u64(o, edge_write_end_ns(e));
+	outfile_buf_c(o, ',');
+	outfile_buf_u64(o, e->expirations);
+	outfile_buf_c(o, ',');
+	outfile_buf_u64(o, e->flags);
+	outfile_buf_c(o, '\n');
+}
+
+/* The header's metadata, a line at a time, safe for a terminal. */
+static void print_meta(const struct edgelog_meta *m)
+{
+	const char *p = m->text;
+
+	printf("format_version=%" PRIu32 "\nclock_id=%" PRId32 "\nhalf_period_ns=%" PRIu64
+	       "\nstart_ns=%" PRIu64 "\nstart_realtime_ns=%" PRIu64 "\n", m->version, m->clock_id,
+	       m->half_period_ns, m->start_ns, m->start_realtime_ns);
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		char line[4096], esc[4096];
+
+		if (n >= sizeof(line))
+			n = sizeof(line) - 1;
+		memcpy(line, p, n);
+		line[n] = '\0';
+		printf("%s\n", outfile_escape(line, esc, sizeof(esc)));
+		p = nl ? nl + 1 : p + strlen(p);
+	}
+}
+
+static void print_counts(const struct edgelog_reader *r)
+{
+	const struct edgelog_footer *f = edgelog_reader_footer(r);
+	unsigned t;
+
+	printf("records=%" PRIu64 "\nevents=%" PRIu64 "\n", edgelog_reader_records(r),
+	       edgelog_reader_events(r, 0));
+	for (t = 1; t < EDGELOG_EV_NTYPES; t++)
+		if (edgelog_reader_events(r, t))
+			printf("events.%s=%" PRIu64 "\n", edgelog_event_type_name(t),
+			       edgelog_reader_events(r, t));
+	if (f)
+		printf("footer.records=%" PRIu64 "\nfooter.dropped=%" PRIu64
+		       "\nfooter.missed_periods=%" PRIu64 "\nfooter.end_realtime_ns=%" PRIu64
+		       "\nfooter.exit_code=%" PRId32 "\nfooter.stop_reason=%s\n", f->records, f->dropped,
+		       f->missed_periods, f->end_realtime_ns, f->exit_code,
+		       edgelog_stop_name(f->stop_reason));
+	else if (edgelog_reader_zero_bytes(r))
+		printf("footer=none (truncated: ends in %" PRIu64 " zero bytes)\n",
+		       edgelog_reader_zero_bytes(r));
+	else
+		printf("footer=none (truncated%s)\n",
+		       edgelog_reader_trailing_bytes(r) ? ", partial last record" : "");
+}
+
+static const struct option export_opts[] = {
+	{ "csv", required_argument, NULL, 'c' },
+	{ "events", required_argument, NULL, 'e' },
+	{ "meta", no_argument, NULL, 'm' },
+	{ "unchecked", no_argument, NULL, 'u' },
+	{ "vcd", required_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 },
+};
+
+/* The options, for the man page and the completion (main.c). */
+size_t cmd_export_options(struct option *out, size_t max)
+{
+	return cmdline_options_copy(out, max, export_opts);
+}
+
+void cmd_export_help(FILE *f)
+{
+	export_usage(f);
+}
+
+int cmd_export(int argc, char **argv)
+{
+	const char *csv = NULL, *events = NULL, *vcd = NULL, *path;
+	enum edgelog_status st;
+	struct edgelog_reader *r;
+	struct edgelog_event ev;
+	struct outfile_buf *oc = NULL, *oe = NULL;
+	struct edge_rec e;
+	uint64_t nev = 0;
+	bool meta = false, unchecked = false;
+	int ch, ret = SQW_EXIT_OK, got;
+	char err[1024];
+
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, "c:e:muh", export_opts, NULL)) != -1) {
+		switch (ch) {
+		case 'v':
+			vcd = optarg;
+			break;
+		case 'c':
+			csv = optarg;
+			break;
+		case 'e':
+			events = optarg;
+			break;
+		case 'm':
+			meta = true;
+			break;
+		case 'u':
+			unchecked = true;
+			break;
+		case 'h':
+			export_usage(stdout);
+			return SQW_EXIT_OK;
+		default:
+			pr_err("%s", cmdline_refused(export_opts, "c:e:muh", argv, optind, optopt, "export",
+						     err, sizeof(err)));
+			return SQW_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1 || (!csv && !meta && !events && !vcd) ||
+	    (vcd && (csv || meta || events))) {
+		export_usage(stderr);
+		return SQW_EXIT_USAGE;
+	}
+	path = argv[optind];
+	{
+		/* --meta writes to standard output: one more document there */
+		const struct outfile_arg outs[] = { { "--csv", csv, false }, { "--events", events, false },
+						    { "--vcd", vcd, false },
+						    { "--meta", meta ? "-" : NULL, false } };
+		const struct outfile_arg ins[] = { { "the log", path, false } };
+
+		if (outfile_check(outs, 4, ins, 1, meta, err, sizeof(err)) < 0) {
+			pr_err("%s", err);
+			return SQW_EXIT_USAGE;
+		}
+	}
+	r = edgelog_reader_open(path, &st, err, sizeof(err));
+	if (!r) {
+		pr_err("%s", err);
+		return st == EDGELOG_E_IO ? SQW_EXIT_RUNTIME : SQW_EXIT_USAGE;
+	}
+	edgelog_reader_set_checked(r, !unchecked);
+	if (vcd) {	/* the wave alone: vcdout.c */
+		FILE *out = outfile_open(vcd, err, sizeof(err));
+		int64_t changes;
+
+		if (!out) {
+			pr_err("%s", err);
+			edgelog_reader_close(r);
+			return SQW_EXIT_RUNTIME;
+		}
+		changes = vcdout_write_log(r, out, path, err, sizeof(err));
+		if (changes < 0)
+			pr_err("%s", err);
+		else if (!edgelog_reader_footer(r))
+			pr_warn("%s: log is truncated (no footer: the run was cut short); exported "
+				"%" PRId64 " edges", path, changes);
+		if (outfile_close(out, vcd, err, sizeof(err)) < 0 && changes >= 0) {
+			pr_err("%s", err);
+			changes = -1;
+		}
+		edgelog_reader_close(r);
+		return changes < 0 ? SQW_EXIT_RUNTIME : SQW_EXIT_OK;
+	}
+	if (meta)
+		print_meta(edgelog_reader_meta(r));
+	if ((csv && !(oc = malloc(sizeof(*oc)))) || (events && !(oe = malloc(sizeof(*oe))))) {
+		pr_err("export: %s", strerror(ENOMEM));
+		ret = SQW_EXIT_RUNTIME;
+		goto out;
+	}
+	if (oc) {
+		FILE *f = outfile_open(csv, err, sizeof(err));
+
+		if (!f) {
+			pr_err("%s", err);
+			free(oc);
+			oc = NULL;
+			ret = SQW_EXIT_RUNTIME;
+			goto out;
+		}
+		outfile_buf_init(oc, f);
+		outfile_buf_str(oc, edgelist_export_header, strlen(edgelist_export_header));
+	}
+	if (oe) {
+		FILE *f = outfile_open(events, err, sizeof(err));
+		static const char head[] = "event,time_ns,type,key,value\n";
+
+		if (!f) {
+			pr_err("%s", err);
+			free(oe);
+			oe = NULL;
+			ret = SQW_EXIT_RUNTIME;
+			goto out;
+		}
+		outfile_buf_init(oe, f);
+		outfile_buf_str(oe, head, sizeof(head) - 1);
+	}
+	while ((got = edgelog_reader_next_item(r, &e, &ev)) > 0) {
+		if (got == 1 && oc)
+			csv_row(oc, &e);
+		else if (got == 2 && oe)
+			events_write(oe, nev++, &ev);
+	}
+	if (got < 0) {
+		pr_err("%s (exported the %" PRIu64 " records before it)", edgelog_reader_error(r, &st),
+		       edgelog_reader_records(r));
+		ret = st == EDGELOG_E_IO ? SQW_EXIT_RUNTIME : SQW_EXIT_USAGE;
+	} else if (!edgelog_reader_footer(r)) {
+		if (edgelog_reader_zero_bytes(r))
+			pr_warn("%s: log is truncated: it ends in %" PRIu64 " zero bytes where records "
+				"should be (what a power loss leaves); exported the %" PRIu64
+				" complete records", path, edgelog_reader_zero_bytes(r),
+				edgelog_reader_records(r));
+		else
+			pr_warn("%s: log is truncated (no footer: the run was cut short); exported the %"
+				PRIu64 " complete records%s", path, edgelog_reader_records(r),
+				edgelog_reader_trailing_bytes(r) ? ", ignored a partial last record" : "");
+	}
+	if (meta && got == 0)
+		print_counts(r);
+out:
+	if (oc) {
+		outfile_buf_flush(oc);
+		if (oc->err)
+			errno = oc->err_no;
+		if (outfile_close(oc->f, csv, err, sizeof(err)) < 0 || oc->err) {
+			pr_err("writing %s failed: %s", strcmp(csv, "-") ? csv : "standard output",
+			       strerror(oc->err ? oc->err_no : errno));
+			ret = SQW_EXIT_RUNTIME;
+		}
+		free(oc);
+	}
+	if (oe) {
+		outfile_buf_flush(oe);
+		if (outfile_close(oe->f, events, err, sizeof(err)) < 0 || oe->err) {
+			pr_err("writing %s failed: %s", strcmp(events, "-") ? events : "standard output",
+			       strerror(oe->err ? oe->err_no : errno));
+			ret = SQW_EXIT_RUNTIME;
+		}
+		free(oe);
+	}
+	edgelog_reader_close(r);
+	return ret;
+}

@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `sqwave report RUN...`: the comparison table of several runs and phases,
+ * as text (default), Markdown, JSON and an SVG of their pulse widths. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "cmd/cmdline.h"
+#include "log/edgelog.h"
+#include "base/jsonread.h"
+#include "base/outfile.h"
+#include "cmd/print.h"
+#include "report/report.h"
+
+static void report_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: sqwave report RUN... [--markdown FILE] [--json FILE] [--svg FILE]\n\n"
+		"One row per run and phase: label, board, kernel (RT or non-RT), duration,\n"
+		"frequency, loads and their proof (CPU busy, packets/s, CoreMark score),\n"
+		"edges, Tmin/Tmax with bounds, wake latency p50/mean/p99/p99.99/max, missed\n"
+		"periods, verdict (docs/report.md says what each means). RUN is a\n"
+		"run's log (its phases, loads and proof come from its events), a JSON\n"
+		"summary of a run (sqwave run --json) or of an analysis (analyze --json).\n\n"
+		"  --markdown FILE   the table in Markdown\n"
+		"  --json FILE       the rows as JSON (schema sqwave-report)\n"
+		"  --svg FILE        every row's pulse-width distribution overlaid\n"
+		"                    (one of them may be '-': standard output, instead of the text)\n"
+		"  -q, --quiet       no text table on stdout\n"
+		"  -h, --help        this help\n\n"
+		"Exit: 0 every row passed (or had no limits), 1 a row failed or its load\n"
+		"was not applied, 2 bad input, 3 I/O error.\n");
+}
+
+static int write_to(const char *path, void (*fn)(FILE *, const struct report *),
+		    const struct report *r)
+{
+	char err[512];
+	FILE *f = outfile_open(path, err, sizeof(err));
+
+	if (!f) {
+		pr_err("%s", err);
+		return -1;
+	}
+	fn(f, r);
+	if (outfile_close(f, path, err, sizeof(err)) < 0) {
+		pr_err("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+enum input_kind { IN_OTHER, IN_LOG, IN_JSON };
+
+/* What an input is by its first bytes: a sqwave log (its magic), a JSON
+ * document (an object or an array, after white space and a byte order
+ * mark), or something else. Regular files only, opened without blocking:
+ * a FIFO nobody writes to, a directory or a device (IN_JSON) is left to
+ * jsonread_file() to refuse. */
+static enum input_kind input_kind(const char *path)
+{
+	unsigned char head[512];
+	struct stat st;
+	enum input_kind k = IN_JSON;
+	ssize_t n;
+	size_t i = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+
+	if (fd < 0)
+		return IN_JSON;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return IN_JSON;
+	}
+	n = pread(fd, head, sizeof(head), 0);
+	close(fd);
+	if (n >= 8 && !memcmp(head, EDGELOG_MAGIC, 8))
+		return IN_LOG;
+	if (n <= 0)
+		return IN_JSON;	/* empty: the parser says so, with its position */
+	if (n >= 3 && !memcmp(head, "\xef\xbb\xbf", 3))
+		i = 3;
+	while (i < (size_t)n && strchr(" \t\r\n", head[i]))
+		i++;
+	if (i < (size_t)n && head[i] != '{' && head[i] != '[')
+		k = IN_OTHER;
+	return k;
+}
+
+/* A log's rows come from its analysis, the same document analyze --json
+ * writes (its phases rebuilt from the log's events). */
+static struct jv *log_doc(const char *path, int *rc, char *err, size_t errlen)
+{
+	char *text = NULL, msg[512];
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct jv *doc = NULL;
+
+	if (!f) {
+		snprintf(err, errlen, "out of memory");
+		*rc = SQW_EXIT_RUNTIME;
+		return NULL;
+	}
+	*rc = analyze_to_json(path, f, err, errlen);
+	if (fclose(f) != 0 && !*rc) {
+		snprintf(err, errlen, "out of memory");
+		*rc = SQW_EXIT_RUNTIME;
+	}
+	if (!*rc) {
+		doc = jsonread_parse(text, len, msg, sizeof(msg));
+		if (!doc) {
+			snprintf(err, errlen, "%s: its analysis: %s", path, msg);
+			*rc = SQW_EXIT_RUNTIME;
+		}
+	}
+	free(text);
+	return doc;
+}
+
+static const struct option report_opts[] = {
+	{ "markdown", required_argument, NULL, 'm' },
+	{ "json", required_argument, NULL, 'j' },
+	{ "svg", required_argument, NULL, 's' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 },
+};
+
+/* The options, for the man page and the completion (main.c). */
+size_t cmd_report_options(struct option *out, size_t max)
+{
+	return cmdline_options_copy(out, max, report_opts);
+}
+
+void cmd_report_help(FILE *f)
+{
+	report_usage(f);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	const char *md = NULL, *json = NULL, *svg = NULL;
+	struct report rep = { 0 };
+	bool quiet = false;
+	int ch, i, on_stdout, ret = SQW_EXIT_OK;
+	char oerr[512];
+
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, "qh", report_opts, NULL)) != -1) {
+		switch (ch) {
+		case 'm':
+			md = optarg;
+			break;
+		case 'j':
+			json = optarg;
+			break;
+		case 's':
+			svg = optarg;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			report_usage(stdout);
+			return SQW_EXIT_OK;
+		default:
+			pr_err("%s", cmdline_refused(report_opts, "qh", argv, optind, optopt, "report", oerr,
+						     sizeof(oerr)));
+			return SQW_EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		pr_err("report needs at least one run: sqwave report RUN.sqwlog|RUN.json...");
+		return SQW_EXIT_USAGE;
+	}
+	/* a document on standard output is there alone: no text table */
+	on_stdout = (md && !strcmp(md, "-")) || (json && !strcmp(json, "-")) ||
+		    (svg && !strcmp(svg, "-"));
+	for (i = optind; i < argc; i++) {
+		if (!strcmp(argv[i], "-")) {
+			pr_err("report reads files, not standard input: save the summary to a file");
+			return SQW_EXIT_USAGE;
+		}
+	}
+	/* No output over a run it reads (a log is not to be replaced by a table),
+	 * and one document at most on standard output. */
+	{
+		struct outfile_arg outs[3] = { { "--markdown", md, false }, { "--json", json, false },
+					       { "--svg", svg, false } };
+		struct outfile_arg *ins = calloc((size_t)(argc - optind), sizeof(*ins));
+		char err[1024];
+		int r;
+
+		if (!ins) {
+			pr_err("out of memory");
+			return SQW_EXIT_RUNTIME;
+		}
+		for (i = optind; i < argc; i++)
+			ins[i - optind] = (struct outfile_arg){ "a run", argv[i], false };
+		r = outfile_check(outs, 3, ins, (size_t)(argc - optind), !quiet, err, sizeof(err));
+		free(ins);
+		if (r < 0) {
+			pr_err("%s", err);
+			return SQW_EXIT_USAGE;
+		}
+	}
+	for (i = optind; i < argc; i++) {
+		char err[1024];
+		bool io = false;
+		int rc = 0;
+		enum input_kind kind = input_kind(argv[i]);
+		struct jv *doc = NULL;
+
+		if (kind == IN_OTHER) {
+			/* a capture, an edge list, a trace: its analysis is what report reads */
+			pr_err("%s: neither a sqwave log nor a JSON summary or analysis (a capture "
+			       "or an edge list? sqwave analyze FILE --json FILE.json, then report "
+			       "that)", OUTFILE_ESC(argv[i]));
+			report_free(&rep);
+			return SQW_EXIT_USAGE;
+		}
+		doc = kind == IN_LOG ? log_doc(argv[i], &rc, err, sizeof(err))
+				     : jsonread_file(argv[i], &io, err, sizeof(err));
+
+		if (!doc || report_add_doc(&rep, doc, argv[i], err, sizeof(err)) < 0) {
+			pr_err("%s", err);
+			jv_free(doc);
+			report_free(&rep);
+			return rc ? rc : doc || !io ? SQW_EXIT_USAGE : SQW_EXIT_RUNTIME;
+		}
+		jv_free(doc);
+	}
+	if (!quiet && !on_stdout)
+		report_write_text(stdout, &rep);
+	if (md && write_to(md, report_write_markdown, &rep) < 0)
+		ret = SQW_EXIT_RUNTIME;
+	if (json && write_to(json, report_write_json, &rep) < 0)
+		ret = SQW_EXIT_RUNTIME;
+	if (svg && write_to(svg, report_write_svg, &rep) < 0)
+		ret = SQW_EXIT_RUNTIME;
+	if (ret == SQW_EXIT_OK && !report_all_pass(&rep))
+		ret = SQW_EXIT_LIMIT;
+	report_free(&rep);
+	return ret;
+}

@@ -1,0 +1,1079 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* sqwave report: rows from documents, and the table in four formats. */
+#include "report/report.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/json.h"
+#include "base/msgbuf.h"
+#include "base/outfile.h"
+
+#define REPORT_SCHEMA "sqwave-report"
+#define REPORT_SCHEMA_VERSION 1
+/* The newest sqwave-summary / sqwave-analysis schema_version read here. */
+#define REPORT_READS_VERSION 1
+#define REPORT_STR_(x) #x
+#define REPORT_STR(x) REPORT_STR_(x)
+
+/* @dst from @s, control characters and bytes that are not UTF-8 escaped
+ * (\xNN): rows end up on terminals, in Markdown and in SVG text. */
+static void copy_clean(char *dst, size_t len, const char *s)
+{
+	if (!len)
+		return;
+	outfile_escape(s ? s : "", dst, len);
+}
+
+/*
+ * Reading one document. Every figure the table shows or a verdict uses is
+ * checked for its type and range as it is read: a member that is absent or
+ * null is "not given" (the writers write null for what they do not know),
+ * one of another type or out of range makes the whole document bad input
+ * (exit 2, naming the file, the line and the member), never a 0 or a
+ * wrapped number in a row that looks measured. The first problem is kept.
+ */
+struct rd {
+	const char *source;
+	char where[64];            /* "phases[2]." while a phase is read */
+	char *err;
+	size_t errlen;
+	bool bad;
+};
+
+/* Durations a row holds: within 1e15 ns (11 days) either way, which keeps
+ * every sum and difference of the table and the SVG within int64. */
+#define RD_DUR_MAX 1000000000000000ll
+
+#define K(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+static void rd_fail(struct rd *d, const struct jv *at, const char *const *keys, const char *what)
+{
+	char path[256] = "";
+	size_t i;
+
+	if (d->bad)
+		return;
+	d->bad = true;
+	for (i = 0; keys[i]; i++)
+		msgbuf_add(path, sizeof(path), "%s%s", i ? "." : "", keys[i]);
+	if (at)
+		msgbuf_set(d->err, d->errlen, "%s:%zu: %s%s %s", OUTFILE_ESC(d->source), at->line,
+			   d->where, path, what);
+	else
+		msgbuf_set(d->err, d->errlen, "%s: %s%s %s", OUTFILE_ESC(d->source), d->where, path,
+			   what);
+}
+
+/* @keys below @obj, one member each; NULL when absent or null anywhere on
+ * the way, or (with a failure) when one is there with another type than
+ * @type (an object on the way). */
+static const struct jv *rd_get(struct rd *d, const struct jv *obj, const char *const *keys,
+			       enum jv_type type)
+{
+	static const char *const names[] = { "null", "a boolean", "a number", "a string",
+					     "an array", "an object" };
+	const struct jv *v = obj;
+	size_t i;
+
+	for (i = 0; v && keys[i]; i++) {
+		enum jv_type want = keys[i + 1] ? JV_OBJECT : type;
+
+		v = jv_get(v, keys[i]);
+		if (!v || v->type == JV_NULL)
+			return NULL;
+		if (v->type != want) {
+			char what[64];
+			const char *part[8] = { NULL };
+			size_t k;
+
+			snprintf(what, sizeof(what), "must be %s, not %s", names[want], names[v->type]);
+			for (k = 0; k <= i && k < 7; k++)
+				part[k] = keys[k];
+			rd_fail(d, v, part, what);
+			return NULL;
+		}
+	}
+	return v;
+}
+
+/* An integer in [@lo, @hi], or @def when not given. */
+static int64_t rd_int(struct rd *d, const struct jv *obj, const char *const *keys, int64_t lo,
+		      int64_t hi, int64_t def)
+{
+	const struct jv *v = rd_get(d, obj, keys, JV_NUMBER);
+	char what[96];
+
+	if (!v)
+		return def;
+	if (v->is_int && v->i >= lo && v->i <= hi)
+		return v->i;
+	snprintf(what, sizeof(what), "must be an integer from %" PRId64 " to %" PRId64, lo, hi);
+	rd_fail(d, v, keys, what);
+	return def;
+}
+
+static uint64_t rd_count(struct rd *d, const struct jv *obj, const char *const *keys)
+{
+	return (uint64_t)rd_int(d, obj, keys, 0, INT64_MAX, 0);
+}
+
+static double rd_num(struct rd *d, const struct jv *obj, const char *const *keys, double def)
+{
+	const struct jv *v = rd_get(d, obj, keys, JV_NUMBER);
+
+	return v ? v->num : def;
+}
+
+static bool rd_bool(struct rd *d, const struct jv *obj, const char *const *keys, bool def)
+{
+	const struct jv *v = rd_get(d, obj, keys, JV_BOOL);
+
+	return v ? v->b : def;
+}
+
+static const char *rd_str(struct rd *d, const struct jv *obj, const char *const *keys,
+			  const char *def)
+{
+	const struct jv *v = rd_get(d, obj, keys, JV_STRING);
+
+	return v ? v->str : def;
+}
+
+/* The figures of a statistics object (the run's, or a phase's). */
+static void row_stats(struct rd *d, struct report_row *row, const struct jv *st)
+{
+#define PW(...) K("pulse_width", "any", __VA_ARGS__)
+#define WL(...) K("wake_latency", __VA_ARGS__)
+	const struct jv *any = rd_get(d, st, K("pulse_width", "any"), JV_OBJECT);
+	const struct jv *wake = rd_get(d, st, K("wake_latency"), JV_OBJECT);
+	const struct jv *hist = rd_get(d, st, PW("histogram"), JV_OBJECT);
+	const struct jv *counts = rd_get(d, st, PW("histogram", "counts"), JV_ARRAY);
+	int64_t missing = INT64_MIN;  /* a figure the count says must be there */
+
+	row->have_pulses = rd_count(d, st, PW("count")) > 0;
+	if (row->have_pulses) {
+		row->tmin_ns = rd_int(d, st, PW("tmin", "width_ns"), 0, RD_DUR_MAX, missing);
+		row->tmax_ns = rd_int(d, st, PW("tmax", "width_ns"), 0, RD_DUR_MAX, missing);
+		if (row->tmin_ns == missing || row->tmax_ns == missing) {
+			rd_fail(d, any, K("pulse_width", "any"),
+				"has a count but no tmin.width_ns or tmax.width_ns");
+			return;
+		}
+		row->tmin_lo_ns = rd_int(d, st, PW("tmin_bound", "lo_ns"), 0, RD_DUR_MAX, row->tmin_ns);
+		row->tmax_hi_ns = rd_int(d, st, PW("tmax_bound", "hi_ns"), 0, RD_DUR_MAX, row->tmax_ns);
+		if (!(row->tmin_lo_ns <= row->tmin_ns && row->tmin_ns <= row->tmax_ns &&
+		      row->tmax_ns <= row->tmax_hi_ns))
+			rd_fail(d, any, K("pulse_width", "any"),
+				"does not hold tmin_bound.lo_ns <= tmin.width_ns <= tmax.width_ns <= "
+				"tmax_bound.hi_ns");
+	}
+	row->have_wake = rd_count(d, st, WL("count")) > 0;
+	if (row->have_wake) {
+		/* "p99.99" holds a dot: one key, not a path */
+		row->p99_ns = rd_int(d, st, WL("percentiles_ns", "p99"), -RD_DUR_MAX, RD_DUR_MAX,
+				     missing);
+		row->p9999_ns = rd_int(d, st, WL("percentiles_ns", "p99.99"), -RD_DUR_MAX,
+				       RD_DUR_MAX, missing);
+		row->max_ns = rd_int(d, st, WL("max_ns"), -RD_DUR_MAX, RD_DUR_MAX, missing);
+		if (row->p99_ns == missing || row->p9999_ns == missing || row->max_ns == missing) {
+			rd_fail(d, wake, K("wake_latency"),
+				"has a count but no percentiles_ns.p99, percentiles_ns.p99.99 or max_ns");
+			return;
+		}
+		row->p50_ns = rd_int(d, st, WL("percentiles_ns", "p50"), -RD_DUR_MAX, RD_DUR_MAX,
+				     missing);
+		row->mean_ns = rd_int(d, st, WL("mean_ns"), -RD_DUR_MAX, RD_DUR_MAX, missing);
+		row->have_center = row->p50_ns != missing && row->mean_ns != missing;
+	}
+	/* A histogram (counts over [lo, lo + n * bin)) for the SVG, if there is one. */
+	if (counts && counts->n > 0 && !d->bad) {
+		size_t n = counts->n, i;
+		int64_t lo = rd_int(d, st, PW("histogram", "lo_ns"), 0, RD_DUR_MAX, 0);
+		int64_t bin = rd_int(d, st, PW("histogram", "bin_ns"), 1, RD_DUR_MAX, 0);
+
+		if (n > REPORT_HIST_MAX) {
+			rd_fail(d, counts, K("pulse_width", "any", "histogram", "counts"),
+				"has more than " REPORT_STR(REPORT_HIST_MAX) " bins");
+			return;
+		}
+		if (!bin || d->bad)
+			return;
+		if (bin > (RD_DUR_MAX - lo) / (int64_t)n) {
+			rd_fail(d, hist, K("pulse_width", "any", "histogram"),
+				"ends beyond 1e15 ns (lo_ns + bins * bin_ns)");
+			return;
+		}
+		row->hist = calloc(n, sizeof(*row->hist));
+		if (!row->hist)
+			return;	/* no SVG curve for this row; the table is whole */
+		row->hist_lo_ns = lo;
+		row->hist_bin_ns = bin;
+		row->nbins = n;
+		for (i = 0; i < n && !d->bad; i++) {
+			const struct jv *c = counts->items[i];
+
+			if (c->type != JV_NUMBER || !c->is_int || c->i < 0)
+				rd_fail(d, c, K("pulse_width", "any", "histogram", "counts"),
+					"must hold integers from 0");
+			else
+				row->hist[i] = (uint64_t)c->i;
+		}
+	}
+#undef PW
+#undef WL
+}
+
+/* A proof figure rounded with its unit, or "no sample" for the writers' -1. */
+static const char *figure(double v, const char *unit, char *buf, size_t len)
+{
+	if (v < 0)
+		snprintf(buf, len, "no sample");
+	else
+		snprintf(buf, len, "%.0f%s", v, unit);
+	return buf;
+}
+
+/* The proof of a phase's loads, in a few words. */
+static void row_proof(struct rd *d, struct report_row *row, const struct jv *ph)
+{
+	const struct jv *loads = rd_get(d, ph, K("proof", "loads"), JV_ARRAY);
+	const struct jv *specs = rd_get(d, ph, K("loads"), JV_ARRAY);
+	const struct jv *lna = rd_get(d, ph, K("load_not_applied"), JV_ARRAY);
+	char tmp[sizeof(row->proof)], where[sizeof(d->where)], num[32];
+	size_t i;
+
+	row->loads[0] = row->proof[0] = '\0';
+	for (i = 0; i < jv_len(specs); i++) {
+		const struct jv *sp = jv_at(specs, i);
+
+		if (sp->type != JV_STRING) {
+			rd_fail(d, sp, K("loads"), "must hold strings");
+			return;
+		}
+		msgbuf_add(row->loads, sizeof(row->loads), "%s%.*s", i ? ", " : "",
+			   (int)strcspn(sp->str, ":"), sp->str);
+	}
+	for (i = 0; i < jv_len(loads); i++) {
+		const struct jv *l = jv_at(loads, i);
+		const char *kind, *sep = row->proof[0] ? ", " : "";
+		int64_t valid;
+
+		if (l->type != JV_OBJECT) {
+			rd_fail(d, l, K("proof", "loads"), "must hold objects");
+			return;
+		}
+		msgbuf_set(where, sizeof(where), "%s", d->where);
+		msgbuf_add(d->where, sizeof(d->where), "proof.loads[%zu].", i);
+		kind = rd_str(d, l, K("proof"), "none");
+		/* the writers say -1 (or null) for "no sample": not a figure */
+		if (!strcmp(kind, "idle") || !strcmp(kind, "cpu"))
+			msgbuf_add(row->proof, sizeof(row->proof), "%s%sCPU %s %s", sep,
+				   *kind == 'i' ? "idle: " : "", rd_str(d, l, K("cpus"), "?"),
+				   figure(rd_num(d, l, K("busy_pct"), -1), "%", num, sizeof(num)));
+		else if (!strcmp(kind, "net"))
+			msgbuf_add(row->proof, sizeof(row->proof), "%s%s %s", sep,
+				   rd_str(d, l, K("interface"), "?"),
+				   figure(rd_num(d, l, K("packets_per_s"), -1), " pkt/s", num,
+					  sizeof(num)));
+		valid = rd_int(d, l, K("valid_scores"), 0, INT64_MAX, -1);
+		if (valid > 0)
+			msgbuf_add(row->proof, sizeof(row->proof), "%sCoreMark %.0f (%" PRId64 " runs)",
+				   row->proof[0] ? ", " : "", rd_num(d, l, K("mean_score"), 0), valid);
+		else if (valid == 0)
+			msgbuf_add(row->proof, sizeof(row->proof), "%sCoreMark no valid score",
+				   row->proof[0] ? ", " : "");
+		if (rd_bool(d, l, K("lost"), false))
+			msgbuf_add(row->proof, sizeof(row->proof), "%s%s LOST", row->proof[0] ? ", " : "",
+				   rd_str(d, l, K("name"), "?"));
+		snprintf(d->where, sizeof(d->where), "%s", where);
+	}
+	/* the names and figures come from the document: escaped for terminals */
+	snprintf(tmp, sizeof(tmp), "%s", row->loads[0] ? row->loads : "-");
+	copy_clean(row->loads, sizeof(row->loads), tmp);
+	/* a phase whose idleness or load the proof does not show says so
+	 * first (docs/soak.md: the proof's words) */
+	{
+		const char *st = rd_str(d, ph, K("proof", "state"), "");
+
+		row->proof_incomplete = !strcmp(st, "proof incomplete");
+		snprintf(row->proof_state, sizeof(row->proof_state), "%.23s",
+			 st[0] ? st : "idle unproven");
+		msgbuf_set(tmp, sizeof(tmp), "%s%s",
+			   !strcmp(st, "not idle") ? "NOT IDLE, " : !strcmp(st, "idle unproven")
+			   ? "IDLE UNPROVEN, " : row->proof_incomplete ? "PROOF INCOMPLETE, " : "",
+			   row->proof[0] ? row->proof : "-");
+	}
+	copy_clean(row->proof, sizeof(row->proof), tmp);
+	row->load_applied = jv_len(lna) == 0;
+}
+
+/* The proof of a row for the whole run (no phases): whether it was idle,
+ * with the figure; "idle unproven" when the document does not show it. */
+static void run_row_proof(struct rd *d, struct report_row *row, const struct jv *doc)
+{
+	const char *idle = rd_str(d, doc, K("proof", "idle"), NULL);
+	char tmp[sizeof(row->proof)], num[32];
+
+	snprintf(row->proof_state, sizeof(row->proof_state), "%.23s", idle ? idle : "idle unproven");
+	if (!idle || (strcmp(idle, "idle proven") && strcmp(idle, "not idle")))
+		snprintf(tmp, sizeof(tmp), "%s", idle && strcmp(idle, "idle unproven")
+			 ? idle : "IDLE UNPROVEN");
+	else
+		snprintf(tmp, sizeof(tmp), "%s: CPU %s %s", *idle == 'n' ? "NOT IDLE" : "idle proven",
+			 rd_str(d, doc, K("proof", "idle_cpus"), "?"),
+			 figure(rd_num(d, doc, K("proof", "idle_busy_pct"), -1), "%", num,
+				sizeof(num)));
+	copy_clean(row->proof, sizeof(row->proof), tmp);
+}
+
+/*
+ * A failure of the whole run that no phase's own figures show: no edges,
+ * records dropped, line writes that failed, an incomplete log, a stop on an
+ * error or at a trace break. From the summary's verdict.checks; documents
+ * without them (analyses, older summaries) from their counts and stop
+ * reason. "" when there is none.
+ */
+static void run_failure(struct rd *d, const struct jv *doc, char *out, size_t len)
+{
+	static const char *const health[] = { "edges", "dropped", "write_errors", "log_complete",
+					      "no_error", "no_break" };
+	const struct jv *checks = rd_get(d, doc, K("verdict", "checks"), JV_ARRAY);
+	const char *stop = rd_str(d, doc, K("run", "stop_reason"),
+				  rd_str(d, doc, K("source", "log", "footer", "stop_reason"), ""));
+	size_t i, k;
+
+	out[0] = '\0';
+	if (checks) {
+		for (i = 0; i < jv_len(checks); i++) {
+			const struct jv *ck = jv_at(checks, i);
+			const char *name;
+
+			char where[sizeof(d->where)];
+			const char *result, *msg;
+			bool phase;
+
+			if (ck->type != JV_OBJECT) {
+				rd_fail(d, ck, K("verdict", "checks"), "must hold objects");
+				return;
+			}
+			snprintf(where, sizeof(where), "%s", d->where);
+			msgbuf_add(d->where, sizeof(d->where), "verdict.checks[%zu].", i);
+			name = rd_str(d, ck, K("name"), "");
+			result = rd_str(d, ck, K("result"), "");
+			phase = rd_str(d, ck, K("phase"), NULL) != NULL;
+			msg = rd_str(d, ck, K("message"), name);
+			snprintf(d->where, sizeof(d->where), "%s", where);
+			if (strcmp(result, "fail"))
+				continue;
+			for (k = 0; k < sizeof(health) / sizeof(health[0]); k++) {
+				if (!strcmp(name, health[k]) && !phase) {
+					copy_clean(out, len, msg);
+					return;
+				}
+			}
+		}
+		return;
+	}
+	if (rd_count(d, doc, K("counts", "dropped")) > 0 ||
+	    rd_count(d, doc, K("counts", "seq_gaps")) > 0)
+		snprintf(out, len, "edge records were dropped: the statistics are incomplete");
+	else if (rd_count(d, doc, K("counts", "write_errors")) > 0)
+		snprintf(out, len, "line writes failed");
+	else if (rd_bool(d, doc, K("run", "log_error"), false))
+		snprintf(out, len, "the edge log could not be written completely");
+	else if (!strcmp(stop, "error"))
+		snprintf(out, len, "the run stopped on an error");
+	else if (!strcmp(stop, "break"))
+		snprintf(out, len, "the run stopped at a trace break (--stop-on-break)");
+	else if (rd_bool(d, doc, K("source", "truncated"), false))
+		snprintf(out, len, "the log is truncated: the run was cut short");
+}
+
+/* PASS / FAIL / LOAD NOT APPLIED / NO LIMITS for one row. */
+static void row_verdict(struct rd *d, struct report_row *row, const struct jv *doc, bool whole_run)
+{
+	const struct jv *cfg = rd_get(d, doc, K("config"), JV_OBJECT);
+	int64_t wmax = rd_int(d, cfg, K("limits.wake_latency_max", "value"), 0, RD_DUR_MAX, 0);
+	int64_t mmax = rd_int(d, cfg, K("limits.missed_max", "value"), -1, INT64_MAX, -1);
+	bool limits, fail = false;
+
+	row->lim_tmin_ns = rd_int(d, cfg, K("limits.tmin", "value"), 0, RD_DUR_MAX, 0);
+	row->lim_tmax_ns = rd_int(d, cfg, K("limits.tmax", "value"), 0, RD_DUR_MAX, 0);
+	limits = row->lim_tmin_ns || row->lim_tmax_ns || wmax || mmax >= 0;
+	if (whole_run) {
+		fail = !rd_bool(d, doc, K("verdict", "pass"), true) &&
+		       rd_bool(d, doc, K("verdict", "load_applied"), true);
+	} else {
+		fail |= row->lim_tmin_ns && row->have_pulses && row->tmin_lo_ns < row->lim_tmin_ns;
+		fail |= row->lim_tmax_ns && row->have_pulses && row->tmax_hi_ns > row->lim_tmax_ns;
+		fail |= wmax && row->have_wake && row->max_ns > wmax;
+		fail |= mmax >= 0 && row->missed > (uint64_t)mmax;
+	}
+	/* the run as a whole failed: its phases' figures are not the whole
+	 * truth (a phase cut short at a break, records lost) */
+	run_failure(d, doc, row->run_failure, sizeof(row->run_failure));
+	fail |= row->run_failure[0] != '\0';
+	snprintf(row->verdict, sizeof(row->verdict), "%s",
+		 fail && !row->load_applied ? (row->proof_incomplete ? "FAIL, PROOF INCOMPLETE"
+					       : "FAIL, LOAD NOT APPLIED") : fail ? "FAIL" :
+		 row->proof_incomplete && !row->load_applied ? "PROOF INCOMPLETE" :
+		 !row->load_applied ? "LOAD NOT APPLIED" : !limits ? "NO LIMITS" : "PASS");
+}
+
+/* The time a row's figures cover: every counted edge and every missed
+ * slot is one half period (from the counts, so a log and its summary give
+ * the same figure; a phase cut short by a stop is as long as it ran). */
+static void row_duration(struct report_row *row)
+{
+	uint64_t slots = row->edges + row->missed;
+
+	row->duration_ns = row->half_ns > 0 && slots >= row->edges &&
+			   slots <= (uint64_t)(RD_DUR_MAX / row->half_ns)
+			   ? (int64_t)slots * row->half_ns : 0;
+}
+
+static struct report_row *new_row(struct report *r)
+{
+	if (r->n == r->cap) {
+		size_t nc = r->cap ? r->cap * 2 : 16;
+		struct report_row *n = realloc(r->rows, nc * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		r->rows = n;
+		r->cap = nc;
+	}
+	memset(&r->rows[r->n], 0, sizeof(r->rows[0]));
+	return &r->rows[r->n++];
+}
+
+int report_add_doc(struct report *r, const struct jv *doc, const char *source, char *err,
+		   size_t errlen)
+{
+	struct rd d = { .source = source, .err = err, .errlen = errlen };
+	const char *schema = jv_str(jv_get(doc, "schema"), "");
+	const struct jv *phases;
+	size_t i, first = r->n;
+	struct report_row base;
+	int64_t version;
+
+	if (strcmp(schema, "sqwave-summary") && strcmp(schema, "sqwave-analysis")) {
+		msgbuf_set(err, errlen, "%s: not a sqwave run summary or analysis (schema \"%s\")",
+			   OUTFILE_ESC(source), OUTFILE_ESC(schema));
+		return -1;
+	}
+	version = rd_int(&d, doc, K("schema_version"), 1, INT64_MAX, 0);
+	if (d.bad || !version) {
+		if (!d.bad)
+			msgbuf_set(err, errlen, "%s: no schema_version", OUTFILE_ESC(source));
+		return -1;
+	}
+	/* docs/json-summary.md: a reader refuses a version it does not know */
+	if (version > REPORT_READS_VERSION) {
+		msgbuf_set(err, errlen, "%s: %s schema_version %" PRId64 " is newer than this sqwave "
+			   "reads (%d): a newer sqwave wrote it", OUTFILE_ESC(source), schema, version,
+			   REPORT_READS_VERSION);
+		return -1;
+	}
+	phases = rd_get(&d, doc, K("phases"), JV_ARRAY);
+	if (jv_len(phases) > REPORT_MAX_PHASES)
+		rd_fail(&d, phases, K("phases"), "holds more than " REPORT_STR(REPORT_MAX_PHASES)
+			" phases");
+	memset(&base, 0, sizeof(base));
+	copy_clean(base.source, sizeof(base.source), source);
+	copy_clean(base.label, sizeof(base.label), rd_str(&d, doc, K("label"), ""));
+	copy_clean(base.board, sizeof(base.board), rd_str(&d, doc, K("board", "name"), "?"));
+	copy_clean(base.kernel, sizeof(base.kernel), rd_str(&d, doc, K("host", "kernel_release"), "?"));
+	base.preempt_rt = rd_bool(&d, doc, K("host", "preempt_rt"), false);
+	base.rt_ok = rd_bool(&d, doc, K("rt", "ok"), true);
+	base.half_ns = rd_int(&d, doc, K("run", "half_period_ns"), 0, RD_DUR_MAX, 0);
+	if (!base.half_ns)	/* an analysis has it at the top */
+		base.half_ns = rd_int(&d, doc, K("half_period_ns"), 0, RD_DUR_MAX, 0);
+	if (!base.label[0]) {
+		/* the file's name without .sqwlog or .json: a run's log and its
+		 * summary (run --log x.sqwlog --json x.json) get one label */
+		const char *slash = strrchr(source, '/'), *name = slash ? slash + 1 : source;
+		size_t n = strlen(name);
+		char tmp[sizeof(base.label)];
+
+		if (n > 7 && !strcmp(name + n - 7, ".sqwlog"))
+			n -= 7;
+		else if (n > 5 && !strcmp(name + n - 5, ".json"))
+			n -= 5;
+		snprintf(tmp, sizeof(tmp), "%.*s", (int)n, name);
+		copy_clean(base.label, sizeof(base.label), tmp);
+	}
+	if (d.bad)
+		return -1;
+	if (jv_len(phases) == 0) {
+		struct report_row *row = new_row(r);
+
+		if (!row)
+			goto nomem;
+		*row = base;
+		/* the whole run: the name a log's analysis gives its one phase */
+		snprintf(row->phase, sizeof(row->phase), "run");
+		row->edges = rd_count(&d, doc, K("counts", "edges"));
+		row->missed = rd_count(&d, doc, K("counts", "missed_periods"));
+		row_duration(row);
+		row_stats(&d, row, doc);
+		snprintf(row->loads, sizeof(row->loads), "-");
+		run_row_proof(&d, row, doc);
+		row->load_applied = true;
+		row_verdict(&d, row, doc, true);
+	}
+	for (i = 0; i < jv_len(phases) && !d.bad; i++) {
+		const struct jv *ph = jv_at(phases, i);
+		struct report_row *row;
+
+		if (ph->type != JV_OBJECT) {
+			rd_fail(&d, ph, K("phases"), "must hold objects");
+			break;
+		}
+		snprintf(d.where, sizeof(d.where), "phases[%zu].", i);
+		row = new_row(r);
+		if (!row)
+			goto nomem;
+		*row = base;
+		copy_clean(row->phase, sizeof(row->phase), rd_str(&d, ph, K("name"), "?"));
+		row->edges = rd_count(&d, ph, K("counts", "edges"));
+		row->missed = rd_count(&d, ph, K("counts", "missed_periods"));
+		row_duration(row);
+		row_stats(&d, row, ph);
+		row_proof(&d, row, ph);
+		d.where[0] = '\0';
+		row_verdict(&d, row, doc, false);
+	}
+	if (!d.bad)
+		return 0;
+	/* a bad document adds no row */
+	while (r->n > first)
+		free(r->rows[--r->n].hist);
+	return -1;
+nomem:
+	while (r->n > first)
+		free(r->rows[--r->n].hist);
+	msgbuf_set(err, errlen, "out of memory");
+	return -1;
+}
+
+void report_free(struct report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		free(r->rows[i].hist);
+	free(r->rows);
+	r->rows = NULL;
+	r->n = r->cap = 0;
+}
+
+bool report_all_pass(const struct report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		if (strcmp(r->rows[i].verdict, "PASS") && strcmp(r->rows[i].verdict, "NO LIMITS"))
+			return false;
+	}
+	return true;
+}
+
+/* "444.123" (us, to the ns), or "-". */
+static const char *us(int64_t ns, bool have, char *buf, size_t len)
+{
+	if (!have)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.3f", (double)ns / 1e3);
+	return buf;
+}
+
+/* "2.0 s", "10.0 min", "1.00 h" (a table's precision), or "-". */
+static const char *dur(int64_t ns, char *buf, size_t len)
+{
+	double s = (double)ns / 1e9;
+
+	if (ns <= 0)
+		snprintf(buf, len, "-");
+	else if (s < 60)
+		snprintf(buf, len, "%.1f s", s);
+	else if (s < 3600)
+		snprintf(buf, len, "%.1f min", s / 60);
+	else
+		snprintf(buf, len, "%.2f h", s / 3600);
+	return buf;
+}
+
+/* The columns: heading, and whether its cells are figures (right-aligned). */
+enum {
+	COL_LABEL, COL_PHASE, COL_BOARD, COL_KERNEL, COL_DURATION, COL_FREQ, COL_LOADS,
+	COL_PROOF, COL_EDGES, COL_TMIN, COL_TMAX, COL_P50, COL_MEAN, COL_P99, COL_P9999,
+	COL_MAX, COL_MISSED, COL_VERDICT, NCOLS
+};
+static const struct {
+	const char *head;
+	bool right;
+} cols[NCOLS] = {
+	[COL_LABEL] = { "label", false },
+	[COL_PHASE] = { "phase", false },
+	[COL_BOARD] = { "board", false },
+	[COL_KERNEL] = { "kernel", false },
+	[COL_DURATION] = { "duration", true },
+	[COL_FREQ] = { "freq Hz", true },
+	[COL_LOADS] = { "loads", false },
+	[COL_PROOF] = { "proof of load", false },
+	[COL_EDGES] = { "edges", true },
+	[COL_TMIN] = { "Tmin us [lowest]", true },
+	[COL_TMAX] = { "Tmax us [highest]", true },
+	[COL_P50] = { "wake p50 us", true },
+	[COL_MEAN] = { "mean us", true },
+	[COL_P99] = { "p99 us", true },
+	[COL_P9999] = { "p99.99 us", true },
+	[COL_MAX] = { "max us", true },
+	[COL_MISSED] = { "missed", true },
+	[COL_VERDICT] = { "verdict", false },
+};
+
+static void cells(const struct report_row *w, char c[][600])
+{
+	char a[32], b[32];
+
+	snprintf(c[COL_LABEL], 600, "%s", w->label);
+	snprintf(c[COL_PHASE], 600, "%s", w->phase[0] ? w->phase : "-");
+	snprintf(c[COL_BOARD], 600, "%s", w->board);
+	/* what the kernel is, either way: a table of RT and non-RT rows */
+	snprintf(c[COL_KERNEL], 600, "%s %s", w->kernel, w->preempt_rt ? "(RT)" : "(non-RT)");
+	dur(w->duration_ns, c[COL_DURATION], 600);
+	if (w->half_ns)
+		snprintf(c[COL_FREQ], 600, "%.6g", 1e9 / (2.0 * (double)w->half_ns));
+	else
+		snprintf(c[COL_FREQ], 600, "-");
+	snprintf(c[COL_LOADS], 600, "%s", w->loads);
+	snprintf(c[COL_PROOF], 600, "%s", w->proof);
+	snprintf(c[COL_EDGES], 600, "%" PRIu64, w->edges);
+	snprintf(c[COL_TMIN], 600, "%s [%s]", us(w->tmin_ns, w->have_pulses, a, sizeof(a)),
+		 us(w->tmin_lo_ns, w->have_pulses, b, sizeof(b)));
+	snprintf(c[COL_TMAX], 600, "%s [%s]", us(w->tmax_ns, w->have_pulses, a, sizeof(a)),
+		 us(w->tmax_hi_ns, w->have_pulses, b, sizeof(b)));
+	us(w->p50_ns, w->have_wake && w->have_center, c[COL_P50], 600);
+	us(w->mean_ns, w->have_wake && w->have_center, c[COL_MEAN], 600);
+	us(w->p99_ns, w->have_wake, c[COL_P99], 600);
+	us(w->p9999_ns, w->have_wake, c[COL_P9999], 600);
+	us(w->max_ns, w->have_wake, c[COL_MAX], 600);
+	snprintf(c[COL_MISSED], 600, "%" PRIu64, w->missed);
+	snprintf(c[COL_VERDICT], 600, "%s%s", w->verdict, w->rt_ok ? "" : " (non-RT run)");
+}
+
+void report_write_text(FILE *f, const struct report *r)
+{
+	size_t width[NCOLS], i, k;
+	char c[NCOLS][600];
+
+	for (k = 0; k < NCOLS; k++)
+		width[k] = strlen(cols[k].head);
+	for (i = 0; i < r->n; i++) {
+		cells(&r->rows[i], c);
+		for (k = 0; k < NCOLS; k++)
+			if (strlen(c[k]) > width[k])
+				width[k] = strlen(c[k]);
+	}
+	for (k = 0; k + 1 < NCOLS; k++)
+		fprintf(f, cols[k].right ? "%*s  " : "%-*s  ", (int)width[k], cols[k].head);
+	fprintf(f, "%s\n", cols[NCOLS - 1].head);
+	for (i = 0; i < r->n; i++) {
+		cells(&r->rows[i], c);
+		for (k = 0; k + 1 < NCOLS; k++)
+			fprintf(f, cols[k].right ? "%*s  " : "%-*s  ", (int)width[k], c[k]);
+		fprintf(f, "%s\n", c[NCOLS - 1]);
+	}
+	/* why a row failed that its own figures do not say, once per run */
+	for (i = 0; i < r->n; i++) {
+		if (r->rows[i].run_failure[0] &&
+		    (!i || strcmp(r->rows[i].source, r->rows[i - 1].source)))
+			fprintf(f, "FAIL: %s (%s): %s\n", r->rows[i].label, r->rows[i].source,
+				r->rows[i].run_failure);
+	}
+}
+
+/* A Markdown cell: '|' escaped. */
+static void md_cell(FILE *f, const char *s)
+{
+	fputc(' ', f);
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+	fputs(" |", f);
+}
+
+void report_write_markdown(FILE *f, const struct report *r)
+{
+	char c[NCOLS][600];
+	size_t i, k;
+
+	fputc('|', f);
+	for (k = 0; k < NCOLS; k++)
+		md_cell(f, cols[k].head);
+	fputs("\n|", f);
+	for (k = 0; k < NCOLS; k++)
+		fputs(cols[k].right ? " ---: |" : " --- |", f);
+	fputc('\n', f);
+	for (i = 0; i < r->n; i++) {
+		cells(&r->rows[i], c);
+		fputc('|', f);
+		for (k = 0; k < NCOLS; k++)
+			md_cell(f, c[k]);
+		fputc('\n', f);
+	}
+}
+
+void report_write_json(FILE *f, const struct report *r)
+{
+	struct json_writer w;
+	size_t i;
+
+	json_init(&w, f);
+	json_object_begin(&w);
+	json_kv_string(&w, "schema", REPORT_SCHEMA);
+	json_kv_int(&w, "schema_version", REPORT_SCHEMA_VERSION);
+	json_kv_array_begin(&w, "rows");
+	for (i = 0; i < r->n; i++) {
+		const struct report_row *w0 = &r->rows[i];
+
+		json_object_begin(&w);
+		json_kv_string(&w, "source", w0->source);
+		json_kv_string(&w, "label", w0->label);
+		if (w0->phase[0])
+			json_kv_string(&w, "phase", w0->phase);
+		else
+			json_kv_null(&w, "phase");
+		json_kv_string(&w, "board", w0->board);
+		json_kv_string(&w, "kernel", w0->kernel);
+		json_kv_bool(&w, "preempt_rt", w0->preempt_rt);
+		json_kv_bool(&w, "rt_ok", w0->rt_ok);
+		json_kv_string(&w, "loads", w0->loads);
+		json_kv_string(&w, "proof", w0->proof);
+		json_kv_bool(&w, "load_applied", w0->load_applied);
+		json_kv_string(&w, "proof_state", w0->proof_state[0] ? w0->proof_state
+			       : "idle unproven");
+		json_kv_bool(&w, "proof_incomplete", w0->proof_incomplete);
+		if (w0->duration_ns)
+			json_kv_int(&w, "duration_ns", w0->duration_ns);
+		else
+			json_kv_null(&w, "duration_ns");
+		if (w0->half_ns) {
+			json_kv_int(&w, "half_period_ns", w0->half_ns);
+			json_kv_double(&w, "frequency_hz", 1e9 / (2.0 * (double)w0->half_ns));
+		} else {
+			json_kv_null(&w, "half_period_ns");
+			json_kv_null(&w, "frequency_hz");
+		}
+		json_kv_uint(&w, "edges", w0->edges);
+		json_kv_uint(&w, "missed_periods", w0->missed);
+		if (w0->have_pulses) {
+			json_kv_int(&w, "tmin_ns", w0->tmin_ns);
+			json_kv_int(&w, "tmin_lowest_ns", w0->tmin_lo_ns);
+			json_kv_int(&w, "tmax_ns", w0->tmax_ns);
+			json_kv_int(&w, "tmax_highest_ns", w0->tmax_hi_ns);
+		}
+		if (w0->have_wake && w0->have_center) {
+			json_kv_int(&w, "wake_p50_ns", w0->p50_ns);
+			json_kv_int(&w, "wake_mean_ns", w0->mean_ns);
+		}
+		if (w0->have_wake) {
+			json_kv_int(&w, "wake_p99_ns", w0->p99_ns);
+			json_kv_int(&w, "wake_p99_99_ns", w0->p9999_ns);
+			json_kv_int(&w, "wake_max_ns", w0->max_ns);
+		}
+		json_kv_string(&w, "verdict", w0->verdict);
+		if (w0->run_failure[0])
+			json_kv_string(&w, "run_failure", w0->run_failure);
+		else
+			json_kv_null(&w, "run_failure");
+		json_object_end(&w);
+	}
+	json_array_end(&w);
+	json_object_end(&w);
+	json_finish(&w);
+}
+
+/*
+ * SVG. The width axis is made from what is drawn: every row's histogram
+ * bins that hold a pulse, its Tmin and Tmax bounds, the limits and the
+ * nominal half period; never below 0, and logarithmic when the data span
+ * more than a decade (a stall's 30 ms pulse beside 500 us ones), so that
+ * neither the outlier nor the bulk falls off the picture.
+ */
+void report_svg_axis(const struct report *r, struct report_axis *ax)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	size_t i, k;
+
+#define TAKE(v) do { if ((v) < lo) lo = (v); if ((v) > hi) hi = (v); } while (0)
+	for (i = 0; i < r->n; i++) {
+		const struct report_row *w = &r->rows[i];
+
+		if (w->half_ns)
+			TAKE(w->half_ns);
+		for (k = 0; k < w->nbins; k++) {
+			if (!w->hist[k])
+				continue;
+			TAKE(w->hist_lo_ns + (int64_t)k * w->hist_bin_ns);
+			TAKE(w->hist_lo_ns + (int64_t)(k + 1) * w->hist_bin_ns);
+		}
+		if (w->have_pulses) {
+			TAKE(w->tmin_lo_ns);
+			TAKE(w->tmax_hi_ns);
+		}
+		if (w->lim_tmin_ns)
+			TAKE(w->lim_tmin_ns);
+		if (w->lim_tmax_ns)
+			TAKE(w->lim_tmax_ns);
+	}
+#undef TAKE
+	if (lo == INT64_MAX) {       /* nothing at all: around the nominal, or 0..1 us */
+		lo = 0;
+		hi = 1000;
+	}
+	if (lo == hi) {             /* one figure: half of it either side */
+		lo = lo / 2;
+		hi = lo * 3 + 1000;
+	}
+	ax->log = lo > 0 && hi / lo >= 10;
+	if (ax->log) {
+		ax->lo = lo - lo / 8;
+		ax->hi = hi + hi / 8 < hi ? hi : hi + hi / 8;
+	} else {
+		int64_t pad = (hi - lo) / 20;
+
+		ax->lo = lo > pad ? lo - pad : 0;
+		ax->hi = hi + pad;
+	}
+}
+
+/* Where @ns lies on the axis, 0..1. */
+static double axis_frac(const struct report_axis *ax, int64_t ns)
+{
+	if (ax->log) {
+		double v = ns > 0 ? (double)ns : (double)ax->lo;
+
+		return (log10(v) - log10((double)ax->lo)) /
+		       (log10((double)ax->hi) - log10((double)ax->lo));
+	}
+	return (double)(ns - ax->lo) / (double)(ax->hi - ax->lo);
+}
+
+/* Text for SVG: the markup characters escaped, at most @max characters
+ * (cut before a UTF-8 character, never inside one, "..." said). */
+static void svg_text(FILE *f, const char *s, size_t max)
+{
+	size_t n = 0;
+
+	for (; *s; s++) {
+		if (((unsigned char)*s & 0xc0) != 0x80 && ++n > max) {
+			fputs("...", f);
+			return;
+		}
+		if (*s == '<')
+			fputs("&lt;", f);
+		else if (*s == '>')
+			fputs("&gt;", f);
+		else if (*s == '&')
+			fputs("&amp;", f);
+		else if (*s == '"')
+			fputs("&quot;", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+/* The SVG's width ticks: "nice" steps (1, 2, 5 x 10^k) on a linear axis,
+ * 1, 2, 5 of each decade on a log one. Returns how many went into @t. */
+static size_t axis_ticks(const struct report_axis *ax, int64_t *t, size_t max)
+{
+	size_t n = 0;
+
+	if (ax->log) {
+		double d;
+
+		for (d = 1; d <= (double)ax->hi && n < max; d *= 10) {
+			static const int m[] = { 1, 2, 5 };
+			size_t j;
+
+			for (j = 0; j < 3 && n < max; j++) {
+				double v = d * m[j];
+
+				if (v >= (double)ax->lo && v <= (double)ax->hi)
+					t[n++] = (int64_t)v;
+			}
+		}
+	} else {
+		double span = (double)(ax->hi - ax->lo), step = pow(10, floor(log10(span / 8))), v;
+
+		if (span / step > 40)
+			step *= 5;
+		else if (span / step > 16)
+			step *= 2;
+		for (v = ceil((double)ax->lo / step) * step; v <= (double)ax->hi && n < max; v += step)
+			t[n++] = (int64_t)llround(v);
+	}
+	return n;
+}
+
+#define SVG_LEGEND_MAX 48          /* legend lines; more rows are counted, not listed */
+
+/* SVG: one step line per row over the width axis, the limits and the
+ * nominal half period drawn across the plot, each row's Tmin and Tmax
+ * marked under it, and the legend under the plot, inside the picture. */
+void report_write_svg(FILE *f, const struct report *r)
+{
+	static const char *const colors[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
+					      "#9467bd", "#8c564b", "#e377c2", "#17becf" };
+	const int W = 960, L = 80, R = 40, T = 50, PH = 380;
+	const int B = T + PH;              /* the width axis' line */
+	size_t nleg = r->n > SVG_LEGEND_MAX ? SVG_LEGEND_MAX + 1 : r->n;
+	const int LY = B + 70;             /* the legend's first line */
+	const int H = LY + (int)nleg * 18 + 16;
+	/* legend characters that fit (12 px sans-serif, under 7 px each) */
+	const size_t legmax = (size_t)(W - L - R - 24) / 7;
+	struct report_axis ax;
+	int64_t ticks[64], lims[2 * SVG_LEGEND_MAX];
+	double maxlog = 1;
+	size_t i, k, nt, nlim = 0;
+	int64_t half = 0;
+
+	report_svg_axis(r, &ax);
+	for (i = 0; i < r->n; i++) {
+		const struct report_row *w = &r->rows[i];
+
+		if (w->half_ns && !half)
+			half = w->half_ns;
+		for (k = 0; k < w->nbins; k++)
+			if (w->hist[k] && log10((double)w->hist[k] + 1) > maxlog)
+				maxlog = log10((double)w->hist[k] + 1);
+	}
+#define X(ns) (L + axis_frac(&ax, (ns)) * (W - L - R))
+#define Y(c) (B - log10((double)(c) + 1) / maxlog * PH)
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		   "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n", W, H, W, H);
+	fprintf(f, "<title>sqwave report: pulse-width distributions</title>\n");
+	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, H);
+	fprintf(f, "<text x=\"%d\" y=\"24\" font-size=\"15\">Pulse widths of %zu %s "
+		   "(count, log scale)</text>\n", L, r->n, r->n == 1 ? "row" : "rows");
+	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", L, B,
+		W - R, B);
+	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", L, T, L, B);
+	nt = axis_ticks(&ax, ticks, sizeof(ticks) / sizeof(ticks[0]));
+	for (k = 0; k < nt; k++) {
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"black\"/>\n",
+			X(ticks[k]), B, X(ticks[k]), B + 4);
+		fprintf(f, "<text class=\"x-tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n",
+			X(ticks[k]), B + 18, (double)ticks[k] / 1e3);
+	}
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">pulse width (us%s)</text>\n",
+		(L + W - R) / 2, B + 40, ax.log ? ", log scale" : "");
+	for (k = 0; k <= (size_t)maxlog; k++)
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">1e%zu</text>\n", L - 6,
+			Y(pow(10, (double)k) - 1) + 4, k);
+	if (half) {
+		fprintf(f, "<line class=\"nominal\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+			   "stroke=\"#888\" stroke-dasharray=\"2,3\"/>\n", X(half), T, X(half), B);
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#666\" "
+			   "font-size=\"10\">nominal %g</text>\n", X(half), T - 4, (double)half / 1e3);
+	}
+	/* the limits, each value once (rows of one run share them) */
+	for (i = 0; i < r->n; i++) {
+		const struct report_row *w = &r->rows[i];
+		int64_t v[2] = { w->lim_tmin_ns, w->lim_tmax_ns };
+		size_t j;
+
+		for (j = 0; j < 2; j++) {
+			bool seen = false, left;
+			double x, lw;
+			char lab[64];
+
+			if (!v[j])
+				continue;
+			for (k = 0; k < nlim; k++)
+				seen |= lims[k] == (v[j] * 2 + (int64_t)j);
+			if (seen || nlim == sizeof(lims) / sizeof(lims[0]))
+				continue;
+			lims[nlim++] = v[j] * 2 + (int64_t)j;
+			x = X(v[j]);
+			fprintf(f, "<line class=\"limit\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+				   "stroke=\"#c00\" stroke-width=\"1.5\" stroke-dasharray=\"6,3\">"
+				   "<title>limits.%s %.3f us</title></line>\n", x, T, x, B,
+				j ? "tmax" : "tmin", (double)v[j] / 1e3);
+			/* the label inside the plot, on the side away from the bulk
+			 * (Tmin's left of its line, Tmax's right) where it fits */
+			snprintf(lab, sizeof(lab), "%s limit %g", j ? "Tmax" : "Tmin",
+				 (double)v[j] / 1e3);
+			lw = 6.5 * (double)strlen(lab);
+			left = j ? x + 4 + lw > W - R : x - 4 - lw >= L;
+			fprintf(f, "<text class=\"limit-label\" x=\"%.1f\" y=\"%d\" text-anchor=\"%s\" "
+				   "fill=\"#c00\" font-size=\"11\">%s</text>\n", left ? x - 4 : x + 4,
+				T + 14 + (int)((nlim - 1) % 4) * 13, left ? "end" : "start", lab);
+		}
+	}
+	for (i = 0; i < r->n; i++) {
+		const struct report_row *w = &r->rows[i];
+		const char *col = colors[i % (sizeof(colors) / sizeof(colors[0]))];
+
+		if (w->nbins) {
+			fprintf(f, "<polyline class=\"curve\" fill=\"none\" stroke=\"%s\" "
+				   "stroke-width=\"1.5\" points=\"", col);
+			for (k = 0; k < w->nbins; k++) {
+				int64_t x0 = w->hist_lo_ns + (int64_t)k * w->hist_bin_ns;
+
+				if (x0 < ax.lo || x0 + w->hist_bin_ns > ax.hi)
+					continue;
+				fprintf(f, "%.1f,%.1f %.1f,%.1f ", X(x0), Y(w->hist[k]),
+					X(x0 + w->hist_bin_ns), Y(w->hist[k]));
+			}
+			fprintf(f, "\"/>\n");
+		}
+		/* Tmin and Tmax: where the scope's extremes lie, histogram or not */
+		if (w->have_pulses) {
+			fprintf(f, "<line class=\"tmin\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+				   "stroke=\"%s\" stroke-width=\"2\"/>\n", X(w->tmin_ns), B - 10,
+				X(w->tmin_ns), B, col);
+			fprintf(f, "<line class=\"tmax\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+				   "stroke=\"%s\" stroke-width=\"2\"/>\n", X(w->tmax_ns), B - 10,
+				X(w->tmax_ns), B, col);
+		}
+	}
+	/* the legend, one line per row, under the plot */
+	fprintf(f, "<g class=\"legend\">\n");
+	for (i = 0; i < r->n && i < SVG_LEGEND_MAX; i++) {
+		const struct report_row *w = &r->rows[i];
+		const char *col = colors[i % (sizeof(colors) / sizeof(colors[0]))];
+		char name[400], a[32], b[32];
+
+		if (w->have_pulses)
+			snprintf(name, sizeof(name), "%s%s%s: %s, Tmin %s us, Tmax %s us%s", w->label,
+				 w->phase[0] ? " / " : "", w->phase, w->verdict,
+				 us(w->tmin_ns, true, a, sizeof(a)), us(w->tmax_ns, true, b, sizeof(b)),
+				 w->nbins ? "" : " (no histogram)");
+		else
+			snprintf(name, sizeof(name), "%s%s%s: %s, no pulses", w->label,
+				 w->phase[0] ? " / " : "", w->phase, w->verdict);
+		fprintf(f, "<rect x=\"%d\" y=\"%zu\" width=\"14\" height=\"4\" fill=\"%s\"/>\n", L,
+			(size_t)LY - 5 + i * 18, col);
+		fprintf(f, "<text x=\"%d\" y=\"%zu\">", L + 22, (size_t)LY + i * 18);
+		svg_text(f, name, legmax);
+		fprintf(f, "</text>\n");
+	}
+	if (r->n > SVG_LEGEND_MAX)
+		fprintf(f, "<text x=\"%d\" y=\"%zu\">... and %zu more rows (the table lists them)"
+			   "</text>\n", L + 22, (size_t)LY + SVG_LEGEND_MAX * 18,
+			r->n - SVG_LEGEND_MAX);
+	fprintf(f, "</g>\n</svg>\n");
+#undef X
+#undef Y
+}

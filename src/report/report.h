@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* sqwave report: the comparison table users publish, one row per run and
+ * phase (label, board, kernel, loads and their proof, Tmin/Tmax with
+ * bounds, wake latency tail, missed periods, verdict), from JSON summaries
+ * of runs (sqwave run --json) and analyses of logs. Rows are made here;
+ * cmd_report.c picks the inputs and the output formats. */
+#ifndef SQW_REPORT_H
+#define SQW_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/jsonread.h"
+
+#define REPORT_HIST_MAX 4096
+#define REPORT_MAX_PHASES 1024     /* per document: rows stay bounded by the input */
+
+struct report_row {
+	char source[512];          /* the file the row came from */
+	char label[64];
+	char phase[64];            /* "run" for a run without phases (as a log's analysis
+				    * names it) */
+	char board[64];
+	char kernel[160];
+	bool preempt_rt;
+	bool rt_ok;
+	char loads[512];           /* "coremark, ping-flood" or "-" */
+	char proof[512];           /* "CPU 0 97 %, lo 131 kpps, CoreMark 7753" */
+	bool load_applied;
+	bool proof_incomplete;     /* the phase's proof had gaps above its bound */
+	char proof_state[24];      /* what the proof shows, as the document says it
+				    * ("idle proven", "LOAD APPLIED", docs/soak.md);
+				    * "idle unproven" when it does not say */
+	uint64_t edges, missed;
+	int64_t half_ns;
+	bool have_pulses;
+	int64_t tmin_ns, tmin_lo_ns, tmax_ns, tmax_hi_ns;
+	bool have_wake;
+	int64_t p99_ns, p9999_ns, max_ns;
+	bool have_center;          /* p50_ns and mean_ns given (older documents may lack them) */
+	int64_t p50_ns, mean_ns;   /* wake latency's median and mean */
+	int64_t duration_ns;       /* counted edges and missed slots x half period: the
+				    * time the row's figures cover, the same from a log
+				    * and its summary; 0 when unknown */
+	int64_t lim_tmin_ns, lim_tmax_ns; /* 0: none */
+	char verdict[32];          /* PASS, FAIL, LOAD NOT APPLIED, NO LIMITS */
+	char run_failure[256];     /* why the whole run failed, whatever the row's own
+				    * figures (records dropped, stopped at a break,
+				    * ...); "" if it did not */
+	/* pulse-width histogram (any polarity) for the SVG; nbins 0: none */
+	int64_t hist_lo_ns, hist_bin_ns;
+	size_t nbins;
+	uint64_t *hist;
+};
+
+struct report {
+	struct report_row *rows;
+	size_t n, cap;
+};
+
+/* Rows of one document (a sqwave-summary or sqwave-analysis JSON): one per
+ * phase, or one for the run. 0, or -1 with a reason and no row added (not a
+ * sqwave document, a newer schema, a member the table uses that has another
+ * type or is out of range: "SOURCE:LINE: phases[1].counts.edges must be ..."). */
+int report_add_doc(struct report *r, const struct jv *doc, const char *source, char *err,
+		   size_t errlen);
+void report_free(struct report *r);
+
+/* The table as aligned text, as Markdown, as JSON (schema sqwave-report). */
+void report_write_text(FILE *f, const struct report *r);
+void report_write_markdown(FILE *f, const struct report *r);
+void report_write_json(FILE *f, const struct report *r);
+/* Pulse-width distributions of every row overlaid (log counts), each
+ * row's Tmin and Tmax marked, the limits and the nominal half period drawn,
+ * the legend under the plot inside the picture. */
+void report_write_svg(FILE *f, const struct report *r);
+
+/* The SVG's width axis, [lo, hi] ns: from every row's histogram bins that
+ * hold pulses, its Tmin/Tmax bounds, its limits and half period; lo >= 0,
+ * lo < hi; logarithmic (log) when the figures span a decade or more. */
+struct report_axis {
+	int64_t lo, hi;
+	bool log;
+};
+void report_svg_axis(const struct report *r, struct report_axis *ax);
+
+/* Whether every row passed (exit 0) or one did not (exit 1). */
+bool report_all_pass(const struct report *r);
+
+#endif

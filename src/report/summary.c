@@ -1,0 +1,1430 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The end-of-run summary: the verdict against limits.*, the text an RT
+ * engineer reads next to the scope, and the JSON of docs/json-summary.md. */
+#include "report/summary.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "log/edgelog.h"
+#include "base/json.h"
+#include "base/cpulist.h"
+#include "base/outfile.h"
+#include "report/statsjson.h"
+#include "base/units.h"
+
+#ifndef SQW_VERSION
+#define SQW_VERSION "unknown"
+#endif
+
+#define SUMMARY_SCHEMA "sqwave-summary"
+#define SUMMARY_SCHEMA_VERSION 1
+
+/* ---- formatting ---- */
+
+
+
+
+
+/* Seconds since the first edge, for "where did it happen". */
+static double rel_s(const struct edgestats_result *r, uint64_t t)
+{
+	return (double)(int64_t)(t - r->first_intended_ns) / 1e9;
+}
+
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+/* ---- verdict ---- */
+
+struct why_buf {
+	char *buf;
+	size_t len, pos;
+	unsigned count;
+};
+
+typedef void (*violation_fn)(void *ctx, const char *msg);
+
+/* Where the checks go: each one to @on_check, the verdict's failures'
+ * sentences to @on_violation; @failed counts those. */
+struct check_sink {
+	summary_check_fn on_check;
+	violation_fn on_violation;
+	void *ctx;
+	unsigned failed;
+};
+
+static void emit(struct check_sink *k, struct summary_check *ck)
+{
+	if (ck->result == SUMMARY_FAIL && ck->in_verdict) {
+		k->failed++;
+		if (k->on_violation)
+			k->on_violation(k->ctx, ck->message);
+	}
+	if (k->on_check)
+		k->on_check(k->ctx, ck);
+}
+
+static void check_pass(struct check_sink *k, struct summary_check *ck)
+{
+	ck->result = SUMMARY_PASS;
+	ck->message = NULL;
+	emit(k, ck);
+}
+
+/* A failure (or, with @res SUMMARY_SKIP, why the check was not made). */
+static void check_end(struct check_sink *k, struct summary_check *ck, enum summary_result res,
+		      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void check_end(struct check_sink *k, struct summary_check *ck, enum summary_result res,
+		      const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	ck->result = res;
+	ck->message = msg;
+	emit(k, ck);
+	ck->message = NULL;	/* msg ends here */
+}
+
+static void check_at(struct summary_check *ck, const struct edgestats_result *r,
+		     const struct edgestats_where *at)
+{
+	ck->has_edge = true;
+	ck->seq = at->seq;
+	ck->intended_ns = at->intended_ns;
+	ck->t_s = rel_s(r, at->intended_ns);
+}
+
+/* The run's own health: anything here makes its figures incomplete. */
+static void check_integrity(const struct edgestats_result *r, const struct run_info *ri,
+			    struct check_sink *k)
+{
+	uint64_t dropped = max_u64(ri->dropped, r->seq_gaps);
+	uint64_t write_errors = max_u64(ri->write_errors, r->write_errors);
+	struct summary_check ck;
+
+	ck = (struct summary_check){ .name = "edges", .in_verdict = true,
+				     .unit = SUMMARY_UNIT_COUNT, .has_observed = true,
+				     .observed = (double)r->edges, .has_limit = true, .limit = 1,
+				     .limit_is_min = true };
+	if (r->edges == 0)
+		check_end(k, &ck, SUMMARY_FAIL,
+			  "no edges were counted: the run ended before the warm-up did");
+	else
+		check_pass(k, &ck);
+	ck = (struct summary_check){ .name = "dropped", .in_verdict = true,
+				     .unit = SUMMARY_UNIT_COUNT, .has_observed = true,
+				     .observed = (double)dropped, .has_limit = true };
+	if (dropped)
+		check_end(k, &ck, SUMMARY_FAIL, "%" PRIu64 " edge records were dropped (ring "
+			  "overflow): the log and the statistics are incomplete", dropped);
+	else
+		check_pass(k, &ck);
+	ck = (struct summary_check){ .name = "write_errors", .in_verdict = true,
+				     .unit = SUMMARY_UNIT_COUNT, .has_observed = true,
+				     .observed = (double)write_errors, .has_limit = true };
+	if (write_errors)
+		check_end(k, &ck, SUMMARY_FAIL, "%" PRIu64 " line writes failed", write_errors);
+	else
+		check_pass(k, &ck);
+	ck = (struct summary_check){ .name = "log_complete", .in_verdict = true };
+	if (ri->log_error)
+		check_end(k, &ck, SUMMARY_FAIL,
+			  "the edge log could not be written completely (I/O error)");
+	else
+		check_pass(k, &ck);
+	ck = (struct summary_check){ .name = "no_error", .in_verdict = true };
+	if (ri->stop_reason == EDGELOG_STOP_ERROR)
+		check_end(k, &ck, SUMMARY_FAIL, "the run stopped on an error");
+	else
+		check_pass(k, &ck);
+	/* --stop-on-break: the run is cut short where it broke */
+	ck = (struct summary_check){ .name = "no_break", .in_verdict = true };
+	if (ri->stop_reason == EDGELOG_STOP_BREAK)
+		check_end(k, &ck, SUMMARY_FAIL, "the run stopped at a trace break "
+			  "(--stop-on-break): %s", ri->break_text);
+	else
+		check_pass(k, &ck);
+}
+
+/*
+ * The limits.* keys against @r: the whole run's figures (@phase NULL), or a
+ * phase's own (not part of the verdict: a phase's pulses, wake-ups and
+ * missed periods are a subset of the run's, so it can only fail where the
+ * run fails too; a phase without pulses is skipped, not failed).
+ */
+static void check_limits(const struct config *c, const struct edgestats_result *r,
+			 const char *phase, struct check_sink *k)
+{
+	const struct edgestats_widths *any = &r->width[EDGESTATS_ANY];
+	const struct edgestats_pulse *lo = &any->tmin_bound, *hi = &any->tmax_bound;
+	int64_t tmin = config_int(c, CFG_LIMITS_TMIN);
+	int64_t tmax = config_int(c, CFG_LIMITS_TMAX);
+	int64_t wake_max = config_int(c, CFG_LIMITS_WAKE_LATENCY_MAX);
+	int64_t missed_max = config_int(c, CFG_LIMITS_MISSED_MAX);
+	bool pulses = any->h.m.n > 0;
+	struct summary_check ck;
+
+	/* Conservative: the narrowest the line may have been. */
+	ck = (struct summary_check){ .name = "tmin", .in_verdict = !phase, .key = "limits.tmin",
+				     .phase = phase, .unit = SUMMARY_UNIT_NS, .has_limit = tmin > 0,
+				     .limit = (double)tmin, .limit_is_min = true };
+	if (pulses) {
+		ck.has_observed = ck.has_estimate = true;
+		ck.observed = (double)lo->lo_ns;
+		ck.estimate = (double)lo->width_ns;
+		check_at(&ck, r, &lo->at);
+	}
+	if (tmin <= 0)
+		check_end(k, &ck, SUMMARY_SKIP, "limits.tmin is not set");
+	else if (!pulses && phase)
+		check_end(k, &ck, SUMMARY_SKIP, "no complete pulse in this phase");
+	else if (!pulses)
+		check_end(k, &ck, SUMMARY_FAIL,
+			  "limits.tmin is set but no complete pulse was measured");
+	else if (lo->lo_ns < tmin)
+		check_end(k, &ck, SUMMARY_FAIL,
+			  "the shortest pulse may have been %s us (estimate %s us, "
+			  "window [%s, %s] us) at edge #%" PRIu64 " (t+%.6f s): "
+			  "below limits.tmin %s us",
+			  UNITS_US(lo->lo_ns), UNITS_US(lo->width_ns), UNITS_US(lo->lo_ns),
+			  UNITS_US(lo->hi_ns), lo->at.seq, ck.t_s, UNITS_US(tmin));
+	else
+		check_pass(k, &ck);
+
+	ck = (struct summary_check){ .name = "tmax", .in_verdict = !phase, .key = "limits.tmax",
+				     .phase = phase, .unit = SUMMARY_UNIT_NS, .has_limit = tmax > 0,
+				     .limit = (double)tmax };
+	if (pulses) {
+		ck.has_observed = ck.has_estimate = true;
+		ck.observed = (double)hi->hi_ns;
+		ck.estimate = (double)hi->width_ns;
+		check_at(&ck, r, &hi->at);
+	}
+	if (tmax <= 0)
+		check_end(k, &ck, SUMMARY_SKIP, "limits.tmax is not set");
+	else if (!pulses && phase)
+		check_end(k, &ck, SUMMARY_SKIP, "no complete pulse in this phase");
+	else if (!pulses)
+		check_end(k, &ck, SUMMARY_FAIL,
+			  "limits.tmax is set but no complete pulse was measured");
+	else if (hi->hi_ns > tmax)
+		check_end(k, &ck, SUMMARY_FAIL,
+			  "the longest pulse may have been %s us (estimate %s us, "
+			  "window [%s, %s] us) at edge #%" PRIu64 " (t+%.6f s): "
+			  "above limits.tmax %s us",
+			  UNITS_US(hi->hi_ns), UNITS_US(hi->width_ns), UNITS_US(hi->lo_ns),
+			  UNITS_US(hi->hi_ns), hi->at.seq, ck.t_s, UNITS_US(tmax));
+	else
+		check_pass(k, &ck);
+
+	ck = (struct summary_check){ .name = "wake_latency_max", .in_verdict = !phase,
+				     .key = "limits.wake_latency_max", .phase = phase,
+				     .unit = SUMMARY_UNIT_NS, .has_limit = wake_max > 0,
+				     .limit = (double)wake_max };
+	if (r->wake.m.n) {
+		ck.has_observed = true;
+		ck.observed = (double)r->wake.m.max;
+		check_at(&ck, r, &r->wake_worst);
+	}
+	if (wake_max <= 0)
+		check_end(k, &ck, SUMMARY_SKIP, "limits.wake_latency_max is not set");
+	else if (!r->wake.m.n)
+		check_end(k, &ck, SUMMARY_SKIP, "no wake-up was measured");
+	else if (r->wake.m.max > wake_max)
+		check_end(k, &ck, SUMMARY_FAIL, "the worst wake-up latency %s us at edge #%" PRIu64
+			  " (t+%.6f s) exceeds limits.wake_latency_max %s us",
+			  UNITS_US(r->wake.m.max), r->wake_worst.seq, ck.t_s, UNITS_US(wake_max));
+	else
+		check_pass(k, &ck);
+
+	ck = (struct summary_check){ .name = "missed_periods", .in_verdict = !phase,
+				     .key = "limits.missed_max", .phase = phase,
+				     .unit = SUMMARY_UNIT_COUNT, .has_observed = true,
+				     .observed = (double)r->missed_periods,
+				     .has_limit = missed_max >= 0, .limit = (double)missed_max };
+	if (missed_max < 0)
+		check_end(k, &ck, SUMMARY_SKIP, "limits.missed_max is not set");
+	else if (r->missed_periods > (uint64_t)missed_max)
+		check_end(k, &ck, SUMMARY_FAIL, "%" PRIu64 " periods were missed, limits.missed_max "
+			  "is %" PRId64, r->missed_periods, missed_max);
+	else
+		check_pass(k, &ck);
+}
+
+/* A phase's proof has gaps above its bound (a phase that was reached). */
+static bool proof_gappy(const struct summary_phase *ph)
+{
+	return ph->proof && ph->gaps_known && ph->max_gap_ns > ph->gap_bound_ns;
+}
+
+/* The idle requirement of a phase without loads; NULL: none was set. */
+static const struct proof_req *idle_req(const struct summary_phase *ph)
+{
+	size_t i;
+
+	for (i = 0; i < ph->nreqs; i++) {
+		if (ph->reqs[i].kind == LOAD_PROOF_IDLE)
+			return &ph->reqs[i];
+	}
+	return NULL;
+}
+
+/* A phase with loads (a summary's phases carry them as requirements too). */
+static bool phase_loaded(const struct summary_phase *ph)
+{
+	return ph->nloads || (ph->nreqs && !idle_req(ph));
+}
+
+/*
+ * What a phase's proof says, in the words of docs/soak.md: with loads
+ * "LOAD APPLIED", "LOAD NOT APPLIED" or "proof incomplete" (gaps above
+ * the bound, nothing failed); without "idle proven", "not idle", "proof
+ * incomplete" or "idle unproven" (no samples, no idle rule: one CPU,
+ * proof.idle_max_busy 100); "no proof" when nothing was sampled.
+ */
+static const char *phase_proof_state(const struct run_info *ri, const struct summary_phase *ph)
+{
+	const struct proof_req *q = idle_req(ph);
+	char why[2048] = "";
+
+	if (!ph->proof || !ph->sampled)
+		return "no proof";
+	if (phase_loaded(ph)) {
+		if (proof_phase_judge(ph->proof, ph->reqs, ph->nreqs, ri->min_busy_pct, why,
+				      sizeof(why)))
+			return "LOAD NOT APPLIED";
+		return proof_gappy(ph) ? "proof incomplete" : "LOAD APPLIED";
+	}
+	if (!q || !ph->proof->samples)
+		return proof_gappy(ph) && q ? "proof incomplete" : "idle unproven";
+	if (proof_phase_judge(ph->proof, q, 1, ri->min_busy_pct, why, sizeof(why)))
+		return "not idle";
+	return proof_gappy(ph) ? "proof incomplete" : "idle proven";
+}
+
+/* The worse of two states (the run's word from its phases'). */
+static const char *worse_state(const char *a, const char *b)
+{
+	static const char *const order[] = { "LOAD NOT APPLIED", "not idle", "proof incomplete",
+					     "idle unproven", "no proof", "LOAD APPLIED",
+					     "idle proven" };
+	size_t i;
+
+	if (!a)
+		return b;
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		if (!strcmp(a, order[i]) || !strcmp(b, order[i]))
+			return !strcmp(a, order[i]) ? a : b;
+	}
+	return a;
+}
+
+/* The run's idle and load words: the worst of its phases' (NULL: no
+ * phase of that kind). A run without phases in phases[] has run_proof. */
+static void run_proof_states(const struct run_info *ri, const char **idle, const char **load)
+{
+	size_t i, n = ri->nphases ? ri->nphases : ri->run_proof ? 1 : 0;
+
+	*idle = *load = NULL;
+	for (i = 0; i < n; i++) {
+		const struct summary_phase *ph = ri->nphases ? &ri->phases[i] : ri->run_proof;
+		const char *st = phase_proof_state(ri, ph);
+
+		if (phase_loaded(ph))
+			*load = worse_state(*load, st);
+		else
+			*idle = worse_state(*idle, st);
+	}
+}
+
+/*
+ * What one load of a phase had to show, as checks. proof_phase_judge() is
+ * the judge and writes the sentences; the figures come from the same
+ * proof_phase_* readings under the same conditions, one failure per line of
+ * its judgement, in its order. Should the two ever disagree (the judge grew
+ * a rule), its lines are taken as they are, as failures without figures.
+ */
+static void check_one_load(const struct run_info *ri, const struct summary_phase *ph,
+			   const struct proof_req *q, struct check_sink *k)
+{
+	const struct proof_phase *p = ph->proof;
+	const struct proof_load_stat *st = NULL;
+	struct summary_check cks[4];
+	char why[2048] = "", *lines[8], *save, *line, msg[2200];
+	size_t n = 0, nlines = 0, nfail = 0, i, j;
+	bool lost;
+
+	for (j = 0; j < p->nloads; j++) {
+		if (!strcmp(p->loads[j].name, q->name))
+			st = &p->loads[j];
+	}
+	lost = st && st->lost;
+	proof_phase_judge(p, q, 1, ri->min_busy_pct, why, sizeof(why));
+	for (line = strtok_r(why, "\n", &save); line && nlines < 8; line = strtok_r(NULL, "\n", &save))
+		lines[nlines++] = line;
+
+	if (q->kind != LOAD_PROOF_IDLE)
+		cks[n++] = (struct summary_check){ .name = "running", .in_verdict = true,
+						   .phase = ph->name, .load = q->name,
+						   .result = lost ? SUMMARY_FAIL : SUMMARY_PASS };
+	if (q->kind == LOAD_PROOF_IDLE) {
+		double b = proof_phase_busy(p, &q->cpus);
+
+		/* no sample, no judgement (proof_phase_judge agrees) */
+		cks[n++] = (struct summary_check){
+			.name = "idle_busy", .in_verdict = true, .phase = ph->name, .load = q->name,
+			.key = "proof.idle_max_busy", .unit = SUMMARY_UNIT_PERCENT,
+			.has_observed = b >= 0, .observed = b, .has_limit = true,
+			.limit = q->max_busy,
+			.result = b < 0 ? SUMMARY_SKIP : b > q->max_busy ? SUMMARY_FAIL : SUMMARY_PASS };
+	}
+	if (q->kind == LOAD_PROOF_CPU) {
+		double b = proof_phase_own(p, q->name, NULL);
+
+		/* the load's own CPU time; the system-wide figure in older logs */
+		if (b < 0)
+			b = proof_phase_busy(p, &q->cpus);
+		cks[n++] = (struct summary_check){
+			.name = "cpu_busy", .in_verdict = true, .phase = ph->name, .load = q->name,
+			.unit = SUMMARY_UNIT_PERCENT, .has_observed = b >= 0, .observed = b,
+			.has_limit = true, .limit = ri->min_busy_pct, .limit_is_min = true,
+			.result = lost ? SUMMARY_SKIP : b < ri->min_busy_pct ? SUMMARY_FAIL : SUMMARY_PASS };
+	}
+	if (q->kind == LOAD_PROOF_NET) {
+		double pps = proof_phase_pps(p, q->iface);
+
+		cks[n++] = (struct summary_check){
+			.name = "packets_per_s", .in_verdict = true, .phase = ph->name, .load = q->name,
+			.unit = SUMMARY_UNIT_PPS, .has_observed = pps >= 0, .observed = pps,
+			.has_limit = true, .limit = (double)q->min_pps, .limit_is_min = true,
+			.result = lost ? SUMMARY_SKIP : pps < (double)q->min_pps ? SUMMARY_FAIL
+										  : SUMMARY_PASS };
+	}
+	if (q->results) {
+		uint64_t valid = st ? st->valid : 0;
+
+		cks[n++] = (struct summary_check){
+			.name = "valid_scores", .in_verdict = true, .phase = ph->name, .load = q->name,
+			.unit = SUMMARY_UNIT_COUNT, .has_observed = true, .observed = (double)valid,
+			.has_limit = true, .limit = 1, .limit_is_min = true,
+			.result = lost ? SUMMARY_SKIP : valid ? SUMMARY_PASS : SUMMARY_FAIL };
+	}
+	for (i = 0; i < n; i++)
+		nfail += cks[i].result == SUMMARY_FAIL;
+	if (nfail != nlines) {
+		for (i = 0; i < nlines; i++) {
+			struct summary_check ck = { .name = "load_not_applied", .in_verdict = true,
+						    .phase = ph->name, .load = q->name };
+
+			check_end(k, &ck, SUMMARY_FAIL, "phase %s: %s", ph->name, lines[i]);
+		}
+		return;
+	}
+	for (i = 0, j = 0; i < n; i++) {
+		if (cks[i].result == SUMMARY_FAIL) {
+			snprintf(msg, sizeof(msg), "phase %s: %s", ph->name, lines[j++]);
+			cks[i].message = msg;
+		} else if (cks[i].result == SUMMARY_SKIP) {
+			cks[i].message = q->kind == LOAD_PROOF_IDLE ? "no proof-of-load sample in "
+								       "the phase"
+								     : "the load was lost";
+		}
+		emit(k, &cks[i]);
+	}
+}
+
+/* Every phase whose loads did not show: "phase NAME: load not applied: ...". */
+static void check_phase_loads(const struct run_info *ri, const struct summary_phase *ph,
+			      struct check_sink *k)
+{
+	size_t j;
+
+	if (!ph->nreqs || !ph->proof || ph->advisory)
+		return;
+	for (j = 0; j < ph->nreqs; j++)
+		check_one_load(ri, ph, &ph->reqs[j], k);
+	if (ph->gaps_known) {
+		struct summary_check ck = {
+			.name = "proof_gaps", .in_verdict = true, .phase = ph->name,
+			.key = "proof.interval", .unit = SUMMARY_UNIT_NS, .has_observed = true,
+			.observed = (double)ph->max_gap_ns, .has_limit = true,
+			.limit = (double)ph->gap_bound_ns };
+		char why[256] = "";
+
+		if (proof_gap_judge(ph->max_gap_ns, ph->gap_bound_ns, why, sizeof(why))) {
+			why[strcspn(why, "\n")] = '\0';
+			check_end(k, &ck, SUMMARY_FAIL, "phase %s: %s", ph->name, why);
+		} else {
+			check_pass(k, &ck);
+		}
+	}
+}
+
+/* Only the proof-gap failures ("proof incomplete"). */
+static void count_gap(void *ctx, const char *msg)
+{
+	(*(unsigned *)ctx) += strstr(msg, ": proof incomplete: ") != NULL;
+}
+
+/* Phase @ph's own figures against the limits; all skipped if it has none. */
+static void check_phase_limits(const struct config *c, const struct summary_phase *ph,
+			       struct check_sink *k)
+{
+	static const char *const names[] = { "tmin", "tmax", "wake_latency_max", "missed_periods" };
+	static const char *const keys[] = { "limits.tmin", "limits.tmax", "limits.wake_latency_max",
+					    "limits.missed_max" };
+	const struct edgestats_result *r = ph->stats ? edgestats_result(ph->stats) : NULL;
+	size_t i;
+
+	if (r && r->edges) {
+		check_limits(c, r, ph->name, k);
+		return;
+	}
+	for (i = 0; i < 4; i++) {
+		struct summary_check ck = { .name = names[i], .key = keys[i], .phase = ph->name,
+					    .unit = i == 3 ? SUMMARY_UNIT_COUNT : SUMMARY_UNIT_NS };
+
+		check_end(k, &ck, SUMMARY_SKIP, "no edges in this phase (not reached)");
+	}
+}
+
+/*
+ * Every check in a fixed order (summary.h). The text, the JSON, the CI
+ * outputs and summary_verdict() all come from here, so they cannot disagree.
+ */
+static unsigned check_all(const struct config *c, const struct edgestats_result *r,
+			  const struct run_info *ri, struct check_sink *k, bool phase_limits)
+{
+	size_t i;
+
+	check_integrity(r, ri, k);
+	check_limits(c, r, NULL, k);
+	for (i = 0; i < ri->nphases; i++) {
+		if (phase_limits)
+			check_phase_limits(c, &ri->phases[i], k);
+		check_phase_loads(ri, &ri->phases[i], k);
+	}
+	return k->failed;
+}
+
+/* The verdict's failures: their count, each sentence to @fn. */
+static unsigned check(const struct config *c, const struct edgestats_result *r,
+		      const struct run_info *ri, violation_fn fn, void *ctx)
+{
+	struct check_sink k = { .on_violation = fn, .ctx = ctx };
+
+	return check_all(c, r, ri, &k, false);
+}
+
+/* Only the load proofs' failures ("load not applied"). */
+static unsigned check_loads(const struct run_info *ri, violation_fn fn, void *ctx)
+{
+	struct check_sink k = { .on_violation = fn, .ctx = ctx };
+	size_t i;
+
+	for (i = 0; i < ri->nphases; i++)
+		check_phase_loads(ri, &ri->phases[i], &k);
+	return k.failed;
+}
+
+unsigned summary_checks(const struct config *c, const struct edgestats *s,
+			const struct run_info *ri, summary_check_fn fn, void *ctx)
+{
+	struct check_sink k = { .on_check = fn, .ctx = ctx };
+
+	return check_all(c, edgestats_result(s), ri, &k, true);
+}
+
+const char *summary_result_name(enum summary_result r)
+{
+	return r == SUMMARY_PASS ? "pass" : r == SUMMARY_FAIL ? "fail" : "skip";
+}
+
+const char *summary_unit_name(enum summary_unit u)
+{
+	static const char *const names[] = { "", "ns", "count", "percent", "packets/s" };
+
+	return (unsigned)u < sizeof(names) / sizeof(names[0]) ? names[u] : "";
+}
+
+/* Whether any limit of the wave is set: without one, a run with no other
+ * violation is "NO LIMITS", not a pass (nothing was checked). The load
+ * proof is not a limit of the wave. As report.c's row verdict. */
+static bool limits_set(const struct config *c)
+{
+	return config_int(c, CFG_LIMITS_TMIN) > 0 || config_int(c, CFG_LIMITS_TMAX) > 0 ||
+	       config_int(c, CFG_LIMITS_WAKE_LATENCY_MAX) > 0 ||
+	       config_int(c, CFG_LIMITS_MISSED_MAX) >= 0;
+}
+
+/* The verdict's word, from the count check() returned. */
+static const char *verdict_word(const struct config *c, const struct run_info *ri, unsigned nviol)
+{
+	if (nviol) {
+		unsigned gaps = 0, loads = check_loads(ri, count_gap, &gaps);
+
+		if (nviol == loads)
+			return gaps == nviol ? "PROOF INCOMPLETE" : "LOAD NOT APPLIED";
+		return "FAIL";
+	}
+	return limits_set(c) ? "PASS" : "NO LIMITS";
+}
+
+const char *summary_verdict_word(const struct config *c, const struct edgestats *s,
+				 const struct run_info *ri)
+{
+	return verdict_word(c, ri, check(c, edgestats_result(s), ri, NULL, NULL));
+}
+
+static void why_append(void *ctx, const char *msg)
+{
+	struct why_buf *w = ctx;
+	int n;
+
+	if (w->pos >= w->len)
+		return;
+	n = snprintf(w->buf + w->pos, w->len - w->pos, "%s\n", msg);
+	if (n > 0)
+		w->pos += (size_t)n < w->len - w->pos ? (size_t)n : w->len - w->pos - 1;
+}
+
+enum summary_verdict summary_verdict(const struct config *c, const struct edgestats *s,
+				     const struct run_info *ri, char *why, size_t len)
+{
+	struct why_buf w = { .buf = why, .len = len };
+
+	if (len) {
+		/* "appended": keep what the caller already has */
+		w.pos = strnlen(why, len - 1);
+		why[w.pos] = '\0';
+	}
+	if (check(c, edgestats_result(s), ri, len ? why_append : NULL, &w))
+		return VERDICT_FAIL;
+	return limits_set(c) ? VERDICT_PASS : VERDICT_NO_LIMITS;
+}
+
+/* ---- text ---- */
+
+static void text_dist_row(FILE *f, const char *name, const struct stats_hist *h)
+{
+	size_t i;
+
+	fprintf(f, "  %-16s", name);
+	if (h->m.n == 0) {
+		fprintf(f, " (none)\n");
+		return;
+	}
+	fprintf(f, " %10s %10s %10s %9s", UNITS_US(h->m.min), UNITS_USD(stats_moments_mean(&h->m)),
+		UNITS_US(h->m.max), UNITS_USD(stats_moments_stddev(&h->m)));
+	for (i = 2; i < STATS_NPCT; i++) {
+		int64_t err, v = stats_hist_percentile_err(h, stats_pct[i], &err);
+
+		fprintf(f, " %10s", UNITS_US_ERR(v, err));
+	}
+	fprintf(f, "\n");
+}
+
+/* What spinning did and, where the CPU is scarce, what it cost the rest of
+ * the system (issue 10). */
+static void text_spin(FILE *f, const struct edgestats_result *r, const struct run_info *ri)
+{
+	double frac = edgestats_spin_fraction(r), pct = isnan(frac) ? 0.0 : frac * 100.0;
+	char cpu[32];
+
+	if (!ri->spin_lead_ns && !r->spin_edges) {
+		fprintf(f, "spin       off: each edge written at its wake-up (0 %% of the time spinning)\n");
+		return;
+	}
+	if (ri->spin_auto)
+		fprintf(f, "spin       auto: wake-ups armed %s us before each deadline at the end "
+			"(%s..%s us, changed %" PRIu64 " times)\n", UNITS_US(ri->spin_lead_ns),
+			UNITS_US(ri->spin_lead_min_ns), UNITS_US(ri->spin_lead_max_ns), ri->spin_rearms);
+	else
+		fprintf(f, "spin       wake-ups armed %s us before each deadline, then a clock-read "
+			"loop to it\n", UNITS_US(ri->spin_lead_ns));
+	fprintf(f, "           %.3f %% of the measured time spinning; %" PRIu64 " late wake-ups "
+		"(at or after the deadline) written at once%s\n", pct, r->late_edges,
+		r->late_edges ? "  <-- flagged in the log" : "");
+	if (ri->rt_cpu >= 0)
+		snprintf(cpu, sizeof(cpu), "CPU %d", ri->rt_cpu);
+	else
+		snprintf(cpu, sizeof(cpu), "its CPU");
+	if (ri->host.ncpus == 1)
+		fprintf(f, "spin cost  single-CPU system: spinning took %.3f %% of the only CPU from "
+			"every other task, the recorder and the kernel's threads included\n", pct);
+	if (ri->rt_runtime_us >= 0 && ri->rt_period_us > 0)
+		fprintf(f, "spin cost  RT throttling is on (sched_rt_runtime_us %ld of %ld): "
+			"real-time tasks may use %.1f %% of a CPU per period; spinning used %.3f %% "
+			"of %s, and if the RT thread ever needs more the kernel stops it for the "
+			"rest of the period\n", ri->rt_runtime_us, ri->rt_period_us,
+			100.0 * (double)ri->rt_runtime_us / (double)ri->rt_period_us, pct, cpu);
+}
+
+static void text_extreme(FILE *f, const struct edgestats_result *r, const char *name,
+			 const struct edgestats_pulse *p, const char *note)
+{
+	fprintf(f, "  %-6s %10s us  [%s, %s]  edge #%" PRIu64 " (t+%.6f s)%s\n", name,
+		UNITS_US(p->width_ns), UNITS_US(p->lo_ns), UNITS_US(p->hi_ns), p->at.seq,
+		rel_s(r, p->at.intended_ns), note);
+}
+
+static void text_pulses(FILE *f, const struct edgestats_result *r, const char *name,
+			const struct edgestats_widths *w)
+{
+	if (w->h.m.n == 0) {
+		fprintf(f, "%s pulses: none measured\n", name);
+		return;
+	}
+	fprintf(f, "%s pulses: %" PRIu64 "\n", name, w->h.m.n);
+	text_extreme(f, r, "Tmin", &w->tmin, "");
+	if (w->tmin_bound.lo_ns < w->tmin.lo_ns)
+		fprintf(f, "  %-6s %10s us  (lowest bound, edge #%" PRIu64 ")\n", "",
+			UNITS_US(w->tmin_bound.lo_ns), w->tmin_bound.at.seq);
+	text_extreme(f, r, "Tmax", &w->tmax, "");
+	if (w->tmax_bound.hi_ns > w->tmax.hi_ns)
+		fprintf(f, "  %-6s %10s us  (highest bound, edge #%" PRIu64 ")\n", "",
+			UNITS_US(w->tmax_bound.hi_ns), w->tmax_bound.at.seq);
+}
+
+/* --break: which counted edges have a trace, and whether the worst wake-up
+ * does (warm-up edges are never traced: tracebreak.h). */
+static void text_break_cover(FILE *f, const struct config *c, const struct edgestats_result *r,
+			     const struct run_info *ri)
+{
+	char why[160];
+	size_t i;
+	int k;
+
+	if (ri->nbreak_hits) {
+		fprintf(f, "           traced edges");
+		for (i = 0; i < ri->nbreak_hits && i < 8; i++)
+			fprintf(f, "%s #%" PRIu64 " (%s %s us)", i ? "," : "", ri->break_hits[i].seq,
+				ri->break_hits[i].what == TRACEBREAK_WAKE ? "wake" : "width",
+				UNITS_US(ri->break_hits[i].value_ns));
+		if (ri->nbreak_hits > 8)
+			fprintf(f, " and %zu more", ri->nbreak_hits - 8);
+		fputc('\n', f);
+	}
+	k = tracebreak_cover(ri->break_hits, ri->nbreak_hits, (int)config_int(c, CFG_TRACE_MAX_BREAKS),
+			     config_int(c, CFG_TRACE_BREAK), r->wake_worst.seq, r->wake.m.max,
+			     why, sizeof(why));
+	if (k >= 0 && ri->break_hits[k].saved)
+		fprintf(f, "           the worst wake-up, edge #%" PRIu64 " (%s us), has a trace: "
+			"%s.break-%d.trace\n", r->wake_worst.seq, UNITS_US(r->wake.m.max),
+			ri->log_path ? OUTFILE_ESC(ri->log_path) : "sqwave", k + 1);
+	else if (k >= 0)
+		fprintf(f, "           the worst wake-up, edge #%" PRIu64 " (%s us), broke but its "
+			"trace could not be saved\n", r->wake_worst.seq, UNITS_US(r->wake.m.max));
+	else
+		fprintf(f, "           the worst wake-up, edge #%" PRIu64 " (%s us), has no trace: %s\n",
+			r->wake_worst.seq, UNITS_US(r->wake.m.max), why);
+}
+
+static void text_violation(void *ctx, const char *msg)
+{
+	fprintf(ctx, "  - %s\n", msg);
+}
+
+/* What phase @ph's loads showed, one line per load (and one for the machine). */
+static void text_proof(FILE *f, const struct run_info *ri, const struct summary_phase *ph)
+{
+	const struct proof_phase *p = ph->proof;
+	size_t i, j;
+
+	if (!p->samples) {
+		fprintf(f, "  %-14s no samples\n", ph->name);
+		return;
+	}
+	fprintf(f, "  %-14s %s; %" PRIu64 " samples: %.0f IRQs/s, %.0f context switches/s, load %.2f",
+		ph->name, phase_proof_state(ri, ph), p->samples, p->irq_sum / (double)p->samples, p->ctxt_sum / (double)p->samples,
+		p->load1_sum / (double)p->samples);
+	fprintf(f, "; CPU busy");
+	for (i = 0; i < PROOF_MAX_CPUS; i++) {
+		if (p->busy_n[i])
+			fprintf(f, " %zu:%.0f%%", i, p->busy_sum[i] / (double)p->busy_n[i]);
+	}
+	fprintf(f, "\n");
+	if (ph->gaps_known)
+		fprintf(f, "  %-14s   longest gap between readings %.1f s (at most %.1f s)\n", "",
+			(double)ph->max_gap_ns / 1e9, (double)ph->gap_bound_ns / 1e9);
+	for (i = 0; i < ph->nreqs; i++) {
+		const struct proof_req *r = &ph->reqs[i];
+		const struct proof_load_stat *st = NULL;
+		char cpus[128];
+
+		for (j = 0; j < p->nloads; j++) {
+			if (!strcmp(p->loads[j].name, r->name))
+				st = &p->loads[j];
+		}
+		if (r->kind == LOAD_PROOF_IDLE) {
+			fprintf(f, "  %-14s   no load: CPUs %s %.0f %% busy (at most %d %%)\n", "",
+				cpulist_format(&r->cpus, cpus, sizeof(cpus)),
+				proof_phase_busy(p, &r->cpus), r->max_busy);
+			continue;
+		}
+		fprintf(f, "  %-14s   %s:", "", r->name);
+		if (r->kind == LOAD_PROOF_CPU) {
+			enum proof_own_src src = PROOF_OWN_NONE;
+			double own = proof_phase_own(p, r->name, &src);
+
+			cpulist_format(&r->cpus, cpus, sizeof(cpus));
+			if (own >= 0)
+				fprintf(f, " own CPU time %.0f %% of CPUs %s (%s; system-wide %.0f %%)",
+					own, cpus, proof_own_src_name(src), proof_phase_busy(p, &r->cpus));
+			else
+				fprintf(f, " CPUs %s %.0f %% busy (system-wide; no own CPU time in "
+					"the log)", cpus, proof_phase_busy(p, &r->cpus));
+		}
+		if (r->kind == LOAD_PROOF_NET)
+			fprintf(f, " %s %.0f packets/s (at least %" PRId64 ")", r->iface,
+				proof_phase_pps(p, r->iface), r->min_pps);
+		if (r->results)
+			fprintf(f, ", %" PRIu64 " valid scores", st ? st->valid : 0);
+		if (r->results && st && st->valid)
+			fprintf(f, " (mean %.1f, last %.1f)", st->score_sum / (double)st->valid,
+				st->score_last);
+		if (st && st->invalid)
+			fprintf(f, ", %" PRIu64 " runs without a score", st->invalid);
+		if (st && st->restarts)
+			fprintf(f, ", %" PRIu64 " restarts", st->restarts);
+		if (st && st->kills)
+			fprintf(f, ", %" PRIu64 " killed after SIGTERM", st->kills);
+		if (st && st->lost)
+			fprintf(f, ", LOST at t+%.1f s (%s)", (double)st->lost_t_ns / 1e9, st->lost_why);
+		fprintf(f, "\n");
+	}
+}
+
+/* A run without phases: whether it was idle, with the figures (shown, not
+ * judged: nothing asked for a comparison). */
+static void text_run_proof(FILE *f, const struct run_info *ri)
+{
+	const struct summary_phase *ph = ri->run_proof;
+	const struct proof_req *q = idle_req(ph);
+	char cpus[128];
+
+	fprintf(f, "\nproof      %s", phase_proof_state(ri, ph));
+	if (q && ph->proof && ph->proof->samples)
+		fprintf(f, ": CPUs %s %.0f %% busy (at most %d %%: proof.idle_max_busy)",
+			cpulist_format(&q->cpus, cpus, sizeof(cpus)), proof_phase_busy(ph->proof, &q->cpus),
+			q->max_busy);
+	else if (!q)
+		fprintf(f, " (no idle rule: a single CPU, or proof.idle_max_busy 100)");
+	if (ph->proof)
+		fprintf(f, "; %" PRIu64 " samples", ph->proof->samples);
+	if (ph->gaps_known)
+		fprintf(f, ", longest gap %.1f s (at most %.1f s)", (double)ph->max_gap_ns / 1e9,
+			(double)ph->gap_bound_ns / 1e9);
+	fprintf(f, "\n");
+	if (ri->sampler_sched && ri->sampler_sched[0])
+		fprintf(f, "sampler    %s\n", ri->sampler_sched);
+}
+
+/* How long phase @i ran: what its edges show (a run stopped early ran its
+ * last phase shorter, and the later ones not at all), or the plan. */
+static int64_t phase_ran_ns(const struct run_info *ri, size_t i)
+{
+	const struct summary_phase *ph = &ri->phases[i];
+
+	return ri->phasestats ? phasestats_ran_ns(ri->phasestats, i, ph->duration_ns)
+			      : ph->duration_ns;
+}
+
+/* The phases: each one's own pulse widths, latency and missed periods, then
+ * what its loads showed. */
+void summary_phases_text(FILE *f, const struct run_info *ri)
+{
+	char a[32], b[32], c[32], ran[80];
+	size_t i;
+
+	fprintf(f, "\nPhases (times from the end of the warm-up; ran: what the edges show, "
+		"\"of\" the plan when stopped early)\n");
+	fprintf(f, "  %-14s %8s %16s %10s %22s %22s %9s %9s %9s %7s\n", "phase", "start", "ran",
+		"edges", "Tmin us [lowest]", "Tmax us [highest]", "wake p99", "p99.99", "max",
+		"missed");
+	for (i = 0; i < ri->nphases; i++) {
+		const struct summary_phase *ph = &ri->phases[i];
+		const struct edgestats_result *r = ph->stats ? edgestats_result(ph->stats) : NULL;
+		const struct edgestats_widths *w = r ? &r->width[EDGESTATS_ANY] : NULL;
+		char tmin[48] = "-", tmax[48] = "-";
+
+		if (w && w->h.m.n) {
+			snprintf(tmin, sizeof(tmin), "%s [%s]", UNITS_US(w->tmin.width_ns),
+				 UNITS_US(w->tmin_bound.lo_ns));
+			snprintf(tmax, sizeof(tmax), "%s [%s]", UNITS_US(w->tmax.width_ns),
+				 UNITS_US(w->tmax_bound.hi_ns));
+		}
+		int64_t done = phase_ran_ns(ri, i);
+
+		if (ph->duration_ns && done < ph->duration_ns)
+			snprintf(ran, sizeof(ran), "%s of %s", units_format_duration(done, b, sizeof(b)),
+				 units_format_duration(ph->duration_ns, c, sizeof(c)));
+		else
+			snprintf(ran, sizeof(ran), "%s", done ? units_format_duration(done, b, sizeof(b))
+							      : "-");
+		fprintf(f, "  %-14s %8s %16s %10" PRIu64 " %22s %22s", ph->name,
+			units_format_duration(ph->start_off_ns, a, sizeof(a)), ran,
+			r ? r->edges : 0, tmin, tmax);
+		if (r && r->wake.m.n)
+			fprintf(f, " %9s %9s %9s", UNITS_US(stats_hist_percentile(&r->wake, 99.0)),
+				UNITS_US(stats_hist_percentile(&r->wake, 99.99)), UNITS_US(r->wake.m.max));
+		else
+			fprintf(f, " %9s %9s %9s", "-", "-", "-");
+		fprintf(f, " %7" PRIu64 "\n", r ? r->missed_periods : 0);
+	}
+	if (!ri->containment || !ri->containment[0])
+		return;
+	fprintf(f, "\nLoad proof (loads held by %s)\n", ri->containment);
+	for (i = 0; i < ri->nphases; i++) {
+		const struct summary_phase *ph = &ri->phases[i];
+
+		if (ph->nloads == 0 && ph->sampled) {
+			text_proof(f, ri, ph);
+			if (!ph->nreqs)	/* else its idle line says so */
+				fprintf(f, "  %-14s   (no loads)\n", "");
+		} else if (ph->sampled) {
+			text_proof(f, ri, ph);
+		}
+	}
+}
+
+void summary_print_text(FILE *f, const struct config *c, const struct edgestats *s,
+			const struct run_info *ri)
+{
+	const struct edgestats_result *r = edgestats_result(s);
+	const struct sysinfo_host *h = &ri->host;
+	int64_t half = config_int(c, CFG_RUN_HALF_PERIOD);
+	int64_t dur = (int64_t)(ri->end_realtime_ns - ri->start_realtime_ns);
+	uint64_t dropped = max_u64(ri->dropped, r->seq_gaps);
+	unsigned nviol;
+	size_t i;
+
+	fprintf(f, "\n==== sqwave summary ====\n");
+	if (!ri->rt_ok)
+		fprintf(f, "\n*** NON-RT RUN: %s ***\n"
+			"*** these timings say nothing about real-time behaviour ***\n\n",
+			ri->non_rt_reason && ri->non_rt_reason[0] ? ri->non_rt_reason
+								  : "SCHED_FIFO or mlockall not in force");
+	/* names from files (a board's name, a chip's label) are escaped: they
+	 * must not drive the terminal */
+	if (ri->label && ri->label[0])
+		fprintf(f, "label      %s\n", OUTFILE_ESC(ri->label));
+	fprintf(f, "board      %s (%s)\n", OUTFILE_ESC(config_str(c, CFG_BOARD_NAME)),
+		ri->board_file ? OUTFILE_ESC(ri->board_file) : "-");
+	if (ri->profile_file)
+		fprintf(f, "profile    %s\n", OUTFILE_ESC(ri->profile_file));
+	fprintf(f, "gpio       %s\n", ri->gpio_desc ? OUTFILE_ESC(ri->gpio_desc) : "-");
+	fprintf(f, "host       %s, %s, %d CPUs, %s\n", h->hostname[0] ? h->hostname : "-",
+		h->cpu_model[0] ? h->cpu_model : "unknown CPU", h->ncpus, h->machine);
+	fprintf(f, "kernel     %s %s\n", h->kernel_release, h->kernel_version);
+	fprintf(f, "PREEMPT_RT %s\n", h->preempt_rt ? "yes" : "no");
+	if (ri->rt_ok) {
+		int64_t cpu = config_int(c, CFG_RT_CPU);
+
+		fprintf(f, "rt         SCHED_FIFO priority %" PRId64 ", ",
+			config_int(c, CFG_RT_PRIORITY));
+		if (cpu >= 0)
+			fprintf(f, "CPU %" PRId64 ", ", cpu);
+		else
+			fprintf(f, "not pinned, ");
+		fprintf(f, "memory %slocked\n", config_bool(c, CFG_RT_LOCK_MEMORY) ? "" : "NOT ");
+	} else {
+		fprintf(f, "rt         NOT REAL-TIME (%s)\n",
+			ri->non_rt_reason && ri->non_rt_reason[0] ? ri->non_rt_reason : "allowed");
+	}
+	fprintf(f, "wave       half period %s us (%.3f Hz), warm-up %s\n", UNITS_US(half),
+		half > 0 ? 1e9 / (2.0 * (double)half) : 0.0,
+		units_format_duration(config_int(c, CFG_RUN_WARMUP), (char[32]){ 0 }, 32));
+	fprintf(f, "ran        %.3f s, stopped by %s", dur > 0 ? (double)dur / 1e9 : 0.0,
+		edgelog_stop_name(ri->stop_reason));
+	if (ri->stop_reason == EDGELOG_STOP_SIGNAL && ri->stop_signal > 0)
+		fprintf(f, " (%s)", strsignal(ri->stop_signal));
+	fprintf(f, "\n");
+	if (config_int(c, CFG_RUN_SCALE) != CFG_DECIMAL_ONE) {
+		char x[32], o[256], d[32];
+
+		fprintf(f, "scale      %s (run.scale, %s): every phase that many times its planned "
+			"length, %s in all\n", config_format(c, CFG_RUN_SCALE, x, sizeof(x)),
+			config_origin(c, CFG_RUN_SCALE, o, sizeof(o)),
+			config_format(c, CFG_RUN_DURATION, d, sizeof(d)));
+	}
+	fprintf(f, "edges      %" PRIu64 " counted, %" PRIu64 " warm-up, %" PRIu64 " logged\n",
+		r->edges, r->warmup_edges, ri->records_logged);
+	fprintf(f, "missed     %" PRIu64 " periods%s\n", r->missed_periods,
+		r->missed_periods ? "  <-- the timer fired more than once between edges" : "");
+	fprintf(f, "dropped    %" PRIu64 " records", dropped);
+	if (r->gap_events)
+		fprintf(f, " (%" PRIu64 " places, first before edge #%" PRIu64 " at t+%.6f s)",
+			r->gap_events, r->first_gap.seq, rel_s(r, r->first_gap.intended_ns));
+	fprintf(f, "\n");
+	fprintf(f, "write errs %" PRIu64 "\n", max_u64(ri->write_errors, r->write_errors));
+	if (r->saturated)
+		fprintf(f, "saturated  %" PRIu64 " edges had an offset beyond +-2.1 s\n", r->saturated);
+
+	fprintf(f, "\n  %-16s %10s %10s %10s %9s", "us", "min", "avg", "max", "stddev");
+	for (i = 2; i < STATS_NPCT; i++)
+		fprintf(f, " %10s", stats_pct_name[i]);
+	fprintf(f, "\n");
+	text_dist_row(f, "wake latency", &r->wake);
+	text_dist_row(f, "write cost", &r->write);
+	text_dist_row(f, "placement", &r->place);
+	text_dist_row(f, "pulse +", &r->width[EDGESTATS_POS].h);
+	text_dist_row(f, "pulse -", &r->width[EDGESTATS_NEG].h);
+	text_dist_row(f, "pulse any", &r->width[EDGESTATS_ANY].h);
+	if (r->wake.m.n)
+		fprintf(f, "  worst wake-up at edge #%" PRIu64 " (t+%.6f s)\n",
+			r->wake_worst.seq, rel_s(r, r->wake_worst.intended_ns));
+	if (r->place.m.n)
+		fprintf(f, "  placement = write-window midpoint - first deadline after the previous "
+			"edge (where the scope sees the edge); worst %s us at edge #%" PRIu64 " (t+%.6f s)\n",
+			UNITS_US(r->place_worst_ns), r->place_worst.seq,
+			rel_s(r, r->place_worst.intended_ns));
+	text_spin(f, r, ri);
+
+	fprintf(f, "\nPulse widths, write midpoint to write midpoint; [lo, hi] is what the "
+		"scope can show given the write windows\n");
+	text_pulses(f, r, "positive", &r->width[EDGESTATS_POS]);
+	text_pulses(f, r, "negative", &r->width[EDGESTATS_NEG]);
+	if (r->period_m.n)
+		fprintf(f, "period     min %s us (edge #%" PRIu64 "), max %s us (edge #%" PRIu64 ")\n",
+			UNITS_US(r->period_m.min), r->period_min_at.seq, UNITS_US(r->period_m.max),
+			r->period_max_at.seq);
+
+	fprintf(f, "\nRT thread  %ld minor faults, %ld major faults, %ld involuntary context switches\n",
+		ri->minflt, ri->majflt, ri->nivcsw);
+	fprintf(f, "log        %s%s\n", ri->log_path ? OUTFILE_ESC(ri->log_path) : "-",
+		ri->log_error ? "  (INCOMPLETE: I/O error)" : "");
+	if (ri->breaks)
+		fprintf(f, "breaks     %u trace%s saved; the first at %s\n           trace %s\n",
+			ri->breaks, ri->breaks == 1 ? "" : "s", OUTFILE_ESC(ri->break_text),
+			ri->break_trace[0] ? OUTFILE_ESC(ri->break_trace) : "(not saved)");
+	if (config_int(c, CFG_TRACE_BREAK) && r->edges)
+		text_break_cover(f, c, r, ri);
+
+	if (ri->nphases)
+		summary_phases_text(f, ri);
+	else if (ri->run_proof)
+		text_run_proof(f, ri);
+	nviol = check(c, r, ri, NULL, NULL);
+	fprintf(f, "\nverdict    %s%s%s\n", verdict_word(c, ri, nviol),
+		!nviol && !limits_set(c) ? " (no limits.* set: for a verdict, --tmin/--tmax or a profile's limits)" : "",
+		!ri->rt_ok ? " (NON-RT RUN: not a real-time result)" : "");
+	if (nviol)
+		check(c, r, ri, text_violation, f);
+}
+
+/* ---- JSON ---- */
+
+static void json_config(struct json_writer *w, const struct config *c)
+{
+	char name[128], buf[1024];
+	int k;
+
+	json_kv_object_begin(w, "config");
+	for (k = 0; k < CFG_NKEYS; k++) {
+		const struct cfg_item *it = &config_table[k];
+
+		snprintf(name, sizeof(name), "%s.%s", it->section, it->name);
+		json_kv_object_begin(w, name);
+		json_key(w, "value");
+		switch (it->type) {
+		case CFG_T_BOOL:
+			json_bool(w, config_bool(c, (enum cfg_key)k));
+			break;
+		case CFG_T_INT:
+		case CFG_T_DURATION:
+			json_int(w, config_int(c, (enum cfg_key)k));
+			break;
+		case CFG_T_DECIMAL:
+			json_double(w, (double)config_int(c, (enum cfg_key)k) / (double)CFG_DECIMAL_ONE);
+			break;
+		default:
+			json_string(w, config_str(c, (enum cfg_key)k));
+			break;
+		}
+		json_kv_string(w, "text", config_format(c, (enum cfg_key)k, buf, sizeof(buf)));
+		if (it->type == CFG_T_DURATION || it->type == CFG_T_INT)
+			json_kv_string(w, "unit", it->type == CFG_T_DURATION ? "ns" : it->unit);
+		json_kv_string(w, "origin", config_origin(c, (enum cfg_key)k, buf, sizeof(buf)));
+		json_object_end(w);
+	}
+	json_object_end(w);
+}
+
+/* "proof": whether the run's idle and load were proven (docs/soak.md), and
+ * for a run without phases its one sampling's figures. */
+static void json_run_proof(struct json_writer *w, const struct run_info *ri)
+{
+	const struct summary_phase *ph = ri->run_proof;
+	const char *idle, *load;
+	char cpus[256];
+
+	run_proof_states(ri, &idle, &load);
+	json_kv_object_begin(w, "proof");
+	json_kv_string(w, "idle", idle);
+	json_kv_string(w, "load", load);
+	json_kv_string(w, "sampler", ri->sampler_sched && ri->sampler_sched[0] ? ri->sampler_sched
+									      : NULL);
+	if (ph && ph->proof && !ri->nphases) {
+		const struct proof_req *q = idle_req(ph);
+
+		json_kv_uint(w, "samples", ph->proof->samples);
+		if (ph->gaps_known)
+			json_kv_uint(w, "max_gap_ns", ph->max_gap_ns);
+		else
+			json_kv_null(w, "max_gap_ns");
+		json_kv_uint(w, "gap_bound_ns", ph->gap_bound_ns);
+		if (q) {
+			json_kv_string(w, "idle_cpus", cpulist_format(&q->cpus, cpus, sizeof(cpus)));
+			json_kv_double(w, "idle_busy_pct", proof_phase_busy(ph->proof, &q->cpus));
+			json_kv_int(w, "idle_max_busy_pct", q->max_busy);
+		}
+	}
+	json_object_end(w);
+}
+
+/* "phases": each phase's statistics and load proof (docs/json-summary.md). */
+void summary_phases_json(struct json_writer *w, const struct run_info *ri)
+{
+	size_t i, j, k;
+
+	json_kv_string(w, "label", ri->label);
+	json_kv_string(w, "containment", ri->containment);
+	json_kv_object_begin(w, "breaks");
+	json_kv_uint(w, "count", ri->breaks);
+	json_kv_string(w, "first", ri->breaks ? ri->break_text : NULL);
+	json_kv_string(w, "first_trace", ri->breaks && ri->break_trace[0] ? ri->break_trace : NULL);
+	json_kv_string(w, "first_cause", ri->breaks && ri->break_cause[0] ? ri->break_cause : NULL);
+	/* every traced edge (warm-up edges never are): compare wake_latency's worst */
+	json_kv_array_begin(w, "traced");
+	for (i = 0; i < ri->nbreak_hits; i++) {
+		json_object_begin(w);
+		json_kv_uint(w, "seq", ri->break_hits[i].seq);
+		json_kv_string(w, "what", ri->break_hits[i].what == TRACEBREAK_WAKE ? "wake" : "width");
+		json_kv_int(w, "value_ns", ri->break_hits[i].value_ns);
+		json_kv_bool(w, "saved", ri->break_hits[i].saved);
+		json_object_end(w);
+	}
+	json_array_end(w);
+	json_object_end(w);
+	json_run_proof(w, ri);
+	json_kv_array_begin(w, "phases");
+	for (i = 0; i < ri->nphases; i++) {
+		const struct summary_phase *ph = &ri->phases[i];
+		const struct edgestats_result *r = ph->stats ? edgestats_result(ph->stats) : NULL;
+		const struct proof_phase *p = ph->proof;
+		char why[2048] = "", *line, *save, cpus[256];
+
+		json_object_begin(w);
+		json_kv_string(w, "name", ph->name);
+		json_kv_int(w, "start_off_ns", ph->start_off_ns);
+		json_kv_int(w, "duration_ns", ph->duration_ns);
+		json_kv_int(w, "ran_ns", phase_ran_ns(ri, i));
+		if (r) {
+			json_kv_object_begin(w, "counts");
+			json_kv_uint(w, "edges", r->edges);
+			json_kv_uint(w, "missed_periods", r->missed_periods);
+			json_kv_uint(w, "seq_gaps", r->seq_gaps);
+			json_object_end(w);
+			statsjson_dist_worst(w, "wake_latency", &r->wake, &r->wake_worst);
+			statsjson_pulses_and_period(w, r);
+		}
+		json_kv_array_begin(w, "loads");
+		for (j = 0; j < ph->nloads; j++)
+			json_string(w, ph->load_specs[j]);
+		json_array_end(w);
+		if (p && ph->sampled) {
+			json_kv_object_begin(w, "proof");
+			json_kv_string(w, "state", phase_proof_state(ri, ph));
+			json_kv_uint(w, "samples", p->samples);
+			if (ph->gaps_known)
+				json_kv_uint(w, "max_gap_ns", ph->max_gap_ns);
+			else
+				json_kv_null(w, "max_gap_ns");
+			json_kv_uint(w, "gap_bound_ns", ph->gap_bound_ns);
+			if (p->samples) {
+				json_kv_double(w, "irq_per_s", p->irq_sum / (double)p->samples);
+				json_kv_double(w, "ctxt_per_s", p->ctxt_sum / (double)p->samples);
+				json_kv_double(w, "load1", p->load1_sum / (double)p->samples);
+			}
+			json_kv_array_begin(w, "cpu_busy_pct");
+			for (k = 0; k < PROOF_MAX_CPUS; k++) {
+				if (!p->busy_n[k])
+					continue;
+				json_object_begin(w);
+				json_kv_uint(w, "cpu", k);
+				json_kv_double(w, "busy_pct", p->busy_sum[k] / (double)p->busy_n[k]);
+				json_object_end(w);
+			}
+			json_array_end(w);
+			json_kv_array_begin(w, "interfaces");
+			for (k = 0; k < p->nif; k++) {
+				json_object_begin(w);
+				json_kv_string(w, "name", p->ifname[k]);
+				json_kv_double(w, "packets_per_s",
+					       p->pps_n[k] ? p->pps_sum[k] / (double)p->pps_n[k] : 0);
+				json_object_end(w);
+			}
+			json_array_end(w);
+			json_kv_array_begin(w, "loads");
+			for (k = 0; k < ph->nreqs; k++) {
+				const struct proof_req *q = &ph->reqs[k];
+				const struct proof_load_stat *st = NULL;
+				static const char *const kinds[] = { "none", "cpu", "net", "idle" };
+
+				for (j = 0; j < p->nloads; j++) {
+					if (!strcmp(p->loads[j].name, q->name))
+						st = &p->loads[j];
+				}
+				json_object_begin(w);
+				json_kv_string(w, "name", q->name);
+				json_kv_string(w, "proof", kinds[q->kind]);
+				if (q->kind == LOAD_PROOF_IDLE) {
+					json_kv_string(w, "cpus", cpulist_format(&q->cpus, cpus, sizeof(cpus)));
+					json_kv_double(w, "busy_pct", proof_phase_busy(p, &q->cpus));
+					json_kv_int(w, "max_busy_pct", q->max_busy);
+					json_object_end(w);
+					continue;
+				}
+				if (q->kind == LOAD_PROOF_CPU) {
+					json_kv_string(w, "cpus", cpulist_format(&q->cpus, cpus, sizeof(cpus)));
+					json_kv_double(w, "busy_pct", proof_phase_busy(p, &q->cpus));
+					{
+						enum proof_own_src src = PROOF_OWN_NONE;
+						double own = proof_phase_own(p, q->name, &src);
+
+						if (own >= 0) {
+							json_kv_double(w, "own_busy_pct", own);
+							json_kv_string(w, "own_source",
+								       proof_own_src_name(src));
+						}
+					}
+				}
+				if (q->kind == LOAD_PROOF_NET) {
+					json_kv_string(w, "interface", q->iface);
+					json_kv_double(w, "packets_per_s", proof_phase_pps(p, q->iface));
+					json_kv_int(w, "min_packets_per_s", q->min_pps);
+				}
+				if (q->results) {
+					json_kv_uint(w, "valid_scores", st ? st->valid : 0);
+					json_kv_uint(w, "runs_without_score", st ? st->invalid : 0);
+					if (st && st->valid) {
+						json_kv_double(w, "mean_score", st->score_sum / (double)st->valid);
+						json_kv_double(w, "last_score", st->score_last);
+					}
+				}
+				json_kv_uint(w, "restarts", st ? st->restarts : 0);
+				json_kv_uint(w, "killed", st ? st->kills : 0);
+				json_kv_bool(w, "lost", st && st->lost);
+				if (st && st->lost) {
+					json_kv_int(w, "lost_at_ns", (int64_t)st->lost_t_ns);
+					json_kv_string(w, "lost_why", st->lost_why);
+				}
+				json_object_end(w);
+			}
+			json_array_end(w);
+			json_object_end(w);
+		}
+		if (ph->nreqs && p && !ph->advisory) {
+			proof_phase_judge(p, ph->reqs, ph->nreqs, ri->min_busy_pct, why, sizeof(why));
+			if (ph->gaps_known)
+				proof_gap_judge(ph->max_gap_ns, ph->gap_bound_ns, why, sizeof(why));
+		}
+		json_kv_array_begin(w, "load_not_applied");
+		for (line = strtok_r(why, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+			json_string(w, line);
+		json_array_end(w);
+		json_object_end(w);
+	}
+	json_array_end(w);
+}
+
+static void json_violation(void *ctx, const char *msg)
+{
+	json_string(ctx, msg);
+}
+
+/* A figure in its unit: durations and counts are integers in JSON. */
+static void json_figure(struct json_writer *w, const char *key, bool has, double v,
+			enum summary_unit u)
+{
+	if (!has)
+		json_kv_null(w, key);
+	else if (u == SUMMARY_UNIT_NS || u == SUMMARY_UNIT_COUNT)
+		json_kv_int(w, key, (int64_t)llround(v));
+	else
+		json_kv_double(w, key, round(v * 1000) / 1000);
+}
+
+/* One entry of verdict.checks (docs/json-summary.md). */
+static void json_check(void *ctx, const struct summary_check *ck)
+{
+	struct json_writer *w = ctx;
+
+	if (!ck->in_verdict)
+		return;
+	json_object_begin(w);
+	json_kv_string(w, "name", ck->name);
+	json_kv_string(w, "result", summary_result_name(ck->result));
+	json_kv_string(w, "key", ck->key);
+	json_kv_string(w, "phase", ck->phase);
+	json_kv_string(w, "load", ck->load);
+	json_kv_string(w, "unit", ck->unit ? summary_unit_name(ck->unit) : NULL);
+	json_figure(w, "observed", ck->has_observed, ck->observed, ck->unit);
+	json_figure(w, "limit", ck->has_limit, ck->limit, ck->unit);
+	json_kv_string(w, "bound", !ck->has_limit ? NULL : ck->limit_is_min ? "min" : "max");
+	json_figure(w, "estimate", ck->has_estimate, ck->estimate, ck->unit);
+	if (ck->has_edge) {
+		json_kv_uint(w, "seq", ck->seq);
+		json_kv_uint(w, "intended_ns", ck->intended_ns);
+		json_kv_double(w, "t_s", round(ck->t_s * 1e9) / 1e9);
+	} else {
+		json_kv_null(w, "seq");
+		json_kv_null(w, "intended_ns");
+		json_kv_null(w, "t_s");
+	}
+	json_kv_string(w, "message", ck->message);
+	json_object_end(w);
+}
+
+static void json_summary(struct json_writer *w, const struct config *c,
+			 const struct edgestats_result *r, const struct run_info *ri)
+{
+	const struct sysinfo_host *h = &ri->host;
+	unsigned nviol = check(c, r, ri, NULL, NULL);
+
+	json_object_begin(w);
+	json_kv_string(w, "schema", SUMMARY_SCHEMA);
+	json_kv_int(w, "schema_version", SUMMARY_SCHEMA_VERSION);
+	json_kv_string(w, "sqwave_version", SQW_VERSION);
+
+	json_kv_object_begin(w, "verdict");
+	json_kv_bool(w, "pass", nviol == 0);
+	json_kv_string(w, "result", verdict_word(c, ri, nviol));
+	json_kv_bool(w, "limits_set", limits_set(c));
+	json_kv_bool(w, "load_applied", check_loads(ri, NULL, NULL) == 0);
+	json_kv_array_begin(w, "violations");
+	check(c, r, ri, json_violation, w);
+	json_array_end(w);
+	json_kv_array_begin(w, "checks");
+	{
+		struct check_sink k = { .on_check = json_check, .ctx = w };
+
+		check_all(c, r, ri, &k, false);
+	}
+	json_array_end(w);
+	json_object_end(w);
+
+	json_kv_object_begin(w, "board");
+	json_kv_string(w, "name", config_str(c, CFG_BOARD_NAME));
+	json_kv_string(w, "file", ri->board_file);
+	json_kv_string(w, "gpio", ri->gpio_desc);
+	json_object_end(w);
+	json_kv_string(w, "profile_file", ri->profile_file);
+
+	json_kv_object_begin(w, "host");
+	json_kv_string(w, "hostname", h->hostname);
+	json_kv_string(w, "kernel_release", h->kernel_release);
+	json_kv_string(w, "kernel_version", h->kernel_version);
+	json_kv_string(w, "machine", h->machine);
+	json_kv_bool(w, "preempt_rt", h->preempt_rt);
+	json_kv_string(w, "cmdline", h->cmdline);
+	json_kv_string(w, "cpu_model", h->cpu_model);
+	json_kv_int(w, "ncpus", h->ncpus);
+	json_object_end(w);
+
+	json_kv_object_begin(w, "rt");
+	json_kv_bool(w, "ok", ri->rt_ok);
+	json_kv_string(w, "non_rt_reason", ri->rt_ok ? NULL : ri->non_rt_reason);
+	json_object_end(w);
+
+	json_kv_object_begin(w, "run");
+	json_kv_int(w, "half_period_ns", config_int(c, CFG_RUN_HALF_PERIOD));
+	json_kv_uint(w, "start_realtime_ns", ri->start_realtime_ns);
+	json_kv_uint(w, "end_realtime_ns", ri->end_realtime_ns);
+	json_kv_int(w, "duration_ns", (int64_t)(ri->end_realtime_ns - ri->start_realtime_ns));
+	json_kv_string(w, "stop_reason", edgelog_stop_name(ri->stop_reason));
+	if (ri->stop_reason == EDGELOG_STOP_SIGNAL && ri->stop_signal > 0)
+		json_kv_int(w, "stop_signal", ri->stop_signal);
+	else
+		json_kv_null(w, "stop_signal");
+	json_kv_string(w, "log_path", ri->log_path);
+	json_kv_bool(w, "log_error", ri->log_error);
+	json_kv_uint(w, "first_intended_ns", r->first_intended_ns);
+	json_kv_string(w, "spin", ri->spin_auto ? "auto" : ri->spin_lead_ns ? "fixed" : "off");
+	json_kv_int(w, "spin_lead_ns", ri->spin_lead_ns);
+	json_kv_int(w, "spin_lead_min_ns", ri->spin_lead_min_ns);
+	json_kv_int(w, "spin_lead_max_ns", ri->spin_lead_max_ns);
+	json_kv_uint(w, "spin_rearms", ri->spin_rearms);
+	json_object_end(w);
+
+	json_kv_object_begin(w, "counts");
+	json_kv_uint(w, "records_logged", ri->records_logged);
+	json_kv_uint(w, "records_seen", r->records);
+	json_kv_uint(w, "edges", r->edges);
+	json_kv_uint(w, "warmup_edges", r->warmup_edges);
+	json_kv_uint(w, "missed_periods", r->missed_periods);
+	json_kv_uint(w, "warmup_missed_periods", r->warmup_missed_periods);
+	json_kv_uint(w, "dropped", ri->dropped);
+	json_kv_uint(w, "seq_gaps", r->seq_gaps);
+	json_kv_uint(w, "gap_events", r->gap_events);
+	json_kv_uint(w, "largest_gap", r->largest_gap);
+	if (r->gap_events)
+		statsjson_where(w, "first_gap", &r->first_gap);
+	else
+		json_kv_null(w, "first_gap");
+	json_kv_uint(w, "write_errors", max_u64(ri->write_errors, r->write_errors));
+	json_kv_uint(w, "saturated", r->saturated);
+	json_kv_uint(w, "level_repeats", r->level_repeats);
+	json_kv_uint(w, "pulses_skipped", r->pulses_skipped);
+	json_object_end(w);
+
+	statsjson_dist_worst(w, "wake_latency", &r->wake, &r->wake_worst);
+
+	statsjson_dist_worst(w, "write_cost", &r->write, &r->write_worst);
+
+	statsjson_placement_and_spin(w, r);
+
+	statsjson_pulses_and_period(w, r);
+
+	json_kv_object_begin(w, "rusage");
+	json_kv_int(w, "minflt", ri->minflt);
+	json_kv_int(w, "majflt", ri->majflt);
+	json_kv_int(w, "nivcsw", ri->nivcsw);
+	json_object_end(w);
+
+	summary_phases_json(w, ri);
+	json_config(w, c);
+	json_object_end(w);
+}
+
+struct summary_doc {
+	const struct config *c;
+	const struct edgestats_result *r;
+	const struct run_info *ri;
+};
+
+static void summary_doc(struct json_writer *w, const void *ctx)
+{
+	const struct summary_doc *d = ctx;
+
+	json_summary(w, d->c, d->r, d->ri);
+}
+
+int summary_write_json(const char *path, const struct config *c, const struct edgestats *s,
+		       const struct run_info *ri)
+{
+	const struct summary_doc d = { c, edgestats_result(s), ri };
+
+	return json_write_document(path, summary_doc, &d, NULL, 0);
+}

@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* mlockall, cpu_dma_latency, SCHED_FIFO and affinity: done once, after every
+ * allocation, so that nothing the RT thread touches can fault. */
+#include "rt/rtsetup.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+__attribute__((format(printf, 2, 3)))
+static void problem(struct rtsetup *rs, const char *fmt, ...)
+{
+	size_t used = strlen(rs->problems);
+	va_list ap;
+
+	if (used + 2 >= sizeof(rs->problems))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(rs->problems + used, sizeof(rs->problems) - used - 1, fmt, ap);
+	va_end(ap);
+	used = strlen(rs->problems);
+	rs->problems[used] = '\n';
+	rs->problems[used + 1] = '\0';
+}
+
+int rtsetup_process_enter(struct rtsetup *rs, const struct rtsetup_params *p)
+{
+	int ret = 0;
+
+	memset(rs, 0, sizeof(*rs));
+	rs->p = *p;
+	rs->dma_fd = -1;
+
+	if (p->lock_memory) {
+		if (mlockall(MCL_CURRENT | MCL_FUTURE) == 0) {
+			rs->locked = true;
+		} else {
+			problem(rs, "mlockall failed (%s): run as root, or raise RLIMIT_MEMLOCK "
+				"(ulimit -l unlimited, or memlock in /etc/security/limits.conf)",
+				strerror(errno));
+			ret = -1;
+		}
+	}
+	if (p->dma_latency_us >= 0) {
+		rs->dma_fd = rtsetup_dma_latency_hold("/dev/cpu_dma_latency", p->dma_latency_us);
+		if (rs->dma_fd < 0 && errno == ENOENT) {
+			/* No PM QoS CPU latency device: the kernel has no CPU idle
+			 * states to hold off (e.g. cpuidle disabled, as X-LINUX-RT
+			 * does). Nothing to do, nothing lost. */
+			rs->dma_latency_absent = true;
+		} else if (rs->dma_fd < 0) {
+			problem(rs, "cannot hold /dev/cpu_dma_latency at %d us (%s): run as root, "
+				"or set rt.dma_latency=-1 to leave CPU idle states alone",
+				p->dma_latency_us, strerror(errno));
+			ret = -1;
+		}
+	}
+	return ret;
+}
+
+int rtsetup_dma_latency_hold(const char *path, int us)
+{
+	int32_t v = us;
+	int fd, e;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (write(fd, &v, sizeof(v)) != (ssize_t)sizeof(v)) {
+		e = errno ? errno : EIO;
+		close(fd);
+		/* A device that takes the open but not the value is not absent. */
+		errno = e == ENOENT ? EIO : e;
+		return -1;
+	}
+	return fd;
+}
+
+void rtsetup_process_exit(struct rtsetup *rs)
+{
+	if (rs->dma_fd >= 0)
+		close(rs->dma_fd);
+	rs->dma_fd = -1;
+	if (rs->locked)
+		munlockall();
+	rs->locked = false;
+}
+
+int rtsetup_thread_create(struct rtsetup *rs, pthread_t *tid, void *(*fn)(void *), void *arg,
+			  bool allow_non_rt)
+{
+	struct sched_param sp = { .sched_priority = rs->p.priority };
+	pthread_attr_t attr;
+	cpu_set_t set;
+	int err;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, rs->p.stack_size);
+	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
+	pthread_attr_setschedparam(&attr, &sp);
+	if (rs->p.cpu >= 0) {
+		CPU_ZERO(&set);
+		CPU_SET(rs->p.cpu, &set);
+		pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	}
+	err = pthread_create(tid, &attr, fn, arg);
+	if (err == 0) {
+		rs->fifo = true;
+		rs->pinned = rs->p.cpu >= 0;
+		pthread_attr_destroy(&attr);
+		return 0;
+	}
+	if (err == EPERM)
+		problem(rs, "SCHED_FIFO priority %d refused (EPERM): run as root or give the "
+			"binary CAP_SYS_NICE (setcap cap_sys_nice,cap_ipc_lock+ep sqwave), or raise "
+			"RLIMIT_RTPRIO (rtprio in /etc/security/limits.conf)", rs->p.priority);
+	else if (err == EINVAL && rs->p.cpu >= 0)
+		problem(rs, "cannot pin the RT thread to CPU %d (EINVAL): that CPU does not "
+			"exist, is offline or is outside this process's cpuset; use --cpu with "
+			"one of the CPUs in /sys/devices/system/cpu/online", rs->p.cpu);
+	else
+		problem(rs, "cannot create the RT thread: %s", strerror(err));
+	if (!allow_non_rt) {
+		pthread_attr_destroy(&attr);
+		return err;
+	}
+
+	/* --allow-non-rt: keep what can be kept (affinity), drop the rest. */
+	pthread_attr_setinheritsched(&attr, PTHREAD_INHERIT_SCHED);
+	err = pthread_create(tid, &attr, fn, arg);
+	if (err == 0) {
+		rs->pinned = rs->p.cpu >= 0;
+	} else {
+		pthread_attr_destroy(&attr);
+		pthread_attr_init(&attr);
+		pthread_attr_setstacksize(&attr, rs->p.stack_size);
+		err = pthread_create(tid, &attr, fn, arg);
+	}
+	pthread_attr_destroy(&attr);
+	return err;
+}
+
+__attribute__((noinline))
+void rtsetup_thread_prefault(size_t bytes)
+{
+	/* A fixed window, not a VLA: mlockall(MCL_FUTURE) already populates the
+	 * thread's stack; this makes sure the part the loop uses is touched
+	 * even where memory locking was refused (--allow-non-rt). */
+	enum { WINDOW = 64 * 1024 };
+	volatile unsigned char buf[WINDOW];
+	size_t i;
+
+	if (bytes > WINDOW)
+		bytes = WINDOW;
+	for (i = 0; i < bytes; i += 4096)
+		buf[i] = 0;
+	buf[bytes ? bytes - 1 : 0] = 0;
+	(void)buf[0];
+}
+
+static int read_long(const char *path, long *v)
+{
+	FILE *f = fopen(path, "r");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fscanf(f, "%ld", v) == 1;
+	fclose(f);
+	return ok ? 0 : -1;
+}
+
+int rtsetup_nonrt_cpuset(int rt_cpu, cpu_set_t *set)
+{
+	if (sched_getaffinity(0, sizeof(*set), set) < 0)
+		return -1;
+	if (rt_cpu < 0 || rt_cpu >= CPU_SETSIZE) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (!CPU_ISSET(rt_cpu, set))
+		return 0;	/* already elsewhere */
+	if (CPU_COUNT(set) < 2) {
+		errno = ENOENT;	/* nowhere else to go */
+		return -1;
+	}
+	CPU_CLR(rt_cpu, set);
+	return 0;
+}
+
+int rtsetup_nonrt_affinity(int rt_cpu)
+{
+	cpu_set_t set;
+
+	if (rt_cpu < 0)
+		return 0;
+	if (rtsetup_nonrt_cpuset(rt_cpu, &set) < 0)
+		return -1;
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+int rtsetup_helper_fifo(int priority, int rt_cpu)
+{
+	struct sched_param sp = { .sched_priority = priority };
+	cpu_set_t set;
+	int err;
+
+	if (rt_cpu >= 0 && rtsetup_nonrt_cpuset(rt_cpu, &set) == 0)
+		sched_setaffinity(0, sizeof(set), &set);	/* inherited already, normally */
+	err = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return 0;
+}
+
+int rtsetup_rt_throttling(long *runtime_us, long *period_us)
+{
+	if (read_long("/proc/sys/kernel/sched_rt_runtime_us", runtime_us) != 0 ||
+	    read_long("/proc/sys/kernel/sched_rt_period_us", period_us) != 0)
+		return -1;
+	return *runtime_us != -1;
+}
+
