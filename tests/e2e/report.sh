@@ -200,6 +200,35 @@ assert "3.0 s" in text and " 1000 " in text, text
 PY
 }
 
+# A row can be a failure and have its load unproven at once ("FAIL, LOAD
+# NOT APPLIED", "FAIL, PROOF INCOMPLETE"): a starved load on a busy board
+# and a limit broken. Such a summary, made from a real one, gives a report
+# whose JSON its shipped schema accepts (a schema without the two words
+# refused a real run's report).
+test_a_failed_row_whose_load_is_unproven_is_a_verdict_the_schema_knows() {
+	soak_once || return 1
+	python3 - "$TMP/soak.json" "$TMP/starved.json" <<'PY' || return 1
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["config"]["limits.tmin"]["value"] = 10**9  # every pulse is below it: a failure
+d["verdict"]["pass"] = False
+idle, flood = d["phases"][0], d["phases"][1]
+flood["load_not_applied"] = ["ping-flood: 1 packets/s received (at least 1000)"]
+idle["load_not_applied"] = ["stress-ng: own CPU time 12 % of CPUs 0 (below 80 %)"]
+idle.setdefault("proof", {})["state"] = "proof incomplete"
+json.dump(d, open(sys.argv[2], "w"))
+PY
+	"$SQWAVE" report "$TMP/starved.json" --json "$TMP/starved-report.json" -q 2> "$TMP/st.err"
+	[ $? -le 1 ] || fail "report: $(cat "$TMP/st.err")" || return 1
+	python3 - "$TMP/starved-report.json" <<'PY' || return 1
+import json, sys
+v = [r["verdict"] for r in json.load(open(sys.argv[1]))["rows"]]
+assert v[:2] == ["FAIL, PROOF INCOMPLETE", "FAIL, LOAD NOT APPLIED"], v
+PY
+	python3 "$ROOT/tests/e2e/json_schema_check.py" "$ROOT/docs/schema" "$TMP/starved-report.json" \
+		> "$TMP/sc.out" 2>&1 || fail "$(cat "$TMP/sc.out")" || return 1
+}
+
 for t in $(declare -F | awk '{print $3}' | grep '^test_'); do
 	"$t"
 	rc=$?
