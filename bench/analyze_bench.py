@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""sqwave analyze and capture import, measured side by side (issue 3, "Performance").
+"""sqwave analyze and capture import, measured side by side against their targets.
 
 Run through bench/analyze-bench. Three parts, one session:
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Issue 10's measurements, run by `make bench` (bench/run): sqwave's wake
+# The precision measurements, run by `make bench` (bench/run): sqwave's wake
 # latency and CPU time against cyclictest in interleaved rounds, the edge
 # placement error of the default mode, --spin with a fixed lead and --spin
 # auto side by side, and the recorder at 1 us with a 4,096-record ring.
@@ -371,7 +371,7 @@ def finish_rounds(a, res, rounds, pooled, pooled_ct, retried):
     res["rounds"] = out
 
 
-# ---- under load (issue 7): the same rounds with a load both tools share -------------
+# ---- under load: the same rounds with a load both tools share -------------
 
 def start_load(a):
     """The soak's load, outside both tools so that they meet the same one:

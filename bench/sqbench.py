@@ -752,7 +752,7 @@ def main():
     ap.add_argument("--sqwave", default="build/sqwave")
     ap.add_argument("--board", default="boards/sim.yaml")
     ap.add_argument("--out", default="build/bench")
-    # latency: the pooled five-round comparison of sessions A-C; issue 10's
+    # latency: the pooled five-round comparison of sessions A-C; the
     # interleaved rounds with per-round ratios (bench/precision.py) replace
     # it in `make bench`, so it runs only on request.
     ap.add_argument("--only", default="callgrind,throughput,memory")

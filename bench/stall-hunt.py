@@ -6,7 +6,7 @@ Runs ROUNDS interleaved pairs: sqwave (sim board, 500 us, RT thread on
 --cpu, --break THRESHOLD; each run traces its default events, scheduler, timers
 and IRQs, in its own tracefs instance) and
 cyclictest with the same period, priority and CPU. For every sqwave run it
-looks in the log for the pattern of issue 7 (a stretch of edges that each
+looks in the log for the stall pattern seen once in about 25 soaks (a stretch of edges that each
 skipped slots, woken about one half period late or more, one after the
 other) and keeps the trace of each break; for every cyclictest run it keeps
 the maximum latency. Prints one line per round and a summary; the traces

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# End-to-end tests of issue 10 on the simulated board: the threads other than
+# End-to-end tests of the precision work on the simulated board: the threads other than
 # the RT one stay off rt.cpu (read from /proc during a run), --spin with a
 # fixed lead and --spin auto (flags, late edges, the spin's end in the log),
 # the placement error and spin share in the summary, JSON and analyze, and

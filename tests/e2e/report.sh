@@ -52,8 +52,8 @@ EOF
 	[ $rc -le 1 ] || fail "soak: exit $rc: $(cat "$TMP/soak.err")"
 }
 
-# The report's SVG geometry: ticks, limits, legend, curves (issue 16: an
-# axis from -29425 to +30425 us, limits off the picture, the legend cut).
+# The report's SVG geometry: ticks, limits, legend, curves (a stall's outlier
+# once gave an axis from -29425 to +30425 us, limits off the picture, the legend cut).
 check_report_svg() {
 	python3 - "$@" <<'PY'
 import re, sys
@@ -135,7 +135,7 @@ assert max(xs) > 800, xs
 PY
 }
 
-# Issue 16: the proof strip's 60 s rows merged the idle phase with the
+# The proof strip's 60 s rows once merged the idle phase with the
 # flood after it. No step of the strip may begin in one phase and end in
 # the next (the flood's figures drawn during idle).
 test_the_soak_picture_never_draws_one_phase_in_another() {

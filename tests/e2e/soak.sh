@@ -623,7 +623,7 @@ test_bad_load_and_phase_entries_are_file_line_errors() {
 
 # A board file without rt.cpu: the loads would take every CPU, the RT
 # thread's included; sqwave chooses the RT CPU, says so, and keeps the loads
-# off it (issue 16 item 11).
+# off it.
 test_loads_without_rt_cpu_get_an_rt_cpu_chosen_and_said() {
 	[ "$(nproc)" -ge 2 ] || { echo "    (one CPU: nothing to choose)"; return 0; }
 	"$SQWAVE" run --board "$BOARD" --duration 2s --warmup 0 --quiet \
@@ -647,7 +647,7 @@ PY
 }
 
 # A run without loads samples too, and says whether it was idle, with the
-# figure; not judged (exit 0), but report marks the row (issue 16 item 2).
+# figure; not judged (exit 0), but report marks the row.
 test_a_run_without_loads_samples_and_says_whether_it_was_idle() {
 	[ "$(nproc)" -ge 2 ] || { echo "    (one CPU: no idle rule there)"; return 0; }
 	taskset -c 0 sh -c 'while :; do :; done' &
@@ -684,8 +684,8 @@ assert row["proof"].startswith("NOT IDLE: CPU 0 "), row
 PY
 }
 
-# A CPU load is proved by its own CPU time, not the machine's (issue 16
-# item 4): stress-ng at nice 19 on CPU 0 beside two burners of ours at nice
+# A CPU load is proved by its own CPU time, not the machine's:
+# stress-ng at nice 19 on CPU 0 beside two burners of ours at nice
 # 0 gets a few % of it while CPU 0 is 100 % busy: LOAD NOT APPLIED, with
 # the load's own figure beside the system-wide one.
 test_a_starved_cpu_load_is_not_applied_by_its_own_cpu_time() {
@@ -720,7 +720,7 @@ PY
 }
 
 # Every phase's proof says what it shows, and gaps above the bound can only
-# be "proof incomplete" (issue 16 item 3): under a CPU burner on every CPU
+# be "proof incomplete": under a CPU burner on every CPU
 # but rt.cpu, the sampler (SCHED_FIFO 1) still reads.
 test_a_phase_proof_names_its_state_and_its_longest_gap() {
 	[ "$(nproc)" -ge 2 ] || { echo "    (one CPU)"; return 0; }

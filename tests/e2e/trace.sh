@@ -103,8 +103,8 @@ test_without_stop_the_run_goes_on_and_keeps_max_breaks_traces() {
 	grep -q "stopped by duration" "$TMP/g.out" || fail "$(grep ran "$TMP/g.out")" || return 1
 }
 
-# Warm-up edges spend none of trace.max_breaks (issue 16 item 5: all three
-# traces were of warm-up edges), and the summary names the traced edges and
+# Warm-up edges spend none of trace.max_breaks (once all
+# three traces were of warm-up edges), and the summary names the traced edges and
 # whether the worst counted wake-up has a trace.
 test_warm_up_edges_spend_no_break_and_the_summary_says_what_was_traced() {
 	have_tracefs || { echo "    (no writable tracefs here: skipped)"; return 2; }

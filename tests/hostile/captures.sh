@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Hostile captures and careless use of analyze/compare with captures (issue 8
-# classes, and those that already hold): generated inputs, bounds checked with
+# Hostile captures and careless use of analyze/compare with captures (the
+# classes seen in the wild, and those that already hold): generated inputs, bounds checked with
 # ulimit and timeout, never with timing assertions.
 # Usage: SQWAVE=build/sqwave tests/hostile/captures.sh   (prints PASS/FAIL lines)
 set -u

@@ -429,7 +429,7 @@ static void fixture_short_scope_files_match_the_true_edges(void **state)
 	}
 }
 
-/* ---- issue 13 / issue 8: records that end oddly, axes that lie -------- */
+/* ---- records that end oddly, axes that lie ---------------------------- */
 
 static void a_last_row_with_a_time_but_no_values_ends_the_data_with_a_note(void **state)
 {

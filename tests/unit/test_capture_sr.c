@@ -196,7 +196,7 @@ static void fixture_session_matches_the_reference_sample_indices(void **state)
 	capture_close(c);
 }
 
-/* ---- issue 13: every session sigrok reads ----------------------------- */
+/* ---- every session sigrok reads ---------------------------------------- */
 
 /* The edges of bit @bit in @n samples of @us bytes, computed here from the
  * samples themselves: sample index of each change. */

@@ -439,7 +439,7 @@ static void extreme_accepted_figures_draw(void **state)
 	free(b);
 }
 
-/* Issue 16: a lab's table has each row's duration and frequency, the
+/* A lab's table has each row's duration and frequency, the
  * kernel marked RT or non-RT, wake p50 and mean, and the same label and
  * phase whether the row comes from a run's log (its analysis, one phase
  * "run") or from the run's summary (no phases). */
@@ -552,8 +552,8 @@ static void svg_of(const struct report *r, char **text)
 	assert_non_null(*text);
 }
 
-/* A stall's 30.4 ms pulse beside 500 us ones (issue 16: the axis ran from
- * -29425 to +30425 us): the axis starts at 0 or above, holds the outlier,
+/* A stall's 30.4 ms pulse beside 500 us ones (the axis once ran
+ * from -29425 to +30425 us): the axis starts at 0 or above, holds the outlier,
  * the bulk and both limits, and turns logarithmic to show both. */
 static void the_width_axis_comes_from_the_data_and_the_limits_never_below_zero(void **state)
 {

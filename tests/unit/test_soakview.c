@@ -253,7 +253,7 @@ static void text_from_the_log_is_escaped(void **state)
 	soakview_free(v);
 }
 
-/* Issue 16: a 60 s row over a 20 s idle phase merged the next phase's
+/* A 60 s row over a 20 s idle phase once merged the next phase's
  * flood into idle. The plot's steps are cut at every phase boundary, each
  * step holds one phase's samples only, and a sample whose interval crosses
  * a boundary is in neither (as the phases count it). */

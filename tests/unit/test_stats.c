@@ -180,7 +180,7 @@ static void small_values_are_exact(void **state)
 	stats_hist_free(&h);
 }
 
-/* The tolerance issue 10 sets: max(0.01 % of the value, 10 ns). */
+/* The tolerance of a recomputed figure: max(0.01 % of the value, 10 ns). */
 static int64_t tolerance(int64_t v)
 {
 	double t = fabs((double)v) * 1e-4;

@@ -407,7 +407,7 @@ static void a_log_without_phases_is_drawn_as_before(void **state)
 	soakview_free(sv2);
 }
 
-/* Issue 16: in 60 s timeline rows, the first row held the 20 s idle phase
+/* In 60 s timeline rows, the first row once held the 20 s idle phase
  * and the flood after it, so the flood's packets/s were drawn over idle.
  * Every step of the strip lies in one phase: left of the first boundary
  * the line is at idle's 10 packets/s, right of it at the flood's 40000. */
