@@ -15,7 +15,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 TMP=$(mktemp -d /tmp/sqwave-hostile-boards.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 # An ASan build reserves terabytes of shadow and cannot run under ulimit -v.
-if grep -qa __asan_init "$SQWAVE" 2> /dev/null; then VMEM=unlimited; else VMEM=262144; fi
+if grep -qa __asan_init "${SQWAVE_REAL:-$SQWAVE}" 2> /dev/null; then VMEM=unlimited; else VMEM=262144; fi
 passed=0
 failed=0
 

@@ -19,7 +19,7 @@ RANDOM=$SEED
 echo "hostile logs: seed $SEED (SQW_TEST_SEED=$SEED to repeat)"
 # Address-space limits (ulimit -v) bound memory; an ASan build reserves
 # terabytes of shadow and cannot run under one: leave it unbounded there.
-if grep -qa __asan_init "$SQWAVE" 2> /dev/null; then VMEM=unlimited; VBIG=unlimited; else VMEM=1048576; VBIG=262144; fi
+if grep -qa __asan_init "${SQWAVE_REAL:-$SQWAVE}" 2> /dev/null; then VMEM=unlimited; VBIG=unlimited; else VMEM=1048576; VBIG=262144; fi
 passed=0
 failed=0
 

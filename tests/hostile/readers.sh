@@ -22,7 +22,7 @@ fail() { echo "    $*" >&2; return 1; }
 
 # A sanitizer build reserves terabytes of shadow address space: no limit
 # there (as the other hostile scripts do).
-if grep -qa __asan_init "$SQWAVE" 2> /dev/null; then VMEM=unlimited; else VMEM=524288; fi
+if grep -qa __asan_init "${SQWAVE_REAL:-$SQWAVE}" 2> /dev/null; then VMEM=unlimited; else VMEM=524288; fi
 
 # Run sqwave with a 512 MiB address-space limit and a time bound; the exit
 # code goes to $TMP/rc (124: the time bound hit).
