@@ -61,7 +61,7 @@ uint64_t units_gcd(uint64_t a, uint64_t b);
 /* @clk's time now, in ns (CLOCK_MONOTONIC, CLOCK_REALTIME): every clock read
  * of sqwave goes through here. Inline: the RT loop reads it per edge, and a
  * call would sit between the wake-up and the write. Safe from any thread. */
-static inline uint64_t units_clock_ns(clockid_t clk)
+static inline uint64_t clock_now_ns(clockid_t clk)
 {
 	struct timespec ts;
 
@@ -71,9 +71,9 @@ static inline uint64_t units_clock_ns(clockid_t clk)
 
 /* CLOCK_MONOTONIC now, in ns: the clock of the log, the timers and the
  * edge events. */
-static inline uint64_t units_mono_ns(void)
+static inline uint64_t clock_mono_ns(void)
 {
-	return units_clock_ns(CLOCK_MONOTONIC);
+	return clock_now_ns(CLOCK_MONOTONIC);
 }
 
 #endif

@@ -53,15 +53,15 @@ typedef void (*violation_fn)(void *ctx, const char *msg);
 /* Where the checks go: each one to @on_check, the verdict's failures'
  * sentences to @on_violation; @failed counts those. */
 struct check_sink {
-	summary_check_fn on_check;
+	verdict_check_fn on_check;
 	violation_fn on_violation;
 	void *ctx;
 	unsigned failed;
 };
 
-static void emit(struct check_sink *k, struct summary_check *ck)
+static void emit(struct check_sink *k, struct verdict_check *ck)
 {
-	if (ck->result == SUMMARY_FAIL && ck->in_verdict) {
+	if (ck->result == VERDICT_CHECK_FAIL && ck->in_verdict) {
 		k->failed++;
 		if (k->on_violation)
 			k->on_violation(k->ctx, ck->message);
@@ -70,17 +70,17 @@ static void emit(struct check_sink *k, struct summary_check *ck)
 		k->on_check(k->ctx, ck);
 }
 
-static void check_pass(struct check_sink *k, struct summary_check *ck)
+static void check_pass(struct check_sink *k, struct verdict_check *ck)
 {
-	ck->result = SUMMARY_PASS;
+	ck->result = VERDICT_CHECK_PASS;
 	ck->message = NULL;
 	emit(k, ck);
 }
 
-/* A failure (or, with @res SUMMARY_SKIP, why the check was not made). */
-static void check_end(struct check_sink *k, struct summary_check *ck, enum summary_result res,
+/* A failure (or, with @res VERDICT_CHECK_SKIP, why the check was not made). */
+static void check_end(struct check_sink *k, struct verdict_check *ck, enum verdict_result res,
 		      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static void check_end(struct check_sink *k, struct summary_check *ck, enum summary_result res,
+static void check_end(struct check_sink *k, struct verdict_check *ck, enum verdict_result res,
 		      const char *fmt, ...)
 {
 	char msg[512];
@@ -95,7 +95,7 @@ static void check_end(struct check_sink *k, struct summary_check *ck, enum summa
 	ck->message = NULL;	/* msg ends here */
 }
 
-static void check_at(struct summary_check *ck, const struct edgestats_result *r,
+static void check_at(struct verdict_check *ck, const struct edgestats_result *r,
 		     const struct edgestats_where *at)
 {
 	ck->has_edge = true;
@@ -110,47 +110,47 @@ static void check_integrity(const struct edgestats_result *r, const struct run_i
 {
 	uint64_t dropped = max_u64(ri->dropped, r->seq_gaps);
 	uint64_t write_errors = max_u64(ri->write_errors, r->write_errors);
-	struct summary_check ck;
+	struct verdict_check ck;
 
-	ck = (struct summary_check){ .name = "edges", .in_verdict = true,
-				     .unit = SUMMARY_UNIT_COUNT, .has_observed = true,
+	ck = (struct verdict_check){ .name = "edges", .in_verdict = true,
+				     .unit = VERDICT_UNIT_COUNT, .has_observed = true,
 				     .observed = (double)r->edges, .has_limit = true, .limit = 1,
 				     .limit_is_min = true };
 	if (r->edges == 0)
-		check_end(k, &ck, SUMMARY_FAIL,
+		check_end(k, &ck, VERDICT_CHECK_FAIL,
 			  "no edges were counted: the run ended before the warm-up did");
 	else
 		check_pass(k, &ck);
-	ck = (struct summary_check){ .name = "dropped", .in_verdict = true,
-				     .unit = SUMMARY_UNIT_COUNT, .has_observed = true,
+	ck = (struct verdict_check){ .name = "dropped", .in_verdict = true,
+				     .unit = VERDICT_UNIT_COUNT, .has_observed = true,
 				     .observed = (double)dropped, .has_limit = true };
 	if (dropped)
-		check_end(k, &ck, SUMMARY_FAIL, "%" PRIu64 " edge records were dropped (ring "
+		check_end(k, &ck, VERDICT_CHECK_FAIL, "%" PRIu64 " edge records were dropped (ring "
 			  "overflow): the log and the statistics are incomplete", dropped);
 	else
 		check_pass(k, &ck);
-	ck = (struct summary_check){ .name = "write_errors", .in_verdict = true,
-				     .unit = SUMMARY_UNIT_COUNT, .has_observed = true,
+	ck = (struct verdict_check){ .name = "write_errors", .in_verdict = true,
+				     .unit = VERDICT_UNIT_COUNT, .has_observed = true,
 				     .observed = (double)write_errors, .has_limit = true };
 	if (write_errors)
-		check_end(k, &ck, SUMMARY_FAIL, "%" PRIu64 " line writes failed", write_errors);
+		check_end(k, &ck, VERDICT_CHECK_FAIL, "%" PRIu64 " line writes failed", write_errors);
 	else
 		check_pass(k, &ck);
-	ck = (struct summary_check){ .name = "log_complete", .in_verdict = true };
+	ck = (struct verdict_check){ .name = "log_complete", .in_verdict = true };
 	if (ri->log_error)
-		check_end(k, &ck, SUMMARY_FAIL,
+		check_end(k, &ck, VERDICT_CHECK_FAIL,
 			  "the edge log could not be written completely (I/O error)");
 	else
 		check_pass(k, &ck);
-	ck = (struct summary_check){ .name = "no_error", .in_verdict = true };
+	ck = (struct verdict_check){ .name = "no_error", .in_verdict = true };
 	if (ri->stop_reason == EDGELOG_STOP_ERROR)
-		check_end(k, &ck, SUMMARY_FAIL, "the run stopped on an error");
+		check_end(k, &ck, VERDICT_CHECK_FAIL, "the run stopped on an error");
 	else
 		check_pass(k, &ck);
 	/* --stop-on-break: the run is cut short where it broke */
-	ck = (struct summary_check){ .name = "no_break", .in_verdict = true };
+	ck = (struct verdict_check){ .name = "no_break", .in_verdict = true };
 	if (ri->stop_reason == EDGELOG_STOP_BREAK)
-		check_end(k, &ck, SUMMARY_FAIL, "the run stopped at a trace break "
+		check_end(k, &ck, VERDICT_CHECK_FAIL, "the run stopped at a trace break "
 			  "(--stop-on-break): %s", ri->break_text);
 	else
 		check_pass(k, &ck);
@@ -172,11 +172,11 @@ static void check_limits(const struct config *c, const struct edgestats_result *
 	int64_t wake_max = config_int(c, CFG_LIMITS_WAKE_LATENCY_MAX);
 	int64_t missed_max = config_int(c, CFG_LIMITS_MISSED_MAX);
 	bool pulses = any->h.m.n > 0;
-	struct summary_check ck;
+	struct verdict_check ck;
 
 	/* Conservative: the narrowest the line may have been. */
-	ck = (struct summary_check){ .name = "tmin", .in_verdict = !phase, .key = "limits.tmin",
-				     .phase = phase, .unit = SUMMARY_UNIT_NS, .has_limit = tmin > 0,
+	ck = (struct verdict_check){ .name = "tmin", .in_verdict = !phase, .key = "limits.tmin",
+				     .phase = phase, .unit = VERDICT_UNIT_NS, .has_limit = tmin > 0,
 				     .limit = (double)tmin, .limit_is_min = true };
 	if (pulses) {
 		ck.has_observed = ck.has_estimate = true;
@@ -185,14 +185,14 @@ static void check_limits(const struct config *c, const struct edgestats_result *
 		check_at(&ck, r, &lo->at);
 	}
 	if (tmin <= 0)
-		check_end(k, &ck, SUMMARY_SKIP, "limits.tmin is not set");
+		check_end(k, &ck, VERDICT_CHECK_SKIP, "limits.tmin is not set");
 	else if (!pulses && phase)
-		check_end(k, &ck, SUMMARY_SKIP, "no complete pulse in this phase");
+		check_end(k, &ck, VERDICT_CHECK_SKIP, "no complete pulse in this phase");
 	else if (!pulses)
-		check_end(k, &ck, SUMMARY_FAIL,
+		check_end(k, &ck, VERDICT_CHECK_FAIL,
 			  "limits.tmin is set but no complete pulse was measured");
 	else if (lo->lo_ns < tmin)
-		check_end(k, &ck, SUMMARY_FAIL,
+		check_end(k, &ck, VERDICT_CHECK_FAIL,
 			  "the shortest pulse may have been %s us (estimate %s us, "
 			  "window [%s, %s] us) at edge #%" PRIu64 " (t+%.6f s): "
 			  "below limits.tmin %s us",
@@ -201,8 +201,8 @@ static void check_limits(const struct config *c, const struct edgestats_result *
 	else
 		check_pass(k, &ck);
 
-	ck = (struct summary_check){ .name = "tmax", .in_verdict = !phase, .key = "limits.tmax",
-				     .phase = phase, .unit = SUMMARY_UNIT_NS, .has_limit = tmax > 0,
+	ck = (struct verdict_check){ .name = "tmax", .in_verdict = !phase, .key = "limits.tmax",
+				     .phase = phase, .unit = VERDICT_UNIT_NS, .has_limit = tmax > 0,
 				     .limit = (double)tmax };
 	if (pulses) {
 		ck.has_observed = ck.has_estimate = true;
@@ -211,14 +211,14 @@ static void check_limits(const struct config *c, const struct edgestats_result *
 		check_at(&ck, r, &hi->at);
 	}
 	if (tmax <= 0)
-		check_end(k, &ck, SUMMARY_SKIP, "limits.tmax is not set");
+		check_end(k, &ck, VERDICT_CHECK_SKIP, "limits.tmax is not set");
 	else if (!pulses && phase)
-		check_end(k, &ck, SUMMARY_SKIP, "no complete pulse in this phase");
+		check_end(k, &ck, VERDICT_CHECK_SKIP, "no complete pulse in this phase");
 	else if (!pulses)
-		check_end(k, &ck, SUMMARY_FAIL,
+		check_end(k, &ck, VERDICT_CHECK_FAIL,
 			  "limits.tmax is set but no complete pulse was measured");
 	else if (hi->hi_ns > tmax)
-		check_end(k, &ck, SUMMARY_FAIL,
+		check_end(k, &ck, VERDICT_CHECK_FAIL,
 			  "the longest pulse may have been %s us (estimate %s us, "
 			  "window [%s, %s] us) at edge #%" PRIu64 " (t+%.6f s): "
 			  "above limits.tmax %s us",
@@ -227,9 +227,9 @@ static void check_limits(const struct config *c, const struct edgestats_result *
 	else
 		check_pass(k, &ck);
 
-	ck = (struct summary_check){ .name = "wake_latency_max", .in_verdict = !phase,
+	ck = (struct verdict_check){ .name = "wake_latency_max", .in_verdict = !phase,
 				     .key = "limits.wake_latency_max", .phase = phase,
-				     .unit = SUMMARY_UNIT_NS, .has_limit = wake_max > 0,
+				     .unit = VERDICT_UNIT_NS, .has_limit = wake_max > 0,
 				     .limit = (double)wake_max };
 	if (r->wake.m.n) {
 		ck.has_observed = true;
@@ -237,38 +237,38 @@ static void check_limits(const struct config *c, const struct edgestats_result *
 		check_at(&ck, r, &r->wake_worst);
 	}
 	if (wake_max <= 0)
-		check_end(k, &ck, SUMMARY_SKIP, "limits.wake_latency_max is not set");
+		check_end(k, &ck, VERDICT_CHECK_SKIP, "limits.wake_latency_max is not set");
 	else if (!r->wake.m.n)
-		check_end(k, &ck, SUMMARY_SKIP, "no wake-up was measured");
+		check_end(k, &ck, VERDICT_CHECK_SKIP, "no wake-up was measured");
 	else if (r->wake.m.max > wake_max)
-		check_end(k, &ck, SUMMARY_FAIL, "the worst wake-up latency %s us at edge #%" PRIu64
+		check_end(k, &ck, VERDICT_CHECK_FAIL, "the worst wake-up latency %s us at edge #%" PRIu64
 			  " (t+%.6f s) exceeds limits.wake_latency_max %s us",
 			  UNITS_US(r->wake.m.max), r->wake_worst.seq, ck.t_s, UNITS_US(wake_max));
 	else
 		check_pass(k, &ck);
 
-	ck = (struct summary_check){ .name = "missed_periods", .in_verdict = !phase,
+	ck = (struct verdict_check){ .name = "missed_periods", .in_verdict = !phase,
 				     .key = "limits.missed_max", .phase = phase,
-				     .unit = SUMMARY_UNIT_COUNT, .has_observed = true,
+				     .unit = VERDICT_UNIT_COUNT, .has_observed = true,
 				     .observed = (double)r->missed_periods,
 				     .has_limit = missed_max >= 0, .limit = (double)missed_max };
 	if (missed_max < 0)
-		check_end(k, &ck, SUMMARY_SKIP, "limits.missed_max is not set");
+		check_end(k, &ck, VERDICT_CHECK_SKIP, "limits.missed_max is not set");
 	else if (r->missed_periods > (uint64_t)missed_max)
-		check_end(k, &ck, SUMMARY_FAIL, "%" PRIu64 " periods were missed, limits.missed_max "
+		check_end(k, &ck, VERDICT_CHECK_FAIL, "%" PRIu64 " periods were missed, limits.missed_max "
 			  "is %" PRId64, r->missed_periods, missed_max);
 	else
 		check_pass(k, &ck);
 }
 
 /* A phase's proof has gaps above its bound (a phase that was reached). */
-static bool proof_gappy(const struct summary_phase *ph)
+static bool proof_gappy(const struct run_phase *ph)
 {
 	return ph->proof && ph->gaps_known && ph->max_gap_ns > ph->gap_bound_ns;
 }
 
 /* The idle requirement of a phase without loads; NULL: none was set. */
-static const struct proof_req *idle_req(const struct summary_phase *ph)
+static const struct proof_req *idle_req(const struct run_phase *ph)
 {
 	size_t i;
 
@@ -280,7 +280,7 @@ static const struct proof_req *idle_req(const struct summary_phase *ph)
 }
 
 /* A phase with loads (a summary's phases carry them as requirements too). */
-static bool phase_loaded(const struct summary_phase *ph)
+static bool phase_loaded(const struct run_phase *ph)
 {
 	return ph->nloads || (ph->nreqs && !idle_req(ph));
 }
@@ -292,7 +292,7 @@ static bool phase_loaded(const struct summary_phase *ph)
  * incomplete" or "idle unproven" (no samples, no idle rule: one CPU,
  * proof.idle_max_busy 100); "no proof" when nothing was sampled.
  */
-static const char *phase_proof_state(const struct run_info *ri, const struct summary_phase *ph)
+static const char *phase_proof_state(const struct run_info *ri, const struct run_phase *ph)
 {
 	const struct proof_req *q = idle_req(ph);
 	char why[2048] = "";
@@ -337,7 +337,7 @@ static void run_proof_states(const struct run_info *ri, const char **idle, const
 
 	*idle = *load = NULL;
 	for (i = 0; i < n; i++) {
-		const struct summary_phase *ph = ri->nphases ? &ri->phases[i] : ri->run_proof;
+		const struct run_phase *ph = ri->nphases ? &ri->phases[i] : ri->run_proof;
 		const char *st = phase_proof_state(ri, ph);
 
 		if (phase_loaded(ph))
@@ -354,12 +354,12 @@ static void run_proof_states(const struct run_info *ri, const char **idle, const
  * its judgement, in its order. Should the two ever disagree (the judge grew
  * a rule), its lines are taken as they are, as failures without figures.
  */
-static void check_one_load(const struct run_info *ri, const struct summary_phase *ph,
+static void check_one_load(const struct run_info *ri, const struct run_phase *ph,
 			   const struct proof_req *q, struct check_sink *k)
 {
 	const struct proof_phase *p = ph->proof;
 	const struct proof_load_stat *st = NULL;
-	struct summary_check cks[4];
+	struct verdict_check cks[4];
 	char why[2048] = "", *lines[8], *save, *line, msg[2200];
 	size_t n = 0, nlines = 0, nfail = 0, i, j;
 	bool lost;
@@ -374,19 +374,19 @@ static void check_one_load(const struct run_info *ri, const struct summary_phase
 		lines[nlines++] = line;
 
 	if (q->kind != LOAD_PROOF_IDLE)
-		cks[n++] = (struct summary_check){ .name = "running", .in_verdict = true,
+		cks[n++] = (struct verdict_check){ .name = "running", .in_verdict = true,
 						   .phase = ph->name, .load = q->name,
-						   .result = lost ? SUMMARY_FAIL : SUMMARY_PASS };
+						   .result = lost ? VERDICT_CHECK_FAIL : VERDICT_CHECK_PASS };
 	if (q->kind == LOAD_PROOF_IDLE) {
 		double b = proof_phase_busy(p, &q->cpus);
 
 		/* no sample, no judgement (proof_phase_judge agrees) */
-		cks[n++] = (struct summary_check){
+		cks[n++] = (struct verdict_check){
 			.name = "idle_busy", .in_verdict = true, .phase = ph->name, .load = q->name,
-			.key = "proof.idle_max_busy", .unit = SUMMARY_UNIT_PERCENT,
+			.key = "proof.idle_max_busy", .unit = VERDICT_UNIT_PERCENT,
 			.has_observed = b >= 0, .observed = b, .has_limit = true,
 			.limit = q->max_busy,
-			.result = b < 0 ? SUMMARY_SKIP : b > q->max_busy ? SUMMARY_FAIL : SUMMARY_PASS };
+			.result = b < 0 ? VERDICT_CHECK_SKIP : b > q->max_busy ? VERDICT_CHECK_FAIL : VERDICT_CHECK_PASS };
 	}
 	if (q->kind == LOAD_PROOF_CPU) {
 		double b = proof_phase_own(p, q->name, NULL);
@@ -394,47 +394,47 @@ static void check_one_load(const struct run_info *ri, const struct summary_phase
 		/* the load's own CPU time; the system-wide figure in older logs */
 		if (b < 0)
 			b = proof_phase_busy(p, &q->cpus);
-		cks[n++] = (struct summary_check){
+		cks[n++] = (struct verdict_check){
 			.name = "cpu_busy", .in_verdict = true, .phase = ph->name, .load = q->name,
-			.unit = SUMMARY_UNIT_PERCENT, .has_observed = b >= 0, .observed = b,
+			.unit = VERDICT_UNIT_PERCENT, .has_observed = b >= 0, .observed = b,
 			.has_limit = true, .limit = ri->min_busy_pct, .limit_is_min = true,
-			.result = lost ? SUMMARY_SKIP : b < ri->min_busy_pct ? SUMMARY_FAIL : SUMMARY_PASS };
+			.result = lost ? VERDICT_CHECK_SKIP : b < ri->min_busy_pct ? VERDICT_CHECK_FAIL : VERDICT_CHECK_PASS };
 	}
 	if (q->kind == LOAD_PROOF_NET) {
 		double pps = proof_phase_pps(p, q->iface);
 
-		cks[n++] = (struct summary_check){
+		cks[n++] = (struct verdict_check){
 			.name = "packets_per_s", .in_verdict = true, .phase = ph->name, .load = q->name,
-			.unit = SUMMARY_UNIT_PPS, .has_observed = pps >= 0, .observed = pps,
+			.unit = VERDICT_UNIT_PPS, .has_observed = pps >= 0, .observed = pps,
 			.has_limit = true, .limit = (double)q->min_pps, .limit_is_min = true,
-			.result = lost ? SUMMARY_SKIP : pps < (double)q->min_pps ? SUMMARY_FAIL
-										  : SUMMARY_PASS };
+			.result = lost ? VERDICT_CHECK_SKIP : pps < (double)q->min_pps ? VERDICT_CHECK_FAIL
+										  : VERDICT_CHECK_PASS };
 	}
 	if (q->results) {
 		uint64_t valid = st ? st->valid : 0;
 
-		cks[n++] = (struct summary_check){
+		cks[n++] = (struct verdict_check){
 			.name = "valid_scores", .in_verdict = true, .phase = ph->name, .load = q->name,
-			.unit = SUMMARY_UNIT_COUNT, .has_observed = true, .observed = (double)valid,
+			.unit = VERDICT_UNIT_COUNT, .has_observed = true, .observed = (double)valid,
 			.has_limit = true, .limit = 1, .limit_is_min = true,
-			.result = lost ? SUMMARY_SKIP : valid ? SUMMARY_PASS : SUMMARY_FAIL };
+			.result = lost ? VERDICT_CHECK_SKIP : valid ? VERDICT_CHECK_PASS : VERDICT_CHECK_FAIL };
 	}
 	for (i = 0; i < n; i++)
-		nfail += cks[i].result == SUMMARY_FAIL;
+		nfail += cks[i].result == VERDICT_CHECK_FAIL;
 	if (nfail != nlines) {
 		for (i = 0; i < nlines; i++) {
-			struct summary_check ck = { .name = "load_not_applied", .in_verdict = true,
+			struct verdict_check ck = { .name = "load_not_applied", .in_verdict = true,
 						    .phase = ph->name, .load = q->name };
 
-			check_end(k, &ck, SUMMARY_FAIL, "phase %s: %s", ph->name, lines[i]);
+			check_end(k, &ck, VERDICT_CHECK_FAIL, "phase %s: %s", ph->name, lines[i]);
 		}
 		return;
 	}
 	for (i = 0, j = 0; i < n; i++) {
-		if (cks[i].result == SUMMARY_FAIL) {
+		if (cks[i].result == VERDICT_CHECK_FAIL) {
 			snprintf(msg, sizeof(msg), "phase %s: %s", ph->name, lines[j++]);
 			cks[i].message = msg;
-		} else if (cks[i].result == SUMMARY_SKIP) {
+		} else if (cks[i].result == VERDICT_CHECK_SKIP) {
 			cks[i].message = q->kind == LOAD_PROOF_IDLE ? "no proof-of-load sample in "
 								       "the phase"
 								     : "the load was lost";
@@ -444,7 +444,7 @@ static void check_one_load(const struct run_info *ri, const struct summary_phase
 }
 
 /* Every phase whose loads did not show: "phase NAME: load not applied: ...". */
-static void check_phase_loads(const struct run_info *ri, const struct summary_phase *ph,
+static void check_phase_loads(const struct run_info *ri, const struct run_phase *ph,
 			      struct check_sink *k)
 {
 	size_t j;
@@ -454,16 +454,16 @@ static void check_phase_loads(const struct run_info *ri, const struct summary_ph
 	for (j = 0; j < ph->nreqs; j++)
 		check_one_load(ri, ph, &ph->reqs[j], k);
 	if (ph->gaps_known) {
-		struct summary_check ck = {
+		struct verdict_check ck = {
 			.name = "proof_gaps", .in_verdict = true, .phase = ph->name,
-			.key = "proof.interval", .unit = SUMMARY_UNIT_NS, .has_observed = true,
+			.key = "proof.interval", .unit = VERDICT_UNIT_NS, .has_observed = true,
 			.observed = (double)ph->max_gap_ns, .has_limit = true,
 			.limit = (double)ph->gap_bound_ns };
 		char why[256] = "";
 
 		if (proof_gap_judge(ph->max_gap_ns, ph->gap_bound_ns, why, sizeof(why))) {
 			why[strcspn(why, "\n")] = '\0';
-			check_end(k, &ck, SUMMARY_FAIL, "phase %s: %s", ph->name, why);
+			check_end(k, &ck, VERDICT_CHECK_FAIL, "phase %s: %s", ph->name, why);
 		} else {
 			check_pass(k, &ck);
 		}
@@ -477,7 +477,7 @@ static void count_gap(void *ctx, const char *msg)
 }
 
 /* Phase @ph's own figures against the limits; all skipped if it has none. */
-static void check_phase_limits(const struct config *c, const struct summary_phase *ph,
+static void check_phase_limits(const struct config *c, const struct run_phase *ph,
 			       struct check_sink *k)
 {
 	static const char *const names[] = { "tmin", "tmax", "wake_latency_max", "missed_periods" };
@@ -491,16 +491,16 @@ static void check_phase_limits(const struct config *c, const struct summary_phas
 		return;
 	}
 	for (i = 0; i < 4; i++) {
-		struct summary_check ck = { .name = names[i], .key = keys[i], .phase = ph->name,
-					    .unit = i == 3 ? SUMMARY_UNIT_COUNT : SUMMARY_UNIT_NS };
+		struct verdict_check ck = { .name = names[i], .key = keys[i], .phase = ph->name,
+					    .unit = i == 3 ? VERDICT_UNIT_COUNT : VERDICT_UNIT_NS };
 
-		check_end(k, &ck, SUMMARY_SKIP, "no edges in this phase (not reached)");
+		check_end(k, &ck, VERDICT_CHECK_SKIP, "no edges in this phase (not reached)");
 	}
 }
 
 /*
  * Every check in a fixed order (summary.h). The text, the JSON, the CI
- * outputs and summary_verdict() all come from here, so they cannot disagree.
+ * outputs and verdict_judge() all come from here, so they cannot disagree.
  */
 static unsigned check_all(const struct config *c, const struct edgestats_result *r,
 			  const struct run_info *ri, struct check_sink *k, bool phase_limits)
@@ -537,20 +537,20 @@ static unsigned check_loads(const struct run_info *ri, violation_fn fn, void *ct
 	return k.failed;
 }
 
-unsigned summary_checks(const struct config *c, const struct edgestats *s,
-			const struct run_info *ri, summary_check_fn fn, void *ctx)
+unsigned verdict_checks(const struct config *c, const struct edgestats *s,
+			const struct run_info *ri, verdict_check_fn fn, void *ctx)
 {
 	struct check_sink k = { .on_check = fn, .ctx = ctx };
 
 	return check_all(c, edgestats_result(s), ri, &k, true);
 }
 
-const char *summary_result_name(enum summary_result r)
+const char *verdict_result_name(enum verdict_result r)
 {
-	return r == SUMMARY_PASS ? "pass" : r == SUMMARY_FAIL ? "fail" : "skip";
+	return r == VERDICT_CHECK_PASS ? "pass" : r == VERDICT_CHECK_FAIL ? "fail" : "skip";
 }
 
-const char *summary_unit_name(enum summary_unit u)
+const char *verdict_unit_name(enum verdict_unit u)
 {
 	static const char *const names[] = { "", "ns", "count", "percent", "packets/s" };
 
@@ -568,7 +568,7 @@ static bool limits_set(const struct config *c)
 }
 
 /* The verdict's word, from the count check() returned. */
-static const char *verdict_word(const struct config *c, const struct run_info *ri, unsigned nviol)
+static const char *verdict_word_n(const struct config *c, const struct run_info *ri, unsigned nviol)
 {
 	if (nviol) {
 		unsigned gaps = 0, loads = check_loads(ri, count_gap, &gaps);
@@ -580,10 +580,10 @@ static const char *verdict_word(const struct config *c, const struct run_info *r
 	return limits_set(c) ? "PASS" : "NO LIMITS";
 }
 
-const char *summary_verdict_word(const struct config *c, const struct edgestats *s,
+const char *verdict_word(const struct config *c, const struct edgestats *s,
 				 const struct run_info *ri)
 {
-	return verdict_word(c, ri, check(c, edgestats_result(s), ri, NULL, NULL));
+	return verdict_word_n(c, ri, check(c, edgestats_result(s), ri, NULL, NULL));
 }
 
 static void why_append(void *ctx, const char *msg)
@@ -598,7 +598,7 @@ static void why_append(void *ctx, const char *msg)
 		w->pos += (size_t)n < w->len - w->pos ? (size_t)n : w->len - w->pos - 1;
 }
 
-enum summary_verdict summary_verdict(const struct config *c, const struct edgestats *s,
+enum verdict verdict_judge(const struct config *c, const struct edgestats *s,
 				     const struct run_info *ri, char *why, size_t len)
 {
 	struct why_buf w = { .buf = why, .len = len };
@@ -736,7 +736,7 @@ static void text_violation(void *ctx, const char *msg)
 }
 
 /* What phase @ph's loads showed, one line per load (and one for the machine). */
-static void text_proof(FILE *f, const struct run_info *ri, const struct summary_phase *ph)
+static void text_proof(FILE *f, const struct run_info *ri, const struct run_phase *ph)
 {
 	const struct proof_phase *p = ph->proof;
 	size_t i, j;
@@ -809,7 +809,7 @@ static void text_proof(FILE *f, const struct run_info *ri, const struct summary_
  * judged: nothing asked for a comparison). */
 static void text_run_proof(FILE *f, const struct run_info *ri)
 {
-	const struct summary_phase *ph = ri->run_proof;
+	const struct run_phase *ph = ri->run_proof;
 	const struct proof_req *q = idle_req(ph);
 	char cpus[128];
 
@@ -834,7 +834,7 @@ static void text_run_proof(FILE *f, const struct run_info *ri)
  * last phase shorter, and the later ones not at all), or the plan. */
 static int64_t phase_ran_ns(const struct run_info *ri, size_t i)
 {
-	const struct summary_phase *ph = &ri->phases[i];
+	const struct run_phase *ph = &ri->phases[i];
 
 	return ri->phasestats ? phasestats_ran_ns(ri->phasestats, i, ph->duration_ns)
 			      : ph->duration_ns;
@@ -853,7 +853,7 @@ void summary_phases_text(FILE *f, const struct run_info *ri)
 		"edges", "Tmin us [lowest]", "Tmax us [highest]", "wake p99", "p99.99", "max",
 		"missed");
 	for (i = 0; i < ri->nphases; i++) {
-		const struct summary_phase *ph = &ri->phases[i];
+		const struct run_phase *ph = &ri->phases[i];
 		const struct edgestats_result *r = ph->stats ? edgestats_result(ph->stats) : NULL;
 		const struct edgestats_widths *w = r ? &r->width[EDGESTATS_ANY] : NULL;
 		char tmin[48] = "-", tmax[48] = "-";
@@ -886,7 +886,7 @@ void summary_phases_text(FILE *f, const struct run_info *ri)
 		return;
 	fprintf(f, "\nLoad proof (loads held by %s)\n", ri->containment);
 	for (i = 0; i < ri->nphases; i++) {
-		const struct summary_phase *ph = &ri->phases[i];
+		const struct run_phase *ph = &ri->phases[i];
 
 		if (ph->nloads == 0 && ph->sampled) {
 			text_proof(f, ri, ph);
@@ -1016,7 +1016,7 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 	else if (ri->run_proof)
 		text_run_proof(f, ri);
 	nviol = check(c, r, ri, NULL, NULL);
-	fprintf(f, "\nverdict    %s%s%s\n", verdict_word(c, ri, nviol),
+	fprintf(f, "\nverdict    %s%s%s\n", verdict_word_n(c, ri, nviol),
 		!nviol && !limits_set(c) ? " (no limits.* set: for a verdict, --tmin/--tmax or a profile's limits)" : "",
 		!ri->rt_ok ? " (NON-RT RUN: not a real-time result)" : "");
 	if (nviol)
@@ -1065,7 +1065,7 @@ static void json_config(struct json_writer *w, const struct config *c)
  * for a run without phases its one sampling's figures. */
 static void json_run_proof(struct json_writer *w, const struct run_info *ri)
 {
-	const struct summary_phase *ph = ri->run_proof;
+	const struct run_phase *ph = ri->run_proof;
 	const char *idle, *load;
 	char cpus[256];
 
@@ -1120,7 +1120,7 @@ void summary_phases_json(struct json_writer *w, const struct run_info *ri)
 	json_run_proof(w, ri);
 	json_kv_array_begin(w, "phases");
 	for (i = 0; i < ri->nphases; i++) {
-		const struct summary_phase *ph = &ri->phases[i];
+		const struct run_phase *ph = &ri->phases[i];
 		const struct edgestats_result *r = ph->stats ? edgestats_result(ph->stats) : NULL;
 		const struct proof_phase *p = ph->proof;
 		char why[2048] = "", *line, *save, cpus[256];
@@ -1256,18 +1256,18 @@ static void json_violation(void *ctx, const char *msg)
 
 /* A figure in its unit: durations and counts are integers in JSON. */
 static void json_figure(struct json_writer *w, const char *key, bool has, double v,
-			enum summary_unit u)
+			enum verdict_unit u)
 {
 	if (!has)
 		json_kv_null(w, key);
-	else if (u == SUMMARY_UNIT_NS || u == SUMMARY_UNIT_COUNT)
+	else if (u == VERDICT_UNIT_NS || u == VERDICT_UNIT_COUNT)
 		json_kv_int(w, key, (int64_t)llround(v));
 	else
 		json_kv_double(w, key, round(v * 1000) / 1000);
 }
 
 /* One entry of verdict.checks (docs/json-summary.md). */
-static void json_check(void *ctx, const struct summary_check *ck)
+static void json_check(void *ctx, const struct verdict_check *ck)
 {
 	struct json_writer *w = ctx;
 
@@ -1275,11 +1275,11 @@ static void json_check(void *ctx, const struct summary_check *ck)
 		return;
 	json_object_begin(w);
 	json_kv_string(w, "name", ck->name);
-	json_kv_string(w, "result", summary_result_name(ck->result));
+	json_kv_string(w, "result", verdict_result_name(ck->result));
 	json_kv_string(w, "key", ck->key);
 	json_kv_string(w, "phase", ck->phase);
 	json_kv_string(w, "load", ck->load);
-	json_kv_string(w, "unit", ck->unit ? summary_unit_name(ck->unit) : NULL);
+	json_kv_string(w, "unit", ck->unit ? verdict_unit_name(ck->unit) : NULL);
 	json_figure(w, "observed", ck->has_observed, ck->observed, ck->unit);
 	json_figure(w, "limit", ck->has_limit, ck->limit, ck->unit);
 	json_kv_string(w, "bound", !ck->has_limit ? NULL : ck->limit_is_min ? "min" : "max");
@@ -1310,7 +1310,7 @@ static void json_summary(struct json_writer *w, const struct config *c,
 
 	json_kv_object_begin(w, "verdict");
 	json_kv_bool(w, "pass", nviol == 0);
-	json_kv_string(w, "result", verdict_word(c, ri, nviol));
+	json_kv_string(w, "result", verdict_word_n(c, ri, nviol));
 	json_kv_bool(w, "limits_set", limits_set(c));
 	json_kv_bool(w, "load_applied", check_loads(ri, NULL, NULL) == 0);
 	json_kv_array_begin(w, "violations");

@@ -16,7 +16,7 @@
 #include "run/tracebreak.h"
 
 /* One phase of a run (soak.c fills all but stats). */
-struct summary_phase {
+struct run_phase {
 	const char *name;
 	int64_t start_off_ns;          /* from the end of the warm-up */
 	int64_t duration_ns;           /* 0: open-ended */
@@ -55,14 +55,14 @@ struct run_info {
 	const char *label;            /* run.label, "" if none */
 	const char *containment;      /* how loads were held; "" without loads */
 	size_t nphases;
-	const struct summary_phase *phases;
+	const struct run_phase *phases;
 	/* their statistics, phase i of phases[i]: what each one ran (NULL:
 	 * the planned lengths are shown) */
 	const struct phasestats *phasestats;
 	int min_busy_pct;             /* proof.min_busy */
 	/* the proof of a run without phases in phases[] (its one implicit
 	 * phase), for the run-level "proof"; NULL: phases[] or none */
-	const struct summary_phase *run_proof;
+	const struct run_phase *run_proof;
 	const char *sampler_sched;    /* soak_sampler_sched(); NULL: unknown (a log) */
 	/* --break: traces saved, the first one */
 	unsigned breaks;
@@ -82,15 +82,15 @@ struct run_info {
 
 /* NO_LIMITS: nothing failed, but no limits.* key is set, so nothing about
  * the wave was checked (exit 0, as a pass; the text and JSON say so). */
-enum summary_verdict { VERDICT_PASS = 0, VERDICT_FAIL = 1, VERDICT_NO_LIMITS = 2 };
+enum verdict { VERDICT_PASS = 0, VERDICT_FAIL = 1, VERDICT_NO_LIMITS = 2 };
 
 /* Check the limits.* keys; each violation appended to @why as a line. */
-enum summary_verdict summary_verdict(const struct config *c, const struct edgestats *s,
+enum verdict verdict_judge(const struct config *c, const struct edgestats *s,
 				     const struct run_info *ri, char *why, size_t len);
 /* The verdict's word, as the summary prints it: "PASS", "NO LIMITS", "FAIL",
  * or "LOAD NOT APPLIED" when the only failures are loads that did not show
  * (or an idle phase that was not idle). */
-const char *summary_verdict_word(const struct config *c, const struct edgestats *s,
+const char *verdict_word(const struct config *c, const struct edgestats *s,
 				 const struct run_info *ri);
 
 /*
@@ -99,22 +99,22 @@ const char *summary_verdict_word(const struct config *c, const struct edgestats 
  * percent of a CPU, packets per second. Every pointer is valid only until the
  * callback returns.
  */
-enum summary_result { SUMMARY_PASS, SUMMARY_FAIL, SUMMARY_SKIP };
-enum summary_unit { SUMMARY_UNIT_NONE, SUMMARY_UNIT_NS, SUMMARY_UNIT_COUNT,
-		    SUMMARY_UNIT_PERCENT, SUMMARY_UNIT_PPS };
+enum verdict_result { VERDICT_CHECK_PASS, VERDICT_CHECK_FAIL, VERDICT_CHECK_SKIP };
+enum verdict_unit { VERDICT_UNIT_NONE, VERDICT_UNIT_NS, VERDICT_UNIT_COUNT,
+		    VERDICT_UNIT_PERCENT, VERDICT_UNIT_PPS };
 
-struct summary_check {
+struct verdict_check {
 	const char *name;         /* what was checked ([a-z_]): edges, dropped, write_errors,
 				   * log_complete, no_error, tmin, tmax, wake_latency_max,
 				   * missed_periods; a load's running, cpu_busy, packets_per_s,
 				   * valid_scores */
-	enum summary_result result;
+	enum verdict_result result;
 	bool in_verdict;          /* false: a phase's own figures against the run's limits
 				   * (a failure there always comes with the run's own) */
 	const char *key;          /* the limit's key ("limits.tmax"), else NULL */
 	const char *phase;        /* NULL: the whole run */
 	const char *load;         /* a load's checks: its name, else NULL */
-	enum summary_unit unit;
+	enum verdict_unit unit;
 	bool has_observed, has_limit, has_estimate, has_edge;
 	double observed;          /* the figure checked (tmin: the lowest bound) */
 	double limit;             /* what it had to be: at least (limit_is_min) or at most */
@@ -126,7 +126,7 @@ struct summary_check {
 	const char *message;      /* FAIL: the violation's sentence; SKIP: why not checked */
 };
 
-typedef void (*summary_check_fn)(void *ctx, const struct summary_check *ck);
+typedef void (*verdict_check_fn)(void *ctx, const struct verdict_check *ck);
 
 /*
  * Every check, in a fixed order: the run's (edges, dropped, write errors,
@@ -135,12 +135,12 @@ typedef void (*summary_check_fn)(void *ctx, const struct summary_check *ck);
  * in_verdict are the verdict's violations, in the same order and with the
  * same sentences. Returns their number (0: a pass).
  */
-unsigned summary_checks(const struct config *c, const struct edgestats *s,
-			const struct run_info *ri, summary_check_fn fn, void *ctx);
+unsigned verdict_checks(const struct config *c, const struct edgestats *s,
+			const struct run_info *ri, verdict_check_fn fn, void *ctx);
 
 /* "pass", "fail", "skip"; "ns", "count", "percent", "packets/s" ("" for none). */
-const char *summary_result_name(enum summary_result r);
-const char *summary_unit_name(enum summary_unit u);
+const char *verdict_result_name(enum verdict_result r);
+const char *verdict_unit_name(enum verdict_unit u);
 
 /* Human summary to @f. */
 void summary_print_text(FILE *f, const struct config *c, const struct edgestats *s,

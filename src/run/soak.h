@@ -85,6 +85,6 @@ const char *soak_sampler_sched(const struct soak *s);
 const char *soak_containment(const struct soak *s);
 /* Phase @i for the summary (after soak_stop()): everything but its edge
  * statistics, which the caller adds. Valid until soak_free(). */
-void soak_phase_result(const struct soak *s, size_t i, struct summary_phase *out);
+void soak_phase_result(const struct soak *s, size_t i, struct run_phase *out);
 
 #endif

@@ -405,7 +405,7 @@ static void *helper(void *arg)
 				break;
 			continue;
 		}
-		t = units_mono_ns();
+		t = clock_mono_ns();
 		what = tb->rt.what == TRACEBREAK_WAKE ? "wake latency" : "pulse width";
 		/* Mark and stop first: the buffer must keep what caused it. */
 		n = snprintf(marker, sizeof(marker), "sqwave: break at edge #%" PRIu64 " (intended %"
