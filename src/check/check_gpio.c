@@ -20,6 +20,7 @@
 #include "rt/ring.h"
 #include "rt/rtloop.h"
 #include "rt/rtsetup.h"
+#include "base/clock.h"
 #include "base/units.h"
 
 #define PERMISSION_FIX "run as root, or give the user access to /dev/gpiochip*: the " \

@@ -42,6 +42,7 @@
 #include "run/tracebreak.h"
 #include "report/summary.h"
 #include "base/sysinfo.h"
+#include "base/clock.h"
 #include "base/units.h"
 
 #define RUN_LEAD_NS 100000000ull      /* first edge 100 ms after setup */

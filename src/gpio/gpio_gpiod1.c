@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "gpio/gpio_private.h"
-#include "base/units.h"
+#include "base/clock.h"
 
 struct gpiod1_out {
 	struct gpio_out base;

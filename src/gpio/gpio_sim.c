@@ -15,7 +15,7 @@
 
 #include "config/config.h"
 #include "gpio/gpio_private.h"
-#include "base/units.h"
+#include "base/clock.h"
 
 struct sim_line {
 	atomic_int value;      /* physical */

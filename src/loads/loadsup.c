@@ -2,7 +2,7 @@
 /* The load supervisor: start, read, restart, flag, stop. */
 #include "loads/loadsup.h"
 #include "base/msgbuf.h"
-#include "base/units.h"
+#include "base/clock.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -15,7 +15,7 @@
 
 #include "run/recorder.h"
 #include "rt/rtsetup.h"
-#include "base/units.h"
+#include "base/clock.h"
 
 static void auto_window_reset(struct rtloop *l, uint32_t size)
 {

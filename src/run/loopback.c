@@ -13,7 +13,7 @@
 #include "config/config.h"
 #include "log/edgelog.h"
 #include "run/recorder.h"
-#include "base/units.h"
+#include "base/clock.h"
 
 struct gpio_in *loopback_input_open(const struct config *c, char *err, size_t errlen)
 {

@@ -2,7 +2,7 @@
 /* The recorder thread: ring -> log + statistics, event queue -> log. It
  * sleeps on an eventfd between drains (recorder.h says when it wakes). */
 #include "run/recorder.h"
-#include "base/units.h"
+#include "base/clock.h"
 
 #include <errno.h>
 #include <stdint.h>

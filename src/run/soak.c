@@ -21,7 +21,7 @@
 #include "base/msgbuf.h"
 #include "config/plan.h"
 #include "rt/rtsetup.h"
-#include "base/units.h"
+#include "base/clock.h"
 
 #define SETTLE_MS 500          /* a load that ends this soon after its start is broken */
 #define MAX_PENDING 512        /* events held until the log exists */

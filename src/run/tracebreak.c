@@ -26,7 +26,7 @@
 #include "run/recorder.h"
 #include "base/sysinfo.h"
 #include "analysis/traceexplain.h"
-#include "base/units.h"
+#include "base/clock.h"
 
 struct tracebreak {
 	struct tracebreak_params p;
