@@ -13,7 +13,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
-#include "run/recorder.h"
+#include "rt/recorder_bell.h"
 #include "rt/rtsetup.h"
 #include "base/clock.h"
 
