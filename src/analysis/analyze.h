@@ -15,7 +15,7 @@
 #include "analysis/edgestats.h"
 #include "analysis/phasestats.h"
 #include "base/stats.h"
-#include "report/summary.h"
+#include "analysis/verdict.h"
 
 /*
  * ---- edge sources ----

@@ -17,7 +17,7 @@
 #include "config/plan.h"
 #include "loads/proof.h"
 #include "run/recorder.h"
-#include "report/summary.h"
+#include "analysis/runinfo.h"
 
 struct soak;
 
