@@ -256,7 +256,7 @@ static int load_config(struct config *c, int argc, char **argv, const char **boa
 			*preflight = true;
 			continue;
 		case 'L':
-			if (plan_add_cmdline_load(config_plan(c), optarg, err, sizeof(err)) != CFG_OK) {
+			if (plan_add_cmdline_load(config_plan_mut(c), optarg, err, sizeof(err)) != CFG_OK) {
 				pr_err("--load %s: %s", optarg, err);
 				return -1;
 			}
@@ -284,7 +284,7 @@ static int load_config(struct config *c, int argc, char **argv, const char **boa
 	}
 	*board = board_path[0] ? board_path : "--chip/--line";
 	*profile = profile_path[0] ? profile_path : NULL;
-	if (plan_finalize(config_plan(c), c, err, sizeof(err)) != CFG_OK) {
+	if (plan_finalize(config_plan_mut(c), c, err, sizeof(err)) != CFG_OK) {
 		pr_err("%s", err);
 		return -1;
 	}
