@@ -516,19 +516,17 @@ static void json_run_proof(struct json_writer *w, const struct run_info *ri)
 	json_object_end(w);
 }
 
-/* "phases": each phase's statistics and load proof (docs/json-summary.md). */
-void summary_phases_json(struct json_writer *w, const struct run_info *ri)
+/* "breaks": the --break traces, and every traced edge (warm-up edges never
+ * are): compare wake_latency's worst. */
+static void json_breaks(struct json_writer *w, const struct run_info *ri)
 {
-	size_t i, j, k;
+	size_t i;
 
-	json_kv_string(w, "label", ri->label);
-	json_kv_string(w, "containment", ri->containment);
 	json_kv_object_begin(w, "breaks");
 	json_kv_uint(w, "count", ri->breaks);
 	json_kv_string(w, "first", ri->breaks ? ri->break_text : NULL);
 	json_kv_string(w, "first_trace", ri->breaks && ri->break_trace[0] ? ri->break_trace : NULL);
 	json_kv_string(w, "first_cause", ri->breaks && ri->break_cause[0] ? ri->break_cause : NULL);
-	/* every traced edge (warm-up edges never are): compare wake_latency's worst */
 	json_kv_array_begin(w, "traced");
 	for (i = 0; i < ri->nbreak_hits; i++) {
 		json_object_begin(w);
@@ -540,135 +538,165 @@ void summary_phases_json(struct json_writer *w, const struct run_info *ri)
 	}
 	json_array_end(w);
 	json_object_end(w);
-	json_run_proof(w, ri);
-	json_kv_array_begin(w, "phases");
-	for (i = 0; i < ri->nphases; i++) {
-		const struct run_phase *ph = &ri->phases[i];
-		const struct edgestats_result *r = ph->stats ? edgestats_result(ph->stats) : NULL;
-		const struct proof_phase *p = ph->proof;
-		char why[2048] = "", *line, *save, cpus[256];
+}
 
+/* One load of a phase's proof: what it had to show and what it showed. */
+static void json_proof_load(struct json_writer *w, const struct proof_phase *p,
+			    const struct proof_req *q)
+{
+	static const char *const kinds[] = { "none", "cpu", "net", "idle" };
+	const struct proof_load_stat *st = NULL;
+	char cpus[256];
+	size_t j;
+
+	for (j = 0; j < p->nloads; j++) {
+		if (!strcmp(p->loads[j].name, q->name))
+			st = &p->loads[j];
+	}
+	json_object_begin(w);
+	json_kv_string(w, "name", q->name);
+	json_kv_string(w, "proof", kinds[q->kind]);
+	if (q->kind == LOAD_PROOF_IDLE) {
+		json_kv_string(w, "cpus", cpulist_format(&q->cpus, cpus, sizeof(cpus)));
+		json_kv_double(w, "busy_pct", proof_phase_busy(p, &q->cpus));
+		json_kv_int(w, "max_busy_pct", q->max_busy);
+		json_object_end(w);
+		return;
+	}
+	if (q->kind == LOAD_PROOF_CPU) {
+		enum proof_own_src src = PROOF_OWN_NONE;
+		double own;
+
+		json_kv_string(w, "cpus", cpulist_format(&q->cpus, cpus, sizeof(cpus)));
+		json_kv_double(w, "busy_pct", proof_phase_busy(p, &q->cpus));
+		own = proof_phase_own(p, q->name, &src);
+		if (own >= 0) {
+			json_kv_double(w, "own_busy_pct", own);
+			json_kv_string(w, "own_source", proof_own_src_name(src));
+		}
+	}
+	if (q->kind == LOAD_PROOF_NET) {
+		json_kv_string(w, "interface", q->iface);
+		json_kv_double(w, "packets_per_s", proof_phase_pps(p, q->iface));
+		json_kv_int(w, "min_packets_per_s", q->min_pps);
+	}
+	if (q->results) {
+		json_kv_uint(w, "valid_scores", st ? st->valid : 0);
+		json_kv_uint(w, "runs_without_score", st ? st->invalid : 0);
+		if (st && st->valid) {
+			json_kv_double(w, "mean_score", st->score_sum / (double)st->valid);
+			json_kv_double(w, "last_score", st->score_last);
+		}
+	}
+	json_kv_uint(w, "restarts", st ? st->restarts : 0);
+	json_kv_uint(w, "killed", st ? st->kills : 0);
+	json_kv_bool(w, "lost", st && st->lost);
+	if (st && st->lost) {
+		json_kv_int(w, "lost_at_ns", (int64_t)st->lost_t_ns);
+		json_kv_string(w, "lost_why", st->lost_why);
+	}
+	json_object_end(w);
+}
+
+/* A sampled phase's "proof": its state, the machine's figures, each load's. */
+static void json_phase_proof(struct json_writer *w, const struct run_info *ri,
+			     const struct run_phase *ph)
+{
+	const struct proof_phase *p = ph->proof;
+	size_t k;
+
+	json_kv_object_begin(w, "proof");
+	json_kv_string(w, "state", verdict_phase_proof_state(ri, ph));
+	json_kv_uint(w, "samples", p->samples);
+	if (ph->gaps_known)
+		json_kv_uint(w, "max_gap_ns", ph->max_gap_ns);
+	else
+		json_kv_null(w, "max_gap_ns");
+	json_kv_uint(w, "gap_bound_ns", ph->gap_bound_ns);
+	if (p->samples) {
+		json_kv_double(w, "irq_per_s", p->irq_sum / (double)p->samples);
+		json_kv_double(w, "ctxt_per_s", p->ctxt_sum / (double)p->samples);
+		json_kv_double(w, "load1", p->load1_sum / (double)p->samples);
+	}
+	json_kv_array_begin(w, "cpu_busy_pct");
+	for (k = 0; k < PROOF_MAX_CPUS; k++) {
+		if (!p->busy_n[k])
+			continue;
 		json_object_begin(w);
-		json_kv_string(w, "name", ph->name);
-		json_kv_int(w, "start_off_ns", ph->start_off_ns);
-		json_kv_int(w, "duration_ns", ph->duration_ns);
-		json_kv_int(w, "ran_ns", phase_ran_ns(ri, i));
-		if (r) {
-			json_kv_object_begin(w, "counts");
-			json_kv_uint(w, "edges", r->edges);
-			json_kv_uint(w, "missed_periods", r->missed_periods);
-			json_kv_uint(w, "seq_gaps", r->seq_gaps);
-			json_object_end(w);
-			statsjson_dist_worst(w, "wake_latency", &r->wake, &r->wake_worst);
-			statsjson_pulses_and_period(w, r);
-		}
-		json_kv_array_begin(w, "loads");
-		for (j = 0; j < ph->nloads; j++)
-			json_string(w, ph->load_specs[j]);
-		json_array_end(w);
-		if (p && ph->sampled) {
-			json_kv_object_begin(w, "proof");
-			json_kv_string(w, "state", verdict_phase_proof_state(ri, ph));
-			json_kv_uint(w, "samples", p->samples);
-			if (ph->gaps_known)
-				json_kv_uint(w, "max_gap_ns", ph->max_gap_ns);
-			else
-				json_kv_null(w, "max_gap_ns");
-			json_kv_uint(w, "gap_bound_ns", ph->gap_bound_ns);
-			if (p->samples) {
-				json_kv_double(w, "irq_per_s", p->irq_sum / (double)p->samples);
-				json_kv_double(w, "ctxt_per_s", p->ctxt_sum / (double)p->samples);
-				json_kv_double(w, "load1", p->load1_sum / (double)p->samples);
-			}
-			json_kv_array_begin(w, "cpu_busy_pct");
-			for (k = 0; k < PROOF_MAX_CPUS; k++) {
-				if (!p->busy_n[k])
-					continue;
-				json_object_begin(w);
-				json_kv_uint(w, "cpu", k);
-				json_kv_double(w, "busy_pct", p->busy_sum[k] / (double)p->busy_n[k]);
-				json_object_end(w);
-			}
-			json_array_end(w);
-			json_kv_array_begin(w, "interfaces");
-			for (k = 0; k < p->nif; k++) {
-				json_object_begin(w);
-				json_kv_string(w, "name", p->ifname[k]);
-				json_kv_double(w, "packets_per_s",
-					       p->pps_n[k] ? p->pps_sum[k] / (double)p->pps_n[k] : 0);
-				json_object_end(w);
-			}
-			json_array_end(w);
-			json_kv_array_begin(w, "loads");
-			for (k = 0; k < ph->nreqs; k++) {
-				const struct proof_req *q = &ph->reqs[k];
-				const struct proof_load_stat *st = NULL;
-				static const char *const kinds[] = { "none", "cpu", "net", "idle" };
-
-				for (j = 0; j < p->nloads; j++) {
-					if (!strcmp(p->loads[j].name, q->name))
-						st = &p->loads[j];
-				}
-				json_object_begin(w);
-				json_kv_string(w, "name", q->name);
-				json_kv_string(w, "proof", kinds[q->kind]);
-				if (q->kind == LOAD_PROOF_IDLE) {
-					json_kv_string(w, "cpus", cpulist_format(&q->cpus, cpus, sizeof(cpus)));
-					json_kv_double(w, "busy_pct", proof_phase_busy(p, &q->cpus));
-					json_kv_int(w, "max_busy_pct", q->max_busy);
-					json_object_end(w);
-					continue;
-				}
-				if (q->kind == LOAD_PROOF_CPU) {
-					json_kv_string(w, "cpus", cpulist_format(&q->cpus, cpus, sizeof(cpus)));
-					json_kv_double(w, "busy_pct", proof_phase_busy(p, &q->cpus));
-					{
-						enum proof_own_src src = PROOF_OWN_NONE;
-						double own = proof_phase_own(p, q->name, &src);
-
-						if (own >= 0) {
-							json_kv_double(w, "own_busy_pct", own);
-							json_kv_string(w, "own_source",
-								       proof_own_src_name(src));
-						}
-					}
-				}
-				if (q->kind == LOAD_PROOF_NET) {
-					json_kv_string(w, "interface", q->iface);
-					json_kv_double(w, "packets_per_s", proof_phase_pps(p, q->iface));
-					json_kv_int(w, "min_packets_per_s", q->min_pps);
-				}
-				if (q->results) {
-					json_kv_uint(w, "valid_scores", st ? st->valid : 0);
-					json_kv_uint(w, "runs_without_score", st ? st->invalid : 0);
-					if (st && st->valid) {
-						json_kv_double(w, "mean_score", st->score_sum / (double)st->valid);
-						json_kv_double(w, "last_score", st->score_last);
-					}
-				}
-				json_kv_uint(w, "restarts", st ? st->restarts : 0);
-				json_kv_uint(w, "killed", st ? st->kills : 0);
-				json_kv_bool(w, "lost", st && st->lost);
-				if (st && st->lost) {
-					json_kv_int(w, "lost_at_ns", (int64_t)st->lost_t_ns);
-					json_kv_string(w, "lost_why", st->lost_why);
-				}
-				json_object_end(w);
-			}
-			json_array_end(w);
-			json_object_end(w);
-		}
-		if (ph->nreqs && p && !ph->advisory) {
-			proof_phase_judge(p, ph->reqs, ph->nreqs, ri->min_busy_pct, why, sizeof(why));
-			if (ph->gaps_known)
-				proof_gap_judge(ph->max_gap_ns, ph->gap_bound_ns, why, sizeof(why));
-		}
-		json_kv_array_begin(w, "load_not_applied");
-		for (line = strtok_r(why, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-			json_string(w, line);
-		json_array_end(w);
+		json_kv_uint(w, "cpu", k);
+		json_kv_double(w, "busy_pct", p->busy_sum[k] / (double)p->busy_n[k]);
 		json_object_end(w);
 	}
+	json_array_end(w);
+	json_kv_array_begin(w, "interfaces");
+	for (k = 0; k < p->nif; k++) {
+		json_object_begin(w);
+		json_kv_string(w, "name", p->ifname[k]);
+		json_kv_double(w, "packets_per_s",
+			       p->pps_n[k] ? p->pps_sum[k] / (double)p->pps_n[k] : 0);
+		json_object_end(w);
+	}
+	json_array_end(w);
+	json_kv_array_begin(w, "loads");
+	for (k = 0; k < ph->nreqs; k++)
+		json_proof_load(w, p, &ph->reqs[k]);
+	json_array_end(w);
+	json_object_end(w);
+}
+
+/* Phase @i of @ri: its statistics, loads, proof and proof's failures. */
+static void json_phase(struct json_writer *w, const struct run_info *ri, size_t i)
+{
+	const struct run_phase *ph = &ri->phases[i];
+	const struct edgestats_result *r = ph->stats ? edgestats_result(ph->stats) : NULL;
+	const struct proof_phase *p = ph->proof;
+	char why[2048] = "", *line, *save;
+	size_t j;
+
+	json_object_begin(w);
+	json_kv_string(w, "name", ph->name);
+	json_kv_int(w, "start_off_ns", ph->start_off_ns);
+	json_kv_int(w, "duration_ns", ph->duration_ns);
+	json_kv_int(w, "ran_ns", phase_ran_ns(ri, i));
+	if (r) {
+		json_kv_object_begin(w, "counts");
+		json_kv_uint(w, "edges", r->edges);
+		json_kv_uint(w, "missed_periods", r->missed_periods);
+		json_kv_uint(w, "seq_gaps", r->seq_gaps);
+		json_object_end(w);
+		statsjson_dist_worst(w, "wake_latency", &r->wake, &r->wake_worst);
+		statsjson_pulses_and_period(w, r);
+	}
+	json_kv_array_begin(w, "loads");
+	for (j = 0; j < ph->nloads; j++)
+		json_string(w, ph->load_specs[j]);
+	json_array_end(w);
+	if (p && ph->sampled)
+		json_phase_proof(w, ri, ph);
+	if (ph->nreqs && p && !ph->advisory) {
+		proof_phase_judge(p, ph->reqs, ph->nreqs, ri->min_busy_pct, why, sizeof(why));
+		if (ph->gaps_known)
+			proof_gap_judge(ph->max_gap_ns, ph->gap_bound_ns, why, sizeof(why));
+	}
+	json_kv_array_begin(w, "load_not_applied");
+	for (line = strtok_r(why, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		json_string(w, line);
+	json_array_end(w);
+	json_object_end(w);
+}
+
+/* "phases": each phase's statistics and load proof (docs/json-summary.md). */
+void summary_phases_json(struct json_writer *w, const struct run_info *ri)
+{
+	size_t i;
+
+	json_kv_string(w, "label", ri->label);
+	json_kv_string(w, "containment", ri->containment);
+	json_breaks(w, ri);
+	json_run_proof(w, ri);
+	json_kv_array_begin(w, "phases");
+	for (i = 0; i < ri->nphases; i++)
+		json_phase(w, ri, i);
 	json_array_end(w);
 }
 
