@@ -110,7 +110,7 @@ CMD_OBJS  := $(CMD_SRCS:src/%.c=$(BUILD)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all clean deps run test unit e2e check-san valgrind bench install uninstall help fuzz fuzz-long fuzz-build docs \
+.PHONY: all clean deps run test unit e2e layers check-san valgrind bench install uninstall help fuzz fuzz-long fuzz-build docs \
 	install-strip unit-build install-ptest deb yocto yocto-parse test-install
 all: $(BUILD)/sqwave
 
@@ -187,9 +187,15 @@ $(COREMARK):
 e2e: $(BUILD)/sqwave $(COREMARK) docs
 	@SQWAVE=$(BUILD)/sqwave COREMARK=$(abspath $(COREMARK)) tests/e2e/run-all
 
-# Every test: unit, end-to-end on the simulated board, and the armhf build on
-# a real kernel and GPIO controller under QEMU (SKIP_VM=1 leaves that out).
-test: deps
+# The layer rule of src/ (scripts/check-layers): a second, no build.
+layers:
+	@scripts/check-layers src
+
+# Every test: the layer rule first, unit, end-to-end on the simulated board,
+# and the armhf build on a real kernel and GPIO controller under QEMU
+# (SKIP_VM=1 leaves that out).
+test: layers
+	@$(MAKE) --no-print-directory deps
 	@scripts/install-deps systemd python3-yaml python3-jsonschema python3-junitparser librsvg2-bin
 	@$(MAKE) --no-print-directory all unit
 	@$(MAKE) --no-print-directory e2e

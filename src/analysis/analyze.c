@@ -1073,22 +1073,22 @@ static bool limits_check(struct analysis *a, const struct config *c)
 	return a->verdict_why[0] != '\0';
 }
 
-enum summary_verdict analysis_verdict(struct analysis *a, const struct config *c,
+enum verdict analysis_verdict(struct analysis *a, const struct config *c,
 				      const struct run_info *ri)
 {
-	enum summary_verdict v;
+	enum verdict v;
 
 	a->verdict_why[0] = '\0';
 	a->limits_set = config_int(c, CFG_LIMITS_TMIN) > 0 || config_int(c, CFG_LIMITS_TMAX) > 0 ||
 			config_int(c, CFG_LIMITS_WAKE_LATENCY_MAX) > 0 ||
 			config_int(c, CFG_LIMITS_MISSED_MAX) >= 0;
 	if (a->src->kind == ANALYZE_SRC_LOG && ri)
-		v = summary_verdict(c, a->es, ri, a->verdict_why, sizeof(a->verdict_why));
+		v = verdict_judge(c, a->es, ri, a->verdict_why, sizeof(a->verdict_why));
 	else
 		v = limits_check(a, c) ? VERDICT_FAIL
 		    : a->limits_set ? VERDICT_PASS : VERDICT_NO_LIMITS;
 	if (a->src->kind == ANALYZE_SRC_LOG && ri)
-		a->verdict = summary_verdict_word(c, a->es, ri);	/* LOAD NOT APPLIED too */
+		a->verdict = verdict_word(c, a->es, ri);	/* LOAD NOT APPLIED too */
 	else
 		a->verdict = v == VERDICT_FAIL ? "FAIL" : v == VERDICT_PASS ? "PASS" : "NO LIMITS";
 	return v;

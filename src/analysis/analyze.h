@@ -15,7 +15,7 @@
 #include "analysis/edgestats.h"
 #include "analysis/phasestats.h"
 #include "base/stats.h"
-#include "report/summary.h"
+#include "analysis/verdict.h"
 
 /*
  * ---- edge sources ----
@@ -257,12 +257,12 @@ const struct edgestats_result *analysis_stats(const struct analysis *a);
 /*
  * After analysis_finish(): the verdict against the limits.* of @c, kept in
  * a->verdict and a->verdict_why for the reports. A log is judged as its run
- * was (summary_verdict(): @ri carries what its header and footer say, its
+ * was (verdict_judge(): @ri carries what its header and footer say, its
  * phases and loads); other sources against the limits only, with the count
  * of pulses and wake-ups beyond them. Returns the verdict.
  */
 struct config;
-enum summary_verdict analysis_verdict(struct analysis *a, const struct config *c,
+enum verdict analysis_verdict(struct analysis *a, const struct config *c,
 				      const struct run_info *ri);
 
 /* Counted edges and period/duty helpers for the reports. NaN when unknown. */

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "log/edgelog.h"
+#include "base/magic.h"
 #include "base/msgbuf.h"
 
 /* What a path names: an existing file (its device and inode), or a name not
@@ -89,7 +89,7 @@ static bool is_log(const char *path)
 	if (fd < 0)
 		return false;
 	yes = read(fd, magic, sizeof(magic)) == (ssize_t)sizeof(magic) &&
-	      !memcmp(magic, EDGELOG_MAGIC, sizeof(magic));
+	      !memcmp(magic, MAGIC_EDGELOG, sizeof(magic));
 	close(fd);
 	return yes;
 }

@@ -5,7 +5,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <time.h>
 
 /*
  * Parse a non-negative duration into nanoseconds, exactly (integer
@@ -57,23 +56,5 @@ const char *units_us_double(double ns, char *buf, size_t len);
 
 /* Greatest common divisor (0 and 0: 0). */
 uint64_t units_gcd(uint64_t a, uint64_t b);
-
-/* @clk's time now, in ns (CLOCK_MONOTONIC, CLOCK_REALTIME): every clock read
- * of sqwave goes through here. Inline: the RT loop reads it per edge, and a
- * call would sit between the wake-up and the write. Safe from any thread. */
-static inline uint64_t units_clock_ns(clockid_t clk)
-{
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-/* CLOCK_MONOTONIC now, in ns: the clock of the log, the timers and the
- * edge events. */
-static inline uint64_t units_mono_ns(void)
-{
-	return units_clock_ns(CLOCK_MONOTONIC);
-}
 
 #endif

@@ -20,6 +20,7 @@
 #include "rt/ring.h"
 #include "rt/rtloop.h"
 #include "rt/rtsetup.h"
+#include "base/clock.h"
 #include "base/units.h"
 
 #define PERMISSION_FIX "run as root, or give the user access to /dev/gpiochip*: the " \
@@ -99,10 +100,10 @@ static void probe_writes(struct check_report *r, const struct check_gpio_params 
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		t0 = (int64_t)units_mono_ns();
+		t0 = (int64_t)clock_mono_ns();
 		if (gpio_out_set(g, (i & 1) ? idle : !idle))
 			failed++;
-		t1 = (int64_t)units_mono_ns();
+		t1 = (int64_t)clock_mono_ns();
 		cost[i] = t1 - t0;
 	}
 	qsort(cost, n, sizeof(*cost), cmp_i64);
@@ -391,13 +392,13 @@ static int toggle_and_listen(const struct check_gpio_params *p, struct gpio_out 
 		rtloop_close(&loop);
 		goto out;
 	}
-	loop.start_ns = (uint64_t)((int64_t)units_mono_ns() + LOOP_LEAD_NS);
+	loop.start_ns = (uint64_t)((int64_t)clock_mono_ns() + LOOP_LEAD_NS);
 	atomic_store_explicit(&loop.go, true, memory_order_release);
 	/* Listen until the loop is done and a half period (at least 20 ms) has
 	 * passed after its last slot: a late event is still seen. */
 	deadline = (int64_t)loop.start_ns + (int64_t)n * half + (half > 20000000 ? half : 20000000);
 	for (;;) {
-		int64_t now = (int64_t)units_mono_ns(), left = deadline - now;
+		int64_t now = (int64_t)clock_mono_ns(), left = deadline - now;
 		int got;
 
 		if (left <= 0 && atomic_load(&loop.done))

@@ -52,7 +52,7 @@ void check_run_figures(struct check_run_fig *g, const struct edgestats *st,
 	g->wake_p99_ns = stats_hist_percentile(&res->wake, 99);
 	g->wake_max_ns = res->wake.m.n ? res->wake.m.max : 0;
 	g->violations[0] = '\0';
-	g->verdict = summary_verdict(c, st, ri, g->violations, sizeof(g->violations));
+	g->verdict = verdict_judge(c, st, ri, g->violations, sizeof(g->violations));
 }
 
 int check_run_read_log(const char *path, const struct config *c, struct check_run_fig *g,

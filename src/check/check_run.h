@@ -21,7 +21,7 @@ struct check_run_fig {
 	uint64_t far;             /* counted pulses far from nominal (check_run_pulse_far) */
 	int64_t far_min_ns, far_max_ns; /* the narrowest and widest of them */
 	int64_t tmin_ns, tmax_ns, tmin_lo_ns, tmax_hi_ns, wake_p99_ns, wake_max_ns;
-	enum summary_verdict verdict; /* the run's own rule (summary_verdict) */
+	enum verdict verdict; /* the run's own rule (verdict_judge) */
 	char violations[1024];    /* its failures, one per line ("" when none) */
 };
 

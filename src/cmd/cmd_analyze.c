@@ -221,7 +221,7 @@ static void text_running(FILE *f, const struct analysis *a, uint64_t t)
 
 	fprintf(f, "  %s", name[0] ? OUTFILE_ESC(name) : "(warm-up)");
 	for (i = 0; i < a->soak->nphases; i++) {
-		const struct summary_phase *ph = &a->soak->phases[i];
+		const struct run_phase *ph = &a->soak->phases[i];
 
 		if (strcmp(ph->name, name))
 			continue;
@@ -813,7 +813,7 @@ static void json_analysis(struct json_writer *w, const struct analysis *a)
  * phase writers read, and hand them to the analysis. 0 (also for other
  * sources: nothing to do), or -1 with *@exit and a message. */
 static int soak_setup(struct analysis *a, struct soakview **sv, struct phasestats **ps,
-		      struct summary_phase **phases, struct run_info *sri, int *exit, char *err,
+		      struct run_phase **phases, struct run_info *sri, int *exit, char *err,
 		      size_t errlen)
 {
 	const struct analyze_source_info *si = a->src;
@@ -869,7 +869,7 @@ int analyze_to_json(const char *path, FILE *out, char *err, size_t errlen)
 	struct analysis *a = NULL;
 	struct soakview *sv = NULL;
 	struct phasestats *ps = NULL;
-	struct summary_phase *phases = NULL;
+	struct run_phase *phases = NULL;
 	struct run_info sri;
 	struct json_writer w;
 	enum analyze_status st;
@@ -1186,7 +1186,7 @@ int cmd_analyze(int argc, char **argv)
 	struct analysis *a = NULL;
 	struct soakview *sv = NULL;
 	struct phasestats *ps = NULL;
-	struct summary_phase *phases = NULL;
+	struct run_phase *phases = NULL;
 	struct run_info sri;
 	enum analyze_status st;
 	struct csv_out *co = NULL;

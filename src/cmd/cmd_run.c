@@ -42,6 +42,7 @@
 #include "run/tracebreak.h"
 #include "report/summary.h"
 #include "base/sysinfo.h"
+#include "base/clock.h"
 #include "base/units.h"
 
 #define RUN_LEAD_NS 100000000ull      /* first edge 100 ms after setup */
@@ -110,7 +111,7 @@ static void status_print(struct recorder *rec, const struct ring *ring, const st
 {
 	struct edgestats_live live;
 	struct recorder_interval iv;
-	uint64_t dropped = ring_dropped(ring), now = units_clock_ns(CLOCK_MONOTONIC);
+	uint64_t dropped = ring_dropped(ring), now = clock_now_ns(CLOCK_MONOTONIC);
 	int64_t elapsed = (int64_t)(now - t0);
 	int64_t total = plan_duration(config_plan(c)) + config_int(c, CFG_RUN_WARMUP);
 	char e[32], tot[32], clock[16], eta[16] = "-", lim[96], loads[256], ivs[96], ws[48];
@@ -255,7 +256,7 @@ static int load_config(struct config *c, int argc, char **argv, const char **boa
 			*preflight = true;
 			continue;
 		case 'L':
-			if (plan_add_cmdline_load(config_plan(c), optarg, err, sizeof(err)) != CFG_OK) {
+			if (plan_add_cmdline_load(config_plan_mut(c), optarg, err, sizeof(err)) != CFG_OK) {
 				pr_err("--load %s: %s", optarg, err);
 				return -1;
 			}
@@ -283,7 +284,7 @@ static int load_config(struct config *c, int argc, char **argv, const char **boa
 	}
 	*board = board_path[0] ? board_path : "--chip/--line";
 	*profile = profile_path[0] ? profile_path : NULL;
-	if (plan_finalize(config_plan(c), c, err, sizeof(err)) != CFG_OK) {
+	if (plan_finalize(config_plan_mut(c), c, err, sizeof(err)) != CFG_OK) {
 		pr_err("%s", err);
 		return -1;
 	}
@@ -352,7 +353,7 @@ int cmd_run(int argc, char **argv)
 	struct phasestats *pstats = NULL;
 	struct soak *soak = NULL;
 	struct tracebreak *tb = NULL;
-	struct summary_phase *phases = NULL;
+	struct run_phase *phases = NULL;
 	uint64_t *starts = NULL, measure0;
 	int sfd = -1;
 	size_t i;
@@ -591,7 +592,7 @@ int cmd_run(int argc, char **argv)
 		loop.brk = tracebreak_rt(tb);	/* read by the RT thread after go */
 	}
 
-	loop.start_ns = units_clock_ns(CLOCK_MONOTONIC) + RUN_LEAD_NS;
+	loop.start_ns = clock_now_ns(CLOCK_MONOTONIC) + RUN_LEAD_NS;
 	/* Slot 0 a quarter millisecond off the millisecond grid: periodic
 	 * scheduler ticks (HZ 100/250/1000) fall on that grid, and an edge due
 	 * on a tick wakes after the tick's work (measured: docs/benchmarks.md). */
@@ -600,8 +601,8 @@ int cmd_run(int argc, char **argv)
 	meta.clock_id = CLOCK_MONOTONIC;
 	meta.half_period_ns = (uint64_t)half;
 	meta.start_ns = loop.start_ns;
-	meta.start_realtime_ns = units_clock_ns(CLOCK_REALTIME) +
-				 (loop.start_ns - units_clock_ns(CLOCK_MONOTONIC));
+	meta.start_realtime_ns = clock_now_ns(CLOCK_REALTIME) +
+				 (loop.start_ns - clock_now_ns(CLOCK_MONOTONIC));
 	meta.text = meta_text(c, &ri, rt_ok, soak);
 	if (!meta.text) {
 		pr_err("cannot allocate the log header: %s", strerror(errno));
@@ -661,7 +662,7 @@ int cmd_run(int argc, char **argv)
 	while (!atomic_load(&loop.done)) {
 		struct pollfd fds[1 + 256];
 		struct signalfd_siginfo si;
-		uint64_t now = units_clock_ns(CLOCK_MONOTONIC), due = soak_next_due(soak);
+		uint64_t now = clock_now_ns(CLOCK_MONOTONIC), due = soak_next_due(soak);
 		int64_t wait_ms = 100;
 		size_t n;
 
@@ -679,7 +680,7 @@ int cmd_run(int argc, char **argv)
 			pr_err("poll: %s", strerror(errno));
 			atomic_store(&loop.stop_req, true);
 		}
-		now = units_clock_ns(CLOCK_MONOTONIC);
+		now = clock_now_ns(CLOCK_MONOTONIC);
 		while (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
 			int s = (int)si.ssi_signo;
 
@@ -755,7 +756,7 @@ out:
 	rtloop_close(&loop);
 
 	if (ret == SQW_EXIT_OK && !preflight) {
-		ri.end_realtime_ns = units_clock_ns(CLOCK_REALTIME);
+		ri.end_realtime_ns = clock_now_ns(CLOCK_REALTIME);
 		ri.dropped = ring_dropped(&ring);
 		ri.write_errors = atomic_load(&loop.write_errors);
 		ri.stop_reason = loop.error || ri.write_errors || recorder_log_error(rec)
@@ -797,7 +798,7 @@ out:
 			ri.run_proof = &phases[0];	/* a plain run: its idle proof */
 		}
 		why[0] = '\0';
-		ret = summary_verdict(c, stats, &ri, why, sizeof(why)) == VERDICT_FAIL
+		ret = verdict_judge(c, stats, &ri, why, sizeof(why)) == VERDICT_FAIL
 			? SQW_EXIT_LIMIT : SQW_EXIT_OK;
 		if (ri.stop_reason == EDGELOG_STOP_ERROR)
 			ret = SQW_EXIT_RUNTIME;
@@ -809,7 +810,7 @@ out:
 		footer.dropped = ring_dropped(&ring);
 		footer.missed_periods = atomic_load(&loop.missed);
 		footer.end_realtime_ns = ri.end_realtime_ns ? ri.end_realtime_ns
-							     : units_clock_ns(CLOCK_REALTIME);
+							     : clock_now_ns(CLOCK_REALTIME);
 		footer.stop_reason = (uint32_t)ri.stop_reason;
 		footer.exit_code = ret;
 		if (edgelog_writer_close(log, &footer, why, sizeof(why)) < 0) {

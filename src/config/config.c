@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "base/msgbuf.h"
-#include "config/plan.h"
+#include "config/plandata.h"
 #include "base/units.h"
 
 #define US  INT64_C(1000)
@@ -725,7 +725,12 @@ void config_free(struct config *c)
 	free(c);
 }
 
-struct plan *config_plan(const struct config *c)
+const struct plan *config_plan(const struct config *c)
+{
+	return c->plan;
+}
+
+struct plan *config_plan_mut(struct config *c)
 {
 	return c->plan;
 }

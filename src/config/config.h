@@ -155,7 +155,7 @@ enum cfg_result {
 
 struct config;
 struct option; /* <getopt.h> */
-struct plan;   /* plan.h: phases and loads */
+struct plan;   /* plandata.h, plan.h: phases and loads */
 
 /* The table, CFG_NKEYS entries, indexed by enum cfg_key. */
 extern const struct cfg_item config_table[CFG_NKEYS];
@@ -165,8 +165,11 @@ extern const struct cfg_item config_table[CFG_NKEYS];
 struct config *config_new(void);
 void config_free(struct config *c);
 
-/* The run plan (phases, loads: plan.h) the configuration owns; never NULL. */
-struct plan *config_plan(const struct config *c);
+/* The run plan (phases, loads: plan.h) the configuration owns; never NULL,
+ * freed by config_free(). A const configuration gives a const plan; the
+ * mutable one is for filling it (yamlcfg, --load, plan_finalize()). */
+const struct plan *config_plan(const struct config *c);
+struct plan *config_plan_mut(struct config *c);
 /* Free the current plan and own @p instead (yamlcfg's all-or-nothing load). */
 void config_replace_plan(struct config *c, struct plan *p);
 

@@ -70,37 +70,6 @@ const struct cfg_item plan_phase_table[PPK_NKEYS] = {
 
 #undef ROW
 
-struct plan *plan_new(void)
-{
-	return calloc(1, sizeof(struct plan));
-}
-
-static void phase_free(struct plan_phase *ph)
-{
-	size_t i;
-
-	for (i = 0; i < ph->nloads; i++)
-		plan_load_free(&ph->loads[i]);
-	free(ph->loads);
-	free(ph->name);
-	free(ph->origin);
-}
-
-void plan_free(struct plan *p)
-{
-	size_t i;
-
-	if (!p)
-		return;
-	for (i = 0; i < p->nphases; i++)
-		phase_free(&p->phases[i]);
-	free(p->phases);
-	for (i = 0; i < p->nloads; i++)
-		plan_load_free(&p->loads[i]);
-	free(p->loads);
-	free(p);
-}
-
 int plan_load_init(struct plan_load *l)
 {
 	char err[160];
@@ -119,20 +88,6 @@ int plan_load_init(struct plan_load *l)
 		l->set[k] = false;
 	}
 	return 0;
-}
-
-void plan_load_free(struct plan_load *l)
-{
-	size_t i;
-	int k;
-
-	for (k = 0; k < PLK_NKEYS; k++)
-		free(l->text[k]);
-	for (i = 0; i < l->nargs; i++)
-		free(l->args[i]);
-	free(l->args);
-	free(l->origin);
-	memset(l, 0, sizeof(*l));
 }
 
 enum cfg_result plan_load_set(struct plan_load *l, enum plan_load_key k, const char *value,
@@ -354,7 +309,7 @@ int plan_take(struct plan *dst, struct plan *src)
 	}
 	if (src->explicit_phases) {
 		for (i = 0; i < dst->nphases; i++)
-			phase_free(&dst->phases[i]);
+			plan_phase_free(&dst->phases[i]);
 		free(dst->phases);
 		dst->phases = src->phases;
 		dst->nphases = src->nphases;

@@ -895,7 +895,7 @@ static enum yamlcfg_result yc_phases(struct yc *st, struct plan *p)
 /* A top-level key that is one of the profile's lists: handled here. */
 static enum yamlcfg_result yc_list_section(struct yc *st, const char *name, bool *handled)
 {
-	struct plan *p = config_plan(st->scratch);
+	struct plan *p = config_plan_mut(st->scratch);
 	yaml_mark_t m = st->ev.start_mark;
 	enum yamlcfg_result r;
 	bool is_phases;
@@ -1159,7 +1159,7 @@ enum yamlcfg_result yamlcfg_load_buffer(struct config *c, const char *name,
 		r = yc_required(st);
 	/* Everything checked: the plan first (it may fail), then the values,
 	 * with the file's lines as their origins. */
-	if (!r && plan_take(config_plan(c), config_plan(st->scratch)) < 0)
+	if (!r && plan_take(config_plan_mut(c), config_plan_mut(st->scratch)) < 0)
 		r = yc_fail(st, NULL, YAMLCFG_E_NOMEM, "out of memory");
 	if (!r)
 		config_take(c, st->scratch);

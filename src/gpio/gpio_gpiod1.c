@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "gpio/gpio_private.h"
-#include "base/units.h"
+#include "base/clock.h"
 
 struct gpiod1_out {
 	struct gpio_out base;
@@ -140,7 +140,7 @@ static struct gpio_in *gpiod1_in_request(void *chip, unsigned int offset,
 	if (!in)
 		return NULL;
 	in->line = gpiod_chip_get_line(chip, offset);
-	in->realtime_off_ns = (int64_t)(units_clock_ns(CLOCK_REALTIME) - units_mono_ns());
+	in->realtime_off_ns = (int64_t)(clock_now_ns(CLOCK_REALTIME) - clock_mono_ns());
 	/* No debounce: the v1 API has none to turn on. */
 	if (!in->line)
 		ret = -1;
@@ -170,7 +170,7 @@ static uint64_t gpiod1_event_ns(const struct gpiod1_in *in, uint64_t stamp)
 {
 	int64_t t = (int64_t)stamp;
 
-	if (t > (int64_t)units_clock_ns(CLOCK_MONOTONIC) + 86400LL * 1000000000 &&
+	if (t > (int64_t)clock_now_ns(CLOCK_MONOTONIC) + 86400LL * 1000000000 &&
 	    in->realtime_off_ns > 0)
 		t -= in->realtime_off_ns;
 	return (uint64_t)t;

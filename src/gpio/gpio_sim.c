@@ -15,7 +15,7 @@
 
 #include "config/config.h"
 #include "gpio/gpio_private.h"
-#include "base/units.h"
+#include "base/clock.h"
 
 struct sim_line {
 	atomic_int value;      /* physical */
@@ -332,11 +332,11 @@ static int sim_set(struct gpio_out *g, int level)
 	int64_t t;
 	int err;
 
-	t = (int64_t)units_mono_ns();
+	t = (int64_t)clock_mono_ns();
 	if (s->cost_ns > 0) {
 		int64_t end = t + s->cost_ns;
 
-		while ((t = (int64_t)units_mono_ns()) < end)
+		while ((t = (int64_t)clock_mono_ns()) < end)
 			;
 	}
 	err = atomic_exchange(&sim.fail_write, 0);
@@ -435,7 +435,7 @@ static int sim_in_read(struct gpio_in *g, struct gpio_in_event *ev, size_t max)
 	(void)g;
 	if (read(sim.in_fd, &counter, sizeof(counter)) < 0 && errno != EAGAIN)
 		return -1;
-	now = (uint64_t)(int64_t)units_mono_ns();
+	now = (uint64_t)(int64_t)clock_mono_ns();
 	tail = atomic_load_explicit(&sim.q_tail, memory_order_relaxed);
 	head = atomic_load_explicit(&sim.q_head, memory_order_acquire);
 	/* An event is readable once it has happened (its stamp is the write's

@@ -2,7 +2,7 @@
 /* The load supervisor: start, read, restart, flag, stop. */
 #include "loads/loadsup.h"
 #include "base/msgbuf.h"
-#include "base/units.h"
+#include "base/clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -458,7 +458,7 @@ void loadsup_read(struct loadsup *s, const struct pollfd *fds, size_t n, uint64_
  * process of theirs is left; forget them. Returns how many needed SIGKILL. */
 static int stop_flagged(struct loadsup *s)
 {
-	uint64_t t0 = units_mono_ns(), grace = 0;
+	uint64_t t0 = clock_mono_ns(), grace = 0;
 	int killed = 0;
 	size_t j, i;
 
@@ -474,7 +474,7 @@ static int stop_flagged(struct loadsup *s)
 	}
 	for (;;) {
 		struct timespec ts = { 0, 10000000 };
-		uint64_t now = units_mono_ns();
+		uint64_t now = clock_mono_ns();
 		bool left = false;
 
 		loadsup_reap(s, now);
@@ -580,12 +580,12 @@ int loadsup_switch(struct loadsup *s, struct load *const *loads, size_t n, uint6
 
 int loadsup_settle(struct loadsup *s, unsigned ms, char *err, size_t errlen)
 {
-	uint64_t end = units_mono_ns() + (uint64_t)ms * 1000000ull;
+	uint64_t end = clock_mono_ns() + (uint64_t)ms * 1000000ull;
 	size_t j, i;
 
-	while (units_mono_ns() < end) {
+	while (clock_mono_ns() < end) {
 		struct timespec ts = { 0, 10000000 };
-		uint64_t now = units_mono_ns();
+		uint64_t now = clock_mono_ns();
 
 		loadsup_reap(s, now);
 		for (j = 0; j < s->nrun; j++) {
@@ -623,7 +623,7 @@ void loadsup_free(struct loadsup *s)
 {
 	if (!s)
 		return;
-	loadsup_stop_all(s, units_mono_ns());
+	loadsup_stop_all(s, clock_mono_ns());
 	free(s->run);
 	contain_free(s->c);
 	/* reap what is left (the guardian) */

@@ -8,9 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/magic.h"
 #include "rt/edge.h"
 
-#define EDGELOG_MAGIC "SQWAVLOG"      /* 8 bytes, no NUL */
+#define EDGELOG_MAGIC MAGIC_EDGELOG    /* 8 bytes, no NUL */
 /* 3: CRCs over the header with its metadata, each event's header with its
  * payload, and the footer; 2 added event records. 1 and 2 are still read. */
 #define EDGELOG_VERSION 3u

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* JUnit XML and LAVA result.txt from the verdict's checks (summary_checks()):
+/* JUnit XML and LAVA result.txt from the verdict's checks (verdict_checks()):
  * what a CI server and a board farm read, with the figures of every check. */
 #include "report/ciout.h"
 
@@ -20,7 +20,7 @@
 
 /* One check, copied out of the callback (its strings are the callback's). */
 struct ci_case {
-	struct summary_check ck;
+	struct verdict_check ck;
 	char *name, *key, *phase, *load, *message;
 };
 
@@ -42,7 +42,7 @@ static char *dup_or_null(const char *s, bool *nomem)
 	return d;
 }
 
-static void collect(void *ctx, const struct summary_check *ck)
+static void collect(void *ctx, const struct verdict_check *ck)
 {
 	struct ci_cases *cs = ctx;
 	struct ci_case *c;
@@ -88,7 +88,7 @@ static int cases_get(struct ci_cases *cs, const struct config *c, const struct e
 		     const struct run_info *ri, char *err, size_t errlen)
 {
 	memset(cs, 0, sizeof(*cs));
-	summary_checks(c, s, ri, collect, cs);
+	verdict_checks(c, s, ri, collect, cs);
 	if (cs->nomem) {
 		cases_free(cs);
 		snprintf(err, errlen, "out of memory");
@@ -143,20 +143,20 @@ const char *ciout_name_part(const char *s, char *buf, size_t len)
 
 /* A figure as it is read: durations in us (the scope's unit), 3 decimals
  * (the ns the log holds); counts whole; percent and packets/s to 0.1. */
-static const char *figure(double v, enum summary_unit u, char *buf, size_t len)
+static const char *figure(double v, enum verdict_unit u, char *buf, size_t len)
 {
 	if (!isfinite(v))
 		snprintf(buf, len, "?");
-	else if (u == SUMMARY_UNIT_NS)
+	else if (u == VERDICT_UNIT_NS)
 		snprintf(buf, len, "%.3f", v / 1000.0);
-	else if (u == SUMMARY_UNIT_COUNT)
+	else if (u == VERDICT_UNIT_COUNT)
 		snprintf(buf, len, "%.0f", v);
 	else
 		snprintf(buf, len, "%.1f", v);
 	return buf;
 }
 
-static const char *unit_word(enum summary_unit u)
+static const char *unit_word(enum verdict_unit u)
 {
 	static const char *const words[] = { "", "us", "count", "percent", "pps" };
 
@@ -174,9 +174,9 @@ static void results_line(FILE *f, const struct ci_case *c)
 	if (c->load)
 		fprintf(f, "%s.", ciout_name_part(c->load, l, sizeof(l)));
 	fprintf(f, "%s %s", ciout_name_part(c->name, n, sizeof(n)),
-		summary_result_name(c->ck.result));
+		verdict_result_name(c->ck.result));
 	/* LAVA takes a measurement only as a number with its units */
-	if (c->ck.has_observed && isfinite(c->ck.observed) && c->ck.unit != SUMMARY_UNIT_NONE)
+	if (c->ck.has_observed && isfinite(c->ck.observed) && c->ck.unit != VERDICT_UNIT_NONE)
 		fprintf(f, " %s %s", figure(c->ck.observed, c->ck.unit, v, sizeof(v)),
 			unit_word(c->ck.unit));
 	fputc('\n', f);
@@ -224,9 +224,9 @@ static void xml_put(FILE *f, const char *s)
 /* The figures of a check in one line: what was seen, against what, where. */
 static void xml_figures(FILE *f, const struct ci_case *c)
 {
-	const struct summary_check *k = &c->ck;
+	const struct verdict_check *k = &c->ck;
 	/* "3 count" reads badly: a count goes bare */
-	const char *u = k->unit == SUMMARY_UNIT_COUNT ? "" : unit_word(k->unit), *sep = "";
+	const char *u = k->unit == VERDICT_UNIT_COUNT ? "" : unit_word(k->unit), *sep = "";
 	const char *usp = u[0] ? " " : "";
 	char v[64];
 
@@ -236,7 +236,7 @@ static void xml_figures(FILE *f, const struct ci_case *c)
 			fprintf(f, " (pulse width estimate %s%s%s)",
 				figure(k->estimate, k->unit, v, sizeof(v)), usp, u);
 		sep = "; ";
-	} else if (k->unit != SUMMARY_UNIT_NONE) {
+	} else if (k->unit != VERDICT_UNIT_NONE) {
 		fprintf(f, "not measured");
 		sep = "; ";
 	}
@@ -264,7 +264,7 @@ static void xml_case(FILE *f, const char *suite, const struct ci_case *c)
 	if (c->load)
 		fprintf(f, "%s.", ciout_name_part(c->load, l, sizeof(l)));
 	fprintf(f, "%s\" time=\"0\">\n", ciout_name_part(c->name, n, sizeof(n)));
-	if (c->ck.result == SUMMARY_FAIL) {
+	if (c->ck.result == VERDICT_CHECK_FAIL) {
 		fputs("      <failure message=\"", f);
 		xml_put(f, c->message);
 		fputs("\" type=\"", f);
@@ -274,7 +274,7 @@ static void xml_case(FILE *f, const char *suite, const struct ci_case *c)
 		fputc('\n', f);
 		xml_figures(f, c);
 		fputs("</failure>\n", f);
-	} else if (c->ck.result == SUMMARY_SKIP) {
+	} else if (c->ck.result == VERDICT_CHECK_SKIP) {
 		fputs("      <skipped message=\"", f);
 		xml_put(f, c->message);
 		fputs("\"/>\n", f);
@@ -306,8 +306,8 @@ static struct suite_counts count_suite(const struct ci_cases *cs, const char *ph
 		if (phase ? !c->phase || strcmp(c->phase, phase) : c->phase != NULL)
 			continue;
 		k.tests++;
-		k.failures += c->ck.result == SUMMARY_FAIL;
-		k.skipped += c->ck.result == SUMMARY_SKIP;
+		k.failures += c->ck.result == VERDICT_CHECK_FAIL;
+		k.skipped += c->ck.result == VERDICT_CHECK_SKIP;
 	}
 	return k;
 }
@@ -376,7 +376,7 @@ int ciout_write_junit(const char *path, const struct config *c, const struct edg
 		return -1;
 	for (i = 0; i < cs.n; i++) {
 		all.tests++;
-		all.failures += cs.v[i].ck.result == SUMMARY_FAIL;
+		all.failures += cs.v[i].ck.result == VERDICT_CHECK_FAIL;
 	}
 	/* The Jenkins xUnit plugin validates against its junit-10.xsd, whose
 	 * <testsuites> has only name, time, tests, failures and errors: a
@@ -387,7 +387,7 @@ int ciout_write_junit(const char *path, const struct config *c, const struct edg
 		"time=\"%.3f\">\n", all.tests, all.failures, secs);
 	xml_suite(f, c, ri, &cs, 0, NULL, secs, ri->start_realtime_ns);
 	for (i = 0; i < ri->nphases; i++) {
-		const struct summary_phase *ph = &ri->phases[i];
+		const struct run_phase *ph = &ri->phases[i];
 		double psecs = (double)ph->duration_ns / 1e9;
 
 		if (!ph->duration_ns && i + 1 == ri->nphases)   /* open-ended: to the end */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The verdict for CI and board farms: JUnit XML and LAVA's result.txt, both
- * made from summary_checks(), the data the summary's verdict comes from. */
+ * made from verdict_checks(), the data the summary's verdict comes from. */
 #ifndef SQW_CIOUT_H
 #define SQW_CIOUT_H
 

@@ -514,7 +514,7 @@ void soakview_phase_starts(const struct soakview *v, uint64_t *starts)
 		starts[i] = v->t0 + (uint64_t)v->ph[i].start_off_ns;
 }
 
-void soakview_phase(const struct soakview *v, size_t i, struct summary_phase *out)
+void soakview_phase(const struct soakview *v, size_t i, struct run_phase *out)
 {
 	const struct sv_phase *p = &v->ph[i];
 

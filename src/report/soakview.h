@@ -41,7 +41,7 @@ size_t soakview_nphases(const struct soakview *v);
 /* Where each phase begins, as intended times (phasestats' boundaries). */
 void soakview_phase_starts(const struct soakview *v, uint64_t *starts);
 /* Phase @i for the summary writers; stats left NULL for the caller. */
-void soakview_phase(const struct soakview *v, size_t i, struct summary_phase *out);
+void soakview_phase(const struct soakview *v, size_t i, struct run_phase *out);
 /* run_info's soak members (label, containment, breaks, min_busy); the
  * phases array is the caller's. */
 void soakview_run_info(const struct soakview *v, struct run_info *ri);

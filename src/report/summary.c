@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The end-of-run summary: the verdict against limits.*, the text an RT
- * engineer reads next to the scope, and the JSON of docs/json-summary.md. */
+/* The end-of-run summary: the text an RT engineer reads next to the scope,
+ * and the JSON of docs/json-summary.md, with the verdict verdict.c gives. */
 #include "report/summary.h"
 
 #include <errno.h>
@@ -25,10 +25,6 @@
 
 /* ---- formatting ---- */
 
-
-
-
-
 /* Seconds since the first edge, for "where did it happen". */
 static double rel_s(const struct edgestats_result *r, uint64_t t)
 {
@@ -38,579 +34,6 @@ static double rel_s(const struct edgestats_result *r, uint64_t t)
 static uint64_t max_u64(uint64_t a, uint64_t b)
 {
 	return a > b ? a : b;
-}
-
-/* ---- verdict ---- */
-
-struct why_buf {
-	char *buf;
-	size_t len, pos;
-	unsigned count;
-};
-
-typedef void (*violation_fn)(void *ctx, const char *msg);
-
-/* Where the checks go: each one to @on_check, the verdict's failures'
- * sentences to @on_violation; @failed counts those. */
-struct check_sink {
-	summary_check_fn on_check;
-	violation_fn on_violation;
-	void *ctx;
-	unsigned failed;
-};
-
-static void emit(struct check_sink *k, struct summary_check *ck)
-{
-	if (ck->result == SUMMARY_FAIL && ck->in_verdict) {
-		k->failed++;
-		if (k->on_violation)
-			k->on_violation(k->ctx, ck->message);
-	}
-	if (k->on_check)
-		k->on_check(k->ctx, ck);
-}
-
-static void check_pass(struct check_sink *k, struct summary_check *ck)
-{
-	ck->result = SUMMARY_PASS;
-	ck->message = NULL;
-	emit(k, ck);
-}
-
-/* A failure (or, with @res SUMMARY_SKIP, why the check was not made). */
-static void check_end(struct check_sink *k, struct summary_check *ck, enum summary_result res,
-		      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static void check_end(struct check_sink *k, struct summary_check *ck, enum summary_result res,
-		      const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	ck->result = res;
-	ck->message = msg;
-	emit(k, ck);
-	ck->message = NULL;	/* msg ends here */
-}
-
-static void check_at(struct summary_check *ck, const struct edgestats_result *r,
-		     const struct edgestats_where *at)
-{
-	ck->has_edge = true;
-	ck->seq = at->seq;
-	ck->intended_ns = at->intended_ns;
-	ck->t_s = rel_s(r, at->intended_ns);
-}
-
-/* The run's own health: anything here makes its figures incomplete. */
-static void check_integrity(const struct edgestats_result *r, const struct run_info *ri,
-			    struct check_sink *k)
-{
-	uint64_t dropped = max_u64(ri->dropped, r->seq_gaps);
-	uint64_t write_errors = max_u64(ri->write_errors, r->write_errors);
-	struct summary_check ck;
-
-	ck = (struct summary_check){ .name = "edges", .in_verdict = true,
-				     .unit = SUMMARY_UNIT_COUNT, .has_observed = true,
-				     .observed = (double)r->edges, .has_limit = true, .limit = 1,
-				     .limit_is_min = true };
-	if (r->edges == 0)
-		check_end(k, &ck, SUMMARY_FAIL,
-			  "no edges were counted: the run ended before the warm-up did");
-	else
-		check_pass(k, &ck);
-	ck = (struct summary_check){ .name = "dropped", .in_verdict = true,
-				     .unit = SUMMARY_UNIT_COUNT, .has_observed = true,
-				     .observed = (double)dropped, .has_limit = true };
-	if (dropped)
-		check_end(k, &ck, SUMMARY_FAIL, "%" PRIu64 " edge records were dropped (ring "
-			  "overflow): the log and the statistics are incomplete", dropped);
-	else
-		check_pass(k, &ck);
-	ck = (struct summary_check){ .name = "write_errors", .in_verdict = true,
-				     .unit = SUMMARY_UNIT_COUNT, .has_observed = true,
-				     .observed = (double)write_errors, .has_limit = true };
-	if (write_errors)
-		check_end(k, &ck, SUMMARY_FAIL, "%" PRIu64 " line writes failed", write_errors);
-	else
-		check_pass(k, &ck);
-	ck = (struct summary_check){ .name = "log_complete", .in_verdict = true };
-	if (ri->log_error)
-		check_end(k, &ck, SUMMARY_FAIL,
-			  "the edge log could not be written completely (I/O error)");
-	else
-		check_pass(k, &ck);
-	ck = (struct summary_check){ .name = "no_error", .in_verdict = true };
-	if (ri->stop_reason == EDGELOG_STOP_ERROR)
-		check_end(k, &ck, SUMMARY_FAIL, "the run stopped on an error");
-	else
-		check_pass(k, &ck);
-	/* --stop-on-break: the run is cut short where it broke */
-	ck = (struct summary_check){ .name = "no_break", .in_verdict = true };
-	if (ri->stop_reason == EDGELOG_STOP_BREAK)
-		check_end(k, &ck, SUMMARY_FAIL, "the run stopped at a trace break "
-			  "(--stop-on-break): %s", ri->break_text);
-	else
-		check_pass(k, &ck);
-}
-
-/*
- * The limits.* keys against @r: the whole run's figures (@phase NULL), or a
- * phase's own (not part of the verdict: a phase's pulses, wake-ups and
- * missed periods are a subset of the run's, so it can only fail where the
- * run fails too; a phase without pulses is skipped, not failed).
- */
-static void check_limits(const struct config *c, const struct edgestats_result *r,
-			 const char *phase, struct check_sink *k)
-{
-	const struct edgestats_widths *any = &r->width[EDGESTATS_ANY];
-	const struct edgestats_pulse *lo = &any->tmin_bound, *hi = &any->tmax_bound;
-	int64_t tmin = config_int(c, CFG_LIMITS_TMIN);
-	int64_t tmax = config_int(c, CFG_LIMITS_TMAX);
-	int64_t wake_max = config_int(c, CFG_LIMITS_WAKE_LATENCY_MAX);
-	int64_t missed_max = config_int(c, CFG_LIMITS_MISSED_MAX);
-	bool pulses = any->h.m.n > 0;
-	struct summary_check ck;
-
-	/* Conservative: the narrowest the line may have been. */
-	ck = (struct summary_check){ .name = "tmin", .in_verdict = !phase, .key = "limits.tmin",
-				     .phase = phase, .unit = SUMMARY_UNIT_NS, .has_limit = tmin > 0,
-				     .limit = (double)tmin, .limit_is_min = true };
-	if (pulses) {
-		ck.has_observed = ck.has_estimate = true;
-		ck.observed = (double)lo->lo_ns;
-		ck.estimate = (double)lo->width_ns;
-		check_at(&ck, r, &lo->at);
-	}
-	if (tmin <= 0)
-		check_end(k, &ck, SUMMARY_SKIP, "limits.tmin is not set");
-	else if (!pulses && phase)
-		check_end(k, &ck, SUMMARY_SKIP, "no complete pulse in this phase");
-	else if (!pulses)
-		check_end(k, &ck, SUMMARY_FAIL,
-			  "limits.tmin is set but no complete pulse was measured");
-	else if (lo->lo_ns < tmin)
-		check_end(k, &ck, SUMMARY_FAIL,
-			  "the shortest pulse may have been %s us (estimate %s us, "
-			  "window [%s, %s] us) at edge #%" PRIu64 " (t+%.6f s): "
-			  "below limits.tmin %s us",
-			  UNITS_US(lo->lo_ns), UNITS_US(lo->width_ns), UNITS_US(lo->lo_ns),
-			  UNITS_US(lo->hi_ns), lo->at.seq, ck.t_s, UNITS_US(tmin));
-	else
-		check_pass(k, &ck);
-
-	ck = (struct summary_check){ .name = "tmax", .in_verdict = !phase, .key = "limits.tmax",
-				     .phase = phase, .unit = SUMMARY_UNIT_NS, .has_limit = tmax > 0,
-				     .limit = (double)tmax };
-	if (pulses) {
-		ck.has_observed = ck.has_estimate = true;
-		ck.observed = (double)hi->hi_ns;
-		ck.estimate = (double)hi->width_ns;
-		check_at(&ck, r, &hi->at);
-	}
-	if (tmax <= 0)
-		check_end(k, &ck, SUMMARY_SKIP, "limits.tmax is not set");
-	else if (!pulses && phase)
-		check_end(k, &ck, SUMMARY_SKIP, "no complete pulse in this phase");
-	else if (!pulses)
-		check_end(k, &ck, SUMMARY_FAIL,
-			  "limits.tmax is set but no complete pulse was measured");
-	else if (hi->hi_ns > tmax)
-		check_end(k, &ck, SUMMARY_FAIL,
-			  "the longest pulse may have been %s us (estimate %s us, "
-			  "window [%s, %s] us) at edge #%" PRIu64 " (t+%.6f s): "
-			  "above limits.tmax %s us",
-			  UNITS_US(hi->hi_ns), UNITS_US(hi->width_ns), UNITS_US(hi->lo_ns),
-			  UNITS_US(hi->hi_ns), hi->at.seq, ck.t_s, UNITS_US(tmax));
-	else
-		check_pass(k, &ck);
-
-	ck = (struct summary_check){ .name = "wake_latency_max", .in_verdict = !phase,
-				     .key = "limits.wake_latency_max", .phase = phase,
-				     .unit = SUMMARY_UNIT_NS, .has_limit = wake_max > 0,
-				     .limit = (double)wake_max };
-	if (r->wake.m.n) {
-		ck.has_observed = true;
-		ck.observed = (double)r->wake.m.max;
-		check_at(&ck, r, &r->wake_worst);
-	}
-	if (wake_max <= 0)
-		check_end(k, &ck, SUMMARY_SKIP, "limits.wake_latency_max is not set");
-	else if (!r->wake.m.n)
-		check_end(k, &ck, SUMMARY_SKIP, "no wake-up was measured");
-	else if (r->wake.m.max > wake_max)
-		check_end(k, &ck, SUMMARY_FAIL, "the worst wake-up latency %s us at edge #%" PRIu64
-			  " (t+%.6f s) exceeds limits.wake_latency_max %s us",
-			  UNITS_US(r->wake.m.max), r->wake_worst.seq, ck.t_s, UNITS_US(wake_max));
-	else
-		check_pass(k, &ck);
-
-	ck = (struct summary_check){ .name = "missed_periods", .in_verdict = !phase,
-				     .key = "limits.missed_max", .phase = phase,
-				     .unit = SUMMARY_UNIT_COUNT, .has_observed = true,
-				     .observed = (double)r->missed_periods,
-				     .has_limit = missed_max >= 0, .limit = (double)missed_max };
-	if (missed_max < 0)
-		check_end(k, &ck, SUMMARY_SKIP, "limits.missed_max is not set");
-	else if (r->missed_periods > (uint64_t)missed_max)
-		check_end(k, &ck, SUMMARY_FAIL, "%" PRIu64 " periods were missed, limits.missed_max "
-			  "is %" PRId64, r->missed_periods, missed_max);
-	else
-		check_pass(k, &ck);
-}
-
-/* A phase's proof has gaps above its bound (a phase that was reached). */
-static bool proof_gappy(const struct summary_phase *ph)
-{
-	return ph->proof && ph->gaps_known && ph->max_gap_ns > ph->gap_bound_ns;
-}
-
-/* The idle requirement of a phase without loads; NULL: none was set. */
-static const struct proof_req *idle_req(const struct summary_phase *ph)
-{
-	size_t i;
-
-	for (i = 0; i < ph->nreqs; i++) {
-		if (ph->reqs[i].kind == LOAD_PROOF_IDLE)
-			return &ph->reqs[i];
-	}
-	return NULL;
-}
-
-/* A phase with loads (a summary's phases carry them as requirements too). */
-static bool phase_loaded(const struct summary_phase *ph)
-{
-	return ph->nloads || (ph->nreqs && !idle_req(ph));
-}
-
-/*
- * What a phase's proof says, in the words of docs/soak.md: with loads
- * "LOAD APPLIED", "LOAD NOT APPLIED" or "proof incomplete" (gaps above
- * the bound, nothing failed); without "idle proven", "not idle", "proof
- * incomplete" or "idle unproven" (no samples, no idle rule: one CPU,
- * proof.idle_max_busy 100); "no proof" when nothing was sampled.
- */
-static const char *phase_proof_state(const struct run_info *ri, const struct summary_phase *ph)
-{
-	const struct proof_req *q = idle_req(ph);
-	char why[2048] = "";
-
-	if (!ph->proof || !ph->sampled)
-		return "no proof";
-	if (phase_loaded(ph)) {
-		if (proof_phase_judge(ph->proof, ph->reqs, ph->nreqs, ri->min_busy_pct, why,
-				      sizeof(why)))
-			return "LOAD NOT APPLIED";
-		return proof_gappy(ph) ? "proof incomplete" : "LOAD APPLIED";
-	}
-	if (!q || !ph->proof->samples)
-		return proof_gappy(ph) && q ? "proof incomplete" : "idle unproven";
-	if (proof_phase_judge(ph->proof, q, 1, ri->min_busy_pct, why, sizeof(why)))
-		return "not idle";
-	return proof_gappy(ph) ? "proof incomplete" : "idle proven";
-}
-
-/* The worse of two states (the run's word from its phases'). */
-static const char *worse_state(const char *a, const char *b)
-{
-	static const char *const order[] = { "LOAD NOT APPLIED", "not idle", "proof incomplete",
-					     "idle unproven", "no proof", "LOAD APPLIED",
-					     "idle proven" };
-	size_t i;
-
-	if (!a)
-		return b;
-	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
-		if (!strcmp(a, order[i]) || !strcmp(b, order[i]))
-			return !strcmp(a, order[i]) ? a : b;
-	}
-	return a;
-}
-
-/* The run's idle and load words: the worst of its phases' (NULL: no
- * phase of that kind). A run without phases in phases[] has run_proof. */
-static void run_proof_states(const struct run_info *ri, const char **idle, const char **load)
-{
-	size_t i, n = ri->nphases ? ri->nphases : ri->run_proof ? 1 : 0;
-
-	*idle = *load = NULL;
-	for (i = 0; i < n; i++) {
-		const struct summary_phase *ph = ri->nphases ? &ri->phases[i] : ri->run_proof;
-		const char *st = phase_proof_state(ri, ph);
-
-		if (phase_loaded(ph))
-			*load = worse_state(*load, st);
-		else
-			*idle = worse_state(*idle, st);
-	}
-}
-
-/*
- * What one load of a phase had to show, as checks. proof_phase_judge() is
- * the judge and writes the sentences; the figures come from the same
- * proof_phase_* readings under the same conditions, one failure per line of
- * its judgement, in its order. Should the two ever disagree (the judge grew
- * a rule), its lines are taken as they are, as failures without figures.
- */
-static void check_one_load(const struct run_info *ri, const struct summary_phase *ph,
-			   const struct proof_req *q, struct check_sink *k)
-{
-	const struct proof_phase *p = ph->proof;
-	const struct proof_load_stat *st = NULL;
-	struct summary_check cks[4];
-	char why[2048] = "", *lines[8], *save, *line, msg[2200];
-	size_t n = 0, nlines = 0, nfail = 0, i, j;
-	bool lost;
-
-	for (j = 0; j < p->nloads; j++) {
-		if (!strcmp(p->loads[j].name, q->name))
-			st = &p->loads[j];
-	}
-	lost = st && st->lost;
-	proof_phase_judge(p, q, 1, ri->min_busy_pct, why, sizeof(why));
-	for (line = strtok_r(why, "\n", &save); line && nlines < 8; line = strtok_r(NULL, "\n", &save))
-		lines[nlines++] = line;
-
-	if (q->kind != LOAD_PROOF_IDLE)
-		cks[n++] = (struct summary_check){ .name = "running", .in_verdict = true,
-						   .phase = ph->name, .load = q->name,
-						   .result = lost ? SUMMARY_FAIL : SUMMARY_PASS };
-	if (q->kind == LOAD_PROOF_IDLE) {
-		double b = proof_phase_busy(p, &q->cpus);
-
-		/* no sample, no judgement (proof_phase_judge agrees) */
-		cks[n++] = (struct summary_check){
-			.name = "idle_busy", .in_verdict = true, .phase = ph->name, .load = q->name,
-			.key = "proof.idle_max_busy", .unit = SUMMARY_UNIT_PERCENT,
-			.has_observed = b >= 0, .observed = b, .has_limit = true,
-			.limit = q->max_busy,
-			.result = b < 0 ? SUMMARY_SKIP : b > q->max_busy ? SUMMARY_FAIL : SUMMARY_PASS };
-	}
-	if (q->kind == LOAD_PROOF_CPU) {
-		double b = proof_phase_own(p, q->name, NULL);
-
-		/* the load's own CPU time; the system-wide figure in older logs */
-		if (b < 0)
-			b = proof_phase_busy(p, &q->cpus);
-		cks[n++] = (struct summary_check){
-			.name = "cpu_busy", .in_verdict = true, .phase = ph->name, .load = q->name,
-			.unit = SUMMARY_UNIT_PERCENT, .has_observed = b >= 0, .observed = b,
-			.has_limit = true, .limit = ri->min_busy_pct, .limit_is_min = true,
-			.result = lost ? SUMMARY_SKIP : b < ri->min_busy_pct ? SUMMARY_FAIL : SUMMARY_PASS };
-	}
-	if (q->kind == LOAD_PROOF_NET) {
-		double pps = proof_phase_pps(p, q->iface);
-
-		cks[n++] = (struct summary_check){
-			.name = "packets_per_s", .in_verdict = true, .phase = ph->name, .load = q->name,
-			.unit = SUMMARY_UNIT_PPS, .has_observed = pps >= 0, .observed = pps,
-			.has_limit = true, .limit = (double)q->min_pps, .limit_is_min = true,
-			.result = lost ? SUMMARY_SKIP : pps < (double)q->min_pps ? SUMMARY_FAIL
-										  : SUMMARY_PASS };
-	}
-	if (q->results) {
-		uint64_t valid = st ? st->valid : 0;
-
-		cks[n++] = (struct summary_check){
-			.name = "valid_scores", .in_verdict = true, .phase = ph->name, .load = q->name,
-			.unit = SUMMARY_UNIT_COUNT, .has_observed = true, .observed = (double)valid,
-			.has_limit = true, .limit = 1, .limit_is_min = true,
-			.result = lost ? SUMMARY_SKIP : valid ? SUMMARY_PASS : SUMMARY_FAIL };
-	}
-	for (i = 0; i < n; i++)
-		nfail += cks[i].result == SUMMARY_FAIL;
-	if (nfail != nlines) {
-		for (i = 0; i < nlines; i++) {
-			struct summary_check ck = { .name = "load_not_applied", .in_verdict = true,
-						    .phase = ph->name, .load = q->name };
-
-			check_end(k, &ck, SUMMARY_FAIL, "phase %s: %s", ph->name, lines[i]);
-		}
-		return;
-	}
-	for (i = 0, j = 0; i < n; i++) {
-		if (cks[i].result == SUMMARY_FAIL) {
-			snprintf(msg, sizeof(msg), "phase %s: %s", ph->name, lines[j++]);
-			cks[i].message = msg;
-		} else if (cks[i].result == SUMMARY_SKIP) {
-			cks[i].message = q->kind == LOAD_PROOF_IDLE ? "no proof-of-load sample in "
-								       "the phase"
-								     : "the load was lost";
-		}
-		emit(k, &cks[i]);
-	}
-}
-
-/* Every phase whose loads did not show: "phase NAME: load not applied: ...". */
-static void check_phase_loads(const struct run_info *ri, const struct summary_phase *ph,
-			      struct check_sink *k)
-{
-	size_t j;
-
-	if (!ph->nreqs || !ph->proof || ph->advisory)
-		return;
-	for (j = 0; j < ph->nreqs; j++)
-		check_one_load(ri, ph, &ph->reqs[j], k);
-	if (ph->gaps_known) {
-		struct summary_check ck = {
-			.name = "proof_gaps", .in_verdict = true, .phase = ph->name,
-			.key = "proof.interval", .unit = SUMMARY_UNIT_NS, .has_observed = true,
-			.observed = (double)ph->max_gap_ns, .has_limit = true,
-			.limit = (double)ph->gap_bound_ns };
-		char why[256] = "";
-
-		if (proof_gap_judge(ph->max_gap_ns, ph->gap_bound_ns, why, sizeof(why))) {
-			why[strcspn(why, "\n")] = '\0';
-			check_end(k, &ck, SUMMARY_FAIL, "phase %s: %s", ph->name, why);
-		} else {
-			check_pass(k, &ck);
-		}
-	}
-}
-
-/* Only the proof-gap failures ("proof incomplete"). */
-static void count_gap(void *ctx, const char *msg)
-{
-	(*(unsigned *)ctx) += strstr(msg, ": proof incomplete: ") != NULL;
-}
-
-/* Phase @ph's own figures against the limits; all skipped if it has none. */
-static void check_phase_limits(const struct config *c, const struct summary_phase *ph,
-			       struct check_sink *k)
-{
-	static const char *const names[] = { "tmin", "tmax", "wake_latency_max", "missed_periods" };
-	static const char *const keys[] = { "limits.tmin", "limits.tmax", "limits.wake_latency_max",
-					    "limits.missed_max" };
-	const struct edgestats_result *r = ph->stats ? edgestats_result(ph->stats) : NULL;
-	size_t i;
-
-	if (r && r->edges) {
-		check_limits(c, r, ph->name, k);
-		return;
-	}
-	for (i = 0; i < 4; i++) {
-		struct summary_check ck = { .name = names[i], .key = keys[i], .phase = ph->name,
-					    .unit = i == 3 ? SUMMARY_UNIT_COUNT : SUMMARY_UNIT_NS };
-
-		check_end(k, &ck, SUMMARY_SKIP, "no edges in this phase (not reached)");
-	}
-}
-
-/*
- * Every check in a fixed order (summary.h). The text, the JSON, the CI
- * outputs and summary_verdict() all come from here, so they cannot disagree.
- */
-static unsigned check_all(const struct config *c, const struct edgestats_result *r,
-			  const struct run_info *ri, struct check_sink *k, bool phase_limits)
-{
-	size_t i;
-
-	check_integrity(r, ri, k);
-	check_limits(c, r, NULL, k);
-	for (i = 0; i < ri->nphases; i++) {
-		if (phase_limits)
-			check_phase_limits(c, &ri->phases[i], k);
-		check_phase_loads(ri, &ri->phases[i], k);
-	}
-	return k->failed;
-}
-
-/* The verdict's failures: their count, each sentence to @fn. */
-static unsigned check(const struct config *c, const struct edgestats_result *r,
-		      const struct run_info *ri, violation_fn fn, void *ctx)
-{
-	struct check_sink k = { .on_violation = fn, .ctx = ctx };
-
-	return check_all(c, r, ri, &k, false);
-}
-
-/* Only the load proofs' failures ("load not applied"). */
-static unsigned check_loads(const struct run_info *ri, violation_fn fn, void *ctx)
-{
-	struct check_sink k = { .on_violation = fn, .ctx = ctx };
-	size_t i;
-
-	for (i = 0; i < ri->nphases; i++)
-		check_phase_loads(ri, &ri->phases[i], &k);
-	return k.failed;
-}
-
-unsigned summary_checks(const struct config *c, const struct edgestats *s,
-			const struct run_info *ri, summary_check_fn fn, void *ctx)
-{
-	struct check_sink k = { .on_check = fn, .ctx = ctx };
-
-	return check_all(c, edgestats_result(s), ri, &k, true);
-}
-
-const char *summary_result_name(enum summary_result r)
-{
-	return r == SUMMARY_PASS ? "pass" : r == SUMMARY_FAIL ? "fail" : "skip";
-}
-
-const char *summary_unit_name(enum summary_unit u)
-{
-	static const char *const names[] = { "", "ns", "count", "percent", "packets/s" };
-
-	return (unsigned)u < sizeof(names) / sizeof(names[0]) ? names[u] : "";
-}
-
-/* Whether any limit of the wave is set: without one, a run with no other
- * violation is "NO LIMITS", not a pass (nothing was checked). The load
- * proof is not a limit of the wave. As report.c's row verdict. */
-static bool limits_set(const struct config *c)
-{
-	return config_int(c, CFG_LIMITS_TMIN) > 0 || config_int(c, CFG_LIMITS_TMAX) > 0 ||
-	       config_int(c, CFG_LIMITS_WAKE_LATENCY_MAX) > 0 ||
-	       config_int(c, CFG_LIMITS_MISSED_MAX) >= 0;
-}
-
-/* The verdict's word, from the count check() returned. */
-static const char *verdict_word(const struct config *c, const struct run_info *ri, unsigned nviol)
-{
-	if (nviol) {
-		unsigned gaps = 0, loads = check_loads(ri, count_gap, &gaps);
-
-		if (nviol == loads)
-			return gaps == nviol ? "PROOF INCOMPLETE" : "LOAD NOT APPLIED";
-		return "FAIL";
-	}
-	return limits_set(c) ? "PASS" : "NO LIMITS";
-}
-
-const char *summary_verdict_word(const struct config *c, const struct edgestats *s,
-				 const struct run_info *ri)
-{
-	return verdict_word(c, ri, check(c, edgestats_result(s), ri, NULL, NULL));
-}
-
-static void why_append(void *ctx, const char *msg)
-{
-	struct why_buf *w = ctx;
-	int n;
-
-	if (w->pos >= w->len)
-		return;
-	n = snprintf(w->buf + w->pos, w->len - w->pos, "%s\n", msg);
-	if (n > 0)
-		w->pos += (size_t)n < w->len - w->pos ? (size_t)n : w->len - w->pos - 1;
-}
-
-enum summary_verdict summary_verdict(const struct config *c, const struct edgestats *s,
-				     const struct run_info *ri, char *why, size_t len)
-{
-	struct why_buf w = { .buf = why, .len = len };
-
-	if (len) {
-		/* "appended": keep what the caller already has */
-		w.pos = strnlen(why, len - 1);
-		why[w.pos] = '\0';
-	}
-	if (check(c, edgestats_result(s), ri, len ? why_append : NULL, &w))
-		return VERDICT_FAIL;
-	return limits_set(c) ? VERDICT_PASS : VERDICT_NO_LIMITS;
 }
 
 /* ---- text ---- */
@@ -736,7 +159,7 @@ static void text_violation(void *ctx, const char *msg)
 }
 
 /* What phase @ph's loads showed, one line per load (and one for the machine). */
-static void text_proof(FILE *f, const struct run_info *ri, const struct summary_phase *ph)
+static void text_proof(FILE *f, const struct run_info *ri, const struct run_phase *ph)
 {
 	const struct proof_phase *p = ph->proof;
 	size_t i, j;
@@ -746,7 +169,7 @@ static void text_proof(FILE *f, const struct run_info *ri, const struct summary_
 		return;
 	}
 	fprintf(f, "  %-14s %s; %" PRIu64 " samples: %.0f IRQs/s, %.0f context switches/s, load %.2f",
-		ph->name, phase_proof_state(ri, ph), p->samples, p->irq_sum / (double)p->samples, p->ctxt_sum / (double)p->samples,
+		ph->name, verdict_phase_proof_state(ri, ph), p->samples, p->irq_sum / (double)p->samples, p->ctxt_sum / (double)p->samples,
 		p->load1_sum / (double)p->samples);
 	fprintf(f, "; CPU busy");
 	for (i = 0; i < PROOF_MAX_CPUS; i++) {
@@ -809,11 +232,11 @@ static void text_proof(FILE *f, const struct run_info *ri, const struct summary_
  * judged: nothing asked for a comparison). */
 static void text_run_proof(FILE *f, const struct run_info *ri)
 {
-	const struct summary_phase *ph = ri->run_proof;
-	const struct proof_req *q = idle_req(ph);
+	const struct run_phase *ph = ri->run_proof;
+	const struct proof_req *q = verdict_phase_idle_req(ph);
 	char cpus[128];
 
-	fprintf(f, "\nproof      %s", phase_proof_state(ri, ph));
+	fprintf(f, "\nproof      %s", verdict_phase_proof_state(ri, ph));
 	if (q && ph->proof && ph->proof->samples)
 		fprintf(f, ": CPUs %s %.0f %% busy (at most %d %%: proof.idle_max_busy)",
 			cpulist_format(&q->cpus, cpus, sizeof(cpus)), proof_phase_busy(ph->proof, &q->cpus),
@@ -834,7 +257,7 @@ static void text_run_proof(FILE *f, const struct run_info *ri)
  * last phase shorter, and the later ones not at all), or the plan. */
 static int64_t phase_ran_ns(const struct run_info *ri, size_t i)
 {
-	const struct summary_phase *ph = &ri->phases[i];
+	const struct run_phase *ph = &ri->phases[i];
 
 	return ri->phasestats ? phasestats_ran_ns(ri->phasestats, i, ph->duration_ns)
 			      : ph->duration_ns;
@@ -853,7 +276,7 @@ void summary_phases_text(FILE *f, const struct run_info *ri)
 		"edges", "Tmin us [lowest]", "Tmax us [highest]", "wake p99", "p99.99", "max",
 		"missed");
 	for (i = 0; i < ri->nphases; i++) {
-		const struct summary_phase *ph = &ri->phases[i];
+		const struct run_phase *ph = &ri->phases[i];
 		const struct edgestats_result *r = ph->stats ? edgestats_result(ph->stats) : NULL;
 		const struct edgestats_widths *w = r ? &r->width[EDGESTATS_ANY] : NULL;
 		char tmin[48] = "-", tmax[48] = "-";
@@ -886,7 +309,7 @@ void summary_phases_text(FILE *f, const struct run_info *ri)
 		return;
 	fprintf(f, "\nLoad proof (loads held by %s)\n", ri->containment);
 	for (i = 0; i < ri->nphases; i++) {
-		const struct summary_phase *ph = &ri->phases[i];
+		const struct run_phase *ph = &ri->phases[i];
 
 		if (ph->nloads == 0 && ph->sampled) {
 			text_proof(f, ri, ph);
@@ -1015,12 +438,12 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 		summary_phases_text(f, ri);
 	else if (ri->run_proof)
 		text_run_proof(f, ri);
-	nviol = check(c, r, ri, NULL, NULL);
-	fprintf(f, "\nverdict    %s%s%s\n", verdict_word(c, ri, nviol),
-		!nviol && !limits_set(c) ? " (no limits.* set: for a verdict, --tmin/--tmax or a profile's limits)" : "",
+	nviol = verdict_violations(c, r, ri, NULL, NULL);
+	fprintf(f, "\nverdict    %s%s%s\n", verdict_word_n(c, ri, nviol),
+		!nviol && !verdict_limits_set(c) ? " (no limits.* set: for a verdict, --tmin/--tmax or a profile's limits)" : "",
 		!ri->rt_ok ? " (NON-RT RUN: not a real-time result)" : "");
 	if (nviol)
-		check(c, r, ri, text_violation, f);
+		verdict_violations(c, r, ri, text_violation, f);
 }
 
 /* ---- JSON ---- */
@@ -1065,18 +488,18 @@ static void json_config(struct json_writer *w, const struct config *c)
  * for a run without phases its one sampling's figures. */
 static void json_run_proof(struct json_writer *w, const struct run_info *ri)
 {
-	const struct summary_phase *ph = ri->run_proof;
+	const struct run_phase *ph = ri->run_proof;
 	const char *idle, *load;
 	char cpus[256];
 
-	run_proof_states(ri, &idle, &load);
+	verdict_run_proof_states(ri, &idle, &load);
 	json_kv_object_begin(w, "proof");
 	json_kv_string(w, "idle", idle);
 	json_kv_string(w, "load", load);
 	json_kv_string(w, "sampler", ri->sampler_sched && ri->sampler_sched[0] ? ri->sampler_sched
 									      : NULL);
 	if (ph && ph->proof && !ri->nphases) {
-		const struct proof_req *q = idle_req(ph);
+		const struct proof_req *q = verdict_phase_idle_req(ph);
 
 		json_kv_uint(w, "samples", ph->proof->samples);
 		if (ph->gaps_known)
@@ -1093,19 +516,17 @@ static void json_run_proof(struct json_writer *w, const struct run_info *ri)
 	json_object_end(w);
 }
 
-/* "phases": each phase's statistics and load proof (docs/json-summary.md). */
-void summary_phases_json(struct json_writer *w, const struct run_info *ri)
+/* "breaks": the --break traces, and every traced edge (warm-up edges never
+ * are): compare wake_latency's worst. */
+static void json_breaks(struct json_writer *w, const struct run_info *ri)
 {
-	size_t i, j, k;
+	size_t i;
 
-	json_kv_string(w, "label", ri->label);
-	json_kv_string(w, "containment", ri->containment);
 	json_kv_object_begin(w, "breaks");
 	json_kv_uint(w, "count", ri->breaks);
 	json_kv_string(w, "first", ri->breaks ? ri->break_text : NULL);
 	json_kv_string(w, "first_trace", ri->breaks && ri->break_trace[0] ? ri->break_trace : NULL);
 	json_kv_string(w, "first_cause", ri->breaks && ri->break_cause[0] ? ri->break_cause : NULL);
-	/* every traced edge (warm-up edges never are): compare wake_latency's worst */
 	json_kv_array_begin(w, "traced");
 	for (i = 0; i < ri->nbreak_hits; i++) {
 		json_object_begin(w);
@@ -1117,135 +538,165 @@ void summary_phases_json(struct json_writer *w, const struct run_info *ri)
 	}
 	json_array_end(w);
 	json_object_end(w);
-	json_run_proof(w, ri);
-	json_kv_array_begin(w, "phases");
-	for (i = 0; i < ri->nphases; i++) {
-		const struct summary_phase *ph = &ri->phases[i];
-		const struct edgestats_result *r = ph->stats ? edgestats_result(ph->stats) : NULL;
-		const struct proof_phase *p = ph->proof;
-		char why[2048] = "", *line, *save, cpus[256];
+}
 
+/* One load of a phase's proof: what it had to show and what it showed. */
+static void json_proof_load(struct json_writer *w, const struct proof_phase *p,
+			    const struct proof_req *q)
+{
+	static const char *const kinds[] = { "none", "cpu", "net", "idle" };
+	const struct proof_load_stat *st = NULL;
+	char cpus[256];
+	size_t j;
+
+	for (j = 0; j < p->nloads; j++) {
+		if (!strcmp(p->loads[j].name, q->name))
+			st = &p->loads[j];
+	}
+	json_object_begin(w);
+	json_kv_string(w, "name", q->name);
+	json_kv_string(w, "proof", kinds[q->kind]);
+	if (q->kind == LOAD_PROOF_IDLE) {
+		json_kv_string(w, "cpus", cpulist_format(&q->cpus, cpus, sizeof(cpus)));
+		json_kv_double(w, "busy_pct", proof_phase_busy(p, &q->cpus));
+		json_kv_int(w, "max_busy_pct", q->max_busy);
+		json_object_end(w);
+		return;
+	}
+	if (q->kind == LOAD_PROOF_CPU) {
+		enum proof_own_src src = PROOF_OWN_NONE;
+		double own;
+
+		json_kv_string(w, "cpus", cpulist_format(&q->cpus, cpus, sizeof(cpus)));
+		json_kv_double(w, "busy_pct", proof_phase_busy(p, &q->cpus));
+		own = proof_phase_own(p, q->name, &src);
+		if (own >= 0) {
+			json_kv_double(w, "own_busy_pct", own);
+			json_kv_string(w, "own_source", proof_own_src_name(src));
+		}
+	}
+	if (q->kind == LOAD_PROOF_NET) {
+		json_kv_string(w, "interface", q->iface);
+		json_kv_double(w, "packets_per_s", proof_phase_pps(p, q->iface));
+		json_kv_int(w, "min_packets_per_s", q->min_pps);
+	}
+	if (q->results) {
+		json_kv_uint(w, "valid_scores", st ? st->valid : 0);
+		json_kv_uint(w, "runs_without_score", st ? st->invalid : 0);
+		if (st && st->valid) {
+			json_kv_double(w, "mean_score", st->score_sum / (double)st->valid);
+			json_kv_double(w, "last_score", st->score_last);
+		}
+	}
+	json_kv_uint(w, "restarts", st ? st->restarts : 0);
+	json_kv_uint(w, "killed", st ? st->kills : 0);
+	json_kv_bool(w, "lost", st && st->lost);
+	if (st && st->lost) {
+		json_kv_int(w, "lost_at_ns", (int64_t)st->lost_t_ns);
+		json_kv_string(w, "lost_why", st->lost_why);
+	}
+	json_object_end(w);
+}
+
+/* A sampled phase's "proof": its state, the machine's figures, each load's. */
+static void json_phase_proof(struct json_writer *w, const struct run_info *ri,
+			     const struct run_phase *ph)
+{
+	const struct proof_phase *p = ph->proof;
+	size_t k;
+
+	json_kv_object_begin(w, "proof");
+	json_kv_string(w, "state", verdict_phase_proof_state(ri, ph));
+	json_kv_uint(w, "samples", p->samples);
+	if (ph->gaps_known)
+		json_kv_uint(w, "max_gap_ns", ph->max_gap_ns);
+	else
+		json_kv_null(w, "max_gap_ns");
+	json_kv_uint(w, "gap_bound_ns", ph->gap_bound_ns);
+	if (p->samples) {
+		json_kv_double(w, "irq_per_s", p->irq_sum / (double)p->samples);
+		json_kv_double(w, "ctxt_per_s", p->ctxt_sum / (double)p->samples);
+		json_kv_double(w, "load1", p->load1_sum / (double)p->samples);
+	}
+	json_kv_array_begin(w, "cpu_busy_pct");
+	for (k = 0; k < PROOF_MAX_CPUS; k++) {
+		if (!p->busy_n[k])
+			continue;
 		json_object_begin(w);
-		json_kv_string(w, "name", ph->name);
-		json_kv_int(w, "start_off_ns", ph->start_off_ns);
-		json_kv_int(w, "duration_ns", ph->duration_ns);
-		json_kv_int(w, "ran_ns", phase_ran_ns(ri, i));
-		if (r) {
-			json_kv_object_begin(w, "counts");
-			json_kv_uint(w, "edges", r->edges);
-			json_kv_uint(w, "missed_periods", r->missed_periods);
-			json_kv_uint(w, "seq_gaps", r->seq_gaps);
-			json_object_end(w);
-			statsjson_dist_worst(w, "wake_latency", &r->wake, &r->wake_worst);
-			statsjson_pulses_and_period(w, r);
-		}
-		json_kv_array_begin(w, "loads");
-		for (j = 0; j < ph->nloads; j++)
-			json_string(w, ph->load_specs[j]);
-		json_array_end(w);
-		if (p && ph->sampled) {
-			json_kv_object_begin(w, "proof");
-			json_kv_string(w, "state", phase_proof_state(ri, ph));
-			json_kv_uint(w, "samples", p->samples);
-			if (ph->gaps_known)
-				json_kv_uint(w, "max_gap_ns", ph->max_gap_ns);
-			else
-				json_kv_null(w, "max_gap_ns");
-			json_kv_uint(w, "gap_bound_ns", ph->gap_bound_ns);
-			if (p->samples) {
-				json_kv_double(w, "irq_per_s", p->irq_sum / (double)p->samples);
-				json_kv_double(w, "ctxt_per_s", p->ctxt_sum / (double)p->samples);
-				json_kv_double(w, "load1", p->load1_sum / (double)p->samples);
-			}
-			json_kv_array_begin(w, "cpu_busy_pct");
-			for (k = 0; k < PROOF_MAX_CPUS; k++) {
-				if (!p->busy_n[k])
-					continue;
-				json_object_begin(w);
-				json_kv_uint(w, "cpu", k);
-				json_kv_double(w, "busy_pct", p->busy_sum[k] / (double)p->busy_n[k]);
-				json_object_end(w);
-			}
-			json_array_end(w);
-			json_kv_array_begin(w, "interfaces");
-			for (k = 0; k < p->nif; k++) {
-				json_object_begin(w);
-				json_kv_string(w, "name", p->ifname[k]);
-				json_kv_double(w, "packets_per_s",
-					       p->pps_n[k] ? p->pps_sum[k] / (double)p->pps_n[k] : 0);
-				json_object_end(w);
-			}
-			json_array_end(w);
-			json_kv_array_begin(w, "loads");
-			for (k = 0; k < ph->nreqs; k++) {
-				const struct proof_req *q = &ph->reqs[k];
-				const struct proof_load_stat *st = NULL;
-				static const char *const kinds[] = { "none", "cpu", "net", "idle" };
-
-				for (j = 0; j < p->nloads; j++) {
-					if (!strcmp(p->loads[j].name, q->name))
-						st = &p->loads[j];
-				}
-				json_object_begin(w);
-				json_kv_string(w, "name", q->name);
-				json_kv_string(w, "proof", kinds[q->kind]);
-				if (q->kind == LOAD_PROOF_IDLE) {
-					json_kv_string(w, "cpus", cpulist_format(&q->cpus, cpus, sizeof(cpus)));
-					json_kv_double(w, "busy_pct", proof_phase_busy(p, &q->cpus));
-					json_kv_int(w, "max_busy_pct", q->max_busy);
-					json_object_end(w);
-					continue;
-				}
-				if (q->kind == LOAD_PROOF_CPU) {
-					json_kv_string(w, "cpus", cpulist_format(&q->cpus, cpus, sizeof(cpus)));
-					json_kv_double(w, "busy_pct", proof_phase_busy(p, &q->cpus));
-					{
-						enum proof_own_src src = PROOF_OWN_NONE;
-						double own = proof_phase_own(p, q->name, &src);
-
-						if (own >= 0) {
-							json_kv_double(w, "own_busy_pct", own);
-							json_kv_string(w, "own_source",
-								       proof_own_src_name(src));
-						}
-					}
-				}
-				if (q->kind == LOAD_PROOF_NET) {
-					json_kv_string(w, "interface", q->iface);
-					json_kv_double(w, "packets_per_s", proof_phase_pps(p, q->iface));
-					json_kv_int(w, "min_packets_per_s", q->min_pps);
-				}
-				if (q->results) {
-					json_kv_uint(w, "valid_scores", st ? st->valid : 0);
-					json_kv_uint(w, "runs_without_score", st ? st->invalid : 0);
-					if (st && st->valid) {
-						json_kv_double(w, "mean_score", st->score_sum / (double)st->valid);
-						json_kv_double(w, "last_score", st->score_last);
-					}
-				}
-				json_kv_uint(w, "restarts", st ? st->restarts : 0);
-				json_kv_uint(w, "killed", st ? st->kills : 0);
-				json_kv_bool(w, "lost", st && st->lost);
-				if (st && st->lost) {
-					json_kv_int(w, "lost_at_ns", (int64_t)st->lost_t_ns);
-					json_kv_string(w, "lost_why", st->lost_why);
-				}
-				json_object_end(w);
-			}
-			json_array_end(w);
-			json_object_end(w);
-		}
-		if (ph->nreqs && p && !ph->advisory) {
-			proof_phase_judge(p, ph->reqs, ph->nreqs, ri->min_busy_pct, why, sizeof(why));
-			if (ph->gaps_known)
-				proof_gap_judge(ph->max_gap_ns, ph->gap_bound_ns, why, sizeof(why));
-		}
-		json_kv_array_begin(w, "load_not_applied");
-		for (line = strtok_r(why, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-			json_string(w, line);
-		json_array_end(w);
+		json_kv_uint(w, "cpu", k);
+		json_kv_double(w, "busy_pct", p->busy_sum[k] / (double)p->busy_n[k]);
 		json_object_end(w);
 	}
+	json_array_end(w);
+	json_kv_array_begin(w, "interfaces");
+	for (k = 0; k < p->nif; k++) {
+		json_object_begin(w);
+		json_kv_string(w, "name", p->ifname[k]);
+		json_kv_double(w, "packets_per_s",
+			       p->pps_n[k] ? p->pps_sum[k] / (double)p->pps_n[k] : 0);
+		json_object_end(w);
+	}
+	json_array_end(w);
+	json_kv_array_begin(w, "loads");
+	for (k = 0; k < ph->nreqs; k++)
+		json_proof_load(w, p, &ph->reqs[k]);
+	json_array_end(w);
+	json_object_end(w);
+}
+
+/* Phase @i of @ri: its statistics, loads, proof and proof's failures. */
+static void json_phase(struct json_writer *w, const struct run_info *ri, size_t i)
+{
+	const struct run_phase *ph = &ri->phases[i];
+	const struct edgestats_result *r = ph->stats ? edgestats_result(ph->stats) : NULL;
+	const struct proof_phase *p = ph->proof;
+	char why[2048] = "", *line, *save;
+	size_t j;
+
+	json_object_begin(w);
+	json_kv_string(w, "name", ph->name);
+	json_kv_int(w, "start_off_ns", ph->start_off_ns);
+	json_kv_int(w, "duration_ns", ph->duration_ns);
+	json_kv_int(w, "ran_ns", phase_ran_ns(ri, i));
+	if (r) {
+		json_kv_object_begin(w, "counts");
+		json_kv_uint(w, "edges", r->edges);
+		json_kv_uint(w, "missed_periods", r->missed_periods);
+		json_kv_uint(w, "seq_gaps", r->seq_gaps);
+		json_object_end(w);
+		statsjson_dist_worst(w, "wake_latency", &r->wake, &r->wake_worst);
+		statsjson_pulses_and_period(w, r);
+	}
+	json_kv_array_begin(w, "loads");
+	for (j = 0; j < ph->nloads; j++)
+		json_string(w, ph->load_specs[j]);
+	json_array_end(w);
+	if (p && ph->sampled)
+		json_phase_proof(w, ri, ph);
+	if (ph->nreqs && p && !ph->advisory) {
+		proof_phase_judge(p, ph->reqs, ph->nreqs, ri->min_busy_pct, why, sizeof(why));
+		if (ph->gaps_known)
+			proof_gap_judge(ph->max_gap_ns, ph->gap_bound_ns, why, sizeof(why));
+	}
+	json_kv_array_begin(w, "load_not_applied");
+	for (line = strtok_r(why, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		json_string(w, line);
+	json_array_end(w);
+	json_object_end(w);
+}
+
+/* "phases": each phase's statistics and load proof (docs/json-summary.md). */
+void summary_phases_json(struct json_writer *w, const struct run_info *ri)
+{
+	size_t i;
+
+	json_kv_string(w, "label", ri->label);
+	json_kv_string(w, "containment", ri->containment);
+	json_breaks(w, ri);
+	json_run_proof(w, ri);
+	json_kv_array_begin(w, "phases");
+	for (i = 0; i < ri->nphases; i++)
+		json_phase(w, ri, i);
 	json_array_end(w);
 }
 
@@ -1256,18 +707,18 @@ static void json_violation(void *ctx, const char *msg)
 
 /* A figure in its unit: durations and counts are integers in JSON. */
 static void json_figure(struct json_writer *w, const char *key, bool has, double v,
-			enum summary_unit u)
+			enum verdict_unit u)
 {
 	if (!has)
 		json_kv_null(w, key);
-	else if (u == SUMMARY_UNIT_NS || u == SUMMARY_UNIT_COUNT)
+	else if (u == VERDICT_UNIT_NS || u == VERDICT_UNIT_COUNT)
 		json_kv_int(w, key, (int64_t)llround(v));
 	else
 		json_kv_double(w, key, round(v * 1000) / 1000);
 }
 
 /* One entry of verdict.checks (docs/json-summary.md). */
-static void json_check(void *ctx, const struct summary_check *ck)
+static void json_check(void *ctx, const struct verdict_check *ck)
 {
 	struct json_writer *w = ctx;
 
@@ -1275,11 +726,11 @@ static void json_check(void *ctx, const struct summary_check *ck)
 		return;
 	json_object_begin(w);
 	json_kv_string(w, "name", ck->name);
-	json_kv_string(w, "result", summary_result_name(ck->result));
+	json_kv_string(w, "result", verdict_result_name(ck->result));
 	json_kv_string(w, "key", ck->key);
 	json_kv_string(w, "phase", ck->phase);
 	json_kv_string(w, "load", ck->load);
-	json_kv_string(w, "unit", ck->unit ? summary_unit_name(ck->unit) : NULL);
+	json_kv_string(w, "unit", ck->unit ? verdict_unit_name(ck->unit) : NULL);
 	json_figure(w, "observed", ck->has_observed, ck->observed, ck->unit);
 	json_figure(w, "limit", ck->has_limit, ck->limit, ck->unit);
 	json_kv_string(w, "bound", !ck->has_limit ? NULL : ck->limit_is_min ? "min" : "max");
@@ -1301,7 +752,7 @@ static void json_summary(struct json_writer *w, const struct config *c,
 			 const struct edgestats_result *r, const struct run_info *ri)
 {
 	const struct sysinfo_host *h = &ri->host;
-	unsigned nviol = check(c, r, ri, NULL, NULL);
+	unsigned nviol = verdict_violations(c, r, ri, NULL, NULL);
 
 	json_object_begin(w);
 	json_kv_string(w, "schema", SUMMARY_SCHEMA);
@@ -1310,18 +761,14 @@ static void json_summary(struct json_writer *w, const struct config *c,
 
 	json_kv_object_begin(w, "verdict");
 	json_kv_bool(w, "pass", nviol == 0);
-	json_kv_string(w, "result", verdict_word(c, ri, nviol));
-	json_kv_bool(w, "limits_set", limits_set(c));
-	json_kv_bool(w, "load_applied", check_loads(ri, NULL, NULL) == 0);
+	json_kv_string(w, "result", verdict_word_n(c, ri, nviol));
+	json_kv_bool(w, "limits_set", verdict_limits_set(c));
+	json_kv_bool(w, "load_applied", verdict_load_failures(ri) == 0);
 	json_kv_array_begin(w, "violations");
-	check(c, r, ri, json_violation, w);
+	verdict_violations(c, r, ri, json_violation, w);
 	json_array_end(w);
 	json_kv_array_begin(w, "checks");
-	{
-		struct check_sink k = { .on_check = json_check, .ctx = w };
-
-		check_all(c, r, ri, &k, false);
-	}
+	verdict_checks_result(c, r, ri, false, json_check, w);
 	json_array_end(w);
 	json_object_end(w);
 

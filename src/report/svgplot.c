@@ -868,7 +868,7 @@ static void soak_bands_get(const struct analysis *a, const struct axis *ax, doub
 	/* phases start at the end of the warm-up (soakview counts from it) */
 	soakview_phase_starts(a->sv, starts);
 	for (i = 0; i < sb->n; i++) {
-		struct summary_phase ph;
+		struct run_phase ph;
 		double t0, t1;
 
 		soakview_phase(a->sv, i, &ph);
@@ -1270,7 +1270,7 @@ static bool proof_step(const struct analysis *a, const struct proof_steps *ps, s
 static bool soak_strip(const struct analysis *a)
 {
 	struct soakview_span sp;
-	struct summary_phase ph;
+	struct run_phase ph;
 
 	if (!a->sv || !a->have_edge)
 		return false;

@@ -13,9 +13,9 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
-#include "run/recorder.h"
+#include "rt/recorder_bell.h"
 #include "rt/rtsetup.h"
-#include "base/units.h"
+#include "base/clock.h"
 
 static void auto_window_reset(struct rtloop *l, uint32_t size)
 {
@@ -133,7 +133,7 @@ uint64_t rtloop_spin(struct rtloop *l, uint64_t wake_ns, uint64_t intended_ns, u
 	}
 	limit = rtloop_spin_until(l, wake_ns, intended_ns);
 	while (t < limit)
-		t = units_clock_ns(l->clock);
+		t = clock_now_ns(l->clock);
 	return t;
 }
 
@@ -239,14 +239,14 @@ void *rtloop_thread(void *arg)
 			l->error = errno;
 			break;
 		}
-		wake = units_clock_ns(l->clock);
+		wake = clock_now_ns(l->clock);
 		intended = rtloop_account(l, wake, &rec);
 		if (l->lead)
 			wb = rtloop_spin(l, wake, intended, &rec.flags);
 		else
-			wb = units_clock_ns(l->clock);
+			wb = clock_now_ns(l->clock);
 		ret = gpio_out_set(l->gpio, l->level);
-		we = units_clock_ns(l->clock);
+		we = clock_now_ns(l->clock);
 		n = syscall(SYS_read, l->tfd, &exp, sizeof(exp));
 		if (n != (long)sizeof(exp)) {
 			/* Cannot happen after poll() said readable; the edge was

@@ -13,7 +13,7 @@
 #include "rt/edge.h"
 #include "gpio/gpio_out.h"
 #include "rt/ring.h"
-#include "run/tracebreak.h"
+#include "rt/tracebreak_rt.h"
 
 /*
  * One edge: poll() the timerfd, read the clock (wake), read the clock and

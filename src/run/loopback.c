@@ -13,7 +13,7 @@
 #include "config/config.h"
 #include "log/edgelog.h"
 #include "run/recorder.h"
-#include "base/units.h"
+#include "base/clock.h"
 
 struct gpio_in *loopback_input_open(const struct config *c, char *err, size_t errlen)
 {
@@ -206,7 +206,7 @@ static void *lb_thread(void *arg)
 	for (;;) {
 		int n = gpio_in_read(lr->in, lr->ev, sizeof(lr->ev) / sizeof(lr->ev[0]),
 				     LB_POLL_NS);
-		int64_t now = (int64_t)units_mono_ns();
+		int64_t now = (int64_t)clock_mono_ns();
 		int i;
 
 		for (i = 0; i < n; i++) {

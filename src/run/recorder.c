@@ -2,7 +2,7 @@
 /* The recorder thread: ring -> log + statistics, event queue -> log. It
  * sleeps on an eventfd between drains (recorder.h says when it wakes). */
 #include "run/recorder.h"
-#include "base/units.h"
+#include "base/clock.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -184,7 +184,7 @@ static void recorder_sleep(struct recorder *r)
 static void *recorder_thread(void *arg)
 {
 	struct recorder *r = arg;
-	uint64_t last_sync = units_mono_ns();
+	uint64_t last_sync = clock_mono_ns();
 
 	pthread_setname_np(pthread_self(), "sqwave-rec");
 	for (;;) {
@@ -213,7 +213,7 @@ static void *recorder_thread(void *arg)
 		write_events(r);
 		if (!n && fin)
 			break;
-		now = units_mono_ns();
+		now = clock_mono_ns();
 		if (now - last_sync >= RECORDER_SYNC_NS) {
 			if (!atomic_load(&r->log_error) && edgelog_writer_sync(r->p.log) < 0)
 				fail_log(r);

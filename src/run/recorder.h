@@ -14,25 +14,10 @@
 #include "log/edgelog.h"
 #include "analysis/edgestats.h"
 #include "analysis/phasestats.h"
+#include "rt/recorder_bell.h"
 #include "rt/ring.h"
 
 struct recorder;
-
-/*
- * How the recorder wakes. It sleeps on an eventfd with a timeout (so that
- * the status line's live figures stay fresh and queued events get written)
- * instead of polling the ring: a few wake-ups a second where the old 1 ms
- * poll made a thousand, each of which could land on the RT CPU. The RT
- * thread rings the bell only when the ring has filled past a level (an
- * eighth of it by default) while the recorder sleeps: a system call every
- * few thousand edges at the fastest rates, none at all at 500 us.
- */
-struct recorder_bell {
-	struct ring *ring;
-	int efd;                       /* eventfd */
-	uint64_t level;                /* ring fill that wakes the recorder */
-	_Alignas(64) atomic_bool asleep; /* the recorder is (about to be) blocked */
-};
 
 struct recorder_params {
 	struct ring *ring;             /* the RT thread's ring (consumer side is ours) */
@@ -61,34 +46,6 @@ int recorder_start(struct recorder *r);
 /* The bell the ring's producer rings (recorder_bell_ring()); valid until
  * recorder_free(). */
 struct recorder_bell *recorder_bell(struct recorder *r);
-
-/*
- * After pushing into the ring: wake the recorder if the ring has filled
- * past the bell's level and the recorder sleeps. RT-safe: two loads and a
- * compare per call; a fence, an atomic exchange and an eventfd write only
- * when the level is reached (no allocation, no lock). @b may be NULL.
- */
-static inline void recorder_bell_ring(struct recorder_bell *b)
-{
-	uint64_t head, tail;
-
-	if (!b)
-		return;
-	head = atomic_load_explicit(&b->ring->head, memory_order_relaxed);
-	tail = atomic_load_explicit(&b->ring->tail, memory_order_relaxed);
-	if (head - tail < b->level)
-		return;
-	/* Pairs with the recorder's store of asleep then load of head: one of
-	 * the two sides sees the other (no lost wake-up). */
-	atomic_thread_fence(memory_order_seq_cst);
-	if (atomic_load_explicit(&b->asleep, memory_order_relaxed) &&
-	    atomic_exchange_explicit(&b->asleep, false, memory_order_acq_rel)) {
-		uint64_t one = 1;
-
-		/* Raw: no cancellation-point bookkeeping (see rtloop.c). */
-		(void)syscall(SYS_write, b->efd, &one, sizeof(one));
-	}
-}
 
 /* Queue one event for the log (a copy of @payload is made). Any thread but
  * the RT thread. -1 with errno (ENOMEM, EINVAL: too large). Events queued

@@ -21,7 +21,7 @@
 #include "base/msgbuf.h"
 #include "config/plan.h"
 #include "rt/rtsetup.h"
-#include "base/units.h"
+#include "base/clock.h"
 
 #define SETTLE_MS 500          /* a load that ends this soon after its start is broken */
 #define MAX_PENDING 512        /* events held until the log exists */
@@ -342,7 +342,7 @@ static void *sampler_main(void *arg)
 		if (pthread_cond_timedwait(&s->qcond, &s->qlock, &ts) != ETIMEDOUT)
 			continue;	/* woken to stop, or early */
 		pthread_mutex_unlock(&s->qlock);
-		now = units_mono_ns();
+		now = clock_mono_ns();
 		got = proof_sampler_read(s->sampler, now, &smp, err, sizeof(err));
 		pthread_mutex_lock(&s->qlock);
 		if (got == 1) {
@@ -397,7 +397,7 @@ static int sampler_start(struct soak *s, char *err, size_t errlen)
 				proof_sampler_want(s->sampler, s->ph[i].reqs[j].iface);
 		}
 	}
-	if (proof_sampler_read(s->sampler, units_mono_ns(), &unused, why, sizeof(why)) < 0) {
+	if (proof_sampler_read(s->sampler, clock_mono_ns(), &unused, why, sizeof(why)) < 0) {
 		msgbuf_set(err, errlen, "proof of load: %s", why);
 		return -1;
 	}
@@ -413,7 +413,7 @@ static int sampler_start(struct soak *s, char *err, size_t errlen)
 	pthread_cond_init(&s->qcond, &ca);
 	pthread_condattr_destroy(&ca);
 	s->qinit = true;
-	s->next_sample = units_mono_ns() + s->interval;
+	s->next_sample = clock_mono_ns() + s->interval;
 	pthread_attr_init(&ta);
 	pthread_attr_setstacksize(&ta, SAMPLER_STACK);
 	e = pthread_create(&s->sampler_tid, &ta, sampler_main, s);
@@ -487,9 +487,9 @@ int soak_start(struct soak *s, char *err, size_t errlen)
 	s->sup = loadsup_new(&lp, err, errlen);
 	if (!s->sup)
 		return -1;
-	if (loadsup_switch(s->sup, s->ph[0].loads, s->ph[0].nloads, units_mono_ns(), err, errlen) < 0 ||
+	if (loadsup_switch(s->sup, s->ph[0].loads, s->ph[0].nloads, clock_mono_ns(), err, errlen) < 0 ||
 	    (s->ph[0].nloads && loadsup_settle(s->sup, SETTLE_MS, err, errlen) < 0)) {
-		loadsup_stop_all(s->sup, units_mono_ns());
+		loadsup_stop_all(s->sup, clock_mono_ns());
 		return -1;
 	}
 	return 0;
@@ -557,9 +557,9 @@ static void enter_phase(struct soak *s, size_t i, uint64_t t)
 	/* A load that cannot start is lost (its events say why, and the
 	 * phase's verdict with them); the note keeps the whole message. */
 	if (i > 0 && s->sup &&
-	    loadsup_switch(s->sup, s->ph[i].loads, s->ph[i].nloads, units_mono_ns(), err,
+	    loadsup_switch(s->sup, s->ph[i].loads, s->ph[i].nloads, clock_mono_ns(), err,
 			   sizeof(err)) < 0)
-		log_event(s, units_mono_ns(), EDGELOG_EV_NOTE, err, strlen(err));
+		log_event(s, clock_mono_ns(), EDGELOG_EV_NOTE, err, strlen(err));
 }
 
 /* A sample the sampler thread took at smp->t_ns: into the log, and into
@@ -666,7 +666,7 @@ void soak_tick(struct soak *s, uint64_t now)
 	/* Stopping the old loads may have taken their grace period: what
 	 * follows (a sample's interval, restarts) is timed from now. */
 	if (switched)
-		now = units_mono_ns();
+		now = clock_mono_ns();
 	drain_samples(s);
 	if (!s->has_loads)
 		return;
@@ -728,13 +728,13 @@ const char *soak_load_status(const struct soak *s, char *buf, size_t len)
 void soak_stop(struct soak *s)
 {
 	if (!s->stop_ns) {
-		s->stop_ns = units_mono_ns();
+		s->stop_ns = clock_mono_ns();
 		/* the last samples, into the log while it is open */
 		sampler_stop(s);
 		drain_samples(s);
 	}
 	if (s->sup)
-		loadsup_stop_all(s->sup, units_mono_ns());
+		loadsup_stop_all(s->sup, clock_mono_ns());
 }
 
 const char *soak_containment(const struct soak *s)
@@ -744,7 +744,7 @@ const char *soak_containment(const struct soak *s)
 	return s->sup ? loadsup_containment(s->sup) : "";
 }
 
-void soak_phase_result(const struct soak *s, size_t i, struct summary_phase *out)
+void soak_phase_result(const struct soak *s, size_t i, struct run_phase *out)
 {
 	const struct soak_phase *ph = &s->ph[i];
 

@@ -17,7 +17,7 @@
 #include "config/plan.h"
 #include "loads/proof.h"
 #include "run/recorder.h"
-#include "report/summary.h"
+#include "analysis/runinfo.h"
 
 struct soak;
 
@@ -85,6 +85,6 @@ const char *soak_sampler_sched(const struct soak *s);
 const char *soak_containment(const struct soak *s);
 /* Phase @i for the summary (after soak_stop()): everything but its edge
  * statistics, which the caller adds. Valid until soak_free(). */
-void soak_phase_result(const struct soak *s, size_t i, struct summary_phase *out);
+void soak_phase_result(const struct soak *s, size_t i, struct run_phase *out);
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Trace breaks: tracefs set-up, the helper thread that marks, stops and
- * saves the trace, and the RT thread's eventfd ring. */
+ * saves the trace (the RT thread's half: rt/tracebreak_rt.c). */
 #include "run/tracebreak.h"
 
 #include <errno.h>
@@ -26,7 +26,7 @@
 #include "run/recorder.h"
 #include "base/sysinfo.h"
 #include "analysis/traceexplain.h"
-#include "base/units.h"
+#include "base/clock.h"
 
 struct tracebreak {
 	struct tracebreak_params p;
@@ -53,19 +53,6 @@ struct tracebreak {
 	struct tracebreak_hit *hits; /* p.max_breaks of them, count used */
 	int prio;                    /* SCHED_FIFO priority for marking; 0: none */
 };
-
-void tracebreak_rt_ring(struct tracebreak_rt *t)
-{
-	uint64_t one = 1;
-
-	/* Raw syscall: no cancellation bookkeeping; the RT thread is never
-	 * cancelled. An eventfd write allocates nothing; it takes the eventfd's
-	 * wait-queue lock, which on PREEMPT_RT is a priority-inheriting
-	 * sleeping lock: the RT thread may wait for the helper's read() to
-	 * leave it, briefly and boosted, and only when it rings (a crossing;
-	 * the recorder's bell is the same). */
-	(void)syscall(SYS_write, t->efd, &one, sizeof(one));
-}
 
 /* A tracefs setting: its first line. */
 static int file_read(const char *dir, const char *name, char *buf, size_t len)
@@ -405,7 +392,7 @@ static void *helper(void *arg)
 				break;
 			continue;
 		}
-		t = units_mono_ns();
+		t = clock_mono_ns();
 		what = tb->rt.what == TRACEBREAK_WAKE ? "wake latency" : "pulse width";
 		/* Mark and stop first: the buffer must keep what caused it. */
 		n = snprintf(marker, sizeof(marker), "sqwave: break at edge #%" PRIu64 " (intended %"

@@ -14,55 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* What the RT thread sees: fixed, preallocated, no locks. */
-struct tracebreak_rt {
-	int64_t threshold_ns;         /* 0: off */
-	int efd;                      /* eventfd the helper waits on */
-	atomic_bool armed;            /* cleared by a hit, set again by the helper */
-	/* the hit, written before the eventfd rings */
-	uint64_t seq;
-	uint64_t intended_ns;
-	int64_t value_ns;
-	int what;                     /* TRACEBREAK_WAKE or TRACEBREAK_WIDTH */
-};
-
-enum { TRACEBREAK_WAKE = 1, TRACEBREAK_WIDTH = 2 };
-
-/* The eventfd write (tracebreak.c); RT-safe. */
-void tracebreak_rt_ring(struct tracebreak_rt *t);
-
-/*
- * RT thread: an edge's wake latency @lat_ns (from the first deadline
- * without an edge) and, when a pulse ended at it, its width @width_ns
- * (else INT64_MIN) against @half_ns. One compare each; on a crossing, while
- * armed: record it and ring the eventfd (one write(2) to an eventfd: no
- * allocation, no lock, no file). A @warmup edge is never checked: the
- * trace.max_breaks budget is for counted edges (warm-up ones are late by
- * design: first touches, the first timer expiries). Safe with @t NULL.
- */
-static inline void tracebreak_rt_check(struct tracebreak_rt *t, uint64_t seq, uint64_t intended,
-				       int64_t lat_ns, int64_t width_ns, int64_t half_ns,
-				       bool warmup)
-{
-	int64_t off;
-	int what = 0;
-
-	if (!t || !t->threshold_ns || warmup)
-		return;
-	off = width_ns == INT64_MIN ? 0 : width_ns - half_ns;
-	if (lat_ns > t->threshold_ns)
-		what = TRACEBREAK_WAKE;
-	else if (off > t->threshold_ns || off < -t->threshold_ns)
-		what = TRACEBREAK_WIDTH;
-	if (!what || !atomic_load_explicit(&t->armed, memory_order_relaxed))
-		return;
-	t->seq = seq;
-	t->intended_ns = intended;
-	t->value_ns = what == TRACEBREAK_WAKE ? lat_ns : width_ns;
-	t->what = what;
-	atomic_store_explicit(&t->armed, false, memory_order_release);
-	tracebreak_rt_ring(t);
-}
+#include "rt/tracebreak_rt.h"
 
 struct recorder;
 struct tracebreak;

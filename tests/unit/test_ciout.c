@@ -27,7 +27,7 @@ struct fixture {
 	struct run_info ri;
 	char path[64];
 	/* a run of two phases */
-	struct summary_phase ph[2];
+	struct run_phase ph[2];
 	struct proof_phase proof[2];
 	struct proof_req req;
 	struct edgestats *st[2];
@@ -132,9 +132,9 @@ static void two_phases(struct fixture *f, float busy)
 	f->st[1] = edgestats_new(HALF);
 	assert_non_null(f->st[0]);
 	assert_non_null(f->st[1]);
-	f->ph[0] = (struct summary_phase){ .name = "warm up", .stats = f->st[0],
+	f->ph[0] = (struct run_phase){ .name = "warm up", .stats = f->st[0],
 					   .proof = &f->proof[0], .duration_ns = 1000000000 };
-	f->ph[1] = (struct summary_phase){ .name = "cpu.load", .stats = f->st[1],
+	f->ph[1] = (struct run_phase){ .name = "cpu.load", .stats = f->st[1],
 					   .start_off_ns = 1000000000, .proof = &f->proof[1],
 					   .reqs = &f->req, .nreqs = 1, .sampled = true };
 	f->ri.phases = f->ph;

@@ -52,7 +52,7 @@ static void a_soak_profile_gives_two_phases_and_their_loads(void **state)
 {
 	char err[512];
 	struct config *c = profile(soak, YAMLCFG_OK, err, sizeof(err));
-	struct plan *p = config_plan(c);
+	struct plan *p = config_plan_mut(c);
 	const struct plan_phase *ph;
 
 	(void)state;
@@ -184,7 +184,7 @@ static void finalize_checks_durations_and_places(void **state)
 	(void)state;
 	/* No phases: one phase "run" with run.duration and the loads. */
 	c = profile("run:\n  duration: 2m\nload:\n  - coremark\n", YAMLCFG_OK, err, sizeof(err));
-	p = config_plan(c);
+	p = config_plan_mut(c);
 	assert_int_equal(plan_add_cmdline_load(p, "hackbench", err, sizeof(err)), CFG_OK);
 	assert_int_equal(plan_finalize(p, c, err, sizeof(err)), CFG_OK);
 	assert_int_equal(p->nphases, 1);
@@ -196,31 +196,31 @@ static void finalize_checks_durations_and_places(void **state)
 	/* A duration that disagrees with the phases. */
 	c = profile("run:\n  duration: 2m\nphases:\n  - name: a\n    duration: 1m\n", YAMLCFG_OK,
 		    err, sizeof(err));
-	assert_int_equal(plan_finalize(config_plan(c), c, err, sizeof(err)), CFG_E_RANGE);
+	assert_int_equal(plan_finalize(config_plan_mut(c), c, err, sizeof(err)), CFG_E_RANGE);
 	assert_non_null(strstr(err, "disagrees with the phases, which last 60s"));
 	config_free(c);
 
 	/* --load with phases. */
 	c = profile("phases:\n  - name: a\n    duration: 1m\n", YAMLCFG_OK, err, sizeof(err));
-	assert_int_equal(plan_add_cmdline_load(config_plan(c), "coremark", err, sizeof(err)),
+	assert_int_equal(plan_add_cmdline_load(config_plan_mut(c), "coremark", err, sizeof(err)),
 			 CFG_OK);
-	assert_int_equal(plan_finalize(config_plan(c), c, err, sizeof(err)), CFG_E_PLACE);
+	assert_int_equal(plan_finalize(config_plan_mut(c), c, err, sizeof(err)), CFG_E_PLACE);
 	assert_non_null(strstr(err, "--load: loads outside phases"));
 	config_free(c);
 
 	/* The same phase name twice; a command without a program. */
 	c = profile("phases:\n  - name: a\n    duration: 1m\n  - name: a\n    duration: 1m\n",
 		    YAMLCFG_OK, err, sizeof(err));
-	assert_int_equal(plan_finalize(config_plan(c), c, err, sizeof(err)), CFG_E_RANGE);
+	assert_int_equal(plan_finalize(config_plan_mut(c), c, err, sizeof(err)), CFG_E_RANGE);
 	assert_non_null(strstr(err, "p.yaml:4: phase name \"a\" is used twice"));
 	config_free(c);
 	c = profile("load:\n  - kind: command\n", YAMLCFG_OK, err, sizeof(err));
-	assert_int_equal(plan_finalize(config_plan(c), c, err, sizeof(err)), CFG_E_MISSING);
+	assert_int_equal(plan_finalize(config_plan_mut(c), c, err, sizeof(err)), CFG_E_MISSING);
 	assert_non_null(strstr(err, "p.yaml:2: a command load needs path:"));
 	config_free(c);
 	c = profile("load:\n  - kind: expect-traffic\n    interface: eth0\n", YAMLCFG_OK, err,
 		    sizeof(err));
-	assert_int_equal(plan_finalize(config_plan(c), c, err, sizeof(err)), CFG_E_MISSING);
+	assert_int_equal(plan_finalize(config_plan_mut(c), c, err, sizeof(err)), CFG_E_MISSING);
 	assert_non_null(strstr(err, "needs min_pps"));
 	config_free(c);
 }
@@ -233,12 +233,12 @@ static void run_duration_is_the_phases_sum_once_finalized(void **state)
 	struct config *c = profile(soak, YAMLCFG_OK, err, sizeof(err));
 
 	(void)state;
-	assert_int_equal(plan_finalize(config_plan(c), c, err, sizeof(err)), CFG_OK);
+	assert_int_equal(plan_finalize(config_plan_mut(c), c, err, sizeof(err)), CFG_OK);
 	assert_int_equal(config_int(c, CFG_RUN_DURATION), 3600 * SEC);
 	assert_string_equal(config_format(c, CFG_RUN_DURATION, buf, sizeof(buf)), "1h");
 	assert_string_equal(config_origin(c, CFG_RUN_DURATION, buf, sizeof(buf)), "the phases' sum");
 	/* finalizing again changes nothing */
-	assert_int_equal(plan_finalize(config_plan(c), c, err, sizeof(err)), CFG_OK);
+	assert_int_equal(plan_finalize(config_plan_mut(c), c, err, sizeof(err)), CFG_OK);
 	assert_int_equal(config_plan(c)->phases[1].duration_ns, 50 * 60 * SEC);
 	config_free(c);
 }
@@ -249,7 +249,7 @@ static void run_scale_scales_every_phase_and_the_duration(void **state)
 {
 	char err[512], buf[256];
 	struct config *c = profile(soak, YAMLCFG_OK, err, sizeof(err));
-	struct plan *p = config_plan(c);
+	struct plan *p = config_plan_mut(c);
 
 	(void)state;
 	assert_int_equal(config_apply_option(c, "scale", "0.1", err, sizeof(err)), CFG_OK);
@@ -267,7 +267,7 @@ static void run_scale_scales_every_phase_and_the_duration(void **state)
 	/* without phases: the one phase of run.duration */
 	c = profile("run:\n  duration: 2m\n", YAMLCFG_OK, err, sizeof(err));
 	assert_int_equal(config_apply_option(c, "scale", "0.25", err, sizeof(err)), CFG_OK);
-	assert_int_equal(plan_finalize(config_plan(c), c, err, sizeof(err)), CFG_OK);
+	assert_int_equal(plan_finalize(config_plan_mut(c), c, err, sizeof(err)), CFG_OK);
 	assert_int_equal(config_plan(c)->phases[0].duration_ns, 30 * SEC);
 	assert_int_equal(config_int(c, CFG_RUN_DURATION), 30 * SEC);
 	assert_string_equal(config_origin(c, CFG_RUN_DURATION, buf, sizeof(buf)),
@@ -277,7 +277,7 @@ static void run_scale_scales_every_phase_and_the_duration(void **state)
 	/* a phase scaled under 1 ms */
 	c = profile("phases:\n  - name: a\n    duration: 100ms\n", YAMLCFG_OK, err, sizeof(err));
 	assert_int_equal(config_apply_option(c, "scale", "0.001", err, sizeof(err)), CFG_OK);
-	assert_int_equal(plan_finalize(config_plan(c), c, err, sizeof(err)), CFG_E_RANGE);
+	assert_int_equal(plan_finalize(config_plan_mut(c), c, err, sizeof(err)), CFG_E_RANGE);
 	assert_non_null(strstr(err, "run.scale 0.001 (command line) makes phase a (p.yaml:2) "
 				    "last 100us; scaled, each phase must last at least 1ms"));
 	config_free(c);
@@ -307,7 +307,7 @@ static void the_log_header_lists_phases_and_loads(void **state)
 	FILE *f = open_memstream(&text, &len);
 
 	(void)state;
-	assert_int_equal(plan_finalize(config_plan(c), c, err, sizeof(err)), CFG_OK);
+	assert_int_equal(plan_finalize(config_plan_mut(c), c, err, sizeof(err)), CFG_OK);
 	plan_dump(config_plan(c), f);
 	fclose(f);
 	assert_non_null(strstr(text, "phase.count=2\n"));

@@ -23,9 +23,9 @@ static struct config *with_loads(const char *const *specs, size_t n)
 
 	assert_non_null(c);
 	for (i = 0; i < n; i++)
-		assert_int_equal(plan_add_cmdline_load(config_plan(c), specs[i], err, sizeof(err)),
+		assert_int_equal(plan_add_cmdline_load(config_plan_mut(c), specs[i], err, sizeof(err)),
 				 CFG_OK);
-	assert_int_equal(plan_finalize(config_plan(c), c, err, sizeof(err)), CFG_OK);
+	assert_int_equal(plan_finalize(config_plan_mut(c), c, err, sizeof(err)), CFG_OK);
 	return c;
 }
 

@@ -96,7 +96,7 @@ static void write_log(void)
 
 static void a_soak_log_gives_back_its_phases_and_their_proof(void **state)
 {
-	struct summary_phase ph;
+	struct run_phase ph;
 	struct run_info ri = { 0 };
 	char err[512];
 	bool bad;
@@ -224,7 +224,7 @@ static void text_from_the_log_is_escaped(void **state)
 		"phase.0.proof.0=c\x07m|cpu|0||0|1\nloads.containment=cg\x9b" "2J\n" };
 	struct edgelog_footer f = { 0 };
 	struct edgelog_writer *w = edgelog_writer_create(path, &m, NULL, 0, NULL, 0);
-	struct summary_phase ph;
+	struct run_phase ph;
 	struct run_info ri = { 0 };
 	char err[512];
 	bool bad;

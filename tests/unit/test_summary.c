@@ -111,10 +111,10 @@ static void feed_wave(struct fixture *f, uint64_t n, int64_t slow, int32_t extra
 	f->ri.records_logged = n;
 }
 
-static enum summary_verdict verdict(struct fixture *f)
+static enum verdict verdict(struct fixture *f)
 {
 	f->why[0] = '\0';
-	return summary_verdict(f->c, f->s, &f->ri, f->why, sizeof(f->why));
+	return verdict_judge(f->c, f->s, &f->ri, f->why, sizeof(f->why));
 }
 
 static void a_clean_run_passes(void **state)
@@ -256,7 +256,7 @@ static void each_violation_is_one_line_appended_to_why(void **state)
 	f->ri.dropped = 1;
 	f->ri.write_errors = 2;
 	snprintf(f->why, sizeof(f->why), "earlier\n");
-	assert_int_equal(summary_verdict(f->c, f->s, &f->ri, f->why, sizeof(f->why)),
+	assert_int_equal(verdict_judge(f->c, f->s, &f->ri, f->why, sizeof(f->why)),
 			 VERDICT_FAIL);
 	assert_true(!strncmp(f->why, "earlier\n", 8));
 	nl = strchr(f->why + 8, '\n');
@@ -272,7 +272,7 @@ static void a_tiny_why_buffer_is_truncated_not_overrun(void **state)
 
 	feed_wave(f, 100, -1, 0);
 	f->ri.dropped = 1;
-	assert_int_equal(summary_verdict(f->c, f->s, &f->ri, why, sizeof(why)), VERDICT_FAIL);
+	assert_int_equal(verdict_judge(f->c, f->s, &f->ri, why, sizeof(why)), VERDICT_FAIL);
 	assert_int_equal(strlen(why), 7);
 }
 
@@ -406,17 +406,17 @@ static void an_unwritable_json_path_is_an_error_with_errno(void **state)
 	assert_int_equal(errno, ENOENT);
 }
 
-/* ---- the checks behind the verdict (summary_checks) ---- */
+/* ---- the checks behind the verdict (verdict_checks) ---- */
 
 #define MAXCK 64
 
 struct got_checks {
 	size_t n;
-	struct summary_check ck[MAXCK];
+	struct verdict_check ck[MAXCK];
 	char msg[MAXCK][600], phase[MAXCK][64], load[MAXCK][64];
 };
 
-static void got_one(void *ctx, const struct summary_check *ck)
+static void got_one(void *ctx, const struct verdict_check *ck)
 {
 	struct got_checks *g = ctx;
 
@@ -431,11 +431,11 @@ static void got_one(void *ctx, const struct summary_check *ck)
 static unsigned checks_of(struct fixture *f, struct got_checks *g)
 {
 	memset(g, 0, sizeof(*g));
-	return summary_checks(f->c, f->s, &f->ri, got_one, g);
+	return verdict_checks(f->c, f->s, &f->ri, got_one, g);
 }
 
 /* The check named @name of phase @phase ("" for the run) and load @load. */
-static const struct summary_check *find_check(const struct got_checks *g, const char *phase,
+static const struct verdict_check *find_check(const struct got_checks *g, const char *phase,
 					      const char *load, const char *name, size_t *idx)
 {
 	size_t i;
@@ -454,7 +454,7 @@ static const struct summary_check *find_check(const struct got_checks *g, const 
 }
 
 /* The same, or NULL when there is none. */
-static const struct summary_check *find_check_quiet(const struct got_checks *g,
+static const struct verdict_check *find_check_quiet(const struct got_checks *g,
 						    const char *phase, const char *load,
 						    const char *name)
 {
@@ -475,7 +475,7 @@ static void assert_violations_are_the_failed_checks(struct fixture *f, const str
 	size_t i, o = 0;
 
 	for (i = 0; i < g->n; i++) {
-		if (g->ck[i].result == SUMMARY_FAIL && g->ck[i].in_verdict)
+		if (g->ck[i].result == VERDICT_CHECK_FAIL && g->ck[i].in_verdict)
 			o += (size_t)snprintf(joined + o, sizeof(joined) - o, "%s\n", g->msg[i]);
 	}
 	verdict(f);
@@ -496,16 +496,16 @@ static void every_failed_check_is_a_violation_with_the_same_sentence(void **stat
 	set(f, CFG_LIMITS_MISSED_MAX, "0");
 	nfail = checks_of(f, &g);
 	assert_int_equal(nfail, 3);	/* dropped, tmax, missed_periods */
-	assert_int_equal(find_check(&g, "", "", "dropped", NULL)->result, SUMMARY_FAIL);
-	assert_int_equal(find_check(&g, "", "", "missed_periods", NULL)->result, SUMMARY_FAIL);
-	assert_int_equal(find_check(&g, "", "", "edges", NULL)->result, SUMMARY_PASS);
+	assert_int_equal(find_check(&g, "", "", "dropped", NULL)->result, VERDICT_CHECK_FAIL);
+	assert_int_equal(find_check(&g, "", "", "missed_periods", NULL)->result, VERDICT_CHECK_FAIL);
+	assert_int_equal(find_check(&g, "", "", "edges", NULL)->result, VERDICT_CHECK_PASS);
 	assert_violations_are_the_failed_checks(f, &g);
 }
 
 static void a_violated_limit_carries_its_key_limit_figure_edge_and_time(void **state)
 {
 	struct fixture *f = *state;
-	const struct summary_check *k;
+	const struct verdict_check *k;
 	struct got_checks g;
 	size_t i;
 
@@ -513,10 +513,10 @@ static void a_violated_limit_carries_its_key_limit_figure_edge_and_time(void **s
 	set(f, CFG_LIMITS_TMAX, "531us");
 	checks_of(f, &g);
 	k = find_check(&g, "", "", "tmax", &i);
-	assert_int_equal(k->result, SUMMARY_FAIL);
+	assert_int_equal(k->result, VERDICT_CHECK_FAIL);
 	assert_true(k->in_verdict);
 	assert_string_equal(k->key, "limits.tmax");
-	assert_int_equal(k->unit, SUMMARY_UNIT_NS);
+	assert_int_equal(k->unit, VERDICT_UNIT_NS);
 	assert_true(k->has_observed && k->has_limit && k->has_estimate && k->has_edge);
 	assert_true(k->observed == 532000 && k->limit == 531000 && k->estimate == 530000);
 	assert_false(k->limit_is_min);
@@ -526,7 +526,7 @@ static void a_violated_limit_carries_its_key_limit_figure_edge_and_time(void **s
 	assert_non_null(strstr(g.msg[i], "above limits.tmax 531.000 us"));
 	/* tmin: a lower bound, checked against the narrowest window edge */
 	k = find_check(&g, "", "", "tmin", NULL);
-	assert_int_equal(k->result, SUMMARY_SKIP);
+	assert_int_equal(k->result, VERDICT_CHECK_SKIP);
 	assert_true(k->has_observed && !k->has_limit && k->limit_is_min);
 	assert_true(k->observed == 468000);
 }
@@ -534,28 +534,28 @@ static void a_violated_limit_carries_its_key_limit_figure_edge_and_time(void **s
 static void an_unset_limit_is_skipped_but_keeps_its_figure(void **state)
 {
 	struct fixture *f = *state;
-	const struct summary_check *k;
+	const struct verdict_check *k;
 	struct got_checks g;
 	size_t i;
 
 	feed_wave(f, 100, 42, 90000);
 	assert_int_equal(checks_of(f, &g), 0);
 	k = find_check(&g, "", "", "wake_latency_max", &i);
-	assert_int_equal(k->result, SUMMARY_SKIP);
+	assert_int_equal(k->result, VERDICT_CHECK_SKIP);
 	assert_true(k->has_observed && k->observed == 100000 && k->seq == 42);
 	assert_string_equal(g.msg[i], "limits.wake_latency_max is not set");
 	k = find_check(&g, "", "", "missed_periods", NULL);
-	assert_int_equal(k->result, SUMMARY_SKIP);
-	assert_true(k->has_observed && k->observed == 0 && k->unit == SUMMARY_UNIT_COUNT);
+	assert_int_equal(k->result, VERDICT_CHECK_SKIP);
+	assert_true(k->has_observed && k->observed == 0 && k->unit == VERDICT_UNIT_COUNT);
 	set(f, CFG_LIMITS_WAKE_LATENCY_MAX, "100us");
 	checks_of(f, &g);
-	assert_int_equal(find_check(&g, "", "", "wake_latency_max", NULL)->result, SUMMARY_PASS);
+	assert_int_equal(find_check(&g, "", "", "wake_latency_max", NULL)->result, VERDICT_CHECK_PASS);
 }
 
 /* A run of two phases: "idle" (no loads) and "loaded" (a CoreMark on CPU 0,
  * a ping flood on lo), the second with what @busy/@pps/@valid say. */
 struct phased {
-	struct summary_phase ph[2];
+	struct run_phase ph[2];
 	struct proof_phase proof[2];
 	struct proof_req reqs[2];
 	struct edgestats *st[2];
@@ -597,9 +597,9 @@ static void phased_setup(struct fixture *f, struct phased *p, float busy, double
 		edgestats_add(f->s, &e);
 		edgestats_add(p->st[i < 50 ? 0 : 1], &e);
 	}
-	p->ph[0] = (struct summary_phase){ .name = "idle", .stats = p->st[0], .proof = &p->proof[0],
+	p->ph[0] = (struct run_phase){ .name = "idle", .stats = p->st[0], .proof = &p->proof[0],
 					   .duration_ns = 25000000, .sampled = true };
-	p->ph[1] = (struct summary_phase){ .name = "loaded", .stats = p->st[1], .start_off_ns = 25000000,
+	p->ph[1] = (struct run_phase){ .name = "loaded", .stats = p->st[1], .start_off_ns = 25000000,
 					   .proof = &p->proof[1], .reqs = p->reqs, .nreqs = 2,
 					   .sampled = true };
 	f->ri.phases = p->ph;
@@ -617,7 +617,7 @@ static void phased_free(struct phased *p)
 static void load_proofs_are_checks_with_phase_load_what_observed_and_needed(void **state)
 {
 	struct fixture *f = *state;
-	const struct summary_check *k;
+	const struct verdict_check *k;
 	struct got_checks g;
 	struct phased p;
 	size_t i;
@@ -625,23 +625,23 @@ static void load_proofs_are_checks_with_phase_load_what_observed_and_needed(void
 	phased_setup(f, &p, 30, 20, false);
 	assert_int_equal(checks_of(f, &g), 3);
 	k = find_check(&g, "loaded", "coremark", "cpu_busy", &i);
-	assert_int_equal(k->result, SUMMARY_FAIL);
-	assert_true(k->in_verdict && k->unit == SUMMARY_UNIT_PERCENT);
+	assert_int_equal(k->result, VERDICT_CHECK_FAIL);
+	assert_true(k->in_verdict && k->unit == VERDICT_UNIT_PERCENT);
 	assert_true(k->has_observed && fabs(k->observed - 30) < 0.01);
 	assert_true(k->has_limit && k->limit == 80 && k->limit_is_min);
 	assert_string_equal(g.msg[i], "phase loaded: load not applied: coremark: CPUs 0 were 30 % "
 				      "busy (at least 80 % needed)");
 	k = find_check(&g, "loaded", "coremark", "valid_scores", &i);
-	assert_int_equal(k->result, SUMMARY_FAIL);
+	assert_int_equal(k->result, VERDICT_CHECK_FAIL);
 	assert_true(k->observed == 0 && k->limit == 1);
 	assert_non_null(strstr(g.msg[i], "coremark gave no valid score (1 runs without: ran 4 s)"));
 	k = find_check(&g, "loaded", "ping-flood", "packets_per_s", &i);
-	assert_int_equal(k->result, SUMMARY_FAIL);
+	assert_int_equal(k->result, VERDICT_CHECK_FAIL);
 	assert_true(fabs(k->observed - 20) < 0.01 && k->limit == 1000 &&
-		    k->unit == SUMMARY_UNIT_PPS);
+		    k->unit == VERDICT_UNIT_PPS);
 	assert_non_null(strstr(g.msg[i], "the flood did not arrive"));
 	assert_int_equal(find_check(&g, "loaded", "coremark", "running", NULL)->result,
-			 SUMMARY_PASS);
+			 VERDICT_CHECK_PASS);
 	assert_violations_are_the_failed_checks(f, &g);
 	/* in the JSON: the loads' checks (the phases' own limits are not the verdict's) */
 	assert_int_equal(summary_write_json(f->json_path, f->c, f->s, &f->ri), 0);
@@ -660,9 +660,9 @@ static void load_proofs_are_checks_with_phase_load_what_observed_and_needed(void
 	phased_setup(f, &p, 95, 50000, true);
 	assert_int_equal(checks_of(f, &g), 0);
 	k = find_check(&g, "loaded", "coremark", "cpu_busy", NULL);
-	assert_true(k->result == SUMMARY_PASS && fabs(k->observed - 95) < 0.01);
+	assert_true(k->result == VERDICT_CHECK_PASS && fabs(k->observed - 95) < 0.01);
 	k = find_check(&g, "loaded", "coremark", "valid_scores", NULL);
-	assert_true(k->result == SUMMARY_PASS && k->observed == 1);
+	assert_true(k->result == VERDICT_CHECK_PASS && k->observed == 1);
 	phased_free(&p);
 }
 
@@ -671,7 +671,7 @@ static void load_proofs_are_checks_with_phase_load_what_observed_and_needed(void
 static void an_idle_phase_that_was_busy_is_load_not_applied(void **state)
 {
 	struct fixture *f = *state;
-	const struct summary_check *k;
+	const struct verdict_check *k;
 	struct proof_sample smp = { .dt_ns = 1000000000ull, .ncpu = 2 };
 	struct proof_req idle;
 	struct got_checks g;
@@ -691,8 +691,8 @@ static void an_idle_phase_that_was_busy_is_load_not_applied(void **state)
 	proof_phase_add_sample(&p.proof[0], &smp);
 	assert_int_equal(checks_of(f, &g), 1);
 	k = find_check(&g, "idle", PROOF_IDLE_NAME, "idle_busy", &i);
-	assert_int_equal(k->result, SUMMARY_FAIL);
-	assert_true(k->in_verdict && k->unit == SUMMARY_UNIT_PERCENT && !k->limit_is_min);
+	assert_int_equal(k->result, VERDICT_CHECK_FAIL);
+	assert_true(k->in_verdict && k->unit == VERDICT_UNIT_PERCENT && !k->limit_is_min);
 	assert_true(fabs(k->observed - 60) < 0.01 && k->limit == 25);
 	assert_string_equal(g.msg[i], "phase idle: not idle: CPUs 0 were 60 % busy with no load "
 				      "of sqwave's running (at most 25 %: proof.idle_max_busy); "
@@ -704,7 +704,7 @@ static void an_idle_phase_that_was_busy_is_load_not_applied(void **state)
 	assert_non_null(strstr(t, "\nverdict    LOAD NOT APPLIED\n"));
 	assert_non_null(strstr(t, "no load: CPUs 0 60 % busy (at most 25 %)"));
 	free(t);
-	assert_string_equal(summary_verdict_word(f->c, f->s, &f->ri), "LOAD NOT APPLIED");
+	assert_string_equal(verdict_word(f->c, f->s, &f->ri), "LOAD NOT APPLIED");
 
 	/* quiet: passes, and the run's verdict is its limits' again */
 	memset(&p.proof[0], 0, sizeof(p.proof[0]));
@@ -712,15 +712,15 @@ static void an_idle_phase_that_was_busy_is_load_not_applied(void **state)
 	proof_phase_add_sample(&p.proof[0], &smp);
 	assert_int_equal(checks_of(f, &g), 0);
 	assert_int_equal(find_check(&g, "idle", PROOF_IDLE_NAME, "idle_busy", NULL)->result,
-			 SUMMARY_PASS);
-	assert_string_equal(summary_verdict_word(f->c, f->s, &f->ri), "PASS");
+			 VERDICT_CHECK_PASS);
+	assert_string_equal(verdict_word(f->c, f->s, &f->ri), "PASS");
 	phased_free(&p);
 }
 
 static void a_loaded_phase_with_proof_gaps_is_proof_incomplete_not_applied(void **state)
 {
 	struct fixture *f = *state;
-	const struct summary_check *k;
+	const struct verdict_check *k;
 	struct got_checks g;
 	struct phased p;
 	size_t i;
@@ -732,20 +732,20 @@ static void a_loaded_phase_with_proof_gaps_is_proof_incomplete_not_applied(void 
 	p.ph[1].gap_bound_ns = 2000000000ull;
 	p.ph[1].max_gap_ns = 2000000000ull;	/* at the bound: complete */
 	assert_int_equal(checks_of(f, &g), 0);
-	assert_int_equal(find_check(&g, "loaded", "", "proof_gaps", NULL)->result, SUMMARY_PASS);
-	assert_string_equal(summary_verdict_word(f->c, f->s, &f->ri), "PASS");
+	assert_int_equal(find_check(&g, "loaded", "", "proof_gaps", NULL)->result, VERDICT_CHECK_PASS);
+	assert_string_equal(verdict_word(f->c, f->s, &f->ri), "PASS");
 
 	p.ph[1].max_gap_ns = 13000000000ull;	/* held off 13 s */
 	assert_int_equal(checks_of(f, &g), 1);
 	k = find_check(&g, "loaded", "", "proof_gaps", &i);
-	assert_int_equal(k->result, SUMMARY_FAIL);
-	assert_true(k->in_verdict && k->unit == SUMMARY_UNIT_NS);
+	assert_int_equal(k->result, VERDICT_CHECK_FAIL);
+	assert_true(k->in_verdict && k->unit == VERDICT_UNIT_NS);
 	assert_true(k->observed == 13e9 && k->limit == 2e9);
 	assert_string_equal(g.msg[i], "phase loaded: proof incomplete: no proof-of-load reading "
 				      "for 13.0 s (at most 2.0 s: 2 x proof.interval); the "
 				      "sampler was held off");
 	assert_violations_are_the_failed_checks(f, &g);
-	assert_string_equal(summary_verdict_word(f->c, f->s, &f->ri), "PROOF INCOMPLETE");
+	assert_string_equal(verdict_word(f->c, f->s, &f->ri), "PROOF INCOMPLETE");
 	f->ri.containment = "process groups";
 	t = text_of(f);
 	assert_non_null(strstr(t, "\nverdict    PROOF INCOMPLETE\n"));
@@ -754,7 +754,7 @@ static void a_loaded_phase_with_proof_gaps_is_proof_incomplete_not_applied(void 
 	free(t);
 	/* a load that did not show as well: not applied is the stronger word */
 	p.proof[1].loads[0].valid = 0;
-	assert_string_equal(summary_verdict_word(f->c, f->s, &f->ri), "LOAD NOT APPLIED");
+	assert_string_equal(verdict_word(f->c, f->s, &f->ri), "LOAD NOT APPLIED");
 	phased_free(&p);
 }
 
@@ -764,7 +764,7 @@ static void a_run_without_loads_shows_whether_it_was_idle_without_judging_it(voi
 	struct proof_sample smp = { .dt_ns = 1000000000ull, .t_ns = 5000000000ull, .ncpu = 2 };
 	struct proof_phase pp = { 0 };
 	struct proof_req idle;
-	struct summary_phase ph = { .name = "run", .proof = &pp, .reqs = &idle, .nreqs = 1,
+	struct run_phase ph = { .name = "run", .proof = &pp, .reqs = &idle, .nreqs = 1,
 				    .sampled = true, .advisory = true, .gaps_known = true,
 				    .max_gap_ns = 1000000000ull, .gap_bound_ns = 2000000000ull };
 	cpu_set_t cpus;
@@ -783,7 +783,7 @@ static void a_run_without_loads_shows_whether_it_was_idle_without_judging_it(voi
 	f->ri.sampler_sched = "SCHED_FIFO 1, off rt.cpu";
 	set(f, CFG_LIMITS_TMAX, "600us");
 	/* the verdict is the wave's: nothing asked for a comparison */
-	assert_string_equal(summary_verdict_word(f->c, f->s, &f->ri), "PASS");
+	assert_string_equal(verdict_word(f->c, f->s, &f->ri), "PASS");
 	t = text_of(f);
 	assert_non_null(strstr(t, "\nproof      not idle: CPUs 0 99 % busy (at most 25 %: "
 				  "proof.idle_max_busy); 1 samples, longest gap 1.0 s (at most "
@@ -811,13 +811,13 @@ static void a_lost_load_fails_running_and_skips_its_other_proofs(void **state)
 	proof_phase_load(&p.proof[1], "coremark")->lost = true;
 	snprintf(proof_phase_load(&p.proof[1], "coremark")->lost_why, 160, "exits at once");
 	assert_int_equal(checks_of(f, &g), 1);
-	assert_int_equal(find_check(&g, "loaded", "coremark", "running", &i)->result, SUMMARY_FAIL);
+	assert_int_equal(find_check(&g, "loaded", "coremark", "running", &i)->result, VERDICT_CHECK_FAIL);
 	assert_non_null(strstr(g.msg[i], "phase loaded: load not applied: coremark was lost "
 					 "(exits at once)"));
 	assert_int_equal(find_check(&g, "loaded", "coremark", "cpu_busy", NULL)->result,
-			 SUMMARY_SKIP);
+			 VERDICT_CHECK_SKIP);
 	assert_int_equal(find_check(&g, "loaded", "coremark", "valid_scores", NULL)->result,
-			 SUMMARY_SKIP);
+			 VERDICT_CHECK_SKIP);
 	assert_violations_are_the_failed_checks(f, &g);
 	phased_free(&p);
 }
@@ -825,7 +825,7 @@ static void a_lost_load_fails_running_and_skips_its_other_proofs(void **state)
 static void a_phase_has_its_own_limit_checks_outside_the_verdict(void **state)
 {
 	struct fixture *f = *state;
-	const struct summary_check *k;
+	const struct verdict_check *k;
 	struct got_checks g;
 	struct phased p;
 
@@ -833,14 +833,14 @@ static void a_phase_has_its_own_limit_checks_outside_the_verdict(void **state)
 	set(f, CFG_LIMITS_TMAX, "501us");    /* every window reaches 502 us */
 	assert_int_equal(checks_of(f, &g), 1); /* the run's tmax only */
 	k = find_check(&g, "idle", "", "tmax", NULL);
-	assert_int_equal(k->result, SUMMARY_FAIL);
+	assert_int_equal(k->result, VERDICT_CHECK_FAIL);
 	assert_false(k->in_verdict);
 	assert_true(k->observed == 502000);
 	assert_violations_are_the_failed_checks(f, &g);
 	/* a phase never reached: its limits are skipped, not failed */
 	p.ph[1].stats = NULL;
 	checks_of(f, &g);
-	assert_int_equal(find_check(&g, "loaded", "", "tmax", NULL)->result, SUMMARY_SKIP);
+	assert_int_equal(find_check(&g, "loaded", "", "tmax", NULL)->result, VERDICT_CHECK_SKIP);
 	phased_free(&p);
 }
 

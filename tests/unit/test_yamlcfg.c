@@ -752,7 +752,7 @@ static void every_shipped_profile_loads_on_top_of_the_sim_board(void **state)
 		load_ok(c, "boards/sim.yaml", CFG_SRC_BOARD);
 		load_ok(c, g.gl_pathv[i], CFG_SRC_PROFILE);
 		assert_int_equal(config_check_required(c, err, sizeof(err)), CFG_OK);
-		if (plan_finalize(config_plan(c), c, err, sizeof(err)) != CFG_OK)
+		if (plan_finalize(config_plan_mut(c), c, err, sizeof(err)) != CFG_OK)
 			fail_msg("%s: %s", g.gl_pathv[i], err);
 		config_free(c);
 	}
@@ -789,7 +789,7 @@ static void the_digi_profile_carries_digis_loaded_rt_bounds(void **state)
 {
 	struct config *c = *state;
 
-	struct plan *p = config_plan(c);
+	struct plan *p = config_plan_mut(c);
 	char err[512];
 
 	load_ok(c, "config/digi-square-signal.yaml", CFG_SRC_PROFILE);

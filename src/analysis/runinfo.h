@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The description of a run that its verdict and its summary read: where it
+ * ran, how it ended, its phases and their loads' proof. Filled by the run
+ * (and soak.c for the phases), or rebuilt from a log (analyze, soakview);
+ * plain data, every pointer owned by whoever filled it. */
+#ifndef SQW_RUNINFO_H
+#define SQW_RUNINFO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/sysinfo.h"
+
+struct edgestats;
+struct phasestats;
+struct proof_phase;
+struct proof_req;
+struct tracebreak_hit;
+
+/* One phase of a run (soak.c fills all but stats). */
+struct run_phase {
+	const char *name;
+	int64_t start_off_ns;          /* from the end of the warm-up */
+	int64_t duration_ns;           /* 0: open-ended */
+	const struct edgestats *stats; /* the phase's edges */
+	const struct proof_phase *proof;
+	const struct proof_req *reqs;  /* what its loads had to show */
+	size_t nreqs;
+	const char *const *load_specs; /* each load in the --load form */
+	size_t nloads;
+	bool sampled;                  /* proof-of-load samples were taken */
+	bool advisory;                 /* its proof is shown, not judged (a run without
+					* loads: nothing asked for a comparison) */
+	bool gaps_known;               /* max_gap_ns measured (the phase was reached) */
+	uint64_t max_gap_ns;           /* longest stretch without a reading */
+	uint64_t gap_bound_ns;         /* above it: "proof incomplete" */
+};
+
+struct run_info {
+	const char *board_file;
+	const char *profile_file;     /* NULL if none */
+	const char *log_path;
+	const char *gpio_desc;        /* gpio_out_describe() */
+	struct sysinfo_host host;     /* kernel, PREEMPT_RT, cmdline, cpu model */
+	bool rt_ok;                   /* SCHED_FIFO + mlockall in force */
+	const char *non_rt_reason;    /* why not, when !rt_ok (--allow-non-rt) */
+	uint64_t start_realtime_ns, end_realtime_ns;
+	uint64_t records_logged;
+	uint64_t dropped;             /* ring overflow */
+	uint64_t write_errors;
+	/* RT thread, measured part only (after warm-up) */
+	long minflt, majflt, nivcsw;
+	int stop_reason;              /* enum edgelog_stop */
+	int stop_signal;              /* signal number when stopped by one */
+	bool log_error;               /* log I/O failed (ENOSPC...) */
+	/* the soak: phases and their loads (nphases 0: a plain run) */
+	const char *label;            /* run.label, "" if none */
+	const char *containment;      /* how loads were held; "" without loads */
+	size_t nphases;
+	const struct run_phase *phases;
+	/* their statistics, phase i of phases[i]: what each one ran (NULL:
+	 * the planned lengths are shown) */
+	const struct phasestats *phasestats;
+	int min_busy_pct;             /* proof.min_busy */
+	/* the proof of a run without phases in phases[] (its one implicit
+	 * phase), for the run-level "proof"; NULL: phases[] or none */
+	const struct run_phase *run_proof;
+	const char *sampler_sched;    /* soak_sampler_sched(); NULL: unknown (a log) */
+	/* --break: traces saved, the first one */
+	unsigned breaks;
+	char break_text[1024];        /* with what the trace shows, when explained */
+	char break_cause[128];        /* short cause ("" if none, or an old log) */
+	char break_trace[4200];
+	struct tracebreak_hit *break_hits; /* every break handled, in order (owned by the caller) */
+	size_t nbreak_hits;
+	/* run.spin: the lead the RT thread armed its wake-ups with (0: off);
+	 * with auto, the lead at the end and the range it took */
+	bool spin_auto;
+	int64_t spin_lead_ns, spin_lead_min_ns, spin_lead_max_ns;
+	uint64_t spin_rearms;         /* auto: times the lead changed */
+	int rt_cpu;                   /* rt.cpu, -1 when not pinned */
+	long rt_runtime_us, rt_period_us; /* RT throttling; runtime -1: none */
+};
+
+#endif
