@@ -276,8 +276,6 @@ uint64_t analysis_dropped(const struct analysis *a, uint64_t *at_end);
 bool analysis_partial(const struct analysis *a, int64_t *head_ns, int *head_level,
 		      int64_t *tail_ns, int *tail_level);
 
-/* ---- reports (cmd_analyze.c and svgplot.c) ---- */
-void analyze_print_text(FILE *f, const struct analysis *a);
-int analyze_write_json(const char *path, const struct analysis *a);
+/* The documents of an analysis (text, JSON, CSV) are report/analysisdoc.h's. */
 
 #endif

@@ -16,6 +16,8 @@
 #include "base/jsonread.h"
 #include "base/outfile.h"
 #include "cmd/print.h"
+#include "analysis/analyze.h"
+#include "report/analysisdoc.h"
 #include "report/report.h"
 
 static void report_usage(FILE *f)
@@ -101,13 +103,17 @@ static struct jv *log_doc(const char *path, int *rc, char *err, size_t errlen)
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 	struct jv *doc = NULL;
+	enum analyze_status st;
 
 	if (!f) {
 		snprintf(err, errlen, "out of memory");
 		*rc = SQW_EXIT_RUNTIME;
 		return NULL;
 	}
-	*rc = analyze_to_json(path, f, err, errlen);
+	if (analysisdoc_json_of(path, f, &st, err, errlen) < 0)
+		*rc = st == ANALYZE_E_IO ? SQW_EXIT_RUNTIME : SQW_EXIT_USAGE;
+	else
+		*rc = SQW_EXIT_OK;
 	if (fclose(f) != 0 && !*rc) {
 		snprintf(err, errlen, "out of memory");
 		*rc = SQW_EXIT_RUNTIME;
