@@ -95,6 +95,10 @@ int analyze_source_next(struct analyze_source *s, struct edge_rec *e);
 long analyze_source_next_batch(struct analyze_source *s, const struct edge_rec **recs, size_t max);
 bool analyze_source_batched(const struct analyze_source *s);
 const struct analyze_source_info *analyze_source_info(const struct analyze_source *s);
+/* The value of the log's metadata @key (EDGELOG_META_*) into @buf, NULL
+ * when the source is not a log or the value is absent or empty. */
+const char *analyze_source_meta(const struct analyze_source_info *si, const char *key, char *buf,
+				size_t len);
 /* After next() returned -1: the reason, and whether it is bad input or I/O. */
 const char *analyze_source_error(const struct analyze_source *s, enum analyze_status *st);
 void analyze_source_close(struct analyze_source *s);

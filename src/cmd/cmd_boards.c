@@ -15,6 +15,7 @@
 #include "config/config.h"
 #include "cmd/print.h"
 #include "config/yamlcfg.h"
+#include "base/utf8.h"
 
 static void boards_usage(FILE *f)
 {
@@ -37,7 +38,7 @@ static void put_clean(FILE *f, const char *s, size_t max)
 	size_t i, n = strnlen(s, max);
 
 	/* cut before a character, never inside one (UTF-8 continuation bytes) */
-	while (n > 0 && s[n] && ((unsigned char)s[n] & 0xc0) == 0x80)
+	while (n > 0 && s[n] && !utf8_starts_char((unsigned char)s[n]))
 		n--;
 	for (i = 0; i < n; i++)
 		fputc((unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i], f);

@@ -11,6 +11,7 @@
 #include "base/outfile.h"
 #include "cmd/print.h"
 #include "analysis/traceexplain.h"
+#include "base/units.h"
 
 static void trace_explain_usage(FILE *f)
 {
@@ -33,7 +34,7 @@ static const char *us(int64_t ns, char *buf, size_t len)
 	if (ns < 0)
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "%" PRId64 ".%03d us", ns / 1000, (int)(ns % 1000));
+		snprintf(buf, len, "%s us", UNITS_US(ns));
 	return buf;
 }
 

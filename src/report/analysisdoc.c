@@ -45,14 +45,8 @@ static const char *when(const struct analysis *a, uint64_t intended, char *buf, 
 
 #define WHEN(a, t) when((a), (t), (char[48]){ 0 }, 48)
 
-static const char *meta(const struct analysis *a, const char *key, char *buf, size_t len)
-{
-	const char *v = a->src->meta ? edgelog_meta_get(a->src->meta, key, buf, len) : NULL;
 
-	return v && v[0] ? v : NULL;
-}
-
-#define META(a, k) meta((a), (k), (char[512]){ 0 }, 512)
+#define META(a, k) analyze_source_meta((a)->src, (k), (char[512]){ 0 }, 512)
 /* For the terminal: metadata and names come from a file someone else made. */
 #define ESC(s) ((s) ? OUTFILE_ESC(s) : NULL)
 
