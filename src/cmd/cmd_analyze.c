@@ -154,9 +154,8 @@ struct analyze_args {
 	FILE *text_out;
 };
 
-/* One option getopt returned into @aa: 0, 1 for --help (printed), -1
- * refused (said why). */
-static int analyze_option(struct analyze_args *aa, int ch, int idx, char **argv)
+/* One of analyze's own options into @aa: 0, or -1 refused (said why). */
+static int analyze_option(struct analyze_args *aa, int ch, int idx)
 {
 	char err[1024];
 	int64_t v;
@@ -220,33 +219,25 @@ static int analyze_option(struct analyze_args *aa, int ch, int idx, char **argv)
 			return -1;
 		}
 		return 0;
-	case 'h':
-		analyze_usage(stdout);
-		return 1;
 	default:
-		pr_err("%s", cmdline_refused(analyze_opts, "h", argv, optind, optopt, "analyze", err,
-					     sizeof(err)));
-		return -1;
+		return -1;	/* getopt returns only the table's values */
 	}
 }
 
 /* The command line into @aa: 0, or the exit code to return now. */
 static int analyze_parse(struct analyze_args *aa, int argc, char **argv)
 {
-	int ch, idx = 0, r;
+	struct cmdline cl = { "analyze", analyze_opts, "h", analyze_usage, false };
+	int ch, idx = 0;
 	char err[1024];
 
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "h", analyze_opts, &idx)) != -1) {
-		r = analyze_option(aa, ch, idx, argv);
-		if (r)
-			return r > 0 ? SQW_EXIT_OK : SQW_EXIT_USAGE;
-	}
-	if (optind != argc - 1) {
-		analyze_usage(stderr);
+	while ((ch = cmdline_next(&cl, argc, argv, &idx)) >= 0)
+		if (analyze_option(aa, ch, idx) < 0)
+			return SQW_EXIT_USAGE;
+	if (ch != CMDLINE_END)
+		return ch == CMDLINE_HELP ? SQW_EXIT_OK : SQW_EXIT_USAGE;
+	if (cmdline_args(&cl, argc, argv, 1, 1) < 0)
 		return SQW_EXIT_USAGE;
-	}
 	aa->path = argv[optind];
 	{
 		/* Before anything is opened for writing: an output over the input

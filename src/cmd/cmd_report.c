@@ -155,11 +155,9 @@ int cmd_report(int argc, char **argv)
 	struct report rep = { 0 };
 	bool quiet = false;
 	int ch, i, on_stdout, ret = SQW_EXIT_OK;
-	char oerr[512];
+	struct cmdline cl = { "report", report_opts, "qh", report_usage, false };
 
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "qh", report_opts, NULL)) != -1) {
+	while ((ch = cmdline_next(&cl, argc, argv, NULL)) >= 0) {
 		switch (ch) {
 		case 'm':
 			md = optarg;
@@ -173,15 +171,10 @@ int cmd_report(int argc, char **argv)
 		case 'q':
 			quiet = true;
 			break;
-		case 'h':
-			report_usage(stdout);
-			return SQW_EXIT_OK;
-		default:
-			pr_err("%s", cmdline_refused(report_opts, "qh", argv, optind, optopt, "report", oerr,
-						     sizeof(oerr)));
-			return SQW_EXIT_USAGE;
 		}
 	}
+	if (ch != CMDLINE_END)
+		return ch == CMDLINE_HELP ? SQW_EXIT_OK : SQW_EXIT_USAGE;
 	if (optind >= argc) {
 		pr_err("report needs at least one run: sqwave report RUN.sqwlog|RUN.json...");
 		return SQW_EXIT_USAGE;
