@@ -1039,6 +1039,87 @@ static void worst_at(const struct analysis *a, const struct analyze_worst *w,
 	*py = ax_map(ay, v) - 1;
 }
 
+/* The pulse-width plot's reference lines (nominal, limits), its legend,
+ * and how many spans were off scale. */
+static void width_lines(FILE *f, const struct analysis *a, const struct axis *ay, double x0,
+			double y0, double x1, double y1, uint64_t off)
+{
+	double lx = x1 - 560, ly = y0 - 12;
+
+	if (nominal_ns(a) > 0) {
+		double py = ax_map(ay, nominal_ns(a) / 1e3);
+
+		line(f, x0, py, x1, py, "#555", 1, "2,3");
+	}
+	if (a->lim_tmin_ns > 0) {
+		double py = ax_map(ay, (double)a->lim_tmin_ns / 1e3);
+
+		line(f, x0, py, x1, py, C_BAD, 1.5, "6,3");
+	}
+	if (a->lim_tmax_ns > 0) {
+		double py = ax_map(ay, (double)a->lim_tmax_ns / 1e3);
+
+		line(f, x0, py, x1, py, C_BAD, 1.5, "6,3");
+	}
+	lx = legend(f, lx, ly, C_POS, false, "positive");
+	lx = legend(f, lx, ly, C_NEG, false, "negative");
+	lx = legend(f, lx, ly, "#555", true, "nominal");
+	if (a->lim_tmin_ns > 0 || a->lim_tmax_ns > 0)
+		lx = legend(f, lx, ly, C_BAD, true, "limits");
+	if (off)
+		textf(f, x1 - 6, y1 + 36, "end", 11, C_BAD, NULL,
+		      "marked at the edge: %" PRIu64 " spans off scale", off);
+}
+
+/* The worst edges, where a user should look in a trace; labels where
+ * they fit, never over each other or over a marker. */
+static void worst_marks(FILE *f, const struct analysis *a, const struct axis *ax,
+			const struct axis *ay, struct labels *lb, double unit, bool latency,
+			double x0, double y0, double x1, double y1)
+{
+	size_t i;
+
+	if (a->nworst && (latency || !a->src->has_intended)) {
+		size_t n = a->nworst;
+		double wx[WORST_LABELS], wy[WORST_LABELS];
+
+		for (i = n; i-- > 0;) {
+			double px, py;
+
+			worst_at(a, &a->worst[i], ax, ay, unit, latency, &px, &py);
+			marker(f, px, py, false, C_BAD);
+			/* the worst first, as many as the list holds */
+			if (i < WORST_LABELS) {
+				wx[i] = px;
+				wy[i] = py;
+			}
+		}
+		for (i = 0; i < n && lb->n + WORST_LABELS < MAX_LABELS; i++) {
+			double px, py;
+
+			worst_at(a, &a->worst[i], ax, ay, unit, latency, &px, &py);
+			label_block(lb, px, py);
+		}
+		for (i = 0; i < n && i < WORST_LABELS; i++) {
+			double lx, ly;
+			char num[32];
+			size_t k;
+
+			/* one label for one spike: the worst edge of a stall names it */
+			for (k = 0; k < i && fabs(wx[k] - wx[i]) >= 12; k++)
+				;
+			if (k < i)
+				continue;
+			snprintf(num, sizeof(num), "#%" PRIu64, a->worst[i].seq);
+			if (label_place(lb, wx[i], wy[i], strlen(num), x0, x1, y0, y1, &lx, &ly))
+				text(f, lx, ly, "middle", 10, C_BAD, NULL, num);
+		}
+		marker(f, x1 - 180, y0 - 13, false, C_BAD);
+		textf(f, x1 - 168, y0 - 12, "start", 12, C_TEXT, NULL, "worst %zu edges (%s)", n,
+		      latency ? "by latency" : "by width");
+	}
+}
+
 static void over_time(FILE *f, const struct analysis *a, double x0, double y0, double x1,
 		      double y1, bool latency)
 {
@@ -1121,31 +1202,7 @@ static void over_time(FILE *f, const struct analysis *a, double x0, double y0, d
 		}
 	}
 	if (!latency) {
-		double lx = x1 - 560, ly = y0 - 12;
-
-		if (nominal_ns(a) > 0) {
-			double py = ax_map(&ay, nominal_ns(a) / 1e3);
-
-			line(f, x0, py, x1, py, "#555", 1, "2,3");
-		}
-		if (a->lim_tmin_ns > 0) {
-			double py = ax_map(&ay, (double)a->lim_tmin_ns / 1e3);
-
-			line(f, x0, py, x1, py, C_BAD, 1.5, "6,3");
-		}
-		if (a->lim_tmax_ns > 0) {
-			double py = ax_map(&ay, (double)a->lim_tmax_ns / 1e3);
-
-			line(f, x0, py, x1, py, C_BAD, 1.5, "6,3");
-		}
-		lx = legend(f, lx, ly, C_POS, false, "positive");
-		lx = legend(f, lx, ly, C_NEG, false, "negative");
-		lx = legend(f, lx, ly, "#555", true, "nominal");
-		if (a->lim_tmin_ns > 0 || a->lim_tmax_ns > 0)
-			lx = legend(f, lx, ly, C_BAD, true, "limits");
-		if (off_lo || off_hi)
-			textf(f, x1 - 6, y1 + 36, "end", 11, C_BAD, NULL,
-			      "marked at the edge: %" PRIu64 " spans off scale", off_lo + off_hi);
+		width_lines(f, a, &ay, x0, y0, x1, y1, off_lo + off_hi);
 	} else if (a->lim_wake_ns > 0) {
 		double py = ax_map(&ay, (double)a->lim_wake_ns / 1e3);
 
@@ -1155,47 +1212,7 @@ static void over_time(FILE *f, const struct analysis *a, double x0, double y0, d
 	soak_boundaries(f, &sb, y0, y1);
 	if (sb.n)
 		soak_labels(f, a, &sb, &lb, &ax, unit, y0);
-	/* the worst edges, where a user should look in a trace; labels where
-	 * they fit, never over each other or over a marker */
-	if (a->nworst && (latency || !a->src->has_intended)) {
-		size_t n = a->nworst;
-		double wx[WORST_LABELS], wy[WORST_LABELS];
-
-		for (i = n; i-- > 0;) {
-			double px, py;
-
-			worst_at(a, &a->worst[i], &ax, &ay, unit, latency, &px, &py);
-			marker(f, px, py, false, C_BAD);
-			/* the worst first, as many as the list holds */
-			if (i < WORST_LABELS) {
-				wx[i] = px;
-				wy[i] = py;
-			}
-		}
-		for (i = 0; i < n && lb.n + WORST_LABELS < MAX_LABELS; i++) {
-			double px, py;
-
-			worst_at(a, &a->worst[i], &ax, &ay, unit, latency, &px, &py);
-			label_block(&lb, px, py);
-		}
-		for (i = 0; i < n && i < WORST_LABELS; i++) {
-			double lx, ly;
-			char num[32];
-			size_t k;
-
-			/* one label for one spike: the worst edge of a stall names it */
-			for (k = 0; k < i && fabs(wx[k] - wx[i]) >= 12; k++)
-				;
-			if (k < i)
-				continue;
-			snprintf(num, sizeof(num), "#%" PRIu64, a->worst[i].seq);
-			if (label_place(&lb, wx[i], wy[i], strlen(num), x0, x1, y0, y1, &lx, &ly))
-				text(f, lx, ly, "middle", 10, C_BAD, NULL, num);
-		}
-		marker(f, x1 - 180, y0 - 13, false, C_BAD);
-		textf(f, x1 - 168, y0 - 12, "start", 12, C_TEXT, NULL, "worst %zu edges (%s)", n,
-		      latency ? "by latency" : "by width");
-	}
+	worst_marks(f, a, &ax, &ay, &lb, unit, latency, x0, y0, x1, y1);
 }
 
 /* ---- a soak's proof of load ---- */
