@@ -240,11 +240,11 @@ fuzz-build:
 	@scripts/install-deps clang libclang-rt-14-dev
 	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang GPIOD=none \
 		OPT="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined" \
-		build-fuzz/libsqwave-cmd.a build-fuzz/libsqwave.a
+		build-fuzz/libsqwave.a
 	@for n in $(FUZZ_TARGETS); do \
 		clang -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 			-std=c11 -D_GNU_SOURCE -Isrc -DSQW_FUZZ_TREE='"$(CURDIR)"' -o build-fuzz/$$n \
-			tests/fuzz/$$n.c tests/fuzz/guard.c build-fuzz/libsqwave-cmd.a build-fuzz/libsqwave.a $(LIBS) || exit 1; \
+			tests/fuzz/$$n.c tests/fuzz/guard.c build-fuzz/libsqwave.a $(LIBS) || exit 1; \
 	done
 
 fuzz: fuzz-build

@@ -1149,3 +1149,11 @@ bool analysis_partial(const struct analysis *a, int64_t *head_ns, int *head_leve
 	*tail_level = a->last.level;
 	return true;
 }
+
+const char *analyze_source_meta(const struct analyze_source_info *si, const char *key, char *buf,
+				size_t len)
+{
+	const char *v = si->meta ? edgelog_meta_get(si->meta, key, buf, len) : NULL;
+
+	return v && v[0] ? v : NULL;
+}

@@ -95,6 +95,10 @@ int analyze_source_next(struct analyze_source *s, struct edge_rec *e);
 long analyze_source_next_batch(struct analyze_source *s, const struct edge_rec **recs, size_t max);
 bool analyze_source_batched(const struct analyze_source *s);
 const struct analyze_source_info *analyze_source_info(const struct analyze_source *s);
+/* The value of the log's metadata @key (EDGELOG_META_*) into @buf, NULL
+ * when the source is not a log or the value is absent or empty. */
+const char *analyze_source_meta(const struct analyze_source_info *si, const char *key, char *buf,
+				size_t len);
 /* After next() returned -1: the reason, and whether it is bad input or I/O. */
 const char *analyze_source_error(const struct analyze_source *s, enum analyze_status *st);
 void analyze_source_close(struct analyze_source *s);
@@ -276,8 +280,6 @@ uint64_t analysis_dropped(const struct analysis *a, uint64_t *at_end);
 bool analysis_partial(const struct analysis *a, int64_t *head_ns, int *head_level,
 		      int64_t *tail_ns, int *tail_level);
 
-/* ---- reports (cmd_analyze.c and svgplot.c) ---- */
-void analyze_print_text(FILE *f, const struct analysis *a);
-int analyze_write_json(const char *path, const struct analysis *a);
+/* The documents of an analysis (text, JSON, CSV) are report/analysisdoc.h's. */
 
 #endif

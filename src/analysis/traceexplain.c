@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/msgbuf.h"
+#include "base/units.h"
 
 #define RT_COMM "sqwave-rt"
 #define MARKER "sqwave: break at edge #"
@@ -572,9 +573,7 @@ void traceexplain_line(struct traceexplain_stream *s, const char *line, size_t l
 /* ns as "1242.000 us", exactly. */
 static const char *us(int64_t ns, char *buf, size_t len)
 {
-	uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
-
-	snprintf(buf, len, "%s%" PRIu64 ".%03u us", ns < 0 ? "-" : "", a / 1000, (unsigned)(a % 1000));
+	snprintf(buf, len, "%s us", UNITS_US(ns));
 	return buf;
 }
 

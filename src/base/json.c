@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/outfile.h"
+#include "base/utf8.h"
 
 /* Where escaped text goes: a stream, or a bounded buffer (json_escape). */
 struct sink {
@@ -32,51 +33,6 @@ static void sink_put(struct sink *k, const char *p, size_t n)
 			k->buf[k->pos] = p[i];
 }
 
-/*
- * Length of the well-formed UTF-8 sequence at @s (Unicode table 3-7), or,
- * if it is ill-formed, minus the length of its maximal invalid subpart
- * (at least 1) so the caller replaces that by one U+FFFD. Sets *cp.
- */
-static int utf8_next(const unsigned char *s, uint32_t *cp)
-{
-	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
-	int n, i;
-
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	}
-	if (c >= 0xc2 && c <= 0xdf) {
-		n = 2;
-		*cp = c & 0x1f;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		n = 3;
-		*cp = c & 0x0f;
-		if (c == 0xe0)
-			lo = 0xa0;      /* no overlongs */
-		else if (c == 0xed)
-			hi = 0x9f;      /* no surrogates */
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		n = 4;
-		*cp = c & 0x07;
-		if (c == 0xf0)
-			lo = 0x90;
-		else if (c == 0xf4)
-			hi = 0x8f;      /* nothing above U+10FFFF */
-	} else {
-		return -1;
-	}
-	for (i = 1; i < n; i++) {
-		/* A NUL terminator is never a continuation byte: no overread. */
-		if (s[i] < lo || s[i] > hi)
-			return -i;
-		*cp = (*cp << 6) | (s[i] & 0x3f);
-		lo = 0x80;
-		hi = 0xbf;
-	}
-	return n;
-}
-
 static void escape(struct sink *k, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
@@ -87,7 +43,7 @@ static void escape(struct sink *k, const char *str)
 	while (*s) {
 		const char *rep = NULL;
 		uint32_t cp;
-		int n = utf8_next(s, &cp);
+		int n = utf8_next(s, SIZE_MAX, &cp);
 
 		if (n > 0) {
 			switch (cp) {

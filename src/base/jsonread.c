@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "base/msgbuf.h"
+#include "base/utf8.h"
 #include "base/outfile.h"
 #include "base/sysinfo.h"
 
@@ -168,7 +169,7 @@ static char *string(struct jp *j, size_t *len)
 		}
 		if (c >= 0x80) {
 			uint32_t u;
-			size_t k = msgbuf_utf8_decode((const unsigned char *)j->p - 1,
+			size_t k = utf8_decode((const unsigned char *)j->p - 1,
 						      (size_t)(j->end - j->p) + 1, &u);
 
 			if (!k) {

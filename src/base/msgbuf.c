@@ -2,36 +2,12 @@
 /* Message buffers: set and append with a visible mark where a text was cut. */
 #include "base/msgbuf.h"
 
+#include "base/escape.h"
+
 #include <assert.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-
-size_t msgbuf_escape_char(char *out, unsigned char ch, unsigned flags)
-{
-	static const char hex[] = "0123456789abcdef";
-	bool quoted = flags & MSGBUF_ESC_QUOTED;
-
-	if (ch == '\\' || (quoted && ch == '"')) {
-		out[0] = '\\';
-		out[1] = (char)ch;
-		return 2;
-	}
-	if (quoted && ch == '\n') {
-		out[0] = '\\';
-		out[1] = 'n';
-		return 2;
-	}
-	if (ch < 0x20 || ch == 0x7f) {
-		out[0] = '\\';
-		out[1] = 'x';
-		out[2] = hex[ch >> 4];
-		out[3] = hex[ch & 15];
-		return 4;
-	}
-	out[0] = (char)ch;
-	return 1;
-}
 
 /* Write at @off; a text that did not fit ends in "...". */
 static void put(char *buf, size_t len, size_t off, const char *fmt, va_list ap)
@@ -131,38 +107,7 @@ void msgbuf_out_add(struct msgbuf_out *o, const char *fmt, ...)
 
 void msgbuf_out_char(struct msgbuf_out *o, unsigned char ch, unsigned flags)
 {
-	char e[MSGBUF_ESC_MAX];
+	char e[ESCAPE_CHAR_MAX];
 
-	msgbuf_out_put(o, e, msgbuf_escape_char(e, ch, flags));
-}
-
-size_t msgbuf_utf8_decode(const unsigned char *p, size_t avail, uint32_t *cp)
-{
-	size_t n, i;
-
-	if (!avail)
-		return 0;
-	if (p[0] < 0x80) {
-		*cp = p[0];
-		return 1;
-	}
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		n = 2, *cp = p[0] & 0x1fu;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		n = 3, *cp = p[0] & 0x0fu;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		n = 4, *cp = p[0] & 0x07u;
-	else
-		return 0;
-	if (avail < n)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		*cp = *cp << 6 | (p[i] & 0x3fu);
-	}
-	if ((n == 3 && *cp < 0x800) || (n == 4 && (*cp < 0x10000 || *cp > 0x10ffff)) ||
-	    (*cp >= 0xd800 && *cp <= 0xdfff))
-		return 0;
-	return n;
+	msgbuf_out_put(o, e, escape_char(e, ch, flags));
 }

@@ -41,28 +41,7 @@ void msgbuf_out_init(struct msgbuf_out *o, char *buf, size_t len);
 void msgbuf_out_put(struct msgbuf_out *o, const char *s, size_t n);
 /* The formatted text as one piece. */
 void msgbuf_out_add(struct msgbuf_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* @ch escaped as msgbuf_escape_char() does, as one piece. */
+/* @ch escaped as escape_char() does (base/escape.h), as one piece. */
 void msgbuf_out_char(struct msgbuf_out *o, unsigned char ch, unsigned flags);
-
-/* msgbuf_escape_char(): a quoted value, so '"' and a newline are escaped too */
-#define MSGBUF_ESC_QUOTED 1u
-/* Max bytes msgbuf_escape_char() writes. */
-#define MSGBUF_ESC_MAX 4
-
-/*
- * @ch as it goes into one line of text: a backslash doubled, a control
- * character (and DEL) as \xHH; with MSGBUF_ESC_QUOTED also '"' as \" and
- * a newline as \n. Writes at most MSGBUF_ESC_MAX bytes at @out (not
- * terminated) and returns how many; the caller bounds its buffer.
- */
-size_t msgbuf_escape_char(char *out, unsigned char ch, unsigned flags);
-
-/*
- * The length of the well-formed UTF-8 sequence at @p, of at most @avail
- * bytes (RFC 3629: no overlong forms, no surrogates, nothing beyond
- * U+10FFFF), with its code point in *@cp; 0 if there is none. The one
- * decoder of what files hand us (jsonread's strings, outfile's escaping).
- */
-size_t msgbuf_utf8_decode(const unsigned char *p, size_t avail, uint32_t *cp);
 
 #endif

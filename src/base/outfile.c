@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/escape.h"
 #include "base/magic.h"
 #include "base/msgbuf.h"
 
@@ -202,50 +203,9 @@ int outfile_close(FILE *f, const char *path, char *err, size_t errlen)
 	return 0;
 }
 
-/* Length of the valid UTF-8 sequence at @p (of at most @n bytes) that is
- * printable: not a C1 control (U+0080..U+009F); 0 if invalid. */
-static size_t utf8_printable(const unsigned char *p, size_t n)
-{
-	uint32_t cp;
-	size_t len = msgbuf_utf8_decode(p, n, &cp);
-
-	return len && !(cp >= 0x80 && cp <= 0x9f) ? len : 0;
-}
-
 const char *outfile_escape(const char *s, char *buf, size_t len)
 {
-	static const char hex[] = "0123456789abcdef";
-	const unsigned char *p = (const unsigned char *)s;
-	size_t o = 0, n = s ? strlen(s) : 0, k;
-
-	if (!len)
-		return buf;
-	while (n) {
-		if (*p >= 0x20 && *p < 0x7f) {
-			if (o + 1 >= len)
-				break;
-			buf[o++] = (char)*p++;
-			n--;
-		} else if (*p >= 0x80 && (k = utf8_printable(p, n))) {
-			if (o + k >= len)
-				break;
-			memcpy(buf + o, p, k);
-			o += k;
-			p += k;
-			n -= k;
-		} else {
-			/* C0 and C1 controls, DEL, bytes that are not UTF-8 */
-			if (o + 4 >= len)
-				break;
-			buf[o++] = '\\';
-			buf[o++] = 'x';
-			buf[o++] = hex[*p >> 4];
-			buf[o++] = hex[*p & 15];
-			p++;
-			n--;
-		}
-	}
-	buf[o] = '\0';
+	escape_terminal(s, buf, len);
 	return buf;
 }
 

@@ -41,8 +41,10 @@ int outfile_close(FILE *f, const char *path, char *err, size_t errlen);
 /* ---- text from a file, for the terminal ---- */
 
 /* @s with control characters (C0, DEL, C1) and bytes that are not UTF-8
- * written as \xNN, cut to fit @len. Returns @buf. For names and metadata read from files: they
- * must not move the cursor, clear the screen or retitle the terminal. */
+ * written as \xNN, cut to fit @len, as escape_terminal() (base/escape.h)
+ * does: call that where a cut must be said. Returns @buf. For names and
+ * metadata read from files: they must not move the cursor, clear the
+ * screen or retitle the terminal. */
 const char *outfile_escape(const char *s, char *buf, size_t len);
 #define OUTFILE_ESC(s) outfile_escape((s), (char[1024]){ 0 }, 1024)
 

@@ -55,9 +55,4 @@ void cmd_boards_help(FILE *f);
 void cmd_report_help(FILE *f);
 void cmd_trace_explain_help(FILE *f);
 
-/* analyze's JSON document of @path (a log, an edge list, a capture) to @out,
- * as `sqwave analyze PATH --json` writes it: for report. Returns an exit
- * code (0, 2 bad input, 3 I/O) with the reason in @err. */
-int analyze_to_json(const char *path, FILE *out, char *err, size_t errlen);
-
 #endif

@@ -15,6 +15,7 @@
 #include "config/config.h"
 #include "cmd/print.h"
 #include "config/yamlcfg.h"
+#include "base/utf8.h"
 
 static void boards_usage(FILE *f)
 {
@@ -37,7 +38,7 @@ static void put_clean(FILE *f, const char *s, size_t max)
 	size_t i, n = strnlen(s, max);
 
 	/* cut before a character, never inside one (UTF-8 continuation bytes) */
-	while (n > 0 && s[n] && ((unsigned char)s[n] & 0xc0) == 0x80)
+	while (n > 0 && s[n] && !utf8_starts_char((unsigned char)s[n]))
 		n--;
 	for (i = 0; i < n; i++)
 		fputc((unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i], f);
@@ -252,25 +253,14 @@ int cmd_boards(int argc, char **argv)
 {
 	const char *root = "/";
 	struct stat sb;
+	struct cmdline cl = { "boards", boards_opts, "h", boards_usage, false };
 	int ch;
-	char err[512];
 
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "h", boards_opts, NULL)) != -1) {
-		switch (ch) {
-		case 'R':
+	while ((ch = cmdline_next(&cl, argc, argv, NULL)) >= 0)
+		if (ch == 'R')
 			root = optarg;
-			break;
-		case 'h':
-			boards_usage(stdout);
-			return SQW_EXIT_OK;
-		default:
-			pr_err("%s", cmdline_refused(boards_opts, "h", argv, optind, optopt, "boards", err,
-						     sizeof(err)));
-			return SQW_EXIT_USAGE;
-		}
-	}
+	if (ch != CMDLINE_END)
+		return ch == CMDLINE_HELP ? SQW_EXIT_OK : SQW_EXIT_USAGE;
 	if (optind < argc && !strcmp(argv[optind], "detect")) {
 		optind++;
 		while (optind < argc) {
@@ -279,8 +269,7 @@ int cmd_boards(int argc, char **argv)
 				optind += 2;
 				continue;
 			}
-			pr_err("unexpected argument \"%s\"; try 'sqwave boards --help'",
-			       argv[optind]);
+			cmdline_unexpected("boards", argv[optind]);
 			return SQW_EXIT_USAGE;
 		}
 		/* A mistyped --root would read as a machine without a device tree. */
@@ -294,10 +283,8 @@ int cmd_boards(int argc, char **argv)
 		}
 		return detect(root);
 	}
-	if (optind < argc) {
-		pr_err("unexpected argument \"%s\"; try 'sqwave boards --help'", argv[optind]);
+	if (cmdline_args(&cl, argc, argv, 0, 0) < 0)
 		return SQW_EXIT_USAGE;
-	}
 	if (list_kind(CFGPATH_BOARD) || (printf("\n"), list_kind(CFGPATH_PROFILE)))
 		return SQW_EXIT_RUNTIME;
 	if (fflush(stdout) || ferror(stdout)) {

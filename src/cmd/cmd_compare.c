@@ -136,15 +136,14 @@ void cmd_compare_help(FILE *f)
 
 static int parse_args(int argc, char **argv, struct compare_opts *o, const char **json)
 {
+	struct cmdline cl = { "compare", compare_cmd_opts, "h", compare_usage, false };
 	int ch, idx;
 	char *end, err[512];
 	int64_t v;
 
 	compare_opts_init(o);
 	*json = NULL;
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "h", compare_cmd_opts, &idx)) != -1) {
+	while ((ch = cmdline_next(&cl, argc, argv, &idx)) >= 0) {
 		switch (ch) {
 		case O_FORMAT:
 			o->copts.format = optarg;
@@ -211,9 +210,6 @@ static int parse_args(int argc, char **argv, struct compare_opts *o, const char 
 			}
 			break;
 		}
-		case 'h':
-			compare_usage(stdout);
-			return 1;
 		default:
 			if (ch >= O_SCOPE && ch < O_SCOPE + 6) {
 				int pol = (ch - O_SCOPE) / 2, mx = (ch - O_SCOPE) % 2;
@@ -226,11 +222,11 @@ static int parse_args(int argc, char **argv, struct compare_opts *o, const char 
 				o->have_scope = true;
 				break;
 			}
-			pr_err("%s", cmdline_refused(compare_cmd_opts, "h", argv, optind, optopt, "compare", err,
-						     sizeof(err)));
-			return -1;
+			return -1;	/* getopt returns only the table's values */
 		}
 	}
+	if (ch != CMDLINE_END)
+		return ch == CMDLINE_HELP ? 1 : -1;
 	/* readings no scope shows: a Tmin above the Tmax of the same polarity
 	 * (swapped?) is bad input, not a disagreement with the log */
 	for (idx = 0; idx < 3; idx++) {
@@ -256,7 +252,7 @@ static int parse_args(int argc, char **argv, struct compare_opts *o, const char 
 		if (!o->run)
 			pr_err("compare: no run log given");
 		else if (optind < argc)
-			pr_err("compare: unexpected argument '%s'", argv[optind]);
+			cmdline_unexpected("compare", argv[optind]);
 		else
 			pr_err("compare: give a CAPTURE file, or scope readings (--scope-tmin ...)");
 		compare_usage(stderr);

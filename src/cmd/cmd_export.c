@@ -209,6 +209,86 @@ void cmd_export_help(FILE *f)
 	export_usage(f);
 }
 
+/* --vcd: the wave alone (vcdout.c). The exit code. */
+static int export_vcd(struct edgelog_reader *r, const char *vcd, const char *path)
+{
+	FILE *out;
+	int64_t changes;
+	char err[1024];
+
+	out = outfile_open(vcd, err, sizeof(err));
+	if (!out) {
+		pr_err("%s", err);
+		return SQW_EXIT_RUNTIME;
+	}
+	changes = vcdout_write_log(r, out, path, err, sizeof(err));
+	if (changes < 0)
+		pr_err("%s", err);
+	else if (!edgelog_reader_footer(r))
+		pr_warn("%s: log is truncated (no footer: the run was cut short); exported "
+			"%" PRId64 " edges", path, changes);
+	if (outfile_close(out, vcd, err, sizeof(err)) < 0 && changes >= 0) {
+		pr_err("%s", err);
+		changes = -1;
+	}
+	return changes < 0 ? SQW_EXIT_RUNTIME : SQW_EXIT_OK;
+}
+
+static const char events_head[] = "event,time_ns,type,key,value\n";
+
+/* Open @path for the buffered writer *@o (allocated) and write @head.
+ * 0, or -1 said, *@o freed and NULL. */
+static int export_buf_open(struct outfile_buf **o, const char *path, const char *head)
+{
+	char err[1024];
+	FILE *f = outfile_open(path, err, sizeof(err));
+
+	if (!f) {
+		pr_err("%s", err);
+		free(*o);
+		*o = NULL;
+		return -1;
+	}
+	outfile_buf_init(*o, f);
+	outfile_buf_str(*o, head, strlen(head));
+	return 0;
+}
+
+/* Flush, close and free @o (NULL: nothing); -1 said when a write failed.
+ * @err_errno: errno was the buffer's own failure (the CSV's wording). */
+static int export_buf_close(struct outfile_buf *o, const char *path, bool err_errno)
+{
+	char err[1024];
+	int ret = 0;
+
+	if (!o)
+		return 0;
+	outfile_buf_flush(o);
+	if (err_errno && o->err)
+		errno = o->err_no;
+	if (outfile_close(o->f, path, err, sizeof(err)) < 0 || o->err) {
+		pr_err("writing %s failed: %s", strcmp(path, "-") ? path : "standard output",
+		       strerror(o->err ? o->err_no : errno));
+		ret = -1;
+	}
+	free(o);
+	return ret;
+}
+
+/* A log without its footer: what was exported of it. */
+static void export_warn_truncated(struct edgelog_reader *r, const char *path)
+{
+	if (edgelog_reader_zero_bytes(r))
+		pr_warn("%s: log is truncated: it ends in %" PRIu64 " zero bytes where records "
+			"should be (what a power loss leaves); exported the %" PRIu64
+			" complete records", path, edgelog_reader_zero_bytes(r),
+			edgelog_reader_records(r));
+	else
+		pr_warn("%s: log is truncated (no footer: the run was cut short); exported the %"
+			PRIu64 " complete records%s", path, edgelog_reader_records(r),
+			edgelog_reader_trailing_bytes(r) ? ", ignored a partial last record" : "");
+}
+
 int cmd_export(int argc, char **argv)
 {
 	const char *csv = NULL, *events = NULL, *vcd = NULL, *path;
@@ -221,10 +301,9 @@ int cmd_export(int argc, char **argv)
 	bool meta = false, unchecked = false;
 	int ch, ret = SQW_EXIT_OK, got;
 	char err[1024];
+	struct cmdline cl = { "export", export_opts, "c:e:muh", export_usage, false };
 
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "c:e:muh", export_opts, NULL)) != -1) {
+	while ((ch = cmdline_next(&cl, argc, argv, NULL)) >= 0) {
 		switch (ch) {
 		case 'v':
 			vcd = optarg;
@@ -241,15 +320,10 @@ int cmd_export(int argc, char **argv)
 		case 'u':
 			unchecked = true;
 			break;
-		case 'h':
-			export_usage(stdout);
-			return SQW_EXIT_OK;
-		default:
-			pr_err("%s", cmdline_refused(export_opts, "c:e:muh", argv, optind, optopt, "export",
-						     err, sizeof(err)));
-			return SQW_EXIT_USAGE;
 		}
 	}
+	if (ch != CMDLINE_END)
+		return ch == CMDLINE_HELP ? SQW_EXIT_OK : SQW_EXIT_USAGE;
 	if (optind != argc - 1 || (!csv && !meta && !events && !vcd) ||
 	    (vcd && (csv || meta || events))) {
 		export_usage(stderr);
@@ -275,26 +349,9 @@ int cmd_export(int argc, char **argv)
 	}
 	edgelog_reader_set_checked(r, !unchecked);
 	if (vcd) {	/* the wave alone: vcdout.c */
-		FILE *out = outfile_open(vcd, err, sizeof(err));
-		int64_t changes;
-
-		if (!out) {
-			pr_err("%s", err);
-			edgelog_reader_close(r);
-			return SQW_EXIT_RUNTIME;
-		}
-		changes = vcdout_write_log(r, out, path, err, sizeof(err));
-		if (changes < 0)
-			pr_err("%s", err);
-		else if (!edgelog_reader_footer(r))
-			pr_warn("%s: log is truncated (no footer: the run was cut short); exported "
-				"%" PRId64 " edges", path, changes);
-		if (outfile_close(out, vcd, err, sizeof(err)) < 0 && changes >= 0) {
-			pr_err("%s", err);
-			changes = -1;
-		}
+		ret = export_vcd(r, vcd, path);
 		edgelog_reader_close(r);
-		return changes < 0 ? SQW_EXIT_RUNTIME : SQW_EXIT_OK;
+		return ret;
 	}
 	if (meta)
 		print_meta(edgelog_reader_meta(r));
@@ -303,32 +360,10 @@ int cmd_export(int argc, char **argv)
 		ret = SQW_EXIT_RUNTIME;
 		goto out;
 	}
-	if (oc) {
-		FILE *f = outfile_open(csv, err, sizeof(err));
-
-		if (!f) {
-			pr_err("%s", err);
-			free(oc);
-			oc = NULL;
-			ret = SQW_EXIT_RUNTIME;
-			goto out;
-		}
-		outfile_buf_init(oc, f);
-		outfile_buf_str(oc, edgelist_export_header, strlen(edgelist_export_header));
-	}
-	if (oe) {
-		FILE *f = outfile_open(events, err, sizeof(err));
-		static const char head[] = "event,time_ns,type,key,value\n";
-
-		if (!f) {
-			pr_err("%s", err);
-			free(oe);
-			oe = NULL;
-			ret = SQW_EXIT_RUNTIME;
-			goto out;
-		}
-		outfile_buf_init(oe, f);
-		outfile_buf_str(oe, head, sizeof(head) - 1);
+	if ((oc && export_buf_open(&oc, csv, edgelist_export_header) < 0) ||
+	    (oe && export_buf_open(&oe, events, events_head) < 0)) {
+		ret = SQW_EXIT_RUNTIME;
+		goto out;
 	}
 	while ((got = edgelog_reader_next_item(r, &e, &ev)) > 0) {
 		if (got == 1 && oc)
@@ -341,39 +376,13 @@ int cmd_export(int argc, char **argv)
 		       edgelog_reader_records(r));
 		ret = st == EDGELOG_E_IO ? SQW_EXIT_RUNTIME : SQW_EXIT_USAGE;
 	} else if (!edgelog_reader_footer(r)) {
-		if (edgelog_reader_zero_bytes(r))
-			pr_warn("%s: log is truncated: it ends in %" PRIu64 " zero bytes where records "
-				"should be (what a power loss leaves); exported the %" PRIu64
-				" complete records", path, edgelog_reader_zero_bytes(r),
-				edgelog_reader_records(r));
-		else
-			pr_warn("%s: log is truncated (no footer: the run was cut short); exported the %"
-				PRIu64 " complete records%s", path, edgelog_reader_records(r),
-				edgelog_reader_trailing_bytes(r) ? ", ignored a partial last record" : "");
+		export_warn_truncated(r, path);
 	}
 	if (meta && got == 0)
 		print_counts(r);
 out:
-	if (oc) {
-		outfile_buf_flush(oc);
-		if (oc->err)
-			errno = oc->err_no;
-		if (outfile_close(oc->f, csv, err, sizeof(err)) < 0 || oc->err) {
-			pr_err("writing %s failed: %s", strcmp(csv, "-") ? csv : "standard output",
-			       strerror(oc->err ? oc->err_no : errno));
-			ret = SQW_EXIT_RUNTIME;
-		}
-		free(oc);
-	}
-	if (oe) {
-		outfile_buf_flush(oe);
-		if (outfile_close(oe->f, events, err, sizeof(err)) < 0 || oe->err) {
-			pr_err("writing %s failed: %s", strcmp(events, "-") ? events : "standard output",
-			       strerror(oe->err ? oe->err_no : errno));
-			ret = SQW_EXIT_RUNTIME;
-		}
-		free(oe);
-	}
+	if (export_buf_close(oc, csv, true) < 0 || export_buf_close(oe, events, false) < 0)
+		ret = SQW_EXIT_RUNTIME;
 	edgelog_reader_close(r);
 	return ret;
 }

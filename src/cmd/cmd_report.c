@@ -16,6 +16,8 @@
 #include "base/jsonread.h"
 #include "base/outfile.h"
 #include "cmd/print.h"
+#include "analysis/analyze.h"
+#include "report/analysisdoc.h"
 #include "report/report.h"
 
 static void report_usage(FILE *f)
@@ -101,13 +103,17 @@ static struct jv *log_doc(const char *path, int *rc, char *err, size_t errlen)
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 	struct jv *doc = NULL;
+	enum analyze_status st;
 
 	if (!f) {
 		snprintf(err, errlen, "out of memory");
 		*rc = SQW_EXIT_RUNTIME;
 		return NULL;
 	}
-	*rc = analyze_to_json(path, f, err, errlen);
+	if (analysisdoc_json_of(path, f, &st, err, errlen) < 0)
+		*rc = st == ANALYZE_E_IO ? SQW_EXIT_RUNTIME : SQW_EXIT_USAGE;
+	else
+		*rc = SQW_EXIT_OK;
 	if (fclose(f) != 0 && !*rc) {
 		snprintf(err, errlen, "out of memory");
 		*rc = SQW_EXIT_RUNTIME;
@@ -149,11 +155,9 @@ int cmd_report(int argc, char **argv)
 	struct report rep = { 0 };
 	bool quiet = false;
 	int ch, i, on_stdout, ret = SQW_EXIT_OK;
-	char oerr[512];
+	struct cmdline cl = { "report", report_opts, "qh", report_usage, false };
 
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "qh", report_opts, NULL)) != -1) {
+	while ((ch = cmdline_next(&cl, argc, argv, NULL)) >= 0) {
 		switch (ch) {
 		case 'm':
 			md = optarg;
@@ -167,15 +171,10 @@ int cmd_report(int argc, char **argv)
 		case 'q':
 			quiet = true;
 			break;
-		case 'h':
-			report_usage(stdout);
-			return SQW_EXIT_OK;
-		default:
-			pr_err("%s", cmdline_refused(report_opts, "qh", argv, optind, optopt, "report", oerr,
-						     sizeof(oerr)));
-			return SQW_EXIT_USAGE;
 		}
 	}
+	if (ch != CMDLINE_END)
+		return ch == CMDLINE_HELP ? SQW_EXIT_OK : SQW_EXIT_USAGE;
 	if (optind >= argc) {
 		pr_err("report needs at least one run: sqwave report RUN.sqwlog|RUN.json...");
 		return SQW_EXIT_USAGE;

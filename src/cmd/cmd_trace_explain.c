@@ -11,6 +11,7 @@
 #include "base/outfile.h"
 #include "cmd/print.h"
 #include "analysis/traceexplain.h"
+#include "base/units.h"
 
 static void trace_explain_usage(FILE *f)
 {
@@ -33,7 +34,7 @@ static const char *us(int64_t ns, char *buf, size_t len)
 	if (ns < 0)
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "%" PRId64 ".%03d us", ns / 1000, (int)(ns % 1000));
+		snprintf(buf, len, "%s us", UNITS_US(ns));
 	return buf;
 }
 
@@ -59,22 +60,15 @@ int cmd_trace_explain(int argc, char **argv)
 {
 	struct traceexplain x;
 	char err[512];
+	struct cmdline cl = { "trace-explain", trace_explain_opts, "h", trace_explain_usage, false };
 	int ch, rc;
 
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "h", trace_explain_opts, NULL)) != -1) {
-		if (ch == 'h') {
-			trace_explain_usage(stdout);
-			return SQW_EXIT_OK;
-		}
-		pr_err("%s", cmdline_refused(trace_explain_opts, "h", argv, optind, optopt, "trace-explain", err,
-					     sizeof(err)));
+	while ((ch = cmdline_next(&cl, argc, argv, NULL)) >= 0)
+		;	/* no options of its own */
+	if (ch != CMDLINE_END)
+		return ch == CMDLINE_HELP ? SQW_EXIT_OK : SQW_EXIT_USAGE;
+	if (cmdline_args(&cl, argc, argv, 1, 1) < 0)
 		return SQW_EXIT_USAGE;
-	}
-	if (optind != argc - 1) {
-		trace_explain_usage(stderr);
-		return SQW_EXIT_USAGE;
-	}
 	rc = traceexplain_file(argv[optind], &x, err, sizeof(err));
 	if (rc < 0) {
 		pr_err("%s", OUTFILE_ESC(err));

@@ -3,6 +3,7 @@
  * for a refused option, with the closest option as a YAML key gets it. */
 #include "cmd/cmdline.h"
 #include "base/msgbuf.h"
+#include "cmd/print.h"
 
 #include <getopt.h>
 #include <stdarg.h>
@@ -147,4 +148,49 @@ enum cfg_result cmdline_value(const struct cfg_item *it, const char *opt, const 
 
 	snprintf(name, sizeof(name), "--%s", opt ? opt : it->opt ? it->opt : it->name);
 	return config_item_parse(it, name, value, out, err, errlen);
+}
+
+int cmdline_next(struct cmdline *cl, int argc, char **argv, int *idx)
+{
+	char err[512];
+	int ch;
+
+	if (!cl->started) {
+		optind = 1;
+		opterr = 0;
+		cl->started = true;
+	}
+	ch = getopt_long(argc, argv, cl->shortopts, cl->opts, idx);
+	if (ch == -1)
+		return CMDLINE_END;
+	if (ch == 'h') {
+		cl->usage(stdout);
+		return CMDLINE_HELP;
+	}
+	if (ch == '?' || ch == ':') {
+		pr_err("%s", cmdline_refused(cl->opts, cl->shortopts, argv, optind, optopt, cl->cmd, err,
+					     sizeof(err)));
+		return CMDLINE_BAD;
+	}
+	return ch;
+}
+
+void cmdline_unexpected(const char *cmd, const char *arg)
+{
+	pr_err("unexpected argument \"%s\"; try 'sqwave %s --help'", arg, cmd);
+}
+
+int cmdline_args(const struct cmdline *cl, int argc, char **argv, int min, int max)
+{
+	int n = argc - optind;
+
+	if (n < min) {
+		cl->usage(stderr);
+		return -1;
+	}
+	if (max >= 0 && n > max) {
+		cmdline_unexpected(cl->cmd, argv[optind + max]);
+		return -1;
+	}
+	return 0;
 }

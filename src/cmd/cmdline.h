@@ -4,7 +4,9 @@
 #ifndef SQW_CMDLINE_H
 #define SQW_CMDLINE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "config/config.h"
 
@@ -72,5 +74,43 @@ enum cfg_result cmdline_value(const struct cfg_item *it, const char *opt, const 
  */
 const char *cmdline_refused(const struct option *opts, const char *shortopts, char *const argv[],
 			    int optind, int optopt, const char *cmd, char *err, size_t errlen);
+
+/*
+ * The loop every command's getopt_long runs, its common parts in one
+ * place: --help/-h prints @usage to standard output, an option getopt
+ * refused gets cmdline_refused()'s sentence on standard error. Set the
+ * four fields, leave @started false; then
+ *
+ *	while ((ch = cmdline_next(&cl, argc, argv, &idx)) >= 0)
+ *		switch (ch) { ...the command's own options... }
+ *	if (ch != CMDLINE_END)
+ *		return ch == CMDLINE_HELP ? SQW_EXIT_OK : SQW_EXIT_USAGE;
+ *
+ * and the positional arguments start at optind (cmdline_args()). @idx
+ * (may be NULL) is getopt_long's longindex. Main thread only (getopt's
+ * globals).
+ */
+struct cmdline {
+	const char *cmd;              /* "analyze", as `sqwave analyze` */
+	const struct option *opts;    /* ended by a NULL name, "help" = 'h' */
+	const char *shortopts;        /* getopt_long's optstring, with "h" */
+	void (*usage)(FILE *f);
+	bool started;
+};
+
+#define CMDLINE_END (-1)     /* the options are done */
+#define CMDLINE_HELP (-2)    /* the help was printed: exit 0 */
+#define CMDLINE_BAD (-3)     /* refused, the reason printed: exit 2 */
+
+int cmdline_next(struct cmdline *cl, int argc, char **argv, int *idx);
+/*
+ * After the options: between @min and @max (-1: no limit) positional
+ * arguments. Too few: the usage on standard error; too many: the one
+ * sentence for an unexpected argument (cmdline_unexpected()). 0, or -1
+ * when printed (exit 2).
+ */
+int cmdline_args(const struct cmdline *cl, int argc, char **argv, int min, int max);
+/* "unexpected argument "ARG"; try 'sqwave CMD --help'" on standard error. */
+void cmdline_unexpected(const char *cmd, const char *arg);
 
 #endif

@@ -4,11 +4,13 @@
 #include "cmd/helpgen.h"
 #include "config/config.h"
 #include "base/msgbuf.h"
+#include "base/utf8.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,8 +38,8 @@ void helpgen_roff_text(FILE *out, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	bool bol = true;
-	unsigned cp;
-	int more;
+	uint32_t cp;
+	int n;
 
 	for (; *p; p++) {
 		if (bol && (*p == '.' || *p == '\''))
@@ -51,18 +53,14 @@ void helpgen_roff_text(FILE *out, const char *s)
 			fputc(*p, out);
 		} else {
 			/* UTF-8 to a groff Unicode escape; a stray byte stays '?' */
-			more = (*p & 0xe0) == 0xc0 ? 1 : (*p & 0xf0) == 0xe0 ? 2 :
-			       (*p & 0xf8) == 0xf0 ? 3 : -1;
-			cp = more == 1 ? *p & 0x1f : more == 2 ? *p & 0x0f : *p & 0x07;
-			while (more > 0 && (p[1] & 0xc0) == 0x80) {
-				cp = cp << 6 | (p[1] & 0x3f);
-				p++;
-				more--;
-			}
-			if (more)
+			n = utf8_next(p, SIZE_MAX, &cp);
+			if (n > 0) {
+				fprintf(out, "\\[u%04X]", (unsigned)cp);
+			} else {
 				fputc('?', out);
-			else
-				fprintf(out, "\\[u%04X]", cp);
+				n = -n;
+			}
+			p += n - 1;
 		}
 	}
 	if (!bol)

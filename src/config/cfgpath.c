@@ -14,6 +14,7 @@
 
 #include "config/config.h"
 #include "base/msgbuf.h"
+#include "base/escape.h"
 #include "config/yamlcfg.h"
 
 #ifndef SQW_DATADIR
@@ -210,7 +211,7 @@ static const char *shown(const char *s, char *buf, size_t len)
 	/* at most 80 bytes of it, whatever @len allows */
 	msgbuf_out_init(&o, buf, len < 84 ? len : 84);
 	for (; *s && !o.cut; s++)
-		msgbuf_out_char(&o, (unsigned char)*s, MSGBUF_ESC_QUOTED);
+		msgbuf_out_char(&o, (unsigned char)*s, ESCAPE_QUOTED);
 	return buf;
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/msgbuf.h"
+#include "base/escape.h"
 #include "config/plandata.h"
 #include "base/units.h"
 
@@ -266,7 +267,7 @@ const char *config_quote(const char *value, char *buf, size_t len)
 			i += 2;
 			continue;
 		}
-		msgbuf_out_char(&o, ch, MSGBUF_ESC_QUOTED);
+		msgbuf_out_char(&o, ch, ESCAPE_QUOTED);
 	}
 	buf[o.used] = '"';
 	buf[o.used + 1] = '\0';

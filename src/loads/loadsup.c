@@ -3,6 +3,8 @@
 #include "loads/loadsup.h"
 #include "base/msgbuf.h"
 #include "base/clock.h"
+#include "base/escape.h"
+#include "base/units.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -67,8 +69,8 @@ const char *loadsup_what_name(enum loadsup_what w)
  * on one line of the payload. */
 static size_t put_value(char *buf, size_t len, size_t o, const char *s)
 {
-	for (; *s && o + MSGBUF_ESC_MAX + 1 < len; s++)
-		o += msgbuf_escape_char(buf + o, (unsigned char)*s, 0);
+	for (; *s && o + ESCAPE_CHAR_MAX + 1 < len; s++)
+		o += escape_char(buf + o, (unsigned char)*s, 0);
 	return o;
 }
 

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "base/outfile.h"
+#include "base/escape.h"
 
 #ifndef SQW_VERSION
 #define SQW_VERSION "unknown"
@@ -205,20 +206,9 @@ int ciout_write_results(const char *path, const struct config *c, const struct e
 static void xml_put(FILE *f, const char *s)
 {
 	char buf[1024];
-	const char *p;
 
-	if (!s)
-		return;
-	for (p = outfile_escape(s, buf, sizeof(buf)); *p; p++) {
-		switch (*p) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&apos;", f); break;
-		default: fputc(*p, f);
-		}
-	}
+	if (s)
+		escape_xml(f, outfile_escape(s, buf, sizeof(buf)), SIZE_MAX, ESCAPE_XML_APOS);
 }
 
 /* The figures of a check in one line: what was seen, against what, where. */

@@ -9,8 +9,10 @@
 #include <string.h>
 
 #include "base/json.h"
+#include "base/escape.h"
 #include "base/msgbuf.h"
 #include "base/outfile.h"
+#include "base/units.h"
 
 #define REPORT_SCHEMA "sqwave-report"
 #define REPORT_SCHEMA_VERSION 1
@@ -589,7 +591,7 @@ static const char *us(int64_t ns, bool have, char *buf, size_t len)
 	if (!have)
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "%.3f", (double)ns / 1e3);
+		units_us(ns, buf, len);
 	return buf;
 }
 
@@ -873,24 +875,7 @@ static double axis_frac(const struct report_axis *ax, int64_t ns)
  * (cut before a UTF-8 character, never inside one, "..." said). */
 static void svg_text(FILE *f, const char *s, size_t max)
 {
-	size_t n = 0;
-
-	for (; *s; s++) {
-		if (((unsigned char)*s & 0xc0) != 0x80 && ++n > max) {
-			fputs("...", f);
-			return;
-		}
-		if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else if (*s == '"')
-			fputs("&quot;", f);
-		else
-			fputc(*s, f);
-	}
+	escape_xml(f, s, max, 0);
 }
 
 /* The SVG's width ticks: "nice" steps (1, 2, 5 x 10^k) on a linear axis,

@@ -13,6 +13,8 @@
 #include <time.h>
 
 #include "base/outfile.h"
+#include "base/escape.h"
+#include "base/utf8.h"
 #include "analysis/persist.h"
 #include "report/soakview.h"
 #include "base/units.h"
@@ -79,19 +81,10 @@ static double nice_step(double range, int n)
 	return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * mag;
 }
 
+/* Control characters an SVG cannot carry are left out. */
 static void xml_text(FILE *f, const char *s)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default:
-			if ((unsigned char)*s >= 0x20 || *s == '\t')
-				fputc(*s, f);
-		}
-	}
+	escape_xml(f, s, SIZE_MAX, ESCAPE_XML_DROP_CTL);
 }
 
 static void text(FILE *f, double x, double y, const char *anchor, int size, const char *color,
@@ -269,12 +262,6 @@ static bool label_place(struct labels *lb, double x, double y, size_t len, doubl
 	return false;
 }
 
-static const char *meta(const struct analysis *a, const char *key, char *buf, size_t len)
-{
-	const char *v = a->src->meta ? edgelog_meta_get(a->src->meta, key, buf, len) : NULL;
-
-	return v && v[0] ? v : NULL;
-}
 
 /* CLOCK_REALTIME of intended time @t of a log, 0 when not known. */
 static uint64_t wall_ns(const struct analysis *a, uint64_t t)
@@ -356,9 +343,9 @@ static void header(FILE *f, const struct analysis *a)
 	base = base ? base + 1 : s->path;
 	textf(f, 40, 38, "start", 22, C_TEXT, "bold", "sqwave analyze: %s", base);
 	if (s->kind == ANALYZE_SRC_LOG) {
-		const char *board = meta(a, "board.name", b1, sizeof(b1));
-		const char *kernel = meta(a, "host.kernel", b2, sizeof(b2));
-		const char *rt = meta(a, "host.preempt_rt", b3, sizeof(b3));
+		const char *board = analyze_source_meta(a->src, "board.name", b1, sizeof(b1));
+		const char *kernel = analyze_source_meta(a->src, "host.kernel", b2, sizeof(b2));
+		const char *rt = analyze_source_meta(a->src, "host.preempt_rt", b3, sizeof(b3));
 
 		snprintf(sub, sizeof(sub), "board %s  |  kernel %s  |  PREEMPT_RT %s",
 			 board ? board : "?", kernel ? kernel : "?", rt ? rt : "?");
@@ -937,16 +924,6 @@ static void label_take(struct labels *lb, double x0, double x1, double y0, doubl
 	lb->n++;
 }
 
-/* Characters (not bytes) of UTF-8 @s. */
-static size_t utf8_len(const char *s)
-{
-	size_t n = 0;
-
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
-	return n;
-}
-
 /* The first @n characters of UTF-8 @s and an ellipsis, into @buf. */
 static void utf8_shorten(const char *s, size_t n, char *buf, size_t len)
 {
@@ -954,7 +931,7 @@ static void utf8_shorten(const char *s, size_t n, char *buf, size_t len)
 
 	/* stops only where a character begins: never inside one */
 	for (; s[i]; i++) {
-		if (((unsigned char)s[i] & 0xc0) != 0x80 && (chars++ == n || i + 8 > len))
+		if (utf8_starts_char((unsigned char)s[i]) && (chars++ == n || i + 8 > len))
 			break;
 		buf[i] = s[i];
 	}
@@ -971,7 +948,7 @@ static void band_label(FILE *f, struct labels *lb, const char *name, double lo, 
 		       double y0, const char *color)
 {
 	const double cw = 6.6, pad = 6, ty0 = y0 + 5, ty1 = y0 + 20;
-	size_t full = utf8_len(name), len;
+	size_t full = utf8_chars(name), len;
 
 	for (len = full; len >= 3 || (len == full && len); len--) {
 		double w = cw * (double)len + pad, x = (lo + hi) / 2 - w / 2;
@@ -1062,6 +1039,87 @@ static void worst_at(const struct analysis *a, const struct analyze_worst *w,
 	*py = ax_map(ay, v) - 1;
 }
 
+/* The pulse-width plot's reference lines (nominal, limits), its legend,
+ * and how many spans were off scale. */
+static void width_lines(FILE *f, const struct analysis *a, const struct axis *ay, double x0,
+			double y0, double x1, double y1, uint64_t off)
+{
+	double lx = x1 - 560, ly = y0 - 12;
+
+	if (nominal_ns(a) > 0) {
+		double py = ax_map(ay, nominal_ns(a) / 1e3);
+
+		line(f, x0, py, x1, py, "#555", 1, "2,3");
+	}
+	if (a->lim_tmin_ns > 0) {
+		double py = ax_map(ay, (double)a->lim_tmin_ns / 1e3);
+
+		line(f, x0, py, x1, py, C_BAD, 1.5, "6,3");
+	}
+	if (a->lim_tmax_ns > 0) {
+		double py = ax_map(ay, (double)a->lim_tmax_ns / 1e3);
+
+		line(f, x0, py, x1, py, C_BAD, 1.5, "6,3");
+	}
+	lx = legend(f, lx, ly, C_POS, false, "positive");
+	lx = legend(f, lx, ly, C_NEG, false, "negative");
+	lx = legend(f, lx, ly, "#555", true, "nominal");
+	if (a->lim_tmin_ns > 0 || a->lim_tmax_ns > 0)
+		lx = legend(f, lx, ly, C_BAD, true, "limits");
+	if (off)
+		textf(f, x1 - 6, y1 + 36, "end", 11, C_BAD, NULL,
+		      "marked at the edge: %" PRIu64 " spans off scale", off);
+}
+
+/* The worst edges, where a user should look in a trace; labels where
+ * they fit, never over each other or over a marker. */
+static void worst_marks(FILE *f, const struct analysis *a, const struct axis *ax,
+			const struct axis *ay, struct labels *lb, double unit, bool latency,
+			double x0, double y0, double x1, double y1)
+{
+	size_t i;
+
+	if (a->nworst && (latency || !a->src->has_intended)) {
+		size_t n = a->nworst;
+		double wx[WORST_LABELS], wy[WORST_LABELS];
+
+		for (i = n; i-- > 0;) {
+			double px, py;
+
+			worst_at(a, &a->worst[i], ax, ay, unit, latency, &px, &py);
+			marker(f, px, py, false, C_BAD);
+			/* the worst first, as many as the list holds */
+			if (i < WORST_LABELS) {
+				wx[i] = px;
+				wy[i] = py;
+			}
+		}
+		for (i = 0; i < n && lb->n + WORST_LABELS < MAX_LABELS; i++) {
+			double px, py;
+
+			worst_at(a, &a->worst[i], ax, ay, unit, latency, &px, &py);
+			label_block(lb, px, py);
+		}
+		for (i = 0; i < n && i < WORST_LABELS; i++) {
+			double lx, ly;
+			char num[32];
+			size_t k;
+
+			/* one label for one spike: the worst edge of a stall names it */
+			for (k = 0; k < i && fabs(wx[k] - wx[i]) >= 12; k++)
+				;
+			if (k < i)
+				continue;
+			snprintf(num, sizeof(num), "#%" PRIu64, a->worst[i].seq);
+			if (label_place(lb, wx[i], wy[i], strlen(num), x0, x1, y0, y1, &lx, &ly))
+				text(f, lx, ly, "middle", 10, C_BAD, NULL, num);
+		}
+		marker(f, x1 - 180, y0 - 13, false, C_BAD);
+		textf(f, x1 - 168, y0 - 12, "start", 12, C_TEXT, NULL, "worst %zu edges (%s)", n,
+		      latency ? "by latency" : "by width");
+	}
+}
+
 static void over_time(FILE *f, const struct analysis *a, double x0, double y0, double x1,
 		      double y1, bool latency)
 {
@@ -1144,31 +1202,7 @@ static void over_time(FILE *f, const struct analysis *a, double x0, double y0, d
 		}
 	}
 	if (!latency) {
-		double lx = x1 - 560, ly = y0 - 12;
-
-		if (nominal_ns(a) > 0) {
-			double py = ax_map(&ay, nominal_ns(a) / 1e3);
-
-			line(f, x0, py, x1, py, "#555", 1, "2,3");
-		}
-		if (a->lim_tmin_ns > 0) {
-			double py = ax_map(&ay, (double)a->lim_tmin_ns / 1e3);
-
-			line(f, x0, py, x1, py, C_BAD, 1.5, "6,3");
-		}
-		if (a->lim_tmax_ns > 0) {
-			double py = ax_map(&ay, (double)a->lim_tmax_ns / 1e3);
-
-			line(f, x0, py, x1, py, C_BAD, 1.5, "6,3");
-		}
-		lx = legend(f, lx, ly, C_POS, false, "positive");
-		lx = legend(f, lx, ly, C_NEG, false, "negative");
-		lx = legend(f, lx, ly, "#555", true, "nominal");
-		if (a->lim_tmin_ns > 0 || a->lim_tmax_ns > 0)
-			lx = legend(f, lx, ly, C_BAD, true, "limits");
-		if (off_lo || off_hi)
-			textf(f, x1 - 6, y1 + 36, "end", 11, C_BAD, NULL,
-			      "marked at the edge: %" PRIu64 " spans off scale", off_lo + off_hi);
+		width_lines(f, a, &ay, x0, y0, x1, y1, off_lo + off_hi);
 	} else if (a->lim_wake_ns > 0) {
 		double py = ax_map(&ay, (double)a->lim_wake_ns / 1e3);
 
@@ -1178,47 +1212,7 @@ static void over_time(FILE *f, const struct analysis *a, double x0, double y0, d
 	soak_boundaries(f, &sb, y0, y1);
 	if (sb.n)
 		soak_labels(f, a, &sb, &lb, &ax, unit, y0);
-	/* the worst edges, where a user should look in a trace; labels where
-	 * they fit, never over each other or over a marker */
-	if (a->nworst && (latency || !a->src->has_intended)) {
-		size_t n = a->nworst;
-		double wx[WORST_LABELS], wy[WORST_LABELS];
-
-		for (i = n; i-- > 0;) {
-			double px, py;
-
-			worst_at(a, &a->worst[i], &ax, &ay, unit, latency, &px, &py);
-			marker(f, px, py, false, C_BAD);
-			/* the worst first, as many as the list holds */
-			if (i < WORST_LABELS) {
-				wx[i] = px;
-				wy[i] = py;
-			}
-		}
-		for (i = 0; i < n && lb.n + WORST_LABELS < MAX_LABELS; i++) {
-			double px, py;
-
-			worst_at(a, &a->worst[i], &ax, &ay, unit, latency, &px, &py);
-			label_block(&lb, px, py);
-		}
-		for (i = 0; i < n && i < WORST_LABELS; i++) {
-			double lx, ly;
-			char num[32];
-			size_t k;
-
-			/* one label for one spike: the worst edge of a stall names it */
-			for (k = 0; k < i && fabs(wx[k] - wx[i]) >= 12; k++)
-				;
-			if (k < i)
-				continue;
-			snprintf(num, sizeof(num), "#%" PRIu64, a->worst[i].seq);
-			if (label_place(&lb, wx[i], wy[i], strlen(num), x0, x1, y0, y1, &lx, &ly))
-				text(f, lx, ly, "middle", 10, C_BAD, NULL, num);
-		}
-		marker(f, x1 - 180, y0 - 13, false, C_BAD);
-		textf(f, x1 - 168, y0 - 12, "start", 12, C_TEXT, NULL, "worst %zu edges (%s)", n,
-		      latency ? "by latency" : "by width");
-	}
+	worst_marks(f, a, &ax, &ay, &lb, unit, latency, x0, y0, x1, y1);
 }
 
 /* ---- a soak's proof of load ---- */

@@ -11,7 +11,6 @@
 
 #include "log/edgelist.h"
 #include "analysis/edgestats.h"
-#include "cmd/print.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -30,7 +29,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned n = 0;
 	int fd;
 
-	print_set_level(PRINT_ERR);
 	edgelist_sniff((const char *)data, size);
 	fd = memfd_create("fuzz.csv", MFD_CLOEXEC);
 	if (fd < 0)

@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 #include "analysis/analyze.h"
+#include "report/analysisdoc.h"
 #include "log/edgelog.h"
-#include "cmd/print.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -81,7 +81,7 @@ static void analyze_file(const char *path)
 		analysis_finish(a);
 		devnull = fopen("/dev/null", "w");
 		if (devnull) {
-			analyze_print_text(devnull, a);
+			analysisdoc_print_text(devnull, a);
 			fclose(devnull);
 		}
 		analysis_free(a);
@@ -94,7 +94,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char path[64];
 	int fd;
 
-	print_set_level(PRINT_ERR);
 	fd = memfd_create("fuzz.sqwlog", MFD_CLOEXEC);
 	if (fd < 0)
 		return 0;

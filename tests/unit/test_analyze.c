@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "analysis/analyze.h"
+#include "report/analysisdoc.h"
 #include "config/config.h"
-#include "cmd/print.h"
 
 #define HALF 500000
 #define T0 1000000000000ull
@@ -314,7 +314,7 @@ static void the_timeline_rows_are_named_in_durations(void **state)
 	analysis_finish(a);
 	m = open_memstream(&text, &len);
 	assert_non_null(m);
-	analyze_print_text(m, a);
+	analysisdoc_print_text(m, a);
 	fclose(m);
 	assert_non_null(strstr(text, "timeline, 20s a row (from the first edge)"));
 	assert_non_null(strstr(text, "\n         20s "));
@@ -839,7 +839,6 @@ static void a_directory_or_a_pipe_is_bad_input(void **state)
 static int make_dir(void **state)
 {
 	(void)state;
-	print_set_level(PRINT_ERR);
 	return mkdtemp(tmpdir) ? 0 : -1;
 }
 

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include <getopt.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cmd/cmdline.h"
@@ -146,6 +147,77 @@ static void a_tiny_buffer_is_cut_not_overrun(void **state)
 	assert_int_equal(strlen(err), sizeof(err) - 1);
 }
 
+/* ---- the loop's common parts: cmdline_next(), cmdline_args() ---- */
+
+static int usage_calls;
+static FILE *usage_to;
+
+static void count_usage(FILE *f)
+{
+	usage_calls++;
+	usage_to = f;
+}
+
+static const struct option loop_opts[] = {
+	{ "json", required_argument, NULL, 'j' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 },
+};
+
+/* Run the loop over @argv (NULL-terminated): the last value it returned,
+ * and in *@json the value of --json. */
+static int loop(char **argv, const char **json, int *argc_out)
+{
+	struct cmdline cl = { "test", loop_opts, "h", count_usage, false };
+	int argc = 0, ch;
+
+	while (argv[argc])
+		argc++;
+	*argc_out = argc;
+	usage_calls = 0;
+	usage_to = NULL;
+	while ((ch = cmdline_next(&cl, argc, argv, NULL)) >= 0)
+		if (ch == 'j')
+			*json = optarg;
+	return ch;
+}
+
+static void the_loop_hands_back_own_options_and_handles_help_and_refusals(void **state)
+{
+	char *ok[] = { "test", "--json", "x.json", "FILE", NULL };
+	char *help[] = { "test", "--json", "x", "-h", NULL };
+	char *bad[] = { "test", "--jsn", "x", NULL };
+	char *missing[] = { "test", "--json", NULL };
+	const char *json = NULL;
+	struct cmdline cl = { "test", loop_opts, "h", count_usage, true };
+	int argc;
+
+	(void)state;
+	assert_int_equal(loop(ok, &json, &argc), CMDLINE_END);
+	assert_string_equal(json, "x.json");
+	assert_int_equal(optind, 3);
+	assert_int_equal(usage_calls, 0);
+	/* exactly one positional: fine; none allowed: refused, no usage */
+	assert_int_equal(cmdline_args(&cl, argc, ok, 1, 1), 0);
+	assert_int_equal(cmdline_args(&cl, argc, ok, 0, 0), -1);
+	assert_int_equal(usage_calls, 0);
+	/* two wanted: the usage, on standard error */
+	assert_int_equal(cmdline_args(&cl, argc, ok, 2, -1), -1);
+	assert_int_equal(usage_calls, 1);
+	assert_ptr_equal(usage_to, stderr);
+
+	assert_int_equal(loop(help, &json, &argc), CMDLINE_HELP);
+	assert_int_equal(usage_calls, 1);
+	assert_ptr_equal(usage_to, stdout);
+	assert_int_equal(loop(bad, &json, &argc), CMDLINE_BAD);
+	assert_int_equal(loop(missing, &json, &argc), CMDLINE_BAD);
+	assert_int_equal(usage_calls, 0);
+	/* a second loop starts over: getopt's state is reset */
+	json = NULL;
+	assert_int_equal(loop(ok, &json, &argc), CMDLINE_END);
+	assert_string_equal(json, "x.json");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -155,6 +227,7 @@ int main(void)
 		cmocka_unit_test(an_ambiguous_prefix_names_the_candidates),
 		cmocka_unit_test(the_configuration_options_map_to_their_keys),
 		cmocka_unit_test(a_tiny_buffer_is_cut_not_overrun),
+		cmocka_unit_test(the_loop_hands_back_own_options_and_handles_help_and_refusals),
 	};
 
 	return cmocka_run_group_tests_name("cmdline", tests, NULL, NULL);

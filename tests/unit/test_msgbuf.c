@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "base/msgbuf.h"
+#include "base/escape.h"
+#include "base/utf8.h"
 
 static void a_message_is_set_then_appended(void **state)
 {
@@ -61,27 +63,27 @@ static void a_character_is_escaped_for_one_line_of_text(void **state)
 		const char *want;
 	} cases[] = {
 		{ 'a', 0, "a" }, { ' ', 0, " " }, { '~', 0, "~" }, { 0xb5, 0, "\xb5" },
-		{ '\\', 0, "\\\\" }, { '\\', MSGBUF_ESC_QUOTED, "\\\\" },
-		{ '"', 0, "\"" }, { '"', MSGBUF_ESC_QUOTED, "\\\"" },
-		{ '\n', 0, "\\x0a" }, { '\n', MSGBUF_ESC_QUOTED, "\\n" },
-		{ '\t', MSGBUF_ESC_QUOTED, "\\x09" }, { 0x01, 0, "\\x01" },
+		{ '\\', 0, "\\\\" }, { '\\', ESCAPE_QUOTED, "\\\\" },
+		{ '"', 0, "\"" }, { '"', ESCAPE_QUOTED, "\\\"" },
+		{ '\n', 0, "\\x0a" }, { '\n', ESCAPE_QUOTED, "\\n" },
+		{ '\t', ESCAPE_QUOTED, "\\x09" }, { 0x01, 0, "\\x01" },
 		{ 0x1f, 0, "\\x1f" }, { 0x7f, 0, "\\x7f" }, { 0, 0, "\\x00" },
 	};
-	char out[MSGBUF_ESC_MAX + 1];
+	char out[ESCAPE_CHAR_MAX + 1];
 	size_t i, n;
 
 	(void)state;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		memset(out, '#', sizeof(out));
-		n = msgbuf_escape_char(out, cases[i].ch, cases[i].flags);
-		assert_true(n <= MSGBUF_ESC_MAX);
-		assert_int_equal(out[MSGBUF_ESC_MAX], '#');
+		n = escape_char(out, cases[i].ch, cases[i].flags);
+		assert_true(n <= ESCAPE_CHAR_MAX);
+		assert_int_equal(out[ESCAPE_CHAR_MAX], '#');
 		out[n] = '\0';
 		assert_string_equal(out, cases[i].want);
 	}
 }
 
-#define DEC(s, avail) msgbuf_utf8_decode((const unsigned char *)(s), (avail), &cp)
+#define DEC(s, avail) utf8_decode((const unsigned char *)(s), (avail), &cp)
 
 /* Well-formed UTF-8 decodes to its code point; every ill-formed kind is 0. */
 static void utf8_is_decoded_and_every_ill_formed_kind_refused(void **state)
