@@ -7,11 +7,17 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
-#include "config/config.h"
-#include "log/edgelog.h"
+#include "base/exitcode.h"
 #include "base/msgbuf.h"
+#include "base/sysinfo.h"
 #include "base/units.h"
+#include "config/cfgpath.h"
+#include "config/config.h"
+#include "config/plan.h"
+#include "log/edgelog.h"
+#include "report/runreport.h"
 
 bool check_run_pulse_far(int64_t width_ns, int64_t half_ns)
 {
@@ -183,4 +189,127 @@ void check_run_judge(struct check_report *r, const struct config *c, int exit_co
 		      lim, figs, broke[0] ? "; not limited: " : "", broke);
 	check_why(f, "judged by the limits that are set (the others are not checked); log %s; "
 		  "`sqwave analyze %s` for the worst edges", log, log);
+}
+
+/* ---- the short run ------------------------------------------------------------------ */
+
+static void run_say(const struct check_run_params *p, enum run_say level, const char *text)
+{
+	if (p->say)
+		p->say(p->say_ctx, level, text);
+}
+
+/* The run's own configuration, as `sqwave run` would make it from the
+ * check's board, profile and command-line settings, then --duration DUR
+ * --warmup 0 --log LOG --quiet. NULL with the reason said (a usage error). */
+static struct config *run_config(const struct config *c, const struct check_run_params *p,
+				 const char *log, char *board_path, char *profile_path)
+{
+	struct config *n = config_new();
+	char name[64], val[512], err[1024], dur[48];
+	int k;
+
+	if (!n) {
+		run_say(p, RUN_SAY_ERR, "out of memory");
+		return NULL;
+	}
+	for (k = 0; k < CFG_NKEYS; k++) {
+		if (config_source(c, (enum cfg_key)k) != CFG_SRC_CMDLINE)
+			continue;
+		config_key_name((enum cfg_key)k, name, sizeof(name));
+		if (config_set(n, (enum cfg_key)k, config_format(c, (enum cfg_key)k, val, sizeof(val)),
+			       CFG_SRC_CMDLINE, NULL, 0, err, sizeof(err)) != CFG_OK)
+			goto usage;
+	}
+	units_format_duration(p->run_ns, dur, sizeof(dur));
+	if (config_set(n, CFG_RUN_DURATION, dur, CFG_SRC_CMDLINE, NULL, 0, err, sizeof(err)) ||
+	    config_set(n, CFG_RUN_WARMUP, "0", CFG_SRC_CMDLINE, NULL, 0, err, sizeof(err)) ||
+	    config_set(n, CFG_OUTPUT_LOG, log, CFG_SRC_CMDLINE, NULL, 0, err, sizeof(err)) ||
+	    config_set(n, CFG_OUTPUT_QUIET, "true", CFG_SRC_CMDLINE, NULL, 0, err, sizeof(err)))
+		goto usage;
+	if (cfgpath_load(n, p->board_path[0] ? p->board_path : NULL,
+			 p->profile_path[0] ? p->profile_path : NULL, board_path, profile_path, err,
+			 sizeof(err)) ||
+	    plan_finalize(config_plan_mut(n), n, err, sizeof(err)) != CFG_OK)
+		goto usage;
+	return n;
+usage:
+	run_say(p, RUN_SAY_ERR, err);
+	config_free(n);
+	return NULL;
+}
+
+/* The run itself: its exit code, as `sqwave run` would exit. */
+static int run_once(const struct config *c, const struct check_run_params *p, const char *log)
+{
+	char board_path[PATH_MAX], profile_path[PATH_MAX], err[2048];
+	struct config *n = run_config(c, p, log, board_path, profile_path);
+	struct run_session *s;
+	int ret;
+
+	if (!n)
+		return SQW_EXIT_USAGE;
+	s = run_session_init(&(struct run_session_params){
+		.cfg = n, .board_file = board_path[0] ? board_path : "--chip/--line",
+		.profile_file = profile_path[0] ? profile_path : NULL,
+		.say = p->say, .say_ctx = p->say_ctx }, &ret, err, sizeof(err));
+	if (!s) {
+		run_say(p, RUN_SAY_ERR, err);
+	} else {
+		ret = runreport_finish(s, run_session_run(s), p->text);
+		run_session_fini(s);
+	}
+	config_free(n);
+	return ret;
+}
+
+void check_run_short(struct check_report *r, const struct config *c,
+		     const struct check_run_params *p, struct check_run *cr)
+{
+	char dur[48], err[512], stamp[32];
+	struct check_finding *f;
+	unsigned cnt[CHECK_NSTATUS];
+	time_t t = time(NULL);
+	struct tm tm;
+
+	if (!sysinfo_root_is_live(p->root)) {
+		f = check_add(r, CHECK_SKIP, "run.verdict", "not run: --root %s is a copied tree, "
+			      "and a run would measure this machine, not its board", p->root);
+		check_fix(f, "run sqwave check --run on the board itself");
+		return;
+	}
+	check_counts(r, cnt);
+	if (cnt[CHECK_FAIL]) {
+		f = check_add(r, CHECK_SKIP, "run.verdict", "not run: %u FAIL above", cnt[CHECK_FAIL]);
+		check_fix(f, "fix the FAILs first; the run would fail on them too");
+		return;
+	}
+	if (config_str(c, CFG_OUTPUT_LOG)[0]) {
+		snprintf(cr->log, sizeof(cr->log), "%s", config_str(c, CFG_OUTPUT_LOG));
+	} else {
+		localtime_r(&t, &tm);
+		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+		snprintf(cr->log, sizeof(cr->log), "sqwave-check-%s.sqwlog", stamp);
+	}
+	units_format_duration(p->run_ns, dur, sizeof(dur));
+	fprintf(p->note, "check: running `sqwave run` for %s (log %s)\n", dur, cr->log);
+	fflush(p->text);
+	cr->exit_code = run_once(c, p, cr->log);
+	cr->done = true;
+	if (cr->exit_code >= 128) {
+		check_incomplete(r, "the run was stopped by signal %d", cr->exit_code - 128);
+		return;
+	}
+	if (cr->exit_code == SQW_EXIT_RUNTIME || cr->exit_code == SQW_EXIT_USAGE) {
+		f = check_add(r, CHECK_FAIL, "run.verdict", "the run failed (exit %d)",
+			      cr->exit_code);
+		check_why(f, "its messages above say why");
+		return;
+	}
+	if (check_run_read_log(cr->log, c, &cr->fig, err, sizeof(err))) {
+		check_incomplete(r, "cannot read the run's log: %s", err);
+		return;
+	}
+	cr->judged = true;
+	check_run_judge(r, c, cr->exit_code, &cr->fig, cr->log, dur);
 }

@@ -4,13 +4,16 @@
 #ifndef SQW_CHECK_RUN_H
 #define SQW_CHECK_RUN_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "check/check.h"
 #include "analysis/edgestats.h"
 #include "report/summary.h"
+#include "run/session.h"
 
 struct config;
 
@@ -54,5 +57,35 @@ int check_run_read_log(const char *path, const struct config *c, struct check_ru
  */
 void check_run_judge(struct check_report *r, const struct config *c, int exit_code,
 		     const struct check_run_fig *g, const char *log, const char *dur);
+
+/* What the short run of `check --run` gave. */
+struct check_run {
+	bool done, judged;        /* it ran; its log was read back and judged */
+	int exit_code;            /* the run's, as `sqwave run` would exit */
+	char log[PATH_MAX];
+	struct check_run_fig fig;
+};
+
+struct check_run_params {
+	const char *board_path, *profile_path; /* as the check found them; "" none */
+	const char *root;         /* check --root: a copied tree is never run */
+	int64_t run_ns;           /* run.duration of the run */
+	FILE *text;               /* the check's text: the run's summary goes there too */
+	FILE *note;               /* the line that says the run starts */
+	/* the run's messages (run_session_params.say) */
+	void (*say)(void *ctx, enum run_say level, const char *text);
+	void *say_ctx;
+};
+
+/*
+ * A short run through the run session (the code of `sqwave run`, in this
+ * process): the board, profile and every command-line setting of @c, then
+ * the duration, no warm-up, a log (output.log, or sqwave-check-STAMP.sqwlog),
+ * quiet. Its summary prints as `sqwave run` prints it; its verdict is the
+ * run.verdict finding in @r (or SKIP: a copied tree, a FAIL above; or
+ * incomplete: a signal, an unreadable log). @cr says what ran. Main thread.
+ */
+void check_run_short(struct check_report *r, const struct config *c,
+		     const struct check_run_params *p, struct check_run *cr);
 
 #endif

@@ -24,7 +24,7 @@
 #define MIB (1024ull * 1024ull)
 
 /* What the run adds to the address space after mlockall (the RT and
- * recorder thread stacks, cmd_run.c) and a margin for the log writer. */
+ * recorder thread stacks, run/session.c) and a margin for the log writer. */
 #define RUN_LOCKED_EXTRA (2 * 256 * KIB + 1 * MIB)
 /* Tasks scanned at most for the RT-priority check. */
 #define MAX_TASKS 65536

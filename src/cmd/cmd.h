@@ -6,14 +6,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-enum sqw_exit {
-	SQW_EXIT_OK = 0,       /* completed, within limits (compare: agree) */
-	SQW_EXIT_LIMIT = 1,    /* completed, a limit was violated (compare: disagree) */
-	SQW_EXIT_USAGE = 2,    /* usage or configuration error, bad input file */
-	SQW_EXIT_RUNTIME = 3,  /* GPIO, permissions, RT setup, I/O */
-	/* 128 + signal number: a finite run stopped early by SIGINT/SIGTERM;
-	 * log and summary are complete, the verdict covers the measured part. */
-};
+#include "base/exitcode.h"
+
 
 int cmd_run(int argc, char **argv);
 int cmd_export(int argc, char **argv);
@@ -21,13 +15,6 @@ int cmd_analyze(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_boards(int argc, char **argv);
-
-struct config;
-/* `run --preflight`: the checks of `sqwave check` without the timed ones
- * (nothing toggles the pin), printed; returns 0 no FAIL, 1 a FAIL, 3 could
- * not check (cmd_check.c). */
-int cmd_check_preflight(const struct config *c, const char *board_path,
-			const char *profile_path);
 
 int cmd_report(int argc, char **argv);
 int cmd_trace_explain(int argc, char **argv);

@@ -16,6 +16,7 @@
 #include "check/check.h"
 #include "check/check_gpio.h"
 #include "check/check_run.h"
+#include "check/preflight.h"
 #include "check/check_sys.h"
 #include "cmd/cmd.h"
 #include "cmd/cmdline.h"
@@ -27,23 +28,12 @@
 #include "base/sysinfo.h"
 #include "base/units.h"
 
-#define CHECK_WRITES 1000
-#define CHECK_EDGES 200
-
 struct check_opts {
 	const char *board, *profile, *json, *root;
 	char board_path[PATH_MAX], profile_path[PATH_MAX];
 	int64_t run_ns;            /* --run DUR; 0: no run */
 	bool strict, verbose;
 	unsigned int edges, writes;
-};
-
-/* What the short run gave. */
-struct check_run {
-	bool done, judged;
-	int exit_code;
-	char log[PATH_MAX];
-	struct check_run_fig fig;
 };
 
 static void check_usage(FILE *f)
@@ -190,179 +180,6 @@ static int check_parse(struct config *c, int argc, char **argv, struct check_opt
 	return 0;
 }
 
-/* Every check but the run, in the order an engineer works through them. */
-static void check_collect(struct check_report *r, const struct config *c, const char *root,
-			  bool timed, unsigned int edges, unsigned int writes)
-{
-	bool tree = !sysinfo_root_is_live(root);
-	struct check_sys_params sp = {
-		.root = root, .tree = tree,
-		.cpu = (int)config_int(c, CFG_RT_CPU),
-		.priority = (int)config_int(c, CFG_RT_PRIORITY),
-		.lock_memory = config_bool(c, CFG_RT_LOCK_MEMORY),
-		.dma_latency_us = (int)config_int(c, CFG_RT_DMA_LATENCY),
-		.ring_bytes = (uint64_t)config_int(c, CFG_RUN_RING_SIZE) * sizeof(struct edge_rec),
-	};
-	struct check_gpio_params gp = {
-		.cfg = c, .root = root, .tree = tree, .timed = timed, .probe_writes = writes,
-		.loop_edges = edges,
-	};
-
-	check_sys_all(r, &sp);
-	check_gpio_output(r, &gp);
-	check_gpio_facts(r, &gp);
-	check_gpio_loopback(r, &gp);
-}
-
-/* What was checked: the machine the root directory shows (the running
- * one, or a copied tree's), never this host's name over a tree's findings. */
-static void print_header(FILE *f, const struct config *c, const char *board_path,
-			 const char *profile_path, const char *root)
-{
-	struct check_sys_host h;
-	bool tree = !sysinfo_root_is_live(root);
-
-	check_sys_host_read(root, &h);
-	fprintf(f, "sqwave check: board %s (%s)%s%s\n", config_str(c, CFG_BOARD_NAME),
-		board_path[0] ? board_path : "--chip/--line", profile_path[0] ? ", profile " : "",
-		profile_path);
-	if (tree)
-		fprintf(f, "root %s: a copied tree, read by the system checks; GPIO checks SKIP "
-			"(this machine's chips are not its board's)\n", root);
-	fprintf(f, "host %s, kernel %s, ", h.hostname[0] ? h.hostname : "unknown",
-		h.kernel[0] ? h.kernel : "unknown");
-	if (h.ncpus)
-		fprintf(f, "%d CPU%s", h.ncpus, h.ncpus == 1 ? "" : "s");
-	else
-		fprintf(f, "CPUs unknown");
-	if (tree)
-		fprintf(f, " (from the tree)\n\n");
-	else
-		fprintf(f, ", GPIO %s\n\n", gpio_out_gpiod_api());
-}
-
-int cmd_check_preflight(const struct config *c, const char *board_path,
-			const char *profile_path)
-{
-	struct check_report r;
-	int ret;
-
-	check_report_init(&r);
-	print_header(stdout, c, board_path, profile_path ? profile_path : "", "/");
-	check_collect(&r, c, "/", false, CHECK_EDGES, CHECK_WRITES);
-	check_print_text(stdout, &r, false, false);
-	ret = check_exit_code(&r, false);
-	printf("preflight  %s\n", ret == 0 ? "ok" : ret == 1 ? "FAIL" : "incomplete");
-	check_report_free(&r);
-	return ret;
-}
-
-/* ---- --run --------------------------------------------------------------------------- */
-
-/*
- * A short run through `sqwave run` itself (the same code, in this process):
- * the board, profile and every command-line setting of the check, then the
- * duration and a log. Its summary prints as usual; the verdict is a finding.
- */
-static void check_run(struct check_report *r, const struct config *c,
-		      const struct check_opts *o, struct check_run *cr)
-{
-	char *argv[2 * CFG_NKEYS + 16], sets[CFG_NKEYS][600], dur[48], err[512], name[64];
-	char val[512], stamp[32];
-	struct check_finding *f;
-	unsigned cnt[CHECK_NSTATUS];
-	int argc = 0, k;
-	time_t t = time(NULL);
-	struct tm tm;
-
-	if (!sysinfo_root_is_live(o->root)) {
-		f = check_add(r, CHECK_SKIP, "run.verdict", "not run: --root %s is a copied tree, "
-			      "and a run would measure this machine, not its board", o->root);
-		check_fix(f, "run sqwave check --run on the board itself");
-		return;
-	}
-	check_counts(r, cnt);
-	if (cnt[CHECK_FAIL]) {
-		f = check_add(r, CHECK_SKIP, "run.verdict", "not run: %u FAIL above", cnt[CHECK_FAIL]);
-		check_fix(f, "fix the FAILs first; the run would fail on them too");
-		return;
-	}
-	if (config_str(c, CFG_OUTPUT_LOG)[0]) {
-		snprintf(cr->log, sizeof(cr->log), "%s", config_str(c, CFG_OUTPUT_LOG));
-	} else {
-		localtime_r(&t, &tm);
-		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-		snprintf(cr->log, sizeof(cr->log), "sqwave-check-%s.sqwlog", stamp);
-	}
-	argv[argc++] = "run";
-	if (o->board_path[0]) {
-		argv[argc++] = "--board";
-		argv[argc++] = (char *)o->board_path;
-	}
-	if (o->profile_path[0]) {
-		argv[argc++] = "--profile";
-		argv[argc++] = (char *)o->profile_path;
-	}
-	for (k = 0; k < CFG_NKEYS; k++) {
-		if (config_source(c, (enum cfg_key)k) != CFG_SRC_CMDLINE)
-			continue;
-		snprintf(sets[k], sizeof(sets[k]), "%s=%s",
-			 config_key_name((enum cfg_key)k, name, sizeof(name)),
-			 config_format(c, (enum cfg_key)k, val, sizeof(val)));
-		argv[argc++] = "--set";
-		argv[argc++] = sets[k];
-	}
-	units_format_duration(o->run_ns, dur, sizeof(dur));
-	argv[argc++] = "--duration";
-	argv[argc++] = dur;
-	argv[argc++] = "--warmup";
-	argv[argc++] = "0";
-	argv[argc++] = "--log";
-	argv[argc++] = cr->log;
-	argv[argc++] = "--quiet";
-	argv[argc] = NULL;
-
-	fprintf(stderr, "check: running `sqwave run` for %s (log %s)\n", dur, cr->log);
-	fflush(stdout);
-	/* With the JSON on stdout, the run's summary goes where the check's
-	 * text goes: stderr. */
-	if (o->json && !strcmp(o->json, "-")) {
-		int saved = dup(STDOUT_FILENO);
-
-		if (saved >= 0 && dup2(STDERR_FILENO, STDOUT_FILENO) >= 0) {
-			cr->exit_code = cmd_run(argc, argv);
-			fflush(stdout);
-			dup2(saved, STDOUT_FILENO);
-		} else {
-			check_incomplete(r, "cannot keep the run's summary off standard output: %s",
-					 strerror(errno));
-		}
-		if (saved >= 0)
-			close(saved);
-		if (r->incomplete)
-			return;
-	} else {
-		cr->exit_code = cmd_run(argc, argv);
-	}
-	cr->done = true;
-	if (cr->exit_code >= 128) {
-		check_incomplete(r, "the run was stopped by signal %d", cr->exit_code - 128);
-		return;
-	}
-	if (cr->exit_code == SQW_EXIT_RUNTIME || cr->exit_code == SQW_EXIT_USAGE) {
-		f = check_add(r, CHECK_FAIL, "run.verdict", "the run failed (exit %d)",
-			      cr->exit_code);
-		check_why(f, "its messages above say why");
-		return;
-	}
-	if (check_run_read_log(cr->log, c, &cr->fig, err, sizeof(err))) {
-		check_incomplete(r, "cannot read the run's log: %s", err);
-		return;
-	}
-	cr->judged = true;
-	check_run_judge(r, c, cr->exit_code, &cr->fig, cr->log, dur);
-}
-
 /* ---- JSON ------------------------------------------------------------------------------ */
 
 struct check_doc {
@@ -471,11 +288,14 @@ int cmd_check(int argc, char **argv)
 	/* With the JSON on stdout, the text goes to stderr. */
 	text = o.json && !strcmp(o.json, "-") ? stderr : stdout;
 	check_report_init(&r);
-	print_header(text, c, o.board_path, o.profile_path, o.root);
+	check_print_header(text, c, o.board_path, o.profile_path, o.root);
 	fflush(text);
-	check_collect(&r, c, o.root, true, o.edges, o.writes);
-	if (o.run_ns)
-		check_run(&r, c, &o, &cr);
+	check_collect_all(&r, c, o.root, true, o.edges, o.writes);
+	if (o.run_ns)	/* the run's summary where the check's text goes */
+		check_run_short(&r, c, &(struct check_run_params){
+			.board_path = o.board_path, .profile_path = o.profile_path,
+			.root = o.root, .run_ns = o.run_ns, .text = text, .note = stderr,
+			.say = print_session_say }, &cr);
 	if (cr.done)
 		fputc('\n', text);
 	check_print_text(text, &r, o.strict, o.verbose);

@@ -4,6 +4,8 @@
 
 #include <stdio.h>
 
+#include "run/session.h"
+
 static enum print_level print_level = PRINT_INFO;
 
 void print_set_level(enum print_level level)
@@ -39,4 +41,11 @@ void print_msg(enum print_level level, const char *fmt, ...)
 	va_start(ap, fmt);
 	print_vmsg(level, fmt, ap);
 	va_end(ap);
+}
+
+void print_session_say(void *ctx, enum run_say level, const char *text)
+{
+	(void)ctx;
+	print_msg(level == RUN_SAY_ERR ? PRINT_ERR : level == RUN_SAY_WARN ? PRINT_WARN
+		  : PRINT_INFO, "%s", text);
 }

@@ -17,6 +17,11 @@ void print_msg(enum print_level level, const char *fmt, ...)
 void print_vmsg(enum print_level level, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 
+/* A run session's message (run/session.h's say), printed as pr_err(),
+ * pr_warn() or pr_info(). */
+enum run_say;
+void print_session_say(void *ctx, enum run_say level, const char *text);
+
 #define pr_err(...)   print_msg(PRINT_ERR, __VA_ARGS__)
 #define pr_warn(...)  print_msg(PRINT_WARN, __VA_ARGS__)
 #define pr_info(...)  print_msg(PRINT_INFO, __VA_ARGS__)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for check --run's verdict: a run without limits is never a
  * PASS, what broke is named, set limits are judged and named, the run's own
- * failure wins, and what counts as a pulse far from nominal. */
+ * failure wins, what counts as a pulse far from nominal; and the short run
+ * itself, through the run session with the check's own settings. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check/check.h"
 #include "check/check_run.h"
@@ -190,6 +192,77 @@ static void the_runs_own_failure_wins_over_a_log_that_passes(void **state)
 	assert_non_null(strstr(f->value, "the run's limits are violated"));
 }
 
+/* The simulated board and @limit, as the check's command line sets them. */
+static void sim_cmdline(const char *log, const char *limit)
+{
+	const char *const sets[] = {
+		"gpio.backend=sim", "gpio.chip=sqwave-sim", "gpio.line=0",
+		"sim.chip_label=sqwave-sim", "rt.allow_non_rt=true", "run.half_period=1ms", limit,
+	};
+	char err[512], set[PATH_MAX + 16];
+	size_t i;
+
+	for (i = 0; i < sizeof(sets) / sizeof(sets[0]); i++)
+		assert_int_equal(config_apply_set(cfg, sets[i], err, sizeof(err)), CFG_OK);
+	snprintf(set, sizeof(set), "output.log=%s", log);
+	assert_int_equal(config_apply_set(cfg, set, err, sizeof(err)), CFG_OK);
+}
+
+static void a_short_run_keeps_the_checks_settings_and_is_judged_by_them(void **state)
+{
+	char dir[sizeof(P_tmpdir) + 32], log[sizeof(dir) + 16], line[256];
+	FILE *text = tmpfile(), *note = tmpfile();
+	struct check_run cr = { 0 };
+	const struct check_finding *f;
+	bool summary = false;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/sqwave-checkrun-XXXXXX", P_tmpdir);
+	assert_non_null(mkdtemp(dir));
+	snprintf(log, sizeof(log), "%s/r.sqwlog", dir);
+	assert_non_null(text);
+	assert_non_null(note);
+	sim_cmdline(log, "limits.tmax=10s");
+	check_run_short(&rep, cfg, &(struct check_run_params){
+		.board_path = "", .profile_path = "", .root = "/", .run_ns = 50000000,
+		.text = text, .note = note }, &cr);
+	assert_true(cr.done);
+	assert_int_equal(cr.exit_code, 0);
+	assert_true(cr.judged);
+	assert_string_equal(cr.log, log);
+	assert_int_equal(cr.fig.edges, 50);	/* run.duration 50 ms, the check's half period */
+	assert_int_equal(rep.n, 1);
+	f = &rep.v[0];
+	assert_string_equal(f->id, "run.verdict");
+	assert_int_equal(f->status, CHECK_PASS);	/* the check's limits.tmax reached the run */
+	assert_non_null(strstr(f->value, "limits.tmax 10s"));
+	rewind(text);
+	while (fgets(line, sizeof(line), text))
+		summary = summary || strstr(line, "==== sqwave summary ====");
+	assert_true(summary);	/* the run's summary went where the check's text goes */
+	rewind(note);
+	assert_non_null(fgets(line, sizeof(line), note));
+	assert_non_null(strstr(line, "check: running `sqwave run` for 50ms"));
+	fclose(text);
+	fclose(note);
+	unlink(log);
+	rmdir(dir);
+}
+
+static void a_copied_tree_is_never_run(void **state)
+{
+	struct check_run cr = { 0 };
+
+	(void)state;
+	check_run_short(&rep, cfg, &(struct check_run_params){
+		.board_path = "", .profile_path = "", .root = P_tmpdir, .run_ns = 50000000,
+		.text = stdout, .note = stderr }, &cr);
+	assert_false(cr.done);
+	assert_int_equal(rep.n, 1);
+	assert_int_equal(rep.v[0].status, CHECK_SKIP);
+	assert_string_equal(rep.v[0].id, "run.verdict");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -199,6 +272,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_run_within_the_limits_set_passes_and_names_each_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_violated_limit_fails_and_says_which, setup, teardown),
 		cmocka_unit_test_setup_teardown(the_runs_own_failure_wins_over_a_log_that_passes, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_short_run_keeps_the_checks_settings_and_is_judged_by_them, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_copied_tree_is_never_run, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

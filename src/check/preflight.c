@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The checks in order, the header of what was checked, and the preflight
+ * of `sqwave run`: check_sys, check_gpio driven as one list. */
+#include "check/preflight.h"
+
+#include <stdint.h>
+
+#include "base/sysinfo.h"
+#include "check/check_gpio.h"
+#include "check/check_sys.h"
+#include "gpio/gpio_out.h"
+#include "rt/edge.h"
+
+/* Every check but the run, in the order an engineer works through them. */
+void check_collect_all(struct check_report *r, const struct config *c, const char *root,
+		       bool timed, unsigned int edges, unsigned int writes)
+{
+	bool tree = !sysinfo_root_is_live(root);
+	struct check_sys_params sp = {
+		.root = root, .tree = tree,
+		.cpu = (int)config_int(c, CFG_RT_CPU),
+		.priority = (int)config_int(c, CFG_RT_PRIORITY),
+		.lock_memory = config_bool(c, CFG_RT_LOCK_MEMORY),
+		.dma_latency_us = (int)config_int(c, CFG_RT_DMA_LATENCY),
+		.ring_bytes = (uint64_t)config_int(c, CFG_RUN_RING_SIZE) * sizeof(struct edge_rec),
+	};
+	struct check_gpio_params gp = {
+		.cfg = c, .root = root, .tree = tree, .timed = timed, .probe_writes = writes,
+		.loop_edges = edges,
+	};
+
+	check_sys_all(r, &sp);
+	check_gpio_output(r, &gp);
+	check_gpio_facts(r, &gp);
+	check_gpio_loopback(r, &gp);
+}
+
+/* What was checked: the machine the root directory shows (the running
+ * one, or a copied tree's), never this host's name over a tree's findings. */
+void check_print_header(FILE *f, const struct config *c, const char *board_path,
+			const char *profile_path, const char *root)
+{
+	struct check_sys_host h;
+	bool tree = !sysinfo_root_is_live(root);
+
+	check_sys_host_read(root, &h);
+	fprintf(f, "sqwave check: board %s (%s)%s%s\n", config_str(c, CFG_BOARD_NAME),
+		board_path[0] ? board_path : "--chip/--line", profile_path[0] ? ", profile " : "",
+		profile_path);
+	if (tree)
+		fprintf(f, "root %s: a copied tree, read by the system checks; GPIO checks SKIP "
+			"(this machine's chips are not its board's)\n", root);
+	fprintf(f, "host %s, kernel %s, ", h.hostname[0] ? h.hostname : "unknown",
+		h.kernel[0] ? h.kernel : "unknown");
+	if (h.ncpus)
+		fprintf(f, "%d CPU%s", h.ncpus, h.ncpus == 1 ? "" : "s");
+	else
+		fprintf(f, "CPUs unknown");
+	if (tree)
+		fprintf(f, " (from the tree)\n\n");
+	else
+		fprintf(f, ", GPIO %s\n\n", gpio_out_gpiod_api());
+}
+
+int check_preflight(FILE *out, const struct config *c, const char *board_path,
+		    const char *profile_path)
+{
+	struct check_report r;
+	int ret;
+
+	check_report_init(&r);
+	check_print_header(out, c, board_path, profile_path ? profile_path : "", "/");
+	check_collect_all(&r, c, "/", false, CHECK_EDGES, CHECK_WRITES);
+	check_print_text(out, &r, false, false);
+	ret = check_exit_code(&r, false);
+	fprintf(out, "preflight  %s\n", ret == 0 ? "ok" : ret == 1 ? "FAIL" : "incomplete");
+	check_report_free(&r);
+	return ret;
+}
+

@@ -1,0 +1,885 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The run session: the stages `sqwave run` sets up around the RT loop (the
+ * outputs, signals, line, ring, RT setup, threads, log), its main loop and
+ * the teardown in the reverse order. Prints only through the caller's say(). */
+#include "run/session.h"
+
+#include <errno.h>
+#include <malloc.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "analysis/phasestats.h"
+#include "base/clock.h"
+#include "base/exitcode.h"
+#include "base/msgbuf.h"
+#include "base/outfile.h"
+#include "base/sysinfo.h"
+#include "base/units.h"
+#include "config/plan.h"
+#include "gpio/gpio_in.h"
+#include "gpio/gpio_out.h"
+#include "loads/contain.h"
+#include "log/edgelog.h"
+#include "rt/ring.h"
+#include "rt/rtloop.h"
+#include "rt/rtsetup.h"
+#include "run/loopback.h"
+#include "run/recorder.h"
+#include "run/tracebreak.h"
+
+#define RUN_LEAD_NS 100000000ull      /* first edge 100 ms after setup */
+#define RUN_GRID_OFFSET_NS 250000ull  /* slot 0 at x.250 ms */
+#define RUN_RT_STACK (256u * 1024u)
+#define WRITER_STACK (256u * 1024u)
+#define LOOPBACK_STACK (64u * 1024u)
+#define LOOPBACK_GRACE_NS 100000000ll /* events still due after the last edge */
+
+struct run_session {
+	struct run_session_params p;
+	struct config *c;
+	struct run_info ri;
+	struct gpio_out_spec spec;
+	struct gpio_out *gpio;
+	struct gpio_in *lb_in;
+	struct loopback_reader *lb;
+	struct ring ring;
+	struct rtloop loop;
+	struct rtsetup rs;
+	struct rtsetup_params rp;
+	struct recorder *rec;
+	struct edgestats *stats;
+	struct phasestats *pstats;
+	struct soak *soak;
+	struct tracebreak *tb;
+	struct run_phase *phases;
+	uint64_t *starts, measure0;
+	struct edgelog_writer *log;
+	struct edgelog_meta meta;
+	char *log_path;
+	pthread_t rt_tid;
+	bool rt_started, rt_ok, closed;
+	int sfd, sig;
+	sigset_t oldsigs, stop_sigs;
+	char gpio_desc[256];
+	char why[2048];
+};
+
+void run_session_say(const struct run_session *s, enum run_say level, const char *fmt, ...)
+{
+	char text[8192];
+	va_list ap;
+
+	if (!s->p.say)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	s->p.say(s->p.say_ctx, level, text);
+}
+
+/* Duration formatted for messages. */
+static const char *dur(int64_t ns, char *buf, size_t len)
+{
+	units_format_duration(ns, buf, len);
+	return buf;
+}
+
+/* Cross-key checks the table cannot express. 0, or -1 with @err (usage). */
+static int session_check_config(const struct run_session *s, char *err, size_t errlen)
+{
+	const struct config *c = s->c;
+	int64_t half = config_int(c, CFG_RUN_HALF_PERIOD);
+	int64_t duration = plan_duration(config_plan(c));
+	const struct plan *plan = config_plan(c);
+	char a[32], b[32], q[32];
+	size_t i;
+
+	if (duration && duration < 2 * half) {
+		msgbuf_set(err, errlen, "run.duration (%s) is shorter than one period "
+			   "(2 x run.half_period = %s)", dur(duration, a, sizeof(a)),
+			   dur(2 * half, b, sizeof(b)));
+		return -1;
+	}
+	if (config_int(c, CFG_RUN_SPIN) > half / 4) {
+		char origin[256];
+
+		/* A spin takes the RT CPU for its whole length every half period:
+		 * a quarter of the time at most leaves the rest to everything else. */
+		msgbuf_set(err, errlen, "run.spin (%s, %s) must be at most a quarter of "
+			   "run.half_period (%s): between 0 (off) and %s, or auto",
+			   dur(config_int(c, CFG_RUN_SPIN), a, sizeof(a)),
+			   config_origin(c, CFG_RUN_SPIN, origin, sizeof(origin)),
+			   dur(half, b, sizeof(b)), dur(half / 4, q, sizeof(q)));
+		return -1;
+	}
+	if (config_int(c, CFG_RUN_WARMUP) % half)
+		run_session_say(s, RUN_SAY_WARN,
+				"run.warmup is not a whole number of half periods; rounded up");
+	if (duration % (2 * half))
+		run_session_say(s, RUN_SAY_WARN, "run.duration (%s) is not a whole number of "
+				"periods; rounded up", dur(duration, a, sizeof(a)));
+	for (i = 0; plan->explicit_phases && i < plan->nphases; i++) {
+		if (plan->phases[i].duration_ns < 2 * half) {
+			msgbuf_set(err, errlen, "%s: phase %s (%s) is shorter than one period",
+				   plan->phases[i].origin, plan->phases[i].name,
+				   dur(plan->phases[i].duration_ns, a, sizeof(a)));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* What runs killed with their guardian left (loads in sqwave.* cgroups,
+ * tracing instances) would disturb this measurement; and loads on "every
+ * CPU but the RT one" need an RT CPU, chosen (and said) when the board
+ * file has none. Not for a preflight: it measures nothing, changes nothing. */
+static void session_prepare_host(struct run_session *s)
+{
+	int dirs = 0, procs, inst, chose;
+
+	if (s->p.preflight)
+		return;
+	procs = contain_sweep(&dirs);
+	inst = tracebreak_sweep();
+	if (procs || dirs || inst)
+		run_session_say(s, RUN_SAY_WARN, "cleared what a killed sqwave run left: %d load "
+				"process%s, %d cgroup%s, %d trace instance%s", procs,
+				procs == 1 ? "" : "es", dirs, dirs == 1 ? "" : "s", inst,
+				inst == 1 ? "" : "s");
+	chose = soak_choose_rt_cpu(s->c, s->why, sizeof(s->why));
+	if (chose > 0)
+		run_session_say(s, RUN_SAY_INFO, "%s", s->why);
+	else if (chose < 0)
+		run_session_say(s, RUN_SAY_WARN, "%s", s->why);
+}
+
+static char *default_log_path(void)
+{
+	char buf[64];
+	time_t t = time(NULL);
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	strftime(buf, sizeof(buf), "sqwave-%Y%m%d-%H%M%S.sqwlog", &tm);
+	return strdup(buf);
+}
+
+/* The log's path, and before anything is written: no output over an input
+ * or another output. 0, or -1 with @err (usage). */
+static int session_check_outputs(struct run_session *s, char *err, size_t errlen)
+{
+	const char *json = config_str(s->c, CFG_OUTPUT_JSON);
+	const char *junit = config_str(s->c, CFG_OUTPUT_JUNIT);
+	const char *results = config_str(s->c, CFG_OUTPUT_RESULTS);
+	const char *log = config_str(s->c, CFG_OUTPUT_LOG);
+
+	s->log_path = log[0] ? strdup(log) : default_log_path();
+	s->ri.board_file = s->p.board_file;
+	s->ri.profile_file = s->p.profile_file;
+	s->ri.log_path = s->log_path;
+	{
+		const struct outfile_arg outs[] = { { "--log", s->log_path, true },
+						    { "--json", json, false },
+						    { "--junit", junit, false },
+						    { "--results", results, false } };
+		const struct outfile_arg ins[] = { { "the board file", s->p.board_file, false },
+						   { "the profile", s->p.profile_file, false } };
+
+		if (!s->log_path) {
+			msgbuf_set(err, errlen, "%s", strerror(ENOMEM));
+			return -1;
+		}
+		return outfile_check(outs, 4, ins, 2, true, err, errlen) < 0 ? -1 : 0;
+	}
+}
+
+/* Signals: blocked in every thread, taken synchronously by the main one. */
+static int session_block_signals(struct run_session *s, char *err, size_t errlen)
+{
+	sigset_t sigs;
+
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGHUP);
+	sigaddset(&sigs, SIGPIPE);
+	sigaddset(&sigs, SIGCHLD);	/* the loads */
+	pthread_sigmask(SIG_BLOCK, &sigs, &s->oldsigs);
+	sigemptyset(&s->stop_sigs);
+	sigaddset(&s->stop_sigs, SIGINT);
+	sigaddset(&s->stop_sigs, SIGTERM);
+	sigaddset(&s->stop_sigs, SIGHUP);
+	sigdelset(&sigs, SIGPIPE);
+	s->sfd = signalfd(-1, &sigs, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (s->sfd < 0) {
+		msgbuf_set(err, errlen, "signalfd: %s", strerror(errno));
+		return -1;
+	}
+	/* A file-size limit must be an I/O error (EFBIG), like a full disk, not death. */
+	signal(SIGXFSZ, SIG_IGN);
+	return 0;
+}
+
+struct run_session *run_session_init(const struct run_session_params *p, int *exit_code,
+				     char *err, size_t errlen)
+{
+	struct run_session *s = calloc(1, sizeof(*s));
+	int soak_exit = 0;
+
+	*exit_code = SQW_EXIT_RUNTIME;
+	if (!s) {
+		msgbuf_set(err, errlen, "out of memory");
+		return NULL;
+	}
+	/* One malloc arena for every thread: with mlockall(MCL_FUTURE) each
+	 * extra arena (64 MiB reserved, made by a thread's first free()) would
+	 * count against RLIMIT_MEMLOCK and lock address space for nothing. */
+	mallopt(M_ARENA_MAX, 1);
+	s->p = *p;
+	s->c = p->cfg;
+	s->sfd = -1;
+	s->loop.tfd = -1;
+	s->rs.dma_fd = -1;
+	if (session_check_config(s, err, errlen) < 0) {
+		*exit_code = SQW_EXIT_USAGE;
+		free(s);
+		return NULL;
+	}
+	session_prepare_host(s);
+	/* Every load of every phase must be able to run here before anything
+	 * starts (a missing CoreMark, a BusyBox ping: exit 2). */
+	s->soak = soak_new(s->c, err, errlen, &soak_exit);
+	if (!s->soak) {
+		*exit_code = soak_exit == 2 ? SQW_EXIT_USAGE : SQW_EXIT_RUNTIME;
+		free(s);
+		return NULL;
+	}
+	if (session_check_outputs(s, err, errlen) < 0) {
+		*exit_code = SQW_EXIT_USAGE;
+		soak_free(s->soak);
+		free(s->log_path);
+		free(s);
+		return NULL;
+	}
+	sysinfo_host_read(&s->ri.host);
+	if (session_block_signals(s, err, errlen) < 0) {
+		run_session_fini(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* 1. Everything that allocates: the line, the loopback input, the ring,
+ * the statistics, the RT loop's timer. */
+static int session_open(struct run_session *s)
+{
+	const struct config *c = s->c;
+	int64_t half = config_int(c, CFG_RUN_HALF_PERIOD);
+	int64_t duration = plan_duration(config_plan(c));
+	uint64_t h = (uint64_t)half;
+	struct rtloop *loop = &s->loop;
+
+	gpio_out_spec_from_config(c, &s->spec);
+	s->gpio = gpio_out_open(&s->spec, s->why, sizeof(s->why));
+	if (!s->gpio) {
+		run_session_say(s, RUN_SAY_ERR, "%s", s->why);
+		return SQW_EXIT_RUNTIME;
+	}
+	/* A copy: the summary is printed after the line is closed. */
+	snprintf(s->gpio_desc, sizeof(s->gpio_desc), "%s", gpio_out_describe(s->gpio));
+	s->ri.gpio_desc = s->gpio_desc;
+	if (config_bool(c, CFG_RUN_LOOPBACK)) {	/* run --loopback: the input, now */
+		s->lb_in = loopback_input_open(c, s->why, sizeof(s->why));
+		if (!s->lb_in) {
+			if (errno == ENOENT && !s->why[0]) {
+				run_session_say(s, RUN_SAY_ERR, "run.loopback needs the board file's "
+						"loopback section (loopback.chip, loopback.line)");
+				return SQW_EXIT_USAGE;
+			}
+			run_session_say(s, RUN_SAY_ERR, "loopback input: %s", s->why);
+			return SQW_EXIT_RUNTIME;
+		}
+	}
+	if (strstr(s->gpio_desc, "cp2112") || strstr(s->gpio_desc, "ftdi"))
+		run_session_say(s, RUN_SAY_WARN, "%s is a USB GPIO adapter: every write is a USB "
+				"round trip (0.1-1 ms), too slow for a %s half period",
+				s->gpio_desc, dur(half, s->why, sizeof(s->why)));
+	s->rp.cpu = (int)config_int(c, CFG_RT_CPU);
+	s->rp.priority = (int)config_int(c, CFG_RT_PRIORITY);
+	s->rp.lock_memory = config_bool(c, CFG_RT_LOCK_MEMORY);
+	s->rp.dma_latency_us = (int)config_int(c, CFG_RT_DMA_LATENCY);
+	s->rp.stack_size = RUN_RT_STACK;
+	if (ring_init(&s->ring, (size_t)config_int(c, CFG_RUN_RING_SIZE)) < 0) {
+		run_session_say(s, RUN_SAY_ERR, "cannot allocate the edge ring: %s", strerror(errno));
+		return SQW_EXIT_RUNTIME;
+	}
+	s->stats = edgestats_new(half);
+	if (!s->stats) {
+		run_session_say(s, RUN_SAY_ERR, "cannot allocate statistics: %s", strerror(errno));
+		return SQW_EXIT_RUNTIME;
+	}
+	loop->gpio = s->gpio;
+	loop->ring = &s->ring;
+	loop->clock = CLOCK_MONOTONIC;
+	loop->half_ns = half;
+	loop->warmup_slots = ((uint64_t)config_int(c, CFG_RUN_WARMUP) + h - 1) / h;
+	loop->total_slots = duration
+		? loop->warmup_slots + 2 * (((uint64_t)duration + 2 * h - 1) / (2 * h)) : 0;
+	loop->idle_level = s->spec.idle_level;
+	loop->stack_prefault = RUN_RT_STACK / 2;
+	loop->spin_auto = config_int(c, CFG_RUN_SPIN) == CFG_SPIN_AUTO;
+	loop->spin_ns = loop->spin_auto ? 0 : config_int(c, CFG_RUN_SPIN);
+	loop->spin_max_ns = loop->spin_auto ? half / 4 : 0;
+	if (rtloop_open(loop) < 0) {
+		run_session_say(s, RUN_SAY_ERR, "timerfd_create: %s", strerror(errno));
+		return SQW_EXIT_RUNTIME;
+	}
+	return SQW_EXIT_OK;
+}
+
+/* 2. Privileged setup, after allocation; then the RT thread, which waits
+ * for the go. */
+static int session_enter_rt(struct run_session *s)
+{
+	bool allow = config_bool(s->c, CFG_RT_ALLOW_NON_RT);
+
+	s->rt_ok = rtsetup_process_enter(&s->rs, &s->rp) == 0;
+	if (!s->rt_ok && !allow) {
+		run_session_say(s, RUN_SAY_ERR, "real-time setup refused:\n%s(or pass "
+				"--allow-non-rt to run anyway, marked non-RT)", s->rs.problems);
+		return SQW_EXIT_RUNTIME;
+	}
+	/* Every thread but the RT one stays off rt.cpu: this one, and through
+	 * inheritance each thread it creates from here (the RT thread is
+	 * pinned by its own attributes). */
+	if (rtsetup_nonrt_affinity(s->rp.cpu) < 0)
+		run_session_say(s, RUN_SAY_WARN, "cannot keep the other threads off CPU %d (%s): "
+				"they may disturb the RT thread", s->rp.cpu,
+				errno == ENOENT ? "it is the only CPU allowed" : strerror(errno));
+	if (rtsetup_thread_create(&s->rs, &s->rt_tid, rtloop_thread, &s->loop, allow)) {
+		run_session_say(s, RUN_SAY_ERR, "cannot start the RT thread:\n%s", s->rs.problems);
+		return SQW_EXIT_RUNTIME;
+	}
+	s->rt_started = true;
+	s->rt_ok = s->rt_ok && s->rs.fifo;
+	s->ri.rt_ok = s->rt_ok;
+	s->ri.non_rt_reason = s->rt_ok ? NULL : s->rs.problems;
+	if (!s->rt_ok)
+		run_session_say(s, RUN_SAY_WARN, "NON-RT RUN (--allow-non-rt): results are not "
+				"real-time results:\n%s", s->rs.problems);
+	return SQW_EXIT_OK;
+}
+
+/* The header's metadata: resolved configuration, host and line. */
+static char *meta_text(const struct run_session *s)
+{
+	const struct run_info *ri = &s->ri;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	fprintf(f, EDGELOG_META_VERSION "=%s\n", SQW_VERSION);
+	fprintf(f, EDGELOG_META_BOARD_FILE "=%s\n", ri->board_file);
+	fprintf(f, EDGELOG_META_PROFILE "=%s\n", ri->profile_file ? ri->profile_file : "");
+	fprintf(f, EDGELOG_META_GPIO "=%s\n", ri->gpio_desc);
+	fprintf(f, EDGELOG_META_RT "=%s\n", s->rt_ok ? "yes" : "no");
+	fprintf(f, EDGELOG_META_HOST "=%s\n", ri->host.hostname);
+	fprintf(f, EDGELOG_META_KERNEL "=%s %s\n", ri->host.kernel_release, ri->host.kernel_version);
+	fprintf(f, EDGELOG_META_MACHINE "=%s\n", ri->host.machine);
+	fprintf(f, EDGELOG_META_PREEMPT_RT "=%s\n", ri->host.preempt_rt ? "yes" : "no");
+	fprintf(f, EDGELOG_META_CMDLINE "=%s\n", ri->host.cmdline);
+	fprintf(f, EDGELOG_META_CPU "=%s\n", ri->host.cpu_model);
+	fprintf(f, EDGELOG_META_NCPUS "=%d\n", ri->host.ncpus);
+	config_dump(s->c, f);
+	plan_dump(config_plan(s->c), f);
+	soak_dump_meta(s->soak, f);
+	if (fclose(f) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* 3a. The first phase's loads, before anything is measured (a load that
+ * cannot start, or ends at once, stops the run here), and the break helper. */
+static int session_start_loads(struct run_session *s)
+{
+	const struct config *c = s->c;
+
+	if (soak_start(s->soak, s->why, sizeof(s->why)) < 0) {
+		run_session_say(s, RUN_SAY_ERR, "%s", s->why);
+		return SQW_EXIT_RUNTIME;
+	}
+	if (!config_int(c, CFG_TRACE_BREAK))
+		return SQW_EXIT_OK;
+	s->tb = tracebreak_new(&(struct tracebreak_params){
+		.threshold_ns = config_int(c, CFG_TRACE_BREAK),
+		.stop_on_break = config_bool(c, CFG_TRACE_STOP_ON_BREAK),
+		.max_breaks = (int)config_int(c, CFG_TRACE_MAX_BREAKS),
+		.tracer = config_str(c, CFG_TRACE_TRACER),
+		.buffer_kb = (int)config_int(c, CFG_TRACE_BUFFER_KB),
+		.top = config_choice(c, CFG_TRACE_BUFFER) == 1,
+		.events = config_str(c, CFG_TRACE_EVENTS),
+		.log_path = s->log_path,
+		.rt_priority = (int)config_int(c, CFG_RT_PRIORITY) }, s->why, sizeof(s->why));
+	if (!s->tb) {
+		run_session_say(s, RUN_SAY_ERR, "%s", s->why);
+		return SQW_EXIT_RUNTIME;
+	}
+	s->loop.brk = tracebreak_rt(s->tb);	/* read by the RT thread after go */
+	return SQW_EXIT_OK;
+}
+
+/* 3b. The log: its first edge's time, the header, the file (locked, never
+ * truncated: another run's log is refused, an old log kept aside). */
+static int session_create_log(struct run_session *s)
+{
+	char kept[4096];
+
+	s->loop.start_ns = clock_now_ns(CLOCK_MONOTONIC) + RUN_LEAD_NS;
+	/* Slot 0 a quarter millisecond off the millisecond grid: periodic
+	 * scheduler ticks (HZ 100/250/1000) fall on that grid, and an edge due
+	 * on a tick wakes after the tick's work (measured: docs/benchmarks.md). */
+	s->loop.start_ns -= s->loop.start_ns % 1000000ull;
+	s->loop.start_ns += RUN_GRID_OFFSET_NS;
+	s->meta.clock_id = CLOCK_MONOTONIC;
+	s->meta.half_period_ns = (uint64_t)s->loop.half_ns;
+	s->meta.start_ns = s->loop.start_ns;
+	s->meta.start_realtime_ns = clock_now_ns(CLOCK_REALTIME) +
+				    (s->loop.start_ns - clock_now_ns(CLOCK_MONOTONIC));
+	s->meta.text = meta_text(s);
+	if (!s->meta.text) {
+		run_session_say(s, RUN_SAY_ERR, "cannot allocate the log header: %s",
+				strerror(errno));
+		return SQW_EXIT_RUNTIME;
+	}
+	s->log = edgelog_writer_create(s->log_path, &s->meta, kept, sizeof(kept), s->why,
+				       sizeof(s->why));
+	if (!s->log) {
+		run_session_say(s, RUN_SAY_ERR, "%s", s->why);
+		return SQW_EXIT_RUNTIME;
+	}
+	if (kept[0])
+		run_session_say(s, RUN_SAY_INFO, "%s existed: kept it as %s", s->log_path, kept);
+	s->ri.start_realtime_ns = s->meta.start_realtime_ns;
+	return SQW_EXIT_OK;
+}
+
+/* 3c. The recorder (ring -> log + statistics), the break helper and the
+ * loopback reader; then go. */
+static int session_start_threads(struct run_session *s)
+{
+	uint64_t half = (uint64_t)s->loop.half_ns;
+	int err;
+
+	s->measure0 = s->loop.start_ns + s->loop.warmup_slots * half;
+	s->starts = calloc(soak_nphases(s->soak), sizeof(*s->starts));
+	if (!s->starts) {
+		run_session_say(s, RUN_SAY_ERR, "out of memory");
+		return SQW_EXIT_RUNTIME;
+	}
+	soak_phase_starts(s->soak, s->measure0, s->starts);
+	/* The last phase is open-ended: it keeps the edge that returns the line
+	 * to idle after the last slot, as the run's own figures do. */
+	s->pstats = phasestats_new(s->loop.half_ns, soak_nphases(s->soak), s->starts, 0);
+	/* A small stack: with mlockall(MCL_FUTURE) every byte of it is locked,
+	 * and an unprivileged RLIMIT_MEMLOCK would refuse a default 8 MiB one. */
+	s->rec = s->pstats ? recorder_new(&(struct recorder_params){
+		.ring = &s->ring, .log = s->log, .stats = s->stats, .phases = s->pstats,
+		.half_period_ns = s->loop.half_ns, .stop_req = &s->loop.stop_req,
+		.stack_size = WRITER_STACK }) : NULL;
+	if (!s->rec) {
+		run_session_say(s, RUN_SAY_ERR, "cannot allocate the recorder: %s", strerror(errno));
+		return SQW_EXIT_RUNTIME;
+	}
+	err = recorder_start(s->rec);
+	if (err) {
+		run_session_say(s, RUN_SAY_ERR, "cannot start the writer thread: %s", strerror(err));
+		return SQW_EXIT_RUNTIME;
+	}
+	soak_attach(s->soak, s->rec, s->measure0);
+	s->loop.bell = recorder_bell(s->rec);	/* read by the RT thread after go */
+	if (s->tb && (err = tracebreak_start(s->tb, s->rec, &s->loop.stop_req))) {
+		run_session_say(s, RUN_SAY_ERR, "cannot start the trace-break thread: %s",
+				strerror(err));
+		return SQW_EXIT_RUNTIME;
+	}
+	if (s->lb_in && !(s->lb = loopback_reader_start(s->lb_in, s->rec, LOOPBACK_STACK))) {
+		run_session_say(s, RUN_SAY_ERR, "cannot start the loopback reader: %s",
+				strerror(errno));
+		return SQW_EXIT_RUNTIME;
+	}
+	atomic_store_explicit(&s->loop.go, true, memory_order_release);
+	return SQW_EXIT_OK;
+}
+
+/* Limits the run has already broken, from the live figures ("" if none). */
+static const char *status_limits(const struct config *c, const struct edgestats_live *l,
+				 char *buf, size_t len)
+{
+	int64_t tmin = config_int(c, CFG_LIMITS_TMIN), tmax = config_int(c, CFG_LIMITS_TMAX);
+	int64_t wmax = config_int(c, CFG_LIMITS_WAKE_LATENCY_MAX);
+	int64_t mmax = config_int(c, CFG_LIMITS_MISSED_MAX);
+	bool pulses = l->width_max_ns > 0;
+
+	snprintf(buf, len, "%s%s%s%s", pulses && tmin && l->width_min_ns < tmin ? " tmin" : "",
+		 pulses && tmax && l->width_max_ns > tmax ? " tmax" : "",
+		 l->edges && wmax && l->wake_max_ns > wmax ? " wake_latency_max" : "",
+		 mmax >= 0 && l->missed_periods > (uint64_t)mmax ? " missed_max" : "");
+	return buf;
+}
+
+/*
+ * The status line: wall clock, progress and ETA, phase, the last interval's
+ * worst wake-up and pulse widths, the run's extremes, limits already broken
+ * and each load's state. On a terminal it rewrites itself; otherwise it is
+ * one plain line per interval (journald, CI logs).
+ */
+static void status_print(const struct run_session *s, uint64_t t0, bool tty)
+{
+	FILE *out = s->p.status;
+	const struct config *c = s->c;
+	struct edgestats_live live;
+	struct recorder_interval iv;
+	uint64_t dropped = ring_dropped(&s->ring), now = clock_now_ns(CLOCK_MONOTONIC);
+	int64_t elapsed = (int64_t)(now - t0);
+	int64_t total = plan_duration(config_plan(c)) + config_int(c, CFG_RUN_WARMUP);
+	char e[32], tot[32], clock[16], eta[16] = "-", lim[96], loads[256], ivs[96], ws[48];
+	time_t wall = time(NULL), end;
+	struct tm tm;
+
+	if (elapsed < 0)
+		elapsed = 0;
+	recorder_live(s->rec, &live);
+	recorder_interval(s->rec, &iv);
+	localtime_r(&wall, &tm);
+	strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
+	units_format_duration(elapsed / 1000000000 * 1000000000, e, sizeof(e));
+	if (plan_duration(config_plan(c))) {
+		units_format_duration(total / 1000000000 * 1000000000, tot, sizeof(tot));
+		end = wall + (total > elapsed ? (total - elapsed + 999999999) / 1000000000 : 0);
+		localtime_r(&end, &tm);
+		strftime(eta, sizeof(eta), "%H:%M:%S", &tm);
+	} else {
+		snprintf(tot, sizeof(tot), "until stopped");
+	}
+	if (iv.edges)
+		snprintf(ivs, sizeof(ivs), "wake max %.1f us, width %s us",
+			 iv.wake_max_ns / 1e3,
+			 iv.pulses ? (snprintf(ws, sizeof(ws), "%.1f-%.1f", iv.width_min_ns / 1e3,
+					       iv.width_max_ns / 1e3), ws) : "-");
+	else
+		snprintf(ivs, sizeof(ivs), "no edges");
+	soak_load_status(s->soak, loads, sizeof(loads));
+	status_limits(c, &live, lim, sizeof(lim));
+	/* No pulse measured yet (warm-up, or the first drain still to come):
+	 * say so rather than print widths of 0. */
+	if (live.width_max_ns)
+		snprintf(ws, sizeof(ws), "%.1f-%.1f us", live.width_min_ns / 1e3,
+			 live.width_max_ns / 1e3);
+	else
+		snprintf(ws, sizeof(ws), "-");
+	fprintf(out,
+		"%s%s %s/%s ETA %s | %s | edges %llu | last: %s | all: width %s, "
+		"wake max %.1f us, missed %llu, dropped %llu%s%s%s%s",
+		tty ? "\r" : "", clock, e, tot, eta,
+		now < s->measure0 ? "warm-up"
+		: soak_phase_name(s->soak)[0] ? soak_phase_name(s->soak) : "run",
+		(unsigned long long)live.edges, ivs, ws,
+		live.edges ? live.wake_max_ns / 1e3 : 0.0, (unsigned long long)live.missed_periods,
+		(unsigned long long)dropped, loads[0] ? " | " : "", loads,
+		lim[0] ? " | LIMIT" : "", lim);
+	fputs(tty ? "\033[K" : "\n", out);
+	fflush(out);
+}
+
+/* The signals that arrived: a load's SIGCHLD, or the first stop signal. */
+static void session_take_signals(struct run_session *s, uint64_t now, bool newline)
+{
+	struct signalfd_siginfo si;
+
+	while (read(s->sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		int sig = (int)si.ssi_signo;
+
+		if (sig == SIGCHLD) {
+			soak_sigchld(s->soak, now);
+			continue;
+		}
+		if (!s->sig) {
+			s->sig = sig;
+			if (newline)	/* off the status line */
+				fputc('\n', s->p.status);
+			run_session_say(s, RUN_SAY_INFO, "%s: stopping at the next edge",
+					strsignal(sig));
+		}
+		atomic_store(&s->loop.stop_req, true);
+	}
+}
+
+/* 4. Wait: signals, status line, phases and loads, end of the loop. */
+static void session_wait(struct run_session *s)
+{
+	int64_t status_every = config_int(s->c, CFG_OUTPUT_STATUS_INTERVAL);
+	bool status = s->p.status && !config_bool(s->c, CFG_OUTPUT_QUIET) && status_every;
+	bool tty = s->p.status && isatty(fileno(s->p.status));
+	bool newline = s->p.status && !config_bool(s->c, CFG_OUTPUT_QUIET) && tty;
+	uint64_t t0 = s->loop.start_ns, next_status = t0 + (uint64_t)status_every;
+
+	while (!atomic_load(&s->loop.done)) {
+		struct pollfd fds[1 + 256];
+		uint64_t now = clock_now_ns(CLOCK_MONOTONIC), due = soak_next_due(s->soak);
+		int64_t wait_ms = 100;
+		size_t n;
+
+		/* Wake for a signal, a load's output, the next status line, phase,
+		 * sample or restart, and at least every 100 ms for the loop's end. */
+		if (status && next_status > now && (int64_t)((next_status - now) / 1000000) < wait_ms)
+			wait_ms = (int64_t)((next_status - now) / 1000000);
+		if (due != UINT64_MAX && (int64_t)((due > now ? due - now : 0) / 1000000) < wait_ms)
+			wait_ms = (int64_t)((due > now ? due - now : 0) / 1000000);
+		fds[0].fd = s->sfd;
+		fds[0].events = POLLIN;
+		n = 1 + soak_pollfds(s->soak, fds + 1, 256);
+		if (poll(fds, n, (int)wait_ms) < 0 && errno != EINTR) {
+			run_session_say(s, RUN_SAY_ERR, "poll: %s", strerror(errno));
+			atomic_store(&s->loop.stop_req, true);
+		}
+		now = clock_now_ns(CLOCK_MONOTONIC);
+		session_take_signals(s, now, newline);
+		soak_read(s->soak, fds + 1, n - 1, now);
+		soak_tick(s->soak, now);
+		if (status && now >= next_status) {
+			status_print(s, t0, tty);
+			next_status += (uint64_t)status_every;
+			if (next_status <= now)
+				next_status = now + (uint64_t)status_every;
+		}
+	}
+	if (status && tty)
+		fputc('\n', s->p.status);
+}
+
+/* The break helper's results into the run's description, then free it. */
+static void session_stop_tracebreak(struct run_session *s)
+{
+	struct run_info *ri = &s->ri;
+
+	tracebreak_stop(s->tb);	/* joined: a break being saved is finished */
+	ri->breaks = tracebreak_count(s->tb);
+	snprintf(ri->break_text, sizeof(ri->break_text), "%s", tracebreak_first_text(s->tb));
+	snprintf(ri->break_cause, sizeof(ri->break_cause), "%s", tracebreak_first_cause(s->tb));
+	snprintf(ri->break_trace, sizeof(ri->break_trace), "%s", tracebreak_first_trace(s->tb));
+	ri->nbreak_hits = tracebreak_hits(s->tb, NULL, 0);
+	ri->break_hits = calloc(ri->nbreak_hits ? ri->nbreak_hits : 1, sizeof(*ri->break_hits));
+	ri->nbreak_hits = ri->break_hits ? tracebreak_hits(s->tb, ri->break_hits, ri->nbreak_hits)
+					 : 0;
+	tracebreak_free(s->tb);
+	s->tb = NULL;
+}
+
+/* 5. Every thread stopped, in the reverse order of their start; the line
+ * back to idle and released before anything slow. */
+static void session_stop(struct run_session *s)
+{
+	if (s->rt_started) {
+		if (!atomic_load(&s->loop.go)) {	/* setup failed after the thread started */
+			atomic_store(&s->loop.stop_req, true);
+			atomic_store(&s->loop.go, true);
+		}
+		pthread_join(s->rt_tid, NULL);
+		s->rt_started = false;
+	}
+	/* The break helper's last events go through the recorder: stop it first. */
+	if (s->tb)
+		session_stop_tracebreak(s);
+	if (s->lb) {	/* the last edges' events, then into the log before it closes */
+		uint64_t dropped, unlogged, n;
+
+		n = loopback_reader_stop(s->lb, atomic_load(&s->loop.edges), LOOPBACK_GRACE_NS,
+					 &dropped, &unlogged);
+		s->lb = NULL;
+		run_session_say(s, RUN_SAY_INFO, "loopback: %llu edge events of %s logged for %llu "
+				"edges (%llu dropped by the kernel, %llu not logged)",
+				(unsigned long long)n, gpio_in_describe(s->lb_in),
+				(unsigned long long)atomic_load(&s->loop.edges),
+				(unsigned long long)dropped, (unsigned long long)unlogged);
+	}
+	recorder_finish(s->rec);
+	/* The writer thread stopped the run on a log error; the writer kept
+	 * its reason for us to say. */
+	if (s->rec && s->log && recorder_log_error(s->rec))
+		run_session_say(s, RUN_SAY_ERR, "%s", edgelog_writer_error(s->log));
+	gpio_in_close(s->lb_in);
+	s->lb_in = NULL;
+	if (gpio_out_close(s->gpio))
+		run_session_say(s, RUN_SAY_WARN, "could not restore the idle level of %s: %s",
+				s->gpio_desc, strerror(errno));
+	s->gpio = NULL;
+	if (s->rs.p.stack_size)
+		rtsetup_process_exit(&s->rs);
+	rtloop_close(&s->loop);
+}
+
+/* 6. What the run was, for the verdict and the summary. */
+static void session_results(struct run_session *s)
+{
+	const struct config *c = s->c;
+	struct run_info *ri = &s->ri;
+	const struct rtloop *loop = &s->loop;
+	size_t i;
+
+	ri->end_realtime_ns = clock_now_ns(CLOCK_REALTIME);
+	ri->dropped = ring_dropped(&s->ring);
+	ri->write_errors = atomic_load(&s->loop.write_errors);
+	ri->stop_reason = loop->error || ri->write_errors || recorder_log_error(s->rec)
+		? EDGELOG_STOP_ERROR : s->sig ? EDGELOG_STOP_SIGNAL
+		: ri->breaks && config_bool(c, CFG_TRACE_STOP_ON_BREAK) ? EDGELOG_STOP_BREAK
+		: EDGELOG_STOP_DURATION;
+	ri->stop_signal = s->sig;
+	ri->log_error = recorder_log_error(s->rec);
+	ri->records_logged = edgelog_writer_records(s->log);
+	ri->spin_auto = loop->spin_auto;
+	ri->spin_lead_ns = loop->lead;
+	ri->spin_lead_min_ns = loop->lead_min_ns;
+	ri->spin_lead_max_ns = loop->lead_max_ns;
+	ri->spin_rearms = loop->rearms;
+	ri->rt_cpu = s->rs.pinned ? s->rp.cpu : -1;
+	if (rtsetup_rt_throttling(&ri->rt_runtime_us, &ri->rt_period_us) != 1)
+		ri->rt_runtime_us = -1;
+	if (loop->ru_started) {
+		ri->minflt = loop->ru_end.ru_minflt - loop->ru_start.ru_minflt;
+		ri->majflt = loop->ru_end.ru_majflt - loop->ru_start.ru_majflt;
+		ri->nivcsw = loop->ru_end.ru_nivcsw - loop->ru_start.ru_nivcsw;
+	}
+	if (loop->error)
+		run_session_say(s, RUN_SAY_ERR, "the RT loop failed: %s", strerror(loop->error));
+	ri->label = config_str(c, CFG_RUN_LABEL);
+	ri->containment = soak_containment(s->soak);
+	ri->min_busy_pct = (int)config_int(c, CFG_PROOF_MIN_BUSY);
+	ri->sampler_sched = soak_sampler_sched(s->soak);
+	s->phases = calloc(soak_nphases(s->soak), sizeof(*s->phases));
+	for (i = 0; s->phases && i < soak_nphases(s->soak); i++) {
+		soak_phase_result(s->soak, i, &s->phases[i]);
+		s->phases[i].stats = phasestats_phase(s->pstats, i);
+	}
+	if (s->phases && (soak_has_loads(s->soak) || config_plan(c)->explicit_phases)) {
+		ri->phases = s->phases;
+		ri->nphases = soak_nphases(s->soak);
+		ri->phasestats = s->pstats;
+	} else if (s->phases && soak_nphases(s->soak) == 1) {
+		ri->run_proof = &s->phases[0];	/* a plain run: its idle proof */
+	}
+}
+
+int run_session_run(struct run_session *s)
+{
+	int ret = session_open(s);
+
+	if (ret == SQW_EXIT_OK)
+		ret = session_enter_rt(s);
+	if (ret == SQW_EXIT_OK)
+		ret = session_start_loads(s);
+	if (ret == SQW_EXIT_OK)
+		ret = session_create_log(s);
+	if (ret == SQW_EXIT_OK)
+		ret = session_start_threads(s);
+	if (ret == SQW_EXIT_OK) {
+		session_wait(s);
+		/* the loads end with the wave, before the summary is made */
+		soak_stop(s->soak);
+	}
+	session_stop(s);
+	if (ret == SQW_EXIT_OK)
+		session_results(s);
+	return ret;
+}
+
+const struct run_info *run_session_info(const struct run_session *s)
+{
+	return &s->ri;
+}
+
+const struct edgestats *run_session_stats(const struct run_session *s)
+{
+	return s->stats;
+}
+
+const struct config *run_session_config(const struct run_session *s)
+{
+	return s->c;
+}
+
+int run_session_signal(const struct run_session *s)
+{
+	return s->sig;
+}
+
+int run_session_close(struct run_session *s, int exit_code)
+{
+	struct edgelog_footer footer = { 0 };
+
+	if (s->closed)
+		return exit_code;
+	s->closed = true;
+	if (s->log) {
+		/* The footer carries the exit code the run ends with. */
+		footer.dropped = ring_dropped(&s->ring);
+		footer.missed_periods = atomic_load(&s->loop.missed);
+		footer.end_realtime_ns = s->ri.end_realtime_ns ? s->ri.end_realtime_ns
+							       : clock_now_ns(CLOCK_REALTIME);
+		footer.stop_reason = (uint32_t)s->ri.stop_reason;
+		footer.exit_code = exit_code;
+		if (edgelog_writer_close(s->log, &footer, s->why, sizeof(s->why)) < 0) {
+			/* a failure the writer thread met was said in the stop */
+			if (!s->ri.log_error && !(s->rec && recorder_log_error(s->rec)))
+				run_session_say(s, RUN_SAY_ERR, "%s", s->why);
+			if (exit_code != SQW_EXIT_RUNTIME) {
+				s->ri.log_error = true;
+				exit_code = SQW_EXIT_RUNTIME;
+			}
+		}
+		s->log = NULL;
+	}
+	/* The log is closed and no load runs: from here SIGINT/SIGTERM stop us
+	 * at once, even in an open() of a --json FIFO nobody reads (SIGPIPE
+	 * stays blocked: a closed pipe is EPIPE, an I/O error). */
+	soak_stop(s->soak);
+	pthread_sigmask(SIG_UNBLOCK, &s->stop_sigs, NULL);
+	return exit_code;
+}
+
+void run_session_fini(struct run_session *s)
+{
+	if (!s)
+		return;
+	if (!s->closed)
+		run_session_close(s, SQW_EXIT_RUNTIME);
+	if (s->rt_started || s->gpio || s->lb_in)	/* run_session_run() never ran */
+		session_stop(s);
+	soak_free(s->soak);	/* stops the loads on every path out */
+	free(s->phases);
+	free(s->starts);
+	free(s->ri.break_hits);
+	phasestats_free(s->pstats);
+	if (s->sfd >= 0)
+		close(s->sfd);
+	recorder_free(s->rec);
+	if (s->stats)
+		edgestats_free(s->stats);
+	ring_free(&s->ring);
+	free(s->meta.text);
+	free(s->log_path);
+	pthread_sigmask(SIG_SETMASK, &s->oldsigs, NULL);
+	free(s);
+}
