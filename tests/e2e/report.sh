@@ -200,7 +200,7 @@ assert "3.0 s" in text and " 1000 " in text, text
 PY
 }
 
-for t in $(declare -F | awk '{print $3}' | grep '^test_'); do
+for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
 	"$t"
 	rc=$?
 	if [ $rc -eq 0 ]; then
