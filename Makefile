@@ -110,14 +110,17 @@ CMD_OBJS  := $(CMD_SRCS:src/%.c=$(BUILD)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all clean deps run test unit e2e layers check-san valgrind bench install uninstall help fuzz fuzz-long fuzz-build docs \
+.PHONY: all clean deps run test unit e2e layers check check-unit e2e-smoke check-san valgrind bench install uninstall help fuzz fuzz-long fuzz-build docs \
 	install-strip unit-build install-ptest deb yocto yocto-parse test-install
 all: $(BUILD)/sqwave
 
 help:
 	@echo "make            build $(BUILD)/sqwave (libgpiod API: $(GPIOD))"
 	@echo "make run        install missing deps, build, 10 s on the simulated board"
-	@echo "make test       install missing deps, unit + end-to-end tests"
+	@echo "make check      the fast tier, before every commit: -j build, layer rule, unit tests, e2e smoke set"
+	@echo "make test       install missing deps, the full suite: unit, end-to-end, install, Yocto parse, QEMU board"
+	@echo "make e2e        every end-to-end script; T=NAME one (T=soak, T=hostile/logs, T=run-all),"
+	@echo "                T=NAME:REGEX its tests whose name matches (T=soak:phases); several: T='a b:c'"
 	@echo "make check-san  unit tests under ASan+UBSan    make valgrind  unit tests under valgrind"
 	@echo "make fuzz       libFuzzer targets, FUZZ_SECONDS each (corpus outside the tree)"
 	@echo "make fuzz-long  FUZZ_LONG_SECONDS each, corpus kept in FUZZ_CORPUS: before a parser change is done"
@@ -184,8 +187,42 @@ $(COREMARK):
 		{ cat $(BUILD)/coremark.build.log; exit 1; }; \
 	fi
 
+# T picks scripts and tests (tests/e2e/run-all: E2E_ONLY); empty, all.
+T ?=
 e2e: $(BUILD)/sqwave $(COREMARK) docs
-	@SQWAVE=$(BUILD)/sqwave COREMARK=$(abspath $(COREMARK)) tests/e2e/run-all
+	@E2E_ONLY='$(T)' SQWAVE=$(BUILD)/sqwave COREMARK=$(abspath $(COREMARK)) tests/e2e/run-all
+
+# The fast tier (docs/testing.md): the build with -j, the layer rule, every
+# unit test (each binary a goal of its own, so -j runs them side by side;
+# its output in BIN.log, shown when it fails) and E2E_SMOKE, a few fast
+# end-to-end tests of each command, so that a broken command fails it.
+# Under two minutes from a clean tree on two cores; `make test` is the full
+# suite.
+NPROC     ?= $(shell nproc 2>/dev/null || echo 2)
+E2E_SMOKE ?= run-all:a_2s_run_gives_4000 run-all:contradictory_limits run-all:a_violated_limit \
+	run-all:preflight_checks run-all:help_and_version run-all:design_map \
+	analyze:analyzing_a_fresh_run_agrees analyze:the_exported_csv_analyzes \
+	compare:37ppm_drift compare:bad_input_is_exit_2 \
+	report:a_log_and_its_summary_give_the_same_rows \
+	check:the_simulated_board_checks_clean check:a_root_tree_is_what check:check_run_judges \
+	check:boards_by_short_name hostile/boards:bad_values_are_exit_2 \
+	docs:every_option_of_every_command_is_in_its_help
+UNIT_RUNS := $(UNIT_BINS:%=%.run)
+.PHONY: $(UNIT_RUNS)
+$(UNIT_RUNS): %.run: %
+	@$< > $<.log 2>&1 || { cat $<.log; echo "FAILED: $<" >&2; exit 1; }
+
+check:
+	@$(MAKE) --no-print-directory -j$(NPROC) all unit-build docs
+	@scripts/check-layers
+	@$(MAKE) --no-print-directory -j$(NPROC) -k check-unit
+	@$(MAKE) --no-print-directory e2e-smoke
+
+check-unit: $(UNIT_RUNS)
+	@echo "unit test binaries: $(words $(UNIT_RUNS)) passed"
+
+e2e-smoke:
+	@$(MAKE) --no-print-directory e2e T='$(E2E_SMOKE)'
 
 # The layer rule of src/ (scripts/check-layers): a second, no build.
 layers:
@@ -194,11 +231,20 @@ layers:
 # Every test: the layer rule first, unit, end-to-end on the simulated board,
 # and the armhf build on a real kernel and GPIO controller under QEMU
 # (SKIP_VM=1 leaves that out).
+# TEST_SAN=1 (CI: .ci/run) runs the unit and end-to-end tests once, on the
+# ASan+UBSan build of check-san, instead of on the plain one: the plain
+# binary is still built (install and packaging use it) and `make valgrind`
+# runs the plain unit tests.
 test: layers
 	@$(MAKE) --no-print-directory deps
 	@scripts/install-deps systemd python3-yaml python3-jsonschema python3-junitparser librsvg2-bin
+ifeq ($(TEST_SAN),1)
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory check-san
+else
 	@$(MAKE) --no-print-directory all unit
 	@$(MAKE) --no-print-directory e2e
+endif
 	@$(MAKE) --no-print-directory test-install
 	@$(MAKE) --no-print-directory yocto-parse
 ifneq ($(SKIP_VM),1)
@@ -369,7 +415,8 @@ clean:
 # --- test-vm (tests/vm) ---
 # sqwave cross-built for armhf (libgpiod v2 and v1) on Debian's PREEMPT_RT
 # kernel and QEMU's PL061 GPIO controller; recipe in docs/qemu-vm.md.
-# Downloads are cached in .cache/vm; `make clean-vm` keeps them.
+# Downloads are cached outside the tree, in VM_CACHE (tests/vm/lib.sh:
+# $XDG_CACHE_HOME/sqwave/vm, else ~/.cache/sqwave/vm); `make clean-vm` keeps them.
 .PHONY: test-vm clean-vm
 test-vm:
 	@tests/vm/run

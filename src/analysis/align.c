@@ -998,13 +998,180 @@ static void m2_init(struct m2 *m, const struct align_result *r)
 	m->r = (struct align_result *)r;
 }
 
+/* The result's tables for @ncap capture and @nrun run edges, and the walk's
+ * "paired" bits; on failure errno is ENOMEM and the caller frees both. */
+static int match_alloc(struct m2 *m, struct align_result *r, size_t ncap, size_t nrun)
+{
+	size_t nb = (ncap + ALIGN_BLK - 1) >> ALIGN_BLK_SHIFT;
+
+	r->pair = calloc(nb ? nb : 1, sizeof(*r->pair));
+	r->pair_nblk = nb;
+	r->outlier = calloc((ncap + 63) / 64 + 1, sizeof(*r->outlier));
+	r->missing = calloc((nrun + 63) / 64 + 1, sizeof(*r->missing));
+	m->paired = calloc((nrun + 63) / 64 + 1, sizeof(*m->paired));
+	if (!r->pair || !r->outlier || !r->missing || !m->paired) {
+		errno = ENOMEM;
+		return -1;
+	}
+	for (size_t b = 0; b < nb; b++) {
+		r->pair[b] = calloc(ALIGN_BLK, sizeof(**r->pair));
+		if (!r->pair[b]) {
+			errno = ENOMEM;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The fit's scatter: inliers, outliers and their RMS residual; returns the
+ * number of inliers. */
+static size_t match_scatter(const struct m2 *m, struct align_result *r, double A, double B)
+{
+	size_t i, nin = 0;
+	double ss = 0;
+
+	for (i = 0; i < m->ncap; i++) {
+		ptrdiff_t kk = pair_get(r, i);
+
+		if (kk < 0)
+			continue;
+		if (bit_get(r->outlier, i)) {
+			r->outliers++;
+		} else {
+			double d = (cap_y(m, i) - A) / B - run_mid(m, (size_t)kk);
+
+			r->inliers++;
+			ss += d * d;
+			nin++;
+		}
+	}
+	r->fit_rms_ns = nin ? sqrt(ss / (double)nin) : NAN;
+	return nin;
+}
+
+/* The fitted line is itself uncertain (the edges sit anywhere in their
+ * windows): its standard error at the far end of the capture, from the
+ * weights (inverse variances), scaled up by the reduced chi-square if the
+ * scatter is larger than the windows explain. Times 4, it is added to the
+ * per-edge slack: a few ns for thousands of edges. Needs @nin > 2 inliers. */
+static void match_fit_se(const struct m2 *m, struct align_result *r, double A, double B, size_t nin)
+{
+	double sw = 0, swx = 0, swxx = 0, chi = 0, xm, far = 0;
+	size_t i;
+
+	for (i = 0; i < m->ncap; i++) {
+		ptrdiff_t kk = pair_get(r, i);
+		double wt, d;
+
+		if (kk < 0 || bit_get(r->outlier, i))
+			continue;
+		wt = pair_weight(m, (size_t)kk);
+		d = (cap_y(m, i) - A) / B - run_mid(m, (size_t)kk);
+		sw += wt;
+		swx += wt * run_mid(m, (size_t)kk);
+		chi += wt * d * d;
+	}
+	xm = swx / sw;
+	for (i = 0; i < m->ncap; i++) {
+		ptrdiff_t kk = pair_get(r, i);
+		double dx;
+
+		if (kk < 0)
+			continue;
+		dx = run_mid(m, (size_t)kk) - xm;
+		if (fabs(dx) > far)
+			far = fabs(dx);
+		if (!bit_get(r->outlier, i))
+			swxx += pair_weight(m, (size_t)kk) * dx * dx;
+	}
+	chi /= (double)(nin - 2);
+	if (swxx > 0)
+		r->fit_se_ns = sqrt((1.0 / sw + far * far / swxx) * (chi > 1 ? chi : 1));
+}
+
+/* Paired edges whose residual is beyond the tolerance (gaps excepted). */
+static void match_count_disagree(const struct m2 *m, struct align_result *r)
+{
+	for (size_t i = 0; i < m->ncap; i++) {
+		ptrdiff_t kk = pair_get(r, i);
+		double res, fb;
+
+		if (kk < 0 || align_caps_gap(m->cap, i))
+			continue;
+		pair_residual(m, i, (size_t)kk, &res, &fb);
+		if (fabs(res) > r->tolerance_ns)
+			r->disagree++;
+	}
+}
+
+/* The window: run edges inside the capture's span, or paired. */
+static void match_window(const struct m2 *m, struct align_result *r, const struct align_window *w,
+			 double A, double B, size_t seed_run)
+{
+	const struct align_runs *run = m->run;
+
+	r->span_lo_ns = ((double)(w->span_lo_ps - m->cref_ps) / (double)CAPTURE_PS_PER_NS - A) / B;
+	r->span_hi_ns = ((double)(w->span_hi_ps - m->cref_ps) / (double)CAPTURE_PS_PER_NS - A) / B;
+	r->run_first = run->n;
+	r->run_last = 0;
+	for (size_t k = 0; k < run->n; k++) {
+		bool inside = run_wb(m, k) - r->tolerance_ns > r->span_lo_ns &&
+			      run_we(m, k) + r->tolerance_ns < r->span_hi_ns;
+
+		if (inside || bit_get(m->paired, k)) {
+			if (r->run_first == run->n)
+				r->run_first = k;
+			r->run_last = k;
+		}
+	}
+	if (r->run_first == run->n)
+		r->run_first = r->run_last = seed_run;
+	r->first_seq = align_runs_seq(run, r->run_first);
+	r->last_seq = align_runs_seq(run, r->run_last);
+	r->covered = r->run_last - r->run_first + 1;
+}
+
+/* Missing: unpaired run edges in the window, unless the capture had no
+ * data there (a gap before a flagged edge) or the write failed. */
+static void match_missing(const struct m2 *m, struct align_result *r, double A, double B)
+{
+	const struct align_caps *cap = m->cap;
+	size_t gi = 0;
+	double glo = -INFINITY, ghi = -INFINITY;
+
+	for (size_t k = r->run_first; k <= r->run_last; k++) {
+		double mid;
+
+		if (bit_get(m->paired, k))
+			continue;
+		if (align_runs_at(m->run, k)->flags & EDGE_F_WRITE_ERR) {
+			r->write_failed++;
+			continue;
+		}
+		mid = run_mid(m, k);
+		while (gi < cap->n && ghi < mid) {
+			gi++;
+			if (gi < cap->n && align_caps_gap(cap, gi)) {
+				glo = (cap_y(m, gi - 1) - A) / B;
+				ghi = (cap_y(m, gi) - A) / B;
+			}
+		}
+		if (mid >= glo - r->tolerance_ns && mid <= ghi + r->tolerance_ns) {
+			r->in_gap++;
+			continue;
+		}
+		bit_set(r->missing, k, true);
+		r->nmissing++;
+	}
+}
+
 int align_match(const struct align_runs *run, const struct align_caps *cap,
 		const struct align_window *w, const struct align_params *p,
 		struct align_result *r)
 {
 	struct m2 m = { .run = run, .nrun = run->n, .cap = cap, .ncap = cap->n, .r = r };
-	size_t i, k, seed_run, gi, nin = 0, nb;
-	double A, B, ss = 0, glo, ghi;
+	size_t i, seed_run, nin;
+	double A, B;
 	bool found;
 	int ret = -1;
 
@@ -1036,23 +1203,8 @@ int align_match(const struct align_runs *run, const struct align_caps *cap,
 	m.cref_ps = align_caps_t(cap, w->seed_cap);
 	r->ref_ns = m.ref_ns;
 	r->cref_ps = m.cref_ps;
-	nb = (cap->n + ALIGN_BLK - 1) >> ALIGN_BLK_SHIFT;
-	r->pair = calloc(nb ? nb : 1, sizeof(*r->pair));
-	r->pair_nblk = nb;
-	r->outlier = calloc((cap->n + 63) / 64 + 1, sizeof(*r->outlier));
-	r->missing = calloc((run->n + 63) / 64 + 1, sizeof(*r->missing));
-	m.paired = calloc((run->n + 63) / 64 + 1, sizeof(*m.paired));
-	if (!r->pair || !r->outlier || !r->missing || !m.paired) {
-		errno = ENOMEM;
+	if (match_alloc(&m, r, cap->n, run->n) < 0)
 		goto out;
-	}
-	for (size_t b = 0; b < nb; b++) {
-		r->pair[b] = calloc(ALIGN_BLK, sizeof(**r->pair));
-		if (!r->pair[b]) {
-			errno = ENOMEM;
-			goto out;
-		}
-	}
 	pair_set(r, w->seed_cap, (ptrdiff_t)seed_run);
 	bit_set(m.paired, seed_run, true);
 	walk(&m, w->seed_cap, seed_run, 1 + w->drift_guess, +1);
@@ -1072,119 +1224,13 @@ int align_match(const struct align_runs *run, const struct align_caps *cap,
 	/* capture_ns (absolute in the capture's time base) = offset + B (log - ref) */
 	r->offset_ns = A + (double)m.cref_ps / (double)CAPTURE_PS_PER_NS;
 	r->drift_ppm = (B - 1) * 1e6;
-	for (i = 0; i < cap->n; i++) {
-		ptrdiff_t kk = pair_get(r, i);
-
-		if (kk < 0)
-			continue;
-		if (bit_get(r->outlier, i)) {
-			r->outliers++;
-		} else {
-			double d = (cap_y(&m, i) - A) / B - run_mid(&m, (size_t)kk);
-
-			r->inliers++;
-			ss += d * d;
-			nin++;
-		}
-	}
-	r->fit_rms_ns = nin ? sqrt(ss / (double)nin) : NAN;
-	/* The fitted line is itself uncertain (the edges sit anywhere in their
-	 * windows): its standard error at the far end of the capture, from the
-	 * weights (inverse variances), scaled up by the reduced chi-square if the
-	 * scatter is larger than the windows explain. Times 4, it is added to the
-	 * per-edge slack: a few ns for thousands of edges. */
-	if (nin > 2) {
-		double sw = 0, swx = 0, swxx = 0, chi = 0, xm, far = 0;
-
-		for (i = 0; i < cap->n; i++) {
-			ptrdiff_t kk = pair_get(r, i);
-			double wt, d;
-
-			if (kk < 0 || bit_get(r->outlier, i))
-				continue;
-			wt = pair_weight(&m, (size_t)kk);
-			d = (cap_y(&m, i) - A) / B - run_mid(&m, (size_t)kk);
-			sw += wt;
-			swx += wt * run_mid(&m, (size_t)kk);
-			chi += wt * d * d;
-		}
-		xm = swx / sw;
-		for (i = 0; i < cap->n; i++) {
-			ptrdiff_t kk = pair_get(r, i);
-			double dx;
-
-			if (kk < 0)
-				continue;
-			dx = run_mid(&m, (size_t)kk) - xm;
-			if (fabs(dx) > far)
-				far = fabs(dx);
-			if (!bit_get(r->outlier, i))
-				swxx += pair_weight(&m, (size_t)kk) * dx * dx;
-		}
-		chi /= (double)(nin - 2);
-		if (swxx > 0)
-			r->fit_se_ns = sqrt((1.0 / sw + far * far / swxx) * (chi > 1 ? chi : 1));
-	}
+	nin = match_scatter(&m, r, A, B);
+	if (nin > 2)
+		match_fit_se(&m, r, A, B, nin);
 	r->tolerance_ns = m.slack_ns + 4 * r->fit_se_ns;
-	for (i = 0; i < cap->n; i++) {
-		ptrdiff_t kk = pair_get(r, i);
-		double res, fb;
-
-		if (kk < 0 || align_caps_gap(cap, i))
-			continue;
-		pair_residual(&m, i, (size_t)kk, &res, &fb);
-		if (fabs(res) > r->tolerance_ns)
-			r->disagree++;
-	}
-
-	/* the window: run edges inside the capture's span, or paired */
-	r->span_lo_ns = ((double)(w->span_lo_ps - m.cref_ps) / (double)CAPTURE_PS_PER_NS - A) / B;
-	r->span_hi_ns = ((double)(w->span_hi_ps - m.cref_ps) / (double)CAPTURE_PS_PER_NS - A) / B;
-	r->run_first = run->n;
-	r->run_last = 0;
-	for (k = 0; k < run->n; k++) {
-		bool inside = run_wb(&m, k) - r->tolerance_ns > r->span_lo_ns &&
-			      run_we(&m, k) + r->tolerance_ns < r->span_hi_ns;
-
-		if (inside || bit_get(m.paired, k)) {
-			if (r->run_first == run->n)
-				r->run_first = k;
-			r->run_last = k;
-		}
-	}
-	if (r->run_first == run->n)
-		r->run_first = r->run_last = seed_run;
-	r->first_seq = align_runs_seq(run, r->run_first);
-	r->last_seq = align_runs_seq(run, r->run_last);
-	r->covered = r->run_last - r->run_first + 1;
-	/* missing: unpaired run edges in the window, unless the capture had no
-	 * data there (a gap before a flagged edge) or the write failed */
-	gi = 0;
-	glo = ghi = -INFINITY;
-	for (k = r->run_first; k <= r->run_last; k++) {
-		double mid;
-
-		if (bit_get(m.paired, k))
-			continue;
-		if (align_runs_at(run, k)->flags & EDGE_F_WRITE_ERR) {
-			r->write_failed++;
-			continue;
-		}
-		mid = run_mid(&m, k);
-		while (gi < cap->n && ghi < mid) {
-			gi++;
-			if (gi < cap->n && align_caps_gap(cap, gi)) {
-				glo = (cap_y(&m, gi - 1) - A) / B;
-				ghi = (cap_y(&m, gi) - A) / B;
-			}
-		}
-		if (mid >= glo - r->tolerance_ns && mid <= ghi + r->tolerance_ns) {
-			r->in_gap++;
-			continue;
-		}
-		bit_set(r->missing, k, true);
-		r->nmissing++;
-	}
+	match_count_disagree(&m, r);
+	match_window(&m, r, w, A, B, seed_run);
+	match_missing(&m, r, A, B);
 	ret = 0;
 out:
 	free(m.paired);

@@ -602,12 +602,103 @@ static void unknown(struct traceexplain *o, const struct traceexplain_stream *s,
 	snprintf(o->cause, sizeof(o->cause), "unknown: %.100s", why);
 }
 
+/* The interrupt's delay is the larger part of the wake-up latency: what
+ * the CPU did between the expiry and the interrupt. */
+static void explain_late_irq(const struct traceexplain_stream *s, struct traceexplain *o,
+			     const struct cycle *c)
+{
+	const struct cpu_state *t = c->fire_task.known ? &c->fire_task : &c->e_task;
+	bool idle = c->e_task.known && c->e_task.pid == 0 && t->known && t->pid == 0;
+
+	if (!t->known) {
+		unknown(o, s, "the timer interrupt came late, and nothing says what ran on the CPU");
+		return;
+	}
+	snprintf(o->holder_comm, sizeof(o->holder_comm), "%s", t->comm);
+	o->holder_pid = t->pid;
+	o->holder_prio = t->prio;
+	o->holder_ns = o->irq_delay_ns;
+	if (idle) {
+		o->kind = TRACEEXPLAIN_LATE_IRQ_IDLE;
+		snprintf(o->text, sizeof(o->text),
+			 "The timer interrupt came %s late on CPU %d, which was idle with %s "
+			 "from the expiry to the interrupt, so the delay came from outside this "
+			 "kernel (a hypervisor not running the vCPU, an SMI or firmware, a deep "
+			 "idle state); " RT_COMM " then ran %s after its wake-up.",
+			 US(o->irq_delay_ns), c->cpu,
+			 c->gap ? "only other interrupts traced on it" : "nothing traced on it",
+			 US(o->wake_to_run_ns));
+		snprintf(o->cause, sizeof(o->cause), "late-irq-idle +%s cpu=%d",
+			 US(o->irq_delay_ns), c->cpu);
+	} else {
+		o->kind = TRACEEXPLAIN_LATE_IRQ_BUSY;
+		snprintf(o->text, sizeof(o->text),
+			 "The timer interrupt came %s late on CPU %d while %s (pid %d) ran "
+			 "there, with interrupts off or in another handler; " RT_COMM " then "
+			 "ran %s after its wake-up.", US(o->irq_delay_ns), c->cpu, t->comm, t->pid,
+			 US(o->wake_to_run_ns));
+		snprintf(o->cause, sizeof(o->cause), "late-irq-busy %s/%d +%s cpu=%d", t->comm,
+			 t->pid, US(o->irq_delay_ns), c->cpu);
+	}
+}
+
+/* The interrupt was on time and the RT thread waited after its wake-up:
+ * the task that kept its CPU longest in that wait is the answer. */
+static void explain_holder(const struct traceexplain_stream *s, struct traceexplain *o,
+			   const struct cycle *c)
+{
+	const struct holder *h = &c->longest;
+	char why[200];
+
+	if (h->pid < 0) {
+		unknown(o, s, RT_COMM " waited after its wake-up, and nothing says which task ran");
+		return;
+	}
+	if (h->pid == 0) {
+		snprintf(why, sizeof(why), RT_COMM " waited %s after its wake-up on CPU %d, which "
+			 "was idle with no task in the way", US(o->wake_to_run_ns), c->wake_cpu);
+		unknown(o, s, why);
+		return;
+	}
+	snprintf(o->holder_comm, sizeof(o->holder_comm), "%s", h->comm);
+	o->holder_pid = h->pid;
+	o->holder_prio = h->prio;
+	snprintf(o->holder_state, sizeof(o->holder_state), "%s", h->state);
+	o->holder_ns = (int64_t)(h->to - h->from);
+	o->holder_nonpreempt = h->nonpreempt;
+	if (h->prio >= 0 && s->rt_prio >= 0 && h->prio <= s->rt_prio) {
+		char hp[40], rp[40];
+
+		o->kind = TRACEEXPLAIN_PREEMPTED_BY;
+		snprintf(o->text, sizeof(o->text),
+			 "A task of %s priority, %s (pid %d, %s), ran on CPU %d for %s after "
+			 RT_COMM " (%s) was woken, %s; the timer itself fired %s late.",
+			 h->prio < s->rt_prio ? "higher" : "equal", h->comm, h->pid,
+			 traceexplain_prio_words(h->prio, hp, sizeof(hp)), c->wake_cpu,
+			 US(o->holder_ns), traceexplain_prio_words(s->rt_prio, rp, sizeof(rp)),
+			 state_words(h->state), US(o->irq_delay_ns));
+		snprintf(o->cause, sizeof(o->cause), "preempted-by %s/%d prio=%d %s cpu=%d", h->comm,
+			 h->pid, h->prio, US(o->holder_ns), c->wake_cpu);
+		return;
+	}
+	o->kind = TRACEEXPLAIN_HELD_BY;
+	snprintf(o->text, sizeof(o->text),
+		 "CPU %d stayed with %s (pid %d, %s) for %s after " RT_COMM " was woken%s, "
+		 "%s; the timer itself fired %s late.",
+		 c->wake_cpu, h->comm, h->pid,
+		 traceexplain_prio_words(h->prio, (char[40]){ 0 }, 40), US(o->holder_ns),
+		 h->nonpreempt ? ", need-resched set in a non-preemptible kernel section" : "",
+		 state_words(h->state), US(o->irq_delay_ns));
+	snprintf(o->cause, sizeof(o->cause), "held-by %s/%d %s state=%s cpu=%d timer+%s", h->comm,
+		 h->pid, US(o->holder_ns), h->state[0] ? h->state : "-", c->wake_cpu,
+		 US(o->irq_delay_ns));
+}
+
 /* The explanation as of the marker just read: the cycle of the late
  * wake-up is the last one armed for an expiry at or before T. */
 static void explain(const struct traceexplain_stream *s, struct traceexplain *o)
 {
 	const struct cycle *c = NULL, *last = NULL;
-	const struct holder *h;
 	unsigned i, n = s->ncyc < NCYCLE ? s->ncyc : NCYCLE;
 	char why[200];
 
@@ -676,87 +767,10 @@ static void explain(const struct traceexplain_stream *s, struct traceexplain *o)
 		return;
 	}
 
-	if (o->irq_delay_ns >= o->wake_to_run_ns) {
-		/* the interrupt came late: what did the CPU do meanwhile */
-		const struct cpu_state *t = c->fire_task.known ? &c->fire_task : &c->e_task;
-		bool idle = c->e_task.known && c->e_task.pid == 0 && t->known && t->pid == 0;
-
-		if (!t->known) {
-			unknown(o, s, "the timer interrupt came late, and nothing says what ran on the CPU");
-			return;
-		}
-		snprintf(o->holder_comm, sizeof(o->holder_comm), "%s", t->comm);
-		o->holder_pid = t->pid;
-		o->holder_prio = t->prio;
-		o->holder_ns = o->irq_delay_ns;
-		if (idle) {
-			o->kind = TRACEEXPLAIN_LATE_IRQ_IDLE;
-			snprintf(o->text, sizeof(o->text),
-				 "The timer interrupt came %s late on CPU %d, which was idle with %s "
-				 "from the expiry to the interrupt, so the delay came from outside this "
-				 "kernel (a hypervisor not running the vCPU, an SMI or firmware, a deep "
-				 "idle state); " RT_COMM " then ran %s after its wake-up.",
-				 US(o->irq_delay_ns), c->cpu,
-				 c->gap ? "only other interrupts traced on it" : "nothing traced on it",
-				 US(o->wake_to_run_ns));
-			snprintf(o->cause, sizeof(o->cause), "late-irq-idle +%s cpu=%d",
-				 US(o->irq_delay_ns), c->cpu);
-		} else {
-			o->kind = TRACEEXPLAIN_LATE_IRQ_BUSY;
-			snprintf(o->text, sizeof(o->text),
-				 "The timer interrupt came %s late on CPU %d while %s (pid %d) ran "
-				 "there, with interrupts off or in another handler; " RT_COMM " then "
-				 "ran %s after its wake-up.", US(o->irq_delay_ns), c->cpu, t->comm, t->pid,
-				 US(o->wake_to_run_ns));
-			snprintf(o->cause, sizeof(o->cause), "late-irq-busy %s/%d +%s cpu=%d", t->comm,
-				 t->pid, US(o->irq_delay_ns), c->cpu);
-		}
-		return;
-	}
-
-	h = &c->longest;
-	if (h->pid < 0) {
-		unknown(o, s, RT_COMM " waited after its wake-up, and nothing says which task ran");
-		return;
-	}
-	if (h->pid == 0) {
-		snprintf(why, sizeof(why), RT_COMM " waited %s after its wake-up on CPU %d, which "
-			 "was idle with no task in the way", US(o->wake_to_run_ns), c->wake_cpu);
-		unknown(o, s, why);
-		return;
-	}
-	snprintf(o->holder_comm, sizeof(o->holder_comm), "%s", h->comm);
-	o->holder_pid = h->pid;
-	o->holder_prio = h->prio;
-	snprintf(o->holder_state, sizeof(o->holder_state), "%s", h->state);
-	o->holder_ns = (int64_t)(h->to - h->from);
-	o->holder_nonpreempt = h->nonpreempt;
-	if (h->prio >= 0 && s->rt_prio >= 0 && h->prio <= s->rt_prio) {
-		char hp[40], rp[40];
-
-		o->kind = TRACEEXPLAIN_PREEMPTED_BY;
-		snprintf(o->text, sizeof(o->text),
-			 "A task of %s priority, %s (pid %d, %s), ran on CPU %d for %s after "
-			 RT_COMM " (%s) was woken, %s; the timer itself fired %s late.",
-			 h->prio < s->rt_prio ? "higher" : "equal", h->comm, h->pid,
-			 traceexplain_prio_words(h->prio, hp, sizeof(hp)), c->wake_cpu,
-			 US(o->holder_ns), traceexplain_prio_words(s->rt_prio, rp, sizeof(rp)),
-			 state_words(h->state), US(o->irq_delay_ns));
-		snprintf(o->cause, sizeof(o->cause), "preempted-by %s/%d prio=%d %s cpu=%d", h->comm,
-			 h->pid, h->prio, US(o->holder_ns), c->wake_cpu);
-		return;
-	}
-	o->kind = TRACEEXPLAIN_HELD_BY;
-	snprintf(o->text, sizeof(o->text),
-		 "CPU %d stayed with %s (pid %d, %s) for %s after " RT_COMM " was woken%s, "
-		 "%s; the timer itself fired %s late.",
-		 c->wake_cpu, h->comm, h->pid,
-		 traceexplain_prio_words(h->prio, (char[40]){ 0 }, 40), US(o->holder_ns),
-		 h->nonpreempt ? ", need-resched set in a non-preemptible kernel section" : "",
-		 state_words(h->state), US(o->irq_delay_ns));
-	snprintf(o->cause, sizeof(o->cause), "held-by %s/%d %s state=%s cpu=%d timer+%s", h->comm,
-		 h->pid, US(o->holder_ns), h->state[0] ? h->state : "-", c->wake_cpu,
-		 US(o->irq_delay_ns));
+	if (o->irq_delay_ns >= o->wake_to_run_ns)
+		explain_late_irq(s, o, c);
+	else
+		explain_holder(s, o, c);
 }
 
 static void on_marker(struct traceexplain_stream *s, const struct tline *l)

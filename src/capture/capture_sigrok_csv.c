@@ -181,21 +181,13 @@ static int srcsv_time_all_zero(const struct srcsv *s)
 	return zero;
 }
 
-static int srcsv_open(struct capture *c)
+/* The comment block before the data: the samplerate ("; Samplerate:" or
+ * "META samplerate:") into s->rate, and the "; Channels (N/M): D0, D1"
+ * list into @names (NUL-terminated, its length in *names_len). Leaves the
+ * reader at the first line that is not a comment. */
+static int srcsv_read_comments(struct capture *c, struct srcsv *s, char *names, size_t names_size,
+			       size_t *names_len)
 {
-	struct srcsv *s = calloc(1, sizeof(*s));
-	char names[4096] = "";
-	size_t names_len = 0;
-	int nf, have_label = 0, units_row = 0;
-	double stated_rate;       /* the file's or --samplerate, before the time column */
-
-	if (!s)
-		return -1;
-	c->priv = s;
-	if (csvread_init(&s->r, c->data, c->len, ','))
-		return -1;
-	s->unit = -1;
-	/* comment block */
 	for (;;) {
 		size_t off = csvread_tell(&s->r);
 		unsigned long line = s->r.next_line;
@@ -234,23 +226,26 @@ static int srcsv_open(struct capture *c)
 			const char *colon = memchr(p, ':', l);
 
 			if (colon) {
-				names_len = l - (size_t)(colon + 1 - p);
-				if (names_len >= sizeof(names))
-					names_len = sizeof(names) - 1;
-				memcpy(names, colon + 1, names_len);
-				names[names_len] = 0;
+				*names_len = l - (size_t)(colon + 1 - p);
+				if (*names_len >= names_size)
+					*names_len = names_size - 1;
+				memcpy(names, colon + 1, *names_len);
+				names[*names_len] = 0;
 			}
 		}
 	}
-	if (c->opts.samplerate_hz > 0)
-		s->rate = c->opts.samplerate_hz;
-	stated_rate = s->rate;
-	/* label row: units ("microseconds,logic,V DC") or names ("Time,D0") */
-	nf = csvread_next(&s->r);
-	if (nf == CSVREAD_ERR)  /* a row of a million fields is not "no data" */
-		return capture_err(c, s->r.line, "%s", csvread_why(&s->r));
-	if (nf <= 0)
-		return capture_err(c, s->r.line, "no data rows");
+	return 0;
+}
+
+/* The label row, units ("microseconds,logic,V DC") or names ("Time,D0"),
+ * already split in s->r with *nf fields, or a first data row without one:
+ * which column is time, how many channels, where the data start. Leaves
+ * the first data row split in s->r, its field count in *nf. */
+static int srcsv_read_labels(struct capture *c, struct srcsv *s, const char *names, size_t names_len,
+			     int *nf_io)
+{
+	int nf = *nf_io, have_label = 0, units_row = 0;
+
 	for (int i = 0; i < nf; i++) {
 		struct csv_field f = s->r.f[i];
 		double dummy;
@@ -322,42 +317,45 @@ static int srcsv_open(struct capture *c)
 		s->nch = (unsigned)nf - s->first_col;
 		s->data_off = (size_t)(s->r.rec - s->r.data);
 	}
-	if (!c->n_chans) {
-		/* names from "; Channels (8/8): D0, D1, ..." or D0.. */
-		const char *p = names;
+	*nf_io = nf;
+	return 0;
+}
 
-		while (names_len && *p && c->n_chans < s->nch) {
-			size_t l;
+/* Channel names when the label row gave none: from "; Channels (8/8):
+ * D0, D1, ..." or D0, D1, ... */
+static int srcsv_name_channels(struct capture *c, struct srcsv *s, const char *names, size_t names_len)
+{
+	const char *p = names;
 
-			while (*p == ' ' || *p == ',')
-				p++;
-			l = strcspn(p, ",");
-			while (l && (p[l - 1] == ' ' || p[l - 1] == '\r'))
-				l--;
-			if (!l)
-				break;
-			if (capture_add_channel(c, p, l) < 0)
-				return -1;
-			p += l;
-		}
-		while (c->n_chans < s->nch) {
-			char nm[16];
+	while (names_len && *p && c->n_chans < s->nch) {
+		size_t l;
 
-			snprintf(nm, sizeof(nm), "D%u", c->n_chans);
-			if (capture_add_channel(c, nm, strlen(nm)) < 0)
-				return -1;
-		}
+		while (*p == ' ' || *p == ',')
+			p++;
+		l = strcspn(p, ",");
+		while (l && (p[l - 1] == ' ' || p[l - 1] == '\r'))
+			l--;
+		if (!l)
+			break;
+		if (capture_add_channel(c, p, l) < 0)
+			return -1;
+		p += l;
 	}
-	if (c->n_chans != s->nch)
-		return capture_err(c, s->r.line, "%u channel columns but %u channel names", s->nch,
-				   c->n_chans);
-	/* first data row (already split): analog columns and time origin */
-	if ((unsigned)nf < s->first_col + s->nch)
-		return capture_err(c, s->r.line, "%d fields, expected %u", nf, s->first_col + s->nch);
-	for (unsigned i = 0; i < s->nch; i++)
-		c->chans[i].analog = s->kind ? s->kind[i] == 2 : !field_is_bit(s->r.f[s->first_col + i]);
-	if (!s->kind && srcsv_lookahead(c, s))
-		return -1;
+	while (c->n_chans < s->nch) {
+		char nm[16];
+
+		snprintf(nm, sizeof(nm), "D%u", c->n_chans);
+		if (capture_add_channel(c, nm, strlen(nm)) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The time base from the first data row (split in s->r): the period of
+ * the time column against the samplerate (@stated_rate, before the time
+ * column had its say), or the time column alone when no rate fits. */
+static int srcsv_time_base(struct capture *c, struct srcsv *s, double stated_rate)
+{
 	if (s->has_time) {
 		int64_t v;
 
@@ -416,6 +414,88 @@ static int srcsv_open(struct capture *c)
 		return capture_err(c, 0, "no samplerate in the file (no '; Samplerate:' comment); "
 				   "give the samplerate");
 	}
+	return 0;
+}
+
+/* The data rows and the sample index of the last one: count lines, read
+ * the last. */
+static int srcsv_count_rows(struct srcsv *s)
+{
+	const char *p = s->r.data + s->data_off, *end = s->r.end, *last = NULL;
+	int64_t rows = 0;
+
+	while (p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		const char *le = eol ? eol : end;
+
+		if (le > p && !(le - p == 1 && *p == '\r') && *p != ';') {
+			rows++;
+			last = p;
+		}
+		p = eol ? eol + 1 : end;
+	}
+	s->rows = rows;
+	s->last_index = rows - 1;
+	if (s->has_time && last) {
+		struct csvread lr;
+		int64_t v, idx = 0;
+
+		if (csvread_init(&lr, last, (size_t)(end - last), ','))
+			return -1;
+		if (csvread_next(&lr) > 0 && !csv_parse_i64(lr.f[0].p, lr.f[0].len, &v)) {
+			if (s->period > 0)
+				idx = v / s->period - 1;
+			else
+				idx = v - s->time0;
+		}
+		csvread_free(&lr);
+		s->last_index = idx;
+	}
+	return 0;
+}
+
+static int srcsv_open(struct capture *c)
+{
+	struct srcsv *s = calloc(1, sizeof(*s));
+	char names[4096] = "";
+	size_t names_len = 0;
+	int nf;
+	double stated_rate;       /* the file's or --samplerate, before the time column */
+
+	if (!s)
+		return -1;
+	c->priv = s;
+	if (csvread_init(&s->r, c->data, c->len, ','))
+		return -1;
+	s->unit = -1;
+	/* comment block */
+	if (srcsv_read_comments(c, s, names, sizeof(names), &names_len))
+		return -1;
+	if (c->opts.samplerate_hz > 0)
+		s->rate = c->opts.samplerate_hz;
+	stated_rate = s->rate;
+	/* label row: units ("microseconds,logic,V DC") or names ("Time,D0") */
+	nf = csvread_next(&s->r);
+	if (nf == CSVREAD_ERR)  /* a row of a million fields is not "no data" */
+		return capture_err(c, s->r.line, "%s", csvread_why(&s->r));
+	if (nf <= 0)
+		return capture_err(c, s->r.line, "no data rows");
+	if (srcsv_read_labels(c, s, names, names_len, &nf))
+		return -1;
+	if (!c->n_chans && srcsv_name_channels(c, s, names, names_len))
+		return -1;
+	if (c->n_chans != s->nch)
+		return capture_err(c, s->r.line, "%u channel columns but %u channel names", s->nch,
+				   c->n_chans);
+	/* first data row (already split): analog columns and time origin */
+	if ((unsigned)nf < s->first_col + s->nch)
+		return capture_err(c, s->r.line, "%d fields, expected %u", nf, s->first_col + s->nch);
+	for (unsigned i = 0; i < s->nch; i++)
+		c->chans[i].analog = s->kind ? s->kind[i] == 2 : !field_is_bit(s->r.f[s->first_col + i]);
+	if (!s->kind && srcsv_lookahead(c, s))
+		return -1;
+	if (srcsv_time_base(c, s, stated_rate))
+		return -1;
 	c->info.samplerate_hz = s->rate;
 	if (s->rate > 0) {
 		c->info.resolution_ps = capture_sample_ps(1, s->rate);
@@ -425,39 +505,8 @@ static int srcsv_open(struct capture *c)
 	} else {
 		c->info.resolution_ps = srcsv_time(s, (double)s->period ? (double)s->period : 1.0);
 	}
-	/* rows and the last index: count lines, read the last one */
-	{
-		const char *p = s->r.data + s->data_off, *end = s->r.end, *last = NULL;
-		int64_t rows = 0;
-
-		while (p < end) {
-			const char *eol = memchr(p, '\n', (size_t)(end - p));
-			const char *le = eol ? eol : end;
-
-			if (le > p && !(le - p == 1 && *p == '\r') && *p != ';') {
-				rows++;
-				last = p;
-			}
-			p = eol ? eol + 1 : end;
-		}
-		s->rows = rows;
-		s->last_index = rows - 1;
-		if (s->has_time && last) {
-			struct csvread lr;
-			int64_t v, idx = 0;
-
-			if (csvread_init(&lr, last, (size_t)(end - last), ','))
-				return -1;
-			if (csvread_next(&lr) > 0 && !csv_parse_i64(lr.f[0].p, lr.f[0].len, &v)) {
-				if (s->period > 0)
-					idx = v / s->period - 1;
-				else
-					idx = v - s->time0;
-			}
-			csvread_free(&lr);
-			s->last_index = idx;
-		}
-	}
+	if (srcsv_count_rows(s))
+		return -1;
 	c->info.start_ps = 0;
 	if (s->rate > 0) {
 		c->info.end_ps = capture_sample_ps(s->last_index + 1, s->rate);

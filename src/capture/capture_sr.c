@@ -399,13 +399,190 @@ static unsigned key_index(const char *key, const char *prefix)
 	return *end || k > SR_MAX_PROBES ? 0 : (unsigned)k;
 }
 
+/* The metadata's [device 1] section (an INI file, cut up in place):
+ * capturefile, samplerate, unitsize and the probe count into @sc and @s,
+ * the logic and analog channel names into @names and @anames (indexed
+ * from 1; the caller frees them). */
+static int sr_read_metadata(struct capture *c, struct sr *s, struct sr_scan *sc, char **names,
+			    char **anames, unsigned *probes)
+{
+	char *line, *save = NULL;
+	int in_dev = 0;
+
+	/* An INI file; format 1 (sigrok 0.2) and some format 2 writers put
+	 * blanks around '=' ("total probes = 8"), sigrok reads both. */
+	for (line = strtok_r(sc->metadata, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *eq, *key, *val;
+		unsigned k;
+
+		line = trim(line);
+		if (line[0] == '[') {
+			in_dev = !strncmp(line, "[device 1]", 10);
+			continue;
+		}
+		if (!in_dev || line[0] == '#' || line[0] == ';' || !(eq = strchr(line, '=')))
+			continue;
+		*eq = 0;
+		key = trim(line);
+		val = trim(eq + 1);
+		if (!strcmp(key, "capturefile")) {
+			snprintf(sc->capturefile, sizeof(sc->capturefile), "%s", val);
+		} else if (!strcmp(key, "samplerate")) {
+			if (capture_parse_rate(val, strlen(val), &s->rate)) {
+				capture_err(c, 0, "metadata: cannot read samplerate '%.40s'", val);
+				return -1;
+			}
+		} else if (!strcmp(key, "unitsize")) {
+			s->unitsize = (unsigned)strtoul(val, NULL, 10);
+		} else if (!strcmp(key, "total probes")) {
+			*probes = (unsigned)strtoul(val, NULL, 10);
+		} else if ((k = key_index(key, "probe"))) {
+			free(names[k]);
+			names[k] = strdup(val);
+		} else if ((k = key_index(key, "analog"))) {
+			free(anames[k]);
+			anames[k] = strdup(val);
+		}
+	}
+	return 0;
+}
+
+/* The channels: @probes logic ones as far as the sample's bits reach, then
+ * the analog ones. */
+static int sr_add_channels(struct capture *c, struct sr *s, char **names, char **anames,
+			   unsigned probes)
+{
+	unsigned fit;
+
+	if (probes > SR_MAX_PROBES) {
+		capture_err(c, 0, "metadata: %u probes (sqwave reads up to %d)", probes, SR_MAX_PROBES);
+		return -1;
+	}
+	if (s->unitsize < 1 || s->unitsize > sizeof(s->carry)) {
+		capture_err(c, 0, "metadata: unitsize %u (1 to %zu bytes per sample)", s->unitsize,
+			    sizeof(s->carry));
+		return -1;
+	}
+	/* The logic channels, in bit order. sigrok lists every probe, names the
+	 * unnamed ones by their number and leaves them disabled; a probe beyond
+	 * the sample's bits has no data (sigrok would read the next sample). */
+	fit = probes < 8 * s->unitsize ? probes : 8 * s->unitsize;
+	for (unsigned k = 1; k <= fit; k++) {
+		char nm[16];
+		const char *n = names[k];
+		int i;
+
+		if (!n) {
+			snprintf(nm, sizeof(nm), "%u", k - 1);
+			n = nm;
+		}
+		i = capture_add_channel(c, n, strlen(n));
+		if (i < 0)
+			return -1;
+		c->chans[i].disabled = !names[k];
+	}
+	s->nlogic = fit;
+	if (probes > fit)
+		capture_note(c, "probes %u..%u do not fit in %u-byte samples: not read", fit + 1, probes,
+			     s->unitsize);
+	/* analog channels: analogN keys, numbered after the logic probes */
+	for (unsigned k = 1; k <= SR_MAX_PROBES; k++) {
+		struct sr_analog *na;
+		int i;
+
+		if (!anames[k])
+			continue;
+		na = realloc(s->analog, (s->nanalog + 1) * sizeof(*na));
+		if (!na)
+			return -1;
+		s->analog = na;
+		i = capture_add_channel(c, anames[k], strlen(anames[k]));
+		if (i < 0)
+			return -1;
+		c->chans[i].analog = 1;
+		memset(&s->analog[s->nanalog], 0, sizeof(s->analog[0]));
+		s->analog[s->nanalog].chan = (unsigned)i;
+		s->analog[s->nanalog].idx = k;
+		s->nanalog++;
+	}
+	if (!c->n_chans) {
+		capture_err(c, 0, "metadata lists no channels (no 'total probes', no 'analogN')");
+		return -1;
+	}
+	return 0;
+}
+
+/* After the second zip pass: the entries' byte ranges disjoint, each
+ * channel's chunks sorted and picked as sigrok reads them, and data for
+ * every channel. */
+static int sr_pick_data(struct capture *c, struct sr *s, struct sr_scan *sc)
+{
+	/* entries must not share bytes: one deflate stream listed many times is
+	 * how a small zip inflates to terabytes */
+	if (sc->nranges > 1) {
+		qsort(sc->ranges, sc->nranges, sizeof(*sc->ranges), range_cmp);
+		for (size_t i = 1; i < sc->nranges; i++)
+			if (sc->ranges[i].lo < sc->ranges[i - 1].hi) {
+				capture_err(c, 0, "zip entries overlap (corrupt .sr, or a zip bomb)");
+				return -1;
+			}
+	}
+	if (s->logic.n)
+		qsort(s->logic.c, s->logic.n, sizeof(*s->logic.c), chunk_cmp);
+	for (unsigned k = 0; k < s->nanalog; k++)
+		if (s->analog[k].chunks.n)
+			qsort(s->analog[k].chunks.c, s->analog[k].chunks.n, sizeof(struct sr_chunk),
+			      chunk_cmp);
+	if (sr_chunks_pick(c, &s->logic))
+		return -1;
+	for (unsigned k = 0; k < s->nanalog; k++)
+		if (sr_chunks_pick(c, &s->analog[k].chunks))
+			return -1;
+	/* sigrok refuses a session whose data it cannot find: so does sqwave
+	 * (0 edges from a session that lost its data is a wrong answer) */
+	if (s->nlogic && !s->logic.n) {
+		capture_err(c, 0, "no logic data: no '%s' or '%s-1' entry in this zip (truncated or "
+			    "corrupt .sr)", sc->capturefile, sc->capturefile);
+		return -1;
+	}
+	for (unsigned k = 0; k < s->nanalog; k++)
+		if (!s->analog[k].chunks.n) {
+			capture_err(c, 0, "no data for analog channel '%s': no 'analog-1-%u-1' entry in "
+				    "this zip (truncated or corrupt .sr)", c->chans[s->analog[k].chan].name,
+				    s->analog[k].idx);
+			return -1;
+		}
+	return 0;
+}
+
+/* The number of samples: the logic data's, or the longest analog channel's. */
+static void sr_count_samples(struct capture *c, struct sr *s)
+{
+	for (unsigned i = 0; i < s->logic.n; i++)
+		s->total += s->logic.c[i].usize;
+	if (s->total % s->unitsize)
+		capture_note(c, "logic data is not a whole number of %u-byte samples", s->unitsize);
+	s->total /= s->unitsize;
+	if (!s->nlogic || !s->logic.n) {
+		/* analog only: the samples are 4-byte floats */
+		s->total = 0;
+		for (unsigned k = 0; k < s->nanalog; k++) {
+			uint64_t n = 0;
+
+			for (unsigned i = 0; i < s->analog[k].chunks.n; i++)
+				n += s->analog[k].chunks.c[i].usize / 4;
+			if (n > s->total)
+				s->total = n;
+		}
+	}
+}
+
 static int sr_open(struct capture *c)
 {
 	struct sr *s = calloc(1, sizeof(*s));
 	struct sr_scan sc = { 0 };
-	char *line, *save = NULL;
-	int in_dev = 0, ret = -1;
-	unsigned probes = 0, fit;
+	int ret = -1;
+	unsigned probes = 0;
 	char **names = NULL, **anames = NULL;
 
 	if (!s)
@@ -424,151 +601,16 @@ static int sr_open(struct capture *c)
 	anames = calloc(SR_MAX_PROBES + 1, sizeof(*anames));
 	if (!names || !anames)
 		goto out;
-	/* An INI file; format 1 (sigrok 0.2) and some format 2 writers put
-	 * blanks around '=' ("total probes = 8"), sigrok reads both. */
-	for (line = strtok_r(sc.metadata, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *eq, *key, *val;
-		unsigned k;
-
-		line = trim(line);
-		if (line[0] == '[') {
-			in_dev = !strncmp(line, "[device 1]", 10);
-			continue;
-		}
-		if (!in_dev || line[0] == '#' || line[0] == ';' || !(eq = strchr(line, '=')))
-			continue;
-		*eq = 0;
-		key = trim(line);
-		val = trim(eq + 1);
-		if (!strcmp(key, "capturefile")) {
-			snprintf(sc.capturefile, sizeof(sc.capturefile), "%s", val);
-		} else if (!strcmp(key, "samplerate")) {
-			if (capture_parse_rate(val, strlen(val), &s->rate)) {
-				capture_err(c, 0, "metadata: cannot read samplerate '%.40s'", val);
-				goto out;
-			}
-		} else if (!strcmp(key, "unitsize")) {
-			s->unitsize = (unsigned)strtoul(val, NULL, 10);
-		} else if (!strcmp(key, "total probes")) {
-			probes = (unsigned)strtoul(val, NULL, 10);
-		} else if ((k = key_index(key, "probe"))) {
-			free(names[k]);
-			names[k] = strdup(val);
-		} else if ((k = key_index(key, "analog"))) {
-			free(anames[k]);
-			anames[k] = strdup(val);
-		}
-	}
-	if (probes > SR_MAX_PROBES) {
-		capture_err(c, 0, "metadata: %u probes (sqwave reads up to %d)", probes, SR_MAX_PROBES);
+	if (sr_read_metadata(c, s, &sc, names, anames, &probes))
 		goto out;
-	}
-	if (s->unitsize < 1 || s->unitsize > sizeof(s->carry)) {
-		capture_err(c, 0, "metadata: unitsize %u (1 to %zu bytes per sample)", s->unitsize,
-			    sizeof(s->carry));
+	if (sr_add_channels(c, s, names, anames, probes))
 		goto out;
-	}
-	/* The logic channels, in bit order. sigrok lists every probe, names the
-	 * unnamed ones by their number and leaves them disabled; a probe beyond
-	 * the sample's bits has no data (sigrok would read the next sample). */
-	fit = probes < 8 * s->unitsize ? probes : 8 * s->unitsize;
-	for (unsigned k = 1; k <= fit; k++) {
-		char nm[16];
-		const char *n = names[k];
-		int i;
-
-		if (!n) {
-			snprintf(nm, sizeof(nm), "%u", k - 1);
-			n = nm;
-		}
-		i = capture_add_channel(c, n, strlen(n));
-		if (i < 0)
-			goto out;
-		c->chans[i].disabled = !names[k];
-	}
-	s->nlogic = fit;
-	if (probes > fit)
-		capture_note(c, "probes %u..%u do not fit in %u-byte samples: not read", fit + 1, probes,
-			     s->unitsize);
-	/* analog channels: analogN keys, numbered after the logic probes */
-	for (unsigned k = 1; k <= SR_MAX_PROBES; k++) {
-		struct sr_analog *na;
-		int i;
-
-		if (!anames[k])
-			continue;
-		na = realloc(s->analog, (s->nanalog + 1) * sizeof(*na));
-		if (!na)
-			goto out;
-		s->analog = na;
-		i = capture_add_channel(c, anames[k], strlen(anames[k]));
-		if (i < 0)
-			goto out;
-		c->chans[i].analog = 1;
-		memset(&s->analog[s->nanalog], 0, sizeof(s->analog[0]));
-		s->analog[s->nanalog].chan = (unsigned)i;
-		s->analog[s->nanalog].idx = k;
-		s->nanalog++;
-	}
-	if (!c->n_chans) {
-		capture_err(c, 0, "metadata lists no channels (no 'total probes', no 'analogN')");
-		goto out;
-	}
 	sc.pass = 1;
 	if (zip_walk(c, sr_scan_entry, &sc))
 		goto out;
-	/* entries must not share bytes: one deflate stream listed many times is
-	 * how a small zip inflates to terabytes */
-	if (sc.nranges > 1) {
-		qsort(sc.ranges, sc.nranges, sizeof(*sc.ranges), range_cmp);
-		for (size_t i = 1; i < sc.nranges; i++)
-			if (sc.ranges[i].lo < sc.ranges[i - 1].hi) {
-				capture_err(c, 0, "zip entries overlap (corrupt .sr, or a zip bomb)");
-				goto out;
-			}
-	}
-	if (s->logic.n)
-		qsort(s->logic.c, s->logic.n, sizeof(*s->logic.c), chunk_cmp);
-	for (unsigned k = 0; k < s->nanalog; k++)
-		if (s->analog[k].chunks.n)
-			qsort(s->analog[k].chunks.c, s->analog[k].chunks.n, sizeof(struct sr_chunk),
-			      chunk_cmp);
-	if (sr_chunks_pick(c, &s->logic))
+	if (sr_pick_data(c, s, &sc))
 		goto out;
-	for (unsigned k = 0; k < s->nanalog; k++)
-		if (sr_chunks_pick(c, &s->analog[k].chunks))
-			goto out;
-	/* sigrok refuses a session whose data it cannot find: so does sqwave
-	 * (0 edges from a session that lost its data is a wrong answer) */
-	if (s->nlogic && !s->logic.n) {
-		capture_err(c, 0, "no logic data: no '%s' or '%s-1' entry in this zip (truncated or "
-			    "corrupt .sr)", sc.capturefile, sc.capturefile);
-		goto out;
-	}
-	for (unsigned k = 0; k < s->nanalog; k++)
-		if (!s->analog[k].chunks.n) {
-			capture_err(c, 0, "no data for analog channel '%s': no 'analog-1-%u-1' entry in "
-				    "this zip (truncated or corrupt .sr)", c->chans[s->analog[k].chan].name,
-				    s->analog[k].idx);
-			goto out;
-		}
-	for (unsigned i = 0; i < s->logic.n; i++)
-		s->total += s->logic.c[i].usize;
-	if (s->total % s->unitsize)
-		capture_note(c, "logic data is not a whole number of %u-byte samples", s->unitsize);
-	s->total /= s->unitsize;
-	if (!s->nlogic || !s->logic.n) {
-		/* analog only: the samples are 4-byte floats */
-		s->total = 0;
-		for (unsigned k = 0; k < s->nanalog; k++) {
-			uint64_t n = 0;
-
-			for (unsigned i = 0; i < s->analog[k].chunks.n; i++)
-				n += s->analog[k].chunks.c[i].usize / 4;
-			if (n > s->total)
-				s->total = n;
-		}
-	}
+	sr_count_samples(c, s);
 	if (c->opts.samplerate_hz > 0)
 		s->rate = c->opts.samplerate_hz;
 	if (!(s->rate > 0)) {

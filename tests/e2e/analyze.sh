@@ -386,7 +386,7 @@ PY
 }
 
 cd "$ROOT" || exit 1
-for t in $(declare -F | awk '{print $3}' | grep '^test_'); do
+for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
 	"$t"
 	rc=$?
 	if [ $rc -eq 0 ]; then

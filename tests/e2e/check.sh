@@ -381,7 +381,7 @@ assert not [f for f in fails if f.startswith("limits.")], fails
 PY
 }
 
-for t in $(declare -F | awk '{print $3}' | grep '^test_'); do
+for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
 	"$t"
 	rc=$?
 	if [ $rc -eq 0 ]; then

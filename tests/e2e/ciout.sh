@@ -228,7 +228,7 @@ test_status_lines_carry_no_terminal_controls_when_stderr_is_a_file() {
 	fi
 }
 
-for t in $(declare -F | awk '{print $3}' | grep '^test_'); do
+for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
 	if ( $t ); then
 		echo "PASS ciout: ${t#test_}"
 		passed=$((passed + 1))

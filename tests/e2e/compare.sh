@@ -183,7 +183,7 @@ if ! setup; then
 	echo "FAIL setup"
 	exit 1
 fi
-for t in $(declare -F | awk '{print $3}' | grep '^test_'); do
+for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
 	if $t; then
 		echo "PASS $t"
 		passed=$((passed + 1))

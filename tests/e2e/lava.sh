@@ -112,7 +112,7 @@ assert {"TEST_CASE_ID": "sqwave-run", "RESULT": "fail", "MEASUREMENT": "2",
 PY
 }
 
-for t in $(declare -F | awk '{print $3}' | grep '^test_'); do
+for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
 	if ( $t ); then
 		echo "PASS lava: ${t#test_}"
 		passed=$((passed + 1))

@@ -108,7 +108,7 @@ C
 		fail "$(cat "$TMP/link.err")" || return 1
 }
 
-for t in $(declare -F | awk '{print $3}' | grep '^test_'); do
+for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
 	if "$t"; then
 		echo "PASS $t"
 		passed=$((passed + 1))

@@ -218,7 +218,7 @@ PY
 		fail "text: $(grep latency "$TMP/early.txt")" || return 1
 }
 
-for t in $(declare -F | awk '{print $3}' | grep '^test_'); do
+for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
 	( $t )
 	rc=$?
 	if [ $rc -eq 0 ]; then

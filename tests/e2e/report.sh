@@ -229,7 +229,7 @@ PY
 		> "$TMP/sc.out" 2>&1 || fail "$(cat "$TMP/sc.out")" || return 1
 }
 
-for t in $(declare -F | awk '{print $3}' | grep '^test_'); do
+for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
 	"$t"
 	rc=$?
 	if [ $rc -eq 0 ]; then

@@ -160,7 +160,7 @@ test_the_logic_channel_of_a_mixed_session() { check v2-mixed D2; }
 test_a_session_that_lost_a_chunk() { check v2-lost-chunk D4; }
 test_a_bare_logic_1_beside_chunks() { check v1-bare-beside-chunks D4; }
 
-for t in $(declare -F | awk '{print $3}' | grep '^test_'); do
+for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
 	if ( $t ); then
 		echo "PASS sigrok: ${t#test_}"
 		passed=$((passed + 1))

@@ -210,7 +210,7 @@ test_trace_explain_names_the_cause_of_a_saved_trace() {
 	[ $rc -eq 2 ] || fail "no argument: exit $rc, expected 2" || return 1
 }
 
-for t in $(declare -F | awk '{print $3}' | grep '^test_'); do
+for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
 	( $t )
 	case $? in
 	0) echo "PASS ${t#test_}"; passed=$((passed + 1)) ;;

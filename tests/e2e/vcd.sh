@@ -37,7 +37,7 @@ test_a_vcd_with_another_output_is_a_usage_error() {
 	[ $? -eq 2 ] || return 1
 }
 
-for t in $(declare -F | awk '{print $3}' | grep '^test_'); do
+for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
 	if "$t"; then
 		echo "PASS $t"
 		passed=$((passed + 1))

@@ -263,7 +263,7 @@ test_preflight_leaves_what_a_killed_run_left_to_the_next_run() {
 }
 
 cd "$ROOT" || exit 1
-for t in $(declare -F | awk '{print $3}' | grep '^test_'); do
+for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
 	if ( $t ); then
 		echo "PASS $t"
 		passed=$((passed + 1))

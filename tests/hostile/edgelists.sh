@@ -161,7 +161,7 @@ assert d['counts']['edges'] == 200000, d['counts']" || return 1
 }
 
 cd "$ROOT" || exit 1
-for t in $(declare -F | awk '{print $3}' | grep '^test_'); do
+for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
 	if ( $t ); then
 		echo "PASS $t"
 		passed=$((passed + 1))

@@ -402,7 +402,7 @@ test_sim_num_lines_takes_its_whole_documented_range() {
 }
 
 cd "$ROOT" || exit 1
-for t in $(declare -F | awk '{print $3}' | grep '^test_'); do
+for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
 	if ( $t ); then
 		echo "PASS $t"
 		passed=$((passed + 1))

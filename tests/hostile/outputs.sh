@@ -192,7 +192,7 @@ test_an_output_on_a_full_disk_is_exit_3() {
 }
 
 cd "$ROOT" || exit 1
-for t in $(declare -F | awk '{print $3}' | grep '^test_'); do
+for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
 	if ( $t ); then
 		echo "PASS $t"
 		passed=$((passed + 1))

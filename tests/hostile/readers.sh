@@ -244,7 +244,7 @@ test_compare_refuses_readings_no_scope_shows() {
 	expect 0 "" "$TMP/eq.err" || return 1
 }
 
-for t in $(declare -F | awk '{print $3}' | grep '^test_'); do
+for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
 	if ( $t ); then
 		echo "PASS ${t#test_}"
 		passed=$((passed + 1))

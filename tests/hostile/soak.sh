@@ -110,7 +110,7 @@ test_report_refuses_what_is_not_a_summary() {
 	expect 2 "at least one run" "$TMP/r7" || return 1
 }
 
-for t in $(declare -F | awk '{print $3}' | grep '^test_'); do
+for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
 	if ( $t ); then
 		echo "PASS ${t#test_}"
 		passed=$((passed + 1))

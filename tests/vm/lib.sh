@@ -2,7 +2,10 @@
 # Shared settings for the tests/vm scripts (sourced, not run). Every path is
 # relative to the repository top, which the scripts cd to first.
 
-VM_CACHE=${VM_CACHE:-.cache/vm}          # downloads and sysroots, kept between runs
+# Downloads and sysroots, kept between runs and between clones: outside the
+# tree (a fresh CI clone then reuses them; `git clean` and `make clean-vm`
+# leave them), under the user's cache directory. VM_CACHE=DIR overrides.
+VM_CACHE=${VM_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/sqwave/vm}
 VM_OUT=${VM_OUT:-build-vm}               # initramfs, console logs, traces of the last run
 VM_TRIPLET=arm-linux-gnueabihf
 VM_APIS=${VM_APIS:-"v2 v1"}              # libgpiod builds to test
