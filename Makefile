@@ -213,8 +213,8 @@ $(UNIT_RUNS): %.run: %
 	@$< > $<.log 2>&1 || { cat $<.log; echo "FAILED: $<" >&2; exit 1; }
 
 check:
-	@$(MAKE) --no-print-directory -j$(NPROC) all unit-build docs
 	@scripts/check-layers
+	@$(MAKE) --no-print-directory -j$(NPROC) all unit-build docs
 	@$(MAKE) --no-print-directory -j$(NPROC) -k check-unit
 	@$(MAKE) --no-print-directory e2e-smoke
 
