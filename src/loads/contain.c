@@ -27,6 +27,7 @@
 #include "base/cpulist.h"
 #include "base/msgbuf.h"
 #include "base/sysinfo.h"
+#include "rt/rtsetup.h"
 
 extern char **environ;
 
@@ -943,6 +944,7 @@ int contain_exec_main(int argc, char **argv)
 	long parent = 0;
 	bool have_cpus = false;
 	char why[256];
+	const char *step = "";
 
 	fcntl(3, F_SETFD, FD_CLOEXEC);	/* the status pipe closes on exec */
 	for (a = 1; a < argc; a++) {
@@ -973,10 +975,8 @@ int contain_exec_main(int argc, char **argv)
 		if (sysinfo_file_write(cgroups[i], "cgroup.procs", "0", false) < 0)
 			wrapper_fail("joining cgroup", cgroups[i], errno);
 	}
-	if (have_cpus && sched_setaffinity(0, sizeof(cpus), &cpus) < 0)
-		wrapper_fail("setting CPUs", argv[a + 1], errno);
-	if (nice && setpriority(PRIO_PROCESS, 0, nice) < 0)
-		wrapper_fail("setting nice", argv[a + 1], errno);
+	if (rtsetup_load_place(have_cpus ? &cpus : NULL, nice, &step) < 0)
+		wrapper_fail(step, argv[a + 1], errno);
 	close_from(4);
 	execv(argv[a + 1], argv + a + 1);
 	wrapper_fail("exec", argv[a + 1], errno);

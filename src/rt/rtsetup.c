@@ -223,6 +223,31 @@ int rtsetup_helper_fifo(int priority, int rt_cpu)
 	return 0;
 }
 
+int rtsetup_thread_policy(int priority)
+{
+	struct sched_param sp = { .sched_priority = priority > 0 ? priority : 0 };
+	int err = pthread_setschedparam(pthread_self(), priority > 0 ? SCHED_FIFO : SCHED_OTHER, &sp);
+
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return 0;
+}
+
+int rtsetup_load_place(const cpu_set_t *cpus, int nice, const char **what)
+{
+	if (cpus && CPU_COUNT(cpus) > 0 && sched_setaffinity(0, sizeof(*cpus), cpus) < 0) {
+		*what = "setting CPUs";
+		return -1;
+	}
+	if (nice && setpriority(PRIO_PROCESS, 0, nice) < 0) {
+		*what = "setting nice";
+		return -1;
+	}
+	return 0;
+}
+
 int rtsetup_rt_throttling(long *runtime_us, long *period_us)
 {
 	if (read_long("/proc/sys/kernel/sched_rt_runtime_us", runtime_us) != 0 ||

@@ -77,6 +77,23 @@ int rtsetup_nonrt_affinity(int rt_cpu);
  */
 int rtsetup_helper_fifo(int priority, int rt_cpu);
 
+/*
+ * The calling thread to SCHED_FIFO @priority (@priority > 0), or back to
+ * SCHED_OTHER (@priority 0): the break helper, at real-time priority while
+ * it waits for a break and at SCHED_OTHER while it copies the trace.
+ * Returns 0, or -1 with errno of pthread_setschedparam() (EPERM
+ * unprivileged: the thread keeps its policy).
+ */
+int rtsetup_thread_policy(int priority);
+
+/*
+ * A load's process, in sqwave's exec wrapper before it execs the load: its
+ * CPUs (@cpus NULL or empty: unchanged) and its nice level (0: unchanged).
+ * Returns 0, or -1 with errno and *what naming the step that failed
+ * ("setting CPUs", "setting nice").
+ */
+int rtsetup_load_place(const cpu_set_t *cpus, int nice, const char **what);
+
 /* Real-time throttling: *runtime_us and *period_us from
  * /proc/sys/kernel/sched_rt_{runtime,period}_us. Returns 1 when throttling
  * is on (runtime is not -1), 0 when off, -1 when unknown. */

@@ -27,6 +27,7 @@
 #include "base/sysinfo.h"
 #include "analysis/traceexplain.h"
 #include "base/clock.h"
+#include "rt/rtsetup.h"
 
 struct tracebreak {
 	struct tracebreak_params p;
@@ -318,12 +319,12 @@ struct tracebreak_rt *tracebreak_rt(struct tracebreak *tb)
 	return tb ? &tb->rt : NULL;
 }
 
+/* The helper at its real-time priority (rtsetup: the one place that sets
+ * a policy); refused (unprivileged), it waits at SCHED_OTHER. */
 static void set_fifo(int prio)
 {
-	struct sched_param sp = { .sched_priority = prio };
-
 	if (prio > 0)
-		pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+		(void)rtsetup_thread_policy(prio);
 }
 
 /* Copy the trace buffer to @path. */
@@ -375,7 +376,6 @@ static void *helper(void *arg)
 
 	set_fifo(tb->prio);
 	for (;;) {
-		struct sched_param other = { 0 };
 		char marker[256], path[PATH_MAX + 64], ev[PATH_MAX + 1024], why[256];
 		struct traceexplain x;
 		uint64_t v, t;
@@ -403,7 +403,7 @@ static void *helper(void *arg)
 		(void)!pwrite(tb->on_fd, "0", 1, 0);
 		/* The copy is slow work: not at real-time priority. */
 		if (tb->prio)
-			pthread_setschedparam(pthread_self(), SCHED_OTHER, &other);
+			(void)rtsetup_thread_policy(0);
 		no = atomic_load(&tb->count) + 1;
 		snprintf(path, sizeof(path), "%s.break-%u.trace", tb->log_path, no);
 		saved = save_trace(tb, path) == 0;
