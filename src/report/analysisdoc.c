@@ -74,7 +74,7 @@ static void text_dist(FILE *f, const char *name, const struct stats_hist *h)
 	fprintf(f, "\n");
 }
 
-/* Placement error's meaning, and what spinning cost (issue 10). */
+/* Placement error's meaning, and what spinning cost: the lead each spin held the CPU. */
 static void text_spin(FILE *f, const struct edgestats_result *r)
 {
 	double frac = edgestats_spin_fraction(r);

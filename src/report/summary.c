@@ -58,7 +58,7 @@ static void text_dist_row(FILE *f, const char *name, const struct stats_hist *h)
 }
 
 /* What spinning did and, where the CPU is scarce, what it cost the rest of
- * the system (issue 10). */
+ * the system (a spinning RT thread holds its CPU through each lead). */
 static void text_spin(FILE *f, const struct edgestats_result *r, const struct run_info *ri)
 {
 	double frac = edgestats_spin_fraction(r), pct = isnan(frac) ? 0.0 : frac * 100.0;

@@ -46,7 +46,7 @@ int rtloop_open(struct rtloop *l)
 	l->rearms = 0;
 	l->last_lat = 0;
 	/* A lead of half the half period or more would leave the loop no time
-	 * between a spin and the next wake-up (cmd_run allows a quarter). */
+	 * between a spin and the next wake-up (the run session allows a quarter). */
 	if (l->spin_ns < 0 || (l->spin_ns && l->spin_ns >= l->half_ns / 2) ||
 	    (l->spin_auto && (l->spin_max_ns <= 0 || l->spin_max_ns >= l->half_ns / 2))) {
 		l->tfd = -1;

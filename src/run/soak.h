@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The soak around a run: the phases' clock, their loads (through the
  * supervisor), the proof-of-load samples, and the events that go into the
- * log. cmd_run drives it from its main thread; nothing here prints. */
+ * log. The run session (run/session.c) drives it from its main thread; nothing here prints. */
 #ifndef SQW_SOAK_H
 #define SQW_SOAK_H
 

@@ -4,7 +4,7 @@
  * half period, crosses a threshold, a marker with the edge's number goes
  * into ftrace's trace_marker, tracing stops so the ring buffer keeps what
  * caused it, and the trace is saved next to the log. The RT thread only
- * notices the crossing and rings an eventfd (tracebreak_rt_hit); a helper
+ * notices the crossing and rings an eventfd (tracebreak_rt_ring()); a helper
  * thread does the file work. */
 #ifndef SQW_TRACEBREAK_H
 #define SQW_TRACEBREAK_H
