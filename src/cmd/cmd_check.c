@@ -24,6 +24,7 @@
 #include "rt/edge.h"
 #include "gpio/gpio_out.h"
 #include "base/json.h"
+#include "base/outfile.h"
 #include "cmd/print.h"
 #include "base/sysinfo.h"
 #include "base/units.h"
@@ -176,6 +177,24 @@ static int check_parse(struct config *c, int argc, char **argv, struct check_opt
 			 sizeof(err))) {
 		pr_err("%s", err);
 		return -1;
+	}
+	/* check's report and the short run's documents are one set of outputs:
+	 * two on standard output would interleave (check --json - or check's
+	 * text, beside --set output.json=-) */
+	if (o->run_ns) {
+		bool json_out = o->json && !strcmp(o->json, "-");
+		const struct outfile_arg outs[] = {
+			{ "--json", o->json, false },
+			{ "check's text", json_out ? NULL : "-", false },
+			{ "output.json", config_str(c, CFG_OUTPUT_JSON), false },
+			{ "output.junit", config_str(c, CFG_OUTPUT_JUNIT), false },
+			{ "output.results", config_str(c, CFG_OUTPUT_RESULTS), false },
+		};
+
+		if (outfile_check(outs, 5, NULL, 0, false, err, sizeof(err)) < 0) {
+			pr_err("%s", err);
+			return -1;
+		}
 	}
 	return 0;
 }

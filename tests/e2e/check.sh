@@ -183,6 +183,28 @@ PY
 	[ $? -eq 1 ] || fail "--strict without limits: exit not 1" || return 1
 }
 
+# check's report (text on stdout, or --json -) and the short run's own
+# documents are one set of outputs: two on standard output are refused
+# before anything runs, as every command refuses them; one is fine.
+test_check_run_refuses_two_documents_on_standard_output() {
+	local a
+	for a in "--json - --set output.json=-" "--set output.json=-" "--set output.junit=-" \
+		"--json - --set output.results=-"; do
+		# shellcheck disable=SC2086 # the words of $a are the options
+		(cd "$TMP" && "$SQWAVE" check --board "$BOARD" --run 1s $a > "$TMP/two.out" \
+			2> "$TMP/two.err")
+		[ $? -eq 2 ] || fail "$a: exit $?, want 2" || return 1
+		grep -q "both write to standard output" "$TMP/two.err" || fail "$a: $(cat "$TMP/two.err")" ||
+			return 1
+		[ ! -s "$TMP/two.out" ] || fail "$a: wrote to stdout" || return 1
+	done
+	(cd "$TMP" && "$SQWAVE" check --board "$BOARD" --run 1s --json - \
+		--set output.json="$TMP/run.json" > "$TMP/one.out" 2> "$TMP/one.err")
+	[ $? -le 1 ] || fail "one on stdout: $(cat "$TMP/one.err")" || return 1
+	python3 -c 'import json, sys; json.load(open(sys.argv[1])); json.load(open(sys.argv[2]))' \
+		"$TMP/one.out" "$TMP/run.json" || fail "not one JSON document each" || return 1
+}
+
 test_check_run_judges_by_the_limits_set_and_names_them() {
 	(cd "$TMP" && "$SQWAVE" check --board "$BOARD" --run 500ms --tmin 1us --tmax 10s \
 		--json "$TMP/l.json" > "$TMP/l.out" 2>&1)
