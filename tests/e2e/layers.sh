@@ -8,7 +8,9 @@
 set -u
 SQWAVE=${SQWAVE:-build/sqwave}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-BUILD=$(cd "$(dirname "$SQWAVE")" && pwd)
+# the build directory of the binary under test (run-all hands the scripts
+# its keep-json wrapper as SQWAVE and the binary as SQWAVE_REAL)
+BUILD=$(cd "$(dirname "${SQWAVE_REAL:-$SQWAVE}")" && pwd)
 TMP=$(mktemp -d /tmp/sqwave-e2e-layers.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 passed=0
@@ -82,6 +84,8 @@ test_a_library_call_into_cmd_fails_to_link() {
 		return 1
 	libs=$(make -s --no-print-directory -C "$ROOT" --eval 'print-libs: ; @echo $(LIBS)' print-libs) ||
 		return 1
+	# a sanitizer build's archive links only with the sanitizers' runtime
+	nm "$BUILD/libsqwave.a" 2> /dev/null | grep -q __asan_ && libs="-fsanitize=address,undefined $libs"
 	printf 'int main(void) { return 0; }\n' > "$TMP/main.c"
 	cat > "$TMP/planted.c" <<'C'
 /* A base/ module calling into cmd/, declared by hand. */
