@@ -90,7 +90,8 @@ static void a_short_run_logs_every_edge_and_its_footer_carries_the_exit_code(voi
 	int code = -1;
 	struct run_session *s = session_of(c, &code, err, sizeof(err));
 	const struct run_info *ri;
-	uint64_t records;
+	const struct edgestats_result *er;
+	uint64_t records, ri_records;
 
 	(void)state;
 	assert_non_null(s);
@@ -98,13 +99,18 @@ static void a_short_run_logs_every_edge_and_its_footer_carries_the_exit_code(voi
 	ri = run_session_info(s);
 	assert_true(ri->end_realtime_ns > ri->start_realtime_ns);
 	assert_int_equal(ri->stop_reason, EDGELOG_STOP_DURATION);
-	assert_int_equal(ri->records_logged, 20);	/* 20 ms of 1 ms half periods */
-	assert_int_equal(edgestats_result(run_session_stats(s))->edges, 20);
+	/* 20 ms of 1 ms half periods: at most 20 edges, fewer where a slow
+	 * machine (valgrind) missed periods; every edge logged is counted */
+	er = edgestats_result(run_session_stats(s));
+	assert_true(ri->records_logged >= 1 && ri->records_logged <= 20);
+	assert_int_equal(er->edges, ri->records_logged);
+	assert_true(er->missed_periods > 0 || er->edges >= 19);
+	ri_records = ri->records_logged;
 	/* the caller's verdict, whatever it is, is what the footer keeps */
 	assert_int_equal(run_session_close(s, SQW_EXIT_LIMIT), SQW_EXIT_LIMIT);
 	run_session_fini(s);
 	assert_int_equal(footer_exit_code(&records), SQW_EXIT_LIMIT);
-	assert_int_equal(records, 20);
+	assert_int_equal(records, ri_records);
 	config_free(c);
 }
 
