@@ -30,6 +30,11 @@ static const char *const cfg_backends[] = { "gpiod", "sim", NULL };
 static const char *const cfg_drives[] = { "push-pull", "open-drain", "open-source", NULL };
 /* Same order as enum contain_kind in contain.h. */
 static const char *const cfg_containment[] = { "auto", "cgroup2", "freezer", "pgroup", NULL };
+/* Same order as enum gpio_edge and enum gpio_event_clock (gpio_in.h), and
+ * enum respond_mode (rt/respond.h). */
+static const char *const cfg_edges[] = { "both", "rising", "falling", NULL };
+static const char *const cfg_event_clocks[] = { "monotonic", "realtime", "hte", NULL };
+static const char *const cfg_respond_modes[] = { "follow", "toggle", "pulse", NULL };
 static const char *const cfg_trace_buffers[] = { "own", "top", NULL };
 /* Words a duration key takes besides durations: word i is stored as -(i + 1). */
 static const char *const cfg_spin_words[] = { "auto", NULL };
@@ -92,6 +97,12 @@ const struct cfg_item config_table[CFG_NKEYS] = {
 		 "offset or name of that input line (both empty: no loopback)"),
 	ITEM_ENUM(CFG_LOOPBACK_CONFIDENCE, "loopback", "confidence", "unknown", cfg_confidence,
 		  NULL, B, "how sure the board file is of the loopback line"),
+	ITEM_STR(CFG_INPUT_CHIP, "input", "chip", "", "CHIP", "input-chip", B,
+		 "chip of the line sqwave respond listens on (empty: found by line name)"),
+	ITEM_STR(CFG_INPUT_LINE, "input", "line", "", "LINE", "input-line", B,
+		 "offset or name of the line sqwave respond listens on"),
+	ITEM_ENUM(CFG_INPUT_CONFIDENCE, "input", "confidence", "unknown", cfg_confidence,
+		  NULL, B, "how sure the board file is of the input line"),
 
 	ITEM_TEXT(CFG_MATCH_COMPATIBLE, "match", "compatible", B | CFG_LIST,
 		  "device-tree compatible strings of this board (a list): boards detect"),
@@ -118,6 +129,20 @@ const struct cfg_item config_table[CFG_NKEYS] = {
 		 "random extra delay of each simulated edge event, 0..this"),
 	ITEM_INT(CFG_SIM_WIRE_LOSE, "sim", "wire_lose", "-1", -1, INT64_MAX, NULL, NULL, B,
 		 "the simulated wire loses this edge (0: the first; -1: none)"),
+	ITEM_INT(CFG_SIM_STIM_LINE, "sim", "stim_line", "-1", -1, 1023, NULL, NULL, B,
+		 "line a simulated stimulus drives, for respond (-1: none)"),
+	ITEM_DUR(CFG_SIM_STIM_PERIOD, "sim", "stim_period", "1ms", 1 * US, 10 * SEC, "us", NULL, B,
+		 "time between two simulated stimulus edges"),
+	ITEM_DUR(CFG_SIM_STIM_JITTER, "sim", "stim_jitter", "0", 0, 10 * MS, "us", NULL, B,
+		 "random extra delay of each stimulus edge, 0..this"),
+	ITEM_INT(CFG_SIM_STIM_COUNT, "sim", "stim_count", "0", 0, INT64_MAX, "edges", NULL, B,
+		 "stimulus edges in all (0: until the input is released)"),
+	ITEM_INT(CFG_SIM_STIM_BOUNCE, "sim", "stim_bounce", "0", 0, 64, "bounces", NULL, B,
+		 "contact bounces after each stimulus edge (two level changes each)"),
+	ITEM_DUR(CFG_SIM_STIM_BOUNCE_GAP, "sim", "stim_bounce_gap", "2us", 1, 1 * MS, "us", NULL, B,
+		 "time between two level changes of a bounce"),
+	ITEM_STR(CFG_SIM_HISTORY_FILE, "sim", "history_file", "", "FILE", NULL, B,
+		 "write the simulated chip's writes and stimulus edges here as CSV (tests)"),
 
 	ITEM_DUR(CFG_RUN_HALF_PERIOD, "run", "half_period", "500us", 1 * US, 10 * SEC, "us",
 		 "half-period", P, "time between edges: half the period of the wave"),
@@ -140,6 +165,19 @@ const struct cfg_item config_table[CFG_NKEYS] = {
 	ITEM_BOOL(CFG_RUN_LOOPBACK, "run", "loopback", "false", "loopback", P,
 		  "log the loopback input's edge events (board file's loopback section)"),
 
+	ITEM_ENUM(CFG_RESPOND_MODE, "respond", "mode", "follow", cfg_respond_modes, "respond-mode",
+		  P, "respond: follow the input's level, toggle per edge, or a pulse per edge"),
+	ITEM_ENUM(CFG_RESPOND_EDGE, "respond", "edge", "both", cfg_edges, "edge", P,
+		  "respond: the input edges that are answered"),
+	ITEM_DUR(CFG_RESPOND_PULSE_WIDTH, "respond", "pulse_width", "50us", 1 * US, 1 * SEC, "us",
+		 "pulse-width", P, "respond pulse mode: how long each answer pulse lasts"),
+	ITEM_DUR(CFG_RESPOND_DEBOUNCE, "respond", "debounce", "0", 0, 1 * SEC, "us", "debounce", P,
+		 "respond: the kernel's debounce of the input (0: none)"),
+	ITEM_ENUM(CFG_RESPOND_EVENT_CLOCK, "respond", "event_clock", "monotonic", cfg_event_clocks,
+		  "event-clock", P, "respond: the clock of the input's event timestamps"),
+	ITEM_DUR(CFG_RESPOND_IRQ_BOUND, "respond", "irq_bound", "0", 0, 1 * SEC, "us", "irq-bound", P,
+		 "respond: input edge to kernel timestamp at most, if measured (0: unknown)"),
+
 	ITEM_INT(CFG_RT_CPU, "rt", "cpu", "-1", -1, 1023, NULL, "cpu", B | P,
 		 "CPU the RT thread is pinned to (-1: not pinned)"),
 	ITEM_INT(CFG_RT_PRIORITY, "rt", "priority", "90", 1, 99, NULL, "priority", B | P,
@@ -159,6 +197,8 @@ const struct cfg_item config_table[CFG_NKEYS] = {
 		 "max-latency", P, "fail if any wake-up is later than this (0: unchecked)"),
 	ITEM_INT(CFG_LIMITS_MISSED_MAX, "limits", "missed_max", "-1", -1, INT64_MAX, "periods",
 		 "max-missed", P, "fail if more periods than this are missed (-1: unchecked)"),
+	ITEM_DUR(CFG_LIMITS_RESPONSE_MAX, "limits", "response_max", "0", 0, 10 * SEC, "us",
+		 "max-response", P, "respond: fail if any answer's write ends later (0: unchecked)"),
 
 	ITEM_DUR(CFG_PROOF_INTERVAL, "proof", "interval", "1s", 100 * MS, 60 * SEC, "s", NULL, P,
 		 "time between proof-of-load samples (CPU busy, IRQs, packets, score)"),

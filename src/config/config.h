@@ -30,6 +30,10 @@ enum cfg_key {
 	CFG_LOOPBACK_CHIP,
 	CFG_LOOPBACK_LINE,
 	CFG_LOOPBACK_CONFIDENCE,
+	/* input: the line `sqwave respond` listens on (board file) */
+	CFG_INPUT_CHIP,
+	CFG_INPUT_LINE,
+	CFG_INPUT_CONFIDENCE,
 	/* match: how `sqwave boards detect` recognises the board (board file) */
 	CFG_MATCH_COMPATIBLE,  /* text: device-tree compatible strings, one per line */
 	CFG_MATCH_DMI_BOARD,   /* text: DMI board_name values, one per line */
@@ -44,6 +48,13 @@ enum cfg_key {
 	CFG_SIM_WIRE_DELAY,    /* duration: write to edge event */
 	CFG_SIM_WIRE_JITTER,   /* duration: uniform extra delay 0..jitter */
 	CFG_SIM_WIRE_LOSE,     /* -1: none; else the wire loses this edge (0 = first) */
+	CFG_SIM_STIM_LINE,     /* -1: no stimulus; else the line a schedule drives */
+	CFG_SIM_STIM_PERIOD,   /* duration between two stimulus edges */
+	CFG_SIM_STIM_JITTER,   /* duration: uniform extra delay 0..jitter per edge */
+	CFG_SIM_STIM_COUNT,    /* stimulus edges in all (0: until the input is released) */
+	CFG_SIM_STIM_BOUNCE,   /* extra bounces after each stimulus edge */
+	CFG_SIM_STIM_BOUNCE_GAP, /* duration between two bounces */
+	CFG_SIM_HISTORY_FILE,  /* CSV of the sim's writes and stimulus edges, at release */
 	/* run: the wave */
 	CFG_RUN_HALF_PERIOD,
 	CFG_RUN_DURATION,      /* 0: until SIGINT/SIGTERM */
@@ -55,6 +66,13 @@ enum cfg_key {
 	CFG_RUN_CONTAINMENT,   /* enum: auto | cgroup2 | freezer | pgroup: how loads are held */
 	CFG_RUN_SPIN,          /* duration; 0: off; CFG_SPIN_AUTO: auto */
 	CFG_RUN_LOOPBACK,      /* record the loopback input's edge events in the log */
+	/* respond: answering edge events on the input line (sqwave respond) */
+	CFG_RESPOND_MODE,      /* enum: follow | toggle | pulse */
+	CFG_RESPOND_EDGE,      /* enum: both | rising | falling */
+	CFG_RESPOND_PULSE_WIDTH, /* duration: pulse mode's pulse */
+	CFG_RESPOND_DEBOUNCE,  /* duration; 0: none (the kernel's debounce) */
+	CFG_RESPOND_EVENT_CLOCK, /* enum: monotonic | realtime | hte */
+	CFG_RESPOND_IRQ_BOUND, /* duration: input edge to kernel timestamp, at most (0: unknown) */
 	/* rt: real-time setup (board file recommends, profile/command line decide) */
 	CFG_RT_CPU,            /* -1: not pinned */
 	CFG_RT_PRIORITY,
@@ -66,6 +84,7 @@ enum cfg_key {
 	CFG_LIMITS_TMAX,       /* duration; 0: unchecked. Longest pulse must be <= */
 	CFG_LIMITS_WAKE_LATENCY_MAX, /* duration; 0: unchecked */
 	CFG_LIMITS_MISSED_MAX, /* count; -1: unchecked */
+	CFG_LIMITS_RESPONSE_MAX, /* duration; 0: unchecked. respond: event to write end */
 	/* proof: sampling what the loads did (profile) */
 	CFG_PROOF_INTERVAL,    /* duration between samples */
 	CFG_PROOF_MIN_BUSY,    /* percent: a CPU load below this did not load its CPUs */
