@@ -35,6 +35,15 @@ struct gpio_in *gpio_in_open(const struct gpio_in_spec *spec, char *err, size_t 
 		errno = ENOTSUP;
 		return NULL;
 	}
+	/* Until the backends honour them, a choice other than the loopback's
+	 * is refused rather than silently ignored. */
+	if (s.edges && (s.edge != GPIO_EDGE_BOTH || s.debounce_ns ||
+			s.clock != GPIO_CLOCK_MONOTONIC)) {
+		snprintf(err, errlen, "the %s GPIO backend gives only both edges, no debounce "
+			 "and monotonic timestamps on an input", ops->name);
+		errno = ENOTSUP;
+		return NULL;
+	}
 	chip = gpio_lookup_open_free(ops, s.chip, s.line, &loc, err, errlen);
 	if (!chip)
 		return NULL;
@@ -54,6 +63,7 @@ struct gpio_in *gpio_in_open(const struct gpio_in_spec *spec, char *err, size_t 
 	g->chip = chip;
 	g->offset = loc.offset;
 	g->edges = s.edges;
+	g->clock = s.edges ? s.clock : GPIO_CLOCK_MONOTONIC;
 	g->chip_desc = loc.chip;
 	gpio_strlcpy(g->line_name, loc.line.name, sizeof(g->line_name));
 	snprintf(g->desc, sizeof(g->desc), "%s [%s] line %u", loc.chip.name,
@@ -99,6 +109,11 @@ int gpio_in_read(struct gpio_in *g, struct gpio_in_event *ev, size_t max, int64_
 		return -1;
 	}
 	return g->ops->in_read(g, ev, max);
+}
+
+clockid_t gpio_in_clockid(const struct gpio_in *g)
+{
+	return g->clock == GPIO_CLOCK_REALTIME ? CLOCK_REALTIME : CLOCK_MONOTONIC;
 }
 
 bool gpio_in_has_seqno(const struct gpio_in *g)
