@@ -147,7 +147,7 @@ static void text_source(FILE *f, const struct analysis *a)
 		for (i = 0; i < c->n_notes; i++)
 			fprintf(f, "note       %s\n", c->notes[i]);
 	}
-	if (s->half_period_ns > 0)
+	if (s->half_period_ns > 0 && !s->respond)	/* a respond log has no grid */
 		fprintf(f, "wave       half period %s us (%.3f Hz)%s\n", UNITS_US(s->half_period_ns),
 			1e9 / (2.0 * (double)s->half_period_ns),
 			s->half_period_inferred ? " (from the intended times)"
@@ -168,7 +168,7 @@ static void text_counts(FILE *f, const struct analysis *a)
 	if (r->warmup_edges)
 		fprintf(f, ", %" PRIu64 " warm-up (not counted)", r->warmup_edges);
 	fprintf(f, "\n");
-	if (s->has_intended)
+	if (s->has_intended && !s->respond)	/* respond: its lost events, below */
 		fprintf(f, "missed     %" PRIu64 " periods in %" PRIu64 " places%s\n",
 			r->missed_periods, a->missed_events,
 			r->missed_periods ? "  <-- the timer fired more than once between edges" : "");
@@ -407,7 +407,7 @@ void analysisdoc_print_text(FILE *f, const struct analysis *a)
 	text_dist(f, "pulse +", &r->width[EDGESTATS_POS].h);
 	text_dist(f, "pulse -", &r->width[EDGESTATS_NEG].h);
 	text_dist(f, "pulse any", &r->width[EDGESTATS_ANY].h);
-	if (a->src->has_intended)
+	if (a->src->has_intended && !a->src->respond)
 		text_spin(f, r);
 
 	fprintf(f, "\nPulse widths %s; only pulses with an edge at both ends count\n",
