@@ -23,6 +23,8 @@ static const struct command {
 } commands[] = {
 	{ cmd_run, { "run", "generate the square wave and log every edge", cmd_run_options,
 		     cmd_run_help, NULL, NULL } },
+	{ cmd_respond, { "respond", "answer each edge event of an input line on the output line",
+			 cmd_respond_options, cmd_respond_help, NULL, NULL } },
 	{ cmd_export, { "export", "convert a run log to CSV, one row per edge", cmd_export_options,
 			cmd_export_help, NULL, NULL } },
 	{ cmd_analyze, { "analyze", "statistics, worst edges, histogram and plot of a log or capture",

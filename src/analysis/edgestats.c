@@ -72,7 +72,9 @@ struct edgestats *edgestats_new(int64_t half_period_ns)
 	stats_moments_init(&s->r.period_m);
 	if (stats_hist_init(&s->r.wake, hist_highest) ||
 	    stats_hist_init(&s->r.write, hist_highest) ||
-	    stats_hist_init(&s->r.place, hist_highest))
+	    stats_hist_init(&s->r.place, hist_highest) ||
+	    stats_hist_init(&s->r.resp_begin, hist_highest) ||
+	    stats_hist_init(&s->r.resp_end, hist_highest))
 		goto fail;
 	/* Widths are near the half period: centered there, the usual ones
 	 * are counted to the nanosecond (stats.h). */
@@ -97,6 +99,8 @@ void edgestats_free(struct edgestats *s)
 	stats_hist_free(&s->r.wake);
 	stats_hist_free(&s->r.write);
 	stats_hist_free(&s->r.place);
+	stats_hist_free(&s->r.resp_begin);
+	stats_hist_free(&s->r.resp_end);
 	for (i = 0; i < EDGESTATS_NPOL; i++)
 		stats_hist_free(&s->r.width[i].h);
 	free(s);
@@ -118,6 +122,11 @@ static inline int64_t we_off(const struct edgestats *s, const struct edge_rec *e
 static inline int64_t mid2_off(const struct edgestats *s, const struct edge_rec *e)
 {
 	return wb_off(s, e) + we_off(s, e);
+}
+
+void edgestats_set_respond(struct edgestats *s)
+{
+	s->r.respond = true;
 }
 
 void edgestats_set_edge_window(struct edgestats *s, int64_t lo_ns, int64_t hi_ns)
@@ -197,8 +206,13 @@ void edgestats_add(struct edgestats *s, const struct edge_rec *rec)
 	 * would make the compiler reload it after every store. */
 	const struct edge_rec ec = *rec, *e = &ec;
 	bool linked = true;
-
-	uint64_t missed = edgestats_missed(s->have_prev ? &s->prev : NULL, e, r->half_period_ns);
+	/* A respond log has no grid: its latencies count from the event and
+	 * its lost events are in the record alone. */
+	int64_t half = r->respond ? 0 : r->half_period_ns;
+	bool noevent = r->respond && (e->flags & EDGE_F_NOEVENT);
+	uint64_t missed = noevent ? 0 : r->respond
+		? (e->expirations > 1 ? e->expirations - 1u : 0)
+		: edgestats_missed(s->have_prev ? &s->prev : NULL, e, half);
 
 	s->last_valid = false;
 	s->last_missed = missed;
@@ -225,34 +239,46 @@ void edgestats_add(struct edgestats *s, const struct edge_rec *rec)
 	if (e->flags & EDGE_F_WARMUP) {
 		r->warmup_edges++;
 		r->warmup_missed_periods += missed;
-		s->last_latency = edgestats_wake_latency_missed(e, missed, r->half_period_ns);
+		s->last_latency = edgestats_wake_latency_missed(e, missed, half);
 	} else {
 		/* Lateness from the first deadline after the previous edge, as
 		 * cyclictest measures it: an edge that served a later slot
 		 * (expirations > 1) was late by the slots it skipped too. */
-		int64_t wake = edgestats_wake_latency_missed(e, missed, r->half_period_ns);
+		int64_t wake = edgestats_wake_latency_missed(e, missed, half);
 		int64_t cost = (int64_t)e->write_end_off_ns - (int64_t)e->write_begin_off_ns;
 
-		s->last_latency = wake;
+		s->last_latency = noevent ? 0 : wake;
 		r->edges++;
 		r->missed_periods += missed;
 		if (e->flags & EDGE_F_WRITE_ERR)
 			r->write_errors++;
 		if (offsets_clamped(e))
 			r->saturated++;
-		if (wake > r->wake.m.max) {
+		if (!noevent && wake > r->wake.m.max) {
 			r->wake_worst.seq = e->seq;
 			r->wake_worst.intended_ns = e->intended_ns;
 		}
-		stats_hist_add(&r->wake, wake);
+		if (!noevent)
+			stats_hist_add(&r->wake, wake);
 		if (cost > r->write.m.max) {
 			r->write_worst.seq = e->seq;
 			r->write_worst.intended_ns = e->intended_ns;
 		}
 		stats_hist_add(&r->write, cost);
-		if (!(e->flags & EDGE_F_WRITE_ERR) && !offsets_clamped(e)) {
+		if (r->respond && !noevent)
+			r->answers++;
+		if (r->respond && !noevent && !(e->flags & EDGE_F_WRITE_ERR) &&
+		    !offsets_clamped(e)) {
+			if (r->resp_end.m.n == 0 || e->write_end_off_ns > r->resp_end.m.max) {
+				r->resp_worst.seq = e->seq;
+				r->resp_worst.intended_ns = e->intended_ns;
+			}
+			stats_hist_add(&r->resp_begin, e->write_begin_off_ns);
+			stats_hist_add(&r->resp_end, e->write_end_off_ns);
+		}
+		if (!noevent && !(e->flags & EDGE_F_WRITE_ERR) && !offsets_clamped(e)) {
 			int64_t place = edgestats_after_missed(half_floor(mid2_off(s, e)), missed,
-							       r->half_period_ns);
+							       half);
 			int64_t worst = r->place_worst_ns;
 
 			if (r->place.m.n == 0 || (place < 0 ? -place : place) >

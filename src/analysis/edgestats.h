@@ -95,6 +95,11 @@ void edgestats_free(struct edgestats *s);
  * tracked (a pulse needs both ends) but not counted in statistics. */
 void edgestats_add(struct edgestats *s, const struct edge_rec *e);
 
+/* Before the first edgestats_add(): the records are a respond log's (see
+ * struct edgestats_result's respond members): lost events are each record's
+ * expirations - 1, latencies count from the event alone. */
+void edgestats_set_respond(struct edgestats *s);
+
 /* Before the first edgestats_add(): every record's write window is
  * [@lo_ns, @hi_ns] around its intended time, whatever its 32-bit offsets
  * say. A capture's edge uncertainty (its sample interval) can exceed the
@@ -196,6 +201,17 @@ struct edgestats_result {
 	/* Rise to rise (midpoint to midpoint), over three consecutive records. */
 	struct stats_moments period_m;
 	struct edgestats_where period_min_at, period_max_at;
+
+	/* A respond log (edgestats_set_respond()). The record's intended time
+	 * is the event's timestamp, so wake is event -> wake-up, place event ->
+	 * write-window midpoint, missed_periods the events the kernel lost;
+	 * writes that answer no event (EDGE_F_NOEVENT: a pulse's end, the
+	 * return to idle) are edges and pulses but no answer. */
+	bool respond;
+	uint64_t answers;              /* counted writes that answer an event */
+	struct stats_hist resp_begin;  /* write_begin - event */
+	struct stats_hist resp_end;    /* write_end - event: the answer's latency */
+	struct edgestats_where resp_worst; /* the largest write_end - event */
 };
 
 /* The share of the measured time spent spinning: spin_ns over the span of

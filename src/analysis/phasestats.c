@@ -48,6 +48,14 @@ fail:
 	return NULL;
 }
 
+void phasestats_set_respond(struct phasestats *ps)
+{
+	size_t i;
+
+	for (i = 0; i < ps->n; i++)
+		edgestats_set_respond(ps->st[i]);
+}
+
 void phasestats_free(struct phasestats *ps)
 {
 	size_t i;

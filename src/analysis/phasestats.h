@@ -21,6 +21,9 @@ struct phasestats;
 struct phasestats *phasestats_new(int64_t half_period_ns, size_t n, const uint64_t *starts,
 				  uint64_t end_ns);
 void phasestats_free(struct phasestats *ps);
+/* Before the first phasestats_add(): the records are a respond log's
+ * (edgestats_set_respond() for every phase). */
+void phasestats_set_respond(struct phasestats *ps);
 
 /* Feed one record (in sequence order); edges outside every phase (the
  * warm-up) are ignored here. */

@@ -79,6 +79,17 @@ struct run_info {
 	bool spin_auto;
 	int64_t spin_lead_ns, spin_lead_min_ns, spin_lead_max_ns;
 	uint64_t spin_rearms;         /* auto: times the lead changed */
+	/* sqwave respond: the input answered ("" in a run of the wave), the
+	 * answer's mode and, from respond.irq_bound, how long an input edge may
+	 * take to its kernel timestamp (0: not known, no upper bound) */
+	bool respond;
+	const char *input_desc;
+	const char *respond_mode;     /* "follow", "toggle", "pulse" */
+	const char *respond_edge;     /* "both", "rising", "falling" */
+	int64_t respond_pulse_ns;
+	int64_t debounce_ns, warmup_ns;
+	int64_t irq_bound_ns;
+	const char *event_clock;      /* "monotonic", "realtime", "hte" */
 	int rt_cpu;                   /* rt.cpu, -1 when not pinned */
 	long rt_runtime_us, rt_period_us; /* RT throttling; runtime -1: none */
 };

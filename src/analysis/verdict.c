@@ -142,6 +142,36 @@ static void check_integrity(const struct edgestats_result *r, const struct run_i
  * missed periods are a subset of the run's, so it can only fail where the
  * run fails too; a phase without pulses is skipped, not failed).
  */
+/* respond: the latest answer (write end - event) against limits.response_max. */
+static void check_response(const struct config *c, const struct edgestats_result *r,
+			   const char *phase, struct check_sink *k)
+{
+	int64_t max = config_int(c, CFG_LIMITS_RESPONSE_MAX);
+	struct verdict_check ck = { .name = "response_max", .in_verdict = !phase,
+				    .key = "limits.response_max", .phase = phase,
+				    .unit = VERDICT_UNIT_NS, .has_limit = max > 0,
+				    .limit = (double)max };
+
+	if (r->resp_end.m.n) {
+		ck.has_observed = true;
+		ck.observed = (double)r->resp_end.m.max;
+		check_at(&ck, r, &r->resp_worst);
+	}
+	if (max <= 0)
+		check_end(k, &ck, VERDICT_CHECK_SKIP, "limits.response_max is not set");
+	else if (!r->resp_end.m.n && phase)
+		check_end(k, &ck, VERDICT_CHECK_SKIP, "no answer in this phase");
+	else if (!r->resp_end.m.n)
+		check_end(k, &ck, VERDICT_CHECK_FAIL,
+			  "limits.response_max is set but no answer was measured");
+	else if (r->resp_end.m.max > max)
+		check_end(k, &ck, VERDICT_CHECK_FAIL, "the latest answer ended its write %s us after "
+			  "its event at answer #%" PRIu64 " (t+%.6f s), above limits.response_max %s us",
+			  UNITS_US(r->resp_end.m.max), r->resp_worst.seq, ck.t_s, UNITS_US(max));
+	else
+		check_pass(k, &ck);
+}
+
 static void check_limits(const struct config *c, const struct edgestats_result *r,
 			 const char *phase, struct check_sink *k)
 {
@@ -235,10 +265,13 @@ static void check_limits(const struct config *c, const struct edgestats_result *
 	if (missed_max < 0)
 		check_end(k, &ck, VERDICT_CHECK_SKIP, "limits.missed_max is not set");
 	else if (r->missed_periods > (uint64_t)missed_max)
-		check_end(k, &ck, VERDICT_CHECK_FAIL, "%" PRIu64 " periods were missed, limits.missed_max "
-			  "is %" PRId64, r->missed_periods, missed_max);
+		check_end(k, &ck, VERDICT_CHECK_FAIL, "%" PRIu64 " %s, limits.missed_max is %" PRId64,
+			  r->missed_periods, r->respond ? "events were lost" : "periods were missed",
+			  missed_max);
 	else
 		check_pass(k, &ck);
+	if (r->respond)
+		check_response(c, r, phase, k);
 }
 
 /* A phase's proof has gaps above its bound (a phase that was reached). */
@@ -556,7 +589,8 @@ bool verdict_limits_set(const struct config *c)
 {
 	return config_int(c, CFG_LIMITS_TMIN) > 0 || config_int(c, CFG_LIMITS_TMAX) > 0 ||
 	       config_int(c, CFG_LIMITS_WAKE_LATENCY_MAX) > 0 ||
-	       config_int(c, CFG_LIMITS_MISSED_MAX) >= 0;
+	       config_int(c, CFG_LIMITS_MISSED_MAX) >= 0 ||
+	       config_int(c, CFG_LIMITS_RESPONSE_MAX) > 0;
 }
 
 /* The verdict's word, from the count check() returned. */

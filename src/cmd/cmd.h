@@ -10,6 +10,7 @@
 
 
 int cmd_run(int argc, char **argv);
+int cmd_respond(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
@@ -26,6 +27,7 @@ int cmd_trace_explain(int argc, char **argv);
 struct option;
 #define CMD_OPTIONS_MAX 256
 size_t cmd_run_options(struct option *out, size_t max);
+size_t cmd_respond_options(struct option *out, size_t max);
 size_t cmd_export_options(struct option *out, size_t max);
 size_t cmd_analyze_options(struct option *out, size_t max);
 size_t cmd_compare_options(struct option *out, size_t max);
@@ -34,6 +36,7 @@ size_t cmd_boards_options(struct option *out, size_t max);
 size_t cmd_report_options(struct option *out, size_t max);
 size_t cmd_trace_explain_options(struct option *out, size_t max);
 void cmd_run_help(FILE *f);
+void cmd_respond_help(FILE *f);
 void cmd_export_help(FILE *f);
 void cmd_analyze_help(FILE *f);
 void cmd_compare_help(FILE *f);

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `sqwave run`: the command line into a configuration, then the run session
- * (run/session.h) and its report (report/runreport.h), or with --preflight
- * the checks that move nothing (check/preflight.h); its messages printed. */
+/* `sqwave run` and `sqwave respond`: the command line into a configuration,
+ * then the run session (run/session.h, timed wave or answers to the input's
+ * events) and its report (report/runreport.h), or with --preflight the checks
+ * that move nothing (check/preflight.h); its messages printed. */
 #include <getopt.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "check/preflight.h"
 #include "cmd/cmd.h"
@@ -19,6 +21,7 @@
 
 /* What run's command line gave besides the configuration. */
 struct run_args {
+	const char *cmd;              /* "run" or "respond" */
 	const char *board, *profile;  /* after load_config: the paths found */
 	bool preflight;
 	char board_path[PATH_MAX], profile_path[PATH_MAX];
@@ -69,6 +72,39 @@ void cmd_run_help(FILE *f)
 	run_usage(f);
 }
 
+static void respond_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: sqwave respond --board FILE|NAME [--profile FILE|NAME] [--set KEY=VALUE ...] [OPTIONS]\n"
+		"       sqwave respond --chip CHIP --line LINE --input-line LINE [OPTIONS]\n\n"
+		"Answer every edge event of the board's input line on its output line from a\n"
+		"SCHED_FIFO thread (follow the input, toggle, or a pulse per event); log each\n"
+		"event's kernel timestamp and sequence number, the wake-up and the write; print\n"
+		"the response latency, what a scope between the two pins will show, and a\n"
+		"verdict (docs/respond.md).\n\n"
+		"  --board FILE|NAME   board file (boards/*.yaml): the output line (gpio), the\n"
+		"                      input line (input), the backend\n"
+		"  --profile FILE|NAME profile (config/*.yaml): duration, respond.*, limits\n"
+		"  --set KEY=VALUE     set any key (section.name), see the list below\n"
+		"  --load KIND[:KEY=VALUE...][:ARG...]\n"
+		"                      run a load beside the answers (repeatable), as for run\n"
+		"  --preflight         the checks of `sqwave check` that do not move the pin\n"
+		"  -h, --help          this help\n\n"
+		"Precedence: command line > profile > board file > defaults.\n"
+		"Durations take units: ns, us, ms, s, m, h.\n\n");
+	config_print_help(f);
+}
+
+size_t cmd_respond_options(struct option *out, size_t max)
+{
+	return cmd_run_options(out, max);
+}
+
+void cmd_respond_help(FILE *f)
+{
+	respond_usage(f);
+}
+
 /* Options into @c and @a. 0, 1 (--help), or -1 (usage error, said). */
 static int load_config(struct config *c, int argc, char **argv, struct run_args *a)
 {
@@ -92,7 +128,10 @@ static int load_config(struct config *c, int argc, char **argv, struct run_args 
 			a->profile = optarg;
 			continue;
 		case 'h':
-			run_usage(stdout);
+			if (!strcmp(a->cmd, "respond"))
+				respond_usage(stdout);
+			else
+				run_usage(stdout);
 			return 1;
 		case 'P':
 			a->preflight = true;
@@ -108,7 +147,7 @@ static int load_config(struct config *c, int argc, char **argv, struct run_args 
 			case 1:
 				continue;
 			case 0:
-				cmdline_refused(opts, "+b:p:s:h", argv, optind, optopt, "run", err,
+				cmdline_refused(opts, "+b:p:s:h", argv, optind, optopt, a->cmd, err,
 						sizeof(err));
 			}
 			pr_err("%s", err);
@@ -116,7 +155,7 @@ static int load_config(struct config *c, int argc, char **argv, struct run_args 
 		}
 	}
 	if (optind < argc) {
-		pr_err("unexpected argument \"%s\"; try 'sqwave run --help'", argv[optind]);
+		pr_err("unexpected argument \"%s\"; try 'sqwave %s --help'", argv[optind], a->cmd);
 		return -1;
 	}
 	/* Short names are looked up (cfgpath.h); the paths replace them. */
@@ -134,10 +173,10 @@ static int load_config(struct config *c, int argc, char **argv, struct run_args 
 	return 0;
 }
 
-int cmd_run(int argc, char **argv)
+static int run_or_respond(int argc, char **argv, const char *cmd)
 {
 	struct config *c = config_new();
-	struct run_args a = { 0 };
+	struct run_args a = { .cmd = cmd };
 	struct run_session *s;
 	char err[2048];
 	int ret;
@@ -153,7 +192,7 @@ int cmd_run(int argc, char **argv)
 	}
 	s = run_session_init(&(struct run_session_params){
 		.cfg = c, .board_file = a.board, .profile_file = a.profile,
-		.preflight = a.preflight, .status = stderr, .say = print_session_say }, &ret, err, sizeof(err));
+		.respond = !strcmp(cmd, "respond"), .preflight = a.preflight, .status = stderr, .say = print_session_say }, &ret, err, sizeof(err));
 	if (!s) {
 		pr_err("%s", err);
 		config_free(c);
@@ -166,4 +205,14 @@ int cmd_run(int argc, char **argv)
 	run_session_fini(s);
 	config_free(c);
 	return ret;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	return run_or_respond(argc, argv, "run");
+}
+
+int cmd_respond(int argc, char **argv)
+{
+	return run_or_respond(argc, argv, "respond");
 }

@@ -24,8 +24,18 @@
  * errno into the message, so every backend fails with the same words.
  * Backends call nothing in the factories; only the helpers below.
  */
+/* What an input request can give besides both edges on CLOCK_MONOTONIC
+ * (struct gpio_ops.in_caps; rising or falling only, every backend can).
+ * gpio_in_open() refuses the rest with ENOTSUP and one sentence before any
+ * request, so that each backend fails with the same words. */
+#define GPIO_IN_CAP_DEBOUNCE 0x1u
+#define GPIO_IN_CAP_REALTIME 0x2u
+#define GPIO_IN_CAP_HTE      0x4u
+
 struct gpio_ops {
 	const char *name;       /* "libgpiod-v2", "libgpiod-v1", "sim" */
+	const char *title;      /* in sentences: "libgpiod v1", "the simulated chip" */
+	unsigned int in_caps;   /* GPIO_IN_CAP_* */
 	/* Optional: read and check the backend's own keys from @cfg (NULL:
 	 * defaults). -1 with a message in @err (it names the key). */
 	int (*configure)(const struct config *cfg, char *err, size_t errlen);
@@ -54,14 +64,16 @@ struct gpio_ops {
 	/* " (libgpiod 2.1.3, v2 API)": appended to the descriptions. */
 	void (*describe)(const struct gpio_out *g, char *buf, size_t len);
 
-	/* Input. Request @offset as an input (edge events on both edges on
-	 * CLOCK_MONOTONIC if spec->edges, no debounce). Returns a backend
-	 * object that embeds struct gpio_in. */
+	/* Input. Request @offset as an input (edge events if spec->edges, on
+	 * spec->edge, spec->clock, with spec->debounce_ns; ENOTSUP for a
+	 * setting the backend cannot give). Returns a backend object that
+	 * embeds struct gpio_in; the buffer in_read() fills is allocated here. */
 	struct gpio_in *(*in_request)(void *chip, unsigned int offset,
 				      const struct gpio_in_spec *spec);
 	/* A file descriptor that polls readable when events are queued. */
 	int (*in_fd)(struct gpio_in *g);
-	/* Read the events queued (the fd polled readable): count or -1. */
+	/* Read the events queued (the fd polled readable): count or -1. May
+	 * run on the RT thread: no allocation, no lock, no output. */
 	int (*in_read)(struct gpio_in *g, struct gpio_in_event *ev, size_t max);
 	/* Physical level now. */
 	int (*in_get)(struct gpio_in *g);
@@ -87,6 +99,7 @@ struct gpio_in {
 	void *chip;
 	unsigned int offset;
 	bool edges;
+	enum gpio_event_clock clock; /* as requested */
 	bool has_seqno;         /* set by the backend */
 	struct gpio_chip_desc chip_desc;
 	char line_name[GPIO_NAME_MAX];

@@ -16,6 +16,41 @@ void edgecheck_init(struct edgecheck *c, int64_t half_period_ns, bool grid, uint
 	c->time_name = "intended";
 }
 
+void edgecheck_set_respond(struct edgecheck *c)
+{
+	c->respond = true;
+	c->grid = false;
+	c->time_name = "event";
+}
+
+/* A respond log's order: events in the kernel's order, each write after
+ * the previous one. 0, or -1 with @err. */
+static int respond_order(const struct edgecheck *c, const struct edge_rec *e, char *err,
+			 size_t errlen)
+{
+	const struct edge_rec *p = &c->prev;
+	/* absolute times in 64 bits: offsets are from different instants */
+	int64_t wb = (int64_t)(e->intended_ns + (uint64_t)(int64_t)e->write_begin_off_ns);
+	int64_t pe = (int64_t)(p->intended_ns + (uint64_t)(int64_t)p->write_end_off_ns);
+
+	if (e->seq <= p->seq) {
+		snprintf(err, errlen, "seq %" PRIu64 " after %" PRIu64 ": seq must increase",
+			 e->seq, p->seq);
+		return -1;
+	}
+	if (!(e->flags & EDGE_F_NOEVENT) && c->prev_event_ns && e->intended_ns < c->prev_event_ns) {
+		snprintf(err, errlen, "event time goes backwards (%" PRIu64 " ns after %" PRIu64
+			 " ns)", e->intended_ns, c->prev_event_ns);
+		return -1;
+	}
+	if (wb - pe < 0) {
+		snprintf(err, errlen, "measured time goes backwards (the write began %" PRId64
+			 " ns before the previous write ended)", pe - wb);
+		return -1;
+	}
+	return 0;
+}
+
 static uint64_t sat_add(uint64_t a, uint64_t b)
 {
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
@@ -74,7 +109,10 @@ int edgecheck_record_slow(struct edgecheck *c, const struct edge_rec *e, char *e
 			return -1;
 		}
 	}
-	if (c->have_prev) {
+	if (c->have_prev && c->respond) {
+		if (respond_order(c, e, err, errlen) < 0)
+			return -1;
+	} else if (c->have_prev) {
 		uint64_t seq_adv = e->seq - p->seq;
 		int64_t d = (int64_t)(e->intended_ns - p->intended_ns);
 
@@ -124,6 +162,8 @@ int edgecheck_record_slow(struct edgecheck *c, const struct edge_rec *e, char *e
 		return -1;
 	}
 	c->counted |= !(e->flags & EDGE_F_WARMUP);
+	if (c->respond && !(e->flags & EDGE_F_NOEVENT))
+		c->prev_event_ns = e->intended_ns;
 	c->prev = *e;
 	c->have_prev = true;
 	return 0;

@@ -29,6 +29,8 @@ struct edgecheck {
 	bool grid;                /* intended times are on start_ns + k x half */
 	uint64_t start_ns;
 	const char *time_name;    /* "intended", or "measured" for a list without intended times */
+	bool respond;             /* a respond log's records (edgecheck_set_respond()) */
+	uint64_t prev_event_ns;   /* respond: the last answered event's time */
 	bool have_prev;
 	bool counted;             /* a record without EDGE_F_WARMUP was seen */
 	struct edge_rec prev;
@@ -37,6 +39,12 @@ struct edgecheck {
 /* A log's checker has @grid true and its header's start and half period; an
  * edge list's has @grid false (@half_period_ns is then unused). */
 void edgecheck_init(struct edgecheck *c, int64_t half_period_ns, bool grid, uint64_t start_ns);
+
+/* After edgecheck_init(): the records are a respond log's. Intended times
+ * are the answered events' timestamps, in the kernel's order (equal ones
+ * allowed), skipped by writes that answer no event (EDGE_F_NOEVENT); the
+ * write windows still follow each other. */
+void edgecheck_set_respond(struct edgecheck *c);
 
 /* The full check with its reason; edgecheck_record() calls it for anything
  * but the common case. */

@@ -69,6 +69,14 @@ static const char *text_get(const char *p, size_t n, const char *key, char *buf,
 	return NULL;
 }
 
+bool edgelog_meta_is_respond(const struct edgelog_meta *m)
+{
+	char buf[16];
+	const char *v = edgelog_meta_get(m, EDGELOG_META_MODE, buf, sizeof(buf));
+
+	return v && !strcmp(v, "respond");
+}
+
 const char *edgelog_meta_get(const struct edgelog_meta *m, const char *key, char *buf, size_t len)
 {
 	return m->text ? text_get(m->text, strlen(m->text), key, buf, len) : NULL;
@@ -795,7 +803,11 @@ struct edgelog_reader *edgelog_reader_open(const char *path, enum edgelog_status
 	memcpy(r->meta.text, r->buf + sizeof(h), h.text_len);
 	r->meta.text[h.text_len] = '\0';
 	consume(r, h.records_offset);
-	edgecheck_init(&r->chk, (int64_t)h.half_period_ns, true, h.start_ns);
+	/* A respond log's intended times are events: no grid to check. */
+	edgecheck_init(&r->chk, (int64_t)h.half_period_ns, !edgelog_meta_is_respond(&r->meta),
+		       h.start_ns);
+	if (edgelog_meta_is_respond(&r->meta))
+		edgecheck_set_respond(&r->chk);
 	*st = EDGELOG_OK;
 	return r;
 fail:

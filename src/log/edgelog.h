@@ -121,6 +121,8 @@ const char *edgelog_stop_name(uint32_t reason);
 #define EDGELOG_META_BOARD_FILE  "run.board_file"
 #define EDGELOG_META_PROFILE     "run.profile_file"
 #define EDGELOG_META_GPIO        "run.gpio"
+#define EDGELOG_META_MODE        "run.mode"       /* "respond" in a respond log; else a wave */
+#define EDGELOG_META_INPUT       "run.input"      /* respond: the input line answered */
 #define EDGELOG_META_RT          "run.rt"
 #define EDGELOG_META_HOST        "host.name"
 #define EDGELOG_META_KERNEL      "host.kernel"
@@ -143,6 +145,10 @@ struct edgelog_meta {
 
 /* Value for @key in meta->text, copied into @buf; NULL if absent. */
 const char *edgelog_meta_get(const struct edgelog_meta *m, const char *key, char *buf, size_t len);
+
+/* Whether @m is a respond log's header (run.mode=respond): its records'
+ * intended times are input events, not a grid (rt/edge.h). */
+bool edgelog_meta_is_respond(const struct edgelog_meta *m);
 
 /* ---- writer: non-RT threads only ---- */
 struct edgelog_writer;

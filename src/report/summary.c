@@ -321,66 +321,12 @@ void summary_phases_text(FILE *f, const struct run_info *ri)
 	}
 }
 
-void summary_print_text(FILE *f, const struct config *c, const struct edgestats *s,
-			const struct run_info *ri)
+/* A wave's figures: edges, missed periods, the distributions, pulses. */
+static void text_wave(FILE *f, const struct edgestats_result *r, const struct run_info *ri,
+		      uint64_t dropped)
 {
-	const struct edgestats_result *r = edgestats_result(s);
-	const struct sysinfo_host *h = &ri->host;
-	int64_t half = config_int(c, CFG_RUN_HALF_PERIOD);
-	int64_t dur = (int64_t)(ri->end_realtime_ns - ri->start_realtime_ns);
-	uint64_t dropped = max_u64(ri->dropped, r->seq_gaps);
-	unsigned nviol;
 	size_t i;
 
-	fprintf(f, "\n==== sqwave summary ====\n");
-	if (!ri->rt_ok)
-		fprintf(f, "\n*** NON-RT RUN: %s ***\n"
-			"*** these timings say nothing about real-time behaviour ***\n\n",
-			ri->non_rt_reason && ri->non_rt_reason[0] ? ri->non_rt_reason
-								  : "SCHED_FIFO or mlockall not in force");
-	/* names from files (a board's name, a chip's label) are escaped: they
-	 * must not drive the terminal */
-	if (ri->label && ri->label[0])
-		fprintf(f, "label      %s\n", OUTFILE_ESC(ri->label));
-	fprintf(f, "board      %s (%s)\n", OUTFILE_ESC(config_str(c, CFG_BOARD_NAME)),
-		ri->board_file ? OUTFILE_ESC(ri->board_file) : "-");
-	if (ri->profile_file)
-		fprintf(f, "profile    %s\n", OUTFILE_ESC(ri->profile_file));
-	fprintf(f, "gpio       %s\n", ri->gpio_desc ? OUTFILE_ESC(ri->gpio_desc) : "-");
-	fprintf(f, "host       %s, %s, %d CPUs, %s\n", h->hostname[0] ? h->hostname : "-",
-		h->cpu_model[0] ? h->cpu_model : "unknown CPU", h->ncpus, h->machine);
-	fprintf(f, "kernel     %s %s\n", h->kernel_release, h->kernel_version);
-	fprintf(f, "PREEMPT_RT %s\n", h->preempt_rt ? "yes" : "no");
-	if (ri->rt_ok) {
-		int64_t cpu = config_int(c, CFG_RT_CPU);
-
-		fprintf(f, "rt         SCHED_FIFO priority %" PRId64 ", ",
-			config_int(c, CFG_RT_PRIORITY));
-		if (cpu >= 0)
-			fprintf(f, "CPU %" PRId64 ", ", cpu);
-		else
-			fprintf(f, "not pinned, ");
-		fprintf(f, "memory %slocked\n", config_bool(c, CFG_RT_LOCK_MEMORY) ? "" : "NOT ");
-	} else {
-		fprintf(f, "rt         NOT REAL-TIME (%s)\n",
-			ri->non_rt_reason && ri->non_rt_reason[0] ? ri->non_rt_reason : "allowed");
-	}
-	fprintf(f, "wave       half period %s us (%.3f Hz), warm-up %s\n", UNITS_US(half),
-		half > 0 ? 1e9 / (2.0 * (double)half) : 0.0,
-		units_format_duration(config_int(c, CFG_RUN_WARMUP), (char[32]){ 0 }, 32));
-	fprintf(f, "ran        %.3f s, stopped by %s", dur > 0 ? (double)dur / 1e9 : 0.0,
-		edgelog_stop_name(ri->stop_reason));
-	if (ri->stop_reason == EDGELOG_STOP_SIGNAL && ri->stop_signal > 0)
-		fprintf(f, " (%s)", strsignal(ri->stop_signal));
-	fprintf(f, "\n");
-	if (config_int(c, CFG_RUN_SCALE) != CFG_DECIMAL_ONE) {
-		char x[32], o[256], d[32];
-
-		fprintf(f, "scale      %s (run.scale, %s): every phase that many times its planned "
-			"length, %s in all\n", config_format(c, CFG_RUN_SCALE, x, sizeof(x)),
-			config_origin(c, CFG_RUN_SCALE, o, sizeof(o)),
-			config_format(c, CFG_RUN_DURATION, d, sizeof(d)));
-	}
 	fprintf(f, "edges      %" PRIu64 " counted, %" PRIu64 " warm-up, %" PRIu64 " logged\n",
 		r->edges, r->warmup_edges, ri->records_logged);
 	fprintf(f, "missed     %" PRIu64 " periods%s\n", r->missed_periods,
@@ -423,6 +369,157 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 			UNITS_US(r->period_m.min), r->period_min_at.seq, UNITS_US(r->period_m.max),
 			r->period_max_at.seq);
 
+}
+
+/* One line per figure of a respond run's counters. */
+static void text_respond_counts(FILE *f, const struct edgestats_result *r,
+				const struct run_info *ri, uint64_t dropped)
+{
+	char a[32], b[32];
+
+	fprintf(f, "respond    %s, on %s edges of %s\n", ri->respond_mode, ri->respond_edge,
+		ri->input_desc ? OUTFILE_ESC(ri->input_desc) : "-");
+	fprintf(f, "           event clock %s, debounce %s", ri->event_clock,
+		units_format_duration(ri->debounce_ns, a, sizeof(a)));
+	if (!strcmp(ri->respond_mode, "pulse"))
+		fprintf(f, ", pulse %s", units_format_duration(ri->respond_pulse_ns, b, sizeof(b)));
+	fprintf(f, ", warm-up %s\n", units_format_duration(ri->warmup_ns, a, sizeof(a)));
+	fprintf(f, "answers    %" PRIu64 " counted, %" PRIu64 " writes in all (%" PRIu64
+		" answer no event: pulse ends, the return to idle), %" PRIu64 " warm-up, %" PRIu64
+		" logged\n", r->answers, r->edges, r->edges - r->answers, r->warmup_edges,
+		ri->records_logged);
+	fprintf(f, "lost       %" PRIu64 " events%s\n", r->missed_periods, r->missed_periods
+		? "  <-- the kernel's sequence numbers skipped them (its event buffer overflowed)"
+		: "");
+	fprintf(f, "dropped    %" PRIu64 " records\n", dropped);
+	fprintf(f, "write errs %" PRIu64 "\n", max_u64(ri->write_errors, r->write_errors));
+	if (r->saturated)
+		fprintf(f, "saturated  %" PRIu64 " writes had an offset beyond +-2.1 s\n", r->saturated);
+}
+
+/*
+ * What a scope across the two pins shows, and how it follows from the log:
+ * the output changed inside its write window, and the input changed at or
+ * before its kernel timestamp (the IRQ's latency before the stamp is not in
+ * the log), so input edge -> output edge is at least write_begin - event and
+ * at most write_end - event + the input's latency, bounded only when
+ * respond.irq_bound says how long it can be.
+ */
+static void text_respond_scope(FILE *f, const struct edgestats_result *r,
+			       const struct run_info *ri)
+{
+	fprintf(f, "\nScope across the two pins, input edge -> output edge:\n");
+	if (!r->resp_begin.m.n) {
+		fprintf(f, "  no answer was measured\n");
+		return;
+	}
+	fprintf(f, "  at least %s us on every answer (the shortest write begin - event; p50 %s us): "
+		"the output cannot change before its write begins, the input changed no later "
+		"than its timestamp\n", UNITS_US(r->resp_begin.m.min),
+		UNITS_US(stats_hist_percentile(&r->resp_begin, 50.0)));
+	if (ri->irq_bound_ns > 0)
+		fprintf(f, "  at most  %s us (the longest write end - event, %s us at answer #%" PRIu64
+			", t+%.6f s, plus respond.irq_bound %s us: the input edge to its timestamp)\n",
+			UNITS_US(r->resp_end.m.max + ri->irq_bound_ns), UNITS_US(r->resp_end.m.max),
+			r->resp_worst.seq, rel_s(r, r->resp_worst.intended_ns),
+			UNITS_US(ri->irq_bound_ns));
+	else
+		fprintf(f, "  at most  no bound from this run: the input edge comes before its kernel "
+			"timestamp by the input's interrupt latency, which the log cannot see; the "
+			"longest write end - event was %s us (answer #%" PRIu64 ", t+%.6f s). Set "
+			"respond.irq_bound from a measurement (a loopback run's event - write end, or "
+			"a scope) for an upper bound\n", UNITS_US(r->resp_end.m.max),
+			r->resp_worst.seq, rel_s(r, r->resp_worst.intended_ns));
+}
+
+/* A respond run's figures: counts, latencies from the event, the scope. */
+void summary_respond_text(FILE *f, const struct edgestats_result *r, const struct run_info *ri,
+			  uint64_t dropped)
+{
+	size_t i;
+
+	text_respond_counts(f, r, ri, dropped);
+	fprintf(f, "\n  %-16s %10s %10s %10s %9s", "us from event", "min", "avg", "max", "stddev");
+	for (i = 2; i < STATS_NPCT; i++)
+		fprintf(f, " %10s", stats_pct_name[i]);
+	fprintf(f, "\n");
+	text_dist_row(f, "wake-up", &r->wake);
+	text_dist_row(f, "write begin", &r->resp_begin);
+	text_dist_row(f, "write end", &r->resp_end);
+	text_dist_row(f, "write cost", &r->write);
+	text_dist_row(f, "output pulse +", &r->width[EDGESTATS_POS].h);
+	text_dist_row(f, "output pulse -", &r->width[EDGESTATS_NEG].h);
+	if (r->wake.m.n)
+		fprintf(f, "  latest wake-up at answer #%" PRIu64 " (t+%.6f s); the event's "
+			"timestamp is the kernel's, taken in its interrupt handler\n",
+			r->wake_worst.seq, rel_s(r, r->wake_worst.intended_ns));
+	text_respond_scope(f, r, ri);
+}
+
+void summary_print_text(FILE *f, const struct config *c, const struct edgestats *s,
+			const struct run_info *ri)
+{
+	const struct edgestats_result *r = edgestats_result(s);
+	const struct sysinfo_host *h = &ri->host;
+	int64_t half = config_int(c, CFG_RUN_HALF_PERIOD);
+	int64_t dur = (int64_t)(ri->end_realtime_ns - ri->start_realtime_ns);
+	uint64_t dropped = max_u64(ri->dropped, r->seq_gaps);
+	unsigned nviol;
+
+	fprintf(f, "\n==== sqwave summary ====\n");
+	if (!ri->rt_ok)
+		fprintf(f, "\n*** NON-RT RUN: %s ***\n"
+			"*** these timings say nothing about real-time behaviour ***\n\n",
+			ri->non_rt_reason && ri->non_rt_reason[0] ? ri->non_rt_reason
+								  : "SCHED_FIFO or mlockall not in force");
+	/* names from files (a board's name, a chip's label) are escaped: they
+	 * must not drive the terminal */
+	if (ri->label && ri->label[0])
+		fprintf(f, "label      %s\n", OUTFILE_ESC(ri->label));
+	fprintf(f, "board      %s (%s)\n", OUTFILE_ESC(config_str(c, CFG_BOARD_NAME)),
+		ri->board_file ? OUTFILE_ESC(ri->board_file) : "-");
+	if (ri->profile_file)
+		fprintf(f, "profile    %s\n", OUTFILE_ESC(ri->profile_file));
+	fprintf(f, "gpio       %s\n", ri->gpio_desc ? OUTFILE_ESC(ri->gpio_desc) : "-");
+	fprintf(f, "host       %s, %s, %d CPUs, %s\n", h->hostname[0] ? h->hostname : "-",
+		h->cpu_model[0] ? h->cpu_model : "unknown CPU", h->ncpus, h->machine);
+	fprintf(f, "kernel     %s %s\n", h->kernel_release, h->kernel_version);
+	fprintf(f, "PREEMPT_RT %s\n", h->preempt_rt ? "yes" : "no");
+	if (ri->rt_ok) {
+		int64_t cpu = config_int(c, CFG_RT_CPU);
+
+		fprintf(f, "rt         SCHED_FIFO priority %" PRId64 ", ",
+			config_int(c, CFG_RT_PRIORITY));
+		if (cpu >= 0)
+			fprintf(f, "CPU %" PRId64 ", ", cpu);
+		else
+			fprintf(f, "not pinned, ");
+		fprintf(f, "memory %slocked\n", config_bool(c, CFG_RT_LOCK_MEMORY) ? "" : "NOT ");
+	} else {
+		fprintf(f, "rt         NOT REAL-TIME (%s)\n",
+			ri->non_rt_reason && ri->non_rt_reason[0] ? ri->non_rt_reason : "allowed");
+	}
+	if (!ri->respond)
+		fprintf(f, "wave       half period %s us (%.3f Hz), warm-up %s\n", UNITS_US(half),
+			half > 0 ? 1e9 / (2.0 * (double)half) : 0.0,
+			units_format_duration(config_int(c, CFG_RUN_WARMUP), (char[32]){ 0 }, 32));
+	fprintf(f, "ran        %.3f s, stopped by %s", dur > 0 ? (double)dur / 1e9 : 0.0,
+		edgelog_stop_name(ri->stop_reason));
+	if (ri->stop_reason == EDGELOG_STOP_SIGNAL && ri->stop_signal > 0)
+		fprintf(f, " (%s)", strsignal(ri->stop_signal));
+	fprintf(f, "\n");
+	if (config_int(c, CFG_RUN_SCALE) != CFG_DECIMAL_ONE) {
+		char x[32], o[256], d[32];
+
+		fprintf(f, "scale      %s (run.scale, %s): every phase that many times its planned "
+			"length, %s in all\n", config_format(c, CFG_RUN_SCALE, x, sizeof(x)),
+			config_origin(c, CFG_RUN_SCALE, o, sizeof(o)),
+			config_format(c, CFG_RUN_DURATION, d, sizeof(d)));
+	}
+	if (ri->respond)
+		summary_respond_text(f, r, ri, dropped);
+	else
+		text_wave(f, r, ri, dropped);
 	fprintf(f, "\nRT thread  %ld minor faults, %ld major faults, %ld involuntary context switches\n",
 		ri->minflt, ri->majflt, ri->nivcsw);
 	fprintf(f, "log        %s%s\n", ri->log_path ? OUTFILE_ESC(ri->log_path) : "-",
@@ -748,6 +845,38 @@ static void json_check(void *ctx, const struct verdict_check *ck)
 	json_object_end(w);
 }
 
+/* "respond": what was answered, the latencies from the event, the scope's
+ * bounds (text_respond_scope() says how they follow). */
+void summary_respond_json(struct json_writer *w, const struct edgestats_result *r,
+			  const struct run_info *ri)
+{
+	json_kv_object_begin(w, "respond");
+	json_kv_string(w, "mode", ri->respond_mode);
+	json_kv_string(w, "edge", ri->respond_edge);
+	json_kv_string(w, "input", ri->input_desc);
+	json_kv_string(w, "event_clock", ri->event_clock);
+	json_kv_int(w, "debounce_ns", ri->debounce_ns);
+	json_kv_int(w, "pulse_width_ns", ri->respond_pulse_ns);
+	json_kv_uint(w, "answers", r->answers);
+	json_kv_uint(w, "writes", r->edges);
+	json_kv_uint(w, "events_lost", r->missed_periods);
+	statsjson_dist_worst(w, "event_to_write_begin", &r->resp_begin, &r->resp_worst);
+	statsjson_dist_worst(w, "event_to_write_end", &r->resp_end, &r->resp_worst);
+	json_kv_object_begin(w, "scope");
+	statsjson_ns(w, "min_ns", r->resp_begin.m.n ? (double)r->resp_begin.m.min : NAN);
+	if (ri->irq_bound_ns > 0 && r->resp_end.m.n)
+		json_kv_int(w, "max_ns", r->resp_end.m.max + ri->irq_bound_ns);
+	else
+		json_kv_null(w, "max_ns");
+	json_kv_int(w, "irq_bound_ns", ri->irq_bound_ns);
+	json_kv_string(w, "derivation", "input edge -> output edge: at least write_begin - event "
+		       "(the output changes inside its write window, the input no later than its "
+		       "kernel timestamp); at most write_end - event + irq_bound_ns (the input's "
+		       "edge to its timestamp), none when irq_bound_ns is 0");
+	json_object_end(w);
+	json_object_end(w);
+}
+
 static void json_summary(struct json_writer *w, const struct config *c,
 			 const struct edgestats_result *r, const struct run_info *ri)
 {
@@ -843,6 +972,11 @@ static void json_summary(struct json_writer *w, const struct config *c,
 	statsjson_placement_and_spin(w, r);
 
 	statsjson_pulses_and_period(w, r);
+
+	if (ri->respond)
+		summary_respond_json(w, r, ri);
+	else
+		json_kv_null(w, "respond");
 
 	json_kv_object_begin(w, "rusage");
 	json_kv_int(w, "minflt", ri->minflt);

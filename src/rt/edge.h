@@ -13,9 +13,17 @@
 #define EDGE_F_LAST       0x08u /* last edge of the run (stop or end of duration) */
 #define EDGE_F_SPIN       0x10u /* spin mode: write_begin is the clock read that ended the spin */
 #define EDGE_F_LATE       0x20u /* spin mode: woke at or after the deadline, written at once */
+#define EDGE_F_NOEVENT    0x40u /* respond: a write that answers no event (a pulse's end, the
+				 * return to idle at the end) */
 
 /*
- * One edge. All times are CLOCK_MONOTONIC nanoseconds. The absolute intended
+ * One edge. In a respond log (header mode=respond, docs/log-format.md) the
+ * "intended" time is the kernel's timestamp of the input event answered and
+ * expirations is the kernel's sequence-number advance since the previous
+ * answered event (1: none lost); a record flagged EDGE_F_NOEVENT answers no
+ * event and its intended time is when its write was due.
+ *
+ * All times are CLOCK_MONOTONIC nanoseconds. The absolute intended
  * time is stored once; the measured times are stored as signed offsets from
  * it, which keeps the record at 32 bytes (docs/log-format.md). Offsets beyond
  * +-2.1 s are clamped and flagged EDGE_F_SATURATED.

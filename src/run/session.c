@@ -29,6 +29,7 @@
 #include "gpio/gpio_out.h"
 #include "loads/contain.h"
 #include "log/edgelog.h"
+#include "rt/respond.h"
 #include "rt/ring.h"
 #include "rt/rtloop.h"
 #include "rt/rtsetup.h"
@@ -53,6 +54,9 @@ struct run_session {
 	struct loopback_reader *lb;
 	struct ring ring;
 	struct rtloop loop;
+	struct respond resp;      /* sqwave respond: the RT loop, over loop */
+	struct gpio_in *in;       /* sqwave respond: its input */
+	uint64_t warmup_ns;       /* sqwave respond: run.warmup */
 	struct rtsetup rs;
 	struct rtsetup_params rp;
 	struct recorder *rec;
@@ -70,6 +74,7 @@ struct run_session {
 	int sfd, sig;
 	sigset_t oldsigs, stop_sigs;
 	char gpio_desc[256];
+	char input_desc[256];
 	char why[2048];
 };
 
@@ -93,6 +98,29 @@ static const char *dur(int64_t ns, char *buf, size_t len)
 	return buf;
 }
 
+/* respond's cross-key checks: what of run's keys it cannot honour. */
+static int respond_check_config(const struct run_session *s, char *err, size_t errlen)
+{
+	const struct config *c = s->c;
+
+	if (config_bool(c, CFG_RUN_LOOPBACK)) {
+		msgbuf_set(err, errlen, "run.loopback does not apply to respond: its input is "
+			   "the stimulus (input.line), and one process reads one event queue");
+		return -1;
+	}
+	if (config_int(c, CFG_RUN_SPIN)) {
+		msgbuf_set(err, errlen, "run.spin does not apply to respond: an answer is due "
+			   "when its event comes, there is no deadline to spin to");
+		return -1;
+	}
+	if (!config_str(c, CFG_INPUT_LINE)[0]) {
+		msgbuf_set(err, errlen, "respond needs an input line: the board file's input "
+			   "section (input.line), or --input-line LINE");
+		return -1;
+	}
+	return 0;
+}
+
 /* Cross-key checks the table cannot express. 0, or -1 with @err (usage). */
 static int session_check_config(const struct run_session *s, char *err, size_t errlen)
 {
@@ -103,6 +131,8 @@ static int session_check_config(const struct run_session *s, char *err, size_t e
 	char a[32], b[32], q[32];
 	size_t i;
 
+	if (s->p.respond)
+		return respond_check_config(s, err, errlen);
 	if (duration && duration < 2 * half) {
 		msgbuf_set(err, errlen, "run.duration (%s) is shorter than one period "
 			   "(2 x run.half_period = %s)", dur(duration, a, sizeof(a)),
@@ -278,6 +308,42 @@ struct run_session *run_session_init(const struct run_session_params *p, int *ex
 	return s;
 }
 
+/* respond's input: the board's input line, with the edges, debounce and
+ * event clock respond.* asks for, and the kernel's largest event buffer. */
+static int session_open_input(struct run_session *s)
+{
+	const struct config *c = s->c;
+	struct gpio_in_spec spec = {
+		.backend = (enum gpio_backend)config_choice(c, CFG_GPIO_BACKEND),
+		.chip = config_str(c, CFG_INPUT_CHIP),
+		.line = config_str(c, CFG_INPUT_LINE),
+		.consumer = "sqwave-respond",
+		.edges = true,
+		.event_buffer = 1024,
+		.config = c,
+		.edge = (enum gpio_edge)config_choice(c, CFG_RESPOND_EDGE),
+		.debounce_ns = config_int(c, CFG_RESPOND_DEBOUNCE),
+		.clock = (enum gpio_event_clock)config_choice(c, CFG_RESPOND_EVENT_CLOCK),
+	};
+
+	s->in = gpio_in_open(&spec, s->why, sizeof(s->why));
+	if (!s->in) {
+		run_session_say(s, RUN_SAY_ERR, "input line: %s", s->why);
+		return errno == ENOTSUP ? SQW_EXIT_USAGE : SQW_EXIT_RUNTIME;
+	}
+	snprintf(s->input_desc, sizeof(s->input_desc), "%s", gpio_in_describe(s->in));
+	s->ri.respond = true;
+	s->ri.input_desc = s->input_desc;
+	s->ri.respond_mode = config_str(c, CFG_RESPOND_MODE);
+	s->ri.respond_edge = config_str(c, CFG_RESPOND_EDGE);
+	s->ri.respond_pulse_ns = config_int(c, CFG_RESPOND_PULSE_WIDTH);
+	s->ri.debounce_ns = config_int(c, CFG_RESPOND_DEBOUNCE);
+	s->ri.warmup_ns = config_int(c, CFG_RUN_WARMUP);
+	s->ri.irq_bound_ns = config_int(c, CFG_RESPOND_IRQ_BOUND);
+	s->ri.event_clock = config_str(c, CFG_RESPOND_EVENT_CLOCK);
+	return SQW_EXIT_OK;
+}
+
 /* 1. Everything that allocates: the line, the loopback input, the ring,
  * the statistics, the RT loop's timer. */
 static int session_open(struct run_session *s)
@@ -287,6 +353,7 @@ static int session_open(struct run_session *s)
 	int64_t duration = plan_duration(config_plan(c));
 	uint64_t h = (uint64_t)half;
 	struct rtloop *loop = &s->loop;
+	int ret;
 
 	gpio_out_spec_from_config(c, &s->spec);
 	s->gpio = gpio_out_open(&s->spec, s->why, sizeof(s->why));
@@ -309,6 +376,8 @@ static int session_open(struct run_session *s)
 			return SQW_EXIT_RUNTIME;
 		}
 	}
+	if (s->p.respond && (ret = session_open_input(s)) != SQW_EXIT_OK)
+		return ret;
 	if (strstr(s->gpio_desc, "cp2112") || strstr(s->gpio_desc, "ftdi"))
 		run_session_say(s, RUN_SAY_WARN, "%s is a USB GPIO adapter: every write is a USB "
 				"round trip (0.1-1 ms), too slow for a %s half period",
@@ -339,6 +408,17 @@ static int session_open(struct run_session *s)
 	loop->spin_auto = config_int(c, CFG_RUN_SPIN) == CFG_SPIN_AUTO;
 	loop->spin_ns = loop->spin_auto ? 0 : config_int(c, CFG_RUN_SPIN);
 	loop->spin_max_ns = loop->spin_auto ? half / 4 : 0;
+	if (s->p.respond) {	/* no timer: the events pace the loop */
+		loop->clock = gpio_in_clockid(s->in);
+		loop->warmup_slots = loop->total_slots = 0;
+		s->warmup_ns = (uint64_t)config_int(c, CFG_RUN_WARMUP);
+		s->resp.loop = loop;
+		s->resp.in = s->in;
+		s->resp.mode = (enum respond_mode)config_choice(c, CFG_RESPOND_MODE);
+		s->resp.pulse_ns = config_int(c, CFG_RESPOND_PULSE_WIDTH);
+		respond_open(&s->resp);
+		return SQW_EXIT_OK;
+	}
 	if (rtloop_open(loop) < 0) {
 		run_session_say(s, RUN_SAY_ERR, "timerfd_create: %s", strerror(errno));
 		return SQW_EXIT_RUNTIME;
@@ -365,7 +445,8 @@ static int session_enter_rt(struct run_session *s)
 		run_session_say(s, RUN_SAY_WARN, "cannot keep the other threads off CPU %d (%s): "
 				"they may disturb the RT thread", s->rp.cpu,
 				errno == ENOENT ? "it is the only CPU allowed" : strerror(errno));
-	if (rtsetup_thread_create(&s->rs, &s->rt_tid, rtloop_thread, &s->loop, allow)) {
+	if (rtsetup_thread_create(&s->rs, &s->rt_tid, s->p.respond ? respond_thread : rtloop_thread,
+				  s->p.respond ? (void *)&s->resp : (void *)&s->loop, allow)) {
 		run_session_say(s, RUN_SAY_ERR, "cannot start the RT thread:\n%s", s->rs.problems);
 		return SQW_EXIT_RUNTIME;
 	}
@@ -393,6 +474,10 @@ static char *meta_text(const struct run_session *s)
 	fprintf(f, EDGELOG_META_BOARD_FILE "=%s\n", ri->board_file);
 	fprintf(f, EDGELOG_META_PROFILE "=%s\n", ri->profile_file ? ri->profile_file : "");
 	fprintf(f, EDGELOG_META_GPIO "=%s\n", ri->gpio_desc);
+	if (ri->respond) {
+		fprintf(f, EDGELOG_META_MODE "=respond\n");
+		fprintf(f, EDGELOG_META_INPUT "=%s\n", ri->input_desc);
+	}
 	fprintf(f, EDGELOG_META_RT "=%s\n", s->rt_ok ? "yes" : "no");
 	fprintf(f, EDGELOG_META_HOST "=%s\n", ri->host.hostname);
 	fprintf(f, EDGELOG_META_KERNEL "=%s %s\n", ri->host.kernel_release, ri->host.kernel_version);
@@ -447,17 +532,23 @@ static int session_create_log(struct run_session *s)
 {
 	char kept[4096];
 
-	s->loop.start_ns = clock_now_ns(CLOCK_MONOTONIC) + RUN_LEAD_NS;
+	s->loop.start_ns = clock_now_ns(s->loop.clock) + RUN_LEAD_NS;
 	/* Slot 0 a quarter millisecond off the millisecond grid: periodic
 	 * scheduler ticks (HZ 100/250/1000) fall on that grid, and an edge due
 	 * on a tick wakes after the tick's work (measured: docs/benchmarks.md). */
 	s->loop.start_ns -= s->loop.start_ns % 1000000ull;
 	s->loop.start_ns += RUN_GRID_OFFSET_NS;
-	s->meta.clock_id = CLOCK_MONOTONIC;
+	s->meta.clock_id = (uint32_t)s->loop.clock;
 	s->meta.half_period_ns = (uint64_t)s->loop.half_ns;
 	s->meta.start_ns = s->loop.start_ns;
 	s->meta.start_realtime_ns = clock_now_ns(CLOCK_REALTIME) +
-				    (s->loop.start_ns - clock_now_ns(CLOCK_MONOTONIC));
+				    (s->loop.start_ns - clock_now_ns(s->loop.clock));
+	if (s->p.respond) {	/* answer from the start, count after the warm-up */
+		int64_t duration = plan_duration(config_plan(s->c));
+
+		s->resp.warmup_end_ns = s->loop.start_ns + s->warmup_ns;
+		s->resp.end_ns = duration ? s->resp.warmup_end_ns + (uint64_t)duration : 0;
+	}
 	s->meta.text = meta_text(s);
 	if (!s->meta.text) {
 		run_session_say(s, RUN_SAY_ERR, "cannot allocate the log header: %s",
@@ -483,7 +574,7 @@ static int session_start_threads(struct run_session *s)
 	uint64_t half = (uint64_t)s->loop.half_ns;
 	int err;
 
-	s->measure0 = s->loop.start_ns + s->loop.warmup_slots * half;
+	s->measure0 = s->loop.start_ns + s->loop.warmup_slots * half + s->warmup_ns;
 	s->starts = calloc(soak_nphases(s->soak), sizeof(*s->starts));
 	if (!s->starts) {
 		run_session_say(s, RUN_SAY_ERR, "out of memory");
@@ -493,6 +584,10 @@ static int session_start_threads(struct run_session *s)
 	/* The last phase is open-ended: it keeps the edge that returns the line
 	 * to idle after the last slot, as the run's own figures do. */
 	s->pstats = phasestats_new(s->loop.half_ns, soak_nphases(s->soak), s->starts, 0);
+	if (s->p.respond && s->pstats) {
+		edgestats_set_respond(s->stats);
+		phasestats_set_respond(s->pstats);
+	}
 	/* A small stack: with mlockall(MCL_FUTURE) every byte of it is locked,
 	 * and an unprivileged RLIMIT_MEMLOCK would refuse a default 8 MiB one. */
 	s->rec = s->pstats ? recorder_new(&(struct recorder_params){
@@ -722,6 +817,8 @@ static void session_stop(struct run_session *s)
 		run_session_say(s, RUN_SAY_ERR, "%s", edgelog_writer_error(s->log));
 	gpio_in_close(s->lb_in);
 	s->lb_in = NULL;
+	gpio_in_close(s->in);
+	s->in = NULL;
 	if (gpio_out_close(s->gpio))
 		run_session_say(s, RUN_SAY_WARN, "could not restore the idle level of %s: %s",
 				s->gpio_desc, strerror(errno));
@@ -865,7 +962,7 @@ void run_session_fini(struct run_session *s)
 		return;
 	if (!s->closed)
 		run_session_close(s, SQW_EXIT_RUNTIME);
-	if (s->rt_started || s->gpio || s->lb_in)	/* run_session_run() never ran */
+	if (s->rt_started || s->gpio || s->lb_in || s->in)	/* run_session_run() never ran */
 		session_stop(s);
 	soak_free(s->soak);	/* stops the loads on every path out */
 	free(s->phases);

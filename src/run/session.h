@@ -36,6 +36,8 @@ struct run_session_params {
 	struct config *cfg;       /* finalized (plan_finalize); the caller's, kept until fini */
 	const char *board_file;   /* the board file's path, or "--chip/--line" */
 	const char *profile_file; /* the profile's path; NULL if none */
+	bool respond;             /* sqwave respond: answer the input's events
+				   * (rt/respond.h) instead of the timed wave */
 	bool preflight;           /* nothing will run: no sweep of a killed run's
 				   * leftovers, no RT CPU chosen for the loads */
 	FILE *status;             /* the status line (output.status_interval); NULL: none */

@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The respond loop. Per event: read the clock, write the answer between two
+ * clock reads, push a record; in pulse mode sleep to the pulse's end and
+ * write idle. No allocation, no locks, no printing, no file I/O. */
+#include "rt/respond.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/clock.h"
+#include "rt/recorder_bell.h"
+#include "rt/rtsetup.h"
+
+void respond_open(struct respond *r)
+{
+	struct rtloop *l = r->loop;
+
+	atomic_init(&l->go, false);
+	atomic_init(&l->stop_req, false);
+	atomic_init(&l->done, false);
+	atomic_init(&l->edges, 0);
+	atomic_init(&l->missed, 0);
+	atomic_init(&l->write_errors, 0);
+	atomic_init(&l->late, 0);
+	l->error = 0;
+	l->ru_started = false;
+	l->seq = 0;
+	l->tfd = -1;
+	r->seqno = 0;
+	r->events = 0;
+	r->level = l->idle_level ? 1 : 0;
+}
+
+int respond_account(struct respond *r, const struct gpio_in_event *ev, struct edge_rec *rec)
+{
+	struct rtloop *l = r->loop;
+	uint64_t adv = 1;
+
+	/* The kernel numbers every event it saw on the line, those it had to
+	 * drop included: a gap is events lost. Without sequence numbers
+	 * (libgpiod v1) every event counts one. */
+	if (ev->seqno) {
+		adv = ev->seqno > r->seqno ? ev->seqno - r->seqno : 1;
+		r->seqno = ev->seqno;
+	}
+	r->events++;
+	switch (r->mode) {
+	case RESPOND_FOLLOW:
+		r->level = ev->rising ? 1 : 0;
+		break;
+	case RESPOND_TOGGLE:
+		r->level ^= 1;
+		break;
+	case RESPOND_PULSE:
+		r->level = l->idle_level ? 0 : 1;
+		break;
+	}
+	memset(rec, 0, sizeof(*rec));
+	rec->seq = l->seq++;
+	rec->intended_ns = ev->t_ns;
+	rec->level = (uint8_t)r->level;
+	if (adv > UINT16_MAX) {
+		rec->expirations = UINT16_MAX;
+		rec->flags |= EDGE_F_SATURATED;
+	} else {
+		rec->expirations = (uint16_t)adv;
+	}
+	if (ev->t_ns < r->warmup_end_ns)
+		rec->flags |= EDGE_F_WARMUP;
+	atomic_store_explicit(&l->missed,
+			      atomic_load_explicit(&l->missed, memory_order_relaxed) + adv - 1,
+			      memory_order_relaxed);
+	return r->level;
+}
+
+/* Write @rec->level between two clock reads, fill the offsets from
+ * @rec->intended_ns, push. false: the write failed (the run stops). */
+static bool respond_write(struct respond *r, struct edge_rec *rec, uint64_t wake)
+{
+	struct rtloop *l = r->loop;
+	uint64_t wb, we;
+	int ret;
+
+	wb = clock_now_ns(l->clock);
+	ret = gpio_out_set(l->gpio, rec->level);
+	we = clock_now_ns(l->clock);
+	rec->wake_off_ns = edge_off_clamp((int64_t)(wake - rec->intended_ns), &rec->flags);
+	rec->write_begin_off_ns = edge_off_clamp((int64_t)(wb - rec->intended_ns), &rec->flags);
+	rec->write_end_off_ns = edge_off_clamp((int64_t)(we - rec->intended_ns), &rec->flags);
+	if (ret < 0) {
+		rec->flags |= EDGE_F_WRITE_ERR | EDGE_F_LAST;
+		atomic_fetch_add_explicit(&l->write_errors, 1, memory_order_relaxed);
+		atomic_store_explicit(&l->stop_req, true, memory_order_relaxed);
+	}
+	if (!l->ru_started && !(rec->flags & EDGE_F_WARMUP)) {
+		getrusage(RUSAGE_THREAD, &l->ru_start);
+		l->ru_started = true;
+	}
+	ring_push(l->ring, rec);
+	recorder_bell_ring(l->bell);
+	atomic_store_explicit(&l->edges, l->seq, memory_order_release);
+	return ret >= 0;
+}
+
+/* A write that answers no event, due at @due_ns: a pulse's end (after an
+ * absolute sleep to it) or the return to idle. */
+static bool respond_noevent(struct respond *r, uint64_t due_ns, bool sleep, uint8_t flags)
+{
+	struct rtloop *l = r->loop;
+	struct edge_rec rec;
+	uint64_t wake;
+
+	if (sleep) {
+		struct timespec ts = { .tv_sec = (time_t)(due_ns / 1000000000u),
+				       .tv_nsec = (long)(due_ns % 1000000000u) };
+
+		while (clock_nanosleep(l->clock, TIMER_ABSTIME, &ts, NULL) == EINTR)
+			;
+	}
+	wake = clock_now_ns(l->clock);
+	if (!sleep && due_ns > wake)
+		due_ns = wake;
+	r->level = l->idle_level ? 1 : 0;
+	memset(&rec, 0, sizeof(rec));
+	rec.seq = l->seq++;
+	rec.intended_ns = due_ns;
+	rec.level = (uint8_t)r->level;
+	rec.expirations = 1;
+	rec.flags = EDGE_F_NOEVENT | flags;
+	if (due_ns < r->warmup_end_ns)
+		rec.flags |= EDGE_F_WARMUP;
+	return respond_write(r, &rec, wake);
+}
+
+/* Answer one event read at @wake. false: stop. */
+static bool respond_one(struct respond *r, const struct gpio_in_event *ev, uint64_t wake)
+{
+	struct rtloop *l = r->loop;
+	struct edge_rec rec;
+
+	respond_account(r, ev, &rec);
+	if (!respond_write(r, &rec, wake))
+		return false;
+	/* --break: how late the thread woke for this event (the part a
+	 * trace explains); an answer has no pulse width to judge. */
+	tracebreak_rt_check(l->brk, rec.seq, rec.intended_ns, rec.wake_off_ns, INT64_MIN,
+			    0, rec.flags & EDGE_F_WARMUP);
+	/* The pulse lasts its width from the answer's write, however late that
+	 * was: a latency box must see every acknowledgement. */
+	if (r->mode == RESPOND_PULSE)
+		return respond_noevent(r, edge_write_end_ns(&rec) + (uint64_t)r->pulse_ns, true, 0);
+	return true;
+}
+
+void *respond_thread(void *arg)
+{
+	struct respond *r = arg;
+	struct rtloop *l = r->loop;
+
+	pthread_setname_np(pthread_self(), "sqwave-rt");
+	rtsetup_thread_prefault(l->stack_prefault);
+	/* Before the loop: waiting may sleep, nothing here is timed. */
+	while (!atomic_load_explicit(&l->go, memory_order_acquire))
+		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
+
+	while (!atomic_load_explicit(&l->stop_req, memory_order_relaxed)) {
+		int n = gpio_in_read(r->in, r->ev, RESPOND_BATCH, RESPOND_POLL_NS);
+		uint64_t wake = clock_now_ns(l->clock);
+		int i;
+
+		if (n < 0) {
+			l->error = errno;
+			break;
+		}
+		for (i = 0; i < n; i++) {
+			if (r->end_ns && r->ev[i].t_ns >= r->end_ns)
+				break;
+			if (!respond_one(r, &r->ev[i], wake))
+				goto out;
+		}
+		if (r->end_ns && (wake >= r->end_ns || i < n))
+			break;
+	}
+	/* Back to idle, in the log like every other transition. */
+	if (r->level != (l->idle_level ? 1 : 0))
+		respond_noevent(r, clock_now_ns(l->clock), false, EDGE_F_LAST);
+out:
+	getrusage(RUSAGE_THREAD, &l->ru_end);
+	atomic_store_explicit(&l->done, true, memory_order_release);
+	return NULL;
+}
