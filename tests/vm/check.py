@@ -32,6 +32,10 @@ CSV_HEADER = ["seq", "level", "intended_ns", "wake_ns", "write_begin_ns",
 BUSY_CONSUMER = "GPIO Key Poweroff"
 BAD_LABEL = "no-such-chip"
 TRACE_RE = re.compile(r"^\d+@(\d+)\.(\d+):pl061_set_output \S+ setting output (\d+) to (\d+)\s*$")
+INPUT_RE = re.compile(r"^\d+@(\d+)\.(\d+):pl061_input_change \S+ input (\d+) changed to (\d+)\s*$")
+PRESS_RE = re.compile(r"^qmp: system_powerdown \d+/\d+ at (\d+\.\d+)", re.M)
+BATCH_RE = re.compile(r"^qmp: batch (\d+) of \d+ presses from (\d+\.\d+)", re.M)
+EDGE_F_NOEVENT = 0x40   # a respond log's write that answers no event (docs/log-format.md)
 
 
 def parse_console(text):
@@ -83,12 +87,13 @@ def elide_files(text):
     return "\n".join(out)
 
 
-def parse_trace(path):
-    """line -> [(t_ns, level), ...] in trace order (host wall-clock times)."""
+def parse_trace(path, pattern=TRACE_RE):
+    """line -> [(t_ns, level), ...] in trace order (host wall-clock times):
+    the PL061's output writes, or with INPUT_RE the changes of its inputs."""
     lines = {}
     with open(path, errors="replace") as f:
         for raw in f:
-            m = TRACE_RE.match(raw)
+            m = pattern.match(raw)
             if m:
                 t = int(m.group(1)) * 1_000_000_000 + int(m.group(2).ljust(6, "0")[:6]) * 1000
                 lines.setdefault(int(m.group(3)), []).append((t, int(m.group(4))))
@@ -431,6 +436,22 @@ def read_loopback_events(data):
     return pairs, intended
 
 
+def read_press_batches(qmp_log):
+    """tests/vm/qmp.py's log: [(batch start ns, [press ns, ...]), ...] in
+    order, on the host's wall clock (the trace's)."""
+    try:
+        with open(qmp_log) as f:
+            text = f.read()
+    except OSError:
+        return []
+    starts = [(m.start(), int(float(m.group(2)) * 1e9)) for m in BATCH_RE.finditer(text)]
+    out = []
+    for i, (pos, t0) in enumerate(starts):
+        end = starts[i + 1][0] if i + 1 < len(starts) else len(text)
+        out.append((t0, [int(float(x) * 1e9) for x in PRESS_RE.findall(text[pos:end])]))
+    return out
+
+
 def check_power_button(ck, steps, files, qmp_log):
     """Real kernel edge events: each QMP system_powerdown pulses PL061 line 3;
     the run's loopback reader logs both edges of each pulse."""
@@ -440,18 +461,16 @@ def check_power_button(ck, steps, files, qmp_log):
     freed = ub["rc"] == 0 and line3 and BUSY_CONSUMER not in line3[0]
     ck.check("keys-unbound", bool(freed), "gpio-keys let go of line 3" if freed else
              "unbind rc %s; line 3: %s" % (ub["rc"], line3), show=None if freed else ub["out"] + info)
-    try:
-        with open(qmp_log) as f:
-            presses = f.read().count("system_powerdown")
-    except OSError:
-        presses = 0
+    batches = read_press_batches(qmp_log)
+    presses = len(batches[0][1]) if batches else 0   # the first batch is this step's
     pb = steps.get("powerbutton", {"rc": None, "out": ""})
     try:
         if pb["rc"] != 0:
             raise ValueError("the --loopback run exited %s" % pb["rc"])
         pairs, intended = read_loopback_events(files.get("powerbutton.sqwlog", b""))
         if presses != 3:
-            raise ValueError("QEMU's button was pressed %d times, not 3 (%s)" % (presses, qmp_log))
+            raise ValueError("QEMU's button was pressed %d times in the first batch, not 3 (%s)"
+                             % (presses, qmp_log))
         if len(pairs) != 2 * presses:
             raise ValueError("%d loopback events for %d presses (want 2 each): %s"
                              % (len(pairs), presses, pairs))
@@ -468,6 +487,99 @@ def check_power_button(ck, steps, files, qmp_log):
                  % (presses, len(pairs), "/".join("%.1f" % w for w in widths)))
     except (ValueError, struct.error) as e:
         ck.check("edge-events", False, str(e), show=pb["out"])
+
+
+def check_respond(ck, name, steps, files, outputs, inputs, batch, line, mode, icount,
+                  slack_ns=100_000):
+    """sqwave respond on the power key (guest-init step 5b). QEMU's trace
+    holds both pins on one host clock: line 3's changes (pl061_input_change,
+    this step's batch of presses) and the output line's writes
+    (pl061_set_output). Exactly one answer per kernel event, in order: the
+    log's answers, the input's changes and the output's changes match one
+    for one, the answers' sequence numbers advance by 1 (no event lost), and
+    each answer's PL061 write comes after its input change and before the
+    next one (the host clock alone: valid under -icount too). Without
+    -icount the guest's CLOCK_MONOTONIC maps onto the trace's clock by a
+    constant offset (as check_timing's): each PL061 write then lies in its
+    logged write window (match_trace), and each event's kernel timestamp
+    between its input change and its answer's write."""
+    st = steps.get(name, {"rc": None, "out": "(step not reached)"})
+    ex = steps.get(name + "-export", {"rc": None, "out": ""})
+    try:
+        if st["rc"] != 0:
+            raise ValueError("sqwave respond exited %s" % st["rc"])
+        if ex["rc"] != 0:
+            raise ValueError("sqwave export exited %s" % ex["rc"])
+        log = files.get(name + ".sqwlog", b"")
+        if b"run.mode=respond" not in log:
+            raise ValueError("the log's header does not say run.mode=respond")
+        recs = read_csv(files.get(name + ".csv", b""))
+        answers = [i for i, r in enumerate(recs) if not int(r["flags"], 0) & EDGE_F_NOEVENT]
+        if not answers:
+            raise ValueError("no answers in the log")
+        if mode == "pulse":
+            # each answer a pulse: active, then its end (a write answering no event)
+            want = [(i % 2 == 0, 1 - i % 2) for i in range(len(recs))]
+        else:
+            # toggle: the answers flip the line, a last write back to idle may follow
+            want = [(True, 1 - i % 2) for i in range(len(answers))]
+            if len(recs) == len(answers) + 1:
+                want.append((False, 0))
+        got = [(not int(r["flags"], 0) & EDGE_F_NOEVENT, r["level"]) for r in recs]
+        if got != want:
+            raise ValueError("%s mode: records (answer?, level) are %s" % (mode, got[:12]))
+        a = [recs[i] for i in answers]
+        if any(r["expirations"] != 1 for r in a):
+            raise ValueError("kernel sequence numbers advance by %s: events lost"
+                             % [r["expirations"] for r in a])
+        if any(r["write_begin_ns"] < r["intended_ns"] for r in a) or \
+                any(y["intended_ns"] <= x["intended_ns"] for x, y in zip(a, a[1:])):
+            raise ValueError("an answer's write begins before its event, or events out of order")
+        js = json.loads(files.get(name + ".json", b"{}") or b"{}").get("respond", {})
+        if js.get("answers") != len(a) or js.get("events_lost") != 0:
+            raise ValueError("the summary says %s answers, %s events lost; the log has %d answers"
+                             % (js.get("answers"), js.get("events_lost"), len(a)))
+        ck.check(name + "-log", True, "%s mode: %d answers, %d writes, sequence numbers +1 each"
+                 % (mode, len(a), len(recs)))
+    except (ValueError, KeyError) as e:
+        ck.check(name + "-log", False, str(e), show=st["out"] + "\n" + ex["out"])
+        return
+    check_footer(ck, name + "-footer", log, len(recs), stop_reason=0)
+
+    # The kernel's events: the input's changes in this step's batch
+    # (t0, press times, where the next batch begins or None).
+    if batch is None or len(batch[1]) != 3:
+        ck.check(name + "-events", False, "QEMU's button: %s presses in this step's batch, want 3"
+                 % (len(batch[1]) if batch else "no"))
+        return
+    t0, presses, t1 = batch
+    ins = [(t, lv) for t, lv in wire_changes(inputs.get(3, [])) if t >= t0 and (t1 is None or t < t1)]
+    ok = len(ins) == 2 * len(presses) == len(a)
+    ck.check(name + "-events", ok, "%d presses, %d input changes on line 3, %d answers: one each"
+             % (len(presses), len(ins), len(a)) if ok else
+             "%d presses, %d input changes on line 3 in the batch, %d answers in the log"
+             % (len(presses), len(ins), len(a)))
+    if not ok:
+        return
+    outs = wire_changes(outputs.get(line, []))
+    match_trace(ck, name + "-trace", recs, outputs.get(line, []), icount)
+    if len(outs) != len(recs):
+        return
+    late = [k for k, i in enumerate(answers)
+            if not (ins[k][0] < outs[i][0] and (k + 1 == len(ins) or outs[i][0] < ins[k + 1][0]))]
+    ck.check(name + "-order", not late, "each answer's PL061 write after its input change, before the next"
+             if not late else "answers %s not between their input change and the next" % late)
+    if icount:
+        print("NOTE %s/%s-stamps: not checked: under -icount the guest's clock is not the trace's"
+              % (ck.api, name))
+        return
+    off = min(t - r["write_begin_ns"] for (t, _), r in zip(outs, recs))
+    irq = [a[k]["intended_ns"] + off - ins[k][0] for k in range(len(a))]
+    bad = [k for k, i in enumerate(answers)
+           if irq[k] < -slack_ns or a[k]["intended_ns"] + off > outs[i][0] + slack_ns]
+    ck.check(name + "-stamps", not bad, "every kernel timestamp between its input change and its answer "
+             "(input change -> timestamp %s us under emulation)" % "/".join("%.0f" % (x / 1000) for x in irq)
+             if not bad else "answers %s: timestamp - input change %s us" % (bad, [round(x / 1000) for x in irq]))
 
 
 def check_soak(ck, steps, files, trace, icount, sqwave, trace_path, out):
@@ -639,8 +751,8 @@ def run(args):
     # Nothing else was touched: no line but 0, 1 (the runs) and 2 (check's
     # output) ever changed, and gpio-keys still holds line 3 before step 5.
     stray = {ln: len(wire_changes(ev)) for ln, ev in trace.items()
-             if ln not in (0, 1, 2, 5, 6) and wire_changes(ev)}
-    ck.check("no-stray-writes", not stray, "only lines 0, 1, 2 and the soak's 5 and 6 changed"
+             if ln not in (0, 1, 2, 4, 5, 6, 7) and wire_changes(ev)}
+    ck.check("no-stray-writes", not stray, "only lines 0, 1, 2, respond's 4 and 7 and the soak's 5 and 6 changed"
              if not stray else "changes on other lines: %s" % stray)
     end = step("gpioinfo-end")
     held = [ln for ln in end["out"].splitlines()
@@ -651,6 +763,18 @@ def run(args):
 
     check_bringup(ck, steps, files, api)
     check_power_button(ck, steps, files, args.qmp_log)
+    try:
+        inputs = parse_trace(args.trace, INPUT_RE)
+    except OSError:
+        inputs = {}
+    # qmp.py's batches, in the guest's order: the power-button step's, then
+    # respond's pulse and toggle steps'; each batch ends where the next begins.
+    batches = read_press_batches(args.qmp_log)
+    spans = [(t0, presses, batches[i + 1][0] if i + 1 < len(batches) else None)
+             for i, (t0, presses) in enumerate(batches)]
+    for k, (name, line, mode) in enumerate((("respond-pulse", 7, "pulse"), ("respond-toggle", 4, "toggle")), 1):
+        check_respond(ck, name, steps, files, trace, inputs, spans[k] if k < len(spans) else None,
+                      line, mode, args.icount)
     check_soak(ck, steps, files, trace, args.icount, args.sqwave, args.trace, args.out)
     check_share(ck, steps, args.share, api)
 
