@@ -301,8 +301,13 @@ fuzz-long: fuzz-build
 
 bench:
 	@scripts/install-deps sigrok-cli
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all $(BUILD)/respond_min
 	@bench/run
+
+# The bare responder that `sqwave respond` is measured against (bench/respond.py):
+# sqwave's library, with the flags of the build.
+$(BUILD)/respond_min: bench/respond_min.c $(BUILD)/libsqwave.a $(BUILD)/flags
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsqwave.a $(LIBS)
 
 # make install: the binary, the man page, the docs, the board and profile
 # files, the JSON schemas of the outputs (SQWDATADIR/schema: data a program
