@@ -375,6 +375,33 @@ static void the_wire_honours_the_edge_choice_and_the_realtime_clock(void **state
 	gpio_out_close(o);
 }
 
+/* The refusal comes before any chip is looked up, so it needs no hardware.
+ * Only the libgpiod v1 build has these to refuse; v2 gives them all. */
+static void libgpiod_v1_refuses_a_debounce_and_a_clock_in_one_sentence(void **state)
+{
+#ifdef SQW_GPIOD_v1
+	struct gpio_in_spec s = {
+		.backend = GPIO_BACKEND_GPIOD, .chip = "gpiochip0", .line = "0", .edges = true,
+		.config = cfg, .debounce_ns = 1000,
+	};
+
+	(void)state;
+	assert_null(gpio_in_open(&s, msg, sizeof(msg)));
+	assert_int_equal(errno, ENOTSUP);
+	assert_string_equal(msg, "libgpiod v1 has no debounce setting: build with libgpiod v2 "
+			    "or set respond.debounce 0");
+	s.debounce_ns = 0;
+	s.clock = GPIO_CLOCK_REALTIME;
+	assert_null(gpio_in_open(&s, msg, sizeof(msg)));
+	assert_int_equal(errno, ENOTSUP);
+	assert_string_equal(msg, "libgpiod v1 has no event clock setting (respond.event_clock "
+			    "realtime): build with libgpiod v2 or set respond.event_clock monotonic");
+#else
+	(void)state;
+	skip();
+#endif
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -390,6 +417,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(an_input_has_the_outputs_lookup_messages, setup, teardown),
 		cmocka_unit_test_setup_teardown(reading_levels_needs_no_edges_and_reading_events_does, setup, teardown),
 		cmocka_unit_test_setup_teardown(the_wire_honours_the_edge_choice_and_the_realtime_clock, setup, teardown),
+		cmocka_unit_test_setup_teardown(libgpiod_v1_refuses_a_debounce_and_a_clock_in_one_sentence, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("gpio_in (simulated wire)", tests, NULL, NULL);
