@@ -582,7 +582,8 @@ static void json_soak(struct json_writer *w, const struct analysis *a)
 	const struct config *c;
 	char buf[256];
 	static const enum cfg_key limits[] = { CFG_LIMITS_TMIN, CFG_LIMITS_TMAX,
-					       CFG_LIMITS_WAKE_LATENCY_MAX, CFG_LIMITS_MISSED_MAX };
+					       CFG_LIMITS_WAKE_LATENCY_MAX, CFG_LIMITS_MISSED_MAX,
+					       CFG_LIMITS_RESPONSE_MAX };
 	size_t i;
 
 	if (!a->sv)

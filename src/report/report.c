@@ -401,11 +401,13 @@ static void row_verdict(struct rd *d, struct report_row *row, const struct jv *d
 	const struct jv *cfg = rd_get(d, doc, K("config"), JV_OBJECT);
 	int64_t wmax = rd_int(d, cfg, K("limits.wake_latency_max", "value"), 0, RD_DUR_MAX, 0);
 	int64_t mmax = rd_int(d, cfg, K("limits.missed_max", "value"), -1, INT64_MAX, -1);
+	int64_t rmax = rd_int(d, cfg, K("limits.response_max", "value"), 0, RD_DUR_MAX, 0);
 	bool limits, fail = false;
 
 	row->lim_tmin_ns = rd_int(d, cfg, K("limits.tmin", "value"), 0, RD_DUR_MAX, 0);
 	row->lim_tmax_ns = rd_int(d, cfg, K("limits.tmax", "value"), 0, RD_DUR_MAX, 0);
-	limits = row->lim_tmin_ns || row->lim_tmax_ns || wmax || mmax >= 0;
+	limits = row->lim_tmin_ns || row->lim_tmax_ns || wmax || mmax >= 0 ||
+		 (row->respond && rmax);
 	if (whole_run) {
 		fail = !rd_bool(d, doc, K("verdict", "pass"), true) &&
 		       rd_bool(d, doc, K("verdict", "load_applied"), true);
@@ -414,6 +416,7 @@ static void row_verdict(struct rd *d, struct report_row *row, const struct jv *d
 		fail |= row->lim_tmax_ns && row->have_pulses && row->tmax_hi_ns > row->lim_tmax_ns;
 		fail |= wmax && row->have_wake && row->max_ns > wmax;
 		fail |= mmax >= 0 && row->missed > (uint64_t)mmax;
+		fail |= row->respond && rmax && row->have_response && row->response_max_ns > rmax;
 	}
 	/* the run as a whole failed: its phases' figures are not the whole
 	 * truth (a phase cut short at a break, records lost) */
@@ -495,6 +498,11 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 	base.half_ns = rd_int(&d, doc, K("run", "half_period_ns"), 0, RD_DUR_MAX, 0);
 	if (!base.half_ns)	/* an analysis has it at the top */
 		base.half_ns = rd_int(&d, doc, K("half_period_ns"), 0, RD_DUR_MAX, 0);
+	/* A respond run's half period only centres its histograms: it has no
+	 * frequency, and its rows cover the time it ran. */
+	base.respond = rd_get(&d, doc, K("respond"), JV_OBJECT) != NULL;
+	if (base.respond)
+		base.half_ns = 0;
 	if (!base.label[0]) {
 		/* the file's name without .sqwlog or .json: a run's log and its
 		 * summary (run --log x.sqwlog --json x.json) get one label */
@@ -522,6 +530,8 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 		row->edges = rd_count(&d, doc, K("counts", "edges"));
 		row->missed = rd_count(&d, doc, K("counts", "missed_periods"));
 		row_duration(row);
+		if (base.respond)
+			row->duration_ns = rd_int(&d, doc, K("run", "duration_ns"), 0, RD_DUR_MAX, 0);
 		row_stats(&d, row, doc);
 		snprintf(row->loads, sizeof(row->loads), "-");
 		run_row_proof(&d, row, doc);
@@ -545,6 +555,14 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 		row->edges = rd_count(&d, ph, K("counts", "edges"));
 		row->missed = rd_count(&d, ph, K("counts", "missed_periods"));
 		row_duration(row);
+		if (row->respond) {	/* its answers' worst, and the time it ran */
+			row->duration_ns = rd_int(&d, ph, K("ran_ns"), 0, RD_DUR_MAX, 0);
+			row->have_response = rd_get(&d, ph, K("respond", "event_to_write_end",
+							     "max_ns"), JV_NUMBER) != NULL;
+			row->response_max_ns = rd_int(&d, ph, K("respond", "event_to_write_end",
+								"max_ns"), INT64_MIN / 2,
+						      RD_DUR_MAX, 0);
+		}
 		row_stats(&d, row, ph);
 		row_proof(&d, row, ph);
 		d.where[0] = '\0';

@@ -34,7 +34,11 @@ struct report_row {
 				    * ("idle proven", "LOAD APPLIED", docs/soak.md);
 				    * "idle unproven" when it does not say */
 	uint64_t edges, missed;
-	int64_t half_ns;
+	int64_t half_ns;           /* 0 in a respond run: no wave, no grid */
+	bool respond;              /* a run of sqwave respond: edges are its writes,
+				    * missed its lost events, wake from the event */
+	bool have_response;
+	int64_t response_max_ns;   /* respond: the latest write end after its event */
 	bool have_pulses;
 	int64_t tmin_ns, tmin_lo_ns, tmax_ns, tmax_hi_ns;
 	bool have_wake;

@@ -763,6 +763,14 @@ static void json_phase(struct json_writer *w, const struct run_info *ri, size_t 
 		json_object_end(w);
 		statsjson_dist_worst(w, "wake_latency", &r->wake, &r->wake_worst);
 		statsjson_pulses_and_period(w, r);
+		if (r->respond) {	/* the phase's answers, for report's rows */
+			json_kv_object_begin(w, "respond");
+			json_kv_uint(w, "answers", r->answers);
+			json_kv_uint(w, "events_lost", r->missed_periods);
+			statsjson_dist_worst(w, "event_to_write_end", &r->resp_end,
+					     &r->resp_worst);
+			json_object_end(w);
+		}
 	}
 	json_kv_array_begin(w, "loads");
 	for (j = 0; j < ph->nloads; j++)

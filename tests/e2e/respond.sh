@@ -160,6 +160,24 @@ assert len(rows) - 1 == len(sqwlog.read(sys.argv[4])["edges"]), len(rows)
 PY
 }
 
+test_report_judges_a_respond_run_by_its_answers() {
+	respond rep --max-response 1ns || [ $? -eq 1 ] || fail "exit $?" || return 1
+	"$SQWAVE" analyze "$TMP/rep.sqwlog" --quiet --json "$TMP/rep-a.json"
+	[ $? -le 1 ] || fail "analyze exit $?" || return 1
+	schema "$TMP/rep-a.json" "$TMP/rep.json" || return 1
+	"$SQWAVE" report "$TMP/rep.json" "$TMP/rep-a.json" "$TMP/rep.sqwlog" --json "$TMP/rep-r.json" \
+		> "$TMP/rep.out"
+	[ $? -eq 1 ] || fail "report of a failed respond run: exit $?" || return 1
+	schema "$TMP/rep-r.json" || return 1
+	python3 - "$TMP/rep-r.json" <<'PY' || return 1
+import json, sys
+rows = json.load(open(sys.argv[1]))["rows"]
+# the summary, the analysis and the log itself: one verdict, and no frequency
+assert len(rows) == 3 and all(r["verdict"] == "FAIL" for r in rows), [r["verdict"] for r in rows]
+assert all(r.get("frequency_hz") is None for r in rows), rows[0]
+PY
+}
+
 test_respond_refuses_what_it_cannot_do() {
 	"$SQWAVE" respond --board "$ROOT/boards/sim.yaml" --set input.line= --duration 10ms \
 		--quiet --log "$TMP/x.sqwlog" > "$TMP/x.out" 2>&1
