@@ -178,6 +178,27 @@ assert all(r.get("frequency_hz") is None for r in rows), rows[0]
 PY
 }
 
+test_phases_and_their_loads_are_those_of_run() {
+	printf 'run:\n  warmup: 0\nphases:\n  - name: quiet\n    duration: 1s\n  - name: busy\n    duration: 1s\n    load:\n      - kind: command\n        name: nap\n        args: [sleep, "600"]\nlimits:\n  response_max: 10s\n' \
+		> "$TMP/ph.yaml"
+	"$SQWAVE" respond --board "$ROOT/boards/sim.yaml" --profile "$TMP/ph.yaml" --quiet \
+		--allow-non-rt --log "$TMP/ph.sqwlog" --json "$TMP/ph.json" > "$TMP/ph.out" 2>&1
+	[ $? -le 1 ] || fail "exit $?: $(cat "$TMP/ph.out")" || return 1
+	schema "$TMP/ph.json" || return 1
+	python3 - "$TMP/ph.json" <<'PY' || return 1
+import json, sys
+d = json.load(open(sys.argv[1]))
+ph = d["phases"]
+assert [p["name"] for p in ph] == ["quiet", "busy"], ph
+assert ph[1]["loads"] and not ph[0]["loads"], [p["loads"] for p in ph]
+# the phases' answers add up to the run's, each judged on its own
+assert sum(p["respond"]["answers"] for p in ph) == d["respond"]["answers"], ph
+assert all(p["respond"]["answers"] > 0 for p in ph)
+names = [c["name"] for c in d["verdict"]["checks"]]
+assert "response_max" in names and "running" in names, names
+PY
+}
+
 test_respond_refuses_what_it_cannot_do() {
 	"$SQWAVE" respond --board "$ROOT/boards/sim.yaml" --set input.line= --duration 10ms \
 		--quiet --log "$TMP/x.sqwlog" > "$TMP/x.out" 2>&1
