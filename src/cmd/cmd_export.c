@@ -168,7 +168,7 @@ static void csv_row_loopback(struct outfile_buf *o, const struct loopjoin_edge *
 		outfile_buf_c(o, ',');
 		outfile_buf_i64(o, (int64_t)(j->event_ns - edge_write_end_ns(e)));
 	} else {
-		outfile_buf_c(o, ',');
+		outfile_buf_str(o, ",,", 2);	/* three empty cells */
 	}
 	outfile_buf_c(o, '\n');
 }
