@@ -109,6 +109,25 @@ assert s["no_event"] == 1 and s["lost_on_wire"] == 1, s
 PY
 }
 
+test_report_shows_the_kernels_view_from_a_log_and_from_its_summary() {
+	lb_run r --set sim.wire_lose=4 || return 1
+	"$SQWAVE" report "$TMP/r.json" "$TMP/r.sqwlog" --json "$TMP/rr.json" > "$TMP/rr.out" ||
+		return 1
+	grep -q "kernel Tmin..Tmax us  kernel lag p99 us  kernel unseen" "$TMP/rr.out" ||
+		fail "$(head -n 1 "$TMP/rr.out")" || return 1
+	python3 - "$TMP/r.json" "$TMP/rr.json" <<'PY' || return 1
+import json, sys
+lb = json.load(open(sys.argv[1]))["loopback"]
+rows = json.load(open(sys.argv[2]))["rows"]
+assert len(rows) == 2, rows
+want = {"tmin_ns": lb["pulse_width"]["any"]["min_ns"], "tmax_ns": lb["pulse_width"]["any"]["max_ns"],
+        "lag_p99_ns": lb["from_write_end"]["percentiles_ns"]["p99"], "no_event": 1,
+        "before_write_begin": 0}
+for r in rows:
+    assert r["loopback"] == want, (r["source"], r["loopback"], want)
+PY
+}
+
 test_the_vcd_has_the_input_as_the_kernel_saw_it() {
 	lb_run v || return 1
 	"$SQWAVE" export "$TMP/v.sqwlog" --vcd "$TMP/v.vcd" 2> "$TMP/v.exp" ||
