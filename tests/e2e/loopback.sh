@@ -98,9 +98,11 @@ test_the_summary_and_analyze_show_the_same_kernels_view() {
 		"$TMP/s.out" || fail "$(grep ^events "$TMP/s.out")" || return 1
 	grep -q "^uncertainty the kernel saw each edge .* after its write ended" "$TMP/s.out" ||
 		return 1
-	"$SQWAVE" analyze "$TMP/s.sqwlog" --json "$TMP/a.json" > "$TMP/a.out" 2>&1 ||
+	"$SQWAVE" analyze "$TMP/s.sqwlog" --json "$TMP/a.json" --svg "$TMP/a.svg" > "$TMP/a.out" 2>&1 ||
 		fail "analyze: $(cat "$TMP/a.out")" || return 1
 	grep -q "^Loopback, the kernel's view of the pin" "$TMP/a.out" || return 1
+	grep -q ">kernel (loopback): Tmin [0-9.]* us, Tmax [0-9.]* us<" "$TMP/a.svg" ||
+		fail "no kernel's view in the SVG" || return 1
 	python3 - "$TMP/s.json" "$TMP/a.json" <<'PY' || return 1
 import json, sys
 s, a = (json.load(open(p))["loopback"] for p in sys.argv[1:3])
