@@ -130,6 +130,37 @@ for r in rows:
 PY
 }
 
+test_compare_shows_the_capture_against_the_kernels_events() {
+	"$SQWAVE" run --board "$BOARD" --duration 2s --loopback --quiet --set sim.wire_delay=20us \
+		--set sim.wire_jitter=0 --set sim.write_cost=2us --log "$TMP/c.sqwlog" > /dev/null \
+		2> "$TMP/c.err" || fail "run: $(cat "$TMP/c.err")" || return 1
+	"$SQWAVE" export "$TMP/c.sqwlog" --csv "$TMP/c.csv" || return 1
+	# a capture of edges 301.., the pair 500/501 missed by the capture
+	python3 "$HERE/synth_capture.py" "$TMP/c.csv" "$TMP/c.vcd" --first 301 --count 1000 \
+		--res-ns 10 --drift-ppm 37 --delete-pair 500 --seed 7 2> /dev/null || return 1
+	"$SQWAVE" compare "$TMP/c.sqwlog" "$TMP/c.vcd" --json "$TMP/c.json" > "$TMP/c.out" 2>&1
+	grep -q "^kernel     the loopback input's events" "$TMP/c.out" ||
+		fail "$(cat "$TMP/c.out")" || return 1
+	grep -q "of the 2 edges missing in the capture, the kernel saw 2" "$TMP/c.out" ||
+		fail "$(grep -A4 ^kernel "$TMP/c.out")" || return 1
+	python3 - "$TMP/c.csv" "$TMP/c.json" <<'PY' || return 1
+import csv, json, sys
+rows = {int(r["seq"]): r for r in csv.DictReader(open(sys.argv[1]))}
+d = json.load(open(sys.argv[2]))
+k = d["kernel"]
+assert k["paired_with_event"] == d["edges"]["paired"], (k, d["edges"]["paired"])
+assert k["missing_in_capture_seen"] == 2, k
+# each capture edge lies in its write window (to a sample), each event 20 us
+# after it (the sim's write is inside the window): their difference is
+# within one window of -20 us
+ww = max(int(r["write_end_ns"]) - int(r["write_begin_ns"]) for r in rows.values())
+c = k["capture_minus_kernel"]
+assert -20000 - ww - 50 <= c["min_ns"] <= c["max_ns"] <= -20000 + ww + 50, (c["min_ns"], c["max_ns"], ww)
+for m in d["edges"]["missing_in_capture"]:
+    assert m["kernel_event_ns"] == int(rows[m["seq"]]["loopback_ns"]), m
+PY
+}
+
 test_the_vcd_has_the_input_as_the_kernel_saw_it() {
 	lb_run v || return 1
 	"$SQWAVE" export "$TMP/v.sqwlog" --vcd "$TMP/v.vcd" 2> "$TMP/v.exp" ||
