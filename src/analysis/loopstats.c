@@ -204,11 +204,12 @@ void loopstats_statement(const struct loopstats_result *r, char *buf, size_t len
 	if (!loopstats_delay_bounds(r, &lo, &hi))
 		return;
 	n = (size_t)snprintf(buf, len, "the kernel saw each edge %s .. %s us after its write ended "
-			     "(p50 %s, p99 %s us) and %s .. %s us after it began",
+			     "(p50 %s, p99 %s us%s) and %s .. %s us after it began",
 			     units_us(r->from_end.m.min, a, sizeof(a)),
 			     units_us(r->from_end.m.max, b, sizeof(b)),
 			     units_us(stats_hist_percentile(&r->from_end, 50), c, sizeof(c)),
 			     units_us(stats_hist_percentile(&r->from_end, 99), d, sizeof(d)),
+			     r->from_end.m.min < 0 ? "; negative: before the write call returned" : "",
 			     units_us(r->from_begin.m.min, e, sizeof(e)),
 			     units_us(r->from_begin.m.max, f, sizeof(f)));
 	if (n >= len)

@@ -162,8 +162,14 @@ static void place_pairs(struct loopjoin *j)
 			continue;
 		}
 		/* Forward only: at or after the next write began, the event is not
-		 * this edge's. Deciding needs the next record. */
+		 * this edge's, unless that write came less than the input's delay
+		 * after this one (a late edge, the next one on time). The next pair
+		 * tells them apart: after a lost edge it too lies past its
+		 * candidate's next write, after a late edge it does not. Deciding
+		 * needs the next records and the next pair. */
 		for (k = i;; k++) {
+			const struct lj_pair *q;
+
 			if (k + 1 == j->n) {
 				if (!j->eof)
 					return;
@@ -171,6 +177,21 @@ static void place_pairs(struct loopjoin *j)
 			}
 			if (t < edge_write_begin_ns(&slot(j, k + 1)->rec))
 				break;
+			if (j->pn < 2) {
+				if (!j->eof)
+					return;
+				continue;        /* the last pair: nothing to tell by */
+			}
+			q = &j->pairs[(j->phead + 1) % j->pcap];
+			if (q->seq != p->seq + 1)
+				continue;        /* a kernel drop between: no evidence */
+			if (k + 2 >= j->n) {
+				if (!j->eof)
+					return;
+				break;           /* it names the last edge: no shift */
+			}
+			if (q->t < edge_write_begin_ns(&slot(j, k + 2)->rec))
+				break;           /* it fits without a shift: a late edge */
 		}
 		e = slot(j, k);
 		if (e->rec.seq != c)

@@ -17,9 +17,12 @@ struct edgelog_event;
  * The pairing. Each loopback pair (seq, event_ns) names the output edge the
  * kernel's count says it is (docs/log-format.md). The join trusts that count
  * and corrects it only forward, by time: an event at or after the write_begin
- * of the edge after its candidate cannot be the candidate's (the kernel never
- * saw that edge: lost on the wire), so it and every later pair move on by the
- * edges skipped. Nothing ever moves a pair back to an earlier edge, so an
+ * of the edge after its candidate, followed by a pair that also lies at or
+ * after its own candidate's next write, is not the candidate's (the kernel
+ * never saw that edge: lost on the wire), so it and every later pair move on
+ * by the edges skipped. One event past the next write with the following one
+ * in place is a late edge whose successor came sooner than the input's
+ * delay, and moves nothing. Nothing ever moves a pair back to an earlier edge, so an
  * event stamped before its own write began stays with its edge, where the
  * statistics see it (a wire that follows something else, a glitch on it, or
  * clocks that disagree); a spurious edge on the wire shows as every later

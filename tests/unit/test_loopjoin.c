@@ -207,6 +207,43 @@ static void an_edge_lost_on_the_wire_is_one_empty_edge_and_the_rest_realign(void
 	assert_int_equal(c.kernel_dropped, 0);
 }
 
+/* A late edge whose successor was written on time, sooner after it than the
+ * wire's delay: its event lies past the next write began, but the next
+ * event is in place, so nothing is lost and nothing shifts. */
+static void a_late_edge_followed_closely_by_the_next_shifts_nothing(void **state)
+{
+	uint64_t seq[10], t[10], s, wbs[10];
+	struct loopjoin_counts c;
+	size_t n, i;
+
+	(void)state;
+	log_begin(NULL);
+	for (s = 0; s < 10; s++) {
+		struct edge_rec e = {
+			.seq = s, .intended_ns = START + (s + 1) * HALF, .wake_off_ns = 8000,
+			.write_begin_off_ns = s == 5 ? 480000 : WB,
+			.write_end_off_ns = s == 5 ? 482000 : WE,
+			.expirations = s == 0 ? 2 : 1, .level = (uint8_t)(!(s & 1)),
+		};
+		assert_int_equal(edgelog_writer_append(w, &e, 1), 0);
+		wbs[s] = edge_write_begin_ns(&e);
+		seq[s] = s;
+		t[s] = wbs[s] + 40000;     /* a 40 us wire */
+	}
+	assert_true(t[5] >= wbs[6]);
+	log_pairs(seq, t, 10);
+	log_end();
+	n = join(0, out, 16, &c);
+	assert_int_equal(n, 10);
+	for (i = 0; i < n; i++) {
+		assert_true(out[i].has_event);
+		assert_int_equal(out[i].event_ns, t[i]);
+	}
+	assert_int_equal(c.no_event, 0);
+	assert_int_equal(c.skipped, 0);
+	assert_int_equal(c.extra, 0);
+}
+
 static void kernel_drops_show_as_seq_gaps_and_shift_nothing(void **state)
 {
 	uint64_t seq[20], t[20];
@@ -327,6 +364,7 @@ int main(void)
 		cmocka_unit_test(events_logged_after_their_records_join_each_edge),
 		cmocka_unit_test(a_batch_before_its_records_still_joins),
 		cmocka_unit_test(an_edge_lost_on_the_wire_is_one_empty_edge_and_the_rest_realign),
+		cmocka_unit_test(a_late_edge_followed_closely_by_the_next_shifts_nothing),
 		cmocka_unit_test(kernel_drops_show_as_seq_gaps_and_shift_nothing),
 		cmocka_unit_test(an_event_before_its_write_stays_with_its_edge),
 		cmocka_unit_test(events_for_no_edge_are_extra),

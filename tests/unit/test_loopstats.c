@@ -158,6 +158,15 @@ static void the_statement_gives_the_delay_and_its_bounds(void **state)
 	assert_non_null(strstr(text, "18.500 .. 18.500 us after its write ended"));
 	assert_non_null(strstr(text, "20.500 .. 20.500 us after it began"));
 	assert_non_null(strstr(text, "a constant delay would be 18.500 .. 20.500 us"));
+	assert_null(strstr(text, "negative"));
+	loopstats_free(s);
+	/* seen 0.5 us into a 2 us write: before the write call returned */
+	s = loopstats_new(HALF);
+	e = edge(0, 500, true);
+	loopstats_add(s, &e);
+	loopstats_statement(loopstats_result(s), text, sizeof(text));
+	assert_non_null(strstr(text, "-1.500 .. -1.500 us after its write ended (p50 -1.500, p99 "
+			       "-1.500 us; negative: before the write call returned)"));
 	loopstats_free(s);
 	s = loopstats_new(HALF);
 	r = loopstats_result(s);
