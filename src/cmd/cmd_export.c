@@ -432,9 +432,13 @@ int cmd_export(int argc, char **argv)
 		}
 	}
 	if (got < 0) {
+		const char *why = lj ? loopjoin_error(lj) : edgelog_reader_error(r, &st);
+
 		edgelog_reader_error(r, &st);
-		pr_err("%s (exported the %" PRIu64 " records before it)",
-		       lj ? loopjoin_error(lj) : edgelog_reader_error(r, &st),
+		/* the reader's errors name the log; the join's own do not */
+		pr_err("%s%s%s (exported the %" PRIu64 " records before it)",
+		       strncmp(why, path, strlen(path)) ? path : "",
+		       strncmp(why, path, strlen(path)) ? ": " : "", why,
 		       lj ? loopjoin_counts(lj)->records : edgelog_reader_records(r));
 		ret = st == EDGELOG_E_IO ? SQW_EXIT_RUNTIME : SQW_EXIT_USAGE;
 	} else if (!edgelog_reader_footer(r)) {

@@ -186,6 +186,19 @@ assert got["min_ns"] == min(w) and got["max_ns"] == max(w), (got, min(w), max(w)
 PY
 }
 
+test_a_loopback_event_of_no_whole_pairs_is_bad_input_exit_2() {
+	local z='\x00\x00\x00\x00\x00\x00\x00\x00'
+	python3 "$ROOT/tests/hostile/loggen.py" "$TMP/b.sqwlog" --edges 20 --meta run.loopback=true \
+		--event "10:5:$z$z$z" || return 1
+	"$SQWAVE" export "$TMP/b.sqwlog" --csv "$TMP/b.csv" 2> "$TMP/b.err"
+	[ $? -eq 2 ] || fail "export: exit not 2" || return 1
+	grep -q "b.sqwlog: loopback event 1 has 24 payload bytes, not whole (seq, event_ns) pairs" \
+		"$TMP/b.err" || fail "$(cat "$TMP/b.err")" || return 1
+	"$SQWAVE" analyze "$TMP/b.sqwlog" --quiet 2> "$TMP/b.err"
+	[ $? -eq 2 ] || fail "analyze: exit not 2" || return 1
+	grep -q "not whole (seq, event_ns) pairs" "$TMP/b.err" || return 1
+}
+
 test_a_log_without_loopback_exports_and_summarizes_as_before() {
 	"$SQWAVE" run --board "$BOARD" --duration 100ms --quiet --log "$TMP/n.sqwlog" \
 		--json "$TMP/n.json" > /dev/null 2>&1 || return 1
