@@ -317,6 +317,34 @@ static void print_widths(const struct compare *c)
 	}
 }
 
+/* A loopback log: the third view, the kernel's event of each edge, against
+ * the capture (docs/compare.md, docs/loopback.md). */
+static void print_kernel(const struct compare *c)
+{
+	const struct stats_hist *h = &c->cap_minus_kernel;
+	char a[32], b[32], d[32], e[32];
+
+	if (!c->have_kernel)
+		return;
+	printf("\nkernel     the loopback input's events: capture edge (on the log clock) - the "
+	       "kernel's event\n");
+	if (!h->m.n) {
+		printf("           no paired edge has an event\n");
+		return;
+	}
+	us(a, sizeof(a), (double)h->m.min);
+	us(b, sizeof(b), (double)stats_hist_percentile(h, 50));
+	us(d, sizeof(d), (double)stats_hist_percentile(h, 99));
+	us(e, sizeof(e), (double)h->m.max);
+	printf("           %" PRIu64 " of %zu paired edges seen by the kernel; us: min %s  p50 %s  "
+	       "p99 %s  max %s\n", h->m.n, c->r.npairs, a, b, d, e);
+	printf("           (negative: the scope saw the edge before the kernel stamped it, by the "
+	       "input path's delay)\n");
+	if (c->r.nmissing)
+		printf("           of the %zu edges missing in the capture, the kernel saw %zu\n",
+		       c->r.nmissing, c->kernel_missing_seen);
+}
+
 static void print_capture_report(const struct compare *c)
 {
 	const struct align_result *r = &c->r;
@@ -398,6 +426,7 @@ static void print_capture_report(const struct compare *c)
 		       (double)c->frac_m.min / 10, (double)c->frac_m.max / 10);
 
 	print_widths(c);
+	print_kernel(c);
 
 	if (c->nworst) {
 		printf("\nworst disagreements (capture time in the capture's time base)\n");
@@ -580,6 +609,14 @@ static void json_edges(struct json_writer *w, const struct compare *c)
 			json_object_begin(w);
 			json_kv_uint(w, "seq", seq);
 			json_kv_uint(w, "level", lvl);
+			if (c->have_kernel) {	/* the third view: did the kernel see it? */
+				int64_t kev;
+
+				if (compare_kernel_at(c, k, &kev))
+					json_kv_int(w, "kernel_event_ns", kev);
+				else
+					json_kv_null(w, "kernel_event_ns");
+			}
 			json_object_end(w);
 		}
 	}
@@ -624,10 +661,29 @@ static void json_edges(struct json_writer *w, const struct compare *c)
 		json_kv_double(w, "capture_t_s", capture_ps_to_s(x->cap_t_ps));
 		jns(w, "residual_ns", x->residual_ns);
 		json_kv_int(w, "window_ns", x->window_ns);
+		if (c->have_kernel) {
+			if (x->has_kernel)
+				jns(w, "capture_minus_kernel_ns", x->cap_minus_kernel_ns);
+			else
+				json_kv_null(w, "capture_minus_kernel_ns");
+		}
 		json_object_end(w);
 	}
 	json_array_end(w);
 	json_object_end(w);
+
+	/* the third view (a loopback log): capture minus the kernel's event */
+	if (c->have_kernel) {
+		json_kv_object_begin(w, "kernel");
+		json_kv_uint(w, "paired_with_event", c->cap_minus_kernel.m.n);
+		json_kv_uint(w, "missing_in_capture_seen", c->kernel_missing_seen);
+		json_kv_object_begin(w, "capture_minus_kernel");
+		statsjson_dist(w, &c->cap_minus_kernel);
+		json_object_end(w);
+		json_object_end(w);
+	} else {
+		json_kv_null(w, "kernel");
+	}
 
 	json_kv_object_begin(w, "widths");
 	for (p = 0; p < EDGESTATS_NPOL; p++) {

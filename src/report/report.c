@@ -432,6 +432,25 @@ static void row_verdict(struct rd *d, struct report_row *row, const struct jv *d
 /* The time a row's figures cover: every counted edge and every missed
  * slot is one half period (from the counts, so a log and its summary give
  * the same figure; a phase cut short by a stop is as long as it ran). */
+/* run --loopback: the kernel's view of the whole run (docs/loopback.md). */
+static void row_loopback(struct rd *d, struct report_row *row, const struct jv *doc)
+{
+	const struct jv *lb = rd_get(d, doc, K("loopback"), JV_OBJECT);
+
+	if (!lb)
+		return;
+	row->have_lb = true;
+	row->lb_no_event = rd_count(d, lb, K("no_event"));
+	row->lb_early = rd_count(d, lb, K("placement", "before_write_begin"));
+	row->lb_have_pulses = rd_get(d, lb, K("pulse_width", "any", "min_ns"), JV_NUMBER) &&
+			      rd_get(d, lb, K("pulse_width", "any", "max_ns"), JV_NUMBER);
+	row->lb_tmin_ns = rd_int(d, lb, K("pulse_width", "any", "min_ns"), -RD_DUR_MAX, RD_DUR_MAX, 0);
+	row->lb_tmax_ns = rd_int(d, lb, K("pulse_width", "any", "max_ns"), -RD_DUR_MAX, RD_DUR_MAX, 0);
+	row->lb_have_lag = rd_get(d, lb, K("from_write_end", "percentiles_ns", "p99"), JV_NUMBER);
+	row->lb_lag_p99_ns = rd_int(d, lb, K("from_write_end", "percentiles_ns", "p99"), -RD_DUR_MAX,
+				    RD_DUR_MAX, 0);
+}
+
 static void row_duration(struct report_row *row)
 {
 	uint64_t slots = row->edges + row->missed;
@@ -536,6 +555,7 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 		snprintf(row->loads, sizeof(row->loads), "-");
 		run_row_proof(&d, row, doc);
 		row->load_applied = true;
+		row_loopback(&d, row, doc);
 		row_verdict(&d, row, doc, true);
 	}
 	for (i = 0; i < jv_len(phases) && !d.bad; i++) {
@@ -566,6 +586,8 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 		row_stats(&d, row, ph);
 		row_proof(&d, row, ph);
 		d.where[0] = '\0';
+		if (jv_len(phases) == 1)	/* its one phase is the whole run */
+			row_loopback(&d, row, doc);
 		row_verdict(&d, row, doc, false);
 	}
 	if (!d.bad)
@@ -633,7 +655,7 @@ static const char *dur(int64_t ns, char *buf, size_t len)
 enum {
 	COL_LABEL, COL_PHASE, COL_BOARD, COL_KERNEL, COL_DURATION, COL_FREQ, COL_LOADS,
 	COL_PROOF, COL_EDGES, COL_TMIN, COL_TMAX, COL_P50, COL_MEAN, COL_P99, COL_P9999,
-	COL_MAX, COL_MISSED, COL_VERDICT, NCOLS
+	COL_MAX, COL_MISSED, COL_LB_T, COL_LB_LAG, COL_LB_LOST, COL_VERDICT, NCOLS
 };
 static const struct {
 	const char *head;
@@ -656,6 +678,9 @@ static const struct {
 	[COL_P9999] = { "p99.99 us", true },
 	[COL_MAX] = { "max us", true },
 	[COL_MISSED] = { "missed", true },
+	[COL_LB_T] = { "kernel Tmin..Tmax us", true },
+	[COL_LB_LAG] = { "kernel lag p99 us", true },
+	[COL_LB_LOST] = { "kernel unseen", true },
 	[COL_VERDICT] = { "verdict", false },
 };
 
@@ -686,6 +711,18 @@ static void cells(const struct report_row *w, char c[][600])
 	us(w->p9999_ns, w->have_wake, c[COL_P9999], 600);
 	us(w->max_ns, w->have_wake, c[COL_MAX], 600);
 	snprintf(c[COL_MISSED], 600, "%" PRIu64, w->missed);
+	/* the kernel's view: "-" without loopback (or on a phase's row) */
+	if (w->have_lb && w->lb_have_pulses)
+		snprintf(c[COL_LB_T], 600, "%s..%s", us(w->lb_tmin_ns, true, a, sizeof(a)),
+			 us(w->lb_tmax_ns, true, b, sizeof(b)));
+	else
+		snprintf(c[COL_LB_T], 600, "-");
+	us(w->lb_lag_p99_ns, w->have_lb && w->lb_have_lag, c[COL_LB_LAG], 600);
+	if (w->have_lb)
+		snprintf(c[COL_LB_LOST], 600, "%" PRIu64 "%s", w->lb_no_event,
+			 w->lb_early ? " (early!)" : "");
+	else
+		snprintf(c[COL_LB_LOST], 600, "-");
 	snprintf(c[COL_VERDICT], 600, "%s%s", w->verdict, w->rt_ok ? "" : " (non-RT run)");
 }
 
@@ -810,6 +847,25 @@ void report_write_json(FILE *f, const struct report *r)
 			json_kv_int(&w, "wake_p99_ns", w0->p99_ns);
 			json_kv_int(&w, "wake_p99_99_ns", w0->p9999_ns);
 			json_kv_int(&w, "wake_max_ns", w0->max_ns);
+		}
+		if (w0->have_lb) {
+			json_kv_object_begin(&w, "loopback");
+			if (w0->lb_have_pulses) {
+				json_kv_int(&w, "tmin_ns", w0->lb_tmin_ns);
+				json_kv_int(&w, "tmax_ns", w0->lb_tmax_ns);
+			} else {
+				json_kv_null(&w, "tmin_ns");
+				json_kv_null(&w, "tmax_ns");
+			}
+			if (w0->lb_have_lag)
+				json_kv_int(&w, "lag_p99_ns", w0->lb_lag_p99_ns);
+			else
+				json_kv_null(&w, "lag_p99_ns");
+			json_kv_uint(&w, "no_event", w0->lb_no_event);
+			json_kv_uint(&w, "before_write_begin", w0->lb_early);
+			json_object_end(&w);
+		} else {
+			json_kv_null(&w, "loopback");
 		}
 		json_kv_string(&w, "verdict", w0->verdict);
 		if (w0->run_failure[0])

@@ -13,6 +13,7 @@
 #include "base/json.h"
 #include "base/cpulist.h"
 #include "base/outfile.h"
+#include "report/loopreport.h"
 #include "report/statsjson.h"
 #include "base/units.h"
 
@@ -535,6 +536,8 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 		summary_phases_text(f, ri);
 	else if (ri->run_proof)
 		text_run_proof(f, ri);
+	if (ri->loopback)
+		loopreport_text(f, ri->loopback);
 	nviol = verdict_violations(c, r, ri, NULL, NULL);
 	fprintf(f, "\nverdict    %s%s%s\n", verdict_word_n(c, ri, nviol),
 		!nviol && !verdict_limits_set(c) ? " (no limits.* set: for a verdict, --tmin/--tmax or a profile's limits)" : "",
@@ -993,6 +996,7 @@ static void json_summary(struct json_writer *w, const struct config *c,
 	json_object_end(w);
 
 	summary_phases_json(w, ri);
+	loopreport_json(w, "loopback", ri->loopback);
 	json_config(w, c);
 	json_object_end(w);
 }

@@ -56,6 +56,9 @@ def read(path):
             if etype != 5:
                 ev["kv"] = dict(l.split("=", 1) for l in payload.decode().splitlines()
                                 if "=" in l)
+            else:
+                # (seq, event_ns) pairs, as the run logged them (unpaired by time)
+                ev["pairs"] = [struct.unpack_from("<QQ", payload, i) for i in range(0, ln, 16)]
             out["events"].append(ev)
             off += 32 + (ln + 31) // 32 * 32
             continue
