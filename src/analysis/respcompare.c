@@ -485,7 +485,7 @@ static enum compare_status fail(enum compare_status st, char *err, size_t errlen
 }
 
 static enum compare_status read_log(const struct respcmp_opts *o, struct respcmp_params *p,
-				    struct edge_rec **recs, size_t *n, bool *truncated,
+				    struct edge_rec **recs, size_t *n, struct respcmp_run *run,
 				    char *err, size_t errlen)
 {
 	enum edgelog_status est;
@@ -533,7 +533,8 @@ static enum compare_status read_log(const struct respcmp_opts *o, struct respcmp
 			  w ? w : strerror(errno));
 		goto out;
 	}
-	*truncated = !edgelog_reader_footer(r);
+	run->truncated = !edgelog_reader_footer(r);
+	run->half_period_ns = edgelog_reader_meta(r)->half_period_ns;
 out:
 	edgelog_reader_close(r);
 	if (st != COMPARE_OK) {
@@ -634,7 +635,7 @@ enum compare_status respcmp_run(const struct respcmp_opts *o, struct respcmp_run
 	p.max_drift_ppm = o->max_drift_ppm;
 	if (!strcmp(o->run, "-") && !strcmp(o->capture, "-"))
 		return fail(COMPARE_E_INPUT, err, errlen, "only one of RUN and CAPTURE can be standard input");
-	st = read_log(o, &p, &recs, &nrec, &out->truncated, err, errlen);
+	st = read_log(o, &p, &recs, &nrec, out, err, errlen);
 	if (st)
 		return st;
 	if (capture_path_is_stream(o->capture)) {

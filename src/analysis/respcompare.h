@@ -169,6 +169,7 @@ struct respcmp_opts {
 struct respcmp_run {
 	struct respcmp *c;
 	bool truncated;            /* the log has no footer */
+	uint64_t half_period_ns;   /* the header's (run.half_period) */
 	char capture_format[32];
 	char stim_name[128], resp_name[128];
 	double samplerate_hz;
