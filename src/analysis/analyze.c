@@ -101,6 +101,7 @@ static int log_open(struct analyze_source *s, const char *path,
 	s->info.format = "sqwave-log";
 	s->info.has_window = true;
 	s->info.meta = edgelog_reader_meta(s->log);
+	s->info.respond = edgelog_meta_is_respond(s->info.meta);
 	s->info.half_period_ns = (int64_t)s->info.meta->half_period_ns;
 	return 0;
 }
@@ -502,6 +503,8 @@ struct analysis *analysis_new(const struct analyze_opts *o, const struct analyze
 	for (i = 0; i < ANALYZE_TIME_BINS; i++)
 		span_init(&a->bins[i]);
 	a->es = edgestats_new(src->half_period_ns);
+	if (a->es && src->respond)
+		edgestats_set_respond(a->es);
 	if (a->es && src->kind == ANALYZE_SRC_CAPTURE && src->capture) {
 		int64_t lo, hi;
 

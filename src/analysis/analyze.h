@@ -64,6 +64,7 @@ struct analyze_source_info {
 	bool half_period_inferred;  /* edge list: from its intended times, not given */
 	/* log: header and metadata; NULL otherwise */
 	const struct edgelog_meta *meta;
+	bool respond;               /* a respond log (edgelog_meta_is_respond()) */
 	const char *open_path;      /* where the data can be opened again (a spooled
 				     * stream: its memory file); == path otherwise */
 	/* after the last edge (analyze_source_next() returned 0): */

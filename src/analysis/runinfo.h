@@ -85,7 +85,9 @@ struct run_info {
 	bool respond;
 	const char *input_desc;
 	const char *respond_mode;     /* "follow", "toggle", "pulse" */
+	const char *respond_edge;     /* "both", "rising", "falling" */
 	int64_t respond_pulse_ns;
+	int64_t debounce_ns, warmup_ns;
 	int64_t irq_bound_ns;
 	const char *event_clock;      /* "monotonic", "realtime", "hte" */
 	int rt_cpu;                   /* rt.cpu, -1 when not pinned */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The libgpiod v1 backend (libgpiod 1.6, kirkstone BSPs, Debian 12): built
  * when the Makefile picks GPIOD=v1. set() is one ioctl. Input events carry
- * no sequence numbers in this API. */
+ * no sequence numbers in this API, and it has no debounce or event clock
+ * setting (gpio_in.c refuses those: in_caps is 0). */
 #include <errno.h>
 #include <gpiod.h>
 #include <linux/gpio.h>
@@ -141,9 +142,14 @@ static struct gpio_in *gpiod1_in_request(void *chip, unsigned int offset,
 		return NULL;
 	in->line = gpiod_chip_get_line(chip, offset);
 	in->realtime_off_ns = (int64_t)(clock_now_ns(CLOCK_REALTIME) - clock_mono_ns());
-	/* No debounce: the v1 API has none to turn on. */
+	/* Debounce and the clock never get here (in_caps: gpio_in.c refuses
+	 * them); the edge choice is one of the three v1 requests. */
 	if (!in->line)
 		ret = -1;
+	else if (spec->edges && spec->edge == GPIO_EDGE_RISING)
+		ret = gpiod_line_request_rising_edge_events(in->line, spec->consumer);
+	else if (spec->edges && spec->edge == GPIO_EDGE_FALLING)
+		ret = gpiod_line_request_falling_edge_events(in->line, spec->consumer);
 	else if (spec->edges)
 		ret = gpiod_line_request_both_edges_events(in->line, spec->consumer);
 	else
@@ -183,6 +189,8 @@ static uint64_t gpiod1_event_ns(const struct gpiod1_in *in, uint64_t stamp)
  * was built with. sqwave builds with 64-bit time_t everywhere (y2038), and on
  * 32-bit ARM Debian's libgpiod 1.6 has a 32-bit one: the timestamps came out
  * as garbage (caught by make test-vm on the PL061's power-button line).
+ * May run on the RT thread: one read() into in->events, allocated with the
+ * object at request time.
  */
 static int gpiod1_in_read(struct gpio_in *g, struct gpio_in_event *ev, size_t max)
 {
@@ -221,6 +229,8 @@ static void gpiod1_in_release(struct gpio_in *g)
 
 const struct gpio_ops gpio_gpiod_ops = {
 	.name = "libgpiod-v1",
+	.title = "libgpiod v1",
+	.in_caps = 0,
 	.chip_open = gpiod1_chip_open,
 	.chip_close = gpiod1_chip_close,
 	.chip_info = gpiod1_chip_info,

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The libgpiod v2 backend (libgpiod 2.x): built when the Makefile picks
  * GPIOD=v2. One preallocated line request; set() is one ioctl. Inputs get
- * edge events on CLOCK_MONOTONIC with line sequence numbers. */
+ * edge events (rising, falling or both; debounce; monotonic, realtime or HTE
+ * stamps) with line sequence numbers. */
 #include <errno.h>
 #include <gpiod.h>
 #include <stdio.h>
@@ -195,6 +196,35 @@ struct gpiod2_in {
 	unsigned int offset;
 };
 
+static enum gpiod_line_edge gpiod2_edge(enum gpio_edge edge)
+{
+	switch (edge) {
+	case GPIO_EDGE_RISING:
+		return GPIOD_LINE_EDGE_RISING;
+	case GPIO_EDGE_FALLING:
+		return GPIOD_LINE_EDGE_FALLING;
+	case GPIO_EDGE_BOTH:
+		break;
+	}
+	return GPIOD_LINE_EDGE_BOTH;
+}
+
+/* The kernel refuses HTE at request time when no provider serves the line
+ * (EOPNOTSUPP without CONFIG_HTE, EINVAL or the provider's error else):
+ * gpio_in.c names the setting. */
+static enum gpiod_line_clock gpiod2_clock(enum gpio_event_clock clock)
+{
+	switch (clock) {
+	case GPIO_CLOCK_REALTIME:
+		return GPIOD_LINE_CLOCK_REALTIME;
+	case GPIO_CLOCK_HTE:
+		return GPIOD_LINE_CLOCK_HTE;
+	case GPIO_CLOCK_MONOTONIC:
+		break;
+	}
+	return GPIOD_LINE_CLOCK_MONOTONIC;
+}
+
 static struct gpio_in *gpiod2_in_request(void *chip, unsigned int offset,
 					 const struct gpio_in_spec *spec)
 {
@@ -209,15 +239,18 @@ static struct gpio_in *gpiod2_in_request(void *chip, unsigned int offset,
 		err = ENOMEM;
 		goto fail;
 	}
-	/* No debounce, ever: the kernel's software debounce timestamps from a
-	 * workqueue, and it would hide the edges we are here to see. */
 	if (gpiod_line_settings_set_direction(settings, GPIOD_LINE_DIRECTION_INPUT) ||
 	    (spec->edges &&
-	     (gpiod_line_settings_set_edge_detection(settings, GPIOD_LINE_EDGE_BOTH) ||
-	      gpiod_line_settings_set_event_clock(settings, GPIOD_LINE_CLOCK_MONOTONIC)))) {
+	     (gpiod_line_settings_set_edge_detection(settings, gpiod2_edge(spec->edge)) ||
+	      gpiod_line_settings_set_event_clock(settings, gpiod2_clock(spec->clock))))) {
 		err = errno;
 		goto fail;
 	}
+	/* The kernel takes microseconds: round up, so that a debounce is never
+	 * shorter than asked (and 1 ns is not none). */
+	if (spec->edges && spec->debounce_ns > 0)
+		gpiod_line_settings_set_debounce_period_us(settings, (unsigned long)
+							   ((spec->debounce_ns + 999) / 1000));
 	in->offset = offset;
 	in->base.has_seqno = true;
 	in->request = gpiod2_request_line(chip, offset, settings, spec->consumer,
@@ -244,6 +277,9 @@ static int gpiod2_in_fd(struct gpio_in *g)
 	return gpiod_line_request_get_fd(in->request);
 }
 
+/* May run on the RT thread: gpiod_line_request_read_edge_events() is one
+ * read() of the request's fd into @in->events' storage, allocated with the
+ * buffer at request time (lib/edge-event.c), then a copy of each event. */
 static int gpiod2_in_read(struct gpio_in *g, struct gpio_in_event *ev, size_t max)
 {
 	struct gpiod2_in *in = container_of(g, struct gpiod2_in, base);
@@ -282,6 +318,8 @@ static void gpiod2_in_release(struct gpio_in *g)
 
 const struct gpio_ops gpio_gpiod_ops = {
 	.name = "libgpiod-v2",
+	.title = "libgpiod v2",
+	.in_caps = GPIO_IN_CAP_DEBOUNCE | GPIO_IN_CAP_REALTIME | GPIO_IN_CAP_HTE,
 	.chip_open = gpiod2_chip_open,
 	.chip_close = gpiod2_chip_close,
 	.chip_info = gpiod2_chip_info,

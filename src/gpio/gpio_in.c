@@ -12,6 +12,73 @@
 
 #include "gpio/gpio_private.h"
 
+static const char *const gpio_clock_words[] = { "monotonic", "realtime", "hte" };
+
+/* A setting @ops cannot give: true with the sentence in @err. The words name
+ * the key (respond.*) because respond is the one command that sets them. */
+static bool gpio_in_refuse(const struct gpio_ops *ops, const struct gpio_in_spec *s,
+			   char *err, size_t errlen)
+{
+	const char *what = ops->title ? ops->title : ops->name;
+
+	if ((unsigned int)s->edge > GPIO_EDGE_FALLING || s->debounce_ns < 0 ||
+	    (unsigned int)s->clock > GPIO_CLOCK_HTE) {
+		snprintf(err, errlen, "an input's edge, debounce or event clock is out of range");
+		return true;
+	}
+	if (s->debounce_ns && !(ops->in_caps & GPIO_IN_CAP_DEBOUNCE)) {
+		snprintf(err, errlen, "%s has no debounce setting: build with libgpiod v2 or set "
+			 "respond.debounce 0", what);
+		return true;
+	}
+	if (s->clock != GPIO_CLOCK_MONOTONIC &&
+	    !(ops->in_caps & (GPIO_IN_CAP_REALTIME | GPIO_IN_CAP_HTE))) {
+		snprintf(err, errlen, "%s has no event clock setting (respond.event_clock %s): "
+			 "build with libgpiod v2 or set respond.event_clock monotonic", what,
+			 gpio_clock_words[s->clock]);
+		return true;
+	}
+	if ((s->clock == GPIO_CLOCK_REALTIME && !(ops->in_caps & GPIO_IN_CAP_REALTIME)) ||
+	    (s->clock == GPIO_CLOCK_HTE && !(ops->in_caps & GPIO_IN_CAP_HTE))) {
+		snprintf(err, errlen, "%s has no %s event clock (respond.event_clock %s): set "
+			 "respond.event_clock monotonic", what,
+			 s->clock == GPIO_CLOCK_HTE ? "hardware timestamp engine" : "realtime",
+			 gpio_clock_words[s->clock]);
+		return true;
+	}
+	return false;
+}
+
+/* The message for a request the backend or kernel refused for another reason
+ * than permission or a holder. */
+static void gpio_in_msg_failed(char *err, size_t errlen, const struct gpio_ops *ops,
+			       const struct gpio_location *loc, const struct gpio_in_spec *s,
+			       int e)
+{
+	/* ENOTSUP is EOPNOTSUPP on Linux: what a kernel without an HTE provider
+	 * and the sim's refusals say. */
+	if (s->edges && s->clock == GPIO_CLOCK_HTE && (e == EOPNOTSUPP || e == EINVAL))
+		snprintf(err, errlen, "cannot request line %u of %s [%s] with hardware "
+			 "timestamps (respond.event_clock hte): %s; the kernel needs "
+			 "CONFIG_HTE and a timestamp engine that serves this line, or set "
+			 "respond.event_clock monotonic", loc->offset, loc->chip.name,
+			 loc->chip.label, strerror(e));
+	else if (s->edges && s->debounce_ns && e == EOPNOTSUPP)
+		snprintf(err, errlen, "cannot request line %u of %s [%s] with a debounce "
+			 "(respond.debounce): %s%s", loc->offset, loc->chip.name,
+			 loc->chip.label, strerror(e), ops == &gpio_sim_ops ?
+			 " (the simulated chip debounces only its stimulated line, "
+			 "sim.stim_line)" : "");
+	else
+		snprintf(err, errlen, "cannot request line %u of %s [%s] as an input%s: "
+			 "%s%s", loc->offset, loc->chip.name, loc->chip.label,
+			 !s->edges ? "" : s->debounce_ns ? " with edge events and a debounce"
+			 : " with edge events", strerror(e),
+			 s->edges && (e == EINVAL || e == ENXIO || e == EOPNOTSUPP)
+			 ? " (can this chip's lines interrupt? an expander without an "
+			   "IRQ line cannot)" : "");
+}
+
 struct gpio_in *gpio_in_open(const struct gpio_in_spec *spec, char *err, size_t errlen)
 {
 	struct gpio_in_spec s;
@@ -35,12 +102,7 @@ struct gpio_in *gpio_in_open(const struct gpio_in_spec *spec, char *err, size_t 
 		errno = ENOTSUP;
 		return NULL;
 	}
-	/* Until the backends honour them, a choice other than the loopback's
-	 * is refused rather than silently ignored. */
-	if (s.edges && (s.edge != GPIO_EDGE_BOTH || s.debounce_ns ||
-			s.clock != GPIO_CLOCK_MONOTONIC)) {
-		snprintf(err, errlen, "the %s GPIO backend gives only both edges, no debounce "
-			 "and monotonic timestamps on an input", ops->name);
+	if (s.edges && gpio_in_refuse(ops, &s, err, errlen)) {
 		errno = ENOTSUP;
 		return NULL;
 	}
@@ -51,12 +113,7 @@ struct gpio_in *gpio_in_open(const struct gpio_in_spec *spec, char *err, size_t 
 	if (!g) {
 		e = errno;
 		if (!gpio_msg_request_refused(err, errlen, &loc, &loc.line, e))
-			snprintf(err, errlen, "cannot request line %u of %s [%s] as an input%s: "
-				 "%s%s", loc.offset, loc.chip.name, loc.chip.label,
-				 s.edges ? " with edge events" : "", strerror(e),
-				 s.edges && (e == EINVAL || e == ENXIO || e == EOPNOTSUPP)
-				 ? " (can this chip's lines interrupt? an expander without an "
-				   "IRQ line cannot)" : "");
+			gpio_in_msg_failed(err, errlen, ops, &loc, &s, e);
 		goto err_chip;
 	}
 	g->ops = ops;

@@ -24,8 +24,18 @@
  * errno into the message, so every backend fails with the same words.
  * Backends call nothing in the factories; only the helpers below.
  */
+/* What an input request can give besides both edges on CLOCK_MONOTONIC
+ * (struct gpio_ops.in_caps; rising or falling only, every backend can).
+ * gpio_in_open() refuses the rest with ENOTSUP and one sentence before any
+ * request, so that each backend fails with the same words. */
+#define GPIO_IN_CAP_DEBOUNCE 0x1u
+#define GPIO_IN_CAP_REALTIME 0x2u
+#define GPIO_IN_CAP_HTE      0x4u
+
 struct gpio_ops {
 	const char *name;       /* "libgpiod-v2", "libgpiod-v1", "sim" */
+	const char *title;      /* in sentences: "libgpiod v1", "the simulated chip" */
+	unsigned int in_caps;   /* GPIO_IN_CAP_* */
 	/* Optional: read and check the backend's own keys from @cfg (NULL:
 	 * defaults). -1 with a message in @err (it names the key). */
 	int (*configure)(const struct config *cfg, char *err, size_t errlen);

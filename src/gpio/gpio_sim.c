@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The simulated GPIO backend: one fake chip in memory, a write history for
- * tests, a busy-wait per write to model a slow GPIO controller, and a wire
- * from the output to another line that delivers edge events (loopback). */
+ * tests, a busy-wait per write to model a slow GPIO controller, a wire from
+ * the output to another line that delivers edge events (loopback), and a
+ * stimulus thread that toggles an input on a schedule (respond). */
 #include "gpio/gpio_sim.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,8 +55,32 @@ static struct {
 	atomic_uint_fast64_t in_seqno;     /* edges the "kernel" saw on the input */
 	atomic_uint_fast64_t q_head, q_tail;
 	struct gpio_in_event q[GPIO_SIM_EVENTS];
+	uint64_t q_due[GPIO_SIM_EVENTS];   /* CLOCK_MONOTONIC: readable from then on */
+	/* The input's choices (set at its request, before any producer runs). */
+	enum gpio_edge in_edge;
+	int64_t in_debounce_ns;
+	int64_t in_clock_off_ns;           /* added to monotonic stamps (realtime) */
+
+	/* The stimulus (sim.stim_*): set at configure time, read by its thread. */
+	int stim_line;
+	int64_t stim_period_ns, stim_jitter_ns, stim_count, stim_bounce, stim_gap_ns;
+	uint64_t stim_rng;                 /* jitter; the stimulus thread's only */
+	pthread_t stim_thread;
+	bool stim_running;                 /* a thread to join (main thread's) */
+	atomic_bool stim_finished;         /* the schedule has run out */
+	pthread_mutex_t stim_mu;           /* guards stim_stop, for stim_cv */
+	pthread_cond_t stim_cv;            /* on CLOCK_MONOTONIC */
+	bool stim_cv_ready;
+	bool stim_stop;
+	struct gpio_sim_stim stims[GPIO_SIM_STIM_HISTORY];
+	atomic_uint_fast64_t stim_n;
+
+	/* sim.history_file, and the first failure to write it at a release. */
+	char history_file[4096];
+	char history_err[256];
 } sim = { .busy_line = -1, .wire_line = -1, .wire_lose = -1, .in_line = -1, .in_fd = -1,
-	  .rng = 0x9e3779b97f4a7c15ull };
+	  .rng = 0x9e3779b97f4a7c15ull, .stim_line = -1, .stim_rng = 0x2545f4914f6cdd1dull,
+	  .stim_mu = PTHREAD_MUTEX_INITIALIZER };
 
 struct sim_out {
 	struct gpio_out base;
@@ -109,6 +136,23 @@ static int sim_configure(const struct config *cfg, char *err, size_t errlen)
 			 (long long)config_int(cfg, CFG_SIM_WIRE_LINE), (long long)num_lines - 1);
 		goto out;
 	}
+	if (config_int(cfg, CFG_SIM_STIM_LINE) >= num_lines) {
+		snprintf(err, errlen, "sim.stim_line is %lld: -1 (no stimulus) or an offset 0..%lld",
+			 (long long)config_int(cfg, CFG_SIM_STIM_LINE), (long long)num_lines - 1);
+		goto out;
+	}
+	if (config_int(cfg, CFG_SIM_STIM_LINE) >= 0 &&
+	    config_int(cfg, CFG_SIM_STIM_LINE) == config_int(cfg, CFG_SIM_WIRE_LINE)) {
+		snprintf(err, errlen, "sim.stim_line and sim.wire_line are both %lld: a line is "
+			 "either driven by the stimulus or wired to the output",
+			 (long long)config_int(cfg, CFG_SIM_STIM_LINE));
+		goto out;
+	}
+	if (strlen(config_str(cfg, CFG_SIM_HISTORY_FILE)) >= sizeof(sim.history_file)) {
+		snprintf(err, errlen, "sim.history_file is too long: at most %zu characters",
+			 sizeof(sim.history_file) - 1);
+		goto out;
+	}
 	label = config_str(cfg, CFG_SIM_CHIP_LABEL);
 	if (strlen(label) >= GPIO_NAME_MAX) {
 		snprintf(err, errlen, "sim.chip_label \"%.48s...\" is too long: at most %d characters",
@@ -125,6 +169,17 @@ static int sim_configure(const struct config *cfg, char *err, size_t errlen)
 	sim.wire_delay_ns = config_int(cfg, CFG_SIM_WIRE_DELAY);
 	sim.wire_jitter_ns = config_int(cfg, CFG_SIM_WIRE_JITTER);
 	sim.wire_lose = config_int(cfg, CFG_SIM_WIRE_LOSE);
+	/* The running stimulus keeps the schedule it started with. */
+	if (!sim.stim_running) {
+		sim.stim_line = (int)config_int(cfg, CFG_SIM_STIM_LINE);
+		sim.stim_period_ns = config_int(cfg, CFG_SIM_STIM_PERIOD);
+		sim.stim_jitter_ns = config_int(cfg, CFG_SIM_STIM_JITTER);
+		sim.stim_count = config_int(cfg, CFG_SIM_STIM_COUNT);
+		sim.stim_bounce = config_int(cfg, CFG_SIM_STIM_BOUNCE);
+		sim.stim_gap_ns = config_int(cfg, CFG_SIM_STIM_BOUNCE_GAP);
+	}
+	gpio_strlcpy(sim.history_file, config_str(cfg, CFG_SIM_HISTORY_FILE),
+		     sizeof(sim.history_file));
 	ret = 0;
 out:
 	config_free(defaults);
@@ -225,27 +280,46 @@ static void sim_prefault(void)
 	p = (volatile char *)sim.q;
 	for (i = 0; i < sizeof(sim.q); i += 4096)
 		p[i] = p[i];
+	p = (volatile char *)sim.q_due;
+	for (i = 0; i < sizeof(sim.q_due); i += 4096)
+		p[i] = p[i];
 }
 
-/* Queue an event for the input (single producer) and signal its fd. A full
- * queue drops it; its sequence number is spent all the same. */
-static void sim_queue_push(uint64_t t_ns, int value)
+/*
+ * The input's line changed to @value at @t (CLOCK_MONOTONIC), as the
+ * "kernel" sees it: an event if the edge choice takes it, stamped @t on the
+ * input's clock and readable from @t on, with the line's next sequence
+ * number. A full queue drops it; its sequence number is spent all the same.
+ * Returns that sequence number (0: the edge choice skipped it) and sets
+ * *@queued. Single producer (the wire's writer, the stimulus thread or a
+ * test's gpio_sim_line_drive(), one at a time); atomics and one eventfd
+ * write, so the RT thread may be the wire's writer.
+ */
+static uint64_t sim_queue_push(uint64_t t_ns, int value, bool *queued)
 {
-	uint64_t seq = atomic_fetch_add(&sim.in_seqno, 1) + 1, head, tail, one = 1;
+	uint64_t seq, head, tail, one = 1;
 	struct gpio_in_event *ev;
 
+	*queued = false;
+	if ((sim.in_edge == GPIO_EDGE_RISING && !value) ||
+	    (sim.in_edge == GPIO_EDGE_FALLING && value))
+		return 0;
+	seq = atomic_fetch_add(&sim.in_seqno, 1) + 1;
 	head = atomic_load_explicit(&sim.q_head, memory_order_relaxed);
 	tail = atomic_load_explicit(&sim.q_tail, memory_order_acquire);
 	if (head - tail >= GPIO_SIM_EVENTS)
-		return;
+		return seq;
 	ev = &sim.q[head % GPIO_SIM_EVENTS];
-	ev->t_ns = t_ns;
+	ev->t_ns = (uint64_t)((int64_t)t_ns + sim.in_clock_off_ns);
 	ev->seqno = seq;
 	ev->rising = value;
+	sim.q_due[head % GPIO_SIM_EVENTS] = t_ns;
 	atomic_store_explicit(&sim.q_head, head + 1, memory_order_release);
+	*queued = true;
 	/* An eventfd write only fails when its counter would overflow. */
 	if (sim.in_fd >= 0 && write(sim.in_fd, &one, sizeof(one)) < 0)
-		return;
+		return seq;
+	return seq;
 }
 
 /* The wired line follows @value; the input sees the change as an edge event
@@ -253,6 +327,7 @@ static void sim_queue_push(uint64_t t_ns, int value)
 static void sim_wire_carry(unsigned int from, int value, int64_t t)
 {
 	int wl = sim.wire_line;
+	bool queued;
 	int64_t delay;
 	uint64_t n;
 
@@ -270,8 +345,10 @@ static void sim_wire_carry(unsigned int from, int value, int64_t t)
 		sim.rng ^= sim.rng << 17;
 		delay += (int64_t)(sim.rng % (uint64_t)(sim.wire_jitter_ns + 1));
 	}
-	sim_queue_push((uint64_t)(t + delay), value);
+	sim_queue_push((uint64_t)(t + delay), value, &queued);
 }
+
+static void sim_history_at_release(void);
 
 /* Line @offset if it may be requested: NULL with errno (an injected failure,
  * EINVAL beyond the chip, EBUSY held). */
@@ -365,6 +442,7 @@ static void sim_release(struct gpio_out *g)
 	l->requested = false;
 	l->consumer[0] = '\0';
 	free(s);
+	sim_history_at_release();
 }
 
 static void sim_describe(const struct gpio_out *g, char *buf, size_t len)
@@ -378,13 +456,214 @@ static void sim_describe(const struct gpio_out *g, char *buf, size_t len)
 		snprintf(buf, len, " (simulated)");
 }
 
+/* ---- the stimulus ------------------------------------------------------------ */
+
+/* Sleep until @t (CLOCK_MONOTONIC) or until the input's release stops us:
+ * false when stopped. The stimulus thread only. */
+static bool sim_stim_sleep(int64_t t)
+{
+	struct timespec ts = { .tv_sec = t / 1000000000, .tv_nsec = t % 1000000000 };
+	bool stop;
+
+	pthread_mutex_lock(&sim.stim_mu);
+	while (!sim.stim_stop && (int64_t)clock_mono_ns() < t)
+		pthread_cond_timedwait(&sim.stim_cv, &sim.stim_mu, &ts);
+	stop = sim.stim_stop;
+	pthread_mutex_unlock(&sim.stim_mu);
+	return !stop;
+}
+
+/* Record change @n of the stimulus (the thread's own slot until it moves on). */
+static struct gpio_sim_stim *sim_stim_record(int64_t t, int level)
+{
+	uint64_t n = atomic_load_explicit(&sim.stim_n, memory_order_relaxed);
+	struct gpio_sim_stim *r = &sim.stims[n % GPIO_SIM_STIM_HISTORY];
+
+	r->t_ns = t;
+	r->offset = (unsigned int)sim.stim_line;
+	r->level = level;
+	r->reported = false;
+	r->seqno = 0;
+	atomic_store_explicit(&sim.stim_n, n + 1, memory_order_release);
+	return r;
+}
+
+/* The kernel's report of a change: the event, and whether it was queued. */
+static void sim_stim_report(struct gpio_sim_stim *r, int64_t t, int level)
+{
+	bool queued;
+
+	r->seqno = sim_queue_push((uint64_t)t, level, &queued);
+	r->reported = queued;
+}
+
+/*
+ * The stimulus thread: the schedule of gpio_sim.h, one level change at a
+ * time, each at its own time (it sleeps until then, so that the reader never
+ * sees an event before it happened and never polls for one not yet due).
+ * With debounce it models gpiolib-cdev: every change re-arms a timer of the
+ * debounce period; when it expires the level is compared with the last one
+ * reported, and only a different one is reported (if the edge choice takes
+ * it), stamped at the expiry. Not RT; may be late, the stamps are not.
+ */
+static void *sim_stim_main(void *arg)
+{
+	const int64_t period = sim.stim_period_ns, debounce = sim.in_debounce_ns;
+	const int64_t bounces = sim.stim_bounce, gap = sim.stim_gap_ns;
+	int64_t t0 = *(const int64_t *)arg + period, last = 0, base = 0, pend = -1;
+	int level = atomic_load(&sim.lines[sim.stim_line].value), edge_level = level;
+	int reported_level = level;
+	struct gpio_sim_stim *pend_rec = NULL, *r;
+	bool have = false;
+	int next = level;
+	uint64_t k = 0;
+	int64_t b = 0, t = 0;
+
+	free(arg);
+	for (;;) {
+		/* The next change, computed once (the jitter draws a number). */
+		if (!have && (!sim.stim_count || k < (uint64_t)sim.stim_count)) {
+			if (b == 0) {
+				t = t0 + (int64_t)k * period;
+				if (sim.stim_jitter_ns > 0) {
+					sim.stim_rng ^= sim.stim_rng << 13;
+					sim.stim_rng ^= sim.stim_rng >> 7;
+					sim.stim_rng ^= sim.stim_rng << 17;
+					t += (int64_t)(sim.stim_rng %
+						       (uint64_t)(sim.stim_jitter_ns + 1));
+				}
+				if (t < last)
+					t = last;
+				edge_level = !level;
+				next = edge_level;
+				base = t;
+			} else {
+				/* Bounce step b: away from the new level when odd,
+				 * back to it when even. */
+				t = base + b * gap;
+				next = (b & 1) ? !edge_level : edge_level;
+			}
+			have = true;
+		}
+		/* The debounce timer expires first (the kernel's work runs before a
+		 * change that comes exactly at its expiry). */
+		if (pend >= 0 && (!have || pend <= t)) {
+			if (!sim_stim_sleep(pend))
+				break;
+			if (level != reported_level) {
+				reported_level = level;
+				sim_stim_report(pend_rec, pend, level);
+			}
+			pend = -1;
+			continue;
+		}
+		if (!have || !sim_stim_sleep(t))
+			break;
+		have = false;
+		level = next;
+		last = t;
+		atomic_store(&sim.lines[sim.stim_line].value, level);
+		r = sim_stim_record(t, level);
+		if (debounce > 0) {
+			pend = t + debounce;
+			pend_rec = r;
+		} else {
+			sim_stim_report(r, t, level);
+		}
+		if (++b > 2 * bounces) {
+			b = 0;
+			k++;
+		}
+	}
+	atomic_store(&sim.stim_finished, true);
+	return NULL;
+}
+
+/* Start the stimulus for the input just requested at @now. 0, or -1 with errno. */
+static int sim_stim_start(int64_t now)
+{
+	pthread_condattr_t ca;
+	sigset_t all, old;
+	int64_t *arg;
+	int e;
+
+	if (!sim.stim_cv_ready) {
+		if (pthread_condattr_init(&ca) ||
+		    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) ||
+		    pthread_cond_init(&sim.stim_cv, &ca)) {
+			errno = ENOMEM;
+			return -1;
+		}
+		pthread_condattr_destroy(&ca);
+		sim.stim_cv_ready = true;
+	}
+	arg = malloc(sizeof(*arg));
+	if (!arg)
+		return -1;
+	*arg = now;
+	sim.stim_stop = false;
+	atomic_store(&sim.stim_finished, false);
+	atomic_store(&sim.stim_n, 0);
+	/* Signals stay with the threads that wait for them (none here). */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	e = pthread_create(&sim.stim_thread, NULL, sim_stim_main, arg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (e) {
+		free(arg);
+		errno = e;
+		return -1;
+	}
+	sim.stim_running = true;
+	return 0;
+}
+
+static void sim_stim_stop(void)
+{
+	if (!sim.stim_running)
+		return;
+	pthread_mutex_lock(&sim.stim_mu);
+	sim.stim_stop = true;
+	pthread_cond_signal(&sim.stim_cv);
+	pthread_mutex_unlock(&sim.stim_mu);
+	pthread_join(sim.stim_thread, NULL);
+	sim.stim_running = false;
+}
+
+/* ---- the history file ----------------------------------------------------------- */
+
+/* Whether sqwave holds no line of the chip any more. */
+static bool sim_none_requested(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < GPIO_SIM_MAX_LINES; i++)
+		if (sim.lines[i].requested)
+			return false;
+	return true;
+}
+
+/* At a release: when it was the last line held, write sim.history_file
+ * (if set), keeping the first failure for gpio_sim_history_error(). */
+static void sim_history_at_release(void)
+{
+	char err[sizeof(sim.history_err)];
+
+	if (!sim.history_file[0] || !sim_none_requested())
+		return;
+	if (gpio_sim_history_write(sim.history_file, err, sizeof(err)) && !sim.history_err[0])
+		gpio_strlcpy(sim.history_err, err, sizeof(sim.history_err));
+}
+
 /* ---- input ------------------------------------------------------------------ */
 
 static struct gpio_in *sim_in_request(void *chip, unsigned int offset,
 				      const struct gpio_in_spec *spec)
 {
+	bool stim = spec->edges && (int)offset == sim.stim_line;
 	struct sim_line *l;
 	struct sim_in *in;
+	int64_t now;
 
 	(void)chip;
 	l = sim_line_to_request(offset);
@@ -393,6 +672,12 @@ static struct gpio_in *sim_in_request(void *chip, unsigned int offset,
 	/* One input with events at a time: one queue. */
 	if (spec->edges && atomic_load(&sim.in_line) >= 0) {
 		errno = EBUSY;
+		return NULL;
+	}
+	/* Debounce needs a timer the wire's writer (the RT thread) cannot run:
+	 * only the stimulus models it. HTE never gets here (in_caps). */
+	if (spec->edges && spec->debounce_ns > 0 && !stim) {
+		errno = ENOTSUP;
 		return NULL;
 	}
 	in = calloc(1, sizeof(*in));
@@ -413,7 +698,22 @@ static struct gpio_in *sim_in_request(void *chip, unsigned int offset,
 		atomic_store(&sim.q_head, 0);
 		atomic_store(&sim.q_tail, 0);
 		atomic_store(&sim.in_seqno, 0);
+		sim.in_edge = spec->edge;
+		sim.in_debounce_ns = spec->debounce_ns;
+		now = (int64_t)clock_mono_ns();
+		sim.in_clock_off_ns = spec->clock == GPIO_CLOCK_REALTIME ?
+			(int64_t)clock_now_ns(CLOCK_REALTIME) - now : 0;
 		atomic_store(&sim.in_line, (int)offset);
+		if (stim && sim_stim_start(now)) {
+			int e = errno;
+
+			atomic_store(&sim.in_line, -1);
+			close(sim.in_fd);
+			sim.in_fd = -1;
+			free(in);
+			errno = e;
+			return NULL;
+		}
 	}
 	l->requested = true;
 	l->input = true;
@@ -427,6 +727,8 @@ static int sim_in_fd(struct gpio_in *g)
 	return sim.in_fd;
 }
 
+/* May run on the RT thread: an eventfd read, atomics, copies out of the
+ * preallocated queue and at most one eventfd write. */
 static int sim_in_read(struct gpio_in *g, struct gpio_in_event *ev, size_t max)
 {
 	uint64_t head, tail, counter, now;
@@ -438,15 +740,16 @@ static int sim_in_read(struct gpio_in *g, struct gpio_in_event *ev, size_t max)
 	now = (uint64_t)(int64_t)clock_mono_ns();
 	tail = atomic_load_explicit(&sim.q_tail, memory_order_relaxed);
 	head = atomic_load_explicit(&sim.q_head, memory_order_acquire);
-	/* An event is readable once it has happened (its stamp is the write's
-	 * time plus the wire's delay), as on a real line. */
-	while (tail != head && n < max && sim.q[tail % GPIO_SIM_EVENTS].t_ns <= now)
+	/* An event is readable once it has happened (the wire's: the write's
+	 * time plus its delay), as on a real line. */
+	while (tail != head && n < max && sim.q_due[tail % GPIO_SIM_EVENTS] <= now)
 		ev[n++] = sim.q[tail++ % GPIO_SIM_EVENTS];
 	atomic_store_explicit(&sim.q_tail, tail, memory_order_release);
 	if (tail != head) {
 		/* Left some behind (too many, or not yet happened): keep the fd
 		 * readable. A reader polls again at once until they are due: a
-		 * spin of at most sim.wire_delay + jitter, fine for a simulator. */
+		 * spin of at most sim.wire_delay + jitter, the wire's only (the
+		 * stimulus queues an event when it happens, never before). */
 		uint64_t one = 1;
 
 		if (write(sim.in_fd, &one, sizeof(one)) < 0)
@@ -468,6 +771,9 @@ static void sim_in_release(struct gpio_in *g)
 	struct sim_line *l = &sim.lines[in->offset];
 
 	if (atomic_load(&sim.in_line) == (int)in->offset && g->edges) {
+		/* The stimulus stops (a pending debounce is never reported)
+		 * before its queue goes. */
+		sim_stim_stop();
 		atomic_store(&sim.in_line, -1);
 		close(sim.in_fd);
 		sim.in_fd = -1;
@@ -476,10 +782,13 @@ static void sim_in_release(struct gpio_in *g)
 	l->input = false;
 	l->consumer[0] = '\0';
 	free(in);
+	sim_history_at_release();
 }
 
 const struct gpio_ops gpio_sim_ops = {
 	.name = "sim",
+	.title = "the simulated chip",
+	.in_caps = GPIO_IN_CAP_DEBOUNCE | GPIO_IN_CAP_REALTIME,
 	.configure = sim_configure,
 	.chip_list = sim_chip_list,
 	.chip_alias = GPIO_SIM_CHIP_ALIAS,
@@ -518,6 +827,9 @@ void gpio_sim_reset(void)
 	sim.fail_request = 0;
 	atomic_store(&sim.fail_write, 0);
 	atomic_store(&sim.wire_edges, 0);
+	atomic_store(&sim.stim_n, 0);
+	atomic_store(&sim.stim_finished, false);
+	sim.history_err[0] = '\0';
 }
 
 int gpio_sim_line_get(unsigned int offset, struct gpio_sim_line *line)
@@ -576,14 +888,99 @@ void gpio_sim_fail_next_write(int err)
 
 int gpio_sim_line_drive(unsigned int offset, int value, uint64_t t_ns)
 {
+	bool queued;
+
 	if (offset >= GPIO_SIM_MAX_LINES || (sim.lines[offset].requested &&
 					     !sim.lines[offset].input)) {
 		errno = EINVAL;
 		return -1;
 	}
+	/* The stimulus is the line's one driver (and its queue's one producer). */
+	if (sim.stim_running && (int)offset == sim.stim_line) {
+		errno = EBUSY;
+		return -1;
+	}
 	value = !!value;
 	if (atomic_exchange(&sim.lines[offset].value, value) != value &&
 	    atomic_load(&sim.in_line) == (int)offset)
-		sim_queue_push(t_ns, value);
+		sim_queue_push(t_ns, value, &queued);
 	return 0;
+}
+
+uint64_t gpio_sim_stim_count(void)
+{
+	return atomic_load_explicit(&sim.stim_n, memory_order_acquire);
+}
+
+int gpio_sim_stim_get(uint64_t n, struct gpio_sim_stim *st)
+{
+	uint64_t count = gpio_sim_stim_count();
+
+	if (n >= count || count - n > GPIO_SIM_STIM_HISTORY) {
+		errno = ENOENT;
+		return -1;
+	}
+	*st = sim.stims[n % GPIO_SIM_STIM_HISTORY];
+	if (gpio_sim_stim_count() - n > GPIO_SIM_STIM_HISTORY) {
+		errno = ENOENT;
+		return -1;
+	}
+	return 0;
+}
+
+bool gpio_sim_stim_finished(void)
+{
+	return atomic_load(&sim.stim_finished);
+}
+
+int gpio_sim_history_write(const char *path, char *err, size_t errlen)
+{
+	uint64_t nw = gpio_sim_write_count(), ns = gpio_sim_stim_count(), i;
+	struct gpio_sim_write w;
+	struct gpio_sim_stim st;
+	FILE *f;
+	int e;
+
+	if (nw > GPIO_SIM_HISTORY || ns > GPIO_SIM_STIM_HISTORY) {
+		snprintf(err, errlen, "sim.history_file %s: the simulated chip keeps the last %u "
+			 "writes and %u stimulus changes, and there were %llu and %llu: the file "
+			 "would be incomplete", path, GPIO_SIM_HISTORY, GPIO_SIM_STIM_HISTORY,
+			 (unsigned long long)nw, (unsigned long long)ns);
+		errno = EOVERFLOW;
+		return -1;
+	}
+	f = fopen(path, "w");
+	if (!f) {
+		e = errno;
+		snprintf(err, errlen, "cannot write sim.history_file %s: %s", path, strerror(e));
+		errno = e;
+		return -1;
+	}
+	fputs("kind,t_ns,offset,level,value_or_reported,seqno\n", f);
+	for (i = 0; i < nw; i++)
+		if (!gpio_sim_write_get(i, &w))
+			fprintf(f, "write,%lld,%u,%d,%d\n", (long long)w.t_ns, w.offset, w.level,
+				w.value);
+	for (i = 0; i < ns; i++)
+		if (!gpio_sim_stim_get(i, &st))
+			fprintf(f, "stim,%lld,%u,%d,%d,%llu\n", (long long)st.t_ns, st.offset,
+				st.level, st.reported, (unsigned long long)st.seqno);
+	e = ferror(f) ? (errno ? errno : EIO) : 0;
+	if (fclose(f) && !e)
+		e = errno;
+	if (e) {
+		snprintf(err, errlen, "cannot write sim.history_file %s: %s", path, strerror(e));
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+int gpio_sim_history_error(char *err, size_t errlen)
+{
+	if (!sim.history_err[0])
+		return 0;
+	snprintf(err, errlen, "%s", sim.history_err);
+	errno = EIO;
+	return -1;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The simulated GPIO chip, seen from tests: line state, the write history,
- * one-shot error injection and the loopback wire. Open it with
- * gpio_out_open() / gpio_in_open() and GPIO_BACKEND_SIM. */
+ * one-shot error injection, the loopback wire, the stimulus schedule and the
+ * history file. Open it with gpio_out_open() / gpio_in_open() and
+ * GPIO_BACKEND_SIM. */
 #ifndef SQW_GPIO_SIM_H
 #define SQW_GPIO_SIM_H
 
@@ -15,9 +16,10 @@
 /*
  * There is one simulated chip per process. Each open on the sim backend
  * (re)configures it from the spec's configuration (sim.num_lines,
- * sim.chip_label, sim.busy_line/busy_consumer, sim.write_cost, sim.wire_*;
- * the defaults without one); which lines sqwave has requested, their levels
- * and the history survive until gpio_sim_reset().
+ * sim.chip_label, sim.busy_line/busy_consumer, sim.write_cost, sim.wire_*,
+ * sim.stim_* (kept while a stimulus runs), sim.history_file; the defaults
+ * without one); which lines sqwave has requested, their levels and the
+ * histories survive until gpio_sim_reset().
  *
  * The chip is named GPIO_SIM_CHIP_NAME, lives at GPIO_SIM_CHIP_PATH (nothing
  * is opened there), is labelled sim_chip_label (GPIO_SIM_DEFAULT_LABEL if
@@ -26,7 +28,11 @@
  * both named GPIO_SIM_DUP_NAME, so that ambiguity can be tested.
  */
 #define GPIO_SIM_MAX_LINES     1024   /* as sim.num_lines allows (config.c) */
-#define GPIO_SIM_HISTORY       4096   /* writes kept; older ones are overwritten */
+/* Writes and stimulus changes kept; older ones are overwritten. Enough for a
+ * complete history file of a 10 s respond run at 1 kHz (10000 stimulus
+ * edges, up to 2 bounces each; 20000 writes in pulse mode). */
+#define GPIO_SIM_HISTORY       65536
+#define GPIO_SIM_STIM_HISTORY  65536
 #define GPIO_SIM_CHIP_NAME     "gpiochip0"
 #define GPIO_SIM_CHIP_PATH     "/dev/gpiochip0"
 #define GPIO_SIM_CHIP_ALIAS    "sim"
@@ -47,6 +53,43 @@
  * the event but its sequence number is spent, as the kernel does. So: not
  * wired (-1), wired to another line than the input, a lost edge, a slow
  * reader, all without hardware. One input with edges at a time.
+ *
+ * The input's spec applies to every source of its events (wire, stimulus,
+ * gpio_sim_line_drive()): a level change the edge choice skips is no event
+ * and spends no sequence number; GPIO_CLOCK_REALTIME stamps are the
+ * monotonic time plus CLOCK_REALTIME - CLOCK_MONOTONIC read once at the
+ * request (readable from the monotonic time on); GPIO_CLOCK_HTE is refused
+ * (ENOTSUP: the sim has no timestamp engine); a debounce is refused
+ * (ENOTSUP) except on the stimulated line, the only one it is modelled on.
+ *
+ * The stimulus. When sim.stim_line >= 0 and that line is requested as an
+ * input with edges, a thread of the sim (started at the request, stopped
+ * and joined at the release; not RT, all signals blocked) toggles its level:
+ * stimulus edge k (0, 1, ...) at t0 + k * sim.stim_period + a uniform
+ * 0..sim.stim_jitter, never before the previous change, t0 = the request's
+ * time + one period, for sim.stim_count edges (0: until the release). Each
+ * edge is followed by sim.stim_bounce bounces: the level goes back and
+ * forth, sim.stim_bounce_gap apart (2 * stim_bounce more changes), ending at
+ * the edge's new level. Every level change is one record of the stimulus
+ * history (gpio_sim_stim_get()).
+ * Without debounce every change the edge choice takes is an event stamped at
+ * its time, queued when it happens. With debounce D the sim does what the
+ * kernel's gpiolib-cdev does in software (debounce_irq_handler re-arms a
+ * delayed work per interrupt, debounce_work_func reads the level): a change
+ * re-arms a timer to its time + D; when no change comes before it expires
+ * (a change exactly at the expiry comes after it), the level then is
+ * compared with the last one reported (at first the level at the request);
+ * a different level becomes the new one reported and, if the edge choice
+ * takes it, an event stamped at the expiry, recorded on the last change
+ * before it. So a debounce longer than the bounces' span gives one event per
+ * stimulus edge, stamped at its last change + D. A timer pending at the
+ * release is never reported. The stimulus works with or without the wire;
+ * sim.stim_line may not be sim.wire_line.
+ *
+ * The history file. When sim.history_file is set, the release of the last
+ * line sqwave holds on the chip (the output, an input: whichever goes last)
+ * writes it (gpio_sim_history_write()); a failure is kept, the first one,
+ * for gpio_sim_history_error(), since a release has no message buffer.
  */
 
 /* One write (gpio_out_set(), and the idle level written by gpio_out_close()).
@@ -59,6 +102,18 @@ struct gpio_sim_write {
 	int value;             /* physical: level, inverted if active-low */
 };
 
+/* One level change of the stimulus. */
+struct gpio_sim_stim {
+	int64_t t_ns;          /* CLOCK_MONOTONIC: when the level changed */
+	unsigned int offset;   /* sim.stim_line */
+	int level;             /* physical, after the change */
+	bool reported;         /* an event for it was queued for the reader */
+	uint64_t seqno;        /* that event's sequence number; 0: no event.
+				* Non-zero with reported false: a full queue
+				* dropped it (the number is spent). With
+				* debounce both are final once D has passed. */
+};
+
 /* One line now. */
 struct gpio_sim_line {
 	int value;             /* physical level (what a scope would see) */
@@ -68,8 +123,8 @@ struct gpio_sim_line {
 	char consumer[32];     /* of the request; "" if not requested */
 };
 
-/* Forget everything: requests, levels, history, pending errors. Do not call
- * while a sim gpio_out is open. Not thread-safe. */
+/* Forget everything: requests, levels, histories, pending errors. Do not call
+ * while a sim gpio_out or gpio_in is open. Not thread-safe. */
 void gpio_sim_reset(void);
 
 /* State of line @offset. Returns 0, or -1 (EINVAL) if @offset is beyond
@@ -97,5 +152,31 @@ void gpio_sim_fail_next_write(int err);
  * stamped @t_ns is queued. For tests of an input that toggles on its own.
  * Main thread; not while an output write may run. 0, or -1 (EINVAL). */
 int gpio_sim_line_drive(unsigned int offset, int value, uint64_t t_ns);
+
+/* Stimulus changes since the stimulated input's request (the history is
+ * cleared there), including those the history has overwritten. Any thread. */
+uint64_t gpio_sim_stim_count(void);
+
+/* Stimulus change @n (0 = first). 0, or -1 with errno ENOENT (not yet, or
+ * overwritten). Any thread; final after the release. */
+int gpio_sim_stim_get(uint64_t n, struct gpio_sim_stim *s);
+
+/* Whether the stimulus has run out of its sim.stim_count edges (and of the
+ * debounce timer after the last). Any thread. */
+bool gpio_sim_stim_finished(void);
+
+/* Write the history as CSV to @path: a header line
+ * "kind,t_ns,offset,level,value_or_reported,seqno", then every write in
+ * order ("write,t_ns,offset,level,value": five fields) and every stimulus
+ * change in order ("stim,t_ns,offset,level,reported,seqno"), since the last
+ * gpio_sim_reset() (the stimulus: since its input's request). -1 with errno
+ * and @err when a history overflowed (EOVERFLOW: the file would be
+ * incomplete, none is written) or the file cannot be written. Main thread,
+ * not while the RT thread writes. */
+int gpio_sim_history_write(const char *path, char *err, size_t errlen);
+
+/* The first failure of a release's history file write: 0 (none), or -1
+ * with its sentence in @err. Cleared by gpio_sim_reset(). */
+int gpio_sim_history_error(char *err, size_t errlen);
 
 #endif

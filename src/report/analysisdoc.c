@@ -147,7 +147,7 @@ static void text_source(FILE *f, const struct analysis *a)
 		for (i = 0; i < c->n_notes; i++)
 			fprintf(f, "note       %s\n", c->notes[i]);
 	}
-	if (s->half_period_ns > 0)
+	if (s->half_period_ns > 0 && !s->respond)	/* a respond log has no grid */
 		fprintf(f, "wave       half period %s us (%.3f Hz)%s\n", UNITS_US(s->half_period_ns),
 			1e9 / (2.0 * (double)s->half_period_ns),
 			s->half_period_inferred ? " (from the intended times)"
@@ -168,7 +168,7 @@ static void text_counts(FILE *f, const struct analysis *a)
 	if (r->warmup_edges)
 		fprintf(f, ", %" PRIu64 " warm-up (not counted)", r->warmup_edges);
 	fprintf(f, "\n");
-	if (s->has_intended)
+	if (s->has_intended && !s->respond)	/* respond: its lost events, below */
 		fprintf(f, "missed     %" PRIu64 " periods in %" PRIu64 " places%s\n",
 			r->missed_periods, a->missed_events,
 			r->missed_periods ? "  <-- the timer fired more than once between edges" : "");
@@ -338,6 +338,44 @@ static void text_verdict(FILE *f, const struct analysis *a)
 	free(copy);
 }
 
+/* A respond log's description, from its header, for summary.c's
+ * renderers: @buf holds the strings. */
+struct respond_meta {
+	struct run_info ri;
+	char mode[16], edge[16], clock[16], input[256];
+};
+
+static void respond_meta(const struct analysis *a, struct respond_meta *m)
+{
+	const struct analyze_source_info *s = a->src;
+	char v[64];
+	int64_t ns;
+
+	memset(m, 0, sizeof(*m));
+	m->ri.respond = true;
+	m->ri.respond_mode = analyze_source_meta(s, "respond.mode", m->mode, sizeof(m->mode))
+		? m->mode : "?";
+	m->ri.respond_edge = analyze_source_meta(s, "respond.edge", m->edge, sizeof(m->edge))
+		? m->edge : "?";
+	m->ri.event_clock = analyze_source_meta(s, "respond.event_clock", m->clock,
+						sizeof(m->clock)) ? m->clock : "?";
+	m->ri.input_desc = analyze_source_meta(s, EDGELOG_META_INPUT, m->input, sizeof(m->input))
+		? m->input : NULL;
+	if (analyze_source_meta(s, "respond.pulse_width", v, sizeof(v)) &&
+	    units_parse_duration(v, "us", &ns) == 0)
+		m->ri.respond_pulse_ns = ns;
+	if (analyze_source_meta(s, "respond.debounce", v, sizeof(v)) &&
+	    units_parse_duration(v, "us", &ns) == 0)
+		m->ri.debounce_ns = ns;
+	if (analyze_source_meta(s, "respond.irq_bound", v, sizeof(v)) &&
+	    units_parse_duration(v, "us", &ns) == 0)
+		m->ri.irq_bound_ns = ns;
+	if (analyze_source_meta(s, "run.warmup", v, sizeof(v)) &&
+	    units_parse_duration(v, "us", &ns) == 0)
+		m->ri.warmup_ns = ns;
+	m->ri.records_logged = analysis_stats(a)->records;
+}
+
 void analysisdoc_print_text(FILE *f, const struct analysis *a)
 {
 	const struct edgestats_result *r = analysis_stats(a);
@@ -347,6 +385,13 @@ void analysisdoc_print_text(FILE *f, const struct analysis *a)
 	fprintf(f, "==== sqwave analyze ====\n");
 	text_source(f, a);
 	text_counts(f, a);
+	if (a->src->respond) {	/* the answers, then the output's pulses below */
+		struct respond_meta m;
+
+		respond_meta(a, &m);
+		fprintf(f, "\n");
+		summary_respond_text(f, r, &m.ri, r->seq_gaps);
+	}
 
 	fprintf(f, "\n  %-12s %9s %10s %10s %10s %9s", "us", "count", "min", "avg", "max", "stddev");
 	for (i = 0; i < STATS_NPCT; i++)
@@ -362,7 +407,7 @@ void analysisdoc_print_text(FILE *f, const struct analysis *a)
 	text_dist(f, "pulse +", &r->width[EDGESTATS_POS].h);
 	text_dist(f, "pulse -", &r->width[EDGESTATS_NEG].h);
 	text_dist(f, "pulse any", &r->width[EDGESTATS_ANY].h);
-	if (a->src->has_intended)
+	if (a->src->has_intended && !a->src->respond)
 		text_spin(f, r);
 
 	fprintf(f, "\nPulse widths %s; only pulses with an edge at both ends count\n",
@@ -791,6 +836,14 @@ static void json_analysis(struct json_writer *w, const struct analysis *a)
 	json_kv_string(w, "sqwave_version", SQW_VERSION);
 	json_source(w, a);
 	json_verdict(w, a);
+	if (s->respond) {
+		struct respond_meta m;
+
+		respond_meta(a, &m);
+		summary_respond_json(w, r, &m.ri);
+	} else {
+		json_kv_null(w, "respond");
+	}
 	if (s->half_period_ns > 0)
 		json_kv_int(w, "half_period_ns", s->half_period_ns);
 	else
@@ -912,6 +965,8 @@ static int soak_setup(struct analysis *a, struct soakview **sv, struct phasestat
 
 		soakview_phase_starts(*sv, starts);
 		*ps = phasestats_new(si->half_period_ns, n, starts, 0);
+		if (*ps && si->respond)
+			phasestats_set_respond(*ps);
 		*phases = calloc(n, sizeof(**phases));
 		if (!*ps || !*phases) {
 			snprintf(err, errlen, "analyze: %s", strerror(ENOMEM));

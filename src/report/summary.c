@@ -372,19 +372,18 @@ static void text_wave(FILE *f, const struct edgestats_result *r, const struct ru
 }
 
 /* One line per figure of a respond run's counters. */
-static void text_respond_counts(FILE *f, const struct config *c, const struct edgestats_result *r,
+static void text_respond_counts(FILE *f, const struct edgestats_result *r,
 				const struct run_info *ri, uint64_t dropped)
 {
 	char a[32], b[32];
 
-	fprintf(f, "respond    %s, on %s edges of %s\n", ri->respond_mode,
-		config_str(c, CFG_RESPOND_EDGE), ri->input_desc ? OUTFILE_ESC(ri->input_desc) : "-");
+	fprintf(f, "respond    %s, on %s edges of %s\n", ri->respond_mode, ri->respond_edge,
+		ri->input_desc ? OUTFILE_ESC(ri->input_desc) : "-");
 	fprintf(f, "           event clock %s, debounce %s", ri->event_clock,
-		units_format_duration(config_int(c, CFG_RESPOND_DEBOUNCE), a, sizeof(a)));
+		units_format_duration(ri->debounce_ns, a, sizeof(a)));
 	if (!strcmp(ri->respond_mode, "pulse"))
 		fprintf(f, ", pulse %s", units_format_duration(ri->respond_pulse_ns, b, sizeof(b)));
-	fprintf(f, ", warm-up %s\n",
-		units_format_duration(config_int(c, CFG_RUN_WARMUP), a, sizeof(a)));
+	fprintf(f, ", warm-up %s\n", units_format_duration(ri->warmup_ns, a, sizeof(a)));
 	fprintf(f, "answers    %" PRIu64 " counted, %" PRIu64 " writes in all (%" PRIu64
 		" answer no event: pulse ends, the return to idle), %" PRIu64 " warm-up, %" PRIu64
 		" logged\n", r->answers, r->edges, r->edges - r->answers, r->warmup_edges,
@@ -434,12 +433,12 @@ static void text_respond_scope(FILE *f, const struct edgestats_result *r,
 }
 
 /* A respond run's figures: counts, latencies from the event, the scope. */
-static void text_respond(FILE *f, const struct config *c, const struct edgestats_result *r,
-			 const struct run_info *ri, uint64_t dropped)
+void summary_respond_text(FILE *f, const struct edgestats_result *r, const struct run_info *ri,
+			  uint64_t dropped)
 {
 	size_t i;
 
-	text_respond_counts(f, c, r, ri, dropped);
+	text_respond_counts(f, r, ri, dropped);
 	fprintf(f, "\n  %-16s %10s %10s %10s %9s", "us from event", "min", "avg", "max", "stddev");
 	for (i = 2; i < STATS_NPCT; i++)
 		fprintf(f, " %10s", stats_pct_name[i]);
@@ -518,7 +517,7 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 			config_format(c, CFG_RUN_DURATION, d, sizeof(d)));
 	}
 	if (ri->respond)
-		text_respond(f, c, r, ri, dropped);
+		summary_respond_text(f, r, ri, dropped);
 	else
 		text_wave(f, r, ri, dropped);
 	fprintf(f, "\nRT thread  %ld minor faults, %ld major faults, %ld involuntary context switches\n",
@@ -848,15 +847,15 @@ static void json_check(void *ctx, const struct verdict_check *ck)
 
 /* "respond": what was answered, the latencies from the event, the scope's
  * bounds (text_respond_scope() says how they follow). */
-static void json_respond(struct json_writer *w, const struct config *c,
-			 const struct edgestats_result *r, const struct run_info *ri)
+void summary_respond_json(struct json_writer *w, const struct edgestats_result *r,
+			  const struct run_info *ri)
 {
 	json_kv_object_begin(w, "respond");
 	json_kv_string(w, "mode", ri->respond_mode);
-	json_kv_string(w, "edge", config_str(c, CFG_RESPOND_EDGE));
+	json_kv_string(w, "edge", ri->respond_edge);
 	json_kv_string(w, "input", ri->input_desc);
 	json_kv_string(w, "event_clock", ri->event_clock);
-	json_kv_int(w, "debounce_ns", config_int(c, CFG_RESPOND_DEBOUNCE));
+	json_kv_int(w, "debounce_ns", ri->debounce_ns);
 	json_kv_int(w, "pulse_width_ns", ri->respond_pulse_ns);
 	json_kv_uint(w, "answers", r->answers);
 	json_kv_uint(w, "writes", r->edges);
@@ -975,7 +974,7 @@ static void json_summary(struct json_writer *w, const struct config *c,
 	statsjson_pulses_and_period(w, r);
 
 	if (ri->respond)
-		json_respond(w, c, r, ri);
+		summary_respond_json(w, r, ri);
 	else
 		json_kv_null(w, "respond");
 

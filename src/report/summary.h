@@ -29,6 +29,15 @@ struct json_writer;
 void summary_phases_text(FILE *f, const struct run_info *ri);
 void summary_phases_json(struct json_writer *w, const struct run_info *ri);
 
+/* A respond run's figures (@ri->respond): what was answered, the latencies
+ * from the event, and the bounds of what a scope across the two pins shows,
+ * with how they follow from the log; text and the JSON "respond" member.
+ * The summary's, and analyze's for a respond log. */
+void summary_respond_text(FILE *f, const struct edgestats_result *r, const struct run_info *ri,
+			  uint64_t dropped);
+void summary_respond_json(struct json_writer *w, const struct edgestats_result *r,
+			  const struct run_info *ri);
+
 /* JSON summary (docs/json-summary.md) to @path; -1 with errno on failure. */
 int summary_write_json(const char *path, const struct config *c, const struct edgestats *s,
 		       const struct run_info *ri);

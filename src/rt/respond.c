@@ -147,8 +147,10 @@ static bool respond_one(struct respond *r, const struct gpio_in_event *ev, uint6
 	 * trace explains); an answer has no pulse width to judge. */
 	tracebreak_rt_check(l->brk, rec.seq, rec.intended_ns, rec.wake_off_ns, INT64_MIN,
 			    0, rec.flags & EDGE_F_WARMUP);
+	/* The pulse lasts its width from the answer's write, however late that
+	 * was: a latency box must see every acknowledgement. */
 	if (r->mode == RESPOND_PULSE)
-		return respond_noevent(r, ev->t_ns + (uint64_t)r->pulse_ns, true, 0);
+		return respond_noevent(r, edge_write_end_ns(&rec) + (uint64_t)r->pulse_ns, true, 0);
 	return true;
 }
 

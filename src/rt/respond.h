@@ -27,8 +27,8 @@ enum respond_mode {
  * offsets from it, expirations = the sequence-number advance (events the
  * kernel lost are counted into loop->missed, never hidden). Every event gets
  * its own answer, even one that waited behind others: its record says how
- * late. Pulse mode then sleeps (absolute, on the event clock) until
- * event + pulse_ns and writes idle, a record flagged EDGE_F_NOEVENT; an
+ * late. Pulse mode then sleeps (absolute, on the event clock) until the
+ * answer's write end + pulse_ns and writes idle, a record flagged EDGE_F_NOEVENT; an
  * event that came during a pulse is answered after it. At the end, a line
  * left away from its idle level gets one more write back (NOEVENT and
  * EDGE_F_LAST), so that every transition of the pin is in the log.

@@ -335,7 +335,10 @@ static int session_open_input(struct run_session *s)
 	s->ri.respond = true;
 	s->ri.input_desc = s->input_desc;
 	s->ri.respond_mode = config_str(c, CFG_RESPOND_MODE);
+	s->ri.respond_edge = config_str(c, CFG_RESPOND_EDGE);
 	s->ri.respond_pulse_ns = config_int(c, CFG_RESPOND_PULSE_WIDTH);
+	s->ri.debounce_ns = config_int(c, CFG_RESPOND_DEBOUNCE);
+	s->ri.warmup_ns = config_int(c, CFG_RUN_WARMUP);
 	s->ri.irq_bound_ns = config_int(c, CFG_RESPOND_IRQ_BOUND);
 	s->ri.event_clock = config_str(c, CFG_RESPOND_EVENT_CLOCK);
 	return SQW_EXIT_OK;

@@ -244,7 +244,7 @@ static void each_event_is_answered_once_after_it_and_the_pin_agrees(void **state
 	assert_int_equal(gpio_sim_write_count(), 6 + 1);	/* + the idle level at close */
 }
 
-static void a_pulse_ends_one_width_after_its_event(void **state)
+static void a_pulse_lasts_its_width_from_the_answer(void **state)
 {
 	struct sim_loop s;
 	struct edge_rec out[16];
@@ -265,9 +265,9 @@ static void a_pulse_ends_one_width_after_its_event(void **state)
 		assert_int_equal(a->intended_ns, t[i]);
 		assert_int_equal(a->level, 1);
 		assert_false(a->flags & EDGE_F_NOEVENT);
-		/* the end answers no event: due one width after the event,
-		 * never written before it */
-		assert_int_equal(b->intended_ns, t[i] + 30000);
+		/* the end answers no event: due one width after the
+		 * answer's write ended, never written before it */
+		assert_int_equal(b->intended_ns, edge_write_end_ns(a) + 30000);
 		assert_int_equal(b->level, 0);
 		assert_true(b->flags & EDGE_F_NOEVENT);
 		assert_true(b->write_begin_off_ns >= 0);
@@ -304,7 +304,7 @@ int main(void)
 		cmocka_unit_test(events_the_kernel_lost_are_counted_from_its_sequence_numbers),
 		cmocka_unit_test(events_before_the_warm_up_ends_are_flagged),
 		cmocka_unit_test(each_event_is_answered_once_after_it_and_the_pin_agrees),
-		cmocka_unit_test(a_pulse_ends_one_width_after_its_event),
+		cmocka_unit_test(a_pulse_lasts_its_width_from_the_answer),
 		cmocka_unit_test(a_line_left_active_at_the_end_goes_back_to_idle_in_the_log),
 	};
 
