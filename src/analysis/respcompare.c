@@ -133,6 +133,8 @@ static int want_build(struct respcmp *c)
 	return 0;
 }
 
+static int map_refine(struct respcmp *c);
+
 static int map_clocks(struct respcmp *c)
 {
 	memset(&c->ap, 0, sizeof(c->ap));
@@ -168,19 +170,263 @@ static int map_clocks(struct respcmp *c)
 			      &c->ap, &c->w, &c->r) < 0)
 			return -1;
 	}
-	c->aligned = c->r.status == ALIGN_FOUND && c->r.npairs > 0;
+	if (c->r.status != ALIGN_FOUND)
+		return 0;
+	if (map_refine(c) < 0)
+		return -1;
+	c->aligned = c->m.npairs > 0;
 	return 0;
 }
 
-/* Capture time @t_ps on the log clock, ns after the fit's ref_ns. */
+/* ---- the mapping: pair in order, fit, again ---- */
+
+#define GATE_MAX_NS 10000000.0       /* a pairing gate never reaches farther */
+#define FIT_ROUNDS 3
+#define FIT_ITER_MAX 10
+
+static double want_wb(const struct respcmp *c, size_t k)
+{
+	return (double)(int64_t)(edge_write_begin_ns(&c->want[k]) - (uint64_t)c->m.ref_ns);
+}
+
+static double want_we(const struct respcmp *c, size_t k)
+{
+	return (double)(int64_t)(edge_write_end_ns(&c->want[k]) - (uint64_t)c->m.ref_ns);
+}
+
+/* Capture time @t_ps on the log clock, ns after ref_ns. */
 static double to_log(const struct respcmp *c, int64_t t_ps)
 {
-	return align_cap_to_log(&c->r, t_ps);
+	return ((double)t_ps / (double)CAPTURE_PS_PER_NS - c->m.offset_ns) / (1 + c->m.drift_ppm * 1e-6);
 }
 
 static double rel_ns(const struct respcmp *c, uint64_t t_ns)
 {
-	return (double)(int64_t)(t_ns - (uint64_t)c->r.ref_ns);
+	return (double)(int64_t)(t_ns - (uint64_t)c->m.ref_ns);
+}
+
+/*
+ * Each expected edge, in order, takes the next response edge of its level
+ * inside its window widened halfway to the neighbouring windows (the
+ * mapping is good to far better than that, or nothing could be paired);
+ * response edges passed over are extra. With @track, the offset follows
+ * each pair as the walk goes (a first mapping that is off by its drift).
+ */
+static void map_pair(struct respcmp *c, bool track)
+{
+	struct respcmp_map *m = &c->m;
+	double b = 1 + m->drift_ppm * 1e-6, a = m->offset_ns, res = (double)c->resolution_ps / 1000;
+	size_t i = 0;
+
+	for (size_t k = 0; k < c->nwant; k++)
+		m->resp_of_want[k] = SIZE_MAX;
+	for (size_t j = 0; j < c->nresp; j++)
+		m->want_of_resp[j] = SIZE_MAX;
+	for (size_t k = 0; k < c->nwant; k++) {
+		double wb = want_wb(c, k), we = want_we(c, k), lo = GATE_MAX_NS, hi = GATE_MAX_NS;
+
+		if (k > 0 && (wb - want_we(c, k - 1)) / 2 < lo)
+			lo = (wb - want_we(c, k - 1)) / 2;
+		if (k + 1 < c->nwant && (want_wb(c, k + 1) - we) / 2 < hi)
+			hi = (want_wb(c, k + 1) - we) / 2;
+		lo = lo > res ? lo : res;
+		hi = hi > res ? hi : res;
+		for (; i < c->nresp; i++) {
+			double x = ((double)c->resp[i].t_ps / (double)CAPTURE_PS_PER_NS - a) / b;
+
+			if (x >= wb - lo)
+				break;
+		}
+		if (i < c->nresp) {
+			double y = (double)c->resp[i].t_ps / (double)CAPTURE_PS_PER_NS;
+			double x = (y - a) / b;
+
+			if (x <= we + hi && (c->resp[i].level ^ (unsigned)m->inverted) == c->want[k].level) {
+				m->resp_of_want[k] = i;
+				m->want_of_resp[i] = k;
+				if (track)
+					a += 0.5 * (y - (a + b * (wb + we) / 2));
+				i++;
+			}
+		}
+	}
+}
+
+/* Weighted least squares of capture time on window midpoint, each pair
+ * weighted by what its window and the sample interval leave open, outliers
+ * (beyond 5 robust sigmas, at least 4) left out until the set holds. */
+static int map_fit(struct respcmp *c)
+{
+	struct respcmp_map *m = &c->m;
+	double res = (double)c->resolution_ps / 1000, a = m->offset_ns, b = 1 + m->drift_ppm * 1e-6;
+	double *z = malloc((c->nwant ? c->nwant : 1) * sizeof(*z));
+	double S = 0, Sx = 0, xm = 0, Sxx = 0, chi = 0, far;
+	size_t n = 0, nz, it;
+
+	if (!z)
+		return -1;
+	for (size_t k = 0; k < c->nwant; k++)
+		m->out_of_fit[k] = 0;
+	for (it = 0; it < FIT_ITER_MAX; it++) {
+		double Sy = 0, Sxy = 0, rs;
+		bool changed = false;
+
+		S = Sx = Sxx = 0;
+		n = 0;
+		for (size_t k = 0; k < c->nwant; k++) {
+			size_t i = m->resp_of_want[k];
+			double ww, w, x, y;
+
+			if (i == SIZE_MAX || m->out_of_fit[k])
+				continue;
+			ww = want_we(c, k) - want_wb(c, k);
+			w = 1 / ((ww * ww + res * res) / 12 + 1);
+			x = (want_wb(c, k) + want_we(c, k)) / 2;
+			y = (double)c->resp[i].t_ps / (double)CAPTURE_PS_PER_NS;
+			S += w;
+			Sx += w * x;
+			Sy += w * y;
+			n++;
+		}
+		if (n < 2)
+			break;
+		xm = Sx / S;
+		for (size_t k = 0; k < c->nwant; k++) {
+			size_t i = m->resp_of_want[k];
+			double ww, w, x, y;
+
+			if (i == SIZE_MAX || m->out_of_fit[k])
+				continue;
+			ww = want_we(c, k) - want_wb(c, k);
+			w = 1 / ((ww * ww + res * res) / 12 + 1);
+			x = (want_wb(c, k) + want_we(c, k)) / 2 - xm;
+			y = (double)c->resp[i].t_ps / (double)CAPTURE_PS_PER_NS - Sy / S;
+			Sxx += w * x * x;
+			Sxy += w * x * y;
+		}
+		b = Sxx > 0 ? Sxy / Sxx : 1;
+		a = Sy / S - b * xm;      /* y at x = 0, the reference */
+		/* normalized deviations, and their median absolute value */
+		nz = 0;
+		for (size_t k = 0; k < c->nwant; k++) {
+			size_t i = m->resp_of_want[k];
+			double ww, d;
+
+			if (i == SIZE_MAX)
+				continue;
+			ww = want_we(c, k) - want_wb(c, k);
+			d = (double)c->resp[i].t_ps / (double)CAPTURE_PS_PER_NS -
+			    (a + b * (want_wb(c, k) + want_we(c, k)) / 2);
+			z[nz++] = fabs(d) / sqrt((ww * ww + res * res) / 12 + 1);
+		}
+		qsort(z, nz, sizeof(*z), dcmp);
+		rs = 1.4826 * z[nz / 2];
+		rs = 5 * rs > 4 ? 5 * rs : 4;
+		for (size_t k = 0; k < c->nwant; k++) {
+			size_t i = m->resp_of_want[k];
+			double ww, d;
+			uint8_t out;
+
+			if (i == SIZE_MAX)
+				continue;
+			ww = want_we(c, k) - want_wb(c, k);
+			d = (double)c->resp[i].t_ps / (double)CAPTURE_PS_PER_NS -
+			    (a + b * (want_wb(c, k) + want_we(c, k)) / 2);
+			out = fabs(d) / sqrt((ww * ww + res * res) / 12 + 1) > rs;
+			if (out != m->out_of_fit[k])
+				changed = true;
+			m->out_of_fit[k] = out;
+		}
+		if (!changed)
+			break;
+	}
+	free(z);
+	if (n < 2)
+		return 0;                 /* too few pairs: the first mapping stays */
+	m->offset_ns = a;
+	m->drift_ppm = (b - 1) * 1e6;
+	/* rms about the midpoints, and the chi-square that scales the error */
+	m->fit_rms_ns = 0;
+	m->inliers = m->outliers = 0;
+	for (size_t k = 0; k < c->nwant; k++) {
+		size_t i = m->resp_of_want[k];
+		double ww, d;
+
+		if (i == SIZE_MAX)
+			continue;
+		if (m->out_of_fit[k]) {
+			m->outliers++;
+			continue;
+		}
+		ww = want_we(c, k) - want_wb(c, k);
+		d = (double)c->resp[i].t_ps / (double)CAPTURE_PS_PER_NS -
+		    (a + b * (want_wb(c, k) + want_we(c, k)) / 2);
+		m->fit_rms_ns += d * d;
+		chi += d * d / ((ww * ww + res * res) / 12 + 1);
+		m->inliers++;
+	}
+	m->fit_rms_ns = sqrt(m->fit_rms_ns / (double)m->inliers);
+	far = fabs(to_log(c, c->span_lo_ps) - xm);
+	if (fabs(to_log(c, c->span_hi_ps) - xm) > far)
+		far = fabs(to_log(c, c->span_hi_ps) - xm);
+	chi = n > 2 ? chi / (double)(n - 2) : 1;
+	m->fit_se_ns = sqrt((1 / S + (Sxx > 0 ? far * far / Sxx : 0)) * (chi > 1 ? chi : 1));
+	return 0;
+}
+
+/* Residuals and counts of the final pairing. */
+static void map_judge(struct respcmp *c)
+{
+	struct respcmp_map *m = &c->m;
+	double lo = to_log(c, c->span_lo_ps), hi = to_log(c, c->span_hi_ps);
+
+	m->tolerance_ns = (c->p.tolerance_ns >= 0 ? (double)c->p.tolerance_ns
+						   : (double)c->resolution_ps / 1000) + 4 * m->fit_se_ns;
+	m->npairs = m->nmissing = m->nextra = m->disagree = 0;
+	for (size_t k = 0; k < c->nwant; k++) {
+		size_t i = m->resp_of_want[k];
+		double wb = want_wb(c, k), we = want_we(c, k), x;
+
+		m->res_of_want[k] = NAN;
+		if (i == SIZE_MAX) {
+			if (wb - m->tolerance_ns > lo && we + m->tolerance_ns < hi)
+				m->nmissing++;
+			continue;
+		}
+		m->npairs++;
+		x = to_log(c, c->resp[i].t_ps);
+		m->res_of_want[k] = x < wb ? x - wb : x > we ? x - we : 0;
+		if (fabs(m->res_of_want[k]) > m->tolerance_ns)
+			m->disagree++;
+	}
+	for (size_t j = 0; j < c->nresp; j++)
+		if (m->want_of_resp[j] == SIZE_MAX)
+			m->nextra++;
+}
+
+static int map_refine(struct respcmp *c)
+{
+	struct respcmp_map *m = &c->m;
+	size_t nw = c->nwant ? c->nwant : 1;
+
+	m->resp_of_want = malloc(nw * sizeof(*m->resp_of_want));
+	m->res_of_want = malloc(nw * sizeof(*m->res_of_want));
+	m->out_of_fit = calloc(nw, 1);
+	m->want_of_resp = malloc((c->nresp ? c->nresp : 1) * sizeof(*m->want_of_resp));
+	if (!m->resp_of_want || !m->res_of_want || !m->out_of_fit || !m->want_of_resp)
+		return -1;
+	m->ref_ns = c->r.ref_ns;
+	m->offset_ns = c->r.offset_ns;
+	m->drift_ppm = c->r.drift_ppm;
+	m->inverted = c->r.inverted;
+	for (int round = 0; round < FIT_ROUNDS; round++) {
+		map_pair(c, round == 0);
+		if (map_fit(c) < 0)
+			return -1;
+	}
+	map_pair(c, false);
+	map_judge(c);
+	return 0;
 }
 
 /* A cause the kernel may have reported: a stimulus edge, or a burst's first. */
@@ -248,26 +494,14 @@ static int event_level(const struct respcmp *c, const struct edge_rec *e)
 static int answers_walk(struct respcmp *c)
 {
 	struct cand *cd = NULL;
-	size_t ncand = 0, j = 0, q = 0, k, wk = 0, nirq = 0, ndel = 0;
-	size_t *resp_of = calloc(c->nwant ? c->nwant : 1, sizeof(*resp_of));
-	double *res_of = calloc(c->nwant ? c->nwant : 1, sizeof(*res_of));
-	double *irq = NULL, *del = NULL, tol = c->r.tolerance_ns, dt = (double)c->resolution_ps / 1000;
+	size_t ncand = 0, j = 0, q = 0, wk = 0, nirq = 0, ndel = 0;
+	const size_t *resp_of = c->m.resp_of_want;
+	const double *res_of = c->m.res_of_want;
+	double *irq = NULL, *del = NULL, tol = c->m.tolerance_ns, dt = (double)c->resolution_ps / 1000;
 	double lo_span = to_log(c, c->span_lo_ps), hi_span = to_log(c, c->span_hi_ps);
 	bool first = true;
 	int ret = -1;
 
-	if (!resp_of || !res_of)
-		goto out;
-	for (k = 0; k < c->nwant; k++)
-		resp_of[k] = SIZE_MAX;
-	for (size_t i = 0; i < c->nresp; i++) {
-		struct align_pair pr;
-
-		if (align_pair_of(&c->r, i, &pr)) {
-			resp_of[pr.run] = i;
-			res_of[pr.run] = pr.residual_ns;
-		}
-	}
 	cd = cands_build(c, &ncand);
 	irq = calloc(c->nans ? c->nans : 1, sizeof(*irq));
 	del = calloc(c->nans ? c->nans : 1, sizeof(*del));
@@ -373,8 +607,6 @@ out:
 	free(cd);
 	free(irq);
 	free(del);
-	free(resp_of);
-	free(res_of);
 	return ret;
 }
 
@@ -385,8 +617,8 @@ static void decide(struct respcmp *c)
 			     : c->w.status == ALIGN_TOO_FEW ? COMPARE_TOO_FEW : COMPARE_NO_OVERLAP;
 		return;
 	}
-	c->resp_extra = c->r.nextra;
-	c->resp_missing = c->r.nmissing;
+	c->resp_extra = c->m.nextra;
+	c->resp_missing = c->m.nmissing;
 	for (size_t i = 0; i < c->nstim; i++) {
 		if (c->stim_class[i] == RESPCMP_S_EDGE)
 			c->stim_filtered_edge++;
@@ -394,7 +626,7 @@ static void decide(struct respcmp *c)
 			c->stim_filtered_debounce++;
 	}
 	c->verdict = c->bad || c->stim_unexplained || c->events_no_stim || c->resp_extra ||
-		     c->resp_missing || c->r.disagree ? COMPARE_DISAGREE : COMPARE_AGREE;
+		     c->resp_missing || c->m.disagree ? COMPARE_DISAGREE : COMPARE_AGREE;
 }
 
 struct respcmp *respcmp_compute(const struct respcmp_params *p, struct edge_rec *rec, size_t nrec,
@@ -455,6 +687,10 @@ void respcmp_free(struct respcmp *c)
 	if (!c)
 		return;
 	align_result_free(&c->r);
+	free(c->m.resp_of_want);
+	free(c->m.want_of_resp);
+	free(c->m.res_of_want);
+	free(c->m.out_of_fit);
 	free(c->rec);
 	free(c->stim);
 	free(c->resp);

@@ -21,10 +21,14 @@
  *     response edges (a follow-mode write of the level the line already has
  *     is none; a failed write is none). The capture's response channel is
  *     lined up with them by align.c (window search on the widths, offset +
- *     drift fit, pairing by write window): that fit maps the capture's time
- *     base onto the log's clock. A response whose spacing is too regular to
- *     place (AMBIGUOUS) is paired by order from the log's first response
- *     edge, and the report says so.
+ *     drift) gives a first mapping; the response edges are then paired in
+ *     order, each with the next capture edge of its level inside its write
+ *     window widened halfway to the neighbouring windows (a burst of
+ *     answers 100 ns apart is paired edge for edge: align.c's walk, made
+ *     for a wave, is not), and offset + drift are fitted again, weighted by
+ *     the windows, outliers left out (respcmp_map). A response whose
+ *     spacing is too regular to place (AMBIGUOUS) is paired by order from
+ *     the log's first response edge, and the report says so.
  *  2. The stimulus channel's edges, mapped with that fit, are the causes of
  *     the log's events. Without debounce every stimulus edge is one kernel
  *     event (bounces included, each its own event); with respond.debounce
@@ -90,6 +94,25 @@ struct respcmp_answer {
 	double residual_ns;        /* response edge - write window (align.h) */
 };
 
+/* The capture's time base on the log's clock, and the response pairing:
+ *     capture_ns = offset_ns + (1 + drift_ppm 1e-6) (log_ns - ref_ns) */
+struct respcmp_map {
+	int64_t ref_ns;
+	double offset_ns, drift_ppm;
+	bool inverted;             /* capture level = not log level */
+	double fit_rms_ns;         /* of the inliers, about their windows' midpoints */
+	double fit_se_ns;          /* the fitted line's standard error at the far end */
+	double tolerance_ns;       /* resolution (or --tolerance) + 4 fit_se_ns */
+	size_t npairs, inliers, outliers;
+	size_t nmissing;           /* expected edges inside the span, not in the capture */
+	size_t nextra;             /* response edges no write explains */
+	size_t disagree;           /* pairs outside their write window by > tolerance */
+	size_t *resp_of_want;      /* per expected edge: its response edge, SIZE_MAX none */
+	size_t *want_of_resp;      /* per response edge: its expected edge, SIZE_MAX none */
+	double *res_of_want;       /* response edge - write window, log clock (0 inside) */
+	uint8_t *out_of_fit;       /* per expected edge: left out of the fit */
+};
+
 /* Percentiles of a measured quantity (exact: every value is held). */
 struct respcmp_dist {
 	size_t n;
@@ -110,7 +133,8 @@ struct respcmp {
 	size_t nwant;
 	struct align_params ap;
 	struct align_window w;
-	struct align_result r;
+	struct align_result r;     /* align's search and seed only */
+	struct respcmp_map m;      /* the mapping used (its own pairing and fit) */
 	bool aligned, by_order;
 	/* per answer */
 	struct respcmp_answer *ans;

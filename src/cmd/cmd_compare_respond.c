@@ -56,6 +56,16 @@ static void status_words(char *buf, size_t len, unsigned st)
 		}
 }
 
+/* @ns in us for a table, "-" when not measured or unbounded. */
+static const char *us(char buf[32], double ns)
+{
+	if (isnan(ns) || isinf(ns))
+		snprintf(buf, 32, "-");
+	else
+		snprintf(buf, 32, "%.3f", ns / 1000);
+	return buf;
+}
+
 static void print_dist(const char *what, const struct respcmp_dist *d)
 {
 	if (!d->n) {
@@ -71,7 +81,7 @@ static void print_text(const struct ctx *x)
 {
 	const struct respcmp_run *run = x->run;
 	const struct respcmp *c = run->c;
-	const struct align_result *r = &c->r;
+	const struct respcmp_map *r = &c->m;
 	double dt = (double)c->resolution_ps / 1000;
 	size_t listed = 0;
 
@@ -94,15 +104,18 @@ static void print_text(const struct ctx *x)
 		return;
 	}
 	printf("mapping    the response channel's %zu edges against the log's %zu level-changing "
-	       "writes, %s\n", c->nresp, c->nwant,
-	       c->by_order ? "paired by order from the first write (their spacing is too regular to "
+	       "writes:\n           %s;\n           then paired in order within their write windows, "
+	       "offset and drift fitted again\n", c->nresp, c->nwant,
+	       c->by_order ? "placed by order from the first write (their spacing is too regular to "
 			     "place; if the capture began later, give --first-seq)"
-			   : "placed by their spacing (align: window search)");
+			   : "placed by their spacing (the window search of a wave's compare)");
 	printf("           capture t = %.3f ns + (1 %+.3f ppm) x (log t - %" PRId64 " ns)\n",
 	       r->offset_ns, r->drift_ppm, r->ref_ns);
-	printf("           fit rms %.1f ns over %zu edges (%zu left out); tolerance %.1f ns; "
-	       "%zu of %zu response edges beyond it\n", r->fit_rms_ns, r->inliers, r->outliers,
-	       r->tolerance_ns, r->disagree, r->npairs);
+	printf("           fit rms %.1f ns about the windows' midpoints over %zu edges (%zu left out);\n"
+	       "           tolerance %.1f ns (sample interval or --tolerance + 4 x fit error %.1f ns);\n"
+	       "           %zu of %zu paired response edges outside their write window by more\n",
+	       r->fit_rms_ns, r->inliers, r->outliers, r->tolerance_ns, r->fit_se_ns, r->disagree,
+	       r->npairs);
 	printf("answers    %zu checked, %zu outside the capture's span; %zu disagree\n", c->checked,
 	       c->nans - c->checked, c->bad);
 	print_dist("delay: stimulus edge -> response edge, as the capture shows it", &c->delay);
@@ -127,7 +140,7 @@ static void print_text(const struct ctx *x)
 	       c->resp_missing);
 	for (size_t a = 0; a < c->nans && listed < x->worst; a++) {
 		const struct respcmp_answer *an = &c->ans[a];
-		char words[160];
+		char words[160], d[4][32];
 
 		if (!(an->status & RESPCMP_A_BAD))
 			continue;
@@ -135,15 +148,15 @@ static void print_text(const struct ctx *x)
 			printf("\ndisagreeing answers (first %u)\n    %10s %12s %12s %12s %12s  %s\n",
 			       x->worst, "seq", "delay us", "lo us", "hi us", "irq us", "why");
 		status_words(words, sizeof(words), an->status);
-		printf("    %10" PRIu64 " %12.3f %12.3f %12.3f %12.3f  %s\n", an->seq, an->delay_ns / 1000,
-		       an->lo_ns / 1000, an->hi_ns / 1000, an->irq_ns / 1000, words);
+		printf("    %10" PRIu64 " %12s %12s %12s %12s  %s\n", an->seq, us(d[0], an->delay_ns),
+		       us(d[1], an->lo_ns), us(d[2], an->hi_ns), us(d[3], an->irq_ns), words);
 	}
 	printf("\nverdict    %s", c->verdict == COMPARE_AGREE ? "AGREE" : "DISAGREE");
 	if (c->verdict != COMPARE_AGREE) {
 		const char *sep = " (";
 
 		if (c->bad) {
-			printf("%s%zu answers", sep, c->bad);
+			printf("%s%zu answer%s", sep, c->bad, c->bad == 1 ? "" : "s");
 			sep = ", ";
 		}
 		if (c->stim_unexplained) {
@@ -247,7 +260,7 @@ static void doc(struct json_writer *w, const void *arg)
 {
 	const struct ctx *x = arg;
 	const struct respcmp *c = x->run->c;
-	const struct align_result *r = &c->r;
+	const struct respcmp_map *r = &c->m;
 
 	json_object_begin(w);
 	json_kv_string(w, "schema", COMPARE_SCHEMA);
@@ -287,6 +300,7 @@ static void doc(struct json_writer *w, const void *arg)
 		json_kv_uint(w, "fit_edges", r->inliers);
 		json_kv_uint(w, "fit_left_out", r->outliers);
 		jns(w, "tolerance_ns", r->tolerance_ns);
+		json_kv_uint(w, "paired", r->npairs);
 		json_kv_uint(w, "beyond_tolerance", r->disagree);
 	}
 	json_object_end(w);

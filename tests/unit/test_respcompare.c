@@ -31,6 +31,8 @@ struct scene {
 	uint8_t level[NSTIM + 8];
 	uint8_t fate[NSTIM + 8];    /* K_* */
 	int64_t event_at[NSTIM + 8]; /* the kernel's timestamp (0: t + IRQ) */
+	int64_t write_at[NSTIM + 8]; /* write begin, log clock (0: event + WB) */
+	int64_t ww;                 /* write window (0: WW) */
 	size_t n;
 	int mode;                   /* 0 follow, 1 toggle */
 	bool count_lost;            /* expirations say so */
@@ -98,15 +100,17 @@ static struct respcmp *scene_run(const struct scene *s, const struct respcmp_par
 
 		e->seq = nrec++;
 		e->intended_ns = (uint64_t)ev;
-		e->wake_off_ns = WB - 1000;
-		e->write_begin_off_ns = WB;
-		e->write_end_off_ns = WB + WW;
+		int64_t wb = s->write_at[i] ? s->write_at[i] - ev : WB, ww = s->ww ? s->ww : WW;
+
+		e->wake_off_ns = (int32_t)(wb - 1000);
+		e->write_begin_off_ns = (int32_t)wb;
+		e->write_end_off_ns = (int32_t)(wb + ww);
 		e->expirations = (uint16_t)(first ? 1 : 1 + (s->count_lost ? lost : 0));
 		e->level = (uint8_t)(s->mode == 0 ? s->level[i] : !level);
 		lost = 0;
 		first = false;
 		if (e->level != level) {
-			int64_t at = ev + WB + WW / 2;
+			int64_t at = ev + wb + ww / 2;
 
 			if (nresp == s->move_idx)
 				at += s->move_resp_ns;
@@ -159,6 +163,29 @@ static void a_3_us_irq_latency_is_measured_and_agrees(void **state)
 	/* each answer's cause is its own stimulus edge */
 	for (size_t a = 0; a < c->nans; a++)
 		assert_int_equal(c->ans[a].stim, a);
+	respcmp_free(c);
+}
+
+static void a_burst_of_queued_answers_is_paired_edge_for_edge(void **state)
+{
+	struct scene s;
+	struct respcmp_params p = params(0, 0, 0);
+	struct respcmp *c;
+
+	(void)state;
+	scene_init(&s);
+	/* the first 12 events waited for the RT thread: answered 120 ns apart,
+	 * 80 ns writes, 5 ms after the last of them */
+	for (size_t i = 0; i < 12; i++)
+		s.write_at[i] = s.t[11] + 5000000 + (int64_t)i * 120;
+	s.ww = 80;
+	c = scene_run(&s, &p);
+	assert_non_null(c);
+	assert_int_equal(c->verdict, COMPARE_AGREE);
+	for (size_t a = 0; a < c->nans; a++)
+		assert_int_equal(c->ans[a].resp, a);
+	assert_int_equal(c->m.disagree, 0);
+	assert_true(fabs(c->m.drift_ppm) < 0.1);
 	respcmp_free(c);
 }
 
@@ -381,6 +408,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(a_3_us_irq_latency_is_measured_and_agrees),
+		cmocka_unit_test(a_burst_of_queued_answers_is_paired_edge_for_edge),
 		cmocka_unit_test(a_negative_irq_latency_disagrees),
 		cmocka_unit_test(a_lost_event_counted_by_the_log_is_explained),
 		cmocka_unit_test(a_lost_event_the_log_does_not_count_disagrees),
