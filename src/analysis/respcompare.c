@@ -340,9 +340,10 @@ static int map_fit(struct respcmp *c)
 		if (!changed)
 			break;
 	}
-	free(z);
-	if (n < 2)
+	if (n < 2) {
+		free(z);
 		return 0;                 /* too few pairs: the first mapping stays */
+	}
 	m->offset_ns = a;
 	m->drift_ppm = (b - 1) * 1e6;
 	/* rms about the midpoints, and the chi-square that scales the error */
@@ -366,11 +367,18 @@ static int map_fit(struct respcmp *c)
 		m->inliers++;
 	}
 	m->fit_rms_ns = sqrt(m->fit_rms_ns / (double)m->inliers);
+	nz = 0;
+	for (size_t k = 0; k < c->nwant; k++)
+		if (m->resp_of_want[k] != SIZE_MAX && !m->out_of_fit[k])
+			z[nz++] = want_we(c, k) - want_wb(c, k);
+	qsort(z, nz, sizeof(*z), dcmp);
+	m->place_ns = nz ? z[nz / 2] / 2 : 0;
 	far = fabs(to_log(c, c->span_lo_ps) - xm);
 	if (fabs(to_log(c, c->span_hi_ps) - xm) > far)
 		far = fabs(to_log(c, c->span_hi_ps) - xm);
 	chi = n > 2 ? chi / (double)(n - 2) : 1;
 	m->fit_se_ns = sqrt((1 / S + (Sxx > 0 ? far * far / Sxx : 0)) * (chi > 1 ? chi : 1));
+	free(z);
 	return 0;
 }
 
@@ -497,7 +505,8 @@ static int answers_walk(struct respcmp *c)
 	size_t ncand = 0, j = 0, q = 0, wk = 0, nirq = 0, ndel = 0;
 	const size_t *resp_of = c->m.resp_of_want;
 	const double *res_of = c->m.res_of_want;
-	double *irq = NULL, *del = NULL, tol = c->m.tolerance_ns, dt = (double)c->resolution_ps / 1000;
+	/* a mapped time is good to the tolerance and the place in its window */
+	double *irq = NULL, *del = NULL, tol = c->m.tolerance_ns + c->m.place_ns, dt = (double)c->resolution_ps / 1000;
 	double lo_span = to_log(c, c->span_lo_ps), hi_span = to_log(c, c->span_hi_ps);
 	bool first = true;
 	int ret = -1;
@@ -573,7 +582,7 @@ static int answers_walk(struct respcmp *c)
 				c->answers_no_resp++;
 			} else {
 				x->residual_ns = res_of[wk];
-				if (fabs(x->residual_ns) > tol)
+				if (fabs(x->residual_ns) > c->m.tolerance_ns)
 					x->status |= RESPCMP_A_WINDOW;
 			}
 		} else {

@@ -43,7 +43,7 @@
  *     capture's time base; it must be at least write_begin - event - one
  *     sample interval, at most write_end - event + respond.irq_bound + one
  *     sample interval when irq_bound is set; the input's IRQ latency
- *     (event - cause, on the log clock) must be >= -tolerance.
+ *     (event - cause, on the log clock) must be >= -(tolerance + place_ns).
  *
  * Pure computation: no I/O in respcmp_compute(); respcmp_run() reads the
  * log and the capture. No messages printed. One thread per object.
@@ -103,6 +103,11 @@ struct respcmp_map {
 	double fit_rms_ns;         /* of the inliers, about their windows' midpoints */
 	double fit_se_ns;          /* the fitted line's standard error at the far end */
 	double tolerance_ns;       /* resolution (or --tolerance) + 4 fit_se_ns */
+	double place_ns;           /* half the median write window of the fit: the
+				    * fit puts the pin's change at its window's
+				    * midpoint on average, the log cannot say where
+				    * in the window it is, so a mapped time (a
+				    * stimulus edge's) may be off by this much */
 	size_t npairs, inliers, outliers;
 	size_t nmissing;           /* expected edges inside the span, not in the capture */
 	size_t nextra;             /* response edges no write explains */

@@ -128,7 +128,9 @@ static void print_text(const struct ctx *x)
 		printf("<= write_end - event + irq_bound + %.3f ns\n", dt);
 	else
 		printf("no upper bound (irq_bound 0)\n");
-	printf("           IRQ latency >= -%.1f ns (the tolerance)\n", r->tolerance_ns);
+	printf("           IRQ latency >= -%.1f ns (the tolerance, and %.1f ns: half the median write\n"
+	       "           window, where in its window the pin changed is not in the log)\n",
+	       r->tolerance_ns + r->place_ns, r->place_ns);
 	printf("stimulus   %zu edges: %zu caused an answer, %zu lost by the kernel (the log's seqno "
 	       "gaps: %zu events), %zu filtered by respond.edge, %zu inside debounce bursts, "
 	       "%zu before the first or after the last answer, %zu the log has no event for\n",
@@ -300,6 +302,7 @@ static void doc(struct json_writer *w, const void *arg)
 		json_kv_uint(w, "fit_edges", r->inliers);
 		json_kv_uint(w, "fit_left_out", r->outliers);
 		jns(w, "tolerance_ns", r->tolerance_ns);
+		jns(w, "place_ns", r->place_ns);
 		json_kv_uint(w, "paired", r->npairs);
 		json_kv_uint(w, "beyond_tolerance", r->disagree);
 	}
