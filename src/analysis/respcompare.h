@@ -39,8 +39,8 @@
  *     polarity at or before its timestamp (+ the tolerance); the causes it
  *     skips are events the kernel lost if the record's expirations say so
  *     (seqno advance - 1), else stimulus edges the log has no event for.
- *  3. Per answer: measured delay = response edge - cause, both in the
- *     capture's time base; it must be at least write_begin - event - one
+ *  3. Per answer: measured delay = response edge - cause, the capture's
+ *     difference rescaled to the log's clock by the fitted drift; it must be at least write_begin - event - one
  *     sample interval, at most write_end - event + respond.irq_bound + one
  *     sample interval when irq_bound is set; the input's IRQ latency
  *     (event - cause, on the log clock) must be >= -(tolerance + place_ns).
@@ -88,7 +88,8 @@ struct respcmp_answer {
 	size_t stim;               /* cause: stimulus edge index, SIZE_MAX none */
 	size_t resp;               /* response edge index, SIZE_MAX none */
 	double irq_ns;             /* event - cause (log clock) */
-	double delay_ns;           /* response - cause (capture time base) */
+	double delay_ns;           /* response - cause: the capture's difference on the
+				    * log's clock (divided by 1 + drift) */
 	double lo_ns, hi_ns;       /* the log's bounds on delay_ns (hi: INFINITY
 				    * when irq_bound is 0) */
 	double residual_ns;        /* response edge - write window (align.h) */

@@ -118,7 +118,7 @@ static void print_text(const struct ctx *x)
 	       r->npairs);
 	printf("answers    %zu checked, %zu outside the capture's span; %zu disagree\n", c->checked,
 	       c->nans - c->checked, c->bad);
-	print_dist("delay: stimulus edge -> response edge, as the capture shows it", &c->delay);
+	print_dist("delay: stimulus edge -> response edge, the capture's, on the log's clock", &c->delay);
 	print_dist("IRQ latency: stimulus edge -> the kernel's timestamp (log clock)", &c->irq);
 	if (c->irq.n)
 		printf("           respond.irq_bound should be set from this: at least %.3f us (the max)\n",

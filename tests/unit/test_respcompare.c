@@ -39,7 +39,10 @@ struct scene {
 	int64_t move_resp_ns;       /* shift response edge #move_idx by this */
 	size_t move_idx;
 	size_t drop_idx;            /* drop response edges drop_idx and drop_idx + 1 */
+	double drift_ppm;           /* the capture's clock fast by */
 };
+
+static double cap_drift;
 
 static uint32_t rng;
 
@@ -68,7 +71,8 @@ static void scene_init(struct scene *s)
 
 static int64_t cap_ps(int64_t log_ns)
 {
-	int64_t ps = (log_ns - T0 + CAP_OFF) * CAPTURE_PS_PER_NS;
+	int64_t ps = (int64_t)llround((double)(log_ns - T0 + CAP_OFF) * (1 + cap_drift * 1e-6)) *
+		     CAPTURE_PS_PER_NS;
 
 	/* a sampled edge is reported at the first sample at the new level */
 	return (ps + RES_PS - 1) / RES_PS * RES_PS;
@@ -87,6 +91,7 @@ static struct respcmp *scene_run(const struct scene *s, const struct respcmp_par
 	assert_non_null(rec);
 	assert_non_null(st);
 	assert_non_null(rs);
+	cap_drift = s->drift_ppm;
 	for (size_t i = 0; i < s->n; i++) {
 		st[i].t_ps = cap_ps(s->t[i]);
 		st[i].level = s->level[i];
@@ -186,6 +191,28 @@ static void a_burst_of_queued_answers_is_paired_edge_for_edge(void **state)
 		assert_int_equal(c->ans[a].resp, a);
 	assert_int_equal(c->m.disagree, 0);
 	assert_true(fabs(c->m.drift_ppm) < 0.1);
+	respcmp_free(c);
+}
+
+static void a_slow_capture_clock_does_not_shorten_a_long_answer(void **state)
+{
+	struct scene s;
+	struct respcmp_params p = params(0, 0, 0);
+	struct respcmp *c;
+
+	(void)state;
+	scene_init(&s);
+	/* 20 ms late answers on an analyzer 40 ppm slow: 0.8 us short in its
+	 * own time base, more than the lower bound's one sample */
+	for (size_t i = 0; i < s.n; i++)
+		s.write_at[i] = s.t[i] + IRQ + 20000000;
+	s.drift_ppm = -40;
+	c = scene_run(&s, &p);
+	assert_non_null(c);
+	assert_true(fabs(c->m.drift_ppm + 40) < 0.5);
+	assert_int_equal(c->bad, 0);
+	assert_int_equal(c->verdict, COMPARE_AGREE);
+	assert_true(fabs(c->delay.p50 - (IRQ + 20000000 + WW / 2)) <= 40);
 	respcmp_free(c);
 }
 
@@ -409,6 +436,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(a_3_us_irq_latency_is_measured_and_agrees),
 		cmocka_unit_test(a_burst_of_queued_answers_is_paired_edge_for_edge),
+		cmocka_unit_test(a_slow_capture_clock_does_not_shorten_a_long_answer),
 		cmocka_unit_test(a_negative_irq_latency_disagrees),
 		cmocka_unit_test(a_lost_event_counted_by_the_log_is_explained),
 		cmocka_unit_test(a_lost_event_the_log_does_not_count_disagrees),
