@@ -506,7 +506,8 @@ static int answers_walk(struct respcmp *c)
 	const size_t *resp_of = c->m.resp_of_want;
 	const double *res_of = c->m.res_of_want;
 	/* a mapped time is good to the tolerance and the place in its window */
-	double *irq = NULL, *del = NULL, tol = c->m.tolerance_ns + c->m.place_ns, dt = (double)c->resolution_ps / 1000;
+	double tol = c->m.tolerance_ns + c->m.place_ns, dt = (double)c->resolution_ps / 1000;
+	double *irq = NULL, *del = NULL;
 	double lo_span = to_log(c, c->span_lo_ps), hi_span = to_log(c, c->span_hi_ps);
 	bool first = true;
 	int ret = -1;

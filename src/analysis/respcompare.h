@@ -19,9 +19,9 @@
  *
  *  1. The log's writes that change the output's level are its expected
  *     response edges (a follow-mode write of the level the line already has
- *     is none; a failed write is none). The capture's response channel is
- *     lined up with them by align.c (window search on the widths, offset +
- *     drift) gives a first mapping; the response edges are then paired in
+ *     is none; a failed write is none). align.c's window search over their
+ *     widths places the capture's response channel and gives a first
+ *     offset and drift; the response edges are then paired in
  *     order, each with the next capture edge of its level inside its write
  *     window widened halfway to the neighbouring windows (a burst of
  *     answers 100 ns apart is paired edge for edge: align.c's walk, made
@@ -36,13 +36,14 @@
  *     burst, reported by the kernel as at most one event, caused by the
  *     burst's FIRST edge (the one a scope triggers on). Events and causes
  *     are walked in order: an event claims the last unclaimed cause of its
- *     polarity at or before its timestamp (+ the tolerance); the causes it
+ *     polarity at or before its timestamp (+ tolerance + place_ns); those it
  *     skips are events the kernel lost if the record's expirations say so
  *     (seqno advance - 1), else stimulus edges the log has no event for.
  *  3. Per answer: measured delay = response edge - cause, the capture's
- *     difference rescaled to the log's clock by the fitted drift; it must be at least write_begin - event - one
- *     sample interval, at most write_end - event + respond.irq_bound + one
- *     sample interval when irq_bound is set; the input's IRQ latency
+ *     difference rescaled to the log's clock by the fitted drift; it must
+ *     be at least write_begin - event - one sample interval, at most
+ *     write_end - event + respond.irq_bound + one sample interval when
+ *     irq_bound is set; the input's IRQ latency
  *     (event - cause, on the log clock) must be >= -(tolerance + place_ns).
  *
  * Pure computation: no I/O in respcmp_compute(); respcmp_run() reads the

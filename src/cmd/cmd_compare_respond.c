@@ -116,8 +116,19 @@ static void print_text(const struct ctx *x)
 	       "           %zu of %zu paired response edges outside their write window by more\n",
 	       r->fit_rms_ns, r->inliers, r->outliers, r->tolerance_ns, r->fit_se_ns, r->disagree,
 	       r->npairs);
-	printf("answers    %zu checked, %zu outside the capture's span; %zu disagree\n", c->checked,
+	printf("answers    %zu checked, %zu outside the capture's span; %zu disagree", c->checked,
 	       c->nans - c->checked, c->bad);
+	if (c->bad) {
+		const char *sep = " (";
+
+		for (unsigned b = 0; b < 8; b++)
+			if (c->bad_by[b]) {
+				printf("%s%s %zu", sep, status_word[b], c->bad_by[b]);
+				sep = ", ";
+			}
+		printf(")");
+	}
+	printf("\n");
 	print_dist("delay: stimulus edge -> response edge, the capture's, on the log's clock", &c->delay);
 	print_dist("IRQ latency: stimulus edge -> the kernel's timestamp (log clock)", &c->irq);
 	if (c->irq.n)
