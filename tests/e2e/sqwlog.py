@@ -31,7 +31,8 @@ def read(path):
         assert hcrc == 0
     text = data[56:56 + tlen].decode()
     meta = dict(l.split("=", 1) for l in text.splitlines() if "=" in l)
-    out = {"version": version, "half_period_ns": half, "start_ns": start, "meta": meta,
+    out = {"version": version, "clock_id": clock, "half_period_ns": half, "start_ns": start,
+           "meta": meta,
            "edges": [], "events": [], "footer": None}
     off = roff
     while off + 32 <= len(data):
