@@ -391,6 +391,7 @@ static void map_judge(struct respcmp *c)
 	m->tolerance_ns = (c->p.tolerance_ns >= 0 ? (double)c->p.tolerance_ns
 						   : (double)c->resolution_ps / 1000) + 4 * m->fit_se_ns;
 	m->npairs = m->nmissing = m->nextra = m->disagree = 0;
+	m->max_abs_res_ns = 0;
 	for (size_t k = 0; k < c->nwant; k++) {
 		size_t i = m->resp_of_want[k];
 		double wb = want_wb(c, k), we = want_we(c, k), x;
@@ -404,6 +405,8 @@ static void map_judge(struct respcmp *c)
 		m->npairs++;
 		x = to_log(c, c->resp[i].t_ps);
 		m->res_of_want[k] = x < wb ? x - wb : x > we ? x - we : 0;
+		if (fabs(m->res_of_want[k]) > m->max_abs_res_ns)
+			m->max_abs_res_ns = fabs(m->res_of_want[k]);
 		if (fabs(m->res_of_want[k]) > m->tolerance_ns)
 			m->disagree++;
 	}

@@ -114,6 +114,7 @@ struct respcmp_map {
 	size_t nmissing;           /* expected edges inside the span, not in the capture */
 	size_t nextra;             /* response edges no write explains */
 	size_t disagree;           /* pairs outside their write window by > tolerance */
+	double max_abs_res_ns;     /* the largest |response edge - write window| */
 	size_t *resp_of_want;      /* per expected edge: its response edge, SIZE_MAX none */
 	size_t *want_of_resp;      /* per response edge: its expected edge, SIZE_MAX none */
 	double *res_of_want;       /* response edge - write window, log clock (0 inside) */

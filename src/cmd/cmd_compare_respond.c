@@ -113,9 +113,10 @@ static void print_text(const struct ctx *x)
 	       r->offset_ns, r->drift_ppm, r->ref_ns);
 	printf("           fit rms %.1f ns about the windows' midpoints over %zu edges (%zu left out);\n"
 	       "           tolerance %.1f ns (sample interval or --tolerance + 4 x fit error %.1f ns);\n"
-	       "           %zu of %zu paired response edges outside their write window by more\n",
+	       "           %zu of %zu paired response edges outside their write window by more;\n"
+	       "           residual (response edge - its write window) at most %.1f ns\n",
 	       r->fit_rms_ns, r->inliers, r->outliers, r->tolerance_ns, r->fit_se_ns, r->disagree,
-	       r->npairs);
+	       r->npairs, r->max_abs_res_ns);
 	printf("answers    %zu checked, %zu outside the capture's span; %zu disagree", c->checked,
 	       c->nans - c->checked, c->bad);
 	if (c->bad) {
@@ -142,9 +143,9 @@ static void print_text(const struct ctx *x)
 	printf("           IRQ latency >= -%.1f ns (the tolerance, and %.1f ns: half the median write\n"
 	       "           window, where in its window the pin changed is not in the log)\n",
 	       r->tolerance_ns + r->place_ns, r->place_ns);
-	printf("stimulus   %zu edges: %zu caused an answer, %zu lost by the kernel (the log's seqno "
-	       "gaps: %zu events), %zu filtered by respond.edge, %zu inside debounce bursts, "
-	       "%zu before the first or after the last answer, %zu the log has no event for\n",
+	printf("stimulus   %zu edges: %zu caused an answer, %zu lost by the kernel (the log's seqno\n"
+	       "           gaps: %zu events), %zu filtered by respond.edge, %zu inside debounce bursts,\n"
+	       "           %zu before the first or after the last answer, %zu the log has no event for\n",
 	       c->nstim, c->stim_cause, c->stim_lost_kernel, c->kernel_lost, c->stim_filtered_edge,
 	       c->stim_filtered_debounce, c->stim_outside, c->stim_unexplained);
 	printf("counts     events without a stimulus edge %zu, answers without a response edge %zu,\n"
@@ -316,6 +317,7 @@ static void doc(struct json_writer *w, const void *arg)
 		jns(w, "place_ns", r->place_ns);
 		json_kv_uint(w, "paired", r->npairs);
 		json_kv_uint(w, "beyond_tolerance", r->disagree);
+		jns(w, "max_abs_residual_ns", r->max_abs_res_ns);
 	}
 	json_object_end(w);
 	if (c->aligned)
