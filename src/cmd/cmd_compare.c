@@ -15,6 +15,8 @@
 #include "cmd/cmd.h"
 #include "cmd/cmdline.h"
 #include "analysis/compare.h"
+#include "cmd/cmd_compare_respond.h"
+#include "log/edgelog.h"
 #include "config/config.h"
 #include "base/json.h"
 #include "base/outfile.h"
@@ -32,15 +34,20 @@ static void compare_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: sqwave compare RUN CAPTURE [OPTIONS]\n"
-		"       sqwave compare RUN --scope-tmin 444 --scope-tmax 556 [OPTIONS]\n\n"
+		"       sqwave compare RUN --scope-tmin 444 --scope-tmax 556 [OPTIONS]\n"
+		"       sqwave compare RESPOND_LOG CAPTURE [--stimulus CH] [--response CH] [OPTIONS]\n\n"
 		"Line a scope or logic-analyzer capture up with a run's log (find the window\n"
 		"it covers, fit offset and drift, pair every edge) and say whether they agree;\n"
 		"or check Tmin/Tmax read off a scope's statistics screen against the log.\n"
+		"A log of `sqwave respond` is checked against a capture of both pins: each\n"
+		"answer's delay from the input edge, and the input's IRQ latency.\n"
 		"RUN or CAPTURE may be - (standard input; at most %zu MiB).\n\n"
 		"capture:\n"
 		"  --format NAME          capture format (default: detected): %s\n"
 		"  --channel CH           channel name or number (default: the only one, or\n"
 		"                         the first with edges)\n"
+		"  --stimulus CH, --response CH   a respond log's capture: the input's and the\n"
+		"                         output's channel (default: the first two channels)\n"
 		"  --threshold V, --hysteresis V, --samplerate HZ   analog / headerless captures\n"
 		"  --tolerance DUR        per-edge slack beyond the write window (default: the\n"
 		"                         capture's resolution)\n"
@@ -97,7 +104,7 @@ static int parse_double(const char *opt, const char *s, double *v)
 
 enum {
 	O_FORMAT = 256, O_CHANNEL, O_TOL, O_FIRST, O_DRIFT, O_WORST, O_JSON, O_SRES, O_THR,
-	O_HYST, O_RATE,
+	O_HYST, O_RATE, O_STIM, O_RESP,
 	O_SCOPE /* + polarity * 2 + (tmax) */
 };
 
@@ -113,6 +120,8 @@ static const struct option compare_cmd_opts[] = {
 	{ "threshold", required_argument, NULL, O_THR },
 	{ "hysteresis", required_argument, NULL, O_HYST },
 	{ "samplerate", required_argument, NULL, O_RATE },
+	{ "stimulus", required_argument, NULL, O_STIM },
+	{ "response", required_argument, NULL, O_RESP },
 	{ "scope-pos-tmin", required_argument, NULL, O_SCOPE + 0 },
 	{ "scope-pos-tmax", required_argument, NULL, O_SCOPE + 1 },
 	{ "scope-neg-tmin", required_argument, NULL, O_SCOPE + 2 },
@@ -134,7 +143,8 @@ void cmd_compare_help(FILE *f)
 	compare_usage(f);
 }
 
-static int parse_args(int argc, char **argv, struct compare_opts *o, const char **json)
+static int parse_args(int argc, char **argv, struct compare_opts *o, const char **json,
+		      const char *chan[2])
 {
 	struct cmdline cl = { "compare", compare_cmd_opts, "h", compare_usage, false };
 	int ch, idx;
@@ -150,6 +160,15 @@ static int parse_args(int argc, char **argv, struct compare_opts *o, const char 
 			break;
 		case O_CHANNEL:
 			o->copts.channel = optarg;
+			break;
+		case O_STIM:
+		case O_RESP:
+			if (!optarg[0]) {
+				pr_err("compare: --%s: an empty name (give a channel name or number)",
+				       ch == O_STIM ? "stimulus" : "response");
+				return -1;
+			}
+			chan[ch == O_RESP] = optarg;
 			break;
 		case O_TOL:
 			if (parse_opt(&opt_tolerance, NULL, optarg, &o->tolerance_ns))
@@ -791,17 +810,62 @@ static int write_json(const struct compare *c, const char *path, FILE *json_stdo
 
 /* ------------------------------------------------------------------ */
 
+/* Whether @path is a respond log: its header says run.mode=respond. A
+ * stream is read once, by whichever comparison gets it: it is taken for a
+ * wave's (docs/compare.md). Anything that does not open is left for the
+ * comparison to report. */
+static bool log_is_respond(const char *path)
+{
+	enum edgelog_status st;
+	struct edgelog_reader *r;
+	char why[256];
+	bool yes;
+
+	if (capture_path_is_stream(path))
+		return false;
+	r = edgelog_reader_open(path, &st, why, sizeof(why));
+	if (!r)
+		return false;
+	yes = edgelog_meta_is_respond(edgelog_reader_meta(r));
+	edgelog_reader_close(r);
+	return yes;
+}
+
+/* A respond log: the options that mean nothing for it are refused. */
+static int compare_respond(const struct compare_opts *o, const char *chan[2], const char *json,
+			   FILE *json_stdout)
+{
+	struct respcmp_opts ro = {
+		.run = o->run, .capture = o->capture, .copts = o->copts,
+		.stimulus = chan[0], .response = chan[1], .tolerance_ns = o->tolerance_ns,
+		.first_seq = o->first_seq, .max_drift_ppm = o->max_drift_ppm,
+	};
+
+	if (o->have_scope || !o->capture) {
+		pr_err("compare: %s is a respond log: give a CAPTURE of both pins (scope width "
+		       "readings are for a wave's log)", o->run);
+		return SQW_EXIT_USAGE;
+	}
+	if (o->copts.channel) {
+		pr_err("compare: %s is a respond log: its capture has two channels, "
+		       "--stimulus CH and --response CH (not --channel)", o->run);
+		return SQW_EXIT_USAGE;
+	}
+	return cmd_compare_respond(&ro, o->worst, json, json_stdout);
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_opts o;
 	struct compare *c = NULL;
-	const char *json;
+	const char *json, *chan[2] = { NULL, NULL };
 	FILE *json_stdout = NULL;
+	bool respond;
 	enum compare_status st;
 	char err[1024];
 	int ret;
 
-	ret = parse_args(argc, argv, &o, &json);
+	ret = parse_args(argc, argv, &o, &json, chan);
 	if (ret)
 		return ret > 0 ? SQW_EXIT_OK : SQW_EXIT_USAGE;
 	{
@@ -834,6 +898,16 @@ int cmd_compare(int argc, char **argv)
 				close(fd);
 			return SQW_EXIT_RUNTIME;
 		}
+	}
+	respond = log_is_respond(o.run);
+	if (respond || chan[0] || chan[1]) {
+		ret = respond ? compare_respond(&o, chan, json, json_stdout) : SQW_EXIT_USAGE;
+		if (!respond)
+			pr_err("compare: --stimulus and --response are for a log of `sqwave respond`; "
+			       "%s is a wave's (use --channel)", o.run);
+		if (json_stdout)
+			fclose(json_stdout);
+		return ret;
 	}
 	st = compare_run(&o, &c, err, sizeof(err));
 	if (st != COMPARE_OK) {
