@@ -428,7 +428,8 @@ static void text_respond_scope(FILE *f, const struct edgestats_result *r,
 		fprintf(f, "  at most  no bound from this run: the input edge comes before its kernel "
 			"timestamp by the input's interrupt latency, which the log cannot see; the "
 			"longest write end - event was %s us (answer #%" PRIu64 ", t+%.6f s). Set "
-			"respond.irq_bound from a measurement (a loopback run's event - write end, or "
+			"respond.irq_bound from a measurement (a loopback run's event - write end, "
+			"sqwave compare of this log with a capture of both pins, or "
 			"a scope) for an upper bound\n", UNITS_US(r->resp_end.m.max),
 			r->resp_worst.seq, rel_s(r, r->resp_worst.intended_ns));
 }
