@@ -1082,9 +1082,8 @@ enum verdict analysis_verdict(struct analysis *a, const struct config *c,
 	enum verdict v;
 
 	a->verdict_why[0] = '\0';
-	a->limits_set = config_int(c, CFG_LIMITS_TMIN) > 0 || config_int(c, CFG_LIMITS_TMAX) > 0 ||
-			config_int(c, CFG_LIMITS_WAKE_LATENCY_MAX) > 0 ||
-			config_int(c, CFG_LIMITS_MISSED_MAX) >= 0;
+	/* the verdict's own rule, so that a respond log's response_max counts */
+	a->limits_set = verdict_limits_set(c);
 	if (a->src->kind == ANALYZE_SRC_LOG && ri)
 		v = verdict_judge(c, a->es, ri, a->verdict_why, sizeof(a->verdict_why));
 	else

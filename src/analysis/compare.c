@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "log/loopjoin.h"
+
 #define DEF_WORST 10u
 #define DEF_SCOPE_REL 0.001          /* 0.1 %: a 4-digit display */
 
@@ -144,23 +146,53 @@ static enum compare_status pass1(struct compare *c, struct align_search *s, char
 	return COMPARE_OK;
 }
 
-/* Pass 2: the records around the capture, compactly. */
+/* The kernel's event of the window record just added (INT64_MIN: none). */
+static int kernel_add(struct compare *c, const struct loopjoin_edge *je)
+{
+	if (c->win.n > c->kernel_cap) {
+		size_t n = c->kernel_cap ? 2 * c->kernel_cap : 4096;
+		int64_t *k = realloc(c->kernel_ns, n * sizeof(*k));
+
+		if (!k)
+			return -1;
+		c->kernel_ns = k;
+		c->kernel_cap = n;
+	}
+	c->kernel_ns[c->win.n - 1] = je->has_event ? (int64_t)je->event_ns : INT64_MIN;
+	return 0;
+}
+
+/* Pass 2: the records around the capture, compactly; a loopback log's
+ * through the join, each with its kernel event (loopjoin.h). */
 static enum compare_status pass2(struct compare *c, char *err, size_t errlen)
 {
 	struct edgelog_reader *r;
-	struct edge_rec e;
+	struct loopjoin *lj = NULL;
+	struct loopjoin_edge je;
 	enum compare_status st;
 	int got;
 
 	st = open_run(c, &r, err, errlen);
 	if (st)
 		return st;
-	while ((got = edgelog_reader_next(r, &e)) == 1) {
-		if ((int64_t)edge_write_end_ns(&e) < c->w.keep_lo_ns)
+	if (loopjoin_log_has_loopback(edgelog_reader_meta(r))) {
+		lj = loopjoin_new(r, 0, 0);
+		if (!lj) {
+			edgelog_reader_close(r);
+			return fail(COMPARE_E_IO, err, errlen, "out of memory");
+		}
+		c->have_kernel = true;
+	}
+	je.has_event = false;
+	while ((got = lj ? loopjoin_next_edge(lj, &je) : edgelog_reader_next(r, &je.rec)) == 1) {
+		const struct edge_rec *e = &je.rec;
+
+		if ((int64_t)edge_write_end_ns(e) < c->w.keep_lo_ns)
 			continue;
-		if ((int64_t)edge_write_begin_ns(&e) > c->w.keep_hi_ns)
+		if ((int64_t)edge_write_begin_ns(e) > c->w.keep_hi_ns)
 			break;
-		if (align_runs_add(&c->win, &e)) {
+		if (align_runs_add(&c->win, e) || (lj && kernel_add(c, &je) < 0)) {
+			loopjoin_free(lj);
 			edgelog_reader_close(r);
 			return fail(errno == E2BIG ? COMPARE_E_INPUT : COMPARE_E_IO, err, errlen,
 				    "%s: %s around the capture's window", c->o->run,
@@ -169,15 +201,26 @@ static enum compare_status pass2(struct compare *c, char *err, size_t errlen)
 	}
 	if (got < 0) {
 		enum edgelog_status est;
-		const char *why = edgelog_reader_error(r, &est);
+		const char *why = lj ? loopjoin_error(lj) : edgelog_reader_error(r, &est);
 
+		edgelog_reader_error(r, &est);
 		st = fail(est == EDGELOG_E_IO ? COMPARE_E_IO : COMPARE_E_INPUT, err, errlen, "%s",
 			  why ? why : strerror(errno));
+		loopjoin_free(lj);
 		edgelog_reader_close(r);
 		return st;
 	}
+	loopjoin_free(lj);
 	edgelog_reader_close(r);
 	return COMPARE_OK;
+}
+
+bool compare_kernel_at(const struct compare *c, size_t k, int64_t *event_ns)
+{
+	if (!c->have_kernel || k >= c->win.n || c->kernel_ns[k] == INT64_MIN)
+		return false;
+	*event_ns = c->kernel_ns[k];
+	return true;
 }
 
 /* Pass 3: the log's widths over the aligned window; warm-up edges count
@@ -306,7 +349,9 @@ static int window_stats(struct compare *c)
 	for (i = 0; i < c->ncap; i++) {
 		struct align_pair pr;
 		const struct align_run_edge *re;
-		double ww;
+		double ww, cmk;
+		int64_t kev;
+		bool kgot;
 
 		if (!align_pair_of(r, i, &pr))
 			continue;
@@ -318,6 +363,11 @@ static int window_stats(struct compare *c)
 			c->inside++;
 		if (ww > 0 && pr.residual_ns == 0)
 			stats_moments_add(&c->frac_m, llround(1000 * pr.from_begin_ns / ww));
+		/* the capture's edge on the log clock is write_begin + from_begin */
+		kgot = compare_kernel_at(c, pr.run, &kev);
+		cmk = kgot ? pr.from_begin_ns - (double)(kev - re->wb_ns) : 0;
+		if (kgot)
+			stats_hist_add(&c->cap_minus_kernel, llround(cmk));
 		if (fabs(pr.residual_ns) > r->tolerance_ns) {
 			struct compare_worst w = {
 				.seq = align_runs_seq(&c->win, pr.run),
@@ -325,12 +375,20 @@ static int window_stats(struct compare *c)
 				.cap_t_ps = align_caps_t(&c->caps, i),
 				.residual_ns = pr.residual_ns,
 				.window_ns = re->ww_ns,
+				.has_kernel = kgot,
+				.cap_minus_kernel_ns = cmk,
 			};
 
 			worst_push(c, &w);
 		}
 	}
 	qsort(c->worst, c->nworst, sizeof(*c->worst), worst_cmp);
+	for (i = align_missing_next(r, 0); i != SIZE_MAX; i = align_missing_next(r, i + 1)) {
+		int64_t kev;
+
+		if (compare_kernel_at(c, i, &kev))
+			c->kernel_missing_seen++;
+	}
 	return 0;
 }
 
@@ -413,7 +471,8 @@ enum compare_status compare_run(const struct compare_opts *o, struct compare **o
 	for (int p = 0; p < EDGESTATS_NPOL; p++)
 		if (stats_hist_init(&c->cw[p], STATS_HIST_DEFAULT_HIGHEST) < 0)
 			goto nomem;
-	if (stats_hist_init(&c->res_abs, STATS_HIST_DEFAULT_HIGHEST) < 0)
+	if (stats_hist_init(&c->res_abs, STATS_HIST_DEFAULT_HIGHEST) < 0 ||
+	    stats_hist_init(&c->cap_minus_kernel, STATS_HIST_DEFAULT_HIGHEST) < 0)
 		goto nomem;
 	c->hist_live = true;
 	if (o->capture && !strcmp(o->run, "-") && !strcmp(o->capture, "-")) {
@@ -484,6 +543,8 @@ void compare_free(struct compare *c)
 	for (int p = 0; p < EDGESTATS_NPOL; p++)
 		stats_hist_free(&c->cw[p]);
 	stats_hist_free(&c->res_abs);
+	stats_hist_free(&c->cap_minus_kernel);
+	free(c->kernel_ns);
 	edgestats_free(c->es);
 	edgestats_free(c->ses);
 	align_result_free(&c->r);

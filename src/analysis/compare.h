@@ -54,6 +54,10 @@ struct compare_worst {
 	int64_t cap_t_ps;              /* capture time, the capture's time base */
 	double residual_ns;
 	int64_t window_ns;             /* the logged write window */
+	/* a run --loopback log: the kernel's event for this edge, as capture
+	 * (on the log clock) minus event; has_kernel false: no event */
+	bool has_kernel;
+	double cap_minus_kernel_ns;
 };
 
 /* Everything worked out, for the text and the JSON (cmd_compare.c). */
@@ -84,6 +88,15 @@ struct compare {
 	size_t inside;
 	struct compare_worst *worst;   /* worst first */
 	size_t nworst;
+	/* The third view (a run --loopback log, docs/loopback.md): the kernel's
+	 * event time of each run record kept in the window (INT64_MIN: none),
+	 * and over the paired capture edges whose run edge has one, capture
+	 * (on the log clock) minus the kernel's event. */
+	bool have_kernel;
+	int64_t *kernel_ns;            /* [win.n] */
+	size_t kernel_cap;
+	struct stats_hist cap_minus_kernel;
+	size_t kernel_missing_seen;    /* edges missing in the capture the kernel saw */
 	/* scope readings: against the whole run */
 	struct edgestats *ses;
 	const struct edgestats_result *ser;
@@ -122,6 +135,9 @@ void compare_free(struct compare *c);
  * the capture should have had it (seconds, the capture's time base). */
 size_t compare_missing_next(const struct compare *c, size_t from, uint64_t *seq, uint8_t *level,
 			    double *cap_t_s);
+/* A loopback log: the kernel's event time of window record @k (an index
+ * compare_missing_next() returned), true; false when it has none. */
+bool compare_kernel_at(const struct compare *c, size_t k, int64_t *event_ns);
 /* Iterate over the capture edges the log does not have: the next capture
  * index >= @from (SIZE_MAX at the end), its time and level. */
 size_t compare_extra_next(const struct compare *c, size_t from, int64_t *t_ps, uint8_t *level);

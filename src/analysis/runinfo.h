@@ -37,6 +37,8 @@ struct run_phase {
 	uint64_t gap_bound_ns;         /* above it: "proof incomplete" */
 };
 
+struct loopstats_result;
+
 struct run_info {
 	const char *board_file;
 	const char *profile_file;     /* NULL if none */
@@ -92,6 +94,10 @@ struct run_info {
 	const char *event_clock;      /* "monotonic", "realtime", "hte" */
 	int rt_cpu;                   /* rt.cpu, -1 when not pinned */
 	long rt_runtime_us, rt_period_us; /* RT throttling; runtime -1: none */
+	/* run --loopback: the kernel's view of the pin, read back from the
+	 * closed log (loopstats.h); NULL: no loopback, or not read. Owned by
+	 * whoever set it. */
+	const struct loopstats_result *loopback;
 };
 
 #endif

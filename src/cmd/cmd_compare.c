@@ -15,6 +15,8 @@
 #include "cmd/cmd.h"
 #include "cmd/cmdline.h"
 #include "analysis/compare.h"
+#include "cmd/cmd_compare_respond.h"
+#include "log/edgelog.h"
 #include "config/config.h"
 #include "base/json.h"
 #include "base/outfile.h"
@@ -32,15 +34,20 @@ static void compare_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: sqwave compare RUN CAPTURE [OPTIONS]\n"
-		"       sqwave compare RUN --scope-tmin 444 --scope-tmax 556 [OPTIONS]\n\n"
+		"       sqwave compare RUN --scope-tmin 444 --scope-tmax 556 [OPTIONS]\n"
+		"       sqwave compare RESPOND_LOG CAPTURE [--stimulus CH] [--response CH] [OPTIONS]\n\n"
 		"Line a scope or logic-analyzer capture up with a run's log (find the window\n"
 		"it covers, fit offset and drift, pair every edge) and say whether they agree;\n"
 		"or check Tmin/Tmax read off a scope's statistics screen against the log.\n"
+		"A log of `sqwave respond` is checked against a capture of both pins: each\n"
+		"answer's delay from the input edge, and the input's IRQ latency.\n"
 		"RUN or CAPTURE may be - (standard input; at most %zu MiB).\n\n"
 		"capture:\n"
 		"  --format NAME          capture format (default: detected): %s\n"
 		"  --channel CH           channel name or number (default: the only one, or\n"
 		"                         the first with edges)\n"
+		"  --stimulus CH, --response CH   a respond log's capture: the input's and the\n"
+		"                         output's channel (default: the first two channels)\n"
 		"  --threshold V, --hysteresis V, --samplerate HZ   analog / headerless captures\n"
 		"  --tolerance DUR        per-edge slack beyond the write window (default: the\n"
 		"                         capture's resolution)\n"
@@ -97,7 +104,7 @@ static int parse_double(const char *opt, const char *s, double *v)
 
 enum {
 	O_FORMAT = 256, O_CHANNEL, O_TOL, O_FIRST, O_DRIFT, O_WORST, O_JSON, O_SRES, O_THR,
-	O_HYST, O_RATE,
+	O_HYST, O_RATE, O_STIM, O_RESP,
 	O_SCOPE /* + polarity * 2 + (tmax) */
 };
 
@@ -113,6 +120,8 @@ static const struct option compare_cmd_opts[] = {
 	{ "threshold", required_argument, NULL, O_THR },
 	{ "hysteresis", required_argument, NULL, O_HYST },
 	{ "samplerate", required_argument, NULL, O_RATE },
+	{ "stimulus", required_argument, NULL, O_STIM },
+	{ "response", required_argument, NULL, O_RESP },
 	{ "scope-pos-tmin", required_argument, NULL, O_SCOPE + 0 },
 	{ "scope-pos-tmax", required_argument, NULL, O_SCOPE + 1 },
 	{ "scope-neg-tmin", required_argument, NULL, O_SCOPE + 2 },
@@ -134,7 +143,8 @@ void cmd_compare_help(FILE *f)
 	compare_usage(f);
 }
 
-static int parse_args(int argc, char **argv, struct compare_opts *o, const char **json)
+static int parse_args(int argc, char **argv, struct compare_opts *o, const char **json,
+		      const char *chan[2])
 {
 	struct cmdline cl = { "compare", compare_cmd_opts, "h", compare_usage, false };
 	int ch, idx;
@@ -150,6 +160,15 @@ static int parse_args(int argc, char **argv, struct compare_opts *o, const char 
 			break;
 		case O_CHANNEL:
 			o->copts.channel = optarg;
+			break;
+		case O_STIM:
+		case O_RESP:
+			if (!optarg[0]) {
+				pr_err("compare: --%s: an empty name (give a channel name or number)",
+				       ch == O_STIM ? "stimulus" : "response");
+				return -1;
+			}
+			chan[ch == O_RESP] = optarg;
 			break;
 		case O_TOL:
 			if (parse_opt(&opt_tolerance, NULL, optarg, &o->tolerance_ns))
@@ -317,6 +336,34 @@ static void print_widths(const struct compare *c)
 	}
 }
 
+/* A loopback log: the third view, the kernel's event of each edge, against
+ * the capture (docs/compare.md, docs/loopback.md). */
+static void print_kernel(const struct compare *c)
+{
+	const struct stats_hist *h = &c->cap_minus_kernel;
+	char a[32], b[32], d[32], e[32];
+
+	if (!c->have_kernel)
+		return;
+	printf("\nkernel     the loopback input's events: capture edge (on the log clock) - the "
+	       "kernel's event\n");
+	if (!h->m.n) {
+		printf("           no paired edge has an event\n");
+		return;
+	}
+	us(a, sizeof(a), (double)h->m.min);
+	us(b, sizeof(b), (double)stats_hist_percentile(h, 50));
+	us(d, sizeof(d), (double)stats_hist_percentile(h, 99));
+	us(e, sizeof(e), (double)h->m.max);
+	printf("           %" PRIu64 " of %zu paired edges seen by the kernel; us: min %s  p50 %s  "
+	       "p99 %s  max %s\n", h->m.n, c->r.npairs, a, b, d, e);
+	printf("           (negative: the scope saw the edge before the kernel stamped it, by the "
+	       "input path's delay)\n");
+	if (c->r.nmissing)
+		printf("           of the %zu edges missing in the capture, the kernel saw %zu\n",
+		       c->r.nmissing, c->kernel_missing_seen);
+}
+
 static void print_capture_report(const struct compare *c)
 {
 	const struct align_result *r = &c->r;
@@ -398,6 +445,7 @@ static void print_capture_report(const struct compare *c)
 		       (double)c->frac_m.min / 10, (double)c->frac_m.max / 10);
 
 	print_widths(c);
+	print_kernel(c);
 
 	if (c->nworst) {
 		printf("\nworst disagreements (capture time in the capture's time base)\n");
@@ -580,6 +628,14 @@ static void json_edges(struct json_writer *w, const struct compare *c)
 			json_object_begin(w);
 			json_kv_uint(w, "seq", seq);
 			json_kv_uint(w, "level", lvl);
+			if (c->have_kernel) {	/* the third view: did the kernel see it? */
+				int64_t kev;
+
+				if (compare_kernel_at(c, k, &kev))
+					json_kv_int(w, "kernel_event_ns", kev);
+				else
+					json_kv_null(w, "kernel_event_ns");
+			}
 			json_object_end(w);
 		}
 	}
@@ -624,10 +680,29 @@ static void json_edges(struct json_writer *w, const struct compare *c)
 		json_kv_double(w, "capture_t_s", capture_ps_to_s(x->cap_t_ps));
 		jns(w, "residual_ns", x->residual_ns);
 		json_kv_int(w, "window_ns", x->window_ns);
+		if (c->have_kernel) {
+			if (x->has_kernel)
+				jns(w, "capture_minus_kernel_ns", x->cap_minus_kernel_ns);
+			else
+				json_kv_null(w, "capture_minus_kernel_ns");
+		}
 		json_object_end(w);
 	}
 	json_array_end(w);
 	json_object_end(w);
+
+	/* the third view (a loopback log): capture minus the kernel's event */
+	if (c->have_kernel) {
+		json_kv_object_begin(w, "kernel");
+		json_kv_uint(w, "paired_with_event", c->cap_minus_kernel.m.n);
+		json_kv_uint(w, "missing_in_capture_seen", c->kernel_missing_seen);
+		json_kv_object_begin(w, "capture_minus_kernel");
+		statsjson_dist(w, &c->cap_minus_kernel);
+		json_object_end(w);
+		json_object_end(w);
+	} else {
+		json_kv_null(w, "kernel");
+	}
 
 	json_kv_object_begin(w, "widths");
 	for (p = 0; p < EDGESTATS_NPOL; p++) {
@@ -735,17 +810,62 @@ static int write_json(const struct compare *c, const char *path, FILE *json_stdo
 
 /* ------------------------------------------------------------------ */
 
+/* Whether @path is a respond log: its header says run.mode=respond. A
+ * stream is read once, by whichever comparison gets it: it is taken for a
+ * wave's (docs/compare.md). Anything that does not open is left for the
+ * comparison to report. */
+static bool log_is_respond(const char *path)
+{
+	enum edgelog_status st;
+	struct edgelog_reader *r;
+	char why[256];
+	bool yes;
+
+	if (capture_path_is_stream(path))
+		return false;
+	r = edgelog_reader_open(path, &st, why, sizeof(why));
+	if (!r)
+		return false;
+	yes = edgelog_meta_is_respond(edgelog_reader_meta(r));
+	edgelog_reader_close(r);
+	return yes;
+}
+
+/* A respond log: the options that mean nothing for it are refused. */
+static int compare_respond(const struct compare_opts *o, const char *chan[2], const char *json,
+			   FILE *json_stdout)
+{
+	struct respcmp_opts ro = {
+		.run = o->run, .capture = o->capture, .copts = o->copts,
+		.stimulus = chan[0], .response = chan[1], .tolerance_ns = o->tolerance_ns,
+		.first_seq = o->first_seq, .max_drift_ppm = o->max_drift_ppm,
+	};
+
+	if (o->have_scope || !o->capture) {
+		pr_err("compare: %s is a respond log: give a CAPTURE of both pins (scope width "
+		       "readings are for a wave's log)", o->run);
+		return SQW_EXIT_USAGE;
+	}
+	if (o->copts.channel) {
+		pr_err("compare: %s is a respond log: its capture has two channels, "
+		       "--stimulus CH and --response CH (not --channel)", o->run);
+		return SQW_EXIT_USAGE;
+	}
+	return cmd_compare_respond(&ro, o->worst, json, json_stdout);
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_opts o;
 	struct compare *c = NULL;
-	const char *json;
+	const char *json, *chan[2] = { NULL, NULL };
 	FILE *json_stdout = NULL;
+	bool respond;
 	enum compare_status st;
 	char err[1024];
 	int ret;
 
-	ret = parse_args(argc, argv, &o, &json);
+	ret = parse_args(argc, argv, &o, &json, chan);
 	if (ret)
 		return ret > 0 ? SQW_EXIT_OK : SQW_EXIT_USAGE;
 	{
@@ -778,6 +898,16 @@ int cmd_compare(int argc, char **argv)
 				close(fd);
 			return SQW_EXIT_RUNTIME;
 		}
+	}
+	respond = log_is_respond(o.run);
+	if (respond || chan[0] || chan[1]) {
+		ret = respond ? compare_respond(&o, chan, json, json_stdout) : SQW_EXIT_USAGE;
+		if (!respond)
+			pr_err("compare: --stimulus and --response are for a log of `sqwave respond`; "
+			       "%s is a wave's (use --channel)", o.run);
+		if (json_stdout)
+			fclose(json_stdout);
+		return ret;
 	}
 	st = compare_run(&o, &c, err, sizeof(err));
 	if (st != COMPARE_OK) {

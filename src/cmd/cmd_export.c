@@ -13,6 +13,7 @@
 #include "log/edgelist.h"
 #include "log/edgelog.h"
 #include "base/outfile.h"
+#include "log/loopjoin.h"
 #include "log/vcdout.h"
 #include "cmd/print.h"
 
@@ -25,7 +26,8 @@ static void export_usage(FILE *f)
 		"                  --events - and --meta at a time)\n"
 		"  --events FILE   one row per field of each event (format 2 logs)\n"
 		"  --vcd FILE      the wave (write-window midpoints, physical level) as a VCD,\n"
-		"                  for PulseView or GTKWave beside a capture\n"
+		"                  for PulseView or GTKWave beside a capture; a run --loopback\n"
+		"                  log adds the input as the kernel saw it (wire \"loopback\")\n"
 		"  --meta          print the log header, then the counts and the footer\n"
 		"  --unchecked     write records even when they are inconsistent (a damaged\n"
 		"                  log); by default the first one stops the export, exit 2\n"
@@ -33,6 +35,9 @@ static void export_usage(FILE *f)
 		"CSV columns (times in ns on the log's clock, CLOCK_MONOTONIC):\n"
 		"  %s"
 		"flags: 1 warm-up, 2 clamped, 4 write error, 8 last edge\n"
+		"a run --loopback log adds loopback_ns,loopback_from_begin_ns,loopback_from_end_ns:\n"
+		"  the kernel's time of the edge on the input, minus write_begin, minus write_end\n"
+		"  (empty: the kernel saw no event for that edge; docs/loopback.md)\n"
 		"events columns: event,time_ns,type,key,value (docs/log-format.md)\n"
 		"exit codes: 0 done (a log cut short is a warning), 2 not a log or corrupt,\n"
 		"            3 I/O error\n", edgelist_export_header);
@@ -120,7 +125,8 @@ static void events_write(struct outfile_buf *o, uint64_t n, const struct edgelog
 	}
 }
 
-static void csv_row(struct outfile_buf *o, const struct edge_rec *e)
+/* The columns every record has, without the row's end. */
+static void csv_fields(struct outfile_buf *o, const struct edge_rec *e)
 {
 	outfile_buf_reserve(o);
 	outfile_buf_u64(o, e->seq);
@@ -138,6 +144,32 @@ static void csv_row(struct outfile_buf *o, const struct edge_rec *e)
 	outfile_buf_u64(o, e->expirations);
 	outfile_buf_c(o, ',');
 	outfile_buf_u64(o, e->flags);
+}
+
+static void csv_row(struct outfile_buf *o, const struct edge_rec *e)
+{
+	csv_fields(o, e);
+	outfile_buf_c(o, '\n');
+}
+
+/* A row of a loopback log: the edge's columns, then the kernel's time of it
+ * and its distance from the write window, or three empty cells. */
+static void csv_row_loopback(struct outfile_buf *o, const struct loopjoin_edge *j)
+{
+	const struct edge_rec *e = &j->rec;
+
+	/* the row stays under the 256 bytes one reserve leaves room for */
+	csv_fields(o, e);
+	outfile_buf_c(o, ',');
+	if (j->has_event) {
+		outfile_buf_u64(o, j->event_ns);
+		outfile_buf_c(o, ',');
+		outfile_buf_i64(o, (int64_t)(j->event_ns - edge_write_begin_ns(e)));
+		outfile_buf_c(o, ',');
+		outfile_buf_i64(o, (int64_t)(j->event_ns - edge_write_end_ns(e)));
+	} else {
+		outfile_buf_str(o, ",,", 2);	/* three empty cells */
+	}
 	outfile_buf_c(o, '\n');
 }
 
@@ -289,6 +321,15 @@ static void export_warn_truncated(struct edgelog_reader *r, const char *path)
 			edgelog_reader_trailing_bytes(r) ? ", ignored a partial last record" : "");
 }
 
+/* What the CSV's loopback columns could not say: events that are in no row. */
+static void export_warn_loopback(const struct loopjoin_counts *c, const char *path)
+{
+	if (c->extra || c->late)
+		pr_warn("%s: %" PRIu64 " loopback events are in no row: %" PRIu64 " for no edge, %"
+			PRIu64 " too late for the join's window (docs/loopback.md)", path,
+			c->extra + c->late, c->extra, c->late);
+}
+
 int cmd_export(int argc, char **argv)
 {
 	const char *csv = NULL, *events = NULL, *vcd = NULL, *path;
@@ -296,6 +337,8 @@ int cmd_export(int argc, char **argv)
 	struct edgelog_reader *r;
 	struct edgelog_event ev;
 	struct outfile_buf *oc = NULL, *oe = NULL;
+	struct loopjoin *lj = NULL;
+	struct loopjoin_edge je;
 	struct edge_rec e;
 	uint64_t nev = 0;
 	bool meta = false, unchecked = false;
@@ -360,27 +403,53 @@ int cmd_export(int argc, char **argv)
 		ret = SQW_EXIT_RUNTIME;
 		goto out;
 	}
-	if ((oc && export_buf_open(&oc, csv, edgelist_export_header) < 0) ||
+	/* A loopback log's CSV joins each edge with its event (loopjoin.h). */
+	if (oc && loopjoin_log_has_loopback(edgelog_reader_meta(r)) &&
+	    !(lj = loopjoin_new(r, 0, 0))) {
+		pr_err("export: %s", strerror(errno));
+		ret = SQW_EXIT_RUNTIME;
+		goto out;
+	}
+	if ((oc && export_buf_open(&oc, csv, lj ? edgelist_export_header_loopback
+						: edgelist_export_header) < 0) ||
 	    (oe && export_buf_open(&oe, events, events_head) < 0)) {
 		ret = SQW_EXIT_RUNTIME;
 		goto out;
 	}
-	while ((got = edgelog_reader_next_item(r, &e, &ev)) > 0) {
-		if (got == 1 && oc)
-			csv_row(oc, &e);
-		else if (got == 2 && oe)
-			events_write(oe, nev++, &ev);
+	if (lj) {
+		while ((got = loopjoin_next(lj, &je, &ev)) > 0) {
+			if (got == 1)
+				csv_row_loopback(oc, &je);
+			else if (oe)
+				events_write(oe, nev++, &ev);
+		}
+	} else {
+		while ((got = edgelog_reader_next_item(r, &e, &ev)) > 0) {
+			if (got == 1 && oc)
+				csv_row(oc, &e);
+			else if (got == 2 && oe)
+				events_write(oe, nev++, &ev);
+		}
 	}
 	if (got < 0) {
-		pr_err("%s (exported the %" PRIu64 " records before it)", edgelog_reader_error(r, &st),
-		       edgelog_reader_records(r));
+		const char *why = lj ? loopjoin_error(lj) : edgelog_reader_error(r, &st);
+
+		edgelog_reader_error(r, &st);
+		/* the reader's errors name the log; the join's own do not */
+		pr_err("%s%s%s (exported the %" PRIu64 " records before it)",
+		       strncmp(why, path, strlen(path)) ? path : "",
+		       strncmp(why, path, strlen(path)) ? ": " : "", why,
+		       lj ? loopjoin_counts(lj)->records : edgelog_reader_records(r));
 		ret = st == EDGELOG_E_IO ? SQW_EXIT_RUNTIME : SQW_EXIT_USAGE;
 	} else if (!edgelog_reader_footer(r)) {
 		export_warn_truncated(r, path);
 	}
 	if (meta && got == 0)
 		print_counts(r);
+	if (lj && got == 0)
+		export_warn_loopback(loopjoin_counts(lj), path);
 out:
+	loopjoin_free(lj);
 	if (export_buf_close(oc, csv, true) < 0 || export_buf_close(oe, events, false) < 0)
 		ret = SQW_EXIT_RUNTIME;
 	edgelog_reader_close(r);

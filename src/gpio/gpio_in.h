@@ -88,8 +88,9 @@ int gpio_in_read(struct gpio_in *g, struct gpio_in_event *ev, size_t max, int64_
 
 /* The clock the events are stamped on: CLOCK_MONOTONIC, or CLOCK_REALTIME
  * for GPIO_CLOCK_REALTIME. HTE stamps come from the timestamp engine's own
- * counter, which the kernel's HTE providers keep on the monotonic base
- * (CLOCK_MONOTONIC is returned): compare them with care. Any thread. */
+ * counter, not a kernel clock; CLOCK_MONOTONIC is returned for them (the
+ * nearest: both count from boot), so compare them with clock reads with
+ * care. Any thread. */
 clockid_t gpio_in_clockid(const struct gpio_in *g);
 
 /* Whether events carry sequence numbers (so that drops can be seen). */

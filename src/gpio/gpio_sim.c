@@ -37,7 +37,10 @@ static struct {
 	char busy_consumer[GPIO_NAME_MAX];
 	int64_t write_cost_ns;
 	struct sim_line lines[GPIO_SIM_MAX_LINES];
-	struct gpio_sim_write history[GPIO_SIM_HISTORY];
+	/* The histories: allocated at the first request of a line (main
+	 * thread) and kept for the process, so that a build for hardware does
+	 * not lock megabytes of .bss it never uses (mlockall locks it all). */
+	struct gpio_sim_write *history;    /* GPIO_SIM_HISTORY */
 	atomic_uint_fast64_t count;
 	int fail_open;
 	int fail_request;
@@ -72,7 +75,7 @@ static struct {
 	pthread_cond_t stim_cv;            /* on CLOCK_MONOTONIC */
 	bool stim_cv_ready;
 	bool stim_stop;
-	struct gpio_sim_stim stims[GPIO_SIM_STIM_HISTORY];
+	struct gpio_sim_stim *stims;       /* GPIO_SIM_STIM_HISTORY */
 	atomic_uint_fast64_t stim_n;
 
 	/* sim.history_file, and the first failure to write it at a release. */
@@ -268,14 +271,30 @@ static int sim_line_info(void *chip, unsigned int offset,
 	return 0;
 }
 
-/* The history is in .bss: touch every page now, so that the RT thread's first
- * writes do not page-fault when memory is not locked (contents unchanged). */
+/* Allocate the histories, once: 0, or -1 with errno (ENOMEM). Main thread,
+ * at a request, before any thread may write them. */
+static int sim_histories_alloc(void)
+{
+	if (!sim.history)
+		sim.history = calloc(GPIO_SIM_HISTORY, sizeof(*sim.history));
+	if (!sim.stims)
+		sim.stims = calloc(GPIO_SIM_STIM_HISTORY, sizeof(*sim.stims));
+	if (!sim.history || !sim.stims) {
+		errno = ENOMEM;
+		return -1;
+	}
+	return 0;
+}
+
+/* Touch every page of the history and the queue now, so that the RT
+ * thread's first writes do not page-fault when memory is not locked
+ * (contents unchanged). */
 static void sim_prefault(void)
 {
 	volatile char *p = (volatile char *)sim.history;
 	size_t i;
 
-	for (i = 0; i < sizeof(sim.history); i += 4096)
+	for (i = 0; i < GPIO_SIM_HISTORY * sizeof(*sim.history); i += 4096)
 		p[i] = p[i];
 	p = (volatile char *)sim.q;
 	for (i = 0; i < sizeof(sim.q); i += 4096)
@@ -379,8 +398,11 @@ static struct gpio_out *sim_request(void *chip, unsigned int offset,
 	if (!l)
 		return NULL;
 	s = calloc(1, sizeof(*s));
-	if (!s)
+	if (!s || sim_histories_alloc()) {
+		free(s);
+		errno = ENOMEM;
 		return NULL;
+	}
 	sim_prefault();
 	s->offset = offset;
 	s->active_low = spec->active_low;
@@ -681,8 +703,11 @@ static struct gpio_in *sim_in_request(void *chip, unsigned int offset,
 		return NULL;
 	}
 	in = calloc(1, sizeof(*in));
-	if (!in)
+	if (!in || sim_histories_alloc()) {
+		free(in);
+		errno = ENOMEM;
 		return NULL;
+	}
 	in->offset = offset;
 	in->base.has_seqno = true;
 	if (spec->edges) {
@@ -821,7 +846,8 @@ void gpio_sim_reset(void)
 		sim.lines[i].drive = GPIO_DRIVE_PUSH_PULL;
 		sim.lines[i].consumer[0] = '\0';
 	}
-	memset(sim.history, 0, sizeof(sim.history));
+	if (sim.history)
+		memset(sim.history, 0, GPIO_SIM_HISTORY * sizeof(*sim.history));
 	atomic_store(&sim.count, 0);
 	sim.fail_open = 0;
 	sim.fail_request = 0;

@@ -31,11 +31,17 @@ const struct edgelist_name edgelist_names[] = {
 	{ "write_end_ns", EDGELIST_WEND, 0 },
 	{ "expirations", EDGELIST_EXPIRATIONS, -1 },
 	{ "flags", EDGELIST_FLAGS, -1 },
+	{ "loopback_ns", EDGELIST_LOOPBACK, 0 },
+	{ "loopback_from_begin_ns", EDGELIST_LB_FROM_BEGIN, 0 },
+	{ "loopback_from_end_ns", EDGELIST_LB_FROM_END, 0 },
 };
 const size_t edgelist_nnames = sizeof(edgelist_names) / sizeof(edgelist_names[0]);
 
 const char edgelist_export_header[] =
 	"seq,level,intended_ns,wake_ns,write_begin_ns,write_end_ns,expirations,flags\n";
+const char edgelist_export_header_loopback[] =
+	"seq,level,intended_ns,wake_ns,write_begin_ns,write_end_ns,expirations,flags,"
+	"loopback_ns,loopback_from_begin_ns,loopback_from_end_ns\n";
 
 /* ---- sniffing ---- */
 
@@ -292,7 +298,7 @@ static int read_header(struct edgelist *l)
 		l->info.format = "edge-csv";
 	}
 	l->info.has_intended = l->col[EDGELIST_INTENDED] >= 0;
-	for (k = 0; k < EDGELIST_NCOLS; k++)
+	for (k = 0; k < EDGELIST_LOOPBACK; k++)	/* the columns read */
 		if (l->col[k] + 1 > l->need)
 			l->need = l->col[k] + 1;
 	return 0;

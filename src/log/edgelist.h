@@ -15,7 +15,14 @@
 
 enum edgelist_col {
 	EDGELIST_SEQ, EDGELIST_LEVEL, EDGELIST_INTENDED, EDGELIST_MEASURED, EDGELIST_WAKE,
-	EDGELIST_WBEGIN, EDGELIST_WEND, EDGELIST_EXPIRATIONS, EDGELIST_FLAGS, EDGELIST_NCOLS
+	EDGELIST_WBEGIN, EDGELIST_WEND, EDGELIST_EXPIRATIONS, EDGELIST_FLAGS,
+	/* Loopback logs only (export of a run --loopback log): the kernel's
+	 * time of the edge and its distance from the write window, an empty
+	 * cell where the kernel saw no event. Known to the reader (a column
+	 * given twice is an error) and not read: an edge record has no place
+	 * for them, and the write window is the edge's time. */
+	EDGELIST_LOOPBACK, EDGELIST_LB_FROM_BEGIN, EDGELIST_LB_FROM_END,
+	EDGELIST_NCOLS
 };
 
 /* One accepted column name: which column, and its unit. */
@@ -32,6 +39,9 @@ extern const size_t edgelist_nnames;
  * record has, in the order export writes them, named as the reader reads
  * them. */
 extern const char edgelist_export_header[];
+/* The same for a log with loopback events: three columns more at the end,
+ * loopback_ns, loopback_from_begin_ns, loopback_from_end_ns. */
+extern const char edgelist_export_header_loopback[];
 
 /* ---- sniffing ---- */
 

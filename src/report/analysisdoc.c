@@ -11,10 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/loopstats.h"
+#include "base/exitcode.h"
 #include "base/json.h"
 #include "base/outfile.h"
 #include "base/units.h"
 #include "config/config.h"
+#include "report/loopreport.h"
 #include "report/soakview.h"
 #include "report/statsjson.h"
 #include "report/summary.h"
@@ -450,6 +453,8 @@ void analysisdoc_print_text(FILE *f, const struct analysis *a)
 		if (a->soak->nphases)
 			summary_phases_text(f, a->soak);
 	}
+	if (a->soak && a->soak->loopback)
+		loopreport_text(f, a->soak->loopback);
 	text_verdict(f, a);
 }
 
@@ -582,7 +587,8 @@ static void json_soak(struct json_writer *w, const struct analysis *a)
 	const struct config *c;
 	char buf[256];
 	static const enum cfg_key limits[] = { CFG_LIMITS_TMIN, CFG_LIMITS_TMAX,
-					       CFG_LIMITS_WAKE_LATENCY_MAX, CFG_LIMITS_MISSED_MAX };
+					       CFG_LIMITS_WAKE_LATENCY_MAX, CFG_LIMITS_MISSED_MAX,
+					       CFG_LIMITS_RESPONSE_MAX };
 	size_t i;
 
 	if (!a->sv)
@@ -888,6 +894,7 @@ static void json_analysis(struct json_writer *w, const struct analysis *a)
 	json_timeline(w, a);
 	json_histogram(w, a);
 	json_soak(w, a);
+	loopreport_json(w, "loopback", a->soak ? a->soak->loopback : NULL);
 	json_object_end(w);
 }
 
@@ -943,12 +950,13 @@ static void verdict_run_info(const struct analysis *a, struct run_info *ri)
  * phase writers read, and hand them to the analysis. 0 (also for other
  * sources: nothing to do), or -1 with *@st and a message. */
 static int soak_setup(struct analysis *a, struct soakview **sv, struct phasestats **ps,
-		      struct run_phase **phases, struct run_info *sri, enum analyze_status *st,
-		      char *err, size_t errlen)
+		      struct run_phase **phases, struct run_info *sri, struct loopstats **lb,
+		      enum analyze_status *st, char *err, size_t errlen)
 {
 	const struct analyze_source_info *si = a->src;
 	bool bad;
 	size_t i, n;
+	int lst;
 
 	if (si->kind != ANALYZE_SRC_LOG)
 		return 0;
@@ -959,6 +967,13 @@ static int soak_setup(struct analysis *a, struct soakview **sv, struct phasestat
 		return -1;
 	}
 	soakview_run_info(*sv, sri);
+	/* A loopback log: the kernel's view, a pass of its own through the join
+	 * (the soak view reads the log once more too). */
+	if (loopstats_read_log(si->open_path, lb, &lst, err, errlen) < 0) {
+		*st = lst == SQW_EXIT_RUNTIME ? ANALYZE_E_IO : ANALYZE_E_INPUT;
+		return -1;
+	}
+	sri->loopback = *lb ? loopstats_result(*lb) : NULL;
 	n = soakview_nphases(*sv);
 	if (n) {
 		uint64_t starts[64];
@@ -1121,7 +1136,7 @@ int analysisdoc_open(struct analysisdoc *d, const char *path, const struct analy
 		goto fail;
 	}
 	/* A soak's log: its phases, loads and proof, as the run's summary had them. */
-	if (soak_setup(d->a, &d->sv, &d->ps, &d->phases, &d->sri, st, err, errlen) < 0)
+	if (soak_setup(d->a, &d->sv, &d->ps, &d->phases, &d->sri, &d->lb, st, err, errlen) < 0)
 		goto fail;
 	/* The limits: a log's own, from its header, and the command line's over them. */
 	d->vc = verdict_config(d->a->src, limit_opt, limit_val, nlimits, st, err, errlen);
@@ -1154,6 +1169,7 @@ int analysisdoc_feed(struct analysisdoc *d, enum analyze_status *st, char *err, 
 void analysisdoc_close(struct analysisdoc *d)
 {
 	config_free(d->vc);
+	loopstats_free(d->lb);
 	analysis_free(d->a);
 	free(d->phases);
 	phasestats_free(d->ps);

@@ -14,6 +14,7 @@
 struct config;
 struct phasestats;
 struct soakview;
+struct loopstats;
 
 /*
  * One source analysed as `sqwave analyze` does it: the source, its
@@ -30,6 +31,7 @@ struct analysisdoc {
 	struct run_phase *phases;
 	struct run_info sri;
 	struct config *vc;
+	struct loopstats *lb;      /* a run --loopback log: the kernel's view (sri.loopback) */
 };
 
 /*

@@ -401,11 +401,13 @@ static void row_verdict(struct rd *d, struct report_row *row, const struct jv *d
 	const struct jv *cfg = rd_get(d, doc, K("config"), JV_OBJECT);
 	int64_t wmax = rd_int(d, cfg, K("limits.wake_latency_max", "value"), 0, RD_DUR_MAX, 0);
 	int64_t mmax = rd_int(d, cfg, K("limits.missed_max", "value"), -1, INT64_MAX, -1);
+	int64_t rmax = rd_int(d, cfg, K("limits.response_max", "value"), 0, RD_DUR_MAX, 0);
 	bool limits, fail = false;
 
 	row->lim_tmin_ns = rd_int(d, cfg, K("limits.tmin", "value"), 0, RD_DUR_MAX, 0);
 	row->lim_tmax_ns = rd_int(d, cfg, K("limits.tmax", "value"), 0, RD_DUR_MAX, 0);
-	limits = row->lim_tmin_ns || row->lim_tmax_ns || wmax || mmax >= 0;
+	limits = row->lim_tmin_ns || row->lim_tmax_ns || wmax || mmax >= 0 ||
+		 (row->respond && rmax);
 	if (whole_run) {
 		fail = !rd_bool(d, doc, K("verdict", "pass"), true) &&
 		       rd_bool(d, doc, K("verdict", "load_applied"), true);
@@ -414,6 +416,7 @@ static void row_verdict(struct rd *d, struct report_row *row, const struct jv *d
 		fail |= row->lim_tmax_ns && row->have_pulses && row->tmax_hi_ns > row->lim_tmax_ns;
 		fail |= wmax && row->have_wake && row->max_ns > wmax;
 		fail |= mmax >= 0 && row->missed > (uint64_t)mmax;
+		fail |= row->respond && rmax && row->have_response && row->response_max_ns > rmax;
 	}
 	/* the run as a whole failed: its phases' figures are not the whole
 	 * truth (a phase cut short at a break, records lost) */
@@ -429,6 +432,25 @@ static void row_verdict(struct rd *d, struct report_row *row, const struct jv *d
 /* The time a row's figures cover: every counted edge and every missed
  * slot is one half period (from the counts, so a log and its summary give
  * the same figure; a phase cut short by a stop is as long as it ran). */
+/* run --loopback: the kernel's view of the whole run (docs/loopback.md). */
+static void row_loopback(struct rd *d, struct report_row *row, const struct jv *doc)
+{
+	const struct jv *lb = rd_get(d, doc, K("loopback"), JV_OBJECT);
+
+	if (!lb)
+		return;
+	row->have_lb = true;
+	row->lb_no_event = rd_count(d, lb, K("no_event"));
+	row->lb_early = rd_count(d, lb, K("placement", "before_write_begin"));
+	row->lb_have_pulses = rd_get(d, lb, K("pulse_width", "any", "min_ns"), JV_NUMBER) &&
+			      rd_get(d, lb, K("pulse_width", "any", "max_ns"), JV_NUMBER);
+	row->lb_tmin_ns = rd_int(d, lb, K("pulse_width", "any", "min_ns"), -RD_DUR_MAX, RD_DUR_MAX, 0);
+	row->lb_tmax_ns = rd_int(d, lb, K("pulse_width", "any", "max_ns"), -RD_DUR_MAX, RD_DUR_MAX, 0);
+	row->lb_have_lag = rd_get(d, lb, K("from_write_end", "percentiles_ns", "p99"), JV_NUMBER);
+	row->lb_lag_p99_ns = rd_int(d, lb, K("from_write_end", "percentiles_ns", "p99"), -RD_DUR_MAX,
+				    RD_DUR_MAX, 0);
+}
+
 static void row_duration(struct report_row *row)
 {
 	uint64_t slots = row->edges + row->missed;
@@ -495,6 +517,11 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 	base.half_ns = rd_int(&d, doc, K("run", "half_period_ns"), 0, RD_DUR_MAX, 0);
 	if (!base.half_ns)	/* an analysis has it at the top */
 		base.half_ns = rd_int(&d, doc, K("half_period_ns"), 0, RD_DUR_MAX, 0);
+	/* A respond run's half period only centres its histograms: it has no
+	 * frequency, and its rows cover the time it ran. */
+	base.respond = rd_get(&d, doc, K("respond"), JV_OBJECT) != NULL;
+	if (base.respond)
+		base.half_ns = 0;
 	if (!base.label[0]) {
 		/* the file's name without .sqwlog or .json: a run's log and its
 		 * summary (run --log x.sqwlog --json x.json) get one label */
@@ -522,10 +549,13 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 		row->edges = rd_count(&d, doc, K("counts", "edges"));
 		row->missed = rd_count(&d, doc, K("counts", "missed_periods"));
 		row_duration(row);
+		if (base.respond)
+			row->duration_ns = rd_int(&d, doc, K("run", "duration_ns"), 0, RD_DUR_MAX, 0);
 		row_stats(&d, row, doc);
 		snprintf(row->loads, sizeof(row->loads), "-");
 		run_row_proof(&d, row, doc);
 		row->load_applied = true;
+		row_loopback(&d, row, doc);
 		row_verdict(&d, row, doc, true);
 	}
 	for (i = 0; i < jv_len(phases) && !d.bad; i++) {
@@ -545,9 +575,19 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 		row->edges = rd_count(&d, ph, K("counts", "edges"));
 		row->missed = rd_count(&d, ph, K("counts", "missed_periods"));
 		row_duration(row);
+		if (row->respond) {	/* its answers' worst, and the time it ran */
+			row->duration_ns = rd_int(&d, ph, K("ran_ns"), 0, RD_DUR_MAX, 0);
+			row->have_response = rd_get(&d, ph, K("respond", "event_to_write_end",
+							     "max_ns"), JV_NUMBER) != NULL;
+			row->response_max_ns = rd_int(&d, ph, K("respond", "event_to_write_end",
+								"max_ns"), INT64_MIN / 2,
+						      RD_DUR_MAX, 0);
+		}
 		row_stats(&d, row, ph);
 		row_proof(&d, row, ph);
 		d.where[0] = '\0';
+		if (jv_len(phases) == 1)	/* its one phase is the whole run */
+			row_loopback(&d, row, doc);
 		row_verdict(&d, row, doc, false);
 	}
 	if (!d.bad)
@@ -615,7 +655,7 @@ static const char *dur(int64_t ns, char *buf, size_t len)
 enum {
 	COL_LABEL, COL_PHASE, COL_BOARD, COL_KERNEL, COL_DURATION, COL_FREQ, COL_LOADS,
 	COL_PROOF, COL_EDGES, COL_TMIN, COL_TMAX, COL_P50, COL_MEAN, COL_P99, COL_P9999,
-	COL_MAX, COL_MISSED, COL_VERDICT, NCOLS
+	COL_MAX, COL_MISSED, COL_LB_T, COL_LB_LAG, COL_LB_LOST, COL_VERDICT, NCOLS
 };
 static const struct {
 	const char *head;
@@ -638,6 +678,9 @@ static const struct {
 	[COL_P9999] = { "p99.99 us", true },
 	[COL_MAX] = { "max us", true },
 	[COL_MISSED] = { "missed", true },
+	[COL_LB_T] = { "kernel Tmin..Tmax us", true },
+	[COL_LB_LAG] = { "kernel lag p99 us", true },
+	[COL_LB_LOST] = { "kernel unseen", true },
 	[COL_VERDICT] = { "verdict", false },
 };
 
@@ -668,6 +711,18 @@ static void cells(const struct report_row *w, char c[][600])
 	us(w->p9999_ns, w->have_wake, c[COL_P9999], 600);
 	us(w->max_ns, w->have_wake, c[COL_MAX], 600);
 	snprintf(c[COL_MISSED], 600, "%" PRIu64, w->missed);
+	/* the kernel's view: "-" without loopback (or on a phase's row) */
+	if (w->have_lb && w->lb_have_pulses)
+		snprintf(c[COL_LB_T], 600, "%s..%s", us(w->lb_tmin_ns, true, a, sizeof(a)),
+			 us(w->lb_tmax_ns, true, b, sizeof(b)));
+	else
+		snprintf(c[COL_LB_T], 600, "-");
+	us(w->lb_lag_p99_ns, w->have_lb && w->lb_have_lag, c[COL_LB_LAG], 600);
+	if (w->have_lb)
+		snprintf(c[COL_LB_LOST], 600, "%" PRIu64 "%s", w->lb_no_event,
+			 w->lb_early ? " (early!)" : "");
+	else
+		snprintf(c[COL_LB_LOST], 600, "-");
 	snprintf(c[COL_VERDICT], 600, "%s%s", w->verdict, w->rt_ok ? "" : " (non-RT run)");
 }
 
@@ -792,6 +847,25 @@ void report_write_json(FILE *f, const struct report *r)
 			json_kv_int(&w, "wake_p99_ns", w0->p99_ns);
 			json_kv_int(&w, "wake_p99_99_ns", w0->p9999_ns);
 			json_kv_int(&w, "wake_max_ns", w0->max_ns);
+		}
+		if (w0->have_lb) {
+			json_kv_object_begin(&w, "loopback");
+			if (w0->lb_have_pulses) {
+				json_kv_int(&w, "tmin_ns", w0->lb_tmin_ns);
+				json_kv_int(&w, "tmax_ns", w0->lb_tmax_ns);
+			} else {
+				json_kv_null(&w, "tmin_ns");
+				json_kv_null(&w, "tmax_ns");
+			}
+			if (w0->lb_have_lag)
+				json_kv_int(&w, "lag_p99_ns", w0->lb_lag_p99_ns);
+			else
+				json_kv_null(&w, "lag_p99_ns");
+			json_kv_uint(&w, "no_event", w0->lb_no_event);
+			json_kv_uint(&w, "before_write_begin", w0->lb_early);
+			json_object_end(&w);
+		} else {
+			json_kv_null(&w, "loopback");
 		}
 		json_kv_string(&w, "verdict", w0->verdict);
 		if (w0->run_failure[0])

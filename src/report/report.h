@@ -34,7 +34,11 @@ struct report_row {
 				    * ("idle proven", "LOAD APPLIED", docs/soak.md);
 				    * "idle unproven" when it does not say */
 	uint64_t edges, missed;
-	int64_t half_ns;
+	int64_t half_ns;           /* 0 in a respond run: no wave, no grid */
+	bool respond;              /* a run of sqwave respond: edges are its writes,
+				    * missed its lost events, wake from the event */
+	bool have_response;
+	int64_t response_max_ns;   /* respond: the latest write end after its event */
 	bool have_pulses;
 	int64_t tmin_ns, tmin_lo_ns, tmax_ns, tmax_hi_ns;
 	bool have_wake;
@@ -49,6 +53,13 @@ struct report_row {
 	char run_failure[256];     /* why the whole run failed, whatever the row's own
 				    * figures (records dropped, stopped at a break,
 				    * ...); "" if it did not */
+	/* run --loopback, a row of the whole run only (one of several phases
+	 * has none: the document's loopback member is the run's): the kernel's Tmin and
+	 * Tmax (any polarity), its lag behind the write window (event -
+	 * write_end, p99), edges it did not see and events before their write */
+	bool have_lb, lb_have_pulses, lb_have_lag;
+	int64_t lb_tmin_ns, lb_tmax_ns, lb_lag_p99_ns;
+	uint64_t lb_no_event, lb_early;
 	/* pulse-width histogram (any polarity) for the SVG; nbins 0: none */
 	int64_t hist_lo_ns, hist_bin_ns;
 	size_t nbins;

@@ -13,6 +13,7 @@
 #include "base/json.h"
 #include "base/cpulist.h"
 #include "base/outfile.h"
+#include "report/loopreport.h"
 #include "report/statsjson.h"
 #include "base/units.h"
 
@@ -427,7 +428,8 @@ static void text_respond_scope(FILE *f, const struct edgestats_result *r,
 		fprintf(f, "  at most  no bound from this run: the input edge comes before its kernel "
 			"timestamp by the input's interrupt latency, which the log cannot see; the "
 			"longest write end - event was %s us (answer #%" PRIu64 ", t+%.6f s). Set "
-			"respond.irq_bound from a measurement (a loopback run's event - write end, or "
+			"respond.irq_bound from a measurement (a loopback run's event - write end, "
+			"sqwave compare of this log with a capture of both pins, or "
 			"a scope) for an upper bound\n", UNITS_US(r->resp_end.m.max),
 			r->resp_worst.seq, rel_s(r, r->resp_worst.intended_ns));
 }
@@ -535,6 +537,8 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 		summary_phases_text(f, ri);
 	else if (ri->run_proof)
 		text_run_proof(f, ri);
+	if (ri->loopback)
+		loopreport_text(f, ri->loopback);
 	nviol = verdict_violations(c, r, ri, NULL, NULL);
 	fprintf(f, "\nverdict    %s%s%s\n", verdict_word_n(c, ri, nviol),
 		!nviol && !verdict_limits_set(c) ? " (no limits.* set: for a verdict, --tmin/--tmax or a profile's limits)" : "",
@@ -763,6 +767,14 @@ static void json_phase(struct json_writer *w, const struct run_info *ri, size_t 
 		json_object_end(w);
 		statsjson_dist_worst(w, "wake_latency", &r->wake, &r->wake_worst);
 		statsjson_pulses_and_period(w, r);
+		if (r->respond) {	/* the phase's answers, for report's rows */
+			json_kv_object_begin(w, "respond");
+			json_kv_uint(w, "answers", r->answers);
+			json_kv_uint(w, "events_lost", r->missed_periods);
+			statsjson_dist_worst(w, "event_to_write_end", &r->resp_end,
+					     &r->resp_worst);
+			json_object_end(w);
+		}
 	}
 	json_kv_array_begin(w, "loads");
 	for (j = 0; j < ph->nloads; j++)
@@ -985,6 +997,7 @@ static void json_summary(struct json_writer *w, const struct config *c,
 	json_object_end(w);
 
 	summary_phases_json(w, ri);
+	loopreport_json(w, "loopback", ri->loopback);
 	json_config(w, c);
 	json_object_end(w);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "analysis/loopstats.h"
 #include "base/outfile.h"
 #include "base/escape.h"
 #include "base/utf8.h"
@@ -560,6 +561,29 @@ static void width_histogram(FILE *f, const struct analysis *a, double x0, double
 
 /* ---- key numbers ---- */
 
+/* run --loopback: what the kernel saw of the same pulses (docs/loopback.md),
+ * two lines under the key numbers. */
+static void key_loopback(FILE *f, const struct loopstats_result *lb, double x, double y,
+			 double dy)
+{
+	const struct edgestats_widths *any = &lb->width[EDGESTATS_ANY];
+
+	if (any->h.m.n)
+		textf(f, x, y, "start", 12, C_TEXT, NULL, "kernel (loopback): Tmin %.3f us, Tmax "
+		      "%.3f us", (double)any->tmin.width_ns / 1e3, (double)any->tmax.width_ns / 1e3);
+	else
+		text(f, x, y, "start", 12, C_TEXT, NULL, "kernel (loopback): no complete pulse");
+	y += dy - 4;
+	if (lb->early)
+		textf(f, x, y, "start", 11, C_BAD, NULL, "%" PRIu64 " events before their write "
+		      "began: the input follows something else", lb->early);
+	else
+		textf(f, x, y, "start", 11, C_MUTED, NULL, "seen %.3f us after the write ended "
+		      "(p99); %" PRIu64 " of %" PRIu64 " edges seen, %" PRIu64 " extra",
+		      (double)stats_hist_percentile(&lb->from_end, 99) / 1e3, lb->events, lb->edges,
+		      lb->extra);
+}
+
 static void key_numbers(FILE *f, const struct analysis *a, double x, double y)
 {
 	const struct edgestats_result *r = analysis_stats(a);
@@ -622,9 +646,13 @@ static void key_numbers(FILE *f, const struct analysis *a, double x, double y)
 		      (double)stats_hist_percentile(&r->wake, 99.99) / 1e3);
 		y += dy;
 	}
-	if (r->pulses_skipped)
+	if (r->pulses_skipped) {
 		textf(f, x, y, "start", 12, C_MUTED, NULL, "%" PRIu64 " pulses not measured (gaps, errors)",
 		      r->pulses_skipped);
+		y += dy;
+	}
+	if (a->soak && a->soak->loopback)
+		key_loopback(f, a->soak->loopback, x, y, dy);
 }
 
 /* ---- the persistence view ---- */

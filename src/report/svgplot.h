@@ -15,7 +15,8 @@
  * latency over time with the warm-up shaded, wall-clock times and the worst
  * edges labelled where the labels fit; a soak's log (analysis_set_soak())
  * with its phases shaded and named there and a proof-of-load strip (CPU
- * busy, packets/s) under them. 0, or -1 with errno and the reason
+ * busy, packets/s) under them; a run --loopback log with the kernel's Tmin,
+ * Tmax and lag under the key numbers. 0, or -1 with errno and the reason
  * in @err. Prints nothing.
  */
 int svgplot_analysis(const char *path, const struct analysis *a, char *err, size_t errlen);

@@ -148,9 +148,13 @@ static bool respond_one(struct respond *r, const struct gpio_in_event *ev, uint6
 	tracebreak_rt_check(l->brk, rec.seq, rec.intended_ns, rec.wake_off_ns, INT64_MIN,
 			    0, rec.flags & EDGE_F_WARMUP);
 	/* The pulse lasts its width from the answer's write, however late that
-	 * was: a latency box must see every acknowledgement. */
+	 * was: a latency box must see every acknowledgement. Its end belongs
+	 * with its answer: a warm-up answer's end is warm-up too, even when
+	 * due after the warm-up (a counted record may not come before a
+	 * warm-up one, and the next event may still be in the warm-up). */
 	if (r->mode == RESPOND_PULSE)
-		return respond_noevent(r, edge_write_end_ns(&rec) + (uint64_t)r->pulse_ns, true, 0);
+		return respond_noevent(r, edge_write_end_ns(&rec) + (uint64_t)r->pulse_ns, true,
+				       rec.flags & EDGE_F_WARMUP);
 	return true;
 }
 

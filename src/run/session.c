@@ -27,6 +27,7 @@
 #include "config/plan.h"
 #include "gpio/gpio_in.h"
 #include "gpio/gpio_out.h"
+#include "gpio/gpio_sim.h"
 #include "loads/contain.h"
 #include "log/edgelog.h"
 #include "rt/respond.h"
@@ -823,6 +824,11 @@ static void session_stop(struct run_session *s)
 		run_session_say(s, RUN_SAY_WARN, "could not restore the idle level of %s: %s",
 				s->gpio_desc, strerror(errno));
 	s->gpio = NULL;
+	/* The simulated chip wrote its history file (sim.history_file) at the
+	 * last release, where no message could be given. */
+	if (config_choice(s->c, CFG_GPIO_BACKEND) == GPIO_BACKEND_SIM &&
+	    gpio_sim_history_error(s->why, sizeof(s->why)) < 0)
+		run_session_say(s, RUN_SAY_WARN, "sim.history_file: %s", s->why);
 	if (s->rs.p.stack_size)
 		rtsetup_process_exit(&s->rs);
 	rtloop_close(&s->loop);

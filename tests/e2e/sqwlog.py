@@ -31,7 +31,8 @@ def read(path):
         assert hcrc == 0
     text = data[56:56 + tlen].decode()
     meta = dict(l.split("=", 1) for l in text.splitlines() if "=" in l)
-    out = {"version": version, "half_period_ns": half, "start_ns": start, "meta": meta,
+    out = {"version": version, "clock_id": clock, "half_period_ns": half, "start_ns": start,
+           "meta": meta,
            "edges": [], "events": [], "footer": None}
     off = roff
     while off + 32 <= len(data):
@@ -55,6 +56,9 @@ def read(path):
             if etype != 5:
                 ev["kv"] = dict(l.split("=", 1) for l in payload.decode().splitlines()
                                 if "=" in l)
+            else:
+                # (seq, event_ns) pairs, as the run logged them (unpaired by time)
+                ev["pairs"] = [struct.unpack_from("<QQ", payload, i) for i in range(0, ln, 16)]
             out["events"].append(ev)
             off += 32 + (ln + 31) // 32 * 32
             continue

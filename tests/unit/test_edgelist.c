@@ -128,6 +128,29 @@ static void the_export_header_is_what_the_reader_reads(void **state)
 	edgelist_close(l);
 }
 
+/* A loopback log's export: the same edges, its three columns more ignored,
+ * empty cells (no event) included; a column given twice still refused. */
+static void the_loopback_export_header_reads_the_same_edges(void **state)
+{
+	char text[768];
+	struct edge_rec e[2];
+	enum edgelist_status st;
+	char err[512];
+
+	(void)state;
+	snprintf(text, sizeof(text), "%s0,1,1000000,1005000,1005200,1006000,1,0,1009000,3800,3000\n"
+		 "1,0,1500000,1505000,1505200,1506000,1,0,,,\n", edgelist_export_header_loopback);
+	assert_int_equal(read_text(text, e, 2, err, sizeof(err), &st), 2);
+	assert_int_equal(e[0].write_begin_off_ns, 5200);
+	assert_int_equal(e[1].write_end_off_ns, 6000);
+	assert_int_equal(e[1].level, 0);
+	assert_int_equal(strncmp(edgelist_export_header_loopback, edgelist_export_header,
+				 strlen(edgelist_export_header) - 1), 0);
+	assert_int_equal(read_text("seq,level,measured_ns,loopback_ns,loopback_ns\n0,1,5,6,6\n",
+				   e, 2, err, sizeof(err), &st), -1);
+	assert_non_null(strstr(err, "given twice"));
+}
+
 static void a_measured_time_more_than_2_1_s_off_is_refused_not_clamped(void **state)
 {
 	struct edge_rec e[2];
@@ -196,6 +219,7 @@ int main(void)
 		cmocka_unit_test(files_are_sniffed_by_their_first_line),
 		cmocka_unit_test(an_edge_list_with_every_field_quoted_reads),
 		cmocka_unit_test(the_export_header_is_what_the_reader_reads),
+		cmocka_unit_test(the_loopback_export_header_reads_the_same_edges),
 		cmocka_unit_test(a_measured_time_more_than_2_1_s_off_is_refused_not_clamped),
 		cmocka_unit_test(a_bad_row_after_the_read_ahead_and_inside_it_names_its_line),
 		cmocka_unit_test(a_stall_in_an_edge_list_counts_in_full),

@@ -133,6 +133,14 @@ static void each_output_edge_arrives_once_in_order_after_the_wire_delay(void **s
 	gpio_out_close(o);
 }
 
+static uint64_t now_rt(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 static void an_input_that_is_not_wired_sees_nothing(void **state)
 {
 	struct gpio_in_event ev[4];
@@ -327,6 +335,73 @@ static void reading_levels_needs_no_edges_and_reading_events_does(void **state)
 	gpio_in_close(in);
 }
 
+static void the_wire_honours_the_edge_choice_and_the_realtime_clock(void **state)
+{
+	struct gpio_in_spec s = {
+		.backend = GPIO_BACKEND_SIM, .chip = "GPIOB", .line = "1", .edges = true,
+		.config = cfg, .edge = GPIO_EDGE_FALLING, .clock = GPIO_CLOCK_REALTIME,
+	};
+	struct gpio_in_event ev[8];
+	struct gpio_sim_write w;
+	struct gpio_out *o;
+	struct gpio_in *in;
+	int64_t off;
+	int i, n;
+
+	(void)state;
+	o = out_open("0");
+	in = gpio_in_open(&s, msg, sizeof(msg));
+	assert_non_null(in);
+	assert_int_equal(gpio_in_clockid(in), CLOCK_REALTIME);
+	for (i = 0; i < 6; i++)
+		assert_int_equal(gpio_out_set(o, !(i & 1)), 0);
+	n = read_n(in, ev, 3, 8);
+	assert_int_equal(n, 3);
+	assert_int_equal(gpio_in_read(in, ev + 3, 5, 50000000), 0);
+	/* writes 1, 3, 5 fall; their stamps keep one realtime offset */
+	assert_int_equal(gpio_sim_write_get(1, &w), 0);
+	off = (int64_t)ev[0].t_ns - w.t_ns;
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(gpio_sim_write_get((uint64_t)(2 * i + 1), &w), 0);
+		assert_int_equal(ev[i].rising, 0);
+		assert_int_equal(ev[i].seqno, (uint64_t)i + 1);
+		assert_int_equal((int64_t)ev[i].t_ns - w.t_ns, off);
+	}
+	/* the wire's 20 us on top of CLOCK_REALTIME - CLOCK_MONOTONIC (read
+	 * once at the request; here give or take a millisecond of reads) */
+	off -= 20000 + (int64_t)(now_rt() - now_ns());
+	assert_true(off > -1000000 && off < 1000000);
+	gpio_in_close(in);
+	gpio_out_close(o);
+}
+
+/* The refusal comes before any chip is looked up, so it needs no hardware.
+ * Only the libgpiod v1 build has these to refuse; v2 gives them all. */
+static void libgpiod_v1_refuses_a_debounce_and_a_clock_in_one_sentence(void **state)
+{
+#ifdef SQW_GPIOD_v1
+	struct gpio_in_spec s = {
+		.backend = GPIO_BACKEND_GPIOD, .chip = "gpiochip0", .line = "0", .edges = true,
+		.config = cfg, .debounce_ns = 1000,
+	};
+
+	(void)state;
+	assert_null(gpio_in_open(&s, msg, sizeof(msg)));
+	assert_int_equal(errno, ENOTSUP);
+	assert_string_equal(msg, "libgpiod v1 has no debounce setting: build with libgpiod v2 "
+			    "or set respond.debounce 0");
+	s.debounce_ns = 0;
+	s.clock = GPIO_CLOCK_REALTIME;
+	assert_null(gpio_in_open(&s, msg, sizeof(msg)));
+	assert_int_equal(errno, ENOTSUP);
+	assert_string_equal(msg, "libgpiod v1 has no event clock setting (respond.event_clock "
+			    "realtime): build with libgpiod v2 or set respond.event_clock monotonic");
+#else
+	(void)state;
+	skip();
+#endif
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -341,6 +416,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(an_input_is_busy_while_held_and_free_after, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_input_has_the_outputs_lookup_messages, setup, teardown),
 		cmocka_unit_test_setup_teardown(reading_levels_needs_no_edges_and_reading_events_does, setup, teardown),
+		cmocka_unit_test_setup_teardown(the_wire_honours_the_edge_choice_and_the_realtime_clock, setup, teardown),
+		cmocka_unit_test_setup_teardown(libgpiod_v1_refuses_a_debounce_and_a_clock_in_one_sentence, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("gpio_in (simulated wire)", tests, NULL, NULL);

@@ -147,7 +147,8 @@ struct sim_loop {
 	pthread_t t;
 };
 
-static void sim_open(struct sim_loop *s, enum respond_mode mode)
+static void sim_open_with(struct sim_loop *s, enum respond_mode mode, uint64_t warmup_end_ns,
+			  int64_t pulse_ns)
 {
 	struct gpio_out_spec out = { .backend = GPIO_BACKEND_SIM, .chip = "sqwave-sim",
 				     .line = "0", .consumer = "test" };
@@ -167,10 +168,16 @@ static void sim_open(struct sim_loop *s, enum respond_mode mode)
 	s->r.loop = &s->l;
 	s->r.in = s->in;
 	s->r.mode = mode;
-	s->r.pulse_ns = 30000;
+	s->r.pulse_ns = pulse_ns;
+	s->r.warmup_end_ns = warmup_end_ns;
 	respond_open(&s->r);
 	atomic_store(&s->l.go, true);
 	assert_int_equal(pthread_create(&s->t, NULL, respond_thread, &s->r), 0);
+}
+
+static void sim_open(struct sim_loop *s, enum respond_mode mode)
+{
+	sim_open_with(s, mode, 0, 30000);
 }
 
 /* Drive the input to @value now; returns the event's stamp. */
@@ -276,6 +283,25 @@ static void a_pulse_lasts_its_width_from_the_answer(void **state)
 	}
 }
 
+static void a_warm_up_answers_pulse_ends_in_the_warm_up(void **state)
+{
+	struct sim_loop s;
+	struct edge_rec out[8];
+	size_t n;
+
+	(void)state;
+	/* the warm-up ends 1 ms from now, the pulse 20 ms after its answer:
+	 * the event is in the warm-up, its pulse's end due after it */
+	sim_open_with(&s, RESPOND_PULSE, clock_mono_ns() + 1000000, 20000000);
+	drive(1);
+	wait_writes(&s, 2);
+	n = sim_close(&s, out, 8);
+	assert_int_equal(n, 2);
+	assert_true(out[0].flags & EDGE_F_WARMUP);
+	assert_true(out[1].intended_ns > s.r.warmup_end_ns);
+	assert_true(out[1].flags & EDGE_F_WARMUP);
+}
+
 static void a_line_left_active_at_the_end_goes_back_to_idle_in_the_log(void **state)
 {
 	struct sim_loop s;
@@ -305,6 +331,7 @@ int main(void)
 		cmocka_unit_test(events_before_the_warm_up_ends_are_flagged),
 		cmocka_unit_test(each_event_is_answered_once_after_it_and_the_pin_agrees),
 		cmocka_unit_test(a_pulse_lasts_its_width_from_the_answer),
+		cmocka_unit_test(a_warm_up_answers_pulse_ends_in_the_warm_up),
 		cmocka_unit_test(a_line_left_active_at_the_end_goes_back_to_idle_in_the_log),
 	};
 

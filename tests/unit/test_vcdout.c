@@ -111,12 +111,59 @@ static void a_failed_write_and_a_repeated_level_change_nothing(void **state)
 	free(v);
 }
 
+/* A loopback log: the input as a second wire at its events' times, in time
+ * order with the pin (edge 0's event comes just before edge 1's write); an
+ * edge without an event leaves the input as it was. */
+static void a_loopback_log_adds_the_input_at_its_event_times(void **state)
+{
+	static const uint8_t lv[] = { 1, 0, 1, 0 };
+	/* edge 0 seen 495 us after its write began, edge 2 not at all */
+	uint64_t pairs[] = { 0, START + 500000 + 10000 + 495000,
+			     1, START + 1000000 + 10000 + 3000,
+			     3, START + 2000000 + 10000 + 3000 };
+	struct edgelog_meta m = { .clock_id = 1, .half_period_ns = 500000, .start_ns = START,
+				  .text = (char *)"gpio.idle_level=0\nrun.loopback=true\n" };
+	struct edgelog_footer f = { 0 };
+	struct edgelog_writer *w;
+	int64_t n;
+	size_t i;
+	char *v;
+	int fd;
+
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/sqwave-vcd-XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	w = edgelog_writer_create(path, &m, NULL, 0, NULL, 0);
+	assert_non_null(w);
+	for (i = 0; i < 4; i++) {
+		struct edge_rec e = {
+			.seq = i, .intended_ns = START + (i + 1) * 500000, .wake_off_ns = 8000,
+			.write_begin_off_ns = 10000, .write_end_off_ns = 12000,
+			.expirations = i == 0 ? 2 : 1, .level = lv[i],
+		};
+		assert_int_equal(edgelog_writer_append(w, &e, 1), 0);
+	}
+	assert_int_equal(edgelog_writer_append_event(w, pairs[1], EDGELOG_EV_LOOPBACK, pairs,
+						     sizeof(pairs)), 0);
+	assert_int_equal(edgelog_writer_close(w, &f, NULL, 0), 0);
+	v = vcd_of_log(&n);
+	assert_int_equal(n, 4);
+	assert_non_null(strstr(v, "$var wire 1 ! pin $end\n$var wire 1 \" loopback $end\n"));
+	assert_non_null(strstr(v, "$dumpvars\n0!\n0\"\n$end\n"
+			       "#511000\n1!\n#1005000\n1\"\n#1011000\n0!\n#1013000\n0\"\n"
+			       "#1511000\n1!\n#2011000\n0!\n#2511000\n"));
+	free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(each_edge_is_at_its_write_windows_middle),
 		cmocka_unit_test(an_active_low_line_is_written_at_its_physical_level),
 		cmocka_unit_test(a_failed_write_and_a_repeated_level_change_nothing),
+		cmocka_unit_test(a_loopback_log_adds_the_input_at_its_event_times),
 	};
 
 	return cmocka_run_group_tests_name("vcdout", tests, NULL, NULL);

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* `sqwave compare RESPOND_LOG CAPTURE`: the report of a respond log against a
+ * capture of both pins (the comparison: src/analysis/respcompare.c). */
+#ifndef SQW_CMD_COMPARE_RESPOND_H
+#define SQW_CMD_COMPARE_RESPOND_H
+
+#include <stdio.h>
+
+#include "analysis/respcompare.h"
+
+/* Compare, print the text report on standard output, write the JSON to
+ * @json (NULL: none; "-": @json_stdout, which the caller closes), list at
+ * most @worst disagreeing answers. Returns the exit code. */
+int cmd_compare_respond(const struct respcmp_opts *o, unsigned worst, const char *json,
+			FILE *json_stdout);
+
+#endif

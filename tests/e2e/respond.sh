@@ -1,0 +1,225 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# End-to-end tests of `sqwave respond` on the simulated board: the stimulus
+# (sim.stim_*) toggles the input line, respond answers on the output, and
+# respond_check.py holds the log against the sim's history file (what the
+# pins did, written by the "hardware") and against its own reading of the
+# log. Self-contained: SQWAVE=path/to/sqwave tests/e2e/respond.sh from the
+# repository root.
+set -u
+SQWAVE=${SQWAVE:-build/sqwave}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+HERE="$ROOT/tests/e2e"
+TMP=$(mktemp -d /tmp/sqwave-e2e-respond.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+passed=0
+failed=0
+
+fail() { echo "    $*" >&2; return 1; }
+
+# respond NAME [OPTIONS...]: a short respond run on the sim board, its log
+# $TMP/NAME.sqwlog, history $TMP/NAME.csv, JSON $TMP/NAME.json, output
+# $TMP/NAME.out; returns its exit code.
+respond() {
+	local name=$1
+	shift
+	"$SQWAVE" respond --board "$ROOT/boards/sim.yaml" --duration 300ms --quiet --allow-non-rt \
+		--log "$TMP/$name.sqwlog" --json "$TMP/$name.json" \
+		--set sim.history_file="$TMP/$name.csv" "$@" > "$TMP/$name.out" 2>&1
+}
+
+check() { python3 "$HERE/respond_check.py" "$TMP/$1.sqwlog" "$TMP/$1.csv" "${@:2}" \
+	> /dev/null 2> "$TMP/check.err" || fail "$(cat "$TMP/check.err")"; }
+
+schema() { python3 "$HERE/json_schema_check.py" "$ROOT/docs/schema" "$@" > /dev/null \
+	2> "$TMP/schema.err" || fail "schema: $(cat "$TMP/schema.err")"; }
+
+test_follow_answers_every_event_after_it_as_the_pin_shows() {
+	respond follow || fail "exit $?: $(cat "$TMP/follow.out")" || return 1
+	check follow answers || return 1
+	schema "$TMP/follow.json" || return 1
+	python3 - "$TMP/follow.json" <<'PY' || return 1
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["respond"]
+assert r["mode"] == "follow" and r["events_lost"] == 0, r
+assert r["answers"] > 0 and r["writes"] >= r["answers"], r
+s = r["scope"]
+# no respond.irq_bound: a lower bound only, and it is the shortest answer
+assert s["max_ns"] is None and s["min_ns"] == r["event_to_write_begin"]["min_ns"], s
+PY
+}
+
+test_toggle_on_rising_edges_flips_once_per_rising_edge() {
+	respond toggle --respond-mode toggle --edge rising || fail "exit $?" || return 1
+	check toggle answers || return 1
+	# the kernel reported the rising changes only
+	python3 - "$TMP/toggle.csv" <<'PY' || return 1
+import csv, sys
+rows = [r for r in csv.reader(open(sys.argv[1])) if r[0] == "stim"]
+assert all(r[3] == "1" for r in rows if r[4] == "1"), "a falling change was reported"
+assert any(r[3] == "0" for r in rows), "no falling change at all"
+PY
+}
+
+test_a_pulse_lasts_its_width_from_each_answer() {
+	respond pulse --respond-mode pulse --pulse-width 40us || fail "exit $?" || return 1
+	check pulse pulse 40000 || return 1
+}
+
+test_bounces_without_debounce_are_each_answered() {
+	respond bounce --set sim.stim_bounce=2 --set sim.stim_bounce_gap=20us \
+		--set sim.stim_period=2ms || fail "exit $?" || return 1
+	check bounce answers || return 1
+	python3 - "$TMP/bounce.csv" <<'PY' || return 1
+import csv, sys
+rows = [r for r in csv.reader(open(sys.argv[1])) if r[0] == "stim"]
+# five changes per stimulus edge, every one of them reported
+assert len(rows) >= 10 and all(r[4] == "1" for r in rows[:-5]), len(rows)
+PY
+}
+
+test_debounce_gives_one_event_per_stimulus_edge() {
+	respond deb --set sim.stim_bounce=2 --set sim.stim_bounce_gap=20us \
+		--set sim.stim_period=2ms --debounce 100us || fail "exit $?" || return 1
+	check deb debounce 100000 || return 1
+	grep -q "debounce 100us" "$TMP/deb.out" || fail "the summary does not say the debounce"
+}
+
+test_a_stimulus_faster_than_the_answers_loses_events_and_counts_them() {
+	# each write costs 200 us, a stimulus edge comes every 10 us: the
+	# kernel's queue (1024 events) overflows and drops events
+	respond fast --set sim.stim_period=10us --set sim.write_cost=200us \
+		--duration 400ms || fail "exit $?: $(cat "$TMP/fast.out")" || return 1
+	check fast lost 1 || return 1
+	python3 - "$TMP/fast.json" "$TMP/fast.sqwlog" "$HERE" <<'PY' || return 1
+import json, sys
+sys.path.insert(0, sys.argv[3])
+import sqwlog
+d = json.load(open(sys.argv[1]))
+log = sqwlog.read(sys.argv[2])
+lost = sum(e[5] - 1 for e in log["edges"] if not e[7] & 0x41)
+assert d["respond"]["events_lost"] == lost > 0, (d["respond"]["events_lost"], lost)
+PY
+	grep -q "^lost .*events.*skipped them" "$TMP/fast.out" || fail "the summary hides the lost events"
+}
+
+test_the_verdict_judges_the_worst_answer_and_ci_outputs_say_so() {
+	respond ok --max-response 10s --junit "$TMP/ok.xml" --results "$TMP/ok.txt" ||
+		fail "exit $? with a limit of 10 s" || return 1
+	grep -q "^response_max pass" "$TMP/ok.txt" || fail "no passing response_max result" || return 1
+	respond bad --max-response 1ns --junit "$TMP/bad.xml" --results "$TMP/bad.txt"
+	[ $? -eq 1 ] || fail "a limit of 1 ns did not fail" || return 1
+	grep -q "^response_max fail" "$TMP/bad.txt" || fail "no failing response_max result" || return 1
+	grep -q 'response_max' "$TMP/bad.xml" && grep -q '<failure' "$TMP/bad.xml" ||
+		fail "JUnit has no failing response_max" || return 1
+	grep -q "above limits.response_max" "$TMP/bad.out" || fail "no sentence for the violation"
+}
+
+test_a_known_irq_bound_gives_the_scope_an_upper_bound() {
+	respond irq --irq-bound 5us || fail "exit $?" || return 1
+	python3 - "$TMP/irq.json" <<'PY' || return 1
+import json, sys
+r = json.load(open(sys.argv[1]))["respond"]
+assert r["scope"]["max_ns"] == r["event_to_write_end"]["max_ns"] + 5000, r["scope"]
+PY
+}
+
+test_realtime_stamps_are_answered_on_the_realtime_clock() {
+	respond rt --event-clock realtime || fail "exit $?" || return 1
+	check rt answers || return 1
+	python3 - "$TMP/rt.sqwlog" "$HERE" <<'PY' || return 1
+import sys, time
+sys.path.insert(0, sys.argv[2])
+import sqwlog
+log = sqwlog.read(sys.argv[1])
+t = log["edges"][0][1] / 1e9
+assert abs(t - time.time()) < 600, ("not a CLOCK_REALTIME stamp", t)
+PY
+}
+
+test_analyze_and_export_read_a_respond_log() {
+	respond an || fail "exit $?" || return 1
+	"$SQWAVE" analyze "$TMP/an.sqwlog" > "$TMP/an-a.out" || fail "analyze exit $?" || return 1
+	"$SQWAVE" analyze "$TMP/an.sqwlog" --quiet --json "$TMP/an-a.json" ||
+		fail "analyze --json exit $?" || return 1
+	schema "$TMP/an-a.json" || return 1
+	grep -q "Scope across the two pins" "$TMP/an-a.out" && ! grep -q "^missed " "$TMP/an-a.out" ||
+		fail "analyze text of a respond log" || return 1
+	"$SQWAVE" export "$TMP/an.sqwlog" --csv "$TMP/an.csv" || fail "export exit $?" || return 1
+	python3 - "$TMP/an-a.json" "$TMP/an.json" "$TMP/an.csv" "$TMP/an.sqwlog" "$HERE" <<'PY' || return 1
+import csv, json, sys
+sys.path.insert(0, sys.argv[5])
+import sqwlog
+a, s = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+# the run's summary and analyze of its log agree
+for k in ("answers", "writes", "events_lost"):
+    assert a["respond"][k] == s["respond"][k], (k, a["respond"][k], s["respond"][k])
+rows = [r for r in csv.reader(open(sys.argv[3])) if r and not r[0].startswith("#")]
+assert len(rows) - 1 == len(sqwlog.read(sys.argv[4])["edges"]), len(rows)
+PY
+}
+
+test_report_judges_a_respond_run_by_its_answers() {
+	respond rep --max-response 1ns || [ $? -eq 1 ] || fail "exit $?" || return 1
+	"$SQWAVE" analyze "$TMP/rep.sqwlog" --quiet --json "$TMP/rep-a.json"
+	[ $? -le 1 ] || fail "analyze exit $?" || return 1
+	schema "$TMP/rep-a.json" "$TMP/rep.json" || return 1
+	"$SQWAVE" report "$TMP/rep.json" "$TMP/rep-a.json" "$TMP/rep.sqwlog" --json "$TMP/rep-r.json" \
+		> "$TMP/rep.out"
+	[ $? -eq 1 ] || fail "report of a failed respond run: exit $?" || return 1
+	schema "$TMP/rep-r.json" || return 1
+	python3 - "$TMP/rep-r.json" <<'PY' || return 1
+import json, sys
+rows = json.load(open(sys.argv[1]))["rows"]
+# the summary, the analysis and the log itself: one verdict, and no frequency
+assert len(rows) == 3 and all(r["verdict"] == "FAIL" for r in rows), [r["verdict"] for r in rows]
+assert all(r.get("frequency_hz") is None for r in rows), rows[0]
+PY
+}
+
+test_phases_and_their_loads_are_those_of_run() {
+	printf 'run:\n  warmup: 0\nphases:\n  - name: quiet\n    duration: 1s\n  - name: busy\n    duration: 1s\n    load:\n      - kind: command\n        name: nap\n        args: [sleep, "600"]\nlimits:\n  response_max: 10s\n' \
+		> "$TMP/ph.yaml"
+	"$SQWAVE" respond --board "$ROOT/boards/sim.yaml" --profile "$TMP/ph.yaml" --quiet \
+		--allow-non-rt --log "$TMP/ph.sqwlog" --json "$TMP/ph.json" > "$TMP/ph.out" 2>&1
+	[ $? -le 1 ] || fail "exit $?: $(cat "$TMP/ph.out")" || return 1
+	schema "$TMP/ph.json" || return 1
+	python3 - "$TMP/ph.json" <<'PY' || return 1
+import json, sys
+d = json.load(open(sys.argv[1]))
+ph = d["phases"]
+assert [p["name"] for p in ph] == ["quiet", "busy"], ph
+assert ph[1]["loads"] and not ph[0]["loads"], [p["loads"] for p in ph]
+# the phases' answers add up to the run's, each judged on its own
+assert sum(p["respond"]["answers"] for p in ph) == d["respond"]["answers"], ph
+assert all(p["respond"]["answers"] > 0 for p in ph)
+names = [c["name"] for c in d["verdict"]["checks"]]
+assert "response_max" in names and "running" in names, names
+PY
+}
+
+test_respond_refuses_what_it_cannot_do() {
+	"$SQWAVE" respond --board "$ROOT/boards/sim.yaml" --set input.line= --duration 10ms \
+		--quiet --log "$TMP/x.sqwlog" > "$TMP/x.out" 2>&1
+	[ $? -eq 2 ] && grep -q "input line" "$TMP/x.out" || fail "no input line: $(cat "$TMP/x.out")" ||
+		return 1
+	"$SQWAVE" respond --board "$ROOT/boards/sim.yaml" --event-clock hte --duration 10ms \
+		--quiet --log "$TMP/y.sqwlog" > "$TMP/y.out" 2>&1
+	[ $? -eq 2 ] || fail "hte on the sim: $(cat "$TMP/y.out")" || return 1
+	"$SQWAVE" respond --board "$ROOT/boards/sim.yaml" --loopback --duration 10ms \
+		--quiet --log "$TMP/z.sqwlog" > "$TMP/z.out" 2>&1
+	[ $? -eq 2 ] || fail "--loopback: $(cat "$TMP/z.out")"
+}
+
+for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
+	if "$t"; then
+		echo "PASS $t"
+		passed=$((passed + 1))
+	else
+		echo "FAIL $t"
+		failed=$((failed + 1))
+	fi
+done
+echo "respond e2e: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Checks a respond log against what the simulated "hardware" did, from the
+sim's history file (sim.history_file: every write to a line and every
+stimulus change), read independently of sqwave's code (sqwlog.py reads the
+log). Usage: respond_check.py LOG HISTORY.csv CHECK [ARG...]; exit 0 when the
+check holds, else a message and exit 1. Checks:
+  answers       every event the kernel reported is answered once, in order,
+                after it, by a write the pin made inside the record's window,
+                with the level its mode implies; lost ones are counted
+  lost N        the log's lost events (expirations - 1) are the stimulus
+                changes the full queue dropped, and at least N
+  pulse WIDTH   each answer is followed by a write back to idle due WIDTH ns
+                after the answer's write ended, never before
+  debounce D    one event per stimulus edge (the last change of each burst),
+                stamped at that change + D
+"""
+import csv
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sqwlog  # noqa: E402
+
+NOEVENT, WARMUP, LAST = 0x40, 0x01, 0x08
+IN_LINE, OUT_LINE = 2, 0
+
+
+def history(path):
+    writes, stims = [], []
+    with open(path) as f:
+        rows = csv.reader(f)
+        head = next(rows)
+        assert head[0] == "kind", head
+        for r in rows:
+            if r[0] == "write" and int(r[2]) == OUT_LINE:
+                writes.append((int(r[1]), int(r[3])))
+            elif r[0] == "stim" and int(r[2]) == IN_LINE:
+                stims.append((int(r[1]), int(r[3]), int(r[4]), int(r[5])))
+    return writes, stims
+
+
+def main():
+    log = sqwlog.read(sys.argv[1])
+    writes, stims = history(sys.argv[2])
+    check, args = sys.argv[3], sys.argv[4:]
+    # with debounce D the kernel stamps an event D after the change it reports
+    d = int(args[0]) if check == "debounce" else 0
+    meta = log["meta"]
+    assert meta.get("run.mode") == "respond", meta.get("run.mode")
+    mode = meta["respond.mode"]
+    recs = log["edges"]
+    # the events the kernel reported, by sequence number
+    reported = {s[3]: s for s in stims if s[2] == 1 and s[3] > 0}
+    dropped = {s[3] for s in stims if s[2] == 0 and s[3] > 0}
+    # the sim's history is on CLOCK_MONOTONIC; a log on CLOCK_REALTIME
+    # (clock id 0) is that plus one offset, the same for every event
+    # The sim reads that offset once, as two clock reads: the write windows
+    # (real CLOCK_REALTIME reads) can sit that read's error away from it.
+    shift, tol = 0, 0
+    if log["clock_id"] == 0 and recs:
+        tol = 5000
+        first = next(r for r in recs if not r[7] & NOEVENT)
+        shift = first[1] - reported[first[5]][0] - d
+        assert abs(shift) > 10 ** 15, ("a realtime log with monotonic stamps", shift)
+    # every record is one write of the pin, in order, inside its window
+    # (the last history write is the idle level at the line's release)
+    assert len(writes) >= len(recs), (len(writes), len(recs))
+    for i, (seq, t, wake, wb, we, exp, level, flags) in enumerate(recs):
+        assert seq == i, (i, seq)
+        wt, wl = writes[i]
+        wt += shift
+        assert t + wb - tol <= wt <= t + we + tol, ("write outside its window", i, wt,
+                                                    t + wb, t + we)
+        assert wl == level, ("level", i, wl, level)
+        assert wake <= wb <= we
+    answers = [r for r in recs if not r[7] & NOEVENT]
+    seqno, lost, level, answered = 0, 0, 0, set()
+    for a in answers:
+        seqno += a[5]
+        answered.add(seqno)
+        lost += a[5] - 1
+        assert seqno in reported, ("answered an event the kernel never reported", seqno)
+        ev = reported[seqno]
+        assert a[1] == ev[0] + d + shift, ("event time", seqno, a[1], ev[0] + d + shift)
+        assert a[3] >= 0, ("written before its event", seqno)
+        level = {"follow": ev[1], "toggle": 1 - level, "pulse": 1}[mode]
+        assert a[6] == level, ("level of the answer", seqno, a[6], level)
+        if mode == "pulse":
+            level = 0
+    # no event the kernel reported before the last answered one was skipped
+    skipped = [n for n in reported if n <= seqno and n not in answered]
+    assert not skipped, ("reported events without an answer", skipped[:5])
+    assert lost == len([n for n in dropped if n <= seqno]), (lost, len(dropped))
+    assert log["footer"]["missed_periods"] == lost, (log["footer"], lost)
+    if check == "answers":
+        assert answers, "no answer"
+    elif check == "lost":
+        assert lost >= int(args[0]), ("lost", lost)
+    elif check == "pulse":
+        width = int(args[0])
+        for i, r in enumerate(recs):
+            if r[7] & NOEVENT and not r[7] & LAST:
+                prev = recs[i - 1]
+                assert not prev[7] & NOEVENT
+                assert r[1] == prev[1] + prev[4] + width, ("pulse end due", i)
+                assert r[1] + r[3] >= r[1], ("pulse ended early", i)
+                assert writes[i][0] - writes[i - 1][0] >= width, ("pin pulse", i)
+    elif check == "debounce":
+        # each reported change is the last of its burst: the line then
+        # stayed put for D, and the burst before it was reported too
+        times = [s[0] for s in stims]
+        for n, s in reported.items():
+            i = times.index(s[0])
+            assert i + 1 == len(times) or times[i + 1] - s[0] >= d, ("bounce reported", n)
+        quiet = [s for i, s in enumerate(stims)
+                 if i + 1 < len(stims) and stims[i + 1][0] - s[0] >= d]
+        assert len(reported) >= len(quiet) - 1, (len(reported), len(quiet))
+        assert len(reported) < len(stims), "every bounce was reported"
+    else:
+        raise SystemExit("unknown check " + check)
+    print("ok: %d answers, %d writes, %d lost, %d stimulus changes" %
+          (len(answers), len(recs), lost, len(stims)))
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except AssertionError as e:
+        print("respond_check: %s" % (e,), file=sys.stderr)
+        sys.exit(1)

@@ -1,0 +1,175 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# End-to-end tests of `sqwave compare` on a respond log: `sqwave respond` on
+# the simulated board answers the simulated stimulus, the sim's own history
+# of both pins becomes a two-channel VCD (resp_capture.py: an offset, a
+# drift, sample quantization, injected faults), and compare must agree with
+# the true record and disagree with a doctored one.
+# Usage: SQWAVE=build/sqwave tests/e2e/respond_compare.sh   (prints PASS/FAIL lines)
+set -u
+SQWAVE=${SQWAVE:-build/sqwave}
+SQWAVE_RUN=${SQWAVE_RUN:-$SQWAVE}   # for respond (e.g. a plain build when $SQWAVE is ASan's)
+HERE=$(cd "$(dirname "$0")" && pwd)
+TMP=$(mktemp -d /tmp/sqwave-respcmp.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+BOARD=${BOARD:-boards/sim.yaml}
+passed=0
+failed=0
+
+fail() { echo "    $*" >&2; return 1; }
+cap() { python3 "$HERE/resp_capture.py" "$@"; }
+# compare, keeping stdout/stderr; returns compare's exit code
+cmp() { "$SQWAVE" compare "$@" > "$TMP/out" 2> "$TMP/err"; }
+expect_rc() {
+	local want=$1 got=$2
+	[ "$got" -eq "$want" ] || fail "exit $got, expected $want: $(head -c 3000 "$TMP/out") $(cat "$TMP/err")"
+}
+jget() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+
+# NAME ARGS...: a 1 s respond run with the sim's history of both pins
+respond() {
+	local name=$1
+	shift
+	"$SQWAVE_RUN" respond --board "$BOARD" --duration 1s --quiet --log "$TMP/$name.sqwlog" \
+		--set sim.history_file="$TMP/$name.csv" "$@" > /dev/null 2> "$TMP/$name.err" ||
+		fail "respond $* failed: $(cat "$TMP/$name.err")"
+}
+
+setup() {
+	respond follow --set sim.stim_jitter=300us || return 1
+	# the default pair: stimulus first, 3 ms of capture before it, 10 ns
+	# samples, the analyzer's clock 20 ppm fast
+	cap "$TMP/follow.csv" "$TMP/follow.vcd" --offset-ns 3000000 --res-ns 10 --drift-ppm 20
+}
+
+test_a_capture_of_both_pins_agrees_and_measures_the_irq_latency() {
+	cmp "$TMP/follow.sqwlog" "$TMP/follow.vcd" --json "$TMP/a.json"
+	expect_rc 0 $? || return 1
+	python3 - "$TMP/a.json" "$TMP/follow.csv" <<'PY' || return 1
+import csv, json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == "sqwave-compare" and d["run"]["mode"] == "respond", d["run"]
+a, r = d["alignment"], d["respond"]
+assert a["status"] == "aligned" and abs(a["drift_ppm"] - 20) < 0.5, a
+# every answer checked, each caused by its own stimulus edge
+assert r["checked"] == r["answers"] and r["disagree"] == 0, r
+assert r["stimulus"]["cause"] == r["answers"], r["stimulus"]
+assert r["stimulus"]["without_event"] == 0 and r["events_without_stimulus"] == 0, r
+assert r["response_edges_without_write"] == 0 and r["writes_missing_in_capture"] == 0, r
+# the sim stamps an event when its stimulus changes: the measured latency is
+# 0 within a sample, the fit and where in its write window the pin changed
+# (place_ns: the log cannot say)
+irq, slack = r["irq_latency"], a["tolerance_ns"] + a["place_ns"]
+assert irq["count"] == r["answers"] and -slack <= irq["min_ns"] and irq["max_ns"] <= slack, (irq, a)
+# the stimulus edges reported by the sim are the log's events and more
+rows = [x for x in csv.reader(open(sys.argv[2])) if x[0] == "stim"]
+assert r["stimulus_edges"] == len(rows), (r["stimulus_edges"], len(rows))
+assert d["verdict"] == "agree" and d["exit_code"] == 0
+PY
+	grep -q "verdict    AGREE" "$TMP/out" || fail "no AGREE in text" || return 1
+	grep -q "respond.irq_bound should be set from this" "$TMP/out" ||
+		fail "the text does not say what irq_bound is for" || return 1
+}
+
+# The log's seq of response edge K (the K-th write that changes the level).
+resp_seq() {
+	python3 - "$TMP/follow.sqwlog" "$1" "$HERE" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[3])
+import sqwlog
+level, k = 0, 0
+for e in sqwlog.read(sys.argv[1])["edges"]:
+    if e[6] != level:
+        if k == int(sys.argv[2]):
+            print(e[0])
+            break
+        k += 1
+        level = e[6]
+PY
+}
+
+test_one_response_edge_50_us_late_disagrees_at_its_answer() {
+	cap "$TMP/follow.csv" "$TMP/late.vcd" --offset-ns 3000000 --res-ns 10 --drift-ppm 20 \
+		--move 300:50000 || return 1
+	cmp "$TMP/follow.sqwlog" "$TMP/late.vcd" --json "$TMP/late.json"
+	expect_rc 1 $? || return 1
+	seq=$(resp_seq 300)
+	[ "$(jget "$TMP/late.json" '[(x["seq"], x["why"]) for x in d["respond"]["disagreeing"]]')" = \
+	  "[($seq, ['outside-window'])]" ] ||
+		fail "disagreeing: $(jget "$TMP/late.json" 'd["respond"]["disagreeing"]'), expected seq $seq" ||
+		return 1
+	grep -q "verdict    DISAGREE (1 answer)" "$TMP/out" || fail "$(tail -3 "$TMP/out")" || return 1
+}
+
+test_a_dropped_response_edge_disagrees() {
+	# the line then skips the next change too: one pulse gone
+	cap "$TMP/follow.csv" "$TMP/drop.vcd" --offset-ns 3000000 --res-ns 10 --drop 300 || return 1
+	cmp "$TMP/follow.sqwlog" "$TMP/drop.vcd" --json "$TMP/drop.json"
+	expect_rc 1 $? || return 1
+	[ "$(jget "$TMP/drop.json" 'd["respond"]["writes_missing_in_capture"], d["respond"]["answers_without_response"]')" = \
+	  "2 2" ] || fail "$(jget "$TMP/drop.json" 'd["respond"]')" || return 1
+}
+
+test_channels_are_chosen_by_name_and_misuse_is_exit_2() {
+	cap "$TMP/follow.csv" "$TMP/swap.vcd" --res-ns 10 --swap || return 1
+	cmp "$TMP/follow.sqwlog" "$TMP/swap.vcd" --stimulus stim --response resp
+	expect_rc 0 $? || return 1
+	# by default the first channel is the stimulus: here the output
+	cmp "$TMP/follow.sqwlog" "$TMP/swap.vcd"
+	expect_rc 1 $? || return 1
+	cmp "$TMP/follow.sqwlog" "$TMP/swap.vcd" --channel resp
+	expect_rc 2 $? || return 1
+	grep -q -- "--stimulus CH and --response CH" "$TMP/err" || fail "$(cat "$TMP/err")" || return 1
+	cmp "$TMP/follow.sqwlog" "$TMP/swap.vcd" --stimulus resp --response resp
+	expect_rc 2 $? || return 1
+	grep -q "the same channel" "$TMP/err" || fail "$(cat "$TMP/err")" || return 1
+}
+
+test_rising_edges_with_bounce_and_debounce_are_filtered_not_lost() {
+	respond deb --respond-mode toggle --edge rising --debounce 20us \
+		--set sim.stim_jitter=300us --set sim.stim_bounce=2 || return 1
+	cap "$TMP/deb.csv" "$TMP/deb.vcd" --res-ns 10 --drift-ppm -15 || return 1
+	cmp "$TMP/deb.sqwlog" "$TMP/deb.vcd" --json "$TMP/deb.json"
+	expect_rc 0 $? || return 1
+	python3 - "$TMP/deb.json" <<'PY' || return 1
+import json, sys
+d = json.load(open(sys.argv[1]))
+r, a = d["respond"], d["alignment"]
+s = r["stimulus"]
+assert r["edge"] == "rising" and r["debounce_ns"] == 20000, r
+assert s["filtered_by_edge"] > 0 and s["filtered_by_debounce"] > 0, s
+assert s["without_event"] == 0 and s["lost_by_kernel"] == 0, s
+# every edge is accounted for
+assert s["cause"] + s["filtered_by_edge"] + s["filtered_by_debounce"] + s["outside_answers"] \
+    == r["stimulus_edges"], r
+# measured from the burst's first edge: its bounces (2 x 2 x 2 us) and the
+# debounce period come before the kernel's stamp
+irq, slack = r["irq_latency"], a["tolerance_ns"] + a["place_ns"]
+assert 28000 - slack <= irq["min_ns"] and irq["max_ns"] <= 28000 + slack, (irq, a)
+PY
+}
+
+test_a_wave_log_refuses_the_respond_options() {
+	"$SQWAVE_RUN" run --board "$BOARD" --duration 0.2s --quiet --log "$TMP/wave.sqwlog" \
+		> /dev/null 2>&1 || fail "run failed" || return 1
+	cmp "$TMP/wave.sqwlog" "$TMP/follow.vcd" --stimulus stim
+	expect_rc 2 $? || return 1
+	grep -q "a wave's" "$TMP/err" || fail "$(cat "$TMP/err")" || return 1
+}
+
+echo "respond_compare e2e"
+if ! setup; then
+	echo "FAIL setup"
+	exit 1
+fi
+for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
+	if $t; then
+		echo "PASS $t"
+		passed=$((passed + 1))
+	else
+		echo "FAIL $t"
+		failed=$((failed + 1))
+	fi
+done
+echo "respond_compare e2e: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
