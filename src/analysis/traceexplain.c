@@ -114,7 +114,7 @@ struct rtthread {
 struct traceexplain_stream {
 	struct cpu_state cpu[NCPU];
 	struct rtthread rt[NRT];
-	struct { int pid; uint64_t ts; } woke[NWAKE];  /* any task's last wake-up */
+	struct { int pid, prio; uint64_t ts; } woke[NWAKE]; /* any task's last wake-up */
 	struct { int target, rt; } link[NLINK];        /* who a sqwave-rt woke */
 	unsigned nlink;
 	bool have_first;
@@ -586,6 +586,7 @@ static void on_wakeup(struct traceexplain_stream *s, const struct tline *l, stru
 	if (pid > 0) {
 		/* any task's wake-up (sched_wakeup after sched_waking: the later) */
 		s->woke[(unsigned)pid % NWAKE].pid = pid;
+		s->woke[(unsigned)pid % NWAKE].prio = prio;
 		s->woke[(unsigned)pid % NWAKE].ts = l->ts;
 		/* a sqwave-rt waking a task: the --break helper that writes the
 		 * marker is woken by its own run's sqwave-rt */
@@ -764,9 +765,14 @@ void traceexplain_line(struct traceexplain_stream *s, const char *line, size_t l
 	}
 	if (cs) {
 		if (!cs->known || cs->pid != l.pid) {
-			cs->prio = -1;
+			const unsigned k = (unsigned)l.pid % NWAKE;
+			bool w = l.pid > 0 && s->woke[k].pid == l.pid && s->woke[k].ts <= l.ts;
+
+			/* its switch-in was not traced: its wake-up may have been */
+			cs->prio = w ? s->woke[k].prio : -1;
 			snprintf(cs->comm, sizeof(cs->comm), "%s", l.comm);
-			cs->since = cs->woken = -1;
+			cs->since = -1;
+			cs->woken = w ? (int64_t)s->woke[k].ts : -1;
 			cs->prev_pid = -1;
 			cs->prev_comm[0] = '\0';
 		}
@@ -1059,7 +1065,12 @@ static void explain_late_wakeup(const struct traceexplain_stream *s, struct trac
 
 	(void)s;
 	waker_words(o, by, sizeof(by));
-	if (!o->waker_irq[0] && o->waker_run_ns >= 0) {
+	if (!o->waker_irq[0] && o->waker_run_ns < 0 && o->waker_woken_ns >= 0) {
+		/* its switch-in is not in the trace, its wake-up is */
+		snprintf(hist, sizeof(hist), ", which had itself been woken %s %s the event",
+			 US(o->waker_woken_ns > t ? o->waker_woken_ns - t : t - o->waker_woken_ns),
+			 o->waker_woken_ns >= t ? "after" : "before");
+	} else if (!o->waker_irq[0] && o->waker_run_ns >= 0) {
 		int64_t from = o->waker_woken_ns > t ? o->waker_woken_ns : t;
 		int64_t wait = o->waker_run_ns - from;
 
@@ -1214,6 +1225,7 @@ static void explain_respond(const struct traceexplain_stream *s, struct traceexp
 		o->waker_prio = e->waker.prio;
 		if (e->waker_hardirq)
 			snprintf(o->waker_irq, sizeof(o->waker_irq), "%s",
+				 e->by_timer ? "its sleep's timer (hrtimer_wakeup)" :
 				 e->waker.irq[0] ? e->waker.irq : "(handler not traced)");
 		o->waker_woken_ns = e->waker.woken;
 		o->waker_run_ns = e->waker.since;

@@ -637,6 +637,7 @@ static void a_respond_event_that_waited_for_a_pulse_end_is_queued(void **state)
 	assert_int_equal(o.kind, TRACEEXPLAIN_QUEUED);
 	assert_string_equal(o.cause, "queued timer cpu=0 +202.000 us");
 	assert_non_null(strstr(o.text, "asleep on its own timer"));
+	assert_string_equal(o.waker_irq, "its sleep's timer (hrtimer_wakeup)");
 }
 
 /* A respond marker in a trace without sqwave-rt's wake-ups says so; the
