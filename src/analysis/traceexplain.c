@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Explain a saved --break trace: follow sqwave-rt's timerfd through expiry,
- * interrupt, wake-up and switch-in, and name what made it late. */
+ * interrupt, wake-up and switch-in (a respond break: its event's waker,
+ * wake-up and switch-in), and name what made it late. */
 #include "analysis/traceexplain.h"
 
 #include <errno.h>

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What a saved --break trace shows: the late wake-up of the marked edge
- * explained in one sentence (who held the CPU, or how late the interrupt came). */
+ * explained in one sentence (who held the CPU, how late the interrupt or,
+ * for respond, the event's waker came, or that the event queued). */
 #ifndef SQW_TRACEEXPLAIN_H
 #define SQW_TRACEEXPLAIN_H
 
