@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What a saved --break trace shows: the late wake-up of the marked edge
- * explained in one sentence (who held the CPU, or how late the interrupt came). */
+ * explained in one sentence (who held the CPU, how late the interrupt or,
+ * for respond, the event's waker came, or that the event queued). */
 #ifndef SQW_TRACEEXPLAIN_H
 #define SQW_TRACEEXPLAIN_H
 
@@ -14,6 +15,10 @@ enum traceexplain_kind {
 	TRACEEXPLAIN_PREEMPTED_BY,    /* woken, but a task of higher or equal priority ran */
 	TRACEEXPLAIN_LATE_IRQ_IDLE,   /* the timer interrupt came late to an idle CPU */
 	TRACEEXPLAIN_LATE_IRQ_BUSY,   /* the timer interrupt came late while a task ran */
+	TRACEEXPLAIN_LATE_WAKEUP,     /* respond: the event's wake-up itself came late
+				       * (its waker, e.g. the irq thread, ran late) */
+	TRACEEXPLAIN_QUEUED,          /* respond: the event waited, sqwave-rt was still
+				       * busy (running, or asleep to a pulse's end) */
 };
 
 #define TRACEEXPLAIN_COMM 17      /* a kernel comm: 15 characters and a NUL, and one spare */
@@ -58,6 +63,17 @@ struct traceexplain {
 	 * trace; "" when the trace does not say (saved by another tool) */
 	char tracers[256];
 	char todo[512];               /* what to do about it, one sentence */
+	/* respond breaks (the marker ends with TRACEEXPLAIN_MARKER_EVENT): T is
+	 * the event's timestamp; the wake-up of sqwave-rt after it, by whom */
+	bool respond;
+	int64_t wake_delay_ns;        /* wakeup - T */
+	char waker_comm[TRACEEXPLAIN_COMM]; /* the task on the waking CPU ("" unknown) */
+	int waker_pid, waker_prio, waker_cpu;
+	char waker_irq[40];           /* the hard interrupt it ran in ("" if none) */
+	int64_t waker_woken_ns;       /* the waker's own last wake-up before, -1 unknown */
+	int64_t waker_run_ns;         /* when it got its CPU, -1 unknown */
+	char waker_prev_comm[TRACEEXPLAIN_COMM]; /* who had that CPU before it */
+	int waker_prev_pid;
 };
 
 /* The stream form, for a trace arriving line by line: fixed state (one
@@ -84,11 +100,16 @@ void traceexplain_text(const char *text, size_t len, struct traceexplain *out);
  */
 int traceexplain_file(const char *path, struct traceexplain *out, char *err, size_t errlen);
 
-/* "held-by", "preempted-by", "late-irq-idle", "late-irq-busy", "unknown". */
+/* "held-by", "preempted-by", "late-irq-idle", "late-irq-busy",
+ * "late-wakeup", "queued", "unknown". */
 const char *traceexplain_kind_name(enum traceexplain_kind k);
 /* The header line a saved trace starts with to say which tracers its
  * kernel offered (run --break writes it; traceexplain reads it). */
 #define TRACEEXPLAIN_TRACERS_LINE "# sqwave available_tracers:"
+/* What ends the marker of a respond break (run/tracebreak.c writes it):
+ * T is an input event's kernel timestamp and sqwave-rt was to be woken by
+ * that event, not by its timerfd. A marker without it is a run's. */
+#define TRACEEXPLAIN_MARKER_EVENT "; respond: T is an input event"
 
 /* A kernel priority as sched_switch prints it (prio=9: lower is higher) in
  * the words chrt and the board file use: "RT priority 90" (0..98: 99 - prio),

@@ -20,9 +20,11 @@ static void trace_explain_usage(FILE *f)
 		"Read a trace saved by 'run --break' (LOG.break-N.trace, or any ftrace text\n"
 		"with sqwave's marker) and say why the marked edge's wake-up was late: the\n"
 		"task that held the CPU, a higher-priority task, or a timer interrupt that came\n"
-		"late to an idle or a busy CPU; or why the trace does not say (no marker, no\n"
-		"sqwave-rt, events missing, the buffer wrapped). Only the lines before the\n"
-		"last marker are evidence. TRACE may be - (standard input).\n\n"
+		"late to an idle or a busy CPU; for a 'respond --break' trace, from the input\n"
+		"event: who woke sqwave-rt and how late (an irq thread that ran late), or that\n"
+		"the event waited for an earlier answer; or why the trace does not say (no\n"
+		"marker, no sqwave-rt, events missing, the buffer wrapped). Only the lines\n"
+		"before the last marker are evidence. TRACE may be - (standard input).\n\n"
 		"  -h, --help   this help\n\n"
 		"exit: 0 the trace was read (its answer may be 'unknown'), 2 usage or not an\n"
 		"      ftrace text (a directory, a device), 3 I/O error\n");
@@ -91,10 +93,14 @@ int cmd_trace_explain(int argc, char **argv)
 	if (x.expires_ns >= 0)
 		printf("timer        expiry %" PRId64 " ns, fired %s late\n", x.expires_ns,
 		       US(x.irq_delay_ns));
+	if (x.respond && x.waker_pid >= 0)
+		printf("woken by     %s%s%s/%d on CPU %d, %s after the event\n",
+		       x.waker_irq[0] ? x.waker_irq : "", x.waker_irq[0] ? " over " : "",
+		       x.waker_comm, x.waker_pid, x.waker_cpu, US(x.wake_delay_ns));
 	if (x.run_ns >= 0)
-		printf("wake-up      ran %s after its wake-up%s, %s after the expiry\n",
+		printf("wake-up      ran %s after its wake-up%s, %s after the %s\n",
 		       US(x.wake_to_run_ns), x.run_exact ? "" : " (its first traced event)",
-		       US(x.total_ns));
+		       US(x.total_ns), x.respond ? "event" : "expiry");
 	if (x.holder_pid >= 0)
 		printf("%s %s (pid %d, %s)%s%s, %s\n",
 		       x.kind == TRACEEXPLAIN_LATE_IRQ_IDLE || x.kind == TRACEEXPLAIN_LATE_IRQ_BUSY

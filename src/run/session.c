@@ -518,7 +518,8 @@ static int session_start_loads(struct run_session *s)
 		.top = config_choice(c, CFG_TRACE_BUFFER) == 1,
 		.events = config_str(c, CFG_TRACE_EVENTS),
 		.log_path = s->log_path,
-		.rt_priority = (int)config_int(c, CFG_RT_PRIORITY) }, s->why, sizeof(s->why));
+		.rt_priority = (int)config_int(c, CFG_RT_PRIORITY),
+		.respond = s->p.respond }, s->why, sizeof(s->why));
 	if (!s->tb) {
 		run_session_say(s, RUN_SAY_ERR, "%s", s->why);
 		return SQW_EXIT_RUNTIME;

@@ -394,11 +394,13 @@ static void *helper(void *arg)
 		}
 		t = clock_mono_ns();
 		what = tb->rt.what == TRACEBREAK_WAKE ? "wake latency" : "pulse width";
-		/* Mark and stop first: the buffer must keep what caused it. */
+		/* Mark and stop first: the buffer must keep what caused it. A
+		 * respond break says so: its T is an event, and the explainer
+		 * follows the event's wake-up instead of a timerfd. */
 		n = snprintf(marker, sizeof(marker), "sqwave: break at edge #%" PRIu64 " (intended %"
-			     PRIu64 " ns): %s %" PRId64 " ns, threshold %" PRId64 " ns\n",
+			     PRIu64 " ns): %s %" PRId64 " ns, threshold %" PRId64 " ns%s\n",
 			     tb->rt.seq, tb->rt.intended_ns, what, tb->rt.value_ns,
-			     tb->rt.threshold_ns);
+			     tb->rt.threshold_ns, tb->p.respond ? TRACEEXPLAIN_MARKER_EVENT : "");
 		(void)!write(tb->marker_fd, marker, (size_t)n);
 		(void)!pwrite(tb->on_fd, "0", 1, 0);
 		/* The copy is slow work: not at real-time priority. */

@@ -32,6 +32,8 @@ struct tracebreak_params {
 	const char *events;           /* own instance: "default", "none", or a list of
 				       * SYSTEM or SYSTEM:EVENT, "default" allowed in it */
 	int rt_priority;              /* the helper marks at this - 1 (SCHED_FIFO) */
+	bool respond;                 /* sqwave respond: the intended time is an input
+				       * event's, said in the marker for the explainer */
 };
 
 /*

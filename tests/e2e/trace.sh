@@ -4,7 +4,8 @@
 # machine: the marker names the edge, tracing stops, the trace is saved next
 # to the log, the break is in the log and the summary, and the run goes on
 # or stops as asked; each run traces in its own instance (two at once do
-# not mix), or in the top-level buffer when asked. Skipped, saying so, where
+# not mix), or in the top-level buffer when asked; a respond break is
+# explained from its event. Skipped, saying so, where
 # tracefs cannot be reached.
 set -u
 SQWAVE=${SQWAVE:-build/sqwave}
@@ -186,6 +187,28 @@ test_an_unknown_tracer_is_refused_before_the_run() {
 	grep -q -- "--tracer nosuchtracer: cannot select it" "$TMP/t.err" || fail "$(cat "$TMP/t.err")" ||
 		return 1
 	grep -q "this kernel offers: .*nop" "$TMP/t.err" || fail "$(cat "$TMP/t.err")" || return 1
+}
+
+# respond --break: the marker says T is an event, and the explanation
+# follows that event's wake-up (here the simulated stimulus thread's) instead
+# of looking for a timerfd.
+test_a_respond_break_is_explained_from_the_event_and_names_its_waker() {
+	have_tracefs || { echo "    (no writable tracefs here: skipped)"; return 2; }
+	local f out named=0
+	"$SQWAVE" respond --board "$BOARD" --duration 1s --quiet --allow-non-rt --break 1ns \
+		--set trace.max_breaks=3 --log "$TMP/r.sqwlog" > "$TMP/r.out" 2> "$TMP/r.err" ||
+		fail "exit $?: $(cat "$TMP/r.err")" || return 1
+	[ -s "$TMP/r.sqwlog.break-1.trace" ] || fail "no trace: $(grep breaks "$TMP/r.out")" || return 1
+	for f in "$TMP"/r.sqwlog.break-*.trace; do
+		grep -q "sqwave: break at edge #[0-9]* (intended [0-9]* ns): wake latency .*; respond: T is an input event" \
+			"$f" || fail "$f: no respond marker" || return 1
+		out=$("$SQWAVE" trace-explain "$f") || fail "$f: exit $?" || return 1
+		! grep -q "no timerfd hrtimer_start" <<< "$out" || fail "$f: $out" || return 1
+		grep -q "^woken by     [^ ].*/[0-9][0-9]* on CPU [0-9]" <<< "$out" && named=$((named + 1))
+	done
+	[ $named -ge 1 ] || fail "no trace names a waker: $out" || return 1
+	! grep -q "no timerfd hrtimer_start" "$TMP/r.out" || fail "$(grep -A1 breaks "$TMP/r.out")" ||
+		return 1
 }
 
 # No tracefs needed: the saved traces in tests/data/traces.

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analysis/traceexplain.h"
 #include "run/tracebreak.h"
 
 static char dir[64];
@@ -120,6 +121,7 @@ static void a_late_wake_up_marks_stops_and_saves_the_trace(void **state)
 	get("trace_marker", buf, sizeof(buf));
 	assert_non_null(strstr(buf, "sqwave: break at edge #7 (intended 2000 ns): wake latency "
 				    "150000 ns, threshold 100000 ns"));
+	assert_null(strstr(buf, TRACEEXPLAIN_MARKER_EVENT));	/* a run's marker, as it was */
 	get("tracing_on", buf, sizeof(buf));
 	assert_int_equal(buf[0], '0');	/* stopped: the buffer keeps the cause */
 	assert_true(atomic_load(&stop));
@@ -137,6 +139,31 @@ static void a_late_wake_up_marks_stops_and_saves_the_trace(void **state)
 	assert_string_equal(buf, "nop");	/* restored */
 	get("tracing_on", buf, sizeof(buf));
 	assert_int_equal(buf[0], '0');
+}
+
+/* A respond break's marker says its T is an event, for the explainer. */
+static void a_respond_break_says_so_in_its_marker(void **state)
+{
+	char log[128], err[512], buf[1024];
+	struct tracebreak_params p = { .threshold_ns = 100000, .stop_on_break = true,
+				       .max_breaks = 1, .log_path = log, .tracefs = dir,
+				       .top = true, .respond = true };
+	struct tracebreak *tb;
+	atomic_bool stop;
+
+	(void)state;
+	snprintf(log, sizeof(log), "%s/run.sqwlog", dir);
+	tb = tracebreak_new(&p, err, sizeof(err));
+	if (!tb)
+		fail_msg("%s", err);
+	atomic_init(&stop, false);
+	assert_int_equal(tracebreak_start(tb, NULL, &stop), 0);
+	tracebreak_rt_check(tracebreak_rt(tb), 5, 4000, 250000, INT64_MIN, 0, false);
+	wait_count(tb, 1);
+	get("trace_marker", buf, sizeof(buf));
+	assert_non_null(strstr(buf, "sqwave: break at edge #5 (intended 4000 ns): wake latency "
+				    "250000 ns, threshold 100000 ns" TRACEEXPLAIN_MARKER_EVENT "\n"));
+	tracebreak_free(tb);
 }
 
 static void an_off_pulse_breaks_and_tracing_goes_on(void **state)
@@ -370,6 +397,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(a_late_wake_up_marks_stops_and_saves_the_trace,
 						make_tracefs, remove_tracefs),
+		cmocka_unit_test_setup_teardown(a_respond_break_says_so_in_its_marker, make_tracefs,
+						remove_tracefs),
 		cmocka_unit_test_setup_teardown(an_off_pulse_breaks_and_tracing_goes_on, make_tracefs,
 						remove_tracefs),
 		cmocka_unit_test_setup_teardown(warm_up_edges_spend_no_break_and_every_traced_edge_is_listed,

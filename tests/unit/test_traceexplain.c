@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for explaining a saved --break trace: the two saved traces,
  * small traces made here (a higher-priority task, a late interrupt on a
- * busy CPU, no marker, a wrapped buffer) and generated garbage. */
+ * busy CPU, no marker, a wrapped buffer; respond breaks: a holder, a late
+ * irq thread, a queued event) and generated garbage. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -502,6 +503,165 @@ static void a_line_with_a_nul_stays_one_line(void **state)
 	free(t);
 }
 
+/* ---- respond breaks: T is the event's timestamp (1000.000100) ---- */
+
+#define RESPOND_MARK(v) \
+	"          sqwave-501     [001] ...1. 1000.000950: tracing_mark_write: sqwave: break at " \
+	"edge #7 (intended 1000000100000 ns): wake latency " v " ns, threshold 200000 ns" \
+	TRACEEXPLAIN_MARKER_EVENT "\n"
+/* the irq thread, woken by its hard interrupt at the event */
+#define IRQ_WOKEN \
+	"          <idle>-0       [001] d.h3. 1000.000101: sched_waking: comm=irq/45-gpio pid=300 prio=49 target_cpu=001\n" \
+	"          <idle>-0       [001] d.h4. 1000.000102: sched_wakeup: comm=irq/45-gpio pid=300 prio=49 target_cpu=001\n"
+/* sqwave-rt wakes the --break helper that writes the marker */
+#define HELPER_WOKEN(ts) \
+	"       sqwave-rt-500     [000] d..3. " ts ": sched_waking: comm=sqwave pid=501 prio=10 target_cpu=001\n"
+
+/* The irq thread woke sqwave-rt 11 us after the event, then git kept CPU 0. */
+static const char respond_held[] =
+	"       sqwave-rt-500     [000] d..2. 1000.000050: sched_switch: prev_comm=sqwave-rt prev_pid=500 prev_prio=9 prev_state=S ==> next_comm=git next_pid=700 next_prio=120\n"
+	IRQ_WOKEN
+	"          <idle>-0       [001] d..2. 1000.000105: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=irq/45-gpio next_pid=300 next_prio=49\n"
+	"     irq/45-gpio-300     [001] d..3. 1000.000110: sched_waking: comm=sqwave-rt pid=500 prio=9 target_cpu=000\n"
+	"     irq/45-gpio-300     [001] d..4. 1000.000111: sched_wakeup: comm=sqwave-rt pid=500 prio=9 target_cpu=000\n"
+	"             git-700     [000] d..2. 1000.000900: sched_switch: prev_comm=git prev_pid=700 prev_prio=120 prev_state=D ==> next_comm=sqwave-rt next_pid=500 next_prio=9\n"
+	HELPER_WOKEN("1000.000905")
+	RESPOND_MARK("805000");
+
+static void a_respond_break_names_the_holder_after_the_wake_up(void **state)
+{
+	struct traceexplain o;
+
+	(void)state;
+	explain_str(respond_held, &o);
+	assert_true(o.marker);
+	assert_true(o.respond);
+	assert_int_equal(o.kind, TRACEEXPLAIN_HELD_BY);
+	assert_int_equal(o.rt_pid, 500);
+	assert_int_equal(o.expires_ns, -1);	/* no timer in a respond break */
+	assert_int_equal(o.wake_delay_ns, 11000);
+	assert_int_equal(o.wake_to_run_ns, 789000);
+	assert_int_equal(o.total_ns, 800000);
+	assert_string_equal(o.waker_comm, "irq/45-gpio");
+	assert_int_equal(o.waker_pid, 300);
+	assert_int_equal(o.waker_cpu, 1);
+	assert_string_equal(o.holder_comm, "git");
+	assert_string_equal(o.cause, "held-by git/700 789.000 us state=D cpu=0 wake+11.000 us");
+	assert_non_null(strstr(o.text, "the wake-up itself came 11.000 us after the event, from "
+				       "irq/45-gpio (pid 300, RT priority 50) on CPU 1"));
+	assert_null(strstr(o.text, "timer"));
+	assert_non_null(strstr(o.todo, "git off CPU 0"));
+}
+
+/* The irq thread waited 598 us for CPU 1, held by a FIFO stress-ng above it;
+ * then it woke sqwave-rt, which ran at once. Another run's sqwave-rt (600)
+ * comes last and is not taken for this run's. */
+static const char respond_late_irq[] =
+	"       sqwave-rt-500     [000] d..2. 1000.000050: sched_switch: prev_comm=sqwave-rt prev_pid=500 prev_prio=9 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n"
+	"       stress-ng-800     [001] d..2. 1000.000060: sched_switch: prev_comm=stress-ng prev_pid=800 prev_prio=19 prev_state=R ==> next_comm=stress-ng next_pid=800 next_prio=19\n"
+	"       stress-ng-800     [001] d.h3. 1000.000101: sched_waking: comm=irq/45-gpio pid=300 prio=49 target_cpu=001\n"
+	"       stress-ng-800     [001] d.h4. 1000.000102: sched_wakeup: comm=irq/45-gpio pid=300 prio=49 target_cpu=001\n"
+	"       stress-ng-800     [001] d..2. 1000.000700: sched_switch: prev_comm=stress-ng prev_pid=800 prev_prio=19 prev_state=S ==> next_comm=irq/45-gpio next_pid=300 next_prio=49\n"
+	"     irq/45-gpio-300     [001] d..3. 1000.000710: sched_waking: comm=sqwave-rt pid=500 prio=9 target_cpu=000\n"
+	"     irq/45-gpio-300     [001] d..4. 1000.000710: sched_wakeup: comm=sqwave-rt pid=500 prio=9 target_cpu=000\n"
+	"          <idle>-0       [000] d..2. 1000.000712: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=sqwave-rt next_pid=500 next_prio=9\n"
+	HELPER_WOKEN("1000.000714")
+	"          <idle>-0       [001] d..3. 1000.000800: sched_wakeup: comm=sqwave-rt pid=600 prio=9 target_cpu=001\n"
+	"          <idle>-0       [001] d..2. 1000.000801: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=sqwave-rt next_pid=600 next_prio=9\n"
+	RESPOND_MARK("615000");
+
+static void a_respond_break_with_a_late_irq_thread_names_it_and_its_holder(void **state)
+{
+	struct traceexplain o;
+
+	(void)state;
+	explain_str(respond_late_irq, &o);
+	assert_int_equal(o.kind, TRACEEXPLAIN_LATE_WAKEUP);
+	assert_string_equal(traceexplain_kind_name(o.kind), "late-wakeup");
+	assert_int_equal(o.rt_pid, 500);	/* the one that woke the marker's writer */
+	assert_int_equal(o.wake_delay_ns, 610000);
+	assert_int_equal(o.wake_to_run_ns, 2000);
+	assert_string_equal(o.waker_comm, "irq/45-gpio");
+	assert_int_equal(o.waker_woken_ns, 1000000102000);
+	assert_int_equal(o.waker_run_ns, 1000000700000);
+	assert_string_equal(o.waker_prev_comm, "stress-ng");
+	assert_string_equal(o.cause, "late-wakeup irq/45-gpio/300 +610.000 us cpu=1 after "
+				     "stress-ng/800");
+	assert_non_null(strstr(o.text, "woken 610.000 us after the event by irq/45-gpio (pid 300"));
+	assert_non_null(strstr(o.text, "got its CPU 598.000 us after that, from stress-ng"));
+	assert_non_null(strstr(o.todo, "Keep stress-ng (pid 800) off CPU 1"));
+	assert_non_null(strstr(o.todo, "chrt -f -p N 300"));
+}
+
+/* sqwave-rt was woken at .000050 for an earlier event and still running at
+ * T; it read this event at .000400 without sleeping. */
+static const char respond_queued[] =
+	"          <idle>-0       [000] d..2. 1000.000040: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=swapper/0 next_pid=0 next_prio=120\n"
+	"     irq/45-gpio-300     [001] d..4. 1000.000050: sched_wakeup: comm=sqwave-rt pid=500 prio=9 target_cpu=000\n"
+	"          <idle>-0       [000] d..2. 1000.000052: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=sqwave-rt next_pid=500 next_prio=9\n"
+	"       sqwave-rt-500     [000] d..3. 1000.000060: sched_waking: comm=sqwave pid=502 prio=120 target_cpu=001\n"
+	HELPER_WOKEN("1000.000402")
+	RESPOND_MARK("300000");
+
+static void a_respond_break_while_sqwave_rt_still_ran_is_a_queued_event(void **state)
+{
+	struct traceexplain o;
+
+	(void)state;
+	explain_str(respond_queued, &o);
+	assert_int_equal(o.kind, TRACEEXPLAIN_QUEUED);
+	assert_string_equal(traceexplain_kind_name(o.kind), "queued");
+	assert_string_equal(o.cause, "queued running cpu=0 +300.000 us");
+	assert_non_null(strstr(o.text, "running since 48.000 us before it"));
+	assert_non_null(strstr(o.todo, "respond.debounce"));
+}
+
+/* The last wake-up before the read came from sqwave-rt's own sleep timer
+ * (hrtimer_wakeup: a pulse's end): the event waited for it. */
+static const char respond_timer[] =
+	"       sqwave-rt-500     [000] d..1. 1000.000050: hrtimer_start: hrtimer=00000000aa function=hrtimer_wakeup expires=1000000300000 softexpires=1000000300000 mode=ABS\n"
+	"       sqwave-rt-500     [000] d..2. 1000.000051: sched_switch: prev_comm=sqwave-rt prev_pid=500 prev_prio=9 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n"
+	"          <idle>-0       [000] d.h.. 1000.000301: hrtimer_expire_entry: hrtimer=00000000aa function=hrtimer_wakeup now=1000000300500\n"
+	"          <idle>-0       [000] d.h3. 1000.000302: sched_wakeup: comm=sqwave-rt pid=500 prio=9 target_cpu=000\n"
+	"          <idle>-0       [000] d.h.. 1000.000302: hrtimer_expire_exit: hrtimer=00000000aa\n"
+	"          <idle>-0       [000] d..2. 1000.000303: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=sqwave-rt next_pid=500 next_prio=9\n"
+	HELPER_WOKEN("1000.000310")
+	RESPOND_MARK("205000");
+
+static void a_respond_event_that_waited_for_a_pulse_end_is_queued(void **state)
+{
+	struct traceexplain o;
+
+	(void)state;
+	explain_str(respond_timer, &o);
+	assert_int_equal(o.kind, TRACEEXPLAIN_QUEUED);
+	assert_string_equal(o.cause, "queued timer cpu=0 +202.000 us");
+	assert_non_null(strstr(o.text, "asleep on its own timer"));
+	assert_string_equal(o.waker_irq, "its sleep's timer (hrtimer_wakeup)");
+}
+
+/* A respond marker in a trace without sqwave-rt's wake-ups says so; the
+ * same trace with a run's marker still looks for the timerfd. */
+static void a_respond_break_without_its_wake_up_is_unknown_and_a_run_marker_reads_as_before(
+	void **state)
+{
+	static const char no_rt[] =
+		"            bash-77      [000] d..2. 1000.000050: sched_switch: prev_comm=bash prev_pid=77 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n"
+		RESPOND_MARK("300000");
+	static const char run_mark[] =
+		"       sqwave-rt-500     [000] d..2. 1000.000050: sched_switch: prev_comm=sqwave-rt prev_pid=500 prev_prio=9 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120\n"
+		"          sqwave-501     [001] ...1. 1000.000950: tracing_mark_write: sqwave: break at edge #7 (intended 1000000100000 ns): wake latency 300000 ns, threshold 200000 ns\n";
+	struct traceexplain o;
+
+	(void)state;
+	explain_str(no_rt, &o);
+	assert_int_equal(o.kind, TRACEEXPLAIN_UNKNOWN);
+	assert_non_null(strstr(o.text, "no wake-up of sqwave-rt before the marker"));
+	explain_str(run_mark, &o);
+	assert_false(o.respond);
+	assert_non_null(strstr(o.text, "no timerfd hrtimer_start of sqwave-rt"));
+}
+
 /* A directory or a device is no trace (bad input, -2): /dev/zero is not
  * read for ever. */
 static void a_directory_or_a_device_is_refused(void **state)
@@ -539,6 +699,11 @@ int main(void)
 		cmocka_unit_test(a_missing_file_is_an_io_error_with_a_reason),
 		cmocka_unit_test(a_line_with_a_nul_stays_one_line),
 		cmocka_unit_test(a_directory_or_a_device_is_refused),
+		cmocka_unit_test(a_respond_break_names_the_holder_after_the_wake_up),
+		cmocka_unit_test(a_respond_break_with_a_late_irq_thread_names_it_and_its_holder),
+		cmocka_unit_test(a_respond_break_while_sqwave_rt_still_ran_is_a_queued_event),
+		cmocka_unit_test(a_respond_event_that_waited_for_a_pulse_end_is_queued),
+		cmocka_unit_test(a_respond_break_without_its_wake_up_is_unknown_and_a_run_marker_reads_as_before),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
