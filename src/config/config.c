@@ -141,6 +141,10 @@ const struct cfg_item config_table[CFG_NKEYS] = {
 		 "contact bounces after each stimulus edge (two level changes each)"),
 	ITEM_DUR(CFG_SIM_STIM_BOUNCE_GAP, "sim", "stim_bounce_gap", "2us", 1, 1 * MS, "us", NULL, B,
 		 "time between two level changes of a bounce"),
+	ITEM_INT(CFG_SIM_STIM_PRIORITY, "sim", "stim_priority", "0", 0, 99, NULL, NULL, B,
+		 "SCHED_FIFO priority of the stimulus thread (0: a normal thread)"),
+	ITEM_INT(CFG_SIM_STIM_CPU, "sim", "stim_cpu", "-1", -1, 1023, NULL, NULL, B,
+		 "CPU the stimulus thread runs on (-1: any)"),
 	ITEM_STR(CFG_SIM_HISTORY_FILE, "sim", "history_file", "", "FILE", NULL, B,
 		 "write the simulated chip's writes and stimulus edges here as CSV (tests)"),
 

@@ -54,6 +54,8 @@ enum cfg_key {
 	CFG_SIM_STIM_COUNT,    /* stimulus edges in all (0: until the input is released) */
 	CFG_SIM_STIM_BOUNCE,   /* extra bounces after each stimulus edge */
 	CFG_SIM_STIM_BOUNCE_GAP, /* duration between two bounces */
+	CFG_SIM_STIM_PRIORITY, /* SCHED_FIFO priority of the stimulus thread (0: normal) */
+	CFG_SIM_STIM_CPU,      /* the stimulus thread's CPU (-1: any) */
 	CFG_SIM_HISTORY_FILE,  /* CSV of the sim's writes and stimulus edges, at release */
 	/* run: the wave */
 	CFG_RUN_HALF_PERIOD,

@@ -96,6 +96,8 @@ static void the_table_lists_the_keys_in_enum_order(void **state)
 		{ CFG_SIM_STIM_COUNT, "sim.stim_count" },
 		{ CFG_SIM_STIM_BOUNCE, "sim.stim_bounce" },
 		{ CFG_SIM_STIM_BOUNCE_GAP, "sim.stim_bounce_gap" },
+		{ CFG_SIM_STIM_PRIORITY, "sim.stim_priority" },
+		{ CFG_SIM_STIM_CPU, "sim.stim_cpu" },
 		{ CFG_SIM_HISTORY_FILE, "sim.history_file" },
 		{ CFG_RUN_HALF_PERIOD, "run.half_period" },
 		{ CFG_RUN_DURATION, "run.duration" },
