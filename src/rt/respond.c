@@ -17,16 +17,7 @@ void respond_open(struct respond *r)
 {
 	struct rtloop *l = r->loop;
 
-	atomic_init(&l->go, false);
-	atomic_init(&l->stop_req, false);
-	atomic_init(&l->done, false);
-	atomic_init(&l->edges, 0);
-	atomic_init(&l->missed, 0);
-	atomic_init(&l->write_errors, 0);
-	atomic_init(&l->late, 0);
-	l->error = 0;
-	l->ru_started = false;
-	l->seq = 0;
+	rtloop_shared_init(l);
 	l->tfd = -1;
 	r->seqno = 0;
 	r->events = 0;

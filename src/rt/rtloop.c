@@ -27,7 +27,7 @@ static void auto_window_reset(struct rtloop *l, uint32_t size)
 		l->top[i] = INT64_MIN;
 }
 
-int rtloop_open(struct rtloop *l)
+void rtloop_shared_init(struct rtloop *l)
 {
 	atomic_init(&l->go, false);
 	atomic_init(&l->stop_req, false);
@@ -38,9 +38,14 @@ int rtloop_open(struct rtloop *l)
 	atomic_init(&l->late, 0);
 	l->error = 0;
 	l->ru_started = false;
+	l->seq = 0;
+}
+
+int rtloop_open(struct rtloop *l)
+{
+	rtloop_shared_init(l);
 	l->served = 0;
 	l->next_intended = l->start_ns;
-	l->seq = 0;
 	l->level = l->idle_level ? 1 : 0;
 	l->stopping = false;
 	l->rearms = 0;

@@ -104,6 +104,11 @@ struct rtloop {
 	int64_t top[RTLOOP_AUTO_TOP]; /* its largest latencies, descending */
 };
 
+/* The half every RT loop shares (the flags, counters, error, rusage and
+ * edge numbering), zeroed; rtloop_open() and respond_open() start with it.
+ * Non-RT. */
+void rtloop_shared_init(struct rtloop *l);
+
 /* Prepare @l (zeroes the bookkeeping, creates the timerfd). Non-RT. Returns
  * -1 with errno set (EINVAL: a spin lead not below half the half period). */
 int rtloop_open(struct rtloop *l);
