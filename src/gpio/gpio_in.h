@@ -78,11 +78,12 @@ int gpio_in_get(struct gpio_in *g);
 /*
  * Wait up to @timeout_ns (0: do not wait) for events, then read up to @max of
  * them into @ev (the caller's), in the kernel's order. Returns how many (0:
- * none in time, or a signal), or -1 with errno. One thread at a time, which
- * may be the RT thread: no allocation, no lock, no printing, only a poll()
- * and a read() into the backend's buffer preallocated at gpio_in_open()
- * (libgpiod v2's edge event buffer, v1's struct gpioevent_data array, the
- * sim's lock-free queue and eventfd).
+ * none in time, a signal, or a wake-up that found nothing to read, which the
+ * sim can give after racing its stimulus: call again), or -1 with errno.
+ * One thread at a time, which may be the RT thread: no allocation, no lock,
+ * no printing, only a poll() and a read() into the backend's buffer
+ * preallocated at gpio_in_open() (libgpiod v2's edge event buffer, v1's
+ * struct gpioevent_data array, the sim's lock-free queue and eventfd).
  */
 int gpio_in_read(struct gpio_in *g, struct gpio_in_event *ev, size_t max, int64_t timeout_ns);
 
