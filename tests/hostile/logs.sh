@@ -391,9 +391,11 @@ open(sys.argv[1], "w").write("\n".join(lines) + "\n")' "$TMP/bomb.yaml"
 test_sim_num_lines_takes_its_whole_documented_range() {
 	local n
 	for n in 1 65 1024; do
-		# (the sim board wires line 0 to line 1: a 1-line chip has no wire)
+		# (the sim board wires line 0 to line 1 and stimulates line 2: a
+		# 1-line chip has neither wire nor stimulus)
 		expect 0 -- run --board "$BOARD" --duration 20ms --quiet --set sim.num_lines=$n \
-			--set gpio.line=$((n - 1)) --set sim.wire_line=-1 --log "$TMP/nl.sqwlog" ||
+			--set gpio.line=$((n - 1)) --set sim.wire_line=-1 --set sim.stim_line=-1 \
+			--log "$TMP/nl.sqwlog" ||
 			return 1
 		rm -f "$TMP"/nl.sqwlog*
 	done
