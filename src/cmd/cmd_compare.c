@@ -784,7 +784,8 @@ static void compare_doc(struct json_writer *w, const void *ctx)
 
 /* @json_stdout: the original standard output, for --json - (the text report
  * went to standard error) */
-static int write_json(const struct compare *c, const char *path, FILE *json_stdout)
+int cmd_compare_write_json(const char *path, FILE *json_stdout, json_document_fn fn,
+			   const void *ctx)
 {
 	char err[512];
 
@@ -793,7 +794,7 @@ static int write_json(const struct compare *c, const char *path, FILE *json_stdo
 		int ret;
 
 		json_init(&w, json_stdout);
-		compare_doc(&w, c);
+		fn(&w, ctx);
 		ret = json_finish(&w);
 		if (fflush(json_stdout) != 0 || ret < 0) {
 			pr_err("writing standard output failed: %s", strerror(errno));
@@ -801,7 +802,7 @@ static int write_json(const struct compare *c, const char *path, FILE *json_stdo
 		}
 		return 0;
 	}
-	if (json_write_document(path, compare_doc, c, err, sizeof(err)) < 0) {
+	if (json_write_document(path, fn, ctx, err, sizeof(err)) < 0) {
 		pr_err("%s", err);
 		return -1;
 	}
@@ -928,7 +929,7 @@ int cmd_compare(int argc, char **argv)
 		print_scope_report(c);
 	print_verdict(c);
 	ret = verdict_exit(c->verdict);
-	if (json && write_json(c, json, json_stdout) < 0)
+	if (json && cmd_compare_write_json(json, json_stdout, compare_doc, c) < 0)
 		ret = SQW_EXIT_RUNTIME;
 	fflush(stdout);
 	if (json_stdout && fclose(json_stdout) != 0 && ret != SQW_EXIT_RUNTIME) {

@@ -327,30 +327,6 @@ static void doc(struct json_writer *w, const void *arg)
 	json_object_end(w);
 }
 
-static int write_json(const struct ctx *x, const char *path, FILE *json_stdout)
-{
-	char err[512];
-
-	if (!strcmp(path, "-")) {
-		struct json_writer w;
-		int ret;
-
-		json_init(&w, json_stdout);
-		doc(&w, x);
-		ret = json_finish(&w);
-		if (fflush(json_stdout) != 0 || ret < 0) {
-			pr_err("writing standard output failed: %s", strerror(errno));
-			return -1;
-		}
-		return 0;
-	}
-	if (json_write_document(path, doc, x, err, sizeof(err)) < 0) {
-		pr_err("%s", err);
-		return -1;
-	}
-	return 0;
-}
-
 int cmd_compare_respond(const struct respcmp_opts *o, unsigned worst, const char *json,
 			FILE *json_stdout)
 {
@@ -370,7 +346,7 @@ int cmd_compare_respond(const struct respcmp_opts *o, unsigned worst, const char
 			o->run, run.c->nrec);
 	print_text(&x);
 	ret = verdict_exit(run.c->verdict);
-	if (json && write_json(&x, json, json_stdout) < 0)
+	if (json && cmd_compare_write_json(json, json_stdout, doc, &x) < 0)
 		ret = SQW_EXIT_RUNTIME;
 	fflush(stdout);
 	respcmp_run_free(&run);
