@@ -9,6 +9,7 @@
 #include "capture/capture.h"
 #include "config/config.h"
 #include "loads/contain.h"
+#include "rt/cpuidle.h"
 #include "gpio/gpio_out.h"
 #include "cmd/helpgen.h"
 #include "cmd/print.h"
@@ -131,6 +132,8 @@ int main(int argc, char **argv)
 		return contain_exec_main(argc - 1, argv + 1);
 	if (!strcmp(argv[1], CONTAIN_GUARD_ARG))
 		return contain_guard_main(argc - 1, argv + 1);
+	if (!strcmp(argv[1], CPUIDLE_GUARD_ARG))
+		return cpuidle_guard_main(argc - 1, argv + 1);
 	/* Internal: the build's man page OPTIONS section, bash completion and
 	 * option list, generated from the commands' tables (Makefile). */
 	if (!strcmp(argv[1], "--generate"))

@@ -12,6 +12,7 @@
 
 #include "base/sysinfo.h"
 
+struct cpuidle_hold;
 struct edgestats;
 struct phasestats;
 struct proof_phase;
@@ -93,6 +94,9 @@ struct run_info {
 	int64_t irq_bound_ns;
 	const char *event_clock;      /* "monotonic", "realtime", "hte" */
 	int rt_cpu;                   /* rt.cpu, -1 when not pinned */
+	/* rt.idle_state: what was disabled and restored, read back (NULL:
+	 * keep, or a log) */
+	const struct cpuidle_hold *idle;
 	long rt_runtime_us, rt_period_us; /* RT throttling; runtime -1: none */
 	/* run --loopback: the kernel's view of the pin, read back from the
 	 * closed log (loopstats.h); NULL: no loopback, or not read. Owned by

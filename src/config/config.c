@@ -38,6 +38,7 @@ static const char *const cfg_respond_modes[] = { "follow", "toggle", "pulse", NU
 static const char *const cfg_trace_buffers[] = { "own", "top", NULL };
 /* Words a duration key takes besides durations: word i is stored as -(i + 1). */
 static const char *const cfg_spin_words[] = { "auto", NULL };
+static const char *const cfg_idle_cpus[] = { "rt", "all", NULL };
 
 /*
  * One row per key. For STRING keys .unit is the word --help shows for the
@@ -192,6 +193,10 @@ const struct cfg_item config_table[CFG_NKEYS] = {
 		 "value held in /dev/cpu_dma_latency while running (-1: leave alone)"),
 	ITEM_BOOL(CFG_RT_ALLOW_NON_RT, "rt", "allow_non_rt", "false", "allow-non-rt", B | P,
 		  "run without PREEMPT_RT, SCHED_FIFO or locked memory (the result says so)"),
+	ITEM_STR(CFG_RT_IDLE_STATE, "rt", "idle_state", "keep", "N", "deepest-idle-state", B | P,
+		 "deepest idle state allowed while running: keep, none (-1), N or a name"),
+	ITEM_ENUM(CFG_RT_IDLE_CPUS, "rt", "idle_cpus", "rt", cfg_idle_cpus, "idle-cpus", B | P,
+		  "CPUs rt.idle_state applies to: rt (the RT thread's) or all"),
 
 	ITEM_DUR(CFG_LIMITS_TMIN, "limits", "tmin", "0", 0, 10 * SEC, "us", "tmin", P,
 		 "fail if any pulse is shorter than this (0: unchecked)"),

@@ -124,6 +124,7 @@ const char *edgelog_stop_name(uint32_t reason);
 #define EDGELOG_META_MODE        "run.mode"       /* "respond" in a respond log; else a wave */
 #define EDGELOG_META_INPUT       "run.input"      /* respond: the input line answered */
 #define EDGELOG_META_RT          "run.rt"
+#define EDGELOG_META_IDLE_STATES "run.idle_states" /* rt.idle_state as set and read back */
 #define EDGELOG_META_HOST        "host.name"
 #define EDGELOG_META_KERNEL      "host.kernel"
 #define EDGELOG_META_MACHINE     "host.machine"

@@ -14,6 +14,7 @@
 #include "base/cpulist.h"
 #include "base/outfile.h"
 #include "report/loopreport.h"
+#include "rt/cpuidle.h"
 #include "report/statsjson.h"
 #include "base/units.h"
 
@@ -501,6 +502,14 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 		fprintf(f, "rt         NOT REAL-TIME (%s)\n",
 			ri->non_rt_reason && ri->non_rt_reason[0] ? ri->non_rt_reason : "allowed");
 	}
+	if (ri->idle) {
+		char lim[48], idle[4096];
+
+		fprintf(f, "idle       rt.idle_state %s: %s\n",
+			cpuidle_limit_format(cpuidle_hold_limit(ri->idle), lim, sizeof(lim)),
+			cpuidle_hold_describe(ri->idle, cpuidle_hold_released(ri->idle), idle,
+					      sizeof(idle)));
+	}
 	if (!ri->respond)
 		fprintf(f, "wave       half period %s us (%.3f Hz), warm-up %s\n", UNITS_US(half),
 			half > 0 ? 1e9 / (2.0 * (double)half) : 0.0,
@@ -794,6 +803,58 @@ static void json_phase(struct json_writer *w, const struct run_info *ri, size_t 
 	json_object_end(w);
 }
 
+/* rt.idle_states: per CPU, each state's exit latency and what the run did
+ * to it, all read back from sysfs (docs/json-summary.md); null with keep. */
+static void json_idle_states(struct json_writer *w, const struct config *c,
+			     const struct run_info *ri)
+{
+	static const char *const actions[] = { "kept", "disabled", "was_disabled" };
+	const struct cpuidle_cpu_result *res;
+	char lim[48];
+	size_t n, i;
+	int k;
+
+	if (!ri->idle) {
+		json_kv_null(w, "idle_states");
+		return;
+	}
+	res = cpuidle_hold_results(ri->idle, &n);
+	json_kv_object_begin(w, "idle_states");
+	json_kv_string(w, "limit", cpuidle_limit_format(cpuidle_hold_limit(ri->idle), lim,
+							 sizeof(lim)));
+	json_kv_string(w, "cpus", config_str(c, CFG_RT_IDLE_CPUS));
+	json_kv_array_begin(w, "per_cpu");
+	for (i = 0; i < n; i++) {
+		const struct cpuidle_cpu_result *r = &res[i];
+
+		json_object_begin(w);
+		json_kv_int(w, "cpu", r->before.cpu);
+		json_kv_int(w, "deepest", r->deepest);
+		json_kv_array_begin(w, "states");
+		for (k = 0; k < r->before.nstates; k++) {
+			const struct cpuidle_state *st = &r->before.st[k];
+
+			json_object_begin(w);
+			json_kv_int(w, "index", k);
+			json_kv_string(w, "name", st->name);
+			json_kv_int(w, "latency_us", st->latency_us);
+			json_kv_int(w, "residency_us", st->residency_us);
+			json_kv_string(w, "action", actions[r->action[k]]);
+			json_object_end(w);
+		}
+		json_array_end(w);
+		json_kv_int(w, "disabled", r->ndisabled);
+		json_kv_bool(w, "restricted", r->restricted);
+		if (cpuidle_hold_released(ri->idle) && r->ndisabled)
+			json_kv_bool(w, "restored", r->restored);
+		else
+			json_kv_null(w, "restored");
+		json_object_end(w);
+	}
+	json_array_end(w);
+	json_object_end(w);
+}
+
 /* "phases": each phase's statistics and load proof (docs/json-summary.md). */
 void summary_phases_json(struct json_writer *w, const struct run_info *ri)
 {
@@ -934,6 +995,7 @@ static void json_summary(struct json_writer *w, const struct config *c,
 	json_kv_object_begin(w, "rt");
 	json_kv_bool(w, "ok", ri->rt_ok);
 	json_kv_string(w, "non_rt_reason", ri->rt_ok ? NULL : ri->non_rt_reason);
+	json_idle_states(w, c, ri);
 	json_object_end(w);
 
 	json_kv_object_begin(w, "run");

@@ -10,9 +10,13 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
+
+#include "base/cpulist.h"
+#include "base/sysinfo.h"
 
 __attribute__((format(printf, 2, 3)))
 static void problem(struct rtsetup *rs, const char *fmt, ...)
@@ -30,6 +34,56 @@ static void problem(struct rtsetup *rs, const char *fmt, ...)
 	rs->problems[used + 1] = '\0';
 }
 
+/* The CPUs whose idle states the run restricts: the RT CPU, or every
+ * online CPU (under the root: a copied tree says which) when asked or when
+ * the RT thread is not pinned. Returns how many went into @cpus. */
+static size_t idle_cpus(const struct rtsetup_params *p, const char *root, int *cpus, size_t max)
+{
+	char buf[4096], err[128];
+	cpu_set_t set;
+	size_t n = 0;
+	int i;
+
+	if (!p->idle_all_cpus && p->cpu >= 0) {
+		cpus[0] = p->cpu;
+		return 1;
+	}
+	if (sysinfo_read_line(root, "sys/devices/system/cpu/online", buf, sizeof(buf)) ||
+	    cpulist_parse(buf, &set, err, sizeof(err)) < 0)
+		cpulist_online(&set);
+	for (i = 0; i < CPU_SETSIZE && n < max; i++) {
+		if (CPU_ISSET(i, &set))
+			cpus[n++] = i;
+	}
+	return n;
+}
+
+/* rt.idle_state: the states deeper than the limit off on the run's CPUs,
+ * with the saved-state file and the guardian (cpuidle.h). */
+static int idle_enter(struct rtsetup *rs, const struct rtsetup_params *p)
+{
+	const char *root = p->idle_root ? p->idle_root : "/";
+	int *cpus = calloc(CPU_SETSIZE, sizeof(*cpus));
+	char dir[4096], err[512];
+	struct cpuidle_hold_params hp = { .root = root, .limit = p->idle_limit,
+					  .self_exe = p->self_exe };
+
+	if (!cpus) {
+		problem(rs, "cannot restrict idle states: out of memory");
+		return -1;
+	}
+	hp.cpus = cpus;
+	hp.ncpus = idle_cpus(p, root, cpus, CPU_SETSIZE);
+	hp.state_dir = cpuidle_state_dir(root, dir, sizeof(dir));
+	rs->idle = cpuidle_hold_new(&hp, err, sizeof(err));
+	free(cpus);
+	if (!rs->idle) {
+		problem(rs, "cannot restrict idle states (rt.idle_state): %s", err);
+		return -1;
+	}
+	return 0;
+}
+
 int rtsetup_process_enter(struct rtsetup *rs, const struct rtsetup_params *p)
 {
 	int ret = 0;
@@ -37,6 +91,9 @@ int rtsetup_process_enter(struct rtsetup *rs, const struct rtsetup_params *p)
 	memset(rs, 0, sizeof(*rs));
 	rs->p = *p;
 	rs->dma_fd = -1;
+
+	if (!p->idle_limit.keep && idle_enter(rs, p) < 0)
+		ret = -1;
 
 	if (p->lock_memory) {
 		if (mlockall(MCL_CURRENT | MCL_FUTURE) == 0) {
@@ -85,12 +142,20 @@ int rtsetup_dma_latency_hold(const char *path, int us)
 
 void rtsetup_process_exit(struct rtsetup *rs)
 {
+	if (rs->idle && !cpuidle_hold_released(rs->idle))
+		cpuidle_hold_release(rs->idle, rs->idle_error, sizeof(rs->idle_error));
 	if (rs->dma_fd >= 0)
 		close(rs->dma_fd);
 	rs->dma_fd = -1;
 	if (rs->locked)
 		munlockall();
 	rs->locked = false;
+}
+
+void rtsetup_process_free(struct rtsetup *rs)
+{
+	cpuidle_hold_free(rs->idle);
+	rs->idle = NULL;
 }
 
 int rtsetup_thread_create(struct rtsetup *rs, pthread_t *tid, void *(*fn)(void *), void *arg,

@@ -11,12 +11,19 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "rt/cpuidle.h"
+
 struct rtsetup_params {
 	int cpu;              /* -1: not pinned */
 	int priority;         /* SCHED_FIFO priority 1..99 */
 	bool lock_memory;     /* mlockall(MCL_CURRENT | MCL_FUTURE) */
 	int dma_latency_us;   /* held in /dev/cpu_dma_latency; -1: leave alone */
 	size_t stack_size;    /* RT thread stack, prefaulted */
+	/* rt.idle_state / rt.idle_cpus (cpuidle.h): keep leaves them alone */
+	struct cpuidle_limit idle_limit;
+	bool idle_all_cpus;   /* every online CPU, not only p.cpu (all when p.cpu < 0) */
+	const char *idle_root; /* "/" (NULL: "/"); a copied tree in tests */
+	const char *self_exe; /* the idle-state guardian's program; NULL: none */
 };
 
 struct rtsetup {
@@ -26,6 +33,8 @@ struct rtsetup {
 	bool fifo;            /* RT thread got SCHED_FIFO */
 	bool pinned;          /* RT thread pinned to p.cpu */
 	bool dma_latency_absent; /* no /dev/cpu_dma_latency: no idle states to hold off */
+	struct cpuidle_hold *idle; /* the idle states restricted; NULL: keep, or failed */
+	char idle_error[512]; /* why restoring them failed ("" if it did not) */
 	char problems[1024];  /* what failed and how to fix it, one line each */
 };
 
@@ -45,8 +54,13 @@ int rtsetup_thread_create(struct rtsetup *rs, pthread_t *tid, void *(*fn)(void *
  * page-faults on it. RT thread only. */
 void rtsetup_thread_prefault(size_t bytes);
 
-/* Undo rtsetup_process_enter: close cpu_dma_latency, munlockall. */
+/* Undo rtsetup_process_enter: put the idle states back (read back:
+ * cpuidle_hold_results() say how it went, idle_error[] why not), close
+ * cpu_dma_latency, munlockall. The idle states' results stay readable
+ * until rtsetup_process_free(). */
 void rtsetup_process_exit(struct rtsetup *rs);
+/* Free what rtsetup_process_enter kept for the summary (after _exit). */
+void rtsetup_process_free(struct rtsetup *rs);
 
 /*
  * Keeping the RT CPU to the RT thread. rtsetup_nonrt_cpuset() fills @set with

@@ -30,6 +30,7 @@
 #include "gpio/gpio_sim.h"
 #include "loads/contain.h"
 #include "log/edgelog.h"
+#include "rt/cpuidle.h"
 #include "rt/respond.h"
 #include "rt/ring.h"
 #include "rt/rtloop.h"
@@ -129,9 +130,17 @@ static int session_check_config(const struct run_session *s, char *err, size_t e
 	int64_t half = config_int(c, CFG_RUN_HALF_PERIOD);
 	int64_t duration = plan_duration(config_plan(c));
 	const struct plan *plan = config_plan(c);
-	char a[32], b[32], q[32];
+	struct cpuidle_limit lim;
+	char a[32], b[32], q[32], why[512];
 	size_t i;
 
+	if (cpuidle_limit_parse(config_str(c, CFG_RT_IDLE_STATE), &lim, why, sizeof(why)) < 0) {
+		char origin[256];
+
+		msgbuf_set(err, errlen, "%s: rt.idle_state %s",
+			   config_origin(c, CFG_RT_IDLE_STATE, origin, sizeof(origin)), why);
+		return -1;
+	}
 	if (s->p.respond)
 		return respond_check_config(s, err, errlen);
 	if (duration && duration < 2 * half) {
@@ -175,17 +184,25 @@ static int session_check_config(const struct run_session *s, char *err, size_t e
  * file has none. Not for a preflight: it measures nothing, changes nothing. */
 static void session_prepare_host(struct run_session *s)
 {
-	int dirs = 0, procs, inst, chose;
+	int dirs = 0, procs, inst, chose, idle_files, idle_states = 0;
+	char dir[4096];
 
 	if (s->p.preflight)
 		return;
 	procs = contain_sweep(&dirs);
 	inst = tracebreak_sweep();
+	idle_files = cpuidle_sweep(cpuidle_state_dir(cpuidle_root(), dir, sizeof(dir)),
+				   &idle_states);
 	if (procs || dirs || inst)
 		run_session_say(s, RUN_SAY_WARN, "cleared what a killed sqwave run left: %d load "
 				"process%s, %d cgroup%s, %d trace instance%s", procs,
 				procs == 1 ? "" : "es", dirs, dirs == 1 ? "" : "s", inst,
 				inst == 1 ? "" : "s");
+	if (idle_files)
+		run_session_say(s, RUN_SAY_WARN, "restored the idle states a killed sqwave run "
+				"left disabled: %d `disable` value%s from %d saved-state file%s in "
+				"%s", idle_states, idle_states == 1 ? "" : "s", idle_files,
+				idle_files == 1 ? "" : "s", dir);
 	chose = soak_choose_rt_cpu(s->c, s->why, sizeof(s->why));
 	if (chose > 0)
 		run_session_say(s, RUN_SAY_INFO, "%s", s->why);
@@ -388,6 +405,12 @@ static int session_open(struct run_session *s)
 	s->rp.lock_memory = config_bool(c, CFG_RT_LOCK_MEMORY);
 	s->rp.dma_latency_us = (int)config_int(c, CFG_RT_DMA_LATENCY);
 	s->rp.stack_size = RUN_RT_STACK;
+	/* checked in session_check_config() */
+	cpuidle_limit_parse(config_str(c, CFG_RT_IDLE_STATE), &s->rp.idle_limit, s->why,
+			    sizeof(s->why));
+	s->rp.idle_all_cpus = config_choice(c, CFG_RT_IDLE_CPUS) == 1;
+	s->rp.idle_root = cpuidle_root();
+	s->rp.self_exe = "/proc/self/exe";
 	if (ring_init(&s->ring, (size_t)config_int(c, CFG_RUN_RING_SIZE)) < 0) {
 		run_session_say(s, RUN_SAY_ERR, "cannot allocate the edge ring: %s", strerror(errno));
 		return SQW_EXIT_RUNTIME;
@@ -480,6 +503,12 @@ static char *meta_text(const struct run_session *s)
 		fprintf(f, EDGELOG_META_INPUT "=%s\n", ri->input_desc);
 	}
 	fprintf(f, EDGELOG_META_RT "=%s\n", s->rt_ok ? "yes" : "no");
+	if (s->rs.idle) {
+		char idle[4096];
+
+		fprintf(f, EDGELOG_META_IDLE_STATES "=%s\n",
+			cpuidle_hold_describe(s->rs.idle, false, idle, sizeof(idle)));
+	}
 	fprintf(f, EDGELOG_META_HOST "=%s\n", ri->host.hostname);
 	fprintf(f, EDGELOG_META_KERNEL "=%s %s\n", ri->host.kernel_release, ri->host.kernel_version);
 	fprintf(f, EDGELOG_META_MACHINE "=%s\n", ri->host.machine);
@@ -830,8 +859,11 @@ static void session_stop(struct run_session *s)
 	if (config_choice(s->c, CFG_GPIO_BACKEND) == GPIO_BACKEND_SIM &&
 	    gpio_sim_history_error(s->why, sizeof(s->why)) < 0)
 		run_session_say(s, RUN_SAY_WARN, "sim.history_file: %s", s->why);
-	if (s->rs.p.stack_size)
+	if (s->rs.p.stack_size) {
 		rtsetup_process_exit(&s->rs);
+		if (s->rs.idle_error[0])
+			run_session_say(s, RUN_SAY_WARN, "idle states: %s", s->rs.idle_error);
+	}
 	rtloop_close(&s->loop);
 }
 
@@ -859,6 +891,7 @@ static void session_results(struct run_session *s)
 	ri->spin_lead_max_ns = loop->lead_max_ns;
 	ri->spin_rearms = loop->rearms;
 	ri->rt_cpu = s->rs.pinned ? s->rp.cpu : -1;
+	ri->idle = s->rs.idle;
 	if (rtsetup_rt_throttling(&ri->rt_runtime_us, &ri->rt_period_us) != 1)
 		ri->rt_runtime_us = -1;
 	if (loop->ru_started) {
@@ -975,6 +1008,7 @@ void run_session_fini(struct run_session *s)
 	free(s->phases);
 	free(s->starts);
 	free(s->ri.break_hits);
+	rtsetup_process_free(&s->rs);
 	phasestats_free(s->pstats);
 	if (s->sfd >= 0)
 		close(s->sfd);
