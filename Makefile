@@ -206,7 +206,8 @@ E2E_SMOKE ?= run-all:a_2s_run_gives_4000 run-all:contradictory_limits run-all:a_
 	report:a_log_and_its_summary_give_the_same_rows \
 	check:the_simulated_board_checks_clean check:a_root_tree_is_what check:check_run_judges \
 	check:boards_by_short_name hostile/boards:bad_values_are_exit_2 \
-	docs:every_option_of_every_command_is_in_its_help
+	docs:every_option_of_every_command_is_in_its_help \
+	idle:a_run_restricts_the_rt_cpu idle:kill_9_mid_run_the_guardian idle:bad_values_are_exit_2
 UNIT_RUNS := $(UNIT_BINS:%=%.run)
 .PHONY: $(UNIT_RUNS)
 $(UNIT_RUNS): %.run: %

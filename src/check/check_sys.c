@@ -17,8 +17,10 @@
 #include "check/check_detect.h"
 #include "rt/edge.h"
 #include "base/msgbuf.h"
+#include "rt/cpuidle.h"
 #include "rt/rtsetup.h"
 #include "base/sysinfo.h"
+#include "base/units.h"
 
 #define KIB 1024ull
 #define MIB (1024ull * 1024ull)
@@ -1344,61 +1346,153 @@ static void chk_governor(struct check_report *r, struct sysctx *x)
 		  "/sys/devices/system/cpu/cpu*/cpufreq/scaling_governor)");
 }
 
+/* The deepest state index whose exit latency stays under a tenth of the
+ * half period and a quarter of the limits' margin (-1: none, not even
+ * state0): what --deepest-idle-state to suggest. */
+static bool idle_latency_matters(const struct sysctx *x, long lat_us)
+{
+	int64_t ns = (int64_t)lat_us * 1000;
+
+	return (x->p->half_period_ns > 0 && ns * 10 >= x->p->half_period_ns) ||
+	       (x->p->margin_ns > 0 && ns * 4 >= x->p->margin_ns);
+}
+
+static int idle_suggest(const struct sysctx *x, const struct cpuidle_cpu *c)
+{
+	int k, best = -1;
+
+	for (k = 0; k < c->nstates; k++) {
+		if (c->st[k].latency_us < 0 || idle_latency_matters(x, c->st[k].latency_us))
+			break;
+		best = k;
+	}
+	return best;
+}
+
+/* One CPU's idle states against the run: the states it will use (enabled,
+ * allowed by rt.idle_state, not held off by cpu_dma_latency), the slowest
+ * one's exit latency against the half period and the limits' margin. */
+static void idle_cpu_finding(struct check_report *r, struct sysctx *x,
+			     const struct cpuidle_cpu *c, const struct cpuidle_limit *lim)
+{
+	char states[CHECK_TEXT - 160] = "", half[32], margin[64] = "", lims[48];
+	int deepest = lim->keep ? c->nstates - 1 : cpuidle_limit_index(lim, c);
+	int dma = x->p->dma_latency_us, k, worst = -1, held = 0, off = 0, suggest;
+	struct check_finding *f;
+	double pct;
+
+	units_format_duration(x->p->half_period_ns, half, sizeof(half));
+	if (x->p->margin_ns > 0) {
+		char m[32];
+
+		units_format_duration(x->p->margin_ns, m, sizeof(m));
+		snprintf(margin, sizeof(margin), ", limits' margin %s", m);
+	}
+	cpuidle_limit_format(lim, lims, sizeof(lims));
+	if (deepest == -2) {
+		f = check_add(r, CHECK_FAIL, "power.cpuidle", "CPU %d has no idle state named %s "
+			      "(rt.idle_state); state0 is %s", c->cpu, lim->name, c->st[0].name);
+		check_why(f, "the run refuses to start: it cannot tell which states to disable");
+		check_fix(f, "name a state of %s, or give its index (0..%d)",
+			  "/sys/devices/system/cpu/cpu*/cpuidle/state*/name", c->nstates - 1);
+		return;
+	}
+	for (k = 0; k < c->nstates; k++) {
+		const struct cpuidle_state *st = &c->st[k];
+		const char *note = "";
+		size_t used = strlen(states);
+
+		if (st->disable != 0) {
+			note = st->disable < 0 ? " (disable unreadable)" : " (disabled)";
+		} else if (k > deepest) {
+			note = " (off for the run)";
+			off++;
+		} else if (dma >= 0 && st->latency_us > dma) {
+			note = " (held off by cpu_dma_latency)";
+			held++;
+		} else if (worst < 0 || st->latency_us > c->st[worst].latency_us) {
+			worst = k;
+		}
+		if (used + 64 < sizeof(states))
+			snprintf(states + used, sizeof(states) - used, "%s%.20s %ld us%s",
+				 used ? ", " : "", st->name, st->latency_us, note);
+	}
+	if (worst < 0) {
+		f = check_add(r, CHECK_PASS, "power.cpuidle", "CPU %d: %s; none in use while the "
+			      "run lasts", c->cpu, states);
+		check_why(f, "the CPU polls when idle: nothing to wake from");
+		return;
+	}
+	pct = x->p->half_period_ns > 0
+		? 100.0 * (double)c->st[worst].latency_us * 1000.0 / (double)x->p->half_period_ns
+		: 0.0;
+	if (!idle_latency_matters(x, c->st[worst].latency_us)) {
+		f = check_add(r, CHECK_PASS, "power.cpuidle", "CPU %d: %s; deepest in use %.20s, "
+			      "exit %ld us = %.1f %% of the %s half period%s", c->cpu, states,
+			      c->st[worst].name, c->st[worst].latency_us, pct, half, margin);
+		if (held)
+			check_why(f, "while it runs, sqwave holds /dev/cpu_dma_latency at %d us: "
+				  "the cpuidle governor skips the states slower than that "
+				  "(see power.dma_latency)", dma);
+		else if (off)
+			check_why(f, "rt.idle_state %s disables the deeper states for the run", lims);
+		return;
+	}
+	suggest = idle_suggest(x, c);
+	f = check_add(r, CHECK_WARN, "power.cpuidle", "CPU %d: %s; %.20s in use, exit %ld us = "
+		      "%.1f %% of the %s half period%s", c->cpu, states, c->st[worst].name,
+		      c->st[worst].latency_us, pct, half, margin);
+	check_why(f, "an edge due while CPU %d sleeps in %.20s waits up to %ld us for the CPU "
+		  "to wake before the RT thread runs%s", c->cpu, c->st[worst].name,
+		  c->st[worst].latency_us, dma < 0 ? " (rt.dma_latency = -1: nothing holds it off)"
+		  : "");
+	if (suggest >= 0)
+		check_fix(f, "--deepest-idle-state %d (rt.idle_state: %d; %s, exit %ld us) for the "
+			  "run, or rt.dma_latency: %ld (the governor skips states slower than that "
+			  "on every CPU while sqwave holds /dev/cpu_dma_latency)", suggest, suggest,
+			  c->st[suggest].name, c->st[suggest].latency_us,
+			  c->st[suggest].latency_us);
+	else
+		check_fix(f, "--deepest-idle-state -1 (rt.idle_state: none: the CPU polls), or a "
+			  "longer run.half_period");
+}
+
 static void chk_cpuidle(struct check_report *r, struct sysctx *x)
 {
-	char rel[160], name[32], states[CHECK_TEXT - 96] = "";
+	struct check_cpuset cpus;
+	struct cpuidle_limit lim;
+	struct cpuidle_cpu c;
+	char why[320], list[64];
 	struct check_finding *f;
-	int cpu = x->p->cpu >= 0 ? x->p->cpu : 0, k;
-	long worst = 0, lat, dis;
+	int i, seen = 0;
 
-	for (k = 0; k < 32; k++) {
-		size_t used;
-
-		snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%d/cpuidle/state%d/name",
-			 cpu, k);
-		if (sysinfo_read_line(x->p->root, rel, name, sizeof(name)))
-			break;
-		snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%d/cpuidle/state%d/latency",
-			 cpu, k);
-		if (read_long(x->p->root, rel, &lat))
-			lat = -1;
-		snprintf(rel, sizeof(rel), "sys/devices/system/cpu/cpu%d/cpuidle/state%d/disable",
-			 cpu, k);
-		if (read_long(x->p->root, rel, &dis))
-			dis = 0;
-		used = strlen(states);
-		if (used + 48 < sizeof(states))
-			snprintf(states + used, sizeof(states) - used, "%s%s %ld us%s",
-				 used ? ", " : "", name, lat, dis ? " (disabled)" : "");
-		if (!dis && lat > worst)
-			worst = lat;
-	}
-	if (!k && tree_lacks(r, x, "power.cpuidle", "cpuidle state"))
-		return;
-	if (!k) {
-		f = check_add(r, CHECK_PASS, "power.cpuidle", "no cpuidle states on CPU %d",
-			      cpu);
-		check_why(f, "nothing to wake from: X-LINUX-RT and many RT images turn "
-			  "cpuidle off");
+	if (cpuidle_limit_parse(x->p->idle_state, &lim, why, sizeof(why)) < 0) {
+		f = check_add(r, CHECK_FAIL, "power.cpuidle", "rt.idle_state %s", why);
+		check_fix(f, "set rt.idle_state to one of those (a run refuses it: exit 2)");
 		return;
 	}
-	if (!worst) {
-		check_add(r, CHECK_PASS, "power.cpuidle", "CPU %d: %s", cpu, states);
-		return;
+	if (x->p->idle_all_cpus)
+		cpus = x->online;
+	else
+		rt_cpus(x, &cpus);
+	for (i = 0; i < 1024; i++) {
+		if (!check_cpuset_has(&cpus, i) || !cpuidle_read(x->p->root, i, &c))
+			continue;
+		seen++;
+		idle_cpu_finding(r, x, &c, &lim);
 	}
-	if (x->p->dma_latency_us >= 0) {
-		f = check_add(r, CHECK_PASS, "power.cpuidle", "CPU %d: %s", cpu, states);
-		check_why(f, "while it runs, sqwave holds /dev/cpu_dma_latency at %d us, which "
-			  "keeps states with a longer exit latency off (see power.dma_latency)",
-			  x->p->dma_latency_us);
+	if (seen)
 		return;
-	}
-	f = check_add(r, CHECK_WARN, "power.cpuidle", "CPU %d: %s; rt.dma_latency = -1 "
-		      "leaves them on", cpu, states);
-	check_why(f, "waking from an idle state takes up to %ld us before the RT thread "
-		  "runs", worst);
-	check_fix(f, "leave rt.dma_latency at 0 (the default), or turn the deep states "
-		  "off: cpupower idle-set -D 10");
+	if (tree_lacks(r, x, "power.cpuidle", "cpuidle state"))
+		return;
+	check_cpuset_format(&cpus, list, sizeof(list));
+	f = check_add(r, CHECK_SKIP, "power.cpuidle", "no cpuidle on CPU %s (no "
+		      "/sys/devices/system/cpu/cpuN/cpuidle): no idle states to judge or restrict",
+		      list);
+	check_why(f, "the kernel has no cpuidle driver here (a VM without one, or an RT image "
+		  "that turns cpuidle off): a CPU with nothing to do waits in the "
+		  "architecture's default idle (WFI, HLT), whose wake-up is not measured here%s",
+		  lim.keep ? "" : "; rt.idle_state has nothing to disable");
 }
 
 static void chk_dma_latency(struct check_report *r, struct sysctx *x)

@@ -21,6 +21,10 @@ struct check_sys_params {
 	bool lock_memory;        /* rt.lock_memory */
 	int dma_latency_us;      /* rt.dma_latency, -1: left alone */
 	uint64_t ring_bytes;     /* run.ring_size x record size: locked by the run */
+	int64_t half_period_ns;  /* run.half_period: what an idle exit is judged against */
+	int64_t margin_ns;       /* the limits' margin around it (0: no limits set) */
+	const char *idle_state;  /* rt.idle_state (NULL: keep) */
+	bool idle_all_cpus;      /* rt.idle_cpus = all */
 };
 
 /* Every system check, in order, each adding its findings to @r. Nothing is

@@ -11,6 +11,20 @@
 #include "gpio/gpio_out.h"
 #include "rt/edge.h"
 
+/* How far a pulse may stray from the half period before limits.tmin or
+ * limits.tmax fails it: the smaller side (0: neither set). */
+static int64_t limits_margin(const struct config *c)
+{
+	int64_t half = config_int(c, CFG_RUN_HALF_PERIOD), m = 0;
+	int64_t tmin = config_int(c, CFG_LIMITS_TMIN), tmax = config_int(c, CFG_LIMITS_TMAX);
+
+	if (tmax > half)
+		m = tmax - half;
+	if (tmin > 0 && tmin < half && (!m || half - tmin < m))
+		m = half - tmin;
+	return m;
+}
+
 /* Every check but the run, in the order an engineer works through them. */
 void check_collect_all(struct check_report *r, const struct config *c, const char *root,
 		       bool timed, unsigned int edges, unsigned int writes)
@@ -23,6 +37,10 @@ void check_collect_all(struct check_report *r, const struct config *c, const cha
 		.lock_memory = config_bool(c, CFG_RT_LOCK_MEMORY),
 		.dma_latency_us = (int)config_int(c, CFG_RT_DMA_LATENCY),
 		.ring_bytes = (uint64_t)config_int(c, CFG_RUN_RING_SIZE) * sizeof(struct edge_rec),
+		.half_period_ns = config_int(c, CFG_RUN_HALF_PERIOD),
+		.margin_ns = limits_margin(c),
+		.idle_state = config_str(c, CFG_RT_IDLE_STATE),
+		.idle_all_cpus = config_choice(c, CFG_RT_IDLE_CPUS) == 1,
 	};
 	struct check_gpio_params gp = {
 		.cfg = c, .root = root, .tree = tree, .timed = timed, .probe_writes = writes,

@@ -464,17 +464,82 @@ static void state(int cpu, int k, const char *name, const char *lat, const char 
 static void deep_idle_states_need_the_latency_request(void **state_)
 {
 	(void)state_;
-	assert_finding("power.cpuidle", CHECK_PASS, "no cpuidle states");
+	P.half_period_ns = 500000;
+	/* no cpuidle on a live system: said, not passed */
+	assert_finding("power.cpuidle", CHECK_SKIP, "no cpuidle on CPU 0-3");
 	state(0, 0, "POLL", "0", "0");
 	state(0, 1, "C1", "2", "0");
 	state(0, 2, "C6", "133", "0");
-	assert_finding("power.cpuidle", CHECK_PASS, "C6 133 us");
+	assert_finding("power.cpuidle", CHECK_PASS, "C6 133 us (held off by cpu_dma_latency)");
+	assert_non_null(strstr(run1("power.cpuidle")->why, "/dev/cpu_dma_latency at 0 us"));
 	P.dma_latency_us = -1;
-	assert_finding("power.cpuidle", CHECK_WARN, "C6 133 us");
+	assert_finding("power.cpuidle", CHECK_WARN, "C6 in use, exit 133 us = 26.6 % of the 500us "
+		       "half period");
 	assert_non_null(strstr(run1("power.cpuidle")->why, "up to 133 us"));
+	assert_non_null(strstr(run1("power.cpuidle")->fix, "--deepest-idle-state 1 "));
 	state(0, 1, "C1", "2", "1");
 	state(0, 2, "C6", "133", "1");
 	assert_finding("power.cpuidle", CHECK_PASS, "C6 133 us (disabled)");
+}
+
+/* rt.idle_state's limit is what the run will use: the states deeper are
+ * off for the run; the verdict is the slowest state left, against the half
+ * period and the limits' margin. */
+static void the_idle_state_limit_is_judged_against_the_half_period(void **state_)
+{
+	(void)state_;
+	P.half_period_ns = 500000;
+	P.dma_latency_us = -1;
+	P.cpu = 2;
+	state(2, 0, "POLL", "0", "0");
+	state(2, 1, "C1", "2", "0");
+	state(2, 2, "C1E", "10", "0");
+	state(2, 3, "C6", "133", "0");
+	P.idle_state = "1";
+	assert_finding("power.cpuidle", CHECK_PASS, "CPU 2: POLL 0 us, C1 2 us, C1E 10 us (off for "
+		       "the run), C6 133 us (off for the run); deepest in use C1, exit 2 us = 0.4 %");
+	P.idle_state = "2";
+	assert_finding("power.cpuidle", CHECK_PASS, "deepest in use C1E, exit 10 us = 2.0 %");
+	/* a 30 us margin: 10 us is a third of it */
+	P.margin_ns = 30000;
+	assert_finding("power.cpuidle", CHECK_WARN, "C1E in use, exit 10 us = 2.0 % of the 500us "
+		       "half period, limits' margin 30us");
+	assert_non_null(strstr(run1("power.cpuidle")->fix, "--deepest-idle-state 1 "));
+	P.idle_state = "none";
+	assert_finding("power.cpuidle", CHECK_PASS, "none in use while the run lasts");
+	P.idle_state = "C1";
+	P.margin_ns = 0;
+	assert_finding("power.cpuidle", CHECK_PASS, "deepest in use C1,");
+	P.idle_state = "WFI";
+	assert_finding("power.cpuidle", CHECK_FAIL, "CPU 2 has no idle state named WFI");
+	P.idle_state = "9x";
+	assert_finding("power.cpuidle", CHECK_FAIL, "rt.idle_state '9x' is not an idle-state limit");
+}
+
+/* rt.idle_cpus = all, or an RT thread that is not pinned: every online CPU. */
+static void each_cpu_concerned_gets_its_own_finding(void **state_)
+{
+	(void)state_;
+	P.half_period_ns = 500000;
+	P.dma_latency_us = -1;
+	state(1, 0, "POLL", "0", "0");
+	state(1, 1, "C6", "133", "0");
+	state(3, 0, "WFI", "1", "0");
+	check_report_free(&rep);
+	check_report_init(&rep);
+	assert_int_equal(check_sys_one(&rep, &P, "power.cpuidle"), 0);
+	assert_int_equal(rep.n, 2);
+	assert_non_null(strstr(rep.v[0].value, "CPU 1: POLL 0 us, C6 133 us"));
+	assert_int_equal(rep.v[0].status, CHECK_WARN);
+	assert_non_null(strstr(rep.v[1].value, "CPU 3: WFI 1 us; deepest in use WFI"));
+	assert_int_equal(rep.v[1].status, CHECK_PASS);
+	P.cpu = 3;
+	assert_finding("power.cpuidle", CHECK_PASS, "CPU 3: WFI 1 us");
+	P.idle_all_cpus = true;
+	check_report_free(&rep);
+	check_report_init(&rep);
+	assert_int_equal(check_sys_one(&rep, &P, "power.cpuidle"), 0);
+	assert_int_equal(rep.n, 2);
 }
 
 static void cpu_dma_latency_is_held_as_the_run_holds_it(void **state)
@@ -835,6 +900,8 @@ int main(void)
 		T(irqbalance_is_a_warning_unless_our_cpu_is_isolated),
 		T(governors_other_than_performance_warn_with_the_frequency),
 		T(deep_idle_states_need_the_latency_request),
+		T(the_idle_state_limit_is_judged_against_the_half_period),
+		T(each_cpu_concerned_gets_its_own_finding),
 		T(cpu_dma_latency_is_held_as_the_run_holds_it),
 		T(transparent_huge_pages_always_warn),
 		T(swap_matters_only_when_memory_is_not_locked),
