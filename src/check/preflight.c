@@ -7,6 +7,7 @@
 
 #include "base/sysinfo.h"
 #include "check/check_gpio.h"
+#include "check/check_noise.h"
 #include "check/check_sys.h"
 #include "gpio/gpio_out.h"
 #include "rt/edge.h"
@@ -27,7 +28,8 @@ static int64_t limits_margin(const struct config *c)
 
 /* Every check but the run, in the order an engineer works through them. */
 void check_collect_all(struct check_report *r, const struct config *c, const char *root,
-		       bool timed, unsigned int edges, unsigned int writes)
+		       bool timed, unsigned int edges, unsigned int writes,
+		       const struct check_noise_params *noise)
 {
 	bool tree = !sysinfo_root_is_live(root);
 	struct check_sys_params sp = {
@@ -47,7 +49,19 @@ void check_collect_all(struct check_report *r, const struct config *c, const cha
 		.loop_edges = edges,
 	};
 
+	struct check_noise_params np = noise ? *noise : (struct check_noise_params){ 0 };
+
 	check_sys_all(r, &sp);
+	/* the hardware's own noise, after host.hypervisor (which it cites) */
+	np.root = root;
+	np.tree = tree;
+	if (!np.threshold_ns)
+		np.threshold_ns = NOISE_HWLAT_THRESHOLD_NS;
+	np.half_ns = config_int(c, CFG_RUN_HALF_PERIOD);
+	np.tmin_ns = config_int(c, CFG_LIMITS_TMIN);
+	np.tmax_ns = config_int(c, CFG_LIMITS_TMAX);
+	np.wake_max_ns = config_int(c, CFG_LIMITS_WAKE_LATENCY_MAX);
+	check_noise(r, &np);
 	check_gpio_output(r, &gp);
 	check_gpio_facts(r, &gp);
 	check_gpio_loopback(r, &gp);
@@ -88,7 +102,7 @@ int check_preflight(FILE *out, const struct config *c, const char *board_path,
 
 	check_report_init(&r);
 	check_print_header(out, c, board_path, profile_path ? profile_path : "", "/");
-	check_collect_all(&r, c, "/", false, CHECK_EDGES, CHECK_WRITES);
+	check_collect_all(&r, c, "/", false, CHECK_EDGES, CHECK_WRITES, NULL);
 	check_print_text(out, &r, false, false);
 	ret = check_exit_code(&r, false);
 	fprintf(out, "preflight  %s\n", ret == 0 ? "ok" : ret == 1 ? "FAIL" : "incomplete");

@@ -9,16 +9,20 @@
 #include <stdio.h>
 
 #include "check/check.h"
+#include "check/check_noise.h"
 #include "config/config.h"
 
 #define CHECK_WRITES 1000   /* writes of the write-cost probe, by default */
 #define CHECK_EDGES 200     /* edges of the loopback test, by default */
 
 /* Every check but the run into @r: the system's (read under @root), the
- * output line, the board's facts, the loopback wire. @timed: the write-cost
- * probe and the loopback test may toggle the pin. */
+ * hardware noise, the output line, the board's facts, the loopback wire.
+ * @timed: the write-cost probe and the loopback test may toggle the pin.
+ * @noise: the hwlat run (its duration, threshold, result); NULL: not run
+ * (the tracer's presence and the SMI count are still said). */
 void check_collect_all(struct check_report *r, const struct config *c, const char *root,
-		       bool timed, unsigned int edges, unsigned int writes);
+		       bool timed, unsigned int edges, unsigned int writes,
+		       const struct check_noise_params *noise);
 
 /* What was checked, to @f: the machine @root shows (the running one, or a
  * copied tree's, never this host's name over a tree's findings). Paths ""

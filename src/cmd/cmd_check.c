@@ -15,6 +15,7 @@
 #include "config/cfgpath.h"
 #include "check/check.h"
 #include "check/check_gpio.h"
+#include "check/check_noise.h"
 #include "check/check_run.h"
 #include "check/preflight.h"
 #include "check/check_sys.h"
@@ -33,6 +34,8 @@ struct check_opts {
 	const char *board, *profile, *json, *root;
 	char board_path[PATH_MAX], profile_path[PATH_MAX];
 	int64_t run_ns;            /* --run DUR; 0: no run */
+	int64_t hwlat_ns;          /* --hwlat[=DUR]; 0: not run */
+	int64_t hwlat_thresh_ns;   /* --hwlat-threshold DUR */
 	bool strict, verbose;
 	unsigned int edges, writes;
 };
@@ -41,7 +44,7 @@ static void check_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: sqwave check [--board FILE|NAME] [--profile FILE|NAME] [--json FILE]\n"
-		"                    [--strict] [--run DURATION] [OPTIONS]\n\n"
+		"                    [--strict] [--hwlat[=DURATION]] [--run DURATION] [OPTIONS]\n\n"
 		"Check this machine and the board's GPIO lines for a real-time square wave:\n"
 		"kernel and scheduler, CPU isolation and power management, process limits,\n"
 		"the output line and what a write costs, the board file's unverified facts,\n"
@@ -51,6 +54,8 @@ static void check_usage(FILE *f)
 		"  --profile FILE|NAME profile: half period, rt.cpu, rt.priority, ...\n"
 		"  --json FILE         also write the findings as JSON (- : stdout, text to stderr)\n"
 		"  --strict            a WARN fails too (exit 1)\n"
+		"  --hwlat[=DURATION]  run the kernel's hwlat tracer (default %gs): hardware noise\n"
+		"  --hwlat-threshold DURATION  gaps above this count (default %gus)\n"
 		"  --run DURATION      end with a short real run (`sqwave run`) and its verdict\n"
 		"  --edges N           edges of the loopback test (default %d)\n"
 		"  --writes N          writes of the write-cost probe (default %d)\n"
@@ -59,12 +64,15 @@ static void check_usage(FILE *f)
 		"  --set KEY=VALUE     and every run option below (--cpu, --priority, --chip...)\n"
 		"  -h, --help          this help\n\n"
 		"exit: 0 no FAIL, 1 a FAIL (or a WARN with --strict), 2 usage, 3 could not check\n\n",
+		(double)NOISE_HWLAT_DEFAULT_NS / 1e9, (double)NOISE_HWLAT_THRESHOLD_NS / 1e3,
 		CHECK_EDGES, CHECK_WRITES);
 	config_print_help(f);
 }
 
 /* check's own options, in the config table's grammar */
 static const struct cfg_item opt_run = CMDLINE_DURATION("run", 1000000, INT64_C(86400000000000), "s");
+static const struct cfg_item opt_hwlat = CMDLINE_DURATION("hwlat", 1000000, INT64_C(86400000000000), "s");
+static const struct cfg_item opt_hwlat_thresh = CMDLINE_DURATION("hwlat-threshold", 1000, 1000000000, "us");
 static const struct cfg_item opt_edges = CMDLINE_INT("edges", 2, 1000000, NULL);
 static const struct cfg_item opt_writes = CMDLINE_INT("writes", 2, 1000000, NULL);
 
@@ -90,6 +98,8 @@ size_t cmd_check_options(struct option *out, size_t max)
 		{ "json", required_argument, NULL, 'j' },
 		{ "strict", no_argument, NULL, 'S' },
 		{ "run", required_argument, NULL, 'r' },
+		{ "hwlat", optional_argument, NULL, 'H' },
+		{ "hwlat-threshold", required_argument, NULL, 'T' },
 		{ "root", required_argument, NULL, 'R' },
 		{ "edges", required_argument, NULL, 'E' },
 		{ "writes", required_argument, NULL, 'W' },
@@ -145,6 +155,21 @@ static int check_parse(struct config *c, int argc, char **argv, struct check_opt
 			return 1;
 		case 'r':
 			if (cmdline_value(&opt_run, NULL, optarg, &o->run_ns, err, sizeof(err)) != CFG_OK) {
+				pr_err("%s", err);
+				return -1;
+			}
+			continue;
+		case 'H':
+			o->hwlat_ns = NOISE_HWLAT_DEFAULT_NS;
+			if (optarg && cmdline_value(&opt_hwlat, NULL, optarg, &o->hwlat_ns, err,
+						    sizeof(err)) != CFG_OK) {
+				pr_err("%s", err);
+				return -1;
+			}
+			continue;
+		case 'T':
+			if (cmdline_value(&opt_hwlat_thresh, NULL, optarg, &o->hwlat_thresh_ns, err,
+					  sizeof(err)) != CFG_OK) {
 				pr_err("%s", err);
 				return -1;
 			}
@@ -206,7 +231,47 @@ struct check_doc {
 	const struct check_opts *o;
 	const struct check_report *r;
 	const struct check_run *cr;
+	const struct check_noise_result *nr;
 };
+
+/* What the noise step measured: null where it did not. */
+static void noise_doc(struct json_writer *w, const struct check_noise_result *nr)
+{
+	json_kv_object_begin(w, "noise");
+	json_kv_bool(w, "hwlat_tracer", nr->has_hwlat);
+	if (nr->ran) {
+		json_kv_object_begin(w, "hwlat");
+		json_kv_int(w, "duration_ns", nr->run_ns);
+		json_kv_int(w, "threshold_ns", nr->threshold_ns);
+		json_kv_uint(w, "width_us", NOISE_HWLAT_WIDTH_US);
+		json_kv_uint(w, "window_us", NOISE_HWLAT_WINDOW_US);
+		json_kv_uint(w, "samples", nr->st.samples);
+		json_kv_uint(w, "crossings", nr->st.crossings);
+		json_kv_uint(w, "max_gap_us", nr->st.max_gap_us);
+		json_kv_uint(w, "max_inner_us", nr->st.max_inner_us);
+		json_kv_uint(w, "max_outer_us", nr->st.max_outer_us);
+		if (nr->st.crossings)
+			json_kv_int(w, "mtbf_ns", nr->mtbf_ns);
+		else
+			json_kv_null(w, "mtbf_ns");
+		json_object_end(w);
+	} else {
+		json_kv_null(w, "hwlat");
+	}
+	if (nr->smi_known) {
+		json_kv_object_begin(w, "smi");
+		json_kv_int(w, "cpus", nr->smi_cpus);
+		json_kv_uint(w, "since_boot", nr->smi_since_boot);
+		if (nr->smi_delta)
+			json_kv_uint(w, "during_hwlat", nr->smi_during);
+		else
+			json_kv_null(w, "during_hwlat");
+		json_object_end(w);
+	} else {
+		json_kv_null(w, "smi");
+	}
+	json_object_end(w);
+}
 
 static void check_doc(struct json_writer *w, const void *ctx)
 {
@@ -251,6 +316,7 @@ static void check_doc(struct json_writer *w, const void *ctx)
 	json_object_end(w);
 	json_key(w, "findings");
 	check_write_json(w, r);
+	noise_doc(w, d->nr);
 	if (cr->done) {
 		json_kv_object_begin(w, "run");
 		json_kv_string(w, "log", cr->log);
@@ -277,10 +343,10 @@ static void check_doc(struct json_writer *w, const void *ctx)
 }
 
 static int write_json(const char *path, const struct config *c, const struct check_opts *o,
-		      const struct check_report *r, const struct check_run *cr, char *err,
-		      size_t errlen)
+		      const struct check_report *r, const struct check_run *cr,
+		      const struct check_noise_result *nr, char *err, size_t errlen)
 {
-	const struct check_doc d = { c, o, r, cr };
+	const struct check_doc d = { c, o, r, cr, nr };
 
 	return json_write_document(path, check_doc, &d, err, errlen);
 }
@@ -289,6 +355,8 @@ int cmd_check(int argc, char **argv)
 {
 	struct check_opts o = { .root = "/", .edges = CHECK_EDGES, .writes = CHECK_WRITES };
 	struct check_run cr = { 0 };
+	struct check_noise_result nr;
+	struct check_noise_params np = { 0 };
 	struct config *c = config_new();
 	char err[512];
 	struct check_report r;
@@ -309,7 +377,14 @@ int cmd_check(int argc, char **argv)
 	check_report_init(&r);
 	check_print_header(text, c, o.board_path, o.profile_path, o.root);
 	fflush(text);
-	check_collect_all(&r, c, o.root, true, o.edges, o.writes);
+	np.hwlat_ns = o.hwlat_ns;
+	np.threshold_ns = o.hwlat_thresh_ns ? o.hwlat_thresh_ns / 1000 * 1000
+			  : NOISE_HWLAT_THRESHOLD_NS;
+	np.out = &nr;
+	if (o.hwlat_ns)
+		fprintf(stderr, "check: the hwlat tracer runs for %s after the system checks\n",
+			units_format_duration(o.hwlat_ns, (char[32]){ 0 }, 32));
+	check_collect_all(&r, c, o.root, true, o.edges, o.writes, &np);
 	if (o.run_ns)	/* the run's summary where the check's text goes */
 		check_run_short(&r, c, &(struct check_run_params){
 			.board_path = o.board_path, .profile_path = o.profile_path,
@@ -319,7 +394,7 @@ int cmd_check(int argc, char **argv)
 		fputc('\n', text);
 	check_print_text(text, &r, o.strict, o.verbose);
 	ret = check_exit_code(&r, o.strict);
-	if (o.json && write_json(o.json, c, &o, &r, &cr, err, sizeof(err))) {
+	if (o.json && write_json(o.json, c, &o, &r, &cr, &nr, err, sizeof(err))) {
 		pr_err("the JSON report: %s", err);
 		ret = SQW_EXIT_RUNTIME;
 	}

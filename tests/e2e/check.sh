@@ -82,6 +82,74 @@ test_a_virtual_machine_is_a_finding_read_through_the_root() {
 		fail "$(grep hypervisor "$TMP/v2.out")" || return 1
 }
 
+# The hardware-noise step on this machine's own kernel: where it has no
+# hwlat tracer (a stock VM kernel: function and nop), a refusal that names
+# CONFIG_HWLAT_TRACER, never a PASS; tracefs left as it was; the VM named.
+test_check_hwlat_refuses_without_the_tracer_and_names_the_vm() {
+	local tfs=/sys/kernel/tracing before after
+	[ -r $tfs/available_tracers ] || mount -t tracefs nodev $tfs 2> /dev/null
+	[ -r $tfs/available_tracers ] || { echo "    (no readable tracefs here: skipped)"; return 77; }
+	before=$(cat $tfs/current_tracer $tfs/tracing_thresh $tfs/tracing_on)
+	"$SQWAVE" check --board "$BOARD" --hwlat=1s --json "$TMP/n.json" > "$TMP/n.out" 2>&1
+	local rc=$?
+	[ $rc -le 1 ] || fail "exit $rc: $(cat "$TMP/n.out")" || return 1
+	after=$(cat $tfs/current_tracer $tfs/tracing_thresh $tfs/tracing_on)
+	[ "$before" = "$after" ] || fail "tracefs was \"$before\", now \"$after\"" || return 1
+	if grep -qw hwlat $tfs/available_tracers; then
+		grep -Eq "^(PASS|WARN|FAIL|SKIP) noise.hwlat " "$TMP/n.out" ||
+			fail "$(grep noise "$TMP/n.out")" || return 1
+	else
+		grep -q "^SKIP noise.hwlat .*no hwlat tracer (CONFIG_HWLAT_TRACER; available_tracers: " \
+			"$TMP/n.out" || fail "$(grep noise.hwlat "$TMP/n.out")" || return 1
+	fi
+	grep -Eq "^(PASS|WARN|SKIP) noise.smi " "$TMP/n.out" || fail "no noise.smi" || return 1
+	if grep -qw hypervisor /proc/cpuinfo; then
+		grep -q "^WARN host.hypervisor .*a virtual machine: /proc/cpuinfo has the hypervisor flag" \
+			"$TMP/n.out" || fail "$(grep hypervisor "$TMP/n.out")" || return 1
+	fi
+	python3 - "$TMP/n.json" "$tfs" <<'PY' || return 1
+import json, sys
+d = json.load(open(sys.argv[1]))
+has = "hwlat" in open(sys.argv[2] + "/available_tracers").read().split()
+n = d["noise"]
+assert n["hwlat_tracer"] == has, n
+ids = {f["id"]: f for f in d["findings"]}
+if not has:
+    assert n["hwlat"] is None and ids["noise.hwlat"]["status"] == "SKIP", n
+    assert "CONFIG_HWLAT_TRACER=y" in ids["noise.hwlat"]["fix"]
+smi = ids["noise.smi"]
+assert (n["smi"] is None) == (smi["status"] == "SKIP"), (n, smi)
+PY
+	if python3 -c 'import jsonschema' 2> /dev/null; then
+		python3 "$ROOT/tests/e2e/json_schema_check.py" "$ROOT/docs/schema" "$TMP/n.json" \
+			> /dev/null || fail "the JSON does not validate" || return 1
+	fi
+}
+
+# A copied tree whose kernel has the hwlat tracer: said, never run there,
+# its tracefs files untouched.
+test_check_hwlat_never_runs_in_a_copied_tree() {
+	local r t
+	r=$(fake_root)
+	t=$r/sys/kernel/tracing
+	mkdir -p "$t/hwlat_detector"
+	echo "hwlat function nop" > "$t/available_tracers"
+	echo nop > "$t/current_tracer"
+	echo 0 > "$t/tracing_thresh"
+	echo 1 > "$t/tracing_on"
+	echo 500000 > "$t/hwlat_detector/width"
+	echo 1000000 > "$t/hwlat_detector/window"
+	(cd "$t" && md5sum current_tracer tracing_thresh tracing_on hwlat_detector/*) > "$TMP/t.md5"
+	"$SQWAVE" check --board "$BOARD" --root "$r" --cpu 1 --hwlat=1s > "$TMP/t.out" 2>&1
+	grep -q "^SKIP noise.hwlat .*a copied tree: its kernel has the hwlat tracer" "$TMP/t.out" ||
+		fail "$(grep noise "$TMP/t.out")" || return 1
+	(cd "$t" && md5sum -c --quiet "$TMP/t.md5") || fail "the tree's tracefs was written" || return 1
+	"$SQWAVE" check --board "$BOARD" --root "$r" --hwlat=0.5ms > /dev/null 2>&1
+	[ $? -eq 2 ] || fail "--hwlat=0.5ms (below 1 ms) is not a usage error" || return 1
+	"$SQWAVE" check --board "$BOARD" --root "$r" --hwlat-threshold 0 > /dev/null 2>&1
+	[ $? -eq 2 ] || fail "--hwlat-threshold 0 is not a usage error" || return 1
+}
+
 test_a_root_tree_is_what_the_header_and_findings_describe() {
 	local r
 	r=$(fake_root)

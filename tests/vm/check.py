@@ -409,11 +409,60 @@ def check_bringup(ck, steps, files, api):
     ck.check("check-busy", bool(ok), "FAIL gpio.busy names \"%s\"" % BUSY_CONSUMER if ok else
              "want rc 1 and FAIL gpio.busy naming \"%s\", got rc %s" % (BUSY_CONSUMER, b["rc"]),
              show=None if ok else b["out"])
+    check_hwlat(ck, step, files)
     u = step("check-unwired")
     ok = u["rc"] == 1 and re.search(r"^FAIL loopback\.wired +not wired", u["out"], re.M)
     ck.check("check-unwired", bool(ok), "line 2 to line 4: FAIL loopback.wired not wired" if ok else
              "want rc 1 and FAIL loopback.wired not wired, got rc %s" % u["rc"],
              show=None if ok else u["out"])
+
+
+def check_hwlat(ck, step, files):
+    """check --hwlat on a kernel with the hwlat tracer (docs/check.md): it ran,
+    reported its samples and gap, put tracefs back, and named the VM."""
+    h = step("check-hwlat")
+    try:
+        hj = json.loads(files.get("check-hwlat.json", b"").decode() or "null")
+        found = {f["id"]: f for f in hj["findings"]}
+        noise = hj["noise"]
+    except (ValueError, TypeError, KeyError) as e:
+        ck.check("check-hwlat", False, "no JSON report: %s" % e, show=h["out"])
+        return
+    bad = []
+    hw = noise.get("hwlat") or {}
+    f = found.get("noise.hwlat", {})
+    if not noise.get("hwlat_tracer"):
+        bad.append("the hwlat tracer was not found")
+    if f.get("status") not in ("PASS", "WARN", "FAIL"):
+        bad.append("noise.hwlat is %s: %s" % (f.get("status"), f.get("value")))
+    if not hw or hw.get("duration_ns", 0) < 2_000_000_000:
+        bad.append("no hwlat run of about 3 s in the JSON: %r" % hw)
+    elif hw["samples"] and ("largest gap %d us" % hw["max_gap_us"]) not in f.get("value", ""):
+        bad.append("the finding does not say the JSON's gap of %d us" % hw["max_gap_us"])
+    elif not hw["samples"] and "no gap above" not in f.get("value", ""):
+        bad.append("no samples but the finding says: %s" % f.get("value"))
+    if hw and hw.get("samples") and hw.get("crossings", 0) < hw["samples"]:
+        bad.append("%d crossings for %d samples" % (hw.get("crossings", 0), hw["samples"]))
+    if hj.get("incomplete"):
+        bad.append("incomplete: %s" % hj["incomplete"])
+    hv = found.get("host.hypervisor", {})
+    if hv.get("status") != "WARN" or "linux,dummy-virt" not in hv.get("value", ""):
+        bad.append("host.hypervisor does not name QEMU's virt board: %s %s" % (hv.get("status"), hv.get("value")))
+    if hw and hw.get("samples") and "virtual machine" not in f.get("why", ""):
+        bad.append("noise.hwlat's why does not name the VM")
+    sm = found.get("noise.smi", {})
+    if sm.get("status") != "SKIP" or "not x86" not in sm.get("value", ""):
+        bad.append("noise.smi on ARM: %s %s" % (sm.get("status"), sm.get("value")))
+    before, after = step("hwlat-before"), step("hwlat-after")
+    vals = after["out"].split()
+    if after["rc"] != 0 or not vals or vals[0] != "nop":
+        bad.append("tracefs after the check: %r (want current_tracer nop)" % after["out"])
+    elif before["out"].split() != vals:
+        bad.append("current_tracer, tracing_thresh, tracing_on were %r, after the check %r"
+                   % (before["out"].split(), vals))
+    ck.check("check-hwlat", not bad, "hwlat %.1f s: %s; put back: current_tracer %s" % (
+        hw.get("duration_ns", 0) / 1e9, f.get("value"), vals[0] if vals else "?") if not bad
+        else "; ".join(bad), show=None if not bad else h["out"] + "\n" + after["out"])
 
 
 def read_loopback_events(data):
