@@ -513,6 +513,17 @@ struct analysis *analysis_new(const struct analyze_opts *o, const struct analyze
 	}
 	if (!a->es || stats_linhist_init(&a->hist, a->o.hist_buckets ? a->o.hist_buckets : 1, 1000, 64))
 		goto fail;
+	{
+		struct windows_opts wo = {
+			.window_ns = a->o.window_ns > 0 ? a->o.window_ns : WINDOWS_DEFAULT_NS,
+			.half_period_ns = src->has_intended ? src->half_period_ns : 0,
+			.respond = src->respond,
+		};
+
+		a->o.window_ns = wo.window_ns;
+		if (!(a->win = windows_new(&wo)))
+			goto fail;
+	}
 	if (!(a->persist = persist_new(src->half_period_ns,
 				       src->has_intended && a->o.persist_intended)))
 		goto fail;
@@ -533,6 +544,7 @@ void analysis_free(struct analysis *a)
 		return;
 	edgestats_free(a->es);
 	persist_free(a->persist);
+	windows_free(a->win);
 	stats_linhist_free(&a->hist);
 	free(a->worst);
 	free(a->missed);
@@ -746,6 +758,7 @@ static void stage_rest(struct analysis *a, const struct analyze_item *it)
 		a->cb_has_before = hp;
 		a->cb_before = p;
 	}
+	windows_add(a->win, e, missed, lat, hp ? &p : NULL);
 	if (a->pending != SIZE_MAX) {
 		/* the heap has not moved since the previous edge went in */
 		if (hp) {
@@ -1101,6 +1114,13 @@ void analysis_set_limits(struct analysis *a, int64_t tmin_ns, int64_t tmax_ns, i
 	a->lim_tmin_ns = tmin_ns;
 	a->lim_tmax_ns = tmax_ns;
 	a->lim_wake_ns = wake_ns;
+	windows_set_limits(a->win, tmin_ns, tmax_ns, wake_ns, a->win->o.lim_response_ns);
+}
+
+void analysis_set_response_limit(struct analysis *a, int64_t response_ns)
+{
+	windows_set_limits(a->win, a->win->o.lim_tmin_ns, a->win->o.lim_tmax_ns, a->win->o.lim_wake_ns,
+			   response_ns);
 }
 
 const struct edgestats_result *analysis_stats(const struct analysis *a)

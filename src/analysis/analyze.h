@@ -16,6 +16,7 @@
 #include "analysis/phasestats.h"
 #include "base/stats.h"
 #include "analysis/verdict.h"
+#include "analysis/windows.h"
 
 /*
  * ---- edge sources ----
@@ -122,6 +123,7 @@ struct analyze_opts {
 	/* the persistence view triggered on the intended times (sources that
 	 * have them), not on the pin's rising edge as a scope is (the default) */
 	bool persist_intended;
+	int64_t window_ns;        /* the long view's window (windows.h); 0: WINDOWS_DEFAULT_NS */
 };
 
 /* An edge among the N worst. For sources with intended times, ranked by
@@ -205,6 +207,8 @@ struct analysis {
 	 * verdict checks, and wake-ups later than the limit */
 	int64_t lim_tmin_ns, lim_tmax_ns, lim_wake_ns;
 	uint64_t pulses_below, pulses_above, wakes_above;
+	/* figures per window, the worst window, crossings (windows.h) */
+	struct windows *win;
 	/* every period overlaid on its rising edge (persist.h) */
 	struct persist *persist;
 	/* analysis_verdict(): "PASS", "FAIL", "NO LIMITS" (NULL: not judged),
@@ -248,6 +252,8 @@ void analysis_set_soak(struct analysis *a, struct phasestats *ps, const struct s
 		       const struct run_info *ri);
 /* Count pulses and wake-ups against limits (0: none), before feeding. */
 void analysis_set_limits(struct analysis *a, int64_t tmin_ns, int64_t tmax_ns, int64_t wake_ns);
+/* A respond log's limits.response_max (0: none), for the windows' crossings. */
+void analysis_set_response_limit(struct analysis *a, int64_t response_ns);
 /* Feed one edge in order. No allocation except one timeline row a minute. */
 void analysis_add(struct analysis *a, const struct edge_rec *e);
 /* Every edge of @s into @a, as analysis_add() would, until the end (0) or an

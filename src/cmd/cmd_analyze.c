@@ -20,7 +20,7 @@
 
 static void analyze_usage(FILE *f)
 {
-	char row[32];
+	char row[32], win[32];
 
 	fprintf(f,
 		"usage: sqwave analyze FILE [OPTIONS]\n\n"
@@ -42,6 +42,8 @@ static void analyze_usage(FILE *f)
 		"  --hist-buckets N     1 us buckets of the histogram (default %d)\n"
 		"  --histogram-of WHAT  latency (default for logs) or width\n"
 		"  --timeline DUR       timeline row length (default %s)\n"
+		"  --window DUR         the long view's window: maxima per window, the worst\n"
+		"                       window, MTBF of limit crossings (default %s)\n"
 		"  --persist-trigger T  the SVG's persistence view triggers on the pin's rising\n"
 		"                       edge as a scope does (edge, default) or on the intended time\n"
 		"input:\n"
@@ -58,6 +60,7 @@ static void analyze_usage(FILE *f)
 		CAPTURE_STREAM_MAX >> 20, ANALYZE_WORST_DEFAULT, ANALYZE_MISSED_LIST_DEFAULT, ANALYZE_HIST_BUCKETS_DEFAULT,
 		/* in the form the timeline's own heading prints it */
 		units_format_duration(ANALYZE_TIMELINE_ROW_DEFAULT_NS, row, sizeof(row)),
+		units_format_duration(WINDOWS_DEFAULT_NS, win, sizeof(win)),
 		capture_format_names());
 }
 
@@ -73,6 +76,8 @@ static const struct cfg_item opt_persist_trigger =
 	CMDLINE_CHOICE("persist-trigger", persist_trigger_choices);
 static const struct cfg_item opt_timeline =
 	CMDLINE_DURATION("timeline", 1000000, INT64_C(7) * 86400 * 1000000000, "s");
+static const struct cfg_item opt_window =
+	CMDLINE_DURATION("window", 1000000, INT64_C(7) * 86400 * 1000000000, "s");
 
 /* @optarg for the row @it into *@v; says why not. */
 static int parse_opt(const struct cfg_item *it, const char *arg, int64_t *v)
@@ -102,7 +107,7 @@ static int parse_double(const char *opt, const char *s, double *v)
 enum {
 	OPT_JSON = 256, OPT_CSV, OPT_SVG, OPT_HIST, OPT_WORST, OPT_MISSED, OPT_BUCKETS, OPT_HIST_OF,
 	OPT_TIMELINE, OPT_FORMAT, OPT_CHANNEL, OPT_THRESHOLD, OPT_HYST, OPT_RATE, OPT_HALF, OPT_QUIET,
-	OPT_LIMIT, OPT_PERSIST_TRIGGER,
+	OPT_LIMIT, OPT_PERSIST_TRIGGER, OPT_WINDOW,
 };
 
 static const struct option analyze_opts[] = {
@@ -115,6 +120,7 @@ static const struct option analyze_opts[] = {
 	{ "hist-buckets", required_argument, NULL, OPT_BUCKETS },
 	{ "histogram-of", required_argument, NULL, OPT_HIST_OF },
 	{ "timeline", required_argument, NULL, OPT_TIMELINE },
+	{ "window", required_argument, NULL, OPT_WINDOW },
 	{ "persist-trigger", required_argument, NULL, OPT_PERSIST_TRIGGER },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "channel", required_argument, NULL, OPT_CHANNEL },
@@ -198,6 +204,8 @@ static int analyze_option(struct analyze_args *aa, int ch, int idx)
 		return 0;
 	case OPT_TIMELINE:
 		return parse_opt(&opt_timeline, optarg, &aa->ao.minute_ns);
+	case OPT_WINDOW:
+		return parse_opt(&opt_window, optarg, &aa->ao.window_ns);
 	case OPT_PERSIST_TRIGGER:
 		if (parse_opt(&opt_persist_trigger, optarg, &v))
 			return -1;

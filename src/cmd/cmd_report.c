@@ -19,6 +19,7 @@
 #include "analysis/analyze.h"
 #include "report/analysisdoc.h"
 #include "report/report.h"
+#include "report/trend.h"
 
 static void report_usage(FILE *f)
 {
@@ -34,6 +35,11 @@ static void report_usage(FILE *f)
 		"  --json FILE       the rows as JSON (schema sqwave-report)\n"
 		"  --svg FILE        every row's pulse-width distribution overlaid\n"
 		"                    (one of them may be '-': standard output, instead of the text)\n"
+		"  --trend           the long view instead: one point per run (Tmin, Tmax,\n"
+		"                    worst wake-up, missed periods), runs grouped by board\n"
+		"                    and host, ordered by start; --svg draws a panel per\n"
+		"                    board over a date axis, --json the points (schema\n"
+		"                    sqwave-trend); exit 0 whatever the verdicts\n"
 		"  -q, --quiet       no text table on stdout\n"
 		"  -h, --help        this help\n\n"
 		"Exit: 0 every row passed (or had no limits), 1 a row failed or its load\n"
@@ -51,6 +57,24 @@ static int write_to(const char *path, void (*fn)(FILE *, const struct report *),
 		return -1;
 	}
 	fn(f, r);
+	if (outfile_close(f, path, err, sizeof(err)) < 0) {
+		pr_err("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+static int write_trend(const char *path, void (*fn)(FILE *, const struct trend *),
+		       const struct trend *t)
+{
+	char err[512];
+	FILE *f = outfile_open(path, err, sizeof(err));
+
+	if (!f) {
+		pr_err("%s", err);
+		return -1;
+	}
+	fn(f, t);
 	if (outfile_close(f, path, err, sizeof(err)) < 0) {
 		pr_err("%s", err);
 		return -1;
@@ -133,6 +157,7 @@ static const struct option report_opts[] = {
 	{ "markdown", required_argument, NULL, 'm' },
 	{ "json", required_argument, NULL, 'j' },
 	{ "svg", required_argument, NULL, 's' },
+	{ "trend", no_argument, NULL, 't' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
@@ -153,7 +178,8 @@ int cmd_report(int argc, char **argv)
 {
 	const char *md = NULL, *json = NULL, *svg = NULL;
 	struct report rep = { 0 };
-	bool quiet = false;
+	bool quiet = false, trend = false;
+	struct trend tr = { 0 };
 	int ch, i, on_stdout, ret = SQW_EXIT_OK;
 	struct cmdline cl = { "report", report_opts, "qh", report_usage, false };
 
@@ -171,10 +197,17 @@ int cmd_report(int argc, char **argv)
 		case 'q':
 			quiet = true;
 			break;
+		case 't':
+			trend = true;
+			break;
 		}
 	}
 	if (ch != CMDLINE_END)
 		return ch == CMDLINE_HELP ? SQW_EXIT_OK : SQW_EXIT_USAGE;
+	if (trend && md) {
+		pr_err("report --trend writes text, --json and --svg, not --markdown");
+		return SQW_EXIT_USAGE;
+	}
 	if (optind >= argc) {
 		pr_err("report needs at least one run: sqwave report RUN.sqwlog|RUN.json...");
 		return SQW_EXIT_USAGE;
@@ -228,13 +261,26 @@ int cmd_report(int argc, char **argv)
 		doc = kind == IN_LOG ? log_doc(argv[i], &rc, err, sizeof(err))
 				     : jsonread_file(argv[i], &io, err, sizeof(err));
 
-		if (!doc || report_add_doc(&rep, doc, argv[i], err, sizeof(err)) < 0) {
+		if (!doc || (trend ? trend_add_doc(&tr, doc, argv[i], err, sizeof(err))
+			     : report_add_doc(&rep, doc, argv[i], err, sizeof(err))) < 0) {
 			pr_err("%s", err);
 			jv_free(doc);
 			report_free(&rep);
+			trend_free(&tr);
 			return rc ? rc : doc || !io ? SQW_EXIT_USAGE : SQW_EXIT_RUNTIME;
 		}
 		jv_free(doc);
+	}
+	if (trend) {
+		trend_sort(&tr);
+		if (!quiet && !on_stdout)
+			trend_write_text(stdout, &tr);
+		if (json && write_trend(json, trend_write_json, &tr) < 0)
+			ret = SQW_EXIT_RUNTIME;
+		if (svg && write_trend(svg, trend_write_svg, &tr) < 0)
+			ret = SQW_EXIT_RUNTIME;
+		trend_free(&tr);
+		return ret;
 	}
 	if (!quiet && !on_stdout)
 		report_write_text(stdout, &rep);

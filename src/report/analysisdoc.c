@@ -10,10 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "analysis/loopstats.h"
 #include "base/exitcode.h"
 #include "base/json.h"
+#include "base/msgbuf.h"
 #include "base/outfile.h"
 #include "base/units.h"
 #include "config/config.h"
@@ -319,6 +321,150 @@ static void text_timeline(FILE *f, const struct analysis *a)
 	}
 }
 
+/* ---- the long view: windows (windows.h) ---- */
+
+#define TEXT_WINDOW_ROWS 100     /* more windows: only the worst ones in the text */
+
+/* The wall clock of @off_ns after the first counted edge, from a log's
+ * start_realtime; false for other sources (no wall clock). */
+static bool window_realtime(const struct analysis *a, uint64_t off_ns, uint64_t *rt)
+{
+	const struct edgelog_meta *m = a->src->meta;
+
+	if (a->src->kind != ANALYZE_SRC_LOG || !m || !m->start_realtime_ns || !a->win->have_origin)
+		return false;
+	*rt = m->start_realtime_ns + (a->win->origin_ns + off_ns - m->start_ns);
+	return true;
+}
+
+/* "2026-12-02 07:50:24.123 UTC" */
+static const char *wall_clock(uint64_t rt_ns, char *buf, size_t len)
+{
+	time_t s = (time_t)(rt_ns / 1000000000u);
+	struct tm tm;
+	char d[32];
+
+	gmtime_r(&s, &tm);
+	strftime(d, sizeof(d), "%Y-%m-%d %H:%M:%S", &tm);
+	snprintf(buf, len, "%s.%03u UTC", d, (unsigned)(rt_ns % 1000000000u / 1000000u));
+	return buf;
+}
+
+static const char *window_when(const struct analysis *a, uint64_t off_ns, char *buf, size_t len)
+{
+	uint64_t rt;
+	char wc[48];
+
+	if (window_realtime(a, off_ns, &rt))
+		snprintf(buf, len, "t+%.3f s, %s", (double)off_ns / 1e9, wall_clock(rt, wc, sizeof(wc)));
+	else
+		snprintf(buf, len, "t+%.3f s", (double)off_ns / 1e9);
+	return buf;
+}
+
+static bool window_shown(const struct windows_row *r)
+{
+	return r->edges || r->pulses || r->missed || r->dropped;
+}
+
+static void text_worst_window(FILE *f, const struct analysis *a, const char *what, size_t i,
+			      const struct windows_peak *pk, const char *unit_note)
+{
+	if (i == SIZE_MAX) {
+		fprintf(f, "  %-14s -\n", what);
+		return;
+	}
+	fprintf(f, "  %-14s %s us%s in window %zu at edge #%" PRIu64 " (%s)\n", what,
+		UNITS_US(pk->value_ns), unit_note, i, pk->seq, window_when(a, pk->t_ns, (char[96]){ 0 }, 96));
+}
+
+static void text_windows(FILE *f, const struct analysis *a)
+{
+	struct windows_result wr;
+	char wlen[32], obs[32];
+	size_t i, shown = 0;
+
+	windows_result(a->win, &wr);
+	if (!wr.nrows)
+		return;
+	units_format_duration(wr.window_ns, wlen, sizeof(wlen));
+	fprintf(f, "\nwindows, %s each from the first counted edge: %zu (the maximum of the "
+		"window maxima below)\n", wlen, wr.nrows);
+	fprintf(f, "  %6s %10s %10s %8s %8s %12s %10s %12s %12s %9s%s\n", "window", "start", "edges",
+		"missed", "dropped", "max wake us", "at edge", "Tmin us", "Tmax us", "crossings",
+		a->src->respond ? "  max resp us" : "");
+	for (i = 0; i < wr.nrows; i++) {
+		const struct windows_row *r = windows_row(a->win, i);
+		bool worst = i == wr.worst_wake || i == wr.worst_tmin || i == wr.worst_tmax ||
+			     i == wr.worst_missed || i == wr.worst_response;
+
+		if (!window_shown(r))
+			continue;
+		if (wr.nrows > TEXT_WINDOW_ROWS && !worst && i + 1 != wr.nrows)
+			continue;
+		shown++;
+		{
+			char start[32], edge[24] = "-", len[32] = "";
+
+			units_format_duration(wr.window_ns * (int64_t)i, start, sizeof(start));
+			if (i + 1 == wr.nrows && wr.last_partial) {
+				units_format_duration(wr.last_ns, len, sizeof(len));
+				msgbuf_add(start, sizeof(start), "*");
+			}
+			if (r->wake.have)
+				snprintf(edge, sizeof(edge), "#%" PRIu64, r->wake.seq);
+			fprintf(f, "  %6zu %10s %10" PRIu64 " %8" PRIu64 " %8" PRIu64 " %12s %10s %12s %12s %9"
+				PRIu64, i, start, r->edges, r->missed, r->dropped,
+				r->wake.have ? UNITS_US(r->wake.value_ns) : "-", edge,
+				r->tmin.have ? UNITS_US(r->tmin.value_ns) : "-",
+				r->tmax.have ? UNITS_US(r->tmax.value_ns) : "-", r->crossings);
+			if (a->src->respond)
+				fprintf(f, " %13s", r->response.have ? UNITS_US(r->response.value_ns) : "-");
+			if (len[0])
+				fprintf(f, "   * partial: %s", len);
+			fputc('\n', f);
+		}
+	}
+	if (shown < wr.nrows)
+		fprintf(f, "  (%zu of %zu windows shown: the worst and the last; every one is in --json)\n",
+			shown, wr.nrows);
+	fprintf(f, "worst window\n");
+	if (a->src->has_intended)
+		text_worst_window(f, a, a->src->respond ? "wake-up" : "wake latency", wr.worst_wake,
+				  wr.worst_wake != SIZE_MAX ? &windows_row(a->win, wr.worst_wake)->wake : NULL, "");
+	if (a->src->respond)
+		text_worst_window(f, a, "answer", wr.worst_response, wr.worst_response != SIZE_MAX
+				  ? &windows_row(a->win, wr.worst_response)->response : NULL, "");
+	text_worst_window(f, a, "Tmin", wr.worst_tmin, wr.worst_tmin != SIZE_MAX
+			  ? &windows_row(a->win, wr.worst_tmin)->tmin : NULL, " (shortest)");
+	text_worst_window(f, a, "Tmax", wr.worst_tmax, wr.worst_tmax != SIZE_MAX
+			  ? &windows_row(a->win, wr.worst_tmax)->tmax : NULL, " (longest)");
+	if (a->src->has_intended) {
+		if (wr.worst_missed == SIZE_MAX)
+			fprintf(f, "  %-14s none in any window\n", a->src->respond ? "lost events" : "missed");
+		else
+			fprintf(f, "  %-14s %" PRIu64 " in window %zu\n", a->src->respond ? "lost events"
+				: "missed", windows_row(a->win, wr.worst_missed)->missed, wr.worst_missed);
+	}
+	units_format_duration(wr.observed_ns, obs, sizeof(obs));
+	if (!wr.limits)
+		fprintf(f, "limit crossings: no per-edge limit is set (limits.tmin, limits.tmax, "
+			"limits.wake_latency_max%s): no MTBF\n", a->src->respond ? ", limits.response_max" : "");
+	else if (!wr.crossings)
+		fprintf(f, "limit crossings: no crossing in %s\n", obs);
+	else {
+		char resp[48] = "";
+
+		if (a->src->respond)
+			snprintf(resp, sizeof(resp), ", answer %" PRIu64, wr.cross_response);
+		fprintf(f, "limit crossings: %" PRIu64 " edge%s in %s (tmin %" PRIu64 ", tmax %" PRIu64
+			", wake %" PRIu64 "%s): MTBF %.3f s\n", wr.crossings, wr.crossings == 1 ? "" : "s",
+			obs, wr.cross_tmin, wr.cross_tmax, wr.cross_wake, resp, wr.mtbf_s);
+	}
+	if (wr.beyond)
+		fprintf(f, "  (%" PRIu64 " figures too far from the first edge for a window)\n", wr.beyond);
+}
+
 /* The verdict, as the run summary ends: the word, what counted beyond the
  * limits, each violation. */
 static void text_verdict(FILE *f, const struct analysis *a)
@@ -442,6 +588,7 @@ void analysisdoc_print_text(FILE *f, const struct analysis *a)
 	text_worst(f, a);
 	text_missed(f, a);
 	text_timeline(f, a);
+	text_windows(f, a);
 	if (a->soak && (a->soak->nphases || a->soak->breaks)) {
 		if (a->soak->label && a->soak->label[0])
 			fprintf(f, "\nlabel      %s\n", OUTFILE_ESC(a->soak->label));
@@ -804,6 +951,118 @@ static void json_timeline(struct json_writer *w, const struct analysis *a)
 	json_object_end(w);
 }
 
+/* A window's extreme: the figure, where, when. */
+static void json_peak(struct json_writer *w, const struct analysis *a, const char *key,
+		      const struct windows_peak *pk, bool bound, long window)
+{
+	uint64_t rt;
+	char wc[48];
+
+	if (!pk || !pk->have) {
+		json_kv_null(w, key);
+		return;
+	}
+	json_kv_object_begin(w, key);
+	if (window >= 0)
+		json_kv_int(w, "window", window);
+	json_kv_int(w, "value_ns", pk->value_ns);
+	if (bound)
+		json_kv_int(w, "bound_ns", pk->bound_ns);
+	json_kv_uint(w, "seq", pk->seq);
+	json_kv_uint(w, "offset_ns", pk->t_ns);
+	if (window_realtime(a, pk->t_ns, &rt)) {
+		json_kv_uint(w, "realtime_ns", rt);
+		json_kv_string(w, "wall_clock", wall_clock(rt, wc, sizeof(wc)));
+	} else {
+		json_kv_null(w, "realtime_ns");
+		json_kv_null(w, "wall_clock");
+	}
+	json_object_end(w);
+}
+
+static void json_windows(struct json_writer *w, const struct analysis *a)
+{
+	struct windows_result wr;
+	size_t i;
+
+	windows_result(a->win, &wr);
+	json_kv_object_begin(w, "windows");
+	json_kv_int(w, "window_ns", wr.window_ns);
+	json_kv_uint(w, "count", wr.nrows);
+	json_kv_int(w, "observed_ns", wr.observed_ns);
+	json_kv_bool(w, "last_partial", wr.last_partial);
+	json_kv_int(w, "last_window_ns", wr.last_ns);
+	json_kv_uint(w, "outside", wr.beyond);
+	json_kv_array_begin(w, "rows");
+	for (i = 0; i < wr.nrows; i++) {
+		const struct windows_row *r = windows_row(a->win, i);
+
+		if (!window_shown(r))
+			continue;	/* a stall of days adds no rows, as the timeline */
+		json_object_begin(w);
+		json_kv_uint(w, "index", i);
+		json_kv_int(w, "start_ns", wr.window_ns * (int64_t)i);
+		json_kv_int(w, "length_ns", i + 1 == wr.nrows ? wr.last_ns : wr.window_ns);
+		json_kv_bool(w, "partial", i + 1 == wr.nrows && wr.last_partial);
+		json_kv_uint(w, "edges", r->edges);
+		json_kv_uint(w, "pulses", r->pulses);
+		json_kv_uint(w, "missed_periods", r->missed);
+		json_kv_uint(w, "dropped", r->dropped);
+		json_kv_uint(w, "crossings", r->crossings);
+		json_peak(w, a, "wake_max", a->src->has_intended ? &r->wake : NULL, false, -1);
+		json_peak(w, a, "tmin", &r->tmin, true, -1);
+		json_peak(w, a, "tmax", &r->tmax, true, -1);
+		json_peak(w, a, "response_max", a->src->respond ? &r->response : NULL, false, -1);
+		json_object_end(w);
+	}
+	json_array_end(w);
+	json_kv_object_begin(w, "worst");
+	json_peak(w, a, "wake_max", wr.worst_wake != SIZE_MAX && a->src->has_intended
+		  ? &windows_row(a->win, wr.worst_wake)->wake : NULL, false, (long)wr.worst_wake);
+	json_peak(w, a, "tmin", wr.worst_tmin != SIZE_MAX ? &windows_row(a->win, wr.worst_tmin)->tmin
+		  : NULL, true, (long)wr.worst_tmin);
+	json_peak(w, a, "tmax", wr.worst_tmax != SIZE_MAX ? &windows_row(a->win, wr.worst_tmax)->tmax
+		  : NULL, true, (long)wr.worst_tmax);
+	json_peak(w, a, "response_max", wr.worst_response != SIZE_MAX && a->src->respond
+		  ? &windows_row(a->win, wr.worst_response)->response : NULL, false,
+		  (long)wr.worst_response);
+	if (wr.worst_missed != SIZE_MAX) {
+		json_kv_object_begin(w, "missed_periods");
+		json_kv_uint(w, "window", wr.worst_missed);
+		json_kv_uint(w, "count", windows_row(a->win, wr.worst_missed)->missed);
+		json_object_end(w);
+	} else {
+		json_kv_null(w, "missed_periods");
+	}
+	json_object_end(w);
+	json_kv_object_begin(w, "crossings");
+	json_kv_bool(w, "limits_set", wr.limits);
+	json_kv_uint(w, "edges", wr.crossings);
+	json_kv_uint(w, "tmin", wr.cross_tmin);
+	json_kv_uint(w, "tmax", wr.cross_tmax);
+	json_kv_uint(w, "wake_latency_max", wr.cross_wake);
+	json_kv_uint(w, "response_max", wr.cross_response);
+	if (wr.limits && wr.crossings)
+		json_kv_double(w, "mtbf_s", wr.mtbf_s);
+	else
+		json_kv_null(w, "mtbf_s");
+	{
+		char obs[32], line[128];
+
+		units_format_duration(wr.observed_ns, obs, sizeof(obs));
+		if (!wr.limits)
+			snprintf(line, sizeof(line), "no per-edge limit is set");
+		else if (!wr.crossings)
+			snprintf(line, sizeof(line), "no crossing in %s", obs);
+		else
+			snprintf(line, sizeof(line), "%" PRIu64 " in %s: MTBF %.3f s", wr.crossings, obs,
+				 wr.mtbf_s);
+		json_kv_string(w, "statement", line);
+	}
+	json_object_end(w);
+	json_object_end(w);
+}
+
 /* "histogram": the linear histogram's nonzero buckets. */
 static void json_histogram(struct json_writer *w, const struct analysis *a)
 {
@@ -892,6 +1151,7 @@ static void json_analysis(struct json_writer *w, const struct analysis *a)
 	json_worst(w, a);
 	json_missed(w, a);
 	json_timeline(w, a);
+	json_windows(w, a);
 	json_histogram(w, a);
 	json_soak(w, a);
 	loopreport_json(w, "loopback", a->soak ? a->soak->loopback : NULL);
@@ -1144,6 +1404,7 @@ int analysisdoc_open(struct analysisdoc *d, const char *path, const struct analy
 		goto fail;
 	analysis_set_limits(d->a, config_int(d->vc, CFG_LIMITS_TMIN), config_int(d->vc, CFG_LIMITS_TMAX),
 			    config_int(d->vc, CFG_LIMITS_WAKE_LATENCY_MAX));
+	analysis_set_response_limit(d->a, config_int(d->vc, CFG_LIMITS_RESPONSE_MAX));
 	*st = ANALYZE_OK;
 	return 0;
 fail:

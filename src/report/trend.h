@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* sqwave report --trend: many runs of a few boards over months, one point
+ * per run (Tmin, Tmax, worst wake-up, missed periods) grouped by board and
+ * ordered by start time, as a table, JSON (schema sqwave-trend) and an SVG
+ * with a panel per board (docs/report.md, "Trend"). Points are made here
+ * from JSON summaries and analyses; cmd_report.c picks the inputs. */
+#ifndef SQW_TREND_H
+#define SQW_TREND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/jsonread.h"
+
+#define TREND_SCHEMA "sqwave-trend"
+#define TREND_SCHEMA_VERSION 1
+
+/* One run. A figure the document does not give is absent (have_* false):
+ * a gap in the picture, null in JSON, "-" in the table, never 0. */
+struct trend_point {
+	char source[512];
+	char label[64];
+	char board[64];            /* board.name ("?": none) */
+	char host[64];             /* the host name ("": none) */
+	char key[136];             /* what groups runs: "board @ host" */
+	uint64_t start_ns;         /* CLOCK_REALTIME of the run's start */
+	int64_t duration_ns;       /* 0: unknown */
+	bool have_tmin, have_tmax, have_wake, have_missed;
+	int64_t tmin_ns, tmax_ns, wake_max_ns;
+	uint64_t missed;
+	bool have_window;          /* an analysis: its worst 5-minute (or --window) wake-up */
+	int64_t window_ns;
+	int64_t lim_tmin_ns, lim_tmax_ns, lim_wake_ns;  /* 0: not set */
+	char verdict[32];          /* "PASS", "FAIL", "NO LIMITS", ... ("?": none) */
+	size_t order;              /* the order given, for ties */
+};
+
+struct trend {
+	struct trend_point *p;
+	size_t n, cap;
+};
+
+/* The point of one document (a sqwave-summary or sqwave-analysis JSON).
+ * 0, or -1 with "SOURCE:LINE: what" in @err and no point added: another
+ * document, a newer schema, no start time, a figure of the wrong type. */
+int trend_add_doc(struct trend *t, const struct jv *doc, const char *source, char *err,
+		  size_t errlen);
+/* Group by board (key), boards in the order their first run starts, runs
+ * by start time (ties: the order given). */
+void trend_sort(struct trend *t);
+void trend_free(struct trend *t);
+
+/* After trend_sort(). */
+void trend_write_text(FILE *f, const struct trend *t);
+void trend_write_json(FILE *f, const struct trend *t);
+/* A panel per board: Tmin and Tmax with limits.tmin/tmax, the worst
+ * wake-up with limits.wake_latency_max, missed periods per run; dates on
+ * the time axis; a run without a figure leaves a gap in its line. */
+void trend_write_svg(FILE *f, const struct trend *t);
+
+/* The time axis' ticks for [@lo, @hi] (ns since the epoch): a step from
+ * a minute to a year that gives at most @max ticks; returns how many went
+ * into @ticks, the step in *@step_s. For the SVG and its tests. */
+size_t trend_time_ticks(uint64_t lo, uint64_t hi, uint64_t *ticks, size_t max, int64_t *step_s);
+
+#endif
