@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -235,4 +236,31 @@ void sysinfo_host_read(struct sysinfo_host *h)
 		h->cpu_model[0] = '\0';
 	n = sysconf(_SC_NPROCESSORS_ONLN);
 	h->ncpus = n > 0 ? (int)n : 0;
+}
+
+unsigned long long sysinfo_proc_start(pid_t pid, char *state)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long t = 0;
+	ssize_t n;
+	int fd, i;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	/* "pid (comm) state ppid ...": comm may hold spaces and ')' */
+	p = strrchr(buf, ')');
+	if (state)
+		*state = p && p[1] == ' ' ? p[2] : '?';
+	for (i = 0; p && i < 20; i++)
+		p = strchr(p + 1, ' ');
+	if (p)
+		t = strtoull(p + 1, NULL, 10);
+	return t;
 }

@@ -5,6 +5,7 @@
 #define SQW_SYSINFO_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -61,6 +62,11 @@ int sysinfo_file_write(const char *dir, const char *name, const char *text, bool
  * directory as "/"), not a copied or fake tree. False if it cannot be
  * examined. */
 bool sysinfo_root_is_live(const char *root);
+
+/* Start time (field 22 of /proc/PID/stat, clock ticks since boot) of
+ * process @pid: with the pid it names one process for good. 0 if
+ * unreadable; *@state (may be NULL) its state letter ('Z': a zombie). */
+unsigned long long sysinfo_proc_start(pid_t pid, char *state);
 
 /* @root/@rel into @buf ("/" + "proc/cmdline" -> "/proc/cmdline"); returns
  * @buf, or NULL if it does not fit. */

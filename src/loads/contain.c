@@ -190,33 +190,6 @@ static void cgroup_mounts(char *v2, char *freezer, char *pids, size_t len)
 	fclose(f);
 }
 
-/* When process @pid started (clock ticks after boot, /proc/PID/stat's
- * 22nd field); 0 if it does not exist. With the pid it names one process
- * for good: a pid reused later has another start time. */
-static unsigned long long proc_start(pid_t pid)
-{
-	char path[64], buf[1024], *p;
-	unsigned long long t = 0;
-	ssize_t n;
-	int fd, i;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	/* "pid (comm) state ppid ...": comm may hold spaces and ')' */
-	p = strrchr(buf, ')');
-	for (i = 0; p && i < 20; i++)
-		p = strchr(p + 1, ' ');
-	if (p)
-		t = strtoull(p + 1, NULL, 10);
-	return t;
-}
 
 /* Is the run that made directory @name ("sqwave.PID.START", or an older
  * "sqwave.PID") gone? */
@@ -243,7 +216,7 @@ static bool run_gone(const char *name)
 	if (kill((pid_t)pid, 0) < 0 && errno == ESRCH)
 		return true;
 	/* alive: the same run, or a later process with its pid */
-	return start && proc_start((pid_t)pid) != start;
+	return start && sysinfo_proc_start((pid_t)pid, NULL) != start;
 }
 
 /* sqwave.* directories under @root of runs that are gone (killed with their
@@ -339,7 +312,7 @@ static int make_top(const char *root, const char *sub, char *out, size_t len, ch
 		return -1;
 	}
 	if (snprintf(out, len, "%s%s/sqwave.%d.%llu", root, sub, (int)getpid(),
-		     proc_start(getpid())) >= (int)len) {
+		     sysinfo_proc_start(getpid(), NULL)) >= (int)len) {
 		msgbuf_set(why, wlen, "path too long");
 		out[0] = '\0';
 		return -1;

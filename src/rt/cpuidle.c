@@ -171,39 +171,6 @@ static int write_disable(const char *root, int cpu, int k, int v)
 
 /* ---- the saved-state file ---- */
 
-/* /proc/PID/stat's start time (field 22): tells a run from a later
- * process with its pid. 0 if unreadable; *@state (may be NULL) the state
- * letter ('Z': a killed run its parent has not reaped yet). */
-static unsigned long long proc_start_state(pid_t pid, char *state)
-{
-	char path[64], buf[1024], *p;
-	unsigned long long t = 0;
-	ssize_t n;
-	int fd, i;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	if (state)
-		*state = p && p[1] == ' ' ? p[2] : '?';
-	for (i = 0; p && i < 20; i++)
-		p = strchr(p + 1, ' ');
-	if (p)
-		t = strtoull(p + 1, NULL, 10);
-	return t;
-}
-
-static unsigned long long proc_start(pid_t pid)
-{
-	return proc_start_state(pid, NULL);
-}
 
 /* Is the run that wrote "idle.PID.START" gone (a zombie is: it holds
  * nothing any more)? */
@@ -221,13 +188,13 @@ static bool run_gone(const char *name)
 	start = strtoull(end + 1, &e2, 10);
 	if (*e2 || e2 == end + 1)
 		return false;
-	if (pid == (long)getpid() && proc_start(getpid()) == start)
+	if (pid == (long)getpid() && sysinfo_proc_start(getpid(), NULL) == start)
 		return false;
 	if (kill((pid_t)pid, 0) < 0 && errno == ESRCH)
 		return true;
 	{
 		char st = '?';
-		unsigned long long t = proc_start_state((pid_t)pid, &st);
+		unsigned long long t = sysinfo_proc_start((pid_t)pid, &st);
 
 		return t != start || st == 'Z' || st == 'X';
 	}
@@ -263,7 +230,7 @@ static int state_file_write(struct cpuidle_hold *h, char *err, size_t errlen)
 
 	if (mkdir_p(h->p.state_dir) < 0 ||
 	    snprintf(h->file, sizeof(h->file), "%s/idle.%d.%llu", h->p.state_dir, (int)getpid(),
-		     proc_start(getpid())) >= (int)sizeof(h->file)) {
+		     sysinfo_proc_start(getpid(), NULL)) >= (int)sizeof(h->file)) {
 		msgbuf_set(err, errlen, "cannot make the idle states' saved-state directory %s: %s",
 			   h->p.state_dir, strerror(errno ? errno : ENAMETOOLONG));
 		h->file[0] = '\0';
