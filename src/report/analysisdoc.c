@@ -367,6 +367,33 @@ static bool window_shown(const struct windows_row *r)
 	return r->edges || r->pulses || r->missed || r->dropped;
 }
 
+/* A window with missed periods but no edge: inside a stall. */
+static bool window_stalled(const struct windows_row *r)
+{
+	return !r->edges && !r->pulses && !r->dropped && r->missed;
+}
+
+/* The windows from @i that one row stands for: 1, or the whole run of
+ * stalled windows from @i (a stall of days is one row, its missed periods
+ * summed into @missed), so the output grows with the edges, not with the
+ * time they span. @len: the time those windows cover. */
+static size_t window_span(const struct analysis *a, const struct windows_result *wr, size_t i,
+			  uint64_t *missed, int64_t *len)
+{
+	size_t n = 0;
+
+	*missed = 0;
+	do {
+		*missed += windows_row(a->win, i + n)->missed;
+		n++;
+	} while (window_stalled(windows_row(a->win, i)) && i + n < wr->nrows &&
+		 window_stalled(windows_row(a->win, i + n)));
+	*len = (int64_t)n * wr->window_ns;
+	if (i + n == wr->nrows)
+		*len += wr->last_ns - wr->window_ns;	/* the last window's own length */
+	return n;
+}
+
 static void text_worst_window(FILE *f, const struct analysis *a, const char *what, size_t i,
 			      const struct windows_peak *pk, const char *unit_note)
 {
@@ -382,7 +409,7 @@ static void text_windows(FILE *f, const struct analysis *a)
 {
 	struct windows_result wr;
 	char wlen[32], obs[32];
-	size_t i, shown = 0;
+	size_t i, span, shown = 0;
 
 	windows_result(a->win, &wr);
 	if (!wr.nrows)
@@ -393,33 +420,50 @@ static void text_windows(FILE *f, const struct analysis *a)
 	fprintf(f, "  %6s %10s %10s %8s %8s %12s %10s %12s %12s %9s%s\n", "window", "start", "edges",
 		"missed", "dropped", "max wake us", "at edge", "Tmin us", "Tmax us", "crossings",
 		a->src->respond ? "  max resp us" : "");
-	for (i = 0; i < wr.nrows; i++) {
+	for (i = 0; i < wr.nrows; i += span) {
 		const struct windows_row *r = windows_row(a->win, i);
-		bool worst = i == wr.worst_wake || i == wr.worst_tmin || i == wr.worst_tmax ||
-			     i == wr.worst_missed || i == wr.worst_response;
+		uint64_t missed;
+		int64_t covers;
+		bool worst;
 
+		span = window_span(a, &wr, i, &missed, &covers);
+		worst = (i <= wr.worst_wake && wr.worst_wake < i + span) ||
+			(i <= wr.worst_tmin && wr.worst_tmin < i + span) ||
+			(i <= wr.worst_tmax && wr.worst_tmax < i + span) ||
+			(i <= wr.worst_missed && wr.worst_missed < i + span) ||
+			(i <= wr.worst_response && wr.worst_response < i + span);
 		if (!window_shown(r))
 			continue;
-		if (wr.nrows > TEXT_WINDOW_ROWS && !worst && i + 1 != wr.nrows)
+		if (wr.nrows > TEXT_WINDOW_ROWS && !worst && i + span != wr.nrows)
 			continue;
-		shown++;
+		shown += span;
 		{
-			char start[32], edge[24] = "-", len[32] = "";
+			char start[32], edge[24] = "-", len[32] = "", idx[48];
 
 			units_format_duration(wr.window_ns * (int64_t)i, start, sizeof(start));
-			if (i + 1 == wr.nrows && wr.last_partial) {
+			if (i + span == wr.nrows && wr.last_partial) {
 				units_format_duration(wr.last_ns, len, sizeof(len));
 				msgbuf_add(start, sizeof(start), "*");
 			}
+			if (span > 1)
+				snprintf(idx, sizeof(idx), "%zu-%zu", i, i + span - 1);
+			else
+				snprintf(idx, sizeof(idx), "%zu", i);
 			if (r->wake.have)
 				snprintf(edge, sizeof(edge), "#%" PRIu64, r->wake.seq);
-			fprintf(f, "  %6zu %10s %10" PRIu64 " %8" PRIu64 " %8" PRIu64 " %12s %10s %12s %12s %9"
-				PRIu64, i, start, r->edges, r->missed, r->dropped,
+			fprintf(f, "  %6s %10s %10" PRIu64 " %8" PRIu64 " %8" PRIu64 " %12s %10s %12s %12s %9"
+				PRIu64, idx, start, r->edges, missed, r->dropped,
 				r->wake.have ? UNITS_US(r->wake.value_ns) : "-", edge,
 				r->tmin.have ? UNITS_US(r->tmin.value_ns) : "-",
 				r->tmax.have ? UNITS_US(r->tmax.value_ns) : "-", r->crossings);
 			if (a->src->respond)
 				fprintf(f, " %13s", r->response.have ? UNITS_US(r->response.value_ns) : "-");
+			if (span > 1) {
+				char cov[32];
+
+				units_format_duration(covers, cov, sizeof(cov));
+				fprintf(f, "   stalled: %zu windows, %s, no edge", span, cov);
+			}
 			if (len[0])
 				fprintf(f, "   * partial: %s", len);
 			fputc('\n', f);
@@ -983,7 +1027,7 @@ static void json_peak(struct json_writer *w, const struct analysis *a, const cha
 static void json_windows(struct json_writer *w, const struct analysis *a)
 {
 	struct windows_result wr;
-	size_t i;
+	size_t i, span;
 
 	windows_result(a->win, &wr);
 	json_kv_object_begin(w, "windows");
@@ -994,19 +1038,23 @@ static void json_windows(struct json_writer *w, const struct analysis *a)
 	json_kv_int(w, "last_window_ns", wr.last_ns);
 	json_kv_uint(w, "outside", wr.beyond);
 	json_kv_array_begin(w, "rows");
-	for (i = 0; i < wr.nrows; i++) {
+	for (i = 0; i < wr.nrows; i += span) {
 		const struct windows_row *r = windows_row(a->win, i);
+		uint64_t missed;
+		int64_t covers;
 
+		span = window_span(a, &wr, i, &missed, &covers);
 		if (!window_shown(r))
-			continue;	/* a stall of days adds no rows, as the timeline */
+			continue;	/* nothing happened: no row */
 		json_object_begin(w);
 		json_kv_uint(w, "index", i);
+		json_kv_uint(w, "windows", span);	/* > 1: a stall's windows, no edge */
 		json_kv_int(w, "start_ns", wr.window_ns * (int64_t)i);
-		json_kv_int(w, "length_ns", i + 1 == wr.nrows ? wr.last_ns : wr.window_ns);
-		json_kv_bool(w, "partial", i + 1 == wr.nrows && wr.last_partial);
+		json_kv_int(w, "length_ns", covers);
+		json_kv_bool(w, "partial", i + span == wr.nrows && wr.last_partial);
 		json_kv_uint(w, "edges", r->edges);
 		json_kv_uint(w, "pulses", r->pulses);
-		json_kv_uint(w, "missed_periods", r->missed);
+		json_kv_uint(w, "missed_periods", missed);
 		json_kv_uint(w, "dropped", r->dropped);
 		json_kv_uint(w, "crossings", r->crossings);
 		json_peak(w, a, "wake_max", a->src->has_intended ? &r->wake : NULL, false, -1);
