@@ -39,6 +39,22 @@ struct run_phase {
 };
 
 struct loopstats_result;
+struct tlatstats_result;
+
+/* rt.timer timerlat: the tracer's samples of the counted activations
+ * (run/tlatrun.h); every latency -1 when there was none. */
+struct run_timerlat {
+	uint64_t activations;      /* counted activations the tracer sampled */
+	uint64_t with_irq, with_thread;
+	uint64_t lines_unparsed;   /* trace lines that were not samples */
+	uint64_t kernel_lost;      /* the tracer's own "LOST EVENTS" marks */
+	int64_t irq_p50_ns, irq_p99_ns, irq_max_ns;
+	int64_t thread_p50_ns, thread_p99_ns, thread_max_ns;
+	uint64_t worst_intended_ns;  /* the activation with the largest thread latency */
+	int64_t worst_irq_ns;        /* its IRQ part (-1: no IRQ sample) */
+	int64_t origin_slack_ns;     /* how far before the kernel's expiries the
+				      * grid may lie (the trace's resolution) */
+};
 
 struct run_info {
 	const char *board_file;
@@ -102,6 +118,11 @@ struct run_info {
 	 * closed log (loopstats.h); NULL: no loopback, or not read. Owned by
 	 * whoever set it. */
 	const struct loopstats_result *loopback;
+	/* rt.timer: timerlat (NULL: the timerfd, or a log) */
+	const struct run_timerlat *timerlat;
+	/* a timerlat log, read back: each wake-up's split (analysis/tlatstats.h);
+	 * NULL: not one, or not read */
+	const struct tlatstats_result *timerlat_split;
 };
 
 #endif

@@ -165,6 +165,37 @@ int sysinfo_file_write(const char *dir, const char *name, const char *text, bool
 	return n == (ssize_t)strlen(text) ? 0 : -1;
 }
 
+/* tracefs's mount point: its own mount, or tracing/ under debugfs. */
+int sysinfo_tracefs_mount(char *out, size_t len)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char line[4096], dbg[PATH_MAX + 16] = "";
+	struct stat st;
+
+	out[0] = '\0';
+	while (f && fgets(line, sizeof(line), f)) {
+		char mnt[PATH_MAX], fstype[64];
+		const char *dash = strstr(line, " - ");
+
+		if (!dash || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1 ||
+		    sscanf(dash + 3, "%63s", fstype) != 1)
+			continue;
+		if (!strcmp(fstype, "tracefs") && !out[0])
+			snprintf(out, len, "%s", mnt);
+		if (!strcmp(fstype, "debugfs") && !dbg[0])
+			snprintf(dbg, sizeof(dbg), "%s/tracing", mnt);
+	}
+	if (f)
+		fclose(f);
+	if (out[0])
+		return 0;
+	if (dbg[0] && stat(dbg, &st) == 0 && strlen(dbg) < len) {
+		memcpy(out, dbg, strlen(dbg) + 1);
+		return 0;
+	}
+	return -1;
+}
+
 bool sysinfo_preempt_rt(const char *root, const char *version)
 {
 	char buf[16];

@@ -57,6 +57,9 @@ int sysinfo_file_read(const char *dir, const char *name, char *buf, size_t len);
  * the bytes read. For files read whole (/proc, a JSON document). */
 size_t sysinfo_read_full(int fd, void *buf, size_t len);
 int sysinfo_file_write(const char *dir, const char *name, const char *text, bool truncate);
+/* tracefs's mount point (its own mount, or tracing/ under debugfs) in
+ * @out; -1 if neither is mounted. */
+int sysinfo_tracefs_mount(char *out, size_t len);
 
 /* Whether @root is this running system's own root directory (the same
  * directory as "/"), not a copied or fake tree. False if it cannot be

@@ -14,6 +14,7 @@
 #include "log/edgelog.h"
 #include "base/outfile.h"
 #include "log/loopjoin.h"
+#include "log/tlatjoin.h"
 #include "log/vcdout.h"
 #include "cmd/print.h"
 
@@ -146,15 +147,40 @@ static void csv_fields(struct outfile_buf *o, const struct edge_rec *e)
 	outfile_buf_u64(o, e->flags);
 }
 
-static void csv_row(struct outfile_buf *o, const struct edge_rec *e)
+/* A timerlat log's two cells more: the activation's IRQ and thread
+ * latency, empty where the tracer gave none. 0, or -1 (the join's error). */
+static int csv_tlat_cells(struct outfile_buf *o, struct tlatjoin *tj, const struct edge_rec *e)
+{
+	int32_t irq = -1, thr = -1;
+	int got;
+
+	if (!tj)
+		return 0;
+	got = tlatjoin_find(tj, e->intended_ns, &irq, &thr);
+	if (got < 0)
+		return -1;
+	outfile_buf_c(o, ',');
+	if (got && irq >= 0)
+		outfile_buf_i64(o, irq);
+	outfile_buf_c(o, ',');
+	if (got && thr >= 0)
+		outfile_buf_i64(o, thr);
+	return 0;
+}
+
+static int csv_row(struct outfile_buf *o, const struct edge_rec *e, struct tlatjoin *tj)
 {
 	csv_fields(o, e);
+	if (csv_tlat_cells(o, tj, e) < 0)
+		return -1;
 	outfile_buf_c(o, '\n');
+	return 0;
 }
 
 /* A row of a loopback log: the edge's columns, then the kernel's time of it
  * and its distance from the write window, or three empty cells. */
-static void csv_row_loopback(struct outfile_buf *o, const struct loopjoin_edge *j)
+static int csv_row_loopback(struct outfile_buf *o, const struct loopjoin_edge *j,
+			    struct tlatjoin *tj)
 {
 	const struct edge_rec *e = &j->rec;
 
@@ -170,7 +196,10 @@ static void csv_row_loopback(struct outfile_buf *o, const struct loopjoin_edge *
 	} else {
 		outfile_buf_str(o, ",,", 2);	/* three empty cells */
 	}
+	if (csv_tlat_cells(o, tj, e) < 0)
+		return -1;
 	outfile_buf_c(o, '\n');
+	return 0;
 }
 
 /* The header's metadata, a line at a time, safe for a terminal. */
@@ -339,7 +368,9 @@ int cmd_export(int argc, char **argv)
 	struct outfile_buf *oc = NULL, *oe = NULL;
 	struct loopjoin *lj = NULL;
 	struct loopjoin_edge je;
+	struct tlatjoin *tj = NULL;
 	struct edge_rec e;
+	char head[512];
 	uint64_t nev = 0;
 	bool meta = false, unchecked = false;
 	int ch, ret = SQW_EXIT_OK, got;
@@ -410,28 +441,42 @@ int cmd_export(int argc, char **argv)
 		ret = SQW_EXIT_RUNTIME;
 		goto out;
 	}
-	if ((oc && export_buf_open(&oc, csv, lj ? edgelist_export_header_loopback
-						: edgelist_export_header) < 0) ||
+	/* A timerlat log's CSV: each edge's IRQ and thread latency (tlatjoin.h). */
+	if (oc && tlatjoin_log_has_timerlat(edgelog_reader_meta(r)) &&
+	    !(tj = tlatjoin_open(path, err, sizeof(err)))) {
+		pr_err("export: a timerlat log's CSV reads the log twice: %s", err);
+		ret = SQW_EXIT_RUNTIME;
+		goto out;
+	}
+	snprintf(head, sizeof(head), "%s", lj ? edgelist_export_header_loopback
+					      : edgelist_export_header);
+	if (tj)
+		snprintf(head + strlen(head) - 1, sizeof(head) - strlen(head) + 1,
+			 ",irq_latency_ns,thread_latency_ns\n");
+	if ((oc && export_buf_open(&oc, csv, head) < 0) ||
 	    (oe && export_buf_open(&oe, events, events_head) < 0)) {
 		ret = SQW_EXIT_RUNTIME;
 		goto out;
 	}
 	if (lj) {
 		while ((got = loopjoin_next(lj, &je, &ev)) > 0) {
-			if (got == 1)
-				csv_row_loopback(oc, &je);
-			else if (oe)
+			if (got == 1 && csv_row_loopback(oc, &je, tj) < 0)
+				break;
+			else if (got == 2 && oe)
 				events_write(oe, nev++, &ev);
 		}
 	} else {
 		while ((got = edgelog_reader_next_item(r, &e, &ev)) > 0) {
-			if (got == 1 && oc)
-				csv_row(oc, &e);
+			if (got == 1 && oc && csv_row(oc, &e, tj) < 0)
+				break;
 			else if (got == 2 && oe)
 				events_write(oe, nev++, &ev);
 		}
 	}
-	if (got < 0) {
+	if (got > 0) {	/* the join's own error: the timerlat events are damaged */
+		pr_err("%s: %s", path, tlatjoin_error(tj));
+		ret = SQW_EXIT_USAGE;
+	} else if (got < 0) {
 		const char *why = lj ? loopjoin_error(lj) : edgelog_reader_error(r, &st);
 
 		edgelog_reader_error(r, &st);
@@ -450,6 +495,7 @@ int cmd_export(int argc, char **argv)
 		export_warn_loopback(loopjoin_counts(lj), path);
 out:
 	loopjoin_free(lj);
+	tlatjoin_free(tj);
 	if (export_buf_close(oc, csv, true) < 0 || export_buf_close(oe, events, false) < 0)
 		ret = SQW_EXIT_RUNTIME;
 	edgelog_reader_close(r);

@@ -39,6 +39,7 @@ static const char *const cfg_trace_buffers[] = { "own", "top", NULL };
 /* Words a duration key takes besides durations: word i is stored as -(i + 1). */
 static const char *const cfg_spin_words[] = { "auto", NULL };
 static const char *const cfg_idle_cpus[] = { "rt", "all", NULL };
+static const char *const cfg_timers[] = { "timerfd", "timerlat", NULL };
 
 /*
  * One row per key. For STRING keys .unit is the word --help shows for the
@@ -197,6 +198,8 @@ const struct cfg_item config_table[CFG_NKEYS] = {
 		 "deepest idle state allowed while running: keep, none (-1), N or a name"),
 	ITEM_ENUM(CFG_RT_IDLE_CPUS, "rt", "idle_cpus", "rt", cfg_idle_cpus, "idle-cpus", B | P,
 		  "CPUs rt.idle_state applies to: rt (the RT thread's) or all"),
+	ITEM_ENUM(CFG_RT_TIMER, "rt", "timer", "timerfd", cfg_timers, "timer", B | P,
+		  "what wakes the RT loop: timerfd, or the kernel's timerlat (IRQ/thread)"),
 
 	ITEM_DUR(CFG_LIMITS_TMIN, "limits", "tmin", "0", 0, 10 * SEC, "us", "tmin", P,
 		 "fail if any pulse is shorter than this (0: unchecked)"),

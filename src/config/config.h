@@ -83,6 +83,7 @@ enum cfg_key {
 	CFG_RT_ALLOW_NON_RT,
 	CFG_RT_IDLE_STATE,     /* keep | none | -1..15 | a state name (rt/cpuidle.h) */
 	CFG_RT_IDLE_CPUS,      /* enum: rt | all: the CPUs rt.idle_state applies to */
+	CFG_RT_TIMER,          /* enum: timerfd | timerlat (run/tlatrun.h) */
 	/* limits: the verdict (profile) */
 	CFG_LIMITS_TMIN,       /* duration; 0: unchecked. Shortest pulse must be >= */
 	CFG_LIMITS_TMAX,       /* duration; 0: unchecked. Longest pulse must be <= */

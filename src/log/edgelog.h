@@ -85,6 +85,8 @@ enum edgelog_event_type {
 	EDGELOG_EV_BREAK = 4,     /* text: a --break threshold was crossed; the trace saved */
 	EDGELOG_EV_LOOPBACK = 5,  /* binary: loopback input edges, (u64 seq, u64 event_ns) pairs */
 	EDGELOG_EV_NOTE = 6,      /* text: anything else the run wants kept */
+	EDGELOG_EV_TIMERLAT = 7,  /* binary: rt.timer timerlat's samples, (u64 intended_ns,
+				   * i32 irq_ns, i32 thread_ns) per activation, -1: none */
 	EDGELOG_EV_NTYPES         /* one past the last: a reader refuses types >= this */
 };
 

@@ -20,6 +20,7 @@
 #include "base/units.h"
 #include "config/config.h"
 #include "report/loopreport.h"
+#include "report/tlatreport.h"
 #include "report/soakview.h"
 #include "report/statsjson.h"
 #include "report/summary.h"
@@ -646,6 +647,8 @@ void analysisdoc_print_text(FILE *f, const struct analysis *a)
 	}
 	if (a->soak && a->soak->loopback)
 		loopreport_text(f, a->soak->loopback);
+	if (a->soak && a->soak->timerlat_split)
+		tlatreport_text(f, a->soak->timerlat_split);
 	text_verdict(f, a);
 }
 
@@ -1203,6 +1206,7 @@ static void json_analysis(struct json_writer *w, const struct analysis *a)
 	json_histogram(w, a);
 	json_soak(w, a);
 	loopreport_json(w, "loopback", a->soak ? a->soak->loopback : NULL);
+	tlatreport_json(w, "timerlat", a->soak ? a->soak->timerlat_split : NULL);
 	json_object_end(w);
 }
 
@@ -1453,6 +1457,17 @@ int analysisdoc_open(struct analysisdoc *d, const char *path, const struct analy
 	analysis_set_limits(d->a, config_int(d->vc, CFG_LIMITS_TMIN), config_int(d->vc, CFG_LIMITS_TMAX),
 			    config_int(d->vc, CFG_LIMITS_WAKE_LATENCY_MAX));
 	analysis_set_response_limit(d->a, config_int(d->vc, CFG_LIMITS_RESPONSE_MAX));
+	/* A timerlat log: each wake-up split, judged by the same limit. */
+	if (d->a->src->kind == ANALYZE_SRC_LOG) {
+		int tst;
+
+		if (tlatstats_read_log(d->a->src->open_path, config_int(d->vc,
+				       CFG_LIMITS_WAKE_LATENCY_MAX), &d->tl, &tst, err, errlen) < 0) {
+			*st = tst == SQW_EXIT_RUNTIME ? ANALYZE_E_IO : ANALYZE_E_INPUT;
+			goto fail;
+		}
+		d->sri.timerlat_split = d->tl ? tlatstats_result(d->tl) : NULL;
+	}
 	*st = ANALYZE_OK;
 	return 0;
 fail:
@@ -1479,6 +1494,7 @@ void analysisdoc_close(struct analysisdoc *d)
 {
 	config_free(d->vc);
 	loopstats_free(d->lb);
+	tlatstats_free(d->tl);
 	analysis_free(d->a);
 	free(d->phases);
 	phasestats_free(d->ps);

@@ -32,6 +32,7 @@ struct analysisdoc {
 	struct run_info sri;
 	struct config *vc;
 	struct loopstats *lb;      /* a run --loopback log: the kernel's view (sri.loopback) */
+	struct tlatstats *tl;      /* a timerlat log: each wake-up split (sri.timerlat_split) */
 };
 
 /*

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "analysis/tlatsplit.h"
 #include "log/edgelog.h"
 #include "base/json.h"
 #include "base/cpulist.h"
@@ -459,6 +460,71 @@ void summary_respond_text(FILE *f, const struct edgestats_result *r, const struc
 	text_respond_scope(f, r, ri);
 }
 
+/* rt.timer timerlat: the tracer's IRQ and thread latencies, and whose
+ * fault the latest wake-up was (analysis/tlatsplit.h). */
+static void text_timerlat(FILE *f, const struct config *c, const struct run_timerlat *t)
+{
+	fprintf(f, "timer      timerlat (CPU %" PRId64 "): %" PRIu64 " activations sampled, "
+		"%" PRIu64 " with an IRQ sample, %" PRIu64 " with a thread sample%s\n",
+		config_int(c, CFG_RT_CPU), t->activations, t->with_irq, t->with_thread,
+		t->kernel_lost ? " (the trace lost events)" : "");
+	if (t->with_irq)
+		fprintf(f, "           timer IRQ latency   p50 %s  p99 %s  max %s us\n",
+			UNITS_US(t->irq_p50_ns), UNITS_US(t->irq_p99_ns), UNITS_US(t->irq_max_ns));
+	if (t->with_thread)
+		fprintf(f, "           thread latency      p50 %s  p99 %s  max %s us (kernel, "
+			"at the thread's wake-up)\n", UNITS_US(t->thread_p50_ns),
+			UNITS_US(t->thread_p99_ns), UNITS_US(t->thread_max_ns));
+	if (t->with_thread && t->worst_irq_ns >= 0)
+		fprintf(f, "           latest: IRQ %s + thread %s us: %s\n",
+			UNITS_US(t->worst_irq_ns), UNITS_US(t->thread_max_ns - t->worst_irq_ns),
+			tlat_split_name(tlat_split_of(t->thread_max_ns, t->worst_irq_ns,
+						      config_int(c, CFG_LIMITS_WAKE_LATENCY_MAX))));
+}
+
+static void json_timerlat(struct json_writer *w, const struct config *c,
+			  const struct run_timerlat *t)
+{
+	json_kv_string(w, "timer", config_choice(c, CFG_RT_TIMER) == 1 ? "timerlat" : "timerfd");
+	if (!t) {
+		json_kv_null(w, "timerlat");
+		return;
+	}
+	json_kv_object_begin(w, "timerlat");
+	json_kv_uint(w, "activations", t->activations);
+	json_kv_uint(w, "with_irq", t->with_irq);
+	json_kv_uint(w, "with_thread", t->with_thread);
+	json_kv_uint(w, "kernel_lost", t->kernel_lost);
+	json_kv_uint(w, "lines_unparsed", t->lines_unparsed);
+	json_kv_int(w, "grid_slack_ns", t->origin_slack_ns);
+	json_kv_object_begin(w, "irq_latency");
+	if (t->with_irq) {
+		json_kv_int(w, "p50_ns", t->irq_p50_ns);
+		json_kv_int(w, "p99_ns", t->irq_p99_ns);
+		json_kv_int(w, "max_ns", t->irq_max_ns);
+	}
+	json_object_end(w);
+	json_kv_object_begin(w, "thread_latency");
+	if (t->with_thread) {
+		json_kv_int(w, "p50_ns", t->thread_p50_ns);
+		json_kv_int(w, "p99_ns", t->thread_p99_ns);
+		json_kv_int(w, "max_ns", t->thread_max_ns);
+	}
+	json_object_end(w);
+	if (t->with_thread && t->worst_irq_ns >= 0) {
+		json_kv_object_begin(w, "latest");
+		json_kv_uint(w, "intended_ns", t->worst_intended_ns);
+		json_kv_int(w, "irq_ns", t->worst_irq_ns);
+		json_kv_int(w, "thread_ns", t->thread_max_ns);
+		json_kv_string(w, "split", tlat_split_name(tlat_split_of(t->thread_max_ns,
+			       t->worst_irq_ns, config_int(c, CFG_LIMITS_WAKE_LATENCY_MAX))));
+		json_object_end(w);
+	} else {
+		json_kv_null(w, "latest");
+	}
+	json_object_end(w);
+}
+
 void summary_print_text(FILE *f, const struct config *c, const struct edgestats *s,
 			const struct run_info *ri)
 {
@@ -510,6 +576,8 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 			cpuidle_hold_describe(ri->idle, cpuidle_hold_released(ri->idle), idle,
 					      sizeof(idle)));
 	}
+	if (ri->timerlat)
+		text_timerlat(f, c, ri->timerlat);
 	if (!ri->respond)
 		fprintf(f, "wave       half period %s us (%.3f Hz), warm-up %s\n", UNITS_US(half),
 			half > 0 ? 1e9 / (2.0 * (double)half) : 0.0,
@@ -996,6 +1064,7 @@ static void json_summary(struct json_writer *w, const struct config *c,
 	json_kv_bool(w, "ok", ri->rt_ok);
 	json_kv_string(w, "non_rt_reason", ri->rt_ok ? NULL : ri->non_rt_reason);
 	json_idle_states(w, c, ri);
+	json_timerlat(w, c, ri->timerlat);
 	json_object_end(w);
 
 	json_kv_object_begin(w, "run");

@@ -6,6 +6,7 @@
 #include "rt/rtloop.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <string.h>
@@ -36,6 +37,8 @@ void rtloop_shared_init(struct rtloop *l)
 	atomic_init(&l->missed, 0);
 	atomic_init(&l->write_errors, 0);
 	atomic_init(&l->late, 0);
+	atomic_init(&l->tl_state, RTLOOP_TL_IDLE);
+	l->tl_fd = -1;
 	l->error = 0;
 	l->ru_started = false;
 	l->seq = 0;
@@ -64,6 +67,14 @@ int rtloop_open(struct rtloop *l)
 	l->lead_next = l->lead;
 	l->lead_min_ns = l->lead_max_ns = l->lead;
 	auto_window_reset(l, RTLOOP_AUTO_FIRST);
+	if (l->tl_path) {	/* the kernel's timer: no timerfd, no spin */
+		l->tfd = -1;
+		if (l->lead || l->spin_auto || l->tl_arm_reads < 1) {
+			errno = EINVAL;
+			return -1;
+		}
+		return 0;
+	}
 	l->tfd = timerfd_create(l->clock, TFD_CLOEXEC);
 	return l->tfd < 0 ? -1 : 0;
 }
@@ -203,6 +214,50 @@ static int arm(struct rtloop *l, int64_t lead)
 	return timerfd_settime(l->tfd, TFD_TIMER_ABSTIME, &its, NULL);
 }
 
+/* timerlat, before the go: open rt.cpu's timerlat_fd from this thread
+ * (pinned there) once asked, and read a few activations, so the kernel's
+ * grid has begun and the tracer has stamped it (run/tlatrun.h places slot 0
+ * on it). The grid then runs on: a later read waits for its next point. */
+static void tl_arm(struct rtloop *l)
+{
+	char b;
+	int i, st;
+
+	while ((st = atomic_load_explicit(&l->tl_state, memory_order_acquire)) == RTLOOP_TL_IDLE &&
+	       !atomic_load_explicit(&l->stop_req, memory_order_relaxed))
+		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
+	if (st != RTLOOP_TL_ARM)
+		return;
+	l->tl_fd = open(l->tl_path, O_RDONLY | O_CLOEXEC);
+	if (l->tl_fd < 0) {
+		atomic_store_explicit(&l->tl_state, -errno, memory_order_release);
+		return;
+	}
+	for (i = 0; i < l->tl_arm_reads; i++) {
+		if (read(l->tl_fd, &b, 1) < 0 && errno != EINTR) {
+			atomic_store_explicit(&l->tl_state, -errno, memory_order_release);
+			return;
+		}
+	}
+	atomic_store_explicit(&l->tl_state, RTLOOP_TL_ARMED, memory_order_release);
+}
+
+/* Wait for the next wake-up: the timerfd (ppoll; its read() comes after the
+ * write), or timerlat_fd's read(), which returns at the kernel timer's next
+ * activation. 0, or -1 with errno. */
+static int wait_next(struct rtloop *l)
+{
+	if (l->tl_fd >= 0) {
+		char b;
+
+		return syscall(SYS_read, l->tl_fd, &b, 1) < 0 ? -1 : 0;
+	} else {
+		struct pollfd pfd = { .fd = l->tfd, .events = POLLIN };
+
+		return syscall(SYS_ppoll, &pfd, 1, NULL, NULL, 0) < 0 ? -1 : 0;
+	}
+}
+
 void *rtloop_thread(void *arg)
 {
 	struct rtloop *l = arg;
@@ -212,6 +267,8 @@ void *rtloop_thread(void *arg)
 	rtsetup_thread_prefault(l->stack_prefault);
 	memset(&rec, 0, sizeof(rec));
 	/* Before the loop: waiting may sleep, nothing here is timed. */
+	if (l->tl_path)
+		tl_arm(l);
 	while (!atomic_load_explicit(&l->go, memory_order_acquire))
 		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
 	if (atomic_load_explicit(&l->stop_req, memory_order_relaxed))
@@ -219,13 +276,12 @@ void *rtloop_thread(void *arg)
 
 	l->next_intended = l->start_ns;
 	l->prev_mid = 0;
-	if (arm(l, l->lead) < 0) {
-		l->error = errno;
+	if (l->tl_path ? l->tl_fd < 0 : arm(l, l->lead) < 0) {
+		l->error = l->tl_path ? EBADF : errno;
 		goto out;
 	}
 
 	for (;;) {
-		struct pollfd pfd = { .fd = l->tfd, .events = POLLIN };
 		uint64_t exp, wake, intended, wb, we;
 		long n;
 		int ret;
@@ -238,13 +294,17 @@ void *rtloop_thread(void *arg)
 		 * wake-up time, not from the count. Raw syscalls: this thread
 		 * is never cancelled, so libc's cancellation-point bookkeeping
 		 * (~30 instructions per call) is skipped. */
-		if (syscall(SYS_ppoll, &pfd, 1, NULL, NULL, 0) < 0) {
+		if (wait_next(l) < 0) {
 			if (errno == EINTR)
 				continue;
 			l->error = errno;
 			break;
 		}
 		wake = clock_now_ns(l->clock);
+		/* timerlat: activations of the kernel's grid before slot 0
+		 * (the grid ran on since the arming) write nothing */
+		if (l->tl_fd >= 0 && wake + (uint64_t)l->half_ns / 2 < l->next_intended)
+			continue;
 		intended = rtloop_account(l, wake, &rec);
 		if (l->lead)
 			wb = rtloop_spin(l, wake, intended, &rec.flags);
@@ -252,7 +312,7 @@ void *rtloop_thread(void *arg)
 			wb = clock_now_ns(l->clock);
 		ret = gpio_out_set(l->gpio, l->level);
 		we = clock_now_ns(l->clock);
-		n = syscall(SYS_read, l->tfd, &exp, sizeof(exp));
+		n = l->tl_fd >= 0 ? (long)sizeof(exp) : syscall(SYS_read, l->tfd, &exp, sizeof(exp));
 		if (n != (long)sizeof(exp)) {
 			/* Cannot happen after poll() said readable; the edge was
 			 * written, so log it and stop. */
@@ -320,6 +380,10 @@ void *rtloop_thread(void *arg)
 	}
 out:
 	getrusage(RUSAGE_THREAD, &l->ru_end);
+	if (l->tl_fd >= 0) {	/* after the loop: the kernel cancels its timer */
+		close(l->tl_fd);
+		l->tl_fd = -1;
+	}
 	atomic_store_explicit(&l->done, true, memory_order_release);
 	return NULL;
 }

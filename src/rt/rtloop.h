@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The real-time loop: where the line gets toggled. Wakes on an absolute
- * timerfd, writes the line, pushes one edge record into the ring. */
+ * timerfd (or, rt.timer timerlat, on the kernel's timerlat_fd), writes the
+ * line, pushes one edge record into the ring. */
 #ifndef SQW_RTLOOP_H
 #define SQW_RTLOOP_H
 
@@ -60,6 +61,7 @@ struct rtloop {
 	struct gpio_out *gpio;
 	struct ring *ring;
 	int tfd;                  /* from rtloop_open() */
+	int tl_fd;                /* timerlat_fd (RT thread only), -1: none */
 	clockid_t clock;          /* CLOCK_MONOTONIC */
 	uint64_t start_ns;        /* intended time of slot 0 */
 	int64_t half_ns;
@@ -72,6 +74,11 @@ struct rtloop {
 	int64_t spin_max_ns;      /* spin_auto: the largest lead it may choose */
 	struct recorder_bell *bell; /* rung after each push (may be NULL); set before go */
 	struct tracebreak_rt *brk;  /* --break: checked after each push (may be NULL) */
+	/* rt.timer timerlat (docs/timerlat.md): the kernel's timerlat_fd of
+	 * rt.cpu, opened and armed by the RT thread itself (the kernel wants
+	 * its one reader pinned there); NULL: the timerfd. */
+	const char *tl_path;
+	int tl_arm_reads;         /* activations read before the go (>= 1) */
 
 	/* Shared: written by one side, read by the other, all atomic. */
 	atomic_bool go;           /* set by the main thread once start_ns is final */
@@ -81,6 +88,8 @@ struct rtloop {
 	atomic_uint_fast64_t missed;
 	atomic_uint_fast64_t write_errors;
 	atomic_uint_fast64_t late; /* spin mode: wake-ups at or after the deadline */
+	/* timerlat: RTLOOP_TL_* or -errno of the open or an arming read */
+	atomic_int tl_state;
 
 	/* Valid once done is set. */
 	int error;                /* errno of a failed timerfd read/arm, else 0 */
@@ -103,6 +112,12 @@ struct rtloop {
 	uint32_t win_n, win_size; /* spin_auto: the window */
 	int64_t top[RTLOOP_AUTO_TOP]; /* its largest latencies, descending */
 };
+
+/* tl_state: the main thread asks for arming once the tracer runs; the RT
+ * thread answers armed (the kernel's timer grid has begun) or -errno. */
+#define RTLOOP_TL_IDLE 0
+#define RTLOOP_TL_ARM 1
+#define RTLOOP_TL_ARMED 2
 
 /* The half every RT loop shares (the flags, counters, error, rusage and
  * edge numbering), zeroed; rtloop_open() and respond_open() start with it.

@@ -37,6 +37,7 @@
 #include "rt/rtsetup.h"
 #include "run/loopback.h"
 #include "run/recorder.h"
+#include "run/tlatrun.h"
 #include "run/tracebreak.h"
 
 #define RUN_LEAD_NS 100000000ull      /* first edge 100 ms after setup */
@@ -66,6 +67,8 @@ struct run_session {
 	struct phasestats *pstats;
 	struct soak *soak;
 	struct tracebreak *tb;
+	struct tlatrun *tl;       /* rt.timer timerlat */
+	struct run_timerlat tl_res;
 	struct run_phase *phases;
 	uint64_t *starts, measure0;
 	struct edgelog_writer *log;
@@ -141,8 +144,36 @@ static int session_check_config(const struct run_session *s, char *err, size_t e
 			   config_origin(c, CFG_RT_IDLE_STATE, origin, sizeof(origin)), why);
 		return -1;
 	}
+	if (s->p.respond && config_choice(c, CFG_RT_TIMER) == 1) {
+		msgbuf_set(err, errlen, "rt.timer: timerlat does not apply to respond: its loop "
+			   "wakes on input events, not on a timer");
+		return -1;
+	}
 	if (s->p.respond)
 		return respond_check_config(s, err, errlen);
+	if (config_choice(c, CFG_RT_TIMER) == 1) {
+		const struct tlatrun_params tp = { .cpu = (int)config_int(c, CFG_RT_CPU),
+						   .half_ns = half };
+
+		if (config_int(c, CFG_RUN_SPIN)) {
+			msgbuf_set(err, errlen, "rt.timer: timerlat and run.spin do not go together: "
+				   "the kernel's timer wakes the thread at the deadline, there is "
+				   "no earlier wake-up to spin from");
+			return -1;
+		}
+		if (config_int(c, CFG_TRACE_BREAK)) {
+			msgbuf_set(err, errlen, "rt.timer: timerlat and trace.break do not go "
+				   "together yet: both take tracefs for the run");
+			return -1;
+		}
+		if (tlatrun_refusal(&tp, why, sizeof(why))) {
+			char origin[256];
+
+			msgbuf_set(err, errlen, "%s: %s", config_origin(c, CFG_RT_TIMER, origin,
+				   sizeof(origin)), why);
+			return -1;
+		}
+	}
 	if (duration && duration < 2 * half) {
 		msgbuf_set(err, errlen, "run.duration (%s) is shorter than one period "
 			   "(2 x run.half_period = %s)", dur(duration, a, sizeof(a)),
@@ -190,7 +221,7 @@ static void session_prepare_host(struct run_session *s)
 	if (s->p.preflight)
 		return;
 	procs = contain_sweep(&dirs);
-	inst = tracebreak_sweep();
+	inst = tracebreak_sweep() + tlatrun_sweep();
 	idle_files = cpuidle_sweep(cpuidle_state_dir(cpuidle_root(), dir, sizeof(dir)),
 				   &idle_states);
 	if (procs || dirs || inst)
@@ -443,8 +474,19 @@ static int session_open(struct run_session *s)
 		respond_open(&s->resp);
 		return SQW_EXIT_OK;
 	}
+	if (config_choice(c, CFG_RT_TIMER) == 1) {	/* the tracer runs from here */
+		s->tl = tlatrun_open(&(struct tlatrun_params){ .cpu = s->rp.cpu, .half_ns = half },
+				     s->why, sizeof(s->why));
+		if (!s->tl) {
+			run_session_say(s, RUN_SAY_ERR, "%s", s->why);
+			return SQW_EXIT_RUNTIME;
+		}
+		loop->tl_path = tlatrun_fd_path(s->tl);
+		loop->tl_arm_reads = TLATRUN_ARM_READS;
+	}
 	if (rtloop_open(loop) < 0) {
-		run_session_say(s, RUN_SAY_ERR, "timerfd_create: %s", strerror(errno));
+		run_session_say(s, RUN_SAY_ERR, "%s: %s", loop->tl_path ? "rt.timer: timerlat"
+				: "timerfd_create", strerror(errno));
 		return SQW_EXIT_RUNTIME;
 	}
 	return SQW_EXIT_OK;
@@ -557,18 +599,51 @@ static int session_start_loads(struct run_session *s)
 	return SQW_EXIT_OK;
 }
 
+/* rt.timer timerlat: the RT thread arms the kernel's timer (its first
+ * reads of timerlat_fd), and slot 0 goes on the grid the tracer's samples
+ * show, the lead from now. */
+static int session_place_timerlat(struct run_session *s)
+{
+	uint64_t until = clock_mono_ns() + 3000000000ull;
+	int st;
+
+	atomic_store_explicit(&s->loop.tl_state, RTLOOP_TL_ARM, memory_order_release);
+	while ((st = atomic_load_explicit(&s->loop.tl_state, memory_order_acquire)) ==
+		       RTLOOP_TL_ARM && clock_mono_ns() < until)
+		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
+	if (st != RTLOOP_TL_ARMED) {
+		run_session_say(s, RUN_SAY_ERR, "rt.timer: the RT thread could not arm %s: %s",
+				tlatrun_fd_path(s->tl), st < 0 ? strerror(-st)
+				: "no activation of the kernel's timer in 3 s");
+		return SQW_EXIT_RUNTIME;
+	}
+	if (tlatrun_place(s->tl, clock_now_ns(s->loop.clock) + RUN_LEAD_NS, &s->loop.start_ns,
+			  s->why, sizeof(s->why)) < 0) {
+		run_session_say(s, RUN_SAY_ERR, "%s", s->why);
+		return SQW_EXIT_RUNTIME;
+	}
+	return SQW_EXIT_OK;
+}
+
 /* 3b. The log: its first edge's time, the header, the file (locked, never
  * truncated: another run's log is refused, an old log kept aside). */
 static int session_create_log(struct run_session *s)
 {
 	char kept[4096];
 
-	s->loop.start_ns = clock_now_ns(s->loop.clock) + RUN_LEAD_NS;
-	/* Slot 0 a quarter millisecond off the millisecond grid: periodic
-	 * scheduler ticks (HZ 100/250/1000) fall on that grid, and an edge due
-	 * on a tick wakes after the tick's work (measured: docs/benchmarks.md). */
-	s->loop.start_ns -= s->loop.start_ns % 1000000ull;
-	s->loop.start_ns += RUN_GRID_OFFSET_NS;
+	if (s->tl) {
+		int ret = session_place_timerlat(s);
+
+		if (ret != SQW_EXIT_OK)
+			return ret;
+	} else {
+		s->loop.start_ns = clock_now_ns(s->loop.clock) + RUN_LEAD_NS;
+		/* Slot 0 a quarter millisecond off the millisecond grid: periodic
+		 * scheduler ticks (HZ 100/250/1000) fall on that grid, and an edge
+		 * due on a tick wakes after the tick's work (docs/benchmarks.md). */
+		s->loop.start_ns -= s->loop.start_ns % 1000000ull;
+		s->loop.start_ns += RUN_GRID_OFFSET_NS;
+	}
 	s->meta.clock_id = (uint32_t)s->loop.clock;
 	s->meta.half_period_ns = (uint64_t)s->loop.half_ns;
 	s->meta.start_ns = s->loop.start_ns;
@@ -635,6 +710,8 @@ static int session_start_threads(struct run_session *s)
 		return SQW_EXIT_RUNTIME;
 	}
 	soak_attach(s->soak, s->rec, s->measure0);
+	if (s->tl)
+		tlatrun_attach(s->tl, s->rec, s->loop.warmup_slots);
 	s->loop.bell = recorder_bell(s->rec);	/* read by the RT thread after go */
 	if (s->tb && (err = tracebreak_start(s->tb, s->rec, &s->loop.stop_req))) {
 		run_session_say(s, RUN_SAY_ERR, "cannot start the trace-break thread: %s",
@@ -829,6 +906,14 @@ static void session_stop(struct run_session *s)
 	/* The break helper's last events go through the recorder: stop it first. */
 	if (s->tb)
 		session_stop_tracebreak(s);
+	if (s->tl) {	/* the last activations' samples, then the tracer put back */
+		tlatrun_stop(s->tl, s->loop.served ? s->loop.next_intended -
+				    (uint64_t)s->loop.half_ns : 0);
+		tlatrun_result(s->tl, &s->tl_res);
+		s->ri.timerlat = &s->tl_res;
+		tlatrun_close(s->tl);
+		s->tl = NULL;
+	}
 	if (s->lb) {	/* the last edges' events, then into the log before it closes */
 		uint64_t dropped, unlogged, n;
 
@@ -1004,6 +1089,7 @@ void run_session_fini(struct run_session *s)
 		run_session_close(s, SQW_EXIT_RUNTIME);
 	if (s->rt_started || s->gpio || s->lb_in || s->in)	/* run_session_run() never ran */
 		session_stop(s);
+	tlatrun_close(s->tl);	/* NULL after session_stop() */
 	soak_free(s->soak);	/* stops the loads on every path out */
 	free(s->phases);
 	free(s->starts);

@@ -64,37 +64,6 @@ static int file_read(const char *dir, const char *name, char *buf, size_t len)
 	return 0;
 }
 
-/* tracefs's mount point: its own mount, or tracing/ under debugfs. */
-static int find_tracefs(char *out, size_t len)
-{
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char line[4096], dbg[PATH_MAX + 16] = "";
-	struct stat st;
-
-	out[0] = '\0';
-	while (f && fgets(line, sizeof(line), f)) {
-		char mnt[PATH_MAX], fstype[64];
-		const char *dash = strstr(line, " - ");
-
-		if (!dash || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1 ||
-		    sscanf(dash + 3, "%63s", fstype) != 1)
-			continue;
-		if (!strcmp(fstype, "tracefs") && !out[0])
-			snprintf(out, len, "%s", mnt);
-		if (!strcmp(fstype, "debugfs") && !dbg[0])
-			snprintf(dbg, sizeof(dbg), "%s/tracing", mnt);
-	}
-	if (f)
-		fclose(f);
-	if (out[0])
-		return 0;
-	if (dbg[0] && stat(dbg, &st) == 0 && strlen(dbg) < len) {
-		memcpy(out, dbg, strlen(dbg) + 1);
-		return 0;
-	}
-	return -1;
-}
-
 /*
  * The events a break's trace shows by default: who ran (sched), which
  * interrupt and timer fired (irq, timer, and the architecture's vectors
@@ -184,7 +153,7 @@ int tracebreak_sweep(void)
 {
 	char root[PATH_MAX];
 
-	return find_tracefs(root, sizeof(root)) == 0 ? instances_sweep(root) : 0;
+	return sysinfo_tracefs_mount(root, sizeof(root)) == 0 ? instances_sweep(root) : 0;
 }
 
 static int instance_make(struct tracebreak *tb, char *err, size_t errlen)
@@ -234,7 +203,7 @@ struct tracebreak *tracebreak_new(const struct tracebreak_params *p, char *err, 
 	snprintf(tb->log_path, sizeof(tb->log_path), "%s", p->log_path ? p->log_path : "sqwave");
 	if (p->tracefs) {
 		snprintf(tb->dir, sizeof(tb->dir), "%s", p->tracefs);
-	} else if (find_tracefs(tb->dir, sizeof(tb->dir)) < 0) {
+	} else if (sysinfo_tracefs_mount(tb->dir, sizeof(tb->dir)) < 0) {
 		if (stat("/sys/kernel/tracing", &st) == 0)
 			msgbuf_set(err, errlen, "--break needs ftrace, and tracefs is not mounted: "
 			     "mount -t tracefs nodev /sys/kernel/tracing");

@@ -122,6 +122,7 @@ static void the_table_lists_the_keys_in_enum_order(void **state)
 		{ CFG_RT_ALLOW_NON_RT, "rt.allow_non_rt" },
 		{ CFG_RT_IDLE_STATE, "rt.idle_state" },
 		{ CFG_RT_IDLE_CPUS, "rt.idle_cpus" },
+		{ CFG_RT_TIMER, "rt.timer" },
 		{ CFG_LIMITS_TMIN, "limits.tmin" },
 		{ CFG_LIMITS_TMAX, "limits.tmax" },
 		{ CFG_LIMITS_WAKE_LATENCY_MAX, "limits.wake_latency_max" },
