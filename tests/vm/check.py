@@ -410,11 +410,58 @@ def check_bringup(ck, steps, files, api):
              "want rc 1 and FAIL gpio.busy naming \"%s\", got rc %s" % (BUSY_CONSUMER, b["rc"]),
              show=None if ok else b["out"])
     check_hwlat(ck, step, files)
+    check_timerlat(ck, step, files, api)
     u = step("check-unwired")
     ok = u["rc"] == 1 and re.search(r"^FAIL loopback\.wired +not wired", u["out"], re.M)
     ck.check("check-unwired", bool(ok), "line 2 to line 4: FAIL loopback.wired not wired" if ok else
              "want rc 1 and FAIL loopback.wired not wired, got rc %s" % u["rc"],
              show=None if ok else u["out"])
+
+
+def check_timerlat(ck, step, files, api):
+    """run --timer timerlat (docs/timerlat.md): refused on 6.1 (v1 guest),
+    run on 6.12 (v2) with every counted edge's IRQ and thread figures
+    consistent, and tracefs as it was."""
+    t = step("timerlat")
+    before, after = step("timerlat-before"), step("timerlat-after")
+    has_fd = "timerlat_fd" in before["out"]
+    ck.check("timerlat-kernel", has_fd == (api == "v2"),
+             "timerlat_fd %s on the %s guest" % ("present" if has_fd else "absent", api),
+             show=None if has_fd == (api == "v2") else before["out"])
+    ck.check("timerlat-tracefs", before["out"] == after["out"] and "sqwave" not in after["out"],
+             "tracefs reads back the same, no sqwave instance left",
+             show=None if before["out"] == after["out"] else before["out"] + "---\n" + after["out"])
+    if not has_fd:
+        ok = t["rc"] == 2 and "timerlat_fd" in t["out"] and "6.5" in t["out"]
+        ck.check("timerlat-refused", ok, "rc %s: refused naming timerlat_fd and Linux 6.5" % t["rc"],
+                 show=None if ok else t["out"])
+        return
+    bad = []
+    try:
+        js = json.loads(files.get("timerlat.json", b"").decode() or "null")
+        rows = list(csv.DictReader(io.StringIO(files.get("timerlat.csv", b"").decode())))
+    except ValueError as e:
+        ck.check("timerlat-run", False, "rc %s, no summary or CSV: %s" % (t["rc"], e), show=t["out"])
+        return
+    if t["rc"] != 0:
+        bad.append("rc %s" % t["rc"])
+    if not js or js["rt"].get("timer") != "timerlat" or not js["rt"].get("timerlat"):
+        bad.append("the summary has no rt.timerlat")
+    counted = [r for r in rows if not int(r["flags"]) & 1]
+    both = 0
+    for r in counted:
+        if r["irq_latency_ns"] == "" or r["thread_latency_ns"] == "":
+            continue
+        both += 1
+        irq, thr = int(r["irq_latency_ns"]), int(r["thread_latency_ns"])
+        wake = int(r["wake_ns"]) - int(r["intended_ns"])
+        if not 0 <= irq <= thr <= wake + 1000:
+            bad.append("edge %s: irq %d thread %d wake %d" % (r["seq"], irq, thr, wake))
+    if not counted or both < 0.9 * len(counted):
+        bad.append("%d of %d counted edges have both samples" % (both, len(counted)))
+    ck.check("timerlat-run", not bad, "%d counted edges, %d with IRQ and thread samples, all "
+             "0 <= irq <= thread <= wake + 1 us" % (len(counted), both) if not bad
+             else "; ".join(bad[:5]), show=None if not bad else t["out"])
 
 
 def check_hwlat(ck, step, files):

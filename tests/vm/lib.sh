@@ -15,13 +15,24 @@ VM_COMMON_DEBS="busybox-static libc6 libgcc-s1 libyaml-0-2 libyaml-dev libcmocka
 
 # Kernel modules the guest loads for the 9p shared folder (tests/vm/shell, and
 # its test), in load order: virtio-mmio transport, 9p client, file system.
-VM_MODULES="virtio_mmio 9pnet 9pnet_virtio netfs fscache 9p"
+# 6.1 (v1 guest) has a separate fscache; on 6.12 (v2 guest) it is part of netfs,
+# and 9pnet itself needs netfs first.
+vm_modules() {
+	case $1 in
+	v1) echo "virtio_mmio 9pnet 9pnet_virtio netfs fscache 9p" ;;
+	*) echo "virtio_mmio netfs 9pnet 9pnet_virtio 9p" ;;
+	esac
+}
 
 vm_say() { printf 'test-vm: %s\n' "$*"; }
 vm_die() { printf 'test-vm: error: %s\n' "$*" >&2; exit 1; }
 
 # The sysroot for one libgpiod API (v1 | v2).
 vm_sysroot() { printf '%s/sysroot-%s' "$VM_CACHE" "$1"; }
+
+# The kernel directory one API's guest boots: v1 gets bookworm's 6.1, v2
+# bookworm-backports' 6.12 (timerlat_fd needs >= 6.5).
+vm_kernel() { case $1 in v1) printf '%s/kernel' "$VM_CACHE" ;; *) printf '%s/kernel-bpo' "$VM_CACHE" ;; esac; }
 
 # Environment that points pkg-config at a sysroot's armhf .pc files only.
 vm_pkg_env() {
