@@ -166,6 +166,18 @@ int sysinfo_file_write(const char *dir, const char *name, const char *text, bool
 }
 
 /* tracefs's mount point: its own mount, or tracing/ under debugfs. */
+bool sysinfo_has_word(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p;
+
+	for (p = list; (p = strstr(p, word)); p += n)
+		if ((p == list || isspace((unsigned char)p[-1])) &&
+		    (!p[n] || isspace((unsigned char)p[n])))
+			return true;
+	return false;
+}
+
 int sysinfo_tracefs_mount(char *out, size_t len)
 {
 	FILE *f = fopen("/proc/self/mountinfo", "re");

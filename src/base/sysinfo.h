@@ -60,6 +60,9 @@ int sysinfo_file_write(const char *dir, const char *name, const char *text, bool
 /* tracefs's mount point (its own mount, or tracing/ under debugfs) in
  * @out; -1 if neither is mounted. */
 int sysinfo_tracefs_mount(char *out, size_t len);
+/* Whether @word is a whole word of the blank-separated @list (a kernel's
+ * available_tracers, osnoise/options). */
+bool sysinfo_has_word(const char *list, const char *word);
 
 /* Whether @root is this running system's own root directory (the same
  * directory as "/"), not a copied or fake tree. False if it cannot be

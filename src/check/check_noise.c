@@ -130,19 +130,6 @@ static int tfs_set_width_window(const char *dir, const char *width, const char *
 	return -1;
 }
 
-/* Whether @word is a whole word of @list. */
-static bool has_word(const char *list, const char *word)
-{
-	size_t n = strlen(word);
-	const char *p;
-
-	for (p = list; (p = strstr(p, word)); p += n)
-		if ((p == list || isspace((unsigned char)p[-1])) &&
-		    (!p[n] || isspace((unsigned char)p[n])))
-			return true;
-	return false;
-}
-
 /* The tracefs directory: @p->tracefs, or the root's, mounted (it has
  * available_tracers). NULL if none. */
 static const char *tracefs_dir(const struct check_noise_params *p, char *buf, size_t len)
@@ -592,7 +579,7 @@ void check_noise(struct check_report *r, const struct check_noise_params *p)
 	tdir = tracefs_dir(p, dir, sizeof(dir));
 	if (tdir && tfs_get(tdir, "available_tracers", tracers, sizeof(tracers)) == 0) {
 		res->tracer_known = true;
-		res->has_hwlat = has_word(tracers, "hwlat");
+		res->has_hwlat = sysinfo_has_word(tracers, "hwlat");
 	}
 	if (!tdir) {
 		f = check_add(r, CHECK_SKIP, "noise.hwlat", "no tracefs under %s (neither "

@@ -482,6 +482,19 @@ static void text_timerlat(FILE *f, const struct config *c, const struct run_time
 						      config_int(c, CFG_LIMITS_WAKE_LATENCY_MAX))));
 }
 
+/* {p50_ns, p99_ns, max_ns}, empty without samples. */
+static void json_latency(struct json_writer *w, const char *key, uint64_t n, int64_t p50,
+			 int64_t p99, int64_t max)
+{
+	json_kv_object_begin(w, key);
+	if (n) {
+		json_kv_int(w, "p50_ns", p50);
+		json_kv_int(w, "p99_ns", p99);
+		json_kv_int(w, "max_ns", max);
+	}
+	json_object_end(w);
+}
+
 static void json_timerlat(struct json_writer *w, const struct config *c,
 			  const struct run_timerlat *t)
 {
@@ -497,20 +510,9 @@ static void json_timerlat(struct json_writer *w, const struct config *c,
 	json_kv_uint(w, "kernel_lost", t->kernel_lost);
 	json_kv_uint(w, "lines_unparsed", t->lines_unparsed);
 	json_kv_int(w, "grid_slack_ns", t->origin_slack_ns);
-	json_kv_object_begin(w, "irq_latency");
-	if (t->with_irq) {
-		json_kv_int(w, "p50_ns", t->irq_p50_ns);
-		json_kv_int(w, "p99_ns", t->irq_p99_ns);
-		json_kv_int(w, "max_ns", t->irq_max_ns);
-	}
-	json_object_end(w);
-	json_kv_object_begin(w, "thread_latency");
-	if (t->with_thread) {
-		json_kv_int(w, "p50_ns", t->thread_p50_ns);
-		json_kv_int(w, "p99_ns", t->thread_p99_ns);
-		json_kv_int(w, "max_ns", t->thread_max_ns);
-	}
-	json_object_end(w);
+	json_latency(w, "irq_latency", t->with_irq, t->irq_p50_ns, t->irq_p99_ns, t->irq_max_ns);
+	json_latency(w, "thread_latency", t->with_thread, t->thread_p50_ns, t->thread_p99_ns,
+		     t->thread_max_ns);
 	if (t->with_thread && t->worst_irq_ns >= 0) {
 		json_kv_object_begin(w, "latest");
 		json_kv_uint(w, "intended_ns", t->worst_intended_ns);

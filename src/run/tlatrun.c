@@ -155,25 +155,6 @@ struct tlatrun {
 	size_t linelen;
 };
 
-static int rd(const char *dir, const char *name, char *buf, size_t len)
-{
-	if (sysinfo_file_read(dir, name, buf, len) < 0)
-		return -1;
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
-static bool word_in(const char *list, const char *w)
-{
-	size_t n = strlen(w);
-	const char *p;
-
-	for (p = list; (p = strstr(p, w)); p += n)
-		if ((p == list || p[-1] == ' ' || p[-1] == '[') && (!p[n] || p[n] == ' ' || p[n] == ']'))
-			return true;
-	return false;
-}
-
 static const char *tracefs_root(const struct tlatrun_params *p, char *buf, size_t len)
 {
 	if (p->tracefs) {
@@ -204,12 +185,12 @@ const char *tlatrun_refusal(const struct tlatrun_params *p, char *buf, size_t le
 			   "mount -t tracefs nodev /sys/kernel/tracing");
 		return buf;
 	}
-	if (rd(root, "available_tracers", v, sizeof(v)) < 0) {
+	if (sysinfo_read_line(root, "available_tracers", v, sizeof(v)) < 0) {
 		msgbuf_set(buf, len, "rt.timer: timerlat: cannot read %s/available_tracers: %s "
 			   "(tracefs needs root)", root, strerror(errno));
 		return buf;
 	}
-	if (!word_in(v, "timerlat")) {
+	if (!sysinfo_has_word(v, "timerlat")) {
 		msgbuf_set(buf, len, "rt.timer: this kernel has no timerlat tracer (tracers: %s); "
 			   "it needs CONFIG_TIMERLAT_TRACER=y", v);
 		return buf;
@@ -229,7 +210,7 @@ const char *tlatrun_refusal(const struct tlatrun_params *p, char *buf, size_t le
 				   "Linux 6.5 and later): it can trace, but cannot wake a program");
 		return buf;
 	}
-	if (rd(root, "current_tracer", v, sizeof(v)) == 0 &&
+	if (sysinfo_read_line(root, "current_tracer", v, sizeof(v)) == 0 &&
 	    (!strcmp(v, "timerlat") || !strcmp(v, "osnoise"))) {
 		msgbuf_set(buf, len, "rt.timer: the %s tracer is already running (top-level "
 			   "current_tracer): osnoise and timerlat have one workload per system; "
@@ -244,11 +225,11 @@ static int workload_option(const char *root, bool *set)
 {
 	char v[1024];
 
-	if (rd(root, "osnoise/options", v, sizeof(v)) < 0)
+	if (sysinfo_read_line(root, "osnoise/options", v, sizeof(v)) < 0)
 		return -1;
-	if (word_in(v, "NO_OSNOISE_WORKLOAD"))
+	if (sysinfo_has_word(v, "NO_OSNOISE_WORKLOAD"))
 		*set = false;
-	else if (word_in(v, "OSNOISE_WORKLOAD"))
+	else if (sysinfo_has_word(v, "OSNOISE_WORKLOAD"))
 		*set = true;
 	else {
 		errno = ENOENT;
@@ -486,7 +467,7 @@ static int set_up(struct tlatrun *t, char *err, size_t errlen)
 	char v[64], name[128], pipe[PATH_MAX + 300];
 
 	if (workload_option(t->root, &t->old_workload) < 0 ||
-	    rd(t->root, "osnoise/timerlat_period_us", t->old_period, sizeof(t->old_period)) < 0) {
+	    sysinfo_read_line(t->root, "osnoise/timerlat_period_us", t->old_period, sizeof(t->old_period)) < 0) {
 		msgbuf_set(err, errlen, "rt.timer: cannot read %s/osnoise/options and "
 			   "timerlat_period_us: %s", t->root, strerror(errno));
 		return -1;
