@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/clocksync.h"
 #include "base/sysinfo.h"
 
 struct cpuidle_hold;
@@ -54,6 +55,29 @@ struct run_timerlat {
 	int64_t worst_irq_ns;        /* its IRQ part (-1: no IRQ sample) */
 	int64_t origin_slack_ns;     /* how far before the kernel's expiries the
 				      * grid may lie (the trace's resolution) */
+};
+
+/*
+ * grid.clock realtime or tai (docs/grid.md): slot 0 on a clock that other
+ * boards share, and what that clock did during the run. The wave itself runs
+ * on CLOCK_MONOTONIC at the offset measured at setup; a step of the grid
+ * clock moves the shared grid away from the wave, and is counted here.
+ */
+struct run_grid {
+	const char *clock;            /* "realtime", "tai" */
+	uint64_t align_ns;            /* grid.align; 0: grid.start gave the time */
+	uint64_t start_ns;            /* slot 0, on that clock */
+	int64_t offset_ns;            /* that clock - CLOCK_MONOTONIC at setup */
+	uint64_t offset_uncert_ns;    /* the offset is right within +/- this */
+	bool sync_known;              /* adjtimex read at setup */
+	struct clocksync_state sync;  /* the kernel's sync state at setup */
+	unsigned sets;                /* the kernel said the clock was set */
+	unsigned steps;               /* ... and it moved (or it moved unnoticed) */
+	int64_t step_sum_ns;          /* what the steps added up to */
+	int64_t step_largest_ns;      /* the largest one, signed */
+	uint64_t step_first_ns;       /* CLOCK_MONOTONIC of the first (0: none) */
+	bool end_known;               /* the offset read again at the end */
+	int64_t end_offset_ns;
 };
 
 struct run_info {
@@ -123,6 +147,8 @@ struct run_info {
 	/* a timerlat log, read back: each wake-up's split (analysis/tlatstats.h);
 	 * NULL: not one, or not read */
 	const struct tlatstats_result *timerlat_split;
+	/* grid.clock realtime/tai (NULL: slot 0 was placed from now) */
+	const struct run_grid *grid;
 };
 
 #endif

@@ -134,6 +134,22 @@ static void check_integrity(const struct edgestats_result *r, const struct run_i
 			  "(--stop-on-break): %s", ri->break_text);
 	else
 		check_pass(k, &ck);
+	/* grid.clock realtime/tai: a step moved the shared grid off the wave */
+	if (ri->grid) {
+		const struct run_grid *g = ri->grid;
+
+		ck = (struct verdict_check){ .name = "clock_steps", .in_verdict = true,
+					     .key = "grid.clock", .unit = VERDICT_UNIT_COUNT,
+					     .has_observed = true, .observed = (double)g->steps,
+					     .has_limit = true };
+		if (g->steps)
+			check_end(k, &ck, VERDICT_CHECK_FAIL, "grid.clock %s was stepped %u time%s "
+				  "during the run (largest %+.6f s): the edges after it are off "
+				  "the shared grid", g->clock, g->steps, g->steps == 1 ? "" : "s",
+				  (double)g->step_largest_ns / 1e9);
+		else
+			check_pass(k, &ck);
+	}
 }
 
 /*

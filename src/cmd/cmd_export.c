@@ -39,6 +39,9 @@ static void export_usage(FILE *f)
 		"a run --loopback log adds loopback_ns,loopback_from_begin_ns,loopback_from_end_ns:\n"
 		"  the kernel's time of the edge on the input, minus write_begin, minus write_end\n"
 		"  (empty: the kernel saw no event for that edge; docs/loopback.md)\n"
+		"a timerlat log adds irq_latency_ns,thread_latency_ns (docs/timerlat.md);\n"
+		"a grid.clock realtime/tai log adds intended_grid_ns: the intended time on\n"
+		"  that clock, the same for every board on the grid (docs/grid.md)\n"
 		"events columns: event,time_ns,type,key,value (docs/log-format.md)\n"
 		"exit codes: 0 done (a log cut short is a warning), 2 not a log or corrupt,\n"
 		"            3 I/O error\n", edgelist_export_header);
@@ -168,11 +171,22 @@ static int csv_tlat_cells(struct outfile_buf *o, struct tlatjoin *tj, const stru
 	return 0;
 }
 
-static int csv_row(struct outfile_buf *o, const struct edge_rec *e, struct tlatjoin *tj)
+/* A grid log's last cell: the intended time on the grid clock (docs/grid.md). */
+static void csv_grid_cell(struct outfile_buf *o, const int64_t *grid_off, const struct edge_rec *e)
+{
+	if (!grid_off)
+		return;
+	outfile_buf_c(o, ',');
+	outfile_buf_u64(o, e->intended_ns + (uint64_t)*grid_off);
+}
+
+static int csv_row(struct outfile_buf *o, const struct edge_rec *e, struct tlatjoin *tj,
+		   const int64_t *grid_off)
 {
 	csv_fields(o, e);
 	if (csv_tlat_cells(o, tj, e) < 0)
 		return -1;
+	csv_grid_cell(o, grid_off, e);
 	outfile_buf_c(o, '\n');
 	return 0;
 }
@@ -180,7 +194,7 @@ static int csv_row(struct outfile_buf *o, const struct edge_rec *e, struct tlatj
 /* A row of a loopback log: the edge's columns, then the kernel's time of it
  * and its distance from the write window, or three empty cells. */
 static int csv_row_loopback(struct outfile_buf *o, const struct loopjoin_edge *j,
-			    struct tlatjoin *tj)
+			    struct tlatjoin *tj, const int64_t *grid_off)
 {
 	const struct edge_rec *e = &j->rec;
 
@@ -198,6 +212,7 @@ static int csv_row_loopback(struct outfile_buf *o, const struct loopjoin_edge *j
 	}
 	if (csv_tlat_cells(o, tj, e) < 0)
 		return -1;
+	csv_grid_cell(o, grid_off, e);
 	outfile_buf_c(o, '\n');
 	return 0;
 }
@@ -370,7 +385,9 @@ int cmd_export(int argc, char **argv)
 	struct loopjoin_edge je;
 	struct tlatjoin *tj = NULL;
 	struct edge_rec e;
-	char head[512];
+	char head[512], gbuf[32];
+	int64_t grid_off_v = 0;
+	const int64_t *grid_off = NULL;
 	uint64_t nev = 0;
 	bool meta = false, unchecked = false;
 	int ch, ret = SQW_EXIT_OK, got;
@@ -453,6 +470,22 @@ int cmd_export(int argc, char **argv)
 	if (tj)
 		snprintf(head + strlen(head) - 1, sizeof(head) - strlen(head) + 1,
 			 ",irq_latency_ns,thread_latency_ns\n");
+	/* A grid log's CSV: each edge's intended time on the grid clock. */
+	if (oc && edgelog_meta_get(edgelog_reader_meta(r), EDGELOG_META_GRID_OFFSET, gbuf,
+				   sizeof(gbuf))) {
+		char *end;
+
+		errno = 0;
+		grid_off_v = strtoll(gbuf, &end, 10);
+		if (errno || end == gbuf || *end) {
+			pr_err("%s: the header's " EDGELOG_META_GRID_OFFSET " is not a number", path);
+			ret = SQW_EXIT_USAGE;
+			goto out;
+		}
+		grid_off = &grid_off_v;
+		snprintf(head + strlen(head) - 1, sizeof(head) - strlen(head) + 1,
+			 ",intended_grid_ns\n");
+	}
 	if ((oc && export_buf_open(&oc, csv, head) < 0) ||
 	    (oe && export_buf_open(&oe, events, events_head) < 0)) {
 		ret = SQW_EXIT_RUNTIME;
@@ -460,14 +493,14 @@ int cmd_export(int argc, char **argv)
 	}
 	if (lj) {
 		while ((got = loopjoin_next(lj, &je, &ev)) > 0) {
-			if (got == 1 && csv_row_loopback(oc, &je, tj) < 0)
+			if (got == 1 && csv_row_loopback(oc, &je, tj, grid_off) < 0)
 				break;
 			else if (got == 2 && oe)
 				events_write(oe, nev++, &ev);
 		}
 	} else {
 		while ((got = edgelog_reader_next_item(r, &e, &ev)) > 0) {
-			if (got == 1 && oc && csv_row(oc, &e, tj) < 0)
+			if (got == 1 && oc && csv_row(oc, &e, tj, grid_off) < 0)
 				break;
 			else if (got == 2 && oe)
 				events_write(oe, nev++, &ev);

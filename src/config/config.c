@@ -40,6 +40,8 @@ static const char *const cfg_trace_buffers[] = { "own", "top", NULL };
 static const char *const cfg_spin_words[] = { "auto", NULL };
 static const char *const cfg_idle_cpus[] = { "rt", "all", NULL };
 static const char *const cfg_timers[] = { "timerfd", "timerlat", NULL };
+/* Same order as enum grid_clock (config.h). */
+static const char *const cfg_grid_clocks[] = { "monotonic", "realtime", "tai", NULL };
 
 /*
  * One row per key. For STRING keys .unit is the word --help shows for the
@@ -170,6 +172,13 @@ const struct cfg_item config_table[CFG_NKEYS] = {
 		    "wake this long before each edge and spin to its deadline (0: off)"),
 	ITEM_BOOL(CFG_RUN_LOOPBACK, "run", "loopback", "false", "loopback", P,
 		  "log the loopback input's edge events (board file's loopback section)"),
+
+	ITEM_ENUM(CFG_GRID_CLOCK, "grid", "clock", "monotonic", cfg_grid_clocks, "grid", P,
+		  "clock whose grid slot 0 goes on: monotonic (now), realtime or tai (shared)"),
+	ITEM_DUR(CFG_GRID_ALIGN, "grid", "align", "1s", 1 * US, 1 * DAY, "s", "grid-align", P,
+		 "realtime/tai: slot 0 on a multiple of this (a multiple of the period)"),
+	ITEM_STR(CFG_GRID_START, "grid", "start", "", "TIME", "start-at", P,
+		 "realtime/tai: slot 0 at this time (epoch seconds or ISO 8601 UTC)"),
 
 	ITEM_ENUM(CFG_RESPOND_MODE, "respond", "mode", "follow", cfg_respond_modes, "respond-mode",
 		  P, "respond: follow the input's level, toggle per edge, or a pulse per edge"),

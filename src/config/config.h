@@ -68,6 +68,10 @@ enum cfg_key {
 	CFG_RUN_CONTAINMENT,   /* enum: auto | cgroup2 | freezer | pgroup: how loads are held */
 	CFG_RUN_SPIN,          /* duration; 0: off; CFG_SPIN_AUTO: auto */
 	CFG_RUN_LOOPBACK,      /* record the loopback input's edge events in the log */
+	/* grid: the time base slot 0 goes on (docs/grid.md) */
+	CFG_GRID_CLOCK,        /* enum: monotonic | realtime | tai (enum grid_clock below) */
+	CFG_GRID_ALIGN,        /* duration: slot 0 on a multiple of this, on grid.clock */
+	CFG_GRID_START,        /* "": the first aligned instant after setup; else that time */
 	/* respond: answering edge events on the input line (sqwave respond) */
 	CFG_RESPOND_MODE,      /* enum: follow | toggle | pulse */
 	CFG_RESPOND_EDGE,      /* enum: both | rising | falling */
@@ -111,6 +115,9 @@ enum cfg_key {
 	CFG_OUTPUT_RESULTS,    /* LAVA result.txt lines (src/report/ciout.c) */
 	CFG_NKEYS
 };
+
+/* grid.clock's values, in table order. */
+enum grid_clock { GRID_CLOCK_MONOTONIC, GRID_CLOCK_REALTIME, GRID_CLOCK_TAI };
 
 enum cfg_type {
 	CFG_T_BOOL,     /* true/false, yes/no, on/off, 1/0 */

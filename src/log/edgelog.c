@@ -93,7 +93,7 @@ const char *edgelog_event_type_name(unsigned type)
 		[EDGELOG_EV_PHASE] = "phase", [EDGELOG_EV_LOAD] = "load",
 		[EDGELOG_EV_SAMPLE] = "sample", [EDGELOG_EV_BREAK] = "break",
 		[EDGELOG_EV_LOOPBACK] = "loopback", [EDGELOG_EV_NOTE] = "note",
-		[EDGELOG_EV_TIMERLAT] = "timerlat",
+		[EDGELOG_EV_TIMERLAT] = "timerlat", [EDGELOG_EV_CLOCK] = "clock",
 	};
 
 	return type < EDGELOG_EV_NTYPES && names[type] ? names[type] : "unknown";

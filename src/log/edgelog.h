@@ -87,6 +87,7 @@ enum edgelog_event_type {
 	EDGELOG_EV_NOTE = 6,      /* text: anything else the run wants kept */
 	EDGELOG_EV_TIMERLAT = 7,  /* binary: rt.timer timerlat's samples, (u64 intended_ns,
 				   * i32 irq_ns, i32 thread_ns) per activation, -1: none */
+	EDGELOG_EV_CLOCK = 8,     /* text: grid.clock was set (or found moved at the end) */
 	EDGELOG_EV_NTYPES         /* one past the last: a reader refuses types >= this */
 };
 
@@ -135,6 +136,18 @@ const char *edgelog_stop_name(uint32_t reason);
 #define EDGELOG_META_CPU         "host.cpu"
 #define EDGELOG_META_NCPUS       "host.ncpus"
 #define EDGELOG_META_BOARD_NAME  "board.name"     /* the config key board.name */
+/* grid.clock realtime/tai (docs/grid.md): slot 0 on that clock, its offset
+ * to CLOCK_MONOTONIC (the log's clock) and that offset's +/- uncertainty,
+ * in ns; the kernel's sync state (adjtimex) at setup */
+#define EDGELOG_META_GRID_SLOT0    "grid.slot0_ns"
+#define EDGELOG_META_GRID_OFFSET   "grid.offset_ns"
+#define EDGELOG_META_GRID_UNCERT   "grid.offset_uncertainty_ns"
+#define EDGELOG_META_CLOCK_SYNCED  "clock.synced"
+#define EDGELOG_META_CLOCK_STATE   "clock.state"
+#define EDGELOG_META_CLOCK_STATUS  "clock.status"
+#define EDGELOG_META_CLOCK_MAXERR  "clock.maxerror_us"
+#define EDGELOG_META_CLOCK_ESTERR  "clock.esterror_us"
+#define EDGELOG_META_CLOCK_TAI     "clock.tai_offset_s"
 
 /* Metadata: the text part of the header, as key/value pairs. */
 struct edgelog_meta {

@@ -649,6 +649,10 @@ void analysisdoc_print_text(FILE *f, const struct analysis *a)
 		loopreport_text(f, a->soak->loopback);
 	if (a->soak && a->soak->timerlat_split)
 		tlatreport_text(f, a->soak->timerlat_split);
+	if (a->soak && a->soak->grid) {
+		fputc('\n', f);
+		summary_grid_text(f, a->soak->grid);
+	}
 	text_verdict(f, a);
 }
 
@@ -1207,6 +1211,7 @@ static void json_analysis(struct json_writer *w, const struct analysis *a)
 	json_soak(w, a);
 	loopreport_json(w, "loopback", a->soak ? a->soak->loopback : NULL);
 	tlatreport_json(w, "timerlat", a->soak ? a->soak->timerlat_split : NULL);
+	summary_grid_json(w, a->soak ? a->soak->grid : NULL);
 	json_object_end(w);
 }
 

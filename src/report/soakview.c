@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "log/edgelog.h"
+#include "base/clocksync.h"
 #include "base/msgbuf.h"
 #include "base/outfile.h"
 #include "loads/proof.h"
@@ -55,6 +57,8 @@ struct soakview {
 	size_t nrows;
 	struct sv_point *pts;         /* every sample's figures, by the middle of its interval */
 	size_t npts, cappts;
+	bool has_grid;                /* grid.clock realtime/tai: the header's grid, its steps */
+	struct run_grid grid;
 };
 
 /* Text from the log's header and events goes to terminals, SVG and the
@@ -118,6 +122,104 @@ static bool whole_int(const char *s, long long max, long long *out)
 		return false;
 	*out = v;
 	return true;
+}
+
+/* A whole decimal integer, signed, as the run wrote it. */
+static bool signed_int(const char *s, long long *out)
+{
+	long long v;
+
+	if (*s == '-' ? !whole_int(s + 1, LLONG_MAX, &v) : !whole_int(s, LLONG_MAX, &v))
+		return false;
+	*out = *s == '-' ? -v : v;
+	return true;
+}
+
+/* grid.clock realtime/tai: the header's grid lines (gridrun_dump_meta()).
+ * -1 on a missing or malformed one. */
+static int read_grid(struct soakview *v, const struct edgelog_meta *m, char *err, size_t errlen)
+{
+	static const char *const keys[] = { EDGELOG_META_GRID_SLOT0, EDGELOG_META_GRID_OFFSET,
+					    EDGELOG_META_GRID_UNCERT };
+	long long n[3];
+	char buf[64];
+	size_t i;
+
+	if (config_choice(v->c, CFG_GRID_CLOCK) == GRID_CLOCK_MONOTONIC)
+		return 0;
+	for (i = 0; i < 3; i++)
+		if (!edgelog_meta_get(m, keys[i], buf, sizeof(buf)) || !signed_int(buf, &n[i]) ||
+		    (i != 1 && n[i] < 0)) {
+			msgbuf_set(err, errlen, "grid.clock %s, but the header's %s is %s",
+				   config_str(v->c, CFG_GRID_CLOCK), keys[i],
+				   edgelog_meta_get(m, keys[i], buf, sizeof(buf)) ? "not a number"
+				   : "missing");
+			return -1;
+		}
+	v->has_grid = true;
+	v->grid.clock = config_str(v->c, CFG_GRID_CLOCK);
+	v->grid.align_ns = config_str(v->c, CFG_GRID_START)[0] ? 0
+			   : (uint64_t)config_int(v->c, CFG_GRID_ALIGN);
+	v->grid.start_ns = (uint64_t)n[0];
+	v->grid.offset_ns = n[1];
+	v->grid.offset_uncert_ns = (uint64_t)n[2];
+	/* the sync state: all of it, or none (a log of a host without adjtimex) */
+	if (edgelog_meta_get(m, EDGELOG_META_CLOCK_SYNCED, buf, sizeof(buf))) {
+		struct clocksync_state *st = &v->grid.sync;
+		long long x[4] = { 0 };
+		const char *const nk[] = { EDGELOG_META_CLOCK_MAXERR, EDGELOG_META_CLOCK_ESTERR,
+					   EDGELOG_META_CLOCK_TAI, EDGELOG_META_CLOCK_STATUS };
+		char state[32] = "";
+		int s2;
+
+		st->synced = !strcmp(buf, "yes");
+		for (i = 0; i < 3; i++)
+			if (edgelog_meta_get(m, nk[i], buf, sizeof(buf)))
+				signed_int(buf, &x[i]);
+		if (edgelog_meta_get(m, nk[3], buf, sizeof(buf)))
+			x[3] = strtoll(buf, NULL, 16);
+		st->maxerror_us = (long)x[0];
+		st->esterror_us = (long)x[1];
+		st->tai_s = (int)x[2];
+		st->status = (int)x[3];
+		edgelog_meta_get(m, EDGELOG_META_CLOCK_STATE, state, sizeof(state));
+		st->state = -1;
+		for (s2 = 0; s2 <= 5; s2++)
+			if (!strcmp(state, clocksync_state_name(s2)))
+				st->state = s2;
+		v->grid.sync_known = true;
+	}
+	return 0;
+}
+
+/* A clock event (gridrun_event_text()): a set, a step, the end's read. */
+static void take_clock(struct soakview *v, const struct edgelog_event *ev)
+{
+	struct run_grid *g = &v->grid;
+	char src[16] = "", moved[8] = "", buf[32];
+	long long delta = 0, off = 0;
+
+	ev_get(ev, "source", src, sizeof(src));
+	ev_get(ev, "moved", moved, sizeof(moved));
+	if (ev_get(ev, "delta_ns", buf, sizeof(buf)))
+		signed_int(buf, &delta);
+	if (ev_get(ev, "offset_ns", buf, sizeof(buf)))
+		signed_int(buf, &off);
+	if (!strcmp(src, "kernel"))
+		g->sets++;
+	if (!strcmp(moved, "yes")) {
+		g->steps++;
+		g->step_sum_ns += delta;
+		if (!g->step_first_ns)
+			g->step_first_ns = ev->time_ns;
+		if ((delta < 0 ? -delta : delta) > (g->step_largest_ns < 0 ? -g->step_largest_ns
+						    : g->step_largest_ns))
+			g->step_largest_ns = delta;
+	}
+	if (!strcmp(src, "end")) {
+		g->end_known = true;
+		g->end_offset_ns = off;
+	}
 }
 
 /* The plan from the header: phase.N.{name,start_off_ns,duration_ns,loads,
@@ -445,8 +547,15 @@ struct soakview *soakview_open(const char *path, uint64_t t0_ns, int64_t row_ns,
 		soakview_free(v);
 		return NULL;
 	}
+	if (read_grid(v, m, msg, sizeof(msg)) < 0) {
+		*bad_input = true;
+		msgbuf_set(err, errlen, "%s: %s", path, msg);
+		edgelog_reader_close(r);
+		soakview_free(v);
+		return NULL;
+	}
 	(void)buf;
-	if (m->version >= 2 && v->nph) {
+	if (m->version >= 2 && (v->nph || v->has_grid)) {
 		struct edge_rec rec;
 		struct edgelog_event ev;
 		int k;
@@ -461,6 +570,8 @@ struct soakview *soakview_open(const char *path, uint64_t t0_ns, int64_t row_ns,
 				take_load(v, &ev);
 			else if (ev.type == EDGELOG_EV_BREAK)
 				take_break(v, &ev);
+			else if (ev.type == EDGELOG_EV_CLOCK && v->has_grid)
+				take_clock(v, &ev);
 		}
 		if (k < 0) {
 			enum edgelog_status es;
@@ -539,6 +650,7 @@ void soakview_run_info(const struct soakview *v, struct run_info *ri)
 	snprintf(ri->break_text, sizeof(ri->break_text), "%s", v->break_text);
 	snprintf(ri->break_cause, sizeof(ri->break_cause), "%s", v->break_cause);
 	snprintf(ri->break_trace, sizeof(ri->break_trace), "%s", v->break_trace);
+	ri->grid = v->has_grid ? &v->grid : NULL;
 }
 
 const struct soakview_span *soakview_span(const struct soakview *v, size_t i)

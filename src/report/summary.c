@@ -11,6 +11,7 @@
 
 #include "analysis/tlatsplit.h"
 #include "log/edgelog.h"
+#include "base/clocksync.h"
 #include "base/json.h"
 #include "base/cpulist.h"
 #include "base/outfile.h"
@@ -482,6 +483,75 @@ static void text_timerlat(FILE *f, const struct config *c, const struct run_time
 						      config_int(c, CFG_LIMITS_WAKE_LATENCY_MAX))));
 }
 
+/* grid.clock realtime/tai (docs/grid.md): where slot 0 went on the shared
+ * grid, how well the clock was synchronised, and whether it moved. */
+void summary_grid_text(FILE *f, const struct run_grid *g)
+{
+	char t[48], a[32], d[32];
+
+	fprintf(f, "grid       %s, slot 0 at %s", g->clock,
+		clocksync_format_time(g->start_ns, t, sizeof(t)));
+	if (g->align_ns)
+		fprintf(f, " (a multiple of %s)", units_format_duration((int64_t)g->align_ns, a,
+									 sizeof(a)));
+	fprintf(f, ", %s - monotonic %" PRId64 " ns +/- %" PRIu64 " ns\n", g->clock, g->offset_ns,
+		g->offset_uncert_ns);
+	if (g->sync_known)
+		fprintf(f, "clock      %s (adjtimex state %s, status 0x%04x), max error %ld us, "
+			"estimated error %ld us, TAI offset %d s\n",
+			g->sync.synced ? "synchronised" : "NOT SYNCHRONISED: the grid is this host's own",
+			clocksync_state_name(g->sync.state), (unsigned)g->sync.status,
+			g->sync.maxerror_us, g->sync.esterror_us, g->sync.tai_s);
+	if (!g->steps) {
+		fprintf(f, "           no step of the clock during the run (%u set%s that moved "
+			"nothing)%s\n", g->sets, g->sets == 1 ? "" : "s",
+			g->end_known ? ", offset read again at the end" : "");
+		return;
+	}
+	fprintf(f, "           CLOCK STEPPED %u time%s during the run, by %s%s in all (largest "
+		"%s%s): edges after a step are off the shared grid\n", g->steps,
+		g->steps == 1 ? "" : "s", g->step_sum_ns < 0 ? "-" : "+",
+		units_format_duration(g->step_sum_ns < 0 ? -g->step_sum_ns : g->step_sum_ns, a,
+				      sizeof(a)), g->step_largest_ns < 0 ? "-" : "+",
+		units_format_duration(g->step_largest_ns < 0 ? -g->step_largest_ns
+				      : g->step_largest_ns, d, sizeof(d)));
+}
+
+void summary_grid_json(struct json_writer *w, const struct run_grid *g)
+{
+	if (!g) {
+		json_kv_null(w, "grid");
+		return;
+	}
+	json_kv_object_begin(w, "grid");
+	json_kv_string(w, "clock", g->clock);
+	json_kv_uint(w, "align_ns", g->align_ns);
+	json_kv_uint(w, "slot0_ns", g->start_ns);
+	json_kv_int(w, "offset_ns", g->offset_ns);
+	json_kv_uint(w, "offset_uncertainty_ns", g->offset_uncert_ns);
+	if (g->sync_known) {
+		json_kv_object_begin(w, "sync");
+		json_kv_bool(w, "synced", g->sync.synced);
+		json_kv_string(w, "state", clocksync_state_name(g->sync.state));
+		json_kv_int(w, "status", g->sync.status);
+		json_kv_int(w, "maxerror_us", g->sync.maxerror_us);
+		json_kv_int(w, "esterror_us", g->sync.esterror_us);
+		json_kv_int(w, "tai_offset_s", g->sync.tai_s);
+		json_object_end(w);
+	} else {
+		json_kv_null(w, "sync");
+	}
+	json_kv_uint(w, "sets", g->sets);
+	json_kv_uint(w, "steps", g->steps);
+	json_kv_int(w, "step_sum_ns", g->step_sum_ns);
+	json_kv_int(w, "step_largest_ns", g->step_largest_ns);
+	if (g->end_known)
+		json_kv_int(w, "end_offset_ns", g->end_offset_ns);
+	else
+		json_kv_null(w, "end_offset_ns");
+	json_object_end(w);
+}
+
 /* {p50_ns, p99_ns, max_ns}, empty without samples. */
 static void json_latency(struct json_writer *w, const char *key, uint64_t n, int64_t p50,
 			 int64_t p99, int64_t max)
@@ -584,6 +654,8 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 		fprintf(f, "wave       half period %s us (%.3f Hz), warm-up %s\n", UNITS_US(half),
 			half > 0 ? 1e9 / (2.0 * (double)half) : 0.0,
 			units_format_duration(config_int(c, CFG_RUN_WARMUP), (char[32]){ 0 }, 32));
+	if (ri->grid)
+		summary_grid_text(f, ri->grid);
 	fprintf(f, "ran        %.3f s, stopped by %s", dur > 0 ? (double)dur / 1e9 : 0.0,
 		edgelog_stop_name(ri->stop_reason));
 	if (ri->stop_reason == EDGELOG_STOP_SIGNAL && ri->stop_signal > 0)
@@ -1068,6 +1140,8 @@ static void json_summary(struct json_writer *w, const struct config *c,
 	json_idle_states(w, c, ri);
 	json_timerlat(w, c, ri->timerlat);
 	json_object_end(w);
+
+	summary_grid_json(w, ri->grid);
 
 	json_kv_object_begin(w, "run");
 	json_kv_int(w, "half_period_ns", config_int(c, CFG_RUN_HALF_PERIOD));

@@ -28,6 +28,10 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 struct json_writer;
 void summary_phases_text(FILE *f, const struct run_info *ri);
 void summary_phases_json(struct json_writer *w, const struct run_info *ri);
+/* grid.clock realtime/tai: the grid, the clock's sync state and steps
+ * (the "grid" lines; the "grid" key, null for NULL). analyze uses them too. */
+void summary_grid_text(FILE *f, const struct run_grid *g);
+void summary_grid_json(struct json_writer *w, const struct run_grid *g);
 
 /* A respond run's figures (@ri->respond): what was answered, the latencies
  * from the event, and the bounds of what a scope across the two pins shows,

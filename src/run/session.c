@@ -35,6 +35,7 @@
 #include "rt/ring.h"
 #include "rt/rtloop.h"
 #include "rt/rtsetup.h"
+#include "run/gridrun.h"
 #include "run/loopback.h"
 #include "run/recorder.h"
 #include "run/tlatrun.h"
@@ -69,6 +70,7 @@ struct run_session {
 	struct tracebreak *tb;
 	struct tlatrun *tl;       /* rt.timer timerlat */
 	struct run_timerlat tl_res;
+	struct gridrun *grid;     /* grid.clock realtime or tai */
 	struct run_phase *phases;
 	uint64_t *starts, measure0;
 	struct edgelog_writer *log;
@@ -144,6 +146,8 @@ static int session_check_config(const struct run_session *s, char *err, size_t e
 			   config_origin(c, CFG_RT_IDLE_STATE, origin, sizeof(origin)), why);
 		return -1;
 	}
+	if (gridrun_check(c, s->p.respond, config_choice(c, CFG_RT_TIMER) == 1, err, errlen) < 0)
+		return -1;
 	if (s->p.respond && config_choice(c, CFG_RT_TIMER) == 1) {
 		msgbuf_set(err, errlen, "rt.timer: timerlat does not apply to respond: its loop "
 			   "wakes on input events, not on a timer");
@@ -561,6 +565,8 @@ static char *meta_text(const struct run_session *s)
 	config_dump(s->c, f);
 	plan_dump(config_plan(s->c), f);
 	soak_dump_meta(s->soak, f);
+	if (s->grid)
+		gridrun_dump_meta(s->grid, f);
 	if (fclose(f) != 0) {
 		free(text);
 		return NULL;
@@ -636,6 +642,14 @@ static int session_create_log(struct run_session *s)
 
 		if (ret != SQW_EXIT_OK)
 			return ret;
+	} else if (config_choice(s->c, CFG_GRID_CLOCK) != GRID_CLOCK_MONOTONIC) {
+		/* slot 0 on the shared grid: exactly on it, no tick offset */
+		s->grid = gridrun_open(s->c, s->why, sizeof(s->why));
+		if (!s->grid || gridrun_place(s->grid, RUN_LEAD_NS, &s->loop.start_ns, s->why,
+					      sizeof(s->why)) < 0) {
+			run_session_say(s, RUN_SAY_ERR, "%s", s->why);
+			return SQW_EXIT_RUNTIME;
+		}
 	} else {
 		s->loop.start_ns = clock_now_ns(s->loop.clock) + RUN_LEAD_NS;
 		/* Slot 0 a quarter millisecond off the millisecond grid: periodic
@@ -649,6 +663,18 @@ static int session_create_log(struct run_session *s)
 	s->meta.start_ns = s->loop.start_ns;
 	s->meta.start_realtime_ns = clock_now_ns(CLOCK_REALTIME) +
 				    (s->loop.start_ns - clock_now_ns(s->loop.clock));
+	if (s->grid) {
+		const struct run_grid *g = gridrun_info(s->grid);
+
+		if (config_choice(s->c, CFG_GRID_CLOCK) == GRID_CLOCK_REALTIME)
+			s->meta.start_realtime_ns = g->start_ns;	/* exact: it is the grid */
+		if (g->sync_known && !g->sync.synced)
+			run_session_say(s, RUN_SAY_WARN, "grid.clock %s: the kernel says the clock "
+					"is not synchronised (adjtimex status 0x%04x, state %s): "
+					"the grid is this host's own, not one another board shares",
+					g->clock, (unsigned)g->sync.status,
+					clocksync_state_name(g->sync.state));
+	}
 	if (s->p.respond) {	/* answer from the start, count after the warm-up */
 		int64_t duration = plan_duration(config_plan(s->c));
 
@@ -830,6 +856,34 @@ static void session_take_signals(struct run_session *s, uint64_t now, bool newli
 	}
 }
 
+/* A step of the grid clock, said as it happens (it is in the log). */
+static void say_step(const struct run_session *s, const struct clockwatch_step *st,
+		     bool newline)
+{
+	char d[32];
+
+	if (newline)	/* off the status line */
+		fputc('\n', s->p.status);
+	run_session_say(s, RUN_SAY_WARN, "grid.clock %s %s by %s%s: the wave keeps its "
+			"period, but its edges are now off the shared grid by that much",
+			config_str(s->c, CFG_GRID_CLOCK), st->notified ? "was stepped"
+			: "moved without the kernel's notice", st->delta_ns < 0 ? "-" : "+",
+			dur(st->delta_ns < 0 ? -st->delta_ns : st->delta_ns, d, sizeof(d)));
+}
+
+/* The grid clock was set: logged, and said if it moved. */
+static void session_take_clock(struct run_session *s, bool newline)
+{
+	struct clockwatch_step st;
+	int got = gridrun_poll(s->grid, s->rec, &st);
+
+	if (got < 0)
+		run_session_say(s, RUN_SAY_WARN, "grid.clock: reading the clock watch failed: %s",
+				strerror(errno));
+	else if (got)
+		say_step(s, &st, newline);
+}
+
 /* 4. Wait: signals, status line, phases and loads, end of the loop. */
 static void session_wait(struct run_session *s)
 {
@@ -840,7 +894,7 @@ static void session_wait(struct run_session *s)
 	uint64_t t0 = s->loop.start_ns, next_status = t0 + (uint64_t)status_every;
 
 	while (!atomic_load(&s->loop.done)) {
-		struct pollfd fds[1 + 256];
+		struct pollfd fds[2 + 256];
 		uint64_t now = clock_now_ns(CLOCK_MONOTONIC), due = soak_next_due(s->soak);
 		int64_t wait_ms = 100;
 		size_t n;
@@ -853,14 +907,18 @@ static void session_wait(struct run_session *s)
 			wait_ms = (int64_t)((due > now ? due - now : 0) / 1000000);
 		fds[0].fd = s->sfd;
 		fds[0].events = POLLIN;
-		n = 1 + soak_pollfds(s->soak, fds + 1, 256);
+		fds[1].fd = s->grid ? gridrun_fd(s->grid) : -1;	/* negative: ignored */
+		fds[1].events = POLLIN;
+		n = 2 + soak_pollfds(s->soak, fds + 2, 256);
 		if (poll(fds, n, (int)wait_ms) < 0 && errno != EINTR) {
 			run_session_say(s, RUN_SAY_ERR, "poll: %s", strerror(errno));
 			atomic_store(&s->loop.stop_req, true);
 		}
 		now = clock_now_ns(CLOCK_MONOTONIC);
 		session_take_signals(s, now, newline);
-		soak_read(s->soak, fds + 1, n - 1, now);
+		if (s->grid && fds[1].revents)
+			session_take_clock(s, newline);
+		soak_read(s->soak, fds + 2, n - 2, now);
 		soak_tick(s->soak, now);
 		if (status && now >= next_status) {
 			status_print(s, t0, tty);
@@ -913,6 +971,14 @@ static void session_stop(struct run_session *s)
 		s->ri.timerlat = &s->tl_res;
 		tlatrun_close(s->tl);
 		s->tl = NULL;
+	}
+	if (s->grid) {	/* the clock read once more, into the log before it closes */
+		struct clockwatch_step st;
+		int stepped;
+
+		s->ri.grid = gridrun_finish(s->grid, s->rec, &st, &stepped);
+		if (stepped)
+			say_step(s, &st, false);
 	}
 	if (s->lb) {	/* the last edges' events, then into the log before it closes */
 		uint64_t dropped, unlogged, n;
@@ -1090,6 +1156,7 @@ void run_session_fini(struct run_session *s)
 	if (s->rt_started || s->gpio || s->lb_in || s->in)	/* run_session_run() never ran */
 		session_stop(s);
 	tlatrun_close(s->tl);	/* NULL after session_stop() */
+	gridrun_close(s->grid);
 	soak_free(s->soak);	/* stops the loads on every path out */
 	free(s->phases);
 	free(s->starts);

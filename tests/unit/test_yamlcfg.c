@@ -151,7 +151,7 @@ static void the_top_level_must_be_a_mapping(void **state)
 	load_fails(DATA "top-level-list.yaml", CFG_SRC_PROFILE, YAMLCFG_E_STRUCTURE,
 		   DATA "top-level-list.yaml:1:1: the top level must be a mapping of sections "
 		   "(\"section:\" lines with indented \"key: value\" lines), found a list; a "
-		   "profile has the sections run, respond, rt, limits, proof, trace, output, phases and load");
+		   "profile has the sections run, grid, respond, rt, limits, proof, trace, output, phases and load");
 }
 
 static void a_section_must_be_a_mapping(void **state)
@@ -168,7 +168,7 @@ static void an_unknown_section_lists_the_valid_ones_and_suggests_one(void **stat
 	(void)state;
 	load_fails(DATA "unknown-section.yaml", CFG_SRC_PROFILE, YAMLCFG_E_SECTION,
 		   DATA "unknown-section.yaml:3:1: unknown section \"limts\"; did you mean "
-		   "limits? a profile has the sections run, respond, rt, limits, proof, trace, output, phases "
+		   "limits? a profile has the sections run, grid, respond, rt, limits, proof, trace, output, phases "
 		   "and load");
 }
 
@@ -227,7 +227,7 @@ static void a_section_in_the_wrong_kind_of_file_says_where_it_belongs(void **sta
 	(void)state;
 	load_fails(DATA "board-section-in-profile.yaml", CFG_SRC_PROFILE, YAMLCFG_E_PLACE,
 		   DATA "board-section-in-profile.yaml:3:1: section gpio belongs in a board "
-		   "file, not in a profile; a profile has the sections run, respond, rt, limits, proof, "
+		   "file, not in a profile; a profile has the sections run, grid, respond, rt, limits, proof, "
 		   "trace, output, phases and load");
 	load_fails(DATA "profile-ok.yaml", CFG_SRC_BOARD, YAMLCFG_E_PLACE,
 		   DATA "profile-ok.yaml:2:1: section run belongs in a profile, not in a board "
@@ -251,7 +251,7 @@ static void an_empty_file_is_an_error(void **state)
 {
 	(void)state;
 	load_fails(DATA "empty.yaml", CFG_SRC_PROFILE, YAMLCFG_E_STRUCTURE,
-		   DATA "empty.yaml: is empty; a profile is a mapping of the sections run, respond, rt, "
+		   DATA "empty.yaml: is empty; a profile is a mapping of the sections run, grid, respond, rt, "
 		   "limits, proof, trace, output, phases and load");
 	load_fails(DATA "empty.yaml", CFG_SRC_BOARD, YAMLCFG_E_STRUCTURE,
 		   DATA "empty.yaml: is empty; a board file is a mapping of the sections board, "
