@@ -1127,7 +1127,7 @@ static int read_task(const char *root, const char *pid, const char *tid, struct 
 	return 0;
 }
 
-static bool is_digits(const char *s)
+bool check_is_digits(const char *s)
 {
 	if (!*s)
 		return false;
@@ -1160,7 +1160,7 @@ static void chk_rt_tasks(struct check_report *r, struct sysctx *x)
 		return;
 	}
 	while ((de = readdir(proc)) && scanned < MAX_TASKS) {
-		if (!is_digits(de->d_name))
+		if (!check_is_digits(de->d_name))
 			continue;
 		snprintf(pid_rel, sizeof(pid_rel), "proc/%s/task", de->d_name);
 		if (!sysinfo_path(x->p->root, pid_rel, path, sizeof(path)) ||
@@ -1171,7 +1171,7 @@ static void chk_rt_tasks(struct check_report *r, struct sysctx *x)
 			bool above;
 			size_t used;
 
-			if (!is_digits(te->d_name))
+			if (!check_is_digits(te->d_name))
 				continue;
 			scanned++;
 			if (read_task(x->p->root, de->d_name, te->d_name, &t))
@@ -1246,7 +1246,7 @@ static void chk_irqbalance(struct check_report *r, struct sysctx *x)
 
 	if (sysinfo_path(x->p->root, "proc", path, sizeof(path)) && (proc = opendir(path))) {
 		while (!pid && (de = readdir(proc))) {
-			if (!is_digits(de->d_name))
+			if (!check_is_digits(de->d_name))
 				continue;
 			snprintf(rel, sizeof(rel), "proc/%s/comm", de->d_name);
 			if (sysinfo_read_line(x->p->root, rel, comm, sizeof(comm)))

@@ -47,6 +47,9 @@ int check_sys_one(struct check_report *r, const struct check_sys_params *p, cons
 
 /* ---- helpers shared with the other checks ---- */
 
+/* @s is one or more decimal digits and nothing else (a /proc PID name). */
+bool check_is_digits(const char *s);
+
 /* A set of CPUs (0..1023), as the kernel's cpu lists write them. */
 struct check_cpuset {
 	uint64_t bits[16];

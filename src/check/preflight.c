@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The checks in order, the header of what was checked, and the preflight
- * of `sqwave run`: check_sys, check_gpio driven as one list. */
+ * of `sqwave run`: the check modules driven as one list. */
 #include "check/preflight.h"
 
 #include <stdint.h>
 
 #include "base/sysinfo.h"
+#include "check/check_clock.h"
 #include "check/check_gpio.h"
 #include "check/check_noise.h"
 #include "check/check_sys.h"
@@ -62,6 +63,10 @@ void check_collect_all(struct check_report *r, const struct config *c, const cha
 	np.tmax_ns = config_int(c, CFG_LIMITS_TMAX);
 	np.wake_max_ns = config_int(c, CFG_LIMITS_WAKE_LATENCY_MAX);
 	check_noise(r, &np);
+	/* the clock, which a shared grid (grid.clock realtime or tai) relies on */
+	check_clock(r, &(struct check_clock_params){
+		.root = root, .tree = tree, .grid_clock = config_choice(c, CFG_GRID_CLOCK),
+		.half_period_ns = config_int(c, CFG_RUN_HALF_PERIOD) });
 	check_gpio_output(r, &gp);
 	check_gpio_facts(r, &gp);
 	check_gpio_loopback(r, &gp);
