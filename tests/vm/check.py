@@ -165,17 +165,20 @@ def read_log_footer(data):
             "missed": missed, "exit_code": code, "stop_reason": reason}
 
 
-def read_csv(data):
+def read_csv(data, grid=False):
+    """The edges of an export --csv; @grid: a grid.clock log's, with its
+    last column intended_grid_ns (docs/grid.md)."""
+    head = CSV_HEADER + (["intended_grid_ns"] if grid else [])
     rows = list(csv.reader(io.StringIO(data.decode(errors="replace"))))
     if not rows:
         raise ValueError("empty CSV")
-    if rows[0] != CSV_HEADER:
-        raise ValueError("CSV header is %s, expected %s" % (",".join(rows[0]), ",".join(CSV_HEADER)))
+    if rows[0] != head:
+        raise ValueError("CSV header is %s, expected %s" % (",".join(rows[0]), ",".join(head)))
     edges = []
     for n, r in enumerate(rows[1:], 2):
-        if len(r) != len(CSV_HEADER):
+        if len(r) != len(head):
             raise ValueError("CSV line %d has %d fields" % (n, len(r)))
-        edges.append({k: (int(v) if k != "flags" else v) for k, v in zip(CSV_HEADER, r)})
+        edges.append({k: (int(v) if k != "flags" else v) for k, v in zip(head, r)})
     return edges
 
 
@@ -468,6 +471,160 @@ def check_timerlat(ck, step, files, api):
              "edge on its own slot), all 0 <= irq <= thread <= wake + 1 us" % (len(counted), both)
              if not bad
              else "; ".join(bad[:5]), show=None if not bad else t["out"])
+
+
+def trace_offset(edges, events):
+    """The host trace clock minus the guest's CLOCK_MONOTONIC, from a log
+    that matches its line's trace one for one (as check_timing takes it);
+    None if it does not. Without -icount it holds for the whole boot."""
+    got = wire_changes(events)
+    if not edges or len(got) != len(edges):
+        return None
+    return min(t - e["write_begin_ns"] for (t, _), e in zip(got, edges))
+
+
+def check_grid(ck, steps, files, trace, off, icount, line=6, half_ns=10_000_000):
+    """grid.clock realtime on the real kernel (guest-init, after timerlat):
+    a run with the clock left alone passes, slot 0 on a whole second; a run
+    whose clock the guest steps +1 h (date -s) mid-run counts one step,
+    logs it as a clock event the kernel notified, fails the verdict on
+    clock_steps, and its wave (CLOCK_MONOTONIC) runs on to the end. Both
+    runs share line 6 with other runs: each run's trace is the line's
+    changes within its own span, by the clock offset of the main run."""
+    def step(name):
+        return steps.get(name, {"out": "(step not reached)", "rc": None})
+
+    def load(name):
+        """(summary, edges) of one run, or raise ValueError."""
+        ex = step(name + "-export")
+        if ex["rc"] != 0:
+            raise ValueError("sqwave export exited %s: %s" % (ex["rc"], last_line(ex["out"])))
+        j = json.loads(files.get(name + ".json", b"").decode(errors="replace") or "null")
+        if not isinstance(j, dict) or not isinstance(j.get("grid"), dict):
+            raise ValueError("the summary has no grid object")
+        edges = read_csv(files.get(name + ".csv", b""), grid=True)
+        if not edges:
+            raise ValueError("no edges")
+        # every edge's time on the grid clock: its intended time plus the
+        # offset the header and the summary give
+        for e in edges:
+            if e["intended_grid_ns"] != e["intended_ns"] + j["grid"]["offset_ns"]:
+                raise ValueError("edge %d: intended_grid_ns %d is not intended_ns + offset_ns"
+                                 % (e["seq"], e["intended_grid_ns"]))
+        return j, edges
+
+    def clock_check(j):
+        return ([c for c in j["verdict"]["checks"] if c.get("name") == "clock_steps"] or [{}])[0]
+
+    def run_trace(name, edges):
+        if icount:
+            print("NOTE %s/%s: not checked: under -icount the trace's clock is not the guest's, "
+                  "so the run's share of line %d cannot be told apart" % (ck.api, name, line))
+            return
+        if off is None:
+            ck.check(name, False, "no clock offset: the main run's log does not match its trace")
+            return
+        lo = edges[0]["write_begin_ns"] + off - 200_000_000
+        hi = edges[-1]["write_end_ns"] + off + 200_000_000
+        match_trace(ck, name, edges, [ev for ev in trace.get(line, []) if lo <= ev[0] <= hi], icount)
+
+    # a. The clock left alone.
+    r = step("grid")
+    try:
+        j, edges = load("grid")
+        g = j["grid"]
+        bad = []
+        if r["rc"] != 0:
+            bad.append("rc %s" % r["rc"])
+        if g.get("clock") != "realtime":
+            bad.append("grid.clock %r" % g.get("clock"))
+        if not isinstance(g.get("slot0_ns"), int) or g["slot0_ns"] % 1_000_000_000:
+            bad.append("slot 0 %r is not on a whole second" % g.get("slot0_ns"))
+        if g.get("steps") != 0:
+            bad.append("%s steps" % g.get("steps"))
+        if clock_check(j).get("result") != "pass":
+            bad.append("verdict check clock_steps %r" % clock_check(j).get("result"))
+        if not j["verdict"].get("pass"):
+            bad.append("verdict %s: %s" % (j["verdict"].get("result"), j["verdict"].get("violations")))
+        # The wave runs on CLOCK_MONOTONIC at the offset read at setup: its
+        # first edge is slot 0 (or a later slot, had it missed) on that grid.
+        first = edges[0]["intended_ns"] + g.get("offset_ns", 0) - g.get("slot0_ns", 0)
+        if first < 0 or first % half_ns:
+            bad.append("the first edge is %+d ns from slot 0, not on the grid" % first)
+        ck.check("grid-run", not bad, "rc 0, slot 0 at %d s on CLOCK_REALTIME (first edge %d slots "
+                 "after it), %d edges, no step, clock_steps pass" % (g["slot0_ns"] // 1_000_000_000,
+                                                                     first // half_ns, len(edges))
+                 if not bad else "; ".join(bad), show=None if not bad else r["out"])
+        check_footer(ck, "grid-footer", files.get("grid.sqwlog", b""), len(edges), stop_reason=0)
+        run_trace("grid-trace", edges)
+    except (ValueError, KeyError, TypeError) as e:
+        ck.check("grid-run", False, "rc %s: %s" % (r["rc"], e), show=r["out"])
+
+    # b. The guest's clock stepped +1 h mid-run.
+    s = step("grid-step")
+    try:
+        j, edges = load("grid-step")
+        g = j["grid"]
+        bad = []
+        if "guest clock stepped +3600 s" not in s["out"]:
+            bad.append("the guest did not step its clock")
+        if s["rc"] != 1:
+            bad.append("rc %s, want 1 (verdict FAIL)" % s["rc"])
+        if g.get("steps") != 1 or not g.get("sets"):
+            bad.append("%s steps, %s sets: want 1 step the kernel notified" % (g.get("steps"), g.get("sets")))
+        if abs(g.get("step_largest_ns", 0) - 3600 * 10**9) > 5 * 10**9:
+            bad.append("largest step %r ns, want 3600 s +/- 5 s" % g.get("step_largest_ns"))
+        if clock_check(j).get("result") != "fail":
+            bad.append("verdict check clock_steps %r, want fail" % clock_check(j).get("result"))
+        if j["verdict"].get("pass") or not any("grid.clock" in str(v) for v in j["verdict"].get("violations", [])):
+            bad.append("verdict %s, violations %s: want a FAIL naming grid.clock"
+                       % (j["verdict"].get("result"), j["verdict"].get("violations")))
+        if "grid.clock realtime was stepped by +" not in s["out"]:
+            bad.append("no warning \"grid.clock realtime was stepped by +...\" on stderr")
+        ck.check("grid-step", not bad, "rc 1, 1 step of %+.3f s counted (%d set%s), clock_steps FAIL, "
+                 "said on stderr" % (g["step_largest_ns"] / 1e9, g["sets"], "" if g["sets"] == 1 else "s")
+                 if not bad else "; ".join(bad), show=None if not bad else s["out"])
+    except (ValueError, KeyError, TypeError) as e:
+        ck.check("grid-step", False, "rc %s: %s" % (s["rc"], e), show=s["out"])
+        return
+    # The log's clock event: the kernel's notice, the offset's move, inside the wave.
+    try:
+        rows = list(csv.DictReader(io.StringIO(files.get("grid-step-events.csv", b"").decode(errors="replace"))))
+        evs = {}
+        for row in rows:
+            if row.get("type") == "clock":
+                evs.setdefault(row["event"], {"time_ns": int(row["time_ns"])})[row["key"]] = row["value"]
+        moved = [e for e in evs.values() if e.get("moved") == "yes"]
+        if len(moved) != 1:
+            raise ValueError("%d clock events with moved=yes (of %d clock events), want 1" % (len(moved), len(evs)))
+        ev = moved[0]
+        bad = []
+        if abs(int(ev.get("delta_ns", "0")) - 3600 * 10**9) > 5 * 10**9:
+            bad.append("delta_ns %s, want 3.6e12 +/- 5 s" % ev.get("delta_ns"))
+        if ev.get("source") != "kernel":
+            bad.append("source=%s: the kernel's cancel-on-set notice was not what saw it" % ev.get("source"))
+        ends = [e for e in evs.values() if e.get("source") == "end"]
+        if len(ends) != 1 or ends[0].get("moved") != "no":
+            bad.append("%d end reads (want 1, moved=no after the counted step)" % len(ends))
+        if not edges[0]["intended_ns"] < ev["time_ns"] < edges[-1]["intended_ns"]:
+            bad.append("the event at %d ns is not inside the wave [%d, %d]"
+                       % (ev["time_ns"], edges[0]["intended_ns"], edges[-1]["intended_ns"]))
+        ck.check("grid-step-event", not bad, "clock event source=kernel moved=yes delta_ns=%s, %.3f s into the wave, and the end's read"
+                 % (ev["delta_ns"], (ev["time_ns"] - edges[0]["intended_ns"]) / 1e9) if not bad else "; ".join(bad))
+    except (ValueError, KeyError) as e:
+        ck.check("grid-step-event", False, str(e), show=step("grid-step-export")["out"])
+        return
+    # The wave ran on through the step (timing is not judged under
+    # emulation): its slots span the 3 s, and it has edges after the step.
+    slots = (edges[-1]["intended_ns"] - edges[0]["intended_ns"]) // half_ns + 1
+    missed = sum(max(0, e["expirations"] - 1) for e in edges)
+    after = sum(1 for e in edges if e["intended_ns"] > ev["time_ns"])
+    want = 3 * 10**9 // half_ns
+    ok = slots >= 0.95 * want and after >= 0.25 * want
+    ck.check("grid-step-wave", ok, "%d edges over %d of %d slots, %d after the step, %d missed periods"
+             % (len(edges), slots, want, after, missed))
+    check_footer(ck, "grid-step-footer", files.get("grid-step.sqwlog", b""), len(edges), stop_reason=0)
+    run_trace("grid-step-trace", edges)
 
 
 def check_hwlat(ck, step, files):
@@ -864,6 +1021,7 @@ def run(args):
              if end_ok else "after all runs, held lines: %s" % (held or "none"), show=end["out"])
 
     check_bringup(ck, steps, files, api)
+    check_grid(ck, steps, files, trace, trace_offset(run_edges, trace.get(0, [])), args.icount)
     check_power_button(ck, steps, files, args.qmp_log)
     try:
         inputs = parse_trace(args.trace, INPUT_RE)
