@@ -485,6 +485,15 @@ static void text_timerlat(FILE *f, const struct config *c, const struct run_time
 
 /* grid.clock realtime/tai (docs/grid.md): where slot 0 went on the shared
  * grid, how well the clock was synchronised, and whether it moved. */
+/* When the first step was seen, in seconds from slot 0 (its monotonic time:
+ * slot 0 on the grid clock minus the offset read at setup). */
+static double grid_step_first_s(const struct run_grid *g)
+{
+	uint64_t slot0_mono = g->start_ns - (uint64_t)g->offset_ns;
+
+	return (double)(int64_t)(g->step_first_ns - slot0_mono) / 1e9;
+}
+
 void summary_grid_text(FILE *f, const struct run_grid *g)
 {
 	char t[48], a[32], d[32];
@@ -503,14 +512,19 @@ void summary_grid_text(FILE *f, const struct run_grid *g)
 			clocksync_state_name(g->sync.state), (unsigned)g->sync.status,
 			g->sync.maxerror_us, g->sync.esterror_us, g->sync.tai_s);
 	if (!g->steps) {
-		fprintf(f, "           no step of the clock during the run (%u set%s that moved "
-			"nothing)%s\n", g->sets, g->sets == 1 ? "" : "s",
-			g->end_known ? ", offset read again at the end" : "");
+		if (g->sets)
+			fprintf(f, "           no step of the clock during the run (%u set%s of it "
+				"moved nothing)%s\n", g->sets, g->sets == 1 ? "" : "s",
+				g->end_known ? "; offset read again at the end" : "");
+		else
+			fprintf(f, "           no step of the clock during the run%s\n",
+				g->end_known ? " (offset read again at the end)" : "");
 		return;
 	}
-	fprintf(f, "           CLOCK STEPPED %u time%s during the run, by %s%s in all (largest "
-		"%s%s): edges after a step are off the shared grid\n", g->steps,
-		g->steps == 1 ? "" : "s", g->step_sum_ns < 0 ? "-" : "+",
+	fprintf(f, "           CLOCK STEPPED %u time%s during the run, the first %.3f s after "
+		"slot 0, by %s%s in all (largest %s%s): edges after a step are off the shared "
+		"grid\n", g->steps, g->steps == 1 ? "" : "s", grid_step_first_s(g),
+		g->step_sum_ns < 0 ? "-" : "+",
 		units_format_duration(g->step_sum_ns < 0 ? -g->step_sum_ns : g->step_sum_ns, a,
 				      sizeof(a)), g->step_largest_ns < 0 ? "-" : "+",
 		units_format_duration(g->step_largest_ns < 0 ? -g->step_largest_ns
@@ -545,6 +559,10 @@ void summary_grid_json(struct json_writer *w, const struct run_grid *g)
 	json_kv_uint(w, "steps", g->steps);
 	json_kv_int(w, "step_sum_ns", g->step_sum_ns);
 	json_kv_int(w, "step_largest_ns", g->step_largest_ns);
+	if (g->steps)
+		json_kv_double(w, "step_first_t_s", grid_step_first_s(g));
+	else
+		json_kv_null(w, "step_first_t_s");
 	if (g->end_known)
 		json_kv_int(w, "end_offset_ns", g->end_offset_ns);
 	else

@@ -184,6 +184,8 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 g = d["grid"]
 assert g["steps"] == 1 and g["sets"] == 1 and g["step_largest_ns"] == 3600 * 10**9, g
+# the event is at edge 150's intended time: 150 half periods after slot 0
+assert abs(g["step_first_t_s"] - 0.075) < 1e-9, g
 assert d["verdict"]["result"] == "FAIL", d["verdict"]
 assert any("grid.clock realtime was stepped 1 time" in v for v in d["verdict"]["violations"]), d["verdict"]
 PY
@@ -193,7 +195,7 @@ PY
 	"$SQWAVE" analyze "$TMP/set.sqwlog" --json "$TMP/set.json" > "$TMP/set.txt" 2>&1 ||
 		fail "a set that moved nothing failed: $(cat "$TMP/set.txt")" || return 1
 	python3 -c "import json,sys; g=json.load(open(sys.argv[1]))['grid']; \
-assert g['steps'] == 0 and g['sets'] == 1, g" "$TMP/set.json" || fail "the set is miscounted"
+assert g['steps'] == 0 and g['sets'] == 1 and g['step_first_t_s'] is None, g" "$TMP/set.json" || fail "the set is miscounted"
 }
 
 test_a_grid_log_without_its_grid_is_refused() {
