@@ -145,6 +145,7 @@ int align_runs_add(struct align_runs *r, const struct edge_rec *e)
 	ww = (int64_t)e->write_end_off_ns - e->write_begin_off_ns;
 	x->ww_ns = ww < 0 ? 0 : (uint32_t)ww;
 	x->dseq = (uint32_t)(e->seq - r->base_seq);
+	x->wb_off_ns = e->write_begin_off_ns;
 	x->level = e->level;
 	x->flags = e->flags;
 	r->n++;

@@ -77,9 +77,13 @@ struct align_run_edge {
 	int64_t wb_ns;             /* write begin, log clock */
 	uint32_t ww_ns;            /* write window: write end - write begin */
 	uint32_t dseq;             /* seq - the store's base_seq */
+	int32_t wb_off_ns;         /* write begin - intended (the intended time:
+				    * wb_ns - wb_off_ns; boardskew.c joins on it) */
 	uint8_t level;
 	uint8_t flags;             /* EDGE_F_* */
 };
+
+_Static_assert(sizeof(struct align_run_edge) == 24, "docs/compare.md counts 24 bytes a record");
 
 struct align_runs {
 	struct align_run_edge **e; /* blocks of ALIGN_BLK */

@@ -15,6 +15,7 @@
 #include "cmd/cmd.h"
 #include "cmd/cmdline.h"
 #include "analysis/compare.h"
+#include "cmd/cmd_compare_boards.h"
 #include "cmd/cmd_compare_respond.h"
 #include "log/edgelog.h"
 #include "config/config.h"
@@ -35,12 +36,17 @@ static void compare_usage(FILE *f)
 	fprintf(f,
 		"usage: sqwave compare RUN CAPTURE [OPTIONS]\n"
 		"       sqwave compare RUN --scope-tmin 444 --scope-tmax 556 [OPTIONS]\n"
-		"       sqwave compare RESPOND_LOG CAPTURE [--stimulus CH] [--response CH] [OPTIONS]\n\n"
+		"       sqwave compare RESPOND_LOG CAPTURE [--stimulus CH] [--response CH] [OPTIONS]\n"
+		"       sqwave compare RUN_A RUN_B CAPTURE [--channel-a CH] [--channel-b CH] [OPTIONS]\n\n"
 		"Line a scope or logic-analyzer capture up with a run's log (find the window\n"
 		"it covers, fit offset and drift, pair every edge) and say whether they agree;\n"
 		"or check Tmin/Tmax read off a scope's statistics screen against the log.\n"
 		"A log of `sqwave respond` is checked against a capture of both pins: each\n"
 		"answer's delay from the input edge, and the input's IRQ latency.\n"
+		"Two boards' logs on one grid (run --grid realtime|tai) are checked against\n"
+		"one capture of both pins: each board against its channel, then the skew\n"
+		"between their edges per grid instant, the bounds both logs allow and what\n"
+		"is left for the boards' clocks (docs/compare.md, Two boards).\n"
 		"RUN or CAPTURE may be - (standard input; at most %zu MiB).\n\n"
 		"capture:\n"
 		"  --format NAME          capture format (default: detected): %s\n"
@@ -48,6 +54,10 @@ static void compare_usage(FILE *f)
 		"                         the first with edges)\n"
 		"  --stimulus CH, --response CH   a respond log's capture: the input's and the\n"
 		"                         output's channel (default: the first two channels)\n"
+		"  --channel-a CH, --channel-b CH   two boards: board A's and board B's channel\n"
+		"                         (default: the first two channels)\n"
+		"  --max-skew DUR         two boards: the largest |skew| allowed between them\n"
+		"  --skew-csv FILE        two boards: one row per joined edge (skew, bounds)\n"
 		"  --threshold V, --hysteresis V, --samplerate HZ   analog / headerless captures\n"
 		"  --tolerance DUR        per-edge slack beyond the write window (default: the\n"
 		"                         capture's resolution)\n"
@@ -77,6 +87,7 @@ static void compare_usage(FILE *f)
 static const struct cfg_item opt_tolerance = CMDLINE_DURATION("tolerance", 0, 1000000000, "us");
 static const struct cfg_item opt_first_seq = CMDLINE_INT("first-seq", 0, INT64_MAX, NULL);
 static const struct cfg_item opt_worst = CMDLINE_INT("worst", 0, 100000, NULL);
+static const struct cfg_item opt_max_skew = CMDLINE_DURATION("max-skew", 1, 1000000000, "us");
 
 /* @s for the row @it (named @opt, NULL: the row's) into *@v; says why not. */
 static int parse_opt(const struct cfg_item *it, const char *opt, const char *s, int64_t *v)
@@ -104,7 +115,7 @@ static int parse_double(const char *opt, const char *s, double *v)
 
 enum {
 	O_FORMAT = 256, O_CHANNEL, O_TOL, O_FIRST, O_DRIFT, O_WORST, O_JSON, O_SRES, O_THR,
-	O_HYST, O_RATE, O_STIM, O_RESP,
+	O_HYST, O_RATE, O_STIM, O_RESP, O_CHAN_A, O_CHAN_B, O_MAX_SKEW, O_SKEW_CSV,
 	O_SCOPE /* + polarity * 2 + (tmax) */
 };
 
@@ -122,6 +133,10 @@ static const struct option compare_cmd_opts[] = {
 	{ "samplerate", required_argument, NULL, O_RATE },
 	{ "stimulus", required_argument, NULL, O_STIM },
 	{ "response", required_argument, NULL, O_RESP },
+	{ "channel-a", required_argument, NULL, O_CHAN_A },
+	{ "channel-b", required_argument, NULL, O_CHAN_B },
+	{ "max-skew", required_argument, NULL, O_MAX_SKEW },
+	{ "skew-csv", required_argument, NULL, O_SKEW_CSV },
 	{ "scope-pos-tmin", required_argument, NULL, O_SCOPE + 0 },
 	{ "scope-pos-tmax", required_argument, NULL, O_SCOPE + 1 },
 	{ "scope-neg-tmin", required_argument, NULL, O_SCOPE + 2 },
@@ -144,7 +159,7 @@ void cmd_compare_help(FILE *f)
 }
 
 static int parse_args(int argc, char **argv, struct compare_opts *o, const char **json,
-		      const char *chan[2])
+		      const char *chan[2], struct compare_boards_opts *bo)
 {
 	struct cmdline cl = { "compare", compare_cmd_opts, "h", compare_usage, false };
 	int ch, idx;
@@ -212,6 +227,22 @@ static int parse_args(int argc, char **argv, struct compare_opts *o, const char 
 		case O_JSON:
 			*json = optarg;
 			break;
+		case O_CHAN_A:
+		case O_CHAN_B:
+			if (!optarg[0]) {
+				pr_err("compare: --%s: an empty name (give a channel name or number)",
+				       compare_cmd_opts[idx].name);
+				return -1;
+			}
+			bo->channel[ch == O_CHAN_B] = optarg;
+			break;
+		case O_MAX_SKEW:
+			if (parse_opt(&opt_max_skew, NULL, optarg, &bo->max_skew_ns))
+				return -1;
+			break;
+		case O_SKEW_CSV:
+			bo->skew_csv = optarg;
+			break;
 		case O_SRES: {
 			size_t len = strlen(optarg);
 
@@ -267,6 +298,22 @@ static int parse_args(int argc, char **argv, struct compare_opts *o, const char 
 		o->run = argv[optind++];
 	if (optind < argc)
 		o->capture = argv[optind++];
+	if (optind < argc && o->capture) {
+		/* RUN_A RUN_B CAPTURE: two boards */
+		bo->run_b = o->capture;
+		o->capture = argv[optind++];
+	}
+	if ((bo->channel[0] || bo->channel[1] || bo->max_skew_ns || bo->skew_csv) && !bo->run_b) {
+		pr_err("compare: --channel-a, --channel-b, --max-skew and --skew-csv are for two "
+		       "boards: sqwave compare RUN_A RUN_B CAPTURE");
+		return -1;
+	}
+	if (bo->run_b && (o->copts.channel || o->have_scope || chan[0] || chan[1] ||
+			  o->first_seq >= 0)) {
+		pr_err("compare: two boards: give their channels with --channel-a and --channel-b "
+		       "(not --channel, --stimulus, --response, --first-seq or scope readings)");
+		return -1;
+	}
 	if (!o->run || optind < argc || (!o->capture && !o->have_scope)) {
 		if (!o->run)
 			pr_err("compare: no run log given");
@@ -511,7 +558,7 @@ static void print_scope_report(const struct compare *c)
 	       "--scope-resolution, by default 0.1 % of the reading");
 }
 
-static int verdict_exit(enum compare_verdict v)
+int cmd_compare_verdict_exit(enum compare_verdict v)
 {
 	switch (v) {
 	case COMPARE_AGREE: return SQW_EXIT_OK;
@@ -524,7 +571,7 @@ static int verdict_exit(enum compare_verdict v)
 static void print_verdict(const struct compare *c)
 {
 	const char *word = c->verdict == COMPARE_AGREE ? "AGREE"
-			   : verdict_exit(c->verdict) == SQW_EXIT_LIMIT ? "DISAGREE" : "UNDECIDED";
+			   : cmd_compare_verdict_exit(c->verdict) == SQW_EXIT_LIMIT ? "DISAGREE" : "UNDECIDED";
 
 	printf("\nverdict    %s", word);
 	if (c->aligned && c->verdict != COMPARE_AGREE) {
@@ -778,7 +825,7 @@ static void compare_doc(struct json_writer *w, const void *ctx)
 		json_object_end(w);
 	}
 	json_kv_string(w, "verdict", compare_verdict_name(c->verdict));
-	json_kv_int(w, "exit_code", verdict_exit(c->verdict));
+	json_kv_int(w, "exit_code", cmd_compare_verdict_exit(c->verdict));
 	json_object_end(w);
 }
 
@@ -858,6 +905,7 @@ static int compare_respond(const struct compare_opts *o, const char *chan[2], co
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_opts o;
+	struct compare_boards_opts bo = { .o = &o };
 	struct compare *c = NULL;
 	const char *json, *chan[2] = { NULL, NULL };
 	FILE *json_stdout = NULL;
@@ -866,17 +914,19 @@ int cmd_compare(int argc, char **argv)
 	char err[1024];
 	int ret;
 
-	ret = parse_args(argc, argv, &o, &json, chan);
+	ret = parse_args(argc, argv, &o, &json, chan, &bo);
 	if (ret)
 		return ret > 0 ? SQW_EXIT_OK : SQW_EXIT_USAGE;
 	{
 		/* src/base/outfile.h: --json never over the run log or the capture */
-		const struct outfile_arg outs[] = { { "--json", json, false } };
+		const struct outfile_arg outs[] = { { "--json", json, false },
+						    { "--skew-csv", bo.skew_csv, false } };
 		const struct outfile_arg ins[] = { { "the run log", o.run, false },
-						   { "the capture", o.capture, false } };
+						   { "the capture", o.capture, false },
+						   { "board B's log", bo.run_b, false } };
 		char why[1024];
 
-		if (outfile_check(outs, 1, ins, 2, true, why, sizeof(why)) < 0) {
+		if (outfile_check(outs, 2, ins, 3, true, why, sizeof(why)) < 0) {
 			pr_err("%s", why);
 			return SQW_EXIT_USAGE;
 		}
@@ -899,6 +949,16 @@ int cmd_compare(int argc, char **argv)
 				close(fd);
 			return SQW_EXIT_RUNTIME;
 		}
+	}
+	if (bo.run_b) {
+		bo.json = json;
+		bo.json_stdout = json_stdout;
+		ret = cmd_compare_boards(&bo);
+		if (json_stdout && fclose(json_stdout) != 0 && ret != SQW_EXIT_RUNTIME) {
+			pr_err("writing standard output failed: %s", strerror(errno));
+			ret = SQW_EXIT_RUNTIME;
+		}
+		return ret;
 	}
 	respond = log_is_respond(o.run);
 	if (respond || chan[0] || chan[1]) {
@@ -928,7 +988,7 @@ int cmd_compare(int argc, char **argv)
 	if (c->ser)
 		print_scope_report(c);
 	print_verdict(c);
-	ret = verdict_exit(c->verdict);
+	ret = cmd_compare_verdict_exit(c->verdict);
 	if (json && cmd_compare_write_json(json, json_stdout, compare_doc, c) < 0)
 		ret = SQW_EXIT_RUNTIME;
 	fflush(stdout);

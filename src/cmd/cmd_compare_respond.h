@@ -21,4 +21,8 @@ int cmd_compare_respond(const struct respcmp_opts *o, unsigned worst, const char
 int cmd_compare_write_json(const char *path, FILE *json_stdout, json_document_fn fn,
 			   const void *ctx);
 
+/* A wave's comparison verdict as compare's exit code (0 agree, 1 disagree or
+ * no overlap, 2 ambiguous or too few edges). */
+int cmd_compare_verdict_exit(enum compare_verdict v);
+
 #endif

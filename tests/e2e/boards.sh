@@ -1,0 +1,222 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# End-to-end tests of `sqwave compare RUN_A RUN_B CAPTURE` (docs/compare.md,
+# Two boards): two runs of the simulated board on one realtime grid, and one
+# capture of both pins made from their logs (synth_boards.py: each edge at a
+# random point of its write window, board B's clock a known amount ahead,
+# the analyzer's clock drifting). The comparison must find the injected
+# clock offset inside the interval it reports, judge --max-skew on the
+# measured skews, pass a board's own disagreement on, and refuse what is not
+# two boards on one grid.
+# Self-contained: SQWAVE=path/to/sqwave tests/e2e/boards.sh (PASS/FAIL lines).
+set -u
+SQWAVE=${SQWAVE:-build/sqwave}
+SQWAVE=$(cd "$(dirname "$SQWAVE")" && pwd)/$(basename "$SQWAVE")
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+BOARD=$ROOT/boards/sim.yaml
+TMP=$(mktemp -d /tmp/sqwave-boards.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+SEED=${SEED:-$RANDOM}
+passed=0
+failed=0
+
+fail() { echo "    $*" >&2; return 1; }
+
+# Two 1 s runs on one --start-at, exported with intended_grid_ns.
+setup() {
+	local at n
+	at=$(($(date +%s) + 2))
+	for n in a b; do
+		timeout -k 5 60 "$SQWAVE" run --board "$BOARD" --grid realtime --start-at "$at" \
+			--duration 1s --quiet --log "$TMP/$n.sqwlog" > "$TMP/$n.out" 2>&1 &
+	done
+	wait || return 1
+	timeout -k 5 60 "$SQWAVE" run --board "$BOARD" --duration 1s --quiet \
+		--log "$TMP/mono.sqwlog" > /dev/null 2>&1 || return 1
+	for n in a b; do
+		"$SQWAVE" export "$TMP/$n.sqwlog" --csv "$TMP/$n.csv" || return 1
+	done
+}
+
+# synth OUT ARGS...: the two-pin capture.
+synth() {
+	local out=$1
+	shift
+	python3 "$HERE/synth_boards.py" "$TMP/a.csv" "$TMP/b.csv" "$out" --seed "$SEED" \
+		--drift-ppm 23 "$@" 2> /dev/null
+}
+
+# boards OUT.json ARGS...: compare the two boards; exit code in $TMP/rc.
+boards() {
+	local j=$1
+	shift
+	timeout -k 5 60 "$SQWAVE" compare "$TMP/a.sqwlog" "$TMP/b.sqwlog" "$@" --json "$j" \
+		> "$TMP/out" 2> "$TMP/err"
+	echo $? > "$TMP/rc"
+}
+
+test_a_clock_offset_between_the_boards_lies_in_the_interval_reported() {
+	local c
+	for c in 0 3000 -7500; do
+		synth "$TMP/c$c.vcd" --clock-b-ns "$c" || return 1
+		boards "$TMP/c$c.json" "$TMP/c$c.vcd" --skew-csv "$TMP/c$c.csv"
+		[ "$(cat "$TMP/rc")" -eq 0 ] || fail "offset $c: exit $(cat "$TMP/rc"): $(cat "$TMP/err")" ||
+			return 1
+		python3 - "$TMP/c$c.json" "$TMP/c$c.csv" "$c" <<'PY' || fail "offset $c (seed $SEED)" || return 1
+import csv, json, sys
+d = json.load(open(sys.argv[1]))
+c = float(sys.argv[3])
+s = d["skew"]
+assert d["mode"] == "boards" and d["verdict"] == "agree", d["verdict"]
+assert [b["verdict"] for b in d["boards"]] == ["agree", "agree"], d["boards"]
+# a slot one board missed (this VM is noisy) is an edge of the other only
+assert s["joined"] > 900 and s["only_a"] + s["only_b"] < s["joined"] / 50, s
+co = s["clock_offset"]
+assert co["common_lo_ns"] <= c <= co["common_hi_ns"], (co, c)
+assert co["lower_bound_ns"] <= abs(c) <= co["upper_bound_ns"], (co, c)
+# the interval is narrow: many edges, small windows
+assert co["common_hi_ns"] - co["common_lo_ns"] < 1000, co
+rows = list(csv.DictReader(open(sys.argv[2])))
+assert len(rows) == s["joined"], (len(rows), s["joined"])
+sk = [float(r["skew_ns"]) for r in rows]
+assert abs(min(sk) - s["min_ns"]) < 0.01 and abs(max(sk) - s["max_ns"]) < 0.01, (min(sk), s)
+for r in rows:
+    lo, hi = float(r["clock_lo_ns"]), float(r["clock_hi_ns"])
+    assert lo - 0.01 <= c <= hi + 0.01, (r, c)
+assert d["skew"]["checks"]["clock_error"]["state"] in ("SKIP", "PASS", "INCONCLUSIVE", "FAIL")
+PY
+	done
+}
+
+test_max_skew_passes_above_the_largest_skew_and_fails_below_it() {
+	synth "$TMP/m.vcd" --clock-b-ns 4000 || return 1
+	boards "$TMP/m0.json" "$TMP/m.vcd" || return 1
+	local worst
+	worst=$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["skew"]; print(int(max(abs(s["min_ns"]), abs(s["max_ns"]))))' "$TMP/m0.json") || return 1
+	boards "$TMP/m1.json" "$TMP/m.vcd" --max-skew "$((worst + 1000))ns"
+	[ "$(cat "$TMP/rc")" -eq 0 ] || fail "limit above: exit $(cat "$TMP/rc")" || return 1
+	grep -q '"state": *"PASS"' "$TMP/m1.json" || fail "no PASS: $(cat "$TMP/out")" || return 1
+	boards "$TMP/m2.json" "$TMP/m.vcd" --max-skew "$((worst / 2))ns"
+	[ "$(cat "$TMP/rc")" -eq 1 ] || fail "limit below: exit $(cat "$TMP/rc")" || return 1
+	python3 - "$TMP/m2.json" <<'PY' || return 1
+import json, sys
+d = json.load(open(sys.argv[1]))
+ck = d["skew"]["checks"]["max_skew"]
+assert ck["state"] == "FAIL" and ck["edges_over"] >= 1, ck
+assert d["verdict"] == "disagree" and d["exit_code"] == 1, d["verdict"]
+PY
+	grep -q "max_skew     FAIL" "$TMP/out" || fail "text: $(cat "$TMP/out")"
+}
+
+test_a_pin_that_lies_on_board_b_makes_board_b_disagree() {
+	synth "$TMP/l.vcd" --shift-b 700:30000 || return 1
+	boards "$TMP/l.json" "$TMP/l.vcd"
+	[ "$(cat "$TMP/rc")" -eq 1 ] || fail "exit $(cat "$TMP/rc"): $(cat "$TMP/out")" || return 1
+	python3 - "$TMP/l.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [b["verdict"] for b in d["boards"]] == ["agree", "disagree"], d["boards"]
+assert d["boards"][1]["beyond_tolerance"] >= 1, d["boards"][1]
+assert d["verdict"] == "disagree", d["verdict"]
+PY
+}
+
+test_what_is_not_two_boards_on_one_grid_is_refused() {
+	synth "$TMP/r.vcd" || return 1
+	local rc
+	"$SQWAVE" compare "$TMP/a.sqwlog" "$TMP/mono.sqwlog" "$TMP/r.vcd" > /dev/null 2> "$TMP/e1"
+	rc=$?
+	[ $rc -eq 2 ] && grep -q "not on a shared grid" "$TMP/e1" || fail "monotonic: $rc $(cat "$TMP/e1")" ||
+		return 1
+	"$SQWAVE" compare "$TMP/a.sqwlog" "$TMP/b.sqwlog" "$TMP/r.vcd" --channel-a pin_a \
+		--channel-b pin_a > /dev/null 2> "$TMP/e2"
+	rc=$?
+	[ $rc -eq 2 ] && grep -q "same channel" "$TMP/e2" || fail "same channel: $rc $(cat "$TMP/e2")" ||
+		return 1
+	"$SQWAVE" compare "$TMP/a.sqwlog" "$TMP/r.vcd" --max-skew 1us > /dev/null 2> "$TMP/e3"
+	rc=$?
+	[ $rc -eq 2 ] && grep -q "RUN_A RUN_B CAPTURE" "$TMP/e3" || fail "one board: $rc $(cat "$TMP/e3")" ||
+		return 1
+	"$SQWAVE" compare "$TMP/a.sqwlog" "$TMP/b.sqwlog" - < "$TMP/r.vcd" > /dev/null 2> "$TMP/e4"
+	rc=$?
+	[ $rc -eq 2 ] && grep -q "not standard input" "$TMP/e4" || fail "stdin: $rc $(cat "$TMP/e4")"
+}
+
+# claim_sync LOG OUT MAXERR_US: LOG as if its clock had been synchronised at
+# setup with that maximum error (7 digits: the header keeps its length; its
+# CRC is made again). This host's clock is not disciplined, and a test does
+# not discipline it.
+claim_sync() {
+	python3 - "$@" <<'PY'
+import struct, sys, zlib
+d = bytearray(open(sys.argv[1], "rb").read())
+tlen, = struct.unpack_from("<I", d, 20)
+t = d[56:56 + tlen].decode()
+lines = [l for l in t.split("\n")]
+for i, l in enumerate(lines):
+    if l == "clock.synced=no":
+        lines[i] = "clock.synced=yes"
+    elif l.startswith("clock.maxerror_us="):
+        assert len(l) == len("clock.maxerror_us=16000000"), l
+        lines[i] = "clock.maxerror_us=%07d" % int(sys.argv[3])
+n = "\n".join(lines).encode()
+assert len(n) == tlen, (len(n), tlen)
+d[56:56 + tlen] = n
+h = bytearray(d[:56])
+h[28:32] = bytes(4)
+struct.pack_into("<I", d, 28, zlib.crc32(bytes(h) + n))
+open(sys.argv[2], "wb").write(d)
+PY
+}
+
+test_the_clocks_claimed_error_is_judged_against_what_the_capture_shows() {
+	grep -q "clock.synced=no" "$TMP/a.sqwlog" || { echo "    (this host's clock is synchronised)"; return 77; }
+	claim_sync "$TMP/a.sqwlog" "$TMP/sa.sqwlog" 1 || return 1
+	claim_sync "$TMP/b.sqwlog" "$TMP/sb.sqwlog" 1 || return 1
+	synth "$TMP/s.vcd" --clock-b-ns 20000 || return 1
+	"$SQWAVE" compare "$TMP/sa.sqwlog" "$TMP/sb.sqwlog" "$TMP/s.vcd" --json "$TMP/s1.json" \
+		> "$TMP/s1.out" 2>&1
+	[ $? -eq 1 ] || fail "20 us apart, 2 us claimed: $(cat "$TMP/s1.out")" || return 1
+	claim_sync "$TMP/a.sqwlog" "$TMP/sa.sqwlog" 100 || return 1
+	claim_sync "$TMP/b.sqwlog" "$TMP/sb.sqwlog" 100 || return 1
+	"$SQWAVE" compare "$TMP/sa.sqwlog" "$TMP/sb.sqwlog" "$TMP/s.vcd" --json "$TMP/s2.json" \
+		> "$TMP/s2.out" 2>&1
+	[ $? -eq 0 ] || fail "20 us apart, 200 us claimed: $(cat "$TMP/s2.out")" || return 1
+	python3 - "$TMP/s1.json" "$TMP/s2.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+ca, cb = a["skew"]["checks"]["clock_error"], b["skew"]["checks"]["clock_error"]
+assert ca["state"] == "FAIL" and a["verdict"] == "disagree", ca
+assert a["skew"]["clock_offset"]["claimed_bound_ns"] == 2000, a["skew"]["clock_offset"]
+assert a["skew"]["clock_offset"]["lower_bound_ns"] > 2000, a["skew"]["clock_offset"]
+assert cb["state"] == "PASS" and b["verdict"] == "agree", cb
+assert b["skew"]["clock_offset"]["upper_bound_ns"] <= 200000, b["skew"]["clock_offset"]
+PY
+}
+
+test_every_two_board_document_is_valid_against_the_schema() {
+	synth "$TMP/v.vcd" --clock-b-ns 1000 || return 1
+	boards "$TMP/v.json" "$TMP/v.vcd" --max-skew 1ms || return 1
+	python3 "$ROOT/tests/e2e/json_schema_check.py" "$ROOT/docs/schema" "$TMP/v.json" \
+		> "$TMP/v.schema" 2>&1 || fail "$(cat "$TMP/v.schema")"
+}
+
+cd "$ROOT" || exit 1
+setup || { echo "FAIL setup: $(cat "$TMP"/*.out)"; exit 1; }
+echo "boards: seed $SEED"
+for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
+	( $t )
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		echo "PASS $t"
+		passed=$((passed + 1))
+	elif [ $rc -eq 77 ]; then
+		echo "SKIP $t"
+	else
+		echo "FAIL $t"
+		failed=$((failed + 1))
+	fi
+done
+echo "boards e2e: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
