@@ -30,7 +30,10 @@ static void report_usage(FILE *f)
 		"edges, Tmin/Tmax with bounds, wake latency p50/mean/p99/p99.99/max, missed\n"
 		"periods, verdict (docs/report.md says what each means). RUN is a\n"
 		"run's log (its phases, loads and proof come from its events), a JSON\n"
-		"summary of a run (sqwave run --json) or of an analysis (analyze --json).\n\n"
+		"summary of a run (sqwave run --json) or of an analysis (analyze --json);\n"
+		"a comparison of two boards on one grid (compare RUN_A RUN_B CAPTURE\n"
+		"--json) is a row of a second table: both boards, the skew between them,\n"
+		"how far apart their clocks were, the checks.\n\n"
 		"  --markdown FILE   the table in Markdown\n"
 		"  --json FILE       the rows as JSON (schema sqwave-report)\n"
 		"  --svg FILE        every row's pulse-width distribution overlaid\n"
@@ -43,7 +46,8 @@ static void report_usage(FILE *f)
 		"  -q, --quiet       no text table on stdout\n"
 		"  -h, --help        this help\n\n"
 		"Exit: 0 every row passed (or had no limits), 1 a row failed or its load\n"
-		"was not applied, 2 bad input, 3 I/O error.\n");
+		"was not applied (or a two-board comparison did not exit 0), 2 bad input,\n"
+		"3 I/O error.\n");
 }
 
 static int write_to(const char *path, void (*fn)(FILE *, const struct report *),

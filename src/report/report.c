@@ -13,6 +13,7 @@
 #include "base/msgbuf.h"
 #include "base/outfile.h"
 #include "base/units.h"
+#include "report/docread.h"
 
 #define REPORT_SCHEMA "sqwave-report"
 #define REPORT_SCHEMA_VERSION 1
@@ -30,182 +31,87 @@ static void copy_clean(char *dst, size_t len, const char *s)
 	outfile_escape(s ? s : "", dst, len);
 }
 
-/*
- * Reading one document. Every figure the table shows or a verdict uses is
- * checked for its type and range as it is read: a member that is absent or
- * null is "not given" (the writers write null for what they do not know),
- * one of another type or out of range makes the whole document bad input
- * (exit 2, naming the file, the line and the member), never a 0 or a
- * wrapped number in a row that looks measured. The first problem is kept.
- */
-struct rd {
-	const char *source;
-	char where[64];            /* "phases[2]." while a phase is read */
-	char *err;
-	size_t errlen;
-	bool bad;
-};
-
+/* Reading one document: report/docread.h (every member checked for its
+ * type and range as it is read; the first problem is the document's). */
 /* Durations a row holds: within 1e15 ns (11 days) either way, which keeps
  * every sum and difference of the table and the SVG within int64. */
 #define RD_DUR_MAX 1000000000000000ll
 
-#define K(...) ((const char *const[]){ __VA_ARGS__, NULL })
+#define K DOCREAD_KEYS
 
-static void rd_fail(struct rd *d, const struct jv *at, const char *const *keys, const char *what)
+static double rd_num(struct docread *d, const struct jv *obj, const char *const *keys, double def)
 {
-	char path[256] = "";
-	size_t i;
+	double v;
 
-	if (d->bad)
-		return;
-	d->bad = true;
-	for (i = 0; keys[i]; i++)
-		msgbuf_add(path, sizeof(path), "%s%s", i ? "." : "", keys[i]);
-	if (at)
-		msgbuf_set(d->err, d->errlen, "%s:%zu: %s%s %s", OUTFILE_ESC(d->source), at->line,
-			   d->where, path, what);
-	else
-		msgbuf_set(d->err, d->errlen, "%s: %s%s %s", OUTFILE_ESC(d->source), d->where, path,
-			   what);
+	return docread_num(d, obj, keys, &v) ? v : def;
 }
 
-/* @keys below @obj, one member each; NULL when absent or null anywhere on
- * the way, or (with a failure) when one is there with another type than
- * @type (an object on the way). */
-static const struct jv *rd_get(struct rd *d, const struct jv *obj, const char *const *keys,
-			       enum jv_type type)
+static uint64_t rd_count(struct docread *d, const struct jv *obj, const char *const *keys)
 {
-	static const char *const names[] = { "null", "a boolean", "a number", "a string",
-					     "an array", "an object" };
-	const struct jv *v = obj;
-	size_t i;
-
-	for (i = 0; v && keys[i]; i++) {
-		enum jv_type want = keys[i + 1] ? JV_OBJECT : type;
-
-		v = jv_get(v, keys[i]);
-		if (!v || v->type == JV_NULL)
-			return NULL;
-		if (v->type != want) {
-			char what[64];
-			const char *part[8] = { NULL };
-			size_t k;
-
-			snprintf(what, sizeof(what), "must be %s, not %s", names[want], names[v->type]);
-			for (k = 0; k <= i && k < 7; k++)
-				part[k] = keys[k];
-			rd_fail(d, v, part, what);
-			return NULL;
-		}
-	}
-	return v;
-}
-
-/* An integer in [@lo, @hi], or @def when not given. */
-static int64_t rd_int(struct rd *d, const struct jv *obj, const char *const *keys, int64_t lo,
-		      int64_t hi, int64_t def)
-{
-	const struct jv *v = rd_get(d, obj, keys, JV_NUMBER);
-	char what[96];
-
-	if (!v)
-		return def;
-	if (v->is_int && v->i >= lo && v->i <= hi)
-		return v->i;
-	snprintf(what, sizeof(what), "must be an integer from %" PRId64 " to %" PRId64, lo, hi);
-	rd_fail(d, v, keys, what);
-	return def;
-}
-
-static uint64_t rd_count(struct rd *d, const struct jv *obj, const char *const *keys)
-{
-	return (uint64_t)rd_int(d, obj, keys, 0, INT64_MAX, 0);
-}
-
-static double rd_num(struct rd *d, const struct jv *obj, const char *const *keys, double def)
-{
-	const struct jv *v = rd_get(d, obj, keys, JV_NUMBER);
-
-	return v ? v->num : def;
-}
-
-static bool rd_bool(struct rd *d, const struct jv *obj, const char *const *keys, bool def)
-{
-	const struct jv *v = rd_get(d, obj, keys, JV_BOOL);
-
-	return v ? v->b : def;
-}
-
-static const char *rd_str(struct rd *d, const struct jv *obj, const char *const *keys,
-			  const char *def)
-{
-	const struct jv *v = rd_get(d, obj, keys, JV_STRING);
-
-	return v ? v->str : def;
+	return (uint64_t)docread_int_or(d, obj, keys, 0, INT64_MAX, 0);
 }
 
 /* The figures of a statistics object (the run's, or a phase's). */
-static void row_stats(struct rd *d, struct report_row *row, const struct jv *st)
+static void row_stats(struct docread *d, struct report_row *row, const struct jv *st)
 {
 #define PW(...) K("pulse_width", "any", __VA_ARGS__)
 #define WL(...) K("wake_latency", __VA_ARGS__)
-	const struct jv *any = rd_get(d, st, K("pulse_width", "any"), JV_OBJECT);
-	const struct jv *wake = rd_get(d, st, K("wake_latency"), JV_OBJECT);
-	const struct jv *hist = rd_get(d, st, PW("histogram"), JV_OBJECT);
-	const struct jv *counts = rd_get(d, st, PW("histogram", "counts"), JV_ARRAY);
+	const struct jv *any = docread_get(d, st, K("pulse_width", "any"), JV_OBJECT);
+	const struct jv *wake = docread_get(d, st, K("wake_latency"), JV_OBJECT);
+	const struct jv *hist = docread_get(d, st, PW("histogram"), JV_OBJECT);
+	const struct jv *counts = docread_get(d, st, PW("histogram", "counts"), JV_ARRAY);
 	int64_t missing = INT64_MIN;  /* a figure the count says must be there */
 
 	row->have_pulses = rd_count(d, st, PW("count")) > 0;
 	if (row->have_pulses) {
-		row->tmin_ns = rd_int(d, st, PW("tmin", "width_ns"), 0, RD_DUR_MAX, missing);
-		row->tmax_ns = rd_int(d, st, PW("tmax", "width_ns"), 0, RD_DUR_MAX, missing);
+		row->tmin_ns = docread_int_or(d, st, PW("tmin", "width_ns"), 0, RD_DUR_MAX, missing);
+		row->tmax_ns = docread_int_or(d, st, PW("tmax", "width_ns"), 0, RD_DUR_MAX, missing);
 		if (row->tmin_ns == missing || row->tmax_ns == missing) {
-			rd_fail(d, any, K("pulse_width", "any"),
+			docread_fail(d, any, K("pulse_width", "any"),
 				"has a count but no tmin.width_ns or tmax.width_ns");
 			return;
 		}
-		row->tmin_lo_ns = rd_int(d, st, PW("tmin_bound", "lo_ns"), 0, RD_DUR_MAX, row->tmin_ns);
-		row->tmax_hi_ns = rd_int(d, st, PW("tmax_bound", "hi_ns"), 0, RD_DUR_MAX, row->tmax_ns);
+		row->tmin_lo_ns = docread_int_or(d, st, PW("tmin_bound", "lo_ns"), 0, RD_DUR_MAX, row->tmin_ns);
+		row->tmax_hi_ns = docread_int_or(d, st, PW("tmax_bound", "hi_ns"), 0, RD_DUR_MAX, row->tmax_ns);
 		if (!(row->tmin_lo_ns <= row->tmin_ns && row->tmin_ns <= row->tmax_ns &&
 		      row->tmax_ns <= row->tmax_hi_ns))
-			rd_fail(d, any, K("pulse_width", "any"),
+			docread_fail(d, any, K("pulse_width", "any"),
 				"does not hold tmin_bound.lo_ns <= tmin.width_ns <= tmax.width_ns <= "
 				"tmax_bound.hi_ns");
 	}
 	row->have_wake = rd_count(d, st, WL("count")) > 0;
 	if (row->have_wake) {
 		/* "p99.99" holds a dot: one key, not a path */
-		row->p99_ns = rd_int(d, st, WL("percentiles_ns", "p99"), -RD_DUR_MAX, RD_DUR_MAX,
+		row->p99_ns = docread_int_or(d, st, WL("percentiles_ns", "p99"), -RD_DUR_MAX, RD_DUR_MAX,
 				     missing);
-		row->p9999_ns = rd_int(d, st, WL("percentiles_ns", "p99.99"), -RD_DUR_MAX,
+		row->p9999_ns = docread_int_or(d, st, WL("percentiles_ns", "p99.99"), -RD_DUR_MAX,
 				       RD_DUR_MAX, missing);
-		row->max_ns = rd_int(d, st, WL("max_ns"), -RD_DUR_MAX, RD_DUR_MAX, missing);
+		row->max_ns = docread_int_or(d, st, WL("max_ns"), -RD_DUR_MAX, RD_DUR_MAX, missing);
 		if (row->p99_ns == missing || row->p9999_ns == missing || row->max_ns == missing) {
-			rd_fail(d, wake, K("wake_latency"),
+			docread_fail(d, wake, K("wake_latency"),
 				"has a count but no percentiles_ns.p99, percentiles_ns.p99.99 or max_ns");
 			return;
 		}
-		row->p50_ns = rd_int(d, st, WL("percentiles_ns", "p50"), -RD_DUR_MAX, RD_DUR_MAX,
+		row->p50_ns = docread_int_or(d, st, WL("percentiles_ns", "p50"), -RD_DUR_MAX, RD_DUR_MAX,
 				     missing);
-		row->mean_ns = rd_int(d, st, WL("mean_ns"), -RD_DUR_MAX, RD_DUR_MAX, missing);
+		row->mean_ns = docread_int_or(d, st, WL("mean_ns"), -RD_DUR_MAX, RD_DUR_MAX, missing);
 		row->have_center = row->p50_ns != missing && row->mean_ns != missing;
 	}
 	/* A histogram (counts over [lo, lo + n * bin)) for the SVG, if there is one. */
 	if (counts && counts->n > 0 && !d->bad) {
 		size_t n = counts->n, i;
-		int64_t lo = rd_int(d, st, PW("histogram", "lo_ns"), 0, RD_DUR_MAX, 0);
-		int64_t bin = rd_int(d, st, PW("histogram", "bin_ns"), 1, RD_DUR_MAX, 0);
+		int64_t lo = docread_int_or(d, st, PW("histogram", "lo_ns"), 0, RD_DUR_MAX, 0);
+		int64_t bin = docread_int_or(d, st, PW("histogram", "bin_ns"), 1, RD_DUR_MAX, 0);
 
 		if (n > REPORT_HIST_MAX) {
-			rd_fail(d, counts, K("pulse_width", "any", "histogram", "counts"),
+			docread_fail(d, counts, K("pulse_width", "any", "histogram", "counts"),
 				"has more than " REPORT_STR(REPORT_HIST_MAX) " bins");
 			return;
 		}
 		if (!bin || d->bad)
 			return;
 		if (bin > (RD_DUR_MAX - lo) / (int64_t)n) {
-			rd_fail(d, hist, K("pulse_width", "any", "histogram"),
+			docread_fail(d, hist, K("pulse_width", "any", "histogram"),
 				"ends beyond 1e15 ns (lo_ns + bins * bin_ns)");
 			return;
 		}
@@ -219,7 +125,7 @@ static void row_stats(struct rd *d, struct report_row *row, const struct jv *st)
 			const struct jv *c = counts->items[i];
 
 			if (c->type != JV_NUMBER || !c->is_int || c->i < 0)
-				rd_fail(d, c, K("pulse_width", "any", "histogram", "counts"),
+				docread_fail(d, c, K("pulse_width", "any", "histogram", "counts"),
 					"must hold integers from 0");
 			else
 				row->hist[i] = (uint64_t)c->i;
@@ -240,11 +146,11 @@ static const char *figure(double v, const char *unit, char *buf, size_t len)
 }
 
 /* The proof of a phase's loads, in a few words. */
-static void row_proof(struct rd *d, struct report_row *row, const struct jv *ph)
+static void row_proof(struct docread *d, struct report_row *row, const struct jv *ph)
 {
-	const struct jv *loads = rd_get(d, ph, K("proof", "loads"), JV_ARRAY);
-	const struct jv *specs = rd_get(d, ph, K("loads"), JV_ARRAY);
-	const struct jv *lna = rd_get(d, ph, K("load_not_applied"), JV_ARRAY);
+	const struct jv *loads = docread_get(d, ph, K("proof", "loads"), JV_ARRAY);
+	const struct jv *specs = docread_get(d, ph, K("loads"), JV_ARRAY);
+	const struct jv *lna = docread_get(d, ph, K("load_not_applied"), JV_ARRAY);
 	char tmp[sizeof(row->proof)], where[sizeof(d->where)], num[32];
 	size_t i;
 
@@ -253,7 +159,7 @@ static void row_proof(struct rd *d, struct report_row *row, const struct jv *ph)
 		const struct jv *sp = jv_at(specs, i);
 
 		if (sp->type != JV_STRING) {
-			rd_fail(d, sp, K("loads"), "must hold strings");
+			docread_fail(d, sp, K("loads"), "must hold strings");
 			return;
 		}
 		msgbuf_add(row->loads, sizeof(row->loads), "%s%.*s", i ? ", " : "",
@@ -265,32 +171,32 @@ static void row_proof(struct rd *d, struct report_row *row, const struct jv *ph)
 		int64_t valid;
 
 		if (l->type != JV_OBJECT) {
-			rd_fail(d, l, K("proof", "loads"), "must hold objects");
+			docread_fail(d, l, K("proof", "loads"), "must hold objects");
 			return;
 		}
 		msgbuf_set(where, sizeof(where), "%s", d->where);
 		msgbuf_add(d->where, sizeof(d->where), "proof.loads[%zu].", i);
-		kind = rd_str(d, l, K("proof"), "none");
+		kind = docread_str_or(d, l, K("proof"), "none");
 		/* the writers say -1 (or null) for "no sample": not a figure */
 		if (!strcmp(kind, "idle") || !strcmp(kind, "cpu"))
 			msgbuf_add(row->proof, sizeof(row->proof), "%s%sCPU %s %s", sep,
-				   *kind == 'i' ? "idle: " : "", rd_str(d, l, K("cpus"), "?"),
+				   *kind == 'i' ? "idle: " : "", docread_str_or(d, l, K("cpus"), "?"),
 				   figure(rd_num(d, l, K("busy_pct"), -1), "%", num, sizeof(num)));
 		else if (!strcmp(kind, "net"))
 			msgbuf_add(row->proof, sizeof(row->proof), "%s%s %s", sep,
-				   rd_str(d, l, K("interface"), "?"),
+				   docread_str_or(d, l, K("interface"), "?"),
 				   figure(rd_num(d, l, K("packets_per_s"), -1), " pkt/s", num,
 					  sizeof(num)));
-		valid = rd_int(d, l, K("valid_scores"), 0, INT64_MAX, -1);
+		valid = docread_int_or(d, l, K("valid_scores"), 0, INT64_MAX, -1);
 		if (valid > 0)
 			msgbuf_add(row->proof, sizeof(row->proof), "%sCoreMark %.0f (%" PRId64 " runs)",
 				   row->proof[0] ? ", " : "", rd_num(d, l, K("mean_score"), 0), valid);
 		else if (valid == 0)
 			msgbuf_add(row->proof, sizeof(row->proof), "%sCoreMark no valid score",
 				   row->proof[0] ? ", " : "");
-		if (rd_bool(d, l, K("lost"), false))
+		if (docread_bool_or(d, l, K("lost"), false))
 			msgbuf_add(row->proof, sizeof(row->proof), "%s%s LOST", row->proof[0] ? ", " : "",
-				   rd_str(d, l, K("name"), "?"));
+				   docread_str_or(d, l, K("name"), "?"));
 		snprintf(d->where, sizeof(d->where), "%s", where);
 	}
 	/* the names and figures come from the document: escaped for terminals */
@@ -299,7 +205,7 @@ static void row_proof(struct rd *d, struct report_row *row, const struct jv *ph)
 	/* a phase whose idleness or load the proof does not show says so
 	 * first (docs/soak.md: the proof's words) */
 	{
-		const char *st = rd_str(d, ph, K("proof", "state"), "");
+		const char *st = docread_str_or(d, ph, K("proof", "state"), "");
 
 		row->proof_incomplete = !strcmp(st, "proof incomplete");
 		snprintf(row->proof_state, sizeof(row->proof_state), "%.23s",
@@ -315,9 +221,9 @@ static void row_proof(struct rd *d, struct report_row *row, const struct jv *ph)
 
 /* The proof of a row for the whole run (no phases): whether it was idle,
  * with the figure; "idle unproven" when the document does not show it. */
-static void run_row_proof(struct rd *d, struct report_row *row, const struct jv *doc)
+static void run_row_proof(struct docread *d, struct report_row *row, const struct jv *doc)
 {
-	const char *idle = rd_str(d, doc, K("proof", "idle"), NULL);
+	const char *idle = docread_str_or(d, doc, K("proof", "idle"), NULL);
 	char tmp[sizeof(row->proof)], num[32];
 
 	snprintf(row->proof_state, sizeof(row->proof_state), "%.23s", idle ? idle : "idle unproven");
@@ -326,7 +232,7 @@ static void run_row_proof(struct rd *d, struct report_row *row, const struct jv 
 			 ? idle : "IDLE UNPROVEN");
 	else
 		snprintf(tmp, sizeof(tmp), "%s: CPU %s %s", *idle == 'n' ? "NOT IDLE" : "idle proven",
-			 rd_str(d, doc, K("proof", "idle_cpus"), "?"),
+			 docread_str_or(d, doc, K("proof", "idle_cpus"), "?"),
 			 figure(rd_num(d, doc, K("proof", "idle_busy_pct"), -1), "%", num,
 				sizeof(num)));
 	copy_clean(row->proof, sizeof(row->proof), tmp);
@@ -339,13 +245,13 @@ static void run_row_proof(struct rd *d, struct report_row *row, const struct jv 
  * without them (analyses, older summaries) from their counts and stop
  * reason. "" when there is none.
  */
-static void run_failure(struct rd *d, const struct jv *doc, char *out, size_t len)
+static void run_failure(struct docread *d, const struct jv *doc, char *out, size_t len)
 {
 	static const char *const health[] = { "edges", "dropped", "write_errors", "log_complete",
 					      "no_error", "no_break" };
-	const struct jv *checks = rd_get(d, doc, K("verdict", "checks"), JV_ARRAY);
-	const char *stop = rd_str(d, doc, K("run", "stop_reason"),
-				  rd_str(d, doc, K("source", "log", "footer", "stop_reason"), ""));
+	const struct jv *checks = docread_get(d, doc, K("verdict", "checks"), JV_ARRAY);
+	const char *stop = docread_str_or(d, doc, K("run", "stop_reason"),
+				  docread_str_or(d, doc, K("source", "log", "footer", "stop_reason"), ""));
 	size_t i, k;
 
 	out[0] = '\0';
@@ -359,15 +265,15 @@ static void run_failure(struct rd *d, const struct jv *doc, char *out, size_t le
 			bool phase;
 
 			if (ck->type != JV_OBJECT) {
-				rd_fail(d, ck, K("verdict", "checks"), "must hold objects");
+				docread_fail(d, ck, K("verdict", "checks"), "must hold objects");
 				return;
 			}
 			snprintf(where, sizeof(where), "%s", d->where);
 			msgbuf_add(d->where, sizeof(d->where), "verdict.checks[%zu].", i);
-			name = rd_str(d, ck, K("name"), "");
-			result = rd_str(d, ck, K("result"), "");
-			phase = rd_str(d, ck, K("phase"), NULL) != NULL;
-			msg = rd_str(d, ck, K("message"), name);
+			name = docread_str_or(d, ck, K("name"), "");
+			result = docread_str_or(d, ck, K("result"), "");
+			phase = docread_str_or(d, ck, K("phase"), NULL) != NULL;
+			msg = docread_str_or(d, ck, K("message"), name);
 			snprintf(d->where, sizeof(d->where), "%s", where);
 			if (strcmp(result, "fail"))
 				continue;
@@ -385,32 +291,32 @@ static void run_failure(struct rd *d, const struct jv *doc, char *out, size_t le
 		snprintf(out, len, "edge records were dropped: the statistics are incomplete");
 	else if (rd_count(d, doc, K("counts", "write_errors")) > 0)
 		snprintf(out, len, "line writes failed");
-	else if (rd_bool(d, doc, K("run", "log_error"), false))
+	else if (docread_bool_or(d, doc, K("run", "log_error"), false))
 		snprintf(out, len, "the edge log could not be written completely");
 	else if (!strcmp(stop, "error"))
 		snprintf(out, len, "the run stopped on an error");
 	else if (!strcmp(stop, "break"))
 		snprintf(out, len, "the run stopped at a trace break (--stop-on-break)");
-	else if (rd_bool(d, doc, K("source", "truncated"), false))
+	else if (docread_bool_or(d, doc, K("source", "truncated"), false))
 		snprintf(out, len, "the log is truncated: the run was cut short");
 }
 
 /* PASS / FAIL / LOAD NOT APPLIED / NO LIMITS for one row. */
-static void row_verdict(struct rd *d, struct report_row *row, const struct jv *doc, bool whole_run)
+static void row_verdict(struct docread *d, struct report_row *row, const struct jv *doc, bool whole_run)
 {
-	const struct jv *cfg = rd_get(d, doc, K("config"), JV_OBJECT);
-	int64_t wmax = rd_int(d, cfg, K("limits.wake_latency_max", "value"), 0, RD_DUR_MAX, 0);
-	int64_t mmax = rd_int(d, cfg, K("limits.missed_max", "value"), -1, INT64_MAX, -1);
-	int64_t rmax = rd_int(d, cfg, K("limits.response_max", "value"), 0, RD_DUR_MAX, 0);
+	const struct jv *cfg = docread_get(d, doc, K("config"), JV_OBJECT);
+	int64_t wmax = docread_int_or(d, cfg, K("limits.wake_latency_max", "value"), 0, RD_DUR_MAX, 0);
+	int64_t mmax = docread_int_or(d, cfg, K("limits.missed_max", "value"), -1, INT64_MAX, -1);
+	int64_t rmax = docread_int_or(d, cfg, K("limits.response_max", "value"), 0, RD_DUR_MAX, 0);
 	bool limits, fail = false;
 
-	row->lim_tmin_ns = rd_int(d, cfg, K("limits.tmin", "value"), 0, RD_DUR_MAX, 0);
-	row->lim_tmax_ns = rd_int(d, cfg, K("limits.tmax", "value"), 0, RD_DUR_MAX, 0);
+	row->lim_tmin_ns = docread_int_or(d, cfg, K("limits.tmin", "value"), 0, RD_DUR_MAX, 0);
+	row->lim_tmax_ns = docread_int_or(d, cfg, K("limits.tmax", "value"), 0, RD_DUR_MAX, 0);
 	limits = row->lim_tmin_ns || row->lim_tmax_ns || wmax || mmax >= 0 ||
 		 (row->respond && rmax);
 	if (whole_run) {
-		fail = !rd_bool(d, doc, K("verdict", "pass"), true) &&
-		       rd_bool(d, doc, K("verdict", "load_applied"), true);
+		fail = !docread_bool_or(d, doc, K("verdict", "pass"), true) &&
+		       docread_bool_or(d, doc, K("verdict", "load_applied"), true);
 	} else {
 		fail |= row->lim_tmin_ns && row->have_pulses && row->tmin_lo_ns < row->lim_tmin_ns;
 		fail |= row->lim_tmax_ns && row->have_pulses && row->tmax_hi_ns > row->lim_tmax_ns;
@@ -433,21 +339,21 @@ static void row_verdict(struct rd *d, struct report_row *row, const struct jv *d
  * slot is one half period (from the counts, so a log and its summary give
  * the same figure; a phase cut short by a stop is as long as it ran). */
 /* run --loopback: the kernel's view of the whole run (docs/loopback.md). */
-static void row_loopback(struct rd *d, struct report_row *row, const struct jv *doc)
+static void row_loopback(struct docread *d, struct report_row *row, const struct jv *doc)
 {
-	const struct jv *lb = rd_get(d, doc, K("loopback"), JV_OBJECT);
+	const struct jv *lb = docread_get(d, doc, K("loopback"), JV_OBJECT);
 
 	if (!lb)
 		return;
 	row->have_lb = true;
 	row->lb_no_event = rd_count(d, lb, K("no_event"));
 	row->lb_early = rd_count(d, lb, K("placement", "before_write_begin"));
-	row->lb_have_pulses = rd_get(d, lb, K("pulse_width", "any", "min_ns"), JV_NUMBER) &&
-			      rd_get(d, lb, K("pulse_width", "any", "max_ns"), JV_NUMBER);
-	row->lb_tmin_ns = rd_int(d, lb, K("pulse_width", "any", "min_ns"), -RD_DUR_MAX, RD_DUR_MAX, 0);
-	row->lb_tmax_ns = rd_int(d, lb, K("pulse_width", "any", "max_ns"), -RD_DUR_MAX, RD_DUR_MAX, 0);
-	row->lb_have_lag = rd_get(d, lb, K("from_write_end", "percentiles_ns", "p99"), JV_NUMBER);
-	row->lb_lag_p99_ns = rd_int(d, lb, K("from_write_end", "percentiles_ns", "p99"), -RD_DUR_MAX,
+	row->lb_have_pulses = docread_get(d, lb, K("pulse_width", "any", "min_ns"), JV_NUMBER) &&
+			      docread_get(d, lb, K("pulse_width", "any", "max_ns"), JV_NUMBER);
+	row->lb_tmin_ns = docread_int_or(d, lb, K("pulse_width", "any", "min_ns"), -RD_DUR_MAX, RD_DUR_MAX, 0);
+	row->lb_tmax_ns = docread_int_or(d, lb, K("pulse_width", "any", "max_ns"), -RD_DUR_MAX, RD_DUR_MAX, 0);
+	row->lb_have_lag = docread_get(d, lb, K("from_write_end", "percentiles_ns", "p99"), JV_NUMBER);
+	row->lb_lag_p99_ns = docread_int_or(d, lb, K("from_write_end", "percentiles_ns", "p99"), -RD_DUR_MAX,
 				    RD_DUR_MAX, 0);
 }
 
@@ -475,22 +381,52 @@ static struct report_row *new_row(struct report *r)
 	return &r->rows[r->n++];
 }
 
+/* A comparison of two boards: a row of the second table. */
+static int add_pair(struct report *r, struct docread *d, const struct jv *doc)
+{
+	struct board_pair p;
+
+	if (!board_pair_read(d, doc, &p))
+		return -1;
+	if (r->npairs == r->cappairs) {
+		size_t cap = r->cappairs ? r->cappairs * 2 : 4;
+		struct board_pair *v = realloc(r->pairs, cap * sizeof(*v));
+
+		if (!v) {
+			msgbuf_set(d->err, d->errlen, "out of memory");
+			return -1;
+		}
+		r->pairs = v;
+		r->cappairs = cap;
+	}
+	r->pairs[r->npairs++] = p;
+	return 0;
+}
+
 int report_add_doc(struct report *r, const struct jv *doc, const char *source, char *err,
 		   size_t errlen)
 {
-	struct rd d = { .source = source, .err = err, .errlen = errlen };
+	struct docread d = { .source = source, .err = err, .errlen = errlen };
 	const char *schema = jv_str(jv_get(doc, "schema"), "");
 	const struct jv *phases;
 	size_t i, first = r->n;
 	struct report_row base;
 	int64_t version;
 
-	if (strcmp(schema, "sqwave-summary") && strcmp(schema, "sqwave-analysis")) {
-		msgbuf_set(err, errlen, "%s: not a sqwave run summary or analysis (schema \"%s\")",
-			   OUTFILE_ESC(source), OUTFILE_ESC(schema));
+	if (board_pair_is_doc(doc))
+		return add_pair(r, &d, doc);
+	if (!strcmp(schema, "sqwave-compare")) {
+		msgbuf_set(err, errlen, "%s: a comparison of one log: report takes the comparison of "
+			   "two boards on one grid (sqwave compare RUN_A RUN_B CAPTURE --json)",
+			   OUTFILE_ESC(source));
 		return -1;
 	}
-	version = rd_int(&d, doc, K("schema_version"), 1, INT64_MAX, 0);
+	if (strcmp(schema, "sqwave-summary") && strcmp(schema, "sqwave-analysis")) {
+		msgbuf_set(err, errlen, "%s: not a sqwave run summary, analysis or comparison of two "
+			   "boards (schema \"%s\")", OUTFILE_ESC(source), OUTFILE_ESC(schema));
+		return -1;
+	}
+	version = docread_int_or(&d, doc, K("schema_version"), 1, INT64_MAX, 0);
 	if (d.bad || !version) {
 		if (!d.bad)
 			msgbuf_set(err, errlen, "%s: no schema_version", OUTFILE_ESC(source));
@@ -503,39 +439,27 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 			   REPORT_READS_VERSION);
 		return -1;
 	}
-	phases = rd_get(&d, doc, K("phases"), JV_ARRAY);
+	phases = docread_get(&d, doc, K("phases"), JV_ARRAY);
 	if (jv_len(phases) > REPORT_MAX_PHASES)
-		rd_fail(&d, phases, K("phases"), "holds more than " REPORT_STR(REPORT_MAX_PHASES)
+		docread_fail(&d, phases, K("phases"), "holds more than " REPORT_STR(REPORT_MAX_PHASES)
 			" phases");
 	memset(&base, 0, sizeof(base));
 	copy_clean(base.source, sizeof(base.source), source);
-	copy_clean(base.label, sizeof(base.label), rd_str(&d, doc, K("label"), ""));
-	copy_clean(base.board, sizeof(base.board), rd_str(&d, doc, K("board", "name"), "?"));
-	copy_clean(base.kernel, sizeof(base.kernel), rd_str(&d, doc, K("host", "kernel_release"), "?"));
-	base.preempt_rt = rd_bool(&d, doc, K("host", "preempt_rt"), false);
-	base.rt_ok = rd_bool(&d, doc, K("rt", "ok"), true);
-	base.half_ns = rd_int(&d, doc, K("run", "half_period_ns"), 0, RD_DUR_MAX, 0);
+	copy_clean(base.label, sizeof(base.label), docread_str_or(&d, doc, K("label"), ""));
+	copy_clean(base.board, sizeof(base.board), docread_str_or(&d, doc, K("board", "name"), "?"));
+	copy_clean(base.kernel, sizeof(base.kernel), docread_str_or(&d, doc, K("host", "kernel_release"), "?"));
+	base.preempt_rt = docread_bool_or(&d, doc, K("host", "preempt_rt"), false);
+	base.rt_ok = docread_bool_or(&d, doc, K("rt", "ok"), true);
+	base.half_ns = docread_int_or(&d, doc, K("run", "half_period_ns"), 0, RD_DUR_MAX, 0);
 	if (!base.half_ns)	/* an analysis has it at the top */
-		base.half_ns = rd_int(&d, doc, K("half_period_ns"), 0, RD_DUR_MAX, 0);
+		base.half_ns = docread_int_or(&d, doc, K("half_period_ns"), 0, RD_DUR_MAX, 0);
 	/* A respond run's half period only centres its histograms: it has no
 	 * frequency, and its rows cover the time it ran. */
-	base.respond = rd_get(&d, doc, K("respond"), JV_OBJECT) != NULL;
+	base.respond = docread_get(&d, doc, K("respond"), JV_OBJECT) != NULL;
 	if (base.respond)
 		base.half_ns = 0;
-	if (!base.label[0]) {
-		/* the file's name without .sqwlog or .json: a run's log and its
-		 * summary (run --log x.sqwlog --json x.json) get one label */
-		const char *slash = strrchr(source, '/'), *name = slash ? slash + 1 : source;
-		size_t n = strlen(name);
-		char tmp[sizeof(base.label)];
-
-		if (n > 7 && !strcmp(name + n - 7, ".sqwlog"))
-			n -= 7;
-		else if (n > 5 && !strcmp(name + n - 5, ".json"))
-			n -= 5;
-		snprintf(tmp, sizeof(tmp), "%.*s", (int)n, name);
-		copy_clean(base.label, sizeof(base.label), tmp);
-	}
+	if (!base.label[0])
+		docread_label_of(base.label, sizeof(base.label), source);
 	if (d.bad)
 		return -1;
 	if (jv_len(phases) == 0) {
@@ -550,7 +474,7 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 		row->missed = rd_count(&d, doc, K("counts", "missed_periods"));
 		row_duration(row);
 		if (base.respond)
-			row->duration_ns = rd_int(&d, doc, K("run", "duration_ns"), 0, RD_DUR_MAX, 0);
+			row->duration_ns = docread_int_or(&d, doc, K("run", "duration_ns"), 0, RD_DUR_MAX, 0);
 		row_stats(&d, row, doc);
 		snprintf(row->loads, sizeof(row->loads), "-");
 		run_row_proof(&d, row, doc);
@@ -563,7 +487,7 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 		struct report_row *row;
 
 		if (ph->type != JV_OBJECT) {
-			rd_fail(&d, ph, K("phases"), "must hold objects");
+			docread_fail(&d, ph, K("phases"), "must hold objects");
 			break;
 		}
 		snprintf(d.where, sizeof(d.where), "phases[%zu].", i);
@@ -571,15 +495,15 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 		if (!row)
 			goto nomem;
 		*row = base;
-		copy_clean(row->phase, sizeof(row->phase), rd_str(&d, ph, K("name"), "?"));
+		copy_clean(row->phase, sizeof(row->phase), docread_str_or(&d, ph, K("name"), "?"));
 		row->edges = rd_count(&d, ph, K("counts", "edges"));
 		row->missed = rd_count(&d, ph, K("counts", "missed_periods"));
 		row_duration(row);
 		if (row->respond) {	/* its answers' worst, and the time it ran */
-			row->duration_ns = rd_int(&d, ph, K("ran_ns"), 0, RD_DUR_MAX, 0);
-			row->have_response = rd_get(&d, ph, K("respond", "event_to_write_end",
+			row->duration_ns = docread_int_or(&d, ph, K("ran_ns"), 0, RD_DUR_MAX, 0);
+			row->have_response = docread_get(&d, ph, K("respond", "event_to_write_end",
 							     "max_ns"), JV_NUMBER) != NULL;
-			row->response_max_ns = rd_int(&d, ph, K("respond", "event_to_write_end",
+			row->response_max_ns = docread_int_or(&d, ph, K("respond", "event_to_write_end",
 								"max_ns"), INT64_MIN / 2,
 						      RD_DUR_MAX, 0);
 		}
@@ -612,6 +536,9 @@ void report_free(struct report *r)
 	free(r->rows);
 	r->rows = NULL;
 	r->n = r->cap = 0;
+	free(r->pairs);
+	r->pairs = NULL;
+	r->npairs = r->cappairs = 0;
 }
 
 bool report_all_pass(const struct report *r)
@@ -620,6 +547,10 @@ bool report_all_pass(const struct report *r)
 
 	for (i = 0; i < r->n; i++) {
 		if (strcmp(r->rows[i].verdict, "PASS") && strcmp(r->rows[i].verdict, "NO LIMITS"))
+			return false;
+	}
+	for (i = 0; i < r->npairs; i++) {
+		if (r->pairs[i].exit_code != 0)
 			return false;
 	}
 	return true;
@@ -726,34 +657,56 @@ static void cells(const struct report_row *w, char c[][600])
 	snprintf(c[COL_VERDICT], 600, "%s%s", w->verdict, w->rt_ok ? "" : " (non-RT run)");
 }
 
-void report_write_text(FILE *f, const struct report *r)
-{
-	size_t width[NCOLS], i, k;
-	char c[NCOLS][600];
+/* A table to write: its columns and rows, as cells. The run table and
+ * the two-board table go through the same writers. */
+#define TABLE_MAXCOLS 24
+_Static_assert(NCOLS <= TABLE_MAXCOLS && BOARD_PAIR_NCOLS <= TABLE_MAXCOLS, "table columns");
+_Static_assert(BOARD_PAIR_CELL == 600, "one cell size");
 
-	for (k = 0; k < NCOLS; k++)
-		width[k] = strlen(cols[k].head);
-	for (i = 0; i < r->n; i++) {
-		cells(&r->rows[i], c);
-		for (k = 0; k < NCOLS; k++)
+struct table {
+	size_t ncols, nrows;
+	const char *(*head)(size_t col, bool *right);
+	void (*cells)(const struct report *r, size_t row, char c[][600]);
+};
+
+static const char *run_head(size_t col, bool *right)
+{
+	*right = cols[col].right;
+	return cols[col].head;
+}
+
+static void run_cells(const struct report *r, size_t row, char c[][600])
+{
+	cells(&r->rows[row], c);
+}
+
+static void pair_cells(const struct report *r, size_t row, char c[][600])
+{
+	board_pair_cells(&r->pairs[row], c);
+}
+
+static void table_text(FILE *f, const struct report *r, const struct table *t)
+{
+	size_t width[TABLE_MAXCOLS], i, k;
+	char c[TABLE_MAXCOLS][600];
+	bool right[TABLE_MAXCOLS];
+
+	for (k = 0; k < t->ncols; k++)
+		width[k] = strlen(t->head(k, &right[k]));
+	for (i = 0; i < t->nrows; i++) {
+		t->cells(r, i, c);
+		for (k = 0; k < t->ncols; k++)
 			if (strlen(c[k]) > width[k])
 				width[k] = strlen(c[k]);
 	}
-	for (k = 0; k + 1 < NCOLS; k++)
-		fprintf(f, cols[k].right ? "%*s  " : "%-*s  ", (int)width[k], cols[k].head);
-	fprintf(f, "%s\n", cols[NCOLS - 1].head);
-	for (i = 0; i < r->n; i++) {
-		cells(&r->rows[i], c);
-		for (k = 0; k + 1 < NCOLS; k++)
-			fprintf(f, cols[k].right ? "%*s  " : "%-*s  ", (int)width[k], c[k]);
-		fprintf(f, "%s\n", c[NCOLS - 1]);
-	}
-	/* why a row failed that its own figures do not say, once per run */
-	for (i = 0; i < r->n; i++) {
-		if (r->rows[i].run_failure[0] &&
-		    (!i || strcmp(r->rows[i].source, r->rows[i - 1].source)))
-			fprintf(f, "FAIL: %s (%s): %s\n", r->rows[i].label, r->rows[i].source,
-				r->rows[i].run_failure);
+	for (k = 0; k + 1 < t->ncols; k++)
+		fprintf(f, right[k] ? "%*s  " : "%-*s  ", (int)width[k], t->head(k, &right[k]));
+	fprintf(f, "%s\n", t->head(t->ncols - 1, &right[k]));
+	for (i = 0; i < t->nrows; i++) {
+		t->cells(r, i, c);
+		for (k = 0; k + 1 < t->ncols; k++)
+			fprintf(f, right[k] ? "%*s  " : "%-*s  ", (int)width[k], c[k]);
+		fprintf(f, "%s\n", c[t->ncols - 1]);
 	}
 }
 
@@ -769,25 +722,63 @@ static void md_cell(FILE *f, const char *s)
 	fputs(" |", f);
 }
 
-void report_write_markdown(FILE *f, const struct report *r)
+static void table_markdown(FILE *f, const struct report *r, const struct table *t)
 {
-	char c[NCOLS][600];
+	char c[TABLE_MAXCOLS][600];
+	bool right;
 	size_t i, k;
 
 	fputc('|', f);
-	for (k = 0; k < NCOLS; k++)
-		md_cell(f, cols[k].head);
+	for (k = 0; k < t->ncols; k++)
+		md_cell(f, t->head(k, &right));
 	fputs("\n|", f);
-	for (k = 0; k < NCOLS; k++)
-		fputs(cols[k].right ? " ---: |" : " --- |", f);
+	for (k = 0; k < t->ncols; k++) {
+		t->head(k, &right);
+		fputs(right ? " ---: |" : " --- |", f);
+	}
 	fputc('\n', f);
-	for (i = 0; i < r->n; i++) {
-		cells(&r->rows[i], c);
+	for (i = 0; i < t->nrows; i++) {
+		t->cells(r, i, c);
 		fputc('|', f);
-		for (k = 0; k < NCOLS; k++)
+		for (k = 0; k < t->ncols; k++)
 			md_cell(f, c[k]);
 		fputc('\n', f);
 	}
+}
+
+/* The run table (when it has rows, or nothing else to show), then the
+ * two-board table (when it has rows), a blank line between. */
+static void write_tables(FILE *f, const struct report *r,
+			 void (*fn)(FILE *, const struct report *, const struct table *))
+{
+	const struct table runs = { NCOLS, r->n, run_head, run_cells };
+	const struct table pairs = { BOARD_PAIR_NCOLS, r->npairs, board_pair_head, pair_cells };
+
+	if (r->n || !r->npairs)
+		fn(f, r, &runs);
+	if (r->n && r->npairs)
+		fputc('\n', f);
+	if (r->npairs)
+		fn(f, r, &pairs);
+}
+
+void report_write_text(FILE *f, const struct report *r)
+{
+	size_t i;
+
+	write_tables(f, r, table_text);
+	/* why a row failed that its own figures do not say, once per run */
+	for (i = 0; i < r->n; i++) {
+		if (r->rows[i].run_failure[0] &&
+		    (!i || strcmp(r->rows[i].source, r->rows[i - 1].source)))
+			fprintf(f, "FAIL: %s (%s): %s\n", r->rows[i].label, r->rows[i].source,
+				r->rows[i].run_failure);
+	}
+}
+
+void report_write_markdown(FILE *f, const struct report *r)
+{
+	write_tables(f, r, table_markdown);
 }
 
 void report_write_json(FILE *f, const struct report *r)
@@ -874,6 +865,10 @@ void report_write_json(FILE *f, const struct report *r)
 			json_kv_null(&w, "run_failure");
 		json_object_end(&w);
 	}
+	json_array_end(&w);
+	json_kv_array_begin(&w, "pairs");
+	for (i = 0; i < r->npairs; i++)
+		board_pair_write_json(&w, &r->pairs[i]);
 	json_array_end(&w);
 	json_object_end(&w);
 	json_finish(&w);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "base/jsonread.h"
+#include "report/boardpair.h"
 
 #define REPORT_HIST_MAX 4096
 #define REPORT_MAX_PHASES 1024     /* per document: rows stay bounded by the input */
@@ -69,10 +70,15 @@ struct report_row {
 struct report {
 	struct report_row *rows;
 	size_t n, cap;
+	/* two boards on one grid (compare RUN_A RUN_B CAPTURE --json): the
+	 * second table, one row per comparison (report/boardpair.h) */
+	struct board_pair *pairs;
+	size_t npairs, cappairs;
 };
 
 /* Rows of one document (a sqwave-summary or sqwave-analysis JSON): one per
- * phase, or one for the run. 0, or -1 with a reason and no row added (not a
+ * phase, or one for the run; a two-board comparison (sqwave-compare, mode
+ * "boards") is a row of the second table. 0, or -1 with a reason and no row added (not a
  * sqwave document, a newer schema, a member the table uses that has another
  * type or is out of range: "SOURCE:LINE: phases[1].counts.edges must be ..."). */
 int report_add_doc(struct report *r, const struct jv *doc, const char *source, char *err,
@@ -97,7 +103,8 @@ struct report_axis {
 };
 void report_svg_axis(const struct report *r, struct report_axis *ax);
 
-/* Whether every row passed (exit 0) or one did not (exit 1). */
+/* Whether every row passed (exit 0) or one did not (exit 1); a two-board
+ * row passes when its comparison's exit code was 0. */
 bool report_all_pass(const struct report *r);
 
 #endif

@@ -14,106 +14,18 @@
 #include "base/msgbuf.h"
 #include "base/outfile.h"
 #include "base/units.h"
+#include "report/docread.h"
 
 #define TREND_READS_VERSION 1      /* the newest summary / analysis schema read */
 #define TREND_DUR_MAX 1000000000000000ll /* 11 days in ns: figures beyond are corrupt */
 
-/* ---- reading: a member absent or null is "not given"; one of another type
- * or out of range is bad input naming file, line and member ---- */
+/* ---- reading: report/docread.h ---- */
 
-struct rd {
-	const char *source;
-	char *err;
-	size_t errlen;
-	bool bad;
-};
-
-#define K(...) ((const char *const[]){ __VA_ARGS__, NULL })
-
-static void rd_fail(struct rd *d, const struct jv *at, const char *const *keys, const char *what)
-{
-	char path[256] = "";
-	size_t i;
-
-	if (d->bad)
-		return;
-	d->bad = true;
-	for (i = 0; keys[i]; i++)
-		msgbuf_add(path, sizeof(path), "%s%s", i ? "." : "", keys[i]);
-	msgbuf_set(d->err, d->errlen, "%s:%zu: %s %s", OUTFILE_ESC(d->source), at->line, path, what);
-}
-
-static const struct jv *rd_get(struct rd *d, const struct jv *obj, const char *const *keys,
-			       enum jv_type type)
-{
-	static const char *const names[] = { "null", "a boolean", "a number", "a string",
-					     "an array", "an object" };
-	const struct jv *v = obj;
-	size_t i;
-
-	for (i = 0; v && keys[i]; i++) {
-		enum jv_type want = keys[i + 1] ? JV_OBJECT : type;
-
-		v = jv_get(v, keys[i]);
-		if (!v || v->type == JV_NULL)
-			return NULL;
-		if (v->type != want) {
-			char what[64];
-
-			snprintf(what, sizeof(what), "must be %s, not %s", names[want], names[v->type]);
-			rd_fail(d, v, keys, what);
-			return NULL;
-		}
-	}
-	return v;
-}
-
-/* An integer in [@lo, @hi] into *@out: true when given. */
-static bool rd_int(struct rd *d, const struct jv *obj, const char *const *keys, int64_t lo,
-		   int64_t hi, int64_t *out)
-{
-	const struct jv *v = rd_get(d, obj, keys, JV_NUMBER);
-	char what[96];
-
-	if (!v)
-		return false;
-	if (v->is_int && v->i >= lo && v->i <= hi) {
-		*out = v->i;
-		return true;
-	}
-	snprintf(what, sizeof(what), "must be an integer from %" PRId64 " to %" PRId64, lo, hi);
-	rd_fail(d, v, keys, what);
-	return false;
-}
-
-static const char *rd_str(struct rd *d, const struct jv *obj, const char *const *keys,
-			  const char *def)
-{
-	const struct jv *v = rd_get(d, obj, keys, JV_STRING);
-
-	return v ? v->str : def;
-}
+#define K DOCREAD_KEYS
 
 static void copy_clean(char *dst, size_t len, const char *s)
 {
 	outfile_escape(s ? s : "", dst, len);
-}
-
-/* A document without a label: its file's name without .sqwlog or .json. */
-static void label_of(char *dst, size_t len, const char *source)
-{
-	const char *b = strrchr(source, '/');
-	char tmp[512];
-	size_t n;
-
-	b = b ? b + 1 : source;
-	snprintf(tmp, sizeof(tmp), "%s", b);
-	n = strlen(tmp);
-	if (n > 7 && !strcmp(tmp + n - 7, ".sqwlog"))
-		tmp[n - 7] = '\0';
-	else if (n > 5 && !strcmp(tmp + n - 5, ".json"))
-		tmp[n - 5] = '\0';
-	copy_clean(dst, len, tmp);
 }
 
 static int grow(struct trend *t)
@@ -133,7 +45,7 @@ static int grow(struct trend *t)
 int trend_add_doc(struct trend *t, const struct jv *doc, const char *source, char *err,
 		  size_t errlen)
 {
-	struct rd d = { .source = source, .err = err, .errlen = errlen };
+	struct docread d = { .source = source, .err = err, .errlen = errlen };
 	const char *schema = jv_str(jv_get(doc, "schema"), "");
 	bool summary = !strcmp(schema, "sqwave-summary");
 	const struct jv *cfg, *any;
@@ -146,7 +58,7 @@ int trend_add_doc(struct trend *t, const struct jv *doc, const char *source, cha
 			   OUTFILE_ESC(source), OUTFILE_ESC(schema));
 		return -1;
 	}
-	if (!rd_int(&d, doc, K("schema_version"), 1, INT64_MAX, &version) && !d.bad)
+	if (!docread_int(&d, doc, K("schema_version"), 1, INT64_MAX, &version) && !d.bad)
 		msgbuf_set(err, errlen, "%s: no schema_version", OUTFILE_ESC(source));
 	if (!version)
 		return -1;
@@ -158,16 +70,16 @@ int trend_add_doc(struct trend *t, const struct jv *doc, const char *source, cha
 	}
 	memset(&p, 0, sizeof(p));
 	copy_clean(p.source, sizeof(p.source), source);
-	copy_clean(p.label, sizeof(p.label), rd_str(&d, doc, K("label"), ""));
+	copy_clean(p.label, sizeof(p.label), docread_str_or(&d, doc, K("label"), ""));
 	if (!p.label[0])
-		label_of(p.label, sizeof(p.label), source);
-	copy_clean(p.board, sizeof(p.board), rd_str(&d, doc, K("board", "name"), "?"));
-	copy_clean(p.host, sizeof(p.host), summary ? rd_str(&d, doc, K("host", "hostname"), "")
-		   : rd_str(&d, doc, K("source", "log", "hostname"), ""));
+		docread_label_of(p.label, sizeof(p.label), source);
+	copy_clean(p.board, sizeof(p.board), docread_str_or(&d, doc, K("board", "name"), "?"));
+	copy_clean(p.host, sizeof(p.host), summary ? docread_str_or(&d, doc, K("host", "hostname"), "")
+		   : docread_str_or(&d, doc, K("source", "log", "hostname"), ""));
 	/* the start: where the run sits on the time axis; without it, nowhere */
 	have_start = summary
-		? rd_int(&d, doc, K("run", "start_realtime_ns"), 1, INT64_MAX, &start)
-		: rd_int(&d, doc, K("source", "log", "start_realtime_ns"), 1, INT64_MAX, &start);
+		? docread_int(&d, doc, K("run", "start_realtime_ns"), 1, INT64_MAX, &start)
+		: docread_int(&d, doc, K("source", "log", "start_realtime_ns"), 1, INT64_MAX, &start);
 	if (!d.bad && !have_start) {
 		msgbuf_set(err, errlen, "%s: no start time (%s): a trend places runs by when they "
 			   "started", OUTFILE_ESC(source), summary ? "run.start_realtime_ns"
@@ -176,29 +88,29 @@ int trend_add_doc(struct trend *t, const struct jv *doc, const char *source, cha
 	}
 	p.start_ns = (uint64_t)start;
 	if (summary)
-		rd_int(&d, doc, K("run", "duration_ns"), 0, TREND_DUR_MAX, &p.duration_ns);
+		docread_int(&d, doc, K("run", "duration_ns"), 0, TREND_DUR_MAX, &p.duration_ns);
 	else
-		rd_int(&d, doc, K("span_ns"), 0, TREND_DUR_MAX, &p.duration_ns);
+		docread_int(&d, doc, K("span_ns"), 0, TREND_DUR_MAX, &p.duration_ns);
 
-	any = rd_get(&d, doc, K("pulse_width", "any"), JV_OBJECT);
-	if (any && rd_int(&d, any, K("count"), 0, INT64_MAX, &v) && v > 0) {
-		p.have_tmin = rd_int(&d, any, K("tmin", "width_ns"), 0, TREND_DUR_MAX, &p.tmin_ns);
-		p.have_tmax = rd_int(&d, any, K("tmax", "width_ns"), 0, TREND_DUR_MAX, &p.tmax_ns);
+	any = docread_get(&d, doc, K("pulse_width", "any"), JV_OBJECT);
+	if (any && docread_int(&d, any, K("count"), 0, INT64_MAX, &v) && v > 0) {
+		p.have_tmin = docread_int(&d, any, K("tmin", "width_ns"), 0, TREND_DUR_MAX, &p.tmin_ns);
+		p.have_tmax = docread_int(&d, any, K("tmax", "width_ns"), 0, TREND_DUR_MAX, &p.tmax_ns);
 	}
-	if (rd_int(&d, doc, K("wake_latency", "count"), 0, INT64_MAX, &v) && v > 0)
-		p.have_wake = rd_int(&d, doc, K("wake_latency", "max_ns"), -TREND_DUR_MAX, TREND_DUR_MAX,
+	if (docread_int(&d, doc, K("wake_latency", "count"), 0, INT64_MAX, &v) && v > 0)
+		p.have_wake = docread_int(&d, doc, K("wake_latency", "max_ns"), -TREND_DUR_MAX, TREND_DUR_MAX,
 				     &p.wake_max_ns);
-	p.have_missed = rd_int(&d, doc, K("counts", "missed_periods"), 0, INT64_MAX, &v);
+	p.have_missed = docread_int(&d, doc, K("counts", "missed_periods"), 0, INT64_MAX, &v);
 	p.missed = p.have_missed ? (uint64_t)v : 0;
-	p.have_window = rd_int(&d, doc, K("windows", "window_ns"), 1, TREND_DUR_MAX, &p.window_ns);
+	p.have_window = docread_int(&d, doc, K("windows", "window_ns"), 1, TREND_DUR_MAX, &p.window_ns);
 
-	cfg = rd_get(&d, doc, K("config"), JV_OBJECT);
+	cfg = docread_get(&d, doc, K("config"), JV_OBJECT);
 	if (cfg) {
-		rd_int(&d, cfg, K("limits.tmin", "value"), 0, TREND_DUR_MAX, &p.lim_tmin_ns);
-		rd_int(&d, cfg, K("limits.tmax", "value"), 0, TREND_DUR_MAX, &p.lim_tmax_ns);
-		rd_int(&d, cfg, K("limits.wake_latency_max", "value"), 0, TREND_DUR_MAX, &p.lim_wake_ns);
+		docread_int(&d, cfg, K("limits.tmin", "value"), 0, TREND_DUR_MAX, &p.lim_tmin_ns);
+		docread_int(&d, cfg, K("limits.tmax", "value"), 0, TREND_DUR_MAX, &p.lim_tmax_ns);
+		docread_int(&d, cfg, K("limits.wake_latency_max", "value"), 0, TREND_DUR_MAX, &p.lim_wake_ns);
 	}
-	copy_clean(p.verdict, sizeof(p.verdict), rd_str(&d, doc, K("verdict", "result"), "?"));
+	copy_clean(p.verdict, sizeof(p.verdict), docread_str_or(&d, doc, K("verdict", "result"), "?"));
 	if (d.bad)
 		return -1;
 	snprintf(p.key, sizeof(p.key), "%s%s%s", p.board, p.host[0] ? " @ " : "", p.host);

@@ -195,6 +195,66 @@ assert b["skew"]["clock_offset"]["upper_bound_ns"] <= 200000, b["skew"]["clock_o
 PY
 }
 
+test_report_puts_both_boards_and_the_skew_between_them_in_one_table() {
+	synth "$TMP/t.vcd" --clock-b-ns 2500 || return 1
+	boards "$TMP/t1.json" "$TMP/t.vcd" --max-skew 1ms
+	[ "$(cat "$TMP/rc")" -eq 0 ] || fail "compare: exit $(cat "$TMP/rc")" || return 1
+	boards "$TMP/t2.json" "$TMP/t.vcd" --max-skew 1ns
+	[ "$(cat "$TMP/rc")" -eq 1 ] || fail "compare below: exit $(cat "$TMP/rc")" || return 1
+	local rc
+	"$SQWAVE" report "$TMP/a.sqwlog" "$TMP/b.sqwlog" "$TMP/t1.json" --json "$TMP/rep1.json" \
+		--markdown "$TMP/rep1.md" > "$TMP/rep1.out" 2>&1
+	rc=$?
+	[ $rc -eq 0 ] || fail "report: exit $rc: $(cat "$TMP/rep1.out")" || return 1
+	"$SQWAVE" report "$TMP/t1.json" "$TMP/t2.json" --json "$TMP/rep2.json" > "$TMP/rep2.out" 2>&1
+	rc=$?
+	[ $rc -eq 1 ] || fail "a failed comparison: exit $rc: $(cat "$TMP/rep2.out")" || return 1
+	python3 - "$TMP/t1.json" "$TMP/rep1.json" "$TMP/rep1.out" "$TMP/rep1.md" "$TMP/rep2.json" <<'PY' || return 1
+import json, sys
+c = json.load(open(sys.argv[1]))
+r = json.load(open(sys.argv[2]))
+text, md = open(sys.argv[3]).read(), open(sys.argv[4]).read()
+# one row per board's run, then the pair, whose labels are those rows'
+assert [w["label"] for w in r["rows"]] == ["a", "b"], r["rows"]
+assert len(r["pairs"]) == 1, r["pairs"]
+p, s = r["pairs"][0], c["skew"]
+assert [b["label"] for b in p["boards"]] == ["a", "b"], p["boards"]
+assert p["joined"] == s["joined"] and p["only_a"] == s["only_a"], (p, s)
+for k in ("p50_ns", "p99_abs_ns", "min_ns", "max_ns"):
+    assert abs(p["skew_" + k] - s[k]) < 0.01, (k, p, s)
+co = s["clock_offset"]
+assert abs(p["common_lo_ns"] - co["common_lo_ns"]) < 0.01, (p, co)
+assert abs(p["clock_upper_bound_ns"] - co["upper_bound_ns"]) < 0.01, (p, co)
+assert p["max_skew"] == "PASS" and p["max_skew_limit_ns"] == 1000000, p
+assert p["verdict"] == "PASS" and p["exit_code"] == 0, p
+# the text and Markdown show it: the pair table under the run table
+head = [l for l in text.split("\n") if l.startswith("board A")]
+assert len(head) == 1 and "skew p50 us" in head[0], text
+row = text.split("\n")[text.split("\n").index(head[0]) + 1]
+assert row.startswith("a (") and " PASS (1000.000 us) " in row and row.endswith("PASS"), row
+assert "%.3f" % (s["p50_ns"] / 1000) in row, (row, s["p50_ns"])
+assert md.count("| board A |") == 1 and md.count("| label |") == 1, md
+# a comparison that failed fails its row and the report
+r2 = json.load(open(sys.argv[5]))
+assert [q["verdict"] for q in r2["pairs"]] == ["PASS", "FAIL"], r2["pairs"]
+assert r2["pairs"][1]["max_skew"] == "FAIL" and r2["rows"] == [], r2
+PY
+	python3 "$ROOT/tests/e2e/json_schema_check.py" "$ROOT/docs/schema" "$TMP/rep1.json" \
+		"$TMP/rep2.json" > "$TMP/rep.schema" 2>&1 || fail "$(cat "$TMP/rep.schema")" || return 1
+	# one log's comparison and a damaged one are refused, with file and line
+	"$SQWAVE" compare "$TMP/a.sqwlog" "$TMP/t.vcd" --channel pin_a --json "$TMP/one.json" \
+		> /dev/null 2>&1
+	"$SQWAVE" report "$TMP/one.json" > /dev/null 2> "$TMP/e1"
+	rc=$?
+	[ $rc -eq 2 ] && grep -q "comparison of one log" "$TMP/e1" || fail "one log: $rc $(cat "$TMP/e1")" ||
+		return 1
+	sed 's/"joined": *[0-9]*/"joined": "many"/' "$TMP/t1.json" > "$TMP/bad.json"
+	"$SQWAVE" report "$TMP/bad.json" > /dev/null 2> "$TMP/e2"
+	rc=$?
+	[ $rc -eq 2 ] && grep -qE "bad.json:[0-9]+: skew.joined must be a number" "$TMP/e2" ||
+		fail "damaged: $rc $(cat "$TMP/e2")"
+}
+
 test_every_two_board_document_is_valid_against_the_schema() {
 	synth "$TMP/v.vcd" --clock-b-ns 1000 || return 1
 	boards "$TMP/v.json" "$TMP/v.vcd" --max-skew 1ms || return 1

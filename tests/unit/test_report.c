@@ -667,6 +667,102 @@ static void the_legend_stays_inside_the_picture(void **state)
 	free(doc);
 }
 
+/* A two-board comparison (compare RUN_A RUN_B CAPTURE --json) with the
+ * max_skew check in @skew_state, clock_error in @clock_state, the verdict
+ * and exit code as given. */
+static char *pair_doc(const char *skew_state, const char *clock_state, const char *verdict,
+		      int exit_code)
+{
+	char *doc = NULL;
+
+	assert_true(asprintf(&doc,
+		"{\"schema\":\"sqwave-compare\",\"schema_version\":1,\"mode\":\"boards\","
+		"\"boards\":[{\"name\":\"A\",\"path\":\"logs/left.sqwlog\",\"channel\":\"D0\","
+		" \"grid\":{\"clock\":\"realtime\"},\"verdict\":\"agree\"},"
+		" {\"name\":\"B\",\"path\":\"right.sqwlog\",\"channel\":\"D1\",\"verdict\":\"agree\"}],"
+		"\"capture\":{},\"skew\":{\"joined\":1990,\"only_a\":3,\"only_b\":1,"
+		" \"opposite_polarity\":0,\"resolution_ns\":10,\"slack_ns\":40,\"min_ns\":-4100.5,"
+		" \"p50_ns\":-2820.25,\"p99_abs_ns\":7350,\"max_ns\":5000,\"mean_ns\":-2800,"
+		" \"beyond_windows\":2,\"clock_offset\":{\"lower_bound_ns\":2918,"
+		" \"upper_bound_ns\":4487,\"common_lo_ns\":2918,\"common_hi_ns\":3079,"
+		" \"claimed_bound_ns\":null},\"checks\":{\"max_skew\":{\"state\":\"%s\","
+		" \"limit_ns\":50000,\"edges_over\":0},\"clock_error\":{\"state\":\"%s\","
+		" \"why\":\"board A's clock was not synchronised\"}}},"
+		"\"verdict\":\"%s\",\"exit_code\":%d}", skew_state, clock_state, verdict,
+		exit_code) > 0);
+	return doc;
+}
+
+static int add_pair_doc(struct report *r, char *doc, char *err, size_t errlen)
+{
+	struct jv *v = jsonread_parse(doc, strlen(doc), err, errlen);
+	int rc;
+
+	if (!v)
+		fail_msg("%s", err);
+	rc = report_add_doc(r, v, "pair.json", err, errlen);
+	jv_free(v);
+	free(doc);
+	return rc;
+}
+
+static void two_boards_are_a_row_of_their_own_table_with_the_comparisons_verdict(void **state)
+{
+	struct report r = { 0 };
+	char err[256], *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(add_pair_doc(&r, pair_doc("PASS", "SKIP", "agree", 0), err, sizeof(err)), 0);
+	assert_int_equal(add_pair_doc(&r, pair_doc("NONE", "SKIP", "agree", 0), err, sizeof(err)), 0);
+	assert_int_equal(add_pair_doc(&r, pair_doc("INCONCLUSIVE", "SKIP", "agree", 0), err,
+				      sizeof(err)), 0);
+	assert_int_equal(r.n, 0);
+	assert_int_equal(r.npairs, 3);
+	assert_string_equal(r.pairs[0].label[0], "left");	/* the log's label in the run table */
+	assert_string_equal(r.pairs[0].label[1], "right");
+	assert_string_equal(board_pair_verdict(&r.pairs[0]), "PASS");
+	assert_string_equal(board_pair_verdict(&r.pairs[1]), "NO LIMITS");	/* nothing bounded */
+	assert_string_equal(board_pair_verdict(&r.pairs[2]), "INCONCLUSIVE");
+	assert_true(report_all_pass(&r));	/* as compare's own exit codes */
+	f = open_memstream(&text, &len);
+	report_write_text(f, &r);
+	fclose(f);
+	assert_null(strstr(text, "label"));	/* no run rows: no run table */
+	assert_non_null(strstr(text, "left (D0)"));
+	assert_non_null(strstr(text, "-2.820"));
+	assert_non_null(strstr(text, "2.918..3.079"));
+	assert_non_null(strstr(text, "PASS (50.000 us)"));
+	assert_non_null(strstr(text, "SKIP: board A's clock was not synchronised"));
+	free(text);
+	assert_int_equal(add_pair_doc(&r, pair_doc("FAIL", "SKIP", "disagree", 1), err, sizeof(err)),
+			 0);
+	assert_string_equal(board_pair_verdict(&r.pairs[3]), "FAIL");
+	assert_false(report_all_pass(&r));
+	report_free(&r);
+}
+
+static void a_two_board_comparison_out_of_its_contract_is_bad_input(void **state)
+{
+	struct report r = { 0 };
+	char err[256];
+	char *one = strdup("{\"schema\":\"sqwave-compare\",\"schema_version\":1,\"run\":{},"
+			   "\"verdict\":\"agree\",\"exit_code\":0}");
+
+	(void)state;
+	assert_int_equal(add_pair_doc(&r, pair_doc("MAYBE", "SKIP", "agree", 0), err, sizeof(err)),
+			 -1);
+	assert_non_null(strstr(err, "pair.json:1: skew.max_skew.state is not a state"));
+	assert_int_equal(add_pair_doc(&r, pair_doc("PASS", "SKIP", "agree", 7), err, sizeof(err)),
+			 -1);
+	assert_non_null(strstr(err, "exit_code must be an integer from 0 to 3"));
+	assert_int_equal(add_pair_doc(&r, one, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "a comparison of one log"));
+	assert_int_equal(r.npairs, 0);
+	report_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -683,6 +779,8 @@ int main(void)
 		cmocka_unit_test(the_width_axis_comes_from_the_data_and_the_limits_never_below_zero),
 		cmocka_unit_test(the_legend_stays_inside_the_picture),
 		cmocka_unit_test(rows_say_duration_frequency_kernel_and_wake_centre),
+		cmocka_unit_test(two_boards_are_a_row_of_their_own_table_with_the_comparisons_verdict),
+		cmocka_unit_test(a_two_board_comparison_out_of_its_contract_is_bad_input),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
