@@ -86,9 +86,11 @@ esac
 case $KEY in
 ""|*[!A-Za-z0-9_.-]*) raise "-k: a message key of letters, digits, '_', '.' and '-', not '$KEY'" ;;
 esac
-case $LEAD$WAIT in
-""|*[!0-9]*) raise "-s and -w are whole seconds, not '$LEAD' and '$WAIT'" ;;
-esac
+for n in "$LEAD" "$WAIT"; do
+	case $n in
+	""|*[!0-9]*) raise "-s and -w are whole seconds, not '$LEAD' and '$WAIT'" ;;
+	esac
+done
 
 # 1. sqwave on the DUT
 case $INSTALL in
