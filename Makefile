@@ -238,7 +238,7 @@ layers:
 # runs the plain unit tests.
 test: layers
 	@$(MAKE) --no-print-directory deps
-	@scripts/install-deps systemd python3-yaml python3-jsonschema python3-junitparser librsvg2-bin
+	@scripts/install-deps systemd python3-yaml python3-jsonschema python3-junitparser librsvg2-bin lava-common
 ifeq ($(TEST_SAN),1)
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory check-san

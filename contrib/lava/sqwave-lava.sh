@@ -1,19 +1,29 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The LAVA test definition's run step (sqwave.yaml): install or build
-# sqwave, run one profile with --results, and report every result line with
-# lava-test-case (NAME --result R [--measurement M --units U]); then the run
-# itself as the test case "sqwave-run" (its exit code as the measurement),
-# and the JSON summary printed between markers (and uploaded with -u) for
-# `sqwave report` across boards. Without lava-test-case (a bench, a test)
-# each case is printed as the signal lava-test-case itself sends,
-# <LAVA_SIGNAL_TESTCASE TEST_CASE_ID=... RESULT=...>, which LAVA's log
-# parser takes from the console.
+# The LAVA test definitions' run step (sqwave.yaml, sqwave-multinode.yaml):
+# install or build sqwave, run one profile with --results, and report every
+# result line with lava-test-case (NAME --result R [--measurement M --units
+# U]); then the run itself as the test case "sqwave-run" (its exit code as
+# the measurement), and the JSON summary printed between markers (and
+# uploaded with -u) for `sqwave report` across boards. Without
+# lava-test-case (a bench, a test) each case is printed as the signal
+# lava-test-case itself sends, <LAVA_SIGNAL_TESTCASE TEST_CASE_ID=...
+# RESULT=...>, which LAVA's log parser takes from the console.
+# With -r (a MultiNode job, two boards on one grid: docs/lava-multinode.md)
+# both lava-sync KEY-ready once installed; the leader picks the start
+# instant and sends it (lava-send KEY-start start=SECONDS), the follower
+# waits for it (lava-wait, then LAVA's cache file); both lava-sync KEY-go,
+# run on the realtime grid from that instant (or the follower answers with
+# `sqwave respond`: -c respond), and lava-sync KEY-done after reporting.
+# Every MultiNode call is given at most -w seconds (0: no bound but the
+# job's).
 # Usage: sqwave-lava.sh -b BOARD -p PROFILE [-i source|package|none]
 #        [-d DEB] [-l LABEL] [-o OUTPUT] [-u UPLOAD_URL] [-a "SQWAVE ARGS"]
+#        [-r leader|follower [-c run|respond] [-k KEY] [-s LEAD_S] [-w WAIT_S]]
 set -u
 BOARD=sim PROFILE=quick INSTALL=none DEB="" LABEL="" OUTPUT=/tmp/sqwave-lava UPLOAD="" ARGS=""
-while getopts "b:p:i:d:l:o:u:a:" opt; do
+ROLE="" CMD=run KEY=sqwave LEAD=15 WAIT=600
+while getopts "b:p:i:d:l:o:u:a:r:c:k:s:w:" opt; do
 	case $opt in
 	b) BOARD=$OPTARG ;;
 	p) PROFILE=$OPTARG ;;
@@ -23,7 +33,12 @@ while getopts "b:p:i:d:l:o:u:a:" opt; do
 	o) OUTPUT=$OPTARG ;;
 	u) UPLOAD=$OPTARG ;;
 	a) ARGS=$OPTARG ;;
-	*) echo "usage: $0 -b BOARD -p PROFILE [-i source|package|none] [-d DEB] [-l LABEL] [-o DIR] [-u URL] [-a ARGS]" >&2; exit 2 ;;
+	r) ROLE=$OPTARG ;;
+	c) CMD=$OPTARG ;;
+	k) KEY=$OPTARG ;;
+	s) LEAD=$OPTARG ;;
+	w) WAIT=$OPTARG ;;
+	*) echo "usage: $0 -b BOARD -p PROFILE [-i source|package|none] [-d DEB] [-l LABEL] [-o DIR] [-u URL] [-a ARGS] [-r leader|follower [-c run|respond] [-k KEY] [-s LEAD_S] [-w WAIT_S]]" >&2; exit 2 ;;
 	esac
 done
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -46,6 +61,36 @@ raise() {
 	command -v lava-test-raise > /dev/null 2>&1 && lava-test-raise "sqwave: $*"
 	exit 1
 }
+# mn CALL ARGS...: a MultiNode call (lava-send, lava-wait, lava-sync), given
+# at most WAIT seconds: LAVA's own bound is the job's lava-multinode timeout
+mn() {
+	echo "sqwave-lava: $*"
+	if [ "$WAIT" -gt 0 ]; then
+		timeout "$WAIT" "$@"
+	else
+		"$@"
+	fi
+}
+
+case $CMD in
+run|respond) ;;
+*) raise "-c: run or respond, not '$CMD'" ;;
+esac
+case $ROLE in
+"") ;;
+leader)
+	[ "$CMD" = run ] || raise "the leader runs the wave (-c run): the follower may respond to it" ;;
+follower) ;;
+*) raise "-r: the MultiNode roles are leader and follower, not '$ROLE' (name the job's roles so)" ;;
+esac
+case $KEY in
+""|*[!A-Za-z0-9_.-]*) raise "-k: a message key of letters, digits, '_', '.' and '-', not '$KEY'" ;;
+esac
+for n in "$LEAD" "$WAIT"; do
+	case $n in
+	""|*[!0-9]*) raise "-s and -w are whole seconds, not '$LEAD' and '$WAIT'" ;;
+	esac
+done
 
 # 1. sqwave on the DUT
 case $INSTALL in
@@ -70,17 +115,56 @@ esac
 command -v sqwave > /dev/null 2>&1 || raise "no sqwave in PATH"
 sqwave --version
 
-# 2. the run; its exit code says pass (0), a violated limit (1), or a
-# problem with the setup (2 usage, 3 runtime: the checks may be missing)
 mkdir -p "$OUTPUT" || raise "cannot create $OUTPUT"
 rm -f "$OUTPUT/result.txt" "$OUTPUT/summary.json" "$OUTPUT/junit.xml" "$OUTPUT/run.sqwlog"
-# shellcheck disable=SC2086 # ARGS is a list of options on purpose
-sqwave run --board "$BOARD" --profile "$PROFILE" ${LABEL:+--label "$LABEL"} \
+
+# 2. two boards (-r): both ready (sqwave installed), then one start instant
+# on the realtime grid, sent by the leader: whole seconds since the epoch
+# (UTC, what `date +%s` and --start-at read; LAVA splits a message's
+# key=value pairs at blanks and '='). Both confirm they have it before
+# either runs. The lead covers the coordinator's round trips and sqwave's
+# set-up; a start that came too soon is refused by the run (exit 2), never
+# started late.
+GRID=""
+if [ -n "$ROLE" ]; then
+	mn lava-sync "$KEY-ready" || raise "lava-sync $KEY-ready failed (exit $?): the other board did not get ready"
+	if [ "$ROLE" = leader ]; then
+		START=$(( $(date +%s) + LEAD ))
+		mn lava-send "$KEY-start" start="$START"
+		src=$?
+		if [ $src -ne 0 ]; then
+			case_ sqwave-start fail
+			raise "lava-send $KEY-start failed (exit $src)"
+		fi
+	else
+		# LAVA writes the message's pairs to its cache file, one a line, as
+		# SENDER:KEY=VALUE (lava-wait) or KEY=VALUE
+		CACHE=${LAVA_MULTI_NODE_CACHE:-/tmp/lava_multi_node_cache.txt}
+		rm -f "$CACHE"
+		mn lava-wait "$KEY-start"
+		wrc=$?
+		START=$(sed -n 's/^\([^:=]*:\)\{0,1\}start=\([0-9][0-9]*\)$/\2/p' "$CACHE" 2> /dev/null | tail -n 1)
+		if [ -z "$START" ]; then
+			case_ sqwave-start fail
+			[ $wrc -eq 124 ] && raise "no message $KEY-start from the leader in ${WAIT} s (-w): is a leader role running this definition with the same key?"
+			raise "lava-wait $KEY-start: exit $wrc, no start=SECONDS in $CACHE"
+		fi
+	fi
+	echo "sqwave-lava: $ROLE: the start is $START ($(date -u -d "@$START" +%Y-%m-%dT%H:%M:%SZ 2> /dev/null))"
+	case_ sqwave-start pass "$START" s
+	mn lava-sync "$KEY-go" || raise "lava-sync $KEY-go failed (exit $?): the other board did not get the start"
+	[ "$CMD" = run ] && GRID="--grid realtime --start-at $START"
+fi
+
+# 3. the run; its exit code says pass (0), a violated limit (1), or a
+# problem with the setup (2 usage, 3 runtime: the checks may be missing)
+# shellcheck disable=SC2086 # ARGS and GRID are lists of options on purpose
+sqwave "$CMD" --board "$BOARD" --profile "$PROFILE" ${LABEL:+--label "$LABEL"} \
 	--log "$OUTPUT/run.sqwlog" --json "$OUTPUT/summary.json" --junit "$OUTPUT/junit.xml" \
-	--results "$OUTPUT/result.txt" --status-interval 10s $ARGS
+	--results "$OUTPUT/result.txt" --status-interval 10s $GRID $ARGS
 rc=$?
 
-# 3. every check, as it is in result.txt
+# 4. every check, as it is in result.txt
 if [ -f "$OUTPUT/result.txt" ]; then
 	while read -r name result measurement units; do
 		[ -n "$name" ] || continue
@@ -96,20 +180,28 @@ case $rc in
 *) case_ sqwave-run fail "$rc" code ;;
 esac
 
-# 4. the JSON summary, for `sqwave report` over the boards of a farm
+# 5. the JSON summary, for `sqwave report` over the boards of a farm; with
+# two boards also the log, for `sqwave compare A B CAPTURE`
+upload() {   # FILE NAME
+	if url=$(curl -fsS -F "file=@$1" "$UPLOAD"); then
+		command -v lava-test-reference > /dev/null 2>&1 &&
+			lava-test-reference "$2" --result pass --reference "$url"
+		echo "sqwave-lava: $2 uploaded: $url"
+	else
+		case_ "$2-upload" fail
+	fi
+}
 if [ -f "$OUTPUT/summary.json" ]; then
 	echo "@@SQWAVE-SUMMARY-BEGIN"
 	cat "$OUTPUT/summary.json"
 	echo "@@SQWAVE-SUMMARY-END"
-	if [ -n "$UPLOAD" ]; then
-		if url=$(curl -fsS -F "file=@$OUTPUT/summary.json" "$UPLOAD"); then
-			command -v lava-test-reference > /dev/null 2>&1 &&
-				lava-test-reference sqwave-summary --result pass --reference "$url"
-			echo "sqwave-lava: summary uploaded: $url"
-		else
-			case_ sqwave-summary-upload fail
-		fi
-	fi
+	[ -n "$UPLOAD" ] && upload "$OUTPUT/summary.json" sqwave-summary
 fi
-[ $rc -le 1 ] || raise "sqwave run exited $rc (2: usage or configuration, 3: runtime error)"
+[ -n "$UPLOAD" ] && [ -n "$ROLE" ] && [ -f "$OUTPUT/run.sqwlog" ] && upload "$OUTPUT/run.sqwlog" sqwave-log
+# both boards end together, even when one run could not start: the other
+# would otherwise wait for it until the job's timeout
+if [ -n "$ROLE" ]; then
+	mn lava-sync "$KEY-done" || raise "lava-sync $KEY-done failed (exit $?)"
+fi
+[ $rc -le 1 ] || raise "sqwave $CMD exited $rc (2: usage or configuration, 3: runtime error)"
 exit 0
