@@ -226,6 +226,22 @@ static void a_duty_cycle_has_a_nominal_width_per_polarity(void **state)
 	/* the late edge's latency counts from its first missed slot (5) */
 	assert_int_equal(r->wake.m.max, 10000 + 1000000);
 	edgestats_free(s);
+
+	/* a dropped record: the count comes from the times on the wave's grid.
+	 * Slot 1 (down), then edge #2 (slot 2, up) lost, then edge #3 on slot 7
+	 * (down): 6 slots for 2 edges, 4 missed, from the times */
+	s = edgestats_new(HALF);
+	assert_non_null(s);
+	assert_int_equal(edgestats_set_wave(s, &w), 0);
+	e[0] = edge(0, 0, 10000, 11000, 13000);
+	e[1] = edge(1, 1, 10000, 11000, 13000);
+	e[2] = edge(3, 7, 10000, 11000, 13000);
+	for (i = 0; i < 3; i++)
+		e[i].intended_ns = wave_slot_ns(&w, 0, T0, slot[i == 2 ? 5 : i]);
+	e[2].expirations = 5;	/* slots 3..7 from the lost edge's slot 2 */
+	feed(s, e, 3);
+	assert_int_equal(edgestats_result(s)->missed_periods, 4);
+	edgestats_free(s);
 }
 
 static void a_missed_period_is_counted_not_hidden(void **state)
