@@ -122,7 +122,7 @@ static enum compare_status pass1(struct compare *c, struct align_search *s, char
 	c->meta = edgelog_reader_meta(c->rr);
 	if (c->o->have_scope) {
 		c->ses = edgestats_new((int64_t)c->meta->half_period_ns);
-		if (!c->ses)
+		if (!c->ses || edgestats_set_wave(c->ses, &c->meta->wave) < 0)
 			return fail(COMPARE_E_IO, err, errlen, "out of memory");
 	}
 	while ((got = edgelog_reader_next(c->rr, &e)) == 1) {
@@ -233,7 +233,7 @@ static enum compare_status pass3(struct compare *c, char *err, size_t errlen)
 	int got;
 
 	c->es = edgestats_new((int64_t)c->meta->half_period_ns);
-	if (!c->es)
+	if (!c->es || edgestats_set_wave(c->es, &c->meta->wave) < 0)
 		return fail(COMPARE_E_IO, err, errlen, "out of memory");
 	st = open_run(c, &r, err, errlen);
 	if (st)

@@ -26,6 +26,9 @@ struct edgestats {
 	/* edgestats_set_edge_window(): every record's window, in 64 bits */
 	bool fixed_window;
 	int64_t win_lo_ns, win_hi_ns;
+	/* edgestats_set_wave(): a duty cycle's high and low */
+	bool duty;
+	struct wave wave;
 };
 
 /* An offset really clamped: EDGE_F_SATURATED and one at the bound. The RT
@@ -69,6 +72,8 @@ struct edgestats *edgestats_new(int64_t half_period_ns)
 	if (!s)
 		return NULL;
 	s->r.half_period_ns = half_period_ns;
+	for (i = 0; i < EDGESTATS_NPOL; i++)
+		s->r.nominal_ns[i] = half_period_ns;
 	stats_moments_init(&s->r.period_m);
 	if (stats_hist_init(&s->r.wake, hist_highest) ||
 	    stats_hist_init(&s->r.write, hist_highest) ||
@@ -88,6 +93,32 @@ fail:
 	edgestats_free(s);
 	errno = ENOMEM;
 	return NULL;
+}
+
+int edgestats_set_wave(struct edgestats *s, const struct wave *w)
+{
+	if (wave_is_square(w))
+		return 0;
+	/* The width histograms stay centred on the half period: the "any"
+	 * one is their merge, which needs one centre (stats.h); a width far
+	 * from it is kept within 0.01 %, not to the nanosecond. */
+	s->duty = true;
+	s->wave = *w;
+	s->r.nominal_ns[EDGESTATS_POS] = w->high_ns;
+	s->r.nominal_ns[EDGESTATS_NEG] = w->low_ns;
+	return 0;
+}
+
+/* A duty cycle's slots from @prev to @e: on its grid, the time after an
+ * edge to level L is seg(L), seg(!L), seg(L), ...; the nearest count. */
+static uint64_t duty_slots(const struct wave *w, const struct edge_rec *prev, uint64_t d)
+{
+	uint64_t per = wave_period(w), q = d / per, rem = d % per;
+	uint64_t a = wave_seg(w, prev->level);
+
+	if (rem >= a + (per - a) / 2)
+		return 2 * q + 2;
+	return 2 * q + (rem >= a / 2 ? 1 : 0);
 }
 
 void edgestats_free(struct edgestats *s)
@@ -194,6 +225,24 @@ static void period_add(struct edgestats *s, const struct edge_rec *a, const stru
 	stats_moments_add(&r->period_m, t);
 }
 
+/* edgestats_missed() on a duty cycle's grid: the slow path's slot count
+ * from the times, not from the half period. */
+static uint64_t missed_duty(const struct edgestats *s, const struct edge_rec *e)
+{
+	const struct edge_rec *prev = s->have_prev ? &s->prev : NULL;
+	uint64_t own = e->expirations > 1 ? e->expirations - 1u : 0, slots, seq_adv;
+
+	if (prev && e->seq == prev->seq + 1 && e->expirations < UINT16_MAX)
+		return own;
+	if (!prev || e->seq <= prev->seq || e->intended_ns <= prev->intended_ns)
+		return own;
+	slots = duty_slots(&s->wave, prev, e->intended_ns - prev->intended_ns);
+	seq_adv = e->seq - prev->seq;
+	if (slots <= seq_adv)
+		return e->seq == prev->seq + 1 ? own : 0;
+	return slots - seq_adv > own ? slots - seq_adv : own;
+}
+
 static inline bool usable(const struct edge_rec *e)
 {
 	return !(e->flags & (EDGE_F_WARMUP | EDGE_F_WRITE_ERR)) && !offsets_clamped(e);
@@ -212,7 +261,7 @@ void edgestats_add(struct edgestats *s, const struct edge_rec *rec)
 	bool noevent = r->respond && (e->flags & EDGE_F_NOEVENT);
 	uint64_t missed = noevent ? 0 : r->respond
 		? (e->expirations > 1 ? e->expirations - 1u : 0)
-		: edgestats_missed(s->have_prev ? &s->prev : NULL, e, half);
+		: s->duty ? missed_duty(s, e) : edgestats_missed(s->have_prev ? &s->prev : NULL, e, half);
 
 	s->last_valid = false;
 	s->last_missed = missed;

@@ -12,6 +12,7 @@
 
 #include "rt/edge.h"
 #include "base/stats.h"
+#include "base/wave.h"
 
 struct edgestats;
 
@@ -95,6 +96,12 @@ void edgestats_free(struct edgestats *s);
  * tracked (a pulse needs both ends) but not counted in statistics. */
 void edgestats_add(struct edgestats *s, const struct edge_rec *e);
 
+/* Before the first edgestats_add(): the wave has a duty cycle (@w->high_ns
+ * != @w->low_ns, their mean the half period): positive pulses are nominally
+ * high long, negative ones low (nominal_ns), and missed slots are counted
+ * on its grid. A 50 % wave changes nothing. 0 (-1 with errno reserved). */
+int edgestats_set_wave(struct edgestats *s, const struct wave *w);
+
 /* Before the first edgestats_add(): the records are a respond log's (see
  * struct edgestats_result's respond members): lost events are each record's
  * expirations - 1, latencies count from the event alone. */
@@ -161,6 +168,9 @@ struct edgestats_widths {
 
 struct edgestats_result {
 	int64_t half_period_ns;
+	/* The nominal width of each polarity: high, low (edgestats_set_wave();
+	 * else the half period) and, for ANY, the half period. */
+	int64_t nominal_ns[EDGESTATS_NPOL];
 	uint64_t records;          /* every record fed, warm-up included */
 	uint64_t first_intended_ns; /* of the first record fed: "t+" times count from it */
 	uint64_t warmup_edges;

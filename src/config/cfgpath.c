@@ -346,7 +346,8 @@ int cfgpath_load(struct config *c, const char *board, const char *profile,
 			return -1;
 	}
 	if (config_check_required(c, err, errlen) != CFG_OK ||
-	    config_check_limits(c, err, errlen) != CFG_OK)
+	    config_check_limits(c, err, errlen) != CFG_OK ||
+	    config_resolve_wave(c, err, errlen) != CFG_OK)
 		return -1;
 	return 0;
 }

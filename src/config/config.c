@@ -14,6 +14,7 @@
 #include "base/escape.h"
 #include "config/plandata.h"
 #include "base/units.h"
+#include "base/wave.h"
 
 #define US  INT64_C(1000)
 #define MS  INT64_C(1000000)
@@ -154,6 +155,12 @@ const struct cfg_item config_table[CFG_NKEYS] = {
 
 	ITEM_DUR(CFG_RUN_HALF_PERIOD, "run", "half_period", "500us", 1 * US, 10 * SEC, "us",
 		 "half-period", P, "time between edges: half the period of the wave"),
+	ITEM_DUR(CFG_RUN_HIGH, "run", "high", "0", 0, 10 * SEC, "us", "high", P,
+		 "how long the line stays at level 1 (0: the half period)"),
+	ITEM_DUR(CFG_RUN_LOW, "run", "low", "0", 0, 10 * SEC, "us", "low", P,
+		 "how long the line stays at level 0 (0: the half period)"),
+	ITEM_DUR(CFG_RUN_PHASE, "run", "phase", "0", 0, 20 * SEC, "us", "phase", P,
+		 "shift every edge this long from the grid (under one period)"),
 	ITEM_DUR(CFG_RUN_DURATION, "run", "duration", "60s", 0, 365 * DAY, "s", "duration", P,
 		 "how long to measure after the warm-up (0: until SIGINT or SIGTERM)"),
 	ITEM_DEC(CFG_RUN_SCALE, "run", "scale", "1", CFG_DECIMAL_ONE / 1000, 1000 * CFG_DECIMAL_ONE,
@@ -1114,6 +1121,89 @@ enum cfg_result config_check_limits(const struct config *c, char *err, size_t er
 		return CFG_E_RANGE;
 	}
 	return CFG_OK;
+}
+
+/* "run.high (300us, board.yaml:12)" */
+static const char *key_said(const struct config *c, enum cfg_key key, char *buf, size_t len)
+{
+	char v[32], o[256], k[64];
+
+	snprintf(buf, len, "%s (%s, %s)", config_key_name(key, k, sizeof(k)),
+		 config_format(c, key, v, sizeof(v)), config_origin(c, key, o, sizeof(o)));
+	return buf;
+}
+
+enum cfg_result config_resolve_wave(struct config *c, char *err, size_t errlen)
+{
+	int64_t half = config_int(c, CFG_RUN_HALF_PERIOD);
+	int64_t high = config_int(c, CFG_RUN_HIGH), low = config_int(c, CFG_RUN_LOW);
+	int64_t phase = config_int(c, CFG_RUN_PHASE), period;
+	char a[400], b[400], t[32];
+
+	if (high && high < 1000) {
+		msgbuf_set(err, errlen, "%s must be 0 (the half period) or at least 1us",
+			   key_said(c, CFG_RUN_HIGH, a, sizeof(a)));
+		return CFG_E_RANGE;
+	}
+	if (low && low < 1000) {
+		msgbuf_set(err, errlen, "%s must be 0 (the half period) or at least 1us",
+			   key_said(c, CFG_RUN_LOW, a, sizeof(a)));
+		return CFG_E_RANGE;
+	}
+	/* Given all three, the half period must be their mean: else which
+	 * one is meant? */
+	if (high && low && config_source(c, CFG_RUN_HALF_PERIOD) != CFG_SRC_DEFAULT &&
+	    high + low != 2 * half) {
+		char h[400];
+
+		msgbuf_set(err, errlen, "%s and %s contradict %s: high + low must be the period "
+			   "(2 x the half period), or leave one of the three out",
+			   key_said(c, CFG_RUN_HIGH, a, sizeof(a)),
+			   key_said(c, CFG_RUN_LOW, b, sizeof(b)),
+			   key_said(c, CFG_RUN_HALF_PERIOD, h, sizeof(h)));
+		return CFG_E_RANGE;
+	}
+	if (!high)
+		high = half;
+	if (!low)
+		low = half;
+	period = high + low;
+	if (period % 2) {
+		msgbuf_set(err, errlen, "%s and %s: high + low must be an even number of "
+			   "nanoseconds (the half period, their mean, is the slot count's unit)",
+			   key_said(c, CFG_RUN_HIGH, a, sizeof(a)),
+			   key_said(c, CFG_RUN_LOW, b, sizeof(b)));
+		return CFG_E_RANGE;
+	}
+	if (phase >= period) {
+		units_format_duration(period, t, sizeof(t));
+		msgbuf_set(err, errlen, "%s must be below the period (%s): a phase of a whole "
+			   "period is none", key_said(c, CFG_RUN_PHASE, a, sizeof(a)), t);
+		return CFG_E_RANGE;
+	}
+	if (!config_int(c, CFG_RUN_HIGH) && !config_int(c, CFG_RUN_LOW))
+		return CFG_OK;	/* the 50 % wave: nothing derived */
+	/* Every reader of the configuration (the log header, the summary, the
+	 * grid) sees the resolved wave: both parts and their mean. */
+	if ((!config_int(c, CFG_RUN_HIGH) &&
+	     config_set_derived(c, CFG_RUN_HIGH, high, "the half period")) ||
+	    (!config_int(c, CFG_RUN_LOW) &&
+	     config_set_derived(c, CFG_RUN_LOW, low, "the half period")) ||
+	    (period / 2 != half &&
+	     config_set_derived(c, CFG_RUN_HALF_PERIOD, period / 2, "(run.high + run.low) / 2"))) {
+		msgbuf_set(err, errlen, "out of memory");
+		return CFG_E_NOMEM;
+	}
+	return CFG_OK;
+}
+
+void config_wave(const struct config *c, struct wave *w)
+{
+	int64_t half = config_int(c, CFG_RUN_HALF_PERIOD);
+
+	w->high_ns = config_int(c, CFG_RUN_HIGH) ? config_int(c, CFG_RUN_HIGH) : half;
+	w->low_ns = config_int(c, CFG_RUN_LOW) ? config_int(c, CFG_RUN_LOW) : half;
+	w->phase_ns = config_int(c, CFG_RUN_PHASE);
 }
 
 size_t config_long_options(struct option *out, size_t max, int first_val)

@@ -59,6 +59,9 @@ enum cfg_key {
 	CFG_SIM_HISTORY_FILE,  /* CSV of the sim's writes and stimulus edges, at release */
 	/* run: the wave */
 	CFG_RUN_HALF_PERIOD,
+	CFG_RUN_HIGH,          /* duration; 0: the half period (docs/configuration.md) */
+	CFG_RUN_LOW,           /* duration; 0: the half period */
+	CFG_RUN_PHASE,         /* duration: every edge's shift from the grid, < the period */
 	CFG_RUN_DURATION,      /* 0: until SIGINT/SIGTERM */
 	CFG_RUN_SCALE,         /* decimal: every phase's duration times this */
 	CFG_RUN_WARMUP,
@@ -245,6 +248,22 @@ enum cfg_result config_check_required(const struct config *c, char *err, size_t 
  * at or above limits.tmax, both set), with both values and where each came
  * from in @err. */
 enum cfg_result config_check_limits(const struct config *c, char *err, size_t errlen);
+
+/*
+ * After every source is applied: the wave's shape (run.high, run.low,
+ * run.phase against run.half_period). CFG_E_RANGE, naming each key's value
+ * and origin in @err, when high and low contradict a half period that was
+ * set, their sum is odd, or the phase is not below the period. When high
+ * or low is set, the other one (0: the half period) and run.half_period,
+ * their mean, are stored as derived values, so every reader of @c sees the
+ * wave that runs. A 50 % wave is left untouched.
+ */
+enum cfg_result config_resolve_wave(struct config *c, char *err, size_t errlen);
+
+/* The resolved wave of @c (after config_resolve_wave()): high and low (the
+ * half period when 0) and the phase. */
+struct wave;
+void config_wave(const struct config *c, struct wave *w);
 
 /* Typed getters; assert the key's type. */
 bool config_bool(const struct config *c, enum cfg_key key);

@@ -56,12 +56,25 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
+void edgecheck_set_wave(struct edgecheck *c, const struct wave *w, int idle_level)
+{
+	c->duty = c->grid && !wave_is_square(w);
+	c->wave = *w;
+	c->idle_level = idle_level;
+}
+
 /* Slots from @from to @to on the grid (to > from), or -1 when @to is not on
- * the grid of @from. */
+ * the grid of @from (a duty cycle's: when either is off the wave's slots). */
 static int64_t grid_slots(const struct edgecheck *c, uint64_t from, uint64_t to)
 {
 	uint64_t d = to - from, h = (uint64_t)c->half_period_ns;
 
+	if (c->duty) {
+		int64_t a = wave_slot_of(&c->wave, c->idle_level, c->start_ns, from);
+		int64_t b = wave_slot_of(&c->wave, c->idle_level, c->start_ns, to);
+
+		return a < 0 || b < 0 || b < a ? -1 : b - a;
+	}
 	if (d % h)
 		return -1;
 	return d / h > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)(d / h);
@@ -97,9 +110,15 @@ int edgecheck_record_slow(struct edgecheck *c, const struct edge_rec *e, char *e
 			     : grid_slots(c, c->start_ns, e->intended_ns);
 
 		if (slot < 0) {
-			snprintf(err, errlen, "intended time %" PRIu64 " ns is not on the log's grid "
-				 "(start %" PRIu64 " + k x %" PRId64 " ns)", e->intended_ns, c->start_ns,
-				 c->half_period_ns);
+			if (c->duty)
+				snprintf(err, errlen, "intended time %" PRIu64 " ns is not on the log's "
+					 "grid (start %" PRIu64 ", high %" PRId64 " ns, low %" PRId64
+					 " ns)", e->intended_ns, c->start_ns, c->wave.high_ns,
+					 c->wave.low_ns);
+			else
+				snprintf(err, errlen, "intended time %" PRIu64 " ns is not on the log's "
+					 "grid (start %" PRIu64 " + k x %" PRId64 " ns)", e->intended_ns,
+					 c->start_ns, c->half_period_ns);
 			return -1;
 		}
 		if ((uint64_t)slot + 1 < sat_add(e->seq, saturated ? 0 : e->expirations) ||
@@ -155,6 +174,18 @@ int edgecheck_record_slow(struct edgecheck *c, const struct edge_rec *e, char *e
 					 e->expirations, seq_adv > 1 ? " and records dropped" : "");
 				return -1;
 			}
+		}
+	}
+	if (c->duty) {
+		/* on the grid (checked above): the level must be its slot's */
+		int64_t k = wave_slot_of(&c->wave, c->idle_level, c->start_ns, e->intended_ns);
+
+		if (k >= 0 && e->level != wave_slot_level(c->idle_level, (uint64_t)k)) {
+			snprintf(err, errlen, "level %u in slot %" PRId64 ", which writes %d "
+				 "(high %" PRId64 " ns, low %" PRId64 " ns, idle %d)", e->level, k,
+				 wave_slot_level(c->idle_level, (uint64_t)k), c->wave.high_ns,
+				 c->wave.low_ns, c->idle_level);
+			return -1;
 		}
 	}
 	if ((e->flags & EDGE_F_WARMUP) && c->counted) {

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/wave.h"
 #include "rt/edge.h"
 
 /*
@@ -21,6 +22,8 @@
  * A log (grid mode) also keeps its intended times on its grid, start_ns +
  * slot x half_period, and each record's expirations equal to the slots it
  * advanced (at least that when saturated at 65,535 or after dropped records).
+ * A duty-cycle log (edgecheck_set_wave()) keeps them on its wave's slots
+ * (base/wave.h) instead, and each record's level that of its slot.
  *
  * Not thread-safe: one checker per reader. Plain struct, no allocation.
  */
@@ -32,6 +35,9 @@ struct edgecheck {
 	bool respond;             /* a respond log's records (edgecheck_set_respond()) */
 	uint64_t prev_event_ns;   /* respond: the last answered event's time */
 	bool have_prev;
+	bool duty;                /* edgecheck_set_wave(): slots of unequal length */
+	int idle_level;
+	struct wave wave;
 	bool counted;             /* a record without EDGE_F_WARMUP was seen */
 	struct edge_rec prev;
 };
@@ -45,6 +51,10 @@ void edgecheck_init(struct edgecheck *c, int64_t half_period_ns, bool grid, uint
  * allowed), skipped by writes that answer no event (EDGE_F_NOEVENT); the
  * write windows still follow each other. */
 void edgecheck_set_respond(struct edgecheck *c);
+
+/* After edgecheck_init() with @grid: the grid is @w's slots (high != low),
+ * the first edge leaving @idle_level; a record's level must be its slot's. */
+void edgecheck_set_wave(struct edgecheck *c, const struct wave *w, int idle_level);
 
 /* The full check with its reason; edgecheck_record() calls it for anything
  * but the common case. */
@@ -63,7 +73,7 @@ static inline int edgecheck_record(struct edgecheck *c, const struct edge_rec *e
 
 	/* The common case of a log, in a few compares: next seq, on time or a
 	 * few slots late, window in order and after the previous one. */
-	if (c->have_prev && c->grid && e->seq == p->seq + 1 && e->level <= 1 &&
+	if (c->have_prev && c->grid && !c->duty && e->seq == p->seq + 1 && e->level <= 1 &&
 	    e->expirations >= 1 && e->expirations < UINT16_MAX &&
 	    d == (uint64_t)e->expirations * (uint64_t)c->half_period_ns &&
 	    e->wake_off_ns <= e->write_begin_off_ns && e->write_begin_off_ns <= e->write_end_off_ns &&

@@ -77,6 +77,46 @@ bool edgelog_meta_is_respond(const struct edgelog_meta *m)
 	return v && !strcmp(v, "respond");
 }
 
+/* An integer metadata value; @def when absent, -1 with errno when not one. */
+static int meta_int(const struct edgelog_meta *m, const char *key, int64_t def, int64_t *out)
+{
+	char buf[32], *end;
+	const char *v = edgelog_meta_get(m, key, buf, sizeof(buf));
+	long long n;
+
+	*out = def;
+	if (!v)
+		return 0;
+	errno = 0;
+	n = strtoll(v, &end, 10);
+	if (errno || end == v || *end || n < 0)
+		return -1;
+	*out = n;
+	return 0;
+}
+
+/* The wave's shape and idle level from the header text: absent, the 50 %
+ * wave of the half period; present, consistent with it or refused. */
+static int meta_wave(struct edgelog_meta *m, char *why, size_t len)
+{
+	int64_t half = (int64_t)m->half_period_ns, idle;
+	struct wave *w = &m->wave;
+
+	if (meta_int(m, EDGELOG_META_WAVE_HIGH, half, &w->high_ns) < 0 ||
+	    meta_int(m, EDGELOG_META_WAVE_LOW, half, &w->low_ns) < 0 ||
+	    meta_int(m, EDGELOG_META_WAVE_PHASE, 0, &w->phase_ns) < 0 ||
+	    meta_int(m, EDGELOG_META_IDLE_LEVEL, 0, &idle) < 0 || idle > 1 ||
+	    w->high_ns <= 0 || w->low_ns <= 0 || w->high_ns > 2 * half ||
+	    w->high_ns + w->low_ns != 2 * half || w->phase_ns >= 2 * half) {
+		snprintf(why, len, "corrupt sqwave log header (the wave's high %" PRId64 ", low %"
+			 PRId64 ", phase %" PRId64 " ns and half period %" PRId64 " ns disagree)",
+			 w->high_ns, w->low_ns, w->phase_ns, half);
+		return -1;
+	}
+	m->idle_level = (int)idle;
+	return 0;
+}
+
 const char *edgelog_meta_get(const struct edgelog_meta *m, const char *key, char *buf, size_t len)
 {
 	return m->text ? text_get(m->text, strlen(m->text), key, buf, len) : NULL;
@@ -803,12 +843,18 @@ struct edgelog_reader *edgelog_reader_open(const char *path, enum edgelog_status
 	}
 	memcpy(r->meta.text, r->buf + sizeof(h), h.text_len);
 	r->meta.text[h.text_len] = '\0';
+	if (meta_wave(&r->meta, why, sizeof(why)) < 0) {
+		reader_fail(err, errlen, st, EDGELOG_E_CORRUPT, path, why);
+		goto fail;
+	}
 	consume(r, h.records_offset);
 	/* A respond log's intended times are events: no grid to check. */
 	edgecheck_init(&r->chk, (int64_t)h.half_period_ns, !edgelog_meta_is_respond(&r->meta),
 		       h.start_ns);
 	if (edgelog_meta_is_respond(&r->meta))
 		edgecheck_set_respond(&r->chk);
+	else if (!wave_is_square(&r->meta.wave))
+		edgecheck_set_wave(&r->chk, &r->meta.wave, r->meta.idle_level);
 	*st = EDGELOG_OK;
 	return r;
 fail:

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "base/magic.h"
+#include "base/wave.h"
 #include "rt/edge.h"
 
 #define EDGELOG_MAGIC MAGIC_EDGELOG    /* 8 bytes, no NUL */
@@ -136,6 +137,13 @@ const char *edgelog_stop_name(uint32_t reason);
 #define EDGELOG_META_CPU         "host.cpu"
 #define EDGELOG_META_NCPUS       "host.ncpus"
 #define EDGELOG_META_BOARD_NAME  "board.name"     /* the config key board.name */
+/* The wave's shape in ns (base/wave.h), written when it is not a plain 50 %
+ * wave: high + low = 2 x half_period_ns; start_ns includes the phase.
+ * Absent (older logs, 50 % waves): high = low = the half period, phase 0. */
+#define EDGELOG_META_WAVE_HIGH   "wave.high_ns"
+#define EDGELOG_META_WAVE_LOW    "wave.low_ns"
+#define EDGELOG_META_WAVE_PHASE  "wave.phase_ns"
+#define EDGELOG_META_IDLE_LEVEL  "gpio.idle_level" /* the config key: the first edge leaves it */
 /* grid.clock realtime/tai (docs/grid.md): slot 0 on that clock, its offset
  * to CLOCK_MONOTONIC (the log's clock) and that offset's +/- uncertainty,
  * in ns; the kernel's sync state (adjtimex) at setup */
@@ -157,6 +165,11 @@ struct edgelog_meta {
 	uint64_t start_ns;
 	uint64_t start_realtime_ns;
 	char *text;               /* "key=value\n"..., NUL-terminated */
+	/* Reader only (the writer's are in @text): the wave's shape and the
+	 * idle level, from the text or the 50 % defaults; slot k's intended
+	 * time is wave_slot_ns(&wave, idle_level, start_ns, k). */
+	struct wave wave;
+	int idle_level;
 };
 
 /* Value for @key in meta->text, copied into @buf; NULL if absent. */

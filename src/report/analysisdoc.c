@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "analysis/loopstats.h"
+#include "base/wave.h"
 #include "base/exitcode.h"
 #include "base/json.h"
 #include "base/msgbuf.h"
@@ -153,7 +154,14 @@ static void text_source(FILE *f, const struct analysis *a)
 		for (i = 0; i < c->n_notes; i++)
 			fprintf(f, "note       %s\n", c->notes[i]);
 	}
-	if (s->half_period_ns > 0 && !s->respond)	/* a respond log has no grid */
+	if (s->meta && !s->respond &&
+	    (!wave_is_square(&s->meta->wave) || s->meta->wave.phase_ns)) {
+		const struct wave *wv = &s->meta->wave;
+
+		fprintf(f, "wave       high %s us, low %s us (%.3f Hz, %.2f %% high), phase %s us\n",
+			UNITS_US(wv->high_ns), UNITS_US(wv->low_ns), 1e9 / (double)wave_period(wv),
+			100.0 * (double)wv->high_ns / (double)wave_period(wv), UNITS_US(wv->phase_ns));
+	} else if (s->half_period_ns > 0 && !s->respond)	/* a respond log has no grid */
 		fprintf(f, "wave       half period %s us (%.3f Hz)%s\n", UNITS_US(s->half_period_ns),
 			1e9 / (2.0 * (double)s->half_period_ns),
 			s->half_period_inferred ? " (from the intended times)"
@@ -810,6 +818,12 @@ static void json_soak(struct json_writer *w, const struct analysis *a)
 	json_object_end(w);
 	json_kv_object_begin(w, "run");
 	json_kv_int(w, "half_period_ns", a->src->half_period_ns);
+	if (a->src->meta && !a->src->respond &&
+	    (!wave_is_square(&a->src->meta->wave) || a->src->meta->wave.phase_ns)) {
+		json_kv_int(w, "high_ns", a->src->meta->wave.high_ns);
+		json_kv_int(w, "low_ns", a->src->meta->wave.low_ns);
+		json_kv_int(w, "phase_ns", a->src->meta->wave.phase_ns);
+	}
 	json_object_end(w);
 	/* the limits the run had, as the summary's "config" gives them */
 	json_kv_object_begin(w, "config");
@@ -1299,6 +1313,10 @@ static int soak_setup(struct analysis *a, struct soakview **sv, struct phasestat
 		*ps = phasestats_new(si->half_period_ns, n, starts, 0);
 		if (*ps && si->respond)
 			phasestats_set_respond(*ps);
+		else if (*ps && si->meta && phasestats_set_wave(*ps, &si->meta->wave) < 0) {
+			phasestats_free(*ps);
+			*ps = NULL;
+		}
 		*phases = calloc(n, sizeof(**phases));
 		if (!*ps || !*phases) {
 			snprintf(err, errlen, "analyze: %s", strerror(ENOMEM));

@@ -11,6 +11,7 @@
 
 #include "analysis/tlatsplit.h"
 #include "log/edgelog.h"
+#include "base/wave.h"
 #include "base/clocksync.h"
 #include "base/json.h"
 #include "base/cpulist.h"
@@ -668,7 +669,16 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 	}
 	if (ri->timerlat)
 		text_timerlat(f, c, ri->timerlat);
-	if (!ri->respond)
+	if (!ri->respond && (config_int(c, CFG_RUN_HIGH) || config_int(c, CFG_RUN_PHASE))) {
+		struct wave wv;
+
+		config_wave(c, &wv);
+		fprintf(f, "wave       high %s us, low %s us (%.3f Hz, %.2f %% high), phase %s us, "
+			"warm-up %s\n", UNITS_US(wv.high_ns), UNITS_US(wv.low_ns),
+			1e9 / (double)wave_period(&wv),
+			100.0 * (double)wv.high_ns / (double)wave_period(&wv), UNITS_US(wv.phase_ns),
+			units_format_duration(config_int(c, CFG_RUN_WARMUP), (char[32]){ 0 }, 32));
+	} else if (!ri->respond)
 		fprintf(f, "wave       half period %s us (%.3f Hz), warm-up %s\n", UNITS_US(half),
 			half > 0 ? 1e9 / (2.0 * (double)half) : 0.0,
 			units_format_duration(config_int(c, CFG_RUN_WARMUP), (char[32]){ 0 }, 32));
@@ -1163,6 +1173,14 @@ static void json_summary(struct json_writer *w, const struct config *c,
 
 	json_kv_object_begin(w, "run");
 	json_kv_int(w, "half_period_ns", config_int(c, CFG_RUN_HALF_PERIOD));
+	if (!ri->respond && (config_int(c, CFG_RUN_HIGH) || config_int(c, CFG_RUN_PHASE))) {
+		struct wave wv;
+
+		config_wave(c, &wv);	/* not a plain 50 % wave: its shape */
+		json_kv_int(w, "high_ns", wv.high_ns);
+		json_kv_int(w, "low_ns", wv.low_ns);
+		json_kv_int(w, "phase_ns", wv.phase_ns);
+	}
 	json_kv_uint(w, "start_realtime_ns", ri->start_realtime_ns);
 	json_kv_uint(w, "end_realtime_ns", ri->end_realtime_ns);
 	json_kv_int(w, "duration_ns", (int64_t)(ri->end_realtime_ns - ri->start_realtime_ns));

@@ -53,6 +53,16 @@ int rtloop_open(struct rtloop *l)
 	l->stopping = false;
 	l->rearms = 0;
 	l->last_lat = 0;
+	if (!l->wave.high_ns && !l->wave.low_ns)
+		l->wave = wave_square(l->half_ns);
+	l->duty = !wave_is_square(&l->wave);
+	if (l->wave.high_ns <= 0 || l->wave.low_ns <= 0 ||
+	    wave_period(&l->wave) != 2 * (uint64_t)l->half_ns ||
+	    (l->duty && (l->spin_ns || l->spin_auto || l->tl_path))) {
+		l->tfd = -1;
+		errno = EINVAL;
+		return -1;
+	}
 	/* A lead of half the half period or more would leave the loop no time
 	 * between a spin and the next wake-up (the run session allows a quarter). */
 	if (l->spin_ns < 0 || (l->spin_ns && l->spin_ns >= l->half_ns / 2) ||
@@ -97,15 +107,30 @@ uint64_t rtloop_account(struct rtloop *l, uint64_t wake_ns, struct edge_rec *rec
 	/* Serve the latest slot already due at the wake-up. On time (the
 	 * common case) nothing is computed; the division is for wake-ups a
 	 * whole half period or more behind. */
-	if (wake_ns >= due + half) {
-		uint64_t behind = (wake_ns - due) / half;
+	if (l->duty) {
+		/* The next slot is due too: the latest due one whose level
+		 * the line needs (an even number of slots on). */
+		if (wake_ns >= due + wave_seg(&l->wave, !l->level)) {
+			uint64_t k = wave_slot_at(&l->wave, l->idle_level, l->start_ns,
+						  wake_ns + (uint64_t)l->lead);
 
-		slot += behind;
-		intended += behind * half;
+			if ((k - slot) & 1)
+				k--;
+			slot = k;
+			intended = wave_slot_ns(&l->wave, l->idle_level, l->start_ns, k);
+		}
+		l->next_intended = intended + wave_seg(&l->wave, !l->level);
+	} else {
+		if (wake_ns >= due + half) {
+			uint64_t behind = (wake_ns - due) / half;
+
+			slot += behind;
+			intended += behind * half;
+		}
+		l->next_intended = intended + half;
 	}
 	advance = slot + 1 - l->served;
 	l->served = slot + 1;
-	l->next_intended = intended + half;
 	l->level ^= 1;
 
 	rec->seq = l->seq++;
@@ -201,7 +226,8 @@ bool rtloop_is_last(struct rtloop *l)
 }
 
 /* Arm the timer: the wake-up of slot `served` (its intended time minus the
- * lead), then every half period. Absolute, on the grid. */
+ * lead), then every half period; with a duty cycle that slot alone (re-armed
+ * after each edge). Absolute, on the grid. */
 static int arm(struct rtloop *l, int64_t lead)
 {
 	uint64_t first = l->next_intended - (uint64_t)lead;
@@ -209,8 +235,8 @@ static int arm(struct rtloop *l, int64_t lead)
 
 	its.it_value.tv_sec = (time_t)(first / 1000000000ull);
 	its.it_value.tv_nsec = (long)(first % 1000000000ull);
-	its.it_interval.tv_sec = (time_t)(l->half_ns / 1000000000ll);
-	its.it_interval.tv_nsec = (long)(l->half_ns % 1000000000ll);
+	its.it_interval.tv_sec = l->duty ? 0 : (time_t)(l->half_ns / 1000000000ll);
+	its.it_interval.tv_nsec = l->duty ? 0 : (long)(l->half_ns % 1000000000ll);
 	return timerfd_settime(l->tfd, TFD_TIMER_ABSTIME, &its, NULL);
 }
 
@@ -354,6 +380,12 @@ void *rtloop_thread(void *arg)
 		}
 		if (last)
 			break;
+		/* Duty cycle: the next slot, absolute, after the write. */
+		if (l->duty && arm(l, 0) < 0) {
+			l->error = errno;
+			atomic_store_explicit(&l->stop_req, true, memory_order_relaxed);
+			break;
+		}
 
 		/* Between edges: the automatic lead, and a re-arm when it
 		 * changes (the next slot's new wake-up time; if already past,

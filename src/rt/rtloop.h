@@ -15,6 +15,7 @@
 #include "gpio/gpio_out.h"
 #include "rt/ring.h"
 #include "rt/tracebreak_rt.h"
+#include "base/wave.h"
 
 /*
  * One edge: poll() the timerfd, read the clock (wake), read the clock and
@@ -49,6 +50,22 @@
  * a quarter lower, and each change re-arms the timer (absolute, on the
  * grid) between two edges. All of it in fixed fields: no allocation, no
  * lock, no printing.
+ *
+ * Duty cycle (wave.high_ns != wave.low_ns, rt/wave.h): the slots are no
+ * longer evenly spaced, and a periodic timerfd has one interval. The timer
+ * is then one-shot and, after each edge's write and read, re-armed
+ * ABSOLUTE at the next slot's intended time (next_intended, from the grid,
+ * never from "now"; a time already past fires at once). One timerfd and one
+ * extra settime per edge, after the write, rather than two periodic
+ * timerfds offset by the first segment: those would need a poll over two
+ * descriptors, two reads per edge and an order between two timers that
+ * fire close together, for no gain in accuracy. The equal-halves path keeps
+ * the periodic timer, armed once, untouched. A level belongs to its slot
+ * (even slots leave idle), so after a late wake-up the edge goes to the
+ * latest due slot whose level the line needs: expirations stays odd and a
+ * missed pair of slots is one whole pulse missed, counted (with high +
+ * low = 2 x half_ns, missed x half_ns is still the missed time exactly).
+ * Duty refuses spin and timerlat (EINVAL): the session says so first.
  */
 #define RTLOOP_AUTO_TOP 5         /* p99.9 of 4,096 values is the 5th largest */
 #define RTLOOP_AUTO_FIRST 1024
@@ -64,7 +81,10 @@ struct rtloop {
 	int tl_fd;                /* timerlat_fd (RT thread only), -1: none */
 	clockid_t clock;          /* CLOCK_MONOTONIC */
 	uint64_t start_ns;        /* intended time of slot 0 */
-	int64_t half_ns;
+	int64_t half_ns;          /* (high + low) / 2: the mean slot */
+	/* high and low (both 0: the half period each); phase_ns is not read
+	 * here: start_ns already includes it */
+	struct wave wave;
 	uint64_t total_slots;     /* slots to run incl. warm-up; 0 = until stopped */
 	uint64_t warmup_slots;
 	int idle_level;
@@ -100,6 +120,7 @@ struct rtloop {
 	uint64_t rearms;          /* spin_auto: lead changes */
 
 	/* RT thread private bookkeeping. */
+	bool duty;                /* wave.high_ns != wave.low_ns: one-shot timer, re-armed */
 	uint64_t served;          /* slot of the last edge + 1 (0: none yet) */
 	uint64_t next_intended;   /* intended time of slot `served` */
 	uint64_t seq;
@@ -125,7 +146,8 @@ struct rtloop {
 void rtloop_shared_init(struct rtloop *l);
 
 /* Prepare @l (zeroes the bookkeeping, creates the timerfd). Non-RT. Returns
- * -1 with errno set (EINVAL: a spin lead not below half the half period). */
+ * -1 with errno set (EINVAL: a spin lead not below half the half period; a
+ * duty cycle whose high + low is not 2 x half_ns, or with spin or timerlat). */
 int rtloop_open(struct rtloop *l);
 void rtloop_close(struct rtloop *l);
 
@@ -139,7 +161,8 @@ void *rtloop_thread(void *arg);
 /*
  * Bookkeeping for one edge after a wake-up at @wake_ns: picks the edge's
  * slot (the latest one whose wake-up time, intended - lead, has passed at
- * @wake_ns; never one already served), fills seq, intended time, level,
+ * @wake_ns; never one already served; with a duty cycle the latest such
+ * slot of the level the line needs), fills seq, intended time, level,
  * expirations (slots advanced since the previous edge: 1 = on time) and the
  * warm-up flag of @rec, adds the missed periods, and returns the intended
  * time. RT thread only (and unit tests).

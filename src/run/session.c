@@ -5,6 +5,7 @@
 #include "run/session.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <malloc.h>
 #include <poll.h>
 #include <pthread.h>
@@ -24,6 +25,7 @@
 #include "base/outfile.h"
 #include "base/sysinfo.h"
 #include "base/units.h"
+#include "base/wave.h"
 #include "config/plan.h"
 #include "gpio/gpio_in.h"
 #include "gpio/gpio_out.h"
@@ -128,6 +130,63 @@ static int respond_check_config(const struct run_session *s, char *err, size_t e
 	return 0;
 }
 
+/* A duty cycle or a phase (run.high, run.low, run.phase; config.c has
+ * resolved them) with what cannot honour it yet: respond (no grid), spin
+ * and timerlat (one periodic wake-up), trace.break (its pulse check is
+ * against the half period), loopback (its pulse figures likewise). The
+ * key that asked for the shape is named with its origin. */
+static int session_check_wave(const struct run_session *s, char *err, size_t errlen)
+{
+	static const struct {
+		enum cfg_key key;
+		const char *why;
+	} no_duty[] = {
+		{ CFG_RUN_SPIN, "a spin needs one wake-up lead per slot of one length" },
+		{ CFG_RT_TIMER, "the kernel's timerlat wakes on its own grid, once per half period" },
+		{ CFG_TRACE_BREAK, "its pulse check is against the half period" },
+		{ CFG_RUN_LOOPBACK, "the loopback figures assume equal halves" },
+	};
+	const struct config *c = s->c;
+	struct wave w;
+	enum cfg_key asked;
+	char a[32], o[256], b[64], o2[256];
+	size_t i;
+
+	config_wave(c, &w);
+	if (wave_is_square(&w) && !w.phase_ns)
+		return 0;
+	asked = !wave_is_square(&w)
+		? (config_source(c, CFG_RUN_HIGH) >= config_source(c, CFG_RUN_LOW) ? CFG_RUN_HIGH
+										 : CFG_RUN_LOW)
+		: CFG_RUN_PHASE;
+	config_key_name(asked, b, sizeof(b));
+	config_format(c, asked, a, sizeof(a));
+	config_origin(c, asked, o, sizeof(o));
+	if (s->p.respond) {
+		msgbuf_set(err, errlen, "%s (%s, %s) does not apply to respond: its answers have "
+			   "no grid", b, a, o);
+		return -1;
+	}
+	for (i = 0; i < sizeof(no_duty) / sizeof(no_duty[0]); i++) {
+		enum cfg_key k = no_duty[i].key;
+		char kn[64], v[32];
+
+		/* a phase alone: only timerlat, whose grid is the kernel's */
+		if (wave_is_square(&w) && k != CFG_RT_TIMER)
+			continue;
+		if (k == CFG_RT_TIMER ? config_choice(c, k) == 0
+		    : config_table[k].type == CFG_T_BOOL ? !config_bool(c, k) : !config_int(c, k))
+			continue;
+		msgbuf_set(err, errlen, "%s (%s, %s) and %s (%s, %s) do not go together yet: %s; "
+			   "a duty cycle or a phase runs on the timerfd without them",
+			   b, a, o, config_key_name(k, kn, sizeof(kn)),
+			   config_format(c, k, v, sizeof(v)), config_origin(c, k, o2, sizeof(o2)),
+			   no_duty[i].why);
+		return -1;
+	}
+	return 0;
+}
+
 /* Cross-key checks the table cannot express. 0, or -1 with @err (usage). */
 static int session_check_config(const struct run_session *s, char *err, size_t errlen)
 {
@@ -147,6 +206,8 @@ static int session_check_config(const struct run_session *s, char *err, size_t e
 		return -1;
 	}
 	if (gridrun_check(c, s->p.respond, config_choice(c, CFG_RT_TIMER) == 1, err, errlen) < 0)
+		return -1;
+	if (session_check_wave(s, err, errlen) < 0)
 		return -1;
 	if (s->p.respond && config_choice(c, CFG_RT_TIMER) == 1) {
 		msgbuf_set(err, errlen, "rt.timer: timerlat does not apply to respond: its loop "
@@ -451,6 +512,15 @@ static int session_open(struct run_session *s)
 		return SQW_EXIT_RUNTIME;
 	}
 	s->stats = edgestats_new(half);
+	if (s->stats) {
+		struct wave w;
+
+		config_wave(c, &w);
+		if (edgestats_set_wave(s->stats, &w) < 0) {
+			edgestats_free(s->stats);
+			s->stats = NULL;
+		}
+	}
 	if (!s->stats) {
 		run_session_say(s, RUN_SAY_ERR, "cannot allocate statistics: %s", strerror(errno));
 		return SQW_EXIT_RUNTIME;
@@ -459,7 +529,12 @@ static int session_open(struct run_session *s)
 	loop->ring = &s->ring;
 	loop->clock = CLOCK_MONOTONIC;
 	loop->half_ns = half;
+	config_wave(c, &loop->wave);
 	loop->warmup_slots = ((uint64_t)config_int(c, CFG_RUN_WARMUP) + h - 1) / h;
+	/* A duty cycle warms up whole periods: the first counted edge leaves
+	 * idle, and warm-up slots x half is their time exactly. */
+	if (!wave_is_square(&loop->wave))
+		loop->warmup_slots += loop->warmup_slots & 1;
 	loop->total_slots = duration
 		? loop->warmup_slots + 2 * (((uint64_t)duration + 2 * h - 1) / (2 * h)) : 0;
 	loop->idle_level = s->spec.idle_level;
@@ -562,6 +637,11 @@ static char *meta_text(const struct run_session *s)
 	fprintf(f, EDGELOG_META_CMDLINE "=%s\n", ri->host.cmdline);
 	fprintf(f, EDGELOG_META_CPU "=%s\n", ri->host.cpu_model);
 	fprintf(f, EDGELOG_META_NCPUS "=%d\n", ri->host.ncpus);
+	if (!wave_is_square(&s->loop.wave) || s->loop.wave.phase_ns) {
+		fprintf(f, EDGELOG_META_WAVE_HIGH "=%" PRId64 "\n", s->loop.wave.high_ns);
+		fprintf(f, EDGELOG_META_WAVE_LOW "=%" PRId64 "\n", s->loop.wave.low_ns);
+		fprintf(f, EDGELOG_META_WAVE_PHASE "=%" PRId64 "\n", s->loop.wave.phase_ns);
+	}
 	config_dump(s->c, f);
 	plan_dump(config_plan(s->c), f);
 	soak_dump_meta(s->soak, f);
@@ -658,6 +738,9 @@ static int session_create_log(struct run_session *s)
 		s->loop.start_ns -= s->loop.start_ns % 1000000ull;
 		s->loop.start_ns += RUN_GRID_OFFSET_NS;
 	}
+	/* run.phase: every edge that much after its grid instant; slot 0's
+	 * intended time (the header's start_ns) includes it */
+	s->loop.start_ns += (uint64_t)s->loop.wave.phase_ns;
 	s->meta.clock_id = (uint32_t)s->loop.clock;
 	s->meta.half_period_ns = (uint64_t)s->loop.half_ns;
 	s->meta.start_ns = s->loop.start_ns;
@@ -719,6 +802,9 @@ static int session_start_threads(struct run_session *s)
 	if (s->p.respond && s->pstats) {
 		edgestats_set_respond(s->stats);
 		phasestats_set_respond(s->pstats);
+	} else if (s->pstats && phasestats_set_wave(s->pstats, &s->loop.wave) < 0) {
+		phasestats_free(s->pstats);
+		s->pstats = NULL;
 	}
 	/* A small stack: with mlockall(MCL_FUTURE) every byte of it is locked,
 	 * and an unprivileged RLIMIT_MEMLOCK would refuse a default 8 MiB one. */

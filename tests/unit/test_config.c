@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "config/config.h"
+#include "base/wave.h"
 #include "gpio/gpio_out.h"
 
 #define US  INT64_C(1000)
@@ -100,6 +101,9 @@ static void the_table_lists_the_keys_in_enum_order(void **state)
 		{ CFG_SIM_STIM_CPU, "sim.stim_cpu" },
 		{ CFG_SIM_HISTORY_FILE, "sim.history_file" },
 		{ CFG_RUN_HALF_PERIOD, "run.half_period" },
+		{ CFG_RUN_HIGH, "run.high" },
+		{ CFG_RUN_LOW, "run.low" },
+		{ CFG_RUN_PHASE, "run.phase" },
 		{ CFG_RUN_DURATION, "run.duration" },
 		{ CFG_RUN_SCALE, "run.scale" },
 		{ CFG_RUN_WARMUP, "run.warmup" },
@@ -590,6 +594,73 @@ static void required_board_keys_are_checked_after_all_sources(void **state)
 	assert_int_equal(config_check_required(c, err, sizeof(err)), CFG_OK);
 }
 
+static void high_and_low_resolve_into_the_wave_and_its_mean_half_period(void **state)
+{
+	struct config *c = *state;
+	struct wave w;
+	char err[512], o[64];
+
+	(void)state;
+	/* nothing set: the 50 % wave, nothing derived */
+	assert_int_equal(config_resolve_wave(c, err, sizeof(err)), CFG_OK);
+	config_wave(c, &w);
+	assert_int_equal(w.high_ns, 500000);
+	assert_int_equal(w.low_ns, 500000);
+	assert_int_equal(w.phase_ns, 0);
+	assert_int_equal(config_source(c, CFG_RUN_HALF_PERIOD), CFG_SRC_DEFAULT);
+	/* high alone: low is the half period, the half period their mean */
+	assert_int_equal(config_apply_option(c, "high", "300us", err, sizeof(err)), CFG_OK);
+	assert_int_equal(config_resolve_wave(c, err, sizeof(err)), CFG_OK);
+	config_wave(c, &w);
+	assert_int_equal(w.high_ns, 300000);
+	assert_int_equal(w.low_ns, 500000);
+	assert_int_equal(config_int(c, CFG_RUN_HALF_PERIOD), 400000);
+	assert_string_equal(config_origin(c, CFG_RUN_LOW, o, sizeof(o)), "the half period");
+}
+
+static void contradictory_wave_keys_are_refused_naming_their_origins(void **state)
+{
+	struct config *c = *state;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(config_set(c, CFG_RUN_HALF_PERIOD, "400us", CFG_SRC_PROFILE, "p.yaml", 3,
+				    err, sizeof(err)), CFG_OK);
+	assert_int_equal(config_apply_option(c, "high", "300us", err, sizeof(err)), CFG_OK);
+	assert_int_equal(config_apply_option(c, "low", "700us", err, sizeof(err)), CFG_OK);
+	assert_int_equal(config_resolve_wave(c, err, sizeof(err)), CFG_E_RANGE);
+	assert_string_equal(err, "run.high (300us, command line) and run.low (700us, command "
+			    "line) contradict run.half_period (400us, p.yaml:3): high + low must "
+			    "be the period (2 x the half period), or leave one of the three out");
+	assert_int_equal(config_set(c, CFG_RUN_HALF_PERIOD, "500us", CFG_SRC_PROFILE, "p.yaml", 3,
+				    err, sizeof(err)), CFG_OK);
+	assert_int_equal(config_resolve_wave(c, err, sizeof(err)), CFG_OK);
+	/* a phase of the period or more */
+	assert_int_equal(config_set(c, CFG_RUN_PHASE, "1ms", CFG_SRC_PROFILE, "p.yaml", 9,
+				    err, sizeof(err)), CFG_OK);
+	assert_int_equal(config_resolve_wave(c, err, sizeof(err)), CFG_E_RANGE);
+	assert_string_equal(err, "run.phase (1ms, p.yaml:9) must be below the period (1ms): a "
+			    "phase of a whole period is none");
+	assert_int_equal(config_apply_option(c, "phase", "999us", err, sizeof(err)), CFG_OK);
+	assert_int_equal(config_resolve_wave(c, err, sizeof(err)), CFG_OK);
+	/* an odd sum of nanoseconds has no exact mean */
+	{
+		struct config *d = config_new();
+
+		assert_non_null(d);
+		assert_int_equal(config_apply_option(d, "low", "700001ns", err, sizeof(err)),
+				 CFG_OK);
+		assert_int_equal(config_resolve_wave(d, err, sizeof(err)), CFG_E_RANGE);
+		assert_non_null(strstr(err, "must be an even number of nanoseconds"));
+		config_free(d);
+	}
+	/* below the table's 1 us */
+	assert_int_equal(config_apply_option(c, "low", "500ns", err, sizeof(err)), CFG_OK);
+	assert_int_equal(config_resolve_wave(c, err, sizeof(err)), CFG_E_RANGE);
+	assert_string_equal(err, "run.low (500ns, command line) must be 0 (the half period) or "
+			    "at least 1us");
+}
+
 static void contradictory_limits_are_an_error_naming_both_origins(void **state)
 {
 	struct config *c = *state;
@@ -847,6 +918,10 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(the_table_lists_the_keys_in_enum_order),
+		cmocka_unit_test_setup_teardown(high_and_low_resolve_into_the_wave_and_its_mean_half_period,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(contradictory_wave_keys_are_refused_naming_their_origins,
+						setup, teardown),
 		cmocka_unit_test(every_row_is_complete_and_sections_are_adjacent),
 		cmocka_unit_test(unknown_keys_are_not_found),
 		cmocka_unit_test(run_spin_takes_a_duration_or_auto),

@@ -264,6 +264,109 @@ static void a_log_reads_back_exactly_what_was_written(void **state)
 	edgelog_reader_close(r);
 }
 
+/* A duty-cycle log: 300 us high, 700 us low from an idle-low line, slot 0
+ * at @start (the phase included). Records @n edges, edge @bad_at (if < n)
+ * moved by @shift ns or given the wrong level (@shift 0). */
+static void write_duty_log(const char *text, uint64_t n, uint64_t bad_at, int64_t shift)
+{
+	struct edgelog_meta m = { 0 };
+	struct edgelog_writer *w;
+	struct wave wv = { .high_ns = 300000, .low_ns = 700000 };
+	uint64_t i;
+
+	m.clock_id = 1;
+	m.half_period_ns = 500000;
+	m.start_ns = 5000100000ull;
+	m.text = (char *)text;
+	unlink(path);
+	w = edgelog_writer_create(path, &m, NULL, 0, NULL, 0);
+	assert_non_null(w);
+	for (i = 0; i < n; i++) {
+		struct edge_rec e = rec_for(i);
+
+		e.intended_ns = wave_slot_ns(&wv, 0, m.start_ns, i);
+		if (i == bad_at && shift)
+			e.intended_ns += (uint64_t)shift;
+		else if (i == bad_at)
+			e.level ^= 1;
+		assert_int_equal(edgelog_writer_append(w, &e, 1), 0);
+	}
+	assert_int_equal(edgelog_writer_close(w, NULL, NULL, 0), 0);
+}
+
+static uint64_t count_all(struct edgelog_reader *r)
+{
+	struct edge_rec e;
+	uint64_t n = 0;
+
+	while (edgelog_reader_next(r, &e) == 1)
+		n++;
+	return n;
+}
+
+#define DUTY_TEXT "gpio.idle_level=0\nwave.high_ns=300000\nwave.low_ns=700000\n" \
+		  "wave.phase_ns=100000\n"
+
+static void a_duty_cycle_header_reads_back_and_its_grid_is_checked(void **state)
+{
+	enum edgelog_status st;
+	struct edgelog_reader *r;
+	const struct edgelog_meta *m;
+
+	(void)state;
+	write_duty_log(DUTY_TEXT, 100, 1000, 0);
+	r = edgelog_reader_open(path, &st, NULL, 0);
+	assert_non_null(r);
+	m = edgelog_reader_meta(r);
+	assert_int_equal(m->wave.high_ns, 300000);
+	assert_int_equal(m->wave.low_ns, 700000);
+	assert_int_equal(m->wave.phase_ns, 100000);
+	assert_int_equal(m->idle_level, 0);
+	assert_int_equal(count_all(r), 100);	/* every record on its slot */
+	edgelog_reader_close(r);
+
+	/* one edge 200 us off its slot (where a 50 % grid has one) */
+	write_duty_log(DUTY_TEXT, 100, 40, 200000);
+	r = edgelog_reader_open(path, &st, NULL, 0);
+	assert_non_null(r);
+	assert_int_equal(count_all(r), 40);
+	assert_non_null(strstr(edgelog_reader_error(r, &st), "not on the log's grid"));
+	assert_int_equal(st, EDGELOG_E_CORRUPT);
+	edgelog_reader_close(r);
+
+	/* on a slot, but the other level */
+	write_duty_log(DUTY_TEXT, 100, 41, 0);
+	r = edgelog_reader_open(path, &st, NULL, 0);
+	assert_non_null(r);
+	assert_int_equal(count_all(r), 41);
+	assert_non_null(strstr(edgelog_reader_error(r, &st), "level 1 in slot 41, which writes 0"));
+	edgelog_reader_close(r);
+}
+
+static void an_old_header_reads_as_a_50_percent_wave_and_a_wrong_one_is_corrupt(void **state)
+{
+	enum edgelog_status st;
+	struct edgelog_reader *r;
+	const struct edgelog_meta *m;
+	char err[256];
+
+	(void)state;
+	write_log(10, 1);	/* no wave keys */
+	r = edgelog_reader_open(path, &st, NULL, 0);
+	assert_non_null(r);
+	m = edgelog_reader_meta(r);
+	assert_int_equal(m->wave.high_ns, 500000);
+	assert_int_equal(m->wave.low_ns, 500000);
+	assert_int_equal(m->wave.phase_ns, 0);
+	edgelog_reader_close(r);
+	/* high + low not twice the half period */
+	write_duty_log("wave.high_ns=300000\nwave.low_ns=600000\n", 4, 100, 0);
+	r = edgelog_reader_open(path, &st, err, sizeof(err));
+	assert_null(r);
+	assert_int_equal(st, EDGELOG_E_CORRUPT);
+	assert_non_null(strstr(err, "the wave's high 300000, low 600000"));
+}
+
 static void records_are_32_bytes_on_disk(void **state)
 {
 	struct stat a, b;
@@ -836,6 +939,11 @@ static void a_fifo_is_refused_at_once(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(a_duty_cycle_header_reads_back_and_its_grid_is_checked,
+						make_path, remove_path),
+		cmocka_unit_test_setup_teardown(
+			an_old_header_reads_as_a_50_percent_wave_and_a_wrong_one_is_corrupt,
+			make_path, remove_path),
 		cmocka_unit_test_setup_teardown(a_log_reads_back_exactly_what_was_written, make_path, remove_path),
 		cmocka_unit_test_setup_teardown(records_are_32_bytes_on_disk, make_path, remove_path),
 		cmocka_unit_test_setup_teardown(a_log_cut_anywhere_reads_up_to_its_last_complete_record, make_path, remove_path),

@@ -190,6 +190,60 @@ static void the_pulse_from_the_last_warm_up_edge_is_not_counted(void **state)
 	assert_int_equal(r->pulses_skipped, 0);
 }
 
+/* A duty cycle of 300 us high, 700 us low (half 500 us): each polarity
+ * has its own nominal, and missed slots are counted on its grid. */
+static void a_duty_cycle_has_a_nominal_width_per_polarity(void **state)
+{
+	struct wave w = { .high_ns = 300000, .low_ns = 700000 };
+	struct edgestats *s = edgestats_new(HALF);
+	const struct edgestats_result *r;
+	struct edge_rec e[7];
+	uint64_t slot[7] = { 0, 1, 2, 3, 4, 7, 8 };	/* 5 and 6 missed */
+	size_t i;
+
+	(void)state;
+	assert_non_null(s);
+	assert_int_equal(edgestats_set_wave(s, &w), 0);
+	for (i = 0; i < 7; i++) {
+		e[i] = edge(i, slot[i], 10000, 11000, 13000);
+		e[i].intended_ns = wave_slot_ns(&w, 0, T0, slot[i]);
+		e[i].level = (uint8_t)wave_slot_level(0, slot[i]);
+	}
+	e[5].level = 0;		/* slot 7 goes down: the line went up at 4 */
+	e[5].expirations = 3;
+	e[6].level = 1;
+	feed(s, e, 7);
+	r = edgestats_result(s);
+	assert_int_equal(r->nominal_ns[EDGESTATS_POS], 300000);
+	assert_int_equal(r->nominal_ns[EDGESTATS_NEG], 700000);
+	assert_int_equal(r->nominal_ns[EDGESTATS_ANY], HALF);
+	assert_int_equal(r->missed_periods, 2);
+	/* highs are 300 us, lows 700 us, the one across the miss 1.3 ms */
+	assert_int_equal(r->width[EDGESTATS_POS].tmin.width_ns, 300000);
+	assert_int_equal(r->width[EDGESTATS_POS].tmax.width_ns, 1300000);
+	assert_int_equal(r->width[EDGESTATS_NEG].tmin.width_ns, 700000);
+	assert_int_equal(r->width[EDGESTATS_NEG].tmax.width_ns, 700000);
+	/* the late edge's latency counts from its first missed slot (5) */
+	assert_int_equal(r->wake.m.max, 10000 + 1000000);
+	edgestats_free(s);
+
+	/* a dropped record: the count comes from the times on the wave's grid.
+	 * Slot 1 (down), then edge #2 (slot 2, up) lost, then edge #3 on slot 7
+	 * (down): 6 slots for 2 edges, 4 missed, from the times */
+	s = edgestats_new(HALF);
+	assert_non_null(s);
+	assert_int_equal(edgestats_set_wave(s, &w), 0);
+	e[0] = edge(0, 0, 10000, 11000, 13000);
+	e[1] = edge(1, 1, 10000, 11000, 13000);
+	e[2] = edge(3, 7, 10000, 11000, 13000);
+	for (i = 0; i < 3; i++)
+		e[i].intended_ns = wave_slot_ns(&w, 0, T0, slot[i == 2 ? 5 : i]);
+	e[2].expirations = 5;	/* slots 3..7 from the lost edge's slot 2 */
+	feed(s, e, 3);
+	assert_int_equal(edgestats_result(s)->missed_periods, 4);
+	edgestats_free(s);
+}
+
 static void a_missed_period_is_counted_not_hidden(void **state)
 {
 	struct edgestats *s = *state;
@@ -558,6 +612,7 @@ int main(void)
 
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(a_duty_cycle_has_a_nominal_width_per_polarity),
 		T(wake_latency_and_write_cost_come_from_the_offsets),
 		T(a_pulse_is_measured_from_write_midpoint_to_write_midpoint),
 		T(tmin_uses_the_write_window_as_uncertainty),

@@ -326,6 +326,130 @@ static void an_odd_number_of_missed_slots_can_leave_one_extra_edge(void **state)
 	rtloop_close(&l);
 }
 
+
+/* Duty cycle: high 300 us, low 700 us (half 500 us), the line idles low,
+ * so slot 2k is at T0 + k ms (up) and slot 2k + 1 300 us later (down). */
+#define DH 300000ull
+#define DL 700000ull
+#define DUTY(k) (T0 + ((k) / 2) * (DH + DL) + (((k) & 1) ? DH : 0))
+
+static void setup_duty(struct rtloop *l, int idle)
+{
+	memset(l, 0, sizeof(*l));
+	l->tfd = -1;
+	l->clock = CLOCK_MONOTONIC;
+	l->start_ns = T0;
+	l->half_ns = (int64_t)H;
+	l->idle_level = idle;
+	l->wave = (struct wave){ .high_ns = (int64_t)DH, .low_ns = (int64_t)DL };
+	assert_int_equal(rtloop_open(l), 0);
+	assert_true(l->duty);
+}
+
+static void the_intended_time_of_a_slot_follows_high_then_low(void **state)
+{
+	struct wave w = { .high_ns = (int64_t)DH, .low_ns = (int64_t)DL };
+	uint64_t k;
+
+	(void)state;
+	for (k = 0; k < 9; k++) {
+		assert_int_equal(wave_slot_ns(&w, 0, T0, k), DUTY(k));
+		assert_int_equal(wave_slot_of(&w, 0, T0, DUTY(k)), (int64_t)k);
+		assert_int_equal(wave_slot_at(&w, 0, T0, DUTY(k) + 1), k);
+		assert_int_equal(wave_slot_level(0, k), (int)((k + 1) % 2));
+	}
+	/* idling high, the first edge goes low: low first, then high */
+	assert_int_equal(wave_slot_ns(&w, 1, T0, 1), T0 + DL);
+	assert_int_equal(wave_slot_ns(&w, 1, T0, 3), T0 + DH + DL + DL);
+	/* between slots, or before slot 0: not on the grid */
+	assert_int_equal(wave_slot_of(&w, 0, T0, T0 + H), -1);
+	assert_int_equal(wave_slot_of(&w, 0, T0, T0 + DL), -1);
+	assert_int_equal(wave_slot_of(&w, 0, T0, T0 - 1), -1);
+	assert_int_equal(wave_slot_at(&w, 0, T0, DUTY(3) - 1), 2);
+}
+
+static void a_duty_cycle_loop_puts_each_edge_on_its_own_slot(void **state)
+{
+	struct rtloop l;
+	struct edge_rec e;
+	uint64_t k;
+
+	(void)state;
+	setup_duty(&l, 0);
+	for (k = 0; k < 8; k++) {
+		assert_int_equal(rtloop_account(&l, DUTY(k) + 10000, &e), DUTY(k));
+		assert_int_equal(e.level, (k + 1) % 2);
+		assert_int_equal(e.expirations, 1);
+		assert_int_equal(l.next_intended, DUTY(k + 1));
+	}
+	assert_int_equal(atomic_load(&l.missed), 0);
+	rtloop_close(&l);
+	setup_duty(&l, 1);
+	rtloop_account(&l, T0 + 1, &e);
+	assert_int_equal(e.level, 0);
+	assert_int_equal(l.next_intended, T0 + DL);	/* the low part comes first */
+	rtloop_close(&l);
+}
+
+static void a_late_duty_cycle_edge_serves_the_latest_due_slot_of_its_level(void **state)
+{
+	struct rtloop l;
+	struct edge_rec e;
+
+	(void)state;
+	setup_duty(&l, 0);
+	rtloop_account(&l, DUTY(0) + 1000, &e);		/* up */
+	/* woke for slot 1 (down) after slot 2 (up) was due, before slot 3: the
+	 * line is high and needs to go down, so slot 1, late, not slot 2 */
+	rtloop_account(&l, DUTY(2) + 1000, &e);
+	assert_int_equal(e.intended_ns, DUTY(1));
+	assert_int_equal(e.level, 0);
+	assert_int_equal(e.expirations, 1);
+	assert_int_equal(atomic_load(&l.missed), 0);
+	/* woke for slot 2 (up) after slot 5 (down) was due: slots 2, 3 are a
+	 * whole pulse missed, the edge goes up on slot 4 */
+	rtloop_account(&l, DUTY(5) + 1000, &e);
+	assert_int_equal(e.intended_ns, DUTY(4));
+	assert_int_equal(e.level, 1);
+	assert_int_equal(e.expirations, 3);
+	assert_int_equal(atomic_load(&l.missed), 2);
+	/* exactly at a due slot of the right level: that one */
+	rtloop_account(&l, DUTY(7), &e);
+	assert_int_equal(e.intended_ns, DUTY(7));
+	assert_int_equal(e.level, 0);
+	assert_int_equal(e.expirations, 3);
+	assert_int_equal(atomic_load(&l.missed), 4);
+	/* a long stall: one division, the count saturates, nothing hidden */
+	rtloop_account(&l, DUTY(200001) + 5, &e);
+	assert_int_equal(e.intended_ns, DUTY(200000));
+	assert_int_equal(e.level, 1);
+	assert_int_equal(atomic_load(&l.missed), 4 + 200000 - 8);
+	assert_true(e.flags & EDGE_F_SATURATED);
+	rtloop_close(&l);
+}
+
+static void a_duty_cycle_that_the_loop_cannot_keep_is_refused(void **state)
+{
+	struct rtloop l;
+
+	(void)state;
+	memset(&l, 0, sizeof(l));
+	l.tfd = -1;
+	l.clock = CLOCK_MONOTONIC;
+	l.half_ns = (int64_t)H;
+	l.wave = (struct wave){ .high_ns = (int64_t)DH, .low_ns = (int64_t)DH };
+	errno = 0;
+	assert_int_equal(rtloop_open(&l), -1);	/* high + low is not 2 x half */
+	assert_int_equal(errno, EINVAL);
+	l.wave = (struct wave){ .high_ns = (int64_t)DH, .low_ns = (int64_t)DL };
+	l.spin_ns = 10000;
+	assert_int_equal(rtloop_open(&l), -1);	/* no spin with a duty cycle */
+	l.spin_ns = 0;
+	l.tl_path = "/nonexistent";
+	l.tl_arm_reads = 1;
+	assert_int_equal(rtloop_open(&l), -1);	/* nor timerlat */
+}
+
 /* A real loop on the simulated line: 100 us half period, @slots slots. */
 static void sim_loop_open_spin(struct rtloop *l, struct ring *r, size_t ring_cap, uint64_t slots,
 			       int64_t spin, bool autospin)
@@ -437,6 +561,58 @@ static void the_pin_did_what_the_log_says_edge_for_edge(void **state)
 	gpio_sim_reset();
 }
 
+
+/* A real duty-cycle loop on the simulated line: 60 us high, 140 us low,
+ * the one-shot timer re-armed per slot; every write on its record's slot,
+ * in its write window. */
+static void a_real_duty_cycle_loop_writes_the_pin_on_its_slots(void **state)
+{
+	struct wave w = { .high_ns = 60000, .low_ns = 140000 };
+	struct edge_rec out[64];
+	struct gpio_sim_write gw;
+	struct ring r;
+	struct rtloop l;
+	size_t n, i;
+
+	(void)state;
+	gpio_sim_reset();
+	assert_int_equal(ring_init(&r, 64), 0);
+	memset(&l, 0, sizeof(l));
+	l.gpio = gpio_out_open(&(struct gpio_out_spec){ .backend = GPIO_BACKEND_SIM,
+		.chip = "sqwave-sim", .line = "0", .consumer = "test" }, NULL, 0);
+	assert_non_null(l.gpio);
+	l.ring = &r;
+	l.clock = CLOCK_MONOTONIC;
+	l.half_ns = 100000;
+	l.wave = w;
+	l.total_slots = 30;
+	l.stack_prefault = 4096;
+	assert_int_equal(rtloop_open(&l), 0);
+	n = sim_run(&l, &r, out, 64);
+	assert_true(n >= 2);
+	assert_int_equal(gpio_sim_write_count(), n);
+	for (i = 0; i < n; i++) {
+		int64_t k = wave_slot_of(&w, 0, l.start_ns, out[i].intended_ns);
+
+		assert_true(k >= 0);
+		assert_int_equal(out[i].level, wave_slot_level(0, (uint64_t)k));
+		assert_int_equal(out[i].level, (i + 1) % 2);
+		assert_int_equal(out[i].expirations % 2, 1);
+		assert_int_equal(gpio_sim_write_get(i, &gw), 0);
+		assert_int_equal(gw.value, out[i].level);
+		assert_true((uint64_t)gw.t_ns >= out[i].intended_ns + (uint64_t)(int64_t)
+			    out[i].write_begin_off_ns);
+		assert_true((uint64_t)gw.t_ns <= out[i].intended_ns + (uint64_t)(int64_t)
+			    out[i].write_end_off_ns);
+	}
+	assert_true(out[n - 1].flags & EDGE_F_LAST);
+	assert_int_equal(out[n - 1].level, 0);
+	rtloop_close(&l);
+	gpio_out_close(l.gpio);
+	ring_free(&r);
+	gpio_sim_reset();
+}
+
 /* Spin mode on the simulated line: every edge is flagged, and its write
  * begins at the end of the spin, at or after the deadline, unless the
  * wake-up itself was late (flagged, and then the write begins at it). */
@@ -529,6 +705,11 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(edges_on_time_follow_the_slot_grid_and_alternate),
+		cmocka_unit_test(the_intended_time_of_a_slot_follows_high_then_low),
+		cmocka_unit_test(a_duty_cycle_loop_puts_each_edge_on_its_own_slot),
+		cmocka_unit_test(a_late_duty_cycle_edge_serves_the_latest_due_slot_of_its_level),
+		cmocka_unit_test(a_duty_cycle_that_the_loop_cannot_keep_is_refused),
+		cmocka_unit_test(a_real_duty_cycle_loop_writes_the_pin_on_its_slots),
 		cmocka_unit_test(a_missed_period_is_counted_not_hidden),
 		cmocka_unit_test(a_wake_up_serves_the_latest_slot_due_and_no_later_one),
 		cmocka_unit_test(in_spin_mode_a_slot_is_due_one_lead_before_its_deadline),

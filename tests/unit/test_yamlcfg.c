@@ -159,8 +159,8 @@ static void a_section_must_be_a_mapping(void **state)
 	(void)state;
 	load_fails(DATA "section-not-mapping.yaml", CFG_SRC_PROFILE, YAMLCFG_E_STRUCTURE,
 		   DATA "section-not-mapping.yaml:1:6: section run must be a mapping of key: "
-		   "value lines, found a single value; run has the keys half_period, duration, "
-		   "scale, warmup, ring_size, label, description, containment, spin and loopback");
+		   "value lines, found a single value; run has the keys half_period, high, low, "
+		   "phase, duration, scale, warmup, ring_size, label, description, containment, spin and loopback");
 }
 
 static void an_unknown_section_lists_the_valid_ones_and_suggests_one(void **state)
@@ -177,8 +177,8 @@ static void an_unknown_key_lists_the_sections_keys_and_suggests_one(void **state
 	(void)state;
 	load_fails(DATA "unknown-key.yaml", CFG_SRC_PROFILE, YAMLCFG_E_KEY,
 		   DATA "unknown-key.yaml:3:3: unknown key \"half_perod\" in section run; did "
-		   "you mean half_period? run has the keys half_period, duration, scale, "
-		   "warmup, ring_size, label, description, containment, spin and loopback");
+		   "you mean half_period? run has the keys half_period, high, low, phase, "
+		   "duration, scale, warmup, ring_size, label, description, containment, spin and loopback");
 }
 
 static void a_duplicate_key_names_the_first_line(void **state)
