@@ -422,8 +422,8 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 		return -1;
 	}
 	if (strcmp(schema, "sqwave-summary") && strcmp(schema, "sqwave-analysis")) {
-		msgbuf_set(err, errlen, "%s: not a sqwave run summary, analysis or comparison of two "
-			   "boards (schema \"%s\")", OUTFILE_ESC(source), OUTFILE_ESC(schema));
+		msgbuf_set(err, errlen, "%s: not a sqwave run summary or analysis, nor a comparison "
+			   "of two boards (schema \"%s\")", OUTFILE_ESC(source), OUTFILE_ESC(schema));
 		return -1;
 	}
 	version = docread_int_or(&d, doc, K("schema_version"), 1, INT64_MAX, 0);
