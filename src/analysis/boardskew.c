@@ -60,7 +60,9 @@ static struct side_edge *side_edges(const struct boardskew_side *s, size_t *n)
 		if (!align_pair_of(&c->r, i, &p))
 			continue;
 		re = align_runs_at(&c->win, p.run);
-		v[k].grid_ns = (uint64_t)(re->wb_ns - re->wb_off_ns) + (uint64_t)s->g->offset_ns;
+		/* the grid instant the edge was shifted from (run.phase) */
+		v[k].grid_ns = (uint64_t)(re->wb_ns - re->wb_off_ns) + (uint64_t)s->g->offset_ns -
+			       (uint64_t)c->meta->wave.phase_ns;
 		v[k].cap_ps = align_caps_t(&c->caps, i);
 		v[k].seq = align_runs_seq(&c->win, p.run);
 		v[k].wb_off = re->wb_off_ns;
@@ -235,7 +237,8 @@ static int join(struct boardskew *s, const struct side_edge *a, size_t na,
 			e->seq_b = b[j].seq;
 			e->level_a = a[i].level;
 			e->level_b = b[j].level;
-			e->skew_ns = (double)(b[j].cap_ps - a[i].cap_ps) / 1000.0 * scale;
+			e->skew_ns = (double)(b[j].cap_ps - a[i].cap_ps) / 1000.0 * scale -
+				     (double)s->phase_diff_ns;
 			e->lo_ns = (double)b[j].wb_off - (double)a[i].we_off - s->slack_ns;
 			e->hi_ns = (double)b[j].we_off - (double)a[i].wb_off + s->slack_ns;
 			if (e->level_a != e->level_b)
@@ -272,6 +275,7 @@ enum boardskew_status boardskew_compute(const struct boardskew_side *a,
 		return bad(err, errlen, "board A's grid is on %s, board B's on %s: no shared grid",
 			   a->g->clock, b->g->clock);
 	out->max_skew_ns = max_skew_ns;
+	out->phase_diff_ns = b->c->meta->wave.phase_ns - a->c->meta->wave.phase_ns;
 	out->resolution_ns = (double)a->c->ci->resolution_ps / 1000.0;
 	out->slack_ns = a->c->r.tolerance_ns + b->c->r.tolerance_ns +
 			(double)a->g->offset_uncert_ns + (double)b->g->offset_uncert_ns;

@@ -23,6 +23,12 @@
  *   skew s = t_B - t_A            the capture's two times (one instrument,
  *                                 one time base), rescaled by A's fitted drift
  *
+ * A board whose run had a phase (run.phase, docs/configuration.md) put
+ * its edges that long after the grid instant: its edges are joined on the
+ * instant they were shifted from (g - phase), and the skew is measured
+ * against the difference meant, s = t_B - t_A - (phase_B - phase_A), so
+ * two boards offset on purpose are compared as two in phase would be.
+ *
  * Each board's pin changed inside its write window, [wb, we] after its
  * intended time on its own clock, so if the two grid clocks agreed exactly,
  *
@@ -84,6 +90,7 @@ struct boardskew_edge {
 struct boardskew {
 	/* inputs, as given */
 	int64_t max_skew_ns;           /* 0: no limit */
+	int64_t phase_diff_ns;         /* B's run.phase - A's: taken out of every skew */
 	double slack_ns;               /* in lo/hi: tolerances + offset uncertainties */
 	double resolution_ns;          /* the capture's */
 	/* the join */

@@ -193,6 +193,11 @@ static void print_skew(const struct ctx *x)
 	us(e, sizeof(e), s->skew_mean);
 	printf("skew B-A   min %s  p50 %s  |p99| %s  max %s  mean %s us (capture resolution %.3f ns)\n",
 	       a, b, c, d, e, s->resolution_ns);
+	if (s->phase_diff_ns) {
+		us(a, sizeof(a), (double)s->phase_diff_ns);
+		printf("           B's run.phase - A's = %s us: taken out of every skew (the edges "
+		       "meet on the instant they were shifted from)\n", a);
+	}
 	printf("windows    %zu of %zu skews lie outside what both write windows allow "
 	       "(slack %.1f ns: both fits' tolerance, both offsets' uncertainty)\n",
 	       s->beyond_windows, s->n, s->slack_ns);
@@ -301,6 +306,7 @@ static void json_skew(struct json_writer *w, const struct boardskew *s)
 	json_kv_double(w, "max_ns", s->skew_max);
 	json_kv_double(w, "mean_ns", s->skew_mean);
 	json_kv_uint(w, "beyond_windows", s->beyond_windows);
+	json_kv_int(w, "phase_diff_ns", s->phase_diff_ns);
 	json_kv_object_begin(w, "clock_offset");
 	json_kv_double(w, "lower_bound_ns", s->n ? s->clock_lower_ns : NAN);
 	json_kv_double(w, "upper_bound_ns", s->n ? s->clock_upper_ns : NAN);

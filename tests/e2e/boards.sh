@@ -31,10 +31,13 @@ setup() {
 		timeout -k 5 60 "$SQWAVE" run --board "$BOARD" --grid realtime --start-at "$at" \
 			--duration 1s --quiet --log "$TMP/$n.sqwlog" > "$TMP/$n.out" 2>&1 &
 	done
+	# a third board on the same grid, 100 us after it on purpose (run.phase)
+	timeout -k 5 60 "$SQWAVE" run --board "$BOARD" --grid realtime --start-at "$at" \
+		--phase 100us --duration 1s --quiet --log "$TMP/p.sqwlog" > "$TMP/p.out" 2>&1 &
 	wait || return 1
 	timeout -k 5 60 "$SQWAVE" run --board "$BOARD" --duration 1s --quiet \
 		--log "$TMP/mono.sqwlog" > /dev/null 2>&1 || return 1
-	for n in a b; do
+	for n in a b p; do
 		"$SQWAVE" export "$TMP/$n.sqwlog" --csv "$TMP/$n.csv" || return 1
 	done
 }
@@ -87,6 +90,28 @@ for r in rows:
 assert d["skew"]["checks"]["clock_error"]["state"] in ("SKIP", "PASS", "INCONCLUSIVE", "FAIL")
 PY
 	done
+}
+
+test_a_board_offset_by_its_phase_is_compared_on_the_instant_it_was_shifted_from() {
+	python3 "$HERE/synth_boards.py" "$TMP/a.csv" "$TMP/p.csv" "$TMP/ph.vcd" --seed "$SEED" \
+		--drift-ppm 23 --clock-b-ns 2000 2> /dev/null || return 1
+	timeout -k 5 60 "$SQWAVE" compare "$TMP/a.sqwlog" "$TMP/p.sqwlog" "$TMP/ph.vcd" \
+		--json "$TMP/ph.json" > "$TMP/ph.out" 2>&1
+	local rc=$?
+	[ $rc -eq 0 ] || fail "exit $rc: $(cat "$TMP/ph.out")" || return 1
+	grep -q "run.phase - A's = 100.000 us" "$TMP/ph.out" || fail "text: $(cat "$TMP/ph.out")" ||
+		return 1
+	python3 - "$TMP/ph.json" <<'PY' || fail "seed $SEED"
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d["skew"]
+assert s["phase_diff_ns"] == 100000, s["phase_diff_ns"]
+assert s["joined"] > 900, s
+# the 100 us meant is not skew: what is left is the clocks' 2 us and the windows
+co = s["clock_offset"]
+assert co["common_lo_ns"] <= 2000 <= co["common_hi_ns"], co
+assert abs(s["p50_ns"]) < 50000, s["p50_ns"]
+PY
 }
 
 test_max_skew_passes_above_the_largest_skew_and_fails_below_it() {

@@ -268,6 +268,29 @@ static void test_the_analyzers_drift_is_taken_out_of_the_skew(void **state)
 	boardskew_free(&s);
 }
 
+static void a_phase_meant_between_the_boards_is_not_skew(void **state)
+{
+	struct side_edge a[3], b[3];
+	struct boardskew s;
+	size_t k;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	s.phase_diff_ns = 100000;   /* B runs 100 us after A on purpose */
+	for (k = 0; k < 3; k++) {
+		a[k] = edge(k, WB, 0);
+		b[k] = edge(k, WB, 0);
+		b[k].cap_ps += 100000 * 1000ll;
+	}
+	assert_int_equal(join(&s, a, 3, b, 3, 0), 0);
+	assert_int_equal(figures(&s), 0);
+	assert_int_equal(s.n, 3);
+	for (k = 0; k < 3; k++)
+		assert_true(fabs(s.e[k].skew_ns) < 1e-6);
+	assert_true(s.common_lo_ns <= 0 && 0 <= s.common_hi_ns);
+	boardskew_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -280,6 +303,7 @@ int main(void)
 		cmocka_unit_test(test_a_clock_that_claims_nothing_skips_the_check_and_says_why),
 		cmocka_unit_test(test_no_joined_edge_passes_no_check),
 		cmocka_unit_test(test_the_analyzers_drift_is_taken_out_of_the_skew),
+		cmocka_unit_test(a_phase_meant_between_the_boards_is_not_skew),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
