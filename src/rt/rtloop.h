@@ -51,7 +51,7 @@
  * grid) between two edges. All of it in fixed fields: no allocation, no
  * lock, no printing.
  *
- * Duty cycle (wave.high_ns != wave.low_ns, rt/wave.h): the slots are no
+ * Duty cycle (wave.high_ns != wave.low_ns, base/wave.h): the slots are no
  * longer evenly spaced, and a periodic timerfd has one interval. The timer
  * is then one-shot and, after each edge's write and read, re-armed
  * ABSOLUTE at the next slot's intended time (next_intended, from the grid,
@@ -119,7 +119,7 @@ struct rtloop {
 	int64_t lead_min_ns, lead_max_ns; /* the leads used (spin mode) */
 	uint64_t rearms;          /* spin_auto: lead changes */
 
-	/* RT thread private bookkeeping. */
+	/* RT thread private bookkeeping (rtloop_open() sets duty once). */
 	bool duty;                /* wave.high_ns != wave.low_ns: one-shot timer, re-armed */
 	uint64_t served;          /* slot of the last edge + 1 (0: none yet) */
 	uint64_t next_intended;   /* intended time of slot `served` */

@@ -242,6 +242,25 @@ static void a_duty_cycle_has_a_nominal_width_per_polarity(void **state)
 	feed(s, e, 3);
 	assert_int_equal(edgestats_result(s)->missed_periods, 4);
 	edgestats_free(s);
+
+	/* not a whole number of periods: slot 1 (down), edges #2 and #3 (slots
+	 * 2, 3) lost, edge #4 on slot 6 (up): 5 slots for 3 edges, 2 missed.
+	 * 2.7 ms after a down edge is low, high, low, high (700, 300, 700,
+	 * 300 us) and 700 us into the next period: the slot count must start
+	 * from the level the earlier edge wrote, not the other one. */
+	s = edgestats_new(HALF);
+	assert_non_null(s);
+	assert_int_equal(edgestats_set_wave(s, &w), 0);
+	e[0] = edge(0, 0, 10000, 11000, 13000);
+	e[1] = edge(1, 1, 10000, 11000, 13000);
+	e[2] = edge(4, 6, 10000, 11000, 13000);
+	e[0].intended_ns = wave_slot_ns(&w, 0, T0, 0);
+	e[1].intended_ns = wave_slot_ns(&w, 0, T0, 1);
+	e[2].intended_ns = wave_slot_ns(&w, 0, T0, 6);
+	e[2].expirations = 3;	/* slots 4..6 from the lost edge's slot 3 */
+	feed(s, e, 3);
+	assert_int_equal(edgestats_result(s)->missed_periods, 2);
+	edgestats_free(s);
 }
 
 static void a_missed_period_is_counted_not_hidden(void **state)
