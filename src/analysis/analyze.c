@@ -505,10 +505,8 @@ struct analysis *analysis_new(const struct analyze_opts *o, const struct analyze
 	a->es = edgestats_new(src->half_period_ns);
 	if (a->es && src->respond)
 		edgestats_set_respond(a->es);
-	else if (a->es && src->meta && edgestats_set_wave(a->es, &src->meta->wave) < 0) {
-		edgestats_free(a->es);
-		a->es = NULL;
-	}
+	else if (a->es && src->meta)
+		edgestats_set_wave(a->es, &src->meta->wave);
 	if (a->es && src->kind == ANALYZE_SRC_CAPTURE && src->capture) {
 		int64_t lo, hi;
 

@@ -122,8 +122,9 @@ static enum compare_status pass1(struct compare *c, struct align_search *s, char
 	c->meta = edgelog_reader_meta(c->rr);
 	if (c->o->have_scope) {
 		c->ses = edgestats_new((int64_t)c->meta->half_period_ns);
-		if (!c->ses || edgestats_set_wave(c->ses, &c->meta->wave) < 0)
+		if (!c->ses)
 			return fail(COMPARE_E_IO, err, errlen, "out of memory");
+		edgestats_set_wave(c->ses, &c->meta->wave);
 	}
 	while ((got = edgelog_reader_next(c->rr, &e)) == 1) {
 		if (s)
@@ -233,8 +234,9 @@ static enum compare_status pass3(struct compare *c, char *err, size_t errlen)
 	int got;
 
 	c->es = edgestats_new((int64_t)c->meta->half_period_ns);
-	if (!c->es || edgestats_set_wave(c->es, &c->meta->wave) < 0)
+	if (!c->es)
 		return fail(COMPARE_E_IO, err, errlen, "out of memory");
+	edgestats_set_wave(c->es, &c->meta->wave);
 	st = open_run(c, &r, err, errlen);
 	if (st)
 		return st;

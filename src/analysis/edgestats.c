@@ -95,10 +95,10 @@ fail:
 	return NULL;
 }
 
-int edgestats_set_wave(struct edgestats *s, const struct wave *w)
+void edgestats_set_wave(struct edgestats *s, const struct wave *w)
 {
 	if (wave_is_square(w))
-		return 0;
+		return;
 	/* The width histograms stay centred on the half period: the "any"
 	 * one is their merge, which needs one centre (stats.h); a width far
 	 * from it is kept within 0.01 %, not to the nanosecond. */
@@ -106,7 +106,6 @@ int edgestats_set_wave(struct edgestats *s, const struct wave *w)
 	s->wave = *w;
 	s->r.nominal_ns[EDGESTATS_POS] = w->high_ns;
 	s->r.nominal_ns[EDGESTATS_NEG] = w->low_ns;
-	return 0;
 }
 
 /* A duty cycle's slots from @prev to @e: on its grid, the time after an

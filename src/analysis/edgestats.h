@@ -99,8 +99,8 @@ void edgestats_add(struct edgestats *s, const struct edge_rec *e);
 /* Before the first edgestats_add(): the wave has a duty cycle (@w->high_ns
  * != @w->low_ns, their mean the half period): positive pulses are nominally
  * high long, negative ones low (nominal_ns), and missed slots are counted
- * on its grid. A 50 % wave changes nothing. 0 (-1 with errno reserved). */
-int edgestats_set_wave(struct edgestats *s, const struct wave *w);
+ * on its grid. A 50 % wave changes nothing. */
+void edgestats_set_wave(struct edgestats *s, const struct wave *w);
 
 /* Before the first edgestats_add(): the records are a respond log's (see
  * struct edgestats_result's respond members): lost events are each record's

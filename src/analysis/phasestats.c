@@ -18,14 +18,12 @@ struct phasestats {
 	struct edge_rec last;  /* the last record fed, warm-up or outside every phase too */
 };
 
-int phasestats_set_wave(struct phasestats *ps, const struct wave *w)
+void phasestats_set_wave(struct phasestats *ps, const struct wave *w)
 {
 	size_t i;
 
 	for (i = 0; i < ps->n; i++)
-		if (edgestats_set_wave(ps->st[i], w) < 0)
-			return -1;
-	return 0;
+		edgestats_set_wave(ps->st[i], w);
 }
 
 struct phasestats *phasestats_new(int64_t half_period_ns, size_t n, const uint64_t *starts,

@@ -21,8 +21,8 @@ struct phasestats;
 struct phasestats *phasestats_new(int64_t half_period_ns, size_t n, const uint64_t *starts,
 				  uint64_t end_ns);
 /* Before the first record: every phase's statistics on a duty cycle's
- * nominal widths (edgestats_set_wave()). 0, or -1 with errno. */
-int phasestats_set_wave(struct phasestats *ps, const struct wave *w);
+ * nominal widths (edgestats_set_wave()). */
+void phasestats_set_wave(struct phasestats *ps, const struct wave *w);
 void phasestats_free(struct phasestats *ps);
 /* Before the first phasestats_add(): the records are a respond log's
  * (edgestats_set_respond() for every phase). */

@@ -1313,10 +1313,8 @@ static int soak_setup(struct analysis *a, struct soakview **sv, struct phasestat
 		*ps = phasestats_new(si->half_period_ns, n, starts, 0);
 		if (*ps && si->respond)
 			phasestats_set_respond(*ps);
-		else if (*ps && si->meta && phasestats_set_wave(*ps, &si->meta->wave) < 0) {
-			phasestats_free(*ps);
-			*ps = NULL;
-		}
+		else if (*ps && si->meta)
+			phasestats_set_wave(*ps, &si->meta->wave);
 		*phases = calloc(n, sizeof(**phases));
 		if (!*ps || !*phases) {
 			snprintf(err, errlen, "analyze: %s", strerror(ENOMEM));

@@ -516,10 +516,7 @@ static int session_open(struct run_session *s)
 		struct wave w;
 
 		config_wave(c, &w);
-		if (edgestats_set_wave(s->stats, &w) < 0) {
-			edgestats_free(s->stats);
-			s->stats = NULL;
-		}
+		edgestats_set_wave(s->stats, &w);
 	}
 	if (!s->stats) {
 		run_session_say(s, RUN_SAY_ERR, "cannot allocate statistics: %s", strerror(errno));
@@ -802,9 +799,8 @@ static int session_start_threads(struct run_session *s)
 	if (s->p.respond && s->pstats) {
 		edgestats_set_respond(s->stats);
 		phasestats_set_respond(s->pstats);
-	} else if (s->pstats && phasestats_set_wave(s->pstats, &s->loop.wave) < 0) {
-		phasestats_free(s->pstats);
-		s->pstats = NULL;
+	} else if (s->pstats) {
+		phasestats_set_wave(s->pstats, &s->loop.wave);
 	}
 	/* A small stack: with mlockall(MCL_FUTURE) every byte of it is locked,
 	 * and an unprivileged RLIMIT_MEMLOCK would refuse a default 8 MiB one. */

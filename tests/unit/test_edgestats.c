@@ -203,7 +203,7 @@ static void a_duty_cycle_has_a_nominal_width_per_polarity(void **state)
 
 	(void)state;
 	assert_non_null(s);
-	assert_int_equal(edgestats_set_wave(s, &w), 0);
+	edgestats_set_wave(s, &w);
 	for (i = 0; i < 7; i++) {
 		e[i] = edge(i, slot[i], 10000, 11000, 13000);
 		e[i].intended_ns = wave_slot_ns(&w, 0, T0, slot[i]);
@@ -232,7 +232,7 @@ static void a_duty_cycle_has_a_nominal_width_per_polarity(void **state)
 	 * (down): 6 slots for 2 edges, 4 missed, from the times */
 	s = edgestats_new(HALF);
 	assert_non_null(s);
-	assert_int_equal(edgestats_set_wave(s, &w), 0);
+	edgestats_set_wave(s, &w);
 	e[0] = edge(0, 0, 10000, 11000, 13000);
 	e[1] = edge(1, 1, 10000, 11000, 13000);
 	e[2] = edge(3, 7, 10000, 11000, 13000);
@@ -250,7 +250,7 @@ static void a_duty_cycle_has_a_nominal_width_per_polarity(void **state)
 	 * from the level the earlier edge wrote, not the other one. */
 	s = edgestats_new(HALF);
 	assert_non_null(s);
-	assert_int_equal(edgestats_set_wave(s, &w), 0);
+	edgestats_set_wave(s, &w);
 	e[0] = edge(0, 0, 10000, 11000, 13000);
 	e[1] = edge(1, 1, 10000, 11000, 13000);
 	e[2] = edge(4, 6, 10000, 11000, 13000);
