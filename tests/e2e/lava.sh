@@ -20,19 +20,29 @@ failed=0
 
 fail() { echo "    $*" >&2; return 1; }
 
-test_the_definition_is_lava_test_definition_1_0_and_passes_every_parameter() {
-	python3 -c 'import yaml' 2> /dev/null || { echo "    (python3-yaml missing: skipped)"; return 0; }
-	python3 - "$ROOT/contrib/lava/sqwave.yaml" <<'PY' || return 1
+# definition_ok FILE SCOPE [STEP_TEXT]: FILE is a Lava-Test Test Definition
+# 1.0 with SCOPE among its scopes, whose run step is sqwave-lava.sh (with
+# STEP_TEXT) and passes every parameter, quoted, as the string LAVA gives.
+definition_ok() {
+	python3 - "$@" <<'PY'
 import sys, yaml
 d = yaml.safe_load(open(sys.argv[1]))
 m = d["metadata"]
 assert m["format"] == "Lava-Test Test Definition 1.0", m["format"]
-assert m["name"] and m["description"] and "preempt-rt" in m["scope"]
+assert m["name"] and m["description"] and sys.argv[2] in m["scope"], m
 steps = " ".join(d["run"]["steps"])
 for p in d["params"]:
-    assert "${%s}" % p in steps, "parameter %s is not used by the run step" % p
-assert "sqwave-lava.sh" in steps
+    assert '"${%s}"' % p in steps, "parameter %s is not used by the run step" % p
+    assert isinstance(d["params"][p], str), (p, "LAVA passes strings")
+assert "sqwave-lava.sh" in steps, steps
+if len(sys.argv) > 3:
+    assert sys.argv[3] in steps, steps
 PY
+}
+
+test_the_definition_is_lava_test_definition_1_0_and_passes_every_parameter() {
+	python3 -c 'import yaml' 2> /dev/null || { echo "    (python3-yaml missing)"; return 77; }
+	definition_ok "$ROOT/contrib/lava/sqwave.yaml" preempt-rt
 }
 
 test_every_result_line_becomes_one_lava_test_case_with_its_measurement() {
@@ -68,7 +78,7 @@ PY
 }
 
 test_summaries_from_two_boards_logs_feed_sqwave_report() {
-	python3 -c 'import yaml' 2> /dev/null || { echo "    (python3-yaml missing: skipped)"; return 0; }
+	python3 -c 'import yaml' 2> /dev/null || { echo "    (python3-yaml missing)"; return 77; }
 	mkdir -p "$TMP/bin3"
 	ln -s "$SQWAVE" "$TMP/bin3/sqwave"
 	local b
@@ -126,21 +136,11 @@ lava_python() {
 }
 
 test_the_multinode_definition_passes_every_parameter_and_lava_s_schema() {
-	python3 -c 'import yaml' 2> /dev/null || { echo "    (python3-yaml missing: skipped)"; return 0; }
-	python3 - "$ROOT/contrib/lava/sqwave-multinode.yaml" <<'PY' || return 1
-import sys, yaml
-d = yaml.safe_load(open(sys.argv[1]))
-m = d["metadata"]
-assert m["format"] == "Lava-Test Test Definition 1.0", m["format"]
-assert m["name"] and m["description"] and "multinode" in m["scope"]
-steps = " ".join(d["run"]["steps"])
-for p in d["params"]:
-    assert '"${%s}"' % p in steps, "parameter %s is not used by the run step" % p
-    assert isinstance(d["params"][p], str), (p, "LAVA passes strings")
-assert "sqwave-lava.sh" in steps and '-r "$(lava-role)"' in steps, steps
-PY
+	python3 -c 'import yaml' 2> /dev/null || { echo "    (python3-yaml missing)"; return 77; }
+	definition_ok "$ROOT/contrib/lava/sqwave-multinode.yaml" multinode '-r "$(lava-role)"' ||
+		return 1
 	local py
-	py=$(lava_python) || { echo "    (lava-common missing: LAVA's schema skipped)"; return 0; }
+	py=$(lava_python) || { echo "    (lava-common missing: LAVA's schema not checked)"; return 77; }
 	"$py" - "$ROOT/contrib/lava/sqwave-multinode.yaml" "$ROOT/contrib/lava/sqwave.yaml" <<'PY'
 import sys, yaml
 from lava_common.schemas.test.testdef import validate
@@ -151,7 +151,7 @@ PY
 
 test_the_example_multinode_job_is_valid_against_lava_s_job_schema() {
 	local py
-	py=$(lava_python) || { echo "    (lava-common missing: skipped)"; return 0; }
+	py=$(lava_python) || { echo "    (lava-common missing)"; return 77; }
 	"$py" - "$ROOT/contrib/lava/examples/two-boards-job.yaml" "$ROOT/contrib/lava/sqwave-multinode.yaml" <<'PY'
 import sys, yaml
 from lava_common.schemas import validate
@@ -290,7 +290,7 @@ PY
 }
 
 test_two_roles_take_one_start_from_the_message_and_share_every_grid_instant() {
-	python3 -c 'import yaml' 2> /dev/null || { echo "    (python3-yaml missing: skipped)"; return 0; }
+	python3 -c 'import yaml' 2> /dev/null || { echo "    (python3-yaml missing)"; return 77; }
 	mn_standins
 	local d=$TMP/mn2 rl rf r
 	mkdir -p "$d"
@@ -358,7 +358,7 @@ PY
 }
 
 test_a_follower_that_never_gets_the_start_fails_clearly_after_its_timeout() {
-	python3 -c 'import yaml' 2> /dev/null || { echo "    (python3-yaml missing: skipped)"; return 0; }
+	python3 -c 'import yaml' 2> /dev/null || { echo "    (python3-yaml missing)"; return 77; }
 	mn_standins
 	local d=$TMP/mnlone rc
 	mkdir -p "$d"
@@ -381,7 +381,7 @@ test_a_follower_that_never_gets_the_start_fails_clearly_after_its_timeout() {
 }
 
 test_a_follower_can_respond_to_the_leader_s_wave_and_a_leader_cannot() {
-	python3 -c 'import yaml' 2> /dev/null || { echo "    (python3-yaml missing: skipped)"; return 0; }
+	python3 -c 'import yaml' 2> /dev/null || { echo "    (python3-yaml missing)"; return 77; }
 	mn_standins
 	local d=$TMP/mnresp rl rf
 	mkdir -p "$d"
@@ -409,13 +409,20 @@ test_a_follower_can_respond_to_the_leader_s_wave_and_a_leader_cannot() {
 	[ ! -e "$e/calls.leader" ] || fail "calls: $(cat "$e/calls.leader")"
 }
 
+skipped=0
 for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
-	if ( $t ); then
+	( $t )
+	rc=$?
+	if [ $rc -eq 0 ]; then
 		echo "PASS lava: ${t#test_}"
 		passed=$((passed + 1))
+	elif [ $rc -eq 77 ]; then
+		echo "SKIP lava: ${t#test_}"
+		skipped=$((skipped + 1))
 	else
 		echo "FAIL lava: ${t#test_}"
 		failed=$((failed + 1))
 	fi
 done
+echo "lava e2e: $passed passed, $failed failed, $skipped skipped"
 [ $failed -eq 0 ]
