@@ -440,7 +440,13 @@ static int spawn_guardian(struct contain *c, char *err, size_t errlen)
 		return -1;
 	}
 	close(ready[0]);
-	c->guard_fd = p[1];
+	/* Above the fds a load's wrapper gets (0 to 4), so that dup2 onto them
+	 * never overwrites it before it is passed on as fd 4. */
+	c->guard_fd = fcntl(p[1], F_DUPFD_CLOEXEC, 10);
+	if (c->guard_fd < 0)
+		c->guard_fd = p[1];
+	else
+		close(p[1]);
 	/* A guardian that died reads nothing: writes must not kill us. */
 	signal(SIGPIPE, SIG_IGN);
 	guard_say(c, "kind %s\n", contain_kind_name(c->kind));
@@ -649,6 +655,10 @@ pid_t contain_spawn(struct contain *c, struct contain_group *g, const struct loa
 	argv[n++] = parent;
 	argv[n++] = (char *)"--nice";
 	argv[n++] = nice;
+	if (c->guard_fd >= 0) {
+		argv[n++] = (char *)"--guard";	/* fd 4: see contain_exec_main() */
+		argv[n++] = (char *)"4";
+	}
 	argv[n++] = (char *)"--cpus";
 	argv[n++] = cpus;
 	for (k = 0; k < 2; k++) {
@@ -673,6 +683,8 @@ pid_t contain_spawn(struct contain *c, struct contain_group *g, const struct loa
 	else
 		posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
 	posix_spawn_file_actions_adddup2(&fa, st[1], 3);
+	if (c->guard_fd >= 0)
+		posix_spawn_file_actions_adddup2(&fa, c->guard_fd, 4);
 	spawnattr_init(&attr);
 	r = posix_spawn(&pid, c->self_exe, &fa, &attr, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
@@ -684,8 +696,9 @@ pid_t contain_spawn(struct contain *c, struct contain_group *g, const struct loa
 		msgbuf_set(err, errlen, "cannot start %s: posix_spawn: %s", p->argv[0], strerror(r));
 		return -1;
 	}
-	/* Tell the guardian before anything else can happen to us. */
-	guard_say(c, "pg %d\n", (int)pid);
+	/* The wrapper itself told the guardian its process group, before it
+	 * could exec or fork: were we killed right here, the guardian still
+	 * takes the load and anything it started. */
 	/* The wrapper's status pipe closes on exec (success) or carries why. */
 	pfd.fd = st[0];
 	pfd.events = POLLIN;
@@ -920,6 +933,20 @@ int contain_exec_main(int argc, char **argv)
 	const char *step = "";
 
 	fcntl(3, F_SETFD, FD_CLOEXEC);	/* the status pipe closes on exec */
+	/* First of all, "--guard 4": tell the guardian our process group (our
+	 * pid: spawned with a group of its own), so that no moment exists in
+	 * which a load runs that the guardian does not know of. */
+	for (a = 1; a + 1 < argc && strcmp(argv[a], "--"); a++) {
+		if (!strcmp(argv[a], "--guard")) {
+			int gfd = atoi(argv[a + 1]);
+			char say[32];
+			int n = snprintf(say, sizeof(say), "pg %d\n", (int)getpid());
+
+			(void)!write(gfd, say, (size_t)n);
+			close(gfd);
+			break;
+		}
+	}
 	for (a = 1; a < argc; a++) {
 		if (!strcmp(argv[a], "--") && a + 1 < argc)
 			break;
@@ -929,6 +956,8 @@ int contain_exec_main(int argc, char **argv)
 			parent = strtol(argv[++a], NULL, 10);
 		else if (!strcmp(argv[a], "--nice"))
 			nice = atoi(argv[++a]);
+		else if (!strcmp(argv[a], "--guard"))
+			a++;	/* done above */
 		else if (!strcmp(argv[a], "--cpus")) {
 			if (cpulist_parse(argv[++a], &cpus, why, sizeof(why)) < 0)
 				wrapper_fail("cpus", argv[a], EINVAL);
