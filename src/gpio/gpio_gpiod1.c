@@ -68,11 +68,10 @@ static int gpiod1_line_info(void *chip, unsigned int offset,
 	return 0;
 }
 
-static struct gpio_out *gpiod1_request(void *chip, unsigned int offset,
-				       const struct gpio_out_spec *spec)
+/* The request flags of an output of @spec. */
+static int gpiod1_out_flags(const struct gpio_out_spec *spec)
 {
-	struct gpiod1_out *o;
-	int flags = 0, err;
+	int flags = 0;
 
 	if (spec->active_low)
 		flags |= GPIOD_LINE_REQUEST_FLAG_ACTIVE_LOW;
@@ -80,6 +79,14 @@ static struct gpio_out *gpiod1_request(void *chip, unsigned int offset,
 		flags |= GPIOD_LINE_REQUEST_FLAG_OPEN_DRAIN;
 	else if (spec->drive == GPIO_DRIVE_OPEN_SOURCE)
 		flags |= GPIOD_LINE_REQUEST_FLAG_OPEN_SOURCE;
+	return flags;
+}
+
+static struct gpio_out *gpiod1_request(void *chip, unsigned int offset,
+				       const struct gpio_out_spec *spec)
+{
+	struct gpiod1_out *o;
+	int flags = gpiod1_out_flags(spec), err;
 
 	o = calloc(1, sizeof(*o));
 	if (!o)
@@ -118,6 +125,73 @@ static void gpiod1_describe(const struct gpio_out *g, char *buf, size_t len)
 {
 	(void)g;
 	snprintf(buf, len, " (libgpiod %s, v1 API)", gpiod_version_string());
+}
+
+/* ---- line group ------------------------------------------------------------- */
+
+/*
+ * v1 has no subset write: GPIOHANDLE_SET_LINE_VALUES_IOCTL writes every line
+ * of the handle. So the object keeps the last logical level of each line and
+ * set_group() writes those for the lines outside the mask: still one ioctl.
+ */
+struct gpiod1_group {
+	struct gpio_group base;
+	struct gpiod_line_bulk bulk;       /* lines owned by the chip */
+	int values[GPIO_GROUP_MAX];        /* logical, as last written */
+	int next[GPIO_GROUP_MAX];          /* set_group()'s scratch */
+};
+
+static struct gpio_group *gpiod1_request_group(void *chip, const unsigned int *offsets,
+					       size_t n, const struct gpio_out_spec *spec)
+{
+	unsigned int offs[GPIO_GROUP_MAX];
+	struct gpiod1_group *o;
+	size_t i;
+	int err;
+
+	o = calloc(1, sizeof(*o));
+	if (!o)
+		return NULL;
+	/* libgpiod 1.6 takes the offsets as unsigned int *, not const. */
+	for (i = 0; i < n; i++) {
+		offs[i] = offsets[i];
+		o->values[i] = spec->idle_level;
+	}
+	gpiod_line_bulk_init(&o->bulk);
+	/* The default values are logical: the kernel applies active-low. */
+	if (gpiod_chip_get_lines(chip, offs, (unsigned int)n, &o->bulk) ||
+	    gpiod_line_request_bulk_output_flags(&o->bulk, spec->consumer,
+						 gpiod1_out_flags(spec), o->values)) {
+		err = errno;
+		free(o);
+		errno = err;
+		return NULL;
+	}
+	return &o->base;
+}
+
+/* RT thread. gpiod_line_set_value_bulk() fills a struct gpiohandle_data on
+ * the stack and makes one GPIOHANDLE_SET_LINE_VALUES_IOCTL (lib/core.c). */
+static int gpiod1_set_group(struct gpio_group *g, uint32_t mask, uint32_t levels)
+{
+	struct gpiod1_group *o = container_of(g, struct gpiod1_group, base);
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		o->next[i] = mask & (UINT32_C(1) << i) ? (int)((levels >> i) & 1) :
+							 o->values[i];
+	if (gpiod_line_set_value_bulk(&o->bulk, o->next))
+		return -1;
+	memcpy(o->values, o->next, g->n * sizeof(o->values[0]));
+	return 0;
+}
+
+static void gpiod1_release_group(struct gpio_group *g)
+{
+	struct gpiod1_group *o = container_of(g, struct gpiod1_group, base);
+
+	gpiod_line_release_bulk(&o->bulk);
+	free(o);
 }
 
 /* ---- input ------------------------------------------------------------------ */
@@ -239,6 +313,9 @@ const struct gpio_ops gpio_gpiod_ops = {
 	.set = gpiod1_set,
 	.release = gpiod1_release,
 	.describe = gpiod1_describe,
+	.request_group = gpiod1_request_group,
+	.set_group = gpiod1_set_group,
+	.release_group = gpiod1_release_group,
 	.in_request = gpiod1_in_request,
 	.in_fd = gpiod1_in_fd,
 	.in_read = gpiod1_in_read,

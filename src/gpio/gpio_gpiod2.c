@@ -86,12 +86,14 @@ static enum gpiod_line_drive gpiod2_drive(enum gpio_drive drive)
 	return GPIOD_LINE_DRIVE_PUSH_PULL;
 }
 
-/* One line with @settings, under @consumer: the request, or NULL with errno.
- * @event_buffer: events the kernel may queue (0: its default). */
-static struct gpiod_line_request *gpiod2_request_line(void *chip, unsigned int offset,
-						      struct gpiod_line_settings *settings,
-						      const char *consumer,
-						      unsigned int event_buffer)
+/* The @n lines @offsets with @settings, under @consumer, in one request: the
+ * request, or NULL with errno. @event_buffer: events the kernel may queue (0:
+ * its default). */
+static struct gpiod_line_request *gpiod2_request_lines(void *chip, const unsigned int *offsets,
+						       size_t n,
+						       struct gpiod_line_settings *settings,
+						       const char *consumer,
+						       unsigned int event_buffer)
 {
 	struct gpiod_request_config *req_cfg = NULL;
 	struct gpiod_line_config *line_cfg;
@@ -101,7 +103,7 @@ static struct gpiod_line_request *gpiod2_request_line(void *chip, unsigned int o
 	line_cfg = gpiod_line_config_new();
 	if (!line_cfg)
 		goto out;
-	if (gpiod_line_config_add_line_settings(line_cfg, &offset, 1, settings)) {
+	if (gpiod_line_config_add_line_settings(line_cfg, offsets, n, settings)) {
 		err = errno;
 		goto out;
 	}
@@ -122,18 +124,19 @@ out:
 	return req;
 }
 
-static struct gpio_out *gpiod2_request(void *chip, unsigned int offset,
-				       const struct gpio_out_spec *spec)
+/* @n lines as outputs at spec->idle_level, in one request: the request, or
+ * NULL with errno. */
+static struct gpiod_line_request *gpiod2_request_out(void *chip, const unsigned int *offsets,
+						     size_t n, const struct gpio_out_spec *spec)
 {
 	struct gpiod_line_settings *settings;
-	struct gpiod2_out *o;
+	struct gpiod_line_request *req = NULL;
 	int err;
 
 	settings = gpiod_line_settings_new();
-	o = calloc(1, sizeof(*o));
-	if (!settings || !o) {
-		err = ENOMEM;
-		goto fail;
+	if (!settings) {
+		errno = ENOMEM;
+		return NULL;
 	}
 	/* The output value is logical: the kernel applies active-low. */
 	if (gpiod_line_settings_set_direction(settings, GPIOD_LINE_DIRECTION_OUTPUT) ||
@@ -142,22 +145,36 @@ static struct gpio_out *gpiod2_request(void *chip, unsigned int offset,
 						 GPIOD_LINE_VALUE_ACTIVE :
 						 GPIOD_LINE_VALUE_INACTIVE)) {
 		err = errno;
-		goto fail;
+		gpiod_line_settings_free(settings);
+		errno = err;
+		return NULL;
 	}
 	gpiod_line_settings_set_active_low(settings, spec->active_low);
+	req = gpiod2_request_lines(chip, offsets, n, settings, spec->consumer, 0);
+	err = errno;
+	gpiod_line_settings_free(settings);
+	errno = err;
+	return req;
+}
+
+static struct gpio_out *gpiod2_request(void *chip, unsigned int offset,
+				       const struct gpio_out_spec *spec)
+{
+	struct gpiod2_out *o;
+	int err;
+
+	o = calloc(1, sizeof(*o));
+	if (!o)
+		return NULL;
 	o->offset = offset;
-	o->request = gpiod2_request_line(chip, offset, settings, spec->consumer, 0);
+	o->request = gpiod2_request_out(chip, &offset, 1, spec);
 	if (!o->request) {
 		err = errno;
-		goto fail;
+		free(o);
+		errno = err;
+		return NULL;
 	}
-	gpiod_line_settings_free(settings);
 	return &o->base;
-fail:
-	gpiod_line_settings_free(settings);
-	free(o);
-	errno = err;
-	return NULL;
 }
 
 /* RT thread. gpiod_line_request_set_value() builds the values on the stack
@@ -183,6 +200,61 @@ static void gpiod2_describe(const struct gpio_out *g, char *buf, size_t len)
 {
 	(void)g;
 	snprintf(buf, len, " (libgpiod %s, v2 API)", gpiod_api_version());
+}
+
+/* ---- line group ------------------------------------------------------------- */
+
+struct gpiod2_group {
+	struct gpio_group base;
+	struct gpiod_line_request *request;
+	/* set_group()'s arguments, built here: nothing on the RT path allocates. */
+	unsigned int offsets[GPIO_GROUP_MAX];
+	enum gpiod_line_value values[GPIO_GROUP_MAX];
+};
+
+static struct gpio_group *gpiod2_request_group(void *chip, const unsigned int *offsets,
+					       size_t n, const struct gpio_out_spec *spec)
+{
+	struct gpiod2_group *o;
+	int err;
+
+	o = calloc(1, sizeof(*o));
+	if (!o)
+		return NULL;
+	o->request = gpiod2_request_out(chip, offsets, n, spec);
+	if (!o->request) {
+		err = errno;
+		free(o);
+		errno = err;
+		return NULL;
+	}
+	return &o->base;
+}
+
+/* RT thread. gpiod_line_request_set_values_subset() maps the offsets to the
+ * request's bits and makes one GPIO_V2_LINE_SET_VALUES_IOCTL with that mask
+ * (lib/line-request.c): the lines not in @mask keep their levels. */
+static int gpiod2_set_group(struct gpio_group *g, uint32_t mask, uint32_t levels)
+{
+	struct gpiod2_group *o = container_of(g, struct gpiod2_group, base);
+	size_t i, k = 0;
+
+	for (i = 0; i < g->n; i++) {
+		if (!(mask & (UINT32_C(1) << i)))
+			continue;
+		o->offsets[k] = g->offsets[i];
+		o->values[k++] = (levels >> i) & 1 ? GPIOD_LINE_VALUE_ACTIVE :
+						     GPIOD_LINE_VALUE_INACTIVE;
+	}
+	return gpiod_line_request_set_values_subset(o->request, k, o->offsets, o->values);
+}
+
+static void gpiod2_release_group(struct gpio_group *g)
+{
+	struct gpiod2_group *o = container_of(g, struct gpiod2_group, base);
+
+	gpiod_line_request_release(o->request);
+	free(o);
 }
 
 /* ---- input ------------------------------------------------------------------ */
@@ -253,7 +325,7 @@ static struct gpio_in *gpiod2_in_request(void *chip, unsigned int offset,
 							   ((spec->debounce_ns + 999) / 1000));
 	in->offset = offset;
 	in->base.has_seqno = true;
-	in->request = gpiod2_request_line(chip, offset, settings, spec->consumer,
+	in->request = gpiod2_request_lines(chip, &offset, 1, settings, spec->consumer,
 					  spec->edges ? spec->event_buffer : 0);
 	if (!in->request) {
 		err = errno;
@@ -328,6 +400,9 @@ const struct gpio_ops gpio_gpiod_ops = {
 	.set = gpiod2_set,
 	.release = gpiod2_release,
 	.describe = gpiod2_describe,
+	.request_group = gpiod2_request_group,
+	.set_group = gpiod2_set_group,
+	.release_group = gpiod2_release_group,
 	.in_request = gpiod2_in_request,
 	.in_fd = gpiod2_in_fd,
 	.in_read = gpiod2_in_read,

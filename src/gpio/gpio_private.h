@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "gpio/gpio_in.h"
 #include "gpio/gpio_lookup.h"
@@ -61,8 +62,23 @@ struct gpio_ops {
 	int (*set)(struct gpio_out *g, int level);
 	/* Release the line and free the backend object (not the chip). */
 	void (*release)(struct gpio_out *g);
-	/* " (libgpiod 2.1.3, v2 API)": appended to the descriptions. */
+	/* " (libgpiod 2.1.3, v2 API)": appended to the descriptions. @g is
+	 * NULL for a group's lines when the backend has no describe_group. */
 	void (*describe)(const struct gpio_out *g, char *buf, size_t len);
+
+	/* A line group (gpio_group_open()). Request the @n distinct @offsets
+	 * as outputs in one request, as request() does one. Returns a backend
+	 * object that embeds struct gpio_group, with everything set() needs
+	 * allocated; the factory fills in the common part. */
+	struct gpio_group *(*request_group)(void *chip, const unsigned int *offsets, size_t n,
+					    const struct gpio_out_spec *spec);
+	/* RT thread: the lines of @mask (non-zero, below bit n) to the logical
+	 * levels of @levels in one call. No allocation, no locks, no output. */
+	int (*set_group)(struct gpio_group *g, uint32_t mask, uint32_t levels);
+	/* Release the lines and free the backend object (not the chip). */
+	void (*release_group)(struct gpio_group *g);
+	/* Optional: as describe(), for a group's lines. */
+	void (*describe_group)(const struct gpio_group *g, char *buf, size_t len);
 
 	/* Input. Request @offset as an input (edge events if spec->edges, on
 	 * spec->edge, spec->clock, with spec->debounce_ns; ENOTSUP for a
@@ -91,6 +107,20 @@ struct gpio_out {
 	struct gpio_chip_desc chip_desc;
 	char line_name[GPIO_NAME_MAX];
 	char desc[2 * GPIO_PATH_MAX];
+};
+
+/* The common part of every backend's line group. */
+struct gpio_group {
+	const struct gpio_ops *ops;
+	void *chip;
+	size_t n;
+	unsigned int offsets[GPIO_GROUP_MAX]; /* bit i of a mask: offsets[i] */
+	int idle_level;
+	int active_low;
+	enum gpio_drive drive;
+	struct gpio_chip_desc chip_desc;
+	char line_names[GPIO_GROUP_MAX][GPIO_NAME_MAX];
+	char desc[GPIO_GROUP_MAX][2 * GPIO_PATH_MAX];
 };
 
 /* The common part of every backend's input object. */

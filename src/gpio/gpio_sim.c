@@ -20,6 +20,17 @@
 #include "gpio/gpio_private.h"
 #include "base/clock.h"
 
+/* One record of the write history. Every field is an atomic written
+ * relaxed, so that a reader racing a writer that laps it reads a stale or a
+ * torn record it then refuses (stamp), never undefined behaviour. */
+struct sim_slot {
+	atomic_uint_fast64_t stamp;  /* 1 + the write's number once whole; 0 while written */
+	_Atomic int64_t t_ns;
+	atomic_uint_fast64_t call;
+	atomic_uint offset;
+	atomic_int level, value;
+};
+
 struct sim_line {
 	atomic_int value;      /* physical */
 	bool requested;
@@ -40,14 +51,21 @@ static struct {
 	/* The histories: allocated at the first request of a line (main
 	 * thread) and kept for the process, so that a build for hardware does
 	 * not lock megabytes of .bss it never uses (mlockall locks it all). */
-	struct gpio_sim_write *history;    /* GPIO_SIM_HISTORY */
+	struct sim_slot *history;          /* GPIO_SIM_HISTORY */
+	/* Writers on several threads (one RT thread per line) take their
+	 * slots with one fetch_add each (reserved), fill and stamp them, then
+	 * move count over every stamped slot: count is the prefix of whole
+	 * records, whoever finished last. No lock, no writer waits. */
+	atomic_uint_fast64_t reserved;
 	atomic_uint_fast64_t count;
+	atomic_uint_fast64_t calls;        /* set calls that wrote, for the records' call */
 	int fail_open;
 	int fail_request;
 	atomic_int fail_write;
 
 	/* The wire (sim.wire_*): set at configure time, read by the writer. */
 	int wire_line;
+	atomic_int wire_from;              /* the output line it hangs on; -1: none yet */
 	int64_t wire_delay_ns, wire_jitter_ns, wire_lose;
 	atomic_uint_fast64_t wire_edges;   /* level changes carried since the output's request */
 	uint64_t rng;                      /* jitter; the writer's only */
@@ -82,7 +100,8 @@ static struct {
 	/* sim.history_file, and the first failure to write it at a release. */
 	char history_file[4096];
 	char history_err[256];
-} sim = { .busy_line = -1, .wire_line = -1, .wire_lose = -1, .in_line = -1, .in_fd = -1,
+} sim = { .busy_line = -1, .wire_line = -1, .wire_from = -1, .wire_lose = -1, .in_line = -1,
+	  .in_fd = -1,
 	  .rng = 0x9e3779b97f4a7c15ull, .stim_line = -1, .stim_rng = 0x2545f4914f6cdd1dull,
 	  .stim_mu = PTHREAD_MUTEX_INITIALIZER };
 
@@ -372,6 +391,37 @@ static void sim_wire_carry(unsigned int from, int value, int64_t t)
 
 static void sim_history_at_release(void);
 
+/* Write number @seq into its slot (the writer's own: it reserved @seq). The
+ * stamp goes to 0 first and to 1 + @seq last, so that a reader that sees
+ * the same stamp before and after its copy has a whole record. */
+static void sim_history_put(uint64_t seq, int64_t t, uint64_t call, unsigned int offset,
+			    int level, int value)
+{
+	struct sim_slot *w = &sim.history[seq % GPIO_SIM_HISTORY];
+
+	atomic_store_explicit(&w->stamp, 0, memory_order_relaxed);
+	atomic_thread_fence(memory_order_release);
+	atomic_store_explicit(&w->t_ns, t, memory_order_relaxed);
+	atomic_store_explicit(&w->call, call, memory_order_relaxed);
+	atomic_store_explicit(&w->offset, offset, memory_order_relaxed);
+	atomic_store_explicit(&w->level, level, memory_order_relaxed);
+	atomic_store_explicit(&w->value, value, memory_order_relaxed);
+	/* Sequentially consistent, as the loads of sim_history_advance(): of
+	 * two writers finishing side by side, one sees the other's stamp. */
+	atomic_store(&w->stamp, seq + 1);
+}
+
+/* Move count over every whole record after it. Whichever writer finishes
+ * last moves it past the others' records; none waits for another. */
+static void sim_history_advance(void)
+{
+	uint_fast64_t c = atomic_load(&sim.count);
+
+	while (atomic_load(&sim.history[c % GPIO_SIM_HISTORY].stamp) == c + 1)
+		if (atomic_compare_exchange_weak(&sim.count, &c, c + 1))
+			c++;
+}
+
 /* Line @offset if it may be requested: NULL with errno (an injected failure,
  * EINVAL beyond the chip, EBUSY held). */
 static struct sim_line *sim_line_to_request(unsigned int offset)
@@ -389,12 +439,46 @@ static struct sim_line *sim_line_to_request(unsigned int offset)
 	return &sim.lines[offset];
 }
 
+/* Line @l (at @offset) now held as an output of @spec, at its idle level.
+ * The first output line requested carries the wire while it is held: the
+ * wire is the one pin's, and its queue has one producer. */
+static void sim_take_output(struct sim_line *l, unsigned int offset,
+			    const struct gpio_out_spec *spec)
+{
+	int value = spec->idle_level ^ spec->active_low, none = -1;
+
+	l->requested = true;
+	l->input = false;
+	l->active_low = spec->active_low;
+	l->drive = spec->drive;
+	gpio_strlcpy(l->consumer, spec->consumer, sizeof(l->consumer));
+	atomic_store(&l->value, value);
+	if (!atomic_compare_exchange_strong(&sim.wire_from, &none, (int)offset))
+		return;
+	/* The wire settles at the idle level without an event. */
+	if (sim.wire_line >= 0 && (unsigned int)sim.wire_line < sim.num_lines &&
+	    (unsigned int)sim.wire_line != offset)
+		atomic_store(&sim.lines[sim.wire_line].value, value);
+	atomic_store(&sim.wire_edges, 0);
+}
+
+/* Line @offset no longer held as an output; it keeps driving its last level,
+ * as most drivers do. */
+static void sim_drop_output(unsigned int offset)
+{
+	struct sim_line *l = &sim.lines[offset];
+	int from = (int)offset;
+
+	l->requested = false;
+	l->consumer[0] = '\0';
+	atomic_compare_exchange_strong(&sim.wire_from, &from, -1);
+}
+
 static struct gpio_out *sim_request(void *chip, unsigned int offset,
 				    const struct gpio_out_spec *spec)
 {
 	struct sim_line *l;
 	struct sim_out *s;
-	int value;
 
 	(void)chip;
 	l = sim_line_to_request(offset);
@@ -410,33 +494,29 @@ static struct gpio_out *sim_request(void *chip, unsigned int offset,
 	s->offset = offset;
 	s->active_low = spec->active_low;
 	s->cost_ns = sim.write_cost_ns;
-	l->requested = true;
-	l->input = false;
-	l->active_low = spec->active_low;
-	l->drive = spec->drive;
-	gpio_strlcpy(l->consumer, spec->consumer, sizeof(l->consumer));
-	value = spec->idle_level ^ spec->active_low;
-	atomic_store(&l->value, value);
-	/* The wire settles at the idle level without an event. */
-	if (sim.wire_line >= 0 && (unsigned int)sim.wire_line < sim.num_lines &&
-	    (unsigned int)sim.wire_line != offset)
-		atomic_store(&sim.lines[sim.wire_line].value, value);
-	atomic_store(&sim.wire_edges, 0);
+	sim_take_output(l, offset, spec);
 	return &s->base;
 }
 
-/* RT thread: a busy-wait, a clock read and a few stores. */
-static int sim_set(struct gpio_out *g, int level)
+/*
+ * One set call: the lines @offsets[i] whose bit i is in @mask (non-zero) to
+ * the logical levels of @levels, one history record each, all with the same
+ * time and call number; one modelled write cost for the call. Any number of
+ * threads may write at once, each its own lines: atomics only, no lock, no
+ * wait on another writer (sim_history_advance()). The wire hears its own
+ * line only, so only that line's writer touches its queue and generator.
+ */
+static int sim_write(const unsigned int *offsets, size_t n, uint32_t mask, uint32_t levels,
+		     int active_low, int64_t cost_ns)
 {
-	struct sim_out *s = container_of(g, struct sim_out, base);
-	struct gpio_sim_write *w;
-	uint64_t n;
+	uint64_t seq, call;
 	int64_t t;
-	int err;
+	int err, level, value, from;
+	size_t i;
 
 	t = (int64_t)clock_mono_ns();
-	if (s->cost_ns > 0) {
-		int64_t end = t + s->cost_ns;
+	if (cost_ns > 0) {
+		int64_t end = t + cost_ns;
 
 		while ((t = (int64_t)clock_mono_ns()) < end)
 			;
@@ -446,39 +526,130 @@ static int sim_set(struct gpio_out *g, int level)
 		errno = err;
 		return -1;
 	}
-	atomic_store(&sim.lines[s->offset].value, level ^ s->active_low);
-	n = atomic_load_explicit(&sim.count, memory_order_relaxed);
-	w = &sim.history[n % GPIO_SIM_HISTORY];
-	w->t_ns = t;
-	w->offset = s->offset;
-	w->level = level;
-	w->value = level ^ s->active_low;
-	atomic_store_explicit(&sim.count, n + 1, memory_order_release);
-	sim_wire_carry(s->offset, level ^ s->active_low, t);
+	call = atomic_fetch_add(&sim.calls, 1);
+	seq = atomic_fetch_add(&sim.reserved, (uint_fast64_t)__builtin_popcount(mask));
+	for (i = 0; i < n; i++) {
+		if (!(mask & (UINT32_C(1) << i)))
+			continue;
+		level = (int)((levels >> i) & 1);
+		value = level ^ active_low;
+		atomic_store(&sim.lines[offsets[i]].value, value);
+		sim_history_put(seq++, t, call, offsets[i], level, value);
+	}
+	sim_history_advance();
+	from = atomic_load_explicit(&sim.wire_from, memory_order_relaxed);
+	for (i = 0; i < n; i++)
+		if ((mask & (UINT32_C(1) << i)) && (int)offsets[i] == from)
+			sim_wire_carry(offsets[i], (int)((levels >> i) & 1) ^ active_low, t);
 	return 0;
+}
+
+/* RT thread: a busy-wait, a clock read and a few atomic stores. */
+static int sim_set(struct gpio_out *g, int level)
+{
+	struct sim_out *s = container_of(g, struct sim_out, base);
+
+	return sim_write(&s->offset, 1, 1, (uint32_t)level, s->active_low, s->cost_ns);
 }
 
 static void sim_release(struct gpio_out *g)
 {
 	struct sim_out *s = container_of(g, struct sim_out, base);
-	struct sim_line *l = &sim.lines[s->offset];
 
-	/* A released output keeps driving its last level, as most drivers do. */
-	l->requested = false;
-	l->consumer[0] = '\0';
+	sim_drop_output(s->offset);
 	free(s);
 	sim_history_at_release();
+}
+
+/* ---- line group --------------------------------------------------------------- */
+
+struct sim_group {
+	struct gpio_group base;
+	unsigned int offsets[GPIO_GROUP_MAX];
+	int active_low;
+	int64_t cost_ns;
+};
+
+/* Every line or none: the request is one, as the kernel's is. */
+static struct gpio_group *sim_request_group(void *chip, const unsigned int *offsets, size_t n,
+					    const struct gpio_out_spec *spec)
+{
+	struct sim_group *s;
+	size_t i, j;
+
+	(void)chip;
+	if (sim_take_error(&sim.fail_request))
+		return NULL;
+	for (i = 0; i < n; i++) {
+		if (offsets[i] >= sim.num_lines) {
+			errno = EINVAL;
+			return NULL;
+		}
+		if (sim.lines[offsets[i]].requested || (int)offsets[i] == sim.busy_line) {
+			errno = EBUSY;
+			return NULL;
+		}
+		for (j = 0; j < i; j++)
+			if (offsets[j] == offsets[i]) {
+				errno = EINVAL;
+				return NULL;
+			}
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s || sim_histories_alloc()) {
+		free(s);
+		errno = ENOMEM;
+		return NULL;
+	}
+	sim_prefault();
+	s->active_low = spec->active_low;
+	s->cost_ns = sim.write_cost_ns;
+	for (i = 0; i < n; i++) {
+		s->offsets[i] = offsets[i];
+		sim_take_output(&sim.lines[offsets[i]], offsets[i], spec);
+	}
+	return &s->base;
+}
+
+/* RT thread: one call, as sim_set(). */
+static int sim_set_group(struct gpio_group *g, uint32_t mask, uint32_t levels)
+{
+	struct sim_group *s = container_of(g, struct sim_group, base);
+
+	return sim_write(s->offsets, g->n, mask, levels, s->active_low, s->cost_ns);
+}
+
+static void sim_release_group(struct gpio_group *g)
+{
+	struct sim_group *s = container_of(g, struct sim_group, base);
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		sim_drop_output(s->offsets[i]);
+	free(s);
+	sim_history_at_release();
+}
+
+static void sim_describe_cost(int64_t cost_ns, char *buf, size_t len)
+{
+	if (cost_ns)
+		snprintf(buf, len, " (simulated, %lld ns per write)", (long long)cost_ns);
+	else
+		snprintf(buf, len, " (simulated)");
 }
 
 static void sim_describe(const struct gpio_out *g, char *buf, size_t len)
 {
 	const struct sim_out *s = g ? container_of(g, const struct sim_out, base) : NULL;
 
-	if (s && s->cost_ns)
-		snprintf(buf, len, " (simulated, %lld ns per write)",
-			 (long long)s->cost_ns);
-	else
-		snprintf(buf, len, " (simulated)");
+	sim_describe_cost(s ? s->cost_ns : 0, buf, len);
+}
+
+static void sim_describe_group(const struct gpio_group *g, char *buf, size_t len)
+{
+	const struct sim_group *s = container_of(g, const struct sim_group, base);
+
+	sim_describe_cost(s->cost_ns, buf, len);
 }
 
 /* ---- the stimulus ------------------------------------------------------------ */
@@ -863,6 +1034,10 @@ const struct gpio_ops gpio_sim_ops = {
 	.set = sim_set,
 	.release = sim_release,
 	.describe = sim_describe,
+	.request_group = sim_request_group,
+	.set_group = sim_set_group,
+	.release_group = sim_release_group,
+	.describe_group = sim_describe_group,
 	.in_request = sim_in_request,
 	.in_fd = sim_in_fd,
 	.in_read = sim_in_read,
@@ -886,7 +1061,10 @@ void gpio_sim_reset(void)
 	}
 	if (sim.history)
 		memset(sim.history, 0, GPIO_SIM_HISTORY * sizeof(*sim.history));
+	atomic_store(&sim.reserved, 0);
 	atomic_store(&sim.count, 0);
+	atomic_store(&sim.calls, 0);
+	atomic_store(&sim.wire_from, -1);
 	sim.fail_open = 0;
 	sim.fail_request = 0;
 	atomic_store(&sim.fail_write, 0);
@@ -920,15 +1098,24 @@ uint64_t gpio_sim_write_count(void)
 
 int gpio_sim_write_get(uint64_t seq, struct gpio_sim_write *w)
 {
-	uint64_t n = gpio_sim_write_count();
+	uint64_t n = gpio_sim_write_count(), stamp;
+	const struct sim_slot *slot;
 
 	if (seq >= n || n - seq > GPIO_SIM_HISTORY) {
 		errno = ENOENT;
 		return -1;
 	}
-	*w = sim.history[seq % GPIO_SIM_HISTORY];
-	/* The writer may have lapped us while we copied. */
-	if (gpio_sim_write_count() - seq > GPIO_SIM_HISTORY) {
+	slot = &sim.history[seq % GPIO_SIM_HISTORY];
+	stamp = atomic_load_explicit(&slot->stamp, memory_order_acquire);
+	w->t_ns = atomic_load_explicit(&slot->t_ns, memory_order_relaxed);
+	w->call = atomic_load_explicit(&slot->call, memory_order_relaxed);
+	w->offset = atomic_load_explicit(&slot->offset, memory_order_relaxed);
+	w->level = atomic_load_explicit(&slot->level, memory_order_relaxed);
+	w->value = atomic_load_explicit(&slot->value, memory_order_relaxed);
+	atomic_thread_fence(memory_order_acquire);
+	/* A writer may have lapped us before or while we copied. */
+	if (stamp != seq + 1 ||
+	    atomic_load_explicit(&slot->stamp, memory_order_relaxed) != stamp) {
 		errno = ENOENT;
 		return -1;
 	}
@@ -1020,11 +1207,11 @@ int gpio_sim_history_write(const char *path, char *err, size_t errlen)
 		errno = e;
 		return -1;
 	}
-	fputs("kind,t_ns,offset,level,value_or_reported,seqno\n", f);
+	fputs("kind,t_ns,offset,level,value_or_reported,seqno_or_call\n", f);
 	for (i = 0; i < nw; i++)
 		if (!gpio_sim_write_get(i, &w))
-			fprintf(f, "write,%lld,%u,%d,%d\n", (long long)w.t_ns, w.offset, w.level,
-				w.value);
+			fprintf(f, "write,%lld,%u,%d,%d,%llu\n", (long long)w.t_ns, w.offset,
+				w.level, w.value, (unsigned long long)w.call);
 	for (i = 0; i < ns; i++)
 		if (!gpio_sim_stim_get(i, &st))
 			fprintf(f, "stim,%lld,%u,%d,%d,%llu\n", (long long)st.t_ns, st.offset,

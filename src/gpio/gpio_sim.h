@@ -44,7 +44,10 @@
 
 /*
  * The wire. sim.wire_line names the line the output is wired to (-1: none).
- * Every level change of the output (physical) reaches that line; if it is
+ * The output is the first line requested as one (a group's first line)
+ * while it is held; the writes of other output lines do not reach the wire,
+ * so that its queue keeps a single producer when outputs are written from
+ * several threads. Every level change of the output (physical) reaches that line; if it is
  * requested as an input with edges, it gets an edge event stamped at the
  * write's time + sim.wire_delay + a uniform 0..sim.wire_jitter (and readable
  * from that time on, not before), with the line's next sequence number, unless it is edge number sim.wire_lose (0 =
@@ -92,14 +95,19 @@
  * for gpio_sim_history_error(), since a release has no message buffer.
  */
 
-/* One write (gpio_out_set(), and the idle level written by gpio_out_close()).
- * Requesting the line sets its level without a write record. */
+/* One line written (gpio_out_set(), the idle level written by
+ * gpio_out_close(), each line of a gpio_group_set() mask and of the idle
+ * levels gpio_group_close() writes). Requesting a line sets its level
+ * without a write record. A group's call gives one record per line of its
+ * mask, consecutive, with the same t_ns and call. */
 struct gpio_sim_write {
 	int64_t t_ns;          /* CLOCK_MONOTONIC when the level took effect,
-				* i.e. after the modelled write cost */
+				* i.e. after the modelled write cost (one per call) */
 	unsigned int offset;
 	int level;             /* logical, as passed to gpio_out_set() */
 	int value;             /* physical: level, inverted if active-low */
+	uint64_t call;         /* the set call that wrote it (0 = the first since
+				* reset): a single line's write has one of its own */
 };
 
 /* One level change of the stimulus. */
@@ -131,8 +139,12 @@ void gpio_sim_reset(void);
  * GPIO_SIM_MAX_LINES. Safe from any thread; may be torn while a write runs. */
 int gpio_sim_line_get(unsigned int offset, struct gpio_sim_line *line);
 
-/* Writes since the last reset, including those the history has overwritten.
- * Safe from any thread. */
+/* Writes since the last reset, including those the history has overwritten:
+ * every record up to it is whole. Outputs of different lines (a gpio_out
+ * each, or groups) may be written from as many threads at once: each write
+ * takes its records' numbers atomically and no record is torn or lost; the
+ * count moves past a record once every earlier one is whole. Safe from any
+ * thread. */
 uint64_t gpio_sim_write_count(void);
 
 /* Write number @seq (0 = first since reset). Returns 0, or -1 with errno
@@ -166,8 +178,10 @@ int gpio_sim_stim_get(uint64_t n, struct gpio_sim_stim *s);
 bool gpio_sim_stim_finished(void);
 
 /* Write the history as CSV to @path: a header line
- * "kind,t_ns,offset,level,value_or_reported,seqno", then every write in
- * order ("write,t_ns,offset,level,value": five fields) and every stimulus
+ * "kind,t_ns,offset,level,value_or_reported,seqno_or_call", then every write
+ * in order ("write,t_ns,offset,level,value,call": six fields; the sixth, the
+ * call number, came last so that readers of the first five still read the
+ * file) and every stimulus
  * change in order ("stim,t_ns,offset,level,reported,seqno"), since the last
  * gpio_sim_reset() (the stimulus: since its input's request). -1 with errno
  * and @err when a history overflowed (EOVERFLOW: the file would be

@@ -488,14 +488,14 @@ static void the_history_file_has_every_write_and_change_at_the_last_release(void
 	f = fopen(path, "r");
 	assert_non_null(f);
 	assert_non_null(fgets(line, sizeof(line), f));
-	assert_string_equal(line, "kind,t_ns,offset,level,value_or_reported,seqno\n");
+	assert_string_equal(line, "kind,t_ns,offset,level,value_or_reported,seqno_or_call\n");
 	while (fgets(line, sizeof(line), f)) {
 		char want[256];
 
 		if (!strncmp(line, "write,", 6)) {
 			assert_int_equal(gpio_sim_write_get((uint64_t)nw++, &w), 0);
-			snprintf(want, sizeof(want), "write,%lld,%u,%d,%d\n", (long long)w.t_ns,
-				 w.offset, w.level, w.value);
+			snprintf(want, sizeof(want), "write,%lld,%u,%d,%d,%d\n", (long long)w.t_ns,
+				 w.offset, w.level, w.value, nw - 1);
 		} else {
 			struct gpio_sim_stim s = stim((uint64_t)ns++);
 
