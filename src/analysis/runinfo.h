@@ -85,6 +85,12 @@ struct run_info {
 	const char *profile_file;     /* NULL if none */
 	const char *log_path;
 	const char *gpio_desc;        /* gpio_out_describe() */
+	/* A run of several lines (docs/lines.md): this description is line
+	 * line_index's (0-based) of line_count, gpio.line's line_name, written
+	 * lines_mode ("together" or "per-cpu"). line_count 0 or 1: one line. */
+	size_t line_count, line_index;
+	const char *line_name;
+	const char *lines_mode;
 	struct sysinfo_host host;     /* kernel, PREEMPT_RT, cmdline, cpu model */
 	bool rt_ok;                   /* SCHED_FIFO + mlockall in force */
 	const char *non_rt_reason;    /* why not, when !rt_ok (--allow-non-rt) */

@@ -42,6 +42,7 @@ static const char *const cfg_spin_words[] = { "auto", NULL };
 static const char *const cfg_idle_cpus[] = { "rt", "all", NULL };
 static const char *const cfg_timers[] = { "timerfd", "timerlat", NULL };
 /* Same order as enum grid_clock (config.h). */
+static const char *const cfg_outputs[] = { "together", "per-cpu", NULL };
 static const char *const cfg_grid_clocks[] = { "monotonic", "realtime", "tai", NULL };
 
 /*
@@ -86,7 +87,7 @@ const struct cfg_item config_table[CFG_NKEYS] = {
 	ITEM_STR(CFG_GPIO_CHIP, "gpio", "chip", "", "CHIP", "chip", B | REQ,
 		 "output chip: label (GPIOB), path (/dev/gpiochip0) or name (gpiochip0)"),
 	ITEM_STR(CFG_GPIO_LINE, "gpio", "line", "", "LINE", "line", B | REQ,
-		 "output line: offset (1) or line name (PB1)"),
+		 "output line: offset (1) or line name (PB1); several: 0,2 (docs/lines.md)"),
 	ITEM_BOOL(CFG_GPIO_ACTIVE_LOW, "gpio", "active_low", "false", NULL, B,
 		  "the line is active-low: logical 1 drives the pin low"),
 	ITEM_ENUM(CFG_GPIO_DRIVE, "gpio", "drive", "push-pull", cfg_drives, NULL, B,
@@ -180,6 +181,15 @@ const struct cfg_item config_table[CFG_NKEYS] = {
 	ITEM_BOOL(CFG_RUN_LOOPBACK, "run", "loopback", "false", "loopback", P,
 		  "log the loopback input's edge events (board file's loopback section)"),
 
+	ITEM_ENUM(CFG_RUN_OUTPUTS, "run", "outputs", "together", cfg_outputs, "outputs", P,
+		  "several lines: together (one write per instant) or per-cpu (a thread each)"),
+	ITEM_STR(CFG_LINES_HIGH, "run", "line_high", "", "LIST", "line-high", P,
+		 "several lines: each line's high time, in gpio.line's order (empty: run.high)"),
+	ITEM_STR(CFG_LINES_LOW, "run", "line_low", "", "LIST", "line-low", P,
+		 "several lines: each line's low time, in gpio.line's order (empty: run.low)"),
+	ITEM_STR(CFG_LINES_PHASE, "run", "line_phase", "", "LIST", "line-phase", P,
+		 "several lines: each line's phase, in gpio.line's order (empty: run.phase)"),
+
 	ITEM_ENUM(CFG_GRID_CLOCK, "grid", "clock", "monotonic", cfg_grid_clocks, "grid", P,
 		  "clock whose grid slot 0 goes on: monotonic (now), realtime or tai (shared)"),
 	ITEM_DUR(CFG_GRID_ALIGN, "grid", "align", "1s", 1 * US, 1 * DAY, "s", "grid-align", P,
@@ -202,6 +212,8 @@ const struct cfg_item config_table[CFG_NKEYS] = {
 
 	ITEM_INT(CFG_RT_CPU, "rt", "cpu", "-1", -1, 1023, NULL, "cpu", B | P,
 		 "CPU the RT thread is pinned to (-1: not pinned)"),
+	ITEM_STR(CFG_RT_CPUS, "rt", "cpus", "", "CPUS", "cpus", B | P,
+		 "run.outputs per-cpu: each line's RT thread's CPU (empty: rt.cpu and on)"),
 	ITEM_INT(CFG_RT_PRIORITY, "rt", "priority", "90", 1, 99, NULL, "priority", B | P,
 		 "SCHED_FIFO priority of the RT thread"),
 	ITEM_BOOL(CFG_RT_LOCK_MEMORY, "rt", "lock_memory", "true", NULL, B | P,

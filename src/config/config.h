@@ -71,6 +71,11 @@ enum cfg_key {
 	CFG_RUN_CONTAINMENT,   /* enum: auto | cgroup2 | freezer | pgroup: how loads are held */
 	CFG_RUN_SPIN,          /* duration; 0: off; CFG_SPIN_AUTO: auto */
 	CFG_RUN_LOOPBACK,      /* record the loopback input's edge events in the log */
+	/* several lines (gpio.line "0,2"): config/outputs.h, docs/lines.md */
+	CFG_RUN_OUTPUTS,       /* enum: together | per-cpu (enum outputs_mode) */
+	CFG_LINES_HIGH,        /* per line: high times, "" or one duration per line */
+	CFG_LINES_LOW,         /* per line: low times */
+	CFG_LINES_PHASE,       /* per line: phases */
 	/* grid: the time base slot 0 goes on (docs/grid.md) */
 	CFG_GRID_CLOCK,        /* enum: monotonic | realtime | tai (enum grid_clock below) */
 	CFG_GRID_ALIGN,        /* duration: slot 0 on a multiple of this, on grid.clock */
@@ -84,6 +89,7 @@ enum cfg_key {
 	CFG_RESPOND_IRQ_BOUND, /* duration: input edge to kernel timestamp, at most (0: unknown) */
 	/* rt: real-time setup (board file recommends, profile/command line decide) */
 	CFG_RT_CPU,            /* -1: not pinned */
+	CFG_RT_CPUS,           /* run.outputs per-cpu: one CPU per line ("" : from rt.cpu on) */
 	CFG_RT_PRIORITY,
 	CFG_RT_LOCK_MEMORY,
 	CFG_RT_DMA_LATENCY,    /* us written to /dev/cpu_dma_latency; -1: leave alone */

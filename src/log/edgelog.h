@@ -143,6 +143,16 @@ const char *edgelog_stop_name(uint32_t reason);
 #define EDGELOG_META_WAVE_HIGH   "wave.high_ns"
 #define EDGELOG_META_WAVE_LOW    "wave.low_ns"
 #define EDGELOG_META_WAVE_PHASE  "wave.phase_ns"
+/* A run of several lines (docs/lines.md): one log per line, each with these
+ * (absent from a run of one line): how many, this one's index (0-based, in
+ * gpio.line's order), the mode, this log's line as gpio.line names it, and
+ * every line of the run, comma-separated. */
+#define EDGELOG_META_OUTPUTS_COUNT "outputs.count"
+#define EDGELOG_META_OUTPUTS_INDEX "outputs.index"
+#define EDGELOG_META_OUTPUTS_MODE  "outputs.mode"
+#define EDGELOG_META_OUTPUTS_LINE  "outputs.line"
+#define EDGELOG_META_OUTPUTS_LINES "outputs.lines"
+#define EDGELOG_META_OUTPUTS_CPU   "outputs.cpu"
 #define EDGELOG_META_IDLE_LEVEL  "gpio.idle_level" /* the config key: the first edge leaves it */
 /* grid.clock realtime/tai (docs/grid.md): slot 0 on that clock, its offset
  * to CLOCK_MONOTONIC (the log's clock) and that offset's +/- uncertainty,

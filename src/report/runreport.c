@@ -9,25 +9,32 @@
 
 #include "analysis/loopstats.h"
 #include "base/exitcode.h"
+#include "base/outfile.h"
 #include "config/plan.h"
 #include "log/edgelog.h"
 #include "report/ciout.h"
 #include "report/summary.h"
 
-/* The exit code of a run that happened: its verdict, then what stopped it. */
+/* The exit code of a run that happened: its verdict, then what stopped it.
+ * Several lines: a limit one line broke fails the run. */
 static int run_exit_code(const struct run_session *s)
 {
 	const struct config *c = run_session_config(s);
 	const struct run_info *ri = run_session_info(s);
 	char why[2048] = "";
 	int sig = run_session_signal(s);
+	size_t i;
 
 	if (ri->stop_reason == EDGELOG_STOP_ERROR)
 		return SQW_EXIT_RUNTIME;
 	if (sig && plan_duration(config_plan(c)))
 		return 128 + sig;
-	return verdict_judge(c, run_session_stats(s), ri, why, sizeof(why)) == VERDICT_FAIL
-		? SQW_EXIT_LIMIT : SQW_EXIT_OK;
+	for (i = 0; i < run_session_lines(s); i++) {
+		if (verdict_judge(c, run_session_line_stats(s, i), run_session_line_info(s, i), why,
+				  sizeof(why)) == VERDICT_FAIL)
+			return SQW_EXIT_LIMIT;
+	}
+	return SQW_EXIT_OK;
 }
 
 /* run --loopback: the kernel's view, from the closed log. The recorder
@@ -50,21 +57,19 @@ static struct loopstats *run_loopback(struct run_session *s, const struct run_in
 	return lb;
 }
 
-int runreport_finish(struct run_session *s, int ran, FILE *text)
+/* One line's (or the run's) summary, JSON, JUnit and results; @json,
+ * @junit, @results are the paths ("" none). Returns @ret or
+ * SQW_EXIT_RUNTIME. */
+static int report_line(struct run_session *s, size_t i, FILE *text, const char *json,
+		       const char *junit, const char *results, int ret)
 {
 	const struct config *c = run_session_config(s);
-	const struct run_info *ri = run_session_info(s);
-	const struct edgestats *stats = run_session_stats(s);
+	const struct run_info *ri = run_session_line_info(s, i);
+	const struct edgestats *stats = run_session_line_stats(s, i);
 	struct loopstats *lb;
 	struct run_info *lri;
-	const char *json = config_str(c, CFG_OUTPUT_JSON);
-	const char *junit = config_str(c, CFG_OUTPUT_JUNIT);
-	const char *results = config_str(c, CFG_OUTPUT_RESULTS);
-	int ret = run_session_close(s, ran == SQW_EXIT_OK ? run_exit_code(s) : ran);
 	char why[2048];
 
-	if (!ri->end_realtime_ns)	/* the run did not happen: nothing to report */
-		return ret;
 	/* The run's description with the loopback view: a copy, the session's
 	 * own stays as the session made it. */
 	lb = run_loopback(s, ri);
@@ -74,10 +79,6 @@ int runreport_finish(struct run_session *s, int ran, FILE *text)
 		lri->loopback = lb ? loopstats_result(lb) : NULL;
 		ri = lri;
 	}
-	/* A machine reads standard output: it gets that one document alone
-	 * (outfile_check refused two), and the text summary goes to stderr. */
-	if (!strcmp(json, "-") || !strcmp(junit, "-") || !strcmp(results, "-"))
-		text = stderr;
 	summary_print_text(text, c, stats, ri);
 	fflush(text);
 	if (json[0] && summary_write_json(json, c, stats, ri) < 0) {
@@ -95,5 +96,83 @@ int runreport_finish(struct run_session *s, int ran, FILE *text)
 	}
 	free(lri);
 	loopstats_free(lb);
+	return ret;
+}
+
+/* Line @i's file of several: @base with ".LINE" ("" stays "", "-" stays
+ * "-": one document on standard output is refused for several lines
+ * before the run, see cmd_run). */
+static char *line_file(const struct run_session *s, size_t i, const char *base)
+{
+	if (!base[0] || !strcmp(base, "-") || run_session_lines(s) < 2)
+		return strdup(base);
+	return run_line_path(base, run_session_line_name(s, i));
+}
+
+/* Several lines: each line's verdict beside the run's, which is the worst
+ * of them: FAIL if one line failed, PASS only if every line passed. */
+static void print_lines_verdict(FILE *text, const struct run_session *s, int code)
+{
+	const struct config *c = run_session_config(s);
+	size_t i, n = run_session_lines(s), pass = 0, fail = 0;
+	char why[2048];
+
+	fprintf(text, "\nlines      %zu, written %s\n", n,
+		run_session_line_info(s, 0)->lines_mode ? run_session_line_info(s, 0)->lines_mode
+		: "-");
+	for (i = 0; i < n; i++) {
+		const struct run_info *ri = run_session_line_info(s, i);
+		enum verdict v = verdict_judge(c, run_session_line_stats(s, i), ri, why, sizeof(why));
+
+		pass += v == VERDICT_PASS;
+		fail += v == VERDICT_FAIL;
+		fprintf(text, "  line %-8s %-12s log %s\n", OUTFILE_ESC(run_session_line_name(s, i)),
+			verdict_word(c, run_session_line_stats(s, i), ri),
+			ri->log_path ? OUTFILE_ESC(ri->log_path) : "-");
+	}
+	if (code != SQW_EXIT_OK && code != SQW_EXIT_LIMIT)
+		fprintf(text, "run verdict NOT JUDGED (exit %d): the run did not end on its own\n",
+			code);
+	else
+		fprintf(text, "run verdict %s: %zu of %zu lines passed, %zu failed\n",
+			fail ? "FAIL" : pass == n ? "PASS" : "NO LIMITS", pass, n, fail);
+}
+
+int runreport_finish(struct run_session *s, int ran, FILE *text)
+{
+	const struct config *c = run_session_config(s);
+	const struct run_info *ri = run_session_info(s);
+	const char *json = config_str(c, CFG_OUTPUT_JSON);
+	const char *junit = config_str(c, CFG_OUTPUT_JUNIT);
+	const char *results = config_str(c, CFG_OUTPUT_RESULTS);
+	int ret = run_session_close(s, ran == SQW_EXIT_OK ? run_exit_code(s) : ran);
+	int code = ret;
+	size_t i, n = run_session_lines(s);
+
+	if (!ri->end_realtime_ns)	/* the run did not happen: nothing to report */
+		return ret;
+	/* A machine reads standard output: it gets that one document alone
+	 * (outfile_check refused two), and the text summary goes to stderr. */
+	if (!strcmp(json, "-") || !strcmp(junit, "-") || !strcmp(results, "-"))
+		text = stderr;
+	for (i = 0; i < n; i++) {
+		char *fj = line_file(s, i, json), *fu = line_file(s, i, junit);
+		char *fr = line_file(s, i, results);
+
+		if (n > 1)
+			fprintf(text, "%s=== line %s (%zu of %zu) ===\n", i ? "\n" : "",
+				OUTFILE_ESC(run_session_line_name(s, i)), i + 1, n);
+		if (!fj || !fu || !fr) {
+			run_session_say(s, RUN_SAY_ERR, "out of memory");
+			ret = SQW_EXIT_RUNTIME;
+		} else {
+			ret = report_line(s, i, text, fj, fu, fr, ret);
+		}
+		free(fj);
+		free(fu);
+		free(fr);
+	}
+	if (n > 1)
+		print_lines_verdict(text, s, code);
 	return ret;
 }

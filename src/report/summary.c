@@ -641,6 +641,10 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 	if (ri->profile_file)
 		fprintf(f, "profile    %s\n", OUTFILE_ESC(ri->profile_file));
 	fprintf(f, "gpio       %s\n", ri->gpio_desc ? OUTFILE_ESC(ri->gpio_desc) : "-");
+	if (ri->line_count > 1)
+		fprintf(f, "line       %s: %zu of %zu lines, written %s\n",
+			OUTFILE_ESC(ri->line_name ? ri->line_name : "-"), ri->line_index + 1,
+			ri->line_count, ri->lines_mode ? ri->lines_mode : "-");
 	fprintf(f, "host       %s, %s, %d CPUs, %s\n", h->hostname[0] ? h->hostname : "-",
 		h->cpu_model[0] ? h->cpu_model : "unknown CPU", h->ncpus, h->machine);
 	fprintf(f, "kernel     %s %s\n", h->kernel_release, h->kernel_version);
@@ -1149,6 +1153,14 @@ static void json_summary(struct json_writer *w, const struct config *c,
 	json_kv_string(w, "file", ri->board_file);
 	json_kv_string(w, "gpio", ri->gpio_desc);
 	json_object_end(w);
+	if (ri->line_count > 1) {	/* one of several lines (docs/lines.md) */
+		json_kv_object_begin(w, "line");
+		json_kv_string(w, "name", ri->line_name);
+		json_kv_uint(w, "index", ri->line_index);
+		json_kv_uint(w, "count", ri->line_count);
+		json_kv_string(w, "mode", ri->lines_mode);
+		json_object_end(w);
+	}
 	json_kv_string(w, "profile_file", ri->profile_file);
 
 	json_kv_object_begin(w, "host");

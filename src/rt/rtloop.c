@@ -44,7 +44,7 @@ void rtloop_shared_init(struct rtloop *l)
 	l->seq = 0;
 }
 
-int rtloop_open(struct rtloop *l)
+int rtloop_prepare(struct rtloop *l)
 {
 	rtloop_shared_init(l);
 	l->served = 0;
@@ -77,14 +77,20 @@ int rtloop_open(struct rtloop *l)
 	l->lead_next = l->lead;
 	l->lead_min_ns = l->lead_max_ns = l->lead;
 	auto_window_reset(l, RTLOOP_AUTO_FIRST);
-	if (l->tl_path) {	/* the kernel's timer: no timerfd, no spin */
-		l->tfd = -1;
-		if (l->lead || l->spin_auto || l->tl_arm_reads < 1) {
-			errno = EINVAL;
-			return -1;
-		}
-		return 0;
+	l->tfd = -1;
+	if (l->tl_path && (l->lead || l->spin_auto || l->tl_arm_reads < 1)) {
+		errno = EINVAL;	/* the kernel's timer: no timerfd, no spin */
+		return -1;
 	}
+	return 0;
+}
+
+int rtloop_open(struct rtloop *l)
+{
+	if (rtloop_prepare(l) < 0)
+		return -1;
+	if (l->tl_path)
+		return 0;
 	l->tfd = timerfd_create(l->clock, TFD_CLOEXEC);
 	return l->tfd < 0 ? -1 : 0;
 }

@@ -149,6 +149,9 @@ void rtloop_shared_init(struct rtloop *l);
  * -1 with errno set (EINVAL: a spin lead not below half the half period; a
  * duty cycle whose high + low is not 2 x half_ns, or with spin or timerlat). */
 int rtloop_open(struct rtloop *l);
+/* rtloop_open() without the timer (tfd -1): a lane of rt/rtgroup.h, whose
+ * thread has one timer for every lane. Same checks, same errors. Non-RT. */
+int rtloop_prepare(struct rtloop *l);
 void rtloop_close(struct rtloop *l);
 
 /* The RT thread's body: pthread start routine, argument a struct rtloop *.

@@ -161,6 +161,12 @@ void rtsetup_process_free(struct rtsetup *rs)
 int rtsetup_thread_create(struct rtsetup *rs, pthread_t *tid, void *(*fn)(void *), void *arg,
 			  bool allow_non_rt)
 {
+	return rtsetup_thread_create_on(rs, rs->p.cpu, tid, fn, arg, allow_non_rt);
+}
+
+int rtsetup_thread_create_on(struct rtsetup *rs, int cpu, pthread_t *tid, void *(*fn)(void *),
+			     void *arg, bool allow_non_rt)
+{
 	struct sched_param sp = { .sched_priority = rs->p.priority };
 	pthread_attr_t attr;
 	cpu_set_t set;
@@ -171,15 +177,15 @@ int rtsetup_thread_create(struct rtsetup *rs, pthread_t *tid, void *(*fn)(void *
 	pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
 	pthread_attr_setschedpolicy(&attr, SCHED_FIFO);
 	pthread_attr_setschedparam(&attr, &sp);
-	if (rs->p.cpu >= 0) {
+	if (cpu >= 0) {
 		CPU_ZERO(&set);
-		CPU_SET(rs->p.cpu, &set);
+		CPU_SET(cpu, &set);
 		pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
 	}
 	err = pthread_create(tid, &attr, fn, arg);
 	if (err == 0) {
 		rs->fifo = true;
-		rs->pinned = rs->p.cpu >= 0;
+		rs->pinned = cpu >= 0;
 		pthread_attr_destroy(&attr);
 		return 0;
 	}
@@ -187,10 +193,10 @@ int rtsetup_thread_create(struct rtsetup *rs, pthread_t *tid, void *(*fn)(void *
 		problem(rs, "SCHED_FIFO priority %d refused (EPERM): run as root or give the "
 			"binary CAP_SYS_NICE (setcap cap_sys_nice,cap_ipc_lock+ep sqwave), or raise "
 			"RLIMIT_RTPRIO (rtprio in /etc/security/limits.conf)", rs->p.priority);
-	else if (err == EINVAL && rs->p.cpu >= 0)
+	else if (err == EINVAL && cpu >= 0)
 		problem(rs, "cannot pin the RT thread to CPU %d (EINVAL): that CPU does not "
 			"exist, is offline or is outside this process's cpuset; use --cpu with "
-			"one of the CPUs in /sys/devices/system/cpu/online", rs->p.cpu);
+			"one of the CPUs in /sys/devices/system/cpu/online", cpu);
 	else
 		problem(rs, "cannot create the RT thread: %s", strerror(err));
 	if (!allow_non_rt) {
@@ -202,7 +208,7 @@ int rtsetup_thread_create(struct rtsetup *rs, pthread_t *tid, void *(*fn)(void *
 	pthread_attr_setinheritsched(&attr, PTHREAD_INHERIT_SCHED);
 	err = pthread_create(tid, &attr, fn, arg);
 	if (err == 0) {
-		rs->pinned = rs->p.cpu >= 0;
+		rs->pinned = cpu >= 0;
 	} else {
 		pthread_attr_destroy(&attr);
 		pthread_attr_init(&attr);

@@ -49,6 +49,11 @@ int rtsetup_process_enter(struct rtsetup *rs, const struct rtsetup_params *p);
  * says why). Returns 0 or an errno value, like pthread_create. */
 int rtsetup_thread_create(struct rtsetup *rs, pthread_t *tid, void *(*fn)(void *), void *arg,
 			  bool allow_non_rt);
+/* The same on @cpu (-1: not pinned) instead of p.cpu: run.outputs
+ * per-cpu, one RT thread per line. rs->pinned says whether the last one
+ * was pinned. */
+int rtsetup_thread_create_on(struct rtsetup *rs, int cpu, pthread_t *tid, void *(*fn)(void *),
+			     void *arg, bool allow_non_rt);
 
 /* Called first thing in the RT thread: touch the stack so the loop never
  * page-faults on it. RT thread only. */

@@ -37,6 +37,7 @@ struct recorder {
 	struct edge_rec *batch;      /* RECORDER_BATCH records */
 	struct recorder_interval iv; /* since the last recorder_interval(); under lock */
 	struct recorder_bell bell;
+	struct recorder *mirror;     /* events are queued there too (NULL: none) */
 };
 
 static void interval_reset(struct recorder_interval *iv)
@@ -263,7 +264,13 @@ int recorder_event(struct recorder *r, uint64_t time_ns, uint16_t type,
 		r->head = e;
 	r->tail = e;
 	pthread_mutex_unlock(&r->lock);
-	return 0;
+	/* the next line's log has the run's events too */
+	return r->mirror ? recorder_event(r->mirror, time_ns, type, payload, len) : 0;
+}
+
+void recorder_mirror(struct recorder *r, struct recorder *to)
+{
+	r->mirror = to;
 }
 
 void recorder_live(struct recorder *r, struct edgestats_live *out)

@@ -54,6 +54,12 @@ struct recorder_bell *recorder_bell(struct recorder *r);
 int recorder_event(struct recorder *r, uint64_t time_ns, uint16_t type,
 		   const void *payload, size_t len);
 
+/* A run of several lines, one log each: every event queued on @r from now
+ * on is queued on @to as well (which may mirror further), so that each
+ * line's log has the run's phases, proof samples and clock steps. Before
+ * recorder_start() of either. */
+void recorder_mirror(struct recorder *r, struct recorder *to);
+
 /* Live figures for the status line (as of the recorder's last wake-up, at
  * most its timeout ago); safe from any thread. */
 void recorder_live(struct recorder *r, struct edgestats_live *out);

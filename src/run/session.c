@@ -26,6 +26,7 @@
 #include "base/sysinfo.h"
 #include "base/units.h"
 #include "base/wave.h"
+#include "config/outputs.h"
 #include "config/plan.h"
 #include "gpio/gpio_in.h"
 #include "gpio/gpio_out.h"
@@ -35,6 +36,7 @@
 #include "rt/cpuidle.h"
 #include "rt/respond.h"
 #include "rt/ring.h"
+#include "rt/rtgroup.h"
 #include "rt/rtloop.h"
 #include "rt/rtsetup.h"
 #include "run/gridrun.h"
@@ -50,24 +52,42 @@
 #define LOOPBACK_STACK (64u * 1024u)
 #define LOOPBACK_GRACE_NS 100000000ll /* events still due after the last edge */
 
+/* One output line: its line, ring, loop, recorder, statistics and log.
+ * ln[0] is the run's only one unless gpio.line names several
+ * (config/outputs.h); each then has everything, its own log included. */
+struct run_line {
+	struct output_def def;
+	struct gpio_out_spec spec;
+	struct gpio_out *gpio;    /* per-cpu or one line: its own request */
+	struct ring ring;
+	struct rtloop loop;
+	struct recorder *rec;
+	struct edgestats *stats;
+	struct phasestats *pstats;
+	struct edgelog_writer *log;
+	struct edgelog_meta meta;
+	char *log_path;
+	pthread_t rt_tid;
+	bool rt_started;
+	char gpio_desc[256];
+};
+
 struct run_session {
 	struct run_session_params p;
 	struct config *c;
 	struct run_info ri;
-	struct gpio_out_spec spec;
-	struct gpio_out *gpio;
+	struct outputs outs;      /* the lines (one unless gpio.line names several) */
+	struct run_line ln[OUTPUTS_MAX]; /* outs.n of them */
+	struct gpio_group *group; /* run.outputs together, several lines: one request */
+	struct rtgroup grp;       /* ... and one RT thread over every line's loop */
+	struct run_info *line_ri; /* several lines: each line's description */
 	struct gpio_in *lb_in;
 	struct loopback_reader *lb;
-	struct ring ring;
-	struct rtloop loop;
 	struct respond resp;      /* sqwave respond: the RT loop, over loop */
 	struct gpio_in *in;       /* sqwave respond: its input */
 	uint64_t warmup_ns;       /* sqwave respond: run.warmup */
 	struct rtsetup rs;
 	struct rtsetup_params rp;
-	struct recorder *rec;
-	struct edgestats *stats;
-	struct phasestats *pstats;
 	struct soak *soak;
 	struct tracebreak *tb;
 	struct tlatrun *tl;       /* rt.timer timerlat */
@@ -75,14 +95,9 @@ struct run_session {
 	struct gridrun *grid;     /* grid.clock realtime or tai */
 	struct run_phase *phases;
 	uint64_t *starts, measure0;
-	struct edgelog_writer *log;
-	struct edgelog_meta meta;
-	char *log_path;
-	pthread_t rt_tid;
-	bool rt_started, rt_ok, closed;
+	bool rt_ok, closed;
 	int sfd, sig;
 	sigset_t oldsigs, stop_sigs;
-	char gpio_desc[256];
 	char input_desc[256];
 	char why[2048];
 };
@@ -187,6 +202,47 @@ static int session_check_wave(const struct run_session *s, char *err, size_t err
 	return 0;
 }
 
+/* Several lines (config/outputs.h) with what drives one line only: each
+ * named with where it was set. 0, or -1 with @err (usage). */
+static int session_check_lines(const struct run_session *s, char *err, size_t errlen)
+{
+	static const struct {
+		enum cfg_key key;
+		const char *why;
+	} one_line[] = {
+		{ CFG_RUN_SPIN, "each line would need its own spin before its own deadline" },
+		{ CFG_RT_TIMER, "the kernel's timerlat wakes one thread on its own grid" },
+		{ CFG_TRACE_BREAK, "one break helper watches one RT loop" },
+		{ CFG_RUN_LOOPBACK, "the board's loopback input is wired to one output" },
+	};
+	const struct config *c = s->c;
+	char kn[64], v[64], o[256], lo[256];
+	size_t i;
+
+	if (s->outs.n < 2)
+		return 0;
+	config_origin(c, CFG_GPIO_LINE, lo, sizeof(lo));
+	if (s->p.respond) {
+		msgbuf_set(err, errlen, "gpio.line (\"%s\", %s) names %zu lines, and respond "
+			   "answers one input on one output", config_str(c, CFG_GPIO_LINE), lo,
+			   s->outs.n);
+		return -1;
+	}
+	for (i = 0; i < sizeof(one_line) / sizeof(one_line[0]); i++) {
+		enum cfg_key k = one_line[i].key;
+
+		if (k == CFG_RT_TIMER ? config_choice(c, k) == 0
+		    : config_table[k].type == CFG_T_BOOL ? !config_bool(c, k) : !config_int(c, k))
+			continue;
+		msgbuf_set(err, errlen, "gpio.line (\"%s\", %s) names %zu lines, and %s (%s, %s) "
+			   "drives one line only: %s", config_str(c, CFG_GPIO_LINE), lo, s->outs.n,
+			   config_key_name(k, kn, sizeof(kn)), config_format(c, k, v, sizeof(v)),
+			   config_origin(c, k, o, sizeof(o)), one_line[i].why);
+		return -1;
+	}
+	return 0;
+}
+
 /* Cross-key checks the table cannot express. 0, or -1 with @err (usage). */
 static int session_check_config(const struct run_session *s, char *err, size_t errlen)
 {
@@ -206,6 +262,8 @@ static int session_check_config(const struct run_session *s, char *err, size_t e
 		return -1;
 	}
 	if (gridrun_check(c, s->p.respond, config_choice(c, CFG_RT_TIMER) == 1, err, errlen) < 0)
+		return -1;
+	if (session_check_lines(s, err, errlen) < 0)
 		return -1;
 	if (session_check_wave(s, err, errlen) < 0)
 		return -1;
@@ -317,32 +375,96 @@ static char *default_log_path(void)
 	return strdup(buf);
 }
 
-/* The log's path, and before anything is written: no output over an input
- * or another output. 0, or -1 with @err (usage). */
+char *run_line_path(const char *base, const char *line)
+{
+	const char *slash = strrchr(base, '/'), *dot = strrchr(base, '.');
+	size_t stem = dot && (!slash || dot > slash) && dot != (slash ? slash + 1 : base)
+		? (size_t)(dot - base) : strlen(base);
+	size_t len = strlen(base) + strlen(line) + 2, k;
+	char *p = malloc(len);
+
+	if (!p)
+		return NULL;
+	snprintf(p, len, "%.*s.%s%s", (int)stem, base, line, base + stem);
+	for (k = stem + 1; p[k] && k < stem + 1 + strlen(line); k++) {
+		char ch = p[k];
+
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		      (ch >= '0' && ch <= '9') || ch == '-' || ch == '_'))
+			p[k] = '_';
+	}
+	return p;
+}
+
+/* The logs' paths (one per line), and before anything is written: no
+ * output over an input or another output. 0, or -1 with @err (usage). */
 static int session_check_outputs(struct run_session *s, char *err, size_t errlen)
 {
 	const char *json = config_str(s->c, CFG_OUTPUT_JSON);
 	const char *junit = config_str(s->c, CFG_OUTPUT_JUNIT);
 	const char *results = config_str(s->c, CFG_OUTPUT_RESULTS);
 	const char *log = config_str(s->c, CFG_OUTPUT_LOG);
+	struct outfile_arg outs[4 * OUTPUTS_MAX];
+	const struct outfile_arg ins[] = { { "the board file", s->p.board_file, false },
+					   { "the profile", s->p.profile_file, false } };
+	char *base = log[0] ? strdup(log) : default_log_path();
+	size_t i, n = 0;
 
-	s->log_path = log[0] ? strdup(log) : default_log_path();
 	s->ri.board_file = s->p.board_file;
 	s->ri.profile_file = s->p.profile_file;
-	s->ri.log_path = s->log_path;
-	{
-		const struct outfile_arg outs[] = { { "--log", s->log_path, true },
-						    { "--json", json, false },
-						    { "--junit", junit, false },
-						    { "--results", results, false } };
-		const struct outfile_arg ins[] = { { "the board file", s->p.board_file, false },
-						   { "the profile", s->p.profile_file, false } };
-
-		if (!s->log_path) {
+	if (!base) {
+		msgbuf_set(err, errlen, "%s", strerror(ENOMEM));
+		return -1;
+	}
+	for (i = 0; i < s->outs.n; i++) {
+		s->ln[i].log_path = s->outs.n == 1 ? strdup(base)
+				    : run_line_path(base, s->outs.o[i].line);
+		if (!s->ln[i].log_path) {
+			free(base);
 			msgbuf_set(err, errlen, "%s", strerror(ENOMEM));
 			return -1;
 		}
-		return outfile_check(outs, 4, ins, 2, true, err, errlen) < 0 ? -1 : 0;
+		outs[n++] = (struct outfile_arg){ "--log", s->ln[i].log_path, true };
+	}
+	free(base);
+	s->ri.log_path = s->ln[0].log_path;
+	if (s->outs.n == 1) {
+		outs[n++] = (struct outfile_arg){ "--json", json, false };
+		outs[n++] = (struct outfile_arg){ "--junit", junit, false };
+		outs[n++] = (struct outfile_arg){ "--results", results, false };
+		return outfile_check(outs, n, ins, 2, true, err, errlen) < 0 ? -1 : 0;
+	}
+	/* Several lines: one summary, JUnit and results file per line, named
+	 * as the logs are (report/runreport.c); none on standard output. */
+	{
+		const char *const what[3] = { "--json", "--junit", "--results" };
+		const char *const base3[3] = { json, junit, results };
+		char *paths[3 * OUTPUTS_MAX];
+		size_t k, np = 0;
+		int ret = 0;
+
+		for (k = 0; k < 3; k++) {
+			if (!strcmp(base3[k], "-")) {
+				msgbuf_set(err, errlen, "%s -: gpio.line names %zu lines, and each gets "
+					   "its own document (FILE.LINE.ext): give a file name",
+					   what[k], s->outs.n);
+				return -1;
+			}
+			for (i = 0; base3[k][0] && i < s->outs.n; i++) {
+				paths[np] = run_line_path(base3[k], s->outs.o[i].line);
+				if (!paths[np]) {
+					ret = -1;
+					msgbuf_set(err, errlen, "%s", strerror(ENOMEM));
+					break;
+				}
+				outs[n++] = (struct outfile_arg){ what[k], paths[np++], false };
+			}
+		}
+		if (ret == 0)
+			ret = outfile_check(outs, n, ins, 2, true, err, errlen) < 0 ? -1 : 0;
+		for (k = 0; k < np; k++)
+			free(paths[k]);
+		return ret;
 	}
 }
 
@@ -378,6 +500,7 @@ struct run_session *run_session_init(const struct run_session_params *p, int *ex
 {
 	struct run_session *s = calloc(1, sizeof(*s));
 	int soak_exit = 0;
+	size_t i;
 
 	*exit_code = SQW_EXIT_RUNTIME;
 	if (!s) {
@@ -391,9 +514,12 @@ struct run_session *run_session_init(const struct run_session_params *p, int *ex
 	s->p = *p;
 	s->c = p->cfg;
 	s->sfd = -1;
-	s->loop.tfd = -1;
 	s->rs.dma_fd = -1;
-	if (session_check_config(s, err, errlen) < 0) {
+	s->grp.tfd = -1;
+	for (i = 0; i < OUTPUTS_MAX; i++)
+		s->ln[i].loop.tfd = -1;
+	if (outputs_resolve(s->c, &s->outs, err, errlen) < 0 ||
+	    session_check_config(s, err, errlen) < 0) {
 		*exit_code = SQW_EXIT_USAGE;
 		free(s);
 		return NULL;
@@ -410,7 +536,8 @@ struct run_session *run_session_init(const struct run_session_params *p, int *ex
 	if (session_check_outputs(s, err, errlen) < 0) {
 		*exit_code = SQW_EXIT_USAGE;
 		soak_free(s->soak);
-		free(s->log_path);
+		for (i = 0; i < s->outs.n; i++)
+			free(s->ln[i].log_path);
 		free(s);
 		return NULL;
 	}
@@ -460,24 +587,97 @@ static int session_open_input(struct run_session *s)
 
 /* 1. Everything that allocates: the line, the loopback input, the ring,
  * the statistics, the RT loop's timer. */
+/* Line @i's loop, ring and statistics (everything but the request). */
+static int session_open_line(struct run_session *s, size_t i)
+{
+	const struct config *c = s->c;
+	struct run_line *ln = &s->ln[i];
+	const struct output_def *d = &s->outs.o[i];
+	int64_t half = d->half_ns;
+	int64_t duration = plan_duration(config_plan(c));
+	uint64_t h = (uint64_t)half;
+	struct rtloop *loop = &ln->loop;
+
+	if (ring_init(&ln->ring, (size_t)config_int(c, CFG_RUN_RING_SIZE)) < 0) {
+		run_session_say(s, RUN_SAY_ERR, "cannot allocate the edge ring: %s", strerror(errno));
+		return SQW_EXIT_RUNTIME;
+	}
+	ln->stats = edgestats_new(half);
+	if (!ln->stats) {
+		run_session_say(s, RUN_SAY_ERR, "cannot allocate statistics: %s", strerror(errno));
+		return SQW_EXIT_RUNTIME;
+	}
+	edgestats_set_wave(ln->stats, &d->wave);
+	loop->gpio = ln->gpio;
+	loop->ring = &ln->ring;
+	loop->clock = CLOCK_MONOTONIC;
+	loop->half_ns = half;
+	loop->wave = d->wave;
+	loop->warmup_slots = ((uint64_t)config_int(c, CFG_RUN_WARMUP) + h - 1) / h;
+	/* A duty cycle warms up whole periods: the first counted edge leaves
+	 * idle, and warm-up slots x half is their time exactly. */
+	if (!wave_is_square(&loop->wave))
+		loop->warmup_slots += loop->warmup_slots & 1;
+	loop->total_slots = duration
+		? loop->warmup_slots + 2 * (((uint64_t)duration + 2 * h - 1) / (2 * h)) : 0;
+	loop->idle_level = ln->spec.idle_level;
+	loop->stack_prefault = RUN_RT_STACK / 2;
+	loop->spin_auto = config_int(c, CFG_RUN_SPIN) == CFG_SPIN_AUTO;
+	loop->spin_ns = loop->spin_auto ? 0 : config_int(c, CFG_RUN_SPIN);
+	loop->spin_max_ns = loop->spin_auto ? half / 4 : 0;
+	return SQW_EXIT_OK;
+}
+
+/* The lines: one request each (one line, or per-cpu), or one for all
+ * (together). Their descriptions are copies: the summary is printed after
+ * the lines are closed. */
+static int session_open_gpio(struct run_session *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->outs.n; i++) {
+		gpio_out_spec_from_config(s->c, &s->ln[i].spec);
+		s->ln[i].spec.line = s->outs.o[i].line;
+	}
+	if (s->outs.n > 1 && s->outs.mode == OUTPUTS_TOGETHER) {
+		const char *lines[OUTPUTS_MAX];
+
+		for (i = 0; i < s->outs.n; i++)
+			lines[i] = s->outs.o[i].line;
+		s->group = gpio_group_open(&s->ln[0].spec, lines, s->outs.n, s->why,
+					   sizeof(s->why));
+		if (!s->group) {
+			run_session_say(s, RUN_SAY_ERR, "%s", s->why);
+			return SQW_EXIT_RUNTIME;
+		}
+		for (i = 0; i < s->outs.n; i++)
+			snprintf(s->ln[i].gpio_desc, sizeof(s->ln[i].gpio_desc), "%s",
+				 gpio_group_describe(s->group, i));
+	} else {
+		for (i = 0; i < s->outs.n; i++) {
+			s->ln[i].gpio = gpio_out_open(&s->ln[i].spec, s->why, sizeof(s->why));
+			if (!s->ln[i].gpio) {
+				run_session_say(s, RUN_SAY_ERR, "%s", s->why);
+				return SQW_EXIT_RUNTIME;
+			}
+			snprintf(s->ln[i].gpio_desc, sizeof(s->ln[i].gpio_desc), "%s",
+				 gpio_out_describe(s->ln[i].gpio));
+		}
+	}
+	s->ri.gpio_desc = s->ln[0].gpio_desc;
+	return SQW_EXIT_OK;
+}
+
 static int session_open(struct run_session *s)
 {
 	const struct config *c = s->c;
 	int64_t half = config_int(c, CFG_RUN_HALF_PERIOD);
-	int64_t duration = plan_duration(config_plan(c));
-	uint64_t h = (uint64_t)half;
-	struct rtloop *loop = &s->loop;
+	struct rtloop *loop = &s->ln[0].loop;
+	size_t i;
 	int ret;
 
-	gpio_out_spec_from_config(c, &s->spec);
-	s->gpio = gpio_out_open(&s->spec, s->why, sizeof(s->why));
-	if (!s->gpio) {
-		run_session_say(s, RUN_SAY_ERR, "%s", s->why);
-		return SQW_EXIT_RUNTIME;
-	}
-	/* A copy: the summary is printed after the line is closed. */
-	snprintf(s->gpio_desc, sizeof(s->gpio_desc), "%s", gpio_out_describe(s->gpio));
-	s->ri.gpio_desc = s->gpio_desc;
+	if ((ret = session_open_gpio(s)) != SQW_EXIT_OK)
+		return ret;
 	if (config_bool(c, CFG_RUN_LOOPBACK)) {	/* run --loopback: the input, now */
 		s->lb_in = loopback_input_open(c, s->why, sizeof(s->why));
 		if (!s->lb_in) {
@@ -492,11 +692,12 @@ static int session_open(struct run_session *s)
 	}
 	if (s->p.respond && (ret = session_open_input(s)) != SQW_EXIT_OK)
 		return ret;
-	if (strstr(s->gpio_desc, "cp2112") || strstr(s->gpio_desc, "ftdi"))
+	if (strstr(s->ln[0].gpio_desc, "cp2112") || strstr(s->ln[0].gpio_desc, "ftdi"))
 		run_session_say(s, RUN_SAY_WARN, "%s is a USB GPIO adapter: every write is a USB "
 				"round trip (0.1-1 ms), too slow for a %s half period",
-				s->gpio_desc, dur(half, s->why, sizeof(s->why)));
-	s->rp.cpu = (int)config_int(c, CFG_RT_CPU);
+				s->ln[0].gpio_desc, dur(half, s->why, sizeof(s->why)));
+	s->rp.cpu = s->outs.mode == OUTPUTS_PER_CPU && s->outs.n > 1 ? s->outs.o[0].cpu
+		    : (int)config_int(c, CFG_RT_CPU);
 	s->rp.priority = (int)config_int(c, CFG_RT_PRIORITY);
 	s->rp.lock_memory = config_bool(c, CFG_RT_LOCK_MEMORY);
 	s->rp.dma_latency_us = (int)config_int(c, CFG_RT_DMA_LATENCY);
@@ -507,38 +708,10 @@ static int session_open(struct run_session *s)
 	s->rp.idle_all_cpus = config_choice(c, CFG_RT_IDLE_CPUS) == 1;
 	s->rp.idle_root = cpuidle_root();
 	s->rp.self_exe = "/proc/self/exe";
-	if (ring_init(&s->ring, (size_t)config_int(c, CFG_RUN_RING_SIZE)) < 0) {
-		run_session_say(s, RUN_SAY_ERR, "cannot allocate the edge ring: %s", strerror(errno));
-		return SQW_EXIT_RUNTIME;
+	for (i = 0; i < s->outs.n; i++) {
+		if ((ret = session_open_line(s, i)) != SQW_EXIT_OK)
+			return ret;
 	}
-	s->stats = edgestats_new(half);
-	if (s->stats) {
-		struct wave w;
-
-		config_wave(c, &w);
-		edgestats_set_wave(s->stats, &w);
-	}
-	if (!s->stats) {
-		run_session_say(s, RUN_SAY_ERR, "cannot allocate statistics: %s", strerror(errno));
-		return SQW_EXIT_RUNTIME;
-	}
-	loop->gpio = s->gpio;
-	loop->ring = &s->ring;
-	loop->clock = CLOCK_MONOTONIC;
-	loop->half_ns = half;
-	config_wave(c, &loop->wave);
-	loop->warmup_slots = ((uint64_t)config_int(c, CFG_RUN_WARMUP) + h - 1) / h;
-	/* A duty cycle warms up whole periods: the first counted edge leaves
-	 * idle, and warm-up slots x half is their time exactly. */
-	if (!wave_is_square(&loop->wave))
-		loop->warmup_slots += loop->warmup_slots & 1;
-	loop->total_slots = duration
-		? loop->warmup_slots + 2 * (((uint64_t)duration + 2 * h - 1) / (2 * h)) : 0;
-	loop->idle_level = s->spec.idle_level;
-	loop->stack_prefault = RUN_RT_STACK / 2;
-	loop->spin_auto = config_int(c, CFG_RUN_SPIN) == CFG_SPIN_AUTO;
-	loop->spin_ns = loop->spin_auto ? 0 : config_int(c, CFG_RUN_SPIN);
-	loop->spin_max_ns = loop->spin_auto ? half / 4 : 0;
 	if (s->p.respond) {	/* no timer: the events pace the loop */
 		loop->clock = gpio_in_clockid(s->in);
 		loop->warmup_slots = loop->total_slots = 0;
@@ -560,10 +733,25 @@ static int session_open(struct run_session *s)
 		loop->tl_path = tlatrun_fd_path(s->tl);
 		loop->tl_arm_reads = TLATRUN_ARM_READS;
 	}
-	if (rtloop_open(loop) < 0) {
-		run_session_say(s, RUN_SAY_ERR, "%s: %s", loop->tl_path ? "rt.timer: timerlat"
-				: "timerfd_create", strerror(errno));
-		return SQW_EXIT_RUNTIME;
+	if (s->group) {	/* together: one thread, one timer, every line a lane */
+		s->grp.gpio = s->group;
+		s->grp.n = s->outs.n;
+		s->grp.clock = CLOCK_MONOTONIC;
+		s->grp.stack_prefault = RUN_RT_STACK / 2;
+		for (i = 0; i < s->outs.n; i++)
+			s->grp.lanes[i] = &s->ln[i].loop;
+		if (rtgroup_open(&s->grp) < 0) {
+			run_session_say(s, RUN_SAY_ERR, "timerfd_create: %s", strerror(errno));
+			return SQW_EXIT_RUNTIME;
+		}
+		return SQW_EXIT_OK;
+	}
+	for (i = 0; i < s->outs.n; i++) {
+		if (rtloop_open(&s->ln[i].loop) < 0) {
+			run_session_say(s, RUN_SAY_ERR, "%s: %s", loop->tl_path ? "rt.timer: timerlat"
+					: "timerfd_create", strerror(errno));
+			return SQW_EXIT_RUNTIME;
+		}
 	}
 	return SQW_EXIT_OK;
 }
@@ -587,12 +775,41 @@ static int session_enter_rt(struct run_session *s)
 		run_session_say(s, RUN_SAY_WARN, "cannot keep the other threads off CPU %d (%s): "
 				"they may disturb the RT thread", s->rp.cpu,
 				errno == ENOENT ? "it is the only CPU allowed" : strerror(errno));
-	if (rtsetup_thread_create(&s->rs, &s->rt_tid, s->p.respond ? respond_thread : rtloop_thread,
-				  s->p.respond ? (void *)&s->resp : (void *)&s->loop, allow)) {
-		run_session_say(s, RUN_SAY_ERR, "cannot start the RT thread:\n%s", s->rs.problems);
-		return SQW_EXIT_RUNTIME;
+	if (s->group) {	/* together: one RT thread for every line */
+		if (rtsetup_thread_create(&s->rs, &s->ln[0].rt_tid, rtgroup_thread, &s->grp, allow)) {
+			run_session_say(s, RUN_SAY_ERR, "cannot start the RT thread:\n%s",
+					s->rs.problems);
+			return SQW_EXIT_RUNTIME;
+		}
+		s->ln[0].rt_started = true;
+	} else if (s->outs.n > 1) {	/* per-cpu: one RT thread per line, on its CPU */
+		size_t i;
+		bool fifo = true, pinned = true;
+
+		for (i = 0; i < s->outs.n; i++) {
+			s->rs.fifo = false;
+			if (rtsetup_thread_create_on(&s->rs, s->outs.o[i].cpu, &s->ln[i].rt_tid,
+						     rtloop_thread, &s->ln[i].loop, allow)) {
+				run_session_say(s, RUN_SAY_ERR, "cannot start the RT thread of line "
+						"%s:\n%s", s->outs.o[i].line, s->rs.problems);
+				return SQW_EXIT_RUNTIME;
+			}
+			s->ln[i].rt_started = true;
+			fifo = fifo && s->rs.fifo;
+			pinned = pinned && s->rs.pinned;
+		}
+		s->rs.fifo = fifo;
+		s->rs.pinned = pinned;
+	} else {
+		if (rtsetup_thread_create(&s->rs, &s->ln[0].rt_tid, s->p.respond ? respond_thread
+					  : rtloop_thread, s->p.respond ? (void *)&s->resp
+					  : (void *)&s->ln[0].loop, allow)) {
+			run_session_say(s, RUN_SAY_ERR, "cannot start the RT thread:\n%s",
+					s->rs.problems);
+			return SQW_EXIT_RUNTIME;
+		}
+		s->ln[0].rt_started = true;
 	}
-	s->rt_started = true;
 	s->rt_ok = s->rt_ok && s->rs.fifo;
 	s->ri.rt_ok = s->rt_ok;
 	s->ri.non_rt_reason = s->rt_ok ? NULL : s->rs.problems;
@@ -603,9 +820,10 @@ static int session_enter_rt(struct run_session *s)
 }
 
 /* The header's metadata: resolved configuration, host and line. */
-static char *meta_text(const struct run_session *s)
+static char *meta_text(const struct run_session *s, size_t line)
 {
 	const struct run_info *ri = &s->ri;
+	const struct wave *w = &s->ln[line].loop.wave;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -615,7 +833,22 @@ static char *meta_text(const struct run_session *s)
 	fprintf(f, EDGELOG_META_VERSION "=%s\n", SQW_VERSION);
 	fprintf(f, EDGELOG_META_BOARD_FILE "=%s\n", ri->board_file);
 	fprintf(f, EDGELOG_META_PROFILE "=%s\n", ri->profile_file ? ri->profile_file : "");
-	fprintf(f, EDGELOG_META_GPIO "=%s\n", ri->gpio_desc);
+	fprintf(f, EDGELOG_META_GPIO "=%s\n", s->ln[line].gpio_desc);
+	if (s->outs.n > 1) {
+		size_t i;
+
+		fprintf(f, EDGELOG_META_OUTPUTS_COUNT "=%zu\n", s->outs.n);
+		fprintf(f, EDGELOG_META_OUTPUTS_INDEX "=%zu\n", line);
+		fprintf(f, EDGELOG_META_OUTPUTS_MODE "=%s\n",
+			s->outs.mode == OUTPUTS_PER_CPU ? "per-cpu" : "together");
+		fprintf(f, EDGELOG_META_OUTPUTS_LINE "=%s\n", s->outs.o[line].line);
+		fprintf(f, EDGELOG_META_OUTPUTS_LINES "=");
+		for (i = 0; i < s->outs.n; i++)
+			fprintf(f, "%s%s", i ? "," : "", s->outs.o[i].line);
+		fprintf(f, "\n");
+		if (s->outs.mode == OUTPUTS_PER_CPU)
+			fprintf(f, EDGELOG_META_OUTPUTS_CPU "=%d\n", s->outs.o[line].cpu);
+	}
 	if (ri->respond) {
 		fprintf(f, EDGELOG_META_MODE "=respond\n");
 		fprintf(f, EDGELOG_META_INPUT "=%s\n", ri->input_desc);
@@ -634,10 +867,10 @@ static char *meta_text(const struct run_session *s)
 	fprintf(f, EDGELOG_META_CMDLINE "=%s\n", ri->host.cmdline);
 	fprintf(f, EDGELOG_META_CPU "=%s\n", ri->host.cpu_model);
 	fprintf(f, EDGELOG_META_NCPUS "=%d\n", ri->host.ncpus);
-	if (!wave_is_square(&s->loop.wave) || s->loop.wave.phase_ns) {
-		fprintf(f, EDGELOG_META_WAVE_HIGH "=%" PRId64 "\n", s->loop.wave.high_ns);
-		fprintf(f, EDGELOG_META_WAVE_LOW "=%" PRId64 "\n", s->loop.wave.low_ns);
-		fprintf(f, EDGELOG_META_WAVE_PHASE "=%" PRId64 "\n", s->loop.wave.phase_ns);
+	if (!wave_is_square(w) || w->phase_ns || s->outs.n > 1) {
+		fprintf(f, EDGELOG_META_WAVE_HIGH "=%" PRId64 "\n", w->high_ns);
+		fprintf(f, EDGELOG_META_WAVE_LOW "=%" PRId64 "\n", w->low_ns);
+		fprintf(f, EDGELOG_META_WAVE_PHASE "=%" PRId64 "\n", w->phase_ns);
 	}
 	config_dump(s->c, f);
 	plan_dump(config_plan(s->c), f);
@@ -671,14 +904,14 @@ static int session_start_loads(struct run_session *s)
 		.buffer_kb = (int)config_int(c, CFG_TRACE_BUFFER_KB),
 		.top = config_choice(c, CFG_TRACE_BUFFER) == 1,
 		.events = config_str(c, CFG_TRACE_EVENTS),
-		.log_path = s->log_path,
+		.log_path = s->ln[0].log_path,
 		.rt_priority = (int)config_int(c, CFG_RT_PRIORITY),
 		.respond = s->p.respond }, s->why, sizeof(s->why));
 	if (!s->tb) {
 		run_session_say(s, RUN_SAY_ERR, "%s", s->why);
 		return SQW_EXIT_RUNTIME;
 	}
-	s->loop.brk = tracebreak_rt(s->tb);	/* read by the RT thread after go */
+	s->ln[0].loop.brk = tracebreak_rt(s->tb);	/* read by the RT thread after go */
 	return SQW_EXIT_OK;
 }
 
@@ -690,8 +923,8 @@ static int session_place_timerlat(struct run_session *s)
 	uint64_t until = clock_mono_ns() + 3000000000ull;
 	int st;
 
-	atomic_store_explicit(&s->loop.tl_state, RTLOOP_TL_ARM, memory_order_release);
-	while ((st = atomic_load_explicit(&s->loop.tl_state, memory_order_acquire)) ==
+	atomic_store_explicit(&s->ln[0].loop.tl_state, RTLOOP_TL_ARM, memory_order_release);
+	while ((st = atomic_load_explicit(&s->ln[0].loop.tl_state, memory_order_acquire)) ==
 		       RTLOOP_TL_ARM && clock_mono_ns() < until)
 		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
 	if (st != RTLOOP_TL_ARMED) {
@@ -700,7 +933,7 @@ static int session_place_timerlat(struct run_session *s)
 				: "no activation of the kernel's timer in 3 s");
 		return SQW_EXIT_RUNTIME;
 	}
-	if (tlatrun_place(s->tl, clock_now_ns(s->loop.clock) + RUN_LEAD_NS, &s->loop.start_ns,
+	if (tlatrun_place(s->tl, clock_now_ns(s->ln[0].loop.clock) + RUN_LEAD_NS, &s->ln[0].loop.start_ns,
 			  s->why, sizeof(s->why)) < 0) {
 		run_session_say(s, RUN_SAY_ERR, "%s", s->why);
 		return SQW_EXIT_RUNTIME;
@@ -713,6 +946,7 @@ static int session_place_timerlat(struct run_session *s)
 static int session_create_log(struct run_session *s)
 {
 	char kept[4096];
+	size_t i;
 
 	if (s->tl) {
 		int ret = session_place_timerlat(s);
@@ -722,32 +956,29 @@ static int session_create_log(struct run_session *s)
 	} else if (config_choice(s->c, CFG_GRID_CLOCK) != GRID_CLOCK_MONOTONIC) {
 		/* slot 0 on the shared grid: exactly on it, no tick offset */
 		s->grid = gridrun_open(s->c, s->why, sizeof(s->why));
-		if (!s->grid || gridrun_place(s->grid, RUN_LEAD_NS, &s->loop.start_ns, s->why,
+		if (!s->grid || gridrun_place(s->grid, RUN_LEAD_NS, &s->ln[0].loop.start_ns, s->why,
 					      sizeof(s->why)) < 0) {
 			run_session_say(s, RUN_SAY_ERR, "%s", s->why);
 			return SQW_EXIT_RUNTIME;
 		}
 	} else {
-		s->loop.start_ns = clock_now_ns(s->loop.clock) + RUN_LEAD_NS;
+		s->ln[0].loop.start_ns = clock_now_ns(s->ln[0].loop.clock) + RUN_LEAD_NS;
 		/* Slot 0 a quarter millisecond off the millisecond grid: periodic
 		 * scheduler ticks (HZ 100/250/1000) fall on that grid, and an edge
 		 * due on a tick wakes after the tick's work (docs/benchmarks.md). */
-		s->loop.start_ns -= s->loop.start_ns % 1000000ull;
-		s->loop.start_ns += RUN_GRID_OFFSET_NS;
+		s->ln[0].loop.start_ns -= s->ln[0].loop.start_ns % 1000000ull;
+		s->ln[0].loop.start_ns += RUN_GRID_OFFSET_NS;
 	}
-	/* run.phase: every edge that much after its grid instant; slot 0's
-	 * intended time (the header's start_ns) includes it */
-	s->loop.start_ns += (uint64_t)s->loop.wave.phase_ns;
-	s->meta.clock_id = (uint32_t)s->loop.clock;
-	s->meta.half_period_ns = (uint64_t)s->loop.half_ns;
-	s->meta.start_ns = s->loop.start_ns;
-	s->meta.start_realtime_ns = clock_now_ns(CLOCK_REALTIME) +
-				    (s->loop.start_ns - clock_now_ns(s->loop.clock));
+	/* run.phase (run.line_phase): every edge that much after its grid
+	 * instant; slot 0's intended time (the header's start_ns) includes it.
+	 * Every line starts on the same grid instant. */
+	for (i = 1; i < s->outs.n; i++)
+		s->ln[i].loop.start_ns = s->ln[0].loop.start_ns;
+	for (i = 0; i < s->outs.n; i++)
+		s->ln[i].loop.start_ns += (uint64_t)s->ln[i].loop.wave.phase_ns;
 	if (s->grid) {
 		const struct run_grid *g = gridrun_info(s->grid);
 
-		if (config_choice(s->c, CFG_GRID_CLOCK) == GRID_CLOCK_REALTIME)
-			s->meta.start_realtime_ns = g->start_ns;	/* exact: it is the grid */
 		if (g->sync_known && !g->sync.synced)
 			run_session_say(s, RUN_SAY_WARN, "grid.clock %s: the kernel says the clock "
 					"is not synchronised (adjtimex status 0x%04x, state %s): "
@@ -758,80 +989,114 @@ static int session_create_log(struct run_session *s)
 	if (s->p.respond) {	/* answer from the start, count after the warm-up */
 		int64_t duration = plan_duration(config_plan(s->c));
 
-		s->resp.warmup_end_ns = s->loop.start_ns + s->warmup_ns;
+		s->resp.warmup_end_ns = s->ln[0].loop.start_ns + s->warmup_ns;
 		s->resp.end_ns = duration ? s->resp.warmup_end_ns + (uint64_t)duration : 0;
 	}
-	s->meta.text = meta_text(s);
-	if (!s->meta.text) {
-		run_session_say(s, RUN_SAY_ERR, "cannot allocate the log header: %s",
-				strerror(errno));
-		return SQW_EXIT_RUNTIME;
+	for (i = 0; i < s->outs.n; i++) {
+		struct run_line *ln = &s->ln[i];
+
+		ln->meta.clock_id = (uint32_t)ln->loop.clock;
+		ln->meta.half_period_ns = (uint64_t)ln->loop.half_ns;
+		ln->meta.start_ns = ln->loop.start_ns;
+		ln->meta.start_realtime_ns = clock_now_ns(CLOCK_REALTIME) +
+					     (ln->loop.start_ns - clock_now_ns(ln->loop.clock));
+		/* exact on a realtime grid: it is the grid's instant */
+		if (s->grid && config_choice(s->c, CFG_GRID_CLOCK) == GRID_CLOCK_REALTIME)
+			ln->meta.start_realtime_ns = gridrun_info(s->grid)->start_ns;
+		ln->meta.text = meta_text(s, i);
+		if (!ln->meta.text) {
+			run_session_say(s, RUN_SAY_ERR, "cannot allocate the log header: %s",
+					strerror(errno));
+			return SQW_EXIT_RUNTIME;
+		}
+		ln->log = edgelog_writer_create(ln->log_path, &ln->meta, kept, sizeof(kept),
+						s->why, sizeof(s->why));
+		if (!ln->log) {
+			run_session_say(s, RUN_SAY_ERR, "%s", s->why);
+			return SQW_EXIT_RUNTIME;
+		}
+		if (kept[0])
+			run_session_say(s, RUN_SAY_INFO, "%s existed: kept it as %s", ln->log_path,
+					kept);
 	}
-	s->log = edgelog_writer_create(s->log_path, &s->meta, kept, sizeof(kept), s->why,
-				       sizeof(s->why));
-	if (!s->log) {
-		run_session_say(s, RUN_SAY_ERR, "%s", s->why);
-		return SQW_EXIT_RUNTIME;
-	}
-	if (kept[0])
-		run_session_say(s, RUN_SAY_INFO, "%s existed: kept it as %s", s->log_path, kept);
-	s->ri.start_realtime_ns = s->meta.start_realtime_ns;
+	s->ri.start_realtime_ns = s->ln[0].meta.start_realtime_ns;
 	return SQW_EXIT_OK;
 }
 
 /* 3c. The recorder (ring -> log + statistics), the break helper and the
  * loopback reader; then go. */
-static int session_start_threads(struct run_session *s)
+/* Line @i's phase statistics and recorder, started. */
+static int session_start_recorder(struct run_session *s, size_t i)
 {
-	uint64_t half = (uint64_t)s->loop.half_ns;
+	struct run_line *ln = &s->ln[i];
 	int err;
 
-	s->measure0 = s->loop.start_ns + s->loop.warmup_slots * half + s->warmup_ns;
+	/* The last phase is open-ended: it keeps the edge that returns the line
+	 * to idle after the last slot, as the run's own figures do. */
+	ln->pstats = phasestats_new(ln->loop.half_ns, soak_nphases(s->soak), s->starts, 0);
+	if (s->p.respond && ln->pstats) {
+		edgestats_set_respond(ln->stats);
+		phasestats_set_respond(ln->pstats);
+	} else if (ln->pstats) {
+		phasestats_set_wave(ln->pstats, &ln->loop.wave);
+	}
+	/* A small stack: with mlockall(MCL_FUTURE) every byte of it is locked,
+	 * and an unprivileged RLIMIT_MEMLOCK would refuse a default 8 MiB one.
+	 * A log that fails stops the whole run (together: the group's flag). */
+	ln->rec = ln->pstats ? recorder_new(&(struct recorder_params){
+		.ring = &ln->ring, .log = ln->log, .stats = ln->stats, .phases = ln->pstats,
+		.half_period_ns = ln->loop.half_ns,
+		.stop_req = s->group ? &s->grp.stop_req : &ln->loop.stop_req,
+		.stack_size = WRITER_STACK }) : NULL;
+	if (!ln->rec) {
+		run_session_say(s, RUN_SAY_ERR, "cannot allocate the recorder: %s", strerror(errno));
+		return SQW_EXIT_RUNTIME;
+	}
+	if (i > 0)
+		recorder_mirror(s->ln[i - 1].rec, ln->rec);
+	err = recorder_start(ln->rec);
+	if (err) {
+		run_session_say(s, RUN_SAY_ERR, "cannot start the writer thread: %s", strerror(err));
+		return SQW_EXIT_RUNTIME;
+	}
+	ln->loop.bell = recorder_bell(ln->rec);	/* read by the RT thread after go */
+	return SQW_EXIT_OK;
+}
+
+static int session_start_threads(struct run_session *s)
+{
+	uint64_t half = (uint64_t)s->ln[0].loop.half_ns;
+	size_t i;
+	int err;
+
+	s->measure0 = s->ln[0].loop.start_ns + s->ln[0].loop.warmup_slots * half + s->warmup_ns;
 	s->starts = calloc(soak_nphases(s->soak), sizeof(*s->starts));
 	if (!s->starts) {
 		run_session_say(s, RUN_SAY_ERR, "out of memory");
 		return SQW_EXIT_RUNTIME;
 	}
 	soak_phase_starts(s->soak, s->measure0, s->starts);
-	/* The last phase is open-ended: it keeps the edge that returns the line
-	 * to idle after the last slot, as the run's own figures do. */
-	s->pstats = phasestats_new(s->loop.half_ns, soak_nphases(s->soak), s->starts, 0);
-	if (s->p.respond && s->pstats) {
-		edgestats_set_respond(s->stats);
-		phasestats_set_respond(s->pstats);
-	} else if (s->pstats) {
-		phasestats_set_wave(s->pstats, &s->loop.wave);
+	for (i = 0; i < s->outs.n; i++) {
+		if ((err = session_start_recorder(s, i)) != SQW_EXIT_OK)
+			return err;
 	}
-	/* A small stack: with mlockall(MCL_FUTURE) every byte of it is locked,
-	 * and an unprivileged RLIMIT_MEMLOCK would refuse a default 8 MiB one. */
-	s->rec = s->pstats ? recorder_new(&(struct recorder_params){
-		.ring = &s->ring, .log = s->log, .stats = s->stats, .phases = s->pstats,
-		.half_period_ns = s->loop.half_ns, .stop_req = &s->loop.stop_req,
-		.stack_size = WRITER_STACK }) : NULL;
-	if (!s->rec) {
-		run_session_say(s, RUN_SAY_ERR, "cannot allocate the recorder: %s", strerror(errno));
-		return SQW_EXIT_RUNTIME;
-	}
-	err = recorder_start(s->rec);
-	if (err) {
-		run_session_say(s, RUN_SAY_ERR, "cannot start the writer thread: %s", strerror(err));
-		return SQW_EXIT_RUNTIME;
-	}
-	soak_attach(s->soak, s->rec, s->measure0);
+	soak_attach(s->soak, s->ln[0].rec, s->measure0);
 	if (s->tl)
-		tlatrun_attach(s->tl, s->rec, s->loop.warmup_slots);
-	s->loop.bell = recorder_bell(s->rec);	/* read by the RT thread after go */
-	if (s->tb && (err = tracebreak_start(s->tb, s->rec, &s->loop.stop_req))) {
+		tlatrun_attach(s->tl, s->ln[0].rec, s->ln[0].loop.warmup_slots);
+	if (s->tb && (err = tracebreak_start(s->tb, s->ln[0].rec, &s->ln[0].loop.stop_req))) {
 		run_session_say(s, RUN_SAY_ERR, "cannot start the trace-break thread: %s",
 				strerror(err));
 		return SQW_EXIT_RUNTIME;
 	}
-	if (s->lb_in && !(s->lb = loopback_reader_start(s->lb_in, s->rec, LOOPBACK_STACK))) {
+	if (s->lb_in && !(s->lb = loopback_reader_start(s->lb_in, s->ln[0].rec, LOOPBACK_STACK))) {
 		run_session_say(s, RUN_SAY_ERR, "cannot start the loopback reader: %s",
 				strerror(errno));
 		return SQW_EXIT_RUNTIME;
 	}
-	atomic_store_explicit(&s->loop.go, true, memory_order_release);
+	if (s->group)
+		atomic_store_explicit(&s->grp.go, true, memory_order_release);
+	for (i = 0; i < s->outs.n; i++)
+		atomic_store_explicit(&s->ln[i].loop.go, true, memory_order_release);
 	return SQW_EXIT_OK;
 }
 
@@ -863,7 +1128,7 @@ static void status_print(const struct run_session *s, uint64_t t0, bool tty)
 	const struct config *c = s->c;
 	struct edgestats_live live;
 	struct recorder_interval iv;
-	uint64_t dropped = ring_dropped(&s->ring), now = clock_now_ns(CLOCK_MONOTONIC);
+	uint64_t dropped = ring_dropped(&s->ln[0].ring), now = clock_now_ns(CLOCK_MONOTONIC);
 	int64_t elapsed = (int64_t)(now - t0);
 	int64_t total = plan_duration(config_plan(c)) + config_int(c, CFG_RUN_WARMUP);
 	char e[32], tot[32], clock[16], eta[16] = "-", lim[96], loads[256], ivs[96], ws[48];
@@ -872,8 +1137,8 @@ static void status_print(const struct run_session *s, uint64_t t0, bool tty)
 
 	if (elapsed < 0)
 		elapsed = 0;
-	recorder_live(s->rec, &live);
-	recorder_interval(s->rec, &iv);
+	recorder_live(s->ln[0].rec, &live);
+	recorder_interval(s->ln[0].rec, &iv);
 	localtime_r(&wall, &tm);
 	strftime(clock, sizeof(clock), "%H:%M:%S", &tm);
 	units_format_duration(elapsed / 1000000000 * 1000000000, e, sizeof(e));
@@ -915,6 +1180,47 @@ static void status_print(const struct run_session *s, uint64_t t0, bool tty)
 	fflush(out);
 }
 
+/* Every RT loop asked to end at its next edge (together: the group, which
+ * passes it on to its lanes). */
+static void session_request_stop(struct run_session *s)
+{
+	size_t i;
+
+	if (s->group)
+		atomic_store(&s->grp.stop_req, true);
+	for (i = 0; i < s->outs.n; i++)
+		atomic_store(&s->ln[i].loop.stop_req, true);
+}
+
+/* Whether one of the loops (or a recorder for it) asked to stop: then the
+ * whole run ends, every line with it. */
+static bool session_stop_asked(const struct run_session *s)
+{
+	size_t i;
+
+	if (s->group && atomic_load(&s->grp.stop_req))
+		return true;
+	for (i = 0; i < s->outs.n; i++) {
+		if (atomic_load(&s->ln[i].loop.stop_req))
+			return true;
+	}
+	return false;
+}
+
+/* Whether every RT loop has left its loop. */
+static bool session_loops_done(const struct run_session *s)
+{
+	size_t i;
+
+	if (s->group)
+		return atomic_load(&s->grp.done);
+	for (i = 0; i < s->outs.n; i++) {
+		if (!atomic_load(&s->ln[i].loop.done))
+			return false;
+	}
+	return true;
+}
+
 /* The signals that arrived: a load's SIGCHLD, or the first stop signal. */
 static void session_take_signals(struct run_session *s, uint64_t now, bool newline)
 {
@@ -934,7 +1240,7 @@ static void session_take_signals(struct run_session *s, uint64_t now, bool newli
 			run_session_say(s, RUN_SAY_INFO, "%s: stopping at the next edge",
 					strsignal(sig));
 		}
-		atomic_store(&s->loop.stop_req, true);
+		session_request_stop(s);
 	}
 }
 
@@ -957,7 +1263,7 @@ static void say_step(const struct run_session *s, const struct clockwatch_step *
 static void session_take_clock(struct run_session *s, bool newline)
 {
 	struct clockwatch_step st;
-	int got = gridrun_poll(s->grid, s->rec, &st);
+	int got = gridrun_poll(s->grid, s->ln[0].rec, &st);
 
 	if (got < 0)
 		run_session_say(s, RUN_SAY_WARN, "grid.clock: reading the clock watch failed: %s",
@@ -973,9 +1279,9 @@ static void session_wait(struct run_session *s)
 	bool status = s->p.status && !config_bool(s->c, CFG_OUTPUT_QUIET) && status_every;
 	bool tty = s->p.status && isatty(fileno(s->p.status));
 	bool newline = s->p.status && !config_bool(s->c, CFG_OUTPUT_QUIET) && tty;
-	uint64_t t0 = s->loop.start_ns, next_status = t0 + (uint64_t)status_every;
+	uint64_t t0 = s->ln[0].loop.start_ns, next_status = t0 + (uint64_t)status_every;
 
-	while (!atomic_load(&s->loop.done)) {
+	while (!session_loops_done(s)) {
 		struct pollfd fds[2 + 256];
 		uint64_t now = clock_now_ns(CLOCK_MONOTONIC), due = soak_next_due(s->soak);
 		int64_t wait_ms = 100;
@@ -994,12 +1300,14 @@ static void session_wait(struct run_session *s)
 		n = 2 + soak_pollfds(s->soak, fds + 2, 256);
 		if (poll(fds, n, (int)wait_ms) < 0 && errno != EINTR) {
 			run_session_say(s, RUN_SAY_ERR, "poll: %s", strerror(errno));
-			atomic_store(&s->loop.stop_req, true);
+			session_request_stop(s);
 		}
 		now = clock_now_ns(CLOCK_MONOTONIC);
 		session_take_signals(s, now, newline);
 		if (s->grid && fds[1].revents)
 			session_take_clock(s, newline);
+		if (s->outs.n > 1 && session_stop_asked(s))
+			session_request_stop(s);	/* one line failed: the run ends */
 		soak_read(s->soak, fds + 2, n - 2, now);
 		soak_tick(s->soak, now);
 		if (status && now >= next_status) {
@@ -1035,20 +1343,26 @@ static void session_stop_tracebreak(struct run_session *s)
  * back to idle and released before anything slow. */
 static void session_stop(struct run_session *s)
 {
-	if (s->rt_started) {
-		if (!atomic_load(&s->loop.go)) {	/* setup failed after the thread started */
-			atomic_store(&s->loop.stop_req, true);
-			atomic_store(&s->loop.go, true);
+	size_t i;
+
+	for (i = 0; i < s->outs.n; i++) {
+		if (!s->ln[i].rt_started)
+			continue;
+		if (!atomic_load(s->group ? &s->grp.go : &s->ln[i].loop.go)) {
+			/* setup failed after the thread started */
+			session_request_stop(s);
+			atomic_store(&s->grp.go, true);
+			atomic_store(&s->ln[i].loop.go, true);
 		}
-		pthread_join(s->rt_tid, NULL);
-		s->rt_started = false;
+		pthread_join(s->ln[i].rt_tid, NULL);
+		s->ln[i].rt_started = false;
 	}
 	/* The break helper's last events go through the recorder: stop it first. */
 	if (s->tb)
 		session_stop_tracebreak(s);
 	if (s->tl) {	/* the last activations' samples, then the tracer put back */
-		tlatrun_stop(s->tl, s->loop.served ? s->loop.next_intended -
-				    (uint64_t)s->loop.half_ns : 0);
+		tlatrun_stop(s->tl, s->ln[0].loop.served ? s->ln[0].loop.next_intended -
+				    (uint64_t)s->ln[0].loop.half_ns : 0);
 		tlatrun_result(s->tl, &s->tl_res);
 		s->ri.timerlat = &s->tl_res;
 		tlatrun_close(s->tl);
@@ -1058,35 +1372,45 @@ static void session_stop(struct run_session *s)
 		struct clockwatch_step st;
 		int stepped;
 
-		s->ri.grid = gridrun_finish(s->grid, s->rec, &st, &stepped);
+		s->ri.grid = gridrun_finish(s->grid, s->ln[0].rec, &st, &stepped);
 		if (stepped)
 			say_step(s, &st, false);
 	}
 	if (s->lb) {	/* the last edges' events, then into the log before it closes */
 		uint64_t dropped, unlogged, n;
 
-		n = loopback_reader_stop(s->lb, atomic_load(&s->loop.edges), LOOPBACK_GRACE_NS,
+		n = loopback_reader_stop(s->lb, atomic_load(&s->ln[0].loop.edges), LOOPBACK_GRACE_NS,
 					 &dropped, &unlogged);
 		s->lb = NULL;
 		run_session_say(s, RUN_SAY_INFO, "loopback: %llu edge events of %s logged for %llu "
 				"edges (%llu dropped by the kernel, %llu not logged)",
 				(unsigned long long)n, gpio_in_describe(s->lb_in),
-				(unsigned long long)atomic_load(&s->loop.edges),
+				(unsigned long long)atomic_load(&s->ln[0].loop.edges),
 				(unsigned long long)dropped, (unsigned long long)unlogged);
 	}
-	recorder_finish(s->rec);
-	/* The writer thread stopped the run on a log error; the writer kept
-	 * its reason for us to say. */
-	if (s->rec && s->log && recorder_log_error(s->rec))
-		run_session_say(s, RUN_SAY_ERR, "%s", edgelog_writer_error(s->log));
+	for (i = 0; i < s->outs.n; i++) {
+		struct run_line *ln = &s->ln[i];
+
+		recorder_finish(ln->rec);
+		/* The writer thread stopped the run on a log error; the writer
+		 * kept its reason for us to say. */
+		if (ln->rec && ln->log && recorder_log_error(ln->rec))
+			run_session_say(s, RUN_SAY_ERR, "%s", edgelog_writer_error(ln->log));
+	}
 	gpio_in_close(s->lb_in);
 	s->lb_in = NULL;
 	gpio_in_close(s->in);
 	s->in = NULL;
-	if (gpio_out_close(s->gpio))
-		run_session_say(s, RUN_SAY_WARN, "could not restore the idle level of %s: %s",
-				s->gpio_desc, strerror(errno));
-	s->gpio = NULL;
+	for (i = 0; i < s->outs.n; i++) {
+		if (gpio_out_close(s->ln[i].gpio))
+			run_session_say(s, RUN_SAY_WARN, "could not restore the idle level of %s: %s",
+					s->ln[i].gpio_desc, strerror(errno));
+		s->ln[i].gpio = NULL;
+	}
+	if (s->group && gpio_group_close(s->group))
+		run_session_say(s, RUN_SAY_WARN, "could not restore the idle level of %s and the "
+				"other lines: %s", s->ln[0].gpio_desc, strerror(errno));
+	s->group = NULL;
 	/* The simulated chip wrote its history file (sim.history_file) at the
 	 * last release, where no message could be given. */
 	if (config_choice(s->c, CFG_GPIO_BACKEND) == GPIO_BACKEND_SIM &&
@@ -1097,58 +1421,101 @@ static void session_stop(struct run_session *s)
 		if (s->rs.idle_error[0])
 			run_session_say(s, RUN_SAY_WARN, "idle states: %s", s->rs.idle_error);
 	}
-	rtloop_close(&s->loop);
+	for (i = 0; i < s->outs.n; i++)
+		rtloop_close(&s->ln[i].loop);
+	rtgroup_close(&s->grp);
 }
 
 /* 6. What the run was, for the verdict and the summary. */
-static void session_results(struct run_session *s)
+/* The figures of line @i into @ri (the run's description otherwise), and
+ * its phases (@phases: soak_nphases() of them, the run's proof, this line's
+ * statistics). */
+static void line_results(struct run_session *s, size_t i, struct run_info *ri,
+			 struct run_phase *phases)
 {
 	const struct config *c = s->c;
-	struct run_info *ri = &s->ri;
-	const struct rtloop *loop = &s->loop;
-	size_t i;
+	const struct run_line *ln = &s->ln[i];
+	const struct rtloop *loop = &ln->loop;
+	size_t k;
 
-	ri->end_realtime_ns = clock_now_ns(CLOCK_REALTIME);
-	ri->dropped = ring_dropped(&s->ring);
-	ri->write_errors = atomic_load(&s->loop.write_errors);
-	ri->stop_reason = loop->error || ri->write_errors || recorder_log_error(s->rec)
-		? EDGELOG_STOP_ERROR : s->sig ? EDGELOG_STOP_SIGNAL
-		: ri->breaks && config_bool(c, CFG_TRACE_STOP_ON_BREAK) ? EDGELOG_STOP_BREAK
-		: EDGELOG_STOP_DURATION;
-	ri->stop_signal = s->sig;
-	ri->log_error = recorder_log_error(s->rec);
-	ri->records_logged = edgelog_writer_records(s->log);
+	ri->log_path = ln->log_path;
+	ri->gpio_desc = ln->gpio_desc;
+	ri->dropped = ring_dropped(&ln->ring);
+	ri->write_errors = atomic_load(&loop->write_errors);
+	ri->log_error = recorder_log_error(ln->rec);
+	ri->records_logged = edgelog_writer_records(ln->log);
 	ri->spin_auto = loop->spin_auto;
 	ri->spin_lead_ns = loop->lead;
 	ri->spin_lead_min_ns = loop->lead_min_ns;
 	ri->spin_lead_max_ns = loop->lead_max_ns;
 	ri->spin_rearms = loop->rearms;
-	ri->rt_cpu = s->rs.pinned ? s->rp.cpu : -1;
-	ri->idle = s->rs.idle;
-	if (rtsetup_rt_throttling(&ri->rt_runtime_us, &ri->rt_period_us) != 1)
-		ri->rt_runtime_us = -1;
+	ri->rt_cpu = !s->rs.pinned ? -1 : s->outs.mode == OUTPUTS_PER_CPU && s->outs.n > 1
+		? s->outs.o[i].cpu : s->rp.cpu;
 	if (loop->ru_started) {
 		ri->minflt = loop->ru_end.ru_minflt - loop->ru_start.ru_minflt;
 		ri->majflt = loop->ru_end.ru_majflt - loop->ru_start.ru_majflt;
 		ri->nivcsw = loop->ru_end.ru_nivcsw - loop->ru_start.ru_nivcsw;
 	}
-	if (loop->error)
-		run_session_say(s, RUN_SAY_ERR, "the RT loop failed: %s", strerror(loop->error));
+	for (k = 0; phases && k < soak_nphases(s->soak); k++) {
+		soak_phase_result(s->soak, k, &phases[k]);
+		phases[k].stats = phasestats_phase(ln->pstats, k);
+	}
+	if (phases && (soak_has_loads(s->soak) || config_plan(c)->explicit_phases)) {
+		ri->phases = phases;
+		ri->nphases = soak_nphases(s->soak);
+		ri->phasestats = ln->pstats;
+	} else if (phases && soak_nphases(s->soak) == 1) {
+		ri->run_proof = &phases[0];	/* a plain run: its idle proof */
+	}
+}
+
+static void session_results(struct run_session *s)
+{
+	const struct config *c = s->c;
+	struct run_info *ri = &s->ri;
+	size_t i, np = soak_nphases(s->soak);
+	bool failed = false;
+
+	ri->end_realtime_ns = clock_now_ns(CLOCK_REALTIME);
+	for (i = 0; i < s->outs.n; i++) {
+		const struct rtloop *loop = &s->ln[i].loop;
+
+		if (loop->error && (i == 0 || !s->group))
+			run_session_say(s, RUN_SAY_ERR, "the RT loop%s%s failed: %s",
+					s->outs.n > 1 && !s->group ? " of line " : "",
+					s->outs.n > 1 && !s->group ? s->outs.o[i].line : "",
+					strerror(loop->error));
+		failed = failed || loop->error || atomic_load(&loop->write_errors) ||
+			 recorder_log_error(s->ln[i].rec);
+	}
+	ri->stop_reason = failed ? EDGELOG_STOP_ERROR : s->sig ? EDGELOG_STOP_SIGNAL
+		: ri->breaks && config_bool(c, CFG_TRACE_STOP_ON_BREAK) ? EDGELOG_STOP_BREAK
+		: EDGELOG_STOP_DURATION;
+	ri->stop_signal = s->sig;
+	ri->idle = s->rs.idle;
+	if (rtsetup_rt_throttling(&ri->rt_runtime_us, &ri->rt_period_us) != 1)
+		ri->rt_runtime_us = -1;
 	ri->label = config_str(c, CFG_RUN_LABEL);
 	ri->containment = soak_containment(s->soak);
 	ri->min_busy_pct = (int)config_int(c, CFG_PROOF_MIN_BUSY);
 	ri->sampler_sched = soak_sampler_sched(s->soak);
-	s->phases = calloc(soak_nphases(s->soak), sizeof(*s->phases));
-	for (i = 0; s->phases && i < soak_nphases(s->soak); i++) {
-		soak_phase_result(s->soak, i, &s->phases[i]);
-		s->phases[i].stats = phasestats_phase(s->pstats, i);
-	}
-	if (s->phases && (soak_has_loads(s->soak) || config_plan(c)->explicit_phases)) {
-		ri->phases = s->phases;
-		ri->nphases = soak_nphases(s->soak);
-		ri->phasestats = s->pstats;
-	} else if (s->phases && soak_nphases(s->soak) == 1) {
-		ri->run_proof = &s->phases[0];	/* a plain run: its idle proof */
+	/* one array of phases per line, line 0's first */
+	s->phases = calloc(np * s->outs.n, sizeof(*s->phases));
+	line_results(s, 0, ri, s->phases);
+	if (s->outs.n < 2)
+		return;
+	s->line_ri = calloc(s->outs.n, sizeof(*s->line_ri));
+	for (i = 0; s->line_ri && i < s->outs.n; i++) {
+		s->line_ri[i] = *ri;
+		s->line_ri[i].phases = NULL;
+		s->line_ri[i].nphases = 0;
+		s->line_ri[i].phasestats = NULL;
+		s->line_ri[i].run_proof = NULL;
+		line_results(s, i, &s->line_ri[i], s->phases ? s->phases + i * np : NULL);
+		s->line_ri[i].line_count = s->outs.n;
+		s->line_ri[i].line_index = i;
+		s->line_ri[i].line_name = s->outs.o[i].line;
+		s->line_ri[i].lines_mode = s->outs.mode == OUTPUTS_PER_CPU ? "per-cpu" : "together";
 	}
 }
 
@@ -1182,7 +1549,27 @@ const struct run_info *run_session_info(const struct run_session *s)
 
 const struct edgestats *run_session_stats(const struct run_session *s)
 {
-	return s->stats;
+	return s->ln[0].stats;
+}
+
+size_t run_session_lines(const struct run_session *s)
+{
+	return s->outs.n;
+}
+
+const struct run_info *run_session_line_info(const struct run_session *s, size_t i)
+{
+	return s->outs.n > 1 && s->line_ri ? &s->line_ri[i] : &s->ri;
+}
+
+const struct edgestats *run_session_line_stats(const struct run_session *s, size_t i)
+{
+	return s->ln[i].stats;
+}
+
+const char *run_session_line_name(const struct run_session *s, size_t i)
+{
+	return s->outs.o[i].line;
 }
 
 const struct config *run_session_config(const struct run_session *s)
@@ -1197,29 +1584,34 @@ int run_session_signal(const struct run_session *s)
 
 int run_session_close(struct run_session *s, int exit_code)
 {
-	struct edgelog_footer footer = { 0 };
+	size_t i;
 
 	if (s->closed)
 		return exit_code;
 	s->closed = true;
-	if (s->log) {
+	for (i = 0; i < s->outs.n; i++) {
+		struct run_line *ln = &s->ln[i];
+		struct edgelog_footer footer = { 0 };
+
+		if (!ln->log)
+			continue;
 		/* The footer carries the exit code the run ends with. */
-		footer.dropped = ring_dropped(&s->ring);
-		footer.missed_periods = atomic_load(&s->loop.missed);
+		footer.dropped = ring_dropped(&ln->ring);
+		footer.missed_periods = atomic_load(&ln->loop.missed);
 		footer.end_realtime_ns = s->ri.end_realtime_ns ? s->ri.end_realtime_ns
 							       : clock_now_ns(CLOCK_REALTIME);
 		footer.stop_reason = (uint32_t)s->ri.stop_reason;
 		footer.exit_code = exit_code;
-		if (edgelog_writer_close(s->log, &footer, s->why, sizeof(s->why)) < 0) {
+		if (edgelog_writer_close(ln->log, &footer, s->why, sizeof(s->why)) < 0) {
 			/* a failure the writer thread met was said in the stop */
-			if (!s->ri.log_error && !(s->rec && recorder_log_error(s->rec)))
+			if (!s->ri.log_error && !(ln->rec && recorder_log_error(ln->rec)))
 				run_session_say(s, RUN_SAY_ERR, "%s", s->why);
 			if (exit_code != SQW_EXIT_RUNTIME) {
 				s->ri.log_error = true;
 				exit_code = SQW_EXIT_RUNTIME;
 			}
 		}
-		s->log = NULL;
+		ln->log = NULL;
 	}
 	/* The log is closed and no load runs: from here SIGINT/SIGTERM stop us
 	 * at once, even in an open() of a --json FIFO nobody reads (SIGPIPE
@@ -1229,30 +1621,52 @@ int run_session_close(struct run_session *s, int exit_code)
 	return exit_code;
 }
 
+/* Whether anything session_stop() undoes is still there (the run never
+ * ran, or failed before its stop). */
+static bool session_needs_stop(const struct run_session *s)
+{
+	size_t i;
+
+	if (s->group || s->lb_in || s->in)
+		return true;
+	for (i = 0; i < s->outs.n; i++) {
+		if (s->ln[i].rt_started || s->ln[i].gpio)
+			return true;
+	}
+	return false;
+}
+
 void run_session_fini(struct run_session *s)
 {
+	size_t i;
+
 	if (!s)
 		return;
 	if (!s->closed)
 		run_session_close(s, SQW_EXIT_RUNTIME);
-	if (s->rt_started || s->gpio || s->lb_in || s->in)	/* run_session_run() never ran */
+	if (session_needs_stop(s))	/* run_session_run() never ran */
 		session_stop(s);
 	tlatrun_close(s->tl);	/* NULL after session_stop() */
 	gridrun_close(s->grid);
 	soak_free(s->soak);	/* stops the loads on every path out */
 	free(s->phases);
+	free(s->line_ri);
 	free(s->starts);
 	free(s->ri.break_hits);
 	rtsetup_process_free(&s->rs);
-	phasestats_free(s->pstats);
 	if (s->sfd >= 0)
 		close(s->sfd);
-	recorder_free(s->rec);
-	if (s->stats)
-		edgestats_free(s->stats);
-	ring_free(&s->ring);
-	free(s->meta.text);
-	free(s->log_path);
+	for (i = 0; i < s->outs.n; i++) {
+		struct run_line *ln = &s->ln[i];
+
+		phasestats_free(ln->pstats);
+		recorder_free(ln->rec);
+		if (ln->stats)
+			edgestats_free(ln->stats);
+		ring_free(&ln->ring);
+		free(ln->meta.text);
+		free(ln->log_path);
+	}
 	pthread_sigmask(SIG_SETMASK, &s->oldsigs, NULL);
 	free(s);
 }

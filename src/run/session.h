@@ -71,6 +71,18 @@ int run_session_run(struct run_session *s);
 const struct run_info *run_session_info(const struct run_session *s);
 const struct edgestats *run_session_stats(const struct run_session *s);
 const struct config *run_session_config(const struct run_session *s);
+/* The lines of the run (gpio.line: one, or several; config/outputs.h), and
+ * line @i's own description (its log, line, figures and phases; the run's
+ * when there is one line) and statistics, valid as run_session_info(). */
+/* A file of line @line in a run of several: @base with ".LINE" before its
+ * extension ("run.sqwlog", line 2: "run.2.sqwlog"; "out.json": "out.2.json"),
+ * the line's name kept to letters, digits, '-' and '_'. Malloc'ed; NULL:
+ * out of memory. */
+char *run_line_path(const char *base, const char *line);
+size_t run_session_lines(const struct run_session *s);
+const struct run_info *run_session_line_info(const struct run_session *s, size_t i);
+const struct edgestats *run_session_line_stats(const struct run_session *s, size_t i);
+const char *run_session_line_name(const struct run_session *s, size_t i);
 /* The stop signal's number (0 if none). */
 int run_session_signal(const struct run_session *s);
 

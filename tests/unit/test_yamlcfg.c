@@ -160,7 +160,7 @@ static void a_section_must_be_a_mapping(void **state)
 	load_fails(DATA "section-not-mapping.yaml", CFG_SRC_PROFILE, YAMLCFG_E_STRUCTURE,
 		   DATA "section-not-mapping.yaml:1:6: section run must be a mapping of key: "
 		   "value lines, found a single value; run has the keys half_period, high, low, "
-		   "phase, duration, scale, warmup, ring_size, label, description, containment, spin and loopback");
+		   "phase, duration, scale, warmup, ring_size, label, description, containment, spin, loopback, outputs, line_high, line_low and line_phase");
 }
 
 static void an_unknown_section_lists_the_valid_ones_and_suggests_one(void **state)
@@ -178,7 +178,7 @@ static void an_unknown_key_lists_the_sections_keys_and_suggests_one(void **state
 	load_fails(DATA "unknown-key.yaml", CFG_SRC_PROFILE, YAMLCFG_E_KEY,
 		   DATA "unknown-key.yaml:3:3: unknown key \"half_perod\" in section run; did "
 		   "you mean half_period? run has the keys half_period, high, low, phase, "
-		   "duration, scale, warmup, ring_size, label, description, containment, spin and loopback");
+		   "duration, scale, warmup, ring_size, label, description, containment, spin, loopback, outputs, line_high, line_low and line_phase");
 }
 
 static void a_duplicate_key_names_the_first_line(void **state)
