@@ -32,6 +32,10 @@ struct board {
 	struct soakview *sv;
 	struct run_info ri;
 	struct compare *c;
+	/* A line of a run of several on grid.clock monotonic (docs/lines.md):
+	 * its grid is the run's own CLOCK_MONOTONIC, offset 0, exact. */
+	struct run_grid mono;
+	char lines[1024], host[256];
 };
 
 struct ctx {
@@ -93,16 +97,25 @@ static int open_board(struct board *b, const char *run, const struct compare_opt
 	}
 	memset(&b->ri, 0, sizeof(b->ri));
 	soakview_run_info(b->sv, &b->ri);
-	if (!b->ri.grid) {
-		pr_err("board %s: %s is not on a shared grid (grid.clock monotonic): two boards' "
-		       "edges meet only on one; run both with --grid realtime (docs/grid.md)",
-		       b->name, run);
-		return SQW_EXIT_USAGE;
-	}
 	st = compare_run(&b->o, &b->c, err, sizeof(err));
 	if (st != COMPARE_OK) {
 		pr_err("board %s: %s", b->name, err);
 		return st == COMPARE_E_IO ? SQW_EXIT_RUNTIME : SQW_EXIT_USAGE;
+	}
+	b->lines[0] = b->host[0] = '\0';
+	edgelog_meta_get(b->c->meta, EDGELOG_META_OUTPUTS_LINES, b->lines, sizeof(b->lines));
+	edgelog_meta_get(b->c->meta, EDGELOG_META_HOST, b->host, sizeof(b->host));
+	if (!b->ri.grid && b->lines[0]) {	/* a line of one run: its own clock */
+		memset(&b->mono, 0, sizeof(b->mono));
+		b->mono.clock = "monotonic";
+		b->mono.start_ns = b->c->meta->start_ns - (uint64_t)b->c->meta->wave.phase_ns;
+		b->ri.grid = &b->mono;
+	}
+	if (!b->ri.grid) {
+		pr_err("board %s: %s is not on a shared grid (grid.clock monotonic): two boards' "
+		       "edges meet only on one; run both with --grid realtime (docs/grid.md), or "
+		       "drive both lines from one run (--line A,B: docs/lines.md)", b->name, run);
+		return SQW_EXIT_USAGE;
 	}
 	if (edgelog_meta_is_respond(b->c->meta)) {
 		pr_err("board %s: %s is a respond log: two boards are compared on a wave's grid",
@@ -450,6 +463,17 @@ int cmd_compare_boards(const struct compare_boards_opts *bo)
 	}
 	for (i = 0; i < 2 && !ret; i++)
 		ret = open_board(&x.b[i], i ? bo->run_b : o->run, o, chan[i]);
+	/* Lines on a monotonic grid meet only if they are lines of one run:
+	 * the same lines, host and grid instant (phases taken out). */
+	if (!ret && (x.b[0].ri.grid == &x.b[0].mono || x.b[1].ri.grid == &x.b[1].mono) &&
+	    (x.b[0].ri.grid != &x.b[0].mono || x.b[1].ri.grid != &x.b[1].mono ||
+	     strcmp(x.b[0].lines, x.b[1].lines) || strcmp(x.b[0].host, x.b[1].host) ||
+	     x.b[0].mono.start_ns != x.b[1].mono.start_ns)) {
+		pr_err("compare: %s and %s are not two lines of one run (their outputs.lines, "
+		       "host or first grid instant differ) and not both on a shared grid: run "
+		       "both with --grid realtime (docs/grid.md)", o->run, bo->run_b);
+		ret = SQW_EXIT_USAGE;
+	}
 	if (!ret && x.b[0].c->ci->channel == x.b[1].c->ci->channel) {
 		pr_err("compare: boards A and B are given the same channel (%s)",
 		       x.b[0].c->ci->channel_name);
