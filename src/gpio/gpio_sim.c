@@ -393,7 +393,9 @@ static void sim_history_at_release(void);
 
 /* Write number @seq into its slot (the writer's own: it reserved @seq). The
  * stamp goes to 0 first and to 1 + @seq last, so that a reader that sees
- * the same stamp before and after its copy has a whole record. */
+ * the same stamp before and after its copy has a whole record. The slot is
+ * the writer's alone unless another writer laps it by GPIO_SIM_HISTORY
+ * records while it is between its reservation and its stamp. */
 static void sim_history_put(uint64_t seq, int64_t t, uint64_t call, unsigned int offset,
 			    int level, int value)
 {
