@@ -105,7 +105,13 @@ static int list_kind(enum cfgpath_kind kind)
 				continue;
 			}
 			put_clean(stdout, config_str(c, CFG_BOARD_DESCRIPTION), 60);
-			printf(" [pin %s]\n", config_str(c, CFG_GPIO_CONFIDENCE));
+			printf(" [pin %s]", config_str(c, CFG_GPIO_CONFIDENCE));
+			if (config_str(c, CFG_GPIO_FREE_LINES)[0]) {
+				printf(" [free lines ");
+				put_clean(stdout, config_str(c, CFG_GPIO_FREE_LINES), 60);
+				printf("]");
+			}
+			printf("\n");
 			config_free(c);
 		} else {
 			/* a profile: its run.description, or its path for one without */

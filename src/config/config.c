@@ -88,6 +88,8 @@ const struct cfg_item config_table[CFG_NKEYS] = {
 		 "output chip: label (GPIOB), path (/dev/gpiochip0) or name (gpiochip0)"),
 	ITEM_STR(CFG_GPIO_LINE, "gpio", "line", "", "LINE", "line", B | REQ,
 		 "output line: offset (1) or line name (PB1); several: 0,2 (docs/lines.md)"),
+	ITEM_STR(CFG_GPIO_FREE_LINES, "gpio", "free_lines", "", "LINES", NULL, B,
+		 "lines free to clip to (0,2,5); gpio.line free or free:N takes them"),
 	ITEM_BOOL(CFG_GPIO_ACTIVE_LOW, "gpio", "active_low", "false", NULL, B,
 		  "the line is active-low: logical 1 drives the pin low"),
 	ITEM_ENUM(CFG_GPIO_DRIVE, "gpio", "drive", "push-pull", cfg_drives, NULL, B,

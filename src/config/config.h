@@ -21,7 +21,8 @@ enum cfg_key {
 	/* gpio: the output line (board file, or --set to override) */
 	CFG_GPIO_BACKEND,      /* enum: gpiod | sim */
 	CFG_GPIO_CHIP,         /* label ("GPIOB"), path ("/dev/gpiochip0") or name ("gpiochip0") */
-	CFG_GPIO_LINE,         /* offset ("1") or line name ("PB1") */
+	CFG_GPIO_LINE,         /* offset ("1") or line name ("PB1"); several: "0,2" */
+	CFG_GPIO_FREE_LINES,   /* the lines a lab may clip to: gpio.line "free[:N]" */
 	CFG_GPIO_ACTIVE_LOW,
 	CFG_GPIO_DRIVE,        /* enum: push-pull | open-drain | open-source */
 	CFG_GPIO_IDLE_LEVEL,   /* logical level while idle and on exit: 0 | 1 */

@@ -59,14 +59,6 @@ static int split(const char *text, char (*items)[OUTPUTS_LINE_LEN], size_t max)
 	}
 }
 
-size_t outputs_count(const struct config *c)
-{
-	char items[OUTPUTS_MAX + 1][OUTPUTS_LINE_LEN];
-	int n = split(config_str(c, CFG_GPIO_LINE), items, OUTPUTS_MAX + 1);
-
-	return n < 0 ? OUTPUTS_MAX + 1 : (size_t)n;
-}
-
 /* run.line_high/low/phase: @n durations into @v (0: the run's own), one value
  * copied to every line. -1 with @err. */
 static int durations(const struct config *c, enum cfg_key key, size_t n, int64_t *v,
@@ -192,16 +184,51 @@ static int line_cpus(const struct config *c, struct outputs *out, char *err, siz
 	return 0;
 }
 
+/* gpio.line "free" or "free:N": gpio.free_lines, all or the first N.
+ * Returns the count (as split()), or -3 with @err. Other values: -4. */
+static int free_lines(const struct config *c, char (*items)[OUTPUTS_LINE_LEN], char *err,
+		      size_t errlen)
+{
+	const char *line = config_str(c, CFG_GPIO_LINE);
+	char a[512], b[512], *end;
+	long want = -1;
+	int k;
+
+	if (strncmp(line, "free", 4) || (line[4] && line[4] != ':'))
+		return -4;
+	if (line[4] == ':') {
+		want = strtol(line + 5, &end, 10);
+		if (*end || end == line + 5 || want < 1) {
+			msgbuf_set(err, errlen, "%s: free:N takes the first N of gpio.free_lines, "
+				   "N at least 1", said(c, CFG_GPIO_LINE, a, sizeof(a)));
+			return -3;
+		}
+	}
+	k = split(config_str(c, CFG_GPIO_FREE_LINES), items, OUTPUTS_MAX);
+	if (k <= 0 || (want > 0 && want > k)) {
+		msgbuf_set(err, errlen, "%s asks for %s of the board's free lines, and %s %s",
+			   said(c, CFG_GPIO_LINE, a, sizeof(a)), want > 0 ? line + 5 : "all",
+			   said(c, CFG_GPIO_FREE_LINES, b, sizeof(b)),
+			   k == 0 ? "names none" : k < 0 ? "is not a list of lines" : "names fewer");
+		return -3;
+	}
+	return want > 0 ? (int)want : k;
+}
+
 int outputs_resolve(const struct config *c, struct outputs *out, char *err, size_t errlen)
 {
 	char items[OUTPUTS_MAX][OUTPUTS_LINE_LEN], a[512];
 	int64_t high[OUTPUTS_MAX], low[OUTPUTS_MAX], phase[OUTPUTS_MAX];
 	bool given[3];
-	int k = split(config_str(c, CFG_GPIO_LINE), items, OUTPUTS_MAX);
+	int k = free_lines(c, items, err, errlen);
 	size_t i, j;
 
 	memset(out, 0, sizeof(*out));
 	out->mode = (enum outputs_mode)config_choice(c, CFG_RUN_OUTPUTS);
+	if (k == -3)
+		return -1;
+	if (k == -4)
+		k = split(config_str(c, CFG_GPIO_LINE), items, OUTPUTS_MAX);
 	if (k <= 0) {
 		msgbuf_set(err, errlen, k == -2 ? "%s: at most %d lines in one run" :
 			   k == -1 ? "%s: an empty item: name each line once, separated by commas"

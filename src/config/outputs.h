@@ -35,10 +35,6 @@ struct outputs {
 	struct output_def o[OUTPUTS_MAX];
 };
 
-/* How many lines gpio.line names (its comma-separated items; 1 for a
- * plain line, 0 when empty). */
-size_t outputs_count(const struct config *c);
-
 /*
  * The outputs of @c (after config_resolve_wave()): gpio.line's items in
  * order, each with run's wave unless run.line_high, run.line_low or run.line_phase

@@ -69,6 +69,7 @@ static void the_table_lists_the_keys_in_enum_order(void **state)
 		{ CFG_GPIO_BACKEND, "gpio.backend" },
 		{ CFG_GPIO_CHIP, "gpio.chip" },
 		{ CFG_GPIO_LINE, "gpio.line" },
+		{ CFG_GPIO_FREE_LINES, "gpio.free_lines" },
 		{ CFG_GPIO_ACTIVE_LOW, "gpio.active_low" },
 		{ CFG_GPIO_DRIVE, "gpio.drive" },
 		{ CFG_GPIO_IDLE_LEVEL, "gpio.idle_level" },
