@@ -12,6 +12,7 @@
 
 #include "check/check_sys.h"
 #include "config/config.h"
+#include "config/outputs.h"
 #include "rt/edge.h"
 #include "gpio/gpio_in.h"
 #include "gpio/gpio_lookup.h"
@@ -82,7 +83,7 @@ enum check_status check_gpio_write_verdict(int64_t p99_ns, int64_t half_ns, bool
 /* The write-cost probe: @n writes back to back, each timed between two clock
  * reads, as the RT loop times them. Leaves the line at its idle level. */
 static void probe_writes(struct check_report *r, const struct check_gpio_params *p,
-			 struct gpio_out *g)
+			 struct gpio_out *g, const char *id)
 {
 	int64_t half = config_int(p->cfg, CFG_RUN_HALF_PERIOD), *cost, t0, t1;
 	unsigned int i, n = p->probe_writes & ~1u, failed = 0;
@@ -112,14 +113,14 @@ static void probe_writes(struct check_report *r, const struct check_gpio_params 
 	max = cost[n - 1];
 	free(cost);
 	if (failed) {
-		f = check_add(r, CHECK_FAIL, "gpio.write_cost", "%u of %u writes failed", failed,
+		f = check_add(r, CHECK_FAIL, id, "%u of %u writes failed", failed,
 			      n);
 		check_why(f, "the run logs every failed write, and the pin does not move");
 		check_fix(f, "dmesg (the driver's complaint); try another pin");
 		return;
 	}
 	st = check_gpio_write_verdict(p99, half, bus != NULL);
-	f = check_add(r, st, "gpio.write_cost", "%u writes: p50/p99/max %s/%s/%s us%s%s%s", n,
+	f = check_add(r, st, id, "%u writes: p50/p99/max %s/%s/%s us%s%s%s", n,
 		      UNITS_US(p50), UNITS_US(p99), UNITS_US(max), bus ? "; the chip is on " : "",
 		      bus ? bus : "", bus ? " (its writes sleep)" : "");
 	if (st == CHECK_FAIL) {
@@ -158,64 +159,73 @@ static bool tree_skip(struct check_report *r, const struct check_gpio_params *p,
 	return true;
 }
 
-void check_gpio_output(struct check_report *r, const struct check_gpio_params *p)
+/* One output line's checks, @line on gpio.chip; @sfx after each id ("" for
+ * a run of one line, ".LINE" for one of several). */
+static void check_one_output(struct check_report *r, const struct check_gpio_params *p,
+			     const char *line, const char *sfx)
 {
 	struct gpio_out_spec spec;
+	char id_chip[40], id_line[40], id_busy[40], id_req[40];
 	struct gpio_location loc;
 	struct check_finding *f;
 	char err[GPIO_MSG_MAX];
 	struct gpio_out *g;
 	int e;
 
-	if (tree_skip(r, p, "gpio.chip"))
+	snprintf(id_chip, sizeof(id_chip), "gpio.chip%s", sfx);
+	snprintf(id_line, sizeof(id_line), "gpio.line%s", sfx);
+	snprintf(id_busy, sizeof(id_busy), "gpio.busy%s", sfx);
+	snprintf(id_req, sizeof(id_req), "gpio.request%s", sfx);
+	if (tree_skip(r, p, id_chip))
 		return;
 	gpio_out_spec_from_config(p->cfg, &spec);
+	spec.line = line;
 	if (gpio_locate(spec.backend, spec.config, spec.chip, spec.line, &loc, err,
 			sizeof(err))) {
 		e = errno;
 		if (loc.failed == GPIO_STEP_LINE) {
-			check_add(r, CHECK_PASS, "gpio.chip", "%s [%s], %u lines (found by %s)",
+			check_add(r, CHECK_PASS, id_chip, "%s [%s], %u lines (found by %s)",
 				  loc.chip.name, loc.chip.label, loc.chip.num_lines, loc.chip_how);
-			finding_for_lookup_failure(r, "gpio.line", err, e);
+			finding_for_lookup_failure(r, id_line, err, e);
 		} else {
-			finding_for_lookup_failure(r, "gpio.chip", err, e);
-			check_add(r, CHECK_SKIP, "gpio.line", "the chip was not found");
+			finding_for_lookup_failure(r, id_chip, err, e);
+			check_add(r, CHECK_SKIP, id_line, "the chip was not found");
 		}
-		check_add(r, CHECK_SKIP, "gpio.request", "the line was not found");
+		check_add(r, CHECK_SKIP, id_req, "the line was not found");
 		return;
 	}
-	f = check_add(r, CHECK_PASS, "gpio.chip", "%s [%s], %u lines (found by %s)",
+	f = check_add(r, CHECK_PASS, id_chip, "%s [%s], %u lines (found by %s)",
 		      loc.chip.name, loc.chip.label, loc.chip.num_lines, loc.chip_how);
 	if (!strcmp(loc.chip_how, "number") || !strcmp(loc.chip_how, "name"))
 		check_why(f, "chip numbers change with probe order and kernel version; the "
 			  "label (%s) does not", loc.chip.label);
 	if (loc.elsewhere[0]) {
-		f = check_add(r, CHECK_WARN, "gpio.line", "line %u \"%s\" on %s; a line of that "
+		f = check_add(r, CHECK_WARN, id_line, "line %u \"%s\" on %s; a line of that "
 			      "name is also on %s", loc.offset, loc.line.name, loc.chip.name,
 			      loc.elsewhere);
 		check_why(f, "line names are not unique across chips: the one on %s [%s] is "
 			  "used because gpio.chip names it", loc.chip.name, loc.chip.label);
 		check_fix(f, "give the offset to be unambiguous: --line %u", loc.offset);
 	} else {
-		check_add(r, CHECK_PASS, "gpio.line", "line %u%s%s%s", loc.offset,
+		check_add(r, CHECK_PASS, id_line, "line %u%s%s%s", loc.offset,
 			  loc.line.name[0] ? " \"" : " (unnamed)", loc.line.name,
 			  loc.line.name[0] ? "\"" : "");
 	}
 	if (loc.line.used) {
 		gpio_msg_busy(err, sizeof(err), &loc.chip, loc.offset, &loc.line);
-		f = check_add(r, CHECK_FAIL, "gpio.busy", "%s", err);
+		f = check_add(r, CHECK_FAIL, id_busy, "%s", err);
 		check_why(f, "the run cannot request a line another consumer holds");
 		check_fix(f, "gpioinfo %s shows the holder; free the line (a kernel driver: "
 			  "its device-tree node or an unbind; a process: stop it) or choose "
 			  "another pin", loc.chip.label);
-		check_add(r, CHECK_SKIP, "gpio.request", "the line is busy");
+		check_add(r, CHECK_SKIP, id_req, "the line is busy");
 		return;
 	}
-	check_add(r, CHECK_PASS, "gpio.busy", "unused");
+	check_add(r, CHECK_PASS, id_busy, "unused");
 	g = gpio_out_open(&spec, err, sizeof(err));
 	if (!g) {
 		e = errno;
-		f = check_add(r, CHECK_FAIL, "gpio.request", "%s", err);
+		f = check_add(r, CHECK_FAIL, id_req, "%s", err);
 		if (e == EACCES || e == EPERM)
 			check_fix(f, PERMISSION_FIX);
 		else if (e == EINVAL || e == EOPNOTSUPP)
@@ -223,12 +233,66 @@ void check_gpio_output(struct check_report *r, const struct check_gpio_params *p
 				  gpio_drive_name(spec.drive));
 		return;
 	}
-	check_add(r, CHECK_PASS, "gpio.request", "%s output%s at idle level %d (physical %s)",
+	check_add(r, CHECK_PASS, id_req, "%s output%s at idle level %d (physical %s)",
 		  gpio_drive_name(spec.drive), spec.active_low ? ", active-low," : "",
 		  spec.idle_level, gpio_out_idle_value(g) ? "high" : "low");
-	if (p->timed)
-		probe_writes(r, p, g);
+	if (p->timed) {
+		char id_cost[40];
+
+		snprintf(id_cost, sizeof(id_cost), "gpio.write_cost%s", sfx);
+		probe_writes(r, p, g, id_cost);
+	}
 	gpio_out_close(g);
+}
+
+void check_gpio_output(struct check_report *r, const struct check_gpio_params *p)
+{
+	struct outputs outs;
+	char err[512], sfx[40];
+	size_t i, k;
+
+	if (outputs_resolve(p->cfg, &outs, err, sizeof(err)) < 0) {
+		struct check_finding *f = check_add(r, CHECK_FAIL, "gpio.line", "%s", err);
+
+		check_fix(f, "fix gpio.line (docs/lines.md)");
+		return;
+	}
+	if (outs.n == 1) {
+		check_one_output(r, p, outs.o[0].line, "");
+		return;
+	}
+	/* several lines (docs/lines.md): each one's checks, ids ".LINE" */
+	for (i = 0; i < outs.n; i++) {
+		snprintf(sfx, sizeof(sfx), ".%.20s", outs.o[i].line);
+		for (k = 1; sfx[k]; k++) {
+			char ch = sfx[k];
+
+			sfx[k] = ch >= 'A' && ch <= 'Z' ? (char)(ch - 'A' + 'a')
+				 : (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ? ch : '_';
+		}
+		check_one_output(r, p, outs.o[i].line, sfx);
+	}
+	if (outs.mode == OUTPUTS_TOGETHER && !p->tree) {	/* one request for every line */
+		struct gpio_out_spec spec;
+		const char *lines[OUTPUTS_MAX];
+		struct gpio_group *g;
+		char gerr[GPIO_MSG_MAX];
+
+		gpio_out_spec_from_config(p->cfg, &spec);
+		for (i = 0; i < outs.n; i++)
+			lines[i] = outs.o[i].line;
+		g = gpio_group_open(&spec, lines, outs.n, gerr, sizeof(gerr));
+		if (!g) {
+			struct check_finding *f = check_add(r, CHECK_FAIL, "gpio.group", "%s", gerr);
+
+			check_why(f, "run.outputs together writes every line through one request");
+			check_fix(f, "lines of one chip, each free; or --outputs per-cpu");
+			return;
+		}
+		check_add(r, CHECK_PASS, "gpio.group", "%zu lines requested together (one request, "
+			  "one write per instant)", outs.n);
+		gpio_group_close(g);
+	}
 }
 
 void check_gpio_facts(struct check_report *r, const struct check_gpio_params *p)
@@ -552,7 +616,7 @@ void check_gpio_loopback(struct check_report *r, const struct check_gpio_params 
 	struct check_finding *f;
 	struct gpio_out *out;
 	struct gpio_in *in;
-	char err[GPIO_MSG_MAX];
+	char err[GPIO_MSG_MAX], first[OUTPUTS_LINE_LEN];
 	size_t nw, ne;
 	int level0;
 
@@ -566,6 +630,14 @@ void check_gpio_loopback(struct check_report *r, const struct check_gpio_params 
 	if (tree_skip(r, p, "loopback.line"))
 		return;
 	gpio_out_spec_from_config(c, &ospec);
+	{	/* several lines: the loopback input is wired to the first */
+		struct outputs outs;
+
+		if (outputs_resolve(c, &outs, err, sizeof(err)) == 0 && outs.n > 1) {
+			snprintf(first, sizeof(first), "%s", outs.o[0].line);
+			ospec.line = first;
+		}
+	}
 	if (!gpio_locate(ospec.backend, c, ospec.chip, ospec.line, &oloc, err, sizeof(err)) &&
 	    !gpio_locate(ospec.backend, c, ichip, iline, &iloc, err, sizeof(err)) &&
 	    !strcmp(oloc.chip.path, iloc.chip.path) && oloc.offset == iloc.offset) {

@@ -126,6 +126,31 @@ static void a_busy_line_fails_naming_its_consumer(void **state)
 	assert_null(check_find(&rep, "gpio.write_cost"));
 }
 
+/* Several lines (docs/lines.md): each line's steps under its own ids, and
+ * together one request for all of them, which a busy line fails. */
+static void several_lines_are_each_checked_and_requested_together(void **state)
+{
+	(void)state;
+	setk("gpio.line=0,3");
+	check_gpio_output(&rep, &P);
+	has("gpio.line.0", CHECK_PASS, "line 0");
+	has("gpio.line.3", CHECK_PASS, "line 3");
+	has("gpio.request.3", CHECK_PASS, "output");
+	assert_non_null(check_find(&rep, "gpio.write_cost.0"));
+	has("gpio.group", CHECK_PASS, "2 lines requested together");
+	assert_null(check_find(&rep, "gpio.line"));
+	fresh();
+	setk("sim.busy_line=3");
+	check_gpio_output(&rep, &P);
+	has("gpio.busy.0", CHECK_PASS, "unused");
+	has("gpio.busy.3", CHECK_FAIL, "busy");
+	has("gpio.group", CHECK_FAIL, "line 3");
+	fresh();
+	setk("gpio.line=0,0");
+	check_gpio_output(&rep, &P);
+	has("gpio.line", CHECK_FAIL, "listed twice");
+}
+
 static void a_chip_we_may_not_open_fails_as_permission_not_absence(void **state)
 {
 	const struct check_finding *f;
@@ -328,6 +353,7 @@ int main(void)
 		T(the_write_cost_rule_fails_slow_writes_and_warns_sleeping_chips),
 		T(a_chip_given_by_number_works_and_the_label_is_advised),
 		T(a_busy_line_fails_naming_its_consumer),
+		T(several_lines_are_each_checked_and_requested_together),
 		T(a_chip_we_may_not_open_fails_as_permission_not_absence),
 		T(an_ambiguous_line_name_fails_at_the_line_step),
 		T(a_refused_drive_mode_fails_the_request_with_the_fix),
