@@ -244,7 +244,7 @@ int outputs_resolve(const struct config *c, struct outputs *out, char *err, size
 				return -1;
 			}
 		}
-		snprintf(out->o[i].line, sizeof(out->o[i].line), "%s", items[i]);
+		snprintf(out->o[i].line, sizeof(out->o[i].line), "%.*s", OUTPUTS_LINE_LEN - 1, items[i]);
 		out->o[i].cpu = (int)config_int(c, CFG_RT_CPU);
 	}
 	given[0] = config_str(c, CFG_LINES_HIGH)[0] != '\0';
