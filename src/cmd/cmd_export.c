@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `sqwave export LOG`: one CSV row per edge (--csv), one per event field
- * (--events), the header and counts (--meta). Formats in docs/log-format.md. */
+/* `sqwave export LOG [LOG...]`: one CSV row per edge (--csv), one per event
+ * field (--events), the header and counts (--meta), the wave (--vcd); several
+ * logs merged (log/vcdout.h). Formats in docs/log-format.md. */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -23,8 +24,8 @@
 static void export_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: sqwave export LOG [--csv FILE] [--events FILE] [--meta] [--unchecked]\n"
-		"       sqwave export LOG --vcd FILE\n\n"
+		"usage: sqwave export LOG [LOG...] [--csv FILE] [--events FILE] [--meta] [--unchecked]\n"
+		"       sqwave export LOG [LOG...] --vcd FILE\n\n"
 		"  --csv FILE      one row per edge (FILE - is standard output; one of --csv -,\n"
 		"                  --events - and --meta at a time)\n"
 		"  --events FILE   one row per field of each event (format 2 logs)\n"
@@ -32,6 +33,8 @@ static void export_usage(FILE *f)
 		"                  for PulseView or GTKWave beside a capture; a run --loopback\n"
 		"                  log adds the input as the kernel saw it (wire \"loopback\")\n"
 		"  --meta          print the log header, then the counts and the footer\n"
+		"  --line-column   with --csv of one log: a first column, line, as several\n"
+		"                  logs' CSV has\n"
 		"  --unchecked     write records even when they are inconsistent (a damaged\n"
 		"                  log); by default the first one stops the export, exit 2\n"
 		"  -h, --help      this help\n\n"
@@ -45,8 +48,14 @@ static void export_usage(FILE *f)
 		"a grid.clock realtime/tai log adds intended_grid_ns: the intended time on\n"
 		"  that clock, the same for every board on the grid (docs/grid.md)\n"
 		"events columns: event,time_ns,type,key,value (docs/log-format.md)\n"
+		"several logs (2 to %d, one per line: a multi-line run's, or runs side by\n"
+		"side): --csv merges their rows in intended order with a first column, line\n"
+		"  (the header's outputs.line, else gpio.line; one line twice is exit 2);\n"
+		"  --vcd has one wire per line; --events and --meta give each log in turn\n"
+		"  after a line \"# LOG\"; a bad log among them leaves no output file\n"
+		"  (docs/log-format.md)\n"
 		"exit codes: 0 done (a log cut short is a warning), 2 not a log or corrupt,\n"
-		"            3 I/O error\n", edgelist_export_header);
+		"            3 I/O error\n", edgelist_export_header, VCDOUT_MAX_LOGS);
 }
 
 /* A CSV field: quoted when it must be, control characters as \xNN. */
