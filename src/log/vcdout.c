@@ -295,7 +295,7 @@ int vcdout_logs_warn(const struct vcdout_log *logs, size_t n, char *warn, size_t
 	char h0[256], h[256];
 	const char *host0 = NULL;
 	uint64_t lo = UINT64_MAX, hi = 0;
-	size_t i, lo_i = 0, hi_i = 0;
+	size_t i, lo_i = 0, hi_i = 0, host_i = 0;
 
 	warn[0] = '\0';
 	for (i = 0; i < n; i++) {
@@ -314,10 +314,11 @@ int vcdout_logs_warn(const struct vcdout_log *logs, size_t n, char *warn, size_t
 			continue;
 		if (!host0) {
 			host0 = edgelog_meta_get(m, EDGELOG_META_HOST, h0, sizeof(h0));
+			host_i = i;
 		} else if (strcmp(host0, host)) {
 			snprintf(warn, len, "%s and %s were written on different hosts (%s, %s): their "
 				 "CLOCK_MONOTONIC times are unrelated, so the merged order means nothing",
-				 logs[0].path, logs[i].path, OUTFILE_ESC(host0), OUTFILE_ESC(host));
+				 logs[host_i].path, logs[i].path, OUTFILE_ESC(host0), OUTFILE_ESC(host));
 			return 1;
 		}
 	}
@@ -561,6 +562,7 @@ int64_t vcdout_write_vcd(struct vcdout_log *logs, size_t n, FILE *out, int64_t *
 			 size_t *bad, char *err, size_t errlen)
 {
 	struct merge_src s[VCDOUT_MAX_LOGS];
+	char refs[VCDOUT_MAX_LOGS][VCDOUT_NAME_MAX + 48];
 	struct vcd_out *o;
 	uint64_t start = UINT64_MAX, tail = 0;
 	int64_t total = 0;
@@ -594,10 +596,18 @@ int64_t vcdout_write_vcd(struct vcdout_log *logs, size_t n, FILE *out, int64_t *
 		fprintf(out, "  %s: %s\n", OUTFILE_ESC(logs[i].name), OUTFILE_ESC(logs[i].path));
 	fprintf(out, "$end\n$timescale 1ns $end\n$scope module sqwave $end\n");
 	for (i = 0; i < n; i++) {
-		char ref[VCDOUT_NAME_MAX + 8];
+		size_t j;
 
-		vcd_name(ref, sizeof(ref), logs[i].name);
-		fprintf(out, "$var wire 1 %c %s $end\n", (char)('!' + i), ref);
+		vcd_name(refs[i], VCDOUT_NAME_MAX + 8, logs[i].name);
+		/* two names alike but for the characters replaced: the later one
+		 * gets its log's number, so each wire has a name of its own (the
+		 * names are different lines: this ends before the buffer does) */
+		for (j = 0; j < i; j++)
+			if (!strcmp(refs[i], refs[j]) && strlen(refs[i]) + 4 < sizeof(refs[i])) {
+				snprintf(refs[i] + strlen(refs[i]), 4, "_%zu", i);
+				j = (size_t)-1;	/* again, against every name */
+			}
+		fprintf(out, "$var wire 1 %c %s $end\n", (char)('!' + i), refs[i]);
 	}
 	fprintf(out, "$upscope $end\n$enddefinitions $end\n#0\n$dumpvars\n");
 	for (i = 0; i < n; i++)

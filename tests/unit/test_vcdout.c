@@ -353,6 +353,26 @@ static void two_logs_give_one_vcd_with_a_wire_each(void **state)
 	free(v);
 }
 
+/* "a-1" and "a_1" are two lines, and one VCD name: each wire keeps one. */
+static void lines_alike_in_the_vcd_get_wires_of_their_own(void **state)
+{
+	static const uint8_t lv[] = { 1 };
+	struct vcdout_log logs[2];
+	char err[256], *v = NULL;
+	size_t len = 0, bad;
+	FILE *f = open_memstream(&v, &len);
+
+	(void)state;
+	write_log_at(paths[0], "outputs.line=a-1\n", START, 10000, lv, 1);
+	write_log_at(paths[1], "outputs.line=a_1\n", START, 10000, lv, 1);
+	logs_open(logs, 2);
+	assert_int_equal(vcdout_write_vcd(logs, 2, f, NULL, &bad, err, sizeof(err)), 2);
+	logs_close(logs, 2);
+	fclose(f);
+	assert_non_null(strstr(v, "$var wire 1 ! a_1 $end\n$var wire 1 \" a_1_1 $end\n"));
+	free(v);
+}
+
 static void two_logs_of_one_line_are_refused_naming_both(void **state)
 {
 	static const uint8_t lv[] = { 1 };
@@ -439,6 +459,8 @@ int main(void)
 						logs_teardown),
 		cmocka_unit_test_setup_teardown(two_logs_give_one_vcd_with_a_wire_each, logs_setup,
 						logs_teardown),
+		cmocka_unit_test_setup_teardown(lines_alike_in_the_vcd_get_wires_of_their_own,
+						logs_setup, logs_teardown),
 		cmocka_unit_test_setup_teardown(two_logs_of_one_line_are_refused_naming_both,
 						logs_setup, logs_teardown),
 		cmocka_unit_test(a_line_is_named_by_outputs_line_then_gpio_line_then_run_gpio),
