@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `sqwave export LOG`: one CSV row per edge (--csv), one per event field
- * (--events), the header and counts (--meta). Formats in docs/log-format.md. */
+/* `sqwave export LOG [LOG...]`: one CSV row per edge (--csv), one per event
+ * field (--events), the header and counts (--meta), the wave (--vcd); several
+ * logs merged (log/vcdout.h). Formats in docs/log-format.md. */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "cmd/cmdline.h"
@@ -21,8 +24,8 @@
 static void export_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: sqwave export LOG [--csv FILE] [--events FILE] [--meta] [--unchecked]\n"
-		"       sqwave export LOG --vcd FILE\n\n"
+		"usage: sqwave export LOG [LOG...] [--csv FILE] [--events FILE] [--meta] [--unchecked]\n"
+		"       sqwave export LOG [LOG...] --vcd FILE\n\n"
 		"  --csv FILE      one row per edge (FILE - is standard output; one of --csv -,\n"
 		"                  --events - and --meta at a time)\n"
 		"  --events FILE   one row per field of each event (format 2 logs)\n"
@@ -30,6 +33,8 @@ static void export_usage(FILE *f)
 		"                  for PulseView or GTKWave beside a capture; a run --loopback\n"
 		"                  log adds the input as the kernel saw it (wire \"loopback\")\n"
 		"  --meta          print the log header, then the counts and the footer\n"
+		"  --line-column   with --csv of one log: a first column, line, as several\n"
+		"                  logs' CSV has\n"
 		"  --unchecked     write records even when they are inconsistent (a damaged\n"
 		"                  log); by default the first one stops the export, exit 2\n"
 		"  -h, --help      this help\n\n"
@@ -43,8 +48,14 @@ static void export_usage(FILE *f)
 		"a grid.clock realtime/tai log adds intended_grid_ns: the intended time on\n"
 		"  that clock, the same for every board on the grid (docs/grid.md)\n"
 		"events columns: event,time_ns,type,key,value (docs/log-format.md)\n"
+		"several logs (2 to %d, one per line: a multi-line run's, or runs side by\n"
+		"side): --csv merges their rows in intended order with a first column, line\n"
+		"  (the header's outputs.line, else gpio.line; one line twice is exit 2);\n"
+		"  --vcd has one wire per line; --events and --meta give each log in turn\n"
+		"  after a line \"# LOG\"; a bad log among them leaves no output file\n"
+		"  (docs/log-format.md)\n"
 		"exit codes: 0 done (a log cut short is a warning), 2 not a log or corrupt,\n"
-		"            3 I/O error\n", edgelist_export_header);
+		"            3 I/O error\n", edgelist_export_header, VCDOUT_MAX_LOGS);
 }
 
 /* A CSV field: quoted when it must be, control characters as \xNN. */
@@ -129,64 +140,14 @@ static void events_write(struct outfile_buf *o, uint64_t n, const struct edgelog
 	}
 }
 
-/* The columns every record has, without the row's end. */
-static void csv_fields(struct outfile_buf *o, const struct edge_rec *e)
-{
-	outfile_buf_reserve(o);
-	outfile_buf_u64(o, e->seq);
-	outfile_buf_c(o, ',');
-	outfile_buf_u64(o, e->level);
-	outfile_buf_c(o, ',');
-	outfile_buf_u64(o, e->intended_ns);
-	outfile_buf_c(o, ',');
-	outfile_buf_u64(o, edge_wake_ns(e));
-	outfile_buf_c(o, ',');
-	outfile_buf_u64(o, edge_write_begin_ns(e));
-	outfile_buf_c(o, ',');
-	outfile_buf_u64(o, edge_write_end_ns(e));
-	outfile_buf_c(o, ',');
-	outfile_buf_u64(o, e->expirations);
-	outfile_buf_c(o, ',');
-	outfile_buf_u64(o, e->flags);
-}
-
-/* A timerlat log's two cells more: the activation's IRQ and thread
- * latency, empty where the tracer gave none. 0, or -1 (the join's error). */
-static int csv_tlat_cells(struct outfile_buf *o, struct tlatjoin *tj, const struct edge_rec *e)
-{
-	int32_t irq = -1, thr = -1;
-	int got;
-
-	if (!tj)
-		return 0;
-	got = tlatjoin_find(tj, e->intended_ns, &irq, &thr);
-	if (got < 0)
-		return -1;
-	outfile_buf_c(o, ',');
-	if (got && irq >= 0)
-		outfile_buf_i64(o, irq);
-	outfile_buf_c(o, ',');
-	if (got && thr >= 0)
-		outfile_buf_i64(o, thr);
-	return 0;
-}
-
-/* A grid log's last cell: the intended time on the grid clock (docs/grid.md). */
-static void csv_grid_cell(struct outfile_buf *o, const int64_t *grid_off, const struct edge_rec *e)
-{
-	if (!grid_off)
-		return;
-	outfile_buf_c(o, ',');
-	outfile_buf_u64(o, e->intended_ns + (uint64_t)*grid_off);
-}
-
 static int csv_row(struct outfile_buf *o, const struct edge_rec *e, struct tlatjoin *tj,
 		   const int64_t *grid_off)
 {
-	csv_fields(o, e);
-	if (csv_tlat_cells(o, tj, e) < 0)
+	outfile_buf_reserve(o);
+	vcdout_csv_fields(o, e);
+	if (vcdout_csv_tlat_cells(o, tj, e) < 0)
 		return -1;
-	csv_grid_cell(o, grid_off, e);
+	vcdout_csv_grid_cell(o, grid_off, e);
 	outfile_buf_c(o, '\n');
 	return 0;
 }
@@ -199,7 +160,8 @@ static int csv_row_loopback(struct outfile_buf *o, const struct loopjoin_edge *j
 	const struct edge_rec *e = &j->rec;
 
 	/* the row stays under the 256 bytes one reserve leaves room for */
-	csv_fields(o, e);
+	outfile_buf_reserve(o);
+	vcdout_csv_fields(o, e);
 	outfile_buf_c(o, ',');
 	if (j->has_event) {
 		outfile_buf_u64(o, j->event_ns);
@@ -210,9 +172,9 @@ static int csv_row_loopback(struct outfile_buf *o, const struct loopjoin_edge *j
 	} else {
 		outfile_buf_str(o, ",,", 2);	/* three empty cells */
 	}
-	if (csv_tlat_cells(o, tj, e) < 0)
+	if (vcdout_csv_tlat_cells(o, tj, e) < 0)
 		return -1;
-	csv_grid_cell(o, grid_off, e);
+	vcdout_csv_grid_cell(o, grid_off, e);
 	outfile_buf_c(o, '\n');
 	return 0;
 }
@@ -270,6 +232,7 @@ static const struct option export_opts[] = {
 	{ "meta", no_argument, NULL, 'm' },
 	{ "unchecked", no_argument, NULL, 'u' },
 	{ "vcd", required_argument, NULL, 'v' },
+	{ "line-column", no_argument, NULL, 'l' },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
@@ -374,6 +337,220 @@ static void export_warn_loopback(const struct loopjoin_counts *c, const char *pa
 			c->extra + c->late, c->extra, c->late);
 }
 
+/* An output of several logs that failed: no partial file is left (a
+ * regular file; standard output, a pipe or a device are what they are). */
+static void export_unlink(const char *path)
+{
+	struct stat sb;
+
+	if (path && strcmp(path, "-") && stat(path, &sb) == 0 && S_ISREG(sb.st_mode))
+		unlink(path);
+}
+
+/* The exit code of a failure of the merge (errno as vcdout.h says). */
+static int export_fail_code(int e)
+{
+	return e == EBADMSG || e == EINVAL ? SQW_EXIT_USAGE : SQW_EXIT_RUNTIME;
+}
+
+/* Open @n logs into @logs; the exit code (0: all open). */
+static int export_open_logs(struct vcdout_log *logs, char **paths, size_t n, bool unchecked)
+{
+	enum edgelog_status st;
+	char err[1024];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		logs[i].path = paths[i];
+		logs[i].r = edgelog_reader_open(paths[i], &st, err, sizeof(err));
+		if (!logs[i].r) {
+			pr_err("%s", err);
+			return st == EDGELOG_E_IO ? SQW_EXIT_RUNTIME : SQW_EXIT_USAGE;
+		}
+		edgelog_reader_set_checked(logs[i].r, !unchecked);
+	}
+	return SQW_EXIT_OK;
+}
+
+static void export_close_logs(struct vcdout_log *logs, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		edgelog_reader_close(logs[i].r);
+		logs[i].r = NULL;
+	}
+}
+
+/* The CSV of several logs (or of one with --line-column): the exit code. */
+static int export_multi_csv(struct vcdout_log *logs, size_t n, const char *csv, bool line_column)
+{
+	struct outfile_buf *o = malloc(sizeof(*o));
+	char err[1024];
+	size_t bad, i;
+	int64_t rows;
+	int ret = SQW_EXIT_OK;
+
+	if (!o) {
+		pr_err("export: %s", strerror(ENOMEM));
+		return SQW_EXIT_RUNTIME;
+	}
+	if (export_buf_open(&o, csv, "") < 0)
+		return SQW_EXIT_RUNTIME;
+	rows = vcdout_write_csv(logs, n, line_column, o, &bad, err, sizeof(err));
+	if (rows < 0) {
+		pr_err("%s; no CSV written", err);
+		ret = export_fail_code(errno);
+	}
+	if (export_buf_close(o, csv, true) < 0 && ret == SQW_EXIT_OK)
+		ret = SQW_EXIT_RUNTIME;
+	if (ret != SQW_EXIT_OK) {
+		export_unlink(csv);
+		return ret;
+	}
+	for (i = 0; i < n; i++)
+		if (!edgelog_reader_footer(logs[i].r))
+			export_warn_truncated(logs[i].r, logs[i].path);
+	return ret;
+}
+
+/* The VCD of several logs: the exit code. */
+static int export_multi_vcd(struct vcdout_log *logs, size_t n, const char *vcd)
+{
+	char err[1024];
+	size_t bad, i;
+	int64_t changes;
+	int ret = SQW_EXIT_OK;
+	FILE *out = outfile_open(vcd, err, sizeof(err));
+
+	if (!out) {
+		pr_err("%s", err);
+		return SQW_EXIT_RUNTIME;
+	}
+	changes = vcdout_write_vcd(logs, n, out, NULL, &bad, err, sizeof(err));
+	if (changes < 0) {
+		pr_err("%s; no VCD written", err);
+		ret = export_fail_code(errno);
+	}
+	if (outfile_close(out, vcd, err, sizeof(err)) < 0 && ret == SQW_EXIT_OK) {
+		pr_err("%s", err);
+		ret = SQW_EXIT_RUNTIME;
+	}
+	if (ret != SQW_EXIT_OK) {
+		export_unlink(vcd);
+		return ret;
+	}
+	for (i = 0; i < n; i++)
+		if (!edgelog_reader_footer(logs[i].r))
+			export_warn_truncated(logs[i].r, logs[i].path);
+	return ret;
+}
+
+/* --events and --meta of several logs: each log in turn, after a "# LOG"
+ * line (one events header for all), its events numbered from 0. The logs
+ * are read here unless @read (the CSV read them: then only --meta's counts
+ * are left, and --events reopens each log). The exit code. */
+static int export_multi_each(struct vcdout_log *logs, size_t n, const char *events, bool meta,
+			     bool read, bool unchecked)
+{
+	struct outfile_buf *oe = NULL;
+	char err[1024], esc[1024];
+	int ret = SQW_EXIT_OK;
+	size_t i;
+
+	if (events && (!(oe = malloc(sizeof(*oe))) || export_buf_open(&oe, events, events_head) < 0)) {
+		if (!oe)
+			pr_err("export: %s", strerror(ENOMEM));
+		return SQW_EXIT_RUNTIME;
+	}
+	for (i = 0; i < n && ret == SQW_EXIT_OK; i++) {
+		struct edgelog_reader *r = logs[i].r;
+		struct edgelog_event ev;
+		struct edge_rec e;
+		enum edgelog_status st;
+		uint64_t nev = 0;
+		int got = 0;
+
+		if (meta) {
+			printf("# %s\n", outfile_escape(logs[i].path, esc, sizeof(esc)));
+			print_meta(edgelog_reader_meta(r));
+		}
+		if (oe) {
+			outfile_buf_reserve(oe);
+			outfile_buf_str(oe, "# ", 2);
+			events_field(oe, logs[i].path, strlen(logs[i].path));
+			outfile_buf_c(oe, '\n');
+		}
+		if (read && oe) {
+			r = edgelog_reader_open(logs[i].path, &st, err, sizeof(err));
+			if (!r) {
+				pr_err("%s", err);
+				ret = st == EDGELOG_E_IO ? SQW_EXIT_RUNTIME : SQW_EXIT_USAGE;
+				break;
+			}
+			edgelog_reader_set_checked(r, !unchecked);
+		}
+		if (!read || oe) {
+			while ((got = edgelog_reader_next_item(r, &e, &ev)) > 0)
+				if (got == 2 && oe)
+					events_write(oe, nev++, &ev);
+		}
+		if (got < 0) {
+			pr_err("%s%s", edgelog_reader_error(r, &st), oe ? "; no events written" : "");
+			ret = st == EDGELOG_E_IO ? SQW_EXIT_RUNTIME : SQW_EXIT_USAGE;
+		} else if (!read && !edgelog_reader_footer(r)) {
+			export_warn_truncated(r, logs[i].path);
+		}
+		if (meta && got == 0)
+			print_counts(logs[i].r);
+		if (r != logs[i].r)
+			edgelog_reader_close(r);
+	}
+	if (export_buf_close(oe, events, false) < 0 && ret == SQW_EXIT_OK)
+		ret = SQW_EXIT_RUNTIME;
+	if (ret != SQW_EXIT_OK)
+		export_unlink(events);
+	return ret;
+}
+
+/* Several logs (or one with --line-column): the CSV and the VCD merged,
+ * --events and --meta per log. The exit code. */
+static int export_multi(char **paths, size_t n, const char *csv, const char *events,
+			const char *vcd, bool meta, bool unchecked, bool line_column)
+{
+	struct vcdout_log logs[VCDOUT_MAX_LOGS];
+	char err[1024];
+	size_t i;
+	int ret;
+
+	memset(logs, 0, sizeof(logs));
+	/* --csv with --events reads each log twice: a pipe cannot be */
+	for (i = 0; csv && events && n > 1 && i < n; i++) {
+		struct stat sb;
+
+		if (stat(paths[i], &sb) == 0 && !S_ISREG(sb.st_mode)) {
+			pr_err("%s is not a regular file: --csv and --events of several logs read "
+			       "each log twice; export the events on their own", paths[i]);
+			return SQW_EXIT_USAGE;
+		}
+	}
+	ret = export_open_logs(logs, paths, n, unchecked);
+	if (ret == SQW_EXIT_OK && (csv || vcd) && vcdout_line_names(logs, n, err, sizeof(err)) < 0) {
+		pr_err("%s", err);
+		ret = SQW_EXIT_USAGE;
+	}
+	if (ret == SQW_EXIT_OK && n > 1 && vcdout_logs_warn(logs, n, err, sizeof(err)))
+		pr_warn("%s", err);
+	if (ret == SQW_EXIT_OK && csv)
+		ret = export_multi_csv(logs, n, csv, line_column || n > 1);
+	if (ret == SQW_EXIT_OK && vcd)
+		ret = export_multi_vcd(logs, n, vcd);
+	if (ret == SQW_EXIT_OK && (events || meta))
+		ret = export_multi_each(logs, n, events, meta, csv != NULL, unchecked);
+	export_close_logs(logs, n);
+	return ret;
+}
+
 int cmd_export(int argc, char **argv)
 {
 	const char *csv = NULL, *events = NULL, *vcd = NULL, *path;
@@ -389,7 +566,7 @@ int cmd_export(int argc, char **argv)
 	int64_t grid_off_v = 0;
 	const int64_t *grid_off = NULL;
 	uint64_t nev = 0;
-	bool meta = false, unchecked = false;
+	bool meta = false, unchecked = false, line_column = false;
 	int ch, ret = SQW_EXIT_OK, got;
 	char err[1024];
 	struct cmdline cl = { "export", export_opts, "c:e:muh", export_usage, false };
@@ -411,13 +588,20 @@ int cmd_export(int argc, char **argv)
 		case 'u':
 			unchecked = true;
 			break;
+		case 'l':
+			line_column = true;
+			break;
 		}
 	}
 	if (ch != CMDLINE_END)
 		return ch == CMDLINE_HELP ? SQW_EXIT_OK : SQW_EXIT_USAGE;
-	if (optind != argc - 1 || (!csv && !meta && !events && !vcd) ||
-	    (vcd && (csv || meta || events))) {
+	if (optind >= argc || (!csv && !meta && !events && !vcd) ||
+	    (vcd && (csv || meta || events)) || (line_column && !csv)) {
 		export_usage(stderr);
+		return SQW_EXIT_USAGE;
+	}
+	if (argc - optind > VCDOUT_MAX_LOGS) {
+		pr_err("export: %d logs: at most %d at once", argc - optind, VCDOUT_MAX_LOGS);
 		return SQW_EXIT_USAGE;
 	}
 	path = argv[optind];
@@ -426,13 +610,19 @@ int cmd_export(int argc, char **argv)
 		const struct outfile_arg outs[] = { { "--csv", csv, false }, { "--events", events, false },
 						    { "--vcd", vcd, false },
 						    { "--meta", meta ? "-" : NULL, false } };
-		const struct outfile_arg ins[] = { { "the log", path, false } };
+		struct outfile_arg ins[VCDOUT_MAX_LOGS];
+		int i;
 
-		if (outfile_check(outs, 4, ins, 1, meta, err, sizeof(err)) < 0) {
+		for (i = 0; i < argc - optind; i++)
+			ins[i] = (struct outfile_arg){ "the log", argv[optind + i], false };
+		if (outfile_check(outs, 4, ins, (size_t)(argc - optind), meta, err, sizeof(err)) < 0) {
 			pr_err("%s", err);
 			return SQW_EXIT_USAGE;
 		}
 	}
+	if (argc - optind > 1 || line_column)
+		return export_multi(argv + optind, (size_t)(argc - optind), csv, events, vcd, meta,
+				    unchecked, line_column);
 	r = edgelog_reader_open(path, &st, err, sizeof(err));
 	if (!r) {
 		pr_err("%s", err);
