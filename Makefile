@@ -203,6 +203,7 @@ E2E_SMOKE ?= run-all:a_2s_run_gives_4000 run-all:contradictory_limits run-all:a_
 	run-all:preflight_checks run-all:help_and_version run-all:design_map \
 	analyze:analyzing_a_fresh_run_agrees analyze:the_exported_csv_analyzes \
 	compare:37ppm_drift compare:bad_input_is_exit_2 boards:what_is_not_two_boards \
+	lines:refused_combinations \
 	report:a_log_and_its_summary_give_the_same_rows \
 	check:the_simulated_board_checks_clean check:a_root_tree_is_what check:check_run_judges \
 	check:boards_by_short_name hostile/boards:bad_values_are_exit_2 \

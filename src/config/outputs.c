@@ -15,10 +15,10 @@
 /* "KEY (VALUE, ORIGIN)": a key as the user set it, for messages. */
 static const char *said(const struct config *c, enum cfg_key key, char *buf, size_t len)
 {
-	char k[64], o[256];
+	char k[64], o[256], v[256];
 
 	snprintf(buf, len, "%s (\"%s\", %s)", config_key_name(key, k, sizeof(k)),
-		 config_str(c, key), config_origin(c, key, o, sizeof(o)));
+		 config_format(c, key, v, sizeof(v)), config_origin(c, key, o, sizeof(o)));
 	return buf;
 }
 
