@@ -12,6 +12,7 @@
 
 #include "base/clocksync.h"
 #include "base/sysinfo.h"
+#include "base/wave.h"
 
 struct cpuidle_hold;
 struct edgestats;
@@ -91,6 +92,10 @@ struct run_info {
 	size_t line_count, line_index;
 	const char *line_name;
 	const char *lines_mode;
+	/* this line's own wave (run.line_*): with have_wave, the summary's
+	 * wave; otherwise run.* of the configuration */
+	bool have_wave;
+	struct wave wave;
 	struct sysinfo_host host;     /* kernel, PREEMPT_RT, cmdline, cpu model */
 	bool rt_ok;                   /* SCHED_FIFO + mlockall in force */
 	const char *non_rt_reason;    /* why not, when !rt_ok (--allow-non-rt) */

@@ -571,6 +571,22 @@ void summary_grid_json(struct json_writer *w, const struct run_grid *g)
 	json_object_end(w);
 }
 
+/* The wave this summary describes: a line's own (several lines,
+ * run.line_*), else run.* of @c; its half period in @half. Returns whether
+ * it is shaped (a duty cycle or a phase), not the plain 50 % wave. */
+static bool summary_wave(const struct config *c, const struct run_info *ri, struct wave *wv,
+			 int64_t *half)
+{
+	if (ri->have_wave) {
+		*wv = ri->wave;
+		*half = (int64_t)(wave_period(wv) / 2);
+		return !wave_is_square(wv) || wv->phase_ns;
+	}
+	config_wave(c, wv);
+	*half = config_int(c, CFG_RUN_HALF_PERIOD);
+	return config_int(c, CFG_RUN_HIGH) || config_int(c, CFG_RUN_PHASE);
+}
+
 /* {p50_ns, p99_ns, max_ns}, empty without samples. */
 static void json_latency(struct json_writer *w, const char *key, uint64_t n, int64_t p50,
 			 int64_t p99, int64_t max)
@@ -621,7 +637,9 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 {
 	const struct edgestats_result *r = edgestats_result(s);
 	const struct sysinfo_host *h = &ri->host;
-	int64_t half = config_int(c, CFG_RUN_HALF_PERIOD);
+	struct wave wv;
+	int64_t half;
+	bool shaped = summary_wave(c, ri, &wv, &half);
 	int64_t dur = (int64_t)(ri->end_realtime_ns - ri->start_realtime_ns);
 	uint64_t dropped = max_u64(ri->dropped, r->seq_gaps);
 	unsigned nviol;
@@ -673,10 +691,7 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 	}
 	if (ri->timerlat)
 		text_timerlat(f, c, ri->timerlat);
-	if (!ri->respond && (config_int(c, CFG_RUN_HIGH) || config_int(c, CFG_RUN_PHASE))) {
-		struct wave wv;
-
-		config_wave(c, &wv);
+	if (!ri->respond && shaped) {
 		fprintf(f, "wave       high %s us, low %s us (%.3f Hz, %.2f %% high), phase %s us, "
 			"warm-up %s\n", UNITS_US(wv.high_ns), UNITS_US(wv.low_ns),
 			1e9 / (double)wave_period(&wv),
@@ -1129,6 +1144,9 @@ static void json_summary(struct json_writer *w, const struct config *c,
 {
 	const struct sysinfo_host *h = &ri->host;
 	unsigned nviol = verdict_violations(c, r, ri, NULL, NULL);
+	struct wave wv;
+	int64_t jhalf;
+	bool jshaped = summary_wave(c, ri, &wv, &jhalf);
 
 	json_object_begin(w);
 	json_kv_string(w, "schema", SUMMARY_SCHEMA);
@@ -1184,11 +1202,8 @@ static void json_summary(struct json_writer *w, const struct config *c,
 	summary_grid_json(w, ri->grid);
 
 	json_kv_object_begin(w, "run");
-	json_kv_int(w, "half_period_ns", config_int(c, CFG_RUN_HALF_PERIOD));
-	if (!ri->respond && (config_int(c, CFG_RUN_HIGH) || config_int(c, CFG_RUN_PHASE))) {
-		struct wave wv;
-
-		config_wave(c, &wv);	/* not a plain 50 % wave: its shape */
+	json_kv_int(w, "half_period_ns", jhalf);
+	if (!ri->respond && jshaped) {	/* not a plain 50 % wave: its shape */
 		json_kv_int(w, "high_ns", wv.high_ns);
 		json_kv_int(w, "low_ns", wv.low_ns);
 		json_kv_int(w, "phase_ns", wv.phase_ns);

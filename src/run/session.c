@@ -1440,6 +1440,10 @@ static void line_results(struct run_session *s, size_t i, struct run_info *ri,
 
 	ri->log_path = ln->log_path;
 	ri->gpio_desc = ln->gpio_desc;
+	if (s->outs.n > 1) {	/* the summary shows this line's wave */
+		ri->have_wave = true;
+		ri->wave = loop->wave;
+	}
 	ri->dropped = ring_dropped(&ln->ring);
 	ri->write_errors = atomic_load(&loop->write_errors);
 	ri->log_error = recorder_log_error(ln->rec);

@@ -212,6 +212,22 @@ PY
 		fail "$(cat "$TMP/schema.out")" || return 1
 }
 
+# Each line's summary describes its own wave (run.line_*), not run.*'s:
+# the text and the JSON's run member.
+test_each_lines_summary_shows_its_own_wave() {
+	run w --line-high 300us,500us --line-low 700us,500us --line-phase 0,100us \
+		--json "$TMP/w.json" || return 1
+	grep -q "high 300.000 us, low 700.000 us" "$TMP/w.out" &&
+		grep -q "high 500.000 us, low 500.000 us (1000.000 Hz, 50.00 % high), phase 100.000 us" \
+			"$TMP/w.out" || fail "summary waves: $(grep '^wave' "$TMP/w.out")" || return 1
+	python3 - "$TMP/w.0.json" "$TMP/w.2.json" <<'PY'
+import json, sys
+a, b = (json.load(open(f))["run"] for f in sys.argv[1:3])
+assert (a["high_ns"], a["low_ns"], a["phase_ns"]) == (300000, 700000, 0), a
+assert (b["high_ns"], b["low_ns"], b["phase_ns"]) == (500000, 500000, 100000), b
+PY
+}
+
 test_refused_combinations_exit_2_naming_the_key() {
 	local rc args
 	for args in "--line 0,0:gpio.line (\"0,0\", command line): line 0 is listed twice" \
