@@ -10,6 +10,7 @@ Then `sqwave compare` (the host's build, --sqwave) of each log against a VCD
 made from that trace (tests/vm/trace2vcd.py): AGREE, and DISAGREE once one
 edge of the capture is moved.
 Usage: check.py --api v2 --console FILE --trace FILE --out DIR [--icount] [--sqwave PATH]
+       check.py --part lines --api v2 --console FILE --trace FILE --out DIR   (the lines guest)
 """
 import argparse
 import base64
@@ -199,7 +200,7 @@ class Checker:
         return ok
 
 
-def match_trace(ck, name, edges, trace_events, icount):
+def match_trace(ck, name, edges, trace_events, icount, timing=True):
     """Edges of one sqwave log against the trace of its line, one for one.
     docs/log-format.md promises that every record is a real transition and
     that a log ends at the idle level (a stop while active adds the edge back
@@ -221,6 +222,8 @@ def match_trace(ck, name, edges, trace_events, icount):
         return
     ck.check(name, True, "%d edges = %d PL061 output changes, same levels and order, ends idle"
              % (len(edges), len(got)))
+    if not timing:
+        return
     if icount:
         print("NOTE %s/%s-timing: not checked: under -icount the guest's clock is not the trace's" % (ck.api, name))
         return
@@ -910,6 +913,219 @@ def check_share(ck, steps, share, api):
              "share rc %s; hello.txt: %s" % (sh["rc"], text), show=None if ok else sh["out"])
 
 
+WRITE_RE = re.compile(r"^\d+@(\d+)\.(\d+):pl061_write \S+ offset 0x([0-9a-fA-F]+) value 0x([0-9a-fA-F]+)\s*$")
+GPIODIR = 0x400   # below it, the data register: address bits 9:2 mask the bits written
+# The lines guest's runs, in guest-init's order (lines_steps): name, lines,
+# kind. "together": equal waves, one RT thread.
+LINES_CASES = (("lines-together2", (0, 1), "together"), ("lines-together3", (0, 1, 2), "together"),
+               ("lines-phase", (0, 1), "phase"), ("lines-percpu", (0, 1), "per-cpu"))
+LINES_PHASE_NS = 100_000   # --line-phase 0,100us
+
+
+def parse_pl061(path):
+    """The lines guest's trace, in order, as the PL061 saw it: its register
+    writes (pl061_write: the data register or another) and the output
+    changes each one made (pl061_set_output, after its write). Returns
+    runs: [{line: [(t_ns, level, write_no, mask), ...]}, ...], split where
+    a run's request begins. Requesting a line as an output writes GPIODIR
+    (the kernel's pl061_direction_output), and nothing else in that guest
+    does; a run's own writes are data writes. So a GPIODIR write after a
+    change opens the next run (the request's other GPIODIR writes, before
+    any change, belong to it too); spans without a change (gpio-keys'
+    request at boot) are dropped. write_no counts every register write;
+    mask is the data write's bit mask (None for another register)."""
+    runs, cur, state = [], None, {}
+    write_no, mask = -1, None
+    with open(path, errors="replace") as f:
+        for raw in f:
+            m = WRITE_RE.match(raw)
+            if m:
+                write_no += 1
+                off = int(m.group(3), 16)
+                mask = off >> 2 if off < GPIODIR else None
+                if off == GPIODIR and (cur is None or cur["n"]):
+                    cur = {"n": 0, "lines": {}}
+                    runs.append(cur)
+                continue
+            m = TRACE_RE.match(raw)
+            if not m:
+                continue
+            t = int(m.group(1)) * 1_000_000_000 + int(m.group(2).ljust(6, "0")[:6]) * 1000
+            line, level = int(m.group(3)), int(m.group(4))
+            if level == state.get(line, 0):
+                continue   # the reset announcements; a write that changed nothing here
+            state[line] = level
+            if cur is None:
+                cur = {"n": 0, "lines": {}}
+                runs.append(cur)
+            cur["lines"].setdefault(line, []).append((t, level, write_no, mask))
+            cur["n"] += 1
+    return [r["lines"] for r in runs if r["n"]]
+
+
+def load_line_log(ck, name, steps, files, line, lines, mode):
+    """One line's log of a several-line run: exported, consecutive, its
+    summary naming the line, its place and the mode. Edges, or None."""
+    ex = steps.get("%s-export-%d" % (name, line), {"rc": None, "out": "(step not reached)"})
+    try:
+        if ex["rc"] != 0:
+            raise ValueError("sqwave export exited %s" % ex["rc"])
+        edges = read_csv(files.get("%s.%d.csv" % (name, line), b""))
+        if not edges:
+            raise ValueError("no edges")
+        if any(b["seq"] - a["seq"] != 1 for a, b in zip(edges, edges[1:])):
+            raise ValueError("sequence numbers are not consecutive")
+        j = json.loads(files.get("%s.%d.json" % (name, line), b"").decode(errors="replace") or "null")
+        want = {"name": str(line), "index": lines.index(line), "count": len(lines), "mode": mode}
+        got = {k: (j.get("line") or {}).get(k) for k in want} if isinstance(j, dict) else None
+        if got != want:
+            raise ValueError("the summary's line is %s, want %s" % (got, want))
+        if j["counts"]["edges"] != len(edges) or j["counts"]["dropped"] != 0:
+            raise ValueError("the summary counts %s edges, %s dropped; the log has %d"
+                             % (j["counts"]["edges"], j["counts"]["dropped"], len(edges)))
+    except (ValueError, KeyError, TypeError) as e:
+        ck.check("%s-%d-log" % (name, line), False, str(e), show=ex["out"])
+        return None
+    ck.check("%s-%d-log" % (name, line), True, "line %d of %s (%s): %d edges, %d missed periods"
+             % (line, ",".join(str(x) for x in lines), mode, len(edges),
+                sum(max(0, e["expirations"] - 1) for e in edges)))
+    check_footer(ck, "%s-%d-footer" % (name, line), files.get("%s.%d.sqwlog" % (name, line), b""),
+                 len(edges), stop_reason=0)
+    return edges
+
+
+def check_together_writes(ck, name, logs, changes, lines, syms):
+    """Equal waves written together: sqwave's logs say one call wrote
+    every line at each instant (the same level and the same write window
+    in every line's log), and the PL061 says how the kernel carried that
+    call out: one register write with every line's bit in its mask, or one
+    write per line, back to back (no other register write between), lines
+    in order. Which one must agree with the driver: gpiolib hands a chip
+    without set_multiple one set() per line."""
+    n = len(logs[lines[0]])
+    same = all(len(logs[ln]) == n for ln in lines) and all(
+        all((logs[ln][i]["level"], logs[ln][i]["write_begin_ns"], logs[ln][i]["write_end_ns"]) ==
+            (logs[lines[0]][i]["level"], logs[lines[0]][i]["write_begin_ns"], logs[lines[0]][i]["write_end_ns"])
+            for ln in lines) for i in range(n))
+    ck.check(name + "-one-call", same, "every line's log has the same %d edges, levels and write windows: "
+             "one set_values call per instant" % n if same else
+             "the lines' logs differ (%s edges) in level or write window" % [len(logs[ln]) for ln in lines])
+    if not same or any(len(changes.get(ln, [])) != n for ln in lines):
+        return
+    one = per_line = 0
+    bad, masks = [], set()
+    for i in range(n):
+        ws = [changes[ln][i][2] for ln in lines]
+        ms = [changes[ln][i][3] for ln in lines]
+        full = sum(1 << ln for ln in lines)
+        if len(set(ws)) == 1 and ms[0] is not None and ms[0] & full == full:
+            one += 1
+            masks.add(ms[0])
+        elif ws == list(range(ws[0], ws[0] + len(lines))) and ms == [1 << ln for ln in lines]:
+            per_line += 1
+            masks.update(ms)
+        else:
+            bad.append(i)
+    multi = "pl061_set_multiple" in syms
+    want = "one write" if multi else "one per line"
+    ok = not bad and (one == n if multi else per_line == n)
+    ms = ", ".join("0x%x" % x for x in sorted(masks))
+    ck.check(name + "-pl061-writes", ok,
+             "%d instants, each %s of the PL061 data register (masks %s): the driver has %s"
+             % (n, "ONE write with every line's bit" if multi else
+                "%d writes, one per line, back to back" % len(lines), ms,
+                "pl061_set_multiple" if multi else "pl061_set_value and no pl061_set_multiple, "
+                "so gpiolib writes the lines one after the other") if ok else
+             "want %s per instant (%s): %d in one write, %d one per line back to back, %d neither "
+             "(the first: instant %s)" % (want, "pl061_set_multiple" if multi else "no pl061_set_multiple",
+                                          one, per_line, len(bad), bad[:5]))
+
+
+def check_phase(ck, name, logs):
+    """--line-phase 0,100us: line 1's every intended time is 100 us after
+    a slot of line 0's wave."""
+    a, b = logs[0], logs[1]
+    half = min((y["intended_ns"] - x["intended_ns"] for x, y in zip(a, a[1:])), default=0)
+    base = a[0]["intended_ns"] if a else 0
+    bad0 = [e["seq"] for e in a if half <= 0 or (e["intended_ns"] - base) % half]
+    bad1 = [e["seq"] for e in b if half <= 0 or (e["intended_ns"] - base) % half != LINES_PHASE_NS % half]
+    both = len({e["write_begin_ns"] for e in a} & {e["write_begin_ns"] for e in b})
+    ok = not bad0 and not bad1
+    ck.check(name + "-offset", ok, "line 1's %d edges all %d us after a slot of line 0's "
+             "(half period %d us); %d wake-ups late enough to write both lines in one call"
+             % (len(b), LINES_PHASE_NS // 1000, half // 1000, both) if ok else
+             "edges off the phase: line 0 seq %s, line 1 seq %s" % (bad0[:5], bad1[:5]))
+
+
+def run_lines(args):
+    """The lines guest (guest-init's lines_steps, -smp 2): several lines in
+    one run, each line's log against the changes of its own bit in QEMU's
+    trace, run by run (parse_pl061). Order and count exact; under
+    emulation the timing says nothing, and is not checked."""
+    with open(args.console, errors="replace") as f:
+        console = f.read()
+    steps, files, began, ended = parse_console(console)
+    os.makedirs(args.out, exist_ok=True)
+    for fname, data in files.items():
+        with open(os.path.join(args.out, fname), "wb") as f:
+            f.write(data)
+    ck = Checker(args.api)
+
+    def step(name):
+        return steps.get(name, {"out": "(step not reached)", "rc": None})
+
+    ck.check("lines-boot", began and ended, "lines guest ran to the end" if began and ended else
+             "lines guest %s" % ("never reached /init" if not began else "stopped before the end"))
+    rt = step("realtime")
+    ck.check("lines-preempt-rt", rt["out"].strip() == "1", "/sys/kernel/realtime = %s" % rt["out"].strip()[:20],
+             show=rt["out"])
+    cpus = step("lines-cpus")["out"].strip()
+    syms = step("lines-pl061-syms")["out"].split()
+    print("NOTE %s/lines-pl061-driver: the guest has %s CPU(s); its gpio-pl061 functions: %s"
+          % (ck.api, cpus or "?", " ".join(syms) or "(none in /proc/kallsyms)"))
+    try:
+        runs = parse_pl061(args.trace)
+    except OSError as e:
+        ck.check("lines-trace", False, str(e))
+        runs = []
+    k = 0   # the next run in the trace
+    for name, lines, kind in LINES_CASES:
+        r = step(name)
+        if r["rc"] == "skipped":
+            print("SKIP %s/%s: %s" % (ck.api, name, last_line(r["out"])))
+            continue
+        mode = "per-cpu" if kind == "per-cpu" else "together"
+        ck.check(name + "-exit", r["rc"] == 0, "rc %s: %d lines %s" % (r["rc"], len(lines), mode),
+                 show=r["out"])
+        if not files.get("%s.%d.csv" % (name, lines[0])):
+            ck.check(name + "-ran", False, "no log came back: the run did not run (rc %s)" % r["rc"])
+            continue   # nothing to take from the trace
+        changes = runs[k] if k < len(runs) else {}
+        k += 1
+        logs = {ln: load_line_log(ck, name, steps, files, ln, list(lines), mode) for ln in lines}
+        for ln in lines:
+            if logs[ln] is not None:
+                match_trace(ck, "%s-%d-trace" % (name, ln), logs[ln],
+                            [(t, lv) for t, lv, _, _ in changes.get(ln, [])], args.icount, timing=False)
+        stray = {ln: len(c) for ln, c in changes.items() if ln not in lines}
+        ck.check(name + "-only-its-lines", not stray, "no other line changed during the run"
+                 if not stray else "other lines changed during the run: %s" % stray)
+        if any(logs[ln] is None for ln in lines):
+            continue
+        if kind == "together":
+            check_together_writes(ck, name, logs, changes, list(lines), syms)
+        elif kind == "phase":
+            check_phase(ck, name, logs)
+    ck.check("lines-runs", k == len(runs), "%d runs in the trace, one per run of the guest" % len(runs)
+             if k == len(runs) else "%d runs in the trace (split at the requests' GPIODIR writes), "
+             "%d run in the guest" % (len(runs), k))
+    if ck.failed:
+        print("---- lines guest console (%s) ----" % args.console)
+        print("\n".join("  | " + ln for ln in elide_files(console).splitlines()))
+        print("---- end of lines guest console ----")
+    return 1 if ck.failed else 0
+
+
 def run(args):
     with open(args.console, errors="replace") as f:
         console = f.read()
@@ -985,6 +1201,14 @@ def run(args):
              "want rc 3, \"%s\" not found, and the chips present (9030000.pl061), got rc %s"
              % (BAD_LABEL, lb["rc"]), show=None if lb_ok else lb["out"])
 
+    # per-cpu on this one-CPU guest: refused, naming what it needs (the
+    # lines guest runs it on two).
+    pc = step("lines-percpu-1cpu")
+    pc_ok = pc["rc"] == 2 and "2 lines need 2 CPUs" in pc["out"] and "1 online" in pc["out"]
+    ck.check("lines-percpu-1cpu", pc_ok, "rc 2: %s" % last_line(pc["out"]) if pc_ok else
+             "want rc 2 and \"2 lines need 2 CPUs ... 1 online\", got rc %s" % pc["rc"],
+             show=None if pc_ok else pc["out"])
+
     # 3. SIGTERM mid-run on line 1.
     t = step("sigterm")
     # `sqwave --help`: "128+N run stopped early by signal N".
@@ -1054,10 +1278,15 @@ def main():
     p.add_argument("--trace", required=True)
     p.add_argument("--out", required=True)
     p.add_argument("--icount", action="store_true", help="the guest ran under -icount: skip timing")
-    p.add_argument("--share", required=True, help="the guest's 9p shared folder on the host")
-    p.add_argument("--qmp-log", required=True, help="tests/vm/qmp.py's output")
+    p.add_argument("--share", help="the guest's 9p shared folder on the host (main)")
+    p.add_argument("--qmp-log", help="tests/vm/qmp.py's output (main)")
+    p.add_argument("--part", choices=("main", "lines"), default="main",
+                   help="which guest: the main one, or the lines guest (sqwave.only=lines)")
     p.add_argument("--sqwave", default="build/sqwave", help="the host's sqwave, for compare")
-    sys.exit(run(p.parse_args()))
+    a = p.parse_args()
+    if a.part == "main" and (a.share is None or a.qmp_log is None):
+        p.error("the main guest needs --share and --qmp-log")
+    sys.exit(run_lines(a) if a.part == "lines" else run(a))
 
 
 if __name__ == "__main__":
