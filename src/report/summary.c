@@ -668,12 +668,13 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 	fprintf(f, "kernel     %s %s\n", h->kernel_release, h->kernel_version);
 	fprintf(f, "PREEMPT_RT %s\n", h->preempt_rt ? "yes" : "no");
 	if (ri->rt_ok) {
-		int64_t cpu = config_int(c, CFG_RT_CPU);
+		/* where the RT thread was pinned (per-cpu: this line's) */
+		int cpu = ri->rt_cpu;
 
 		fprintf(f, "rt         SCHED_FIFO priority %" PRId64 ", ",
 			config_int(c, CFG_RT_PRIORITY));
 		if (cpu >= 0)
-			fprintf(f, "CPU %" PRId64 ", ", cpu);
+			fprintf(f, "CPU %d, ", cpu);
 		else
 			fprintf(f, "not pinned, ");
 		fprintf(f, "memory %slocked\n", config_bool(c, CFG_RT_LOCK_MEMORY) ? "" : "NOT ");
@@ -1177,6 +1178,10 @@ static void json_summary(struct json_writer *w, const struct config *c,
 		json_kv_uint(w, "index", ri->line_index);
 		json_kv_uint(w, "count", ri->line_count);
 		json_kv_string(w, "mode", ri->lines_mode);
+		if (ri->rt_cpu >= 0)	/* the CPU its RT thread was pinned to */
+			json_kv_int(w, "cpu", ri->rt_cpu);
+		else
+			json_kv_null(w, "cpu");
 		json_object_end(w);
 	}
 	json_kv_string(w, "profile_file", ri->profile_file);

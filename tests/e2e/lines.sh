@@ -187,7 +187,8 @@ for run, want in (("j", {"NO LIMITS"}), ("k", {"PASS"}), ("f", None)):
         assert os.path.isfile(p), (p, sorted(os.listdir(d)))
         doc = json.load(open(p))
         assert doc["schema"] == "sqwave-summary", doc.get("schema")
-        assert doc["line"] == {"name": l, "index": i, "count": 2, "mode": "together"}, doc["line"]
+        assert doc["line"] == {"name": l, "index": i, "count": 2, "mode": "together",
+                               "cpu": None}, doc["line"]
         words[l] = doc["verdict"]["result"]
     if want:
         assert set(words.values()) == want, (run, words)
@@ -214,6 +215,19 @@ PY
 
 # Each line's summary describes its own wave (run.line_*), not run.*'s:
 # the text and the JSON's run member.
+# per-cpu: each line's summary names the CPU its thread was pinned to.
+test_per_cpu_summaries_name_each_lines_cpu() {
+	[ "$(nproc)" -ge 2 ] || { echo "    SKIP: fewer than 2 CPUs"; return 0; }
+	run pc --outputs per-cpu --cpus 1,0 --json "$TMP/pc.json" || return 1
+	[ "$(grep -c '^rt .*CPU 1,' "$TMP/pc.out")" -eq 1 ] &&
+		[ "$(grep -c '^rt .*CPU 0,' "$TMP/pc.out")" -eq 1 ] ||
+		fail "rt lines: $(grep '^rt ' "$TMP/pc.out")" || return 1
+	python3 - "$TMP/pc.0.json" "$TMP/pc.2.json" <<'PY'
+import json, sys
+assert [json.load(open(f))["line"]["cpu"] for f in sys.argv[1:3]] == [1, 0]
+PY
+}
+
 test_each_lines_summary_shows_its_own_wave() {
 	run w --line-high 300us,500us --line-low 700us,500us --line-phase 0,100us \
 		--json "$TMP/w.json" || return 1
