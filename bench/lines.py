@@ -219,7 +219,8 @@ def with_retries(a, fn, r, retried):
         rd = fn(a, r)
         if not rd["disturbed"]:
             break
-        retried.append({"round": r + 1, "attempt": attempt + 1, "disturbed": rd["disturbed"]})
+        retried.append({"round": r + 1, "attempt": attempt + 1, "disturbed": rd["disturbed"],
+                        "run_again": attempt < a.retries})
         log(f"  round {r + 1} disturbed by {rd['disturbed'][:3]}: "
             + ("again" if attempt < a.retries else "kept, marked"))
     return rd
@@ -349,10 +350,11 @@ def summary_md(a, res):
               "edge: median ratios " + "; ".join(
                   f"CPU {t['cpu']} p50 {f2(t['exact_p50']['median'])}, p99 "
                   f"{f2(t['exact_p99']['median'])}" for t in p["threads"]) + "."]
-        if p["retried"]:
-            L.append(f"Runs disturbed and run again: {len(p['retried'])} ("
+        again = [x for x in p["retried"] if x["run_again"]]
+        if again:
+            L.append(f"Rounds disturbed and run again: {len(again)} ("
                      + "; ".join(f"round {x['round']}: {', '.join(x['disturbed'][:2])}"
-                                 for x in p["retried"][:4]) + ").")
+                                 for x in again[:4]) + ").")
         if p["disturbed_rounds_kept"]:
             L.append(f"Still disturbed, kept: rounds {p['disturbed_rounds_kept']}.")
     t = res.get("together")
@@ -373,9 +375,10 @@ def summary_md(a, res):
         for q, name in (("p50", "write cost p50"), ("p99", "write cost p99"),
                         ("mean", "write cost mean"), ("wake_p50", "wake latency p50")):
             L.append(f"| {name} | {ci_text(t[q])} |")
-        if t["retried"]:
+        again = [x for x in t["retried"] if x["run_again"]]
+        if again:
             L.append("")
-            L.append(f"Runs disturbed and run again: {len(t['retried'])}.")
+            L.append(f"Rounds disturbed and run again: {len(again)}.")
         if t["disturbed_rounds_kept"]:
             L.append(f"Still disturbed, kept: rounds {t['disturbed_rounds_kept']}.")
     return "\n".join(L) + "\n"
