@@ -135,7 +135,10 @@ def sq_base(a, lines, base):
 
 
 def line_log(base, line, nlines):
-    return f"{base}.{line}.sqwlog" if nlines > 1 else base + ".sqwlog"
+    """LOG.LINE.sqwlog for each line of a several-line run; one line keeps
+    the name it was given (either is taken if it is there)."""
+    suffixed = f"{base}.{line}.sqwlog"
+    return suffixed if nlines > 1 or os.path.exists(suffixed) else base + ".sqwlog"
 
 
 def sq_line(a, base, line, nlines, exact=True):
@@ -189,7 +192,10 @@ def percpu_round(a, r):
                          "samples": h.n, "overflow": h.overflow}
                         for c, h in zip(a.cpu_list, hs)]
             continue
-        cmd = sq_base(a, lines, base) + ["--outputs", "per-cpu", "--cpus", a.cpus]
+        # one CPU: one line on it, which is what per-cpu means there (sqwave
+        # refuses rt.cpus for a single line)
+        cmd = sq_base(a, lines, base) + (["--outputs", "per-cpu", "--cpus", a.cpus] if n > 1
+                                         else ["--cpu", a.cpus])
         rd["disturbed"] += [f"{tool}: {x}" for x in run_tool(cmd, base)]
         rd[tool] = []
         for i in lines:
