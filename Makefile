@@ -301,8 +301,10 @@ fuzz: fuzz-build
 fuzz-long: fuzz-build
 	@FUZZ_CORPUS=$(FUZZ_CORPUS) scripts/run-fuzz $(FUZZ_LONG_SECONDS) $(FUZZ_BINS)
 
+# bench/lines.py reads BENCH_ROUNDS and BENCH_SECONDS (make bench BENCH_ROUNDS=8)
+# and compares with cyclictest: rt-tests is named so that it stays installed.
 bench:
-	@scripts/install-deps sigrok-cli
+	@scripts/install-deps sigrok-cli rt-tests
 	@$(MAKE) --no-print-directory all $(BUILD)/respond_min
 	@bench/run
 
