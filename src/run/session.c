@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <malloc.h>
 #include <poll.h>
+#include <sched.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -756,6 +757,30 @@ static int session_open(struct run_session *s)
 	return SQW_EXIT_OK;
 }
 
+/* run.outputs per-cpu: the non-RT threads (this one, and the recorders,
+ * status and helpers it starts) off every line's CPU. When every allowed
+ * CPU runs a line, they stay spread over all of them (said): piled onto
+ * one line's CPU they would disturb that line alone (docs/benchmarks.md). */
+static void session_nonrt_off_lines(struct run_session *s)
+{
+	cpu_set_t set;
+	size_t i;
+
+	if (sched_getaffinity(0, sizeof(set), &set) < 0)
+		return;
+	for (i = 0; i < s->outs.n; i++)
+		CPU_CLR(s->outs.o[i].cpu, &set);
+	if (CPU_COUNT(&set) == 0) {
+		run_session_say(s, RUN_SAY_WARN, "run.outputs per-cpu: every CPU runs a line's RT "
+				"thread, so the recorders and the main thread share them all; leave "
+				"one CPU without a line (rt.cpus) to keep them off");
+		return;
+	}
+	if (sched_setaffinity(0, sizeof(set), &set) < 0)
+		run_session_say(s, RUN_SAY_WARN, "cannot keep the other threads off the lines' "
+				"CPUs (%s): they may disturb the RT threads", strerror(errno));
+}
+
 /* 2. Privileged setup, after allocation; then the RT thread, which waits
  * for the go. */
 static int session_enter_rt(struct run_session *s)
@@ -770,8 +795,10 @@ static int session_enter_rt(struct run_session *s)
 	}
 	/* Every thread but the RT one stays off rt.cpu: this one, and through
 	 * inheritance each thread it creates from here (the RT thread is
-	 * pinned by its own attributes). */
-	if (rtsetup_nonrt_affinity(s->rp.cpu) < 0)
+	 * pinned by its own attributes). Per-cpu: off every line's CPU. */
+	if (s->outs.mode == OUTPUTS_PER_CPU && s->outs.n > 1)
+		session_nonrt_off_lines(s);
+	else if (rtsetup_nonrt_affinity(s->rp.cpu) < 0)
 		run_session_say(s, RUN_SAY_WARN, "cannot keep the other threads off CPU %d (%s): "
 				"they may disturb the RT thread", s->rp.cpu,
 				errno == ENOENT ? "it is the only CPU allowed" : strerror(errno));
