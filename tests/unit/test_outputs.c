@@ -78,7 +78,6 @@ static void one_line_is_the_run_of_before_with_the_runs_wave(void **state)
 	set(c, "rt.cpu", "1");
 	resolve_ok(c, &o);
 	assert_int_equal(o.n, 1);
-	assert_int_equal(outputs_count(c), 1);
 	assert_int_equal(o.mode, OUTPUTS_TOGETHER);
 	assert_string_equal(o.o[0].line, "3");
 	assert_int_equal(o.o[0].wave.high_ns, 300 * US);
@@ -113,7 +112,6 @@ static void two_lines_are_two_outputs_in_order_with_the_runs_wave(void **state)
 	set(c, "run.half_period", "400us");
 	resolve_ok(c, &o);
 	assert_int_equal(o.n, 2);
-	assert_int_equal(outputs_count(c), 2);
 	assert_string_equal(o.o[0].line, "2");
 	assert_string_equal(o.o[1].line, "0");
 	for (size_t i = 0; i < 2; i++) {
@@ -177,7 +175,6 @@ static void thirty_two_lines_are_taken_and_thirty_three_refused(void **state)
 	assert_string_equal(o.o[OUTPUTS_MAX - 1].line, "31");
 	strcat(list, ",32");
 	set(c, "gpio.line", list);
-	assert_int_equal(outputs_count(c), OUTPUTS_MAX + 1);
 	resolve_refused(c, "gpio.line", "at most 32 lines");
 }
 
@@ -465,18 +462,6 @@ static void rt_cpus_listed_twice_offline_or_not_a_number_are_refused(void **stat
 	resolve_refused(c, "rt.cpus", "give one CPU per line");
 }
 
-static void outputs_count_counts_gpio_lines_items(void **state)
-{
-	struct config *c = *state;
-
-	set(c, "gpio.line", "");
-	assert_int_equal(outputs_count(c), 0);
-	set(c, "gpio.line", "7");
-	assert_int_equal(outputs_count(c), 1);
-	set(c, "gpio.line", "7, 8 ,9");
-	assert_int_equal(outputs_count(c), 3);
-}
-
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 
 int main(void)
@@ -501,7 +486,6 @@ int main(void)
 		T(more_per_cpu_lines_than_online_cpus_are_refused),
 		T(rt_cpus_names_each_lines_cpu_in_order),
 		T(rt_cpus_listed_twice_offline_or_not_a_number_are_refused),
-		T(outputs_count_counts_gpio_lines_items),
 	};
 
 	return cmocka_run_group_tests_name("outputs", tests, NULL, NULL);
