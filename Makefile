@@ -58,9 +58,12 @@ WARN     := -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes -Wstrict-prot
 	    -Wno-missing-field-initializers
 # The flags sqwave needs come first; CFLAGS from the command line or the
 # environment (a distribution's "-g -O2 -fstack-protector-strong ...")
-# follow and win where they differ. Without any CFLAGS, OPT optimises.
+# follow and win where they differ. Without any CFLAGS, OPT optimises,
+# with glibc's checked string functions as Debian's and Yocto's builds
+# have them (an snprintf told a larger size than its buffer aborts in
+# make check, not first in the package build).
 ifeq ($(origin CFLAGS),undefined)
-OPT      ?= -O2 -g
+OPT      ?= -O2 -g -D_FORTIFY_SOURCE=2
 else
 OPT      ?=
 endif

@@ -201,9 +201,9 @@ const char *board_pair_head(size_t col, bool *right)
 	return cols[col].head;
 }
 
-static void us(char *c, double ns)
+static void us(char *c, size_t len, double ns)
 {
-	snprintf(c, BOARD_PAIR_CELL, "%.3f", ns / 1000);
+	snprintf(c, len, "%.3f", ns / 1000);
 }
 
 void board_pair_cells(const struct board_pair *p, char c[][BOARD_PAIR_CELL])
@@ -224,32 +224,32 @@ void board_pair_cells(const struct board_pair *p, char c[][BOARD_PAIR_CELL])
 		snprintf(c[C_ONLY], BOARD_PAIR_CELL, "%" PRIu64 "/%" PRIu64, p->only_a, p->only_b);
 	}
 	if (p->have_skew) {
-		us(c[C_P50], p->p50_ns);
-		us(c[C_P99], p->p99_abs_ns);
-		us(a, p->min_ns);
-		us(b, p->max_ns);
+		us(c[C_P50], BOARD_PAIR_CELL, p->p50_ns);
+		us(c[C_P99], BOARD_PAIR_CELL, p->p99_abs_ns);
+		us(a, sizeof(a), p->min_ns);
+		us(b, sizeof(b), p->max_ns);
 		snprintf(c[C_RANGE], BOARD_PAIR_CELL, "%s..%s", a, b);
 		snprintf(c[C_OUTSIDE], BOARD_PAIR_CELL, "%" PRIu64, p->beyond_windows);
-		us(a, p->clock_lower_ns);
-		us(b, p->clock_upper_ns);
+		us(a, sizeof(a), p->clock_lower_ns);
+		us(b, sizeof(b), p->clock_upper_ns);
 		snprintf(c[C_CLOCKS], BOARD_PAIR_CELL, "%s..%s", a, b);
 		if (p->have_common) {
-			us(a, p->common_lo_ns);
-			us(b, p->common_hi_ns);
+			us(a, sizeof(a), p->common_lo_ns);
+			us(b, sizeof(b), p->common_hi_ns);
 			snprintf(c[C_COMMON], BOARD_PAIR_CELL, "%s..%s", a, b);
 		} else {
 			snprintf(c[C_COMMON], BOARD_PAIR_CELL, "none (moved)");
 		}
 	}
 	if (p->skew_limit_ns) {
-		us(a, (double)p->skew_limit_ns);
+		us(a, sizeof(a), (double)p->skew_limit_ns);
 		snprintf(c[C_MAX_SKEW], BOARD_PAIR_CELL, "%s (%s us)", p->skew_state, a);
 	} else if (p->joined_known && strcmp(p->skew_state, "NONE")) {
 		snprintf(c[C_MAX_SKEW], BOARD_PAIR_CELL, "%s", p->skew_state);
 	}
 	if (p->joined_known) {
 		if (p->have_claim) {
-			us(a, p->claimed_ns);
+			us(a, sizeof(a), p->claimed_ns);
 			snprintf(c[C_CLOCK_ERROR], BOARD_PAIR_CELL, "%s (claimed %s us)",
 				 p->clock_state, a);
 		} else {
