@@ -254,7 +254,7 @@ static void *group_locate(const struct gpio_ops *ops, const struct gpio_out_spec
 				msgbuf_set(err, errlen, "line %s is listed twice: it is line %u "
 					   "of %s [%s], as %s is", lines[i], loc[i].offset,
 					   loc[i].chip.name, loc[i].chip.label, lines[j]);
-			errno = EINVAL;
+			errno = EEXIST;	/* the caller's list, not the chip: a usage error */
 			goto fail;
 		}
 	}

@@ -79,7 +79,8 @@ struct gpio_group;
  * line's name is found on; every line is then looked up there. Returns NULL
  * with errno and one sentence in @err as gpio_out_open() does, naming the
  * line that failed (not found, busy, ...); EINVAL for @n outside
- * 1..GPIO_GROUP_MAX and for a line listed twice ("line X is listed twice").
+ * 1..GPIO_GROUP_MAX, EEXIST for a line listed twice, by the same or another
+ * name ("line X is listed twice").
  * Prints nothing. Main thread; the caller closes with gpio_group_close().
  */
 struct gpio_group *gpio_group_open(const struct gpio_out_spec *spec, const char *const *lines,

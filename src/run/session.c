@@ -30,6 +30,7 @@
 #include "config/outputs.h"
 #include "config/plan.h"
 #include "gpio/gpio_in.h"
+#include "gpio/gpio_lookup.h"
 #include "gpio/gpio_out.h"
 #include "gpio/gpio_sim.h"
 #include "loads/contain.h"
@@ -629,6 +630,33 @@ static int session_open_line(struct run_session *s, size_t i)
 	return SQW_EXIT_OK;
 }
 
+/* Per-cpu: one line named twice (an offset and its name) would find
+ * itself busy at its second request; said as what it is. True when said. */
+static bool session_same_line_twice(struct run_session *s)
+{
+	struct gpio_location loc[OUTPUTS_MAX];
+	size_t i, j;
+	char o[256];
+
+	for (i = 0; i < s->outs.n; i++) {
+		if (gpio_locate(s->ln[i].spec.backend, s->c, s->ln[i].spec.chip,
+				s->ln[i].spec.line, &loc[i], s->why, sizeof(s->why)) < 0)
+			return false;	/* the request says why, as for one line */
+		for (j = 0; j < i; j++) {
+			if (loc[j].offset != loc[i].offset || strcmp(loc[j].chip.path, loc[i].chip.path))
+				continue;
+			run_session_say(s, RUN_SAY_ERR, "gpio.line (\"%s\", %s): line %s is listed "
+					"twice: it is line %u of %s, as %s is",
+					config_str(s->c, CFG_GPIO_LINE),
+					config_origin(s->c, CFG_GPIO_LINE, o, sizeof(o)),
+					s->outs.o[i].line, loc[i].offset, loc[i].chip.name,
+					s->outs.o[j].line);
+			return true;
+		}
+	}
+	return false;
+}
+
 /* The lines: one request each (one line, or per-cpu), or one for all
  * (together). Their descriptions are copies: the summary is printed after
  * the lines are closed. */
@@ -647,6 +675,14 @@ static int session_open_gpio(struct run_session *s)
 			lines[i] = s->outs.o[i].line;
 		s->group = gpio_group_open(&s->ln[0].spec, lines, s->outs.n, s->why,
 					   sizeof(s->why));
+		if (!s->group && errno == EEXIST) {	/* one line by two names: usage */
+			char o[256];
+
+			run_session_say(s, RUN_SAY_ERR, "gpio.line (\"%s\", %s): %s",
+					config_str(s->c, CFG_GPIO_LINE),
+					config_origin(s->c, CFG_GPIO_LINE, o, sizeof(o)), s->why);
+			return SQW_EXIT_USAGE;
+		}
 		if (!s->group) {
 			run_session_say(s, RUN_SAY_ERR, "%s", s->why);
 			return SQW_EXIT_RUNTIME;
@@ -655,6 +691,8 @@ static int session_open_gpio(struct run_session *s)
 			snprintf(s->ln[i].gpio_desc, sizeof(s->ln[i].gpio_desc), "%s",
 				 gpio_group_describe(s->group, i));
 	} else {
+		if (s->outs.n > 1 && session_same_line_twice(s))
+			return SQW_EXIT_USAGE;
 		for (i = 0; i < s->outs.n; i++) {
 			s->ln[i].gpio = gpio_out_open(&s->ln[i].spec, s->why, sizeof(s->why));
 			if (!s->ln[i].gpio) {

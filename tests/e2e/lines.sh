@@ -250,7 +250,9 @@ test_refused_combinations_exit_2_naming_the_key() {
 		    "--line 0 --line-phase 10us:run.line_phase (\"10us\", command line) is for several lines" \
 		    "--line 0,2 --line-phase 0,10us,20us:run.line_phase (\"0,10us,20us\", command line)" \
 		    "--line 0,2 --cpus 0,1:rt.cpus (\"0,1\", command line) is for run.outputs per-cpu" \
-		    "--line 0,,2:gpio.line (\"0,,2\", command line): an empty item"; do
+		    "--line 0,,2:gpio.line (\"0,,2\", command line): an empty item" \
+		    "--line 0,SIM0:gpio.line (\"0,SIM0\", command line): line SIM0 is listed twice" \
+		    "--line 0,SIM0 --outputs per-cpu:line SIM0 is listed twice: it is line 0"; do
 		# shellcheck disable=SC2086
 		"$SQWAVE" run --board "$BOARD" ${args%%:*} --duration 1s --log "$TMP/x.sqwlog" \
 			> /dev/null 2> "$TMP/x.err"
