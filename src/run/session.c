@@ -1181,6 +1181,29 @@ static const char *status_limits(const struct config *c, const struct edgestats_
 	return buf;
 }
 
+/* Several lines: the figures above are line 0's; each other line's
+ * width range, wake-up maximum and missed periods follow, so that no
+ * line's trouble is out of sight while the run lasts. */
+static void status_lines(const struct run_session *s, FILE *out)
+{
+	size_t i;
+
+	if (s->outs.n > 1)
+		fprintf(out, " | line %s above", s->outs.o[0].line);
+	for (i = 1; i < s->outs.n; i++) {
+		struct edgestats_live live;
+
+		recorder_live(s->ln[i].rec, &live);
+		fprintf(out, " | line %s: ", s->outs.o[i].line);
+		if (live.width_max_ns)
+			fprintf(out, "width %.1f-%.1f us, ", live.width_min_ns / 1e3,
+				live.width_max_ns / 1e3);
+		fprintf(out, "wake max %.1f us, missed %llu",
+			live.edges ? live.wake_max_ns / 1e3 : 0.0,
+			(unsigned long long)live.missed_periods);
+	}
+}
+
 /*
  * The status line: wall clock, progress and ETA, phase, the last interval's
  * worst wake-up and pulse widths, the run's extremes, limits already broken
@@ -1241,6 +1264,7 @@ static void status_print(const struct run_session *s, uint64_t t0, bool tty)
 		live.edges ? live.wake_max_ns / 1e3 : 0.0, (unsigned long long)live.missed_periods,
 		(unsigned long long)dropped, loads[0] ? " | " : "", loads,
 		lim[0] ? " | LIMIT" : "", lim);
+	status_lines(s, out);
 	fputs(tty ? "\033[K" : "\n", out);
 	fflush(out);
 }

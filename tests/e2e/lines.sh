@@ -213,6 +213,14 @@ PY
 		fail "$(cat "$TMP/schema.out")" || return 1
 }
 
+# The status line names every line's figures, not only line 0's.
+test_the_status_line_has_every_lines_figures() {
+	"$SQWAVE" run --board "$BOARD" --line 0,2 --duration 1s --status-interval 200ms \
+		--log "$TMP/st.sqwlog" > /dev/null 2> "$TMP/st.err" || return 1
+	grep -q " | line 0 above | line 2: .*missed [0-9]" "$TMP/st.err" ||
+		fail "status: $(head -3 "$TMP/st.err")"
+}
+
 # Each line's summary describes its own wave (run.line_*), not run.*'s:
 # the text and the JSON's run member.
 # per-cpu: each line's summary names the CPU its thread was pinned to.
