@@ -504,7 +504,7 @@ struct analysis *analysis_new(const struct analyze_opts *o, const struct analyze
 		span_init(&a->bins[i]);
 	a->es = edgestats_new(src->half_period_ns);
 	if (a->es && src->respond)
-		edgestats_set_respond(a->es);
+		edgestats_set_respond(a->es, src->meta ? src->meta->idle_level : 0);
 	else if (a->es && src->meta)
 		edgestats_set_wave(a->es, &src->meta->wave);
 	if (a->es && src->kind == ANALYZE_SRC_CAPTURE && src->capture) {

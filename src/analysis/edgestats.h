@@ -104,8 +104,10 @@ void edgestats_set_wave(struct edgestats *s, const struct wave *w);
 
 /* Before the first edgestats_add(): the records are a respond log's (see
  * struct edgestats_result's respond members): lost events are each record's
- * expirations - 1, latencies count from the event alone. */
-void edgestats_set_respond(struct edgestats *s);
+ * expirations - 1, latencies count from the event alone, and the output
+ * starts at @idle_level (gpio.idle_level): a write of the level the pin has
+ * is no edge. */
+void edgestats_set_respond(struct edgestats *s, int idle_level);
 
 /* Before the first edgestats_add(): every record's write window is
  * [@lo_ns, @hi_ns] around its intended time, whatever its 32-bit offsets
@@ -183,7 +185,9 @@ struct edgestats_result {
 	struct edgestats_where first_gap, last_gap; /* the record just after the gap */
 	uint64_t write_errors;     /* counted edges flagged EDGE_F_WRITE_ERR */
 	uint64_t saturated;        /* counted edges with an offset clamped to +-2.1 s */
-	uint64_t level_repeats;    /* consecutive records writing the same level */
+	uint64_t level_repeats;    /* consecutive records writing the same level (a
+				    * respond log: counted writes of the level the pin
+				    * had, no edge) */
 	uint64_t pulses_skipped;   /* counted-edge pairs not measured (gap, error, ...) */
 
 	struct stats_hist wake;        /* wake - intended; moments in wake.m */
@@ -216,7 +220,10 @@ struct edgestats_result {
 	 * is the event's timestamp, so wake is event -> wake-up, place event ->
 	 * write-window midpoint, missed_periods the events the kernel lost;
 	 * writes that answer no event (EDGE_F_NOEVENT: a pulse's end, the
-	 * return to idle) are edges and pulses but no answer. */
+	 * return to idle) are writes but no answer. A pulse runs from a write
+	 * that changed the pin to the next one that changed it back; a write
+	 * of the level the pin had (level_repeats) answers its event but is no
+	 * edge. There is no period. */
 	bool respond;
 	uint64_t answers;              /* counted writes that answer an event */
 	struct stats_hist resp_begin;  /* write_begin - event */

@@ -56,12 +56,12 @@ fail:
 	return NULL;
 }
 
-void phasestats_set_respond(struct phasestats *ps)
+void phasestats_set_respond(struct phasestats *ps, int idle_level)
 {
 	size_t i;
 
 	for (i = 0; i < ps->n; i++)
-		edgestats_set_respond(ps->st[i]);
+		edgestats_set_respond(ps->st[i], idle_level);
 }
 
 void phasestats_free(struct phasestats *ps)

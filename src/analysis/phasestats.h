@@ -24,9 +24,9 @@ struct phasestats *phasestats_new(int64_t half_period_ns, size_t n, const uint64
  * nominal widths (edgestats_set_wave()). */
 void phasestats_set_wave(struct phasestats *ps, const struct wave *w);
 void phasestats_free(struct phasestats *ps);
-/* Before the first phasestats_add(): the records are a respond log's
- * (edgestats_set_respond() for every phase). */
-void phasestats_set_respond(struct phasestats *ps);
+/* Before the first phasestats_add(): the records are a respond log's, its
+ * output idle at @idle_level (edgestats_set_respond() for every phase). */
+void phasestats_set_respond(struct phasestats *ps, int idle_level);
 
 /* Feed one record (in sequence order); edges outside every phase (the
  * warm-up) are ignored here. */

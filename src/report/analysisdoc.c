@@ -1312,7 +1312,7 @@ static int soak_setup(struct analysis *a, struct soakview **sv, struct phasestat
 		soakview_phase_starts(*sv, starts);
 		*ps = phasestats_new(si->half_period_ns, n, starts, 0);
 		if (*ps && si->respond)
-			phasestats_set_respond(*ps);
+			phasestats_set_respond(*ps, si->meta->idle_level);
 		else if (*ps && si->meta)
 			phasestats_set_wave(*ps, &si->meta->wave);
 		*phases = calloc(n, sizeof(**phases));

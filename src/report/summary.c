@@ -393,6 +393,11 @@ static void text_respond_counts(FILE *f, const struct edgestats_result *r,
 		" answer no event: pulse ends, the return to idle), %" PRIu64 " warm-up, %" PRIu64
 		" logged\n", r->answers, r->edges, r->edges - r->answers, r->warmup_edges,
 		ri->records_logged);
+	/* follow mode after a lost event, or on one edge only: the answer is
+	 * written, the pin does not change, no pulse starts there */
+	if (r->level_repeats)
+		fprintf(f, "rewrites   %" PRIu64 " counted writes of the level the output had: "
+			"answers, but no edge on the pin\n", r->level_repeats);
 	fprintf(f, "lost       %" PRIu64 " events%s\n", r->missed_periods, r->missed_periods
 		? "  <-- the kernel's sequence numbers skipped them (its event buffer overflowed)"
 		: "");
@@ -1122,6 +1127,7 @@ void summary_respond_json(struct json_writer *w, const struct edgestats_result *
 	json_kv_int(w, "pulse_width_ns", ri->respond_pulse_ns);
 	json_kv_uint(w, "answers", r->answers);
 	json_kv_uint(w, "writes", r->edges);
+	json_kv_uint(w, "rewrites", r->level_repeats);
 	json_kv_uint(w, "events_lost", r->missed_periods);
 	statsjson_dist_worst(w, "event_to_write_begin", &r->resp_begin, &r->resp_worst);
 	statsjson_dist_worst(w, "event_to_write_end", &r->resp_end, &r->resp_worst);

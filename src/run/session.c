@@ -1100,8 +1100,8 @@ static int session_start_recorder(struct run_session *s, size_t i)
 	 * to idle after the last slot, as the run's own figures do. */
 	ln->pstats = phasestats_new(ln->loop.half_ns, soak_nphases(s->soak), s->starts, 0);
 	if (s->p.respond && ln->pstats) {
-		edgestats_set_respond(ln->stats);
-		phasestats_set_respond(ln->pstats);
+		edgestats_set_respond(ln->stats, ln->loop.idle_level);
+		phasestats_set_respond(ln->pstats, ln->loop.idle_level);
 	} else if (ln->pstats) {
 		phasestats_set_wave(ln->pstats, &ln->loop.wave);
 	}

@@ -67,6 +67,21 @@ test_a_pulse_lasts_its_width_from_each_answer() {
 	check pulse pulse 40000 || return 1
 }
 
+test_output_pulses_run_from_the_write_that_changed_the_pin() {
+	# follow on rising edges: every answer after the first writes the level
+	# the pin has; lost events in follow mode rewrite a level too
+	respond rise --edge rising --duration 500ms || fail "exit $?" || return 1
+	check rise widths "$TMP/rise.json" || return 1
+	respond lose --set sim.stim_period=10us --set sim.write_cost=200us --duration 400ms \
+		|| fail "exit $?" || return 1
+	check lose lost 1 || return 1
+	check lose widths "$TMP/lose.json" || return 1
+	respond tog --respond-mode toggle --edge rising || fail "exit $?" || return 1
+	check tog widths "$TMP/tog.json" || return 1
+	respond pw --respond-mode pulse --pulse-width 40us || fail "exit $?" || return 1
+	check pw widths "$TMP/pw.json" || return 1
+}
+
 test_bounces_without_debounce_are_each_answered() {
 	respond bounce --set sim.stim_bounce=2 --set sim.stim_bounce_gap=20us \
 		--set sim.stim_period=2ms || fail "exit $?" || return 1

@@ -14,7 +14,13 @@ check holds, else a message and exit 1. Checks:
                 after the answer's write ended, never before
   debounce D    one event per stimulus edge (the last change of each burst),
                 stamped at that change + D
+  widths JSON   the output's pulses in the summary JSON are the pin's: a pulse
+                runs from the write that changed the pin to the one that
+                changed it back (a write of the level it had is no edge),
+                counted when both are; each true width inside the summary's
+                bounds, the means within the longest write window
 """
+import json
 import csv
 import os
 import sys
@@ -38,6 +44,36 @@ def history(path):
             elif r[0] == "stim" and int(r[2]) == IN_LINE:
                 stims.append((int(r[1]), int(r[3]), int(r[4]), int(r[5])))
     return writes, stims
+
+
+def widths(recs, writes, summary):
+    """The pin's pulses from the history (when the level took effect),
+    against the summary's pulse_width."""
+    idle = 0
+    pin, start = idle, None
+    true, slack = {1: [], 0: []}, {1: 0, 0: 0}
+    for i, r in enumerate(recs):
+        t, level = writes[i]
+        if level == pin:
+            continue  # a rewrite: no edge on the pin
+        if start is not None and not start[1][7] & WARMUP and not r[7] & WARMUP:
+            true[pin].append(t - start[0])
+            # the log places each change inside its write window: the
+            # estimate may be off by half of each end's window
+            slack[pin] += ((start[1][4] - start[1][3]) + (r[4] - r[3])) / 2
+        pin, start = level, (t, r)
+    for pol, name in ((1, "positive"), (0, "negative")):
+        w, got = true[pol], summary["pulse_width"][name]
+        assert got["count"] == len(w), (name, "pulses", got["count"], "on the pin", len(w))
+        if not w:
+            continue
+        lo, hi = got["tmin_bound"]["lo_ns"], got["tmax_bound"]["hi_ns"]
+        assert lo <= min(w) and max(w) <= hi, (name, "pin widths", min(w), max(w),
+                                                "outside the bounds", lo, hi)
+        mean = sum(w) / len(w)
+        # +1: the summary's mean is rounded to the nanosecond
+        assert abs(got["mean_ns"] - mean) <= slack[pol] / len(w) + 1, \
+            (name, "mean", got["mean_ns"], "on the pin", mean)
 
 
 def main():
@@ -117,6 +153,8 @@ def main():
                  if i + 1 < len(stims) and stims[i + 1][0] - s[0] >= d]
         assert len(reported) >= len(quiet) - 1, (len(reported), len(quiet))
         assert len(reported) < len(stims), "every bounce was reported"
+    elif check == "widths":
+        widths(recs, writes, json.load(open(args[0])))
     else:
         raise SystemExit("unknown check " + check)
     print("ok: %d answers, %d writes, %d lost, %d stimulus changes" %
