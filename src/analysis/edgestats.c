@@ -289,6 +289,19 @@ static void respond_pin(struct edgestats *s, const struct edge_rec *e, bool link
 	/* after a failed write, this one may have rewritten what that one set:
 	 * where the level began is not known, so no pulse starts here */
 	s->pin_linked = s->pin_level >= 0;
+	if (!(e->flags & (EDGE_F_WARMUP | EDGE_F_NOEVENT)) && !offsets_clamped(e)) {
+		struct edgestats_where at = { e->seq, e->intended_ns };
+
+		if (!r->scope_answers || e->write_begin_off_ns < r->scope_lo_ns) {
+			r->scope_lo_ns = e->write_begin_off_ns;
+			r->scope_lo_at = at;
+		}
+		if (!r->scope_answers || e->write_end_off_ns > r->scope_hi_ns) {
+			r->scope_hi_ns = e->write_end_off_ns;
+			r->scope_hi_at = at;
+		}
+		r->scope_answers++;
+	}
 	s->pin = *e;
 	s->have_pin = true;
 	s->pin_level = e->level;

@@ -229,6 +229,13 @@ struct edgestats_result {
 	struct stats_hist resp_begin;  /* write_begin - event */
 	struct stats_hist resp_end;    /* write_end - event: the answer's latency */
 	struct edgestats_where resp_worst; /* the largest write_end - event */
+	/* The answers a scope across the two pins sees: counted answers that
+	 * changed the output (not a rewrite, no clamped offset). Of those,
+	 * the least write_begin - event and the largest write_end - event,
+	 * where the scope's bounds come from (docs/respond.md). */
+	uint64_t scope_answers;
+	int64_t scope_lo_ns, scope_hi_ns;
+	struct edgestats_where scope_lo_at, scope_hi_at;
 };
 
 /* The share of the measured time spent spinning: spin_ns over the span of

@@ -440,10 +440,13 @@ static int map_refine(struct respcmp *c)
 	return 0;
 }
 
-/* A cause the kernel may have reported: a stimulus edge, or a burst's first. */
+/* A cause the kernel may have reported: a stimulus edge, or a burst's first
+ * (what a scope triggers on) and its last change (what the kernel's debounce
+ * stamps the event after: last + debounce + the input's latency). */
 struct cand {
 	size_t stim;
 	double t;                  /* log clock, rel. ref_ns */
+	double span_ns;            /* the burst's last change - its first (0: one edge) */
 	uint8_t level;
 };
 
@@ -482,6 +485,7 @@ static struct cand *cands_build(struct respcmp *c, size_t *ncand)
 		} else {
 			v[n].stim = i;
 			v[n].t = to_log(c, c->stim[i].t_ps);
+			v[n].span_ns = to_log(c, c->stim[j - 1].t_ps) - v[n].t;
 			v[n].level = (uint8_t)after;
 			n++;
 		}
@@ -512,6 +516,7 @@ static int answers_walk(struct respcmp *c)
 	double tol = c->m.tolerance_ns + c->m.place_ns, dt = (double)c->resolution_ps / 1000;
 	double *irq = NULL, *del = NULL;
 	double lo_span = to_log(c, c->span_lo_ps), hi_span = to_log(c, c->span_hi_ps);
+	double db = (double)c->p.debounce_ns;
 	bool first = true;
 	int ret = -1;
 
@@ -526,6 +531,7 @@ static int answers_walk(struct respcmp *c)
 		double ev = rel_ns(c, x->event_ns);
 		int pol;
 		size_t i;
+		double span;
 
 		/* the record and its expected response edge */
 		while (wk < c->nwant && c->rec[c->want_rec[wk]].seq < x->seq)
@@ -539,6 +545,7 @@ static int answers_walk(struct respcmp *c)
 		/* its cause: the last unclaimed one of its polarity at or before
 		 * the kernel's timestamp */
 		pol = event_level(c, e);
+		span = 0;
 		if (q < j)
 			q = j;
 		while (q < ncand && cd[q].t <= ev + tol)
@@ -571,7 +578,11 @@ static int answers_walk(struct respcmp *c)
 			c->stim_class[cd[i].stim] = RESPCMP_S_CAUSE;
 			c->stim_cause++;
 			x->stim = cd[i].stim;
-			x->irq_ns = ev - cd[i].t;
+			/* the kernel stamps no sooner than the burst's last change
+			 * + the debounce period: the rest is the input's own
+			 * latency, what respond.irq_bound covers */
+			span = cd[i].span_ns;
+			x->irq_ns = ev - (cd[i].t + span) - db;
 			irq[nirq++] = x->irq_ns;
 			if (x->irq_ns < -tol)
 				x->status |= RESPCMP_A_IRQ_NEG;
@@ -592,8 +603,11 @@ static int answers_walk(struct respcmp *c)
 		} else {
 			x->status |= RESPCMP_A_NO_CHANGE;
 		}
-		x->lo_ns = (double)x->wb_off_ns - dt;
-		x->hi_ns = c->p.irq_bound_ns > 0 ? (double)x->we_off_ns + (double)c->p.irq_bound_ns + dt
+		/* the delay is from the burst's first edge: its span, the
+		 * debounce and the input's latency come before the stamp */
+		x->lo_ns = (double)x->wb_off_ns + db + span - dt;
+		x->hi_ns = c->p.irq_bound_ns > 0 ? (double)x->we_off_ns + db + span +
+						   (double)c->p.irq_bound_ns + dt
 						 : INFINITY;
 		if (x->stim != SIZE_MAX && x->resp != SIZE_MAX) {
 			/* on the log's clock, as the bounds are: a capture clock

@@ -40,11 +40,15 @@
  *     skips are events the kernel lost if the record's expirations say so
  *     (seqno advance - 1), else stimulus edges the log has no event for.
  *  3. Per answer: measured delay = response edge - cause, the capture's
- *     difference rescaled to the log's clock by the fitted drift; it must
- *     be at least write_begin - event - one sample interval, at most
- *     write_end - event + respond.irq_bound + one sample interval when
- *     irq_bound is set; the input's IRQ latency
- *     (event - cause, on the log clock) must be >= -(tolerance + place_ns).
+ *     difference rescaled to the log's clock by the fitted drift. The
+ *     kernel stamps the event no sooner than the burst's last change +
+ *     respond.debounce D (span: last - first change of the burst, 0
+ *     without debounce), so the delay must be at least write_begin - event
+ *     + D + span - one sample interval, at most write_end - event + D +
+ *     span + respond.irq_bound + one sample interval when irq_bound is set
+ *     (the bounds of the run summary's scope, from the burst's first edge);
+ *     the input's IRQ latency, event - (last change + D) on the log clock,
+ *     must be >= -(tolerance + place_ns): it is what irq_bound covers.
  *
  * Pure computation: no I/O in respcmp_compute(); respcmp_run() reads the
  * log and the capture. No messages printed. One thread per object.
@@ -88,7 +92,8 @@ struct respcmp_answer {
 	uint8_t status;            /* RESPCMP_A_* */
 	size_t stim;               /* cause: stimulus edge index, SIZE_MAX none */
 	size_t resp;               /* response edge index, SIZE_MAX none */
-	double irq_ns;             /* event - cause (log clock) */
+	double irq_ns;             /* event - (the cause's last change + debounce), log
+				    * clock: the input's latency irq_bound covers */
 	double delay_ns;           /* response - cause: the capture's difference on the
 				    * log's clock (divided by 1 + drift) */
 	double lo_ns, hi_ns;       /* the log's bounds on delay_ns (hi: INFINITY

@@ -131,13 +131,17 @@ static void print_text(const struct ctx *x)
 	}
 	printf("\n");
 	print_dist("delay: stimulus edge -> response edge, the capture's, on the log's clock", &c->delay);
-	print_dist("IRQ latency: stimulus edge -> the kernel's timestamp (log clock)", &c->irq);
+	print_dist(c->p.debounce_ns > 0 ? "IRQ latency: the stimulus's last change + debounce -> "
+		   "the kernel's timestamp (log clock)"
+		   : "IRQ latency: stimulus edge -> the kernel's timestamp (log clock)", &c->irq);
 	if (c->irq.n)
 		printf("           respond.irq_bound should be set from this: at least %.3f us (the max)\n",
 		       c->irq.max / 1000);
-	printf("           bounds: delay >= write_begin - event - %.3f ns (one sample); ", dt);
+	printf("           bounds: delay >= write_begin - event%s - %.3f ns (one sample); ",
+	       c->p.debounce_ns > 0 ? " + debounce + the burst's span" : "", dt);
 	if (c->p.irq_bound_ns > 0)
-		printf("<= write_end - event + irq_bound + %.3f ns\n", dt);
+		printf("<= write_end - event%s + irq_bound + %.3f ns\n",
+		       c->p.debounce_ns > 0 ? " + debounce + the burst's span" : "", dt);
 	else
 		printf("no upper bound (irq_bound 0)\n");
 	printf("           IRQ latency >= -%.1f ns (the tolerance, and %.1f ns: half the median write\n"

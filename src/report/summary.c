@@ -408,39 +408,56 @@ static void text_respond_counts(FILE *f, const struct edgestats_result *r,
 }
 
 /*
- * What a scope across the two pins shows, and how it follows from the log:
- * the output changed inside its write window, and the input changed at or
- * before its kernel timestamp (the IRQ's latency before the stamp is not in
- * the log), so input edge -> output edge is at least write_begin - event and
- * at most write_end - event + the input's latency, bounded only when
- * respond.irq_bound says how long it can be.
+ * What a scope across the two pins shows, and how it follows from the log
+ * (docs/respond.md). The input edge is the input's last change before its
+ * event (with bounces: the burst's last). The output changed inside its
+ * write window. The kernel stamps the event after that change: by the
+ * input's interrupt latency and, with respond.debounce D, once the line
+ * has been stable for D (gpiolib-cdev's debounce timer, re-armed at each
+ * change, stamps when its work runs). So input edge -> output edge is at
+ * least write_begin - event + D and at most write_end - event + D + the
+ * rest (the interrupt's latency, how late the debounce timer and work ran
+ * past D), bounded only when respond.irq_bound says how long that can be.
+ * Only the answers that changed the output count: a rewrite of the level
+ * it had shows nothing on the scope.
  */
 static void text_respond_scope(FILE *f, const struct edgestats_result *r,
 			       const struct run_info *ri)
 {
-	fprintf(f, "\nScope across the two pins, input edge -> output edge:\n");
-	if (!r->resp_begin.m.n) {
-		fprintf(f, "  no answer was measured\n");
+	char d[32];
+
+	fprintf(f, "\nScope across the two pins, input edge -> output edge (the input's last "
+		"change before its event -> the output's change), over the %" PRIu64 " counted "
+		"answers that changed the output:\n", r->scope_answers);
+	if (!r->scope_answers) {
+		fprintf(f, "  no answer changed the output\n");
 		return;
 	}
-	fprintf(f, "  at least %s us on every answer (the shortest write begin - event; p50 %s us): "
-		"the output cannot change before its write begins, the input changed no later "
-		"than its timestamp\n", UNITS_US(r->resp_begin.m.min),
-		UNITS_US(stats_hist_percentile(&r->resp_begin, 50.0)));
+	units_format_duration(ri->debounce_ns, d, sizeof(d));
+	fprintf(f, "  at least %s us (the shortest write begin - event, %s us at answer #%" PRIu64
+		", + respond.debounce %s): the output cannot change before its write begins; the "
+		"kernel stamps an event no sooner than the input's last change%s\n",
+		UNITS_US(r->scope_lo_ns + ri->debounce_ns), UNITS_US(r->scope_lo_ns),
+		r->scope_lo_at.seq, d, ri->debounce_ns > 0
+		? " + the debounce period (it waits that long for the line to be stable)" : "");
 	if (ri->irq_bound_ns > 0)
 		fprintf(f, "  at most  %s us (the longest write end - event, %s us at answer #%" PRIu64
-			", t+%.6f s, plus respond.irq_bound %s us: the input edge to its timestamp)\n",
-			UNITS_US(r->resp_end.m.max + ri->irq_bound_ns), UNITS_US(r->resp_end.m.max),
-			r->resp_worst.seq, rel_s(r, r->resp_worst.intended_ns),
-			UNITS_US(ri->irq_bound_ns));
+			", t+%.6f s, + respond.debounce %s + respond.irq_bound %s us: how much later "
+			"than that the kernel may stamp the event, its interrupt latency%s)\n",
+			UNITS_US(r->scope_hi_ns + ri->debounce_ns + ri->irq_bound_ns),
+			UNITS_US(r->scope_hi_ns), r->scope_hi_at.seq,
+			rel_s(r, r->scope_hi_at.intended_ns), d, UNITS_US(ri->irq_bound_ns),
+			ri->debounce_ns > 0 ? " and how late the debounce timer and work ran" : "");
 	else
-		fprintf(f, "  at most  no bound from this run: the input edge comes before its kernel "
-			"timestamp by the input's interrupt latency, which the log cannot see; the "
+		fprintf(f, "  at most  no bound from this run: the kernel stamps an event after the "
+			"input's change by its interrupt latency%s, which the log cannot see; the "
 			"longest write end - event was %s us (answer #%" PRIu64 ", t+%.6f s). Set "
 			"respond.irq_bound from a measurement (a loopback run's event - write end, "
 			"sqwave compare of this log with a capture of both pins, or "
-			"a scope) for an upper bound\n", UNITS_US(r->resp_end.m.max),
-			r->resp_worst.seq, rel_s(r, r->resp_worst.intended_ns));
+			"a scope) for an upper bound\n",
+			ri->debounce_ns > 0 ? " (beyond the debounce period)" : "",
+			UNITS_US(r->scope_hi_ns), r->scope_hi_at.seq,
+			rel_s(r, r->scope_hi_at.intended_ns));
 }
 
 /* A respond run's figures: counts, latencies from the event, the scope. */
@@ -1132,16 +1149,25 @@ void summary_respond_json(struct json_writer *w, const struct edgestats_result *
 	statsjson_dist_worst(w, "event_to_write_begin", &r->resp_begin, &r->resp_worst);
 	statsjson_dist_worst(w, "event_to_write_end", &r->resp_end, &r->resp_worst);
 	json_kv_object_begin(w, "scope");
-	statsjson_ns(w, "min_ns", r->resp_begin.m.n ? (double)r->resp_begin.m.min : NAN);
-	if (ri->irq_bound_ns > 0 && r->resp_end.m.n)
-		json_kv_int(w, "max_ns", r->resp_end.m.max + ri->irq_bound_ns);
+	json_kv_uint(w, "answers", r->scope_answers);
+	if (r->scope_answers)
+		json_kv_int(w, "min_ns", r->scope_lo_ns + ri->debounce_ns);
+	else
+		json_kv_null(w, "min_ns");
+	if (ri->irq_bound_ns > 0 && r->scope_answers)
+		json_kv_int(w, "max_ns", r->scope_hi_ns + ri->debounce_ns + ri->irq_bound_ns);
 	else
 		json_kv_null(w, "max_ns");
+	json_kv_int(w, "debounce_ns", ri->debounce_ns);
 	json_kv_int(w, "irq_bound_ns", ri->irq_bound_ns);
-	json_kv_string(w, "derivation", "input edge -> output edge: at least write_begin - event "
-		       "(the output changes inside its write window, the input no later than its "
-		       "kernel timestamp); at most write_end - event + irq_bound_ns (the input's "
-		       "edge to its timestamp), none when irq_bound_ns is 0");
+	json_kv_string(w, "derivation", "input edge (the input's last change before its event) "
+		       "-> output edge, over the answers that changed the output: at least "
+		       "write_begin - event + debounce_ns (the output changes inside its write "
+		       "window; the kernel stamps the event no sooner than the input's last change "
+		       "+ the debounce period); at most write_end - event + debounce_ns + "
+		       "irq_bound_ns (how much later the kernel may stamp it: the input's interrupt "
+		       "latency, and how late the debounce timer and work ran), none when "
+		       "irq_bound_ns is 0");
 	json_object_end(w);
 	json_object_end(w);
 }

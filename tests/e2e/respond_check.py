@@ -14,6 +14,11 @@ check holds, else a message and exit 1. Checks:
                 after the answer's write ended, never before
   debounce D    one event per stimulus edge (the last change of each burst),
                 stamped at that change + D
+  bounds JSON   the summary's scope bounds hold every counted answer that
+                changed the output: its true delay, from the input's change
+                the kernel reported to the output's change (both from the
+                history), lies within them, and the lower bound is no
+                looser than the write windows
   widths JSON   the output's pulses in the summary JSON are the pin's: a pulse
                 runs from the write that changed the pin to the one that
                 changed it back (a write of the level it had is no edge),
@@ -44,6 +49,41 @@ def history(path):
             elif r[0] == "stim" and int(r[2]) == IN_LINE:
                 stims.append((int(r[1]), int(r[3]), int(r[4]), int(r[5])))
     return writes, stims
+
+
+def duration_ns(text):
+    """A duration as the log's header writes one ("100us", "0")."""
+    units = {"ns": 1, "us": 1000, "ms": 10 ** 6, "s": 10 ** 9}
+    for u in ("ns", "us", "ms", "s"):
+        if text.endswith(u):
+            return int(float(text[:-len(u)]) * units[u])
+    return int(text)
+
+
+def bounds(recs, writes, reported, summary):
+    """Every counted answer that changed the pin, from the history alone:
+    the stimulus change the kernel reported (with debounce: a burst's last)
+    to the output's change."""
+    scope = summary["respond"]["scope"]
+    pin, seqno, delays = 0, 0, []
+    for i, r in enumerate(recs):
+        t, level = writes[i]
+        answer = not r[7] & NOEVENT
+        if answer:
+            seqno += r[5]
+        if level == pin:
+            continue
+        pin = level
+        if answer and not r[7] & WARMUP:
+            delays.append(t - reported[seqno][0])
+    assert scope["answers"] == len(delays), ("answers bounded", scope["answers"], len(delays))
+    assert delays, "no answer changed the output"
+    lo, hi = scope["min_ns"], scope["max_ns"]
+    assert lo <= min(delays), ("lower bound above a true delay", lo, min(delays))
+    assert hi is None or max(delays) <= hi, ("upper bound below a true delay", hi, max(delays))
+    window = max(r[4] - r[3] for r in recs)
+    assert min(delays) - lo <= window, ("lower bound looser than a write window", lo,
+                                        min(delays), window)
 
 
 def widths(recs, writes, summary):
@@ -80,9 +120,11 @@ def main():
     log = sqwlog.read(sys.argv[1])
     writes, stims = history(sys.argv[2])
     check, args = sys.argv[3], sys.argv[4:]
-    # with debounce D the kernel stamps an event D after the change it reports
-    d = int(args[0]) if check == "debounce" else 0
     meta = log["meta"]
+    # with debounce D the kernel stamps an event D after the change it reports
+    d = duration_ns(meta.get("respond.debounce", "0"))
+    if check == "debounce":
+        assert d == int(args[0]), ("respond.debounce", meta.get("respond.debounce"))
     assert meta.get("run.mode") == "respond", meta.get("run.mode")
     mode = meta["respond.mode"]
     recs = log["edges"]
@@ -153,6 +195,8 @@ def main():
                  if i + 1 < len(stims) and stims[i + 1][0] - s[0] >= d]
         assert len(reported) >= len(quiet) - 1, (len(reported), len(quiet))
         assert len(reported) < len(stims), "every bounce was reported"
+    elif check == "bounds":
+        bounds(recs, writes, reported, json.load(open(args[0])))
     elif check == "widths":
         widths(recs, writes, json.load(open(args[0])))
     else:
