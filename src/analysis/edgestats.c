@@ -167,6 +167,19 @@ void edgestats_set_respond(struct edgestats *s, int idle_level)
 	s->pin_level = idle_level ? 1 : 0;
 }
 
+void edgestats_respond_end(struct edgestats *s, uint64_t lost, uint64_t lost_warmup,
+			   uint64_t unanswered)
+{
+	struct edgestats_result *r = &s->r;
+
+	if (lost > r->missed_periods)
+		r->missed_periods = lost;
+	if (lost_warmup > r->warmup_missed_periods)
+		r->warmup_missed_periods = lost_warmup;
+	r->unanswered = unanswered;
+	r->respond_end = true;
+}
+
 void edgestats_set_edge_window(struct edgestats *s, int64_t lo_ns, int64_t hi_ns)
 {
 	s->fixed_window = true;

@@ -236,7 +236,25 @@ struct edgestats_result {
 	uint64_t scope_answers;
 	int64_t scope_lo_ns, scope_hi_ns;
 	struct edgestats_where scope_lo_at, scope_hi_at;
+	/* edgestats_respond_end(): the run's own counts at its stop are in
+	 * missed_periods and warmup_missed_periods, and unanswered is the
+	 * events still queued then (respond_end false: not known, a log
+	 * written before they were kept) */
+	bool respond_end;
+	uint64_t unanswered;
 };
+
+/*
+ * After the last edgestats_add() of a respond log: the RT loop's own counts
+ * at the stop (the log's note at the stop, docs/log-format.md), from the
+ * kernel's sequence numbers: @lost events lost after the warm-up and
+ * @lost_warmup in it, exact where a record's 16-bit expirations saturated
+ * or events were lost among those still queued; @unanswered events stamped
+ * before the stop and never answered. The records' own sums are kept when
+ * larger (a count is never lowered).
+ */
+void edgestats_respond_end(struct edgestats *s, uint64_t lost, uint64_t lost_warmup,
+			   uint64_t unanswered);
 
 /* The share of the measured time spent spinning: spin_ns over the span of
  * the counted edges' slots ((last - first) + one half period). 0 without

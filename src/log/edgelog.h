@@ -126,6 +126,12 @@ const char *edgelog_stop_name(uint32_t reason);
 #define EDGELOG_META_PROFILE     "run.profile_file"
 #define EDGELOG_META_GPIO        "run.gpio"
 #define EDGELOG_META_MODE        "run.mode"       /* "respond" in a respond log; else a wave */
+/* A respond log's note at the stop (EDGELOG_EV_NOTE, docs/log-format.md):
+ * the stop on the event clock, and the RT loop's counts then. */
+#define EDGELOG_NOTE_RESPOND_STOP        "respond.stop_ns"
+#define EDGELOG_NOTE_RESPOND_LOST        "respond.events_lost"
+#define EDGELOG_NOTE_RESPOND_LOST_WARMUP "respond.events_lost_warmup"
+#define EDGELOG_NOTE_RESPOND_UNANSWERED  "respond.events_unanswered"
 #define EDGELOG_META_INPUT       "run.input"      /* respond: the input line answered */
 #define EDGELOG_META_RT          "run.rt"
 #define EDGELOG_META_IDLE_STATES "run.idle_states" /* rt.idle_state as set and read back */

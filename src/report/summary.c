@@ -398,9 +398,20 @@ static void text_respond_counts(FILE *f, const struct edgestats_result *r,
 	if (r->level_repeats)
 		fprintf(f, "rewrites   %" PRIu64 " counted writes of the level the output had: "
 			"answers, but no edge on the pin\n", r->level_repeats);
-	fprintf(f, "lost       %" PRIu64 " events%s\n", r->missed_periods, r->missed_periods
+	/* every event the kernel numbered is answered, lost or unanswered:
+	 * none of the three is hidden, in the warm-up either */
+	fprintf(f, "lost       %" PRIu64 " events, %" PRIu64 " more in the warm-up (not counted)%s\n",
+		r->missed_periods, r->warmup_missed_periods,
+		r->missed_periods || r->warmup_missed_periods
 		? "  <-- the kernel's sequence numbers skipped them (its event buffer overflowed)"
 		: "");
+	if (r->respond_end)
+		fprintf(f, "unanswered %" PRIu64 " events stamped before the stop, still queued "
+			"then%s\n", r->unanswered, r->unanswered
+			? "  <-- never answered: the answers fell behind the input" : "");
+	else
+		fprintf(f, "unanswered not known: the log has no note of the stop (written before "
+			"sqwave kept one)\n");
 	fprintf(f, "dropped    %" PRIu64 " records\n", dropped);
 	fprintf(f, "write errs %" PRIu64 "\n", max_u64(ri->write_errors, r->write_errors));
 	if (r->saturated)
@@ -1146,6 +1157,11 @@ void summary_respond_json(struct json_writer *w, const struct edgestats_result *
 	json_kv_uint(w, "writes", r->edges);
 	json_kv_uint(w, "rewrites", r->level_repeats);
 	json_kv_uint(w, "events_lost", r->missed_periods);
+	json_kv_uint(w, "events_lost_warmup", r->warmup_missed_periods);
+	if (r->respond_end)
+		json_kv_uint(w, "events_unanswered", r->unanswered);
+	else
+		json_kv_null(w, "events_unanswered");
 	statsjson_dist_worst(w, "event_to_write_begin", &r->resp_begin, &r->resp_worst);
 	statsjson_dist_worst(w, "event_to_write_end", &r->resp_end, &r->resp_worst);
 	json_kv_object_begin(w, "scope");

@@ -1428,6 +1428,26 @@ static void session_stop_tracebreak(struct run_session *s)
 	s->tb = NULL;
 }
 
+/* respond: the RT loop's counts at the stop into the log, a note (it has
+ * no record: docs/log-format.md, "A respond log"), before it closes. */
+static void session_respond_note(struct run_session *s)
+{
+	const struct respond *r = &s->resp;
+	uint64_t lost = atomic_load(&s->ln[0].loop.missed);
+	char text[256];
+	int n;
+
+	n = snprintf(text, sizeof(text), EDGELOG_NOTE_RESPOND_STOP "=%" PRIu64 "\n"
+		     EDGELOG_NOTE_RESPOND_LOST "=%" PRIu64 "\n"
+		     EDGELOG_NOTE_RESPOND_LOST_WARMUP "=%" PRIu64 "\n"
+		     EDGELOG_NOTE_RESPOND_UNANSWERED "=%" PRIu64 "\n",
+		     r->stop_ns, lost - r->lost_warmup, r->lost_warmup, r->unanswered);
+	if (n > 0 && (size_t)n < sizeof(text) &&
+	    recorder_event(s->ln[0].rec, r->stop_ns, EDGELOG_EV_NOTE, text, (size_t)n) < 0)
+		run_session_say(s, RUN_SAY_WARN, "the respond counts at the stop were not "
+				"logged: %s", strerror(errno));
+}
+
 /* 5. Every thread stopped, in the reverse order of their start; the line
  * back to idle and released before anything slow. */
 static void session_stop(struct run_session *s)
@@ -1445,6 +1465,8 @@ static void session_stop(struct run_session *s)
 		}
 		pthread_join(s->ln[i].rt_tid, NULL);
 		s->ln[i].rt_started = false;
+		if (s->p.respond && s->ln[i].rec)
+			session_respond_note(s);
 	}
 	/* The break helper's last events go through the recorder: stop it first. */
 	if (s->tb)
@@ -1529,6 +1551,9 @@ static void line_results(struct run_session *s, size_t i, struct run_info *ri,
 
 	ri->log_path = ln->log_path;
 	ri->gpio_desc = ln->gpio_desc;
+	if (s->p.respond)	/* the RT loop's exact counts, as its log keeps them */
+		edgestats_respond_end(ln->stats, atomic_load(&loop->missed) - s->resp.lost_warmup,
+				      s->resp.lost_warmup, s->resp.unanswered);
 	if (s->outs.n > 1) {	/* the summary shows this line's wave */
 		ri->have_wave = true;
 		ri->wave = loop->wave;

@@ -14,6 +14,11 @@ check holds, else a message and exit 1. Checks:
                 after the answer's write ended, never before
   debounce D    one event per stimulus edge (the last change of each burst),
                 stamped at that change + D
+  stop JSON [N] the summary's lost (after and in the warm-up) and unanswered
+                events are the log's note at the stop; at least N unanswered
+  (every check first holds the run's note at the stop: its unanswered
+  events are those the kernel reported before the stop and no answer
+  took, its lost events and the footer's are every event lost up to them)
   bounds JSON   the summary's scope bounds hold every counted answer that
                 changed the output: its true delay, from the input's change
                 the kernel reported to the output's change (both from the
@@ -170,7 +175,24 @@ def main():
     skipped = [n for n in reported if n <= seqno and n not in answered]
     assert not skipped, ("reported events without an answer", skipped[:5])
     assert lost == len([n for n in dropped if n <= seqno]), (lost, len(dropped))
-    assert log["footer"]["missed_periods"] == lost, (log["footer"], lost)
+    # the run's note at the stop: the events the kernel reported before it
+    # that no answer took (still queued), and every event lost up to the
+    # last of them, the footer's count
+    note = [e["kv"] for e in log["events"] if e["type"] == "note" and
+            "respond.events_unanswered" in e.get("kv", {})]
+    assert len(note) == 1, ("notes of the stop", len(note))
+    note = {k: int(v) for k, v in note[0].items()}
+    stop = note["respond.stop_ns"] - shift
+    queued = sorted(n for n, s in reported.items() if n > seqno and s[0] + d < stop)
+    assert note["respond.events_unanswered"] == len(queued), \
+        ("unanswered", note["respond.events_unanswered"], "queued at the stop", len(queued))
+    last = queued[-1] if queued else seqno
+    all_lost = len([n for n in dropped if n <= last])
+    assert log["footer"]["missed_periods"] == all_lost, (log["footer"], all_lost)
+    assert note["respond.events_lost"] + note["respond.events_lost_warmup"] == all_lost, \
+        (note, all_lost)
+    warm_lost = sum(r[5] - 1 for r in answers if r[7] & WARMUP)
+    assert note["respond.events_lost_warmup"] >= warm_lost, (note, warm_lost)
     if check == "answers":
         assert answers, "no answer"
     elif check == "lost":
@@ -195,6 +217,15 @@ def main():
                  if i + 1 < len(stims) and stims[i + 1][0] - s[0] >= d]
         assert len(reported) >= len(quiet) - 1, (len(reported), len(quiet))
         assert len(reported) < len(stims), "every bounce was reported"
+    elif check == "stop":
+        # the summary JSON says what the note says, the warm-up's too
+        r = json.load(open(args[0]))["respond"]
+        got = (r["events_lost"], r["events_lost_warmup"], r["events_unanswered"])
+        want = (note["respond.events_lost"], note["respond.events_lost_warmup"],
+                note["respond.events_unanswered"])
+        assert got == want, ("summary", got, "log's note", want)
+        if len(args) > 1:
+            assert note["respond.events_unanswered"] >= int(args[1]), note
     elif check == "bounds":
         bounds(recs, writes, reported, json.load(open(args[0])))
     elif check == "widths":

@@ -456,6 +456,30 @@ static void no_respond_pulse_spans_a_failed_write_or_a_warm_up_start(void **stat
 	assert_int_equal(r->pulses_skipped, 2);
 }
 
+static void the_runs_own_counts_at_the_stop_are_exact_and_never_lower(void **state)
+{
+	struct edgestats *s = *state;
+	const struct edgestats_result *r;
+	/* a warm-up answer whose record saturated, then a counted one */
+	struct edge_rec e[] = { answer(0, 0, 1), answer(1, 100, 0) };
+
+	e[0].flags = EDGE_F_WARMUP | EDGE_F_SATURATED;
+	e[0].expirations = UINT16_MAX;
+	e[1].expirations = 3;
+	edgestats_set_respond(s, 0);
+	feed(s, e, 2);
+	r = edgestats_result(s);
+	assert_int_equal(r->warmup_missed_periods, UINT16_MAX - 1);
+	assert_false(r->respond_end);
+	/* the RT loop counted 70,000 in the warm-up, and 2 after it */
+	edgestats_respond_end(s, 1, 70000, 4);
+	r = edgestats_result(s);
+	assert_true(r->respond_end);
+	assert_int_equal(r->warmup_missed_periods, 70000);
+	assert_int_equal(r->missed_periods, 2);	/* the records' 2, not lowered to 1 */
+	assert_int_equal(r->unanswered, 4);
+}
+
 static void the_period_runs_from_rise_to_rise(void **state)
 {
 	struct edgestats *s = *state;
@@ -737,6 +761,7 @@ int main(void)
 		T(a_respond_pulse_starts_at_the_write_that_changed_the_pin),
 		T(a_respond_write_of_the_idle_level_first_is_no_edge),
 		T(no_respond_pulse_spans_a_failed_write_or_a_warm_up_start),
+		T(the_runs_own_counts_at_the_stop_are_exact_and_never_lower),
 		T(the_period_runs_from_rise_to_rise),
 		T(the_live_copy_agrees_with_the_results),
 		T(the_placement_error_is_the_write_midpoint_minus_intended),

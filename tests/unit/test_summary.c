@@ -385,6 +385,33 @@ static void the_scope_bounds_add_the_debounce_over_the_answers_that_changed_the_
 	assert_int_equal(ret, 0);
 }
 
+static void lost_and_unanswered_events_are_shown_warm_up_included(void **state)
+{
+	struct fixture *f = *state;
+	char *t;
+	int ret;
+
+	feed_respond(f);
+	t = text_of(f);
+	/* a log without the stop's note: the unanswered are not known */
+	assert_non_null(strstr(t, "lost       1 events, 0 more in the warm-up (not counted)"));
+	assert_non_null(strstr(t, "unanswered not known"));
+	free(t);
+	edgestats_respond_end(f->s, 1, 39311, 7);
+	t = text_of(f);
+	assert_non_null(strstr(t, "lost       1 events, 39311 more in the warm-up (not counted)"));
+	assert_non_null(strstr(t, "unanswered 7 events stamped before the stop, still queued then"));
+	free(t);
+	assert_int_equal(summary_write_json(f->json_path, f->c, f->s, &f->ri), 0);
+	ret = python_accepts(f->json_path,
+			     "d[\"respond\"][\"events_lost\"] == 1 and "
+			     "d[\"respond\"][\"events_lost_warmup\"] == 39311 and "
+			     "d[\"respond\"][\"events_unanswered\"] == 7");
+	if (ret < 0)
+		skip();
+	assert_int_equal(ret, 0);
+}
+
 static void the_text_lists_the_violations_under_fail(void **state)
 {
 	struct fixture *f = *state;
@@ -989,6 +1016,7 @@ int main(void)
 		T(a_non_rt_run_says_so_loudly),
 		T(the_text_shows_tmin_and_tmax_with_their_windows),
 		T(the_scope_bounds_add_the_debounce_over_the_answers_that_changed_the_pin),
+		T(lost_and_unanswered_events_are_shown_warm_up_included),
 		T(the_text_lists_the_violations_under_fail),
 		T(the_json_summary_is_valid_and_carries_the_schema),
 		T(the_json_summary_of_an_empty_run_has_nulls_not_garbage),
