@@ -256,11 +256,14 @@ static int session_check_config(const struct run_session *s, char *err, size_t e
 	char a[32], b[32], q[32], why[512];
 	size_t i;
 
-	if (cpuidle_limit_parse(config_str(c, CFG_RT_IDLE_STATE), &lim, why, sizeof(why)) < 0) {
+	/* a malformed value, or a state name no CPU here has: configuration */
+	if (cpuidle_limit_parse(config_str(c, CFG_RT_IDLE_STATE), &lim, why, sizeof(why)) < 0 ||
+	    cpuidle_limit_check(cpuidle_root(), &lim, why, sizeof(why)) < 0) {
 		char origin[256];
 
-		msgbuf_set(err, errlen, "%s: rt.idle_state %s",
-			   config_origin(c, CFG_RT_IDLE_STATE, origin, sizeof(origin)), why);
+		msgbuf_set(err, errlen, "%s: %s%s",
+			   config_origin(c, CFG_RT_IDLE_STATE, origin, sizeof(origin)),
+			   lim.name[0] ? "" : "rt.idle_state ", why);
 		return -1;
 	}
 	if (gridrun_check(c, s->p.respond, config_choice(c, CFG_RT_TIMER) == 1, err, errlen) < 0)
