@@ -124,6 +124,34 @@ static const char *dur(int64_t ns, char *buf, size_t len)
 	return buf;
 }
 
+/* respond's input and output must be two lines: one line as both would be
+ * requested twice (and is busy at the second request, which read as "is
+ * another sqwave running?"). Found from where the lookup puts them, chip
+ * and offset, not from their names ("0" and "SIM0" are one line); nothing
+ * is requested. A line that cannot be found is left to its request to say
+ * why. */
+static int respond_check_lines(const struct run_session *s, char *err, size_t errlen)
+{
+	const struct config *c = s->c;
+	enum gpio_backend be = (enum gpio_backend)config_choice(c, CFG_GPIO_BACKEND);
+	struct gpio_location in, out;
+	char oi[256], oo[256];
+
+	if (gpio_locate(be, c, config_str(c, CFG_INPUT_CHIP), config_str(c, CFG_INPUT_LINE), &in,
+			NULL, 0) < 0 ||
+	    gpio_locate(be, c, config_str(c, CFG_GPIO_CHIP), config_str(c, CFG_GPIO_LINE), &out,
+			NULL, 0) < 0)
+		return 0;
+	if (in.offset != out.offset || strcmp(in.chip.path, out.chip.path))
+		return 0;
+	msgbuf_set(err, errlen, "input and output are the same line: input.line (\"%s\", %s) and "
+		   "gpio.line (\"%s\", %s) are both line %u of %s; respond reads its events on "
+		   "one line and answers on another", config_str(c, CFG_INPUT_LINE),
+		   config_origin(c, CFG_INPUT_LINE, oi, sizeof(oi)), config_str(c, CFG_GPIO_LINE),
+		   config_origin(c, CFG_GPIO_LINE, oo, sizeof(oo)), in.offset, in.chip.name);
+	return -1;
+}
+
 /* respond's cross-key checks: what of run's keys it cannot honour. */
 static int respond_check_config(const struct run_session *s, char *err, size_t errlen)
 {
@@ -144,7 +172,7 @@ static int respond_check_config(const struct run_session *s, char *err, size_t e
 			   "section (input.line), or --input-line LINE");
 		return -1;
 	}
-	return 0;
+	return respond_check_lines(s, err, errlen);
 }
 
 /* A duty cycle or a phase (run.high, run.low, run.phase; config.c has

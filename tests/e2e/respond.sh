@@ -292,7 +292,17 @@ test_respond_refuses_what_it_cannot_do() {
 	[ $? -eq 2 ] || fail "hte on the sim: $(cat "$TMP/y.out")" || return 1
 	"$SQWAVE" respond --board "$ROOT/boards/sim.yaml" --loopback --duration 10ms \
 		--quiet --log "$TMP/z.sqwlog" > "$TMP/z.out" 2>&1
-	[ $? -eq 2 ] || fail "--loopback: $(cat "$TMP/z.out")"
+	[ $? -eq 2 ] || fail "--loopback: $(cat "$TMP/z.out")" || return 1
+	# the output line as the input, by its offset or by its name: one line,
+	# a configuration error found before anything is requested or created
+	for l in 0 SIM0; do
+		"$SQWAVE" respond --board "$ROOT/boards/sim.yaml" --set input.line=$l \
+			--duration 10ms --quiet --log "$TMP/s.sqwlog" > "$TMP/s.out" 2>&1
+		[ $? -eq 2 ] || fail "input.line=$l: exit $?: $(cat "$TMP/s.out")" || return 1
+		grep -q "input and output are the same line: input.line (\"$l\", command line) and gpio.line (\"0\", .*sim.yaml:[0-9]*) are both line 0 of gpiochip0" \
+			"$TMP/s.out" || fail "input.line=$l: $(cat "$TMP/s.out")" || return 1
+		[ ! -e "$TMP/s.sqwlog" ] || fail "input.line=$l: a log was created" || return 1
+	done
 }
 
 for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
