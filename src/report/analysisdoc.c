@@ -52,6 +52,35 @@ static const char *when(const struct analysis *a, uint64_t intended, char *buf, 
 
 #define WHEN(a, t) when((a), (t), (char[48]){ 0 }, 48)
 
+/* The same in ns, as the JSON's t_ns: the capture's time base, or from the
+ * first edge (the document's one origin, docs/analyze.md). */
+static int64_t doc_t_ns(const struct analysis *a, uint64_t intended)
+{
+	return is_capture(a) ? a->src->capture_start_ns + (int64_t)intended
+			     : (int64_t)(intended - analysis_stats(a)->first_intended_ns);
+}
+
+/* A span of time in the unit that fits it, with 3 or 4 figures: "820.512 us",
+ * "12.345 ms", "2.000 s", "45.0 min", "8.00 h". */
+static const char *span_text(int64_t ns, char *buf, size_t len)
+{
+	double v = (double)ns, m = v < 0 ? -v : v;
+
+	if (m < 1e6)
+		snprintf(buf, len, "%.3f us", v / 1e3);
+	else if (m < 1e9)
+		snprintf(buf, len, "%.3f ms", v / 1e6);
+	else if (m < 120e9)
+		snprintf(buf, len, "%.3f s", v / 1e9);
+	else if (m < 7200e9)
+		snprintf(buf, len, "%.1f min", v / 60e9);
+	else
+		snprintf(buf, len, "%.2f h", v / 3600e9);
+	return buf;
+}
+
+#define SPAN(ns) span_text((ns), (char[32]){ 0 }, 32)
+
 
 #define META(a, k) analyze_source_meta((a)->src, (k), (char[512]){ 0 }, 512)
 /* For the terminal: metadata and names come from a file someone else made. */
@@ -359,15 +388,19 @@ static const char *wall_clock(uint64_t rt_ns, char *buf, size_t len)
 	return buf;
 }
 
+/* A figure @off_ns after the windows' origin (the first counted edge), as
+ * every other time of the document says it (when(): from the first edge,
+ * or the capture's time base), and its wall clock. */
 static const char *window_when(const struct analysis *a, uint64_t off_ns, char *buf, size_t len)
 {
 	uint64_t rt;
-	char wc[48];
+	char wc[48], t[48];
 
+	when(a, a->win->origin_ns + off_ns, t, sizeof(t));
 	if (window_realtime(a, off_ns, &rt))
-		snprintf(buf, len, "t+%.3f s, %s", (double)off_ns / 1e9, wall_clock(rt, wc, sizeof(wc)));
+		snprintf(buf, len, "%s, %s", t, wall_clock(rt, wc, sizeof(wc)));
 	else
-		snprintf(buf, len, "t+%.3f s", (double)off_ns / 1e9);
+		snprintf(buf, len, "%s", t);
 	return buf;
 }
 
@@ -424,8 +457,8 @@ static void text_windows(FILE *f, const struct analysis *a)
 	if (!wr.nrows)
 		return;
 	units_format_duration(wr.window_ns, wlen, sizeof(wlen));
-	fprintf(f, "\nwindows, %s each from the first counted edge: %zu (the maximum of the "
-		"window maxima below)\n", wlen, wr.nrows);
+	fprintf(f, "\nwindows, %s each from the first counted edge (%s): %zu (the maximum of the "
+		"window maxima below)\n", wlen, WHEN(a, a->win->origin_ns), wr.nrows);
 	fprintf(f, "  %6s %10s %10s %8s %8s %12s %10s %12s %12s %9s%s\n", "window", "start", "edges",
 		"missed", "dropped", "max wake us", "at edge", "Tmin us", "Tmax us", "crossings",
 		a->src->respond ? "  max resp us" : "");
@@ -449,9 +482,13 @@ static void text_windows(FILE *f, const struct analysis *a)
 		{
 			char start[32], edge[24] = "-", len[32] = "", idx[48];
 
-			units_format_duration(wr.window_ns * (int64_t)i, start, sizeof(start));
+			/* from the first counted edge, as the windows are cut */
+			if (i)
+				span_text(wr.window_ns * (int64_t)i, start, sizeof(start));
+			else
+				snprintf(start, sizeof(start), "0");
 			if (i + span == wr.nrows && wr.last_partial) {
-				units_format_duration(wr.last_ns, len, sizeof(len));
+				span_text(wr.last_ns, len, sizeof(len));
 				msgbuf_add(start, sizeof(start), "*");
 			}
 			if (span > 1)
@@ -467,12 +504,8 @@ static void text_windows(FILE *f, const struct analysis *a)
 				r->tmax.have ? UNITS_US(r->tmax.value_ns) : "-", r->crossings);
 			if (a->src->respond)
 				fprintf(f, " %13s", r->response.have ? UNITS_US(r->response.value_ns) : "-");
-			if (span > 1) {
-				char cov[32];
-
-				units_format_duration(covers, cov, sizeof(cov));
-				fprintf(f, "   stalled: %zu windows, %s, no edge", span, cov);
-			}
+			if (span > 1)
+				fprintf(f, "   stalled: %zu windows, %s, no edge", span, SPAN(covers));
 			if (len[0])
 				fprintf(f, "   * partial: %s", len);
 			fputc('\n', f);
@@ -499,7 +532,7 @@ static void text_windows(FILE *f, const struct analysis *a)
 			fprintf(f, "  %-14s %" PRIu64 " in window %zu\n", a->src->respond ? "lost events"
 				: "missed", windows_row(a->win, wr.worst_missed)->missed, wr.worst_missed);
 	}
-	units_format_duration(wr.observed_ns, obs, sizeof(obs));
+	span_text(wr.observed_ns, obs, sizeof(obs));
 	if (!wr.limits)
 		fprintf(f, "limit crossings: no per-edge limit is set (limits.tmin, limits.tmax, "
 			"limits.wake_latency_max%s): no MTBF\n", a->src->respond ? ", limits.response_max" : "");
@@ -511,8 +544,9 @@ static void text_windows(FILE *f, const struct analysis *a)
 		if (a->src->respond)
 			snprintf(resp, sizeof(resp), ", answer %" PRIu64, wr.cross_response);
 		fprintf(f, "limit crossings: %" PRIu64 " edge%s in %s (tmin %" PRIu64 ", tmax %" PRIu64
-			", wake %" PRIu64 "%s): MTBF %.3f s\n", wr.crossings, wr.crossings == 1 ? "" : "s",
-			obs, wr.cross_tmin, wr.cross_tmax, wr.cross_wake, resp, wr.mtbf_s);
+			", wake %" PRIu64 "%s): MTBF %s\n", wr.crossings, wr.crossings == 1 ? "" : "s",
+			obs, wr.cross_tmin, wr.cross_tmax, wr.cross_wake, resp,
+			SPAN((int64_t)llround(wr.mtbf_s * 1e9)));
 	}
 	if (wr.beyond)
 		fprintf(f, "  (%" PRIu64 " figures too far from the first edge for a window)\n", wr.beyond);
@@ -911,7 +945,6 @@ static void json_counts(struct json_writer *w, const struct analysis *a)
 /* "worst": the N worst edges, ranked. */
 static void json_worst(struct json_writer *w, const struct analysis *a)
 {
-	const struct edgestats_result *r = analysis_stats(a);
 	const struct analyze_source_info *s = a->src;
 	size_t i;
 
@@ -924,8 +957,7 @@ static void json_worst(struct json_writer *w, const struct analysis *a)
 		json_object_begin(w);
 		json_kv_uint(w, "seq", x->seq);
 		json_kv_uint(w, "intended_ns", x->intended_ns);
-		json_kv_int(w, "t_ns", is_capture(a) ? s->capture_start_ns + (int64_t)x->intended_ns
-						     : (int64_t)(x->intended_ns - r->first_intended_ns));
+		json_kv_int(w, "t_ns", doc_t_ns(a, x->intended_ns));
 		if (s->has_intended)
 			json_kv_int(w, "latency_ns", x->latency_ns);
 		else
@@ -1035,6 +1067,8 @@ static void json_peak(struct json_writer *w, const struct analysis *a, const cha
 		json_kv_int(w, "bound_ns", pk->bound_ns);
 	json_kv_uint(w, "seq", pk->seq);
 	json_kv_uint(w, "offset_ns", pk->t_ns);
+	/* the document's one time origin, as the worst edges' t_ns */
+	json_kv_int(w, "t_ns", doc_t_ns(a, a->win->origin_ns + pk->t_ns));
 	if (window_realtime(a, pk->t_ns, &rt)) {
 		json_kv_uint(w, "realtime_ns", rt);
 		json_kv_string(w, "wall_clock", wall_clock(rt, wc, sizeof(wc)));
@@ -1053,6 +1087,12 @@ static void json_windows(struct json_writer *w, const struct analysis *a)
 	windows_result(a->win, &wr);
 	json_kv_object_begin(w, "windows");
 	json_kv_int(w, "window_ns", wr.window_ns);
+	/* where the windows start (the first counted edge), on the document's
+	 * time origin: a row's start_ns and a peak's offset_ns count from it */
+	if (a->win->have_origin)
+		json_kv_int(w, "origin_t_ns", doc_t_ns(a, a->win->origin_ns));
+	else
+		json_kv_null(w, "origin_t_ns");
 	json_kv_uint(w, "count", wr.nrows);
 	json_kv_int(w, "observed_ns", wr.observed_ns);
 	json_kv_bool(w, "last_partial", wr.last_partial);
@@ -1118,14 +1158,14 @@ static void json_windows(struct json_writer *w, const struct analysis *a)
 	{
 		char obs[32], line[128];
 
-		units_format_duration(wr.observed_ns, obs, sizeof(obs));
+		span_text(wr.observed_ns, obs, sizeof(obs));
 		if (!wr.limits)
 			snprintf(line, sizeof(line), "no per-edge limit is set");
 		else if (!wr.crossings)
 			snprintf(line, sizeof(line), "no crossing in %s", obs);
 		else
-			snprintf(line, sizeof(line), "%" PRIu64 " in %s: MTBF %.3f s", wr.crossings, obs,
-				 wr.mtbf_s);
+			snprintf(line, sizeof(line), "%" PRIu64 " in %s: MTBF %s", wr.crossings, obs,
+				 SPAN((int64_t)llround(wr.mtbf_s * 1e9)));
 		json_kv_string(w, "statement", line);
 	}
 	json_object_end(w);

@@ -243,6 +243,46 @@ assert len(rows) - 1 == len(sqwlog.read(sys.argv[4])["edges"]), len(rows)
 PY
 }
 
+test_analyze_dates_each_edge_once_and_says_durations_in_fitting_units() {
+	# every answer crosses a 1 ns limit, 10 kHz of them: a sub-millisecond
+	# MTBF; events queued during the setup are warm-up, so the first logged
+	# edge is not the first counted one
+	respond when --set sim.stim_period=100us --max-response 1ns
+	[ $? -eq 1 ] || fail "exit $?: $(cat "$TMP/when.out")" || return 1
+	"$SQWAVE" analyze "$TMP/when.sqwlog" > "$TMP/when-a.out"
+	"$SQWAVE" analyze "$TMP/when.sqwlog" --quiet --json "$TMP/when-a.json"
+	[ $? -le 1 ] || fail "analyze exit $?" || return 1
+	python3 - "$TMP/when-a.out" "$TMP/when-a.json" <<'PY' || return 1
+import json, re, sys
+text, d = open(sys.argv[1]).read(), json.load(open(sys.argv[2]))
+assert d["counts"]["warmup_edges"] > 0, d["counts"]
+# one edge, one time: every "edge #N (t+X s" and every worst-edge row agree
+times = {}
+for seq, t in re.findall(r"#(\d+)[^\n(]*\(t\+([\d.]+) s", text) + \
+        re.findall(r"^ +(\d+) +t\+([\d.]+) s ", text, re.M):
+    times.setdefault(int(seq), set()).add(round(float(t), 3))
+assert times and all(len(v) == 1 for v in times.values()), \
+    {k: v for k, v in times.items() if len(v) > 1}
+first = d["first_intended_ns"]
+for row in d["worst"]["edges"]:
+    assert row["t_ns"] == row["intended_ns"] - first, row
+w = d["windows"]
+peak = w["worst"]["response_max"]
+assert peak["t_ns"] == w["origin_t_ns"] + peak["offset_ns"], (peak, w["origin_t_ns"])
+assert w["origin_t_ns"] > 0, w["origin_t_ns"]
+# durations in the unit that fits: no raw ns, no "0.000 s" MTBF
+units = {"us": 1e3, "ms": 1e6, "s": 1e9, "min": 60e9, "h": 3600e9}
+m = re.search(r"MTBF ([\d.]+) (us|ms|s|min|h)\b", text)
+assert m, re.findall(r"^limit crossings.*", text, re.M)
+c = w["crossings"]
+want = w["observed_ns"] / c["edges"]
+got = float(m.group(1)) * units[m.group(2)]
+assert want < 1e6 and m.group(2) == "us" and abs(got - want) <= 1e-3 * want, (m.group(0), want)
+p = re.search(r"partial: (\S+)( \S+)?", text)
+assert p and p.group(2) and p.group(2).strip() in units, p and p.group(0)
+PY
+}
+
 test_report_judges_a_respond_run_by_its_answers() {
 	respond rep --max-response 1ns || [ $? -eq 1 ] || fail "exit $?" || return 1
 	"$SQWAVE" analyze "$TMP/rep.sqwlog" --quiet --json "$TMP/rep-a.json"
