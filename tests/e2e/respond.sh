@@ -292,13 +292,34 @@ test_report_judges_a_respond_run_by_its_answers() {
 		> "$TMP/rep.out"
 	[ $? -eq 1 ] || fail "report of a failed respond run: exit $?" || return 1
 	schema "$TMP/rep-r.json" || return 1
-	python3 - "$TMP/rep-r.json" <<'PY' || return 1
+	python3 - "$TMP/rep-r.json" "$TMP/rep.json" <<'PY' || return 1
 import json, sys
 rows = json.load(open(sys.argv[1]))["rows"]
 # the summary, the analysis and the log itself: one verdict, and no frequency
 assert len(rows) == 3 and all(r["verdict"] == "FAIL" for r in rows), [r["verdict"] for r in rows]
 assert all(r.get("frequency_hz") is None for r in rows), rows[0]
+# a run of its own kind: its answers, response latency, lost and
+# unanswered events and the scope's bounds, the same from all three
+s = json.load(open(sys.argv[2]))["respond"]
+want = {"answers": s["answers"], "response_max_ns": s["event_to_write_end"]["max_ns"],
+        "response_p99_ns": s["event_to_write_end"]["percentiles_ns"]["p99"],
+        "events_lost": s["events_lost"], "events_lost_warmup": s["events_lost_warmup"],
+        "events_unanswered": s["events_unanswered"], "scope_min_ns": s["scope"]["min_ns"],
+        "scope_max_ns": s["scope"]["max_ns"]}
+for r in rows:
+    assert r["kind"] == "respond", r["kind"]
+    got = {k: r["respond"][k] for k in want}
+    assert got == want, (r["source"], got, want)
 PY
+	# its own table: answers and the scope, no frequency, no "missed"
+	head=$(grep -m1 "^label" "$TMP/rep.out")
+	case $head in
+	*answers*"response p50 us"*unanswered*"scope us"*) ;;
+	*) fail "the table's head: $head" || return 1 ;;
+	esac
+	case $head in
+	*"freq Hz"*|*missed*|*"wake p50"*) fail "wave columns: $head" || return 1 ;;
+	esac
 }
 
 test_phases_and_their_loads_are_those_of_run() {
