@@ -322,6 +322,32 @@ PY
 	esac
 }
 
+test_the_trend_shows_a_respond_run_by_its_answers() {
+	respond tr --irq-bound 2us || fail "exit $?" || return 1
+	"$SQWAVE" run --board "$ROOT/boards/sim.yaml" --duration 100ms --quiet --allow-non-rt \
+		--log "$TMP/trw.sqwlog" --json "$TMP/trw.json" > /dev/null 2>&1 || fail "run exit $?" ||
+		return 1
+	"$SQWAVE" report --trend "$TMP/tr.json" "$TMP/trw.json" --json "$TMP/tr-t.json" \
+		> "$TMP/tr-t.out" || fail "trend exit $?" || return 1
+	schema "$TMP/tr-t.json" || return 1
+	python3 - "$TMP/tr-t.json" "$TMP/tr.json" "$TMP/tr-t.out" <<'PY' || return 1
+import json, sys
+runs = [r for b in json.load(open(sys.argv[1]))["boards"] for r in b["runs"]]
+s = json.load(open(sys.argv[2]))["respond"]
+resp = [r for r in runs if r["kind"] == "respond"]
+wave = [r for r in runs if r["kind"] == "wave"]
+assert len(resp) == 1 and len(wave) == 1 and wave[0]["respond"] is None, runs
+got = resp[0]["respond"]
+want = {"answers": s["answers"], "response_max_ns": s["event_to_write_end"]["max_ns"],
+        "events_lost": s["events_lost"], "events_unanswered": s["events_unanswered"],
+        "scope_min_ns": s["scope"]["min_ns"], "scope_max_ns": s["scope"]["max_ns"]}
+assert {k: got[k] for k in want} == want, (got, want)
+# the text gives the respond run a head of its own
+text = open(sys.argv[3]).read()
+assert "answers  resp p99 us" in text and "Tmin us" in text, text
+PY
+}
+
 test_phases_and_their_loads_are_those_of_run() {
 	printf 'run:\n  warmup: 0\nphases:\n  - name: quiet\n    duration: 1s\n  - name: busy\n    duration: 1s\n    load:\n      - kind: command\n        name: nap\n        args: [sleep, "600"]\nlimits:\n  response_max: 10s\n' \
 		> "$TMP/ph.yaml"
