@@ -37,6 +37,14 @@ static bool is_capture(const struct analysis *a)
 	return a->src->kind == ANALYZE_SRC_CAPTURE;
 }
 
+/* A respond log: a run of its own kind, its answers and the output's
+ * pulses, never a wave's half period, period or duty cycle. One place to
+ * ask, for when the log's description of the pin says it. */
+static bool is_respond(const struct analysis *a)
+{
+	return a->src->respond;
+}
+
 /* Where an edge is, in the terms the user searches by: the capture's own
  * time base for a capture, seconds since the first edge otherwise. */
 static const char *when(const struct analysis *a, uint64_t intended, char *buf, size_t len)
@@ -183,14 +191,14 @@ static void text_source(FILE *f, const struct analysis *a)
 		for (i = 0; i < c->n_notes; i++)
 			fprintf(f, "note       %s\n", c->notes[i]);
 	}
-	if (s->meta && !s->respond &&
+	if (s->meta && !is_respond(a) &&
 	    (!wave_is_square(&s->meta->wave) || s->meta->wave.phase_ns)) {
 		const struct wave *wv = &s->meta->wave;
 
 		fprintf(f, "wave       high %s us, low %s us (%.3f Hz, %.2f %% high), phase %s us\n",
 			UNITS_US(wv->high_ns), UNITS_US(wv->low_ns), 1e9 / (double)wave_period(wv),
 			100.0 * (double)wv->high_ns / (double)wave_period(wv), UNITS_US(wv->phase_ns));
-	} else if (s->half_period_ns > 0 && !s->respond)	/* a respond log has no grid */
+	} else if (s->half_period_ns > 0 && !is_respond(a))	/* a respond log has no grid */
 		fprintf(f, "wave       half period %s us (%.3f Hz)%s\n", UNITS_US(s->half_period_ns),
 			1e9 / (2.0 * (double)s->half_period_ns),
 			s->half_period_inferred ? " (from the intended times)"
@@ -211,7 +219,7 @@ static void text_counts(FILE *f, const struct analysis *a)
 	if (r->warmup_edges)
 		fprintf(f, ", %" PRIu64 " warm-up (not counted)", r->warmup_edges);
 	fprintf(f, "\n");
-	if (s->has_intended && !s->respond)	/* respond: its lost events, below */
+	if (s->has_intended && !is_respond(a))	/* respond: its lost events, below */
 		fprintf(f, "missed     %" PRIu64 " periods in %" PRIu64 " places%s\n",
 			r->missed_periods, a->missed_events,
 			r->missed_periods ? "  <-- the timer fired more than once between edges" : "");
@@ -320,7 +328,8 @@ static void text_timeline(FILE *f, const struct analysis *a)
 	/* rows in the duration grammar (20s, 1min, 2h30min), never "0.333 min" */
 	units_format_duration(a->o.minute_ns * (int64_t)step, row, sizeof(row));
 	fprintf(f, "\ntimeline, %s a row (from the first edge)\n", row);
-	fprintf(f, "  %10s %10s %8s %12s %12s %12s%s\n", "start", "edges", "missed", "max lat us",
+	fprintf(f, "  %10s %10s %8s %12s %12s %12s%s\n", "start", is_respond(a) ? "writes" : "edges",
+		is_respond(a) ? "lost" : "missed", "max lat us",
 		"Tmin us", "Tmax us", a->sv ? "    CPU %    IRQ/s  pkt/s" : "");
 	for (i = 0; i < a->nminutes; i += step) {
 		struct analyze_span s = a->minutes[i];
@@ -459,9 +468,10 @@ static void text_windows(FILE *f, const struct analysis *a)
 	units_format_duration(wr.window_ns, wlen, sizeof(wlen));
 	fprintf(f, "\nwindows, %s each from the first counted edge (%s): %zu (the maximum of the "
 		"window maxima below)\n", wlen, WHEN(a, a->win->origin_ns), wr.nrows);
-	fprintf(f, "  %6s %10s %10s %8s %8s %12s %10s %12s %12s %9s%s\n", "window", "start", "edges",
-		"missed", "dropped", "max wake us", "at edge", "Tmin us", "Tmax us", "crossings",
-		a->src->respond ? "  max resp us" : "");
+	fprintf(f, "  %6s %10s %10s %8s %8s %12s %10s %12s %12s %9s%s\n", "window", "start", is_respond(a) ? "writes" : "edges",
+		is_respond(a) ? "lost" : "missed", "dropped", "max wake us", "at edge", "Tmin us",
+		"Tmax us", "crossings",
+		is_respond(a) ? "  max resp us" : "");
 	for (i = 0; i < wr.nrows; i += span) {
 		const struct windows_row *r = windows_row(a->win, i);
 		uint64_t missed;
@@ -502,7 +512,7 @@ static void text_windows(FILE *f, const struct analysis *a)
 				r->wake.have ? UNITS_US(r->wake.value_ns) : "-", edge,
 				r->tmin.have ? UNITS_US(r->tmin.value_ns) : "-",
 				r->tmax.have ? UNITS_US(r->tmax.value_ns) : "-", r->crossings);
-			if (a->src->respond)
+			if (is_respond(a))
 				fprintf(f, " %13s", r->response.have ? UNITS_US(r->response.value_ns) : "-");
 			if (span > 1)
 				fprintf(f, "   stalled: %zu windows, %s, no edge", span, SPAN(covers));
@@ -516,9 +526,9 @@ static void text_windows(FILE *f, const struct analysis *a)
 			shown, wr.nrows);
 	fprintf(f, "worst window\n");
 	if (a->src->has_intended)
-		text_worst_window(f, a, a->src->respond ? "wake-up" : "wake latency", wr.worst_wake,
+		text_worst_window(f, a, is_respond(a) ? "wake-up" : "wake latency", wr.worst_wake,
 				  wr.worst_wake != SIZE_MAX ? &windows_row(a->win, wr.worst_wake)->wake : NULL, "");
-	if (a->src->respond)
+	if (is_respond(a))
 		text_worst_window(f, a, "answer", wr.worst_response, wr.worst_response != SIZE_MAX
 				  ? &windows_row(a->win, wr.worst_response)->response : NULL, "");
 	text_worst_window(f, a, "Tmin", wr.worst_tmin, wr.worst_tmin != SIZE_MAX
@@ -527,21 +537,21 @@ static void text_windows(FILE *f, const struct analysis *a)
 			  ? &windows_row(a->win, wr.worst_tmax)->tmax : NULL, " (longest)");
 	if (a->src->has_intended) {
 		if (wr.worst_missed == SIZE_MAX)
-			fprintf(f, "  %-14s none in any window\n", a->src->respond ? "lost events" : "missed");
+			fprintf(f, "  %-14s none in any window\n", is_respond(a) ? "lost events" : "missed");
 		else
-			fprintf(f, "  %-14s %" PRIu64 " in window %zu\n", a->src->respond ? "lost events"
+			fprintf(f, "  %-14s %" PRIu64 " in window %zu\n", is_respond(a) ? "lost events"
 				: "missed", windows_row(a->win, wr.worst_missed)->missed, wr.worst_missed);
 	}
 	span_text(wr.observed_ns, obs, sizeof(obs));
 	if (!wr.limits)
 		fprintf(f, "limit crossings: no per-edge limit is set (limits.tmin, limits.tmax, "
-			"limits.wake_latency_max%s): no MTBF\n", a->src->respond ? ", limits.response_max" : "");
+			"limits.wake_latency_max%s): no MTBF\n", is_respond(a) ? ", limits.response_max" : "");
 	else if (!wr.crossings)
 		fprintf(f, "limit crossings: no crossing in %s\n", obs);
 	else {
 		char resp[48] = "";
 
-		if (a->src->respond)
+		if (is_respond(a))
 			snprintf(resp, sizeof(resp), ", answer %" PRIu64, wr.cross_response);
 		fprintf(f, "limit crossings: %" PRIu64 " edge%s in %s (tmin %" PRIu64 ", tmax %" PRIu64
 			", wake %" PRIu64 "%s): MTBF %s\n", wr.crossings, wr.crossings == 1 ? "" : "s",
@@ -621,7 +631,7 @@ void analysisdoc_print_text(FILE *f, const struct analysis *a)
 	fprintf(f, "==== sqwave analyze ====\n");
 	text_source(f, a);
 	text_counts(f, a);
-	if (a->src->respond) {	/* the answers, then the output's pulses below */
+	if (is_respond(a)) {	/* the answers, then the output's pulses below */
 		struct respond_meta m;
 
 		respond_meta(a, &m);
@@ -638,12 +648,15 @@ void analysisdoc_print_text(FILE *f, const struct analysis *a)
 		text_dist(f, a->src->has_window ? "wake latency" : "latency", &r->wake);
 	if (a->src->has_window)
 		text_dist(f, "write cost", &r->write);
-	if (a->src->has_intended)
+	/* a respond log: event -> the write window is in its section above,
+	 * and its output's pulses are two kinds, not one wave's */
+	if (a->src->has_intended && !is_respond(a))
 		text_dist(f, "placement", &r->place);
 	text_dist(f, "pulse +", &r->width[EDGESTATS_POS].h);
 	text_dist(f, "pulse -", &r->width[EDGESTATS_NEG].h);
-	text_dist(f, "pulse any", &r->width[EDGESTATS_ANY].h);
-	if (a->src->has_intended && !a->src->respond)
+	if (!is_respond(a))
+		text_dist(f, "pulse any", &r->width[EDGESTATS_ANY].h);
+	if (a->src->has_intended && !is_respond(a))
 		text_spin(f, r);
 
 	fprintf(f, "\nPulse widths %s; only pulses with an edge at both ends count\n",
@@ -669,7 +682,7 @@ void analysisdoc_print_text(FILE *f, const struct analysis *a)
 			"max %s us (edge #%" PRIu64 ")\n", r->period_m.n, UNITS_US(r->period_m.min),
 			r->period_min_at.seq, UNITS_USD(stats_moments_mean(&r->period_m)),
 			UNITS_US(r->period_m.max), r->period_max_at.seq);
-	if (!isnan(duty))
+	if (!isnan(duty) && !is_respond(a))
 		fprintf(f, "duty cycle %.4f %% (mean positive / (mean positive + mean negative))\n",
 			duty * 100.0);
 	text_worst(f, a);
@@ -851,8 +864,11 @@ static void json_soak(struct json_writer *w, const struct analysis *a)
 				      !strcmp(buf, "yes"));
 	json_object_end(w);
 	json_kv_object_begin(w, "run");
-	json_kv_int(w, "half_period_ns", a->src->half_period_ns);
-	if (a->src->meta && !a->src->respond &&
+	if (is_respond(a))	/* its header's half period only centres histograms */
+		json_kv_null(w, "half_period_ns");
+	else
+		json_kv_int(w, "half_period_ns", a->src->half_period_ns);
+	if (a->src->meta && !is_respond(a) &&
 	    (!wave_is_square(&a->src->meta->wave) || a->src->meta->wave.phase_ns)) {
 		json_kv_int(w, "high_ns", a->src->meta->wave.high_ns);
 		json_kv_int(w, "low_ns", a->src->meta->wave.low_ns);
@@ -1121,7 +1137,7 @@ static void json_windows(struct json_writer *w, const struct analysis *a)
 		json_peak(w, a, "wake_max", a->src->has_intended ? &r->wake : NULL, false, -1);
 		json_peak(w, a, "tmin", &r->tmin, true, -1);
 		json_peak(w, a, "tmax", &r->tmax, true, -1);
-		json_peak(w, a, "response_max", a->src->respond ? &r->response : NULL, false, -1);
+		json_peak(w, a, "response_max", is_respond(a) ? &r->response : NULL, false, -1);
 		json_object_end(w);
 	}
 	json_array_end(w);
@@ -1132,7 +1148,7 @@ static void json_windows(struct json_writer *w, const struct analysis *a)
 		  : NULL, true, (long)wr.worst_tmin);
 	json_peak(w, a, "tmax", wr.worst_tmax != SIZE_MAX ? &windows_row(a->win, wr.worst_tmax)->tmax
 		  : NULL, true, (long)wr.worst_tmax);
-	json_peak(w, a, "response_max", wr.worst_response != SIZE_MAX && a->src->respond
+	json_peak(w, a, "response_max", wr.worst_response != SIZE_MAX && is_respond(a)
 		  ? &windows_row(a->win, wr.worst_response)->response : NULL, false,
 		  (long)wr.worst_response);
 	if (wr.worst_missed != SIZE_MAX) {
@@ -1210,7 +1226,7 @@ static void json_analysis(struct json_writer *w, const struct analysis *a)
 	json_kv_string(w, "sqwave_version", SQW_VERSION);
 	json_source(w, a);
 	json_verdict(w, a);
-	if (s->respond) {
+	if (is_respond(a)) {
 		struct respond_meta m;
 
 		respond_meta(a, &m);
@@ -1218,7 +1234,7 @@ static void json_analysis(struct json_writer *w, const struct analysis *a)
 	} else {
 		json_kv_null(w, "respond");
 	}
-	if (s->half_period_ns > 0)
+	if (s->half_period_ns > 0 && !is_respond(a))	/* a respond log has no wave */
 		json_kv_int(w, "half_period_ns", s->half_period_ns);
 	else
 		json_kv_null(w, "half_period_ns");
@@ -1252,7 +1268,7 @@ static void json_analysis(struct json_writer *w, const struct analysis *a)
 	}
 
 	statsjson_pulses_and_period(w, r);
-	if (isnan(duty))
+	if (isnan(duty) || is_respond(a))
 		json_kv_null(w, "duty_cycle");
 	else
 		json_kv_double(w, "duty_cycle", duty);

@@ -268,6 +268,13 @@ static int64_t phase_ran_ns(const struct run_info *ri, size_t i)
 			      : ph->duration_ns;
 }
 
+/* Whether @ri's phases are a respond run's (their statistics say): writes
+ * and lost events, not edges and missed periods. */
+static bool phases_respond(const struct run_info *ri)
+{
+	return ri->nphases && ri->phases[0].stats && edgestats_result(ri->phases[0].stats)->respond;
+}
+
 /* The phases: each one's own pulse widths, latency and missed periods, then
  * what its loads showed. */
 void summary_phases_text(FILE *f, const struct run_info *ri)
@@ -278,8 +285,8 @@ void summary_phases_text(FILE *f, const struct run_info *ri)
 	fprintf(f, "\nPhases (times from the end of the warm-up; ran: what the edges show, "
 		"\"of\" the plan when stopped early)\n");
 	fprintf(f, "  %-14s %8s %16s %10s %22s %22s %9s %9s %9s %7s\n", "phase", "start", "ran",
-		"edges", "Tmin us [lowest]", "Tmax us [highest]", "wake p99", "p99.99", "max",
-		"missed");
+		phases_respond(ri) ? "writes" : "edges", "Tmin us [lowest]", "Tmax us [highest]",
+		"wake p99", "p99.99", "max", phases_respond(ri) ? "lost" : "missed");
 	for (i = 0; i < ri->nphases; i++) {
 		const struct run_phase *ph = &ri->phases[i];
 		const struct edgestats_result *r = ph->stats ? edgestats_result(ph->stats) : NULL;

@@ -229,12 +229,18 @@ test_analyze_and_export_read_a_respond_log() {
 	schema "$TMP/an-a.json" || return 1
 	grep -q "Scope across the two pins" "$TMP/an-a.out" && ! grep -q "^missed " "$TMP/an-a.out" ||
 		fail "analyze text of a respond log" || return 1
+	# a run of its own kind: no wave's figures
+	! grep -E "^duty cycle|^  placement|^  pulse any|^period |^wave " "$TMP/an-a.out" ||
+		fail "analyze shows a wave's figures for a respond log" || return 1
 	"$SQWAVE" export "$TMP/an.sqwlog" --csv "$TMP/an.csv" || fail "export exit $?" || return 1
 	python3 - "$TMP/an-a.json" "$TMP/an.json" "$TMP/an.csv" "$TMP/an.sqwlog" "$HERE" <<'PY' || return 1
 import csv, json, sys
 sys.path.insert(0, sys.argv[5])
 import sqwlog
 a, s = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+# no half period, no duty cycle, no period: it has no wave
+assert a["half_period_ns"] is None and a["run"]["half_period_ns"] is None, a["run"]
+assert a["duty_cycle"] is None and a["period"]["count"] == 0, (a["duty_cycle"], a["period"])
 # the run's summary and analyze of its log agree
 for k in ("answers", "writes", "events_lost"):
     assert a["respond"][k] == s["respond"][k], (k, a["respond"][k], s["respond"][k])
