@@ -640,6 +640,25 @@ out:
 	return ret;
 }
 
+/* The run summary's scope bounds from the log (docs/respond.md): the
+ * counted answers that changed the output. */
+static void scope_bounds(struct respcmp *c)
+{
+	for (size_t k = 0; k < c->nwant; k++) {
+		const struct edge_rec *e = &c->rec[c->want_rec[k]];
+		int64_t lo = e->write_begin_off_ns + c->p.debounce_ns;
+		int64_t hi = e->write_end_off_ns + c->p.debounce_ns + c->p.irq_bound_ns;
+
+		if (e->flags & (EDGE_F_NOEVENT | EDGE_F_WARMUP))
+			continue;
+		if (!c->scope_answers || lo < c->scope_min_ns)
+			c->scope_min_ns = lo;
+		if (!c->scope_answers || hi > c->scope_max_ns)
+			c->scope_max_ns = hi;
+		c->scope_answers++;
+	}
+}
+
 static void decide(struct respcmp *c)
 {
 	if (!c->aligned) {
@@ -702,6 +721,7 @@ struct respcmp *respcmp_compute(const struct respcmp_params *p, struct edge_rec 
 		x->stim = x->resp = SIZE_MAX;
 		x->irq_ns = x->delay_ns = x->residual_ns = NAN;
 	}
+	scope_bounds(c);
 	if (c->aligned && answers_walk(c) < 0)
 		goto nomem;
 	decide(c);
@@ -750,6 +770,23 @@ static enum compare_status fail(enum compare_status st, char *err, size_t errlen
 	return st;
 }
 
+/* A respond log's note at the stop (docs/log-format.md): lost and
+ * unanswered events as the run counted them. */
+static void take_stop_note(const struct edgelog_event *ev, struct respcmp_run *run)
+{
+	char a[32], b[32], u[32];
+
+	if (ev->type != EDGELOG_EV_NOTE ||
+	    !edgelog_event_get(ev, EDGELOG_NOTE_RESPOND_LOST, a, sizeof(a)) ||
+	    !edgelog_event_get(ev, EDGELOG_NOTE_RESPOND_LOST_WARMUP, b, sizeof(b)) ||
+	    !edgelog_event_get(ev, EDGELOG_NOTE_RESPOND_UNANSWERED, u, sizeof(u)))
+		return;
+	run->events_lost = strtoull(a, NULL, 10);
+	run->events_lost_warmup = strtoull(b, NULL, 10);
+	run->events_unanswered = strtoull(u, NULL, 10);
+	run->have_stop = true;
+}
+
 static enum compare_status read_log(const struct respcmp_opts *o, struct respcmp_params *p,
 				    struct edge_rec **recs, size_t *n, struct respcmp_run *run,
 				    char *err, size_t errlen)
@@ -757,6 +794,7 @@ static enum compare_status read_log(const struct respcmp_opts *o, struct respcmp
 	enum edgelog_status est;
 	struct edgelog_reader *r = edgelog_reader_open(o->run, &est, err, errlen);
 	enum compare_status st = COMPARE_OK;
+	struct edgelog_event ev;
 	char why[256];
 	size_t cap = 0;
 	int got;
@@ -787,7 +825,11 @@ static enum compare_status read_log(const struct respcmp_opts *o, struct respcmp
 			*recs = nr;
 			cap = nc;
 		}
-		got = edgelog_reader_next(r, &(*recs)[*n]);
+		got = edgelog_reader_next_item(r, &(*recs)[*n], &ev);
+		if (got == 2) {	/* the note at the stop: the run's own counts */
+			take_stop_note(&ev, run);
+			continue;
+		}
 		if (got != 1)
 			break;
 		(*n)++;

@@ -161,6 +161,12 @@ struct respcmp {
 	       stim_unexplained, stim_outside;
 	size_t kernel_lost;        /* events the log says the kernel lost (covered answers) */
 	size_t events_no_stim, answers_no_resp, resp_extra, resp_missing;
+	/* the run summary's scope bounds, from the log alone: over the
+	 * counted answers that changed the output, the least write_begin -
+	 * event + debounce and the largest write_end - event + debounce +
+	 * irq_bound (scope_max_ns unbounded when irq_bound is 0) */
+	size_t scope_answers;
+	int64_t scope_min_ns, scope_max_ns;
 	enum compare_verdict verdict;
 };
 
@@ -207,6 +213,11 @@ struct respcmp_run {
 	struct respcmp *c;
 	bool truncated;            /* the log has no footer */
 	uint64_t half_period_ns;   /* the header's (run.half_period) */
+	/* the log's note at the stop (docs/log-format.md): the run's own
+	 * counts of lost events (after and in the warm-up) and of events it
+	 * never answered; have_stop false: a log without one */
+	bool have_stop;
+	uint64_t events_lost, events_lost_warmup, events_unanswered;
 	char capture_format[32];
 	char stim_name[128], resp_name[128];
 	double samplerate_hz;

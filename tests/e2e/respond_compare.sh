@@ -69,6 +69,20 @@ PY
 	grep -q "verdict    AGREE" "$TMP/out" || fail "no AGREE in text" || return 1
 	grep -q "respond.irq_bound should be set from this" "$TMP/out" ||
 		fail "the text does not say what irq_bound is for" || return 1
+	# the run's own view beside the capture's: the scope's bounds and the
+	# lost and unanswered events, as analyze of the same log states them
+	"$SQWAVE" analyze "$TMP/follow.sqwlog" --quiet --json "$TMP/a-an.json" ||
+		fail "analyze exit $?" || return 1
+	python3 - "$TMP/a.json" "$TMP/a-an.json" <<'PY' || return 1
+import json, sys
+c, a = (json.load(open(p))["respond"] for p in sys.argv[1:3])
+assert c["scope"] == {k: a["scope"][k] for k in ("answers", "min_ns", "max_ns")}, \
+    (c["scope"], a["scope"])
+for k in ("events_lost", "events_lost_warmup", "events_unanswered"):
+    assert c[k] == a[k], (k, c[k], a[k])
+PY
+	grep -q "^scope      the log's bounds" "$TMP/out" && grep -q "^events     lost .* unanswered" \
+		"$TMP/out" || fail "the text has no scope or unanswered line" || return 1
 }
 
 # The log's seq of response edge K (the K-th write that changes the level).
