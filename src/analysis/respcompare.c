@@ -774,16 +774,13 @@ static enum compare_status fail(enum compare_status st, char *err, size_t errlen
  * unanswered events as the run counted them. */
 static void take_stop_note(const struct edgelog_event *ev, struct respcmp_run *run)
 {
-	char a[32], b[32], u[32];
+	struct edgelog_respond_stop st;
 
-	if (ev->type != EDGELOG_EV_NOTE ||
-	    !edgelog_event_get(ev, EDGELOG_NOTE_RESPOND_LOST, a, sizeof(a)) ||
-	    !edgelog_event_get(ev, EDGELOG_NOTE_RESPOND_LOST_WARMUP, b, sizeof(b)) ||
-	    !edgelog_event_get(ev, EDGELOG_NOTE_RESPOND_UNANSWERED, u, sizeof(u)))
+	if (!edgelog_respond_stop_parse(ev, &st))
 		return;
-	run->events_lost = strtoull(a, NULL, 10);
-	run->events_lost_warmup = strtoull(b, NULL, 10);
-	run->events_unanswered = strtoull(u, NULL, 10);
+	run->events_lost = st.lost;
+	run->events_lost_warmup = st.lost_warmup;
+	run->events_unanswered = st.unanswered;
 	run->have_stop = true;
 }
 

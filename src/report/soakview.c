@@ -483,15 +483,13 @@ static void take_load(struct soakview *v, const struct edgelog_event *ev)
  * that has them all is the one). */
 static void take_note(struct soakview *v, const struct edgelog_event *ev)
 {
-	char a[32], b[32], c[32];
+	struct edgelog_respond_stop st;
 
-	if (!ev_get(ev, EDGELOG_NOTE_RESPOND_LOST, a, sizeof(a)) ||
-	    !ev_get(ev, EDGELOG_NOTE_RESPOND_LOST_WARMUP, b, sizeof(b)) ||
-	    !ev_get(ev, EDGELOG_NOTE_RESPOND_UNANSWERED, c, sizeof(c)))
+	if (!edgelog_respond_stop_parse(ev, &st))
 		return;
-	v->resp_lost = strtoull(a, NULL, 10);
-	v->resp_lost_warmup = strtoull(b, NULL, 10);
-	v->resp_unanswered = strtoull(c, NULL, 10);
+	v->resp_lost = st.lost;
+	v->resp_lost_warmup = st.lost_warmup;
+	v->resp_unanswered = st.unanswered;
 	v->resp_end = true;
 }
 

@@ -1464,16 +1464,13 @@ static void session_stop_tracebreak(struct run_session *s)
 static void session_respond_note(struct run_session *s)
 {
 	const struct respond *r = &s->resp;
-	uint64_t lost = atomic_load(&s->ln[0].loop.missed);
+	const struct edgelog_respond_stop st = {
+		.stop_ns = r->stop_ns, .lost = atomic_load(&s->ln[0].loop.missed) - r->lost_warmup,
+		.lost_warmup = r->lost_warmup, .unanswered = r->unanswered };
 	char text[256];
-	int n;
+	int n = edgelog_respond_stop_format(&st, text, sizeof(text));
 
-	n = snprintf(text, sizeof(text), EDGELOG_NOTE_RESPOND_STOP "=%" PRIu64 "\n"
-		     EDGELOG_NOTE_RESPOND_LOST "=%" PRIu64 "\n"
-		     EDGELOG_NOTE_RESPOND_LOST_WARMUP "=%" PRIu64 "\n"
-		     EDGELOG_NOTE_RESPOND_UNANSWERED "=%" PRIu64 "\n",
-		     r->stop_ns, lost - r->lost_warmup, r->lost_warmup, r->unanswered);
-	if (n > 0 && (size_t)n < sizeof(text) &&
+	if (n > 0 &&
 	    recorder_event(s->ln[0].rec, r->stop_ns, EDGELOG_EV_NOTE, text, (size_t)n) < 0)
 		run_session_say(s, RUN_SAY_WARN, "the respond counts at the stop were not "
 				"logged: %s", strerror(errno));
