@@ -24,6 +24,8 @@
 #define FONT "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\""
 #define C_POS "#1f77b4"
 #define C_NEG "#ff7f0e"
+#define C_POS_NOM "#0b3a63"    /* a polarity's nominal: darker than its pulses */
+#define C_NEG_NOM "#8f4200"
 #define C_LAT "#2ca02c"
 #define C_BAD "#d62728"
 #define C_GOOD "#2ca02c"
@@ -290,44 +292,139 @@ static const char *wall_text(uint64_t ns, bool ms, char *buf, size_t len)
 	return buf;
 }
 
-/* The nominal pulse width: the half period, or the mean width of a source
- * that does not know it. */
-static double nominal_ns(const struct analysis *a)
+/*
+ * What each polarity's pulses should measure (ns; 0: nothing, no marker):
+ * [EDGESTATS_POS] the high time, [EDGESTATS_NEG] the low time, from the
+ * statistics that judged them (edgestats_set_wave(): a duty wave's own
+ * high and low, else the half period). A respond log answers an input and
+ * has no nominal wave; in pulse mode its active level's pulses should last
+ * respond.pulse_width. The one place the picture learns what the pin should
+ * do (a description of the pin will replace it).
+ */
+static void nominal_widths(const struct analysis *a, double nom[2])
+{
+	const struct edgestats_result *r = analysis_stats(a);
+	char v[64], mode[16];
+	int64_t ns;
+
+	nom[EDGESTATS_POS] = nom[EDGESTATS_NEG] = 0;
+	if (a->src->respond) {
+		if (analyze_source_meta(a->src, "respond.mode", mode, sizeof(mode)) &&
+		    !strcmp(mode, "pulse") &&
+		    analyze_source_meta(a->src, "respond.pulse_width", v, sizeof(v)) &&
+		    units_parse_duration(v, "us", &ns) == 0 && ns > 0)
+			/* the pulse goes to the level away from idle */
+			nom[a->src->meta && a->src->meta->idle_level ? EDGESTATS_NEG
+								    : EDGESTATS_POS] = (double)ns;
+		return;
+	}
+	if (a->src->half_period_ns <= 0)
+		return;
+	nom[EDGESTATS_POS] = (double)r->nominal_ns[EDGESTATS_POS];
+	nom[EDGESTATS_NEG] = (double)r->nominal_ns[EDGESTATS_NEG];
+}
+
+/* The centre of the width axis: the nominal of a square wave, else the
+ * mean width (a source that does not know its wave); 0 when neither. */
+static double width_centre(const struct analysis *a, const double nom[2])
 {
 	const struct edgestats_result *r = analysis_stats(a);
 
-	if (a->src->half_period_ns > 0)
-		return (double)a->src->half_period_ns;
+	if (nom[EDGESTATS_POS] > 0 && nom[EDGESTATS_POS] == nom[EDGESTATS_NEG])
+		return nom[EDGESTATS_POS];
 	if (r->width[EDGESTATS_ANY].h.m.n)
 		return stats_moments_mean(&r->width[EDGESTATS_ANY].h.m);
-	return 0;
+	return nom[EDGESTATS_POS] > 0 ? nom[EDGESTATS_POS] : nom[EDGESTATS_NEG];
 }
 
 /*
- * The linear width axis (us) around the nominal width: wide enough for the
- * limits and for 99 % of the pulses, never narrower than +-2 % of the
- * nominal. What lies beyond is drawn at the edge and counted as off scale:
- * a 7 ms pulse must not squeeze the 414..584 us band a scope user reads.
+ * The linear width axis (us) over what matters: each polarity's nominal,
+ * the limits and 99 % of the pulses, never narrower than +-2 % of the
+ * nominal. A square wave's axis is centred on its nominal; a duty wave's
+ * (two nominals) and a source without one on the middle of those figures.
+ * What lies beyond is drawn at the edge and counted as off scale: a 7 ms
+ * pulse must not squeeze the 414..584 us band a scope user reads.
  */
 static void width_range(const struct analysis *a, double *lo, double *hi)
 {
 	const struct edgestats_result *r = analysis_stats(a);
 	const struct stats_hist *h = &r->width[EDGESTATS_ANY].h;
-	double n = nominal_ns(a), d = n * 0.02;
+	double nom[2], c, d, mn = INFINITY, mx = -INFINITY, v[6];
+	size_t i, nv = 0;
 
+	nominal_widths(a, nom);
+	c = width_centre(a, nom);
+	if (nom[EDGESTATS_POS] > 0)
+		v[nv++] = nom[EDGESTATS_POS];
+	if (nom[EDGESTATS_NEG] > 0)
+		v[nv++] = nom[EDGESTATS_NEG];
 	if (a->lim_tmin_ns > 0)
-		d = fmax(d, n - (double)a->lim_tmin_ns);
+		v[nv++] = (double)a->lim_tmin_ns;
 	if (a->lim_tmax_ns > 0)
-		d = fmax(d, (double)a->lim_tmax_ns - n);
+		v[nv++] = (double)a->lim_tmax_ns;
 	if (h->m.n) {
-		d = fmax(d, n - (double)stats_hist_percentile(h, 0.5));
-		d = fmax(d, (double)stats_hist_percentile(h, 99.5) - n);
+		v[nv++] = (double)stats_hist_percentile(h, 0.5);
+		v[nv++] = (double)stats_hist_percentile(h, 99.5);
 	}
+	for (i = 0; i < nv; i++) {
+		mn = fmin(mn, v[i]);
+		mx = fmax(mx, v[i]);
+	}
+	if (!(nom[EDGESTATS_POS] > 0 && nom[EDGESTATS_POS] == nom[EDGESTATS_NEG]) && nv)
+		c = (mn + mx) / 2;
+	d = c * 0.02;
+	for (i = 0; i < nv; i++)
+		d = fmax(d, fabs(v[i] - c));
 	if (!(d > 0))
 		d = 1000;
 	d *= 1.4;
-	*lo = fmax(0, (n - d) / 1e3);
-	*hi = (n + d) / 1e3;
+	*lo = fmax(0, (c - d) / 1e3);
+	*hi = (c + d) / 1e3;
+}
+
+/* The nominal widths as lines on a width axis: one per polarity in its
+ * colour (class "nominal nominal-pos" / "nominal-neg"), or one grey line
+ * for both when they are the same. @vertical: across a histogram at x,
+ * else across a plot over time at y; from @a0 to @a1 along the other axis.
+ * Returns how many were drawn. */
+static int nominal_lines(FILE *f, const struct analysis *a, const struct axis *ax, bool vertical,
+			 double a0, double a1)
+{
+	static const char *const cls[] = { "nominal nominal-pos", "nominal nominal-neg" };
+	double nom[2];
+	int p, n = 0;
+
+	nominal_widths(a, nom);
+	for (p = 0; p < 2; p++) {
+		bool both = nom[0] == nom[1];
+		double v;
+
+		if (!(nom[p] > 0) || (both && p))
+			continue;
+		v = ax_map(ax, nom[p] / 1e3);
+		fprintf(f, "<line class=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			"stroke=\"%s\" stroke-width=\"%s\" stroke-dasharray=\"2,3\"/>\n",
+			both ? "nominal nominal-pos nominal-neg" : cls[p], vertical ? v : a0,
+			vertical ? a0 : v, vertical ? v : a1, vertical ? a1 : v,
+			both ? "#555" : p ? C_NEG_NOM : C_POS_NOM, both ? "1" : "1.4");
+		n++;
+	}
+	return n;
+}
+
+/* The legend's nominal entries, as nominal_lines() draws them. */
+static double nominal_legend(FILE *f, const struct analysis *a, double lx, double ly)
+{
+	double nom[2];
+
+	nominal_widths(a, nom);
+	if (nom[0] > 0 && nom[0] == nom[1])
+		return legend(f, lx, ly, "#555", true, "nominal");
+	if (nom[EDGESTATS_POS] > 0)
+		lx = legend(f, lx, ly, C_POS_NOM, true, "nominal +");
+	if (nom[EDGESTATS_NEG] > 0)
+		lx = legend(f, lx, ly, C_NEG_NOM, true, "nominal -");
+	return lx;
 }
 
 /* ---- the header: what, where, when, and the verdict ---- */
@@ -359,7 +456,10 @@ static void header(FILE *f, const struct analysis *a)
 	text(f, 40, 62, "start", 13, C_MUTED, NULL, sub);
 	snprintf(sub, sizeof(sub), "%" PRIu64 " edges over %.3f s", r->edges,
 		 a->have_edge ? (double)(int64_t)(a->last.intended_ns - a->first.intended_ns) / 1e9 : 0.0);
-	if (s->half_period_ns > 0)
+	if (s->meta && !s->respond && !wave_is_square(&s->meta->wave))
+		snprintf(sub + strlen(sub), sizeof(sub) - strlen(sub), "  |  high %.3f us, low %.3f us",
+			 (double)s->meta->wave.high_ns / 1e3, (double)s->meta->wave.low_ns / 1e3);
+	else if (s->half_period_ns > 0 && !s->respond)
 		snprintf(sub + strlen(sub), sizeof(sub) - strlen(sub), "  |  half period %.3f us",
 			 (double)s->half_period_ns / 1e3);
 	if (s->has_intended)
@@ -503,7 +603,6 @@ static void width_histogram(FILE *f, const struct analysis *a, double x0, double
 	struct width_walk w = { &b, 0 };
 	uint64_t cmax = 1;
 	struct axis ax, ay;
-	double n = nominal_ns(a) / 1e3;
 	size_t i;
 	int p;
 
@@ -534,8 +633,7 @@ static void width_histogram(FILE *f, const struct analysis *a, double x0, double
 			rect(f, px, py, pw, ay.p0 - py, p ? C_NEG : C_POS, 0.55);
 		}
 	}
-	if (n > 0)
-		line(f, ax_map(&ax, n), ay.p1, ax_map(&ax, n), ay.p0, "#555", 1, "2,3");
+	nominal_lines(f, a, &ax, true, ay.p1, ay.p0);
 	if (a->lim_tmin_ns > 0)
 		line(f, ax_map(&ax, (double)a->lim_tmin_ns / 1e3), ay.p1,
 		     ax_map(&ax, (double)a->lim_tmin_ns / 1e3), ay.p0, C_BAD, 1.5, "6,3");
@@ -553,7 +651,7 @@ static void width_histogram(FILE *f, const struct analysis *a, double x0, double
 
 		lx = legend(f, lx, ly, C_POS, false, "positive");
 		lx = legend(f, lx, ly, C_NEG, false, "negative");
-		lx = legend(f, lx, ly, "#555", true, "nominal");
+		lx = nominal_legend(f, a, lx, ly);
 		if (a->lim_tmin_ns > 0 || a->lim_tmax_ns > 0)
 			legend(f, lx, ly, C_BAD, true, "limits");
 	}
@@ -710,7 +808,7 @@ static void persistence(FILE *f, const struct analysis *a, double x0, double y0,
 {
 	const struct persist_view *v = persist_view(a->persist);
 	bool intended = v->intended_ref;
-	double yh = y0 + (y1 - y0) * 0.22, yl = y0 + (y1 - y0) * 0.78, half;
+	double yh = y0 + (y1 - y0) * 0.22, yl = y0 + (y1 - y0) * 0.78, nom[2];
 	struct axis ax;
 	char buf[64];
 	double t, step;
@@ -725,7 +823,6 @@ static void persistence(FILE *f, const struct analysis *a, double x0, double y0,
 		     "not enough complete periods");
 		return;
 	}
-	half = (double)v->half_ns / 1e3;
 	ax = (struct axis){ (double)v->x0_ns / 1e3, (double)(v->x0_ns + v->span_ns) / 1e3, x0, x1,
 			    false };
 	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#000\"/>\n",
@@ -739,10 +836,22 @@ static void persistence(FILE *f, const struct analysis *a, double x0, double y0,
 		fmt_num(buf, sizeof(buf), fabs(t) < step * 1e-9 ? 0 : t);
 		text(f, px, y1 + 16, "middle", 11, C_MUTED, NULL, buf);
 	}
+	/* the trigger, and where the wave should fall and rise again: the
+	 * fall a high time after the rise, the next rise a period after it
+	 * (a respond log has no wave: its pulses answer an input) */
+	nominal_widths(a, nom);
 	for (i = 0; i < 3; i++) {
-		double px = ax_map(&ax, half * i);
+		static const char *const cls[] = { "persist-trigger", "nominal-fall", "nominal-rise" };
+		double at = i == 0 ? 0 : i == 1 ? nom[EDGESTATS_POS] / 1e3
+			    : nom[EDGESTATS_NEG] > 0 && nom[EDGESTATS_POS] > 0
+			    ? (nom[EDGESTATS_POS] + nom[EDGESTATS_NEG]) / 1e3 : 0;
+		double px = ax_map(&ax, at);
 
-		line(f, px, y0, px, y1, "#888", 1, "3,3");
+		if (i && !(at > 0))
+			continue;
+		fprintf(f, "<line class=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			"stroke=\"#888\" stroke-width=\"1.0\" stroke-dasharray=\"3,3\"/>\n",
+			cls[i], px, y0, px, y1);
 		text(f, px + 3, y0 + 12, "start", 10, "#bbb", NULL,
 		     i == 1 ? (intended ? "intended fall" : "nominal fall")
 			    : intended ? "intended rise" : i ? "next rise" : "trigger");
@@ -1074,11 +1183,7 @@ static void width_lines(FILE *f, const struct analysis *a, const struct axis *ay
 {
 	double lx = x1 - 560, ly = y0 - 12;
 
-	if (nominal_ns(a) > 0) {
-		double py = ax_map(ay, nominal_ns(a) / 1e3);
-
-		line(f, x0, py, x1, py, "#555", 1, "2,3");
-	}
+	nominal_lines(f, a, ay, false, x0, x1);
 	if (a->lim_tmin_ns > 0) {
 		double py = ax_map(ay, (double)a->lim_tmin_ns / 1e3);
 
@@ -1091,7 +1196,7 @@ static void width_lines(FILE *f, const struct analysis *a, const struct axis *ay
 	}
 	lx = legend(f, lx, ly, C_POS, false, "positive");
 	lx = legend(f, lx, ly, C_NEG, false, "negative");
-	lx = legend(f, lx, ly, "#555", true, "nominal");
+	lx = nominal_legend(f, a, lx, ly);
 	if (a->lim_tmin_ns > 0 || a->lim_tmax_ns > 0)
 		lx = legend(f, lx, ly, C_BAD, true, "limits");
 	if (off)

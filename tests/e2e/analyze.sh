@@ -202,6 +202,63 @@ for i, a in enumerate(boxes):
 PY
 }
 
+# A duty wave's pictures: each polarity's nominal marker where the run's
+# own JSON says that polarity's nominal is (its high and low), mapped back
+# through the tick labels of its axis, never at the half period.
+test_a_duty_waves_svg_markers_are_at_each_polaritys_nominal() {
+	"$SQWAVE" run --board "$BOARD" --duration 1s --high 300us --low 700us --quiet \
+		--log "$TMP/d.sqwlog" --json "$TMP/d.json" > /dev/null 2> "$TMP/d.err" ||
+		fail "run: $(cat "$TMP/d.err")" || return 1
+	"$SQWAVE" analyze "$TMP/d.sqwlog" --quiet --svg "$TMP/d.svg" 2> "$TMP/d.err" ||
+		fail "analyze: $(cat "$TMP/d.err")" || return 1
+	python3 - "$TMP/d.svg" "$TMP/d.json" <<'PY' || return 1
+import json, sys, xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+root = ET.parse(sys.argv[1]).getroot()
+nom = json.load(open(sys.argv[2]))["pulse_width"]["nominal_ns"]
+half = json.load(open(sys.argv[2]))["run"]["half_period_ns"]
+texts = [t for t in root.iter(ns + "text")]
+def num(s):
+    try:
+        return float(s)
+    except (TypeError, ValueError):
+        return None
+def axis(pick, coord, shift=0.0):
+    """value = a + b * pixel, from the tick labels pick() selects (a
+    label sits @shift px from its tick)"""
+    pts = sorted({(float(t.get(coord)) - shift, num(t.text)) for t in texts
+                  if num(t.text) is not None and pick(t)})
+    assert len(pts) >= 3, pts
+    (p0, v0), (p1, v1) = pts[0], pts[-1]
+    b = (v1 - v0) / (p1 - p0)
+    for p, v in pts:                    # linear: every tick on one line (0.1 px)
+        assert abs(v0 + b * (p - p0) - v) < 0.2 * abs(b), (pts, p, v)
+    return lambda p: v0 + b * (p - p0)
+lines = lambda tok: [l for l in root.iter(ns + "line") if tok in (l.get("class") or "").split()]
+# the width histogram: x 680..1160, its tick labels 18 px under y 390
+hist_x = axis(lambda t: t.get("text-anchor") == "middle" and float(t.get("y")) == 408.0
+              and 679 <= float(t.get("x")) <= 1161, "x")
+# widths over time: y 850..1060, tick labels at x 94
+time_y = axis(lambda t: t.get("text-anchor") == "end" and float(t.get("x")) == 94.0
+              and 845 <= float(t.get("y")) <= 1065, "y", 4)
+for pol, tok in (("positive", "nominal-pos"), ("negative", "nominal-neg")):
+    hist, over = lines(tok)
+    want = nom[pol] / 1e3
+    got = hist_x(float(hist.get("x1")))
+    assert abs(got - want) < 2, ("histogram", pol, got, want)
+    got = time_y(float(over.get("y1")))
+    assert abs(got - want) < 2, ("over time", pol, got, want)
+    assert abs(want - half / 1e3) > 100
+# the persistence view: the fall a high time after the trigger, the next
+# rise a period after it (x 100..700, tick labels at y 736)
+per_x = axis(lambda t: t.get("text-anchor") == "middle" and float(t.get("y")) == 736.0, "x")
+fall = per_x(float(lines("nominal-fall")[0].get("x1")))
+rise = per_x(float(lines("nominal-rise")[0].get("x1")))
+assert abs(fall - nom["positive"] / 1e3) < 4, (fall, nom)
+assert abs(rise - (nom["positive"] + nom["negative"]) / 1e3) < 4, (rise, nom)
+PY
+}
+
 test_a_killed_run_is_analyzed_up_to_its_last_record_and_says_truncated() {
 	"$SQWAVE" run --board "$BOARD" --duration 60s --quiet --log "$TMP/k.sqwlog" \
 		> /dev/null 2>&1 &

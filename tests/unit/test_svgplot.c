@@ -179,6 +179,137 @@ static void the_persistence_view_can_trigger_on_the_intended_grid(void **state)
 	analysis_free(a);
 }
 
+/* ---- what each polarity should measure ---- */
+
+/* The @nth (0-based) element whose class list holds @token: the value of
+ * its attribute @attr; false when there is none. */
+static bool class_attr(const char *svg, const char *token, size_t nth, const char *attr,
+		       double *v)
+{
+	const char *p = svg;
+	char a[16];
+
+	snprintf(a, sizeof(a), " %s=\"", attr);
+	while ((p = strstr(p, "class=\""))) {
+		const char *c = p + strlen("class=\""), *end = strchr(c, '"'), *t;
+		size_t n = strlen(token);
+
+		p = end;
+		for (t = c; t < end; t = t + strcspn(t, " \"") + (t[strcspn(t, " \"")] == ' ')) {
+			if (!strncmp(t, token, n) && (t[n] == ' ' || t[n] == '"'))
+				break;
+		}
+		if (t >= end || nth--)
+			continue;
+		t = strstr(end, a);
+		assert_non_null(t);
+		*v = strtod(t + strlen(a), NULL);
+		return true;
+	}
+	return false;
+}
+
+/* A log of a duty wave (@high, @low on a 1 s grid, idle low), 4000 edges
+ * 10..15 us late, or a respond log (@respond: its header's text): meta and
+ * source are static, the analysis the caller's. */
+static struct analysis *wave_analysis(int64_t high, int64_t low, const char *respond)
+{
+	static struct edgelog_meta m;
+	static struct analyze_source_info src;
+	struct analyze_opts o = { .worst_n = 10, .missed_list = 10, .hist_buckets = 1000 };
+	struct analysis *a;
+	uint64_t i;
+
+	m = (struct edgelog_meta){ .clock_id = 1, .half_period_ns = (uint64_t)(high + low) / 2,
+				   .start_ns = T0, .text = (char *)(respond ? respond : ""),
+				   .wave = { .high_ns = high, .low_ns = low } };
+	src = (struct analyze_source_info){
+		.kind = ANALYZE_SRC_LOG, .path = "w.sqwlog", .format = "sqwave-log",
+		.has_intended = true, .has_window = true, .half_period_ns = (high + low) / 2,
+		.meta = &m, .respond = respond != NULL,
+	};
+	a = analysis_new(&o, &src);
+	assert_non_null(a);
+	for (i = 0; i < 4000; i++) {
+		int32_t lat = 10000 + (int32_t)(i * 7919 % 5000);
+		struct edge_rec e = {
+			.seq = i, .intended_ns = wave_slot_ns(&m.wave, 0, T0, i), .wake_off_ns = lat,
+			.write_begin_off_ns = lat + 100, .write_end_off_ns = lat + 300,
+			.expirations = 1, .level = (uint8_t)wave_slot_level(0, i),
+		};
+
+		analysis_add(a, &e);
+	}
+	analysis_finish(a);
+	return a;
+}
+
+/* The width histogram (x 680..1160) and the plot of widths over time (y
+ * 1060..850) place each polarity's nominal where the wave says, not at the
+ * half period; the persistence view (x 100..700, three half periods from
+ * -half/2) has its nominal fall a high time after the trigger and the next
+ * rise a period after it. */
+static void a_duty_waves_markers_are_at_each_polaritys_nominal(void **state)
+{
+	const int64_t high = 300000, low = 700000, half = (high + low) / 2;
+	struct analysis *a = wave_analysis(high, low, NULL);
+	double lo, hi, x, y;
+	char *svg = render(a);
+
+	(void)state;
+	width_range(a, &lo, &hi);
+	assert_true(class_attr(svg, "nominal-pos", 0, "x1", &x));
+	assert_true(fabs(lo + (x - 680) / 480 * (hi - lo) - (double)high / 1e3) < 2);
+	assert_true(class_attr(svg, "nominal-neg", 0, "x1", &x));
+	assert_true(fabs(lo + (x - 680) / 480 * (hi - lo) - (double)low / 1e3) < 2);
+	/* the plot over time: the same two, across it */
+	assert_true(class_attr(svg, "nominal-pos", 1, "y1", &y));
+	assert_true(fabs(lo + (1060 - y) / 210 * (hi - lo) - (double)high / 1e3) < 2);
+	assert_true(class_attr(svg, "nominal-neg", 1, "y1", &y));
+	assert_true(fabs(lo + (1060 - y) / 210 * (hi - lo) - (double)low / 1e3) < 2);
+	assert_false(class_attr(svg, "nominal-pos", 2, "y1", &y));
+	/* the persistence view */
+	assert_true(class_attr(svg, "nominal-fall", 0, "x1", &x));
+	assert_true(fabs(-(double)half / 2e3 + (x - 100) / 600 * 3 * (double)half / 1e3 -
+			 (double)high / 1e3) < 4);
+	assert_true(class_attr(svg, "nominal-rise", 0, "x1", &x));
+	assert_true(fabs(-(double)half / 2e3 + (x - 100) / 600 * 3 * (double)half / 1e3 -
+			 (double)(high + low) / 1e3) < 4);
+	assert_non_null(strstr(svg, "high 300.000 us, low 700.000 us"));
+	free(svg);
+	analysis_free(a);
+}
+
+/* A respond log answers an input: no nominal square wave anywhere; in
+ * pulse mode the active level's pulses have the configured width as their
+ * nominal, and nothing else. */
+static void a_respond_log_has_no_nominal_wave_and_a_pulse_has_its_width(void **state)
+{
+	struct analysis *a = wave_analysis(500000, 500000, "run.mode=respond\nrespond.mode=follow\n");
+	double lo, hi, x;
+	char *svg = render(a);
+
+	(void)state;
+	assert_false(class_attr(svg, "nominal", 0, "x1", &x));
+	assert_false(class_attr(svg, "nominal-fall", 0, "x1", &x));
+	assert_false(class_attr(svg, "nominal-rise", 0, "x1", &x));
+	assert_null(strstr(svg, "half period"));
+	free(svg);
+	analysis_free(a);
+
+	a = wave_analysis(500000, 500000, "run.mode=respond\nrespond.mode=pulse\n"
+			  "respond.pulse_width=40us\n");
+	svg = render(a);
+	width_range(a, &lo, &hi);
+	assert_true(class_attr(svg, "nominal-pos", 0, "x1", &x));
+	assert_true(fabs(lo + (x - 680) / 480 * (hi - lo) - 40) < 1);
+	assert_false(class_attr(svg, "nominal-neg", 0, "x1", &x));
+	assert_true(class_attr(svg, "nominal-fall", 0, "x1", &x));
+	assert_false(class_attr(svg, "nominal-rise", 0, "x1", &x));
+	free(svg);
+	analysis_free(a);
+}
+
 
 /* ---- a soak ---- */
 
@@ -466,6 +597,8 @@ int main(void)
 		cmocka_unit_test(the_width_axis_is_linear_around_the_nominal_with_outliers_off_scale),
 		cmocka_unit_test(the_picture_says_the_verdict_and_overlays_every_period),
 		cmocka_unit_test(the_persistence_view_can_trigger_on_the_intended_grid),
+		cmocka_unit_test(a_duty_waves_markers_are_at_each_polaritys_nominal),
+		cmocka_unit_test(a_respond_log_has_no_nominal_wave_and_a_pulse_has_its_width),
 		cmocka_unit_test_setup_teardown(a_soak_shows_its_phases_and_the_proof_of_its_load,
 						make_soak_path, remove_soak_path),
 		cmocka_unit_test_setup_teardown(a_log_without_phases_is_drawn_as_before,
