@@ -135,6 +135,36 @@ static void row_stats(struct docread *d, struct report_row *row, const struct jv
 #undef WL
 }
 
+/*
+ * What the row's pulses should measure, per polarity: the statistics
+ * object's pulse_width.nominal_ns (a duty wave's high and low), else the
+ * document's, else the half period for both. A respond run answers an
+ * input and has none, but in pulse mode its active level (the one away
+ * from gpio.idle_level) should last respond.pulse_width_ns. The one place
+ * the report learns what the pin should do (a description of the pin will
+ * replace it); never from half_period_ns for a duty wave.
+ */
+static void row_nominal(struct docread *d, struct report_row *row, const struct jv *st,
+			const struct jv *doc)
+{
+#define NOM(p) K("pulse_width", "nominal_ns", p)
+	const struct jv *src = docread_get(d, st, K("pulse_width", "nominal_ns"), JV_OBJECT) ? st
+			       : doc;
+
+	row->nominal_ns[0] = row->nominal_ns[1] = 0;
+	if (row->respond) {
+		int64_t w = docread_int_or(d, doc, K("respond", "pulse_width_ns"), 0, RD_DUR_MAX, 0);
+		int64_t idle = docread_int_or(d, doc, K("config", "gpio.idle_level", "value"), 0, 1, 0);
+
+		if (!strcmp(docread_str_or(d, doc, K("respond", "mode"), ""), "pulse") && w > 0)
+			row->nominal_ns[idle ? 1 : 0] = w;
+		return;
+	}
+	row->nominal_ns[0] = docread_int_or(d, src, NOM("positive"), 0, RD_DUR_MAX, row->half_ns);
+	row->nominal_ns[1] = docread_int_or(d, src, NOM("negative"), 0, RD_DUR_MAX, row->half_ns);
+#undef NOM
+}
+
 /* A proof figure rounded with its unit, or "no sample" for the writers' -1. */
 static const char *figure(double v, const char *unit, char *buf, size_t len)
 {
@@ -476,6 +506,7 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 		if (base.respond)
 			row->duration_ns = docread_int_or(&d, doc, K("run", "duration_ns"), 0, RD_DUR_MAX, 0);
 		row_stats(&d, row, doc);
+		row_nominal(&d, row, doc, doc);
 		snprintf(row->loads, sizeof(row->loads), "-");
 		run_row_proof(&d, row, doc);
 		row->load_applied = true;
@@ -508,6 +539,7 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 						      RD_DUR_MAX, 0);
 		}
 		row_stats(&d, row, ph);
+		row_nominal(&d, row, ph, doc);
 		row_proof(&d, row, ph);
 		d.where[0] = '\0';
 		if (jv_len(phases) == 1)	/* its one phase is the whole run */
@@ -876,8 +908,8 @@ void report_write_json(FILE *f, const struct report *r)
 
 /*
  * SVG. The width axis is made from what is drawn: every row's histogram
- * bins that hold a pulse, its Tmin and Tmax bounds, the limits and the
- * nominal half period; never below 0, and logarithmic when the data span
+ * bins that hold a pulse, its Tmin and Tmax bounds, the limits and its
+ * nominal widths; never below 0, and logarithmic when the data span
  * more than a decade (a stall's 30 ms pulse beside 500 us ones), so that
  * neither the outlier nor the bulk falls off the picture.
  */
@@ -890,8 +922,9 @@ void report_svg_axis(const struct report *r, struct report_axis *ax)
 	for (i = 0; i < r->n; i++) {
 		const struct report_row *w = &r->rows[i];
 
-		if (w->half_ns)
-			TAKE(w->half_ns);
+		for (k = 0; k < 2; k++)
+			if (w->nominal_ns[k])
+				TAKE(w->nominal_ns[k]);
 		for (k = 0; k < w->nbins; k++) {
 			if (!w->hist[k])
 				continue;
@@ -981,9 +1014,75 @@ static size_t axis_ticks(const struct report_axis *ax, int64_t *t, size_t max)
 }
 
 #define SVG_LEGEND_MAX 48          /* legend lines; more rows are counted, not listed */
+#define SVG_NOMINALS 16            /* nominal widths drawn; rows share a few */
 
-/* SVG: one step line per row over the width axis, the limits and the
- * nominal half period drawn across the plot, each row's Tmin and Tmax
+/* Each row's nominal widths as dotted lines from @top to @bottom, every
+ * value once: "nominal 500" for both polarities (a square wave), "nominal +
+ * 300" and "nominal - 700" for a duty wave; labels above the plot where
+ * they fit, never over each other (the line's title says it either way). */
+static void svg_nominals(FILE *f, const struct report *r, const struct report_axis *ax, double x0,
+			 double x1, int top, int bottom)
+{
+	static const char *const cls[] = { "", "nominal nominal-pos", "nominal nominal-neg",
+					   "nominal nominal-pos nominal-neg" };
+	static const char *const name[] = { "", "nominal + ", "nominal - ", "nominal " };
+	struct {
+		int64_t ns;
+		unsigned pols;      /* bit 0: positive pulses, bit 1: negative */
+	} m[SVG_NOMINALS];
+	double lab_x0[2 * SVG_NOMINALS], lab_x1[2 * SVG_NOMINALS];
+	int lab_row[2 * SVG_NOMINALS];
+	size_t n = 0, nlab = 0, i, k;
+
+	for (i = 0; i < r->n; i++) {
+		for (k = 0; k < 2; k++) {
+			int64_t v = r->rows[i].nominal_ns[k];
+			size_t j;
+
+			if (!v)
+				continue;
+			for (j = 0; j < n && m[j].ns != v; j++)
+				;
+			if (j == n && n == SVG_NOMINALS)
+				continue;
+			if (j == n) {
+				m[n].ns = v;
+				m[n++].pols = 0;
+			}
+			m[j].pols |= 1u << k;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		double x = x0 + axis_frac(ax, m[i].ns) * (x1 - x0), w;
+		char lab[64];
+		int row;
+
+		snprintf(lab, sizeof(lab), "%s%g", name[m[i].pols], (double)m[i].ns / 1e3);
+		fprintf(f, "<line class=\"%s\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+			   "stroke=\"#888\" stroke-dasharray=\"2,3\"><title>%s us</title></line>\n",
+			cls[m[i].pols], x, top, x, bottom, lab);
+		/* 10 px text: about 6 px a character */
+		w = 6.0 * (double)strlen(lab);
+		for (row = 0; row < 2; row++) {
+			for (k = 0; k < nlab; k++)
+				if (lab_row[k] == row && !(x + w / 2 + 4 <= lab_x0[k] ||
+							   x - w / 2 - 4 >= lab_x1[k]))
+					break;
+			if (k == nlab)
+				break;
+		}
+		if (row == 2)
+			continue;
+		lab_x0[nlab] = x - w / 2;
+		lab_x1[nlab] = x + w / 2;
+		lab_row[nlab++] = row;
+		fprintf(f, "<text class=\"nominal-label\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" "
+			   "fill=\"#666\" font-size=\"10\">%s</text>\n", x, top - 4 - 11 * row, lab);
+	}
+}
+
+/* SVG: one step line per row over the width axis, the limits and each
+ * row's nominal widths drawn across the plot, each row's Tmin and Tmax
  * marked under it, and the legend under the plot, inside the picture. */
 void report_write_svg(FILE *f, const struct report *r)
 {
@@ -1000,14 +1099,11 @@ void report_write_svg(FILE *f, const struct report *r)
 	int64_t ticks[64], lims[2 * SVG_LEGEND_MAX];
 	double maxlog = 1;
 	size_t i, k, nt, nlim = 0;
-	int64_t half = 0;
 
 	report_svg_axis(r, &ax);
 	for (i = 0; i < r->n; i++) {
 		const struct report_row *w = &r->rows[i];
 
-		if (w->half_ns && !half)
-			half = w->half_ns;
 		for (k = 0; k < w->nbins; k++)
 			if (w->hist[k] && log10((double)w->hist[k] + 1) > maxlog)
 				maxlog = log10((double)w->hist[k] + 1);
@@ -1035,12 +1131,7 @@ void report_write_svg(FILE *f, const struct report *r)
 	for (k = 0; k <= (size_t)maxlog; k++)
 		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">1e%zu</text>\n", L - 6,
 			Y(pow(10, (double)k) - 1) + 4, k);
-	if (half) {
-		fprintf(f, "<line class=\"nominal\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
-			   "stroke=\"#888\" stroke-dasharray=\"2,3\"/>\n", X(half), T, X(half), B);
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#666\" "
-			   "font-size=\"10\">nominal %g</text>\n", X(half), T - 4, (double)half / 1e3);
-	}
+	svg_nominals(f, r, &ax, L, W - R, T, B);
 	/* the limits, each value once (rows of one run share them) */
 	for (i = 0; i < r->n; i++) {
 		const struct report_row *w = &r->rows[i];

@@ -36,6 +36,10 @@ struct report_row {
 				    * "idle unproven" when it does not say */
 	uint64_t edges, missed;
 	int64_t half_ns;           /* 0 in a respond run: no wave, no grid */
+	/* What the row's positive and negative pulses should measure (the
+	 * document's pulse_width.nominal_ns, else the half period; a respond
+	 * run's pulse mode: the pulse width for its active level); 0: none */
+	int64_t nominal_ns[2];
 	bool respond;              /* a run of sqwave respond: edges are its writes,
 				    * missed its lost events, wake from the event */
 	bool have_response;
@@ -90,12 +94,13 @@ void report_write_text(FILE *f, const struct report *r);
 void report_write_markdown(FILE *f, const struct report *r);
 void report_write_json(FILE *f, const struct report *r);
 /* Pulse-width distributions of every row overlaid (log counts), each
- * row's Tmin and Tmax marked, the limits and the nominal half period drawn,
- * the legend under the plot inside the picture. */
+ * row's Tmin and Tmax marked, the limits and each row's nominal widths
+ * drawn (class "nominal nominal-pos" / "nominal-neg"), the legend under the
+ * plot inside the picture. */
 void report_write_svg(FILE *f, const struct report *r);
 
 /* The SVG's width axis, [lo, hi] ns: from every row's histogram bins that
- * hold pulses, its Tmin/Tmax bounds, its limits and half period; lo >= 0,
+ * hold pulses, its Tmin/Tmax bounds, its limits and nominal widths; lo >= 0,
  * lo < hi; logarithmic (log) when the figures span a decade or more. */
 struct report_axis {
 	int64_t lo, hi;

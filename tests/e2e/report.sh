@@ -140,6 +140,54 @@ assert max(xs) > 800, xs
 PY
 }
 
+# The x of a width on the report's axis from its tick labels (linear, or
+# logarithmic as the axis' own label says): a python function for the tests.
+AXIS_PY='
+import math
+def width_axis(root):
+    ns = "{http://www.w3.org/2000/svg}"
+    lab = [t.text for t in root.iter(ns + "text") if t.text and t.text.startswith("pulse width")]
+    log = "log scale" in lab[0]
+    f = (lambda v: math.log10(v)) if log else (lambda v: v)
+    pts = sorted((float(e.get("x")), f(float(e.text))) for e in root.iter()
+                 if e.get("class") == "x-tick")
+    (p0, v0), (p1, v1) = pts[0], pts[-1]
+    b = (v1 - v0) / (p1 - p0)
+    for p, v in pts:
+        assert abs(v0 + b * (p - p0) - v) < 0.3 * abs(b), ("ticks off one axis", pts)
+    g = (lambda v: 10 ** v) if log else (lambda v: v)
+    return lambda x: g(v0 + b * (x - p0))
+'
+
+# A duty wave's rows: each polarity's nominal marker at the run's own
+# pulse_width.nominal_ns (its high and low), none at the half period.
+test_a_duty_waves_nominal_markers_are_its_high_and_low() {
+	"$SQWAVE" run --board "$BOARD" --duration 1s --high 300us --low 700us --quiet \
+		--log "$TMP/d.sqwlog" --json "$TMP/d.json" > /dev/null 2> "$TMP/d.err" ||
+		fail "run: $(cat "$TMP/d.err")" || return 1
+	local f
+	for f in d.json d.sqwlog; do
+		"$SQWAVE" report "$TMP/$f" --svg "$TMP/$f.svg" -q 2> "$TMP/d.err"
+		[ $? -le 1 ] || fail "report $f: $(cat "$TMP/d.err")" || return 1
+		render "$TMP/$f.svg" || return $?
+		python3 - "$TMP/$f.svg" "$TMP/d.json" <<PY || return 1
+import json, sys, xml.etree.ElementTree as ET
+$AXIS_PY
+root = ET.parse(sys.argv[1]).getroot()
+d = json.load(open(sys.argv[2]))
+nom, half = d["pulse_width"]["nominal_ns"], d["run"]["half_period_ns"] / 1e3
+at = width_axis(root)                     # tick labels in us
+lines = lambda tok: [e for e in root.iter() if tok in (e.get("class") or "").split()]
+for pol, tok in (("positive", "nominal-pos"), ("negative", "nominal-neg")):
+    (l,) = lines(tok)
+    got, want = at(float(l.get("x1"))), nom[pol] / 1e3
+    assert abs(got - want) < 0.01 * want, (pol, got, want)
+for l in lines("nominal"):
+    assert abs(at(float(l.get("x1"))) - half) > 0.1 * half, "a marker at the half period"
+PY
+	done
+}
+
 # The proof strip's 60 s rows once merged the idle phase with the
 # flood after it. No step of the strip may begin in one phase and end in
 # the next (the flood's figures drawn during idle).

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -617,6 +618,117 @@ static void the_width_axis_comes_from_the_data_and_the_limits_never_below_zero(v
 	report_free(&r);
 }
 
+/* The width @x (a pixel of the SVG's plot, 80..920) stands for on @ax. */
+static double width_at(const struct report_axis *ax, double x)
+{
+	double f = (x - 80) / (960 - 80 - 40);
+
+	if (ax->log)
+		return pow(10, log10((double)ax->lo) + f * (log10((double)ax->hi) -
+							    log10((double)ax->lo)));
+	return (double)ax->lo + f * (double)(ax->hi - ax->lo);
+}
+
+/* A run of one row: @wave_members inside "run", @pulse_members inside
+ * "pulse_width", @top at the top level. */
+static char *one_run_doc(const char *wave_members, const char *pulse_members, const char *top)
+{
+	char *doc = NULL;
+
+	assert_true(asprintf(&doc,
+		"{\"schema\":\"sqwave-summary\",\"schema_version\":1,\"label\":\"w\","
+		"\"run\":{\"half_period_ns\":500000%s},%s"
+		"\"counts\":{\"edges\":101,\"missed_periods\":0},"
+		"\"pulse_width\":{%s\"any\":{\"count\":100,\"tmin\":{\"width_ns\":30000},"
+		" \"tmax\":{\"width_ns\":720000},\"histogram\":{\"lo_ns\":30000,\"bin_ns\":10000,"
+		" \"counts\":[5,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,20,10,"
+		"  0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
+		"  0,0,0,0,20,10]}}},"
+		"\"config\":{\"limits.tmin\":{\"value\":0},\"limits.tmax\":{\"value\":0}}}",
+		wave_members, top, pulse_members) > 0);
+	return doc;
+}
+
+/* The SVG's lines of class token @token: how many, their x in @xs. */
+static size_t nominal_xs(const char *svg, const char *token, double *xs, size_t max)
+{
+	const char *p = svg;
+	size_t n = 0;
+
+	while (n < max && (p = strstr(p, "<line class=\""))) {
+		const char *c = p + strlen("<line class=\""), *e = strchr(c, '"');
+		char cls[96];
+
+		snprintf(cls, sizeof(cls), " %.*s ", (int)(e - c), c);
+		p = e;
+		if (!strstr(cls, token))
+			continue;
+		xs[n++] = strtod(strstr(e, " x1=\"") + 5, NULL);
+	}
+	return n;
+}
+
+/* A duty wave's nominal widths, each polarity's from the document's
+ * pulse_width.nominal_ns: the markers stand there, none at the half
+ * period. */
+static void a_duty_waves_nominals_come_from_its_document(void **state)
+{
+	char *doc = one_run_doc(",\"high_ns\":300000,\"low_ns\":700000", "\"nominal_ns\":"
+				"{\"positive\":300000,\"negative\":700000},", "");
+	char err[256], *svg = NULL;
+	struct jv *v = jsonread_parse(doc, strlen(doc), err, sizeof(err));
+	const struct jv *nom = jv_get(jv_get(v, "pulse_width"), "nominal_ns");
+	struct report r = { 0 };
+	struct report_axis ax;
+	double xs[8];
+
+	(void)state;
+	assert_non_null(nom);
+	assert_int_equal(report_add_doc(&r, v, "duty.json", err, sizeof(err)), 0);
+	svg_of(&r, &svg);
+	report_svg_axis(&r, &ax);
+	assert_int_equal(nominal_xs(svg, " nominal-pos ", xs, 8), 1);
+	assert_true(fabs(width_at(&ax, xs[0]) - (double)jv_get(nom, "positive")->i) < 3000);
+	assert_int_equal(nominal_xs(svg, " nominal-neg ", xs, 8), 1);
+	assert_true(fabs(width_at(&ax, xs[0]) - (double)jv_get(nom, "negative")->i) < 5000);
+	assert_int_equal(nominal_xs(svg, " nominal ", xs, 8), 2);
+	assert_non_null(strstr(svg, ">nominal + 300</text>"));
+	assert_non_null(strstr(svg, ">nominal - 700</text>"));
+	free(svg);
+	report_free(&r);
+	jv_free(v);
+	free(doc);
+}
+
+/* A respond run answers an input: no nominal wave; in pulse mode its
+ * pulses' width is the positive nominal. */
+static void a_respond_run_has_no_nominal_wave_but_its_pulse_width(void **state)
+{
+	char *follow = one_run_doc("", "", "\"respond\":{\"mode\":\"follow\",\"pulse_width_ns\":40000},");
+	char *pulse = one_run_doc("", "", "\"respond\":{\"mode\":\"pulse\",\"pulse_width_ns\":40000},");
+	char *svg = NULL;
+	struct report r;
+	struct report_axis ax;
+	double xs[8];
+
+	(void)state;
+	r = load(follow);
+	svg_of(&r, &svg);
+	assert_int_equal(nominal_xs(svg, " nominal ", xs, 8), 0);
+	free(svg);
+	report_free(&r);
+	r = load(pulse);
+	svg_of(&r, &svg);
+	report_svg_axis(&r, &ax);
+	assert_int_equal(nominal_xs(svg, " nominal-neg ", xs, 8), 0);
+	assert_int_equal(nominal_xs(svg, " nominal-pos ", xs, 8), 1);
+	assert_true(fabs(width_at(&ax, xs[0]) - 40000) < 1000);
+	free(svg);
+	report_free(&r);
+	free(follow);
+	free(pulse);
+}
+
 /* The legend is under the plot and inside the picture: its lines are
  * within the viewBox's height and cut to what the width holds. */
 static void the_legend_stays_inside_the_picture(void **state)
@@ -778,6 +890,8 @@ int main(void)
 		cmocka_unit_test(extreme_accepted_figures_draw),
 		cmocka_unit_test(the_width_axis_comes_from_the_data_and_the_limits_never_below_zero),
 		cmocka_unit_test(the_legend_stays_inside_the_picture),
+		cmocka_unit_test(a_duty_waves_nominals_come_from_its_document),
+		cmocka_unit_test(a_respond_run_has_no_nominal_wave_but_its_pulse_width),
 		cmocka_unit_test(rows_say_duration_frequency_kernel_and_wake_centre),
 		cmocka_unit_test(two_boards_are_a_row_of_their_own_table_with_the_comparisons_verdict),
 		cmocka_unit_test(a_two_board_comparison_out_of_its_contract_is_bad_input),
