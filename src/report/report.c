@@ -121,6 +121,11 @@ static void row_stats(struct docread *d, struct report_row *row, const struct jv
 		row->hist_lo_ns = lo;
 		row->hist_bin_ns = bin;
 		row->nbins = n;
+		/* beyond the bins: the tracked range's and the bins' own ends */
+		row->hist_shorter = rd_count(d, st, PW("histogram", "below")) +
+				    rd_count(d, st, PW("histogram", "shorter"));
+		row->hist_longer = rd_count(d, st, PW("histogram", "above")) +
+				   rd_count(d, st, PW("histogram", "longer"));
 		for (i = 0; i < n && !d->bad; i++) {
 			const struct jv *c = counts->items[i];
 
@@ -907,15 +912,52 @@ void report_write_json(FILE *f, const struct report *r)
 }
 
 /*
- * SVG. The width axis is made from what is drawn: every row's histogram
- * bins that hold a pulse, its Tmin and Tmax bounds, the limits and its
- * nominal widths; never below 0, and logarithmic when the data span
- * more than a decade (a stall's 30 ms pulse beside 500 us ones), so that
- * neither the outlier nor the bulk falls off the picture.
+ * SVG. The width axis is made from what matters: every row's nominal
+ * widths, its limits and its bulk (p0.5 to p99.5 of its histogram), never
+ * below 0; logarithmic when those span a decade or more (rows of 100 us and
+ * 5 ms waves), linear otherwise, with a fifth of the span either side for
+ * what lies just beyond the limits (analyze's 1.4 x the half span). What lies further (a 2 s stall beside 500 us
+ * pulses, a glitch of 15 us) is off scale: counted, and its Tmin or Tmax
+ * marked at the edge, as analyze's histogram does. A row without a
+ * histogram has only its Tmin and Tmax bounds to show: they are its bulk.
  */
+
+/* A row's bulk: from the bin that holds its 0.5th percentile to the one
+ * that holds its 99.5th (the pulses off the bins count at their ends);
+ * false without a histogram. */
+static bool row_bulk(const struct report_row *w, int64_t *lo, int64_t *hi)
+{
+	uint64_t total = w->hist_shorter + w->hist_longer, acc, r_lo, r_hi;
+	bool have_lo;
+	size_t k;
+
+	for (k = 0; k < w->nbins; k++)
+		total += w->hist[k];
+	if (!w->nbins || !total)
+		return false;
+	r_lo = total / 200 + 1;                 /* nearest rank of p0.5 */
+	r_hi = total - total / 200;             /* and of p99.5 */
+	acc = w->hist_shorter;
+	*lo = w->hist_lo_ns;
+	*hi = w->hist_lo_ns + (int64_t)w->nbins * w->hist_bin_ns;
+	have_lo = acc >= r_lo;
+	for (k = 0; k < w->nbins; k++) {
+		acc += w->hist[k];
+		if (!have_lo && acc >= r_lo) {
+			*lo = w->hist_lo_ns + (int64_t)k * w->hist_bin_ns;
+			have_lo = true;
+		}
+		if (acc >= r_hi) {
+			*hi = w->hist_lo_ns + (int64_t)(k + 1) * w->hist_bin_ns;
+			break;
+		}
+	}
+	return true;
+}
+
 void report_svg_axis(const struct report *r, struct report_axis *ax)
 {
-	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	int64_t lo = INT64_MAX, hi = INT64_MIN, blo, bhi;
 	size_t i, k;
 
 #define TAKE(v) do { if ((v) < lo) lo = (v); if ((v) > hi) hi = (v); } while (0)
@@ -925,13 +967,10 @@ void report_svg_axis(const struct report *r, struct report_axis *ax)
 		for (k = 0; k < 2; k++)
 			if (w->nominal_ns[k])
 				TAKE(w->nominal_ns[k]);
-		for (k = 0; k < w->nbins; k++) {
-			if (!w->hist[k])
-				continue;
-			TAKE(w->hist_lo_ns + (int64_t)k * w->hist_bin_ns);
-			TAKE(w->hist_lo_ns + (int64_t)(k + 1) * w->hist_bin_ns);
-		}
-		if (w->have_pulses) {
+		if (row_bulk(w, &blo, &bhi)) {
+			TAKE(blo);
+			TAKE(bhi);
+		} else if (w->have_pulses) {
 			TAKE(w->tmin_lo_ns);
 			TAKE(w->tmax_hi_ns);
 		}
@@ -954,23 +993,27 @@ void report_svg_axis(const struct report *r, struct report_axis *ax)
 		ax->lo = lo - lo / 8;
 		ax->hi = hi + hi / 8 < hi ? hi : hi + hi / 8;
 	} else {
-		int64_t pad = (hi - lo) / 20;
+		int64_t pad = (hi - lo) / 5;
 
 		ax->lo = lo > pad ? lo - pad : 0;
 		ax->hi = hi + pad;
 	}
 }
 
-/* Where @ns lies on the axis, 0..1. */
+/* Where @ns lies on the axis, 0..1 (off scale: at the nearer end). */
 static double axis_frac(const struct report_axis *ax, int64_t ns)
 {
+	double f;
+
 	if (ax->log) {
 		double v = ns > 0 ? (double)ns : (double)ax->lo;
 
-		return (log10(v) - log10((double)ax->lo)) /
-		       (log10((double)ax->hi) - log10((double)ax->lo));
+		f = (log10(v) - log10((double)ax->lo)) /
+		    (log10((double)ax->hi) - log10((double)ax->lo));
+	} else {
+		f = (double)(ns - ax->lo) / (double)(ax->hi - ax->lo);
 	}
-	return (double)(ns - ax->lo) / (double)(ax->hi - ax->lo);
+	return f < 0 ? 0 : f > 1 ? 1 : f;
 }
 
 /* Text for SVG: the markup characters escaped, at most @max characters
@@ -1011,6 +1054,46 @@ static size_t axis_ticks(const struct report_axis *ax, int64_t *t, size_t max)
 			t[n++] = (int64_t)llround(v);
 	}
 	return n;
+}
+
+/* A tick's label: its width in us. */
+static void tick_label(int64_t ns, char *buf, size_t len)
+{
+	snprintf(buf, len, "%g", (double)ns / 1e3);
+}
+
+/*
+ * Of the @n ticks at pixels @x, every @stride-th from the first, with the
+ * smallest stride whose labels (12 px text centred on the tick: 7.7 px a
+ * character, a DejaVu Sans digit's advance, and 6 px between) never
+ * overlap: evenly thinned. The ticks kept move to the front; returns how
+ * many.
+ */
+static size_t ticks_thin(int64_t *t, double *x, size_t n)
+{
+	size_t stride, k, m;
+
+	for (stride = 1; stride < n; stride++) {
+		double right = -INFINITY;
+		bool ok = true;
+
+		for (k = 0; k < n && ok; k += stride) {
+			char lab[32];
+			double w;
+
+			tick_label(t[k], lab, sizeof(lab));
+			w = 7.7 * (double)strlen(lab);
+			ok = x[k] - w / 2 >= right + 6;
+			right = x[k] + w / 2;
+		}
+		if (ok)
+			break;
+	}
+	for (k = m = 0; k < n; k += stride, m++) {
+		t[m] = t[k];
+		x[m] = x[k];
+	}
+	return m;
 }
 
 #define SVG_LEGEND_MAX 48          /* legend lines; more rows are counted, not listed */
@@ -1081,6 +1164,39 @@ static void svg_nominals(FILE *f, const struct report *r, const struct report_ax
 	}
 }
 
+/* The pulses no curve shows, beyond either end of the axis (bins off it,
+ * and what the documents counted off their bins), under the axis' ends:
+ * "< N shorter, off scale", "N longer, off scale >" (class "off-scale"). */
+static void svg_off_scale(FILE *f, const struct report *r, const struct report_axis *ax,
+			  double x0, double x1, int y)
+{
+	uint64_t shorter = 0, longer = 0;
+	size_t i, k;
+
+	for (i = 0; i < r->n; i++) {
+		const struct report_row *w = &r->rows[i];
+
+		shorter += w->hist_shorter;
+		longer += w->hist_longer;
+		for (k = 0; k < w->nbins; k++) {
+			int64_t b0 = w->hist_lo_ns + (int64_t)k * w->hist_bin_ns;
+
+			if (b0 < ax->lo)
+				shorter += w->hist[k];
+			else if (b0 + w->hist_bin_ns > ax->hi)
+				longer += w->hist[k];
+		}
+	}
+	if (shorter)
+		fprintf(f, "<text class=\"off-scale\" x=\"%.1f\" y=\"%d\" text-anchor=\"start\" "
+			   "fill=\"#c00\" font-size=\"11\">&lt; %" PRIu64 " shorter, off scale</text>\n",
+			x0, y, shorter);
+	if (longer)
+		fprintf(f, "<text class=\"off-scale\" x=\"%.1f\" y=\"%d\" text-anchor=\"end\" "
+			   "fill=\"#c00\" font-size=\"11\">%" PRIu64 " longer, off scale &gt;</text>\n",
+			x1, y, longer);
+}
+
 /* SVG: one step line per row over the width axis, the limits and each
  * row's nominal widths drawn across the plot, each row's Tmin and Tmax
  * marked under it, and the legend under the plot, inside the picture. */
@@ -1097,7 +1213,7 @@ void report_write_svg(FILE *f, const struct report *r)
 	const size_t legmax = (size_t)(W - L - R - 24) / 7;
 	struct report_axis ax;
 	int64_t ticks[64], lims[2 * SVG_LEGEND_MAX];
-	double maxlog = 1;
+	double maxlog = 1, tick_x[64];
 	size_t i, k, nt, nlim = 0;
 
 	report_svg_axis(r, &ax);
@@ -1120,14 +1236,21 @@ void report_write_svg(FILE *f, const struct report *r)
 		W - R, B);
 	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", L, T, L, B);
 	nt = axis_ticks(&ax, ticks, sizeof(ticks) / sizeof(ticks[0]));
+	for (k = 0; k < nt; k++)
+		tick_x[k] = X(ticks[k]);
+	nt = ticks_thin(ticks, tick_x, nt);
 	for (k = 0; k < nt; k++) {
+		char lab[32];
+
+		tick_label(ticks[k], lab, sizeof(lab));
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"black\"/>\n",
-			X(ticks[k]), B, X(ticks[k]), B + 4);
-		fprintf(f, "<text class=\"x-tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n",
-			X(ticks[k]), B + 18, (double)ticks[k] / 1e3);
+			tick_x[k], B, tick_x[k], B + 4);
+		fprintf(f, "<text class=\"x-tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+			tick_x[k], B + 18, lab);
 	}
 	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">pulse width (us%s)</text>\n",
 		(L + W - R) / 2, B + 40, ax.log ? ", log scale" : "");
+	svg_off_scale(f, r, &ax, L, W - R, B + 40);
 	for (k = 0; k <= (size_t)maxlog; k++)
 		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">1e%zu</text>\n", L - 6,
 			Y(pow(10, (double)k) - 1) + 4, k);
@@ -1191,6 +1314,15 @@ void report_write_svg(FILE *f, const struct report *r)
 			fprintf(f, "<line class=\"tmax\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
 				   "stroke=\"%s\" stroke-width=\"2\"/>\n", X(w->tmax_ns), B - 10,
 				X(w->tmax_ns), B, col);
+			/* off scale: marked at the edge, an arrow pointing out */
+			if (w->tmin_ns < ax.lo)
+				fprintf(f, "<path class=\"off-scale-mark\" d=\"M%d,%d l7,-5 v10 z\" "
+					   "fill=\"%s\"><title>Tmin %.3f us, off scale</title></path>\n",
+					L - 9, B - 14, col, (double)w->tmin_ns / 1e3);
+			if (w->tmax_ns > ax.hi)
+				fprintf(f, "<path class=\"off-scale-mark\" d=\"M%d,%d l-7,-5 v10 z\" "
+					   "fill=\"%s\"><title>Tmax %.3f us, off scale</title></path>\n",
+					W - R + 9, B - 14, col, (double)w->tmax_ns / 1e3);
 		}
 	}
 	/* the legend, one line per row, under the plot */

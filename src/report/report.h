@@ -65,10 +65,13 @@ struct report_row {
 	bool have_lb, lb_have_pulses, lb_have_lag;
 	int64_t lb_tmin_ns, lb_tmax_ns, lb_lag_p99_ns;
 	uint64_t lb_no_event, lb_early;
-	/* pulse-width histogram (any polarity) for the SVG; nbins 0: none */
+	/* pulse-width histogram (any polarity) for the SVG; nbins 0: none;
+	 * the pulses off its bins, shorter and longer (its below/above and
+	 * shorter/longer: docs/json-summary.md) */
 	int64_t hist_lo_ns, hist_bin_ns;
 	size_t nbins;
 	uint64_t *hist;
+	uint64_t hist_shorter, hist_longer;
 };
 
 struct report {
@@ -99,9 +102,11 @@ void report_write_json(FILE *f, const struct report *r);
  * plot inside the picture. */
 void report_write_svg(FILE *f, const struct report *r);
 
-/* The SVG's width axis, [lo, hi] ns: from every row's histogram bins that
- * hold pulses, its Tmin/Tmax bounds, its limits and nominal widths; lo >= 0,
- * lo < hi; logarithmic (log) when the figures span a decade or more. */
+/* The SVG's width axis, [lo, hi] ns, over what matters: every row's
+ * nominal widths, its limits and its bulk (the bins of its histogram that
+ * hold the 0.5th and 99.5th percentile; a row without a histogram: its
+ * Tmin/Tmax bounds), with a margin; lo >= 0, lo < hi; logarithmic (log)
+ * when those span a decade or more. What lies beyond is off scale. */
 struct report_axis {
 	int64_t lo, hi;
 	bool log;
