@@ -209,6 +209,14 @@ static double legend(FILE *f, double x, double y, const char *color, bool dashed
 	return x + 28 + 7.0 * (double)strlen(label) + 18;
 }
 
+/* The same for what is drawn as a solid line. */
+static double legend_line(FILE *f, double x, double y, const char *color, const char *label)
+{
+	line(f, x, y - 4, x + 22, y - 4, color, 2, NULL);
+	text(f, x + 28, y, "start", 12, C_TEXT, NULL, label);
+	return x + 28 + 7.0 * (double)strlen(label) + 18;
+}
+
 /* Keep the box of a marker at (x, y) clear of labels. */
 static void label_block(struct labels *lb, double x, double y)
 {
@@ -1177,11 +1185,14 @@ static void worst_at(const struct analysis *a, const struct analyze_worst *w,
 }
 
 /* The pulse-width plot's reference lines (nominal, limits), its legend,
- * and how many spans were off scale. */
+ * and what the bands and lines are; how many spans had a pulse off scale
+ * and the extremes beyond the axis, under the plot. */
 static void width_lines(FILE *f, const struct analysis *a, const struct axis *ay, double x0,
 			double y0, double x1, double y1, uint64_t off)
 {
+	const struct edgestats_widths *any = &analysis_stats(a)->width[EDGESTATS_ANY];
 	double lx = x1 - 560, ly = y0 - 12;
+	char lo[48] = "", hi[48] = "";
 
 	nominal_lines(f, a, ay, false, x0, x1);
 	if (a->lim_tmin_ns > 0) {
@@ -1194,14 +1205,109 @@ static void width_lines(FILE *f, const struct analysis *a, const struct axis *ay
 
 		line(f, x0, py, x1, py, C_BAD, 1.5, "6,3");
 	}
-	lx = legend(f, lx, ly, C_POS, false, "positive");
-	lx = legend(f, lx, ly, C_NEG, false, "negative");
+	lx = legend_line(f, lx, ly, C_POS, "positive");
+	lx = legend_line(f, lx, ly, C_NEG, "negative");
 	lx = nominal_legend(f, a, lx, ly);
 	if (a->lim_tmin_ns > 0 || a->lim_tmax_ns > 0)
 		lx = legend(f, lx, ly, C_BAD, true, "limits");
-	if (off)
-		textf(f, x1 - 6, y1 + 36, "end", 11, C_BAD, NULL,
-		      "marked at the edge: %" PRIu64 " spans off scale", off);
+	text(f, x0, y1 + 52, "start", 11, C_MUTED, NULL,
+	     "lines: each span's shortest and longest pulse; bands: the run's p1..p99, p25..p75");
+	if (!off)
+		return;
+	if (any->h.m.n && (double)any->tmin.width_ns / 1e3 < ay->lo)
+		snprintf(lo, sizeof(lo), ", shortest %.3f us", (double)any->tmin.width_ns / 1e3);
+	if (any->h.m.n && (double)any->tmax.width_ns / 1e3 > ay->hi)
+		snprintf(hi, sizeof(hi), ", longest %.3f us", (double)any->tmax.width_ns / 1e3);
+	textf(f, x1 - 6, y1 + 52, "end", 11, C_BAD, NULL, "%" PRIu64 " span%s off scale "
+	      "(red at the edge)%s%s", off, off == 1 ? "" : "s", lo, hi);
+}
+
+/* Where most of a polarity's pulses were over the whole run, as bands
+ * across the plot over time: p1..p99 light, p25..p75 darker (class
+ * "bulk-band"), for each span's extremes to be read against. */
+static void bulk_bands(FILE *f, const struct analysis *a, const struct axis *ay, double x0,
+		       double x1)
+{
+	static const double pct[2][2] = { { 1, 99 }, { 25, 75 } };
+	const struct edgestats_result *r = analysis_stats(a);
+	int p, k;
+
+	for (p = 0; p < 2; p++) {
+		const struct stats_hist *h = &r->width[p].h;
+
+		if (!h->m.n)
+			continue;
+		for (k = 0; k < 2; k++) {
+			double top = ax_map(ay, (double)stats_hist_percentile(h, pct[k][1]) / 1e3);
+			double bot = ax_map(ay, (double)stats_hist_percentile(h, pct[k][0]) / 1e3);
+
+			fprintf(f, "<rect class=\"bulk-band\" x=\"%.1f\" y=\"%.2f\" width=\"%.1f\" "
+				"height=\"%.2f\" fill=\"%s\" fill-opacity=\"%s\"/>\n", x0, top, x1 - x0,
+				fmax(bot - top, 0.8), p ? C_NEG : C_POS, k ? "0.22" : "0.10");
+		}
+	}
+}
+
+/*
+ * Each span's shortest and longest pulse of each polarity as step lines
+ * (the envelope a scope's min/max acquisition draws; class "env-min",
+ * "env-max"), clipped to the axis. A span with a pulse beyond it gets a red
+ * tick at that edge (class "off-scale-rug"): many read as a strip along the
+ * edge, never as a block over the plot (an ugly hour's every span has a
+ * pulse far off). Returns how many spans had one.
+ */
+static uint64_t width_envelopes(FILE *f, const struct analysis *a, const struct axis *ax,
+				const struct axis *ay, double unit)
+{
+	uint64_t off = 0;
+	size_t i;
+	int p, k;
+
+	for (p = 0; p < 2; p++) {
+		for (k = 0; k < 2; k++) {
+			bool open = false;
+
+			for (i = 0; i <= a->nbins; i++) {
+				const struct analyze_span *b = &a->bins[i < a->nbins ? i : 0];
+				double px, pw, py;
+
+				if (i == a->nbins || !b->pulses[p]) {
+					if (open)
+						fputs("\"/>\n", f);
+					open = false;
+					continue;
+				}
+				px = ax_map(ax, (double)i * (double)a->bin_ns / 1e9 / unit);
+				pw = ax_map(ax, (double)(i + 1) * (double)a->bin_ns / 1e9 / unit) - px;
+				py = ax_map(ay, (double)(k ? b->wmax[p] : b->wmin[p]) / 1e3);
+				if (!open)
+					fprintf(f, "<polyline class=\"%s\" fill=\"none\" stroke=\"%s\" "
+						"stroke-width=\"1.2\" stroke-linejoin=\"round\" points=\"",
+						k ? "env-max" : "env-min", p ? C_NEG : C_POS);
+				fprintf(f, "%s%.1f,%.1f %.1f,%.1f", open ? " " : "", px, py, px + pw, py);
+				open = true;
+			}
+		}
+	}
+	for (i = 0; i < a->nbins; i++) {
+		const struct analyze_span *b = &a->bins[i];
+		double px = ax_map(ax, (double)i * (double)a->bin_ns / 1e9 / unit);
+		double pw = ax_map(ax, (double)(i + 1) * (double)a->bin_ns / 1e9 / unit) - px;
+		bool hi = false, lo = false;
+
+		for (p = 0; p < 2; p++) {
+			hi |= b->pulses[p] && (double)b->wmax[p] / 1e3 > ay->hi;
+			lo |= b->pulses[p] && (double)b->wmin[p] / 1e3 < ay->lo;
+		}
+		if (hi)
+			fprintf(f, "<rect class=\"off-scale-rug\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
+				"height=\"4\" fill=\"" C_BAD "\"/>\n", px, ay->p1, fmax(pw, 1));
+		if (lo)
+			fprintf(f, "<rect class=\"off-scale-rug\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
+				"height=\"4\" fill=\"" C_BAD "\"/>\n", px, ay->p0 - 4, fmax(pw, 1));
+		off += hi || lo;
+	}
+	return off;
 }
 
 /* The worst edges, where a user should look in a trace; labels where
@@ -1262,9 +1368,8 @@ static void over_time(FILE *f, const struct analysis *a, double x0, double y0, d
 	struct labels lb = { .n = 0 };
 	struct soak_bands sb;
 	char xlabel[96];
-	uint64_t off_lo = 0, off_hi = 0;
+	uint64_t off = 0;
 	size_t i;
-	int p;
 
 	ax = time_axis(a, x0, x1, &unit, &uname);
 	snprintf(xlabel, sizeof(xlabel), "time since the first edge (%s)%s", uname,
@@ -1300,42 +1405,23 @@ static void over_time(FILE *f, const struct analysis *a, double x0, double y0, d
 	warmup(f, a, &ax, y0, y1, unit, !sb.n);
 	soak_bands_draw(f, &sb, y0, y1);
 	wall_ticks(f, a, &ax, y0 - 2, unit);
-	for (i = 0; i < a->nbins; i++) {
+	if (!latency) {
+		bulk_bands(f, a, &ay, x0, x1);
+		off = width_envelopes(f, a, &ax, &ay, unit);
+	}
+	for (i = 0; latency && i < a->nbins; i++) {
 		const struct analyze_span *b = &a->bins[i];
 		double px = ax_map(&ax, (double)i * (double)a->bin_ns / 1e9 / unit);
 		double pw = ax_map(&ax, (double)(i + 1) * (double)a->bin_ns / 1e9 / unit) - px;
 
-		if (latency) {
-			if (b->lat_max != INT64_MIN) {
-				double py = ax_map(&ay, (double)b->lat_max / 1e3);
+		if (b->lat_max != INT64_MIN) {
+			double py = ax_map(&ay, (double)b->lat_max / 1e3);
 
-				rect(f, px, py, pw, ay.p0 - py, C_LAT, 0.75);
-			}
-			continue;
-		}
-		for (p = 0; p < 2; p++) {
-			double ylo, yhi, mn, mx;
-
-			if (!b->pulses[p])
-				continue;
-			mn = (double)b->wmin[p] / 1e3;
-			mx = (double)b->wmax[p] / 1e3;
-			ylo = ax_map(&ay, mn);
-			yhi = ax_map(&ay, mx);
-			rect(f, px, yhi, pw, ylo - yhi, p ? C_NEG : C_POS, 0.55);
-			/* beyond the axis: clipped, with a marker at the edge */
-			if (mx > ay.hi) {
-				marker(f, px + pw / 2, ay.p1 + 1, true, C_BAD);
-				off_hi++;
-			}
-			if (mn < ay.lo) {
-				marker(f, px + pw / 2, ay.p0 - 1, false, C_BAD);
-				off_lo++;
-			}
+			rect(f, px, py, pw, ay.p0 - py, C_LAT, 0.75);
 		}
 	}
 	if (!latency) {
-		width_lines(f, a, &ay, x0, y0, x1, y1, off_lo + off_hi);
+		width_lines(f, a, &ay, x0, y0, x1, y1, off);
 	} else if (a->lim_wake_ns > 0) {
 		double py = ax_map(&ay, (double)a->lim_wake_ns / 1e3);
 

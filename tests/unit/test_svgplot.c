@@ -103,6 +103,15 @@ static struct analysis *log_analysis(uint64_t n, uint64_t late, uint64_t skip)
 	return log_analysis_on(n, late, skip, false);
 }
 
+static size_t count(const char *s, const char *what)
+{
+	size_t n = 0;
+
+	for (; (s = strstr(s, what)); s += strlen(what))
+		n++;
+	return n;
+}
+
 /* (not inlined: gcc 12+ takes the memstream's buffer for a dangling local) */
 static __attribute__((noinline)) char *render(const struct analysis *a)
 {
@@ -310,6 +319,121 @@ static void a_respond_log_has_no_nominal_wave_and_a_pulse_has_its_width(void **s
 	analysis_free(a);
 }
 
+/* The widths (us) that the points of every polyline of class @cls stand
+ * for on the width axis [lo, hi] of the plot over time (y 1060..850):
+ * their least and greatest. */
+static void polyline_widths(const char *svg, const char *cls, double lo, double hi, double *wmin,
+			    double *wmax)
+{
+	char key[64];
+	const char *p = svg;
+
+	snprintf(key, sizeof(key), "class=\"%s\"", cls);
+	*wmin = INFINITY;
+	*wmax = -INFINITY;
+	while ((p = strstr(p, key))) {
+		p = strstr(p, "points=\"") + strlen("points=\"");
+		while (*p && *p != '"') {
+			char *end;
+			double w;
+
+			strtod(p, &end);
+			w = lo + (1060 - strtod(end + 1, &end)) / 210 * (hi - lo);
+			*wmin = fmin(*wmin, w);
+			*wmax = fmax(*wmax, w);
+			p = end;
+			while (*p == ' ')
+				p++;
+		}
+	}
+}
+
+/* The widths (us) the @nth rect of class @cls spans on that axis. */
+static void band_widths(const char *svg, const char *cls, size_t nth, double lo, double hi,
+			double *bot, double *top)
+{
+	char key[64];
+	const char *p = svg;
+	double y, h;
+
+	snprintf(key, sizeof(key), "class=\"%s\"", cls);
+	for (p = strstr(p, key); nth--; p = strstr(p + 1, key))
+		assert_non_null(p);
+	assert_non_null(p);
+	y = strtod(strstr(p, " y=\"") + 4, NULL);
+	h = strtod(strstr(p, " height=\"") + 9, NULL);
+	*top = lo + (1060 - y) / 210 * (hi - lo);
+	*bot = lo + (1060 - y - h) / 210 * (hi - lo);
+}
+
+/*
+ * An ugly run's widths over time (issue 29: a solid block of min..max bars
+ * on an hour with stalls and pulses far off): two edges in every 40 (a
+ * rising and a falling one) come 400 us late, so every span has pulses of
+ * 900 us and of 100 us of either polarity, and one stall of 7 ms is off
+ * the axis. The plot shows where the run's pulses were as bands
+ * (p25..p75 at the 500 us the edges were meant for), each span's extremes
+ * as lines at the widths the edges made, the stall as a red mark at the
+ * edge counted under the plot; no bar spans the plot.
+ */
+static void an_ugly_runs_widths_over_time_show_the_bulk_and_each_spans_extremes(void **state)
+{
+	static const struct analyze_source_info src = {
+		.kind = ANALYZE_SRC_LOG, .path = "u.sqwlog", .format = "sqwave-log",
+		.has_intended = true, .has_window = true, .half_period_ns = HALF,
+	};
+	struct analyze_opts o = { .worst_n = 10, .missed_list = 10, .hist_buckets = 1000 };
+	struct analysis *a = analysis_new(&o, &src);
+	double lo, hi, wmin, wmax, bot, top;
+	uint64_t i, slot = 0;
+	const char *p;
+	char *svg;
+
+	(void)state;
+	assert_non_null(a);
+	for (i = 0; i < 20000; i++) {
+		int32_t lat = 10000 + (int32_t)(i * 7919 % 2000) +
+			      (i % 40 == 20 || i % 40 == 1 ? 400000 : 0);
+		bool stall = i == 10001;	/* 14 slots missed: a pulse of 7.5 ms */
+		struct edge_rec e = {
+			.seq = i, .intended_ns = T0 + (slot += stall ? 15 : 1) * HALF,
+			.wake_off_ns = lat, .write_begin_off_ns = lat + 100,
+			.write_end_off_ns = lat + 300, .expirations = (uint16_t)(stall ? 15 : 1),
+			.level = (uint8_t)(i % 2 == 0),
+		};
+
+		analysis_add(a, &e);
+	}
+	analysis_finish(a);
+	svg = render(a);
+	width_range(a, &lo, &hi);
+	/* the run's middle half: at the 500 us the edges were meant for */
+	band_widths(svg, "bulk-band", 1, lo, hi, &bot, &top);
+	assert_true(bot > 495 && top < 505);
+	/* each span's extremes: the 900 and 100 us pulses the late edges made */
+	polyline_widths(svg, "env-max", lo, hi, &wmin, &wmax);
+	assert_true(wmin > 895 && wmin < 905 && wmax <= hi + 0.1);	/* the stall: clipped */
+	polyline_widths(svg, "env-min", lo, hi, &wmin, &wmax);
+	assert_true(fabs(wmin - 100) < 5 && wmax < 120);
+	/* the stall, off the axis: one span, marked at the top edge */
+	assert_true(hi < 7500);
+	assert_int_equal(count(svg, "class=\"off-scale-rug\""), 1);
+	assert_non_null(strstr(svg, "1 span off scale (red at the edge), longest "));
+	/* no bar in the pulses' colours over the plot: the bands only */
+	for (p = strstr(svg, "<rect "); p; p = strstr(p + 1, "<rect ")) {
+		const char *e = strchr(p, '>');
+		const char *c = strstr(p, "fill=\"" C_POS "\"");
+
+		if ((!c || c > e) && (!(c = strstr(p, "fill=\"" C_NEG "\"")) || c > e))
+			continue;
+		if (strtod(strstr(p, " y=\"") + 4, NULL) < 850)
+			continue;	/* the histogram's bars and the legend above */
+		assert_true(strstr(p, "class=\"bulk-band\"") && strstr(p, "class=\"bulk-band\"") < e);
+	}
+	free(svg);
+	analysis_free(a);
+}
+
 
 /* ---- a soak ---- */
 
@@ -416,15 +540,6 @@ static struct analysis *soak_analysis_rows(struct soakview **sv, bool attach, in
 static struct analysis *soak_analysis(struct soakview **sv, bool attach)
 {
 	return soak_analysis_rows(sv, attach, 2 * (int64_t)SEC);
-}
-
-static size_t count(const char *s, const char *what)
-{
-	size_t n = 0;
-
-	for (; (s = strstr(s, what)); s += strlen(what))
-		n++;
-	return n;
 }
 
 /* The x of every "class=\"phase-boundary\" x1=" in order, up to @max. */
@@ -599,6 +714,7 @@ int main(void)
 		cmocka_unit_test(the_persistence_view_can_trigger_on_the_intended_grid),
 		cmocka_unit_test(a_duty_waves_markers_are_at_each_polaritys_nominal),
 		cmocka_unit_test(a_respond_log_has_no_nominal_wave_and_a_pulse_has_its_width),
+		cmocka_unit_test(an_ugly_runs_widths_over_time_show_the_bulk_and_each_spans_extremes),
 		cmocka_unit_test_setup_teardown(a_soak_shows_its_phases_and_the_proof_of_its_load,
 						make_soak_path, remove_soak_path),
 		cmocka_unit_test_setup_teardown(a_log_without_phases_is_drawn_as_before,
