@@ -180,6 +180,21 @@ static const char *figure(double v, const char *unit, char *buf, size_t len)
 	return buf;
 }
 
+/* A figure the row's proof was judged by (value < 0: no sample). */
+static void row_fig(struct report_row *row, const char *load, const char *figure, double value,
+		    const char *of)
+{
+	struct report_proof_fig *g;
+
+	if (row->nfigs == REPORT_PROOF_FIGS)
+		return;
+	g = &row->figs[row->nfigs++];
+	copy_clean(g->load, sizeof(g->load), load);
+	g->figure = figure;
+	g->value = value;
+	copy_clean(g->of, sizeof(g->of), of);
+}
+
 /* The proof of a phase's loads, in a few words. */
 static void row_proof(struct docread *d, struct report_row *row, const struct jv *ph)
 {
@@ -202,8 +217,9 @@ static void row_proof(struct docread *d, struct report_row *row, const struct jv
 	}
 	for (i = 0; i < jv_len(loads); i++) {
 		const struct jv *l = jv_at(loads, i);
-		const char *kind, *sep = row->proof[0] ? ", " : "";
+		const char *kind, *name, *sep = row->proof[0] ? ", " : "";
 		int64_t valid;
+		double own;
 
 		if (l->type != JV_OBJECT) {
 			docread_fail(d, l, K("proof", "loads"), "must hold objects");
@@ -212,17 +228,37 @@ static void row_proof(struct docread *d, struct report_row *row, const struct jv
 		msgbuf_set(where, sizeof(where), "%s", d->where);
 		msgbuf_add(d->where, sizeof(d->where), "proof.loads[%zu].", i);
 		kind = docread_str_or(d, l, K("proof"), "none");
-		/* the writers say -1 (or null) for "no sample": not a figure */
-		if (!strcmp(kind, "idle") || !strcmp(kind, "cpu"))
+		name = docread_str_or(d, l, K("name"), "?");
+		/* the writers say -1 (or null) for "no sample": not a figure. A
+		 * CPU load is judged by its own CPU time where the document has
+		 * it (proof_phase_judge()): that figure first, the system-wide
+		 * busy beside it, never alone as if it had judged */
+		if (!strcmp(kind, "cpu") && docread_num(d, l, K("own_busy_pct"), &own)) {
+			char sys[32];
+
+			msgbuf_add(row->proof, sizeof(row->proof), "%s%s own %s of CPU %s (%s; "
+				   "system-wide %s)", sep, name, figure(own, "%", num, sizeof(num)),
+				   docread_str_or(d, l, K("cpus"), "?"),
+				   docread_str_or(d, l, K("own_source"), "?"),
+				   figure(rd_num(d, l, K("busy_pct"), -1), "%", sys, sizeof(sys)));
+			row_fig(row, name, "own_busy_pct", own, docread_str_or(d, l, K("cpus"), "?"));
+		} else if (!strcmp(kind, "idle") || !strcmp(kind, "cpu")) {
 			msgbuf_add(row->proof, sizeof(row->proof), "%s%sCPU %s %s", sep,
 				   *kind == 'i' ? "idle: " : "", docread_str_or(d, l, K("cpus"), "?"),
 				   figure(rd_num(d, l, K("busy_pct"), -1), "%", num, sizeof(num)));
-		else if (!strcmp(kind, "net"))
+			row_fig(row, name, "busy_pct", rd_num(d, l, K("busy_pct"), -1),
+				docread_str_or(d, l, K("cpus"), "?"));
+		} else if (!strcmp(kind, "net")) {
 			msgbuf_add(row->proof, sizeof(row->proof), "%s%s %s", sep,
 				   docread_str_or(d, l, K("interface"), "?"),
 				   figure(rd_num(d, l, K("packets_per_s"), -1), " pkt/s", num,
 					  sizeof(num)));
+			row_fig(row, name, "packets_per_s", rd_num(d, l, K("packets_per_s"), -1),
+				docread_str_or(d, l, K("interface"), "?"));
+		}
 		valid = docread_int_or(d, l, K("valid_scores"), 0, INT64_MAX, -1);
+		if (valid >= 0)
+			row_fig(row, name, "valid_scores", (double)valid, "");
 		if (valid > 0)
 			msgbuf_add(row->proof, sizeof(row->proof), "%sCoreMark %.0f (%" PRId64 " runs)",
 				   row->proof[0] ? ", " : "", rd_num(d, l, K("mean_score"), 0), valid);
@@ -265,11 +301,14 @@ static void run_row_proof(struct docread *d, struct report_row *row, const struc
 	if (!idle || (strcmp(idle, "idle proven") && strcmp(idle, "not idle")))
 		snprintf(tmp, sizeof(tmp), "%s", idle && strcmp(idle, "idle unproven")
 			 ? idle : "IDLE UNPROVEN");
-	else
+	else {
 		snprintf(tmp, sizeof(tmp), "%s: CPU %s %s", *idle == 'n' ? "NOT IDLE" : "idle proven",
 			 docread_str_or(d, doc, K("proof", "idle_cpus"), "?"),
 			 figure(rd_num(d, doc, K("proof", "idle_busy_pct"), -1), "%", num,
 				sizeof(num)));
+		row_fig(row, "no-load", "busy_pct", rd_num(d, doc, K("proof", "idle_busy_pct"), -1),
+			docread_str_or(d, doc, K("proof", "idle_cpus"), "?"));
+	}
 	copy_clean(row->proof, sizeof(row->proof), tmp);
 }
 
@@ -821,7 +860,7 @@ void report_write_markdown(FILE *f, const struct report *r)
 void report_write_json(FILE *f, const struct report *r)
 {
 	struct json_writer w;
-	size_t i;
+	size_t i, k;
 
 	json_init(&w, f);
 	json_object_begin(&w);
@@ -848,6 +887,24 @@ void report_write_json(FILE *f, const struct report *r)
 		json_kv_string(&w, "proof_state", w0->proof_state[0] ? w0->proof_state
 			       : "idle unproven");
 		json_kv_bool(&w, "proof_incomplete", w0->proof_incomplete);
+		json_kv_array_begin(&w, "proof_figures");
+		for (k = 0; k < w0->nfigs; k++) {
+			const struct report_proof_fig *g = &w0->figs[k];
+
+			json_object_begin(&w);
+			json_kv_string(&w, "load", g->load);
+			json_kv_string(&w, "figure", g->figure);
+			if (g->value >= 0)
+				json_kv_double(&w, "value", g->value);
+			else
+				json_kv_null(&w, "value");
+			if (g->of[0])
+				json_kv_string(&w, "of", g->of);
+			else
+				json_kv_null(&w, "of");
+			json_object_end(&w);
+		}
+		json_array_end(&w);
 		if (w0->duration_ns)
 			json_kv_int(&w, "duration_ns", w0->duration_ns);
 		else
@@ -1164,6 +1221,43 @@ static void svg_nominals(FILE *f, const struct report *r, const struct report_ax
 	}
 }
 
+/* The figures a row's proof was judged by, for the SVG's legend under
+ * its verdict: "proof: coremark own 27% of CPU 0, lo 12 pkt/s", "" without. */
+static void figs_text(const struct report_row *w, char *buf, size_t len)
+{
+	char num[32];
+	size_t k;
+
+	buf[0] = '\0';
+	for (k = 0; k < w->nfigs; k++) {
+		const struct report_proof_fig *g = &w->figs[k];
+		const char *sep = k ? ", " : "proof: ";
+
+		if (!strcmp(g->figure, "own_busy_pct"))
+			msgbuf_add(buf, len, "%s%s own %s of CPU %s", sep, g->load,
+				   figure(g->value, "%", num, sizeof(num)), g->of);
+		else if (!strcmp(g->figure, "busy_pct"))
+			msgbuf_add(buf, len, "%s%sCPU %s %s", sep,
+				   !strcmp(g->load, "no-load") ? "idle: " : "", g->of,
+				   figure(g->value, "%", num, sizeof(num)));
+		else if (!strcmp(g->figure, "packets_per_s"))
+			msgbuf_add(buf, len, "%s%s %s", sep, g->of,
+				   figure(g->value, " pkt/s", num, sizeof(num)));
+		else
+			msgbuf_add(buf, len, "%s%s %.0f valid scores", sep, g->load, g->value);
+	}
+}
+
+/* The legend's second lines: the rows it lists whose proof has figures. */
+static size_t legend_proof_lines(const struct report *r)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->n && i < SVG_LEGEND_MAX; i++)
+		n += r->rows[i].nfigs > 0;
+	return n;
+}
+
 /* The pulses no curve shows, beyond either end of the axis (bins off it,
  * and what the documents counted off their bins), under the axis' ends:
  * "< N shorter, off scale", "N longer, off scale >" (class "off-scale"). */
@@ -1208,13 +1302,15 @@ void report_write_svg(FILE *f, const struct report *r)
 	const int B = T + PH;              /* the width axis' line */
 	size_t nleg = r->n > SVG_LEGEND_MAX ? SVG_LEGEND_MAX + 1 : r->n;
 	const int LY = B + 70;             /* the legend's first line */
-	const int H = LY + (int)nleg * 18 + 16;
+	/* a row whose proof has figures takes a second line for them */
+	const int H = LY + (int)(nleg + legend_proof_lines(r)) * 18 + 16;
 	/* legend characters that fit (12 px sans-serif, under 7 px each) */
 	const size_t legmax = (size_t)(W - L - R - 24) / 7;
 	struct report_axis ax;
 	int64_t ticks[64], lims[2 * SVG_LEGEND_MAX];
 	double maxlog = 1, tick_x[64];
 	size_t i, k, nt, nlim = 0;
+	int ly;
 
 	report_svg_axis(r, &ax);
 	for (i = 0; i < r->n; i++) {
@@ -1325,12 +1421,13 @@ void report_write_svg(FILE *f, const struct report *r)
 					W - R + 9, B - 14, col, (double)w->tmax_ns / 1e3);
 		}
 	}
-	/* the legend, one line per row, under the plot */
+	/* the legend, one line per row under the plot, and under a row whose
+	 * proof has figures a second: what its load's proof was judged by */
 	fprintf(f, "<g class=\"legend\">\n");
-	for (i = 0; i < r->n && i < SVG_LEGEND_MAX; i++) {
+	for (i = 0, ly = LY; i < r->n && i < SVG_LEGEND_MAX; i++, ly += 18) {
 		const struct report_row *w = &r->rows[i];
 		const char *col = colors[i % (sizeof(colors) / sizeof(colors[0]))];
-		char name[400], a[32], b[32];
+		char name[600], a[32], b[32], figs[512];
 
 		if (w->have_pulses)
 			snprintf(name, sizeof(name), "%s%s%s: %s, Tmin %s us, Tmax %s us%s", w->label,
@@ -1340,16 +1437,24 @@ void report_write_svg(FILE *f, const struct report *r)
 		else
 			snprintf(name, sizeof(name), "%s%s%s: %s, no pulses", w->label,
 				 w->phase[0] ? " / " : "", w->phase, w->verdict);
-		fprintf(f, "<rect x=\"%d\" y=\"%zu\" width=\"14\" height=\"4\" fill=\"%s\"/>\n", L,
-			(size_t)LY - 5 + i * 18, col);
-		fprintf(f, "<text x=\"%d\" y=\"%zu\">", L + 22, (size_t)LY + i * 18);
+		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"4\" fill=\"%s\"/>\n", L,
+			ly - 5, col);
+		fprintf(f, "<text x=\"%d\" y=\"%d\">", L + 22, ly);
 		svg_text(f, name, legmax);
+		figs_text(w, figs, sizeof(figs));
+		if (figs[0]) {
+			/* 11 px text: under 6.5 px a character */
+			fprintf(f, "<tspan class=\"legend-proof\" x=\"%d\" dy=\"16\" font-size=\"11\" "
+				   "fill=\"#444\">", L + 34);
+			svg_text(f, figs, (size_t)(W - L - R - 36) / 6.5);
+			fprintf(f, "</tspan>");
+			ly += 18;
+		}
 		fprintf(f, "</text>\n");
 	}
 	if (r->n > SVG_LEGEND_MAX)
-		fprintf(f, "<text x=\"%d\" y=\"%zu\">... and %zu more rows (the table lists them)"
-			   "</text>\n", L + 22, (size_t)LY + SVG_LEGEND_MAX * 18,
-			r->n - SVG_LEGEND_MAX);
+		fprintf(f, "<text x=\"%d\" y=\"%d\">... and %zu more rows (the table lists them)"
+			   "</text>\n", L + 22, ly, r->n - SVG_LEGEND_MAX);
 	fprintf(f, "</g>\n</svg>\n");
 #undef X
 #undef Y

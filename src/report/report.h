@@ -17,6 +17,7 @@
 
 #define REPORT_HIST_MAX 4096
 #define REPORT_MAX_PHASES 1024     /* per document: rows stay bounded by the input */
+#define REPORT_PROOF_FIGS 16       /* judged figures a row keeps (proof.c's loads) */
 
 struct report_row {
 	char source[512];          /* the file the row came from */
@@ -28,7 +29,19 @@ struct report_row {
 	bool preempt_rt;
 	bool rt_ok;
 	char loads[512];           /* "coremark, ping-flood" or "-" */
-	char proof[512];           /* "CPU 0 97 %, lo 131 kpps, CoreMark 7753" */
+	char proof[512];           /* "coremark own 97% of CPU 0 (cgroup2; system-wide
+				    * 100%), lo 131000 pkt/s, CoreMark 7753 (4 runs)" */
+	/* the figures the proof was judged by (src/loads/proof.c): a CPU
+	 * load's own CPU time where the document has it, else the busy of its
+	 * CPUs; a flood's packets/s; an idle phase's busy; CoreMark's valid
+	 * scores. value < 0: no sample */
+	struct report_proof_fig {
+		char load[64];
+		const char *figure;    /* own_busy_pct, busy_pct, packets_per_s, valid_scores */
+		double value;
+		char of[64];           /* the CPUs or the interface ("" for scores) */
+	} figs[REPORT_PROOF_FIGS];
+	size_t nfigs;
 	bool load_applied;
 	bool proof_incomplete;     /* the phase's proof had gaps above its bound */
 	char proof_state[24];      /* what the proof shows, as the document says it

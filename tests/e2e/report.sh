@@ -240,6 +240,48 @@ for e in sorted(ticks, key=lambda e: float(e.get("x"))):
 PY
 }
 
+# A CPU load's proof is judged by its own CPU time (the summary's
+# own_busy_pct), not by how busy its CPUs were (busy_pct: anything else
+# running counts there). Whatever this machine made of it, the report
+# shows the figure that judged it, in every format, from the summary and
+# from the log alike; the system-wide busy only beside it.
+test_the_proof_column_shows_the_figure_that_judged_the_load() {
+	"$SQWAVE" run --board "$BOARD" --duration 4s --cpu 1 --load stress-ng:--cpu:1:--quiet \
+		--quiet --log "$TMP/l.sqwlog" --json "$TMP/l.json" > /dev/null 2> "$TMP/l.err"
+	[ $? -le 1 ] || fail "run: $(cat "$TMP/l.err")" || return 1
+	local f
+	for f in l.json l.sqwlog; do
+		"$SQWAVE" report "$TMP/$f" --json "$TMP/$f.r.json" --markdown "$TMP/$f.md" \
+			--svg "$TMP/$f.svg" > "$TMP/$f.txt" 2> "$TMP/l.err"
+		[ $? -le 1 ] || fail "report $f: $(cat "$TMP/l.err")" || return 1
+		render "$TMP/$f.svg" || return $?
+		python3 - "$TMP/l.json" "$TMP/$f.r.json" "$TMP/$f.txt" "$TMP/$f.md" "$TMP/$f.svg" \
+			"$f" <<'PY' || return 1
+import json, sys, xml.etree.ElementTree as ET
+s = json.load(open(sys.argv[1]))
+(load,) = [l for p in s["phases"] for l in p["proof"]["loads"] if l["name"] == "stress-ng"]
+assert "own_busy_pct" in load, load
+(row,) = json.load(open(sys.argv[2]))["rows"]
+fig = [g for g in row["proof_figures"] if g["load"] == "stress-ng"]
+assert len(fig) == 1 and fig[0]["figure"] == "own_busy_pct" and fig[0]["of"] == load["cpus"], fig
+# the summary's figure; a log's samples keep it to 0.1 % (its analysis
+# averages those)
+tol = 1e-6 if sys.argv[6].endswith(".json") else 0.1
+assert abs(fig[0]["value"] - load["own_busy_pct"]) <= tol, (fig, load)
+want = "stress-ng own %.0f%% of CPU %s (%s; system-wide " % (fig[0]["value"], load["cpus"],
+                                                           load["own_source"])
+for text in [row["proof"]] + [open(p).read() for p in sys.argv[3:5]]:
+    assert want in text, (text, want)
+    busy = float(text.split(want)[1].split("%")[0])    # beside it, as the summary had it
+    assert abs(busy - load["busy_pct"]) <= 0.5 + tol, (busy, load)
+root = ET.parse(sys.argv[5]).getroot()
+proof = [e.text for e in root.iter() if e.get("class") == "legend-proof"]
+short = want.split(" (")[0]
+assert proof and short in proof[0], (proof, short)
+PY
+	done
+}
+
 # The proof strip's 60 s rows once merged the idle phase with the
 # flood after it. No step of the strip may begin in one phase and end in
 # the next (the flood's figures drawn during idle).

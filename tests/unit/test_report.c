@@ -145,7 +145,11 @@ static void formats_carry_every_row(void **state)
 	fclose(f);
 	assert_non_null(strstr(text, "<polyline"));
 	assert_non_null(strstr(text, "limits.tmax 600.000 us"));
+	/* the verdict and the widths, and under them the figures the load's
+	 * proof was judged by */
 	assert_non_null(strstr(text, "rt|loaded / loaded: FAIL, LOAD NOT APPLIED, Tmin 414.000 us"));
+	assert_non_null(strstr(text, ">proof: CPU 1 97%, coremark 4 valid scores, eth0 12 pkt/s"
+				     "</tspan>"));
 	free(text);
 	report_free(&r);
 }
@@ -398,6 +402,66 @@ static void rows_without_proven_idle_or_complete_proof_say_so(void **state)
 	free(plain);
 	free(doc);
 	free(gap);
+}
+
+/*
+ * A CPU load starved by something else on its CPU (issue 29: CoreMark's
+ * own 27 % of CPU 0 while the CPU was 100 % busy): the verdict LOAD NOT
+ * APPLIED came from the load's own CPU time, and that figure is what the
+ * row shows, in text, Markdown, JSON and the SVG's legend, the
+ * system-wide busy only beside it.
+ */
+static void the_proof_shows_the_figure_that_judged_the_load(void **state)
+{
+	char *doc = variant("{\"name\":\"coremark\",\"proof\":\"cpu\",\"cpus\":\"1\",\"busy_pct\":97.2,",
+			    "{\"name\":\"coremark\",\"proof\":\"cpu\",\"cpus\":\"0\",\"busy_pct\":100.0,"
+			    "\"own_busy_pct\":27.3,\"own_source\":\"cgroup2\",");
+	const char *fmt[4] = { "text", "markdown", "json", "svg" };
+	struct report r = load(doc);
+	struct jv *v;
+	const struct jv *figs;
+	char err[128];
+	size_t i;
+
+	(void)state;
+	assert_string_equal(r.rows[1].verdict, "FAIL, LOAD NOT APPLIED");
+	for (i = 0; i < 4; i++) {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+
+		assert_non_null(f);
+		if (i == 0)
+			report_write_text(f, &r);
+		else if (i == 1)
+			report_write_markdown(f, &r);
+		else if (i == 2)
+			report_write_json(f, &r);
+		else
+			report_write_svg(f, &r);
+		fclose(f);
+		if (!strstr(text, "coremark own 27% of CPU 0"))
+			fail_msg("%s: no judged figure in %s", fmt[i], text);
+		if (i < 3)
+			assert_non_null(strstr(text, "(cgroup2; system-wide 100%)"));
+		/* never the system-wide figure alone as the load's */
+		assert_null(strstr(text, "CPU 0 100%"));
+		if (i == 2) {
+			v = jsonread_parse(text, len, err, sizeof(err));
+			assert_non_null(v);
+			figs = jv_get(jv_at(jv_get(v, "rows"), 1), "proof_figures");
+			assert_int_equal(jv_len(figs), 3);
+			assert_string_equal(jv_str(jv_get(jv_at(figs, 0), "load"), ""), "coremark");
+			assert_string_equal(jv_str(jv_get(jv_at(figs, 0), "figure"), ""), "own_busy_pct");
+			assert_true(fabs(jv_get(jv_at(figs, 0), "value")->num - 27.3) < 1e-9);
+			assert_string_equal(jv_str(jv_get(jv_at(figs, 0), "of"), ""), "0");
+			assert_string_equal(jv_str(jv_get(jv_at(figs, 2), "figure"), ""), "packets_per_s");
+			jv_free(v);
+		}
+		free(text);
+	}
+	report_free(&r);
+	free(doc);
 }
 
 /* A proof the writer marks "no sample" (-1) is said so, not shown as -1 %. */
@@ -879,11 +943,20 @@ static void the_legend_stays_inside_the_picture(void **state)
 		double x = strtod(p + strlen("<text x=\""), NULL);
 		const char *y = strstr(p, " y=\""), *t = strchr(p, '>') + 1, *e = strstr(t, "</text>");
 
+		const char *sp = strstr(t, "<tspan");
+
 		ys[n] = strtod(y + 4, NULL);
 		assert_true(x >= 0);
 		assert_true(ys[n] > 0 && ys[n] + 4 <= h);
 		/* under 7 px a character at 12 px: the line ends inside 960 */
-		assert_true(x + 7.0 * (double)(e - t) <= 960);
+		assert_true(x + 7.0 * (double)((sp && sp < e ? sp : e) - t) <= 960);
+		/* a row's proof, a line under it: inside too (11 px: 6.5 px) */
+		if (sp && sp < e) {
+			const char *st = strchr(sp, '>') + 1, *se = strstr(st, "</tspan>");
+
+			assert_true(strtod(strstr(sp, " x=\"") + 4, NULL) + 6.5 * (double)(se - st) <= 960);
+			assert_true(ys[n] + 16 + 4 <= h);
+		}
 		p = e;
 	}
 	assert_int_equal(n, 49);	/* 48 rows listed, one line counts the rest */
@@ -1000,6 +1073,7 @@ int main(void)
 		cmocka_unit_test(phases_are_bounded_per_document),
 		cmocka_unit_test(text_from_the_document_is_escaped),
 		cmocka_unit_test(a_proof_without_samples_says_so),
+		cmocka_unit_test(the_proof_shows_the_figure_that_judged_the_load),
 		cmocka_unit_test(rows_without_proven_idle_or_complete_proof_say_so),
 		cmocka_unit_test(extreme_accepted_figures_draw),
 		cmocka_unit_test(the_width_axis_comes_from_the_data_and_the_limits_never_below_zero),
