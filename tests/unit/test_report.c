@@ -882,6 +882,41 @@ static void a_stalls_pulses_are_off_scale_and_the_bulk_and_limits_fill_the_axis(
 	free(counts);
 }
 
+/* Rows of a 2 us and a 1 s wave: a log axis over six decades, whose 1,
+ * 2 and 5 of each decade would crowd its labels; they are thinned until
+ * none overlaps another. */
+static void the_width_axis_labels_never_overlap(void **state)
+{
+	static const char fmt[] =
+		"{\"schema\":\"sqwave-summary\",\"schema_version\":1,\"label\":\"w%lld\","
+		"\"run\":{\"half_period_ns\":%lld},\"counts\":{\"edges\":3,\"missed_periods\":0},"
+		"\"pulse_width\":{\"any\":{\"count\":2,\"tmin\":{\"width_ns\":%lld},"
+		"\"tmax\":{\"width_ns\":%lld}}}}";
+	static const long long half[] = { 2000, 1000000000 };
+	struct report r = { 0 };
+	struct report_axis ax;
+	char *svg = NULL;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		char doc[512], err[256];
+		struct jv *v;
+
+		snprintf(doc, sizeof(doc), fmt, half[i], half[i], half[i], half[i]);
+		v = jsonread_parse(doc, strlen(doc), err, sizeof(err));
+		assert_non_null(v);
+		assert_int_equal(report_add_doc(&r, v, "w.json", err, sizeof(err)), 0);
+		jv_free(v);
+	}
+	report_svg_axis(&r, &ax);
+	assert_true(ax.log);
+	svg_of(&r, &svg);
+	ticks_apart(svg);
+	free(svg);
+	report_free(&r);
+}
+
 /* Pulses off a document's own bins (its "shorter"/"longer", and "below"/
  * "above" beyond the tracked range) are off scale too: counted once each. */
 static void a_documents_own_off_bin_counts_are_off_scale(void **state)
@@ -1079,6 +1114,7 @@ int main(void)
 		cmocka_unit_test(the_width_axis_comes_from_the_data_and_the_limits_never_below_zero),
 		cmocka_unit_test(a_stalls_pulses_are_off_scale_and_the_bulk_and_limits_fill_the_axis),
 		cmocka_unit_test(a_documents_own_off_bin_counts_are_off_scale),
+		cmocka_unit_test(the_width_axis_labels_never_overlap),
 		cmocka_unit_test(the_legend_stays_inside_the_picture),
 		cmocka_unit_test(a_duty_waves_nominals_come_from_its_document),
 		cmocka_unit_test(a_respond_run_has_no_nominal_wave_but_its_pulse_width),
