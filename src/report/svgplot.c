@@ -816,7 +816,8 @@ static void persistence(FILE *f, const struct analysis *a, double x0, double y0,
 {
 	const struct persist_view *v = persist_view(a->persist);
 	bool intended = v->intended_ref;
-	double yh = y0 + (y1 - y0) * 0.22, yl = y0 + (y1 - y0) * 0.78, nom[2];
+	double yh = y0 + (y1 - y0) * 0.22, yl = y0 + (y1 - y0) * 0.78, nom[2], lab_end;
+	int lab_row;
 	struct axis ax;
 	char buf[64];
 	double t, step;
@@ -848,8 +849,10 @@ static void persistence(FILE *f, const struct analysis *a, double x0, double y0,
 	 * fall a high time after the rise, the next rise a period after it
 	 * (a respond log has no wave: its pulses answer an input) */
 	nominal_widths(a, nom);
-	for (i = 0; i < 3; i++) {
+	for (i = 0, lab_end = -INFINITY, lab_row = 0; i < 3; i++) {
 		static const char *const cls[] = { "persist-trigger", "nominal-fall", "nominal-rise" };
+		const char *lab = i == 1 ? (intended ? "intended fall" : "nominal fall")
+				  : intended ? "intended rise" : i ? "next rise" : "trigger";
 		double at = i == 0 ? 0 : i == 1 ? nom[EDGESTATS_POS] / 1e3
 			    : nom[EDGESTATS_NEG] > 0 && nom[EDGESTATS_POS] > 0
 			    ? (nom[EDGESTATS_POS] + nom[EDGESTATS_NEG]) / 1e3 : 0;
@@ -860,9 +863,11 @@ static void persistence(FILE *f, const struct analysis *a, double x0, double y0,
 		fprintf(f, "<line class=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 			"stroke=\"#888\" stroke-width=\"1.0\" stroke-dasharray=\"3,3\"/>\n",
 			cls[i], px, y0, px, y1);
-		text(f, px + 3, y0 + 12, "start", 10, "#bbb", NULL,
-		     i == 1 ? (intended ? "intended fall" : "nominal fall")
-			    : intended ? "intended rise" : i ? "next rise" : "trigger");
+		/* a marker close to the one before (a respond pulse of 40 us):
+		 * its label a row lower, never over the other */
+		lab_row = px + 3 < lab_end + 4 ? !lab_row : 0;
+		text(f, px + 3, y0 + 12 + 12 * lab_row, "start", 10, "#bbb", NULL, lab);
+		lab_end = px + 3 + 6.0 * (double)strlen(lab);
 	}
 	/* the mask a pulse-width limit draws for a scope triggered on the rise */
 	if (!intended) {
@@ -956,9 +961,13 @@ static void warmup(FILE *f, const struct analysis *a, const struct axis *ax, dou
 	if (!warmup_end(a, ax, unit, &end))
 		return;
 	rect(f, ax->p0, y0, end - ax->p0, y1 - y0, C_WARMUP, 0.6);
-	/* (a soak's picture fits it in among the phases' names) */
-	if (label)
+	/* (a soak's picture fits it in among the phases' names); centred on
+	 * the band, or from its start when the band is narrower than the text
+	 * (11 px: 6.6 px a character), never left of the plot */
+	if (label && end - ax->p0 >= 6.6 * (double)strlen(WARMUP_LABEL) + 6)
 		text(f, (ax->p0 + end) / 2, y0 + 16, "middle", 11, C_MUTED, NULL, WARMUP_LABEL);
+	else if (label)
+		text(f, ax->p0 + 3, y0 + 16, "start", 11, C_MUTED, NULL, WARMUP_LABEL);
 }
 
 /* ---- a soak's phases ---- */

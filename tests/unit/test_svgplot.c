@@ -167,6 +167,19 @@ static void the_picture_says_the_verdict_and_overlays_every_period(void **state)
 	assert_non_null(strstr(svg, ">trigger</text>"));
 	assert_null(strstr(svg, "intended rise"));
 	assert_non_null(strstr(svg, "warm-up (not counted)"));
+	/* the warm-up's 10 ms band is narrower than its name: the name starts
+	 * in the band, never left of the plot (x 100) */
+	{
+		const char *w = strstr(svg, ">warm-up (not counted)</text>");
+
+		const char *anchor;
+
+		while (strncmp(w, "<text", 5))
+			w--;
+		anchor = strstr(w, "text-anchor=\"");
+		assert_true(strtod(strstr(w, " x=\"") + 4, NULL) >= 100);
+		assert_true(!strncmp(anchor, "text-anchor=\"start\"", 19) && anchor < strchr(w, '>'));
+	}
 	assert_non_null(strstr(svg, "periods overlaid"));
 	free(svg);
 	config_free(c);
@@ -315,6 +328,24 @@ static void a_respond_log_has_no_nominal_wave_and_a_pulse_has_its_width(void **s
 	assert_false(class_attr(svg, "nominal-neg", 0, "x1", &x));
 	assert_true(class_attr(svg, "nominal-fall", 0, "x1", &x));
 	assert_false(class_attr(svg, "nominal-rise", 0, "x1", &x));
+	/* the fall 40 us after the trigger (16 px): its label under the
+	 * trigger's, not over it */
+	{
+		const char *t = strstr(svg, ">trigger</text>"), *n = strstr(svg, ">nominal fall</text>");
+		double tx, ty, nx, ny;
+
+		assert_non_null(t);
+		assert_non_null(n);
+		while (strncmp(t, "<text", 5))
+			t--;
+		while (strncmp(n, "<text", 5))
+			n--;
+		tx = strtod(strstr(t, " x=\"") + 4, NULL);
+		ty = strtod(strstr(t, " y=\"") + 4, NULL);
+		nx = strtod(strstr(n, " x=\"") + 4, NULL);
+		ny = strtod(strstr(n, " y=\"") + 4, NULL);
+		assert_true(nx >= tx + 6.0 * 7 || fabs(ny - ty) >= 11);
+	}
 	free(svg);
 	analysis_free(a);
 }
