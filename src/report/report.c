@@ -1238,8 +1238,8 @@ static void figs_text(const struct report_row *w, char *buf, size_t len)
 				   figure(g->value, "%", num, sizeof(num)), g->of);
 		else if (!strcmp(g->figure, "busy_pct"))
 			msgbuf_add(buf, len, "%s%sCPU %s %s", sep,
-				   !strcmp(g->load, "no-load") ? "idle: " : "", g->of,
-				   figure(g->value, "%", num, sizeof(num)));
+				   strcmp(g->load, "no-load") ? "" : !strcmp(w->proof_state, "not idle")
+				   ? "NOT IDLE: " : "idle: ", g->of, figure(g->value, "%", num, sizeof(num)));
 		else if (!strcmp(g->figure, "packets_per_s"))
 			msgbuf_add(buf, len, "%s%s %s", sep, g->of,
 				   figure(g->value, " pkt/s", num, sizeof(num)));

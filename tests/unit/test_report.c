@@ -41,6 +41,8 @@ static const char summary[] =
 	" \"load_not_applied\":[\"load not applied: ping-flood: eth0 carried 12 packets/s\"]}"
 	"]}";
 
+static void svg_of(const struct report *r, char **text);
+
 static struct report load(const char *doc)
 {
 	struct report r = { 0 };
@@ -383,6 +385,13 @@ static void rows_without_proven_idle_or_complete_proof_say_so(void **state)
 	r = load(plain);
 	assert_string_equal(r.rows[0].proof, "NOT IDLE: CPU 0-1 99%");
 	assert_string_equal(r.rows[0].proof_state, "not idle");
+	{
+		char *svg = NULL;	/* the SVG's legend says it the same way */
+
+		svg_of(&r, &svg);
+		assert_non_null(strstr(svg, ">proof: NOT IDLE: CPU 0-1 99%</tspan>"));
+		free(svg);
+	}
 	report_free(&r);
 	free(plain);
 	plain = strdup("{\"schema\":\"sqwave-summary\",\"schema_version\":1,\"run\":"
