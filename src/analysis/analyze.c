@@ -313,6 +313,22 @@ static const struct analyze_source_ops *source_kind(const char *fmt, const char 
 	return source_kinds[NKINDS - 1];
 }
 
+/* What the pin should do: a log's header says; an edge list or a capture
+ * is a 50 % wave of its half period when one is known (given or inferred),
+ * else a wave of unknown shape without nominal widths. */
+static void source_pin(struct analyze_source_info *si)
+{
+	struct wave w = { 0 };
+
+	if (si->meta) {
+		si->pin = si->meta->pin;
+		return;
+	}
+	if (si->half_period_ns > 0)
+		w = wave_square(si->half_period_ns);
+	pin_init_wave(&si->pin, "", &w, 0, PIN_GRID_MONOTONIC, 0);
+}
+
 struct analyze_source *analyze_source_open(const char *path, const struct analyze_source_opts *opts,
 					   enum analyze_status *st, char *err, size_t errlen)
 {
@@ -387,6 +403,7 @@ struct analyze_source *analyze_source_open(const char *path, const struct analyz
 		s->ops = NULL;	/* nothing to close */
 		goto fail;
 	}
+	source_pin(&s->info);
 	*st = ANALYZE_OK;
 	return s;
 fail:
@@ -503,10 +520,8 @@ struct analysis *analysis_new(const struct analyze_opts *o, const struct analyze
 	for (i = 0; i < ANALYZE_TIME_BINS; i++)
 		span_init(&a->bins[i]);
 	a->es = edgestats_new(src->half_period_ns);
-	if (a->es && src->respond)
-		edgestats_set_respond(a->es);
-	else if (a->es && src->meta)
-		edgestats_set_wave(a->es, &src->meta->wave);
+	if (a->es)
+		edgestats_set_pin(a->es, &src->pin);
 	if (a->es && src->kind == ANALYZE_SRC_CAPTURE && src->capture) {
 		int64_t lo, hi;
 

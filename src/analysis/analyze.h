@@ -65,6 +65,10 @@ struct analyze_source_info {
 	bool half_period_inferred;  /* edge list: from its intended times, not given */
 	/* log: header and metadata; NULL otherwise */
 	const struct edgelog_meta *meta;
+	/* What the pin should do (log/pin.h): a log's own; an edge list's or a
+	 * capture's, a 50 % wave of half_period_ns when it is known, else a
+	 * wave without nominal widths. Every figure's nominal comes from here. */
+	struct pin pin;
 	bool respond;               /* a respond log (edgelog_meta_is_respond()) */
 	const char *open_path;      /* where the data can be opened again (a spooled
 				     * stream: its memory file); == path otherwise */

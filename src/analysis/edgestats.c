@@ -159,6 +159,17 @@ void edgestats_set_respond(struct edgestats *s)
 	s->r.respond = true;
 }
 
+void edgestats_set_pin(struct edgestats *s, const struct pin *p)
+{
+	if (p->kind == PIN_RESPOND)
+		edgestats_set_respond(s);
+	else
+		edgestats_set_wave(s, &p->wave);
+	s->r.nominal_ns[EDGESTATS_POS] = p->nominal_ns[PIN_POS];
+	s->r.nominal_ns[EDGESTATS_NEG] = p->nominal_ns[PIN_NEG];
+	s->r.nominal_ns[EDGESTATS_ANY] = pin_half_period(p);
+}
+
 void edgestats_set_edge_window(struct edgestats *s, int64_t lo_ns, int64_t hi_ns)
 {
 	s->fixed_window = true;

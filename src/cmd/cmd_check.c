@@ -40,6 +40,22 @@ struct check_opts {
 	unsigned int edges, writes;
 };
 
+/* One polarity's widths of check --run: null without a pulse of it. */
+static void run_widths_json(struct json_writer *w, const char *key, const struct check_run_widths *cw)
+{
+	if (!cw->n) {
+		json_kv_null(w, key);
+		return;
+	}
+	json_kv_object_begin(w, key);
+	json_kv_uint(w, "count", cw->n);
+	json_kv_int(w, "tmin_ns", cw->tmin_ns);
+	json_kv_int(w, "tmax_ns", cw->tmax_ns);
+	json_kv_int(w, "tmin_bound_ns", cw->tmin_lo_ns);
+	json_kv_int(w, "tmax_bound_ns", cw->tmax_hi_ns);
+	json_object_end(w);
+}
+
 static void check_usage(FILE *f)
 {
 	fprintf(f,
@@ -329,10 +345,15 @@ static void check_doc(struct json_writer *w, const void *ctx)
 		json_kv_uint(w, "edges", cr->fig.edges);
 		json_kv_uint(w, "missed_periods", cr->fig.missed);
 		json_kv_uint(w, "pulses_far", cr->fig.far);
-		json_kv_int(w, "tmin_ns", cr->fig.tmin_ns);
-		json_kv_int(w, "tmax_ns", cr->fig.tmax_ns);
-		json_kv_int(w, "tmin_bound_ns", cr->fig.tmin_lo_ns);
-		json_kv_int(w, "tmax_bound_ns", cr->fig.tmax_hi_ns);
+		json_kv_int(w, "pulses_far_off_ns", check_run_far_ns(&cr->fig.pin));
+		json_kv_int(w, "tmin_ns", cr->fig.w[2].tmin_ns);
+		json_kv_int(w, "tmax_ns", cr->fig.w[2].tmax_ns);
+		json_kv_int(w, "tmin_bound_ns", cr->fig.w[2].tmin_lo_ns);
+		json_kv_int(w, "tmax_bound_ns", cr->fig.w[2].tmax_hi_ns);
+		run_widths_json(w, "positive", &cr->fig.w[PIN_POS]);
+		run_widths_json(w, "negative", &cr->fig.w[PIN_NEG]);
+		json_key(w, "pin");
+		pin_json_write(w, &cr->fig.pin);
 		json_kv_int(w, "wake_p99_ns", cr->fig.wake_p99_ns);
 		json_kv_int(w, "wake_max_ns", cr->fig.wake_max_ns);
 		json_object_end(w);

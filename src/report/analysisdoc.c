@@ -154,9 +154,8 @@ static void text_source(FILE *f, const struct analysis *a)
 		for (i = 0; i < c->n_notes; i++)
 			fprintf(f, "note       %s\n", c->notes[i]);
 	}
-	if (s->meta && !s->respond &&
-	    (!wave_is_square(&s->meta->wave) || s->meta->wave.phase_ns)) {
-		const struct wave *wv = &s->meta->wave;
+	if (s->pin.kind == PIN_WAVE && (!wave_is_square(&s->pin.wave) || s->pin.wave.phase_ns)) {
+		const struct wave *wv = &s->pin.wave;
 
 		fprintf(f, "wave       high %s us, low %s us (%.3f Hz, %.2f %% high), phase %s us\n",
 			UNITS_US(wv->high_ns), UNITS_US(wv->low_ns), 1e9 / (double)wave_period(wv),
@@ -1169,6 +1168,8 @@ static void json_analysis(struct json_writer *w, const struct analysis *a)
 	json_kv_int(w, "schema_version", ANALYSIS_SCHEMA_VERSION);
 	json_kv_string(w, "sqwave_version", SQW_VERSION);
 	json_source(w, a);
+	json_key(w, "pin");
+	pin_json_write(w, &s->pin);
 	json_verdict(w, a);
 	if (s->respond) {
 		struct respond_meta m;
@@ -1311,10 +1312,8 @@ static int soak_setup(struct analysis *a, struct soakview **sv, struct phasestat
 
 		soakview_phase_starts(*sv, starts);
 		*ps = phasestats_new(si->half_period_ns, n, starts, 0);
-		if (*ps && si->respond)
-			phasestats_set_respond(*ps);
-		else if (*ps && si->meta)
-			phasestats_set_wave(*ps, &si->meta->wave);
+		if (*ps)
+			phasestats_set_pin(*ps, &si->pin);
 		*phases = calloc(n, sizeof(**phases));
 		if (!*ps || !*phases) {
 			snprintf(err, errlen, "analyze: %s", strerror(ENOMEM));

@@ -571,20 +571,14 @@ void summary_grid_json(struct json_writer *w, const struct run_grid *g)
 	json_object_end(w);
 }
 
-/* The wave this summary describes: a line's own (several lines,
- * run.line_*), else run.* of @c; its half period in @half. Returns whether
- * it is shaped (a duty cycle or a phase), not the plain 50 % wave. */
-static bool summary_wave(const struct config *c, const struct run_info *ri, struct wave *wv,
-			 int64_t *half)
+/* The wave this summary describes: its pin's (a line's own wave, run.line_*
+ * or run.*); its half period in @half. Returns whether it is shaped (a duty
+ * cycle or a phase), not the plain 50 % wave. */
+static bool summary_wave(const struct run_info *ri, struct wave *wv, int64_t *half)
 {
-	if (ri->have_wave) {
-		*wv = ri->wave;
-		*half = (int64_t)(wave_period(wv) / 2);
-		return !wave_is_square(wv) || wv->phase_ns;
-	}
-	config_wave(c, wv);
-	*half = config_int(c, CFG_RUN_HALF_PERIOD);
-	return config_int(c, CFG_RUN_HIGH) || config_int(c, CFG_RUN_PHASE);
+	*wv = ri->pin.wave;
+	*half = pin_half_period(&ri->pin);
+	return !wave_is_square(wv) || wv->phase_ns;
 }
 
 /* {p50_ns, p99_ns, max_ns}, empty without samples. */
@@ -639,7 +633,7 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 	const struct sysinfo_host *h = &ri->host;
 	struct wave wv;
 	int64_t half;
-	bool shaped = summary_wave(c, ri, &wv, &half);
+	bool shaped = summary_wave(ri, &wv, &half);
 	int64_t dur = (int64_t)(ri->end_realtime_ns - ri->start_realtime_ns);
 	uint64_t dropped = max_u64(ri->dropped, r->seq_gaps);
 	unsigned nviol;
@@ -1147,7 +1141,7 @@ static void json_summary(struct json_writer *w, const struct config *c,
 	unsigned nviol = verdict_violations(c, r, ri, NULL, NULL);
 	struct wave wv;
 	int64_t jhalf;
-	bool jshaped = summary_wave(c, ri, &wv, &jhalf);
+	bool jshaped = summary_wave(ri, &wv, &jhalf);
 
 	json_object_begin(w);
 	json_kv_string(w, "schema", SUMMARY_SCHEMA);
@@ -1205,6 +1199,9 @@ static void json_summary(struct json_writer *w, const struct config *c,
 	json_object_end(w);
 
 	summary_grid_json(w, ri->grid);
+
+	json_key(w, "pin");
+	pin_json_write(w, &ri->pin);
 
 	json_kv_object_begin(w, "run");
 	json_kv_int(w, "half_period_ns", jhalf);

@@ -68,6 +68,7 @@ struct run_line {
 	struct phasestats *pstats;
 	struct edgelog_writer *log;
 	struct edgelog_meta meta;
+	struct pin pin;           /* what this line should do (log/pin.h) */
 	char *log_path;
 	pthread_t rt_tid;
 	bool rt_started;
@@ -609,7 +610,9 @@ static int session_open_line(struct run_session *s, size_t i)
 		run_session_say(s, RUN_SAY_ERR, "cannot allocate statistics: %s", strerror(errno));
 		return SQW_EXIT_RUNTIME;
 	}
-	edgestats_set_wave(ln->stats, &d->wave);
+	pin_init_wave(&ln->pin, d->line, &d->wave, ln->spec.idle_level,
+		      (enum pin_grid)config_choice(c, CFG_GRID_CLOCK), config_int(c, CFG_GRID_ALIGN));
+	edgestats_set_pin(ln->stats, &ln->pin);
 	loop->gpio = ln->gpio;
 	loop->ring = &ln->ring;
 	loop->clock = CLOCK_MONOTONIC;
@@ -759,6 +762,11 @@ static int session_open(struct run_session *s)
 		s->resp.in = s->in;
 		s->resp.mode = (enum respond_mode)config_choice(c, CFG_RESPOND_MODE);
 		s->resp.pulse_ns = config_int(c, CFG_RESPOND_PULSE_WIDTH);
+		pin_init_respond(&s->ln[0].pin, s->outs.o[0].line, s->ln[0].spec.idle_level,
+				 (enum pin_respond_mode)s->resp.mode, config_str(c, CFG_INPUT_LINE),
+				 (enum pin_edge)config_choice(c, CFG_RESPOND_EDGE),
+				 config_int(c, CFG_RESPOND_DEBOUNCE), s->resp.pulse_ns);
+		edgestats_set_pin(s->ln[0].stats, &s->ln[0].pin);
 		respond_open(&s->resp);
 		return SQW_EXIT_OK;
 	}
@@ -937,6 +945,7 @@ static char *meta_text(const struct run_session *s, size_t line)
 		fprintf(f, EDGELOG_META_WAVE_LOW "=%" PRId64 "\n", w->low_ns);
 		fprintf(f, EDGELOG_META_WAVE_PHASE "=%" PRId64 "\n", w->phase_ns);
 	}
+	pin_meta_write(&s->ln[line].pin, f);
 	config_dump(s->c, f);
 	plan_dump(config_plan(s->c), f);
 	soak_dump_meta(s->soak, f);
@@ -1099,12 +1108,8 @@ static int session_start_recorder(struct run_session *s, size_t i)
 	/* The last phase is open-ended: it keeps the edge that returns the line
 	 * to idle after the last slot, as the run's own figures do. */
 	ln->pstats = phasestats_new(ln->loop.half_ns, soak_nphases(s->soak), s->starts, 0);
-	if (s->p.respond && ln->pstats) {
-		edgestats_set_respond(ln->stats);
-		phasestats_set_respond(ln->pstats);
-	} else if (ln->pstats) {
-		phasestats_set_wave(ln->pstats, &ln->loop.wave);
-	}
+	if (ln->pstats)
+		phasestats_set_pin(ln->pstats, &ln->pin);
 	/* A small stack: with mlockall(MCL_FUTURE) every byte of it is locked,
 	 * and an unprivileged RLIMIT_MEMLOCK would refuse a default 8 MiB one.
 	 * A log that fails stops the whole run (together: the group's flag). */
@@ -1529,10 +1534,7 @@ static void line_results(struct run_session *s, size_t i, struct run_info *ri,
 
 	ri->log_path = ln->log_path;
 	ri->gpio_desc = ln->gpio_desc;
-	if (s->outs.n > 1) {	/* the summary shows this line's wave */
-		ri->have_wave = true;
-		ri->wave = loop->wave;
-	}
+	ri->pin = ln->pin;
 	ri->dropped = ring_dropped(&ln->ring);
 	ri->write_errors = atomic_load(&loop->write_errors);
 	ri->log_error = recorder_log_error(ln->rec);
