@@ -150,9 +150,10 @@ static int respond_check_config(const struct run_session *s, char *err, size_t e
 
 /* A duty cycle or a phase (run.high, run.low, run.phase; config.c has
  * resolved them) with what cannot honour it yet: respond (no grid), spin
- * and timerlat (one periodic wake-up), trace.break (its pulse check is
- * against the half period), loopback (its pulse figures likewise). The
- * key that asked for the shape is named with its origin. */
+ * and timerlat (one periodic wake-up), loopback (its pulse figures assume
+ * equal halves). trace.break judges each pulse against its own level's
+ * time (tracebreak_rt_check_wave()). The key that asked for the shape is
+ * named with its origin. */
 static int session_check_wave(const struct run_session *s, char *err, size_t errlen)
 {
 	static const struct {
@@ -161,7 +162,6 @@ static int session_check_wave(const struct run_session *s, char *err, size_t err
 	} no_duty[] = {
 		{ CFG_RUN_SPIN, "a spin needs one wake-up lead per slot of one length" },
 		{ CFG_RT_TIMER, "the kernel's timerlat wakes on its own grid, once per half period" },
-		{ CFG_TRACE_BREAK, "its pulse check is against the half period" },
 		{ CFG_RUN_LOOPBACK, "the loopback figures assume equal halves" },
 	};
 	const struct config *c = s->c;

@@ -150,7 +150,7 @@ test_contradictory_combinations_exit_2_naming_the_origin() {
 		"$TMP/x.err" || fail "$(cat "$TMP/x.err")" || return 1
 	for args in "--high 300us --low 700us --phase 1ms:run.phase (1ms, command line) must be below the period" \
 		    "--high 300us --spin 20us:and run.spin (20us, command line) do not go together" \
-		    "--low 700us --break 100us:run.low (700us, command line) and trace.break" \
+		    "--low 700us --loopback:run.low (700us, command line) and run.loopback" \
 		    "--high 300us --low 700001ns:an even number of nanoseconds"; do
 		# shellcheck disable=SC2086
 		"$SQWAVE" run --board "$BOARD" ${args%%:*} --duration 1s --log "$TMP/x.sqwlog" \
