@@ -264,7 +264,8 @@ static int session_check_config(const struct run_session *s, char *err, size_t e
 			   config_origin(c, CFG_RT_IDLE_STATE, origin, sizeof(origin)), why);
 		return -1;
 	}
-	if (gridrun_check(c, s->p.respond, config_choice(c, CFG_RT_TIMER) == 1, err, errlen) < 0)
+	if (gridrun_check(c, &s->outs, s->p.respond, config_choice(c, CFG_RT_TIMER) == 1, err,
+			  errlen) < 0)
 		return -1;
 	if (session_check_lines(s, err, errlen) < 0)
 		return -1;
