@@ -668,15 +668,21 @@ static int session_open_gpio(struct run_session *s)
 {
 	size_t i;
 
+	const char *lines[OUTPUTS_MAX];
+
 	for (i = 0; i < s->outs.n; i++) {
 		gpio_out_spec_from_config(s->c, &s->ln[i].spec);
 		s->ln[i].spec.line = s->outs.o[i].line;
+		lines[i] = s->outs.o[i].line;
+	}
+	/* never drive the board's loopback or respond input (a lookup that
+	 * fails here is said by the request below) */
+	if (gpio_outputs_on_inputs(s->ln[0].spec.backend, s->c, s->ln[0].spec.chip, lines,
+				   s->outs.n, s->why, sizeof(s->why)) == 1) {
+		run_session_say(s, RUN_SAY_ERR, "%s", s->why);
+		return SQW_EXIT_USAGE;
 	}
 	if (s->outs.n > 1 && s->outs.mode == OUTPUTS_TOGETHER) {
-		const char *lines[OUTPUTS_MAX];
-
-		for (i = 0; i < s->outs.n; i++)
-			lines[i] = s->outs.o[i].line;
 		s->group = gpio_group_open(&s->ln[0].spec, lines, s->outs.n, s->why,
 					   sizeof(s->why));
 		if (!s->group && errno == EEXIST) {	/* one line by two names: usage */

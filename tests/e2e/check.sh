@@ -68,6 +68,31 @@ assert d["counts"]["fail"] == 0 and d["run"] is None
 PY
 }
 
+# The board's loopback input named among the outputs: one FAIL naming both
+# keys, and the pin's record shows the line never written, probes included.
+test_an_output_on_the_boards_loopback_input_fails_and_is_never_driven() {
+	(cd "$TMP" && "$SQWAVE" check --board "$BOARD" --line 0,1 --json "$TMP/ol.json" \
+		--set sim.history_file="$TMP/ol.csv" > "$TMP/ol.out" 2> "$TMP/ol.err")
+	local rc=$?
+	[ $rc -eq 1 ] || fail "exit $rc: $(cat "$TMP/ol.out" "$TMP/ol.err")" || return 1
+	grep -q "^FAIL gpio.line.1 .*line 1 is the board's loopback input.*loopback.line \"1\", " \
+		"$TMP/ol.out" || fail "no FAIL naming both: $(grep gpio.line "$TMP/ol.out")" || return 1
+	grep -q "^SKIP gpio.group .*not requested" "$TMP/ol.out" ||
+		fail "the group was requested: $(grep gpio.group "$TMP/ol.out")" || return 1
+	# the loopback test still drives line 0 (the record exists), never line 1
+	awk -F, '$1 == "write" && $3 == 0' "$TMP/ol.csv" | grep -q . ||
+		fail "no record of line 0's writes" || return 1
+	! awk -F, '$1 == "write" && $3 == 1' "$TMP/ol.csv" | grep -q . ||
+		fail "line 1 was written: $(awk -F, '$1 == "write" && $3 == 1' "$TMP/ol.csv" |
+			head -3)" || return 1
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = [x for x in d["findings"] if x["id"] == "gpio.line.1"]
+assert f and f[0]["status"] == "FAIL", f
+' "$TMP/ol.json" || fail "JSON" || return 1
+}
+
 test_a_virtual_machine_is_a_finding_read_through_the_root() {
 	local r
 	r=$(fake_root)

@@ -260,7 +260,10 @@ test_refused_combinations_exit_2_naming_the_key() {
 		    "--line 0,2 --cpus 0,1:rt.cpus (\"0,1\", command line) is for run.outputs per-cpu" \
 		    "--line 0,,2:gpio.line (\"0,,2\", command line): an empty item" \
 		    "--line 0,SIM0:gpio.line (\"0,SIM0\", command line): line SIM0 is listed twice" \
-		    "--line 0,SIM0 --outputs per-cpu:line SIM0 is listed twice: it is line 0"; do
+		    "--line 0,SIM0 --outputs per-cpu:line SIM0 is listed twice: it is line 0" \
+		    "--line 0,3 --line-high 250us,500us --line-low 500us,500us --grid realtime:line 0: high + low = 750us" \
+		    "--line 0,1:line 1 is the board's loopback input, wired to the output (loopback.line \"1\"" \
+		    "--line 3,SIM2 --outputs per-cpu:line SIM2 is the board's input, driven from outside (input.line \"2\""; do
 		# shellcheck disable=SC2086
 		"$SQWAVE" run --board "$BOARD" ${args%%:*} --duration 1s --log "$TMP/x.sqwlog" \
 			> /dev/null 2> "$TMP/x.err"
