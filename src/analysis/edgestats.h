@@ -134,6 +134,7 @@ struct edgestats_live {
 	int64_t wake_min_ns, wake_max_ns;
 	double wake_avg_ns;
 	int64_t width_min_ns, width_max_ns; /* any polarity; 0 if no pulse yet */
+	int64_t width_error_ns;    /* furthest estimate from its polarity's nominal (0: none) */
 };
 void edgestats_live(const struct edgestats *s, struct edgestats_live *out);
 

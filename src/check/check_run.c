@@ -132,7 +132,8 @@ int check_run_read_log(const char *path, const struct config *c, struct check_ru
 static void limits_named(const struct config *c, char *buf, size_t len)
 {
 	static const enum cfg_key keys[] = { CFG_LIMITS_TMIN, CFG_LIMITS_TMAX,
-					     CFG_LIMITS_WAKE_LATENCY_MAX, CFG_LIMITS_MISSED_MAX };
+					     CFG_LIMITS_WIDTH_ERROR, CFG_LIMITS_WAKE_LATENCY_MAX,
+					     CFG_LIMITS_MISSED_MAX };
 	char name[64], val[64], where[512];
 	size_t i;
 

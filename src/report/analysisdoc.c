@@ -526,10 +526,14 @@ static void text_verdict(FILE *f, const struct analysis *a)
 	if (!a->verdict)
 		return;
 	fprintf(f, "\nverdict    %s", a->verdict);
-	if (a->lim_tmin_ns > 0 || a->lim_tmax_ns > 0)
-		fprintf(f, "  (%" PRIu64 " pulses below limits.tmin, %" PRIu64 " above limits.tmax)",
+	if (a->lim_tmin_ns > 0 || a->lim_tmax_ns > 0 || a->lim_width_error_ns > 0) {
+		fprintf(f, "  (%" PRIu64 " pulses below limits.tmin, %" PRIu64 " above limits.tmax",
 			a->pulses_below, a->pulses_above);
-	else if (!a->limits_set)
+		if (a->lim_width_error_ns > 0)
+			fprintf(f, ", %" PRIu64 " off their nominal by more than limits.width_error",
+				a->pulses_off);
+		fprintf(f, ")");
+	} else if (!a->limits_set)
 		fprintf(f, "  (no limits: the log's or --tmin/--tmax for a verdict)");
 	fprintf(f, "\n");
 	copy = strdup(a->verdict_why);
@@ -793,7 +797,7 @@ static void json_soak(struct json_writer *w, const struct analysis *a)
 	char buf[256];
 	static const enum cfg_key limits[] = { CFG_LIMITS_TMIN, CFG_LIMITS_TMAX,
 					       CFG_LIMITS_WAKE_LATENCY_MAX, CFG_LIMITS_MISSED_MAX,
-					       CFG_LIMITS_RESPONSE_MAX };
+					       CFG_LIMITS_RESPONSE_MAX, CFG_LIMITS_WIDTH_ERROR };
 	size_t i;
 
 	if (!a->sv)
@@ -852,6 +856,8 @@ static void json_verdict(struct json_writer *w, const struct analysis *a)
 	json_kv_int(w, "tmax_ns", a->lim_tmax_ns);
 	json_kv_uint(w, "pulses_below_tmin", a->pulses_below);
 	json_kv_uint(w, "pulses_above_tmax", a->pulses_above);
+	json_kv_int(w, "width_error_ns", a->lim_width_error_ns);
+	json_kv_uint(w, "pulses_off_nominal", a->pulses_off);
 	json_kv_uint(w, "wake_ups_above_max", a->wakes_above);
 	json_kv_array_begin(w, "violations");
 	copy = strdup(a->verdict_why);
@@ -1477,6 +1483,7 @@ int analysisdoc_open(struct analysisdoc *d, const char *path, const struct analy
 	analysis_set_limits(d->a, config_int(d->vc, CFG_LIMITS_TMIN), config_int(d->vc, CFG_LIMITS_TMAX),
 			    config_int(d->vc, CFG_LIMITS_WAKE_LATENCY_MAX));
 	analysis_set_response_limit(d->a, config_int(d->vc, CFG_LIMITS_RESPONSE_MAX));
+	analysis_set_width_limit(d->a, config_int(d->vc, CFG_LIMITS_WIDTH_ERROR));
 	/* A timerlat log: each wake-up split, judged by the same limit. */
 	if (d->a->src->kind == ANALYZE_SRC_LOG) {
 		int tst;

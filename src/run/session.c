@@ -1184,10 +1184,12 @@ static const char *status_limits(const struct config *c, const struct edgestats_
 	int64_t tmin = config_int(c, CFG_LIMITS_TMIN), tmax = config_int(c, CFG_LIMITS_TMAX);
 	int64_t wmax = config_int(c, CFG_LIMITS_WAKE_LATENCY_MAX);
 	int64_t mmax = config_int(c, CFG_LIMITS_MISSED_MAX);
+	int64_t werr = config_int(c, CFG_LIMITS_WIDTH_ERROR);
 	bool pulses = l->width_max_ns > 0;
 
-	snprintf(buf, len, "%s%s%s%s", pulses && tmin && l->width_min_ns < tmin ? " tmin" : "",
+	snprintf(buf, len, "%s%s%s%s%s", pulses && tmin && l->width_min_ns < tmin ? " tmin" : "",
 		 pulses && tmax && l->width_max_ns > tmax ? " tmax" : "",
+		 pulses && werr && l->width_error_ns > werr ? " width_error" : "",
 		 l->edges && wmax && l->wake_max_ns > wmax ? " wake_latency_max" : "",
 		 mmax >= 0 && l->missed_periods > (uint64_t)mmax ? " missed_max" : "");
 	return buf;
