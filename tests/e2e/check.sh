@@ -298,6 +298,37 @@ test_check_run_refuses_two_documents_on_standard_output() {
 		"$TMP/one.out" "$TMP/run.json" || fail "not one JSON document each" || return 1
 }
 
+# check --run of a 10/90 wave: what it counts as far from nominal is each
+# pulse against its own level's time, recomputed here from the log's CSV,
+# never the half period (which called every healthy pulse far).
+test_check_run_judges_a_duty_wave_against_each_levels_time() {
+	(cd "$TMP" && "$SQWAVE" check --board "$BOARD" --run 500ms --high 100us --low 900us \
+		--log "$TMP/duty.sqwlog" --json "$TMP/duty.json" > "$TMP/duty.out" 2>&1)
+	local rc=$?
+	[ $rc -eq 0 ] || [ $rc -eq 1 ] || fail "exit $rc: $(tail -3 "$TMP/duty.out")" || return 1
+	! grep -q "far from the nominal 500.000" "$TMP/duty.out" ||
+		fail "judged by the half period: $(grep run.verdict "$TMP/duty.out")" || return 1
+	"$SQWAVE" export "$TMP/duty.sqwlog" --csv "$TMP/duty.csv" || return 1
+	python3 - "$TMP/duty.csv" "$TMP/duty.json" <<'PY' || return 1
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+r = json.load(open(sys.argv[2]))["run"]
+assert r["pin"]["nominal_ns"] == {"positive": 100000, "negative": 900000}, r["pin"]
+far_off = r["pulses_far_off_ns"]
+assert far_off == 50000, far_off	# half the shorter level
+far = 0
+for a, b in zip(rows, rows[1:]):
+    if int(a["flags"]) & 1 or int(b["flags"]) & 1 or int(b["seq"]) != int(a["seq"]) + 1:
+        continue
+    w = ((int(b["write_begin_ns"]) + int(b["write_end_ns"])) // 2 -
+         (int(a["write_begin_ns"]) + int(a["write_end_ns"])) // 2)
+    far += abs(w - (100000 if a["level"] == "1" else 900000)) >= far_off
+assert r["pulses_far"] == far, (r["pulses_far"], far)
+for k in ("positive", "negative"):
+    assert r[k] and r[k]["count"] > 0, (k, r[k])
+PY
+}
+
 test_check_run_judges_by_the_limits_set_and_names_them() {
 	(cd "$TMP" && "$SQWAVE" check --board "$BOARD" --run 500ms --tmin 1us --tmax 10s \
 		--json "$TMP/l.json" > "$TMP/l.out" 2>&1)
