@@ -339,3 +339,28 @@ void pin_json_write(struct json_writer *w, const struct pin *p)
 	json_object_end(w);
 	json_object_end(w);
 }
+
+const char *pin_describe(const struct pin *p, char *buf, size_t len)
+{
+	const struct wave *w = &p->wave;
+
+	if (p->kind == PIN_RESPOND) {
+		char pw[32] = "";
+
+		if (p->respond_mode == PIN_PULSE)
+			snprintf(pw, sizeof(pw), " of %s us", UNITS_US(p->pulse_ns));
+		snprintf(buf, len, "respond: %s%s on %s edges of input %s, debounce %s us",
+			 pin_respond_mode_name(p->respond_mode), pw, pin_edge_name(p->input_edge),
+			 p->input[0] ? p->input : "?", UNITS_US(p->debounce_ns));
+	} else if (!wave_period(w)) {
+		snprintf(buf, len, "a wave of unknown period");
+	} else if (wave_is_square(w) && !w->phase_ns) {
+		snprintf(buf, len, "half period %s us (%.3f Hz)", UNITS_US(w->high_ns),
+			 1e9 / (double)wave_period(w));
+	} else {
+		snprintf(buf, len, "high %s us, low %s us (%.3f Hz, %.2f %% high), phase %s us",
+			 UNITS_US(w->high_ns), UNITS_US(w->low_ns), 1e9 / (double)wave_period(w),
+			 100.0 * (double)w->high_ns / (double)wave_period(w), UNITS_US(w->phase_ns));
+	}
+	return buf;
+}

@@ -91,6 +91,12 @@ const char *pin_grid_name(enum pin_grid g);
 const char *pin_respond_mode_name(enum pin_respond_mode m);
 const char *pin_edge_name(enum pin_edge e);
 
+/* @p in words, for the text reports: "half period 500.000 us (1000.000
+ * Hz)", "high 300.000 us, low 700.000 us (1000.000 Hz, 30.00 % high), phase
+ * 0.000 us", "respond: pulse of 50.000 us on rising edges of input 2,
+ * debounce 0.000 us". Returns @buf. */
+const char *pin_describe(const struct pin *p, char *buf, size_t len);
+
 /* The header's pin.* lines ("pin.kind=wave\n" ...) to @f. */
 void pin_meta_write(const struct pin *p, FILE *f);
 

@@ -154,15 +154,8 @@ static void text_source(FILE *f, const struct analysis *a)
 		for (i = 0; i < c->n_notes; i++)
 			fprintf(f, "note       %s\n", c->notes[i]);
 	}
-	if (s->pin.kind == PIN_WAVE && (!wave_is_square(&s->pin.wave) || s->pin.wave.phase_ns)) {
-		const struct wave *wv = &s->pin.wave;
-
-		fprintf(f, "wave       high %s us, low %s us (%.3f Hz, %.2f %% high), phase %s us\n",
-			UNITS_US(wv->high_ns), UNITS_US(wv->low_ns), 1e9 / (double)wave_period(wv),
-			100.0 * (double)wv->high_ns / (double)wave_period(wv), UNITS_US(wv->phase_ns));
-	} else if (s->half_period_ns > 0 && !s->respond)	/* a respond log has no grid */
-		fprintf(f, "wave       half period %s us (%.3f Hz)%s\n", UNITS_US(s->half_period_ns),
-			1e9 / (2.0 * (double)s->half_period_ns),
+	if (s->pin.kind == PIN_WAVE && wave_period(&s->pin.wave))	/* respond: no grid */
+		fprintf(f, "wave       %s%s\n", pin_describe(&s->pin, (char[160]){ 0 }, 160),
 			s->half_period_inferred ? " (from the intended times)"
 			: s->kind == ANALYZE_SRC_EDGE_CSV ? " (given)" : "");
 }

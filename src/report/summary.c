@@ -631,9 +631,6 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 {
 	const struct edgestats_result *r = edgestats_result(s);
 	const struct sysinfo_host *h = &ri->host;
-	struct wave wv;
-	int64_t half;
-	bool shaped = summary_wave(ri, &wv, &half);
 	int64_t dur = (int64_t)(ri->end_realtime_ns - ri->start_realtime_ns);
 	uint64_t dropped = max_u64(ri->dropped, r->seq_gaps);
 	unsigned nviol;
@@ -686,15 +683,8 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 	}
 	if (ri->timerlat)
 		text_timerlat(f, c, ri->timerlat);
-	if (!ri->respond && shaped) {
-		fprintf(f, "wave       high %s us, low %s us (%.3f Hz, %.2f %% high), phase %s us, "
-			"warm-up %s\n", UNITS_US(wv.high_ns), UNITS_US(wv.low_ns),
-			1e9 / (double)wave_period(&wv),
-			100.0 * (double)wv.high_ns / (double)wave_period(&wv), UNITS_US(wv.phase_ns),
-			units_format_duration(config_int(c, CFG_RUN_WARMUP), (char[32]){ 0 }, 32));
-	} else if (!ri->respond)
-		fprintf(f, "wave       half period %s us (%.3f Hz), warm-up %s\n", UNITS_US(half),
-			half > 0 ? 1e9 / (2.0 * (double)half) : 0.0,
+	if (ri->pin.kind == PIN_WAVE)
+		fprintf(f, "wave       %s, warm-up %s\n", pin_describe(&ri->pin, (char[160]){ 0 }, 160),
 			units_format_duration(config_int(c, CFG_RUN_WARMUP), (char[32]){ 0 }, 32));
 	if (ri->grid)
 		summary_grid_text(f, ri->grid);
