@@ -139,22 +139,31 @@ static const char *rd_get(struct rd *r, const char *key, char *buf, size_t len)
 	return r->get(r->ctx, key, buf, len);
 }
 
+/* @key's value into @buf; NULL when the reading has failed already or the
+ * key is absent (and, with @need, that failure said). */
+static const char *rd_value(struct rd *r, const char *key, bool need, char *buf, size_t len)
+{
+	const char *v;
+
+	if (r->bad)
+		return NULL;
+	v = rd_get(r, key, buf, len);
+	if (!v && need) {
+		msgbuf_set(r->err, r->errlen, "no %s in the header's pin description", key);
+		r->bad = true;
+	}
+	return v;
+}
+
 /* An integer at @key in [lo, hi]; @def when absent (@need: absent is wrong). */
 static int64_t rd_int(struct rd *r, const char *key, bool need, int64_t def, int64_t lo, int64_t hi)
 {
 	char buf[32], *end;
-	const char *v = rd_get(r, key, buf, sizeof(buf));
+	const char *v = rd_value(r, key, need, buf, sizeof(buf));
 	long long n;
 
-	if (r->bad)
+	if (!v)
 		return def;
-	if (!v) {
-		if (need) {
-			msgbuf_set(r->err, r->errlen, "no %s in the header's pin description", key);
-			r->bad = true;
-		}
-		return def;
-	}
 	errno = 0;
 	n = strtoll(v, &end, 10);
 	if (errno || end == v || *end || n < lo || n > hi) {
@@ -171,18 +180,11 @@ static unsigned rd_word(struct rd *r, const char *key, bool need, unsigned def,
 			const char *const *names, size_t n)
 {
 	char buf[32];
-	const char *v = rd_get(r, key, buf, sizeof(buf));
+	const char *v = rd_value(r, key, need, buf, sizeof(buf));
 	size_t i;
 
-	if (r->bad)
+	if (!v)
 		return def;
-	if (!v) {
-		if (need) {
-			msgbuf_set(r->err, r->errlen, "no %s in the header's pin description", key);
-			r->bad = true;
-		}
-		return def;
-	}
 	for (i = 0; i < n; i++)
 		if (!strcmp(v, names[i]))
 			return (unsigned)i;
