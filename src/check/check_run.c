@@ -16,6 +16,7 @@
 #include "config/cfgpath.h"
 #include "config/config.h"
 #include "config/plan.h"
+#include "config/outputs.h"
 #include "log/edgelog.h"
 #include "report/runreport.h"
 
@@ -215,9 +216,20 @@ static void widths_words(const struct check_run_fig *g, char *buf, size_t len)
 void check_run_judge(struct check_report *r, const struct config *c, int exit_code,
 		     const struct check_run_fig *g, const char *log, const char *dur)
 {
-	char figs[600], widths[300], broke[400], lim[700], first[300], viol[sizeof(g->violations)];
+	check_run_judge_line(r, c, exit_code, g, "", log, dur);
+}
+
+void check_run_judge_line(struct check_report *r, const struct config *c, int exit_code,
+			  const struct check_run_fig *g, const char *line, const char *log,
+			  const char *dur)
+{
+	char id[80], figs[600], widths[300], broke[400], lim[700], first[300];
+	char viol[sizeof(g->violations)];
 	struct check_finding *f;
 	char *nl;
+
+	/* one line of several: its own finding, run.verdict.LINE as gpio.line.LINE */
+	snprintf(id, sizeof(id), "run.verdict%s%.60s", line[0] ? "." : "", line);
 
 	widths_words(g, widths, sizeof(widths));
 	snprintf(figs, sizeof(figs), "%swake p99/max %s/%s us; %" PRIu64 " missed periods; %"
@@ -233,7 +245,7 @@ void check_run_judge(struct check_report *r, const struct config *c, int exit_co
 		snprintf(viol, sizeof(viol), "%s", g->violations);
 		while ((nl = strchr(viol, '\n')))
 			*nl = nl[1] ? ';' : '.';
-		f = check_add(r, CHECK_FAIL, "run.verdict", "%s; this board gave %s today",
+		f = check_add(r, CHECK_FAIL, id, "%s; this board gave %s today",
 			      first[0] ? first : "the run's limits are violated (its summary "
 			      "above names each)", figs);
 		check_why(f, "limits: %s.%s%s Log %s; `sqwave analyze %s` for the worst edges",
@@ -244,7 +256,7 @@ void check_run_judge(struct check_report *r, const struct config *c, int exit_co
 		return;
 	}
 	if (g->verdict == VERDICT_NO_LIMITS) {
-		f = check_add(r, CHECK_WARN, "run.verdict", "NO LIMITS: this board gave %s today; "
+		f = check_add(r, CHECK_WARN, id, "NO LIMITS: this board gave %s today; "
 			      "%s%s", figs, broke[0] ? "what broke: " : "nothing broke (0 missed "
 			      "periods, no pulse far from nominal)", broke);
 		check_why(f, "no limits.* key is set (board file, profile or command line), so "
@@ -255,7 +267,7 @@ void check_run_judge(struct check_report *r, const struct config *c, int exit_co
 			  "section (--profile quick)");
 		return;
 	}
-	f = check_add(r, CHECK_PASS, "run.verdict", "within %s; this board gives %s today%s%s",
+	f = check_add(r, CHECK_PASS, id, "within %s; this board gives %s today%s%s",
 		      lim, figs, broke[0] ? "; not limited: " : "", broke);
 	check_why(f, "judged by the limits that are set (the others are not checked); log %s; "
 		  "`sqwave analyze %s` for the worst edges", log, log);
@@ -333,10 +345,41 @@ static int run_once(const struct config *c, const struct check_run_params *p, co
 	return ret;
 }
 
+/* The run's lines and each one's log, as the run named them (a run of
+ * several lines writes LOG.LINE.ext, run_line_path()). 0, or -1 with @err. */
+static int check_run_lines(const struct config *c, struct check_run *cr, char *err,
+			   size_t errlen)
+{
+	struct outputs outs;
+	size_t i;
+
+	if (outputs_resolve(c, &outs, err, errlen) < 0)
+		return -1;
+	cr->lines = calloc(outs.n, sizeof(*cr->lines));
+	if (!cr->lines) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	cr->nlines = outs.n;
+	for (i = 0; i < outs.n; i++) {
+		struct check_run_line *ln = &cr->lines[i];
+
+		if (outs.n > 1)
+			snprintf(ln->line, sizeof(ln->line), "%s", outs.o[i].line);
+		ln->log = outs.n > 1 ? run_line_path(cr->log, outs.o[i].line) : strdup(cr->log);
+		if (!ln->log) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+	}
+	return 0;
+}
+
 void check_run_short(struct check_report *r, const struct config *c,
 		     const struct check_run_params *p, struct check_run *cr)
 {
 	char dur[48], err[512], stamp[32];
+	size_t i, failed = 0;
 	struct check_finding *f;
 	unsigned cnt[CHECK_NSTATUS];
 	time_t t = time(NULL);
@@ -376,10 +419,51 @@ void check_run_short(struct check_report *r, const struct config *c,
 		check_why(f, "its messages above say why");
 		return;
 	}
-	if (check_run_read_log(cr->log, c, &cr->fig, err, sizeof(err))) {
-		check_incomplete(r, "cannot read the run's log: %s", err);
+	if (check_run_lines(c, cr, err, sizeof(err)) < 0) {
+		check_incomplete(r, "%s", err);
 		return;
 	}
+	for (i = 0; i < cr->nlines; i++) {
+		struct check_run_line *ln = &cr->lines[i];
+
+		if (check_run_read_log(ln->log, c, &ln->fig, err, sizeof(err))) {
+			check_incomplete(r, "cannot read the run's log: %s", err);
+			return;
+		}
+	}
 	cr->judged = true;
-	check_run_judge(r, c, cr->exit_code, &cr->fig, cr->log, dur);
+	if (cr->nlines == 1) {
+		check_run_judge(r, c, cr->exit_code, &cr->lines[0].fig, cr->log, dur);
+		return;
+	}
+	/* Several lines: each judged by its own log; the run's exit code is
+	 * every line's and the loads', so it is no one line's verdict. */
+	for (i = 0; i < cr->nlines; i++) {
+		failed += cr->lines[i].fig.verdict == VERDICT_FAIL;
+		check_run_judge_line(r, c, 0, &cr->lines[i].fig, cr->lines[i].line,
+				     cr->lines[i].log, dur);
+	}
+	if (cr->exit_code == SQW_EXIT_LIMIT && !failed) {
+		f = check_add(r, CHECK_FAIL, "run.verdict", "the run failed (exit 1) on what is no "
+			      "one line's: a load's proof or the run's integrity");
+		check_why(f, "every line's own figures are within its limits above; the run's "
+			  "summary names what failed");
+	}
+}
+
+const char *check_run_word(int exit_code, const struct check_run_fig *g)
+{
+	return exit_code == SQW_EXIT_LIMIT || g->verdict == VERDICT_FAIL ? "FAIL"
+	       : g->verdict == VERDICT_NO_LIMITS ? "NO LIMITS" : "PASS";
+}
+
+void check_run_free(struct check_run *cr)
+{
+	size_t i;
+
+	for (i = 0; cr->lines && i < cr->nlines; i++)
+		free(cr->lines[i].log);
+	free(cr->lines);
+	cr->lines = NULL;
+	cr->nlines = 0;
 }

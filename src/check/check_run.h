@@ -71,14 +71,33 @@ int check_run_read_log(const char *path, const struct config *c, struct check_ru
  */
 void check_run_judge(struct check_report *r, const struct config *c, int exit_code,
 		     const struct check_run_fig *g, const char *log, const char *dur);
+/* The same for @line, one of several (the finding run.verdict.LINE; "" is
+ * run.verdict). */
+void check_run_judge_line(struct check_report *r, const struct config *c, int exit_code,
+			  const struct check_run_fig *g, const char *line, const char *log,
+			  const char *dur);
 
-/* What the short run of `check --run` gave. */
-struct check_run {
-	bool done, judged;        /* it ran; its log was read back and judged */
-	int exit_code;            /* the run's, as `sqwave run` would exit */
-	char log[PATH_MAX];
+/* One line of the short run: its log and what it gave. */
+struct check_run_line {
+	char line[64];            /* gpio.line's item; "" for a run of one line */
+	char *log;                /* its log (several lines: LOG.LINE.ext); owned */
 	struct check_run_fig fig;
 };
+
+/* What the short run of `check --run` gave. Free with check_run_free(). */
+struct check_run {
+	bool done, judged;        /* it ran; every line's log was read back and judged */
+	int exit_code;            /* the run's, as `sqwave run` would exit */
+	char log[PATH_MAX];       /* the log as given (several lines: each line's below) */
+	size_t nlines;
+	struct check_run_line *lines; /* nlines, in gpio.line's order */
+};
+
+/* The verdict's word of one line: "FAIL" when the run failed a limit
+ * (@exit_code 1) or the line's own figures do, "NO LIMITS", "PASS". */
+const char *check_run_word(int exit_code, const struct check_run_fig *g);
+
+void check_run_free(struct check_run *cr);
 
 struct check_run_params {
 	const char *board_path, *profile_path; /* as the check found them; "" none */

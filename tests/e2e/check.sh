@@ -329,6 +329,32 @@ for k in ("positive", "negative"):
 PY
 }
 
+# check --run of two lines: it read both lines' logs (on main it looked for
+# the base name and said it was incomplete, exit 3), each judged by its own
+# wave, one finding and one JSON entry per line, the whole run's word FAIL
+# only when a line's is.
+test_check_run_of_several_lines_judges_each_line_by_its_own_log() {
+	(cd "$TMP" && "$SQWAVE" check --board "$BOARD" --run 300ms --line 0,3 \
+		--line-high 300us,100us --line-low 700us,900us --log "$TMP/two.sqwlog" \
+		--json "$TMP/two.json" > "$TMP/two.out" 2>&1)
+	local rc=$?
+	[ $rc -eq 0 ] || [ $rc -eq 1 ] || fail "exit $rc: $(tail -3 "$TMP/two.out")" || return 1
+	grep -q "^WARN run.verdict.0 .*NO LIMITS" "$TMP/two.out" &&
+		grep -q "^WARN run.verdict.3 .*NO LIMITS" "$TMP/two.out" ||
+		fail "$(grep run.verdict "$TMP/two.out")" || return 1
+	python3 - "$TMP/two.json" <<'PY' || return 1
+import json, sys
+r = json.load(open(sys.argv[1]))["run"]
+lines = {l["line"]: l for l in r["lines"]}
+assert sorted(lines) == ["0", "3"], lines.keys()
+assert lines["0"]["pin"]["nominal_ns"] == {"positive": 300000, "negative": 700000}
+assert lines["3"]["pin"]["nominal_ns"] == {"positive": 100000, "negative": 900000}
+for l in lines.values():
+    assert l["log"].endswith(".%s.sqwlog" % l["line"]) and l["verdict"] == "NO LIMITS", l
+assert r["verdict"] == "NO LIMITS", r["verdict"]
+PY
+}
+
 test_check_run_judges_by_the_limits_set_and_names_them() {
 	(cd "$TMP" && "$SQWAVE" check --board "$BOARD" --run 500ms --tmin 1us --tmax 10s \
 		--json "$TMP/l.json" > "$TMP/l.out" 2>&1)

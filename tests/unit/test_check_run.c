@@ -299,9 +299,10 @@ static void a_short_run_keeps_the_checks_settings_and_is_judged_by_them(void **s
 	assert_string_equal(cr.log, log);
 	/* the check's half period reached the run (its log says so), and 50 ms
 	 * of it is at most 50 edges (fewer where a slow machine missed some) */
-	assert_int_equal(pin_half_period(&cr.fig.pin), 1000000);
-	assert_int_equal(cr.fig.pin.nominal_ns[PIN_POS], 1000000);
-	assert_true(cr.fig.edges >= 1 && cr.fig.edges <= 50);
+	assert_int_equal(cr.nlines, 1);
+	assert_int_equal(pin_half_period(&cr.lines[0].fig.pin), 1000000);
+	assert_int_equal(cr.lines[0].fig.pin.nominal_ns[PIN_POS], 1000000);
+	assert_true(cr.lines[0].fig.edges >= 1 && cr.lines[0].fig.edges <= 50);
 	assert_int_equal(rep.n, 1);
 	f = &rep.v[0];
 	assert_string_equal(f->id, "run.verdict");
@@ -316,7 +317,53 @@ static void a_short_run_keeps_the_checks_settings_and_is_judged_by_them(void **s
 	assert_non_null(strstr(line, "check: running `sqwave run` for 50ms"));
 	fclose(text);
 	fclose(note);
+	check_run_free(&cr);
 	unlink(log);
+	rmdir(dir);
+}
+
+/* Several lines: each line's own log read back and judged by its own wave,
+ * one finding each (run.verdict.LINE), as the gpio checks are per line. */
+static void a_short_run_of_several_lines_judges_each_by_its_own_log(void **state)
+{
+	char dir[sizeof(P_tmpdir) + 32], log[sizeof(dir) + 16], err[256];
+	FILE *sink = tmpfile();
+	struct check_run cr = { 0 };
+	const struct check_finding *f0, *f3;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/sqwave-checkrun-XXXXXX", P_tmpdir);
+	assert_non_null(mkdtemp(dir));
+	snprintf(log, sizeof(log), "%s/r.sqwlog", dir);
+	sim_cmdline(log, "limits.tmax=10s");
+	assert_int_equal(config_apply_set(cfg, "gpio.line=0,3", err, sizeof(err)), CFG_OK);
+	assert_int_equal(config_apply_set(cfg, "run.line_high=300us,100us", err, sizeof(err)),
+			 CFG_OK);
+	assert_int_equal(config_apply_set(cfg, "run.line_low=700us,900us", err, sizeof(err)),
+			 CFG_OK);
+	check_run_short(&rep, cfg, &(struct check_run_params){
+		.board_path = "", .profile_path = "", .root = "/", .run_ns = 50000000,
+		.text = sink, .note = sink }, &cr);
+	assert_true(cr.done);
+	assert_true(cr.judged);
+	assert_int_equal(cr.nlines, 2);
+	assert_string_equal(cr.lines[1].line, "3");
+	assert_non_null(strstr(cr.lines[1].log, "/r.3.sqwlog"));
+	/* each log carried its own line's wave */
+	assert_int_equal(cr.lines[0].fig.pin.nominal_ns[PIN_POS], 300000);
+	assert_int_equal(cr.lines[1].fig.pin.nominal_ns[PIN_POS], 100000);
+	assert_int_equal(cr.lines[1].fig.pin.nominal_ns[PIN_NEG], 900000);
+	f0 = check_find(&rep, "run.verdict.0");
+	f3 = check_find(&rep, "run.verdict.3");
+	assert_non_null(f0);
+	assert_non_null(f3);
+	assert_int_equal(f3->status, CHECK_PASS);
+	assert_non_null(strstr(f3->value, "+ pulses Tmin/Tmax"));
+	assert_null(check_find(&rep, "run.verdict"));	/* nothing failed beyond the lines */
+	unlink(cr.lines[0].log);
+	unlink(cr.lines[1].log);
+	check_run_free(&cr);
+	fclose(sink);
 	rmdir(dir);
 }
 
@@ -346,6 +393,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_violated_limit_fails_and_says_which, setup, teardown),
 		cmocka_unit_test_setup_teardown(the_runs_own_failure_wins_over_a_log_that_passes, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_short_run_keeps_the_checks_settings_and_is_judged_by_them, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_short_run_of_several_lines_judges_each_by_its_own_log,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(a_copied_tree_is_never_run, setup, teardown),
 	};
 
