@@ -140,34 +140,13 @@ static void row_stats(struct docread *d, struct report_row *row, const struct jv
 #undef WL
 }
 
-/*
- * What the row's pulses should measure, per polarity: the statistics
- * object's pulse_width.nominal_ns (a duty wave's high and low), else the
- * document's, else the half period for both. A respond run answers an
- * input and has none, but in pulse mode its active level (the one away
- * from gpio.idle_level) should last respond.pulse_width_ns. The one place
- * the report learns what the pin should do (a description of the pin will
- * replace it); never from half_period_ns for a duty wave.
- */
-static void row_nominal(struct docread *d, struct report_row *row, const struct jv *st,
-			const struct jv *doc)
+/* What a row's pulses should measure, per polarity (enum pin_polarity;
+ * 0: none): its document's pin (log/pin.h: a wave's high and low, a
+ * respond run's pulse width for its active level in pulse mode, none
+ * else), never the half period. The one place the SVG learns it. */
+static const int64_t *row_nominal(const struct report_row *w)
 {
-#define NOM(p) K("pulse_width", "nominal_ns", p)
-	const struct jv *src = docread_get(d, st, K("pulse_width", "nominal_ns"), JV_OBJECT) ? st
-			       : doc;
-
-	row->nominal_ns[0] = row->nominal_ns[1] = 0;
-	if (row->respond) {
-		int64_t w = docread_int_or(d, doc, K("respond", "pulse_width_ns"), 0, RD_DUR_MAX, 0);
-		int64_t idle = docread_int_or(d, doc, K("config", "gpio.idle_level", "value"), 0, 1, 0);
-
-		if (!strcmp(docread_str_or(d, doc, K("respond", "mode"), ""), "pulse") && w > 0)
-			row->nominal_ns[idle ? 1 : 0] = w;
-		return;
-	}
-	row->nominal_ns[0] = docread_int_or(d, src, NOM("positive"), 0, RD_DUR_MAX, row->half_ns);
-	row->nominal_ns[1] = docread_int_or(d, src, NOM("negative"), 0, RD_DUR_MAX, row->half_ns);
-#undef NOM
+	return w->pin.nominal_ns;
 }
 
 /* A proof figure rounded with its unit, or "no sample" for the writers' -1. */
@@ -524,14 +503,12 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 	copy_clean(base.kernel, sizeof(base.kernel), docread_str_or(&d, doc, K("host", "kernel_release"), "?"));
 	base.preempt_rt = docread_bool_or(&d, doc, K("host", "preempt_rt"), false);
 	base.rt_ok = docread_bool_or(&d, doc, K("rt", "ok"), true);
-	base.half_ns = docread_int_or(&d, doc, K("run", "half_period_ns"), 0, RD_DUR_MAX, 0);
-	if (!base.half_ns)	/* an analysis has it at the top */
-		base.half_ns = docread_int_or(&d, doc, K("half_period_ns"), 0, RD_DUR_MAX, 0);
-	/* A respond run's half period only centres its histograms: it has no
-	 * frequency, and its rows cover the time it ran. */
-	base.respond = docread_get(&d, doc, K("respond"), JV_OBJECT) != NULL;
-	if (base.respond)
-		base.half_ns = 0;
+	/* What the pin should do: the run's kind and its wave from the
+	 * document's pin, never from its half period alone. A respond run
+	 * has no frequency, and its rows cover the time it ran. */
+	docread_pin(&d, doc, &base.pin);
+	base.respond = base.pin.kind == PIN_RESPOND;
+	base.half_ns = pin_half_period(&base.pin);
 	if (!base.label[0])
 		docread_label_of(base.label, sizeof(base.label), source);
 	if (d.bad)
@@ -550,7 +527,6 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 		if (base.respond)
 			row->duration_ns = docread_int_or(&d, doc, K("run", "duration_ns"), 0, RD_DUR_MAX, 0);
 		row_stats(&d, row, doc);
-		row_nominal(&d, row, doc, doc);
 		snprintf(row->loads, sizeof(row->loads), "-");
 		run_row_proof(&d, row, doc);
 		row->load_applied = true;
@@ -583,7 +559,6 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 						      RD_DUR_MAX, 0);
 		}
 		row_stats(&d, row, ph);
-		row_nominal(&d, row, ph, doc);
 		row_proof(&d, row, ph);
 		d.where[0] = '\0';
 		if (jv_len(phases) == 1)	/* its one phase is the whole run */
@@ -1022,8 +997,8 @@ void report_svg_axis(const struct report *r, struct report_axis *ax)
 		const struct report_row *w = &r->rows[i];
 
 		for (k = 0; k < 2; k++)
-			if (w->nominal_ns[k])
-				TAKE(w->nominal_ns[k]);
+			if (row_nominal(w)[k])
+				TAKE(row_nominal(w)[k]);
 		if (row_bulk(w, &blo, &bhi)) {
 			TAKE(blo);
 			TAKE(bhi);
@@ -1176,7 +1151,7 @@ static void svg_nominals(FILE *f, const struct report *r, const struct report_ax
 
 	for (i = 0; i < r->n; i++) {
 		for (k = 0; k < 2; k++) {
-			int64_t v = r->rows[i].nominal_ns[k];
+			int64_t v = row_nominal(&r->rows[i])[k];
 			size_t j;
 
 			if (!v)

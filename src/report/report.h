@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "base/jsonread.h"
+#include "log/pin.h"
 #include "report/boardpair.h"
 
 #define REPORT_HIST_MAX 4096
@@ -48,11 +49,10 @@ struct report_row {
 				    * ("idle proven", "LOAD APPLIED", docs/soak.md);
 				    * "idle unproven" when it does not say */
 	uint64_t edges, missed;
-	int64_t half_ns;           /* 0 in a respond run: no wave, no grid */
-	/* What the row's positive and negative pulses should measure (the
-	 * document's pulse_width.nominal_ns, else the half period; a respond
-	 * run's pulse mode: the pulse width for its active level); 0: none */
-	int64_t nominal_ns[2];
+	struct pin pin;            /* what the pin should do: the document's (log/pin.h);
+				    * its nominal_ns are what the row's positive and
+				    * negative pulses should measure (0: none) */
+	int64_t half_ns;           /* the pin's half period; 0 in a respond run: no grid */
 	bool respond;              /* a run of sqwave respond: edges are its writes,
 				    * missed its lost events, wake from the event */
 	bool have_response;
