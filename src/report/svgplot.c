@@ -300,36 +300,15 @@ static const char *wall_text(uint64_t ns, bool ms, char *buf, size_t len)
 	return buf;
 }
 
-/*
- * What each polarity's pulses should measure (ns; 0: nothing, no marker):
- * [EDGESTATS_POS] the high time, [EDGESTATS_NEG] the low time, from the
- * statistics that judged them (edgestats_set_wave(): a duty wave's own
- * high and low, else the half period). A respond log answers an input and
- * has no nominal wave; in pulse mode its active level's pulses should last
- * respond.pulse_width. The one place the picture learns what the pin should
- * do (a description of the pin will replace it).
- */
+/* What each polarity's pulses should measure (ns; 0: nothing, no marker),
+ * [EDGESTATS_POS] and [EDGESTATS_NEG]: the source's pin (log/pin.h: a
+ * wave's high and low, a respond log's pulse width for its active level in
+ * pulse mode and nothing else, a capture's half period when known). The one
+ * place the picture learns what the pin should do. */
 static void nominal_widths(const struct analysis *a, double nom[2])
 {
-	const struct edgestats_result *r = analysis_stats(a);
-	char v[64], mode[16];
-	int64_t ns;
-
-	nom[EDGESTATS_POS] = nom[EDGESTATS_NEG] = 0;
-	if (a->src->respond) {
-		if (analyze_source_meta(a->src, "respond.mode", mode, sizeof(mode)) &&
-		    !strcmp(mode, "pulse") &&
-		    analyze_source_meta(a->src, "respond.pulse_width", v, sizeof(v)) &&
-		    units_parse_duration(v, "us", &ns) == 0 && ns > 0)
-			/* the pulse goes to the level away from idle */
-			nom[a->src->meta && a->src->meta->idle_level ? EDGESTATS_NEG
-								    : EDGESTATS_POS] = (double)ns;
-		return;
-	}
-	if (a->src->half_period_ns <= 0)
-		return;
-	nom[EDGESTATS_POS] = (double)r->nominal_ns[EDGESTATS_POS];
-	nom[EDGESTATS_NEG] = (double)r->nominal_ns[EDGESTATS_NEG];
+	nom[EDGESTATS_POS] = (double)a->src->pin.nominal_ns[PIN_POS];
+	nom[EDGESTATS_NEG] = (double)a->src->pin.nominal_ns[PIN_NEG];
 }
 
 /* The centre of the width axis: the nominal of a square wave, else the
@@ -464,10 +443,11 @@ static void header(FILE *f, const struct analysis *a)
 	text(f, 40, 62, "start", 13, C_MUTED, NULL, sub);
 	snprintf(sub, sizeof(sub), "%" PRIu64 " edges over %.3f s", r->edges,
 		 a->have_edge ? (double)(int64_t)(a->last.intended_ns - a->first.intended_ns) / 1e9 : 0.0);
-	if (s->meta && !s->respond && !wave_is_square(&s->meta->wave))
+	/* the wave the pin should make (a respond log's answers have none) */
+	if (s->pin.kind == PIN_WAVE && s->pin.wave.high_ns > 0 && !wave_is_square(&s->pin.wave))
 		snprintf(sub + strlen(sub), sizeof(sub) - strlen(sub), "  |  high %.3f us, low %.3f us",
-			 (double)s->meta->wave.high_ns / 1e3, (double)s->meta->wave.low_ns / 1e3);
-	else if (s->half_period_ns > 0 && !s->respond)
+			 (double)s->pin.wave.high_ns / 1e3, (double)s->pin.wave.low_ns / 1e3);
+	else if (s->half_period_ns > 0 && s->pin.kind == PIN_WAVE)
 		snprintf(sub + strlen(sub), sizeof(sub) - strlen(sub), "  |  half period %.3f us",
 			 (double)s->half_period_ns / 1e3);
 	if (s->has_intended)

@@ -75,6 +75,7 @@ static struct analysis *log_analysis_on(uint64_t n, uint64_t late, uint64_t skip
 	static const struct analyze_source_info src = {
 		.kind = ANALYZE_SRC_LOG, .path = "x.sqwlog", .format = "sqwave-log",
 		.has_intended = true, .has_window = true, .half_period_ns = HALF,
+		.pin = { .kind = PIN_WAVE, .wave = { HALF, HALF, 0 }, .nominal_ns = { HALF, HALF } },
 	};
 	struct analyze_opts o = { .worst_n = 10, .missed_list = 10, .hist_buckets = 1000,
 				  .persist_intended = intended };
@@ -231,10 +232,12 @@ static bool class_attr(const char *svg, const char *token, size_t nth, const cha
 	return false;
 }
 
-/* A log of a duty wave (@high, @low on a 1 s grid, idle low), 4000 edges
- * 10..15 us late, or a respond log (@respond: its header's text): meta and
- * source are static, the analysis the caller's. */
-static struct analysis *wave_analysis(int64_t high, int64_t low, const char *respond)
+/* A log of a duty wave (@high, @low, idle low), 4000 edges 10..15 us
+ * late, or (@respond) a respond log of mode @mode (pulses of @pulse_ns):
+ * meta and source are static, the analysis the caller's. Its pin is what
+ * the log's reader gives (log/pin.h). */
+static struct analysis *wave_analysis(int64_t high, int64_t low, bool respond,
+				      enum pin_respond_mode mode, int64_t pulse_ns)
 {
 	static struct edgelog_meta m;
 	static struct analyze_source_info src;
@@ -243,13 +246,18 @@ static struct analysis *wave_analysis(int64_t high, int64_t low, const char *res
 	uint64_t i;
 
 	m = (struct edgelog_meta){ .clock_id = 1, .half_period_ns = (uint64_t)(high + low) / 2,
-				   .start_ns = T0, .text = (char *)(respond ? respond : ""),
+				   .start_ns = T0, .text = (char *)"",
 				   .wave = { .high_ns = high, .low_ns = low } };
 	src = (struct analyze_source_info){
 		.kind = ANALYZE_SRC_LOG, .path = "w.sqwlog", .format = "sqwave-log",
 		.has_intended = true, .has_window = true, .half_period_ns = (high + low) / 2,
-		.meta = &m, .respond = respond != NULL,
+		.meta = &m, .respond = respond,
 	};
+	if (respond)
+		pin_init_respond(&src.pin, "0", 0, mode, "2", PIN_EDGE_BOTH, 0, pulse_ns);
+	else
+		pin_init_wave(&src.pin, "0", &m.wave, 0, PIN_GRID_MONOTONIC, 0);
+	m.pin = src.pin;
 	a = analysis_new(&o, &src);
 	assert_non_null(a);
 	for (i = 0; i < 4000; i++) {
@@ -274,7 +282,7 @@ static struct analysis *wave_analysis(int64_t high, int64_t low, const char *res
 static void a_duty_waves_markers_are_at_each_polaritys_nominal(void **state)
 {
 	const int64_t high = 300000, low = 700000, half = (high + low) / 2;
-	struct analysis *a = wave_analysis(high, low, NULL);
+	struct analysis *a = wave_analysis(high, low, false, PIN_FOLLOW, 0);
 	double lo, hi, x, y;
 	char *svg = render(a);
 
@@ -307,7 +315,7 @@ static void a_duty_waves_markers_are_at_each_polaritys_nominal(void **state)
  * nominal, and nothing else. */
 static void a_respond_log_has_no_nominal_wave_and_a_pulse_has_its_width(void **state)
 {
-	struct analysis *a = wave_analysis(500000, 500000, "run.mode=respond\nrespond.mode=follow\n");
+	struct analysis *a = wave_analysis(500000, 500000, true, PIN_FOLLOW, 0);
 	double lo, hi, x;
 	char *svg = render(a);
 
@@ -319,8 +327,7 @@ static void a_respond_log_has_no_nominal_wave_and_a_pulse_has_its_width(void **s
 	free(svg);
 	analysis_free(a);
 
-	a = wave_analysis(500000, 500000, "run.mode=respond\nrespond.mode=pulse\n"
-			  "respond.pulse_width=40us\n");
+	a = wave_analysis(500000, 500000, true, PIN_PULSE, 40000);
 	svg = render(a);
 	width_range(a, &lo, &hi);
 	assert_true(class_attr(svg, "nominal-pos", 0, "x1", &x));
@@ -412,6 +419,7 @@ static void an_ugly_runs_widths_over_time_show_the_bulk_and_each_spans_extremes(
 	static const struct analyze_source_info src = {
 		.kind = ANALYZE_SRC_LOG, .path = "u.sqwlog", .format = "sqwave-log",
 		.has_intended = true, .has_window = true, .half_period_ns = HALF,
+		.pin = { .kind = PIN_WAVE, .wave = { HALF, HALF, 0 }, .nominal_ns = { HALF, HALF } },
 	};
 	struct analyze_opts o = { .worst_n = 10, .missed_list = 10, .hist_buckets = 1000 };
 	struct analysis *a = analysis_new(&o, &src);
@@ -539,6 +547,8 @@ static struct analysis *soak_analysis_rows(struct soakview **sv, bool attach, in
 	static const struct analyze_source_info src = {
 		.kind = ANALYZE_SRC_LOG, .path = "soak.sqwlog", .format = "sqwave-log",
 		.has_intended = true, .has_window = true, .half_period_ns = SOAK_HALF,
+		.pin = { .kind = PIN_WAVE, .wave = { SOAK_HALF, SOAK_HALF, 0 },
+			 .nominal_ns = { SOAK_HALF, SOAK_HALF } },
 	};
 	struct analyze_opts o = { .worst_n = 10, .missed_list = 10, .hist_buckets = 1000,
 				  .minute_ns = row_ns };
