@@ -222,6 +222,45 @@ void outfile_buf_init(struct outfile_buf *o, FILE *f)
 	o->err_no = 0;
 }
 
+struct outfile_buf *outfile_buf_open(const char *path, char *err, size_t errlen)
+{
+	struct outfile_buf *o = malloc(sizeof(*o));
+	FILE *f;
+
+	if (!o) {
+		snprintf(err, errlen, "cannot create %s: %s", path, strerror(ENOMEM));
+		errno = ENOMEM;
+		return NULL;
+	}
+	f = outfile_open(path, err, errlen);
+	if (!f) {
+		int e = errno;
+
+		free(o);
+		errno = e;
+		return NULL;
+	}
+	outfile_buf_init(o, f);
+	return o;
+}
+
+int outfile_buf_close(struct outfile_buf *o, const char *path, char *err, size_t errlen)
+{
+	int ret;
+
+	if (!o)
+		return 0;
+	outfile_buf_flush(o);
+	ret = outfile_close(o->f, path, err, errlen);
+	if (o->err) {	/* the buffer's own failure came first: its errno */
+		snprintf(err, errlen, "writing %s failed: %s",
+			 strcmp(path, "-") ? path : "standard output", strerror(o->err_no));
+		ret = -1;
+	}
+	free(o);
+	return ret;
+}
+
 void outfile_buf_flush(struct outfile_buf *o)
 {
 	if (o->len && fwrite(o->buf, 1, o->len, o->f) != o->len && !o->err) {

@@ -60,6 +60,15 @@ struct outfile_buf {
 	char buf[OUTFILE_BUF];
 };
 
+/* A writer on @path ("-": standard output), allocated and opened in one
+ * step, so that no writer exists that is not open: NULL with errno and the
+ * reason in @err. Caller ends it with outfile_buf_close(). */
+struct outfile_buf *outfile_buf_open(const char *path, char *err, size_t errlen);
+/* Flush, close and free @o (NULL: nothing, 0). -1 with the reason in @err
+ * when a write failed (the buffer's first failure, else the close's). */
+int outfile_buf_close(struct outfile_buf *o, const char *path, char *err, size_t errlen);
+/* A writer on an open stream (a memory stream in tests): the caller owns
+ * @f and the struct, and flushes before closing @f. */
 void outfile_buf_init(struct outfile_buf *o, FILE *f);
 /* Write what is buffered. */
 void outfile_buf_flush(struct outfile_buf *o);

@@ -204,7 +204,17 @@ test_a_grid_log_without_its_grid_is_refused() {
 	expect 2 "grid.slot0_ns is missing" -- analyze "$TMP/bad.sqwlog" || return 1
 	$GEN "$TMP/bad2.sqwlog" --edges 100 --meta grid.clock=realtime --meta grid.slot0_ns=1e9 \
 		--meta grid.offset_ns=5 --meta grid.offset_uncertainty_ns=40 || return 1
-	expect 2 "grid.slot0_ns is not a number" -- analyze "$TMP/bad2.sqwlog"
+	expect 2 "grid.slot0_ns is not a number" -- analyze "$TMP/bad2.sqwlog" || return 1
+	# export refuses a bad offset (its CSV's intended_grid_ns) before it
+	# opens an output, as analyze does
+	$GEN "$TMP/bad3.sqwlog" --edges 100 --meta grid.clock=realtime \
+		--meta grid.slot0_ns=1796232600000000000 --meta grid.offset_ns=12x \
+		--meta grid.offset_uncertainty_ns=40 || return 1
+	expect 2 "grid.offset_ns is not a number" -- export "$TMP/bad3.sqwlog" \
+		--csv "$TMP/bad3.csv" --events "$TMP/bad3.ev" || return 1
+	[ ! -e "$TMP/bad3.csv" ] && [ ! -e "$TMP/bad3.ev" ] ||
+		fail "a refused export left an output" || return 1
+	expect 2 "grid.offset_ns is not a number" -- analyze "$TMP/bad3.sqwlog"
 }
 
 test_the_refusals_name_the_key_and_where_it_was_set() {

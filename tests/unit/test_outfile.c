@@ -170,6 +170,39 @@ static void a_failed_write_is_reported_at_close(void **state)
 	assert_non_null(strstr(err, "cannot create"));
 }
 
+/* The buffered writer is open or absent, never allocated and not open: a
+ * command that stops before opening it closes NULL, which is nothing. */
+static void a_buffered_writer_is_open_or_absent_never_half(void **state)
+{
+	char err[256];
+	struct outfile_buf *o;
+	FILE *f;
+	char got[32] = "";
+
+	(void)state;
+	assert_int_equal(outfile_buf_close(NULL, "unused.csv", err, sizeof(err)), 0);
+	errno = 0;
+	assert_null(outfile_buf_open(in_dir("no/such/dir.csv"), err, sizeof(err)));
+	assert_int_equal(errno, ENOENT);
+	assert_non_null(strstr(err, "cannot create"));
+	/* what it wrote, and a failed write said at the close with its errno */
+	o = outfile_buf_open(in_dir("w.csv"), err, sizeof(err));
+	assert_non_null(o);
+	outfile_buf_str(o, "a,b\n", 4);
+	outfile_buf_u64(o, 42);
+	assert_int_equal(outfile_buf_close(o, in_dir("w.csv"), err, sizeof(err)), 0);
+	f = fopen(in_dir("w.csv"), "r");
+	assert_non_null(f);
+	assert_int_equal(fread(got, 1, sizeof(got) - 1, f), 6);
+	fclose(f);
+	assert_string_equal(got, "a,b\n42");
+	o = outfile_buf_open("/dev/full", err, sizeof(err));
+	assert_non_null(o);
+	outfile_buf_str(o, "lost\n", 5);
+	assert_int_equal(outfile_buf_close(o, "/dev/full", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "writing /dev/full failed: No space left on device"));
+}
+
 static void control_characters_never_reach_the_terminal(void **state)
 {
 	char buf[64];
@@ -234,6 +267,7 @@ int main(void)
 		cmocka_unit_test(an_existing_log_is_no_output_except_for_the_log_itself),
 		cmocka_unit_test(standard_output_into_an_input_is_refused),
 		cmocka_unit_test(a_failed_write_is_reported_at_close),
+		cmocka_unit_test(a_buffered_writer_is_open_or_absent_never_half),
 		cmocka_unit_test(control_characters_never_reach_the_terminal),
 		cmocka_unit_test(the_number_writer_agrees_with_printf),
 	};
