@@ -186,21 +186,32 @@ FILE *outfile_open(const char *path, char *err, size_t errlen)
 
 int outfile_close(FILE *f, const char *path, char *err, size_t errlen)
 {
-	int bad;
+	struct stat sb;
+	bool bad, removed = false;
+	int e = errno;
 
 	if (f == stdout) {
 		bad = fflush(f) != 0 || ferror(f);
+		if (bad && errno)
+			e = errno;
 	} else {
 		bad = ferror(f);
-		bad |= fclose(f) != 0;
+		if (fclose(f) != 0) {
+			bad = true;
+			e = errno;
+		}
 	}
-	if (bad) {
-		snprintf(err, errlen, "writing %s failed: %s",
-			 strcmp(path, "-") ? path : "standard output",
-			 errno ? strerror(errno) : "write error");
-		return -1;
-	}
-	return 0;
+	if (!bad)
+		return 0;
+	/* What is on disk is a part of the document: a reader would take it
+	 * for the whole (an empty JSON summary refuses a whole trend batch).
+	 * A regular file goes; a device or a pipe is what it is. */
+	if (f != stdout && strcmp(path, "-") && lstat(path, &sb) == 0 && S_ISREG(sb.st_mode))
+		removed = unlink(path) == 0;
+	snprintf(err, errlen, "writing %s failed: %s%s", strcmp(path, "-") ? path : "standard output",
+		 e ? strerror(e) : "write error", removed ? " (the partial file is removed)" : "");
+	errno = e ? e : EIO;
+	return -1;
 }
 
 const char *outfile_escape(const char *s, char *buf, size_t len)
@@ -251,12 +262,9 @@ int outfile_buf_close(struct outfile_buf *o, const char *path, char *err, size_t
 	if (!o)
 		return 0;
 	outfile_buf_flush(o);
+	if (o->err)	/* the buffer's own failure came first: its errno */
+		errno = o->err_no;
 	ret = outfile_close(o->f, path, err, errlen);
-	if (o->err) {	/* the buffer's own failure came first: its errno */
-		snprintf(err, errlen, "writing %s failed: %s",
-			 strcmp(path, "-") ? path : "standard output", strerror(o->err_no));
-		ret = -1;
-	}
 	free(o);
 	return ret;
 }

@@ -34,8 +34,10 @@ int outfile_check(const struct outfile_arg *outs, size_t nout, const struct outf
 
 /* Open @path for writing ("-": stdout). NULL with errno and the reason in @err. */
 FILE *outfile_open(const char *path, char *err, size_t errlen);
-/* Flush and close (stdout: flush only); -1 with the reason in @err if any
- * write failed (ENOSPC, EFBIG, EPIPE...). */
+/* Flush and close (stdout: flush only); -1 with errno and the reason in
+ * @err if any write failed (ENOSPC, EFBIG, EPIPE...): then @path, when it
+ * is a regular file, is removed (said in @err), so that no part of a
+ * document is left where a reader would take it for the whole. */
 int outfile_close(FILE *f, const char *path, char *err, size_t errlen);
 
 /* ---- text from a file, for the terminal ---- */
@@ -65,7 +67,8 @@ struct outfile_buf {
  * reason in @err. Caller ends it with outfile_buf_close(). */
 struct outfile_buf *outfile_buf_open(const char *path, char *err, size_t errlen);
 /* Flush, close and free @o (NULL: nothing, 0). -1 with the reason in @err
- * when a write failed (the buffer's first failure, else the close's). */
+ * when a write failed (the buffer's first failure, else the close's); the
+ * partial file removed as outfile_close() does. */
 int outfile_buf_close(struct outfile_buf *o, const char *path, char *err, size_t errlen);
 /* A writer on an open stream (a memory stream in tests): the caller owns
  * @f and the struct, and flushes before closing @f. */

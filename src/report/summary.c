@@ -1291,9 +1291,9 @@ static void summary_doc(struct json_writer *w, const void *ctx)
 }
 
 int summary_write_json(const char *path, const struct config *c, const struct edgestats *s,
-		       const struct run_info *ri)
+		       const struct run_info *ri, char *err, size_t errlen)
 {
 	const struct summary_doc d = { c, edgestats_result(s), ri };
 
-	return json_write_document(path, summary_doc, &d, NULL, 0);
+	return json_write_document(path, summary_doc, &d, err, errlen);
 }

@@ -11,9 +11,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -170,6 +172,48 @@ static void a_failed_write_is_reported_at_close(void **state)
 	assert_non_null(strstr(err, "cannot create"));
 }
 
+/* A write that fails leaves no part of the file, which a reader would take
+ * for the whole document (a file-size limit stands for a full disk); a
+ * device is never removed. */
+static void a_failed_write_leaves_no_part_of_the_file(void **state)
+{
+	struct rlimit old, lim;
+	char err[256], block[8192];
+	struct outfile_buf *o;
+	FILE *f;
+
+	(void)state;
+	memset(block, 'x', sizeof(block));
+	signal(SIGXFSZ, SIG_IGN);	/* EFBIG instead of the signal */
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	lim = old;
+	lim.rlim_cur = 1000;
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	f = outfile_open(in_dir("doc.json"), err, sizeof(err));
+	assert_non_null(f);
+	fwrite(block, 1, sizeof(block), f);
+	assert_int_equal(outfile_close(f, in_dir("doc.json"), err, sizeof(err)), -1);
+	assert_int_equal(errno, EFBIG);
+	assert_int_equal(access(in_dir("doc.json"), F_OK), -1);
+	assert_non_null(strstr(err, "the partial file is removed"));
+	/* the buffered writer too */
+	o = outfile_buf_open(in_dir("rows.csv"), err, sizeof(err));
+	assert_non_null(o);
+	outfile_buf_str(o, block, sizeof(block));
+	assert_int_equal(outfile_buf_close(o, in_dir("rows.csv"), err, sizeof(err)), -1);
+	assert_int_equal(access(in_dir("rows.csv"), F_OK), -1);
+	assert_non_null(strstr(err, "File too large"));
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, SIG_DFL);
+	/* a full device is said, and stays */
+	f = outfile_open("/dev/full", err, sizeof(err));
+	assert_non_null(f);
+	fwrite(block, 1, sizeof(block), f);
+	assert_int_equal(outfile_close(f, "/dev/full", err, sizeof(err)), -1);
+	assert_int_equal(access("/dev/full", F_OK), 0);
+	assert_null(strstr(err, "removed"));
+}
+
 /* The buffered writer is open or absent, never allocated and not open: a
  * command that stops before opening it closes NULL, which is nothing. */
 static void a_buffered_writer_is_open_or_absent_never_half(void **state)
@@ -268,6 +312,7 @@ int main(void)
 		cmocka_unit_test(standard_output_into_an_input_is_refused),
 		cmocka_unit_test(a_failed_write_is_reported_at_close),
 		cmocka_unit_test(a_buffered_writer_is_open_or_absent_never_half),
+		cmocka_unit_test(a_failed_write_leaves_no_part_of_the_file),
 		cmocka_unit_test(control_characters_never_reach_the_terminal),
 		cmocka_unit_test(the_number_writer_agrees_with_printf),
 	};
