@@ -522,14 +522,14 @@ void summary_grid_text(FILE *f, const struct run_grid *g)
 				g->end_known ? " (offset read again at the end)" : "");
 		return;
 	}
+	/* units_format_duration() signs a negative value itself, INT64_MIN's
+	 * too: only a positive one needs its '+' */
 	fprintf(f, "           CLOCK STEPPED %u time%s during the run, the first %.3f s after "
 		"slot 0, by %s%s in all (largest %s%s): edges after a step are off the shared "
 		"grid\n", g->steps, g->steps == 1 ? "" : "s", grid_step_first_s(g),
-		g->step_sum_ns < 0 ? "-" : "+",
-		units_format_duration(g->step_sum_ns < 0 ? -g->step_sum_ns : g->step_sum_ns, a,
-				      sizeof(a)), g->step_largest_ns < 0 ? "-" : "+",
-		units_format_duration(g->step_largest_ns < 0 ? -g->step_largest_ns
-				      : g->step_largest_ns, d, sizeof(d)));
+		g->step_sum_ns > 0 ? "+" : "", units_format_duration(g->step_sum_ns, a, sizeof(a)),
+		g->step_largest_ns > 0 ? "+" : "",
+		units_format_duration(g->step_largest_ns, d, sizeof(d)));
 }
 
 void summary_grid_json(struct json_writer *w, const struct run_grid *g)

@@ -1344,8 +1344,8 @@ static void say_step(const struct run_session *s, const struct clockwatch_step *
 	run_session_say(s, RUN_SAY_WARN, "grid.clock %s %s by %s%s: the wave keeps its "
 			"period, but its edges are now off the shared grid by that much",
 			config_str(s->c, CFG_GRID_CLOCK), st->notified ? "was stepped"
-			: "moved without the kernel's notice", st->delta_ns < 0 ? "-" : "+",
-			dur(st->delta_ns < 0 ? -st->delta_ns : st->delta_ns, d, sizeof(d)));
+			: "moved without the kernel's notice", st->delta_ns > 0 ? "+" : "",
+			dur(st->delta_ns, d, sizeof(d)));
 }
 
 /* The grid clock was set: logged, and said if it moved. */

@@ -198,6 +198,28 @@ PY
 assert g['steps'] == 0 and g['sets'] == 1 and g['step_first_t_s'] is None, g" "$TMP/set.json" || fail "the set is miscounted"
 }
 
+# A step's size is its own to the last bit (the most negative int64 too,
+# whose negation has no int64: it printed "+0"); a size that is no number,
+# or steps that add up beyond int64, are no run's log (exit 2).
+test_a_clock_step_is_its_own_size_never_0() {
+	local ev="source=kernel\nmoved=yes\noffset_ns=1799831599999750000\nuncertainty_ns=40\n"
+	step_log "$TMP/m.sqwlog" "150:8:delta_ns=-9223372036854775808\n$ev" || return 1
+	"$SQWAVE" analyze "$TMP/m.sqwlog" --json "$TMP/m.json" > "$TMP/m.txt" 2>&1 ||
+		fail "analyze exit $?: $(cat "$TMP/m.txt")" || return 1
+	grep -q "by -9223372036854775808ns in all (largest -9223372036854775808ns)" "$TMP/m.txt" ||
+		fail "the step's size: $(grep -i stepped "$TMP/m.txt")" || return 1
+	python3 -c "import json,sys; g=json.load(open(sys.argv[1]))['grid']; \
+assert g['steps'] == 1 and g['step_sum_ns'] == g['step_largest_ns'] == -2**63, g" "$TMP/m.json" ||
+		fail "the JSON's step" || return 1
+	step_log "$TMP/m2.sqwlog" "150:8:delta_ns=12x\n$ev" || return 1
+	expect 2 "delta_ns that is not a number" -- analyze "$TMP/m2.sqwlog" || return 1
+	$GEN "$TMP/m3.sqwlog" --edges 300 --meta grid.clock=realtime --meta grid.align=1s \
+		--meta grid.slot0_ns=1796232600000000000 --meta grid.offset_ns=1796231599999750000 \
+		--meta grid.offset_uncertainty_ns=40 --event "150:8:delta_ns=-9223372036854775808\n$ev" \
+		--event "160:8:delta_ns=-5\n$ev" || return 1
+	expect 2 "add up beyond" -- analyze "$TMP/m3.sqwlog"
+}
+
 test_a_grid_log_without_its_grid_is_refused() {
 	$GEN "$TMP/bad.sqwlog" --edges 100 --meta grid.clock=realtime \
 		--meta grid.offset_ns=5 --meta grid.offset_uncertainty_ns=40 || return 1
