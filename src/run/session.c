@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -383,8 +384,14 @@ char *run_line_path(const char *base, const char *line)
 	size_t stem = dot && (!slash || dot > slash) && dot != (slash ? slash + 1 : base)
 		? (size_t)(dot - base) : strlen(base);
 	size_t len = strlen(base) + strlen(line) + 2, k;
-	char *p = malloc(len);
+	struct stat sb;
+	char *p;
 
+	/* A sink (/dev/null) is no name to derive others from: /dev/null.0
+	 * would be a regular file created in /dev. Every line writes to it. */
+	if (stat(base, &sb) == 0 && S_ISCHR(sb.st_mode))
+		return strdup(base);
+	p = malloc(len);
 	if (!p)
 		return NULL;
 	snprintf(p, len, "%.*s.%s%s", (int)stem, base, line, base + stem);
@@ -396,6 +403,29 @@ char *run_line_path(const char *base, const char *line)
 			p[k] = '_';
 	}
 	return p;
+}
+
+/* Several lines: whether @base (of option @what) can give each line its
+ * own file. Standard output ("-") and a pipe or socket cannot keep the
+ * lines' documents apart: refused (-1, @err). A character device
+ * (/dev/null) takes every line's (run_line_path()). */
+static int lines_base_ok(const char *base, const char *what, size_t n, char *err, size_t errlen)
+{
+	struct stat sb;
+
+	if (!strcmp(base, "-")) {
+		msgbuf_set(err, errlen, "%s -: gpio.line names %zu lines, and each gets its own "
+			   "document (FILE.LINE.ext): give a file name", what, n);
+		return -1;
+	}
+	if (base[0] && stat(base, &sb) == 0 && (S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode))) {
+		msgbuf_set(err, errlen, "%s %s is a %s: gpio.line names %zu lines, and each gets "
+			   "its own file (FILE.LINE.ext), which one %s cannot keep apart: give a "
+			   "file name (or /dev/null)", what, base, S_ISFIFO(sb.st_mode) ? "pipe"
+			   : "socket", n, S_ISFIFO(sb.st_mode) ? "pipe" : "socket");
+		return -1;
+	}
+	return 0;
 }
 
 /* The logs' paths (one per line), and before anything is written: no
@@ -416,6 +446,10 @@ static int session_check_outputs(struct run_session *s, char *err, size_t errlen
 	s->ri.profile_file = s->p.profile_file;
 	if (!base) {
 		msgbuf_set(err, errlen, "%s", strerror(ENOMEM));
+		return -1;
+	}
+	if (s->outs.n > 1 && lines_base_ok(base, "--log", s->outs.n, err, errlen) < 0) {
+		free(base);
 		return -1;
 	}
 	for (i = 0; i < s->outs.n; i++) {
@@ -446,12 +480,8 @@ static int session_check_outputs(struct run_session *s, char *err, size_t errlen
 		int ret = 0;
 
 		for (k = 0; k < 3; k++) {
-			if (!strcmp(base3[k], "-")) {
-				msgbuf_set(err, errlen, "%s -: gpio.line names %zu lines, and each gets "
-					   "its own document (FILE.LINE.ext): give a file name",
-					   what[k], s->outs.n);
+			if (lines_base_ok(base3[k], what[k], s->outs.n, err, errlen) < 0)
 				return -1;
-			}
 			for (i = 0; base3[k][0] && i < s->outs.n; i++) {
 				paths[np] = run_line_path(base3[k], s->outs.o[i].line);
 				if (!paths[np]) {
