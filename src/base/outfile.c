@@ -172,6 +172,36 @@ int outfile_check(const struct outfile_arg *outs, size_t nout, const struct outf
 	return 0;
 }
 
+int outfile_creatable(const char *path, char *err, size_t errlen)
+{
+	struct stat sb;
+	char *copy;
+	int e = 0;
+
+	if (!path || !path[0] || !strcmp(path, "-"))
+		return 0;
+	if (stat(path, &sb) == 0) {
+		if (S_ISDIR(sb.st_mode))
+			e = EISDIR;
+		else if (access(path, W_OK) < 0)
+			e = errno;
+	} else if (errno != ENOENT) {
+		e = errno;
+	} else {
+		copy = strdup(path);
+		if (!copy)
+			e = ENOMEM;
+		else if (access(dirname(copy), W_OK | X_OK) < 0)
+			e = errno;
+		free(copy);
+	}
+	if (!e)
+		return 0;
+	snprintf(err, errlen, "cannot create %s: %s", path, strerror(e));
+	errno = e;
+	return -1;
+}
+
 FILE *outfile_open(const char *path, char *err, size_t errlen)
 {
 	FILE *f;

@@ -32,6 +32,13 @@ struct outfile_arg {
 int outfile_check(const struct outfile_arg *outs, size_t nout, const struct outfile_arg *ins,
 		  size_t nin, bool stdout_used, char *err, size_t errlen);
 
+/* Whether @path ("-", "" or NULL: nothing to check) can be created now
+ * without creating it: an existing file that is no directory and can be
+ * written, or a name in a directory that can be written. 0, or -1 with errno
+ * and the reason in @err ("cannot create PATH: ..."), as outfile_open()
+ * would fail. For a command that must refuse before it changes anything. */
+int outfile_creatable(const char *path, char *err, size_t errlen);
+
 /* Open @path for writing ("-": stdout). NULL with errno and the reason in @err. */
 FILE *outfile_open(const char *path, char *err, size_t errlen);
 /* Flush and close (stdout: flush only); -1 with errno and the reason in

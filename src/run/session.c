@@ -67,7 +67,8 @@ struct run_line {
 	struct recorder *rec;
 	struct edgestats *stats;
 	struct phasestats *pstats;
-	struct edgelog_writer *log;
+	struct edgelog_writer *log; /* reserved at init, started with the header */
+	bool log_started;
 	struct edgelog_meta meta;
 	char *log_path;
 	pthread_t rt_tid;
@@ -500,6 +501,48 @@ static int session_check_outputs(struct run_session *s, char *err, size_t errlen
 	}
 }
 
+/* Line @i's file of option @base (its own name with several lines, as
+ * report/runreport.c writes it). Malloc'ed; NULL: out of memory. */
+static char *session_line_file(const struct run_session *s, size_t i, const char *base)
+{
+	return s->outs.n > 1 ? run_line_path(base, s->outs.o[i].line) : strdup(base);
+}
+
+/* Before anything is created or renamed, every output: each line's
+ * --json, --junit and --results file can be created, and each line's log
+ * is reserved (opened and locked, nothing changed: edgelog.h). A run
+ * refused here, or later before its logs start, changes no file (the
+ * reservations are abandoned by run_session_fini()). -1 with @err. */
+static int session_reserve_outputs(struct run_session *s, char *err, size_t errlen)
+{
+	const char *const docs[3] = { config_str(s->c, CFG_OUTPUT_JSON),
+				      config_str(s->c, CFG_OUTPUT_JUNIT),
+				      config_str(s->c, CFG_OUTPUT_RESULTS) };
+	size_t i, k;
+
+	for (k = 0; k < 3; k++) {
+		for (i = 0; docs[k][0] && i < s->outs.n; i++) {
+			char *path = session_line_file(s, i, docs[k]);
+			int ret;
+
+			if (!path) {
+				msgbuf_set(err, errlen, "%s", strerror(ENOMEM));
+				return -1;
+			}
+			ret = outfile_creatable(path, err, errlen);
+			free(path);
+			if (ret < 0)
+				return -1;
+		}
+	}
+	for (i = 0; i < s->outs.n; i++) {
+		s->ln[i].log = edgelog_writer_reserve(s->ln[i].log_path, err, errlen);
+		if (!s->ln[i].log)
+			return -1;
+	}
+	return 0;
+}
+
 /* Signals: blocked in every thread, taken synchronously by the main one. */
 static int session_block_signals(struct run_session *s, char *err, size_t errlen)
 {
@@ -574,7 +617,8 @@ struct run_session *run_session_init(const struct run_session_params *p, int *ex
 		return NULL;
 	}
 	sysinfo_host_read(&s->ri.host);
-	if (session_block_signals(s, err, errlen) < 0) {
+	if (session_block_signals(s, err, errlen) < 0 ||
+	    session_reserve_outputs(s, err, errlen) < 0) {
 		run_session_fini(s);
 		return NULL;
 	}
@@ -1104,12 +1148,14 @@ static int session_create_log(struct run_session *s)
 					strerror(errno));
 			return SQW_EXIT_RUNTIME;
 		}
-		ln->log = edgelog_writer_create(ln->log_path, &ln->meta, kept, sizeof(kept),
-						s->why, sizeof(s->why));
-		if (!ln->log) {
+		/* reserved at init: every line's log was ours before this one
+		 * changes anything */
+		if (edgelog_writer_start(ln->log, &ln->meta, kept, sizeof(kept), s->why,
+					 sizeof(s->why)) < 0) {
 			run_session_say(s, RUN_SAY_ERR, "%s", s->why);
 			return SQW_EXIT_RUNTIME;
 		}
+		ln->log_started = true;
 		if (kept[0])
 			run_session_say(s, RUN_SAY_INFO, "%s existed: kept it as %s", ln->log_path,
 					kept);
@@ -1718,6 +1764,11 @@ int run_session_close(struct run_session *s, int exit_code)
 
 		if (!ln->log)
 			continue;
+		if (!ln->log_started) {	/* reserved only: the run never wrote it */
+			edgelog_writer_abandon(ln->log);
+			ln->log = NULL;
+			continue;
+		}
 		/* The footer carries the exit code the run ends with. */
 		footer.dropped = ring_dropped(&ln->ring);
 		footer.missed_periods = atomic_load(&ln->loop.missed);

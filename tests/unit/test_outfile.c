@@ -214,6 +214,29 @@ static void a_failed_write_leaves_no_part_of_the_file(void **state)
 	assert_null(strstr(err, "removed"));
 }
 
+/* What outfile_open() would refuse is said before anything is made: a
+ * name in no directory, a directory; creating nothing. */
+static void whether_an_output_can_be_created_is_known_without_creating_it(void **state)
+{
+	char err[256];
+
+	(void)state;
+	assert_int_equal(outfile_creatable(NULL, err, sizeof(err)), 0);
+	assert_int_equal(outfile_creatable("-", err, sizeof(err)), 0);
+	assert_int_equal(outfile_creatable(in_dir("new.json"), err, sizeof(err)), 0);
+	assert_int_equal(access(in_dir("new.json"), F_OK), -1);
+	make("old.json", "{}");
+	assert_int_equal(outfile_creatable(in_dir("old.json"), err, sizeof(err)), 0);
+	assert_int_equal(outfile_creatable("/dev/null", err, sizeof(err)), 0);
+	errno = 0;
+	assert_int_equal(outfile_creatable(in_dir("nodir/x.json"), err, sizeof(err)), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_non_null(strstr(err, "cannot create"));
+	assert_non_null(strstr(err, "nodir/x.json: No such file or directory"));
+	assert_int_equal(outfile_creatable(dir, err, sizeof(err)), -1);
+	assert_int_equal(errno, EISDIR);
+}
+
 /* The buffered writer is open or absent, never allocated and not open: a
  * command that stops before opening it closes NULL, which is nothing. */
 static void a_buffered_writer_is_open_or_absent_never_half(void **state)
@@ -311,6 +334,7 @@ int main(void)
 		cmocka_unit_test(an_existing_log_is_no_output_except_for_the_log_itself),
 		cmocka_unit_test(standard_output_into_an_input_is_refused),
 		cmocka_unit_test(a_failed_write_is_reported_at_close),
+		cmocka_unit_test(whether_an_output_can_be_created_is_known_without_creating_it),
 		cmocka_unit_test(a_buffered_writer_is_open_or_absent_never_half),
 		cmocka_unit_test(a_failed_write_leaves_no_part_of_the_file),
 		cmocka_unit_test(control_characters_never_reach_the_terminal),
