@@ -687,8 +687,9 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 
 		fprintf(f, "idle       rt.idle_state %s: %s\n",
 			cpuidle_limit_format(cpuidle_hold_limit(ri->idle), lim, sizeof(lim)),
-			cpuidle_hold_describe(ri->idle, cpuidle_hold_released(ri->idle), idle,
-					      sizeof(idle)));
+			cpuidle_hold_describe_cpu(ri->idle, ri->idle_own_cpu ? ri->idle_cpu : -1,
+						  cpuidle_hold_released(ri->idle), idle,
+						  sizeof(idle)));
 	}
 	if (ri->timerlat)
 		text_timerlat(f, c, ri->timerlat);
@@ -1017,6 +1018,8 @@ static void json_idle_states(struct json_writer *w, const struct config *c,
 	for (i = 0; i < n; i++) {
 		const struct cpuidle_cpu_result *r = &res[i];
 
+		if (ri->idle_own_cpu && r->before.cpu != ri->idle_cpu)
+			continue;	/* another line's CPU */
 		json_object_begin(w);
 		json_kv_int(w, "cpu", r->before.cpu);
 		json_kv_int(w, "deepest", r->deepest);

@@ -781,6 +781,21 @@ static int session_open_gpio(struct run_session *s)
 	return SQW_EXIT_OK;
 }
 
+/* The CPU line @i's RT thread is pinned to (-1: none): its own with
+ * run.outputs per-cpu, else the one RT thread's (rt.cpu). */
+static int session_line_cpu(const struct run_session *s, size_t i)
+{
+	return s->outs.mode == OUTPUTS_PER_CPU && s->outs.n > 1 ? s->outs.o[i].cpu : s->rp.cpu;
+}
+
+/* The one CPU whose idle states line @i's documents describe: its RT
+ * thread's, when rt.idle_cpus rt restricted the RT CPUs; -1: every CPU
+ * the run restricted (rt.idle_cpus all, or a thread not pinned). */
+static int session_idle_cpu(const struct run_session *s, size_t i)
+{
+	return config_choice(s->c, CFG_RT_IDLE_CPUS) == 0 ? session_line_cpu(s, i) : -1;
+}
+
 static int session_open(struct run_session *s)
 {
 	const struct config *c = s->c;
@@ -819,6 +834,11 @@ static int session_open(struct run_session *s)
 	cpuidle_limit_parse(config_str(c, CFG_RT_IDLE_STATE), &s->rp.idle_limit, s->why,
 			    sizeof(s->why));
 	s->rp.idle_all_cpus = config_choice(c, CFG_RT_IDLE_CPUS) == 1;
+	/* every RT thread's CPU: rt.idle_cpus rt restricts each line's */
+	CPU_ZERO(&s->rp.rt_cpus);
+	for (i = 0; i < s->outs.n; i++)
+		if (session_line_cpu(s, i) >= 0)
+			CPU_SET(session_line_cpu(s, i), &s->rp.rt_cpus);
 	s->rp.idle_root = cpuidle_root();
 	s->rp.self_exe = "/proc/self/exe";
 	for (i = 0; i < s->outs.n; i++) {
@@ -997,7 +1017,8 @@ static char *meta_text(const struct run_session *s, size_t line)
 		char idle[4096];
 
 		fprintf(f, EDGELOG_META_IDLE_STATES "=%s\n",
-			cpuidle_hold_describe(s->rs.idle, false, idle, sizeof(idle)));
+			cpuidle_hold_describe_cpu(s->rs.idle, session_idle_cpu(s, line), false, idle,
+						  sizeof(idle)));
 	}
 	fprintf(f, EDGELOG_META_HOST "=%s\n", ri->host.hostname);
 	fprintf(f, EDGELOG_META_KERNEL "=%s %s\n", ri->host.kernel_release, ri->host.kernel_version);
@@ -1618,8 +1639,9 @@ static void line_results(struct run_session *s, size_t i, struct run_info *ri,
 	ri->spin_lead_min_ns = loop->lead_min_ns;
 	ri->spin_lead_max_ns = loop->lead_max_ns;
 	ri->spin_rearms = loop->rearms;
-	ri->rt_cpu = !s->rs.pinned ? -1 : s->outs.mode == OUTPUTS_PER_CPU && s->outs.n > 1
-		? s->outs.o[i].cpu : s->rp.cpu;
+	ri->rt_cpu = !s->rs.pinned ? -1 : session_line_cpu(s, i);
+	ri->idle_cpu = session_idle_cpu(s, i);
+	ri->idle_own_cpu = ri->idle_cpu >= 0;
 	if (loop->ru_started) {
 		ri->minflt = loop->ru_end.ru_minflt - loop->ru_start.ru_minflt;
 		ri->majflt = loop->ru_end.ru_majflt - loop->ru_start.ru_majflt;
