@@ -1420,11 +1420,22 @@ static void session_take_signals(struct run_session *s, uint64_t now, bool newli
 			continue;
 		}
 		if (!s->sig) {
+			const struct rtloop *l0 = &s->ln[0].loop;
+			uint64_t mono = clock_now_ns(l0->clock);
+
 			s->sig = sig;
 			if (newline)	/* off the status line */
 				fputc('\n', s->p.status);
-			run_session_say(s, RUN_SAY_INFO, "%s: stopping at the next edge",
-					strsignal(sig));
+			/* before slot 0 (grid.start, grid.align): the RT threads
+			 * have armed nothing yet and end at once (rtloop.h) */
+			if (!s->p.respond && !atomic_load(&l0->edges) &&
+			    l0->start_ns > mono + 2 * RTLOOP_ARM_LEAD_NS)
+				run_session_say(s, RUN_SAY_INFO, "%s: stopping now, before the first "
+						"edge (slot 0 was %.1f s away): the log has none",
+						strsignal(sig), (double)(l0->start_ns - mono) / 1e9);
+			else
+				run_session_say(s, RUN_SAY_INFO, "%s: stopping at the next edge",
+						strsignal(sig));
 		}
 		session_request_stop(s);
 	}

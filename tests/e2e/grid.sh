@@ -239,6 +239,41 @@ test_a_grid_log_without_its_grid_is_refused() {
 	expect 2 "grid.offset_ns is not a number" -- analyze "$TMP/bad3.sqwlog"
 }
 
+# SIGINT while slot 0 is still 20 s ahead (--start-at): the run stops at
+# once, its logs honest (header, footer, no edge, stopped by signal) and
+# exit 130; one line and two written together. It waited for slot 0 and
+# wrote two edges before.
+test_a_signal_before_slot_0_stops_the_run_with_no_edge() {
+	local args n at pid rc l first
+	for args in "s1:--line 0" "s2:--line 0,3"; do
+		n=${args%%:*}
+		first=$TMP/$n.sqwlog
+		[ "$n" = s2 ] && first=$TMP/$n.0.sqwlog
+		at=$(($(date +%s) + 20))
+		# shellcheck disable=SC2086 # the line option is two words
+		"$SQWAVE" run --board "$BOARD" ${args#*:} --grid realtime --start-at "$at" \
+			--duration 1s --quiet --log "$TMP/$n.sqwlog" > "$TMP/$n.out" 2> "$TMP/$n.err" &
+		pid=$!
+		for l in $(seq 100); do	# until the run has written its log header
+			[ -s "$first" ] && break
+			sleep 0.1
+		done
+		kill -INT $pid
+		wait $pid
+		rc=$?
+		[ $rc -eq 130 ] || fail "$n: exit $rc, not 130: $(cat "$TMP/$n.err")" || return 1
+		grep -q "stopping now, before the first edge" "$TMP/$n.err" ||
+			fail "$n: $(cat "$TMP/$n.err")" || return 1
+		for l in "$TMP/$n"*.sqwlog; do
+			"$SQWAVE" export "$l" --meta > "$TMP/m" 2>&1 || fail "$l: $(cat "$TMP/m")" || return 1
+			grep -q "^footer.records=0$" "$TMP/m" && grep -q "^footer.stop_reason=signal$" "$TMP/m" &&
+				grep -q "^footer.exit_code=130$" "$TMP/m" ||
+				fail "$l: $(grep '^footer' "$TMP/m")" || return 1
+		done
+	done
+	[ "$(ls "$TMP"/s2.*.sqwlog | wc -l)" -eq 2 ] || fail "not two logs: $(ls "$TMP"/s2*)"
+}
+
 test_the_refusals_name_the_key_and_where_it_was_set() {
 	expect 2 "grid.align (1s) must be a whole number of periods" "command line" -- \
 		run --board "$BOARD" --grid realtime --half-period 300us --duration 1s \
