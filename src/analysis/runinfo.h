@@ -13,6 +13,7 @@
 #include "base/clocksync.h"
 #include "base/sysinfo.h"
 #include "base/wave.h"
+#include "log/pin.h"
 
 struct cpuidle_hold;
 struct edgestats;
@@ -92,10 +93,9 @@ struct run_info {
 	size_t line_count, line_index;
 	const char *line_name;
 	const char *lines_mode;
-	/* this line's own wave (run.line_*): with have_wave, the summary's
-	 * wave; otherwise run.* of the configuration */
-	bool have_wave;
-	struct wave wave;
+	/* what this line's pin should do (log/pin.h): its kind, its own wave
+	 * (run.line_* or run.*), its nominal widths, the input it answers */
+	struct pin pin;
 	struct sysinfo_host host;     /* kernel, PREEMPT_RT, cmdline, cpu model */
 	bool rt_ok;                   /* SCHED_FIFO + mlockall in force */
 	const char *non_rt_reason;    /* why not, when !rt_ok (--allow-non-rt) */

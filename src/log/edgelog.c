@@ -117,6 +117,36 @@ static int meta_wave(struct edgelog_meta *m, char *why, size_t len)
 	return 0;
 }
 
+static const char *meta_get_fn(const void *ctx, const char *key, char *buf, size_t len)
+{
+	return edgelog_meta_get(ctx, key, buf, len);
+}
+
+/* The pin description (log/pin.h): the pin.* keys, or what an older log
+ * has; a wave's shape must be the one the wave.* keys give. */
+static int meta_pin(struct edgelog_meta *m, char *why, size_t len)
+{
+	char perr[120];
+	const struct wave *a = &m->pin.wave, *b = &m->wave;
+
+	if (pin_meta_read(&m->pin, meta_get_fn, m, (int64_t)m->half_period_ns, perr,
+			  sizeof(perr)) < 0) {
+		snprintf(why, len, "corrupt sqwave log header (%s)", perr);
+		return -1;
+	}
+	if (m->pin.kind == PIN_WAVE && (a->high_ns != b->high_ns || a->low_ns != b->low_ns ||
+					a->phase_ns != b->phase_ns ||
+					m->pin.idle_level != m->idle_level)) {
+		snprintf(why, len, "corrupt sqwave log header (the pin's wave and wave.* disagree)");
+		return -1;
+	}
+	if ((m->pin.kind == PIN_RESPOND) != edgelog_meta_is_respond(m)) {
+		snprintf(why, len, "corrupt sqwave log header (pin.kind and run.mode disagree)");
+		return -1;
+	}
+	return 0;
+}
+
 const char *edgelog_meta_get(const struct edgelog_meta *m, const char *key, char *buf, size_t len)
 {
 	return m->text ? text_get(m->text, strlen(m->text), key, buf, len) : NULL;
@@ -913,7 +943,7 @@ struct edgelog_reader *edgelog_reader_open(const char *path, enum edgelog_status
 	}
 	memcpy(r->meta.text, r->buf + sizeof(h), h.text_len);
 	r->meta.text[h.text_len] = '\0';
-	if (meta_wave(&r->meta, why, sizeof(why)) < 0) {
+	if (meta_wave(&r->meta, why, sizeof(why)) < 0 || meta_pin(&r->meta, why, sizeof(why)) < 0) {
 		reader_fail(err, errlen, st, EDGELOG_E_CORRUPT, path, why);
 		goto fail;
 	}

@@ -10,6 +10,7 @@
 
 #include "base/magic.h"
 #include "base/wave.h"
+#include "log/pin.h"
 #include "rt/edge.h"
 
 #define EDGELOG_MAGIC MAGIC_EDGELOG    /* 8 bytes, no NUL */
@@ -180,6 +181,10 @@ struct edgelog_meta {
 	 * time is wave_slot_ns(&wave, idle_level, start_ns, k). */
 	struct wave wave;
 	int idle_level;
+	/* Reader only: what the pin should do (log/pin.h), from the pin.* keys
+	 * or, in an older log, from what it has. Every reader takes the run's
+	 * kind, the wave and the nominal widths from here. */
+	struct pin pin;
 };
 
 /* Value for @key in meta->text, copied into @buf; NULL if absent. */

@@ -154,16 +154,8 @@ static void text_source(FILE *f, const struct analysis *a)
 		for (i = 0; i < c->n_notes; i++)
 			fprintf(f, "note       %s\n", c->notes[i]);
 	}
-	if (s->meta && !s->respond &&
-	    (!wave_is_square(&s->meta->wave) || s->meta->wave.phase_ns)) {
-		const struct wave *wv = &s->meta->wave;
-
-		fprintf(f, "wave       high %s us, low %s us (%.3f Hz, %.2f %% high), phase %s us\n",
-			UNITS_US(wv->high_ns), UNITS_US(wv->low_ns), 1e9 / (double)wave_period(wv),
-			100.0 * (double)wv->high_ns / (double)wave_period(wv), UNITS_US(wv->phase_ns));
-	} else if (s->half_period_ns > 0 && !s->respond)	/* a respond log has no grid */
-		fprintf(f, "wave       half period %s us (%.3f Hz)%s\n", UNITS_US(s->half_period_ns),
-			1e9 / (2.0 * (double)s->half_period_ns),
+	if (s->pin.kind == PIN_WAVE && wave_period(&s->pin.wave))	/* respond: no grid */
+		fprintf(f, "wave       %s%s\n", pin_describe(&s->pin, (char[160]){ 0 }, 160),
 			s->half_period_inferred ? " (from the intended times)"
 			: s->kind == ANALYZE_SRC_EDGE_CSV ? " (given)" : "");
 }
@@ -522,10 +514,14 @@ static void text_verdict(FILE *f, const struct analysis *a)
 	if (!a->verdict)
 		return;
 	fprintf(f, "\nverdict    %s", a->verdict);
-	if (a->lim_tmin_ns > 0 || a->lim_tmax_ns > 0)
-		fprintf(f, "  (%" PRIu64 " pulses below limits.tmin, %" PRIu64 " above limits.tmax)",
+	if (a->lim_tmin_ns > 0 || a->lim_tmax_ns > 0 || a->lim_width_error_ns > 0) {
+		fprintf(f, "  (%" PRIu64 " pulses below limits.tmin, %" PRIu64 " above limits.tmax",
 			a->pulses_below, a->pulses_above);
-	else if (!a->limits_set)
+		if (a->lim_width_error_ns > 0)
+			fprintf(f, ", %" PRIu64 " off their nominal by more than limits.width_error",
+				a->pulses_off);
+		fprintf(f, ")");
+	} else if (!a->limits_set)
 		fprintf(f, "  (no limits: the log's or --tmin/--tmax for a verdict)");
 	fprintf(f, "\n");
 	copy = strdup(a->verdict_why);
@@ -789,7 +785,7 @@ static void json_soak(struct json_writer *w, const struct analysis *a)
 	char buf[256];
 	static const enum cfg_key limits[] = { CFG_LIMITS_TMIN, CFG_LIMITS_TMAX,
 					       CFG_LIMITS_WAKE_LATENCY_MAX, CFG_LIMITS_MISSED_MAX,
-					       CFG_LIMITS_RESPONSE_MAX };
+					       CFG_LIMITS_RESPONSE_MAX, CFG_LIMITS_WIDTH_ERROR };
 	size_t i;
 
 	if (!a->sv)
@@ -848,6 +844,8 @@ static void json_verdict(struct json_writer *w, const struct analysis *a)
 	json_kv_int(w, "tmax_ns", a->lim_tmax_ns);
 	json_kv_uint(w, "pulses_below_tmin", a->pulses_below);
 	json_kv_uint(w, "pulses_above_tmax", a->pulses_above);
+	json_kv_int(w, "width_error_ns", a->lim_width_error_ns);
+	json_kv_uint(w, "pulses_off_nominal", a->pulses_off);
 	json_kv_uint(w, "wake_ups_above_max", a->wakes_above);
 	json_kv_array_begin(w, "violations");
 	copy = strdup(a->verdict_why);
@@ -1168,6 +1166,8 @@ static void json_analysis(struct json_writer *w, const struct analysis *a)
 	json_kv_int(w, "schema_version", ANALYSIS_SCHEMA_VERSION);
 	json_kv_string(w, "sqwave_version", SQW_VERSION);
 	json_source(w, a);
+	json_key(w, "pin");
+	pin_json_write(w, &s->pin);
 	json_verdict(w, a);
 	if (s->respond) {
 		struct respond_meta m;
@@ -1310,10 +1310,8 @@ static int soak_setup(struct analysis *a, struct soakview **sv, struct phasestat
 
 		soakview_phase_starts(*sv, starts);
 		*ps = phasestats_new(si->half_period_ns, n, starts, 0);
-		if (*ps && si->respond)
-			phasestats_set_respond(*ps);
-		else if (*ps && si->meta)
-			phasestats_set_wave(*ps, &si->meta->wave);
+		if (*ps)
+			phasestats_set_pin(*ps, &si->pin);
 		*phases = calloc(n, sizeof(**phases));
 		if (!*ps || !*phases) {
 			snprintf(err, errlen, "analyze: %s", strerror(ENOMEM));
@@ -1477,6 +1475,7 @@ int analysisdoc_open(struct analysisdoc *d, const char *path, const struct analy
 	analysis_set_limits(d->a, config_int(d->vc, CFG_LIMITS_TMIN), config_int(d->vc, CFG_LIMITS_TMAX),
 			    config_int(d->vc, CFG_LIMITS_WAKE_LATENCY_MAX));
 	analysis_set_response_limit(d->a, config_int(d->vc, CFG_LIMITS_RESPONSE_MAX));
+	analysis_set_width_limit(d->a, config_int(d->vc, CFG_LIMITS_WIDTH_ERROR));
 	/* A timerlat log: each wake-up split, judged by the same limit. */
 	if (d->a->src->kind == ANALYZE_SRC_LOG) {
 		int tst;

@@ -450,14 +450,12 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 	copy_clean(base.kernel, sizeof(base.kernel), docread_str_or(&d, doc, K("host", "kernel_release"), "?"));
 	base.preempt_rt = docread_bool_or(&d, doc, K("host", "preempt_rt"), false);
 	base.rt_ok = docread_bool_or(&d, doc, K("rt", "ok"), true);
-	base.half_ns = docread_int_or(&d, doc, K("run", "half_period_ns"), 0, RD_DUR_MAX, 0);
-	if (!base.half_ns)	/* an analysis has it at the top */
-		base.half_ns = docread_int_or(&d, doc, K("half_period_ns"), 0, RD_DUR_MAX, 0);
-	/* A respond run's half period only centres its histograms: it has no
-	 * frequency, and its rows cover the time it ran. */
-	base.respond = docread_get(&d, doc, K("respond"), JV_OBJECT) != NULL;
-	if (base.respond)
-		base.half_ns = 0;
+	/* What the pin should do: the run's kind and its wave from the
+	 * document's pin, never from its half period alone. A respond run
+	 * has no frequency, and its rows cover the time it ran. */
+	docread_pin(&d, doc, &base.pin);
+	base.respond = base.pin.kind == PIN_RESPOND;
+	base.half_ns = pin_half_period(&base.pin);
 	if (!base.label[0])
 		docread_label_of(base.label, sizeof(base.label), source);
 	if (d.bad)

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "base/jsonread.h"
+#include "log/pin.h"
 #include "report/boardpair.h"
 
 #define REPORT_HIST_MAX 4096
@@ -35,7 +36,8 @@ struct report_row {
 				    * ("idle proven", "LOAD APPLIED", docs/soak.md);
 				    * "idle unproven" when it does not say */
 	uint64_t edges, missed;
-	int64_t half_ns;           /* 0 in a respond run: no wave, no grid */
+	struct pin pin;            /* what the pin should do: the document's (log/pin.h) */
+	int64_t half_ns;           /* the pin's half period; 0 in a respond run: no grid */
 	bool respond;              /* a run of sqwave respond: edges are its writes,
 				    * missed its lost events, wake from the event */
 	bool have_response;

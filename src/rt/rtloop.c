@@ -397,12 +397,12 @@ void *rtloop_thread(void *arg)
 			 * threshold; a crossing only rings an eventfd. */
 			uint64_t mid = wb / 2 + we / 2;
 
-			tracebreak_rt_check(l->brk, rec.seq, intended,
-					    (int64_t)(wake - intended) +
-						    (int64_t)(rec.expirations - 1) * l->half_ns,
-					    l->prev_mid && !(rec.flags & EDGE_F_WARMUP)
-						    ? (int64_t)(mid - l->prev_mid) : INT64_MIN,
-					    l->half_ns, rec.flags & EDGE_F_WARMUP);
+			tracebreak_rt_check_wave(l->brk, rec.seq, intended,
+						 (int64_t)(wake - intended) +
+							 (int64_t)(rec.expirations - 1) * l->half_ns,
+						 l->prev_mid && !(rec.flags & EDGE_F_WARMUP)
+							 ? (int64_t)(mid - l->prev_mid) : INT64_MIN,
+						 &l->wave, rec.level, rec.flags & EDGE_F_WARMUP);
 			l->prev_mid = mid;
 		}
 		if (last)

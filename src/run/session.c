@@ -70,6 +70,7 @@ struct run_line {
 	struct edgelog_writer *log; /* reserved at init, started with the header */
 	bool log_started;
 	struct edgelog_meta meta;
+	struct pin pin;           /* what this line should do (log/pin.h) */
 	char *log_path;
 	pthread_t rt_tid;
 	bool rt_started;
@@ -151,9 +152,10 @@ static int respond_check_config(const struct run_session *s, char *err, size_t e
 
 /* A duty cycle or a phase (run.high, run.low, run.phase; config.c has
  * resolved them) with what cannot honour it yet: respond (no grid), spin
- * and timerlat (one periodic wake-up), trace.break (its pulse check is
- * against the half period), loopback (its pulse figures likewise). The
- * key that asked for the shape is named with its origin. */
+ * and timerlat (one periodic wake-up), loopback (its pulse figures assume
+ * equal halves). trace.break judges each pulse against its own level's
+ * time (tracebreak_rt_check_wave()). The key that asked for the shape is
+ * named with its origin. */
 static int session_check_wave(const struct run_session *s, char *err, size_t errlen)
 {
 	static const struct {
@@ -162,7 +164,6 @@ static int session_check_wave(const struct run_session *s, char *err, size_t err
 	} no_duty[] = {
 		{ CFG_RUN_SPIN, "a spin needs one wake-up lead per slot of one length" },
 		{ CFG_RT_TIMER, "the kernel's timerlat wakes on its own grid, once per half period" },
-		{ CFG_TRACE_BREAK, "its pulse check is against the half period" },
 		{ CFG_RUN_LOOPBACK, "the loopback figures assume equal halves" },
 	};
 	const struct config *c = s->c;
@@ -265,7 +266,8 @@ static int session_check_config(const struct run_session *s, char *err, size_t e
 			   config_origin(c, CFG_RT_IDLE_STATE, origin, sizeof(origin)), why);
 		return -1;
 	}
-	if (gridrun_check(c, s->p.respond, config_choice(c, CFG_RT_TIMER) == 1, err, errlen) < 0)
+	if (gridrun_check(c, &s->outs, s->p.respond, config_choice(c, CFG_RT_TIMER) == 1, err,
+			  errlen) < 0)
 		return -1;
 	if (session_check_lines(s, err, errlen) < 0)
 		return -1;
@@ -683,7 +685,9 @@ static int session_open_line(struct run_session *s, size_t i)
 		run_session_say(s, RUN_SAY_ERR, "cannot allocate statistics: %s", strerror(errno));
 		return SQW_EXIT_RUNTIME;
 	}
-	edgestats_set_wave(ln->stats, &d->wave);
+	pin_init_wave(&ln->pin, d->line, &d->wave, ln->spec.idle_level,
+		      (enum pin_grid)config_choice(c, CFG_GRID_CLOCK), config_int(c, CFG_GRID_ALIGN));
+	edgestats_set_pin(ln->stats, &ln->pin);
 	loop->gpio = ln->gpio;
 	loop->ring = &ln->ring;
 	loop->clock = CLOCK_MONOTONIC;
@@ -738,15 +742,21 @@ static int session_open_gpio(struct run_session *s)
 {
 	size_t i;
 
+	const char *lines[OUTPUTS_MAX];
+
 	for (i = 0; i < s->outs.n; i++) {
 		gpio_out_spec_from_config(s->c, &s->ln[i].spec);
 		s->ln[i].spec.line = s->outs.o[i].line;
+		lines[i] = s->outs.o[i].line;
+	}
+	/* never drive the board's loopback or respond input (a lookup that
+	 * fails here is said by the request below) */
+	if (gpio_outputs_on_inputs(s->ln[0].spec.backend, s->c, s->ln[0].spec.chip, lines,
+				   s->outs.n, s->why, sizeof(s->why)) == 1) {
+		run_session_say(s, RUN_SAY_ERR, "%s", s->why);
+		return SQW_EXIT_USAGE;
 	}
 	if (s->outs.n > 1 && s->outs.mode == OUTPUTS_TOGETHER) {
-		const char *lines[OUTPUTS_MAX];
-
-		for (i = 0; i < s->outs.n; i++)
-			lines[i] = s->outs.o[i].line;
 		s->group = gpio_group_open(&s->ln[0].spec, lines, s->outs.n, s->why,
 					   sizeof(s->why));
 		if (!s->group && errno == EEXIST) {	/* one line by two names: usage */
@@ -853,6 +863,11 @@ static int session_open(struct run_session *s)
 		s->resp.in = s->in;
 		s->resp.mode = (enum respond_mode)config_choice(c, CFG_RESPOND_MODE);
 		s->resp.pulse_ns = config_int(c, CFG_RESPOND_PULSE_WIDTH);
+		pin_init_respond(&s->ln[0].pin, s->outs.o[0].line, s->ln[0].spec.idle_level,
+				 (enum pin_respond_mode)s->resp.mode, config_str(c, CFG_INPUT_LINE),
+				 (enum pin_edge)config_choice(c, CFG_RESPOND_EDGE),
+				 config_int(c, CFG_RESPOND_DEBOUNCE), s->resp.pulse_ns);
+		edgestats_set_pin(s->ln[0].stats, &s->ln[0].pin);
 		respond_open(&s->resp);
 		return SQW_EXIT_OK;
 	}
@@ -1032,6 +1047,7 @@ static char *meta_text(const struct run_session *s, size_t line)
 		fprintf(f, EDGELOG_META_WAVE_LOW "=%" PRId64 "\n", w->low_ns);
 		fprintf(f, EDGELOG_META_WAVE_PHASE "=%" PRId64 "\n", w->phase_ns);
 	}
+	pin_meta_write(&s->ln[line].pin, f);
 	config_dump(s->c, f);
 	plan_dump(config_plan(s->c), f);
 	soak_dump_meta(s->soak, f);
@@ -1196,12 +1212,8 @@ static int session_start_recorder(struct run_session *s, size_t i)
 	/* The last phase is open-ended: it keeps the edge that returns the line
 	 * to idle after the last slot, as the run's own figures do. */
 	ln->pstats = phasestats_new(ln->loop.half_ns, soak_nphases(s->soak), s->starts, 0);
-	if (s->p.respond && ln->pstats) {
-		edgestats_set_respond(ln->stats);
-		phasestats_set_respond(ln->pstats);
-	} else if (ln->pstats) {
-		phasestats_set_wave(ln->pstats, &ln->loop.wave);
-	}
+	if (ln->pstats)
+		phasestats_set_pin(ln->pstats, &ln->pin);
 	/* A small stack: with mlockall(MCL_FUTURE) every byte of it is locked,
 	 * and an unprivileged RLIMIT_MEMLOCK would refuse a default 8 MiB one.
 	 * A log that fails stops the whole run (together: the group's flag). */
@@ -1269,10 +1281,12 @@ static const char *status_limits(const struct config *c, const struct edgestats_
 	int64_t tmin = config_int(c, CFG_LIMITS_TMIN), tmax = config_int(c, CFG_LIMITS_TMAX);
 	int64_t wmax = config_int(c, CFG_LIMITS_WAKE_LATENCY_MAX);
 	int64_t mmax = config_int(c, CFG_LIMITS_MISSED_MAX);
+	int64_t werr = config_int(c, CFG_LIMITS_WIDTH_ERROR);
 	bool pulses = l->width_max_ns > 0;
 
-	snprintf(buf, len, "%s%s%s%s", pulses && tmin && l->width_min_ns < tmin ? " tmin" : "",
+	snprintf(buf, len, "%s%s%s%s%s", pulses && tmin && l->width_min_ns < tmin ? " tmin" : "",
 		 pulses && tmax && l->width_max_ns > tmax ? " tmax" : "",
+		 pulses && werr && l->width_error_ns > werr ? " width_error" : "",
 		 l->edges && wmax && l->wake_max_ns > wmax ? " wake_latency_max" : "",
 		 mmax >= 0 && l->missed_periods > (uint64_t)mmax ? " missed_max" : "");
 	return buf;
@@ -1637,10 +1651,7 @@ static void line_results(struct run_session *s, size_t i, struct run_info *ri,
 
 	ri->log_path = ln->log_path;
 	ri->gpio_desc = ln->gpio_desc;
-	if (s->outs.n > 1) {	/* the summary shows this line's wave */
-		ri->have_wave = true;
-		ri->wave = loop->wave;
-	}
+	ri->pin = ln->pin;
 	ri->dropped = ring_dropped(&ln->ring);
 	ri->write_errors = atomic_load(&loop->write_errors);
 	ri->log_error = recorder_log_error(ln->rec);

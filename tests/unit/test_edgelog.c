@@ -367,6 +367,45 @@ static void an_old_header_reads_as_a_50_percent_wave_and_a_wrong_one_is_corrupt(
 	assert_non_null(strstr(err, "the wave's high 300000, low 600000"));
 }
 
+#define PIN_DUTY "pin.kind=wave\npin.line=0\npin.idle_level=0\npin.high_ns=300000\n" \
+		 "pin.low_ns=700000\npin.phase_ns=100000\npin.grid=monotonic\n" \
+		 "pin.grid_align_ns=0\npin.nominal_pos_ns=300000\npin.nominal_neg_ns=700000\n"
+
+/* The pin description reads back into the meta; one that contradicts the
+ * wave.* keys or run.mode is a corrupt header. */
+static void the_pin_reads_back_and_one_that_contradicts_the_header_is_corrupt(void **state)
+{
+	static const struct {
+		const char *text, *why;
+	} bad[] = {
+		{ "gpio.idle_level=0\nwave.high_ns=700000\nwave.low_ns=300000\n"
+		  "wave.phase_ns=100000\n" PIN_DUTY, "the pin's wave and wave.* disagree" },
+		{ DUTY_TEXT "run.mode=respond\n" PIN_DUTY, "pin.kind and run.mode disagree" },
+	};
+	enum edgelog_status st;
+	struct edgelog_reader *r;
+	char err[256];
+	size_t i;
+
+	(void)state;
+	write_duty_log(DUTY_TEXT PIN_DUTY, 10, 1000, 0);
+	r = edgelog_reader_open(path, &st, err, sizeof(err));
+	if (!r)
+		fail_msg("%s", err);
+	assert_int_equal(edgelog_reader_meta(r)->pin.kind, PIN_WAVE);
+	assert_int_equal(edgelog_reader_meta(r)->pin.nominal_ns[PIN_POS], 300000);
+	assert_int_equal(edgelog_reader_meta(r)->pin.nominal_ns[PIN_NEG], 700000);
+	edgelog_reader_close(r);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		write_duty_log(bad[i].text, 4, 100, 0);
+		r = edgelog_reader_open(path, &st, err, sizeof(err));
+		assert_null(r);
+		assert_int_equal(st, EDGELOG_E_CORRUPT);
+		if (!strstr(err, bad[i].why))
+			fail_msg("said \"%s\", not \"%s\"", err, bad[i].why);
+	}
+}
+
 static void records_are_32_bytes_on_disk(void **state)
 {
 	struct stat a, b;
@@ -1000,6 +1039,8 @@ int main(void)
 			an_old_header_reads_as_a_50_percent_wave_and_a_wrong_one_is_corrupt,
 			make_path, remove_path),
 		cmocka_unit_test_setup_teardown(a_log_reads_back_exactly_what_was_written, make_path, remove_path),
+		cmocka_unit_test_setup_teardown(the_pin_reads_back_and_one_that_contradicts_the_header_is_corrupt,
+						make_path, remove_path),
 		cmocka_unit_test_setup_teardown(records_are_32_bytes_on_disk, make_path, remove_path),
 		cmocka_unit_test_setup_teardown(a_log_cut_anywhere_reads_up_to_its_last_complete_record, make_path, remove_path),
 		cmocka_unit_test_setup_teardown(a_log_without_footer_is_reported_as_truncated, make_path, remove_path),

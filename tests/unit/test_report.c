@@ -264,6 +264,39 @@ static void figures_of_another_type_or_range_are_bad_input(void **state)
 
 /* One document holds a bounded number of phases: rows (2.6 kB each) stay
  * proportional to the input, not to what "{}," costs. */
+/* The rows take the run's kind and its wave from the document's pin; a
+ * document before the pin, from what it has; a pin whose nominal widths
+ * are not its shape's is bad input naming the member. */
+static void rows_take_the_pin_of_their_document(void **state)
+{
+	static const char pin_duty[] = "\"pin\":{\"kind\":\"wave\",\"line\":\"3\",\"idle_level\":0,"
+		"\"high_ns\":300000,\"low_ns\":700000,\"phase_ns\":0,\"period_ns\":1000000,"
+		"\"grid\":\"monotonic\",\"grid_align_ns\":null,"
+		"\"nominal_ns\":{\"positive\":300000,\"negative\":700000}},\"run\":";
+	char *doc = variant("\"run\":", pin_duty), *bad, err[512];
+	struct report r = load(doc), old = load(summary);
+
+	(void)state;
+	assert_int_equal(r.rows[0].pin.kind, PIN_WAVE);
+	assert_int_equal(r.rows[0].pin.nominal_ns[PIN_POS], 300000);
+	assert_int_equal(r.rows[0].pin.nominal_ns[PIN_NEG], 700000);
+	assert_string_equal(r.rows[0].pin.line, "3");
+	assert_int_equal(r.rows[0].half_ns, 500000);
+	/* before the pin: the 50 % wave of its half period */
+	assert_int_equal(old.rows[0].pin.nominal_ns[PIN_POS], 500000);
+	assert_int_equal(old.rows[0].pin.nominal_ns[PIN_NEG], 500000);
+	bad = variant("\"run\":", "\"pin\":{\"kind\":\"wave\",\"line\":\"3\",\"idle_level\":0,"
+		      "\"high_ns\":300000,\"low_ns\":700000,\"phase_ns\":0,\"period_ns\":1000000,"
+		      "\"grid\":\"monotonic\",\"grid_align_ns\":null,"
+		      "\"nominal_ns\":{\"positive\":500000,\"negative\":500000}},\"run\":");
+	assert_int_equal(add(bad, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "pin.nominal_ns disagrees with the pin's shape"));
+	report_free(&r);
+	report_free(&old);
+	free(doc);
+	free(bad);
+}
+
 static void phases_are_bounded_per_document(void **state)
 {
 	size_t n = REPORT_MAX_PHASES + 1, i, o;
@@ -771,6 +804,7 @@ int main(void)
 		cmocka_unit_test(formats_carry_every_row),
 		cmocka_unit_test(other_documents_are_refused_and_no_limits_says_so),
 		cmocka_unit_test(figures_of_another_type_or_range_are_bad_input),
+		cmocka_unit_test(rows_take_the_pin_of_their_document),
 		cmocka_unit_test(phases_are_bounded_per_document),
 		cmocka_unit_test(text_from_the_document_is_escaped),
 		cmocka_unit_test(a_proof_without_samples_says_so),

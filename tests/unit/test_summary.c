@@ -117,6 +117,33 @@ static enum verdict verdict(struct fixture *f)
 	return verdict_judge(f->c, f->s, &f->ri, f->why, sizeof(f->why));
 }
 
+/* A 300/700 us wave on its grid (its pin set as the run sets it), each
+ * edge 10 us late with a 2 us write; edge @slow another @extra ns late. */
+static void feed_duty(struct fixture *f, uint64_t n, int64_t slow, int32_t extra)
+{
+	const struct wave w = { .high_ns = 300000, .low_ns = 700000 };
+	uint64_t i;
+
+	pin_init_wave(&f->ri.pin, "0", &w, 0, PIN_GRID_MONOTONIC, 0);
+	edgestats_set_pin(f->s, &f->ri.pin);
+	for (i = 0; i < n; i++) {
+		struct edge_rec e = {
+			.seq = i, .intended_ns = wave_slot_ns(&w, 0, T0, i),
+			.wake_off_ns = 10000, .write_begin_off_ns = 11000,
+			.write_end_off_ns = 13000, .expirations = 1,
+			.level = (uint8_t)wave_slot_level(0, i),
+		};
+
+		if ((int64_t)i == slow) {
+			e.wake_off_ns += extra;
+			e.write_begin_off_ns += extra;
+			e.write_end_off_ns += extra;
+		}
+		edgestats_add(f->s, &e);
+	}
+	f->ri.records_logged = n;
+}
+
 static void a_clean_run_passes(void **state)
 {
 	struct fixture *f = *state;
@@ -475,6 +502,41 @@ static const struct verdict_check *find_check_quiet(const struct got_checks *g,
 			return &g->ck[i];
 	}
 	return NULL;
+}
+
+/* The documented example (docs/configuration.md): with 300/700 us,
+ * limits.width_error 10us holds each level to its own time, and a high
+ * pulse stretched to 700 us fails it, though it is within 290..710 us. */
+static void a_stretched_high_pulse_fails_its_own_levels_width_error(void **state)
+{
+	struct fixture *f = *state;
+	struct got_checks g;
+	const struct verdict_check *ck;
+
+	feed_duty(f, 100, 51, 400000);	/* edge 51 ends a high pulse 400 us late */
+	set(f, CFG_LIMITS_TMIN, "290us");
+	set(f, CFG_LIMITS_TMAX, "710us");
+	assert_int_equal(verdict(f), VERDICT_PASS);	/* absolute widths: both fine */
+	set(f, CFG_LIMITS_WIDTH_ERROR, "10us");
+	assert_int_equal(verdict(f), VERDICT_FAIL);
+	assert_non_null(strstr(f->why, "a positive pulse may have been 402.000 us off its "
+				       "nominal 300.000 us"));
+	checks_of(f, &g);
+	ck = find_check(&g, "", "", "width_error", NULL);
+	assert_int_equal(ck->result, VERDICT_CHECK_FAIL);
+	assert_int_equal((int64_t)ck->observed, 402000);
+	assert_int_equal(ck->seq, 51);
+}
+
+static void a_healthy_duty_wave_passes_its_width_error(void **state)
+{
+	struct fixture *f = *state;
+
+	feed_duty(f, 100, -1, 0);
+	set(f, CFG_LIMITS_WIDTH_ERROR, "3us");	/* the write windows' 2 us either side */
+	assert_int_equal(verdict(f), VERDICT_PASS);
+	set(f, CFG_LIMITS_WIDTH_ERROR, "1us");	/* conservative: the bounds may be 2 us off */
+	assert_int_equal(verdict(f), VERDICT_FAIL);
 }
 
 /* The verdict's failures, one per line, are the failed checks' sentences. */
@@ -868,7 +930,7 @@ static void the_json_verdict_lists_every_check_with_its_figures(void **state)
 			     "\"limit\": 531000, \"bound\": \"max\", \"estimate\": 530000, \"seq\": 50, "
 			     "\"intended_ns\": 1025000000, \"t_s\": 0.025, "
 			     "\"message\": d[\"verdict\"][\"violations\"][0]}] and "
-			     "len(d[\"verdict\"][\"checks\"]) == 10");
+			     "len(d[\"verdict\"][\"checks\"]) == 11");
 	if (ret < 0)
 		skip();
 	assert_int_equal(ret, 0);
@@ -914,6 +976,8 @@ int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 	const struct CMUnitTest tests[] = {
+		T(a_stretched_high_pulse_fails_its_own_levels_width_error),
+		T(a_healthy_duty_wave_passes_its_width_error),
 		T(a_clean_run_passes),
 		T(a_run_without_limits_says_no_limits_not_pass),
 		T(a_run_with_zero_counted_edges_is_not_a_pass),
