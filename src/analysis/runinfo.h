@@ -148,6 +148,10 @@ struct run_info {
 	/* rt.idle_state: what was disabled and restored, read back (NULL:
 	 * keep, or a log) */
 	const struct cpuidle_hold *idle;
+	/* idle_own_cpu: the idle states shown are those of idle_cpu alone (the
+	 * CPU of this line's RT thread, rt.idle_cpus rt); false: every CPU's */
+	bool idle_own_cpu;
+	int idle_cpu;
 	long rt_runtime_us, rt_period_us; /* RT throttling; runtime -1: none */
 	/* run --loopback: the kernel's view of the pin, read back from the
 	 * closed log (loopstats.h); NULL: no loopback, or not read. Owned by

@@ -225,8 +225,10 @@ void statsjson_pulses_and_period(struct json_writer *w, const struct edgestats_r
 	statsjson_widths(w, "negative", &r->width[EDGESTATS_NEG]);
 	statsjson_widths(w, "any", &r->width[EDGESTATS_ANY]);
 	/* a duty cycle: what each polarity should be (a 50 % wave's is the
-	 * half period, in "run") */
-	if (r->nominal_ns[EDGESTATS_POS] != r->nominal_ns[EDGESTATS_NEG]) {
+	 * half period, in "run"; a respond run's, where it has one, is in
+	 * "pin") */
+	if (r->nominal_ns[EDGESTATS_POS] > 0 && r->nominal_ns[EDGESTATS_NEG] > 0 &&
+	    r->nominal_ns[EDGESTATS_POS] != r->nominal_ns[EDGESTATS_NEG]) {
 		json_kv_object_begin(w, "nominal_ns");
 		json_kv_int(w, "positive", r->nominal_ns[EDGESTATS_POS]);
 		json_kv_int(w, "negative", r->nominal_ns[EDGESTATS_NEG]);

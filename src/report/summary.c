@@ -522,14 +522,14 @@ void summary_grid_text(FILE *f, const struct run_grid *g)
 				g->end_known ? " (offset read again at the end)" : "");
 		return;
 	}
+	/* units_format_duration() signs a negative value itself, INT64_MIN's
+	 * too: only a positive one needs its '+' */
 	fprintf(f, "           CLOCK STEPPED %u time%s during the run, the first %.3f s after "
 		"slot 0, by %s%s in all (largest %s%s): edges after a step are off the shared "
 		"grid\n", g->steps, g->steps == 1 ? "" : "s", grid_step_first_s(g),
-		g->step_sum_ns < 0 ? "-" : "+",
-		units_format_duration(g->step_sum_ns < 0 ? -g->step_sum_ns : g->step_sum_ns, a,
-				      sizeof(a)), g->step_largest_ns < 0 ? "-" : "+",
-		units_format_duration(g->step_largest_ns < 0 ? -g->step_largest_ns
-				      : g->step_largest_ns, d, sizeof(d)));
+		g->step_sum_ns > 0 ? "+" : "", units_format_duration(g->step_sum_ns, a, sizeof(a)),
+		g->step_largest_ns > 0 ? "+" : "",
+		units_format_duration(g->step_largest_ns, d, sizeof(d)));
 }
 
 void summary_grid_json(struct json_writer *w, const struct run_grid *g)
@@ -678,8 +678,9 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 
 		fprintf(f, "idle       rt.idle_state %s: %s\n",
 			cpuidle_limit_format(cpuidle_hold_limit(ri->idle), lim, sizeof(lim)),
-			cpuidle_hold_describe(ri->idle, cpuidle_hold_released(ri->idle), idle,
-					      sizeof(idle)));
+			cpuidle_hold_describe_cpu(ri->idle, ri->idle_own_cpu ? ri->idle_cpu : -1,
+						  cpuidle_hold_released(ri->idle), idle,
+						  sizeof(idle)));
 	}
 	if (ri->timerlat)
 		text_timerlat(f, c, ri->timerlat);
@@ -1001,6 +1002,8 @@ static void json_idle_states(struct json_writer *w, const struct config *c,
 	for (i = 0; i < n; i++) {
 		const struct cpuidle_cpu_result *r = &res[i];
 
+		if (ri->idle_own_cpu && r->before.cpu != ri->idle_cpu)
+			continue;	/* another line's CPU */
 		json_object_begin(w);
 		json_kv_int(w, "cpu", r->before.cpu);
 		json_kv_int(w, "deepest", r->deepest);
@@ -1278,9 +1281,9 @@ static void summary_doc(struct json_writer *w, const void *ctx)
 }
 
 int summary_write_json(const char *path, const struct config *c, const struct edgestats *s,
-		       const struct run_info *ri)
+		       const struct run_info *ri, char *err, size_t errlen)
 {
 	const struct summary_doc d = { c, edgestats_result(s), ri };
 
-	return json_write_document(path, summary_doc, &d, NULL, 0);
+	return json_write_document(path, summary_doc, &d, err, errlen);
 }

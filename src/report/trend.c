@@ -125,11 +125,13 @@ int trend_add_doc(struct trend *t, const struct jv *doc, const char *source, cha
 
 /* ---- order: boards by their first start, runs by start ---- */
 
-static int by_key_start(const void *x, const void *y)
+/* Each comparison counted (trend.h, compares): the sort's cost, for its test. */
+static int by_key_start(const void *x, const void *y, void *ctx)
 {
 	const struct trend_point *a = x, *b = y;
 	int k = strcmp(a->key, b->key);
 
+	++*(size_t *)ctx;
 	if (k)
 		return k;
 	if (a->start_ns != b->start_ns)
@@ -137,54 +139,58 @@ static int by_key_start(const void *x, const void *y)
 	return a->order < b->order ? -1 : a->order > b->order;
 }
 
-/* The first start of each point's board, for the order of the boards. */
-static uint64_t board_first(const struct trend *t, const char *key)
-{
-	uint64_t first = UINT64_MAX;
-	size_t i;
+/* One board's runs, contiguous after the first sort. */
+struct trend_group {
+	size_t first, n;
+	uint64_t start;            /* its first run's start */
+};
 
-	for (i = 0; i < t->n; i++)
-		if (!strcmp(t->p[i].key, key) && t->p[i].start_ns < first)
-			first = t->p[i].start_ns;
-	return first;
+/* Boards by their first start; ties in the order of their keys (the
+ * order the first sort left them in). */
+static int by_group_start(const void *x, const void *y, void *ctx)
+{
+	const struct trend_group *a = x, *b = y;
+
+	++*(size_t *)ctx;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return a->first < b->first ? -1 : a->first > b->first;
 }
 
+/* Two sorts, O(n log n): the points by board and start (each board's runs
+ * then lie together, its first run first), then the boards by that run. */
 void trend_sort(struct trend *t)
 {
-	size_t i, j, n;
+	struct trend_group *g;
 	struct trend_point *out;
+	size_t i, k, ng = 0;
 
+	t->compares = 0;
 	if (t->n < 2)
 		return;
-	qsort(t->p, t->n, sizeof(*t->p), by_key_start);
-	/* boards in the order their first run started: an insertion of whole
-	 * groups (a few boards) */
+	qsort_r(t->p, t->n, sizeof(*t->p), by_key_start, &t->compares);
+	g = malloc(t->n * sizeof(*g));
 	out = malloc(t->n * sizeof(*out));
-	if (!out)
-		return;	/* grouped by name still */
-	n = 0;
-	while (n < t->n) {
-		const char *best = NULL;
-		uint64_t bf = UINT64_MAX;
-
-		for (i = 0; i < t->n; i++) {
-			bool placed = false;
-
-			for (j = 0; j < n && !placed; j++)
-				placed = !strcmp(out[j].key, t->p[i].key);
-			if (placed)
-				continue;
-			if (!best || board_first(t, t->p[i].key) < bf) {
-				best = t->p[i].key;
-				bf = board_first(t, best);
-			}
+	if (!g || !out) {
+		free(g);
+		free(out);
+		return;	/* grouped by board still */
+	}
+	for (i = 0; i < t->n; i++) {
+		if (i && !strcmp(t->p[i].key, t->p[i - 1].key)) {
+			g[ng - 1].n++;
+			continue;
 		}
-		for (i = 0; i < t->n; i++)
-			if (!strcmp(t->p[i].key, best))
-				out[n++] = t->p[i];
+		g[ng++] = (struct trend_group){ i, 1, t->p[i].start_ns };
+	}
+	qsort_r(g, ng, sizeof(*g), by_group_start, &t->compares);
+	for (i = k = 0; i < ng; i++) {
+		memcpy(out + k, t->p + g[i].first, g[i].n * sizeof(*out));
+		k += g[i].n;
 	}
 	memcpy(t->p, out, t->n * sizeof(*out));
 	free(out);
+	free(g);
 }
 
 void trend_free(struct trend *t)

@@ -40,6 +40,7 @@ struct trend_point {
 struct trend {
 	struct trend_point *p;
 	size_t n, cap;
+	size_t compares;           /* comparisons the last trend_sort() made (its test) */
 };
 
 /* The point of one document (a sqwave-summary or sqwave-analysis JSON).
@@ -47,8 +48,8 @@ struct trend {
  * document, a newer schema, no start time, a figure of the wrong type. */
 int trend_add_doc(struct trend *t, const struct jv *doc, const char *source, char *err,
 		  size_t errlen);
-/* Group by board (key), boards in the order their first run starts, runs
- * by start time (ties: the order given). */
+/* Group by board (key), boards in the order their first run starts (ties:
+ * by key), runs by start time (ties: the order given). O(n log n). */
 void trend_sort(struct trend *t);
 void trend_free(struct trend *t);
 

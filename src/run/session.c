@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -66,7 +67,8 @@ struct run_line {
 	struct recorder *rec;
 	struct edgestats *stats;
 	struct phasestats *pstats;
-	struct edgelog_writer *log;
+	struct edgelog_writer *log; /* reserved at init, started with the header */
+	bool log_started;
 	struct edgelog_meta meta;
 	struct pin pin;           /* what this line should do (log/pin.h) */
 	char *log_path;
@@ -385,8 +387,14 @@ char *run_line_path(const char *base, const char *line)
 	size_t stem = dot && (!slash || dot > slash) && dot != (slash ? slash + 1 : base)
 		? (size_t)(dot - base) : strlen(base);
 	size_t len = strlen(base) + strlen(line) + 2, k;
-	char *p = malloc(len);
+	struct stat sb;
+	char *p;
 
+	/* A sink (/dev/null) is no name to derive others from: /dev/null.0
+	 * would be a regular file created in /dev. Every line writes to it. */
+	if (stat(base, &sb) == 0 && S_ISCHR(sb.st_mode))
+		return strdup(base);
+	p = malloc(len);
 	if (!p)
 		return NULL;
 	snprintf(p, len, "%.*s.%s%s", (int)stem, base, line, base + stem);
@@ -398,6 +406,29 @@ char *run_line_path(const char *base, const char *line)
 			p[k] = '_';
 	}
 	return p;
+}
+
+/* Several lines: whether @base (of option @what) can give each line its
+ * own file. Standard output ("-") and a pipe or socket cannot keep the
+ * lines' documents apart: refused (-1, @err). A character device
+ * (/dev/null) takes every line's (run_line_path()). */
+static int lines_base_ok(const char *base, const char *what, size_t n, char *err, size_t errlen)
+{
+	struct stat sb;
+
+	if (!strcmp(base, "-")) {
+		msgbuf_set(err, errlen, "%s -: gpio.line names %zu lines, and each gets its own "
+			   "document (FILE.LINE.ext): give a file name", what, n);
+		return -1;
+	}
+	if (base[0] && stat(base, &sb) == 0 && (S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode))) {
+		msgbuf_set(err, errlen, "%s %s is a %s: gpio.line names %zu lines, and each gets "
+			   "its own file (FILE.LINE.ext), which one %s cannot keep apart: give a "
+			   "file name (or /dev/null)", what, base, S_ISFIFO(sb.st_mode) ? "pipe"
+			   : "socket", n, S_ISFIFO(sb.st_mode) ? "pipe" : "socket");
+		return -1;
+	}
+	return 0;
 }
 
 /* The logs' paths (one per line), and before anything is written: no
@@ -418,6 +449,10 @@ static int session_check_outputs(struct run_session *s, char *err, size_t errlen
 	s->ri.profile_file = s->p.profile_file;
 	if (!base) {
 		msgbuf_set(err, errlen, "%s", strerror(ENOMEM));
+		return -1;
+	}
+	if (s->outs.n > 1 && lines_base_ok(base, "--log", s->outs.n, err, errlen) < 0) {
+		free(base);
 		return -1;
 	}
 	for (i = 0; i < s->outs.n; i++) {
@@ -448,12 +483,8 @@ static int session_check_outputs(struct run_session *s, char *err, size_t errlen
 		int ret = 0;
 
 		for (k = 0; k < 3; k++) {
-			if (!strcmp(base3[k], "-")) {
-				msgbuf_set(err, errlen, "%s -: gpio.line names %zu lines, and each gets "
-					   "its own document (FILE.LINE.ext): give a file name",
-					   what[k], s->outs.n);
+			if (lines_base_ok(base3[k], what[k], s->outs.n, err, errlen) < 0)
 				return -1;
-			}
 			for (i = 0; base3[k][0] && i < s->outs.n; i++) {
 				paths[np] = run_line_path(base3[k], s->outs.o[i].line);
 				if (!paths[np]) {
@@ -470,6 +501,48 @@ static int session_check_outputs(struct run_session *s, char *err, size_t errlen
 			free(paths[k]);
 		return ret;
 	}
+}
+
+/* Line @i's file of option @base (its own name with several lines, as
+ * report/runreport.c writes it). Malloc'ed; NULL: out of memory. */
+static char *session_line_file(const struct run_session *s, size_t i, const char *base)
+{
+	return s->outs.n > 1 ? run_line_path(base, s->outs.o[i].line) : strdup(base);
+}
+
+/* Before anything is created or renamed, every output: each line's
+ * --json, --junit and --results file can be created, and each line's log
+ * is reserved (opened and locked, nothing changed: edgelog.h). A run
+ * refused here, or later before its logs start, changes no file (the
+ * reservations are abandoned by run_session_fini()). -1 with @err. */
+static int session_reserve_outputs(struct run_session *s, char *err, size_t errlen)
+{
+	const char *const docs[3] = { config_str(s->c, CFG_OUTPUT_JSON),
+				      config_str(s->c, CFG_OUTPUT_JUNIT),
+				      config_str(s->c, CFG_OUTPUT_RESULTS) };
+	size_t i, k;
+
+	for (k = 0; k < 3; k++) {
+		for (i = 0; docs[k][0] && i < s->outs.n; i++) {
+			char *path = session_line_file(s, i, docs[k]);
+			int ret;
+
+			if (!path) {
+				msgbuf_set(err, errlen, "%s", strerror(ENOMEM));
+				return -1;
+			}
+			ret = outfile_creatable(path, err, errlen);
+			free(path);
+			if (ret < 0)
+				return -1;
+		}
+	}
+	for (i = 0; i < s->outs.n; i++) {
+		s->ln[i].log = edgelog_writer_reserve(s->ln[i].log_path, err, errlen);
+		if (!s->ln[i].log)
+			return -1;
+	}
+	return 0;
 }
 
 /* Signals: blocked in every thread, taken synchronously by the main one. */
@@ -546,7 +619,8 @@ struct run_session *run_session_init(const struct run_session_params *p, int *ex
 		return NULL;
 	}
 	sysinfo_host_read(&s->ri.host);
-	if (session_block_signals(s, err, errlen) < 0) {
+	if (session_block_signals(s, err, errlen) < 0 ||
+	    session_reserve_outputs(s, err, errlen) < 0) {
 		run_session_fini(s);
 		return NULL;
 	}
@@ -717,6 +791,21 @@ static int session_open_gpio(struct run_session *s)
 	return SQW_EXIT_OK;
 }
 
+/* The CPU line @i's RT thread is pinned to (-1: none): its own with
+ * run.outputs per-cpu, else the one RT thread's (rt.cpu). */
+static int session_line_cpu(const struct run_session *s, size_t i)
+{
+	return s->outs.mode == OUTPUTS_PER_CPU && s->outs.n > 1 ? s->outs.o[i].cpu : s->rp.cpu;
+}
+
+/* The one CPU whose idle states line @i's documents describe: its RT
+ * thread's, when rt.idle_cpus rt restricted the RT CPUs; -1: every CPU
+ * the run restricted (rt.idle_cpus all, or a thread not pinned). */
+static int session_idle_cpu(const struct run_session *s, size_t i)
+{
+	return config_choice(s->c, CFG_RT_IDLE_CPUS) == 0 ? session_line_cpu(s, i) : -1;
+}
+
 static int session_open(struct run_session *s)
 {
 	const struct config *c = s->c;
@@ -755,6 +844,11 @@ static int session_open(struct run_session *s)
 	cpuidle_limit_parse(config_str(c, CFG_RT_IDLE_STATE), &s->rp.idle_limit, s->why,
 			    sizeof(s->why));
 	s->rp.idle_all_cpus = config_choice(c, CFG_RT_IDLE_CPUS) == 1;
+	/* every RT thread's CPU: rt.idle_cpus rt restricts each line's */
+	CPU_ZERO(&s->rp.rt_cpus);
+	for (i = 0; i < s->outs.n; i++)
+		if (session_line_cpu(s, i) >= 0)
+			CPU_SET(session_line_cpu(s, i), &s->rp.rt_cpus);
 	s->rp.idle_root = cpuidle_root();
 	s->rp.self_exe = "/proc/self/exe";
 	for (i = 0; i < s->outs.n; i++) {
@@ -938,7 +1032,8 @@ static char *meta_text(const struct run_session *s, size_t line)
 		char idle[4096];
 
 		fprintf(f, EDGELOG_META_IDLE_STATES "=%s\n",
-			cpuidle_hold_describe(s->rs.idle, false, idle, sizeof(idle)));
+			cpuidle_hold_describe_cpu(s->rs.idle, session_idle_cpu(s, line), false, idle,
+						  sizeof(idle)));
 	}
 	fprintf(f, EDGELOG_META_HOST "=%s\n", ri->host.hostname);
 	fprintf(f, EDGELOG_META_KERNEL "=%s %s\n", ri->host.kernel_release, ri->host.kernel_version);
@@ -1090,12 +1185,14 @@ static int session_create_log(struct run_session *s)
 					strerror(errno));
 			return SQW_EXIT_RUNTIME;
 		}
-		ln->log = edgelog_writer_create(ln->log_path, &ln->meta, kept, sizeof(kept),
-						s->why, sizeof(s->why));
-		if (!ln->log) {
+		/* reserved at init: every line's log was ours before this one
+		 * changes anything */
+		if (edgelog_writer_start(ln->log, &ln->meta, kept, sizeof(kept), s->why,
+					 sizeof(s->why)) < 0) {
 			run_session_say(s, RUN_SAY_ERR, "%s", s->why);
 			return SQW_EXIT_RUNTIME;
 		}
+		ln->log_started = true;
 		if (kept[0])
 			run_session_say(s, RUN_SAY_INFO, "%s existed: kept it as %s", ln->log_path,
 					kept);
@@ -1337,11 +1434,22 @@ static void session_take_signals(struct run_session *s, uint64_t now, bool newli
 			continue;
 		}
 		if (!s->sig) {
+			const struct rtloop *l0 = &s->ln[0].loop;
+			uint64_t mono = clock_now_ns(l0->clock);
+
 			s->sig = sig;
 			if (newline)	/* off the status line */
 				fputc('\n', s->p.status);
-			run_session_say(s, RUN_SAY_INFO, "%s: stopping at the next edge",
-					strsignal(sig));
+			/* before slot 0 (grid.start, grid.align): the RT threads
+			 * have armed nothing yet and end at once (rtloop.h) */
+			if (!s->p.respond && !atomic_load(&l0->edges) &&
+			    l0->start_ns > mono + 2 * RTLOOP_ARM_LEAD_NS)
+				run_session_say(s, RUN_SAY_INFO, "%s: stopping now, before the first "
+						"edge (slot 0 was %.1f s away): the log has none",
+						strsignal(sig), (double)(l0->start_ns - mono) / 1e9);
+			else
+				run_session_say(s, RUN_SAY_INFO, "%s: stopping at the next edge",
+						strsignal(sig));
 		}
 		session_request_stop(s);
 	}
@@ -1358,8 +1466,8 @@ static void say_step(const struct run_session *s, const struct clockwatch_step *
 	run_session_say(s, RUN_SAY_WARN, "grid.clock %s %s by %s%s: the wave keeps its "
 			"period, but its edges are now off the shared grid by that much",
 			config_str(s->c, CFG_GRID_CLOCK), st->notified ? "was stepped"
-			: "moved without the kernel's notice", st->delta_ns < 0 ? "-" : "+",
-			dur(st->delta_ns < 0 ? -st->delta_ns : st->delta_ns, d, sizeof(d)));
+			: "moved without the kernel's notice", st->delta_ns > 0 ? "+" : "",
+			dur(st->delta_ns, d, sizeof(d)));
 }
 
 /* The grid clock was set: logged, and said if it moved. */
@@ -1553,8 +1661,9 @@ static void line_results(struct run_session *s, size_t i, struct run_info *ri,
 	ri->spin_lead_min_ns = loop->lead_min_ns;
 	ri->spin_lead_max_ns = loop->lead_max_ns;
 	ri->spin_rearms = loop->rearms;
-	ri->rt_cpu = !s->rs.pinned ? -1 : s->outs.mode == OUTPUTS_PER_CPU && s->outs.n > 1
-		? s->outs.o[i].cpu : s->rp.cpu;
+	ri->rt_cpu = !s->rs.pinned ? -1 : session_line_cpu(s, i);
+	ri->idle_cpu = session_idle_cpu(s, i);
+	ri->idle_own_cpu = ri->idle_cpu >= 0;
 	if (loop->ru_started) {
 		ri->minflt = loop->ru_end.ru_minflt - loop->ru_start.ru_minflt;
 		ri->majflt = loop->ru_end.ru_majflt - loop->ru_start.ru_majflt;
@@ -1699,6 +1808,11 @@ int run_session_close(struct run_session *s, int exit_code)
 
 		if (!ln->log)
 			continue;
+		if (!ln->log_started) {	/* reserved only: the run never wrote it */
+			edgelog_writer_abandon(ln->log);
+			ln->log = NULL;
+			continue;
+		}
 		/* The footer carries the exit code the run ends with. */
 		footer.dropped = ring_dropped(&ln->ring);
 		footer.missed_periods = atomic_load(&ln->loop.missed);

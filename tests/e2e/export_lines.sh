@@ -97,6 +97,33 @@ assert (m["count"], m["min_ns"], m["max_ns"]) == (b["count"], b["min_ns"], b["ma
 PY
 }
 
+# A line named "$end" (and a log whose name has it): the VCD's comment
+# says it escaped, and the VCD reads back in sqwave and in sigrok-cli.
+test_a_line_named_end_exports_a_vcd_that_reads_back() {
+	local gen="python3 $ROOT/tests/hostile/loggen.py" d="$TMP/odd \$end dir"
+	mkdir -p "$d" || return 1
+	$gen "$d/x.sqwlog" --edges 40 --meta 'outputs.line=x $end q' --meta outputs.count=2 &&
+	$gen "$d/y.sqwlog" --edges 30 --meta outputs.line=y --meta outputs.count=2 || return 1
+	"$SQWAVE" export "$d/x.sqwlog" "$d/y.sqwlog" --vcd "$TMP/n.vcd" 2> "$TMP/n.err" &&
+	"$SQWAVE" export "$d/x.sqwlog" --vcd "$TMP/n1.vcd" 2>> "$TMP/n.err" ||
+		fail "export: $(cat "$TMP/n.err")" || return 1
+	local v ch want
+	for v in "$TMP/n.vcd:x__end_q:39" "$TMP/n.vcd:y:29" "$TMP/n1.vcd:pin:39"; do
+		IFS=: read -r f ch want <<< "$v"
+		"$SQWAVE" analyze "$f" --channel "$ch" --quiet --json "$TMP/n.json" > /dev/null \
+			2> "$TMP/n.err" || fail "analyze $f --channel $ch: $(cat "$TMP/n.err")" || return 1
+		python3 -c "import json,sys; n=json.load(open(sys.argv[1]))['pulse_width']['any']['count']; \
+assert n == int(sys.argv[2]), n" "$TMP/n.json" "$want" || fail "$ch: not $want pulses" || return 1
+	done
+	if command -v sigrok-cli > /dev/null; then
+		sigrok-cli -I vcd -i "$TMP/n.vcd" -O csv > "$TMP/n.sr.csv" 2> "$TMP/n.sr.err" ||
+			fail "sigrok-cli: $(cat "$TMP/n.sr.err")" || return 1
+		grep -q "Channels (2/2): x__end_q, y" "$TMP/n.sr.csv" ||
+			fail "sigrok-cli: $(head -c 300 "$TMP/n.sr.err")" || return 1
+	fi
+	grep -qF 'x \x24end q:' "$TMP/n.vcd" || fail "the name is not in the comment"
+}
+
 test_one_log_exports_as_before_and_line_column_adds_the_column() {
 	run_once || return 1
 	"$SQWAVE" export "$TMP/a.sqwlog" --csv "$TMP/one.csv" --line-column 2> "$TMP/one.err" ||

@@ -250,11 +250,26 @@ assert (b["high_ns"], b["low_ns"], b["phase_ns"]) == (500000, 500000, 100000), b
 PY
 }
 
+# /dev/null stays itself for every line: nothing is created beside it
+# (/dev/null.0 was a regular file in /dev, or a refusal without root).
+test_dev_null_takes_every_lines_log_and_summary() {
+	local before
+	before=$(ls -d /dev/null* 2> /dev/null)
+	"$SQWAVE" run --board "$BOARD" --line 0,3 --duration 200ms --quiet --log /dev/null \
+		--json /dev/null --junit /dev/null > "$TMP/n.out" 2> "$TMP/n.err" ||
+		fail "exit $?: $(cat "$TMP/n.err")" || return 1
+	[ "$(ls -d /dev/null* 2> /dev/null)" = "$before" ] ||
+		fail "beside /dev/null now: $(ls -d /dev/null*)" || return 1
+	grep -q "line 3 .*log /dev/null" "$TMP/n.out" || fail "line 3's log: $(tail -5 "$TMP/n.out")"
+}
+
 test_refused_combinations_exit_2_naming_the_key() {
 	local rc args
+	mkfifo "$TMP/p.fifo" || return 1
 	for args in "--line 0,0:gpio.line (\"0,0\", command line): line 0 is listed twice" \
 		    "--line 0,3 --spin 50us:run.spin (50us, command line)" \
 		    "--line 0,3 --json -:--json -: gpio.line names 2 lines" \
+		    "--line 0,3 --json $TMP/p.fifo:--json $TMP/p.fifo is a pipe: gpio.line names 2 lines" \
 		    "--line 0 --line-phase 10us:run.line_phase (\"10us\", command line) is for several lines" \
 		    "--line 0,3 --line-phase 0,10us,20us:run.line_phase (\"0,10us,20us\", command line)" \
 		    "--line 0,3 --cpus 0,1:rt.cpus (\"0,1\", command line) is for run.outputs per-cpu" \
@@ -274,6 +289,7 @@ test_refused_combinations_exit_2_naming_the_key() {
 	done
 	[ -z "$(ls "$TMP"/x.* 2> /dev/null | grep -v x.err)" ] ||
 		fail "a refused run wrote: $(ls "$TMP"/x.*)" || return 1
+	rm -f "$TMP/p.fifo"
 }
 
 cd "$ROOT" || exit 1

@@ -960,6 +960,61 @@ static void an_existing_log_is_kept_aside_never_truncated(void **state)
 	assert_int_equal(edgelog_writer_close(w, NULL, NULL, 0), 0);
 }
 
+/* Reserving changes nothing: an old log stays as it is until the start
+ * keeps it aside, a missing one is made empty and abandoning removes it,
+ * and a log another process writes is refused at the reservation. */
+static void a_reserved_log_changes_nothing_until_it_starts(void **state)
+{
+	struct edgelog_meta m = { .half_period_ns = 500000, .start_ns = 5000000000ull, .text = (char *)TEXT };
+	struct edgelog_writer *w, *held;
+	char kept[256], err[256], want[96];
+	struct stat a, b;
+	pid_t child;
+	int status;
+
+	(void)state;
+	write_log(7, 1);
+	assert_int_equal(stat(path, &a), 0);
+	w = edgelog_writer_reserve(path, err, sizeof(err));
+	assert_non_null(w);
+	edgelog_writer_abandon(w);
+	assert_int_equal(stat(path, &b), 0);
+	assert_int_equal(b.st_size, a.st_size);
+	assert_int_equal(b.st_ino, a.st_ino);
+	snprintf(want, sizeof(want), "%s.~1~", path);
+	assert_int_equal(access(want, F_OK), -1);
+	/* started: the old one kept aside, the header written */
+	w = edgelog_writer_reserve(path, err, sizeof(err));
+	assert_non_null(w);
+	assert_int_equal(edgelog_writer_start(w, &m, kept, sizeof(kept), err, sizeof(err)), 0);
+	assert_string_equal(kept, want);
+	assert_int_equal(edgelog_writer_close(w, NULL, NULL, 0), 0);
+	assert_int_equal(size_of(), RECORDS_AT);
+	unlink(want);
+	/* a name not there: made empty, and gone again when abandoned */
+	unlink(path);
+	w = edgelog_writer_reserve(path, err, sizeof(err));
+	assert_non_null(w);
+	assert_int_equal(size_of(), 0);
+	edgelog_writer_abandon(w);
+	assert_int_equal(access(path, F_OK), -1);
+	/* held by another process: refused when reserved, the file untouched */
+	held = edgelog_writer_create(path, &m, NULL, 0, NULL, 0);
+	assert_non_null(held);
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		struct edgelog_writer *w2 = edgelog_writer_reserve(path, err, sizeof(err));
+
+		_exit(!w2 && errno == EBUSY && strstr(err, "another process") ? 0 : 1);
+	}
+	assert_int_equal(waitpid(child, &status, 0), child);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_int_equal(size_of(), RECORDS_AT);
+	assert_int_equal(edgelog_writer_close(held, NULL, NULL, 0), 0);
+}
+
 static void a_fifo_is_refused_at_once(void **state)
 {
 	struct edgelog_meta m = { .half_period_ns = 500000, .text = (char *)TEXT };
@@ -1006,6 +1061,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_batch_reads_what_next_reads, make_path, remove_path),
 		cmocka_unit_test_setup_teardown(a_second_writer_of_the_same_log_is_refused_naming_the_first, make_path, remove_path),
 		cmocka_unit_test_setup_teardown(an_existing_log_is_kept_aside_never_truncated, make_path, remove_path),
+		cmocka_unit_test_setup_teardown(a_reserved_log_changes_nothing_until_it_starts,
+						make_path, remove_path),
 		cmocka_unit_test_setup_teardown(a_fifo_is_refused_at_once, make_path, remove_path),
 	};
 

@@ -378,7 +378,7 @@ static void the_json_summary_is_valid_and_carries_the_schema(void **state)
 
 	feed_wave(f, 100, 50, 30000);
 	f->ri.dropped = 1;
-	assert_int_equal(summary_write_json(f->json_path, f->c, f->s, &f->ri), 0);
+	assert_int_equal(summary_write_json(f->json_path, f->c, f->s, &f->ri, NULL, 0), 0);
 	snprintf(expr, sizeof(expr),
 		 "d[\"schema\"] == \"sqwave-summary\" and d[\"schema_version\"] == 1 and "
 		 "len(d[\"config\"]) == %d and d[\"config\"][\"run.half_period\"][\"value\"] == 500000 and "
@@ -397,7 +397,7 @@ static void the_json_summary_of_an_empty_run_has_nulls_not_garbage(void **state)
 	struct fixture *f = *state;
 	int ret;
 
-	assert_int_equal(summary_write_json(f->json_path, f->c, f->s, &f->ri), 0);
+	assert_int_equal(summary_write_json(f->json_path, f->c, f->s, &f->ri, NULL, 0), 0);
 	ret = python_accepts(f->json_path,
 			     "d[\"wake_latency\"][\"min_ns\"] is None and "
 			     "d[\"wake_latency\"][\"percentiles_ns\"][\"p99\"] is None and "
@@ -416,7 +416,7 @@ static void hostile_strings_still_make_valid_json(void **state)
 	feed_wave(f, 10, -1, 0);
 	f->ri.gpio_desc = "line \"0\"\n\t\\ \x01 \xff\xfe end";
 	snprintf(f->ri.host.cmdline, sizeof(f->ri.host.cmdline), "quiet isolcpus=1 \x7f\xc3");
-	assert_int_equal(summary_write_json(f->json_path, f->c, f->s, &f->ri), 0);
+	assert_int_equal(summary_write_json(f->json_path, f->c, f->s, &f->ri, NULL, 0), 0);
 	ret = python_accepts(f->json_path,
 			     "d[\"board\"][\"gpio\"] == \"line \\\"0\\\"\\n\\t\\\\ \\x01 \\ufffd\\ufffd end\"");
 	if (ret < 0)
@@ -427,10 +427,19 @@ static void hostile_strings_still_make_valid_json(void **state)
 static void an_unwritable_json_path_is_an_error_with_errno(void **state)
 {
 	struct fixture *f = *state;
+	char err[256];
 
 	errno = 0;
-	assert_int_equal(summary_write_json("/nonexistent-dir/x.json", f->c, f->s, &f->ri), -1);
+	assert_int_equal(summary_write_json("/nonexistent-dir/x.json", f->c, f->s, &f->ri, err,
+					    sizeof(err)), -1);
 	assert_int_equal(errno, ENOENT);
+	assert_non_null(strstr(err, "/nonexistent-dir/x.json"));
+	/* a full device: the reason, and nothing to remove */
+	errno = 0;
+	assert_int_equal(summary_write_json("/dev/full", f->c, f->s, &f->ri, err, sizeof(err)), -1);
+	assert_int_equal(errno, ENOSPC);
+	assert_non_null(strstr(err, "writing /dev/full failed: No space left on device"));
+	assert_null(strstr(err, "removed"));
 }
 
 /* ---- the checks behind the verdict (verdict_checks) ---- */
@@ -706,7 +715,7 @@ static void load_proofs_are_checks_with_phase_load_what_observed_and_needed(void
 			 VERDICT_CHECK_PASS);
 	assert_violations_are_the_failed_checks(f, &g);
 	/* in the JSON: the loads' checks (the phases' own limits are not the verdict's) */
-	assert_int_equal(summary_write_json(f->json_path, f->c, f->s, &f->ri), 0);
+	assert_int_equal(summary_write_json(f->json_path, f->c, f->s, &f->ri, NULL, 0), 0);
 	i = (size_t)python_accepts(f->json_path,
 		"all(c[\"load\"] for c in d[\"verdict\"][\"checks\"] if c[\"phase\"]) and "
 		"[(c[\"observed\"], c[\"limit\"], c[\"unit\"], c[\"bound\"], c[\"message\"]) "
@@ -913,7 +922,7 @@ static void the_json_verdict_lists_every_check_with_its_figures(void **state)
 
 	feed_wave(f, 100, 50, 30000);
 	set(f, CFG_LIMITS_TMAX, "531us");
-	assert_int_equal(summary_write_json(f->json_path, f->c, f->s, &f->ri), 0);
+	assert_int_equal(summary_write_json(f->json_path, f->c, f->s, &f->ri, NULL, 0), 0);
 	ret = python_accepts(f->json_path,
 			     "[c for c in d[\"verdict\"][\"checks\"] if c[\"result\"] == \"fail\"] == "
 			     "[{\"name\": \"tmax\", \"result\": \"fail\", \"key\": \"limits.tmax\", "
@@ -943,7 +952,7 @@ static void a_run_without_limits_says_no_limits_not_pass(void **state)
 	assert_non_null(strstr(t, "\nverdict    NO LIMITS (no limits.* set"));
 	assert_null(strstr(t, "verdict    PASS"));
 	free(t);
-	assert_int_equal(summary_write_json(f->json_path, f->c, f->s, &f->ri), 0);
+	assert_int_equal(summary_write_json(f->json_path, f->c, f->s, &f->ri, NULL, 0), 0);
 	ret = python_accepts(f->json_path,
 			     "d[\"verdict\"][\"result\"] == \"NO LIMITS\" and "
 			     "d[\"verdict\"][\"limits_set\"] is False and "
