@@ -136,22 +136,19 @@ static const char *dur(int64_t ns, char *buf, size_t len)
 static int respond_check_lines(const struct run_session *s, char *err, size_t errlen)
 {
 	const struct config *c = s->c;
-	enum gpio_backend be = (enum gpio_backend)config_choice(c, CFG_GPIO_BACKEND);
-	struct gpio_location in, out;
-	char oi[256], oo[256];
+	char oi[256], oo[256], chip[GPIO_NAME_MAX];
+	unsigned int off;
 
-	if (gpio_locate(be, c, config_str(c, CFG_INPUT_CHIP), config_str(c, CFG_INPUT_LINE), &in,
-			NULL, 0) < 0 ||
-	    gpio_locate(be, c, config_str(c, CFG_GPIO_CHIP), config_str(c, CFG_GPIO_LINE), &out,
-			NULL, 0) < 0)
-		return 0;
-	if (in.offset != out.offset || strcmp(in.chip.path, out.chip.path))
+	if (gpio_same_line((enum gpio_backend)config_choice(c, CFG_GPIO_BACKEND), c,
+			   config_str(c, CFG_INPUT_CHIP), config_str(c, CFG_INPUT_LINE),
+			   config_str(c, CFG_GPIO_CHIP), config_str(c, CFG_GPIO_LINE), &off, chip,
+			   sizeof(chip), NULL, 0) != 1)
 		return 0;
 	msgbuf_set(err, errlen, "input and output are the same line: input.line (\"%s\", %s) and "
 		   "gpio.line (\"%s\", %s) are both line %u of %s; respond reads its events on "
 		   "one line and answers on another", config_str(c, CFG_INPUT_LINE),
 		   config_origin(c, CFG_INPUT_LINE, oi, sizeof(oi)), config_str(c, CFG_GPIO_LINE),
-		   config_origin(c, CFG_GPIO_LINE, oo, sizeof(oo)), in.offset, in.chip.name);
+		   config_origin(c, CFG_GPIO_LINE, oo, sizeof(oo)), off, chip);
 	return -1;
 }
 
