@@ -224,13 +224,14 @@ void check_run_judge_line(struct check_report *r, const struct config *c, int ex
 			  const struct check_run_fig *g, const char *line, const char *log,
 			  const char *dur)
 {
-	char id[80], figs[600], widths[300], broke[400], lim[700], first[300];
+	char id[80], sfx[CHECK_LINE_ID_LEN + 2], figs[600], widths[300], broke[400], lim[700];
+	char first[300];
 	char viol[sizeof(g->violations)];
 	struct check_finding *f;
 	char *nl;
 
 	/* one line of several: its own finding, run.verdict.LINE as gpio.line.LINE */
-	snprintf(id, sizeof(id), "run.verdict%s%.60s", line[0] ? "." : "", line);
+	snprintf(id, sizeof(id), "run.verdict%s", check_line_suffix(line, sfx, sizeof(sfx)));
 
 	widths_words(g, widths, sizeof(widths));
 	snprintf(figs, sizeof(figs), "%swake p99/max %s/%s us; %" PRIu64 " missed periods; %"

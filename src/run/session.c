@@ -647,8 +647,10 @@ struct run_session *run_session_init(const struct run_session_params *p, int *ex
 		return NULL;
 	}
 	sysinfo_host_read(&s->ri.host);
+	/* A preflight writes nothing: its outputs are not reserved (a log
+	 * another run holds, or one not yet creatable, stops no check). */
 	if (session_block_signals(s, err, errlen) < 0 ||
-	    session_reserve_outputs(s, err, errlen) < 0) {
+	    (!s->p.preflight && session_reserve_outputs(s, err, errlen) < 0)) {
 		run_session_fini(s);
 		return NULL;
 	}

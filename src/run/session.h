@@ -39,7 +39,8 @@ struct run_session_params {
 	bool respond;             /* sqwave respond: answer the input's events
 				   * (rt/respond.h) instead of the timed wave */
 	bool preflight;           /* nothing will run: no sweep of a killed run's
-				   * leftovers, no RT CPU chosen for the loads */
+				   * leftovers, no RT CPU chosen for the loads,
+				   * no output reserved */
 	FILE *status;             /* the status line (output.status_interval); NULL: none */
 	/* one message, without prefix or newline; called from the caller's thread */
 	void (*say)(void *ctx, enum run_say level, const char *text);
