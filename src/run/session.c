@@ -449,6 +449,15 @@ static int lines_base_ok(const char *base, const char *what, size_t n, char *err
 			   "document (FILE.LINE.ext): give a file name", what, n);
 		return -1;
 	}
+	/* /dev/stdout, /dev/fd/1, /proc/self/fd/1: a descriptor's name, not a
+	 * file to derive LINE names from (they would be created in /dev) */
+	if ((!strncmp(base, "/dev/", 5) || !strncmp(base, "/proc/", 6)) &&
+	    !(stat(base, &sb) == 0 && S_ISCHR(sb.st_mode))) {
+		msgbuf_set(err, errlen, "%s %s names a descriptor or device, not a file: gpio.line "
+			   "names %zu lines, and each gets its own file (FILE.LINE.ext): give a "
+			   "file name (or /dev/null)", what, base, n);
+		return -1;
+	}
 	if (base[0] && stat(base, &sb) == 0 && (S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode))) {
 		msgbuf_set(err, errlen, "%s %s is a %s: gpio.line names %zu lines, and each gets "
 			   "its own file (FILE.LINE.ext), which one %s cannot keep apart: give a "
