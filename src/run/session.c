@@ -542,9 +542,11 @@ static int session_check_outputs(struct run_session *s, char *err, size_t errlen
 
 /* Line @i's file of option @base (its own name with several lines, as
  * report/runreport.c writes it). Malloc'ed; NULL: out of memory. */
-static char *session_line_file(const struct run_session *s, size_t i, const char *base)
+char *run_session_line_file(const struct run_session *s, size_t i, const char *base)
 {
-	return s->outs.n > 1 ? run_line_path(base, s->outs.o[i].line) : strdup(base);
+	if (!base[0] || !strcmp(base, "-") || s->outs.n < 2)
+		return strdup(base);
+	return run_line_path(base, s->outs.o[i].line);
 }
 
 /* Before anything is created or renamed, every output: each line's
@@ -561,7 +563,7 @@ static int session_reserve_outputs(struct run_session *s, char *err, size_t errl
 
 	for (k = 0; k < 3; k++) {
 		for (i = 0; docs[k][0] && i < s->outs.n; i++) {
-			char *path = session_line_file(s, i, docs[k]);
+			char *path = run_session_line_file(s, i, docs[k]);
 			int ret;
 
 			if (!path) {
