@@ -17,6 +17,7 @@
 #include "config/config.h"
 #include "log/edgelist.h"
 #include "base/msgbuf.h"
+#include "base/spool.h"
 #include "analysis/persist.h"
 #include "base/units.h"
 
@@ -295,8 +296,9 @@ static const struct analyze_source_ops *const source_kinds[] = {
 
 /* A stream is refused early unless its start looks like something sqwave
  * reads: a log, an edge list or a capture. */
-static int stream_sniff(const void *data, size_t len)
+static int stream_sniff(void *ctx, const void *data, size_t len)
 {
+	(void)ctx;
 	return edgelist_sniff(data, len) != EDGELIST_SNIFF_OTHER || capture_probe_any(data, len);
 }
 
@@ -350,13 +352,13 @@ struct analyze_source *analyze_source_open(const char *path, const struct analyz
 	s->info.path = path;
 	s->info.has_intended = true;
 	s->spool_fd = -1;
-	if (capture_path_is_stream(path)) {
+	if (spool_is_stream(path)) {
 		/* stdin, a pipe, process substitution: held in memory (bounded), so
 		 * that detection can look at the start and the reader still gets
 		 * it; devices and terminals are refused there */
 		char why[512];
 
-		s->spool_fd = capture_spool(path, CAPTURE_STREAM_MAX, stream_sniff, why, sizeof(why));
+		s->spool_fd = spool_open(path, SPOOL_STREAM_MAX, stream_sniff, NULL, why, sizeof(why));
 		if (s->spool_fd < 0) {
 			src_fail(s, errno == EIO || errno == ENOMEM ? ANALYZE_E_IO : ANALYZE_E_INPUT, "%s",
 				 why);
