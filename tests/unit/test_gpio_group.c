@@ -454,12 +454,16 @@ static void the_history_file_gives_a_groups_lines_one_call(void **state)
 	f = fopen(path, "r");
 	assert_non_null(f);
 	assert_non_null(fgets(line, sizeof(line), f));
-	assert_string_equal(line, "kind,t_ns,offset,level,value_or_reported,seqno_or_call\n");
+	assert_string_equal(line, "kind,t_ns,offset,level,value_or_reported,seqno_or_call,"
+			    "event_ns,due_ns_or_call,note\n");
 	while (fgets(line, sizeof(line), f)) {
-		struct gpio_sim_write w = write_no((uint64_t)n);
+		struct gpio_sim_write w;
 		char want[128];
 
-		snprintf(want, sizeof(want), "write,%lld,%u,%d,%d,%d\n", (long long)w.t_ns,
+		if (!strncmp(line, "end,", 4))
+			break;
+		w = write_no((uint64_t)n);
+		snprintf(want, sizeof(want), "write,%lld,%u,%d,%d,%d,,,\n", (long long)w.t_ns,
 			 w.offset, w.level, w.value, n / 2);
 		assert_string_equal(line, want);
 		n++;
