@@ -71,7 +71,8 @@ class Run:
         """Record check @name's outcome; on a disagreement, what differs."""
         self.checked[name] = self.checked.get(name, True) and bool(ok)
         if not ok:
-            self.findings.append((name, where, " | ".join(msg.splitlines())))
+            self.findings.append((name, where, " | ".join(msg.splitlines()),
+                                  self.cmds[-1] if self.cmds else ""))
         return bool(ok)
 
 
@@ -417,6 +418,11 @@ def report_checks(R, where, prefix, paths, jss, logs, nominals):
             R.check(prefix + "report_rows_are_the_summary", row.get(k) == v, where,
                     "report row %s of %s: %s, the summary %s" % (k, row.get("source"),
                                                                  row.get(k), v))
+    for v, px, label in svgmarks.report_markers(open(R.p("rep.svg")).read()):
+        R.check("report_svg_nominal_markers", near(v, nominals, px) and
+                (label is None or near(label, nominals, 0.001)), where,
+                "report --svg draws a nominal at %s us (labelled %s), the wave's nominals "
+                "are %s us" % (None if v is None else round(v, 1), label, sorted(nominals)))
     rc, _, err = R.sh([sq(R), "report"] + logs + ["--json", R.p("replog.json")],
                       stdout=R.p("replog.txt"))
     if R.check(prefix + "report_rows_are_the_summary", rc in (0, 1), where,
@@ -428,11 +434,6 @@ def report_checks(R, where, prefix, paths, jss, logs, nominals):
                 R.check(prefix + "report_rows_are_the_summary", a.get(k) == b.get(k), where,
                         "report %s: from the summary %s, from the log %s" %
                         (k, a.get(k), b.get(k)))
-    for v, px, label in svgmarks.report_markers(open(R.p("rep.svg")).read()):
-        R.check("report_svg_nominal_markers", near(v, nominals, px) and
-                (label is None or near(label, nominals, 0.001)), where,
-                "report --svg draws a nominal at %s us (labelled %s), the wave's nominals "
-                "are %s us" % (None if v is None else round(v, 1), label, sorted(nominals)))
 
 
 def analyze_checks(R, where, prefix, log_path, js, summary_text, nominals, fall, limits):
@@ -805,9 +806,12 @@ def main():
             held.setdefault(k, [0, 0])
             held[k][0 if ok else 1] += 1
         unexpected = [f for f in R.findings if a.strict or f[0] not in known.KNOWN]
+        then = []
         print("%s oracle_%s: %s" % ("FAIL" if unexpected else "PASS", label, desc))
         seen = set()
-        for name, where, msg in R.findings:
+        for name, where, msg, cmd in R.findings:
+            if cmd and cmd != R.cmds[0] and cmd not in then:
+                then.append(cmd)      # the command whose output disagreed
             if (name, where) in seen:
                 continue              # the first of each check and place is enough
             seen.add((name, where))
@@ -815,8 +819,8 @@ def main():
             print("    %s%s [%s]: %s" % (tag, name, where, msg))
         if R.findings:
             print("    reproduce: %s" % again)
-            for cmd in R.cmds[:1]:
-                print("    sqwave: %s" % cmd.replace(d, "DIR"))
+            for cmd in R.cmds[:1] + then:
+                print("    %s: %s" % ("sqwave" if cmd == R.cmds[0] else "then", cmd.replace(d, "DIR")))
         bad += bool(unexpected)
         if not a.keep:
             shutil.rmtree(d, ignore_errors=True)
