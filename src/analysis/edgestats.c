@@ -159,6 +159,17 @@ void edgestats_set_respond(struct edgestats *s)
 	s->r.respond = true;
 }
 
+void edgestats_set_pin(struct edgestats *s, const struct pin *p)
+{
+	if (p->kind == PIN_RESPOND)
+		edgestats_set_respond(s);
+	else
+		edgestats_set_wave(s, &p->wave);
+	s->r.nominal_ns[EDGESTATS_POS] = p->nominal_ns[PIN_POS];
+	s->r.nominal_ns[EDGESTATS_NEG] = p->nominal_ns[PIN_NEG];
+	s->r.nominal_ns[EDGESTATS_ANY] = pin_half_period(p);
+}
+
 void edgestats_set_edge_window(struct edgestats *s, int64_t lo_ns, int64_t hi_ns)
 {
 	s->fixed_window = true;
@@ -415,6 +426,14 @@ int64_t edgestats_last_latency(const struct edgestats *s)
 	return s->last_latency;
 }
 
+/* The largest distance of @m's extremes from @nominal. */
+static int64_t max_err(const struct stats_moments *m, int64_t nominal)
+{
+	int64_t below = nominal - m->min, above = m->max - nominal;
+
+	return below > above ? below : above;
+}
+
 void edgestats_live(const struct edgestats *s, struct edgestats_live *out)
 {
 	const struct edgestats_result *r = &s->r;
@@ -437,6 +456,12 @@ void edgestats_live(const struct edgestats *s, struct edgestats_live *out)
 		out->width_min_ns = pos->n ? pos->min : neg->min;
 		out->width_max_ns = pos->n ? pos->max : neg->max;
 	}
+	/* how far each polarity strayed from its own nominal, so far */
+	if (pos->n && r->nominal_ns[EDGESTATS_POS] > 0)
+		out->width_error_ns = max_err(pos, r->nominal_ns[EDGESTATS_POS]);
+	if (neg->n && r->nominal_ns[EDGESTATS_NEG] > 0 &&
+	    max_err(neg, r->nominal_ns[EDGESTATS_NEG]) > out->width_error_ns)
+		out->width_error_ns = max_err(neg, r->nominal_ns[EDGESTATS_NEG]);
 }
 
 /* The earlier of two pulses, for ties between the polarities. */

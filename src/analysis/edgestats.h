@@ -13,6 +13,7 @@
 #include "rt/edge.h"
 #include "base/stats.h"
 #include "base/wave.h"
+#include "log/pin.h"
 
 struct edgestats;
 
@@ -107,6 +108,12 @@ void edgestats_set_wave(struct edgestats *s, const struct wave *w);
  * expirations - 1, latencies count from the event alone. */
 void edgestats_set_respond(struct edgestats *s);
 
+/* Before the first edgestats_add(): what the pin should do (log/pin.h),
+ * the way every reader sets it: a wave's shape (edgestats_set_wave()) or a
+ * respond run (edgestats_set_respond()), and the nominal width of each
+ * polarity from @p (0: none, a respond run's answers that the input times). */
+void edgestats_set_pin(struct edgestats *s, const struct pin *p);
+
 /* Before the first edgestats_add(): every record's write window is
  * [@lo_ns, @hi_ns] around its intended time, whatever its 32-bit offsets
  * say. A capture's edge uncertainty (its sample interval) can exceed the
@@ -127,6 +134,7 @@ struct edgestats_live {
 	int64_t wake_min_ns, wake_max_ns;
 	double wake_avg_ns;
 	int64_t width_min_ns, width_max_ns; /* any polarity; 0 if no pulse yet */
+	int64_t width_error_ns;    /* furthest estimate from its polarity's nominal (0: none) */
 };
 void edgestats_live(const struct edgestats *s, struct edgestats_live *out);
 
@@ -168,8 +176,9 @@ struct edgestats_widths {
 
 struct edgestats_result {
 	int64_t half_period_ns;
-	/* The nominal width of each polarity: high, low (edgestats_set_wave();
-	 * else the half period) and, for ANY, the half period. */
+	/* The nominal width of each polarity: the pin's (edgestats_set_pin():
+	 * high, low; 0 when it has none) or edgestats_set_wave()'s, else the
+	 * half period; for ANY, the half period (0: a respond run). */
 	int64_t nominal_ns[EDGESTATS_NPOL];
 	uint64_t records;          /* every record fed, warm-up included */
 	uint64_t first_intended_ns; /* of the first record fed: "t+" times count from it */

@@ -10,6 +10,7 @@
 
 #include "base/magic.h"
 #include "base/wave.h"
+#include "log/pin.h"
 #include "rt/edge.h"
 
 #define EDGELOG_MAGIC MAGIC_EDGELOG    /* 8 bytes, no NUL */
@@ -180,6 +181,10 @@ struct edgelog_meta {
 	 * time is wave_slot_ns(&wave, idle_level, start_ns, k). */
 	struct wave wave;
 	int idle_level;
+	/* Reader only: what the pin should do (log/pin.h), from the pin.* keys
+	 * or, in an older log, from what it has. Every reader takes the run's
+	 * kind, the wave and the nominal widths from here. */
+	struct pin pin;
 };
 
 /* Value for @key in meta->text, copied into @buf; NULL if absent. */
@@ -209,6 +214,20 @@ struct edgelog_writer;
  */
 struct edgelog_writer *edgelog_writer_create(const char *path, const struct edgelog_meta *meta,
 					     char *kept, size_t keptlen, char *err, size_t errlen);
+/*
+ * edgelog_writer_create() in two steps, for a run of several logs that
+ * must refuse before it changes any of them. Reserve: open and lock @path
+ * as above (every refusal above but the header's size happens here),
+ * changing nothing: an existing file is left as it is, a missing one is
+ * created empty. Then start (the old log kept aside, the header written;
+ * -1 with errno and @err) and go on as after create, or abandon: close,
+ * and remove the file only if the writer made it and it is still empty.
+ * After a failed start, abandon too.
+ */
+struct edgelog_writer *edgelog_writer_reserve(const char *path, char *err, size_t errlen);
+int edgelog_writer_start(struct edgelog_writer *w, const struct edgelog_meta *meta, char *kept,
+			 size_t keptlen, char *err, size_t errlen);
+void edgelog_writer_abandon(struct edgelog_writer *w);
 /* Append records; -1 with errno on I/O error (ENOSPC...): records already
  * written stay readable, and edgelog_writer_error() says what failed. */
 int edgelog_writer_append(struct edgelog_writer *w, const struct edge_rec *recs, size_t n);

@@ -121,6 +121,11 @@ static void row_stats(struct docread *d, struct report_row *row, const struct jv
 		row->hist_lo_ns = lo;
 		row->hist_bin_ns = bin;
 		row->nbins = n;
+		/* beyond the bins: the tracked range's and the bins' own ends */
+		row->hist_shorter = rd_count(d, st, PW("histogram", "below")) +
+				    rd_count(d, st, PW("histogram", "shorter"));
+		row->hist_longer = rd_count(d, st, PW("histogram", "above")) +
+				   rd_count(d, st, PW("histogram", "longer"));
 		for (i = 0; i < n && !d->bad; i++) {
 			const struct jv *c = counts->items[i];
 
@@ -135,6 +140,15 @@ static void row_stats(struct docread *d, struct report_row *row, const struct jv
 #undef WL
 }
 
+/* What a row's pulses should measure, per polarity (enum pin_polarity;
+ * 0: none): its document's pin (log/pin.h: a wave's high and low, a
+ * respond run's pulse width for its active level in pulse mode, none
+ * else), never the half period. The one place the SVG learns it. */
+static const int64_t *row_nominal(const struct report_row *w)
+{
+	return w->pin.nominal_ns;
+}
+
 /* A proof figure rounded with its unit, or "no sample" for the writers' -1. */
 static const char *figure(double v, const char *unit, char *buf, size_t len)
 {
@@ -143,6 +157,21 @@ static const char *figure(double v, const char *unit, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%.0f%s", v, unit);
 	return buf;
+}
+
+/* A figure the row's proof was judged by (value < 0: no sample). */
+static void row_fig(struct report_row *row, const char *load, const char *figure, double value,
+		    const char *of)
+{
+	struct report_proof_fig *g;
+
+	if (row->nfigs == REPORT_PROOF_FIGS)
+		return;
+	g = &row->figs[row->nfigs++];
+	copy_clean(g->load, sizeof(g->load), load);
+	g->figure = figure;
+	g->value = value;
+	copy_clean(g->of, sizeof(g->of), of);
 }
 
 /* The proof of a phase's loads, in a few words. */
@@ -167,8 +196,9 @@ static void row_proof(struct docread *d, struct report_row *row, const struct jv
 	}
 	for (i = 0; i < jv_len(loads); i++) {
 		const struct jv *l = jv_at(loads, i);
-		const char *kind, *sep = row->proof[0] ? ", " : "";
+		const char *kind, *name, *sep = row->proof[0] ? ", " : "";
 		int64_t valid;
+		double own;
 
 		if (l->type != JV_OBJECT) {
 			docread_fail(d, l, K("proof", "loads"), "must hold objects");
@@ -177,17 +207,37 @@ static void row_proof(struct docread *d, struct report_row *row, const struct jv
 		msgbuf_set(where, sizeof(where), "%s", d->where);
 		msgbuf_add(d->where, sizeof(d->where), "proof.loads[%zu].", i);
 		kind = docread_str_or(d, l, K("proof"), "none");
-		/* the writers say -1 (or null) for "no sample": not a figure */
-		if (!strcmp(kind, "idle") || !strcmp(kind, "cpu"))
+		name = docread_str_or(d, l, K("name"), "?");
+		/* the writers say -1 (or null) for "no sample": not a figure. A
+		 * CPU load is judged by its own CPU time where the document has
+		 * it (proof_phase_judge()): that figure first, the system-wide
+		 * busy beside it, never alone as if it had judged */
+		if (!strcmp(kind, "cpu") && docread_num(d, l, K("own_busy_pct"), &own)) {
+			char sys[32];
+
+			msgbuf_add(row->proof, sizeof(row->proof), "%s%s own %s of CPU %s (%s; "
+				   "system-wide %s)", sep, name, figure(own, "%", num, sizeof(num)),
+				   docread_str_or(d, l, K("cpus"), "?"),
+				   docread_str_or(d, l, K("own_source"), "?"),
+				   figure(rd_num(d, l, K("busy_pct"), -1), "%", sys, sizeof(sys)));
+			row_fig(row, name, "own_busy_pct", own, docread_str_or(d, l, K("cpus"), "?"));
+		} else if (!strcmp(kind, "idle") || !strcmp(kind, "cpu")) {
 			msgbuf_add(row->proof, sizeof(row->proof), "%s%sCPU %s %s", sep,
 				   *kind == 'i' ? "idle: " : "", docread_str_or(d, l, K("cpus"), "?"),
 				   figure(rd_num(d, l, K("busy_pct"), -1), "%", num, sizeof(num)));
-		else if (!strcmp(kind, "net"))
+			row_fig(row, name, "busy_pct", rd_num(d, l, K("busy_pct"), -1),
+				docread_str_or(d, l, K("cpus"), "?"));
+		} else if (!strcmp(kind, "net")) {
 			msgbuf_add(row->proof, sizeof(row->proof), "%s%s %s", sep,
 				   docread_str_or(d, l, K("interface"), "?"),
 				   figure(rd_num(d, l, K("packets_per_s"), -1), " pkt/s", num,
 					  sizeof(num)));
+			row_fig(row, name, "packets_per_s", rd_num(d, l, K("packets_per_s"), -1),
+				docread_str_or(d, l, K("interface"), "?"));
+		}
 		valid = docread_int_or(d, l, K("valid_scores"), 0, INT64_MAX, -1);
+		if (valid >= 0)
+			row_fig(row, name, "valid_scores", (double)valid, "");
 		if (valid > 0)
 			msgbuf_add(row->proof, sizeof(row->proof), "%sCoreMark %.0f (%" PRId64 " runs)",
 				   row->proof[0] ? ", " : "", rd_num(d, l, K("mean_score"), 0), valid);
@@ -230,11 +280,14 @@ static void run_row_proof(struct docread *d, struct report_row *row, const struc
 	if (!idle || (strcmp(idle, "idle proven") && strcmp(idle, "not idle")))
 		snprintf(tmp, sizeof(tmp), "%s", idle && strcmp(idle, "idle unproven")
 			 ? idle : "IDLE UNPROVEN");
-	else
+	else {
 		snprintf(tmp, sizeof(tmp), "%s: CPU %s %s", *idle == 'n' ? "NOT IDLE" : "idle proven",
 			 docread_str_or(d, doc, K("proof", "idle_cpus"), "?"),
 			 figure(rd_num(d, doc, K("proof", "idle_busy_pct"), -1), "%", num,
 				sizeof(num)));
+		row_fig(row, "no-load", "busy_pct", rd_num(d, doc, K("proof", "idle_busy_pct"), -1),
+			docread_str_or(d, doc, K("proof", "idle_cpus"), "?"));
+	}
 	copy_clean(row->proof, sizeof(row->proof), tmp);
 }
 
@@ -450,14 +503,12 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 	copy_clean(base.kernel, sizeof(base.kernel), docread_str_or(&d, doc, K("host", "kernel_release"), "?"));
 	base.preempt_rt = docread_bool_or(&d, doc, K("host", "preempt_rt"), false);
 	base.rt_ok = docread_bool_or(&d, doc, K("rt", "ok"), true);
-	base.half_ns = docread_int_or(&d, doc, K("run", "half_period_ns"), 0, RD_DUR_MAX, 0);
-	if (!base.half_ns)	/* an analysis has it at the top */
-		base.half_ns = docread_int_or(&d, doc, K("half_period_ns"), 0, RD_DUR_MAX, 0);
-	/* A respond run's half period only centres its histograms: it has no
-	 * frequency, and its rows cover the time it ran. */
-	base.respond = docread_get(&d, doc, K("respond"), JV_OBJECT) != NULL;
-	if (base.respond)
-		base.half_ns = 0;
+	/* What the pin should do: the run's kind and its wave from the
+	 * document's pin, never from its half period alone. A respond run
+	 * has no frequency, and its rows cover the time it ran. */
+	docread_pin(&d, doc, &base.pin);
+	base.respond = base.pin.kind == PIN_RESPOND;
+	base.half_ns = pin_half_period(&base.pin);
 	if (!base.label[0])
 		docread_label_of(base.label, sizeof(base.label), source);
 	if (d.bad)
@@ -784,7 +835,7 @@ void report_write_markdown(FILE *f, const struct report *r)
 void report_write_json(FILE *f, const struct report *r)
 {
 	struct json_writer w;
-	size_t i;
+	size_t i, k;
 
 	json_init(&w, f);
 	json_object_begin(&w);
@@ -811,6 +862,24 @@ void report_write_json(FILE *f, const struct report *r)
 		json_kv_string(&w, "proof_state", w0->proof_state[0] ? w0->proof_state
 			       : "idle unproven");
 		json_kv_bool(&w, "proof_incomplete", w0->proof_incomplete);
+		json_kv_array_begin(&w, "proof_figures");
+		for (k = 0; k < w0->nfigs; k++) {
+			const struct report_proof_fig *g = &w0->figs[k];
+
+			json_object_begin(&w);
+			json_kv_string(&w, "load", g->load);
+			json_kv_string(&w, "figure", g->figure);
+			if (g->value >= 0)
+				json_kv_double(&w, "value", g->value);
+			else
+				json_kv_null(&w, "value");
+			if (g->of[0])
+				json_kv_string(&w, "of", g->of);
+			else
+				json_kv_null(&w, "of");
+			json_object_end(&w);
+		}
+		json_array_end(&w);
 		if (w0->duration_ns)
 			json_kv_int(&w, "duration_ns", w0->duration_ns);
 		else
@@ -875,30 +944,65 @@ void report_write_json(FILE *f, const struct report *r)
 }
 
 /*
- * SVG. The width axis is made from what is drawn: every row's histogram
- * bins that hold a pulse, its Tmin and Tmax bounds, the limits and the
- * nominal half period; never below 0, and logarithmic when the data span
- * more than a decade (a stall's 30 ms pulse beside 500 us ones), so that
- * neither the outlier nor the bulk falls off the picture.
+ * SVG. The width axis is made from what matters: every row's nominal
+ * widths, its limits and its bulk (p0.5 to p99.5 of its histogram), never
+ * below 0; logarithmic when those span a decade or more (rows of 100 us and
+ * 5 ms waves), linear otherwise, with a fifth of the span either side for
+ * what lies just beyond the limits (analyze's 1.4 x the half span). What lies further (a 2 s stall beside 500 us
+ * pulses, a glitch of 15 us) is off scale: counted, and its Tmin or Tmax
+ * marked at the edge, as analyze's histogram does. A row without a
+ * histogram has only its Tmin and Tmax bounds to show: they are its bulk.
  */
+
+/* A row's bulk: from the bin that holds its 0.5th percentile to the one
+ * that holds its 99.5th (the pulses off the bins count at their ends);
+ * false without a histogram. */
+static bool row_bulk(const struct report_row *w, int64_t *lo, int64_t *hi)
+{
+	uint64_t total = w->hist_shorter + w->hist_longer, acc, r_lo, r_hi;
+	bool have_lo;
+	size_t k;
+
+	for (k = 0; k < w->nbins; k++)
+		total += w->hist[k];
+	if (!w->nbins || !total)
+		return false;
+	r_lo = total / 200 + 1;                 /* nearest rank of p0.5 */
+	r_hi = total - total / 200;             /* and of p99.5 */
+	acc = w->hist_shorter;
+	*lo = w->hist_lo_ns;
+	*hi = w->hist_lo_ns + (int64_t)w->nbins * w->hist_bin_ns;
+	have_lo = acc >= r_lo;
+	for (k = 0; k < w->nbins; k++) {
+		acc += w->hist[k];
+		if (!have_lo && acc >= r_lo) {
+			*lo = w->hist_lo_ns + (int64_t)k * w->hist_bin_ns;
+			have_lo = true;
+		}
+		if (acc >= r_hi) {
+			*hi = w->hist_lo_ns + (int64_t)(k + 1) * w->hist_bin_ns;
+			break;
+		}
+	}
+	return true;
+}
+
 void report_svg_axis(const struct report *r, struct report_axis *ax)
 {
-	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	int64_t lo = INT64_MAX, hi = INT64_MIN, blo, bhi;
 	size_t i, k;
 
 #define TAKE(v) do { if ((v) < lo) lo = (v); if ((v) > hi) hi = (v); } while (0)
 	for (i = 0; i < r->n; i++) {
 		const struct report_row *w = &r->rows[i];
 
-		if (w->half_ns)
-			TAKE(w->half_ns);
-		for (k = 0; k < w->nbins; k++) {
-			if (!w->hist[k])
-				continue;
-			TAKE(w->hist_lo_ns + (int64_t)k * w->hist_bin_ns);
-			TAKE(w->hist_lo_ns + (int64_t)(k + 1) * w->hist_bin_ns);
-		}
-		if (w->have_pulses) {
+		for (k = 0; k < 2; k++)
+			if (row_nominal(w)[k])
+				TAKE(row_nominal(w)[k]);
+		if (row_bulk(w, &blo, &bhi)) {
+			TAKE(blo);
+			TAKE(bhi);
+		} else if (w->have_pulses) {
 			TAKE(w->tmin_lo_ns);
 			TAKE(w->tmax_hi_ns);
 		}
@@ -921,23 +1025,27 @@ void report_svg_axis(const struct report *r, struct report_axis *ax)
 		ax->lo = lo - lo / 8;
 		ax->hi = hi + hi / 8 < hi ? hi : hi + hi / 8;
 	} else {
-		int64_t pad = (hi - lo) / 20;
+		int64_t pad = (hi - lo) / 5;
 
 		ax->lo = lo > pad ? lo - pad : 0;
 		ax->hi = hi + pad;
 	}
 }
 
-/* Where @ns lies on the axis, 0..1. */
+/* Where @ns lies on the axis, 0..1 (off scale: at the nearer end). */
 static double axis_frac(const struct report_axis *ax, int64_t ns)
 {
+	double f;
+
 	if (ax->log) {
 		double v = ns > 0 ? (double)ns : (double)ax->lo;
 
-		return (log10(v) - log10((double)ax->lo)) /
-		       (log10((double)ax->hi) - log10((double)ax->lo));
+		f = (log10(v) - log10((double)ax->lo)) /
+		    (log10((double)ax->hi) - log10((double)ax->lo));
+	} else {
+		f = (double)(ns - ax->lo) / (double)(ax->hi - ax->lo);
 	}
-	return (double)(ns - ax->lo) / (double)(ax->hi - ax->lo);
+	return f < 0 ? 0 : f > 1 ? 1 : f;
 }
 
 /* Text for SVG: the markup characters escaped, at most @max characters
@@ -980,10 +1088,186 @@ static size_t axis_ticks(const struct report_axis *ax, int64_t *t, size_t max)
 	return n;
 }
 
-#define SVG_LEGEND_MAX 48          /* legend lines; more rows are counted, not listed */
+/* A tick's label: its width in us. */
+static void tick_label(int64_t ns, char *buf, size_t len)
+{
+	snprintf(buf, len, "%g", (double)ns / 1e3);
+}
 
-/* SVG: one step line per row over the width axis, the limits and the
- * nominal half period drawn across the plot, each row's Tmin and Tmax
+/*
+ * Of the @n ticks at pixels @x, every @stride-th from the first, with the
+ * smallest stride whose labels (12 px text centred on the tick: 7.7 px a
+ * character, a DejaVu Sans digit's advance, and 6 px between) never
+ * overlap: evenly thinned. The ticks kept move to the front; returns how
+ * many.
+ */
+static size_t ticks_thin(int64_t *t, double *x, size_t n)
+{
+	size_t stride, k, m;
+
+	for (stride = 1; stride < n; stride++) {
+		double right = -INFINITY;
+		bool ok = true;
+
+		for (k = 0; k < n && ok; k += stride) {
+			char lab[32];
+			double w;
+
+			tick_label(t[k], lab, sizeof(lab));
+			w = 7.7 * (double)strlen(lab);
+			ok = x[k] - w / 2 >= right + 6;
+			right = x[k] + w / 2;
+		}
+		if (ok)
+			break;
+	}
+	for (k = m = 0; k < n; k += stride, m++) {
+		t[m] = t[k];
+		x[m] = x[k];
+	}
+	return m;
+}
+
+#define SVG_LEGEND_MAX 48          /* legend lines; more rows are counted, not listed */
+#define SVG_NOMINALS 16            /* nominal widths drawn; rows share a few */
+
+/* Each row's nominal widths as dotted lines from @top to @bottom, every
+ * value once: "nominal 500" for both polarities (a square wave), "nominal +
+ * 300" and "nominal - 700" for a duty wave; labels above the plot where
+ * they fit, never over each other (the line's title says it either way). */
+static void svg_nominals(FILE *f, const struct report *r, const struct report_axis *ax, double x0,
+			 double x1, int top, int bottom)
+{
+	static const char *const cls[] = { "", "nominal nominal-pos", "nominal nominal-neg",
+					   "nominal nominal-pos nominal-neg" };
+	static const char *const name[] = { "", "nominal + ", "nominal - ", "nominal " };
+	struct {
+		int64_t ns;
+		unsigned pols;      /* bit 0: positive pulses, bit 1: negative */
+	} m[SVG_NOMINALS];
+	double lab_x0[2 * SVG_NOMINALS], lab_x1[2 * SVG_NOMINALS];
+	int lab_row[2 * SVG_NOMINALS];
+	size_t n = 0, nlab = 0, i, k;
+
+	for (i = 0; i < r->n; i++) {
+		for (k = 0; k < 2; k++) {
+			int64_t v = row_nominal(&r->rows[i])[k];
+			size_t j;
+
+			if (!v)
+				continue;
+			for (j = 0; j < n && m[j].ns != v; j++)
+				;
+			if (j == n && n == SVG_NOMINALS)
+				continue;
+			if (j == n) {
+				m[n].ns = v;
+				m[n++].pols = 0;
+			}
+			m[j].pols |= 1u << k;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		double x = x0 + axis_frac(ax, m[i].ns) * (x1 - x0), w;
+		char lab[64];
+		int row;
+
+		snprintf(lab, sizeof(lab), "%s%g", name[m[i].pols], (double)m[i].ns / 1e3);
+		fprintf(f, "<line class=\"%s\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+			   "stroke=\"#888\" stroke-dasharray=\"2,3\"><title>%s us</title></line>\n",
+			cls[m[i].pols], x, top, x, bottom, lab);
+		/* 10 px text: about 6 px a character */
+		w = 6.0 * (double)strlen(lab);
+		for (row = 0; row < 2; row++) {
+			for (k = 0; k < nlab; k++)
+				if (lab_row[k] == row && !(x + w / 2 + 4 <= lab_x0[k] ||
+							   x - w / 2 - 4 >= lab_x1[k]))
+					break;
+			if (k == nlab)
+				break;
+		}
+		if (row == 2)
+			continue;
+		lab_x0[nlab] = x - w / 2;
+		lab_x1[nlab] = x + w / 2;
+		lab_row[nlab++] = row;
+		fprintf(f, "<text class=\"nominal-label\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" "
+			   "fill=\"#666\" font-size=\"10\">%s</text>\n", x, top - 4 - 11 * row, lab);
+	}
+}
+
+/* The figures a row's proof was judged by, for the SVG's legend under
+ * its verdict: "proof: coremark own 27% of CPU 0, lo 12 pkt/s", "" without. */
+static void figs_text(const struct report_row *w, char *buf, size_t len)
+{
+	char num[32];
+	size_t k;
+
+	buf[0] = '\0';
+	for (k = 0; k < w->nfigs; k++) {
+		const struct report_proof_fig *g = &w->figs[k];
+		const char *sep = k ? ", " : "proof: ";
+
+		if (!strcmp(g->figure, "own_busy_pct"))
+			msgbuf_add(buf, len, "%s%s own %s of CPU %s", sep, g->load,
+				   figure(g->value, "%", num, sizeof(num)), g->of);
+		else if (!strcmp(g->figure, "busy_pct"))
+			msgbuf_add(buf, len, "%s%sCPU %s %s", sep,
+				   strcmp(g->load, "no-load") ? "" : !strcmp(w->proof_state, "not idle")
+				   ? "NOT IDLE: " : "idle: ", g->of, figure(g->value, "%", num, sizeof(num)));
+		else if (!strcmp(g->figure, "packets_per_s"))
+			msgbuf_add(buf, len, "%s%s %s", sep, g->of,
+				   figure(g->value, " pkt/s", num, sizeof(num)));
+		else
+			msgbuf_add(buf, len, "%s%s %.0f valid scores", sep, g->load, g->value);
+	}
+}
+
+/* The legend's second lines: the rows it lists whose proof has figures. */
+static size_t legend_proof_lines(const struct report *r)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->n && i < SVG_LEGEND_MAX; i++)
+		n += r->rows[i].nfigs > 0;
+	return n;
+}
+
+/* The pulses no curve shows, beyond either end of the axis (bins off it,
+ * and what the documents counted off their bins), under the axis' ends:
+ * "< N shorter, off scale", "N longer, off scale >" (class "off-scale"). */
+static void svg_off_scale(FILE *f, const struct report *r, const struct report_axis *ax,
+			  double x0, double x1, int y)
+{
+	uint64_t shorter = 0, longer = 0;
+	size_t i, k;
+
+	for (i = 0; i < r->n; i++) {
+		const struct report_row *w = &r->rows[i];
+
+		shorter += w->hist_shorter;
+		longer += w->hist_longer;
+		for (k = 0; k < w->nbins; k++) {
+			int64_t b0 = w->hist_lo_ns + (int64_t)k * w->hist_bin_ns;
+
+			if (b0 < ax->lo)
+				shorter += w->hist[k];
+			else if (b0 + w->hist_bin_ns > ax->hi)
+				longer += w->hist[k];
+		}
+	}
+	if (shorter)
+		fprintf(f, "<text class=\"off-scale\" x=\"%.1f\" y=\"%d\" text-anchor=\"start\" "
+			   "fill=\"#c00\" font-size=\"11\">&lt; %" PRIu64 " shorter, off scale</text>\n",
+			x0, y, shorter);
+	if (longer)
+		fprintf(f, "<text class=\"off-scale\" x=\"%.1f\" y=\"%d\" text-anchor=\"end\" "
+			   "fill=\"#c00\" font-size=\"11\">%" PRIu64 " longer, off scale &gt;</text>\n",
+			x1, y, longer);
+}
+
+/* SVG: one step line per row over the width axis, the limits and each
+ * row's nominal widths drawn across the plot, each row's Tmin and Tmax
  * marked under it, and the legend under the plot, inside the picture. */
 void report_write_svg(FILE *f, const struct report *r)
 {
@@ -993,21 +1277,20 @@ void report_write_svg(FILE *f, const struct report *r)
 	const int B = T + PH;              /* the width axis' line */
 	size_t nleg = r->n > SVG_LEGEND_MAX ? SVG_LEGEND_MAX + 1 : r->n;
 	const int LY = B + 70;             /* the legend's first line */
-	const int H = LY + (int)nleg * 18 + 16;
+	/* a row whose proof has figures takes a second line for them */
+	const int H = LY + (int)(nleg + legend_proof_lines(r)) * 18 + 16;
 	/* legend characters that fit (12 px sans-serif, under 7 px each) */
 	const size_t legmax = (size_t)(W - L - R - 24) / 7;
 	struct report_axis ax;
 	int64_t ticks[64], lims[2 * SVG_LEGEND_MAX];
-	double maxlog = 1;
+	double maxlog = 1, tick_x[64];
 	size_t i, k, nt, nlim = 0;
-	int64_t half = 0;
+	int ly;
 
 	report_svg_axis(r, &ax);
 	for (i = 0; i < r->n; i++) {
 		const struct report_row *w = &r->rows[i];
 
-		if (w->half_ns && !half)
-			half = w->half_ns;
 		for (k = 0; k < w->nbins; k++)
 			if (w->hist[k] && log10((double)w->hist[k] + 1) > maxlog)
 				maxlog = log10((double)w->hist[k] + 1);
@@ -1024,23 +1307,25 @@ void report_write_svg(FILE *f, const struct report *r)
 		W - R, B);
 	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", L, T, L, B);
 	nt = axis_ticks(&ax, ticks, sizeof(ticks) / sizeof(ticks[0]));
+	for (k = 0; k < nt; k++)
+		tick_x[k] = X(ticks[k]);
+	nt = ticks_thin(ticks, tick_x, nt);
 	for (k = 0; k < nt; k++) {
+		char lab[32];
+
+		tick_label(ticks[k], lab, sizeof(lab));
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"black\"/>\n",
-			X(ticks[k]), B, X(ticks[k]), B + 4);
-		fprintf(f, "<text class=\"x-tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n",
-			X(ticks[k]), B + 18, (double)ticks[k] / 1e3);
+			tick_x[k], B, tick_x[k], B + 4);
+		fprintf(f, "<text class=\"x-tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+			tick_x[k], B + 18, lab);
 	}
 	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">pulse width (us%s)</text>\n",
 		(L + W - R) / 2, B + 40, ax.log ? ", log scale" : "");
+	svg_off_scale(f, r, &ax, L, W - R, B + 40);
 	for (k = 0; k <= (size_t)maxlog; k++)
 		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">1e%zu</text>\n", L - 6,
 			Y(pow(10, (double)k) - 1) + 4, k);
-	if (half) {
-		fprintf(f, "<line class=\"nominal\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
-			   "stroke=\"#888\" stroke-dasharray=\"2,3\"/>\n", X(half), T, X(half), B);
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#666\" "
-			   "font-size=\"10\">nominal %g</text>\n", X(half), T - 4, (double)half / 1e3);
-	}
+	svg_nominals(f, r, &ax, L, W - R, T, B);
 	/* the limits, each value once (rows of one run share them) */
 	for (i = 0; i < r->n; i++) {
 		const struct report_row *w = &r->rows[i];
@@ -1100,14 +1385,24 @@ void report_write_svg(FILE *f, const struct report *r)
 			fprintf(f, "<line class=\"tmax\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
 				   "stroke=\"%s\" stroke-width=\"2\"/>\n", X(w->tmax_ns), B - 10,
 				X(w->tmax_ns), B, col);
+			/* off scale: marked at the edge, an arrow pointing out */
+			if (w->tmin_ns < ax.lo)
+				fprintf(f, "<path class=\"off-scale-mark\" d=\"M%d,%d l7,-5 v10 z\" "
+					   "fill=\"%s\"><title>Tmin %.3f us, off scale</title></path>\n",
+					L - 9, B - 14, col, (double)w->tmin_ns / 1e3);
+			if (w->tmax_ns > ax.hi)
+				fprintf(f, "<path class=\"off-scale-mark\" d=\"M%d,%d l-7,-5 v10 z\" "
+					   "fill=\"%s\"><title>Tmax %.3f us, off scale</title></path>\n",
+					W - R + 9, B - 14, col, (double)w->tmax_ns / 1e3);
 		}
 	}
-	/* the legend, one line per row, under the plot */
+	/* the legend, one line per row under the plot, and under a row whose
+	 * proof has figures a second: what its load's proof was judged by */
 	fprintf(f, "<g class=\"legend\">\n");
-	for (i = 0; i < r->n && i < SVG_LEGEND_MAX; i++) {
+	for (i = 0, ly = LY; i < r->n && i < SVG_LEGEND_MAX; i++, ly += 18) {
 		const struct report_row *w = &r->rows[i];
 		const char *col = colors[i % (sizeof(colors) / sizeof(colors[0]))];
-		char name[400], a[32], b[32];
+		char name[600], a[32], b[32], figs[512];
 
 		if (w->have_pulses)
 			snprintf(name, sizeof(name), "%s%s%s: %s, Tmin %s us, Tmax %s us%s", w->label,
@@ -1117,16 +1412,24 @@ void report_write_svg(FILE *f, const struct report *r)
 		else
 			snprintf(name, sizeof(name), "%s%s%s: %s, no pulses", w->label,
 				 w->phase[0] ? " / " : "", w->phase, w->verdict);
-		fprintf(f, "<rect x=\"%d\" y=\"%zu\" width=\"14\" height=\"4\" fill=\"%s\"/>\n", L,
-			(size_t)LY - 5 + i * 18, col);
-		fprintf(f, "<text x=\"%d\" y=\"%zu\">", L + 22, (size_t)LY + i * 18);
+		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"4\" fill=\"%s\"/>\n", L,
+			ly - 5, col);
+		fprintf(f, "<text x=\"%d\" y=\"%d\">", L + 22, ly);
 		svg_text(f, name, legmax);
+		figs_text(w, figs, sizeof(figs));
+		if (figs[0]) {
+			/* 11 px text: under 6.5 px a character */
+			fprintf(f, "<tspan class=\"legend-proof\" x=\"%d\" dy=\"16\" font-size=\"11\" "
+				   "fill=\"#444\">", L + 34);
+			svg_text(f, figs, (size_t)(W - L - R - 36) / 6.5);
+			fprintf(f, "</tspan>");
+			ly += 18;
+		}
 		fprintf(f, "</text>\n");
 	}
 	if (r->n > SVG_LEGEND_MAX)
-		fprintf(f, "<text x=\"%d\" y=\"%zu\">... and %zu more rows (the table lists them)"
-			   "</text>\n", L + 22, (size_t)LY + SVG_LEGEND_MAX * 18,
-			r->n - SVG_LEGEND_MAX);
+		fprintf(f, "<text x=\"%d\" y=\"%d\">... and %zu more rows (the table lists them)"
+			   "</text>\n", L + 22, ly, r->n - SVG_LEGEND_MAX);
 	fprintf(f, "</g>\n</svg>\n");
 #undef X
 #undef Y

@@ -522,14 +522,14 @@ void summary_grid_text(FILE *f, const struct run_grid *g)
 				g->end_known ? " (offset read again at the end)" : "");
 		return;
 	}
+	/* units_format_duration() signs a negative value itself, INT64_MIN's
+	 * too: only a positive one needs its '+' */
 	fprintf(f, "           CLOCK STEPPED %u time%s during the run, the first %.3f s after "
 		"slot 0, by %s%s in all (largest %s%s): edges after a step are off the shared "
 		"grid\n", g->steps, g->steps == 1 ? "" : "s", grid_step_first_s(g),
-		g->step_sum_ns < 0 ? "-" : "+",
-		units_format_duration(g->step_sum_ns < 0 ? -g->step_sum_ns : g->step_sum_ns, a,
-				      sizeof(a)), g->step_largest_ns < 0 ? "-" : "+",
-		units_format_duration(g->step_largest_ns < 0 ? -g->step_largest_ns
-				      : g->step_largest_ns, d, sizeof(d)));
+		g->step_sum_ns > 0 ? "+" : "", units_format_duration(g->step_sum_ns, a, sizeof(a)),
+		g->step_largest_ns > 0 ? "+" : "",
+		units_format_duration(g->step_largest_ns, d, sizeof(d)));
 }
 
 void summary_grid_json(struct json_writer *w, const struct run_grid *g)
@@ -571,20 +571,14 @@ void summary_grid_json(struct json_writer *w, const struct run_grid *g)
 	json_object_end(w);
 }
 
-/* The wave this summary describes: a line's own (several lines,
- * run.line_*), else run.* of @c; its half period in @half. Returns whether
- * it is shaped (a duty cycle or a phase), not the plain 50 % wave. */
-static bool summary_wave(const struct config *c, const struct run_info *ri, struct wave *wv,
-			 int64_t *half)
+/* The wave this summary describes: its pin's (a line's own wave, run.line_*
+ * or run.*); its half period in @half. Returns whether it is shaped (a duty
+ * cycle or a phase), not the plain 50 % wave. */
+static bool summary_wave(const struct run_info *ri, struct wave *wv, int64_t *half)
 {
-	if (ri->have_wave) {
-		*wv = ri->wave;
-		*half = (int64_t)(wave_period(wv) / 2);
-		return !wave_is_square(wv) || wv->phase_ns;
-	}
-	config_wave(c, wv);
-	*half = config_int(c, CFG_RUN_HALF_PERIOD);
-	return config_int(c, CFG_RUN_HIGH) || config_int(c, CFG_RUN_PHASE);
+	*wv = ri->pin.wave;
+	*half = pin_half_period(&ri->pin);
+	return !wave_is_square(wv) || wv->phase_ns;
 }
 
 /* {p50_ns, p99_ns, max_ns}, empty without samples. */
@@ -637,9 +631,6 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 {
 	const struct edgestats_result *r = edgestats_result(s);
 	const struct sysinfo_host *h = &ri->host;
-	struct wave wv;
-	int64_t half;
-	bool shaped = summary_wave(c, ri, &wv, &half);
 	int64_t dur = (int64_t)(ri->end_realtime_ns - ri->start_realtime_ns);
 	uint64_t dropped = max_u64(ri->dropped, r->seq_gaps);
 	unsigned nviol;
@@ -687,20 +678,14 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 
 		fprintf(f, "idle       rt.idle_state %s: %s\n",
 			cpuidle_limit_format(cpuidle_hold_limit(ri->idle), lim, sizeof(lim)),
-			cpuidle_hold_describe(ri->idle, cpuidle_hold_released(ri->idle), idle,
-					      sizeof(idle)));
+			cpuidle_hold_describe_cpu(ri->idle, ri->idle_own_cpu ? ri->idle_cpu : -1,
+						  cpuidle_hold_released(ri->idle), idle,
+						  sizeof(idle)));
 	}
 	if (ri->timerlat)
 		text_timerlat(f, c, ri->timerlat);
-	if (!ri->respond && shaped) {
-		fprintf(f, "wave       high %s us, low %s us (%.3f Hz, %.2f %% high), phase %s us, "
-			"warm-up %s\n", UNITS_US(wv.high_ns), UNITS_US(wv.low_ns),
-			1e9 / (double)wave_period(&wv),
-			100.0 * (double)wv.high_ns / (double)wave_period(&wv), UNITS_US(wv.phase_ns),
-			units_format_duration(config_int(c, CFG_RUN_WARMUP), (char[32]){ 0 }, 32));
-	} else if (!ri->respond)
-		fprintf(f, "wave       half period %s us (%.3f Hz), warm-up %s\n", UNITS_US(half),
-			half > 0 ? 1e9 / (2.0 * (double)half) : 0.0,
+	if (ri->pin.kind == PIN_WAVE)
+		fprintf(f, "wave       %s, warm-up %s\n", pin_describe(&ri->pin, (char[160]){ 0 }, 160),
 			units_format_duration(config_int(c, CFG_RUN_WARMUP), (char[32]){ 0 }, 32));
 	if (ri->grid)
 		summary_grid_text(f, ri->grid);
@@ -1017,6 +1002,8 @@ static void json_idle_states(struct json_writer *w, const struct config *c,
 	for (i = 0; i < n; i++) {
 		const struct cpuidle_cpu_result *r = &res[i];
 
+		if (ri->idle_own_cpu && r->before.cpu != ri->idle_cpu)
+			continue;	/* another line's CPU */
 		json_object_begin(w);
 		json_kv_int(w, "cpu", r->before.cpu);
 		json_kv_int(w, "deepest", r->deepest);
@@ -1147,7 +1134,7 @@ static void json_summary(struct json_writer *w, const struct config *c,
 	unsigned nviol = verdict_violations(c, r, ri, NULL, NULL);
 	struct wave wv;
 	int64_t jhalf;
-	bool jshaped = summary_wave(c, ri, &wv, &jhalf);
+	bool jshaped = summary_wave(ri, &wv, &jhalf);
 
 	json_object_begin(w);
 	json_kv_string(w, "schema", SUMMARY_SCHEMA);
@@ -1205,6 +1192,9 @@ static void json_summary(struct json_writer *w, const struct config *c,
 	json_object_end(w);
 
 	summary_grid_json(w, ri->grid);
+
+	json_key(w, "pin");
+	pin_json_write(w, &ri->pin);
 
 	json_kv_object_begin(w, "run");
 	json_kv_int(w, "half_period_ns", jhalf);
@@ -1291,9 +1281,9 @@ static void summary_doc(struct json_writer *w, const void *ctx)
 }
 
 int summary_write_json(const char *path, const struct config *c, const struct edgestats *s,
-		       const struct run_info *ri)
+		       const struct run_info *ri, char *err, size_t errlen)
 {
 	const struct summary_doc d = { c, edgestats_result(s), ri };
 
-	return json_write_document(path, summary_doc, &d, NULL, 0);
+	return json_write_document(path, summary_doc, &d, err, errlen);
 }

@@ -638,9 +638,16 @@ pid_t cpuidle_hold_guard_pid(const struct cpuidle_hold *h)
 const char *cpuidle_hold_describe(const struct cpuidle_hold *h, bool after, char *buf,
 				  size_t len)
 {
+	return cpuidle_hold_describe_cpu(h, -1, after, buf, len);
+}
+
+const char *cpuidle_hold_describe_cpu(const struct cpuidle_hold *h, int cpu, bool after,
+				      char *buf, size_t len)
+{
 	struct msgbuf_out o;
 	size_t i;
 	int k;
+	bool first = true;
 
 	msgbuf_out_init(&o, buf, len);
 	for (i = 0; h && i < h->n; i++) {
@@ -648,7 +655,10 @@ const char *cpuidle_hold_describe(const struct cpuidle_hold *h, bool after, char
 		const char *sep = ": disabled ";
 		int was = 0;
 
-		msgbuf_out_add(&o, "%scpu%d", i ? "; " : "", r->before.cpu);
+		if (cpu >= 0 && r->before.cpu != cpu)
+			continue;
+		msgbuf_out_add(&o, "%scpu%d", first ? "" : "; ", r->before.cpu);
+		first = false;
 		if (!r->before.nstates) {
 			msgbuf_out_add(&o, ": no cpuidle states (nothing to restrict)");
 			continue;

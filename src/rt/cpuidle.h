@@ -124,6 +124,10 @@ const struct cpuidle_limit *cpuidle_hold_limit(const struct cpuidle_hold *h);
  * Returns @buf. */
 const char *cpuidle_hold_describe(const struct cpuidle_hold *h, bool after, char *buf,
 				  size_t len);
+/* The same of CPU @cpu alone (-1: every CPU; a CPU the hold does not
+ * have: ""): what a line whose RT thread runs there was given. */
+const char *cpuidle_hold_describe_cpu(const struct cpuidle_hold *h, int cpu, bool after,
+				      char *buf, size_t len);
 /* The saved-state file's path ("" when none). */
 const char *cpuidle_hold_state_file(const struct cpuidle_hold *h);
 /* The guardian's pid (0: none). */
