@@ -101,6 +101,10 @@ def _value(els, line):
     return None, None
 
 
+def _classes(e):
+    return e.get("class", "").split()
+
+
 def analyze_markers(svg):
     """An `analyze --svg` picture's markers: {"nominal": [(value, px)],
     "limit": [...], "nominal_fall": [...], "persist_limit": [...] (the
@@ -109,15 +113,22 @@ def analyze_markers(svg):
     out = {"nominal": [], "limit": [], "nominal_fall": [], "persist_limit": []}
     persist = set()
     for i, e in enumerate(els):
-        if e["_tag"] == "line" and e.get("stroke-dasharray") == "3,3" and i + 1 < len(els) and \
-                els[i + 1]["_text"] == "nominal fall":
+        if e["_tag"] != "line":
+            continue
+        nxt = els[i + 1]["_text"] if i + 1 < len(els) else ""
+        if "nominal-fall" in _classes(e) or (e.get("stroke-dasharray") == "3,3" and
+                                             nxt == "nominal fall"):
             out["nominal_fall"].append(_value(els, e))
+            persist.add((e.get("y1"), e.get("y2")))
+        elif "persist-trigger" in _classes(e) or nxt == "trigger":
             persist.add((e.get("y1"), e.get("y2")))
     for e in els:
         if e["_tag"] != "line":
             continue
         st, dash, wd = e.get("stroke"), e.get("stroke-dasharray"), e.get("stroke-width")
-        if st == "#555" and dash == "2,3":
+        # a marker of the plots (class "nominal"; older pictures: a grey
+        # dotted line), not the legend's sample (dashed 6,3)
+        if "nominal" in _classes(e) or (not e.get("class") and st == "#555" and dash == "2,3"):
             out["nominal"].append(_value(els, e))
         elif st == "#d62728" and dash == "6,3" and wd == "1.5":
             key = "persist_limit" if (e.get("y1"), e.get("y2")) in persist else "limit"
@@ -125,17 +136,18 @@ def analyze_markers(svg):
     return out
 
 
-def report_markers(svg):
-    """A `report --svg` picture's nominal markers: [(value by position, px,
-    value its label says)]."""
+def report_markers(svg, kind="nominal"):
+    """A `report --svg` picture's markers of @kind ("nominal" or "limit"):
+    [(value by position, px, value its label says)]."""
     els = elements(svg)
     out = []
     for i, e in enumerate(els):
-        if e["_tag"] == "line" and e.get("class") == "nominal":
+        if e["_tag"] == "line" and kind in _classes(e):
             v, px = _value(els, e)
             label = None
             if i + 1 < len(els):
-                m = re.match(r"nominal ([0-9.]+)", els[i + 1]["_text"])
-                label = float(m.group(1)) if m else None
+                m = re.search(r"([0-9.]+)\s*(us)?$", els[i + 1]["_text"])
+                label = float(m.group(1)) if m and kind in els[i + 1]["_text"] + \
+                    els[i + 1].get("class", "") else None
             out.append((v, px, label))
     return out
