@@ -220,7 +220,7 @@ def describe(c):
 
 # Combinations sqwave must refuse, exit 2, with a message naming what is
 # wrong: (name, extra options of a wave run or "respond", words the message
-# must have, the issue 29 item when today's main does not refuse it).
+# must have, the issue 29 item that made sqwave refuse it).
 REFUSALS = [
     ("respond_with_several_lines", ["respond", "--line", "0,3"], ["gpio.line"], None),
     ("loopback_with_several_lines", ["--line", "0,3", "--loopback"],
@@ -237,6 +237,8 @@ REFUSALS = [
      ["--line", "0,3", "--line-high", "250us,500us", "--line-low", "500us,500us",
       "--grid", "realtime"], ["grid.align"], "2.2"),
     ("the_loopback_input_as_an_output", ["--line", "0,1"], ["loopback"], "2.8"),
-    ("respond_answering_on_its_input", ["respond", "--line", "2"],
-     ["input and output are the same line"], "2.13"),
+    ("respond_output_on_its_input", ["respond", "--line", "2"], ["gpio.line", "input.line"],
+     "2.13"),
+    ("respond_input_on_its_output", ["respond", "--input-line", "0"],
+     ["gpio.line", "input.line"], "2.13"),
 ]
