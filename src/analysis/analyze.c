@@ -1069,6 +1069,11 @@ void analysis_finish(struct analysis *a)
 	if (a->nworst)
 		qsort(a->worst, a->nworst, sizeof(*a->worst), worst_cmp);
 	persist_finish(a->persist);
+	/* a respond log's own counts at its stop: exact lost events, and the
+	 * events it never answered */
+	if (a->src->respond && a->soak && a->soak->respond_end)
+		edgestats_respond_end(a->es, a->soak->resp_lost, a->soak->resp_lost_warmup,
+				      a->soak->resp_unanswered);
 	a->finished = true;
 }
 

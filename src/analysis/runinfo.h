@@ -144,6 +144,11 @@ struct run_info {
 	int64_t debounce_ns, warmup_ns;
 	int64_t irq_bound_ns;
 	const char *event_clock;      /* "monotonic", "realtime", "hte" */
+	/* respond, read back from a log: its note at the stop (docs/log-format.md),
+	 * the RT loop's counts then (the run puts them in its statistics
+	 * itself: edgestats_respond_end()); respond_end false: none */
+	bool respond_end;
+	uint64_t resp_lost, resp_lost_warmup, resp_unanswered;
 	int rt_cpu;                   /* rt.cpu, -1 when not pinned */
 	/* rt.idle_state: what was disabled and restored, read back (NULL:
 	 * keep, or a log) */

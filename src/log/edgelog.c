@@ -157,6 +157,37 @@ const char *edgelog_event_get(const struct edgelog_event *ev, const char *key, c
 	return ev->payload ? text_get((const char *)ev->payload, ev->len, key, buf, len) : NULL;
 }
 
+int edgelog_respond_stop_format(const struct edgelog_respond_stop *st, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "respond.stop_ns=%" PRIu64 "\nrespond.events_lost=%" PRIu64
+			 "\nrespond.events_lost_warmup=%" PRIu64 "\nrespond.events_unanswered=%"
+			 PRIu64 "\n", st->stop_ns, st->lost, st->lost_warmup, st->unanswered);
+
+	return n > 0 && (size_t)n < len ? n : -1;
+}
+
+bool edgelog_respond_stop_parse(const struct edgelog_event *ev, struct edgelog_respond_stop *st)
+{
+	static const char *const keys[] = { "respond.stop_ns", "respond.events_lost",
+					     "respond.events_lost_warmup",
+					     "respond.events_unanswered" };
+	uint64_t *out[] = { &st->stop_ns, &st->lost, &st->lost_warmup, &st->unanswered };
+	char buf[32], *end;
+	size_t i;
+
+	if (ev->type != EDGELOG_EV_NOTE)
+		return false;
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (!edgelog_event_get(ev, keys[i], buf, sizeof(buf)) || !buf[0])
+			return false;
+		errno = 0;
+		*out[i] = strtoull(buf, &end, 10);
+		if (errno || *end || buf[0] == '-')
+			return false;
+	}
+	return true;
+}
+
 const char *edgelog_event_type_name(unsigned type)
 {
 	static const char *const names[EDGELOG_EV_NTYPES] = {
@@ -355,7 +386,9 @@ static int reserve_log_file(const char *path, bool *created, char *err, size_t e
 	}
 	return fd;
 fail:
-	if (*created)
+	/* A file this call created is removed, unless another process locked
+	 * it first (EBUSY): it is that process's log now. */
+	if (*created && e != EBUSY)
 		unlink(path);
 	close(fd);
 	errno = e;

@@ -110,6 +110,21 @@ struct edgelog_event {
  * (NUL-terminated, cut to @len - 1 bytes); NULL if absent. */
 const char *edgelog_event_get(const struct edgelog_event *ev, const char *key, char *buf, size_t len);
 
+/* A respond log's note at the stop (an EDGELOG_EV_NOTE, docs/log-format.md,
+ * "A respond log"): the stop on the event clock, and the RT loop's counts
+ * then, from the kernel's sequence numbers. */
+struct edgelog_respond_stop {
+	uint64_t stop_ns;
+	uint64_t lost;            /* events lost after the warm-up */
+	uint64_t lost_warmup;     /* events lost in the warm-up */
+	uint64_t unanswered;      /* stamped before the stop, still queued then */
+};
+/* Its text (the event's payload) into @buf; its length, or -1 when @len is
+ * too small. */
+int edgelog_respond_stop_format(const struct edgelog_respond_stop *st, char *buf, size_t len);
+/* Whether @ev is that note: true with *@st filled. */
+bool edgelog_respond_stop_parse(const struct edgelog_event *ev, struct edgelog_respond_stop *st);
+
 enum edgelog_stop {
 	EDGELOG_STOP_DURATION = 0, /* ran the configured duration */
 	EDGELOG_STOP_SIGNAL = 1,   /* SIGINT or SIGTERM */
@@ -127,6 +142,7 @@ const char *edgelog_stop_name(uint32_t reason);
 #define EDGELOG_META_PROFILE     "run.profile_file"
 #define EDGELOG_META_GPIO        "run.gpio"
 #define EDGELOG_META_MODE        "run.mode"       /* "respond" in a respond log; else a wave */
+
 #define EDGELOG_META_INPUT       "run.input"      /* respond: the input line answered */
 #define EDGELOG_META_RT          "run.rt"
 #define EDGELOG_META_IDLE_STATES "run.idle_states" /* rt.idle_state as set and read back */

@@ -354,6 +354,41 @@ static void run_failure(struct docread *d, const struct jv *doc, char *out, size
 		snprintf(out, len, "the log is truncated: the run was cut short");
 }
 
+bool report_row_is_respond(const struct report_row *w)
+{
+	return w->pin.kind == PIN_RESPOND;
+}
+
+/* A respond run's answers from @obj's "respond" member (the run's, or a
+ * phase's: answers, events_lost, event_to_write_end only). */
+static void row_respond(struct docread *d, struct report_row *row, const struct jv *obj)
+{
+#define RE(...) K("respond", "event_to_write_end", __VA_ARGS__)
+	int64_t none = INT64_MIN;
+
+	row->answers = rd_count(d, obj, K("respond", "answers"));
+	row->have_response = docread_get(d, obj, RE("max_ns"), JV_NUMBER) != NULL;
+	row->response_max_ns = docread_int_or(d, obj, RE("max_ns"), -RD_DUR_MAX, RD_DUR_MAX, 0);
+	row->resp_p50_ns = docread_int_or(d, obj, RE("percentiles_ns", "p50"), -RD_DUR_MAX,
+					  RD_DUR_MAX, none);
+	row->resp_p99_ns = docread_int_or(d, obj, RE("percentiles_ns", "p99"), -RD_DUR_MAX,
+					  RD_DUR_MAX, none);
+	row->have_resp_center = row->resp_p50_ns != none && row->resp_p99_ns != none;
+	row->have_lost_warmup = docread_get(d, obj, K("respond", "events_lost_warmup"),
+					    JV_NUMBER) != NULL;
+	row->lost_warmup = rd_count(d, obj, K("respond", "events_lost_warmup"));
+	row->have_unanswered = docread_get(d, obj, K("respond", "events_unanswered"),
+					   JV_NUMBER) != NULL;
+	row->unanswered = rd_count(d, obj, K("respond", "events_unanswered"));
+	row->have_scope_min = docread_get(d, obj, K("respond", "scope", "min_ns"), JV_NUMBER) != NULL;
+	row->scope_min_ns = docread_int_or(d, obj, K("respond", "scope", "min_ns"), -RD_DUR_MAX,
+					   RD_DUR_MAX, 0);
+	row->have_scope_max = docread_get(d, obj, K("respond", "scope", "max_ns"), JV_NUMBER) != NULL;
+	row->scope_max_ns = docread_int_or(d, obj, K("respond", "scope", "max_ns"), -RD_DUR_MAX,
+					   RD_DUR_MAX, 0);
+#undef RE
+}
+
 /* PASS / FAIL / LOAD NOT APPLIED / NO LIMITS for one row. */
 static void row_verdict(struct docread *d, struct report_row *row, const struct jv *doc, bool whole_run)
 {
@@ -524,8 +559,10 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 		row->edges = rd_count(&d, doc, K("counts", "edges"));
 		row->missed = rd_count(&d, doc, K("counts", "missed_periods"));
 		row_duration(row);
-		if (base.respond)
+		if (base.respond) {
 			row->duration_ns = docread_int_or(&d, doc, K("run", "duration_ns"), 0, RD_DUR_MAX, 0);
+			row_respond(&d, row, doc);
+		}
 		row_stats(&d, row, doc);
 		snprintf(row->loads, sizeof(row->loads), "-");
 		run_row_proof(&d, row, doc);
@@ -550,13 +587,11 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 		row->edges = rd_count(&d, ph, K("counts", "edges"));
 		row->missed = rd_count(&d, ph, K("counts", "missed_periods"));
 		row_duration(row);
-		if (row->respond) {	/* its answers' worst, and the time it ran */
+		if (row->respond) {	/* its answers, and the time it ran */
 			row->duration_ns = docread_int_or(&d, ph, K("ran_ns"), 0, RD_DUR_MAX, 0);
-			row->have_response = docread_get(&d, ph, K("respond", "event_to_write_end",
-							     "max_ns"), JV_NUMBER) != NULL;
-			row->response_max_ns = docread_int_or(&d, ph, K("respond", "event_to_write_end",
-								"max_ns"), INT64_MIN / 2,
-						      RD_DUR_MAX, 0);
+			/* its one phase is the whole run: the run's answers, with
+			 * what only the run has (unanswered, the scope) */
+			row_respond(&d, row, jv_len(phases) == 1 ? doc : ph);
 		}
 		row_stats(&d, row, ph);
 		row_proof(&d, row, ph);
@@ -708,16 +743,84 @@ static void cells(const struct report_row *w, char c[][600])
 	snprintf(c[COL_VERDICT], 600, "%s%s", w->verdict, w->rt_ok ? "" : " (non-RT run)");
 }
 
-/* A table to write: its columns and rows, as cells. The run table and
- * the two-board table go through the same writers. */
+/* A respond run's table: its answers, never a wave's frequency, period or
+ * duty cycle. */
+enum {
+	RCOL_LABEL, RCOL_PHASE, RCOL_BOARD, RCOL_KERNEL, RCOL_DURATION, RCOL_LOADS, RCOL_PROOF,
+	RCOL_ANSWERS, RCOL_P50, RCOL_P99, RCOL_MAX, RCOL_LOST, RCOL_UNANSWERED, RCOL_SCOPE,
+	RCOL_TMIN, RCOL_TMAX, RCOL_VERDICT, NRCOLS
+};
+static const struct {
+	const char *head;
+	bool right;
+} rcols[NRCOLS] = {
+	[RCOL_LABEL] = { "label", false },
+	[RCOL_PHASE] = { "phase", false },
+	[RCOL_BOARD] = { "board", false },
+	[RCOL_KERNEL] = { "kernel", false },
+	[RCOL_DURATION] = { "duration", true },
+	[RCOL_LOADS] = { "loads", false },
+	[RCOL_PROOF] = { "proof of load", false },
+	[RCOL_ANSWERS] = { "answers", true },
+	[RCOL_P50] = { "response p50 us", true },
+	[RCOL_P99] = { "p99 us", true },
+	[RCOL_MAX] = { "max us", true },
+	[RCOL_LOST] = { "lost (warm-up)", true },
+	[RCOL_UNANSWERED] = { "unanswered", true },
+	[RCOL_SCOPE] = { "scope us", true },
+	[RCOL_TMIN] = { "output Tmin us", true },
+	[RCOL_TMAX] = { "output Tmax us", true },
+	[RCOL_VERDICT] = { "verdict", false },
+};
+
+static void respond_cells(const struct report_row *w, char c[][600])
+{
+	char a[32], b[32];
+
+	snprintf(c[RCOL_LABEL], 600, "%s", w->label);
+	snprintf(c[RCOL_PHASE], 600, "%s", w->phase[0] ? w->phase : "-");
+	snprintf(c[RCOL_BOARD], 600, "%s", w->board);
+	snprintf(c[RCOL_KERNEL], 600, "%s %s", w->kernel, w->preempt_rt ? "(RT)" : "(non-RT)");
+	dur(w->duration_ns, c[RCOL_DURATION], 600);
+	snprintf(c[RCOL_LOADS], 600, "%s", w->loads);
+	snprintf(c[RCOL_PROOF], 600, "%s", w->proof);
+	snprintf(c[RCOL_ANSWERS], 600, "%" PRIu64, w->answers);
+	/* the response latency: event -> the answer's write end */
+	us(w->resp_p50_ns, w->have_resp_center, c[RCOL_P50], 600);
+	us(w->resp_p99_ns, w->have_resp_center, c[RCOL_P99], 600);
+	us(w->response_max_ns, w->have_response, c[RCOL_MAX], 600);
+	if (w->have_lost_warmup)
+		snprintf(c[RCOL_LOST], 600, "%" PRIu64 " (%" PRIu64 ")", w->missed, w->lost_warmup);
+	else
+		snprintf(c[RCOL_LOST], 600, "%" PRIu64, w->missed);
+	if (w->have_unanswered)
+		snprintf(c[RCOL_UNANSWERED], 600, "%" PRIu64, w->unanswered);
+	else
+		snprintf(c[RCOL_UNANSWERED], 600, "-");
+	/* input edge -> output edge: at least .. at most ("?": no irq_bound) */
+	if (w->have_scope_min)
+		snprintf(c[RCOL_SCOPE], 600, "%s..%s", us(w->scope_min_ns, true, a, sizeof(a)),
+			 w->have_scope_max ? us(w->scope_max_ns, true, b, sizeof(b)) : "?");
+	else
+		snprintf(c[RCOL_SCOPE], 600, "-");
+	us(w->tmin_ns, w->have_pulses, c[RCOL_TMIN], 600);
+	us(w->tmax_ns, w->have_pulses, c[RCOL_TMAX], 600);
+	snprintf(c[RCOL_VERDICT], 600, "%s%s", w->verdict, w->rt_ok ? "" : " (non-RT run)");
+}
+
+/* A table to write: its columns and rows, as cells. The run tables and
+ * the two-board table go through the same writers; @map (NULL: every row
+ * in order) picks the report's rows a run table shows. */
 #define TABLE_MAXCOLS 24
-_Static_assert(NCOLS <= TABLE_MAXCOLS && BOARD_PAIR_NCOLS <= TABLE_MAXCOLS, "table columns");
+_Static_assert(NCOLS <= TABLE_MAXCOLS && NRCOLS <= TABLE_MAXCOLS &&
+	       BOARD_PAIR_NCOLS <= TABLE_MAXCOLS, "table columns");
 _Static_assert(BOARD_PAIR_CELL == 600, "one cell size");
 
 struct table {
 	size_t ncols, nrows;
 	const char *(*head)(size_t col, bool *right);
-	void (*cells)(const struct report *r, size_t row, char c[][600]);
+	void (*cells)(const struct report *r, const size_t *map, size_t row, char c[][600]);
+	const size_t *map;
 };
 
 static const char *run_head(size_t col, bool *right)
@@ -726,13 +829,26 @@ static const char *run_head(size_t col, bool *right)
 	return cols[col].head;
 }
 
-static void run_cells(const struct report *r, size_t row, char c[][600])
+static void run_cells(const struct report *r, const size_t *map, size_t row, char c[][600])
 {
-	cells(&r->rows[row], c);
+	cells(&r->rows[map ? map[row] : row], c);
 }
 
-static void pair_cells(const struct report *r, size_t row, char c[][600])
+static const char *respond_head(size_t col, bool *right)
 {
+	*right = rcols[col].right;
+	return rcols[col].head;
+}
+
+static void respond_run_cells(const struct report *r, const size_t *map, size_t row,
+			      char c[][600])
+{
+	respond_cells(&r->rows[map[row]], c);
+}
+
+static void pair_cells(const struct report *r, const size_t *map, size_t row, char c[][600])
+{
+	(void)map;
 	board_pair_cells(&r->pairs[row], c);
 }
 
@@ -745,7 +861,7 @@ static void table_text(FILE *f, const struct report *r, const struct table *t)
 	for (k = 0; k < t->ncols; k++)
 		width[k] = strlen(t->head(k, &right[k]));
 	for (i = 0; i < t->nrows; i++) {
-		t->cells(r, i, c);
+		t->cells(r, t->map, i, c);
 		for (k = 0; k < t->ncols; k++)
 			if (strlen(c[k]) > width[k])
 				width[k] = strlen(c[k]);
@@ -754,7 +870,7 @@ static void table_text(FILE *f, const struct report *r, const struct table *t)
 		fprintf(f, right[k] ? "%*s  " : "%-*s  ", (int)width[k], t->head(k, &right[k]));
 	fprintf(f, "%s\n", t->head(t->ncols - 1, &right[k]));
 	for (i = 0; i < t->nrows; i++) {
-		t->cells(r, i, c);
+		t->cells(r, t->map, i, c);
 		for (k = 0; k + 1 < t->ncols; k++)
 			fprintf(f, right[k] ? "%*s  " : "%-*s  ", (int)width[k], c[k]);
 		fprintf(f, "%s\n", c[t->ncols - 1]);
@@ -789,7 +905,7 @@ static void table_markdown(FILE *f, const struct report *r, const struct table *
 	}
 	fputc('\n', f);
 	for (i = 0; i < t->nrows; i++) {
-		t->cells(r, i, c);
+		t->cells(r, t->map, i, c);
 		fputc('|', f);
 		for (k = 0; k < t->ncols; k++)
 			md_cell(f, c[k]);
@@ -797,20 +913,53 @@ static void table_markdown(FILE *f, const struct report *r, const struct table *
 	}
 }
 
-/* The run table (when it has rows, or nothing else to show), then the
- * two-board table (when it has rows), a blank line between. */
+/* The wave's run table (when it has rows, or nothing else to show), the
+ * respond runs' table, then the two-board table (each when it has rows),
+ * a blank line between. */
 static void write_tables(FILE *f, const struct report *r,
 			 void (*fn)(FILE *, const struct report *, const struct table *))
 {
-	const struct table runs = { NCOLS, r->n, run_head, run_cells };
-	const struct table pairs = { BOARD_PAIR_NCOLS, r->npairs, board_pair_head, pair_cells };
+	size_t *wave = calloc(r->n ? r->n : 1, sizeof(*wave)), *resp = calloc(r->n ? r->n : 1,
+									       sizeof(*resp));
+	size_t nw = 0, nr = 0, i;
+	bool any = false;
 
-	if (r->n || !r->npairs)
-		fn(f, r, &runs);
-	if (r->n && r->npairs)
-		fputc('\n', f);
-	if (r->npairs)
-		fn(f, r, &pairs);
+	if (!wave || !resp) {	/* out of memory: every row in one table */
+		free(wave);
+		free(resp);
+		wave = resp = NULL;
+		nw = r->n;
+	}
+	for (i = 0; wave && i < r->n; i++) {
+		if (report_row_is_respond(&r->rows[i]))
+			resp[nr++] = i;
+		else
+			wave[nw++] = i;
+	}
+	{
+		const struct table runs = { NCOLS, nw, run_head, run_cells, wave };
+		const struct table answers = { NRCOLS, nr, respond_head, respond_run_cells, resp };
+		const struct table pairs = { BOARD_PAIR_NCOLS, r->npairs, board_pair_head, pair_cells,
+					     NULL };
+
+		if (nw || (!nr && !r->npairs)) {
+			fn(f, r, &runs);
+			any = true;
+		}
+		if (nr) {
+			if (any)
+				fputc('\n', f);
+			fn(f, r, &answers);
+			any = true;
+		}
+		if (r->npairs) {
+			if (any)
+				fputc('\n', f);
+			fn(f, r, &pairs);
+		}
+	}
+	free(wave);
+	free(resp);
 }
 
 void report_write_text(FILE *f, const struct report *r)
@@ -830,6 +979,14 @@ void report_write_text(FILE *f, const struct report *r)
 void report_write_markdown(FILE *f, const struct report *r)
 {
 	write_tables(f, r, table_markdown);
+}
+
+static void opt_int(struct json_writer *w, const char *key, bool have, int64_t v)
+{
+	if (have)
+		json_kv_int(w, key, v);
+	else
+		json_kv_null(w, key);
 }
 
 void report_write_json(FILE *f, const struct report *r)
@@ -907,6 +1064,22 @@ void report_write_json(FILE *f, const struct report *r)
 			json_kv_int(&w, "wake_p99_ns", w0->p99_ns);
 			json_kv_int(&w, "wake_p99_99_ns", w0->p9999_ns);
 			json_kv_int(&w, "wake_max_ns", w0->max_ns);
+		}
+		json_kv_string(&w, "kind", report_row_is_respond(w0) ? "respond" : "wave");
+		if (report_row_is_respond(w0)) {	/* what its table shows */
+			json_kv_object_begin(&w, "respond");
+			json_kv_uint(&w, "answers", w0->answers);
+			opt_int(&w, "response_p50_ns", w0->have_resp_center, w0->resp_p50_ns);
+			opt_int(&w, "response_p99_ns", w0->have_resp_center, w0->resp_p99_ns);
+			opt_int(&w, "response_max_ns", w0->have_response, w0->response_max_ns);
+			json_kv_uint(&w, "events_lost", w0->missed);
+			opt_int(&w, "events_lost_warmup", w0->have_lost_warmup, (int64_t)w0->lost_warmup);
+			opt_int(&w, "events_unanswered", w0->have_unanswered, (int64_t)w0->unanswered);
+			opt_int(&w, "scope_min_ns", w0->have_scope_min, w0->scope_min_ns);
+			opt_int(&w, "scope_max_ns", w0->have_scope_max, w0->scope_max_ns);
+			json_object_end(&w);
+		} else {
+			json_kv_null(&w, "respond");
 		}
 		if (w0->have_lb) {
 			json_kv_object_begin(&w, "loopback");

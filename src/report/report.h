@@ -57,6 +57,20 @@ struct report_row {
 				    * missed its lost events, wake from the event */
 	bool have_response;
 	int64_t response_max_ns;   /* respond: the latest write end after its event */
+	/* respond (report_row_is_respond()): what its own table shows. The
+	 * answers and their response latency (event -> write end; p50 and p99
+	 * where the document has them), events lost (missed) and those of the
+	 * warm-up, events never answered (still queued at the stop; unknown
+	 * from an older run or a phase), and the scope's bounds (input edge ->
+	 * output edge; the run's row only, max unknown without
+	 * respond.irq_bound) */
+	uint64_t answers;
+	bool have_resp_center;
+	int64_t resp_p50_ns, resp_p99_ns;
+	bool have_lost_warmup, have_unanswered;
+	uint64_t lost_warmup, unanswered;
+	bool have_scope_min, have_scope_max;
+	int64_t scope_min_ns, scope_max_ns;
 	bool have_pulses;
 	int64_t tmin_ns, tmin_lo_ns, tmax_ns, tmax_hi_ns;
 	bool have_wake;
@@ -105,7 +119,13 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 		   size_t errlen);
 void report_free(struct report *r);
 
-/* The table as aligned text, as Markdown, as JSON (schema sqwave-report). */
+/* Whether @w is a respond run's row (its pin's kind): a run of its own kind
+ * (its own table, its own JSON members; docs/report.md). */
+bool report_row_is_respond(const struct report_row *w);
+
+/* The table as aligned text, as Markdown, as JSON (schema sqwave-report):
+ * the runs of the wave, then respond's runs (their answers), then the
+ * two-board comparisons, each table only when it has rows. */
 void report_write_text(FILE *f, const struct report *r);
 void report_write_markdown(FILE *f, const struct report *r);
 void report_write_json(FILE *f, const struct report *r);

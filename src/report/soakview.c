@@ -59,6 +59,9 @@ struct soakview {
 	size_t npts, cappts;
 	bool has_grid;                /* grid.clock realtime/tai: the header's grid, its steps */
 	struct run_grid grid;
+	bool respond;                 /* a respond log: its note at the stop, below */
+	bool resp_end;
+	uint64_t resp_lost, resp_lost_warmup, resp_unanswered;
 };
 
 /* Text from the log's header and events goes to terminals, SVG and the
@@ -504,6 +507,20 @@ static void take_load(struct soakview *v, const struct edgelog_event *ev)
 	}
 }
 
+/* A respond log's note at the stop: the RT loop's counts (the last note
+ * that has them all is the one). */
+static void take_note(struct soakview *v, const struct edgelog_event *ev)
+{
+	struct edgelog_respond_stop st;
+
+	if (!edgelog_respond_stop_parse(ev, &st))
+		return;
+	v->resp_lost = st.lost;
+	v->resp_lost_warmup = st.lost_warmup;
+	v->resp_unanswered = st.unanswered;
+	v->resp_end = true;
+}
+
 static void take_break(struct soakview *v, const struct edgelog_event *ev)
 {
 	char seq[32] = "?", what[16] = "?", value[32] = "0", thr[32] = "0", why[640] = "";
@@ -583,7 +600,8 @@ struct soakview *soakview_open(const char *path, uint64_t t0_ns, int64_t row_ns,
 		return NULL;
 	}
 	(void)buf;
-	if (m->version >= 2 && (v->nph || v->has_grid)) {
+	v->respond = edgelog_meta_is_respond(m);
+	if (m->version >= 2 && (v->nph || v->has_grid || v->respond)) {
 		struct edge_rec rec;
 		struct edgelog_event ev;
 		int k;
@@ -598,6 +616,8 @@ struct soakview *soakview_open(const char *path, uint64_t t0_ns, int64_t row_ns,
 				take_load(v, &ev);
 			else if (ev.type == EDGELOG_EV_BREAK)
 				take_break(v, &ev);
+			else if (ev.type == EDGELOG_EV_NOTE && v->respond)
+				take_note(v, &ev);
 			else if (ev.type == EDGELOG_EV_CLOCK && v->has_grid &&
 				 take_clock(v, &ev, msg, sizeof(msg)) < 0)
 				break;
@@ -687,6 +707,10 @@ void soakview_run_info(const struct soakview *v, struct run_info *ri)
 	snprintf(ri->break_cause, sizeof(ri->break_cause), "%s", v->break_cause);
 	snprintf(ri->break_trace, sizeof(ri->break_trace), "%s", v->break_trace);
 	ri->grid = v->has_grid ? &v->grid : NULL;
+	ri->respond_end = v->resp_end;
+	ri->resp_lost = v->resp_lost;
+	ri->resp_lost_warmup = v->resp_lost_warmup;
+	ri->resp_unanswered = v->resp_unanswered;
 }
 
 const struct soakview_span *soakview_span(const struct soakview *v, size_t i)

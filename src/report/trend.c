@@ -42,6 +42,35 @@ static int grow(struct trend *t)
 	return 0;
 }
 
+bool trend_point_is_respond(const struct trend_point *p)
+{
+	return p->respond;
+}
+
+/* A respond run's figures, from the document's "respond" member. */
+static void trend_respond(struct docread *d, const struct jv *doc, struct trend_point *p)
+{
+#define RE(...) K("respond", "event_to_write_end", __VA_ARGS__)
+	int64_t v;
+
+	p->respond = docread_get(d, doc, K("respond"), JV_OBJECT) != NULL;
+	if (!p->respond)
+		return;
+	if (docread_int(d, doc, K("respond", "answers"), 0, INT64_MAX, &v))
+		p->answers = (uint64_t)v;
+	p->have_resp = docread_int(d, doc, RE("max_ns"), -TREND_DUR_MAX, TREND_DUR_MAX,
+				   &p->resp_max_ns) &&
+		       docread_int(d, doc, RE("percentiles_ns", "p99"), -TREND_DUR_MAX, TREND_DUR_MAX,
+				   &p->resp_p99_ns);
+	p->have_unanswered = docread_int(d, doc, K("respond", "events_unanswered"), 0, INT64_MAX, &v);
+	p->unanswered = p->have_unanswered ? (uint64_t)v : 0;
+	p->have_scope_min = docread_int(d, doc, K("respond", "scope", "min_ns"), -TREND_DUR_MAX,
+					TREND_DUR_MAX, &p->scope_min_ns);
+	p->have_scope_max = docread_int(d, doc, K("respond", "scope", "max_ns"), -TREND_DUR_MAX,
+					TREND_DUR_MAX, &p->scope_max_ns);
+#undef RE
+}
+
 int trend_add_doc(struct trend *t, const struct jv *doc, const char *source, char *err,
 		  size_t errlen)
 {
@@ -111,6 +140,7 @@ int trend_add_doc(struct trend *t, const struct jv *doc, const char *source, cha
 		docread_int(&d, cfg, K("limits.wake_latency_max", "value"), 0, TREND_DUR_MAX, &p.lim_wake_ns);
 	}
 	copy_clean(p.verdict, sizeof(p.verdict), docread_str_or(&d, doc, K("verdict", "result"), "?"));
+	trend_respond(&d, doc, &p);
 	if (d.bad)
 		return -1;
 	snprintf(p.key, sizeof(p.key), "%s%s%s", p.board, p.host[0] ? " @ " : "", p.host);
@@ -240,15 +270,14 @@ void trend_write_text(FILE *f, const struct trend *t)
 		const struct trend_point *p = &t->p[i];
 		char when[32], dur[32], a[32], b[32], c[32], m[32];
 
-		if (!i || strcmp(p->key, t->p[i - 1].key)) {
+		bool board = !i || strcmp(p->key, t->p[i - 1].key);
+
+		if (board) {
 			size_t n = 0, j;
 
 			for (j = i; j < t->n && !strcmp(t->p[j].key, p->key); j++)
 				n++;
 			fprintf(f, "%sboard %s: %zu run%s\n", i ? "\n" : "", p->key, n, n == 1 ? "" : "s");
-			fprintf(f, "  %-16s %-20s %9s %12s %12s %12s %8s  %-10s %s\n", "start (UTC)", "label",
-				"duration", "Tmin us", "Tmax us", "wake max us", "missed", "verdict",
-				"source");
 		}
 		if (p->duration_ns > 0)
 			human_duration(p->duration_ns, dur, sizeof(dur));
@@ -258,6 +287,34 @@ void trend_write_text(FILE *f, const struct trend *t)
 			snprintf(m, sizeof(m), "%" PRIu64, p->missed);
 		else
 			snprintf(m, sizeof(m), "-");
+		/* the head again wherever the kind of run changes: a respond run
+		 * shows its answers, never a wave's figures */
+		if (trend_point_is_respond(p)) {
+			char u[32], x[32], sc[80];
+
+			if (board || !trend_point_is_respond(&t->p[i - 1]))
+				fprintf(f, "  %-16s %-20s %9s %8s %12s %12s %8s %10s %24s  %-10s %s\n",
+					"start (UTC)", "label", "duration", "answers", "resp p99 us",
+					"resp max us", "lost", "unanswered", "scope us", "verdict",
+					"source");
+			if (p->have_unanswered)
+				snprintf(u, sizeof(u), "%" PRIu64, p->unanswered);
+			else
+				snprintf(u, sizeof(u), "-");
+			snprintf(sc, sizeof(sc), "%s..%s", us_or_dash(p->have_scope_min, p->scope_min_ns, a,
+								     sizeof(a)),
+				 p->have_scope_max ? us_or_dash(true, p->scope_max_ns, b, sizeof(b)) : "?");
+			fprintf(f, "  %-16s %-20s %9s %8" PRIu64 " %12s %12s %8s %10s %24s  %-10s %s\n",
+				utc(p->start_ns, false, when, sizeof(when)), p->label, dur, p->answers,
+				us_or_dash(p->have_resp, p->resp_p99_ns, c, sizeof(c)),
+				us_or_dash(p->have_resp, p->resp_max_ns, x, sizeof(x)), m, u,
+				p->have_scope_min ? sc : "-", p->verdict, p->source);
+			continue;
+		}
+		if (board || trend_point_is_respond(&t->p[i - 1]))
+			fprintf(f, "  %-16s %-20s %9s %12s %12s %12s %8s  %-10s %s\n", "start (UTC)", "label",
+				"duration", "Tmin us", "Tmax us", "wake max us", "missed", "verdict",
+				"source");
 		fprintf(f, "  %-16s %-20s %9s %12s %12s %12s %8s  %-10s %s\n",
 			utc(p->start_ns, false, when, sizeof(when)), p->label, dur,
 			us_or_dash(p->have_tmin, p->tmin_ns, a, sizeof(a)),
@@ -313,6 +370,20 @@ void trend_write_json(FILE *f, const struct trend *t)
 		kv_opt(&w, "tmax_ns", p->have_tmax, p->tmax_ns);
 		kv_opt(&w, "wake_max_ns", p->have_wake, p->wake_max_ns);
 		kv_opt(&w, "missed_periods", p->have_missed, (int64_t)p->missed);
+		json_kv_string(&w, "kind", trend_point_is_respond(p) ? "respond" : "wave");
+		if (trend_point_is_respond(p)) {
+			json_kv_object_begin(&w, "respond");
+			json_kv_uint(&w, "answers", p->answers);
+			kv_opt(&w, "response_p99_ns", p->have_resp, p->resp_p99_ns);
+			kv_opt(&w, "response_max_ns", p->have_resp, p->resp_max_ns);
+			kv_opt(&w, "events_lost", p->have_missed, (int64_t)p->missed);
+			kv_opt(&w, "events_unanswered", p->have_unanswered, (int64_t)p->unanswered);
+			kv_opt(&w, "scope_min_ns", p->have_scope_min, p->scope_min_ns);
+			kv_opt(&w, "scope_max_ns", p->have_scope_max, p->scope_max_ns);
+			json_object_end(&w);
+		} else {
+			json_kv_null(&w, "respond");
+		}
 		json_kv_object_begin(&w, "limits");
 		kv_opt(&w, "tmin_ns", p->lim_tmin_ns > 0, p->lim_tmin_ns);
 		kv_opt(&w, "tmax_ns", p->lim_tmax_ns > 0, p->lim_tmax_ns);
@@ -705,22 +776,40 @@ static void series(FILE *f, const struct trend *t, size_t b, size_t e, const str
 	}
 }
 
+/* A respond run's pulses are its answers to the input, no wave's: it has
+ * no point in the pulse-width strip, and its worst answer (event to write
+ * end) stands in the latency strip where a wave's worst wake-up does. */
 static bool get_tmin(const struct trend_point *p, double *v)
 {
 	*v = (double)p->tmin_ns / 1e3;
-	return p->have_tmin;
+	return p->have_tmin && !trend_point_is_respond(p);
 }
 
 static bool get_tmax(const struct trend_point *p, double *v)
 {
 	*v = (double)p->tmax_ns / 1e3;
-	return p->have_tmax;
+	return p->have_tmax && !trend_point_is_respond(p);
 }
 
 static bool get_wake(const struct trend_point *p, double *v)
 {
+	if (trend_point_is_respond(p)) {
+		*v = (double)p->resp_max_ns / 1e3;
+		return p->have_resp;
+	}
 	*v = (double)p->wake_max_ns / 1e3;
 	return p->have_wake;
+}
+
+/* Whether runs @b..@e hold a respond run (the strips' titles say so). */
+static bool any_respond(const struct trend *t, size_t b, size_t e)
+{
+	size_t i;
+
+	for (i = b; i < e; i++)
+		if (trend_point_is_respond(&t->p[i]))
+			return true;
+	return false;
 }
 
 static bool get_missed(const struct trend_point *p, double *v)
@@ -739,7 +828,8 @@ static void gaps(FILE *f, const struct trend *t, size_t b, size_t e, const struc
 	double v;
 
 	for (i = b; i < e; i++) {
-		if (get(&t->p[i], &v))
+		/* a respond run has no wave's pulse widths to miss */
+		if (get(&t->p[i], &v) || (get == get_tmax && trend_point_is_respond(&t->p[i])))
 			continue;
 		fprintf(f, "<text class=\"gap\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#999\" "
 			   "font-size=\"12\">&#215;<title>", x_of(ax, t->p[i].start_ns), s->top + 12);
@@ -865,7 +955,9 @@ static void panel(FILE *f, const struct trend *t, size_t b, size_t e, int top, c
 		l.hi = hi;
 	}
 	ll = (struct lab_boxes){ .t = t, .b = b, .e = e, .s = &l, .ax = ax, .get = { get_wake } };
-	strip_frame(f, &l, "worst wake-up latency per run, us");
+	strip_frame(f, &l, any_respond(t, b, e)
+		    ? "worst wake-up latency per run (respond: worst answer, event to write end), us"
+		    : "worst wake-up latency per run, us");
 	limit_steps(f, t, b, e, &l, ax, lim_wake, "limits.wake_latency_max", false, &ll);
 	series(f, t, b, e, &l, x_of, ax, get_wake, "#2ca02c", "wake");
 	limit_labels(f, &ll);
@@ -876,7 +968,8 @@ static void panel(FILE *f, const struct trend *t, size_t b, size_t e, int top, c
 	any = range_of(t, b, e, get_missed, &lo, &hi);
 	m.lo = 0;
 	m.hi = pow(10, ceil(log10(1 + (hi > 9 ? hi : 9))));
-	strip_frame(f, &m, "missed periods per run (log scale)");
+	strip_frame(f, &m, any_respond(t, b, e) ? "missed periods per run (respond: events lost; "
+		    "log scale)" : "missed periods per run (log scale)");
 	series(f, t, b, e, &m, x_of, ax, get_missed, "#ff7f0e", "missed");
 	gaps(f, t, b, e, &m, ax, get_missed, "missed-period count");
 

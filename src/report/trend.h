@@ -35,7 +35,20 @@ struct trend_point {
 	int64_t lim_tmin_ns, lim_tmax_ns, lim_wake_ns;  /* 0: not set */
 	char verdict[32];          /* "PASS", "FAIL", "NO LIMITS", ... ("?": none) */
 	size_t order;              /* the order given, for ties */
+	/* a run of sqwave respond (trend_point_is_respond()): its answers,
+	 * the response latency (event -> write end: p99, worst), lost events
+	 * (missed), those never answered and the scope's bounds; its Tmin and
+	 * Tmax are the output's pulses, its wake-up from the event */
+	bool respond;
+	uint64_t answers;
+	bool have_resp, have_unanswered, have_scope_min, have_scope_max;
+	int64_t resp_p99_ns, resp_max_ns, scope_min_ns, scope_max_ns;
+	uint64_t unanswered;
 };
+
+/* Whether @p is a respond run's: a run of its own kind (its own rows in the
+ * table, its own JSON members). One place to ask. */
+bool trend_point_is_respond(const struct trend_point *p);
 
 struct trend {
 	struct trend_point *p;

@@ -69,6 +69,16 @@ int cpuidle_read(const char *root, int cpu, struct cpuidle_cpu *out);
  * state this CPU does not have. */
 int cpuidle_limit_index(const struct cpuidle_limit *lim, const struct cpuidle_cpu *c);
 
+/*
+ * A limit given by name (@lim->name) against the machine under @root ("/"
+ * live): 0 when some online CPU has a state of that name (or @lim has no
+ * name); -1 when none has, with one sentence in @err listing the states the
+ * CPUs have (or saying there are none): a misspelt name, a configuration
+ * error, found before anything is restricted. Main thread; reads sysfs.
+ */
+int cpuidle_limit_check(const char *root, const struct cpuidle_limit *lim, char *err,
+			size_t errlen);
+
 /* What a run did to one state of one CPU. */
 enum cpuidle_action {
 	CPUIDLE_KEPT,            /* allowed by the limit: not touched */

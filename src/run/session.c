@@ -127,6 +127,31 @@ static const char *dur(int64_t ns, char *buf, size_t len)
 	return buf;
 }
 
+/* respond's input and output must be two lines: one line as both would be
+ * requested twice (and is busy at the second request, which read as "is
+ * another sqwave running?"). Found from where the lookup puts them, chip
+ * and offset, not from their names ("0" and "SIM0" are one line); nothing
+ * is requested. A line that cannot be found is left to its request to say
+ * why. */
+static int respond_check_lines(const struct run_session *s, char *err, size_t errlen)
+{
+	const struct config *c = s->c;
+	char oi[256], oo[256], chip[GPIO_NAME_MAX];
+	unsigned int off;
+
+	if (gpio_same_line((enum gpio_backend)config_choice(c, CFG_GPIO_BACKEND), c,
+			   config_str(c, CFG_INPUT_CHIP), config_str(c, CFG_INPUT_LINE),
+			   config_str(c, CFG_GPIO_CHIP), config_str(c, CFG_GPIO_LINE), &off, chip,
+			   sizeof(chip), NULL, 0) != 1)
+		return 0;
+	msgbuf_set(err, errlen, "input and output are the same line: input.line (\"%s\", %s) and "
+		   "gpio.line (\"%s\", %s) are both line %u of %s; respond reads its events on "
+		   "one line and answers on another", config_str(c, CFG_INPUT_LINE),
+		   config_origin(c, CFG_INPUT_LINE, oi, sizeof(oi)), config_str(c, CFG_GPIO_LINE),
+		   config_origin(c, CFG_GPIO_LINE, oo, sizeof(oo)), off, chip);
+	return -1;
+}
+
 /* respond's cross-key checks: what of run's keys it cannot honour. */
 static int respond_check_config(const struct run_session *s, char *err, size_t errlen)
 {
@@ -147,7 +172,7 @@ static int respond_check_config(const struct run_session *s, char *err, size_t e
 			   "section (input.line), or --input-line LINE");
 		return -1;
 	}
-	return 0;
+	return respond_check_lines(s, err, errlen);
 }
 
 /* A duty cycle or a phase (run.high, run.low, run.phase; config.c has
@@ -259,11 +284,14 @@ static int session_check_config(const struct run_session *s, char *err, size_t e
 	char a[32], b[32], q[32], why[512];
 	size_t i;
 
-	if (cpuidle_limit_parse(config_str(c, CFG_RT_IDLE_STATE), &lim, why, sizeof(why)) < 0) {
+	/* a malformed value, or a state name no CPU here has: configuration */
+	if (cpuidle_limit_parse(config_str(c, CFG_RT_IDLE_STATE), &lim, why, sizeof(why)) < 0 ||
+	    cpuidle_limit_check(cpuidle_root(), &lim, why, sizeof(why)) < 0) {
 		char origin[256];
 
-		msgbuf_set(err, errlen, "%s: rt.idle_state %s",
-			   config_origin(c, CFG_RT_IDLE_STATE, origin, sizeof(origin)), why);
+		msgbuf_set(err, errlen, "%s: %s%s",
+			   config_origin(c, CFG_RT_IDLE_STATE, origin, sizeof(origin)),
+			   lim.name[0] ? "" : "rt.idle_state ", why);
 		return -1;
 	}
 	if (gridrun_check(c, &s->outs, s->p.respond, config_choice(c, CFG_RT_TIMER) == 1, err,
@@ -421,6 +449,15 @@ static int lines_base_ok(const char *base, const char *what, size_t n, char *err
 			   "document (FILE.LINE.ext): give a file name", what, n);
 		return -1;
 	}
+	/* /dev/stdout, /dev/fd/1, /proc/self/fd/1: a descriptor's name, not a
+	 * file to derive LINE names from (they would be created in /dev) */
+	if ((!strncmp(base, "/dev/", 5) || !strncmp(base, "/proc/", 6)) &&
+	    !(stat(base, &sb) == 0 && S_ISCHR(sb.st_mode))) {
+		msgbuf_set(err, errlen, "%s %s names a descriptor or device, not a file: gpio.line "
+			   "names %zu lines, and each gets its own file (FILE.LINE.ext): give a "
+			   "file name (or /dev/null)", what, base, n);
+		return -1;
+	}
 	if (base[0] && stat(base, &sb) == 0 && (S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode))) {
 		msgbuf_set(err, errlen, "%s %s is a %s: gpio.line names %zu lines, and each gets "
 			   "its own file (FILE.LINE.ext), which one %s cannot keep apart: give a "
@@ -505,9 +542,11 @@ static int session_check_outputs(struct run_session *s, char *err, size_t errlen
 
 /* Line @i's file of option @base (its own name with several lines, as
  * report/runreport.c writes it). Malloc'ed; NULL: out of memory. */
-static char *session_line_file(const struct run_session *s, size_t i, const char *base)
+char *run_session_line_file(const struct run_session *s, size_t i, const char *base)
 {
-	return s->outs.n > 1 ? run_line_path(base, s->outs.o[i].line) : strdup(base);
+	if (!base[0] || !strcmp(base, "-") || s->outs.n < 2)
+		return strdup(base);
+	return run_line_path(base, s->outs.o[i].line);
 }
 
 /* Before anything is created or renamed, every output: each line's
@@ -524,7 +563,7 @@ static int session_reserve_outputs(struct run_session *s, char *err, size_t errl
 
 	for (k = 0; k < 3; k++) {
 		for (i = 0; docs[k][0] && i < s->outs.n; i++) {
-			char *path = session_line_file(s, i, docs[k]);
+			char *path = run_session_line_file(s, i, docs[k]);
 			int ret;
 
 			if (!path) {
@@ -619,8 +658,10 @@ struct run_session *run_session_init(const struct run_session_params *p, int *ex
 		return NULL;
 	}
 	sysinfo_host_read(&s->ri.host);
+	/* A preflight writes nothing: its outputs are not reserved (a log
+	 * another run holds, or one not yet creatable, stops no check). */
 	if (session_block_signals(s, err, errlen) < 0 ||
-	    session_reserve_outputs(s, err, errlen) < 0) {
+	    (!s->p.preflight && session_reserve_outputs(s, err, errlen) < 0)) {
 		run_session_fini(s);
 		return NULL;
 	}
@@ -1550,6 +1591,23 @@ static void session_stop_tracebreak(struct run_session *s)
 	s->tb = NULL;
 }
 
+/* respond: the RT loop's counts at the stop into the log, a note (it has
+ * no record: docs/log-format.md, "A respond log"), before it closes. */
+static void session_respond_note(struct run_session *s)
+{
+	const struct respond *r = &s->resp;
+	const struct edgelog_respond_stop st = {
+		.stop_ns = r->stop_ns, .lost = atomic_load(&s->ln[0].loop.missed) - r->lost_warmup,
+		.lost_warmup = r->lost_warmup, .unanswered = r->unanswered };
+	char text[256];
+	int n = edgelog_respond_stop_format(&st, text, sizeof(text));
+
+	if (n > 0 &&
+	    recorder_event(s->ln[0].rec, r->stop_ns, EDGELOG_EV_NOTE, text, (size_t)n) < 0)
+		run_session_say(s, RUN_SAY_WARN, "the respond counts at the stop were not "
+				"logged: %s", strerror(errno));
+}
+
 /* 5. Every thread stopped, in the reverse order of their start; the line
  * back to idle and released before anything slow. */
 static void session_stop(struct run_session *s)
@@ -1567,6 +1625,8 @@ static void session_stop(struct run_session *s)
 		}
 		pthread_join(s->ln[i].rt_tid, NULL);
 		s->ln[i].rt_started = false;
+		if (s->p.respond && s->ln[i].rec)
+			session_respond_note(s);
 	}
 	/* The break helper's last events go through the recorder: stop it first. */
 	if (s->tb)
@@ -1651,6 +1711,9 @@ static void line_results(struct run_session *s, size_t i, struct run_info *ri,
 
 	ri->log_path = ln->log_path;
 	ri->gpio_desc = ln->gpio_desc;
+	if (s->p.respond)	/* the RT loop's exact counts, as its log keeps them */
+		edgestats_respond_end(ln->stats, atomic_load(&loop->missed) - s->resp.lost_warmup,
+				      s->resp.lost_warmup, s->resp.unanswered);
 	ri->pin = ln->pin;
 	ri->dropped = ring_dropped(&ln->ring);
 	ri->write_errors = atomic_load(&loop->write_errors);

@@ -69,6 +69,20 @@ PY
 	grep -q "verdict    AGREE" "$TMP/out" || fail "no AGREE in text" || return 1
 	grep -q "respond.irq_bound should be set from this" "$TMP/out" ||
 		fail "the text does not say what irq_bound is for" || return 1
+	# the run's own view beside the capture's: the scope's bounds and the
+	# lost and unanswered events, as analyze of the same log states them
+	"$SQWAVE" analyze "$TMP/follow.sqwlog" --quiet --json "$TMP/a-an.json" ||
+		fail "analyze exit $?" || return 1
+	python3 - "$TMP/a.json" "$TMP/a-an.json" <<'PY' || return 1
+import json, sys
+c, a = (json.load(open(p))["respond"] for p in sys.argv[1:3])
+assert c["scope"] == {k: a["scope"][k] for k in ("answers", "min_ns", "max_ns")}, \
+    (c["scope"], a["scope"])
+for k in ("events_lost", "events_lost_warmup", "events_unanswered"):
+    assert c[k] == a[k], (k, c[k], a[k])
+PY
+	grep -q "^scope      the log's bounds" "$TMP/out" && grep -q "^events     lost .* unanswered" \
+		"$TMP/out" || fail "the text has no scope or unanswered line" || return 1
 }
 
 # The log's seq of response edge K (the K-th write that changes the level).
@@ -126,7 +140,9 @@ test_channels_are_chosen_by_name_and_misuse_is_exit_2() {
 }
 
 test_rising_edges_with_bounce_and_debounce_are_filtered_not_lost() {
-	respond deb --respond-mode toggle --edge rising --debounce 20us \
+	# the sim stamps an event when its input changed (+ the debounce): no
+	# interrupt latency, so a respond.irq_bound of 1 us holds every answer
+	respond deb --respond-mode toggle --edge rising --debounce 20us --irq-bound 1us \
 		--set sim.stim_jitter=300us --set sim.stim_bounce=2 || return 1
 	cap "$TMP/deb.csv" "$TMP/deb.vcd" --res-ns 10 --drift-ppm -15 || return 1
 	cmp "$TMP/deb.sqwlog" "$TMP/deb.vcd" --json "$TMP/deb.json"
@@ -142,23 +158,28 @@ assert s["without_event"] == 0 and s["lost_by_kernel"] == 0, s
 # every edge is accounted for
 assert s["cause"] + s["filtered_by_edge"] + s["filtered_by_debounce"] + s["outside_answers"] \
     == r["stimulus_edges"], r
-# measured from the burst's first edge: its bounces and the debounce period
-# come before the kernel's stamp. The burst is what the pin did (the sim's
-# record: a late stimulus thread squeezes or spreads its bounces): the
-# changes less than the debounce apart that end at the reported one.
+# the input's own latency: the kernel's stamp - (the burst's last change +
+# the debounce period), 0 on the sim within the mapping's slack
+irq, slack = r["irq_latency"], a["tolerance_ns"] + a["place_ns"]
+assert -slack <= irq["min_ns"] and irq["max_ns"] <= slack, (irq, a)
+# the delay is from the burst's first edge, what a scope triggers on: its
+# bounces and the debounce come before the answer. The bursts are what the
+# pin did (the sim's record: a late stimulus thread squeezes or spreads
+# them): the changes less than the debounce apart that end at a reported one.
 st = [(int(h["t_ns"]), int(h["seqno_or_call"])) for h in csv.DictReader(open(sys.argv[2]))
       if h["kind"] == "stim"]
-lat = []
+spans = []
 for i, (t, seq) in enumerate(st):
     if seq:
         j = i
         while j and st[j][0] - st[j - 1][0] < 20000:
             j -= 1
-        lat.append(t + 20000 - st[j][0])
-irq, slack = r["irq_latency"], a["tolerance_ns"] + a["place_ns"]
-assert min(lat) - slack <= irq["min_ns"] and irq["max_ns"] <= max(lat) + slack, (irq, a,
-                                                                             min(lat), max(lat))
+        spans.append(t - st[j][0])
+assert r["delay"]["min_ns"] >= min(spans) + 20000 - slack, (r["delay"], min(spans))
+assert r["irq_bound_ns"] == 1000 and r["disagree"] == 0, r
 PY
+	grep -q "IRQ latency: the stimulus's last change + debounce" "$TMP/out" ||
+		fail "the text does not say what the IRQ latency is measured from" || return 1
 }
 
 test_a_wave_log_refuses_the_respond_options() {

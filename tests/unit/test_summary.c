@@ -303,6 +303,8 @@ static void a_tiny_why_buffer_is_truncated_not_overrun(void **state)
 	assert_int_equal(strlen(why), 7);
 }
 
+static int python_accepts(const char *path, const char *expr);
+
 static char *text_of(struct fixture *f)
 {
 	char *buf = NULL;
@@ -343,6 +345,98 @@ static void the_text_shows_tmin_and_tmax_with_their_windows(void **state)
 	assert_non_null(strstr(t, "wake latency"));
 	assert_non_null(strstr(t, "verdict    NO LIMITS"));
 	free(t);
+}
+
+/* A respond run: follow answers at 1 ms, the event stamped after a debounce
+ * of 100 us; answer 2 rewrites the level (its event before was lost) and is
+ * the latest write, answer 1 the earliest. */
+static void feed_respond(struct fixture *f)
+{
+	static const struct { uint8_t level; int32_t wb, we; uint16_t exp; } a[] = {
+		{ 1, 20000, 21000, 1 }, { 0, 15000, 16000, 1 }, { 0, 90000, 99000, 2 },
+		{ 1, 30000, 31000, 1 }, { 0, 25000, 26000, 1 },
+	};
+	uint64_t i;
+
+	f->ri.respond = true;
+	f->ri.respond_mode = "follow";
+	f->ri.respond_edge = "both";
+	f->ri.event_clock = "monotonic";
+	f->ri.input_desc = "gpiochip0 line 2 (simulated)";
+	f->ri.debounce_ns = 100000;
+	f->ri.irq_bound_ns = 5000;
+	edgestats_set_respond(f->s, 0);
+	for (i = 0; i < sizeof(a) / sizeof(a[0]); i++) {
+		struct edge_rec e = {
+			.seq = i,
+			.intended_ns = T0 + i * 1000000,
+			.wake_off_ns = a[i].wb - 1000,
+			.write_begin_off_ns = a[i].wb,
+			.write_end_off_ns = a[i].we,
+			.expirations = a[i].exp,
+			.level = a[i].level,
+		};
+
+		edgestats_add(f->s, &e);
+	}
+	f->ri.records_logged = i;
+}
+
+static void the_scope_bounds_add_the_debounce_over_the_answers_that_changed_the_pin(void **state)
+{
+	struct fixture *f = *state;
+	char *t;
+	int ret;
+
+	feed_respond(f);
+	t = text_of(f);
+	/* 4 answers changed the output; the rewrite (99 us) shows nothing */
+	assert_non_null(strstr(t, "over the 4 counted answers that changed the output"));
+	/* at least 15 us + 100 us of debounce; at most 31 + 100 + 5 us */
+	assert_non_null(strstr(t, "at least 115.000 us (the shortest write begin - event, "
+			       "15.000 us at answer #1, + respond.debounce 100us)"));
+	assert_non_null(strstr(t, "at most  136.000 us (the longest write end - event, "
+			       "31.000 us at answer #3"));
+	assert_non_null(strstr(t, "rewrites   1 counted writes of the level the output had"));
+	free(t);
+	assert_int_equal(summary_write_json(f->json_path, f->c, f->s, &f->ri, NULL, 0), 0);
+	ret = python_accepts(f->json_path,
+			     "d[\"respond\"][\"scope\"][\"min_ns\"] == 115000 and "
+			     "d[\"respond\"][\"scope\"][\"max_ns\"] == 136000 and "
+			     "d[\"respond\"][\"scope\"][\"answers\"] == 4 and "
+			     "d[\"respond\"][\"scope\"][\"debounce_ns\"] == 100000 and "
+			     "d[\"respond\"][\"rewrites\"] == 1 and "
+			     "d[\"respond\"][\"answers\"] == 5");
+	if (ret < 0)
+		skip();
+	assert_int_equal(ret, 0);
+}
+
+static void lost_and_unanswered_events_are_shown_warm_up_included(void **state)
+{
+	struct fixture *f = *state;
+	char *t;
+	int ret;
+
+	feed_respond(f);
+	t = text_of(f);
+	/* a log without the stop's note: the unanswered are not known */
+	assert_non_null(strstr(t, "lost       1 events, 0 more in the warm-up (not counted)"));
+	assert_non_null(strstr(t, "unanswered not known"));
+	free(t);
+	edgestats_respond_end(f->s, 1, 39311, 7);
+	t = text_of(f);
+	assert_non_null(strstr(t, "lost       1 events, 39311 more in the warm-up (not counted)"));
+	assert_non_null(strstr(t, "unanswered 7 events stamped before the stop, still queued then"));
+	free(t);
+	assert_int_equal(summary_write_json(f->json_path, f->c, f->s, &f->ri, NULL, 0), 0);
+	ret = python_accepts(f->json_path,
+			     "d[\"respond\"][\"events_lost\"] == 1 and "
+			     "d[\"respond\"][\"events_lost_warmup\"] == 39311 and "
+			     "d[\"respond\"][\"events_unanswered\"] == 7");
+	if (ret < 0)
+		skip();
+	assert_int_equal(ret, 0);
 }
 
 static void the_text_lists_the_violations_under_fail(void **state)
@@ -994,6 +1088,8 @@ int main(void)
 		T(a_tiny_why_buffer_is_truncated_not_overrun),
 		T(a_non_rt_run_says_so_loudly),
 		T(the_text_shows_tmin_and_tmax_with_their_windows),
+		T(the_scope_bounds_add_the_debounce_over_the_answers_that_changed_the_pin),
+		T(lost_and_unanswered_events_are_shown_warm_up_included),
 		T(the_text_lists_the_violations_under_fail),
 		T(the_json_summary_is_valid_and_carries_the_schema),
 		T(the_json_summary_of_an_empty_run_has_nulls_not_garbage),

@@ -36,7 +36,7 @@ static struct fx fx_new(bool respond, int64_t tmin, int64_t tmax, int64_t wake, 
 	assert_non_null(f.es);
 	assert_non_null(f.w);
 	if (respond)
-		edgestats_set_respond(f.es);
+		edgestats_set_respond(f.es, 0);
 	windows_set_limits(f.w, tmin, tmax, wake, resp);
 	return f;
 }
