@@ -690,9 +690,29 @@ def run_respond(R):
         else:
             lost_counted += r[5] - 1
         answered.append((i, ev[0]))
-    R.check("respond_lost_events_counted", js["respond"]["events_lost"] == lost_counted, where,
-            "events_lost %d, the kernel dropped %d events among the counted answers" %
-            (js["respond"]["events_lost"], lost_counted))
+    # the run's note at the stop (docs/log-format.md): when it stopped; the
+    # events stamped before it and never answered, those lost among them
+    note = next((e["kv"] for e in log["events"] if e["type"] == "note" and
+                 "respond.stop_ns" in e.get("kv", {})), None)
+    stop = int(note["respond.stop_ns"]) if note else None
+    tail = [s for s in stims if s["seqno"] > seq and s["event"] is not None and
+            (stop is None or s["event"] < stop)]
+    unanswered = sum(1 for s in tail if s["queued"])
+    # lost after the last answer: no record's count has them; the warm-up's
+    # when stamped before the first counted answer's event
+    warm_end = next((r[1] for r in recs if not r[7] & (truth.F_WARMUP | truth.F_NOEVENT)),
+                    None)
+    for s in tail:
+        if not s["queued"]:
+            if warm_end is None or s["event"] < warm_end:
+                lost_warm += 1
+            else:
+                lost_counted += 1
+    rj = js["respond"]
+    R.check("respond_lost_events_counted", rj["events_lost"] == lost_counted and
+            rj.get("events_lost_warmup", lost_warm) == lost_warm, where,
+            "events_lost %d (warm-up %s): the kernel dropped %d events after the warm-up, %d in "
+            "it" % (rj["events_lost"], rj.get("events_lost_warmup"), lost_counted, lost_warm))
     m = re.search(r"^lost\s+(.*)$", out, re.M)
     line = m.group(1) if m else ""
     nums = [int(x) for x in re.findall(r"\d+", line)]
@@ -703,29 +723,41 @@ def run_respond(R):
     R.check("respond_lost_events_counted", ok, where,
             "the text says 'lost %s'; the kernel dropped %d events (counted answers) and %d "
             "(warm-up)" % (line, lost_counted, lost_warm))
-    unanswered = sum(1 for s in stims if s["queued"] and s["seqno"] > seq)
     shown = re.search(r"(\d+)[^\d\n]*unanswered|unanswered[^\d\n]*(\d+)", out)
-    R.check("respond_unanswered_events_counted", unanswered == 0 or (
-        shown is not None and int(shown.group(1) or shown.group(2)) == unanswered), where,
-        "%d events were queued and never answered; the summary says %s" %
-        (unanswered, shown.group(0) if shown else "nothing of them"))
-    pulses_hold_the_truth(R, where, "respond_", js, recs, W, counted)
-    # the scope across the two pins: stimulus change -> output change
-    debounce = 30000 if c["debounce"] == "30us" else 0
+    R.check("respond_unanswered_events_counted", (unanswered == 0 and shown is None) or (
+        shown is not None and int(shown.group(1) or shown.group(2)) == unanswered) and
+        rj.get("events_unanswered", unanswered) == unanswered, where,
+        "%d events were stamped before the stop, queued and never answered; the summary "
+        "says %s (JSON %s)" % (unanswered, shown.group(0) if shown else "nothing of them",
+                               rj.get("events_unanswered")))
+    # a write of the level the output had is an answer but no edge
     changed = {i for i, _, _ in truth.pin_changes(W[:len(recs)])}
-    delays = [(W[i]["t"] - truth.stim_cause(stims, k, debounce)["t"], recs[i][0])
+    if "rewrites" in rj:
+        rw = sum(1 for i in counted if i not in changed)
+        R.check("respond_rewrites", rj["rewrites"] == rw, where,
+                "respond.rewrites %d, the pin kept its level on %d counted writes" %
+                (rj["rewrites"], rw))
+    pulses_hold_the_truth(R, where, "respond_", js, recs, W, counted)
+    # the scope across the two pins (docs/respond.md): from the input's change
+    # the event reports (with debounce a burst's last) to the output's
+    # change, over the counted answers that changed the output
+    delays = [(W[i]["t"] - stims[k]["t"], recs[i][0])
               for i, k in answered if i in counted and i in changed]
-    scope = js["respond"]["scope"]
+    scope = rj["scope"]
+    if "answers" in scope:
+        R.check("respond_scope_lower_bound", scope["answers"] == len(delays), where,
+                "scope over %d answers, %d counted answers changed the output" %
+                (scope["answers"], len(delays)))
     if delays:
         lo = min(delays)
         R.check("respond_scope_lower_bound", scope["min_ns"] <= lo[0], where,
-                "scope at least %d ns, but answer #%d changed the output %d ns after its "
-                "stimulus edge" % (scope["min_ns"], lo[1], lo[0]))
+                "scope at least %d ns, but answer #%d changed the output %d ns after the "
+                "input's change" % (scope["min_ns"], lo[1], lo[0]))
         if scope.get("max_ns") is not None:
             hi = max(delays)
             R.check("respond_scope_upper_bound", hi[0] <= scope["max_ns"], where,
-                    "scope at most %d ns, but answer #%d changed the output %d ns after its "
-                    "stimulus edge" % (scope["max_ns"], hi[1], hi[0]))
+                    "scope at most %d ns, but answer #%d changed the output %d ns after the "
+                    "input's change" % (scope["max_ns"], hi[1], hi[0]))
     if c["limits"] == "tmin/tmax":
         verdict_holds_the_truth(R, where, js, recs, W, counted, 10000, 5000000)
     elif c["limits"] == "response_max":

@@ -110,13 +110,3 @@ class Grid:
         k = self.slot_at(intended)
         return k if self.time(k) == intended else None
 
-
-def stim_cause(stims, i, debounce):
-    """The stimulus change a scope triggers on for the event reported on
-    change @i: the change itself, or with a debounce the first change of
-    the burst that kept re-arming the timer (the changes less than the
-    debounce apart that end at @i)."""
-    j = i
-    while debounce and j > 0 and stims[j]["t"] - stims[j - 1]["t"] < debounce:
-        j -= 1
-    return stims[j]
