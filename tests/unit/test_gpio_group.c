@@ -287,13 +287,17 @@ static void a_failed_group_write_returns_its_errno_and_records_nothing(void **st
 	gpio_group_close(g);
 }
 
-/* The modelled write cost is the call's, not each line's: 8 lines cost one. */
+/* The modelled write cost is the call's, not each line's: 8 lines cost one.
+ * The lines change at one instant, at least the cost after the call began
+ * (a cost per line would put them a cost apart); how long the call took on
+ * the wall clock is not asserted: a busy machine stretches it. */
 static void a_group_write_costs_one_write(void **state)
 {
 	static const char *const eight[] = { "0", "1", "2", "3", "4", "5", "6", "7" };
 	struct gpio_out_spec s = sim_spec();
 	struct gpio_group *g;
-	int64_t t0, dt;
+	int64_t t0;
+	int i;
 
 	(void)state;
 	setk("sim.num_lines=16");
@@ -301,12 +305,10 @@ static void a_group_write_costs_one_write(void **state)
 	g = group_ok(&s, eight, 8);
 	t0 = now_ns();
 	assert_int_equal(gpio_group_set(g, 0xff, 0xff), 0);
-	dt = now_ns() - t0;
-	assert_true(dt >= 1000000);
-	if (dt >= 4000000)
-		fail_msg("a write of 8 lines took %lld ns: the cost is per call (1 ms)",
-			 (long long)dt);
-	assert_true(write_no(0).t_ns == write_no(7).t_ns);
+	assert_true(now_ns() - t0 >= 1000000);
+	assert_true(write_no(0).t_ns - t0 >= 1000000);
+	for (i = 1; i < 8; i++)
+		assert_int_equal(write_no((uint64_t)i).t_ns, write_no(0).t_ns);
 	gpio_group_close(g);
 }
 
@@ -452,12 +454,16 @@ static void the_history_file_gives_a_groups_lines_one_call(void **state)
 	f = fopen(path, "r");
 	assert_non_null(f);
 	assert_non_null(fgets(line, sizeof(line), f));
-	assert_string_equal(line, "kind,t_ns,offset,level,value_or_reported,seqno_or_call\n");
+	assert_string_equal(line, "kind,t_ns,offset,level,value_or_reported,seqno_or_call,"
+			    "event_ns,due_ns_or_call,note\n");
 	while (fgets(line, sizeof(line), f)) {
-		struct gpio_sim_write w = write_no((uint64_t)n);
+		struct gpio_sim_write w;
 		char want[128];
 
-		snprintf(want, sizeof(want), "write,%lld,%u,%d,%d,%d\n", (long long)w.t_ns,
+		if (!strncmp(line, "end,", 4))
+			break;
+		w = write_no((uint64_t)n);
+		snprintf(want, sizeof(want), "write,%lld,%u,%d,%d,%d,,,\n", (long long)w.t_ns,
 			 w.offset, w.level, w.value, n / 2);
 		assert_string_equal(line, want);
 		n++;
