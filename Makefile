@@ -17,7 +17,8 @@ BUILD        ?= build
 
 # Where `make install` puts things (docs/packaging.md). The board and
 # profile files go to $(PREFIX)/share/sqwave, where sqwave looks for short
-# names (SQW_DATADIR): build and install with the same PREFIX.
+# names (SQW_DATADIR): build and install with the same PREFIX. BOARD=1
+# installs the board build.
 PREFIX       ?= /usr/local
 DESTDIR      ?=
 BINDIR       ?= $(PREFIX)/bin
@@ -90,12 +91,14 @@ GPIOD_CFLAGS := $(shell $(PKGCONF) --cflags libgpiod 2>/dev/null) -DSQW_GPIOD_$(
 GPIOD_LIBS   := $(shell $(PKGCONF) --libs libgpiod 2>/dev/null || echo -lgpiod)
 endif
 CMOCKA_LIBS := $(shell $(PKGCONF) --libs cmocka 2>/dev/null || echo -lcmocka)
-# zlib: inflate for sigrok .sr sessions (src/lab/capture/capture_sr.c)
+# zlib: inflate for sigrok .sr sessions (src/lab/capture/capture_sr.c): the
+# lab's alone, so that the board build links without it
 ZLIB_CFLAGS := $(shell $(PKGCONF) --cflags zlib 2>/dev/null)
 ZLIB_LIBS   := $(shell $(PKGCONF) --libs zlib 2>/dev/null || echo -lz)
 
 override CFLAGS += $(YAML_CFLAGS) $(GPIOD_CFLAGS) $(ZLIB_CFLAGS)
 LIBS   := $(YAML_LIBS) $(GPIOD_LIBS) $(ZLIB_LIBS) -lm -pthread
+BOARD_LIBS := $(YAML_LIBS) $(GPIOD_LIBS) -lm -pthread
 
 # Two houses on one log (docs/design.md): src/board/ (what runs on the
 # device under test) and src/lab/ (what judges on the bench), each a stack
@@ -122,12 +125,35 @@ LIBS_ALL   = $(BUILD)/libsqwave-cmd.a $(BUILD)/libsqwave-lab.a $(BUILD)/libsqwav
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
+# The board build (make BOARD=1; docs/packaging.md): the board library and
+# the commands less the lab's (LAB_CMDS: src/cmd/cmd_NAME*.c), compiled with
+# SQW_BOARD_BUILD and without the lab's include root, into $(BB): no capture,
+# compare, report or SVG code, and no zlib. It links $(BUILD)'s board library,
+# so beside the full build it costs its commands alone. BOARD=1 makes it what
+# all, docs, install, unit-build, unit and install-ptest build: the unit
+# tests then are those that use no lab header (BB_UNIT_BINS).
+BOARD    ?=
+LAB_CMDS := compare report
+BB       := $(BUILD)/board-build
+BB_CMD_SRCS := $(filter-out $(LAB_CMDS:%=src/cmd/cmd_%%),$(CMD_SRCS))
+BB_CMD_OBJS := $(BB_CMD_SRCS:src/%.c=$(BB)/%.o)
+BB_CFLAGS    = $(subst -iquote src/lab ,,$(CFLAGS)) -DSQW_BOARD_BUILD
+LAB_UNIT_SRCS := $(shell grep -lE '^\#include "((capture|compare|report|pictures)/|cmd/sources\.h|capture_test_util\.h)' $(UNIT_SRCS))
+BB_UNIT_BINS := $(patsubst tests/unit/%.c,$(BB)/tests/%,$(filter-out $(LAB_UNIT_SRCS),$(UNIT_SRCS)))
+ifeq ($(BOARD),1)
+OUT       := $(BB)
+UNIT_BINS := $(BB_UNIT_BINS)
+else
+OUT       := $(BUILD)
+endif
+
 .PHONY: all clean deps run test unit e2e layers check check-unit e2e-smoke check-san valgrind bench install uninstall help fuzz fuzz-long fuzz-build docs oracle \
-	install-strip unit-build install-ptest deb yocto yocto-parse test-install
-all: $(BUILD)/sqwave
+	install-strip unit-build install-ptest deb yocto yocto-parse test-install board-build
+all: $(OUT)/sqwave
 
 help:
 	@echo "make            build $(BUILD)/sqwave (libgpiod API: $(GPIOD))"
+	@echo "make BOARD=1    the board build, $(BB)/sqwave: no captures, compare, report, SVG or zlib"
 	@echo "make run        install missing deps, build, 10 s on the simulated board"
 	@echo "make check      the fast tier, before every commit: -j build, layer rule, unit tests, e2e smoke set"
 	@echo "make test       install missing deps, the full suite: unit, end-to-end, install, Yocto parse, QEMU board"
@@ -167,13 +193,16 @@ $(BUILD)/libsqwave-cmd.a: $(CMD_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-# Every object of the board, linked with nothing but its libraries, then the
-# lab with the board: an undefined symbol (the board calling the lab or a
-# command, the lab calling a command) fails here.
-$(BUILD)/lib-closed: $(BUILD)/libsqwave-board.a $(BUILD)/libsqwave-lab.a
+# Every object of the board, linked with nothing but its libraries (no
+# zlib), then the lab with the board: an undefined symbol (the board calling
+# the lab or a command, or zlib; the lab calling a command) fails here.
+$(BUILD)/lib-closed-board: $(BUILD)/libsqwave-board.a
 	@printf 'int main(void) { return 0; }\n' > $@.c
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $@.c -Wl,--whole-archive $(BUILD)/libsqwave-board.a \
-		-Wl,--no-whole-archive $(LIBS)
+		-Wl,--no-whole-archive $(BOARD_LIBS)
+
+$(BUILD)/lib-closed: $(BUILD)/lib-closed-board $(BUILD)/libsqwave-lab.a
+	@printf 'int main(void) { return 0; }\n' > $@.c
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $@.c -Wl,--whole-archive $(BUILD)/libsqwave-lab.a \
 		$(BUILD)/libsqwave-board.a -Wl,--no-whole-archive $(LIBS)
 
@@ -186,6 +215,29 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIBS_ALL) $(BUILD)/flags
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes $(LDFLAGS) -o $@ $< \
 		$(LIBS_ALL) $(CMOCKA_LIBS) $(LIBS)
+
+# The board build: its commands, the binary and the unit tests, on $(BUILD)'s
+# board library; `board-build` is make BOARD=1 all docs (for the tests).
+$(BB)/%.o: src/%.c $(BUILD)/flags
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(BB_CFLAGS) -c -o $@ $<
+
+$(BB)/libsqwave-cmd.a: $(BB_CMD_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BB)/sqwave: $(BB)/main.o $(BB)/libsqwave-cmd.a $(BUILD)/libsqwave-board.a $(BUILD)/lib-closed-board
+	$(CC) $(LDFLAGS) -o $@ $(BB)/main.o $(BB)/libsqwave-cmd.a $(BUILD)/libsqwave-board.a $(BOARD_LIBS)
+
+# zlib is the oracle of a few board tests (crc32, gunzip: what zlib makes),
+# never the binary's.
+$(BB)/tests/%: tests/unit/%.c $(BB)/libsqwave-cmd.a $(BUILD)/libsqwave-board.a $(BUILD)/flags
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(BB_CFLAGS) -Wno-missing-prototypes $(LDFLAGS) -o $@ $< \
+		$(BB)/libsqwave-cmd.a $(BUILD)/libsqwave-board.a $(CMOCKA_LIBS) $(BOARD_LIBS) $(ZLIB_LIBS)
+
+board-build:
+	@$(MAKE) --no-print-directory BOARD=1 all docs
 
 deps:
 	@scripts/install-deps
@@ -208,9 +260,13 @@ $(COREMARK):
 	fi
 
 # T picks scripts and tests (tests/e2e/run-all: E2E_ONLY); empty, all.
+# Both builds, each with its docs: tests/e2e/board_build.sh runs the board's.
 T ?=
-e2e: $(BUILD)/sqwave $(COREMARK) docs
-	@E2E_ONLY='$(T)' SQWAVE=$(BUILD)/sqwave COREMARK=$(abspath $(COREMARK)) tests/e2e/run-all
+e2e: $(COREMARK)
+	@$(MAKE) --no-print-directory BOARD= all docs
+	@$(MAKE) --no-print-directory BOARD=1 all docs
+	@E2E_ONLY='$(T)' SQWAVE=$(BUILD)/sqwave SQWAVE_BOARD=$(BB)/sqwave \
+		COREMARK=$(abspath $(COREMARK)) tests/e2e/run-all
 
 # The oracle (tests/oracle, docs/testing.md): combinations of the features
 # on the simulated board, every figure held against the pins' record. `make
@@ -362,24 +418,35 @@ DOCS         := README.md COPYING $(wildcard docs/*.md)
 # names where they are installed (DOCDIR); the completion from the same
 # tables. DOCGEN is the sqwave that generates them: this build's, or for a
 # cross build one built for the build machine from the same source
-# (docs/packaging.md).
-DOCGEN       ?= $(BUILD)/sqwave
+# (docs/packaging.md), of the same kind (board build or not: its --version
+# says). docs/sqwave.1's lines between @LAB-BEGIN@ and @LAB-END@ are the full
+# build's, between @BOARD-BEGIN@ and @BOARD-END@ the board build's.
+DOCGEN       ?= $(OUT)/sqwave
 DOCGEN_RUN    = $(DOCGEN) --version > /dev/null 2>&1 || { \
-	echo "cannot run $(DOCGEN) here (a cross build?): give DOCGEN=a sqwave built for this machine from the same source (docs/packaging.md)" >&2; exit 1; }
+	echo "cannot run $(DOCGEN) here (a cross build?): give DOCGEN=a sqwave built for this machine from the same source (docs/packaging.md)" >&2; exit 1; }; \
+	case "$$($(DOCGEN) --version)" in *"(board build;"*) k=1 ;; *) k= ;; esac; \
+	[ "$$k" = "$(filter 1,$(BOARD))" ] || { \
+	echo "$(DOCGEN) is $${k:+a board build}$${k:-the full build}, this one $(if $(filter 1,$(BOARD)),a board build,the full build): its docs are not this build's (DOCGEN, docs/packaging.md)" >&2; exit 1; }
+ifeq ($(BOARD),1)
+MAN_OTHER    := LAB
+else
+MAN_OTHER    := BOARD
+endif
 
-$(BUILD)/sqwave.1: docs/sqwave.1 $(DOCGEN) $(BUILD)/flags
+$(OUT)/sqwave.1: docs/sqwave.1 $(DOCGEN) $(BUILD)/flags
 	@$(DOCGEN_RUN)
 	$(DOCGEN) --generate man > $@.options
-	sed -e '/^\.\\" @OPTIONS@$$/{r $@.options' -e 'd;}' docs/sqwave.1 | \
+	sed -e '/^\.\\" @$(MAN_OTHER)-BEGIN@$$/,/^\.\\" @$(MAN_OTHER)-END@$$/d' \
+		-e '/^\.\\" @OPTIONS@$$/{r $@.options' -e 'd;}' docs/sqwave.1 | \
 		sed -e 's|docs/\([a-z0-9\\-]*\.md\)|$(DOCDIR)/\1|g' > $@.tmp
 	@grep -q '^\.SH OPTIONS' $@.tmp || { echo "docs/sqwave.1 has no @OPTIONS@ line" >&2; exit 1; }
 	rm -f $@.options && mv $@.tmp $@
 
-$(BUILD)/sqwave.bash-completion: $(DOCGEN) $(BUILD)/flags
+$(OUT)/sqwave.bash-completion: $(DOCGEN) $(BUILD)/flags
 	@$(DOCGEN_RUN)
 	$(DOCGEN) --generate bash-completion > $@.tmp && mv $@.tmp $@
 
-docs: $(BUILD)/sqwave.1 $(BUILD)/sqwave.bash-completion
+docs: $(OUT)/sqwave.1 $(OUT)/sqwave.bash-completion
 
 $(BUILD)/sqwave@.service: contrib/systemd/sqwave@.service.in $(BUILD)/flags
 	@mkdir -p $(@D)
@@ -391,13 +458,13 @@ install: all docs $(BUILD)/sqwave@.service
 		$(DESTDIR)$(SQWDATADIR)/schema \
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(UDEVRULESDIR) \
 		$(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(DOCDIR)/examples
-	$(INSTALL) -m 0755 $(INSTALL_STRIP) $(BUILD)/sqwave $(DESTDIR)$(BINDIR)/sqwave
-	$(INSTALL) -m 0644 $(BUILD)/sqwave.1 $(DESTDIR)$(MANDIR)/man1/sqwave.1
+	$(INSTALL) -m 0755 $(INSTALL_STRIP) $(OUT)/sqwave $(DESTDIR)$(BINDIR)/sqwave
+	$(INSTALL) -m 0644 $(OUT)/sqwave.1 $(DESTDIR)$(MANDIR)/man1/sqwave.1
 	$(INSTALL) -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/
 	$(INSTALL) -m 0644 boards/*.yaml $(DESTDIR)$(SQWDATADIR)/boards/
 	$(INSTALL) -m 0644 config/*.yaml $(DESTDIR)$(SQWDATADIR)/config/
 	$(INSTALL) -m 0644 docs/schema/*.schema.json $(DESTDIR)$(SQWDATADIR)/schema/
-	$(INSTALL) -m 0644 $(BUILD)/sqwave.bash-completion $(DESTDIR)$(BASHCOMPDIR)/sqwave
+	$(INSTALL) -m 0644 $(OUT)/sqwave.bash-completion $(DESTDIR)$(BASHCOMPDIR)/sqwave
 	$(INSTALL) -m 0644 $(BUILD)/sqwave@.service $(DESTDIR)$(SYSTEMDUNITDIR)/sqwave@.service
 	$(INSTALL) -m 0644 contrib/systemd/non-root.conf $(DESTDIR)$(DOCDIR)/examples/non-root.conf
 	$(INSTALL) -m 0644 contrib/udev/60-sqwave.rules $(DESTDIR)$(UDEVRULESDIR)/60-sqwave.rules
@@ -453,7 +520,7 @@ yocto-parse:
 clean:
 	rm -rf build build-san build-arm build-deb build-yocto build-install
 
--include $(LIB_OBJS:.o=.d) $(CMD_OBJS:.o=.d) $(BUILD)/main.d
+-include $(LIB_OBJS:.o=.d) $(CMD_OBJS:.o=.d) $(BUILD)/main.d $(BB_CMD_OBJS:.o=.d) $(BB)/main.d
 
 # --- test-vm (tests/vm) ---
 # sqwave cross-built for armhf (libgpiod v2 and v1) on Debian's PREEMPT_RT

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* sqwave: command dispatch, --help, --version. */
+/* sqwave: command dispatch, --help, --version. SQW_BOARD_BUILD (make BOARD=1,
+ * docs/packaging.md) leaves the lab side's commands out. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
+#ifndef SQW_BOARD_BUILD
 #include "capture/capture.h"
+#endif
 #include "config/config.h"
 #include "loads/contain.h"
 #include "rt/cpuidle.h"
@@ -15,6 +18,17 @@
 #include "cmd/print.h"
 
 static const char *const boards_words[] = { "detect", NULL };
+
+#ifdef SQW_BOARD_BUILD
+/* The lab side's commands (docs/design.md), which a board build has not:
+ * asked for, one is named as such, never taken for a typo. */
+static const char *const lab_commands[] = { "compare", "report" };
+#define BUILD_KIND "board build; "
+#define ANALYZE_WHAT "statistics, worst edges and histogram of a log or edge list"
+#else
+#define BUILD_KIND ""
+#define ANALYZE_WHAT "statistics, worst edges, histogram and plot of a log or capture"
+#endif
 
 /* Each command with what its man page section and completion are made of
  * (helpgen.h). */
@@ -28,16 +42,20 @@ static const struct command {
 			 cmd_respond_options, cmd_respond_help, NULL, NULL } },
 	{ cmd_export, { "export", "convert a run log to CSV, one row per edge", cmd_export_options,
 			cmd_export_help, NULL, NULL } },
-	{ cmd_analyze, { "analyze", "statistics, worst edges, histogram and plot of a log or capture",
+	{ cmd_analyze, { "analyze", ANALYZE_WHAT,
 			 cmd_analyze_options, cmd_analyze_help, NULL, NULL } },
+#ifndef SQW_BOARD_BUILD
 	{ cmd_compare, { "compare", "line a scope or analyzer capture up with a run and check they agree",
 			 cmd_compare_options, cmd_compare_help, NULL, NULL } },
+#endif
 	{ cmd_check, { "check", "bring-up checklist: kernel, tuning, limits, GPIO lines, loopback wire",
 		       cmd_check_options, cmd_check_help, NULL, NULL } },
 	{ cmd_boards, { "boards", "list the known board files; 'boards detect' finds this machine's",
 			cmd_boards_options, cmd_boards_help, boards_words, NULL } },
+#ifndef SQW_BOARD_BUILD
 	{ cmd_report, { "report", "the comparison table of runs and phases (text, Markdown, JSON, SVG)",
 			cmd_report_options, cmd_report_help, NULL, NULL } },
+#endif
 	{ cmd_trace_explain, { "trace-explain", "say why a --break trace's wake-up was late",
 			       cmd_trace_explain_options, cmd_trace_explain_help, NULL, NULL } },
 };
@@ -56,10 +74,31 @@ static void usage(FILE *f)
 	fprintf(f, "\n  -h, --help     this help\n"
 		   "  -V, --version  the version and the GPIO backends built in\n"
 		   "\n'sqwave COMMAND --help' for a command's options; man sqwave for the rest.\n"
+#ifdef SQW_BOARD_BUILD
+		   "This is a board build: captures, pictures and the lab's commands are in\n"
+		   "the full build (docs/packaging.md).\n"
+#endif
 		   "exit codes: 0 ok, 1 a limit was violated, 2 usage or configuration error,\n"
 		   "            3 runtime error (GPIO, permissions, RT setup, I/O),\n"
 		   "            128+N run stopped early by signal N\n");
 }
+
+#ifdef SQW_BOARD_BUILD
+/* A lab command asked of a board build: what this build has, and where the
+ * command is (exit 2, as any command line this build cannot do). */
+static int lab_command_refused(const char *name)
+{
+	size_t i;
+
+	fprintf(stderr, "sqwave: %s is a lab command, and this is a board build of sqwave, which "
+		"has", name);
+	for (i = 0; i < NCOMMANDS; i++)
+		fprintf(stderr, "%s %s", i ? "," : "", commands[i].doc.name);
+	fprintf(stderr, ".\nInstall the full build for %s: make without BOARD=1, or in Yocto "
+		"PACKAGECONFIG \"lab\" (docs/packaging.md).\n", name);
+	return SQW_EXIT_USAGE;
+}
+#endif
 
 /* Every command's standard output, checked once here: a summary or a CSV
  * written to a full disk, a closed pipe or /dev/full is lost, and a lost
@@ -90,13 +129,20 @@ static int generate(int argc, char **argv)
 
 	for (i = 0; i < NCOMMANDS; i++)
 		docs[i] = commands[i].doc;
-	/* the --format names: analyze also reads its own two kinds */
+	/* the --format names: analyze also reads its own two kinds (a board
+	 * build those two alone) */
+#ifdef SQW_BOARD_BUILD
+	snprintf(formats, sizeof(formats), "log edges");
+#else
 	snprintf(formats, sizeof(formats), "log edges %s", capture_format_names());
+#endif
 	for (i = 0; i < NCOMMANDS; i++) {
 		if (!strcmp(docs[i].name, "analyze"))
 			docs[i].formats = formats;
+#ifndef SQW_BOARD_BUILD
 		else if (!strcmp(docs[i].name, "compare"))
 			docs[i].formats = capture_format_names();
+#endif
 	}
 	if (argc == 2 && !strcmp(argv[1], "man"))
 		rc = helpgen_man(stdout, docs, NCOMMANDS, err, sizeof(err));
@@ -143,12 +189,18 @@ int main(int argc, char **argv)
 		return stdout_checked(SQW_EXIT_OK);
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
-		printf("sqwave %s (GPIO: %s, simulated)\n", SQW_VERSION, gpio_out_gpiod_api());
+		printf("sqwave %s (%sGPIO: %s, simulated)\n", SQW_VERSION, BUILD_KIND,
+		       gpio_out_gpiod_api());
 		return stdout_checked(SQW_EXIT_OK);
 	}
 	for (i = 0; i < NCOMMANDS; i++)
 		if (!strcmp(argv[1], commands[i].doc.name))
 			return stdout_checked(commands[i].fn(argc - 1, argv + 1));
+#ifdef SQW_BOARD_BUILD
+	for (i = 0; i < sizeof(lab_commands) / sizeof(lab_commands[0]); i++)
+		if (!strcmp(argv[1], lab_commands[i]))
+			return lab_command_refused(argv[1]);
+#endif
 	fprintf(stderr, "sqwave: unknown command '%s'", argv[1]);
 	for (i = 0; i < NCOMMANDS; i++) {
 		/* a typo of a command, as of an option or a key */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `sqwave analyze FILE`: what a scope should show for a run or a capture,
- * as text, JSON, per-edge CSV, cyclictest histogram and SVG (docs/analyze.md). */
+ * as text, JSON, per-edge CSV, cyclictest histogram and SVG (docs/analyze.md).
+ * A board build (SQW_BOARD_BUILD) reads no captures and draws no SVG. */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -11,14 +12,39 @@
 
 #include "stats/analyze.h"
 #include "base/outfile.h"
+#include "base/spool.h"
 #include "base/units.h"
-#include "capture/capture.h"
 #include "cmd/cmd.h"
 #include "cmd/cmdline.h"
 #include "cmd/print.h"
 #include "cmd/sources.h"
 #include "summary/analysisdoc.h"
+#ifndef SQW_BOARD_BUILD
+#include "capture/capture.h"
 #include "pictures/svgplot.h"
+
+/* The help's words for what only the full build has. */
+#define HELP_FILE "FILE is a sqwave log, an edge-list CSV (seq,level,intended_ns,measured_ns; or\n" \
+	"sqwave export's CSV) or a capture (sigrok CSV/VCD/.sr, Saleae CSV, scope CSV,\n" \
+	"DSView/WaveForms/ScanaStudio CSV). "
+#define HELP_SVG "a picture: verdict, histograms, persistence, widths over time"
+#define HELP_PERSIST "the SVG's persistence view triggers on the pin's rising\n" \
+	"                       edge as a scope does (edge, default) or on the intended time"
+#define HELP_FORMAT "log, edges, or a capture format: %s"
+#define HELP_CHANNEL "capture channel (name, suffix or number)"
+#define HELP_ANALOG "analog / headerless captures"
+#define FORMAT_NAMES() capture_format_names()
+#else
+#define HELP_FILE "FILE is a sqwave log or an edge-list CSV (seq,level,intended_ns,measured_ns;\n" \
+	"or sqwave export's CSV); this board build reads no captures.\n"
+#define HELP_SVG "a picture (not in a board build: it draws none)"
+#define HELP_PERSIST "the SVG's persistence view's trigger (not in a board\n" \
+	"                       build)"
+#define HELP_FORMAT "log or edges%s"
+#define HELP_CHANNEL "capture channel (not in a board build)"
+#define HELP_ANALOG "captures (not in a board build)"
+#define FORMAT_NAMES() ""	/* HELP_FORMAT's %s: no capture formats */
+#endif
 
 static void analyze_usage(FILE *f)
 {
@@ -26,15 +52,13 @@ static void analyze_usage(FILE *f)
 
 	fprintf(f,
 		"usage: sqwave analyze FILE [OPTIONS]\n\n"
-		"FILE is a sqwave log, an edge-list CSV (seq,level,intended_ns,measured_ns; or\n"
-		"sqwave export's CSV) or a capture (sigrok CSV/VCD/.sr, Saleae CSV, scope CSV,\n"
-		"DSView/WaveForms/ScanaStudio CSV). FILE may be - (standard input) or a pipe:\n"
+		HELP_FILE "FILE may be - (standard input) or a pipe:\n"
 		"it is held in memory, at most %zu MiB.\n\n"
 		"outputs (FILE - is standard output, one at most; the text report then goes\n"
 		"to standard error):\n"
 		"  --json FILE          everything, schema sqwave-analysis (docs/analyze.md)\n"
 		"  --csv FILE           one row per edge, with the pulse widths on both sides\n"
-		"  --svg FILE           a picture: verdict, histograms, persistence, widths over time\n"
+		"  --svg FILE           " HELP_SVG "\n"
 		"  --histogram FILE     1 us histogram in cyclictest -h format\n"
 		"  --quiet              no text report\n"
 		"  -h, --help           this help\n"
@@ -46,12 +70,11 @@ static void analyze_usage(FILE *f)
 		"  --timeline DUR       timeline row length (default %s)\n"
 		"  --window DUR         the long view's window: maxima per window, the worst\n"
 		"                       window, MTBF of limit crossings (default %s)\n"
-		"  --persist-trigger T  the SVG's persistence view triggers on the pin's rising\n"
-		"                       edge as a scope does (edge, default) or on the intended time\n"
+		"  --persist-trigger T  " HELP_PERSIST "\n"
 		"input:\n"
-		"  --format NAME        log, edges, or a capture format: %s\n"
-		"  --channel CH         capture channel (name, suffix or number)\n"
-		"  --threshold V, --hysteresis V, --samplerate HZ   analog / headerless captures\n"
+		"  --format NAME        " HELP_FORMAT "\n"
+		"  --channel CH         " HELP_CHANNEL "\n"
+		"  --threshold V, --hysteresis V, --samplerate HZ   " HELP_ANALOG "\n"
 		"  --half-period DUR    edge list: the half period (default: from the intended times)\n"
 		"verdict (a log's own limits, or these, as for run):\n"
 		"  --tmin DUR, --tmax DUR, --max-latency DUR, --max-missed N,\n"
@@ -60,11 +83,11 @@ static void analyze_usage(FILE *f)
 		"of the run option of that name (--half-period 500 is 500us), else seconds.\n"
 		"exit codes: 0 done (whatever the verdict), 2 bad input (foreign, corrupt,\n"
 		"malformed) or contradictory limits, 3 I/O error\n",
-		CAPTURE_STREAM_MAX >> 20, ANALYZE_WORST_DEFAULT, ANALYZE_MISSED_LIST_DEFAULT, ANALYZE_HIST_BUCKETS_DEFAULT,
+		SPOOL_STREAM_MAX >> 20, ANALYZE_WORST_DEFAULT, ANALYZE_MISSED_LIST_DEFAULT, ANALYZE_HIST_BUCKETS_DEFAULT,
 		/* in the form the timeline's own heading prints it */
 		units_format_duration(ANALYZE_TIMELINE_ROW_DEFAULT_NS, row, sizeof(row)),
 		units_format_duration(WINDOWS_DEFAULT_NS, win, sizeof(win)),
-		capture_format_names());
+		FORMAT_NAMES());
 }
 
 /* analyze's own options in the config table's grammar; --half-period is
@@ -94,6 +117,7 @@ static int parse_opt(const struct cfg_item *it, const char *arg, int64_t *v)
 	return 0;
 }
 
+#ifndef SQW_BOARD_BUILD
 static int parse_double(const char *opt, const char *s, double *v)
 {
 	char *end;
@@ -106,6 +130,7 @@ static int parse_double(const char *opt, const char *s, double *v)
 	}
 	return 0;
 }
+#endif
 
 enum {
 	OPT_JSON = 256, OPT_CSV, OPT_SVG, OPT_HIST, OPT_WORST, OPT_MISSED, OPT_BUCKETS, OPT_HIST_OF,
@@ -157,7 +182,9 @@ void cmd_analyze_help(FILE *f)
 struct analyze_args {
 	struct analyze_opts ao;
 	struct analyze_source_opts so;
+#ifndef SQW_BOARD_BUILD
 	struct capture_opts cap;	/* so.kind_opts: the capture kind's */
+#endif
 	const char *json, *csv, *svg, *hist, *path;
 	const char *limit_opt[16], *limit_val[16];
 	size_t nlimits;
@@ -165,12 +192,43 @@ struct analyze_args {
 	FILE *text_out;
 };
 
+#ifdef SQW_BOARD_BUILD
+/* What only the full build does: a picture, or a capture's reading. The
+ * options stay in the table, so that a command line written for the full
+ * build is told why, not that an option is unknown. 0, or -1 refused. */
+static int analyze_option_lab(int ch, int idx)
+{
+	switch (ch) {
+	case OPT_SVG:
+	case OPT_PERSIST_TRIGGER:
+		pr_err("--%s: this board build of sqwave draws no pictures; the full build does "
+		       "(docs/packaging.md)", analyze_opts[idx].name);
+		return -1;
+	case OPT_CHANNEL:
+	case OPT_THRESHOLD:
+	case OPT_HYST:
+	case OPT_RATE:
+		pr_err("--%s: this board build of sqwave reads no captures; the full build does "
+		       "(docs/packaging.md)", analyze_opts[idx].name);
+		return -1;
+	default:
+		return 0;
+	}
+}
+#endif
+
 /* One of analyze's own options into @aa: 0, or -1 refused (said why). */
 static int analyze_option(struct analyze_args *aa, int ch, int idx)
 {
+#ifndef SQW_BOARD_BUILD
 	char err[1024];
+#endif
 	int64_t v;
 
+#ifdef SQW_BOARD_BUILD
+	if (analyze_option_lab(ch, idx) < 0)
+		return -1;
+#endif
 	switch (ch) {
 	case OPT_LIMIT:	/* applied (and checked) once the source says its own */
 		if (aa->nlimits == sizeof(aa->limit_opt) / sizeof(aa->limit_opt[0])) {
@@ -186,7 +244,9 @@ static int analyze_option(struct analyze_args *aa, int ch, int idx)
 	case OPT_HIST: aa->hist = optarg; return 0;
 	case OPT_QUIET: aa->quiet = true; return 0;
 	case OPT_FORMAT: aa->so.format = optarg; return 0;
+#ifndef SQW_BOARD_BUILD
 	case OPT_CHANNEL: aa->cap.channel = optarg; return 0;
+#endif
 	case OPT_WORST:
 		if (parse_opt(&opt_worst, optarg, &v))
 			return -1;
@@ -218,6 +278,7 @@ static int analyze_option(struct analyze_args *aa, int ch, int idx)
 		return 0;
 	case OPT_HALF:
 		return parse_opt(&config_table[CFG_RUN_HALF_PERIOD], optarg, &aa->so.half_period_ns);
+#ifndef SQW_BOARD_BUILD
 	case OPT_THRESHOLD:
 		if (parse_double("--threshold", optarg, &aa->cap.threshold))
 			return -1;
@@ -232,6 +293,7 @@ static int analyze_option(struct analyze_args *aa, int ch, int idx)
 			return -1;
 		}
 		return 0;
+#endif
 	default:
 		return -1;	/* getopt returns only the table's values */
 	}
@@ -316,10 +378,12 @@ static int analyze_write(const struct analyze_args *aa, const struct analysis *a
 			}
 		}
 	}
+#ifndef SQW_BOARD_BUILD
 	if (aa->svg && svgplot_analysis(aa->svg, a, err, sizeof(err)) < 0) {
 		pr_err("%s", err);
 		ret = SQW_EXIT_RUNTIME;
 	}
+#endif
 	return ret;
 }
 
@@ -342,7 +406,9 @@ int cmd_analyze(int argc, char **argv)
 	ret = analyze_parse(&aa, argc, argv);
 	if (ret || !aa.path)
 		return ret;
+#ifndef SQW_BOARD_BUILD
 	aa.so.kind_opts = &aa.cap;
+#endif
 	sources_register();
 	if (analysisdoc_open(&d, aa.path, &aa.so, &aa.ao, aa.limit_opt, aa.limit_val, aa.nlimits,
 			     &st, err, sizeof(err)) < 0) {

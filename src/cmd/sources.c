@@ -3,6 +3,14 @@
  * links analyze (analysis/) with the capture importers (capture/). */
 #include "cmd/sources.h"
 
+#ifdef SQW_BOARD_BUILD
+/* A board build (make BOARD=1, docs/packaging.md) has no capture code: it
+ * registers nothing, and analyze refuses a capture in one sentence ("this
+ * build of sqwave reads no captures"). */
+void sources_register(void)
+{
+}
+#else
 #include "stats/analyze.h"
 #include "capture/capture.h"
 #include "capture/capture_source.h"
@@ -28,3 +36,4 @@ void sources_register(void)
 {
 	analyze_kind_register(&capture_kind);
 }
+#endif
