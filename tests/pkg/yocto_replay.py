@@ -215,6 +215,17 @@ def packageconfig_confargs(v):
     return " ".join(a for a in args if a)
 
 
+def packageconfig_depends(v):
+    """What PACKAGECONFIG[flag]'s third field adds to DEPENDS."""
+    enabled = expand(v, v.get("PACKAGECONFIG", "")).split()
+    deps = []
+    for k in v:
+        m = re.match(r"^PACKAGECONFIG\[(.+)\]$", k)
+        if m and m.group(1) in enabled:
+            deps += ((expand(v, v[k]).split(",") + ["", "", ""])[2]).split()
+    return deps
+
+
 def owner(v, pn, path):
     """The package that gets @path (PACKAGES order, FILES globs)."""
     for pkg in expand(v, v["PACKAGES"]).split():
@@ -290,6 +301,17 @@ def main():
         os.makedirs(v["B"], exist_ok=True)
     print("replay: S=%s B=%s inherits=%s" % (expand(v, v["S"]), expand(v, v["B"]), " ".join(inherits)),
           flush=True)
+    if a.packageconfig is not None:
+        v["PACKAGECONFIG"] = a.packageconfig
+    v["PACKAGECONFIG_CONFARGS"] = packageconfig_confargs(v)
+    # what PACKAGECONFIG makes of the build: its make arguments, DEPENDS
+    # (the recipe's and the flags'), and the DOCGEN the target is given
+    docgen = re.findall(r"DOCGEN=(\S+)", expand(v, v.get("EXTRA_OEMAKE", "")))
+    print("replay: PACKAGECONFIG=%s CONFARGS=%s DEPENDS=%s DOCGEN=%s" % (
+        ",".join(expand(v, v.get("PACKAGECONFIG", "")).split()),
+        ",".join(v["PACKAGECONFIG_CONFARGS"].split()),
+        ",".join(expand(v, v.get("DEPENDS", "")).split() + packageconfig_depends(v)),
+        docgen[-1] if docgen else ""), flush=True)
     if a.parse_only:
         return 0 if ok else 1
     if "ptest" in inherits:
@@ -298,9 +320,6 @@ def main():
     if "bash-completion" in inherits:
         v["PACKAGES"] = "${PN}-bash-completion " + v["PACKAGES"]
         v["FILES:${PN}-bash-completion"] = "${datadir}/bash-completion ${sysconfdir}/bash_completion.d"
-    if a.packageconfig is not None:
-        v["PACKAGECONFIG"] = a.packageconfig
-    v["PACKAGECONFIG_CONFARGS"] = packageconfig_confargs(v)
 
     sysroot = os.path.abspath(a.sysroot)
     arch_libdir = "/usr/lib/" + a.host
