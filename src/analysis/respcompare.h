@@ -23,10 +23,11 @@
  *     widths places the capture's response channel and gives a first
  *     offset and drift; the response edges are then paired in
  *     order, each with the next capture edge of its level inside its write
- *     window widened halfway to the neighbouring windows (a burst of
- *     answers 100 ns apart is paired edge for edge: align.c's walk, made
- *     for a wave, is not), and offset + drift are fitted again, weighted by
- *     the windows, outliers left out (respcmp_map). A response whose
+ *     window widened halfway to the neighbouring windows, and never by less
+ *     than the tolerance + place_ns (a burst of answers 100 ns apart is
+ *     paired edge for edge: align.c's walk, made for a wave, is not), and
+ *     offset + drift are fitted again, weighted by the windows, outliers
+ *     left out (respcmp_map). A response whose
  *     spacing is too regular to place (AMBIGUOUS) is paired by order from
  *     the log's first response edge, and the report says so.
  *  2. The stimulus channel's edges, mapped with that fit, are the causes of
