@@ -423,7 +423,9 @@ static void map_judge(struct respcmp *c)
 		m->res_of_want[k] = x < wb ? x - wb : x > we ? x - we : 0;
 		if (fabs(m->res_of_want[k]) > m->max_abs_res_ns)
 			m->max_abs_res_ns = fabs(m->res_of_want[k]);
-		if (fabs(m->res_of_want[k]) > m->tolerance_ns)
+		/* the mapping puts a pin where its window's midpoint would be on
+		 * average: beyond the tolerance, place_ns more is still that */
+		if (fabs(m->res_of_want[k]) > m->tolerance_ns + m->place_ns)
 			m->disagree++;
 	}
 	for (size_t j = 0; j < c->nresp; j++)
@@ -613,7 +615,7 @@ static int answers_walk(struct respcmp *c)
 				c->answers_no_resp++;
 			} else {
 				x->residual_ns = res_of[wk];
-				if (fabs(x->residual_ns) > c->m.tolerance_ns)
+				if (fabs(x->residual_ns) > tol)
 					x->status |= RESPCMP_A_WINDOW;
 			}
 		} else {

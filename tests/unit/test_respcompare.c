@@ -268,6 +268,36 @@ static void a_burst_with_pins_early_in_their_windows_is_paired(void **state)
 	respcmp_free(c);
 }
 
+static void a_short_window_is_judged_by_what_the_mapping_can_tell(void **state)
+{
+	/* three queued answers, the last one quick: its 80 ns window is
+	 * narrower than the fit's bias */
+	static const int64_t ww[] = { 1600, 320, 80 }, pin[] = { 100, 100, 60 };
+	struct scene s;
+	struct respcmp *c;
+
+	(void)state;
+	scene_burst(&s, 3, ww, pin, 500);
+	c = burst_compare(&s);
+	/* mapped past its window by more than the tolerance, by less than
+	 * the tolerance and place_ns: inside, as far as the mapping can say */
+	assert_true(c->ans[2].residual_ns > c->m.tolerance_ns);
+	assert_int_equal(c->ans[2].resp, 2);
+	assert_int_equal(c->bad, 0);
+	assert_int_equal(c->m.disagree, 0);
+	assert_int_equal(c->verdict, COMPARE_AGREE);
+	respcmp_free(c);
+	/* 1 us later than that, it is outside */
+	s.move_idx = 2;
+	s.move_resp_ns = 1000;
+	c = burst_compare(&s);
+	assert_int_equal(c->ans[2].resp, 2);
+	assert_true(c->ans[2].status & RESPCMP_A_WINDOW);
+	assert_int_equal(c->bad, 1);
+	assert_int_equal(c->verdict, COMPARE_DISAGREE);
+	respcmp_free(c);
+}
+
 static void a_slow_capture_clock_does_not_shorten_a_long_answer(void **state)
 {
 	struct scene s;
@@ -519,6 +549,7 @@ int main(void)
 		cmocka_unit_test(a_3_us_irq_latency_is_measured_and_agrees),
 		cmocka_unit_test(a_burst_of_queued_answers_is_paired_edge_for_edge),
 		cmocka_unit_test(a_burst_with_pins_early_in_their_windows_is_paired),
+		cmocka_unit_test(a_short_window_is_judged_by_what_the_mapping_can_tell),
 		cmocka_unit_test(a_slow_capture_clock_does_not_shorten_a_long_answer),
 		cmocka_unit_test(a_negative_irq_latency_disagrees),
 		cmocka_unit_test(a_lost_event_counted_by_the_log_is_explained),
