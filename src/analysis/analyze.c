@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `sqwave analyze`: one edge reader over logs, edge-list CSVs and captures,
- * and the streaming analysis on top of edgestats (docs/analyze.md). */
+/* `sqwave analyze`: one edge reader over logs, edge-list CSVs and the
+ * registered kind (captures), and the streaming analysis on top of
+ * edgestats (docs/analyze.md). */
 #include "analysis/analyze.h"
 
 #include <errno.h>
@@ -17,19 +18,21 @@
 #include "config/config.h"
 #include "log/edgelist.h"
 #include "base/msgbuf.h"
+#include "base/spool.h"
 #include "analysis/persist.h"
 #include "base/units.h"
 
 /* ==== edge sources ==== */
 
 /*
- * One kind of edge source: a sqwave log, an edge-list CSV, or a capture
- * (whose formats are a family of their own behind capture_ops). The
- * factory, analyze_source_open(), picks the kind by --format or by the
- * file's first bytes; the rest of analyze only sees these ops.
+ * One kind of edge source: a sqwave log, an edge-list CSV, or the
+ * registered kind (analyze_kind_register(): captures, whose formats are a
+ * family of their own behind capture_ops). The factory,
+ * analyze_source_open(), picks the kind by --format or by the file's first
+ * bytes; the rest of analyze only sees these ops.
  */
 struct analyze_source_ops {
-	const char *name;       /* the --format word ("log", "edges"); NULL: captures */
+	const char *name;       /* the --format word ("log", "edges"); NULL: the registered kind */
 	/* From the first bytes of the file: this kind? (NULL: the fallback) */
 	bool (*probe)(const void *head, size_t len);
 	/* Open @path; 0, or -1 after src_fail(). Fills s->info. */
@@ -54,10 +57,7 @@ struct analyze_source {
 	bool failed;
 	struct edgelog_reader *log;
 	struct edgelist *csv;
-	struct capture *cap;
-	int64_t cap_start_ps;
-	uint64_t cap_seq;
-	int32_t cap_lo_ns, cap_hi_ns;   /* where around an edge the line changed */
+	void *kind_state;               /* the registered kind's */
 	/* a stream (stdin, a pipe) copied into a memory file */
 	int spool_fd;
 	char spool_path[40];
@@ -195,113 +195,113 @@ static const struct analyze_source_ops csv_ops = {
 	.close = csv_close,
 };
 
-/* ---- a capture (capture.h: every format sigrok and the analyzers write) ---- */
+/* ---- the registered kind (captures): its hooks behind these ops ---- */
 
-/* A capture's edge uncertainty as record offsets, in whole ns outwards. The
- * offsets hold +-2.1 s: with a coarser sample interval (under 0.5 Sa/s) they
- * are clamped, and its edges still count (flagging them as saturated would
- * drop every pulse); the pulse bounds come from cap_window_ns() instead. */
-static int32_t clamp_off(int64_t off)
+/* The kind of every source that is neither a log nor an edge list; NULL:
+ * none (a build that reads no captures). Set before any source is opened. */
+static const struct analyze_kind_ops *registered;
+
+void analyze_kind_register(const struct analyze_kind_ops *ops)
 {
-	return off > INT32_MAX ? INT32_MAX : off < INT32_MIN ? INT32_MIN : (int32_t)off;
+	registered = ops;
 }
 
-/* The same window in 64 bits, whole ns outwards: edgestats takes its pulse
- * bounds from it (edgestats_set_edge_window()), so a capture coarser than
- * the offsets hold still gets at least one sample interval either side. */
-static void cap_window_ns(const struct capture_info *ci, int64_t *lo_ns, int64_t *hi_ns)
+const struct analyze_kind_ops *analyze_kind_registered(void)
 {
-	*lo_ns = -((-ci->edge_lo_ps + CAPTURE_PS_PER_NS - 1) / CAPTURE_PS_PER_NS);
-	*hi_ns = (ci->edge_hi_ps + CAPTURE_PS_PER_NS - 1) / CAPTURE_PS_PER_NS;
+	return registered;
 }
 
-static int cap_open(struct analyze_source *s, const char *path,
-		    const struct analyze_source_opts *o)
+static int kind_open(struct analyze_source *s, const char *path,
+		     const struct analyze_source_opts *o)
 {
-	struct capture_opts co = o->capture;
-	const struct capture_info *ci;
+	const struct analyze_kind_ops *k = registered;
 	char why[512];
-	int64_t lo, hi;
+	bool io = false;
 
-	co.format = o->format;
-	s->cap = s->spool_fd >= 0
-		? capture_open_fd(s->spool_fd, s->info.path, &co, why, sizeof(why))
-		: capture_open(path, &co, why, sizeof(why));
-	if (!s->cap) {
-		src_fail(s, errno == ENOENT || errno == EACCES || errno == EIO || errno == ENOMEM
-			 ? ANALYZE_E_IO : ANALYZE_E_INPUT, "%s", why);
+	s->kind_state = k->open(path, s->spool_fd, s->info.path, o->format, o->kind_opts, &io, why,
+				sizeof(why));
+	if (!s->kind_state) {
+		src_fail(s, io ? ANALYZE_E_IO : ANALYZE_E_INPUT, "%s", why);
 		return -1;
 	}
-	ci = capture_info(s->cap);
-	s->info.kind = ANALYZE_SRC_CAPTURE;
-	s->info.capture = ci;
-	s->info.format = ci->format;
+	s->info.kind = ANALYZE_SRC_REGISTERED;
+	s->info.kind_ops = k;
+	s->info.kind_state = s->kind_state;
 	s->info.has_intended = false;
-	s->cap_start_ps = ci->start_ps;
-	/* rounded, as the edges are: start + offset is then each edge's own
-	 * time to the ns (a truncated start put a VCD edge at 10.8 ns at 10) */
-	s->info.capture_start_ns = capture_ps_round_ns(s->cap_start_ps);
-	cap_window_ns(ci, &lo, &hi);
-	s->cap_lo_ns = clamp_off(lo);
-	s->cap_hi_ns = clamp_off(hi);
+	k->describe(s->kind_state, &s->info.format, &s->info.origin_ns, &s->info.edge_lo_ns,
+		    &s->info.edge_hi_ns);
+	s->info.has_edge_window = true;
 	return 0;
 }
 
-static int cap_next(struct analyze_source *s, struct edge_rec *e)
+static int kind_next(struct analyze_source *s, struct edge_rec *e)
 {
-	struct capture_edge ce;
-	int rc;
+	int rc = s->info.kind_ops->next(s->kind_state, e);
 
-	errno = 0;	/* EIO after a failure: the file changed under us, not bad data */
-	rc = capture_next_edge(s->cap, &ce);
 	if (rc < 0) {
-		src_fail(s, errno == EIO ? ANALYZE_E_IO : ANALYZE_E_INPUT, "%s", capture_error(s->cap));
-		return -1;
+		bool io = false;
+		const char *why = s->info.kind_ops->error(s->kind_state, &io);
+
+		src_fail(s, io ? ANALYZE_E_IO : ANALYZE_E_INPUT, "%s", why);
 	}
-	if (rc == 0)
-		return 0;
-	memset(e, 0, sizeof(*e));
-	if ((ce.flags & CAPTURE_EDGE_F_AFTER_GAP) && s->cap_seq) {
-		/* a skipped seq: edgestats measures no pulse across the gap */
-		s->cap_seq++;
-		s->info.capture_gaps++;
-	}
-	e->seq = s->cap_seq++;
-	e->intended_ns = (uint64_t)(capture_ps_round_ns(ce.t_ps) - s->info.capture_start_ns);
-	/* the "write window" of a capture edge: where, given the sample
-	 * resolution, the line really changed; pulse bounds come from it */
-	e->wake_off_ns = e->write_begin_off_ns = s->cap_lo_ns;
-	e->write_end_off_ns = s->cap_hi_ns;
-	e->expirations = 1;
-	e->level = ce.level ? 1 : 0;
-	return 1;
+	return rc;
 }
 
-static void cap_close(struct analyze_source *s)
+static void kind_end(struct analyze_source *s)
 {
-	capture_close(s->cap);
+	s->info.kind_ops->end(s->kind_state, &s->info.end_ns, &s->info.gaps);
+	s->info.has_end = true;
 }
 
-static const struct analyze_source_ops capture_source_ops = {
-	.name = NULL, .probe = NULL, .open = cap_open, .next = cap_next, .close = cap_close,
+static void kind_close(struct analyze_source *s)
+{
+	s->info.kind_ops->close(s->kind_state);
+}
+
+static const struct analyze_source_ops registered_ops = {
+	.name = NULL, .probe = NULL, .open = kind_open, .next = kind_next, .end = kind_end,
+	.close = kind_close,
 };
 
-/* The kinds in the order they are tried; the last one takes what the
- * others did not (the capture factory then says if it is not a capture). */
+/* The kinds in the order they are tried; the last one, the registered
+ * kind, takes what the others did not (and says if it is none of its own). */
 static const struct analyze_source_ops *const source_kinds[] = {
-	&log_ops, &csv_ops, &capture_source_ops,
+	&log_ops, &csv_ops, &registered_ops,
 };
 #define NKINDS (sizeof(source_kinds) / sizeof(source_kinds[0]))
 
+/* What a stream's sniff saw: whether it refused the stream. */
+struct stream_sniffed {
+	bool refused;
+};
+
 /* A stream is refused early unless its start looks like something sqwave
- * reads: a log, an edge list or a capture. */
-static int stream_sniff(const void *data, size_t len)
+ * reads: a log, an edge list or one of the registered kind's. */
+static int stream_sniff(void *ctx, const void *data, size_t len)
 {
-	return edgelist_sniff(data, len) != EDGELIST_SNIFF_OTHER || capture_probe_any(data, len);
+	struct stream_sniffed *sn = ctx;
+	bool ok = edgelist_sniff(data, len) != EDGELIST_SNIFF_OTHER ||
+		  (registered && (!registered->probe || registered->probe(data, len)));
+
+	sn->refused = !ok;
+	return ok;
 }
 
-/* The kind of @path from --format @fmt (a capture format name goes to the
- * captures) or its first bytes. */
+/* Without a registered kind: what a source that is neither a log nor an
+ * edge list is told, as bad input. */
+static void src_fail_no_kind(struct analyze_source *s, const char *fmt)
+{
+	if (fmt)
+		src_fail(s, ANALYZE_E_INPUT, "--format %s: this build of sqwave reads logs (log) and "
+			 "edge lists (edges) only, no captures", fmt);
+	else
+		src_fail(s, ANALYZE_E_INPUT, "%s: neither a sqwave log nor an edge list, and this "
+			 "build of sqwave reads no captures", s->info.path);
+}
+
+/* The kind of @path from --format @fmt (another name than the log's and
+ * the edge list's goes to the registered kind) or its first bytes; NULL:
+ * the registered kind's, and none is registered. */
 static const struct analyze_source_ops *source_kind(const char *fmt, const char *head, size_t n)
 {
 	size_t k;
@@ -310,7 +310,7 @@ static const struct analyze_source_ops *source_kind(const char *fmt, const char 
 		if (fmt ? !strcmp(fmt, source_kinds[k]->name) : source_kinds[k]->probe(head, n))
 			return source_kinds[k];
 	}
-	return source_kinds[NKINDS - 1];
+	return registered ? source_kinds[NKINDS - 1] : NULL;
 }
 
 /* What the pin should do: a log's header says; an edge list or a capture
@@ -350,20 +350,25 @@ struct analyze_source *analyze_source_open(const char *path, const struct analyz
 	s->info.path = path;
 	s->info.has_intended = true;
 	s->spool_fd = -1;
-	if (capture_path_is_stream(path)) {
+	if (spool_is_stream(path)) {
 		/* stdin, a pipe, process substitution: held in memory (bounded), so
 		 * that detection can look at the start and the reader still gets
 		 * it; devices and terminals are refused there */
+		struct stream_sniffed sn = { false };
 		char why[512];
 
-		s->spool_fd = capture_spool(path, CAPTURE_STREAM_MAX, stream_sniff, why, sizeof(why));
+		s->spool_fd = spool_open(path, SPOOL_STREAM_MAX, stream_sniff, &sn, why, sizeof(why));
+		s->info.path = strcmp(path, "-") ? path : "<stdin>";
+		if (s->spool_fd < 0 && sn.refused && !registered) {
+			src_fail_no_kind(s, NULL);
+			goto fail;
+		}
 		if (s->spool_fd < 0) {
 			src_fail(s, errno == EIO || errno == ENOMEM ? ANALYZE_E_IO : ANALYZE_E_INPUT, "%s",
 				 why);
 			goto fail;
 		}
 		snprintf(s->spool_path, sizeof(s->spool_path), "/proc/self/fd/%d", s->spool_fd);
-		s->info.path = strcmp(path, "-") ? path : "<stdin>";
 		path = s->spool_path;
 	}
 	s->info.open_path = path;
@@ -399,6 +404,10 @@ struct analyze_source *analyze_source_open(const char *path, const struct analyz
 		goto fail;
 	}
 	s->ops = source_kind(opts->format, head, (size_t)n);
+	if (!s->ops) {
+		src_fail_no_kind(s, opts->format);
+		goto fail;
+	}
 	if (s->ops->open(s, path, opts) < 0) {
 		s->ops = NULL;	/* nothing to close */
 		goto fail;
@@ -522,12 +531,8 @@ struct analysis *analysis_new(const struct analyze_opts *o, const struct analyze
 	a->es = edgestats_new(src->half_period_ns);
 	if (a->es)
 		edgestats_set_pin(a->es, &src->pin);
-	if (a->es && src->kind == ANALYZE_SRC_CAPTURE && src->capture) {
-		int64_t lo, hi;
-
-		cap_window_ns(src->capture, &lo, &hi);
-		edgestats_set_edge_window(a->es, lo, hi);
-	}
+	if (a->es && src->has_edge_window)
+		edgestats_set_edge_window(a->es, src->edge_lo_ns, src->edge_hi_ns);
 	if (!a->es || stats_linhist_init(&a->hist, a->o.hist_buckets ? a->o.hist_buckets : 1, 1000, 64))
 		goto fail;
 	{
@@ -1190,7 +1195,7 @@ uint64_t analysis_dropped(const struct analysis *a, uint64_t *at_end)
 	const struct edgelog_footer *f = a->src->footer;
 
 	*at_end = 0;
-	if (a->src->kind == ANALYZE_SRC_CAPTURE)
+	if (a->src->kind == ANALYZE_SRC_REGISTERED)
 		return 0;
 	/* Records the ring dropped after the last one written leave no gap in
 	 * seq: only the footer knows them. */
@@ -1204,15 +1209,11 @@ uint64_t analysis_dropped(const struct analysis *a, uint64_t *at_end)
 bool analysis_partial(const struct analysis *a, int64_t *head_ns, int *head_level,
 		      int64_t *tail_ns, int *tail_level)
 {
-	const struct capture_info *ci = a->src->capture;
-	int64_t end_ns;
-
-	if (!ci || !a->have_edge || !a->src->ended)
+	if (!a->src->has_end || !a->have_edge || !a->src->ended)
 		return false;
-	end_ns = capture_ps_round_ns(ci->end_ps - ci->start_ps);
 	*head_ns = (int64_t)a->first.intended_ns;
 	*head_level = a->first.level ? 0 : 1;
-	*tail_ns = end_ns - (int64_t)a->last.intended_ns;
+	*tail_ns = a->src->end_ns - (int64_t)a->last.intended_ns;
 	*tail_level = a->last.level;
 	return true;
 }

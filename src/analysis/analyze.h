@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `sqwave analyze`: edge sources (log, edge-list CSV, capture) behind one
- * reader, and the streaming analysis of their edges (docs/analyze.md). */
+/* `sqwave analyze`: edge sources (log, edge-list CSV, a registered kind such
+ * as captures) behind one reader, and the streaming analysis of their edges
+ * (docs/analyze.md). */
 #ifndef SQW_ANALYZE_H
 #define SQW_ANALYZE_H
 
@@ -9,7 +10,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "capture/capture.h"
 #include "rt/edge.h"
 #include "log/edgelog.h"
 #include "analysis/edgestats.h"
@@ -27,18 +27,20 @@
  *  - an edge-list CSV: intended time and offsets from its columns (a plain
  *    list has one measured time: wake-up, write begin and write end are all
  *    that time);
- *  - a capture: intended_ns is the edge time (capture time base, in ns, from
- *    the capture's start), offsets 0. A data gap in the capture (VCD x/z)
- *    skips one seq, so the pulse across it is not measured.
+ *  - a source of the registered kind (below; the binary registers captures):
+ *    intended_ns is the edge time (in ns from the source's start, its
+ *    origin_ns in its own time base), offsets its edge window. A gap in the
+ *    data skips one seq, so the pulse across it is not measured.
  * Sources read in constant memory. One thread per source. Each kind is one
  * row of an ops table in analyze.c (open, next, an optional batch read, end,
- * close) behind this one interface; captures are one kind, with their
- * formats behind capture_ops (docs/design.md: why two levels).
+ * close) behind this one interface; the registered kind is the last row,
+ * and captures have their formats behind capture_ops (docs/design.md: why
+ * two levels).
  */
 enum analyze_kind {
 	ANALYZE_SRC_LOG,
 	ANALYZE_SRC_EDGE_CSV,
-	ANALYZE_SRC_CAPTURE,
+	ANALYZE_SRC_REGISTERED,     /* the kind of analyze_kind_register() */
 };
 
 enum analyze_status {
@@ -47,10 +49,75 @@ enum analyze_status {
 	ANALYZE_E_IO,        /* cannot open or read: exit 3 */
 };
 
+/*
+ * ---- the registered kind ----
+ *
+ * Logs and edge lists are analyze's own. One more kind of source can be
+ * registered by the program that links it (sqwave's command layer
+ * registers the captures: capture/capture_source.h, cmd/sources.c). It
+ * takes every file the log and edge-list readers do not claim and every
+ * --format other than "log" and "edges"; with none registered such a file
+ * is refused as bad input ("this build of sqwave reads no captures").
+ *
+ * The hooks use no type of analysis/ (the kind's state is a void *), so a
+ * kind may live in a layer below it. The kind owns its state from open()
+ * to close(); analyze calls the hooks of one source from one thread at a
+ * time, and the documents' hooks (text, json, title) until the source is
+ * closed. Every hook but the optional probe is required.
+ */
+struct json_writer;
+struct analyze_kind_ops {
+	/* the JSON's source.kind, and the name of the member that describes it */
+	const char *name;
+	/* The first bytes of a stream (up to 64 KiB): may they be this kind's?
+	 * 0 refuses the stream before it is read to its bound. */
+	int (*probe)(const void *data, size_t len);
+	/* Open @path, or @fd when >= 0 (a stream held in memory, the caller's:
+	 * read from offset 0 during the call only); @name is the source in
+	 * messages and descriptions ("<stdin>"), @format --format (NULL:
+	 * detect), @opts analyze_source_opts.kind_opts (NULL: the defaults).
+	 * The state, or NULL with one sentence in @err and *@io true for an
+	 * I/O cause (exit 3), false for bad input (exit 2). */
+	void *(*open)(const char *path, int fd, const char *name, const char *format,
+		      const void *opts, bool *io, char *err, size_t errlen);
+	/* What open found: the format's name (the kind's, valid until close),
+	 * the source's own time of edge time 0 (ns), and where around an
+	 * edge's time the line changed: [t + *edge_lo_ns, t + *edge_hi_ns]
+	 * (lo <= 0 <= hi; edgestats takes the pulse bounds from it). */
+	void (*describe)(const void *state, const char **format, int64_t *origin_ns,
+			 int64_t *edge_lo_ns, int64_t *edge_hi_ns);
+	/* The next edge in time order (see "edge sources"): 1, 0 at the end,
+	 * -1 on an error (then error()). */
+	int (*next)(void *state, struct edge_rec *e);
+	/* After next() returned -1: the sentence, and whether it is I/O. */
+	const char *(*error)(const void *state, bool *io);
+	/* After next() returned 0: the end of the data (ns from edge time 0)
+	 * and the places without data (gaps). */
+	void (*end)(const void *state, int64_t *end_ns, uint64_t *gaps);
+	void (*close)(void *state);
+	/* The documents: the text report's lines after "file" (each ends in
+	 * a newline), the members of its JSON object (source.NAME), the SVG's
+	 * subtitle (one line into @buf). */
+	void (*text)(FILE *f, const void *state);
+	void (*json)(struct json_writer *w, const void *state);
+	void (*title)(const void *state, char *buf, size_t len);
+};
+
+/* Register @ops (NULL: none) as the kind of every source that is neither a
+ * log nor an edge list; one at a time, a second replaces the first. The
+ * caller keeps @ops alive. Call from the main thread before any source is
+ * opened (not thread-safe). */
+void analyze_kind_register(const struct analyze_kind_ops *ops);
+/* The registered kind, or NULL. */
+const struct analyze_kind_ops *analyze_kind_registered(void);
+
 struct analyze_source_opts {
-	/* NULL: detect. "log", "edges" (edge-list CSV), or a capture format */
+	/* NULL: detect. "log", "edges" (edge-list CSV), or a name of the
+	 * registered kind's (a capture format) */
 	const char *format;
-	struct capture_opts capture;
+	/* the registered kind's own options (captures: struct capture_opts,
+	 * whose format is the one above); NULL: its defaults */
+	const void *kind_opts;
 	int64_t half_period_ns;  /* edge CSV without expirations: 0 = infer */
 };
 
@@ -58,7 +125,7 @@ struct analyze_source_info {
 	enum analyze_kind kind;
 	const char *path;
 	const char *format;         /* "sqwave-log", "sqwave-export-csv",
-				     * "edge-csv", or the capture's format */
+				     * "edge-csv", or the registered kind's format */
 	bool has_intended;          /* intended times exist: latency, missed periods */
 	bool has_window;            /* wake-up and write window exist: write cost */
 	int64_t half_period_ns;     /* 0 when unknown */
@@ -79,10 +146,15 @@ struct analyze_source_info {
 	uint64_t zero_bytes;        /* log: zero-filled tail (power loss), cut short */
 	uint64_t events;            /* log: event records read (format 2) */
 	const struct edgelog_footer *footer; /* log with footer, else NULL */
-	/* capture: its description; NULL otherwise */
-	const struct capture_info *capture;
-	int64_t capture_start_ns;   /* capture time of edge time 0 (its start) */
-	uint64_t capture_gaps;      /* edges after a data gap */
+	/* a source of the registered kind (ANALYZE_SRC_REGISTERED); else NULL and 0: */
+	const struct analyze_kind_ops *kind_ops; /* its kind, whose hooks describe it */
+	const void *kind_state;     /* the kind's state, for those hooks */
+	int64_t origin_ns;          /* its own time of edge time 0: times are shown there */
+	bool has_edge_window;       /* edge_lo_ns, edge_hi_ns say where around an */
+	int64_t edge_lo_ns, edge_hi_ns; /* edge's time the line changed */
+	bool has_end;               /* after the end: */
+	int64_t end_ns;             /* the end of its data, ns from edge time 0 */
+	uint64_t gaps;              /* places without data (edges after a gap) */
 };
 
 /*
@@ -290,10 +362,12 @@ enum verdict analysis_verdict(struct analysis *a, const struct config *c,
 double analysis_duty_cycle(const struct analysis *a);
 /* Records dropped (ring overflow): the log footer's count when it says more
  * than the gaps in seq (drops after the last record leave none); *at_end
- * those after the last record. 0 for captures. */
+ * those after the last record. 0 for the registered kind (captures), whose
+ * seq gaps are its gaps. */
 uint64_t analysis_dropped(const struct analysis *a, uint64_t *at_end);
-/* Partial segments of a capture: the time from its start to the first edge
- * and from the last edge to its end (ns); false for other sources. */
+/* Partial segments of a source that knows its end (a capture): the time
+ * from its start to the first edge and from the last edge to its end (ns);
+ * false for other sources. */
 bool analysis_partial(const struct analysis *a, int64_t *head_ns, int *head_level,
 		      int64_t *tail_ns, int *tail_level);
 

@@ -4,6 +4,7 @@
 #include "capture/capture.h"
 #include "capture/capture_private.h"
 #include "base/csvread.h"
+#include "base/spool.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -1049,136 +1050,25 @@ static const char *display_name(const char *path)
 
 int capture_path_is_stream(const char *path)
 {
-	struct stat st;
-
-	if (!strcmp(path, "-"))
-		return 1;
-	if (stat(path, &st))
-		return 0;   /* the open will say why */
-	return !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+	return spool_is_stream(path);
 }
 
-/* Write all of @len bytes, retrying short writes. */
-static int write_all(int fd, const char *p, size_t len)
-{
-	while (len) {
-		ssize_t w = write(fd, p, len);
+/* A sniff of capture_spool()'s kind, called through spool_open()'s. */
+struct sniff_box {
+	int (*sniff)(const void *data, size_t len);
+};
 
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
+static int sniff_unbox(void *ctx, const void *data, size_t len)
+{
+	return ((struct sniff_box *)ctx)->sniff(data, len);
 }
 
 int capture_spool(const char *path, size_t max, int (*sniff)(const void *data, size_t len),
 		  char *err, size_t errlen)
 {
-	const char *name = display_name(path);
-	int in = -1, mfd = -1, e = 0, sniffed = !sniff;
-	size_t total = 0, bufsize = 1 << 16, have = 0;
-	char *buf = NULL;
-	struct stat st;
+	struct sniff_box box = { sniff };
 
-	in = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : dup(0);
-	if (in < 0) {
-		e = errno;
-		err_path(err, errlen, name, "cannot open: %s", strerror(e));
-		goto out;
-	}
-	if (fstat(in, &st)) {
-		e = errno;
-		err_path(err, errlen, name, "cannot read: %s", strerror(e));
-		goto out;
-	}
-	if (isatty(in)) {
-		e = ENODEV;
-		err_path(err, errlen, name, "is a terminal: give a file, or pipe one in (... < FILE)");
-		goto out;
-	}
-	if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) {
-		/* /dev/zero and friends never end; no capture is a device */
-		e = ENODEV;
-		err_path(err, errlen, name, "is a %s device, not a capture or log file",
-			 S_ISCHR(st.st_mode) ? "character" : "block");
-		goto out;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		e = EISDIR;
-		err_path(err, errlen, name, "is a directory");
-		goto out;
-	}
-	buf = malloc(bufsize);
-	mfd = memfd_create("sqwave-input", MFD_CLOEXEC);
-	if (!buf || mfd < 0) {
-		e = errno ? errno : ENOMEM;
-		err_path(err, errlen, name, "cannot hold the input in memory: %s", strerror(e));
-		goto out;
-	}
-	for (;;) {
-		ssize_t r = read(in, buf + have, bufsize - have);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			e = errno;
-			err_path(err, errlen, name, "read error: %s", strerror(e));
-			goto out;
-		}
-		have += (size_t)r;
-		if (r > 0 && have < bufsize)
-			continue;
-		/* a full buffer, or the end */
-		if (!sniffed) {
-			sniffed = 1;
-			if (have && !sniff(buf, have)) {
-				e = EINVAL;
-				err_path(err, errlen, name, "not a format sqwave reads (judged from its "
-					 "first %zu bytes)", have);
-				goto out;
-			}
-		}
-		if (total + have > max) {
-			e = EFBIG;
-			err_path(err, errlen, name, "more than %zu MiB from a pipe: save it to a file and "
-				 "give the file (a file is read in place, a stream has to be held in memory)",
-				 max >> 20);
-			goto out;
-		}
-		if (have && write_all(mfd, buf, have)) {
-			e = errno ? errno : ENOSPC;
-			err_path(err, errlen, name, "cannot hold the input in memory: %s", strerror(e));
-			goto out;
-		}
-		total += have;
-		have = 0;
-		if (r == 0)
-			break;
-	}
-	if (!total) {
-		e = EINVAL;
-		err_path(err, errlen, name, "empty input");
-		goto out;
-	}
-	if (lseek(mfd, 0, SEEK_SET) < 0) {
-		e = errno;
-		err_path(err, errlen, name, "cannot rewind the copy: %s", strerror(e));
-		goto out;
-	}
-out:
-	free(buf);
-	if (in >= 0)
-		close(in);
-	if (e) {
-		if (mfd >= 0)
-			close(mfd);
-		errno = e;
-		return -1;
-	}
-	return mfd;
+	return spool_open(path, max, sniff ? sniff_unbox : NULL, &box, err, errlen);
 }
 
 struct capture *capture_open(const char *path, const struct capture_opts *opts,

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/spool.h"
+
 /*
  * Time representation
  * -------------------
@@ -191,25 +193,23 @@ int capture_samplerate_parse(const char *opt, const char *s, double *hz, char *e
 /* Format names accepted by opts->format, space-separated, aliases included. */
 const char *capture_format_names(void);
 
-/* ---- inputs that are not regular files ---- */
+/* ---- inputs that are not regular files (base/spool.h's, for captures) ---- */
 
 /* Bytes read from a pipe or "-" at most: the rest of sqwave reads files in
  * place, a stream has to be held in memory. */
-#define CAPTURE_STREAM_MAX ((size_t)512 << 20)
+#define CAPTURE_STREAM_MAX SPOOL_STREAM_MAX
 
-/* 1 if @path is "-" or names something that is not a regular file or a
- * directory (a pipe, process substitution, a socket, a device), else 0. */
+/* spool_is_stream(): 1 if @path is "-" or names something that is not a
+ * regular file or a directory (a pipe, process substitution, a socket, a
+ * device), else 0. */
 int capture_path_is_stream(const char *path);
 
 /*
- * Copy the stream @path ("-": standard input) into an anonymous memory file
- * and return its descriptor (a regular file, readable from offset 0, also
- * through /proc/self/fd/N), or -1 with errno and a line in @err: a device
- * or a terminal (ENODEV: refused), more than @max bytes (EFBIG), a read
- * error (EIO). @sniff, if not NULL, is shown the first bytes (up to 64 KiB,
- * or all if less) and may refuse the stream early by returning 0 (EINVAL,
- * "not a format sqwave reads"), so that garbage is not read to the bound.
- * The caller closes the descriptor.
+ * spool_open() with a sniff that sees only the data: copy the stream @path
+ * ("-": standard input) into an anonymous memory file and return its
+ * descriptor, or -1 with errno and a line in @err (base/spool.h says which).
+ * @sniff, if not NULL, may refuse the stream from its first bytes by
+ * returning 0. The caller closes the descriptor.
  */
 int capture_spool(const char *path, size_t max, int (*sniff)(const void *data, size_t len),
 		  char *err, size_t errlen);

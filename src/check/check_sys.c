@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "check/check_detect.h"
 #include "rt/edge.h"
+#include "base/gunzip.h"
 #include "base/msgbuf.h"
 #include "rt/cpuidle.h"
 #include "rt/rtsetup.h"
@@ -626,16 +626,63 @@ static void chk_rt_runtime(struct check_report *r, struct sysctx *x)
 		  "most of a period; sqwave sleeps every half period");
 }
 
+/* A kernel config's size at most: a plain one is some 300 KB, config.gz
+ * some 50 KB; anything near these bounds is no kernel config. */
+#define KCONFIG_FILE_MAX ((size_t)8 << 20)
+#define KCONFIG_TEXT_MAX ((size_t)64 << 20)
+
+/* The text of the kernel config open at @fd (closed here): gzip inflated
+ * (/proc/config.gz, base/gunzip: no zlib on the board), a plain file as
+ * it is. NULL when it cannot be read or is no such text. Caller frees. */
+static char *kconfig_text(int fd)
+{
+	size_t len = 0, cap = 0, tlen;
+	char *buf = NULL, *text = NULL;
+	ssize_t n = 1;
+
+	while (n > 0) {
+		if (len + 1 >= cap) {	/* room for the NUL too */
+			size_t ncap = cap ? cap * 2 : 65536;
+			char *nb = cap < KCONFIG_FILE_MAX ? realloc(buf, ncap) : NULL;
+
+			if (!nb) {
+				n = -1;
+				break;
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		n = read(fd, buf + len, cap - 1 - len);
+		if (n < 0 && errno == EINTR)
+			n = 1;
+		else if (n > 0)
+			len += (size_t)n;
+	}
+	close(fd);
+	if (n < 0) {
+		free(buf);
+		return NULL;
+	}
+	buf[len] = '\0';
+	if (!gunzip_is_gzip(buf, len))
+		return buf;
+	if (gunzip_mem(buf, len, KCONFIG_TEXT_MAX, &text, &tlen, NULL, 0) < 0)
+		text = NULL;
+	free(buf);
+	return text;
+}
+
 /* CONFIG_RT_GROUP_SCHED from the kernel's own config (/proc/config.gz,
  * else /boot/config-RELEASE under the root): 1 set, 0 not set, -1 unknown. */
 static int kconfig_rt_group(const struct sysctx *x)
 {
-	char rel[256], rls[128], path[4096], line[256];
+	char rel[256], rls[128], path[4096];
 	int i, ret = -1, fd;
-	gzFile gz;
 
 	sysinfo_read_line(x->p->root, "proc/sys/kernel/osrelease", rls, sizeof(rls));
 	for (i = 0; i < 2 && ret < 0; i++) {
+		char *text, *line;
+
 		if (i == 0)
 			snprintf(rel, sizeof(rel), "proc/config.gz");
 		else if (rls[0])
@@ -645,20 +692,15 @@ static int kconfig_rt_group(const struct sysctx *x)
 		if (!sysinfo_path(x->p->root, rel, path, sizeof(path)))
 			continue;
 		fd = sysinfo_open_regular(path);
-		if (fd < 0)
+		if (fd < 0 || !(text = kconfig_text(fd)))
 			continue;
-		gz = gzdopen(fd, "r");	/* reads a plain file as it is, too */
-		if (!gz) {
-			close(fd);
-			continue;
-		}
-		while (ret < 0 && gzgets(gz, line, sizeof(line))) {
+		for (line = text; line && ret < 0; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
 			if (!strncmp(line, "CONFIG_RT_GROUP_SCHED=y", 23))
 				ret = 1;
 			else if (!strncmp(line, "# CONFIG_RT_GROUP_SCHED is not set", 34))
 				ret = 0;
 		}
-		gzclose(gz);
+		free(text);
 	}
 	return ret;
 }

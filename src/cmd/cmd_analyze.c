@@ -12,9 +12,11 @@
 #include "analysis/analyze.h"
 #include "base/outfile.h"
 #include "base/units.h"
+#include "capture/capture.h"
 #include "cmd/cmd.h"
 #include "cmd/cmdline.h"
 #include "cmd/print.h"
+#include "cmd/sources.h"
 #include "report/analysisdoc.h"
 #include "report/svgplot.h"
 
@@ -155,6 +157,7 @@ void cmd_analyze_help(FILE *f)
 struct analyze_args {
 	struct analyze_opts ao;
 	struct analyze_source_opts so;
+	struct capture_opts cap;	/* so.kind_opts: the capture kind's */
 	const char *json, *csv, *svg, *hist, *path;
 	const char *limit_opt[16], *limit_val[16];
 	size_t nlimits;
@@ -183,7 +186,7 @@ static int analyze_option(struct analyze_args *aa, int ch, int idx)
 	case OPT_HIST: aa->hist = optarg; return 0;
 	case OPT_QUIET: aa->quiet = true; return 0;
 	case OPT_FORMAT: aa->so.format = optarg; return 0;
-	case OPT_CHANNEL: aa->so.capture.channel = optarg; return 0;
+	case OPT_CHANNEL: aa->cap.channel = optarg; return 0;
 	case OPT_WORST:
 		if (parse_opt(&opt_worst, optarg, &v))
 			return -1;
@@ -216,14 +219,14 @@ static int analyze_option(struct analyze_args *aa, int ch, int idx)
 	case OPT_HALF:
 		return parse_opt(&config_table[CFG_RUN_HALF_PERIOD], optarg, &aa->so.half_period_ns);
 	case OPT_THRESHOLD:
-		if (parse_double("--threshold", optarg, &aa->so.capture.threshold))
+		if (parse_double("--threshold", optarg, &aa->cap.threshold))
 			return -1;
-		aa->so.capture.threshold_set = 1;
+		aa->cap.threshold_set = 1;
 		return 0;
 	case OPT_HYST:
-		return parse_double("--hysteresis", optarg, &aa->so.capture.hysteresis);
+		return parse_double("--hysteresis", optarg, &aa->cap.hysteresis);
 	case OPT_RATE:
-		if (capture_samplerate_parse("--samplerate", optarg, &aa->so.capture.samplerate_hz, err,
+		if (capture_samplerate_parse("--samplerate", optarg, &aa->cap.samplerate_hz, err,
 					     sizeof(err))) {
 			pr_err("%s", err);
 			return -1;
@@ -339,6 +342,8 @@ int cmd_analyze(int argc, char **argv)
 	ret = analyze_parse(&aa, argc, argv);
 	if (ret || !aa.path)
 		return ret;
+	aa.so.kind_opts = &aa.cap;
+	sources_register();
 	if (analysisdoc_open(&d, aa.path, &aa.so, &aa.ao, aa.limit_opt, aa.limit_val, aa.nlimits,
 			     &st, err, sizeof(err)) < 0) {
 		pr_err("%s", err);

@@ -16,6 +16,7 @@
 #include "base/jsonread.h"
 #include "base/outfile.h"
 #include "cmd/print.h"
+#include "cmd/sources.h"
 #include "analysis/analyze.h"
 #include "report/analysisdoc.h"
 #include "report/report.h"
@@ -208,6 +209,7 @@ int cmd_report(int argc, char **argv)
 	}
 	if (ch != CMDLINE_END)
 		return ch == CMDLINE_HELP ? SQW_EXIT_OK : SQW_EXIT_USAGE;
+	sources_register();	/* a log's rows are its analysis (analysisdoc_json_of) */
 	if (trend && md) {
 		pr_err("report --trend writes text, --json and --svg, not --markdown");
 		return SQW_EXIT_USAGE;

@@ -27,7 +27,6 @@
 #include "base/cpulist.h"
 #include "base/msgbuf.h"
 #include "base/sysinfo.h"
-#include "rt/rtsetup.h"
 
 extern char **environ;
 
@@ -977,12 +976,25 @@ int contain_exec_main(int argc, char **argv)
 		if (sysinfo_file_write(cgroups[i], "cgroup.procs", "0", false) < 0)
 			wrapper_fail("joining cgroup", cgroups[i], errno);
 	}
-	if (rtsetup_load_place(have_cpus ? &cpus : NULL, nice, &step) < 0)
+	if (contain_load_place(have_cpus ? &cpus : NULL, nice, &step) < 0)
 		wrapper_fail(step, argv[a + 1], errno);
 	close_from(4);
 	execv(argv[a + 1], argv + a + 1);
 	wrapper_fail("exec", argv[a + 1], errno);
 	return 127;
+}
+
+int contain_load_place(const cpu_set_t *cpus, int nice, const char **what)
+{
+	if (cpus && CPU_COUNT(cpus) > 0 && sched_setaffinity(0, sizeof(*cpus), cpus) < 0) {
+		*what = "setting CPUs";
+		return -1;
+	}
+	if (nice && setpriority(PRIO_PROCESS, 0, nice) < 0) {
+		*what = "setting nice";
+		return -1;
+	}
+	return 0;
 }
 
 /* ---- the guardian: a process of its own, from before the first load to

@@ -10,6 +10,7 @@
 #ifndef SQW_CONTAIN_H
 #define SQW_CONTAIN_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -97,6 +98,15 @@ void contain_group_free(struct contain *c, struct contain_group *g);
 
 /* The exec wrapper and the guardian: argc/argv from argv[1] on. */
 int contain_exec_main(int argc, char **argv);
+
+/*
+ * A load's process, in sqwave's exec wrapper before it execs the load: its
+ * CPUs (@cpus NULL or empty: unchanged) and its nice level (0: unchanged).
+ * The load's own placement, not sqwave's: rt/rtsetup sets the RT thread's.
+ * Returns 0, or -1 with errno and *what naming the step that failed
+ * ("setting CPUs", "setting nice").
+ */
+int contain_load_place(const cpu_set_t *cpus, int nice, const char **what);
 int contain_guard_main(int argc, char **argv);
 
 #endif

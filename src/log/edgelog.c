@@ -12,9 +12,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "log/edgecheck.h"
+#include "base/crc32.h"
 #include "base/msgbuf.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -213,38 +213,37 @@ struct edgelog_writer {
 };
 
 /*
- * Format 3's CRCs (zlib crc32). Each covers its block with the crc field
- * taken as 0, so that a flipped bit anywhere in a header, an event's time
- * or type, or the footer is seen, not only one in a payload: format 2's
- * event CRC covered the payload alone, and a bit flipped in time_ns moved
- * a proof sample into another phase unseen.
+ * Format 3's CRCs (base/crc32.h: the CRC-32 zlib's crc32() gives). Each
+ * covers its block with the crc field taken as 0, so that a flipped bit
+ * anywhere in a header, an event's time or type, or the footer is seen,
+ * not only one in a payload: format 2's event CRC covered the payload
+ * alone, and a bit flipped in time_ns moved a proof sample into another
+ * phase unseen.
  */
 static uint32_t header_crc(const struct edgelog_fixed_header *h, const void *text)
 {
 	struct edgelog_fixed_header c = *h;
-	uLong v;
 
 	c.crc = 0;
-	v = crc32(0L, (const Bytef *)&c, sizeof(c));
-	return (uint32_t)crc32(v, text, h->text_len);
+	return crc32_update(crc32_update(0, &c, sizeof(c)), text, h->text_len);
 }
 
 static uint32_t event_crc(const struct edgelog_event_header *h, const void *payload,
 			  uint32_t version)
 {
 	struct edgelog_event_header c = *h;
-	uLong v = 0;
+	uint32_t v = 0;
 
 	if (version >= 3) {
 		c.crc = 0;
-		v = crc32(v, (const Bytef *)&c, sizeof(c));
+		v = crc32_update(v, &c, sizeof(c));
 	}
-	return (uint32_t)crc32(v, payload, h->len);
+	return crc32_update(v, payload, h->len);
 }
 
 static uint32_t footer_crc(const struct edgelog_footer *f)
 {
-	return (uint32_t)crc32(0L, (const Bytef *)f, offsetof(struct edgelog_footer, crc));
+	return crc32_update(0, f, offsetof(struct edgelog_footer, crc));
 }
 
 static int write_all(int fd, const void *buf, size_t len)

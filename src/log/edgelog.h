@@ -29,7 +29,7 @@ struct edgelog_fixed_header {
 	uint32_t records_offset;  /* where record 0 starts */
 	uint32_t text_len;
 	int32_t clock_id;         /* CLOCK_MONOTONIC */
-	uint32_t crc;             /* 3: zlib crc32 of these 56 bytes (this field 0)
+	uint32_t crc;             /* 3: CRC-32 (base/crc32.h) of these 56 bytes (this field 0)
 				   * and the metadata text; 1, 2: 0 */
 	uint64_t half_period_ns;
 	uint64_t start_ns;        /* intended time of slot 0, on clock_id */
@@ -49,7 +49,7 @@ struct edgelog_footer {
 	uint64_t end_realtime_ns;
 	int32_t exit_code;        /* the exit code the run ended with */
 	uint32_t stop_reason;     /* enum edgelog_stop */
-	uint32_t crc;             /* 3: zlib crc32 of bytes 0..55; 1, 2: 0 */
+	uint32_t crc;             /* 3: CRC-32 of bytes 0..55; 1, 2: 0 */
 	uint32_t reserved;        /* 0 */
 };
 
@@ -73,7 +73,7 @@ struct edgelog_event_header {
 	uint16_t type;            /* enum edgelog_event_type */
 	uint16_t reserved0;       /* 0 */
 	uint32_t len;             /* payload bytes, <= EDGELOG_EVENT_MAX_PAYLOAD */
-	uint32_t crc;             /* zlib crc32: 3, of these 32 bytes (this field 0)
+	uint32_t crc;             /* CRC-32: 3, of these 32 bytes (this field 0)
 				   * and the payload; 1, 2: of the payload only */
 	uint32_t reserved1;       /* 0 */
 };

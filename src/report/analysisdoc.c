@@ -32,9 +32,11 @@
 
 /* ---- formatting (as in the run summary: us with 3 decimals, exact) ---- */
 
-static bool is_capture(const struct analysis *a)
+/* A source of the registered kind (a capture): its times are shown in its
+ * own time base, from its origin. */
+static bool is_registered(const struct analysis *a)
 {
-	return a->src->kind == ANALYZE_SRC_CAPTURE;
+	return a->src->kind == ANALYZE_SRC_REGISTERED;
 }
 
 /* A respond log (its pin's kind): a run of its own kind, its answers and
@@ -48,9 +50,9 @@ static bool is_respond(const struct analysis *a)
  * time base for a capture, seconds since the first edge otherwise. */
 static const char *when(const struct analysis *a, uint64_t intended, char *buf, size_t len)
 {
-	if (is_capture(a))
+	if (is_registered(a))
 		snprintf(buf, len, "t=%.9f s",
-			 (double)(a->src->capture_start_ns + (int64_t)intended) / 1e9);
+			 (double)(a->src->origin_ns + (int64_t)intended) / 1e9);
 	else
 		snprintf(buf, len, "t+%.6f s",
 			 (double)(int64_t)(intended - analysis_stats(a)->first_intended_ns) / 1e9);
@@ -63,7 +65,7 @@ static const char *when(const struct analysis *a, uint64_t intended, char *buf, 
  * first edge (the document's one origin, docs/analyze.md). */
 static int64_t doc_t_ns(const struct analysis *a, uint64_t intended)
 {
-	return is_capture(a) ? a->src->capture_start_ns + (int64_t)intended
+	return is_registered(a) ? a->src->origin_ns + (int64_t)intended
 			     : (int64_t)(intended - analysis_stats(a)->first_intended_ns);
 }
 
@@ -173,22 +175,8 @@ static void text_source(FILE *f, const struct analysis *a)
 				r->missed_periods + r->warmup_missed_periods);
 		if (s->events)
 			fprintf(f, "events     %" PRIu64 " (sqwave export --events)\n", s->events);
-	} else if (s->kind == ANALYZE_SRC_CAPTURE) {
-		const struct capture_info *c = s->capture;
-		unsigned i;
-
-		fprintf(f, "channel    %s (%s; %u channel%s)\n", c->channel_name, c->channel_reason,
-			c->n_channels, c->n_channels == 1 ? "" : "s");
-		fprintf(f, "capture    %.9f .. %.9f s", capture_ps_to_s(c->start_ps),
-			capture_ps_to_s(c->end_ps));
-		if (c->samplerate_hz > 0)
-			fprintf(f, ", %g Sa/s", c->samplerate_hz);
-		fprintf(f, ", resolution %g ns\n", (double)c->resolution_ps / 1e3);
-		if (c->analog)
-			fprintf(f, "analog     levels %g / %g V, threshold %g V, hysteresis %g V\n",
-				c->low, c->high, c->threshold, c->hysteresis);
-		for (i = 0; i < c->n_notes; i++)
-			fprintf(f, "note       %s\n", c->notes[i]);
+	} else if (s->kind_ops) {
+		s->kind_ops->text(f, s->kind_state);	/* a capture: channel, span, notes */
 	}
 	if (s->pin.kind == PIN_WAVE && wave_period(&s->pin.wave))	/* respond: no grid */
 		fprintf(f, "wave       %s%s\n", pin_describe(&s->pin, (char[160]){ 0 }, 160),
@@ -214,10 +202,10 @@ static void text_counts(FILE *f, const struct analysis *a)
 		fprintf(f, "missed     %" PRIu64 " periods in %" PRIu64 " places%s\n",
 			r->missed_periods, a->missed_events,
 			r->missed_periods ? "  <-- the timer fired more than once between edges" : "");
-	if (s->kind == ANALYZE_SRC_CAPTURE) {
-		if (s->capture_gaps)
+	if (is_registered(a)) {
+		if (s->gaps)
 			fprintf(f, "gaps       %" PRIu64 " places without data: no pulse measured across them\n",
-				s->capture_gaps);
+				s->gaps);
 	} else {
 		uint64_t at_end, dropped = analysis_dropped(a, &at_end);
 
@@ -652,7 +640,7 @@ void analysisdoc_print_text(FILE *f, const struct analysis *a)
 
 	fprintf(f, "\nPulse widths %s; only pulses with an edge at both ends count\n",
 		a->src->has_window ? "write midpoint to write midpoint, [lo, hi] from the write windows"
-		: a->src->kind == ANALYZE_SRC_CAPTURE
+		: is_registered(a)
 		? "edge to edge, [lo, hi] what the line can have done between the samples"
 		: "edge to edge");
 	if (r->width[EDGESTATS_ANY].h.m.n) {
@@ -660,7 +648,7 @@ void analysisdoc_print_text(FILE *f, const struct analysis *a)
 
 		text_extreme(f, a, "Tmin", &w->tmin);
 		text_extreme(f, a, "Tmax", &w->tmax);
-		if (a->src->has_window || a->src->kind == ANALYZE_SRC_CAPTURE) {
+		if (a->src->has_window || is_registered(a)) {
 			fprintf(f, "  shortest possible %s us (edge #%" PRIu64 "), longest possible %s us "
 				"(edge #%" PRIu64 ")\n", UNITS_US(w->tmin_bound.lo_ns), w->tmin_bound.at.seq,
 				UNITS_US(w->tmax_bound.hi_ns), w->tmax_bound.at.seq);
@@ -704,23 +692,14 @@ void analysisdoc_print_text(FILE *f, const struct analysis *a)
 
 /* ---- JSON (docs/analyze.md) ---- */
 
-/* A capture time in ps under a femtosecond key, or null if it does not fit. */
-static void json_fs(struct json_writer *w, const char *key, int64_t ps)
-{
-	if (ps > INT64_MAX / 1000 || ps < -(INT64_MAX / 1000))
-		json_kv_null(w, key);
-	else
-		json_kv_int(w, key, ps * 1000);
-}
-
 static void json_source(struct json_writer *w, const struct analysis *a)
 {
 	const struct analyze_source_info *s = a->src;
-	static const char *const kinds[] = { "log", "edge-csv", "capture" };
+	static const char *const kinds[] = { "log", "edge-csv" };
 
 	json_kv_object_begin(w, "source");
 	json_kv_string(w, "path", s->path);
-	json_kv_string(w, "kind", kinds[s->kind]);
+	json_kv_string(w, "kind", s->kind_ops ? s->kind_ops->name : kinds[s->kind]);
 	json_kv_string(w, "format", s->format);
 	json_kv_bool(w, "truncated", s->truncated);
 	json_kv_uint(w, "trailing_bytes", s->trailing_bytes);
@@ -753,43 +732,12 @@ static void json_source(struct json_writer *w, const struct analysis *a)
 	} else {
 		json_kv_null(w, "log");
 	}
-	if (s->kind == ANALYZE_SRC_CAPTURE) {
-		const struct capture_info *c = s->capture;
-		unsigned i;
-
-		json_kv_object_begin(w, "capture");
-		json_kv_string(w, "channel", c->channel_name);
-		json_kv_string(w, "channel_reason", c->channel_reason);
-		json_kv_uint(w, "channels", c->n_channels);
-		if (c->samplerate_hz > 0)
-			json_kv_double(w, "samplerate_hz", c->samplerate_hz);
-		else
-			json_kv_null(w, "samplerate_hz");
-		json_kv_int(w, "resolution_ps", c->resolution_ps);
-		json_kv_int(w, "start_ps", c->start_ps);
-		json_kv_int(w, "end_ps", c->end_ps);
-		/* the femtosecond keys of schema 1, for old readers: null where
-		 * femtoseconds no longer fit (beyond +-2.5 h) */
-		json_fs(w, "resolution_fs", c->resolution_ps);
-		json_fs(w, "start_fs", c->start_ps);
-		json_fs(w, "end_fs", c->end_ps);
-		json_kv_int(w, "edge_lo_ps", c->edge_lo_ps);
-		json_kv_int(w, "edge_hi_ps", c->edge_hi_ps);
-		json_kv_int(w, "start_ns", s->capture_start_ns);
-		if (c->initial_level >= 0)
-			json_kv_int(w, "initial_level", c->initial_level);
-		else
-			json_kv_null(w, "initial_level");
-		json_kv_bool(w, "analog", c->analog);
-		if (c->analog) {
-			json_kv_double(w, "threshold_v", c->threshold);
-			json_kv_double(w, "hysteresis_v", c->hysteresis);
-		}
-		json_kv_uint(w, "gaps", s->capture_gaps);
-		json_kv_array_begin(w, "notes");
-		for (i = 0; i < c->n_notes; i++)
-			json_string(w, c->notes[i]);
-		json_array_end(w);
+	/* A registered kind's description, under its name. Schema 1 has one,
+	 * "capture": null for every other source, in every build (one schema
+	 * whatever the build reads). */
+	if (s->kind_ops) {
+		json_kv_object_begin(w, s->kind_ops->name);
+		s->kind_ops->json(w, s->kind_state);
 		json_object_end(w);
 	} else {
 		json_kv_null(w, "capture");
@@ -932,8 +880,9 @@ static void json_counts(struct json_writer *w, const struct analysis *a)
 		json_kv_uint(w, "dropped", dropped);
 		json_kv_uint(w, "dropped_at_end", at_end);
 	}
-	json_kv_uint(w, "seq_gaps", s->kind == ANALYZE_SRC_CAPTURE ? 0 : r->seq_gaps);
-	json_kv_uint(w, "gap_events", s->kind == ANALYZE_SRC_CAPTURE ? s->capture_gaps : r->gap_events);
+	/* a capture's seq gaps are its gaps in the data, no lost records */
+	json_kv_uint(w, "seq_gaps", is_registered(a) ? 0 : r->seq_gaps);
+	json_kv_uint(w, "gap_events", is_registered(a) ? s->gaps : r->gap_events);
 	json_kv_uint(w, "write_errors", r->write_errors);
 	json_kv_uint(w, "saturated", r->saturated);
 	json_kv_uint(w, "level_repeats", r->level_repeats);
@@ -1420,8 +1369,8 @@ static void csv_edge(void *ctx, const struct edge_rec *e, int64_t latency_ns,
 	struct analysisdoc_csv *co = ctx;
 	struct outfile_buf *o = &co->ob;
 	const struct analyze_source_info *s = co->a->src;
-	int64_t t = s->kind == ANALYZE_SRC_CAPTURE
-		    ? s->capture_start_ns + (int64_t)e->intended_ns
+	int64_t t = s->kind == ANALYZE_SRC_REGISTERED
+		    ? s->origin_ns + (int64_t)e->intended_ns
 		    : (int64_t)(e->intended_ns - co->a->first.intended_ns);
 
 	co->rows++;

@@ -15,7 +15,7 @@
 #include "analysis/verdict.h"
 #include "loads/proof.h"
 #include "base/sysinfo.h"
-#include "run/tracebreak.h"
+#include "rt/tracebreak_rt.h"
 
 /* Human summary to @f. */
 void summary_print_text(FILE *f, const struct config *c, const struct edgestats *s,

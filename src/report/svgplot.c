@@ -434,9 +434,8 @@ static void header(FILE *f, const struct analysis *a)
 
 		snprintf(sub, sizeof(sub), "board %s  |  kernel %s  |  PREEMPT_RT %s",
 			 board ? board : "?", kernel ? kernel : "?", rt ? rt : "?");
-	} else if (s->kind == ANALYZE_SRC_CAPTURE) {
-		snprintf(sub, sizeof(sub), "capture %s, channel %s", s->format,
-			 s->capture->channel_name);
+	} else if (s->kind_ops) {
+		s->kind_ops->title(s->kind_state, sub, sizeof(sub));	/* a capture's channel */
 	} else {
 		snprintf(sub, sizeof(sub), "edge list (%s)", s->format);
 	}

@@ -313,19 +313,6 @@ int rtsetup_thread_policy(int priority)
 	return 0;
 }
 
-int rtsetup_load_place(const cpu_set_t *cpus, int nice, const char **what)
-{
-	if (cpus && CPU_COUNT(cpus) > 0 && sched_setaffinity(0, sizeof(*cpus), cpus) < 0) {
-		*what = "setting CPUs";
-		return -1;
-	}
-	if (nice && setpriority(PRIO_PROCESS, 0, nice) < 0) {
-		*what = "setting nice";
-		return -1;
-	}
-	return 0;
-}
-
 int rtsetup_rt_throttling(long *runtime_us, long *period_us)
 {
 	if (read_long("/proc/sys/kernel/sched_rt_runtime_us", runtime_us) != 0 ||

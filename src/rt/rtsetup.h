@@ -107,13 +107,6 @@ int rtsetup_helper_fifo(int priority, int rt_cpu);
  */
 int rtsetup_thread_policy(int priority);
 
-/*
- * A load's process, in sqwave's exec wrapper before it execs the load: its
- * CPUs (@cpus NULL or empty: unchanged) and its nice level (0: unchanged).
- * Returns 0, or -1 with errno and *what naming the step that failed
- * ("setting CPUs", "setting nice").
- */
-int rtsetup_load_place(const cpu_set_t *cpus, int nice, const char **what);
 
 /* Real-time throttling: *runtime_us and *period_us from
  * /proc/sys/kernel/sched_rt_{runtime,period}_us. Returns 1 when throttling

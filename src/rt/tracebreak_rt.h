@@ -7,6 +7,7 @@
 
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/wave.h"
@@ -72,5 +73,26 @@ static inline void tracebreak_rt_check_wave(struct tracebreak_rt *t, uint64_t se
 	tracebreak_rt_check(t, seq, intended, lat_ns, width_ns, (int64_t)wave_seg(w, !level),
 			    warmup);
 }
+
+/* One break handled, as the RT half recorded it: the edge, what crossed,
+ * and whether the helper saved its trace. Plain data, for the run's
+ * description (analysis/runinfo.h) and its summary. */
+struct tracebreak_hit {
+	uint64_t seq;
+	int64_t value_ns;
+	int what;                     /* TRACEBREAK_WAKE or TRACEBREAK_WIDTH */
+	bool saved;
+};
+
+/*
+ * Whether counted edge @seq, whose wake latency was @value_ns, has a trace
+ * among the @n @hits of a run with @threshold_ns and @max_breaks: the
+ * hit's index, or -1 with the reason it has none in @why ("it was under
+ * the threshold", "trace.max_breaks (3) was spent on earlier edges", "it
+ * came while tracing was stopped to save an earlier trace"). Pure; never
+ * on the RT thread.
+ */
+int tracebreak_cover(const struct tracebreak_hit *hits, size_t n, int max_breaks,
+		     int64_t threshold_ns, uint64_t seq, int64_t value_ns, char *why, size_t len);
 
 #endif

@@ -509,25 +509,6 @@ const char *tracebreak_first_cause(const struct tracebreak *tb)
 	return tb ? tb->first_cause : "";
 }
 
-int tracebreak_cover(const struct tracebreak_hit *hits, size_t n, int max_breaks,
-		     int64_t threshold_ns, uint64_t seq, int64_t value_ns, char *why, size_t len)
-{
-	size_t i;
-
-	msgbuf_set(why, len, "%s", "");
-	for (i = 0; i < n; i++) {
-		if (hits[i].seq == seq)
-			return (int)i;
-	}
-	if (value_ns <= threshold_ns)
-		msgbuf_set(why, len, "it was under the threshold (%.3f us)", threshold_ns / 1e3);
-	else if (n && (int)n >= max_breaks && seq > hits[n - 1].seq)
-		msgbuf_set(why, len, "trace.max_breaks (%d) was spent on earlier edges", max_breaks);
-	else
-		msgbuf_set(why, len, "it came while tracing was stopped to save an earlier trace");
-	return -1;
-}
-
 size_t tracebreak_hits(const struct tracebreak *tb, struct tracebreak_hit *out, size_t max)
 {
 	size_t n, i;

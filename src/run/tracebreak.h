@@ -73,26 +73,8 @@ const char *tracebreak_first_text(const struct tracebreak *tb);
 /* The first break's cause, short ("held-by git/18758 ..."; "" if none). */
 const char *tracebreak_first_cause(const struct tracebreak *tb);
 
-/* One break handled: the edge, what crossed, and whether its trace was saved. */
-struct tracebreak_hit {
-	uint64_t seq;
-	int64_t value_ns;
-	int what;                     /* TRACEBREAK_WAKE or TRACEBREAK_WIDTH */
-	bool saved;
-};
-
 /* The breaks handled, in order: copies up to @max into @out and returns how
  * many there were (at most trace.max_breaks). After tracebreak_stop(). */
 size_t tracebreak_hits(const struct tracebreak *tb, struct tracebreak_hit *out, size_t max);
-
-/*
- * Whether counted edge @seq, whose wake latency was @value_ns, has a trace
- * among the @n @hits of a run with @threshold_ns and @max_breaks: the
- * hit's index, or -1 with the reason it has none in @why ("it was under
- * the threshold", "trace.max_breaks (3) was spent on earlier edges", "it
- * came while tracing was stopped to save an earlier trace"). Pure.
- */
-int tracebreak_cover(const struct tracebreak_hit *hits, size_t n, int max_breaks,
-		     int64_t threshold_ns, uint64_t seq, int64_t value_ns, char *why, size_t len);
 
 #endif

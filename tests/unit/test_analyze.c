@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "analysis/analyze.h"
+#include "cmd/sources.h"
 #include "report/analysisdoc.h"
 #include "config/config.h"
 
@@ -117,7 +118,7 @@ static void pulse_statistics_match_an_independent_computation(void **state)
 static void a_pulse_has_the_same_number_in_tmax_and_the_worst_edges(void **state)
 {
 	static const struct analyze_source_info cap_info = {
-		.kind = ANALYZE_SRC_CAPTURE, .path = "test", .format = "test",
+		.kind = ANALYZE_SRC_REGISTERED, .path = "test", .format = "test",
 	};
 	const struct analyze_source_info *infos[] = { &log_info, &cap_info };
 	size_t k, i;
@@ -347,15 +348,10 @@ static void warmup_edges_take_no_part_and_the_first_counted_pulse_needs_two_coun
 
 static void a_capture_reports_its_partial_segments_at_both_ends(void **state)
 {
-	struct capture_info ci = {
-		.path = "cap", .format = "vcd", .channel_name = "D0",
-		.start_ps = -2 * CAPTURE_PS_PER_NS * 1000, /* -2 us */
-		.end_ps = 3000000 * CAPTURE_PS_PER_NS,      /* 3 ms */
-		.end_known = 1,
-	};
+	/* a capture from -2 us to 3 ms (capture_source_end() says so) */
 	struct analyze_source_info src = {
-		.kind = ANALYZE_SRC_CAPTURE, .path = "cap", .format = "vcd",
-		.capture = &ci, .capture_start_ns = -2000, .ended = true,
+		.kind = ANALYZE_SRC_REGISTERED, .path = "cap", .format = "vcd",
+		.origin_ns = -2000, .has_end = true, .end_ns = 3002000, .ended = true,
 	};
 	struct analysis *a = new_analysis(&src, 2);
 	/* capture edges in ns from the capture's start */
@@ -839,6 +835,7 @@ static void a_directory_or_a_pipe_is_bad_input(void **state)
 static int make_dir(void **state)
 {
 	(void)state;
+	sources_register();	/* captures too, as the binary reads them */
 	return mkdtemp(tmpdir) ? 0 : -1;
 }
 

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "check/check.h"
 #include "check/check_sys.h"
@@ -727,6 +728,45 @@ static void a_delegated_v2_service_with_rt_group_sched_is_refused_fifo(void **st
 	assert_finding("sched.rt_group", CHECK_PASS, "no cgroup with the cpu controller on");
 }
 
+/* @text gzipped by zlib (the test's, not sqwave's) into @rel. */
+static void put_gzip(const char *rel, const char *text)
+{
+	unsigned char out[4096];
+	z_stream z = { 0 };
+
+	assert_int_equal(deflateInit2(&z, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+	z.next_in = (Bytef *)(uintptr_t)text;
+	z.avail_in = (uInt)strlen(text);
+	z.next_out = out;
+	z.avail_out = sizeof(out);
+	assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
+	put_bytes(rel, (const char *)out, z.total_out);
+	deflateEnd(&z);
+}
+
+/* /proc/config.gz is inflated without zlib (base/gunzip) and wins over
+ * /boot; a corrupt one is passed over for /boot's plain file. */
+static void the_kernels_gzipped_config_is_read_before_boots(void **state)
+{
+	(void)state;
+	put("proc/self/cgroup", "0::/system.slice/sqwave@soak-1h.service\n");
+	put("sys/fs/cgroup/system.slice/cgroup.controllers", "cpuset cpu io memory pids\n");
+	put("sys/fs/cgroup/system.slice/sqwave@soak-1h.service/cgroup.controllers",
+	    "cpuset cpu io memory pids\n");
+	put("proc/sys/kernel/osrelease", "6.6.48-rt40\n");
+	put("boot/config-6.6.48-rt40", "# CONFIG_RT_GROUP_SCHED is not set\n");
+	put_gzip("proc/config.gz", "#\n# Automatically generated file; DO NOT EDIT.\n#\n"
+		 "CONFIG_CGROUP_SCHED=y\nCONFIG_FAIR_GROUP_SCHED=y\nCONFIG_RT_GROUP_SCHED=y\n"
+		 "CONFIG_HZ_250=y\n");
+	assert_finding("sched.rt_group", CHECK_FAIL, "CONFIG_RT_GROUP_SCHED: SCHED_FIFO is refused here");
+	put_gzip("proc/config.gz", "CONFIG_CGROUP_SCHED=y\n# CONFIG_RT_GROUP_SCHED is not set\n");
+	assert_finding("sched.rt_group", CHECK_PASS, "CONFIG_RT_GROUP_SCHED is not set");
+	/* cut short: not a config; /boot's says set */
+	put("boot/config-6.6.48-rt40", "CONFIG_RT_GROUP_SCHED=y\n");
+	put_bytes("proc/config.gz", "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\x4b", 11);
+	assert_finding("sched.rt_group", CHECK_FAIL, "CONFIG_RT_GROUP_SCHED: SCHED_FIFO is refused here");
+}
+
 static void a_v1_cpu_group_without_rt_runtime_fails_with_the_setting(void **state)
 {
 	const struct check_finding *f;
@@ -912,6 +952,7 @@ int main(void)
 		T(the_last_of_a_repeated_kernel_parameter_counts),
 		T(a_chip_behind_i2c_spi_or_usb_is_recognised_from_sysfs),
 		T(a_delegated_v2_service_with_rt_group_sched_is_refused_fifo),
+		T(the_kernels_gzipped_config_is_read_before_boots),
 		T(a_v1_cpu_group_without_rt_runtime_fails_with_the_setting),
 		T(the_cpuinfo_hypervisor_flag_means_a_virtual_machine),
 		T(a_bare_x86_machine_shows_no_hypervisor_and_says_what_was_read),

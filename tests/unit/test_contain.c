@@ -14,9 +14,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -405,9 +407,71 @@ static void loads_are_held_under_sqwaves_own_cgroup(void **state)
 	assert_non_null(c);
 }
 
+/* Run @fn in a child; its exit status (this test's own placement is kept). */
+static int in_child(int (*fn)(void))
+{
+	pid_t pid = fork();
+	int st = 0;
+
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(fn());
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+static int place_on_cpu0_at_nice_7(void)
+{
+	const char *what = "";
+	cpu_set_t one, got;
+
+	CPU_ZERO(&one);
+	CPU_SET(0, &one);
+	if (contain_load_place(&one, 7, &what) < 0)
+		return 10;
+	if (sched_getaffinity(0, sizeof(got), &got) < 0 || CPU_COUNT(&got) != 1 ||
+	    !CPU_ISSET(0, &got))
+		return 11;
+	errno = 0;
+	if (getpriority(PRIO_PROCESS, 0) != 7 || errno)
+		return 12;
+	return 0;
+}
+
+static void a_load_is_placed_on_its_cpus_at_its_nice_level(void **state)
+{
+	(void)state;
+	assert_int_equal(in_child(place_on_cpu0_at_nice_7), 0);
+}
+
+static int unchanged_when_nothing_is_asked(void)
+{
+	const char *what = "";
+	cpu_set_t before, after, none;
+	int prio = getpriority(PRIO_PROCESS, 0);
+
+	CPU_ZERO(&none);
+	if (sched_getaffinity(0, sizeof(before), &before) < 0)
+		return 10;
+	if (contain_load_place(NULL, 0, &what) < 0 || contain_load_place(&none, 0, &what) < 0)
+		return 11;
+	if (sched_getaffinity(0, sizeof(after), &after) < 0 || !CPU_EQUAL(&before, &after))
+		return 12;
+	return getpriority(PRIO_PROCESS, 0) == prio ? 0 : 13;
+}
+
+static void no_cpus_and_nice_0_change_nothing(void **state)
+{
+	(void)state;
+	assert_int_equal(in_child(unchanged_when_nothing_is_asked), 0);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(a_load_is_placed_on_its_cpus_at_its_nice_level),
+		cmocka_unit_test(no_cpus_and_nice_0_change_nothing),
 		cmocka_unit_test(a_program_that_cannot_start_says_why),
 		cmocka_unit_test(a_process_group_stop_takes_children_that_ignore_sigterm),
 		cmocka_unit_test(a_cgroup2_stop_takes_children_that_ignore_sigterm_and_left_the_group),

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Tests for the scheduling calls of rtsetup that other modules use instead
- * of setting a policy, CPUs or a nice level themselves: the break helper's
- * policy switch and the placement of a load's process. Each runs in a
- * child process, so this test's own scheduling is left alone. */
+ * of setting a policy themselves (the break helper's policy switch), and
+ * the idle states of every RT CPU. Each runs in a child process, so this
+ * test's own scheduling is left alone. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -35,51 +35,6 @@ static int in_child(int (*fn)(void))
 	return WEXITSTATUS(st);
 }
 
-static int place_on_cpu0_at_nice_7(void)
-{
-	const char *what = "";
-	cpu_set_t one, got;
-
-	CPU_ZERO(&one);
-	CPU_SET(0, &one);
-	if (rtsetup_load_place(&one, 7, &what) < 0)
-		return 10;
-	if (sched_getaffinity(0, sizeof(got), &got) < 0 || CPU_COUNT(&got) != 1 ||
-	    !CPU_ISSET(0, &got))
-		return 11;
-	errno = 0;
-	if (getpriority(PRIO_PROCESS, 0) != 7 || errno)
-		return 12;
-	return 0;
-}
-
-static void a_load_is_placed_on_its_cpus_at_its_nice_level(void **state)
-{
-	(void)state;
-	assert_int_equal(in_child(place_on_cpu0_at_nice_7), 0);
-}
-
-static int unchanged_when_nothing_is_asked(void)
-{
-	const char *what = "";
-	cpu_set_t before, after, none;
-	int prio = getpriority(PRIO_PROCESS, 0);
-
-	CPU_ZERO(&none);
-	if (sched_getaffinity(0, sizeof(before), &before) < 0)
-		return 10;
-	if (rtsetup_load_place(NULL, 0, &what) < 0 || rtsetup_load_place(&none, 0, &what) < 0)
-		return 11;
-	if (sched_getaffinity(0, sizeof(after), &after) < 0 || !CPU_EQUAL(&before, &after))
-		return 12;
-	return getpriority(PRIO_PROCESS, 0) == prio ? 0 : 13;
-}
-
-static void no_cpus_and_nice_0_change_nothing(void **state)
-{
-	(void)state;
-	assert_int_equal(in_child(unchanged_when_nothing_is_asked), 0);
-}
 
 static int fifo_then_other(void)
 {
@@ -187,9 +142,7 @@ static void every_rt_cpu_gets_the_idle_limit_and_its_own_description(void **stat
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(a_load_is_placed_on_its_cpus_at_its_nice_level),
 		cmocka_unit_test(every_rt_cpu_gets_the_idle_limit_and_its_own_description),
-		cmocka_unit_test(no_cpus_and_nice_0_change_nothing),
 		cmocka_unit_test(the_helper_switches_to_fifo_and_back_to_other),
 	};
 
