@@ -68,7 +68,7 @@ else
 OPT      ?=
 endif
 # 64-bit file offsets and time_t on 32-bit targets too (logs > 2 GiB, y2038).
-override CFLAGS := $(OPT) -std=c11 -iquote src -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -D_TIME_BITS=64 $(WARN) \
+override CFLAGS := $(OPT) -std=c11 -iquote src/board -iquote src/lab -iquote src -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -D_TIME_BITS=64 $(WARN) \
 	    -pthread -MMD -MP -DSQW_VERSION='"$(VERSION)"' -DSQW_DATADIR='"$(SQWDATADIR)"' \
 	    $(SYSROOT_FLAGS) $(EXTRA_CFLAGS) $(CFLAGS)
 override LDFLAGS := $(SYSROOT_FLAGS) $(LDFLAGS)
@@ -90,26 +90,35 @@ GPIOD_CFLAGS := $(shell $(PKGCONF) --cflags libgpiod 2>/dev/null) -DSQW_GPIOD_$(
 GPIOD_LIBS   := $(shell $(PKGCONF) --libs libgpiod 2>/dev/null || echo -lgpiod)
 endif
 CMOCKA_LIBS := $(shell $(PKGCONF) --libs cmocka 2>/dev/null || echo -lcmocka)
-# zlib: inflate for sigrok .sr sessions (src/capture/capture_sr.c)
+# zlib: inflate for sigrok .sr sessions (src/lab/capture/capture_sr.c)
 ZLIB_CFLAGS := $(shell $(PKGCONF) --cflags zlib 2>/dev/null)
 ZLIB_LIBS   := $(shell $(PKGCONF) --libs zlib 2>/dev/null || echo -lz)
 
 override CFLAGS += $(YAML_CFLAGS) $(GPIOD_CFLAGS) $(ZLIB_CFLAGS)
 LIBS   := $(YAML_LIBS) $(GPIOD_LIBS) $(ZLIB_LIBS) -lm -pthread
 
-# The tree is layered (docs/design.md): src/LAYER/*.c, each layer including
-# only its own folder and the layers below it (scripts/check-layers). Every
-# layer but cmd/ is libsqwave.a, less the libgpiod backend the build did not
-# pick; cmd/ (the commands, their option parsing and messages) is
-# libsqwave-cmd.a, linked only into the binary and the tests of cmd/. The
-# library must link on its own ($(BUILD)/lib-closed): a call from a library
-# module into a command fails to build.
-LAYERS    := base config gpio rt log capture analysis loads run report check
-GPIOD_SKIP := $(filter-out src/gpio/gpio_gpiod$(subst v,,$(GPIOD)).c,src/gpio/gpio_gpiod1.c src/gpio/gpio_gpiod2.c)
-LIB_SRCS  := $(filter-out $(GPIOD_SKIP),$(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c)))
-LIB_OBJS  := $(LIB_SRCS:src/%.c=$(BUILD)/%.o)
+# Two houses on one log (docs/design.md): src/board/ (what runs on the
+# device under test) and src/lab/ (what judges on the bench), each a stack
+# of floors (src/HOUSE/FLOOR/*.c) that include their own folder and the
+# floors below; the lab builds on the board, never the other way round
+# (scripts/check-layers). Headers are named by their floor ("base/msgbuf.h"):
+# both houses are include roots. The board is libsqwave-board.a, less the
+# libgpiod backend the build did not pick; the lab libsqwave-lab.a; cmd/ (the
+# commands, their option parsing and messages) is libsqwave-cmd.a, linked
+# only into the binary and the tests. Each library must link on its own
+# ($(BUILD)/lib-closed): a board module calling into the lab or cmd/, or a
+# lab module calling into cmd/, fails to build.
+BOARD_FLOORS := base config gpio log rt loads stats summary run check
+LAB_FLOORS   := capture compare report pictures
+GPIOD_SKIP := $(filter-out src/board/gpio/gpio_gpiod$(subst v,,$(GPIOD)).c,src/board/gpio/gpio_gpiod1.c src/board/gpio/gpio_gpiod2.c)
+BOARD_SRCS := $(filter-out $(GPIOD_SKIP),$(foreach f,$(BOARD_FLOORS),$(wildcard src/board/$(f)/*.c)))
+LAB_SRCS   := $(foreach f,$(LAB_FLOORS),$(wildcard src/lab/$(f)/*.c))
+BOARD_OBJS := $(BOARD_SRCS:src/%.c=$(BUILD)/%.o)
+LAB_OBJS   := $(LAB_SRCS:src/%.c=$(BUILD)/%.o)
+LIB_OBJS  := $(BOARD_OBJS) $(LAB_OBJS)
 CMD_SRCS  := $(wildcard src/cmd/*.c)
 CMD_OBJS  := $(CMD_SRCS:src/%.c=$(BUILD)/%.o)
+LIBS_ALL   = $(BUILD)/libsqwave-cmd.a $(BUILD)/libsqwave-lab.a $(BUILD)/libsqwave-board.a
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
@@ -146,7 +155,11 @@ $(BUILD)/%.o: src/%.c $(BUILD)/flags
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/libsqwave.a: $(LIB_OBJS)
+$(BUILD)/libsqwave-board.a: $(BOARD_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/libsqwave-lab.a: $(LAB_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
@@ -154,22 +167,25 @@ $(BUILD)/libsqwave-cmd.a: $(CMD_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-# Every object of the library, linked with nothing but its libraries: an
-# undefined symbol (a library module calling into cmd/) fails here.
-$(BUILD)/lib-closed: $(BUILD)/libsqwave.a
+# Every object of the board, linked with nothing but its libraries, then the
+# lab with the board: an undefined symbol (the board calling the lab or a
+# command, the lab calling a command) fails here.
+$(BUILD)/lib-closed: $(BUILD)/libsqwave-board.a $(BUILD)/libsqwave-lab.a
 	@printf 'int main(void) { return 0; }\n' > $@.c
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $@.c -Wl,--whole-archive $(BUILD)/libsqwave.a \
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $@.c -Wl,--whole-archive $(BUILD)/libsqwave-board.a \
 		-Wl,--no-whole-archive $(LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $@.c -Wl,--whole-archive $(BUILD)/libsqwave-lab.a \
+		$(BUILD)/libsqwave-board.a -Wl,--no-whole-archive $(LIBS)
 
-$(BUILD)/sqwave: $(BUILD)/main.o $(BUILD)/libsqwave-cmd.a $(BUILD)/libsqwave.a $(BUILD)/lib-closed
-	$(CC) $(LDFLAGS) -o $@ $(BUILD)/main.o $(BUILD)/libsqwave-cmd.a $(BUILD)/libsqwave.a $(LIBS)
+$(BUILD)/sqwave: $(BUILD)/main.o $(LIBS_ALL) $(BUILD)/lib-closed
+	$(CC) $(LDFLAGS) -o $@ $(BUILD)/main.o $(LIBS_ALL) $(LIBS)
 
 # One cmocka binary per module; unit tests may include the module's .c to see
-# its internals, so they get -Isrc and link the library for the rest.
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libsqwave-cmd.a $(BUILD)/libsqwave.a $(BUILD)/flags
+# its internals, and link the libraries for the rest.
+$(BUILD)/tests/%: tests/unit/%.c $(LIBS_ALL) $(BUILD)/flags
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes -Isrc $(LDFLAGS) -o $@ $< \
-		$(BUILD)/libsqwave-cmd.a $(BUILD)/libsqwave.a $(CMOCKA_LIBS) $(LIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes $(LDFLAGS) -o $@ $< \
+		$(LIBS_ALL) $(CMOCKA_LIBS) $(LIBS)
 
 deps:
 	@scripts/install-deps
@@ -305,11 +321,12 @@ fuzz-build:
 	@scripts/install-deps clang libclang-rt-14-dev
 	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang GPIOD=none \
 		OPT="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined" \
-		build-fuzz/libsqwave.a
+		build-fuzz/libsqwave-lab.a build-fuzz/libsqwave-board.a
 	@for n in $(FUZZ_TARGETS); do \
 		clang -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-			-std=c11 -D_GNU_SOURCE -Isrc -DSQW_FUZZ_TREE='"$(CURDIR)"' -o build-fuzz/$$n \
-			tests/fuzz/$$n.c tests/fuzz/guard.c build-fuzz/libsqwave.a $(LIBS) || exit 1; \
+			-std=c11 -D_GNU_SOURCE -Isrc/board -Isrc/lab -Isrc -DSQW_FUZZ_TREE='"$(CURDIR)"' -o build-fuzz/$$n \
+			tests/fuzz/$$n.c tests/fuzz/guard.c build-fuzz/libsqwave-lab.a \
+			build-fuzz/libsqwave-board.a $(LIBS) || exit 1; \
 	done
 
 fuzz: fuzz-build
@@ -327,8 +344,8 @@ bench:
 
 # The bare responder that `sqwave respond` is measured against (bench/respond.py):
 # sqwave's library, with the flags of the build.
-$(BUILD)/respond_min: bench/respond_min.c $(BUILD)/libsqwave.a $(BUILD)/flags
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsqwave.a $(LIBS)
+$(BUILD)/respond_min: bench/respond_min.c $(BUILD)/libsqwave-board.a $(BUILD)/flags
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsqwave-board.a $(LIBS)
 
 # make install: the binary, the man page, the docs, the board and profile
 # files, the JSON schemas of the outputs (SQWDATADIR/schema: data a program

@@ -25,7 +25,7 @@ import callgrind  # noqa: E402  (bench/callgrind.py)
 EDGE_F_WARMUP = 0x01
 RECORD_SIZE = 32
 FOOTER_SIZE = 64
-FOOTER_MAGIC = 0x544F4F4656575153  # the bytes "SQWVFOOT" on disk (src/log/edgelog.h)
+FOOTER_MAGIC = 0x544F4F4656575153  # the bytes "SQWVFOOT" on disk (src/board/log/edgelog.h)
 PCTS = (50.0, 99.0, 99.9)
 
 

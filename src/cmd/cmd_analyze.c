@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/analyze.h"
+#include "stats/analyze.h"
 #include "base/outfile.h"
 #include "base/units.h"
 #include "capture/capture.h"
@@ -17,8 +17,8 @@
 #include "cmd/cmdline.h"
 #include "cmd/print.h"
 #include "cmd/sources.h"
-#include "report/analysisdoc.h"
-#include "report/svgplot.h"
+#include "summary/analysisdoc.h"
+#include "pictures/svgplot.h"
 
 static void analyze_usage(FILE *f)
 {

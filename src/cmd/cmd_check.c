@@ -22,7 +22,7 @@
 #include "cmd/cmd.h"
 #include "cmd/cmdline.h"
 #include "config/config.h"
-#include "rt/edge.h"
+#include "log/edge.h"
 #include "gpio/gpio_out.h"
 #include "base/json.h"
 #include "base/outfile.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `sqwave compare RUN [CAPTURE]`: options and reports; the comparison itself
- * is src/analysis/compare.c (alignment: src/analysis/align.c). */
+ * is src/lab/compare/compare.c (alignment: src/lab/compare/align.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -14,7 +14,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/cmdline.h"
-#include "analysis/compare.h"
+#include "compare/compare.h"
 #include "cmd/cmd_compare_boards.h"
 #include "cmd/cmd_compare_respond.h"
 #include "log/edgelog.h"
@@ -22,7 +22,7 @@
 #include "base/json.h"
 #include "base/outfile.h"
 #include "cmd/print.h"
-#include "report/statsjson.h"
+#include "summary/statsjson.h"
 #include "base/units.h"
 
 #define COMPARE_SCHEMA "sqwave-compare"
@@ -920,7 +920,7 @@ int cmd_compare(int argc, char **argv)
 	if (ret)
 		return ret > 0 ? SQW_EXIT_OK : SQW_EXIT_USAGE;
 	{
-		/* src/base/outfile.h: --json never over the run log or the capture */
+		/* src/board/base/outfile.h: --json never over the run log or the capture */
 		const struct outfile_arg outs[] = { { "--json", json, false },
 						    { "--skew-csv", bo.skew_csv, false } };
 		const struct outfile_arg ins[] = { { "the run log", o.run, false },

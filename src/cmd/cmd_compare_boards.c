@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/boardskew.h"
+#include "compare/boardskew.h"
 #include "base/json.h"
 #include "base/outfile.h"
 #include "capture/capture.h"
@@ -20,7 +20,7 @@
 #include "cmd/cmd_compare_respond.h"
 #include "cmd/print.h"
 #include "log/edgelog.h"
-#include "report/soakview.h"
+#include "summary/soakview.h"
 
 #define COMPARE_SCHEMA "sqwave-compare"
 #define COMPARE_SCHEMA_VERSION 1

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `sqwave compare RUN_A RUN_B CAPTURE`: two boards on one grid against one
- * capture of both pins (the join: src/analysis/boardskew.c). */
+ * capture of both pins (the join: src/lab/compare/boardskew.c). */
 #ifndef SQW_CMD_COMPARE_BOARDS_H
 #define SQW_CMD_COMPARE_BOARDS_H
 
 #include <stdint.h>
 #include <stdio.h>
 
-#include "analysis/compare.h"
+#include "compare/compare.h"
 
 struct compare_boards_opts {
 	const struct compare_opts *o;  /* board A's run, the capture, the shared options */

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `sqwave compare RESPOND_LOG CAPTURE`: the report of a respond log against a
- * capture of both pins (the comparison: src/analysis/respcompare.c). */
+ * capture of both pins (the comparison: src/lab/compare/respcompare.c). */
 #ifndef SQW_CMD_COMPARE_RESPOND_H
 #define SQW_CMD_COMPARE_RESPOND_H
 
 #include <stdio.h>
 
-#include "analysis/respcompare.h"
+#include "compare/respcompare.h"
 #include "base/json.h"
 
 /* Compare, print the text report on standard output, write the JSON to

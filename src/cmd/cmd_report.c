@@ -17,8 +17,8 @@
 #include "base/outfile.h"
 #include "cmd/print.h"
 #include "cmd/sources.h"
-#include "analysis/analyze.h"
-#include "report/analysisdoc.h"
+#include "stats/analyze.h"
+#include "summary/analysisdoc.h"
 #include "report/report.h"
 #include "report/trend.h"
 

@@ -16,7 +16,7 @@
 #include "config/cfgpath.h"
 #include "config/config.h"
 #include "config/plan.h"
-#include "report/runreport.h"
+#include "run/runreport.h"
 #include "run/session.h"
 
 /* What run's command line gave besides the configuration. */

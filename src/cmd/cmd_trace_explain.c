@@ -10,7 +10,7 @@
 #include "cmd/cmdline.h"
 #include "base/outfile.h"
 #include "cmd/print.h"
-#include "analysis/traceexplain.h"
+#include "stats/traceexplain.h"
 #include "base/units.h"
 
 static void trace_explain_usage(FILE *f)

@@ -3,7 +3,7 @@
  * links analyze (analysis/) with the capture importers (capture/). */
 #include "cmd/sources.h"
 
-#include "analysis/analyze.h"
+#include "stats/analyze.h"
 #include "capture/capture.h"
 #include "capture/capture_source.h"
 

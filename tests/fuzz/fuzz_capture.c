@@ -8,8 +8,8 @@
 
 /*
  * Build (from the repo root):
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 -D_GNU_SOURCE -Isrc \
- *     tests/fuzz/fuzz_capture.c src/capture/capture*.c src/base/csvread.c -lz -lm \
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -std=c11 -D_GNU_SOURCE -Isrc/board -Isrc/lab -Isrc \
+ *     tests/fuzz/fuzz_capture.c src/lab/capture/capture*.c src/board/base/csvread.c -lz -lm \
  *     -o build/fuzz_capture
  * Seed corpus: tests/data/captures (the first byte is read as the
  * selector) and tests/fuzz/seeds/fuzz_capture (the inputs that found bugs,

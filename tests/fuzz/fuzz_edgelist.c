@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "log/edgelist.h"
-#include "analysis/edgestats.h"
+#include "stats/edgestats.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

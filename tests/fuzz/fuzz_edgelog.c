@@ -3,8 +3,8 @@
  * file path (a memfd), read record by record, then the same file through
  * analyze's source detection and analysis (log, edge list or capture).
  * Build, for example (or `make fuzz`):
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Isrc \
- *     tests/fuzz/fuzz_edgelog.c build-fuzz/libsqwave.a -lyaml -lz -lm -pthread
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Isrc/board -Isrc/lab -Isrc \
+ *     tests/fuzz/fuzz_edgelog.c build-fuzz/libsqwave-lab.a build-fuzz/libsqwave-board.a -lyaml -lz -lm -pthread
  *   ./a.out -max_len=4096 corpus/
  * Seeds: tests/data/logs/ (small logs and edge lists, each a class of
  * hostile input that once broke the contract: tests/hostile/README.md).
@@ -16,8 +16,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "analysis/analyze.h"
-#include "report/analysisdoc.h"
+#include "stats/analyze.h"
+#include "summary/analysisdoc.h"
 #include "log/edgelog.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/traceexplain.h"
+#include "stats/traceexplain.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

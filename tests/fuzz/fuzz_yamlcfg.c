@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* libFuzzer entry point for the YAML loader: any bytes, as a board file and as
  * a profile, through the real file path (a memfd). Build, for example:
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Isrc \
- *     tests/fuzz/fuzz_yamlcfg.c src/config/yamlcfg.c src/config/config.c src/base/units.c -lyaml
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Isrc/board -Isrc/lab -Isrc \
+ *     tests/fuzz/fuzz_yamlcfg.c src/board/config/yamlcfg.c src/board/config/config.c src/board/base/units.c -lyaml
  *   ./a.out -max_len=4096 boards/ config/ tests/data/yaml/
  */
 #include <assert.h>

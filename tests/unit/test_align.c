@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "analysis/align.h"
+#include "compare/align.h"
 
 #define HALF 500000             /* ns: 1 kHz */
 #define T0   5000000000ll       /* intended time of slot 0 */

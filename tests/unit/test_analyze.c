@@ -15,9 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/analyze.h"
+#include "stats/analyze.h"
 #include "cmd/sources.h"
-#include "report/analysisdoc.h"
+#include "summary/analysisdoc.h"
 #include "config/config.h"
 
 #define HALF 500000

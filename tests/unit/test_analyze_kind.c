@@ -18,11 +18,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "analysis/analyze.h"
+#include "stats/analyze.h"
 #include "base/json.h"
 #include "base/jsonread.h"
 #include "log/edgelog.h"
-#include "report/analysisdoc.h"
+#include "summary/analysisdoc.h"
 
 static char tmpdir[] = "/tmp/sqwave-test-analyze-kind.XXXXXX";
 

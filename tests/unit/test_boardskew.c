@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/boardskew.c"
+#include "compare/boardskew.c"
 
 #define HP 500000ull              /* half period, ns */
 #define G0 1800000000000000000ull /* slot 0 on the grid, ns */

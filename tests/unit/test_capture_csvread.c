@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for the shared CSV tokenizer and number parsers (src/base/csvread.c),
+/* Tests for the shared CSV tokenizer and number parsers (src/board/base/csvread.c),
  * plus its import-speed benchmark (run with SQW_BENCH=1). */
 #include <setjmp.h>
 #include <stdarg.h>

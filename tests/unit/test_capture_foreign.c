@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for other analyzers' CSV exports (src/capture/capture_foreign.c): DSView logic
+/* Tests for other analyzers' CSV exports (src/lab/capture/capture_foreign.c): DSView logic
  * and DSO tables, WaveForms, ScanaStudio-style times with units, refusals. */
 #include "capture_test_util.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for how captures are read (src/capture/capture.c): standard input, pipes,
+/* Tests for how captures are read (src/lab/capture/capture.c): standard input, pipes,
  * devices, the size bound, and a file truncated while it is mapped. */
 #include "capture_test_util.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for the analog level finder and edge finder (src/capture/capture_levels.c):
+/* Tests for the analog level finder and edge finder (src/lab/capture/capture_levels.c):
  * known traces, from balanced to a single rare pulse, noise, 0/1 data. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for the Saleae importer (src/capture/capture_saleae.c): Logic 2 and 1.x
+/* Tests for the Saleae importer (src/lab/capture/capture_saleae.c): Logic 2 and 1.x
  * digital CSVs, X gaps, time resolution, errors, the shared fixtures. */
 #include "capture_test_util.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for the oscilloscope CSV importer (src/capture/capture_scope.c): each
+/* Tests for the oscilloscope CSV importer (src/lab/capture/capture_scope.c): each
  * vendor layout, threshold/hysteresis/interpolation, time axes, fixtures. */
 #include "capture_test_util.h"
 

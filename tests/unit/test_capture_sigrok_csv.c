@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for the sigrok CSV importer (src/capture/capture_sigrok_csv.c) and for the
+/* Tests for the sigrok CSV importer (src/lab/capture/capture_sigrok_csv.c) and for the
  * channel selection and format detection it shares with the others. */
 #include "capture_test_util.h"
 

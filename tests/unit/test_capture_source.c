@@ -14,11 +14,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/analyze.h"
+#include "stats/analyze.h"
 #include "base/jsonread.h"
 #include "capture/capture.h"
 #include "cmd/sources.h"
-#include "report/analysisdoc.h"
+#include "summary/analysisdoc.h"
 
 static char tmpdir[] = "/tmp/sqwave-test-capture-source.XXXXXX";
 

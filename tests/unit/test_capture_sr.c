@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for the sigrok session importer (src/capture/capture_sr.c): zips built here
+/* Tests for the sigrok session importer (src/lab/capture/capture_sr.c): zips built here
  * (stored and deflated chunks, numeric order), corruption, the fixture. */
 #include "capture_test_util.h"
 

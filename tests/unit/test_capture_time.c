@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for capture time arithmetic (src/capture/capture.c): 64x64/64 division
+/* Tests for capture time arithmetic (src/lab/capture/capture.c): 64x64/64 division
  * without __int128, sample times at any rate, sample-rate spellings. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for the VCD importer (src/capture/capture_vcd.c): timescales, identifiers,
+/* Tests for the VCD importer (src/lab/capture/capture_vcd.c): timescales, identifiers,
  * scopes, $dumpvars, x/z, vectors, 64-bit times, errors, shared fixtures. */
 #include "capture_test_util.h"
 

@@ -17,7 +17,7 @@
 #include "check/check.h"
 #include "check/check_run.h"
 #include "config/config.h"
-#include "analysis/edgestats.h"
+#include "stats/edgestats.h"
 
 #define HALF 500000            /* ns */
 #define T0   1000000000ull

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report/ciout.h"
+#include "summary/ciout.h"
 #include "base/cpulist.h"
 #include "log/edgelog.h"
 

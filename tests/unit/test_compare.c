@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for the compare module (src/analysis/compare.c): a log written here, captures
+/* Tests for the compare module (src/lab/compare/compare.c): a log written here, captures
  * of a window of it (VCD), and what compare must conclude about them. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/compare.h"
+#include "compare/compare.h"
 
 #define HALF 500000             /* ns: 1 kHz */
 #define T0   7000000000ll

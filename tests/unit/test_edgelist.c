@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "log/edgelist.h"
-#include "analysis/edgestats.h"
+#include "stats/edgestats.h"
 
 static char dir[] = "/tmp/sqwave-test-edgelist.XXXXXX";
 static char path[300];

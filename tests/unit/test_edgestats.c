@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "analysis/edgestats.h"
+#include "stats/edgestats.h"
 
 #define HALF 500000            /* ns: 1 kHz */
 #define T0   1000000000ull     /* intended time of slot 0 */

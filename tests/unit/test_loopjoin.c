@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rt/edge.h"
+#include "log/edge.h"
 #include "log/edgelog.h"
 #include "log/loopjoin.h"
 

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/loopstats.h"
+#include "stats/loopstats.h"
 #include "log/edgelog.h"
 
 #define START 1000000000ull

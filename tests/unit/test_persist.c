@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "analysis/persist.h"
+#include "stats/persist.h"
 
 #define H 500000LL  /* half period */
 

@@ -12,7 +12,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "analysis/phasestats.h"
+#include "stats/phasestats.h"
 
 #define HP 500000ll               /* half period, ns */
 #define T0 1000000000ull          /* first phase start */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Tests for respcompare (src/analysis/respcompare.c): respond logs and
+/* Tests for respcompare (src/lab/compare/respcompare.c): respond logs and
  * two-channel captures built here with known delays, lost events and bounces. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/respcompare.h"
+#include "compare/respcompare.h"
 
 #define T0      9000000000ll        /* log clock of the first stimulus edge */
 #define CAP_OFF 2000000ll           /* capture t = log t - T0 + CAP_OFF (ns) */

@@ -16,8 +16,8 @@
 
 #include "base/cpulist.h"
 #include "log/edgelog.h"
-#include "report/soakview.h"
-#include "report/summary.h"
+#include "summary/soakview.h"
+#include "summary/summary.h"
 
 #define SEC 1000000000ull
 #define START (1000 * SEC)

@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/edgestats.h"
+#include "stats/edgestats.h"
 #include "base/json.h"
 #include "base/stats.h"
-#include "report/statsjson.h"
+#include "summary/statsjson.h"
 
 /* statsjson_widths's JSON of pulse widths @h (the "any" polarity, the one
  * with a histogram), as a string (caller frees). */

@@ -16,7 +16,7 @@
 
 #include "base/cpulist.h"
 #include "log/edgelog.h"
-#include "report/summary.h"
+#include "summary/summary.h"
 
 #define HALF 500000
 #define T0   1000000000ull

@@ -17,8 +17,8 @@
 
 #include "config/config.h"
 #include "log/edgelog.h"
-#include "report/soakview.h"
-#include "report/svgplot.c"
+#include "summary/soakview.h"
+#include "pictures/svgplot.c"
 
 #define HALF 500000
 #define T0 1000000000000ull

@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analysis/tlatsplit.h"
-#include "analysis/tlatstats.h"
+#include "stats/tlatsplit.h"
+#include "stats/tlatstats.h"
 #include "run/tlatrun.h"
 
 static void sample_lines_of_each_context_parse(void **state)

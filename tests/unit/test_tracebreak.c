@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analysis/traceexplain.h"
+#include "stats/traceexplain.h"
 #include "run/tracebreak.h"
 
 static char dir[64];

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analysis/traceexplain.c"
+#include "stats/traceexplain.c"
 
 #define PREEMPTED "tests/data/traces/preempted-by-git.trace"
 #define IDLE "tests/data/traces/idle-cpu-late-irq.trace"

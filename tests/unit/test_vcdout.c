@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "base/outfile.h"
-#include "rt/edge.h"
+#include "log/edge.h"
 #include "log/edgelist.h"
 #include "log/edgelog.h"
 #include "log/vcdout.h"

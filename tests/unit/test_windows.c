@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "analysis/analyze.h"
-#include "analysis/edgestats.h"
-#include "analysis/windows.h"
+#include "stats/analyze.h"
+#include "stats/edgestats.h"
+#include "stats/windows.h"
 
 #define HALF 500000                 /* 1 kHz */
 #define WIN 10000000                /* 10 ms: 20 slots a window */

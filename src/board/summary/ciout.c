@@ -1,0 +1,392 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* JUnit XML and LAVA result.txt from the verdict's checks (verdict_checks()):
+ * what a CI server and a board farm read, with the figures of every check. */
+#include "summary/ciout.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/outfile.h"
+#include "base/escape.h"
+
+#ifndef SQW_VERSION
+#define SQW_VERSION "unknown"
+#endif
+
+/* One check, copied out of the callback (its strings are the callback's). */
+struct ci_case {
+	struct verdict_check ck;
+	char *name, *key, *phase, *load, *message;
+};
+
+struct ci_cases {
+	struct ci_case *v;
+	size_t n, cap;
+	bool nomem;
+};
+
+static char *dup_or_null(const char *s, bool *nomem)
+{
+	char *d;
+
+	if (!s)
+		return NULL;
+	d = strdup(s);
+	if (!d)
+		*nomem = true;
+	return d;
+}
+
+static void collect(void *ctx, const struct verdict_check *ck)
+{
+	struct ci_cases *cs = ctx;
+	struct ci_case *c;
+
+	if (cs->nomem)
+		return;
+	if (cs->n == cs->cap) {
+		size_t cap = cs->cap ? 2 * cs->cap : 32;
+		struct ci_case *v = realloc(cs->v, cap * sizeof(*v));
+
+		if (!v) {
+			cs->nomem = true;
+			return;
+		}
+		cs->v = v;
+		cs->cap = cap;
+	}
+	c = &cs->v[cs->n++];
+	memset(c, 0, sizeof(*c));
+	c->ck = *ck;
+	c->name = dup_or_null(ck->name, &cs->nomem);
+	c->key = dup_or_null(ck->key, &cs->nomem);
+	c->phase = dup_or_null(ck->phase, &cs->nomem);
+	c->load = dup_or_null(ck->load, &cs->nomem);
+	c->message = dup_or_null(ck->message, &cs->nomem);
+}
+
+static void cases_free(struct ci_cases *cs)
+{
+	size_t i;
+
+	for (i = 0; i < cs->n; i++) {
+		free(cs->v[i].name);
+		free(cs->v[i].key);
+		free(cs->v[i].phase);
+		free(cs->v[i].load);
+		free(cs->v[i].message);
+	}
+	free(cs->v);
+}
+
+static int cases_get(struct ci_cases *cs, const struct config *c, const struct edgestats *s,
+		     const struct run_info *ri, char *err, size_t errlen)
+{
+	memset(cs, 0, sizeof(*cs));
+	verdict_checks(c, s, ri, collect, cs);
+	if (cs->nomem) {
+		cases_free(cs);
+		snprintf(err, errlen, "out of memory");
+		errno = ENOMEM;
+		return -1;
+	}
+	return 0;
+}
+
+/* The checks into @cs and @path open for writing: what both writers start
+ * with. NULL with @err (and @cs freed) when either fails; else the caller
+ * ends with cases_close(). */
+static FILE *cases_open(struct ci_cases *cs, const char *path, const struct config *c,
+			const struct edgestats *s, const struct run_info *ri, char *err,
+			size_t errlen)
+{
+	FILE *f;
+
+	if (cases_get(cs, c, s, ri, err, errlen) < 0)
+		return NULL;
+	f = outfile_open(path, err, errlen);
+	if (!f)
+		cases_free(cs);
+	return f;
+}
+
+/* Close @f (outfile_close(): a failed write is reported) and free @cs. */
+static int cases_close(struct ci_cases *cs, FILE *f, const char *path, char *err, size_t errlen)
+{
+	int ret = outfile_close(f, path, err, errlen);
+
+	cases_free(cs);
+	return ret;
+}
+
+const char *ciout_name_part(const char *s, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	for (; s && *s && o + 1 < len; s++) {
+		char ch = *s;
+
+		buf[o++] = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+			   (ch >= '0' && ch <= '9') || ch == '_' || ch == '-' ? ch : '_';
+	}
+	if (o == 0 && len > 1)
+		buf[o++] = '_';
+	if (len)
+		buf[o] = '\0';
+	return buf;
+}
+
+/* A figure as it is read: durations in us (the scope's unit), 3 decimals
+ * (the ns the log holds); counts whole; percent and packets/s to 0.1. */
+static const char *figure(double v, enum verdict_unit u, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "?");
+	else if (u == VERDICT_UNIT_NS)
+		snprintf(buf, len, "%.3f", v / 1000.0);
+	else if (u == VERDICT_UNIT_COUNT)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.1f", v);
+	return buf;
+}
+
+static const char *unit_word(enum verdict_unit u)
+{
+	static const char *const words[] = { "", "us", "count", "percent", "pps" };
+
+	return (unsigned)u < sizeof(words) / sizeof(words[0]) ? words[u] : "";
+}
+
+/* ---- result.txt ---- */
+
+static void results_line(FILE *f, const struct ci_case *c)
+{
+	char p[128], l[128], n[64], v[64];
+
+	if (c->phase)
+		fprintf(f, "%s.", ciout_name_part(c->phase, p, sizeof(p)));
+	if (c->load)
+		fprintf(f, "%s.", ciout_name_part(c->load, l, sizeof(l)));
+	fprintf(f, "%s %s", ciout_name_part(c->name, n, sizeof(n)),
+		verdict_result_name(c->ck.result));
+	/* LAVA takes a measurement only as a number with its units */
+	if (c->ck.has_observed && isfinite(c->ck.observed) && c->ck.unit != VERDICT_UNIT_NONE)
+		fprintf(f, " %s %s", figure(c->ck.observed, c->ck.unit, v, sizeof(v)),
+			unit_word(c->ck.unit));
+	fputc('\n', f);
+}
+
+int ciout_write_results(const char *path, const struct config *c, const struct edgestats *s,
+			const struct run_info *ri, char *err, size_t errlen)
+{
+	struct ci_cases cs;
+	FILE *f;
+	size_t i;
+
+	f = cases_open(&cs, path, c, s, ri, err, errlen);
+	if (!f)
+		return -1;
+	for (i = 0; i < cs.n; i++)
+		results_line(f, &cs.v[i]);
+	return cases_close(&cs, f, path, err, errlen);
+}
+
+/* ---- JUnit XML ---- */
+
+/* @s as XML character data or attribute value: markup characters as
+ * entities; control characters and bytes that are not UTF-8 (which XML 1.0
+ * cannot carry at all) as the text \xNN, as the terminal output shows them. */
+static void xml_put(FILE *f, const char *s)
+{
+	char buf[1024];
+
+	if (s)
+		escape_xml(f, outfile_escape(s, buf, sizeof(buf)), SIZE_MAX, ESCAPE_XML_APOS);
+}
+
+/* The figures of a check in one line: what was seen, against what, where. */
+static void xml_figures(FILE *f, const struct ci_case *c)
+{
+	const struct verdict_check *k = &c->ck;
+	/* "3 count" reads badly: a count goes bare */
+	const char *u = k->unit == VERDICT_UNIT_COUNT ? "" : unit_word(k->unit), *sep = "";
+	const char *usp = u[0] ? " " : "";
+	char v[64];
+
+	if (k->has_observed && isfinite(k->observed)) {
+		fprintf(f, "observed %s%s%s", figure(k->observed, k->unit, v, sizeof(v)), usp, u);
+		if (k->has_estimate)
+			fprintf(f, " (pulse width estimate %s%s%s)",
+				figure(k->estimate, k->unit, v, sizeof(v)), usp, u);
+		sep = "; ";
+	} else if (k->unit != VERDICT_UNIT_NONE) {
+		fprintf(f, "not measured");
+		sep = "; ";
+	}
+	if (k->has_limit) {
+		fprintf(f, "%s%s %s%s%s", sep, k->limit_is_min ? "at least" : "at most",
+			figure(k->limit, k->unit, v, sizeof(v)), usp, u);
+		if (c->key) {
+			fputs(" (", f);
+			xml_put(f, c->key);
+			fputc(')', f);
+		}
+		sep = "; ";
+	}
+	if (k->has_edge)
+		fprintf(f, "%sat edge #%" PRIu64 " (t+%.6f s)", sep, k->seq, k->t_s);
+}
+
+static void xml_case(FILE *f, const char *suite, const struct ci_case *c)
+{
+	char l[128], n[64];
+
+	fputs("    <testcase classname=\"", f);
+	xml_put(f, suite);
+	fputs("\" name=\"", f);
+	if (c->load)
+		fprintf(f, "%s.", ciout_name_part(c->load, l, sizeof(l)));
+	fprintf(f, "%s\" time=\"0\">\n", ciout_name_part(c->name, n, sizeof(n)));
+	if (c->ck.result == VERDICT_CHECK_FAIL) {
+		fputs("      <failure message=\"", f);
+		xml_put(f, c->message);
+		fputs("\" type=\"", f);
+		xml_put(f, c->key ? c->key : c->load ? "load not applied" : "run");
+		fputs("\">", f);
+		xml_put(f, c->message);
+		fputc('\n', f);
+		xml_figures(f, c);
+		fputs("</failure>\n", f);
+	} else if (c->ck.result == VERDICT_CHECK_SKIP) {
+		fputs("      <skipped message=\"", f);
+		xml_put(f, c->message);
+		fputs("\"/>\n", f);
+	}
+	fputs("      <system-out>", f);
+	xml_figures(f, c);
+	fputs("</system-out>\n    </testcase>\n", f);
+}
+
+static void xml_property(FILE *f, const char *name, const char *value)
+{
+	fprintf(f, "      <property name=\"%s\" value=\"", name);
+	xml_put(f, value ? value : "");
+	fputs("\"/>\n", f);
+}
+
+struct suite_counts {
+	size_t tests, failures, skipped;
+};
+
+static struct suite_counts count_suite(const struct ci_cases *cs, const char *phase)
+{
+	struct suite_counts k = { 0 };
+	size_t i;
+
+	for (i = 0; i < cs->n; i++) {
+		const struct ci_case *c = &cs->v[i];
+
+		if (phase ? !c->phase || strcmp(c->phase, phase) : c->phase != NULL)
+			continue;
+		k.tests++;
+		k.failures += c->ck.result == VERDICT_CHECK_FAIL;
+		k.skipped += c->ck.result == VERDICT_CHECK_SKIP;
+	}
+	return k;
+}
+
+/* One <testsuite>: the run's checks (@phase NULL) or one phase's. */
+static void xml_suite(FILE *f, const struct config *c, const struct run_info *ri,
+		      const struct ci_cases *cs, size_t id, const char *phase, double secs,
+		      uint64_t start_realtime_ns)
+{
+	time_t t0 = (time_t)(start_realtime_ns / 1000000000u);
+	char timestamp[32];
+	struct tm tm;
+
+	struct suite_counts k = count_suite(cs, phase);
+	char name[512];
+	size_t i;
+
+	/* JUnit's timestamp has no zone: UTC, as CI servers assume */
+	gmtime_r(&t0, &tm);
+	strftime(timestamp, sizeof(timestamp), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(name, sizeof(name), "sqwave.%s%s%s%s%s", config_str(c, CFG_BOARD_NAME),
+		 ri->label && ri->label[0] ? "." : "", ri->label ? ri->label : "",
+		 phase ? ".phase." : "", phase ? phase : "");
+	fputs("  <testsuite name=\"", f);
+	xml_put(f, name);
+	fprintf(f, "\" id=\"%zu\" package=\"sqwave\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
+		"skipped=\"%zu\" time=\"%.3f\" timestamp=\"%s\" hostname=\"", id, k.tests,
+		k.failures, k.skipped, secs, timestamp);
+	xml_put(f, ri->host.hostname[0] ? ri->host.hostname : "localhost");
+	fputs("\">\n    <properties>\n", f);
+	xml_property(f, "sqwave_version", SQW_VERSION);
+	xml_property(f, "board", config_str(c, CFG_BOARD_NAME));
+	xml_property(f, "board_file", ri->board_file);
+	xml_property(f, "profile", ri->profile_file);
+	xml_property(f, "label", ri->label);
+	if (phase)
+		xml_property(f, "phase", phase);
+	xml_property(f, "kernel", ri->host.kernel_release);
+	xml_property(f, "preempt_rt", ri->host.preempt_rt ? "yes" : "no");
+	xml_property(f, "realtime", ri->rt_ok ? "yes" : "no (not a real-time result)");
+	xml_property(f, "log", ri->log_path);
+	fputs("    </properties>\n", f);
+	for (i = 0; i < cs->n; i++) {
+		const struct ci_case *cc = &cs->v[i];
+
+		if (phase ? !cc->phase || strcmp(cc->phase, phase) : cc->phase != NULL)
+			continue;
+		xml_case(f, name, cc);
+	}
+	fputs("    <system-out/>\n    <system-err/>\n  </testsuite>\n", f);
+}
+
+int ciout_write_junit(const char *path, const struct config *c, const struct edgestats *s,
+		      const struct run_info *ri, char *err, size_t errlen)
+{
+	struct ci_cases cs;
+	struct suite_counts all = { 0 };
+	double secs = ri->end_realtime_ns > ri->start_realtime_ns
+		      ? (double)(ri->end_realtime_ns - ri->start_realtime_ns) / 1e9 : 0;
+	uint64_t measure0 = ri->start_realtime_ns + (uint64_t)config_int(c, CFG_RUN_WARMUP);
+	FILE *f;
+	size_t i;
+
+	f = cases_open(&cs, path, c, s, ri, err, errlen);
+	if (!f)
+		return -1;
+	for (i = 0; i < cs.n; i++) {
+		all.tests++;
+		all.failures += cs.v[i].ck.result == VERDICT_CHECK_FAIL;
+	}
+	/* The Jenkins xUnit plugin validates against its junit-10.xsd, whose
+	 * <testsuites> has only name, time, tests, failures and errors: a
+	 * skipped count there gets the whole file refused (each <testsuite>
+	 * may carry one, and does). */
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<testsuites name=\"sqwave run\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
+		"time=\"%.3f\">\n", all.tests, all.failures, secs);
+	xml_suite(f, c, ri, &cs, 0, NULL, secs, ri->start_realtime_ns);
+	for (i = 0; i < ri->nphases; i++) {
+		const struct run_phase *ph = &ri->phases[i];
+		double psecs = (double)ph->duration_ns / 1e9;
+
+		if (!ph->duration_ns && i + 1 == ri->nphases)   /* open-ended: to the end */
+			psecs = secs - (double)(config_int(c, CFG_RUN_WARMUP) + ph->start_off_ns) / 1e9;
+		if (psecs < 0)
+			psecs = 0;
+		xml_suite(f, c, ri, &cs, i + 1, ph->name, psecs,
+			  measure0 + (uint64_t)(ph->start_off_ns > 0 ? ph->start_off_ns : 0));
+	}
+	fputs("</testsuites>\n", f);
+	return cases_close(&cs, f, path, err, errlen);
+}
