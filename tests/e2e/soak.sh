@@ -17,6 +17,7 @@ VB=sqwv$$b
 cleanup() {
 	ip netns del "$NS" 2> /dev/null
 	ip link del "$VA" 2> /dev/null
+	cleanup_cgroups
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -88,6 +89,32 @@ all_gone() {
 }
 
 have_coremark() { [ -n "${COREMARK:-}" ] && [ -x "$COREMARK" ]; }
+
+# Cgroups of this script's own, one in each hierarchy containment uses
+# (cgroup2; v1's freezer and pids), named so that no sqwave's sweep takes
+# them for a run's ("sqwave.PID..."); none where they cannot be made.
+OWN_CGS=""
+if [ "$(id -u)" -eq 0 ]; then
+	for r in $(awk '$3 == "cgroup2" { print $2 }
+		$3 == "cgroup" && $4 ~ /(^|,)(freezer|pids)(,|$)/ { print $2 }' /proc/self/mounts); do
+		mkdir "$r/sqwave-e2e-soak.$$" 2> /dev/null && OWN_CGS="$OWN_CGS $r/sqwave-e2e-soak.$$"
+	done
+fi
+cleanup_cgroups() {
+	local d
+	for d in $OWN_CGS; do
+		find "$d" -mindepth 1 -depth -type d -exec rmdir {} \; 2> /dev/null
+		rmdir "$d" 2> /dev/null
+	done
+}
+# Move this (sub)shell into them: ( enter_own_cgroups && exec CMD... )
+# runs CMD there, as one process whose pid is $!.
+enter_own_cgroups() {
+	local d
+	for d in $OWN_CGS; do
+		echo $BASHPID > "$d/cgroup.procs" || return 1
+	done
+}
 
 # Whether the loads were applied is this machine's business (beside
 # other work a load's own CPU time can fall below proof.min_busy, a flood
@@ -391,11 +418,17 @@ test_sigkill_of_sqwave_leaves_no_load_process() {
 # orphans its process group, and the kernel sends it SIGCONT.) Zombies (a
 # container's init may be slow to reap the ones sqwave's death hands it)
 # are not loads left running.
+#
+# Every sqwave that starts sweeps what killed runs left beside its own
+# cgroup: another one on this machine (another test, another user's run)
+# could take the leftovers before the next run of this test does. Both
+# runs here go in cgroups of this test's own (enter_own_cgroups), where no
+# other sqwave looks.
 test_the_next_run_clears_what_a_run_killed_with_its_guardian_left() {
 	printf '#!/bin/sh\nsh -c "while true; do true; done" &\nwait\n' > "$TMP/burn.sh"
 	chmod 755 "$TMP/burn.sh"
-	"$SQWAVE" run --board "$BOARD" --duration 60s --quiet --load "command:name=burn:$TMP/burn.sh" \
-		--log "$TMP/kg.sqwlog" > /dev/null 2> "$TMP/kg.err" &
+	(enter_own_cgroups && exec "$SQWAVE" run --board "$BOARD" --duration 60s --quiet \
+		--load "command:name=burn:$TMP/burn.sh" --log "$TMP/kg.sqwlog") > /dev/null 2> "$TMP/kg.err" &
 	local pid=$! pids="" guard="" loop="" i p
 	# until burn.sh's child, the process that must outlive everything, runs
 	for i in $(seq 150); do
@@ -418,15 +451,13 @@ test_the_next_run_clears_what_a_run_killed_with_its_guardian_left() {
 		[ "$p" = "$guard" ] || ! [ -r "/proc/$p/stat" ] ||
 			grep -q ') Z ' "/proc/$p/stat" 2> /dev/null || left="$left $p"
 	done
-	# Only another sqwave's sweep could have taken it (a run or the
-	# contain unit test elsewhere on this machine at the same moment).
 	case " $left " in
 	*" $loop "*) ;;
 	*) fail "burn.sh's child $loop did not outlive sqwave and its guardian" \
 		"($(cat "/proc/$loop/stat" 2> /dev/null || echo gone))"; return 1 ;;
 	esac
-	"$SQWAVE" run --board "$BOARD" --duration 1s --quiet --log "$TMP/kg2.sqwlog" \
-		> /dev/null 2> "$TMP/kg2.err"
+	(enter_own_cgroups && exec "$SQWAVE" run --board "$BOARD" --duration 1s --quiet \
+		--log "$TMP/kg2.sqwlog") > /dev/null 2> "$TMP/kg2.err"
 	grep -q "cleared what a killed sqwave run left: [1-9][0-9]* load process" "$TMP/kg2.err" ||
 		fail "$(cat "$TMP/kg2.err")" || { kill -KILL $left; return 1; }
 	all_gone $left || fail "still running:$left" || { kill -KILL $left; return 1; }
