@@ -176,7 +176,7 @@ def percpu_round(a, r):
     order = ["sqwave", "cyclictest"] if r % 2 == 0 else ["cyclictest", "sqwave"]
     rd = {"round": r + 1, "order": order, "disturbed": []}
     n = len(a.cpu_list)
-    lines = list(range(n))
+    lines = a.free_lines[:n]  # the board's free lines, never its inputs
     wait_quiet(a.quiet_wait)
     for tool in order:
         base = os.path.join(a.out, f"percpu-r{r + 1}-{tool}")
@@ -417,7 +417,9 @@ def main():
                     help="SCHED_FIFO priority of both tools (sqwave's rt.priority default)")
     ap.add_argument("--half-us", type=int, default=500,
                     help="sqwave's half period = cyclictest's interval, us")
-    ap.add_argument("--group-lines", default="0,1", help="together mode's lines")
+    ap.add_argument("--group-lines", default="0,3", help="together mode's lines")
+    ap.add_argument("--free-lines", default="0,3,4,5",
+                    help="per-cpu mode's lines, one per CPU (the board's gpio.free_lines)")
     ap.add_argument("--group-cpu", type=int, default=None,
                     help="together mode's CPU (default: the last of --cpus)")
     ap.add_argument("--retries", type=int, default=1,
@@ -429,6 +431,7 @@ def main():
     a.cpu_list = cpulist(a.cpus)
     a.cpus = ",".join(map(str, a.cpu_list))
     a.group_lines = cpulist(a.group_lines)
+    a.free_lines = cpulist(a.free_lines)
     if a.group_cpu is None:
         a.group_cpu = a.cpu_list[-1]
     if a.rounds < 1 or a.seconds < 1:

@@ -313,6 +313,22 @@ static const struct analyze_source_ops *source_kind(const char *fmt, const char 
 	return source_kinds[NKINDS - 1];
 }
 
+/* What the pin should do: a log's header says; an edge list or a capture
+ * is a 50 % wave of its half period when one is known (given or inferred),
+ * else a wave of unknown shape without nominal widths. */
+static void source_pin(struct analyze_source_info *si)
+{
+	struct wave w = { 0 };
+
+	if (si->meta) {
+		si->pin = si->meta->pin;
+		return;
+	}
+	if (si->half_period_ns > 0)
+		w = wave_square(si->half_period_ns);
+	pin_init_wave(&si->pin, "", &w, 0, PIN_GRID_MONOTONIC, 0);
+}
+
 struct analyze_source *analyze_source_open(const char *path, const struct analyze_source_opts *opts,
 					   enum analyze_status *st, char *err, size_t errlen)
 {
@@ -387,6 +403,7 @@ struct analyze_source *analyze_source_open(const char *path, const struct analyz
 		s->ops = NULL;	/* nothing to close */
 		goto fail;
 	}
+	source_pin(&s->info);
 	*st = ANALYZE_OK;
 	return s;
 fail:
@@ -503,10 +520,8 @@ struct analysis *analysis_new(const struct analyze_opts *o, const struct analyze
 	for (i = 0; i < ANALYZE_TIME_BINS; i++)
 		span_init(&a->bins[i]);
 	a->es = edgestats_new(src->half_period_ns);
-	if (a->es && src->respond)
-		edgestats_set_respond(a->es);
-	else if (a->es && src->meta)
-		edgestats_set_wave(a->es, &src->meta->wave);
+	if (a->es)
+		edgestats_set_pin(a->es, &src->pin);
 	if (a->es && src->kind == ANALYZE_SRC_CAPTURE && src->capture) {
 		int64_t lo, hi;
 
@@ -720,6 +735,18 @@ void analysis_set_soak(struct analysis *a, struct phasestats *ps, const struct s
 	a->soak = ri;
 }
 
+/* Whether pulse @p of polarity @pol may lie further than limits.width_error
+ * from its level's nominal width (the pin's; none: never), by its bounds as
+ * the verdict judges. */
+static bool pulse_off_nominal(const struct analysis *a, const struct edgestats_pulse *p,
+			      enum edgestats_polarity pol)
+{
+	int64_t nom = a->src->pin.nominal_ns[pol == EDGESTATS_POS ? PIN_POS : PIN_NEG];
+
+	return nom > 0 && (p->lo_ns < nom - a->lim_width_error_ns ||
+			   p->hi_ns > nom + a->lim_width_error_ns);
+}
+
 /* Everything else: the second half. Touches no edgestats state, so it can
  * run in another thread than stage_stats() (analysis_feed()). */
 static void stage_rest(struct analysis *a, const struct analyze_item *it)
@@ -818,6 +845,8 @@ static void stage_rest(struct analysis *a, const struct analyze_item *it)
 			a->pulses_below++;
 		if (a->lim_tmax_ns > 0 && p.hi_ns > a->lim_tmax_ns)
 			a->pulses_above++;
+		if (a->lim_width_error_ns > 0 && pulse_off_nominal(a, &p, pol))
+			a->pulses_off++;
 	}
 	if (hp) {
 		uint64_t tp = since_first(a, p.at.intended_ns);
@@ -1040,6 +1069,11 @@ void analysis_finish(struct analysis *a)
 	if (a->nworst)
 		qsort(a->worst, a->nworst, sizeof(*a->worst), worst_cmp);
 	persist_finish(a->persist);
+	/* a respond log's own counts at its stop: exact lost events, and the
+	 * events it never answered */
+	if (a->src->respond && a->soak && a->soak->respond_end)
+		edgestats_respond_end(a->es, a->soak->resp_lost, a->soak->resp_lost_warmup,
+				      a->soak->resp_unanswered);
 	a->finished = true;
 }
 
@@ -1080,6 +1114,10 @@ static bool limits_check(struct analysis *a, const struct config *c)
 			  "(the longest %s us, pulse #%" PRIu64 ")", a->pulses_above,
 			  a->pulses_above == 1 ? "" : "s", UNITS_US(tmax),
 			  UNITS_US(any->tmax_bound.hi_ns), any->tmax_bound.at.seq);
+	if (a->lim_width_error_ns > 0 && a->pulses_off)
+		violation(a, "%" PRIu64 " pulse%s may have been further than limits.width_error %s us "
+			  "from the nominal width of their level", a->pulses_off,
+			  a->pulses_off == 1 ? "" : "s", UNITS_US(a->lim_width_error_ns));
 	if (a->src->has_intended && wmax > 0 && a->wakes_above)
 		violation(a, "%" PRIu64 " wake-up%s later than limits.wake_latency_max %s us (the "
 			  "worst %s us at edge #%" PRIu64 ")", a->wakes_above,
@@ -1117,6 +1155,11 @@ void analysis_set_limits(struct analysis *a, int64_t tmin_ns, int64_t tmax_ns, i
 	a->lim_tmax_ns = tmax_ns;
 	a->lim_wake_ns = wake_ns;
 	windows_set_limits(a->win, tmin_ns, tmax_ns, wake_ns, a->win->o.lim_response_ns);
+}
+
+void analysis_set_width_limit(struct analysis *a, int64_t width_error_ns)
+{
+	a->lim_width_error_ns = width_error_ns;
 }
 
 void analysis_set_response_limit(struct analysis *a, int64_t response_ns)

@@ -65,6 +65,10 @@ struct analyze_source_info {
 	bool half_period_inferred;  /* edge list: from its intended times, not given */
 	/* log: header and metadata; NULL otherwise */
 	const struct edgelog_meta *meta;
+	/* What the pin should do (log/pin.h): a log's own; an edge list's or a
+	 * capture's, a 50 % wave of half_period_ns when it is known, else a
+	 * wave without nominal widths. Every figure's nominal comes from here. */
+	struct pin pin;
 	bool respond;               /* a respond log (edgelog_meta_is_respond()) */
 	const char *open_path;      /* where the data can be opened again (a spooled
 				     * stream: its memory file); == path otherwise */
@@ -207,6 +211,10 @@ struct analysis {
 	 * verdict checks, and wake-ups later than the limit */
 	int64_t lim_tmin_ns, lim_tmax_ns, lim_wake_ns;
 	uint64_t pulses_below, pulses_above, wakes_above;
+	/* limits.width_error (analysis_set_width_limit(); 0: none): pulses whose
+	 * bounds leave their own polarity's nominal width by more */
+	int64_t lim_width_error_ns;
+	uint64_t pulses_off;
 	/* figures per window, the worst window, crossings (windows.h) */
 	struct windows *win;
 	/* every period overlaid on its rising edge (persist.h) */
@@ -252,6 +260,8 @@ void analysis_set_soak(struct analysis *a, struct phasestats *ps, const struct s
 		       const struct run_info *ri);
 /* Count pulses and wake-ups against limits (0: none), before feeding. */
 void analysis_set_limits(struct analysis *a, int64_t tmin_ns, int64_t tmax_ns, int64_t wake_ns);
+/* limits.width_error (0: none): pulses counted off their nominal, before feeding. */
+void analysis_set_width_limit(struct analysis *a, int64_t width_error_ns);
 /* A respond log's limits.response_max (0: none), for the windows' crossings. */
 void analysis_set_response_limit(struct analysis *a, int64_t response_ns);
 /* Feed one edge in order. No allocation except one timeline row a minute. */

@@ -124,7 +124,7 @@ static enum compare_status pass1(struct compare *c, struct align_search *s, char
 		c->ses = edgestats_new((int64_t)c->meta->half_period_ns);
 		if (!c->ses)
 			return fail(COMPARE_E_IO, err, errlen, "out of memory");
-		edgestats_set_wave(c->ses, &c->meta->wave);
+		edgestats_set_pin(c->ses, &c->meta->pin);
 	}
 	while ((got = edgelog_reader_next(c->rr, &e)) == 1) {
 		if (s)
@@ -236,7 +236,7 @@ static enum compare_status pass3(struct compare *c, char *err, size_t errlen)
 	c->es = edgestats_new((int64_t)c->meta->half_period_ns);
 	if (!c->es)
 		return fail(COMPARE_E_IO, err, errlen, "out of memory");
-	edgestats_set_wave(c->es, &c->meta->wave);
+	edgestats_set_pin(c->es, &c->meta->pin);
 	st = open_run(c, &r, err, errlen);
 	if (st)
 		return st;

@@ -29,6 +29,13 @@ struct edgestats {
 	/* edgestats_set_wave(): a duty cycle's high and low */
 	bool duty;
 	struct wave wave;
+	/* A respond log: the pin's level now (-1: not known, after a failed
+	 * write) and the write that last changed it, where its next pulse
+	 * starts; a write of the level the pin has is no edge. pin_linked: no
+	 * record is missing since that write. */
+	int pin_level;
+	bool have_pin, pin_linked;
+	struct edge_rec pin;
 };
 
 /* An offset really clamped: EDGE_F_SATURATED and one at the bound. The RT
@@ -154,9 +161,34 @@ static inline int64_t mid2_off(const struct edgestats *s, const struct edge_rec 
 	return wb_off(s, e) + we_off(s, e);
 }
 
-void edgestats_set_respond(struct edgestats *s)
+void edgestats_set_respond(struct edgestats *s, int idle_level)
 {
 	s->r.respond = true;
+	s->pin_level = idle_level ? 1 : 0;
+}
+
+void edgestats_respond_end(struct edgestats *s, uint64_t lost, uint64_t lost_warmup,
+			   uint64_t unanswered)
+{
+	struct edgestats_result *r = &s->r;
+
+	if (lost > r->missed_periods)
+		r->missed_periods = lost;
+	if (lost_warmup > r->warmup_missed_periods)
+		r->warmup_missed_periods = lost_warmup;
+	r->unanswered = unanswered;
+	r->respond_end = true;
+}
+
+void edgestats_set_pin(struct edgestats *s, const struct pin *p)
+{
+	if (p->kind == PIN_RESPOND)
+		edgestats_set_respond(s, p->idle_level);
+	else
+		edgestats_set_wave(s, &p->wave);
+	s->r.nominal_ns[EDGESTATS_POS] = p->nominal_ns[PIN_POS];
+	s->r.nominal_ns[EDGESTATS_NEG] = p->nominal_ns[PIN_NEG];
+	s->r.nominal_ns[EDGESTATS_ANY] = pin_half_period(p);
 }
 
 void edgestats_set_edge_window(struct edgestats *s, int64_t lo_ns, int64_t hi_ns)
@@ -245,6 +277,58 @@ static uint64_t missed_duty(const struct edgestats *s, const struct edge_rec *e)
 static inline bool usable(const struct edge_rec *e)
 {
 	return !(e->flags & (EDGE_F_WARMUP | EDGE_F_WRITE_ERR)) && !offsets_clamped(e);
+}
+
+/*
+ * A respond log's pin, after record @e (@linked: no record missing before
+ * it). The output changes only at a write of the other level: a write of
+ * the level it has (follow mode after a lost event, or a bounce the kernel
+ * reported half of) answers its event but is no edge and starts no pulse;
+ * a pulse runs from the write that changed the pin to the next one that
+ * changed it back, as the scope shows it (compare counts edges the same
+ * way). A failed write leaves the level unknown; missing records break the
+ * chain: no pulse is measured across either.
+ */
+static void respond_pin(struct edgestats *s, const struct edge_rec *e, bool linked)
+{
+	struct edgestats_result *r = &s->r;
+
+	if (!linked)
+		s->pin_linked = false;
+	if (e->flags & EDGE_F_WRITE_ERR) {
+		s->pin_level = -1;
+		return;
+	}
+	if (e->level == s->pin_level) {
+		if (!(e->flags & EDGE_F_WARMUP))
+			r->level_repeats++;
+		return;
+	}
+	if (!(e->flags & EDGE_F_WARMUP) && s->have_pin && !(s->pin.flags & EDGE_F_WARMUP)) {
+		if (s->pin_linked && s->pin_level >= 0 && usable(&s->pin) && usable(e))
+			pulse_add(s, &s->pin, e);
+		else
+			r->pulses_skipped++;
+	}
+	/* after a failed write, this one may have rewritten what that one set:
+	 * where the level began is not known, so no pulse starts here */
+	s->pin_linked = s->pin_level >= 0;
+	if (!(e->flags & (EDGE_F_WARMUP | EDGE_F_NOEVENT)) && !offsets_clamped(e)) {
+		struct edgestats_where at = { e->seq, e->intended_ns };
+
+		if (!r->scope_answers || e->write_begin_off_ns < r->scope_lo_ns) {
+			r->scope_lo_ns = e->write_begin_off_ns;
+			r->scope_lo_at = at;
+		}
+		if (!r->scope_answers || e->write_end_off_ns > r->scope_hi_ns) {
+			r->scope_hi_ns = e->write_end_off_ns;
+			r->scope_hi_at = at;
+		}
+		r->scope_answers++;
+	}
+	s->pin = *e;
+	s->have_pin = true;
+	s->pin_level = e->level;
 }
 
 void edgestats_add(struct edgestats *s, const struct edge_rec *rec)
@@ -351,8 +435,11 @@ void edgestats_add(struct edgestats *s, const struct edge_rec *rec)
 		r->counted_last_ns = e->intended_ns;
 
 		/* A pulse counts only when both its edges do: the one that starts
-		 * at the last warm-up edge is left out. */
-		if (s->have_prev && !(s->prev.flags & EDGE_F_WARMUP)) {
+		 * at the last warm-up edge is left out. A respond log's pulses
+		 * run from write to write that changed the pin (respond_pin()). */
+		if (r->respond) {
+			/* below, for every record */
+		} else if (s->have_prev && !(s->prev.flags & EDGE_F_WARMUP)) {
 			if (linked && usable(&s->prev) && usable(e) && s->prev.level != e->level) {
 				pulse_add(s, &s->prev, e);
 			} else {
@@ -361,12 +448,14 @@ void edgestats_add(struct edgestats *s, const struct edge_rec *rec)
 					r->level_repeats++;
 			}
 		}
-		if (e->level && s->have_prev2 && linked && s->prev_linked &&
+		if (!r->respond && e->level && s->have_prev2 && linked && s->prev_linked &&
 		    s->prev2.level && !s->prev.level &&
 		    usable(&s->prev2) && usable(&s->prev) && usable(e))
 			period_add(s, &s->prev2, e);
 	}
 
+	if (r->respond)
+		respond_pin(s, e, linked);
 	s->prev2 = s->prev;
 	s->have_prev2 = s->have_prev;
 	s->prev_linked = linked;
@@ -383,6 +472,11 @@ void edgestats_seed(struct edgestats *s, const struct edge_rec *before)
 	s->have_prev2 = false;
 	s->prev_linked = false;
 	s->next_seq = before->seq + 1;
+	/* a respond log's pin: at that write's level, no pulse from it */
+	s->pin = s->prev;
+	s->have_pin = true;
+	s->pin_linked = false;
+	s->pin_level = before->flags & EDGE_F_WRITE_ERR ? -1 : before->level;
 }
 
 double edgestats_spin_fraction(const struct edgestats_result *r)
@@ -415,6 +509,14 @@ int64_t edgestats_last_latency(const struct edgestats *s)
 	return s->last_latency;
 }
 
+/* The largest distance of @m's extremes from @nominal. */
+static int64_t max_err(const struct stats_moments *m, int64_t nominal)
+{
+	int64_t below = nominal - m->min, above = m->max - nominal;
+
+	return below > above ? below : above;
+}
+
 void edgestats_live(const struct edgestats *s, struct edgestats_live *out)
 {
 	const struct edgestats_result *r = &s->r;
@@ -437,6 +539,12 @@ void edgestats_live(const struct edgestats *s, struct edgestats_live *out)
 		out->width_min_ns = pos->n ? pos->min : neg->min;
 		out->width_max_ns = pos->n ? pos->max : neg->max;
 	}
+	/* how far each polarity strayed from its own nominal, so far */
+	if (pos->n && r->nominal_ns[EDGESTATS_POS] > 0)
+		out->width_error_ns = max_err(pos, r->nominal_ns[EDGESTATS_POS]);
+	if (neg->n && r->nominal_ns[EDGESTATS_NEG] > 0 &&
+	    max_err(neg, r->nominal_ns[EDGESTATS_NEG]) > out->width_error_ns)
+		out->width_error_ns = max_err(neg, r->nominal_ns[EDGESTATS_NEG]);
 }
 
 /* The earlier of two pulses, for ties between the polarities. */

@@ -13,6 +13,7 @@
 #include "rt/edge.h"
 #include "base/stats.h"
 #include "base/wave.h"
+#include "log/pin.h"
 
 struct edgestats;
 
@@ -104,8 +105,16 @@ void edgestats_set_wave(struct edgestats *s, const struct wave *w);
 
 /* Before the first edgestats_add(): the records are a respond log's (see
  * struct edgestats_result's respond members): lost events are each record's
- * expirations - 1, latencies count from the event alone. */
-void edgestats_set_respond(struct edgestats *s);
+ * expirations - 1, latencies count from the event alone, and the output
+ * starts at @idle_level (gpio.idle_level): a write of the level the pin has
+ * is no edge. */
+void edgestats_set_respond(struct edgestats *s, int idle_level);
+
+/* Before the first edgestats_add(): what the pin should do (log/pin.h),
+ * the way every reader sets it: a wave's shape (edgestats_set_wave()) or a
+ * respond run (edgestats_set_respond()), and the nominal width of each
+ * polarity from @p (0: none, a respond run's answers that the input times). */
+void edgestats_set_pin(struct edgestats *s, const struct pin *p);
 
 /* Before the first edgestats_add(): every record's write window is
  * [@lo_ns, @hi_ns] around its intended time, whatever its 32-bit offsets
@@ -127,6 +136,7 @@ struct edgestats_live {
 	int64_t wake_min_ns, wake_max_ns;
 	double wake_avg_ns;
 	int64_t width_min_ns, width_max_ns; /* any polarity; 0 if no pulse yet */
+	int64_t width_error_ns;    /* furthest estimate from its polarity's nominal (0: none) */
 };
 void edgestats_live(const struct edgestats *s, struct edgestats_live *out);
 
@@ -168,8 +178,9 @@ struct edgestats_widths {
 
 struct edgestats_result {
 	int64_t half_period_ns;
-	/* The nominal width of each polarity: high, low (edgestats_set_wave();
-	 * else the half period) and, for ANY, the half period. */
+	/* The nominal width of each polarity: the pin's (edgestats_set_pin():
+	 * high, low; 0 when it has none) or edgestats_set_wave()'s, else the
+	 * half period; for ANY, the half period (0: a respond run). */
 	int64_t nominal_ns[EDGESTATS_NPOL];
 	uint64_t records;          /* every record fed, warm-up included */
 	uint64_t first_intended_ns; /* of the first record fed: "t+" times count from it */
@@ -183,7 +194,9 @@ struct edgestats_result {
 	struct edgestats_where first_gap, last_gap; /* the record just after the gap */
 	uint64_t write_errors;     /* counted edges flagged EDGE_F_WRITE_ERR */
 	uint64_t saturated;        /* counted edges with an offset clamped to +-2.1 s */
-	uint64_t level_repeats;    /* consecutive records writing the same level */
+	uint64_t level_repeats;    /* consecutive records writing the same level (a
+				    * respond log: counted writes of the level the pin
+				    * had, no edge) */
 	uint64_t pulses_skipped;   /* counted-edge pairs not measured (gap, error, ...) */
 
 	struct stats_hist wake;        /* wake - intended; moments in wake.m */
@@ -216,13 +229,41 @@ struct edgestats_result {
 	 * is the event's timestamp, so wake is event -> wake-up, place event ->
 	 * write-window midpoint, missed_periods the events the kernel lost;
 	 * writes that answer no event (EDGE_F_NOEVENT: a pulse's end, the
-	 * return to idle) are edges and pulses but no answer. */
+	 * return to idle) are writes but no answer. A pulse runs from a write
+	 * that changed the pin to the next one that changed it back; a write
+	 * of the level the pin had (level_repeats) answers its event but is no
+	 * edge. There is no period. */
 	bool respond;
 	uint64_t answers;              /* counted writes that answer an event */
 	struct stats_hist resp_begin;  /* write_begin - event */
 	struct stats_hist resp_end;    /* write_end - event: the answer's latency */
 	struct edgestats_where resp_worst; /* the largest write_end - event */
+	/* The answers a scope across the two pins sees: counted answers that
+	 * changed the output (not a rewrite, no clamped offset). Of those,
+	 * the least write_begin - event and the largest write_end - event,
+	 * where the scope's bounds come from (docs/respond.md). */
+	uint64_t scope_answers;
+	int64_t scope_lo_ns, scope_hi_ns;
+	struct edgestats_where scope_lo_at, scope_hi_at;
+	/* edgestats_respond_end(): the run's own counts at its stop are in
+	 * missed_periods and warmup_missed_periods, and unanswered is the
+	 * events still queued then (respond_end false: not known, a log
+	 * written before they were kept) */
+	bool respond_end;
+	uint64_t unanswered;
 };
+
+/*
+ * After the last edgestats_add() of a respond log: the RT loop's own counts
+ * at the stop (the log's note at the stop, docs/log-format.md), from the
+ * kernel's sequence numbers: @lost events lost after the warm-up and
+ * @lost_warmup in it, exact where a record's 16-bit expirations saturated
+ * or events were lost among those still queued; @unanswered events stamped
+ * before the stop and never answered. The records' own sums are kept when
+ * larger (a count is never lowered).
+ */
+void edgestats_respond_end(struct edgestats *s, uint64_t lost, uint64_t lost_warmup,
+			   uint64_t unanswered);
 
 /* The share of the measured time spent spinning: spin_ns over the span of
  * the counted edges' slots ((last - first) + one half period). 0 without

@@ -18,14 +18,6 @@ struct phasestats {
 	struct edge_rec last;  /* the last record fed, warm-up or outside every phase too */
 };
 
-void phasestats_set_wave(struct phasestats *ps, const struct wave *w)
-{
-	size_t i;
-
-	for (i = 0; i < ps->n; i++)
-		edgestats_set_wave(ps->st[i], w);
-}
-
 struct phasestats *phasestats_new(int64_t half_period_ns, size_t n, const uint64_t *starts,
 				  uint64_t end_ns)
 {
@@ -56,12 +48,12 @@ fail:
 	return NULL;
 }
 
-void phasestats_set_respond(struct phasestats *ps)
+void phasestats_set_pin(struct phasestats *ps, const struct pin *p)
 {
 	size_t i;
 
 	for (i = 0; i < ps->n; i++)
-		edgestats_set_respond(ps->st[i]);
+		edgestats_set_pin(ps->st[i], p);
 }
 
 void phasestats_free(struct phasestats *ps)

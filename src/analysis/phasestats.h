@@ -20,13 +20,10 @@ struct phasestats;
  * Caller frees with phasestats_free(). */
 struct phasestats *phasestats_new(int64_t half_period_ns, size_t n, const uint64_t *starts,
 				  uint64_t end_ns);
-/* Before the first record: every phase's statistics on a duty cycle's
- * nominal widths (edgestats_set_wave()). */
-void phasestats_set_wave(struct phasestats *ps, const struct wave *w);
+/* Before the first record: what the pin should do, for every phase's
+ * statistics (edgestats_set_pin()). */
+void phasestats_set_pin(struct phasestats *ps, const struct pin *p);
 void phasestats_free(struct phasestats *ps);
-/* Before the first phasestats_add(): the records are a respond log's
- * (edgestats_set_respond() for every phase). */
-void phasestats_set_respond(struct phasestats *ps);
 
 /* Feed one record (in sequence order); edges outside every phase (the
  * warm-up) are ignored here. */

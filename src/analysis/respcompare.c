@@ -440,10 +440,13 @@ static int map_refine(struct respcmp *c)
 	return 0;
 }
 
-/* A cause the kernel may have reported: a stimulus edge, or a burst's first. */
+/* A cause the kernel may have reported: a stimulus edge, or a burst's first
+ * (what a scope triggers on) and its last change (what the kernel's debounce
+ * stamps the event after: last + debounce + the input's latency). */
 struct cand {
 	size_t stim;
 	double t;                  /* log clock, rel. ref_ns */
+	double span_ns;            /* the burst's last change - its first (0: one edge) */
 	uint8_t level;
 };
 
@@ -482,6 +485,7 @@ static struct cand *cands_build(struct respcmp *c, size_t *ncand)
 		} else {
 			v[n].stim = i;
 			v[n].t = to_log(c, c->stim[i].t_ps);
+			v[n].span_ns = to_log(c, c->stim[j - 1].t_ps) - v[n].t;
 			v[n].level = (uint8_t)after;
 			n++;
 		}
@@ -512,6 +516,7 @@ static int answers_walk(struct respcmp *c)
 	double tol = c->m.tolerance_ns + c->m.place_ns, dt = (double)c->resolution_ps / 1000;
 	double *irq = NULL, *del = NULL;
 	double lo_span = to_log(c, c->span_lo_ps), hi_span = to_log(c, c->span_hi_ps);
+	double db = (double)c->p.debounce_ns;
 	bool first = true;
 	int ret = -1;
 
@@ -526,6 +531,7 @@ static int answers_walk(struct respcmp *c)
 		double ev = rel_ns(c, x->event_ns);
 		int pol;
 		size_t i;
+		double span;
 
 		/* the record and its expected response edge */
 		while (wk < c->nwant && c->rec[c->want_rec[wk]].seq < x->seq)
@@ -539,6 +545,7 @@ static int answers_walk(struct respcmp *c)
 		/* its cause: the last unclaimed one of its polarity at or before
 		 * the kernel's timestamp */
 		pol = event_level(c, e);
+		span = 0;
 		if (q < j)
 			q = j;
 		while (q < ncand && cd[q].t <= ev + tol)
@@ -571,7 +578,11 @@ static int answers_walk(struct respcmp *c)
 			c->stim_class[cd[i].stim] = RESPCMP_S_CAUSE;
 			c->stim_cause++;
 			x->stim = cd[i].stim;
-			x->irq_ns = ev - cd[i].t;
+			/* the kernel stamps no sooner than the burst's last change
+			 * + the debounce period: the rest is the input's own
+			 * latency, what respond.irq_bound covers */
+			span = cd[i].span_ns;
+			x->irq_ns = ev - (cd[i].t + span) - db;
 			irq[nirq++] = x->irq_ns;
 			if (x->irq_ns < -tol)
 				x->status |= RESPCMP_A_IRQ_NEG;
@@ -592,8 +603,11 @@ static int answers_walk(struct respcmp *c)
 		} else {
 			x->status |= RESPCMP_A_NO_CHANGE;
 		}
-		x->lo_ns = (double)x->wb_off_ns - dt;
-		x->hi_ns = c->p.irq_bound_ns > 0 ? (double)x->we_off_ns + (double)c->p.irq_bound_ns + dt
+		/* the delay is from the burst's first edge: its span, the
+		 * debounce and the input's latency come before the stamp */
+		x->lo_ns = (double)x->wb_off_ns + db + span - dt;
+		x->hi_ns = c->p.irq_bound_ns > 0 ? (double)x->we_off_ns + db + span +
+						   (double)c->p.irq_bound_ns + dt
 						 : INFINITY;
 		if (x->stim != SIZE_MAX && x->resp != SIZE_MAX) {
 			/* on the log's clock, as the bounds are: a capture clock
@@ -624,6 +638,25 @@ out:
 	free(irq);
 	free(del);
 	return ret;
+}
+
+/* The run summary's scope bounds from the log (docs/respond.md): the
+ * counted answers that changed the output. */
+static void scope_bounds(struct respcmp *c)
+{
+	for (size_t k = 0; k < c->nwant; k++) {
+		const struct edge_rec *e = &c->rec[c->want_rec[k]];
+		int64_t lo = e->write_begin_off_ns + c->p.debounce_ns;
+		int64_t hi = e->write_end_off_ns + c->p.debounce_ns + c->p.irq_bound_ns;
+
+		if (e->flags & (EDGE_F_NOEVENT | EDGE_F_WARMUP))
+			continue;
+		if (!c->scope_answers || lo < c->scope_min_ns)
+			c->scope_min_ns = lo;
+		if (!c->scope_answers || hi > c->scope_max_ns)
+			c->scope_max_ns = hi;
+		c->scope_answers++;
+	}
 }
 
 static void decide(struct respcmp *c)
@@ -688,6 +721,7 @@ struct respcmp *respcmp_compute(const struct respcmp_params *p, struct edge_rec 
 		x->stim = x->resp = SIZE_MAX;
 		x->irq_ns = x->delay_ns = x->residual_ns = NAN;
 	}
+	scope_bounds(c);
 	if (c->aligned && answers_walk(c) < 0)
 		goto nomem;
 	decide(c);
@@ -736,6 +770,20 @@ static enum compare_status fail(enum compare_status st, char *err, size_t errlen
 	return st;
 }
 
+/* A respond log's note at the stop (docs/log-format.md): lost and
+ * unanswered events as the run counted them. */
+static void take_stop_note(const struct edgelog_event *ev, struct respcmp_run *run)
+{
+	struct edgelog_respond_stop st;
+
+	if (!edgelog_respond_stop_parse(ev, &st))
+		return;
+	run->events_lost = st.lost;
+	run->events_lost_warmup = st.lost_warmup;
+	run->events_unanswered = st.unanswered;
+	run->have_stop = true;
+}
+
 static enum compare_status read_log(const struct respcmp_opts *o, struct respcmp_params *p,
 				    struct edge_rec **recs, size_t *n, struct respcmp_run *run,
 				    char *err, size_t errlen)
@@ -743,6 +791,7 @@ static enum compare_status read_log(const struct respcmp_opts *o, struct respcmp
 	enum edgelog_status est;
 	struct edgelog_reader *r = edgelog_reader_open(o->run, &est, err, errlen);
 	enum compare_status st = COMPARE_OK;
+	struct edgelog_event ev;
 	char why[256];
 	size_t cap = 0;
 	int got;
@@ -773,7 +822,11 @@ static enum compare_status read_log(const struct respcmp_opts *o, struct respcmp
 			*recs = nr;
 			cap = nc;
 		}
-		got = edgelog_reader_next(r, &(*recs)[*n]);
+		got = edgelog_reader_next_item(r, &(*recs)[*n], &ev);
+		if (got == 2) {	/* the note at the stop: the run's own counts */
+			take_stop_note(&ev, run);
+			continue;
+		}
 		if (got != 1)
 			break;
 		(*n)++;

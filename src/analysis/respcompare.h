@@ -40,11 +40,15 @@
  *     skips are events the kernel lost if the record's expirations say so
  *     (seqno advance - 1), else stimulus edges the log has no event for.
  *  3. Per answer: measured delay = response edge - cause, the capture's
- *     difference rescaled to the log's clock by the fitted drift; it must
- *     be at least write_begin - event - one sample interval, at most
- *     write_end - event + respond.irq_bound + one sample interval when
- *     irq_bound is set; the input's IRQ latency
- *     (event - cause, on the log clock) must be >= -(tolerance + place_ns).
+ *     difference rescaled to the log's clock by the fitted drift. The
+ *     kernel stamps the event no sooner than the burst's last change +
+ *     respond.debounce D (span: last - first change of the burst, 0
+ *     without debounce), so the delay must be at least write_begin - event
+ *     + D + span - one sample interval, at most write_end - event + D +
+ *     span + respond.irq_bound + one sample interval when irq_bound is set
+ *     (the bounds of the run summary's scope, from the burst's first edge);
+ *     the input's IRQ latency, event - (last change + D) on the log clock,
+ *     must be >= -(tolerance + place_ns): it is what irq_bound covers.
  *
  * Pure computation: no I/O in respcmp_compute(); respcmp_run() reads the
  * log and the capture. No messages printed. One thread per object.
@@ -88,7 +92,8 @@ struct respcmp_answer {
 	uint8_t status;            /* RESPCMP_A_* */
 	size_t stim;               /* cause: stimulus edge index, SIZE_MAX none */
 	size_t resp;               /* response edge index, SIZE_MAX none */
-	double irq_ns;             /* event - cause (log clock) */
+	double irq_ns;             /* event - (the cause's last change + debounce), log
+				    * clock: the input's latency irq_bound covers */
 	double delay_ns;           /* response - cause: the capture's difference on the
 				    * log's clock (divided by 1 + drift) */
 	double lo_ns, hi_ns;       /* the log's bounds on delay_ns (hi: INFINITY
@@ -156,6 +161,12 @@ struct respcmp {
 	       stim_unexplained, stim_outside;
 	size_t kernel_lost;        /* events the log says the kernel lost (covered answers) */
 	size_t events_no_stim, answers_no_resp, resp_extra, resp_missing;
+	/* the run summary's scope bounds, from the log alone: over the
+	 * counted answers that changed the output, the least write_begin -
+	 * event + debounce and the largest write_end - event + debounce +
+	 * irq_bound (scope_max_ns unbounded when irq_bound is 0) */
+	size_t scope_answers;
+	int64_t scope_min_ns, scope_max_ns;
 	enum compare_verdict verdict;
 };
 
@@ -202,6 +213,11 @@ struct respcmp_run {
 	struct respcmp *c;
 	bool truncated;            /* the log has no footer */
 	uint64_t half_period_ns;   /* the header's (run.half_period) */
+	/* the log's note at the stop (docs/log-format.md): the run's own
+	 * counts of lost events (after and in the warm-up) and of events it
+	 * never answered; have_stop false: a log without one */
+	bool have_stop;
+	uint64_t events_lost, events_lost_warmup, events_unanswered;
 	char capture_format[32];
 	char stim_name[128], resp_name[128];
 	double samplerate_hz;

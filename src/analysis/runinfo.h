@@ -13,6 +13,7 @@
 #include "base/clocksync.h"
 #include "base/sysinfo.h"
 #include "base/wave.h"
+#include "log/pin.h"
 
 struct cpuidle_hold;
 struct edgestats;
@@ -92,10 +93,9 @@ struct run_info {
 	size_t line_count, line_index;
 	const char *line_name;
 	const char *lines_mode;
-	/* this line's own wave (run.line_*): with have_wave, the summary's
-	 * wave; otherwise run.* of the configuration */
-	bool have_wave;
-	struct wave wave;
+	/* what this line's pin should do (log/pin.h): its kind, its own wave
+	 * (run.line_* or run.*), its nominal widths, the input it answers */
+	struct pin pin;
 	struct sysinfo_host host;     /* kernel, PREEMPT_RT, cmdline, cpu model */
 	bool rt_ok;                   /* SCHED_FIFO + mlockall in force */
 	const char *non_rt_reason;    /* why not, when !rt_ok (--allow-non-rt) */
@@ -144,10 +144,19 @@ struct run_info {
 	int64_t debounce_ns, warmup_ns;
 	int64_t irq_bound_ns;
 	const char *event_clock;      /* "monotonic", "realtime", "hte" */
+	/* respond, read back from a log: its note at the stop (docs/log-format.md),
+	 * the RT loop's counts then (the run puts them in its statistics
+	 * itself: edgestats_respond_end()); respond_end false: none */
+	bool respond_end;
+	uint64_t resp_lost, resp_lost_warmup, resp_unanswered;
 	int rt_cpu;                   /* rt.cpu, -1 when not pinned */
 	/* rt.idle_state: what was disabled and restored, read back (NULL:
 	 * keep, or a log) */
 	const struct cpuidle_hold *idle;
+	/* idle_own_cpu: the idle states shown are those of idle_cpu alone (the
+	 * CPU of this line's RT thread, rt.idle_cpus rt); false: every CPU's */
+	bool idle_own_cpu;
+	int idle_cpu;
 	long rt_runtime_us, rt_period_us; /* RT throttling; runtime -1: none */
 	/* run --loopback: the kernel's view of the pin, read back from the
 	 * closed log (loopstats.h); NULL: no loopback, or not read. Owned by

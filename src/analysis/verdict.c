@@ -188,6 +188,87 @@ static void check_response(const struct config *c, const struct edgestats_result
 		check_pass(k, &ck);
 }
 
+/* How far the pulses of polarity @pol may have strayed from its nominal
+ * width, conservatively (the bounds, not the estimates): 0 without pulses
+ * of it or without a nominal; *@at the pulse, *@est its estimate's error. */
+static int64_t width_error_of(const struct edgestats_result *r, int pol,
+			      const struct edgestats_pulse **at, int64_t *est)
+{
+	const struct edgestats_widths *wd = &r->width[pol];
+	int64_t nom = r->nominal_ns[pol], below, above;
+
+	if (nom <= 0 || !wd->h.m.n)
+		return 0;
+	below = nom - wd->tmin_bound.lo_ns;
+	above = wd->tmax_bound.hi_ns - nom;
+	if (below >= above) {
+		*at = &wd->tmin_bound;
+		*est = nom - wd->tmin_bound.width_ns;
+		return below;
+	}
+	*at = &wd->tmax_bound;
+	*est = wd->tmax_bound.width_ns - nom;
+	return above;
+}
+
+/* limits.width_error: every pulse within that of its own level's nominal
+ * width (high for positive pulses, low for negative: a duty cycle's
+ * polarities each against their own), conservatively. */
+static void check_width_error(const struct config *c, const struct edgestats_result *r,
+			      const char *phase, struct check_sink *k)
+{
+	int64_t lim = config_int(c, CFG_LIMITS_WIDTH_ERROR), worst = -1, est = 0;
+	const struct edgestats_pulse *at = NULL;
+	bool nominal = r->nominal_ns[EDGESTATS_POS] > 0 || r->nominal_ns[EDGESTATS_NEG] > 0;
+	bool pulses = false;
+	int pol, wpol = EDGESTATS_POS;
+	struct verdict_check ck = { .name = "width_error", .in_verdict = !phase,
+				    .key = "limits.width_error", .phase = phase,
+				    .unit = VERDICT_UNIT_NS, .has_limit = lim > 0,
+				    .limit = (double)lim };
+
+	for (pol = EDGESTATS_POS; pol <= EDGESTATS_NEG; pol++) {
+		const struct edgestats_pulse *p = NULL;
+		int64_t e = 0, d = width_error_of(r, pol, &p, &e);
+
+		if (!p)
+			continue;
+		pulses = true;
+		if (d > worst) {
+			worst = d;
+			at = p;
+			est = e;
+			wpol = pol;
+		}
+	}
+	if (pulses) {
+		ck.has_observed = ck.has_estimate = true;
+		ck.observed = (double)worst;
+		ck.estimate = (double)est;
+		check_at(&ck, r, &at->at);
+	}
+	if (lim <= 0)
+		check_end(k, &ck, VERDICT_CHECK_SKIP, "limits.width_error is not set");
+	else if (!nominal)
+		check_end(k, &ck, VERDICT_CHECK_SKIP, "the pin has no nominal width (a respond "
+			  "run's answers: the input times them)");
+	else if (!pulses && phase)
+		check_end(k, &ck, VERDICT_CHECK_SKIP, "no complete pulse in this phase");
+	else if (!pulses)
+		check_end(k, &ck, VERDICT_CHECK_FAIL,
+			  "limits.width_error is set but no complete pulse was measured");
+	else if (worst > lim)
+		check_end(k, &ck, VERDICT_CHECK_FAIL,
+			  "a %s pulse may have been %s us off its nominal %s us (width %s us, "
+			  "window [%s, %s] us) at edge #%" PRIu64 " (t+%.6f s): above "
+			  "limits.width_error %s us", wpol == EDGESTATS_POS ? "positive" : "negative",
+			  UNITS_US(worst), UNITS_US(r->nominal_ns[wpol]), UNITS_US(at->width_ns),
+			  UNITS_US(at->lo_ns), UNITS_US(at->hi_ns), at->at.seq, ck.t_s,
+			  UNITS_US(lim));
+	else
+		check_pass(k, &ck);
+}
+
 static void check_limits(const struct config *c, const struct edgestats_result *r,
 			 const char *phase, struct check_sink *k)
 {
@@ -252,6 +333,8 @@ static void check_limits(const struct config *c, const struct edgestats_result *
 			  UNITS_US(hi->hi_ns), hi->at.seq, ck.t_s, UNITS_US(tmax));
 	else
 		check_pass(k, &ck);
+
+	check_width_error(c, r, phase, k);
 
 	ck = (struct verdict_check){ .name = "wake_latency_max", .in_verdict = !phase,
 				     .key = "limits.wake_latency_max", .phase = phase,
@@ -606,7 +689,8 @@ bool verdict_limits_set(const struct config *c)
 	return config_int(c, CFG_LIMITS_TMIN) > 0 || config_int(c, CFG_LIMITS_TMAX) > 0 ||
 	       config_int(c, CFG_LIMITS_WAKE_LATENCY_MAX) > 0 ||
 	       config_int(c, CFG_LIMITS_MISSED_MAX) >= 0 ||
-	       config_int(c, CFG_LIMITS_RESPONSE_MAX) > 0;
+	       config_int(c, CFG_LIMITS_RESPONSE_MAX) > 0 ||
+	       config_int(c, CFG_LIMITS_WIDTH_ERROR) > 0;
 }
 
 /* The verdict's word, from the count check() returned. */

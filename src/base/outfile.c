@@ -172,6 +172,36 @@ int outfile_check(const struct outfile_arg *outs, size_t nout, const struct outf
 	return 0;
 }
 
+int outfile_creatable(const char *path, char *err, size_t errlen)
+{
+	struct stat sb;
+	char *copy;
+	int e = 0;
+
+	if (!path || !path[0] || !strcmp(path, "-"))
+		return 0;
+	if (stat(path, &sb) == 0) {
+		if (S_ISDIR(sb.st_mode))
+			e = EISDIR;
+		else if (access(path, W_OK) < 0)
+			e = errno;
+	} else if (errno != ENOENT) {
+		e = errno;
+	} else {
+		copy = strdup(path);
+		if (!copy)
+			e = ENOMEM;
+		else if (access(dirname(copy), W_OK | X_OK) < 0)
+			e = errno;
+		free(copy);
+	}
+	if (!e)
+		return 0;
+	snprintf(err, errlen, "cannot create %s: %s", path, strerror(e));
+	errno = e;
+	return -1;
+}
+
 FILE *outfile_open(const char *path, char *err, size_t errlen)
 {
 	FILE *f;
@@ -186,21 +216,32 @@ FILE *outfile_open(const char *path, char *err, size_t errlen)
 
 int outfile_close(FILE *f, const char *path, char *err, size_t errlen)
 {
-	int bad;
+	struct stat sb;
+	bool bad, removed = false;
+	int e = errno;
 
 	if (f == stdout) {
 		bad = fflush(f) != 0 || ferror(f);
+		if (bad && errno)
+			e = errno;
 	} else {
 		bad = ferror(f);
-		bad |= fclose(f) != 0;
+		if (fclose(f) != 0) {
+			bad = true;
+			e = errno;
+		}
 	}
-	if (bad) {
-		snprintf(err, errlen, "writing %s failed: %s",
-			 strcmp(path, "-") ? path : "standard output",
-			 errno ? strerror(errno) : "write error");
-		return -1;
-	}
-	return 0;
+	if (!bad)
+		return 0;
+	/* What is on disk is a part of the document: a reader would take it
+	 * for the whole (an empty JSON summary refuses a whole trend batch).
+	 * A regular file goes; a device or a pipe is what it is. */
+	if (f != stdout && strcmp(path, "-") && lstat(path, &sb) == 0 && S_ISREG(sb.st_mode))
+		removed = unlink(path) == 0;
+	snprintf(err, errlen, "writing %s failed: %s%s", strcmp(path, "-") ? path : "standard output",
+		 e ? strerror(e) : "write error", removed ? " (the partial file is removed)" : "");
+	errno = e ? e : EIO;
+	return -1;
 }
 
 const char *outfile_escape(const char *s, char *buf, size_t len)
@@ -220,6 +261,42 @@ void outfile_buf_init(struct outfile_buf *o, FILE *f)
 	o->len = 0;
 	o->err = false;
 	o->err_no = 0;
+}
+
+struct outfile_buf *outfile_buf_open(const char *path, char *err, size_t errlen)
+{
+	struct outfile_buf *o = malloc(sizeof(*o));
+	FILE *f;
+
+	if (!o) {
+		snprintf(err, errlen, "cannot create %s: %s", path, strerror(ENOMEM));
+		errno = ENOMEM;
+		return NULL;
+	}
+	f = outfile_open(path, err, errlen);
+	if (!f) {
+		int e = errno;
+
+		free(o);
+		errno = e;
+		return NULL;
+	}
+	outfile_buf_init(o, f);
+	return o;
+}
+
+int outfile_buf_close(struct outfile_buf *o, const char *path, char *err, size_t errlen)
+{
+	int ret;
+
+	if (!o)
+		return 0;
+	outfile_buf_flush(o);
+	if (o->err)	/* the buffer's own failure came first: its errno */
+		errno = o->err_no;
+	ret = outfile_close(o->f, path, err, errlen);
+	free(o);
+	return ret;
 }
 
 void outfile_buf_flush(struct outfile_buf *o)

@@ -32,10 +32,19 @@ struct outfile_arg {
 int outfile_check(const struct outfile_arg *outs, size_t nout, const struct outfile_arg *ins,
 		  size_t nin, bool stdout_used, char *err, size_t errlen);
 
+/* Whether @path ("-", "" or NULL: nothing to check) can be created now
+ * without creating it: an existing file that is no directory and can be
+ * written, or a name in a directory that can be written. 0, or -1 with errno
+ * and the reason in @err ("cannot create PATH: ..."), as outfile_open()
+ * would fail. For a command that must refuse before it changes anything. */
+int outfile_creatable(const char *path, char *err, size_t errlen);
+
 /* Open @path for writing ("-": stdout). NULL with errno and the reason in @err. */
 FILE *outfile_open(const char *path, char *err, size_t errlen);
-/* Flush and close (stdout: flush only); -1 with the reason in @err if any
- * write failed (ENOSPC, EFBIG, EPIPE...). */
+/* Flush and close (stdout: flush only); -1 with errno and the reason in
+ * @err if any write failed (ENOSPC, EFBIG, EPIPE...): then @path, when it
+ * is a regular file, is removed (said in @err), so that no part of a
+ * document is left where a reader would take it for the whole. */
 int outfile_close(FILE *f, const char *path, char *err, size_t errlen);
 
 /* ---- text from a file, for the terminal ---- */
@@ -60,6 +69,16 @@ struct outfile_buf {
 	char buf[OUTFILE_BUF];
 };
 
+/* A writer on @path ("-": standard output), allocated and opened in one
+ * step, so that no writer exists that is not open: NULL with errno and the
+ * reason in @err. Caller ends it with outfile_buf_close(). */
+struct outfile_buf *outfile_buf_open(const char *path, char *err, size_t errlen);
+/* Flush, close and free @o (NULL: nothing, 0). -1 with the reason in @err
+ * when a write failed (the buffer's first failure, else the close's); the
+ * partial file removed as outfile_close() does. */
+int outfile_buf_close(struct outfile_buf *o, const char *path, char *err, size_t errlen);
+/* A writer on an open stream (a memory stream in tests): the caller owns
+ * @f and the struct, and flushes before closing @f. */
 void outfile_buf_init(struct outfile_buf *o, FILE *f);
 /* Write what is buffered. */
 void outfile_buf_flush(struct outfile_buf *o);

@@ -160,8 +160,9 @@ static bool tree_skip(struct check_report *r, const struct check_gpio_params *p,
 }
 
 /* One output line's checks, @line on gpio.chip; @sfx after each id ("" for
- * a run of one line, ".LINE" for one of several). */
-static void check_one_output(struct check_report *r, const struct check_gpio_params *p,
+ * a run of one line, ".LINE" for one of several). False when the line must
+ * never be driven (one of the board's inputs), true otherwise. */
+static bool check_one_output(struct check_report *r, const struct check_gpio_params *p,
 			     const char *line, const char *sfx)
 {
 	struct gpio_out_spec spec;
@@ -177,7 +178,7 @@ static void check_one_output(struct check_report *r, const struct check_gpio_par
 	snprintf(id_busy, sizeof(id_busy), "gpio.busy%s", sfx);
 	snprintf(id_req, sizeof(id_req), "gpio.request%s", sfx);
 	if (tree_skip(r, p, id_chip))
-		return;
+		return true;
 	gpio_out_spec_from_config(p->cfg, &spec);
 	spec.line = line;
 	if (gpio_locate(spec.backend, spec.config, spec.chip, spec.line, &loc, err,
@@ -192,13 +193,24 @@ static void check_one_output(struct check_report *r, const struct check_gpio_par
 			check_add(r, CHECK_SKIP, id_line, "the chip was not found");
 		}
 		check_add(r, CHECK_SKIP, id_req, "the line was not found");
-		return;
+		return true;
 	}
 	f = check_add(r, CHECK_PASS, id_chip, "%s [%s], %u lines (found by %s)",
 		      loc.chip.name, loc.chip.label, loc.chip.num_lines, loc.chip_how);
 	if (!strcmp(loc.chip_how, "number") || !strcmp(loc.chip_how, "name"))
 		check_why(f, "chip numbers change with probe order and kernel version; the "
 			  "label (%s) does not", loc.chip.label);
+	/* one of the board's inputs (loopback, respond's) is never driven, not
+	 * even by the write probes */
+	if (gpio_outputs_on_inputs(spec.backend, p->cfg, spec.chip, &line, 1, err,
+				   sizeof(err)) == 1) {
+		f = check_add(r, CHECK_FAIL, id_line, "%s", err);
+		check_why(f, "an input wired to the output pin, or driven from outside, fights "
+			  "any output on the same wire: the scope would see neither");
+		check_fix(f, "another line for gpio.line (the board file's free_lines)");
+		check_add(r, CHECK_SKIP, id_req, "never driven: it is one of the board's inputs");
+		return false;
+	}
 	if (loc.elsewhere[0]) {
 		f = check_add(r, CHECK_WARN, id_line, "line %u \"%s\" on %s; a line of that "
 			      "name is also on %s", loc.offset, loc.line.name, loc.chip.name,
@@ -219,7 +231,7 @@ static void check_one_output(struct check_report *r, const struct check_gpio_par
 			  "its device-tree node or an unbind; a process: stop it) or choose "
 			  "another pin", loc.chip.label);
 		check_add(r, CHECK_SKIP, id_req, "the line is busy");
-		return;
+		return true;
 	}
 	check_add(r, CHECK_PASS, id_busy, "unused");
 	g = gpio_out_open(&spec, err, sizeof(err));
@@ -231,7 +243,7 @@ static void check_one_output(struct check_report *r, const struct check_gpio_par
 		else if (e == EINVAL || e == EOPNOTSUPP)
 			check_fix(f, "gpio.drive: push-pull (the driver refuses %s)",
 				  gpio_drive_name(spec.drive));
-		return;
+		return true;
 	}
 	check_add(r, CHECK_PASS, id_req, "%s output%s at idle level %d (physical %s)",
 		  gpio_drive_name(spec.drive), spec.active_low ? ", active-low," : "",
@@ -243,10 +255,12 @@ static void check_one_output(struct check_report *r, const struct check_gpio_par
 		probe_writes(r, p, g, id_cost);
 	}
 	gpio_out_close(g);
+	return true;
 }
 
 void check_gpio_output(struct check_report *r, const struct check_gpio_params *p)
 {
+	bool driven = true;
 	struct outputs outs;
 	char err[512], sfx[40];
 	size_t i, k;
@@ -270,7 +284,12 @@ void check_gpio_output(struct check_report *r, const struct check_gpio_params *p
 			sfx[k] = ch >= 'A' && ch <= 'Z' ? (char)(ch - 'A' + 'a')
 				 : (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ? ch : '_';
 		}
-		check_one_output(r, p, outs.o[i].line, sfx);
+		driven = check_one_output(r, p, outs.o[i].line, sfx) && driven;
+	}
+	if (!driven) {	/* a line that must not be driven is not requested with the others */
+		check_add(r, CHECK_SKIP, "gpio.group", "not requested: a line above must not be "
+			  "driven");
+		return;
 	}
 	if (outs.mode == OUTPUTS_TOGETHER && !p->tree) {	/* one request for every line */
 		struct gpio_out_spec spec;

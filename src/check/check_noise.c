@@ -377,13 +377,15 @@ static int read_samples(const char *dir, struct hwlat_stats *st)
 	return 0;
 }
 
-/* The judgement of a gap of @gap_us: the limits it breaks, else against
- * the half period. */
+/* The judgement of a gap of @gap_us: the limits it breaks, each against the
+ * nominal it is nearest to (a duty cycle's longer level against tmax, its
+ * shorter one against tmin), else against the shorter level. */
 static void hwlat_judge(struct check_report *r, const struct check_noise_params *p,
 			const struct check_noise_result *res, const char *vm, const char *tdir)
 {
 	const struct hwlat_stats *st = &res->st;
-	int64_t gap = (int64_t)st->max_gap_us * 1000, half = p->half_ns;
+	int64_t gap = (int64_t)st->max_gap_us * 1000, lo = p->short_ns, hi = p->long_ns;
+	bool duty = lo != hi;
 	char how[200], broke[256] = "", cpu[16] = "";
 	enum check_status status;
 	struct check_finding *f;
@@ -398,18 +400,23 @@ static void hwlat_judge(struct check_report *r, const struct check_noise_params 
 			  "which no kernel setting removes%s%s", vm ? "; " : "", vm ? vm : "");
 		return;
 	}
-	if (p->tmax_ns && half + gap > p->tmax_ns)
-		msgbuf_add(broke, sizeof(broke), "%shalf period + gap = %s us > limits.tmax %s us",
-			   broke[0] ? "; " : "", UNITS_US(half + gap), UNITS_US(p->tmax_ns));
-	if (p->tmin_ns && half - gap < p->tmin_ns)
-		msgbuf_add(broke, sizeof(broke), "%shalf period - gap = %s us < limits.tmin %s us",
-			   broke[0] ? "; " : "", UNITS_US(half - gap), UNITS_US(p->tmin_ns));
+	if (p->tmax_ns && hi + gap > p->tmax_ns)
+		msgbuf_add(broke, sizeof(broke), "%s%s + gap = %s us > limits.tmax %s us",
+			   broke[0] ? "; " : "", duty ? "the longer level" : "half period",
+			   UNITS_US(hi + gap), UNITS_US(p->tmax_ns));
+	if (p->tmin_ns && lo - gap < p->tmin_ns)
+		msgbuf_add(broke, sizeof(broke), "%s%s - gap = %s us < limits.tmin %s us",
+			   broke[0] ? "; " : "", duty ? "the shorter level" : "half period",
+			   UNITS_US(lo - gap), UNITS_US(p->tmin_ns));
+	if (p->width_error_ns && gap > p->width_error_ns)
+		msgbuf_add(broke, sizeof(broke), "%sgap > limits.width_error %s us",
+			   broke[0] ? "; " : "", UNITS_US(p->width_error_ns));
 	if (p->wake_max_ns && gap > p->wake_max_ns)
 		msgbuf_add(broke, sizeof(broke), "%sgap > limits.wake_latency_max %s us",
 			   broke[0] ? "; " : "", UNITS_US(p->wake_max_ns));
-	if (!broke[0] && 2 * gap >= half)
-		snprintf(broke, sizeof(broke), "the gap is half the half period or more: a pulse "
-			 "far from nominal");
+	if (!broke[0] && 2 * gap >= lo)
+		snprintf(broke, sizeof(broke), "the gap is half the %s or more: a pulse far from "
+			 "nominal", duty ? "shorter level" : "half period");
 	status = broke[0] ? CHECK_FAIL : CHECK_WARN;
 	if (st->max_cpu >= 0)
 		snprintf(cpu, sizeof(cpu), "cpu%d, ", st->max_cpu);
@@ -422,8 +429,9 @@ static void hwlat_judge(struct check_report *r, const struct check_noise_params 
 	check_why(f, "hwlat reads the clock in a loop with interrupts off (%s): a gap is time "
 		  "taken from the CPU below the kernel (SMI, firmware, the hypervisor) that no "
 		  "kernel setting removes; an edge due in it wakes up to %" PRIu64 " us late, so "
-		  "pulses of %s us +- %" PRIu64 " us, once every %s on average%s%s", how,
-		  st->max_gap_us, UNITS_US(half), st->max_gap_us, SECS(res->mtbf_ns),
+		  "pulses of %s%s%s us +- %" PRIu64 " us, once every %s on average%s%s", how,
+		  st->max_gap_us, UNITS_US(lo), duty ? " and " : "", duty ? UNITS_US(hi) : "",
+		  st->max_gap_us, SECS(res->mtbf_ns),
 		  vm ? ". " : "", vm ? vm : "");
 	check_fix(f, "%s; the samples: %s/trace while `echo hwlat > current_tracer` runs, "
 		  "or hwlatdetect --duration=10m for a longer look",

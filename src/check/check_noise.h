@@ -77,8 +77,10 @@ struct check_noise_params {
 				    * sys/kernel/debug/tracing (tests: a dir) */
 	int64_t hwlat_ns;          /* run the tracer this long; 0: not run */
 	int64_t threshold_ns;      /* tracing_thresh for the run (>= 1 us) */
-	int64_t half_ns;           /* run.half_period */
-	int64_t tmin_ns, tmax_ns, wake_max_ns; /* limits.*; 0: unset */
+	/* The nominal widths of the run's pulses (each line's pin: high and
+	 * low, the half period of a 50 % wave): the shortest and the longest */
+	int64_t short_ns, long_ns;
+	int64_t tmin_ns, tmax_ns, wake_max_ns, width_error_ns; /* limits.*; 0: unset */
 	/* Called while the tracer runs, with the tracefs directory (tests look
 	 * at the settings there); NULL: none. */
 	void (*running)(void *ctx, const char *tracefs);

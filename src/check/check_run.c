@@ -6,6 +6,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -16,18 +17,28 @@
 #include "config/cfgpath.h"
 #include "config/config.h"
 #include "config/plan.h"
+#include "config/outputs.h"
 #include "log/edgelog.h"
 #include "report/runreport.h"
 
-bool check_run_pulse_far(int64_t width_ns, int64_t half_ns)
+int64_t check_run_far_ns(const struct pin *p)
 {
-	int64_t off = width_ns - half_ns;
+	int64_t a = p->nominal_ns[PIN_POS], b = p->nominal_ns[PIN_NEG];
 
-	if (half_ns <= 0)
+	if (a <= 0 || b <= 0)
+		return (a > 0 ? a : b) / 2;
+	return (a < b ? a : b) / 2;
+}
+
+bool check_run_pulse_far(const struct pin *p, enum pin_polarity pol, int64_t width_ns)
+{
+	int64_t nom = p->nominal_ns[pol], off = width_ns - nom, far = check_run_far_ns(p);
+
+	if (nom <= 0 || far <= 0)
 		return false;
 	if (off < 0)
 		off = -off;
-	return off >= half_ns / 2;
+	return off >= far;
 }
 
 void check_run_add(struct check_run_fig *g, const struct edgestats *st)
@@ -35,13 +46,23 @@ void check_run_add(struct check_run_fig *g, const struct edgestats *st)
 	struct edgestats_pulse p;
 	enum edgestats_polarity pol;
 
-	if (!edgestats_last_pulse(st, &p, &pol) || !check_run_pulse_far(p.width_ns, g->half_ns))
+	if (!edgestats_last_pulse(st, &p, &pol) ||
+	    !check_run_pulse_far(&g->pin, pol == EDGESTATS_POS ? PIN_POS : PIN_NEG, p.width_ns))
 		return;
 	if (!g->far || p.width_ns < g->far_min_ns)
 		g->far_min_ns = p.width_ns;
 	if (!g->far || p.width_ns > g->far_max_ns)
 		g->far_max_ns = p.width_ns;
 	g->far++;
+}
+
+static void widths_of(struct check_run_widths *w, const struct edgestats_widths *e)
+{
+	w->n = e->h.m.n;
+	w->tmin_ns = e->tmin.width_ns;
+	w->tmax_ns = e->tmax.width_ns;
+	w->tmin_lo_ns = e->tmin_bound.lo_ns;
+	w->tmax_hi_ns = e->tmax_bound.hi_ns;
 }
 
 void check_run_figures(struct check_run_fig *g, const struct edgestats *st,
@@ -51,10 +72,9 @@ void check_run_figures(struct check_run_fig *g, const struct edgestats *st,
 
 	g->edges = res->edges;
 	g->missed = res->missed_periods;
-	g->tmin_ns = res->width[EDGESTATS_ANY].tmin.width_ns;
-	g->tmax_ns = res->width[EDGESTATS_ANY].tmax.width_ns;
-	g->tmin_lo_ns = res->width[EDGESTATS_ANY].tmin_bound.lo_ns;
-	g->tmax_hi_ns = res->width[EDGESTATS_ANY].tmax_bound.hi_ns;
+	widths_of(&g->w[PIN_POS], &res->width[EDGESTATS_POS]);
+	widths_of(&g->w[PIN_NEG], &res->width[EDGESTATS_NEG]);
+	widths_of(&g->w[2], &res->width[EDGESTATS_ANY]);
 	g->wake_p99_ns = stats_hist_percentile(&res->wake, 99);
 	g->wake_max_ns = res->wake.m.n ? res->wake.m.max : 0;
 	g->violations[0] = '\0';
@@ -77,13 +97,15 @@ int check_run_read_log(const char *path, const struct config *c, struct check_ru
 	lr = edgelog_reader_open(path, &s, err, errlen);
 	if (!lr)
 		return -1;
-	g->half_ns = (int64_t)edgelog_reader_meta(lr)->half_period_ns;
-	st = edgestats_new(g->half_ns);
+	g->pin = edgelog_reader_meta(lr)->pin;
+	st = edgestats_new((int64_t)edgelog_reader_meta(lr)->half_period_ns);
 	if (!st) {
 		edgelog_reader_close(lr);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	edgestats_set_pin(st, &g->pin);
+	ri.pin = g->pin;
 	while ((got = edgelog_reader_next(lr, &e)) == 1) {
 		edgestats_add(st, &e);
 		check_run_add(g, st);
@@ -112,7 +134,8 @@ int check_run_read_log(const char *path, const struct config *c, struct check_ru
 static void limits_named(const struct config *c, char *buf, size_t len)
 {
 	static const enum cfg_key keys[] = { CFG_LIMITS_TMIN, CFG_LIMITS_TMAX,
-					     CFG_LIMITS_WAKE_LATENCY_MAX, CFG_LIMITS_MISSED_MAX };
+					     CFG_LIMITS_WIDTH_ERROR, CFG_LIMITS_WAKE_LATENCY_MAX,
+					     CFG_LIMITS_MISSED_MAX };
 	char name[64], val[64], where[512];
 	size_t i;
 
@@ -129,31 +152,91 @@ static void limits_named(const struct config *c, char *buf, size_t len)
 	}
 }
 
+/* The nominal widths of @p in words: "500.000 us", or per polarity
+ * ("+ 300.000 us, - 700.000 us") when they differ. */
+static const char *nominal_words(const struct pin *p, char *buf, size_t len)
+{
+	const int64_t *n = p->nominal_ns;
+
+	if (n[PIN_POS] == n[PIN_NEG])
+		snprintf(buf, len, "%s us", UNITS_US(n[PIN_POS]));
+	else if (n[PIN_POS] > 0 && n[PIN_NEG] > 0)
+		snprintf(buf, len, "+ %s us, - %s us", UNITS_US(n[PIN_POS]), UNITS_US(n[PIN_NEG]));
+	else
+		snprintf(buf, len, "%s %s us", n[PIN_POS] > 0 ? "+" : "-",
+			 UNITS_US(n[PIN_POS] > 0 ? n[PIN_POS] : n[PIN_NEG]));
+	return buf;
+}
+
 /* What broke, whatever the limits: missed periods, pulses far from nominal. */
 static void what_broke(const struct check_run_fig *g, char *buf, size_t len)
 {
+	char nom[96];
+
 	buf[0] = '\0';
 	if (g->missed)
 		msgbuf_add(buf, len, "%" PRIu64 " missed period%s", g->missed,
 			   g->missed == 1 ? "" : "s");
 	if (g->far)
-		msgbuf_add(buf, len, "%s%" PRIu64 " pulse%s far from the nominal %s us (off by "
+		msgbuf_add(buf, len, "%s%" PRIu64 " pulse%s far from the nominal %s (off by "
 			   "%s us or more; from %s to %s us)", buf[0] ? ", " : "", g->far,
-			   g->far == 1 ? "" : "s", UNITS_US(g->half_ns), UNITS_US(g->half_ns / 2),
-			   UNITS_US(g->far_min_ns), UNITS_US(g->far_max_ns));
+			   g->far == 1 ? "" : "s", nominal_words(&g->pin, nom, sizeof(nom)),
+			   UNITS_US(check_run_far_ns(&g->pin)), UNITS_US(g->far_min_ns),
+			   UNITS_US(g->far_max_ns));
+}
+
+/* The pulse widths the run gave: Tmin/Tmax with their bounds, per polarity
+ * when the two have different nominal widths (a duty cycle). */
+static void widths_words(const struct check_run_fig *g, char *buf, size_t len)
+{
+	static const char *const sign[] = { "+", "-" };
+	const int64_t *n = g->pin.nominal_ns;
+	int i;
+
+	buf[0] = '\0';
+	if (n[PIN_POS] == n[PIN_NEG]) {
+		msgbuf_add(buf, len, "Tmin/Tmax %s/%s us (bounds %s/%s us; ", UNITS_US(g->w[2].tmin_ns),
+			   UNITS_US(g->w[2].tmax_ns), UNITS_US(g->w[2].tmin_lo_ns),
+			   UNITS_US(g->w[2].tmax_hi_ns));
+		return;
+	}
+	for (i = PIN_POS; i <= PIN_NEG; i++) {
+		const struct check_run_widths *w = &g->w[i];
+
+		if (!w->n)
+			msgbuf_add(buf, len, "%s%s pulses none", i ? "; " : "", sign[i]);
+		else
+			msgbuf_add(buf, len, "%s%s pulses Tmin/Tmax %s/%s us (bounds %s/%s us)",
+				   i ? "; " : "", sign[i], UNITS_US(w->tmin_ns),
+				   UNITS_US(w->tmax_ns), UNITS_US(w->tmin_lo_ns),
+				   UNITS_US(w->tmax_hi_ns));
+	}
+	msgbuf_add(buf, len, " (");
 }
 
 void check_run_judge(struct check_report *r, const struct config *c, int exit_code,
 		     const struct check_run_fig *g, const char *log, const char *dur)
 {
-	char figs[400], broke[400], lim[700], first[300], viol[sizeof(g->violations)], *nl;
-	struct check_finding *f;
+	check_run_judge_line(r, c, exit_code, g, "", log, dur);
+}
 
-	snprintf(figs, sizeof(figs), "Tmin/Tmax %s/%s us (bounds %s/%s us; wake p99/max %s/%s "
-		 "us; %" PRIu64 " missed periods; %" PRIu64 " pulses far from nominal; %" PRIu64
-		 " edges in %s)", UNITS_US(g->tmin_ns), UNITS_US(g->tmax_ns),
-		 UNITS_US(g->tmin_lo_ns), UNITS_US(g->tmax_hi_ns), UNITS_US(g->wake_p99_ns),
-		 UNITS_US(g->wake_max_ns), g->missed, g->far, g->edges, dur);
+void check_run_judge_line(struct check_report *r, const struct config *c, int exit_code,
+			  const struct check_run_fig *g, const char *line, const char *log,
+			  const char *dur)
+{
+	char id[80], figs[600], widths[300], broke[400], lim[700], first[300];
+	char viol[sizeof(g->violations)];
+	struct check_finding *f;
+	char *nl;
+
+	/* one line of several: its own finding, run.verdict.LINE as gpio.line.LINE */
+	snprintf(id, sizeof(id), "run.verdict%s%.60s", line[0] ? "." : "", line);
+
+	widths_words(g, widths, sizeof(widths));
+	snprintf(figs, sizeof(figs), "%swake p99/max %s/%s us; %" PRIu64 " missed periods; %"
+		 PRIu64 " pulses far from nominal; %" PRIu64 " edges in %s)", widths,
+		 UNITS_US(g->wake_p99_ns), UNITS_US(g->wake_max_ns), g->missed, g->far, g->edges,
+		 dur);
 	what_broke(g, broke, sizeof(broke));
 	limits_named(c, lim, sizeof(lim));
 	if (exit_code == 1 || g->verdict == VERDICT_FAIL) {
@@ -163,7 +246,7 @@ void check_run_judge(struct check_report *r, const struct config *c, int exit_co
 		snprintf(viol, sizeof(viol), "%s", g->violations);
 		while ((nl = strchr(viol, '\n')))
 			*nl = nl[1] ? ';' : '.';
-		f = check_add(r, CHECK_FAIL, "run.verdict", "%s; this board gave %s today",
+		f = check_add(r, CHECK_FAIL, id, "%s; this board gave %s today",
 			      first[0] ? first : "the run's limits are violated (its summary "
 			      "above names each)", figs);
 		check_why(f, "limits: %s.%s%s Log %s; `sqwave analyze %s` for the worst edges",
@@ -174,7 +257,7 @@ void check_run_judge(struct check_report *r, const struct config *c, int exit_co
 		return;
 	}
 	if (g->verdict == VERDICT_NO_LIMITS) {
-		f = check_add(r, CHECK_WARN, "run.verdict", "NO LIMITS: this board gave %s today; "
+		f = check_add(r, CHECK_WARN, id, "NO LIMITS: this board gave %s today; "
 			      "%s%s", figs, broke[0] ? "what broke: " : "nothing broke (0 missed "
 			      "periods, no pulse far from nominal)", broke);
 		check_why(f, "no limits.* key is set (board file, profile or command line), so "
@@ -185,7 +268,7 @@ void check_run_judge(struct check_report *r, const struct config *c, int exit_co
 			  "section (--profile quick)");
 		return;
 	}
-	f = check_add(r, CHECK_PASS, "run.verdict", "within %s; this board gives %s today%s%s",
+	f = check_add(r, CHECK_PASS, id, "within %s; this board gives %s today%s%s",
 		      lim, figs, broke[0] ? "; not limited: " : "", broke);
 	check_why(f, "judged by the limits that are set (the others are not checked); log %s; "
 		  "`sqwave analyze %s` for the worst edges", log, log);
@@ -263,10 +346,41 @@ static int run_once(const struct config *c, const struct check_run_params *p, co
 	return ret;
 }
 
+/* The run's lines and each one's log, as the run named them (a run of
+ * several lines writes LOG.LINE.ext, run_line_path()). 0, or -1 with @err. */
+static int check_run_lines(const struct config *c, struct check_run *cr, char *err,
+			   size_t errlen)
+{
+	struct outputs outs;
+	size_t i;
+
+	if (outputs_resolve(c, &outs, err, errlen) < 0)
+		return -1;
+	cr->lines = calloc(outs.n, sizeof(*cr->lines));
+	if (!cr->lines) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	cr->nlines = outs.n;
+	for (i = 0; i < outs.n; i++) {
+		struct check_run_line *ln = &cr->lines[i];
+
+		if (outs.n > 1)
+			snprintf(ln->line, sizeof(ln->line), "%s", outs.o[i].line);
+		ln->log = outs.n > 1 ? run_line_path(cr->log, outs.o[i].line) : strdup(cr->log);
+		if (!ln->log) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+	}
+	return 0;
+}
+
 void check_run_short(struct check_report *r, const struct config *c,
 		     const struct check_run_params *p, struct check_run *cr)
 {
 	char dur[48], err[512], stamp[32];
+	size_t i, failed = 0;
 	struct check_finding *f;
 	unsigned cnt[CHECK_NSTATUS];
 	time_t t = time(NULL);
@@ -306,10 +420,51 @@ void check_run_short(struct check_report *r, const struct config *c,
 		check_why(f, "its messages above say why");
 		return;
 	}
-	if (check_run_read_log(cr->log, c, &cr->fig, err, sizeof(err))) {
-		check_incomplete(r, "cannot read the run's log: %s", err);
+	if (check_run_lines(c, cr, err, sizeof(err)) < 0) {
+		check_incomplete(r, "%s", err);
 		return;
 	}
+	for (i = 0; i < cr->nlines; i++) {
+		struct check_run_line *ln = &cr->lines[i];
+
+		if (check_run_read_log(ln->log, c, &ln->fig, err, sizeof(err))) {
+			check_incomplete(r, "cannot read the run's log: %s", err);
+			return;
+		}
+	}
 	cr->judged = true;
-	check_run_judge(r, c, cr->exit_code, &cr->fig, cr->log, dur);
+	if (cr->nlines == 1) {
+		check_run_judge(r, c, cr->exit_code, &cr->lines[0].fig, cr->log, dur);
+		return;
+	}
+	/* Several lines: each judged by its own log; the run's exit code is
+	 * every line's and the loads', so it is no one line's verdict. */
+	for (i = 0; i < cr->nlines; i++) {
+		failed += cr->lines[i].fig.verdict == VERDICT_FAIL;
+		check_run_judge_line(r, c, 0, &cr->lines[i].fig, cr->lines[i].line,
+				     cr->lines[i].log, dur);
+	}
+	if (cr->exit_code == SQW_EXIT_LIMIT && !failed) {
+		f = check_add(r, CHECK_FAIL, "run.verdict", "the run failed (exit 1) on what is no "
+			      "one line's: a load's proof or the run's integrity");
+		check_why(f, "every line's own figures are within its limits above; the run's "
+			  "summary names what failed");
+	}
+}
+
+const char *check_run_word(int exit_code, const struct check_run_fig *g)
+{
+	return exit_code == SQW_EXIT_LIMIT || g->verdict == VERDICT_FAIL ? "FAIL"
+	       : g->verdict == VERDICT_NO_LIMITS ? "NO LIMITS" : "PASS";
+}
+
+void check_run_free(struct check_run *cr)
+{
+	size_t i;
+
+	for (i = 0; cr->lines && i < cr->nlines; i++)
+		free(cr->lines[i].log);
+	free(cr->lines);
+	cr->lines = NULL;
+	cr->nlines = 0;
 }

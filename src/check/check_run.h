@@ -17,21 +17,35 @@
 
 struct config;
 
+/* One polarity's widths (or both together): Tmin/Tmax and their bounds. */
+struct check_run_widths {
+	uint64_t n;               /* counted pulses */
+	int64_t tmin_ns, tmax_ns, tmin_lo_ns, tmax_hi_ns;
+};
+
 /* What the short run gave, from its log. */
 struct check_run_fig {
-	int64_t half_ns;
+	struct pin pin;           /* what the pin should do: the log's */
 	uint64_t edges, missed;
 	uint64_t far;             /* counted pulses far from nominal (check_run_pulse_far) */
 	int64_t far_min_ns, far_max_ns; /* the narrowest and widest of them */
-	int64_t tmin_ns, tmax_ns, tmin_lo_ns, tmax_hi_ns, wake_p99_ns, wake_max_ns;
+	/* PIN_POS, PIN_NEG, and [2] both together */
+	struct check_run_widths w[3];
+	int64_t wake_p99_ns, wake_max_ns;
 	enum verdict verdict; /* the run's own rule (verdict_judge) */
 	char violations[1024];    /* its failures, one per line ("" when none) */
 };
 
-/* A pulse is far from nominal when its width is off the half period by half
- * a half period or more (below 250 us or at 750 us and above for 500 us):
- * an edge that late or early is what a missed period or a stall leaves. */
-bool check_run_pulse_far(int64_t width_ns, int64_t half_ns);
+/* How far off its nominal a pulse of @p may be before it is "far": half the
+ * shorter nominal width (250 us for a 50 % wave of 500 us, 50 us for a 100/900
+ * wave): an edge that late or early is what a missed period or a stall
+ * leaves. 0: @p has no nominal width, nothing is far. */
+int64_t check_run_far_ns(const struct pin *p);
+
+/* Whether a pulse of polarity @pol and width @width_ns is far from @p's
+ * nominal for it: off by check_run_far_ns() or more. Never for a polarity
+ * without a nominal (a respond run's answers: the input times them). */
+bool check_run_pulse_far(const struct pin *p, enum pin_polarity pol, int64_t width_ns);
 
 /* A counter of far pulses and the figures: feed each record with
  * check_run_add() (after edgestats_add() on @st), then
@@ -57,14 +71,33 @@ int check_run_read_log(const char *path, const struct config *c, struct check_ru
  */
 void check_run_judge(struct check_report *r, const struct config *c, int exit_code,
 		     const struct check_run_fig *g, const char *log, const char *dur);
+/* The same for @line, one of several (the finding run.verdict.LINE; "" is
+ * run.verdict). */
+void check_run_judge_line(struct check_report *r, const struct config *c, int exit_code,
+			  const struct check_run_fig *g, const char *line, const char *log,
+			  const char *dur);
 
-/* What the short run of `check --run` gave. */
-struct check_run {
-	bool done, judged;        /* it ran; its log was read back and judged */
-	int exit_code;            /* the run's, as `sqwave run` would exit */
-	char log[PATH_MAX];
+/* One line of the short run: its log and what it gave. */
+struct check_run_line {
+	char line[64];            /* gpio.line's item; "" for a run of one line */
+	char *log;                /* its log (several lines: LOG.LINE.ext); owned */
 	struct check_run_fig fig;
 };
+
+/* What the short run of `check --run` gave. Free with check_run_free(). */
+struct check_run {
+	bool done, judged;        /* it ran; every line's log was read back and judged */
+	int exit_code;            /* the run's, as `sqwave run` would exit */
+	char log[PATH_MAX];       /* the log as given (several lines: each line's below) */
+	size_t nlines;
+	struct check_run_line *lines; /* nlines, in gpio.line's order */
+};
+
+/* The verdict's word of one line: "FAIL" when the run failed a limit
+ * (@exit_code 1) or the line's own figures do, "NO LIMITS", "PASS". */
+const char *check_run_word(int exit_code, const struct check_run_fig *g);
+
+void check_run_free(struct check_run *cr);
 
 struct check_run_params {
 	const char *board_path, *profile_path; /* as the check found them; "" none */

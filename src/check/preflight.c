@@ -10,20 +10,50 @@
 #include "check/check_gpio.h"
 #include "check/check_noise.h"
 #include "check/check_sys.h"
+#include "config/outputs.h"
 #include "gpio/gpio_out.h"
 #include "rt/edge.h"
 
-/* How far a pulse may stray from the half period before limits.tmin or
- * limits.tmax fails it: the smaller side (0: neither set). */
+/* The shortest and longest nominal pulse width of the run's lines: each
+ * line's wave (run.line_*, run.high, run.low, the half period); the half
+ * period when the lines cannot be resolved (gpio.line says why itself). */
+static void nominal_range(const struct config *c, int64_t *lo, int64_t *hi)
+{
+	struct outputs outs;
+	char err[256];
+	size_t i;
+
+	*lo = *hi = config_int(c, CFG_RUN_HALF_PERIOD);
+	if (outputs_resolve(c, &outs, err, sizeof(err)) < 0)
+		return;
+	*lo = INT64_MAX;
+	*hi = 0;
+	for (i = 0; i < outs.n; i++) {
+		const struct wave *w = &outs.o[i].wave;
+		int64_t a = w->high_ns < w->low_ns ? w->high_ns : w->low_ns;
+		int64_t b = w->high_ns < w->low_ns ? w->low_ns : w->high_ns;
+
+		*lo = a < *lo ? a : *lo;
+		*hi = b > *hi ? b : *hi;
+	}
+}
+
+/* How far a pulse may stray from its nominal before a limit fails it: the
+ * smallest of limits.tmax over the longest nominal, the shortest nominal
+ * over limits.tmin and limits.width_error (0: none set). */
 static int64_t limits_margin(const struct config *c)
 {
-	int64_t half = config_int(c, CFG_RUN_HALF_PERIOD), m = 0;
+	int64_t lo, hi, m = 0;
 	int64_t tmin = config_int(c, CFG_LIMITS_TMIN), tmax = config_int(c, CFG_LIMITS_TMAX);
+	int64_t werr = config_int(c, CFG_LIMITS_WIDTH_ERROR);
 
-	if (tmax > half)
-		m = tmax - half;
-	if (tmin > 0 && tmin < half && (!m || half - tmin < m))
-		m = half - tmin;
+	nominal_range(c, &lo, &hi);
+	if (tmax > hi)
+		m = tmax - hi;
+	if (tmin > 0 && tmin < lo && (!m || lo - tmin < m))
+		m = lo - tmin;
+	if (werr > 0 && (!m || werr < m))
+		m = werr;
 	return m;
 }
 
@@ -58,9 +88,10 @@ void check_collect_all(struct check_report *r, const struct config *c, const cha
 	np.tree = tree;
 	if (!np.threshold_ns)
 		np.threshold_ns = NOISE_HWLAT_THRESHOLD_NS;
-	np.half_ns = config_int(c, CFG_RUN_HALF_PERIOD);
+	nominal_range(c, &np.short_ns, &np.long_ns);
 	np.tmin_ns = config_int(c, CFG_LIMITS_TMIN);
 	np.tmax_ns = config_int(c, CFG_LIMITS_TMAX);
+	np.width_error_ns = config_int(c, CFG_LIMITS_WIDTH_ERROR);
 	np.wake_max_ns = config_int(c, CFG_LIMITS_WAKE_LATENCY_MAX);
 	check_noise(r, &np);
 	/* the clock, which a shared grid (grid.clock realtime or tai) relies on */

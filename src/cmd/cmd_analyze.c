@@ -52,7 +52,8 @@ static void analyze_usage(FILE *f)
 		"  --threshold V, --hysteresis V, --samplerate HZ   analog / headerless captures\n"
 		"  --half-period DUR    edge list: the half period (default: from the intended times)\n"
 		"verdict (a log's own limits, or these, as for run):\n"
-		"  --tmin DUR, --tmax DUR, --max-latency DUR, --max-missed N\n"
+		"  --tmin DUR, --tmax DUR, --max-latency DUR, --max-missed N,\n"
+		"  --max-width-error DUR (a pulse off its level's nominal width by more fails)\n"
 		"DUR is a duration as for `run`: 500us, 20s, 1min; a bare number is in the unit\n"
 		"of the run option of that name (--half-period 500 is 500us), else seconds.\n"
 		"exit codes: 0 done (whatever the verdict), 2 bad input (foreign, corrupt,\n"
@@ -134,6 +135,7 @@ static const struct option analyze_opts[] = {
 	{ "tmax", required_argument, NULL, OPT_LIMIT },
 	{ "max-latency", required_argument, NULL, OPT_LIMIT },
 	{ "max-missed", required_argument, NULL, OPT_LIMIT },
+	{ "max-width-error", required_argument, NULL, OPT_LIMIT },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };

@@ -40,6 +40,56 @@ struct check_opts {
 	unsigned int edges, writes;
 };
 
+/* The verdict of the whole short run: FAIL when the run failed a limit or
+ * any line did, else NO LIMITS or PASS as its lines (one set of limits);
+ * null when its logs were not read. */
+static const char *run_word(const struct check_run *cr)
+{
+	size_t i;
+
+	if (!cr->judged)
+		return NULL;
+	for (i = 0; i < cr->nlines; i++)
+		if (!strcmp(check_run_word(cr->exit_code, &cr->lines[i].fig), "FAIL"))
+			return "FAIL";
+	return check_run_word(cr->exit_code, &cr->lines[0].fig);
+}
+
+/* One polarity's widths of check --run: null without a pulse of it. */
+static void run_widths_json(struct json_writer *w, const char *key, const struct check_run_widths *cw)
+{
+	if (!cw->n) {
+		json_kv_null(w, key);
+		return;
+	}
+	json_kv_object_begin(w, key);
+	json_kv_uint(w, "count", cw->n);
+	json_kv_int(w, "tmin_ns", cw->tmin_ns);
+	json_kv_int(w, "tmax_ns", cw->tmax_ns);
+	json_kv_int(w, "tmin_bound_ns", cw->tmin_lo_ns);
+	json_kv_int(w, "tmax_bound_ns", cw->tmax_hi_ns);
+	json_object_end(w);
+}
+
+/* One line's figures of check --run, into the current object. */
+static void run_figs_json(struct json_writer *w, const struct check_run_fig *g)
+{
+	json_kv_uint(w, "edges", g->edges);
+	json_kv_uint(w, "missed_periods", g->missed);
+	json_kv_uint(w, "pulses_far", g->far);
+	json_kv_int(w, "pulses_far_off_ns", check_run_far_ns(&g->pin));
+	json_kv_int(w, "tmin_ns", g->w[2].tmin_ns);
+	json_kv_int(w, "tmax_ns", g->w[2].tmax_ns);
+	json_kv_int(w, "tmin_bound_ns", g->w[2].tmin_lo_ns);
+	json_kv_int(w, "tmax_bound_ns", g->w[2].tmax_hi_ns);
+	run_widths_json(w, "positive", &g->w[PIN_POS]);
+	run_widths_json(w, "negative", &g->w[PIN_NEG]);
+	json_key(w, "pin");
+	pin_json_write(w, &g->pin);
+	json_kv_int(w, "wake_p99_ns", g->wake_p99_ns);
+	json_kv_int(w, "wake_max_ns", g->wake_max_ns);
+}
+
 static void check_usage(FILE *f)
 {
 	fprintf(f,
@@ -318,23 +368,31 @@ static void check_doc(struct json_writer *w, const void *ctx)
 	check_write_json(w, r);
 	noise_doc(w, d->nr);
 	if (cr->done) {
+		size_t i;
+
 		json_kv_object_begin(w, "run");
 		json_kv_string(w, "log", cr->log);
 		json_kv_int(w, "exit_code", cr->exit_code);
 		json_kv_int(w, "duration_ns", o->run_ns);
-		json_kv_string(w, "verdict", !cr->judged ? NULL
-			       : cr->exit_code == SQW_EXIT_LIMIT || cr->fig.verdict == VERDICT_FAIL
-			       ? "FAIL" : cr->fig.verdict == VERDICT_NO_LIMITS ? "NO LIMITS" : "PASS");
-		json_kv_bool(w, "limits_set", cr->judged && cr->fig.verdict != VERDICT_NO_LIMITS);
-		json_kv_uint(w, "edges", cr->fig.edges);
-		json_kv_uint(w, "missed_periods", cr->fig.missed);
-		json_kv_uint(w, "pulses_far", cr->fig.far);
-		json_kv_int(w, "tmin_ns", cr->fig.tmin_ns);
-		json_kv_int(w, "tmax_ns", cr->fig.tmax_ns);
-		json_kv_int(w, "tmin_bound_ns", cr->fig.tmin_lo_ns);
-		json_kv_int(w, "tmax_bound_ns", cr->fig.tmax_hi_ns);
-		json_kv_int(w, "wake_p99_ns", cr->fig.wake_p99_ns);
-		json_kv_int(w, "wake_max_ns", cr->fig.wake_max_ns);
+		json_kv_string(w, "verdict", run_word(cr));
+		json_kv_bool(w, "limits_set", cr->judged &&
+			     cr->lines[0].fig.verdict != VERDICT_NO_LIMITS);
+		if (cr->judged)	/* the first line's figures: the only one's */
+			run_figs_json(w, &cr->lines[0].fig);
+		if (cr->judged && cr->nlines > 1) {	/* each line's own */
+			json_kv_array_begin(w, "lines");
+			for (i = 0; i < cr->nlines; i++) {
+				json_object_begin(w);
+				json_kv_string(w, "line", cr->lines[i].line);
+				json_kv_string(w, "log", cr->lines[i].log);
+				json_kv_string(w, "verdict", check_run_word(0, &cr->lines[i].fig));
+				run_figs_json(w, &cr->lines[i].fig);
+				json_object_end(w);
+			}
+			json_array_end(w);
+		} else {
+			json_kv_null(w, "lines");
+		}
 		json_object_end(w);
 	} else {
 		json_kv_null(w, "run");
@@ -403,6 +461,7 @@ int cmd_check(int argc, char **argv)
 		ret = SQW_EXIT_RUNTIME;
 	}
 	check_report_free(&r);
+	check_run_free(&cr);
 	config_free(c);
 	return ret;
 }

@@ -779,6 +779,8 @@ static void compare_doc(struct json_writer *w, const void *ctx)
 	json_kv_bool(w, "truncated", c->truncated);
 	json_kv_uint(w, "half_period_ns", c->meta->half_period_ns);
 	json_object_end(w);
+	json_key(w, "pin");
+	pin_json_write(w, &c->meta->pin);
 	if (c->ci) {
 		json_kv_object_begin(w, "capture");
 		json_kv_string(w, "path", c->ci->path);
@@ -981,8 +983,9 @@ int cmd_compare(int argc, char **argv)
 		pr_warn("%s: log is truncated (the run was cut short): using its %" PRIu64
 			" complete records", o.run, c->records);
 	printf("==== sqwave compare ====\n");
-	printf("run        %s: %" PRIu64 " edges, half period %.3f us%s\n", o.run, c->records,
-	       (double)c->meta->half_period_ns / 1000, c->truncated ? " (log truncated)" : "");
+	printf("run        %s: %" PRIu64 " edges, %s%s\n", o.run, c->records,
+	       pin_describe(&c->meta->pin, (char[160]){ 0 }, 160),
+	       c->truncated ? " (log truncated)" : "");
 	if (o.capture)
 		print_capture_report(c);
 	if (c->ser)

@@ -131,13 +131,17 @@ static void print_text(const struct ctx *x)
 	}
 	printf("\n");
 	print_dist("delay: stimulus edge -> response edge, the capture's, on the log's clock", &c->delay);
-	print_dist("IRQ latency: stimulus edge -> the kernel's timestamp (log clock)", &c->irq);
+	print_dist(c->p.debounce_ns > 0 ? "IRQ latency: the stimulus's last change + debounce -> "
+		   "the kernel's timestamp (log clock)"
+		   : "IRQ latency: stimulus edge -> the kernel's timestamp (log clock)", &c->irq);
 	if (c->irq.n)
 		printf("           respond.irq_bound should be set from this: at least %.3f us (the max)\n",
 		       c->irq.max / 1000);
-	printf("           bounds: delay >= write_begin - event - %.3f ns (one sample); ", dt);
+	printf("           bounds: delay >= write_begin - event%s - %.3f ns (one sample); ",
+	       c->p.debounce_ns > 0 ? " + debounce + the burst's span" : "", dt);
 	if (c->p.irq_bound_ns > 0)
-		printf("<= write_end - event + irq_bound + %.3f ns\n", dt);
+		printf("<= write_end - event%s + irq_bound + %.3f ns\n",
+		       c->p.debounce_ns > 0 ? " + debounce + the burst's span" : "", dt);
 	else
 		printf("no upper bound (irq_bound 0)\n");
 	printf("           IRQ latency >= -%.1f ns (the tolerance, and %.1f ns: half the median write\n"
@@ -148,6 +152,24 @@ static void print_text(const struct ctx *x)
 	       "           %zu before the first or after the last answer, %zu the log has no event for\n",
 	       c->nstim, c->stim_cause, c->stim_lost_kernel, c->kernel_lost, c->stim_filtered_edge,
 	       c->stim_filtered_debounce, c->stim_outside, c->stim_unexplained);
+	/* the run's own view, from its log: what a scope may show, and the
+	 * events it never answered, beside what this capture shows */
+	if (c->scope_answers) {
+		printf("scope      the log's bounds, input edge (its last change) -> output edge, over "
+		       "%zu counted answers that changed the output: at least %.3f us, ",
+		       c->scope_answers, (double)c->scope_min_ns / 1000);
+		if (c->p.irq_bound_ns > 0)
+			printf("at most %.3f us\n", (double)c->scope_max_ns / 1000);
+		else
+			printf("no upper bound (irq_bound 0)\n");
+	}
+	if (run->have_stop)
+		printf("events     lost %" PRIu64 " (%" PRIu64 " more in the warm-up), unanswered %"
+		       PRIu64 " (still queued at the stop: no answer to compare), as the run "
+		       "counted them\n", run->events_lost, run->events_lost_warmup,
+		       run->events_unanswered);
+	else
+		printf("events     lost and unanswered not known: the log has no note of the stop\n");
 	printf("counts     events without a stimulus edge %zu, answers without a response edge %zu,\n"
 	       "           response edges without a write %zu, writes (answers or not) missing in "
 	       "the capture %zu\n", c->events_no_stim, c->answers_no_resp, c->resp_extra,
@@ -242,6 +264,26 @@ static void json_respond(struct json_writer *w, const struct ctx *x)
 	json_kv_uint(w, "outside_answers", c->stim_outside);
 	json_kv_uint(w, "without_event", c->stim_unexplained);
 	json_object_end(w);
+	json_kv_object_begin(w, "scope");	/* the run summary's bounds, from the log */
+	json_kv_uint(w, "answers", c->scope_answers);
+	if (c->scope_answers)
+		json_kv_int(w, "min_ns", c->scope_min_ns);
+	else
+		json_kv_null(w, "min_ns");
+	if (c->scope_answers && c->p.irq_bound_ns > 0)
+		json_kv_int(w, "max_ns", c->scope_max_ns);
+	else
+		json_kv_null(w, "max_ns");
+	json_object_end(w);
+	if (x->run->have_stop) {
+		json_kv_uint(w, "events_lost", x->run->events_lost);
+		json_kv_uint(w, "events_lost_warmup", x->run->events_lost_warmup);
+		json_kv_uint(w, "events_unanswered", x->run->events_unanswered);
+	} else {
+		json_kv_null(w, "events_lost");
+		json_kv_null(w, "events_lost_warmup");
+		json_kv_null(w, "events_unanswered");
+	}
 	json_kv_uint(w, "events_without_stimulus", c->events_no_stim);
 	json_kv_uint(w, "answers_without_response", c->answers_no_resp);
 	json_kv_uint(w, "response_edges_without_write", c->resp_extra);

@@ -275,43 +275,30 @@ static int export_vcd(struct edgelog_reader *r, const char *vcd, const char *pat
 
 static const char events_head[] = "event,time_ns,type,key,value\n";
 
-/* Open @path for the buffered writer *@o (allocated) and write @head.
- * 0, or -1 said, *@o freed and NULL. */
-static int export_buf_open(struct outfile_buf **o, const char *path, const char *head)
+/* The buffered writer on @path with @head written; NULL said. */
+static struct outfile_buf *export_buf_open(const char *path, const char *head)
 {
 	char err[1024];
-	FILE *f = outfile_open(path, err, sizeof(err));
+	struct outfile_buf *o = outfile_buf_open(path, err, sizeof(err));
 
-	if (!f) {
+	if (!o) {
 		pr_err("%s", err);
-		free(*o);
-		*o = NULL;
-		return -1;
+		return NULL;
 	}
-	outfile_buf_init(*o, f);
-	outfile_buf_str(*o, head, strlen(head));
-	return 0;
+	outfile_buf_str(o, head, strlen(head));
+	return o;
 }
 
-/* Flush, close and free @o (NULL: nothing); -1 said when a write failed.
- * @err_errno: errno was the buffer's own failure (the CSV's wording). */
-static int export_buf_close(struct outfile_buf *o, const char *path, bool err_errno)
+/* Flush, close and free @o (NULL: nothing); -1 said when a write failed. */
+static int export_buf_close(struct outfile_buf *o, const char *path)
 {
 	char err[1024];
-	int ret = 0;
 
-	if (!o)
-		return 0;
-	outfile_buf_flush(o);
-	if (err_errno && o->err)
-		errno = o->err_no;
-	if (outfile_close(o->f, path, err, sizeof(err)) < 0 || o->err) {
-		pr_err("writing %s failed: %s", strcmp(path, "-") ? path : "standard output",
-		       strerror(o->err ? o->err_no : errno));
-		ret = -1;
+	if (outfile_buf_close(o, path, err, sizeof(err)) < 0) {
+		pr_err("%s", err);
+		return -1;
 	}
-	free(o);
-	return ret;
+	return 0;
 }
 
 /* A log without its footer: what was exported of it. */
@@ -345,6 +332,15 @@ static void export_unlink(const char *path)
 
 	if (path && strcmp(path, "-") && stat(path, &sb) == 0 && S_ISREG(sb.st_mode))
 		unlink(path);
+}
+
+/* Whether @path can be read a second time from its start: a regular file
+ * (under any name: /dev/stdin redirected from a file is one). */
+static bool export_rereadable(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
 }
 
 /* The exit code of a failure of the merge (errno as vcdout.h says). */
@@ -385,24 +381,20 @@ static void export_close_logs(struct vcdout_log *logs, size_t n)
 /* The CSV of several logs (or of one with --line-column): the exit code. */
 static int export_multi_csv(struct vcdout_log *logs, size_t n, const char *csv, bool line_column)
 {
-	struct outfile_buf *o = malloc(sizeof(*o));
+	struct outfile_buf *o = export_buf_open(csv, "");
 	char err[1024];
 	size_t bad, i;
 	int64_t rows;
 	int ret = SQW_EXIT_OK;
 
-	if (!o) {
-		pr_err("export: %s", strerror(ENOMEM));
-		return SQW_EXIT_RUNTIME;
-	}
-	if (export_buf_open(&o, csv, "") < 0)
+	if (!o)
 		return SQW_EXIT_RUNTIME;
 	rows = vcdout_write_csv(logs, n, line_column, o, &bad, err, sizeof(err));
 	if (rows < 0) {
 		pr_err("%s; no CSV written", err);
 		ret = export_fail_code(errno);
 	}
-	if (export_buf_close(o, csv, true) < 0 && ret == SQW_EXIT_OK)
+	if (export_buf_close(o, csv) < 0 && ret == SQW_EXIT_OK)
 		ret = SQW_EXIT_RUNTIME;
 	if (ret != SQW_EXIT_OK) {
 		export_unlink(csv);
@@ -458,11 +450,8 @@ static int export_multi_each(struct vcdout_log *logs, size_t n, const char *even
 	int ret = SQW_EXIT_OK;
 	size_t i;
 
-	if (events && (!(oe = malloc(sizeof(*oe))) || export_buf_open(&oe, events, events_head) < 0)) {
-		if (!oe)
-			pr_err("export: %s", strerror(ENOMEM));
+	if (events && !(oe = export_buf_open(events, events_head)))
 		return SQW_EXIT_RUNTIME;
-	}
 	for (i = 0; i < n && ret == SQW_EXIT_OK; i++) {
 		struct edgelog_reader *r = logs[i].r;
 		struct edgelog_event ev;
@@ -506,7 +495,7 @@ static int export_multi_each(struct vcdout_log *logs, size_t n, const char *even
 		if (r != logs[i].r)
 			edgelog_reader_close(r);
 	}
-	if (export_buf_close(oe, events, false) < 0 && ret == SQW_EXIT_OK)
+	if (export_buf_close(oe, events) < 0 && ret == SQW_EXIT_OK)
 		ret = SQW_EXIT_RUNTIME;
 	if (ret != SQW_EXIT_OK)
 		export_unlink(events);
@@ -636,20 +625,24 @@ int cmd_export(int argc, char **argv)
 	}
 	if (meta)
 		print_meta(edgelog_reader_meta(r));
-	if ((csv && !(oc = malloc(sizeof(*oc)))) || (events && !(oe = malloc(sizeof(*oe))))) {
-		pr_err("export: %s", strerror(ENOMEM));
-		ret = SQW_EXIT_RUNTIME;
-		goto out;
-	}
+	/* Everything that can refuse comes before the outputs are opened: an
+	 * early exit has nothing to close. */
 	/* A loopback log's CSV joins each edge with its event (loopjoin.h). */
-	if (oc && loopjoin_log_has_loopback(edgelog_reader_meta(r)) &&
+	if (csv && loopjoin_log_has_loopback(edgelog_reader_meta(r)) &&
 	    !(lj = loopjoin_new(r, 0, 0))) {
 		pr_err("export: %s", strerror(errno));
 		ret = SQW_EXIT_RUNTIME;
 		goto out;
 	}
-	/* A timerlat log's CSV: each edge's IRQ and thread latency (tlatjoin.h). */
-	if (oc && tlatjoin_log_has_timerlat(edgelog_reader_meta(r)) &&
+	/* A timerlat log's CSV: each edge's IRQ and thread latency (tlatjoin.h),
+	 * from a second reading of the log, which a pipe cannot give. */
+	if (csv && tlatjoin_log_has_timerlat(edgelog_reader_meta(r)) && !export_rereadable(path)) {
+		pr_err("%s is not a regular file: a timerlat log's CSV reads the log twice; "
+		       "export it from a file", path);
+		ret = SQW_EXIT_USAGE;
+		goto out;
+	}
+	if (csv && tlatjoin_log_has_timerlat(edgelog_reader_meta(r)) &&
 	    !(tj = tlatjoin_open(path, err, sizeof(err)))) {
 		pr_err("export: a timerlat log's CSV reads the log twice: %s", err);
 		ret = SQW_EXIT_RUNTIME;
@@ -661,7 +654,7 @@ int cmd_export(int argc, char **argv)
 		snprintf(head + strlen(head) - 1, sizeof(head) - strlen(head) + 1,
 			 ",irq_latency_ns,thread_latency_ns\n");
 	/* A grid log's CSV: each edge's intended time on the grid clock. */
-	if (oc && edgelog_meta_get(edgelog_reader_meta(r), EDGELOG_META_GRID_OFFSET, gbuf,
+	if (csv && edgelog_meta_get(edgelog_reader_meta(r), EDGELOG_META_GRID_OFFSET, gbuf,
 				   sizeof(gbuf))) {
 		char *end;
 
@@ -676,8 +669,8 @@ int cmd_export(int argc, char **argv)
 		snprintf(head + strlen(head) - 1, sizeof(head) - strlen(head) + 1,
 			 ",intended_grid_ns\n");
 	}
-	if ((oc && export_buf_open(&oc, csv, head) < 0) ||
-	    (oe && export_buf_open(&oe, events, events_head) < 0)) {
+	if ((csv && !(oc = export_buf_open(csv, head))) ||
+	    (events && !(oe = export_buf_open(events, events_head)))) {
 		ret = SQW_EXIT_RUNTIME;
 		goto out;
 	}
@@ -719,7 +712,9 @@ int cmd_export(int argc, char **argv)
 out:
 	loopjoin_free(lj);
 	tlatjoin_free(tj);
-	if (export_buf_close(oc, csv, true) < 0 || export_buf_close(oe, events, false) < 0)
+	if (export_buf_close(oc, csv) < 0)
+		ret = SQW_EXIT_RUNTIME;
+	if (export_buf_close(oe, events) < 0)
 		ret = SQW_EXIT_RUNTIME;
 	edgelog_reader_close(r);
 	return ret;

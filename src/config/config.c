@@ -241,6 +241,9 @@ const struct cfg_item config_table[CFG_NKEYS] = {
 		 "max-missed", P, "fail if more periods than this are missed (-1: unchecked)"),
 	ITEM_DUR(CFG_LIMITS_RESPONSE_MAX, "limits", "response_max", "0", 0, 10 * SEC, "us",
 		 "max-response", P, "respond: fail if any answer's write ends later (0: unchecked)"),
+	ITEM_DUR(CFG_LIMITS_WIDTH_ERROR, "limits", "width_error", "0", 0, 10 * SEC, "us",
+		 "max-width-error", P,
+		 "fail if a pulse is further than this from its level's nominal (0: unchecked)"),
 
 	ITEM_DUR(CFG_PROOF_INTERVAL, "proof", "interval", "1s", 100 * MS, 60 * SEC, "s", NULL, P,
 		 "time between proof-of-load samples (CPU busy, IRQs, packets, score)"),

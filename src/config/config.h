@@ -104,6 +104,7 @@ enum cfg_key {
 	CFG_LIMITS_WAKE_LATENCY_MAX, /* duration; 0: unchecked */
 	CFG_LIMITS_MISSED_MAX, /* count; -1: unchecked */
 	CFG_LIMITS_RESPONSE_MAX, /* duration; 0: unchecked. respond: event to write end */
+	CFG_LIMITS_WIDTH_ERROR, /* duration; 0: unchecked. A pulse off its level's nominal by more */
 	/* proof: sampling what the loads did (profile) */
 	CFG_PROOF_INTERVAL,    /* duration between samples */
 	CFG_PROOF_MIN_BUSY,    /* percent: a CPU load below this did not load its CPUs */

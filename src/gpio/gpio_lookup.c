@@ -12,6 +12,7 @@
 
 #include "gpio/gpio_private.h"
 #include "base/msgbuf.h"
+#include "config/config.h"
 
 const char *gpio_dev_dir = "/dev";
 
@@ -676,4 +677,51 @@ int gpio_chip_lines(enum gpio_backend backend, const struct config *cfg, const c
 	}
 	ops->chip_close(c);
 	return (int)cd->num_lines;
+}
+
+/* The board's inputs that no output may drive: the loopback input (wired
+ * to the output pin) and respond's input (driven from outside). */
+static const struct {
+	enum cfg_key chip, line;
+	const char *what;
+} board_inputs[] = {
+	{ CFG_LOOPBACK_CHIP, CFG_LOOPBACK_LINE, "the board's loopback input, wired to the output" },
+	{ CFG_INPUT_CHIP, CFG_INPUT_LINE, "the board's input, driven from outside" },
+};
+
+int gpio_outputs_on_inputs(enum gpio_backend backend, const struct config *cfg, const char *chip,
+			   const char *const *lines, size_t n, char *err, size_t errlen)
+{
+	struct gpio_location out, in;
+	char why[GPIO_MSG_MAX], o1[256], o2[256];
+	size_t i, k;
+
+	for (k = 0; k < sizeof(board_inputs) / sizeof(board_inputs[0]); k++) {
+		const char *iline = config_str(cfg, board_inputs[k].line);
+
+		if (!iline[0] || gpio_locate(backend, cfg, config_str(cfg, board_inputs[k].chip),
+					     iline, &in, why, sizeof(why)) < 0)
+			continue;	/* no such input here: nothing to drive */
+		for (i = 0; i < n; i++) {
+			if (gpio_locate(backend, cfg, chip, lines[i], &out, why, sizeof(why)) < 0) {
+				msgbuf_set(err, errlen, "%s", why);
+				return -1;
+			}
+			if (out.offset != in.offset || strcmp(out.chip.path, in.chip.path))
+				continue;
+			msgbuf_set(err, errlen, "gpio.line (\"%s\", %s): line %s is %s (%s \"%s\", "
+				   "%s): line %u of %s would be driven as an output, two outputs on "
+				   "one wire on hardware; drive another line%s",
+				   config_str(cfg, CFG_GPIO_LINE),
+				   config_origin(cfg, CFG_GPIO_LINE, o1, sizeof(o1)), lines[i],
+				   board_inputs[k].what,
+				   board_inputs[k].line == CFG_LOOPBACK_LINE ? "loopback.line"
+				   : "input.line", iline, config_origin(cfg, board_inputs[k].line, o2,
+				   sizeof(o2)), out.offset, out.chip.name,
+				   config_str(cfg, CFG_GPIO_FREE_LINES)[0]
+				   ? " (gpio.free_lines lists the free ones: --line free)" : "");
+			return 1;
+		}
+	}
+	return 0;
 }

@@ -87,6 +87,18 @@ int gpio_chip_lines(enum gpio_backend backend, const struct config *cfg, const c
 void gpio_msg_busy(char *err, size_t errlen, const struct gpio_chip_desc *cd,
 		   unsigned int offset, const struct gpio_line_desc *ld);
 
+/*
+ * Whether one of the output lines @lines (@n of them, on chip @chip as
+ * gpio.chip names it) is one of the board's inputs that @cfg names
+ * (loopback.chip/line, input.chip/line), both located, chip and offset
+ * compared: 1 with the sentence, naming the output and the input key with
+ * their origins, in @err (a usage error: exit 2); 0 when none is; -1 when
+ * an output line cannot be located (@err says why). An input that cannot be
+ * located is not checked. Main thread; requests nothing.
+ */
+int gpio_outputs_on_inputs(enum gpio_backend backend, const struct config *cfg, const char *chip,
+			   const char *const *lines, size_t n, char *err, size_t errlen);
+
 /* Where the chip scan looks for gpiochipN ("/dev"). Tests may point it
  * elsewhere; not thread-safe. */
 extern const char *gpio_dev_dir;

@@ -117,6 +117,36 @@ static int meta_wave(struct edgelog_meta *m, char *why, size_t len)
 	return 0;
 }
 
+static const char *meta_get_fn(const void *ctx, const char *key, char *buf, size_t len)
+{
+	return edgelog_meta_get(ctx, key, buf, len);
+}
+
+/* The pin description (log/pin.h): the pin.* keys, or what an older log
+ * has; a wave's shape must be the one the wave.* keys give. */
+static int meta_pin(struct edgelog_meta *m, char *why, size_t len)
+{
+	char perr[120];
+	const struct wave *a = &m->pin.wave, *b = &m->wave;
+
+	if (pin_meta_read(&m->pin, meta_get_fn, m, (int64_t)m->half_period_ns, perr,
+			  sizeof(perr)) < 0) {
+		snprintf(why, len, "corrupt sqwave log header (%s)", perr);
+		return -1;
+	}
+	if (m->pin.kind == PIN_WAVE && (a->high_ns != b->high_ns || a->low_ns != b->low_ns ||
+					a->phase_ns != b->phase_ns ||
+					m->pin.idle_level != m->idle_level)) {
+		snprintf(why, len, "corrupt sqwave log header (the pin's wave and wave.* disagree)");
+		return -1;
+	}
+	if ((m->pin.kind == PIN_RESPOND) != edgelog_meta_is_respond(m)) {
+		snprintf(why, len, "corrupt sqwave log header (pin.kind and run.mode disagree)");
+		return -1;
+	}
+	return 0;
+}
+
 const char *edgelog_meta_get(const struct edgelog_meta *m, const char *key, char *buf, size_t len)
 {
 	return m->text ? text_get(m->text, strlen(m->text), key, buf, len) : NULL;
@@ -125,6 +155,37 @@ const char *edgelog_meta_get(const struct edgelog_meta *m, const char *key, char
 const char *edgelog_event_get(const struct edgelog_event *ev, const char *key, char *buf, size_t len)
 {
 	return ev->payload ? text_get((const char *)ev->payload, ev->len, key, buf, len) : NULL;
+}
+
+int edgelog_respond_stop_format(const struct edgelog_respond_stop *st, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "respond.stop_ns=%" PRIu64 "\nrespond.events_lost=%" PRIu64
+			 "\nrespond.events_lost_warmup=%" PRIu64 "\nrespond.events_unanswered=%"
+			 PRIu64 "\n", st->stop_ns, st->lost, st->lost_warmup, st->unanswered);
+
+	return n > 0 && (size_t)n < len ? n : -1;
+}
+
+bool edgelog_respond_stop_parse(const struct edgelog_event *ev, struct edgelog_respond_stop *st)
+{
+	static const char *const keys[] = { "respond.stop_ns", "respond.events_lost",
+					     "respond.events_lost_warmup",
+					     "respond.events_unanswered" };
+	uint64_t *out[] = { &st->stop_ns, &st->lost, &st->lost_warmup, &st->unanswered };
+	char buf[32], *end;
+	size_t i;
+
+	if (ev->type != EDGELOG_EV_NOTE)
+		return false;
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (!edgelog_event_get(ev, keys[i], buf, sizeof(buf)) || !buf[0])
+			return false;
+		errno = 0;
+		*out[i] = strtoull(buf, &end, 10);
+		if (errno || *end || buf[0] == '-')
+			return false;
+	}
+	return true;
 }
 
 const char *edgelog_event_type_name(unsigned type)
@@ -143,6 +204,7 @@ const char *edgelog_event_type_name(unsigned type)
 
 struct edgelog_writer {
 	int fd;
+	bool created;       /* this writer made the file (abandon removes it empty) */
 	int err;            /* first errno seen; 0 if none */
 	uint64_t records;
 	uint64_t events;
@@ -268,20 +330,27 @@ static int keep_aside(const char *path, char *bak, size_t baklen)
 	return -1;
 }
 
-/* Open @path for the log as the header comment in edgelog.h says. */
-static int open_log_file(const char *path, char *kept, size_t keptlen, char *err, size_t errlen)
+/* Open @path for the log and lock it, as the header comment in edgelog.h
+ * says, changing nothing: an existing file is opened as it is (*@created
+ * false), a missing one created empty (*@created true). The fd, or -1 with
+ * errno and @err. */
+static int reserve_log_file(const char *path, bool *created, char *err, size_t errlen)
 {
 	struct stat st;
 	pid_t holder;
-	int fd, fd2, e;
-	char bak[4096];
+	int fd = -1, e, tries;
 
-	if (kept && keptlen)
-		kept[0] = '\0';
 	/* O_NONBLOCK: a FIFO without a reader fails at once (ENXIO) instead of
-	 * blocking with the stop signals blocked. No O_TRUNC: not before we
-	 * know nobody else is writing it. */
-	fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0644);
+	 * blocking with the stop signals blocked. No O_TRUNC, no rename: not
+	 * before every output of the run is known to be ours. */
+	for (tries = 0; fd < 0 && tries < 3; tries++) {
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NONBLOCK | O_CLOEXEC, 0644);
+		*created = fd >= 0;
+		if (fd < 0 && errno == EEXIST)
+			fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0 && errno != ENOENT)	/* ENOENT: removed in between, again */
+			break;
+	}
 	if (fd < 0) {
 		e = errno;
 		if (e == ENXIO)
@@ -303,83 +372,130 @@ static int open_log_file(const char *path, char *kept, size_t keptlen, char *err
 			S_ISFIFO(st.st_mode) ? "FIFO" : S_ISSOCK(st.st_mode) ? "socket" : "special file");
 		goto fail;
 	}
-	if (S_ISREG(st.st_mode)) {
-		if (lock_file(fd, &holder) < 0) {
-			e = errno;
-			if (e == EBUSY && holder > 0)
-				msgbuf_set(err, errlen, "log %s is being written by another process (pid %ld): "
-					"two runs cannot share a log", path, (long)holder);
-			else if (e == EBUSY)
-				msgbuf_set(err, errlen, "log %s is being written by another process: two "
-					"runs cannot share a log", path);
-			else
-				msgbuf_set(err, errlen, "cannot lock log %s: %s", path, strerror(e));
-			goto fail;
-		}
-		if (st.st_size > 0) {
-			/* Ours now (locked): keep it under another name, start afresh. */
-			if (keep_aside(path, bak, sizeof(bak)) < 0) {
-				e = errno;
-				msgbuf_set(err, errlen, "%s exists and could not be kept aside: %s (not "
-					"overwriting it)", path, strerror(e));
-				goto fail;
-			}
-			fd2 = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-			if (fd2 < 0 || lock_file(fd2, &holder) < 0) {
-				e = errno;
-				msgbuf_set(err, errlen, "cannot create log %s after keeping the previous one "
-					"as %s: %s", path, bak, strerror(e));
-				if (fd2 >= 0)
-					close(fd2);
-				goto fail;
-			}
-			close(fd);
-			fd = fd2;
-			if (kept && keptlen)
-				snprintf(kept, keptlen, "%s", bak);
-		}
-	}
-	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+	if (S_ISREG(st.st_mode) && lock_file(fd, &holder) < 0) {
 		e = errno;
-		msgbuf_set(err, errlen, "cannot create log %s: %s", path, strerror(e));
+		if (e == EBUSY && holder > 0)
+			msgbuf_set(err, errlen, "log %s is being written by another process (pid %ld): "
+				"two runs cannot share a log", path, (long)holder);
+		else if (e == EBUSY)
+			msgbuf_set(err, errlen, "log %s is being written by another process: two "
+				"runs cannot share a log", path);
+		else
+			msgbuf_set(err, errlen, "cannot lock log %s: %s", path, strerror(e));
 		goto fail;
 	}
 	return fd;
 fail:
+	if (*created)
+		unlink(path);
 	close(fd);
 	errno = e;
 	return -1;
 }
 
-struct edgelog_writer *edgelog_writer_create(const char *path, const struct edgelog_meta *meta,
-					     char *kept, size_t keptlen, char *err, size_t errlen)
+struct edgelog_writer *edgelog_writer_reserve(const char *path, char *err, size_t errlen)
 {
-	struct edgelog_fixed_header h;
-	struct edgelog_writer *w;
-	size_t text_len = meta->text ? strlen(meta->text) : 0;
-	size_t total;
-	char *buf;
+	struct edgelog_writer *w = calloc(1, sizeof(*w));
 	int e;
 
-	if (text_len > EDGELOG_MAX_TEXT) {
-		msgbuf_set(err, errlen, "log header metadata too large (%zu bytes)", text_len);
-		errno = E2BIG;
-		return NULL;
-	}
-	w = calloc(1, sizeof(*w));
 	if (!w || !(w->path = strdup(path))) {
 		msgbuf_set(err, errlen, "cannot create log %s: %s", path, strerror(ENOMEM));
 		free(w);
 		errno = ENOMEM;
 		return NULL;
 	}
-	w->fd = open_log_file(path, kept, keptlen, err, errlen);
+	w->fd = reserve_log_file(path, &w->created, err, errlen);
 	if (w->fd < 0) {
 		e = errno;
 		free(w->path);
 		free(w);
 		errno = e;
 		return NULL;
+	}
+	return w;
+}
+
+void edgelog_writer_abandon(struct edgelog_writer *w)
+{
+	struct stat a, b;
+
+	if (!w)
+		return;
+	/* a file this writer made, if it is still that file and empty */
+	if (w->created && fstat(w->fd, &a) == 0 && a.st_size == 0 &&
+	    stat(w->path, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		unlink(w->path);
+	close(w->fd);
+	free(w->path);
+	free(w);
+}
+
+/* A reserved file that holds an older log (or anything): ours now
+ * (locked), kept under another name, and a new file in its place. */
+static int keep_old_log(struct edgelog_writer *w, char *kept, size_t keptlen, char *err,
+			size_t errlen)
+{
+	struct stat st;
+	pid_t holder;
+	char bak[4096];
+	int fd2, e;
+
+	if (fstat(w->fd, &st) < 0) {
+		e = errno;
+		msgbuf_set(err, errlen, "cannot create log %s: %s", w->path, strerror(e));
+		errno = e;
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size == 0)
+		return 0;
+	if (keep_aside(w->path, bak, sizeof(bak)) < 0) {
+		e = errno;
+		msgbuf_set(err, errlen, "%s exists and could not be kept aside: %s (not "
+			"overwriting it)", w->path, strerror(e));
+		errno = e;
+		return -1;
+	}
+	fd2 = open(w->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd2 < 0 || lock_file(fd2, &holder) < 0) {
+		e = errno;
+		msgbuf_set(err, errlen, "cannot create log %s after keeping the previous one "
+			"as %s: %s", w->path, bak, strerror(e));
+		if (fd2 >= 0)
+			close(fd2);
+		errno = e;
+		return -1;
+	}
+	close(w->fd);
+	w->fd = fd2;
+	w->created = true;
+	if (kept && keptlen)
+		snprintf(kept, keptlen, "%s", bak);
+	return 0;
+}
+
+int edgelog_writer_start(struct edgelog_writer *w, const struct edgelog_meta *meta, char *kept,
+			 size_t keptlen, char *err, size_t errlen)
+{
+	struct edgelog_fixed_header h;
+	size_t text_len = meta->text ? strlen(meta->text) : 0;
+	size_t total;
+	char *buf;
+	int e;
+
+	if (kept && keptlen)
+		kept[0] = '\0';
+	if (text_len > EDGELOG_MAX_TEXT) {
+		msgbuf_set(err, errlen, "log header metadata too large (%zu bytes)", text_len);
+		errno = E2BIG;
+		return -1;
+	}
+	if (keep_old_log(w, kept, keptlen, err, errlen) < 0)
+		return -1;
+	if (fcntl(w->fd, F_SETFL, fcntl(w->fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+		e = errno;
+		msgbuf_set(err, errlen, "cannot create log %s: %s", w->path, strerror(e));
+		errno = e;
+		return -1;
 	}
 
 	memset(&h, 0, sizeof(h));
@@ -397,8 +513,9 @@ struct edgelog_writer *edgelog_writer_create(const char *path, const struct edge
 	buf = calloc(1, total);
 	if (!buf) {
 		e = errno;
-		msgbuf_set(err, errlen, "cannot create log %s: %s", path, strerror(e));
-		goto fail;
+		msgbuf_set(err, errlen, "cannot create log %s: %s", w->path, strerror(e));
+		errno = e;
+		return -1;
 	}
 	if (text_len)
 		memcpy(buf + sizeof(h), meta->text, text_len);
@@ -406,18 +523,32 @@ struct edgelog_writer *edgelog_writer_create(const char *path, const struct edge
 	memcpy(buf, &h, sizeof(h));
 	if (write_all(w->fd, buf, total) < 0) {
 		e = errno;
-		msgbuf_set(err, errlen, "cannot write log header to %s: %s", path, strerror(e));
+		msgbuf_set(err, errlen, "cannot write log header to %s: %s", w->path, strerror(e));
 		free(buf);
-		goto fail;
+		errno = e;
+		return -1;
 	}
 	free(buf);
+	return 0;
+}
+
+struct edgelog_writer *edgelog_writer_create(const char *path, const struct edgelog_meta *meta,
+					     char *kept, size_t keptlen, char *err, size_t errlen)
+{
+	struct edgelog_writer *w = edgelog_writer_reserve(path, err, errlen);
+	int e;
+
+	if (kept && keptlen)
+		kept[0] = '\0';
+	if (!w)
+		return NULL;
+	if (edgelog_writer_start(w, meta, kept, keptlen, err, errlen) < 0) {
+		e = errno;
+		edgelog_writer_abandon(w);
+		errno = e;
+		return NULL;
+	}
 	return w;
-fail:
-	close(w->fd);
-	free(w->path);
-	free(w);
-	errno = e;
-	return NULL;
 }
 
 int edgelog_writer_append(struct edgelog_writer *w, const struct edge_rec *recs, size_t n)
@@ -843,7 +974,7 @@ struct edgelog_reader *edgelog_reader_open(const char *path, enum edgelog_status
 	}
 	memcpy(r->meta.text, r->buf + sizeof(h), h.text_len);
 	r->meta.text[h.text_len] = '\0';
-	if (meta_wave(&r->meta, why, sizeof(why)) < 0) {
+	if (meta_wave(&r->meta, why, sizeof(why)) < 0 || meta_pin(&r->meta, why, sizeof(why)) < 0) {
 		reader_fail(err, errlen, st, EDGELOG_E_CORRUPT, path, why);
 		goto fail;
 	}

@@ -10,6 +10,7 @@
 
 #include "base/magic.h"
 #include "base/wave.h"
+#include "log/pin.h"
 #include "rt/edge.h"
 
 #define EDGELOG_MAGIC MAGIC_EDGELOG    /* 8 bytes, no NUL */
@@ -109,6 +110,21 @@ struct edgelog_event {
  * (NUL-terminated, cut to @len - 1 bytes); NULL if absent. */
 const char *edgelog_event_get(const struct edgelog_event *ev, const char *key, char *buf, size_t len);
 
+/* A respond log's note at the stop (an EDGELOG_EV_NOTE, docs/log-format.md,
+ * "A respond log"): the stop on the event clock, and the RT loop's counts
+ * then, from the kernel's sequence numbers. */
+struct edgelog_respond_stop {
+	uint64_t stop_ns;
+	uint64_t lost;            /* events lost after the warm-up */
+	uint64_t lost_warmup;     /* events lost in the warm-up */
+	uint64_t unanswered;      /* stamped before the stop, still queued then */
+};
+/* Its text (the event's payload) into @buf; its length, or -1 when @len is
+ * too small. */
+int edgelog_respond_stop_format(const struct edgelog_respond_stop *st, char *buf, size_t len);
+/* Whether @ev is that note: true with *@st filled. */
+bool edgelog_respond_stop_parse(const struct edgelog_event *ev, struct edgelog_respond_stop *st);
+
 enum edgelog_stop {
 	EDGELOG_STOP_DURATION = 0, /* ran the configured duration */
 	EDGELOG_STOP_SIGNAL = 1,   /* SIGINT or SIGTERM */
@@ -126,6 +142,7 @@ const char *edgelog_stop_name(uint32_t reason);
 #define EDGELOG_META_PROFILE     "run.profile_file"
 #define EDGELOG_META_GPIO        "run.gpio"
 #define EDGELOG_META_MODE        "run.mode"       /* "respond" in a respond log; else a wave */
+
 #define EDGELOG_META_INPUT       "run.input"      /* respond: the input line answered */
 #define EDGELOG_META_RT          "run.rt"
 #define EDGELOG_META_IDLE_STATES "run.idle_states" /* rt.idle_state as set and read back */
@@ -180,6 +197,10 @@ struct edgelog_meta {
 	 * time is wave_slot_ns(&wave, idle_level, start_ns, k). */
 	struct wave wave;
 	int idle_level;
+	/* Reader only: what the pin should do (log/pin.h), from the pin.* keys
+	 * or, in an older log, from what it has. Every reader takes the run's
+	 * kind, the wave and the nominal widths from here. */
+	struct pin pin;
 };
 
 /* Value for @key in meta->text, copied into @buf; NULL if absent. */
@@ -209,6 +230,20 @@ struct edgelog_writer;
  */
 struct edgelog_writer *edgelog_writer_create(const char *path, const struct edgelog_meta *meta,
 					     char *kept, size_t keptlen, char *err, size_t errlen);
+/*
+ * edgelog_writer_create() in two steps, for a run of several logs that
+ * must refuse before it changes any of them. Reserve: open and lock @path
+ * as above (every refusal above but the header's size happens here),
+ * changing nothing: an existing file is left as it is, a missing one is
+ * created empty. Then start (the old log kept aside, the header written;
+ * -1 with errno and @err) and go on as after create, or abandon: close,
+ * and remove the file only if the writer made it and it is still empty.
+ * After a failed start, abandon too.
+ */
+struct edgelog_writer *edgelog_writer_reserve(const char *path, char *err, size_t errlen);
+int edgelog_writer_start(struct edgelog_writer *w, const struct edgelog_meta *meta, char *kept,
+			 size_t keptlen, char *err, size_t errlen);
+void edgelog_writer_abandon(struct edgelog_writer *w);
 /* Append records; -1 with errno on I/O error (ENOSPC...): records already
  * written stay readable, and edgelog_writer_error() says what failed. */
 int edgelog_writer_append(struct edgelog_writer *w, const struct edge_rec *recs, size_t n);

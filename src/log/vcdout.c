@@ -83,6 +83,31 @@ static void vcd_lb_add(struct vcd_out *o, uint64_t t_ns, int v)
 	o->lb_level = v;
 }
 
+/* @s as text of a $comment, into @buf: safe for a terminal (control
+ * characters as \xNN) and every '$' as \x24, so that no word of it ends the
+ * comment ("$end") or reads as a command: a line or a file may be named
+ * anything. Returns @buf. */
+static const char *vcd_comment(const char *s, char *buf, size_t len)
+{
+	char esc[1024];
+	const char *p;
+	size_t i = 0;
+
+	outfile_escape(s, esc, sizeof(esc));
+	for (p = esc; *p && i + 5 <= len; p++) {
+		if (*p == '$') {
+			memcpy(buf + i, "\\x24", 4);
+			i += 4;
+		} else {
+			buf[i++] = *p;
+		}
+	}
+	buf[i] = '\0';
+	return buf;
+}
+
+#define VCD_COMMENT(s) vcd_comment((s), (char[2048]){ 0 }, 2048)
+
 int64_t vcdout_write_log(struct edgelog_reader *r, FILE *out, const char *log_name,
 			 char *err, size_t errlen)
 {
@@ -110,7 +135,7 @@ int64_t vcdout_write_log(struct edgelog_reader *r, FILE *out, const char *log_na
 	fprintf(out, "$version sqwave %s $end\n", SQW_VERSION);
 	fprintf(out, "$comment\n  the wave logged in %s: each edge at the middle of its write "
 		"window;\n  times in ns since the log's slot 0 (CLOCK_MONOTONIC %" PRIu64 " ns)\n"
-		"$end\n", log_name, m->start_ns);
+		"$end\n", VCD_COMMENT(log_name), m->start_ns);
 	if (lj)
 		fprintf(out, "$comment\n  loopback: the input as the kernel saw it, each edge at "
 			"its event's time\n$end\n");
@@ -593,7 +618,7 @@ int64_t vcdout_write_vcd(struct vcdout_log *logs, size_t n, FILE *out, int64_t *
 		"middle of its write window;\n  times in ns since the earliest slot 0 "
 		"(CLOCK_MONOTONIC %" PRIu64 " ns)\n", n, start);
 	for (i = 0; i < n; i++)
-		fprintf(out, "  %s: %s\n", OUTFILE_ESC(logs[i].name), OUTFILE_ESC(logs[i].path));
+		fprintf(out, "  %s: %s\n", VCD_COMMENT(logs[i].name), VCD_COMMENT(logs[i].path));
 	fprintf(out, "$end\n$timescale 1ns $end\n$scope module sqwave $end\n");
 	for (i = 0; i < n; i++) {
 		size_t j;

@@ -37,6 +37,13 @@ static bool is_capture(const struct analysis *a)
 	return a->src->kind == ANALYZE_SRC_CAPTURE;
 }
 
+/* A respond log (its pin's kind): a run of its own kind, its answers and
+ * the output's pulses, never a wave's half period, period or duty cycle. */
+static bool is_respond(const struct analysis *a)
+{
+	return a->src->pin.kind == PIN_RESPOND;
+}
+
 /* Where an edge is, in the terms the user searches by: the capture's own
  * time base for a capture, seconds since the first edge otherwise. */
 static const char *when(const struct analysis *a, uint64_t intended, char *buf, size_t len)
@@ -51,6 +58,35 @@ static const char *when(const struct analysis *a, uint64_t intended, char *buf, 
 }
 
 #define WHEN(a, t) when((a), (t), (char[48]){ 0 }, 48)
+
+/* The same in ns, as the JSON's t_ns: the capture's time base, or from the
+ * first edge (the document's one origin, docs/analyze.md). */
+static int64_t doc_t_ns(const struct analysis *a, uint64_t intended)
+{
+	return is_capture(a) ? a->src->capture_start_ns + (int64_t)intended
+			     : (int64_t)(intended - analysis_stats(a)->first_intended_ns);
+}
+
+/* A span of time in the unit that fits it, with 3 or 4 figures: "820.512 us",
+ * "12.345 ms", "2.000 s", "45.0 min", "8.00 h". */
+static const char *span_text(int64_t ns, char *buf, size_t len)
+{
+	double v = (double)ns, m = v < 0 ? -v : v;
+
+	if (m < 1e6)
+		snprintf(buf, len, "%.3f us", v / 1e3);
+	else if (m < 1e9)
+		snprintf(buf, len, "%.3f ms", v / 1e6);
+	else if (m < 120e9)
+		snprintf(buf, len, "%.3f s", v / 1e9);
+	else if (m < 7200e9)
+		snprintf(buf, len, "%.1f min", v / 60e9);
+	else
+		snprintf(buf, len, "%.2f h", v / 3600e9);
+	return buf;
+}
+
+#define SPAN(ns) span_text((ns), (char[32]){ 0 }, 32)
 
 
 #define META(a, k) analyze_source_meta((a)->src, (k), (char[512]){ 0 }, 512)
@@ -154,16 +190,8 @@ static void text_source(FILE *f, const struct analysis *a)
 		for (i = 0; i < c->n_notes; i++)
 			fprintf(f, "note       %s\n", c->notes[i]);
 	}
-	if (s->meta && !s->respond &&
-	    (!wave_is_square(&s->meta->wave) || s->meta->wave.phase_ns)) {
-		const struct wave *wv = &s->meta->wave;
-
-		fprintf(f, "wave       high %s us, low %s us (%.3f Hz, %.2f %% high), phase %s us\n",
-			UNITS_US(wv->high_ns), UNITS_US(wv->low_ns), 1e9 / (double)wave_period(wv),
-			100.0 * (double)wv->high_ns / (double)wave_period(wv), UNITS_US(wv->phase_ns));
-	} else if (s->half_period_ns > 0 && !s->respond)	/* a respond log has no grid */
-		fprintf(f, "wave       half period %s us (%.3f Hz)%s\n", UNITS_US(s->half_period_ns),
-			1e9 / (2.0 * (double)s->half_period_ns),
+	if (s->pin.kind == PIN_WAVE && wave_period(&s->pin.wave))	/* respond: no grid */
+		fprintf(f, "wave       %s%s\n", pin_describe(&s->pin, (char[160]){ 0 }, 160),
 			s->half_period_inferred ? " (from the intended times)"
 			: s->kind == ANALYZE_SRC_EDGE_CSV ? " (given)" : "");
 }
@@ -182,7 +210,7 @@ static void text_counts(FILE *f, const struct analysis *a)
 	if (r->warmup_edges)
 		fprintf(f, ", %" PRIu64 " warm-up (not counted)", r->warmup_edges);
 	fprintf(f, "\n");
-	if (s->has_intended && !s->respond)	/* respond: its lost events, below */
+	if (s->has_intended && !is_respond(a))	/* respond: its lost events, below */
 		fprintf(f, "missed     %" PRIu64 " periods in %" PRIu64 " places%s\n",
 			r->missed_periods, a->missed_events,
 			r->missed_periods ? "  <-- the timer fired more than once between edges" : "");
@@ -291,7 +319,8 @@ static void text_timeline(FILE *f, const struct analysis *a)
 	/* rows in the duration grammar (20s, 1min, 2h30min), never "0.333 min" */
 	units_format_duration(a->o.minute_ns * (int64_t)step, row, sizeof(row));
 	fprintf(f, "\ntimeline, %s a row (from the first edge)\n", row);
-	fprintf(f, "  %10s %10s %8s %12s %12s %12s%s\n", "start", "edges", "missed", "max lat us",
+	fprintf(f, "  %10s %10s %8s %12s %12s %12s%s\n", "start", is_respond(a) ? "writes" : "edges",
+		is_respond(a) ? "lost" : "missed", "max lat us",
 		"Tmin us", "Tmax us", a->sv ? "    CPU %    IRQ/s  pkt/s" : "");
 	for (i = 0; i < a->nminutes; i += step) {
 		struct analyze_span s = a->minutes[i];
@@ -359,15 +388,19 @@ static const char *wall_clock(uint64_t rt_ns, char *buf, size_t len)
 	return buf;
 }
 
+/* A figure @off_ns after the windows' origin (the first counted edge), as
+ * every other time of the document says it (when(): from the first edge,
+ * or the capture's time base), and its wall clock. */
 static const char *window_when(const struct analysis *a, uint64_t off_ns, char *buf, size_t len)
 {
 	uint64_t rt;
-	char wc[48];
+	char wc[48], t[48];
 
+	when(a, a->win->origin_ns + off_ns, t, sizeof(t));
 	if (window_realtime(a, off_ns, &rt))
-		snprintf(buf, len, "t+%.3f s, %s", (double)off_ns / 1e9, wall_clock(rt, wc, sizeof(wc)));
+		snprintf(buf, len, "%s, %s", t, wall_clock(rt, wc, sizeof(wc)));
 	else
-		snprintf(buf, len, "t+%.3f s", (double)off_ns / 1e9);
+		snprintf(buf, len, "%s", t);
 	return buf;
 }
 
@@ -376,146 +409,144 @@ static bool window_shown(const struct windows_row *r)
 	return r->edges || r->pulses || r->missed || r->dropped;
 }
 
-/* A window with missed periods but no edge: inside a stall. */
-static bool window_stalled(const struct windows_row *r)
+/* The time row @r covers: its windows, the last row only to the end of
+ * the observed time. */
+static int64_t window_covers(const struct windows_result *wr, size_t i, const struct windows_row *r)
 {
-	return !r->edges && !r->pulses && !r->dropped && r->missed;
+	int64_t len = (int64_t)r->windows * wr->window_ns;
+
+	if (i + 1 == wr->nrows)
+		len += wr->last_ns - wr->window_ns;	/* the last window's own length */
+	return len;
 }
 
-/* The windows from @i that one row stands for: 1, or the whole run of
- * stalled windows from @i (a stall of days is one row, its missed periods
- * summed into @missed), so the output grows with the edges, not with the
- * time they span. @len: the time those windows cover. */
-static size_t window_span(const struct analysis *a, const struct windows_result *wr, size_t i,
-			  uint64_t *missed, int64_t *len)
-{
-	size_t n = 0;
-
-	*missed = 0;
-	do {
-		*missed += windows_row(a->win, i + n)->missed;
-		n++;
-	} while (window_stalled(windows_row(a->win, i)) && i + n < wr->nrows &&
-		 window_stalled(windows_row(a->win, i + n)));
-	*len = (int64_t)n * wr->window_ns;
-	if (i + n == wr->nrows)
-		*len += wr->last_ns - wr->window_ns;	/* the last window's own length */
-	return n;
-}
-
+/* The worst window of a figure: row @i's peak (@pick), SIZE_MAX: none. */
 static void text_worst_window(FILE *f, const struct analysis *a, const char *what, size_t i,
-			      const struct windows_peak *pk, const char *unit_note)
+			      const struct windows_peak *(*pick)(const struct windows_row *),
+			      const char *unit_note)
 {
+	const struct windows_row *r;
+	const struct windows_peak *pk;
+
 	if (i == SIZE_MAX) {
 		fprintf(f, "  %-14s -\n", what);
 		return;
 	}
-	fprintf(f, "  %-14s %s us%s in window %zu at edge #%" PRIu64 " (%s)\n", what,
-		UNITS_US(pk->value_ns), unit_note, i, pk->seq, window_when(a, pk->t_ns, (char[96]){ 0 }, 96));
+	r = windows_row(a->win, i);
+	pk = pick(r);
+	fprintf(f, "  %-14s %s us%s in window %" PRIu64 " at edge #%" PRIu64 " (%s)\n", what,
+		UNITS_US(pk->value_ns), unit_note, r->index, pk->seq,
+		window_when(a, pk->t_ns, (char[96]){ 0 }, 96));
 }
+
+static const struct windows_peak *peak_wake(const struct windows_row *r) { return &r->wake; }
+static const struct windows_peak *peak_resp(const struct windows_row *r) { return &r->response; }
+static const struct windows_peak *peak_tmin(const struct windows_row *r) { return &r->tmin; }
+static const struct windows_peak *peak_tmax(const struct windows_row *r) { return &r->tmax; }
 
 static void text_windows(FILE *f, const struct analysis *a)
 {
 	struct windows_result wr;
 	char wlen[32], obs[32];
-	size_t i, span, shown = 0;
+	size_t i;
+	uint64_t shown = 0;
+	bool skipped = false;
 
 	windows_result(a->win, &wr);
 	if (!wr.nrows)
 		return;
 	units_format_duration(wr.window_ns, wlen, sizeof(wlen));
-	fprintf(f, "\nwindows, %s each from the first counted edge: %zu (the maximum of the "
-		"window maxima below)\n", wlen, wr.nrows);
-	fprintf(f, "  %6s %10s %10s %8s %8s %12s %10s %12s %12s %9s%s\n", "window", "start", "edges",
-		"missed", "dropped", "max wake us", "at edge", "Tmin us", "Tmax us", "crossings",
-		a->src->respond ? "  max resp us" : "");
-	for (i = 0; i < wr.nrows; i += span) {
+	fprintf(f, "\nwindows, %s each from the first counted edge (%s): %" PRIu64 " (the maximum "
+		"of the window maxima below)\n", wlen, WHEN(a, a->win->origin_ns), wr.nwindows);
+	fprintf(f, "  %6s %10s %10s %8s %8s %12s %10s %12s %12s %9s%s\n", "window", "start",
+		is_respond(a) ? "writes" : "edges", is_respond(a) ? "lost" : "missed", "dropped",
+		"max wake us", "at edge", "Tmin us", "Tmax us", "crossings",
+		is_respond(a) ? "  max resp us" : "");
+	for (i = 0; i < wr.nrows; i++) {
 		const struct windows_row *r = windows_row(a->win, i);
-		uint64_t missed;
-		int64_t covers;
-		bool worst;
+		bool worst = i == wr.worst_wake || i == wr.worst_tmin || i == wr.worst_tmax ||
+			     i == wr.worst_missed || i == wr.worst_response;
+		bool last = i + 1 == wr.nrows;
 
-		span = window_span(a, &wr, i, &missed, &covers);
-		worst = (i <= wr.worst_wake && wr.worst_wake < i + span) ||
-			(i <= wr.worst_tmin && wr.worst_tmin < i + span) ||
-			(i <= wr.worst_tmax && wr.worst_tmax < i + span) ||
-			(i <= wr.worst_missed && wr.worst_missed < i + span) ||
-			(i <= wr.worst_response && wr.worst_response < i + span);
 		if (!window_shown(r))
 			continue;
-		if (wr.nrows > TEXT_WINDOW_ROWS && !worst && i + span != wr.nrows)
+		if (wr.nwindows > TEXT_WINDOW_ROWS && !worst && !last) {
+			skipped = true;
 			continue;
-		shown += span;
+		}
+		shown += r->windows;
 		{
 			char start[32], edge[24] = "-", len[32] = "", idx[48];
 
-			units_format_duration(wr.window_ns * (int64_t)i, start, sizeof(start));
-			if (i + span == wr.nrows && wr.last_partial) {
-				units_format_duration(wr.last_ns, len, sizeof(len));
+			/* from the first counted edge, as the windows are cut */
+			if (r->index)
+				span_text(wr.window_ns * (int64_t)r->index, start, sizeof(start));
+			else
+				snprintf(start, sizeof(start), "0");
+			if (last && wr.last_partial) {
+				span_text(wr.last_ns, len, sizeof(len));
 				msgbuf_add(start, sizeof(start), "*");
 			}
-			if (span > 1)
-				snprintf(idx, sizeof(idx), "%zu-%zu", i, i + span - 1);
+			if (r->windows > 1)
+				snprintf(idx, sizeof(idx), "%" PRIu64 "-%" PRIu64, r->index,
+					 r->index + r->windows - 1);
 			else
-				snprintf(idx, sizeof(idx), "%zu", i);
+				snprintf(idx, sizeof(idx), "%" PRIu64, r->index);
 			if (r->wake.have)
 				snprintf(edge, sizeof(edge), "#%" PRIu64, r->wake.seq);
 			fprintf(f, "  %6s %10s %10" PRIu64 " %8" PRIu64 " %8" PRIu64 " %12s %10s %12s %12s %9"
-				PRIu64, idx, start, r->edges, missed, r->dropped,
+				PRIu64, idx, start, r->edges, r->missed, r->dropped,
 				r->wake.have ? UNITS_US(r->wake.value_ns) : "-", edge,
 				r->tmin.have ? UNITS_US(r->tmin.value_ns) : "-",
 				r->tmax.have ? UNITS_US(r->tmax.value_ns) : "-", r->crossings);
-			if (a->src->respond)
+			if (is_respond(a))
 				fprintf(f, " %13s", r->response.have ? UNITS_US(r->response.value_ns) : "-");
-			if (span > 1) {
-				char cov[32];
-
-				units_format_duration(covers, cov, sizeof(cov));
-				fprintf(f, "   stalled: %zu windows, %s, no edge", span, cov);
-			}
+			if (r->windows > 1)
+				fprintf(f, "   stalled: %" PRIu64 " windows, %s, no edge", r->windows,
+					SPAN(window_covers(&wr, i, r)));
 			if (len[0])
 				fprintf(f, "   * partial: %s", len);
 			fputc('\n', f);
 		}
 	}
-	if (shown < wr.nrows)
-		fprintf(f, "  (%zu of %zu windows shown: the worst and the last; every one is in --json)\n",
-			shown, wr.nrows);
+	if (skipped)
+		fprintf(f, "  (%" PRIu64 " of %" PRIu64 " windows shown: the worst and the last; "
+			"every one that has something is in --json)\n", shown, wr.nwindows);
 	fprintf(f, "worst window\n");
 	if (a->src->has_intended)
-		text_worst_window(f, a, a->src->respond ? "wake-up" : "wake latency", wr.worst_wake,
-				  wr.worst_wake != SIZE_MAX ? &windows_row(a->win, wr.worst_wake)->wake : NULL, "");
-	if (a->src->respond)
-		text_worst_window(f, a, "answer", wr.worst_response, wr.worst_response != SIZE_MAX
-				  ? &windows_row(a->win, wr.worst_response)->response : NULL, "");
-	text_worst_window(f, a, "Tmin", wr.worst_tmin, wr.worst_tmin != SIZE_MAX
-			  ? &windows_row(a->win, wr.worst_tmin)->tmin : NULL, " (shortest)");
-	text_worst_window(f, a, "Tmax", wr.worst_tmax, wr.worst_tmax != SIZE_MAX
-			  ? &windows_row(a->win, wr.worst_tmax)->tmax : NULL, " (longest)");
+		text_worst_window(f, a, is_respond(a) ? "wake-up" : "wake latency", wr.worst_wake,
+				  peak_wake, "");
+	if (is_respond(a))
+		text_worst_window(f, a, "answer", wr.worst_response, peak_resp, "");
+	text_worst_window(f, a, "Tmin", wr.worst_tmin, peak_tmin, " (shortest)");
+	text_worst_window(f, a, "Tmax", wr.worst_tmax, peak_tmax, " (longest)");
 	if (a->src->has_intended) {
 		if (wr.worst_missed == SIZE_MAX)
-			fprintf(f, "  %-14s none in any window\n", a->src->respond ? "lost events" : "missed");
+			fprintf(f, "  %-14s none in any window\n", is_respond(a) ? "lost events" : "missed");
 		else
-			fprintf(f, "  %-14s %" PRIu64 " in window %zu\n", a->src->respond ? "lost events"
-				: "missed", windows_row(a->win, wr.worst_missed)->missed, wr.worst_missed);
+			fprintf(f, "  %-14s %" PRIu64 " in window %" PRIu64 "\n", is_respond(a)
+				? "lost events" : "missed", windows_row(a->win, wr.worst_missed)->missed_most,
+				windows_row(a->win, wr.worst_missed)->missed_most_at);
 	}
-	units_format_duration(wr.observed_ns, obs, sizeof(obs));
+	span_text(wr.observed_ns, obs, sizeof(obs));
 	if (!wr.limits)
 		fprintf(f, "limit crossings: no per-edge limit is set (limits.tmin, limits.tmax, "
-			"limits.wake_latency_max%s): no MTBF\n", a->src->respond ? ", limits.response_max" : "");
+			"limits.wake_latency_max%s): no MTBF\n", is_respond(a) ? ", limits.response_max" : "");
 	else if (!wr.crossings)
 		fprintf(f, "limit crossings: no crossing in %s\n", obs);
 	else {
 		char resp[48] = "";
 
-		if (a->src->respond)
+		if (is_respond(a))
 			snprintf(resp, sizeof(resp), ", answer %" PRIu64, wr.cross_response);
 		fprintf(f, "limit crossings: %" PRIu64 " edge%s in %s (tmin %" PRIu64 ", tmax %" PRIu64
-			", wake %" PRIu64 "%s): MTBF %.3f s\n", wr.crossings, wr.crossings == 1 ? "" : "s",
-			obs, wr.cross_tmin, wr.cross_tmax, wr.cross_wake, resp, wr.mtbf_s);
+			", wake %" PRIu64 "%s): MTBF %s\n", wr.crossings, wr.crossings == 1 ? "" : "s",
+			obs, wr.cross_tmin, wr.cross_tmax, wr.cross_wake, resp,
+			SPAN((int64_t)llround(wr.mtbf_s * 1e9)));
 	}
 	if (wr.beyond)
-		fprintf(f, "  (%" PRIu64 " figures too far from the first edge for a window)\n", wr.beyond);
+		fprintf(f, "  (%" PRIu64 " figures could not be placed in a window: rows full or a time "
+			"out of order)\n", wr.beyond);
 }
 
 /* The verdict, as the run summary ends: the word, what counted beyond the
@@ -527,10 +558,14 @@ static void text_verdict(FILE *f, const struct analysis *a)
 	if (!a->verdict)
 		return;
 	fprintf(f, "\nverdict    %s", a->verdict);
-	if (a->lim_tmin_ns > 0 || a->lim_tmax_ns > 0)
-		fprintf(f, "  (%" PRIu64 " pulses below limits.tmin, %" PRIu64 " above limits.tmax)",
+	if (a->lim_tmin_ns > 0 || a->lim_tmax_ns > 0 || a->lim_width_error_ns > 0) {
+		fprintf(f, "  (%" PRIu64 " pulses below limits.tmin, %" PRIu64 " above limits.tmax",
 			a->pulses_below, a->pulses_above);
-	else if (!a->limits_set)
+		if (a->lim_width_error_ns > 0)
+			fprintf(f, ", %" PRIu64 " off their nominal by more than limits.width_error",
+				a->pulses_off);
+		fprintf(f, ")");
+	} else if (!a->limits_set)
 		fprintf(f, "  (no limits: the log's or --tmin/--tmax for a verdict)");
 	fprintf(f, "\n");
 	copy = strdup(a->verdict_why);
@@ -587,7 +622,7 @@ void analysisdoc_print_text(FILE *f, const struct analysis *a)
 	fprintf(f, "==== sqwave analyze ====\n");
 	text_source(f, a);
 	text_counts(f, a);
-	if (a->src->respond) {	/* the answers, then the output's pulses below */
+	if (is_respond(a)) {	/* the answers, then the output's pulses below */
 		struct respond_meta m;
 
 		respond_meta(a, &m);
@@ -604,12 +639,15 @@ void analysisdoc_print_text(FILE *f, const struct analysis *a)
 		text_dist(f, a->src->has_window ? "wake latency" : "latency", &r->wake);
 	if (a->src->has_window)
 		text_dist(f, "write cost", &r->write);
-	if (a->src->has_intended)
+	/* a respond log: event -> the write window is in its section above,
+	 * and its output's pulses are two kinds, not one wave's */
+	if (a->src->has_intended && !is_respond(a))
 		text_dist(f, "placement", &r->place);
 	text_dist(f, "pulse +", &r->width[EDGESTATS_POS].h);
 	text_dist(f, "pulse -", &r->width[EDGESTATS_NEG].h);
-	text_dist(f, "pulse any", &r->width[EDGESTATS_ANY].h);
-	if (a->src->has_intended && !a->src->respond)
+	if (!is_respond(a))
+		text_dist(f, "pulse any", &r->width[EDGESTATS_ANY].h);
+	if (a->src->has_intended && !is_respond(a))
 		text_spin(f, r);
 
 	fprintf(f, "\nPulse widths %s; only pulses with an edge at both ends count\n",
@@ -635,7 +673,7 @@ void analysisdoc_print_text(FILE *f, const struct analysis *a)
 			"max %s us (edge #%" PRIu64 ")\n", r->period_m.n, UNITS_US(r->period_m.min),
 			r->period_min_at.seq, UNITS_USD(stats_moments_mean(&r->period_m)),
 			UNITS_US(r->period_m.max), r->period_max_at.seq);
-	if (!isnan(duty))
+	if (!isnan(duty) && !is_respond(a))
 		fprintf(f, "duty cycle %.4f %% (mean positive / (mean positive + mean negative))\n",
 			duty * 100.0);
 	text_worst(f, a);
@@ -794,7 +832,7 @@ static void json_soak(struct json_writer *w, const struct analysis *a)
 	char buf[256];
 	static const enum cfg_key limits[] = { CFG_LIMITS_TMIN, CFG_LIMITS_TMAX,
 					       CFG_LIMITS_WAKE_LATENCY_MAX, CFG_LIMITS_MISSED_MAX,
-					       CFG_LIMITS_RESPONSE_MAX };
+					       CFG_LIMITS_RESPONSE_MAX, CFG_LIMITS_WIDTH_ERROR };
 	size_t i;
 
 	if (!a->sv)
@@ -817,8 +855,11 @@ static void json_soak(struct json_writer *w, const struct analysis *a)
 				      !strcmp(buf, "yes"));
 	json_object_end(w);
 	json_kv_object_begin(w, "run");
-	json_kv_int(w, "half_period_ns", a->src->half_period_ns);
-	if (a->src->meta && !a->src->respond &&
+	if (is_respond(a))	/* its header's half period only centres histograms */
+		json_kv_null(w, "half_period_ns");
+	else
+		json_kv_int(w, "half_period_ns", a->src->half_period_ns);
+	if (a->src->meta && !is_respond(a) &&
 	    (!wave_is_square(&a->src->meta->wave) || a->src->meta->wave.phase_ns)) {
 		json_kv_int(w, "high_ns", a->src->meta->wave.high_ns);
 		json_kv_int(w, "low_ns", a->src->meta->wave.low_ns);
@@ -853,6 +894,8 @@ static void json_verdict(struct json_writer *w, const struct analysis *a)
 	json_kv_int(w, "tmax_ns", a->lim_tmax_ns);
 	json_kv_uint(w, "pulses_below_tmin", a->pulses_below);
 	json_kv_uint(w, "pulses_above_tmax", a->pulses_above);
+	json_kv_int(w, "width_error_ns", a->lim_width_error_ns);
+	json_kv_uint(w, "pulses_off_nominal", a->pulses_off);
 	json_kv_uint(w, "wake_ups_above_max", a->wakes_above);
 	json_kv_array_begin(w, "violations");
 	copy = strdup(a->verdict_why);
@@ -911,7 +954,6 @@ static void json_counts(struct json_writer *w, const struct analysis *a)
 /* "worst": the N worst edges, ranked. */
 static void json_worst(struct json_writer *w, const struct analysis *a)
 {
-	const struct edgestats_result *r = analysis_stats(a);
 	const struct analyze_source_info *s = a->src;
 	size_t i;
 
@@ -924,8 +966,7 @@ static void json_worst(struct json_writer *w, const struct analysis *a)
 		json_object_begin(w);
 		json_kv_uint(w, "seq", x->seq);
 		json_kv_uint(w, "intended_ns", x->intended_ns);
-		json_kv_int(w, "t_ns", is_capture(a) ? s->capture_start_ns + (int64_t)x->intended_ns
-						     : (int64_t)(x->intended_ns - r->first_intended_ns));
+		json_kv_int(w, "t_ns", doc_t_ns(a, x->intended_ns));
 		if (s->has_intended)
 			json_kv_int(w, "latency_ns", x->latency_ns);
 		else
@@ -1018,7 +1059,7 @@ static void json_timeline(struct json_writer *w, const struct analysis *a)
 
 /* A window's extreme: the figure, where, when. */
 static void json_peak(struct json_writer *w, const struct analysis *a, const char *key,
-		      const struct windows_peak *pk, bool bound, long window)
+		      const struct windows_peak *pk, bool bound, int64_t window)
 {
 	uint64_t rt;
 	char wc[48];
@@ -1035,6 +1076,8 @@ static void json_peak(struct json_writer *w, const struct analysis *a, const cha
 		json_kv_int(w, "bound_ns", pk->bound_ns);
 	json_kv_uint(w, "seq", pk->seq);
 	json_kv_uint(w, "offset_ns", pk->t_ns);
+	/* the document's one time origin, as the worst edges' t_ns */
+	json_kv_int(w, "t_ns", doc_t_ns(a, a->win->origin_ns + pk->t_ns));
 	if (window_realtime(a, pk->t_ns, &rt)) {
 		json_kv_uint(w, "realtime_ns", rt);
 		json_kv_string(w, "wall_clock", wall_clock(rt, wc, sizeof(wc)));
@@ -1045,60 +1088,70 @@ static void json_peak(struct json_writer *w, const struct analysis *a, const cha
 	json_object_end(w);
 }
 
+/* The window of the worst row @i (SIZE_MAX: none, -1). */
+static int64_t worst_window(const struct analysis *a, size_t i)
+{
+	return i == SIZE_MAX ? -1 : (int64_t)windows_row(a->win, i)->index;
+}
+
 static void json_windows(struct json_writer *w, const struct analysis *a)
 {
 	struct windows_result wr;
-	size_t i, span;
+	size_t i;
 
 	windows_result(a->win, &wr);
 	json_kv_object_begin(w, "windows");
 	json_kv_int(w, "window_ns", wr.window_ns);
-	json_kv_uint(w, "count", wr.nrows);
+	/* where the windows start (the first counted edge), on the document's
+	 * time origin: a row's start_ns and a peak's offset_ns count from it */
+	if (a->win->have_origin)
+		json_kv_int(w, "origin_t_ns", doc_t_ns(a, a->win->origin_ns));
+	else
+		json_kv_null(w, "origin_t_ns");
+	json_kv_uint(w, "count", wr.nwindows);
 	json_kv_int(w, "observed_ns", wr.observed_ns);
 	json_kv_bool(w, "last_partial", wr.last_partial);
 	json_kv_int(w, "last_window_ns", wr.last_ns);
 	json_kv_uint(w, "outside", wr.beyond);
 	json_kv_array_begin(w, "rows");
-	for (i = 0; i < wr.nrows; i += span) {
+	for (i = 0; i < wr.nrows; i++) {
 		const struct windows_row *r = windows_row(a->win, i);
-		uint64_t missed;
-		int64_t covers;
 
-		span = window_span(a, &wr, i, &missed, &covers);
 		if (!window_shown(r))
 			continue;	/* nothing happened: no row */
 		json_object_begin(w);
-		json_kv_uint(w, "index", i);
-		json_kv_uint(w, "windows", span);	/* > 1: a stall's windows, no edge */
-		json_kv_int(w, "start_ns", wr.window_ns * (int64_t)i);
-		json_kv_int(w, "length_ns", covers);
-		json_kv_bool(w, "partial", i + span == wr.nrows && wr.last_partial);
+		json_kv_uint(w, "index", r->index);
+		json_kv_uint(w, "windows", r->windows);	/* > 1: a stall's windows, no edge */
+		json_kv_int(w, "start_ns", wr.window_ns * (int64_t)r->index);
+		json_kv_int(w, "length_ns", window_covers(&wr, i, r));
+		json_kv_bool(w, "partial", i + 1 == wr.nrows && wr.last_partial);
 		json_kv_uint(w, "edges", r->edges);
 		json_kv_uint(w, "pulses", r->pulses);
-		json_kv_uint(w, "missed_periods", missed);
+		json_kv_uint(w, "missed_periods", r->missed);
 		json_kv_uint(w, "dropped", r->dropped);
 		json_kv_uint(w, "crossings", r->crossings);
 		json_peak(w, a, "wake_max", a->src->has_intended ? &r->wake : NULL, false, -1);
 		json_peak(w, a, "tmin", &r->tmin, true, -1);
 		json_peak(w, a, "tmax", &r->tmax, true, -1);
-		json_peak(w, a, "response_max", a->src->respond ? &r->response : NULL, false, -1);
+		json_peak(w, a, "response_max", is_respond(a) ? &r->response : NULL, false, -1);
 		json_object_end(w);
 	}
 	json_array_end(w);
 	json_kv_object_begin(w, "worst");
 	json_peak(w, a, "wake_max", wr.worst_wake != SIZE_MAX && a->src->has_intended
-		  ? &windows_row(a->win, wr.worst_wake)->wake : NULL, false, (long)wr.worst_wake);
+		  ? &windows_row(a->win, wr.worst_wake)->wake : NULL, false,
+		  worst_window(a, wr.worst_wake));
 	json_peak(w, a, "tmin", wr.worst_tmin != SIZE_MAX ? &windows_row(a->win, wr.worst_tmin)->tmin
-		  : NULL, true, (long)wr.worst_tmin);
+		  : NULL, true, worst_window(a, wr.worst_tmin));
 	json_peak(w, a, "tmax", wr.worst_tmax != SIZE_MAX ? &windows_row(a->win, wr.worst_tmax)->tmax
-		  : NULL, true, (long)wr.worst_tmax);
-	json_peak(w, a, "response_max", wr.worst_response != SIZE_MAX && a->src->respond
+		  : NULL, true, worst_window(a, wr.worst_tmax));
+	json_peak(w, a, "response_max", wr.worst_response != SIZE_MAX && is_respond(a)
 		  ? &windows_row(a->win, wr.worst_response)->response : NULL, false,
-		  (long)wr.worst_response);
+		  worst_window(a, wr.worst_response));
 	if (wr.worst_missed != SIZE_MAX) {
 		json_kv_object_begin(w, "missed_periods");
-		json_kv_uint(w, "window", wr.worst_missed);
-		json_kv_uint(w, "count", windows_row(a->win, wr.worst_missed)->missed);
+		json_kv_uint(w, "window", windows_row(a->win, wr.worst_missed)->missed_most_at);
+		json_kv_uint(w, "count", windows_row(a->win, wr.worst_missed)->missed_most);
 		json_object_end(w);
 	} else {
 		json_kv_null(w, "missed_periods");
@@ -1118,14 +1171,14 @@ static void json_windows(struct json_writer *w, const struct analysis *a)
 	{
 		char obs[32], line[128];
 
-		units_format_duration(wr.observed_ns, obs, sizeof(obs));
+		span_text(wr.observed_ns, obs, sizeof(obs));
 		if (!wr.limits)
 			snprintf(line, sizeof(line), "no per-edge limit is set");
 		else if (!wr.crossings)
 			snprintf(line, sizeof(line), "no crossing in %s", obs);
 		else
-			snprintf(line, sizeof(line), "%" PRIu64 " in %s: MTBF %.3f s", wr.crossings, obs,
-				 wr.mtbf_s);
+			snprintf(line, sizeof(line), "%" PRIu64 " in %s: MTBF %s", wr.crossings, obs,
+				 SPAN((int64_t)llround(wr.mtbf_s * 1e9)));
 		json_kv_string(w, "statement", line);
 	}
 	json_object_end(w);
@@ -1169,8 +1222,10 @@ static void json_analysis(struct json_writer *w, const struct analysis *a)
 	json_kv_int(w, "schema_version", ANALYSIS_SCHEMA_VERSION);
 	json_kv_string(w, "sqwave_version", SQW_VERSION);
 	json_source(w, a);
+	json_key(w, "pin");
+	pin_json_write(w, &s->pin);
 	json_verdict(w, a);
-	if (s->respond) {
+	if (is_respond(a)) {
 		struct respond_meta m;
 
 		respond_meta(a, &m);
@@ -1178,7 +1233,7 @@ static void json_analysis(struct json_writer *w, const struct analysis *a)
 	} else {
 		json_kv_null(w, "respond");
 	}
-	if (s->half_period_ns > 0)
+	if (s->half_period_ns > 0 && !is_respond(a))	/* a respond log has no wave */
 		json_kv_int(w, "half_period_ns", s->half_period_ns);
 	else
 		json_kv_null(w, "half_period_ns");
@@ -1212,7 +1267,7 @@ static void json_analysis(struct json_writer *w, const struct analysis *a)
 	}
 
 	statsjson_pulses_and_period(w, r);
-	if (isnan(duty))
+	if (isnan(duty) || is_respond(a))
 		json_kv_null(w, "duty_cycle");
 	else
 		json_kv_double(w, "duty_cycle", duty);
@@ -1311,10 +1366,8 @@ static int soak_setup(struct analysis *a, struct soakview **sv, struct phasestat
 
 		soakview_phase_starts(*sv, starts);
 		*ps = phasestats_new(si->half_period_ns, n, starts, 0);
-		if (*ps && si->respond)
-			phasestats_set_respond(*ps);
-		else if (*ps && si->meta)
-			phasestats_set_wave(*ps, &si->meta->wave);
+		if (*ps)
+			phasestats_set_pin(*ps, &si->pin);
 		*phases = calloc(n, sizeof(**phases));
 		if (!*ps || !*phases) {
 			snprintf(err, errlen, "analyze: %s", strerror(ENOMEM));
@@ -1478,6 +1531,7 @@ int analysisdoc_open(struct analysisdoc *d, const char *path, const struct analy
 	analysis_set_limits(d->a, config_int(d->vc, CFG_LIMITS_TMIN), config_int(d->vc, CFG_LIMITS_TMAX),
 			    config_int(d->vc, CFG_LIMITS_WAKE_LATENCY_MAX));
 	analysis_set_response_limit(d->a, config_int(d->vc, CFG_LIMITS_RESPONSE_MAX));
+	analysis_set_width_limit(d->a, config_int(d->vc, CFG_LIMITS_WIDTH_ERROR));
 	/* A timerlat log: each wake-up split, judged by the same limit. */
 	if (d->a->src->kind == ANALYZE_SRC_LOG) {
 		int tst;

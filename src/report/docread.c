@@ -121,3 +121,75 @@ void docread_label_of(char *dst, size_t len, const char *source)
 	snprintf(tmp, sizeof(tmp), "%.*s", (int)n, name);
 	outfile_escape(tmp, dst, len);
 }
+
+/* One of @names at @keys below @obj (index), @def when not given. */
+static int word_of(struct docread *d, const struct jv *obj, const char *const *keys,
+		   const char *const *names, int n, int def)
+{
+	const char *v = docread_str_or(d, obj, keys, NULL);
+	int i;
+
+	if (!v)
+		return def;
+	for (i = 0; i < n; i++)
+		if (!strcmp(v, names[i]))
+			return i;
+	docread_fail(d, docread_get(d, obj, keys, JV_STRING), keys, "is none of the known words");
+	return def;
+}
+
+#define DR_NS_MAX INT64_C(1000000000000) /* 1000 s: beyond any key's range */
+
+void docread_pin(struct docread *d, const struct jv *doc, struct pin *p)
+{
+	static const char *const kinds[] = { "wave", "respond" };
+	static const char *const grids[] = { "monotonic", "realtime", "tai" };
+	static const char *const modes[] = { "follow", "toggle", "pulse" };
+	static const char *const edges[] = { "both", "rising", "falling" };
+	const struct jv *pj = docread_get(d, doc, DOCREAD_KEYS("pin"), JV_OBJECT);
+	int64_t half, nom[2];
+	struct wave w;
+
+	if (!pj) {	/* a document written before the pin: what it has */
+		half = docread_int_or(d, doc, DOCREAD_KEYS("run", "half_period_ns"), 0, DR_NS_MAX, 0);
+		if (!half)	/* an analysis has it at the top */
+			half = docread_int_or(d, doc, DOCREAD_KEYS("half_period_ns"), 0, DR_NS_MAX, 0);
+		if (docread_get(d, doc, DOCREAD_KEYS("respond"), JV_OBJECT)) {
+			pin_init_respond(p, "", 0, PIN_FOLLOW, "", PIN_EDGE_BOTH, 0, 0);
+			return;
+		}
+		w = half > 0 ? wave_square(half) : (struct wave){ 0 };
+		w.high_ns = docread_int_or(d, doc, DOCREAD_KEYS("run", "high_ns"), 1, DR_NS_MAX,
+					   w.high_ns);
+		w.low_ns = docread_int_or(d, doc, DOCREAD_KEYS("run", "low_ns"), 1, DR_NS_MAX,
+					  w.low_ns);
+		w.phase_ns = docread_int_or(d, doc, DOCREAD_KEYS("run", "phase_ns"), 0, DR_NS_MAX, 0);
+		pin_init_wave(p, "", &w, 0, PIN_GRID_MONOTONIC, 0);
+		return;
+	}
+	if (word_of(d, pj, DOCREAD_KEYS("kind"), kinds, 2, 0) == PIN_RESPOND) {
+		pin_init_respond(p, docread_str_or(d, pj, DOCREAD_KEYS("line"), ""),
+				 (int)docread_int_or(d, pj, DOCREAD_KEYS("idle_level"), 0, 1, 0),
+				 (enum pin_respond_mode)word_of(d, pj, DOCREAD_KEYS("respond_mode"),
+								modes, 3, 0),
+				 docread_str_or(d, pj, DOCREAD_KEYS("input"), ""),
+				 (enum pin_edge)word_of(d, pj, DOCREAD_KEYS("input_edge"), edges, 3, 0),
+				 docread_int_or(d, pj, DOCREAD_KEYS("debounce_ns"), 0, DR_NS_MAX, 0),
+				 docread_int_or(d, pj, DOCREAD_KEYS("pulse_ns"), 1, DR_NS_MAX, 0));
+	} else {
+		w.high_ns = docread_int_or(d, pj, DOCREAD_KEYS("high_ns"), 0, DR_NS_MAX, 0);
+		w.low_ns = docread_int_or(d, pj, DOCREAD_KEYS("low_ns"), 0, DR_NS_MAX, 0);
+		w.phase_ns = docread_int_or(d, pj, DOCREAD_KEYS("phase_ns"), 0, DR_NS_MAX, 0);
+		pin_init_wave(p, docread_str_or(d, pj, DOCREAD_KEYS("line"), ""), &w,
+			      (int)docread_int_or(d, pj, DOCREAD_KEYS("idle_level"), 0, 1, 0),
+			      (enum pin_grid)word_of(d, pj, DOCREAD_KEYS("grid"), grids, 3, 0),
+			      docread_int_or(d, pj, DOCREAD_KEYS("grid_align_ns"), 1, INT64_MAX, 0));
+	}
+	/* the nominals a document states are the ones its shape gives */
+	nom[PIN_POS] = docread_int_or(d, pj, DOCREAD_KEYS("nominal_ns", "positive"), 1, DR_NS_MAX, 0);
+	nom[PIN_NEG] = docread_int_or(d, pj, DOCREAD_KEYS("nominal_ns", "negative"), 1, DR_NS_MAX, 0);
+	if (!d->bad && (nom[PIN_POS] != p->nominal_ns[PIN_POS] ||
+			nom[PIN_NEG] != p->nominal_ns[PIN_NEG]))
+		docread_fail(d, pj, DOCREAD_KEYS("pin", "nominal_ns"),
+			     "disagrees with the pin's shape");
+}

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "base/jsonread.h"
+#include "log/pin.h"
 
 /*
  * A member that is absent or null is "not given" (the writers write null
@@ -48,6 +49,12 @@ bool docread_num(struct docread *d, const struct jv *obj, const char *const *key
 bool docread_bool_or(struct docread *d, const struct jv *obj, const char *const *keys, bool def);
 const char *docread_str_or(struct docread *d, const struct jv *obj, const char *const *keys,
 			   const char *def);
+
+/* What the document's pin should do (log/pin.h): its "pin" member, or in a
+ * document written before it, what it has (run.half_period_ns, run.high_ns,
+ * run.low_ns, run.phase_ns; a respond member makes it a respond run). A pin
+ * whose nominal widths are not those its shape gives is a problem. */
+void docread_pin(struct docread *d, const struct jv *doc, struct pin *p);
 
 /* A document's default label: its file's name without .sqwlog or .json,
  * so that a run's log and its summary (run --log x.sqwlog --json x.json)

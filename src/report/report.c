@@ -121,6 +121,11 @@ static void row_stats(struct docread *d, struct report_row *row, const struct jv
 		row->hist_lo_ns = lo;
 		row->hist_bin_ns = bin;
 		row->nbins = n;
+		/* beyond the bins: the tracked range's and the bins' own ends */
+		row->hist_shorter = rd_count(d, st, PW("histogram", "below")) +
+				    rd_count(d, st, PW("histogram", "shorter"));
+		row->hist_longer = rd_count(d, st, PW("histogram", "above")) +
+				   rd_count(d, st, PW("histogram", "longer"));
 		for (i = 0; i < n && !d->bad; i++) {
 			const struct jv *c = counts->items[i];
 
@@ -135,6 +140,15 @@ static void row_stats(struct docread *d, struct report_row *row, const struct jv
 #undef WL
 }
 
+/* What a row's pulses should measure, per polarity (enum pin_polarity;
+ * 0: none): its document's pin (log/pin.h: a wave's high and low, a
+ * respond run's pulse width for its active level in pulse mode, none
+ * else), never the half period. The one place the SVG learns it. */
+static const int64_t *row_nominal(const struct report_row *w)
+{
+	return w->pin.nominal_ns;
+}
+
 /* A proof figure rounded with its unit, or "no sample" for the writers' -1. */
 static const char *figure(double v, const char *unit, char *buf, size_t len)
 {
@@ -143,6 +157,21 @@ static const char *figure(double v, const char *unit, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%.0f%s", v, unit);
 	return buf;
+}
+
+/* A figure the row's proof was judged by (value < 0: no sample). */
+static void row_fig(struct report_row *row, const char *load, const char *figure, double value,
+		    const char *of)
+{
+	struct report_proof_fig *g;
+
+	if (row->nfigs == REPORT_PROOF_FIGS)
+		return;
+	g = &row->figs[row->nfigs++];
+	copy_clean(g->load, sizeof(g->load), load);
+	g->figure = figure;
+	g->value = value;
+	copy_clean(g->of, sizeof(g->of), of);
 }
 
 /* The proof of a phase's loads, in a few words. */
@@ -167,8 +196,9 @@ static void row_proof(struct docread *d, struct report_row *row, const struct jv
 	}
 	for (i = 0; i < jv_len(loads); i++) {
 		const struct jv *l = jv_at(loads, i);
-		const char *kind, *sep = row->proof[0] ? ", " : "";
+		const char *kind, *name, *sep = row->proof[0] ? ", " : "";
 		int64_t valid;
+		double own;
 
 		if (l->type != JV_OBJECT) {
 			docread_fail(d, l, K("proof", "loads"), "must hold objects");
@@ -177,17 +207,37 @@ static void row_proof(struct docread *d, struct report_row *row, const struct jv
 		msgbuf_set(where, sizeof(where), "%s", d->where);
 		msgbuf_add(d->where, sizeof(d->where), "proof.loads[%zu].", i);
 		kind = docread_str_or(d, l, K("proof"), "none");
-		/* the writers say -1 (or null) for "no sample": not a figure */
-		if (!strcmp(kind, "idle") || !strcmp(kind, "cpu"))
+		name = docread_str_or(d, l, K("name"), "?");
+		/* the writers say -1 (or null) for "no sample": not a figure. A
+		 * CPU load is judged by its own CPU time where the document has
+		 * it (proof_phase_judge()): that figure first, the system-wide
+		 * busy beside it, never alone as if it had judged */
+		if (!strcmp(kind, "cpu") && docread_num(d, l, K("own_busy_pct"), &own)) {
+			char sys[32];
+
+			msgbuf_add(row->proof, sizeof(row->proof), "%s%s own %s of CPU %s (%s; "
+				   "system-wide %s)", sep, name, figure(own, "%", num, sizeof(num)),
+				   docread_str_or(d, l, K("cpus"), "?"),
+				   docread_str_or(d, l, K("own_source"), "?"),
+				   figure(rd_num(d, l, K("busy_pct"), -1), "%", sys, sizeof(sys)));
+			row_fig(row, name, "own_busy_pct", own, docread_str_or(d, l, K("cpus"), "?"));
+		} else if (!strcmp(kind, "idle") || !strcmp(kind, "cpu")) {
 			msgbuf_add(row->proof, sizeof(row->proof), "%s%sCPU %s %s", sep,
 				   *kind == 'i' ? "idle: " : "", docread_str_or(d, l, K("cpus"), "?"),
 				   figure(rd_num(d, l, K("busy_pct"), -1), "%", num, sizeof(num)));
-		else if (!strcmp(kind, "net"))
+			row_fig(row, name, "busy_pct", rd_num(d, l, K("busy_pct"), -1),
+				docread_str_or(d, l, K("cpus"), "?"));
+		} else if (!strcmp(kind, "net")) {
 			msgbuf_add(row->proof, sizeof(row->proof), "%s%s %s", sep,
 				   docread_str_or(d, l, K("interface"), "?"),
 				   figure(rd_num(d, l, K("packets_per_s"), -1), " pkt/s", num,
 					  sizeof(num)));
+			row_fig(row, name, "packets_per_s", rd_num(d, l, K("packets_per_s"), -1),
+				docread_str_or(d, l, K("interface"), "?"));
+		}
 		valid = docread_int_or(d, l, K("valid_scores"), 0, INT64_MAX, -1);
+		if (valid >= 0)
+			row_fig(row, name, "valid_scores", (double)valid, "");
 		if (valid > 0)
 			msgbuf_add(row->proof, sizeof(row->proof), "%sCoreMark %.0f (%" PRId64 " runs)",
 				   row->proof[0] ? ", " : "", rd_num(d, l, K("mean_score"), 0), valid);
@@ -230,11 +280,14 @@ static void run_row_proof(struct docread *d, struct report_row *row, const struc
 	if (!idle || (strcmp(idle, "idle proven") && strcmp(idle, "not idle")))
 		snprintf(tmp, sizeof(tmp), "%s", idle && strcmp(idle, "idle unproven")
 			 ? idle : "IDLE UNPROVEN");
-	else
+	else {
 		snprintf(tmp, sizeof(tmp), "%s: CPU %s %s", *idle == 'n' ? "NOT IDLE" : "idle proven",
 			 docread_str_or(d, doc, K("proof", "idle_cpus"), "?"),
 			 figure(rd_num(d, doc, K("proof", "idle_busy_pct"), -1), "%", num,
 				sizeof(num)));
+		row_fig(row, "no-load", "busy_pct", rd_num(d, doc, K("proof", "idle_busy_pct"), -1),
+			docread_str_or(d, doc, K("proof", "idle_cpus"), "?"));
+	}
 	copy_clean(row->proof, sizeof(row->proof), tmp);
 }
 
@@ -299,6 +352,41 @@ static void run_failure(struct docread *d, const struct jv *doc, char *out, size
 		snprintf(out, len, "the run stopped at a trace break (--stop-on-break)");
 	else if (docread_bool_or(d, doc, K("source", "truncated"), false))
 		snprintf(out, len, "the log is truncated: the run was cut short");
+}
+
+bool report_row_is_respond(const struct report_row *w)
+{
+	return w->pin.kind == PIN_RESPOND;
+}
+
+/* A respond run's answers from @obj's "respond" member (the run's, or a
+ * phase's: answers, events_lost, event_to_write_end only). */
+static void row_respond(struct docread *d, struct report_row *row, const struct jv *obj)
+{
+#define RE(...) K("respond", "event_to_write_end", __VA_ARGS__)
+	int64_t none = INT64_MIN;
+
+	row->answers = rd_count(d, obj, K("respond", "answers"));
+	row->have_response = docread_get(d, obj, RE("max_ns"), JV_NUMBER) != NULL;
+	row->response_max_ns = docread_int_or(d, obj, RE("max_ns"), -RD_DUR_MAX, RD_DUR_MAX, 0);
+	row->resp_p50_ns = docread_int_or(d, obj, RE("percentiles_ns", "p50"), -RD_DUR_MAX,
+					  RD_DUR_MAX, none);
+	row->resp_p99_ns = docread_int_or(d, obj, RE("percentiles_ns", "p99"), -RD_DUR_MAX,
+					  RD_DUR_MAX, none);
+	row->have_resp_center = row->resp_p50_ns != none && row->resp_p99_ns != none;
+	row->have_lost_warmup = docread_get(d, obj, K("respond", "events_lost_warmup"),
+					    JV_NUMBER) != NULL;
+	row->lost_warmup = rd_count(d, obj, K("respond", "events_lost_warmup"));
+	row->have_unanswered = docread_get(d, obj, K("respond", "events_unanswered"),
+					   JV_NUMBER) != NULL;
+	row->unanswered = rd_count(d, obj, K("respond", "events_unanswered"));
+	row->have_scope_min = docread_get(d, obj, K("respond", "scope", "min_ns"), JV_NUMBER) != NULL;
+	row->scope_min_ns = docread_int_or(d, obj, K("respond", "scope", "min_ns"), -RD_DUR_MAX,
+					   RD_DUR_MAX, 0);
+	row->have_scope_max = docread_get(d, obj, K("respond", "scope", "max_ns"), JV_NUMBER) != NULL;
+	row->scope_max_ns = docread_int_or(d, obj, K("respond", "scope", "max_ns"), -RD_DUR_MAX,
+					   RD_DUR_MAX, 0);
+#undef RE
 }
 
 /* PASS / FAIL / LOAD NOT APPLIED / NO LIMITS for one row. */
@@ -450,14 +538,12 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 	copy_clean(base.kernel, sizeof(base.kernel), docread_str_or(&d, doc, K("host", "kernel_release"), "?"));
 	base.preempt_rt = docread_bool_or(&d, doc, K("host", "preempt_rt"), false);
 	base.rt_ok = docread_bool_or(&d, doc, K("rt", "ok"), true);
-	base.half_ns = docread_int_or(&d, doc, K("run", "half_period_ns"), 0, RD_DUR_MAX, 0);
-	if (!base.half_ns)	/* an analysis has it at the top */
-		base.half_ns = docread_int_or(&d, doc, K("half_period_ns"), 0, RD_DUR_MAX, 0);
-	/* A respond run's half period only centres its histograms: it has no
-	 * frequency, and its rows cover the time it ran. */
-	base.respond = docread_get(&d, doc, K("respond"), JV_OBJECT) != NULL;
-	if (base.respond)
-		base.half_ns = 0;
+	/* What the pin should do: the run's kind and its wave from the
+	 * document's pin, never from its half period alone. A respond run
+	 * has no frequency, and its rows cover the time it ran. */
+	docread_pin(&d, doc, &base.pin);
+	base.respond = base.pin.kind == PIN_RESPOND;
+	base.half_ns = pin_half_period(&base.pin);
 	if (!base.label[0])
 		docread_label_of(base.label, sizeof(base.label), source);
 	if (d.bad)
@@ -473,8 +559,10 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 		row->edges = rd_count(&d, doc, K("counts", "edges"));
 		row->missed = rd_count(&d, doc, K("counts", "missed_periods"));
 		row_duration(row);
-		if (base.respond)
+		if (base.respond) {
 			row->duration_ns = docread_int_or(&d, doc, K("run", "duration_ns"), 0, RD_DUR_MAX, 0);
+			row_respond(&d, row, doc);
+		}
 		row_stats(&d, row, doc);
 		snprintf(row->loads, sizeof(row->loads), "-");
 		run_row_proof(&d, row, doc);
@@ -499,13 +587,11 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 		row->edges = rd_count(&d, ph, K("counts", "edges"));
 		row->missed = rd_count(&d, ph, K("counts", "missed_periods"));
 		row_duration(row);
-		if (row->respond) {	/* its answers' worst, and the time it ran */
+		if (row->respond) {	/* its answers, and the time it ran */
 			row->duration_ns = docread_int_or(&d, ph, K("ran_ns"), 0, RD_DUR_MAX, 0);
-			row->have_response = docread_get(&d, ph, K("respond", "event_to_write_end",
-							     "max_ns"), JV_NUMBER) != NULL;
-			row->response_max_ns = docread_int_or(&d, ph, K("respond", "event_to_write_end",
-								"max_ns"), INT64_MIN / 2,
-						      RD_DUR_MAX, 0);
+			/* its one phase is the whole run: the run's answers, with
+			 * what only the run has (unanswered, the scope) */
+			row_respond(&d, row, jv_len(phases) == 1 ? doc : ph);
 		}
 		row_stats(&d, row, ph);
 		row_proof(&d, row, ph);
@@ -657,16 +743,84 @@ static void cells(const struct report_row *w, char c[][600])
 	snprintf(c[COL_VERDICT], 600, "%s%s", w->verdict, w->rt_ok ? "" : " (non-RT run)");
 }
 
-/* A table to write: its columns and rows, as cells. The run table and
- * the two-board table go through the same writers. */
+/* A respond run's table: its answers, never a wave's frequency, period or
+ * duty cycle. */
+enum {
+	RCOL_LABEL, RCOL_PHASE, RCOL_BOARD, RCOL_KERNEL, RCOL_DURATION, RCOL_LOADS, RCOL_PROOF,
+	RCOL_ANSWERS, RCOL_P50, RCOL_P99, RCOL_MAX, RCOL_LOST, RCOL_UNANSWERED, RCOL_SCOPE,
+	RCOL_TMIN, RCOL_TMAX, RCOL_VERDICT, NRCOLS
+};
+static const struct {
+	const char *head;
+	bool right;
+} rcols[NRCOLS] = {
+	[RCOL_LABEL] = { "label", false },
+	[RCOL_PHASE] = { "phase", false },
+	[RCOL_BOARD] = { "board", false },
+	[RCOL_KERNEL] = { "kernel", false },
+	[RCOL_DURATION] = { "duration", true },
+	[RCOL_LOADS] = { "loads", false },
+	[RCOL_PROOF] = { "proof of load", false },
+	[RCOL_ANSWERS] = { "answers", true },
+	[RCOL_P50] = { "response p50 us", true },
+	[RCOL_P99] = { "p99 us", true },
+	[RCOL_MAX] = { "max us", true },
+	[RCOL_LOST] = { "lost (warm-up)", true },
+	[RCOL_UNANSWERED] = { "unanswered", true },
+	[RCOL_SCOPE] = { "scope us", true },
+	[RCOL_TMIN] = { "output Tmin us", true },
+	[RCOL_TMAX] = { "output Tmax us", true },
+	[RCOL_VERDICT] = { "verdict", false },
+};
+
+static void respond_cells(const struct report_row *w, char c[][600])
+{
+	char a[32], b[32];
+
+	snprintf(c[RCOL_LABEL], 600, "%s", w->label);
+	snprintf(c[RCOL_PHASE], 600, "%s", w->phase[0] ? w->phase : "-");
+	snprintf(c[RCOL_BOARD], 600, "%s", w->board);
+	snprintf(c[RCOL_KERNEL], 600, "%s %s", w->kernel, w->preempt_rt ? "(RT)" : "(non-RT)");
+	dur(w->duration_ns, c[RCOL_DURATION], 600);
+	snprintf(c[RCOL_LOADS], 600, "%s", w->loads);
+	snprintf(c[RCOL_PROOF], 600, "%s", w->proof);
+	snprintf(c[RCOL_ANSWERS], 600, "%" PRIu64, w->answers);
+	/* the response latency: event -> the answer's write end */
+	us(w->resp_p50_ns, w->have_resp_center, c[RCOL_P50], 600);
+	us(w->resp_p99_ns, w->have_resp_center, c[RCOL_P99], 600);
+	us(w->response_max_ns, w->have_response, c[RCOL_MAX], 600);
+	if (w->have_lost_warmup)
+		snprintf(c[RCOL_LOST], 600, "%" PRIu64 " (%" PRIu64 ")", w->missed, w->lost_warmup);
+	else
+		snprintf(c[RCOL_LOST], 600, "%" PRIu64, w->missed);
+	if (w->have_unanswered)
+		snprintf(c[RCOL_UNANSWERED], 600, "%" PRIu64, w->unanswered);
+	else
+		snprintf(c[RCOL_UNANSWERED], 600, "-");
+	/* input edge -> output edge: at least .. at most ("?": no irq_bound) */
+	if (w->have_scope_min)
+		snprintf(c[RCOL_SCOPE], 600, "%s..%s", us(w->scope_min_ns, true, a, sizeof(a)),
+			 w->have_scope_max ? us(w->scope_max_ns, true, b, sizeof(b)) : "?");
+	else
+		snprintf(c[RCOL_SCOPE], 600, "-");
+	us(w->tmin_ns, w->have_pulses, c[RCOL_TMIN], 600);
+	us(w->tmax_ns, w->have_pulses, c[RCOL_TMAX], 600);
+	snprintf(c[RCOL_VERDICT], 600, "%s%s", w->verdict, w->rt_ok ? "" : " (non-RT run)");
+}
+
+/* A table to write: its columns and rows, as cells. The run tables and
+ * the two-board table go through the same writers; @map (NULL: every row
+ * in order) picks the report's rows a run table shows. */
 #define TABLE_MAXCOLS 24
-_Static_assert(NCOLS <= TABLE_MAXCOLS && BOARD_PAIR_NCOLS <= TABLE_MAXCOLS, "table columns");
+_Static_assert(NCOLS <= TABLE_MAXCOLS && NRCOLS <= TABLE_MAXCOLS &&
+	       BOARD_PAIR_NCOLS <= TABLE_MAXCOLS, "table columns");
 _Static_assert(BOARD_PAIR_CELL == 600, "one cell size");
 
 struct table {
 	size_t ncols, nrows;
 	const char *(*head)(size_t col, bool *right);
-	void (*cells)(const struct report *r, size_t row, char c[][600]);
+	void (*cells)(const struct report *r, const size_t *map, size_t row, char c[][600]);
+	const size_t *map;
 };
 
 static const char *run_head(size_t col, bool *right)
@@ -675,13 +829,26 @@ static const char *run_head(size_t col, bool *right)
 	return cols[col].head;
 }
 
-static void run_cells(const struct report *r, size_t row, char c[][600])
+static void run_cells(const struct report *r, const size_t *map, size_t row, char c[][600])
 {
-	cells(&r->rows[row], c);
+	cells(&r->rows[map ? map[row] : row], c);
 }
 
-static void pair_cells(const struct report *r, size_t row, char c[][600])
+static const char *respond_head(size_t col, bool *right)
 {
+	*right = rcols[col].right;
+	return rcols[col].head;
+}
+
+static void respond_run_cells(const struct report *r, const size_t *map, size_t row,
+			      char c[][600])
+{
+	respond_cells(&r->rows[map[row]], c);
+}
+
+static void pair_cells(const struct report *r, const size_t *map, size_t row, char c[][600])
+{
+	(void)map;
 	board_pair_cells(&r->pairs[row], c);
 }
 
@@ -694,7 +861,7 @@ static void table_text(FILE *f, const struct report *r, const struct table *t)
 	for (k = 0; k < t->ncols; k++)
 		width[k] = strlen(t->head(k, &right[k]));
 	for (i = 0; i < t->nrows; i++) {
-		t->cells(r, i, c);
+		t->cells(r, t->map, i, c);
 		for (k = 0; k < t->ncols; k++)
 			if (strlen(c[k]) > width[k])
 				width[k] = strlen(c[k]);
@@ -703,7 +870,7 @@ static void table_text(FILE *f, const struct report *r, const struct table *t)
 		fprintf(f, right[k] ? "%*s  " : "%-*s  ", (int)width[k], t->head(k, &right[k]));
 	fprintf(f, "%s\n", t->head(t->ncols - 1, &right[k]));
 	for (i = 0; i < t->nrows; i++) {
-		t->cells(r, i, c);
+		t->cells(r, t->map, i, c);
 		for (k = 0; k + 1 < t->ncols; k++)
 			fprintf(f, right[k] ? "%*s  " : "%-*s  ", (int)width[k], c[k]);
 		fprintf(f, "%s\n", c[t->ncols - 1]);
@@ -738,7 +905,7 @@ static void table_markdown(FILE *f, const struct report *r, const struct table *
 	}
 	fputc('\n', f);
 	for (i = 0; i < t->nrows; i++) {
-		t->cells(r, i, c);
+		t->cells(r, t->map, i, c);
 		fputc('|', f);
 		for (k = 0; k < t->ncols; k++)
 			md_cell(f, c[k]);
@@ -746,20 +913,53 @@ static void table_markdown(FILE *f, const struct report *r, const struct table *
 	}
 }
 
-/* The run table (when it has rows, or nothing else to show), then the
- * two-board table (when it has rows), a blank line between. */
+/* The wave's run table (when it has rows, or nothing else to show), the
+ * respond runs' table, then the two-board table (each when it has rows),
+ * a blank line between. */
 static void write_tables(FILE *f, const struct report *r,
 			 void (*fn)(FILE *, const struct report *, const struct table *))
 {
-	const struct table runs = { NCOLS, r->n, run_head, run_cells };
-	const struct table pairs = { BOARD_PAIR_NCOLS, r->npairs, board_pair_head, pair_cells };
+	size_t *wave = calloc(r->n ? r->n : 1, sizeof(*wave)), *resp = calloc(r->n ? r->n : 1,
+									       sizeof(*resp));
+	size_t nw = 0, nr = 0, i;
+	bool any = false;
 
-	if (r->n || !r->npairs)
-		fn(f, r, &runs);
-	if (r->n && r->npairs)
-		fputc('\n', f);
-	if (r->npairs)
-		fn(f, r, &pairs);
+	if (!wave || !resp) {	/* out of memory: every row in one table */
+		free(wave);
+		free(resp);
+		wave = resp = NULL;
+		nw = r->n;
+	}
+	for (i = 0; wave && i < r->n; i++) {
+		if (report_row_is_respond(&r->rows[i]))
+			resp[nr++] = i;
+		else
+			wave[nw++] = i;
+	}
+	{
+		const struct table runs = { NCOLS, nw, run_head, run_cells, wave };
+		const struct table answers = { NRCOLS, nr, respond_head, respond_run_cells, resp };
+		const struct table pairs = { BOARD_PAIR_NCOLS, r->npairs, board_pair_head, pair_cells,
+					     NULL };
+
+		if (nw || (!nr && !r->npairs)) {
+			fn(f, r, &runs);
+			any = true;
+		}
+		if (nr) {
+			if (any)
+				fputc('\n', f);
+			fn(f, r, &answers);
+			any = true;
+		}
+		if (r->npairs) {
+			if (any)
+				fputc('\n', f);
+			fn(f, r, &pairs);
+		}
+	}
+	free(wave);
+	free(resp);
 }
 
 void report_write_text(FILE *f, const struct report *r)
@@ -781,10 +981,18 @@ void report_write_markdown(FILE *f, const struct report *r)
 	write_tables(f, r, table_markdown);
 }
 
+static void opt_int(struct json_writer *w, const char *key, bool have, int64_t v)
+{
+	if (have)
+		json_kv_int(w, key, v);
+	else
+		json_kv_null(w, key);
+}
+
 void report_write_json(FILE *f, const struct report *r)
 {
 	struct json_writer w;
-	size_t i;
+	size_t i, k;
 
 	json_init(&w, f);
 	json_object_begin(&w);
@@ -811,6 +1019,24 @@ void report_write_json(FILE *f, const struct report *r)
 		json_kv_string(&w, "proof_state", w0->proof_state[0] ? w0->proof_state
 			       : "idle unproven");
 		json_kv_bool(&w, "proof_incomplete", w0->proof_incomplete);
+		json_kv_array_begin(&w, "proof_figures");
+		for (k = 0; k < w0->nfigs; k++) {
+			const struct report_proof_fig *g = &w0->figs[k];
+
+			json_object_begin(&w);
+			json_kv_string(&w, "load", g->load);
+			json_kv_string(&w, "figure", g->figure);
+			if (g->value >= 0)
+				json_kv_double(&w, "value", g->value);
+			else
+				json_kv_null(&w, "value");
+			if (g->of[0])
+				json_kv_string(&w, "of", g->of);
+			else
+				json_kv_null(&w, "of");
+			json_object_end(&w);
+		}
+		json_array_end(&w);
 		if (w0->duration_ns)
 			json_kv_int(&w, "duration_ns", w0->duration_ns);
 		else
@@ -838,6 +1064,22 @@ void report_write_json(FILE *f, const struct report *r)
 			json_kv_int(&w, "wake_p99_ns", w0->p99_ns);
 			json_kv_int(&w, "wake_p99_99_ns", w0->p9999_ns);
 			json_kv_int(&w, "wake_max_ns", w0->max_ns);
+		}
+		json_kv_string(&w, "kind", report_row_is_respond(w0) ? "respond" : "wave");
+		if (report_row_is_respond(w0)) {	/* what its table shows */
+			json_kv_object_begin(&w, "respond");
+			json_kv_uint(&w, "answers", w0->answers);
+			opt_int(&w, "response_p50_ns", w0->have_resp_center, w0->resp_p50_ns);
+			opt_int(&w, "response_p99_ns", w0->have_resp_center, w0->resp_p99_ns);
+			opt_int(&w, "response_max_ns", w0->have_response, w0->response_max_ns);
+			json_kv_uint(&w, "events_lost", w0->missed);
+			opt_int(&w, "events_lost_warmup", w0->have_lost_warmup, (int64_t)w0->lost_warmup);
+			opt_int(&w, "events_unanswered", w0->have_unanswered, (int64_t)w0->unanswered);
+			opt_int(&w, "scope_min_ns", w0->have_scope_min, w0->scope_min_ns);
+			opt_int(&w, "scope_max_ns", w0->have_scope_max, w0->scope_max_ns);
+			json_object_end(&w);
+		} else {
+			json_kv_null(&w, "respond");
 		}
 		if (w0->have_lb) {
 			json_kv_object_begin(&w, "loopback");
@@ -875,30 +1117,65 @@ void report_write_json(FILE *f, const struct report *r)
 }
 
 /*
- * SVG. The width axis is made from what is drawn: every row's histogram
- * bins that hold a pulse, its Tmin and Tmax bounds, the limits and the
- * nominal half period; never below 0, and logarithmic when the data span
- * more than a decade (a stall's 30 ms pulse beside 500 us ones), so that
- * neither the outlier nor the bulk falls off the picture.
+ * SVG. The width axis is made from what matters: every row's nominal
+ * widths, its limits and its bulk (p0.5 to p99.5 of its histogram), never
+ * below 0; logarithmic when those span a decade or more (rows of 100 us and
+ * 5 ms waves), linear otherwise, with a fifth of the span either side for
+ * what lies just beyond the limits (analyze's 1.4 x the half span). What lies further (a 2 s stall beside 500 us
+ * pulses, a glitch of 15 us) is off scale: counted, and its Tmin or Tmax
+ * marked at the edge, as analyze's histogram does. A row without a
+ * histogram has only its Tmin and Tmax bounds to show: they are its bulk.
  */
+
+/* A row's bulk: from the bin that holds its 0.5th percentile to the one
+ * that holds its 99.5th (the pulses off the bins count at their ends);
+ * false without a histogram. */
+static bool row_bulk(const struct report_row *w, int64_t *lo, int64_t *hi)
+{
+	uint64_t total = w->hist_shorter + w->hist_longer, acc, r_lo, r_hi;
+	bool have_lo;
+	size_t k;
+
+	for (k = 0; k < w->nbins; k++)
+		total += w->hist[k];
+	if (!w->nbins || !total)
+		return false;
+	r_lo = total / 200 + 1;                 /* nearest rank of p0.5 */
+	r_hi = total - total / 200;             /* and of p99.5 */
+	acc = w->hist_shorter;
+	*lo = w->hist_lo_ns;
+	*hi = w->hist_lo_ns + (int64_t)w->nbins * w->hist_bin_ns;
+	have_lo = acc >= r_lo;
+	for (k = 0; k < w->nbins; k++) {
+		acc += w->hist[k];
+		if (!have_lo && acc >= r_lo) {
+			*lo = w->hist_lo_ns + (int64_t)k * w->hist_bin_ns;
+			have_lo = true;
+		}
+		if (acc >= r_hi) {
+			*hi = w->hist_lo_ns + (int64_t)(k + 1) * w->hist_bin_ns;
+			break;
+		}
+	}
+	return true;
+}
+
 void report_svg_axis(const struct report *r, struct report_axis *ax)
 {
-	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	int64_t lo = INT64_MAX, hi = INT64_MIN, blo, bhi;
 	size_t i, k;
 
 #define TAKE(v) do { if ((v) < lo) lo = (v); if ((v) > hi) hi = (v); } while (0)
 	for (i = 0; i < r->n; i++) {
 		const struct report_row *w = &r->rows[i];
 
-		if (w->half_ns)
-			TAKE(w->half_ns);
-		for (k = 0; k < w->nbins; k++) {
-			if (!w->hist[k])
-				continue;
-			TAKE(w->hist_lo_ns + (int64_t)k * w->hist_bin_ns);
-			TAKE(w->hist_lo_ns + (int64_t)(k + 1) * w->hist_bin_ns);
-		}
-		if (w->have_pulses) {
+		for (k = 0; k < 2; k++)
+			if (row_nominal(w)[k])
+				TAKE(row_nominal(w)[k]);
+		if (row_bulk(w, &blo, &bhi)) {
+			TAKE(blo);
+			TAKE(bhi);
+		} else if (w->have_pulses) {
 			TAKE(w->tmin_lo_ns);
 			TAKE(w->tmax_hi_ns);
 		}
@@ -921,23 +1198,27 @@ void report_svg_axis(const struct report *r, struct report_axis *ax)
 		ax->lo = lo - lo / 8;
 		ax->hi = hi + hi / 8 < hi ? hi : hi + hi / 8;
 	} else {
-		int64_t pad = (hi - lo) / 20;
+		int64_t pad = (hi - lo) / 5;
 
 		ax->lo = lo > pad ? lo - pad : 0;
 		ax->hi = hi + pad;
 	}
 }
 
-/* Where @ns lies on the axis, 0..1. */
+/* Where @ns lies on the axis, 0..1 (off scale: at the nearer end). */
 static double axis_frac(const struct report_axis *ax, int64_t ns)
 {
+	double f;
+
 	if (ax->log) {
 		double v = ns > 0 ? (double)ns : (double)ax->lo;
 
-		return (log10(v) - log10((double)ax->lo)) /
-		       (log10((double)ax->hi) - log10((double)ax->lo));
+		f = (log10(v) - log10((double)ax->lo)) /
+		    (log10((double)ax->hi) - log10((double)ax->lo));
+	} else {
+		f = (double)(ns - ax->lo) / (double)(ax->hi - ax->lo);
 	}
-	return (double)(ns - ax->lo) / (double)(ax->hi - ax->lo);
+	return f < 0 ? 0 : f > 1 ? 1 : f;
 }
 
 /* Text for SVG: the markup characters escaped, at most @max characters
@@ -980,10 +1261,186 @@ static size_t axis_ticks(const struct report_axis *ax, int64_t *t, size_t max)
 	return n;
 }
 
-#define SVG_LEGEND_MAX 48          /* legend lines; more rows are counted, not listed */
+/* A tick's label: its width in us. */
+static void tick_label(int64_t ns, char *buf, size_t len)
+{
+	snprintf(buf, len, "%g", (double)ns / 1e3);
+}
 
-/* SVG: one step line per row over the width axis, the limits and the
- * nominal half period drawn across the plot, each row's Tmin and Tmax
+/*
+ * Of the @n ticks at pixels @x, every @stride-th from the first, with the
+ * smallest stride whose labels (12 px text centred on the tick: 7.7 px a
+ * character, a DejaVu Sans digit's advance, and 6 px between) never
+ * overlap: evenly thinned. The ticks kept move to the front; returns how
+ * many.
+ */
+static size_t ticks_thin(int64_t *t, double *x, size_t n)
+{
+	size_t stride, k, m;
+
+	for (stride = 1; stride < n; stride++) {
+		double right = -INFINITY;
+		bool ok = true;
+
+		for (k = 0; k < n && ok; k += stride) {
+			char lab[32];
+			double w;
+
+			tick_label(t[k], lab, sizeof(lab));
+			w = 7.7 * (double)strlen(lab);
+			ok = x[k] - w / 2 >= right + 6;
+			right = x[k] + w / 2;
+		}
+		if (ok)
+			break;
+	}
+	for (k = m = 0; k < n; k += stride, m++) {
+		t[m] = t[k];
+		x[m] = x[k];
+	}
+	return m;
+}
+
+#define SVG_LEGEND_MAX 48          /* legend lines; more rows are counted, not listed */
+#define SVG_NOMINALS 16            /* nominal widths drawn; rows share a few */
+
+/* Each row's nominal widths as dotted lines from @top to @bottom, every
+ * value once: "nominal 500" for both polarities (a square wave), "nominal +
+ * 300" and "nominal - 700" for a duty wave; labels above the plot where
+ * they fit, never over each other (the line's title says it either way). */
+static void svg_nominals(FILE *f, const struct report *r, const struct report_axis *ax, double x0,
+			 double x1, int top, int bottom)
+{
+	static const char *const cls[] = { "", "nominal nominal-pos", "nominal nominal-neg",
+					   "nominal nominal-pos nominal-neg" };
+	static const char *const name[] = { "", "nominal + ", "nominal - ", "nominal " };
+	struct {
+		int64_t ns;
+		unsigned pols;      /* bit 0: positive pulses, bit 1: negative */
+	} m[SVG_NOMINALS];
+	double lab_x0[2 * SVG_NOMINALS], lab_x1[2 * SVG_NOMINALS];
+	int lab_row[2 * SVG_NOMINALS];
+	size_t n = 0, nlab = 0, i, k;
+
+	for (i = 0; i < r->n; i++) {
+		for (k = 0; k < 2; k++) {
+			int64_t v = row_nominal(&r->rows[i])[k];
+			size_t j;
+
+			if (!v)
+				continue;
+			for (j = 0; j < n && m[j].ns != v; j++)
+				;
+			if (j == n && n == SVG_NOMINALS)
+				continue;
+			if (j == n) {
+				m[n].ns = v;
+				m[n++].pols = 0;
+			}
+			m[j].pols |= 1u << k;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		double x = x0 + axis_frac(ax, m[i].ns) * (x1 - x0), w;
+		char lab[64];
+		int row;
+
+		snprintf(lab, sizeof(lab), "%s%g", name[m[i].pols], (double)m[i].ns / 1e3);
+		fprintf(f, "<line class=\"%s\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+			   "stroke=\"#888\" stroke-dasharray=\"2,3\"><title>%s us</title></line>\n",
+			cls[m[i].pols], x, top, x, bottom, lab);
+		/* 10 px text: about 6 px a character */
+		w = 6.0 * (double)strlen(lab);
+		for (row = 0; row < 2; row++) {
+			for (k = 0; k < nlab; k++)
+				if (lab_row[k] == row && !(x + w / 2 + 4 <= lab_x0[k] ||
+							   x - w / 2 - 4 >= lab_x1[k]))
+					break;
+			if (k == nlab)
+				break;
+		}
+		if (row == 2)
+			continue;
+		lab_x0[nlab] = x - w / 2;
+		lab_x1[nlab] = x + w / 2;
+		lab_row[nlab++] = row;
+		fprintf(f, "<text class=\"nominal-label\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" "
+			   "fill=\"#666\" font-size=\"10\">%s</text>\n", x, top - 4 - 11 * row, lab);
+	}
+}
+
+/* The figures a row's proof was judged by, for the SVG's legend under
+ * its verdict: "proof: coremark own 27% of CPU 0, lo 12 pkt/s", "" without. */
+static void figs_text(const struct report_row *w, char *buf, size_t len)
+{
+	char num[32];
+	size_t k;
+
+	buf[0] = '\0';
+	for (k = 0; k < w->nfigs; k++) {
+		const struct report_proof_fig *g = &w->figs[k];
+		const char *sep = k ? ", " : "proof: ";
+
+		if (!strcmp(g->figure, "own_busy_pct"))
+			msgbuf_add(buf, len, "%s%s own %s of CPU %s", sep, g->load,
+				   figure(g->value, "%", num, sizeof(num)), g->of);
+		else if (!strcmp(g->figure, "busy_pct"))
+			msgbuf_add(buf, len, "%s%sCPU %s %s", sep,
+				   strcmp(g->load, "no-load") ? "" : !strcmp(w->proof_state, "not idle")
+				   ? "NOT IDLE: " : "idle: ", g->of, figure(g->value, "%", num, sizeof(num)));
+		else if (!strcmp(g->figure, "packets_per_s"))
+			msgbuf_add(buf, len, "%s%s %s", sep, g->of,
+				   figure(g->value, " pkt/s", num, sizeof(num)));
+		else
+			msgbuf_add(buf, len, "%s%s %.0f valid scores", sep, g->load, g->value);
+	}
+}
+
+/* The legend's second lines: the rows it lists whose proof has figures. */
+static size_t legend_proof_lines(const struct report *r)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->n && i < SVG_LEGEND_MAX; i++)
+		n += r->rows[i].nfigs > 0;
+	return n;
+}
+
+/* The pulses no curve shows, beyond either end of the axis (bins off it,
+ * and what the documents counted off their bins), under the axis' ends:
+ * "< N shorter, off scale", "N longer, off scale >" (class "off-scale"). */
+static void svg_off_scale(FILE *f, const struct report *r, const struct report_axis *ax,
+			  double x0, double x1, int y)
+{
+	uint64_t shorter = 0, longer = 0;
+	size_t i, k;
+
+	for (i = 0; i < r->n; i++) {
+		const struct report_row *w = &r->rows[i];
+
+		shorter += w->hist_shorter;
+		longer += w->hist_longer;
+		for (k = 0; k < w->nbins; k++) {
+			int64_t b0 = w->hist_lo_ns + (int64_t)k * w->hist_bin_ns;
+
+			if (b0 < ax->lo)
+				shorter += w->hist[k];
+			else if (b0 + w->hist_bin_ns > ax->hi)
+				longer += w->hist[k];
+		}
+	}
+	if (shorter)
+		fprintf(f, "<text class=\"off-scale\" x=\"%.1f\" y=\"%d\" text-anchor=\"start\" "
+			   "fill=\"#c00\" font-size=\"11\">&lt; %" PRIu64 " shorter, off scale</text>\n",
+			x0, y, shorter);
+	if (longer)
+		fprintf(f, "<text class=\"off-scale\" x=\"%.1f\" y=\"%d\" text-anchor=\"end\" "
+			   "fill=\"#c00\" font-size=\"11\">%" PRIu64 " longer, off scale &gt;</text>\n",
+			x1, y, longer);
+}
+
+/* SVG: one step line per row over the width axis, the limits and each
+ * row's nominal widths drawn across the plot, each row's Tmin and Tmax
  * marked under it, and the legend under the plot, inside the picture. */
 void report_write_svg(FILE *f, const struct report *r)
 {
@@ -993,21 +1450,20 @@ void report_write_svg(FILE *f, const struct report *r)
 	const int B = T + PH;              /* the width axis' line */
 	size_t nleg = r->n > SVG_LEGEND_MAX ? SVG_LEGEND_MAX + 1 : r->n;
 	const int LY = B + 70;             /* the legend's first line */
-	const int H = LY + (int)nleg * 18 + 16;
+	/* a row whose proof has figures takes a second line for them */
+	const int H = LY + (int)(nleg + legend_proof_lines(r)) * 18 + 16;
 	/* legend characters that fit (12 px sans-serif, under 7 px each) */
 	const size_t legmax = (size_t)(W - L - R - 24) / 7;
 	struct report_axis ax;
 	int64_t ticks[64], lims[2 * SVG_LEGEND_MAX];
-	double maxlog = 1;
+	double maxlog = 1, tick_x[64];
 	size_t i, k, nt, nlim = 0;
-	int64_t half = 0;
+	int ly;
 
 	report_svg_axis(r, &ax);
 	for (i = 0; i < r->n; i++) {
 		const struct report_row *w = &r->rows[i];
 
-		if (w->half_ns && !half)
-			half = w->half_ns;
 		for (k = 0; k < w->nbins; k++)
 			if (w->hist[k] && log10((double)w->hist[k] + 1) > maxlog)
 				maxlog = log10((double)w->hist[k] + 1);
@@ -1024,23 +1480,25 @@ void report_write_svg(FILE *f, const struct report *r)
 		W - R, B);
 	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", L, T, L, B);
 	nt = axis_ticks(&ax, ticks, sizeof(ticks) / sizeof(ticks[0]));
+	for (k = 0; k < nt; k++)
+		tick_x[k] = X(ticks[k]);
+	nt = ticks_thin(ticks, tick_x, nt);
 	for (k = 0; k < nt; k++) {
+		char lab[32];
+
+		tick_label(ticks[k], lab, sizeof(lab));
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"black\"/>\n",
-			X(ticks[k]), B, X(ticks[k]), B + 4);
-		fprintf(f, "<text class=\"x-tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%g</text>\n",
-			X(ticks[k]), B + 18, (double)ticks[k] / 1e3);
+			tick_x[k], B, tick_x[k], B + 4);
+		fprintf(f, "<text class=\"x-tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+			tick_x[k], B + 18, lab);
 	}
 	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">pulse width (us%s)</text>\n",
 		(L + W - R) / 2, B + 40, ax.log ? ", log scale" : "");
+	svg_off_scale(f, r, &ax, L, W - R, B + 40);
 	for (k = 0; k <= (size_t)maxlog; k++)
 		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">1e%zu</text>\n", L - 6,
 			Y(pow(10, (double)k) - 1) + 4, k);
-	if (half) {
-		fprintf(f, "<line class=\"nominal\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
-			   "stroke=\"#888\" stroke-dasharray=\"2,3\"/>\n", X(half), T, X(half), B);
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#666\" "
-			   "font-size=\"10\">nominal %g</text>\n", X(half), T - 4, (double)half / 1e3);
-	}
+	svg_nominals(f, r, &ax, L, W - R, T, B);
 	/* the limits, each value once (rows of one run share them) */
 	for (i = 0; i < r->n; i++) {
 		const struct report_row *w = &r->rows[i];
@@ -1100,14 +1558,24 @@ void report_write_svg(FILE *f, const struct report *r)
 			fprintf(f, "<line class=\"tmax\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
 				   "stroke=\"%s\" stroke-width=\"2\"/>\n", X(w->tmax_ns), B - 10,
 				X(w->tmax_ns), B, col);
+			/* off scale: marked at the edge, an arrow pointing out */
+			if (w->tmin_ns < ax.lo)
+				fprintf(f, "<path class=\"off-scale-mark\" d=\"M%d,%d l7,-5 v10 z\" "
+					   "fill=\"%s\"><title>Tmin %.3f us, off scale</title></path>\n",
+					L - 9, B - 14, col, (double)w->tmin_ns / 1e3);
+			if (w->tmax_ns > ax.hi)
+				fprintf(f, "<path class=\"off-scale-mark\" d=\"M%d,%d l-7,-5 v10 z\" "
+					   "fill=\"%s\"><title>Tmax %.3f us, off scale</title></path>\n",
+					W - R + 9, B - 14, col, (double)w->tmax_ns / 1e3);
 		}
 	}
-	/* the legend, one line per row, under the plot */
+	/* the legend, one line per row under the plot, and under a row whose
+	 * proof has figures a second: what its load's proof was judged by */
 	fprintf(f, "<g class=\"legend\">\n");
-	for (i = 0; i < r->n && i < SVG_LEGEND_MAX; i++) {
+	for (i = 0, ly = LY; i < r->n && i < SVG_LEGEND_MAX; i++, ly += 18) {
 		const struct report_row *w = &r->rows[i];
 		const char *col = colors[i % (sizeof(colors) / sizeof(colors[0]))];
-		char name[400], a[32], b[32];
+		char name[600], a[32], b[32], figs[512];
 
 		if (w->have_pulses)
 			snprintf(name, sizeof(name), "%s%s%s: %s, Tmin %s us, Tmax %s us%s", w->label,
@@ -1117,16 +1585,24 @@ void report_write_svg(FILE *f, const struct report *r)
 		else
 			snprintf(name, sizeof(name), "%s%s%s: %s, no pulses", w->label,
 				 w->phase[0] ? " / " : "", w->phase, w->verdict);
-		fprintf(f, "<rect x=\"%d\" y=\"%zu\" width=\"14\" height=\"4\" fill=\"%s\"/>\n", L,
-			(size_t)LY - 5 + i * 18, col);
-		fprintf(f, "<text x=\"%d\" y=\"%zu\">", L + 22, (size_t)LY + i * 18);
+		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"4\" fill=\"%s\"/>\n", L,
+			ly - 5, col);
+		fprintf(f, "<text x=\"%d\" y=\"%d\">", L + 22, ly);
 		svg_text(f, name, legmax);
+		figs_text(w, figs, sizeof(figs));
+		if (figs[0]) {
+			/* 11 px text: under 6.5 px a character */
+			fprintf(f, "<tspan class=\"legend-proof\" x=\"%d\" dy=\"16\" font-size=\"11\" "
+				   "fill=\"#444\">", L + 34);
+			svg_text(f, figs, (size_t)(W - L - R - 36) / 6.5);
+			fprintf(f, "</tspan>");
+			ly += 18;
+		}
 		fprintf(f, "</text>\n");
 	}
 	if (r->n > SVG_LEGEND_MAX)
-		fprintf(f, "<text x=\"%d\" y=\"%zu\">... and %zu more rows (the table lists them)"
-			   "</text>\n", L + 22, (size_t)LY + SVG_LEGEND_MAX * 18,
-			r->n - SVG_LEGEND_MAX);
+		fprintf(f, "<text x=\"%d\" y=\"%d\">... and %zu more rows (the table lists them)"
+			   "</text>\n", L + 22, ly, r->n - SVG_LEGEND_MAX);
 	fprintf(f, "</g>\n</svg>\n");
 #undef X
 #undef Y

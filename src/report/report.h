@@ -13,10 +13,12 @@
 #include <stdio.h>
 
 #include "base/jsonread.h"
+#include "log/pin.h"
 #include "report/boardpair.h"
 
 #define REPORT_HIST_MAX 4096
 #define REPORT_MAX_PHASES 1024     /* per document: rows stay bounded by the input */
+#define REPORT_PROOF_FIGS 16       /* judged figures a row keeps (proof.c's loads) */
 
 struct report_row {
 	char source[512];          /* the file the row came from */
@@ -28,18 +30,47 @@ struct report_row {
 	bool preempt_rt;
 	bool rt_ok;
 	char loads[512];           /* "coremark, ping-flood" or "-" */
-	char proof[512];           /* "CPU 0 97 %, lo 131 kpps, CoreMark 7753" */
+	char proof[512];           /* "coremark own 97% of CPU 0 (cgroup2; system-wide
+				    * 100%), lo 131000 pkt/s, CoreMark 7753 (4 runs)" */
+	/* the figures the proof was judged by (src/loads/proof.c): a CPU
+	 * load's own CPU time where the document has it, else the busy of its
+	 * CPUs; a flood's packets/s; an idle phase's busy; CoreMark's valid
+	 * scores. value < 0: no sample */
+	struct report_proof_fig {
+		char load[64];
+		const char *figure;    /* own_busy_pct, busy_pct, packets_per_s, valid_scores */
+		double value;
+		char of[64];           /* the CPUs or the interface ("" for scores) */
+	} figs[REPORT_PROOF_FIGS];
+	size_t nfigs;
 	bool load_applied;
 	bool proof_incomplete;     /* the phase's proof had gaps above its bound */
 	char proof_state[24];      /* what the proof shows, as the document says it
 				    * ("idle proven", "LOAD APPLIED", docs/soak.md);
 				    * "idle unproven" when it does not say */
 	uint64_t edges, missed;
-	int64_t half_ns;           /* 0 in a respond run: no wave, no grid */
+	struct pin pin;            /* what the pin should do: the document's (log/pin.h);
+				    * its nominal_ns are what the row's positive and
+				    * negative pulses should measure (0: none) */
+	int64_t half_ns;           /* the pin's half period; 0 in a respond run: no grid */
 	bool respond;              /* a run of sqwave respond: edges are its writes,
 				    * missed its lost events, wake from the event */
 	bool have_response;
 	int64_t response_max_ns;   /* respond: the latest write end after its event */
+	/* respond (report_row_is_respond()): what its own table shows. The
+	 * answers and their response latency (event -> write end; p50 and p99
+	 * where the document has them), events lost (missed) and those of the
+	 * warm-up, events never answered (still queued at the stop; unknown
+	 * from an older run or a phase), and the scope's bounds (input edge ->
+	 * output edge; the run's row only, max unknown without
+	 * respond.irq_bound) */
+	uint64_t answers;
+	bool have_resp_center;
+	int64_t resp_p50_ns, resp_p99_ns;
+	bool have_lost_warmup, have_unanswered;
+	uint64_t lost_warmup, unanswered;
+	bool have_scope_min, have_scope_max;
+	int64_t scope_min_ns, scope_max_ns;
 	bool have_pulses;
 	int64_t tmin_ns, tmin_lo_ns, tmax_ns, tmax_hi_ns;
 	bool have_wake;
@@ -61,10 +92,13 @@ struct report_row {
 	bool have_lb, lb_have_pulses, lb_have_lag;
 	int64_t lb_tmin_ns, lb_tmax_ns, lb_lag_p99_ns;
 	uint64_t lb_no_event, lb_early;
-	/* pulse-width histogram (any polarity) for the SVG; nbins 0: none */
+	/* pulse-width histogram (any polarity) for the SVG; nbins 0: none;
+	 * the pulses off its bins, shorter and longer (its below/above and
+	 * shorter/longer: docs/json-summary.md) */
 	int64_t hist_lo_ns, hist_bin_ns;
 	size_t nbins;
 	uint64_t *hist;
+	uint64_t hist_shorter, hist_longer;
 };
 
 struct report {
@@ -85,18 +119,27 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 		   size_t errlen);
 void report_free(struct report *r);
 
-/* The table as aligned text, as Markdown, as JSON (schema sqwave-report). */
+/* Whether @w is a respond run's row (its pin's kind): a run of its own kind
+ * (its own table, its own JSON members; docs/report.md). */
+bool report_row_is_respond(const struct report_row *w);
+
+/* The table as aligned text, as Markdown, as JSON (schema sqwave-report):
+ * the runs of the wave, then respond's runs (their answers), then the
+ * two-board comparisons, each table only when it has rows. */
 void report_write_text(FILE *f, const struct report *r);
 void report_write_markdown(FILE *f, const struct report *r);
 void report_write_json(FILE *f, const struct report *r);
 /* Pulse-width distributions of every row overlaid (log counts), each
- * row's Tmin and Tmax marked, the limits and the nominal half period drawn,
- * the legend under the plot inside the picture. */
+ * row's Tmin and Tmax marked, the limits and each row's nominal widths
+ * drawn (class "nominal nominal-pos" / "nominal-neg"), the legend under the
+ * plot inside the picture. */
 void report_write_svg(FILE *f, const struct report *r);
 
-/* The SVG's width axis, [lo, hi] ns: from every row's histogram bins that
- * hold pulses, its Tmin/Tmax bounds, its limits and half period; lo >= 0,
- * lo < hi; logarithmic (log) when the figures span a decade or more. */
+/* The SVG's width axis, [lo, hi] ns, over what matters: every row's
+ * nominal widths, its limits and its bulk (the bins of its histogram that
+ * hold the 0.5th and 99.5th percentile; a row without a histogram: its
+ * Tmin/Tmax bounds), with a margin; lo >= 0, lo < hi; logarithmic (log)
+ * when those span a decade or more. What lies beyond is off scale. */
 struct report_axis {
 	int64_t lo, hi;
 	bool log;

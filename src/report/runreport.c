@@ -81,17 +81,18 @@ static int report_line(struct run_session *s, size_t i, FILE *text, const char *
 	}
 	summary_print_text(text, c, stats, ri);
 	fflush(text);
-	if (json[0] && summary_write_json(json, c, stats, ri) < 0) {
-		run_session_say(s, RUN_SAY_ERR, "cannot write the JSON summary %s: %s", json,
-				strerror(errno));
+	/* A document that cannot be written is lost, said as such: no part
+	 * of it is left for a reader to take for the whole (outfile_close()). */
+	if (json[0] && summary_write_json(json, c, stats, ri, why, sizeof(why)) < 0) {
+		run_session_say(s, RUN_SAY_ERR, "JSON summary %s lost: %s", json, why);
 		ret = SQW_EXIT_RUNTIME;
 	}
 	if (junit[0] && ciout_write_junit(junit, c, stats, ri, why, sizeof(why)) < 0) {
-		run_session_say(s, RUN_SAY_ERR, "cannot write the JUnit report: %s", why);
+		run_session_say(s, RUN_SAY_ERR, "JUnit report %s lost: %s", junit, why);
 		ret = SQW_EXIT_RUNTIME;
 	}
 	if (results[0] && ciout_write_results(results, c, stats, ri, why, sizeof(why)) < 0) {
-		run_session_say(s, RUN_SAY_ERR, "cannot write the results: %s", why);
+		run_session_say(s, RUN_SAY_ERR, "results %s lost: %s", results, why);
 		ret = SQW_EXIT_RUNTIME;
 	}
 	free(lri);

@@ -59,6 +59,9 @@ struct soakview {
 	size_t npts, cappts;
 	bool has_grid;                /* grid.clock realtime/tai: the header's grid, its steps */
 	struct run_grid grid;
+	bool respond;                 /* a respond log: its note at the stop, below */
+	bool resp_end;
+	uint64_t resp_lost, resp_lost_warmup, resp_unanswered;
 };
 
 /* Text from the log's header and events goes to terminals, SVG and the
@@ -124,15 +127,28 @@ static bool whole_int(const char *s, long long max, long long *out)
 	return true;
 }
 
-/* A whole decimal integer, signed, as the run wrote it. */
+/* A whole decimal integer, signed, as the run wrote it: the whole range
+ * of int64, -9223372036854775808 too. */
 static bool signed_int(const char *s, long long *out)
 {
+	const char *d = *s == '-' ? s + 1 : s;
+	char *end;
 	long long v;
 
-	if (*s == '-' ? !whole_int(s + 1, LLONG_MAX, &v) : !whole_int(s, LLONG_MAX, &v))
+	if (*d < '0' || *d > '9')
 		return false;
-	*out = *s == '-' ? -v : v;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || *end)
+		return false;
+	*out = v;
 	return true;
+}
+
+/* |@v|, for every int64 (INT64_MIN's too). */
+static uint64_t magnitude(int64_t v)
+{
+	return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
 }
 
 /* grid.clock realtime/tai: the header's grid lines (gridrun_dump_meta()).
@@ -192,34 +208,49 @@ static int read_grid(struct soakview *v, const struct edgelog_meta *m, char *err
 	return 0;
 }
 
-/* A clock event (gridrun_event_text()): a set, a step, the end's read. */
-static void take_clock(struct soakview *v, const struct edgelog_event *ev)
+/* A clock event (gridrun_event_text()): a set, a step, the end's read.
+ * -1 with @err when a step's size is not a number or the steps add up
+ * beyond int64 (+-292 years): no run's clock moves so, and a figure taken
+ * as 0 would say the grid held. */
+static int take_clock(struct soakview *v, const struct edgelog_event *ev, char *err,
+		      size_t errlen)
 {
 	struct run_grid *g = &v->grid;
 	char src[16] = "", moved[8] = "", buf[32];
 	long long delta = 0, off = 0;
+	int64_t sum;
 
 	ev_get(ev, "source", src, sizeof(src));
 	ev_get(ev, "moved", moved, sizeof(moved));
-	if (ev_get(ev, "delta_ns", buf, sizeof(buf)))
-		signed_int(buf, &delta);
 	if (ev_get(ev, "offset_ns", buf, sizeof(buf)))
 		signed_int(buf, &off);
 	if (!strcmp(src, "kernel"))
 		g->sets++;
 	if (!strcmp(moved, "yes")) {
+		if (!ev_get(ev, "delta_ns", buf, sizeof(buf)) || !signed_int(buf, &delta)) {
+			msgbuf_set(err, errlen, "the clock event at %" PRIu64 " ns moved the grid "
+				   "by a delta_ns that is %s", ev->time_ns,
+				   ev_get(ev, "delta_ns", buf, sizeof(buf)) ? "not a number" : "missing");
+			return -1;
+		}
+		if (__builtin_add_overflow(g->step_sum_ns, (int64_t)delta, &sum)) {
+			msgbuf_set(err, errlen, "the clock events' steps add up beyond +-292 years "
+				   "(delta_ns %lld at %" PRIu64 " ns): no run's clock moved so",
+				   delta, ev->time_ns);
+			return -1;
+		}
 		g->steps++;
-		g->step_sum_ns += delta;
+		g->step_sum_ns = sum;
 		if (!g->step_first_ns)
 			g->step_first_ns = ev->time_ns;
-		if ((delta < 0 ? -delta : delta) > (g->step_largest_ns < 0 ? -g->step_largest_ns
-						    : g->step_largest_ns))
+		if (magnitude(delta) > magnitude(g->step_largest_ns))
 			g->step_largest_ns = delta;
 	}
 	if (!strcmp(src, "end")) {
 		g->end_known = true;
 		g->end_offset_ns = off;
 	}
+	return 0;
 }
 
 /* The plan from the header: phase.N.{name,start_off_ns,duration_ns,loads,
@@ -476,6 +507,20 @@ static void take_load(struct soakview *v, const struct edgelog_event *ev)
 	}
 }
 
+/* A respond log's note at the stop: the RT loop's counts (the last note
+ * that has them all is the one). */
+static void take_note(struct soakview *v, const struct edgelog_event *ev)
+{
+	struct edgelog_respond_stop st;
+
+	if (!edgelog_respond_stop_parse(ev, &st))
+		return;
+	v->resp_lost = st.lost;
+	v->resp_lost_warmup = st.lost_warmup;
+	v->resp_unanswered = st.unanswered;
+	v->resp_end = true;
+}
+
 static void take_break(struct soakview *v, const struct edgelog_event *ev)
 {
 	char seq[32] = "?", what[16] = "?", value[32] = "0", thr[32] = "0", why[640] = "";
@@ -555,7 +600,8 @@ struct soakview *soakview_open(const char *path, uint64_t t0_ns, int64_t row_ns,
 		return NULL;
 	}
 	(void)buf;
-	if (m->version >= 2 && (v->nph || v->has_grid)) {
+	v->respond = edgelog_meta_is_respond(m);
+	if (m->version >= 2 && (v->nph || v->has_grid || v->respond)) {
 		struct edge_rec rec;
 		struct edgelog_event ev;
 		int k;
@@ -570,8 +616,18 @@ struct soakview *soakview_open(const char *path, uint64_t t0_ns, int64_t row_ns,
 				take_load(v, &ev);
 			else if (ev.type == EDGELOG_EV_BREAK)
 				take_break(v, &ev);
-			else if (ev.type == EDGELOG_EV_CLOCK && v->has_grid)
-				take_clock(v, &ev);
+			else if (ev.type == EDGELOG_EV_NOTE && v->respond)
+				take_note(v, &ev);
+			else if (ev.type == EDGELOG_EV_CLOCK && v->has_grid &&
+				 take_clock(v, &ev, msg, sizeof(msg)) < 0)
+				break;
+		}
+		if (k > 0) {	/* a clock event no run writes */
+			*bad_input = true;
+			msgbuf_set(err, errlen, "%s: %s", path, msg);
+			edgelog_reader_close(r);
+			soakview_free(v);
+			return NULL;
 		}
 		if (k < 0) {
 			enum edgelog_status es;
@@ -651,6 +707,10 @@ void soakview_run_info(const struct soakview *v, struct run_info *ri)
 	snprintf(ri->break_cause, sizeof(ri->break_cause), "%s", v->break_cause);
 	snprintf(ri->break_trace, sizeof(ri->break_trace), "%s", v->break_trace);
 	ri->grid = v->has_grid ? &v->grid : NULL;
+	ri->respond_end = v->resp_end;
+	ri->resp_lost = v->resp_lost;
+	ri->resp_lost_warmup = v->resp_lost_warmup;
+	ri->resp_unanswered = v->resp_unanswered;
 }
 
 const struct soakview_span *soakview_span(const struct soakview *v, size_t i)

@@ -42,8 +42,8 @@ size_t soakview_nphases(const struct soakview *v);
 void soakview_phase_starts(const struct soakview *v, uint64_t *starts);
 /* Phase @i for the summary writers; stats left NULL for the caller. */
 void soakview_phase(const struct soakview *v, size_t i, struct run_phase *out);
-/* run_info's soak members (label, containment, breaks, min_busy); the
- * phases array is the caller's. */
+/* run_info's soak members (label, containment, breaks, min_busy; a respond
+ * log's counts at its stop, its note); the phases array is the caller's. */
 void soakview_run_info(const struct soakview *v, struct run_info *ri);
 /* Timeline row @i's proof figures; NULL when the row has no sample. */
 const struct soakview_span *soakview_span(const struct soakview *v, size_t i);

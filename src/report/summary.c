@@ -268,6 +268,13 @@ static int64_t phase_ran_ns(const struct run_info *ri, size_t i)
 			      : ph->duration_ns;
 }
 
+/* Whether @ri's phases are a respond run's (their statistics say): writes
+ * and lost events, not edges and missed periods. */
+static bool phases_respond(const struct run_info *ri)
+{
+	return ri->nphases && ri->phases[0].stats && edgestats_result(ri->phases[0].stats)->respond;
+}
+
 /* The phases: each one's own pulse widths, latency and missed periods, then
  * what its loads showed. */
 void summary_phases_text(FILE *f, const struct run_info *ri)
@@ -278,8 +285,8 @@ void summary_phases_text(FILE *f, const struct run_info *ri)
 	fprintf(f, "\nPhases (times from the end of the warm-up; ran: what the edges show, "
 		"\"of\" the plan when stopped early)\n");
 	fprintf(f, "  %-14s %8s %16s %10s %22s %22s %9s %9s %9s %7s\n", "phase", "start", "ran",
-		"edges", "Tmin us [lowest]", "Tmax us [highest]", "wake p99", "p99.99", "max",
-		"missed");
+		phases_respond(ri) ? "writes" : "edges", "Tmin us [lowest]", "Tmax us [highest]",
+		"wake p99", "p99.99", "max", phases_respond(ri) ? "lost" : "missed");
 	for (i = 0; i < ri->nphases; i++) {
 		const struct run_phase *ph = &ri->phases[i];
 		const struct edgestats_result *r = ph->stats ? edgestats_result(ph->stats) : NULL;
@@ -393,9 +400,25 @@ static void text_respond_counts(FILE *f, const struct edgestats_result *r,
 		" answer no event: pulse ends, the return to idle), %" PRIu64 " warm-up, %" PRIu64
 		" logged\n", r->answers, r->edges, r->edges - r->answers, r->warmup_edges,
 		ri->records_logged);
-	fprintf(f, "lost       %" PRIu64 " events%s\n", r->missed_periods, r->missed_periods
+	/* follow mode after a lost event, or on one edge only: the answer is
+	 * written, the pin does not change, no pulse starts there */
+	if (r->level_repeats)
+		fprintf(f, "rewrites   %" PRIu64 " counted writes of the level the output had: "
+			"answers, but no edge on the pin\n", r->level_repeats);
+	/* every event the kernel numbered is answered, lost or unanswered:
+	 * none of the three is hidden, in the warm-up either */
+	fprintf(f, "lost       %" PRIu64 " events, %" PRIu64 " more in the warm-up (not counted)%s\n",
+		r->missed_periods, r->warmup_missed_periods,
+		r->missed_periods || r->warmup_missed_periods
 		? "  <-- the kernel's sequence numbers skipped them (its event buffer overflowed)"
 		: "");
+	if (r->respond_end)
+		fprintf(f, "unanswered %" PRIu64 " events stamped before the stop, still queued "
+			"then%s\n", r->unanswered, r->unanswered
+			? "  <-- never answered: the answers fell behind the input" : "");
+	else
+		fprintf(f, "unanswered not known: the log has no note of the stop (written before "
+			"sqwave kept one)\n");
 	fprintf(f, "dropped    %" PRIu64 " records\n", dropped);
 	fprintf(f, "write errs %" PRIu64 "\n", max_u64(ri->write_errors, r->write_errors));
 	if (r->saturated)
@@ -403,39 +426,56 @@ static void text_respond_counts(FILE *f, const struct edgestats_result *r,
 }
 
 /*
- * What a scope across the two pins shows, and how it follows from the log:
- * the output changed inside its write window, and the input changed at or
- * before its kernel timestamp (the IRQ's latency before the stamp is not in
- * the log), so input edge -> output edge is at least write_begin - event and
- * at most write_end - event + the input's latency, bounded only when
- * respond.irq_bound says how long it can be.
+ * What a scope across the two pins shows, and how it follows from the log
+ * (docs/respond.md). The input edge is the input's last change before its
+ * event (with bounces: the burst's last). The output changed inside its
+ * write window. The kernel stamps the event after that change: by the
+ * input's interrupt latency and, with respond.debounce D, once the line
+ * has been stable for D (gpiolib-cdev's debounce timer, re-armed at each
+ * change, stamps when its work runs). So input edge -> output edge is at
+ * least write_begin - event + D and at most write_end - event + D + the
+ * rest (the interrupt's latency, how late the debounce timer and work ran
+ * past D), bounded only when respond.irq_bound says how long that can be.
+ * Only the answers that changed the output count: a rewrite of the level
+ * it had shows nothing on the scope.
  */
 static void text_respond_scope(FILE *f, const struct edgestats_result *r,
 			       const struct run_info *ri)
 {
-	fprintf(f, "\nScope across the two pins, input edge -> output edge:\n");
-	if (!r->resp_begin.m.n) {
-		fprintf(f, "  no answer was measured\n");
+	char d[32];
+
+	fprintf(f, "\nScope across the two pins, input edge -> output edge (the input's last "
+		"change before its event -> the output's change), over the %" PRIu64 " counted "
+		"answers that changed the output:\n", r->scope_answers);
+	if (!r->scope_answers) {
+		fprintf(f, "  no answer changed the output\n");
 		return;
 	}
-	fprintf(f, "  at least %s us on every answer (the shortest write begin - event; p50 %s us): "
-		"the output cannot change before its write begins, the input changed no later "
-		"than its timestamp\n", UNITS_US(r->resp_begin.m.min),
-		UNITS_US(stats_hist_percentile(&r->resp_begin, 50.0)));
+	units_format_duration(ri->debounce_ns, d, sizeof(d));
+	fprintf(f, "  at least %s us (the shortest write begin - event, %s us at answer #%" PRIu64
+		", + respond.debounce %s): the output cannot change before its write begins; the "
+		"kernel stamps an event no sooner than the input's last change%s\n",
+		UNITS_US(r->scope_lo_ns + ri->debounce_ns), UNITS_US(r->scope_lo_ns),
+		r->scope_lo_at.seq, d, ri->debounce_ns > 0
+		? " + the debounce period (it waits that long for the line to be stable)" : "");
 	if (ri->irq_bound_ns > 0)
 		fprintf(f, "  at most  %s us (the longest write end - event, %s us at answer #%" PRIu64
-			", t+%.6f s, plus respond.irq_bound %s us: the input edge to its timestamp)\n",
-			UNITS_US(r->resp_end.m.max + ri->irq_bound_ns), UNITS_US(r->resp_end.m.max),
-			r->resp_worst.seq, rel_s(r, r->resp_worst.intended_ns),
-			UNITS_US(ri->irq_bound_ns));
+			", t+%.6f s, + respond.debounce %s + respond.irq_bound %s us: how much later "
+			"than that the kernel may stamp the event, its interrupt latency%s)\n",
+			UNITS_US(r->scope_hi_ns + ri->debounce_ns + ri->irq_bound_ns),
+			UNITS_US(r->scope_hi_ns), r->scope_hi_at.seq,
+			rel_s(r, r->scope_hi_at.intended_ns), d, UNITS_US(ri->irq_bound_ns),
+			ri->debounce_ns > 0 ? " and how late the debounce timer and work ran" : "");
 	else
-		fprintf(f, "  at most  no bound from this run: the input edge comes before its kernel "
-			"timestamp by the input's interrupt latency, which the log cannot see; the "
+		fprintf(f, "  at most  no bound from this run: the kernel stamps an event after the "
+			"input's change by its interrupt latency%s, which the log cannot see; the "
 			"longest write end - event was %s us (answer #%" PRIu64 ", t+%.6f s). Set "
 			"respond.irq_bound from a measurement (a loopback run's event - write end, "
 			"sqwave compare of this log with a capture of both pins, or "
-			"a scope) for an upper bound\n", UNITS_US(r->resp_end.m.max),
-			r->resp_worst.seq, rel_s(r, r->resp_worst.intended_ns));
+			"a scope) for an upper bound\n",
+			ri->debounce_ns > 0 ? " (beyond the debounce period)" : "",
+			UNITS_US(r->scope_hi_ns), r->scope_hi_at.seq,
+			rel_s(r, r->scope_hi_at.intended_ns));
 }
 
 /* A respond run's figures: counts, latencies from the event, the scope. */
@@ -522,14 +562,14 @@ void summary_grid_text(FILE *f, const struct run_grid *g)
 				g->end_known ? " (offset read again at the end)" : "");
 		return;
 	}
+	/* units_format_duration() signs a negative value itself, INT64_MIN's
+	 * too: only a positive one needs its '+' */
 	fprintf(f, "           CLOCK STEPPED %u time%s during the run, the first %.3f s after "
 		"slot 0, by %s%s in all (largest %s%s): edges after a step are off the shared "
 		"grid\n", g->steps, g->steps == 1 ? "" : "s", grid_step_first_s(g),
-		g->step_sum_ns < 0 ? "-" : "+",
-		units_format_duration(g->step_sum_ns < 0 ? -g->step_sum_ns : g->step_sum_ns, a,
-				      sizeof(a)), g->step_largest_ns < 0 ? "-" : "+",
-		units_format_duration(g->step_largest_ns < 0 ? -g->step_largest_ns
-				      : g->step_largest_ns, d, sizeof(d)));
+		g->step_sum_ns > 0 ? "+" : "", units_format_duration(g->step_sum_ns, a, sizeof(a)),
+		g->step_largest_ns > 0 ? "+" : "",
+		units_format_duration(g->step_largest_ns, d, sizeof(d)));
 }
 
 void summary_grid_json(struct json_writer *w, const struct run_grid *g)
@@ -571,20 +611,14 @@ void summary_grid_json(struct json_writer *w, const struct run_grid *g)
 	json_object_end(w);
 }
 
-/* The wave this summary describes: a line's own (several lines,
- * run.line_*), else run.* of @c; its half period in @half. Returns whether
- * it is shaped (a duty cycle or a phase), not the plain 50 % wave. */
-static bool summary_wave(const struct config *c, const struct run_info *ri, struct wave *wv,
-			 int64_t *half)
+/* The wave this summary describes: its pin's (a line's own wave, run.line_*
+ * or run.*); its half period in @half. Returns whether it is shaped (a duty
+ * cycle or a phase), not the plain 50 % wave. */
+static bool summary_wave(const struct run_info *ri, struct wave *wv, int64_t *half)
 {
-	if (ri->have_wave) {
-		*wv = ri->wave;
-		*half = (int64_t)(wave_period(wv) / 2);
-		return !wave_is_square(wv) || wv->phase_ns;
-	}
-	config_wave(c, wv);
-	*half = config_int(c, CFG_RUN_HALF_PERIOD);
-	return config_int(c, CFG_RUN_HIGH) || config_int(c, CFG_RUN_PHASE);
+	*wv = ri->pin.wave;
+	*half = pin_half_period(&ri->pin);
+	return !wave_is_square(wv) || wv->phase_ns;
 }
 
 /* {p50_ns, p99_ns, max_ns}, empty without samples. */
@@ -637,9 +671,6 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 {
 	const struct edgestats_result *r = edgestats_result(s);
 	const struct sysinfo_host *h = &ri->host;
-	struct wave wv;
-	int64_t half;
-	bool shaped = summary_wave(c, ri, &wv, &half);
 	int64_t dur = (int64_t)(ri->end_realtime_ns - ri->start_realtime_ns);
 	uint64_t dropped = max_u64(ri->dropped, r->seq_gaps);
 	unsigned nviol;
@@ -687,20 +718,14 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 
 		fprintf(f, "idle       rt.idle_state %s: %s\n",
 			cpuidle_limit_format(cpuidle_hold_limit(ri->idle), lim, sizeof(lim)),
-			cpuidle_hold_describe(ri->idle, cpuidle_hold_released(ri->idle), idle,
-					      sizeof(idle)));
+			cpuidle_hold_describe_cpu(ri->idle, ri->idle_own_cpu ? ri->idle_cpu : -1,
+						  cpuidle_hold_released(ri->idle), idle,
+						  sizeof(idle)));
 	}
 	if (ri->timerlat)
 		text_timerlat(f, c, ri->timerlat);
-	if (!ri->respond && shaped) {
-		fprintf(f, "wave       high %s us, low %s us (%.3f Hz, %.2f %% high), phase %s us, "
-			"warm-up %s\n", UNITS_US(wv.high_ns), UNITS_US(wv.low_ns),
-			1e9 / (double)wave_period(&wv),
-			100.0 * (double)wv.high_ns / (double)wave_period(&wv), UNITS_US(wv.phase_ns),
-			units_format_duration(config_int(c, CFG_RUN_WARMUP), (char[32]){ 0 }, 32));
-	} else if (!ri->respond)
-		fprintf(f, "wave       half period %s us (%.3f Hz), warm-up %s\n", UNITS_US(half),
-			half > 0 ? 1e9 / (2.0 * (double)half) : 0.0,
+	if (ri->pin.kind == PIN_WAVE)
+		fprintf(f, "wave       %s, warm-up %s\n", pin_describe(&ri->pin, (char[160]){ 0 }, 160),
 			units_format_duration(config_int(c, CFG_RUN_WARMUP), (char[32]){ 0 }, 32));
 	if (ri->grid)
 		summary_grid_text(f, ri->grid);
@@ -1017,6 +1042,8 @@ static void json_idle_states(struct json_writer *w, const struct config *c,
 	for (i = 0; i < n; i++) {
 		const struct cpuidle_cpu_result *r = &res[i];
 
+		if (ri->idle_own_cpu && r->before.cpu != ri->idle_cpu)
+			continue;	/* another line's CPU */
 		json_object_begin(w);
 		json_kv_int(w, "cpu", r->before.cpu);
 		json_kv_int(w, "deepest", r->deepest);
@@ -1122,20 +1149,35 @@ void summary_respond_json(struct json_writer *w, const struct edgestats_result *
 	json_kv_int(w, "pulse_width_ns", ri->respond_pulse_ns);
 	json_kv_uint(w, "answers", r->answers);
 	json_kv_uint(w, "writes", r->edges);
+	json_kv_uint(w, "rewrites", r->level_repeats);
 	json_kv_uint(w, "events_lost", r->missed_periods);
+	json_kv_uint(w, "events_lost_warmup", r->warmup_missed_periods);
+	if (r->respond_end)
+		json_kv_uint(w, "events_unanswered", r->unanswered);
+	else
+		json_kv_null(w, "events_unanswered");
 	statsjson_dist_worst(w, "event_to_write_begin", &r->resp_begin, &r->resp_worst);
 	statsjson_dist_worst(w, "event_to_write_end", &r->resp_end, &r->resp_worst);
 	json_kv_object_begin(w, "scope");
-	statsjson_ns(w, "min_ns", r->resp_begin.m.n ? (double)r->resp_begin.m.min : NAN);
-	if (ri->irq_bound_ns > 0 && r->resp_end.m.n)
-		json_kv_int(w, "max_ns", r->resp_end.m.max + ri->irq_bound_ns);
+	json_kv_uint(w, "answers", r->scope_answers);
+	if (r->scope_answers)
+		json_kv_int(w, "min_ns", r->scope_lo_ns + ri->debounce_ns);
+	else
+		json_kv_null(w, "min_ns");
+	if (ri->irq_bound_ns > 0 && r->scope_answers)
+		json_kv_int(w, "max_ns", r->scope_hi_ns + ri->debounce_ns + ri->irq_bound_ns);
 	else
 		json_kv_null(w, "max_ns");
+	json_kv_int(w, "debounce_ns", ri->debounce_ns);
 	json_kv_int(w, "irq_bound_ns", ri->irq_bound_ns);
-	json_kv_string(w, "derivation", "input edge -> output edge: at least write_begin - event "
-		       "(the output changes inside its write window, the input no later than its "
-		       "kernel timestamp); at most write_end - event + irq_bound_ns (the input's "
-		       "edge to its timestamp), none when irq_bound_ns is 0");
+	json_kv_string(w, "derivation", "input edge (the input's last change before its event) "
+		       "-> output edge, over the answers that changed the output: at least "
+		       "write_begin - event + debounce_ns (the output changes inside its write "
+		       "window; the kernel stamps the event no sooner than the input's last change "
+		       "+ the debounce period); at most write_end - event + debounce_ns + "
+		       "irq_bound_ns (how much later the kernel may stamp it: the input's interrupt "
+		       "latency, and how late the debounce timer and work ran), none when "
+		       "irq_bound_ns is 0");
 	json_object_end(w);
 	json_object_end(w);
 }
@@ -1147,7 +1189,7 @@ static void json_summary(struct json_writer *w, const struct config *c,
 	unsigned nviol = verdict_violations(c, r, ri, NULL, NULL);
 	struct wave wv;
 	int64_t jhalf;
-	bool jshaped = summary_wave(c, ri, &wv, &jhalf);
+	bool jshaped = summary_wave(ri, &wv, &jhalf);
 
 	json_object_begin(w);
 	json_kv_string(w, "schema", SUMMARY_SCHEMA);
@@ -1205,6 +1247,9 @@ static void json_summary(struct json_writer *w, const struct config *c,
 	json_object_end(w);
 
 	summary_grid_json(w, ri->grid);
+
+	json_key(w, "pin");
+	pin_json_write(w, &ri->pin);
 
 	json_kv_object_begin(w, "run");
 	json_kv_int(w, "half_period_ns", jhalf);
@@ -1291,9 +1336,9 @@ static void summary_doc(struct json_writer *w, const void *ctx)
 }
 
 int summary_write_json(const char *path, const struct config *c, const struct edgestats *s,
-		       const struct run_info *ri)
+		       const struct run_info *ri, char *err, size_t errlen)
 {
 	const struct summary_doc d = { c, edgestats_result(s), ri };
 
-	return json_write_document(path, summary_doc, &d, NULL, 0);
+	return json_write_document(path, summary_doc, &d, err, errlen);
 }

@@ -42,8 +42,9 @@ void summary_respond_text(FILE *f, const struct edgestats_result *r, const struc
 void summary_respond_json(struct json_writer *w, const struct edgestats_result *r,
 			  const struct run_info *ri);
 
-/* JSON summary (docs/json-summary.md) to @path; -1 with errno on failure. */
+/* JSON summary (docs/json-summary.md) to @path; -1 with errno and the
+ * reason in @err on failure (no part of it left: outfile_close()). */
 int summary_write_json(const char *path, const struct config *c, const struct edgestats *s,
-		       const struct run_info *ri);
+		       const struct run_info *ri, char *err, size_t errlen);
 
 #endif

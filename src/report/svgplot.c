@@ -24,6 +24,8 @@
 #define FONT "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\""
 #define C_POS "#1f77b4"
 #define C_NEG "#ff7f0e"
+#define C_POS_NOM "#0b3a63"    /* a polarity's nominal: darker than its pulses */
+#define C_NEG_NOM "#8f4200"
 #define C_LAT "#2ca02c"
 #define C_BAD "#d62728"
 #define C_GOOD "#2ca02c"
@@ -207,6 +209,14 @@ static double legend(FILE *f, double x, double y, const char *color, bool dashed
 	return x + 28 + 7.0 * (double)strlen(label) + 18;
 }
 
+/* The same for what is drawn as a solid line. */
+static double legend_line(FILE *f, double x, double y, const char *color, const char *label)
+{
+	line(f, x, y - 4, x + 22, y - 4, color, 2, NULL);
+	text(f, x + 28, y, "start", 12, C_TEXT, NULL, label);
+	return x + 28 + 7.0 * (double)strlen(label) + 18;
+}
+
 /* Keep the box of a marker at (x, y) clear of labels. */
 static void label_block(struct labels *lb, double x, double y)
 {
@@ -290,44 +300,118 @@ static const char *wall_text(uint64_t ns, bool ms, char *buf, size_t len)
 	return buf;
 }
 
-/* The nominal pulse width: the half period, or the mean width of a source
- * that does not know it. */
-static double nominal_ns(const struct analysis *a)
+/* What each polarity's pulses should measure (ns; 0: nothing, no marker),
+ * [EDGESTATS_POS] and [EDGESTATS_NEG]: the source's pin (log/pin.h: a
+ * wave's high and low, a respond log's pulse width for its active level in
+ * pulse mode and nothing else, a capture's half period when known). The one
+ * place the picture learns what the pin should do. */
+static void nominal_widths(const struct analysis *a, double nom[2])
+{
+	nom[EDGESTATS_POS] = (double)a->src->pin.nominal_ns[PIN_POS];
+	nom[EDGESTATS_NEG] = (double)a->src->pin.nominal_ns[PIN_NEG];
+}
+
+/* The centre of the width axis: the nominal of a square wave, else the
+ * mean width (a source that does not know its wave); 0 when neither. */
+static double width_centre(const struct analysis *a, const double nom[2])
 {
 	const struct edgestats_result *r = analysis_stats(a);
 
-	if (a->src->half_period_ns > 0)
-		return (double)a->src->half_period_ns;
+	if (nom[EDGESTATS_POS] > 0 && nom[EDGESTATS_POS] == nom[EDGESTATS_NEG])
+		return nom[EDGESTATS_POS];
 	if (r->width[EDGESTATS_ANY].h.m.n)
 		return stats_moments_mean(&r->width[EDGESTATS_ANY].h.m);
-	return 0;
+	return nom[EDGESTATS_POS] > 0 ? nom[EDGESTATS_POS] : nom[EDGESTATS_NEG];
 }
 
 /*
- * The linear width axis (us) around the nominal width: wide enough for the
- * limits and for 99 % of the pulses, never narrower than +-2 % of the
- * nominal. What lies beyond is drawn at the edge and counted as off scale:
- * a 7 ms pulse must not squeeze the 414..584 us band a scope user reads.
+ * The linear width axis (us) over what matters: each polarity's nominal,
+ * the limits and 99 % of the pulses, never narrower than +-2 % of the
+ * nominal. A square wave's axis is centred on its nominal; a duty wave's
+ * (two nominals) and a source without one on the middle of those figures.
+ * What lies beyond is drawn at the edge and counted as off scale: a 7 ms
+ * pulse must not squeeze the 414..584 us band a scope user reads.
  */
 static void width_range(const struct analysis *a, double *lo, double *hi)
 {
 	const struct edgestats_result *r = analysis_stats(a);
 	const struct stats_hist *h = &r->width[EDGESTATS_ANY].h;
-	double n = nominal_ns(a), d = n * 0.02;
+	double nom[2], c, d, mn = INFINITY, mx = -INFINITY, v[6];
+	size_t i, nv = 0;
 
+	nominal_widths(a, nom);
+	c = width_centre(a, nom);
+	if (nom[EDGESTATS_POS] > 0)
+		v[nv++] = nom[EDGESTATS_POS];
+	if (nom[EDGESTATS_NEG] > 0)
+		v[nv++] = nom[EDGESTATS_NEG];
 	if (a->lim_tmin_ns > 0)
-		d = fmax(d, n - (double)a->lim_tmin_ns);
+		v[nv++] = (double)a->lim_tmin_ns;
 	if (a->lim_tmax_ns > 0)
-		d = fmax(d, (double)a->lim_tmax_ns - n);
+		v[nv++] = (double)a->lim_tmax_ns;
 	if (h->m.n) {
-		d = fmax(d, n - (double)stats_hist_percentile(h, 0.5));
-		d = fmax(d, (double)stats_hist_percentile(h, 99.5) - n);
+		v[nv++] = (double)stats_hist_percentile(h, 0.5);
+		v[nv++] = (double)stats_hist_percentile(h, 99.5);
 	}
+	for (i = 0; i < nv; i++) {
+		mn = fmin(mn, v[i]);
+		mx = fmax(mx, v[i]);
+	}
+	if (!(nom[EDGESTATS_POS] > 0 && nom[EDGESTATS_POS] == nom[EDGESTATS_NEG]) && nv)
+		c = (mn + mx) / 2;
+	d = c * 0.02;
+	for (i = 0; i < nv; i++)
+		d = fmax(d, fabs(v[i] - c));
 	if (!(d > 0))
 		d = 1000;
 	d *= 1.4;
-	*lo = fmax(0, (n - d) / 1e3);
-	*hi = (n + d) / 1e3;
+	*lo = fmax(0, (c - d) / 1e3);
+	*hi = (c + d) / 1e3;
+}
+
+/* The nominal widths as lines on a width axis: one per polarity in its
+ * colour (class "nominal nominal-pos" / "nominal-neg"), or one grey line
+ * for both when they are the same. @vertical: across a histogram at x,
+ * else across a plot over time at y; from @a0 to @a1 along the other axis.
+ * Returns how many were drawn. */
+static int nominal_lines(FILE *f, const struct analysis *a, const struct axis *ax, bool vertical,
+			 double a0, double a1)
+{
+	static const char *const cls[] = { "nominal nominal-pos", "nominal nominal-neg" };
+	double nom[2];
+	int p, n = 0;
+
+	nominal_widths(a, nom);
+	for (p = 0; p < 2; p++) {
+		bool both = nom[0] == nom[1];
+		double v;
+
+		if (!(nom[p] > 0) || (both && p))
+			continue;
+		v = ax_map(ax, nom[p] / 1e3);
+		fprintf(f, "<line class=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			"stroke=\"%s\" stroke-width=\"%s\" stroke-dasharray=\"2,3\"/>\n",
+			both ? "nominal nominal-pos nominal-neg" : cls[p], vertical ? v : a0,
+			vertical ? a0 : v, vertical ? v : a1, vertical ? a1 : v,
+			both ? "#555" : p ? C_NEG_NOM : C_POS_NOM, both ? "1" : "1.4");
+		n++;
+	}
+	return n;
+}
+
+/* The legend's nominal entries, as nominal_lines() draws them. */
+static double nominal_legend(FILE *f, const struct analysis *a, double lx, double ly)
+{
+	double nom[2];
+
+	nominal_widths(a, nom);
+	if (nom[0] > 0 && nom[0] == nom[1])
+		return legend(f, lx, ly, "#555", true, "nominal");
+	if (nom[EDGESTATS_POS] > 0)
+		lx = legend(f, lx, ly, C_POS_NOM, true, "nominal +");
+	if (nom[EDGESTATS_NEG] > 0)
+		lx = legend(f, lx, ly, C_NEG_NOM, true, "nominal -");
+	return lx;
 }
 
 /* ---- the header: what, where, when, and the verdict ---- */
@@ -359,7 +443,11 @@ static void header(FILE *f, const struct analysis *a)
 	text(f, 40, 62, "start", 13, C_MUTED, NULL, sub);
 	snprintf(sub, sizeof(sub), "%" PRIu64 " edges over %.3f s", r->edges,
 		 a->have_edge ? (double)(int64_t)(a->last.intended_ns - a->first.intended_ns) / 1e9 : 0.0);
-	if (s->half_period_ns > 0)
+	/* the wave the pin should make (a respond log's answers have none) */
+	if (s->pin.kind == PIN_WAVE && s->pin.wave.high_ns > 0 && !wave_is_square(&s->pin.wave))
+		snprintf(sub + strlen(sub), sizeof(sub) - strlen(sub), "  |  high %.3f us, low %.3f us",
+			 (double)s->pin.wave.high_ns / 1e3, (double)s->pin.wave.low_ns / 1e3);
+	else if (s->half_period_ns > 0 && s->pin.kind == PIN_WAVE)
 		snprintf(sub + strlen(sub), sizeof(sub) - strlen(sub), "  |  half period %.3f us",
 			 (double)s->half_period_ns / 1e3);
 	if (s->has_intended)
@@ -503,7 +591,6 @@ static void width_histogram(FILE *f, const struct analysis *a, double x0, double
 	struct width_walk w = { &b, 0 };
 	uint64_t cmax = 1;
 	struct axis ax, ay;
-	double n = nominal_ns(a) / 1e3;
 	size_t i;
 	int p;
 
@@ -534,8 +621,7 @@ static void width_histogram(FILE *f, const struct analysis *a, double x0, double
 			rect(f, px, py, pw, ay.p0 - py, p ? C_NEG : C_POS, 0.55);
 		}
 	}
-	if (n > 0)
-		line(f, ax_map(&ax, n), ay.p1, ax_map(&ax, n), ay.p0, "#555", 1, "2,3");
+	nominal_lines(f, a, &ax, true, ay.p1, ay.p0);
 	if (a->lim_tmin_ns > 0)
 		line(f, ax_map(&ax, (double)a->lim_tmin_ns / 1e3), ay.p1,
 		     ax_map(&ax, (double)a->lim_tmin_ns / 1e3), ay.p0, C_BAD, 1.5, "6,3");
@@ -553,7 +639,7 @@ static void width_histogram(FILE *f, const struct analysis *a, double x0, double
 
 		lx = legend(f, lx, ly, C_POS, false, "positive");
 		lx = legend(f, lx, ly, C_NEG, false, "negative");
-		lx = legend(f, lx, ly, "#555", true, "nominal");
+		lx = nominal_legend(f, a, lx, ly);
 		if (a->lim_tmin_ns > 0 || a->lim_tmax_ns > 0)
 			legend(f, lx, ly, C_BAD, true, "limits");
 	}
@@ -710,7 +796,8 @@ static void persistence(FILE *f, const struct analysis *a, double x0, double y0,
 {
 	const struct persist_view *v = persist_view(a->persist);
 	bool intended = v->intended_ref;
-	double yh = y0 + (y1 - y0) * 0.22, yl = y0 + (y1 - y0) * 0.78, half;
+	double yh = y0 + (y1 - y0) * 0.22, yl = y0 + (y1 - y0) * 0.78, nom[2], lab_end;
+	int lab_row;
 	struct axis ax;
 	char buf[64];
 	double t, step;
@@ -725,7 +812,6 @@ static void persistence(FILE *f, const struct analysis *a, double x0, double y0,
 		     "not enough complete periods");
 		return;
 	}
-	half = (double)v->half_ns / 1e3;
 	ax = (struct axis){ (double)v->x0_ns / 1e3, (double)(v->x0_ns + v->span_ns) / 1e3, x0, x1,
 			    false };
 	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#000\"/>\n",
@@ -739,13 +825,29 @@ static void persistence(FILE *f, const struct analysis *a, double x0, double y0,
 		fmt_num(buf, sizeof(buf), fabs(t) < step * 1e-9 ? 0 : t);
 		text(f, px, y1 + 16, "middle", 11, C_MUTED, NULL, buf);
 	}
-	for (i = 0; i < 3; i++) {
-		double px = ax_map(&ax, half * i);
+	/* the trigger, and where the wave should fall and rise again: the
+	 * fall a high time after the rise, the next rise a period after it
+	 * (a respond log has no wave: its pulses answer an input) */
+	nominal_widths(a, nom);
+	for (i = 0, lab_end = -INFINITY, lab_row = 0; i < 3; i++) {
+		static const char *const cls[] = { "persist-trigger", "nominal-fall", "nominal-rise" };
+		const char *lab = i == 1 ? (intended ? "intended fall" : "nominal fall")
+				  : intended ? "intended rise" : i ? "next rise" : "trigger";
+		double at = i == 0 ? 0 : i == 1 ? nom[EDGESTATS_POS] / 1e3
+			    : nom[EDGESTATS_NEG] > 0 && nom[EDGESTATS_POS] > 0
+			    ? (nom[EDGESTATS_POS] + nom[EDGESTATS_NEG]) / 1e3 : 0;
+		double px = ax_map(&ax, at);
 
-		line(f, px, y0, px, y1, "#888", 1, "3,3");
-		text(f, px + 3, y0 + 12, "start", 10, "#bbb", NULL,
-		     i == 1 ? (intended ? "intended fall" : "nominal fall")
-			    : intended ? "intended rise" : i ? "next rise" : "trigger");
+		if (i && !(at > 0))
+			continue;
+		fprintf(f, "<line class=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			"stroke=\"#888\" stroke-width=\"1.0\" stroke-dasharray=\"3,3\"/>\n",
+			cls[i], px, y0, px, y1);
+		/* a marker close to the one before (a respond pulse of 40 us):
+		 * its label a row lower, never over the other */
+		lab_row = px + 3 < lab_end + 4 ? !lab_row : 0;
+		text(f, px + 3, y0 + 12 + 12 * lab_row, "start", 10, "#bbb", NULL, lab);
+		lab_end = px + 3 + 6.0 * (double)strlen(lab);
 	}
 	/* the mask a pulse-width limit draws for a scope triggered on the rise */
 	if (!intended) {
@@ -839,9 +941,13 @@ static void warmup(FILE *f, const struct analysis *a, const struct axis *ax, dou
 	if (!warmup_end(a, ax, unit, &end))
 		return;
 	rect(f, ax->p0, y0, end - ax->p0, y1 - y0, C_WARMUP, 0.6);
-	/* (a soak's picture fits it in among the phases' names) */
-	if (label)
+	/* (a soak's picture fits it in among the phases' names); centred on
+	 * the band, or from its start when the band is narrower than the text
+	 * (11 px: 6.6 px a character), never left of the plot */
+	if (label && end - ax->p0 >= 6.6 * (double)strlen(WARMUP_LABEL) + 6)
 		text(f, (ax->p0 + end) / 2, y0 + 16, "middle", 11, C_MUTED, NULL, WARMUP_LABEL);
+	else if (label)
+		text(f, ax->p0 + 3, y0 + 16, "start", 11, C_MUTED, NULL, WARMUP_LABEL);
 }
 
 /* ---- a soak's phases ---- */
@@ -1068,17 +1174,16 @@ static void worst_at(const struct analysis *a, const struct analyze_worst *w,
 }
 
 /* The pulse-width plot's reference lines (nominal, limits), its legend,
- * and how many spans were off scale. */
+ * and what the bands and lines are; how many spans had a pulse off scale
+ * and the extremes beyond the axis, under the plot. */
 static void width_lines(FILE *f, const struct analysis *a, const struct axis *ay, double x0,
 			double y0, double x1, double y1, uint64_t off)
 {
+	const struct edgestats_widths *any = &analysis_stats(a)->width[EDGESTATS_ANY];
 	double lx = x1 - 560, ly = y0 - 12;
+	char lo[48] = "", hi[48] = "";
 
-	if (nominal_ns(a) > 0) {
-		double py = ax_map(ay, nominal_ns(a) / 1e3);
-
-		line(f, x0, py, x1, py, "#555", 1, "2,3");
-	}
+	nominal_lines(f, a, ay, false, x0, x1);
 	if (a->lim_tmin_ns > 0) {
 		double py = ax_map(ay, (double)a->lim_tmin_ns / 1e3);
 
@@ -1089,14 +1194,109 @@ static void width_lines(FILE *f, const struct analysis *a, const struct axis *ay
 
 		line(f, x0, py, x1, py, C_BAD, 1.5, "6,3");
 	}
-	lx = legend(f, lx, ly, C_POS, false, "positive");
-	lx = legend(f, lx, ly, C_NEG, false, "negative");
-	lx = legend(f, lx, ly, "#555", true, "nominal");
+	lx = legend_line(f, lx, ly, C_POS, "positive");
+	lx = legend_line(f, lx, ly, C_NEG, "negative");
+	lx = nominal_legend(f, a, lx, ly);
 	if (a->lim_tmin_ns > 0 || a->lim_tmax_ns > 0)
 		lx = legend(f, lx, ly, C_BAD, true, "limits");
-	if (off)
-		textf(f, x1 - 6, y1 + 36, "end", 11, C_BAD, NULL,
-		      "marked at the edge: %" PRIu64 " spans off scale", off);
+	text(f, x0, y1 + 52, "start", 11, C_MUTED, NULL,
+	     "lines: each span's shortest and longest pulse; bands: the run's p1..p99, p25..p75");
+	if (!off)
+		return;
+	if (any->h.m.n && (double)any->tmin.width_ns / 1e3 < ay->lo)
+		snprintf(lo, sizeof(lo), ", shortest %.3f us", (double)any->tmin.width_ns / 1e3);
+	if (any->h.m.n && (double)any->tmax.width_ns / 1e3 > ay->hi)
+		snprintf(hi, sizeof(hi), ", longest %.3f us", (double)any->tmax.width_ns / 1e3);
+	textf(f, x1 - 6, y1 + 52, "end", 11, C_BAD, NULL, "%" PRIu64 " span%s off scale "
+	      "(red at the edge)%s%s", off, off == 1 ? "" : "s", lo, hi);
+}
+
+/* Where most of a polarity's pulses were over the whole run, as bands
+ * across the plot over time: p1..p99 light, p25..p75 darker (class
+ * "bulk-band"), for each span's extremes to be read against. */
+static void bulk_bands(FILE *f, const struct analysis *a, const struct axis *ay, double x0,
+		       double x1)
+{
+	static const double pct[2][2] = { { 1, 99 }, { 25, 75 } };
+	const struct edgestats_result *r = analysis_stats(a);
+	int p, k;
+
+	for (p = 0; p < 2; p++) {
+		const struct stats_hist *h = &r->width[p].h;
+
+		if (!h->m.n)
+			continue;
+		for (k = 0; k < 2; k++) {
+			double top = ax_map(ay, (double)stats_hist_percentile(h, pct[k][1]) / 1e3);
+			double bot = ax_map(ay, (double)stats_hist_percentile(h, pct[k][0]) / 1e3);
+
+			fprintf(f, "<rect class=\"bulk-band\" x=\"%.1f\" y=\"%.2f\" width=\"%.1f\" "
+				"height=\"%.2f\" fill=\"%s\" fill-opacity=\"%s\"/>\n", x0, top, x1 - x0,
+				fmax(bot - top, 0.8), p ? C_NEG : C_POS, k ? "0.22" : "0.10");
+		}
+	}
+}
+
+/*
+ * Each span's shortest and longest pulse of each polarity as step lines
+ * (the envelope a scope's min/max acquisition draws; class "env-min",
+ * "env-max"), clipped to the axis. A span with a pulse beyond it gets a red
+ * tick at that edge (class "off-scale-rug"): many read as a strip along the
+ * edge, never as a block over the plot (an ugly hour's every span has a
+ * pulse far off). Returns how many spans had one.
+ */
+static uint64_t width_envelopes(FILE *f, const struct analysis *a, const struct axis *ax,
+				const struct axis *ay, double unit)
+{
+	uint64_t off = 0;
+	size_t i;
+	int p, k;
+
+	for (p = 0; p < 2; p++) {
+		for (k = 0; k < 2; k++) {
+			bool open = false;
+
+			for (i = 0; i <= a->nbins; i++) {
+				const struct analyze_span *b = &a->bins[i < a->nbins ? i : 0];
+				double px, pw, py;
+
+				if (i == a->nbins || !b->pulses[p]) {
+					if (open)
+						fputs("\"/>\n", f);
+					open = false;
+					continue;
+				}
+				px = ax_map(ax, (double)i * (double)a->bin_ns / 1e9 / unit);
+				pw = ax_map(ax, (double)(i + 1) * (double)a->bin_ns / 1e9 / unit) - px;
+				py = ax_map(ay, (double)(k ? b->wmax[p] : b->wmin[p]) / 1e3);
+				if (!open)
+					fprintf(f, "<polyline class=\"%s\" fill=\"none\" stroke=\"%s\" "
+						"stroke-width=\"1.2\" stroke-linejoin=\"round\" points=\"",
+						k ? "env-max" : "env-min", p ? C_NEG : C_POS);
+				fprintf(f, "%s%.1f,%.1f %.1f,%.1f", open ? " " : "", px, py, px + pw, py);
+				open = true;
+			}
+		}
+	}
+	for (i = 0; i < a->nbins; i++) {
+		const struct analyze_span *b = &a->bins[i];
+		double px = ax_map(ax, (double)i * (double)a->bin_ns / 1e9 / unit);
+		double pw = ax_map(ax, (double)(i + 1) * (double)a->bin_ns / 1e9 / unit) - px;
+		bool hi = false, lo = false;
+
+		for (p = 0; p < 2; p++) {
+			hi |= b->pulses[p] && (double)b->wmax[p] / 1e3 > ay->hi;
+			lo |= b->pulses[p] && (double)b->wmin[p] / 1e3 < ay->lo;
+		}
+		if (hi)
+			fprintf(f, "<rect class=\"off-scale-rug\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
+				"height=\"4\" fill=\"" C_BAD "\"/>\n", px, ay->p1, fmax(pw, 1));
+		if (lo)
+			fprintf(f, "<rect class=\"off-scale-rug\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" "
+				"height=\"4\" fill=\"" C_BAD "\"/>\n", px, ay->p0 - 4, fmax(pw, 1));
+		off += hi || lo;
+	}
+	return off;
 }
 
 /* The worst edges, where a user should look in a trace; labels where
@@ -1157,9 +1357,8 @@ static void over_time(FILE *f, const struct analysis *a, double x0, double y0, d
 	struct labels lb = { .n = 0 };
 	struct soak_bands sb;
 	char xlabel[96];
-	uint64_t off_lo = 0, off_hi = 0;
+	uint64_t off = 0;
 	size_t i;
-	int p;
 
 	ax = time_axis(a, x0, x1, &unit, &uname);
 	snprintf(xlabel, sizeof(xlabel), "time since the first edge (%s)%s", uname,
@@ -1195,42 +1394,23 @@ static void over_time(FILE *f, const struct analysis *a, double x0, double y0, d
 	warmup(f, a, &ax, y0, y1, unit, !sb.n);
 	soak_bands_draw(f, &sb, y0, y1);
 	wall_ticks(f, a, &ax, y0 - 2, unit);
-	for (i = 0; i < a->nbins; i++) {
+	if (!latency) {
+		bulk_bands(f, a, &ay, x0, x1);
+		off = width_envelopes(f, a, &ax, &ay, unit);
+	}
+	for (i = 0; latency && i < a->nbins; i++) {
 		const struct analyze_span *b = &a->bins[i];
 		double px = ax_map(&ax, (double)i * (double)a->bin_ns / 1e9 / unit);
 		double pw = ax_map(&ax, (double)(i + 1) * (double)a->bin_ns / 1e9 / unit) - px;
 
-		if (latency) {
-			if (b->lat_max != INT64_MIN) {
-				double py = ax_map(&ay, (double)b->lat_max / 1e3);
+		if (b->lat_max != INT64_MIN) {
+			double py = ax_map(&ay, (double)b->lat_max / 1e3);
 
-				rect(f, px, py, pw, ay.p0 - py, C_LAT, 0.75);
-			}
-			continue;
-		}
-		for (p = 0; p < 2; p++) {
-			double ylo, yhi, mn, mx;
-
-			if (!b->pulses[p])
-				continue;
-			mn = (double)b->wmin[p] / 1e3;
-			mx = (double)b->wmax[p] / 1e3;
-			ylo = ax_map(&ay, mn);
-			yhi = ax_map(&ay, mx);
-			rect(f, px, yhi, pw, ylo - yhi, p ? C_NEG : C_POS, 0.55);
-			/* beyond the axis: clipped, with a marker at the edge */
-			if (mx > ay.hi) {
-				marker(f, px + pw / 2, ay.p1 + 1, true, C_BAD);
-				off_hi++;
-			}
-			if (mn < ay.lo) {
-				marker(f, px + pw / 2, ay.p0 - 1, false, C_BAD);
-				off_lo++;
-			}
+			rect(f, px, py, pw, ay.p0 - py, C_LAT, 0.75);
 		}
 	}
 	if (!latency) {
-		width_lines(f, a, &ay, x0, y0, x1, y1, off_lo + off_hi);
+		width_lines(f, a, &ay, x0, y0, x1, y1, off);
 	} else if (a->lim_wake_ns > 0) {
 		double py = ax_map(&ay, (double)a->lim_wake_ns / 1e3);
 

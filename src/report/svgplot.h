@@ -10,8 +10,9 @@
  * Write the picture of @a (after analysis_finish() and analysis_verdict())
  * to @path ("-" is standard output): the verdict and the pulses outside the
  * limits, the wake-up latency and pulse-width histograms (a linear width
- * axis around the nominal half period), the persistence view (every period
- * on its intended rising edge), the key numbers, and pulse widths and
+ * axis around each polarity's nominal: a duty wave's high and low, none for
+ * a respond log), the persistence view (every period on its rising edge),
+ * the key numbers, and pulse widths and
  * latency over time with the warm-up shaded, wall-clock times and the worst
  * edges labelled where the labels fit; a soak's log (analysis_set_soak())
  * with its phases shaded and named there and a proof-of-load strip (CPU

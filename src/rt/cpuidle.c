@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/cpulist.h"
 #include "base/msgbuf.h"
 #include "base/sysinfo.h"
 
@@ -153,6 +154,58 @@ int cpuidle_limit_index(const struct cpuidle_limit *lim, const struct cpuidle_cp
 		return -2;
 	}
 	return lim->deepest >= c->nstates ? c->nstates - 1 : lim->deepest;
+}
+
+int cpuidle_limit_check(const char *root, const struct cpuidle_limit *lim, char *err,
+			size_t errlen)
+{
+	/* the names seen, each with the index it has on the first CPU that
+	 * has it (CPUs of one machine mostly agree) */
+	char seen[CPUIDLE_MAX_STATES * 2][32], list[1024] = "", buf[4096], cerr[128];
+	int idx[CPUIDLE_MAX_STATES * 2], nseen = 0, cpu, k, j, states = 0;
+	struct cpuidle_cpu c;
+	cpu_set_t set;
+
+	if (!lim->name[0])
+		return 0;
+	if (sysinfo_read_line(root, "sys/devices/system/cpu/online", buf, sizeof(buf)) ||
+	    cpulist_parse(buf, &set, cerr, sizeof(cerr)) < 0)
+		cpulist_online(&set);
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &set) || !cpuidle_read(root, cpu, &c))
+			continue;
+		if (cpuidle_limit_index(lim, &c) >= 0)
+			return 0;
+		states += c.nstates;
+		for (k = 0; k < c.nstates; k++) {
+			for (j = 0; j < nseen && strcmp(seen[j], c.st[k].name); j++)
+				;
+			if (j == nseen && nseen < CPUIDLE_MAX_STATES * 2) {
+				snprintf(seen[nseen], sizeof(seen[nseen]), "%s", c.st[k].name);
+				idx[nseen++] = k;
+			}
+		}
+	}
+	if (!states) {
+		msgbuf_set(err, errlen, "rt.idle_state %s: this machine has no idle states "
+			   "(no CPU has sys/devices/system/cpu/cpuN/cpuidle): there is nothing to "
+			   "restrict; leave rt.idle_state at keep", lim->name);
+		return -1;
+	}
+	for (j = 0; j < nseen; j++) {
+		bool plain = true;
+
+		for (k = 0; seen[j][k]; k++)
+			plain = plain && (isalnum((unsigned char)seen[j][k]) || seen[j][k] == '-' ||
+					  seen[j][k] == '_');
+		/* a name with a space cannot be given: its number can */
+		msgbuf_add(list, sizeof(list), "%s%s%s%s (%d)", j ? ", " : "",
+			   plain ? "" : "\"", seen[j], plain ? "" : "\"", idx[j]);
+	}
+	msgbuf_set(err, errlen, "rt.idle_state %s: no CPU of this machine has an idle state of "
+		   "that name; the states it has: %s (a name, matched without case, or the "
+		   "number)", lim->name, list);
+	return -1;
 }
 
 /* ---- writing ---- */
@@ -638,9 +691,16 @@ pid_t cpuidle_hold_guard_pid(const struct cpuidle_hold *h)
 const char *cpuidle_hold_describe(const struct cpuidle_hold *h, bool after, char *buf,
 				  size_t len)
 {
+	return cpuidle_hold_describe_cpu(h, -1, after, buf, len);
+}
+
+const char *cpuidle_hold_describe_cpu(const struct cpuidle_hold *h, int cpu, bool after,
+				      char *buf, size_t len)
+{
 	struct msgbuf_out o;
 	size_t i;
 	int k;
+	bool first = true;
 
 	msgbuf_out_init(&o, buf, len);
 	for (i = 0; h && i < h->n; i++) {
@@ -648,7 +708,10 @@ const char *cpuidle_hold_describe(const struct cpuidle_hold *h, bool after, char
 		const char *sep = ": disabled ";
 		int was = 0;
 
-		msgbuf_out_add(&o, "%scpu%d", i ? "; " : "", r->before.cpu);
+		if (cpu >= 0 && r->before.cpu != cpu)
+			continue;
+		msgbuf_out_add(&o, "%scpu%d", first ? "" : "; ", r->before.cpu);
+		first = false;
 		if (!r->before.nstates) {
 			msgbuf_out_add(&o, ": no cpuidle states (nothing to restrict)");
 			continue;

@@ -69,6 +69,16 @@ int cpuidle_read(const char *root, int cpu, struct cpuidle_cpu *out);
  * state this CPU does not have. */
 int cpuidle_limit_index(const struct cpuidle_limit *lim, const struct cpuidle_cpu *c);
 
+/*
+ * A limit given by name (@lim->name) against the machine under @root ("/"
+ * live): 0 when some online CPU has a state of that name (or @lim has no
+ * name); -1 when none has, with one sentence in @err listing the states the
+ * CPUs have (or saying there are none): a misspelt name, a configuration
+ * error, found before anything is restricted. Main thread; reads sysfs.
+ */
+int cpuidle_limit_check(const char *root, const struct cpuidle_limit *lim, char *err,
+			size_t errlen);
+
 /* What a run did to one state of one CPU. */
 enum cpuidle_action {
 	CPUIDLE_KEPT,            /* allowed by the limit: not touched */
@@ -124,6 +134,10 @@ const struct cpuidle_limit *cpuidle_hold_limit(const struct cpuidle_hold *h);
  * Returns @buf. */
 const char *cpuidle_hold_describe(const struct cpuidle_hold *h, bool after, char *buf,
 				  size_t len);
+/* The same of CPU @cpu alone (-1: every CPU; a CPU the hold does not
+ * have: ""): what a line whose RT thread runs there was given. */
+const char *cpuidle_hold_describe_cpu(const struct cpuidle_hold *h, int cpu, bool after,
+				      char *buf, size_t len);
 /* The saved-state file's path ("" when none). */
 const char *cpuidle_hold_state_file(const struct cpuidle_hold *h);
 /* The guardian's pid (0: none). */

@@ -22,20 +22,45 @@ void respond_open(struct respond *r)
 	r->seqno = 0;
 	r->events = 0;
 	r->level = l->idle_level ? 1 : 0;
+	r->lost_warmup = 0;
+	r->unanswered = 0;
+	r->stop_ns = 0;
+}
+
+/* The kernel's sequence-number advance to @ev: 1 + the events it lost
+ * before it (every event counts one without sequence numbers). */
+static uint64_t respond_advance(struct respond *r, const struct gpio_in_event *ev)
+{
+	uint64_t adv = 1;
+
+	if (ev->seqno) {
+		adv = ev->seqno > r->seqno ? ev->seqno - r->seqno : 1;
+		r->seqno = ev->seqno;
+	}
+	return adv;
+}
+
+/* @n events the kernel lost before one stamped @t_ns: every one counted,
+ * exactly (a record's expirations hold 65,535), warm-up ones apart too. */
+static void respond_lost(struct respond *r, uint64_t t_ns, uint64_t n)
+{
+	struct rtloop *l = r->loop;
+
+	if (t_ns < r->warmup_end_ns)
+		r->lost_warmup += n;
+	atomic_store_explicit(&l->missed,
+			      atomic_load_explicit(&l->missed, memory_order_relaxed) + n,
+			      memory_order_relaxed);
 }
 
 int respond_account(struct respond *r, const struct gpio_in_event *ev, struct edge_rec *rec)
 {
 	struct rtloop *l = r->loop;
-	uint64_t adv = 1;
-
 	/* The kernel numbers every event it saw on the line, those it had to
 	 * drop included: a gap is events lost. Without sequence numbers
 	 * (libgpiod v1) every event counts one. */
-	if (ev->seqno) {
-		adv = ev->seqno > r->seqno ? ev->seqno - r->seqno : 1;
-		r->seqno = ev->seqno;
-	}
+	uint64_t adv = respond_advance(r, ev);
+
 	r->events++;
 	switch (r->mode) {
 	case RESPOND_FOLLOW:
@@ -60,10 +85,39 @@ int respond_account(struct respond *r, const struct gpio_in_event *ev, struct ed
 	}
 	if (ev->t_ns < r->warmup_end_ns)
 		rec->flags |= EDGE_F_WARMUP;
-	atomic_store_explicit(&l->missed,
-			      atomic_load_explicit(&l->missed, memory_order_relaxed) + adv - 1,
-			      memory_order_relaxed);
+	respond_lost(r, ev->t_ns, adv - 1);
 	return r->level;
+}
+
+bool respond_unanswered(struct respond *r, const struct gpio_in_event *ev, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (ev[i].t_ns >= r->stop_ns)
+			return true;
+		respond_lost(r, ev[i].t_ns, respond_advance(r, &ev[i]) - 1);
+		r->unanswered++;
+	}
+	return false;
+}
+
+/* At the stop: what is still queued. The kernel queues events in order, so
+ * once one stamped at or after the stop is read, every one before it has
+ * been; until then an event stamped before the stop may still be on its way
+ * (an interrupt thread that ran late), for up to RESPOND_STOP_GRACE_NS.
+ * Bounded: the kernel's buffer is 1024 events, reads are counted. */
+static void respond_drain(struct respond *r)
+{
+	struct rtloop *l = r->loop;
+	uint64_t until = clock_now_ns(l->clock) + RESPOND_STOP_GRACE_NS, now;
+	int n, reads = 0;
+
+	while (++reads < 4096 && (now = clock_now_ns(l->clock)) < until) {
+		n = gpio_in_read(r->in, r->ev, RESPOND_BATCH, (int64_t)(until - now));
+		if (n < 0 || (n > 0 && respond_unanswered(r, r->ev, (size_t)n)))
+			break;
+	}
 }
 
 /* Write @rec->level between two clock reads, fill the offsets from
@@ -172,16 +226,29 @@ void *respond_thread(void *arg)
 		for (i = 0; i < n; i++) {
 			if (r->end_ns && r->ev[i].t_ns >= r->end_ns)
 				break;
-			if (!respond_one(r, &r->ev[i], wake))
+			if (!respond_one(r, &r->ev[i], wake)) {
+				/* the write failed: the run stops here, the rest
+				 * of the batch unanswered */
+				r->stop_ns = clock_now_ns(l->clock);
+				respond_unanswered(r, &r->ev[i + 1], (size_t)(n - i - 1));
 				goto out;
+			}
 		}
 		if (r->end_ns && (wake >= r->end_ns || i < n))
 			break;
 	}
+	/* the run's end, or when the loop stopped before it */
+	r->stop_ns = clock_now_ns(l->clock);
+	if (r->end_ns && r->end_ns < r->stop_ns)
+		r->stop_ns = r->end_ns;
 	/* Back to idle, in the log like every other transition. */
 	if (r->level != (l->idle_level ? 1 : 0))
 		respond_noevent(r, clock_now_ns(l->clock), false, EDGE_F_LAST);
 out:
+	/* The events stamped before the stop that no answer took: counted,
+	 * not left in the queue unseen. */
+	if (!l->error)
+		respond_drain(r);
 	getrusage(RUSAGE_THREAD, &l->ru_end);
 	atomic_store_explicit(&l->done, true, memory_order_release);
 	return NULL;

@@ -19,6 +19,8 @@ enum respond_mode {
 
 #define RESPOND_BATCH 16            /* events read per wake-up at most */
 #define RESPOND_POLL_NS 50000000ll  /* the stop request is seen this soon */
+#define RESPOND_STOP_GRACE_NS 50000000ll /* at the stop, events stamped before it
+					  * are waited for this long at most */
 
 /*
  * Per event, in the kernel's order: read the clock (wake), work out the
@@ -53,6 +55,18 @@ struct respond {
 	uint64_t events;          /* events read */
 	int level;                /* logical level of the output now */
 	struct gpio_in_event ev[RESPOND_BATCH];
+
+	/* Set by the RT thread, read after it is joined: the counts the run
+	 * keeps in its log at the stop (docs/log-format.md). loop->missed is
+	 * every event lost, exact (a record's 16-bit expirations saturate);
+	 * of those, lost_warmup were stamped in the warm-up. unanswered:
+	 * events stamped before stop_ns but still queued when the loop ended
+	 * (read at the stop, never answered); a gap in their sequence numbers
+	 * is lost events too. stop_ns: end_ns, or when the loop saw the stop
+	 * request or failed, on the event clock. */
+	uint64_t lost_warmup;
+	uint64_t unanswered;
+	uint64_t stop_ns;
 };
 
 /* Prepare @r (zeroes the RT bookkeeping, the level at idle). Non-RT. */
@@ -60,7 +74,8 @@ void respond_open(struct respond *r);
 
 /* The RT thread's body: pthread start routine, argument a struct respond *.
  * Names itself "sqwave-rt", prefaults its stack, waits for loop->go, then
- * answers until stop_req or end_ns; sets loop->done. */
+ * answers until stop_req or end_ns, writes idle if needed, reads what is
+ * still queued (respond_drain()); sets loop->done. */
 void *respond_thread(void *arg);
 
 /*
@@ -70,5 +85,14 @@ void *respond_thread(void *arg);
  * (and unit tests).
  */
 int respond_account(struct respond *r, const struct gpio_in_event *ev, struct edge_rec *rec);
+
+/*
+ * At the stop: @n events read from the queue after the last answer (the
+ * rest of a batch, then whatever gpio_in_read() still has), in order. Those
+ * stamped before r->stop_ns count as unanswered and their sequence-number
+ * gaps as lost; true once one at or after r->stop_ns was seen (the rest
+ * are not the run's). RT thread only (and unit tests).
+ */
+bool respond_unanswered(struct respond *r, const struct gpio_in_event *ev, size_t n);
 
 #endif

@@ -113,6 +113,9 @@ void *rtgroup_thread(void *arg)
 		goto out;
 	for (i = 0; i < g->n; i++)
 		g->lanes[i]->next_intended = g->lanes[i]->start_ns;
+	/* slot 0 hours ahead: awake to a stop until shortly before it */
+	if (rtloop_wait_until(g->clock, rtloop_arm_at(rtgroup_next(g)), &g->stop_req))
+		goto out;
 	if (arm(g) < 0) {
 		g->error = errno;
 		goto out;

@@ -290,6 +290,22 @@ static int wait_next(struct rtloop *l)
 	}
 }
 
+bool rtloop_wait_until(clockid_t clk, uint64_t t, atomic_bool *stop)
+{
+	for (;;) {
+		uint64_t now, d;
+
+		if (atomic_load_explicit(stop, memory_order_relaxed))
+			return true;
+		now = clock_now_ns(clk);
+		if (now >= t)
+			return false;
+		d = t - now < RTLOOP_START_POLL_NS ? t - now : RTLOOP_START_POLL_NS;
+		nanosleep(&(struct timespec){ .tv_sec = (time_t)(d / 1000000000ull),
+					      .tv_nsec = (long)(d % 1000000000ull) }, NULL);
+	}
+}
+
 void *rtloop_thread(void *arg)
 {
 	struct rtloop *l = arg;
@@ -308,6 +324,11 @@ void *rtloop_thread(void *arg)
 
 	l->next_intended = l->start_ns;
 	l->prev_mid = 0;
+	/* slot 0 hours ahead: awake to a stop until shortly before it
+	 * (timerlat's slot 0 is always near: its grid is already running) */
+	if (!l->tl_path && rtloop_wait_until(l->clock, rtloop_arm_at(l->start_ns - (uint64_t)l->lead),
+					     &l->stop_req))
+		goto out;
 	if (l->tl_path ? l->tl_fd < 0 : arm(l, l->lead) < 0) {
 		l->error = l->tl_path ? EBADF : errno;
 		goto out;
@@ -376,12 +397,12 @@ void *rtloop_thread(void *arg)
 			 * threshold; a crossing only rings an eventfd. */
 			uint64_t mid = wb / 2 + we / 2;
 
-			tracebreak_rt_check(l->brk, rec.seq, intended,
-					    (int64_t)(wake - intended) +
-						    (int64_t)(rec.expirations - 1) * l->half_ns,
-					    l->prev_mid && !(rec.flags & EDGE_F_WARMUP)
-						    ? (int64_t)(mid - l->prev_mid) : INT64_MIN,
-					    l->half_ns, rec.flags & EDGE_F_WARMUP);
+			tracebreak_rt_check_wave(l->brk, rec.seq, intended,
+						 (int64_t)(wake - intended) +
+							 (int64_t)(rec.expirations - 1) * l->half_ns,
+						 l->prev_mid && !(rec.flags & EDGE_F_WARMUP)
+							 ? (int64_t)(mid - l->prev_mid) : INT64_MIN,
+						 &l->wave, rec.level, rec.flags & EDGE_F_WARMUP);
 			l->prev_mid = mid;
 		}
 		if (last)

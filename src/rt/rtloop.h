@@ -157,9 +157,28 @@ void rtloop_close(struct rtloop *l);
 /* The RT thread's body: pthread start routine, argument a struct rtloop *.
  * It names itself "sqwave-rt", prefaults its stack, then waits for @go (so
  * that the thread, and with it the real-time status, exists before the log
- * header is written), arms the timer at start_ns - lead and loops. Set
- * stop_req before go to cancel. */
+ * header is written), waits for slot 0 (rtloop_wait_until()), arms the
+ * timer at start_ns - lead and loops. Set stop_req before go, or before
+ * slot 0 is near, to end it without an edge. */
 void *rtloop_thread(void *arg);
+
+/* Slot 0 may lie hours ahead (grid.start, grid.align): the RT thread arms
+ * its timer RTLOOP_ARM_LEAD_NS before slot 0's wake-up and waits until
+ * then in sleeps of at most RTLOOP_START_POLL_NS, so that a stop before
+ * slot 0 ends the run at once, with no edge, instead of at slot 0. */
+#define RTLOOP_ARM_LEAD_NS 20000000ull     /* 20 ms */
+#define RTLOOP_START_POLL_NS 10000000ull   /* 10 ms */
+
+/* Sleep until @clk reads @t (in steps of at most RTLOOP_START_POLL_NS);
+ * true as soon as *@stop is set. RT thread, before its loop (it may sleep:
+ * nothing there is timed). */
+bool rtloop_wait_until(clockid_t clk, uint64_t t, atomic_bool *stop);
+/* When to arm for a first wake-up at @first_ns: RTLOOP_ARM_LEAD_NS before
+ * it (0 when that is before the clock's epoch). */
+static inline uint64_t rtloop_arm_at(uint64_t first_ns)
+{
+	return first_ns > RTLOOP_ARM_LEAD_NS ? first_ns - RTLOOP_ARM_LEAD_NS : 0;
+}
 
 /*
  * Bookkeeping for one edge after a wake-up at @wake_ns: picks the edge's

@@ -34,9 +34,10 @@ static void problem(struct rtsetup *rs, const char *fmt, ...)
 	rs->problems[used + 1] = '\0';
 }
 
-/* The CPUs whose idle states the run restricts: the RT CPU, or every
- * online CPU (under the root: a copied tree says which) when asked or when
- * the RT thread is not pinned. Returns how many went into @cpus. */
+/* The CPUs whose idle states the run restricts: every RT thread's CPU
+ * (one, or each line's with run.outputs per-cpu), or every online CPU
+ * (under the root: a copied tree says which) when asked or when the RT
+ * thread is not pinned. Returns how many went into @cpus. */
 static size_t idle_cpus(const struct rtsetup_params *p, const char *root, int *cpus, size_t max)
 {
 	char buf[4096], err[128];
@@ -45,8 +46,14 @@ static size_t idle_cpus(const struct rtsetup_params *p, const char *root, int *c
 	int i;
 
 	if (!p->idle_all_cpus && p->cpu >= 0) {
-		cpus[0] = p->cpu;
-		return 1;
+		if (!CPU_COUNT(&p->rt_cpus)) {
+			cpus[0] = p->cpu;
+			return 1;
+		}
+		for (i = 0; i < CPU_SETSIZE && n < max; i++)
+			if (CPU_ISSET(i, &p->rt_cpus))
+				cpus[n++] = i;
+		return n;
 	}
 	if (sysinfo_read_line(root, "sys/devices/system/cpu/online", buf, sizeof(buf)) ||
 	    cpulist_parse(buf, &set, err, sizeof(err)) < 0)

@@ -21,7 +21,9 @@ struct rtsetup_params {
 	size_t stack_size;    /* RT thread stack, prefaulted */
 	/* rt.idle_state / rt.idle_cpus (cpuidle.h): keep leaves them alone */
 	struct cpuidle_limit idle_limit;
-	bool idle_all_cpus;   /* every online CPU, not only p.cpu (all when p.cpu < 0) */
+	bool idle_all_cpus;   /* every online CPU, not only the RT CPUs (all when p.cpu < 0) */
+	cpu_set_t rt_cpus;    /* every RT thread's CPU (run.outputs per-cpu: each line's);
+			       * empty: p.cpu alone. rt.idle_cpus rt restricts them all */
 	const char *idle_root; /* "/" (NULL: "/"); a copied tree in tests */
 	const char *self_exe; /* the idle-state guardian's program; NULL: none */
 };

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/wave.h"
+
 /* What the RT thread sees: fixed, preallocated, no locks. */
 struct tracebreak_rt {
 	int64_t threshold_ns;         /* 0: off */
@@ -29,14 +31,15 @@ void tracebreak_rt_ring(struct tracebreak_rt *t);
 /*
  * RT thread: an edge's wake latency @lat_ns (from the first deadline
  * without an edge) and, when a pulse ended at it, its width @width_ns
- * (else INT64_MIN) against @half_ns. One compare each; on a crossing, while
+ * (else INT64_MIN) against @nominal_ns, that pulse's own (the high or low
+ * time of its level, base/wave.h). One compare each; on a crossing, while
  * armed: record it and ring the eventfd (one write(2) to an eventfd: no
  * allocation, no lock, no file). A @warmup edge is never checked: the
  * trace.max_breaks budget is for counted edges (warm-up ones are late by
  * design: first touches, the first timer expiries). Safe with @t NULL.
  */
 static inline void tracebreak_rt_check(struct tracebreak_rt *t, uint64_t seq, uint64_t intended,
-				       int64_t lat_ns, int64_t width_ns, int64_t half_ns,
+				       int64_t lat_ns, int64_t width_ns, int64_t nominal_ns,
 				       bool warmup)
 {
 	int64_t off;
@@ -44,7 +47,7 @@ static inline void tracebreak_rt_check(struct tracebreak_rt *t, uint64_t seq, ui
 
 	if (!t || !t->threshold_ns || warmup)
 		return;
-	off = width_ns == INT64_MIN ? 0 : width_ns - half_ns;
+	off = width_ns == INT64_MIN ? 0 : width_ns - nominal_ns;
 	if (lat_ns > t->threshold_ns)
 		what = TRACEBREAK_WAKE;
 	else if (off > t->threshold_ns || off < -t->threshold_ns)
@@ -57,6 +60,17 @@ static inline void tracebreak_rt_check(struct tracebreak_rt *t, uint64_t seq, ui
 	t->what = what;
 	atomic_store_explicit(&t->armed, false, memory_order_release);
 	tracebreak_rt_ring(t);
+}
+
+/* The same for an edge of a wave run: the pulse that the edge writing
+ * @level ended held !@level, so its nominal is that level's time in @w
+ * (a duty cycle's high or low, the half period of a 50 % wave). */
+static inline void tracebreak_rt_check_wave(struct tracebreak_rt *t, uint64_t seq,
+					    uint64_t intended, int64_t lat_ns, int64_t width_ns,
+					    const struct wave *w, int level, bool warmup)
+{
+	tracebreak_rt_check(t, seq, intended, lat_ns, width_ns, (int64_t)wave_seg(w, !level),
+			    warmup);
 }
 
 #endif

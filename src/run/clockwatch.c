@@ -109,7 +109,9 @@ static void remeasure(struct clockwatch *w, bool notified, struct clockwatch_ste
 	w->sum += delta;
 	if (!w->first)
 		w->first = out->mono_ns;
-	if ((delta < 0 ? -delta : delta) > (w->largest < 0 ? -w->largest : w->largest))
+	/* magnitudes unsigned: -INT64_MIN has no int64 */
+	if ((delta < 0 ? (uint64_t)0 - (uint64_t)delta : (uint64_t)delta) >
+	    (w->largest < 0 ? (uint64_t)0 - (uint64_t)w->largest : (uint64_t)w->largest))
 		w->largest = delta;
 }
 

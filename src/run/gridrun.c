@@ -25,10 +25,37 @@ static clockid_t grid_clockid(int choice)
 	return choice == GRID_CLOCK_TAI ? CLOCK_TAI : CLOCK_REALTIME;
 }
 
-int gridrun_check(const struct config *c, bool respond, bool timerlat, char *err, size_t errlen)
+/* Where line @o's period was set: run.line_high/run.line_low when a list
+ * gave it, else the run's wave keys. */
+static const char *period_origin(const struct config *c, char *buf, size_t len)
+{
+	enum cfg_key k = config_str(c, CFG_LINES_HIGH)[0] ? CFG_LINES_HIGH
+		: config_str(c, CFG_LINES_LOW)[0] ? CFG_LINES_LOW
+		: config_int(c, CFG_RUN_HIGH) ? CFG_RUN_HIGH : CFG_RUN_HALF_PERIOD;
+	char name[64], where[200];
+
+	snprintf(buf, len, "%s, %s", config_key_name(k, name, sizeof(name)),
+		 config_origin(c, k, where, sizeof(where)));
+	return buf;
+}
+
+/* The first line of @outs whose period does not divide @align; NULL: none. */
+static const struct output_def *line_off_grid(const struct outputs *outs, int64_t align)
+{
+	size_t i;
+
+	for (i = 0; i < outs->n; i++)
+		if ((uint64_t)align % wave_period(&outs->o[i].wave))
+			return &outs->o[i];
+	return NULL;
+}
+
+int gridrun_check(const struct config *c, const struct outputs *outs, bool respond, bool timerlat,
+		  char *err, size_t errlen)
 {
 	int clk = config_choice(c, CFG_GRID_CLOCK);
-	int64_t align = config_int(c, CFG_GRID_ALIGN), period = 2 * config_int(c, CFG_RUN_HALF_PERIOD);
+	int64_t align = config_int(c, CFG_GRID_ALIGN);
+	const struct output_def *off;
 	const char *start = config_str(c, CFG_GRID_START);
 	char o1[256], o2[256], a[32], b[32], why[256];
 	uint64_t at, now;
@@ -55,13 +82,13 @@ int gridrun_check(const struct config *c, bool respond, bool timerlat, char *err
 			   o1, sizeof(o1)));
 		return -1;
 	}
-	if (align % period) {
+	if ((off = line_off_grid(outs, align))) {
 		units_format_duration(align, a, sizeof(a));
-		units_format_duration(period, b, sizeof(b));
+		units_format_duration((int64_t)wave_period(&off->wave), b, sizeof(b));
 		msgbuf_set(err, errlen, "%s: grid.align (%s) must be a whole number of periods "
-			   "(2 x run.half_period = %s, %s), so that every board is high on the same "
-			   "instants", config_origin(c, CFG_GRID_ALIGN, o1, sizeof(o1)), a, b,
-			   config_origin(c, CFG_RUN_HALF_PERIOD, o2, sizeof(o2)));
+			   "of every line (line %s: high + low = %s, %s), so that every board is "
+			   "high on the same instants", config_origin(c, CFG_GRID_ALIGN, o1,
+			   sizeof(o1)), a, off->line, b, period_origin(c, o2, sizeof(o2)));
 		return -1;
 	}
 	if (clk == GRID_CLOCK_TAI) {

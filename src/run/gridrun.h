@@ -12,6 +12,7 @@
 
 #include "analysis/runinfo.h"
 #include "config/config.h"
+#include "config/outputs.h"
 #include "run/clockwatch.h"
 
 struct recorder;
@@ -22,9 +23,11 @@ struct recorder;
 #define GRIDRUN_START_MAX_AHEAD_NS (86400ull * 1000000000ull)
 
 /* Cross-key checks of the grid keys (monotonic: none may be set but
- * grid.clock): 0, or -1 with the sentence, naming each key's origin, in
- * @err (exit 2). @respond, @timerlat: what the run is. Reads the clocks. */
-int gridrun_check(const struct config *c, bool respond, bool timerlat, char *err, size_t errlen);
+ * grid.clock), grid.align a whole number of periods of every line of
+ * @outs: 0, or -1 with the sentence, naming each key's origin, in @err
+ * (exit 2). @respond, @timerlat: what the run is. Reads the clocks. */
+int gridrun_check(const struct config *c, const struct outputs *outs, bool respond, bool timerlat,
+		  char *err, size_t errlen);
 
 struct gridrun;
 

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -66,8 +67,10 @@ struct run_line {
 	struct recorder *rec;
 	struct edgestats *stats;
 	struct phasestats *pstats;
-	struct edgelog_writer *log;
+	struct edgelog_writer *log; /* reserved at init, started with the header */
+	bool log_started;
 	struct edgelog_meta meta;
+	struct pin pin;           /* what this line should do (log/pin.h) */
 	char *log_path;
 	pthread_t rt_tid;
 	bool rt_started;
@@ -124,6 +127,34 @@ static const char *dur(int64_t ns, char *buf, size_t len)
 	return buf;
 }
 
+/* respond's input and output must be two lines: one line as both would be
+ * requested twice (and is busy at the second request, which read as "is
+ * another sqwave running?"). Found from where the lookup puts them, chip
+ * and offset, not from their names ("0" and "SIM0" are one line); nothing
+ * is requested. A line that cannot be found is left to its request to say
+ * why. */
+static int respond_check_lines(const struct run_session *s, char *err, size_t errlen)
+{
+	const struct config *c = s->c;
+	enum gpio_backend be = (enum gpio_backend)config_choice(c, CFG_GPIO_BACKEND);
+	struct gpio_location in, out;
+	char oi[256], oo[256];
+
+	if (gpio_locate(be, c, config_str(c, CFG_INPUT_CHIP), config_str(c, CFG_INPUT_LINE), &in,
+			NULL, 0) < 0 ||
+	    gpio_locate(be, c, config_str(c, CFG_GPIO_CHIP), config_str(c, CFG_GPIO_LINE), &out,
+			NULL, 0) < 0)
+		return 0;
+	if (in.offset != out.offset || strcmp(in.chip.path, out.chip.path))
+		return 0;
+	msgbuf_set(err, errlen, "input and output are the same line: input.line (\"%s\", %s) and "
+		   "gpio.line (\"%s\", %s) are both line %u of %s; respond reads its events on "
+		   "one line and answers on another", config_str(c, CFG_INPUT_LINE),
+		   config_origin(c, CFG_INPUT_LINE, oi, sizeof(oi)), config_str(c, CFG_GPIO_LINE),
+		   config_origin(c, CFG_GPIO_LINE, oo, sizeof(oo)), in.offset, in.chip.name);
+	return -1;
+}
+
 /* respond's cross-key checks: what of run's keys it cannot honour. */
 static int respond_check_config(const struct run_session *s, char *err, size_t errlen)
 {
@@ -144,14 +175,15 @@ static int respond_check_config(const struct run_session *s, char *err, size_t e
 			   "section (input.line), or --input-line LINE");
 		return -1;
 	}
-	return 0;
+	return respond_check_lines(s, err, errlen);
 }
 
 /* A duty cycle or a phase (run.high, run.low, run.phase; config.c has
  * resolved them) with what cannot honour it yet: respond (no grid), spin
- * and timerlat (one periodic wake-up), trace.break (its pulse check is
- * against the half period), loopback (its pulse figures likewise). The
- * key that asked for the shape is named with its origin. */
+ * and timerlat (one periodic wake-up), loopback (its pulse figures assume
+ * equal halves). trace.break judges each pulse against its own level's
+ * time (tracebreak_rt_check_wave()). The key that asked for the shape is
+ * named with its origin. */
 static int session_check_wave(const struct run_session *s, char *err, size_t errlen)
 {
 	static const struct {
@@ -160,7 +192,6 @@ static int session_check_wave(const struct run_session *s, char *err, size_t err
 	} no_duty[] = {
 		{ CFG_RUN_SPIN, "a spin needs one wake-up lead per slot of one length" },
 		{ CFG_RT_TIMER, "the kernel's timerlat wakes on its own grid, once per half period" },
-		{ CFG_TRACE_BREAK, "its pulse check is against the half period" },
 		{ CFG_RUN_LOOPBACK, "the loopback figures assume equal halves" },
 	};
 	const struct config *c = s->c;
@@ -256,14 +287,18 @@ static int session_check_config(const struct run_session *s, char *err, size_t e
 	char a[32], b[32], q[32], why[512];
 	size_t i;
 
-	if (cpuidle_limit_parse(config_str(c, CFG_RT_IDLE_STATE), &lim, why, sizeof(why)) < 0) {
+	/* a malformed value, or a state name no CPU here has: configuration */
+	if (cpuidle_limit_parse(config_str(c, CFG_RT_IDLE_STATE), &lim, why, sizeof(why)) < 0 ||
+	    cpuidle_limit_check(cpuidle_root(), &lim, why, sizeof(why)) < 0) {
 		char origin[256];
 
-		msgbuf_set(err, errlen, "%s: rt.idle_state %s",
-			   config_origin(c, CFG_RT_IDLE_STATE, origin, sizeof(origin)), why);
+		msgbuf_set(err, errlen, "%s: %s%s",
+			   config_origin(c, CFG_RT_IDLE_STATE, origin, sizeof(origin)),
+			   lim.name[0] ? "" : "rt.idle_state ", why);
 		return -1;
 	}
-	if (gridrun_check(c, s->p.respond, config_choice(c, CFG_RT_TIMER) == 1, err, errlen) < 0)
+	if (gridrun_check(c, &s->outs, s->p.respond, config_choice(c, CFG_RT_TIMER) == 1, err,
+			  errlen) < 0)
 		return -1;
 	if (session_check_lines(s, err, errlen) < 0)
 		return -1;
@@ -383,8 +418,14 @@ char *run_line_path(const char *base, const char *line)
 	size_t stem = dot && (!slash || dot > slash) && dot != (slash ? slash + 1 : base)
 		? (size_t)(dot - base) : strlen(base);
 	size_t len = strlen(base) + strlen(line) + 2, k;
-	char *p = malloc(len);
+	struct stat sb;
+	char *p;
 
+	/* A sink (/dev/null) is no name to derive others from: /dev/null.0
+	 * would be a regular file created in /dev. Every line writes to it. */
+	if (stat(base, &sb) == 0 && S_ISCHR(sb.st_mode))
+		return strdup(base);
+	p = malloc(len);
 	if (!p)
 		return NULL;
 	snprintf(p, len, "%.*s.%s%s", (int)stem, base, line, base + stem);
@@ -396,6 +437,29 @@ char *run_line_path(const char *base, const char *line)
 			p[k] = '_';
 	}
 	return p;
+}
+
+/* Several lines: whether @base (of option @what) can give each line its
+ * own file. Standard output ("-") and a pipe or socket cannot keep the
+ * lines' documents apart: refused (-1, @err). A character device
+ * (/dev/null) takes every line's (run_line_path()). */
+static int lines_base_ok(const char *base, const char *what, size_t n, char *err, size_t errlen)
+{
+	struct stat sb;
+
+	if (!strcmp(base, "-")) {
+		msgbuf_set(err, errlen, "%s -: gpio.line names %zu lines, and each gets its own "
+			   "document (FILE.LINE.ext): give a file name", what, n);
+		return -1;
+	}
+	if (base[0] && stat(base, &sb) == 0 && (S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode))) {
+		msgbuf_set(err, errlen, "%s %s is a %s: gpio.line names %zu lines, and each gets "
+			   "its own file (FILE.LINE.ext), which one %s cannot keep apart: give a "
+			   "file name (or /dev/null)", what, base, S_ISFIFO(sb.st_mode) ? "pipe"
+			   : "socket", n, S_ISFIFO(sb.st_mode) ? "pipe" : "socket");
+		return -1;
+	}
+	return 0;
 }
 
 /* The logs' paths (one per line), and before anything is written: no
@@ -416,6 +480,10 @@ static int session_check_outputs(struct run_session *s, char *err, size_t errlen
 	s->ri.profile_file = s->p.profile_file;
 	if (!base) {
 		msgbuf_set(err, errlen, "%s", strerror(ENOMEM));
+		return -1;
+	}
+	if (s->outs.n > 1 && lines_base_ok(base, "--log", s->outs.n, err, errlen) < 0) {
+		free(base);
 		return -1;
 	}
 	for (i = 0; i < s->outs.n; i++) {
@@ -446,12 +514,8 @@ static int session_check_outputs(struct run_session *s, char *err, size_t errlen
 		int ret = 0;
 
 		for (k = 0; k < 3; k++) {
-			if (!strcmp(base3[k], "-")) {
-				msgbuf_set(err, errlen, "%s -: gpio.line names %zu lines, and each gets "
-					   "its own document (FILE.LINE.ext): give a file name",
-					   what[k], s->outs.n);
+			if (lines_base_ok(base3[k], what[k], s->outs.n, err, errlen) < 0)
 				return -1;
-			}
 			for (i = 0; base3[k][0] && i < s->outs.n; i++) {
 				paths[np] = run_line_path(base3[k], s->outs.o[i].line);
 				if (!paths[np]) {
@@ -468,6 +532,48 @@ static int session_check_outputs(struct run_session *s, char *err, size_t errlen
 			free(paths[k]);
 		return ret;
 	}
+}
+
+/* Line @i's file of option @base (its own name with several lines, as
+ * report/runreport.c writes it). Malloc'ed; NULL: out of memory. */
+static char *session_line_file(const struct run_session *s, size_t i, const char *base)
+{
+	return s->outs.n > 1 ? run_line_path(base, s->outs.o[i].line) : strdup(base);
+}
+
+/* Before anything is created or renamed, every output: each line's
+ * --json, --junit and --results file can be created, and each line's log
+ * is reserved (opened and locked, nothing changed: edgelog.h). A run
+ * refused here, or later before its logs start, changes no file (the
+ * reservations are abandoned by run_session_fini()). -1 with @err. */
+static int session_reserve_outputs(struct run_session *s, char *err, size_t errlen)
+{
+	const char *const docs[3] = { config_str(s->c, CFG_OUTPUT_JSON),
+				      config_str(s->c, CFG_OUTPUT_JUNIT),
+				      config_str(s->c, CFG_OUTPUT_RESULTS) };
+	size_t i, k;
+
+	for (k = 0; k < 3; k++) {
+		for (i = 0; docs[k][0] && i < s->outs.n; i++) {
+			char *path = session_line_file(s, i, docs[k]);
+			int ret;
+
+			if (!path) {
+				msgbuf_set(err, errlen, "%s", strerror(ENOMEM));
+				return -1;
+			}
+			ret = outfile_creatable(path, err, errlen);
+			free(path);
+			if (ret < 0)
+				return -1;
+		}
+	}
+	for (i = 0; i < s->outs.n; i++) {
+		s->ln[i].log = edgelog_writer_reserve(s->ln[i].log_path, err, errlen);
+		if (!s->ln[i].log)
+			return -1;
+	}
+	return 0;
 }
 
 /* Signals: blocked in every thread, taken synchronously by the main one. */
@@ -544,7 +650,8 @@ struct run_session *run_session_init(const struct run_session_params *p, int *ex
 		return NULL;
 	}
 	sysinfo_host_read(&s->ri.host);
-	if (session_block_signals(s, err, errlen) < 0) {
+	if (session_block_signals(s, err, errlen) < 0 ||
+	    session_reserve_outputs(s, err, errlen) < 0) {
 		run_session_fini(s);
 		return NULL;
 	}
@@ -609,7 +716,9 @@ static int session_open_line(struct run_session *s, size_t i)
 		run_session_say(s, RUN_SAY_ERR, "cannot allocate statistics: %s", strerror(errno));
 		return SQW_EXIT_RUNTIME;
 	}
-	edgestats_set_wave(ln->stats, &d->wave);
+	pin_init_wave(&ln->pin, d->line, &d->wave, ln->spec.idle_level,
+		      (enum pin_grid)config_choice(c, CFG_GRID_CLOCK), config_int(c, CFG_GRID_ALIGN));
+	edgestats_set_pin(ln->stats, &ln->pin);
 	loop->gpio = ln->gpio;
 	loop->ring = &ln->ring;
 	loop->clock = CLOCK_MONOTONIC;
@@ -664,15 +773,21 @@ static int session_open_gpio(struct run_session *s)
 {
 	size_t i;
 
+	const char *lines[OUTPUTS_MAX];
+
 	for (i = 0; i < s->outs.n; i++) {
 		gpio_out_spec_from_config(s->c, &s->ln[i].spec);
 		s->ln[i].spec.line = s->outs.o[i].line;
+		lines[i] = s->outs.o[i].line;
+	}
+	/* never drive the board's loopback or respond input (a lookup that
+	 * fails here is said by the request below) */
+	if (gpio_outputs_on_inputs(s->ln[0].spec.backend, s->c, s->ln[0].spec.chip, lines,
+				   s->outs.n, s->why, sizeof(s->why)) == 1) {
+		run_session_say(s, RUN_SAY_ERR, "%s", s->why);
+		return SQW_EXIT_USAGE;
 	}
 	if (s->outs.n > 1 && s->outs.mode == OUTPUTS_TOGETHER) {
-		const char *lines[OUTPUTS_MAX];
-
-		for (i = 0; i < s->outs.n; i++)
-			lines[i] = s->outs.o[i].line;
 		s->group = gpio_group_open(&s->ln[0].spec, lines, s->outs.n, s->why,
 					   sizeof(s->why));
 		if (!s->group && errno == EEXIST) {	/* one line by two names: usage */
@@ -705,6 +820,21 @@ static int session_open_gpio(struct run_session *s)
 	}
 	s->ri.gpio_desc = s->ln[0].gpio_desc;
 	return SQW_EXIT_OK;
+}
+
+/* The CPU line @i's RT thread is pinned to (-1: none): its own with
+ * run.outputs per-cpu, else the one RT thread's (rt.cpu). */
+static int session_line_cpu(const struct run_session *s, size_t i)
+{
+	return s->outs.mode == OUTPUTS_PER_CPU && s->outs.n > 1 ? s->outs.o[i].cpu : s->rp.cpu;
+}
+
+/* The one CPU whose idle states line @i's documents describe: its RT
+ * thread's, when rt.idle_cpus rt restricted the RT CPUs; -1: every CPU
+ * the run restricted (rt.idle_cpus all, or a thread not pinned). */
+static int session_idle_cpu(const struct run_session *s, size_t i)
+{
+	return config_choice(s->c, CFG_RT_IDLE_CPUS) == 0 ? session_line_cpu(s, i) : -1;
 }
 
 static int session_open(struct run_session *s)
@@ -745,6 +875,11 @@ static int session_open(struct run_session *s)
 	cpuidle_limit_parse(config_str(c, CFG_RT_IDLE_STATE), &s->rp.idle_limit, s->why,
 			    sizeof(s->why));
 	s->rp.idle_all_cpus = config_choice(c, CFG_RT_IDLE_CPUS) == 1;
+	/* every RT thread's CPU: rt.idle_cpus rt restricts each line's */
+	CPU_ZERO(&s->rp.rt_cpus);
+	for (i = 0; i < s->outs.n; i++)
+		if (session_line_cpu(s, i) >= 0)
+			CPU_SET(session_line_cpu(s, i), &s->rp.rt_cpus);
 	s->rp.idle_root = cpuidle_root();
 	s->rp.self_exe = "/proc/self/exe";
 	for (i = 0; i < s->outs.n; i++) {
@@ -759,6 +894,11 @@ static int session_open(struct run_session *s)
 		s->resp.in = s->in;
 		s->resp.mode = (enum respond_mode)config_choice(c, CFG_RESPOND_MODE);
 		s->resp.pulse_ns = config_int(c, CFG_RESPOND_PULSE_WIDTH);
+		pin_init_respond(&s->ln[0].pin, s->outs.o[0].line, s->ln[0].spec.idle_level,
+				 (enum pin_respond_mode)s->resp.mode, config_str(c, CFG_INPUT_LINE),
+				 (enum pin_edge)config_choice(c, CFG_RESPOND_EDGE),
+				 config_int(c, CFG_RESPOND_DEBOUNCE), s->resp.pulse_ns);
+		edgestats_set_pin(s->ln[0].stats, &s->ln[0].pin);
 		respond_open(&s->resp);
 		return SQW_EXIT_OK;
 	}
@@ -923,7 +1063,8 @@ static char *meta_text(const struct run_session *s, size_t line)
 		char idle[4096];
 
 		fprintf(f, EDGELOG_META_IDLE_STATES "=%s\n",
-			cpuidle_hold_describe(s->rs.idle, false, idle, sizeof(idle)));
+			cpuidle_hold_describe_cpu(s->rs.idle, session_idle_cpu(s, line), false, idle,
+						  sizeof(idle)));
 	}
 	fprintf(f, EDGELOG_META_HOST "=%s\n", ri->host.hostname);
 	fprintf(f, EDGELOG_META_KERNEL "=%s %s\n", ri->host.kernel_release, ri->host.kernel_version);
@@ -937,6 +1078,7 @@ static char *meta_text(const struct run_session *s, size_t line)
 		fprintf(f, EDGELOG_META_WAVE_LOW "=%" PRId64 "\n", w->low_ns);
 		fprintf(f, EDGELOG_META_WAVE_PHASE "=%" PRId64 "\n", w->phase_ns);
 	}
+	pin_meta_write(&s->ln[line].pin, f);
 	config_dump(s->c, f);
 	plan_dump(config_plan(s->c), f);
 	soak_dump_meta(s->soak, f);
@@ -1074,12 +1216,14 @@ static int session_create_log(struct run_session *s)
 					strerror(errno));
 			return SQW_EXIT_RUNTIME;
 		}
-		ln->log = edgelog_writer_create(ln->log_path, &ln->meta, kept, sizeof(kept),
-						s->why, sizeof(s->why));
-		if (!ln->log) {
+		/* reserved at init: every line's log was ours before this one
+		 * changes anything */
+		if (edgelog_writer_start(ln->log, &ln->meta, kept, sizeof(kept), s->why,
+					 sizeof(s->why)) < 0) {
 			run_session_say(s, RUN_SAY_ERR, "%s", s->why);
 			return SQW_EXIT_RUNTIME;
 		}
+		ln->log_started = true;
 		if (kept[0])
 			run_session_say(s, RUN_SAY_INFO, "%s existed: kept it as %s", ln->log_path,
 					kept);
@@ -1099,12 +1243,8 @@ static int session_start_recorder(struct run_session *s, size_t i)
 	/* The last phase is open-ended: it keeps the edge that returns the line
 	 * to idle after the last slot, as the run's own figures do. */
 	ln->pstats = phasestats_new(ln->loop.half_ns, soak_nphases(s->soak), s->starts, 0);
-	if (s->p.respond && ln->pstats) {
-		edgestats_set_respond(ln->stats);
-		phasestats_set_respond(ln->pstats);
-	} else if (ln->pstats) {
-		phasestats_set_wave(ln->pstats, &ln->loop.wave);
-	}
+	if (ln->pstats)
+		phasestats_set_pin(ln->pstats, &ln->pin);
 	/* A small stack: with mlockall(MCL_FUTURE) every byte of it is locked,
 	 * and an unprivileged RLIMIT_MEMLOCK would refuse a default 8 MiB one.
 	 * A log that fails stops the whole run (together: the group's flag). */
@@ -1172,10 +1312,12 @@ static const char *status_limits(const struct config *c, const struct edgestats_
 	int64_t tmin = config_int(c, CFG_LIMITS_TMIN), tmax = config_int(c, CFG_LIMITS_TMAX);
 	int64_t wmax = config_int(c, CFG_LIMITS_WAKE_LATENCY_MAX);
 	int64_t mmax = config_int(c, CFG_LIMITS_MISSED_MAX);
+	int64_t werr = config_int(c, CFG_LIMITS_WIDTH_ERROR);
 	bool pulses = l->width_max_ns > 0;
 
-	snprintf(buf, len, "%s%s%s%s", pulses && tmin && l->width_min_ns < tmin ? " tmin" : "",
+	snprintf(buf, len, "%s%s%s%s%s", pulses && tmin && l->width_min_ns < tmin ? " tmin" : "",
 		 pulses && tmax && l->width_max_ns > tmax ? " tmax" : "",
+		 pulses && werr && l->width_error_ns > werr ? " width_error" : "",
 		 l->edges && wmax && l->wake_max_ns > wmax ? " wake_latency_max" : "",
 		 mmax >= 0 && l->missed_periods > (uint64_t)mmax ? " missed_max" : "");
 	return buf;
@@ -1323,11 +1465,22 @@ static void session_take_signals(struct run_session *s, uint64_t now, bool newli
 			continue;
 		}
 		if (!s->sig) {
+			const struct rtloop *l0 = &s->ln[0].loop;
+			uint64_t mono = clock_now_ns(l0->clock);
+
 			s->sig = sig;
 			if (newline)	/* off the status line */
 				fputc('\n', s->p.status);
-			run_session_say(s, RUN_SAY_INFO, "%s: stopping at the next edge",
-					strsignal(sig));
+			/* before slot 0 (grid.start, grid.align): the RT threads
+			 * have armed nothing yet and end at once (rtloop.h) */
+			if (!s->p.respond && !atomic_load(&l0->edges) &&
+			    l0->start_ns > mono + 2 * RTLOOP_ARM_LEAD_NS)
+				run_session_say(s, RUN_SAY_INFO, "%s: stopping now, before the first "
+						"edge (slot 0 was %.1f s away): the log has none",
+						strsignal(sig), (double)(l0->start_ns - mono) / 1e9);
+			else
+				run_session_say(s, RUN_SAY_INFO, "%s: stopping at the next edge",
+						strsignal(sig));
 		}
 		session_request_stop(s);
 	}
@@ -1344,8 +1497,8 @@ static void say_step(const struct run_session *s, const struct clockwatch_step *
 	run_session_say(s, RUN_SAY_WARN, "grid.clock %s %s by %s%s: the wave keeps its "
 			"period, but its edges are now off the shared grid by that much",
 			config_str(s->c, CFG_GRID_CLOCK), st->notified ? "was stepped"
-			: "moved without the kernel's notice", st->delta_ns < 0 ? "-" : "+",
-			dur(st->delta_ns < 0 ? -st->delta_ns : st->delta_ns, d, sizeof(d)));
+			: "moved without the kernel's notice", st->delta_ns > 0 ? "+" : "",
+			dur(st->delta_ns, d, sizeof(d)));
 }
 
 /* The grid clock was set: logged, and said if it moved. */
@@ -1428,6 +1581,23 @@ static void session_stop_tracebreak(struct run_session *s)
 	s->tb = NULL;
 }
 
+/* respond: the RT loop's counts at the stop into the log, a note (it has
+ * no record: docs/log-format.md, "A respond log"), before it closes. */
+static void session_respond_note(struct run_session *s)
+{
+	const struct respond *r = &s->resp;
+	const struct edgelog_respond_stop st = {
+		.stop_ns = r->stop_ns, .lost = atomic_load(&s->ln[0].loop.missed) - r->lost_warmup,
+		.lost_warmup = r->lost_warmup, .unanswered = r->unanswered };
+	char text[256];
+	int n = edgelog_respond_stop_format(&st, text, sizeof(text));
+
+	if (n > 0 &&
+	    recorder_event(s->ln[0].rec, r->stop_ns, EDGELOG_EV_NOTE, text, (size_t)n) < 0)
+		run_session_say(s, RUN_SAY_WARN, "the respond counts at the stop were not "
+				"logged: %s", strerror(errno));
+}
+
 /* 5. Every thread stopped, in the reverse order of their start; the line
  * back to idle and released before anything slow. */
 static void session_stop(struct run_session *s)
@@ -1445,6 +1615,8 @@ static void session_stop(struct run_session *s)
 		}
 		pthread_join(s->ln[i].rt_tid, NULL);
 		s->ln[i].rt_started = false;
+		if (s->p.respond && s->ln[i].rec)
+			session_respond_note(s);
 	}
 	/* The break helper's last events go through the recorder: stop it first. */
 	if (s->tb)
@@ -1529,10 +1701,10 @@ static void line_results(struct run_session *s, size_t i, struct run_info *ri,
 
 	ri->log_path = ln->log_path;
 	ri->gpio_desc = ln->gpio_desc;
-	if (s->outs.n > 1) {	/* the summary shows this line's wave */
-		ri->have_wave = true;
-		ri->wave = loop->wave;
-	}
+	if (s->p.respond)	/* the RT loop's exact counts, as its log keeps them */
+		edgestats_respond_end(ln->stats, atomic_load(&loop->missed) - s->resp.lost_warmup,
+				      s->resp.lost_warmup, s->resp.unanswered);
+	ri->pin = ln->pin;
 	ri->dropped = ring_dropped(&ln->ring);
 	ri->write_errors = atomic_load(&loop->write_errors);
 	ri->log_error = recorder_log_error(ln->rec);
@@ -1542,8 +1714,9 @@ static void line_results(struct run_session *s, size_t i, struct run_info *ri,
 	ri->spin_lead_min_ns = loop->lead_min_ns;
 	ri->spin_lead_max_ns = loop->lead_max_ns;
 	ri->spin_rearms = loop->rearms;
-	ri->rt_cpu = !s->rs.pinned ? -1 : s->outs.mode == OUTPUTS_PER_CPU && s->outs.n > 1
-		? s->outs.o[i].cpu : s->rp.cpu;
+	ri->rt_cpu = !s->rs.pinned ? -1 : session_line_cpu(s, i);
+	ri->idle_cpu = session_idle_cpu(s, i);
+	ri->idle_own_cpu = ri->idle_cpu >= 0;
 	if (loop->ru_started) {
 		ri->minflt = loop->ru_end.ru_minflt - loop->ru_start.ru_minflt;
 		ri->majflt = loop->ru_end.ru_majflt - loop->ru_start.ru_majflt;
@@ -1688,6 +1861,11 @@ int run_session_close(struct run_session *s, int exit_code)
 
 		if (!ln->log)
 			continue;
+		if (!ln->log_started) {	/* reserved only: the run never wrote it */
+			edgelog_writer_abandon(ln->log);
+			ln->log = NULL;
+			continue;
+		}
 		/* The footer carries the exit code the run ends with. */
 		footer.dropped = ring_dropped(&ln->ring);
 		footer.missed_periods = atomic_load(&ln->loop.missed);

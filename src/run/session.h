@@ -76,7 +76,8 @@ const struct config *run_session_config(const struct run_session *s);
  * when there is one line) and statistics, valid as run_session_info(). */
 /* A file of line @line in a run of several: @base with ".LINE" before its
  * extension ("run.sqwlog", line 2: "run.2.sqwlog"; "out.json": "out.2.json"),
- * the line's name kept to letters, digits, '-' and '_'. Malloc'ed; NULL:
+ * the line's name kept to letters, digits, '-' and '_'; a @base that is a
+ * character device (/dev/null) is every line's, itself. Malloc'ed; NULL:
  * out of memory. */
 char *run_line_path(const char *base, const char *line);
 size_t run_session_lines(const struct run_session *s);

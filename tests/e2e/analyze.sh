@@ -202,6 +202,113 @@ for i, a in enumerate(boxes):
 PY
 }
 
+# A duty wave's pictures: each polarity's nominal marker where the run's
+# own JSON says that polarity's nominal is (its high and low), mapped back
+# through the tick labels of its axis, never at the half period.
+test_a_duty_waves_svg_markers_are_at_each_polaritys_nominal() {
+	"$SQWAVE" run --board "$BOARD" --duration 1s --high 300us --low 700us --quiet \
+		--log "$TMP/d.sqwlog" --json "$TMP/d.json" > /dev/null 2> "$TMP/d.err" ||
+		fail "run: $(cat "$TMP/d.err")" || return 1
+	"$SQWAVE" analyze "$TMP/d.sqwlog" --quiet --svg "$TMP/d.svg" 2> "$TMP/d.err" ||
+		fail "analyze: $(cat "$TMP/d.err")" || return 1
+	python3 - "$TMP/d.svg" "$TMP/d.json" <<'PY' || return 1
+import json, sys, xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+root = ET.parse(sys.argv[1]).getroot()
+nom = json.load(open(sys.argv[2]))["pulse_width"]["nominal_ns"]
+half = json.load(open(sys.argv[2]))["run"]["half_period_ns"]
+texts = [t for t in root.iter(ns + "text")]
+def num(s):
+    try:
+        return float(s)
+    except (TypeError, ValueError):
+        return None
+def axis(pick, coord, shift=0.0):
+    """value = a + b * pixel, from the tick labels pick() selects (a
+    label sits @shift px from its tick)"""
+    pts = sorted({(float(t.get(coord)) - shift, num(t.text)) for t in texts
+                  if num(t.text) is not None and pick(t)})
+    assert len(pts) >= 3, pts
+    (p0, v0), (p1, v1) = pts[0], pts[-1]
+    b = (v1 - v0) / (p1 - p0)
+    for p, v in pts:                    # linear: every tick on one line (0.1 px)
+        assert abs(v0 + b * (p - p0) - v) < 0.2 * abs(b), (pts, p, v)
+    return lambda p: v0 + b * (p - p0)
+lines = lambda tok: [l for l in root.iter(ns + "line") if tok in (l.get("class") or "").split()]
+# the width histogram: x 680..1160, its tick labels 18 px under y 390
+hist_x = axis(lambda t: t.get("text-anchor") == "middle" and float(t.get("y")) == 408.0
+              and 679 <= float(t.get("x")) <= 1161, "x")
+# widths over time: y 850..1060, tick labels at x 94
+time_y = axis(lambda t: t.get("text-anchor") == "end" and float(t.get("x")) == 94.0
+              and 845 <= float(t.get("y")) <= 1065, "y", 4)
+for pol, tok in (("positive", "nominal-pos"), ("negative", "nominal-neg")):
+    hist, over = lines(tok)
+    want = nom[pol] / 1e3
+    got = hist_x(float(hist.get("x1")))
+    assert abs(got - want) < 2, ("histogram", pol, got, want)
+    got = time_y(float(over.get("y1")))
+    assert abs(got - want) < 2, ("over time", pol, got, want)
+    assert abs(want - half / 1e3) > 100
+# the persistence view: the fall a high time after the trigger, the next
+# rise a period after it (x 100..700, tick labels at y 736)
+per_x = axis(lambda t: t.get("text-anchor") == "middle" and float(t.get("y")) == 736.0, "x")
+fall = per_x(float(lines("nominal-fall")[0].get("x1")))
+rise = per_x(float(lines("nominal-rise")[0].get("x1")))
+assert abs(fall - nom["positive"] / 1e3) < 4, (fall, nom)
+assert abs(rise - (nom["positive"] + nom["negative"]) / 1e3) < 4, (rise, nom)
+PY
+}
+
+# An ugly run (bench/gen-log.py: two stalls of 2 s, 1.8 % of the edges
+# 100 us or more late): the widths over time are no solid block. The
+# run's middle half of each polarity is a band where the per-edge CSV puts
+# that polarity's p25..p75, no bar in the pulses' colours covers the plot,
+# and the stalls are red marks at its top edge, counted under it.
+test_an_ugly_runs_widths_over_time_show_the_bulk_and_mark_the_stalls() {
+	python3 "$ROOT/bench/gen-log.py" "$TMP/u.sqwlog" --edges 200000 --stalls 2 --far 0.018 \
+		|| fail "gen-log" || return 1
+	"$SQWAVE" analyze "$TMP/u.sqwlog" --quiet --svg "$TMP/u.svg" --csv "$TMP/u.csv" \
+		2> "$TMP/u.err" || fail "analyze: $(cat "$TMP/u.err")" || return 1
+	if command -v rsvg-convert > /dev/null; then
+		rsvg-convert "$TMP/u.svg" -o "$TMP/u.png" || fail "rsvg-convert" || return 1
+	fi
+	python3 - "$TMP/u.svg" "$TMP/u.csv" <<'PY' || return 1
+import csv, sys, xml.etree.ElementTree as ET
+ns = "{http://www.w3.org/2000/svg}"
+root = ET.parse(sys.argv[1]).getroot()
+w = {1: [], 0: []}              # pulse_after of an edge to level L: polarity L
+for r in csv.DictReader(open(sys.argv[2])):
+    if r["pulse_after_ns"]:
+        w[int(r["level"])].append(int(r["pulse_after_ns"]) / 1e3)
+pct = lambda v, p: sorted(v)[max(0, -(-len(v) * p // 100) - 1)]
+texts = [t for t in root.iter(ns + "text")]
+num = lambda s: float(s) if s and s.replace(".", "", 1).isdigit() else None
+# the widths over time: y 850..1060, tick labels at x 94, 4 px under their tick
+pts = sorted((float(t.get("y")) - 4, num(t.text)) for t in texts
+             if num(t.text) is not None and t.get("text-anchor") == "end"
+             and float(t.get("x")) == 94.0 and 845 <= float(t.get("y")) <= 1065)
+(p0, v0), (p1, v1) = pts[0], pts[-1]
+at = lambda y: v0 + (v1 - v0) / (p1 - p0) * (y - p0)
+bands = [e for e in root.iter(ns + "rect") if e.get("class") == "bulk-band"]
+assert len(bands) == 4, len(bands)
+for pol, band in ((1, bands[1]), (0, bands[3])):        # p25..p75: the darker ones
+    y, h = float(band.get("y")), float(band.get("height"))
+    top, bot = at(y), at(y + h)
+    assert abs(top - pct(w[pol], 75)) < 1 and abs(bot - pct(w[pol], 25)) < 1, \
+        (pol, bot, top, pct(w[pol], 25), pct(w[pol], 75))
+for e in root.iter(ns + "rect"):                       # no bar over the plot
+    if e.get("fill") in ("#1f77b4", "#ff7f0e") and float(e.get("y")) >= 850:
+        assert e.get("class") == "bulk-band", e.attrib
+rugs = [e for e in root.iter(ns + "rect") if e.get("class") == "off-scale-rug"]
+top_edge = min(float(e.get("y")) for e in rugs)
+assert 1 <= sum(float(e.get("y")) == top_edge for e in rugs), rugs
+assert max(max(w[0]), max(w[1])) > v1       # the stalls are off the axis
+note = [t.text for t in texts if t.text and "off scale (red at the edge)" in t.text]
+assert note and note[0].split()[0].isdigit() and int(note[0].split()[0]) == \
+    len({float(e.get("x")) for e in rugs}), (note, len(rugs))
+PY
+}
+
 test_a_killed_run_is_analyzed_up_to_its_last_record_and_says_truncated() {
 	"$SQWAVE" run --board "$BOARD" --duration 60s --quiet --log "$TMP/k.sqwlog" \
 		> /dev/null 2>&1 &

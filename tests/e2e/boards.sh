@@ -171,18 +171,18 @@ test_what_is_not_two_boards_on_one_grid_is_refused() {
 }
 
 # Two lines of one run on its own monotonic grid (docs/lines.md): their
-# logs meet on the run's instants, line 2 shifted by --line-phase; a capture
+# logs meet on the run's instants, line 3 shifted by --line-phase; a capture
 # of both pins puts every edge at its write-window midpoint (what a pin that
 # follows its write shows), so each skew must lie in the window bounds and
 # the phase is taken out. A line of another monotonic run is refused.
 test_two_lines_of_one_run_are_compared_on_the_runs_own_clock() {
 	local rc
-	timeout -k 5 60 "$SQWAVE" run --board "$BOARD" --line 0,2 --line-phase 0,100us \
+	timeout -k 5 60 "$SQWAVE" run --board "$BOARD" --line 0,3 --line-phase 0,100us \
 		--duration 1s --quiet --log "$TMP/l.sqwlog" > "$TMP/l.out" 2>&1 ||
 		fail "run: $(cat "$TMP/l.out")" || return 1
 	"$SQWAVE" export "$TMP/l.0.sqwlog" --csv "$TMP/l0.csv" &&
-		"$SQWAVE" export "$TMP/l.2.sqwlog" --csv "$TMP/l2.csv" || return 1
-	python3 - "$TMP/l0.csv" "$TMP/l2.csv" "$TMP/l.vcd" <<'PY' || return 1
+		"$SQWAVE" export "$TMP/l.3.sqwlog" --csv "$TMP/l3.csv" || return 1
+	python3 - "$TMP/l0.csv" "$TMP/l3.csv" "$TMP/l.vcd" <<'PY' || return 1
 import csv, sys
 ev = []
 for ch, f in enumerate(sys.argv[1:3]):
@@ -196,7 +196,7 @@ with open(sys.argv[3], "w") as o:
     for t, ch, lv in ev:
         o.write("#%d\n%s%s\n" % (t - t0, lv, "!\"\""[ch]))
 PY
-	"$SQWAVE" compare "$TMP/l.0.sqwlog" "$TMP/l.2.sqwlog" "$TMP/l.vcd" --channel-a L0 \
+	"$SQWAVE" compare "$TMP/l.0.sqwlog" "$TMP/l.3.sqwlog" "$TMP/l.vcd" --channel-a L0 \
 		--channel-b L2 --json "$TMP/l.json" > "$TMP/l.cmp" 2> "$TMP/l.err"
 	rc=$?
 	[ $rc -eq 0 ] || fail "compare: $rc $(cat "$TMP/l.err" "$TMP/l.cmp")" || return 1
@@ -217,9 +217,9 @@ PY
 	[ $rc -eq 2 ] && grep -q "not on a shared grid" "$TMP/l.e2" ||
 		fail "a plain monotonic run: $rc $(cat "$TMP/l.e2")" || return 1
 	# the same lines, another run: its grid instants are not this one's
-	timeout -k 5 60 "$SQWAVE" run --board "$BOARD" --line 0,2 --duration 100ms --quiet \
+	timeout -k 5 60 "$SQWAVE" run --board "$BOARD" --line 0,3 --duration 100ms --quiet \
 		--log "$TMP/m.sqwlog" > "$TMP/m.out" 2>&1 || fail "run: $(cat "$TMP/m.out")" || return 1
-	"$SQWAVE" compare "$TMP/l.0.sqwlog" "$TMP/m.2.sqwlog" "$TMP/l.vcd" --channel-a L0 \
+	"$SQWAVE" compare "$TMP/l.0.sqwlog" "$TMP/m.3.sqwlog" "$TMP/l.vcd" --channel-a L0 \
 		--channel-b L2 > /dev/null 2> "$TMP/l.e3"
 	rc=$?
 	[ $rc -eq 2 ] && grep -q "not two lines of one run" "$TMP/l.e3" ||

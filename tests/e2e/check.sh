@@ -68,6 +68,31 @@ assert d["counts"]["fail"] == 0 and d["run"] is None
 PY
 }
 
+# The board's loopback input named among the outputs: one FAIL naming both
+# keys, and the pin's record shows the line never written, probes included.
+test_an_output_on_the_boards_loopback_input_fails_and_is_never_driven() {
+	(cd "$TMP" && "$SQWAVE" check --board "$BOARD" --line 0,1 --json "$TMP/ol.json" \
+		--set sim.history_file="$TMP/ol.csv" > "$TMP/ol.out" 2> "$TMP/ol.err")
+	local rc=$?
+	[ $rc -eq 1 ] || fail "exit $rc: $(cat "$TMP/ol.out" "$TMP/ol.err")" || return 1
+	grep -q "^FAIL gpio.line.1 .*line 1 is the board's loopback input.*loopback.line \"1\", " \
+		"$TMP/ol.out" || fail "no FAIL naming both: $(grep gpio.line "$TMP/ol.out")" || return 1
+	grep -q "^SKIP gpio.group .*not requested" "$TMP/ol.out" ||
+		fail "the group was requested: $(grep gpio.group "$TMP/ol.out")" || return 1
+	# the loopback test still drives line 0 (the record exists), never line 1
+	awk -F, '$1 == "write" && $3 == 0' "$TMP/ol.csv" | grep -q . ||
+		fail "no record of line 0's writes" || return 1
+	! awk -F, '$1 == "write" && $3 == 1' "$TMP/ol.csv" | grep -q . ||
+		fail "line 1 was written: $(awk -F, '$1 == "write" && $3 == 1' "$TMP/ol.csv" |
+			head -3)" || return 1
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = [x for x in d["findings"] if x["id"] == "gpio.line.1"]
+assert f and f[0]["status"] == "FAIL", f
+' "$TMP/ol.json" || fail "JSON" || return 1
+}
+
 test_a_virtual_machine_is_a_finding_read_through_the_root() {
 	local r
 	r=$(fake_root)
@@ -271,6 +296,63 @@ test_check_run_refuses_two_documents_on_standard_output() {
 	[ $? -le 1 ] || fail "one on stdout: $(cat "$TMP/one.err")" || return 1
 	python3 -c 'import json, sys; json.load(open(sys.argv[1])); json.load(open(sys.argv[2]))' \
 		"$TMP/one.out" "$TMP/run.json" || fail "not one JSON document each" || return 1
+}
+
+# check --run of a 10/90 wave: what it counts as far from nominal is each
+# pulse against its own level's time, recomputed here from the log's CSV,
+# never the half period (which called every healthy pulse far).
+test_check_run_judges_a_duty_wave_against_each_levels_time() {
+	(cd "$TMP" && "$SQWAVE" check --board "$BOARD" --run 500ms --high 100us --low 900us \
+		--log "$TMP/duty.sqwlog" --json "$TMP/duty.json" > "$TMP/duty.out" 2>&1)
+	local rc=$?
+	[ $rc -eq 0 ] || [ $rc -eq 1 ] || fail "exit $rc: $(tail -3 "$TMP/duty.out")" || return 1
+	! grep -q "far from the nominal 500.000" "$TMP/duty.out" ||
+		fail "judged by the half period: $(grep run.verdict "$TMP/duty.out")" || return 1
+	"$SQWAVE" export "$TMP/duty.sqwlog" --csv "$TMP/duty.csv" || return 1
+	python3 - "$TMP/duty.csv" "$TMP/duty.json" <<'PY' || return 1
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+r = json.load(open(sys.argv[2]))["run"]
+assert r["pin"]["nominal_ns"] == {"positive": 100000, "negative": 900000}, r["pin"]
+far_off = r["pulses_far_off_ns"]
+assert far_off == 50000, far_off	# half the shorter level
+far = 0
+for a, b in zip(rows, rows[1:]):
+    if int(a["flags"]) & 1 or int(b["flags"]) & 1 or int(b["seq"]) != int(a["seq"]) + 1:
+        continue
+    w = ((int(b["write_begin_ns"]) + int(b["write_end_ns"])) // 2 -
+         (int(a["write_begin_ns"]) + int(a["write_end_ns"])) // 2)
+    far += abs(w - (100000 if a["level"] == "1" else 900000)) >= far_off
+assert r["pulses_far"] == far, (r["pulses_far"], far)
+for k in ("positive", "negative"):
+    assert r[k] and r[k]["count"] > 0, (k, r[k])
+PY
+}
+
+# check --run of two lines: it read both lines' logs (on main it looked for
+# the base name and said it was incomplete, exit 3), each judged by its own
+# wave, one finding and one JSON entry per line, the whole run's word FAIL
+# only when a line's is.
+test_check_run_of_several_lines_judges_each_line_by_its_own_log() {
+	(cd "$TMP" && "$SQWAVE" check --board "$BOARD" --run 300ms --line 0,3 \
+		--line-high 300us,100us --line-low 700us,900us --log "$TMP/two.sqwlog" \
+		--json "$TMP/two.json" > "$TMP/two.out" 2>&1)
+	local rc=$?
+	[ $rc -eq 0 ] || [ $rc -eq 1 ] || fail "exit $rc: $(tail -3 "$TMP/two.out")" || return 1
+	grep -q "^WARN run.verdict.0 .*NO LIMITS" "$TMP/two.out" &&
+		grep -q "^WARN run.verdict.3 .*NO LIMITS" "$TMP/two.out" ||
+		fail "$(grep run.verdict "$TMP/two.out")" || return 1
+	python3 - "$TMP/two.json" <<'PY' || return 1
+import json, sys
+r = json.load(open(sys.argv[1]))["run"]
+lines = {l["line"]: l for l in r["lines"]}
+assert sorted(lines) == ["0", "3"], lines.keys()
+assert lines["0"]["pin"]["nominal_ns"] == {"positive": 300000, "negative": 700000}
+assert lines["3"]["pin"]["nominal_ns"] == {"positive": 100000, "negative": 900000}
+for l in lines.values():
+    assert l["log"].endswith(".%s.sqwlog" % l["line"]) and l["verdict"] == "NO LIMITS", l
+assert r["verdict"] == "NO LIMITS", r["verdict"]
+PY
 }
 
 test_check_run_judges_by_the_limits_set_and_names_them() {

@@ -109,6 +109,38 @@ PY
 		fail "the VCD has fewer changes than the log has edges" || return 1
 }
 
+# limits.width_error (docs/configuration.md's example): the verdict of the
+# run and of analyze agree with each pulse's bounds recomputed from the CSV
+# against its own level's time, whatever this machine did; analyze of the
+# same log with a limit below any pulse's error fails it, one above passes.
+test_width_error_judges_each_level_against_its_own_nominal() {
+	run_once || return 1
+	local lim
+	for lim in 10us 1ms; do
+		"$SQWAVE" analyze "$TMP/d.sqwlog" --max-width-error "$lim" --json "$TMP/we.json" \
+			> /dev/null 2> "$TMP/we.err" || fail "analyze: $(cat "$TMP/we.err")" || return 1
+		python3 - "$TMP/d.csv" "$TMP/we.json" "$lim" <<'PY' || return 1
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+an = json.load(open(sys.argv[2]))
+lim = {"10us": 10000, "1ms": 1000000}[sys.argv[3]]
+nom = {"1": 300000, "0": 700000}
+assert an["pin"]["nominal_ns"] == {"positive": 300000, "negative": 700000}, an["pin"]
+off = 0
+for a, b in zip(rows, rows[1:]):
+    if int(a["flags"]) & 1 or int(b["flags"]) & 1 or int(b["seq"]) != int(a["seq"]) + 1:
+        continue	# warm-up and gaps are not counted pulses
+    lo = int(b["write_begin_ns"]) - int(a["write_end_ns"])
+    hi = int(b["write_end_ns"]) - int(a["write_begin_ns"])
+    n = nom[a["level"]]
+    off += lo < n - lim or hi > n + lim
+v = an["verdict"]
+assert v["width_error_ns"] == lim and v["pulses_off_nominal"] == off, (v, off)
+assert (v["result"] == "FAIL") == (off > 0), (v["result"], off)
+PY
+	done
+}
+
 test_a_capture_of_the_duty_cycle_compares_clean() {
 	run_once || return 1
 	python3 "$HERE/synth_capture.py" "$TMP/d.csv" "$TMP/d.cap.vcd" --first 200 --count 600 \
@@ -150,7 +182,7 @@ test_contradictory_combinations_exit_2_naming_the_origin() {
 		"$TMP/x.err" || fail "$(cat "$TMP/x.err")" || return 1
 	for args in "--high 300us --low 700us --phase 1ms:run.phase (1ms, command line) must be below the period" \
 		    "--high 300us --spin 20us:and run.spin (20us, command line) do not go together" \
-		    "--low 700us --break 100us:run.low (700us, command line) and trace.break" \
+		    "--low 700us --loopback:run.low (700us, command line) and run.loopback" \
 		    "--high 300us --low 700001ns:an even number of nanoseconds"; do
 		# shellcheck disable=SC2086
 		"$SQWAVE" run --board "$BOARD" ${args%%:*} --duration 1s --log "$TMP/x.sqwlog" \

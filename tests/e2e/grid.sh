@@ -199,13 +199,80 @@ PY
 assert g['steps'] == 0 and g['sets'] == 1 and g['step_first_t_s'] is None, g" "$TMP/set.json" || fail "the set is miscounted"
 }
 
+# A step's size is its own to the last bit (the most negative int64 too,
+# whose negation has no int64: it printed "+0"); a size that is no number,
+# or steps that add up beyond int64, are no run's log (exit 2).
+test_a_clock_step_is_its_own_size_never_0() {
+	local ev="source=kernel\nmoved=yes\noffset_ns=1799831599999750000\nuncertainty_ns=40\n"
+	step_log "$TMP/m.sqwlog" "150:8:delta_ns=-9223372036854775808\n$ev" || return 1
+	"$SQWAVE" analyze "$TMP/m.sqwlog" --json "$TMP/m.json" > "$TMP/m.txt" 2>&1 ||
+		fail "analyze exit $?: $(cat "$TMP/m.txt")" || return 1
+	grep -q "by -9223372036854775808ns in all (largest -9223372036854775808ns)" "$TMP/m.txt" ||
+		fail "the step's size: $(grep -i stepped "$TMP/m.txt")" || return 1
+	python3 -c "import json,sys; g=json.load(open(sys.argv[1]))['grid']; \
+assert g['steps'] == 1 and g['step_sum_ns'] == g['step_largest_ns'] == -2**63, g" "$TMP/m.json" ||
+		fail "the JSON's step" || return 1
+	step_log "$TMP/m2.sqwlog" "150:8:delta_ns=12x\n$ev" || return 1
+	expect 2 "delta_ns that is not a number" -- analyze "$TMP/m2.sqwlog" || return 1
+	$GEN "$TMP/m3.sqwlog" --edges 300 --meta grid.clock=realtime --meta grid.align=1s \
+		--meta grid.slot0_ns=1796232600000000000 --meta grid.offset_ns=1796231599999750000 \
+		--meta grid.offset_uncertainty_ns=40 --event "150:8:delta_ns=-9223372036854775808\n$ev" \
+		--event "160:8:delta_ns=-5\n$ev" || return 1
+	expect 2 "add up beyond" -- analyze "$TMP/m3.sqwlog"
+}
+
 test_a_grid_log_without_its_grid_is_refused() {
 	$GEN "$TMP/bad.sqwlog" --edges 100 --meta grid.clock=realtime \
 		--meta grid.offset_ns=5 --meta grid.offset_uncertainty_ns=40 || return 1
 	expect 2 "grid.slot0_ns is missing" -- analyze "$TMP/bad.sqwlog" || return 1
 	$GEN "$TMP/bad2.sqwlog" --edges 100 --meta grid.clock=realtime --meta grid.slot0_ns=1e9 \
 		--meta grid.offset_ns=5 --meta grid.offset_uncertainty_ns=40 || return 1
-	expect 2 "grid.slot0_ns is not a number" -- analyze "$TMP/bad2.sqwlog"
+	expect 2 "grid.slot0_ns is not a number" -- analyze "$TMP/bad2.sqwlog" || return 1
+	# export refuses a bad offset (its CSV's intended_grid_ns) before it
+	# opens an output, as analyze does
+	$GEN "$TMP/bad3.sqwlog" --edges 100 --meta grid.clock=realtime \
+		--meta grid.slot0_ns=1796232600000000000 --meta grid.offset_ns=12x \
+		--meta grid.offset_uncertainty_ns=40 || return 1
+	expect 2 "grid.offset_ns is not a number" -- export "$TMP/bad3.sqwlog" \
+		--csv "$TMP/bad3.csv" --events "$TMP/bad3.ev" || return 1
+	[ ! -e "$TMP/bad3.csv" ] && [ ! -e "$TMP/bad3.ev" ] ||
+		fail "a refused export left an output" || return 1
+	expect 2 "grid.offset_ns is not a number" -- analyze "$TMP/bad3.sqwlog"
+}
+
+# SIGINT while slot 0 is still 20 s ahead (--start-at): the run stops at
+# once, its logs honest (header, footer, no edge, stopped by signal) and
+# exit 130; one line and two written together. It waited for slot 0 and
+# wrote two edges before.
+test_a_signal_before_slot_0_stops_the_run_with_no_edge() {
+	local args n at pid rc l first
+	for args in "s1:--line 0" "s2:--line 0,3"; do
+		n=${args%%:*}
+		first=$TMP/$n.sqwlog
+		[ "$n" = s2 ] && first=$TMP/$n.0.sqwlog
+		at=$(($(date +%s) + 20))
+		# shellcheck disable=SC2086 # the line option is two words
+		"$SQWAVE" run --board "$BOARD" ${args#*:} --grid realtime --start-at "$at" \
+			--duration 1s --quiet --log "$TMP/$n.sqwlog" > "$TMP/$n.out" 2> "$TMP/$n.err" &
+		pid=$!
+		for l in $(seq 100); do	# until the run has written its log header
+			[ -s "$first" ] && break
+			sleep 0.1
+		done
+		kill -INT $pid
+		wait $pid
+		rc=$?
+		[ $rc -eq 130 ] || fail "$n: exit $rc, not 130: $(cat "$TMP/$n.err")" || return 1
+		grep -q "stopping now, before the first edge" "$TMP/$n.err" ||
+			fail "$n: $(cat "$TMP/$n.err")" || return 1
+		for l in "$TMP/$n"*.sqwlog; do
+			"$SQWAVE" export "$l" --meta > "$TMP/m" 2>&1 || fail "$l: $(cat "$TMP/m")" || return 1
+			grep -q "^footer.records=0$" "$TMP/m" && grep -q "^footer.stop_reason=signal$" "$TMP/m" &&
+				grep -q "^footer.exit_code=130$" "$TMP/m" ||
+				fail "$l: $(grep '^footer' "$TMP/m")" || return 1
+		done
+	done
+	[ "$(ls "$TMP"/s2.*.sqwlog | wc -l)" -eq 2 ] || fail "not two logs: $(ls "$TMP"/s2*)"
 }
 
 test_the_refusals_name_the_key_and_where_it_was_set() {

@@ -123,6 +123,36 @@ assert all(c["restricted"] and c["restored"] for c in d["per_cpu"]), d
 PY
 }
 
+# run.outputs per-cpu: every line's RT thread has its CPU restricted (line
+# 3's CPU 1 was left alone while its log claimed CPU 0's restriction), and
+# each line's log and summary say what was set for its own CPU.
+test_per_cpu_lines_restrict_every_rt_cpu_each_saying_its_own() {
+	make_tree
+	"$SQWAVE" run --board "$BOARD" --line 0,3 --outputs per-cpu --cpus 0,1 \
+		--deepest-idle-state 0 --duration 3s --quiet --log "$TMP/p.sqwlog" \
+		--json "$TMP/p.json" > "$TMP/p.out" 2> "$TMP/p.err" &
+	bg=$!
+	wait_for_state_file "0 1 1 1" || return 1
+	[ "$(disables 0)" = "0 1 1 1" ] || fail "cpu0 during: $(disables 0)" || return 1
+	wait "$bg"
+	local rc=$?
+	bg=""
+	[ $rc -eq 0 ] || fail "exit $rc: $(cat "$TMP/p.err")" || return 1
+	[ "$(disables 0)" = "0 0 0 0" ] && [ "$(disables 1)" = "0 0 0 1" ] ||
+		fail "after: cpu0 $(disables 0), cpu1 $(disables 1)" || return 1
+	grep -aq "^run.idle_states=cpu0 deepest 0 (POLL): disabled C1 2 us, C1E 10 us, C6 133 us; restricted (read back)$" \
+		"$TMP/p.0.sqwlog" || fail "line 0: $(grep -a '^run.idle_states' "$TMP/p.0.sqwlog")" || return 1
+	grep -aq "^run.idle_states=cpu1 deepest 0 (POLL): disabled C1 2 us, C1E 10 us; already disabled C6 133 us; restricted (read back)$" \
+		"$TMP/p.3.sqwlog" || fail "line 3: $(grep -a '^run.idle_states' "$TMP/p.3.sqwlog")" || return 1
+	python3 - "$TMP/p.0.json" "$TMP/p.3.json" <<'PY' || return 1
+import json, sys
+for path, cpu in zip(sys.argv[1:], (0, 1)):
+    d = json.load(open(path))["rt"]["idle_states"]
+    (c,) = d["per_cpu"]
+    assert c["cpu"] == cpu and c["restricted"] is True and c["restored"] is True, (path, c)
+PY
+}
+
 test_a_run_without_the_key_leaves_idle_states_alone() {
 	make_tree
 	"$SQWAVE" run --board "$BOARD" --cpu 1 --duration 200ms --quiet --log "$TMP/k.sqwlog" \
@@ -228,15 +258,29 @@ test_bad_values_are_exit_2_with_file_and_line() {
 	[ "$(disables 1)" = "0 0 0 1" ] || fail "cpu1 touched: $(disables 1)" || return 1
 }
 
-test_a_state_name_the_cpu_lacks_refuses_the_run_untouched() {
+test_a_state_name_no_cpu_has_is_a_usage_error_that_lists_the_names() {
 	local rc
 	make_tree
+	# a misspelt name is configuration (exit 2), found before anything is
+	# touched or created, whatever --allow-non-rt says
 	"$SQWAVE" run --board "$BOARD" --cpu 1 --deepest-idle-state WFI --duration 100ms --quiet \
+		--allow-non-rt --log "$TMP/w.sqwlog" > /dev/null 2> "$TMP/w.err"
+	rc=$?
+	[ $rc -eq 2 ] || fail "exit $rc, expected 2: $(cat "$TMP/w.err")" || return 1
+	grep -q "command line: rt.idle_state WFI: no CPU of this machine has an idle state of that name; the states it has: POLL (0), C1 (1), C1E (2), C6 (3)" \
+		"$TMP/w.err" || fail "$(cat "$TMP/w.err")" || return 1
+	! grep -q "allow-non-rt" "$TMP/w.err" || fail "suggests --allow-non-rt: $(cat "$TMP/w.err")" ||
+		return 1
+	[ ! -e "$TMP/w.sqwlog" ] || fail "a log was created" || return 1
+	[ "$(disables 1)" = "0 0 0 1" ] || fail "cpu1 touched: $(disables 1)" || return 1
+	# a machine without cpuidle (this VM's kind): said so, respond too
+	rm -rf "$CPUS"/cpu*/cpuidle
+	"$SQWAVE" respond --board "$BOARD" --deepest-idle-state C1 --duration 100ms --quiet \
 		--log "$TMP/w.sqwlog" > /dev/null 2> "$TMP/w.err"
 	rc=$?
-	[ $rc -eq 3 ] || fail "exit $rc, expected 3: $(cat "$TMP/w.err")" || return 1
-	grep -q "CPU 1 has no idle state of that name" "$TMP/w.err" || fail "$(cat "$TMP/w.err")" || return 1
-	[ "$(disables 1)" = "0 0 0 1" ] || fail "cpu1 touched: $(disables 1)" || return 1
+	[ $rc -eq 2 ] || fail "no cpuidle: exit $rc, expected 2: $(cat "$TMP/w.err")" || return 1
+	grep -q "rt.idle_state C1: this machine has no idle states" "$TMP/w.err" ||
+		fail "no cpuidle: $(cat "$TMP/w.err")" || return 1
 }
 
 test_this_machines_own_cpuidle() {

@@ -112,9 +112,10 @@ print("log" if m and "log scale" in m.group(1) else "lin")' "$TMP/r.svg")
 	check_report_svg "$TMP/r.svg" 4 "$kind" || return 1
 }
 
-# A stall's 30.4 ms pulse beside 500 us ones: the axis reaches it from 0
-# or above (logarithmic), and the limits stay in the picture.
-test_a_stalls_outlier_keeps_the_axis_positive_and_the_limits_in_the_picture() {
+# A stall's 30.4 ms pulse beside 500 us ones: the axis keeps the bulk and
+# the limits (linear, from 0 or above), and the stall is off scale: counted
+# under the axis' right end, its Tmax marked at the edge.
+test_a_stalls_pulse_is_off_scale_and_the_limits_stay_in_the_picture() {
 	soak_once || return 1
 	python3 - "$TMP/soak.json" "$TMP/stall.json" <<'PY' || return 1
 import json, sys
@@ -123,21 +124,162 @@ a = d["phases"][1]["pulse_width"]["any"]
 a["tmax"]["width_ns"] = 30424000
 a["tmax_bound"]["hi_ns"] = 30425000
 a["tmin"]["width_ns"] = max(a["tmin"]["width_ns"], a["tmin_bound"]["lo_ns"])
+a["histogram"]["longer"] = a["histogram"].get("longer", 0) + 1   # off its bins
 json.dump(d, open(sys.argv[2], "w"))
 PY
 	"$SQWAVE" report "$TMP/stall.json" --svg "$TMP/stall.svg" -q 2> "$TMP/s.err"
 	[ $? -le 1 ] || fail "report: $(cat "$TMP/s.err")" || return 1
 	render "$TMP/stall.svg" || return $?
-	check_report_svg "$TMP/stall.svg" 2 log || return 1
+	# linear, unless this machine's own soak spread its bulk over a decade
+	local kind
+	kind=$(python3 -c '
+import re, sys
+m = re.search(r">(pulse width[^<]*)<", open(sys.argv[1]).read())
+print("log" if m and "log scale" in m.group(1) else "lin")' "$TMP/stall.svg")
+	check_report_svg "$TMP/stall.svg" 2 "$kind" || return 1
 	python3 - "$TMP/stall.svg" <<'PY' || return 1
 import sys
 import xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()
-ticks = [float(e.text) for e in root.iter() if e.get("class") == "x-tick"]
-assert max(ticks) >= 20000, ticks           # the stall is on the axis
-xs = [float(e.get("x1")) for e in root.iter() if e.get("class") == "tmax"]
-assert max(xs) > 800, xs
+of = lambda c: [e for e in root.iter() if e.get("class") == c]
+ticks = [float(e.text) for e in of("x-tick")]
+assert max(ticks) < 30424, ticks            # the stall is not on the axis
+right = float([e for e in root.iter("{http://www.w3.org/2000/svg}line")][0].get("x2"))
+xs = [float(e.get("x1")) for e in of("tmax")]
+assert abs(max(xs) - right) < 0.1, (xs, right)    # its Tmax at the edge
+longer = [e.text for e in of("off-scale") if "longer" in e.text]
+assert longer and int(longer[0].split()[0]) >= 1, longer
+titles = [t.text for e in of("off-scale-mark") for t in e]
+assert "Tmax 30424.000 us, off scale" in titles, titles
 PY
+}
+
+# The x of a width on the report's axis from its tick labels (linear, or
+# logarithmic as the axis' own label says): a python function for the tests.
+AXIS_PY='
+import math
+def width_axis(root):
+    ns = "{http://www.w3.org/2000/svg}"
+    lab = [t.text for t in root.iter(ns + "text") if t.text and t.text.startswith("pulse width")]
+    log = "log scale" in lab[0]
+    f = (lambda v: math.log10(v)) if log else (lambda v: v)
+    pts = sorted((float(e.get("x")), f(float(e.text))) for e in root.iter()
+                 if e.get("class") == "x-tick")
+    (p0, v0), (p1, v1) = pts[0], pts[-1]
+    b = (v1 - v0) / (p1 - p0)
+    for p, v in pts:
+        assert abs(v0 + b * (p - p0) - v) < 0.3 * abs(b), ("ticks off one axis", pts)
+    g = (lambda v: 10 ** v) if log else (lambda v: v)
+    return lambda x: g(v0 + b * (x - p0))
+'
+
+# A duty wave's rows: each polarity's nominal marker at the run's own
+# pulse_width.nominal_ns (its high and low), none at the half period.
+test_a_duty_waves_nominal_markers_are_its_high_and_low() {
+	"$SQWAVE" run --board "$BOARD" --duration 1s --high 300us --low 700us --quiet \
+		--log "$TMP/d.sqwlog" --json "$TMP/d.json" > /dev/null 2> "$TMP/d.err" ||
+		fail "run: $(cat "$TMP/d.err")" || return 1
+	local f
+	for f in d.json d.sqwlog; do
+		"$SQWAVE" report "$TMP/$f" --svg "$TMP/$f.svg" -q 2> "$TMP/d.err"
+		[ $? -le 1 ] || fail "report $f: $(cat "$TMP/d.err")" || return 1
+		render "$TMP/$f.svg" || return $?
+		python3 - "$TMP/$f.svg" "$TMP/d.json" <<PY || return 1
+import json, sys, xml.etree.ElementTree as ET
+$AXIS_PY
+root = ET.parse(sys.argv[1]).getroot()
+d = json.load(open(sys.argv[2]))
+nom, half = d["pulse_width"]["nominal_ns"], d["run"]["half_period_ns"] / 1e3
+at = width_axis(root)                     # tick labels in us
+lines = lambda tok: [e for e in root.iter() if tok in (e.get("class") or "").split()]
+for pol, tok in (("positive", "nominal-pos"), ("negative", "nominal-neg")):
+    (l,) = lines(tok)
+    got, want = at(float(l.get("x1"))), nom[pol] / 1e3
+    assert abs(got - want) < 0.01 * want, (pol, got, want)
+for l in lines("nominal"):
+    assert abs(at(float(l.get("x1"))) - half) > 0.1 * half, "a marker at the half period"
+PY
+	done
+}
+
+# An ugly run (bench/gen-log.py: two stalls of 2 s, 1.8 % of the edges
+# 100 us or more late): the report's axis keeps the nominal and the bulk;
+# the pulses off it are counted (at least the stalls, at most the pulses
+# past the last tick, from the per-edge CSV), Tmax marked at the edge
+# with the CSV's longest pulse; no tick label over another.
+test_an_ugly_runs_report_counts_the_stalls_off_scale() {
+	python3 "$ROOT/bench/gen-log.py" "$TMP/u.sqwlog" --edges 200000 --stalls 2 --far 0.018 \
+		|| fail "gen-log" || return 1
+	"$SQWAVE" report "$TMP/u.sqwlog" --svg "$TMP/u.svg" -q 2> "$TMP/u.err"
+	[ $? -le 1 ] || fail "report: $(cat "$TMP/u.err")" || return 1
+	render "$TMP/u.svg" || return $?
+	"$SQWAVE" analyze "$TMP/u.sqwlog" --quiet --csv "$TMP/u.csv" 2> "$TMP/u.err" ||
+		fail "analyze: $(cat "$TMP/u.err")" || return 1
+	python3 - "$TMP/u.svg" "$TMP/u.csv" <<PY || return 1
+import csv, sys, xml.etree.ElementTree as ET
+$AXIS_PY
+root = ET.parse(sys.argv[1]).getroot()
+widths = [int(r["pulse_after_ns"]) / 1e3 for r in csv.DictReader(open(sys.argv[2]))
+          if r["pulse_after_ns"]]
+of = lambda c: [e for e in root.iter() if e.get("class") == c]
+ticks = of("x-tick")
+last = max(float(e.text) for e in ticks)
+assert last < max(widths), ("the stall is on the axis", last)
+assert any("nominal" in (e.get("class") or "") for e in root.iter())
+longer = [int(e.text.split()[0]) for e in of("off-scale") if "longer" in e.text]
+assert longer, "no count of the pulses off scale"
+assert sum(w > 1e6 for w in widths) == 2
+assert 2 <= longer[0] <= sum(w > last for w in widths), (longer, last)
+titles = [t.text for e in of("off-scale-mark") for t in e]
+assert "Tmax %.3f us, off scale" % max(widths) in titles, (titles, max(widths))
+right = -1e9
+for e in sorted(ticks, key=lambda e: float(e.get("x"))):
+    x, w = float(e.get("x")), 7.7 * len(e.text)
+    assert x - w / 2 >= right, ("tick labels overlap", e.text)
+    right = x + w / 2
+PY
+}
+
+# A CPU load's proof is judged by its own CPU time (the summary's
+# own_busy_pct), not by how busy its CPUs were (busy_pct: anything else
+# running counts there). Whatever this machine made of it, the report
+# shows the figure that judged it, in every format, from the summary and
+# from the log alike; the system-wide busy only beside it.
+test_the_proof_column_shows_the_figure_that_judged_the_load() {
+	"$SQWAVE" run --board "$BOARD" --duration 4s --cpu 1 --load stress-ng:--cpu:1:--quiet \
+		--quiet --log "$TMP/l.sqwlog" --json "$TMP/l.json" > /dev/null 2> "$TMP/l.err"
+	[ $? -le 1 ] || fail "run: $(cat "$TMP/l.err")" || return 1
+	local f
+	for f in l.json l.sqwlog; do
+		"$SQWAVE" report "$TMP/$f" --json "$TMP/$f.r.json" --markdown "$TMP/$f.md" \
+			--svg "$TMP/$f.svg" > "$TMP/$f.txt" 2> "$TMP/l.err"
+		[ $? -le 1 ] || fail "report $f: $(cat "$TMP/l.err")" || return 1
+		render "$TMP/$f.svg" || return $?
+		python3 - "$TMP/l.json" "$TMP/$f.r.json" "$TMP/$f.txt" "$TMP/$f.md" "$TMP/$f.svg" \
+			"$f" <<'PY' || return 1
+import json, sys, xml.etree.ElementTree as ET
+s = json.load(open(sys.argv[1]))
+(load,) = [l for p in s["phases"] for l in p["proof"]["loads"] if l["name"] == "stress-ng"]
+assert "own_busy_pct" in load, load
+(row,) = json.load(open(sys.argv[2]))["rows"]
+fig = [g for g in row["proof_figures"] if g["load"] == "stress-ng"]
+assert len(fig) == 1 and fig[0]["figure"] == "own_busy_pct" and fig[0]["of"] == load["cpus"], fig
+# the summary's figure; a log's samples keep it to 0.1 % (its analysis
+# averages those)
+tol = 1e-6 if sys.argv[6].endswith(".json") else 0.1
+assert abs(fig[0]["value"] - load["own_busy_pct"]) <= tol, (fig, load)
+want = "stress-ng own %.0f%% of CPU %s (%s; system-wide " % (fig[0]["value"], load["cpus"],
+                                                           load["own_source"])
+for text in [row["proof"]] + [open(p).read() for p in sys.argv[3:5]]:
+    assert want in text, (text, want)
+    busy = float(text.split(want)[1].split("%")[0])    # beside it, as the summary had it
+    assert abs(busy - load["busy_pct"]) <= 0.5 + tol, (busy, load)
+root = ET.parse(sys.argv[5]).getroot()
+proof = [e.text for e in root.iter() if e.get("class") == "legend-proof"]
+short = want.split(" (")[0]
+assert proof and short in proof[0], (proof, short)
+PY
+	done
 }
 
 # The proof strip's 60 s rows once merged the idle phase with the

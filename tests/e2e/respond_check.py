@@ -14,7 +14,23 @@ check holds, else a message and exit 1. Checks:
                 after the answer's write ended, never before
   debounce D    one event per stimulus edge (the last change of each burst),
                 stamped once D has passed after it, before the next change
+  stop JSON [N] the summary's lost (after and in the warm-up) and unanswered
+                events are the log's note at the stop; at least N unanswered
+  (every check first holds the run's note at the stop: its unanswered
+  events are those the kernel reported before the stop and no answer
+  took, its lost events and the footer's are every event lost up to them)
+  bounds JSON   the summary's scope bounds hold every counted answer that
+                changed the output: its true delay, from the input's change
+                the kernel reported to the output's change (both from the
+                history), lies within them, and the lower bound is no
+                looser than the write windows
+  widths JSON   the output's pulses in the summary JSON are the pin's: a pulse
+                runs from the write that changed the pin to the one that
+                changed it back (a write of the level it had is no edge),
+                counted when both are; each true width inside the summary's
+                bounds, the means within the longest write window
 """
+import json
 import csv
 import os
 import sys
@@ -40,13 +56,80 @@ def history(path):
     return writes, stims
 
 
+def duration_ns(text):
+    """A duration as the log's header writes one ("100us", "0")."""
+    units = {"ns": 1, "us": 1000, "ms": 10 ** 6, "s": 10 ** 9}
+    for u in ("ns", "us", "ms", "s"):
+        if text.endswith(u):
+            return int(float(text[:-len(u)]) * units[u])
+    return int(text)
+
+
+def bounds(recs, writes, reported, summary):
+    """Every counted answer that changed the pin, from the history alone:
+    the stimulus change the kernel reported (with debounce: a burst's last)
+    to the output's change."""
+    scope = summary["respond"]["scope"]
+    pin, seqno, delays = 0, 0, []
+    for i, r in enumerate(recs):
+        t, level = writes[i]
+        answer = not r[7] & NOEVENT
+        if answer:
+            seqno += r[5]
+        if level == pin:
+            continue
+        pin = level
+        if answer and not r[7] & WARMUP:
+            delays.append(t - reported[seqno][0])
+    assert scope["answers"] == len(delays), ("answers bounded", scope["answers"], len(delays))
+    assert delays, "no answer changed the output"
+    lo, hi = scope["min_ns"], scope["max_ns"]
+    assert lo <= min(delays), ("lower bound above a true delay", lo, min(delays))
+    assert hi is None or max(delays) <= hi, ("upper bound below a true delay", hi, max(delays))
+    window = max(r[4] - r[3] for r in recs)
+    assert min(delays) - lo <= window, ("lower bound looser than a write window", lo,
+                                        min(delays), window)
+
+
+def widths(recs, writes, summary):
+    """The pin's pulses from the history (when the level took effect),
+    against the summary's pulse_width."""
+    idle = 0
+    pin, start = idle, None
+    true, slack = {1: [], 0: []}, {1: 0, 0: 0}
+    for i, r in enumerate(recs):
+        t, level = writes[i]
+        if level == pin:
+            continue  # a rewrite: no edge on the pin
+        if start is not None and not start[1][7] & WARMUP and not r[7] & WARMUP:
+            true[pin].append(t - start[0])
+            # the log places each change inside its write window: the
+            # estimate may be off by half of each end's window
+            slack[pin] += ((start[1][4] - start[1][3]) + (r[4] - r[3])) / 2
+        pin, start = level, (t, r)
+    for pol, name in ((1, "positive"), (0, "negative")):
+        w, got = true[pol], summary["pulse_width"][name]
+        assert got["count"] == len(w), (name, "pulses", got["count"], "on the pin", len(w))
+        if not w:
+            continue
+        lo, hi = got["tmin_bound"]["lo_ns"], got["tmax_bound"]["hi_ns"]
+        assert lo <= min(w) and max(w) <= hi, (name, "pin widths", min(w), max(w),
+                                                "outside the bounds", lo, hi)
+        mean = sum(w) / len(w)
+        # +1: the summary's mean is rounded to the nanosecond
+        assert abs(got["mean_ns"] - mean) <= slack[pol] / len(w) + 1, \
+            (name, "mean", got["mean_ns"], "on the pin", mean)
+
+
 def main():
     log = sqwlog.read(sys.argv[1])
     writes, stims = history(sys.argv[2])
     check, args = sys.argv[3], sys.argv[4:]
-    # with debounce D the kernel stamps an event D after the change it reports
-    d = int(args[0]) if check == "debounce" else 0
     meta = log["meta"]
+    # with debounce D the kernel stamps an event D after the change it reports
+    d = duration_ns(meta.get("respond.debounce", "0"))
+    if check == "debounce":
+        assert d == int(args[0]), ("respond.debounce", meta.get("respond.debounce"))
     assert meta.get("run.mode") == "respond", meta.get("run.mode")
     mode = meta["respond.mode"]
     recs = log["edges"]
@@ -110,7 +193,24 @@ def main():
     skipped = [n for n in reported if n <= seqno and n not in answered]
     assert not skipped, ("reported events without an answer", skipped[:5])
     assert lost == len([n for n in dropped if n <= seqno]), (lost, len(dropped))
-    assert log["footer"]["missed_periods"] == lost, (log["footer"], lost)
+    # the run's note at the stop: the events the kernel reported before it
+    # that no answer took (still queued), and every event lost up to the
+    # last of them, the footer's count
+    note = [e["kv"] for e in log["events"] if e["type"] == "note" and
+            "respond.events_unanswered" in e.get("kv", {})]
+    assert len(note) == 1, ("notes of the stop", len(note))
+    note = {k: int(v) for k, v in note[0].items()}
+    stop = note["respond.stop_ns"] - shift
+    queued = sorted(n for n, s in reported.items() if n > seqno and s[0] + d < stop)
+    assert note["respond.events_unanswered"] == len(queued), \
+        ("unanswered", note["respond.events_unanswered"], "queued at the stop", len(queued))
+    last = queued[-1] if queued else seqno
+    all_lost = len([n for n in dropped if n <= last])
+    assert log["footer"]["missed_periods"] == all_lost, (log["footer"], all_lost)
+    assert note["respond.events_lost"] + note["respond.events_lost_warmup"] == all_lost, \
+        (note, all_lost)
+    warm_lost = sum(r[5] - 1 for r in answers if r[7] & WARMUP)
+    assert note["respond.events_lost_warmup"] >= warm_lost, (note, warm_lost)
     if check == "answers":
         assert answers, "no answer"
     elif check == "lost":
@@ -135,6 +235,19 @@ def main():
                  if i + 1 < len(stims) and stims[i + 1][0] - s[0] >= d]
         assert len(reported) >= len(quiet) - 1, (len(reported), len(quiet))
         assert len(reported) < len(stims), "every bounce was reported"
+    elif check == "stop":
+        # the summary JSON says what the note says, the warm-up's too
+        r = json.load(open(args[0]))["respond"]
+        got = (r["events_lost"], r["events_lost_warmup"], r["events_unanswered"])
+        want = (note["respond.events_lost"], note["respond.events_lost_warmup"],
+                note["respond.events_unanswered"])
+        assert got == want, ("summary", got, "log's note", want)
+        if len(args) > 1:
+            assert note["respond.events_unanswered"] >= int(args[1]), note
+    elif check == "bounds":
+        bounds(recs, writes, reported, json.load(open(args[0])))
+    elif check == "widths":
+        widths(recs, writes, json.load(open(args[0])))
     else:
         raise SystemExit("unknown check " + check)
     print("ok: %d answers, %d writes, %d lost, %d stimulus changes" %

@@ -69,6 +69,20 @@ PY
 	grep -q "verdict    AGREE" "$TMP/out" || fail "no AGREE in text" || return 1
 	grep -q "respond.irq_bound should be set from this" "$TMP/out" ||
 		fail "the text does not say what irq_bound is for" || return 1
+	# the run's own view beside the capture's: the scope's bounds and the
+	# lost and unanswered events, as analyze of the same log states them
+	"$SQWAVE" analyze "$TMP/follow.sqwlog" --quiet --json "$TMP/a-an.json" ||
+		fail "analyze exit $?" || return 1
+	python3 - "$TMP/a.json" "$TMP/a-an.json" <<'PY' || return 1
+import json, sys
+c, a = (json.load(open(p))["respond"] for p in sys.argv[1:3])
+assert c["scope"] == {k: a["scope"][k] for k in ("answers", "min_ns", "max_ns")}, \
+    (c["scope"], a["scope"])
+for k in ("events_lost", "events_lost_warmup", "events_unanswered"):
+    assert c[k] == a[k], (k, c[k], a[k])
+PY
+	grep -q "^scope      the log's bounds" "$TMP/out" && grep -q "^events     lost .* unanswered" \
+		"$TMP/out" || fail "the text has no scope or unanswered line" || return 1
 }
 
 # The log's seq of response edge K (the K-th write that changes the level).
@@ -126,7 +140,9 @@ test_channels_are_chosen_by_name_and_misuse_is_exit_2() {
 }
 
 test_rising_edges_with_bounce_and_debounce_are_filtered_not_lost() {
-	respond deb --respond-mode toggle --edge rising --debounce 20us \
+	# the sim stamps an event when its input changed (+ the debounce): no
+	# interrupt latency, so a respond.irq_bound of 1 us holds every answer
+	respond deb --respond-mode toggle --edge rising --debounce 20us --irq-bound 1us \
 		--set sim.stim_jitter=300us --set sim.stim_bounce=2 || return 1
 	cap "$TMP/deb.csv" "$TMP/deb.vcd" --res-ns 10 --drift-ppm -15 || return 1
 	cmp "$TMP/deb.sqwlog" "$TMP/deb.vcd" --json "$TMP/deb.json"
@@ -144,13 +160,15 @@ assert s["without_event"] == 0 and s["lost_by_kernel"] == 0, s
 # every edge is accounted for
 assert s["cause"] + s["filtered_by_edge"] + s["filtered_by_debounce"] + s["outside_answers"] \
     == r["stimulus_edges"], r
-# Measured from the burst's first edge: its bounces and the debounce period
-# come before the kernel's stamp. Each answer's latency, from the pins' own
-# record (a burst: changes each less than the debounce after the one
-# before) and the log's stamp of the event it answers, not from the
-# schedule (2 x 2 x 2 us + 20 us), which a late stimulus thread does not
-# keep on a busy machine.
-first, prev, burst = None, None, {}
+# Each answer against the pins' own record (sim.history_file), not the
+# schedule (2 x 2 x 2 us of bounces + 20 us), which a late stimulus thread
+# on a busy machine does not keep. A burst: changes each less than the
+# debounce period after the one before; the kernel reports its last.
+# - the input's own latency: the log's stamp of the event - (the burst's
+#   last change + the debounce period)
+# - the delay, what a scope triggers on: from the burst's first change to
+#   the output's change the answer made (the record's write)
+bursts, first, prev = {}, None, None
 for x in csv.reader(open(sys.argv[2])):
     if x[0] != "stim":
         continue
@@ -159,17 +177,27 @@ for x in csv.reader(open(sys.argv[2])):
         first = t
     prev = t
     if x[4] == "1":
-        burst[int(x[5])] = first          # the event's seqno: its burst's first change
-seqno, want = 0, []
-for e in sqwlog.read(sys.argv[3])["edges"]:
-    if not e[7] & 0x40:                   # an answer (not a pulse end or the end's idle)
-        seqno += e[5]
-        want.append(e[1] - burst[seqno])
-irq, slack = r["irq_latency"], a["tolerance_ns"] + a["place_ns"]
-assert irq["count"] == len(want) == r["answers"], (irq, len(want), r["answers"])
-assert abs(irq["min_ns"] - min(want)) <= slack and abs(irq["max_ns"] - max(want)) <= slack, \
-    (irq, min(want), max(want), a)
+        bursts[int(x[5])] = (first, t)    # the event's seqno: its burst's first and last
+writes = [int(x[1]) for x in csv.reader(open(sys.argv[2])) if x[0] == "write" and x[2] == "0"]
+seqno, irq_want, delay_want = 0, [], []
+for i, e in enumerate(sqwlog.read(sys.argv[3])["edges"]):
+    if e[7] & 0x40:                       # a pulse end or the end's idle: no event
+        continue
+    seqno += e[5]
+    f, l = bursts[seqno]
+    irq_want.append(e[1] - (l + 20000))
+    delay_want.append(writes[i] - f)      # toggle: every answer changes the pin
+irq, delay = r["irq_latency"], r["delay"]
+slack = a["tolerance_ns"] + a["place_ns"]
+assert irq["count"] == len(irq_want) == r["answers"], (irq, len(irq_want), r["answers"])
+assert abs(irq["min_ns"] - min(irq_want)) <= slack and abs(irq["max_ns"] - max(irq_want)) <= slack, \
+    (irq, min(irq_want), max(irq_want), a)
+assert abs(delay["min_ns"] - min(delay_want)) <= slack, (delay, min(delay_want), a)
+assert abs(delay["max_ns"] - max(delay_want)) <= slack, (delay, max(delay_want), a)
+assert r["irq_bound_ns"] == 1000 and r["disagree"] == 0, r
 PY
+	grep -q "IRQ latency: the stimulus's last change + debounce" "$TMP/out" ||
+		fail "the text does not say what the IRQ latency is measured from" || return 1
 }
 
 test_a_wave_log_refuses_the_respond_options() {

@@ -92,6 +92,22 @@ for r in rows:
 PY
 }
 
+# The CSV of a timerlat log reads the log twice: a pipe is refused (exit 2)
+# before any output is opened, and the same log redirected from its file
+# (/dev/stdin a regular file) exports.
+test_a_piped_timerlat_log_is_refused_before_any_output() {
+	make_log || return 1
+	cat "$TMP/tl.sqwlog" | timeout -k 5 60 "$SQWAVE" export /dev/stdin --csv "$TMP/p.csv" \
+		--events "$TMP/p.ev" > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	[ $rc -eq 2 ] || fail "exit $rc, not 2: $(head -c 600 "$TMP/err")" || return 1
+	grep -qF "not a regular file" "$TMP/err" || fail "no reason: $(cat "$TMP/err")" || return 1
+	[ ! -e "$TMP/p.csv" ] && [ ! -e "$TMP/p.ev" ] || fail "a refused export left an output" ||
+		return 1
+	expect 0 -- export /dev/stdin --csv "$TMP/p.csv" < "$TMP/tl.sqwlog" || return 1
+	[ "$(wc -l < "$TMP/p.csv")" -eq 41 ] || fail "$(wc -l < "$TMP/p.csv") lines, not 41"
+}
+
 test_a_log_without_timerlat_keeps_its_columns() {
 	$GEN "$TMP/plain.sqwlog" --edges 10 || return 1
 	expect 0 -- export "$TMP/plain.sqwlog" --csv "$TMP/plain.csv" || return 1

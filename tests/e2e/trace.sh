@@ -165,7 +165,7 @@ test_two_runs_at_once_each_keep_their_own_trace() {
 		--log "$TMP/a.sqwlog" > "$TMP/a.out" 2>&1 &
 	local a=$!
 	"$SQWAVE" run --board "$BOARD" --duration 3s --quiet --break 1ns --set trace.max_breaks=1 \
-		--set gpio.line=2 --set sim.wire_line=3 --log "$TMP/b.sqwlog" > "$TMP/b.out" 2>&1
+		--set gpio.line=3 --set sim.wire_line=4 --log "$TMP/b.sqwlog" > "$TMP/b.out" 2>&1
 	local rb=$?
 	wait $a
 	local ra=$?

@@ -330,6 +330,30 @@ test_a_time_jump_of_days_keeps_the_output_proportional() {
 		fail "JSON of 300 edges is $(stat -c %s "$TMP/j.json") bytes" || return 1
 }
 
+test_a_stall_of_years_in_1ms_windows_costs_rows_not_time() {
+	# 40 edges and one stall of 4e11 slots (6 years): 2e11 windows of 1 ms,
+	# all but a few empty or stalled; every missed slot still in a window
+	local k=400000000000
+	$GEN "$TMP/y.sqwlog" --edges 40 --stall "20:$k" || return 1
+	expect 0 -- analyze "$TMP/y.sqwlog" --window 1ms --json "$TMP/y.json" || return 1
+	python3 - "$TMP/y.json" $((k - 1)) <<'PY' || fail "the windows do not add up" || return 1
+import json, sys
+d, want = json.load(open(sys.argv[1])), int(sys.argv[2])
+w = d["windows"]
+assert w["outside"] == 0, w["outside"]
+rows = w["rows"]
+# the slots of the stall: every window from the first missed slot's to the
+# edge's; the windows of rows never overlap and are in order
+assert sum(r["missed_periods"] for r in rows) == want == d["counts"]["missed_periods"]
+assert sum(r["edges"] for r in rows) == 40, [r["edges"] for r in rows]
+assert all(a["index"] + a["windows"] <= b["index"] for a, b in zip(rows, rows[1:]))
+stall = [r for r in rows if r["windows"] > 1]
+assert len(stall) == 1 and stall[0]["missed_periods"] == 2 * stall[0]["windows"], stall
+assert w["worst"]["missed_periods"] == {"window": stall[0]["index"], "count": 2}, w["worst"]
+assert w["count"] == rows[-1]["index"] + 1 and len(rows) < 50, (w["count"], len(rows))
+PY
+}
+
 test_runs_stopped_at_random_moments_leave_readable_logs() {
 	local sig delay i rc
 	for i in 1 2 3; do

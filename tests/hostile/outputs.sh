@@ -199,6 +199,68 @@ test_an_output_on_a_full_disk_is_exit_3() {
 	[ $? -eq 3 ] || fail "export over a file-size limit: not exit 3" || return 1
 }
 
+# A run of several lines refused for one line's output (its log locked by
+# another process, a --json in no directory) changes no file: every log is
+# reserved and every document checked before any is created or renamed
+# (x.0.sqwlog was kept aside as x.0.sqwlog.~1~ and a header-only log
+# written before line 3's refusal).
+test_a_refused_run_of_several_lines_changes_no_file() {
+	local d=$TMP/refused locker rc i
+	mkdir -p "$d" || return 1
+	"$SQWAVE" run --board "$BOARD" --line 0,3 --duration 50ms --quiet --log "$d/x.sqwlog" \
+		> /dev/null 2> "$TMP/err" || fail "first run: $(cat "$TMP/err")" || return 1
+	: > "$d/z.3.sqwlog"
+	python3 -c '
+import fcntl, sys, time
+fs = [open(p, "r+") for p in sys.argv[1:3]]
+for f in fs:
+    fcntl.lockf(f, fcntl.LOCK_EX)
+open(sys.argv[3], "w").close()
+time.sleep(120)' "$d/x.3.sqwlog" "$d/z.3.sqwlog" "$TMP/locked" &
+	locker=$!
+	for i in $(seq 100); do [ -e "$TMP/locked" ] && break; sleep 0.1; done
+	(cd "$d" && ls -lA --time-style=+%s.%N && sha256sum ./*) > "$TMP/before" 2>&1
+	expect 3 "x.3.sqwlog is being written by another process (pid $locker)" -- run \
+		--board "$BOARD" --line 0,3 --duration 50ms --quiet --log "$d/x.sqwlog" \
+		--json "$d/x.json" || { kill $locker; return 1; }
+	expect 3 "z.3.sqwlog is being written by another process" -- run --board "$BOARD" \
+		--line 0,3 --duration 50ms --quiet --log "$d/z.sqwlog" || { kill $locker; return 1; }
+	kill $locker
+	(cd "$d" && ls -lA --time-style=+%s.%N && sha256sum ./*) > "$TMP/after" 2>&1
+	diff "$TMP/before" "$TMP/after" > "$TMP/diff" || fail "files changed: $(cat "$TMP/diff")" ||
+		return 1
+	expect 3 "cannot create $d/nodir/y.0.json" -- run --board "$BOARD" --line 0,3 \
+		--duration 50ms --quiet --log "$d/y.sqwlog" --json "$d/nodir/y.json" || return 1
+	(cd "$d" && ls -lA --time-style=+%s.%N && sha256sum ./*) > "$TMP/after" 2>&1
+	diff "$TMP/before" "$TMP/after" > "$TMP/diff" || fail "files changed: $(cat "$TMP/diff")"
+}
+
+# A disk that fills (a file-size limit of 16 KB: each line's 7 KB log fits,
+# its 25 KB summary does not) in a run of several lines: each summary it
+# cannot write is said lost (exit 3) and leaves no part of itself, so a
+# later report --trend of the batch reads every document that is there.
+test_a_full_disk_with_several_lines_leaves_no_partial_summary() {
+	local l rc
+	mkdir -p "$TMP/batch" || return 1
+	"$SQWAVE" run --board "$BOARD" --duration 50ms --quiet --log "$TMP/g.sqwlog" \
+		--json "$TMP/batch/good.json" > /dev/null 2> "$TMP/err" ||
+		fail "a plain run: $(cat "$TMP/err")" || return 1
+	( ulimit -f 16; ulimit -v $VMEM; exec timeout 60 "$SQWAVE" run --board "$BOARD" \
+		--line 0,3 --duration 50ms --quiet --log "$TMP/s.sqwlog" --json "$TMP/batch/s.json" ) \
+		> "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	[ $rc -eq 3 ] || fail "exit $rc, expected 3: $(head -c 600 "$TMP/err")" || return 1
+	for l in 0 3; do
+		grep -qF "JSON summary $TMP/batch/s.$l.json lost: writing $TMP/batch/s.$l.json failed: File too large (the partial file is removed)" "$TMP/err" ||
+			fail "line $l's summary is not said lost: $(cat "$TMP/err")" || return 1
+		[ ! -e "$TMP/batch/s.$l.json" ] || fail "a part of s.$l.json is left" || return 1
+		"$SQWAVE" export "$TMP/s.$l.sqwlog" --meta > "$TMP/m" 2>&1 &&
+			grep -q "^footer.records=" "$TMP/m" || fail "line $l's log is not whole" || return 1
+	done
+	expect 0 -- report --trend "$TMP"/batch/*.json || return 1
+	grep -q "good.json" "$TMP/out" || fail "the batch's summary is not in the trend"
+}
+
 cd "$ROOT" || exit 1
 for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
 	if ( $t ); then

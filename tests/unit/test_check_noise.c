@@ -123,7 +123,7 @@ static int setup(void **state)
 	memset(&R, 0, sizeof(R));
 	P = (struct check_noise_params){ .root = root, .hwlat_ns = 1000000,
 					 .threshold_ns = NOISE_HWLAT_THRESHOLD_NS,
-					 .half_ns = 500000, .out = &R };
+					 .short_ns = 500000, .long_ns = 500000, .out = &R };
 	return 0;
 }
 
@@ -380,6 +380,37 @@ static void a_gap_beyond_the_limits_fails_and_names_them(void **state)
 	assert_finding("noise.hwlat", CHECK_WARN, "largest gap 16 us");
 }
 
+/* A 300/700 us wave: the longer level meets limits.tmax, the shorter one
+ * limits.tmin, and limits.width_error each; never the half period. */
+static void a_duty_cycles_levels_each_meet_their_limit(void **state)
+{
+	struct during d = { .trace = HEADER LINE_61 };
+
+	(void)state;
+	P.running = while_running;
+	P.running_ctx = &d;
+	P.short_ns = 300000;
+	P.long_ns = 700000;
+	P.tmax_ns = 710000;      /* 700 + 16 us > 710 us, though 500 + 16 is not */
+	check_noise(&rep, &P);
+	assert_finding("noise.hwlat", CHECK_FAIL, "the longer level + gap = 716.000 us > "
+		       "limits.tmax 710.000 us");
+	assert_non_null(strstr(finding("noise.hwlat")->why, "pulses of 300.000 and 700.000 us"));
+	check_report_free(&rep);
+	check_report_init(&rep);
+	P.tmax_ns = 0;
+	P.tmin_ns = 290000;      /* 300 - 16 us < 290 us */
+	check_noise(&rep, &P);
+	assert_finding("noise.hwlat", CHECK_FAIL, "the shorter level - gap = 284.000 us < "
+		       "limits.tmin");
+	check_report_free(&rep);
+	check_report_init(&rep);
+	P.tmin_ns = 0;
+	P.width_error_ns = 10000;
+	check_noise(&rep, &P);
+	assert_finding("noise.hwlat", CHECK_FAIL, "gap > limits.width_error 10.000 us");
+}
+
 static void when_the_trace_cannot_be_read_every_setting_is_still_put_back(void **state)
 {
 	char path[512];
@@ -620,6 +651,7 @@ int main(void)
 		T(a_quiet_machine_passes_with_what_was_looked_at),
 		T(a_gap_of_half_the_half_period_fails),
 		T(a_gap_beyond_the_limits_fails_and_names_them),
+		T(a_duty_cycles_levels_each_meet_their_limit),
 		T(when_the_trace_cannot_be_read_every_setting_is_still_put_back),
 		T(a_signal_ends_the_run_early_with_every_setting_put_back),
 		T(another_tracer_in_use_is_left_alone),

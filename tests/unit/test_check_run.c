@@ -48,37 +48,44 @@ static void set(const char *assignment)
 	assert_int_equal(config_apply_set(cfg, assignment, err, sizeof(err)), CFG_OK);
 }
 
-/* @n edges on the grid, woken 10 us late with a 2 us write; with @stall,
- * edge 10 comes three slots late (two missed periods): one pulse of 2000 us
- * before it, and a short one after. Judged by cfg as the run would. */
-static void run_of(struct check_run_fig *g, unsigned n, bool stall)
+/* @n edges of the wave @w on its grid, woken 10 us late with a 2 us write;
+ * with @stall, edge 10 comes three slots late (two missed periods) and late
+ * inside its slot too; with @stretch, edge 7 (a fall) comes 60 % of the low
+ * time late, stretching one high pulse. Judged by cfg as the run would. */
+static void run_wave(struct check_run_fig *g, const struct wave *w, unsigned n, bool stall,
+		     bool stretch)
 {
-	struct edgestats *st = edgestats_new(HALF);
+	struct edgestats *st = edgestats_new((int64_t)wave_period(w) / 2);
 	struct run_info ri = { .rt_ok = true };
 	uint64_t slot = 0;
 	unsigned i;
 
 	assert_non_null(st);
 	memset(g, 0, sizeof(*g));
-	g->half_ns = HALF;
+	pin_init_wave(&g->pin, "0", w, 0, PIN_GRID_MONOTONIC, 0);
+	edgestats_set_pin(st, &g->pin);
+	ri.pin = g->pin;
 	for (i = 0; i < n; i++) {
 		struct edge_rec e = {
 			.seq = i, .wake_off_ns = 10000, .write_begin_off_ns = 11000,
 			.write_end_off_ns = 13000, .expirations = 1,
 		};
+		int32_t late = 0;
 
 		if (stall && i == 10) {
 			slot += 3;
 			e.expirations = 3;
-			/* late inside its slot too: the next pulse is short */
-			e.wake_off_ns = 400000;
-			e.write_begin_off_ns = 401000;
-			e.write_end_off_ns = 403000;
+			late = 400000;	/* the next pulse is short */
 		} else if (i) {
 			slot++;
 		}
-		e.intended_ns = T0 + slot * HALF;
-		e.level = (uint8_t)(i % 2 == 0);
+		if (stretch && i == 7)
+			late = (int32_t)(w->low_ns * 6 / 10);
+		e.wake_off_ns += late;
+		e.write_begin_off_ns += late;
+		e.write_end_off_ns += late;
+		e.intended_ns = wave_slot_ns(w, 0, T0, slot);
+		e.level = (uint8_t)wave_slot_level(0, slot);
 		edgestats_add(st, &e);
 		check_run_add(g, st);
 	}
@@ -87,17 +94,77 @@ static void run_of(struct check_run_fig *g, unsigned n, bool stall)
 	edgestats_free(st);
 }
 
-static void a_pulse_is_far_when_off_nominal_by_half_a_half_period(void **state)
+static void run_of(struct check_run_fig *g, unsigned n, bool stall)
 {
+	struct wave w = wave_square(HALF);
+
+	run_wave(g, &w, n, stall, false);
+}
+
+static void a_pulse_is_far_when_off_its_polarity_nominal_by_half_the_shorter_level(void **state)
+{
+	struct wave sq = wave_square(HALF), duty = { .high_ns = 100000, .low_ns = 900000 };
+	struct pin p, d, r;
+
 	(void)state;
-	assert_false(check_run_pulse_far(500000, HALF));
-	assert_false(check_run_pulse_far(750000 - 1, HALF));
-	assert_true(check_run_pulse_far(750000, HALF));
-	assert_false(check_run_pulse_far(250000 + 1, HALF));
-	assert_true(check_run_pulse_far(250000, HALF));
-	assert_true(check_run_pulse_far(15895, HALF));
-	assert_true(check_run_pulse_far(3563212, HALF));
-	assert_false(check_run_pulse_far(1000, 0));
+	pin_init_wave(&p, "0", &sq, 0, PIN_GRID_MONOTONIC, 0);
+	assert_int_equal(check_run_far_ns(&p), HALF / 2);
+	assert_false(check_run_pulse_far(&p, PIN_POS, 500000));
+	assert_false(check_run_pulse_far(&p, PIN_NEG, 750000 - 1));
+	assert_true(check_run_pulse_far(&p, PIN_POS, 750000));
+	assert_false(check_run_pulse_far(&p, PIN_NEG, 250000 + 1));
+	assert_true(check_run_pulse_far(&p, PIN_POS, 250000));
+	assert_true(check_run_pulse_far(&p, PIN_NEG, 15895));
+	assert_true(check_run_pulse_far(&p, PIN_POS, 3563212));
+	/* a 10/90 wave: each polarity against its own nominal, half the shorter
+	 * level the tolerance of both */
+	pin_init_wave(&d, "0", &duty, 0, PIN_GRID_MONOTONIC, 0);
+	assert_int_equal(check_run_far_ns(&d), 50000);
+	assert_false(check_run_pulse_far(&d, PIN_POS, 100000));
+	assert_false(check_run_pulse_far(&d, PIN_NEG, 900000));
+	assert_true(check_run_pulse_far(&d, PIN_POS, 150000));
+	assert_true(check_run_pulse_far(&d, PIN_NEG, 850000));
+	assert_false(check_run_pulse_far(&d, PIN_NEG, 850001));
+	/* a respond run's follow answers have no nominal: nothing is far */
+	pin_init_respond(&r, "0", 0, PIN_FOLLOW, "2", PIN_EDGE_BOTH, 0, 0);
+	assert_int_equal(check_run_far_ns(&r), 0);
+	assert_false(check_run_pulse_far(&r, PIN_POS, 1000));
+}
+
+static void a_healthy_duty_wave_is_judged_against_each_levels_nominal(void **state)
+{
+	const struct check_finding *f;
+	struct wave w = { .high_ns = 100000, .low_ns = 900000 };
+	struct check_run_fig g;
+
+	(void)state;
+	run_wave(&g, &w, 40, false, false);
+	assert_int_equal(g.far, 0);	/* against the half period, every pulse was far */
+	assert_int_equal(g.w[PIN_POS].tmin_ns, 100000);
+	assert_int_equal(g.w[PIN_NEG].tmax_ns, 900000);
+	check_run_judge(&rep, cfg, 0, &g, "x.sqwlog", "1s");
+	f = check_find(&rep, "run.verdict");
+	assert_non_null(strstr(f->value, "nothing broke"));
+	assert_non_null(strstr(f->value, "+ pulses Tmin/Tmax 100.000/100.000 us"));
+	assert_non_null(strstr(f->value, "- pulses Tmin/Tmax 900.000/900.000 us"));
+	assert_null(strstr(f->value, "500.000"));
+}
+
+static void a_stretched_high_pulse_of_a_duty_wave_is_far(void **state)
+{
+	const struct check_finding *f;
+	struct wave w = { .high_ns = 300000, .low_ns = 700000 };
+	struct check_run_fig g;
+
+	(void)state;
+	run_wave(&g, &w, 40, false, true);
+	/* edge 7 ends a high pulse 420 us late and starts a short low one */
+	assert_int_equal(g.far, 2);
+	assert_int_equal(g.far_max_ns, 300000 + 420000);
+	check_run_judge(&rep, cfg, 0, &g, "x.sqwlog", "1s");
+	f = check_find(&rep, "run.verdict");
+	assert_non_null(strstr(f->value, "2 pulses far from the nominal + 300.000 us, - 700.000 us "
+				"(off by 150.000 us or more"));
 }
 
 static void a_run_without_limits_is_not_pass_but_no_limits_with_what_broke(void **state)
@@ -232,8 +299,10 @@ static void a_short_run_keeps_the_checks_settings_and_is_judged_by_them(void **s
 	assert_string_equal(cr.log, log);
 	/* the check's half period reached the run (its log says so), and 50 ms
 	 * of it is at most 50 edges (fewer where a slow machine missed some) */
-	assert_int_equal(cr.fig.half_ns, 1000000);
-	assert_true(cr.fig.edges >= 1 && cr.fig.edges <= 50);
+	assert_int_equal(cr.nlines, 1);
+	assert_int_equal(pin_half_period(&cr.lines[0].fig.pin), 1000000);
+	assert_int_equal(cr.lines[0].fig.pin.nominal_ns[PIN_POS], 1000000);
+	assert_true(cr.lines[0].fig.edges >= 1 && cr.lines[0].fig.edges <= 50);
 	assert_int_equal(rep.n, 1);
 	f = &rep.v[0];
 	assert_string_equal(f->id, "run.verdict");
@@ -248,7 +317,53 @@ static void a_short_run_keeps_the_checks_settings_and_is_judged_by_them(void **s
 	assert_non_null(strstr(line, "check: running `sqwave run` for 50ms"));
 	fclose(text);
 	fclose(note);
+	check_run_free(&cr);
 	unlink(log);
+	rmdir(dir);
+}
+
+/* Several lines: each line's own log read back and judged by its own wave,
+ * one finding each (run.verdict.LINE), as the gpio checks are per line. */
+static void a_short_run_of_several_lines_judges_each_by_its_own_log(void **state)
+{
+	char dir[sizeof(P_tmpdir) + 32], log[sizeof(dir) + 16], err[256];
+	FILE *sink = tmpfile();
+	struct check_run cr = { 0 };
+	const struct check_finding *f0, *f3;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/sqwave-checkrun-XXXXXX", P_tmpdir);
+	assert_non_null(mkdtemp(dir));
+	snprintf(log, sizeof(log), "%s/r.sqwlog", dir);
+	sim_cmdline(log, "limits.tmax=10s");
+	assert_int_equal(config_apply_set(cfg, "gpio.line=0,3", err, sizeof(err)), CFG_OK);
+	assert_int_equal(config_apply_set(cfg, "run.line_high=300us,100us", err, sizeof(err)),
+			 CFG_OK);
+	assert_int_equal(config_apply_set(cfg, "run.line_low=700us,900us", err, sizeof(err)),
+			 CFG_OK);
+	check_run_short(&rep, cfg, &(struct check_run_params){
+		.board_path = "", .profile_path = "", .root = "/", .run_ns = 50000000,
+		.text = sink, .note = sink }, &cr);
+	assert_true(cr.done);
+	assert_true(cr.judged);
+	assert_int_equal(cr.nlines, 2);
+	assert_string_equal(cr.lines[1].line, "3");
+	assert_non_null(strstr(cr.lines[1].log, "/r.3.sqwlog"));
+	/* each log carried its own line's wave */
+	assert_int_equal(cr.lines[0].fig.pin.nominal_ns[PIN_POS], 300000);
+	assert_int_equal(cr.lines[1].fig.pin.nominal_ns[PIN_POS], 100000);
+	assert_int_equal(cr.lines[1].fig.pin.nominal_ns[PIN_NEG], 900000);
+	f0 = check_find(&rep, "run.verdict.0");
+	f3 = check_find(&rep, "run.verdict.3");
+	assert_non_null(f0);
+	assert_non_null(f3);
+	assert_int_equal(f3->status, CHECK_PASS);
+	assert_non_null(strstr(f3->value, "+ pulses Tmin/Tmax"));
+	assert_null(check_find(&rep, "run.verdict"));	/* nothing failed beyond the lines */
+	unlink(cr.lines[0].log);
+	unlink(cr.lines[1].log);
+	check_run_free(&cr);
+	fclose(sink);
 	rmdir(dir);
 }
 
@@ -269,13 +384,17 @@ static void a_copied_tree_is_never_run(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(a_pulse_is_far_when_off_nominal_by_half_a_half_period),
+		cmocka_unit_test(a_pulse_is_far_when_off_its_polarity_nominal_by_half_the_shorter_level),
+		cmocka_unit_test_setup_teardown(a_healthy_duty_wave_is_judged_against_each_levels_nominal, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_stretched_high_pulse_of_a_duty_wave_is_far, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_run_without_limits_is_not_pass_but_no_limits_with_what_broke, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_clean_run_without_limits_is_still_no_limits, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_run_within_the_limits_set_passes_and_names_each_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_violated_limit_fails_and_says_which, setup, teardown),
 		cmocka_unit_test_setup_teardown(the_runs_own_failure_wins_over_a_log_that_passes, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_short_run_keeps_the_checks_settings_and_is_judged_by_them, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_short_run_of_several_lines_judges_each_by_its_own_log,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(a_copied_tree_is_never_run, setup, teardown),
 	};
 

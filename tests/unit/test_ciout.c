@@ -181,6 +181,7 @@ static void the_results_are_one_line_per_check_with_figures_in_us(void **state)
 			       "no_break pass\n"
 			       "tmin skip 468.000 us\n"
 			       "tmax fail 532.000 us\n"
+			       "width_error skip 32.000 us\n"
 			       "wake_latency_max skip 40.000 us\n"
 			       "missed_periods pass 0 count\n");
 	free(t);
@@ -312,9 +313,9 @@ static void the_junit_report_parses_with_the_right_counts_and_figures(void **sta
 	set(f, CFG_LIMITS_TMAX, "531us");
 	junit(f);
 	ret = xml_accepts(f->path,
-			  "len(r.findall(\"testsuite\")) == 1 and r.get(\"tests\") == \"10\" and "
+			  "len(r.findall(\"testsuite\")) == 1 and r.get(\"tests\") == \"11\" and "
 			  "r.get(\"failures\") == \"1\" and "
-			  "r.find(\"testsuite\").get(\"skipped\") == \"3\" and "
+			  "r.find(\"testsuite\").get(\"skipped\") == \"4\" and "
 			  "r.find(\"testsuite\").get(\"name\") == \"sqwave\" + \".\" and "
 			  "r.find(\"testsuite\").get(\"time\") == \"2.500\" and "
 			  "[c.get(\"name\") for c in r.iter(\"testcase\") if c.find(\"failure\") is not None]"
@@ -343,7 +344,7 @@ static void a_run_with_phases_has_a_suite_per_phase_with_its_loads(void **state)
 			  "[s.get(\"name\") for s in r.findall(\"testsuite\")] == [\"sqwave..rt-loaded\", "
 			  "\"sqwave..rt-loaded.phase.warm up\", \"sqwave..rt-loaded.phase.cpu.load\"] and "
 			  "[c.get(\"name\") for c in r.findall(\"testsuite\")[2].iter(\"testcase\")] == "
-			  "[\"tmin\", \"tmax\", \"wake_latency_max\", \"missed_periods\", "
+			  "[\"tmin\", \"tmax\", \"width_error\", \"wake_latency_max\", \"missed_periods\", "
 			  "\"coremark.running\", \"coremark.cpu_busy\", \"coremark.valid_scores\"] and "
 			  "r.findall(\"testsuite\")[2].get(\"timestamp\") == \"2023-11-14T22:13:21\" and "
 			  "r.findall(\"testsuite\")[1].get(\"time\") == \"1.000\" and "

@@ -141,6 +141,7 @@ static void the_table_lists_the_keys_in_enum_order(void **state)
 		{ CFG_LIMITS_WAKE_LATENCY_MAX, "limits.wake_latency_max" },
 		{ CFG_LIMITS_MISSED_MAX, "limits.missed_max" },
 		{ CFG_LIMITS_RESPONSE_MAX, "limits.response_max" },
+		{ CFG_LIMITS_WIDTH_ERROR, "limits.width_error" },
 		{ CFG_PROOF_INTERVAL, "proof.interval" },
 		{ CFG_PROOF_MIN_BUSY, "proof.min_busy" },
 		{ CFG_PROOF_IDLE_MAX_BUSY, "proof.idle_max_busy" },

@@ -329,6 +329,34 @@ static void a_name_the_cpu_lacks_is_refused(void **state)
 	assert_int_equal(count_files(), 0);
 }
 
+static void a_name_no_cpu_has_is_refused_with_the_names_there_are(void **state)
+{
+	struct cpuidle_limit lim;
+	char err[512] = "", cmd[PATH_MAX + 32];
+
+	(void)state;
+	make_tree(false);
+	put(1, 1, "name", "haltpoll idle");	/* a name that cannot be given */
+	snprintf(cmd, sizeof(cmd), "echo 0-1 > %s/sys/devices/system/cpu/online", root);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(cpuidle_limit_parse("c1e", &lim, err, sizeof(err)), 0);
+	assert_int_equal(cpuidle_limit_check(root, &lim, err, sizeof(err)), 0);
+	assert_int_equal(cpuidle_limit_parse("WFI", &lim, err, sizeof(err)), 0);
+	assert_int_equal(cpuidle_limit_check(root, &lim, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "rt.idle_state WFI: no CPU of this machine has an idle state "
+				"of that name; the states it has: POLL (0), C1 (1), C1E (2), "
+				"C6 (3), \"haltpoll idle\" (1)"));
+	/* a number, or keep, is not looked up */
+	assert_int_equal(cpuidle_limit_parse("9", &lim, err, sizeof(err)), 0);
+	assert_int_equal(cpuidle_limit_check(root, &lim, err, sizeof(err)), 0);
+	/* no cpuidle at all: said so */
+	snprintf(cmd, sizeof(cmd), "rm -rf %s/sys/devices/system/cpu/cpu*/cpuidle", root);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(cpuidle_limit_parse("C1", &lim, err, sizeof(err)), 0);
+	assert_int_equal(cpuidle_limit_check(root, &lim, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "this machine has no idle states"));
+}
+
 /* In a child without privileges (nobody, when the test runs as root):
  * states 1 and 2 can be written, state 3's disable cannot. */
 static int restrict_unprivileged(void)
@@ -538,6 +566,7 @@ int main(void)
 		cmocka_unit_test(a_state_disabled_before_the_run_stays_disabled),
 		cmocka_unit_test(release_twice_restores_once),
 		cmocka_unit_test(a_name_the_cpu_lacks_is_refused),
+		cmocka_unit_test(a_name_no_cpu_has_is_refused_with_the_names_there_are),
 		cmocka_unit_test(a_failed_write_puts_back_what_was_written),
 		cmocka_unit_test(an_unreadable_disable_is_not_said_restricted),
 		cmocka_unit_test(a_cpu_without_cpuidle_is_said_not_restricted),

@@ -367,6 +367,45 @@ static void an_old_header_reads_as_a_50_percent_wave_and_a_wrong_one_is_corrupt(
 	assert_non_null(strstr(err, "the wave's high 300000, low 600000"));
 }
 
+#define PIN_DUTY "pin.kind=wave\npin.line=0\npin.idle_level=0\npin.high_ns=300000\n" \
+		 "pin.low_ns=700000\npin.phase_ns=100000\npin.grid=monotonic\n" \
+		 "pin.grid_align_ns=0\npin.nominal_pos_ns=300000\npin.nominal_neg_ns=700000\n"
+
+/* The pin description reads back into the meta; one that contradicts the
+ * wave.* keys or run.mode is a corrupt header. */
+static void the_pin_reads_back_and_one_that_contradicts_the_header_is_corrupt(void **state)
+{
+	static const struct {
+		const char *text, *why;
+	} bad[] = {
+		{ "gpio.idle_level=0\nwave.high_ns=700000\nwave.low_ns=300000\n"
+		  "wave.phase_ns=100000\n" PIN_DUTY, "the pin's wave and wave.* disagree" },
+		{ DUTY_TEXT "run.mode=respond\n" PIN_DUTY, "pin.kind and run.mode disagree" },
+	};
+	enum edgelog_status st;
+	struct edgelog_reader *r;
+	char err[256];
+	size_t i;
+
+	(void)state;
+	write_duty_log(DUTY_TEXT PIN_DUTY, 10, 1000, 0);
+	r = edgelog_reader_open(path, &st, err, sizeof(err));
+	if (!r)
+		fail_msg("%s", err);
+	assert_int_equal(edgelog_reader_meta(r)->pin.kind, PIN_WAVE);
+	assert_int_equal(edgelog_reader_meta(r)->pin.nominal_ns[PIN_POS], 300000);
+	assert_int_equal(edgelog_reader_meta(r)->pin.nominal_ns[PIN_NEG], 700000);
+	edgelog_reader_close(r);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		write_duty_log(bad[i].text, 4, 100, 0);
+		r = edgelog_reader_open(path, &st, err, sizeof(err));
+		assert_null(r);
+		assert_int_equal(st, EDGELOG_E_CORRUPT);
+		if (!strstr(err, bad[i].why))
+			fail_msg("said \"%s\", not \"%s\"", err, bad[i].why);
+	}
+}
+
 static void records_are_32_bytes_on_disk(void **state)
 {
 	struct stat a, b;
@@ -921,6 +960,61 @@ static void an_existing_log_is_kept_aside_never_truncated(void **state)
 	assert_int_equal(edgelog_writer_close(w, NULL, NULL, 0), 0);
 }
 
+/* Reserving changes nothing: an old log stays as it is until the start
+ * keeps it aside, a missing one is made empty and abandoning removes it,
+ * and a log another process writes is refused at the reservation. */
+static void a_reserved_log_changes_nothing_until_it_starts(void **state)
+{
+	struct edgelog_meta m = { .half_period_ns = 500000, .start_ns = 5000000000ull, .text = (char *)TEXT };
+	struct edgelog_writer *w, *held;
+	char kept[256], err[256], want[96];
+	struct stat a, b;
+	pid_t child;
+	int status;
+
+	(void)state;
+	write_log(7, 1);
+	assert_int_equal(stat(path, &a), 0);
+	w = edgelog_writer_reserve(path, err, sizeof(err));
+	assert_non_null(w);
+	edgelog_writer_abandon(w);
+	assert_int_equal(stat(path, &b), 0);
+	assert_int_equal(b.st_size, a.st_size);
+	assert_int_equal(b.st_ino, a.st_ino);
+	snprintf(want, sizeof(want), "%s.~1~", path);
+	assert_int_equal(access(want, F_OK), -1);
+	/* started: the old one kept aside, the header written */
+	w = edgelog_writer_reserve(path, err, sizeof(err));
+	assert_non_null(w);
+	assert_int_equal(edgelog_writer_start(w, &m, kept, sizeof(kept), err, sizeof(err)), 0);
+	assert_string_equal(kept, want);
+	assert_int_equal(edgelog_writer_close(w, NULL, NULL, 0), 0);
+	assert_int_equal(size_of(), RECORDS_AT);
+	unlink(want);
+	/* a name not there: made empty, and gone again when abandoned */
+	unlink(path);
+	w = edgelog_writer_reserve(path, err, sizeof(err));
+	assert_non_null(w);
+	assert_int_equal(size_of(), 0);
+	edgelog_writer_abandon(w);
+	assert_int_equal(access(path, F_OK), -1);
+	/* held by another process: refused when reserved, the file untouched */
+	held = edgelog_writer_create(path, &m, NULL, 0, NULL, 0);
+	assert_non_null(held);
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		struct edgelog_writer *w2 = edgelog_writer_reserve(path, err, sizeof(err));
+
+		_exit(!w2 && errno == EBUSY && strstr(err, "another process") ? 0 : 1);
+	}
+	assert_int_equal(waitpid(child, &status, 0), child);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_int_equal(size_of(), RECORDS_AT);
+	assert_int_equal(edgelog_writer_close(held, NULL, NULL, 0), 0);
+}
+
 static void a_fifo_is_refused_at_once(void **state)
 {
 	struct edgelog_meta m = { .half_period_ns = 500000, .text = (char *)TEXT };
@@ -945,6 +1039,8 @@ int main(void)
 			an_old_header_reads_as_a_50_percent_wave_and_a_wrong_one_is_corrupt,
 			make_path, remove_path),
 		cmocka_unit_test_setup_teardown(a_log_reads_back_exactly_what_was_written, make_path, remove_path),
+		cmocka_unit_test_setup_teardown(the_pin_reads_back_and_one_that_contradicts_the_header_is_corrupt,
+						make_path, remove_path),
 		cmocka_unit_test_setup_teardown(records_are_32_bytes_on_disk, make_path, remove_path),
 		cmocka_unit_test_setup_teardown(a_log_cut_anywhere_reads_up_to_its_last_complete_record, make_path, remove_path),
 		cmocka_unit_test_setup_teardown(a_log_without_footer_is_reported_as_truncated, make_path, remove_path),
@@ -965,6 +1061,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_batch_reads_what_next_reads, make_path, remove_path),
 		cmocka_unit_test_setup_teardown(a_second_writer_of_the_same_log_is_refused_naming_the_first, make_path, remove_path),
 		cmocka_unit_test_setup_teardown(an_existing_log_is_kept_aside_never_truncated, make_path, remove_path),
+		cmocka_unit_test_setup_teardown(a_reserved_log_changes_nothing_until_it_starts,
+						make_path, remove_path),
 		cmocka_unit_test_setup_teardown(a_fifo_is_refused_at_once, make_path, remove_path),
 	};
 

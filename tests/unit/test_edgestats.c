@@ -369,6 +369,117 @@ static void two_writes_of_the_same_level_are_not_a_pulse(void **state)
 	assert_int_equal(r->width[EDGESTATS_ANY].h.m.n, 1);
 }
 
+/* A respond answer: event at @t_us, written 20..21 us after it, @level. */
+static struct edge_rec answer(uint64_t seq, uint64_t t_us, uint8_t level)
+{
+	struct edge_rec e = {
+		.seq = seq,
+		.intended_ns = T0 + t_us * 1000,
+		.wake_off_ns = 19000,
+		.write_begin_off_ns = 20000,
+		.write_end_off_ns = 21000,
+		.expirations = 1,
+		.level = level,
+	};
+	return e;
+}
+
+static void a_respond_pulse_starts_at_the_write_that_changed_the_pin(void **state)
+{
+	struct edgestats *s = *state;
+	const struct edgestats_result *r;
+	/* follow mode with an event lost twice: 1 at 0 us, 1 again at 100 us
+	 * (a falling event lost), 0 at 300 us, 0 again at 350 us, 1 at 600 us */
+	struct edge_rec e[] = {
+		answer(0, 0, 1), answer(1, 100, 1), answer(2, 300, 0), answer(3, 350, 0),
+		answer(4, 600, 1),
+	};
+
+	e[1].expirations = e[3].expirations = 2;
+	edgestats_set_respond(s, 0);
+	feed(s, e, 5);
+	r = edgestats_result(s);
+	/* every write answers its event, the rewrites too */
+	assert_int_equal(r->answers, 5);
+	assert_int_equal(r->resp_end.m.n, 5);
+	assert_int_equal(r->missed_periods, 2);
+	/* but the pin changed three times: high for 300 us, low for 300 us */
+	assert_int_equal(r->level_repeats, 2);
+	assert_int_equal(r->width[EDGESTATS_POS].h.m.n, 1);
+	assert_int_equal(r->width[EDGESTATS_POS].tmin.width_ns, 300000);
+	assert_int_equal(r->width[EDGESTATS_NEG].h.m.n, 1);
+	assert_int_equal(r->width[EDGESTATS_NEG].tmin.width_ns, 300000);
+	assert_int_equal(r->pulses_skipped, 0);
+	assert_int_equal(r->period_m.n, 0);	/* a respond run has no period */
+}
+
+static void a_respond_write_of_the_idle_level_first_is_no_edge(void **state)
+{
+	struct edgestats *s = *state;
+	const struct edgestats_result *r;
+	/* idle high (active low wiring): the first answer writes 1, no change */
+	struct edge_rec e[] = { answer(0, 0, 1), answer(1, 100, 0), answer(2, 250, 1) };
+
+	edgestats_set_respond(s, 1);
+	feed(s, e, 3);
+	r = edgestats_result(s);
+	assert_int_equal(r->level_repeats, 1);
+	assert_int_equal(r->width[EDGESTATS_NEG].h.m.n, 1);
+	assert_int_equal(r->width[EDGESTATS_NEG].tmin.width_ns, 150000);
+	assert_int_equal(r->width[EDGESTATS_POS].h.m.n, 0);
+}
+
+static void no_respond_pulse_spans_a_failed_write_or_a_warm_up_start(void **state)
+{
+	struct edgestats *s = *state;
+	const struct edgestats_result *r;
+	struct edge_rec e[] = {
+		answer(0, 0, 1), answer(1, 50, 1), answer(2, 100, 0),	/* warm-up start */
+		answer(3, 200, 1), answer(4, 300, 0),			/* write 4 failed */
+		answer(5, 400, 0), answer(6, 500, 1), answer(7, 600, 0),
+	};
+
+	e[0].flags = e[1].flags = EDGE_F_WARMUP;
+	e[4].flags = EDGE_F_WRITE_ERR;
+	edgestats_set_respond(s, 0);
+	feed(s, e, 8);
+	r = edgestats_result(s);
+	/* measured: low 100..200 (write 2 is counted, the pulse before it
+	 * starts in the warm-up); nothing across the failed write, nor from
+	 * write 5 (it may have rewritten what write 4 set); high 500..600 */
+	assert_int_equal(r->width[EDGESTATS_NEG].h.m.n, 1);
+	assert_int_equal(r->width[EDGESTATS_NEG].tmin.width_ns, 100000);	/* 100..200 */
+	assert_int_equal(r->width[EDGESTATS_POS].h.m.n, 1);
+	assert_int_equal(r->width[EDGESTATS_POS].tmin.width_ns, 100000);	/* 500..600 */
+	/* not measured: the high from write 3 (where it ended is not known)
+	 * and the low that write 6 ended (where it began is not known) */
+	assert_int_equal(r->pulses_skipped, 2);
+}
+
+static void the_runs_own_counts_at_the_stop_are_exact_and_never_lower(void **state)
+{
+	struct edgestats *s = *state;
+	const struct edgestats_result *r;
+	/* a warm-up answer whose record saturated, then a counted one */
+	struct edge_rec e[] = { answer(0, 0, 1), answer(1, 100, 0) };
+
+	e[0].flags = EDGE_F_WARMUP | EDGE_F_SATURATED;
+	e[0].expirations = UINT16_MAX;
+	e[1].expirations = 3;
+	edgestats_set_respond(s, 0);
+	feed(s, e, 2);
+	r = edgestats_result(s);
+	assert_int_equal(r->warmup_missed_periods, UINT16_MAX - 1);
+	assert_false(r->respond_end);
+	/* the RT loop counted 70,000 in the warm-up, and 2 after it */
+	edgestats_respond_end(s, 1, 70000, 4);
+	r = edgestats_result(s);
+	assert_true(r->respond_end);
+	assert_int_equal(r->warmup_missed_periods, 70000);
+	assert_int_equal(r->missed_periods, 2);	/* the records' 2, not lowered to 1 */
+	assert_int_equal(r->unanswered, 4);
+}
+
 static void the_period_runs_from_rise_to_rise(void **state)
 {
 	struct edgestats *s = *state;
@@ -647,6 +758,10 @@ int main(void)
 		T(missed_periods_of_dropped_records_still_count),
 		T(a_warm_up_stall_is_counted_apart_in_full),
 		T(two_writes_of_the_same_level_are_not_a_pulse),
+		T(a_respond_pulse_starts_at_the_write_that_changed_the_pin),
+		T(a_respond_write_of_the_idle_level_first_is_no_edge),
+		T(no_respond_pulse_spans_a_failed_write_or_a_warm_up_start),
+		T(the_runs_own_counts_at_the_stop_are_exact_and_never_lower),
 		T(the_period_runs_from_rise_to_rise),
 		T(the_live_copy_agrees_with_the_results),
 		T(the_placement_error_is_the_write_midpoint_minus_intended),

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/config.h"
+#include "gpio/gpio_lookup.h"
 #include "gpio/gpio_private.h"
 
 /* Three chips: gpiochip0 [GPIOA] 4 lines PA0..PA3, gpiochip1 [GPIOB] 4 lines
@@ -289,6 +291,55 @@ static void a_long_message_is_cut_with_dots_not_overrun(void **state)
 	assert_string_equal(small + sizeof(small) - 4, "...");
 }
 
+/* The simulated board's loopback (line 1) and respond input (line 2, by
+ * name), as a board file gives them. */
+static struct config *sim_board(void)
+{
+	static const char *const sets[] = {
+		"gpio.backend=sim", "gpio.chip=sqwave-sim", "sim.chip_label=sqwave-sim",
+		"gpio.line=0,3", "loopback.chip=sqwave-sim", "loopback.line=1",
+		"input.chip=sqwave-sim", "input.line=SIM2",
+	};
+	struct config *c = config_new();
+	char err[256];
+	size_t i;
+
+	assert_non_null(c);
+	for (i = 0; i < sizeof(sets) / sizeof(sets[0]); i++)
+		assert_int_equal(config_apply_set(c, sets[i], err, sizeof(err)), CFG_OK);
+	return c;
+}
+
+static void an_output_on_the_boards_loopback_or_respond_input_is_found(void **state)
+{
+	struct config *c = sim_board();
+	const char *free_lines[] = { "0", "3" }, *on_loop[] = { "0", "SIM1" }, *on_in[] = { "2" };
+	const char *missing[] = { "0", "NOPE" };
+	char err[1024];
+
+	(void)state;
+	assert_int_equal(gpio_outputs_on_inputs(GPIO_BACKEND_SIM, c, "sqwave-sim", free_lines, 2,
+						err, sizeof(err)), 0);
+	/* by name or offset, the same line: chip and offset are compared */
+	assert_int_equal(gpio_outputs_on_inputs(GPIO_BACKEND_SIM, c, "sqwave-sim", on_loop, 2,
+						err, sizeof(err)), 1);
+	assert_non_null(strstr(err, "line SIM1 is the board's loopback input"));
+	assert_non_null(strstr(err, "loopback.line \"1\", command line"));
+	assert_int_equal(gpio_outputs_on_inputs(GPIO_BACKEND_SIM, c, "sqwave-sim", on_in, 1,
+						err, sizeof(err)), 1);
+	assert_non_null(strstr(err, "line 2 is the board's input"));
+	assert_non_null(strstr(err, "input.line \"SIM2\""));
+	/* an output that is not there: the lookup's own message */
+	assert_int_equal(gpio_outputs_on_inputs(GPIO_BACKEND_SIM, c, "sqwave-sim", missing, 2,
+						err, sizeof(err)), -1);
+	/* an input line that is not on this board is nothing to drive */
+	assert_int_equal(config_apply_set(c, "input.line=NOPE", err, sizeof(err)), CFG_OK);
+	assert_int_equal(config_apply_set(c, "loopback.line=", err, sizeof(err)), CFG_OK);
+	assert_int_equal(gpio_outputs_on_inputs(GPIO_BACKEND_SIM, c, "sqwave-sim", on_in, 1,
+						err, sizeof(err)), 0);
+	config_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -303,6 +354,7 @@ int main(void)
 		cmocka_unit_test_setup(a_missing_line_name_says_where_that_name_is, reset),
 		cmocka_unit_test_setup(the_line_info_names_the_consumer_of_a_used_line, reset),
 		cmocka_unit_test(a_long_message_is_cut_with_dots_not_overrun),
+		cmocka_unit_test(an_output_on_the_boards_loopback_or_respond_input_is_found),
 	};
 
 	return cmocka_run_group_tests_name("gpio_lookup", tests, NULL, NULL);

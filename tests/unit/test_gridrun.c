@@ -19,6 +19,7 @@
 #include "base/clocksync.h"
 #include "config/config.h"
 #include "run/clockwatch.h"
+#include "config/outputs.h"
 #include "run/gridrun.h"
 
 #define SEC 1000000000ull
@@ -27,9 +28,11 @@ static struct config *cfg;
 
 static int setup(void **state)
 {
+	char err[256];
+
 	(void)state;
 	cfg = config_new();
-	return cfg ? 0 : -1;
+	return cfg && config_apply_set(cfg, "gpio.line=0", err, sizeof(err)) == CFG_OK ? 0 : -1;
 }
 
 static int teardown(void **state)
@@ -190,20 +193,31 @@ static void a_clock_event_says_where_it_came_from_and_how_far(void **state)
 	assert_non_null(strstr(buf, "source=end\nmoved=no\n"));
 }
 
+/* gridrun_check() of cfg as the run makes it: its lines resolved first. */
+static int grid_check(char *err, size_t errlen)
+{
+	struct outputs outs;
+
+	if (outputs_resolve(cfg, &outs, err, errlen) < 0)
+		fail_msg("%s", err);
+	return gridrun_check(cfg, &outs, false, false, err, errlen);
+}
+
 static void a_monotonic_run_takes_no_grid_key(void **state)
 {
 	char err[512];
 
 	(void)state;
-	assert_int_equal(gridrun_check(cfg, false, false, err, sizeof(err)), 0);
+	assert_int_equal(grid_check(err, sizeof(err)), 0);
 	set("grid.start=2030-01-01T00:00:00Z");
-	assert_int_equal(gridrun_check(cfg, false, false, err, sizeof(err)), -1);
+	assert_int_equal(grid_check(err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "grid.start applies to a shared grid"));
 	assert_non_null(strstr(err, "command line"));
 	config_free(cfg);
 	cfg = config_new();
+	set("gpio.line=0");
 	set("grid.align=2s");
-	assert_int_equal(gridrun_check(cfg, false, false, err, sizeof(err)), -1);
+	assert_int_equal(grid_check(err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "grid.align applies to a shared grid"));
 }
 
@@ -214,27 +228,56 @@ static void an_alignment_that_is_not_whole_periods_is_refused(void **state)
 	(void)state;
 	set("grid.clock=realtime");
 	set("run.half_period=300us");	/* period 600 us: 1 s is not a whole number of them */
-	assert_int_equal(gridrun_check(cfg, false, false, err, sizeof(err)), -1);
+	assert_int_equal(grid_check(err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "grid.align (1s) must be a whole number of periods"));
 	set("grid.align=3.3ms");	/* 5.5 periods */
-	assert_int_equal(gridrun_check(cfg, false, false, err, sizeof(err)), -1);
+	assert_int_equal(grid_check(err, sizeof(err)), -1);
 	set("grid.align=1.2ms");	/* two periods */
-	if (gridrun_check(cfg, false, false, err, sizeof(err)) != 0)
+	if (grid_check(err, sizeof(err)) != 0)
 		fail_msg("%s", err);
 	set("run.half_period=500us");
 	set("grid.align=1s");
-	assert_int_equal(gridrun_check(cfg, false, false, err, sizeof(err)), 0);
+	assert_int_equal(grid_check(err, sizeof(err)), 0);
 }
 
-static void a_grid_does_not_go_with_respond_or_timerlat(void **state)
+static void every_lines_period_must_fit_the_grid(void **state)
 {
 	char err[512];
 
 	(void)state;
 	set("grid.clock=realtime");
-	assert_int_equal(gridrun_check(cfg, true, false, err, sizeof(err)), -1);
+	set("gpio.line=0,3");
+	/* line 0: 250 + 500 = 750 us, and 1 s is not a whole number of them;
+	 * refused as the same wave on one line is */
+	set("run.line_high=250us,500us");
+	set("run.line_low=500us,500us");
+	assert_int_equal(grid_check(err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "grid.align (1s) must be a whole number of periods of every "
+			       "line (line 0: high + low = 750us, run.line_high"));
+	/* 2 ms holds a whole 1 ms but not 750 us; 3 ms both */
+	set("grid.align=2ms");
+	assert_int_equal(grid_check(err, sizeof(err)), -1);
+	set("grid.align=3ms");
+	if (grid_check(err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	/* the second line off the grid is named too */
+	set("run.line_high=500us,300us");
+	set("run.line_low=500us,400us");
+	assert_int_equal(grid_check(err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "line 3: high + low = 700us"));
+}
+
+static void a_grid_does_not_go_with_respond_or_timerlat(void **state)
+{
+	char err[512];
+	struct outputs outs;
+
+	(void)state;
+	set("grid.clock=realtime");
+	assert_int_equal(outputs_resolve(cfg, &outs, err, sizeof(err)), 0);
+	assert_int_equal(gridrun_check(cfg, &outs, true, false, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "does not apply to respond"));
-	assert_int_equal(gridrun_check(cfg, false, true, err, sizeof(err)), -1);
+	assert_int_equal(gridrun_check(cfg, &outs, false, true, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "timerlat"));
 }
 
@@ -246,17 +289,17 @@ static void a_start_in_the_past_too_close_or_too_far_is_refused(void **state)
 	(void)state;
 	set("grid.clock=realtime");
 	set("grid.start=1764700000");	/* 2025: past */
-	assert_int_equal(gridrun_check(cfg, false, false, err, sizeof(err)), -1);
+	assert_int_equal(grid_check(err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "past or too close"));
 	snprintf(v, sizeof(v), "grid.start=%llu", (unsigned long long)now + 3 * 86400);
 	set(v);
-	assert_int_equal(gridrun_check(cfg, false, false, err, sizeof(err)), -1);
+	assert_int_equal(grid_check(err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "too far"));
 	snprintf(v, sizeof(v), "grid.start=%llu", (unsigned long long)now + 30);
 	set(v);
-	assert_int_equal(gridrun_check(cfg, false, false, err, sizeof(err)), 0);
+	assert_int_equal(grid_check(err, sizeof(err)), 0);
 	set("grid.start=soon");
-	assert_int_equal(gridrun_check(cfg, false, false, err, sizeof(err)), -1);
+	assert_int_equal(grid_check(err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "is not a time"));
 }
 
@@ -318,7 +361,7 @@ static void tai_without_an_offset_is_refused(void **state)
 	set("grid.clock=tai");
 	if (clocksync_read(&st) < 0 || st.tai_s != 0)
 		skip();	/* this host has a TAI offset: nothing to refuse */
-	assert_int_equal(gridrun_check(cfg, false, false, err, sizeof(err)), -1);
+	assert_int_equal(grid_check(err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "TAI offset is 0"));
 }
 
@@ -353,6 +396,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_monotonic_run_takes_no_grid_key, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_alignment_that_is_not_whole_periods_is_refused,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(every_lines_period_must_fit_the_grid, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_grid_does_not_go_with_respond_or_timerlat, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(a_start_in_the_past_too_close_or_too_far_is_refused,

@@ -11,9 +11,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -170,6 +172,104 @@ static void a_failed_write_is_reported_at_close(void **state)
 	assert_non_null(strstr(err, "cannot create"));
 }
 
+/* A write that fails leaves no part of the file, which a reader would take
+ * for the whole document (a file-size limit stands for a full disk); a
+ * device is never removed. */
+static void a_failed_write_leaves_no_part_of_the_file(void **state)
+{
+	struct rlimit old, lim;
+	char err[256], block[8192];
+	struct outfile_buf *o;
+	FILE *f;
+
+	(void)state;
+	memset(block, 'x', sizeof(block));
+	signal(SIGXFSZ, SIG_IGN);	/* EFBIG instead of the signal */
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	lim = old;
+	lim.rlim_cur = 1000;
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	f = outfile_open(in_dir("doc.json"), err, sizeof(err));
+	assert_non_null(f);
+	fwrite(block, 1, sizeof(block), f);
+	assert_int_equal(outfile_close(f, in_dir("doc.json"), err, sizeof(err)), -1);
+	assert_int_equal(errno, EFBIG);
+	assert_int_equal(access(in_dir("doc.json"), F_OK), -1);
+	assert_non_null(strstr(err, "the partial file is removed"));
+	/* the buffered writer too */
+	o = outfile_buf_open(in_dir("rows.csv"), err, sizeof(err));
+	assert_non_null(o);
+	outfile_buf_str(o, block, sizeof(block));
+	assert_int_equal(outfile_buf_close(o, in_dir("rows.csv"), err, sizeof(err)), -1);
+	assert_int_equal(access(in_dir("rows.csv"), F_OK), -1);
+	assert_non_null(strstr(err, "File too large"));
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, SIG_DFL);
+	/* a full device is said, and stays */
+	f = outfile_open("/dev/full", err, sizeof(err));
+	assert_non_null(f);
+	fwrite(block, 1, sizeof(block), f);
+	assert_int_equal(outfile_close(f, "/dev/full", err, sizeof(err)), -1);
+	assert_int_equal(access("/dev/full", F_OK), 0);
+	assert_null(strstr(err, "removed"));
+}
+
+/* What outfile_open() would refuse is said before anything is made: a
+ * name in no directory, a directory; creating nothing. */
+static void whether_an_output_can_be_created_is_known_without_creating_it(void **state)
+{
+	char err[256];
+
+	(void)state;
+	assert_int_equal(outfile_creatable(NULL, err, sizeof(err)), 0);
+	assert_int_equal(outfile_creatable("-", err, sizeof(err)), 0);
+	assert_int_equal(outfile_creatable(in_dir("new.json"), err, sizeof(err)), 0);
+	assert_int_equal(access(in_dir("new.json"), F_OK), -1);
+	make("old.json", "{}");
+	assert_int_equal(outfile_creatable(in_dir("old.json"), err, sizeof(err)), 0);
+	assert_int_equal(outfile_creatable("/dev/null", err, sizeof(err)), 0);
+	errno = 0;
+	assert_int_equal(outfile_creatable(in_dir("nodir/x.json"), err, sizeof(err)), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_non_null(strstr(err, "cannot create"));
+	assert_non_null(strstr(err, "nodir/x.json: No such file or directory"));
+	assert_int_equal(outfile_creatable(dir, err, sizeof(err)), -1);
+	assert_int_equal(errno, EISDIR);
+}
+
+/* The buffered writer is open or absent, never allocated and not open: a
+ * command that stops before opening it closes NULL, which is nothing. */
+static void a_buffered_writer_is_open_or_absent_never_half(void **state)
+{
+	char err[256];
+	struct outfile_buf *o;
+	FILE *f;
+	char got[32] = "";
+
+	(void)state;
+	assert_int_equal(outfile_buf_close(NULL, "unused.csv", err, sizeof(err)), 0);
+	errno = 0;
+	assert_null(outfile_buf_open(in_dir("no/such/dir.csv"), err, sizeof(err)));
+	assert_int_equal(errno, ENOENT);
+	assert_non_null(strstr(err, "cannot create"));
+	/* what it wrote, and a failed write said at the close with its errno */
+	o = outfile_buf_open(in_dir("w.csv"), err, sizeof(err));
+	assert_non_null(o);
+	outfile_buf_str(o, "a,b\n", 4);
+	outfile_buf_u64(o, 42);
+	assert_int_equal(outfile_buf_close(o, in_dir("w.csv"), err, sizeof(err)), 0);
+	f = fopen(in_dir("w.csv"), "r");
+	assert_non_null(f);
+	assert_int_equal(fread(got, 1, sizeof(got) - 1, f), 6);
+	fclose(f);
+	assert_string_equal(got, "a,b\n42");
+	o = outfile_buf_open("/dev/full", err, sizeof(err));
+	assert_non_null(o);
+	outfile_buf_str(o, "lost\n", 5);
+	assert_int_equal(outfile_buf_close(o, "/dev/full", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "writing /dev/full failed: No space left on device"));
+}
+
 static void control_characters_never_reach_the_terminal(void **state)
 {
 	char buf[64];
@@ -234,6 +334,9 @@ int main(void)
 		cmocka_unit_test(an_existing_log_is_no_output_except_for_the_log_itself),
 		cmocka_unit_test(standard_output_into_an_input_is_refused),
 		cmocka_unit_test(a_failed_write_is_reported_at_close),
+		cmocka_unit_test(whether_an_output_can_be_created_is_known_without_creating_it),
+		cmocka_unit_test(a_buffered_writer_is_open_or_absent_never_half),
+		cmocka_unit_test(a_failed_write_leaves_no_part_of_the_file),
 		cmocka_unit_test(control_characters_never_reach_the_terminal),
 		cmocka_unit_test(the_number_writer_agrees_with_printf),
 	};

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,8 @@ static const char summary[] =
 	"  {\"name\":\"ping-flood\",\"proof\":\"net\",\"interface\":\"eth0\",\"packets_per_s\":12}]},"
 	" \"load_not_applied\":[\"load not applied: ping-flood: eth0 carried 12 packets/s\"]}"
 	"]}";
+
+static void svg_of(const struct report *r, char **text);
 
 static struct report load(const char *doc)
 {
@@ -144,7 +147,11 @@ static void formats_carry_every_row(void **state)
 	fclose(f);
 	assert_non_null(strstr(text, "<polyline"));
 	assert_non_null(strstr(text, "limits.tmax 600.000 us"));
+	/* the verdict and the widths, and under them the figures the load's
+	 * proof was judged by */
 	assert_non_null(strstr(text, "rt|loaded / loaded: FAIL, LOAD NOT APPLIED, Tmin 414.000 us"));
+	assert_non_null(strstr(text, ">proof: CPU 1 97%, coremark 4 valid scores, eth0 12 pkt/s"
+				     "</tspan>"));
 	free(text);
 	report_free(&r);
 }
@@ -264,6 +271,39 @@ static void figures_of_another_type_or_range_are_bad_input(void **state)
 
 /* One document holds a bounded number of phases: rows (2.6 kB each) stay
  * proportional to the input, not to what "{}," costs. */
+/* The rows take the run's kind and its wave from the document's pin; a
+ * document before the pin, from what it has; a pin whose nominal widths
+ * are not its shape's is bad input naming the member. */
+static void rows_take_the_pin_of_their_document(void **state)
+{
+	static const char pin_duty[] = "\"pin\":{\"kind\":\"wave\",\"line\":\"3\",\"idle_level\":0,"
+		"\"high_ns\":300000,\"low_ns\":700000,\"phase_ns\":0,\"period_ns\":1000000,"
+		"\"grid\":\"monotonic\",\"grid_align_ns\":null,"
+		"\"nominal_ns\":{\"positive\":300000,\"negative\":700000}},\"run\":";
+	char *doc = variant("\"run\":", pin_duty), *bad, err[512];
+	struct report r = load(doc), old = load(summary);
+
+	(void)state;
+	assert_int_equal(r.rows[0].pin.kind, PIN_WAVE);
+	assert_int_equal(r.rows[0].pin.nominal_ns[PIN_POS], 300000);
+	assert_int_equal(r.rows[0].pin.nominal_ns[PIN_NEG], 700000);
+	assert_string_equal(r.rows[0].pin.line, "3");
+	assert_int_equal(r.rows[0].half_ns, 500000);
+	/* before the pin: the 50 % wave of its half period */
+	assert_int_equal(old.rows[0].pin.nominal_ns[PIN_POS], 500000);
+	assert_int_equal(old.rows[0].pin.nominal_ns[PIN_NEG], 500000);
+	bad = variant("\"run\":", "\"pin\":{\"kind\":\"wave\",\"line\":\"3\",\"idle_level\":0,"
+		      "\"high_ns\":300000,\"low_ns\":700000,\"phase_ns\":0,\"period_ns\":1000000,"
+		      "\"grid\":\"monotonic\",\"grid_align_ns\":null,"
+		      "\"nominal_ns\":{\"positive\":500000,\"negative\":500000}},\"run\":");
+	assert_int_equal(add(bad, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "pin.nominal_ns disagrees with the pin's shape"));
+	report_free(&r);
+	report_free(&old);
+	free(doc);
+	free(bad);
+}
+
 static void phases_are_bounded_per_document(void **state)
 {
 	size_t n = REPORT_MAX_PHASES + 1, i, o;
@@ -378,6 +418,13 @@ static void rows_without_proven_idle_or_complete_proof_say_so(void **state)
 	r = load(plain);
 	assert_string_equal(r.rows[0].proof, "NOT IDLE: CPU 0-1 99%");
 	assert_string_equal(r.rows[0].proof_state, "not idle");
+	{
+		char *svg = NULL;	/* the SVG's legend says it the same way */
+
+		svg_of(&r, &svg);
+		assert_non_null(strstr(svg, ">proof: NOT IDLE: CPU 0-1 99%</tspan>"));
+		free(svg);
+	}
 	report_free(&r);
 	free(plain);
 	plain = strdup("{\"schema\":\"sqwave-summary\",\"schema_version\":1,\"run\":"
@@ -397,6 +444,66 @@ static void rows_without_proven_idle_or_complete_proof_say_so(void **state)
 	free(plain);
 	free(doc);
 	free(gap);
+}
+
+/*
+ * A CPU load starved by something else on its CPU (issue 29: CoreMark's
+ * own 27 % of CPU 0 while the CPU was 100 % busy): the verdict LOAD NOT
+ * APPLIED came from the load's own CPU time, and that figure is what the
+ * row shows, in text, Markdown, JSON and the SVG's legend, the
+ * system-wide busy only beside it.
+ */
+static void the_proof_shows_the_figure_that_judged_the_load(void **state)
+{
+	char *doc = variant("{\"name\":\"coremark\",\"proof\":\"cpu\",\"cpus\":\"1\",\"busy_pct\":97.2,",
+			    "{\"name\":\"coremark\",\"proof\":\"cpu\",\"cpus\":\"0\",\"busy_pct\":100.0,"
+			    "\"own_busy_pct\":27.3,\"own_source\":\"cgroup2\",");
+	const char *fmt[4] = { "text", "markdown", "json", "svg" };
+	struct report r = load(doc);
+	struct jv *v;
+	const struct jv *figs;
+	char err[128];
+	size_t i;
+
+	(void)state;
+	assert_string_equal(r.rows[1].verdict, "FAIL, LOAD NOT APPLIED");
+	for (i = 0; i < 4; i++) {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+
+		assert_non_null(f);
+		if (i == 0)
+			report_write_text(f, &r);
+		else if (i == 1)
+			report_write_markdown(f, &r);
+		else if (i == 2)
+			report_write_json(f, &r);
+		else
+			report_write_svg(f, &r);
+		fclose(f);
+		if (!strstr(text, "coremark own 27% of CPU 0"))
+			fail_msg("%s: no judged figure in %s", fmt[i], text);
+		if (i < 3)
+			assert_non_null(strstr(text, "(cgroup2; system-wide 100%)"));
+		/* never the system-wide figure alone as the load's */
+		assert_null(strstr(text, "CPU 0 100%"));
+		if (i == 2) {
+			v = jsonread_parse(text, len, err, sizeof(err));
+			assert_non_null(v);
+			figs = jv_get(jv_at(jv_get(v, "rows"), 1), "proof_figures");
+			assert_int_equal(jv_len(figs), 3);
+			assert_string_equal(jv_str(jv_get(jv_at(figs, 0), "load"), ""), "coremark");
+			assert_string_equal(jv_str(jv_get(jv_at(figs, 0), "figure"), ""), "own_busy_pct");
+			assert_true(fabs(jv_get(jv_at(figs, 0), "value")->num - 27.3) < 1e-9);
+			assert_string_equal(jv_str(jv_get(jv_at(figs, 0), "of"), ""), "0");
+			assert_string_equal(jv_str(jv_get(jv_at(figs, 2), "figure"), ""), "packets_per_s");
+			jv_free(v);
+		}
+		free(text);
+	}
+	report_free(&r);
+	free(doc);
 }
 
 /* A proof the writer marks "no sample" (-1) is said so, not shown as -1 %. */
@@ -608,13 +715,279 @@ static void the_width_axis_comes_from_the_data_and_the_limits_never_below_zero(v
 	free(doc2);
 	free(doc);
 
-	/* a run within its limits: a linear axis around the bulk and the limits */
+	/* a run within its limits: a linear axis around the bulk and the
+	 * limits, a fifth of their span either side */
 	r = load(summary);
 	report_svg_axis(&r, &ax);
 	assert_false(ax.log);
-	assert_true(ax.lo >= 380000 && ax.lo <= 400000);
-	assert_true(ax.hi >= 611200 && ax.hi <= 640000);
+	assert_true(ax.lo >= 340000 && ax.lo < 400000);
+	assert_true(ax.hi > 611200 && ax.hi <= 680000);
 	report_free(&r);
+}
+
+
+/* The width @x (a pixel of the SVG's plot, 80..920) stands for on @ax. */
+static double width_at(const struct report_axis *ax, double x)
+{
+	double f = (x - 80) / (960 - 80 - 40);
+
+	if (ax->log)
+		return pow(10, log10((double)ax->lo) + f * (log10((double)ax->hi) -
+							    log10((double)ax->lo)));
+	return (double)ax->lo + f * (double)(ax->hi - ax->lo);
+}
+
+/* A run of one row: @wave_members inside "run", @pulse_members inside
+ * "pulse_width", @top at the top level. (not inlined: gcc 12+ takes the
+ * asprintf buffer for a dangling local) */
+static __attribute__((noinline)) char *one_run_doc(const char *wave_members, const char *pulse_members, const char *top)
+{
+	char *doc = NULL;
+
+	assert_true(asprintf(&doc,
+		"{\"schema\":\"sqwave-summary\",\"schema_version\":1,\"label\":\"w\","
+		"\"run\":{\"half_period_ns\":500000%s},%s"
+		"\"counts\":{\"edges\":101,\"missed_periods\":0},"
+		"\"pulse_width\":{%s\"any\":{\"count\":100,\"tmin\":{\"width_ns\":30000},"
+		" \"tmax\":{\"width_ns\":720000},\"histogram\":{\"lo_ns\":30000,\"bin_ns\":10000,"
+		" \"counts\":[5,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,20,10,"
+		"  0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,"
+		"  0,0,0,0,20,10]}}},"
+		"\"config\":{\"limits.tmin\":{\"value\":0},\"limits.tmax\":{\"value\":0}}}",
+		wave_members, top, pulse_members) > 0);
+	return doc;
+}
+
+/* The SVG's lines of class token @token: how many, their x in @xs. */
+static size_t nominal_xs(const char *svg, const char *token, double *xs, size_t max)
+{
+	const char *p = svg;
+	size_t n = 0;
+
+	while (n < max && (p = strstr(p, "<line class=\""))) {
+		const char *c = p + strlen("<line class=\""), *e = strchr(c, '"');
+		char cls[96];
+
+		snprintf(cls, sizeof(cls), " %.*s ", (int)(e - c), c);
+		p = e;
+		if (!strstr(cls, token))
+			continue;
+		xs[n++] = strtod(strstr(e, " x1=\"") + 5, NULL);
+	}
+	return n;
+}
+
+/* A duty wave's nominal widths, each polarity's from the document's
+ * pulse_width.nominal_ns: the markers stand there, none at the half
+ * period. */
+static void a_duty_waves_nominals_come_from_its_document(void **state)
+{
+	char *doc = one_run_doc(",\"high_ns\":300000,\"low_ns\":700000", "\"nominal_ns\":"
+				"{\"positive\":300000,\"negative\":700000},", "");
+	char err[256], *svg = NULL;
+	struct jv *v = jsonread_parse(doc, strlen(doc), err, sizeof(err));
+	const struct jv *nom = jv_get(jv_get(v, "pulse_width"), "nominal_ns");
+	struct report r = { 0 };
+	struct report_axis ax;
+	double xs[8];
+
+	(void)state;
+	assert_non_null(nom);
+	assert_int_equal(report_add_doc(&r, v, "duty.json", err, sizeof(err)), 0);
+	svg_of(&r, &svg);
+	report_svg_axis(&r, &ax);
+	assert_int_equal(nominal_xs(svg, " nominal-pos ", xs, 8), 1);
+	assert_true(fabs(width_at(&ax, xs[0]) - (double)jv_get(nom, "positive")->i) < 3000);
+	assert_int_equal(nominal_xs(svg, " nominal-neg ", xs, 8), 1);
+	assert_true(fabs(width_at(&ax, xs[0]) - (double)jv_get(nom, "negative")->i) < 5000);
+	assert_int_equal(nominal_xs(svg, " nominal ", xs, 8), 2);
+	assert_non_null(strstr(svg, ">nominal + 300</text>"));
+	assert_non_null(strstr(svg, ">nominal - 700</text>"));
+	free(svg);
+	report_free(&r);
+	jv_free(v);
+	free(doc);
+}
+
+/* A respond run answers an input: no nominal wave; in pulse mode its
+ * pulses' width is the positive nominal (the document's pin). */
+static void a_respond_run_has_no_nominal_wave_but_its_pulse_width(void **state)
+{
+	char *follow = one_run_doc("", "", "\"respond\":{\"mode\":\"follow\",\"pulse_width_ns\":40000},"
+		"\"pin\":{\"kind\":\"respond\",\"line\":\"0\",\"idle_level\":0,\"respond_mode\":"
+		"\"follow\",\"input\":\"2\",\"input_edge\":\"both\",\"debounce_ns\":0,\"pulse_ns\":null,"
+		"\"nominal_ns\":{\"positive\":null,\"negative\":null}},");
+	char *pulse = one_run_doc("", "", "\"respond\":{\"mode\":\"pulse\",\"pulse_width_ns\":40000},"
+		"\"pin\":{\"kind\":\"respond\",\"line\":\"0\",\"idle_level\":0,\"respond_mode\":"
+		"\"pulse\",\"input\":\"2\",\"input_edge\":\"both\",\"debounce_ns\":0,\"pulse_ns\":40000,"
+		"\"nominal_ns\":{\"positive\":40000,\"negative\":null}},");
+	char *svg = NULL;
+	struct report r;
+	struct report_axis ax;
+	double xs[8];
+
+	(void)state;
+	r = load(follow);
+	svg_of(&r, &svg);
+	assert_int_equal(nominal_xs(svg, " nominal ", xs, 8), 0);
+	free(svg);
+	report_free(&r);
+	r = load(pulse);
+	svg_of(&r, &svg);
+	report_svg_axis(&r, &ax);
+	assert_int_equal(nominal_xs(svg, " nominal-neg ", xs, 8), 0);
+	assert_int_equal(nominal_xs(svg, " nominal-pos ", xs, 8), 1);
+	assert_true(fabs(width_at(&ax, xs[0]) - 40000) < 1000);
+	free(svg);
+	report_free(&r);
+	free(follow);
+	free(pulse);
+}
+
+/* The tick labels of @svg never overlap (12 px text: 7.7 px a digit). */
+static void ticks_apart(const char *svg)
+{
+	const char *p = svg;
+	double right = -1e9;
+	size_t n = 0;
+
+	while ((p = strstr(p, "class=\"x-tick\" x=\""))) {
+		double x = strtod(p + strlen("class=\"x-tick\" x=\""), NULL);
+		const char *t = strchr(p, '>') + 1;
+		double w = 7.7 * (double)(strstr(t, "<") - t);
+
+		assert_true(x - w / 2 >= right);
+		right = x + w / 2;
+		p = t;
+		n++;
+	}
+	assert_true(n >= 3);
+}
+
+/* The figure in the text of class @cls that holds @what ("longer"). */
+static long long off_scale(const char *svg, const char *what)
+{
+	const char *p = svg;
+
+	while ((p = strstr(p, "class=\"off-scale\""))) {
+		const char *t = strchr(p, '>') + 1;
+
+		p = t;
+		if (strstr(t, what) && strstr(t, what) < strstr(t, "</text>"))
+			return strtoll(t + (*t == '&' ? strlen("&lt; ") : 0), NULL, 10);
+	}
+	return -1;
+}
+
+/*
+ * An hour's soak with stalls of 2 s (issue 29's report --svg): its
+ * summary's histogram (written before the bins kept to the bulk) has bins
+ * of 1 ms from 0 to 2.1 s. The axis once ran linearly from 0 to 2.1e6 us,
+ * labels over each other, the bulk one spike at the left. It keeps what
+ * matters (the nominal, the limits, the bulk's bin) and counts the stalls
+ * off scale, Tmax marked at the edge; the labels stand apart.
+ */
+static void a_stalls_pulses_are_off_scale_and_the_bulk_and_limits_fill_the_axis(void **state)
+{
+	size_t nb = 2101, i, len = 0;
+	char *counts = calloc(nb, 8), *doc = NULL, *svg = NULL;
+	struct report r;
+	struct report_axis ax;
+	double xs[8];
+
+	(void)state;
+	for (i = 0; i < nb; i++)
+		len += (size_t)sprintf(counts + len, "%s%s", i ? "," : "",
+				       i == 0 ? "7199000" : i == 2000 ? "6" : i == 1 ? "993" : "0");
+	assert_true(asprintf(&doc,
+		"{\"schema\":\"sqwave-summary\",\"schema_version\":1,\"label\":\"soak\","
+		"\"run\":{\"half_period_ns\":500000},\"counts\":{\"edges\":7200000,\"missed_periods\":24000},"
+		"\"pulse_width\":{\"any\":{\"count\":7199999,\"tmin\":{\"width_ns\":14760},"
+		" \"tmax\":{\"width_ns\":2000858440},\"histogram\":{\"lo_ns\":0,\"bin_ns\":1000000,"
+		" \"below\":0,\"above\":0,\"counts\":[%s]}}},"
+		"\"config\":{\"limits.tmin\":{\"value\":400000},\"limits.tmax\":{\"value\":600000}}}",
+		counts) > 0);
+	r = load(doc);
+	report_svg_axis(&r, &ax);
+	assert_false(ax.log);
+	assert_true(ax.hi < 10 * 1000000);		/* the stalls are not on it */
+	assert_true(ax.lo < 400000 && ax.hi > 600000);	/* the limits are */
+	svg_of(&r, &svg);
+	ticks_apart(svg);
+	/* the 993 pulses of 1 to 2 ms and the six of 2 s, off scale, and Tmax
+	 * marked at the right edge */
+	assert_int_equal(off_scale(svg, "longer"), 993 + 6);
+	assert_int_equal(off_scale(svg, "shorter"), -1);
+	assert_int_equal(svg_xs(svg, "tmax", "x1", xs, 8), 1);
+	assert_true(fabs(xs[0] - 920) < 0.1);
+	assert_non_null(strstr(svg, "<title>Tmax 2000858.440 us, off scale</title>"));
+	/* both limits inside the plot */
+	assert_int_equal(svg_xs(svg, "limit", "x1", xs, 8), 2);
+	assert_true(xs[0] > 80 && xs[1] < 920);
+	free(svg);
+	report_free(&r);
+	free(doc);
+	free(counts);
+}
+
+/* Rows of a 2 us and a 1 s wave: a log axis over six decades, whose 1,
+ * 2 and 5 of each decade would crowd its labels; they are thinned until
+ * none overlaps another. */
+static void the_width_axis_labels_never_overlap(void **state)
+{
+	static const char fmt[] =
+		"{\"schema\":\"sqwave-summary\",\"schema_version\":1,\"label\":\"w%lld\","
+		"\"run\":{\"half_period_ns\":%lld},\"counts\":{\"edges\":3,\"missed_periods\":0},"
+		"\"pulse_width\":{\"any\":{\"count\":2,\"tmin\":{\"width_ns\":%lld},"
+		"\"tmax\":{\"width_ns\":%lld}}}}";
+	static const long long half[] = { 2000, 1000000000 };
+	struct report r = { 0 };
+	struct report_axis ax;
+	char *svg = NULL;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		char doc[512], err[256];
+		struct jv *v;
+
+		snprintf(doc, sizeof(doc), fmt, half[i], half[i], half[i], half[i]);
+		v = jsonread_parse(doc, strlen(doc), err, sizeof(err));
+		assert_non_null(v);
+		assert_int_equal(report_add_doc(&r, v, "w.json", err, sizeof(err)), 0);
+		jv_free(v);
+	}
+	report_svg_axis(&r, &ax);
+	assert_true(ax.log);
+	svg_of(&r, &svg);
+	ticks_apart(svg);
+	free(svg);
+	report_free(&r);
+}
+
+/* Pulses off a document's own bins (its "shorter"/"longer", and "below"/
+ * "above" beyond the tracked range) are off scale too: counted once each. */
+static void a_documents_own_off_bin_counts_are_off_scale(void **state)
+{
+	char *doc = one_run_doc("", "", "");
+	char *v2 = NULL, *svg = NULL;
+	const char *at;
+	struct report r;
+
+	(void)state;
+	at = strstr(doc, "\"histogram\":{");
+	assert_non_null(at);
+	assert_true(asprintf(&v2, "%.*s\"histogram\":{\"shorter\":2,\"below\":1,\"longer\":3,"
+			     "\"above\":4,%s", (int)(at - doc), doc,
+			     at + strlen("\"histogram\":{")) > 0);
+	r = load(v2);
+	svg_of(&r, &svg);
+	assert_int_equal(off_scale(svg, "shorter"), 2 + 1);
+	assert_int_equal(off_scale(svg, "longer"), 3 + 4);
+	free(svg);
+	report_free(&r);
+	free(v2);
+	free(doc);
 }
 
 /* The legend is under the plot and inside the picture: its lines are
@@ -653,11 +1026,20 @@ static void the_legend_stays_inside_the_picture(void **state)
 		double x = strtod(p + strlen("<text x=\""), NULL);
 		const char *y = strstr(p, " y=\""), *t = strchr(p, '>') + 1, *e = strstr(t, "</text>");
 
+		const char *sp = strstr(t, "<tspan");
+
 		ys[n] = strtod(y + 4, NULL);
 		assert_true(x >= 0);
 		assert_true(ys[n] > 0 && ys[n] + 4 <= h);
 		/* under 7 px a character at 12 px: the line ends inside 960 */
-		assert_true(x + 7.0 * (double)(e - t) <= 960);
+		assert_true(x + 7.0 * (double)((sp && sp < e ? sp : e) - t) <= 960);
+		/* a row's proof, a line under it: inside too (11 px: 6.5 px) */
+		if (sp && sp < e) {
+			const char *st = strchr(sp, '>') + 1, *se = strstr(st, "</tspan>");
+
+			assert_true(strtod(strstr(sp, " x=\"") + 4, NULL) + 6.5 * (double)(se - st) <= 960);
+			assert_true(ys[n] + 16 + 4 <= h);
+		}
 		p = e;
 	}
 	assert_int_equal(n, 49);	/* 48 rows listed, one line counts the rest */
@@ -771,13 +1153,20 @@ int main(void)
 		cmocka_unit_test(formats_carry_every_row),
 		cmocka_unit_test(other_documents_are_refused_and_no_limits_says_so),
 		cmocka_unit_test(figures_of_another_type_or_range_are_bad_input),
+		cmocka_unit_test(rows_take_the_pin_of_their_document),
 		cmocka_unit_test(phases_are_bounded_per_document),
 		cmocka_unit_test(text_from_the_document_is_escaped),
 		cmocka_unit_test(a_proof_without_samples_says_so),
+		cmocka_unit_test(the_proof_shows_the_figure_that_judged_the_load),
 		cmocka_unit_test(rows_without_proven_idle_or_complete_proof_say_so),
 		cmocka_unit_test(extreme_accepted_figures_draw),
 		cmocka_unit_test(the_width_axis_comes_from_the_data_and_the_limits_never_below_zero),
+		cmocka_unit_test(a_stalls_pulses_are_off_scale_and_the_bulk_and_limits_fill_the_axis),
+		cmocka_unit_test(a_documents_own_off_bin_counts_are_off_scale),
+		cmocka_unit_test(the_width_axis_labels_never_overlap),
 		cmocka_unit_test(the_legend_stays_inside_the_picture),
+		cmocka_unit_test(a_duty_waves_nominals_come_from_its_document),
+		cmocka_unit_test(a_respond_run_has_no_nominal_wave_but_its_pulse_width),
 		cmocka_unit_test(rows_say_duration_frequency_kernel_and_wake_centre),
 		cmocka_unit_test(two_boards_are_a_row_of_their_own_table_with_the_comparisons_verdict),
 		cmocka_unit_test(a_two_board_comparison_out_of_its_contract_is_bad_input),

@@ -295,19 +295,27 @@ static void a_debounced_bounce_is_answered_from_its_first_edge(void **state)
 
 	(void)state;
 	scene_bounce(&s);
-	/* the kernel reports the burst once, after the line was stable for
-	 * the debounce period */
+	/* the kernel stamps every event once the line was stable for the
+	 * debounce period (+ its latency), and reports the burst once */
+	for (size_t i = 0; i < s.n; i++)
+		s.event_at[i] = s.t[i] + 10000 + IRQ;
 	s.fate[21] = s.fate[22] = K_NONE;
 	s.event_at[20] = s.t[22] + 10000 + IRQ;
+	p.irq_bound_ns = IRQ + 100;
 	c = scene_run(&s, &p);
 	assert_non_null(c);
 	assert_int_equal(c->verdict, COMPARE_AGREE);
 	assert_int_equal(c->stim_filtered_debounce, 2);
 	assert_int_equal(c->stim_class[20], RESPCMP_S_CAUSE);
 	assert_int_equal(c->ans[20].stim, 20);
-	/* measured from the burst's first edge: the bounce and the debounce
-	 * period are part of what the scope shows */
-	assert_true(fabs(c->ans[20].irq_ns - (4000 + 10000 + IRQ)) <= 20);
+	/* the input's own latency, what irq_bound covers: from the burst's
+	 * last change + the debounce period to the stamp */
+	assert_true(fabs(c->ans[20].irq_ns - IRQ) <= 20);
+	/* the delay from the burst's first edge, what the scope shows: its
+	 * 4 us span and the debounce inside the bounds */
+	assert_true(fabs(c->ans[20].delay_ns - (4000 + 10000 + IRQ + WB + WW / 2)) <= 20);
+	assert_true(c->ans[20].lo_ns <= c->ans[20].delay_ns && c->ans[20].delay_ns <= c->ans[20].hi_ns);
+	assert_true(c->ans[20].lo_ns >= 4000 + 10000 + WB - 20);
 	assert_int_equal(c->ans[21].stim, 23);
 	respcmp_free(c);
 }

@@ -120,6 +120,53 @@ static void events_the_kernel_lost_are_counted_from_its_sequence_numbers(void **
 	assert_int_equal(atomic_load(&l.missed), 7 + 69999);
 }
 
+static void a_warm_up_stall_past_16_bits_is_counted_in_full_and_apart(void **state)
+{
+	struct respond r;
+	struct rtloop l;
+	struct edge_rec rec;
+	struct gpio_in_event e = ev(1000, 1, 1);
+
+	(void)state;
+	setup(&r, &l, RESPOND_TOGGLE);
+	r.warmup_end_ns = 5000;
+	respond_account(&r, &e, &rec);
+	/* 70,000 events lost in the warm-up: the record saturates, the
+	 * counts do not */
+	e = ev(2000, 1 + 70001, 0);
+	respond_account(&r, &e, &rec);
+	assert_int_equal(rec.expirations, UINT16_MAX);
+	assert_true(rec.flags & EDGE_F_WARMUP);
+	assert_int_equal(r.lost_warmup, 70000);
+	/* after the warm-up: counted, not in the warm-up's */
+	e = ev(6000, 70002 + 3, 1);
+	respond_account(&r, &e, &rec);
+	assert_int_equal(r.lost_warmup, 70000);
+	assert_int_equal(atomic_load(&l.missed), 70000 + 2);
+}
+
+static void events_still_queued_at_the_stop_are_unanswered_and_their_gaps_lost(void **state)
+{
+	struct respond r;
+	struct rtloop l;
+	struct edge_rec rec;
+	struct gpio_in_event e = ev(1000, 1, 1);
+	/* after the last answer (seqno 1): 2 and 3 queued, 4 and 5 lost, 6
+	 * queued, 7 stamped at the stop: not the run's */
+	struct gpio_in_event q[4] = { ev(2000, 2, 0), ev(3000, 3, 1), ev(4000, 6, 0),
+				      ev(5000, 7, 1) };
+
+	(void)state;
+	setup(&r, &l, RESPOND_FOLLOW);
+	respond_account(&r, &e, &rec);
+	r.stop_ns = 5000;
+	assert_false(respond_unanswered(&r, q, 3));
+	assert_true(respond_unanswered(&r, &q[3], 1));
+	assert_int_equal(r.unanswered, 3);
+	assert_int_equal(atomic_load(&l.missed), 2);
+	assert_int_equal(r.lost_warmup, 0);
+}
+
 static void events_before_the_warm_up_ends_are_flagged(void **state)
 {
 	struct respond r;
@@ -305,6 +352,53 @@ static void a_warm_up_answers_pulse_ends_in_the_warm_up(void **state)
 	assert_true(out[1].flags & EDGE_F_WARMUP);
 }
 
+static void a_batch_past_the_end_is_answered_and_the_rest_counted_unanswered(void **state)
+{
+	struct sim_loop s;
+	struct edge_rec out[32];
+	struct gpio_out_spec o = { .backend = GPIO_BACKEND_SIM, .chip = "sqwave-sim",
+				   .line = "0", .consumer = "test" };
+	struct gpio_in_spec in = { .backend = GPIO_BACKEND_SIM, .chip = "sqwave-sim",
+				   .line = "2", .consumer = "test-in", .edges = true };
+	uint64_t t0 = clock_mono_ns();
+	size_t n, i, answers = 0;
+
+	(void)state;
+	gpio_sim_reset();
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(ring_init(&s.ring, 256), 0);
+	s.l.gpio = gpio_out_open(&o, NULL, 0);
+	s.in = gpio_in_open(&in, NULL, 0);
+	assert_non_null(s.l.gpio);
+	assert_non_null(s.in);
+	s.l.ring = &s.ring;
+	s.l.clock = gpio_in_clockid(s.in);
+	s.l.stack_prefault = 4096;
+	s.r.loop = &s.l;
+	s.r.in = s.in;
+	s.r.mode = RESPOND_FOLLOW;
+	/* 20 events queued before the loop starts, all before the run's end,
+	 * which has passed when it reads them: it answers the batch it read
+	 * (RESPOND_BATCH), then stops; the rest were never answered */
+	s.r.end_ns = t0;
+	respond_open(&s.r);
+	for (i = 0; i < 20; i++)
+		assert_int_equal(gpio_sim_line_drive(2, (int)(i + 1) % 2, t0 - 20000 + i * 100), 0);
+	assert_int_equal(pthread_create(&s.t, NULL, respond_thread, &s.r), 0);
+	atomic_store(&s.l.go, true);
+	pthread_join(s.t, NULL);
+	n = ring_pop(&s.ring, out, 32);
+	for (i = 0; i < n; i++)
+		answers += !(out[i].flags & EDGE_F_NOEVENT);
+	assert_int_equal(answers, RESPOND_BATCH);
+	assert_int_equal(s.r.stop_ns, t0);
+	assert_int_equal(s.r.unanswered, 20 - RESPOND_BATCH);
+	assert_int_equal(atomic_load(&s.l.missed), 0);
+	gpio_in_close(s.in);
+	gpio_out_close(s.l.gpio);
+	ring_free(&s.ring);
+}
+
 static void a_line_left_active_at_the_end_goes_back_to_idle_in_the_log(void **state)
 {
 	struct sim_loop s;
@@ -331,10 +425,13 @@ int main(void)
 		cmocka_unit_test(toggle_flips_per_event_whatever_the_event_says),
 		cmocka_unit_test(pulse_answers_at_the_active_level_of_the_line),
 		cmocka_unit_test(events_the_kernel_lost_are_counted_from_its_sequence_numbers),
+		cmocka_unit_test(a_warm_up_stall_past_16_bits_is_counted_in_full_and_apart),
+		cmocka_unit_test(events_still_queued_at_the_stop_are_unanswered_and_their_gaps_lost),
 		cmocka_unit_test(events_before_the_warm_up_ends_are_flagged),
 		cmocka_unit_test(each_event_is_answered_once_after_it_and_the_pin_agrees),
 		cmocka_unit_test(a_pulse_lasts_its_width_from_the_answer),
 		cmocka_unit_test(a_warm_up_answers_pulse_ends_in_the_warm_up),
+		cmocka_unit_test(a_batch_past_the_end_is_answered_and_the_rest_counted_unanswered),
 		cmocka_unit_test(a_line_left_active_at_the_end_goes_back_to_idle_in_the_log),
 	};
 

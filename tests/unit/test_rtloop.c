@@ -501,6 +501,44 @@ static size_t sim_run(struct rtloop *l, struct ring *r, struct edge_rec *out, si
 	return n;
 }
 
+/* Slot 0 an hour ahead (grid.start): a stop before it ends the thread
+ * with no edge and the line untouched, instead of at slot 0. Joined with
+ * a bound of a minute (a hang guard, not a timing assertion). */
+static void a_stop_before_slot_0_ends_the_loop_with_no_edge(void **state)
+{
+	struct edge_rec out[8];
+	struct timespec until;
+	struct ring r;
+	struct rtloop l;
+	pthread_t t;
+
+	(void)state;
+	sim_loop_open(&l, &r, 8, 20);
+	l.start_ns = mono() + 3600ull * 1000000000ull;
+	atomic_store(&l.go, true);
+	assert_int_equal(pthread_create(&t, NULL, rtloop_thread, &l), 0);
+	/* let it reach its wait for slot 0 (were it slower, the stop is seen
+	 * before the wait: no edge either) */
+	nanosleep(&(struct timespec){ .tv_nsec = 50000000 }, NULL);
+	atomic_store(&l.stop_req, true);
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 60;
+	assert_int_equal(pthread_timedjoin_np(t, NULL, &until), 0);
+	assert_true(atomic_load(&l.done));
+	assert_int_equal(l.error, 0);
+	assert_int_equal(atomic_load(&l.edges), 0);
+	assert_int_equal(ring_pop(&r, out, 8), 0);
+	/* and the wait itself: a time reached is no stop, a stop is at once */
+	atomic_store(&l.stop_req, false);
+	assert_false(rtloop_wait_until(CLOCK_MONOTONIC, mono() + 1000, &l.stop_req));
+	atomic_store(&l.stop_req, true);
+	assert_true(rtloop_wait_until(CLOCK_MONOTONIC, mono() + 3600ull * 1000000000ull,
+				      &l.stop_req));
+	rtloop_close(&l);
+	gpio_out_close(l.gpio);
+	ring_free(&r);
+}
+
 static void the_loop_writes_each_edge_to_the_line_and_the_ring(void **state)
 {
 	struct edge_rec out[64];
@@ -726,6 +764,7 @@ int main(void)
 		cmocka_unit_test(the_run_ends_on_its_last_slot_at_the_idle_level),
 		cmocka_unit_test(a_stop_at_the_active_level_adds_one_edge_back_to_idle),
 		cmocka_unit_test(an_odd_number_of_missed_slots_can_leave_one_extra_edge),
+		cmocka_unit_test(a_stop_before_slot_0_ends_the_loop_with_no_edge),
 		cmocka_unit_test(the_loop_writes_each_edge_to_the_line_and_the_ring),
 		cmocka_unit_test(the_pin_did_what_the_log_says_edge_for_edge),
 		cmocka_unit_test(a_spinning_loop_writes_each_edge_at_its_deadline),

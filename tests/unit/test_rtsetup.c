@@ -12,6 +12,8 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -107,10 +109,86 @@ static void the_helper_switches_to_fifo_and_back_to_other(void **state)
 	assert_int_equal(rc, 0);
 }
 
+/* A cpuidle tree of CPUs 0..3 (POLL, C1, C6) under @root. */
+static void idle_tree(const char *root)
+{
+	static const char *const names[] = { "POLL", "C1", "C6" };
+	char path[256];
+	int c, k;
+	FILE *f;
+
+	for (c = 0; c < 4; c++) {
+		for (k = 0; k < 3; k++) {
+			static const char *const files[] = { "name", "desc", "latency", "residency",
+							     "disable" };
+			size_t j;
+
+			snprintf(path, sizeof(path), "mkdir -p %s/sys/devices/system/cpu/cpu%d/cpuidle/"
+				 "state%d", root, c, k);
+			assert_int_equal(system(path), 0);
+			for (j = 0; j < 5; j++) {
+				snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/cpu%d/cpuidle/"
+					 "state%d/%s", root, c, k, files[j]);
+				f = fopen(path, "w");
+				assert_non_null(f);
+				fprintf(f, "%s\n", j == 0 ? names[k] : j == 4 ? "0" : "1");
+				fclose(f);
+			}
+		}
+	}
+	snprintf(path, sizeof(path), "%s/sys/devices/system/cpu/online", root);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "0-3\n");
+	fclose(f);
+}
+
+/* rt.idle_cpus rt with an RT thread on each of CPUs 1 and 3 (run.outputs
+ * per-cpu): both are restricted, no other, and each is described alone
+ * for its own line (one of them only, CPU 1 alone, was restricted). */
+static void every_rt_cpu_gets_the_idle_limit_and_its_own_description(void **state)
+{
+	char root[] = "/tmp/sqwave-rtsetup-idle.XXXXXX", cmd[128], buf[512], err[256];
+	struct rtsetup_params p = { .cpu = 1, .priority = 1, .dma_latency_us = -1 };
+	const struct cpuidle_cpu_result *res;
+	struct rtsetup rs;
+	size_t n;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	idle_tree(root);
+	assert_int_equal(cpuidle_limit_parse("0", &p.idle_limit, err, sizeof(err)), 0);
+	p.idle_root = root;
+	CPU_ZERO(&p.rt_cpus);
+	CPU_SET(1, &p.rt_cpus);
+	CPU_SET(3, &p.rt_cpus);
+	if (rtsetup_process_enter(&rs, &p) < 0)
+		fail_msg("%s", rs.problems);
+	res = cpuidle_hold_results(rs.idle, &n);
+	assert_int_equal(n, 2);
+	assert_int_equal(res[0].before.cpu, 1);
+	assert_int_equal(res[1].before.cpu, 3);
+	assert_true(res[0].restricted && res[1].restricted);
+	cpuidle_hold_describe_cpu(rs.idle, 3, false, buf, sizeof(buf));
+	assert_string_equal(buf, "cpu3 deepest 0 (POLL): disabled C1 1 us, C6 1 us; "
+			    "restricted (read back)");
+	cpuidle_hold_describe_cpu(rs.idle, 2, false, buf, sizeof(buf));
+	assert_string_equal(buf, "");
+	cpuidle_hold_describe(rs.idle, false, buf, sizeof(buf));
+	assert_non_null(strstr(buf, "cpu1 deepest 0"));
+	assert_non_null(strstr(buf, "; cpu3 deepest 0"));
+	rtsetup_process_exit(&rs);
+	assert_string_equal(rs.idle_error, "");
+	rtsetup_process_free(&rs);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(a_load_is_placed_on_its_cpus_at_its_nice_level),
+		cmocka_unit_test(every_rt_cpu_gets_the_idle_limit_and_its_own_description),
 		cmocka_unit_test(no_cpus_and_nice_0_change_nothing),
 		cmocka_unit_test(the_helper_switches_to_fifo_and_back_to_other),
 	};

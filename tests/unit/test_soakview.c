@@ -17,6 +17,7 @@
 #include "base/cpulist.h"
 #include "log/edgelog.h"
 #include "report/soakview.h"
+#include "report/summary.h"
 
 #define SEC 1000000000ull
 #define START (1000 * SEC)
@@ -212,6 +213,75 @@ static void a_header_number_that_is_not_one_is_bad_input(void **state)
 	}
 }
 
+/* A grid log whose clock events are @ev1 and @ev2 ("": none), read back:
+ * NULL when refused (*@bad then says bad input). */
+static struct soakview *grid_log(const char *ev1, const char *ev2, bool *bad, char *err,
+				 size_t errlen)
+{
+	struct edgelog_meta m = { .clock_id = 1, .half_period_ns = 500000, .start_ns = START,
+				  .text = (char *)"grid.clock=realtime\ngrid.align=1s\n"
+				  "grid.slot0_ns=1796232600000000000\n"
+				  "grid.offset_ns=1796231599999750000\ngrid.offset_uncertainty_ns=40\n" };
+	struct edgelog_footer f = { 0 };
+	struct edgelog_writer *w;
+
+	unlink(path);
+	w = edgelog_writer_create(path, &m, NULL, 0, NULL, 0);
+	assert_non_null(w);
+	ev(w, START + SEC, EDGELOG_EV_CLOCK, ev1);
+	if (ev2[0])
+		ev(w, START + 2 * SEC, EDGELOG_EV_CLOCK, ev2);
+	assert_int_equal(edgelog_writer_close(w, &f, NULL, 0), 0);
+	return soakview_open(path, START, 0, bad, err, errlen);
+}
+
+/* A clock step is its own size to the last bit, the most negative int64
+ * too (its negation has none: it was read as 0 and printed "+0"); a size
+ * that is no number, or steps that add up past int64, are no run's. */
+static void a_clock_step_is_its_own_size_never_0(void **state)
+{
+	struct run_info ri = { 0 };
+	struct soakview *v;
+	char err[512], *text = NULL;
+	size_t len = 0;
+	bool bad = false;
+	FILE *f;
+
+	(void)state;
+	v = grid_log("source=kernel\nmoved=yes\ndelta_ns=-9223372036854775808\noffset_ns=5\n"
+		     "uncertainty_ns=40\n", "", &bad, err, sizeof(err));
+	if (!v)
+		fail_msg("%s", err);
+	soakview_run_info(v, &ri);
+	assert_non_null(ri.grid);
+	assert_int_equal(ri.grid->steps, 1);
+	assert_true(ri.grid->step_sum_ns == INT64_MIN);
+	assert_true(ri.grid->step_largest_ns == INT64_MIN);
+	f = open_memstream(&text, &len);
+	summary_grid_text(f, ri.grid);
+	fclose(f);
+	assert_non_null(strstr(text, "by -9223372036854775808ns in all (largest "
+			       "-9223372036854775808ns)"));
+	free(text);
+	soakview_free(v);
+	/* two steps, the larger first: the largest keeps its sign */
+	v = grid_log("source=kernel\nmoved=yes\ndelta_ns=-3600000000000\n",
+		     "source=kernel\nmoved=yes\ndelta_ns=5\n", &bad, err, sizeof(err));
+	assert_non_null(v);
+	soakview_run_info(v, &ri);
+	assert_true(ri.grid->step_sum_ns == -3599999999995ll);
+	assert_true(ri.grid->step_largest_ns == -3600000000000ll);
+	soakview_free(v);
+	v = grid_log("source=kernel\nmoved=yes\ndelta_ns=12x\n", "", &bad, err, sizeof(err));
+	assert_null(v);
+	assert_true(bad);
+	assert_non_null(strstr(err, "delta_ns that is not a number"));
+	v = grid_log("source=kernel\nmoved=yes\ndelta_ns=-9223372036854775808\n",
+		     "source=kernel\nmoved=yes\ndelta_ns=-1\n", &bad, err, sizeof(err));
+	assert_null(v);
+	assert_non_null(strstr(err, "add up beyond"));
+}
+
 /* Names and texts of the header and the events reach terminals and SVG:
  * control characters and bytes that are not UTF-8 come out as \xNN, and
  * a load's events still find the load of the same (escaped) name. */
@@ -322,6 +392,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_header_that_lies_about_its_phases_is_bad_input,
 						make_path, remove_path),
 		cmocka_unit_test_setup_teardown(text_from_the_log_is_escaped, make_path, remove_path),
+		cmocka_unit_test_setup_teardown(a_clock_step_is_its_own_size_never_0, make_path,
+						remove_path),
 		cmocka_unit_test_setup_teardown(the_plot_steps_never_straddle_a_phase_boundary,
 						make_path, remove_path),
 		cmocka_unit_test_setup_teardown(a_header_number_that_is_not_one_is_bad_input, make_path,

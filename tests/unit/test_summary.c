@@ -117,6 +117,33 @@ static enum verdict verdict(struct fixture *f)
 	return verdict_judge(f->c, f->s, &f->ri, f->why, sizeof(f->why));
 }
 
+/* A 300/700 us wave on its grid (its pin set as the run sets it), each
+ * edge 10 us late with a 2 us write; edge @slow another @extra ns late. */
+static void feed_duty(struct fixture *f, uint64_t n, int64_t slow, int32_t extra)
+{
+	const struct wave w = { .high_ns = 300000, .low_ns = 700000 };
+	uint64_t i;
+
+	pin_init_wave(&f->ri.pin, "0", &w, 0, PIN_GRID_MONOTONIC, 0);
+	edgestats_set_pin(f->s, &f->ri.pin);
+	for (i = 0; i < n; i++) {
+		struct edge_rec e = {
+			.seq = i, .intended_ns = wave_slot_ns(&w, 0, T0, i),
+			.wake_off_ns = 10000, .write_begin_off_ns = 11000,
+			.write_end_off_ns = 13000, .expirations = 1,
+			.level = (uint8_t)wave_slot_level(0, i),
+		};
+
+		if ((int64_t)i == slow) {
+			e.wake_off_ns += extra;
+			e.write_begin_off_ns += extra;
+			e.write_end_off_ns += extra;
+		}
+		edgestats_add(f->s, &e);
+	}
+	f->ri.records_logged = n;
+}
+
 static void a_clean_run_passes(void **state)
 {
 	struct fixture *f = *state;
@@ -276,6 +303,8 @@ static void a_tiny_why_buffer_is_truncated_not_overrun(void **state)
 	assert_int_equal(strlen(why), 7);
 }
 
+static int python_accepts(const char *path, const char *expr);
+
 static char *text_of(struct fixture *f)
 {
 	char *buf = NULL;
@@ -318,6 +347,98 @@ static void the_text_shows_tmin_and_tmax_with_their_windows(void **state)
 	free(t);
 }
 
+/* A respond run: follow answers at 1 ms, the event stamped after a debounce
+ * of 100 us; answer 2 rewrites the level (its event before was lost) and is
+ * the latest write, answer 1 the earliest. */
+static void feed_respond(struct fixture *f)
+{
+	static const struct { uint8_t level; int32_t wb, we; uint16_t exp; } a[] = {
+		{ 1, 20000, 21000, 1 }, { 0, 15000, 16000, 1 }, { 0, 90000, 99000, 2 },
+		{ 1, 30000, 31000, 1 }, { 0, 25000, 26000, 1 },
+	};
+	uint64_t i;
+
+	f->ri.respond = true;
+	f->ri.respond_mode = "follow";
+	f->ri.respond_edge = "both";
+	f->ri.event_clock = "monotonic";
+	f->ri.input_desc = "gpiochip0 line 2 (simulated)";
+	f->ri.debounce_ns = 100000;
+	f->ri.irq_bound_ns = 5000;
+	edgestats_set_respond(f->s, 0);
+	for (i = 0; i < sizeof(a) / sizeof(a[0]); i++) {
+		struct edge_rec e = {
+			.seq = i,
+			.intended_ns = T0 + i * 1000000,
+			.wake_off_ns = a[i].wb - 1000,
+			.write_begin_off_ns = a[i].wb,
+			.write_end_off_ns = a[i].we,
+			.expirations = a[i].exp,
+			.level = a[i].level,
+		};
+
+		edgestats_add(f->s, &e);
+	}
+	f->ri.records_logged = i;
+}
+
+static void the_scope_bounds_add_the_debounce_over_the_answers_that_changed_the_pin(void **state)
+{
+	struct fixture *f = *state;
+	char *t;
+	int ret;
+
+	feed_respond(f);
+	t = text_of(f);
+	/* 4 answers changed the output; the rewrite (99 us) shows nothing */
+	assert_non_null(strstr(t, "over the 4 counted answers that changed the output"));
+	/* at least 15 us + 100 us of debounce; at most 31 + 100 + 5 us */
+	assert_non_null(strstr(t, "at least 115.000 us (the shortest write begin - event, "
+			       "15.000 us at answer #1, + respond.debounce 100us)"));
+	assert_non_null(strstr(t, "at most  136.000 us (the longest write end - event, "
+			       "31.000 us at answer #3"));
+	assert_non_null(strstr(t, "rewrites   1 counted writes of the level the output had"));
+	free(t);
+	assert_int_equal(summary_write_json(f->json_path, f->c, f->s, &f->ri, NULL, 0), 0);
+	ret = python_accepts(f->json_path,
+			     "d[\"respond\"][\"scope\"][\"min_ns\"] == 115000 and "
+			     "d[\"respond\"][\"scope\"][\"max_ns\"] == 136000 and "
+			     "d[\"respond\"][\"scope\"][\"answers\"] == 4 and "
+			     "d[\"respond\"][\"scope\"][\"debounce_ns\"] == 100000 and "
+			     "d[\"respond\"][\"rewrites\"] == 1 and "
+			     "d[\"respond\"][\"answers\"] == 5");
+	if (ret < 0)
+		skip();
+	assert_int_equal(ret, 0);
+}
+
+static void lost_and_unanswered_events_are_shown_warm_up_included(void **state)
+{
+	struct fixture *f = *state;
+	char *t;
+	int ret;
+
+	feed_respond(f);
+	t = text_of(f);
+	/* a log without the stop's note: the unanswered are not known */
+	assert_non_null(strstr(t, "lost       1 events, 0 more in the warm-up (not counted)"));
+	assert_non_null(strstr(t, "unanswered not known"));
+	free(t);
+	edgestats_respond_end(f->s, 1, 39311, 7);
+	t = text_of(f);
+	assert_non_null(strstr(t, "lost       1 events, 39311 more in the warm-up (not counted)"));
+	assert_non_null(strstr(t, "unanswered 7 events stamped before the stop, still queued then"));
+	free(t);
+	assert_int_equal(summary_write_json(f->json_path, f->c, f->s, &f->ri, NULL, 0), 0);
+	ret = python_accepts(f->json_path,
+			     "d[\"respond\"][\"events_lost\"] == 1 and "
+			     "d[\"respond\"][\"events_lost_warmup\"] == 39311 and "
+			     "d[\"respond\"][\"events_unanswered\"] == 7");
+	if (ret < 0)
+		skip();
+	assert_int_equal(ret, 0);
+}
+
 static void the_text_lists_the_violations_under_fail(void **state)
 {
 	struct fixture *f = *state;
@@ -351,7 +472,7 @@ static void the_json_summary_is_valid_and_carries_the_schema(void **state)
 
 	feed_wave(f, 100, 50, 30000);
 	f->ri.dropped = 1;
-	assert_int_equal(summary_write_json(f->json_path, f->c, f->s, &f->ri), 0);
+	assert_int_equal(summary_write_json(f->json_path, f->c, f->s, &f->ri, NULL, 0), 0);
 	snprintf(expr, sizeof(expr),
 		 "d[\"schema\"] == \"sqwave-summary\" and d[\"schema_version\"] == 1 and "
 		 "len(d[\"config\"]) == %d and d[\"config\"][\"run.half_period\"][\"value\"] == 500000 and "
@@ -370,7 +491,7 @@ static void the_json_summary_of_an_empty_run_has_nulls_not_garbage(void **state)
 	struct fixture *f = *state;
 	int ret;
 
-	assert_int_equal(summary_write_json(f->json_path, f->c, f->s, &f->ri), 0);
+	assert_int_equal(summary_write_json(f->json_path, f->c, f->s, &f->ri, NULL, 0), 0);
 	ret = python_accepts(f->json_path,
 			     "d[\"wake_latency\"][\"min_ns\"] is None and "
 			     "d[\"wake_latency\"][\"percentiles_ns\"][\"p99\"] is None and "
@@ -389,7 +510,7 @@ static void hostile_strings_still_make_valid_json(void **state)
 	feed_wave(f, 10, -1, 0);
 	f->ri.gpio_desc = "line \"0\"\n\t\\ \x01 \xff\xfe end";
 	snprintf(f->ri.host.cmdline, sizeof(f->ri.host.cmdline), "quiet isolcpus=1 \x7f\xc3");
-	assert_int_equal(summary_write_json(f->json_path, f->c, f->s, &f->ri), 0);
+	assert_int_equal(summary_write_json(f->json_path, f->c, f->s, &f->ri, NULL, 0), 0);
 	ret = python_accepts(f->json_path,
 			     "d[\"board\"][\"gpio\"] == \"line \\\"0\\\"\\n\\t\\\\ \\x01 \\ufffd\\ufffd end\"");
 	if (ret < 0)
@@ -400,10 +521,19 @@ static void hostile_strings_still_make_valid_json(void **state)
 static void an_unwritable_json_path_is_an_error_with_errno(void **state)
 {
 	struct fixture *f = *state;
+	char err[256];
 
 	errno = 0;
-	assert_int_equal(summary_write_json("/nonexistent-dir/x.json", f->c, f->s, &f->ri), -1);
+	assert_int_equal(summary_write_json("/nonexistent-dir/x.json", f->c, f->s, &f->ri, err,
+					    sizeof(err)), -1);
 	assert_int_equal(errno, ENOENT);
+	assert_non_null(strstr(err, "/nonexistent-dir/x.json"));
+	/* a full device: the reason, and nothing to remove */
+	errno = 0;
+	assert_int_equal(summary_write_json("/dev/full", f->c, f->s, &f->ri, err, sizeof(err)), -1);
+	assert_int_equal(errno, ENOSPC);
+	assert_non_null(strstr(err, "writing /dev/full failed: No space left on device"));
+	assert_null(strstr(err, "removed"));
 }
 
 /* ---- the checks behind the verdict (verdict_checks) ---- */
@@ -466,6 +596,41 @@ static const struct verdict_check *find_check_quiet(const struct got_checks *g,
 			return &g->ck[i];
 	}
 	return NULL;
+}
+
+/* The documented example (docs/configuration.md): with 300/700 us,
+ * limits.width_error 10us holds each level to its own time, and a high
+ * pulse stretched to 700 us fails it, though it is within 290..710 us. */
+static void a_stretched_high_pulse_fails_its_own_levels_width_error(void **state)
+{
+	struct fixture *f = *state;
+	struct got_checks g;
+	const struct verdict_check *ck;
+
+	feed_duty(f, 100, 51, 400000);	/* edge 51 ends a high pulse 400 us late */
+	set(f, CFG_LIMITS_TMIN, "290us");
+	set(f, CFG_LIMITS_TMAX, "710us");
+	assert_int_equal(verdict(f), VERDICT_PASS);	/* absolute widths: both fine */
+	set(f, CFG_LIMITS_WIDTH_ERROR, "10us");
+	assert_int_equal(verdict(f), VERDICT_FAIL);
+	assert_non_null(strstr(f->why, "a positive pulse may have been 402.000 us off its "
+				       "nominal 300.000 us"));
+	checks_of(f, &g);
+	ck = find_check(&g, "", "", "width_error", NULL);
+	assert_int_equal(ck->result, VERDICT_CHECK_FAIL);
+	assert_int_equal((int64_t)ck->observed, 402000);
+	assert_int_equal(ck->seq, 51);
+}
+
+static void a_healthy_duty_wave_passes_its_width_error(void **state)
+{
+	struct fixture *f = *state;
+
+	feed_duty(f, 100, -1, 0);
+	set(f, CFG_LIMITS_WIDTH_ERROR, "3us");	/* the write windows' 2 us either side */
+	assert_int_equal(verdict(f), VERDICT_PASS);
+	set(f, CFG_LIMITS_WIDTH_ERROR, "1us");	/* conservative: the bounds may be 2 us off */
+	assert_int_equal(verdict(f), VERDICT_FAIL);
 }
 
 /* The verdict's failures, one per line, are the failed checks' sentences. */
@@ -644,7 +809,7 @@ static void load_proofs_are_checks_with_phase_load_what_observed_and_needed(void
 			 VERDICT_CHECK_PASS);
 	assert_violations_are_the_failed_checks(f, &g);
 	/* in the JSON: the loads' checks (the phases' own limits are not the verdict's) */
-	assert_int_equal(summary_write_json(f->json_path, f->c, f->s, &f->ri), 0);
+	assert_int_equal(summary_write_json(f->json_path, f->c, f->s, &f->ri, NULL, 0), 0);
 	i = (size_t)python_accepts(f->json_path,
 		"all(c[\"load\"] for c in d[\"verdict\"][\"checks\"] if c[\"phase\"]) and "
 		"[(c[\"observed\"], c[\"limit\"], c[\"unit\"], c[\"bound\"], c[\"message\"]) "
@@ -851,7 +1016,7 @@ static void the_json_verdict_lists_every_check_with_its_figures(void **state)
 
 	feed_wave(f, 100, 50, 30000);
 	set(f, CFG_LIMITS_TMAX, "531us");
-	assert_int_equal(summary_write_json(f->json_path, f->c, f->s, &f->ri), 0);
+	assert_int_equal(summary_write_json(f->json_path, f->c, f->s, &f->ri, NULL, 0), 0);
 	ret = python_accepts(f->json_path,
 			     "[c for c in d[\"verdict\"][\"checks\"] if c[\"result\"] == \"fail\"] == "
 			     "[{\"name\": \"tmax\", \"result\": \"fail\", \"key\": \"limits.tmax\", "
@@ -859,7 +1024,7 @@ static void the_json_verdict_lists_every_check_with_its_figures(void **state)
 			     "\"limit\": 531000, \"bound\": \"max\", \"estimate\": 530000, \"seq\": 50, "
 			     "\"intended_ns\": 1025000000, \"t_s\": 0.025, "
 			     "\"message\": d[\"verdict\"][\"violations\"][0]}] and "
-			     "len(d[\"verdict\"][\"checks\"]) == 10");
+			     "len(d[\"verdict\"][\"checks\"]) == 11");
 	if (ret < 0)
 		skip();
 	assert_int_equal(ret, 0);
@@ -881,7 +1046,7 @@ static void a_run_without_limits_says_no_limits_not_pass(void **state)
 	assert_non_null(strstr(t, "\nverdict    NO LIMITS (no limits.* set"));
 	assert_null(strstr(t, "verdict    PASS"));
 	free(t);
-	assert_int_equal(summary_write_json(f->json_path, f->c, f->s, &f->ri), 0);
+	assert_int_equal(summary_write_json(f->json_path, f->c, f->s, &f->ri, NULL, 0), 0);
 	ret = python_accepts(f->json_path,
 			     "d[\"verdict\"][\"result\"] == \"NO LIMITS\" and "
 			     "d[\"verdict\"][\"limits_set\"] is False and "
@@ -905,6 +1070,8 @@ int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 	const struct CMUnitTest tests[] = {
+		T(a_stretched_high_pulse_fails_its_own_levels_width_error),
+		T(a_healthy_duty_wave_passes_its_width_error),
 		T(a_clean_run_passes),
 		T(a_run_without_limits_says_no_limits_not_pass),
 		T(a_run_with_zero_counted_edges_is_not_a_pass),
@@ -921,6 +1088,8 @@ int main(void)
 		T(a_tiny_why_buffer_is_truncated_not_overrun),
 		T(a_non_rt_run_says_so_loudly),
 		T(the_text_shows_tmin_and_tmax_with_their_windows),
+		T(the_scope_bounds_add_the_debounce_over_the_answers_that_changed_the_pin),
+		T(lost_and_unanswered_events_are_shown_warm_up_included),
 		T(the_text_lists_the_violations_under_fail),
 		T(the_json_summary_is_valid_and_carries_the_schema),
 		T(the_json_summary_of_an_empty_run_has_nulls_not_garbage),

@@ -75,6 +75,7 @@ static struct analysis *log_analysis_on(uint64_t n, uint64_t late, uint64_t skip
 	static const struct analyze_source_info src = {
 		.kind = ANALYZE_SRC_LOG, .path = "x.sqwlog", .format = "sqwave-log",
 		.has_intended = true, .has_window = true, .half_period_ns = HALF,
+		.pin = { .kind = PIN_WAVE, .wave = { HALF, HALF, 0 }, .nominal_ns = { HALF, HALF } },
 	};
 	struct analyze_opts o = { .worst_n = 10, .missed_list = 10, .hist_buckets = 1000,
 				  .persist_intended = intended };
@@ -101,6 +102,15 @@ static struct analysis *log_analysis_on(uint64_t n, uint64_t late, uint64_t skip
 static struct analysis *log_analysis(uint64_t n, uint64_t late, uint64_t skip)
 {
 	return log_analysis_on(n, late, skip, false);
+}
+
+static size_t count(const char *s, const char *what)
+{
+	size_t n = 0;
+
+	for (; (s = strstr(s, what)); s += strlen(what))
+		n++;
+	return n;
 }
 
 /* (not inlined: gcc 12+ takes the memstream's buffer for a dangling local) */
@@ -158,6 +168,19 @@ static void the_picture_says_the_verdict_and_overlays_every_period(void **state)
 	assert_non_null(strstr(svg, ">trigger</text>"));
 	assert_null(strstr(svg, "intended rise"));
 	assert_non_null(strstr(svg, "warm-up (not counted)"));
+	/* the warm-up's 10 ms band is narrower than its name: the name starts
+	 * in the band, never left of the plot (x 100) */
+	{
+		const char *w = strstr(svg, ">warm-up (not counted)</text>");
+
+		const char *anchor;
+
+		while (strncmp(w, "<text", 5))
+			w--;
+		anchor = strstr(w, "text-anchor=\"");
+		assert_true(strtod(strstr(w, " x=\"") + 4, NULL) >= 100);
+		assert_true(!strncmp(anchor, "text-anchor=\"start\"", 19) && anchor < strchr(w, '>'));
+	}
 	assert_non_null(strstr(svg, "periods overlaid"));
 	free(svg);
 	config_free(c);
@@ -175,6 +198,277 @@ static void the_persistence_view_can_trigger_on_the_intended_grid(void **state)
 	assert_non_null(strstr(svg, "Persistence: every period on its intended rising edge "
 				    "(analyze --persist-trigger intended)"));
 	assert_non_null(strstr(svg, "intended rise"));
+	free(svg);
+	analysis_free(a);
+}
+
+/* ---- what each polarity should measure ---- */
+
+/* The @nth (0-based) element whose class list holds @token: the value of
+ * its attribute @attr; false when there is none. */
+static bool class_attr(const char *svg, const char *token, size_t nth, const char *attr,
+		       double *v)
+{
+	const char *p = svg;
+	char a[16];
+
+	snprintf(a, sizeof(a), " %s=\"", attr);
+	while ((p = strstr(p, "class=\""))) {
+		const char *c = p + strlen("class=\""), *end = strchr(c, '"'), *t;
+		size_t n = strlen(token);
+
+		p = end;
+		for (t = c; t < end; t = t + strcspn(t, " \"") + (t[strcspn(t, " \"")] == ' ')) {
+			if (!strncmp(t, token, n) && (t[n] == ' ' || t[n] == '"'))
+				break;
+		}
+		if (t >= end || nth--)
+			continue;
+		t = strstr(end, a);
+		assert_non_null(t);
+		*v = strtod(t + strlen(a), NULL);
+		return true;
+	}
+	return false;
+}
+
+/* A log of a duty wave (@high, @low, idle low), 4000 edges 10..15 us
+ * late, or (@respond) a respond log of mode @mode (pulses of @pulse_ns):
+ * meta and source are static, the analysis the caller's. Its pin is what
+ * the log's reader gives (log/pin.h). */
+static struct analysis *wave_analysis(int64_t high, int64_t low, bool respond,
+				      enum pin_respond_mode mode, int64_t pulse_ns)
+{
+	static struct edgelog_meta m;
+	static struct analyze_source_info src;
+	struct analyze_opts o = { .worst_n = 10, .missed_list = 10, .hist_buckets = 1000 };
+	struct analysis *a;
+	uint64_t i;
+
+	m = (struct edgelog_meta){ .clock_id = 1, .half_period_ns = (uint64_t)(high + low) / 2,
+				   .start_ns = T0, .text = (char *)"",
+				   .wave = { .high_ns = high, .low_ns = low } };
+	src = (struct analyze_source_info){
+		.kind = ANALYZE_SRC_LOG, .path = "w.sqwlog", .format = "sqwave-log",
+		.has_intended = true, .has_window = true, .half_period_ns = (high + low) / 2,
+		.meta = &m, .respond = respond,
+	};
+	if (respond)
+		pin_init_respond(&src.pin, "0", 0, mode, "2", PIN_EDGE_BOTH, 0, pulse_ns);
+	else
+		pin_init_wave(&src.pin, "0", &m.wave, 0, PIN_GRID_MONOTONIC, 0);
+	m.pin = src.pin;
+	a = analysis_new(&o, &src);
+	assert_non_null(a);
+	for (i = 0; i < 4000; i++) {
+		int32_t lat = 10000 + (int32_t)(i * 7919 % 5000);
+		struct edge_rec e = {
+			.seq = i, .intended_ns = wave_slot_ns(&m.wave, 0, T0, i), .wake_off_ns = lat,
+			.write_begin_off_ns = lat + 100, .write_end_off_ns = lat + 300,
+			.expirations = 1, .level = (uint8_t)wave_slot_level(0, i),
+		};
+
+		analysis_add(a, &e);
+	}
+	analysis_finish(a);
+	return a;
+}
+
+/* The width histogram (x 680..1160) and the plot of widths over time (y
+ * 1060..850) place each polarity's nominal where the wave says, not at the
+ * half period; the persistence view (x 100..700, three half periods from
+ * -half/2) has its nominal fall a high time after the trigger and the next
+ * rise a period after it. */
+static void a_duty_waves_markers_are_at_each_polaritys_nominal(void **state)
+{
+	const int64_t high = 300000, low = 700000, half = (high + low) / 2;
+	struct analysis *a = wave_analysis(high, low, false, PIN_FOLLOW, 0);
+	double lo, hi, x, y;
+	char *svg = render(a);
+
+	(void)state;
+	width_range(a, &lo, &hi);
+	assert_true(class_attr(svg, "nominal-pos", 0, "x1", &x));
+	assert_true(fabs(lo + (x - 680) / 480 * (hi - lo) - (double)high / 1e3) < 2);
+	assert_true(class_attr(svg, "nominal-neg", 0, "x1", &x));
+	assert_true(fabs(lo + (x - 680) / 480 * (hi - lo) - (double)low / 1e3) < 2);
+	/* the plot over time: the same two, across it */
+	assert_true(class_attr(svg, "nominal-pos", 1, "y1", &y));
+	assert_true(fabs(lo + (1060 - y) / 210 * (hi - lo) - (double)high / 1e3) < 2);
+	assert_true(class_attr(svg, "nominal-neg", 1, "y1", &y));
+	assert_true(fabs(lo + (1060 - y) / 210 * (hi - lo) - (double)low / 1e3) < 2);
+	assert_false(class_attr(svg, "nominal-pos", 2, "y1", &y));
+	/* the persistence view */
+	assert_true(class_attr(svg, "nominal-fall", 0, "x1", &x));
+	assert_true(fabs(-(double)half / 2e3 + (x - 100) / 600 * 3 * (double)half / 1e3 -
+			 (double)high / 1e3) < 4);
+	assert_true(class_attr(svg, "nominal-rise", 0, "x1", &x));
+	assert_true(fabs(-(double)half / 2e3 + (x - 100) / 600 * 3 * (double)half / 1e3 -
+			 (double)(high + low) / 1e3) < 4);
+	assert_non_null(strstr(svg, "high 300.000 us, low 700.000 us"));
+	free(svg);
+	analysis_free(a);
+}
+
+/* A respond log answers an input: no nominal square wave anywhere; in
+ * pulse mode the active level's pulses have the configured width as their
+ * nominal, and nothing else. */
+static void a_respond_log_has_no_nominal_wave_and_a_pulse_has_its_width(void **state)
+{
+	struct analysis *a = wave_analysis(500000, 500000, true, PIN_FOLLOW, 0);
+	double lo, hi, x;
+	char *svg = render(a);
+
+	(void)state;
+	assert_false(class_attr(svg, "nominal", 0, "x1", &x));
+	assert_false(class_attr(svg, "nominal-fall", 0, "x1", &x));
+	assert_false(class_attr(svg, "nominal-rise", 0, "x1", &x));
+	assert_null(strstr(svg, "half period"));
+	free(svg);
+	analysis_free(a);
+
+	a = wave_analysis(500000, 500000, true, PIN_PULSE, 40000);
+	svg = render(a);
+	width_range(a, &lo, &hi);
+	assert_true(class_attr(svg, "nominal-pos", 0, "x1", &x));
+	assert_true(fabs(lo + (x - 680) / 480 * (hi - lo) - 40) < 1);
+	assert_false(class_attr(svg, "nominal-neg", 0, "x1", &x));
+	assert_true(class_attr(svg, "nominal-fall", 0, "x1", &x));
+	assert_false(class_attr(svg, "nominal-rise", 0, "x1", &x));
+	/* the fall 40 us after the trigger (16 px): its label under the
+	 * trigger's, not over it */
+	{
+		const char *t = strstr(svg, ">trigger</text>"), *n = strstr(svg, ">nominal fall</text>");
+		double tx, ty, nx, ny;
+
+		assert_non_null(t);
+		assert_non_null(n);
+		while (strncmp(t, "<text", 5))
+			t--;
+		while (strncmp(n, "<text", 5))
+			n--;
+		tx = strtod(strstr(t, " x=\"") + 4, NULL);
+		ty = strtod(strstr(t, " y=\"") + 4, NULL);
+		nx = strtod(strstr(n, " x=\"") + 4, NULL);
+		ny = strtod(strstr(n, " y=\"") + 4, NULL);
+		assert_true(nx >= tx + 6.0 * 7 || fabs(ny - ty) >= 11);
+	}
+	free(svg);
+	analysis_free(a);
+}
+
+/* The widths (us) that the points of every polyline of class @cls stand
+ * for on the width axis [lo, hi] of the plot over time (y 1060..850):
+ * their least and greatest. */
+static void polyline_widths(const char *svg, const char *cls, double lo, double hi, double *wmin,
+			    double *wmax)
+{
+	char key[64];
+	const char *p = svg;
+
+	snprintf(key, sizeof(key), "class=\"%s\"", cls);
+	*wmin = INFINITY;
+	*wmax = -INFINITY;
+	while ((p = strstr(p, key))) {
+		p = strstr(p, "points=\"") + strlen("points=\"");
+		while (*p && *p != '"') {
+			char *end;
+			double w;
+
+			strtod(p, &end);
+			w = lo + (1060 - strtod(end + 1, &end)) / 210 * (hi - lo);
+			*wmin = fmin(*wmin, w);
+			*wmax = fmax(*wmax, w);
+			p = end;
+			while (*p == ' ')
+				p++;
+		}
+	}
+}
+
+/* The widths (us) the @nth rect of class @cls spans on that axis. */
+static void band_widths(const char *svg, const char *cls, size_t nth, double lo, double hi,
+			double *bot, double *top)
+{
+	char key[64];
+	const char *p = svg;
+	double y, h;
+
+	snprintf(key, sizeof(key), "class=\"%s\"", cls);
+	for (p = strstr(p, key); nth--; p = strstr(p + 1, key))
+		assert_non_null(p);
+	assert_non_null(p);
+	y = strtod(strstr(p, " y=\"") + 4, NULL);
+	h = strtod(strstr(p, " height=\"") + 9, NULL);
+	*top = lo + (1060 - y) / 210 * (hi - lo);
+	*bot = lo + (1060 - y - h) / 210 * (hi - lo);
+}
+
+/*
+ * An ugly run's widths over time (issue 29: a solid block of min..max bars
+ * on an hour with stalls and pulses far off): two edges in every 40 (a
+ * rising and a falling one) come 400 us late, so every span has pulses of
+ * 900 us and of 100 us of either polarity, and one stall of 7 ms is off
+ * the axis. The plot shows where the run's pulses were as bands
+ * (p25..p75 at the 500 us the edges were meant for), each span's extremes
+ * as lines at the widths the edges made, the stall as a red mark at the
+ * edge counted under the plot; no bar spans the plot.
+ */
+static void an_ugly_runs_widths_over_time_show_the_bulk_and_each_spans_extremes(void **state)
+{
+	static const struct analyze_source_info src = {
+		.kind = ANALYZE_SRC_LOG, .path = "u.sqwlog", .format = "sqwave-log",
+		.has_intended = true, .has_window = true, .half_period_ns = HALF,
+		.pin = { .kind = PIN_WAVE, .wave = { HALF, HALF, 0 }, .nominal_ns = { HALF, HALF } },
+	};
+	struct analyze_opts o = { .worst_n = 10, .missed_list = 10, .hist_buckets = 1000 };
+	struct analysis *a = analysis_new(&o, &src);
+	double lo, hi, wmin, wmax, bot, top;
+	uint64_t i, slot = 0;
+	const char *p;
+	char *svg;
+
+	(void)state;
+	assert_non_null(a);
+	for (i = 0; i < 20000; i++) {
+		int32_t lat = 10000 + (int32_t)(i * 7919 % 2000) +
+			      (i % 40 == 20 || i % 40 == 1 ? 400000 : 0);
+		bool stall = i == 10001;	/* 14 slots missed: a pulse of 7.5 ms */
+		struct edge_rec e = {
+			.seq = i, .intended_ns = T0 + (slot += stall ? 15 : 1) * HALF,
+			.wake_off_ns = lat, .write_begin_off_ns = lat + 100,
+			.write_end_off_ns = lat + 300, .expirations = (uint16_t)(stall ? 15 : 1),
+			.level = (uint8_t)(i % 2 == 0),
+		};
+
+		analysis_add(a, &e);
+	}
+	analysis_finish(a);
+	svg = render(a);
+	width_range(a, &lo, &hi);
+	/* the run's middle half: at the 500 us the edges were meant for */
+	band_widths(svg, "bulk-band", 1, lo, hi, &bot, &top);
+	assert_true(bot > 495 && top < 505);
+	/* each span's extremes: the 900 and 100 us pulses the late edges made */
+	polyline_widths(svg, "env-max", lo, hi, &wmin, &wmax);
+	assert_true(wmin > 895 && wmin < 905 && wmax <= hi + 0.1);	/* the stall: clipped */
+	polyline_widths(svg, "env-min", lo, hi, &wmin, &wmax);
+	assert_true(fabs(wmin - 100) < 5 && wmax < 120);
+	/* the stall, off the axis: one span, marked at the top edge */
+	assert_true(hi < 7500);
+	assert_int_equal(count(svg, "class=\"off-scale-rug\""), 1);
+	assert_non_null(strstr(svg, "1 span off scale (red at the edge), longest "));
+	/* no bar in the pulses' colours over the plot: the bands only */
+	for (p = strstr(svg, "<rect "); p; p = strstr(p + 1, "<rect ")) {
+		const char *e = strchr(p, '>');
+		const char *c = strstr(p, "fill=\"" C_POS "\"");
+
+		if ((!c || c > e) && (!(c = strstr(p, "fill=\"" C_NEG "\"")) || c > e))
+			continue;
+		if (strtod(strstr(p, " y=\"") + 4, NULL) < 850)
+			continue;	/* the histogram's bars and the legend above */
+		assert_true(strstr(p, "class=\"bulk-band\"") && strstr(p, "class=\"bulk-band\"") < e);
+	}
 	free(svg);
 	analysis_free(a);
 }
@@ -253,6 +547,8 @@ static struct analysis *soak_analysis_rows(struct soakview **sv, bool attach, in
 	static const struct analyze_source_info src = {
 		.kind = ANALYZE_SRC_LOG, .path = "soak.sqwlog", .format = "sqwave-log",
 		.has_intended = true, .has_window = true, .half_period_ns = SOAK_HALF,
+		.pin = { .kind = PIN_WAVE, .wave = { SOAK_HALF, SOAK_HALF, 0 },
+			 .nominal_ns = { SOAK_HALF, SOAK_HALF } },
 	};
 	struct analyze_opts o = { .worst_n = 10, .missed_list = 10, .hist_buckets = 1000,
 				  .minute_ns = row_ns };
@@ -285,15 +581,6 @@ static struct analysis *soak_analysis_rows(struct soakview **sv, bool attach, in
 static struct analysis *soak_analysis(struct soakview **sv, bool attach)
 {
 	return soak_analysis_rows(sv, attach, 2 * (int64_t)SEC);
-}
-
-static size_t count(const char *s, const char *what)
-{
-	size_t n = 0;
-
-	for (; (s = strstr(s, what)); s += strlen(what))
-		n++;
-	return n;
 }
 
 /* The x of every "class=\"phase-boundary\" x1=" in order, up to @max. */
@@ -466,6 +753,9 @@ int main(void)
 		cmocka_unit_test(the_width_axis_is_linear_around_the_nominal_with_outliers_off_scale),
 		cmocka_unit_test(the_picture_says_the_verdict_and_overlays_every_period),
 		cmocka_unit_test(the_persistence_view_can_trigger_on_the_intended_grid),
+		cmocka_unit_test(a_duty_waves_markers_are_at_each_polaritys_nominal),
+		cmocka_unit_test(a_respond_log_has_no_nominal_wave_and_a_pulse_has_its_width),
+		cmocka_unit_test(an_ugly_runs_widths_over_time_show_the_bulk_and_each_spans_extremes),
 		cmocka_unit_test_setup_teardown(a_soak_shows_its_phases_and_the_proof_of_its_load,
 						make_soak_path, remove_soak_path),
 		cmocka_unit_test_setup_teardown(a_log_without_phases_is_drawn_as_before,

@@ -205,6 +205,30 @@ static void an_off_pulse_breaks_and_tracing_goes_on(void **state)
 	tracebreak_free(tb);
 }
 
+/* A duty cycle's pulses, each against the time of its own level: a 300 us
+ * high and a 700 us low pulse are on time, a 700 us high one is 400 us off. */
+static void a_duty_cycle_pulse_is_judged_against_its_own_levels_time(void **state)
+{
+	struct tracebreak *tb = make(false, NULL);
+	struct tracebreak_rt *rt = tracebreak_rt(tb);
+	const struct wave w = { .high_ns = 300000, .low_ns = 700000 };
+	atomic_bool stop;
+	char buf[512];
+
+	(void)state;
+	atomic_init(&stop, false);
+	assert_int_equal(tracebreak_start(tb, NULL, &stop), 0);
+	tracebreak_rt_check_wave(rt, 3, 1000, 1000, 300000, &w, 0, false);	/* high ends */
+	tracebreak_rt_check_wave(rt, 4, 2000, 1000, 700000, &w, 1, false);	/* low ends */
+	usleep(50000);
+	assert_int_equal(tracebreak_count(tb), 0);
+	tracebreak_rt_check_wave(rt, 5, 3000, 1000, 700000, &w, 0, false);	/* a long high */
+	wait_count(tb, 1);
+	get("trace_marker", buf, sizeof(buf));
+	assert_non_null(strstr(buf, "edge #5 (intended 3000 ns): pulse width 700000 ns"));
+	tracebreak_free(tb);
+}
+
 /* --warmup: a warm-up edge, however late, spends none of trace.max_breaks;
  * the first counted edge over the threshold is the first trace, and the
  * hits list every traced edge for the summary. */
@@ -407,6 +431,8 @@ int main(void)
 						make_tracefs, remove_tracefs),
 		cmocka_unit_test_setup_teardown(a_respond_break_says_so_in_its_marker, make_tracefs,
 						remove_tracefs),
+		cmocka_unit_test_setup_teardown(a_duty_cycle_pulse_is_judged_against_its_own_levels_time,
+						make_tracefs, remove_tracefs),
 		cmocka_unit_test_setup_teardown(an_off_pulse_breaks_and_tracing_goes_on, make_tracefs,
 						remove_tracefs),
 		cmocka_unit_test_setup_teardown(warm_up_edges_spend_no_break_and_every_traced_edge_is_listed,

@@ -373,6 +373,61 @@ static void lines_alike_in_the_vcd_get_wires_of_their_own(void **state)
 	free(v);
 }
 
+/* The text of the first $comment of @v: no '$' in it, so no word of a
+ * name ends it early or reads as a command. */
+static void comment_has_no_dollar(const char *v)
+{
+	const char *c = strstr(v, "$comment\n"), *e;
+
+	assert_non_null(c);
+	c += strlen("$comment\n");
+	e = strstr(c, "\n$end\n");
+	assert_non_null(e);
+	assert_null(memchr(c, '$', (size_t)(e - c)));
+}
+
+/* A line or a log may be named anything, "$end" too: the comment that
+ * names them says it as \x24, and the VCD reads back. */
+static void a_name_with_end_cannot_end_the_comment(void **state)
+{
+	static const uint8_t lv[] = { 1, 0 };
+	struct vcdout_log logs[2];
+	char err[256], *v = NULL;
+	size_t len = 0, bad;
+	int64_t changes;
+	FILE *f = open_memstream(&v, &len);
+
+	(void)state;
+	write_log_at(paths[0], "outputs.line=a $end $var x\n", START, 10000, lv, 2);
+	write_log_at(paths[1], "outputs.line=b\n", START, 10000, lv, 2);
+	logs_open(logs, 2);
+	assert_int_equal(vcdout_write_vcd(logs, 2, f, NULL, &bad, err, sizeof(err)), 4);
+	logs_close(logs, 2);
+	fclose(f);
+	comment_has_no_dollar(v);
+	assert_non_null(strstr(v, "  a \\x24end \\x24var x: "));
+	assert_non_null(strstr(v, "$var wire 1 ! a__end__var_x $end\n"));
+	free(v);
+	/* one log, named with it */
+	write_log("", lv, NULL, 2);
+	{
+		enum edgelog_status st;
+		struct edgelog_reader *r = edgelog_reader_open(path, &st, err, sizeof(err));
+
+		assert_non_null(r);
+		v = NULL;
+		f = open_memstream(&v, &len);
+		changes = vcdout_write_log(r, f, "runs/$end $comment.sqwlog", err, sizeof(err));
+		edgelog_reader_close(r);
+		fclose(f);
+		unlink(path);
+	}
+	assert_int_equal(changes, 2);
+	comment_has_no_dollar(v);
+	assert_non_null(strstr(v, "the wave logged in runs/\\x24end \\x24comment.sqwlog:"));
+	free(v);
+}
+
 static void two_logs_of_one_line_are_refused_naming_both(void **state)
 {
 	static const uint8_t lv[] = { 1 };
@@ -461,6 +516,8 @@ int main(void)
 						logs_teardown),
 		cmocka_unit_test_setup_teardown(lines_alike_in_the_vcd_get_wires_of_their_own,
 						logs_setup, logs_teardown),
+		cmocka_unit_test_setup_teardown(a_name_with_end_cannot_end_the_comment, logs_setup,
+						logs_teardown),
 		cmocka_unit_test_setup_teardown(two_logs_of_one_line_are_refused_naming_both,
 						logs_setup, logs_teardown),
 		cmocka_unit_test(a_line_is_named_by_outputs_line_then_gpio_line_then_run_gpio),

@@ -9,8 +9,10 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "analysis/analyze.h"
 #include "analysis/edgestats.h"
@@ -34,7 +36,7 @@ static struct fx fx_new(bool respond, int64_t tmin, int64_t tmax, int64_t wake, 
 	assert_non_null(f.es);
 	assert_non_null(f.w);
 	if (respond)
-		edgestats_set_respond(f.es);
+		edgestats_set_respond(f.es, 0);
 	windows_set_limits(f.w, tmin, tmax, wake, resp);
 	return f;
 }
@@ -373,6 +375,156 @@ static void a_respond_log_has_per_answer_figures_in_its_windows(void **state)
 	fx_free(&f);
 }
 
+/* A stall's windows are one row whatever its length: the rows grow with
+ * the records, never with the time, and every missed slot is still in the
+ * window its deadline falls in (20 slots a 10 ms window). */
+static void a_stall_of_any_length_is_one_row_and_counts_every_slot(void **state)
+{
+	static const uint64_t stalls[] = { 42000000, 400000000000ull };
+	size_t k;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		struct fx f = fx_new(false, 0, 0, 0, 0);
+		struct windows_result r;
+		const struct windows_row *st;
+		uint64_t i, total = 0, slot = 19 + stalls[k];
+
+		for (i = 0; i < 20; i++) {	/* slots 0..19: window 0 */
+			struct edge_rec e = slot_edge(i, i, 1000);
+
+			feed(&f, &e);
+		}
+		{	/* slots 20 .. slot-1 missed: windows 1 .. the edge's */
+			struct edge_rec e = slot_edge(20, slot, 1000);
+
+			e.expirations = UINT16_MAX;
+			e.flags |= EDGE_F_SATURATED;
+			e.level = 1;
+			feed(&f, &e);
+		}
+		for (i = 21; i < 40; i++) {
+			struct edge_rec e = slot_edge(i, slot + i - 20, 1000);
+
+			e.level = (uint8_t)(i % 2 == 0);
+			feed(&f, &e);
+		}
+		windows_result(f.w, &r);
+		assert_int_equal(edgestats_result(f.es)->missed_periods, stalls[k] - 1);
+		assert_int_equal(r.beyond, 0);
+		/* window 0, the stall's windows, the edge's window and the next */
+		assert_int_equal(r.nrows, 4);
+		assert_int_equal(r.nwindows, (slot + 19) * HALF / WIN + 1);
+		st = windows_row(f.w, 1);
+		assert_int_equal(st->index, 1);
+		assert_int_equal(st->edges, 0);
+		assert_int_equal(st->windows, slot * HALF / WIN - 1);
+		/* every window of the stall missed its 20 slots; the edge's own
+		 * window the slots before it */
+		assert_int_equal(st->missed, 20 * st->windows);
+		assert_int_equal(st->missed_most, 20);
+		assert_int_equal(st->missed_most_at, 1);
+		assert_int_equal(windows_row(f.w, 2)->index, slot * HALF / WIN);
+		assert_int_equal(windows_row(f.w, 2)->missed, slot % 20);
+		for (i = 0; i < r.nrows; i++)
+			total += windows_row(f.w, i)->missed;
+		assert_int_equal(total, stalls[k] - 1);
+		assert_int_equal(r.worst_missed, 1);
+		fx_free(&f);
+	}
+}
+
+/* Missed slots against a slot-by-slot count, for windows shorter and
+ * longer than the half period and not a multiple of it: each row's total
+ * and busiest window, no window with a slot left out, nothing beyond. */
+static void missed_slots_land_where_a_slot_by_slot_count_puts_them(void **state)
+{
+	unsigned seed = (unsigned)time(NULL);
+	int round;
+
+	(void)state;
+	print_message("seed %u\n", seed);
+	srand(seed);
+	for (round = 0; round < 300; round++) {
+		/* windows from a quarter of the half period to about three */
+		uint64_t hp = 1 + (uint64_t)(rand() % 1000);
+		uint64_t wn = 1 + hp / 4 + (uint64_t)rand() % (3 * hp + 500);
+		struct windows_opts o = { .window_ns = (int64_t)wn, .half_period_ns = (int64_t)hp };
+		struct windows *w = windows_new(&o);
+		uint64_t *ref, nref = 0, slot = 0, first_missed = (uint64_t)(rand() % 4), i, seq;
+		struct windows_result r;
+
+		assert_non_null(w);
+		ref = calloc(400000, sizeof(*ref));
+		assert_non_null(ref);
+		for (seq = 0; seq < 30; seq++) {
+			uint64_t n = seq == 0 ? first_missed
+				     : rand() % 3 ? 0 : (uint64_t)(rand() % 2000);
+			uint64_t j;
+			struct edge_rec e = { .seq = seq, .expirations = 1 };
+
+			slot += seq == 0 ? 0 : n + 1;
+			e.intended_ns = T0 + slot * hp;
+			/* the reference: each missed slot in its window, one
+			 * before the first edge in window 0 */
+			for (j = 1; j <= n; j++) {
+				uint64_t at = slot * hp >= j * hp ? slot * hp - j * hp : 0;
+
+				assert_true(at / wn < 400000);
+				ref[at / wn]++;
+			}
+			if (slot * hp / wn + 1 > nref)
+				nref = slot * hp / wn + 1;
+			windows_add(w, &e, n, 0, NULL);
+		}
+		windows_result(w, &r);
+		assert_int_equal(r.beyond, 0);
+		assert_int_equal(r.nwindows, nref);
+		{
+			uint64_t next = 0;
+			size_t k;
+
+			for (k = 0; k < r.nrows; k++) {
+				const struct windows_row *row = windows_row(w, k);
+				uint64_t sum = 0, most = 0, most_at = row->index;
+
+				/* the windows between rows hold no slot */
+				for (i = next; i < row->index; i++)
+					assert_int_equal(ref[i], 0);
+				for (i = row->index; i < row->index + row->windows; i++) {
+					sum += ref[i];
+					if (ref[i] > most) {
+						most = ref[i];
+						most_at = i;
+					}
+				}
+				if (row->missed != sum || row->missed_most != most ||
+				    (most && row->missed_most_at != most_at))
+					print_message("hp %" PRIu64 " wn %" PRIu64 " row %zu [%" PRIu64
+						      "+%" PRIu64 "]: %" PRIu64 "/%" PRIu64 " most %"
+						      PRIu64 "/%" PRIu64 " at %" PRIu64 "/%" PRIu64 "\n",
+						      hp, wn, k, row->index, row->windows, row->missed,
+						      sum, row->missed_most, most, row->missed_most_at,
+						      most_at);
+				assert_int_equal(row->missed, sum);
+				assert_int_equal(row->missed_most, most);
+				if (most)
+					assert_int_equal(row->missed_most_at, most_at);
+				/* a stall's row starts and ends on a window with a slot */
+				if (row->windows > 1) {
+					assert_int_equal(row->edges, 0);
+					assert_true(ref[row->index] > 0);
+					assert_true(ref[row->index + row->windows - 1] > 0);
+				}
+				next = row->index + row->windows;
+			}
+			assert_int_equal(next, nref);
+		}
+		free(ref);
+		windows_free(w);
+	}
+}
+
 static void the_analysis_feeds_its_windows(void **state)
 {
 	static const struct analyze_source_info src = {
@@ -421,6 +573,8 @@ int main(void)
 		cmocka_unit_test(dropped_records_count_where_they_were_not_as_missed_periods),
 		cmocka_unit_test(warmup_edges_are_left_out_and_windows_start_at_the_first_counted),
 		cmocka_unit_test(a_respond_log_has_per_answer_figures_in_its_windows),
+		cmocka_unit_test(a_stall_of_any_length_is_one_row_and_counts_every_slot),
+		cmocka_unit_test(missed_slots_land_where_a_slot_by_slot_count_puts_them),
 		cmocka_unit_test(the_analysis_feeds_its_windows),
 	};
 

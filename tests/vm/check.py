@@ -1183,7 +1183,12 @@ def run(args):
                       run_edges, args.out, args.icount)
     line_released_idle(ck, "run-after", steps, api, 0)
 
-    # 2. Lines sqwave cannot have.
+    # 2. Lines sqwave cannot have. The board's input line (the power key) is
+    # never an output: refused before any request, naming both keys.
+    il = step("input-line")
+    il_ok = il["rc"] == 2 and "is the board's input" in il["out"] and "input.line" in il["out"]
+    ck.check("input-line", il_ok, "rc 2, the board's input named" if il_ok else
+             "want rc 2 naming input.line, got rc %s" % il["rc"], show=il["out"])
     b = step("busy")
     ck.check("busy-line", b["rc"] == 3 and BUSY_CONSUMER in b["out"],
              "rc %s, names \"%s\"" % (b["rc"], BUSY_CONSUMER) if b["rc"] == 3 and BUSY_CONSUMER in b["out"]
