@@ -85,29 +85,42 @@ PY
 		"$TMP/out" || fail "the text has no scope or unanswered line" || return 1
 }
 
-# The log's seq of response edge K (the K-th write that changes the level).
-resp_seq() {
-	python3 - "$TMP/follow.sqwlog" "$1" "$HERE" <<'PY'
-import sys
+# "K SEQ": a response edge to break on purpose (K, the K-th write that
+# changes the level, from the 300th on) and its answer's seq in the log.
+# One that stands alone: its write window under 10 us and the edges around
+# it (K-1 to K+2) 200 us apart or more in the pins' record. After a stall
+# a busy machine answers queued events a few us apart, inside windows of
+# milliseconds: moving such an edge by 50 us reorders it among its
+# neighbours, or keeps it inside its own window, which is another fault
+# than the one a test means to make.
+alone_edge() {
+	python3 - "$TMP/follow.sqwlog" "$TMP/follow.csv" "$HERE" <<'PY'
+import csv, sys
 sys.path.insert(0, sys.argv[3])
 import sqwlog
-level, k = 0, 0
-for e in sqwlog.read(sys.argv[1])["edges"]:
-    if e[6] != level:
-        if k == int(sys.argv[2]):
-            print(e[0])
-            break
-        k += 1
-        level = e[6]
+recs = sqwlog.read(sys.argv[1])["edges"]
+writes = [int(x[1]) for x in csv.reader(open(sys.argv[2])) if x[0] == "write" and x[2] == "0"]
+level, edges = 0, []                 # (time on the pin, the record)
+for i, r in enumerate(recs):
+    if r[6] != level:
+        edges.append((writes[i], r))
+        level = r[6]
+for k in range(300, len(edges) - 3):
+    t = [e[0] for e in edges[k - 1:k + 3]]
+    if edges[k][1][4] - edges[k][1][3] < 10000 and min(b - a for a, b in zip(t, t[1:])) >= 200000:
+        print(k, edges[k][1][0])
+        break
 PY
 }
 
 test_one_response_edge_50_us_late_disagrees_at_its_answer() {
+	local k seq
+	read -r k seq <<< "$(alone_edge)"
+	[ -n "$seq" ] || fail "no response edge stands alone in the record" || return 1
 	cap "$TMP/follow.csv" "$TMP/late.vcd" --offset-ns 3000000 --res-ns 10 --drift-ppm 20 \
-		--move 300:50000 || return 1
+		--move "$k:50000" || return 1
 	cmp "$TMP/follow.sqwlog" "$TMP/late.vcd" --json "$TMP/late.json"
 	expect_rc 1 $? || return 1
-	seq=$(resp_seq 300)
 	[ "$(jget "$TMP/late.json" '[(x["seq"], x["why"]) for x in d["respond"]["disagreeing"]]')" = \
 	  "[($seq, ['outside-window'])]" ] ||
 		fail "disagreeing: $(jget "$TMP/late.json" 'd["respond"]["disagreeing"]'), expected seq $seq" ||
@@ -116,8 +129,11 @@ test_one_response_edge_50_us_late_disagrees_at_its_answer() {
 }
 
 test_a_dropped_response_edge_disagrees() {
+	local k seq
+	read -r k seq <<< "$(alone_edge)"
+	[ -n "$seq" ] || fail "no response edge stands alone in the record" || return 1
 	# the line then skips the next change too: one pulse gone
-	cap "$TMP/follow.csv" "$TMP/drop.vcd" --offset-ns 3000000 --res-ns 10 --drop 300 || return 1
+	cap "$TMP/follow.csv" "$TMP/drop.vcd" --offset-ns 3000000 --res-ns 10 --drop "$k" || return 1
 	cmp "$TMP/follow.sqwlog" "$TMP/drop.vcd" --json "$TMP/drop.json"
 	expect_rc 1 $? || return 1
 	[ "$(jget "$TMP/drop.json" 'd["respond"]["writes_missing_in_capture"], d["respond"]["answers_without_response"]')" = \
