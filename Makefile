@@ -113,7 +113,7 @@ CMD_OBJS  := $(CMD_SRCS:src/%.c=$(BUILD)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all clean deps run test unit e2e layers check check-unit e2e-smoke check-san valgrind bench install uninstall help fuzz fuzz-long fuzz-build docs \
+.PHONY: all clean deps run test unit e2e layers check check-unit e2e-smoke check-san valgrind bench install uninstall help fuzz fuzz-long fuzz-build docs oracle \
 	install-strip unit-build install-ptest deb yocto yocto-parse test-install
 all: $(BUILD)/sqwave
 
@@ -125,6 +125,7 @@ help:
 	@echo "make e2e        every end-to-end script; T=NAME one (T=soak, T=hostile/logs, T=run-all),"
 	@echo "                T=NAME:REGEX its tests whose name matches (T=soak:phases); several: T='a b:c'"
 	@echo "make check-san  unit tests under ASan+UBSan    make valgrind  unit tests under valgrind"
+	@echo "make oracle     every figure against the simulated pins, SEED=N N=COUNT combinations"
 	@echo "make fuzz       libFuzzer targets, FUZZ_SECONDS each (corpus outside the tree)"
 	@echo "make fuzz-long  FUZZ_LONG_SECONDS each, corpus kept in FUZZ_CORPUS: before a parser change is done"
 	@echo "make bench      benchmark against cyclictest (docs/benchmarks.md)"
@@ -194,6 +195,19 @@ $(COREMARK):
 T ?=
 e2e: $(BUILD)/sqwave $(COREMARK) docs
 	@E2E_ONLY='$(T)' SQWAVE=$(BUILD)/sqwave COREMARK=$(abspath $(COREMARK)) tests/e2e/run-all
+
+# The oracle (tests/oracle, docs/testing.md): combinations of the features
+# on the simulated board, every figure held against the pins' record. `make
+# test` runs its fixed set (seed 29, every pair of the dimensions once)
+# through tests/e2e/oracle.sh; `make oracle SEED=N N=COUNT` runs COUNT
+# combinations of seed N (the pairs first, then random ones), `STRICT=1`
+# fails the known disagreements too.
+SEED   ?= 29
+N      ?=
+STRICT ?=
+oracle: $(BUILD)/sqwave
+	@python3 tests/oracle/oracle.py --sqwave $(BUILD)/sqwave --seed $(SEED) \
+		$(if $(N),--n $(N)) $(if $(STRICT),--strict)
 
 # The fast tier (docs/testing.md): the build with -j, the layer rule, every
 # unit test (each binary a goal of its own, so -j runs them side by side;

@@ -4,6 +4,7 @@
 #include "check/check.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,6 +13,26 @@ static const char *const status_names[CHECK_NSTATUS] = { "PASS", "WARN", "FAIL",
 const char *check_status_name(enum check_status s)
 {
 	return (unsigned)s < CHECK_NSTATUS ? status_names[s] : "?";
+}
+
+const char *check_line_suffix(const char *line, char *buf, size_t len)
+{
+	size_t k;
+
+	if (!len)
+		return buf;
+	if (!line[0]) {
+		buf[0] = '\0';
+		return buf;
+	}
+	snprintf(buf, len, ".%.*s", CHECK_LINE_ID_LEN, line);
+	for (k = 1; buf[k]; k++) {
+		char ch = buf[k];
+
+		buf[k] = ch >= 'A' && ch <= 'Z' ? (char)(ch - 'A' + 'a')
+			 : (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ? ch : '_';
+	}
+	return buf;
 }
 
 void check_report_init(struct check_report *r)

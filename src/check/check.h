@@ -66,6 +66,13 @@ enum check_status check_result(const struct check_report *r, bool strict);
 /* The exit code: 3 if incomplete, else 1 for a FAIL result, else 0. */
 int check_exit_code(const struct check_report *r, bool strict);
 
+/* The id suffix of one line of several (gpio.line.LINE, run.verdict.LINE):
+ * ".LINE", the name cut to CHECK_LINE_ID_LEN characters, in the ids'
+ * grammar (upper case lowered, anything but [a-z0-9] as '_'); "" for the
+ * line of a run of one (@line ""). Returns @buf. */
+#define CHECK_LINE_ID_LEN 20
+const char *check_line_suffix(const char *line, char *buf, size_t len);
+
 /* "PASS", "WARN", "FAIL", "SKIP". */
 const char *check_status_name(enum check_status s);
 

@@ -263,7 +263,7 @@ void check_gpio_output(struct check_report *r, const struct check_gpio_params *p
 	bool driven = true;
 	struct outputs outs;
 	char err[512], sfx[40];
-	size_t i, k;
+	size_t i;
 
 	if (outputs_resolve(p->cfg, &outs, err, sizeof(err)) < 0) {
 		struct check_finding *f = check_add(r, CHECK_FAIL, "gpio.line", "%s", err);
@@ -276,16 +276,10 @@ void check_gpio_output(struct check_report *r, const struct check_gpio_params *p
 		return;
 	}
 	/* several lines (docs/lines.md): each one's checks, ids ".LINE" */
-	for (i = 0; i < outs.n; i++) {
-		snprintf(sfx, sizeof(sfx), ".%.20s", outs.o[i].line);
-		for (k = 1; sfx[k]; k++) {
-			char ch = sfx[k];
-
-			sfx[k] = ch >= 'A' && ch <= 'Z' ? (char)(ch - 'A' + 'a')
-				 : (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ? ch : '_';
-		}
-		driven = check_one_output(r, p, outs.o[i].line, sfx) && driven;
-	}
+	for (i = 0; i < outs.n; i++)
+		driven = check_one_output(r, p, outs.o[i].line,
+					  check_line_suffix(outs.o[i].line, sfx, sizeof(sfx))) &&
+			 driven;
 	if (!driven) {	/* a line that must not be driven is not requested with the others */
 		check_add(r, CHECK_SKIP, "gpio.group", "not requested: a line above must not be "
 			  "driven");

@@ -17,7 +17,6 @@
 #include "config/cfgpath.h"
 #include "config/config.h"
 #include "config/plan.h"
-#include "config/outputs.h"
 #include "log/edgelog.h"
 #include "report/runreport.h"
 
@@ -224,13 +223,14 @@ void check_run_judge_line(struct check_report *r, const struct config *c, int ex
 			  const struct check_run_fig *g, const char *line, const char *log,
 			  const char *dur)
 {
-	char id[80], figs[600], widths[300], broke[400], lim[700], first[300];
+	char id[80], sfx[CHECK_LINE_ID_LEN + 2], figs[600], widths[300], broke[400], lim[700];
+	char first[300];
 	char viol[sizeof(g->violations)];
 	struct check_finding *f;
 	char *nl;
 
 	/* one line of several: its own finding, run.verdict.LINE as gpio.line.LINE */
-	snprintf(id, sizeof(id), "run.verdict%s%.60s", line[0] ? "." : "", line);
+	snprintf(id, sizeof(id), "run.verdict%s", check_line_suffix(line, sfx, sizeof(sfx)));
 
 	widths_words(g, widths, sizeof(widths));
 	snprintf(figs, sizeof(figs), "%swake p99/max %s/%s us; %" PRIu64 " missed periods; %"
@@ -322,8 +322,32 @@ usage:
 	return NULL;
 }
 
-/* The run itself: its exit code, as `sqwave run` would exit. */
-static int run_once(const struct config *c, const struct check_run_params *p, const char *log)
+/* The run's lines and each one's log, as the session that ran named them
+ * (several lines: LOG.LINE.ext). 0, or -1 (out of memory). */
+static int check_run_lines(const struct run_session *s, struct check_run *cr)
+{
+	size_t i, n = run_session_lines(s);
+
+	cr->lines = calloc(n, sizeof(*cr->lines));
+	if (!cr->lines)
+		return -1;
+	cr->nlines = n;
+	for (i = 0; i < n; i++) {
+		struct check_run_line *ln = &cr->lines[i];
+
+		if (n > 1)
+			snprintf(ln->line, sizeof(ln->line), "%s", run_session_line_name(s, i));
+		ln->log = strdup(run_session_line_info(s, i)->log_path);
+		if (!ln->log)
+			return -1;
+	}
+	return 0;
+}
+
+/* The run itself: its exit code, as `sqwave run` would exit; its lines and
+ * their logs into @cr. */
+static int run_once(const struct config *c, const struct check_run_params *p, const char *log,
+		    struct check_run *cr)
 {
 	char board_path[PATH_MAX], profile_path[PATH_MAX], err[2048];
 	struct config *n = run_config(c, p, log, board_path, profile_path);
@@ -340,40 +364,14 @@ static int run_once(const struct config *c, const struct check_run_params *p, co
 		run_say(p, RUN_SAY_ERR, err);
 	} else {
 		ret = runreport_finish(s, run_session_run(s), p->text);
+		if (check_run_lines(s, cr) < 0) {
+			run_say(p, RUN_SAY_ERR, "out of memory");
+			ret = SQW_EXIT_RUNTIME;
+		}
 		run_session_fini(s);
 	}
 	config_free(n);
 	return ret;
-}
-
-/* The run's lines and each one's log, as the run named them (a run of
- * several lines writes LOG.LINE.ext, run_line_path()). 0, or -1 with @err. */
-static int check_run_lines(const struct config *c, struct check_run *cr, char *err,
-			   size_t errlen)
-{
-	struct outputs outs;
-	size_t i;
-
-	if (outputs_resolve(c, &outs, err, errlen) < 0)
-		return -1;
-	cr->lines = calloc(outs.n, sizeof(*cr->lines));
-	if (!cr->lines) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	cr->nlines = outs.n;
-	for (i = 0; i < outs.n; i++) {
-		struct check_run_line *ln = &cr->lines[i];
-
-		if (outs.n > 1)
-			snprintf(ln->line, sizeof(ln->line), "%s", outs.o[i].line);
-		ln->log = outs.n > 1 ? run_line_path(cr->log, outs.o[i].line) : strdup(cr->log);
-		if (!ln->log) {
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
-	}
-	return 0;
 }
 
 void check_run_short(struct check_report *r, const struct config *c,
@@ -408,7 +406,7 @@ void check_run_short(struct check_report *r, const struct config *c,
 	units_format_duration(p->run_ns, dur, sizeof(dur));
 	fprintf(p->note, "check: running `sqwave run` for %s (log %s)\n", dur, cr->log);
 	fflush(p->text);
-	cr->exit_code = run_once(c, p, cr->log);
+	cr->exit_code = run_once(c, p, cr->log, cr);
 	cr->done = true;
 	if (cr->exit_code >= 128) {
 		check_incomplete(r, "the run was stopped by signal %d", cr->exit_code - 128);
@@ -418,10 +416,6 @@ void check_run_short(struct check_report *r, const struct config *c,
 		f = check_add(r, CHECK_FAIL, "run.verdict", "the run failed (exit %d)",
 			      cr->exit_code);
 		check_why(f, "its messages above say why");
-		return;
-	}
-	if (check_run_lines(c, cr, err, sizeof(err)) < 0) {
-		check_incomplete(r, "%s", err);
 		return;
 	}
 	for (i = 0; i < cr->nlines; i++) {

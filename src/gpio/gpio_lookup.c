@@ -689,25 +689,47 @@ static const struct {
 	{ CFG_INPUT_CHIP, CFG_INPUT_LINE, "the board's input, driven from outside" },
 };
 
+int gpio_same_line(enum gpio_backend backend, const struct config *cfg, const char *chip_a,
+		   const char *line_a, const char *chip_b, const char *line_b, unsigned int *offset,
+		   char *chip_name, size_t chip_len, char *err, size_t errlen)
+{
+	struct gpio_location a, b;
+
+	if (gpio_locate(backend, cfg, chip_a, line_a, &a, err, errlen) < 0 ||
+	    gpio_locate(backend, cfg, chip_b, line_b, &b, err, errlen) < 0)
+		return -1;
+	if (a.offset != b.offset || strcmp(a.chip.path, b.chip.path))
+		return 0;
+	if (offset)
+		*offset = a.offset;
+	if (chip_name)
+		snprintf(chip_name, chip_len, "%s", a.chip.name);
+	return 1;
+}
+
 int gpio_outputs_on_inputs(enum gpio_backend backend, const struct config *cfg, const char *chip,
 			   const char *const *lines, size_t n, char *err, size_t errlen)
 {
-	struct gpio_location out, in;
-	char why[GPIO_MSG_MAX], o1[256], o2[256];
+	char why[GPIO_MSG_MAX], o1[256], o2[256], name[GPIO_NAME_MAX];
+	unsigned int off;
 	size_t i, k;
+	int same;
 
 	for (k = 0; k < sizeof(board_inputs) / sizeof(board_inputs[0]); k++) {
 		const char *iline = config_str(cfg, board_inputs[k].line);
+		const char *ichip = config_str(cfg, board_inputs[k].chip);
+		struct gpio_location in;
 
-		if (!iline[0] || gpio_locate(backend, cfg, config_str(cfg, board_inputs[k].chip),
-					     iline, &in, why, sizeof(why)) < 0)
+		if (!iline[0] || gpio_locate(backend, cfg, ichip, iline, &in, why, sizeof(why)) < 0)
 			continue;	/* no such input here: nothing to drive */
 		for (i = 0; i < n; i++) {
-			if (gpio_locate(backend, cfg, chip, lines[i], &out, why, sizeof(why)) < 0) {
+			same = gpio_same_line(backend, cfg, chip, lines[i], ichip, iline, &off, name,
+					      sizeof(name), why, sizeof(why));
+			if (same < 0) {
 				msgbuf_set(err, errlen, "%s", why);
 				return -1;
 			}
-			if (out.offset != in.offset || strcmp(out.chip.path, in.chip.path))
+			if (!same)
 				continue;
 			msgbuf_set(err, errlen, "gpio.line (\"%s\", %s): line %s is %s (%s \"%s\", "
 				   "%s): line %u of %s would be driven as an output, two outputs on "
@@ -717,7 +739,7 @@ int gpio_outputs_on_inputs(enum gpio_backend backend, const struct config *cfg, 
 				   board_inputs[k].what,
 				   board_inputs[k].line == CFG_LOOPBACK_LINE ? "loopback.line"
 				   : "input.line", iline, config_origin(cfg, board_inputs[k].line, o2,
-				   sizeof(o2)), out.offset, out.chip.name,
+				   sizeof(o2)), off, name,
 				   config_str(cfg, CFG_GPIO_FREE_LINES)[0]
 				   ? " (gpio.free_lines lists the free ones: --line free)" : "");
 			return 1;

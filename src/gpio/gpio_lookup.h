@@ -88,6 +88,16 @@ void gpio_msg_busy(char *err, size_t errlen, const struct gpio_chip_desc *cd,
 		   unsigned int offset, const struct gpio_line_desc *ld);
 
 /*
+ * Whether @line_a of @chip_a and @line_b of @chip_b (as gpio_locate() takes
+ * them) are one line, by chip and offset: 1 (its offset and chip name into
+ * @offset and @chip_name, either may be NULL), 0 not, -1 when one cannot
+ * be located (why in @err). Requests nothing. Main thread.
+ */
+int gpio_same_line(enum gpio_backend backend, const struct config *cfg, const char *chip_a,
+		   const char *line_a, const char *chip_b, const char *line_b, unsigned int *offset,
+		   char *chip_name, size_t chip_len, char *err, size_t errlen);
+
+/*
  * Whether one of the output lines @lines (@n of them, on chip @chip as
  * gpio.chip names it) is one of the board's inputs that @cfg names
  * (loopback.chip/line, input.chip/line), both located, chip and offset

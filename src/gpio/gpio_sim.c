@@ -8,11 +8,13 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -20,16 +22,46 @@
 #include "gpio/gpio_private.h"
 #include "base/clock.h"
 
-/* One record of the write history. Every field is an atomic written
- * relaxed, so that a reader racing a writer that laps it reads a stale or a
- * torn record it then refuses (stamp), never undefined behaviour. */
+/* One record of the chip's record: a write, a stimulus change or a wire
+ * event (which fields mean what: sim_row_put()). Every field is an
+ * atomic written relaxed, so that a reader racing a writer that laps it
+ * reads a stale or a torn record it then refuses (stamp), never undefined
+ * behaviour. */
 struct sim_slot {
-	atomic_uint_fast64_t stamp;  /* 1 + the write's number once whole; 0 while written */
+	atomic_uint_fast64_t stamp;  /* 1 + the record's number once whole; 0 while written */
 	_Atomic int64_t t_ns;
-	atomic_uint_fast64_t call;
+	_Atomic int64_t event_ns;    /* stim, wire: the event's stamp (0: none) */
+	_Atomic int64_t due_ns;      /* stim: when it was scheduled */
+	atomic_uint_fast64_t u;      /* write: its call; stim, wire: the event's seqno */
+	atomic_uint_fast64_t call;   /* wire: the write call that carried it */
 	atomic_uint offset;
-	atomic_int level, value;
+	atomic_int level, value;     /* value: write physical; stim, wire: queued */
+	atomic_int flags;            /* SIM_F_* */
 };
+
+#define SIM_F_BOUNCE   0x01      /* stim: a bounce step, not the edge */
+#define SIM_F_PENDING  0x02      /* stim: its debounce was pending at the release */
+/* wire: what became of the change (one of these) */
+#define SIM_F_LOST     0x10      /* sim.wire_lose: no event, no number */
+#define SIM_F_DROPPED  0x20      /* a full queue: no event, the number spent */
+#define SIM_F_SKIPPED  0x40      /* the edge choice took no event of it */
+#define SIM_F_UNHEARD  0x80      /* the wired line is not the input with edges */
+
+/* A record ring: its size's slots, the last ones kept. Writers on several
+ * threads (one RT thread per line) take their numbers with one fetch_add
+ * each (reserved), fill and stamp their slots, then move count over every
+ * stamped slot: count is the prefix of whole records, whoever finished
+ * last. No lock, no writer waits; a reader (a test, the file's writer
+ * thread) checks the stamp around its copy. */
+struct sim_ring {
+	struct sim_slot *slot;             /* size, allocated at a request */
+	uint64_t size;
+	atomic_uint_fast64_t reserved;
+	atomic_uint_fast64_t count;
+};
+
+/* The rings, in the order of the file writer's cursors. */
+enum { SIM_R_WRITE, SIM_R_STIM, SIM_R_WIRE, SIM_R_N };
 
 struct sim_line {
 	atomic_int value;      /* physical */
@@ -48,16 +80,11 @@ static struct {
 	char busy_consumer[GPIO_NAME_MAX];
 	int64_t write_cost_ns;
 	struct sim_line lines[GPIO_SIM_MAX_LINES];
-	/* The histories: allocated at the first request of a line (main
-	 * thread) and kept for the process, so that a build for hardware does
-	 * not lock megabytes of .bss it never uses (mlockall locks it all). */
-	struct sim_slot *history;          /* GPIO_SIM_HISTORY */
-	/* Writers on several threads (one RT thread per line) take their
-	 * slots with one fetch_add each (reserved), fill and stamp them, then
-	 * move count over every stamped slot: count is the prefix of whole
-	 * records, whoever finished last. No lock, no writer waits. */
-	atomic_uint_fast64_t reserved;
-	atomic_uint_fast64_t count;
+	/* The record: writes, stimulus changes, wire events. The rings are
+	 * allocated at the first request of a line (main thread) and kept for
+	 * the process, so that a build for hardware does not lock megabytes of
+	 * .bss it never uses (mlockall locks it all). */
+	struct sim_ring ring[SIM_R_N];
 	atomic_uint_fast64_t calls;        /* set calls that wrote, for the records' call */
 	int fail_open;
 	int fail_request;
@@ -94,16 +121,33 @@ static struct {
 	pthread_cond_t stim_cv;            /* on CLOCK_MONOTONIC */
 	bool stim_cv_ready;
 	bool stim_stop;
-	struct gpio_sim_stim *stims;       /* GPIO_SIM_STIM_HISTORY */
-	atomic_uint_fast64_t stim_n;
+	bool stim_hold;                    /* gpio_sim_stim_hold(): guarded by stim_mu */
+	uint64_t stim_base;                /* the stim ring's count at the input's request */
 
-	/* sim.history_file, and the first failure to write it at a release. */
+	/* sim.history_file, and the first failure to write it. */
 	char history_file[4096];
 	char history_err[256];
+	/* Its writer: a thread of the sim that streams the rings into the file
+	 * while a line is held (started at the first request, stopped and
+	 * joined at the last release, which completes the file). */
+	struct {
+		pthread_t thread;
+		bool running;              /* a thread to join (main thread's) */
+		bool stop;                 /* guarded by mu, for cv */
+		bool hold;                 /* gpio_sim_history_hold(): guarded by mu */
+		pthread_mutex_t mu;
+		pthread_cond_t cv;         /* on CLOCK_MONOTONIC */
+		bool cv_ready;
+		FILE *f;
+		char path[4096];           /* the file written since the reset ("": none) */
+		atomic_uint_fast64_t next[SIM_R_N]; /* per ring, the next record to write */
+		uint64_t lost[SIM_R_N];    /* records overwritten before they were written */
+		uint64_t rows;             /* rows written since the file was opened */
+	} out;
 } sim = { .busy_line = -1, .wire_line = -1, .wire_from = -1, .wire_lose = -1, .in_line = -1,
 	  .in_fd = -1,
 	  .rng = 0x9e3779b97f4a7c15ull, .stim_line = -1, .stim_rng = 0x2545f4914f6cdd1dull,
-	  .stim_mu = PTHREAD_MUTEX_INITIALIZER };
+	  .stim_mu = PTHREAD_MUTEX_INITIALIZER, .out = { .mu = PTHREAD_MUTEX_INITIALIZER } };
 
 struct sim_out {
 	struct gpio_out base;
@@ -293,37 +337,130 @@ static int sim_line_info(void *chip, unsigned int offset,
 	return 0;
 }
 
-/* Allocate the histories, once: 0, or -1 with errno (ENOMEM). Main thread,
- * at a request, before any thread may write them. */
+/* Allocate the rings, once: 0, or -1 with errno (ENOMEM). Main thread, at
+ * a request, before any thread may write them. */
 static int sim_histories_alloc(void)
 {
-	if (!sim.history)
-		sim.history = calloc(GPIO_SIM_HISTORY, sizeof(*sim.history));
-	if (!sim.stims)
-		sim.stims = calloc(GPIO_SIM_STIM_HISTORY, sizeof(*sim.stims));
-	if (!sim.history || !sim.stims) {
-		errno = ENOMEM;
-		return -1;
+	static const uint64_t size[SIM_R_N] = { GPIO_SIM_HISTORY, GPIO_SIM_STIM_HISTORY,
+						GPIO_SIM_WIRE_HISTORY };
+	int i;
+
+	for (i = 0; i < SIM_R_N; i++) {
+		sim.ring[i].size = size[i];
+		if (!sim.ring[i].slot)
+			sim.ring[i].slot = calloc(size[i], sizeof(*sim.ring[i].slot));
+		if (!sim.ring[i].slot) {
+			errno = ENOMEM;
+			return -1;
+		}
 	}
 	return 0;
 }
 
-/* Touch every page of the history and the queue now, so that the RT
+/* Touch every page of the rings and the queue now, so that the RT
  * thread's first writes do not page-fault when memory is not locked
  * (contents unchanged). */
 static void sim_prefault(void)
 {
-	volatile char *p = (volatile char *)sim.history;
+	volatile char *p;
 	size_t i;
+	int r;
 
-	for (i = 0; i < GPIO_SIM_HISTORY * sizeof(*sim.history); i += 4096)
-		p[i] = p[i];
+	for (r = 0; r < SIM_R_N; r++) {
+		p = (volatile char *)sim.ring[r].slot;
+		for (i = 0; i < sim.ring[r].size * sizeof(struct sim_slot); i += 4096)
+			p[i] = p[i];
+	}
 	p = (volatile char *)sim.q;
 	for (i = 0; i < sizeof(sim.q); i += 4096)
 		p[i] = p[i];
 	p = (volatile char *)sim.q_due;
 	for (i = 0; i < sizeof(sim.q_due); i += 4096)
 		p[i] = p[i];
+}
+
+/* One record for a ring; which fields mean what: sim_row_put(). */
+struct sim_rec {
+	int64_t t_ns, event_ns, due_ns;
+	uint64_t u, call;
+	unsigned int offset;
+	int level, value, flags;
+};
+
+/* Write record number @seq into its slot of @r (the writer's own: it
+ * reserved @seq). The stamp goes to 0 first and to 1 + @seq last, so that
+ * a reader that sees the same stamp before and after its copy has a whole
+ * record. The slot is the writer's alone unless another writer laps it by
+ * its size in records while it is between its reservation and its stamp. */
+static void sim_ring_put(struct sim_ring *r, uint64_t seq, const struct sim_rec *rec)
+{
+	struct sim_slot *w = &r->slot[seq % r->size];
+
+	atomic_store_explicit(&w->stamp, 0, memory_order_relaxed);
+	atomic_thread_fence(memory_order_release);
+	atomic_store_explicit(&w->t_ns, rec->t_ns, memory_order_relaxed);
+	atomic_store_explicit(&w->event_ns, rec->event_ns, memory_order_relaxed);
+	atomic_store_explicit(&w->due_ns, rec->due_ns, memory_order_relaxed);
+	atomic_store_explicit(&w->u, rec->u, memory_order_relaxed);
+	atomic_store_explicit(&w->call, rec->call, memory_order_relaxed);
+	atomic_store_explicit(&w->offset, rec->offset, memory_order_relaxed);
+	atomic_store_explicit(&w->level, rec->level, memory_order_relaxed);
+	atomic_store_explicit(&w->value, rec->value, memory_order_relaxed);
+	atomic_store_explicit(&w->flags, rec->flags, memory_order_relaxed);
+	/* Sequentially consistent, as the loads of sim_ring_advance(): of
+	 * two writers finishing side by side, one sees the other's stamp. */
+	atomic_store(&w->stamp, seq + 1);
+}
+
+/* Move @r's count over every whole record after it. Whichever writer
+ * finishes last moves it past the others' records; none waits for another. */
+static void sim_ring_advance(struct sim_ring *r)
+{
+	uint_fast64_t c = atomic_load(&r->count);
+
+	while (atomic_load(&r->slot[c % r->size].stamp) == c + 1)
+		if (atomic_compare_exchange_weak(&r->count, &c, c + 1))
+			c++;
+}
+
+/* One record appended to @r (a single writer's: the stimulus thread, the
+ * wire's writer). Atomics only, for the RT thread. */
+static void sim_ring_append(struct sim_ring *r, const struct sim_rec *rec)
+{
+	sim_ring_put(r, atomic_fetch_add(&r->reserved, 1), rec);
+	sim_ring_advance(r);
+}
+
+/* Record @seq of @r, whole: 0, or -1 (ENOENT) if it has not happened yet,
+ * was overwritten, or was overwritten while copied. Any thread. */
+static int sim_ring_get(struct sim_ring *r, uint64_t seq, struct sim_rec *rec)
+{
+	uint64_t n = atomic_load_explicit(&r->count, memory_order_acquire), stamp;
+	const struct sim_slot *slot;
+
+	if (!r->slot || seq >= n || n - seq > r->size) {
+		errno = ENOENT;
+		return -1;
+	}
+	slot = &r->slot[seq % r->size];
+	stamp = atomic_load_explicit(&slot->stamp, memory_order_acquire);
+	rec->t_ns = atomic_load_explicit(&slot->t_ns, memory_order_relaxed);
+	rec->event_ns = atomic_load_explicit(&slot->event_ns, memory_order_relaxed);
+	rec->due_ns = atomic_load_explicit(&slot->due_ns, memory_order_relaxed);
+	rec->u = atomic_load_explicit(&slot->u, memory_order_relaxed);
+	rec->call = atomic_load_explicit(&slot->call, memory_order_relaxed);
+	rec->offset = atomic_load_explicit(&slot->offset, memory_order_relaxed);
+	rec->level = atomic_load_explicit(&slot->level, memory_order_relaxed);
+	rec->value = atomic_load_explicit(&slot->value, memory_order_relaxed);
+	rec->flags = atomic_load_explicit(&slot->flags, memory_order_relaxed);
+	atomic_thread_fence(memory_order_acquire);
+	/* A writer may have lapped us before or while we copied. */
+	if (stamp != seq + 1 ||
+	    atomic_load_explicit(&slot->stamp, memory_order_relaxed) != stamp) {
+		errno = ENOENT;
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -363,12 +500,15 @@ static uint64_t sim_queue_push(uint64_t t_ns, int value, bool *queued)
 	return seq;
 }
 
-/* The wired line follows @value; the input sees the change as an edge event
- * unless the wire loses it. Writer thread (RT): atomics, one eventfd write. */
-static void sim_wire_carry(unsigned int from, int value, int64_t t)
+/* The wired line follows @value, written by set call @call at @t; the
+ * input sees the change as an edge event unless the wire loses it. Each
+ * change is a record of the wire ring: what became of it. Writer thread
+ * (RT): atomics, one eventfd write. */
+static void sim_wire_carry(unsigned int from, int value, int64_t t, uint64_t call)
 {
+	struct sim_rec rec = { .t_ns = t, .call = call, .level = value };
 	int wl = sim.wire_line;
-	bool queued;
+	bool queued = false;
 	int64_t delay;
 	uint64_t n;
 
@@ -376,53 +516,30 @@ static void sim_wire_carry(unsigned int from, int value, int64_t t)
 		return;
 	if (atomic_exchange(&sim.lines[wl].value, value) == value)
 		return;
+	rec.offset = (unsigned int)wl;
 	n = atomic_fetch_add(&sim.wire_edges, 1);
-	if ((int64_t)n == sim.wire_lose || atomic_load(&sim.in_line) != wl)
-		return;
-	delay = sim.wire_delay_ns;
-	if (sim.wire_jitter_ns > 0) {
-		sim.rng ^= sim.rng << 13;
-		sim.rng ^= sim.rng >> 7;
-		sim.rng ^= sim.rng << 17;
-		delay += (int64_t)(sim.rng % (uint64_t)(sim.wire_jitter_ns + 1));
+	if ((int64_t)n == sim.wire_lose) {
+		rec.flags = SIM_F_LOST;
+	} else if (atomic_load(&sim.in_line) != wl) {
+		rec.flags = SIM_F_UNHEARD;
+	} else {
+		delay = sim.wire_delay_ns;
+		if (sim.wire_jitter_ns > 0) {
+			sim.rng ^= sim.rng << 13;
+			sim.rng ^= sim.rng >> 7;
+			sim.rng ^= sim.rng << 17;
+			delay += (int64_t)(sim.rng % (uint64_t)(sim.wire_jitter_ns + 1));
+		}
+		rec.u = sim_queue_push((uint64_t)(t + delay), value, &queued);
+		rec.event_ns = rec.u ? t + delay : 0;
+		rec.value = queued;
+		rec.flags = !rec.u ? SIM_F_SKIPPED : !queued ? SIM_F_DROPPED : 0;
 	}
-	sim_queue_push((uint64_t)(t + delay), value, &queued);
+	sim_ring_append(&sim.ring[SIM_R_WIRE], &rec);
 }
 
+static void sim_history_at_request(void);
 static void sim_history_at_release(void);
-
-/* Write number @seq into its slot (the writer's own: it reserved @seq). The
- * stamp goes to 0 first and to 1 + @seq last, so that a reader that sees
- * the same stamp before and after its copy has a whole record. The slot is
- * the writer's alone unless another writer laps it by GPIO_SIM_HISTORY
- * records while it is between its reservation and its stamp. */
-static void sim_history_put(uint64_t seq, int64_t t, uint64_t call, unsigned int offset,
-			    int level, int value)
-{
-	struct sim_slot *w = &sim.history[seq % GPIO_SIM_HISTORY];
-
-	atomic_store_explicit(&w->stamp, 0, memory_order_relaxed);
-	atomic_thread_fence(memory_order_release);
-	atomic_store_explicit(&w->t_ns, t, memory_order_relaxed);
-	atomic_store_explicit(&w->call, call, memory_order_relaxed);
-	atomic_store_explicit(&w->offset, offset, memory_order_relaxed);
-	atomic_store_explicit(&w->level, level, memory_order_relaxed);
-	atomic_store_explicit(&w->value, value, memory_order_relaxed);
-	/* Sequentially consistent, as the loads of sim_history_advance(): of
-	 * two writers finishing side by side, one sees the other's stamp. */
-	atomic_store(&w->stamp, seq + 1);
-}
-
-/* Move count over every whole record after it. Whichever writer finishes
- * last moves it past the others' records; none waits for another. */
-static void sim_history_advance(void)
-{
-	uint_fast64_t c = atomic_load(&sim.count);
-
-	while (atomic_load(&sim.history[c % GPIO_SIM_HISTORY].stamp) == c + 1)
-		if (atomic_compare_exchange_weak(&sim.count, &c, c + 1))
-			c++;
-}
 
 /* Line @offset if it may be requested: NULL with errno (an injected failure,
  * EINVAL beyond the chip, EBUSY held). */
@@ -497,6 +614,7 @@ static struct gpio_out *sim_request(void *chip, unsigned int offset,
 	s->active_low = spec->active_low;
 	s->cost_ns = sim.write_cost_ns;
 	sim_take_output(l, offset, spec);
+	sim_history_at_request();
 	return &s->base;
 }
 
@@ -511,9 +629,10 @@ static struct gpio_out *sim_request(void *chip, unsigned int offset,
 static int sim_write(const unsigned int *offsets, size_t n, uint32_t mask, uint32_t levels,
 		     int active_low, int64_t cost_ns)
 {
+	struct sim_ring *w;
 	uint64_t seq, call;
 	int64_t t;
-	int err, level, value, from;
+	int err, from;
 	size_t i;
 
 	t = (int64_t)clock_mono_ns();
@@ -529,20 +648,23 @@ static int sim_write(const unsigned int *offsets, size_t n, uint32_t mask, uint3
 		return -1;
 	}
 	call = atomic_fetch_add(&sim.calls, 1);
-	seq = atomic_fetch_add(&sim.reserved, (uint_fast64_t)__builtin_popcount(mask));
+	w = &sim.ring[SIM_R_WRITE];
+	seq = atomic_fetch_add(&w->reserved, (uint_fast64_t)__builtin_popcount(mask));
 	for (i = 0; i < n; i++) {
+		struct sim_rec rec = { .t_ns = t, .u = call, .offset = offsets[i] };
+
 		if (!(mask & (UINT32_C(1) << i)))
 			continue;
-		level = (int)((levels >> i) & 1);
-		value = level ^ active_low;
-		atomic_store(&sim.lines[offsets[i]].value, value);
-		sim_history_put(seq++, t, call, offsets[i], level, value);
+		rec.level = (int)((levels >> i) & 1);
+		rec.value = rec.level ^ active_low;
+		atomic_store(&sim.lines[offsets[i]].value, rec.value);
+		sim_ring_put(w, seq++, &rec);
 	}
-	sim_history_advance();
+	sim_ring_advance(w);
 	from = atomic_load_explicit(&sim.wire_from, memory_order_relaxed);
 	for (i = 0; i < n; i++)
 		if ((mask & (UINT32_C(1) << i)) && (int)offsets[i] == from)
-			sim_wire_carry(offsets[i], (int)((levels >> i) & 1) ^ active_low, t);
+			sim_wire_carry(offsets[i], (int)((levels >> i) & 1) ^ active_low, t, call);
 	return 0;
 }
 
@@ -610,6 +732,7 @@ static struct gpio_group *sim_request_group(void *chip, const unsigned int *offs
 		s->offsets[i] = offsets[i];
 		sim_take_output(&sim.lines[offsets[i]], offsets[i], spec);
 	}
+	sim_history_at_request();
 	return &s->base;
 }
 
@@ -656,68 +779,98 @@ static void sim_describe_group(const struct gpio_group *g, char *buf, size_t len
 
 /* ---- the stimulus ------------------------------------------------------------ */
 
-/* Sleep until @t (CLOCK_MONOTONIC) or until the input's release stops us:
- * false when stopped. The stimulus thread only. */
+/* The last stretch before a change the stimulus thread spins through
+ * rather than sleeps: a wake-up takes tens of microseconds, and a bounce
+ * gap (sim.stim_bounce_gap, 2 us by default) is shorter than that. */
+#define SIM_STIM_SPIN_NS 50000
+
+/* Sleep until @t (CLOCK_MONOTONIC), the last SIM_STIM_SPIN_NS spinning,
+ * and past it while a test holds the thread (gpio_sim_stim_hold()), or
+ * until the input's release stops us: false when stopped. The stimulus
+ * thread only. */
 static bool sim_stim_sleep(int64_t t)
 {
-	struct timespec ts = { .tv_sec = t / 1000000000, .tv_nsec = t % 1000000000 };
+	int64_t now, wake = t - SIM_STIM_SPIN_NS;
+	struct timespec ts = { .tv_sec = wake / 1000000000, .tv_nsec = wake % 1000000000 };
 	bool stop;
 
 	pthread_mutex_lock(&sim.stim_mu);
-	while (!sim.stim_stop && (int64_t)clock_mono_ns() < t)
-		pthread_cond_timedwait(&sim.stim_cv, &sim.stim_mu, &ts);
+	while (!sim.stim_stop && (sim.stim_hold || (now = (int64_t)clock_mono_ns()) < t)) {
+		if (sim.stim_hold) {
+			pthread_cond_wait(&sim.stim_cv, &sim.stim_mu);
+		} else if (now < wake) {
+			pthread_cond_timedwait(&sim.stim_cv, &sim.stim_mu, &ts);
+		} else {
+			pthread_mutex_unlock(&sim.stim_mu);
+			while ((int64_t)clock_mono_ns() < t)
+				;
+			pthread_mutex_lock(&sim.stim_mu);
+		}
+	}
 	stop = sim.stim_stop;
 	pthread_mutex_unlock(&sim.stim_mu);
 	return !stop;
 }
 
-/* Record change @n of the stimulus (the thread's own slot until it moves on). */
-static struct gpio_sim_stim *sim_stim_record(int64_t t, int level)
-{
-	uint64_t n = atomic_load_explicit(&sim.stim_n, memory_order_relaxed);
-	struct gpio_sim_stim *r = &sim.stims[n % GPIO_SIM_STIM_HISTORY];
-
-	r->t_ns = t;
-	r->offset = (unsigned int)sim.stim_line;
-	r->level = level;
-	r->reported = false;
-	r->seqno = 0;
-	atomic_store_explicit(&sim.stim_n, n + 1, memory_order_release);
-	return r;
-}
-
-/* The kernel's report of a change: the event, and whether it was queued. */
-static void sim_stim_report(struct gpio_sim_stim *r, int64_t t, int level)
+/* The kernel's report of change @r's level at @t: the event, and whether
+ * it was queued. */
+static void sim_stim_report(struct sim_rec *r, int64_t t)
 {
 	bool queued;
 
-	r->seqno = sim_queue_push((uint64_t)t, level, &queued);
-	r->reported = queued;
+	r->u = sim_queue_push((uint64_t)t, r->level, &queued);
+	r->value = queued;
+	r->event_ns = r->u ? t : 0;
+}
+
+/* Debounce timer of change @r ran out at @expiry: the work reads the level,
+ * @r's, and reports it if it is not the last one reported (*@reported).
+ * Then @r is final. The stimulus thread only. */
+static void sim_stim_settle(struct sim_rec *r, int64_t expiry, int *reported)
+{
+	if (r->level != *reported) {
+		*reported = r->level;
+		sim_stim_report(r, expiry);
+	}
+	sim_ring_append(&sim.ring[SIM_R_STIM], r);
 }
 
 /*
  * The stimulus thread: the schedule of gpio_sim.h, one level change at a
- * time, each at its own time (it sleeps until then, so that the reader never
- * sees an event before it happened and never polls for one not yet due).
- * With debounce it models gpiolib-cdev: every change re-arms a timer of the
- * debounce period; when it expires the level is compared with the last one
- * reported, and only a different one is reported (if the edge choice takes
- * it), stamped at the expiry. Not RT; may be late, the stamps are not.
+ * time. It sleeps until each change is due, changes the level and then
+ * reads the clock: that reading is the change's time in the record and its
+ * event's stamp, so a late thread (a busy machine) is recorded late, as a
+ * scope would see it, and the stamp never comes before the change. With
+ * debounce it models gpiolib-cdev: every change re-arms a timer to its
+ * actual time + D; when the level stays put until then, the timer runs out
+ * at that time (the work's stamp) and the level is compared with the last
+ * one reported, and only a different one is reported (if the edge choice
+ * takes it). Whether it ran out is decided on the recorded times alone
+ * (the next change came at or after it), however late the thread woke, so
+ * that the record explains every event; the last change's timer, if the
+ * thread has not seen it run out when the release stops it, is pending. A
+ * change's record is appended once final: at once without debounce, else
+ * when its timer ran out, the next change re-armed it, or the release found
+ * it pending.
  */
 static void *sim_stim_main(void *arg)
 {
 	const int64_t period = sim.stim_period_ns, debounce = sim.in_debounce_ns;
 	const int64_t bounces = sim.stim_bounce, gap = sim.stim_gap_ns;
-	int64_t t0 = *(const int64_t *)arg + period, last = 0, base = 0, pend = -1;
+	struct sim_ring *ring = &sim.ring[SIM_R_STIM];
+	int64_t t0 = *(const int64_t *)arg + period, last = 0, base = 0, pend = -1, now;
 	int level = atomic_load(&sim.lines[sim.stim_line].value), edge_level = level;
-	int reported_level = level;
-	struct gpio_sim_stim *pend_rec = NULL, *r;
+	int reported = level;
+	struct sim_rec open = { 0 };       /* with debounce: the last change, not yet final */
 	bool have = false;
 	int next = level;
 	uint64_t k = 0;
 	int64_t b = 0, t = 0;
 
 	free(arg);
+	/* Wake as close to a change as the kernel can (the default slack of a
+	 * normal thread's timers is 50 us). */
+	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 	for (;;) {
 		/* The next change, computed once (the jitter draws a number). */
 		if (!have && (!sim.stim_count || k < (uint64_t)sim.stim_count)) {
@@ -748,10 +901,7 @@ static void *sim_stim_main(void *arg)
 		if (pend >= 0 && (!have || pend <= t)) {
 			if (!sim_stim_sleep(pend))
 				break;
-			if (level != reported_level) {
-				reported_level = level;
-				sim_stim_report(pend_rec, pend, level);
-			}
+			sim_stim_settle(&open, pend, &reported);
 			pend = -1;
 			continue;
 		}
@@ -761,17 +911,30 @@ static void *sim_stim_main(void *arg)
 		level = next;
 		last = t;
 		atomic_store(&sim.lines[sim.stim_line].value, level);
-		r = sim_stim_record(t, level);
+		now = (int64_t)clock_mono_ns();
+		if (pend >= 0 && now >= pend)      /* woken late: it ran out before */
+			sim_stim_settle(&open, pend, &reported);
+		else if (pend >= 0)                /* re-armed before it ran out */
+			sim_ring_append(ring, &open);
+		pend = -1;
+		open = (struct sim_rec){ .t_ns = now, .due_ns = t, .level = level,
+					 .offset = (unsigned int)sim.stim_line,
+					 .flags = b ? SIM_F_BOUNCE : 0 };
 		if (debounce > 0) {
-			pend = t + debounce;
-			pend_rec = r;
+			pend = now + debounce;
 		} else {
-			sim_stim_report(r, t, level);
+			sim_stim_report(&open, now);
+			sim_ring_append(ring, &open);
 		}
 		if (++b > 2 * bounces) {
 			b = 0;
 			k++;
 		}
+	}
+	/* The release cancels a timer the thread has not seen run out. */
+	if (pend >= 0) {
+		open.flags |= SIM_F_PENDING;
+		sim_ring_append(ring, &open);
 	}
 	atomic_store(&sim.stim_finished, true);
 	return NULL;
@@ -836,7 +999,7 @@ static int sim_stim_start(int64_t now)
 	*arg = now;
 	sim.stim_stop = false;
 	atomic_store(&sim.stim_finished, false);
-	atomic_store(&sim.stim_n, 0);
+	sim.stim_base = atomic_load(&sim.ring[SIM_R_STIM].count);
 	/* Signals stay with the threads that wait for them (none here). */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -865,6 +1028,15 @@ static void sim_stim_stop(void)
 
 /* ---- the history file ----------------------------------------------------------- */
 
+/* The writer thread's pace: a pass over the rings every 20 ms keeps it far
+ * ahead of any wave the sim can run (the rings hold a second of writes at
+ * 64 kHz, of stimulus changes and wire events at 16 kHz). */
+#define SIM_OUT_PERIOD_NS 20000000
+
+static const char *const sim_ring_name[SIM_R_N] = { "writes", "stimulus changes",
+						    "wire events" };
+static const char *const sim_row_kind[SIM_R_N] = { "write", "stim", "wire" };
+
 /* Whether sqwave holds no line of the chip any more. */
 static bool sim_none_requested(void)
 {
@@ -876,16 +1048,204 @@ static bool sim_none_requested(void)
 	return true;
 }
 
-/* At a release: when it was the last line held, write sim.history_file
- * (if set), keeping the first failure for gpio_sim_history_error(). */
+/* Keep the first failure of the history file for gpio_sim_history_error(). */
+__attribute__((format(printf, 1, 2)))
+static void sim_history_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (sim.history_err[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(sim.history_err, sizeof(sim.history_err), fmt, ap);
+	va_end(ap);
+}
+
+/* One row of the file (gpio_sim.h: the columns of each kind). */
+static void sim_row_put(int kind, const struct sim_rec *r)
+{
+	static const char *const wire_note[] = { "queued", "lost", "dropped", "skipped",
+						 "unheard" };
+	char ev[24] = "";
+	int w;
+
+	if (r->event_ns)
+		snprintf(ev, sizeof(ev), "%lld", (long long)r->event_ns);
+	if (kind == SIM_R_WRITE) {
+		fprintf(sim.out.f, "write,%lld,%u,%d,%d,%llu,,,\n", (long long)r->t_ns, r->offset,
+			r->level, r->value, (unsigned long long)r->u);
+	} else if (kind == SIM_R_STIM) {
+		fprintf(sim.out.f, "stim,%lld,%u,%d,%d,%llu,%s,%lld,%s%s\n", (long long)r->t_ns,
+			r->offset, r->level, r->value, (unsigned long long)r->u, ev,
+			(long long)r->due_ns, r->flags & SIM_F_BOUNCE ? "bounce" : "edge",
+			r->flags & SIM_F_PENDING ? " pending" : "");
+	} else {
+		w = r->flags & SIM_F_LOST ? 1 : r->flags & SIM_F_DROPPED ? 2 :
+		    r->flags & SIM_F_SKIPPED ? 3 : r->flags & SIM_F_UNHEARD ? 4 : 0;
+		fprintf(sim.out.f, "wire,%lld,%u,%d,%d,%llu,%s,%llu,%s\n", (long long)r->t_ns,
+			r->offset, r->level, r->value, (unsigned long long)r->u, ev,
+			(unsigned long long)r->call, wire_note[w]);
+	}
+	sim.out.rows++;
+}
+
+/* Write every whole record not yet in the file. Records a writer overwrote
+ * before they got here are a "gap" row and counted: the file says where it
+ * is incomplete. The writer thread while it runs, then the main thread. */
+static void sim_out_drain(void)
+{
+	struct sim_rec rec;
+	uint64_t n, skip, next;
+	int k;
+
+	for (k = 0; k < SIM_R_N; k++) {
+		struct sim_ring *r = &sim.ring[k];
+
+		if (!r->slot)
+			continue;
+		n = atomic_load_explicit(&r->count, memory_order_acquire);
+		next = atomic_load(&sim.out.next[k]);
+		while (next < n) {
+			skip = 0;
+			if (n - next > r->size)
+				skip = n - r->size - next;
+			else if (sim_ring_get(r, next, &rec))
+				skip = 1;      /* lapped while copied */
+			if (skip) {
+				fprintf(sim.out.f, "gap,%lld,,,,%llu,,,%s\n",
+					(long long)clock_mono_ns(), (unsigned long long)skip,
+					sim_row_kind[k]);
+				sim.out.lost[k] += skip;
+				next += skip;
+			} else {
+				sim_row_put(k, &rec);
+				next++;
+			}
+			atomic_store(&sim.out.next[k], next);
+		}
+	}
+	/* What is written is on disk: a run that dies keeps all but the last
+	 * pass, and a test may read how far it got. */
+	fflush(sim.out.f);
+}
+
+/* The writer thread: a pass every SIM_OUT_PERIOD_NS until the last
+ * release stops it (which then makes the last pass itself). Not RT. */
+static void *sim_out_main(void *arg)
+{
+	struct timespec ts;
+	int64_t t;
+	bool stop;
+
+	(void)arg;
+	for (;;) {
+		t = (int64_t)clock_mono_ns() + SIM_OUT_PERIOD_NS;
+		ts.tv_sec = t / 1000000000;
+		ts.tv_nsec = t % 1000000000;
+		pthread_mutex_lock(&sim.out.mu);
+		if (!sim.out.stop)
+			pthread_cond_timedwait(&sim.out.cv, &sim.out.mu, &ts);
+		while (sim.out.hold && !sim.out.stop)
+			pthread_cond_wait(&sim.out.cv, &sim.out.mu);
+		stop = sim.out.stop;
+		pthread_mutex_unlock(&sim.out.mu);
+		if (stop)
+			return NULL;
+		sim_out_drain();
+	}
+}
+
+/* At a request (main thread, the rings allocated): with sim.history_file
+ * set and no file open, open it and start its writer thread. The file
+ * written since the last reset is continued (appended to); another is
+ * started with the header and every record since the reset. A failure is
+ * kept for gpio_sim_history_error(), never the request's: the line works
+ * without its record. */
+static void sim_history_at_request(void)
+{
+	bool same = !strcmp(sim.out.path, sim.history_file);
+	pthread_condattr_t ca;
+	sigset_t all, old;
+	int e;
+
+	if (sim.out.f || !sim.history_file[0])
+		return;
+	sim.out.f = fopen(sim.history_file, same ? "a" : "w");
+	if (!sim.out.f) {
+		sim_history_fail("cannot write sim.history_file %s: %s", sim.history_file,
+				 strerror(errno));
+		return;
+	}
+	if (!same) {
+		gpio_strlcpy(sim.out.path, sim.history_file, sizeof(sim.out.path));
+		for (e = 0; e < SIM_R_N; e++)
+			atomic_store(&sim.out.next[e], 0);
+		memset(sim.out.lost, 0, sizeof(sim.out.lost));
+		fputs("kind,t_ns,offset,level,value_or_reported,seqno_or_call,event_ns,"
+		      "due_ns_or_call,note\n", sim.out.f);
+	}
+	sim.out.rows = 0;
+	if (!sim.out.cv_ready) {
+		if (pthread_condattr_init(&ca))
+			return;                /* no thread: the release writes it all */
+		if (!pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) &&
+		    !pthread_cond_init(&sim.out.cv, &ca))
+			sim.out.cv_ready = true;
+		pthread_condattr_destroy(&ca);
+		if (!sim.out.cv_ready)
+			return;
+	}
+	sim.out.stop = false;
+	/* Signals stay with the threads that wait for them (none here). */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	e = pthread_create(&sim.out.thread, NULL, sim_out_main, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	sim.out.running = !e;
+}
+
+/* At a release: when it was the last line held, stop the writer thread,
+ * write what is left and the "end" row, and close the file; a failure, or
+ * records lost before they were written, is kept for
+ * gpio_sim_history_error(). */
 static void sim_history_at_release(void)
 {
-	char err[sizeof(sim.history_err)];
+	uint64_t lost;
+	int e, k;
 
-	if (!sim.history_file[0] || !sim_none_requested())
+	if (!sim.out.f || !sim_none_requested())
 		return;
-	if (gpio_sim_history_write(sim.history_file, err, sizeof(err)) && !sim.history_err[0])
-		gpio_strlcpy(sim.history_err, err, sizeof(sim.history_err));
+	if (sim.out.running) {
+		pthread_mutex_lock(&sim.out.mu);
+		sim.out.stop = true;
+		pthread_cond_signal(&sim.out.cv);
+		pthread_mutex_unlock(&sim.out.mu);
+		pthread_join(sim.out.thread, NULL);
+		sim.out.running = false;
+	}
+	sim_out_drain();
+	for (lost = 0, k = 0; k < SIM_R_N; k++)
+		lost += sim.out.lost[k];
+	fprintf(sim.out.f, "end,%lld,,,%d,%llu,,,%s\n", (long long)clock_mono_ns(), !lost,
+		(unsigned long long)sim.out.rows, lost ? "incomplete" : "complete");
+	e = ferror(sim.out.f) ? (errno ? errno : EIO) : 0;
+	if (fclose(sim.out.f) && !e)
+		e = errno;
+	sim.out.f = NULL;
+	if (e)
+		sim_history_fail("cannot write sim.history_file %s: %s", sim.out.path,
+				 strerror(e));
+	else if (lost)
+		sim_history_fail("sim.history_file %s is incomplete: %llu %s, %llu %s and %llu %s "
+				 "were overwritten before its writer thread got them (the "
+				 "simulated chip keeps the last %u, %u and %u)", sim.out.path,
+				 (unsigned long long)sim.out.lost[SIM_R_WRITE],
+				 sim_ring_name[SIM_R_WRITE],
+				 (unsigned long long)sim.out.lost[SIM_R_STIM],
+				 sim_ring_name[SIM_R_STIM],
+				 (unsigned long long)sim.out.lost[SIM_R_WIRE],
+				 sim_ring_name[SIM_R_WIRE], GPIO_SIM_HISTORY, GPIO_SIM_STIM_HISTORY,
+				 GPIO_SIM_WIRE_HISTORY);
 }
 
 /* ---- input ------------------------------------------------------------------ */
@@ -954,6 +1314,7 @@ static struct gpio_in *sim_in_request(void *chip, unsigned int offset,
 	l->requested = true;
 	l->input = true;
 	gpio_strlcpy(l->consumer, spec->consumer, sizeof(l->consumer));
+	sim_history_at_request();
 	return &in->base;
 }
 
@@ -1007,8 +1368,8 @@ static void sim_in_release(struct gpio_in *g)
 	struct sim_line *l = &sim.lines[in->offset];
 
 	if (atomic_load(&sim.in_line) == (int)in->offset && g->edges) {
-		/* The stimulus stops (a pending debounce is never reported)
-		 * before its queue goes. */
+		/* The stimulus stops (a pending debounce is never reported,
+		 * its change is recorded pending) before its queue goes. */
 		sim_stim_stop();
 		atomic_store(&sim.in_line, -1);
 		close(sim.in_fd);
@@ -1061,17 +1422,22 @@ void gpio_sim_reset(void)
 		sim.lines[i].drive = GPIO_DRIVE_PUSH_PULL;
 		sim.lines[i].consumer[0] = '\0';
 	}
-	if (sim.history)
-		memset(sim.history, 0, GPIO_SIM_HISTORY * sizeof(*sim.history));
-	atomic_store(&sim.reserved, 0);
-	atomic_store(&sim.count, 0);
+	for (i = 0; i < SIM_R_N; i++) {
+		if (sim.ring[i].slot)
+			memset(sim.ring[i].slot, 0, sim.ring[i].size * sizeof(struct sim_slot));
+		atomic_store(&sim.ring[i].reserved, 0);
+		atomic_store(&sim.ring[i].count, 0);
+	}
+	sim.stim_base = 0;
+	sim.stim_hold = false;
+	sim.out.path[0] = '\0';
+	sim.out.hold = false;
 	atomic_store(&sim.calls, 0);
 	atomic_store(&sim.wire_from, -1);
 	sim.fail_open = 0;
 	sim.fail_request = 0;
 	atomic_store(&sim.fail_write, 0);
 	atomic_store(&sim.wire_edges, 0);
-	atomic_store(&sim.stim_n, 0);
 	atomic_store(&sim.stim_finished, false);
 	sim.history_err[0] = '\0';
 }
@@ -1095,32 +1461,20 @@ int gpio_sim_line_get(unsigned int offset, struct gpio_sim_line *line)
 
 uint64_t gpio_sim_write_count(void)
 {
-	return atomic_load_explicit(&sim.count, memory_order_acquire);
+	return atomic_load_explicit(&sim.ring[SIM_R_WRITE].count, memory_order_acquire);
 }
 
 int gpio_sim_write_get(uint64_t seq, struct gpio_sim_write *w)
 {
-	uint64_t n = gpio_sim_write_count(), stamp;
-	const struct sim_slot *slot;
+	struct sim_rec r;
 
-	if (seq >= n || n - seq > GPIO_SIM_HISTORY) {
-		errno = ENOENT;
+	if (sim_ring_get(&sim.ring[SIM_R_WRITE], seq, &r))
 		return -1;
-	}
-	slot = &sim.history[seq % GPIO_SIM_HISTORY];
-	stamp = atomic_load_explicit(&slot->stamp, memory_order_acquire);
-	w->t_ns = atomic_load_explicit(&slot->t_ns, memory_order_relaxed);
-	w->call = atomic_load_explicit(&slot->call, memory_order_relaxed);
-	w->offset = atomic_load_explicit(&slot->offset, memory_order_relaxed);
-	w->level = atomic_load_explicit(&slot->level, memory_order_relaxed);
-	w->value = atomic_load_explicit(&slot->value, memory_order_relaxed);
-	atomic_thread_fence(memory_order_acquire);
-	/* A writer may have lapped us before or while we copied. */
-	if (stamp != seq + 1 ||
-	    atomic_load_explicit(&slot->stamp, memory_order_relaxed) != stamp) {
-		errno = ENOENT;
-		return -1;
-	}
+	w->t_ns = r.t_ns;
+	w->call = r.u;
+	w->offset = r.offset;
+	w->level = r.level;
+	w->value = r.value;
 	return 0;
 }
 
@@ -1162,22 +1516,25 @@ int gpio_sim_line_drive(unsigned int offset, int value, uint64_t t_ns)
 
 uint64_t gpio_sim_stim_count(void)
 {
-	return atomic_load_explicit(&sim.stim_n, memory_order_acquire);
+	return atomic_load_explicit(&sim.ring[SIM_R_STIM].count, memory_order_acquire) -
+	       sim.stim_base;
 }
 
 int gpio_sim_stim_get(uint64_t n, struct gpio_sim_stim *st)
 {
-	uint64_t count = gpio_sim_stim_count();
+	struct sim_rec r;
 
-	if (n >= count || count - n > GPIO_SIM_STIM_HISTORY) {
-		errno = ENOENT;
+	if (sim_ring_get(&sim.ring[SIM_R_STIM], sim.stim_base + n, &r))
 		return -1;
-	}
-	*st = sim.stims[n % GPIO_SIM_STIM_HISTORY];
-	if (gpio_sim_stim_count() - n > GPIO_SIM_STIM_HISTORY) {
-		errno = ENOENT;
-		return -1;
-	}
+	st->t_ns = r.t_ns;
+	st->due_ns = r.due_ns;
+	st->offset = r.offset;
+	st->level = r.level;
+	st->reported = r.value;
+	st->seqno = r.u;
+	st->event_ns = r.event_ns;
+	st->bounce = r.flags & SIM_F_BOUNCE;
+	st->pending = r.flags & SIM_F_PENDING;
 	return 0;
 }
 
@@ -1186,47 +1543,58 @@ bool gpio_sim_stim_finished(void)
 	return atomic_load(&sim.stim_finished);
 }
 
-int gpio_sim_history_write(const char *path, char *err, size_t errlen)
+void gpio_sim_stim_hold(bool hold)
 {
-	uint64_t nw = gpio_sim_write_count(), ns = gpio_sim_stim_count(), i;
-	struct gpio_sim_write w;
-	struct gpio_sim_stim st;
-	FILE *f;
-	int e;
+	pthread_mutex_lock(&sim.stim_mu);
+	sim.stim_hold = hold;
+	if (sim.stim_cv_ready)
+		pthread_cond_broadcast(&sim.stim_cv);
+	pthread_mutex_unlock(&sim.stim_mu);
+}
 
-	if (nw > GPIO_SIM_HISTORY || ns > GPIO_SIM_STIM_HISTORY) {
-		snprintf(err, errlen, "sim.history_file %s: the simulated chip keeps the last %u "
-			 "writes and %u stimulus changes, and there were %llu and %llu: the file "
-			 "would be incomplete", path, GPIO_SIM_HISTORY, GPIO_SIM_STIM_HISTORY,
-			 (unsigned long long)nw, (unsigned long long)ns);
-		errno = EOVERFLOW;
+uint64_t gpio_sim_wire_count(void)
+{
+	return atomic_load_explicit(&sim.ring[SIM_R_WIRE].count, memory_order_acquire);
+}
+
+int gpio_sim_wire_get(uint64_t n, struct gpio_sim_wire *w)
+{
+	struct sim_rec r;
+
+	if (sim_ring_get(&sim.ring[SIM_R_WIRE], n, &r))
 		return -1;
-	}
-	f = fopen(path, "w");
-	if (!f) {
-		e = errno;
-		snprintf(err, errlen, "cannot write sim.history_file %s: %s", path, strerror(e));
-		errno = e;
-		return -1;
-	}
-	fputs("kind,t_ns,offset,level,value_or_reported,seqno_or_call\n", f);
-	for (i = 0; i < nw; i++)
-		if (!gpio_sim_write_get(i, &w))
-			fprintf(f, "write,%lld,%u,%d,%d,%llu\n", (long long)w.t_ns, w.offset,
-				w.level, w.value, (unsigned long long)w.call);
-	for (i = 0; i < ns; i++)
-		if (!gpio_sim_stim_get(i, &st))
-			fprintf(f, "stim,%lld,%u,%d,%d,%llu\n", (long long)st.t_ns, st.offset,
-				st.level, st.reported, (unsigned long long)st.seqno);
-	e = ferror(f) ? (errno ? errno : EIO) : 0;
-	if (fclose(f) && !e)
-		e = errno;
-	if (e) {
-		snprintf(err, errlen, "cannot write sim.history_file %s: %s", path, strerror(e));
-		errno = e;
-		return -1;
-	}
+	w->t_ns = r.t_ns;
+	w->call = r.call;
+	w->offset = r.offset;
+	w->value = r.level;
+	w->event_ns = r.event_ns;
+	w->seqno = r.u;
+	w->fate = r.flags & SIM_F_LOST ? GPIO_SIM_WIRE_LOST :
+		  r.flags & SIM_F_DROPPED ? GPIO_SIM_WIRE_DROPPED :
+		  r.flags & SIM_F_SKIPPED ? GPIO_SIM_WIRE_SKIPPED :
+		  r.flags & SIM_F_UNHEARD ? GPIO_SIM_WIRE_UNHEARD : GPIO_SIM_WIRE_QUEUED;
 	return 0;
+}
+
+void gpio_sim_history_hold(bool hold)
+{
+	pthread_mutex_lock(&sim.out.mu);
+	sim.out.hold = hold;
+	if (sim.out.cv_ready)
+		pthread_cond_broadcast(&sim.out.cv);
+	pthread_mutex_unlock(&sim.out.mu);
+}
+
+uint64_t gpio_sim_history_pending(void)
+{
+	uint64_t n = 0;
+	int k;
+
+	if (!sim.out.f)
+		return 0;
+	for (k = 0; k < SIM_R_N; k++)
+		n += atomic_load(&sim.ring[k].count) - atomic_load(&sim.out.next[k]);
+	return n;
 }
 
 int gpio_sim_history_error(char *err, size_t errlen)

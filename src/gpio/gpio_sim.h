@@ -28,11 +28,15 @@
  * both named GPIO_SIM_DUP_NAME, so that ambiguity can be tested.
  */
 #define GPIO_SIM_MAX_LINES     1024   /* as sim.num_lines allows (config.c) */
-/* Writes and stimulus changes kept; older ones are overwritten. Enough for a
- * complete history file of a 10 s respond run at 1 kHz (10000 stimulus
- * edges, up to 2 bounces each; 20000 writes in pulse mode). */
+/* Writes, stimulus changes and wire events kept in memory; older ones are
+ * overwritten. The history file has no such limit: its writer thread
+ * streams them while the run lasts, and needs to fall this far behind (a
+ * second of writes at 64 kHz, of changes at 16 kHz) to lose one. Kept
+ * small: a run locks them in memory (mlockall), which takes longer the
+ * more there is. */
 #define GPIO_SIM_HISTORY       65536
-#define GPIO_SIM_STIM_HISTORY  65536
+#define GPIO_SIM_STIM_HISTORY  16384
+#define GPIO_SIM_WIRE_HISTORY  16384
 #define GPIO_SIM_CHIP_NAME     "gpiochip0"
 #define GPIO_SIM_CHIP_PATH     "/dev/gpiochip0"
 #define GPIO_SIM_CHIP_ALIAS    "sim"
@@ -55,7 +59,9 @@
  * event, no sequence number: the kernel never saw it). A full queue drops
  * the event but its sequence number is spent, as the kernel does. So: not
  * wired (-1), wired to another line than the input, a lost edge, a slow
- * reader, all without hardware. One input with edges at a time.
+ * reader, all without hardware. One input with edges at a time. Every
+ * change the wire carries is a record (gpio_sim_wire_get()): its write,
+ * the event's stamp and number, or why there is none.
  *
  * The input's spec applies to every source of its events (wire, stimulus,
  * gpio_sim_line_drive()): a level change the edge choice skips is no event
@@ -68,31 +74,68 @@
  * The stimulus. When sim.stim_line >= 0 and that line is requested as an
  * input with edges, a thread of the sim (started at the request, stopped
  * and joined at the release; not RT, all signals blocked) toggles its level:
- * stimulus edge k (0, 1, ...) at t0 + k * sim.stim_period + a uniform
- * 0..sim.stim_jitter, never before the previous change, t0 = the request's
- * time + one period, for sim.stim_count edges (0: until the release). Each
- * edge is followed by sim.stim_bounce bounces: the level goes back and
- * forth, sim.stim_bounce_gap apart (2 * stim_bounce more changes), ending at
- * the edge's new level. Every level change is one record of the stimulus
- * history (gpio_sim_stim_get()).
+ * stimulus edge k (0, 1, ...) is due at t0 + k * sim.stim_period + a
+ * uniform 0..sim.stim_jitter, never before the previous one was due, t0 =
+ * the request's time + one period, for sim.stim_count edges (0: until the
+ * release). Each edge is followed by sim.stim_bounce bounces: the level goes
+ * back and forth, due sim.stim_bounce_gap apart (2 * stim_bounce more
+ * changes), ending at the edge's new level. The thread sleeps until a change
+ * is due, sets the level and then reads the clock: a change's time (t_ns)
+ * is when the level actually changed, at or after it was due (due_ns), later
+ * when the thread woke late (a busy machine), as a scope would see it.
+ * Every level change is one record of the stimulus history
+ * (gpio_sim_stim_get()).
  * Without debounce every change the edge choice takes is an event stamped at
- * its time, queued when it happens. With debounce D the sim does what the
- * kernel's gpiolib-cdev does in software (debounce_irq_handler re-arms a
- * delayed work per interrupt, debounce_work_func reads the level): a change
- * re-arms a timer to its time + D; when no change comes before it expires
- * (a change exactly at the expiry comes after it), the level then is
- * compared with the last one reported (at first the level at the request);
- * a different level becomes the new one reported and, if the edge choice
- * takes it, an event stamped at the expiry, recorded on the last change
- * before it. So a debounce longer than the bounces' span gives one event per
- * stimulus edge, stamped at its last change + D. A timer pending at the
- * release is never reported. The stimulus works with or without the wire;
- * sim.stim_line may not be sim.wire_line.
+ * its time (after the change, never before), queued when it happens. With
+ * debounce D the sim does what the kernel's gpiolib-cdev does in software
+ * (debounce_irq_handler re-arms a delayed work per interrupt,
+ * debounce_work_func reads the level): a change re-arms a timer to its
+ * actual time + D. The timer runs out when the next change comes at or
+ * after that time (a change exactly at the expiry comes after it), or, for
+ * the last change, when the thread saw it run out before the release
+ * stopped it (else it is pending): the level then is compared with the last one
+ * reported (at first the level at the request); a different level becomes
+ * the new one reported and, if the edge choice takes it, an event stamped
+ * at the expiry (the change's t_ns + D), recorded on that change. This is
+ * decided on the recorded times alone, however late the thread woke: the
+ * record explains every event. So a debounce longer than the bounces' span
+ * gives one event per stimulus edge, stamped D after its last change. A
+ * timer pending at the release is never reported: its change is recorded
+ * "pending". The stimulus works with or without the wire; sim.stim_line
+ * may not be sim.wire_line.
  *
- * The history file. When sim.history_file is set, the release of the last
- * line sqwave holds on the chip (the output, an input: whichever goes last)
- * writes it (gpio_sim_history_write()); a failure is kept, the first one,
- * for gpio_sim_history_error(), since a release has no message buffer.
+ * The history file. When sim.history_file is set, the first request of a
+ * line opens it and starts a writer thread of the sim (not RT, all signals
+ * blocked) that streams every record into it while lines are held, one
+ * pass every 20 ms; the release of the last line sqwave holds on the chip
+ * (the output, an input: whichever goes last) stops it, writes the rest and
+ * an "end" row, and closes the file: the file is complete after that
+ * release, however long the run. The writers (the RT threads, the stimulus)
+ * only fill the in-memory rings: no lock, no allocation, no I/O. A writer
+ * thread that falls more than GPIO_SIM_HISTORY records behind loses the
+ * records overwritten before it read them: the file says so (a "gap" row
+ * where they were, "incomplete" in the end row) and the release keeps that
+ * as an error. A failure (cannot open, cannot write) is kept, the first
+ * one, for gpio_sim_history_error(), since a request or a release has no
+ * message buffer. The file holds every record since gpio_sim_reset(): a
+ * later first request with the same sim.history_file appends to it.
+ *
+ * Its rows (CSV; the first six columns as before the streaming writer, so
+ * that readers of them still read the file; readers skip kinds they do not
+ * know):
+ *   kind,t_ns,offset,level,value_or_reported,seqno_or_call,event_ns,due_ns_or_call,note
+ *   write,T,LINE,LEVEL,VALUE,CALL,,,        a line written (struct gpio_sim_write)
+ *   stim,T,LINE,LEVEL,REPORTED,SEQNO,EVENT,DUE,edge|bounce[ pending]
+ *                                          a stimulus change (struct gpio_sim_stim);
+ *                                          EVENT empty without an event
+ *   wire,T,LINE,VALUE,QUEUED,SEQNO,EVENT,CALL,queued|lost|dropped|skipped|unheard
+ *                                          a change the wire carried (struct gpio_sim_wire)
+ *   gap,T,,,,N,,,KIND                       N records of KIND lost before written
+ *   end,T,,,COMPLETE,ROWS,,,complete|incomplete
+ *                                          the last row of each stretch the chip was
+ *                                          held: COMPLETE 1 when no gap came before it
+ * Times are CLOCK_MONOTONIC ns; rows of one kind are in their order, the
+ * kinds interleaved as the writer thread found them.
  */
 
 /* One line written (gpio_out_set(), the idle level written by
@@ -110,16 +153,45 @@ struct gpio_sim_write {
 				* reset): a single line's write has one of its own */
 };
 
-/* One level change of the stimulus. */
+/* One level change of the stimulus, in the history once final (without
+ * debounce at once; with debounce when its timer ran out, the next change
+ * re-armed it, or the release found it pending). */
 struct gpio_sim_stim {
-	int64_t t_ns;          /* CLOCK_MONOTONIC: when the level changed */
+	int64_t t_ns;          /* CLOCK_MONOTONIC: when the level changed (read
+				* just after it did) */
+	int64_t due_ns;        /* when the schedule had it due (<= t_ns) */
 	unsigned int offset;   /* sim.stim_line */
 	int level;             /* physical, after the change */
 	bool reported;         /* an event for it was queued for the reader */
 	uint64_t seqno;        /* that event's sequence number; 0: no event.
 				* Non-zero with reported false: a full queue
-				* dropped it (the number is spent). With
-				* debounce both are final once D has passed. */
+				* dropped it (the number is spent). */
+	int64_t event_ns;      /* that event's stamp (CLOCK_MONOTONIC): t_ns
+				* without debounce, t_ns + D with it; 0: no
+				* event */
+	bool bounce;           /* a bounce step, not the edge itself */
+	bool pending;          /* its debounce timer was pending at the release */
+};
+
+/* What became of a change the wire carried. */
+enum gpio_sim_wire_fate {
+	GPIO_SIM_WIRE_QUEUED,  /* an event, queued for the input */
+	GPIO_SIM_WIRE_LOST,    /* sim.wire_lose: no event, no sequence number */
+	GPIO_SIM_WIRE_DROPPED, /* the queue was full: no event, its number spent */
+	GPIO_SIM_WIRE_SKIPPED, /* the input's edge choice takes no such edge */
+	GPIO_SIM_WIRE_UNHEARD, /* the wired line is not the input with edges */
+};
+
+/* One level change the wire carried to sim.wire_line. */
+struct gpio_sim_wire {
+	int64_t t_ns;          /* CLOCK_MONOTONIC: the write's time (the wire
+				* changed with the output) */
+	uint64_t call;         /* the set call that wrote it (gpio_sim_write) */
+	unsigned int offset;   /* sim.wire_line */
+	int value;             /* the wired line's level after it */
+	enum gpio_sim_wire_fate fate;
+	uint64_t seqno;        /* the event's sequence number (0: none) */
+	int64_t event_ns;      /* its stamp: t_ns + the wire's delay (0: none) */
 };
 
 /* One line now. */
@@ -165,8 +237,8 @@ void gpio_sim_fail_next_write(int err);
  * Main thread; not while an output write may run. 0, or -1 (EINVAL). */
 int gpio_sim_line_drive(unsigned int offset, int value, uint64_t t_ns);
 
-/* Stimulus changes since the stimulated input's request (the history is
- * cleared there), including those the history has overwritten. Any thread. */
+/* Stimulus changes since the stimulated input's request (counted from
+ * there), including those the history has overwritten. Any thread. */
 uint64_t gpio_sim_stim_count(void);
 
 /* Stimulus change @n (0 = first). 0, or -1 with errno ENOENT (not yet, or
@@ -177,20 +249,33 @@ int gpio_sim_stim_get(uint64_t n, struct gpio_sim_stim *s);
  * debounce timer after the last). Any thread. */
 bool gpio_sim_stim_finished(void);
 
-/* Write the history as CSV to @path: a header line
- * "kind,t_ns,offset,level,value_or_reported,seqno_or_call", then every write
- * in order ("write,t_ns,offset,level,value,call": six fields; the sixth, the
- * call number, came last so that readers of the first five still read the
- * file) and every stimulus
- * change in order ("stim,t_ns,offset,level,reported,seqno"), since the last
- * gpio_sim_reset() (the stimulus: since its input's request). -1 with errno
- * and @err when a history overflowed (EOVERFLOW: the file would be
- * incomplete, none is written) or the file cannot be written. Main thread,
- * not while the RT thread writes. */
-int gpio_sim_history_write(const char *path, char *err, size_t errlen);
+/* Hold the stimulus thread (true) before its next change or debounce
+ * expiry, however late that makes it, until let go (false): a test's way
+ * to make it late without assuming how fast it runs. Main thread;
+ * gpio_sim_reset() lets it go. */
+void gpio_sim_stim_hold(bool hold);
 
-/* The first failure of a release's history file write: 0 (none), or -1
- * with its sentence in @err. Cleared by gpio_sim_reset(). */
+/* Changes the wire carried since the last reset, including those the
+ * history has overwritten. Any thread. */
+uint64_t gpio_sim_wire_count(void);
+
+/* Wire change @n (0 = first). 0, or -1 with errno ENOENT (not yet, or
+ * overwritten). Any thread. */
+int gpio_sim_wire_get(uint64_t n, struct gpio_sim_wire *w);
+
+/* Hold the history file's writer thread (true) so that it writes nothing,
+ * however far behind that leaves it, until let go (false) or stopped by
+ * the last release: a test's way to make it fall behind. Main thread;
+ * gpio_sim_reset() lets it go. */
+void gpio_sim_history_hold(bool hold);
+
+/* Records made but not yet in the history file (0 when no file is open).
+ * Any thread. */
+uint64_t gpio_sim_history_pending(void);
+
+/* The first failure of the history file (cannot open or write it, records
+ * lost before they were written): 0 (none), or -1 with its sentence in
+ * @err. Cleared by gpio_sim_reset(). */
 int gpio_sim_history_error(char *err, size_t errlen);
 
 #endif

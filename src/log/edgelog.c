@@ -386,7 +386,9 @@ static int reserve_log_file(const char *path, bool *created, char *err, size_t e
 	}
 	return fd;
 fail:
-	if (*created)
+	/* A file this call created is removed, unless another process locked
+	 * it first (EBUSY): it is that process's log now. */
+	if (*created && e != EBUSY)
 		unlink(path);
 	close(fd);
 	errno = e;

@@ -18,6 +18,26 @@ static const char *const edge_names[] = { "both", "rising", "falling" };
 
 #define NAMES(a) (sizeof(a) / sizeof((a)[0]))
 
+static const struct {
+	const char *const *names;
+	size_t n;
+} field_words[] = {
+	[PIN_WORD_KIND] = { kind_names, NAMES(kind_names) },
+	[PIN_WORD_GRID] = { grid_names, NAMES(grid_names) },
+	[PIN_WORD_MODE] = { mode_names, NAMES(mode_names) },
+	[PIN_WORD_EDGE] = { edge_names, NAMES(edge_names) },
+};
+
+int pin_word(enum pin_word_field f, const char *word)
+{
+	size_t i;
+
+	for (i = 0; i < field_words[f].n; i++)
+		if (!strcmp(word, field_words[f].names[i]))
+			return (int)i;
+	return -1;
+}
+
 static const char *name_of(const char *const *names, size_t n, unsigned i)
 {
 	return i < n ? names[i] : "unknown";
@@ -175,19 +195,19 @@ static int64_t rd_int(struct rd *r, const char *key, bool need, int64_t def, int
 	return n;
 }
 
-/* One of @names at @key; @def when absent (@need: absent is wrong). */
+/* A word of field @f at @key (its index); @def when absent (@need: absent
+ * is wrong). */
 static unsigned rd_word(struct rd *r, const char *key, bool need, unsigned def,
-			const char *const *names, size_t n)
+			enum pin_word_field f)
 {
 	char buf[32];
 	const char *v = rd_value(r, key, need, buf, sizeof(buf));
-	size_t i;
+	int i;
 
 	if (!v)
 		return def;
-	for (i = 0; i < n; i++)
-		if (!strcmp(v, names[i]))
-			return (unsigned)i;
+	if ((i = pin_word(f, v)) >= 0)
+		return (unsigned)i;
 	msgbuf_set(r->err, r->errlen, "%s=%s is none of the known words", key, v);
 	r->bad = true;
 	return def;
@@ -200,15 +220,14 @@ static void read_pin_keys(struct rd *r, struct pin *p, int64_t half)
 {
 	int64_t nom[2];
 
-	p->kind = (enum pin_kind)rd_word(r, "pin.kind", true, 0, kind_names, NAMES(kind_names));
+	p->kind = (enum pin_kind)rd_word(r, "pin.kind", true, 0, PIN_WORD_KIND);
 	rd_get(r, "pin.line", p->line, sizeof(p->line));
 	p->idle_level = (int)rd_int(r, "pin.idle_level", true, 0, 0, 1);
 	if (p->kind == PIN_WAVE) {
 		p->wave.high_ns = rd_int(r, "pin.high_ns", true, 0, 1, DUR_MAX);
 		p->wave.low_ns = rd_int(r, "pin.low_ns", true, 0, 1, DUR_MAX);
 		p->wave.phase_ns = rd_int(r, "pin.phase_ns", true, 0, 0, 2 * DUR_MAX);
-		p->grid = (enum pin_grid)rd_word(r, "pin.grid", true, 0, grid_names,
-						 NAMES(grid_names));
+		p->grid = (enum pin_grid)rd_word(r, "pin.grid", true, 0, PIN_WORD_GRID);
 		p->grid_align_ns = rd_int(r, "pin.grid_align_ns", true, 0, 0, INT64_MAX);
 		if (!r->bad && (p->wave.high_ns + p->wave.low_ns != 2 * half ||
 				(uint64_t)p->wave.phase_ns >= wave_period(&p->wave))) {
@@ -219,10 +238,9 @@ static void read_pin_keys(struct rd *r, struct pin *p, int64_t half)
 		}
 	} else {
 		p->respond_mode = (enum pin_respond_mode)rd_word(r, "pin.respond_mode", true, 0,
-								 mode_names, NAMES(mode_names));
+								 PIN_WORD_MODE);
 		rd_get(r, "pin.input", p->input, sizeof(p->input));
-		p->input_edge = (enum pin_edge)rd_word(r, "pin.input_edge", true, 0, edge_names,
-						       NAMES(edge_names));
+		p->input_edge = (enum pin_edge)rd_word(r, "pin.input_edge", true, 0, PIN_WORD_EDGE);
 		p->debounce_ns = rd_int(r, "pin.debounce_ns", true, 0, 0, DUR_MAX);
 		p->pulse_ns = rd_int(r, "pin.pulse_ns", true, 0, 0, DUR_MAX);
 	}
@@ -269,10 +287,9 @@ static void read_legacy(struct rd *r, struct pin *p, int64_t half)
 	if (m && !strcmp(m, "respond")) {
 		p->kind = PIN_RESPOND;
 		p->respond_mode = (enum pin_respond_mode)rd_word(r, "respond.mode", false, 0,
-								 mode_names, NAMES(mode_names));
+								 PIN_WORD_MODE);
 		rd_get(r, "input.line", p->input, sizeof(p->input));
-		p->input_edge = (enum pin_edge)rd_word(r, "respond.edge", false, 0, edge_names,
-						       NAMES(edge_names));
+		p->input_edge = (enum pin_edge)rd_word(r, "respond.edge", false, 0, PIN_WORD_EDGE);
 		p->debounce_ns = rd_cfg_ns(r, "respond.debounce", 0);
 		p->pulse_ns = p->respond_mode == PIN_PULSE
 			? rd_cfg_ns(r, "respond.pulse_width", 0) : 0;
@@ -281,8 +298,7 @@ static void read_legacy(struct rd *r, struct pin *p, int64_t half)
 		p->wave.high_ns = rd_int(r, "wave.high_ns", false, half, 1, DUR_MAX);
 		p->wave.low_ns = rd_int(r, "wave.low_ns", false, half, 1, DUR_MAX);
 		p->wave.phase_ns = rd_int(r, "wave.phase_ns", false, 0, 0, 2 * DUR_MAX);
-		p->grid = (enum pin_grid)rd_word(r, "grid.clock", false, 0, grid_names,
-						 NAMES(grid_names));
+		p->grid = (enum pin_grid)rd_word(r, "grid.clock", false, 0, PIN_WORD_GRID);
 		p->grid_align_ns = p->grid == PIN_GRID_MONOTONIC ? 0
 			: rd_cfg_ns(r, "grid.align", 0);
 	}

@@ -85,6 +85,11 @@ static inline bool pin_has_nominal(const struct pin *p, enum pin_polarity pol)
 /* The half period a wave pin's grid counts in ((high + low) / 2); 0 for respond. */
 int64_t pin_half_period(const struct pin *p);
 
+/* The fields whose values are words, and a word's index among a field's
+ * (the enum's value), -1 when it is none of them: for the pin's readers. */
+enum pin_word_field { PIN_WORD_KIND, PIN_WORD_GRID, PIN_WORD_MODE, PIN_WORD_EDGE };
+int pin_word(enum pin_word_field f, const char *word);
+
 /* "wave", "respond"; "monotonic", ...; "follow", ...; "both", ... */
 const char *pin_kind_name(enum pin_kind k);
 const char *pin_grid_name(enum pin_grid g);

@@ -122,18 +122,18 @@ void docread_label_of(char *dst, size_t len, const char *source)
 	outfile_escape(tmp, dst, len);
 }
 
-/* One of @names at @keys below @obj (index), @def when not given. */
+/* A word of the pin's field @f at @keys below @obj (its index), @def when
+ * not given. */
 static int word_of(struct docread *d, const struct jv *obj, const char *const *keys,
-		   const char *const *names, int n, int def)
+		   enum pin_word_field f, int def)
 {
 	const char *v = docread_str_or(d, obj, keys, NULL);
 	int i;
 
 	if (!v)
 		return def;
-	for (i = 0; i < n; i++)
-		if (!strcmp(v, names[i]))
-			return i;
+	if ((i = pin_word(f, v)) >= 0)
+		return i;
 	docread_fail(d, docread_get(d, obj, keys, JV_STRING), keys, "is none of the known words");
 	return def;
 }
@@ -142,10 +142,6 @@ static int word_of(struct docread *d, const struct jv *obj, const char *const *k
 
 void docread_pin(struct docread *d, const struct jv *doc, struct pin *p)
 {
-	static const char *const kinds[] = { "wave", "respond" };
-	static const char *const grids[] = { "monotonic", "realtime", "tai" };
-	static const char *const modes[] = { "follow", "toggle", "pulse" };
-	static const char *const edges[] = { "both", "rising", "falling" };
 	const struct jv *pj = docread_get(d, doc, DOCREAD_KEYS("pin"), JV_OBJECT);
 	int64_t half, nom[2];
 	struct wave w;
@@ -167,13 +163,13 @@ void docread_pin(struct docread *d, const struct jv *doc, struct pin *p)
 		pin_init_wave(p, "", &w, 0, PIN_GRID_MONOTONIC, 0);
 		return;
 	}
-	if (word_of(d, pj, DOCREAD_KEYS("kind"), kinds, 2, 0) == PIN_RESPOND) {
+	if (word_of(d, pj, DOCREAD_KEYS("kind"), PIN_WORD_KIND, 0) == PIN_RESPOND) {
 		pin_init_respond(p, docread_str_or(d, pj, DOCREAD_KEYS("line"), ""),
 				 (int)docread_int_or(d, pj, DOCREAD_KEYS("idle_level"), 0, 1, 0),
 				 (enum pin_respond_mode)word_of(d, pj, DOCREAD_KEYS("respond_mode"),
-								modes, 3, 0),
+								PIN_WORD_MODE, 0),
 				 docread_str_or(d, pj, DOCREAD_KEYS("input"), ""),
-				 (enum pin_edge)word_of(d, pj, DOCREAD_KEYS("input_edge"), edges, 3, 0),
+				 (enum pin_edge)word_of(d, pj, DOCREAD_KEYS("input_edge"), PIN_WORD_EDGE, 0),
 				 docread_int_or(d, pj, DOCREAD_KEYS("debounce_ns"), 0, DR_NS_MAX, 0),
 				 docread_int_or(d, pj, DOCREAD_KEYS("pulse_ns"), 1, DR_NS_MAX, 0));
 	} else {
@@ -182,7 +178,7 @@ void docread_pin(struct docread *d, const struct jv *doc, struct pin *p)
 		w.phase_ns = docread_int_or(d, pj, DOCREAD_KEYS("phase_ns"), 0, DR_NS_MAX, 0);
 		pin_init_wave(p, docread_str_or(d, pj, DOCREAD_KEYS("line"), ""), &w,
 			      (int)docread_int_or(d, pj, DOCREAD_KEYS("idle_level"), 0, 1, 0),
-			      (enum pin_grid)word_of(d, pj, DOCREAD_KEYS("grid"), grids, 3, 0),
+			      (enum pin_grid)word_of(d, pj, DOCREAD_KEYS("grid"), PIN_WORD_GRID, 0),
 			      docread_int_or(d, pj, DOCREAD_KEYS("grid_align_ns"), 1, INT64_MAX, 0));
 	}
 	/* the nominals a document states are the ones its shape gives */

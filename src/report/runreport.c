@@ -103,13 +103,6 @@ static int report_line(struct run_session *s, size_t i, FILE *text, const char *
 /* Line @i's file of several: @base with ".LINE" ("" stays "", "-" stays
  * "-": one document on standard output is refused for several lines
  * before the run, see cmd_run). */
-static char *line_file(const struct run_session *s, size_t i, const char *base)
-{
-	if (!base[0] || !strcmp(base, "-") || run_session_lines(s) < 2)
-		return strdup(base);
-	return run_line_path(base, run_session_line_name(s, i));
-}
-
 /* Several lines: each line's verdict beside the run's, which is the worst
  * of them: FAIL if one line failed, PASS only if every line passed. */
 static void print_lines_verdict(FILE *text, const struct run_session *s, int code)
@@ -157,8 +150,8 @@ int runreport_finish(struct run_session *s, int ran, FILE *text)
 	if (!strcmp(json, "-") || !strcmp(junit, "-") || !strcmp(results, "-"))
 		text = stderr;
 	for (i = 0; i < n; i++) {
-		char *fj = line_file(s, i, json), *fu = line_file(s, i, junit);
-		char *fr = line_file(s, i, results);
+		char *fj = run_session_line_file(s, i, json), *fu = run_session_line_file(s, i, junit);
+		char *fr = run_session_line_file(s, i, results);
 
 		if (n > 1)
 			fprintf(text, "%s=== line %s (%zu of %zu) ===\n", i ? "\n" : "",

@@ -1252,7 +1252,10 @@ static void json_summary(struct json_writer *w, const struct config *c,
 	pin_json_write(w, &ri->pin);
 
 	json_kv_object_begin(w, "run");
-	json_kv_int(w, "half_period_ns", jhalf);
+	if (ri->pin.kind == PIN_RESPOND)	/* answers to an input: no grid, no period */
+		json_kv_null(w, "half_period_ns");
+	else
+		json_kv_int(w, "half_period_ns", jhalf);
 	if (!ri->respond && jshaped) {	/* not a plain 50 % wave: its shape */
 		json_kv_int(w, "high_ns", wv.high_ns);
 		json_kv_int(w, "low_ns", wv.low_ns);

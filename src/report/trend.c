@@ -776,22 +776,40 @@ static void series(FILE *f, const struct trend *t, size_t b, size_t e, const str
 	}
 }
 
+/* A respond run's pulses are its answers to the input, no wave's: it has
+ * no point in the pulse-width strip, and its worst answer (event to write
+ * end) stands in the latency strip where a wave's worst wake-up does. */
 static bool get_tmin(const struct trend_point *p, double *v)
 {
 	*v = (double)p->tmin_ns / 1e3;
-	return p->have_tmin;
+	return p->have_tmin && !trend_point_is_respond(p);
 }
 
 static bool get_tmax(const struct trend_point *p, double *v)
 {
 	*v = (double)p->tmax_ns / 1e3;
-	return p->have_tmax;
+	return p->have_tmax && !trend_point_is_respond(p);
 }
 
 static bool get_wake(const struct trend_point *p, double *v)
 {
+	if (trend_point_is_respond(p)) {
+		*v = (double)p->resp_max_ns / 1e3;
+		return p->have_resp;
+	}
 	*v = (double)p->wake_max_ns / 1e3;
 	return p->have_wake;
+}
+
+/* Whether runs @b..@e hold a respond run (the strips' titles say so). */
+static bool any_respond(const struct trend *t, size_t b, size_t e)
+{
+	size_t i;
+
+	for (i = b; i < e; i++)
+		if (trend_point_is_respond(&t->p[i]))
+			return true;
+	return false;
 }
 
 static bool get_missed(const struct trend_point *p, double *v)
@@ -810,7 +828,8 @@ static void gaps(FILE *f, const struct trend *t, size_t b, size_t e, const struc
 	double v;
 
 	for (i = b; i < e; i++) {
-		if (get(&t->p[i], &v))
+		/* a respond run has no wave's pulse widths to miss */
+		if (get(&t->p[i], &v) || (get == get_tmax && trend_point_is_respond(&t->p[i])))
 			continue;
 		fprintf(f, "<text class=\"gap\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" fill=\"#999\" "
 			   "font-size=\"12\">&#215;<title>", x_of(ax, t->p[i].start_ns), s->top + 12);
@@ -936,7 +955,9 @@ static void panel(FILE *f, const struct trend *t, size_t b, size_t e, int top, c
 		l.hi = hi;
 	}
 	ll = (struct lab_boxes){ .t = t, .b = b, .e = e, .s = &l, .ax = ax, .get = { get_wake } };
-	strip_frame(f, &l, "worst wake-up latency per run, us");
+	strip_frame(f, &l, any_respond(t, b, e)
+		    ? "worst wake-up latency per run (respond: worst answer, event to write end), us"
+		    : "worst wake-up latency per run, us");
 	limit_steps(f, t, b, e, &l, ax, lim_wake, "limits.wake_latency_max", false, &ll);
 	series(f, t, b, e, &l, x_of, ax, get_wake, "#2ca02c", "wake");
 	limit_labels(f, &ll);
@@ -947,7 +968,8 @@ static void panel(FILE *f, const struct trend *t, size_t b, size_t e, int top, c
 	any = range_of(t, b, e, get_missed, &lo, &hi);
 	m.lo = 0;
 	m.hi = pow(10, ceil(log10(1 + (hi > 9 ? hi : 9))));
-	strip_frame(f, &m, "missed periods per run (log scale)");
+	strip_frame(f, &m, any_respond(t, b, e) ? "missed periods per run (respond: events lost; "
+		    "log scale)" : "missed periods per run (log scale)");
 	series(f, t, b, e, &m, x_of, ax, get_missed, "#ff7f0e", "missed");
 	gaps(f, t, b, e, &m, ax, get_missed, "missed-period count");
 

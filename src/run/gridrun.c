@@ -26,12 +26,17 @@ static clockid_t grid_clockid(int choice)
 }
 
 /* Where line @o's period was set: run.line_high/run.line_low when a list
- * gave it, else the run's wave keys. */
+ * gave it, else the run's wave keys: the half period for a 50 % wave
+ * (run.high and run.low stay 0), else the one of run.high and run.low
+ * that was given (config_resolve_wave() derives the other from the half
+ * period, a lower source), as session_check_wave() names it. */
 static const char *period_origin(const struct config *c, char *buf, size_t len)
 {
 	enum cfg_key k = config_str(c, CFG_LINES_HIGH)[0] ? CFG_LINES_HIGH
 		: config_str(c, CFG_LINES_LOW)[0] ? CFG_LINES_LOW
-		: config_int(c, CFG_RUN_HIGH) ? CFG_RUN_HIGH : CFG_RUN_HALF_PERIOD;
+		: !config_int(c, CFG_RUN_HIGH) ? CFG_RUN_HALF_PERIOD
+		: config_source(c, CFG_RUN_LOW) > config_source(c, CFG_RUN_HIGH) ? CFG_RUN_LOW
+		: CFG_RUN_HIGH;
 	char name[64], where[200];
 
 	snprintf(buf, len, "%s, %s", config_key_name(k, name, sizeof(name)),

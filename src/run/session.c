@@ -136,22 +136,19 @@ static const char *dur(int64_t ns, char *buf, size_t len)
 static int respond_check_lines(const struct run_session *s, char *err, size_t errlen)
 {
 	const struct config *c = s->c;
-	enum gpio_backend be = (enum gpio_backend)config_choice(c, CFG_GPIO_BACKEND);
-	struct gpio_location in, out;
-	char oi[256], oo[256];
+	char oi[256], oo[256], chip[GPIO_NAME_MAX];
+	unsigned int off;
 
-	if (gpio_locate(be, c, config_str(c, CFG_INPUT_CHIP), config_str(c, CFG_INPUT_LINE), &in,
-			NULL, 0) < 0 ||
-	    gpio_locate(be, c, config_str(c, CFG_GPIO_CHIP), config_str(c, CFG_GPIO_LINE), &out,
-			NULL, 0) < 0)
-		return 0;
-	if (in.offset != out.offset || strcmp(in.chip.path, out.chip.path))
+	if (gpio_same_line((enum gpio_backend)config_choice(c, CFG_GPIO_BACKEND), c,
+			   config_str(c, CFG_INPUT_CHIP), config_str(c, CFG_INPUT_LINE),
+			   config_str(c, CFG_GPIO_CHIP), config_str(c, CFG_GPIO_LINE), &off, chip,
+			   sizeof(chip), NULL, 0) != 1)
 		return 0;
 	msgbuf_set(err, errlen, "input and output are the same line: input.line (\"%s\", %s) and "
 		   "gpio.line (\"%s\", %s) are both line %u of %s; respond reads its events on "
 		   "one line and answers on another", config_str(c, CFG_INPUT_LINE),
 		   config_origin(c, CFG_INPUT_LINE, oi, sizeof(oi)), config_str(c, CFG_GPIO_LINE),
-		   config_origin(c, CFG_GPIO_LINE, oo, sizeof(oo)), in.offset, in.chip.name);
+		   config_origin(c, CFG_GPIO_LINE, oo, sizeof(oo)), off, chip);
 	return -1;
 }
 
@@ -452,6 +449,15 @@ static int lines_base_ok(const char *base, const char *what, size_t n, char *err
 			   "document (FILE.LINE.ext): give a file name", what, n);
 		return -1;
 	}
+	/* /dev/stdout, /dev/fd/1, /proc/self/fd/1: a descriptor's name, not a
+	 * file to derive LINE names from (they would be created in /dev) */
+	if ((!strncmp(base, "/dev/", 5) || !strncmp(base, "/proc/", 6)) &&
+	    !(stat(base, &sb) == 0 && S_ISCHR(sb.st_mode))) {
+		msgbuf_set(err, errlen, "%s %s names a descriptor or device, not a file: gpio.line "
+			   "names %zu lines, and each gets its own file (FILE.LINE.ext): give a "
+			   "file name (or /dev/null)", what, base, n);
+		return -1;
+	}
 	if (base[0] && stat(base, &sb) == 0 && (S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode))) {
 		msgbuf_set(err, errlen, "%s %s is a %s: gpio.line names %zu lines, and each gets "
 			   "its own file (FILE.LINE.ext), which one %s cannot keep apart: give a "
@@ -536,9 +542,11 @@ static int session_check_outputs(struct run_session *s, char *err, size_t errlen
 
 /* Line @i's file of option @base (its own name with several lines, as
  * report/runreport.c writes it). Malloc'ed; NULL: out of memory. */
-static char *session_line_file(const struct run_session *s, size_t i, const char *base)
+char *run_session_line_file(const struct run_session *s, size_t i, const char *base)
 {
-	return s->outs.n > 1 ? run_line_path(base, s->outs.o[i].line) : strdup(base);
+	if (!base[0] || !strcmp(base, "-") || s->outs.n < 2)
+		return strdup(base);
+	return run_line_path(base, s->outs.o[i].line);
 }
 
 /* Before anything is created or renamed, every output: each line's
@@ -555,7 +563,7 @@ static int session_reserve_outputs(struct run_session *s, char *err, size_t errl
 
 	for (k = 0; k < 3; k++) {
 		for (i = 0; docs[k][0] && i < s->outs.n; i++) {
-			char *path = session_line_file(s, i, docs[k]);
+			char *path = run_session_line_file(s, i, docs[k]);
 			int ret;
 
 			if (!path) {
@@ -650,8 +658,10 @@ struct run_session *run_session_init(const struct run_session_params *p, int *ex
 		return NULL;
 	}
 	sysinfo_host_read(&s->ri.host);
+	/* A preflight writes nothing: its outputs are not reserved (a log
+	 * another run holds, or one not yet creatable, stops no check). */
 	if (session_block_signals(s, err, errlen) < 0 ||
-	    session_reserve_outputs(s, err, errlen) < 0) {
+	    (!s->p.preflight && session_reserve_outputs(s, err, errlen) < 0)) {
 		run_session_fini(s);
 		return NULL;
 	}

@@ -39,7 +39,8 @@ struct run_session_params {
 	bool respond;             /* sqwave respond: answer the input's events
 				   * (rt/respond.h) instead of the timed wave */
 	bool preflight;           /* nothing will run: no sweep of a killed run's
-				   * leftovers, no RT CPU chosen for the loads */
+				   * leftovers, no RT CPU chosen for the loads,
+				   * no output reserved */
 	FILE *status;             /* the status line (output.status_interval); NULL: none */
 	/* one message, without prefix or newline; called from the caller's thread */
 	void (*say)(void *ctx, enum run_say level, const char *text);
@@ -80,6 +81,10 @@ const struct config *run_session_config(const struct run_session *s);
  * character device (/dev/null) is every line's, itself. Malloc'ed; NULL:
  * out of memory. */
 char *run_line_path(const char *base, const char *line);
+/* Line @i's file of the output @base (--json, --junit, --results): @base
+ * itself in a run of one line, for "" (none) and "-", else
+ * run_line_path(). Malloc'ed; NULL: out of memory. */
+char *run_session_line_file(const struct run_session *s, size_t i, const char *base);
 size_t run_session_lines(const struct run_session *s);
 const struct run_info *run_session_line_info(const struct run_session *s, size_t i);
 const struct edgestats *run_session_line_stats(const struct run_session *s, size_t i);

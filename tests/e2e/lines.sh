@@ -260,7 +260,18 @@ test_dev_null_takes_every_lines_log_and_summary() {
 		fail "exit $?: $(cat "$TMP/n.err")" || return 1
 	[ "$(ls -d /dev/null* 2> /dev/null)" = "$before" ] ||
 		fail "beside /dev/null now: $(ls -d /dev/null*)" || return 1
-	grep -q "line 3 .*log /dev/null" "$TMP/n.out" || fail "line 3's log: $(tail -5 "$TMP/n.out")"
+	grep -q "line 3 .*log /dev/null" "$TMP/n.out" || fail "line 3's log: $(tail -5 "$TMP/n.out")" ||
+		return 1
+	# /dev/stdout on a file is a descriptor's name, no stem for FILE.LINE:
+	# refused, and nothing created in /dev
+	before=$(ls -d /dev/stdout* /proc/self/fd/1.* 2> /dev/null)
+	"$SQWAVE" run --board "$BOARD" --line 0,3 --duration 200ms --quiet --log "$TMP/so.sqwlog" \
+		--json /dev/stdout > "$TMP/so.out" 2> "$TMP/so.err"
+	local rc=$?
+	[ $rc -eq 2 ] && grep -q "names a descriptor or device, not a file" "$TMP/so.err" ||
+		fail "--json /dev/stdout: exit $rc: $(cat "$TMP/so.err")" || return 1
+	[ "$(ls -d /dev/stdout* /proc/self/fd/1.* 2> /dev/null)" = "$before" ] ||
+		fail "beside /dev/stdout now: $(ls -d /dev/stdout*)"
 }
 
 test_refused_combinations_exit_2_naming_the_key() {

@@ -167,6 +167,25 @@ static void a_stretched_high_pulse_of_a_duty_wave_is_far(void **state)
 				"(off by 150.000 us or more"));
 }
 
+/* One line of several by its name: the verdict's id takes the line as the
+ * GPIO checks' ids do (gpio.line.sim3), in the id grammar of the check's
+ * JSON schema (lower case, digits, '_'), never the name as it is. */
+static void a_named_lines_verdict_id_is_the_gpio_checks_suffix(void **state)
+{
+	const struct check_finding *f;
+	struct check_run_fig g;
+
+	(void)state;
+	run_of(&g, 40, false);
+	check_run_judge_line(&rep, cfg, 0, &g, "SIM3", "x.SIM3.sqwlog", "1s");
+	check_run_judge_line(&rep, cfg, 0, &g, "PB-1 x", "x.PB-1_x.sqwlog", "1s");
+	f = check_find(&rep, "run.verdict.sim3");
+	assert_non_null(f);
+	assert_int_equal(f->status, CHECK_WARN);
+	assert_non_null(check_find(&rep, "run.verdict.pb_1_x"));
+	assert_null(check_find(&rep, "run.verdict.SIM3"));
+}
+
 static void a_run_without_limits_is_not_pass_but_no_limits_with_what_broke(void **state)
 {
 	const struct check_finding *f;
@@ -387,6 +406,8 @@ int main(void)
 		cmocka_unit_test(a_pulse_is_far_when_off_its_polarity_nominal_by_half_the_shorter_level),
 		cmocka_unit_test_setup_teardown(a_healthy_duty_wave_is_judged_against_each_levels_nominal, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_stretched_high_pulse_of_a_duty_wave_is_far, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_named_lines_verdict_id_is_the_gpio_checks_suffix,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(a_run_without_limits_is_not_pass_but_no_limits_with_what_broke, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_clean_run_without_limits_is_still_no_limits, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_run_within_the_limits_set_passes_and_names_each_limit, setup, teardown),

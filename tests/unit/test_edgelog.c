@@ -1005,8 +1005,14 @@ static void a_reserved_log_changes_nothing_until_it_starts(void **state)
 	assert_true(child >= 0);
 	if (child == 0) {
 		struct edgelog_writer *w2 = edgelog_writer_reserve(path, err, sizeof(err));
+		int ok = !w2 && errno == EBUSY && strstr(err, "another process");
 
-		_exit(!w2 && errno == EBUSY && strstr(err, "another process") ? 0 : 1);
+		/* the parent's writer, copied by fork(): freed here too, so that
+		 * a leak check of this child (make valgrind) finds nothing. Its
+		 * fd closed here holds no lock of this process's, and the file
+		 * (not empty) stays */
+		edgelog_writer_abandon(held);
+		_exit(ok ? 0 : 1);
 	}
 	assert_int_equal(waitpid(child, &status, 0), child);
 	assert_true(WIFEXITED(status));

@@ -386,6 +386,66 @@ static void the_wire_honours_the_edge_choice_and_the_realtime_clock(void **state
 	gpio_out_close(o);
 }
 
+static void every_change_the_wire_carries_is_in_the_record_with_its_fate(void **state)
+{
+	static const struct { int level; enum gpio_sim_wire_fate fate; uint64_t seqno; } want[] = {
+		{ 1, GPIO_SIM_WIRE_UNHEARD, 0 },   /* before the input was requested */
+		{ 0, GPIO_SIM_WIRE_QUEUED, 1 },
+		{ 1, GPIO_SIM_WIRE_LOST, 0 },      /* sim.wire_lose=2 */
+		{ 0, GPIO_SIM_WIRE_QUEUED, 2 },
+		{ 1, GPIO_SIM_WIRE_SKIPPED, 0 },   /* falling edges only */
+		{ 0, GPIO_SIM_WIRE_QUEUED, 3 },
+	};
+	static const int writes[] = { 1, 0, 1, 0, 1, 1, 0 };  /* the second 1: no change */
+	struct gpio_in_spec s = {
+		.backend = GPIO_BACKEND_SIM, .chip = "GPIOB", .line = "1", .edges = true,
+		.config = cfg, .edge = GPIO_EDGE_FALLING,
+	};
+	struct gpio_in_event ev[8];
+	struct gpio_sim_write w;
+	struct gpio_sim_wire r;
+	struct gpio_out *o;
+	struct gpio_in *in = NULL;
+	uint64_t i, n = 0, q = 0;
+
+	(void)state;
+	setk("sim.wire_lose=2");
+	o = out_open("0");
+	for (i = 0; i < 7; i++) {
+		assert_int_equal(gpio_out_set(o, writes[i]), 0);
+		if (!in) {
+			in = gpio_in_open(&s, msg, sizeof(msg));
+			assert_non_null(in);
+		}
+	}
+	assert_int_equal(read_n(in, ev, 3, 8), 3);
+	assert_int_equal(gpio_sim_wire_count(), 6);
+	for (i = 0; i < 7; i++) {
+		assert_int_equal(gpio_sim_write_get(i, &w), 0);
+		if (i == 5)
+			continue;                    /* the rewrite carried nothing */
+		assert_int_equal(gpio_sim_wire_get(n, &r), 0);
+		assert_int_equal(r.t_ns, w.t_ns);
+		assert_int_equal(r.call, w.call);
+		assert_int_equal(r.offset, 1);
+		assert_int_equal(r.value, want[n].level);
+		assert_int_equal(r.fate, want[n].fate);
+		assert_int_equal(r.seqno, want[n].seqno);
+		if (r.fate == GPIO_SIM_WIRE_QUEUED) {
+			assert_int_equal(r.event_ns, w.t_ns + 20000);
+			assert_int_equal(ev[q].t_ns, (uint64_t)r.event_ns);
+			assert_int_equal(ev[q].seqno, r.seqno);
+			q++;
+		} else {
+			assert_int_equal(r.event_ns, 0);
+		}
+		n++;
+	}
+	assert_int_equal(gpio_sim_wire_get(6, &r), -1);
+	gpio_in_close(in);
+	gpio_out_close(o);
+}
+
 /* The refusal comes before any chip is looked up, so it needs no hardware.
  * Only the libgpiod v1 build has these to refuse; v2 gives them all. */
 static void libgpiod_v1_refuses_a_debounce_and_a_clock_in_one_sentence(void **state)
@@ -428,6 +488,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(an_input_has_the_outputs_lookup_messages, setup, teardown),
 		cmocka_unit_test_setup_teardown(reading_levels_needs_no_edges_and_reading_events_does, setup, teardown),
 		cmocka_unit_test_setup_teardown(the_wire_honours_the_edge_choice_and_the_realtime_clock, setup, teardown),
+		cmocka_unit_test_setup_teardown(every_change_the_wire_carries_is_in_the_record_with_its_fate, setup, teardown),
 		cmocka_unit_test_setup_teardown(libgpiod_v1_refuses_a_debounce_and_a_clock_in_one_sentence, setup, teardown),
 	};
 

@@ -237,6 +237,119 @@ static void the_history_wraps_but_keeps_counting(void **state)
 	gpio_out_close(g);
 }
 
+/* The history file's rows of one kind, counted; its end row's fields. */
+static int history_rows(const char *path, const char *kind, char *end, size_t endlen)
+{
+	char line[256];
+	size_t k = strlen(kind);
+	FILE *f = fopen(path, "r");
+	int n = 0;
+
+	assert_non_null(f);
+	end[0] = '\0';
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, kind, k) && line[k] == ',')
+			n++;
+		if (!strncmp(line, "end,", 4))
+			snprintf(end, endlen, "%s", line);
+	}
+	fclose(f);
+	return n;
+}
+
+static void a_history_file_keeps_more_writes_than_the_memory_does(void **state)
+{
+	struct gpio_out_spec s = sim_spec("GPIOB", "0");
+	char path[128], set[200], end[256], line[256];
+	struct timespec ms = { 0, 1000000 };
+	uint64_t i, n = 2 * GPIO_SIM_HISTORY + 10;
+	struct gpio_out *g;
+	FILE *f;
+	int j, level = 0;
+
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/sqwave-test-out-%ld.csv", (long)getpid());
+	snprintf(set, sizeof(set), "sim.history_file=%s", path);
+	setk(set);
+	g = open_ok(&s);
+	/* In steps the writer thread can keep up with (the test waits for it,
+	 * however long it takes): more writes than the memory keeps, all in
+	 * the file. */
+	for (i = 0; i < n; i++) {
+		assert_int_equal(gpio_out_set(g, (int)(i & 1) ? 0 : 1), 0);
+		if (i % 20000 == 19999)
+			for (j = 0; j < 20000 && gpio_sim_history_pending(); j++)
+				nanosleep(&ms, NULL);
+	}
+	assert_true(gpio_sim_write_count() > GPIO_SIM_HISTORY);
+	gpio_out_close(g);
+	assert_int_equal(gpio_sim_history_error(captured, sizeof(captured)), 0);
+	assert_int_equal(history_rows(path, "write", end, sizeof(end)), (int)n + 1);
+	assert_int_equal(history_rows(path, "gap", end, sizeof(end)), 0);
+	assert_non_null(strstr(end, ",1,"));
+	assert_non_null(strstr(end, "complete\n"));
+	/* every write in order: levels alternating, then the idle level */
+	f = fopen(path, "r");
+	assert_non_null(f);
+	i = 0;
+	while (fgets(line, sizeof(line), f)) {
+		long long t;
+		unsigned int off;
+		int lv, v;
+		unsigned long long call;
+
+		if (strncmp(line, "write,", 6))
+			continue;
+		assert_int_equal(sscanf(line, "write,%lld,%u,%d,%d,%llu", &t, &off, &lv, &v, &call),
+				 5);
+		assert_int_equal(call, i);
+		assert_int_equal(lv, i < n ? !level : 0);
+		level = lv;
+		i++;
+	}
+	fclose(f);
+	assert_int_equal(i, n + 1);
+	unlink(path);
+}
+
+static void a_history_writer_that_falls_behind_says_the_file_is_incomplete(void **state)
+{
+	struct gpio_out_spec s = sim_spec("GPIOB", "0");
+	char path[128], set[200], end[256], line[256];
+	uint64_t i, n = GPIO_SIM_HISTORY + 10, lost = 0;
+	struct gpio_out *g;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/sqwave-test-out-%ld.csv", (long)getpid());
+	snprintf(set, sizeof(set), "sim.history_file=%s", path);
+	setk(set);
+	gpio_sim_history_hold(true);
+	g = open_ok(&s);
+	for (i = 0; i < n; i++)
+		assert_int_equal(gpio_out_set(g, (int)(i & 1)), 0);
+	assert_int_equal(gpio_sim_history_pending(), n);
+	gpio_out_close(g);                   /* one more write: the idle level */
+	gpio_sim_history_hold(false);
+	assert_int_equal(gpio_sim_history_error(captured, sizeof(captured)), -1);
+	assert_said("is incomplete: 11 writes, 0 stimulus changes and 0 wire events were "
+		    "overwritten before its writer thread got them");
+	assert_int_equal(history_rows(path, "write", end, sizeof(end)), GPIO_SIM_HISTORY);
+	assert_non_null(strstr(end, ",0,"));
+	assert_non_null(strstr(end, "incomplete\n"));
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long k;
+
+		if (sscanf(line, "gap,%*d,,,,%llu,,,write", &k) == 1)
+			lost += k;
+	}
+	fclose(f);
+	assert_int_equal(lost, 11);
+	unlink(path);
+}
+
 static void a_write_costs_the_configured_time(void **state)
 {
 	struct gpio_out_spec s = sim_spec("GPIOB", "0");
@@ -701,6 +814,8 @@ int main(void)
 		cmocka_unit_test_setup(active_low_inverts_the_physical_level, reset_sim),
 		cmocka_unit_test_setup(the_history_records_each_write_in_order, reset_sim),
 		cmocka_unit_test_setup(the_history_wraps_but_keeps_counting, reset_sim),
+		cmocka_unit_test_setup(a_history_file_keeps_more_writes_than_the_memory_does, reset_sim),
+		cmocka_unit_test_setup(a_history_writer_that_falls_behind_says_the_file_is_incomplete, reset_sim),
 		cmocka_unit_test_setup(a_write_costs_the_configured_time, reset_sim),
 		cmocka_unit_test_setup(a_failed_write_returns_its_errno, reset_sim),
 		cmocka_unit_test_setup(a_close_that_cannot_restore_idle_says_so_and_still_releases, reset_sim),

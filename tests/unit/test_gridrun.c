@@ -240,6 +240,36 @@ static void an_alignment_that_is_not_whole_periods_is_refused(void **state)
 	assert_int_equal(grid_check(err, sizeof(err)), 0);
 }
 
+/* The refusal names the key that gave the wave its period, as resolved
+ * for the run: --low 700us (high the half period) is run.low's doing,
+ * --high 350us run.high's, a plain wave run.half_period's. */
+static void an_off_grid_period_names_the_key_that_set_it(void **state)
+{
+	static const struct {
+		const char *set, *named;
+	} cases[] = {
+		{ "run.low=700us", "high + low = 1.2ms, run.low, command line" },
+		{ "run.high=350us", "high + low = 850us, run.high, command line" },
+		{ "run.half_period=300us", "high + low = 600us, run.half_period, command line" },
+	};
+	char err[512];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		config_free(cfg);
+		cfg = config_new();
+		assert_non_null(cfg);
+		set("gpio.line=0");
+		set("grid.clock=realtime");
+		set(cases[i].set);
+		assert_int_equal(config_resolve_wave(cfg, err, sizeof(err)), CFG_OK);
+		assert_int_equal(grid_check(err, sizeof(err)), -1);
+		if (!strstr(err, cases[i].named))
+			fail_msg("%s: %s", cases[i].set, err);
+	}
+}
+
 static void every_lines_period_must_fit_the_grid(void **state)
 {
 	char err[512];
@@ -397,6 +427,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(an_alignment_that_is_not_whole_periods_is_refused,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(every_lines_period_must_fit_the_grid, setup, teardown),
+		cmocka_unit_test_setup_teardown(an_off_grid_period_names_the_key_that_set_it, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(a_grid_does_not_go_with_respond_or_timerlat, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(a_start_in_the_past_too_close_or_too_far_is_refused,

@@ -486,6 +486,46 @@ static void a_strip_over_many_decades_keeps_its_labels_apart(void **state)
 	trend_free(&t);
 }
 
+/* A respond run beside a wave on one board: no point of its in the
+ * pulse-width strip (its pulses answer an input), its worst answer where
+ * the wave's worst wake-up is, and the strips say so. */
+static void a_respond_run_shows_its_answers_not_a_wave(void **state)
+{
+	static const char resp[] =
+		"{\"schema\": \"sqwave-summary\", \"schema_version\": 1,\n"
+		" \"board\": {\"name\": \"sim\"}, \"host\": {\"hostname\": \"h\"},\n"
+		" \"run\": {\"start_realtime_ns\": 1700000600000000000, \"duration_ns\": 60000000000},\n"
+		" \"pulse_width\": {\"any\": {\"count\": 9, \"tmin\": {\"width_ns\": 20000},\n"
+		"   \"tmax\": {\"width_ns\": 2000000}}},\n"
+		" \"wake_latency\": {\"count\": 10, \"max_ns\": 70000},\n"
+		" \"counts\": {\"missed_periods\": 3},\n"
+		" \"respond\": {\"answers\": 10, \"event_to_write_end\": {\"max_ns\": 123000,\n"
+		"   \"percentiles_ns\": {\"p99\": 99000}}},\n"
+		" \"verdict\": {\"result\": \"NO LIMITS\"}}\n";
+	struct trend t = { 0 };
+	char err[256], *svg;
+	struct jv *doc;
+	double v;
+
+	(void)state;
+	add_run(&t, "wave.json", 1700000000000000000ull, 60000000000ll, 0, 0);
+	doc = jsonread_parse(resp, strlen(resp), err, sizeof(err));
+	assert_non_null(doc);
+	assert_int_equal(trend_add_doc(&t, doc, "resp.json", err, sizeof(err)), 0);
+	jv_free(doc);
+	svg = trend_svg(&t);
+	assert_true(attr_of(svg, "tmax-point", 0, "cx", &v));
+	assert_false(attr_of(svg, "tmax-point", 1, "cx", &v));	/* the wave's alone */
+	assert_false(attr_of(svg, "tmin-point", 1, "cx", &v));
+	assert_non_null(strstr(svg, "wave: 40 us</title>"));
+	assert_non_null(strstr(svg, "resp: 123 us</title>"));	/* its worst answer */
+	assert_null(strstr(svg, "resp: 70 us</title>"));	/* not its wake-up */
+	assert_non_null(strstr(svg, "(respond: worst answer, event to write end)"));
+	assert_null(strstr(svg, "resp: no pulse widths"));	/* nothing missing either */
+	free(svg);
+	trend_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -498,6 +538,7 @@ int main(void)
 		cmocka_unit_test(the_time_axis_fits_runs_of_minutes),
 		cmocka_unit_test(tick_labels_never_overlap_at_any_span),
 		cmocka_unit_test(a_strip_over_many_decades_keeps_its_labels_apart),
+		cmocka_unit_test(a_respond_run_shows_its_answers_not_a_wave),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,112 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""What the pins did, from the simulated chip's record (sim.history_file,
+docs/gpio-backends.md): every write, stimulus change and wire event, and
+the figures a scope on the pins would give. Shares nothing with sqwave's
+statistics: widths, counts, slots and delays are recomputed here from the
+record's times."""
+import csv
+
+# Log record flags (docs/log-format.md)
+F_WARMUP, F_CLAMPED, F_WRITE_ERR, F_NOEVENT = 0x01, 0x02, 0x04, 0x40
+
+
+class History:
+    """One history file: its rows by kind, cut into stretches (each ends at
+    an "end" row: a time the chip was held, e.g. check's probes, then its
+    run)."""
+
+    def __init__(self, path):
+        self.stretches = []
+        cur = {"write": [], "stim": [], "wire": [], "gap": []}
+        self.ends = []
+        with open(path) as f:
+            rows = csv.reader(f)
+            head = next(rows)
+            assert head[:6] == ["kind", "t_ns", "offset", "level", "value_or_reported",
+                                "seqno_or_call"], head
+            for r in rows:
+                k = r[0]
+                if k == "write":
+                    cur["write"].append({"t": int(r[1]), "off": int(r[2]), "level": int(r[3]),
+                                         "value": int(r[4]), "call": int(r[5])})
+                elif k == "stim":
+                    cur["stim"].append({"t": int(r[1]), "off": int(r[2]), "level": int(r[3]),
+                                        "queued": int(r[4]), "seqno": int(r[5]),
+                                        "event": int(r[6]) if r[6] else None,
+                                        "due": int(r[7]), "note": r[8]})
+                elif k == "wire":
+                    cur["wire"].append({"t": int(r[1]), "off": int(r[2]), "value": int(r[3]),
+                                        "queued": int(r[4]), "seqno": int(r[5]),
+                                        "event": int(r[6]) if r[6] else None,
+                                        "call": int(r[7]), "fate": r[8]})
+                elif k == "gap":
+                    cur["gap"].append(r)
+                elif k == "end":
+                    self.ends.append({"t": int(r[1]), "complete": r[4] == "1"})
+                    self.stretches.append(cur)
+                    cur = {"write": [], "stim": [], "wire": [], "gap": []}
+        if any(cur.values()):
+            self.stretches.append(cur)      # no end row: the run did not release
+        self.complete = bool(self.ends) and all(e["complete"] for e in self.ends) and \
+            not any(s["gap"] for s in self.stretches) and not any(cur.values())
+
+    def last(self):
+        return self.stretches[-1] if self.stretches else {"write": [], "stim": [], "wire": []}
+
+    def writes(self, off, stretch=None):
+        s = stretch if stretch is not None else self.last()
+        return [w for w in s["write"] if w["off"] == off]
+
+
+def pin_changes(writes, idle=0):
+    """The pin's level changes: (write index, time, new level). A write of
+    the level the pin already has is no change (what a scope sees)."""
+    out, level = [], idle
+    for i, w in enumerate(writes):
+        if w["value"] != level:
+            out.append((i, w["t"], w["value"]))
+            level = w["value"]
+    return out
+
+
+def true_pulses(writes, counted, idle=0):
+    """Every pulse the pin made between two changes whose writes are both
+    counted records (@counted: indexes), as (width, polarity, end index):
+    polarity 1 for a high pulse. The pulse is numbered by the write that
+    ends it, as sqwave numbers pulses by their ending edge."""
+    ch = pin_changes(writes, idle)
+    out = []
+    for (ia, ta, va), (ib, tb, _) in zip(ch, ch[1:]):
+        if ia in counted and ib in counted:
+            out.append((tb - ta, va, ib))
+    return out
+
+
+def widths_of_ending(writes, idle=0):
+    """For each write that changed the pin, the width of the pulse it ended
+    (None for the first change): {write index: (width, polarity)}."""
+    ch = pin_changes(writes, idle)
+    return {ib: (tb - ta, va) for (ia, ta, va), (ib, tb, _) in zip(ch, ch[1:])}
+
+
+class Grid:
+    """A line's slots: slot 0 (rising) at @start, then high and low in turn."""
+
+    def __init__(self, start, high, low):
+        self.start, self.high, self.low = start, high, low
+
+    def time(self, k):
+        q, r = divmod(k, 2)
+        return self.start + q * (self.high + self.low) + (self.high if r else 0)
+
+    def slot_at(self, t):
+        """The latest slot due at @t (-1 before slot 0)."""
+        if t < self.start:
+            return -1
+        q, r = divmod(t - self.start, self.high + self.low)
+        return 2 * q + (1 if r >= self.high else 0)
+
+    def slot_of(self, intended):
+        k = self.slot_at(intended)
+        return k if self.time(k) == intended else None
+
