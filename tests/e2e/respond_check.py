@@ -51,6 +51,9 @@ def history(path):
         head = next(rows)
         assert head[0] == "kind", head
         for r in rows:
+            # a record the sim could not keep whole says so: nothing in it
+            # can be held against the log
+            assert r[0] != "gap", ("the sim's record is incomplete: %s %s rows lost" % (r[5], r[8]))
             if r[0] == "write" and int(r[2]) == OUT_LINE:
                 writes.append((int(r[1]), int(r[3])))
             elif r[0] == "stim" and int(r[2]) == IN_LINE:
