@@ -365,7 +365,7 @@ static uint64_t mono(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-#define MAXREC 512
+#define MAXREC 4096
 
 struct sim_group {
 	struct gpio_group *gpio;
@@ -433,6 +433,15 @@ static void sim_group_join(struct sim_group *s, pthread_t t)
 		assert_int_equal(s->nrec[i], atomic_load(&s->lanes[i].edges));
 		assert_true(s->nrec[i] >= 2);
 	}
+}
+
+/* Until lane 0 has written @n edges: what a test then stops or breaks is
+ * a running group, whenever this machine lets it run (never a time: a
+ * wait that overslept would have filled the rings). */
+static void sim_group_wait_edges(struct sim_group *s, uint64_t n)
+{
+	while (atomic_load(&s->lanes[0].edges) < n && !atomic_load(&s->g.done))
+		nanosleep(&(struct timespec){ .tv_nsec = 100000 }, NULL);
 }
 
 static void sim_group_close(struct sim_group *s)
@@ -671,7 +680,7 @@ static void a_failed_group_write_stops_every_lane(void **state)
 	assert_non_null(s);
 	sim_group_open(s, 0);
 	sim_group_start(s, &t);
-	nanosleep(&(struct timespec){ .tv_nsec = 5000000 }, NULL);
+	sim_group_wait_edges(s, 8);
 	gpio_sim_fail_next_write(EIO);
 	pthread_join(t, NULL);
 	assert_true(atomic_load(&s->g.done));
