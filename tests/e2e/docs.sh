@@ -4,7 +4,8 @@
 # option of every command's getopt table (`sqwave --generate options`) is in
 # its --help, in the man page's section for it, and is what the completion
 # offers for it, no more; the page is clean under groff and man's warnings
-# and names only docs that are installed. Needs `make docs` (the build's
+# and names only docs that are installed; every make target that `make
+# help` and docs/testing.md name is defined. Needs `make docs` (the build's
 # sqwave.1 and sqwave.bash-completion next to $SQWAVE).
 # SQWAVE=path/to/sqwave tests/e2e/docs.sh from the repository root.
 set -u
@@ -69,6 +70,26 @@ test_the_man_page_is_clean_under_groff_and_man_warnings() {
 	[ ! -s "$TMP/groff.out" ] || fail "groff -ww: $(head -n 5 "$TMP/groff.out")" || return 1
 	LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 man --warnings -E UTF-8 -l "$MAN" > /dev/null 2> "$TMP/manw.out"
 	[ ! -s "$TMP/manw.out" ] || fail "man --warnings: $(head -n 5 "$TMP/manw.out")"
+}
+
+# Every target that `make help` and docs/testing.md's table name is one
+# the Makefile and its included parts (mk/*.mk) define: a part not
+# included, or a target renamed, fails here.
+test_every_make_target_that_help_and_the_docs_name_is_defined() {
+	local t missing=""
+	# make's database, read without building (a scratch BUILD for its flags)
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$ROOT" -pRrq BUILD="$TMP/mk" : > "$TMP/db" 2> /dev/null
+	awk -F: '/^[a-z][a-z0-9-]*:([^=]|$)/ { print $1 }' "$TMP/db" | LC_ALL=C sort -u > "$TMP/targets"
+	grep -qx all "$TMP/targets" && grep -qx help "$TMP/targets" || fail "make -p lists no all or help" || return 1
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$ROOT" BUILD="$TMP/mk" help > "$TMP/help" 2>&1 ||
+		fail "make help: $(cat "$TMP/help")" || return 1
+	{ grep -oE '(^|  )make [a-z][a-z0-9-]+ ' "$TMP/help" | awk '{ print $2 }'
+	  sed -n 's/^| `make \([a-z][a-z0-9-]*\).*/\1/p' "$ROOT/docs/testing.md"; } | LC_ALL=C sort -u > "$TMP/named"
+	[ "$(wc -l < "$TMP/named")" -ge 15 ] || fail "few targets named: $(tr '\n' ' ' < "$TMP/named")" || return 1
+	for t in $(cat "$TMP/named"); do
+		grep -qx "$t" "$TMP/targets" || missing="$missing $t"
+	done
+	[ -z "$missing" ] || fail "named but not defined:$missing"
 }
 
 test_the_man_page_names_only_docs_that_are_installed() {
