@@ -147,8 +147,8 @@ else
 OUT       := $(BUILD)
 endif
 
-.PHONY: all clean deps run test unit e2e layers check check-unit e2e-smoke check-san valgrind bench install uninstall help fuzz fuzz-long fuzz-build docs oracle \
-	install-strip unit-build install-ptest deb yocto yocto-parse test-install board-build
+.PHONY: all clean deps run test unit e2e layers check check-unit e2e-smoke check-san valgrind help docs oracle \
+	unit-build board-build
 all: $(OUT)/sqwave
 
 help:
@@ -244,6 +244,9 @@ deps:
 
 unit: $(UNIT_BINS)
 	@scripts/run-unit-tests $(UNIT_BINS)
+
+# The unit test binaries, built and not run (make check, install-ptest).
+unit-build: $(UNIT_BINS)
 
 # EEMBC CoreMark for the soak tests: an unmodified copy from ../shared/vendor,
 # built inside the build directory (never copied into the project). Absent
@@ -359,59 +362,6 @@ valgrind: $(UNIT_BINS)
 	@VALGRIND="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
 		scripts/run-unit-tests $(UNIT_BINS)
 
-# libFuzzer targets (tests/fuzz/fuzz_*.c) against a clang ASan+UBSan build of
-# the library; each runs FUZZ_SECONDS (CI: briefly). Seeds: the repo's own
-# test data and tests/fuzz/seeds/, read only; the corpus is a scratch
-# directory, never the tree (tests/fuzz/guard.c refuses one inside it).
-# make fuzz-long: FUZZ_LONG_SECONDS per target (default 5 minutes), the corpus
-# kept between runs in FUZZ_CORPUS (default build-fuzz/corpus/TARGET), run
-# before a parser or escaper change is called done (docs/testing.md).
-# FUZZ_TARGETS picks targets, e.g. FUZZ_TARGETS=fuzz_yamlcfg.
-FUZZ_SECONDS ?= 10
-FUZZ_LONG_SECONDS ?= 300
-FUZZ_CORPUS ?= build-fuzz/corpus
-FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
-FUZZ_TARGETS ?= $(FUZZ_SRCS:tests/fuzz/%.c=%)
-FUZZ_BINS = $(FUZZ_TARGETS:%=build-fuzz/%)
-fuzz-build:
-	@scripts/install-deps clang libclang-rt-14-dev
-	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang GPIOD=none \
-		OPT="-O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined" \
-		build-fuzz/libsqwave-lab.a build-fuzz/libsqwave-board.a
-	@for n in $(FUZZ_TARGETS); do \
-		clang -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-			-std=c11 -D_GNU_SOURCE -Isrc/board -Isrc/lab -Isrc -DSQW_FUZZ_TREE='"$(CURDIR)"' -o build-fuzz/$$n \
-			tests/fuzz/$$n.c tests/fuzz/guard.c build-fuzz/libsqwave-lab.a \
-			build-fuzz/libsqwave-board.a $(LIBS) || exit 1; \
-	done
-
-fuzz: fuzz-build
-	@scripts/run-fuzz $(FUZZ_SECONDS) $(FUZZ_BINS)
-
-fuzz-long: fuzz-build
-	@FUZZ_CORPUS=$(FUZZ_CORPUS) scripts/run-fuzz $(FUZZ_LONG_SECONDS) $(FUZZ_BINS)
-
-# bench/lines.py reads BENCH_ROUNDS and BENCH_SECONDS (make bench BENCH_ROUNDS=8)
-# and compares with cyclictest: rt-tests is named so that it stays installed.
-bench:
-	@scripts/install-deps sigrok-cli rt-tests
-	@$(MAKE) --no-print-directory all $(BUILD)/respond_min
-	@bench/run
-
-# The bare responder that `sqwave respond` is measured against (bench/respond.py):
-# sqwave's library, with the flags of the build.
-$(BUILD)/respond_min: bench/respond_min.c $(BUILD)/libsqwave-board.a $(BUILD)/flags
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libsqwave-board.a $(LIBS)
-
-# make install: the binary, the man page, the docs, the board and profile
-# files, the JSON schemas of the outputs (SQWDATADIR/schema: data a program
-# reads, so not under DOCDIR, which packagers may leave out), bash
-# completion and the systemd unit template; never the network.
-# install-strip strips the binary ($(STRIP)); packagers strip themselves.
-INSTALL      ?= install
-INSTALL_STRIP ?=
-DOCS         := README.md COPYING $(wildcard docs/*.md)
-
 # The man page and the bash completion: docs/sqwave.1's hand-written parts
 # with the OPTIONS section that `sqwave --generate man` writes from the
 # commands' option tables in place of its @OPTIONS@ line, and the docs it
@@ -448,87 +398,13 @@ $(OUT)/sqwave.bash-completion: $(DOCGEN) $(BUILD)/flags
 
 docs: $(OUT)/sqwave.1 $(OUT)/sqwave.bash-completion
 
-$(BUILD)/sqwave@.service: contrib/systemd/sqwave@.service.in $(BUILD)/flags
-	@mkdir -p $(@D)
-	sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' $< > $@
-
-install: all docs $(BUILD)/sqwave@.service
-	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DOCDIR) \
-		$(DESTDIR)$(SQWDATADIR)/boards $(DESTDIR)$(SQWDATADIR)/config \
-		$(DESTDIR)$(SQWDATADIR)/schema \
-		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(UDEVRULESDIR) \
-		$(DESTDIR)$(SYSUSERSDIR) $(DESTDIR)$(DOCDIR)/examples
-	$(INSTALL) -m 0755 $(INSTALL_STRIP) $(OUT)/sqwave $(DESTDIR)$(BINDIR)/sqwave
-	$(INSTALL) -m 0644 $(OUT)/sqwave.1 $(DESTDIR)$(MANDIR)/man1/sqwave.1
-	$(INSTALL) -m 0644 $(DOCS) $(DESTDIR)$(DOCDIR)/
-	$(INSTALL) -m 0644 boards/*.yaml $(DESTDIR)$(SQWDATADIR)/boards/
-	$(INSTALL) -m 0644 config/*.yaml $(DESTDIR)$(SQWDATADIR)/config/
-	$(INSTALL) -m 0644 docs/schema/*.schema.json $(DESTDIR)$(SQWDATADIR)/schema/
-	$(INSTALL) -m 0644 $(OUT)/sqwave.bash-completion $(DESTDIR)$(BASHCOMPDIR)/sqwave
-	$(INSTALL) -m 0644 $(BUILD)/sqwave@.service $(DESTDIR)$(SYSTEMDUNITDIR)/sqwave@.service
-	$(INSTALL) -m 0644 contrib/systemd/non-root.conf $(DESTDIR)$(DOCDIR)/examples/non-root.conf
-	$(INSTALL) -m 0644 contrib/udev/60-sqwave.rules $(DESTDIR)$(UDEVRULESDIR)/60-sqwave.rules
-	$(INSTALL) -m 0644 contrib/sysusers/sqwave.conf $(DESTDIR)$(SYSUSERSDIR)/sqwave.conf
-
-install-strip:
-	@$(MAKE) --no-print-directory install INSTALL_STRIP="-s --strip-program=$(STRIP)"
-
-uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/sqwave $(DESTDIR)$(MANDIR)/man1/sqwave.1 \
-		$(DESTDIR)$(BASHCOMPDIR)/sqwave $(DESTDIR)$(SYSTEMDUNITDIR)/sqwave@.service \
-		$(DESTDIR)$(UDEVRULESDIR)/60-sqwave.rules $(DESTDIR)$(SYSUSERSDIR)/sqwave.conf
-	rm -rf $(DESTDIR)$(SQWDATADIR) $(DESTDIR)$(DOCDIR)
-
-# The unit tests as Yocto's ptest (or any target) runs them: the binaries,
-# built like sqwave (cross too), and the files they read, under PTESTDIR;
-# the runner is the recipe's run-ptest (contrib/meta-sqwave).
-unit-build: $(UNIT_BINS)
-
-install-ptest: $(UNIT_BINS)
-	$(INSTALL) -d $(DESTDIR)$(PTESTDIR)/tests/unit $(DESTDIR)$(PTESTDIR)/boards \
-		$(DESTDIR)$(PTESTDIR)/config
-	$(INSTALL) -m 0755 $(UNIT_BINS) $(DESTDIR)$(PTESTDIR)/tests/unit/
-	for f in $$(cd tests/data && find . -type f | LC_ALL=C sort); do \
-		$(INSTALL) -D -m 0644 tests/data/$$f $(DESTDIR)$(PTESTDIR)/tests/data/$$f || exit 1; \
-	done
-	$(INSTALL) -m 0644 boards/*.yaml $(DESTDIR)$(PTESTDIR)/boards/
-	$(INSTALL) -m 0644 config/*.yaml $(DESTDIR)$(PTESTDIR)/config/
-
-# The Debian package, against libgpiod 2.x and 1.6: built, lintian, installed
-# and run (tests/pkg/deb; docs/packaging.md). Packages in build-deb/API/.
-deb:
-	@tests/pkg/deb
-
-# make install as a packager and a user meet it: DESTDIR staging, the
-# installed binary with short names, completion, install-strip, uninstall,
-# systemd-analyze verify and the unit's ExecStart (tests/pkg/install).
-test-install:
-	@scripts/install-deps systemd
-	@tests/pkg/install
-
-# The Yocto recipe (contrib/meta-sqwave) without bitbake: its compile and
-# install tasks replayed against tests/vm's armhf sysroots, GNU_HASH and
-# FILES checked, run-ptest in the QEMU armhf guest (tests/pkg/yocto).
-yocto:
-	@tests/pkg/yocto
-
-# The recipe as bitbake parses it: offline by default, AUTOREV only when
-# asked for (tests/pkg/yocto-parse; fast, no toolchain).
-yocto-parse:
-	@tests/pkg/yocto-parse
+# The parts that are not the build and its fast tier, each in a file of its
+# own: installing and packaging, the fuzz targets, the QEMU board, the
+# benchmark. `make help` lists their targets with the rest.
+include mk/packaging.mk mk/fuzz.mk mk/vm.mk mk/bench.mk
 
 clean:
 	rm -rf build build-san build-arm build-deb build-yocto build-install
 
 -include $(LIB_OBJS:.o=.d) $(CMD_OBJS:.o=.d) $(BUILD)/main.d $(BB_CMD_OBJS:.o=.d) $(BB)/main.d
 
-# --- test-vm (tests/vm) ---
-# sqwave cross-built for armhf (libgpiod v2 and v1) on Debian's PREEMPT_RT
-# kernel and QEMU's PL061 GPIO controller; recipe in docs/qemu-vm.md.
-# Downloads are cached outside the tree, in VM_CACHE (tests/vm/lib.sh:
-# $XDG_CACHE_HOME/sqwave/vm, else ~/.cache/sqwave/vm); `make clean-vm` keeps them.
-.PHONY: test-vm clean-vm
-test-vm:
-	@tests/vm/run
-clean-vm:
-	rm -rf build-arm-v1 build-arm-v2 build-vm
