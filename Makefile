@@ -148,7 +148,7 @@ OUT       := $(BUILD)
 endif
 
 .PHONY: all clean deps run test unit e2e layers check check-unit e2e-smoke check-san valgrind help docs oracle \
-	unit-build board-build
+	unit-build
 all: $(OUT)/sqwave
 
 help:
@@ -217,7 +217,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIBS_ALL) $(BUILD)/flags
 		$(LIBS_ALL) $(CMOCKA_LIBS) $(LIBS)
 
 # The board build: its commands, the binary and the unit tests, on $(BUILD)'s
-# board library; `board-build` is make BOARD=1 all docs (for the tests).
+# board library.
 $(BB)/%.o: src/%.c $(BUILD)/flags
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(BB_CFLAGS) -c -o $@ $<
@@ -235,9 +235,6 @@ $(BB)/tests/%: tests/unit/%.c $(BB)/libsqwave-cmd.a $(BUILD)/libsqwave-board.a $
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(BB_CFLAGS) -Wno-missing-prototypes $(LDFLAGS) -o $@ $< \
 		$(BB)/libsqwave-cmd.a $(BUILD)/libsqwave-board.a $(CMOCKA_LIBS) $(BOARD_LIBS) $(ZLIB_LIBS)
-
-board-build:
-	@$(MAKE) --no-print-directory BOARD=1 all docs
 
 deps:
 	@scripts/install-deps
