@@ -19,7 +19,7 @@
 #include "check/check_run.h"
 #include "check/preflight.h"
 #include "check/check_sys.h"
-#include "cmd/cmd.h"
+#include "cmd/cmd_check.h"
 #include "cmd/cmdline.h"
 #include "config/config.h"
 #include "log/edge.h"

@@ -13,7 +13,7 @@
 
 #include "base/json.h"
 #include "base/outfile.h"
-#include "cmd/cmd.h"
+#include "cmd/cmd_compare.h"
 #include "cmd/cmdline.h"
 #include "cmd/print.h"
 #include "compare/boardsdoc.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "check/preflight.h"
-#include "cmd/cmd.h"
+#include "cmd/cmd_run.h"
 #include "cmd/cmdline.h"
 #include "cmd/print.h"
 #include "config/cfgpath.h"
