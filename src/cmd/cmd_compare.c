@@ -339,8 +339,6 @@ static int parse_args(int argc, char **argv, struct args *a)
 	return check_args(a, argc, argv);
 }
 
-
-
 /* A comparison's status as the exit code. */
 static int status_exit(enum compare_status st)
 {
