@@ -315,6 +315,7 @@ static void a_short_run_keeps_the_checks_settings_and_is_judged_by_them(void **s
 	assert_true(cr.done);
 	assert_int_equal(cr.exit_code, 0);
 	assert_true(cr.judged);
+	assert_int_equal(cr.verdict, VERDICT_PASS);	/* the run's own, from its report */
 	assert_string_equal(cr.log, log);
 	/* the check's half period reached the run (its log says so), and 50 ms
 	 * of it is at most 50 edges (fewer where a slow machine missed some) */
@@ -379,6 +380,7 @@ static void a_short_run_of_several_lines_judges_each_by_its_own_log(void **state
 	assert_int_equal(f3->status, CHECK_PASS);
 	assert_non_null(strstr(f3->value, "+ pulses Tmin/Tmax"));
 	assert_null(check_find(&rep, "run.verdict"));	/* nothing failed beyond the lines */
+	assert_int_equal(cr.verdict, VERDICT_PASS);	/* every line's */
 	unlink(cr.lines[0].log);
 	unlink(cr.lines[1].log);
 	check_run_free(&cr);
