@@ -4,6 +4,7 @@
  * one struct verdict_result that summary/ and check/ render. Prints nothing. */
 #include "stats/verdict.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -786,6 +787,7 @@ int verdict_result_compute(struct verdict_result *v, const struct config *c,
 	if (kp.nomem) {
 		verdict_result_free(v);
 		snprintf(err, errlen, "out of memory");
+		errno = ENOMEM;
 		return -1;
 	}
 	v->verdict = verdict_of(c, &k);

@@ -100,7 +100,8 @@ struct verdict_result {
 /*
  * Judge @r (a run's or one line's statistics) with @ri against @c into @v:
  * the one walk of verdict_checks() whose checks every renderer reads. 0, or
- * -1 with "out of memory" in @err (@v then holds nothing to free). The
+ * -1 with errno ENOMEM and "out of memory" in @err (@v then holds nothing
+ * to free). The
  * caller frees @v with verdict_result_free(). @v keeps no pointer into @c,
  * @r or @ri.
  */

@@ -3,7 +3,6 @@
  * what a CI server and a board farm read, with the figures of every check. */
 #include "summary/ciout.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
@@ -90,20 +89,6 @@ int ciout_write_results_judged(const char *path, const struct verdict_result *v,
 	return outfile_close(f, path, err, errlen);
 }
 
-int ciout_write_results(const char *path, const struct config *c, const struct edgestats *s,
-			const struct run_info *ri, char *err, size_t errlen)
-{
-	struct verdict_result v;
-	int ret;
-
-	if (verdict_result_compute(&v, c, edgestats_result(s), ri, err, errlen) < 0) {
-		errno = ENOMEM;
-		return -1;
-	}
-	ret = ciout_write_results_judged(path, &v, err, errlen);
-	verdict_result_free(&v);
-	return ret;
-}
 
 /* ---- JUnit XML ---- */
 
@@ -296,17 +281,31 @@ int ciout_write_junit_judged(const char *path, const struct config *c, const str
 	return outfile_close(f, path, err, errlen);
 }
 
-int ciout_write_junit(const char *path, const struct config *c, const struct edgestats *s,
-		      const struct run_info *ri, char *err, size_t errlen)
+/* ---- for a caller without a verdict ---- */
+
+/* @s judged once, then JUnit (@junit) or the results written from it. */
+static int write_unjudged(const char *path, const struct config *c, const struct edgestats *s,
+			  const struct run_info *ri, bool junit, char *err, size_t errlen)
 {
 	struct verdict_result v;
 	int ret;
 
-	if (verdict_result_compute(&v, c, edgestats_result(s), ri, err, errlen) < 0) {
-		errno = ENOMEM;
+	if (verdict_result_compute(&v, c, edgestats_result(s), ri, err, errlen) < 0)
 		return -1;
-	}
-	ret = ciout_write_junit_judged(path, c, ri, &v, err, errlen);
+	ret = junit ? ciout_write_junit_judged(path, c, ri, &v, err, errlen)
+		    : ciout_write_results_judged(path, &v, err, errlen);
 	verdict_result_free(&v);
 	return ret;
+}
+
+int ciout_write_junit(const char *path, const struct config *c, const struct edgestats *s,
+		      const struct run_info *ri, char *err, size_t errlen)
+{
+	return write_unjudged(path, c, s, ri, true, err, errlen);
+}
+
+int ciout_write_results(const char *path, const struct config *c, const struct edgestats *s,
+			const struct run_info *ri, char *err, size_t errlen)
+{
+	return write_unjudged(path, c, s, ri, false, err, errlen);
 }

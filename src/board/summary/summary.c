@@ -1373,10 +1373,8 @@ int summary_write_json(const char *path, const struct config *c, const struct ed
 	struct verdict_result v;
 	int ret;
 
-	if (verdict_result_compute(&v, c, edgestats_result(s), ri, err, errlen) < 0) {
-		errno = ENOMEM;
+	if (verdict_result_compute(&v, c, edgestats_result(s), ri, err, errlen) < 0)
 		return -1;
-	}
 	ret = summary_write_json_judged(path, c, s, ri, &v, err, errlen);
 	verdict_result_free(&v);
 	return ret;
