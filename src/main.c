@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd/cmd.h"
 #ifndef SQW_BOARD_BUILD
 #include "capture/capture.h"
 #endif
@@ -14,6 +13,18 @@
 #include "loads/contain.h"
 #include "rt/cpuidle.h"
 #include "gpio/gpio_out.h"
+#include "cmd/cmd_analyze.h"
+#include "cmd/cmd_boards.h"
+#include "cmd/cmd_check.h"
+#ifndef SQW_BOARD_BUILD
+#include "cmd/cmd_compare.h"
+#endif
+#include "cmd/cmd_export.h"
+#ifndef SQW_BOARD_BUILD
+#include "cmd/cmd_report.h"
+#endif
+#include "cmd/cmd_run.h"
+#include "cmd/cmd_trace_explain.h"
 #include "cmd/helpgen.h"
 #include "cmd/print.h"
 
