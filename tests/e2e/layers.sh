@@ -5,18 +5,10 @@
 # and a library module calling into cmd/ failing to link the way
 # build/lib-closed links the library. Self-contained:
 # SQWAVE=path/to/sqwave tests/e2e/layers.sh from the repository root.
-set -u
-SQWAVE=${SQWAVE:-build/sqwave}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh" sqwave-e2e-layers
 # the build directory of the binary under test (run-all hands the scripts
 # its keep-json wrapper as SQWAVE and the binary as SQWAVE_REAL)
 BUILD=$(cd "$(dirname "${SQWAVE_REAL:-$SQWAVE}")" && pwd)
-TMP=$(mktemp -d /tmp/sqwave-e2e-layers.XXXXXX)
-trap '[ -n "${KEEP_TMP:-}" ] || rm -rf "$TMP"' EXIT
-passed=0
-failed=0
-
-fail() { echo "    $*" >&2; return 1; }
 
 # A fresh copy of src/ in $TMP/src; the check's output in $TMP/out.
 fresh() { rm -rf "$TMP/src" && cp -r "$ROOT/src" "$TMP/src"; }
@@ -199,14 +191,4 @@ C
 		fail "$(cat "$TMP/link.err")" || return 1
 }
 
-for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
-	if "$t"; then
-		echo "PASS $t"
-		passed=$((passed + 1))
-	else
-		echo "FAIL $t"
-		failed=$((failed + 1))
-	fi
-done
-echo "layers e2e: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+e2e_run "layers e2e"
