@@ -8,27 +8,19 @@
 # --board NAME. Contract: a good file loads with the values it says; a bad one
 # is exit 2 naming file, line and column; nothing hangs, crashes or grows.
 #   SQWAVE=build/sqwave tests/hostile/boards.sh
-set -u
-SQWAVE=${SQWAVE:-build/sqwave}
-case $SQWAVE in /*) ;; *) SQWAVE=$PWD/$SQWAVE ;; esac
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-TMP=$(mktemp -d /tmp/sqwave-hostile-boards.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+. "$(dirname "$0")/../e2e/lib.sh" sqwave-hostile-boards
 # An ASan build reserves terabytes of shadow and cannot run under ulimit -v.
 if grep -qa __asan_init "${SQWAVE_REAL:-$SQWAVE}" 2> /dev/null; then VMEM=unlimited; else VMEM=262144; fi
-passed=0
-failed=0
-
-fail() { echo "    $*" >&2; return 1; }
 
 # Every command runs in $TMP/w (its ./boards and ./config) with the user's
-# and the system's directories out of the way.
+# and the system's directories out of the way (lib.sh's sq, replaced).
 sq() {
 	( cd "$TMP/w" && ulimit -v $VMEM && HOME=$TMP/home XDG_CONFIG_HOME=$TMP/xdg \
 		exec timeout -k 5 30 "$SQWAVE" "$@" ) > "$TMP/out" 2> "$TMP/err" < /dev/null
 }
 
 # expect CODE WORDS... -- ARGS: the exit code, and each word in stderr+stdout
+# (lib.sh's reads stderr only; boards prints its findings on stdout)
 expect() {
 	local want=$1 rc words=()
 	shift
@@ -263,14 +255,4 @@ test_preflight_leaves_what_a_killed_run_left_to_the_next_run() {
 }
 
 cd "$ROOT" || exit 1
-for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
-	if ( $t ); then
-		echo "PASS $t"
-		passed=$((passed + 1))
-	else
-		echo "FAIL $t"
-		failed=$((failed + 1))
-	fi
-done
-echo "hostile boards: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+e2e_run --subshell "hostile boards"
