@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/exitcode.h"
 #include "log/loopjoin.h"
 
 #define DEF_WORST 10u
@@ -39,6 +40,16 @@ const char *compare_verdict_name(enum compare_verdict v)
 	case COMPARE_TOO_FEW: return "too-few-edges";
 	}
 	return "?";
+}
+
+int compare_verdict_exit(enum compare_verdict v)
+{
+	switch (v) {
+	case COMPARE_AGREE: return SQW_EXIT_OK;
+	case COMPARE_DISAGREE: case COMPARE_NO_OVERLAP: return SQW_EXIT_LIMIT;
+	case COMPARE_AMBIGUOUS: case COMPARE_TOO_FEW: return SQW_EXIT_USAGE;
+	}
+	return SQW_EXIT_USAGE;
 }
 
 static enum compare_status fail(enum compare_status st, char *err, size_t errlen,
