@@ -12,8 +12,8 @@
 # ROOT (the repository), HERE (the script's own folder), BOARD (the
 # simulated board), TMP (the scratch folder, removed on exit unless
 # KEEP_TMP is set), the counters passed, failed, skipped. A script that
-# has more to undo on exit (loads, mounts, namespaces) defines
-# e2e_cleanup; the EXIT trap calls it before it removes $TMP.
+# has more to undo on exit (a background run, a network namespace)
+# defines e2e_cleanup; the EXIT trap calls it before it removes $TMP.
 
 set -u
 SQWAVE=${SQWAVE:-build/sqwave}
