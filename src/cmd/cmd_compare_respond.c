@@ -113,7 +113,8 @@ static void print_text(const struct ctx *x)
 	       r->offset_ns, r->drift_ppm, r->ref_ns);
 	printf("           fit rms %.1f ns about the windows' midpoints over %zu edges (%zu left out);\n"
 	       "           tolerance %.1f ns (sample interval or --tolerance + 4 x fit error %.1f ns);\n"
-	       "           %zu of %zu paired response edges outside their write window by more;\n"
+	       "           %zu of %zu paired response edges outside their write window by more\n"
+	       "           than the tolerance and place_ns (below: where in its window the pin changed);\n"
 	       "           residual (response edge - its write window) at most %.1f ns\n",
 	       r->fit_rms_ns, r->inliers, r->outliers, r->tolerance_ns, r->fit_se_ns, r->disagree,
 	       r->npairs, r->max_abs_res_ns);

@@ -313,7 +313,9 @@ test_a_killed_run_is_analyzed_up_to_its_last_record_and_says_truncated() {
 	"$SQWAVE" run --board "$BOARD" --duration 60s --quiet --log "$TMP/k.sqwlog" \
 		> /dev/null 2>&1 &
 	local pid=$!
-	sleep 1.5
+	# once the recorder has written more than the edges checked below
+	python3 "$ROOT/tests/e2e/sqwlog.py" --wait-edges 200 "$TMP/k.sqwlog" $pid ||
+		{ fail "no 200 edges logged"; kill -KILL $pid; return 1; }
 	kill -KILL $pid
 	wait $pid 2> /dev/null
 	"$SQWAVE" analyze "$TMP/k.sqwlog" --json "$TMP/k.json" > "$TMP/k.out" 2> "$TMP/k.err"

@@ -72,7 +72,7 @@ test_output_pulses_run_from_the_write_that_changed_the_pin() {
 	# the pin has; lost events in follow mode rewrite a level too
 	respond rise --edge rising --duration 500ms || fail "exit $?" || return 1
 	check rise widths "$TMP/rise.json" || return 1
-	respond lose --set sim.stim_period=10us --set sim.write_cost=200us --duration 400ms \
+	respond lose --set sim.stim_period=50us --set sim.write_cost=200us --duration 400ms \
 		|| fail "exit $?" || return 1
 	check lose lost 1 || return 1
 	check lose widths "$TMP/lose.json" || return 1
@@ -123,9 +123,12 @@ PY
 }
 
 test_a_stimulus_faster_than_the_answers_loses_events_and_counts_them() {
-	# each write costs 200 us, a stimulus edge comes every 10 us: the
-	# kernel's queue (1024 events) overflows and drops events
-	respond fast --set sim.stim_period=10us --set sim.write_cost=200us \
+	# each write costs 200 us, a stimulus edge comes every 50 us: the
+	# kernel's queue (1024 events) overflows and drops events. (Not faster:
+	# at 100,000 changes a second the sim's history writer, a thread like
+	# any other, must never be held off for 0.16 s, or the record it
+	# checks against has a gap; 20,000 leave it 0.8 s.)
+	respond fast --set sim.stim_period=50us --set sim.write_cost=200us \
 		--duration 400ms || fail "exit $?: $(cat "$TMP/fast.out")" || return 1
 	check fast lost 1 || return 1
 	python3 - "$TMP/fast.json" "$TMP/fast.sqwlog" "$HERE" <<'PY' || return 1
@@ -159,11 +162,11 @@ test_events_lost_in_the_warm_up_or_unanswered_at_the_stop_are_never_hidden() {
 	"$SQWAVE" analyze "$TMP/slow.sqwlog" > "$TMP/slow-a.out"
 	[ $? -le 1 ] || fail "analyze exit $?" || return 1
 	grep -q "^unanswered [1-9]" "$TMP/slow-a.out" || fail "analyze hides them" || return 1
-	# a stimulus every 10 us, an answer every 200 us: the kernel's queue
-	# (1024 events) overflows within the 100 ms warm-up: lost there,
-	# counted apart
+	# a stimulus every 50 us, an answer every 200 us: the kernel's queue
+	# (1024 events) overflows within the 100 ms warm-up (in about 70 ms):
+	# lost there, counted apart
 	# (the answers then lag the queue's 200 ms: maybe none is counted, exit 1)
-	respond early --set sim.stim_period=10us --set sim.write_cost=200us --warmup 100ms \
+	respond early --set sim.stim_period=50us --set sim.write_cost=200us --warmup 100ms \
 		--duration 200ms
 	[ $? -le 1 ] || fail "exit $?: $(cat "$TMP/early.out")" || return 1
 	check early stop "$TMP/early.json" || return 1

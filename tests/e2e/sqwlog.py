@@ -5,7 +5,10 @@ tests: the header's metadata, the edges, the events (format 2) and the
 footer, straight from the bytes, every CRC checked (format 3: the header
 with its metadata, each event's header with its payload, the footer; 2:
 event payloads only). Usage as a module: read(path) -> dict;
-as a script: sqwlog.py LOG prints a JSON summary of its events."""
+as a script: sqwlog.py LOG prints a JSON summary of its events, and
+sqwlog.py --wait-edges N LOG PID waits until the run PID has written N
+edges to LOG, --wait-footer LOG PID until it has closed LOG (exit 1 if the
+run ended first)."""
 import json
 import struct
 import sys
@@ -69,7 +72,57 @@ def read(path):
     return out
 
 
+def written(path):
+    """(edge records, whether the footer is there) of a log its run may
+    still be writing: a record or an event cut at the end is not counted
+    (no CRC checked)."""
+    try:
+        data = open(path, "rb").read()
+    except FileNotFoundError:
+        return 0, False
+    if len(data) < 56:
+        return 0, False
+    off, n = struct.unpack_from("<I", data, 16)[0], 0
+    while off + 32 <= len(data):
+        seq, = struct.unpack_from("<Q", data, off)
+        if seq == FOOTER_MARKER:
+            return n, off + 56 <= len(data)
+        if seq == EVENT_MARKER:
+            off += 32 + (struct.unpack_from("<I", data, off + 20)[0] + 31) // 32 * 32
+            continue
+        n += 1
+        off += 32
+    return n, False
+
+
+def wait_for(path, pid, edges=0, footer=False):
+    """Until the log of the run @pid holds @edges edges (and its footer, if
+    @footer): 0; 1 when the run ended first. A test signals a run once it
+    runs, however long its start took on this machine; two minutes only turn
+    a hang into a failure (2)."""
+    import os
+    import time
+    end = time.monotonic() + 120
+    while True:
+        n, done = written(path)
+        if n >= edges and (done or not footer):
+            return 0
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return 1
+        if time.monotonic() > end:
+            return 2
+        time.sleep(0.05)
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "--wait-edges":
+        # sqwlog.py --wait-edges N LOG PID
+        sys.exit(wait_for(sys.argv[3], int(sys.argv[4]), edges=int(sys.argv[2])))
+    if sys.argv[1] == "--wait-footer":
+        # sqwlog.py --wait-footer LOG PID
+        sys.exit(wait_for(sys.argv[2], int(sys.argv[3]), footer=True))
     log = read(sys.argv[1])
     counts = {}
     for e in log["events"]:

@@ -87,21 +87,43 @@ assert js["breaks"]["first_cause"] == brk[0]["cause"], js["breaks"]
 assert js["breaks"]["first"].endswith(brk[0]["explain"]), js["breaks"]
 assert log["footer"]["stop_reason"] == 3 and log["footer"]["exit_code"] == 1, log["footer"]
 assert js["breaks"]["count"] == 1 and js["run"]["stop_reason"] == "break", js["breaks"]
-# it stopped at once: far fewer than 10 s of edges
-assert len(log["edges"]) < 2000, len(log["edges"])
+# it stopped at the break, before its 10 s of edges (however long this
+# machine took to save the trace)
+assert len(log["edges"]) < 20000, len(log["edges"])
 PY
 }
 
+# The run goes on past its breaks; it is stopped (SIGINT) a second after
+# the second trace was saved, however long saving took on this machine.
 test_without_stop_the_run_goes_on_and_keeps_max_breaks_traces() {
 	have_tracefs || { echo "    (no writable tracefs here: skipped)"; return 2; }
-	"$SQWAVE" run --board "$BOARD" --duration 2s --quiet --break 1ns \
-		--set trace.max_breaks=2 --log "$TMP/g.sqwlog" > "$TMP/g.out" 2> "$TMP/g.err"
-	local rc=$?
-	[ $rc -eq 0 ] || fail "exit $rc, expected 0 (no limits): $(cat "$TMP/g.err")" || return 1
+	"$SQWAVE" run --board "$BOARD" --duration 60s --quiet --break 1ns \
+		--set trace.max_breaks=2 --log "$TMP/g.sqwlog" > "$TMP/g.out" 2> "$TMP/g.err" &
+	local pid=$! i rc
+	for i in $(seq 550); do
+		[ -s "$TMP/g.sqwlog.break-2.trace" ] && break
+		kill -0 $pid 2> /dev/null || break
+		sleep 0.1
+	done
+	sleep 1
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	[ $rc -eq 130 ] || fail "exit $rc, expected 130 (SIGINT): $(cat "$TMP/g.err")" || return 1
 	[ -s "$TMP/g.sqwlog.break-1.trace" ] && [ -s "$TMP/g.sqwlog.break-2.trace" ] ||
 		fail "two traces expected: $(ls "$TMP")" || return 1
 	[ ! -e "$TMP/g.sqwlog.break-3.trace" ] || fail "more than trace.max_breaks traces" || return 1
-	grep -q "stopped by duration" "$TMP/g.out" || fail "$(grep ran "$TMP/g.out")" || return 1
+	grep -q "stopped by signal" "$TMP/g.out" || fail "$(grep ran "$TMP/g.out")" || return 1
+	python3 - "$TMP/g.sqwlog" "$HERE" <<'PY' || return 1
+import sys
+sys.path.insert(0, sys.argv[2])
+import sqwlog
+log = sqwlog.read(sys.argv[1])
+seqs = [int(e["kv"]["seq"]) for e in log["events"] if e["type"] == "break"]
+assert len(seqs) == 2, seqs
+# it went on after its last break
+assert log["edges"][-1][0] > seqs[-1], (seqs, log["edges"][-1][0])
+PY
 }
 
 # Warm-up edges spend none of trace.max_breaks (once all
@@ -122,7 +144,12 @@ import sqwlog
 log = sqwlog.read(sys.argv[2])
 flags = {e[0]: e[7] for e in log["edges"]}
 seqs = [int(e["kv"]["seq"]) for e in log["events"] if e["type"] == "break"]
-assert len(seqs) == 3, seqs
+# up to 3: how many the run's last second allows depends on how fast this
+# machine saves a trace and arms the next; the first is always the first
+# counted edge (every edge crosses 1 ns), whatever the warm-up's edges did
+assert 1 <= len(seqs) <= 3, seqs
+first = min(e[0] for e in log["edges"] if not e[7] & 1)
+assert seqs[0] == first, ("the first break is not at the first counted edge", seqs, first)
 for s in seqs:
     assert not flags[s] & 1, ("a warm-up edge was traced", s, flags[s])
 out = open(sys.argv[3]).read()

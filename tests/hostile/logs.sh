@@ -184,7 +184,9 @@ test_a_real_stall_past_16_bits_agrees_in_summary_footer_analyze_and_verdict() {
 		--duration 2s --quiet --log "$TMP/stall.sqwlog" --json "$TMP/stall.json" \
 		--set limits.missed_max=100000 ) > "$TMP/stall.out" 2> "$TMP/stall.err" &
 	pid=$!
-	sleep 0.7
+	# stopped while it runs (however long its start took), for 0.4 s
+	python3 "$ROOT/tests/e2e/sqwlog.py" --wait-edges 1000 "$TMP/stall.sqwlog" $pid ||
+		{ fail "no 1000 edges logged: $(head -c 400 "$TMP/stall.err")"; kill -KILL $pid; return 1; }
 	kill -STOP $pid 2> /dev/null
 	sleep 0.4
 	kill -CONT $pid 2> /dev/null

@@ -143,7 +143,15 @@ test_a_fifo_as_log_or_json_never_blocks_the_stop_signals() {
 	( exec "$SQWAVE" run --board "$BOARD" --duration 200ms --quiet --log "$TMP/j.sqwlog" \
 		--json "$TMP/fifo" ) > /dev/null 2>&1 &
 	pid=$!
-	sleep 1.5
+	# once it is done with the log and blocked on the FIFO (its open or its
+	# write, by the kernel's wait channel), however long it took to get there
+	python3 "$ROOT/tests/e2e/sqwlog.py" --wait-footer "$TMP/j.sqwlog" $pid
+	for _ in $(seq 300); do
+		case $(cat /proc/$pid/wchan 2> /dev/null) in
+		wait_for_partner | pipe_write | pipe_wait*) break ;;
+		esac
+		sleep 0.1
+	done
 	kill -TERM $pid 2> /dev/null
 	for _ in $(seq 50); do
 		kill -0 $pid 2> /dev/null || break

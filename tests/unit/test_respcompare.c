@@ -22,17 +22,22 @@
 #define WB      6000                /* event -> write begin */
 #define WW      1000                /* write window */
 #define NSTIM   80
+#define NMAX    (520 + 8)           /* a scene's edges at most */
 
 /* What the kernel does with a stimulus edge. */
 enum { K_EVENT, K_LOST, K_NONE };
 
 struct scene {
-	int64_t t[NSTIM + 8];       /* stimulus edges, log clock */
-	uint8_t level[NSTIM + 8];
-	uint8_t fate[NSTIM + 8];    /* K_* */
-	int64_t event_at[NSTIM + 8]; /* the kernel's timestamp (0: t + IRQ) */
-	int64_t write_at[NSTIM + 8]; /* write begin, log clock (0: event + WB) */
+	int64_t t[NMAX];       /* stimulus edges, log clock */
+	uint8_t level[NMAX];
+	uint8_t fate[NMAX];    /* K_* */
+	int64_t event_at[NMAX]; /* the kernel's timestamp (0: t + IRQ) */
+	int64_t write_at[NMAX]; /* write begin, log clock (0: event + WB) */
 	int64_t ww;                 /* write window (0: WW) */
+	int64_t ww_at[NMAX];   /* this answer's write window (0: ww) */
+	int64_t pin_ns;             /* the pin changes this long after write begin
+				     * (0: in the middle of its window) */
+	int64_t pin_at[NMAX];       /* this answer's (0: pin_ns) */
 	size_t n;
 	int mode;                   /* 0 follow, 1 toggle */
 	bool count_lost;            /* expirations say so */
@@ -52,21 +57,27 @@ static uint32_t rnd(void)
 	return rng >> 8;
 }
 
-/* Stimulus edges 300..900 us apart, alternating, rising first. */
-static void scene_init(struct scene *s)
+/* @n stimulus edges 300..900 us apart, alternating, rising first. */
+static void scene_init_n(struct scene *s, size_t n)
 {
 	int64_t t = T0;
 
+	assert_true(n + 8 <= NMAX);
 	memset(s, 0, sizeof(*s));
 	rng = 11;
-	for (size_t i = 0; i < NSTIM; i++) {
+	for (size_t i = 0; i < n; i++) {
 		s->t[i] = t;
 		s->level[i] = (uint8_t)(i % 2 == 0);
 		t += 300000 + (int64_t)(rnd() % 600000);
 	}
-	s->n = NSTIM;
+	s->n = n;
 	s->count_lost = true;
 	s->move_idx = s->drop_idx = SIZE_MAX;
+}
+
+static void scene_init(struct scene *s)
+{
+	scene_init_n(s, NSTIM);
 }
 
 static int64_t cap_ps(int64_t log_ns)
@@ -105,7 +116,8 @@ static struct respcmp *scene_run(const struct scene *s, const struct respcmp_par
 
 		e->seq = nrec++;
 		e->intended_ns = (uint64_t)ev;
-		int64_t wb = s->write_at[i] ? s->write_at[i] - ev : WB, ww = s->ww ? s->ww : WW;
+		int64_t wb = s->write_at[i] ? s->write_at[i] - ev : WB;
+		int64_t ww = s->ww_at[i] ? s->ww_at[i] : s->ww ? s->ww : WW;
 
 		e->wake_off_ns = (int32_t)(wb - 1000);
 		e->write_begin_off_ns = (int32_t)wb;
@@ -115,7 +127,8 @@ static struct respcmp *scene_run(const struct scene *s, const struct respcmp_par
 		lost = 0;
 		first = false;
 		if (e->level != level) {
-			int64_t at = ev + wb + ww / 2;
+			int64_t in_ww = s->pin_at[i] ? s->pin_at[i] : s->pin_ns;
+			int64_t at = ev + wb + (in_ww ? (in_ww < ww ? in_ww : ww) : ww / 2);
 
 			if (nresp == s->move_idx)
 				at += s->move_resp_ns;
@@ -191,6 +204,97 @@ static void a_burst_of_queued_answers_is_paired_edge_for_edge(void **state)
 		assert_int_equal(c->ans[a].resp, a);
 	assert_int_equal(c->m.disagree, 0);
 	assert_true(fabs(c->m.drift_ppm) < 0.1);
+	respcmp_free(c);
+}
+
+/*
+ * A burst as a real line (and the simulated one) writes it: the first
+ * @nb events waited while the run set itself up and are answered back to
+ * back, 30 ns between windows of @ww ns, each pin @pin ns after its write
+ * began; the other 500 - @nb answers' pins change 100 ns into windows of
+ * @ww_rest ns (the rest of a window is the write's return and the clock
+ * read). A fit to the windows' midpoints is then off by up to half a
+ * window: the burst's pins mapped past their short windows.
+ */
+static void scene_burst(struct scene *s, size_t nb, const int64_t *ww, const int64_t *pin,
+			int64_t ww_rest)
+{
+	int64_t at;
+
+	scene_init_n(s, 500);
+	at = s->t[nb - 1] + 20000;
+	for (size_t i = 0; i < nb; i++) {
+		s->write_at[i] = at;
+		s->ww_at[i] = ww[i];
+		s->pin_at[i] = pin[i];
+		at += ww[i] + 30;
+	}
+	s->ww = ww_rest;
+	s->pin_ns = 100;
+	s->drift_ppm = -15;
+}
+
+/* The burst's log against its capture (follow mode, no debounce). */
+static struct respcmp *burst_compare(const struct scene *s)
+{
+	struct respcmp_params p = params(0, 0, 0);
+	struct respcmp *c = scene_run(s, &p);
+
+	assert_non_null(c);
+	return c;
+}
+
+static void a_burst_with_pins_early_in_their_windows_is_paired(void **state)
+{
+	static const int64_t ww[] = { 70, 70, 70, 70, 70 }, pin[] = { 40, 40, 40, 40, 40 };
+	struct scene s;
+	struct respcmp *c;
+
+	(void)state;
+	scene_burst(&s, 5, ww, pin, 600);
+	c = burst_compare(&s);
+	assert_int_equal(c->nans, 500);
+	/* each answer with its own edge, none left unpaired */
+	for (size_t a = 0; a < c->nans; a++) {
+		assert_int_equal(c->ans[a].resp, a);
+		assert_int_equal(c->ans[a].status & RESPCMP_A_BAD, 0);
+	}
+	assert_int_equal(c->m.disagree, 0);
+	assert_int_equal(c->verdict, COMPARE_AGREE);
+	/* the input's latency, through the same mapping, within what it says
+	 * of itself */
+	assert_true(fabs(c->irq.min - IRQ) <= c->m.tolerance_ns + c->m.place_ns);
+	assert_true(fabs(c->irq.max - IRQ) <= c->m.tolerance_ns + c->m.place_ns);
+	respcmp_free(c);
+}
+
+static void a_short_window_is_judged_by_what_the_mapping_can_tell(void **state)
+{
+	/* three queued answers, the last one quick: its 80 ns window is
+	 * narrower than the fit's bias */
+	static const int64_t ww[] = { 1600, 320, 80 }, pin[] = { 100, 100, 60 };
+	struct scene s;
+	struct respcmp *c;
+
+	(void)state;
+	scene_burst(&s, 3, ww, pin, 500);
+	c = burst_compare(&s);
+	/* mapped past its window by more than the tolerance, by less than
+	 * the tolerance and place_ns: inside, as far as the mapping can say */
+	assert_true(c->ans[2].residual_ns > c->m.tolerance_ns);
+	assert_int_equal(c->ans[2].resp, 2);
+	assert_int_equal(c->bad, 0);
+	assert_int_equal(c->m.disagree, 0);
+	assert_int_equal(c->verdict, COMPARE_AGREE);
+	respcmp_free(c);
+	/* 1 us later than that, it is outside */
+	s.move_idx = 2;
+	s.move_resp_ns = 1000;
+	c = burst_compare(&s);
+	assert_int_equal(c->ans[2].resp, 2);
+	assert_true(c->ans[2].status & RESPCMP_A_WINDOW);
+	assert_int_equal(c->bad, 1);
+	assert_int_equal(c->verdict, COMPARE_DISAGREE);
 	respcmp_free(c);
 }
 
@@ -467,6 +571,8 @@ int main(void)
 		cmocka_unit_test(a_3_us_irq_latency_is_measured_and_agrees),
 		cmocka_unit_test(a_sentence_cut_to_the_callers_buffer_ends_in_dots),
 		cmocka_unit_test(a_burst_of_queued_answers_is_paired_edge_for_edge),
+		cmocka_unit_test(a_burst_with_pins_early_in_their_windows_is_paired),
+		cmocka_unit_test(a_short_window_is_judged_by_what_the_mapping_can_tell),
 		cmocka_unit_test(a_slow_capture_clock_does_not_shorten_a_long_answer),
 		cmocka_unit_test(a_negative_irq_latency_disagrees),
 		cmocka_unit_test(a_lost_event_counted_by_the_log_is_explained),

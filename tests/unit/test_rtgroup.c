@@ -365,7 +365,7 @@ static uint64_t mono(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-#define MAXREC 512
+#define MAXREC 4096
 
 struct sim_group {
 	struct gpio_group *gpio;
@@ -433,6 +433,15 @@ static void sim_group_join(struct sim_group *s, pthread_t t)
 		assert_int_equal(s->nrec[i], atomic_load(&s->lanes[i].edges));
 		assert_true(s->nrec[i] >= 2);
 	}
+}
+
+/* Until lane 0 has written @n edges: what a test then stops or breaks is
+ * a running group, whenever this machine lets it run (never a time: a
+ * wait that overslept would have filled the rings). */
+static void sim_group_wait_edges(struct sim_group *s, uint64_t n)
+{
+	while (atomic_load(&s->lanes[0].edges) < n && !atomic_load(&s->g.done))
+		nanosleep(&(struct timespec){ .tv_nsec = 100000 }, NULL);
 }
 
 static void sim_group_close(struct sim_group *s)
@@ -576,21 +585,85 @@ static void a_group_thread_writes_each_lane_as_its_records_say(void **state)
 }
 
 /* Until stopped: a stop reaches every lane, each ends at idle with its
- * last edge flagged, and the records still match the pin. */
+ * last edge flagged, and the records still match the pin. The stop comes
+ * once every lane has written an edge, however late the thread starts (a
+ * stop before slot 0 is the next test). */
 static void a_stop_ends_every_lane_at_idle(void **state)
 {
 	struct sim_group *s = calloc(1, sizeof(*s));
 	pthread_t t;
+	size_t i;
 
 	(void)state;
 	assert_non_null(s);
 	sim_group_open(s, 0);
 	sim_group_start(s, &t);
-	nanosleep(&(struct timespec){ .tv_nsec = 12000000 }, NULL);
+	for (i = 0; i < s->n; i++)
+		while (!atomic_load(&s->lanes[i].edges) && !atomic_load(&s->g.done))
+			nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
 	atomic_store(&s->g.stop_req, true);
 	sim_group_join(s, t);
 	check_records_against_history(s);
 	sim_group_close(s);
+	free(s);
+}
+
+/*
+ * A stop before slot 0 ends every lane at once, with no edge, and each
+ * lane's state is what its (no) edges say: ended (not running), stopped,
+ * at its idle level, and so is its line. First a thread that starts late,
+ * after the go and the stop (here by the order of calls; under load, a
+ * thread not yet run when the stop came), slot 0 2 ms ahead; then slot 0
+ * an hour ahead (grid.start), stopped wherever the thread is by then.
+ */
+static void a_stop_before_slot_0_ends_every_lane_at_idle(void **state)
+{
+	struct sim_group *s = calloc(1, sizeof(*s));
+	struct timespec until;
+	pthread_t t;
+	size_t i;
+	int far;
+
+	(void)state;
+	assert_non_null(s);
+	for (far = 0; far < 2; far++) {
+		uint64_t start = mono() + (far ? 3600ull * 1000000000ull : 2000 * US);
+
+		sim_group_open(s, 0);
+		for (i = 0; i < s->n; i++)
+			s->lanes[i].start_ns = start + (i == 1 ? 50 * US : 0);
+		atomic_store(&s->g.go, true);
+		if (!far)
+			atomic_store(&s->g.stop_req, true);
+		assert_int_equal(pthread_create(&t, NULL, rtgroup_thread, &s->g), 0);
+		if (far)
+			atomic_store(&s->g.stop_req, true);
+		/* joined with a bound of a minute: a hang guard, not a timing
+		 * assertion */
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += 60;
+		assert_int_equal(pthread_timedjoin_np(t, NULL, &until), 0);
+		assert_true(atomic_load(&s->g.done));
+		assert_int_equal(s->g.error, 0);
+		assert_int_equal(s->g.running, 0);
+		assert_int_equal(rtgroup_next(&s->g), UINT64_MAX);
+		assert_int_equal(atomic_load(&s->g.writes), 0);
+		assert_int_equal(gpio_sim_write_count(), 0);
+		for (i = 0; i < s->n; i++) {
+			struct rtloop *l = &s->lanes[i];
+			struct gpio_sim_line line;
+
+			assert_true(atomic_load(&l->done));
+			assert_true(atomic_load(&l->stop_req));
+			assert_int_equal(atomic_load(&l->edges), 0);
+			assert_int_equal(ring_pop(&s->rings[i], s->out[i], MAXREC), 0);
+			assert_int_equal(l->level, l->idle_level);
+			assert_true(rtloop_is_last(l));
+			assert_int_equal(gpio_sim_line_get(gpio_group_offset(s->gpio, i), &line), 0);
+			assert_int_equal(line.value, l->idle_level);
+		}
+		sim_group_close(s);
+	}
 	free(s);
 }
 
@@ -607,7 +680,7 @@ static void a_failed_group_write_stops_every_lane(void **state)
 	assert_non_null(s);
 	sim_group_open(s, 0);
 	sim_group_start(s, &t);
-	nanosleep(&(struct timespec){ .tv_nsec = 5000000 }, NULL);
+	sim_group_wait_edges(s, 8);
 	gpio_sim_fail_next_write(EIO);
 	pthread_join(t, NULL);
 	assert_true(atomic_load(&s->g.done));
@@ -670,6 +743,7 @@ int main(void)
 		cmocka_unit_test(a_group_the_loop_cannot_run_is_refused),
 		cmocka_unit_test(a_group_thread_writes_each_lane_as_its_records_say),
 		cmocka_unit_test(a_stop_ends_every_lane_at_idle),
+		cmocka_unit_test(a_stop_before_slot_0_ends_every_lane_at_idle),
 		cmocka_unit_test(a_failed_group_write_stops_every_lane),
 		cmocka_unit_test(a_group_cancelled_before_go_writes_nothing),
 	};

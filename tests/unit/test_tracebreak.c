@@ -74,13 +74,27 @@ static int remove_tracefs(void **state)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
+/* Until the helper has saved @n traces, or until it is armed again. The
+ * bound (a minute of 10 ms naps) only turns a hang into a failure: how
+ * fast the helper thread gets a CPU is this machine's business. */
+#define WAIT_NAPS 6000
+
 static void wait_count(struct tracebreak *tb, unsigned n)
 {
 	int i;
 
-	for (i = 0; i < 500 && tracebreak_count(tb) < n; i++)
+	for (i = 0; i < WAIT_NAPS && tracebreak_count(tb) < n; i++)
 		usleep(10000);
 	assert_int_equal(tracebreak_count(tb), n);
+}
+
+static void wait_armed(struct tracebreak_rt *rt)
+{
+	int i;
+
+	for (i = 0; i < WAIT_NAPS && !atomic_load(&rt->armed); i++)
+		usleep(10000);
+	assert_true(atomic_load(&rt->armed));
 }
 
 static struct tracebreak *make(bool stop_on_break, const char *tracer)
@@ -183,12 +197,7 @@ static void an_off_pulse_breaks_and_tracing_goes_on(void **state)
 	assert_non_null(strstr(buf, "edge #4 (intended 1000 ns): pulse width 380000 ns"));
 	assert_false(atomic_load(&stop));
 	/* armed again: a second break is the second trace */
-	{
-		int i;
-
-		for (i = 0; i < 100 && !atomic_load(&rt->armed); i++)
-			usleep(10000);
-	}
+	wait_armed(rt);
 	get("tracing_on", buf, sizeof(buf));
 	assert_int_equal(buf[0], '1');
 	tracebreak_rt_check(rt, 8, 1000, 1000, 650000, 500000, false);
@@ -243,8 +252,7 @@ static void warm_up_edges_spend_no_break_and_every_traced_edge_is_listed(void **
 	assert_int_equal(tracebreak_hits(tb, hits, 4), 0);
 	tracebreak_rt_check(rt, 12, 1000, 400000, INT64_MIN, 500000, false);
 	wait_count(tb, 1);
-	for (i = 0; i < 100 && !atomic_load(&rt->armed); i++)
-		usleep(10000);
+	wait_armed(rt);
 	tracebreak_rt_check(rt, 15, 1000, 1000, 300000, 500000, false);
 	wait_count(tb, 2);
 	tracebreak_stop(tb);

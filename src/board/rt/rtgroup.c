@@ -98,6 +98,18 @@ static int arm(struct rtgroup *g)
 	return timerfd_settime(g->tfd, TFD_TIMER_ABSTIME, &its, NULL);
 }
 
+/* A stop before slot 0 (seen at the go: a thread that started late; or
+ * while it waited for slot 0, hours ahead): no lane has left its idle
+ * level, so every lane has ended there, stopped, as its (no) edges say. */
+static void stop_before_slot_0(struct rtgroup *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		atomic_store_explicit(&g->lanes[i]->stop_req, true, memory_order_relaxed);
+	g->running = 0;
+}
+
 void *rtgroup_thread(void *arg)
 {
 	struct rtgroup *g = arg;
@@ -109,13 +121,14 @@ void *rtgroup_thread(void *arg)
 	memset(recs, 0, sizeof(recs));
 	while (!atomic_load_explicit(&g->go, memory_order_acquire))
 		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
-	if (atomic_load_explicit(&g->stop_req, memory_order_relaxed))
-		goto out;
 	for (i = 0; i < g->n; i++)
 		g->lanes[i]->next_intended = g->lanes[i]->start_ns;
-	/* slot 0 hours ahead: awake to a stop until shortly before it */
-	if (rtloop_wait_until(g->clock, rtloop_arm_at(rtgroup_next(g)), &g->stop_req))
+	/* slot 0 hours ahead: awake to a stop until shortly before it (a stop
+	 * before the go is seen at once) */
+	if (rtloop_wait_until(g->clock, rtloop_arm_at(rtgroup_next(g)), &g->stop_req)) {
+		stop_before_slot_0(g);
 		goto out;
+	}
 	if (arm(g) < 0) {
 		g->error = errno;
 		goto out;

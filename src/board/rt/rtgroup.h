@@ -34,7 +34,10 @@
  *
  * Stop: stop_req (the group's) is copied into every lane at the next
  * wake-up; each lane then ends on its next edge (or the one after, back
- * to idle), as the single loop does.
+ * to idle), as the single loop does. A stop before slot 0 (before the go,
+ * while the thread waits for slot 0, or seen by a thread that started
+ * late) ends the run at once with no edge: every lane stopped and ended
+ * at its idle level (running 0), as its log says.
  */
 struct rtgroup {
 	/* Set before rtgroup_thread() starts; read-only afterwards. */
@@ -54,7 +57,8 @@ struct rtgroup {
 	struct rusage ru_start, ru_end;
 	bool ru_started;
 	/* RT thread private. */
-	uint32_t running;            /* lanes that have not written their last edge */
+	uint32_t running;            /* lanes that have not ended (by their last edge,
+				      * or a stop before slot 0) */
 };
 
 /* Check and prepare @g (every lane through rtloop_prepare(), the timerfd).

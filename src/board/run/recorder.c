@@ -34,6 +34,7 @@ struct recorder {
 	atomic_bool log_error;
 	atomic_uint_fast64_t records;
 	atomic_uint_fast64_t wakeups;
+	atomic_uint_fast64_t bell_wakeups; /* of them, by the eventfd (the bell, the finish) */
 	struct edge_rec *batch;      /* RECORDER_BATCH records */
 	struct recorder_interval iv; /* since the last recorder_interval(); under lock */
 	struct recorder_bell bell;
@@ -111,6 +112,7 @@ struct recorder *recorder_new(const struct recorder_params *p)
 	atomic_init(&r->log_error, false);
 	atomic_init(&r->records, 0);
 	atomic_init(&r->wakeups, 0);
+	atomic_init(&r->bell_wakeups, 0);
 	return r;
 }
 
@@ -176,9 +178,9 @@ static void recorder_sleep(struct recorder *r)
 	}
 	poll(&pfd, 1, (int)(r->p.timeout_ns / 1000000));
 	atomic_store(&r->bell.asleep, false);
-	if (read(r->bell.efd, &v, sizeof(v)) < 0) {
-		/* EAGAIN: woke by the timeout, nothing to clear */
-	}
+	if (read(r->bell.efd, &v, sizeof(v)) == (ssize_t)sizeof(v))
+		atomic_fetch_add(&r->bell_wakeups, 1);
+	/* else EAGAIN: woke by the timeout, nothing to clear */
 	atomic_fetch_add(&r->wakeups, 1);
 }
 
@@ -308,6 +310,11 @@ uint64_t recorder_records(struct recorder *r)
 uint64_t recorder_wakeups(struct recorder *r)
 {
 	return atomic_load(&r->wakeups);
+}
+
+uint64_t recorder_bell_wakeups(struct recorder *r)
+{
+	return atomic_load(&r->bell_wakeups);
 }
 
 bool recorder_log_error(struct recorder *r)

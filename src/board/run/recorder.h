@@ -81,8 +81,11 @@ void recorder_finish(struct recorder *r);
 
 /* Records written to the log and statistics so far. */
 uint64_t recorder_records(struct recorder *r);
-/* Times the thread woke up (timeouts and bells), for tests and bench. */
+/* Times the thread woke up (timeouts and bells), for tests and bench; and
+ * of them, those its eventfd woke (the bell, or recorder_finish()), for
+ * tests: a wake-up by the bell, not by the timeout. Safe from any thread. */
 uint64_t recorder_wakeups(struct recorder *r);
+uint64_t recorder_bell_wakeups(struct recorder *r);
 /* Whether a log write or sync failed (the run was asked to stop). */
 bool recorder_log_error(struct recorder *r);
 

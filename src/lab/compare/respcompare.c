@@ -207,16 +207,23 @@ static double rel_ns(const struct respcmp *c, uint64_t t_ns)
 
 /*
  * Each expected edge, in order, takes the next response edge of its level
- * inside its window widened halfway to the neighbouring windows (the
- * mapping is good to far better than that, or nothing could be paired);
- * response edges passed over are extra. With @track, the offset follows
- * each pair as the walk goes (a first mapping that is off by its drift).
+ * inside its window widened halfway to the neighbouring windows, and never
+ * by less than what the mapping can tell (its tolerance and place_ns): in
+ * a burst of answers queued during set-up the windows are 30 ns apart, and
+ * an edge mapped a little past its own window, into the next one (of the
+ * other level), must still be its own window's. Response edges passed
+ * over are extra. With @track, the offset follows each pair as the walk
+ * goes (a first mapping that is off by its drift).
  */
 static void map_pair(struct respcmp *c, bool track)
 {
 	struct respcmp_map *m = &c->m;
 	double b = 1 + m->drift_ppm * 1e-6, a = m->offset_ns, res = (double)c->resolution_ps / 1000;
+	double least = m->tolerance_ns + m->place_ns;
 	size_t i = 0;
+
+	if (least < res)
+		least = res;
 
 	for (size_t k = 0; k < c->nwant; k++)
 		m->resp_of_want[k] = SIZE_MAX;
@@ -229,8 +236,8 @@ static void map_pair(struct respcmp *c, bool track)
 			lo = (wb - want_we(c, k - 1)) / 2;
 		if (k + 1 < c->nwant && (want_wb(c, k + 1) - we) / 2 < hi)
 			hi = (want_wb(c, k + 1) - we) / 2;
-		lo = lo > res ? lo : res;
-		hi = hi > res ? hi : res;
+		lo = lo > least ? lo : least;
+		hi = hi > least ? hi : least;
 		for (; i < c->nresp; i++) {
 			double x = ((double)c->resp[i].t_ps / (double)CAPTURE_PS_PER_NS - a) / b;
 
@@ -250,6 +257,14 @@ static void map_pair(struct respcmp *c, bool track)
 			}
 		}
 	}
+}
+
+/* The slack of a mapped response edge: the sample interval (or --tolerance)
+ * and 4 x the fitted line's standard error at the far end. */
+static double map_tolerance(const struct respcmp *c)
+{
+	return (c->p.tolerance_ns >= 0 ? (double)c->p.tolerance_ns : (double)c->resolution_ps / 1000) +
+	       4 * c->m.fit_se_ns;
 }
 
 /* Weighted least squares of capture time on window midpoint, each pair
@@ -378,6 +393,8 @@ static int map_fit(struct respcmp *c)
 		far = fabs(to_log(c, c->span_hi_ps) - xm);
 	chi = n > 2 ? chi / (double)(n - 2) : 1;
 	m->fit_se_ns = sqrt((1 / S + (Sxx > 0 ? far * far / Sxx : 0)) * (chi > 1 ? chi : 1));
+	/* the next pairing's gate */
+	m->tolerance_ns = map_tolerance(c);
 	free(z);
 	return 0;
 }
@@ -388,8 +405,7 @@ static void map_judge(struct respcmp *c)
 	struct respcmp_map *m = &c->m;
 	double lo = to_log(c, c->span_lo_ps), hi = to_log(c, c->span_hi_ps);
 
-	m->tolerance_ns = (c->p.tolerance_ns >= 0 ? (double)c->p.tolerance_ns
-						   : (double)c->resolution_ps / 1000) + 4 * m->fit_se_ns;
+	m->tolerance_ns = map_tolerance(c);
 	m->npairs = m->nmissing = m->nextra = m->disagree = 0;
 	m->max_abs_res_ns = 0;
 	for (size_t k = 0; k < c->nwant; k++) {
@@ -407,7 +423,9 @@ static void map_judge(struct respcmp *c)
 		m->res_of_want[k] = x < wb ? x - wb : x > we ? x - we : 0;
 		if (fabs(m->res_of_want[k]) > m->max_abs_res_ns)
 			m->max_abs_res_ns = fabs(m->res_of_want[k]);
-		if (fabs(m->res_of_want[k]) > m->tolerance_ns)
+		/* the mapping puts a pin where its window's midpoint would be on
+		 * average: beyond the tolerance, place_ns more is still that */
+		if (fabs(m->res_of_want[k]) > m->tolerance_ns + m->place_ns)
 			m->disagree++;
 	}
 	for (size_t j = 0; j < c->nresp; j++)
@@ -597,7 +615,7 @@ static int answers_walk(struct respcmp *c)
 				c->answers_no_resp++;
 			} else {
 				x->residual_ns = res_of[wk];
-				if (fabs(x->residual_ns) > c->m.tolerance_ns)
+				if (fabs(x->residual_ns) > tol)
 					x->status |= RESPCMP_A_WINDOW;
 			}
 		} else {

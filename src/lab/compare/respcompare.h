@@ -23,10 +23,13 @@
  *     widths places the capture's response channel and gives a first
  *     offset and drift; the response edges are then paired in
  *     order, each with the next capture edge of its level inside its write
- *     window widened halfway to the neighbouring windows (a burst of
- *     answers 100 ns apart is paired edge for edge: align.c's walk, made
- *     for a wave, is not), and offset + drift are fitted again, weighted by
- *     the windows, outliers left out (respcmp_map). A response whose
+ *     window widened halfway to the neighbouring windows, and never by less
+ *     than the tolerance + place_ns (a burst of answers 100 ns apart is
+ *     paired edge for edge: align.c's walk, made for a wave, is not), and
+ *     offset + drift are fitted again, weighted by the windows, outliers
+ *     left out (respcmp_map). A response edge disagrees with its write
+ *     when it is outside its window by more than the tolerance + place_ns
+ *     (a mapped time is good to no better). A response whose
  *     spacing is too regular to place (AMBIGUOUS) is paired by order from
  *     the log's first response edge, and the report says so.
  *  2. The stimulus channel's edges, mapped with that fit, are the causes of
@@ -62,7 +65,8 @@
 #define RESPCMP_A_EARLY     0x10u /* delay below the log's lower bound */
 #define RESPCMP_A_LATE      0x20u /* delay above write_end - event + irq_bound */
 #define RESPCMP_A_IRQ_NEG   0x40u /* cause after the kernel's timestamp */
-#define RESPCMP_A_WINDOW    0x80u /* response edge outside its write window */
+#define RESPCMP_A_WINDOW    0x80u /* response edge outside its write window (by more
+				      * than the map's tolerance + place_ns) */
 #define RESPCMP_A_BAD (RESPCMP_A_NO_STIM | RESPCMP_A_NO_RESP | RESPCMP_A_EARLY | \
 		       RESPCMP_A_LATE | RESPCMP_A_IRQ_NEG | RESPCMP_A_WINDOW)
 
@@ -114,11 +118,13 @@ struct respcmp_map {
 				    * fit puts the pin's change at its window's
 				    * midpoint on average, the log cannot say where
 				    * in the window it is, so a mapped time (a
-				    * stimulus edge's) may be off by this much */
+				    * stimulus edge's, a response edge's) may be
+				    * off by this much */
 	size_t npairs, inliers, outliers;
 	size_t nmissing;           /* expected edges inside the span, not in the capture */
 	size_t nextra;             /* response edges no write explains */
-	size_t disagree;           /* pairs outside their write window by > tolerance */
+	size_t disagree;           /* pairs outside their write window by more than
+				    * tolerance + place_ns */
 	double max_abs_res_ns;     /* the largest |response edge - write window| */
 	size_t *resp_of_want;      /* per expected edge: its response edge, SIZE_MAX none */
 	size_t *want_of_resp;      /* per response edge: its expected edge, SIZE_MAX none */
