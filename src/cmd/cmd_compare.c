@@ -158,6 +158,64 @@ void cmd_compare_help(FILE *f)
 	compare_usage(f);
 }
 
+/* The operands after the options (RUN [RUN_B] CAPTURE) into @o and @bo,
+ * and the combinations no comparison can make sense of: 0, or -1 with
+ * the message printed. */
+static int check_operands(int argc, char **argv, struct compare_opts *o, const char *chan[2],
+			  struct compare_boards_opts *bo)
+{
+	int i;
+
+	/* readings no scope shows: a Tmin above the Tmax of the same polarity
+	 * (swapped?) is bad input, not a disagreement with the log */
+	for (i = 0; i < 3; i++) {
+		static const char *const pol[] = { "pos-", "neg-", "" };
+
+		if (o->scope[i][0].set && o->scope[i][1].set &&
+		    o->scope[i][0].ns > o->scope[i][1].ns) {
+			pr_err("compare: --scope-%stmin %" PRId64 " ns is above --scope-%stmax %" PRId64
+			       " ns: a scope shows no such pulses (swapped?)", pol[i],
+			       o->scope[i][0].ns, pol[i], o->scope[i][1].ns);
+			return -1;
+		}
+	}
+	if (o->copts.channel && !o->copts.channel[0]) {
+		pr_err("compare: --channel: an empty name (give a channel name or number)");
+		return -1;
+	}
+	if (optind < argc)
+		o->run = argv[optind++];
+	if (optind < argc)
+		o->capture = argv[optind++];
+	if (optind < argc && o->capture) {
+		/* RUN_A RUN_B CAPTURE: two boards */
+		bo->run_b = o->capture;
+		o->capture = argv[optind++];
+	}
+	if ((bo->channel[0] || bo->channel[1] || bo->max_skew_ns || bo->skew_csv) && !bo->run_b) {
+		pr_err("compare: --channel-a, --channel-b, --max-skew and --skew-csv are for two "
+		       "boards: sqwave compare RUN_A RUN_B CAPTURE");
+		return -1;
+	}
+	if (bo->run_b && (o->copts.channel || o->have_scope || chan[0] || chan[1] ||
+			  o->first_seq >= 0)) {
+		pr_err("compare: two boards: give their channels with --channel-a and --channel-b "
+		       "(not --channel, --stimulus, --response, --first-seq or scope readings)");
+		return -1;
+	}
+	if (!o->run || optind < argc || (!o->capture && !o->have_scope)) {
+		if (!o->run)
+			pr_err("compare: no run log given");
+		else if (optind < argc)
+			cmdline_unexpected("compare", argv[optind]);
+		else
+			pr_err("compare: give a CAPTURE file, or scope readings (--scope-tmin ...)");
+		compare_usage(stderr);
+		return -1;
+	}
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct compare_opts *o, const char **json,
 		      const char *chan[2], struct compare_boards_opts *bo)
 {
@@ -277,54 +335,7 @@ static int parse_args(int argc, char **argv, struct compare_opts *o, const char 
 	}
 	if (ch != CMDLINE_END)
 		return ch == CMDLINE_HELP ? 1 : -1;
-	/* readings no scope shows: a Tmin above the Tmax of the same polarity
-	 * (swapped?) is bad input, not a disagreement with the log */
-	for (idx = 0; idx < 3; idx++) {
-		static const char *const pol[] = { "pos-", "neg-", "" };
-
-		if (o->scope[idx][0].set && o->scope[idx][1].set &&
-		    o->scope[idx][0].ns > o->scope[idx][1].ns) {
-			pr_err("compare: --scope-%stmin %" PRId64 " ns is above --scope-%stmax %" PRId64
-			       " ns: a scope shows no such pulses (swapped?)", pol[idx],
-			       o->scope[idx][0].ns, pol[idx], o->scope[idx][1].ns);
-			return -1;
-		}
-	}
-	if (o->copts.channel && !o->copts.channel[0]) {
-		pr_err("compare: --channel: an empty name (give a channel name or number)");
-		return -1;
-	}
-	if (optind < argc)
-		o->run = argv[optind++];
-	if (optind < argc)
-		o->capture = argv[optind++];
-	if (optind < argc && o->capture) {
-		/* RUN_A RUN_B CAPTURE: two boards */
-		bo->run_b = o->capture;
-		o->capture = argv[optind++];
-	}
-	if ((bo->channel[0] || bo->channel[1] || bo->max_skew_ns || bo->skew_csv) && !bo->run_b) {
-		pr_err("compare: --channel-a, --channel-b, --max-skew and --skew-csv are for two "
-		       "boards: sqwave compare RUN_A RUN_B CAPTURE");
-		return -1;
-	}
-	if (bo->run_b && (o->copts.channel || o->have_scope || chan[0] || chan[1] ||
-			  o->first_seq >= 0)) {
-		pr_err("compare: two boards: give their channels with --channel-a and --channel-b "
-		       "(not --channel, --stimulus, --response, --first-seq or scope readings)");
-		return -1;
-	}
-	if (!o->run || optind < argc || (!o->capture && !o->have_scope)) {
-		if (!o->run)
-			pr_err("compare: no run log given");
-		else if (optind < argc)
-			cmdline_unexpected("compare", argv[optind]);
-		else
-			pr_err("compare: give a CAPTURE file, or scope readings (--scope-tmin ...)");
-		compare_usage(stderr);
-		return -1;
-	}
-	return 0;
+	return check_operands(argc, argv, o, chan, bo);
 }
 
 /* ------------------------------------------------------------------ */
