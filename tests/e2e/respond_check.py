@@ -3,8 +3,9 @@
 """Checks a respond log against what the simulated "hardware" did, from the
 sim's history file (sim.history_file: every write to a line and every
 stimulus change), read independently of sqwave's code (sqwlog.py reads the
-log). Usage: respond_check.py LOG HISTORY.csv CHECK [ARG...]; exit 0 when the
-check holds, else a message and exit 1. Checks:
+log). An event a full queue pushed out (a "drop" row) was never reported to the
+reader. Usage: respond_check.py LOG HISTORY.csv CHECK [ARG...]; exit 0 when
+the check holds, else a message and exit 1. Checks:
   answers       every event the kernel reported is answered once, in order,
                 after it, by a write the pin made inside the record's window,
                 with the level its mode implies; lost ones are counted
@@ -45,7 +46,7 @@ IN_LINE, OUT_LINE = 2, 0
 
 
 def history(path):
-    writes, stims = [], []
+    writes, stims, drops = [], [], set()
     with open(path) as f:
         rows = csv.reader(f)
         head = next(rows)
@@ -57,9 +58,16 @@ def history(path):
             if r[0] == "write" and int(r[2]) == OUT_LINE:
                 writes.append((int(r[1]), int(r[3])))
             elif r[0] == "stim" and int(r[2]) == IN_LINE:
-                # (time, level, reported, seqno, note: edge|bounce[ pending])
+                # (time, level, reported, seqno, note: edge|bounce[ pending]),
+                # and the event's stamp for the drop rows
                 stims.append((int(r[1]), int(r[3]), int(r[4]), int(r[5]),
-                              r[8] if len(r) > 8 else ""))
+                              r[8] if len(r) > 8 else "", r[6]))
+            elif r[0] == "drop" and int(r[2]) == IN_LINE:
+                # a queued event a full queue pushed out: (seqno, stamp)
+                drops.add((r[5], r[6]))
+    # an event pushed out was never read: not reported, its number spent
+    stims = [(t, lv, 0 if (str(seq), ev) in drops else rep, seq, note)
+             for t, lv, rep, seq, note, ev in stims]
     return writes, stims
 
 

@@ -385,9 +385,21 @@ def svg_markers(R, where, svg_path, nominals, fall, limits):
     lim = [(v, px) for v, px in m["limit"] if v is not None]
     plim = [(v, px) for v, px in m["persist_limit"] if v is not None]
     if limits:
-        R.check("svg_persistence_limit_markers", all(near(v, limits, px) for v, px in plim),
-                where, "the persistence view's mask at %s us, the limits are %s us" %
-                (sorted(round(v, 1) for v, _ in plim), limits))
+        # a limit inside the persistence view's window is a mask line at
+        # its value; one beyond it an arrow on the edge it lies beyond,
+        # stating its value; every limit one of the two (a scope's view)
+        off = m["persist_off"]
+        beyond = all(said is not None and any(abs(said - w) < 1e-3 for w in limits) and
+                     edge is not None and (said > edge if right else said < edge)
+                     for said, edge, _, right in off)
+        shown = [w for w in limits if any(near(v, [w], px) for v, px in plim) or
+                 any(said is not None and abs(said - w) < 1e-3 for said, _, _, _ in off)]
+        R.check("svg_persistence_limit_markers", all(near(v, limits, px) for v, px in plim) and
+                beyond and (not m["persist_scope"] or len(shown) == len(limits)),
+                where, "the persistence view's mask at %s us, off scale %s, the limits are %s "
+                "us" % (sorted(round(v, 1) for v, _ in plim),
+                        [(said, edge and round(edge, 1), "right" if right else "left")
+                         for said, edge, _, right in off], limits))
         R.check("svg_limit_markers", lim and all(near(v, limits, px) for v, px in lim), where,
                 "limit markers at %s us, the limits are %s us" %
                 (sorted(round(v, 1) for v, _ in lim), limits))

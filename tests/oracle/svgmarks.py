@@ -5,7 +5,7 @@ the axis's own tick labels (the SVG is plain, one element per line)."""
 import math
 import re
 
-_EL = re.compile(r"<(line|text|rect)\b([^>]*?)/?>(?:([^<]*)</text>)?")
+_EL = re.compile(r"<(line|text|rect|path)\b([^>]*?)/?>(?:([^<]*)</text>)?")
 _ATTR = re.compile(r'([\w-]+)="([^"]*)"')
 
 
@@ -105,13 +105,42 @@ def _classes(e):
     return e.get("class", "").split()
 
 
+_OFF = re.compile(r"M([-0-9.]+),[-0-9.]+ l([-0-9.]+),")
+_OFF_LABEL = re.compile(r"(Tmin|Tmax) limit ([-0-9.eE+]+) us")
+
+
+def _persist_off(els, bottom):
+    """The persistence view's limits beyond its window: each arrow on an
+    edge (class persist-limit-off-scale, its tip at the edge, pointing out)
+    and the label after it: [(value the label states, value at the edge,
+    px, True when on the right edge)]."""
+    out = []
+    f = _fit(_x_ticks(els, (-1e9, -1e9, 1e9, 1e9), bottom)) if bottom is not None else None
+    for i, e in enumerate(els):
+        if e["_tag"] != "path" or "persist-limit-off-scale" not in _classes(e):
+            continue
+        m = _OFF.match(e.get("d", ""))
+        lab = next((_OFF_LABEL.search(x["_text"]) for x in els[i + 1:i + 2]
+                    if "persist-limit-off-scale" in _classes(x)), None)
+        if not m:
+            continue
+        edge, px = _at(f, float(m.group(1)))
+        out.append((float(lab.group(2)) if lab else None, edge, px, float(m.group(2)) < 0))
+    return out
+
+
 def analyze_markers(svg):
     """An `analyze --svg` picture's markers: {"nominal": [(value, px)],
     "limit": [...], "nominal_fall": [...], "persist_limit": [...] (the
-    persistence view's Tmin/Tmax mask)}, values in the axis's units (us)."""
+    persistence view's Tmin/Tmax mask), "persist_off": [...] (its limits
+    beyond the window: _persist_off()), "persist_scope": whether the view
+    is a scope's, triggered on the pin, the one that draws the mask},
+    values in the axis's units (us)."""
     els = elements(svg)
-    out = {"nominal": [], "limit": [], "nominal_fall": [], "persist_limit": []}
+    out = {"nominal": [], "limit": [], "nominal_fall": [], "persist_limit": [],
+           "persist_off": [], "persist_scope": False}
     persist = set()
+    bottom = None
     for i, e in enumerate(els):
         if e["_tag"] != "line":
             continue
@@ -122,6 +151,9 @@ def analyze_markers(svg):
             persist.add((e.get("y1"), e.get("y2")))
         elif "persist-trigger" in _classes(e) or nxt == "trigger":
             persist.add((e.get("y1"), e.get("y2")))
+            bottom = max(_f(e, "y1"), _f(e, "y2"))
+            out["persist_scope"] |= nxt == "trigger"
+    out["persist_off"] = _persist_off(els, bottom)
     for e in els:
         if e["_tag"] != "line":
             continue

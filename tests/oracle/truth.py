@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """What the pins did, from the simulated chip's record (sim.history_file,
-docs/gpio-backends.md): every write, stimulus change and wire event, and
-the figures a scope on the pins would give. Shares nothing with sqwave's
-statistics: widths, counts, slots and delays are recomputed here from the
-record's times."""
+docs/gpio-backends.md): every write, stimulus change, wire event and event
+a full queue dropped, and the figures a scope on the pins would give.
+Shares nothing with sqwave's statistics: widths, counts, slots and delays
+are recomputed here from the record's times."""
 import csv
 
 # Log record flags (docs/log-format.md)
@@ -17,7 +17,7 @@ class History:
 
     def __init__(self, path):
         self.stretches = []
-        cur = {"write": [], "stim": [], "wire": [], "gap": []}
+        cur = self._stretch()
         self.ends = []
         with open(path) as f:
             rows = csv.reader(f)
@@ -39,19 +39,40 @@ class History:
                                         "queued": int(r[4]), "seqno": int(r[5]),
                                         "event": int(r[6]) if r[6] else None,
                                         "call": int(r[7]), "fate": r[8]})
+                elif k == "drop":
+                    cur["drop"].append({"t": int(r[1]), "off": int(r[2]), "rising": int(r[3]),
+                                        "seqno": int(r[5]), "event": int(r[6])})
                 elif k == "gap":
                     cur["gap"].append(r)
                 elif k == "end":
                     self.ends.append({"t": int(r[1]), "complete": r[4] == "1"})
-                    self.stretches.append(cur)
-                    cur = {"write": [], "stim": [], "wire": [], "gap": []}
+                    self.stretches.append(self._dropped(cur))
+                    cur = self._stretch()
         if any(cur.values()):
-            self.stretches.append(cur)      # no end row: the run did not release
+            self.stretches.append(self._dropped(cur))   # no end row: the run did not release
         self.complete = bool(self.ends) and all(e["complete"] for e in self.ends) and \
             not any(s["gap"] for s in self.stretches) and not any(cur.values())
 
+    @staticmethod
+    def _stretch():
+        return {"write": [], "stim": [], "wire": [], "drop": [], "gap": []}
+
+    @staticmethod
+    def _dropped(cur):
+        """A queued event a full queue later pushed out (a drop row, the same
+        number and stamp) was never read: its stimulus change or wire change
+        is marked so (queued 0, the wire's fate "dropped"), as if the queue
+        had never taken it."""
+        out = {(d["seqno"], d["event"]) for d in cur["drop"]}
+        for x in cur["stim"] + cur["wire"]:
+            if x["seqno"] and (x["seqno"], x["event"]) in out:
+                x["queued"] = 0
+                if "fate" in x:
+                    x["fate"] = "dropped"
+        return cur
+
     def last(self):
-        return self.stretches[-1] if self.stretches else {"write": [], "stim": [], "wire": []}
+        return self.stretches[-1] if self.stretches else self._stretch()
 
     def writes(self, off, stretch=None):
         s = stretch if stretch is not None else self.last()

@@ -202,10 +202,12 @@ static void a_lost_edge_has_no_event_and_spends_no_sequence_number(void **state)
 	gpio_out_close(o);
 }
 
-static void a_full_queue_drops_events_but_the_sequence_numbers_show_it(void **state)
+static void a_full_queue_keeps_the_newest_events_and_the_numbers_show_the_gap(void **state)
 {
 	struct gpio_in_event ev[64];
-	uint64_t last = 0, got = 0;
+	uint64_t first = 0, last = 0, got = 0;
+	struct gpio_sim_drop d;
+	struct gpio_sim_wire r;
 	struct gpio_out *o;
 	struct gpio_in *in;
 	int i, n;
@@ -217,14 +219,32 @@ static void a_full_queue_drops_events_but_the_sequence_numbers_show_it(void **st
 	for (i = 0; i < GPIO_SIM_EVENTS + 10; i++)
 		assert_int_equal(gpio_out_set(o, !(i & 1)), 0);
 	while ((n = read_n(in, ev, 64, 64)) > 0) {
+		if (!got)
+			first = ev[0].seqno;
 		got += (uint64_t)n;
 		last = ev[n - 1].seqno;
 		if (got == GPIO_SIM_EVENTS)
 			break;
 	}
+	/* the oldest ten were pushed out: the reader's first event is the
+	 * eleventh, the newest is the last one written */
 	assert_int_equal(got, GPIO_SIM_EVENTS);
-	assert_int_equal(last, GPIO_SIM_EVENTS);
-	/* The next one comes after the gap. */
+	assert_int_equal(first, 11);
+	assert_int_equal(last, GPIO_SIM_EVENTS + 10);
+	/* every change was queued; the drop records name the ten */
+	for (i = 0; i < GPIO_SIM_EVENTS + 10; i++) {
+		assert_int_equal(gpio_sim_wire_get((uint64_t)i, &r), 0);
+		assert_int_equal(r.fate, GPIO_SIM_WIRE_QUEUED);
+		if (i < 10) {
+			assert_int_equal(gpio_sim_drop_get((uint64_t)i, &d), 0);
+			assert_int_equal(d.seqno, r.seqno);
+			assert_int_equal(d.event_ns, r.event_ns);
+			assert_int_equal(d.rising, r.value);
+			assert_int_equal(d.offset, 1);
+		}
+	}
+	assert_int_equal(gpio_sim_drop_count(), 10);
+	/* nothing lost since: the next one follows without a gap */
 	assert_int_equal(gpio_out_set(o, 1), 0);
 	assert_int_equal(read_n(in, ev, 1, 64), 1);
 	assert_int_equal(ev[0].seqno, GPIO_SIM_EVENTS + 11);
@@ -480,7 +500,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(an_input_that_is_not_wired_sees_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_wire_to_another_line_moves_that_line_not_the_input, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_lost_edge_has_no_event_and_spends_no_sequence_number, setup, teardown),
-		cmocka_unit_test_setup_teardown(a_full_queue_drops_events_but_the_sequence_numbers_show_it, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_full_queue_keeps_the_newest_events_and_the_numbers_show_the_gap, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_short_read_leaves_the_rest_readable, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_event_is_not_readable_before_it_happens, setup, teardown),
 		cmocka_unit_test_setup_teardown(an_input_driven_from_outside_reports_its_own_edges, setup, teardown),

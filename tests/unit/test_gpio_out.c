@@ -332,8 +332,8 @@ static void a_history_writer_that_falls_behind_says_the_file_is_incomplete(void 
 	gpio_out_close(g);                   /* one more write: the idle level */
 	gpio_sim_history_hold(false);
 	assert_int_equal(gpio_sim_history_error(captured, sizeof(captured)), -1);
-	assert_said("is incomplete: 11 writes, 0 stimulus changes and 0 wire events were "
-		    "overwritten before its writer thread got them");
+	assert_said("is incomplete: 11 writes, 0 stimulus changes, 0 wire events and 0 "
+		    "dropped events were overwritten before its writer thread got them");
 	assert_int_equal(history_rows(path, "write", end, sizeof(end)), GPIO_SIM_HISTORY);
 	assert_non_null(strstr(end, ",0,"));
 	assert_non_null(strstr(end, "incomplete\n"));

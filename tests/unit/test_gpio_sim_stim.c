@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for the sim's stimulus and an input's edge, debounce and clock
- * choices: the schedule's stamps, bounces, debounce, drops, the history file. */
+ * choices: stamps, bounces, debounce, a full queue's drops, the history file. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -526,10 +526,20 @@ static void a_debounce_pending_at_the_release_is_in_the_record(void **state)
 	assert_int_equal(stim(0).event_ns, 0);
 }
 
-static void a_full_queue_drops_events_and_spends_their_numbers(void **state)
+static struct gpio_sim_drop drop(uint64_t n)
 {
+	struct gpio_sim_drop d;
+
+	if (gpio_sim_drop_get(n, &d))
+		fail_msg("dropped event %llu: %s", (unsigned long long)n, strerror(errno));
+	return d;
+}
+
+static void a_full_queue_pushes_out_its_oldest_events_and_records_each(void **state)
+{
+	struct gpio_sim_drop d;
 	struct gpio_in *in;
-	uint64_t i;
+	uint64_t i, over = 1100 - GPIO_SIM_EVENTS;
 	int n;
 
 	(void)state;
@@ -537,16 +547,77 @@ static void a_full_queue_drops_events_and_spends_their_numbers(void **state)
 	setk("sim.stim_period=1us");
 	in = in_open(GPIO_EDGE_BOTH, 0);
 	wait_finished();
+	/* every change was queued with its number when it happened */
 	for (i = 0; i < 1100; i++) {
 		struct gpio_sim_stim s = stim(i);
 
 		assert_int_equal(s.seqno, i + 1);
-		assert_int_equal(s.reported, i < GPIO_SIM_EVENTS);
+		assert_true(s.reported);
 	}
+	/* the reader gets the newest, and sees the gap before them */
 	n = read_all(in);
 	assert_int_equal(n, GPIO_SIM_EVENTS);
-	assert_int_equal(ev[0].seqno, 1);
-	assert_int_equal(ev[n - 1].seqno, GPIO_SIM_EVENTS);
+	assert_int_equal(ev[0].seqno, over + 1);
+	assert_int_equal(ev[n - 1].seqno, 1100);
+	/* the oldest, each pushed out by the event GPIO_SIM_EVENTS after it */
+	assert_int_equal(gpio_sim_drop_count(), over);
+	for (i = 0; i < over; i++) {
+		d = drop(i);
+		assert_int_equal(d.seqno, i + 1);
+		assert_int_equal(d.offset, 2);
+		assert_int_equal(d.rising, stim(i).level);
+		assert_int_equal(d.event_ns, stim(i).event_ns);
+		assert_int_equal(d.t_ns, stim(i + GPIO_SIM_EVENTS).event_ns);
+	}
+	assert_int_equal(gpio_sim_drop_get(over, &d), -1);
+	in_close(in);
+}
+
+/* A reader racing a producer that pushes events out of a full queue: each
+ * event is either read or recorded dropped, never both, and the reader
+ * gets them in order. How often the two meet depends on the machine; what
+ * is asserted holds however they meet. */
+static void an_event_is_read_or_dropped_never_both_while_the_queue_overflows(void **state)
+{
+	enum { COUNT = 6000 };
+	static unsigned char fate[COUNT + 1];   /* 1 read, 2 dropped */
+	struct gpio_in_event one[2];
+	struct gpio_in *in;
+	uint64_t i, last = 0, reads = 0;
+	int r;
+
+	(void)state;
+	memset(fate, 0, sizeof(fate));
+	setk("sim.stim_count=6000");
+	setk("sim.stim_period=1us");
+	in = in_open(GPIO_EDGE_BOTH, 0);
+	/* one event per read, slower than the stimulus on most machines; until
+	 * a read after the stimulus had finished finds the queue empty */
+	for (;;) {
+		bool done = gpio_sim_stim_finished();
+
+		r = gpio_in_read(in, one, 1, 0);
+		assert_true(r >= 0);
+		if (r == 0 && done)
+			break;
+		if (r == 0)
+			continue;
+		assert_true(one[0].seqno > last && one[0].seqno <= COUNT);
+		last = one[0].seqno;
+		fate[last] = 1;
+		reads++;
+	}
+	for (i = 0; i < gpio_sim_drop_count(); i++) {
+		uint64_t s = drop(i).seqno;
+
+		assert_true(s >= 1 && s <= COUNT);
+		assert_int_equal(fate[s], 0);
+		fate[s] = 2;
+	}
+	for (i = 1; i <= COUNT; i++)
+		if (!fate[i])
+			fail_msg("event %llu was neither read nor dropped", (unsigned long long)i);
+	assert_int_equal(reads + gpio_sim_drop_count(), COUNT);
 	in_close(in);
 }
 
@@ -718,6 +789,44 @@ static void the_history_file_has_every_write_and_change_at_the_last_release(void
 	assert_int_equal(ends, 1);
 }
 
+static void the_history_file_has_a_drop_row_for_each_event_a_full_queue_pushed_out(void **state)
+{
+	char set[320], line[256], want[256], *path = tmp_path("drop.csv");
+	struct gpio_in *in;
+	uint64_t nd = 0;
+	FILE *f;
+
+	(void)state;
+	unlink(path);
+	snprintf(set, sizeof(set), "sim.history_file=%s", path);
+	setk(set);
+	snprintf(set, sizeof(set), "sim.stim_count=%d", GPIO_SIM_EVENTS + 6);
+	setk(set);
+	setk("sim.stim_period=1us");
+	in = in_open(GPIO_EDGE_BOTH, 0);
+	wait_finished();
+	in_close(in);
+	assert_int_equal(gpio_sim_history_error(msg, sizeof(msg)), 0);
+	assert_int_equal(gpio_sim_drop_count(), 6);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		struct gpio_sim_drop d;
+
+		if (strncmp(line, "drop,", 5))
+			continue;
+		d = drop(nd++);
+		snprintf(want, sizeof(want), "drop,%lld,2,%d,0,%llu,%lld,,evicted\n",
+			 (long long)d.t_ns, d.rising, (unsigned long long)d.seqno,
+			 (long long)d.event_ns);
+		assert_string_equal(line, want);
+		assert_int_equal(d.seqno, nd);
+	}
+	fclose(f);
+	unlink(path);
+	assert_int_equal(nd, 6);
+}
+
 static void a_history_file_that_cannot_be_written_is_kept_as_an_error(void **state)
 {
 	struct gpio_in *in;
@@ -748,12 +857,14 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_late_stimulus_is_stamped_when_the_pin_changed, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_late_debounce_runs_out_after_the_actual_last_change, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_debounce_pending_at_the_release_is_in_the_record, setup, teardown),
-		cmocka_unit_test_setup_teardown(a_full_queue_drops_events_and_spends_their_numbers, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_full_queue_pushes_out_its_oldest_events_and_records_each, setup, teardown),
+		cmocka_unit_test_setup_teardown(an_event_is_read_or_dropped_never_both_while_the_queue_overflows, setup, teardown),
 		cmocka_unit_test_setup_teardown(realtime_stamps_are_the_change_times_on_the_realtime_clock, setup, teardown),
 		cmocka_unit_test_setup_teardown(hte_and_a_debounce_off_the_stimulus_are_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(the_stimulated_line_has_one_driver, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_stimulus_without_a_count_runs_until_the_release, setup, teardown),
 		cmocka_unit_test_setup_teardown(the_history_file_has_every_write_and_change_at_the_last_release, setup, teardown),
+		cmocka_unit_test_setup_teardown(the_history_file_has_a_drop_row_for_each_event_a_full_queue_pushed_out, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_history_file_that_cannot_be_written_is_kept_as_an_error, setup, teardown),
 	};
 

@@ -68,9 +68,11 @@ static void a_marker_keeps_its_spot_free(void **state)
 	assert_true(ly + 2 <= 100 - 11 || ly - 10 >= 101);
 }
 
-/* An analysis of @n edges of a log; edge @late comes @skip slots late (a
- * stall: @skip missed slots, a pulse of @skip + 1 half periods). */
-static struct analysis *log_analysis_on(uint64_t n, uint64_t late, uint64_t skip, bool intended)
+/* An analysis of @n edges of a log with limits @tmin_ns, @tmax_ns; edge
+ * @late comes @skip slots late (a stall: @skip missed slots, a pulse of
+ * @skip + 1 half periods). */
+static struct analysis *log_analysis_lim(uint64_t n, uint64_t late, uint64_t skip, bool intended,
+					 int64_t tmin_ns, int64_t tmax_ns)
 {
 	static const struct analyze_source_info src = {
 		.kind = ANALYZE_SRC_LOG, .path = "x.sqwlog", .format = "sqwave-log",
@@ -83,7 +85,7 @@ static struct analysis *log_analysis_on(uint64_t n, uint64_t late, uint64_t skip
 	uint64_t i;
 
 	assert_non_null(a);
-	analysis_set_limits(a, 450000, 550000, 0);
+	analysis_set_limits(a, tmin_ns, tmax_ns, 0);
 	for (i = 0; i < n; i++) {
 		int32_t lat = 10000 + (int32_t)(i * 7919 % 5000);
 		struct edge_rec e = {
@@ -97,6 +99,11 @@ static struct analysis *log_analysis_on(uint64_t n, uint64_t late, uint64_t skip
 	}
 	analysis_finish(a);
 	return a;
+}
+
+static struct analysis *log_analysis_on(uint64_t n, uint64_t late, uint64_t skip, bool intended)
+{
+	return log_analysis_lim(n, late, skip, intended, 450000, 550000);
 }
 
 static struct analysis *log_analysis(uint64_t n, uint64_t late, uint64_t skip)
@@ -230,6 +237,48 @@ static bool class_attr(const char *svg, const char *token, size_t nth, const cha
 		return true;
 	}
 	return false;
+}
+
+/* The persistence view (x 100..700 for -250..1250 us, y 520..720) draws a
+ * limit inside its window as a mask line at its value; one beyond it as no
+ * line at the window's edge (that would read as a 1250 us limit) but an
+ * arrow on that edge, pointing out, with the limit's value, off scale. */
+static void a_limit_beyond_the_persistence_window_is_marked_off_scale_not_clamped(void **state)
+{
+	struct analysis *a = log_analysis_lim(2000, 1001, 14, false, 450000, 1350000);
+	const char *p;
+	double x;
+	char *svg;
+
+	(void)state;
+	svg = render(a);
+	/* Tmin: a line where 450 us is */
+	assert_true(class_attr(svg, "persist-limit", 0, "x1", &x));
+	assert_true(fabs(-250 + (x - 100) / 600 * 1500 - 450) < 3);
+	/* Tmax: no line, at the edge or anywhere */
+	assert_false(class_attr(svg, "persist-limit", 1, "x1", &x));
+	/* but an arrow with its tip on the right edge, and the value */
+	p = strstr(svg, "<path class=\"persist-limit-off-scale\" d=\"M700.0,");
+	assert_non_null(p);
+	assert_non_null(strstr(p, "l-8,-5"));                /* pointing right, out */
+	assert_non_null(strstr(svg, ">Tmax limit 1350 us, off scale</text>"));
+	/* its label inside the view, left of the arrow */
+	p = strstr(svg, "<text class=\"persist-limit-off-scale\" x=\"");
+	assert_non_null(p);
+	x = strtod(p + strlen("<text class=\"persist-limit-off-scale\" x=\""), NULL);
+	assert_true(x > 100 && x < 700);
+	assert_non_null(strstr(p, "text-anchor=\"end\""));
+	free(svg);
+	analysis_free(a);
+
+	/* both inside: two lines, no off-scale mark */
+	a = log_analysis(2000, 1001, 14);
+	svg = render(a);
+	assert_true(class_attr(svg, "persist-limit", 1, "x1", &x));
+	assert_true(fabs(-250 + (x - 100) / 600 * 1500 - 550) < 3);
+	assert_null(strstr(svg, "persist-limit-off-scale"));
+	free(svg);
+	analysis_free(a);
 }
 
 /* A log of a duty wave (@high, @low, idle low), 4000 edges 10..15 us
@@ -753,6 +802,7 @@ int main(void)
 		cmocka_unit_test(the_width_axis_is_linear_around_the_nominal_with_outliers_off_scale),
 		cmocka_unit_test(the_picture_says_the_verdict_and_overlays_every_period),
 		cmocka_unit_test(the_persistence_view_can_trigger_on_the_intended_grid),
+		cmocka_unit_test(a_limit_beyond_the_persistence_window_is_marked_off_scale_not_clamped),
 		cmocka_unit_test(a_duty_waves_markers_are_at_each_polaritys_nominal),
 		cmocka_unit_test(a_respond_log_has_no_nominal_wave_and_a_pulse_has_its_width),
 		cmocka_unit_test(an_ugly_runs_widths_over_time_show_the_bulk_and_each_spans_extremes),

@@ -154,7 +154,7 @@ const struct cfg_item config_table[CFG_NKEYS] = {
 	ITEM_INT(CFG_SIM_STIM_CPU, "sim", "stim_cpu", "-1", -1, 1023, NULL, NULL, B,
 		 "CPU the stimulus thread runs on (-1: any)"),
 	ITEM_STR(CFG_SIM_HISTORY_FILE, "sim", "history_file", "", "FILE", NULL, B,
-		 "write the simulated chip's writes and stimulus edges here as CSV (tests)"),
+		 "stream the sim's record as CSV: writes, stimulus changes, wire events, drops"),
 
 	ITEM_DUR(CFG_RUN_HALF_PERIOD, "run", "half_period", "500us", 1 * US, 10 * SEC, "us",
 		 "half-period", P, "time between edges: half the period of the wave"),

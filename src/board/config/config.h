@@ -57,7 +57,7 @@ enum cfg_key {
 	CFG_SIM_STIM_BOUNCE_GAP, /* duration between two bounces */
 	CFG_SIM_STIM_PRIORITY, /* SCHED_FIFO priority of the stimulus thread (0: normal) */
 	CFG_SIM_STIM_CPU,      /* the stimulus thread's CPU (-1: any) */
-	CFG_SIM_HISTORY_FILE,  /* CSV of the sim's writes and stimulus edges, at release */
+	CFG_SIM_HISTORY_FILE,  /* the sim's record, streamed as CSV (gpio_sim.h) */
 	/* run: the wave */
 	CFG_RUN_HALF_PERIOD,
 	CFG_RUN_HIGH,          /* duration; 0: the half period (docs/configuration.md) */

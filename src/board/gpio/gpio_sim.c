@@ -32,10 +32,11 @@ struct sim_slot {
 	_Atomic int64_t t_ns;
 	_Atomic int64_t event_ns;    /* stim, wire: the event's stamp (0: none) */
 	_Atomic int64_t due_ns;      /* stim: when it was scheduled */
-	atomic_uint_fast64_t u;      /* write: its call; stim, wire: the event's seqno */
+	atomic_uint_fast64_t u;      /* write: its call; stim, wire, drop: the event's seqno */
 	atomic_uint_fast64_t call;   /* wire: the write call that carried it */
 	atomic_uint offset;
-	atomic_int level, value;     /* value: write physical; stim, wire: queued */
+	atomic_int level, value;     /* value: write physical; stim, wire: queued.
+				      * level: drop: the event was rising */
 	atomic_int flags;            /* SIM_F_* */
 };
 
@@ -43,7 +44,6 @@ struct sim_slot {
 #define SIM_F_PENDING  0x02      /* stim: its debounce was pending at the release */
 /* wire: what became of the change (one of these) */
 #define SIM_F_LOST     0x10      /* sim.wire_lose: no event, no number */
-#define SIM_F_DROPPED  0x20      /* a full queue: no event, the number spent */
 #define SIM_F_SKIPPED  0x40      /* the edge choice took no event of it */
 #define SIM_F_UNHEARD  0x80      /* the wired line is not the input with edges */
 
@@ -60,8 +60,20 @@ struct sim_ring {
 	atomic_uint_fast64_t count;
 };
 
-/* The rings, in the order of the file writer's cursors. */
-enum { SIM_R_WRITE, SIM_R_STIM, SIM_R_WIRE, SIM_R_N };
+/* The rings, in the order of the file writer's cursors. SIM_R_DROP: the
+ * events a full queue pushed out (sim_queue_evict()). */
+enum { SIM_R_WRITE, SIM_R_STIM, SIM_R_WIRE, SIM_R_DROP, SIM_R_N };
+
+/* One event of the input's queue. Its fields are atomics written relaxed:
+ * a producer that finds the queue full reuses the oldest event's slot while
+ * the reader may be copying it, and the reader then throws its copy away
+ * (sim_in_read()), never reading undefined behaviour. */
+struct sim_qslot {
+	atomic_uint_fast64_t t_ns;   /* the stamp, on the input's clock */
+	atomic_uint_fast64_t due_ns; /* CLOCK_MONOTONIC: readable from then on */
+	atomic_uint_fast64_t seqno;
+	atomic_int rising;
+};
 
 struct sim_line {
 	atomic_int value;      /* physical */
@@ -97,13 +109,14 @@ static struct {
 	atomic_uint_fast64_t wire_edges;   /* level changes carried since the output's request */
 	uint64_t rng;                      /* jitter; the writer's only */
 	/* The one input with edge events, and its queue (single producer: the
-	 * thread writing the output; single consumer: the reader). */
+	 * thread writing the output or the stimulus; single consumer: the
+	 * reader; both move the tail, the producer only past an event it
+	 * pushes out of a full queue). */
 	atomic_int in_line;                /* -1: none */
 	int in_fd;                         /* eventfd that polls readable with events */
 	atomic_uint_fast64_t in_seqno;     /* edges the "kernel" saw on the input */
 	atomic_uint_fast64_t q_head, q_tail;
-	struct gpio_in_event q[GPIO_SIM_EVENTS];
-	uint64_t q_due[GPIO_SIM_EVENTS];   /* CLOCK_MONOTONIC: readable from then on */
+	struct sim_qslot q[GPIO_SIM_EVENTS];
 	/* The input's choices (set at its request, before any producer runs). */
 	enum gpio_edge in_edge;
 	int64_t in_debounce_ns;
@@ -342,7 +355,7 @@ static int sim_line_info(void *chip, unsigned int offset,
 static int sim_histories_alloc(void)
 {
 	static const uint64_t size[SIM_R_N] = { GPIO_SIM_HISTORY, GPIO_SIM_STIM_HISTORY,
-						GPIO_SIM_WIRE_HISTORY };
+						GPIO_SIM_WIRE_HISTORY, GPIO_SIM_DROP_HISTORY };
 	int i;
 
 	for (i = 0; i < SIM_R_N; i++) {
@@ -373,9 +386,6 @@ static void sim_prefault(void)
 	}
 	p = (volatile char *)sim.q;
 	for (i = 0; i < sizeof(sim.q); i += 4096)
-		p[i] = p[i];
-	p = (volatile char *)sim.q_due;
-	for (i = 0; i < sizeof(sim.q_due); i += 4096)
 		p[i] = p[i];
 }
 
@@ -464,21 +474,46 @@ static int sim_ring_get(struct sim_ring *r, uint64_t seq, struct sim_rec *rec)
 }
 
 /*
+ * The queue is full and @tail is its oldest event: push it out to make
+ * room, and record it in the drop ring (stamped @t_ns, the new event's
+ * time), with its sequence number. The reader may take that event at the
+ * same time: whichever moves the tail past it first has it, so an event is
+ * either read or recorded dropped, never both. The slot is read before the
+ * tail moves; only the producer (us) writes slots. Producer only.
+ */
+static void sim_queue_evict(uint64_t tail, uint64_t t_ns)
+{
+	const struct sim_qslot *q = &sim.q[tail % GPIO_SIM_EVENTS];
+	struct sim_rec rec = { .t_ns = (int64_t)t_ns };
+
+	rec.offset = (unsigned int)atomic_load(&sim.in_line);
+	rec.u = atomic_load_explicit(&q->seqno, memory_order_relaxed);
+	rec.level = atomic_load_explicit(&q->rising, memory_order_relaxed);
+	rec.event_ns = (int64_t)atomic_load_explicit(&q->due_ns, memory_order_relaxed);
+	if (!atomic_compare_exchange_strong_explicit(&sim.q_tail, &tail, tail + 1,
+						     memory_order_acq_rel, memory_order_acquire))
+		return;                /* read meanwhile: there is room now */
+	sim_ring_append(&sim.ring[SIM_R_DROP], &rec);
+}
+
+/*
  * The input's line changed to @value at @t (CLOCK_MONOTONIC), as the
  * "kernel" sees it: an event if the edge choice takes it, stamped @t on the
  * input's clock and readable from @t on, with the line's next sequence
- * number. A full queue drops it; its sequence number is spent all the same.
- * Returns that sequence number (0: the edge choice skipped it) and sets
- * *@queued. Single producer (the wire's writer, the stimulus thread or a
- * test's gpio_sim_line_drive(), one at a time); atomics and one eventfd
- * write, so the RT thread may be the wire's writer.
+ * number. The new event is always queued: a full queue pushes its oldest
+ * out first, as the v2 uAPI does since Linux 5.10 (gpiolib-cdev.c,
+ * linereq_put_event(): kfifo_skip() of the oldest, then kfifo_in()), so a
+ * reader sees every loss as a gap in the numbers of what it reads, the
+ * newest event always among them. Returns that sequence number (0: the edge
+ * choice skipped it). Single producer (the wire's writer, the stimulus
+ * thread or a test's gpio_sim_line_drive(), one at a time); atomics and
+ * one eventfd write, so the RT thread may be the wire's writer.
  */
-static uint64_t sim_queue_push(uint64_t t_ns, int value, bool *queued)
+static uint64_t sim_queue_push(uint64_t t_ns, int value)
 {
 	uint64_t seq, head, tail, one = 1;
-	struct gpio_in_event *ev;
+	struct sim_qslot *q;
 
-	*queued = false;
 	if ((sim.in_edge == GPIO_EDGE_RISING && !value) ||
 	    (sim.in_edge == GPIO_EDGE_FALLING && value))
 		return 0;
@@ -486,14 +521,14 @@ static uint64_t sim_queue_push(uint64_t t_ns, int value, bool *queued)
 	head = atomic_load_explicit(&sim.q_head, memory_order_relaxed);
 	tail = atomic_load_explicit(&sim.q_tail, memory_order_acquire);
 	if (head - tail >= GPIO_SIM_EVENTS)
-		return seq;
-	ev = &sim.q[head % GPIO_SIM_EVENTS];
-	ev->t_ns = (uint64_t)((int64_t)t_ns + sim.in_clock_off_ns);
-	ev->seqno = seq;
-	ev->rising = value;
-	sim.q_due[head % GPIO_SIM_EVENTS] = t_ns;
+		sim_queue_evict(tail, t_ns);
+	q = &sim.q[head % GPIO_SIM_EVENTS];
+	atomic_store_explicit(&q->t_ns, (uint64_t)((int64_t)t_ns + sim.in_clock_off_ns),
+			      memory_order_relaxed);
+	atomic_store_explicit(&q->due_ns, t_ns, memory_order_relaxed);
+	atomic_store_explicit(&q->seqno, seq, memory_order_relaxed);
+	atomic_store_explicit(&q->rising, value, memory_order_relaxed);
 	atomic_store_explicit(&sim.q_head, head + 1, memory_order_release);
-	*queued = true;
 	/* An eventfd write only fails when its counter would overflow. */
 	if (sim.in_fd >= 0 && write(sim.in_fd, &one, sizeof(one)) < 0)
 		return seq;
@@ -508,7 +543,6 @@ static void sim_wire_carry(unsigned int from, int value, int64_t t, uint64_t cal
 {
 	struct sim_rec rec = { .t_ns = t, .call = call, .level = value };
 	int wl = sim.wire_line;
-	bool queued = false;
 	int64_t delay;
 	uint64_t n;
 
@@ -530,10 +564,10 @@ static void sim_wire_carry(unsigned int from, int value, int64_t t, uint64_t cal
 			sim.rng ^= sim.rng << 17;
 			delay += (int64_t)(sim.rng % (uint64_t)(sim.wire_jitter_ns + 1));
 		}
-		rec.u = sim_queue_push((uint64_t)(t + delay), value, &queued);
+		rec.u = sim_queue_push((uint64_t)(t + delay), value);
 		rec.event_ns = rec.u ? t + delay : 0;
-		rec.value = queued;
-		rec.flags = !rec.u ? SIM_F_SKIPPED : !queued ? SIM_F_DROPPED : 0;
+		rec.value = rec.u != 0;
+		rec.flags = !rec.u ? SIM_F_SKIPPED : 0;
 	}
 	sim_ring_append(&sim.ring[SIM_R_WIRE], &rec);
 }
@@ -812,14 +846,12 @@ static bool sim_stim_sleep(int64_t t)
 	return !stop;
 }
 
-/* The kernel's report of change @r's level at @t: the event, and whether
- * it was queued. */
+/* The kernel's report of change @r's level at @t: the event, queued
+ * (a full queue may push it out later: a drop record says so). */
 static void sim_stim_report(struct sim_rec *r, int64_t t)
 {
-	bool queued;
-
-	r->u = sim_queue_push((uint64_t)t, r->level, &queued);
-	r->value = queued;
+	r->u = sim_queue_push((uint64_t)t, r->level);
+	r->value = r->u != 0;
 	r->event_ns = r->u ? t : 0;
 }
 
@@ -1034,8 +1066,8 @@ static void sim_stim_stop(void)
 #define SIM_OUT_PERIOD_NS 20000000
 
 static const char *const sim_ring_name[SIM_R_N] = { "writes", "stimulus changes",
-						    "wire events" };
-static const char *const sim_row_kind[SIM_R_N] = { "write", "stim", "wire" };
+						    "wire events", "dropped events" };
+static const char *const sim_row_kind[SIM_R_N] = { "write", "stim", "wire", "drop" };
 
 /* Whether sqwave holds no line of the chip any more. */
 static bool sim_none_requested(void)
@@ -1064,8 +1096,7 @@ static void sim_history_fail(const char *fmt, ...)
 /* One row of the file (gpio_sim.h: the columns of each kind). */
 static void sim_row_put(int kind, const struct sim_rec *r)
 {
-	static const char *const wire_note[] = { "queued", "lost", "dropped", "skipped",
-						 "unheard" };
+	static const char *const wire_note[] = { "queued", "lost", "skipped", "unheard" };
 	char ev[24] = "";
 	int w;
 
@@ -1079,12 +1110,15 @@ static void sim_row_put(int kind, const struct sim_rec *r)
 			r->offset, r->level, r->value, (unsigned long long)r->u, ev,
 			(long long)r->due_ns, r->flags & SIM_F_BOUNCE ? "bounce" : "edge",
 			r->flags & SIM_F_PENDING ? " pending" : "");
-	} else {
-		w = r->flags & SIM_F_LOST ? 1 : r->flags & SIM_F_DROPPED ? 2 :
-		    r->flags & SIM_F_SKIPPED ? 3 : r->flags & SIM_F_UNHEARD ? 4 : 0;
+	} else if (kind == SIM_R_WIRE) {
+		w = r->flags & SIM_F_LOST ? 1 : r->flags & SIM_F_SKIPPED ? 2 :
+		    r->flags & SIM_F_UNHEARD ? 3 : 0;
 		fprintf(sim.out.f, "wire,%lld,%u,%d,%d,%llu,%s,%llu,%s\n", (long long)r->t_ns,
 			r->offset, r->level, r->value, (unsigned long long)r->u, ev,
 			(unsigned long long)r->call, wire_note[w]);
+	} else {
+		fprintf(sim.out.f, "drop,%lld,%u,%d,0,%llu,%s,,evicted\n", (long long)r->t_ns,
+			r->offset, r->level, (unsigned long long)r->u, ev);
 	}
 	sim.out.rows++;
 }
@@ -1236,16 +1270,19 @@ static void sim_history_at_release(void)
 		sim_history_fail("cannot write sim.history_file %s: %s", sim.out.path,
 				 strerror(e));
 	else if (lost)
-		sim_history_fail("sim.history_file %s is incomplete: %llu %s, %llu %s and %llu %s "
-				 "were overwritten before its writer thread got them (the "
-				 "simulated chip keeps the last %u, %u and %u)", sim.out.path,
+		sim_history_fail("sim.history_file %s is incomplete: %llu %s, %llu %s, %llu %s "
+				 "and %llu %s were overwritten before its writer thread got "
+				 "them (the simulated chip keeps the last %u, %u, %u and %u)",
+				 sim.out.path,
 				 (unsigned long long)sim.out.lost[SIM_R_WRITE],
 				 sim_ring_name[SIM_R_WRITE],
 				 (unsigned long long)sim.out.lost[SIM_R_STIM],
 				 sim_ring_name[SIM_R_STIM],
 				 (unsigned long long)sim.out.lost[SIM_R_WIRE],
-				 sim_ring_name[SIM_R_WIRE], GPIO_SIM_HISTORY, GPIO_SIM_STIM_HISTORY,
-				 GPIO_SIM_WIRE_HISTORY);
+				 sim_ring_name[SIM_R_WIRE],
+				 (unsigned long long)sim.out.lost[SIM_R_DROP],
+				 sim_ring_name[SIM_R_DROP], GPIO_SIM_HISTORY, GPIO_SIM_STIM_HISTORY,
+				 GPIO_SIM_WIRE_HISTORY, GPIO_SIM_DROP_HISTORY);
 }
 
 /* ---- input ------------------------------------------------------------------ */
@@ -1325,24 +1362,43 @@ static int sim_in_fd(struct gpio_in *g)
 }
 
 /* May run on the RT thread: an eventfd read, atomics, copies out of the
- * preallocated queue and at most one eventfd write. */
+ * preallocated queue and at most one eventfd write. Each event is copied,
+ * then taken by moving the tail past it; when a producer pushed it out of
+ * a full queue first (sim_queue_evict(), its slot maybe reused), the copy
+ * is thrown away and the next oldest tried. Bounded: every failed take is
+ * an event some producer queued meanwhile. */
 static int sim_in_read(struct gpio_in *g, struct gpio_in_event *ev, size_t max)
 {
 	uint64_t head, tail, counter, now;
-	size_t n = 0;
+	const struct sim_qslot *q;
+	size_t n = 0, tries;
 
 	(void)g;
 	if (read(sim.in_fd, &counter, sizeof(counter)) < 0 && errno != EAGAIN)
 		return -1;
 	now = (uint64_t)(int64_t)clock_mono_ns();
-	tail = atomic_load_explicit(&sim.q_tail, memory_order_relaxed);
-	head = atomic_load_explicit(&sim.q_head, memory_order_acquire);
-	/* An event is readable once it has happened (the wire's: the write's
-	 * time plus its delay), as on a real line. */
-	while (tail != head && n < max && sim.q_due[tail % GPIO_SIM_EVENTS] <= now)
-		ev[n++] = sim.q[tail++ % GPIO_SIM_EVENTS];
-	atomic_store_explicit(&sim.q_tail, tail, memory_order_release);
-	if (tail != head) {
+	tail = atomic_load_explicit(&sim.q_tail, memory_order_acquire);
+	for (tries = 0; n < max && tries < max + GPIO_SIM_EVENTS; tries++) {
+		head = atomic_load_explicit(&sim.q_head, memory_order_acquire);
+		if (tail == head)
+			break;
+		q = &sim.q[tail % GPIO_SIM_EVENTS];
+		/* An event is readable once it has happened (the wire's: the
+		 * write's time plus its delay), as on a real line. */
+		if (atomic_load_explicit(&q->due_ns, memory_order_relaxed) > now)
+			break;
+		ev[n].t_ns = atomic_load_explicit(&q->t_ns, memory_order_relaxed);
+		ev[n].seqno = atomic_load_explicit(&q->seqno, memory_order_relaxed);
+		ev[n].rising = atomic_load_explicit(&q->rising, memory_order_relaxed);
+		/* On failure @tail is the queue's tail now: try from there. */
+		if (atomic_compare_exchange_strong_explicit(&sim.q_tail, &tail, tail + 1,
+							    memory_order_acq_rel,
+							    memory_order_acquire)) {
+			tail++;
+			n++;
+		}
+	}
+	if (tail != atomic_load_explicit(&sim.q_head, memory_order_acquire)) {
 		/* Left some behind (too many, or not yet happened): keep the fd
 		 * readable. A reader polls again at once until they are due: a
 		 * spin of at most sim.wire_delay + jitter, the wire's only (the
@@ -1495,8 +1551,6 @@ void gpio_sim_fail_next_write(int err)
 
 int gpio_sim_line_drive(unsigned int offset, int value, uint64_t t_ns)
 {
-	bool queued;
-
 	if (offset >= GPIO_SIM_MAX_LINES || (sim.lines[offset].requested &&
 					     !sim.lines[offset].input)) {
 		errno = EINVAL;
@@ -1510,7 +1564,7 @@ int gpio_sim_line_drive(unsigned int offset, int value, uint64_t t_ns)
 	value = !!value;
 	if (atomic_exchange(&sim.lines[offset].value, value) != value &&
 	    atomic_load(&sim.in_line) == (int)offset)
-		sim_queue_push(t_ns, value, &queued);
+		sim_queue_push(t_ns, value);
 	return 0;
 }
 
@@ -1570,9 +1624,27 @@ int gpio_sim_wire_get(uint64_t n, struct gpio_sim_wire *w)
 	w->event_ns = r.event_ns;
 	w->seqno = r.u;
 	w->fate = r.flags & SIM_F_LOST ? GPIO_SIM_WIRE_LOST :
-		  r.flags & SIM_F_DROPPED ? GPIO_SIM_WIRE_DROPPED :
 		  r.flags & SIM_F_SKIPPED ? GPIO_SIM_WIRE_SKIPPED :
 		  r.flags & SIM_F_UNHEARD ? GPIO_SIM_WIRE_UNHEARD : GPIO_SIM_WIRE_QUEUED;
+	return 0;
+}
+
+uint64_t gpio_sim_drop_count(void)
+{
+	return atomic_load_explicit(&sim.ring[SIM_R_DROP].count, memory_order_acquire);
+}
+
+int gpio_sim_drop_get(uint64_t n, struct gpio_sim_drop *d)
+{
+	struct sim_rec r;
+
+	if (sim_ring_get(&sim.ring[SIM_R_DROP], n, &r))
+		return -1;
+	d->t_ns = r.t_ns;
+	d->offset = r.offset;
+	d->rising = r.level;
+	d->seqno = r.u;
+	d->event_ns = r.event_ns;
 	return 0;
 }
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The simulated GPIO chip, seen from tests: line state, the write history,
- * one-shot error injection, the loopback wire, the stimulus schedule and the
- * history file. Open it with gpio_out_open() / gpio_in_open() and
- * GPIO_BACKEND_SIM. */
+ * one-shot error injection, the loopback wire, the stimulus schedule, the
+ * events a full queue dropped and the history file. Open it with
+ * gpio_out_open() / gpio_in_open() and GPIO_BACKEND_SIM. */
 #ifndef SQW_GPIO_SIM_H
 #define SQW_GPIO_SIM_H
 
@@ -28,15 +28,16 @@
  * both named GPIO_SIM_DUP_NAME, so that ambiguity can be tested.
  */
 #define GPIO_SIM_MAX_LINES     1024   /* as sim.num_lines allows (config.c) */
-/* Writes, stimulus changes and wire events kept in memory; older ones are
- * overwritten. The history file has no such limit: its writer thread
- * streams them while the run lasts, and needs to fall this far behind (a
- * second of writes at 64 kHz, of changes at 16 kHz) to lose one. Kept
- * small: a run locks them in memory (mlockall), which takes longer the
- * more there is. */
+/* Writes, stimulus changes, wire events and dropped events kept in memory;
+ * older ones are overwritten. The history file has no such limit: its
+ * writer thread streams them while the run lasts, and needs to fall this
+ * far behind (a second of writes at 64 kHz, of changes at 16 kHz) to lose
+ * one. Kept small: a run locks them in memory (mlockall), which takes
+ * longer the more there is. */
 #define GPIO_SIM_HISTORY       65536
 #define GPIO_SIM_STIM_HISTORY  16384
 #define GPIO_SIM_WIRE_HISTORY  16384
+#define GPIO_SIM_DROP_HISTORY  16384
 #define GPIO_SIM_CHIP_NAME     "gpiochip0"
 #define GPIO_SIM_CHIP_PATH     "/dev/gpiochip0"
 #define GPIO_SIM_CHIP_ALIAS    "sim"
@@ -54,14 +55,26 @@
  * several threads. Every level change of the output (physical) reaches that line; if it is
  * requested as an input with edges, it gets an edge event stamped at the
  * write's time + sim.wire_delay + a uniform 0..sim.wire_jitter (and readable
- * from that time on, not before), with the line's next sequence number, unless it is edge number sim.wire_lose (0 =
- * the first since the output was requested), which the wire loses (no
- * event, no sequence number: the kernel never saw it). A full queue drops
- * the event but its sequence number is spent, as the kernel does. So: not
- * wired (-1), wired to another line than the input, a lost edge, a slow
- * reader, all without hardware. One input with edges at a time. Every
- * change the wire carries is a record (gpio_sim_wire_get()): its write,
- * the event's stamp and number, or why there is none.
+ * from that time on, not before), with the line's next sequence number,
+ * unless it is edge number sim.wire_lose (0 = the first since the output
+ * was requested), which the wire loses (no event, no sequence number: the
+ * kernel never saw it). So: not wired (-1), wired to another line than the
+ * input, a lost edge, a slow reader, all without hardware. One input with
+ * edges at a time. Every change the wire carries is a record
+ * (gpio_sim_wire_get()): its write, the event's stamp and number, or why
+ * there is none.
+ *
+ * The queue. GPIO_SIM_EVENTS events, whatever their source (wire,
+ * stimulus, gpio_sim_line_drive()). A new event is always queued: when the
+ * queue is full its oldest event is pushed out first, as the v2 uAPI does
+ * (gpiolib-cdev.c, linereq_put_event(), since Linux 5.10), so that a reader
+ * of sequence numbers sees every loss as a gap before an event it reads,
+ * also at the end of a run. Each event pushed out is a record
+ * (gpio_sim_drop_get(), "drop" rows): its number and stamp; its stimulus
+ * change or wire record, final before, still says it was queued. The v1
+ * uAPI of libgpiod 1.6 (lineevent_irq_thread()) would instead drop the
+ * newest events of its 16-event queue and number none, so the gpiod1
+ * backend (gpio_in_has_seqno() false) cannot count a loss at all.
  *
  * The input's spec applies to every source of its events (wire, stimulus,
  * gpio_sim_line_drive()): a level change the edge choice skips is no event
@@ -128,8 +141,12 @@
  *   stim,T,LINE,LEVEL,REPORTED,SEQNO,EVENT,DUE,edge|bounce[ pending]
  *                                          a stimulus change (struct gpio_sim_stim);
  *                                          EVENT empty without an event
- *   wire,T,LINE,VALUE,QUEUED,SEQNO,EVENT,CALL,queued|lost|dropped|skipped|unheard
+ *   wire,T,LINE,VALUE,QUEUED,SEQNO,EVENT,CALL,queued|lost|skipped|unheard
  *                                          a change the wire carried (struct gpio_sim_wire)
+ *   drop,T,LINE,RISING,0,SEQNO,EVENT,,evicted
+ *                                          a queued event a full queue pushed out
+ *                                          (struct gpio_sim_drop): the stim or wire
+ *                                          row of that SEQNO and EVENT was not read
  *   gap,T,,,,N,,,KIND                       N records of KIND lost before written
  *   end,T,,,COMPLETE,ROWS,,,complete|incomplete
  *                                          the last row of each stretch the chip was
@@ -162,10 +179,10 @@ struct gpio_sim_stim {
 	int64_t due_ns;        /* when the schedule had it due (<= t_ns) */
 	unsigned int offset;   /* sim.stim_line */
 	int level;             /* physical, after the change */
-	bool reported;         /* an event for it was queued for the reader */
-	uint64_t seqno;        /* that event's sequence number; 0: no event.
-				* Non-zero with reported false: a full queue
-				* dropped it (the number is spent). */
+	bool reported;         /* an event for it was queued for the reader (a
+				* full queue may push it out later: a
+				* gpio_sim_drop with its seqno says so) */
+	uint64_t seqno;        /* that event's sequence number; 0: no event */
 	int64_t event_ns;      /* that event's stamp (CLOCK_MONOTONIC): t_ns
 				* without debounce, t_ns + D with it; 0: no
 				* event */
@@ -175,9 +192,9 @@ struct gpio_sim_stim {
 
 /* What became of a change the wire carried. */
 enum gpio_sim_wire_fate {
-	GPIO_SIM_WIRE_QUEUED,  /* an event, queued for the input */
+	GPIO_SIM_WIRE_QUEUED,  /* an event, queued for the input (a full queue
+				* may push it out later: gpio_sim_drop) */
 	GPIO_SIM_WIRE_LOST,    /* sim.wire_lose: no event, no sequence number */
-	GPIO_SIM_WIRE_DROPPED, /* the queue was full: no event, its number spent */
 	GPIO_SIM_WIRE_SKIPPED, /* the input's edge choice takes no such edge */
 	GPIO_SIM_WIRE_UNHEARD, /* the wired line is not the input with edges */
 };
@@ -192,6 +209,18 @@ struct gpio_sim_wire {
 	enum gpio_sim_wire_fate fate;
 	uint64_t seqno;        /* the event's sequence number (0: none) */
 	int64_t event_ns;      /* its stamp: t_ns + the wire's delay (0: none) */
+};
+
+/* One queued event a full queue pushed out to make room for a new one:
+ * the reader never gets it, and sees its number missing. */
+struct gpio_sim_drop {
+	int64_t t_ns;          /* CLOCK_MONOTONIC: the new event's stamp, when
+				* it pushed this one out */
+	unsigned int offset;   /* the input's line */
+	int rising;            /* the dropped event's type */
+	uint64_t seqno;        /* its sequence number */
+	int64_t event_ns;      /* its stamp (CLOCK_MONOTONIC): that of its
+				* stimulus change's or wire change's event */
 };
 
 /* One line now. */
@@ -262,6 +291,14 @@ uint64_t gpio_sim_wire_count(void);
 /* Wire change @n (0 = first). 0, or -1 with errno ENOENT (not yet, or
  * overwritten). Any thread. */
 int gpio_sim_wire_get(uint64_t n, struct gpio_sim_wire *w);
+
+/* Events full queues pushed out since the last reset, including those
+ * the history has overwritten. Any thread. */
+uint64_t gpio_sim_drop_count(void);
+
+/* Dropped event @n (0 = first). 0, or -1 with errno ENOENT (not yet, or
+ * overwritten). Any thread. */
+int gpio_sim_drop_get(uint64_t n, struct gpio_sim_drop *d);
 
 /* Hold the history file's writer thread (true) so that it writes nothing,
  * however far behind that leaves it, until let go (false) or stopped by

@@ -787,6 +787,42 @@ static void grade_row(FILE *f, const uint64_t *counts, size_t nb, uint64_t n, do
 	}
 }
 
+/* Pulse-width limit @name of @ns (0: none) as the persistence view's mask
+ * on @ax, from @y0 to @y1: a dashed line where the window holds it. One
+ * beyond the window is no line at its edge, which would read as a limit
+ * there, but an arrow on that edge pointing out and its value, "off scale",
+ * as the other pictures mark what lies off their axes; @row keeps Tmin's
+ * label and Tmax's apart. */
+static void persist_limit(FILE *f, const struct axis *ax, const char *name, int64_t ns,
+			  double y0, double y1, int row)
+{
+	double us = (double)ns / 1e3, px, ty = y1 - 12 - 16 * row;
+	bool right = us > ax->hi;
+	char val[32], buf[96];
+
+	if (ns <= 0)
+		return;
+	if (us >= ax->lo && !right) {
+		px = ax_map(ax, us);
+		fprintf(f, "<line class=\"persist-limit\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+			"y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.5\" stroke-dasharray=\"6,3\"/>\n",
+			px, y0, px, y1, C_BAD);
+		return;
+	}
+	px = right ? ax->p1 : ax->p0;
+	fmt_num(val, sizeof(val), us);
+	snprintf(buf, sizeof(buf), "%s limit %s us, off scale", name, val);
+	fprintf(f, "<path class=\"persist-limit-off-scale\" d=\"M%.1f,%.1f l%d,-5 v10 z\" "
+		"fill=\"%s\"><title>", px, ty - 4, right ? -8 : 8, C_BAD);
+	xml_text(f, buf);
+	fputs("</title></path>\n", f);
+	fprintf(f, "<text class=\"persist-limit-off-scale\" x=\"%.1f\" y=\"%.1f\" "
+		"text-anchor=\"%s\" font-size=\"11\" fill=\"%s\">", right ? px - 11 : px + 11, ty,
+		right ? "end" : "start", C_BAD);
+	xml_text(f, buf);
+	fputs("</text>\n", f);
+}
+
 /* Every period overlaid on its rising edge (by default; or its intended
  * time), as a scope's infinite persistence shows it: where the line was high
  * or low, and where it changed, graded by how many periods did. */
@@ -850,12 +886,8 @@ static void persistence(FILE *f, const struct analysis *a, double x0, double y0,
 	}
 	/* the mask a pulse-width limit draws for a scope triggered on the rise */
 	if (!intended) {
-		if (a->lim_tmin_ns > 0)
-			line(f, ax_map(&ax, (double)a->lim_tmin_ns / 1e3), y0,
-			     ax_map(&ax, (double)a->lim_tmin_ns / 1e3), y1, C_BAD, 1.5, "6,3");
-		if (a->lim_tmax_ns > 0)
-			line(f, ax_map(&ax, (double)a->lim_tmax_ns / 1e3), y0,
-			     ax_map(&ax, (double)a->lim_tmax_ns / 1e3), y1, C_BAD, 1.5, "6,3");
+		persist_limit(f, &ax, "Tmin", a->lim_tmin_ns, y0, y1, 0);
+		persist_limit(f, &ax, "Tmax", a->lim_tmax_ns, y0, y1, 1);
 	}
 	grade_row(f, v->high, v->nbins, v->windows, x0, x1, yh - 2.5, yh + 2.5);
 	grade_row(f, v->low, v->nbins, v->windows, x0, x1, yl - 2.5, yl + 2.5);
