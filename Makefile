@@ -129,8 +129,8 @@ all: $(BUILD)/sqwave
 help:
 	@echo "make            build $(BUILD)/sqwave (libgpiod API: $(GPIOD))"
 	@echo "make run        install missing deps, build, 10 s on the simulated board"
-	@echo "make check      the fast tier, before every commit: layer rule, function length, -j build,"
-	@echo "                unit tests, e2e smoke set"
+	@echo "make check      the fast tier, before every commit: layer rule (includes and calls),"
+	@echo "                function length, -j build, unit tests, e2e smoke set"
 	@echo "make test       install missing deps, the full suite: unit, end-to-end, install, Yocto parse, QEMU board"
 	@echo "make e2e        every end-to-end script; T=NAME one (T=soak, T=hostile/logs, T=run-all),"
 	@echo "                T=NAME:REGEX its tests whose name matches (T=soak:phases); several: T='a b:c'"
@@ -226,7 +226,8 @@ oracle: $(BUILD)/sqwave
 	@python3 tests/oracle/oracle.py --sqwave $(BUILD)/sqwave --seed $(SEED) \
 		$(if $(N),--n $(N)) $(if $(STRICT),--strict)
 
-# The fast tier (docs/testing.md): the build with -j, the layer rule, every
+# The fast tier (docs/testing.md): the build with -j, the layer rule (the
+# includes before the build, the calls after it), every
 # unit test (each binary a goal of its own, so -j runs them side by side;
 # its output in BIN.log, shown when it fails) and E2E_SMOKE, a few fast
 # end-to-end tests of each command, so that a broken command fails it.
@@ -252,6 +253,7 @@ check:
 	@scripts/check-layers
 	@scripts/check-function-length
 	@$(MAKE) --no-print-directory -j$(NPROC) all unit-build docs
+	@scripts/check-layers --objects $(BUILD) src
 	@$(MAKE) --no-print-directory -j$(NPROC) -k check-unit
 	@$(MAKE) --no-print-directory e2e-smoke
 
@@ -261,20 +263,26 @@ check-unit: $(UNIT_RUNS)
 e2e-smoke:
 	@$(MAKE) --no-print-directory e2e T='$(E2E_SMOKE)'
 
-# The layer rule of src/ (scripts/check-layers): a second, no build.
+# The layer rule of src/ (scripts/check-layers): the includes (a second,
+# no build), then the calls between the built objects (nm): no call up a
+# floor or in a circle, no command calling another command's function.
 layers:
 	@scripts/check-layers src
+	@$(MAKE) --no-print-directory $(LIBS_ALL)
+	@scripts/check-layers --objects $(BUILD) src
 
-# Every test: the layer rule first, unit, end-to-end on the simulated board,
+# Every test: the dependencies, the layer rule (the includes, then the
+# built objects' calls), unit, end-to-end on the simulated board,
 # and the armhf build on a real kernel and GPIO controller under QEMU
 # (SKIP_VM=1 leaves that out).
 # TEST_SAN=1 (CI: .ci/run) runs the unit and end-to-end tests once, on the
 # ASan+UBSan build of check-san, instead of on the plain one: the plain
 # binary is still built (install and packaging use it) and `make valgrind`
 # runs the plain unit tests.
-test: layers
+test:
 	@scripts/check-function-length
 	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory layers
 	@scripts/install-deps systemd python3-yaml python3-jsonschema python3-junitparser librsvg2-bin lava-common
 ifeq ($(TEST_SAN),1)
 	@$(MAKE) --no-print-directory all

@@ -5,12 +5,19 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd/cmd.h"
 #include "capture/capture.h"
 #include "config/config.h"
 #include "loads/contain.h"
 #include "rt/cpuidle.h"
 #include "gpio/gpio_out.h"
+#include "cmd/cmd_analyze.h"
+#include "cmd/cmd_boards.h"
+#include "cmd/cmd_check.h"
+#include "cmd/cmd_compare.h"
+#include "cmd/cmd_export.h"
+#include "cmd/cmd_report.h"
+#include "cmd/cmd_run.h"
+#include "cmd/cmd_trace_explain.h"
 #include "cmd/helpgen.h"
 #include "cmd/print.h"
 

@@ -13,7 +13,7 @@
 #include "base/outfile.h"
 #include "base/units.h"
 #include "capture/capture.h"
-#include "cmd/cmd.h"
+#include "cmd/cmd_analyze.h"
 #include "cmd/cmdline.h"
 #include "cmd/print.h"
 #include "cmd/sources.h"

@@ -10,7 +10,7 @@
 
 #include "config/cfgpath.h"
 #include "check/check_detect.h"
-#include "cmd/cmd.h"
+#include "cmd/cmd_boards.h"
 #include "cmd/cmdline.h"
 #include "config/config.h"
 #include "cmd/print.h"

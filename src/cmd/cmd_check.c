@@ -19,7 +19,7 @@
 #include "check/check_run.h"
 #include "check/preflight.h"
 #include "check/check_sys.h"
-#include "cmd/cmd.h"
+#include "cmd/cmd_check.h"
 #include "cmd/cmdline.h"
 #include "config/config.h"
 #include "log/edge.h"
@@ -27,6 +27,7 @@
 #include "base/json.h"
 #include "base/outfile.h"
 #include "cmd/print.h"
+#include "cmd/runexit.h"
 #include "base/sysinfo.h"
 #include "base/units.h"
 
@@ -40,19 +41,20 @@ struct check_opts {
 	unsigned int edges, writes;
 };
 
-/* The verdict of the whole short run: FAIL when the run failed a limit or
- * any line did, else NO LIMITS or PASS as its lines (one set of limits);
- * null when its logs were not read. */
+/* The verdict of the whole short run: FAIL when the run's own verdict
+ * failed or any line's log did, else NO LIMITS or PASS as its lines (one set
+ * of limits); null when its logs were not read. */
 static const char *run_word(const struct check_run *cr)
 {
+	bool run_failed = cr->verdict == VERDICT_FAIL;
 	size_t i;
 
 	if (!cr->judged)
 		return NULL;
 	for (i = 0; i < cr->nlines; i++)
-		if (!strcmp(check_run_word(cr->exit_code, &cr->lines[i].fig), "FAIL"))
+		if (!strcmp(check_run_word(run_failed, &cr->lines[i].fig), "FAIL"))
 			return "FAIL";
-	return check_run_word(cr->exit_code, &cr->lines[0].fig);
+	return check_run_word(run_failed, &cr->lines[0].fig);
 }
 
 /* One polarity's widths of check --run: null without a pulse of it. */
@@ -385,7 +387,7 @@ static void check_doc(struct json_writer *w, const void *ctx)
 				json_object_begin(w);
 				json_kv_string(w, "line", cr->lines[i].line);
 				json_kv_string(w, "log", cr->lines[i].log);
-				json_kv_string(w, "verdict", check_run_word(0, &cr->lines[i].fig));
+				json_kv_string(w, "verdict", check_run_word(false, &cr->lines[i].fig));
 				run_figs_json(w, &cr->lines[i].fig);
 				json_object_end(w);
 			}
@@ -447,7 +449,7 @@ int cmd_check(int argc, char **argv)
 		check_run_short(&r, c, &(struct check_run_params){
 			.board_path = o.board_path, .profile_path = o.profile_path,
 			.root = o.root, .run_ns = o.run_ns, .text = text, .note = stderr,
-			.say = print_session_say }, &cr);
+			.say = print_session_say, .exit_code = runexit_code }, &cr);
 	if (cr.done)
 		fputc('\n', text);
 	check_print_text(text, &r, o.strict, o.verbose);

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cmd/cmd.h"
+#include "cmd/cmd_export.h"
 #include "cmd/cmdline.h"
 #include "log/edgelist.h"
 #include "log/edgelog.h"

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cmd/cmd.h"
+#include "cmd/cmd_report.h"
 #include "cmd/cmdline.h"
 #include "log/edgelog.h"
 #include "base/jsonread.h"

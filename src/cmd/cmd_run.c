@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* `sqwave run` and `sqwave respond`: the command line into a configuration,
  * then the run session (run/session.h, timed wave or answers to the input's
- * events) and its report (report/runreport.h), or with --preflight the checks
- * that move nothing (check/preflight.h); its messages printed. */
+ * events) and its report (run/runreport.h), or with --preflight the checks
+ * that move nothing (check/preflight.h); its messages printed, its exit code
+ * decided from what the run ended with (cmd/runexit.h). */
 #include <getopt.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -10,9 +11,10 @@
 #include <string.h>
 
 #include "check/preflight.h"
-#include "cmd/cmd.h"
+#include "cmd/cmd_run.h"
 #include "cmd/cmdline.h"
 #include "cmd/print.h"
+#include "cmd/runexit.h"
 #include "config/cfgpath.h"
 #include "config/config.h"
 #include "config/plan.h"
@@ -198,10 +200,15 @@ static int run_or_respond(int argc, char **argv, const char *cmd)
 		config_free(c);
 		return ret;
 	}
-	if (a.preflight)	/* the checks of `sqwave check`, nothing timed */
+	if (a.preflight) {	/* the checks of `sqwave check`, nothing timed */
 		ret = check_preflight(stdout, c, a.board, a.profile);
-	else
-		ret = runreport_finish(s, run_session_run(s), stdout);
+	} else {
+		struct run_end end;
+
+		runreport_finish(s, run_session_run(s), stdout, runexit_code, &end);
+		ret = runexit_code(&end);
+		runreport_end_free(&end);
+	}
 	run_session_fini(s);
 	config_free(c);
 	return ret;

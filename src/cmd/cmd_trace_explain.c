@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd/cmd.h"
+#include "cmd/cmd_trace_explain.h"
 #include "cmd/cmdline.h"
 #include "base/outfile.h"
 #include "cmd/print.h"

@@ -94,6 +94,22 @@ PY
 	done
 }
 
+# --json -: standard output is the document alone, the one --json FILE
+# writes; the text report goes to standard error.
+test_json_dash_is_the_files_document_and_the_text_goes_to_stderr() {
+	synth "$TMP/dash.vcd" --clock-b-ns 3000 || return 1
+	boards "$TMP/dash.json" "$TMP/dash.vcd"
+	[ "$(cat "$TMP/rc")" -eq 0 ] || fail "exit $(cat "$TMP/rc"): $(cat "$TMP/err")" || return 1
+	cp "$TMP/out" "$TMP/dash.txt"
+	boards - "$TMP/dash.vcd"
+	[ "$(cat "$TMP/rc")" -eq 0 ] || fail "--json -: exit $(cat "$TMP/rc"): $(cat "$TMP/err")" ||
+		return 1
+	cmp -s "$TMP/out" "$TMP/dash.json" ||
+		fail "stdout is not the --json FILE document: $(head -c 300 "$TMP/out")" || return 1
+	cmp -s "$TMP/err" "$TMP/dash.txt" ||
+		fail "stderr is not the text report: $(head -c 300 "$TMP/err")" || return 1
+}
+
 test_a_board_offset_by_its_phase_is_compared_on_the_instant_it_was_shifted_from() {
 	python3 "$HERE/synth_boards.py" "$TMP/a.csv" "$TMP/p.csv" "$TMP/ph.vcd" --seed "$SEED" \
 		--drift-ppm 23 --clock-b-ns 2000 2> /dev/null || return 1

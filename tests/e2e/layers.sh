@@ -194,6 +194,34 @@ C
 		"$TMP/out" || fail "$(cat "$TMP/out")" || return 1
 }
 
+# No command calls another command's function (docs/design.md: the
+# commands are thin): a planted call from export into boards' help fails.
+test_a_command_calling_another_command_fails_with_file_and_symbol() {
+	fresh
+	cat >> "$TMP/src/cmd/cmd_export.c" <<'C'
+void cmd_export_planted(void);
+void cmd_export_planted(void)
+{
+	cmd_boards_help(stdout);
+}
+C
+	sed -i '1a #include "cmd/cmd_boards.h"' "$TMP/src/cmd/cmd_export.c"
+	objects cmd/cmd_export.c || return 1
+	calls && fail "a command calling another command passed" && return 1
+	grep -qE "^$TMP/src/cmd/cmd_export.c:[0-9]+: calls cmd_boards_help\(\) of cmd/cmd_boards.c: a command may not call another command's function" \
+		"$TMP/out" || fail "$(cat "$TMP/out")" || return 1
+}
+
+# The objects of the build under test keep the call rule: no call up a
+# floor, across siblings, from the board into the lab, in a circle or from
+# one command into another; every header declares its own .c's functions.
+test_the_built_objects_keep_the_call_rule() {
+	fresh
+	objects || return 1
+	calls || fail "check-layers --objects failed: $(cat "$TMP/out")" || return 1
+	[ ! -s "$TMP/out" ] || fail "check-layers --objects said: $(cat "$TMP/out")" || return 1
+}
+
 test_a_header_declaring_another_modules_function_fails() {
 	fresh
 	plant board/base/units.h 'const char *msgbuf_set(char *buf, unsigned long len, const char *fmt, ...);'

@@ -216,6 +216,20 @@ PY
 		fail "the text does not say what the IRQ latency is measured from" || return 1
 }
 
+# --json -: standard output is the document alone, the one --json FILE
+# writes; the text report goes to standard error.
+test_json_dash_is_the_files_document_and_the_text_goes_to_stderr() {
+	cmp "$TMP/follow.sqwlog" "$TMP/follow.vcd" --json "$TMP/dash.json"
+	expect_rc 0 $? || return 1
+	cp "$TMP/out" "$TMP/dash.txt"
+	cmp "$TMP/follow.sqwlog" "$TMP/follow.vcd" --json -
+	expect_rc 0 $? || return 1
+	command cmp -s "$TMP/out" "$TMP/dash.json" ||
+		fail "stdout is not the --json FILE document: $(head -c 300 "$TMP/out")" || return 1
+	command cmp -s "$TMP/err" "$TMP/dash.txt" ||
+		fail "stderr is not the text report: $(head -c 300 "$TMP/err")" || return 1
+}
+
 test_a_wave_log_refuses_the_respond_options() {
 	"$SQWAVE_RUN" run --board "$BOARD" --duration 0.2s --quiet --log "$TMP/wave.sqwlog" \
 		> /dev/null 2>&1 || fail "run failed" || return 1

@@ -14,8 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/exitcode.h"
 #include "check/check.h"
 #include "check/check_run.h"
+#include "cmd/runexit.h"
 #include "config/config.h"
 #include "stats/edgestats.h"
 
@@ -315,6 +317,7 @@ static void a_short_run_keeps_the_checks_settings_and_is_judged_by_them(void **s
 	assert_true(cr.done);
 	assert_int_equal(cr.exit_code, 0);
 	assert_true(cr.judged);
+	assert_int_equal(cr.verdict, VERDICT_PASS);	/* the run's own, from its report */
 	assert_string_equal(cr.log, log);
 	/* the check's half period reached the run (its log says so), and 50 ms
 	 * of it is at most 50 edges (fewer where a slow machine missed some) */
@@ -379,8 +382,40 @@ static void a_short_run_of_several_lines_judges_each_by_its_own_log(void **state
 	assert_int_equal(f3->status, CHECK_PASS);
 	assert_non_null(strstr(f3->value, "+ pulses Tmin/Tmax"));
 	assert_null(check_find(&rep, "run.verdict"));	/* nothing failed beyond the lines */
+	assert_int_equal(cr.verdict, VERDICT_PASS);	/* every line's */
 	unlink(cr.lines[0].log);
 	unlink(cr.lines[1].log);
+	check_run_free(&cr);
+	fclose(sink);
+	rmdir(dir);
+}
+
+/* The run's own verdict reaches check --run as data, and its exit code is
+ * the command's rule's (cmd/runexit), not the board library's. */
+static void a_short_run_carries_its_verdict_and_the_commands_exit_code(void **state)
+{
+	char dir[sizeof(P_tmpdir) + 32], log[sizeof(dir) + 16];
+	FILE *sink = tmpfile();
+	struct check_run cr = { 0 };
+	const struct check_finding *f;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/sqwave-checkrun-XXXXXX", P_tmpdir);
+	assert_non_null(mkdtemp(dir));
+	snprintf(log, sizeof(log), "%s/r.sqwlog", dir);
+	sim_cmdline(log, "limits.tmax=1us");	/* no pulse keeps it */
+	check_run_short(&rep, cfg, &(struct check_run_params){
+		.board_path = "", .profile_path = "", .root = "/", .run_ns = 50000000,
+		.text = sink, .note = sink, .exit_code = runexit_code }, &cr);
+	assert_true(cr.done);
+	assert_true(cr.judged);
+	assert_int_equal(cr.verdict, VERDICT_FAIL);
+	assert_int_equal(cr.exit_code, SQW_EXIT_LIMIT);
+	f = check_find(&rep, "run.verdict");
+	assert_non_null(f);
+	assert_int_equal(f->status, CHECK_FAIL);
+	assert_non_null(strstr(f->value, "above limits.tmax 1.000 us"));
+	unlink(log);
 	check_run_free(&cr);
 	fclose(sink);
 	rmdir(dir);
@@ -415,6 +450,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(the_runs_own_failure_wins_over_a_log_that_passes, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_short_run_keeps_the_checks_settings_and_is_judged_by_them, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_short_run_of_several_lines_judges_each_by_its_own_log,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(a_short_run_carries_its_verdict_and_the_commands_exit_code,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(a_copied_tree_is_never_run, setup, teardown),
 	};

@@ -269,6 +269,35 @@ static void a_document_goes_to_a_file_or_says_why_not(void **state)
 	assert_int_equal(errno, ENOENT);
 }
 
+/* The stream form (a memory stream here, standard output for --json -)
+ * writes what the file form writes, flushes and leaves the stream open; a
+ * failed write is said in one sentence with the stream's name. */
+static void a_document_on_a_stream_is_the_files_bytes_or_says_why_not(void **state)
+{
+	char *buf = NULL, err[512];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(json_write_stream(f, "memory", one_doc, "doc", err, sizeof(err)), 0);
+	/* flushed: the bytes are there before the stream is closed */
+	assert_int_equal(len, strlen("{\n  \"what\": \"doc\"\n}\n"));
+	assert_string_equal(buf, "{\n  \"what\": \"doc\"\n}\n");
+	/* and not closed: the caller's */
+	assert_true(fputc('x', f) == 'x');
+	fclose(f);
+	free(buf);
+	f = fopen("/dev/full", "w");
+	if (!f)
+		return;
+	errno = 0;
+	assert_int_equal(json_write_stream(f, "standard output", one_doc, "x", err, sizeof(err)), -1);
+	assert_int_equal(errno, ENOSPC);
+	assert_string_equal(err, "writing standard output failed: No space left on device");
+	fclose(f);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -287,6 +316,7 @@ int main(void)
 		T(escape_into_a_short_buffer_truncates_and_reports_the_length),
 		T(a_stream_error_is_reported_by_finish),
 		T(a_document_goes_to_a_file_or_says_why_not),
+		T(a_document_on_a_stream_is_the_files_bytes_or_says_why_not),
 	};
 #undef T
 	return cmocka_run_group_tests(tests, NULL, NULL);

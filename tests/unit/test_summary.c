@@ -16,6 +16,7 @@
 
 #include "base/cpulist.h"
 #include "log/edgelog.h"
+#include "summary/ciout.h"
 #include "summary/summary.h"
 
 #define HALF 500000
@@ -1066,6 +1067,129 @@ static void a_run_without_limits_says_no_limits_not_pass(void **state)
 	assert_int_equal(verdict(f), VERDICT_FAIL);
 }
 
+/* ---- one verdict, rendered as data ---- */
+
+/* The whole of @path, as one string (it holds no NUL). */
+static char *file_text(const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	char *buf = NULL;
+	size_t cap = 0;
+
+	assert_non_null(fp);
+	assert_true(getdelim(&buf, &cap, '\0', fp) > 0);
+	fclose(fp);
+	return buf;
+}
+
+/* @v rendered by the text summary, the JSON, the JUnit and the LAVA
+ * results: each must say @v's word and its one violation @msg (@check's
+ * failure), whatever the statistics beside it would say. */
+static void assert_every_renderer_says(struct fixture *f, const struct verdict_result *v,
+				       const char *check, const char *msg)
+{
+	char want[512], err[256] = "", *t = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&t, &len);
+	int ret;
+
+	assert_non_null(m);
+	summary_print_text_judged(m, f->c, f->s, &f->ri, v);
+	fclose(m);
+	snprintf(want, sizeof(want), "\nverdict    %s\n  - %s\n", v->word, msg);
+	assert_non_null(strstr(t, want));
+	free(t);
+
+	assert_int_equal(summary_write_json_judged(f->json_path, f->c, f->s, &f->ri, v, err,
+						   sizeof(err)), 0);
+	snprintf(want, sizeof(want), "d[\"verdict\"][\"result\"] == \"%s\" and "
+		 "d[\"verdict\"][\"pass\"] is False and d[\"verdict\"][\"violations\"] == [\"%s\"]",
+		 v->word, msg);
+	ret = python_accepts(f->json_path, want);
+	if (ret >= 0)
+		assert_int_equal(ret, 0);
+
+	assert_int_equal(ciout_write_junit_judged(f->json_path, f->c, &f->ri, v, err, sizeof(err)),
+			 0);
+	t = file_text(f->json_path);
+	assert_non_null(strstr(t, "<testsuites name=\"sqwave run\" tests=\"11\" failures=\"1\""));
+	/* the failure is @check's, with @msg */
+	snprintf(want, sizeof(want), " name=\"%s\" time=\"0\">\n      <failure message=\"%s\"",
+		 check, msg);
+	assert_non_null(strstr(t, want));
+	free(t);
+
+	assert_int_equal(ciout_write_results_judged(f->json_path, v, err, sizeof(err)), 0);
+	t = file_text(f->json_path);
+	snprintf(want, sizeof(want), "\n%s fail", check);
+	assert_non_null(strstr(t, want));
+	assert_null(strstr(strstr(t, want) + strlen(want), " fail"));	/* the only one */
+	free(t);
+}
+
+static const char *violation_of(const struct verdict_result *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->nchecks; i++)
+		if (v->checks[i].result == VERDICT_CHECK_FAIL && v->checks[i].in_verdict)
+			return v->checks[i].message;
+	fail_msg("no violation in the result");
+	return NULL;
+}
+
+static void one_verdict_is_computed_and_every_renderer_says_it(void **state)
+{
+	struct fixture *f = *state;
+	struct verdict_result v;
+	char err[64], why[512];
+
+	feed_wave(f, 100, 50, 30000);
+	set(f, CFG_LIMITS_TMAX, "531us");
+	assert_int_equal(verdict_result_compute(&v, f->c, edgestats_result(f->s), &f->ri, err,
+						sizeof(err)), 0);
+	/* the result is the judge's: the same word, the same sentences */
+	assert_string_equal(v.word, verdict_word(f->c, f->s, &f->ri));
+	assert_int_equal(v.verdict, verdict(f));
+	assert_int_equal(v.violations, 1);
+	assert_int_equal(v.nchecks, 11);
+	snprintf(why, sizeof(why), "%s\n", violation_of(&v));
+	assert_string_equal(why, f->why);
+	assert_every_renderer_says(f, &v, "tmax", violation_of(&v));
+	verdict_result_free(&v);
+}
+
+/* The renderers take the result, not the statistics: a result that says
+ * FAIL over figures that pass is printed FAIL by every one of them. Were
+ * any to judge again, it would say PASS here. */
+static void the_renderers_say_the_verdict_they_are_given_not_their_own(void **state)
+{
+	struct fixture *f = *state;
+	struct verdict_result v;
+	struct verdict_check *k = NULL;
+	char err[64];
+	size_t i;
+
+	feed_wave(f, 100, -1, 0);
+	set(f, CFG_LIMITS_TMAX, "600us");
+	assert_int_equal(verdict_result_compute(&v, f->c, edgestats_result(f->s), &f->ri, err,
+						sizeof(err)), 0);
+	assert_string_equal(v.word, "PASS");
+	for (i = 0; i < v.nchecks; i++)
+		if (!strcmp(v.checks[i].name, "tmax"))
+			k = &v.checks[i];
+	assert_non_null(k);
+	k->result = VERDICT_CHECK_FAIL;
+	free((char *)k->message);
+	k->message = strdup("tmax said to fail by the result alone");
+	v.verdict = VERDICT_FAIL;
+	v.word = "FAIL";
+	v.violations = 1;
+	assert_string_equal(verdict_word(f->c, f->s, &f->ri), "PASS");
+	assert_every_renderer_says(f, &v, "tmax", "tmax said to fail by the result alone");
+	verdict_result_free(&v);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -1105,6 +1229,8 @@ int main(void)
 		T(an_idle_phase_that_was_busy_is_load_not_applied),
 		T(a_phase_has_its_own_limit_checks_outside_the_verdict),
 		T(the_json_verdict_lists_every_check_with_its_figures),
+		T(one_verdict_is_computed_and_every_renderer_says_it),
+		T(the_renderers_say_the_verdict_they_are_given_not_their_own),
 	};
 #undef T
 	return cmocka_run_group_tests(tests, NULL, NULL);

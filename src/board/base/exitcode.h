@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The exit codes every command shares (docs/sqwave.1), and that a run's log
- * footer records: the library decides them, the commands return them. */
+ * footer records: the library says what happened (a failure as its code),
+ * the commands decide the exit code (a run's: cmd/runexit.h). */
 #ifndef SQW_EXITCODE_H
 #define SQW_EXITCODE_H
 

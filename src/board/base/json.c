@@ -288,14 +288,49 @@ int json_finish(struct json_writer *w)
 	return 0;
 }
 
+/* The one writer of a document, on a stream: json_write_document() and
+ * json_write_stream() alike. -1 with errno when the stream had an error. */
+static int json_write_value(FILE *f, json_document_fn fn, const void *ctx)
+{
+	struct json_writer w;
+
+	json_init(&w, f);
+	fn(&w, ctx);
+	errno = 0;
+	return json_finish(&w);
+}
+
+int json_write_stream(FILE *f, const char *name, json_document_fn fn, const void *ctx, char *err,
+		      size_t errlen)
+{
+	bool bad = json_write_value(f, fn, ctx) < 0;
+	int e = errno;
+
+	/* flushed even after a failed write: the flush's errno says why
+	 * (ENOSPC), where the writer's end knows only that it failed */
+	if (fflush(f) != 0) {
+		bad = true;
+		e = errno;
+	}
+	if (!bad)
+		return 0;
+	e = e ? e : EIO;
+	if (err && errlen)
+		snprintf(err, errlen, "writing %s failed: %s", name, strerror(e));
+	errno = e;
+	return -1;
+}
+
 int json_write_document(const char *path, json_document_fn fn, const void *ctx, char *err,
 			size_t errlen)
 {
 	char why[512];
-	struct json_writer w;
-	FILE *f = outfile_open(path, why, sizeof(why));
+	FILE *f;
 	int e;
 
+	if (!strcmp(path, "-"))
+		return json_write_stream(stdout, "standard output", fn, ctx, err, errlen);
+	f = outfile_open(path, why, sizeof(why));
 	if (!f) {
 		e = errno;
 		if (err && errlen)
@@ -303,11 +338,8 @@ int json_write_document(const char *path, json_document_fn fn, const void *ctx, 
 		errno = e;
 		return -1;
 	}
-	json_init(&w, f);
-	fn(&w, ctx);
-	errno = 0;
-	json_finish(&w);
-	/* outfile_close() sees a failed write (ENOSPC, EPIPE) even after finish */
+	/* a failed write is outfile_close()'s to say: it removes a partial file */
+	json_write_value(f, fn, ctx);
 	if (outfile_close(f, path, why, sizeof(why)) < 0) {
 		e = errno ? errno : EIO;
 		if (err && errlen)

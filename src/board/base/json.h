@@ -62,15 +62,24 @@ void json_kv_array_begin(struct json_writer *w, const char *key);
 int json_finish(struct json_writer *w);
 
 /*
- * One JSON document to @path ("-": standard output, flushed, not closed):
- * @fn writes the top-level value through @w; then the final newline, and
- * the file is closed. 0, or -1 with errno and one sentence in @err (may be
- * NULL): "cannot create PATH: ...", "writing PATH failed: ...". Prints
+ * One JSON document to @path ("-": standard output, through
+ * json_write_stream()): @fn writes the top-level value through @w; then the
+ * final newline, and the file is closed. 0, or -1 with errno and one
+ * sentence in @err (may be NULL): "cannot create PATH: ...", "writing PATH
+ * failed: ..." (a regular file is then removed: outfile_close()). Prints
  * nothing. Every command's --json goes through it.
  */
 typedef void (*json_document_fn)(struct json_writer *w, const void *ctx);
 int json_write_document(const char *path, json_document_fn fn, const void *ctx, char *err,
 			size_t errlen);
+/*
+ * The same document to the open stream @f (standard output for "-", a
+ * memory stream), written by the same code: then @f is flushed, not closed
+ * (the caller owns it). 0, or -1 with errno and "writing @name failed: ..."
+ * in @err (may be NULL). Prints nothing.
+ */
+int json_write_stream(FILE *f, const char *name, json_document_fn fn, const void *ctx, char *err,
+		      size_t errlen);
 
 /* Escape @s into @out as a quoted JSON string (with the quotes); returns the
  * length it needs, like snprintf. For tests and for one-off strings. */

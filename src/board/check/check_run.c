@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `sqwave check --run`'s verdict: the log read back, the run's own verdict
- * rules applied to it, and one finding that says what the board gave, what
- * broke, and by which limits it was judged (or that none were set). */
+/* `sqwave check --run`'s verdict: the run's own verdict as its report gave
+ * it, the log read back and the run's verdict rules applied to it, and one
+ * finding that says what the board gave, what broke, and by which limits it
+ * was judged (or that none were set). */
 #include "check/check_run.h"
 
 #include <inttypes.h>
@@ -213,13 +214,13 @@ static void widths_words(const struct check_run_fig *g, char *buf, size_t len)
 	msgbuf_add(buf, len, " (");
 }
 
-void check_run_judge(struct check_report *r, const struct config *c, int exit_code,
+void check_run_judge(struct check_report *r, const struct config *c, bool run_failed,
 		     const struct check_run_fig *g, const char *log, const char *dur)
 {
-	check_run_judge_line(r, c, exit_code, g, "", log, dur);
+	check_run_judge_line(r, c, run_failed, g, "", log, dur);
 }
 
-void check_run_judge_line(struct check_report *r, const struct config *c, int exit_code,
+void check_run_judge_line(struct check_report *r, const struct config *c, bool run_failed,
 			  const struct check_run_fig *g, const char *line, const char *log,
 			  const char *dur)
 {
@@ -239,7 +240,7 @@ void check_run_judge_line(struct check_report *r, const struct config *c, int ex
 		 dur);
 	what_broke(g, broke, sizeof(broke));
 	limits_named(c, lim, sizeof(lim));
-	if (exit_code == 1 || g->verdict == VERDICT_FAIL) {
+	if (run_failed || g->verdict == VERDICT_FAIL) {
 		/* the first violation in the value, every one in why, on one line */
 		snprintf(first, sizeof(first), "%.*s", (int)strcspn(g->violations, "\n"),
 			 g->violations);
@@ -344,44 +345,100 @@ static int check_run_lines(const struct run_session *s, struct check_run *cr)
 	return 0;
 }
 
-/* The run itself: its exit code, as `sqwave run` would exit; its lines and
- * their logs into @cr. */
+/* Without the command's rule: the session's status, nothing judged. */
+static int status_only(const struct run_end *e)
+{
+	return e->status;
+}
+
+/* The run itself: what it ended with into @e (the caller frees it with
+ * runreport_end_free()), its exit code by @p's rule; its lines and their
+ * logs into @cr. */
 static int run_once(const struct config *c, const struct check_run_params *p, const char *log,
-		    struct check_run *cr)
+		    struct check_run *cr, struct run_end *e)
 {
 	char board_path[PATH_MAX], profile_path[PATH_MAX], err[2048];
 	struct config *n = run_config(c, p, log, board_path, profile_path);
+	run_end_code_fn code = p->exit_code ? p->exit_code : status_only;
 	struct run_session *s;
 	int ret;
 
+	memset(e, 0, sizeof(*e));
+	e->status = SQW_EXIT_USAGE;
 	if (!n)
-		return SQW_EXIT_USAGE;
+		return code(e);
 	s = run_session_init(&(struct run_session_params){
 		.cfg = n, .board_file = board_path[0] ? board_path : "--chip/--line",
 		.profile_file = profile_path[0] ? profile_path : NULL,
-		.say = p->say, .say_ctx = p->say_ctx }, &ret, err, sizeof(err));
+		.say = p->say, .say_ctx = p->say_ctx }, &e->status, err, sizeof(err));
 	if (!s) {
 		run_say(p, RUN_SAY_ERR, err);
 	} else {
-		ret = runreport_finish(s, run_session_run(s), p->text);
+		runreport_finish(s, run_session_run(s), p->text, code, e);
 		if (check_run_lines(s, cr) < 0) {
 			run_say(p, RUN_SAY_ERR, "out of memory");
-			ret = SQW_EXIT_RUNTIME;
+			e->lost++;
 		}
 		run_session_fini(s);
 	}
+	ret = code(e);
 	config_free(n);
 	return ret;
+}
+
+/* Whether the run failed to run or to keep what it made: no verdict of it
+ * stands (the exit code says which). */
+static bool run_broke(const struct run_end *e)
+{
+	return e->status != SQW_EXIT_OK || e->error || e->log_incomplete || e->lost;
+}
+
+/* The run.verdict findings of a run that ended on its own: each line's log
+ * read back, judged beside the run's own verdict. */
+static void judge_logs(struct check_report *r, const struct config *c, struct check_run *cr,
+		       const char *dur)
+{
+	char err[512];
+	size_t i, failed = 0;
+	struct check_finding *f;
+	bool run_failed = cr->verdict == VERDICT_FAIL;
+
+	for (i = 0; i < cr->nlines; i++) {
+		struct check_run_line *ln = &cr->lines[i];
+
+		if (check_run_read_log(ln->log, c, &ln->fig, err, sizeof(err))) {
+			check_incomplete(r, "cannot read the run's log: %s", err);
+			return;
+		}
+	}
+	cr->judged = true;
+	if (cr->nlines == 1) {
+		check_run_judge(r, c, run_failed, &cr->lines[0].fig, cr->log, dur);
+		return;
+	}
+	/* Several lines: each judged by its own log; the run's verdict is
+	 * every line's and the loads', so it is no one line's. */
+	for (i = 0; i < cr->nlines; i++) {
+		failed += cr->lines[i].fig.verdict == VERDICT_FAIL;
+		check_run_judge_line(r, c, false, &cr->lines[i].fig, cr->lines[i].line,
+				     cr->lines[i].log, dur);
+	}
+	if (run_failed && !failed) {
+		f = check_add(r, CHECK_FAIL, "run.verdict", "the run failed (exit %d) on what is no "
+			      "one line's: a load's proof or the run's integrity", cr->exit_code);
+		check_why(f, "every line's own figures are within its limits above; the run's "
+			  "summary names what failed");
+	}
 }
 
 void check_run_short(struct check_report *r, const struct config *c,
 		     const struct check_run_params *p, struct check_run *cr)
 {
-	char dur[48], err[512], stamp[32];
-	size_t i, failed = 0;
+	char dur[48], stamp[32];
 	struct check_finding *f;
 	unsigned cnt[CHECK_NSTATUS];
 	time_t t = time(NULL);
+	struct run_end e;
 	struct tm tm;
 
 	if (!sysinfo_root_is_live(p->root)) {
@@ -406,49 +463,24 @@ void check_run_short(struct check_report *r, const struct config *c,
 	units_format_duration(p->run_ns, dur, sizeof(dur));
 	fprintf(p->note, "check: running `sqwave run` for %s (log %s)\n", dur, cr->log);
 	fflush(p->text);
-	cr->exit_code = run_once(c, p, cr->log, cr);
+	cr->exit_code = run_once(c, p, cr->log, cr, &e);
 	cr->done = true;
-	if (cr->exit_code >= 128) {
-		check_incomplete(r, "the run was stopped by signal %d", cr->exit_code - 128);
-		return;
-	}
-	if (cr->exit_code == SQW_EXIT_RUNTIME || cr->exit_code == SQW_EXIT_USAGE) {
+	cr->verdict = e.verdict;
+	if (run_broke(&e)) {
 		f = check_add(r, CHECK_FAIL, "run.verdict", "the run failed (exit %d)",
 			      cr->exit_code);
 		check_why(f, "its messages above say why");
-		return;
+	} else if (e.signal && e.finite) {
+		check_incomplete(r, "the run was stopped by signal %d", e.signal);
+	} else {
+		judge_logs(r, c, cr, dur);
 	}
-	for (i = 0; i < cr->nlines; i++) {
-		struct check_run_line *ln = &cr->lines[i];
-
-		if (check_run_read_log(ln->log, c, &ln->fig, err, sizeof(err))) {
-			check_incomplete(r, "cannot read the run's log: %s", err);
-			return;
-		}
-	}
-	cr->judged = true;
-	if (cr->nlines == 1) {
-		check_run_judge(r, c, cr->exit_code, &cr->lines[0].fig, cr->log, dur);
-		return;
-	}
-	/* Several lines: each judged by its own log; the run's exit code is
-	 * every line's and the loads', so it is no one line's verdict. */
-	for (i = 0; i < cr->nlines; i++) {
-		failed += cr->lines[i].fig.verdict == VERDICT_FAIL;
-		check_run_judge_line(r, c, 0, &cr->lines[i].fig, cr->lines[i].line,
-				     cr->lines[i].log, dur);
-	}
-	if (cr->exit_code == SQW_EXIT_LIMIT && !failed) {
-		f = check_add(r, CHECK_FAIL, "run.verdict", "the run failed (exit 1) on what is no "
-			      "one line's: a load's proof or the run's integrity");
-		check_why(f, "every line's own figures are within its limits above; the run's "
-			  "summary names what failed");
-	}
+	runreport_end_free(&e);
 }
 
-const char *check_run_word(int exit_code, const struct check_run_fig *g)
+const char *check_run_word(bool run_failed, const struct check_run_fig *g)
 {
-	return exit_code == SQW_EXIT_LIMIT || g->verdict == VERDICT_FAIL ? "FAIL"
+	return run_failed || g->verdict == VERDICT_FAIL ? "FAIL"
 	       : g->verdict == VERDICT_NO_LIMITS ? "NO LIMITS" : "PASS";
 }
 

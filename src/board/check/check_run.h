@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The verdict of `sqwave check --run`: the run's log read back through the
- * run's own statistics and verdict rules, and judged as one finding. */
+/* The verdict of `sqwave check --run`: the run's own verdict, as its report
+ * computed it, beside its log read back through the run's statistics and
+ * verdict rules, judged as one finding. */
 #ifndef SQW_CHECK_RUN_H
 #define SQW_CHECK_RUN_H
 
@@ -13,6 +14,7 @@
 #include "check/check.h"
 #include "stats/edgestats.h"
 #include "summary/summary.h"
+#include "run/runreport.h"
 #include "run/session.h"
 
 struct config;
@@ -32,7 +34,7 @@ struct check_run_fig {
 	/* PIN_POS, PIN_NEG, and [2] both together */
 	struct check_run_widths w[3];
 	int64_t wake_p99_ns, wake_max_ns;
-	enum verdict verdict; /* the run's own rule (verdict_judge) */
+	enum verdict verdict;     /* the log's, by the run's own rule (verdict_judge) */
 	char violations[1024];    /* its failures, one per line ("" when none) */
 };
 
@@ -62,18 +64,18 @@ int check_run_read_log(const char *path, const struct config *c, struct check_ru
 		       char *err, size_t errlen);
 
 /*
- * The run.verdict finding. @exit_code is the run's (0 within limits or no
- * limits, 1 a limit violated). FAIL when either the run or its log says a
- * limit is violated; without any limits.* set, never PASS: WARN "NO LIMITS"
+ * The run.verdict finding. @run_failed: the run's own verdict failed (a
+ * limit, a load's proof, its integrity). FAIL when either the run or its
+ * log says a limit is violated; without any limits.* set, never PASS: WARN "NO LIMITS"
  * with what the board gave and what broke (missed periods, pulses far from
  * nominal); PASS only within limits that are set, each named with its value
  * and origin beside the figures. @log and @dur name the run.
  */
-void check_run_judge(struct check_report *r, const struct config *c, int exit_code,
+void check_run_judge(struct check_report *r, const struct config *c, bool run_failed,
 		     const struct check_run_fig *g, const char *log, const char *dur);
 /* The same for @line, one of several (the finding run.verdict.LINE; "" is
  * run.verdict). */
-void check_run_judge_line(struct check_report *r, const struct config *c, int exit_code,
+void check_run_judge_line(struct check_report *r, const struct config *c, bool run_failed,
 			  const struct check_run_fig *g, const char *line, const char *log,
 			  const char *dur);
 
@@ -87,15 +89,17 @@ struct check_run_line {
 /* What the short run of `check --run` gave. Free with check_run_free(). */
 struct check_run {
 	bool done, judged;        /* it ran; every line's log was read back and judged */
-	int exit_code;            /* the run's, as `sqwave run` would exit */
+	int exit_code;            /* the run's, by check_run_params.exit_code */
+	enum verdict verdict;     /* the run's own (its lines', computed once by its
+				   * report): FAIL, PASS, NO_LIMITS; judged only */
 	char log[PATH_MAX];       /* the log as given (several lines: each line's below) */
 	size_t nlines;
 	struct check_run_line *lines; /* nlines, in gpio.line's order */
 };
 
-/* The verdict's word of one line: "FAIL" when the run failed a limit
- * (@exit_code 1) or the line's own figures do, "NO LIMITS", "PASS". */
-const char *check_run_word(int exit_code, const struct check_run_fig *g);
+/* The verdict's word of one line: "FAIL" when the run's own verdict failed
+ * (@run_failed) or the line's log does, "NO LIMITS", "PASS". */
+const char *check_run_word(bool run_failed, const struct check_run_fig *g);
 
 void check_run_free(struct check_run *cr);
 
@@ -108,6 +112,11 @@ struct check_run_params {
 	/* the run's messages (run_session_params.say) */
 	void (*say)(void *ctx, enum run_say level, const char *text);
 	void *say_ctx;
+	/* the command's rule for the run's exit code (docs/sqwave.1), which
+	 * the log's footer and check_run.exit_code carry: check gives run's
+	 * own. NULL: the session's status alone, nothing judged (0 for a run
+	 * that happened) */
+	run_end_code_fn exit_code;
 };
 
 /*
@@ -115,7 +124,8 @@ struct check_run_params {
  * process): the board, profile and every command-line setting of @c, then
  * the duration, no warm-up, a log (output.log, or sqwave-check-STAMP.sqwlog),
  * quiet. Its summary prints as `sqwave run` prints it; its verdict is the
- * run.verdict finding in @r (or SKIP: a copied tree, a FAIL above; or
+ * run.verdict finding in @r, from the run's own verdict and its logs read
+ * back (or SKIP: a copied tree, a FAIL above; FAIL: the run failed; or
  * incomplete: a signal, an unreadable log). @cr says what ran. Main thread.
  */
 void check_run_short(struct check_report *r, const struct config *c,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The end of a run session: verdict and exit code, the log closed with it,
- * then the summary and the files for CI (summary.h, ciout.h). */
+/* The end of a run session: each line's verdict computed once, the log
+ * closed with the code its command decides, then the summary and the files
+ * for CI (summary.h, ciout.h), all from those verdicts. */
 #include "run/runreport.h"
 
 #include <errno.h>
@@ -15,26 +16,31 @@
 #include "summary/ciout.h"
 #include "summary/summary.h"
 
-/* The exit code of a run that happened: its verdict, then what stopped it.
- * Several lines: a limit one line broke fails the run. */
-static int run_exit_code(const struct run_session *s)
+/* Each line's verdict into @e (again: the old ones freed), and the run's,
+ * the worst of them. A line whose verdict is out of memory is lost, said. */
+static void judge_lines(const struct run_session *s, struct run_end *e)
 {
 	const struct config *c = run_session_config(s);
-	const struct run_info *ri = run_session_info(s);
-	char why[2048] = "";
-	int sig = run_session_signal(s);
+	bool pass = true, fail = false;
+	char err[64];
 	size_t i;
 
-	if (ri->stop_reason == EDGELOG_STOP_ERROR)
-		return SQW_EXIT_RUNTIME;
-	if (sig && plan_duration(config_plan(c)))
-		return 128 + sig;
-	for (i = 0; i < run_session_lines(s); i++) {
-		if (verdict_judge(c, run_session_line_stats(s, i), run_session_line_info(s, i), why,
-				  sizeof(why)) == VERDICT_FAIL)
-			return SQW_EXIT_LIMIT;
+	for (i = 0; i < e->nlines; i++) {
+		struct verdict_result *v = &e->lines[i];
+
+		verdict_result_free(v);
+		if (verdict_result_compute(v, c, edgestats_result(run_session_line_stats(s, i)),
+					   run_session_line_info(s, i), err, sizeof(err)) < 0) {
+			run_session_say(s, RUN_SAY_ERR, "the verdict of line %s: %s",
+					run_session_line_name(s, i), err);
+			e->lost++;
+			pass = false;
+			continue;
+		}
+		fail = fail || v->verdict == VERDICT_FAIL;
+		pass = pass && v->verdict == VERDICT_PASS;
 	}
-	return SQW_EXIT_OK;
+	e->verdict = fail ? VERDICT_FAIL : pass ? VERDICT_PASS : VERDICT_NO_LIMITS;
 }
 
 /* run --loopback: the kernel's view, from the closed log. The recorder
@@ -57,21 +63,22 @@ static struct loopstats *run_loopback(struct run_session *s, const struct run_in
 	return lb;
 }
 
-/* One line's (or the run's) summary, JSON, JUnit and results; @json,
- * @junit, @results are the paths ("" none). Returns @ret or
- * SQW_EXIT_RUNTIME. */
-static int report_line(struct run_session *s, size_t i, FILE *text, const char *json,
-		       const char *junit, const char *results, int ret)
+/* One line's (or the run's) summary, JSON, JUnit and results, rendered from
+ * its verdict @v; @json, @junit, @results are the paths ("" none). Returns
+ * how many of the files were lost (said). */
+static unsigned report_line(struct run_session *s, size_t i, const struct verdict_result *v,
+			    FILE *text, const char *json, const char *junit, const char *results)
 {
 	const struct config *c = run_session_config(s);
 	const struct run_info *ri = run_session_line_info(s, i);
 	const struct edgestats *stats = run_session_line_stats(s, i);
 	struct loopstats *lb;
 	struct run_info *lri;
+	unsigned lost = 0;
 	char why[2048];
 
 	/* The run's description with the loopback view: a copy, the session's
-	 * own stays as the session made it. */
+	 * own stays as the session made it (the verdict reads none of it). */
 	lb = run_loopback(s, ri);
 	lri = malloc(sizeof(*lri));
 	if (lri) {
@@ -79,49 +86,47 @@ static int report_line(struct run_session *s, size_t i, FILE *text, const char *
 		lri->loopback = lb ? loopstats_result(lb) : NULL;
 		ri = lri;
 	}
-	summary_print_text(text, c, stats, ri);
+	summary_print_text_judged(text, c, stats, ri, v);
 	fflush(text);
 	/* A document that cannot be written is lost, said as such: no part
 	 * of it is left for a reader to take for the whole (outfile_close()). */
-	if (json[0] && summary_write_json(json, c, stats, ri, why, sizeof(why)) < 0) {
+	if (json[0] && summary_write_json_judged(json, c, stats, ri, v, why, sizeof(why)) < 0) {
 		run_session_say(s, RUN_SAY_ERR, "JSON summary %s lost: %s", json, why);
-		ret = SQW_EXIT_RUNTIME;
+		lost++;
 	}
-	if (junit[0] && ciout_write_junit(junit, c, stats, ri, why, sizeof(why)) < 0) {
+	if (junit[0] && ciout_write_junit_judged(junit, c, ri, v, why, sizeof(why)) < 0) {
 		run_session_say(s, RUN_SAY_ERR, "JUnit report %s lost: %s", junit, why);
-		ret = SQW_EXIT_RUNTIME;
+		lost++;
 	}
-	if (results[0] && ciout_write_results(results, c, stats, ri, why, sizeof(why)) < 0) {
+	if (results[0] && ciout_write_results_judged(results, v, why, sizeof(why)) < 0) {
 		run_session_say(s, RUN_SAY_ERR, "results %s lost: %s", results, why);
-		ret = SQW_EXIT_RUNTIME;
+		lost++;
 	}
 	free(lri);
 	loopstats_free(lb);
-	return ret;
+	return lost;
 }
 
-/* Line @i's file of several: @base with ".LINE" ("" stays "", "-" stays
- * "-": one document on standard output is refused for several lines
- * before the run, see cmd_run). */
 /* Several lines: each line's verdict beside the run's, which is the worst
- * of them: FAIL if one line failed, PASS only if every line passed. */
-static void print_lines_verdict(FILE *text, const struct run_session *s, int code)
+ * of them: FAIL if one line failed, PASS only if every line passed. @code is
+ * the run's exit code once its log is closed: a run that did not end on its
+ * own is not judged. */
+static void print_lines_verdict(FILE *text, const struct run_session *s,
+				const struct run_end *e, int code)
 {
-	const struct config *c = run_session_config(s);
-	size_t i, n = run_session_lines(s), pass = 0, fail = 0;
-	char why[2048];
+	size_t i, pass = 0, fail = 0;
 
-	fprintf(text, "\nlines      %zu, written %s\n", n,
+	fprintf(text, "\nlines      %zu, written %s\n", e->nlines,
 		run_session_line_info(s, 0)->lines_mode ? run_session_line_info(s, 0)->lines_mode
 		: "-");
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < e->nlines; i++) {
 		const struct run_info *ri = run_session_line_info(s, i);
-		enum verdict v = verdict_judge(c, run_session_line_stats(s, i), ri, why, sizeof(why));
+		const struct verdict_result *v = &e->lines[i];
 
-		pass += v == VERDICT_PASS;
-		fail += v == VERDICT_FAIL;
+		pass += v->word && v->verdict == VERDICT_PASS;
+		fail += v->word && v->verdict == VERDICT_FAIL;
 		fprintf(text, "  line %-8s %-12s log %s\n", OUTFILE_ESC(run_session_line_name(s, i)),
-			verdict_word(c, run_session_line_stats(s, i), ri),
+			v->word ? v->word : "NOT JUDGED",
 			ri->log_path ? OUTFILE_ESC(ri->log_path) : "-");
 	}
 	if (code != SQW_EXIT_OK && code != SQW_EXIT_LIMIT)
@@ -129,44 +134,84 @@ static void print_lines_verdict(FILE *text, const struct run_session *s, int cod
 			code);
 	else
 		fprintf(text, "run verdict %s: %zu of %zu lines passed, %zu failed\n",
-			fail ? "FAIL" : pass == n ? "PASS" : "NO LIMITS", pass, n, fail);
+			e->verdict == VERDICT_FAIL ? "FAIL" : e->verdict == VERDICT_PASS ? "PASS"
+			: "NO LIMITS", pass, e->nlines, fail);
 }
 
-int runreport_finish(struct run_session *s, int ran, FILE *text)
+/* What the run was, from the session that ran it: its verdicts included. */
+static void end_of(struct run_session *s, int ran, struct run_end *e)
 {
 	const struct config *c = run_session_config(s);
-	const struct run_info *ri = run_session_info(s);
+	size_t n = run_session_lines(s);
+
+	memset(e, 0, sizeof(*e));
+	e->status = ran;
+	if (ran != SQW_EXIT_OK)
+		return;
+	e->error = run_session_info(s)->stop_reason == EDGELOG_STOP_ERROR;
+	e->signal = run_session_signal(s);
+	e->finite = plan_duration(config_plan(c)) != 0;
+	e->lines = calloc(n, sizeof(*e->lines));
+	if (!e->lines) {
+		run_session_say(s, RUN_SAY_ERR, "out of memory");
+		e->lost++;
+		return;
+	}
+	e->nlines = n;
+	judge_lines(s, e);
+}
+
+void runreport_finish(struct run_session *s, int ran, FILE *text, run_end_code_fn code,
+		      struct run_end *e)
+{
+	const struct config *c = run_session_config(s);
 	const char *json = config_str(c, CFG_OUTPUT_JSON);
 	const char *junit = config_str(c, CFG_OUTPUT_JUNIT);
 	const char *results = config_str(c, CFG_OUTPUT_RESULTS);
-	int ret = run_session_close(s, ran == SQW_EXIT_OK ? run_exit_code(s) : ran);
-	int code = ret;
-	size_t i, n = run_session_lines(s);
+	int footer, closed;
+	size_t i;
 
-	if (!ri->end_realtime_ns)	/* the run did not happen: nothing to report */
-		return ret;
+	end_of(s, ran, e);
+	/* the footer carries the code the run ends with, as its command says */
+	footer = code(e);
+	e->log_incomplete = run_session_close(s, footer) != footer;
+	if (!e->nlines)	/* the run did not happen: nothing to report */
+		return;
+	if (e->log_incomplete)	/* a fact the verdict reads changed: log_complete */
+		judge_lines(s, e);
+	closed = code(e);
 	/* A machine reads standard output: it gets that one document alone
 	 * (outfile_check refused two), and the text summary goes to stderr. */
 	if (!strcmp(json, "-") || !strcmp(junit, "-") || !strcmp(results, "-"))
 		text = stderr;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < e->nlines; i++) {
 		char *fj = run_session_line_file(s, i, json), *fu = run_session_line_file(s, i, junit);
 		char *fr = run_session_line_file(s, i, results);
 
-		if (n > 1)
+		if (e->nlines > 1)
 			fprintf(text, "%s=== line %s (%zu of %zu) ===\n", i ? "\n" : "",
-				OUTFILE_ESC(run_session_line_name(s, i)), i + 1, n);
+				OUTFILE_ESC(run_session_line_name(s, i)), i + 1, e->nlines);
 		if (!fj || !fu || !fr) {
 			run_session_say(s, RUN_SAY_ERR, "out of memory");
-			ret = SQW_EXIT_RUNTIME;
-		} else {
-			ret = report_line(s, i, text, fj, fu, fr, ret);
+			e->lost++;
+		} else if (e->lines[i].word) {
+			e->lost += report_line(s, i, &e->lines[i], text, fj, fu, fr);
 		}
 		free(fj);
 		free(fu);
 		free(fr);
 	}
-	if (n > 1)
-		print_lines_verdict(text, s, code);
-	return ret;
+	if (e->nlines > 1)
+		print_lines_verdict(text, s, e, closed);
+}
+
+void runreport_end_free(struct run_end *e)
+{
+	size_t i;
+
+	for (i = 0; i < e->nlines; i++)
+		verdict_result_free(&e->lines[i]);
+	free(e->lines);
+	e->lines = NULL;
+	e->nlines = 0;
 }

@@ -1137,20 +1137,29 @@ static bool limits_check(struct analysis *a, const struct config *c)
 enum verdict analysis_verdict(struct analysis *a, const struct config *c,
 				      const struct run_info *ri)
 {
+	struct verdict_result vr;
 	enum verdict v;
+	char err[64];
 
 	a->verdict_why[0] = '\0';
 	/* the verdict's own rule, so that a respond log's response_max counts */
 	a->limits_set = verdict_limits_set(c);
-	if (a->src->kind == ANALYZE_SRC_LOG && ri)
-		v = verdict_judge(c, a->es, ri, a->verdict_why, sizeof(a->verdict_why));
-	else
+	if (a->src->kind != ANALYZE_SRC_LOG || !ri) {
 		v = limits_check(a, c) ? VERDICT_FAIL
 		    : a->limits_set ? VERDICT_PASS : VERDICT_NO_LIMITS;
-	if (a->src->kind == ANALYZE_SRC_LOG && ri)
-		a->verdict = verdict_word(c, a->es, ri);	/* LOAD NOT APPLIED too */
-	else
 		a->verdict = v == VERDICT_FAIL ? "FAIL" : v == VERDICT_PASS ? "PASS" : "NO LIMITS";
+		return v;
+	}
+	/* a log as its run was judged, once: the word (LOAD NOT APPLIED too)
+	 * and the violations of one result */
+	if (verdict_result_compute(&vr, c, edgestats_result(a->es), ri, err, sizeof(err)) < 0) {
+		a->verdict = NULL;	/* not judged: the documents say so */
+		return VERDICT_NO_LIMITS;
+	}
+	verdict_result_why(&vr, a->verdict_why, sizeof(a->verdict_why));
+	a->verdict = vr.word;
+	v = vr.verdict;
+	verdict_result_free(&vr);
 	return v;
 }
 

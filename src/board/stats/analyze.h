@@ -350,9 +350,10 @@ const struct edgestats_result *analysis_stats(const struct analysis *a);
 /*
  * After analysis_finish(): the verdict against the limits.* of @c, kept in
  * a->verdict and a->verdict_why for the reports. A log is judged as its run
- * was (verdict_judge(): @ri carries what its header and footer say, its
- * phases and loads); other sources against the limits only, with the count
- * of pulses and wake-ups beyond them. Returns the verdict.
+ * was, once (verdict_result_compute(): @ri carries what its header and
+ * footer say, its phases and loads); other sources against the limits only,
+ * with the count of pulses and wake-ups beyond them. Returns the verdict (a
+ * log out of memory: not judged, a->verdict NULL, VERDICT_NO_LIMITS).
  */
 struct config;
 enum verdict analysis_verdict(struct analysis *a, const struct config *c,

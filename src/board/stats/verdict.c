@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The verdict of a run against limits.* and its loads' proofs: every check
- * with its figures, the violations' sentences, the verdict's word. Prints
- * nothing: report/summary.c and report/ciout.c render what it decides. */
+ * with its figures, the violations' sentences, the verdict's word, kept in
+ * one struct verdict_result that summary/ and check/ render. Prints nothing. */
 #include "stats/verdict.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/units.h"
@@ -31,18 +33,24 @@ struct why_buf {
 };
 
 /* Where the checks go: each one to @on_check, the verdict's failures'
- * sentences to @on_violation; @failed counts those. */
+ * sentences to @on_violation; @failed counts those, @load_failed those of
+ * a phase (in the verdict, only its loads' proofs are a phase's), and
+ * @gap_failed of those the gaps in a proof ("proof incomplete"). */
 struct check_sink {
 	verdict_check_fn on_check;
 	verdict_violation_fn on_violation;
 	void *ctx;
-	unsigned failed;
+	unsigned failed, load_failed, gap_failed;
 };
 
 static void emit(struct check_sink *k, struct verdict_check *ck)
 {
 	if (ck->result == VERDICT_CHECK_FAIL && ck->in_verdict) {
 		k->failed++;
+		if (ck->phase) {
+			k->load_failed++;
+			k->gap_failed += strstr(ck->message, ": proof incomplete: ") != NULL;
+		}
 		if (k->on_violation)
 			k->on_violation(k->ctx, ck->message);
 	}
@@ -58,9 +66,9 @@ static void check_pass(struct check_sink *k, struct verdict_check *ck)
 }
 
 /* A failure (or, with @res VERDICT_CHECK_SKIP, why the check was not made). */
-static void check_end(struct check_sink *k, struct verdict_check *ck, enum verdict_result res,
+static void check_end(struct check_sink *k, struct verdict_check *ck, enum verdict_check_result res,
 		      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static void check_end(struct check_sink *k, struct verdict_check *ck, enum verdict_result res,
+static void check_end(struct check_sink *k, struct verdict_check *ck, enum verdict_check_result res,
 		      const char *fmt, ...)
 {
 	char msg[512];
@@ -582,12 +590,6 @@ static void check_phase_loads(const struct run_info *ri, const struct run_phase 
 	}
 }
 
-/* Only the proof-gap failures ("proof incomplete"). */
-static void count_gap(void *ctx, const char *msg)
-{
-	(*(unsigned *)ctx) += strstr(msg, ": proof incomplete: ") != NULL;
-}
-
 /* Phase @ph's own figures against the limits; all skipped if it has none. */
 static void check_phase_limits(const struct config *c, const struct run_phase *ph,
 			       struct check_sink *k)
@@ -611,11 +613,13 @@ static void check_phase_limits(const struct config *c, const struct run_phase *p
 }
 
 /*
- * Every check in a fixed order (verdict.h). The text, the JSON, the CI
- * outputs and verdict_judge() all come from here, so they cannot disagree.
+ * Every check in a fixed order (verdict.h), each phase's own figures
+ * against the limits with @phase_limits. The result, verdict_judge(),
+ * verdict_word() and verdict_checks() all come from here, so they cannot
+ * disagree.
  */
-static unsigned check_all(const struct config *c, const struct edgestats_result *r,
-			  const struct run_info *ri, struct check_sink *k, bool phase_limits)
+static void check_all(const struct config *c, const struct edgestats_result *r,
+		      const struct run_info *ri, struct check_sink *k, bool phase_limits)
 {
 	size_t i;
 
@@ -626,50 +630,35 @@ static unsigned check_all(const struct config *c, const struct edgestats_result 
 			check_phase_limits(c, &ri->phases[i], k);
 		check_phase_loads(ri, &ri->phases[i], k);
 	}
-	return k->failed;
 }
 
-/* The verdict's failures: their count, each sentence to @fn. */
-unsigned verdict_violations(const struct config *c, const struct edgestats_result *r,
-			    const struct run_info *ri, verdict_violation_fn fn, void *ctx)
+/* The verdict's word from what the walk counted. */
+static const char *word_of(const struct config *c, const struct check_sink *k)
 {
-	struct check_sink k = { .on_violation = fn, .ctx = ctx };
-
-	return check_all(c, r, ri, &k, false);
+	if (!k->failed)
+		return verdict_limits_set(c) ? "PASS" : "NO LIMITS";
+	if (k->failed != k->load_failed)
+		return "FAIL";
+	return k->gap_failed == k->failed ? "PROOF INCOMPLETE" : "LOAD NOT APPLIED";
 }
 
-/* Only the load proofs' failures ("load not applied"). */
-static unsigned check_loads(const struct run_info *ri, verdict_violation_fn fn, void *ctx)
+static enum verdict verdict_of(const struct config *c, const struct check_sink *k)
 {
-	struct check_sink k = { .on_violation = fn, .ctx = ctx };
-	size_t i;
-
-	for (i = 0; i < ri->nphases; i++)
-		check_phase_loads(ri, &ri->phases[i], &k);
-	return k.failed;
-}
-
-unsigned verdict_load_failures(const struct run_info *ri)
-{
-	return check_loads(ri, NULL, NULL);
-}
-
-unsigned verdict_checks_result(const struct config *c, const struct edgestats_result *r,
-			       const struct run_info *ri, bool phase_limits, verdict_check_fn fn,
-			       void *ctx)
-{
-	struct check_sink k = { .on_check = fn, .ctx = ctx };
-
-	return check_all(c, r, ri, &k, phase_limits);
+	if (k->failed)
+		return VERDICT_FAIL;
+	return verdict_limits_set(c) ? VERDICT_PASS : VERDICT_NO_LIMITS;
 }
 
 unsigned verdict_checks(const struct config *c, const struct edgestats *s,
 			const struct run_info *ri, verdict_check_fn fn, void *ctx)
 {
-	return verdict_checks_result(c, edgestats_result(s), ri, true, fn, ctx);
+	struct check_sink k = { .on_check = fn, .ctx = ctx };
+
+	check_all(c, edgestats_result(s), ri, &k, true);
+	return k.failed;
 }
 
-const char *verdict_result_name(enum verdict_result r)
+const char *verdict_check_result_name(enum verdict_check_result r)
 {
 	return r == VERDICT_CHECK_PASS ? "pass" : r == VERDICT_CHECK_FAIL ? "fail" : "skip";
 }
@@ -693,23 +682,13 @@ bool verdict_limits_set(const struct config *c)
 	       config_int(c, CFG_LIMITS_WIDTH_ERROR) > 0;
 }
 
-/* The verdict's word, from the count check() returned. */
-const char *verdict_word_n(const struct config *c, const struct run_info *ri, unsigned nviol)
-{
-	if (nviol) {
-		unsigned gaps = 0, loads = check_loads(ri, count_gap, &gaps);
-
-		if (nviol == loads)
-			return gaps == nviol ? "PROOF INCOMPLETE" : "LOAD NOT APPLIED";
-		return "FAIL";
-	}
-	return verdict_limits_set(c) ? "PASS" : "NO LIMITS";
-}
-
 const char *verdict_word(const struct config *c, const struct edgestats *s,
-				 const struct run_info *ri)
+			 const struct run_info *ri)
 {
-	return verdict_word_n(c, ri, verdict_violations(c, edgestats_result(s), ri, NULL, NULL));
+	struct check_sink k = { 0 };
+
+	check_all(c, edgestats_result(s), ri, &k, false);
+	return word_of(c, &k);
 }
 
 static void why_append(void *ctx, const char *msg)
@@ -724,17 +703,136 @@ static void why_append(void *ctx, const char *msg)
 		w->pos += (size_t)n < w->len - w->pos ? (size_t)n : w->len - w->pos - 1;
 }
 
-enum verdict verdict_judge(const struct config *c, const struct edgestats *s,
-				     const struct run_info *ri, char *why, size_t len)
+/* @why ready to take lines after what the caller already has in it. */
+static struct why_buf why_start(char *why, size_t len)
 {
 	struct why_buf w = { .buf = why, .len = len };
 
 	if (len) {
-		/* "appended": keep what the caller already has */
 		w.pos = strnlen(why, len - 1);
 		why[w.pos] = '\0';
 	}
-	if (verdict_violations(c, edgestats_result(s), ri, len ? why_append : NULL, &w))
-		return VERDICT_FAIL;
-	return verdict_limits_set(c) ? VERDICT_PASS : VERDICT_NO_LIMITS;
+	return w;
+}
+
+enum verdict verdict_judge(const struct config *c, const struct edgestats *s,
+			   const struct run_info *ri, char *why, size_t len)
+{
+	struct why_buf w = why_start(why, len);
+	struct check_sink k = { .on_violation = len ? why_append : NULL, .ctx = &w };
+
+	check_all(c, edgestats_result(s), ri, &k, false);
+	return verdict_of(c, &k);
+}
+
+/* ---- the result: one walk, kept ---- */
+
+/* The checks as verdict_result_compute() collects them; @nomem: a copy
+ * failed, the result is dropped. */
+struct keep {
+	struct verdict_result *v;
+	size_t cap;
+	bool nomem;
+};
+
+static char *dup_or_null(const char *s, bool *nomem)
+{
+	char *d;
+
+	if (!s)
+		return NULL;
+	d = strdup(s);
+	if (!d)
+		*nomem = true;
+	return d;
+}
+
+/* One check into the result, its strings copied (the walk's end with it). */
+static void keep_check(void *ctx, const struct verdict_check *ck)
+{
+	struct keep *kp = ctx;
+	struct verdict_result *v = kp->v;
+	struct verdict_check *d;
+
+	if (kp->nomem)
+		return;
+	if (v->nchecks == kp->cap) {
+		size_t cap = kp->cap ? 2 * kp->cap : 32;
+		struct verdict_check *n = realloc(v->checks, cap * sizeof(*n));
+
+		if (!n) {
+			kp->nomem = true;
+			return;
+		}
+		v->checks = n;
+		kp->cap = cap;
+	}
+	d = &v->checks[v->nchecks++];
+	*d = *ck;
+	/* name and key are this file's literals; the rest may be the caller's */
+	d->phase = dup_or_null(ck->phase, &kp->nomem);
+	d->load = dup_or_null(ck->load, &kp->nomem);
+	d->message = dup_or_null(ck->message, &kp->nomem);
+}
+
+int verdict_result_compute(struct verdict_result *v, const struct config *c,
+			   const struct edgestats_result *r, const struct run_info *ri, char *err,
+			   size_t errlen)
+{
+	struct keep kp = { .v = v };
+	struct check_sink k = { .on_check = keep_check, .ctx = &kp };
+
+	memset(v, 0, sizeof(*v));
+	check_all(c, r, ri, &k, true);
+	if (kp.nomem) {
+		verdict_result_free(v);
+		snprintf(err, errlen, "out of memory");
+		errno = ENOMEM;
+		return -1;
+	}
+	v->verdict = verdict_of(c, &k);
+	v->word = word_of(c, &k);
+	v->limits_set = verdict_limits_set(c);
+	v->violations = k.failed;
+	v->load_failures = k.load_failed;
+	return 0;
+}
+
+void verdict_result_free(struct verdict_result *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->nchecks; i++) {
+		free((char *)v->checks[i].phase);
+		free((char *)v->checks[i].load);
+		free((char *)v->checks[i].message);
+	}
+	free(v->checks);
+	memset(v, 0, sizeof(*v));
+}
+
+unsigned verdict_result_violations(const struct verdict_result *v, verdict_violation_fn fn,
+				   void *ctx)
+{
+	unsigned n = 0;
+	size_t i;
+
+	for (i = 0; i < v->nchecks; i++) {
+		const struct verdict_check *ck = &v->checks[i];
+
+		if (ck->result != VERDICT_CHECK_FAIL || !ck->in_verdict)
+			continue;
+		n++;
+		if (fn)
+			fn(ctx, ck->message);
+	}
+	return n;
+}
+
+void verdict_result_why(const struct verdict_result *v, char *why, size_t len)
+{
+	struct why_buf w = why_start(why, len);
+
+	if (len)
+		verdict_result_violations(v, why_append, &w);
 }

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The verdict of a run against the profile's limits and its loads' proof:
- * every check with its figures, in one order, for the summary's text and
- * JSON, the CI outputs and check --run alike. Pure: prints nothing, keeps
- * no state; every call is safe from any thread (not the RT one). */
+ * every check with its figures, in one order, computed once after the run
+ * (struct verdict_result) and carried as data to every renderer: the
+ * summary's text and JSON, the CI outputs, check --run. Pure: prints
+ * nothing, keeps no state; every call is safe from any thread (not the RT
+ * one). */
 #ifndef SQW_VERDICT_H
 #define SQW_VERDICT_H
 
@@ -23,7 +25,8 @@ enum verdict verdict_judge(const struct config *c, const struct edgestats *s,
 				     const struct run_info *ri, char *why, size_t len);
 /* The verdict's word, as the summary prints it: "PASS", "NO LIMITS", "FAIL",
  * or "LOAD NOT APPLIED" when the only failures are loads that did not show
- * (or an idle phase that was not idle). */
+ * (or an idle phase that was not idle), "PROOF INCOMPLETE" when they are
+ * all gaps in the proof. */
 const char *verdict_word(const struct config *c, const struct edgestats *s,
 				 const struct run_info *ri);
 
@@ -33,7 +36,7 @@ const char *verdict_word(const struct config *c, const struct edgestats *s,
  * percent of a CPU, packets per second. Every pointer is valid only until the
  * callback returns.
  */
-enum verdict_result { VERDICT_CHECK_PASS, VERDICT_CHECK_FAIL, VERDICT_CHECK_SKIP };
+enum verdict_check_result { VERDICT_CHECK_PASS, VERDICT_CHECK_FAIL, VERDICT_CHECK_SKIP };
 enum verdict_unit { VERDICT_UNIT_NONE, VERDICT_UNIT_NS, VERDICT_UNIT_COUNT,
 		    VERDICT_UNIT_PERCENT, VERDICT_UNIT_PPS };
 
@@ -42,9 +45,10 @@ struct verdict_check {
 				   * log_complete, no_error, tmin, tmax, wake_latency_max,
 				   * missed_periods; a load's running, cpu_busy, packets_per_s,
 				   * valid_scores */
-	enum verdict_result result;
+	enum verdict_check_result result;
 	bool in_verdict;          /* false: a phase's own figures against the run's limits
-				   * (a failure there always comes with the run's own) */
+				   * (a failure there always comes with the run's own; the
+				   * JSON summary lists them not) */
 	const char *key;          /* the limit's key ("limits.tmax"), else NULL */
 	const char *phase;        /* NULL: the whole run */
 	const char *load;         /* a load's checks: its name, else NULL */
@@ -73,27 +77,49 @@ unsigned verdict_checks(const struct config *c, const struct edgestats *s,
 			const struct run_info *ri, verdict_check_fn fn, void *ctx);
 
 /* "pass", "fail", "skip"; "ns", "count", "percent", "packets/s" ("" for none). */
-const char *verdict_result_name(enum verdict_result r);
+const char *verdict_check_result_name(enum verdict_check_result r);
 const char *verdict_unit_name(enum verdict_unit u);
 
-/* The verdict's failures against @r: their count, each sentence to @fn
- * (NULL: only count). verdict_judge() and the summary's text and JSON. */
+/*
+ * The verdict of a run, or of one line of several, computed once after the
+ * run by verdict_result_compute() and handed to every renderer as it is:
+ * none of them judges again, so none can say another word.
+ */
+struct verdict_result {
+	enum verdict verdict;     /* PASS, FAIL (a violation), NO_LIMITS */
+	const char *word;         /* as verdict_word(): "PASS", "NO LIMITS", "FAIL",
+				   * "LOAD NOT APPLIED", "PROOF INCOMPLETE"; static */
+	bool limits_set;          /* verdict_limits_set() */
+	unsigned violations;      /* the failed checks with in_verdict, in order */
+	unsigned load_failures;   /* of them, loads' proofs (a phase's checks) */
+	size_t nchecks;
+	struct verdict_check *checks; /* every check in verdict_checks()'s order, the
+				   * phases' own figures included; its strings owned */
+};
+
+/*
+ * Judge @r (a run's or one line's statistics) with @ri against @c into @v:
+ * the one walk of verdict_checks() whose checks every renderer reads. 0, or
+ * -1 with errno ENOMEM and "out of memory" in @err (@v then holds nothing
+ * to free). The
+ * caller frees @v with verdict_result_free(). @v keeps no pointer into @c,
+ * @r or @ri.
+ */
+int verdict_result_compute(struct verdict_result *v, const struct config *c,
+			   const struct edgestats_result *r, const struct run_info *ri, char *err,
+			   size_t errlen);
+void verdict_result_free(struct verdict_result *v);
+/* Each of @v's violations' sentences to @fn, in order; returns their number. */
 typedef void (*verdict_violation_fn)(void *ctx, const char *msg);
-unsigned verdict_violations(const struct config *c, const struct edgestats_result *r,
-			    const struct run_info *ri, verdict_violation_fn fn, void *ctx);
-/* verdict_checks() on @r, with (@phase_limits) or without each phase's own
- * figures against the run's limits (the JSON summary lists them without). */
-unsigned verdict_checks_result(const struct config *c, const struct edgestats_result *r,
-			       const struct run_info *ri, bool phase_limits, verdict_check_fn fn,
-			       void *ctx);
-/* The verdict's word for @nviol violations (verdict_violations()). */
-const char *verdict_word_n(const struct config *c, const struct run_info *ri, unsigned nviol);
+unsigned verdict_result_violations(const struct verdict_result *v, verdict_violation_fn fn,
+				   void *ctx);
+/* @v's violations appended to @why, one line each, as verdict_judge() writes
+ * them (cut where @len ends). */
+void verdict_result_why(const struct verdict_result *v, char *why, size_t len);
+
 /* Whether any limit of the wave is set (else a run with no other violation
  * is "NO LIMITS"). */
 bool verdict_limits_set(const struct config *c);
-/* How many of the verdict's failures are loads' proofs ("load not applied"). */
-unsigned verdict_load_failures(const struct run_info *ri);
-
 /* What phase @ph's proof says (docs/soak.md): "LOAD APPLIED", "LOAD NOT
  * APPLIED", "proof incomplete", "idle proven", "not idle", "idle unproven"
  * or "no proof". A static string. */

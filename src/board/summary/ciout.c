@@ -3,7 +3,6 @@
  * what a CI server and a board farm read, with the figures of every check. */
 #include "summary/ciout.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
@@ -18,112 +17,6 @@
 #ifndef SQW_VERSION
 #define SQW_VERSION "unknown"
 #endif
-
-/* One check, copied out of the callback (its strings are the callback's). */
-struct ci_case {
-	struct verdict_check ck;
-	char *name, *key, *phase, *load, *message;
-};
-
-struct ci_cases {
-	struct ci_case *v;
-	size_t n, cap;
-	bool nomem;
-};
-
-static char *dup_or_null(const char *s, bool *nomem)
-{
-	char *d;
-
-	if (!s)
-		return NULL;
-	d = strdup(s);
-	if (!d)
-		*nomem = true;
-	return d;
-}
-
-static void collect(void *ctx, const struct verdict_check *ck)
-{
-	struct ci_cases *cs = ctx;
-	struct ci_case *c;
-
-	if (cs->nomem)
-		return;
-	if (cs->n == cs->cap) {
-		size_t cap = cs->cap ? 2 * cs->cap : 32;
-		struct ci_case *v = realloc(cs->v, cap * sizeof(*v));
-
-		if (!v) {
-			cs->nomem = true;
-			return;
-		}
-		cs->v = v;
-		cs->cap = cap;
-	}
-	c = &cs->v[cs->n++];
-	memset(c, 0, sizeof(*c));
-	c->ck = *ck;
-	c->name = dup_or_null(ck->name, &cs->nomem);
-	c->key = dup_or_null(ck->key, &cs->nomem);
-	c->phase = dup_or_null(ck->phase, &cs->nomem);
-	c->load = dup_or_null(ck->load, &cs->nomem);
-	c->message = dup_or_null(ck->message, &cs->nomem);
-}
-
-static void cases_free(struct ci_cases *cs)
-{
-	size_t i;
-
-	for (i = 0; i < cs->n; i++) {
-		free(cs->v[i].name);
-		free(cs->v[i].key);
-		free(cs->v[i].phase);
-		free(cs->v[i].load);
-		free(cs->v[i].message);
-	}
-	free(cs->v);
-}
-
-static int cases_get(struct ci_cases *cs, const struct config *c, const struct edgestats *s,
-		     const struct run_info *ri, char *err, size_t errlen)
-{
-	memset(cs, 0, sizeof(*cs));
-	verdict_checks(c, s, ri, collect, cs);
-	if (cs->nomem) {
-		cases_free(cs);
-		snprintf(err, errlen, "out of memory");
-		errno = ENOMEM;
-		return -1;
-	}
-	return 0;
-}
-
-/* The checks into @cs and @path open for writing: what both writers start
- * with. NULL with @err (and @cs freed) when either fails; else the caller
- * ends with cases_close(). */
-static FILE *cases_open(struct ci_cases *cs, const char *path, const struct config *c,
-			const struct edgestats *s, const struct run_info *ri, char *err,
-			size_t errlen)
-{
-	FILE *f;
-
-	if (cases_get(cs, c, s, ri, err, errlen) < 0)
-		return NULL;
-	f = outfile_open(path, err, errlen);
-	if (!f)
-		cases_free(cs);
-	return f;
-}
-
-/* Close @f (outfile_close(): a failed write is reported) and free @cs. */
-static int cases_close(struct ci_cases *cs, FILE *f, const char *path, char *err, size_t errlen)
-{
-	int ret = outfile_close(f, path, err, errlen);
-
-	cases_free(cs);
-	return ret;
-}
 
 const char *ciout_name_part(const char *s, char *buf, size_t len)
 {
@@ -166,7 +59,7 @@ static const char *unit_word(enum verdict_unit u)
 
 /* ---- result.txt ---- */
 
-static void results_line(FILE *f, const struct ci_case *c)
+static void results_line(FILE *f, const struct verdict_check *c)
 {
 	char p[128], l[128], n[64], v[64];
 
@@ -175,28 +68,27 @@ static void results_line(FILE *f, const struct ci_case *c)
 	if (c->load)
 		fprintf(f, "%s.", ciout_name_part(c->load, l, sizeof(l)));
 	fprintf(f, "%s %s", ciout_name_part(c->name, n, sizeof(n)),
-		verdict_result_name(c->ck.result));
+		verdict_check_result_name(c->result));
 	/* LAVA takes a measurement only as a number with its units */
-	if (c->ck.has_observed && isfinite(c->ck.observed) && c->ck.unit != VERDICT_UNIT_NONE)
-		fprintf(f, " %s %s", figure(c->ck.observed, c->ck.unit, v, sizeof(v)),
-			unit_word(c->ck.unit));
+	if (c->has_observed && isfinite(c->observed) && c->unit != VERDICT_UNIT_NONE)
+		fprintf(f, " %s %s", figure(c->observed, c->unit, v, sizeof(v)),
+			unit_word(c->unit));
 	fputc('\n', f);
 }
 
-int ciout_write_results(const char *path, const struct config *c, const struct edgestats *s,
-			const struct run_info *ri, char *err, size_t errlen)
+int ciout_write_results_judged(const char *path, const struct verdict_result *v, char *err,
+			       size_t errlen)
 {
-	struct ci_cases cs;
-	FILE *f;
+	FILE *f = outfile_open(path, err, errlen);
 	size_t i;
 
-	f = cases_open(&cs, path, c, s, ri, err, errlen);
 	if (!f)
 		return -1;
-	for (i = 0; i < cs.n; i++)
-		results_line(f, &cs.v[i]);
-	return cases_close(&cs, f, path, err, errlen);
+	for (i = 0; i < v->nchecks; i++)
+		results_line(f, &v->checks[i]);
+	return outfile_close(f, path, err, errlen);
 }
+
 
 /* ---- JUnit XML ---- */
 
@@ -212,9 +104,8 @@ static void xml_put(FILE *f, const char *s)
 }
 
 /* The figures of a check in one line: what was seen, against what, where. */
-static void xml_figures(FILE *f, const struct ci_case *c)
+static void xml_figures(FILE *f, const struct verdict_check *k)
 {
-	const struct verdict_check *k = &c->ck;
 	/* "3 count" reads badly: a count goes bare */
 	const char *u = k->unit == VERDICT_UNIT_COUNT ? "" : unit_word(k->unit), *sep = "";
 	const char *usp = u[0] ? " " : "";
@@ -233,9 +124,9 @@ static void xml_figures(FILE *f, const struct ci_case *c)
 	if (k->has_limit) {
 		fprintf(f, "%s%s %s%s%s", sep, k->limit_is_min ? "at least" : "at most",
 			figure(k->limit, k->unit, v, sizeof(v)), usp, u);
-		if (c->key) {
+		if (k->key) {
 			fputs(" (", f);
-			xml_put(f, c->key);
+			xml_put(f, k->key);
 			fputc(')', f);
 		}
 		sep = "; ";
@@ -244,7 +135,7 @@ static void xml_figures(FILE *f, const struct ci_case *c)
 		fprintf(f, "%sat edge #%" PRIu64 " (t+%.6f s)", sep, k->seq, k->t_s);
 }
 
-static void xml_case(FILE *f, const char *suite, const struct ci_case *c)
+static void xml_case(FILE *f, const char *suite, const struct verdict_check *c)
 {
 	char l[128], n[64];
 
@@ -254,7 +145,7 @@ static void xml_case(FILE *f, const char *suite, const struct ci_case *c)
 	if (c->load)
 		fprintf(f, "%s.", ciout_name_part(c->load, l, sizeof(l)));
 	fprintf(f, "%s\" time=\"0\">\n", ciout_name_part(c->name, n, sizeof(n)));
-	if (c->ck.result == VERDICT_CHECK_FAIL) {
+	if (c->result == VERDICT_CHECK_FAIL) {
 		fputs("      <failure message=\"", f);
 		xml_put(f, c->message);
 		fputs("\" type=\"", f);
@@ -264,7 +155,7 @@ static void xml_case(FILE *f, const char *suite, const struct ci_case *c)
 		fputc('\n', f);
 		xml_figures(f, c);
 		fputs("</failure>\n", f);
-	} else if (c->ck.result == VERDICT_CHECK_SKIP) {
+	} else if (c->result == VERDICT_CHECK_SKIP) {
 		fputs("      <skipped message=\"", f);
 		xml_put(f, c->message);
 		fputs("\"/>\n", f);
@@ -285,33 +176,33 @@ struct suite_counts {
 	size_t tests, failures, skipped;
 };
 
-static struct suite_counts count_suite(const struct ci_cases *cs, const char *phase)
+static struct suite_counts count_suite(const struct verdict_result *v, const char *phase)
 {
 	struct suite_counts k = { 0 };
 	size_t i;
 
-	for (i = 0; i < cs->n; i++) {
-		const struct ci_case *c = &cs->v[i];
+	for (i = 0; i < v->nchecks; i++) {
+		const struct verdict_check *c = &v->checks[i];
 
 		if (phase ? !c->phase || strcmp(c->phase, phase) : c->phase != NULL)
 			continue;
 		k.tests++;
-		k.failures += c->ck.result == VERDICT_CHECK_FAIL;
-		k.skipped += c->ck.result == VERDICT_CHECK_SKIP;
+		k.failures += c->result == VERDICT_CHECK_FAIL;
+		k.skipped += c->result == VERDICT_CHECK_SKIP;
 	}
 	return k;
 }
 
 /* One <testsuite>: the run's checks (@phase NULL) or one phase's. */
 static void xml_suite(FILE *f, const struct config *c, const struct run_info *ri,
-		      const struct ci_cases *cs, size_t id, const char *phase, double secs,
+		      const struct verdict_result *v, size_t id, const char *phase, double secs,
 		      uint64_t start_realtime_ns)
 {
 	time_t t0 = (time_t)(start_realtime_ns / 1000000000u);
 	char timestamp[32];
 	struct tm tm;
 
-	struct suite_counts k = count_suite(cs, phase);
+	struct suite_counts k = count_suite(v, phase);
 	char name[512];
 	size_t i;
 
@@ -340,8 +231,8 @@ static void xml_suite(FILE *f, const struct config *c, const struct run_info *ri
 	xml_property(f, "realtime", ri->rt_ok ? "yes" : "no (not a real-time result)");
 	xml_property(f, "log", ri->log_path);
 	fputs("    </properties>\n", f);
-	for (i = 0; i < cs->n; i++) {
-		const struct ci_case *cc = &cs->v[i];
+	for (i = 0; i < v->nchecks; i++) {
+		const struct verdict_check *cc = &v->checks[i];
 
 		if (phase ? !cc->phase || strcmp(cc->phase, phase) : cc->phase != NULL)
 			continue;
@@ -350,10 +241,9 @@ static void xml_suite(FILE *f, const struct config *c, const struct run_info *ri
 	fputs("    <system-out/>\n    <system-err/>\n  </testsuite>\n", f);
 }
 
-int ciout_write_junit(const char *path, const struct config *c, const struct edgestats *s,
-		      const struct run_info *ri, char *err, size_t errlen)
+int ciout_write_junit_judged(const char *path, const struct config *c, const struct run_info *ri,
+			     const struct verdict_result *v, char *err, size_t errlen)
 {
-	struct ci_cases cs;
 	struct suite_counts all = { 0 };
 	double secs = ri->end_realtime_ns > ri->start_realtime_ns
 		      ? (double)(ri->end_realtime_ns - ri->start_realtime_ns) / 1e9 : 0;
@@ -361,12 +251,12 @@ int ciout_write_junit(const char *path, const struct config *c, const struct edg
 	FILE *f;
 	size_t i;
 
-	f = cases_open(&cs, path, c, s, ri, err, errlen);
+	f = outfile_open(path, err, errlen);
 	if (!f)
 		return -1;
-	for (i = 0; i < cs.n; i++) {
+	for (i = 0; i < v->nchecks; i++) {
 		all.tests++;
-		all.failures += cs.v[i].ck.result == VERDICT_CHECK_FAIL;
+		all.failures += v->checks[i].result == VERDICT_CHECK_FAIL;
 	}
 	/* The Jenkins xUnit plugin validates against its junit-10.xsd, whose
 	 * <testsuites> has only name, time, tests, failures and errors: a
@@ -375,7 +265,7 @@ int ciout_write_junit(const char *path, const struct config *c, const struct edg
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<testsuites name=\"sqwave run\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
 		"time=\"%.3f\">\n", all.tests, all.failures, secs);
-	xml_suite(f, c, ri, &cs, 0, NULL, secs, ri->start_realtime_ns);
+	xml_suite(f, c, ri, v, 0, NULL, secs, ri->start_realtime_ns);
 	for (i = 0; i < ri->nphases; i++) {
 		const struct run_phase *ph = &ri->phases[i];
 		double psecs = (double)ph->duration_ns / 1e9;
@@ -384,9 +274,38 @@ int ciout_write_junit(const char *path, const struct config *c, const struct edg
 			psecs = secs - (double)(config_int(c, CFG_RUN_WARMUP) + ph->start_off_ns) / 1e9;
 		if (psecs < 0)
 			psecs = 0;
-		xml_suite(f, c, ri, &cs, i + 1, ph->name, psecs,
+		xml_suite(f, c, ri, v, i + 1, ph->name, psecs,
 			  measure0 + (uint64_t)(ph->start_off_ns > 0 ? ph->start_off_ns : 0));
 	}
 	fputs("</testsuites>\n", f);
-	return cases_close(&cs, f, path, err, errlen);
+	return outfile_close(f, path, err, errlen);
+}
+
+/* ---- for a caller without a verdict ---- */
+
+/* @s judged once, then JUnit (@junit) or the results written from it. */
+static int write_unjudged(const char *path, const struct config *c, const struct edgestats *s,
+			  const struct run_info *ri, bool junit, char *err, size_t errlen)
+{
+	struct verdict_result v;
+	int ret;
+
+	if (verdict_result_compute(&v, c, edgestats_result(s), ri, err, errlen) < 0)
+		return -1;
+	ret = junit ? ciout_write_junit_judged(path, c, ri, &v, err, errlen)
+		    : ciout_write_results_judged(path, &v, err, errlen);
+	verdict_result_free(&v);
+	return ret;
+}
+
+int ciout_write_junit(const char *path, const struct config *c, const struct edgestats *s,
+		      const struct run_info *ri, char *err, size_t errlen)
+{
+	return write_unjudged(path, c, s, ri, true, err, errlen);
+}
+
+int ciout_write_results(const char *path, const struct config *c, const struct edgestats *s,
+			const struct run_info *ri, char *err, size_t errlen)
+{
+	return write_unjudged(path, c, s, ri, false, err, errlen);
 }

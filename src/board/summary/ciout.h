@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The verdict for CI and board farms: JUnit XML and LAVA's result.txt, both
- * made from verdict_checks(), the data the summary's verdict comes from. */
+ * made from the checks of the run's struct verdict_result, the data the
+ * summary's verdict is printed from: neither judges again. */
 #ifndef SQW_CIOUT_H
 #define SQW_CIOUT_H
 
@@ -9,24 +10,30 @@
 #include "summary/summary.h"
 
 /*
- * JUnit XML (docs/ci.md) to @path ("-": standard output): one test suite for
- * the run (its health checks and limits) and, when the run has phases, one
- * per phase (the phase's own figures against the limits and its loads'
- * proofs); a test case per check, a failure carrying the sentence and the
+ * JUnit XML (docs/ci.md) of @v's checks to @path ("-": standard output): one
+ * test suite for the run (its health checks and limits) and, when the run
+ * has phases, one per phase (the phase's own figures against the limits and
+ * its loads' proofs); a test case per check, a failure carrying the sentence and the
  * figures, a check not made (a limit left unset) as skipped.
  * 0, or -1 with errno and the reason in @err (nothing is left half-written
  * silently: a failed write or close is an error).
  */
+int ciout_write_junit_judged(const char *path, const struct config *c, const struct run_info *ri,
+			     const struct verdict_result *v, char *err, size_t errlen);
+/* The same, the verdict computed here, once, from @s. */
 int ciout_write_junit(const char *path, const struct config *c, const struct edgestats *s,
 		      const struct run_info *ri, char *err, size_t errlen);
 
 /*
- * LAVA result.txt (docs/ci.md) to @path ("-": standard output): one line per
- * check, "NAME RESULT" or "NAME RESULT MEASUREMENT UNITS"; RESULT is pass,
- * fail or skip; MEASUREMENT a plain decimal number; UNITS one word per NAME
+ * LAVA result.txt (docs/ci.md) of @v's checks to @path ("-": standard output):
+ * one line per check, "NAME RESULT" or "NAME RESULT MEASUREMENT UNITS"; RESULT
+ * is pass, fail or skip; MEASUREMENT a plain decimal number; UNITS one word per NAME
  * (us, count, percent, pps). NAME is the check, "PHASE.CHECK" for a phase's
  * figures, "PHASE.LOAD.CHECK" for a load's proof. 0, or -1 as above.
  */
+int ciout_write_results_judged(const char *path, const struct verdict_result *v, char *err,
+			       size_t errlen);
+/* The same, the verdict computed here, once. */
 int ciout_write_results(const char *path, const struct config *c, const struct edgestats *s,
 			const struct run_info *ri, char *err, size_t errlen);
 

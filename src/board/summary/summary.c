@@ -638,14 +638,13 @@ static void json_timerlat(struct json_writer *w, const struct config *c,
 	json_object_end(w);
 }
 
-void summary_print_text(FILE *f, const struct config *c, const struct edgestats *s,
-			const struct run_info *ri)
+void summary_print_text_judged(FILE *f, const struct config *c, const struct edgestats *s,
+			       const struct run_info *ri, const struct verdict_result *v)
 {
 	const struct edgestats_result *r = edgestats_result(s);
 	const struct sysinfo_host *h = &ri->host;
 	int64_t dur = (int64_t)(ri->end_realtime_ns - ri->start_realtime_ns);
 	uint64_t dropped = max_u64(ri->dropped, r->seq_gaps);
-	unsigned nviol;
 
 	fprintf(f, "\n==== sqwave summary ====\n");
 	if (!ri->rt_ok)
@@ -735,12 +734,24 @@ void summary_print_text(FILE *f, const struct config *c, const struct edgestats 
 		text_run_proof(f, ri);
 	if (ri->loopback)
 		loopreport_text(f, ri->loopback);
-	nviol = verdict_violations(c, r, ri, NULL, NULL);
-	fprintf(f, "\nverdict    %s%s%s\n", verdict_word_n(c, ri, nviol),
-		!nviol && !verdict_limits_set(c) ? " (no limits.* set: for a verdict, --tmin/--tmax or a profile's limits)" : "",
+	fprintf(f, "\nverdict    %s%s%s\n", v->word,
+		!v->violations && !v->limits_set ? " (no limits.* set: for a verdict, --tmin/--tmax or a profile's limits)" : "",
 		!ri->rt_ok ? " (NON-RT RUN: not a real-time result)" : "");
-	if (nviol)
-		verdict_violations(c, r, ri, text_violation, f);
+	verdict_result_violations(v, text_violation, f);
+}
+
+void summary_print_text(FILE *f, const struct config *c, const struct edgestats *s,
+			const struct run_info *ri)
+{
+	struct verdict_result v;
+	char err[64];
+
+	if (verdict_result_compute(&v, c, edgestats_result(s), ri, err, sizeof(err)) < 0) {
+		fprintf(f, "\n==== sqwave summary ====\n\nverdict    NOT JUDGED (%s)\n", err);
+		return;
+	}
+	summary_print_text_judged(f, c, s, ri, &v);
+	verdict_result_free(&v);
 }
 
 /* ---- JSON ---- */
@@ -1077,15 +1088,13 @@ static void json_figure(struct json_writer *w, const char *key, bool has, double
 }
 
 /* One entry of verdict.checks (docs/json-summary.md). */
-static void json_check(void *ctx, const struct verdict_check *ck)
+static void json_check(struct json_writer *w, const struct verdict_check *ck)
 {
-	struct json_writer *w = ctx;
-
 	if (!ck->in_verdict)
 		return;
 	json_object_begin(w);
 	json_kv_string(w, "name", ck->name);
-	json_kv_string(w, "result", verdict_result_name(ck->result));
+	json_kv_string(w, "result", verdict_check_result_name(ck->result));
 	json_kv_string(w, "key", ck->key);
 	json_kv_string(w, "phase", ck->phase);
 	json_kv_string(w, "load", ck->load);
@@ -1154,11 +1163,32 @@ void summary_respond_json(struct json_writer *w, const struct edgestats_result *
 	json_object_end(w);
 }
 
+/* "verdict": the word, the violations and the checks of @v, the phases'
+ * own figures left out (in_verdict: they are the JUnit's). */
+static void json_verdict(struct json_writer *w, const struct verdict_result *v)
+{
+	size_t i;
+
+	json_kv_object_begin(w, "verdict");
+	json_kv_bool(w, "pass", v->violations == 0);
+	json_kv_string(w, "result", v->word);
+	json_kv_bool(w, "limits_set", v->limits_set);
+	json_kv_bool(w, "load_applied", v->load_failures == 0);
+	json_kv_array_begin(w, "violations");
+	verdict_result_violations(v, json_violation, w);
+	json_array_end(w);
+	json_kv_array_begin(w, "checks");
+	for (i = 0; i < v->nchecks; i++)
+		json_check(w, &v->checks[i]);
+	json_array_end(w);
+	json_object_end(w);
+}
+
 static void json_summary(struct json_writer *w, const struct config *c,
-			 const struct edgestats_result *r, const struct run_info *ri)
+			 const struct edgestats_result *r, const struct run_info *ri,
+			 const struct verdict_result *v)
 {
 	const struct sysinfo_host *h = &ri->host;
-	unsigned nviol = verdict_violations(c, r, ri, NULL, NULL);
 	struct wave wv;
 	int64_t jhalf;
 	bool jshaped = summary_wave(ri, &wv, &jhalf);
@@ -1168,18 +1198,7 @@ static void json_summary(struct json_writer *w, const struct config *c,
 	json_kv_int(w, "schema_version", SUMMARY_SCHEMA_VERSION);
 	json_kv_string(w, "sqwave_version", SQW_VERSION);
 
-	json_kv_object_begin(w, "verdict");
-	json_kv_bool(w, "pass", nviol == 0);
-	json_kv_string(w, "result", verdict_word_n(c, ri, nviol));
-	json_kv_bool(w, "limits_set", verdict_limits_set(c));
-	json_kv_bool(w, "load_applied", verdict_load_failures(ri) == 0);
-	json_kv_array_begin(w, "violations");
-	verdict_violations(c, r, ri, json_violation, w);
-	json_array_end(w);
-	json_kv_array_begin(w, "checks");
-	verdict_checks_result(c, r, ri, false, json_check, w);
-	json_array_end(w);
-	json_object_end(w);
+	json_verdict(w, v);
 
 	json_kv_object_begin(w, "board");
 	json_kv_string(w, "name", config_str(c, CFG_BOARD_NAME));
@@ -1301,19 +1320,34 @@ struct summary_doc {
 	const struct config *c;
 	const struct edgestats_result *r;
 	const struct run_info *ri;
+	const struct verdict_result *v;
 };
 
 static void summary_doc(struct json_writer *w, const void *ctx)
 {
 	const struct summary_doc *d = ctx;
 
-	json_summary(w, d->c, d->r, d->ri);
+	json_summary(w, d->c, d->r, d->ri, d->v);
+}
+
+int summary_write_json_judged(const char *path, const struct config *c,
+			      const struct edgestats *s, const struct run_info *ri,
+			      const struct verdict_result *v, char *err, size_t errlen)
+{
+	const struct summary_doc d = { c, edgestats_result(s), ri, v };
+
+	return json_write_document(path, summary_doc, &d, err, errlen);
 }
 
 int summary_write_json(const char *path, const struct config *c, const struct edgestats *s,
 		       const struct run_info *ri, char *err, size_t errlen)
 {
-	const struct summary_doc d = { c, edgestats_result(s), ri };
+	struct verdict_result v;
+	int ret;
 
-	return json_write_document(path, summary_doc, &d, err, errlen);
+	if (verdict_result_compute(&v, c, edgestats_result(s), ri, err, errlen) < 0)
+		return -1;
+	ret = summary_write_json_judged(path, c, s, ri, &v, err, errlen);
+	verdict_result_free(&v);
+	return ret;
 }

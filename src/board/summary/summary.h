@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The end-of-run summary, text and JSON: the renderers of a run's figures
- * and of its verdict (analysis/verdict.h decides it). */
+ * and of its verdict, which stats/verdict.h computes once and they are given. */
 #ifndef SQW_SUMMARY_H
 #define SQW_SUMMARY_H
 
@@ -17,7 +17,12 @@
 #include "base/sysinfo.h"
 #include "rt/tracebreak_rt.h"
 
-/* Human summary to @f. */
+/* Human summary of @s and @ri to @f, ending with the verdict @v
+ * (verdict_result_compute() of the same run): its word and violations as
+ * they are, never judged again. */
+void summary_print_text_judged(FILE *f, const struct config *c, const struct edgestats *s,
+			       const struct run_info *ri, const struct verdict_result *v);
+/* The same for a caller that has no verdict yet: it is computed here, once. */
 void summary_print_text(FILE *f, const struct config *c, const struct edgestats *s,
 			const struct run_info *ri);
 
@@ -42,8 +47,13 @@ void summary_respond_text(FILE *f, const struct edgestats_result *r, const struc
 void summary_respond_json(struct json_writer *w, const struct edgestats_result *r,
 			  const struct run_info *ri);
 
-/* JSON summary (docs/json-summary.md) to @path; -1 with errno and the
- * reason in @err on failure (no part of it left: outfile_close()). */
+/* JSON summary (docs/json-summary.md) to @path, its "verdict" member @v as
+ * it is; -1 with errno and the reason in @err on failure (no part of it
+ * left: outfile_close()). */
+int summary_write_json_judged(const char *path, const struct config *c,
+			      const struct edgestats *s, const struct run_info *ri,
+			      const struct verdict_result *v, char *err, size_t errlen);
+/* The same, the verdict computed here, once. */
 int summary_write_json(const char *path, const struct config *c, const struct edgestats *s,
 		       const struct run_info *ri, char *err, size_t errlen);
 

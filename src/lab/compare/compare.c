@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/exitcode.h"
 #include "base/msgbuf.h"
 #include "log/loopjoin.h"
 
@@ -39,6 +40,16 @@ const char *compare_verdict_name(enum compare_verdict v)
 	case COMPARE_TOO_FEW: return "too-few-edges";
 	}
 	return "?";
+}
+
+int compare_verdict_exit(enum compare_verdict v)
+{
+	switch (v) {
+	case COMPARE_AGREE: return SQW_EXIT_OK;
+	case COMPARE_DISAGREE: case COMPARE_NO_OVERLAP: return SQW_EXIT_LIMIT;
+	case COMPARE_AMBIGUOUS: case COMPARE_TOO_FEW: return SQW_EXIT_USAGE;
+	}
+	return SQW_EXIT_USAGE;
 }
 
 /* The log path to open (a stream was copied into a memory file). */

@@ -46,6 +46,10 @@ enum compare_verdict {
 };
 
 const char *compare_verdict_name(enum compare_verdict v); /* "agree", ... */
+/* A verdict as compare's exit code (base/exitcode.h), for every kind of
+ * compare and its documents' exit_code: 0 agree, 1 disagree or no overlap,
+ * 2 ambiguous or too few edges. */
+int compare_verdict_exit(enum compare_verdict v);
 
 /* One of the worst disagreements. */
 struct compare_worst {

@@ -1016,3 +1016,20 @@ void respcmp_run_free(struct respcmp_run *run)
 	respcmp_free(run->c);
 	run->c = NULL;
 }
+
+bool respcmp_log_is_respond(const char *path)
+{
+	enum edgelog_status st;
+	struct edgelog_reader *r;
+	char why[256];
+	bool yes;
+
+	if (capture_path_is_stream(path))
+		return false;
+	r = edgelog_reader_open(path, &st, why, sizeof(why));
+	if (!r)
+		return false;
+	yes = edgelog_meta_is_respond(edgelog_reader_meta(r));
+	edgelog_reader_close(r);
+	return yes;
+}

@@ -239,6 +239,12 @@ enum compare_status respcmp_run(const struct respcmp_opts *o, struct respcmp_run
 				char *err, size_t errlen);
 void respcmp_run_free(struct respcmp_run *run);
 
+/* Whether @path is a respond log: its header says run.mode=respond. A
+ * stream is read once, by whichever comparison gets it: it is taken for a
+ * wave's (docs/compare.md). Anything that does not open is false, left for
+ * the comparison to report. */
+bool respcmp_log_is_respond(const char *path);
+
 /* The stimulus edge class's name ("cause", "lost", ...). */
 const char *respcmp_stim_class_name(unsigned cls);
 
