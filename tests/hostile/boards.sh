@@ -238,18 +238,24 @@ test_short_names_are_names_not_paths() {
 # run --preflight reads the files and checks; it changes nothing: what a
 # killed run left (a sqwave.PID.START cgroup) is for the next run to clear,
 # not for a preflight to take from it. Skipped without a writable cgroup2.
+# The leftover is planted in a cgroup of this test's own, and the run
+# started there: every sqwave that starts sweeps what killed runs left
+# beside its own cgroup, so one planted beside this shell's cgroup could be
+# taken by any other sqwave on the machine (another test, another user's
+# run) and the test would blame preflight for it.
 test_preflight_leaves_what_a_killed_run_left_to_the_next_run() {
-	local mnt own dir
+	local mnt own home dir rc
 	fresh
 	mnt=$(awk '$3 == "cgroup2" {print $2; exit}' /proc/mounts)
 	own=$(sed -n 's/^0:://p' /proc/self/cgroup)
 	[ -n "$mnt" ] || { echo "    (no cgroup2: skipped)" >&2; return 0; }
-	dir="$mnt${own%/}/sqwave.999999999.1"
-	mkdir "$dir" 2> /dev/null || { echo "    (cgroup2 not writable: skipped)" >&2; return 0; }
-	sq run --preflight --board "$ROOT/boards/sim.yaml"
-	local rc=$?
-	[ -d "$dir" ] || fail "run --preflight removed $dir" || return 1
-	rmdir "$dir"
+	home="$mnt${own%/}/sqwave-e2e-hostile.$$"
+	dir="$home/sqwave.999999999.1"
+	mkdir "$home" "$dir" 2> /dev/null || { echo "    (cgroup2 not writable: skipped)" >&2; rmdir "$home" 2> /dev/null; return 0; }
+	( echo $BASHPID > "$home/cgroup.procs" && sq run --preflight --board "$ROOT/boards/sim.yaml" )
+	rc=$?
+	[ -d "$dir" ] && rmdir "$dir" || fail "run --preflight removed $dir" || { rmdir "$home"; return 1; }
+	rmdir "$home" 2> /dev/null
 	case $rc in 0|1) ;; *) fail "run --preflight: exit $rc: $(head -c 300 "$TMP/err")" || return 1 ;; esac
 	! grep -q "cleared what a killed" "$TMP/err" || fail "preflight swept: $(cat "$TMP/err")" || return 1
 }
