@@ -155,7 +155,8 @@ help:
 	@echo "make            build $(BUILD)/sqwave (libgpiod API: $(GPIOD))"
 	@echo "make BOARD=1    the board build, $(BB)/sqwave: no captures, compare, report, SVG or zlib"
 	@echo "make run        install missing deps, build, 10 s on the simulated board"
-	@echo "make check      the fast tier, before every commit: -j build, layer rule (includes and calls), unit tests, e2e smoke set"
+	@echo "make check      the fast tier, before every commit: layer rule (includes and calls),"
+	@echo "                function length, -j build, unit tests, e2e smoke set"
 	@echo "make test       install missing deps, the full suite: unit, end-to-end, install, Yocto parse, QEMU board"
 	@echo "make e2e        every end-to-end script; T=NAME one (T=soak, T=hostile/logs, T=run-all),"
 	@echo "                T=NAME:REGEX its tests whose name matches (T=soak:phases); several: T='a b:c'"
@@ -306,6 +307,7 @@ $(UNIT_RUNS): %.run: %
 
 check:
 	@scripts/check-layers
+	@scripts/check-function-length
 	@$(MAKE) --no-print-directory -j$(NPROC) all unit-build docs
 	@scripts/check-layers --objects $(BUILD) src
 	@$(MAKE) --no-print-directory -j$(NPROC) -k check-unit
@@ -334,6 +336,7 @@ layers:
 # binary is still built (install and packaging use it) and `make valgrind`
 # runs the plain unit tests.
 test:
+	@scripts/check-function-length
 	@$(MAKE) --no-print-directory deps
 	@$(MAKE) --no-print-directory layers
 	@scripts/install-deps systemd python3-yaml python3-jsonschema python3-junitparser librsvg2-bin lava-common

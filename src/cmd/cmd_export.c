@@ -540,9 +540,34 @@ static int export_multi(char **paths, size_t n, const char *csv, const char *eve
 	return ret;
 }
 
-int cmd_export(int argc, char **argv)
+/* No output over an input or another output, at most one on standard
+ * output (--meta writes there): 0, or -1 with the message printed. */
+static int export_check_files(char **logs, int nlogs, const char *csv, const char *events,
+			      const char *vcd, bool meta)
 {
-	const char *csv = NULL, *events = NULL, *vcd = NULL, *path;
+	/* --meta writes to standard output: one more document there */
+	const struct outfile_arg outs[] = { { "--csv", csv, false }, { "--events", events, false },
+					    { "--vcd", vcd, false },
+					    { "--meta", meta ? "-" : NULL, false } };
+	struct outfile_arg ins[VCDOUT_MAX_LOGS];
+	char err[1024];
+	int i;
+
+	for (i = 0; i < nlogs; i++)
+		ins[i] = (struct outfile_arg){ "the log", logs[i], false };
+	if (outfile_check(outs, 4, ins, (size_t)nlogs, meta, err, sizeof(err)) < 0) {
+		pr_err("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* One log: its CSV (each edge joined with its loopback event, its timerlat
+ * latencies, its grid time, as the log has them) and events, its meta, or
+ * the VCD of its wave. The exit code. */
+static int export_one(const char *path, const char *csv, const char *events, const char *vcd,
+		      bool meta, bool unchecked)
+{
 	enum edgelog_status st;
 	struct edgelog_reader *r;
 	struct edgelog_event ev;
@@ -555,63 +580,9 @@ int cmd_export(int argc, char **argv)
 	int64_t grid_off_v = 0;
 	const int64_t *grid_off = NULL;
 	uint64_t nev = 0;
-	bool meta = false, unchecked = false, line_column = false;
-	int ch, ret = SQW_EXIT_OK, got;
+	int ret = SQW_EXIT_OK, got;
 	char err[1024];
-	struct cmdline cl = { "export", export_opts, "c:e:muh", export_usage, false };
 
-	while ((ch = cmdline_next(&cl, argc, argv, NULL)) >= 0) {
-		switch (ch) {
-		case 'v':
-			vcd = optarg;
-			break;
-		case 'c':
-			csv = optarg;
-			break;
-		case 'e':
-			events = optarg;
-			break;
-		case 'm':
-			meta = true;
-			break;
-		case 'u':
-			unchecked = true;
-			break;
-		case 'l':
-			line_column = true;
-			break;
-		}
-	}
-	if (ch != CMDLINE_END)
-		return ch == CMDLINE_HELP ? SQW_EXIT_OK : SQW_EXIT_USAGE;
-	if (optind >= argc || (!csv && !meta && !events && !vcd) ||
-	    (vcd && (csv || meta || events)) || (line_column && !csv)) {
-		export_usage(stderr);
-		return SQW_EXIT_USAGE;
-	}
-	if (argc - optind > VCDOUT_MAX_LOGS) {
-		pr_err("export: %d logs: at most %d at once", argc - optind, VCDOUT_MAX_LOGS);
-		return SQW_EXIT_USAGE;
-	}
-	path = argv[optind];
-	{
-		/* --meta writes to standard output: one more document there */
-		const struct outfile_arg outs[] = { { "--csv", csv, false }, { "--events", events, false },
-						    { "--vcd", vcd, false },
-						    { "--meta", meta ? "-" : NULL, false } };
-		struct outfile_arg ins[VCDOUT_MAX_LOGS];
-		int i;
-
-		for (i = 0; i < argc - optind; i++)
-			ins[i] = (struct outfile_arg){ "the log", argv[optind + i], false };
-		if (outfile_check(outs, 4, ins, (size_t)(argc - optind), meta, err, sizeof(err)) < 0) {
-			pr_err("%s", err);
-			return SQW_EXIT_USAGE;
-		}
-	}
-	if (argc - optind > 1 || line_column)
-		return export_multi(argv + optind, (size_t)(argc - optind), csv, events, vcd, meta,
-				    unchecked, line_column);
 	r = edgelog_reader_open(path, &st, err, sizeof(err));
 	if (!r) {
 		pr_err("%s", err);
@@ -718,4 +689,52 @@ out:
 		ret = SQW_EXIT_RUNTIME;
 	edgelog_reader_close(r);
 	return ret;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	const char *csv = NULL, *events = NULL, *vcd = NULL;
+	bool meta = false, unchecked = false, line_column = false;
+	int ch;
+	struct cmdline cl = { "export", export_opts, "c:e:muh", export_usage, false };
+
+	while ((ch = cmdline_next(&cl, argc, argv, NULL)) >= 0) {
+		switch (ch) {
+		case 'v':
+			vcd = optarg;
+			break;
+		case 'c':
+			csv = optarg;
+			break;
+		case 'e':
+			events = optarg;
+			break;
+		case 'm':
+			meta = true;
+			break;
+		case 'u':
+			unchecked = true;
+			break;
+		case 'l':
+			line_column = true;
+			break;
+		}
+	}
+	if (ch != CMDLINE_END)
+		return ch == CMDLINE_HELP ? SQW_EXIT_OK : SQW_EXIT_USAGE;
+	if (optind >= argc || (!csv && !meta && !events && !vcd) ||
+	    (vcd && (csv || meta || events)) || (line_column && !csv)) {
+		export_usage(stderr);
+		return SQW_EXIT_USAGE;
+	}
+	if (argc - optind > VCDOUT_MAX_LOGS) {
+		pr_err("export: %d logs: at most %d at once", argc - optind, VCDOUT_MAX_LOGS);
+		return SQW_EXIT_USAGE;
+	}
+	if (export_check_files(argv + optind, argc - optind, csv, events, vcd, meta) < 0)
+		return SQW_EXIT_USAGE;
+	if (argc - optind > 1 || line_column)
+		return export_multi(argv + optind, (size_t)(argc - optind), csv, events, vcd, meta,
+				    unchecked, line_column);
+	return export_one(argv[optind], csv, events, vcd, meta, unchecked);
 }

@@ -4,18 +4,8 @@
 # a killed run, foreign and missing files, and a capture checked against the
 # fixture's true answers. Self-contained: SQWAVE=path/to/sqwave tests/e2e/analyze.sh
 # from the repository root. Prints PASS/FAIL per test; exit 1 if any failed.
-set -u
-SQWAVE=${SQWAVE:-build/sqwave}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh" sqwave-e2e-analyze
 FIXTURES=${SQWAVE_FIXTURES:-$ROOT/../shared/fixtures/captures}
-TMP=$(mktemp -d /tmp/sqwave-e2e-analyze.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-BOARD=$ROOT/boards/sim.yaml
-passed=0
-failed=0
-skipped=0
-
-fail() { echo "    $*" >&2; return 1; }
 
 # One 2 s run shared by several tests.
 run_once() {
@@ -495,19 +485,4 @@ PY
 }
 
 cd "$ROOT" || exit 1
-for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
-	"$t"
-	rc=$?
-	if [ $rc -eq 0 ]; then
-		echo "PASS $t"
-		passed=$((passed + 1))
-	elif [ $rc -eq 77 ]; then
-		echo "SKIP $t"
-		skipped=$((skipped + 1))
-	else
-		echo "FAIL $t"
-		failed=$((failed + 1))
-	fi
-done
-echo "analyze e2e: $passed passed, $failed failed, $skipped skipped"
-[ "$failed" -eq 0 ]
+e2e_run --count-skips "analyze e2e"

@@ -9,19 +9,8 @@
 # measured skews, pass a board's own disagreement on, and refuse what is not
 # two boards on one grid.
 # Self-contained: SQWAVE=path/to/sqwave tests/e2e/boards.sh (PASS/FAIL lines).
-set -u
-SQWAVE=${SQWAVE:-build/sqwave}
-SQWAVE=$(cd "$(dirname "$SQWAVE")" && pwd)/$(basename "$SQWAVE")
-HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-BOARD=$ROOT/boards/sim.yaml
-TMP=$(mktemp -d /tmp/sqwave-boards.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+. "$(dirname "$0")/lib.sh" sqwave-boards
 SEED=${SEED:-$RANDOM}
-passed=0
-failed=0
-
-fail() { echo "    $*" >&2; return 1; }
 
 # Two 1 s runs on one --start-at, exported with intended_grid_ns.
 setup() {
@@ -364,18 +353,4 @@ test_every_two_board_document_is_valid_against_the_schema() {
 cd "$ROOT" || exit 1
 setup || { echo "FAIL setup: $(cat "$TMP"/*.out)"; exit 1; }
 echo "boards: seed $SEED"
-for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
-	( $t )
-	rc=$?
-	if [ $rc -eq 0 ]; then
-		echo "PASS $t"
-		passed=$((passed + 1))
-	elif [ $rc -eq 77 ]; then
-		echo "SKIP $t"
-	else
-		echo "FAIL $t"
-		failed=$((failed + 1))
-	fi
-done
-echo "boards e2e: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+e2e_run --subshell "boards e2e"

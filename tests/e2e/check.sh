@@ -5,18 +5,7 @@
 # device-tree trees where the machine's own would decide. Self-contained:
 # SQWAVE=path/to/sqwave tests/e2e/check.sh from the repository root.
 # Prints PASS/FAIL/SKIP per test; exit 1 if any failed.
-set -u
-SQWAVE=${SQWAVE:-build/sqwave}
-SQWAVE=$(cd "$(dirname "$SQWAVE")" && pwd)/$(basename "$SQWAVE")
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-TMP=$(mktemp -d /tmp/sqwave-e2e-check.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-BOARD=$ROOT/boards/sim.yaml
-passed=0
-failed=0
-skipped=0
-
-fail() { echo "    $*" >&2; return 1; }
+. "$(dirname "$0")/lib.sh" sqwave-e2e-check
 
 # A machine tuned the way the checks like it, with one thing left to fix
 # (transparent huge pages: always), under $TMP/root.
@@ -553,19 +542,4 @@ assert not [f for f in fails if f.startswith("limits.")], fails
 PY
 }
 
-for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
-	"$t"
-	rc=$?
-	if [ $rc -eq 0 ]; then
-		echo "PASS $t"
-		passed=$((passed + 1))
-	elif [ $rc -eq 77 ]; then
-		echo "SKIP $t"
-		skipped=$((skipped + 1))
-	else
-		echo "FAIL $t"
-		failed=$((failed + 1))
-	fi
-done
-echo "check e2e: $passed passed, $failed failed, $skipped skipped"
-[ "$failed" -eq 0 ]
+e2e_run --count-skips "check e2e"

@@ -6,16 +6,7 @@
 # send-to-lava.sh patterns, and status lines without terminal controls
 # when standard error is not a terminal (journald, CI logs).
 # Usage: SQWAVE=build/sqwave tests/e2e/ciout.sh   (prints PASS/FAIL lines)
-set -u
-SQWAVE=${SQWAVE:-build/sqwave}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-TMP=$(mktemp -d /tmp/sqwave-ciout.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-BOARD=$ROOT/boards/sim.yaml
-passed=0
-failed=0
-
-fail() { echo "    $*" >&2; return 1; }
+. "$(dirname "$0")/lib.sh" sqwave-ciout
 
 # Linaro test-definitions' automated/utils/send-to-lava.sh: a result line is
 # taken when one of these egrep patterns matches; awk then splits NAME
@@ -228,13 +219,4 @@ test_status_lines_carry_no_terminal_controls_when_stderr_is_a_file() {
 	fi
 }
 
-for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
-	if ( $t ); then
-		echo "PASS ciout: ${t#test_}"
-		passed=$((passed + 1))
-	else
-		echo "FAIL ciout: ${t#test_}"
-		failed=$((failed + 1))
-	fi
-done
-[ $failed -eq 0 ]
+e2e_run --subshell --short --prefix "ciout: "

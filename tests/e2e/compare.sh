@@ -4,18 +4,10 @@
 # from its log (synth_capture.py: a window, an offset, +37 ppm drift, sample
 # quantization, injected faults), and what compare must say about them.
 # Usage: SQWAVE=build/sqwave tests/e2e/compare.sh   (prints PASS/FAIL lines)
-set -u
-SQWAVE=${SQWAVE:-build/sqwave}
+. "$(dirname "$0")/lib.sh" sqwave-compare
 SQWAVE_RUN=${SQWAVE_RUN:-$SQWAVE}   # for run/export (e.g. a plain build when $SQWAVE is ASan's)
-HERE=$(cd "$(dirname "$0")" && pwd)
-TMP=$(mktemp -d /tmp/sqwave-compare.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-BOARD=${BOARD:-boards/sim.yaml}
 SEED=${SQW_TEST_SEED:-$RANDOM}
-passed=0
-failed=0
 
-fail() { echo "    $*" >&2; return 1; }
 synth() { python3 "$HERE/synth_capture.py" "$TMP/run.csv" --seed "$SEED" "$@" 2>/dev/null; }
 # compare, keeping stdout/stderr; returns compare's exit code
 cmp() { "$SQWAVE" compare "$@" > "$TMP/out" 2> "$TMP/err"; }
@@ -183,14 +175,4 @@ if ! setup; then
 	echo "FAIL setup"
 	exit 1
 fi
-for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
-	if $t; then
-		echo "PASS $t"
-		passed=$((passed + 1))
-	else
-		echo "FAIL $t"
-		failed=$((failed + 1))
-	fi
-done
-echo "compare e2e: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+e2e_run "compare e2e"

@@ -8,18 +8,9 @@
 # help` and docs/testing.md name is defined. Needs `make docs` (the build's
 # sqwave.1 and sqwave.bash-completion next to $SQWAVE).
 # SQWAVE=path/to/sqwave tests/e2e/docs.sh from the repository root.
-set -u
-SQWAVE=${SQWAVE:-build/sqwave}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-case $SQWAVE in /*) ;; *) SQWAVE=$ROOT/$SQWAVE ;; esac
+. "$(dirname "$0")/lib.sh" sqwave-e2e-docs
 MAN=${SQWAVE_MAN:-$(dirname "${SQWAVE_REAL:-$SQWAVE}")/sqwave.1}
 COMPLETION=${SQWAVE_COMPLETION:-$(dirname "${SQWAVE_REAL:-$SQWAVE}")/sqwave.bash-completion}
-TMP=$(mktemp -d /tmp/sqwave-e2e-docs.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-passed=0
-failed=0
-
-fail() { echo "    $*" >&2; return 1; }
 
 options() {
 	[ -s "$TMP/options" ] || "$SQWAVE" --generate options > "$TMP/options" 2> "$TMP/options.err" ||
@@ -141,16 +132,4 @@ test_the_completion_knows_subcommands_short_names_keys_and_formats() {
 }
 
 cd "$ROOT" || exit 1
-for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
-	"$t"
-	rc=$?
-	if [ $rc -eq 0 ]; then
-		echo "PASS $t"
-		passed=$((passed + 1))
-	else
-		echo "FAIL $t"
-		failed=$((failed + 1))
-	fi
-done
-echo "docs e2e: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+e2e_run "docs e2e"

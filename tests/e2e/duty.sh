@@ -6,17 +6,7 @@
 # export and compare on such a log, refused combinations, and a 50 % wave
 # left as it was. Timing is never asserted.
 # Self-contained: SQWAVE=path/to/sqwave tests/e2e/duty.sh from the repository root.
-set -u
-SQWAVE=${SQWAVE:-build/sqwave}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-HERE=$ROOT/tests/e2e
-TMP=$(mktemp -d /tmp/sqwave-e2e-duty.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-BOARD=$ROOT/boards/sim.yaml
-passed=0
-failed=0
-
-fail() { echo "    $*" >&2; return 1; }
+. "$(dirname "$0")/lib.sh" sqwave-e2e-duty
 
 # One 1 s run at 300 us high, 700 us low, 100 us phase, shared by several tests.
 run_once() {
@@ -220,16 +210,4 @@ PY
 }
 
 cd "$ROOT" || exit 1
-for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
-	"$t"
-	rc=$?
-	if [ $rc -eq 0 ]; then
-		echo "PASS $t"
-		passed=$((passed + 1))
-	else
-		echo "FAIL $t"
-		failed=$((failed + 1))
-	fi
-done
-echo "duty e2e: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+e2e_run "duty e2e"

@@ -7,16 +7,7 @@
 # per log; one line twice, and a bad log among several, refused (exit 2,
 # no output left). Timing is never asserted.
 # Self-contained: SQWAVE=path/to/sqwave tests/e2e/export_lines.sh from the repository root.
-set -u
-SQWAVE=${SQWAVE:-build/sqwave}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-TMP=$(mktemp -d /tmp/sqwave-e2e-lines.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-BOARD=$ROOT/boards/sim.yaml
-passed=0
-failed=0
-
-fail() { echo "    $*" >&2; return 1; }
+. "$(dirname "$0")/lib.sh" sqwave-e2e-lines
 
 # Two runs at once, line 0 for 400 ms and line 3 (its wire on line 4) for
 # 300 ms, and each one's own CSV and VCD: shared by the tests.
@@ -179,14 +170,4 @@ PY
 		fail "exit $rc: $(cat "$TMP/junk.err")" || return 1
 }
 
-for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
-	if "$t"; then
-		echo "PASS $t"
-		passed=$((passed + 1))
-	else
-		echo "FAIL $t"
-		failed=$((failed + 1))
-	fi
-done
-echo "export_lines e2e: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+e2e_run "export_lines e2e"

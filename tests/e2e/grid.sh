@@ -8,34 +8,8 @@
 # board (tests/vm), never here. Timing is never asserted.
 # Self-contained: SQWAVE=path/to/sqwave tests/e2e/grid.sh from the
 # repository root. Prints PASS/FAIL per test; exit 1 if any failed.
-set -u
-SQWAVE=${SQWAVE:-build/sqwave}
-SQWAVE=$(cd "$(dirname "$SQWAVE")" && pwd)/$(basename "$SQWAVE")
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-TMP=$(mktemp -d /tmp/sqwave-e2e-grid.XXXXXX)
-BOARD=$ROOT/boards/sim.yaml
+. "$(dirname "$0")/lib.sh" sqwave-e2e-grid
 GEN="python3 $ROOT/tests/hostile/loggen.py"
-trap 'rm -rf "$TMP"' EXIT
-passed=0
-failed=0
-
-fail() { echo "    $*" >&2; return 1; }
-
-# expect RC WORD... -- ARGS: sqwave ARGS exits RC and its stderr has every WORD.
-expect() {
-	local want=$1 rc w words=()
-	shift
-	while [ "$1" != "--" ]; do words+=("$1"); shift; done
-	shift
-	timeout -k 5 60 "$SQWAVE" "$@" > "$TMP/out" 2> "$TMP/err"
-	rc=$?
-	[ $rc -eq "$want" ] || fail "sqwave $*: exit $rc, not $want: $(head -c 600 "$TMP/err")" ||
-		return 1
-	for w in "${words[@]}"; do
-		grep -qF -- "$w" "$TMP/err" || fail "sqwave $*: no \"$w\" in: $(head -c 600 "$TMP/err")" ||
-			return 1
-	done
-}
 
 # grid_run NAME ARGS...: a 1 s grid run of the sim into NAME.{sqwlog,json,csv}
 grid_run() {
@@ -320,18 +294,4 @@ test_every_grid_document_is_valid_against_the_schemas() {
 }
 
 cd "$ROOT" || exit 1
-for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
-	( $t )
-	rc=$?
-	if [ $rc -eq 0 ]; then
-		echo "PASS $t"
-		passed=$((passed + 1))
-	elif [ $rc -eq 77 ]; then
-		echo "SKIP $t"
-	else
-		echo "FAIL $t"
-		failed=$((failed + 1))
-	fi
-done
-echo "grid e2e: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+e2e_run --subshell "grid e2e"

@@ -8,26 +8,14 @@
 # run's sweep when the guardian was killed too). Timing is never asserted.
 # Self-contained: SQWAVE=path/to/sqwave tests/e2e/idle.sh from the repository
 # root. Prints PASS/FAIL per test; exit 1 if any failed.
-set -u
-SQWAVE=${SQWAVE:-build/sqwave}
-SQWAVE=$(cd "$(dirname "$SQWAVE")" && pwd)/$(basename "$SQWAVE")
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-TMP=$(mktemp -d /tmp/sqwave-e2e-idle.XXXXXX)
-BOARD=$ROOT/boards/sim.yaml
+. "$(dirname "$0")/lib.sh" sqwave-e2e-idle
 R=$TMP/root
 STATES=$R/run/sqwave
 CPUS=$R/sys/devices/system/cpu
 bg=""
-cleanup() {
-	[ -n "$bg" ] && kill -9 "$bg" 2> /dev/null
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
+# a run still in the background when the script ends
+e2e_cleanup() { [ -n "$bg" ] && kill -9 "$bg" 2> /dev/null; }
 export SQWAVE_TEST_SYSFS_ROOT=$R
-passed=0
-failed=0
-
-fail() { echo "    $*" >&2; return 1; }
 
 # Two CPUs with POLL, C1, C1E, C6 (exit latencies 0, 2, 10, 133 us), all
 # enabled except cpu1's C6, which was disabled before any run.
@@ -298,18 +286,4 @@ test_this_machines_own_cpuidle() {
 assert c["restricted"] and c["restored"] in (True, None), c' "$TMP/live.json" || return 1
 }
 
-for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
-	"$t"
-	rc=$?
-	if [ $rc -eq 0 ]; then
-		echo "PASS $t"
-		passed=$((passed + 1))
-	elif [ $rc -eq 77 ]; then
-		echo "SKIP $t"
-	else
-		echo "FAIL $t"
-		failed=$((failed + 1))
-	fi
-done
-echo "idle e2e: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+e2e_run "idle e2e"

@@ -9,16 +9,7 @@
 # here, with stand-in lava-send, lava-wait and lava-sync talking through
 # files. Timing is never asserted.
 # Usage: SQWAVE=build/sqwave tests/e2e/lava.sh   (prints PASS/FAIL lines)
-set -u
-SQWAVE=${SQWAVE:-build/sqwave}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-SQWAVE=$(cd "$(dirname "$SQWAVE")" && pwd)/$(basename "$SQWAVE")
-TMP=$(mktemp -d /tmp/sqwave-lava.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-passed=0
-failed=0
-
-fail() { echo "    $*" >&2; return 1; }
+. "$(dirname "$0")/lib.sh" sqwave-lava
 
 # definition_ok FILE SCOPE [STEP_TEXT]: FILE is a Lava-Test Test Definition
 # 1.0 with SCOPE among its scopes, whose run step is sqwave-lava.sh (with
@@ -409,20 +400,4 @@ test_a_follower_can_respond_to_the_leader_s_wave_and_a_leader_cannot() {
 	[ ! -e "$e/calls.leader" ] || fail "calls: $(cat "$e/calls.leader")"
 }
 
-skipped=0
-for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
-	( $t )
-	rc=$?
-	if [ $rc -eq 0 ]; then
-		echo "PASS lava: ${t#test_}"
-		passed=$((passed + 1))
-	elif [ $rc -eq 77 ]; then
-		echo "SKIP lava: ${t#test_}"
-		skipped=$((skipped + 1))
-	else
-		echo "FAIL lava: ${t#test_}"
-		failed=$((failed + 1))
-	fi
-done
-echo "lava e2e: $passed passed, $failed failed, $skipped skipped"
-[ $failed -eq 0 ]
+e2e_run --subshell --short --prefix "lava: " --count-skips "lava e2e"

@@ -2,21 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The layer rule of src/ (docs/design.md) holds and fails where it must:
 # scripts/check-layers on a copy of src/ with one planted breach at a time,
+# scripts/check-function-length on one with a planted long function,
 # and a library module calling into cmd/ failing to link the way
 # build/lib-closed links the library. Self-contained:
 # SQWAVE=path/to/sqwave tests/e2e/layers.sh from the repository root.
-set -u
-SQWAVE=${SQWAVE:-build/sqwave}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh" sqwave-e2e-layers
 # the build directory of the binary under test (run-all hands the scripts
 # its keep-json wrapper as SQWAVE and the binary as SQWAVE_REAL)
 BUILD=$(cd "$(dirname "${SQWAVE_REAL:-$SQWAVE}")" && pwd)
-TMP=$(mktemp -d /tmp/sqwave-e2e-layers.XXXXXX)
-trap '[ -n "${KEEP_TMP:-}" ] || rm -rf "$TMP"' EXIT
-passed=0
-failed=0
-
-fail() { echo "    $*" >&2; return 1; }
 
 # A fresh copy of src/ in $TMP/src; the check's output in $TMP/out.
 fresh() { rm -rf "$TMP/src" && cp -r "$ROOT/src" "$TMP/src"; }
@@ -87,6 +80,47 @@ test_a_private_header_from_another_folder_fails() {
 	check && fail "a private header of another folder passed" && return 1
 	grep -qF "$TMP/src/board/run/soak.c:2: #include \"loads/load_private.h\": a private header is for the .c files of loads/ alone" \
 		"$TMP/out" || fail "$(cat "$TMP/out")" || return 1
+}
+
+# ---- every function under 150 lines (scripts/check-function-length) ----
+
+lengths() { "$ROOT/scripts/check-function-length" "$TMP/src" > "$TMP/out" 2>&1; }
+
+# Append to file @1 a function @2 of @3 lines from the line that names it to
+# its closing brace; braces in its strings, comments and character literals
+# must not end it early.
+plant_function() {
+	local i
+	{
+		printf '\nint %s(void);\nint %s(void)\n{\n\tint n = 0;\n\n' "$2" "$2"
+		printf '\tn += (int)sizeof("}"); /* } */\n\tn += \x27}\x27;\n'
+		for ((i = 0; i < $3 - 8; i++)); do
+			printf '\tn += %d;\n' "$i"
+		done
+		printf '\treturn n;\n}\n'
+	} >> "$TMP/src/$1"
+}
+
+test_every_function_of_the_tree_is_under_150_lines() {
+	fresh
+	lengths || fail "check-function-length failed on src/: $(cat "$TMP/out")" || return 1
+	[ ! -s "$TMP/out" ] || fail "check-function-length said: $(cat "$TMP/out")" || return 1
+}
+
+test_a_function_over_150_lines_fails_with_file_line_and_length() {
+	local line
+	fresh
+	# 150 lines is the most a function may have: it passes
+	plant_function board/base/units.c units_planted_long 150
+	lengths || fail "a function of 150 lines failed: $(cat "$TMP/out")" || return 1
+	fresh
+	line=$(($(wc -l < "$TMP/src/board/base/units.c") + 3))
+	plant_function board/base/units.c units_planted_long 151
+	lengths && fail "a function of 151 lines passed" && return 1
+	grep -qxF "$TMP/src/board/base/units.c:$line: units_planted_long, 151 lines" "$TMP/out" ||
+		fail "$(cat "$TMP/out")" || return 1
+	[ "$(grep -c ': .*, [0-9]* lines$' "$TMP/out")" -eq 1 ] ||
+		fail "more than the planted function: $(cat "$TMP/out")" || return 1
 }
 
 # ---- calls, read from the objects (scripts/check-layers --objects) ----
@@ -227,14 +261,4 @@ C
 		fail "$(cat "$TMP/link.err")" || return 1
 }
 
-for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
-	if "$t"; then
-		echo "PASS $t"
-		passed=$((passed + 1))
-	else
-		echo "FAIL $t"
-		failed=$((failed + 1))
-	fi
-done
-echo "layers e2e: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+e2e_run "layers e2e"

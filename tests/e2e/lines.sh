@@ -7,17 +7,7 @@
 # JSON and the run's verdict (the worst line's), refused combinations.
 # Timing is never asserted.
 # Self-contained: SQWAVE=path/to/sqwave tests/e2e/lines.sh from the repository root.
-set -u
-SQWAVE=${SQWAVE:-build/sqwave}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-HERE=$ROOT/tests/e2e
-TMP=$(mktemp -d /tmp/sqwave-e2e-lines.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-BOARD=$ROOT/boards/sim.yaml
-passed=0
-failed=0
-
-fail() { echo "    $*" >&2; return 1; }
+. "$(dirname "$0")/lib.sh" sqwave-e2e-lines
 
 # run NAME ARGS...: a 1 s run on lines 0 and 3 with the chip's history in
 # NAME.hist.csv, each line's log exported to NAME.LINE.csv.
@@ -304,16 +294,4 @@ test_refused_combinations_exit_2_naming_the_key() {
 }
 
 cd "$ROOT" || exit 1
-for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
-	"$t"
-	rc=$?
-	if [ $rc -eq 0 ]; then
-		echo "PASS $t"
-		passed=$((passed + 1))
-	else
-		echo "FAIL $t"
-		failed=$((failed + 1))
-	fi
-done
-echo "lines e2e: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+e2e_run "lines e2e"

@@ -7,18 +7,7 @@
 # rendered to PNG. Timing is never asserted: the checks compare what two
 # readers make of the same bytes.
 # SQWAVE=path/to/sqwave tests/e2e/longview.sh from the repository root.
-set -u
-SQWAVE=${SQWAVE:-build/sqwave}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-HERE=$ROOT/tests/e2e
-TMP=$(mktemp -d /tmp/sqwave-e2e-longview.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-BOARD=$ROOT/boards/sim.yaml
-passed=0
-failed=0
-skipped=0
-
-fail() { echo "    $*" >&2; return 1; }
+. "$(dirname "$0")/lib.sh" sqwave-e2e-longview
 
 # 3 s at 1 kHz with limits a busy machine breaks now and then (crossings).
 run_once() {
@@ -274,19 +263,4 @@ PY
 	[ $rc -eq 2 ] || fail "--trend --markdown: exit $rc, expected 2"
 }
 
-for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
-	"$t"
-	rc=$?
-	if [ $rc -eq 0 ]; then
-		echo "PASS $t"
-		passed=$((passed + 1))
-	elif [ $rc -eq 77 ]; then
-		echo "SKIP $t"
-		skipped=$((skipped + 1))
-	else
-		echo "FAIL $t"
-		failed=$((failed + 1))
-	fi
-done
-echo "longview e2e: $passed passed, $failed failed, $skipped skipped"
-[ "$failed" -eq 0 ]
+e2e_run --count-skips "longview e2e"

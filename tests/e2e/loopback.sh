@@ -5,17 +5,7 @@
 # each checked against the log's own bytes (tests/e2e/sqwlog.py), not against
 # sqwave's code. Self-contained: SQWAVE=path/to/sqwave tests/e2e/loopback.sh
 # from the repository root.
-set -u
-SQWAVE=${SQWAVE:-build/sqwave}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-HERE=$ROOT/tests/e2e
-TMP=$(mktemp -d /tmp/sqwave-e2e-loopback.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-BOARD=$ROOT/boards/sim.yaml
-passed=0
-failed=0
-
-fail() { echo "    $*" >&2; return 1; }
+. "$(dirname "$0")/lib.sh" sqwave-e2e-loopback
 
 # A run on a wire of a fixed 20 us delay, no jitter; extra --set words after.
 lb_run() {
@@ -210,14 +200,4 @@ test_a_log_without_loopback_exports_and_summarizes_as_before() {
 		"$TMP/n.json" || return 1
 }
 
-for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
-	if "$t"; then
-		echo "PASS $t"
-		passed=$((passed + 1))
-	else
-		echo "FAIL $t"
-		failed=$((failed + 1))
-	fi
-done
-echo "loopback e2e: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+e2e_run "loopback e2e"

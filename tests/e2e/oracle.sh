@@ -6,9 +6,7 @@
 # a disagreement prints the command that reproduces it. Known disagreements
 # (tests/oracle/known.py, issue 29) print as KNOWN and pass.
 # Self-contained: SQWAVE=path/to/sqwave tests/e2e/oracle.sh from the repository root.
-set -u
-SQWAVE=${SQWAVE:-build/sqwave}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh" sqwave-e2e-oracle
 cd "$ROOT" || exit 1
 only=""
 if [ -n "${ONLY:-}" ]; then
@@ -20,6 +18,5 @@ if [ -n "${ONLY:-}" ]; then
 fi
 # Every file is kept until the end: keep-json's watchers copy the JSON
 # documents after each sqwave exits, for run-all's schema pass.
-TMP=$(mktemp -d /tmp/sqwave-e2e-oracle.XXXXXX)
-trap 'sleep 1; rm -rf "$TMP"' EXIT
+e2e_cleanup() { sleep 1; }
 python3 tests/oracle/oracle.py --sqwave "$SQWAVE" --seed 29 --keep "$TMP" ${only:+--only "$only"}

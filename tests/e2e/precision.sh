@@ -7,17 +7,7 @@
 # percentiles of an edge list whose edges straddle their deadlines.
 # Timing is never asserted. Self-contained: SQWAVE=path/to/sqwave
 # tests/e2e/precision.sh from the repository root. Prints PASS/FAIL per test.
-set -u
-SQWAVE=${SQWAVE:-build/sqwave}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-TMP=$(mktemp -d /tmp/sqwave-e2e-precision.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-BOARD=$ROOT/boards/sim.yaml
-passed=0
-failed=0
-skipped=0
-
-fail() { echo "    $*" >&2; return 1; }
+. "$(dirname "$0")/lib.sh" sqwave-e2e-precision
 
 # Without the privileges for SCHED_FIFO and mlockall the run is marked
 # non-RT; what is tested here does not depend on it.
@@ -218,19 +208,4 @@ PY
 		fail "text: $(grep latency "$TMP/early.txt")" || return 1
 }
 
-for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
-	( $t )
-	rc=$?
-	if [ $rc -eq 0 ]; then
-		echo "PASS ${t#test_}"
-		passed=$((passed + 1))
-	elif [ $rc -eq 77 ]; then
-		echo "SKIP ${t#test_} (needs 2 CPUs)"
-		skipped=$((skipped + 1))
-	else
-		echo "FAIL ${t#test_}"
-		failed=$((failed + 1))
-	fi
-done
-echo "precision e2e: $passed passed, $failed failed, $skipped skipped"
-[ $failed -eq 0 ]
+e2e_run --subshell --short --skip-note "(needs 2 CPUs)" --count-skips "precision e2e"

@@ -6,17 +6,7 @@
 # here is rendered to PNG with rsvg-convert (librsvg2-bin) and must render;
 # the checks read the SVG's geometry, never pixels, and never timing.
 # SQWAVE=path/to/sqwave tests/e2e/report.sh from the repository root.
-set -u
-SQWAVE=${SQWAVE:-build/sqwave}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-TMP=$(mktemp -d /tmp/sqwave-e2e-report.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-BOARD=$ROOT/boards/sim.yaml
-passed=0
-failed=0
-skipped=0
-
-fail() { echo "    $*" >&2; return 1; }
+. "$(dirname "$0")/lib.sh" sqwave-e2e-report
 
 # Every SVG must render (a browser and a lab's report generator read them).
 render() {
@@ -376,19 +366,4 @@ PY
 		> "$TMP/sc.out" 2>&1 || fail "$(cat "$TMP/sc.out")" || return 1
 }
 
-for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
-	"$t"
-	rc=$?
-	if [ $rc -eq 0 ]; then
-		echo "PASS $t"
-		passed=$((passed + 1))
-	elif [ $rc -eq 77 ]; then
-		echo "SKIP $t"
-		skipped=$((skipped + 1))
-	else
-		echo "FAIL $t"
-		failed=$((failed + 1))
-	fi
-done
-echo "report e2e: $passed passed, $failed failed, $skipped skipped"
-[ "$failed" -eq 0 ]
+e2e_run --count-skips "report e2e"

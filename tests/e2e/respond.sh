@@ -6,16 +6,7 @@
 # pins did, written by the "hardware") and against its own reading of the
 # log. Self-contained: SQWAVE=path/to/sqwave tests/e2e/respond.sh from the
 # repository root.
-set -u
-SQWAVE=${SQWAVE:-build/sqwave}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-HERE="$ROOT/tests/e2e"
-TMP=$(mktemp -d /tmp/sqwave-e2e-respond.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-passed=0
-failed=0
-
-fail() { echo "    $*" >&2; return 1; }
+. "$(dirname "$0")/lib.sh" sqwave-e2e-respond
 
 # respond NAME [OPTIONS...]: a short respond run on the sim board, its log
 # $TMP/NAME.sqwlog, history $TMP/NAME.csv, JSON $TMP/NAME.json, output
@@ -401,14 +392,4 @@ test_respond_refuses_what_it_cannot_do() {
 	done
 }
 
-for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
-	if "$t"; then
-		echo "PASS $t"
-		passed=$((passed + 1))
-	else
-		echo "FAIL $t"
-		failed=$((failed + 1))
-	fi
-done
-echo "respond e2e: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+e2e_run "respond e2e"

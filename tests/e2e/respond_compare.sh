@@ -6,17 +6,9 @@
 # drift, sample quantization, injected faults), and compare must agree with
 # the true record and disagree with a doctored one.
 # Usage: SQWAVE=build/sqwave tests/e2e/respond_compare.sh   (prints PASS/FAIL lines)
-set -u
-SQWAVE=${SQWAVE:-build/sqwave}
+. "$(dirname "$0")/lib.sh" sqwave-respcmp
 SQWAVE_RUN=${SQWAVE_RUN:-$SQWAVE}   # for respond (e.g. a plain build when $SQWAVE is ASan's)
-HERE=$(cd "$(dirname "$0")" && pwd)
-TMP=$(mktemp -d /tmp/sqwave-respcmp.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-BOARD=${BOARD:-boards/sim.yaml}
-passed=0
-failed=0
 
-fail() { echo "    $*" >&2; return 1; }
 cap() { python3 "$HERE/resp_capture.py" "$@"; }
 # compare, keeping stdout/stderr; returns compare's exit code
 cmp() { "$SQWAVE" compare "$@" > "$TMP/out" 2> "$TMP/err"; }
@@ -243,14 +235,4 @@ if ! setup; then
 	echo "FAIL setup"
 	exit 1
 fi
-for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
-	if $t; then
-		echo "PASS $t"
-		passed=$((passed + 1))
-	else
-		echo "FAIL $t"
-		failed=$((failed + 1))
-	fi
-done
-echo "respond_compare e2e: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+e2e_run "respond_compare e2e"

@@ -6,12 +6,8 @@
 # and by sigrok-cli's timing decoder. Skipped where sigrok-cli is not
 # installed (Debian package sigrok-cli; scripts/install-deps sigrok-cli).
 # Usage: SQWAVE=build/sqwave tests/e2e/sigrok.sh   (prints PASS/FAIL/SKIP lines)
-set -u
-SQWAVE=${SQWAVE:-build/sqwave}
-TMP=$(mktemp -d /tmp/sqwave-sigrok.XXXXXX)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$TMP"' EXIT
-passed=0
-failed=0
+. "$(dirname "$0")/lib.sh" sqwave-sigrok
+KEEP_TMP=${KEEP_TMP:-${KEEP:-}}   # this script's KEEP=1 keeps $TMP, as KEEP_TMP=1 does
 
 if ! command -v sigrok-cli > /dev/null; then
 	echo "SKIP sigrok e2e: sigrok-cli not installed (scripts/install-deps sigrok-cli)"
@@ -160,14 +156,4 @@ test_the_logic_channel_of_a_mixed_session() { check v2-mixed D2; }
 test_a_session_that_lost_a_chunk() { check v2-lost-chunk D4; }
 test_a_bare_logic_1_beside_chunks() { check v1-bare-beside-chunks D4; }
 
-for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
-	if ( $t ); then
-		echo "PASS sigrok: ${t#test_}"
-		passed=$((passed + 1))
-	else
-		echo "FAIL sigrok: ${t#test_}"
-		failed=$((failed + 1))
-	fi
-done
-echo "sigrok e2e: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+e2e_run --subshell --short --prefix "sigrok: " "sigrok e2e"

@@ -5,26 +5,15 @@
 # into a network namespace this test makes and removes), proof of load, and
 # that no load process outlives sqwave: normal end, SIGTERM, SIGKILL.
 # Never asserts timing. SQWAVE=... COREMARK=... tests/e2e/soak.sh
-set -u
-SQWAVE=${SQWAVE:-build/sqwave}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-HERE=$ROOT/tests/e2e
-TMP=$(mktemp -d /tmp/sqwave-e2e-soak.XXXXXX)
-BOARD=$ROOT/boards/sim.yaml
+. "$(dirname "$0")/lib.sh" sqwave-e2e-soak
 NS=sqw$$
 VA=sqwv$$a
 VB=sqwv$$b
-cleanup() {
+e2e_cleanup() {
 	ip netns del "$NS" 2> /dev/null
 	ip link del "$VA" 2> /dev/null
 	cleanup_cgroups
-	rm -rf "$TMP"
 }
-trap cleanup EXIT
-passed=0
-failed=0
-
-fail() { echo "    $*" >&2; return 1; }
 
 # The flood's target: a veth peer in a namespace of our own, else loopback.
 FLOOD_TARGET=127.0.0.1
@@ -903,14 +892,4 @@ assert 0 < ph[0]["ran_ns"] < 30 * 10**9 and ph[1]["ran_ns"] == 0, ph
 PY
 }
 
-for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
-	if ( $t ); then
-		echo "PASS ${t#test_}"
-		passed=$((passed + 1))
-	else
-		echo "FAIL ${t#test_}"
-		failed=$((failed + 1))
-	fi
-done
-echo "soak e2e: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+e2e_run --subshell --short "soak e2e"

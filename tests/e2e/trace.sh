@@ -7,18 +7,7 @@
 # not mix), or in the top-level buffer when asked; a respond break is
 # explained from its event. Skipped, saying so, where
 # tracefs cannot be reached.
-set -u
-SQWAVE=${SQWAVE:-build/sqwave}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-HERE=$ROOT/tests/e2e
-TMP=$(mktemp -d /tmp/sqwave-e2e-trace.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-BOARD=$ROOT/boards/sim.yaml
-passed=0
-failed=0
-skipped=0
-
-fail() { echo "    $*" >&2; return 1; }
+. "$(dirname "$0")/lib.sh" sqwave-e2e-trace
 
 TRACEFS=/sys/kernel/tracing
 if [ ! -e $TRACEFS/trace_marker ] && [ "$(id -u)" -eq 0 ]; then
@@ -260,13 +249,4 @@ test_trace_explain_names_the_cause_of_a_saved_trace() {
 	[ $rc -eq 2 ] || fail "no argument: exit $rc, expected 2" || return 1
 }
 
-for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
-	( $t )
-	case $? in
-	0) echo "PASS ${t#test_}"; passed=$((passed + 1)) ;;
-	2) echo "SKIP ${t#test_}"; skipped=$((skipped + 1)) ;;
-	*) echo "FAIL ${t#test_}"; failed=$((failed + 1)) ;;
-	esac
-done
-echo "trace e2e: $passed passed, $failed failed, $skipped skipped"
-[ $failed -eq 0 ]
+e2e_run --subshell --short --skip-rc 2 --count-skips "trace e2e"

@@ -3,15 +3,7 @@
 # End-to-end test of `sqwave export LOG --vcd FILE`: the VCD of a run read back
 # by sqwave's own VCD importer gives the log's pulse widths. Self-contained:
 # SQWAVE=path/to/sqwave tests/e2e/vcd.sh from the repository root.
-set -u
-SQWAVE=${SQWAVE:-build/sqwave}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-TMP=$(mktemp -d /tmp/sqwave-e2e-vcd.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-passed=0
-failed=0
-
-fail() { echo "    $*" >&2; return 1; }
+. "$(dirname "$0")/lib.sh" sqwave-e2e-vcd
 
 test_the_vcd_of_a_run_has_the_logs_pulse_widths() {
 	"$SQWAVE" run --board "$ROOT/boards/sim.yaml" --duration 300ms --quiet --log "$TMP/r.sqwlog" \
@@ -37,14 +29,4 @@ test_a_vcd_with_another_output_is_a_usage_error() {
 	[ $? -eq 2 ] || return 1
 }
 
-for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
-	if "$t"; then
-		echo "PASS $t"
-		passed=$((passed + 1))
-	else
-		echo "FAIL $t"
-		failed=$((failed + 1))
-	fi
-done
-echo "vcd e2e: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+e2e_run "vcd e2e"

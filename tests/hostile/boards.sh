@@ -8,27 +8,19 @@
 # --board NAME. Contract: a good file loads with the values it says; a bad one
 # is exit 2 naming file, line and column; nothing hangs, crashes or grows.
 #   SQWAVE=build/sqwave tests/hostile/boards.sh
-set -u
-SQWAVE=${SQWAVE:-build/sqwave}
-case $SQWAVE in /*) ;; *) SQWAVE=$PWD/$SQWAVE ;; esac
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-TMP=$(mktemp -d /tmp/sqwave-hostile-boards.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+. "$(dirname "$0")/../e2e/lib.sh" sqwave-hostile-boards
 # An ASan build reserves terabytes of shadow and cannot run under ulimit -v.
 if grep -qa __asan_init "${SQWAVE_REAL:-$SQWAVE}" 2> /dev/null; then VMEM=unlimited; else VMEM=262144; fi
-passed=0
-failed=0
-
-fail() { echo "    $*" >&2; return 1; }
 
 # Every command runs in $TMP/w (its ./boards and ./config) with the user's
-# and the system's directories out of the way.
+# and the system's directories out of the way (lib.sh's sq, replaced).
 sq() {
 	( cd "$TMP/w" && ulimit -v $VMEM && HOME=$TMP/home XDG_CONFIG_HOME=$TMP/xdg \
 		exec timeout -k 5 30 "$SQWAVE" "$@" ) > "$TMP/out" 2> "$TMP/err" < /dev/null
 }
 
 # expect CODE WORDS... -- ARGS: the exit code, and each word in stderr+stdout
+# (lib.sh's reads stderr only; boards prints its findings on stdout)
 expect() {
 	local want=$1 rc words=()
 	shift
@@ -246,31 +238,27 @@ test_short_names_are_names_not_paths() {
 # run --preflight reads the files and checks; it changes nothing: what a
 # killed run left (a sqwave.PID.START cgroup) is for the next run to clear,
 # not for a preflight to take from it. Skipped without a writable cgroup2.
+# The leftover is planted in a cgroup of this test's own, and the run
+# started there: every sqwave that starts sweeps what killed runs left
+# beside its own cgroup, so one planted beside this shell's cgroup could be
+# taken by any other sqwave on the machine (another test, another user's
+# run) and the test would blame preflight for it.
 test_preflight_leaves_what_a_killed_run_left_to_the_next_run() {
-	local mnt own dir
+	local mnt own home dir rc
 	fresh
 	mnt=$(awk '$3 == "cgroup2" {print $2; exit}' /proc/mounts)
 	own=$(sed -n 's/^0:://p' /proc/self/cgroup)
 	[ -n "$mnt" ] || { echo "    (no cgroup2: skipped)" >&2; return 0; }
-	dir="$mnt${own%/}/sqwave.999999999.1"
-	mkdir "$dir" 2> /dev/null || { echo "    (cgroup2 not writable: skipped)" >&2; return 0; }
-	sq run --preflight --board "$ROOT/boards/sim.yaml"
-	local rc=$?
-	[ -d "$dir" ] || fail "run --preflight removed $dir" || return 1
-	rmdir "$dir"
+	home="$mnt${own%/}/sqwave-e2e-hostile.$$"
+	dir="$home/sqwave.999999999.1"
+	mkdir "$home" "$dir" 2> /dev/null || { echo "    (cgroup2 not writable: skipped)" >&2; rmdir "$home" 2> /dev/null; return 0; }
+	( echo $BASHPID > "$home/cgroup.procs" && sq run --preflight --board "$ROOT/boards/sim.yaml" )
+	rc=$?
+	[ -d "$dir" ] && rmdir "$dir" || fail "run --preflight removed $dir" || { rmdir "$home"; return 1; }
+	rmdir "$home" 2> /dev/null
 	case $rc in 0|1) ;; *) fail "run --preflight: exit $rc: $(head -c 300 "$TMP/err")" || return 1 ;; esac
 	! grep -q "cleared what a killed" "$TMP/err" || fail "preflight swept: $(cat "$TMP/err")" || return 1
 }
 
 cd "$ROOT" || exit 1
-for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
-	if ( $t ); then
-		echo "PASS $t"
-		passed=$((passed + 1))
-	else
-		echo "FAIL $t"
-		failed=$((failed + 1))
-	fi
-done
-echo "hostile boards: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+e2e_run --subshell "hostile boards"

@@ -4,15 +4,8 @@
 # classes seen in the wild, and those that already hold): generated inputs, bounds checked with
 # ulimit and timeout, never with timing assertions.
 # Usage: SQWAVE=build/sqwave tests/hostile/captures.sh   (prints PASS/FAIL lines)
-set -u
-SQWAVE=${SQWAVE:-build/sqwave}
-SQWAVE=$(cd "$(dirname "$SQWAVE")" && pwd)/$(basename "$SQWAVE")
-TMP=$(mktemp -d /tmp/sqwave-hostile-cap.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-passed=0
-failed=0
+. "$(dirname "$0")/../e2e/lib.sh" sqwave-hostile-cap
 
-fail() { echo "    $*" >&2; return 1; }
 # rc is one of the contract's classes: never a signal (128+), never a crash
 rc_in() { local rc=$1; shift; for ok in "$@"; do [ "$rc" -eq "$ok" ] && return 0; done; return 1; }
 jget() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
@@ -455,14 +448,4 @@ test_a_vcd_whose_time_goes_backwards_is_exit_2_with_its_line() {
 	[ "$(wc -l < "$TMP/b20.csv")" -eq 20 ] || fail "$(cat "$TMP/b20.csv")" || return 1
 }
 
-for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
-	if ( $t ); then
-		echo "PASS hostile/captures: ${t#test_}"
-		passed=$((passed + 1))
-	else
-		echo "FAIL hostile/captures: ${t#test_}"
-		failed=$((failed + 1))
-	fi
-done
-echo "hostile captures: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+e2e_run --subshell --short --prefix "hostile/captures: " "hostile captures"

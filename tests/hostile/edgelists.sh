@@ -4,24 +4,12 @@
 # file and line, the same rules as for logs; quoting, BOMs and CRLF are
 # accepted; huge rows and files stay bounded. Generated here, seeded.
 #   SQWAVE=build/sqwave tests/hostile/edgelists.sh   (SQW_TEST_SEED=N to repeat)
-set -u
-SQWAVE=${SQWAVE:-build/sqwave}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-TMP=$(mktemp -d /tmp/sqwave-hostile-edgelists.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+. "$(dirname "$0")/../e2e/lib.sh" sqwave-hostile-edgelists
 SEED=${SQW_TEST_SEED:-$RANDOM}
 echo "hostile edge lists: seed $SEED (SQW_TEST_SEED=$SEED to repeat)"
 # Address-space limits (ulimit -v) bound memory; an ASan build reserves
 # terabytes of shadow and cannot run under one: leave it unbounded there.
 if grep -qa __asan_init "${SQWAVE_REAL:-$SQWAVE}" 2> /dev/null; then VMEM=unlimited; VBIG=unlimited; else VMEM=1048576; VBIG=262144; fi
-passed=0
-failed=0
-
-fail() { echo "    $*" >&2; return 1; }
-
-sq() {
-	( ulimit -v $VMEM; exec timeout -k 5 60 "$SQWAVE" "$@" ) > "$TMP/out" 2> "$TMP/err"
-}
 
 # A list of @n edges (sqwave export's columns or plain), with row @bad
 # (0-based, data rows) changed by @how; prints the line of that row.
@@ -161,14 +149,4 @@ assert d['counts']['edges'] == 200000, d['counts']" || return 1
 }
 
 cd "$ROOT" || exit 1
-for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
-	if ( $t ); then
-		echo "PASS $t"
-		passed=$((passed + 1))
-	else
-		echo "FAIL $t"
-		failed=$((failed + 1))
-	fi
-done
-echo "hostile edge lists: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+e2e_run --subshell "hostile edge lists"

@@ -6,48 +6,14 @@
 # Every input is generated here (loggen.py); every command runs under a
 # memory limit (ulimit -v) and a timeout, never a timing assertion.
 #   SQWAVE=build/sqwave tests/hostile/logs.sh      (SQW_TEST_SEED=N to repeat)
-set -u
-SQWAVE=${SQWAVE:-build/sqwave}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-HERE=$ROOT/tests/hostile
+. "$(dirname "$0")/../e2e/lib.sh" sqwave-hostile-logs
 GEN="python3 $HERE/loggen.py"
-BOARD=$ROOT/boards/sim.yaml
-TMP=$(mktemp -d /tmp/sqwave-hostile-logs.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
 SEED=${SQW_TEST_SEED:-$RANDOM}
 RANDOM=$SEED
 echo "hostile logs: seed $SEED (SQW_TEST_SEED=$SEED to repeat)"
 # Address-space limits (ulimit -v) bound memory; an ASan build reserves
 # terabytes of shadow and cannot run under one: leave it unbounded there.
 if grep -qa __asan_init "${SQWAVE_REAL:-$SQWAVE}" 2> /dev/null; then VMEM=unlimited; VBIG=unlimited; else VMEM=1048576; VBIG=262144; fi
-passed=0
-failed=0
-
-fail() { echo "    $*" >&2; return 1; }
-
-# Run sqwave bounded: 1 GiB of address space, 60 s. Output in $TMP/out,
-# messages in $TMP/err; returns the exit code.
-sq() {
-	( ulimit -v $VMEM; exec timeout -k 5 60 "$SQWAVE" "$@" ) > "$TMP/out" 2> "$TMP/err"
-}
-
-# expect CODE WORDS... -- ARGS: exit CODE and every word in the messages.
-expect() {
-	local want=$1 rc words=()
-	shift
-	while [ "$1" != "--" ]; do words+=("$1"); shift; done
-	shift
-	sq "$@"
-	rc=$?
-	[ $rc -eq "$want" ] || fail "sqwave $*: exit $rc, expected $want: $(head -c 600 "$TMP/err")" || return 1
-	for w in "${words[@]}"; do
-		grep -qF -- "$w" "$TMP/err" || fail "sqwave $*: no '$w' in: $(head -c 600 "$TMP/err")" || return 1
-	done
-	if grep -qE "AddressSanitizer|runtime error|Segmentation|core dumped" "$TMP/err"; then
-		fail "sqwave $*: $(head -c 600 "$TMP/err")"
-		return 1
-	fi
-}
 
 # A log's record @i at a random place: 3 .. edges-3.
 pick() { echo $((3 + RANDOM % ($1 - 6))); }
@@ -430,14 +396,4 @@ test_sim_num_lines_takes_its_whole_documented_range() {
 }
 
 cd "$ROOT" || exit 1
-for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
-	if ( $t ); then
-		echo "PASS $t"
-		passed=$((passed + 1))
-	else
-		echo "FAIL $t"
-		failed=$((failed + 1))
-	fi
-done
-echo "hostile logs: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+e2e_run --subshell "hostile logs"

@@ -5,38 +5,11 @@
 # standard output, full disks. Nothing may be destroyed, nothing may hang
 # with the stop signals blocked, no lost result may exit 0.
 #   SQWAVE=build/sqwave tests/hostile/outputs.sh
-set -u
-SQWAVE=${SQWAVE:-build/sqwave}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/../e2e/lib.sh" sqwave-hostile-outputs
 GEN="python3 $ROOT/tests/hostile/loggen.py"
-BOARD=$ROOT/boards/sim.yaml
-TMP=$(mktemp -d /tmp/sqwave-hostile-outputs.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
 # Address-space limits (ulimit -v) bound memory; an ASan build reserves
 # terabytes of shadow and cannot run under one: leave it unbounded there.
 if grep -qa __asan_init "${SQWAVE_REAL:-$SQWAVE}" 2> /dev/null; then VMEM=unlimited; VBIG=unlimited; else VMEM=1048576; VBIG=262144; fi
-passed=0
-failed=0
-
-fail() { echo "    $*" >&2; return 1; }
-
-sq() {
-	( ulimit -v $VMEM; exec timeout -k 5 60 "$SQWAVE" "$@" ) > "$TMP/out" 2> "$TMP/err"
-}
-
-# expect CODE WORDS... -- ARGS
-expect() {
-	local want=$1 rc words=()
-	shift
-	while [ "$1" != "--" ]; do words+=("$1"); shift; done
-	shift
-	sq "$@"
-	rc=$?
-	[ $rc -eq "$want" ] || fail "sqwave $*: exit $rc, expected $want: $(head -c 600 "$TMP/err")" || return 1
-	for w in "${words[@]}"; do
-		grep -qF -- "$w" "$TMP/err" || fail "sqwave $*: no '$w' in: $(head -c 600 "$TMP/err")" || return 1
-	done
-}
 
 sum() { sha256sum "$1" | cut -d' ' -f1; }
 
@@ -262,14 +235,4 @@ test_a_full_disk_with_several_lines_leaves_no_partial_summary() {
 }
 
 cd "$ROOT" || exit 1
-for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
-	if ( $t ); then
-		echo "PASS $t"
-		passed=$((passed + 1))
-	else
-		echo "FAIL $t"
-		failed=$((failed + 1))
-	fi
-done
-echo "hostile outputs: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+e2e_run --subshell "hostile outputs"

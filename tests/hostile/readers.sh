@@ -8,17 +8,9 @@
 # export's standard output.
 # Generated inputs only; bounds by ulimit and timeout, never by timing
 # assertions.
-set -u
-SQWAVE=${SQWAVE:-build/sqwave}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/../e2e/lib.sh" sqwave-hostile-readers
 GEN="python3 $ROOT/tests/hostile/loggen.py"
 TRACE=$ROOT/tests/data/traces/preempted-by-git.trace
-TMP=$(mktemp -d /tmp/sqwave-hostile-readers.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-passed=0
-failed=0
-
-fail() { echo "    $*" >&2; return 1; }
 
 # A sanitizer build reserves terabytes of shadow address space: no limit
 # there (as the other hostile scripts do).
@@ -31,7 +23,8 @@ bounded() {
 	echo $? > "$TMP/rc"
 }
 
-expect() { # expect CODE PATTERN FILE
+# expect CODE PATTERN FILE: not lib.sh's; the code bounded left in $TMP/rc
+expect() {
 	local rc
 	rc=$(cat "$TMP/rc")
 	[ "$rc" = "$1" ] || fail "exit $rc, expected $1: $(head -c 400 "$3")" || return 1
@@ -244,14 +237,4 @@ test_compare_refuses_readings_no_scope_shows() {
 	expect 0 "" "$TMP/eq.err" || return 1
 }
 
-for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
-	if ( $t ); then
-		echo "PASS ${t#test_}"
-		passed=$((passed + 1))
-	else
-		echo "FAIL ${t#test_}"
-		failed=$((failed + 1))
-	fi
-done
-echo "hostile readers: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+e2e_run --subshell --short "hostile readers"

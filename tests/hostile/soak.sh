@@ -4,16 +4,7 @@
 # in profiles, --load, loads that flood their output or never print a line
 # end, and the JSON documents sqwave report reads. Generated inputs only;
 # bounds by ulimit and timeout, never by timing assertions.
-set -u
-SQWAVE=${SQWAVE:-build/sqwave}
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-TMP=$(mktemp -d /tmp/sqwave-hostile-soak.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
-BOARD=$ROOT/boards/sim.yaml
-passed=0
-failed=0
-
-fail() { echo "    $*" >&2; return 1; }
+. "$(dirname "$0")/../e2e/lib.sh" sqwave-hostile-soak
 
 # A sanitizer build reserves terabytes of shadow address space: no limit
 # there (as the other hostile scripts do).
@@ -26,7 +17,8 @@ bounded() {
 	echo $? > "$TMP/rc"
 }
 
-expect() { # expect CODE PATTERN FILE
+# expect CODE PATTERN FILE: not lib.sh's; the code bounded left in $TMP/rc
+expect() {
 	local rc
 	rc=$(cat "$TMP/rc")
 	[ "$rc" = "$1" ] || fail "exit $rc, expected $1: $(head -c 400 "$3")" || return 1
@@ -110,14 +102,4 @@ test_report_refuses_what_is_not_a_summary() {
 	expect 2 "at least one run" "$TMP/r7" || return 1
 }
 
-for t in $(declare -F | awk '{print $3}' | grep '^test_' | grep -e "${ONLY:-}"); do
-	if ( $t ); then
-		echo "PASS ${t#test_}"
-		passed=$((passed + 1))
-	else
-		echo "FAIL ${t#test_}"
-		failed=$((failed + 1))
-	fi
-done
-echo "hostile soak: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+e2e_run --subshell --short "hostile soak"

@@ -97,13 +97,19 @@ def log_is_the_pin(R, where, recs, W):
     if len(W) < len(recs):
         return R.check("log_is_the_pin", False, where,
                        "%d records but the pin was written %d times" % (len(recs), len(W)))
+    I32_MIN, I32_MAX = -2 ** 31, 2 ** 31 - 1
     for i, r in enumerate(recs):
         seq, t, wake, wb, we, exp, level, flags = r
         w = W[i]
-        if w["level"] != level or not t + wb <= w["t"] <= t + we:
+        # an offset beyond +-2.1 s is clamped and the record flagged
+        # (docs/log-format.md): its window is open on that side
+        lo = t + wb if not (flags & truth.F_CLAMPED and wb == I32_MIN) else float("-inf")
+        hi = t + we if not (flags & truth.F_CLAMPED and we == I32_MAX) else float("inf")
+        if w["level"] != level or not lo <= w["t"] <= hi:
             return R.check("log_is_the_pin", False, where,
-                           "record seq %d (level %d, window [%d, %d]) is the pin's write of "
-                           "level %d at %d" % (seq, level, t + wb, t + we, w["level"], w["t"]))
+                           "record seq %d (level %d, flags 0x%02x, window [%d, %d]) is the "
+                           "pin's write of level %d at %d"
+                           % (seq, level, flags, t + wb, t + we, w["level"], w["t"]))
     extra = [w for w in W[len(recs):] if w["level"] != 0]
     return R.check("log_is_the_pin", not extra, where,
                    "the pin was written after the last record: %s" % extra[:3])

@@ -291,6 +291,35 @@ static void a_phase_meant_between_the_boards_is_not_skew(void **state)
 	boardskew_free(&s);
 }
 
+/* A board off the shared grid is refused in one sentence that names it;
+ * cut to the caller's buffer (base/msgbuf), it ends in "...". */
+static void a_board_off_the_shared_grid_is_refused_in_a_marked_sentence(void **state)
+{
+	struct compare_opts oa, ob;
+	struct compare ca, cb;
+	struct boardskew_side a = { &ca, NULL }, b = { &cb, NULL };
+	struct boardskew s;
+	char err[512], small[24];
+
+	(void)state;
+	memset(&ca, 0, sizeof(ca));
+	memset(&cb, 0, sizeof(cb));
+	memset(&oa, 0, sizeof(oa));
+	memset(&ob, 0, sizeof(ob));
+	oa.run = "a.sqwlog";
+	ob.run = "b.sqwlog";
+	ca.o = &oa;
+	cb.o = &ob;
+	assert_int_equal(boardskew_compute(&a, &b, 0, &s, err, sizeof(err)), BOARDSKEW_E_INPUT);
+	assert_string_equal(err, "board A (a.sqwlog) is not on a shared grid (grid.clock "
+			    "monotonic): two boards' edges meet only on one; run both with "
+			    "--grid realtime (docs/grid.md)");
+	assert_int_equal(boardskew_compute(&a, &b, 0, &s, small, sizeof(small)),
+			 BOARDSKEW_E_INPUT);
+	assert_string_equal(small, "board A (a.sqwlog) i...");
+	assert_int_equal(boardskew_compute(&a, &b, 0, &s, NULL, 0), BOARDSKEW_E_INPUT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -304,6 +333,7 @@ int main(void)
 		cmocka_unit_test(test_no_joined_edge_passes_no_check),
 		cmocka_unit_test(test_the_analyzers_drift_is_taken_out_of_the_skew),
 		cmocka_unit_test(a_phase_meant_between_the_boards_is_not_skew),
+		cmocka_unit_test(a_board_off_the_shared_grid_is_refused_in_a_marked_sentence),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

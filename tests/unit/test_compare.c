@@ -316,6 +316,23 @@ static void a_bad_capture_or_log_is_input_and_a_missing_one_io(void **state)
 	unlink(junk);
 }
 
+/* The error contract's buffer (base/msgbuf): a sentence longer than the
+ * caller's buffer is cut with "..." where it was cut, never silently. */
+static void a_sentence_cut_to_the_callers_buffer_ends_in_dots(void **state)
+{
+	struct compare_opts o;
+	struct compare *c;
+	char err[16];
+
+	(void)state;
+	compare_opts_init(&o);
+	o.run = "-";
+	o.capture = "-";
+	assert_int_equal(compare_run(&o, &c, err, sizeof(err)), COMPARE_E_INPUT);
+	assert_string_equal(err, "only one of ...");
+	assert_int_equal(compare_run(&o, &c, NULL, 0), COMPARE_E_INPUT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -326,6 +343,7 @@ int main(void)
 		cmocka_unit_test(scope_readings_inside_the_bounds_agree_and_outside_do_not),
 		cmocka_unit_test(a_capture_with_far_more_edges_than_the_run_is_refused_early),
 		cmocka_unit_test(a_bad_capture_or_log_is_input_and_a_missing_one_io),
+		cmocka_unit_test(a_sentence_cut_to_the_callers_buffer_ends_in_dots),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

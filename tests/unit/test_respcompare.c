@@ -543,10 +543,33 @@ static void the_header_gives_the_respond_keys(void **state)
 	assert_non_null(strstr(err, "sideways"));
 }
 
+/* The error contract's buffer (base/msgbuf): a sentence longer than the
+ * caller's buffer is cut with "..." where it was cut, never silently. */
+static void a_sentence_cut_to_the_callers_buffer_ends_in_dots(void **state)
+{
+	struct edgelog_meta bad = { .text = "respond.mode=sideways\n" };
+	struct respcmp_opts o;
+	struct respcmp_run run;
+	struct respcmp_params p;
+	char err[16];
+
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	o.run = "-";
+	o.capture = "-";
+	assert_int_equal(respcmp_run(&o, &run, err, sizeof(err)), COMPARE_E_INPUT);
+	assert_string_equal(err, "only one of ...");
+	respcmp_params_init(&p);
+	assert_int_equal(respcmp_params_from_meta(&p, &bad, err, sizeof(err)), -1);
+	assert_string_equal(err, "header respo...");
+	assert_int_equal(respcmp_params_from_meta(&p, &bad, NULL, 0), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(a_3_us_irq_latency_is_measured_and_agrees),
+		cmocka_unit_test(a_sentence_cut_to_the_callers_buffer_ends_in_dots),
 		cmocka_unit_test(a_burst_of_queued_answers_is_paired_edge_for_edge),
 		cmocka_unit_test(a_burst_with_pins_early_in_their_windows_is_paired),
 		cmocka_unit_test(a_short_window_is_judged_by_what_the_mapping_can_tell),

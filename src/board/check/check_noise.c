@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "base/msgbuf.h"
 #include "base/units.h"
 #include "base/sysinfo.h"
@@ -336,21 +337,13 @@ static const char *tfs_restore(const char *dir, const struct tfs_saved *sv, unsi
 	return bad;
 }
 
-static int64_t mono_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
-
 /* Wait @ns with the stop signals blocked (the caller blocked them): the
  * signal that ended it early, or 0. */
 static int wait_blocked(const sigset_t *set, int64_t ns)
 {
-	int64_t end = mono_ns() + ns, left;
+	int64_t end = (int64_t)clock_mono_ns() + ns, left;
 
-	while ((left = end - mono_ns()) > 0) {
+	while ((left = end - (int64_t)clock_mono_ns()) > 0) {
 		struct timespec ts = { (time_t)(left / 1000000000), (long)(left % 1000000000) };
 		int sig = sigtimedwait(set, NULL, &ts);
 
@@ -512,7 +505,7 @@ static void hwlat_run(struct check_report *r, const struct check_noise_params *p
 	}
 	if (smi_before)
 		*smi_ok = smi_read(p, smi_before, smi_n, why, sizeof(why), fix, sizeof(fix)) == 0;
-	t0 = mono_ns();
+	t0 = (int64_t)clock_mono_ns();
 	if (tfs_set(dir, "tracing_on", "1")) {
 		step = "tracing_on";
 		goto undo;
@@ -522,7 +515,7 @@ static void hwlat_run(struct check_report *r, const struct check_noise_params *p
 	sig = wait_blocked(&set, p->hwlat_ns);
 	/* stop sampling, then read: switching the tracer back empties the buffer */
 	tfs_set(dir, "tracing_on", "0");
-	res->run_ns = mono_ns() - t0;
+	res->run_ns = (int64_t)clock_mono_ns() - t0;
 	if (smi_before && *smi_ok)
 		*smi_ok = smi_read(p, smi_after, &n2, why, sizeof(why), fix, sizeof(fix)) == 0 &&
 			  n2 == *smi_n;

@@ -19,11 +19,11 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "base/child.h"
 #include "base/cpulist.h"
 #include "base/msgbuf.h"
 #include "base/sysinfo.h"
@@ -369,83 +369,23 @@ static void guard_say(struct contain *c, const char *fmt, ...)
 		(void)!write(c->guard_fd, buf, (size_t)n);
 }
 
-/* Attributes of every child sqwave spawns (the guardian and each load's
- * wrapper): no signal blocked, every signal at its default (not sqwave's
- * handlers), and a process group of its own, so that a group kill reaches
- * it and everything it starts. Destroy with posix_spawnattr_destroy(). */
-static void spawnattr_init(posix_spawnattr_t *attr)
-{
-	sigset_t none, all;
-
-	posix_spawnattr_init(attr);
-	sigemptyset(&none);
-	sigfillset(&all);
-	posix_spawnattr_setsigmask(attr, &none);
-	posix_spawnattr_setsigdefault(attr, &all);
-	posix_spawnattr_setpgroup(attr, 0);
-	posix_spawnattr_setflags(attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF |
-				       POSIX_SPAWN_SETPGROUP);
-}
-
 static int spawn_guardian(struct contain *c, char *err, size_t errlen)
 {
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t attr;
 	char *argv[] = { c->self_exe, (char *)CONTAIN_GUARD_ARG, NULL };
-	int p[2], ready[2], r;
-	struct pollfd pfd;
-	char word[8] = "";
+	int fd;
 
-	if (pipe2(p, O_CLOEXEC) < 0) {
-		msgbuf_set(err, errlen, "cannot start the load guardian: pipe: %s", strerror(errno));
-		return -1;
-	}
-	if (pipe2(ready, O_CLOEXEC) < 0) {
-		msgbuf_set(err, errlen, "cannot start the load guardian: pipe: %s", strerror(errno));
-		close(p[0]);
-		close(p[1]);
-		return -1;
-	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, p[0], 0);
-	posix_spawn_file_actions_adddup2(&fa, ready[1], 1);	/* says "ready" */
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	spawnattr_init(&attr);
-	r = posix_spawn(&c->guard, c->self_exe, &fa, &attr, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&attr);
-	close(p[0]);
-	close(ready[1]);
-	if (r) {
-		close(p[1]);
-		close(ready[0]);
-		msgbuf_set(err, errlen, "cannot start the load guardian (%s): %s", c->self_exe,
-		     strerror(r));
-		return -1;
-	}
 	/* No load may start before the guardian is there to outlive us. */
-	pfd.fd = ready[0];
-	pfd.events = POLLIN;
-	while ((r = poll(&pfd, 1, SPAWN_TIMEOUT_MS)) < 0 && errno == EINTR)
-		;
-	if (r <= 0 || read(ready[0], word, sizeof(word) - 1) < 5 || strncmp(word, "ready", 5)) {
-		close(ready[0]);
-		close(p[1]);
-		kill(c->guard, SIGKILL);
-		waitpid(c->guard, NULL, 0);
-		c->guard = 0;
-		msgbuf_set(err, errlen, "the load guardian (%s %s) did not start: loads would not be "
-		     "stopped if sqwave died", c->self_exe, CONTAIN_GUARD_ARG);
+	if (child_guardian_spawn(argv, SPAWN_TIMEOUT_MS, "the load guardian",
+				 "loads would not be stopped if sqwave died", &c->guard, &fd, err,
+				 errlen) < 0)
 		return -1;
-	}
-	close(ready[0]);
 	/* Above the fds a load's wrapper gets (0 to 4), so that dup2 onto them
 	 * never overwrites it before it is passed on as fd 4. */
-	c->guard_fd = fcntl(p[1], F_DUPFD_CLOEXEC, 10);
+	c->guard_fd = fcntl(fd, F_DUPFD_CLOEXEC, 10);
 	if (c->guard_fd < 0)
-		c->guard_fd = p[1];
+		c->guard_fd = fd;
 	else
-		close(p[1]);
+		close(fd);
 	/* A guardian that died reads nothing: writes must not kill us. */
 	signal(SIGPIPE, SIG_IGN);
 	guard_say(c, "kind %s\n", contain_kind_name(c->kind));
@@ -684,7 +624,7 @@ pid_t contain_spawn(struct contain *c, struct contain_group *g, const struct loa
 	posix_spawn_file_actions_adddup2(&fa, st[1], 3);
 	if (c->guard_fd >= 0)
 		posix_spawn_file_actions_adddup2(&fa, c->guard_fd, 4);
-	spawnattr_init(&attr);
+	child_spawnattr_init(&attr);
 	r = posix_spawn(&pid, c->self_exe, &fa, &attr, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
@@ -893,33 +833,6 @@ static void wrapper_fail(const char *step, const char *what, int e)
 	_exit(127);
 }
 
-static void close_from(int lowfd)
-{
-#ifdef SYS_close_range
-	if (syscall(SYS_close_range, (unsigned)lowfd, ~0u, 0) == 0)
-		return;
-#endif
-	{
-		DIR *d = opendir("/proc/self/fd");
-		struct dirent *de;
-
-		if (!d) {
-			int fd;
-
-			for (fd = lowfd; fd < 4096; fd++)
-				close(fd);
-			return;
-		}
-		while ((de = readdir(d))) {
-			int fd = atoi(de->d_name);
-
-			if (fd >= lowfd && fd != dirfd(d))
-				close(fd);
-		}
-		closedir(d);
-	}
-}
-
 int contain_exec_main(int argc, char **argv)
 {
 	const char *cgroups[4];
@@ -978,7 +891,7 @@ int contain_exec_main(int argc, char **argv)
 	}
 	if (contain_load_place(have_cpus ? &cpus : NULL, nice, &step) < 0)
 		wrapper_fail(step, argv[a + 1], errno);
-	close_from(4);
+	child_close_from(4);
 	execv(argv[a + 1], argv + a + 1);
 	wrapper_fail("exec", argv[a + 1], errno);
 	return 127;
@@ -1014,19 +927,11 @@ int contain_guard_main(int argc, char **argv)
 	(void)argv;
 	if (!pgids || !cgs || !tops)
 		return 1;
-	signal(SIGINT, SIG_IGN);
-	signal(SIGTERM, SIG_IGN);
-	signal(SIGHUP, SIG_IGN);
-	signal(SIGPIPE, SIG_IGN);
-	signal(SIGQUIT, SIG_IGN);
 	/* Not "sqwave-...": `pkill sqwave` must not take the guardian with
-	 * sqwave (then nothing would stop the loads). */
-	prctl(PR_SET_NAME, "sqw-guardian");
-	close_from(3);
-	/* Ready: sqwave starts loads only after this word. */
-	if (write(1, "ready\n", 6) != 6)
+	 * sqwave (then nothing would stop the loads). Ready: sqwave starts
+	 * loads only after this word. */
+	if (child_guardian_ready("sqw-guardian") < 0)
 		return 1;
-	close(1);
 	while (in && fgets(line, sizeof(line), in)) {
 		line[strcspn(line, "\n")] = '\0';
 		if (!strncmp(line, "kind ", 5)) {

@@ -115,6 +115,18 @@ static void pair_pop(struct loopjoin *j)
 	j->pn--;
 }
 
+/* Drop the pair at the head, whose edge @c is not in the window: late when
+ * that edge was yielded already, after the last edge an event was attached
+ * to; extra otherwise (an event for no edge of the log). */
+static void pair_drop_unplaced(struct loopjoin *j, uint64_t c)
+{
+	if (j->any_yielded && c <= j->last_yielded && (!j->any_attached || c > j->last_attached))
+		j->c.late++;
+	else
+		j->c.extra++;
+	pair_pop(j);
+}
+
 /* Place the pairs that can be placed now; stops at the first that needs a
  * record not read yet. */
 static void place_pairs(struct loopjoin *j)
@@ -130,22 +142,12 @@ static void place_pairs(struct loopjoin *j)
 				return;
 			if (!j->eof && c > j->last_yielded)
 				return;          /* its record may come yet */
-			if (j->any_yielded && c <= j->last_yielded &&
-			    (!j->any_attached || c > j->last_attached))
-				j->c.late++;
-			else
-				j->c.extra++;
-			pair_pop(j);
+			pair_drop_unplaced(j, c);
 			continue;
 		}
 		if (c < slot(j, 0)->rec.seq) {
 			/* Its edge has left the window, or never was in the log. */
-			if (j->any_yielded && c <= j->last_yielded &&
-			    (!j->any_attached || c > j->last_attached))
-				j->c.late++;
-			else
-				j->c.extra++;
-			pair_pop(j);
+			pair_drop_unplaced(j, c);
 			continue;
 		}
 		i = slot_find(j, c);

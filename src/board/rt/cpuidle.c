@@ -8,25 +8,21 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/child.h"
 #include "base/cpulist.h"
 #include "base/msgbuf.h"
 #include "base/sysinfo.h"
 
 #define GUARD_TIMEOUT_MS 5000
 #define STATE_MAGIC "sqwave-idle-states 1"
-
-extern char **environ;
 
 struct cpuidle_hold {
 	struct cpuidle_hold_params p;
@@ -405,67 +401,12 @@ const char *cpuidle_state_dir(const char *root, char *buf, size_t len)
 
 static int spawn_guardian(struct cpuidle_hold *h, char *err, size_t errlen)
 {
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t attr;
 	char *argv[] = { (char *)h->p.self_exe, (char *)CPUIDLE_GUARD_ARG, h->file, NULL };
-	int p[2], ready[2], r;
-	struct pollfd pfd;
-	char word[8] = "";
-	sigset_t none, all;
 
-	if (pipe2(p, O_CLOEXEC) < 0)
-		goto fail_errno;
-	if (pipe2(ready, O_CLOEXEC) < 0) {
-		close(p[0]);
-		close(p[1]);
-		goto fail_errno;
-	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, p[0], 0);
-	posix_spawn_file_actions_adddup2(&fa, ready[1], 1);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	posix_spawnattr_init(&attr);
-	sigemptyset(&none);
-	sigfillset(&all);
-	posix_spawnattr_setsigmask(&attr, &none);
-	posix_spawnattr_setsigdefault(&attr, &all);
-	posix_spawnattr_setpgroup(&attr, 0);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF |
-				       POSIX_SPAWN_SETPGROUP);
-	r = posix_spawn(&h->guard, h->p.self_exe, &fa, &attr, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&attr);
-	close(p[0]);
-	close(ready[1]);
-	if (r) {
-		close(p[1]);
-		close(ready[0]);
-		h->guard = 0;
-		msgbuf_set(err, errlen, "cannot start the idle-state guardian (%s): %s",
-			   h->p.self_exe, strerror(r));
-		return -1;
-	}
 	/* Nothing is written to sysfs before the guardian can outlive us. */
-	pfd.fd = ready[0];
-	pfd.events = POLLIN;
-	while ((r = poll(&pfd, 1, GUARD_TIMEOUT_MS)) < 0 && errno == EINTR)
-		;
-	if (r <= 0 || read(ready[0], word, sizeof(word) - 1) < 5 || strncmp(word, "ready", 5)) {
-		close(ready[0]);
-		close(p[1]);
-		kill(h->guard, SIGKILL);
-		waitpid(h->guard, NULL, 0);
-		h->guard = 0;
-		msgbuf_set(err, errlen, "the idle-state guardian (%s %s) did not start: a killed "
-			   "run would leave idle states disabled", h->p.self_exe, CPUIDLE_GUARD_ARG);
-		return -1;
-	}
-	close(ready[0]);
-	h->guard_fd = p[1];
-	return 0;
-fail_errno:
-	msgbuf_set(err, errlen, "cannot start the idle-state guardian: pipe: %s", strerror(errno));
-	return -1;
+	return child_guardian_spawn(argv, GUARD_TIMEOUT_MS, "the idle-state guardian",
+				    "a killed run would leave idle states disabled", &h->guard,
+				    &h->guard_fd, err, errlen);
 }
 
 static void guardian_stop(struct cpuidle_hold *h)
@@ -484,22 +425,11 @@ static void guardian_stop(struct cpuidle_hold *h)
 int cpuidle_guard_main(int argc, char **argv)
 {
 	char buf[64];
-	int fd;
 
 	if (argc < 2)
 		return 2;
-	signal(SIGINT, SIG_IGN);
-	signal(SIGTERM, SIG_IGN);
-	signal(SIGHUP, SIG_IGN);
-	signal(SIGQUIT, SIG_IGN);
-	signal(SIGPIPE, SIG_IGN);
-	/* Not "sqwave...": `pkill sqwave` must not take it with sqwave. */
-	prctl(PR_SET_NAME, "sqw-idleguard");
-	for (fd = 3; fd < 1024; fd++)
-		close(fd);
-	if (write(1, "ready\n", 6) != 6)
+	if (child_guardian_ready("sqw-idleguard") < 0)
 		return 1;
-	close(1);
 	/* sqwave holds the other end: its end (normal or SIGKILL) is ours. */
 	for (;;) {
 		ssize_t n = read(0, buf, sizeof(buf));

@@ -1108,24 +1108,19 @@ static void explain_late_wakeup(const struct traceexplain_stream *s, struct trac
 }
 
 /*
- * A respond break: T is the event's timestamp and sqwave-rt woke V later
- * (the marker's value): the episode of sqwave-rt in which it read the
- * event is the last one woken at or before T + V. Woken after T: who woke
- * it and when (late wake-up) or who held its CPU from then on (holder);
- * awake since before T: the event waited (queued), or sqwave-rt waited for
- * its CPU since an earlier event's wake-up (holder).
+ * A respond break's episode (explain_respond): of this run's sqwave-rt, the
+ * last one woken at or before T + V; NULL when the trace has none, and @o
+ * then says why.
  */
-static void explain_respond(const struct traceexplain_stream *s, struct traceexplain *o,
-			    int marker_pid)
+static const struct episode *respond_episode(const struct traceexplain_stream *s,
+					     struct traceexplain *o, int marker_pid)
 {
 	const struct rtthread *t = NULL;
 	const struct episode *e = NULL;
 	uint64_t T = o->intended_ns, W = UINT64_MAX;
 	unsigned i, n;
 	int rt = -1;
-	char why[200], tail[240], ctail[64];
 
-	respond_init(o);
 	/* this run's sqwave-rt: the one that woke the marker's writer (the
 	 * --break helper); other runs' sqwave-rt may be in the trace too */
 	for (i = 0; i < NLINK && i < s->nlink; i++) {
@@ -1143,14 +1138,14 @@ static void explain_respond(const struct traceexplain_stream *s, struct traceexp
 			t = &s->rt[i];
 	if (!t || !t->nep) {
 		unknown(o, s, "no wake-up of " RT_COMM " before the marker (sched events not traced?)");
-		return;
+		return NULL;
 	}
 	o->rt_pid = t->pid;
 	o->rt_prio = t->prio;
 	if (!s->have_first || s->first_ts > T) {
 		unknown(o, s, "the trace begins after the event (the buffer lost it, or tracing "
 			"had restarted after an earlier break)");
-		return;
+		return NULL;
 	}
 	n = t->nep < NEP ? t->nep : NEP;
 	if (o->marker_value_ns > 0) {
@@ -1170,54 +1165,57 @@ static void explain_respond(const struct traceexplain_stream *s, struct traceexp
 		if (k->wake_ts <= W)
 			e = k;
 	}
-	if (!e) {
+	if (!e)
 		unknown(o, s, "no wake-up of " RT_COMM " before it read the event (the buffer lost it)");
+	return e;
+}
+
+/* A respond break where sqwave-rt was awake since before the event @e. */
+static void explain_respond_awake(const struct traceexplain_stream *s, struct traceexplain *o,
+				  const struct episode *e)
+{
+	uint64_t T = o->intended_ns;
+	char why[200], tail[240], ctail[64];
+
+	if (e->slept && e->sleep_ts < T) {
+		snprintf(why, sizeof(why), RT_COMM " slept from before the event and no "
+			 "wake-up of it follows until it read the event");
+		unknown(o, s, why);
 		return;
 	}
-	o->cpu = e->wake_cpu;
-	if (!e->before_trace)
-		o->wakeup_ns = (int64_t)e->wake_ts;
-	if (e->ran) {
-		o->run_ns = (int64_t)e->run_ts;
-		o->run_exact = e->run_exact;
-		o->wake_to_run_ns = (int64_t)(e->run_ts - e->wake_ts);
-	}
-	o->holders = e->w.holders;
-	if (e->wake_ts < T) {
-		/* awake since before the event */
-		if (e->slept && e->sleep_ts < T) {
-			snprintf(why, sizeof(why), RT_COMM " slept from before the event and no "
-				 "wake-up of it follows until it read the event");
-			unknown(o, s, why);
-			return;
-		}
-		if (!e->ran) {
-			unknown(o, s, "no sched_switch to " RT_COMM " after its wake-up");
-			return;
-		}
-		if (e->run_ts > T) {
-			/* woken for an earlier event, it still waited for its CPU */
-			o->total_ns = (int64_t)(e->run_ts - T);
-			snprintf(tail, sizeof(tail), "the event came %s after that wake-up (for an "
-				 "earlier event) and waited with it", US((int64_t)(T - e->wake_ts)));
-			snprintf(ctail, sizeof(ctail), "queued+%s", US((int64_t)(T - e->wake_ts)));
-			explain_holder(s, o, &e->w.longest, e->wake_cpu, tail, ctail);
-			return;
-		}
-		o->kind = TRACEEXPLAIN_QUEUED;
-		o->total_ns = o->marker_value_ns;
-		snprintf(why, sizeof(why), "%s before it", US((int64_t)(T - e->run_ts)));
-		snprintf(o->text, sizeof(o->text),
-			 "The event waited: " RT_COMM " was still busy on CPU %d when it came, "
-			 "running since %s (answering earlier events), and read it %s after it "
-			 "without sleeping in between: events came faster than it answers them.",
-			 e->wake_cpu, e->before_trace ? "before the trace began" : why,
-			 US(o->marker_value_ns));
-		snprintf(o->cause, sizeof(o->cause), "queued running cpu=%d +%s", e->wake_cpu,
-			 US(o->marker_value_ns));
+	if (!e->ran) {
+		unknown(o, s, "no sched_switch to " RT_COMM " after its wake-up");
 		return;
 	}
-	/* asleep at T, woken after it: by whom */
+	if (e->run_ts > T) {
+		/* woken for an earlier event, it still waited for its CPU */
+		o->total_ns = (int64_t)(e->run_ts - T);
+		snprintf(tail, sizeof(tail), "the event came %s after that wake-up (for an "
+			 "earlier event) and waited with it", US((int64_t)(T - e->wake_ts)));
+		snprintf(ctail, sizeof(ctail), "queued+%s", US((int64_t)(T - e->wake_ts)));
+		explain_holder(s, o, &e->w.longest, e->wake_cpu, tail, ctail);
+		return;
+	}
+	o->kind = TRACEEXPLAIN_QUEUED;
+	o->total_ns = o->marker_value_ns;
+	snprintf(why, sizeof(why), "%s before it", US((int64_t)(T - e->run_ts)));
+	snprintf(o->text, sizeof(o->text),
+		 "The event waited: " RT_COMM " was still busy on CPU %d when it came, "
+		 "running since %s (answering earlier events), and read it %s after it "
+		 "without sleeping in between: events came faster than it answers them.",
+		 e->wake_cpu, e->before_trace ? "before the trace began" : why,
+		 US(o->marker_value_ns));
+	snprintf(o->cause, sizeof(o->cause), "queued running cpu=%d +%s", e->wake_cpu,
+		 US(o->marker_value_ns));
+}
+
+/* A respond break where sqwave-rt was asleep at the event and woken after it. */
+static void explain_respond_woken(const struct traceexplain_stream *s, struct traceexplain *o,
+				  const struct episode *e)
+{
+	uint64_t T = o->intended_ns;
+	char why[200], tail[240], ctail[64], by[160];
+
 	o->wake_delay_ns = (int64_t)(e->wake_ts - T);
 	o->waker_cpu = e->waker_cpu;
 	if (e->waker.known) {
@@ -1266,15 +1264,43 @@ static void explain_respond(const struct traceexplain_stream *s, struct traceexp
 		explain_late_wakeup(s, o);
 		return;
 	}
-	{
-		char by[160];
+	waker_words(o, by, sizeof(by));
+	snprintf(tail, sizeof(tail), "the wake-up itself came %s after the event, from %s",
+		 US(o->wake_delay_ns), by);
+	snprintf(ctail, sizeof(ctail), "wake+%s", US(o->wake_delay_ns));
+	explain_holder(s, o, &e->w.longest, e->wake_cpu, tail, ctail);
+}
 
-		waker_words(o, by, sizeof(by));
-		snprintf(tail, sizeof(tail), "the wake-up itself came %s after the event, from %s",
-			 US(o->wake_delay_ns), by);
-		snprintf(ctail, sizeof(ctail), "wake+%s", US(o->wake_delay_ns));
-		explain_holder(s, o, &e->w.longest, e->wake_cpu, tail, ctail);
+/*
+ * A respond break: T is the event's timestamp and sqwave-rt woke V later
+ * (the marker's value): the episode of sqwave-rt in which it read the
+ * event is the last one woken at or before T + V. Woken after T: who woke
+ * it and when (late wake-up) or who held its CPU from then on (holder);
+ * awake since before T: the event waited (queued), or sqwave-rt waited for
+ * its CPU since an earlier event's wake-up (holder).
+ */
+static void explain_respond(const struct traceexplain_stream *s, struct traceexplain *o,
+			    int marker_pid)
+{
+	const struct episode *e;
+
+	respond_init(o);
+	e = respond_episode(s, o, marker_pid);
+	if (!e)
+		return;
+	o->cpu = e->wake_cpu;
+	if (!e->before_trace)
+		o->wakeup_ns = (int64_t)e->wake_ts;
+	if (e->ran) {
+		o->run_ns = (int64_t)e->run_ts;
+		o->run_exact = e->run_exact;
+		o->wake_to_run_ns = (int64_t)(e->run_ts - e->wake_ts);
 	}
+	o->holders = e->w.holders;
+	if (e->wake_ts < o->intended_ns)
+		explain_respond_awake(s, o, e);
+	else
+		explain_respond_woken(s, o, e);
 }
 
 static void on_marker(struct traceexplain_stream *s, const struct tline *l)

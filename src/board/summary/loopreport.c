@@ -8,25 +8,7 @@
 #include "base/json.h"
 #include "base/units.h"
 #include "summary/statsjson.h"
-
-static void text_row(FILE *f, const char *name, const struct stats_hist *h)
-{
-	size_t i;
-
-	fprintf(f, "  %-16s", name);
-	if (!h->m.n) {
-		fprintf(f, " (none)\n");
-		return;
-	}
-	fprintf(f, " %10s %10s %10s %9s", UNITS_US(h->m.min), UNITS_USD(stats_moments_mean(&h->m)),
-		UNITS_US(h->m.max), UNITS_USD(stats_moments_stddev(&h->m)));
-	for (i = 2; i < STATS_NPCT; i++) {
-		int64_t err, v = stats_hist_percentile_err(h, stats_pct[i], &err);
-
-		fprintf(f, " %10s", UNITS_US_ERR(v, err));
-	}
-	fprintf(f, "\n");
-}
+#include "summary/statstext.h"
 
 static void text_widths(FILE *f, const char *name, const struct edgestats_widths *w)
 {
@@ -40,7 +22,6 @@ static void text_widths(FILE *f, const char *name, const struct edgestats_widths
 void loopreport_text(FILE *f, const struct loopstats_result *r)
 {
 	char text[2048];
-	size_t i;
 
 	fprintf(f, "\nLoopback, the kernel's view of the pin (the input's event times; "
 		"docs/loopback.md)\n");
@@ -48,14 +29,11 @@ void loopreport_text(FILE *f, const struct loopstats_result *r)
 		" not (%" PRIu64 " lost on the wire); %" PRIu64 " dropped by the kernel, %"
 		PRIu64 " extra, %" PRIu64 " too late to pair\n", r->events, r->edges,
 		r->no_event, r->skipped, r->kernel_dropped, r->extra, r->late);
-	fprintf(f, "\n  %-16s %10s %10s %10s %9s", "us", "min", "avg", "max", "stddev");
-	for (i = 2; i < STATS_NPCT; i++)
-		fprintf(f, " %10s", stats_pct_name[i]);
-	fprintf(f, "\n");
-	text_row(f, "event - w.begin", &r->from_begin);
-	text_row(f, "event - w.end", &r->from_end);
-	text_row(f, "kernel pulse +", &r->width[EDGESTATS_POS].h);
-	text_row(f, "kernel pulse -", &r->width[EDGESTATS_NEG].h);
+	statstext_dist_head(f, "us");
+	statstext_dist_row(f, "event - w.begin", &r->from_begin);
+	statstext_dist_row(f, "event - w.end", &r->from_end);
+	statstext_dist_row(f, "kernel pulse +", &r->width[EDGESTATS_POS].h);
+	statstext_dist_row(f, "kernel pulse -", &r->width[EDGESTATS_NEG].h);
 	text_widths(f, "kernel +", &r->width[EDGESTATS_POS]);
 	text_widths(f, "kernel -", &r->width[EDGESTATS_NEG]);
 	if (!r->events)

@@ -19,6 +19,7 @@
 #include "summary/loopreport.h"
 #include "rt/cpuidle.h"
 #include "summary/statsjson.h"
+#include "summary/statstext.h"
 #include "base/units.h"
 
 #ifndef SQW_VERSION
@@ -42,25 +43,6 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
 }
 
 /* ---- text ---- */
-
-static void text_dist_row(FILE *f, const char *name, const struct stats_hist *h)
-{
-	size_t i;
-
-	fprintf(f, "  %-16s", name);
-	if (h->m.n == 0) {
-		fprintf(f, " (none)\n");
-		return;
-	}
-	fprintf(f, " %10s %10s %10s %9s", UNITS_US(h->m.min), UNITS_USD(stats_moments_mean(&h->m)),
-		UNITS_US(h->m.max), UNITS_USD(stats_moments_stddev(&h->m)));
-	for (i = 2; i < STATS_NPCT; i++) {
-		int64_t err, v = stats_hist_percentile_err(h, stats_pct[i], &err);
-
-		fprintf(f, " %10s", UNITS_US_ERR(v, err));
-	}
-	fprintf(f, "\n");
-}
 
 /* What spinning did and, where the CPU is scarce, what it cost the rest of
  * the system (a spinning RT thread holds its CPU through each lead). */
@@ -337,8 +319,6 @@ void summary_phases_text(FILE *f, const struct run_info *ri)
 static void text_wave(FILE *f, const struct edgestats_result *r, const struct run_info *ri,
 		      uint64_t dropped)
 {
-	size_t i;
-
 	fprintf(f, "edges      %" PRIu64 " counted, %" PRIu64 " warm-up, %" PRIu64 " logged\n",
 		r->edges, r->warmup_edges, ri->records_logged);
 	fprintf(f, "missed     %" PRIu64 " periods%s\n", r->missed_periods,
@@ -352,16 +332,13 @@ static void text_wave(FILE *f, const struct edgestats_result *r, const struct ru
 	if (r->saturated)
 		fprintf(f, "saturated  %" PRIu64 " edges had an offset beyond +-2.1 s\n", r->saturated);
 
-	fprintf(f, "\n  %-16s %10s %10s %10s %9s", "us", "min", "avg", "max", "stddev");
-	for (i = 2; i < STATS_NPCT; i++)
-		fprintf(f, " %10s", stats_pct_name[i]);
-	fprintf(f, "\n");
-	text_dist_row(f, "wake latency", &r->wake);
-	text_dist_row(f, "write cost", &r->write);
-	text_dist_row(f, "placement", &r->place);
-	text_dist_row(f, "pulse +", &r->width[EDGESTATS_POS].h);
-	text_dist_row(f, "pulse -", &r->width[EDGESTATS_NEG].h);
-	text_dist_row(f, "pulse any", &r->width[EDGESTATS_ANY].h);
+	statstext_dist_head(f, "us");
+	statstext_dist_row(f, "wake latency", &r->wake);
+	statstext_dist_row(f, "write cost", &r->write);
+	statstext_dist_row(f, "placement", &r->place);
+	statstext_dist_row(f, "pulse +", &r->width[EDGESTATS_POS].h);
+	statstext_dist_row(f, "pulse -", &r->width[EDGESTATS_NEG].h);
+	statstext_dist_row(f, "pulse any", &r->width[EDGESTATS_ANY].h);
 	if (r->wake.m.n)
 		fprintf(f, "  worst wake-up at edge #%" PRIu64 " (t+%.6f s)\n",
 			r->wake_worst.seq, rel_s(r, r->wake_worst.intended_ns));
@@ -482,19 +459,14 @@ static void text_respond_scope(FILE *f, const struct edgestats_result *r,
 void summary_respond_text(FILE *f, const struct edgestats_result *r, const struct run_info *ri,
 			  uint64_t dropped)
 {
-	size_t i;
-
 	text_respond_counts(f, r, ri, dropped);
-	fprintf(f, "\n  %-16s %10s %10s %10s %9s", "us from event", "min", "avg", "max", "stddev");
-	for (i = 2; i < STATS_NPCT; i++)
-		fprintf(f, " %10s", stats_pct_name[i]);
-	fprintf(f, "\n");
-	text_dist_row(f, "wake-up", &r->wake);
-	text_dist_row(f, "write begin", &r->resp_begin);
-	text_dist_row(f, "write end", &r->resp_end);
-	text_dist_row(f, "write cost", &r->write);
-	text_dist_row(f, "output pulse +", &r->width[EDGESTATS_POS].h);
-	text_dist_row(f, "output pulse -", &r->width[EDGESTATS_NEG].h);
+	statstext_dist_head(f, "us from event");
+	statstext_dist_row(f, "wake-up", &r->wake);
+	statstext_dist_row(f, "write begin", &r->resp_begin);
+	statstext_dist_row(f, "write end", &r->resp_end);
+	statstext_dist_row(f, "write cost", &r->write);
+	statstext_dist_row(f, "output pulse +", &r->width[EDGESTATS_POS].h);
+	statstext_dist_row(f, "output pulse -", &r->width[EDGESTATS_NEG].h);
 	if (r->wake.m.n)
 		fprintf(f, "  latest wake-up at answer #%" PRIu64 " (t+%.6f s); the event's "
 			"timestamp is the kernel's, taken in its interrupt handler\n",

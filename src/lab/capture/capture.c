@@ -353,8 +353,8 @@ int64_t capture_ld_to_ps(long double ps)
 	return (int64_t)llroundl(ps);
 }
 
-void capture_analog_setup(struct capture *c, const struct capture_levels *lv,
-			  struct capture_analog *a)
+int capture_analog_setup(struct capture *c, const struct capture_levels *lv,
+			 struct capture_analog *a)
 {
 	int user = c->opts.threshold_set || c->opts.threshold != 0;
 	double thr = user ? c->opts.threshold : (lv->low + lv->high) / 2;
@@ -378,6 +378,7 @@ void capture_analog_setup(struct capture *c, const struct capture_levels *lv,
 			     thr, hyst, lv->low, lv->high,
 			     !lv->bimodal ? ": one level only, no edges"
 			     : lv->rare ? "; the second level is rare, found from the extremes" : "");
+	return lv->bimodal || user;
 }
 
 void capture_set_edge_window(struct capture *c, int64_t dt_ps, int analog)
@@ -619,38 +620,55 @@ static long trailing_number(const char *name)
 	return strtol(name + i, NULL, 10);
 }
 
+/* The channels @sel (@slen bytes) names, exactly or as a '.'-separated
+ * suffix, of a vector by its base name too ("state" for "state[7:0]");
+ * @vectors: a vector's base name only. 1 with *@hit the exact one, else
+ * how many it names as a suffix, *@hit the last of them. */
+static int chan_by_name(const struct capture *c, const char *sel, size_t slen, int vectors,
+			unsigned *hit)
+{
+	int hits = 0, ex;
+
+	for (unsigned i = 0; i < c->n_chans; i++) {
+		const char *nm = c->chans[i].name;
+
+		if ((!vectors && name_match(nm, strlen(nm), sel, slen, &ex)) ||
+		    (c->chans[i].width > 1 && name_match(nm, base_len(nm), sel, slen, &ex))) {
+			if (ex) {
+				*hit = i;
+				return 1;
+			}
+			hits++;
+			*hit = i;
+		}
+	}
+	return hits;
+}
+
+/* @sel names several channels: -1, and the message lists them. */
+static int ambiguous(struct capture *c, const char *sel)
+{
+	char list[400];
+
+	return capture_err(c, 0, "channel '%s' is ambiguous; channels: %s", sel,
+			   chan_list(c, list, sizeof(list)));
+}
+
 static int capture_pick(struct capture *c, const char *sel, unsigned *ch, int *bit)
 {
 	size_t slen = strlen(sel), sblen = slen;
 	long want_bit = -1, num = -1;
-	int hits = 0, ex, exact_hit = -1;
+	int hits;
 	unsigned hit = 0;
 	char list[400], a[128], b[128];
 
 	*bit = -1;
 	/* 1. exact or suffix name */
-	for (unsigned i = 0; i < c->n_chans; i++) {
-		const char *nm = c->chans[i].name;
-
-		if (name_match(nm, strlen(nm), sel, slen, &ex) ||
-		    (c->chans[i].width > 1 && name_match(nm, base_len(nm), sel, slen, &ex))) {
-			if (ex) {
-				exact_hit = (int)i;
-				break;
-			}
-			hits++;
-			hit = i;
-		}
-	}
-	if (exact_hit >= 0) {
-		*ch = (unsigned)exact_hit;
-		hits = 1;
-	} else if (hits == 1) {
+	hits = chan_by_name(c, sel, slen, 0, &hit);
+	if (hits == 1)
 		*ch = hit;
-	} else if (hits > 1) {
-		return capture_err(c, 0, "channel '%s' is ambiguous; channels: %s", sel,
-				   chan_list(c, list, sizeof(list)));
-	}
+	else if (hits > 1)
+		return ambiguous(c, sel);
 	/* 2. a vector bit: "state[2]" */
 	if (!hits && slen > 2 && sel[slen - 1] == ']' && strrchr(sel, '[')) {
 		const char *lb = strrchr(sel, '[');
@@ -661,25 +679,10 @@ static int capture_pick(struct capture *c, const char *sel, unsigned *ch, int *b
 			want_bit = -1;
 		else
 			sblen = (size_t)(lb - sel);
-		for (unsigned i = 0; want_bit >= 0 && i < c->n_chans; i++) {
-			const char *nm = c->chans[i].name;
-
-			if (c->chans[i].width > 1 && name_match(nm, base_len(nm), sel, sblen, &ex)) {
-				if (ex) {
-					exact_hit = (int)i;
-					break;
-				}
-				hits++;
-				hit = i;
-			}
-		}
-		if (exact_hit >= 0) {
-			hits = 1;
-			hit = (unsigned)exact_hit;
-		}
+		if (want_bit >= 0)
+			hits = chan_by_name(c, sel, sblen, 1, &hit);
 		if (hits > 1)
-			return capture_err(c, 0, "channel '%s' is ambiguous; channels: %s", sel,
-					   chan_list(c, list, sizeof(list)));
+			return ambiguous(c, sel);
 		if (hits == 1) {
 			struct capture_chan *v = &c->chans[hit];
 			long lo = v->msb < v->lsb ? v->msb : v->lsb;
@@ -710,8 +713,7 @@ static int capture_pick(struct capture *c, const char *sel, unsigned *ch, int *b
 		if (hits == 1)
 			*ch = hit;
 		else if (hits > 1)
-			return capture_err(c, 0, "channel '%s' is ambiguous; channels: %s", sel,
-					   chan_list(c, list, sizeof(list)));
+			return ambiguous(c, sel);
 	}
 	/* 4. a number: the channel whose name ends in it, else the index */
 	if (!hits && slen && strspn(sel, "0123456789") == slen && slen < 10) {
@@ -723,8 +725,7 @@ static int capture_pick(struct capture *c, const char *sel, unsigned *ch, int *b
 			}
 		}
 		if (hits > 1)
-			return capture_err(c, 0, "channel '%s' is ambiguous; channels: %s", sel,
-					   chan_list(c, list, sizeof(list)));
+			return ambiguous(c, sel);
 		if (hits == 1)
 			*ch = hit;
 		else if (num < (long)c->n_chans) {

@@ -459,8 +459,7 @@ static int fg_select(struct capture *c, unsigned ch, int bit)
 		}
 		capture_levels_from_scan(&ls, &lv);
 		capture_levelscan_free(&ls);
-		capture_analog_setup(c, &lv, &s->an);
-		if (!lv.bimodal && !c->opts.threshold_set && c->opts.threshold == 0)
+		if (!capture_analog_setup(c, &lv, &s->an))
 			s->done = 1;
 	}
 	capture_set_edge_window(c, c->info.resolution_ps, c->info.analog);

@@ -130,9 +130,11 @@ const char *capture_memmem(const char *p, size_t len, const char *needle);
 
 /* Thresholds from opts or levels; fills info (analog, levels, threshold,
  * edge uncertainty) and a note. Digital 0/1 data gets threshold 0.5 and no
- * interpolation. */
-void capture_analog_setup(struct capture *c, const struct capture_levels *lv,
-			  struct capture_analog *a);
+ * interpolation. Whether the channel can give edges: 1 with two levels or
+ * a threshold the user set, 0 for one level and none set (the one rule of
+ * every importer's "no edges"). */
+int capture_analog_setup(struct capture *c, const struct capture_levels *lv,
+			 struct capture_analog *a);
 /* info.edge_lo_ps/edge_hi_ps for a sampled capture of interval @dt_ps:
  * [-dt, 0] for logic data, [-dt, +dt] for interpolated analog edges. */
 void capture_set_edge_window(struct capture *c, int64_t dt_ps, int analog);

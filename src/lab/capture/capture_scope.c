@@ -958,6 +958,7 @@ static int scope_select(struct capture *c, unsigned ch, int bit)
 {
 	struct scope *s = c->priv;
 	struct scope_acc *a;
+	int edges;
 
 	(void)bit;
 	if (!s->scanned && scope_first_pass(c, s))
@@ -972,7 +973,7 @@ static int scope_select(struct capture *c, unsigned ch, int bit)
 			     a->end_line, (long long)a->pending, a->pending == 1 ? "" : "s",
 			     a->pending == 1 ? "has" : "have");
 	a->missing = 0;
-	capture_analog_setup(c, &a->lv, &s->an);
+	edges = capture_analog_setup(c, &a->lv, &s->an);
 	c->info.resolution_ps = a->res_ps;
 	c->info.samplerate_hz = a->uniform ? (double)(CAPTURE_PS_PER_S / a->fit_dt) : 0;
 	c->info.start_ps = a->start_ps;
@@ -982,7 +983,7 @@ static int scope_select(struct capture *c, unsigned ch, int bit)
 	s->row = 0;
 	s->prev_row = -1;
 	s->have_check = 0;
-	s->done = !a->lv.bimodal && !c->opts.threshold_set && c->opts.threshold == 0;
+	s->done = !edges;
 	c->info.initial_level = -1;
 	csvread_seek(&s->r, s->data_off, s->data_line);
 	return s->done ? 0 : 1;

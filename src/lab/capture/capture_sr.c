@@ -923,9 +923,8 @@ static int sr_select_analog(struct capture *c, struct sr *s, unsigned k)
 	if (r < 0)
 		return -1;
 	stream_reset(&s->st, &s->analog[k].chunks);
-	capture_analog_setup(c, &lv, &s->an);
+	s->an_on = capture_analog_setup(c, &lv, &s->an);
 	capture_set_edge_window(c, c->info.resolution_ps, c->info.analog);
-	s->an_on = lv.bimodal || c->opts.threshold_set || c->opts.threshold != 0;
 	return s->an_on;
 }
 

@@ -6,7 +6,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,18 +26,6 @@ const char *boardskew_check_name(enum boardskew_check c)
 	static const char *const n[] = { "NONE", "PASS", "FAIL", "INCONCLUSIVE", "SKIP" };
 
 	return (unsigned)c < sizeof(n) / sizeof(n[0]) ? n[c] : "?";
-}
-
-static enum boardskew_status bad(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static enum boardskew_status bad(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return BOARDSKEW_E_INPUT;
 }
 
 /* Board @s's paired capture edges in capture order (which is grid order:
@@ -270,17 +257,23 @@ enum boardskew_status boardskew_compute(const struct boardskew_side *a,
 	for (i = 0; i < 2; i++) {
 		const struct boardskew_side *x = side[i];
 
-		if (!x->g)
-			return bad(err, errlen, "board %s (%s) is not on a shared grid (grid.clock "
+		if (!x->g) {
+			msgbuf_set(err, errlen, "board %s (%s) is not on a shared grid (grid.clock "
 				   "monotonic): two boards' edges meet only on one; run both with "
 				   "--grid realtime (docs/grid.md)", i ? "B" : "A", x->c->o->run);
-		if (!x->c->aligned || x->c->r.status != ALIGN_FOUND)
-			return bad(err, errlen, "board %s: its channel of the capture is not aligned "
+			return BOARDSKEW_E_INPUT;
+		}
+		if (!x->c->aligned || x->c->r.status != ALIGN_FOUND) {
+			msgbuf_set(err, errlen, "board %s: its channel of the capture is not aligned "
 				   "with its log", i ? "B" : "A");
+			return BOARDSKEW_E_INPUT;
+		}
 	}
-	if (strcmp(a->g->clock, b->g->clock))
-		return bad(err, errlen, "board A's grid is on %s, board B's on %s: no shared grid",
+	if (strcmp(a->g->clock, b->g->clock)) {
+		msgbuf_set(err, errlen, "board A's grid is on %s, board B's on %s: no shared grid",
 			   a->g->clock, b->g->clock);
+		return BOARDSKEW_E_INPUT;
+	}
 	out->max_skew_ns = max_skew_ns;
 	out->phase_diff_ns = b->c->meta->wave.phase_ns - a->c->meta->wave.phase_ns;
 	out->resolution_ns = (double)a->c->ci->resolution_ps / 1000.0;

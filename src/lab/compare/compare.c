@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/exitcode.h"
+#include "base/msgbuf.h"
 #include "log/loopjoin.h"
 
 #define DEF_WORST 10u
@@ -52,22 +52,6 @@ int compare_verdict_exit(enum compare_verdict v)
 	return SQW_EXIT_USAGE;
 }
 
-static enum compare_status fail(enum compare_status st, char *err, size_t errlen,
-				const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static enum compare_status fail(enum compare_status st, char *err, size_t errlen,
-				const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return st;
-}
-
 /* The log path to open (a stream was copied into a memory file). */
 static const char *run_path(const struct compare *c)
 {
@@ -96,6 +80,7 @@ static enum compare_status load_capture(struct compare *c, uint64_t max_edges, c
 					size_t errlen)
 {
 	struct capture_edge e;
+	enum compare_status st;
 	int got;
 
 	c->cap = capture_open(c->o->capture, &c->o->copts, err, errlen);
@@ -104,17 +89,23 @@ static enum compare_status load_capture(struct compare *c, uint64_t max_edges, c
 		       errno == EISDIR ? COMPARE_E_IO : COMPARE_E_INPUT;
 	c->ci = capture_info(c->cap);
 	while ((got = capture_next_edge(c->cap, &e)) == 1) {
-		if (c->caps.n >= max_edges)
-			return fail(COMPARE_E_INPUT, err, errlen, "%s: more than %" PRIu64 " edges, "
-				    "over twice what the run has records: not a capture of this run's "
-				    "line (another --channel?)", c->ci->path, max_edges);
-		if (align_caps_add(&c->caps, &e))
-			return fail(COMPARE_E_IO, err, errlen, "%s: out of memory after %zu edges",
-				    c->ci->path, c->caps.n);
+		if (c->caps.n >= max_edges) {
+			msgbuf_set(err, errlen, "%s: more than %" PRIu64 " edges, "
+				   "over twice what the run has records: not a capture of this run's "
+				   "line (another --channel?)", c->ci->path, max_edges);
+			return COMPARE_E_INPUT;
+		}
+		if (align_caps_add(&c->caps, &e)) {
+			msgbuf_set(err, errlen, "%s: out of memory after %zu edges",
+				   c->ci->path, c->caps.n);
+			return COMPARE_E_IO;
+		}
 	}
-	if (got < 0)
-		return fail(errno == EIO ? COMPARE_E_IO : COMPARE_E_INPUT, err, errlen, "%s",
-			    capture_error(c->cap));
+	if (got < 0) {
+		st = errno == EIO ? COMPARE_E_IO : COMPARE_E_INPUT;
+		msgbuf_set(err, errlen, "%s", capture_error(c->cap));
+		return st;
+	}
 	c->ncap = c->caps.n;
 	return COMPARE_OK;
 }
@@ -133,8 +124,10 @@ static enum compare_status pass1(struct compare *c, struct align_search *s, char
 	c->meta = edgelog_reader_meta(c->rr);
 	if (c->o->have_scope) {
 		c->ses = edgestats_new((int64_t)c->meta->half_period_ns);
-		if (!c->ses)
-			return fail(COMPARE_E_IO, err, errlen, "out of memory");
+		if (!c->ses) {
+			msgbuf_set(err, errlen, "out of memory");
+			return COMPARE_E_IO;
+		}
 		edgestats_set_pin(c->ses, &c->meta->pin);
 	}
 	while ((got = edgelog_reader_next(c->rr, &e)) == 1) {
@@ -149,8 +142,8 @@ static enum compare_status pass1(struct compare *c, struct align_search *s, char
 		const char *why = edgelog_reader_error(c->rr, &est);
 
 		/* a corrupt record is bad input (exit 2), a failed read I/O (3) */
-		return fail(est == EDGELOG_E_IO ? COMPARE_E_IO : COMPARE_E_INPUT, err, errlen, "%s",
-			    why ? why : strerror(errno));
+		msgbuf_set(err, errlen, "%s", why ? why : strerror(errno));
+		return est == EDGELOG_E_IO ? COMPARE_E_IO : COMPARE_E_INPUT;
 	}
 	c->truncated = !edgelog_reader_footer(c->rr);
 	if (c->ses)
@@ -191,7 +184,8 @@ static enum compare_status pass2(struct compare *c, char *err, size_t errlen)
 		lj = loopjoin_new(r, 0, 0);
 		if (!lj) {
 			edgelog_reader_close(r);
-			return fail(COMPARE_E_IO, err, errlen, "out of memory");
+			msgbuf_set(err, errlen, "out of memory");
+			return COMPARE_E_IO;
 		}
 		c->have_kernel = true;
 	}
@@ -206,9 +200,10 @@ static enum compare_status pass2(struct compare *c, char *err, size_t errlen)
 		if (align_runs_add(&c->win, e) || (lj && kernel_add(c, &je) < 0)) {
 			loopjoin_free(lj);
 			edgelog_reader_close(r);
-			return fail(errno == E2BIG ? COMPARE_E_INPUT : COMPARE_E_IO, err, errlen,
-				    "%s: %s around the capture's window", c->o->run,
-				    errno == E2BIG ? "seq jumps by 2^32 or more" : "out of memory");
+			st = errno == E2BIG ? COMPARE_E_INPUT : COMPARE_E_IO;
+			msgbuf_set(err, errlen, "%s: %s around the capture's window", c->o->run,
+				   errno == E2BIG ? "seq jumps by 2^32 or more" : "out of memory");
+			return st;
 		}
 	}
 	if (got < 0) {
@@ -216,8 +211,8 @@ static enum compare_status pass2(struct compare *c, char *err, size_t errlen)
 		const char *why = lj ? loopjoin_error(lj) : edgelog_reader_error(r, &est);
 
 		edgelog_reader_error(r, &est);
-		st = fail(est == EDGELOG_E_IO ? COMPARE_E_IO : COMPARE_E_INPUT, err, errlen, "%s",
-			  why ? why : strerror(errno));
+		msgbuf_set(err, errlen, "%s", why ? why : strerror(errno));
+		st = est == EDGELOG_E_IO ? COMPARE_E_IO : COMPARE_E_INPUT;
 		loopjoin_free(lj);
 		edgelog_reader_close(r);
 		return st;
@@ -245,8 +240,10 @@ static enum compare_status pass3(struct compare *c, char *err, size_t errlen)
 	int got;
 
 	c->es = edgestats_new((int64_t)c->meta->half_period_ns);
-	if (!c->es)
-		return fail(COMPARE_E_IO, err, errlen, "out of memory");
+	if (!c->es) {
+		msgbuf_set(err, errlen, "out of memory");
+		return COMPARE_E_IO;
+	}
 	edgestats_set_pin(c->es, &c->meta->pin);
 	st = open_run(c, &r, err, errlen);
 	if (st)
@@ -260,8 +257,10 @@ static enum compare_status pass3(struct compare *c, char *err, size_t errlen)
 		edgestats_add(c->es, &e);
 	}
 	edgelog_reader_close(r);
-	if (got < 0)
-		return fail(COMPARE_E_IO, err, errlen, "%s: read error: %s", c->o->run, strerror(errno));
+	if (got < 0) {
+		msgbuf_set(err, errlen, "%s: read error: %s", c->o->run, strerror(errno));
+		return COMPARE_E_IO;
+	}
 	c->er = edgestats_result(c->es);
 	return COMPARE_OK;
 }
@@ -475,8 +474,10 @@ enum compare_status compare_run(const struct compare_opts *o, struct compare **o
 	enum compare_status st = COMPARE_OK;
 
 	*out = NULL;
-	if (!c)
-		return fail(COMPARE_E_IO, err, errlen, "out of memory");
+	if (!c) {
+		msgbuf_set(err, errlen, "out of memory");
+		return COMPARE_E_IO;
+	}
 	c->o = o;
 	c->run_fd = -1;
 	stats_moments_init(&c->res_m);
@@ -489,7 +490,8 @@ enum compare_status compare_run(const struct compare_opts *o, struct compare **o
 		goto nomem;
 	c->hist_live = true;
 	if (o->capture && !strcmp(o->run, "-") && !strcmp(o->capture, "-")) {
-		st = fail(COMPARE_E_INPUT, err, errlen, "only one of RUN and CAPTURE can be standard input");
+		msgbuf_set(err, errlen, "only one of RUN and CAPTURE can be standard input");
+		st = COMPARE_E_INPUT;
 		goto out;
 	}
 	if (capture_path_is_stream(o->run)) {
@@ -542,7 +544,8 @@ enum compare_status compare_run(const struct compare_opts *o, struct compare **o
 	*out = c;
 	return COMPARE_OK;
 nomem:
-	st = fail(COMPARE_E_IO, err, errlen, "out of memory");
+	msgbuf_set(err, errlen, "out of memory");
+	st = COMPARE_E_IO;
 out:
 	align_search_free(s);
 	compare_free(c);

@@ -6,12 +6,12 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "base/msgbuf.h"
 #include "base/stats.h"
 #include "base/units.h"
 
@@ -72,16 +72,16 @@ int respcmp_params_from_meta(struct respcmp_params *p, const struct edgelog_meta
 	}
 	return 0;
 bad_mode:
-	snprintf(err, errlen, "header respond.mode=%s: not follow, toggle or pulse", v);
+	msgbuf_set(err, errlen, "header respond.mode=%s: not follow, toggle or pulse", v);
 	return -1;
 bad_edge:
-	snprintf(err, errlen, "header respond.edge=%s: not both, rising or falling", v);
+	msgbuf_set(err, errlen, "header respond.edge=%s: not both, rising or falling", v);
 	return -1;
 bad_dur:
-	snprintf(err, errlen, "header respond key '%s': not a duration", v);
+	msgbuf_set(err, errlen, "header respond key '%s': not a duration", v);
 	return -1;
 bad_idle:
-	snprintf(err, errlen, "header gpio.idle_level=%s: not 0 or 1", v);
+	msgbuf_set(err, errlen, "header gpio.idle_level=%s: not 0 or 1", v);
 	return -1;
 }
 
@@ -772,22 +772,6 @@ void respcmp_free(struct respcmp *c)
 /* ------------------------------------------------------------------ */
 /* reading the inputs */
 
-static enum compare_status fail(enum compare_status st, char *err, size_t errlen,
-				const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static enum compare_status fail(enum compare_status st, char *err, size_t errlen,
-				const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return st;
-}
-
 /* A respond log's note at the stop (docs/log-format.md): lost and
  * unanswered events as the run counted them. */
 static void take_stop_note(const struct edgelog_event *ev, struct respcmp_run *run)
@@ -819,12 +803,13 @@ static enum compare_status read_log(const struct respcmp_opts *o, struct respcmp
 	if (!r)
 		return est == EDGELOG_E_IO ? COMPARE_E_IO : COMPARE_E_INPUT;
 	if (!edgelog_meta_is_respond(edgelog_reader_meta(r))) {
-		st = fail(COMPARE_E_INPUT, err, errlen, "%s: not a respond log (no run.mode=respond)",
-			  o->run);
+		msgbuf_set(err, errlen, "%s: not a respond log (no run.mode=respond)", o->run);
+		st = COMPARE_E_INPUT;
 		goto out;
 	}
 	if (respcmp_params_from_meta(p, edgelog_reader_meta(r), why, sizeof(why)) < 0) {
-		st = fail(COMPARE_E_INPUT, err, errlen, "%s: %s", o->run, why);
+		msgbuf_set(err, errlen, "%s: %s", o->run, why);
+		st = COMPARE_E_INPUT;
 		goto out;
 	}
 	for (;;) {
@@ -833,8 +818,9 @@ static enum compare_status read_log(const struct respcmp_opts *o, struct respcmp
 			struct edge_rec *nr = realloc(*recs, nc * sizeof(**recs));
 
 			if (!nr) {
-				st = fail(COMPARE_E_IO, err, errlen, "%s: out of memory after %zu records",
-					  o->run, *n);
+				msgbuf_set(err, errlen, "%s: out of memory after %zu records",
+					   o->run, *n);
+				st = COMPARE_E_IO;
 				goto out;
 			}
 			*recs = nr;
@@ -852,8 +838,8 @@ static enum compare_status read_log(const struct respcmp_opts *o, struct respcmp
 	if (got < 0) {
 		const char *w = edgelog_reader_error(r, &est);
 
-		st = fail(est == EDGELOG_E_IO ? COMPARE_E_IO : COMPARE_E_INPUT, err, errlen, "%s",
-			  w ? w : strerror(errno));
+		msgbuf_set(err, errlen, "%s", w ? w : strerror(errno));
+		st = est == EDGELOG_E_IO ? COMPARE_E_IO : COMPARE_E_INPUT;
 		goto out;
 	}
 	run->truncated = !edgelog_reader_footer(r);
@@ -907,8 +893,9 @@ static enum compare_status read_channel(const struct respcmp_opts *o, int fd, co
 			struct capture_edge *ne = realloc(*out, nc * sizeof(**out));
 
 			if (!ne) {
-				st = fail(COMPARE_E_IO, err, errlen, "%s: out of memory after %zu edges",
-					  ci->path, *n);
+				msgbuf_set(err, errlen, "%s: out of memory after %zu edges",
+					   ci->path, *n);
+				st = COMPARE_E_IO;
 				goto out;
 			}
 			*out = ne;
@@ -917,8 +904,8 @@ static enum compare_status read_channel(const struct respcmp_opts *o, int fd, co
 		(*out)[(*n)++] = e;
 	}
 	if (got < 0) {
-		st = fail(errno == EIO ? COMPARE_E_IO : COMPARE_E_INPUT, err, errlen, "%s",
-			  capture_error(cp));
+		st = errno == EIO ? COMPARE_E_IO : COMPARE_E_INPUT;
+		msgbuf_set(err, errlen, "%s", capture_error(cp));
 		goto out;
 	}
 	*index = ci->channel;
@@ -956,8 +943,10 @@ enum compare_status respcmp_run(const struct respcmp_opts *o, struct respcmp_run
 	p.tolerance_ns = o->tolerance_ns;
 	p.first_seq = o->first_seq;
 	p.max_drift_ppm = o->max_drift_ppm;
-	if (!strcmp(o->run, "-") && !strcmp(o->capture, "-"))
-		return fail(COMPARE_E_INPUT, err, errlen, "only one of RUN and CAPTURE can be standard input");
+	if (!strcmp(o->run, "-") && !strcmp(o->capture, "-")) {
+		msgbuf_set(err, errlen, "only one of RUN and CAPTURE can be standard input");
+		return COMPARE_E_INPUT;
+	}
 	st = read_log(o, &p, &recs, &nrec, out, err, errlen);
 	if (st)
 		return st;
@@ -980,9 +969,10 @@ enum compare_status respcmp_run(const struct respcmp_opts *o, struct respcmp_run
 		}
 		ci = capture_info(cp);
 		if (ci->n_channels < 2) {
-			st = fail(COMPARE_E_INPUT, err, errlen, "%s: %u channel%s: a respond log needs "
-				  "a capture of both pins (stimulus and response)", ci->path,
-				  ci->n_channels, ci->n_channels == 1 ? "" : "s");
+			msgbuf_set(err, errlen, "%s: %u channel%s: a respond log needs "
+				   "a capture of both pins (stimulus and response)", ci->path,
+				   ci->n_channels, ci->n_channels == 1 ? "" : "s");
+			st = COMPARE_E_INPUT;
 			capture_close(cp);
 			goto out;
 		}
@@ -999,16 +989,19 @@ enum compare_status respcmp_run(const struct respcmp_opts *o, struct respcmp_run
 	if (st)
 		goto out;
 	if (si == ri) {
-		st = fail(COMPARE_E_INPUT, err, errlen, "%s: --stimulus and --response name the same "
-			  "channel (%s)", strcmp(o->capture, "-") ? o->capture : "<stdin>",
-			  out->stim_name);
+		msgbuf_set(err, errlen, "%s: --stimulus and --response name the same "
+			   "channel (%s)", strcmp(o->capture, "-") ? o->capture : "<stdin>",
+			   out->stim_name);
+		st = COMPARE_E_INPUT;
 		goto out;
 	}
 	out->c = respcmp_compute(&p, recs, nrec, se, ns, re, nr, span[2], span[0], span[1]);
 	recs = NULL;
 	se = re = NULL;
-	if (!out->c)
-		st = fail(COMPARE_E_IO, err, errlen, "out of memory");
+	if (!out->c) {
+		msgbuf_set(err, errlen, "out of memory");
+		st = COMPARE_E_IO;
+	}
 out:
 	if (fd >= 0)
 		close(fd);

@@ -1439,67 +1439,40 @@ static void svg_off_scale(FILE *f, const struct report *r, const struct report_a
 			x1, y, longer);
 }
 
-/* SVG: one step line per row over the width axis, the limits and each
- * row's nominal widths drawn across the plot, each row's Tmin and Tmax
- * marked under it, and the legend under the plot, inside the picture. */
-void report_write_svg(FILE *f, const struct report *r)
+/* The plot of report_write_svg: its frame in pixels and its two scales,
+ * the width axis and the counts' log scale up to 10^maxlog. */
+struct svg_frame {
+	const struct report_axis *ax;
+	int left, right, top, bottom;   /* right: the width axis' end */
+	double maxlog;
+};
+
+static const char *const svg_colors[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
+					  "#9467bd", "#8c564b", "#e377c2", "#17becf" };
+
+/* A row's colour, and where a width and a count lie in the plot. */
+static const char *svg_color(size_t row)
 {
-	static const char *const colors[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
-					      "#9467bd", "#8c564b", "#e377c2", "#17becf" };
-	const int W = 960, L = 80, R = 40, T = 50, PH = 380;
-	const int B = T + PH;              /* the width axis' line */
-	size_t nleg = r->n > SVG_LEGEND_MAX ? SVG_LEGEND_MAX + 1 : r->n;
-	const int LY = B + 70;             /* the legend's first line */
-	/* a row whose proof has figures takes a second line for them */
-	const int H = LY + (int)(nleg + legend_proof_lines(r)) * 18 + 16;
-	/* legend characters that fit (12 px sans-serif, under 7 px each) */
-	const size_t legmax = (size_t)(W - L - R - 24) / 7;
-	struct report_axis ax;
-	int64_t ticks[64], lims[2 * SVG_LEGEND_MAX];
-	double maxlog = 1, tick_x[64];
-	size_t i, k, nt, nlim = 0;
-	int ly;
+	return svg_colors[row % (sizeof(svg_colors) / sizeof(svg_colors[0]))];
+}
 
-	report_svg_axis(r, &ax);
-	for (i = 0; i < r->n; i++) {
-		const struct report_row *w = &r->rows[i];
+static double svg_x(const struct svg_frame *fr, int64_t ns)
+{
+	return fr->left + axis_frac(fr->ax, ns) * (fr->right - fr->left);
+}
 
-		for (k = 0; k < w->nbins; k++)
-			if (w->hist[k] && log10((double)w->hist[k] + 1) > maxlog)
-				maxlog = log10((double)w->hist[k] + 1);
-	}
-#define X(ns) (L + axis_frac(&ax, (ns)) * (W - L - R))
-#define Y(c) (B - log10((double)(c) + 1) / maxlog * PH)
-	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-		   "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n", W, H, W, H);
-	fprintf(f, "<title>sqwave report: pulse-width distributions</title>\n");
-	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, H);
-	fprintf(f, "<text x=\"%d\" y=\"24\" font-size=\"15\">Pulse widths of %zu %s "
-		   "(count, log scale)</text>\n", L, r->n, r->n == 1 ? "row" : "rows");
-	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", L, B,
-		W - R, B);
-	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", L, T, L, B);
-	nt = axis_ticks(&ax, ticks, sizeof(ticks) / sizeof(ticks[0]));
-	for (k = 0; k < nt; k++)
-		tick_x[k] = X(ticks[k]);
-	nt = ticks_thin(ticks, tick_x, nt);
-	for (k = 0; k < nt; k++) {
-		char lab[32];
+static double svg_y(const struct svg_frame *fr, double count)
+{
+	return fr->bottom - log10(count + 1) / fr->maxlog * (fr->bottom - fr->top);
+}
 
-		tick_label(ticks[k], lab, sizeof(lab));
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"black\"/>\n",
-			tick_x[k], B, tick_x[k], B + 4);
-		fprintf(f, "<text class=\"x-tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
-			tick_x[k], B + 18, lab);
-	}
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">pulse width (us%s)</text>\n",
-		(L + W - R) / 2, B + 40, ax.log ? ", log scale" : "");
-	svg_off_scale(f, r, &ax, L, W - R, B + 40);
-	for (k = 0; k <= (size_t)maxlog; k++)
-		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">1e%zu</text>\n", L - 6,
-			Y(pow(10, (double)k) - 1) + 4, k);
-	svg_nominals(f, r, &ax, L, W - R, T, B);
-	/* the limits, each value once (rows of one run share them) */
+/* The limits across the plot, each value once (rows of one run share
+ * them), each labelled inside the plot. */
+static void svg_limits(FILE *f, const struct report *r, const struct svg_frame *fr)
+{
+	int64_t lims[2 * SVG_LEGEND_MAX];
+	size_t i, k, nlim = 0;
+
 	for (i = 0; i < r->n; i++) {
 		const struct report_row *w = &r->rows[i];
 		int64_t v[2] = { w->lim_tmin_ns, w->lim_tmax_ns };
@@ -1517,25 +1490,35 @@ void report_write_svg(FILE *f, const struct report *r)
 			if (seen || nlim == sizeof(lims) / sizeof(lims[0]))
 				continue;
 			lims[nlim++] = v[j] * 2 + (int64_t)j;
-			x = X(v[j]);
+			x = svg_x(fr, v[j]);
 			fprintf(f, "<line class=\"limit\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
 				   "stroke=\"#c00\" stroke-width=\"1.5\" stroke-dasharray=\"6,3\">"
-				   "<title>limits.%s %.3f us</title></line>\n", x, T, x, B,
-				j ? "tmax" : "tmin", (double)v[j] / 1e3);
+				   "<title>limits.%s %.3f us</title></line>\n", x, fr->top, x,
+				fr->bottom, j ? "tmax" : "tmin", (double)v[j] / 1e3);
 			/* the label inside the plot, on the side away from the bulk
 			 * (Tmin's left of its line, Tmax's right) where it fits */
 			snprintf(lab, sizeof(lab), "%s limit %g", j ? "Tmax" : "Tmin",
 				 (double)v[j] / 1e3);
 			lw = 6.5 * (double)strlen(lab);
-			left = j ? x + 4 + lw > W - R : x - 4 - lw >= L;
+			left = j ? x + 4 + lw > fr->right : x - 4 - lw >= fr->left;
 			fprintf(f, "<text class=\"limit-label\" x=\"%.1f\" y=\"%d\" text-anchor=\"%s\" "
 				   "fill=\"#c00\" font-size=\"11\">%s</text>\n", left ? x - 4 : x + 4,
-				T + 14 + (int)((nlim - 1) % 4) * 13, left ? "end" : "start", lab);
+				fr->top + 14 + (int)((nlim - 1) % 4) * 13, left ? "end" : "start", lab);
 		}
 	}
+}
+
+/* Each row's step line over the bins on the axis, and its Tmin and Tmax
+ * marked under it (an arrow at the edge when off scale). */
+static void svg_curves(FILE *f, const struct report *r, const struct svg_frame *fr)
+{
+	const struct report_axis *ax = fr->ax;
+	const int L = fr->left, B = fr->bottom;
+	size_t i, k;
+
 	for (i = 0; i < r->n; i++) {
 		const struct report_row *w = &r->rows[i];
-		const char *col = colors[i % (sizeof(colors) / sizeof(colors[0]))];
+		const char *col = svg_color(i);
 
 		if (w->nbins) {
 			fprintf(f, "<polyline class=\"curve\" fill=\"none\" stroke=\"%s\" "
@@ -1543,38 +1526,48 @@ void report_write_svg(FILE *f, const struct report *r)
 			for (k = 0; k < w->nbins; k++) {
 				int64_t x0 = w->hist_lo_ns + (int64_t)k * w->hist_bin_ns;
 
-				if (x0 < ax.lo || x0 + w->hist_bin_ns > ax.hi)
+				if (x0 < ax->lo || x0 + w->hist_bin_ns > ax->hi)
 					continue;
-				fprintf(f, "%.1f,%.1f %.1f,%.1f ", X(x0), Y(w->hist[k]),
-					X(x0 + w->hist_bin_ns), Y(w->hist[k]));
+				fprintf(f, "%.1f,%.1f %.1f,%.1f ", svg_x(fr, x0),
+					svg_y(fr, (double)w->hist[k]), svg_x(fr, x0 + w->hist_bin_ns),
+					svg_y(fr, (double)w->hist[k]));
 			}
 			fprintf(f, "\"/>\n");
 		}
 		/* Tmin and Tmax: where the scope's extremes lie, histogram or not */
 		if (w->have_pulses) {
 			fprintf(f, "<line class=\"tmin\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
-				   "stroke=\"%s\" stroke-width=\"2\"/>\n", X(w->tmin_ns), B - 10,
-				X(w->tmin_ns), B, col);
+				   "stroke=\"%s\" stroke-width=\"2\"/>\n", svg_x(fr, w->tmin_ns), B - 10,
+				svg_x(fr, w->tmin_ns), B, col);
 			fprintf(f, "<line class=\"tmax\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
-				   "stroke=\"%s\" stroke-width=\"2\"/>\n", X(w->tmax_ns), B - 10,
-				X(w->tmax_ns), B, col);
+				   "stroke=\"%s\" stroke-width=\"2\"/>\n", svg_x(fr, w->tmax_ns), B - 10,
+				svg_x(fr, w->tmax_ns), B, col);
 			/* off scale: marked at the edge, an arrow pointing out */
-			if (w->tmin_ns < ax.lo)
+			if (w->tmin_ns < ax->lo)
 				fprintf(f, "<path class=\"off-scale-mark\" d=\"M%d,%d l7,-5 v10 z\" "
 					   "fill=\"%s\"><title>Tmin %.3f us, off scale</title></path>\n",
 					L - 9, B - 14, col, (double)w->tmin_ns / 1e3);
-			if (w->tmax_ns > ax.hi)
+			if (w->tmax_ns > ax->hi)
 				fprintf(f, "<path class=\"off-scale-mark\" d=\"M%d,%d l-7,-5 v10 z\" "
 					   "fill=\"%s\"><title>Tmax %.3f us, off scale</title></path>\n",
-					W - R + 9, B - 14, col, (double)w->tmax_ns / 1e3);
+					fr->right + 9, B - 14, col, (double)w->tmax_ns / 1e3);
 		}
 	}
-	/* the legend, one line per row under the plot, and under a row whose
-	 * proof has figures a second: what its load's proof was judged by */
+}
+
+/* The legend from @ly down, one line per row under the plot, and under a
+ * row whose proof has figures a second: what its load's proof was judged
+ * by; lines @width pixels wide from @left. */
+static void svg_legend(FILE *f, const struct report *r, int left, int width, int ly)
+{
+	/* legend characters that fit (12 px sans-serif, under 7 px each) */
+	const size_t legmax = (size_t)(width - 24) / 7;
+	size_t i;
+
 	fprintf(f, "<g class=\"legend\">\n");
-	for (i = 0, ly = LY; i < r->n && i < SVG_LEGEND_MAX; i++, ly += 18) {
+	for (i = 0; i < r->n && i < SVG_LEGEND_MAX; i++, ly += 18) {
 		const struct report_row *w = &r->rows[i];
-		const char *col = colors[i % (sizeof(colors) / sizeof(colors[0]))];
+		const char *col = svg_color(i);
 		char name[600], a[32], b[32], figs[512];
 
 		if (w->have_pulses)
@@ -1585,16 +1578,16 @@ void report_write_svg(FILE *f, const struct report *r)
 		else
 			snprintf(name, sizeof(name), "%s%s%s: %s, no pulses", w->label,
 				 w->phase[0] ? " / " : "", w->phase, w->verdict);
-		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"4\" fill=\"%s\"/>\n", L,
+		fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"4\" fill=\"%s\"/>\n", left,
 			ly - 5, col);
-		fprintf(f, "<text x=\"%d\" y=\"%d\">", L + 22, ly);
+		fprintf(f, "<text x=\"%d\" y=\"%d\">", left + 22, ly);
 		svg_text(f, name, legmax);
 		figs_text(w, figs, sizeof(figs));
 		if (figs[0]) {
 			/* 11 px text: under 6.5 px a character */
 			fprintf(f, "<tspan class=\"legend-proof\" x=\"%d\" dy=\"16\" font-size=\"11\" "
-				   "fill=\"#444\">", L + 34);
-			svg_text(f, figs, (size_t)(W - L - R - 36) / 6.5);
+				   "fill=\"#444\">", left + 34);
+			svg_text(f, figs, (size_t)(width - 36) / 6.5);
 			fprintf(f, "</tspan>");
 			ly += 18;
 		}
@@ -1602,8 +1595,66 @@ void report_write_svg(FILE *f, const struct report *r)
 	}
 	if (r->n > SVG_LEGEND_MAX)
 		fprintf(f, "<text x=\"%d\" y=\"%d\">... and %zu more rows (the table lists them)"
-			   "</text>\n", L + 22, ly, r->n - SVG_LEGEND_MAX);
-	fprintf(f, "</g>\n</svg>\n");
-#undef X
-#undef Y
+			   "</text>\n", left + 22, ly, r->n - SVG_LEGEND_MAX);
+	fprintf(f, "</g>\n");
+}
+
+/* SVG: one step line per row over the width axis, the limits and each
+ * row's nominal widths drawn across the plot, each row's Tmin and Tmax
+ * marked under it, and the legend under the plot, inside the picture. */
+void report_write_svg(FILE *f, const struct report *r)
+{
+	const int W = 960, L = 80, R = 40, T = 50, PH = 380;
+	const int B = T + PH;              /* the width axis' line */
+	size_t nleg = r->n > SVG_LEGEND_MAX ? SVG_LEGEND_MAX + 1 : r->n;
+	const int LY = B + 70;             /* the legend's first line */
+	/* a row whose proof has figures takes a second line for them */
+	const int H = LY + (int)(nleg + legend_proof_lines(r)) * 18 + 16;
+	struct report_axis ax;
+	struct svg_frame fr = { &ax, L, W - R, T, B, 1 };
+	int64_t ticks[64];
+	double tick_x[64];
+	size_t i, k, nt;
+
+	report_svg_axis(r, &ax);
+	for (i = 0; i < r->n; i++) {
+		const struct report_row *w = &r->rows[i];
+
+		for (k = 0; k < w->nbins; k++)
+			if (w->hist[k] && log10((double)w->hist[k] + 1) > fr.maxlog)
+				fr.maxlog = log10((double)w->hist[k] + 1);
+	}
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		   "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n", W, H, W, H);
+	fprintf(f, "<title>sqwave report: pulse-width distributions</title>\n");
+	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, H);
+	fprintf(f, "<text x=\"%d\" y=\"24\" font-size=\"15\">Pulse widths of %zu %s "
+		   "(count, log scale)</text>\n", L, r->n, r->n == 1 ? "row" : "rows");
+	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", L, B,
+		W - R, B);
+	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", L, T, L, B);
+	nt = axis_ticks(&ax, ticks, sizeof(ticks) / sizeof(ticks[0]));
+	for (k = 0; k < nt; k++)
+		tick_x[k] = svg_x(&fr, ticks[k]);
+	nt = ticks_thin(ticks, tick_x, nt);
+	for (k = 0; k < nt; k++) {
+		char lab[32];
+
+		tick_label(ticks[k], lab, sizeof(lab));
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"black\"/>\n",
+			tick_x[k], B, tick_x[k], B + 4);
+		fprintf(f, "<text class=\"x-tick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
+			tick_x[k], B + 18, lab);
+	}
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">pulse width (us%s)</text>\n",
+		(L + W - R) / 2, B + 40, ax.log ? ", log scale" : "");
+	svg_off_scale(f, r, &ax, L, W - R, B + 40);
+	for (k = 0; k <= (size_t)fr.maxlog; k++)
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">1e%zu</text>\n", L - 6,
+			svg_y(&fr, pow(10, (double)k) - 1) + 4, k);
+	svg_nominals(f, r, &ax, L, W - R, T, B);
+	svg_limits(f, r, &fr);
+	svg_curves(f, r, &fr);
+	svg_legend(f, r, L, W - L - R, LY);
+	fprintf(f, "</svg>\n");
 }
