@@ -37,15 +37,35 @@ test_the_simulated_board_checks_clean_end_to_end_with_json() {
 	(cd "$TMP" && "$SQWAVE" check --board "$BOARD" --root "$(fake_root)" --cpu 1 \
 		--json "$TMP/c.json" > "$TMP/c.out" 2> "$TMP/c.err")
 	local rc=$?
+	# the loopback checks run live: on a loaded machine the sim's event
+	# queue may overflow, a FAIL of the machine's that must then say what
+	# it lost (the rest of the test holds either way)
+	if [ $rc -eq 1 ] && ! grep "^FAIL" "$TMP/c.out" | grep -qv "^FAIL loopback\.\(wired\|events\) "; then
+		grep -q "^FAIL loopback\.\(wired .* of [0-9]* edges\|events .*dropped\)" "$TMP/c.out" ||
+			fail "a loopback FAIL without its count: $(grep loopback "$TMP/c.out")" || return 1
+		echo "    (the loopback lost events on this machine: $(grep "^FAIL loopback" "$TMP/c.out" | head -1))" >&2
+		rc=0
+	else
+		# every edge arrived, or the kernel's drops (a full queue) are the
+		# difference and said
+		python3 - "$TMP/c.out" <<'PY' || fail "loopback: $(grep loopback "$TMP/c.out")" || return 1
+import re, sys
+t = open(sys.argv[1]).read()
+m, n = map(int, re.search(r"^PASS loopback\.wired +(\d+) of (\d+) edges arrived", t, re.M).groups())
+d = re.search(r"^WARN loopback\.events +(\d+) events? dropped", t, re.M)
+assert m == n or d and m + int(d.group(1)) >= n, (m, n, d and d.group(0))
+PY
+	fi
 	[ $rc -eq 0 ] || fail "exit $rc: $(cat "$TMP/c.out" "$TMP/c.err")" || return 1
 	grep -q "^WARN mem.thp .*always" "$TMP/c.out" || fail "no THP warning" || return 1
-	grep -q "^PASS loopback.wired .*\([0-9][0-9]*\) of \1 edges arrived" "$TMP/c.out" ||
-		fail "loopback: $(grep loopback "$TMP/c.out")" || return 1
 	python3 - "$TMP/c.json" <<'PY' || return 1
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["schema"] == "sqwave-check" and d["schema_version"] == 1
-assert d["result"] == "WARN" and d["exit_code"] == 0, (d["result"], d["exit_code"])
+lost = [f for f in d["findings"] if f["status"] == "FAIL"]
+assert all(f["id"] in ("loopback.wired", "loopback.events") for f in lost), lost
+assert d["result"] == ("FAIL" if lost else "WARN") and d["exit_code"] == (1 if lost else 0), \
+    (d["result"], d["exit_code"])
 ids = {f["id"]: f for f in d["findings"]}
 for k in ("kernel.preempt_rt", "cpu.isolcpus", "cpu.nohz_full", "power.dma_latency",
           "limits.memlock", "gpio.write_cost", "loopback.latency"):
@@ -53,7 +73,7 @@ for k in ("kernel.preempt_rt", "cpu.isolcpus", "cpu.nohz_full", "power.dma_laten
 assert ids["kernel.preempt_rt"]["status"] == "PASS"
 assert ids["cpu.isolcpus"]["status"] == "PASS", ids["cpu.isolcpus"]
 assert ids["mem.thp"]["status"] == "WARN" and ids["mem.thp"]["fix"]
-assert d["counts"]["fail"] == 0 and d["run"] is None
+assert d["counts"]["fail"] == len(lost) and d["run"] is None
 PY
 }
 
@@ -210,11 +230,21 @@ test_a_delegated_service_refused_fifo_by_rt_group_sched_is_found() {
 	grep -A2 "^FAIL sched.rt_group" "$TMP/g.out" | grep -q "fix: .*Delegate=pids" || return 1
 }
 
+# The tree gives one WARN (mem.thp); the GPIO and loopback checks run live
+# on the sim, and on a loaded machine its loopback may drop an event (a
+# FAIL of the machine's). So the note is asked for exactly when the run's
+# own count line says 0 FAIL; with a FAIL, exit 1 either way.
 test_strict_fails_on_a_warning() {
+	local counts
 	"$SQWAVE" check --board "$BOARD" --root "$(fake_root)" --cpu 1 --strict > "$TMP/s.out" 2>&1
 	local rc=$?
 	[ $rc -eq 1 ] || fail "exit $rc, expected 1: $(tail -3 "$TMP/s.out")" || return 1
-	grep -q "(--strict: a WARN fails)" "$TMP/s.out" || return 1
+	grep -q "^WARN mem.thp" "$TMP/s.out" || fail "no WARN mem.thp" || return 1
+	counts=$(grep "^check: " "$TMP/s.out")
+	case $counts in
+	*" 0 FAIL"*) grep -q "(--strict: a WARN fails)" "$TMP/s.out" || fail "no note: $counts" || return 1 ;;
+	*) echo "    (a live check failed on this machine: $counts)" >&2 ;;
+	esac
 }
 
 test_every_finding_is_listed_not_only_the_first_failure() {
