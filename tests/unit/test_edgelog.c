@@ -477,10 +477,23 @@ static void a_foreign_file_is_rejected_with_a_reason(void **state)
 	assert_int_equal(st, EDGELOG_E_FOREIGN);
 	assert_non_null(strstr(err, "not a sqwave log"));
 
+	/* a run killed before its header: said as what it is */
 	f = fopen(path, "w");
 	fclose(f);
 	assert_null(edgelog_reader_open(path, &st, err, sizeof(err)));
 	assert_int_equal(st, EDGELOG_E_FOREIGN);
+	assert_non_null(strstr(err, "empty file: no header"));
+	f = fopen(path, "w");
+	fwrite(EDGELOG_MAGIC, 1, 3, f);
+	fclose(f);
+	assert_null(edgelog_reader_open(path, &st, err, sizeof(err)));
+	assert_non_null(strstr(err, "cut short inside its header"));
+	f = fopen(path, "w");
+	fputs("SQW", f);	/* not the magic's first bytes */
+	fputc('X', f);
+	fclose(f);
+	assert_null(edgelog_reader_open(path, &st, err, sizeof(err)));
+	assert_non_null(strstr(err, "not a sqwave log"));
 }
 
 static void a_newer_format_version_is_refused(void **state)

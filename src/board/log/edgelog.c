@@ -904,6 +904,15 @@ struct edgelog_reader *edgelog_reader_open(const char *path, enum edgelog_status
 		reader_fail(err, errlen, st, EDGELOG_E_IO, path, r->err + strlen(path) + 2);
 		goto fail;
 	}
+	/* A run killed between creating its log and writing the header
+	 * leaves an empty file, or the magic's first bytes: said as such
+	 * (still not a log: another reader may try its own kind). */
+	if (avail(r) < sizeof(h.magic) && !memcmp(r->buf, EDGELOG_MAGIC, avail(r))) {
+		reader_fail(err, errlen, st, EDGELOG_E_FOREIGN, path, avail(r) ?
+			    "sqwave log cut short inside its header (a part of its magic only)" :
+			    "empty file: no header (a run stopped before it wrote one leaves this)");
+		goto fail;
+	}
 	if (avail(r) < sizeof(h.magic) || memcmp(r->buf, EDGELOG_MAGIC, sizeof(h.magic))) {
 		reader_fail(err, errlen, st, EDGELOG_E_FOREIGN, path,
 			    "not a sqwave log (no SQWAVLOG magic at the start)");
