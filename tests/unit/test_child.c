@@ -153,6 +153,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(a_guardian_that_does_not_say_ready_is_refused_and_reaped),
 		cmocka_unit_test(a_program_that_cannot_start_says_why),
 	};
+	const struct CMUnitTest emulated[] = {
+		cmocka_unit_test(a_program_that_cannot_start_says_why),
+	};
 
 	if (argc > 1 && !strcmp(argv[1], "guard"))
 		return guard_main();
@@ -166,5 +169,13 @@ int main(int argc, char **argv)
 	}
 	if (!realpath(argv[0], self))
 		snprintf(self, sizeof(self), "/proc/self/exe");
+	/* The guardians are re-execs of this binary: qemu-user cannot exec an
+	 * ARM binary from inside (no binfmt there), so only the test that
+	 * starts nothing runs. The armhf build's guardians run for real in
+	 * the emulated board (tests/vm: the soak and idle steps). */
+	if (getenv("SQW_UNDER_EMULATION")) {
+		printf("under qemu-user: 2 of 3 skipped (a guardian needs a real exec)\n");
+		return cmocka_run_group_tests(emulated, NULL, NULL);
+	}
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
