@@ -254,8 +254,12 @@ test_preflight_leaves_what_a_killed_run_left_to_the_next_run() {
 	mkdir "$home" "$dir" 2> /dev/null || { echo "    (cgroup2 not writable: skipped)" >&2; rmdir "$home" 2> /dev/null; return 0; }
 	( echo $BASHPID > "$home/cgroup.procs" && sq run --preflight --board "$ROOT/boards/sim.yaml" )
 	rc=$?
-	[ -d "$dir" ] && rmdir "$dir" || fail "run --preflight removed $dir" || { rmdir "$home"; return 1; }
-	rmdir "$home" 2> /dev/null
+	if [ ! -d "$dir" ]; then
+		rmdir "$home" 2> /dev/null
+		fail "run --preflight removed $dir"
+		return 1
+	fi
+	rmdir "$dir" "$home" 2> /dev/null
 	case $rc in 0|1) ;; *) fail "run --preflight: exit $rc: $(head -c 300 "$TMP/err")" || return 1 ;; esac
 	! grep -q "cleared what a killed" "$TMP/err" || fail "preflight swept: $(cat "$TMP/err")" || return 1
 }
