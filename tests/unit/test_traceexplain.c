@@ -224,6 +224,18 @@ static void the_advice_suggests_only_a_tracer_the_traced_kernel_has(void **state
 	free(t);
 }
 
+/* The advice is printed as "what to do   ..." and read as a sentence:
+ * it starts with a capital even where it names a task such as kdamond.0,
+ * and it ends with a full stop. */
+static void assert_a_sentence(const char *s)
+{
+	size_t n = strlen(s);
+
+	assert_true(n > 1);
+	assert_true(s[0] >= 'A' && s[0] <= 'Z');
+	assert_int_equal(s[n - 1], '.');
+}
+
 /* Every kind ends in something to do, naming the task, its pid and the
  * RT thread's priority as chrt takes them. */
 static void every_explanation_says_what_to_do(void **state)
@@ -236,19 +248,23 @@ static void every_explanation_says_what_to_do(void **state)
 	assert_int_equal(o.kind, TRACEEXPLAIN_PREEMPTED_BY);
 	assert_non_null(strstr(o.todo, "Move that interrupt off CPU"));
 	assert_non_null(strstr(o.todo, "chrt -f -p N 50, with N under rt.priority 90"));
+	assert_a_sentence(o.todo);
 
 	assert_int_equal(traceexplain_file(PREEMPTED, &o, err, sizeof(err)), 0);
 	assert_int_equal(o.kind, TRACEEXPLAIN_HELD_BY);
 	assert_non_null(strstr(o.todo, "keep git off CPU 1"));
 	assert_non_null(strstr(o.todo, "could not preempt"));
+	assert_a_sentence(o.todo);
 
 	assert_int_equal(traceexplain_file(IDLE, &o, err, sizeof(err)), 0);
 	assert_int_equal(o.kind, TRACEEXPLAIN_LATE_IRQ_IDLE);
 	assert_non_null(strstr(o.todo, "virtual machine"));
+	assert_a_sentence(o.todo);
 
 	explain_str("garbage\n", &o);
 	assert_int_equal(o.kind, TRACEEXPLAIN_UNKNOWN);
 	assert_non_null(strstr(o.todo, "run again with --break"));
+	assert_a_sentence(o.todo);
 }
 
 static void a_trace_without_a_marker_is_unknown_and_says_so(void **state)

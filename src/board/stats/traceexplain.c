@@ -1427,10 +1427,10 @@ static void advise(struct traceexplain *o)
 		break;
 	case TRACEEXPLAIN_HELD_BY:
 		if (o->holder_nonpreempt)
-			snprintf(o->todo, sizeof(o->todo), "%s was in a section the kernel could not "
-				 "preempt: without PREEMPT_RT, use a PREEMPT_RT kernel; with it, the "
-				 "function tracer on CPU %d shows which section; and keep %s off CPU %d "
-				 "(taskset -p, isolcpus=).", o->holder_comm, o->cpu, o->holder_comm,
+			snprintf(o->todo, sizeof(o->todo), "The task %s was in a section the kernel "
+				 "could not preempt: without PREEMPT_RT, use a PREEMPT_RT kernel; "
+				 "with it, the function tracer on CPU %d shows which section; and "
+				 "keep %s off CPU %d (taskset -p, isolcpus=).", o->holder_comm, o->cpu, o->holder_comm,
 				 o->cpu);
 		else
 			snprintf(o->todo, sizeof(o->todo), "Keep %s off CPU %d (taskset -p, or "
