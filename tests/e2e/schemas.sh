@@ -1,0 +1,135 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The shipped JSON schemas (docs/schema) against sample documents of every
+# kind, made here from short runs of the simulated board: each key renamed
+# and each key removed in turn must be refused where the document is closed
+# or the member always there (json_schema_rename.py).
+# Usage: SQWAVE=build/sqwave tests/e2e/schemas.sh   (prints PASS/FAIL lines)
+. "$(dirname "$0")/lib.sh" sqwave-schemas
+D=$TMP/docs
+
+# run NAME ARGS...: a sqwave command whose exit code may be 0 or 1 (a verdict)
+run() {
+	local name=$1 rc
+	shift
+	timeout -k 5 120 "$SQWAVE" "$@" > "$TMP/$name.out" 2> "$TMP/$name.err"
+	rc=$?
+	[ $rc -le 1 ] || fail "$name: sqwave $*: exit $rc: $(head -c 800 "$TMP/$name.err")"
+}
+
+# A sample of each document and of each kind of run that shapes it.
+setup() {
+	mkdir -p "$D"
+	local at
+	# summaries: a wave with limits, a duty cycle, two lines, a loopback, a
+	# respond run, phases with a load
+	run wave run --board "$BOARD" --duration 300ms --quiet --tmin 1us --tmax 1s \
+		--log "$TMP/wave.sqwlog" --json "$D/summary-wave.json" \
+		--set sim.history_file="$TMP/wave.csv" || return 1
+	run duty run --board "$BOARD" --duration 300ms --quiet --high 300us --low 700us \
+		--log "$TMP/duty.sqwlog" --json "$D/summary-duty.json" || return 1
+	run lines run --board "$BOARD" --line 0,3 --duration 300ms --quiet \
+		--log "$TMP/lines.sqwlog" --json "$D/summary-lines.json" || return 1
+	run loop run --board "$BOARD" --duration 1s --loopback --quiet --set sim.wire_delay=20us \
+		--log "$TMP/loop.sqwlog" --json "$D/summary-loopback.json" || return 1
+	run resp respond --board "$BOARD" --duration 500ms --quiet --allow-non-rt \
+		--set sim.history_file="$TMP/resp.csv" --max-response 1s \
+		--log "$TMP/resp.sqwlog" --json "$D/summary-respond.json" || return 1
+	cat > "$TMP/soak.yaml" <<'YAML'
+run:
+  half_period: 500us
+  warmup: 100ms
+  label: schemas
+proof:
+  idle_max_busy: 100
+  min_busy: 1
+phases:
+  - name: idle
+    duration: 300ms
+  - name: loaded
+    duration: 500ms
+    load:
+      - kind: stress-ng
+        args: [--cpu, "1", --quiet]
+limits:
+  tmin: 1us
+  tmax: 1s
+YAML
+	run soak run --board "$BOARD" --profile "$TMP/soak.yaml" --quiet \
+		--log "$TMP/soak.sqwlog" --json "$D/summary-phases.json" || return 1
+	# two boards on one realtime grid (a summary on a grid, and compare's boards)
+	at=$(($(date +%s) + 3))
+	for n in a b; do
+		timeout -k 5 60 "$SQWAVE" run --board "$BOARD" --grid realtime --start-at "$at" \
+			--duration 1s --quiet --log "$TMP/g$n.sqwlog" --json "$D/summary-grid-$n.json" \
+			> "$TMP/g$n.out" 2>&1 &
+	done
+	wait || { fail "grid runs: $(cat "$TMP"/g?.out)"; return 1; }
+	# analyses: of each log, and of a timerlat log (no timerlat tracer here)
+	for n in wave duty loop resp soak ga; do
+		run "an-$n" analyze "$TMP/$n.sqwlog" --quiet --json "$D/analysis-$n.json" || return 1
+	done
+	python3 "$ROOT/tests/hostile/loggen.py" "$TMP/tl.sqwlog" --edges 40 \
+		--meta rt.timer=timerlat --event "18:7:$(tl_payload)" || return 1
+	run an-tl analyze "$TMP/tl.sqwlog" --quiet --json "$D/analysis-timerlat.json" || return 1
+	# comparisons: a wave with scope readings, a loopback, a respond log, two boards
+	for n in wave loop ga gb; do
+		"$SQWAVE" export "$TMP/$n.sqwlog" --csv "$TMP/$n.exp.csv" || return 1
+	done
+	python3 "$HERE/synth_capture.py" "$TMP/wave.exp.csv" "$TMP/wave.vcd" --first 11 \
+		--count 200 --drift-ppm 37 --res-ns 10 --delete-pair 50 --glitch-after 101 \
+		--seed 1 2> /dev/null || return 1
+	run cmp-wave compare "$TMP/wave.sqwlog" "$TMP/wave.vcd" --scope-tmin 400us \
+		--scope-tmax 600us --json "$D/compare-wave.json" || return 1
+	python3 "$HERE/synth_capture.py" "$TMP/loop.exp.csv" "$TMP/loop.vcd" --first 301 \
+		--count 1000 --res-ns 10 --delete-pair 500 --seed 7 2> /dev/null || return 1
+	run cmp-loop compare "$TMP/loop.sqwlog" "$TMP/loop.vcd" --json "$D/compare-loopback.json" ||
+		return 1
+	python3 "$HERE/resp_capture.py" "$TMP/resp.csv" "$TMP/resp.vcd" --offset-ns 3000000 \
+		--res-ns 10 --drift-ppm 20 || return 1
+	run cmp-resp compare "$TMP/resp.sqwlog" "$TMP/resp.vcd" --json "$D/compare-respond.json" ||
+		return 1
+	python3 "$HERE/synth_boards.py" "$TMP/ga.exp.csv" "$TMP/gb.exp.csv" "$TMP/boards.vcd" \
+		--seed 1 --drift-ppm 23 --clock-b-ns 3000 2> /dev/null || return 1
+	run cmp-boards compare "$TMP/ga.sqwlog" "$TMP/gb.sqwlog" "$TMP/boards.vcd" --max-skew 1ms \
+		--json "$D/compare-boards.json" || return 1
+	# check: the board alone, and with a short run
+	(cd "$TMP" && run check check --board "$BOARD" --json "$D/check.json") || return 1
+	(cd "$TMP" && run check-run check --board "$BOARD" --run 300ms --json "$D/check-run.json") ||
+		return 1
+	# report and trend over the runs
+	run report report "$D"/summary-*.json "$TMP/resp.sqwlog" --json "$D/report.json" -q ||
+		return 1
+	run trend report --trend "$D"/summary-wave.json "$D"/summary-duty.json \
+		"$D"/summary-respond.json "$TMP/soak.sqwlog" --json "$D/trend.json" -q || return 1
+}
+
+# The payload of one timerlat event: edges 0..9 with IRQ and thread latencies
+tl_payload() {
+	python3 - <<'PY'
+import struct
+out = b"".join(struct.pack("<Qii", 10**12 + 250000 + i * 500000, 1000 + i, 3000 + i)
+               for i in range(10))
+print("".join("\\x%02x" % b for b in out))
+PY
+}
+
+test_every_sample_document_validates() {
+	python3 "$HERE/json_schema_check.py" "$ROOT/docs/schema" "$D" > "$TMP/v.out" 2>&1 ||
+		fail "$(cat "$TMP/v.out")"
+}
+
+test_a_renamed_or_removed_key_is_refused_wherever_the_document_is_closed() {
+	python3 "$HERE/json_schema_rename.py" "$ROOT/docs/schema" "$D" > "$TMP/r.out" 2>&1 ||
+		fail "$(head -c 6000 "$TMP/r.out")"
+}
+
+if ! python3 -c 'import jsonschema' 2> /dev/null; then
+	echo "SKIP schemas: no python3 jsonschema (install python3-jsonschema)"
+	exit 0
+fi
+if ! setup; then
+	echo "FAIL setup"
+	exit 1
+fi
+e2e_run "schemas e2e"
