@@ -3,7 +3,8 @@
 # The shipped JSON schemas (docs/schema) against sample documents of every
 # kind, made here from short runs of the simulated board: each key renamed
 # and each key removed in turn must be refused where the document is closed
-# or the member always there (json_schema_rename.py).
+# or the member always there (json_schema_rename.py), and every member a
+# schema names must be named in its doc pages (json_schema_docs.py).
 # Usage: SQWAVE=build/sqwave tests/e2e/schemas.sh   (prints PASS/FAIL lines)
 . "$(dirname "$0")/lib.sh" sqwave-schemas
 D=$TMP/docs
@@ -122,6 +123,46 @@ test_every_sample_document_validates() {
 test_a_renamed_or_removed_key_is_refused_wherever_the_document_is_closed() {
 	python3 "$HERE/json_schema_rename.py" "$ROOT/docs/schema" "$D" > "$TMP/r.out" 2>&1 ||
 		fail "$(head -c 6000 "$TMP/r.out")"
+}
+
+# The member that says the kind decides what the summary must have: a
+# respond run's respond, a loopback run's loopback, a grid run's grid, one
+# of several lines' line; and a wave has no respond object.
+test_each_run_kind_requires_its_own_member() {
+	python3 - "$ROOT/docs/schema/sqwave-summary.schema.json" "$D" <<'PY' || return 1
+import copy, json, os, sys
+from jsonschema import Draft202012Validator
+v = Draft202012Validator(json.load(open(sys.argv[1])))
+doc = lambda n: json.load(open(os.path.join(sys.argv[2], n)))
+bad = []
+for n, key, value in (("summary-respond.json", "respond", None),
+                      ("summary-respond.json", "respond", "gone"),
+                      ("summary-loopback.json", "loopback", "gone"),
+                      ("summary-grid-a.json", "grid", None),
+                      ("summary-lines.0.json", "line", "gone"),
+                      ("summary-wave.json", "respond", {})):
+    d = doc(n)
+    assert v.is_valid(d), n
+    if value == "gone":
+        del d[key]
+    else:
+        d[key] = value
+    if v.is_valid(d):
+        bad.append("%s with %s %s: accepted" % (n, key, "removed" if value == "gone" else json.dumps(value)))
+# and the member of another kind is refused where the kind is not
+d = doc("summary-wave.json")
+d["line"] = doc("summary-lines.0.json")["line"]
+if v.is_valid(d):
+    bad.append("summary-wave.json with a line member: accepted")
+assert not bad, "\n".join(bad)
+PY
+}
+
+# The docs name every member and value the schemas do, and each top-level
+# table lists the members of its document's top level, no more.
+test_the_schemas_and_their_doc_pages_name_the_same_members() {
+	python3 "$HERE/json_schema_docs.py" "$ROOT/docs/schema" "$ROOT/docs" > "$TMP/d.out" 2>&1 ||
+		fail "$(cat "$TMP/d.out")"
 }
 
 if ! python3 -c 'import jsonschema' 2> /dev/null; then
