@@ -66,7 +66,7 @@ YAML
 			> "$TMP/g$n.out" 2>&1 &
 	done
 	wait || { fail "grid runs: $(cat "$TMP"/g?.out)"; return 1; }
-	# analyses: of each log, and of a timerlat log (no timerlat tracer here)
+	# analyses: of each log, of a timerlat log (no timerlat tracer here), of a capture
 	for n in wave duty loop resp soak ga; do
 		run "an-$n" analyze "$TMP/$n.sqwlog" --quiet --json "$D/analysis-$n.json" || return 1
 	done
@@ -80,6 +80,7 @@ YAML
 	python3 "$HERE/synth_capture.py" "$TMP/wave.exp.csv" "$TMP/wave.vcd" --first 11 \
 		--count 200 --drift-ppm 37 --res-ns 10 --delete-pair 50 --glitch-after 101 \
 		--seed 1 2> /dev/null || return 1
+	run an-cap analyze "$TMP/wave.vcd" --quiet --json "$D/analysis-capture.json" || return 1
 	run cmp-wave compare "$TMP/wave.sqwlog" "$TMP/wave.vcd" --scope-tmin 400us \
 		--scope-tmax 600us --json "$D/compare-wave.json" || return 1
 	python3 "$HERE/synth_capture.py" "$TMP/loop.exp.csv" "$TMP/loop.vcd" --first 301 \
