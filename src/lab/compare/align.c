@@ -989,6 +989,73 @@ static void robust_fit(struct m2 *m, double *A, double *B)
 	free(dev);
 }
 
+static int cmp_float(const void *a, const void *b)
+{
+	float x = *(const float *)a, y = *(const float *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The offset, from the windows. The weighted fit above goes through the
+ * windows' midpoints, but the pin does not change in the middle of a write:
+ * where it changes early in wide windows (a simulated chip, a GPIO ioctl
+ * that returns slowly), the line sits tens of ns below the truth and a
+ * change in a narrow window falls outside it. With the fit's drift kept,
+ * each pair allows the offsets that put its capture edge inside its window
+ * (widened by a resolution); the offset taken is the middle of the stretch
+ * that most pairs allow (nearest the fit's among equals), and only if more
+ * pairs allow it than allow the fit's. Gaps and unpaired edges take no part.
+ * Memory: two floats per pair, freed here; without it the fit's offset stays.
+ */
+static void offset_by_windows(const struct m2 *m, double B, double *A)
+{
+	const struct align_result *r = m->r;
+	size_t n = 0, i, a, b, cnt = 0, best = 0, at_zero = 0;
+	float *lo = malloc((r->npairs + 1) * sizeof(*lo)), *hi = malloc((r->npairs + 1) * sizeof(*hi));
+	double best_mid = 0;
+
+	if (!lo || !hi)
+		goto out;
+	for (i = 0; i < m->ncap; i++) {
+		ptrdiff_t k = pair_get(r, i);
+		double y;
+
+		if (k < 0 || align_caps_gap(m->cap, i))
+			continue;
+		y = cap_y(m, i) - *A;
+		lo[n] = (float)(y - B * run_we(m, (size_t)k) - m->res_ns);
+		hi[n] = (float)(y - B * run_wb(m, (size_t)k) + m->res_ns);
+		if (lo[n] <= 0 && hi[n] >= 0)
+			at_zero++;
+		n++;
+	}
+	if (n == 0)
+		goto out;
+	qsort(lo, n, sizeof(*lo), cmp_float);
+	qsort(hi, n, sizeof(*hi), cmp_float);
+	/* sweep: entering at lo[a], leaving after hi[b] */
+	for (a = 0, b = 0; a < n;) {
+		if (lo[a] <= hi[b]) {
+			cnt++;
+			if (cnt > best || (cnt == best &&
+					   fabs(((double)lo[a] + hi[b]) / 2) < fabs(best_mid))) {
+				best = cnt;
+				best_mid = ((double)lo[a] + hi[b]) / 2;
+			}
+			a++;
+		} else {
+			cnt--;
+			b++;
+		}
+	}
+	if (best > at_zero)
+		*A += best_mid;
+out:
+	free(lo);
+	free(hi);
+}
+
 static size_t run_index_of(const struct align_runs *run, uint64_t seq, bool *found)
 {
 	size_t lo = 0, hi = run->n;
@@ -1257,6 +1324,7 @@ int align_match(const struct align_runs *run, const struct align_caps *cap,
 			r->nextra++;
 	}
 	robust_fit(&m, &A, &B);
+	offset_by_windows(&m, B, &A);
 	r->status = ALIGN_FOUND;
 	r->inverted = m.inv;
 	r->fit_a = A;
