@@ -3,11 +3,15 @@
 # End-to-end tests of what KernelCI takes: `sqwave run --kcidb` checked
 # against a test-side schema of KCIDB v5.3's test object (tests/data/kcidb/,
 # written from kernelci/kcidb-io's kcidb_io/schema/v05_03.py) and against the
-# run's own summary JSON, for one line and for two. Timing is never asserted.
+# run's own summary JSON, for one line and for two; and the test definition
+# in Linaro's test-definitions layout (contrib/test-definitions/automated/
+# linux/sqwave/) run as LAVA runs it, without LAVA's helpers, its result.txt
+# held against each line's summary. Timing is never asserted.
 # Self-contained: SQWAVE=path/to/sqwave tests/e2e/kernelci.sh from the repository root.
 . "$(dirname "$0")/lib.sh" sqwave-e2e-kernelci
 
 SCHEMA=$ROOT/tests/data/kcidb/kcidb-v5.3-tests.schema.json
+DEFDIR=$ROOT/contrib/test-definitions/automated/linux/sqwave
 
 have_jsonschema() {
 	python3 -c 'import jsonschema' 2> /dev/null ||
@@ -82,6 +86,109 @@ test_a_bad_origin_is_exit_2_before_the_run() {
 	grep -q "output.kcidb_origin" "$TMP/b.err" || fail "$(cat "$TMP/b.err")" || return 1
 	[ ! -e "$TMP/b.kcidb.json" ] && [ ! -e "$TMP/b.sqwlog" ] || fail "a file was written" ||
 		return 1
+}
+
+# Run the definition's script as LAVA's run step does (from its directory,
+# a copy as a lab's test-definitions tree holds it), on the real sqwave: no
+# lava-test-case, no sh-test-lib; ARGS... its options.
+run_definition() {
+	local d=$TMP/def/automated/linux/sqwave
+	rm -rf "$TMP/def"
+	mkdir -p "$TMP/def/automated/linux"
+	cp -r "$DEFDIR" "$d" || return 1
+	(cd "$d" && PATH=/usr/bin:/bin ./sqwave.sh -s "$SQWAVE" -b "$BOARD" -p "" "$@") \
+		> "$TMP/def.out" 2> "$TMP/def.err" || fail "sqwave.sh: $(cat "$TMP/def.err")"
+}
+
+# result.txt against each line's summary: every check once, named
+# lineNAME-CHECK, with its result and figure; NAME=SUMMARY...
+results_match() {
+	python3 - "$TMP/def/automated/linux/sqwave/output/result.txt" "$@" <<'PY'
+import json, re, sys
+lines = open(sys.argv[1]).read().splitlines()
+# the two forms Linaro's send-to-lava.sh takes
+form = re.compile(r"^(\S+) (pass|fail|skip)( (-?[0-9]+(\.[0-9]+)?) (\S+))?$")
+got = {}
+for l in lines:
+    m = form.match(l)
+    assert m, f"not a result line: {l!r}"
+    assert m.group(1) not in got, f"name twice: {m.group(1)}"
+    got[m.group(1)] = (m.group(2), m.group(4), m.group(6))
+want = {"sqwave-run"}
+for arg in sys.argv[2:]:
+    line, path = arg.split("=", 1)
+    s = json.load(open(path))
+    for c in s["verdict"]["checks"]:
+        parts = [c[k] for k in ("phase", "load") if c[k]] + [c["name"]]
+        name = f"line{line}-" + ".".join(re.sub(r"[^A-Za-z0-9_-]", "_", p) for p in parts)
+        want.add(name)
+        assert name in got, f"no result {name}"
+        result, value, unit = got[name]
+        assert result == c["result"], (name, result, c["result"])
+        if c["observed"] is None:
+            assert value is None, (name, value)
+            continue
+        v = float(value)
+        if c["unit"] == "ns":
+            assert unit == "us" and abs(v * 1000 - c["observed"]) <= 0.5, (name, value, c)
+        elif c["unit"] == "count":
+            assert unit == "count" and v == c["observed"], (name, value, c)
+        else:
+            assert abs(v - c["observed"]) <= 0.05, (name, value, c)
+extra = set(got) - want
+assert not extra or all("." in n.split("-", 1)[1] for n in extra), f"unexplained: {extra}"
+print(len(got))
+PY
+}
+
+test_the_kernelci_definition_reports_every_check_of_two_lines() {
+	run_definition -l 0,3 -d 1s -a "--tmax 520us" || return 1
+	local out=$TMP/def/automated/linux/sqwave/output
+	[ -f "$out/summary.0.json" ] && [ -f "$out/summary.3.json" ] ||
+		fail "no per-line summaries: $(ls "$out")" || return 1
+	results_match "0=$out/summary.0.json" "3=$out/summary.3.json" > /dev/null || return 1
+	grep -qE "^sqwave-run (pass 0|fail 1) code$" "$out/result.txt" ||
+		fail "sqwave-run: $(grep sqwave-run "$out/result.txt")" || return 1
+}
+
+test_the_kernelci_definition_names_the_board_s_own_line() {
+	run_definition -d 500ms || return 1
+	local out=$TMP/def/automated/linux/sqwave/output
+	results_match "0=$out/summary.json" > /dev/null || return 1
+	grep -qx "sqwave-run pass 0 code" "$out/result.txt" ||
+		fail "sqwave-run: $(grep sqwave-run "$out/result.txt")" || return 1
+}
+
+test_a_run_that_cannot_start_is_a_failed_sqwave_run_and_no_checks() {
+	run_definition -d 500ms -a "--tmin 2s --tmax 1s" || return 1
+	local out=$TMP/def/automated/linux/sqwave/output
+	[ "$(cat "$out/result.txt")" = "sqwave-run fail 2 code" ] ||
+		fail "result.txt: $(cat "$out/result.txt")" || return 1
+}
+
+test_the_definition_is_the_test_definitions_shape_and_lava_s_schema() {
+	python3 -c 'import yaml' 2> /dev/null || { echo "    (python3-yaml missing)"; return 77; }
+	python3 - "$DEFDIR/sqwave.yaml" <<'PY' || return 1
+import re, sys, yaml
+d = yaml.safe_load(open(sys.argv[1]))
+assert d["metadata"]["format"] == "Lava-Test Test Definition 1.0"
+steps = d["run"]["steps"]
+assert steps[0] == "cd ./automated/linux/sqwave/", steps
+assert steps[-1] == "../../utils/send-to-lava.sh ./output/result.txt", steps
+# every parameter is passed, and only parameters are
+used = set(re.findall(r"\$\{(\w+)\}", " ".join(steps)))
+assert used == set(d["params"]), (used, set(d["params"]))
+PY
+	if command -v shellcheck > /dev/null; then
+		shellcheck "$DEFDIR/sqwave.sh" || fail "shellcheck" || return 1
+	fi
+	python3 -c 'import lava_common.schemas' 2> /dev/null ||
+		{ echo "    (lava-common missing: LAVA's schema not checked)"; return 0; }
+	python3 - "$DEFDIR/sqwave.yaml" <<'PY'
+import sys, yaml
+from lava_common.schemas.test.testdef import validate
+validate(yaml.safe_load(open(sys.argv[1])))
+PY
 }
 
 e2e_run --subshell --short --prefix "kernelci: " --count-skips
