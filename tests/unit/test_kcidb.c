@@ -18,6 +18,7 @@
 #include "base/jsonread.h"
 #include "log/edgelog.h"
 #include "stats/edgestats.h"
+#include "stats/loopstats.h"
 
 #define HALF 500000
 #define T0   1000000000ull
@@ -188,6 +189,44 @@ static void a_limit_left_unset_is_done_with_its_figure_a_count_has_no_unit(void 
 	assert_int_equal(jv_int(jv_path(t, "number.value"), 0), 100);
 }
 
+static void a_run_stopped_on_its_error_is_an_error_not_a_verdict(void **state)
+{
+	struct fixture *f = *state;
+
+	feed_wave(f, 100, -1, 0);
+	f->ri.stop_reason = EDGELOG_STOP_ERROR;
+	write_doc(f);
+	assert_string_equal(jv_str(jv_get(test_at(f, "sqwave.line3"), "status"), ""), "ERROR");
+	assert_string_equal(jv_str(jv_get(test_at(f, "sqwave.line3.no_error"), "status"), ""),
+			    "FAIL");
+}
+
+static void the_loopback_is_the_line_s_cross_check_in_misc(void **state)
+{
+	struct fixture *f = *state;
+	struct loopstats_result lb = { .edges = 100, .events = 99, .no_event = 1 };
+	const struct jv *x;
+
+	feed_wave(f, 100, -1, 0);
+	write_doc(f);
+	assert_null(jv_path(test_at(f, "sqwave.line3"), "misc.cross_check"));
+	jv_free(f->doc);
+	verdict_result_free(&f->v);
+	f->ri.loopback = &lb;
+	write_doc(f);
+	x = jv_path(test_at(f, "sqwave.line3"), "misc.cross_check");
+	assert_string_equal(jv_str(jv_get(x, "instrument"), ""), "loopback");
+	assert_int_equal(jv_int(jv_get(x, "seen"), 0), 99);
+	assert_string_equal(jv_str(jv_get(x, "verdict"), ""), "disagrees");
+	jv_free(f->doc);
+	verdict_result_free(&f->v);
+	lb.events = 100;
+	lb.no_event = 0;
+	write_doc(f);
+	x = jv_path(test_at(f, "sqwave.line3"), "misc.cross_check");
+	assert_string_equal(jv_str(jv_get(x, "verdict"), ""), "agrees");
+}
+
 static void ids_carry_the_origin_and_are_unique_build_id_is_the_kernel(void **state)
 {
 	struct fixture *f = *state;
@@ -273,6 +312,8 @@ int main(void)
 		T(the_document_is_v5_with_one_test_per_check_and_one_for_the_line),
 		T(a_violated_limit_fails_and_its_figure_is_in_seconds),
 		T(a_limit_left_unset_is_done_with_its_figure_a_count_has_no_unit),
+		T(a_run_stopped_on_its_error_is_an_error_not_a_verdict),
+		T(the_loopback_is_the_line_s_cross_check_in_misc),
 		T(ids_carry_the_origin_and_are_unique_build_id_is_the_kernel),
 		T(output_files_name_the_file_and_point_at_it),
 		T(a_file_url_is_absolute_and_percent_encoded),

@@ -378,7 +378,7 @@ static void cross_check_put(struct line_ctx *x)
 	json_kv_uint(w, "seen", lb->events);
 	json_kv_uint(w, "not_seen", lb->no_event);
 	json_kv_uint(w, "early", lb->early);
-	json_kv_string(w, "verdict", lb->events == lb->edges && !lb->early ? "agrees"
+	json_kv_string(w, "verdict", lb->edges && lb->events == lb->edges && !lb->early ? "agrees"
 				       : "disagrees");
 	json_object_end(w);
 }
