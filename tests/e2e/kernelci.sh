@@ -88,6 +88,77 @@ test_a_bad_origin_is_exit_2_before_the_run() {
 		return 1
 }
 
+# compare --kcidb: the capture's cross-check as the test
+# sqwave.lineNAME.compare beside the run's tests; NAME SYNTH-ARGS... (a
+# capture of the run "cr" made by synth_capture.py from the run's CSV)
+compare_kcidb() {
+	local n=$1
+	shift
+	if [ ! -f "$TMP/cr.sqwlog" ]; then
+		"$SQWAVE" run --board "$BOARD" --duration 2s --quiet --log "$TMP/cr.sqwlog" \
+			--kcidb "$TMP/cr-kcidb.json" > /dev/null 2> "$TMP/cr.err" ||
+			fail "run: $(cat "$TMP/cr.err")" || return 1
+		"$SQWAVE" export "$TMP/cr.sqwlog" --csv "$TMP/cr.csv" 2> /dev/null ||
+			fail "export failed" || return 1
+	fi
+	python3 "$HERE/synth_capture.py" "$TMP/cr.csv" --seed 7 "$TMP/$n.vcd" "$@" 2> /dev/null ||
+		fail "synth_capture.py $*" || return 1
+	"$SQWAVE" compare "$TMP/cr.sqwlog" "$TMP/$n.vcd" --json "$TMP/$n.json" \
+		--kcidb "$TMP/$n-kcidb.json" > /dev/null 2> "$TMP/$n.err"
+	local rc=$?
+	[ $rc -le 1 ] || fail "compare exit $rc: $(cat "$TMP/$n.err")" || return 1
+	python3 - "$SCHEMA" "$TMP/$n-kcidb.json" "$TMP/$n.json" "$TMP/cr-kcidb.json" <<'PY'
+import json, os, sys
+from jsonschema import Draft202012Validator as V
+v = V(json.load(open(sys.argv[1])), format_checker=V.FORMAT_CHECKER)
+d = json.load(open(sys.argv[2]))
+v.validate(d)
+cmp = json.load(open(sys.argv[3]))
+run = {t["path"]: t for t in json.load(open(sys.argv[4]))["tests"]}
+(t,) = d["tests"]
+assert t["path"] == "sqwave.line0.compare", t["path"]
+want = {"agree": "PASS", "disagree": "FAIL"}.get(cmp["verdict"], "ERROR")
+assert t["status"] == want and t["misc"]["verdict"] == cmp["verdict"], (t["status"], cmp["verdict"])
+r = cmp["residual"]
+assert abs(t["number"]["value"] * 1e9 - max(abs(r["min_ns"]), abs(r["max_ns"]))) < 1e-3, \
+    (t["number"], r)
+assert t["number"]["unit"] == "s"
+# the same run: its build, and its line's id up to the path
+line = run["sqwave.line0"]
+assert t["build_id"] == line["build_id"], (t["build_id"], line["build_id"])
+assert t["id"].rsplit(":", 1)[0] == line["id"].rsplit(":", 1)[0], (t["id"], line["id"])
+assert t["start_time"] == line["start_time"]
+assert [f["name"] for f in t["output_files"]] == ["cr.sqwlog", os.path.basename(sys.argv[2])
+                                                 .replace("-kcidb.json", ".vcd")], t
+print(t["status"])
+PY
+}
+
+test_compare_kcidb_is_the_run_s_cross_check_test_pass_when_it_agrees() {
+	have_jsonschema || return $?
+	local st
+	st=$(compare_kcidb ca --first 1001 --count 1500 --drift-ppm 37 --res-ns 10) || return 1
+	[ "$st" = PASS ] || fail "status $st" || return 1
+}
+
+test_compare_kcidb_fails_when_the_capture_disagrees() {
+	have_jsonschema || return $?
+	local st
+	st=$(compare_kcidb cd --first 1001 --count 2000 --drift-ppm 37 \
+		--delete-pair 2000 --glitch-after 2501) || return 1
+	[ "$st" = FAIL ] || fail "status $st" || return 1
+}
+
+test_compare_kcidb_refuses_a_respond_log() {
+	"$SQWAVE" respond --board "$BOARD" --duration 300ms --quiet --log "$TMP/r.sqwlog" \
+		> /dev/null 2>&1
+	[ -s "$TMP/r.sqwlog" ] || { echo "    (no respond log on this machine)"; return 77; }
+	"$SQWAVE" compare "$TMP/r.sqwlog" "$TMP/r.sqwlog" --kcidb "$TMP/r-kcidb.json" \
+		> /dev/null 2> "$TMP/r.err"
+	[ $? -eq 2 ] || fail "expected exit 2: $(cat "$TMP/r.err")" || return 1
+	grep -q "kcidb" "$TMP/r.err" || fail "$(cat "$TMP/r.err")" || return 1
+}
+
 # Run the definition's script as LAVA's run step does (from its directory,
 # a copy as a lab's test-definitions tree holds it), on the real sqwave: no
 # lava-test-case, no sh-test-lib; ARGS... its options.

@@ -117,7 +117,8 @@ static void write_doc(struct fixture *f)
 
 	assert_int_equal(verdict_result_compute(&f->v, f->c, edgestats_result(f->s), &f->ri, err,
 						sizeof(err)), 0);
-	k = kcidb_writer_open(f->path, f->c, err, sizeof(err));
+	k = kcidb_writer_open(f->path, config_str(f->c, CFG_OUTPUT_KCIDB_ORIGIN),
+			      config_str(f->c, CFG_OUTPUT_KCIDB_URL), err, sizeof(err));
 	assert_non_null(k);
 	kcidb_writer_add_line(k, f->c, &f->ri, &f->v, &files);
 	assert_int_equal(kcidb_writer_close(k, err, sizeof(err)), 0);
@@ -300,7 +301,7 @@ static void a_bad_origin_opens_nothing(void **state)
 
 	set(f, CFG_OUTPUT_KCIDB_ORIGIN, "My-Lab");
 	unlink(f->path);
-	assert_null(kcidb_writer_open(f->path, f->c, err, sizeof(err)));
+	assert_null(kcidb_writer_open(f->path, "My-Lab", "", err, sizeof(err)));
 	assert_non_null(strstr(err, "output.kcidb_origin"));
 	assert_int_equal(access(f->path, F_OK), -1);
 }

@@ -201,7 +201,9 @@ void runreport_finish(struct run_session *s, int ran, FILE *text, run_end_code_f
 	    !strcmp(kcidb, "-"))
 		text = stderr;
 	/* KCIDB: one document for the run, every line's tests in it */
-	if (kcidb[0] && !(kw = kcidb_writer_open(kcidb, c, why, sizeof(why)))) {
+	if (kcidb[0] && !(kw = kcidb_writer_open(kcidb, config_str(c, CFG_OUTPUT_KCIDB_ORIGIN),
+						       config_str(c, CFG_OUTPUT_KCIDB_URL), why,
+						       sizeof(why)))) {
 		run_session_say(s, RUN_SAY_ERR, "KCIDB tests %s lost: %s", kcidb, why);
 		e->lost++;
 	}

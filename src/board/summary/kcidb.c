@@ -30,10 +30,10 @@ struct kcidb_writer {
 	struct json_writer w;
 	char origin[64];
 	char base_url[1024];
-	/* "ORIGIN:HOST:START_NS": the run's, from its first line; each test's
-	 * id is this, ':' and its path, so one run's ids are unique, and the
-	 * same run written again has the same ones */
-	char run_id[192];
+	/* "HOST:START_NS": the run's, from its first line; each test's id is
+	 * "ORIGIN:", this, ':' and its path, so one run's ids are unique, and
+	 * the same run written again has the same ones */
+	char run_key[128];
 };
 
 bool kcidb_origin_ok(const char *s)
@@ -116,10 +116,9 @@ const char *kcidb_file_url(const char *path, const char *base_url, char *buf, si
 	return buf;
 }
 
-struct kcidb_writer *kcidb_writer_open(const char *path, const struct config *c, char *err,
-				       size_t errlen)
+struct kcidb_writer *kcidb_writer_open(const char *path, const char *origin,
+				       const char *base_url, char *err, size_t errlen)
 {
-	const char *origin = config_str(c, CFG_OUTPUT_KCIDB_ORIGIN);
 	struct kcidb_writer *k;
 
 	if (!kcidb_origin_ok(origin) || strlen(origin) >= sizeof(k->origin)) {
@@ -145,7 +144,7 @@ struct kcidb_writer *kcidb_writer_open(const char *path, const struct config *c,
 		return NULL;
 	}
 	snprintf(k->origin, sizeof(k->origin), "%s", origin);
-	snprintf(k->base_url, sizeof(k->base_url), "%s", config_str(c, CFG_OUTPUT_KCIDB_URL));
+	snprintf(k->base_url, sizeof(k->base_url), "%s", base_url ? base_url : "");
 	json_init(&k->w, k->f);
 	json_object_begin(&k->w);
 	json_kv_object_begin(&k->w, "version");
@@ -210,16 +209,14 @@ static void number_put(struct json_writer *w, double v, enum verdict_unit u)
 	json_object_end(w);
 }
 
-static void files_put(struct line_ctx *x)
+static void files_put(struct kcidb_writer *k, const char *const *paths, size_t n)
 {
-	const char *const names[4] = { x->files->log, x->files->json, x->files->junit,
-					x->files->results };
 	char url[4096];
 	size_t i;
 
-	json_kv_array_begin(&x->k->w, "output_files");
-	for (i = 0; i < 4; i++) {
-		const char *p = names[i], *base;
+	json_kv_array_begin(&k->w, "output_files");
+	for (i = 0; i < n; i++) {
+		const char *p = paths[i], *base;
 
 		if (!p || !p[0] || !strcmp(p, "-"))
 			continue;
@@ -227,34 +224,45 @@ static void files_put(struct line_ctx *x)
 		base = base ? base + 1 : p;
 		if (!base[0])
 			continue;
-		json_object_begin(&x->k->w);
-		json_kv_string(&x->k->w, "name", base);
-		json_kv_string(&x->k->w, "url", kcidb_file_url(p, x->k->base_url, url, sizeof(url)));
-		json_object_end(&x->k->w);
+		json_object_begin(&k->w);
+		json_kv_string(&k->w, "name", base);
+		json_kv_string(&k->w, "url", kcidb_file_url(p, k->base_url, url, sizeof(url)));
+		json_object_end(&k->w);
 	}
-	json_array_end(&x->k->w);
+	json_array_end(&k->w);
 }
 
-/* The members every test of a line has: id, build_id, origin, path, the
- * start and length, the files. */
-static void test_begin(struct line_ctx *x, const char *path, uint64_t start_ns, double secs)
+/* The members every test has: id, build_id, origin, path, the start and
+ * length (@secs NAN: none), the files. */
+static void test_head(struct kcidb_writer *k, const char *run_key, const char *kernel,
+		      const char *path, uint64_t start_ns, double secs,
+		      const char *const *files, size_t nfiles)
 {
-	struct json_writer *w = &x->k->w;
+	struct json_writer *w = &k->w;
 	char buf[512];
 
 	json_object_begin(w);
-	snprintf(buf, sizeof(buf), "%s:%s", x->k->run_id, path);
+	snprintf(buf, sizeof(buf), "%s:%s:%s", k->origin, run_key, path);
 	json_kv_string(w, "id", buf);
 	/* sqwave knows the kernel it ran on, not the KCIDB build that made it:
 	 * a submitter replaces this with its build's id (docs/ci.md) */
-	snprintf(buf, sizeof(buf), "%s:%s", x->k->origin,
-		 x->ri->host.kernel_release[0] ? x->ri->host.kernel_release : "unknown");
+	snprintf(buf, sizeof(buf), "%s:%s", k->origin, kernel && kernel[0] ? kernel : "unknown");
 	json_kv_string(w, "build_id", buf);
-	json_kv_string(w, "origin", x->k->origin);
+	json_kv_string(w, "origin", k->origin);
 	json_kv_string(w, "path", path);
 	json_kv_string(w, "start_time", time_text(start_ns, buf, sizeof(buf)));
-	json_kv_double(w, "duration", secs);
-	files_put(x);
+	if (isfinite(secs))
+		json_kv_double(w, "duration", secs);
+	files_put(k, files, nfiles);
+}
+
+/* The members every test of a line has. */
+static void test_begin(struct line_ctx *x, const char *path, uint64_t start_ns, double secs)
+{
+	const char *const files[4] = { x->files->log, x->files->json, x->files->junit,
+				       x->files->results };
+
+	test_head(x->k, x->k->run_key, x->ri->host.kernel_release, path, start_ns, secs, files, 4);
 }
 
 /* misc: where the test comes from, as sqwave's own documents name it. */
@@ -417,8 +425,8 @@ void kcidb_writer_add_line(struct kcidb_writer *k, const struct config *c,
 	char name[64];
 	size_t i;
 
-	if (!k->run_id[0])
-		snprintf(k->run_id, sizeof(k->run_id), "%s:%s:%" PRIu64, k->origin,
+	if (!k->run_key[0])
+		snprintf(k->run_key, sizeof(k->run_key), "%s:%" PRIu64,
 			 ri->host.hostname[0] ? ri->host.hostname : "localhost",
 			 ri->start_realtime_ns);
 	snprintf(x.line, sizeof(x.line), "line%s",
@@ -427,4 +435,23 @@ void kcidb_writer_add_line(struct kcidb_writer *k, const struct config *c,
 	line_test(&x, v);
 	for (i = 0; i < v->nchecks; i++)
 		check_test(&x, &v->checks[i]);
+}
+
+void kcidb_writer_add_test(struct kcidb_writer *k, const struct kcidb_test *t)
+{
+	struct json_writer *w = &k->w;
+
+	test_head(k, t->run_key, t->kernel_release, t->path, t->start_ns, t->duration_s,
+		  t->files, t->nfiles);
+	json_kv_string(w, "status", t->status);
+	if (t->has_number && isfinite(t->number))
+		number_put(w, t->number, t->unit);
+	if (t->comment && t->comment[0])
+		json_kv_string(w, "comment", t->comment);
+	json_kv_object_begin(w, "misc");
+	json_kv_string(w, "sqwave_version", SQW_VERSION);
+	if (t->misc)
+		t->misc(w, t->misc_ctx);
+	json_object_end(w);	/* misc */
+	json_object_end(w);
 }

@@ -6,7 +6,9 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
+#include "base/json.h"
 #include "config/config.h"
 #include "stats/runinfo.h"
 #include "stats/verdict.h"
@@ -26,14 +28,15 @@ struct kcidb_files {
 };
 
 /*
- * Open @path ("-": standard output) for the run's document; the tests'
- * origin is output.kcidb_origin of @c, their files' URLs are formed from
- * output.kcidb_url (docs/ci.md). NULL with errno and the reason in @err: the
- * file cannot be created, an origin that is not [a-z0-9_]+. The caller ends
- * it with kcidb_writer_close() (which frees it), whatever happened between.
+ * Open @path ("-": standard output) for a document whose tests have the
+ * origin @origin (output.kcidb_origin) and whose files' URLs are formed
+ * from @base_url (output.kcidb_url, "" or NULL: file://; docs/ci.md). NULL
+ * with errno and the reason in @err: the file cannot be created, an origin
+ * that is not [a-z0-9_]+. The caller ends it with kcidb_writer_close()
+ * (which frees it), whatever happened between.
  */
-struct kcidb_writer *kcidb_writer_open(const char *path, const struct config *c, char *err,
-				       size_t errlen);
+struct kcidb_writer *kcidb_writer_open(const char *path, const char *origin,
+				       const char *base_url, char *err, size_t errlen);
 
 /*
  * Line @ri->line_index's tests from its verdict @v: one per check, path
@@ -44,6 +47,28 @@ struct kcidb_writer *kcidb_writer_open(const char *path, const struct config *c,
 void kcidb_writer_add_line(struct kcidb_writer *k, const struct config *c,
 			   const struct run_info *ri, const struct verdict_result *v,
 			   const struct kcidb_files *files);
+
+/* One test of another source than a run's checks (a capture compared
+ * with the log: src/lab/compare/comparedoc.c), in the same tree: its id is
+ * "ORIGIN:@run_key:@path", its build "ORIGIN:@kernel_release". */
+struct kcidb_test {
+	const char *path;             /* "sqwave.line0.compare" */
+	const char *run_key;          /* "HOST:START_NS", as a run's tests have it */
+	const char *kernel_release;   /* "" or NULL: "unknown" */
+	const char *status;           /* "PASS", "FAIL", "ERROR", ... */
+	uint64_t start_ns;            /* realtime */
+	double duration_s;            /* NAN: not said */
+	bool has_number;              /* the figure, as a check's (ns become seconds) */
+	double number;
+	enum verdict_unit unit;
+	const char *comment;          /* NULL: none */
+	const char *const *files;     /* paths for output_files, @nfiles of them */
+	size_t nfiles;
+	/* misc's own members, written inside misc after "sqwave_version" */
+	void (*misc)(struct json_writer *w, const void *ctx);
+	const void *misc_ctx;
+};
+void kcidb_writer_add_test(struct kcidb_writer *k, const struct kcidb_test *t);
 
 /* End the document and close its file; @k is freed. 0, or -1 with errno and
  * the reason in @err (a failed write removes a regular file: outfile_close). */
