@@ -73,7 +73,8 @@ YAML
 	python3 "$ROOT/tests/hostile/loggen.py" "$TMP/tl.sqwlog" --edges 40 \
 		--meta rt.timer=timerlat --event "18:7:$(tl_payload)" || return 1
 	run an-tl analyze "$TMP/tl.sqwlog" --quiet --json "$D/analysis-timerlat.json" || return 1
-	# comparisons: a wave with scope readings, a loopback, a respond log, two boards
+	# comparisons: a wave with scope readings, a loopback, a respond log, two
+	# boards, two lines
 	for n in wave loop ga gb; do
 		"$SQWAVE" export "$TMP/$n.sqwlog" --csv "$TMP/$n.exp.csv" || return 1
 	done
@@ -95,6 +96,22 @@ YAML
 		--seed 1 --drift-ppm 23 --clock-b-ns 3000 2> /dev/null || return 1
 	run cmp-boards compare "$TMP/ga.sqwlog" "$TMP/gb.sqwlog" "$TMP/boards.vcd" --max-skew 1ms \
 		--json "$D/compare-boards.json" || return 1
+	# two lines of one run, each on its own channel of one capture
+	for n in 0 3; do
+		"$SQWAVE" export "$TMP/lines.$n.sqwlog" --csv "$TMP/lines$n.csv" || return 1
+	done
+	python3 - "$TMP/lines0.csv" "$TMP/lines3.csv" "$TMP/lines.vcd" <<'PY' || return 1
+import csv, sys
+ev = sorted(((int(r["write_begin_ns"]) + int(r["write_end_ns"])) // 2, ch, r["level"])
+            for ch, f in enumerate(sys.argv[1:3]) for r in csv.DictReader(open(f)))
+with open(sys.argv[3], "w") as o:
+    o.write("$timescale 1ns $end\n$scope module top $end\n$var wire 1 ! L0 $end\n"
+            "$var wire 1 \" L3 $end\n$upscope $end\n$enddefinitions $end\n#0\n0!\n0\"\n")
+    for t, ch, lv in ev:
+        o.write("#%d\n%s%s\n" % (t - ev[0][0] + 1000, lv, "!\""[ch]))
+PY
+	run cmp-lines compare "$TMP/lines.0.sqwlog" "$TMP/lines.3.sqwlog" "$TMP/lines.vcd" \
+		--channel-a L0 --channel-b L3 --json "$D/compare-lines.json" || return 1
 	# check: the board alone, and with a short run
 	(cd "$TMP" && run check check --board "$BOARD" --json "$D/check.json") || return 1
 	(cd "$TMP" && run check-run check --board "$BOARD" --run 300ms --json "$D/check-run.json") ||
