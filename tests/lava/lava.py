@@ -1,0 +1,207 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""make test-lava's two halves on the host: the device, and the judgement.
+
+device TEMPLATES DICT JOB OUT: render the device dictionary DICT (a
+  Jinja2 file extending LAVA's qemu.jinja2) with TEMPLATES (the device-type
+  templates of Debian's lava-server package) on the search path and the
+  job JOB's context as the variables, which is what a LAVA server does
+  before it hands the device to lava-run; write the YAML to OUT.
+check LOG TRACE [--xfail-two REASON]: what lava-run recorded (LOG: its
+  output, one {dt, lvl, msg} mapping a line; the "results" lines are the
+  test cases LAVA stored) against what sqwave wrote in the guest (its
+  result lines, which the job prints between @@SQWAVE-FILE markers) and
+  what QEMU saw on the pin (TRACE: its pl061_set_output trace). One
+  "PASS name" or "FAIL name: why" line per test; with --xfail-two the
+  two-line tests print XFAIL (REASON) instead of FAIL and XPASS when they
+  pass. Exit 1 if a test failed (an XFAIL is not a failure).
+"""
+import re
+import sys
+
+import yaml
+
+
+def device(templates, dictionary, job, out):
+    import jinja2
+    import os
+    ctx = yaml.safe_load(open(job)).get("context", {})
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader([os.path.dirname(os.path.abspath(dictionary)), templates]),
+        trim_blocks=True, autoescape=False, undefined=jinja2.Undefined)
+    text = env.get_template(os.path.basename(dictionary)).render(**ctx)
+    dev = yaml.safe_load(text)   # it must be YAML, as lava-run reads it
+    qemu = dev["actions"]["boot"]["methods"]["qemu"]["parameters"]
+    if ctx.get("arch") not in dev["available_architectures"]:
+        sys.exit("lava.py: %s has no architecture %s" % (dictionary, ctx.get("arch")))
+    print("device: %s %s" % (qemu["command"], " ".join(qemu["options"] + qemu.get("extra", []))))
+    open(out, "w").write(text)
+
+
+def read_log(path):
+    """(results, target lines) of a lava-run log"""
+    results, target = [], []
+    for line in open(path, encoding="utf-8", errors="replace"):
+        if not line.startswith("{"):
+            continue
+        try:
+            e = yaml.safe_load(line)
+        except yaml.YAMLError:
+            continue
+        if not isinstance(e, dict):
+            continue
+        if e.get("lvl") == "results" and isinstance(e.get("msg"), dict):
+            results.append(e["msg"])
+        elif e.get("lvl") == "target":
+            target.append(str(e.get("msg", "")))
+    return results, target
+
+
+def sqwave_files(target):
+    """{path: [result line fields]} printed by the job's sqwave-files step:
+    @@SQWAVE-FILE PATH, then each of its lines after @@SQWAVE-LINE"""
+    files, cur = {}, None
+    for line in target:
+        line = line.rstrip("\r")
+        if line.startswith("@@SQWAVE-FILE "):
+            cur = files.setdefault(line.split(" ", 1)[1], [])
+        elif line.startswith("@@SQWAVE-LINE ") and cur is not None:
+            cur.append(line.split()[1:])
+    return files
+
+
+def pin_edges(trace):
+    """the changes of PL061 line 0's output in QEMU's trace"""
+    edges, last = 0, None
+    for line in open(trace, errors="replace"):
+        m = re.search(r":pl061_set_output \S+ setting output (\d+) to (\d+)\s*$", line)
+        if not m or int(m.group(1)) != 0:
+            continue
+        v = int(m.group(2))
+        if last is not None and v != last:
+            edges += 1
+        last = v
+    return edges
+
+
+class Judge:
+    def __init__(self, xfail_two):
+        self.failed = 0
+        self.xfail_two = xfail_two
+
+    def test(self, name, ok, why, two=False):
+        if two and self.xfail_two:
+            print(("XPASS %s (expected to fail: %s)" % (name, self.xfail_two)) if ok else
+                  "XFAIL %s: %s (expected: %s)" % (name, why, self.xfail_two))
+            return ok
+        if ok:
+            print("PASS " + name)
+        else:
+            print("FAIL %s: %s" % (name, why))
+            self.failed += 1
+        return ok
+
+
+def cases_of(results, definition):
+    """{case name: record} of one test definition (its index_name)"""
+    got = {}
+    for r in results:
+        if r.get("definition") == definition:
+            got.setdefault(r["case"], []).append(r)
+    return got
+
+
+def same_case(rec, fields):
+    """why LAVA's record rec is not the result line fields, or None"""
+    name, result = fields[0], fields[1]
+    if rec.get("result") != result:
+        return "%s: LAVA has %s, sqwave wrote %s" % (name, rec.get("result"), result)
+    if len(fields) >= 4:
+        try:
+            if float(rec.get("measurement")) != float(fields[2]):
+                return "%s: LAVA has %s, sqwave wrote %s" % (name, rec.get("measurement"), fields[2])
+        except (TypeError, ValueError):
+            return "%s: LAVA has no measurement, sqwave wrote %s" % (name, fields[2])
+        if rec.get("units") != fields[3]:
+            return "%s: LAVA has units %s, sqwave wrote %s" % (name, rec.get("units"), fields[3])
+    elif "measurement" in rec:
+        return "%s: LAVA has a measurement %s, sqwave wrote none" % (name, rec["measurement"])
+    return None
+
+
+def check_definition(j, results, files, label, outdir, two):
+    """the tests of one run of contrib/lava/sqwave.yaml (definition *_label)"""
+    defs = [r for r in results if r.get("definition") == "lava" and str(r.get("case", "")).endswith("_" + label)]
+    j.test("lava_ran_the_definition_%s_from_the_working_tree" % label.replace("-", "_"),
+           len(defs) == 1 and defs[0].get("result") == "pass",
+           "LAVA's record of the definition: %s" % defs)
+    if not defs:
+        return
+    cases = cases_of(results, defs[0]["case"])
+    mine = {p: f for p, f in files.items() if p.startswith(outdir + "/")}
+    lines = [f for p in sorted(mine) for f in mine[p]]
+    run = cases.get("sqwave-run", [])
+    ok = len(run) == 1 and run[0].get("units") == "code" and \
+        float(run[0].get("measurement", -1)) in (0.0, 1.0) and \
+        (run[0]["result"] == "pass") == (float(run[0]["measurement"]) == 0.0)
+    j.test("lava_records_the_%s_run_as_sqwave_run_with_its_exit_code" % label.replace("-", "_"), ok,
+           "sqwave-run records: %s" % run)
+    want_files = 2 if two else 1
+    j.test("sqwave_wrote_%d_result_file%s_in_the_guest" % (want_files, "s" if two else ""),
+           len(mine) == want_files and all(mine.values()),
+           "files printed: %s" % {p: len(f) for p, f in mine.items()})
+    why = []
+    names = [f[0] for f in lines]
+    if len(set(names)) != len(names):
+        why.append("result lines with the same name: %s" %
+                   sorted({n for n in names if names.count(n) > 1}))
+    for f in lines:
+        recs = cases.get(f[0], [])
+        if len(recs) != 1:
+            why.append("%s: %d LAVA test cases" % (f[0], len(recs)))
+            continue
+        w = same_case(recs[0], f)
+        if w:
+            why.append(w)
+    extra = sorted(set(cases) - set(names) - {"sqwave-run", "sqwave-install"})
+    if extra:
+        why.append("LAVA test cases sqwave did not write: %s" % extra)
+    j.test("every_result_line_of_%s_is_one_lava_test_case_with_its_measurement" % label.replace("-", "_"),
+           bool(lines) and not why, "; ".join(why[:8]) or "no result lines", two)
+    return cases
+
+
+def check(log, trace, xfail_two):
+    j = Judge(xfail_two)
+    results, target = read_log(log)
+    job = [r for r in results if r.get("definition") == "lava" and r.get("case") == "job"]
+    j.test("lava_run_finished_the_job", len(job) == 1 and job[0].get("result") == "pass",
+           "the job's record: %s" % (job or "none (see the log)"))
+    files = sqwave_files(target)
+    one = check_definition(j, results, files, "sqwave-one-line", "/tmp/sqwave-one", False)
+    # the pin: every edge sqwave counted in the one-line run is a change of
+    # line 0 that QEMU saw (the two-line run toggles line 0 too, afterwards,
+    # and edges before the count starts, the warm-up, are not counted)
+    if one and one.get("edges"):
+        counted = float(one["edges"][0].get("measurement", -1))
+        seen = pin_edges(trace)
+        j.test("lava_s_edge_count_is_no_more_than_qemu_saw_on_the_pin", 0 < counted <= seen,
+               "LAVA's edges %s, QEMU's trace %d changes of line 0" % (counted, seen))
+    check_definition(j, results, files, "sqwave-two-lines", "/tmp/sqwave-two", True)
+    return 1 if j.failed else 0
+
+
+def main(argv):
+    if len(argv) == 5 and argv[0] == "device":
+        device(*argv[1:])
+        return 0
+    if len(argv) >= 3 and argv[0] == "check":
+        xfail = None
+        if len(argv) == 5 and argv[3] == "--xfail-two":
+            xfail = argv[4]
+        return check(argv[1], argv[2], xfail)
+    sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
