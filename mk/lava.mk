@@ -6,7 +6,8 @@
 # qemu device type with make test-vm's armhf board, and the working tree's
 # contrib/lava/sqwave.yaml; the test holds the test cases LAVA recorded
 # against sqwave's result lines (tests/lava/run, docs/ci.md "A real LAVA
-# job"). Skipped, with the reason, where lava-run cannot run. Its files
+# job"), then the MultiNode definition on two such boards through a local
+# lava-coordinator (docs/lava-multinode.md, Tested). Skipped, with the reason, where lava-run cannot run. Its files
 # are in build-lava/; the downloads in make test-vm's cache.
 .PHONY: test-lava
 test-lava:

@@ -7,6 +7,12 @@ device TEMPLATES DICT JOB OUT: render the device dictionary DICT (a
   templates of Debian's lava-server package) on the search path and the
   job JOB's context as the variables, which is what a LAVA server does
   before it hands the device to lava-run; write the YAML to OUT.
+split JOB GROUP ID OUTDIR: the sub-jobs of the MultiNode job JOB, one per
+  role, as a LAVA server makes and schedules them (each has the job's
+  name, timeouts and so on, its role's device type and context, the
+  lava-multinode protocol with target_group GROUP, its role, group_size,
+  sub_id and the group's roles by job id, ID + sub_id, and the actions of
+  its role): OUTDIR/ROLE.yaml, and "ROLE JOB_ID" lines on standard output.
 check LOG TRACE [--xfail-two REASON]: what lava-run recorded (LOG: its
   output, one {dt, lvl, msg} mapping a line; the "results" lines are the
   test cases LAVA stored) against what sqwave wrote in the guest (its
@@ -15,6 +21,9 @@ check LOG TRACE [--xfail-two REASON]: what lava-run recorded (LOG: its
   "PASS name" or "FAIL name: why" line per test; with --xfail-two the
   two-line tests print XFAIL (REASON) instead of FAIL and XPASS when they
   pass. Exit 1 if a test failed (an XFAIL is not a failure).
+check-multinode LEADER_LOG FOLLOWER_LOG: the same for the MultiNode job's
+  two sub-jobs (contrib/lava/sqwave-multinode.yaml), and that both boards
+  made their lava-sync/send/wait calls and ran from the same start.
 """
 import re
 import sys
@@ -36,6 +45,32 @@ def device(templates, dictionary, job, out):
         sys.exit("lava.py: %s has no architecture %s" % (dictionary, ctx.get("arch")))
     print("device: %s %s" % (qemu["command"], " ".join(qemu["options"] + qemu.get("extra", []))))
     open(out, "w").write(text)
+
+
+def split(job_file, group, first_id, outdir):
+    import os
+    job = yaml.safe_load(open(job_file))
+    proto = job["protocols"]["lava-multinode"]
+    roles = proto["roles"]
+    size = sum(r.get("count", 1) for r in roles.values())
+    # the server's scheduler gives every sub-job the group's job ids and roles
+    ids = {str(int(first_id) + n): role for n, role in enumerate(roles)}
+    for sub_id, (role, spec) in enumerate(roles.items()):
+        if spec.get("count", 1) != 1:
+            sys.exit("lava.py split: one board per role here, not %s of %s" % (spec["count"], role))
+        sub = {k: job[k] for k in ("job_name", "timeouts", "priority", "visibility", "metadata") if k in job}
+        sub.update({k: spec[k] for k in ("device_type", "context") if k in spec})
+        mn = {k: v for k, v in proto.items() if k != "roles"}
+        mn.update({"target_group": group, "role": role, "group_size": size, "sub_id": sub_id,
+                   "roles": ids})
+        sub["protocols"] = {"lava-multinode": mn}
+        sub["actions"] = []
+        for action in job["actions"]:
+            (kind, params), = action.items()
+            if role in params.get("role", []):
+                sub["actions"].append({kind: dict(params, role=role)})
+        yaml.safe_dump(sub, open(os.path.join(outdir, role + ".yaml"), "w"), sort_keys=False)
+        print(role, int(first_id) + sub_id)
 
 
 def read_log(path):
@@ -129,10 +164,13 @@ def same_case(rec, fields):
     return None
 
 
-def check_definition(j, results, files, label, outdir, two):
-    """the tests of one run of contrib/lava/sqwave.yaml (definition *_label)"""
+def check_definition(j, results, files, label, outdir, two, prefix=""):
+    """the tests of one run of contrib/lava/sqwave.yaml or
+    sqwave-multinode.yaml (definition *_label); test names start with
+    prefix (a MultiNode role)"""
     defs = [r for r in results if r.get("definition") == "lava" and str(r.get("case", "")).endswith("_" + label)]
-    j.test("lava_ran_the_definition_%s_from_the_working_tree" % label.replace("-", "_"),
+    label_ = prefix + label.replace("-", "_")
+    j.test("lava_ran_the_definition_%s_from_the_working_tree" % label_,
            len(defs) == 1 and defs[0].get("result") == "pass",
            "LAVA's record of the definition: %s" % defs)
     if not defs:
@@ -144,10 +182,10 @@ def check_definition(j, results, files, label, outdir, two):
     ok = len(run) == 1 and run[0].get("units") == "code" and \
         float(run[0].get("measurement", -1)) in (0.0, 1.0) and \
         (run[0]["result"] == "pass") == (float(run[0]["measurement"]) == 0.0)
-    j.test("lava_records_the_%s_run_as_sqwave_run_with_its_exit_code" % label.replace("-", "_"), ok,
+    j.test("lava_records_the_%s_run_as_sqwave_run_with_its_exit_code" % label_, ok,
            "sqwave-run records: %s" % run)
     want_files = 2 if two else 1
-    j.test("sqwave_wrote_%d_result_file%s_in_the_guest" % (want_files, "s" if two else ""),
+    j.test("%ssqwave_wrote_%d_result_file%s_in_the_guest" % (prefix, want_files, "s" if two else ""),
            len(mine) == want_files and all(mine.values()),
            "files printed: %s" % {p: len(f) for p, f in mine.items()})
     why = []
@@ -163,10 +201,11 @@ def check_definition(j, results, files, label, outdir, two):
         w = same_case(recs[0], f)
         if w:
             why.append(w)
-    extra = sorted(set(cases) - set(names) - {"sqwave-run", "sqwave-install"})
+    extra = sorted(n for n in set(cases) - set(names) - {"sqwave-run", "sqwave-install", "sqwave-start"}
+                   if not (prefix and n.startswith("multinode-")))
     if extra:
         why.append("LAVA test cases sqwave did not write: %s" % extra)
-    j.test("every_result_line_of_%s_is_one_lava_test_case_with_its_measurement" % label.replace("-", "_"),
+    j.test("every_result_line_of_%s_is_one_lava_test_case_with_its_measurement" % label_,
            bool(lines) and not why, "; ".join(why[:8]) or "no result lines", two)
     return cases
 
@@ -191,15 +230,46 @@ def check(log, trace, xfail_two):
     return 1 if j.failed else 0
 
 
+def check_multinode(leader_log, follower_log):
+    """the MultiNode job's two sub-jobs: each passed, made its calls through
+    the coordinator, reported its board's checks; both ran from one start"""
+    j = Judge(None)
+    start = {}
+    calls = {"leader": ["sync-sqwave-ready", "send-sqwave-start", "sync-sqwave-go", "sync-sqwave-done"],
+             "follower": ["sync-sqwave-ready", "wait-sqwave-start", "sync-sqwave-go", "sync-sqwave-done"]}
+    for role, log in (("leader", leader_log), ("follower", follower_log)):
+        results, target = read_log(log)
+        job = [r for r in results if r.get("definition") == "lava" and r.get("case") == "job"]
+        j.test("the_%s_sub_job_finished" % role, len(job) == 1 and job[0].get("result") == "pass",
+               "the job's record: %s" % (job or "none (see the log)"))
+        cases = check_definition(j, results, sqwave_files(target), "sqwave-two-boards", "/tmp/sqwave-mn",
+                                 False, role + "_") or {}
+        got = [c[len("multinode-"):] for c in cases if c.startswith("multinode-")]
+        bad = [c for c in calls[role] if [r.get("result") for r in cases.get("multinode-" + c, [])] != ["pass"]]
+        j.test("the_%s_s_multinode_calls_went_through_the_coordinator" % role, not bad,
+               "not passed once: %s (LAVA has %s)" % (bad, got))
+        s = cases.get("sqwave-start", [])
+        start[role] = s[0].get("measurement") if len(s) == 1 and s[0].get("result") == "pass" else None
+    j.test("both_boards_ran_from_the_start_the_leader_sent",
+           start["leader"] is not None and start["leader"] == start["follower"],
+           "sqwave-start: leader %s, follower %s" % (start["leader"], start["follower"]))
+    return 1 if j.failed else 0
+
+
 def main(argv):
     if len(argv) == 5 and argv[0] == "device":
         device(*argv[1:])
+        return 0
+    if len(argv) == 5 and argv[0] == "split":
+        split(*argv[1:])
         return 0
     if len(argv) >= 3 and argv[0] == "check":
         xfail = None
         if len(argv) == 5 and argv[3] == "--xfail-two":
             xfail = argv[4]
         return check(argv[1], argv[2], xfail)
+    if len(argv) == 3 and argv[0] == "check-multinode":
+        return check_multinode(argv[1], argv[2])
     sys.exit(__doc__)
 
 
