@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""make test-lava's two halves on the host: the device, and the judgement.
+"""make test-lava's host side: the device, the MultiNode sub-jobs, the judgement.
 
 device TEMPLATES DICT JOB OUT: render the device dictionary DICT (a
   Jinja2 file extending LAVA's qemu.jinja2) with TEMPLATES (the device-type
@@ -16,7 +16,7 @@ split JOB GROUP ID OUTDIR: the sub-jobs of the MultiNode job JOB, one per
 check LOG TRACE [--xfail-two REASON]: what lava-run recorded (LOG: its
   output, one {dt, lvl, msg} mapping a line; the "results" lines are the
   test cases LAVA stored) against what sqwave wrote in the guest (its
-  result lines, which the job prints between @@SQWAVE-FILE markers) and
+  result lines, which the job prints marked @@SQWAVE-FILE, @@SQWAVE-LINE) and
   what QEMU saw on the pin (TRACE: its pl061_set_output trace). One
   "PASS name" or "FAIL name: why" line per test; with --xfail-two the
   two-line tests print XFAIL (REASON) instead of FAIL and XPASS when they
@@ -25,6 +25,7 @@ check-multinode LEADER_LOG FOLLOWER_LOG: the same for the MultiNode job's
   two sub-jobs (contrib/lava/sqwave-multinode.yaml), and that both boards
   made their lava-sync/send/wait calls and ran from the same start.
 """
+import os
 import re
 import sys
 
@@ -32,8 +33,7 @@ import yaml
 
 
 def device(templates, dictionary, job, out):
-    import jinja2
-    import os
+    import jinja2   # only here: the judgement needs no Jinja2
     ctx = yaml.safe_load(open(job)).get("context", {})
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader([os.path.dirname(os.path.abspath(dictionary)), templates]),
@@ -48,7 +48,6 @@ def device(templates, dictionary, job, out):
 
 
 def split(job_file, group, first_id, outdir):
-    import os
     job = yaml.safe_load(open(job_file))
     proto = job["protocols"]["lava-multinode"]
     roles = proto["roles"]
