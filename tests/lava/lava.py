@@ -17,7 +17,7 @@ check LOG TRACE [--xfail-two REASON]: what lava-run recorded (LOG: its
   output, one {dt, lvl, msg} mapping a line; the "results" lines are the
   test cases LAVA stored) against what sqwave wrote in the guest (its
   result lines, which the job prints marked @@SQWAVE-FILE, @@SQWAVE-LINE) and
-  what QEMU saw on the pin (TRACE: its pl061_set_output trace). One
+  what QEMU saw on the pins (TRACE: its pl061_set_output trace). One
   "PASS name" or "FAIL name: why" line per test; with --xfail-two the
   two-line tests print XFAIL (REASON) instead of FAIL and XPASS when they
   pass. Exit 1 if a test failed (an XFAIL is not a failure).
@@ -104,18 +104,24 @@ def sqwave_files(target):
     return files
 
 
-def pin_edges(trace):
-    """the changes of PL061 line 0's output in QEMU's trace"""
+def pin_edges(trace, line):
+    """the changes of a PL061 line's output in QEMU's trace"""
     edges, last = 0, None
-    for line in open(trace, errors="replace"):
-        m = re.search(r":pl061_set_output \S+ setting output (\d+) to (\d+)\s*$", line)
-        if not m or int(m.group(1)) != 0:
+    for text in open(trace, errors="replace"):
+        m = re.search(r":pl061_set_output \S+ setting output (\d+) to (\d+)\s*$", text)
+        if not m or int(m.group(1)) != line:
             continue
         v = int(m.group(2))
         if last is not None and v != last:
             edges += 1
         last = v
     return edges
+
+
+def edges_in(lines):
+    """the edge count of one result file's lines ("edges", or "lineL.edges")"""
+    got = [float(f[2]) for f in lines if f[0].split(".")[-1] == "edges" and len(f) >= 3]
+    return got[0] if len(got) == 1 else None
 
 
 class Judge:
@@ -216,15 +222,20 @@ def check(log, trace, xfail_two):
     j.test("lava_run_finished_the_job", len(job) == 1 and job[0].get("result") == "pass",
            "the job's record: %s" % (job or "none (see the log)"))
     files = sqwave_files(target)
-    one = check_definition(j, results, files, "sqwave-one-line", "/tmp/sqwave-one", False)
-    # the pin: every edge sqwave counted in the one-line run is a change of
-    # line 0 that QEMU saw (the two-line run toggles line 0 too, afterwards,
-    # and edges before the count starts, the warm-up, are not counted)
-    if one and one.get("edges"):
-        counted = float(one["edges"][0].get("measurement", -1))
-        seen = pin_edges(trace)
-        j.test("lava_s_edge_count_is_no_more_than_qemu_saw_on_the_pin", 0 < counted <= seen,
-               "LAVA's edges %s, QEMU's trace %d changes of line 0" % (counted, seen))
+    check_definition(j, results, files, "sqwave-one-line", "/tmp/sqwave-one", False)
+    # the pin: QEMU's trace holds every change of the PL061's outputs in the
+    # job; line 0 toggled in both runs, line 2 in the two-line run only.
+    # Each change is an edge sqwave counted, and only those: the counts
+    # sqwave wrote (which LAVA's test cases must equal, above) add up to it.
+    one_line = edges_in(files.get("/tmp/sqwave-one/result.txt", []))
+    line0 = edges_in(files.get("/tmp/sqwave-two/result.0.txt", []))
+    line2 = edges_in(files.get("/tmp/sqwave-two/result.2.txt", []))
+    seen0, seen2 = pin_edges(trace, 0), pin_edges(trace, 2)
+    j.test("every_change_qemu_saw_on_the_pins_is_an_edge_sqwave_counted",
+           None not in (one_line, line0, line2) and one_line > 0 and
+           one_line + line0 == seen0 and line2 == seen2,
+           "line 0: %s + %s edges counted, %d changes in QEMU's trace; line 2: %s counted, %d changes"
+           % (one_line, line0, seen0, line2, seen2))
     check_definition(j, results, files, "sqwave-two-lines", "/tmp/sqwave-two", True)
     return 1 if j.failed else 0
 
