@@ -57,12 +57,28 @@ static const char *unit_word(enum verdict_unit u)
 	return (unsigned)u < sizeof(words) / sizeof(words[0]) ? words[u] : "";
 }
 
+/* "lineL" for line L of a run of several lines, "" for a run of one: what
+ * tells two lines' checks apart where their documents meet (a LAVA job's
+ * test cases, a CI server's merged JUnit files). Returns @buf. */
+static const char *line_part(const struct run_info *ri, char *buf, size_t len)
+{
+	char n[64];
+
+	if (!ri || ri->line_count < 2)
+		snprintf(buf, len, "%s", "");
+	else
+		snprintf(buf, len, "line%s", ciout_name_part(ri->line_name, n, sizeof(n)));
+	return buf;
+}
+
 /* ---- result.txt ---- */
 
-static void results_line(FILE *f, const struct verdict_check *c)
+static void results_line(FILE *f, const char *line, const struct verdict_check *c)
 {
 	char p[128], l[128], n[64], v[64];
 
+	if (line[0])
+		fprintf(f, "%s.", line);
 	if (c->phase)
 		fprintf(f, "%s.", ciout_name_part(c->phase, p, sizeof(p)));
 	if (c->load)
@@ -76,16 +92,18 @@ static void results_line(FILE *f, const struct verdict_check *c)
 	fputc('\n', f);
 }
 
-int ciout_write_results_judged(const char *path, const struct verdict_result *v, char *err,
-			       size_t errlen)
+int ciout_write_results_judged(const char *path, const struct run_info *ri,
+			       const struct verdict_result *v, char *err, size_t errlen)
 {
 	FILE *f = outfile_open(path, err, errlen);
+	char line[80];
 	size_t i;
 
 	if (!f)
 		return -1;
+	line_part(ri, line, sizeof(line));
 	for (i = 0; i < v->nchecks; i++)
-		results_line(f, &v->checks[i]);
+		results_line(f, line, &v->checks[i]);
 	return outfile_close(f, path, err, errlen);
 }
 
@@ -203,15 +221,19 @@ static void xml_suite(FILE *f, const struct config *c, const struct run_info *ri
 	struct tm tm;
 
 	struct suite_counts k = count_suite(v, phase);
-	char name[512];
+	char name[512], line[80];
 	size_t i;
 
 	/* JUnit's timestamp has no zone: UTC, as CI servers assume */
 	gmtime_r(&t0, &tm);
 	strftime(timestamp, sizeof(timestamp), "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(name, sizeof(name), "sqwave.%s%s%s%s%s", config_str(c, CFG_BOARD_NAME),
+	/* a line of several is in the name, the classname of every case: GitLab
+	 * and Jenkins know a case by classname and name, and would take two
+	 * lines' "tmax" for one test */
+	line_part(ri, line, sizeof(line));
+	snprintf(name, sizeof(name), "sqwave.%s%s%s%s%s%s%s", config_str(c, CFG_BOARD_NAME),
 		 ri->label && ri->label[0] ? "." : "", ri->label ? ri->label : "",
-		 phase ? ".phase." : "", phase ? phase : "");
+		 line[0] ? "." : "", line, phase ? ".phase." : "", phase ? phase : "");
 	fputs("  <testsuite name=\"", f);
 	xml_put(f, name);
 	fprintf(f, "\" id=\"%zu\" package=\"sqwave\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
@@ -224,6 +246,8 @@ static void xml_suite(FILE *f, const struct config *c, const struct run_info *ri
 	xml_property(f, "board_file", ri->board_file);
 	xml_property(f, "profile", ri->profile_file);
 	xml_property(f, "label", ri->label);
+	if (line[0])
+		xml_property(f, "line", ri->line_name);
 	if (phase)
 		xml_property(f, "phase", phase);
 	xml_property(f, "kernel", ri->host.kernel_release);
@@ -293,7 +317,7 @@ static int write_unjudged(const char *path, const struct config *c, const struct
 	if (verdict_result_compute(&v, c, edgestats_result(s), ri, err, errlen) < 0)
 		return -1;
 	ret = junit ? ciout_write_junit_judged(path, c, ri, &v, err, errlen)
-		    : ciout_write_results_judged(path, &v, err, errlen);
+		    : ciout_write_results_judged(path, ri, &v, err, errlen);
 	verdict_result_free(&v);
 	return ret;
 }
