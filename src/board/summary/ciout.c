@@ -113,7 +113,7 @@ int ciout_write_results_judged(const char *path, const struct run_info *ri,
 /* @s as XML character data or attribute value: markup characters as
  * entities; control characters and bytes that are not UTF-8 (which XML 1.0
  * cannot carry at all) as the text \xNN, as the terminal output shows them. */
-static void xml_put(FILE *f, const char *s)
+void ciout_xml_put(FILE *f, const char *s)
 {
 	char buf[1024];
 
@@ -144,7 +144,7 @@ static void xml_figures(FILE *f, const struct verdict_check *k)
 			figure(k->limit, k->unit, v, sizeof(v)), usp, u);
 		if (k->key) {
 			fputs(" (", f);
-			xml_put(f, k->key);
+			ciout_xml_put(f, k->key);
 			fputc(')', f);
 		}
 		sep = "; ";
@@ -158,24 +158,24 @@ static void xml_case(FILE *f, const char *suite, const struct verdict_check *c)
 	char l[128], n[64];
 
 	fputs("    <testcase classname=\"", f);
-	xml_put(f, suite);
+	ciout_xml_put(f, suite);
 	fputs("\" name=\"", f);
 	if (c->load)
 		fprintf(f, "%s.", ciout_name_part(c->load, l, sizeof(l)));
 	fprintf(f, "%s\" time=\"0\">\n", ciout_name_part(c->name, n, sizeof(n)));
 	if (c->result == VERDICT_CHECK_FAIL) {
 		fputs("      <failure message=\"", f);
-		xml_put(f, c->message);
+		ciout_xml_put(f, c->message);
 		fputs("\" type=\"", f);
-		xml_put(f, c->key ? c->key : c->load ? "load not applied" : "run");
+		ciout_xml_put(f, c->key ? c->key : c->load ? "load not applied" : "run");
 		fputs("\">", f);
-		xml_put(f, c->message);
+		ciout_xml_put(f, c->message);
 		fputc('\n', f);
 		xml_figures(f, c);
 		fputs("</failure>\n", f);
 	} else if (c->result == VERDICT_CHECK_SKIP) {
 		fputs("      <skipped message=\"", f);
-		xml_put(f, c->message);
+		ciout_xml_put(f, c->message);
 		fputs("\"/>\n", f);
 	}
 	fputs("      <system-out>", f);
@@ -183,10 +183,10 @@ static void xml_case(FILE *f, const char *suite, const struct verdict_check *c)
 	fputs("</system-out>\n    </testcase>\n", f);
 }
 
-static void xml_property(FILE *f, const char *name, const char *value)
+void ciout_xml_property(FILE *f, const char *name, const char *value)
 {
 	fprintf(f, "      <property name=\"%s\" value=\"", name);
-	xml_put(f, value ? value : "");
+	ciout_xml_put(f, value ? value : "");
 	fputs("\"/>\n", f);
 }
 
@@ -235,25 +235,25 @@ static void xml_suite(FILE *f, const struct config *c, const struct run_info *ri
 		 ri->label && ri->label[0] ? "." : "", ri->label ? ri->label : "",
 		 line[0] ? "." : "", line, phase ? ".phase." : "", phase ? phase : "");
 	fputs("  <testsuite name=\"", f);
-	xml_put(f, name);
+	ciout_xml_put(f, name);
 	fprintf(f, "\" id=\"%zu\" package=\"sqwave\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
 		"skipped=\"%zu\" time=\"%.3f\" timestamp=\"%s\" hostname=\"", id, k.tests,
 		k.failures, k.skipped, secs, timestamp);
-	xml_put(f, ri->host.hostname[0] ? ri->host.hostname : "localhost");
+	ciout_xml_put(f, ri->host.hostname[0] ? ri->host.hostname : "localhost");
 	fputs("\">\n    <properties>\n", f);
-	xml_property(f, "sqwave_version", SQW_VERSION);
-	xml_property(f, "board", config_str(c, CFG_BOARD_NAME));
-	xml_property(f, "board_file", ri->board_file);
-	xml_property(f, "profile", ri->profile_file);
-	xml_property(f, "label", ri->label);
+	ciout_xml_property(f, "sqwave_version", SQW_VERSION);
+	ciout_xml_property(f, "board", config_str(c, CFG_BOARD_NAME));
+	ciout_xml_property(f, "board_file", ri->board_file);
+	ciout_xml_property(f, "profile", ri->profile_file);
+	ciout_xml_property(f, "label", ri->label);
 	if (line[0])
-		xml_property(f, "line", ri->line_name);
+		ciout_xml_property(f, "line", ri->line_name);
 	if (phase)
-		xml_property(f, "phase", phase);
-	xml_property(f, "kernel", ri->host.kernel_release);
-	xml_property(f, "preempt_rt", ri->host.preempt_rt ? "yes" : "no");
-	xml_property(f, "realtime", ri->rt_ok ? "yes" : "no (not a real-time result)");
-	xml_property(f, "log", ri->log_path);
+		ciout_xml_property(f, "phase", phase);
+	ciout_xml_property(f, "kernel", ri->host.kernel_release);
+	ciout_xml_property(f, "preempt_rt", ri->host.preempt_rt ? "yes" : "no");
+	ciout_xml_property(f, "realtime", ri->rt_ok ? "yes" : "no (not a real-time result)");
+	ciout_xml_property(f, "log", ri->log_path);
 	fputs("    </properties>\n", f);
 	for (i = 0; i < v->nchecks; i++) {
 		const struct verdict_check *cc = &v->checks[i];

@@ -6,6 +6,7 @@
 #define SQW_CIOUT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "summary/summary.h"
 
@@ -40,6 +41,15 @@ int ciout_write_results_judged(const char *path, const struct run_info *ri,
 /* The same, the verdict computed here, once. */
 int ciout_write_results(const char *path, const struct config *c, const struct edgestats *s,
 			const struct run_info *ri, char *err, size_t errlen);
+
+/* @s (NULL: nothing) to @f as XML character data or an attribute value, as
+ * every JUnit file here writes it: markup characters as entities, control
+ * characters and bytes that are not UTF-8 (which XML 1.0 cannot carry) as
+ * the text \xNN, cut at 1 KiB as the terminal output is. */
+void ciout_xml_put(FILE *f, const char *s);
+/* One <property name="@name" value="@value"/> line of a suite's
+ * <properties> (@value NULL: ""); @name is written as it is. */
+void ciout_xml_property(FILE *f, const char *name, const char *value);
 
 /* @s as a result-name part: letters, digits, '_' and '-' kept, anything
  * else (the '.' that joins the parts too) '_', cut to fit @len; "" becomes
