@@ -269,6 +269,26 @@ static int check_parse(struct config *c, int argc, char **argv, struct check_opt
 		pr_err("%s", err);
 		return -1;
 	}
+	/* The run's documents are the short run's: asked for on the command
+	 * line without --run, nothing would write them, and nothing would
+	 * say so (a profile's or board file's are left as they are) */
+	if (!o->run_ns) {
+		static const enum cfg_key run_docs[] = { CFG_OUTPUT_JSON, CFG_OUTPUT_JUNIT,
+							 CFG_OUTPUT_RESULTS };
+		size_t k;
+
+		for (k = 0; k < sizeof(run_docs) / sizeof(run_docs[0]); k++) {
+			char key[64];
+
+			if (config_source(c, run_docs[k]) != CFG_SRC_CMDLINE ||
+			    !config_str(c, run_docs[k])[0])
+				continue;
+			pr_err("%s is a document of the short run, and there is none without "
+			       "--run DURATION; check's own findings: --json FILE, --junit FILE",
+			       config_key_name(run_docs[k], key, sizeof(key)));
+			return -1;
+		}
+	}
 	/* check's reports and the short run's documents are one set of
 	 * outputs: two on standard output would interleave (check --json - or
 	 * check's text, beside --junit - or --set output.json=-); without --run

@@ -383,6 +383,23 @@ test_check_junit_writes_each_finding_as_the_json_has_it() {
 		fail "--junit - --json -: $(cat "$TMP/c2.err")"
 }
 
+# the run's documents asked for on the command line without a run: refused,
+# never a silent nothing (check's own reports are --json and --junit)
+test_a_run_s_document_without_run_is_refused_not_silently_dropped() {
+	local a rc
+	for a in "--results $TMP/nr.txt" "--set output.json=$TMP/nr.json" \
+		"--set output.junit=$TMP/nr.xml"; do
+		# shellcheck disable=SC2086 # the words of $a are the options
+		"$SQWAVE" check --board "$BOARD" $a > "$TMP/nr.out" 2> "$TMP/nr.err"
+		rc=$?
+		[ $rc -eq 2 ] || fail "$a: exit $rc, want 2" || return 1
+		grep -q "is a document of the short run, and there is none without --run" "$TMP/nr.err" ||
+			fail "$a: $(cat "$TMP/nr.err")" || return 1
+		[ ! -s "$TMP/nr.out" ] || fail "$a: it checked" || return 1
+	done
+	! ls "$TMP"/nr.txt "$TMP"/nr.json "$TMP"/nr.xml 2> /dev/null || fail "a file was made"
+}
+
 # with --run, check's --junit is its findings (run.verdict among them) and
 # the run's own checks go where output.junit says, as --json and output.json
 test_check_run_junit_is_the_findings_and_output_junit_the_run_s_checks() {
