@@ -13,14 +13,12 @@ split JOB GROUP ID OUTDIR: the sub-jobs of the MultiNode job JOB, one per
   lava-multinode protocol with target_group GROUP, its role, group_size,
   sub_id and the group's roles by job id, ID + sub_id, and the actions of
   its role): OUTDIR/ROLE.yaml, and "ROLE JOB_ID" lines on standard output.
-check LOG TRACE [--xfail-two REASON]: what lava-run recorded (LOG: its
+check LOG TRACE: what lava-run recorded (LOG: its
   output, one {dt, lvl, msg} mapping a line; the "results" lines are the
   test cases LAVA stored) against what sqwave wrote in the guest (its
   result lines, which the job prints marked @@SQWAVE-FILE, @@SQWAVE-LINE) and
   what QEMU saw on the pins (TRACE: its pl061_set_output trace). One
-  "PASS name" or "FAIL name: why" line per test; with --xfail-two the
-  two-line tests print XFAIL (REASON) instead of FAIL and XPASS when they
-  pass. Exit 1 if a test failed (an XFAIL is not a failure).
+  "PASS name" or "FAIL name: why" line per test; exit 1 if one failed.
 check-multinode LEADER_LOG FOLLOWER_LOG: the same for the MultiNode job's
   two sub-jobs (contrib/lava/sqwave-multinode.yaml), and that both boards
   made their lava-sync/send/wait calls and ran from the same start.
@@ -125,15 +123,10 @@ def edges_in(lines):
 
 
 class Judge:
-    def __init__(self, xfail_two):
+    def __init__(self):
         self.failed = 0
-        self.xfail_two = xfail_two
 
-    def test(self, name, ok, why, two=False):
-        if two and self.xfail_two:
-            print(("XPASS %s (expected to fail: %s)" % (name, self.xfail_two)) if ok else
-                  "XFAIL %s: %s (expected: %s)" % (name, why, self.xfail_two))
-            return ok
+    def test(self, name, ok, why):
         if ok:
             print("PASS " + name)
         else:
@@ -211,12 +204,12 @@ def check_definition(j, results, files, label, outdir, two, prefix=""):
     if extra:
         why.append("LAVA test cases sqwave did not write: %s" % extra)
     j.test("every_result_line_of_%s_is_one_lava_test_case_with_its_measurement" % label_,
-           bool(lines) and not why, "; ".join(why[:8]) or "no result lines", two)
+           bool(lines) and not why, "; ".join(why[:8]) or "no result lines")
     return cases
 
 
-def check(log, trace, xfail_two):
-    j = Judge(xfail_two)
+def check(log, trace):
+    j = Judge()
     results, target = read_log(log)
     job = [r for r in results if r.get("definition") == "lava" and r.get("case") == "job"]
     j.test("lava_run_finished_the_job", len(job) == 1 and job[0].get("result") == "pass",
@@ -243,7 +236,7 @@ def check(log, trace, xfail_two):
 def check_multinode(leader_log, follower_log):
     """the MultiNode job's two sub-jobs: each passed, made its calls through
     the coordinator, reported its board's checks; both ran from one start"""
-    j = Judge(None)
+    j = Judge()
     start = {}
     calls = {"leader": ["sync-sqwave-ready", "send-sqwave-start", "sync-sqwave-go", "sync-sqwave-done"],
              "follower": ["sync-sqwave-ready", "wait-sqwave-start", "sync-sqwave-go", "sync-sqwave-done"]}
@@ -273,11 +266,8 @@ def main(argv):
     if len(argv) == 5 and argv[0] == "split":
         split(*argv[1:])
         return 0
-    if len(argv) >= 3 and argv[0] == "check":
-        xfail = None
-        if len(argv) == 5 and argv[3] == "--xfail-two":
-            xfail = argv[4]
-        return check(argv[1], argv[2], xfail)
+    if len(argv) == 3 and argv[0] == "check":
+        return check(argv[1], argv[2])
     if len(argv) == 3 and argv[0] == "check-multinode":
         return check_multinode(argv[1], argv[2])
     sys.exit(__doc__)
