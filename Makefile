@@ -133,7 +133,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 # all, docs, install, unit-build, unit and install-ptest build: the unit
 # tests then are those that use no lab header (BB_UNIT_BINS).
 BOARD    ?=
-LAB_CMDS := compare report
+LAB_CMDS := compare report scope
 BB       := $(BUILD)/board-build
 BB_CMD_SRCS := $(filter-out $(LAB_CMDS:%=src/cmd/cmd_%%),$(CMD_SRCS))
 BB_CMD_OBJS := $(BB_CMD_SRCS:src/%.c=$(BB)/%.o)
