@@ -136,6 +136,24 @@ static double lchoose(double k, double n)
 	return lgamma(k + 1) - lgamma(n + 1) - lgamma(k - n + 1);
 }
 
+/* F(k) exactly the tail: C(3,3)/C(6,3) = 1/20 at 90 %; the seed that
+ * found it (1796648156) made m 6, n 3. */
+static void a_law_exactly_at_the_tail_takes_the_exact_side(void **state)
+{
+	const int64_t v[6] = { 1, 2, 3, 4, 5, 6 };
+	int64_t lo, hi;
+	double mean;
+
+	(void)state;
+	scopepredict_law(v, 6, 3, true, 0.9, &mean, &lo, &hi);
+	/* P(max < 4) = F(3) = 1/20 <= 5 %: the lower end is 4, not 3 */
+	assert_int_equal(lo, 4);
+	assert_int_equal(hi, 6);
+	scopepredict_law(v, 6, 3, false, 0.9, &mean, &lo, &hi);
+	assert_int_equal(lo, 1);
+	assert_int_equal(hi, 3);
+}
+
 static void an_hour_of_pulses_meets_the_closed_form(void **state)
 {
 	const size_t m = 3600000;
@@ -219,6 +237,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_subset_of_small_runs_agrees_with_the_law),
+		cmocka_unit_test(a_law_exactly_at_the_tail_takes_the_exact_side),
 		cmocka_unit_test(an_hour_of_pulses_meets_the_closed_form),
 		cmocka_unit_test(a_scope_that_saw_every_pulse_shows_the_run_extremes),
 		cmocka_unit_test(counts_the_law_cannot_take_are_said),

@@ -98,9 +98,12 @@ void scopepredict_law(const int64_t *a, size_t m, uint64_t n, bool max, double l
 			fprev = exp(lf);
 		}
 		sum += (double)val(a, m, k - 1, max) * (f - fprev);
-		if (f > tail)
+		/* F is a product of rounded ratios: a relative 1e-9 keeps an F
+		 * that is exactly the tail (C(3,3)/C(6,3) = 1/20) on the side
+		 * the exact law puts it */
+		if (f > tail * (1 + 1e-9))
 			klo = k;           /* the smallest k with F(k) > tail, so far */
-		if (f >= 1 - tail)
+		if (f >= (1 - tail) * (1 - 1e-9))
 			khi = k;           /* the smallest k with F(k) >= 1 - tail */
 		if (fprev == 0)
 			break;
