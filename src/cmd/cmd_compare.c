@@ -408,10 +408,9 @@ static int write_json(const char *path, json_document_fn fn, const void *doc)
  * 0, or the exit code (said). */
 static int scope_fill(struct args *a, struct scope_reading *r)
 {
-	static const enum edgestats_polarity pol[SCOPE_NPOL] = { EDGESTATS_POS, EDGESTATS_NEG };
 	struct compare_opts *o = &a->o;
 	char err[1024];
-	int p, any = 0;
+	int p;
 
 	if (scopedialect_read_target(a->scope_at, SCPI_TIMEOUT_MS, a->scope_channel, r, err,
 				     sizeof(err)) < 0) {
@@ -419,29 +418,15 @@ static int scope_fill(struct args *a, struct scope_reading *r)
 		return SQW_EXIT_RUNTIME;
 	}
 	o->have_scope = false;
-	for (p = 0; p < SCOPE_NPOL; p++) {
-		const struct scope_stat *st = &r->stat[p];
-		int e = pol[p];
-
-		if (!st->valid) {
-			pr_warn("compare: %s: %s", a->scope_at, st->why);
-			continue;
-		}
-		o->scope[e][0].set = o->scope[e][1].set = true;
-		o->scope[e][0].ns = llround(st->min_s * 1e9);
-		o->scope[e][1].ns = llround(st->max_s * 1e9);
-		o->scope_count[e] = st->count_known ? (int64_t)st->count : -1;
-		o->scope_count_why[e] = st->count_known ? NULL : st->why;
-		o->have_scope = true;
-		any++;
-	}
-	if (!any) {
+	for (p = 0; p < SCOPE_NPOL; p++)
+		if (!r->stat[p].valid)
+			pr_warn("compare: %s: %s", a->scope_at, r->stat[p].why);
+	if (!compare_opts_scope(o, r, a->scope_at)) {
 		pr_err("compare: %s (%s): no valid width statistics on channel %d: nothing to "
 		       "compare (was it set up, and did it trigger?)", a->scope_at,
 		       scopedialect_family(r->d), a->scope_channel);
 		return SQW_EXIT_RUNTIME;
 	}
-	o->scope_source = a->scope_at;
 	return 0;
 }
 

@@ -19,7 +19,7 @@ instrument() {
 	shift
 	stop_instrument
 	rm -f "$TMP/$name" "$TMP/$name.truth"
-	python3 "$HERE/scpi_instrument.py" --log "$TMP/run.sqwlog" --ready "$TMP/$name" "$@" \
+	python3 "$HERE/scpi_instrument.py" --log "${INST_LOG:-$TMP/run.sqwlog}" --ready "$TMP/$name" "$@" \
 		2> "$TMP/$name.err" &
 	INST_PID=$!
 	for i in $(seq 300); do
@@ -187,6 +187,38 @@ PY
 	stop_instrument
 }
 
+test_run_scope_resets_after_the_warm_up_reads_at_the_end_logs_and_judges() {
+	# the instrument reads the log the run is writing when first asked for
+	# statistics (at the end), so its sample is of this run's pulses
+	: > "$TMP/live.sqwlog"
+	INST_LOG=$TMP/live.sqwlog instrument live --dialect siglent --live --record 30 --dead 270 ||
+		return 1
+	sq run --board "$BOARD" --duration 3s --set run.warmup=300ms --quiet \
+		--log "$TMP/live.sqwlog" --scope "$TARGET" --scope-channel C1
+	[ $? -eq 0 ] || fail "run exit $?: $(cat "$TMP/err")" || return 1
+	stop_instrument
+	grep -q "the scope measured .* of .* positive pulses" "$TMP/out" ||
+		fail "no judgement after the summary: $(tail -n 30 "$TMP/out")" || return 1
+	python3 - "$TMP/live.sqwlog" "$TMP/live.truth" "$HERE" <<'PY' || return 1
+import json, sys
+sys.path.insert(0, sys.argv[3])
+import sqwlog
+log, truth = sqwlog.read(sys.argv[1]), json.load(open(sys.argv[2]))
+notes = [e["kv"] for e in log["events"] if e["type"] == "note" and
+         e["kv"].get("instrument") == "scope"]
+assert [n["phase"] for n in notes] == ["setup", "read"], notes
+setup = [e for e in log["events"] if e["type"] == "note" and e["kv"].get("phase") == "setup"][0]
+first_counted = min(e[1] for e in log["edges"] if not e[7] & 0x01)
+# reset when the counted edges had begun, never in the warm-up
+assert setup["t_ns"] >= first_counted, (setup["t_ns"], first_counted)
+r = notes[1]
+assert r["dialect"] == "siglent-sds" and r["channel"] == "1", r
+for pol in ("pos", "neg"):
+    assert int(r[pol + "_count"]) == truth["sample"][pol]["count"], (r, truth["sample"])
+    assert int(r[pol + "_max_ns"]) == truth["sample"][pol]["max_ns"], (r, truth["sample"])
+PY
+}
+
 test_bad_input_is_exit_2() {
 	sq scope 127.0.0.1:1 --read --channel D0
 	[ $? -eq 2 ] || fail "channel D0" || return 1
@@ -203,6 +235,10 @@ test_the_board_build_names_scope_a_lab_command() {
 	"$SQWAVE_BOARD" scope 127.0.0.1 --read > "$TMP/out" 2> "$TMP/err"
 	[ $? -eq 2 ] || fail "exit $?" || return 1
 	grep -qi "lab" "$TMP/err" || fail "$(cat "$TMP/err")" || return 1
+	"$SQWAVE_BOARD" run --board "$BOARD" --duration 1s --scope 127.0.0.1 > "$TMP/out" \
+		2> "$TMP/err"
+	[ $? -eq 2 ] || fail "run --scope exit $?" || return 1
+	grep -q "the full build" "$TMP/err" || fail "$(cat "$TMP/err")" || return 1
 }
 
 if ! setup; then

@@ -11,11 +11,13 @@ instruments do.
 
 Usage: scpi_instrument.py --dialect D --log RUN.sqwlog --ready FILE
          [--record N --dead N] [--shift-tmax NS] [--invalid] [--mute]
-         [--no-cnt] [--pty]
+         [--no-cnt] [--pty] [--live]
 It listens on a free localhost port (or makes a pty with --pty) and writes
 the target (127.0.0.1:PORT or the pty's path) to --ready, and its truth
 (the sample's min, max and count per polarity, the run's pulses) to
---ready.truth as JSON; then serves until killed."""
+--ready.truth as JSON (--live: when first asked for statistics, from the
+log as written so far: the run beside it is writing it); then serves until
+killed."""
 import argparse
 import json
 import os
@@ -60,13 +62,28 @@ class Scope:
     def __init__(self, args, seen):
         self.a = args
         self.err = []
+        self._st = None
+        if seen is not None:
+            self._st = self.stats(seen)
+
+    @property
+    def st(self):
+        if self._st is None:
+            # --live: the run is writing the log; its pulses so far, now
+            ps = pulses(self.a.log)
+            self._st = self.stats(sample(ps, self.a.record, self.a.dead))
+            write_truth(self.a, ps, self._st)
+        return self._st
+
+    def stats(self, seen):
+        args = self.a
         st = {}
         for pol in ("pos", "neg"):
             w = [p[1] for p in seen if p[0] == pol]
             st[pol] = {"min_ns": min(w), "max_ns": max(w), "count": len(w)} if w else None
         if args.shift_tmax and st["pos"]:
             st["pos"]["max_ns"] += args.shift_tmax
-        self.st = st
+        return st
 
     def val(self, pol, what):
         s = self.st[pol]
@@ -149,6 +166,15 @@ class Scope:
         return None
 
 
+def write_truth(a, ps, st):
+    truth = {"run": {pol: len([p for p in ps if p[0] == pol]) for pol in ("pos", "neg")},
+             "sample": st,
+             "pulses": {pol: [[p[1], p[2], p[3]] for p in ps if p[0] == pol]
+                        for pol in ("pos", "neg")}}
+    json.dump(truth, open(a.ready + ".truth.tmp", "w"))
+    os.rename(a.ready + ".truth.tmp", a.ready + ".truth")
+
+
 def serve(scope, rfile, wfile):
     for raw in rfile:
         line = raw.decode(errors="replace").strip()
@@ -173,15 +199,15 @@ def main():
     ap.add_argument("--mute", action="store_true", help="answer *IDN? only")
     ap.add_argument("--no-cnt", action="store_true", help="a Rigol MSO5000 without CNT")
     ap.add_argument("--pty", action="store_true")
+    ap.add_argument("--live", action="store_true",
+                    help="the log is being written: read it at the first statistics query")
     a = ap.parse_args()
-    ps = pulses(a.log)
-    seen = sample(ps, a.record, a.dead)
-    scope = Scope(a, seen)
-    truth = {"run": {pol: len([p for p in ps if p[0] == pol]) for pol in ("pos", "neg")},
-             "sample": scope.st,
-             "pulses": {pol: [[p[1], p[2], p[3]] for p in ps if p[0] == pol]
-                        for pol in ("pos", "neg")}}
-    json.dump(truth, open(a.ready + ".truth", "w"))
+    if a.live:
+        scope = Scope(a, None)
+    else:
+        ps = pulses(a.log)
+        scope = Scope(a, sample(ps, a.record, a.dead))
+        write_truth(a, ps, scope.st)
     if a.pty:
         master, slave = pty.openpty()
         tty.setraw(slave)

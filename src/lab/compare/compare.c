@@ -32,6 +32,29 @@ void compare_opts_init(struct compare_opts *o)
 		o->scope_count[p] = -1;
 }
 
+int compare_opts_scope(struct compare_opts *o, const struct scope_reading *r, const char *source)
+{
+	static const enum edgestats_polarity pol[SCOPE_NPOL] = { EDGESTATS_POS, EDGESTATS_NEG };
+	int p, valid = 0;
+
+	for (p = 0; p < SCOPE_NPOL; p++) {
+		const struct scope_stat *st = &r->stat[p];
+		int e = pol[p];
+
+		if (!st->valid)
+			continue;
+		o->scope[e][0].set = o->scope[e][1].set = true;
+		o->scope[e][0].ns = llround(st->min_s * 1e9);
+		o->scope[e][1].ns = llround(st->max_s * 1e9);
+		o->scope_count[e] = st->count_known ? (int64_t)st->count : -1;
+		o->scope_count_why[e] = st->count_known ? NULL : st->why;
+		o->have_scope = true;
+		valid++;
+	}
+	o->scope_source = source;
+	return valid;
+}
+
 const char *compare_verdict_name(enum compare_verdict v)
 {
 	switch (v) {

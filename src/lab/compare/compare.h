@@ -10,6 +10,7 @@
 
 #include "compare/align.h"
 #include "compare/scopepredict.h"
+#include "instrument/scopedialect.h"
 #include "capture/capture.h"
 #include "log/edgelog.h"
 #include "stats/edgestats.h"
@@ -48,6 +49,13 @@ struct compare_opts {
 /* Defaults: tolerance and first_seq -1, worst 10, scope_rel 0.1 %, scope
  * counts unknown. */
 void compare_opts_init(struct compare_opts *o);
+
+/* A scope's statistics read over SCPI (instrument/scopedialect.h) as the
+ * readings and counts of @o: each valid width's min and max, its count or
+ * why none; @source names the scope (kept, not copied). The readings @r
+ * holds must outlive @o. Returns how many widths were valid (0: nothing
+ * to compare). */
+int compare_opts_scope(struct compare_opts *o, const struct scope_reading *r, const char *source);
 
 enum compare_verdict {
 	COMPARE_AGREE = 0,
