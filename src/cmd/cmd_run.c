@@ -70,19 +70,30 @@ static void run_usage(FILE *f)
 
 /* run's own options first (getopt_long takes the first match), then the
  * configuration's; also for the man page and the completion (main.c). */
-size_t cmd_run_options(struct option *out, size_t max)
+static size_t options_of(struct option *out, size_t max, bool run)
 {
 	static const struct option own[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "preflight", no_argument, NULL, 'P' },
 		{ "load", required_argument, NULL, 'L' },
+		{ 0 },
+	};
+	/* run's alone: a scope across respond's two pins measures delays */
+	static const struct option scope[] = {
 		{ "scope", required_argument, NULL, 'S' },
 		{ "scope-channel", required_argument, NULL, 'C' },
 		{ 0 },
 	};
 	size_t n = cmdline_options_copy(out, max, own);
 
+	if (run)
+		n += cmdline_options_copy(out + n, max - n, scope);
 	return n + cmdline_config_options(out + n, max - n);
+}
+
+size_t cmd_run_options(struct option *out, size_t max)
+{
+	return options_of(out, max, true);
 }
 
 void cmd_run_help(FILE *f)
@@ -115,7 +126,7 @@ static void respond_usage(FILE *f)
 
 size_t cmd_respond_options(struct option *out, size_t max)
 {
-	return cmd_run_options(out, max);
+	return options_of(out, max, false);
 }
 
 void cmd_respond_help(FILE *f)
@@ -131,7 +142,7 @@ static int load_config(struct config *c, int argc, char **argv, struct run_args 
 	char err[1024];
 	int ch, idx = 0;
 
-	n = cmd_run_options(opts, sizeof(opts) / sizeof(opts[0]) - 1);
+	n = options_of(opts, sizeof(opts) / sizeof(opts[0]) - 1, !strcmp(a->cmd, "run"));
 	opts[n] = (struct option){ 0 };
 
 	/* The command line is applied first: it wins over files by source rank. */
@@ -163,11 +174,6 @@ static int load_config(struct config *c, int argc, char **argv, struct run_args 
 			       ch == 'S' ? "scope" : "scope-channel");
 			return -1;
 #else
-			if (strcmp(a->cmd, "run")) {
-				pr_err("--scope is for run: a scope across respond's two pins measures "
-				       "delays, not widths");
-				return -1;
-			}
 			if (ch == 'S')
 				a->scope = optarg;
 			else

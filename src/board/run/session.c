@@ -1535,9 +1535,14 @@ static void session_instrument(struct run_session *s, bool start, uint64_t now)
 	if (!s->p.instrument || !s->ln[0].rec)
 		return;
 	s->p.instrument(s->p.instrument_ctx, start, note, sizeof(note));
-	if (note[0] && recorder_event(s->ln[0].rec, now, EDGELOG_EV_NOTE, note, strlen(note)) < 0)
+	if (!note[0])
+		return;
+	if (recorder_event(s->ln[0].rec, now, EDGELOG_EV_NOTE, note, strlen(note)) < 0)
 		run_session_say(s, RUN_SAY_WARN, "the instrument's reading was not logged: %s",
 				strerror(errno));
+	/* and for the summary (its "instrument" member) */
+	free(s->ri.instrument_note[!start]);
+	s->ri.instrument_note[!start] = strdup(note);
 }
 
 static void session_wait(struct run_session *s)
@@ -1960,6 +1965,8 @@ void run_session_fini(struct run_session *s)
 	free(s->line_ri);
 	free(s->starts);
 	free(s->ri.break_hits);
+	free(s->ri.instrument_note[0]);
+	free(s->ri.instrument_note[1]);
 	rtsetup_process_free(&s->rs);
 	if (s->sfd >= 0)
 		close(s->sfd);
