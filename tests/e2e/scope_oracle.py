@@ -62,6 +62,7 @@ def main():
         assert pr is not None and pr["status"] == "ok", r
         assert pr["run_pulses"] == len(ps), (pr["run_pulses"], len(ps))
         assert n == truth["sample"][pol]["count"], (n, truth["sample"][pol])
+        assert abs(pr["coverage"] - n / len(ps)) < 1e-12, (pr["coverage"], n, len(ps))
         is_max = r["what"] == "tmax"
         lo, hi = interval([p[1] for p in ps], [p[2] for p in ps], n, is_max)
         assert (pr["lo_ns"], pr["hi_ns"]) == (lo, hi), (r["what"], pol, pr, lo, hi)
