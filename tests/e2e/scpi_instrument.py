@@ -36,11 +36,17 @@ WARMUP, WRITE_ERR, SATURATED = 0x01, 0x04, 0x02
 def pulses(log):
     """(polarity, est_ns, lo_ns, hi_ns) of each counted pulse, in order: as
     stats/edgestats.c counts them (both edges counted, consecutive seqs,
-    no write error or clamped offset); positive when its first edge rose."""
+    no write error, no offset clamped to 32 bits); positive when its first
+    edge rose."""
     e = sqwlog.read(log)["edges"]
     out = []
+
+    def usable(r):
+        clamped = r[7] & SATURATED and any(v in (2**31 - 1, -2**31) for v in r[2:5])
+        return not r[7] & (WARMUP | WRITE_ERR) and not clamped
+
     for a, b in zip(e, e[1:]):
-        if b[0] != a[0] + 1 or (a[7] | b[7]) & (WARMUP | WRITE_ERR | SATURATED):
+        if b[0] != a[0] + 1 or not usable(a) or not usable(b):
             continue
         if a[6] == b[6]:
             continue
