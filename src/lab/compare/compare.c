@@ -458,8 +458,16 @@ static int window_stats(struct compare *c)
 
 static void scope_check(struct compare *c)
 {
-	int p, mx;
+	int p, mx, judged = 0;
+	double level;
 
+	/* the readings a count lets us predict share the false-alarm chance */
+	for (p = 0; p < EDGESTATS_NPOL; p++)
+		for (mx = 0; mx < 2; mx++)
+			if (c->o->scope[p][mx].set && c->o->scope_count[p] >= 0 &&
+			    c->ser->width[p].h.m.n)
+				judged++;
+	level = 1 - (1 - COMPARE_SCOPE_LEVEL) / (judged ? judged : 1);
 	for (p = 0; p < EDGESTATS_NPOL; p++)
 		for (mx = 0; mx < 2; mx++) {
 			const struct compare_reading *sr = &c->o->scope[p][mx];
@@ -483,7 +491,7 @@ static void scope_check(struct compare *c)
 
 				scopepredict_pulses_sort(&c->pulses[p]);
 				scopepredict_extreme(&c->pulses[p], (uint64_t)c->o->scope_count[p], mx,
-						     COMPARE_SCOPE_LEVEL, pr);
+						     level, pr);
 				c->have_pred[p][mx] = true;
 				/* N > M or N = 0: no interval; the bounds alone */
 				if (pr->status == SCOPEPREDICT_OK) {

@@ -44,7 +44,11 @@ struct compare_opts {
 	const char *scope_source;      /* the scope read live (compare --scope), or NULL */
 };
 
-#define COMPARE_SCOPE_LEVEL 0.90       /* the predicted interval's coverage */
+/* The chance that a scope which did everything right is still judged
+ * DISAGREE, for all its readings together: each reading's interval holds
+ * 1 - (1 - COMPARE_SCOPE_LEVEL) / (the readings judged by a count), so one
+ * reading is judged at 90 %, two at 95 %, four at 97.5 % (Bonferroni). */
+#define COMPARE_SCOPE_LEVEL 0.90
 
 /* Defaults: tolerance and first_seq -1, worst 10, scope_rel 0.1 %, scope
  * counts unknown. */

@@ -251,7 +251,7 @@ static void json_prediction(struct json_writer *w, const struct compare *c, int 
 	json_kv_uint(w, "run_pulses", pr->m);
 	if (pr->status == SCOPEPREDICT_OK) {
 		json_kv_double(w, "coverage", pr->coverage);
-		json_kv_double(w, "level", COMPARE_SCOPE_LEVEL);
+		json_kv_double(w, "level", pr->level);
 		json_kv_double(w, "expected_ns", pr->expected_ns);
 		json_kv_int(w, "lo_ns", pr->lo_ns);
 		json_kv_int(w, "hi_ns", pr->hi_ns);
@@ -273,10 +273,10 @@ static const char *disagree_why(const struct compare *c, int p, int mx)
 		return "no pulse of the run lies there: the scope measured a pulse the run did not "
 		       "make (another signal, a glitch, a threshold off the logic levels?)";
 	if (beyond)
-		return "more extreme than a sample of this size shows 19 times in 20 (a rare "
-		       "sample, or pulses the log puts elsewhere)";
-	return "less extreme than a sample of this size shows 19 times in 20: did the scope "
-	       "measure fewer pulses than it counted, or not the run's?";
+		return "more extreme than a sample of this size shows at the interval's level (a "
+		       "rare sample, or pulses the log puts elsewhere)";
+	return "less extreme than a sample of this size shows at the interval's level: did "
+	       "the scope measure fewer pulses than it counted, or not the run's?";
 }
 
 /* What the scope's count means for one reading, in words (docs/compare.md,
@@ -303,10 +303,10 @@ static void print_coverage(FILE *f, const struct compare *c, int p, int mx)
 		fprintf(f, "           %s %s: the scope measured %s of %s %spulses (%.3g %%): the "
 			   "%s it shows is the %s of a sample;\n           the chance it caught the "
 			   "run's %s pulse is %.3g %%; its %s is expected near %.3f us,\n"
-			   "           in [%.3f, %.3f] us (%.0f %%)", ext, pol_name[p], n, m, kind,
+			   "           in [%.3f, %.3f] us (%.4g %%)", ext, pol_name[p], n, m, kind,
 			pr->coverage * 100, ext, mx ? "largest" : "smallest", pulse,
 			pr->p_extreme * 100, ext, pr->expected_ns / 1000, (double)pr->lo_ns / 1000,
-			(double)pr->hi_ns / 1000, COMPARE_SCOPE_LEVEL * 100);
+			(double)pr->hi_ns / 1000, pr->level * 100);
 		if (c->scope_ok[p][mx])
 			fprintf(f, ": the reading %.3f us lies in it\n", (double)r / 1000);
 		else

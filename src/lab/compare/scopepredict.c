@@ -161,6 +161,7 @@ void scopepredict_extreme(const struct scopepredict_pulses *p, uint64_t n, bool 
 		return;
 	}
 	out->coverage = (double)n / (double)p->n;
+	out->level = level;
 	scopepredict_law(p->est, p->n, n, max, level, &out->expected_ns, NULL, NULL);
 	/* the true width lies in [lo, hi] of its pulse: the extreme of the
 	 * true widths lies between the extremes of the bounds */

@@ -42,6 +42,7 @@ struct scopepredict {
 	 * lies between them), so the write windows widen it. */
 	int64_t lo_ns, hi_ns;
 	double p_extreme;           /* chance the sample held the run's extreme estimate */
+	double level;               /* the interval's coverage, as asked */
 };
 
 /*
