@@ -22,6 +22,7 @@
 #include "cmd/cmd_export.h"
 #ifndef SQW_BOARD_BUILD
 #include "cmd/cmd_report.h"
+#include "cmd/cmd_scope.h"
 #endif
 #include "cmd/cmd_run.h"
 #include "cmd/cmd_trace_explain.h"
@@ -33,7 +34,7 @@ static const char *const boards_words[] = { "detect", NULL };
 #ifdef SQW_BOARD_BUILD
 /* The lab side's commands (docs/design.md), which a board build has not:
  * asked for, one is named as such, never taken for a typo. */
-static const char *const lab_commands[] = { "compare", "report" };
+static const char *const lab_commands[] = { "compare", "report", "scope" };
 #define BUILD_KIND "board build; "
 #define ANALYZE_WHAT "statistics, worst edges and histogram of a log or edge list"
 #else
@@ -66,6 +67,8 @@ static const struct command {
 #ifndef SQW_BOARD_BUILD
 	{ cmd_report, { "report", "the comparison table of runs and phases (text, Markdown, JSON, SVG)",
 			cmd_report_options, cmd_report_help, NULL, NULL } },
+	{ cmd_scope, { "scope", "set up or read an oscilloscope's pulse-width statistics over SCPI",
+		       cmd_scope_options, cmd_scope_help, NULL, NULL } },
 #endif
 	{ cmd_trace_explain, { "trace-explain", "say why a --break trace's wake-up was late",
 			       cmd_trace_explain_options, cmd_trace_explain_help, NULL, NULL } },
