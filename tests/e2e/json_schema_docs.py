@@ -24,6 +24,7 @@ PAGES = {
     "sqwave-check": ["check.md", "json-summary.md"],
     "sqwave-report": ["json-summary.md", "report.md"],
     "sqwave-trend": ["report.md", "json-summary.md"],
+    "sqwave-scope": ["instruments.md", "json-summary.md"],
 }
 # The table of top-level members: (page, the heading the table is under)
 TABLES = {

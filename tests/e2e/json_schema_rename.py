@@ -66,6 +66,10 @@ CONDITIONAL = {
        for k in ("drift_ppm", "fit_edges", "fit_left_out", "fit_rms_ns", "fit_se_ns",
                  "inverted", "offset_ns", "ref_ns")},
     ("sqwave-compare", ".skew.checks.clock_error.why"): "a check that ran",
+    **{("sqwave-summary", ".instrument.%s.%s" % (n, k)): "a scope that failed: error instead"
+       for n in ("setup", "read") for k in ("channel", "idn", "dialect")},
+    **{("sqwave-summary", ".instrument.read.%s_%s" % (p, k)): "a read that failed"
+       for p in ("pos", "neg") for k in ("valid", "min_ns", "max_ns", "count")},
     **{("sqwave-report", ".rows[]." + k): "a row without pulses or wake-ups"
        for k in ("tmin_ns", "wake_max_ns", "wake_mean_ns", "wake_p50_ns")},
 }

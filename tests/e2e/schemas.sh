@@ -8,6 +8,30 @@
 # Usage: SQWAVE=build/sqwave tests/e2e/schemas.sh   (prints PASS/FAIL lines)
 . "$(dirname "$0")/lib.sh" sqwave-schemas
 D=$TMP/docs
+INST_PID=
+
+# instrument NAME ARGS...: a scripted SCPI scope (scpi_instrument.py) of the
+# pulses of a log, its target in $TARGET
+instrument() {
+	local name=$1
+	shift
+	python3 "$HERE/scpi_instrument.py" --ready "$TMP/$name.target" "$@" 2> "$TMP/$name.ierr" &
+	INST_PID=$!
+	for _ in $(seq 300); do
+		[ -f "$TMP/$name.target" ] && break
+		kill -0 "$INST_PID" 2> /dev/null || break
+		sleep 0.1
+	done
+	[ -f "$TMP/$name.target" ] || fail "instrument: $(cat "$TMP/$name.ierr")" || return 1
+	TARGET=$(cat "$TMP/$name.target")
+}
+stop_instrument() {
+	[ -n "$INST_PID" ] || return 0
+	kill "$INST_PID" 2> /dev/null
+	wait "$INST_PID" 2> /dev/null
+	INST_PID=
+}
+e2e_cleanup() { stop_instrument; }
 
 # run NAME ARGS...: a sqwave command whose exit code may be 0 or 1 (a verdict)
 run() {
@@ -112,6 +136,18 @@ with open(sys.argv[3], "w") as o:
 PY
 	run cmp-lines compare "$TMP/lines.0.sqwlog" "$TMP/lines.3.sqwlog" "$TMP/lines.vcd" \
 		--channel-a L0 --channel-b L3 --json "$D/compare-lines.json" || return 1
+	# a scope's reading (sqwave scope), compare against it, and a run that
+	# read it at its end (the summary's instrument)
+	instrument tek --dialect tek --log "$TMP/wave.sqwlog" || return 1
+	run scope scope "$TARGET" --read --json "$D/scope.json" || return 1
+	run cmp-scope compare "$TMP/wave.sqwlog" --scope "$TARGET" --json "$D/compare-scope.json" ||
+		return 1
+	stop_instrument
+	: > "$TMP/live.sqwlog"
+	instrument live --dialect siglent --live --log "$TMP/live.sqwlog" || return 1
+	run live run --board "$BOARD" --duration 500ms --quiet --log "$TMP/live.sqwlog" \
+		--json "$D/summary-scope.json" --scope "$TARGET" --scope-channel C1 || return 1
+	stop_instrument
 	# check: the board alone, and with a short run
 	(cd "$TMP" && run check check --board "$BOARD" --json "$D/check.json") || return 1
 	(cd "$TMP" && run check-run check --board "$BOARD" --run 300ms --json "$D/check-run.json") ||
