@@ -10,6 +10,8 @@
 # SQWAVE=path/to/sqwave tests/e2e/regress.sh from the repository root.
 . "$(dirname "$0")/lib.sh" sqwave-e2e-regress
 
+rc=0	# the last verdict's exit code, for the messages
+
 GEN=$ROOT/bench/gen-log.py
 
 # gen NAME ARGS...: a generated log of 40,000 edges (20 s at 500 us), once.
@@ -48,7 +50,8 @@ test_other_seeds_of_one_distribution_are_no_regression() {
 	# shellcheck disable=SC2046  # the words of old4
 	sq report $(old4) "$TMP/s5.sqwlog" "$TMP/s6.sqwlog" "$TMP/s7.sqwlog" "$TMP/s8.sqwlog" \
 		--json "$TMP/same3.json"
-	[ $? -eq 0 ] || fail "four a side: exit $?: $(cat "$TMP/out" "$TMP/err")" || return 1
+	rc=$?
+	[ $rc -eq 0 ] || fail "four a side: exit $rc: $(cat "$TMP/out" "$TMP/err")" || return 1
 	grep -q "verdict: no regression" "$TMP/out" || fail "$(cat "$TMP/out")" || return 1
 	[ -z "$(regressions "$TMP/same3.json")" ] || fail "$(regressions "$TMP/same3.json")" || return 1
 	python3 -c '
@@ -65,7 +68,8 @@ assert all(r["method"] == "ranks" and r["lo"] is not None for r in rows), rows' 
 test_a_shifted_latency_is_a_regression_of_its_p99_alone() {
 	gen s1 --seed 1 && gen shift5 --seed 7 --wake-extra-ns 5000 || return 1
 	sq report --baseline "$TMP/s1.sqwlog" "$TMP/shift5.sqwlog" --json "$TMP/sh.json"
-	[ $? -eq 1 ] || fail "exit $?, expected 1: $(cat "$TMP/out" "$TMP/err")" || return 1
+	rc=$?
+	[ $rc -eq 1 ] || fail "exit $rc, expected 1: $(cat "$TMP/out" "$TMP/err")" || return 1
 	# 5 us on a p99 of 13 us is beyond the step (1.3 us); the widths did not move
 	[ "$(regressions "$TMP/sh.json")" = "run/wake_p99" ] ||
 		fail "called: $(regressions "$TMP/sh.json")" || return 1
@@ -86,7 +90,8 @@ test_a_summary_judges_only_what_its_percentiles_show() {
 	done
 	# 50 us: a summary's p99 lies between its p50 and p99.9, and still proves it
 	sq report --baseline "$TMP/s1.json" "$TMP/shift50.json" --json "$TMP/v50.json"
-	[ $? -eq 1 ] || fail "50 us: $(cat "$TMP/out" "$TMP/err")" || return 1
+	rc=$?
+	[ $rc -eq 1 ] || fail "50 us: $(cat "$TMP/out" "$TMP/err")" || return 1
 	regressions "$TMP/v50.json" | grep -qx "run/wake_p99" || fail "$(calls "$TMP/v50.json")" ||
 		return 1
 	grep -q '"basis": *"summaries"' "$TMP/v50.json" || fail "basis not said" || return 1
@@ -102,7 +107,8 @@ test_stalls_in_every_new_run_are_a_regression_of_tmax_and_missed_periods() {
 	# shellcheck disable=SC2046
 	sq report $(old4) "$TMP/st21.sqwlog" "$TMP/st22.sqwlog" "$TMP/st23.sqwlog" \
 		"$TMP/st24.sqwlog" --json "$TMP/st.json"
-	[ $? -eq 1 ] || fail "exit $?: $(cat "$TMP/out" "$TMP/err")" || return 1
+	rc=$?
+	[ $rc -eq 1 ] || fail "exit $rc: $(cat "$TMP/out" "$TMP/err")" || return 1
 	regressions "$TMP/st.json" > "$TMP/st.calls"
 	grep -qx "run/missed_periods" "$TMP/st.calls" || fail "$(cat "$TMP/st.calls")" || return 1
 	grep -qE "^run/tmax_(positive|negative)$" "$TMP/st.calls" || fail "$(cat "$TMP/st.calls")" ||
@@ -113,7 +119,8 @@ test_stalls_in_every_new_run_are_a_regression_of_tmax_and_missed_periods() {
 test_one_stall_one_run_each_is_its_missed_periods_not_its_max() {
 	gen s1 --seed 1 && gen st21 --seed 21 --stalls 1 --stall-ms 100 || return 1
 	sq report --baseline "$TMP/s1.sqwlog" "$TMP/st21.sqwlog" --json "$TMP/one.json"
-	[ $? -eq 1 ] || fail "exit $?: $(cat "$TMP/out" "$TMP/err")" || return 1
+	rc=$?
+	[ $rc -eq 1 ] || fail "exit $rc: $(cat "$TMP/out" "$TMP/err")" || return 1
 	[ "$(regressions "$TMP/one.json")" = "run/missed_periods" ] ||
 		fail "called: $(regressions "$TMP/one.json")" || return 1
 	# a max of one run has no interval: not judged, its one pulse beyond said
@@ -130,7 +137,8 @@ test_the_verdict_as_junit_and_lava_results() {
 	gen s1 --seed 1 && gen shift5 --seed 7 --wake-extra-ns 5000 || return 1
 	sq report --baseline "$TMP/s1.sqwlog" "$TMP/shift5.sqwlog" --junit "$TMP/v.xml" \
 		--results "$TMP/result.txt" -q
-	[ $? -eq 1 ] || fail "exit $?: $(cat "$TMP/err")" || return 1
+	rc=$?
+	[ $rc -eq 1 ] || fail "exit $rc: $(cat "$TMP/err")" || return 1
 	[ ! -s "$TMP/out" ] || fail "--quiet printed: $(cat "$TMP/out")" || return 1
 	python3 "$ROOT/tests/e2e/xunit_rules.py" "$TMP/v.xml" > "$TMP/x.out" 2>&1 ||
 		fail "$(cat "$TMP/x.out")" || return 1
@@ -155,7 +163,8 @@ test_a_series_names_the_run_after_its_step() {
 	sq report --trend --steps "$TMP/s1.sqwlog" "$TMP/s2.sqwlog" "$TMP/s3.sqwlog" "$TMP/s4.sqwlog" \
 		"$TMP/st21.sqwlog" "$TMP/st22.sqwlog" "$TMP/st23.sqwlog" "$TMP/st24.sqwlog" \
 		--json "$TMP/tr.json"
-	[ $? -eq 1 ] || fail "exit $?: $(cat "$TMP/out" "$TMP/err")" || return 1
+	rc=$?
+	[ $rc -eq 1 ] || fail "exit $rc: $(cat "$TMP/out" "$TMP/err")" || return 1
 	grep -qE "missed_periods .*REGRESSION at st21$" "$TMP/out" || fail "$(cat "$TMP/out")" || return 1
 	schema_ok "$TMP/tr.json" || return 1
 	python3 - "$TMP/tr.json" <<'PY'
@@ -196,7 +205,8 @@ sim_run() {
 	timeout -k 5 120 "$SQWAVE" run --board "$BOARD" --profile "$TMP/phases.yaml" \
 		--set proof.idle_max_busy=100 "$@" --log "$TMP/$name.sqwlog" --json "$TMP/$name.json" \
 		> /dev/null 2> "$TMP/$name.err"
-	[ $? -le 1 ] || fail "run $name: $(cat "$TMP/$name.err")"
+	rc=$?
+	[ $rc -le 1 ] || fail "run $name: $(cat "$TMP/$name.err")"
 }
 
 test_a_real_run_against_its_own_summary_and_a_copy_is_no_regression() {
@@ -220,7 +230,8 @@ test_a_real_write_slower_than_the_period_is_a_regression_of_missed_periods() {
 	# every write outlasts its half period: a slot in two or more missed,
 	# which no load on the machine can make of the first run
 	sq report --baseline "$TMP/real1.sqwlog" "$TMP/slow.sqwlog" --json "$TMP/slow.v.json"
-	[ $? -eq 1 ] || fail "exit $?: $(cat "$TMP/out" "$TMP/err")" || return 1
+	rc=$?
+	[ $rc -eq 1 ] || fail "exit $rc: $(cat "$TMP/out" "$TMP/err")" || return 1
 	[ "$(regressions "$TMP/slow.v.json" | grep missed_periods | tr '\n' ' ')" = \
 		"first/missed_periods run/missed_periods second/missed_periods " ] ||
 		fail "$(calls "$TMP/slow.v.json")" || return 1
@@ -228,7 +239,8 @@ test_a_real_write_slower_than_the_period_is_a_regression_of_missed_periods() {
 	# an interval), never asserted equal: the machine's load is in them
 	sim_run real2 || return 1
 	sq report --baseline "$TMP/real1.sqwlog" "$TMP/real2.sqwlog" --json "$TMP/rr.json"
-	[ $? -le 1 ] || fail "two real runs: exit $?: $(cat "$TMP/err")" || return 1
+	rc=$?
+	[ $rc -le 1 ] || fail "two real runs: exit $rc: $(cat "$TMP/err")" || return 1
 	schema_ok "$TMP/rr.json"
 }
 

@@ -179,6 +179,15 @@ static void a_shifted_latency_is_a_regression_of_its_quantiles_only(void **state
 	assert_int_equal(regress_judge(&r[0], 1, &r[1], 1, &o, &res, err, sizeof(err)), 0);
 	assert_int_equal(row_of(&res, REGRESS_WAKE_P99)->call, REGRESS_WORSE);
 	assert_string_equal(row_of(&res, REGRESS_WAKE_P99)->method, "order statistics");
+	{
+		/* each side's interval at 97.5 %, so that both hold at 95 %: rank r
+		 * is base + r - 1 here */
+		uint64_t l, u;
+
+		regress_quantile_ranks(10000, 0.99, 0.975, &l, &u);
+		NEAR(row_of(&res, REGRESS_WAKE_P99)->lo, (30000.0 + l - 1) - (10000.0 + u - 1), 0);
+		NEAR(row_of(&res, REGRESS_WAKE_P99)->hi, (30000.0 + u - 1) - (10000.0 + l - 1), 0);
+	}
 	/* a max of one run has no interval: not judged, its exceedances said */
 	assert_int_equal(row_of(&res, REGRESS_WAKE_MAX)->call, REGRESS_UNJUDGED);
 	assert_true(row_of(&res, REGRESS_WAKE_MAX)->p < 1e-6);
@@ -234,6 +243,17 @@ static void missed_periods_are_compared_as_rates(void **state)
 	assert_int_equal(row_of(&res, REGRESS_MISSED)->call, REGRESS_WORSE);
 	assert_string_equal(row_of(&res, REGRESS_MISSED)->method, "poisson");
 	regress_result_free(&res);
+	/* a rate: the same 100 missed over a hundred times the slots is better */
+	r[0].ph->missed = 100;
+	r[0].ph->edges = 10000;
+	r[1].ph->missed = 100;
+	r[1].ph->edges = 1000000;
+	assert_int_equal(regress_judge(&r[0], 1, &r[1], 1, &o, &res, err, sizeof(err)), 0);
+	assert_int_equal(row_of(&res, REGRESS_MISSED)->call, REGRESS_BETTER);
+	regress_result_free(&res);
+	assert_int_equal(regress_judge(&r[1], 1, &r[0], 1, &o, &res, err, sizeof(err)), 0);
+	assert_int_equal(row_of(&res, REGRESS_MISSED)->call, REGRESS_WORSE);
+	regress_result_free(&res);
 	regress_run_free(&r[0]);
 	regress_run_free(&r[1]);
 }
@@ -257,6 +277,36 @@ static void one_run_against_several_is_not_judged(void **state)
 	regress_run_free(&r[0]);
 	regress_run_free(&r[1]);
 	regress_run_free(&r[2]);
+}
+
+static void shorter_pulses_in_every_new_run_are_a_regression_of_tmin(void **state)
+{
+	struct regress_run r[8];
+	struct regress_result res;
+	struct regress_opts o;
+	char err[256];
+	size_t i;
+
+	(void)state;
+	regress_opts_default(&o);
+	for (i = 0; i < 8; i++) {
+		make_run(&r[i], i < 4 ? "old" : "new", 1000, 10000, 0);
+		/* NEW's shortest positive pulse 100 us shorter: lower is worse */
+		r[i].ph->pos.min -= i < 4 ? (int64_t)i * 1000 : 100000 + (int64_t)i * 1000;
+		r[i].ph->pos.k[0].lo = r[i].ph->pos.k[0].hi = r[i].ph->pos.min;
+	}
+	assert_int_equal(regress_judge(r, 4, r + 4, 4, &o, &res, err, sizeof(err)), 0);
+	assert_int_equal(row_of(&res, REGRESS_TMIN_POS)->call, REGRESS_WORSE);
+	assert_string_equal(row_of(&res, REGRESS_TMIN_POS)->method, "ranks");
+	assert_true(row_of(&res, REGRESS_TMIN_POS)->hi < 0);
+	assert_int_equal(row_of(&res, REGRESS_TMIN_NEG)->call, REGRESS_SAME);
+	regress_result_free(&res);
+	/* and the other way round, longer shortest pulses are better */
+	assert_int_equal(regress_judge(r + 4, 4, r, 4, &o, &res, err, sizeof(err)), 0);
+	assert_int_equal(row_of(&res, REGRESS_TMIN_POS)->call, REGRESS_BETTER);
+	regress_result_free(&res);
+	for (i = 0; i < 8; i++)
+		regress_run_free(&r[i]);
 }
 
 static void a_series_names_the_first_run_after_its_step(void **state)
@@ -343,6 +393,7 @@ int main(void)
 		cmocka_unit_test(a_shift_below_the_step_is_not_a_regression),
 		cmocka_unit_test(missed_periods_are_compared_as_rates),
 		cmocka_unit_test(one_run_against_several_is_not_judged),
+		cmocka_unit_test(shorter_pulses_in_every_new_run_are_a_regression_of_tmin),
 		cmocka_unit_test(a_series_names_the_first_run_after_its_step),
 		cmocka_unit_test(a_summary_gives_its_percentiles_and_a_bad_member_its_line),
 	};
