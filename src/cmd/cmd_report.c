@@ -27,7 +27,10 @@
 static void report_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: sqwave report RUN... [--markdown FILE] [--json FILE] [--svg FILE]\n\n"
+		"usage: sqwave report RUN... [--markdown FILE] [--json FILE] [--svg FILE]\n"
+		"       sqwave report --baseline OLD [--baseline OLD]... NEW... [--json FILE]\n"
+		"                     [--junit FILE] [--results FILE]\n"
+		"       sqwave report --trend [--steps] RUN...\n\n"
 		"One row per run and phase: label, board, kernel (RT or non-RT), duration,\n"
 		"frequency, loads and their proof (CPU busy, packets/s, CoreMark score),\n"
 		"edges, Tmin/Tmax with bounds, wake latency p50/mean/p99/p99.99/max, missed\n"

@@ -723,40 +723,6 @@ static size_t count_phases(const struct regress_run *runs, size_t n)
 	return t;
 }
 
-int regress_judge(const struct regress_run *old, size_t nold, const struct regress_run *nw,
-		  size_t nnew, const struct regress_opts *o, struct regress_result *res, char *err,
-		  size_t errlen)
-{
-	size_t max = count_phases(old, nold) + count_phases(nw, nnew), nn, i;
-	const char **names = calloc(max + 1, sizeof(*names));
-	int f;
-
-	memset(res, 0, sizeof(*res));
-	res->n_old = nold;
-	res->n_new = nnew;
-	res->old = old;
-	res->nw = nw;
-	nn = names ? phase_names(old, nold, names, 0, max) : 0;
-	nn = names ? phase_names(nw, nnew, names, nn, max) : 0;
-	res->rows = names ? calloc(nn * REGRESS_NFIGS + 1, sizeof(*res->rows)) : NULL;
-	for (i = 0; res->rows && i < nn; i++)
-		for (f = 0; f < REGRESS_NFIGS; f++) {
-			if (judge_row(old, nold, nw, nnew, names[i], (enum regress_fig)f, o, false,
-				      &res->rows[res->n]) < 0)
-				goto oom;
-			res->n++;
-		}
-	if (!res->rows)
-		goto oom;
-	free(names);
-	return 0;
-oom:
-	free(names);
-	regress_result_free(res);
-	msgbuf_set(err, errlen, "report --baseline: %s", strerror(ENOMEM));
-	return -1;
-}
-
 /* How far a called row lies beyond its step (the larger, the clearer). */
 static double margin(const struct regress_row *w)
 {
@@ -801,23 +767,32 @@ static int trend_row(const struct regress_run *runs, size_t n, const char *phase
 	return 0;
 }
 
-int regress_trend(const struct regress_run *runs, size_t n, const struct regress_opts *o,
-		  struct regress_result *res, char *err, size_t errlen)
+/* Every phase (OLD's order, then NEW's own) and figure: OLD against NEW,
+ * or (@trend) the steps of the series @old. -1: out of memory. */
+static int judge_all(const struct regress_run *old, size_t nold, const struct regress_run *nw,
+		     size_t nnew, bool trend, const struct regress_opts *o,
+		     struct regress_result *res, char *err, size_t errlen)
 {
-	size_t max = count_phases(runs, n), nn, i;
+	size_t max = count_phases(old, nold) + count_phases(nw, nnew), nn, i;
 	const char **names = calloc(max + 1, sizeof(*names));
-	int f;
+	int f, r;
 
 	memset(res, 0, sizeof(*res));
-	res->trend = true;
-	res->n_old = n;
-	res->old = runs;
-	nn = names ? phase_names(runs, n, names, 0, max) : 0;
+	res->trend = trend;
+	res->n_old = nold;
+	res->n_new = nnew;
+	res->old = old;
+	res->nw = nw;
+	nn = names ? phase_names(old, nold, names, 0, max) : 0;
+	nn = names ? phase_names(nw, nnew, names, nn, max) : 0;
 	res->rows = names ? calloc(nn * REGRESS_NFIGS + 1, sizeof(*res->rows)) : NULL;
 	for (i = 0; res->rows && i < nn; i++)
 		for (f = 0; f < REGRESS_NFIGS; f++) {
-			if (trend_row(runs, n, names[i], (enum regress_fig)f, o,
-				      &res->rows[res->n]) < 0)
+			r = trend ? trend_row(old, nold, names[i], (enum regress_fig)f, o,
+					      &res->rows[res->n])
+				  : judge_row(old, nold, nw, nnew, names[i], (enum regress_fig)f, o,
+					      false, &res->rows[res->n]);
+			if (r < 0)
 				goto oom;
 			res->n++;
 		}
@@ -828,8 +803,22 @@ int regress_trend(const struct regress_run *runs, size_t n, const struct regress
 oom:
 	free(names);
 	regress_result_free(res);
-	msgbuf_set(err, errlen, "report --trend --steps: %s", strerror(ENOMEM));
+	msgbuf_set(err, errlen, "%s: %s", trend ? "report --trend --steps" : "report --baseline",
+		   strerror(ENOMEM));
 	return -1;
+}
+
+int regress_judge(const struct regress_run *old, size_t nold, const struct regress_run *nw,
+		  size_t nnew, const struct regress_opts *o, struct regress_result *res, char *err,
+		  size_t errlen)
+{
+	return judge_all(old, nold, nw, nnew, false, o, res, err, errlen);
+}
+
+int regress_trend(const struct regress_run *runs, size_t n, const struct regress_opts *o,
+		  struct regress_result *res, char *err, size_t errlen)
+{
+	return judge_all(runs, n, NULL, 0, true, o, res, err, errlen);
 }
 
 void regress_result_free(struct regress_result *res)
