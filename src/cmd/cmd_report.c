@@ -289,6 +289,14 @@ static int report_regress(struct regress_args *ra, char **news, size_t nnew)
 	}
 	for (i = 0; i < nall && ret == SQW_EXIT_OK; i++)
 		ret = regress_read(&runs[i], i < ra->nbase ? ra->base[i] : news[i - ra->nbase]);
+	/* one line a side: a side of two lines would be judged as one */
+	if (ret == SQW_EXIT_OK &&
+	    (ra->steps ? regress_side_check(runs, nall, "the series", err, sizeof(err)) < 0
+	     : regress_side_check(runs, ra->nbase, "OLD", err, sizeof(err)) < 0 ||
+	       regress_side_check(runs + ra->nbase, nnew, "NEW", err, sizeof(err)) < 0)) {
+		pr_err("%s", err);
+		ret = SQW_EXIT_USAGE;
+	}
 	if (ret == SQW_EXIT_OK &&
 	    (ra->steps ? regress_trend(runs, nall, &ra->o, &res, err, sizeof(err))
 		       : regress_judge(runs, ra->nbase, runs + ra->nbase, nnew, &ra->o, &res, err,

@@ -244,4 +244,18 @@ test_a_real_write_slower_than_the_period_is_a_regression_of_missed_periods() {
 	schema_ok "$TMP/rr.json"
 }
 
+test_a_side_of_two_lines_is_refused_each_line_is_judged_alone() {
+	timeout -k 5 120 "$SQWAVE" run --board "$BOARD" --set run.duration=1s --line 0,3 \
+		--log "$TMP/ml.sqwlog" --json "$TMP/ml.json" > /dev/null 2> "$TMP/ml.err"
+	rc=$?
+	[ $rc -le 1 ] || fail "two lines: exit $rc: $(cat "$TMP/ml.err")" || return 1
+	expect 2 "OLD runs of two lines, 0" "ml.3.sqwlog" -- report --baseline "$TMP/ml.0.json" \
+		--baseline "$TMP/ml.3.sqwlog" "$TMP/ml.0.sqwlog" || return 1
+	# one line against itself, its log against its summary: judged, nothing to call
+	sq report --baseline "$TMP/ml.3.sqwlog" "$TMP/ml.3.json" --json "$TMP/ml.v.json" ||
+		fail "line 3: $(cat "$TMP/out" "$TMP/err")" || return 1
+	grep -q '"line": *"3"' "$TMP/ml.v.json" || fail "no line in the runs" || return 1
+	schema_ok "$TMP/ml.v.json"
+}
+
 e2e_run "regress e2e"

@@ -309,6 +309,18 @@ static void shorter_pulses_in_every_new_run_are_a_regression_of_tmin(void **stat
 		regress_run_free(&r[i]);
 }
 
+static void a_side_of_two_lines_is_refused_an_unknown_line_matches(void **state)
+{
+	struct regress_run r[3] = { { .source = "a", .line = "0" }, { .source = "b", .line = "" },
+				    { .source = "c", .line = "3" } };
+	char err[256];
+
+	(void)state;
+	assert_int_equal(regress_side_check(r, 2, "OLD", err, sizeof(err)), 0);
+	assert_int_equal(regress_side_check(r, 3, "OLD", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "OLD runs of two lines, 0 (a) and 3 (c)"));
+}
+
 static void a_series_names_the_first_run_after_its_step(void **state)
 {
 	struct regress_run r[10];
@@ -394,6 +406,7 @@ int main(void)
 		cmocka_unit_test(missed_periods_are_compared_as_rates),
 		cmocka_unit_test(one_run_against_several_is_not_judged),
 		cmocka_unit_test(shorter_pulses_in_every_new_run_are_a_regression_of_tmin),
+		cmocka_unit_test(a_side_of_two_lines_is_refused_an_unknown_line_matches),
 		cmocka_unit_test(a_series_names_the_first_run_after_its_step),
 		cmocka_unit_test(a_summary_gives_its_percentiles_and_a_bad_member_its_line),
 	};

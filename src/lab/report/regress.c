@@ -44,6 +44,27 @@ void regress_opts_default(struct regress_opts *o)
 	o->min_missed_ppm = 100.0;
 }
 
+int regress_side_check(const struct regress_run *runs, size_t n, const char *side, char *err,
+		       size_t errlen)
+{
+	const struct regress_run *first = NULL;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!runs[i].line[0])
+			continue;
+		if (first && strcmp(first->line, runs[i].line)) {
+			msgbuf_set(err, errlen, "%s runs of two lines, %s (%s) and %s (%s): give one "
+				   "line's runs a side", side, first->line, first->source,
+				   runs[i].line, runs[i].source);
+			return -1;
+		}
+		if (!first)
+			first = &runs[i];
+	}
+	return 0;
+}
+
 /* ---- distributions ---- */
 
 #define CF_EPS 1e-15

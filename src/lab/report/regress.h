@@ -56,6 +56,7 @@ struct regress_phase {
 struct regress_run {
 	char source[512];          /* the file, as given */
 	char label[64];
+	char line[64];             /* the line as gpio.line names it ("": unknown) */
 	bool from_log;             /* full distributions; else a summary's percentiles */
 	struct regress_phase *ph;  /* owned */
 	size_t nph;
@@ -71,6 +72,13 @@ struct regress_opts {
 	double min_missed_ppm;     /* missed periods per million slots: 100 */
 };
 void regress_opts_default(struct regress_opts *o);
+
+/* Whether the @n runs of one side (@side: "OLD", "NEW", "the series") are of
+ * one line: a side mixing lines (result.0 and result.3 of a two-line run)
+ * would judge them as one. 0, or -1 with the two lines and their files in
+ * @err. A line not known ("") matches any. */
+int regress_side_check(const struct regress_run *runs, size_t n, const char *side, char *err,
+		       size_t errlen);
 
 enum regress_call {
 	REGRESS_SAME,              /* no regression: within the interval and the step */

@@ -146,6 +146,7 @@ int regress_run_from_doc(struct regress_run *run, const struct jv *doc, const ch
 		return -1;
 	}
 	msgbuf_set(run->label, sizeof(run->label), "%s", docread_str_or(&d, doc, K("label"), ""));
+	msgbuf_set(run->line, sizeof(run->line), "%s", docread_str_or(&d, doc, K("pin", "line"), ""));
 	if (!run->label[0])
 		docread_label_of(run->label, sizeof(run->label), source);
 	phases = docread_get(&d, doc, K("phases"), JV_ARRAY);
@@ -302,6 +303,7 @@ int regress_run_from_log(struct regress_run *run, const char *path, bool *io, ch
 		ret = -1;
 		goto out;
 	}
+	msgbuf_set(run->line, sizeof(run->line), "%s", d.a->src->pin.line);
 	label = d.sri.label;
 	if (label && label[0])
 		msgbuf_set(run->label, sizeof(run->label), "%s", label);
@@ -370,6 +372,10 @@ static void text_head(FILE *f, const struct regress_result *res, const struct re
 	fprintf(f, "intervals of NEW - OLD at %.0f %%\nleast practical step: %.3f us or %g %% "
 		"of OLD, the larger; missed periods %g per million slots\n", 100 * o->confidence,
 		(double)o->min_step_ns / 1000, o->min_step_pct, o->min_missed_ppm);
+	if (!res->trend && res->n_old && res->n_new && res->old[0].line[0] && res->nw[0].line[0] &&
+	    strcmp(res->old[0].line, res->nw[0].line))
+		fprintf(f, "OLD of line %s, NEW of line %s\n", OUTFILE_ESC(res->old[0].line),
+			OUTFILE_ESC(res->nw[0].line));
 	if (!res->trend && res->n_old == 1 && res->n_new == 1)
 		fprintf(f, "one run each: no variation known; each figure is judged by what the "
 			"runs' own distributions support\n");
@@ -429,6 +435,7 @@ static void json_runs(struct json_writer *w, const char *key, const struct regre
 		json_object_begin(w);
 		json_kv_string(w, "source", runs[i].source);
 		json_kv_string(w, "label", runs[i].label);
+		json_kv_string(w, "line", runs[i].line);
 		json_kv_string(w, "from", runs[i].from_log ? "log" : "summary");
 		json_object_end(w);
 	}
