@@ -414,7 +414,20 @@ void regress_write_text(FILE *f, const struct regress_result *res, const struct 
 			fprintf(f, "%s %s/%s: %s\n", w->call == REGRESS_WORSE ? "REGRESSION" : "not judged",
 				OUTFILE_ESC(w->phase), regress_fig_name(w->fig), w->why);
 	}
-	fprintf(f, "%s\n", regress_any(res) ? "verdict: REGRESSION" : "verdict: no regression");
+	if (regress_any(res)) {
+		fputs("verdict: REGRESSION\n", f);
+	} else {
+		size_t unjudged = 0;
+
+		for (i = 0; i < res->n; i++)
+			unjudged += res->rows[i].call == REGRESS_UNJUDGED;
+		/* what was not judged is not cleared: say how much of it there is */
+		if (unjudged)
+			fprintf(f, "verdict: no regression (of the figures judged; %zu not judged, "
+				"listed above)\n", unjudged);
+		else
+			fputs("verdict: no regression\n", f);
+	}
 }
 
 static void json_num_or_null(struct json_writer *w, const char *key, bool have, double v)
