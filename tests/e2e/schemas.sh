@@ -157,6 +157,12 @@ PY
 		return 1
 	run trend report --trend "$D"/summary-wave.json "$D"/summary-duty.json \
 		"$D"/summary-respond.json "$TMP/soak.sqwlog" --json "$D/trend.json" -q || return 1
+	# the regression verdict: a baseline against a new run, and a trend's steps
+	run regress report --baseline "$TMP/wave.sqwlog" --baseline "$TMP/duty.sqwlog" \
+		"$TMP/ga.sqwlog" "$TMP/gb.sqwlog" --json "$D/regress-baseline.json" -q || return 1
+	run more run --board "$BOARD" --duration 300ms --quiet --log "$TMP/more.sqwlog" || return 1
+	run steps report --trend --steps "$TMP"/{wave,ga,gb,loop,lines.0,more,live,duty}.sqwlog \
+		--json "$D/regress-trend.json" -q || return 1
 }
 
 # The payload of one timerlat event: edges 0..9 with IRQ and thread latencies
