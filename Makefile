@@ -112,7 +112,7 @@ BOARD_LIBS := $(YAML_LIBS) $(GPIOD_LIBS) -lm -pthread
 # ($(BUILD)/lib-closed): a board module calling into the lab or cmd/, or a
 # lab module calling into cmd/, fails to build.
 BOARD_FLOORS := base config gpio log rt loads stats summary run check
-LAB_FLOORS   := capture compare report pictures
+LAB_FLOORS   := capture instrument compare report pictures
 GPIOD_SKIP := $(filter-out src/board/gpio/gpio_gpiod$(subst v,,$(GPIOD)).c,src/board/gpio/gpio_gpiod1.c src/board/gpio/gpio_gpiod2.c)
 BOARD_SRCS := $(filter-out $(GPIOD_SKIP),$(foreach f,$(BOARD_FLOORS),$(wildcard src/board/$(f)/*.c)))
 LAB_SRCS   := $(foreach f,$(LAB_FLOORS),$(wildcard src/lab/$(f)/*.c))
@@ -138,7 +138,7 @@ BB       := $(BUILD)/board-build
 BB_CMD_SRCS := $(filter-out $(LAB_CMDS:%=src/cmd/cmd_%%),$(CMD_SRCS))
 BB_CMD_OBJS := $(BB_CMD_SRCS:src/%.c=$(BB)/%.o)
 BB_CFLAGS    = $(subst -iquote src/lab ,,$(CFLAGS)) -DSQW_BOARD_BUILD
-LAB_UNIT_SRCS := $(shell grep -lE '^\#include "((capture|compare|report|pictures)/|cmd/sources\.h|capture_test_util\.h)' $(UNIT_SRCS))
+LAB_UNIT_SRCS := $(shell grep -lE '^\#include "((capture|instrument|compare|report|pictures)/|cmd/sources\.h|capture_test_util\.h)' $(UNIT_SRCS))
 BB_UNIT_BINS := $(patsubst tests/unit/%.c,$(BB)/tests/%,$(filter-out $(LAB_UNIT_SRCS),$(UNIT_SRCS)))
 ifeq ($(BOARD),1)
 OUT       := $(BB)
