@@ -63,6 +63,29 @@ d = json.load(open(sys.argv[1]))
 assert d["verdict"] == "agree", d["verdict"]
 assert abs(d["alignment"]["drift_ppm"]) < 0.01, d["alignment"]["drift_ppm"]
 assert d["edges"]["paired"] == 3999, d["edges"]
+c = d["coverage"]
+assert (c["run_edges"], c["covered_edges"], c["fraction"], c["gaps"]) == (3999, 3999, 1, 0), c
+PY
+	grep -q "coverage   the instrument saw 3999 of 3999 edges (100.000 %)" "$TMP/out" ||
+		fail "text: $(grep -A1 coverage "$TMP/out")"
+}
+
+# The run went on before and after the capture: 100 edges each side that
+# the analyzer never saw count neither as missing nor as agreeing.
+test_a_capture_of_the_middle_of_a_run_counts_only_what_it_saw() {
+	need_sigrok || return $?
+	capture_2s || return 1
+	python3 "$GENLOG" "$TMP/long.sqwlog" --edges 4199 --exact || return 1
+	sq compare "$TMP/long.sqwlog" "$TMP/c2.vcd" --channel D7 --first-seq 100 --json "$TMP/mid.json" ||
+		fail "compare: exit $?: $(head -c 600 "$TMP/err")" || return 1
+	python3 - "$TMP/mid.json" <<'PY' || fail "$(cat "$TMP/mid.json")" || return 1
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["verdict"] == "agree", d["verdict"]
+assert d["edges"]["missing_in_capture"] == [] and d["edges"]["paired"] == 3999, d["edges"]
+c = d["coverage"]
+assert (c["run_edges"], c["covered_edges"]) == (4199, 3999), c
+assert abs(c["fraction"] - 3999 / 4199) < 1e-12, c
 PY
 }
 
@@ -139,6 +162,10 @@ assert d["verdict"] == "agree", d["verdict"]
 assert not e["missing_in_capture"] and not e["extra_in_capture"], e
 assert e["paired"] == 3999 - lost, (e, lost)
 assert e["in_capture_gaps"] == lost, (e, lost)
+c = d["coverage"]
+assert c["gaps"] == 1 and c["covered_edges"] == 3999 - lost, c
+assert abs(c["fraction"] - (3999 - lost) / 3999) < 1e-12, c
+assert c["covered_s"] < c["span_s"], c
 PY
 }
 
