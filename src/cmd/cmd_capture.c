@@ -177,6 +177,10 @@ static void capture_json(struct json_writer *w, const void *ctx)
 	json_kv_int(w, "end_realtime_ns", (int64_t)r->end_rt.tv_sec * 1000000000 + r->end_rt.tv_nsec);
 	json_kv_bool(w, "stopped_by_signal", r->stopped);
 	json_kv_bool(w, "ended_early", r->ended_early);
+	if (r->ended_early)
+		json_kv_string(w, "end_reason", r->end_why);
+	else
+		json_kv_null(w, "end_reason");
 	json_object_end(w);
 }
 

@@ -595,6 +595,9 @@ struct sigrok_capture *sigrok_capture_open(const struct sigrok_opts *o, bool *us
 	}
 	c->vcd_open = true;
 	atomic_store(&c->a_rate, c->r.rate_hz);
+	/* what the setup said (a key tried on the device before its channel
+	 * group) is not why an acquisition ends */
+	c->lastmsg[0] = 0;
 	return c;
 fail:
 	sigrok_capture_free(c);
