@@ -266,9 +266,10 @@ static int check_parse(struct config *c, int argc, char **argv, struct check_opt
 			{ "output.json", config_str(c, CFG_OUTPUT_JSON), false },
 			{ "output.junit", config_str(c, CFG_OUTPUT_JUNIT), false },
 			{ "output.results", config_str(c, CFG_OUTPUT_RESULTS), false },
+			{ "output.kcidb", config_str(c, CFG_OUTPUT_KCIDB), false },
 		};
 
-		if (outfile_check(outs, 5, NULL, 0, false, err, sizeof(err)) < 0) {
+		if (outfile_check(outs, 6, NULL, 0, false, err, sizeof(err)) < 0) {
 			pr_err("%s", err);
 			return -1;
 		}

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/json.h"
+#include "summary/kcidb.h"
 #include "base/outfile.h"
 #include "cmd/cmd_compare.h"
 #include "cmd/cmdline.h"
@@ -63,6 +64,10 @@ static void compare_usage(FILE *f)
 		"output:\n"
 		"  --json FILE            machine-readable result (docs/compare.md; - for stdout,\n"
 		"                         the text report then goes to standard error)\n"
+		"  --kcidb FILE           the verdict as a KCIDB v5 test, sqwave.lineNAME.compare\n"
+		"                         (docs/ci.md; a wave's log only; - for stdout)\n"
+		"  --kcidb-origin ORIGIN  its KCIDB origin ([a-z0-9_]+; default sqwave)\n"
+		"  --kcidb-url URL        base URL of the log and capture (default: file://)\n"
 		"  -h, --help             this help\n\n"
 		"DUR is a duration as for `run`: 444us, 0.5ms, 120ns; a bare number is in %s\n"
 		"(--scope-tmin 444 is 444us, like run --tmin 414).\n"
@@ -105,7 +110,8 @@ static int parse_double(const char *opt, const char *s, double *v)
 
 enum {
 	O_FORMAT = 256, O_CHANNEL, O_TOL, O_FIRST, O_DRIFT, O_WORST, O_JSON, O_SRES, O_THR,
-	O_HYST, O_RATE, O_STIM, O_RESP, O_CHAN_A, O_CHAN_B, O_MAX_SKEW, O_SKEW_CSV,
+	O_HYST, O_RATE, O_STIM, O_RESP, O_CHAN_A, O_CHAN_B, O_MAX_SKEW, O_SKEW_CSV, O_KCIDB,
+	O_KCIDB_ORIGIN, O_KCIDB_URL,
 	O_SCOPE /* + polarity * 2 + (tmax) */
 };
 
@@ -117,6 +123,9 @@ static const struct option compare_cmd_opts[] = {
 	{ "max-drift", required_argument, NULL, O_DRIFT },
 	{ "worst", required_argument, NULL, O_WORST },
 	{ "json", required_argument, NULL, O_JSON },
+	{ "kcidb", required_argument, NULL, O_KCIDB },
+	{ "kcidb-origin", required_argument, NULL, O_KCIDB_ORIGIN },
+	{ "kcidb-url", required_argument, NULL, O_KCIDB_URL },
 	{ "scope-resolution", required_argument, NULL, O_SRES },
 	{ "threshold", required_argument, NULL, O_THR },
 	{ "hysteresis", required_argument, NULL, O_HYST },
@@ -154,6 +163,9 @@ struct args {
 	struct boardsdoc_opts bo;      /* two boards: RUN_B and their options */
 	const char *chan[2];           /* a respond log's: --stimulus, --response */
 	const char *json;              /* --json FILE, or - */
+	const char *kcidb;             /* --kcidb FILE, or - (a wave's log only) */
+	const char *kcidb_origin;      /* --kcidb-origin, default "sqwave" */
+	const char *kcidb_url;         /* --kcidb-url, default "" (file://) */
 	const char *skew_csv;          /* two boards: --skew-csv FILE */
 };
 
@@ -225,6 +237,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 	int64_t v;
 
 	memset(a, 0, sizeof(*a));
+	a->kcidb_origin = "sqwave";
+	a->kcidb_url = "";
 	compare_opts_init(o);
 	a->bo.o = o;
 	while ((ch = cmdline_next(&cl, argc, argv, &idx)) >= 0) {
@@ -285,6 +299,20 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case O_JSON:
 			a->json = optarg;
+			break;
+		case O_KCIDB:
+			a->kcidb = optarg;
+			break;
+		case O_KCIDB_ORIGIN:
+			if (!kcidb_origin_ok(optarg)) {
+				pr_err("compare: --kcidb-origin '%s': a KCIDB origin is [a-z0-9_]+",
+				       optarg);
+				return -1;
+			}
+			a->kcidb_origin = optarg;
+			break;
+		case O_KCIDB_URL:
+			a->kcidb_url = optarg;
 			break;
 		case O_CHAN_A:
 		case O_CHAN_B:
@@ -375,6 +403,11 @@ static int compare_wave(const struct args *a, FILE *out)
 	ret = compare_verdict_exit(c->verdict);
 	if (a->json && write_json(a->json, comparedoc_json, c) < 0)
 		ret = SQW_EXIT_RUNTIME;
+	if (a->kcidb && comparedoc_kcidb(c, a->kcidb, a->kcidb_origin, a->kcidb_url, err,
+					 sizeof(err)) < 0) {
+		pr_err("%s", err);
+		ret = SQW_EXIT_RUNTIME;
+	}
 	compare_free(c);
 	return ret;
 }
@@ -465,20 +498,27 @@ int cmd_compare(int argc, char **argv)
 	{
 		/* src/board/base/outfile.h: --json never over the run log or the capture */
 		const struct outfile_arg outs[] = { { "--json", a.json, false },
-						    { "--skew-csv", a.skew_csv, false } };
+						    { "--skew-csv", a.skew_csv, false },
+						    { "--kcidb", a.kcidb, false } };
 		const struct outfile_arg ins[] = { { "the run log", a.o.run, false },
 						   { "the capture", a.o.capture, false },
 						   { "board B's log", a.bo.run_b, false } };
 		char why[1024];
 
-		if (outfile_check(outs, 2, ins, 3, true, why, sizeof(why)) < 0) {
+		if (outfile_check(outs, 3, ins, 3, true, why, sizeof(why)) < 0) {
 			pr_err("%s", why);
 			return SQW_EXIT_USAGE;
 		}
 	}
 	/* --json -: standard output carries the JSON alone, the text report
 	 * goes to standard error */
-	out = a.json && !strcmp(a.json, "-") ? stderr : stdout;
+	out = (a.json && !strcmp(a.json, "-")) || (a.kcidb && !strcmp(a.kcidb, "-")) ? stderr
+											      : stdout;
+	if (a.kcidb && (a.bo.run_b || respcmp_log_is_respond(a.o.run))) {
+		pr_err("compare: --kcidb is for a wave's log against its capture or scope "
+		       "readings (not two boards, not a respond log)");
+		return SQW_EXIT_USAGE;
+	}
 	if (a.bo.run_b)
 		return compare_boards(&a, out);
 	if (respcmp_log_is_respond(a.o.run))

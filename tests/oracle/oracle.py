@@ -534,6 +534,53 @@ def loopback_checks(R, where, log, js, recs, W, counted, wires):
 
 # ---- a wave run -------------------------------------------------------------------------
 
+def compare_is_the_pin(R, where, log_path, recs, W):
+    """What an analyzer on the pin records (the record's level changes, on a
+    clock of its own: another offset, a drift of a few ppm, 10 ns samples)
+    is what compare pairs with the log: AGREE, every change paired with
+    the record that made it, nothing missing or extra. Only the records'
+    writes are captured (the stop's idle write is after the capture)."""
+    changes = truth.pin_changes(W[:len(recs)], idle=1 - W[0]["value"]) if recs else []
+    if len(changes) < 3:
+        return
+    ppm = (len(recs) % 7 - 3) * 2.5            # -7.5 .. +7.5 ppm, from the combination
+    res_ps, lead_ns = 10000, 100000
+    t0 = changes[0][1] - lead_ns
+    tail = W[len(recs)]["t"] if len(W) > len(recs) else changes[-1][1] + 2 * lead_ns
+    end = min(changes[-1][1] + lead_ns, (changes[-1][1] + tail) // 2)
+
+    def cap(t):
+        # the sample at or after the change, in the VCD's unit (one sample)
+        return -(-int((t - t0) * (1 + ppm * 1e-6) * 1000) // res_ps)
+
+    vcd = out_name(R, log_path, "capture") + ".vcd"
+    with open(vcd, "w") as f:
+        f.write("$timescale 10 ns $end\n$scope module oracle $end\n$var wire 1 ! pin $end\n"
+                "$upscope $end\n$enddefinitions $end\n#0\n$dumpvars %d! $end\n" % (1 - changes[0][2]))
+        for _, t, v in changes:
+            f.write("#%d\n%d!\n" % (cap(t), v))
+        f.write("#%d\n" % cap(end))
+    js_path = vcd[:-4] + ".json"
+    argv = [sq(R), "compare", log_path, vcd, "--json", js_path]
+    rc, out, err = R.sh(argv)
+    js = load_json(js_path) if os.path.exists(js_path) else None
+    if rc == 2 and js and js.get("alignment", {}).get("status") == "ambiguous":
+        # a wave too regular to place: the user names the first edge
+        rc, out, err = R.sh(argv + ["--first-seq", str(recs[changes[0][0]][0])])
+        js = load_json(js_path) if os.path.exists(js_path) else None
+    if not R.check("compare_agrees", rc == 0 and js and js.get("verdict") == "agree", where,
+                   "compare exit %d, %s: %s" % (rc, js and js.get("verdict"),
+                                                 (out + err).strip()[-600:])):
+        return
+    e, a = js["edges"], js["alignment"]
+    want = (recs[changes[0][0]][0], recs[changes[-1][0]][0])
+    R.check("compare_pairs_the_pin", e["paired"] == len(changes) and
+            (a["capture_first_edge_seq"], a["capture_last_edge_seq"]) == want, where,
+            "%d changes of the pin (seq %d..%d), compare paired %d (seq %s..%s)"
+            % (len(changes), want[0], want[1], e["paired"], a["capture_first_edge_seq"],
+               a["capture_last_edge_seq"]))
+
+
 def run_wave(R):
     c = R.c
     waves = combos.line_waves(c)
@@ -575,6 +622,7 @@ def run_wave(R):
                 js["counts"]["warmup_edges"] == sum(1 for r in recs if r[7] & truth.F_WARMUP),
                 where, "counts %s for %d counted records" % (js["counts"], len(counted)))
         export_is_the_pin(R, where, name(off, "sqwlog"), recs, W)
+        compare_is_the_pin(R, where, name(off, "sqwlog"), recs, W)
         pulses_hold_the_truth(R, where, "", js, recs, W, counted)
         missed_periods(R, where, log, js, recs, W, counted, high, low, high != low)
         if limits:

@@ -158,6 +158,9 @@ static void the_table_lists_the_keys_in_enum_order(void **state)
 		{ CFG_OUTPUT_STATUS_INTERVAL, "output.status_interval" },
 		{ CFG_OUTPUT_JUNIT, "output.junit" },
 		{ CFG_OUTPUT_RESULTS, "output.results" },
+		{ CFG_OUTPUT_KCIDB, "output.kcidb" },
+		{ CFG_OUTPUT_KCIDB_ORIGIN, "output.kcidb_origin" },
+		{ CFG_OUTPUT_KCIDB_URL, "output.kcidb_url" },
 	};
 	char name[64];
 	size_t i;

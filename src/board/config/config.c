@@ -279,6 +279,12 @@ const struct cfg_item config_table[CFG_NKEYS] = {
 		 "also write the verdict's checks as JUnit XML to this file (-: stdout)"),
 	ITEM_STR(CFG_OUTPUT_RESULTS, "output", "results", "", "FILE", "results", P,
 		 "also write LAVA result.txt lines (NAME pass|fail|skip [VALUE UNITS]) here"),
+	ITEM_STR(CFG_OUTPUT_KCIDB, "output", "kcidb", "", "FILE", "kcidb", P,
+		 "also write every line's checks as KCIDB v5 test objects here (-: stdout)"),
+	ITEM_STR(CFG_OUTPUT_KCIDB_ORIGIN, "output", "kcidb_origin", "sqwave", "ORIGIN",
+		 "kcidb-origin", P, "the KCIDB origin ([a-z0-9_]+) of those tests and their ids"),
+	ITEM_STR(CFG_OUTPUT_KCIDB_URL, "output", "kcidb_url", "", "URL", "kcidb-url", P,
+		 "base URL of the run's files in KCIDB (empty: file:// and the local path)"),
 };
 
 _Static_assert(sizeof(config_table) / sizeof(config_table[0]) == CFG_NKEYS,

@@ -124,6 +124,9 @@ enum cfg_key {
 	CFG_OUTPUT_STATUS_INTERVAL,
 	CFG_OUTPUT_JUNIT,      /* JUnit XML of the verdict's checks (src/board/summary/ciout.c) */
 	CFG_OUTPUT_RESULTS,    /* LAVA result.txt lines (src/board/summary/ciout.c) */
+	CFG_OUTPUT_KCIDB,      /* KCIDB v5 test objects (src/board/summary/kcidb.c) */
+	CFG_OUTPUT_KCIDB_ORIGIN, /* their origin, and the prefix of their ids */
+	CFG_OUTPUT_KCIDB_URL,  /* where output_files point: a base URL, else file:// */
 	CFG_NKEYS
 };
 

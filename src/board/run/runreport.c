@@ -14,6 +14,7 @@
 #include "config/plan.h"
 #include "log/edgelog.h"
 #include "summary/ciout.h"
+#include "summary/kcidb.h"
 #include "summary/summary.h"
 
 /* Each line's verdict into @e (again: the old ones freed), and the run's,
@@ -64,11 +65,14 @@ static struct loopstats *run_loopback(struct run_session *s, const struct run_in
 }
 
 /* One line's (or the run's) summary, JSON, JUnit and results, rendered from
- * its verdict @v; @json, @junit, @results are the paths ("" none). Returns
- * how many of the files were lost (said). */
+ * its verdict @v; @json, @junit, @results are the paths ("" none); its KCIDB
+ * tests into @kcidb (NULL: none), listing the files written. Returns how
+ * many of the files were lost (said). */
 static unsigned report_line(struct run_session *s, size_t i, const struct verdict_result *v,
-			    FILE *text, const char *json, const char *junit, const char *results)
+			    FILE *text, const char *json, const char *junit, const char *results,
+			    struct kcidb_writer *kcidb)
 {
+	struct kcidb_files kf = { .log = run_session_line_info(s, i)->log_path };
 	const struct config *c = run_session_config(s);
 	const struct run_info *ri = run_session_line_info(s, i);
 	const struct edgestats *stats = run_session_line_stats(s, i);
@@ -93,15 +97,23 @@ static unsigned report_line(struct run_session *s, size_t i, const struct verdic
 	if (json[0] && summary_write_json_judged(json, c, stats, ri, v, why, sizeof(why)) < 0) {
 		run_session_say(s, RUN_SAY_ERR, "JSON summary %s lost: %s", json, why);
 		lost++;
+	} else {
+		kf.json = json;
 	}
 	if (junit[0] && ciout_write_junit_judged(junit, c, ri, v, why, sizeof(why)) < 0) {
 		run_session_say(s, RUN_SAY_ERR, "JUnit report %s lost: %s", junit, why);
 		lost++;
+	} else {
+		kf.junit = junit;
 	}
 	if (results[0] && ciout_write_results_judged(results, v, why, sizeof(why)) < 0) {
 		run_session_say(s, RUN_SAY_ERR, "results %s lost: %s", results, why);
 		lost++;
+	} else {
+		kf.results = results;
 	}
+	if (kcidb)
+		kcidb_writer_add_line(kcidb, c, ri, v, &kf);
 	free(lri);
 	loopstats_free(lb);
 	return lost;
@@ -168,6 +180,9 @@ void runreport_finish(struct run_session *s, int ran, FILE *text, run_end_code_f
 	const char *json = config_str(c, CFG_OUTPUT_JSON);
 	const char *junit = config_str(c, CFG_OUTPUT_JUNIT);
 	const char *results = config_str(c, CFG_OUTPUT_RESULTS);
+	const char *kcidb = config_str(c, CFG_OUTPUT_KCIDB);
+	struct kcidb_writer *kw = NULL;
+	char why[1024];
 	int footer, closed;
 	size_t i;
 
@@ -182,8 +197,16 @@ void runreport_finish(struct run_session *s, int ran, FILE *text, run_end_code_f
 	closed = code(e);
 	/* A machine reads standard output: it gets that one document alone
 	 * (outfile_check refused two), and the text summary goes to stderr. */
-	if (!strcmp(json, "-") || !strcmp(junit, "-") || !strcmp(results, "-"))
+	if (!strcmp(json, "-") || !strcmp(junit, "-") || !strcmp(results, "-") ||
+	    !strcmp(kcidb, "-"))
 		text = stderr;
+	/* KCIDB: one document for the run, every line's tests in it */
+	if (kcidb[0] && !(kw = kcidb_writer_open(kcidb, config_str(c, CFG_OUTPUT_KCIDB_ORIGIN),
+						       config_str(c, CFG_OUTPUT_KCIDB_URL), why,
+						       sizeof(why)))) {
+		run_session_say(s, RUN_SAY_ERR, "KCIDB tests %s lost: %s", kcidb, why);
+		e->lost++;
+	}
 	for (i = 0; i < e->nlines; i++) {
 		char *fj = run_session_line_file(s, i, json), *fu = run_session_line_file(s, i, junit);
 		char *fr = run_session_line_file(s, i, results);
@@ -195,11 +218,15 @@ void runreport_finish(struct run_session *s, int ran, FILE *text, run_end_code_f
 			run_session_say(s, RUN_SAY_ERR, "out of memory");
 			e->lost++;
 		} else if (e->lines[i].word) {
-			e->lost += report_line(s, i, &e->lines[i], text, fj, fu, fr);
+			e->lost += report_line(s, i, &e->lines[i], text, fj, fu, fr, kw);
 		}
 		free(fj);
 		free(fu);
 		free(fr);
+	}
+	if (kw && kcidb_writer_close(kw, why, sizeof(why)) < 0) {
+		run_session_say(s, RUN_SAY_ERR, "KCIDB tests %s lost: %s", kcidb, why);
+		e->lost++;
 	}
 	if (e->nlines > 1)
 		print_lines_verdict(text, s, e, closed);

@@ -44,6 +44,7 @@
 #include "rt/rtsetup.h"
 #include "run/gridrun.h"
 #include "run/loopback.h"
+#include "summary/kcidb.h"
 #include "run/recorder.h"
 #include "run/tlatrun.h"
 #include "run/tracebreak.h"
@@ -475,8 +476,9 @@ static int session_check_outputs(struct run_session *s, char *err, size_t errlen
 	const char *json = config_str(s->c, CFG_OUTPUT_JSON);
 	const char *junit = config_str(s->c, CFG_OUTPUT_JUNIT);
 	const char *results = config_str(s->c, CFG_OUTPUT_RESULTS);
+	const char *kcidb = config_str(s->c, CFG_OUTPUT_KCIDB);
 	const char *log = config_str(s->c, CFG_OUTPUT_LOG);
-	struct outfile_arg outs[4 * OUTPUTS_MAX];
+	struct outfile_arg outs[4 * OUTPUTS_MAX + 1];
 	const struct outfile_arg ins[] = { { "the board file", s->p.board_file, false },
 					   { "the profile", s->p.profile_file, false } };
 	char *base = log[0] ? strdup(log) : default_log_path();
@@ -484,6 +486,15 @@ static int session_check_outputs(struct run_session *s, char *err, size_t errlen
 
 	s->ri.board_file = s->p.board_file;
 	s->ri.profile_file = s->p.profile_file;
+	if (kcidb[0] && !kcidb_origin_ok(config_str(s->c, CFG_OUTPUT_KCIDB_ORIGIN))) {
+		char where[256];
+
+		msgbuf_set(err, errlen, "output.kcidb_origin \"%s\" (%s): a KCIDB origin is [a-z0-9_]+",
+			   config_str(s->c, CFG_OUTPUT_KCIDB_ORIGIN),
+			   config_origin(s->c, CFG_OUTPUT_KCIDB_ORIGIN, where, sizeof(where)));
+		free(base);
+		return -1;
+	}
 	if (!base) {
 		msgbuf_set(err, errlen, "%s", strerror(ENOMEM));
 		return -1;
@@ -508,8 +519,11 @@ static int session_check_outputs(struct run_session *s, char *err, size_t errlen
 		outs[n++] = (struct outfile_arg){ "--json", json, false };
 		outs[n++] = (struct outfile_arg){ "--junit", junit, false };
 		outs[n++] = (struct outfile_arg){ "--results", results, false };
+		outs[n++] = (struct outfile_arg){ "--kcidb", kcidb, false };
 		return outfile_check(outs, n, ins, 2, true, err, errlen) < 0 ? -1 : 0;
 	}
+	/* KCIDB: one document for every line (it may be standard output) */
+	outs[n++] = (struct outfile_arg){ "--kcidb", kcidb, false };
 	/* Several lines: one summary, JUnit and results file per line, named
 	 * as the logs are (report/runreport.c); none on standard output. */
 	{
@@ -550,7 +564,7 @@ char *run_session_line_file(const struct run_session *s, size_t i, const char *b
 }
 
 /* Before anything is created or renamed, every output: each line's
- * --json, --junit and --results file can be created, and each line's log
+ * --json, --junit and --results file and the run's --kcidb can be created, and each line's log
  * is reserved (opened and locked, nothing changed: edgelog.h). A run
  * refused here, or later before its logs start, changes no file (the
  * reservations are abandoned by run_session_fini()). -1 with @err. */
@@ -576,6 +590,8 @@ static int session_reserve_outputs(struct run_session *s, char *err, size_t errl
 				return -1;
 		}
 	}
+	if (outfile_creatable(config_str(s->c, CFG_OUTPUT_KCIDB), err, errlen) < 0)
+		return -1;
 	for (i = 0; i < s->outs.n; i++) {
 		s->ln[i].log = edgelog_writer_reserve(s->ln[i].log_path, err, errlen);
 		if (!s->ln[i].log)

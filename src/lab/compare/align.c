@@ -684,6 +684,40 @@ static double gate_of(const struct m2 *m, size_t k, bool after)
 }
 
 /*
+ * The offset interval the walks start from. The seed pair alone may say
+ * little: its write window can be milliseconds wide (a write preempted
+ * under emulation), and a walk that predicts the next edge from the middle
+ * of such an interval pairs it with an edge several pulses away and keeps
+ * that shift. The search matched the @M pulse widths that follow the seed
+ * (edges seed .. seed + M of both), so their windows narrow the interval;
+ * the intersection stops at the first edge that does not fit it (a level
+ * that differs, a window it misses: then the block was not what it seemed
+ * there, and the seed's own interval is what is known).
+ */
+static void seed_interval(const struct m2 *m, size_t seed_cap, size_t seed_run, double B,
+			  unsigned M, double *olo, double *ohi)
+{
+	double tol = m->res_ns + m->slack_ns, y0 = cap_y(m, seed_cap);
+	double lo = y0 / B - run_we(m, seed_run) - tol, hi = y0 / B - run_wb(m, seed_run) + tol;
+	unsigned j;
+
+	for (j = 1; j <= M && seed_cap + j < m->ncap && seed_run + j < m->nrun; j++) {
+		size_t i = seed_cap + j, k = seed_run + j;
+		double yi = cap_y(m, i);
+		/* what a wrong B can add over this distance */
+		double grow = m->drift_max * fabs(yi - y0) + 1.0;
+		double ilo = yi / B - run_we(m, k) - tol - grow, ihi = yi / B - run_wb(m, k) + tol + grow;
+
+		if (!level_ok(m, k, i) || align_caps_gap(m->cap, i) || ilo > hi || ihi < lo)
+			break;
+		lo = ilo > lo ? ilo : lo;
+		hi = ihi < hi ? ihi : hi;
+	}
+	*olo = lo;
+	*ohi = hi;
+}
+
+/*
  * Walk the capture from the seed in direction @dir (+1 or -1) and pair each
  * edge with the run edge of the right level whose write window it falls in
  * (or is nearest to; among windows it meets equally, the nearest midpoint),
@@ -700,17 +734,16 @@ static double gate_of(const struct m2 *m, size_t k, bool after)
  * prediction off, and narrow windows pin it down. B is refitted from the
  * pairs every 256 of them.
  */
-static void walk(struct m2 *m, size_t seed_cap, size_t seed_run, double B, int dir)
+static void walk(struct m2 *m, size_t seed_cap, size_t seed_run, double B, int dir,
+		 double olo, double ohi)
 {
 	ptrdiff_t i = (ptrdiff_t)seed_cap + dir, last = (ptrdiff_t)seed_run, q = last;
 	double tol = m->res_ns + m->slack_ns, dlt = m->drift_max;
-	double olo, ohi, ylast = cap_y(m, seed_cap);
+	double ylast = cap_y(m, seed_cap);
 	/* running sums for refitting B, relative to the seed pair */
 	double sx = 0, sy = 0, sxx = 0, sxy = 0, x0 = run_mid(m, seed_run), y0 = cap_y(m, seed_cap);
 	size_t ns = 0, misfits = 0;
 
-	olo = y0 / B - run_we(m, seed_run) - tol;
-	ohi = y0 / B - run_wb(m, seed_run) + tol;
 	for (; i >= 0 && (size_t)i < m->ncap; i += dir) {
 		double yi = cap_y(m, (size_t)i), p = yi / B - (olo + ohi) / 2, bd = INFINITY;
 		/* the interval the offsets allow, widened by what a wrong B adds */
@@ -954,6 +987,73 @@ static void robust_fit(struct m2 *m, double *A, double *B)
 			break;
 	}
 	free(dev);
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+	float x = *(const float *)a, y = *(const float *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The offset, from the windows. The weighted fit above goes through the
+ * windows' midpoints, but the pin does not change in the middle of a write:
+ * where it changes early in wide windows (a simulated chip, a GPIO ioctl
+ * that returns slowly), the line sits tens of ns below the truth and a
+ * change in a narrow window falls outside it. With the fit's drift kept,
+ * each pair allows the offsets that put its capture edge inside its window
+ * (widened by a resolution); the offset taken is the middle of the stretch
+ * that most pairs allow (nearest the fit's among equals), and only if more
+ * pairs allow it than allow the fit's. Gaps and unpaired edges take no part.
+ * Memory: two floats per pair, freed here; without it the fit's offset stays.
+ */
+static void offset_by_windows(const struct m2 *m, double B, double *A)
+{
+	const struct align_result *r = m->r;
+	size_t n = 0, i, a, b, cnt = 0, best = 0, at_zero = 0;
+	float *lo = malloc((r->npairs + 1) * sizeof(*lo)), *hi = malloc((r->npairs + 1) * sizeof(*hi));
+	double best_mid = 0;
+
+	if (!lo || !hi)
+		goto out;
+	for (i = 0; i < m->ncap; i++) {
+		ptrdiff_t k = pair_get(r, i);
+		double y;
+
+		if (k < 0 || align_caps_gap(m->cap, i))
+			continue;
+		y = cap_y(m, i) - *A;
+		lo[n] = (float)(y - B * run_we(m, (size_t)k) - m->res_ns);
+		hi[n] = (float)(y - B * run_wb(m, (size_t)k) + m->res_ns);
+		if (lo[n] <= 0 && hi[n] >= 0)
+			at_zero++;
+		n++;
+	}
+	if (n == 0)
+		goto out;
+	qsort(lo, n, sizeof(*lo), cmp_float);
+	qsort(hi, n, sizeof(*hi), cmp_float);
+	/* sweep: entering at lo[a], leaving after hi[b] */
+	for (a = 0, b = 0; a < n;) {
+		if (lo[a] <= hi[b]) {
+			cnt++;
+			if (cnt > best || (cnt == best &&
+					   fabs(((double)lo[a] + hi[b]) / 2) < fabs(best_mid))) {
+				best = cnt;
+				best_mid = ((double)lo[a] + hi[b]) / 2;
+			}
+			a++;
+		} else {
+			cnt--;
+			b++;
+		}
+	}
+	if (best > at_zero)
+		*A += best_mid;
+out:
+	free(lo);
+	free(hi);
 }
 
 static size_t run_index_of(const struct align_runs *run, uint64_t seq, bool *found)
@@ -1208,8 +1308,14 @@ int align_match(const struct align_runs *run, const struct align_caps *cap,
 		goto out;
 	pair_set(r, w->seed_cap, (ptrdiff_t)seed_run);
 	bit_set(m.paired, seed_run, true);
-	walk(&m, w->seed_cap, seed_run, 1 + w->drift_guess, +1);
-	walk(&m, w->seed_cap, seed_run, 1 + w->drift_guess, -1);
+	{
+		double olo, ohi, B0 = 1 + w->drift_guess;
+		unsigned M = p->block_len ? p->block_len : DEF_BLOCK_LEN;
+
+		seed_interval(&m, w->seed_cap, seed_run, B0, M, &olo, &ohi);
+		walk(&m, w->seed_cap, seed_run, B0, +1, olo, ohi);
+		walk(&m, w->seed_cap, seed_run, B0, -1, olo, ohi);
+	}
 
 	for (i = 0; i < cap->n; i++) {
 		if (pair_get(r, i) >= 0)
@@ -1218,6 +1324,7 @@ int align_match(const struct align_runs *run, const struct align_caps *cap,
 			r->nextra++;
 	}
 	robust_fit(&m, &A, &B);
+	offset_by_windows(&m, B, &A);
 	r->status = ALIGN_FOUND;
 	r->inverted = m.inv;
 	r->fit_a = A;

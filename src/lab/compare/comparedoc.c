@@ -10,6 +10,8 @@
 #include "base/exitcode.h"
 #include "base/stats.h"
 #include "log/pin.h"
+#include "summary/ciout.h"
+#include "summary/kcidb.h"
 #include "summary/statsjson.h"
 
 #define LIST_MAX 20u                 /* missing/extra edges listed in text */
@@ -595,4 +597,69 @@ void comparedoc_print_text(FILE *f, const struct compare *c)
 	if (c->ser)
 		print_scope_report(f, c);
 	print_verdict(f, c);
+}
+
+/* ---- KCIDB ---- */
+
+/* misc of the compare test: the verdict's word and the alignment. */
+static void kcidb_misc(struct json_writer *w, const void *ctx)
+{
+	const struct compare *c = ctx;
+	struct comparedoc_alignment a;
+	char buf[256];
+
+	comparedoc_alignment_of(c, COMPAREDOC_WAVE, &a);
+	json_kv_string(w, "board", edgelog_meta_get(c->meta, "board.name", buf, sizeof(buf)));
+	json_kv_string(w, "check", "compare");
+	json_kv_string(w, "verdict", compare_verdict_name(c->verdict));
+	json_kv_string(w, "capture_format", c->ci ? c->ci->format : NULL);
+	json_kv_bool(w, "aligned", a.aligned);
+	if (a.aligned) {
+		json_kv_double(w, "offset_ns", a.offset_ns);
+		json_kv_double(w, "drift_ppm", a.drift_ppm);
+		json_kv_uint(w, "paired", a.paired);
+		json_kv_uint(w, "missing", a.missing);
+		json_kv_uint(w, "extra", a.extra);
+		json_kv_uint(w, "disagree", a.disagree);
+	}
+}
+
+int comparedoc_kcidb(const struct compare *c, const char *path, const char *origin,
+		     const char *base_url, char *err, size_t errlen)
+{
+	struct kcidb_writer *k = kcidb_writer_open(path, origin, base_url, err, errlen);
+	char host[128], kernel[256], line[80], name[64], key[192], tpath[128];
+	const char *files[2] = { c->o->run, c->o->capture };
+	struct kcidb_test t = { .duration_s = NAN, .unit = VERDICT_UNIT_NS, .misc = kcidb_misc,
+				.misc_ctx = c };
+
+	if (!k)
+		return -1;
+	if (!edgelog_meta_get(c->meta, EDGELOG_META_HOST, host, sizeof(host)) || !host[0])
+		snprintf(host, sizeof(host), "localhost");
+	/* host.kernel is "RELEASE VERSION": the release names the build */
+	if (edgelog_meta_get(c->meta, EDGELOG_META_KERNEL, kernel, sizeof(kernel)))
+		kernel[strcspn(kernel, " ")] = '\0';
+	else
+		kernel[0] = '\0';
+	if (!edgelog_meta_get(c->meta, "pin.line", line, sizeof(line)) &&
+	    !edgelog_meta_get(c->meta, "gpio.line", line, sizeof(line)))
+		snprintf(line, sizeof(line), "_");
+	snprintf(key, sizeof(key), "%s:%" PRIu64, host, c->meta->start_realtime_ns);
+	snprintf(tpath, sizeof(tpath), "sqwave.line%s.compare",
+		 ciout_name_part(line, name, sizeof(name)));
+	t.path = tpath;
+	t.run_key = key;
+	t.kernel_release = kernel;
+	t.status = c->verdict == COMPARE_AGREE ? "PASS" : c->verdict == COMPARE_DISAGREE ? "FAIL"
+		   : "ERROR";
+	t.start_ns = c->meta->start_realtime_ns;
+	if (c->res_m.n) {
+		t.has_number = true;
+		t.number = fmax(fabs((double)c->res_m.min), fabs((double)c->res_m.max));
+	}
+	t.files = files;
+	t.nfiles = 2;
+	kcidb_writer_add_test(k, &t);
+	return kcidb_writer_close(k, err, errlen);
 }

@@ -66,4 +66,16 @@ void comparedoc_alignment_of(const struct compare *c, enum comparedoc_form form,
 /* The alignment member(s) of @a, inside the object being written. */
 void comparedoc_json_alignment(struct json_writer *w, const struct comparedoc_alignment *a);
 
+/*
+ * The comparison @c as one KCIDB v5 test (docs/ci.md) in a document of its
+ * own at @path ("-": standard output): path "sqwave.lineNAME.compare" (the
+ * log's line), beside the run's own tests (`run --kcidb`), status PASS
+ * (agree), FAIL (disagree) or ERROR (no overlap, ambiguous, too few edges:
+ * not cross-checked), the largest |residual| as its number, the log and the
+ * capture as output_files, the alignment in misc. @origin and @base_url as
+ * kcidb_writer_open() takes them. 0, or -1 with errno and @err.
+ */
+int comparedoc_kcidb(const struct compare *c, const char *path, const char *origin,
+		     const char *base_url, char *err, size_t errlen);
+
 #endif
