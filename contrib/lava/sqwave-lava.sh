@@ -5,7 +5,10 @@
 # result line with lava-test-case (NAME --result R [--measurement M --units
 # U]); then the run itself as the test case "sqwave-run" (its exit code as
 # the measurement), and the JSON summary printed between markers (and
-# uploaded with -u) for `sqwave report` across boards. Without
+# uploaded with -u) for `sqwave report` across boards. A run of several
+# lines (-a "--line 0,3") writes each line's result.L.txt, summary.L.json
+# (and run.L.sqwlog): every line's results are reported, their names
+# already "lineL.CHECK", and every line's summary printed. Without
 # lava-test-case (a bench, a test) each case is printed as the signal
 # lava-test-case itself sends, <LAVA_SIGNAL_TESTCASE TEST_CASE_ID=...
 # RESULT=...>, which LAVA's log parser takes from the console.
@@ -116,7 +119,21 @@ command -v sqwave > /dev/null 2>&1 || raise "no sqwave in PATH"
 sqwave --version
 
 mkdir -p "$OUTPUT" || raise "cannot create $OUTPUT"
-rm -f "$OUTPUT/result.txt" "$OUTPUT/summary.json" "$OUTPUT/junit.xml" "$OUTPUT/run.sqwlog"
+# an earlier run's files, of one line or of several, are not this run's
+rm -f "$OUTPUT/result.txt" "$OUTPUT/summary.json" "$OUTPUT/junit.xml" "$OUTPUT/run.sqwlog" \
+	"$OUTPUT"/result.*.txt "$OUTPUT"/summary.*.json "$OUTPUT"/junit.*.xml "$OUTPUT"/run.*.sqwlog
+
+# line_of FILE BASE EXT: "lineL." for a line's file of a run of several
+# (BASE.L.EXT, as sqwave names it: docs/lines.md), "" for the one file
+line_of() {
+	l=${1##*/}
+	l=${l#"$2".}
+	l=${l%."$3"}
+	case $l in
+	"$3") echo "" ;;
+	*) echo "line$l." ;;
+	esac
+}
 
 # 2. two boards (-r): both ready (sqwave installed), then one start instant
 # on the realtime grid, sent by the leader: whole seconds since the epoch
@@ -164,8 +181,10 @@ sqwave "$CMD" --board "$BOARD" --profile "$PROFILE" ${LABEL:+--label "$LABEL"} \
 	--results "$OUTPUT/result.txt" --status-interval 10s $GRID $ARGS
 rc=$?
 
-# 4. every check, as it is in result.txt
-if [ -f "$OUTPUT/result.txt" ]; then
+# 4. every check, as it is in result.txt, or in each line's result.L.txt
+# (whose names start with "lineL.": two lines' checks are two test cases)
+for f in "$OUTPUT/result.txt" "$OUTPUT"/result.*.txt; do
+	[ -f "$f" ] || continue
 	while read -r name result measurement units; do
 		[ -n "$name" ] || continue
 		if [ -n "$measurement" ]; then
@@ -173,8 +192,8 @@ if [ -f "$OUTPUT/result.txt" ]; then
 		else
 			case_ "$name" "$result"
 		fi
-	done < "$OUTPUT/result.txt"
-fi
+	done < "$f"
+done
 case $rc in
 0) case_ sqwave-run pass "$rc" code ;;
 *) case_ sqwave-run fail "$rc" code ;;
@@ -191,13 +210,21 @@ upload() {   # FILE NAME
 		case_ "$2-upload" fail
 	fi
 }
-if [ -f "$OUTPUT/summary.json" ]; then
+# (each line's, with several: its reference "lineL.sqwave-summary")
+for f in "$OUTPUT/summary.json" "$OUTPUT"/summary.*.json; do
+	[ -f "$f" ] || continue
+	l=$(line_of "$f" summary json)
+	[ -n "$l" ] && l2=${l#line} && echo "sqwave-lava: the summary of line ${l2%.}"
 	echo "@@SQWAVE-SUMMARY-BEGIN"
-	cat "$OUTPUT/summary.json"
+	cat "$f"
 	echo "@@SQWAVE-SUMMARY-END"
-	[ -n "$UPLOAD" ] && upload "$OUTPUT/summary.json" sqwave-summary
+	[ -n "$UPLOAD" ] && upload "$f" "${l}sqwave-summary"
+done
+if [ -n "$UPLOAD" ] && [ -n "$ROLE" ]; then
+	for f in "$OUTPUT/run.sqwlog" "$OUTPUT"/run.*.sqwlog; do
+		[ -f "$f" ] && upload "$f" "$(line_of "$f" run sqwlog)sqwave-log"
+	done
 fi
-[ -n "$UPLOAD" ] && [ -n "$ROLE" ] && [ -f "$OUTPUT/run.sqwlog" ] && upload "$OUTPUT/run.sqwlog" sqwave-log
 # both boards end together, even when one run could not start: the other
 # would otherwise wait for it until the job's timeout
 if [ -n "$ROLE" ]; then

@@ -32,7 +32,7 @@
 #include "base/units.h"
 
 struct check_opts {
-	const char *board, *profile, *json, *root;
+	const char *board, *profile, *json, *junit, *root;
 	char board_path[PATH_MAX], profile_path[PATH_MAX];
 	int64_t run_ns;            /* --run DUR; 0: no run */
 	int64_t hwlat_ns;          /* --hwlat[=DUR]; 0: not run */
@@ -96,7 +96,8 @@ static void check_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: sqwave check [--board FILE|NAME] [--profile FILE|NAME] [--json FILE]\n"
-		"                    [--strict] [--hwlat[=DURATION]] [--run DURATION] [OPTIONS]\n\n"
+		"                    [--junit FILE] [--strict] [--hwlat[=DURATION]]\n"
+		"                    [--run DURATION] [OPTIONS]\n\n"
 		"Check this machine and the board's GPIO lines for a real-time square wave:\n"
 		"kernel and scheduler, CPU isolation and power management, process limits,\n"
 		"the output line and what a write costs, the board file's unverified facts,\n"
@@ -105,6 +106,8 @@ static void check_usage(FILE *f)
 		"  --board FILE|NAME   board file, or a name looked up like `sqwave boards`\n"
 		"  --profile FILE|NAME profile: half period, rt.cpu, rt.priority, ...\n"
 		"  --json FILE         also write the findings as JSON (- : stdout, text to stderr)\n"
+		"  --junit FILE        also write the findings as JUnit XML, a test case each\n"
+		"                      (- : stdout); the --run's own: --set output.junit=FILE\n"
 		"  --strict            a WARN fails too (exit 1)\n"
 		"  --hwlat[=DURATION]  run the kernel's hwlat tracer (default %gs): hardware noise\n"
 		"  --hwlat-threshold DURATION  gaps above this count (default %gus)\n"
@@ -142,12 +145,14 @@ static int parse_count(const struct cfg_item *it, const char *s, unsigned int *o
 }
 
 /* check's own options first: getopt_long takes the first match, and
- * check's --json is its report, not the run's output.json; then the
+ * check's --json and --junit are its report, not the run's output.json and
+ * output.junit; then the
  * configuration's. Also for the man page and the completion (main.c). */
 size_t cmd_check_options(struct option *out, size_t max)
 {
 	static const struct option own[] = {
 		{ "json", required_argument, NULL, 'j' },
+		{ "junit", required_argument, NULL, 'U' },
 		{ "strict", no_argument, NULL, 'S' },
 		{ "run", required_argument, NULL, 'r' },
 		{ "hwlat", optional_argument, NULL, 'H' },
@@ -167,6 +172,12 @@ size_t cmd_check_options(struct option *out, size_t max)
 void cmd_check_help(FILE *f)
 {
 	check_usage(f);
+}
+
+/* Whether check's text goes to stderr: a report of it is on stdout. */
+static bool check_text_moved(const struct check_opts *o)
+{
+	return (o->json && !strcmp(o->json, "-")) || (o->junit && !strcmp(o->junit, "-"));
 }
 
 /* Options into @c and @o. 0, 1 (--help), or -1 (usage error, said). */
@@ -192,6 +203,9 @@ static int check_parse(struct config *c, int argc, char **argv, struct check_opt
 			continue;
 		case 'j':
 			o->json = optarg;
+			continue;
+		case 'U':
+			o->junit = optarg;
 			continue;
 		case 'S':
 			o->strict = true;
@@ -255,21 +269,44 @@ static int check_parse(struct config *c, int argc, char **argv, struct check_opt
 		pr_err("%s", err);
 		return -1;
 	}
-	/* check's report and the short run's documents are one set of outputs:
-	 * two on standard output would interleave (check --json - or check's
-	 * text, beside --set output.json=-) */
-	if (o->run_ns) {
-		bool json_out = o->json && !strcmp(o->json, "-");
+	/* The run's documents are the short run's: asked for on the command
+	 * line without --run, nothing would write them, and nothing would
+	 * say so (a profile's or board file's are left as they are) */
+	if (!o->run_ns) {
+		static const enum cfg_key run_docs[] = { CFG_OUTPUT_JSON, CFG_OUTPUT_JUNIT,
+							 CFG_OUTPUT_RESULTS, CFG_OUTPUT_KCIDB };
+		size_t k;
+
+		for (k = 0; k < sizeof(run_docs) / sizeof(run_docs[0]); k++) {
+			char key[64];
+
+			if (config_source(c, run_docs[k]) != CFG_SRC_CMDLINE ||
+			    !config_str(c, run_docs[k])[0])
+				continue;
+			pr_err("%s is a document of the short run, and there is none without "
+			       "--run DURATION; check's own findings: --json FILE, --junit FILE",
+			       config_key_name(run_docs[k], key, sizeof(key)));
+			return -1;
+		}
+	}
+	/* check's reports and the short run's documents are one set of
+	 * outputs: two on standard output would interleave (check --json - or
+	 * check's text, beside --junit - or --set output.json=-); without --run
+	 * the run's are not written at all */
+	{
+		bool text_moved = check_text_moved(o);
 		const struct outfile_arg outs[] = {
 			{ "--json", o->json, false },
-			{ "check's text", json_out ? NULL : "-", false },
-			{ "output.json", config_str(c, CFG_OUTPUT_JSON), false },
-			{ "output.junit", config_str(c, CFG_OUTPUT_JUNIT), false },
-			{ "output.results", config_str(c, CFG_OUTPUT_RESULTS), false },
-			{ "output.kcidb", config_str(c, CFG_OUTPUT_KCIDB), false },
+			{ "--junit", o->junit, false },
+			{ "check's text", text_moved ? NULL : "-", false },
+			{ "output.json", o->run_ns ? config_str(c, CFG_OUTPUT_JSON) : NULL, false },
+			{ "output.junit", o->run_ns ? config_str(c, CFG_OUTPUT_JUNIT) : NULL, false },
+			{ "output.results", o->run_ns ? config_str(c, CFG_OUTPUT_RESULTS) : NULL, false },
+			{ "output.kcidb", o->run_ns ? config_str(c, CFG_OUTPUT_KCIDB) : NULL, false },
 		};
 
-		if (outfile_check(outs, 6, NULL, 0, false, err, sizeof(err)) < 0) {
+		if (outfile_check(outs, sizeof(outs) / sizeof(outs[0]), NULL, 0, false, err,
+				  sizeof(err)) < 0) {
 			pr_err("%s", err);
 			return -1;
 		}
@@ -412,6 +449,31 @@ static int write_json(const char *path, const struct config *c, const struct che
 	return json_write_document(path, check_doc, &d, err, errlen);
 }
 
+/* The findings as JUnit (check_write_junit()), from @t0 (the check's
+ * start) to now, with the host as the JSON names it. */
+static int write_junit(const char *path, const struct config *c, const struct check_opts *o,
+		       const struct check_report *r, const struct timespec *t0, char *err,
+		       size_t errlen)
+{
+	struct check_sys_host h;
+	struct timespec t1;
+	struct check_junit_info ji = {
+		.board = config_str(c, CFG_BOARD_NAME),
+		.board_file = o->board_path,
+		.profile = o->profile_path,
+		.root = o->root,
+		.strict = o->strict,
+		.start_realtime_ns = (uint64_t)t0->tv_sec * 1000000000u + (uint64_t)t0->tv_nsec,
+	};
+
+	clock_gettime(CLOCK_REALTIME, &t1);
+	ji.end_realtime_ns = (uint64_t)t1.tv_sec * 1000000000u + (uint64_t)t1.tv_nsec;
+	check_sys_host_read(o->root, &h);
+	ji.hostname = h.hostname;
+	ji.kernel = h.kernel;
+	return check_write_junit(path, r, &ji, err, errlen);
+}
+
 int cmd_check(int argc, char **argv)
 {
 	struct check_opts o = { .root = "/", .edges = CHECK_EDGES, .writes = CHECK_WRITES };
@@ -421,6 +483,7 @@ int cmd_check(int argc, char **argv)
 	struct config *c = config_new();
 	char err[512];
 	struct check_report r;
+	struct timespec t0;
 	FILE *text;
 	int ret;
 
@@ -433,8 +496,9 @@ int cmd_check(int argc, char **argv)
 		config_free(c);
 		return ret > 0 ? SQW_EXIT_OK : SQW_EXIT_USAGE;
 	}
-	/* With the JSON on stdout, the text goes to stderr. */
-	text = o.json && !strcmp(o.json, "-") ? stderr : stdout;
+	/* With the JSON or the JUnit on stdout, the text goes to stderr. */
+	text = check_text_moved(&o) ? stderr : stdout;
+	clock_gettime(CLOCK_REALTIME, &t0);
 	check_report_init(&r);
 	check_print_header(text, c, o.board_path, o.profile_path, o.root);
 	fflush(text);
@@ -457,6 +521,10 @@ int cmd_check(int argc, char **argv)
 	ret = check_exit_code(&r, o.strict);
 	if (o.json && write_json(o.json, c, &o, &r, &cr, &nr, err, sizeof(err))) {
 		pr_err("the JSON report: %s", err);
+		ret = SQW_EXIT_RUNTIME;
+	}
+	if (o.junit && write_junit(o.junit, c, &o, &r, &t0, err, sizeof(err))) {
+		pr_err("the JUnit report: %s", err);
 		ret = SQW_EXIT_RUNTIME;
 	}
 	if (fflush(stdout) || ferror(stdout)) {

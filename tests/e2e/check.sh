@@ -317,6 +317,105 @@ test_check_run_refuses_two_documents_on_standard_output() {
 		"$TMP/one.out" "$TMP/run.json" || fail "not one JSON document each" || return 1
 }
 
+# check_junit_matches XML JSON: the JUnit of check's findings is the JSON's
+# findings, one case each in order: a FAIL (a WARN under strict) a failure
+# of its status's type, a SKIP skipped, with the value and why and fix.
+check_junit_matches() {
+	python3 - "$1" "$2" <<'PY2'
+import json, sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+doc = json.load(open(sys.argv[2]))
+strict, findings = doc["strict"], doc["findings"]
+suites = root.findall("testsuite")
+assert len(suites) == 1 and suites[0].get("name") == "sqwave.check." + doc["board"]["name"], \
+    [s.get("name") for s in suites]
+s = suites[0]
+cases = s.findall("testcase")
+assert [c.get("name") for c in cases] == [f["id"] for f in findings], \
+    ([c.get("name") for c in cases], [f["id"] for f in findings])
+fails = skips = 0
+for c, f in zip(cases, findings):
+    assert c.get("classname") == s.get("name"), c.attrib
+    failure, skipped = c.find("failure"), c.find("skipped")
+    fails_check = f["status"] == "FAIL" or (strict and f["status"] == "WARN")
+    assert (failure is not None) == fails_check, (f, c.attrib)
+    assert (skipped is not None) == (f["status"] == "SKIP"), (f, c.attrib)
+    words = [f["value"]] + ["why: " + f["why"]] * bool(f["why"]) + ["fix: " + f["fix"]] * bool(f["fix"])
+    if failure is not None:
+        fails += 1
+        assert failure.get("type") == f["status"] and failure.get("message") == f["value"], failure.attrib
+        assert failure.text == "\n".join(words), (failure.text, words)
+    if skipped is not None:
+        skips += 1
+        assert skipped.get("message") == f["value"], skipped.attrib
+    assert c.find("system-out").text == f["status"] + " " + "\n".join(words), c.find("system-out").text
+assert int(s.get("tests")) == int(root.get("tests")) == len(findings)
+assert int(s.get("failures")) == int(root.get("failures")) == fails
+assert int(s.get("skipped")) == skips and int(s.get("errors")) == 0
+# the JUnit fails where the check does
+assert (fails > 0) == (doc["exit_code"] == 1), (fails, doc["exit_code"])
+props = {p.get("name"): p.get("value") for p in s.iter("property")}
+assert props["result"] == doc["result"] and props["strict"] == ("yes" if strict else "no"), props
+PY2
+}
+
+test_check_junit_writes_each_finding_as_the_json_has_it() {
+	local strict rc
+	for strict in "" --strict; do
+		# shellcheck disable=SC2086 # $strict is one option or none
+		"$SQWAVE" check --board "$BOARD" $strict --junit "$TMP/c$strict.xml" \
+			--json "$TMP/c$strict.json" > "$TMP/c.out" 2>&1
+		rc=$?
+		[ $rc -le 1 ] || fail "$strict: exit $rc: $(tail -3 "$TMP/c.out")" || return 1
+		[ -s "$TMP/c$strict.xml" ] || fail "$strict: no JUnit written" || return 1
+		check_junit_matches "$TMP/c$strict.xml" "$TMP/c$strict.json" || return 1
+		python3 "$ROOT/tests/e2e/xunit_rules.py" "$TMP/c$strict.xml" || return 1
+	done
+	# on standard output it is alone there, the text on stderr; with the
+	# JSON there too it is refused before anything is checked
+	"$SQWAVE" check --board "$BOARD" --junit - > "$TMP/c.stdout" 2> "$TMP/c.stderr"
+	[ $? -le 1 ] || fail "--junit -: $(tail -3 "$TMP/c.stderr")" || return 1
+	python3 -c 'import sys, xml.etree.ElementTree as ET; ET.parse(sys.argv[1])' "$TMP/c.stdout" ||
+		fail "--junit -: stdout is not the XML alone" || return 1
+	grep -q "^check: " "$TMP/c.stderr" || fail "--junit -: no text on stderr" || return 1
+	"$SQWAVE" check --board "$BOARD" --junit - --json - > "$TMP/c2.out" 2> "$TMP/c2.err"
+	[ $? -eq 2 ] && [ ! -s "$TMP/c2.out" ] && grep -q "both write to standard output" "$TMP/c2.err" ||
+		fail "--junit - --json -: $(cat "$TMP/c2.err")"
+}
+
+# the run's documents asked for on the command line without a run: refused,
+# never a silent nothing (check's own reports are --json and --junit)
+test_a_run_s_document_without_run_is_refused_not_silently_dropped() {
+	local a rc
+	for a in "--results $TMP/nr.txt" "--set output.json=$TMP/nr.json" \
+		"--set output.junit=$TMP/nr.xml"; do
+		# shellcheck disable=SC2086 # the words of $a are the options
+		"$SQWAVE" check --board "$BOARD" $a > "$TMP/nr.out" 2> "$TMP/nr.err"
+		rc=$?
+		[ $rc -eq 2 ] || fail "$a: exit $rc, want 2" || return 1
+		grep -q "is a document of the short run, and there is none without --run" "$TMP/nr.err" ||
+			fail "$a: $(cat "$TMP/nr.err")" || return 1
+		[ ! -s "$TMP/nr.out" ] || fail "$a: it checked" || return 1
+	done
+	! ls "$TMP"/nr.txt "$TMP"/nr.json "$TMP"/nr.xml 2> /dev/null || fail "a file was made"
+}
+
+# with --run, check's --junit is its findings (run.verdict among them) and
+# the run's own checks go where output.junit says, as --json and output.json
+test_check_run_junit_is_the_findings_and_output_junit_the_run_s_checks() {
+	"$SQWAVE" check --board "$BOARD" --run 1s --junit "$TMP/cr.xml" --json "$TMP/cr.json" \
+		--set output.junit="$TMP/run.xml" > "$TMP/cr.out" 2>&1
+	[ $? -le 1 ] || fail "exit: $(tail -3 "$TMP/cr.out")" || return 1
+	check_junit_matches "$TMP/cr.xml" "$TMP/cr.json" || return 1
+	grep -q 'name="run.verdict"' "$TMP/cr.xml" || fail "no run.verdict case" || return 1
+	python3 - "$TMP/run.xml" <<'PY2' || fail "output.junit is not the run's checks"
+import sys, xml.etree.ElementTree as ET
+r = ET.parse(sys.argv[1]).getroot()
+assert [s.get("name") for s in r.findall("testsuite")] == ["sqwave.sim"], r
+assert "tmax" in [c.get("name") for c in r.iter("testcase")]
+PY2
+}
+
 # check --run of a 10/90 wave: what it counts as far from nominal is each
 # pulse against its own level's time, recomputed here from the log's CSV,
 # never the half period (which called every healthy pulse far).

@@ -131,6 +131,72 @@ for s in r.findall("testsuite"):
 PY
 }
 
+test_a_run_of_two_lines_gives_each_line_its_own_suites_classnames_and_names() {
+	cat > "$TMP/two.yaml" <<'EOF'
+phases:
+  - name: first
+    duration: 500ms
+  - name: second
+    duration: 500ms
+limits:
+  tmax: 750us
+EOF
+	# two half periods: the lines' figures differ, a swap would show
+	"$SQWAVE" run --board "$BOARD" --profile "$TMP/two.yaml" --quiet --line 0,3 \
+		--line-high 500us,250us --line-low 500us,250us --log "$TMP/two.sqwlog" \
+		--json "$TMP/two.json" --junit "$TMP/two.xml" --results "$TMP/two.txt" \
+		> /dev/null 2> "$TMP/two.err"
+	[ $? -le 1 ] || fail "exit: $(cat "$TMP/two.err")" || return 1
+	lava_lines_ok "$TMP/two.0.txt" && lava_lines_ok "$TMP/two.3.txt" || return 1
+	python3 - "$TMP" <<'PY2' || return 1
+import json, math, os, re, sys, xml.etree.ElementTree as ET
+d = sys.argv[1]
+seen = set()
+for line in ("0", "3"):
+    doc = json.load(open(os.path.join(d, "two.%s.json" % line)))
+    checks = doc["verdict"]["checks"]
+    root = ET.parse(os.path.join(d, "two.%s.xml" % line)).getroot()
+    suites = root.findall("testsuite")
+    base = "sqwave.sim.line" + line
+    assert [s.get("name") for s in suites] == [base, base + ".phase.first", base + ".phase.second"], \
+        [s.get("name") for s in suites]
+    for s in suites:
+        props = {p.get("name"): p.get("value") for p in s.iter("property")}
+        assert props["line"] == line, props
+        cases = s.findall("testcase")
+        assert cases, s.get("name")
+        for case in cases:
+            # GitLab and Jenkins know a case by classname and name
+            assert case.get("classname") == s.get("name"), case.attrib
+            key = (case.get("classname"), case.get("name"))
+            assert key not in seen, key
+            seen.add(key)
+    # the run's suite holds the summary's checks (verdict.checks: the
+    # phases' own are in JUnit and result.txt only), with their figures
+    cases = suites[0].findall("testcase")
+    assert [c.get("name") for c in cases] == [c["name"] for c in checks], (cases, checks)
+    for case, c in zip(cases, checks):
+        result = "fail" if case.find("failure") is not None else \
+            "skip" if case.find("skipped") is not None else "pass"
+        assert result == c["result"], (case.attrib, result, c)
+        if c["observed"] is not None and c["unit"] == "ns":
+            m = re.match(r"observed (-?[0-9.]+) us", case.find("system-out").text or "")
+            assert m and math.isclose(float(m.group(1)), c["observed"] / 1e3, abs_tol=5e-4), \
+                (case.attrib, case.find("system-out").text, c["observed"])
+    # result.txt: every case of the line's JUnit, its name lineL.[PHASE.]CASE
+    txt = [l.split() for l in open(os.path.join(d, "two.%s.txt" % line)).read().split("\n") if l]
+    assert [t[0] for t in txt] == [".".join(["line" + line] + ([p] if p else []) + [c.get("name")])
+                                   for s, p in zip(suites, (None, "first", "second"))
+                                   for c in s.findall("testcase")], txt
+# the files are not swapped: line 3 (250 us) makes twice line 0's edges
+# on the same wake-ups. (Not their Tmax: a stall of the machine is one
+# long pulse of both lines, written in one call, the same figure.)
+a = json.load(open(os.path.join(d, "two.0.json")))["counts"]["edges"]
+b = json.load(open(os.path.join(d, "two.3.json")))["counts"]["edges"]
+assert b > a, (a, b)
+PY2
+}
+
 # A python3 that has module $1 (Debian's python3-$1, installed by make
 # test): python3 on PATH may be another one (a virtualenv, pyenv).
 python_with() {
@@ -145,19 +211,19 @@ test_every_junit_file_keeps_the_xunit_plugins_schema_rules() {
 	# the Jenkins xUnit plugin refuses a file its junit-10.xsd rejects
 	# (the files of the test_a_* runs above, which declare -F lists first)
 	local x n=0
-	for x in "$TMP/l.xml" "$TMP/p.xml"; do
+	for x in "$TMP/l.xml" "$TMP/p.xml" "$TMP/two.0.xml" "$TMP/two.3.xml"; do
 		[ -s "$x" ] || continue
 		n=$((n + 1))
 		python3 "$ROOT/tests/e2e/xunit_rules.py" "$x" || return 1
 	done
-	[ $n -eq 2 ] || fail "only $n of 2 JUnit files written" || return 1
+	[ $n -eq 4 ] || fail "only $n of 4 JUnit files written" || return 1
 }
 
 test_junitparser_reads_the_junit_with_its_counts_and_results() {
 	local py
 	py=$(python_with junitparser) || return 1
-	[ -s "$TMP/l.xml" ] && [ -s "$TMP/p.xml" ] || fail "no JUnit files" || return 1
-	"$py" - "$TMP/l.xml" "$TMP/p.xml" <<'PY' || return 1
+	[ -s "$TMP/l.xml" ] && [ -s "$TMP/p.xml" ] && [ -s "$TMP/two.3.xml" ] || fail "no JUnit files" || return 1
+	"$py" - "$TMP/l.xml" "$TMP/p.xml" "$TMP/two.0.xml" "$TMP/two.3.xml" <<'PY' || return 1
 import sys
 from junitparser import JUnitXml, Failure, Skipped
 for path in sys.argv[1:]:

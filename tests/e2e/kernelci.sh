@@ -172,7 +172,7 @@ run_definition() {
 }
 
 # result.txt against each line's summary: every check once, named
-# lineNAME-CHECK, with its result and figure; NAME=SUMMARY...
+# lineNAME.CHECK, with its result and figure; NAME=SUMMARY...
 results_match() {
 	python3 - "$TMP/def/automated/linux/sqwave/output/result.txt" "$@" <<'PY'
 import json, re, sys
@@ -191,7 +191,7 @@ for arg in sys.argv[2:]:
     s = json.load(open(path))
     for c in s["verdict"]["checks"]:
         parts = [c[k] for k in ("phase", "load") if c[k]] + [c["name"]]
-        name = f"line{line}-" + ".".join(re.sub(r"[^A-Za-z0-9_-]", "_", p) for p in parts)
+        name = f"line{line}." + ".".join(re.sub(r"[^A-Za-z0-9_-]", "_", p) for p in parts)
         want.add(name)
         assert name in got, f"no result {name}"
         result, value, unit = got[name]

@@ -68,6 +68,69 @@ assert summary["label"] == "farm-run" and summary["verdict"]["pass"] is False
 PY
 }
 
+# lava_cases_check LOG OUTDIR LINE...: the <LAVA_SIGNAL_TESTCASE> lines of
+# LOG are every check of each line's summary OUTDIR/summary.LINE.json, named
+# lineLINE.[PHASE.][LOAD.]CHECK, with its result and, where the summary
+# has a figure, that figure in the units result.txt gives it (durations in
+# us); then sqwave-run. Each line's summary is in LOG between the markers.
+lava_cases_check() {
+	python3 - "$@" <<'PY2'
+import json, math, os, re, sys
+log, out, lines = open(sys.argv[1]).read(), sys.argv[2], sys.argv[3:]
+cases = [dict(kv.split("=", 1) for kv in m.group(1).split())
+         for m in re.finditer(r"<LAVA_SIGNAL_TESTCASE ([^>]+)>", log)]
+units = {"ns": ("us", 1e3), "count": ("count", 1), "percent": ("percent", 1), "pps": ("pps", 1)}
+want = []
+for line in lines:
+    doc = json.load(open(os.path.join(out, "summary.%s.json" % line)))
+    assert doc["line"]["name"] == line, doc["line"]
+    for c in doc["verdict"]["checks"]:
+        name = ".".join(["line" + line] + [p for p in (c["phase"], c["load"]) if p] + [c["name"]])
+        w = {"TEST_CASE_ID": name, "RESULT": c["result"]}
+        if c["observed"] is not None and c["unit"] is not None:
+            u, div = units[c["unit"]]
+            w["UNITS"], w["MEASUREMENT"] = u, c["observed"] / div
+        want.append(w)
+got = cases[:-1]
+assert [c["TEST_CASE_ID"] for c in got] == [w["TEST_CASE_ID"] for w in want], (got, want)
+assert len(set(c["TEST_CASE_ID"] for c in got)) == len(got), "two cases of one name"
+for c, w in zip(got, want):
+    assert c["RESULT"] == w["RESULT"], (c, w)
+    assert ("UNITS" in c) == ("UNITS" in w), (c, w)
+    if "UNITS" in w:
+        # result.txt rounds: durations to 3 decimals of us, counts whole,
+        # percent and pps to 0.1
+        assert c["UNITS"] == w["UNITS"], (c, w)
+        assert math.isclose(float(c["MEASUREMENT"]), w["MEASUREMENT"], abs_tol=0.051), (c, w)
+assert cases[-1]["TEST_CASE_ID"] == "sqwave-run", cases[-1]
+printed = [json.loads(t.split("@@SQWAVE-SUMMARY-END")[0])
+           for t in log.split("@@SQWAVE-SUMMARY-BEGIN\n")[1:]]
+assert [d["line"]["name"] for d in printed] == lines, [d.get("line") for d in printed]
+for d in printed:
+    assert d == json.load(open(os.path.join(out, "summary.%s.json" % d["line"]["name"])))
+PY2
+}
+
+test_a_run_of_two_lines_reports_every_line_s_checks_under_its_own_name() {
+	mkdir -p "$TMP/bin4"
+	ln -s "$SQWAVE" "$TMP/bin4/sqwave"
+	# no lava-test-case: the signals it would send, as LAVA reads them;
+	# two half periods, so that the two lines' figures differ
+	PATH=$TMP/bin4:$PATH "$ROOT/contrib/lava/sqwave-lava.sh" -b "$ROOT/boards/sim.yaml" \
+		-p "$ROOT/config/quick.yaml" -i none -o "$TMP/out4" -a "--duration 1s --quiet \
+		--line 0,3 --line-high 500us,250us --line-low 500us,250us" > "$TMP/log4" 2>&1
+	local rc=$?
+	[ $rc -eq 0 ] || fail "exit $rc: $(tail -5 "$TMP/log4")" || return 1
+	lava_cases_check "$TMP/log4" "$TMP/out4" 0 3 || return 1
+	# a second run with one line leaves no line's file of the first behind
+	PATH=$TMP/bin4:$PATH "$ROOT/contrib/lava/sqwave-lava.sh" -b "$ROOT/boards/sim.yaml" \
+		-p "$ROOT/config/quick.yaml" -i none -o "$TMP/out4" -a "--duration 1s --quiet" \
+		> "$TMP/log4b" 2>&1 || fail "one line: $(tail -3 "$TMP/log4b")" || return 1
+	! grep -q "TEST_CASE_ID=line" "$TMP/log4b" || fail "a line's case in a run of one" || return 1
+	[ "$(grep -c "^@@SQWAVE-SUMMARY-BEGIN" "$TMP/log4b")" = 1 ] ||
+		fail "not one summary: $(ls "$TMP/out4")"
+}
+
 test_summaries_from_two_boards_logs_feed_sqwave_report() {
 	python3 -c 'import yaml' 2> /dev/null || { echo "    (python3-yaml missing)"; return 77; }
 	mkdir -p "$TMP/bin3"
@@ -346,6 +409,50 @@ if n:
     assert a[0] == start * 10**9, a[:3]
 assert edges["leader"][1] & edges["follower"][1], "no edge in common"
 PY
+}
+
+test_two_roles_of_two_lines_each_report_and_upload_every_line() {
+	python3 -c 'import yaml' 2> /dev/null || { echo "    (python3-yaml missing)"; return 77; }
+	mn_standins
+	local d=$TMP/mnlines rl rf r l
+	mkdir -p "$d"
+	mn_role "$d" leader UPLOAD_URL=https://store.example/up \
+		SQWAVE_ARGS="--duration 1s --quiet --line 0,3" &
+	local pl=$!
+	mn_role "$d" follower UPLOAD_URL=https://store.example/up \
+		SQWAVE_ARGS="--duration 1s --quiet --line 0,3"
+	rf=$?
+	wait $pl
+	rl=$?
+	[ $rl -eq 0 ] && [ $rf -eq 0 ] ||
+		fail "exit $rl and $rf: $(tail -5 "$d/leader.log" "$d/follower.log")" || return 1
+	for r in leader follower; do
+		# the lava-test-case calls as the signals they stand for, between
+		# sqwave-start and sqwave-run
+		python3 - "$d/cases.$r" > "$d/$r.signals" <<'PY2' || return 1
+import sys
+for c in open(sys.argv[1]).read().split("\n")[:-1]:
+    a = c.split()
+    kv = ["TEST_CASE_ID=" + a[0], "RESULT=" + a[2]]
+    if len(a) > 3:
+        kv += ["MEASUREMENT=" + a[4], "UNITS=" + a[6]]
+    print("<LAVA_SIGNAL_TESTCASE %s>" % " ".join(kv))
+PY2
+		head -1 "$d/$r.signals" | grep -q "TEST_CASE_ID=sqwave-start RESULT=pass" ||
+			fail "$r: $(head -1 "$d/$r.signals")" || return 1
+		{ tail -n +2 "$d/$r.signals"; sed -n '/^@@SQWAVE-SUMMARY-BEGIN/,/^@@SQWAVE-SUMMARY-END/p' "$d/$r.log"; } \
+			> "$d/$r.check"
+		lava_cases_check "$d/$r.check" "$d/$r/out" 0 3 || fail "$r: its cases" || return 1
+		# every line's summary and log went to the store, each its own reference
+		[ "$(cut -d' ' -f1 "$d/uploads.$r")" = "$(printf '%s\n' "$d/$r/out/summary.0.json" \
+			"$d/$r/out/summary.3.json" "$d/$r/out/run.0.sqwlog" "$d/$r/out/run.3.sqwlog")" ] ||
+			fail "$r: uploads: $(cat "$d/uploads.$r")" || return 1
+		for l in 0 3; do
+			grep -qx "line$l.sqwave-summary --result pass --reference https://store.example/$r/summary.$l.json" "$d/references.$r" &&
+				grep -qx "line$l.sqwave-log --result pass --reference https://store.example/$r/run.$l.sqwlog" "$d/references.$r" ||
+				fail "$r: references: $(cat "$d/references.$r")" || return 1
+		done
+	done
 }
 
 test_a_follower_that_never_gets_the_start_fails_clearly_after_its_timeout() {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for the findings list: result and exit code, --strict, an
- * incomplete check, the text and JSON forms. */
+ * incomplete check, the text, JSON and JUnit forms. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check/check.h"
 #include "base/json.h"
@@ -177,6 +178,79 @@ static void the_json_lists_every_finding_with_its_fields(void **state)
 	check_report_free(&r);
 }
 
+/* The findings as JUnit, written to a file and read back whole. */
+static char *junit_of(const struct check_report *r, bool strict)
+{
+	const struct check_junit_info ji = { .board = "sim", .strict = strict,
+					     .start_realtime_ns = 1700000000000000000ull,
+					     .end_realtime_ns = 1700000001500000000ull };
+	const char *tmp = getenv("TMPDIR");
+	char path[256], err[256] = "", *buf;
+	FILE *f;
+	long n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/sqw-check-junit-XXXXXX", tmp ? tmp : "/tmp");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(check_write_junit(path, r, &ji, err, sizeof(err)), 0);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	buf = calloc(1, 65536);
+	assert_non_null(buf);
+	n = (long)fread(buf, 1, 65535, f);
+	assert_true(n > 0);
+	fclose(f);
+	unlink(path);
+	return buf;
+}
+
+static void the_junit_has_a_case_per_finding_failing_where_the_check_does(void **state)
+{
+	struct check_finding *f;
+	struct check_report r;
+	char *x;
+
+	(void)state;
+	check_report_init(&r);
+	check_add(&r, CHECK_PASS, "kernel.hrtimers", "active");
+	f = check_add(&r, CHECK_WARN, "power.governor", "cpu0 <schedutil>");
+	check_why(f, "slower wake-ups");
+	check_fix(f, "cpupower frequency-set -g performance");
+	check_add(&r, CHECK_FAIL, "gpio.chip", "no chip 9");
+	check_add(&r, CHECK_SKIP, "loopback.line", "no loopback");
+	x = junit_of(&r, false);
+	assert_non_null(strstr(x, "<testsuite name=\"sqwave.check.sim\" id=\"0\" package=\"sqwave\" "
+				  "tests=\"4\" failures=\"1\" errors=\"0\" skipped=\"1\" time=\"1.500\" "
+				  "timestamp=\"2023-11-14T22:13:20\""));
+	assert_non_null(strstr(x, "<testcase classname=\"sqwave.check.sim\" name=\"gpio.chip\" "
+				  "time=\"0\">\n      <failure message=\"no chip 9\" type=\"FAIL\">"
+				  "no chip 9</failure>"));
+	assert_non_null(strstr(x, "<skipped message=\"no loopback\"/>"));
+	/* a WARN does not fail the check: its words in system-out alone */
+	assert_null(strstr(x, "type=\"WARN\""));
+	assert_non_null(strstr(x, "<system-out>WARN cpu0 &lt;schedutil&gt;\nwhy: slower wake-ups\n"
+				  "fix: cpupower frequency-set -g performance</system-out>"));
+	assert_non_null(strstr(x, "<property name=\"result\" value=\"FAIL\"/>"));
+	free(x);
+	/* --strict: it does, as in the exit code */
+	x = junit_of(&r, true);
+	assert_non_null(strstr(x, "tests=\"4\" failures=\"2\" errors=\"0\" skipped=\"1\""));
+	assert_non_null(strstr(x, "<failure message=\"cpu0 &lt;schedutil&gt;\" type=\"WARN\">"
+				  "cpu0 &lt;schedutil&gt;\nwhy: slower wake-ups\n"
+				  "fix: cpupower frequency-set -g performance</failure>"));
+	free(x);
+	/* a check that could not be made (exit 3) is an error, said */
+	check_incomplete(&r, "no /proc under the root");
+	x = junit_of(&r, false);
+	assert_non_null(strstr(x, "tests=\"5\" failures=\"1\" errors=\"1\""));
+	assert_non_null(strstr(x, "name=\"incomplete\" time=\"0\">\n      <error "
+				  "message=\"no /proc under the root\" type=\"incomplete\"/>"));
+	free(x);
+	check_report_free(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -188,6 +262,7 @@ int main(void)
 		cmocka_unit_test(long_text_is_cut_and_marked),
 		cmocka_unit_test(many_findings_keep_their_order),
 		cmocka_unit_test(the_json_lists_every_finding_with_its_fields),
+		cmocka_unit_test(the_junit_has_a_case_per_finding_failing_where_the_check_does),
 	};
 
 	return cmocka_run_group_tests_name("check (findings)", tests, NULL, NULL);

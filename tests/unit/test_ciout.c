@@ -429,11 +429,47 @@ static void an_unwritable_path_is_an_error_with_a_reason(void **state)
 	assert_non_null(strstr(err, "/dev/full"));
 }
 
+/* Line 3 of two: every result name and every suite (the classname of its
+ * cases) says the line, and a line name is kept to a name part's characters;
+ * a run of one line keeps its names (the test above). */
+static void a_line_of_several_is_in_every_result_name_and_suite_name(void **state)
+{
+	struct fixture *f = *state;
+	char *t;
+	int ret;
+
+	feed_wave(f, 100, 50, 30000);
+	set(f, CFG_LIMITS_TMAX, "531us");
+	f->ri.line_count = 2;
+	f->ri.line_index = 1;
+	f->ri.line_name = "3";
+	results_of(f, &t);
+	assert_non_null(strstr(t, "line3.edges pass 100 count\n"));
+	assert_non_null(strstr(t, "line3.tmax fail 532.000 us\n"));
+	assert_null(strstr(t, "\nedges"));
+	assert_int_equal(strncmp(t, "line3.", 6), 0);
+	free(t);
+	junit(f);
+	ret = xml_accepts(f->path,
+			  "[s.get(\"name\") for s in r.findall(\"testsuite\")] == "
+			  "[\"sqwave.\" + \".line3\"] and "
+			  "all(c.get(\"classname\") == \"sqwave.\" + \".line3\" for c in r.iter(\"testcase\")) and "
+			  "{p.get(\"name\"): p.get(\"value\") for p in r.iter(\"property\")}[\"line\"] == \"3\"");
+	if (ret < 0)
+		skip();
+	assert_int_equal(ret, 0);
+	f->ri.line_name = "P B.1";
+	results_of(f, &t);
+	assert_int_equal(strncmp(t, "lineP_B_1.edges pass", 20), 0);
+	free(t);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 	const struct CMUnitTest tests[] = {
 		T(the_results_are_one_line_per_check_with_figures_in_us),
+		T(a_line_of_several_is_in_every_result_name_and_suite_name),
 		T(every_result_line_parses_with_linaros_regular_expressions),
 		T(a_check_without_a_figure_has_no_measurement),
 		T(the_junit_report_parses_with_the_right_counts_and_figures),

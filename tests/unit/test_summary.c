@@ -1119,7 +1119,7 @@ static void assert_every_renderer_says(struct fixture *f, const struct verdict_r
 	assert_non_null(strstr(t, want));
 	free(t);
 
-	assert_int_equal(ciout_write_results_judged(f->json_path, v, err, sizeof(err)), 0);
+	assert_int_equal(ciout_write_results_judged(f->json_path, &f->ri, v, err, sizeof(err)), 0);
 	t = file_text(f->json_path);
 	snprintf(want, sizeof(want), "\n%s fail", check);
 	assert_non_null(strstr(t, want));

@@ -1,12 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The findings list of `sqwave check`: adding, counting, the result and the
- * exit code, and the two ways of writing it out (text, JSON). */
+ * exit code, and the three ways of writing it out (text, JSON, JUnit). */
 #include "check/check.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#include "base/outfile.h"
+#include "summary/ciout.h"
+
+#ifndef SQW_VERSION
+#define SQW_VERSION "unknown"
+#endif
 
 static const char *const status_names[CHECK_NSTATUS] = { "PASS", "WARN", "FAIL", "SKIP" };
 
@@ -219,4 +227,102 @@ void check_write_json(struct json_writer *w, const struct check_report *r)
 		json_object_end(w);
 	}
 	json_array_end(w);
+}
+
+/* ---- JUnit ---- */
+
+/* Whether finding @x makes the check fail: a FAIL, a WARN with @strict. */
+static bool finding_fails(const struct check_finding *x, bool strict)
+{
+	return x->status == CHECK_FAIL || (strict && x->status == CHECK_WARN);
+}
+
+/* The finding's words: its value, then why and fix where it has them. */
+static void junit_finding_text(FILE *f, const struct check_finding *x)
+{
+	ciout_xml_put(f, x->value);
+	if (x->why[0]) {
+		fputs("\nwhy: ", f);
+		ciout_xml_put(f, x->why);
+	}
+	if (x->fix[0]) {
+		fputs("\nfix: ", f);
+		ciout_xml_put(f, x->fix);
+	}
+}
+
+int check_write_junit(const char *path, const struct check_report *r,
+		      const struct check_junit_info *ji, char *err, size_t errlen)
+{
+	double secs = ji->end_realtime_ns > ji->start_realtime_ns
+		      ? (double)(ji->end_realtime_ns - ji->start_realtime_ns) / 1e9 : 0;
+	time_t t0 = (time_t)(ji->start_realtime_ns / 1000000000u);
+	size_t i, fails = 0, skips = 0, n = r->n + (r->incomplete ? 1 : 0);
+	char suite[256], timestamp[32];
+	struct tm tm;
+	FILE *f;
+
+	for (i = 0; i < r->n; i++) {
+		fails += finding_fails(&r->v[i], ji->strict);
+		skips += r->v[i].status == CHECK_SKIP;
+	}
+	/* JUnit's timestamp has no zone: UTC, as CI servers assume */
+	gmtime_r(&t0, &tm);
+	strftime(timestamp, sizeof(timestamp), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(suite, sizeof(suite), "sqwave.check.%s", ji->board && ji->board[0] ? ji->board : "_");
+	f = outfile_open(path, err, errlen);
+	if (!f)
+		return -1;
+	/* the xUnit plugin's junit-10.xsd: no skipped count on <testsuites> */
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<testsuites name=\"sqwave check\" tests=\"%zu\" failures=\"%zu\" errors=\"%d\" "
+		"time=\"%.3f\">\n  <testsuite name=\"", n, fails, r->incomplete, secs);
+	ciout_xml_put(f, suite);
+	fprintf(f, "\" id=\"0\" package=\"sqwave\" tests=\"%zu\" failures=\"%zu\" "
+		"errors=\"%d\" skipped=\"%zu\" time=\"%.3f\" timestamp=\"%s\" hostname=\"",
+		n, fails, r->incomplete, skips, secs, timestamp);
+	ciout_xml_put(f, ji->hostname && ji->hostname[0] ? ji->hostname : "localhost");
+	fputs("\">\n    <properties>\n", f);
+	ciout_xml_property(f, "sqwave_version", SQW_VERSION);
+	ciout_xml_property(f, "board", ji->board);
+	ciout_xml_property(f, "board_file", ji->board_file);
+	ciout_xml_property(f, "profile", ji->profile);
+	ciout_xml_property(f, "root", ji->root);
+	ciout_xml_property(f, "kernel", ji->kernel);
+	ciout_xml_property(f, "strict", ji->strict ? "yes" : "no");
+	ciout_xml_property(f, "result", check_status_name(check_result(r, ji->strict)));
+	fputs("    </properties>\n", f);
+	for (i = 0; i < r->n; i++) {
+		const struct check_finding *x = &r->v[i];
+
+		fputs("    <testcase classname=\"", f);
+		ciout_xml_put(f, suite);
+		fputs("\" name=\"", f);
+		ciout_xml_put(f, x->id);
+		fputs("\" time=\"0\">\n", f);
+		if (finding_fails(x, ji->strict)) {
+			fputs("      <failure message=\"", f);
+			ciout_xml_put(f, x->value);
+			fprintf(f, "\" type=\"%s\">", check_status_name(x->status));
+			junit_finding_text(f, x);
+			fputs("</failure>\n", f);
+		} else if (x->status == CHECK_SKIP) {
+			fputs("      <skipped message=\"", f);
+			ciout_xml_put(f, x->value);
+			fputs("\"/>\n", f);
+		}
+		/* every finding's own words, a WARN that does not fail too */
+		fprintf(f, "      <system-out>%s ", check_status_name(x->status));
+		junit_finding_text(f, x);
+		fputs("</system-out>\n    </testcase>\n", f);
+	}
+	if (r->incomplete) {	/* exit 3: the check itself could not be made */
+		fputs("    <testcase classname=\"", f);
+		ciout_xml_put(f, suite);
+		fputs("\" name=\"incomplete\" time=\"0\">\n      <error message=\"", f);
+		ciout_xml_put(f, r->incomplete_why);
+		fputs("\" type=\"incomplete\"/>\n    </testcase>\n", f);
+	}
+	fputs("    <system-out/>\n    <system-err/>\n  </testsuite>\n</testsuites>\n", f);
+	return outfile_close(f, path, err, errlen);
 }

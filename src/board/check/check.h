@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "base/json.h"
@@ -84,5 +85,26 @@ void check_print_text(FILE *f, const struct check_report *r, bool strict, bool v
 /* The findings as a JSON array under the current key of @w: objects with
  * id, status, value, why, fix. */
 void check_write_json(struct json_writer *w, const struct check_report *r);
+
+/* What a JUnit file of the findings says about the check (docs/check.md):
+ * strings NULL or "" where unknown. */
+struct check_junit_info {
+	const char *board;            /* the suite: sqwave.check.BOARD */
+	const char *board_file, *profile, *root, *hostname, *kernel;
+	bool strict;                  /* a WARN fails, as in the exit code */
+	uint64_t start_realtime_ns, end_realtime_ns;   /* the check's span */
+};
+
+/*
+ * The findings of @r as JUnit XML to @path ("-": standard output): one
+ * suite, a test case per finding named by its id; a finding that fails the
+ * check (FAIL, WARN with strict) is a <failure> of type FAIL or WARN, a SKIP
+ * <skipped>, each with the value as its message and value, why and fix as
+ * its text; an incomplete check adds the case "incomplete" with an <error>.
+ * 0, or -1 with errno and the reason in @err (a failed write is an error,
+ * the file removed: outfile_close()).
+ */
+int check_write_junit(const char *path, const struct check_report *r,
+		      const struct check_junit_info *ji, char *err, size_t errlen);
 
 #endif

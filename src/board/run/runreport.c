@@ -106,7 +106,7 @@ static unsigned report_line(struct run_session *s, size_t i, const struct verdic
 	} else {
 		kf.junit = junit;
 	}
-	if (results[0] && ciout_write_results_judged(results, v, why, sizeof(why)) < 0) {
+	if (results[0] && ciout_write_results_judged(results, ri, v, why, sizeof(why)) < 0) {
 		run_session_say(s, RUN_SAY_ERR, "results %s lost: %s", results, why);
 		lost++;
 	} else {

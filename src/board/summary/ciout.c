@@ -57,12 +57,28 @@ static const char *unit_word(enum verdict_unit u)
 	return (unsigned)u < sizeof(words) / sizeof(words[0]) ? words[u] : "";
 }
 
+/* "lineL" for line L of a run of several lines, "" for a run of one: what
+ * tells two lines' checks apart where their documents meet (a LAVA job's
+ * test cases, a CI server's merged JUnit files). Returns @buf. */
+static const char *line_part(const struct run_info *ri, char *buf, size_t len)
+{
+	char n[64];
+
+	if (!ri || ri->line_count < 2)
+		snprintf(buf, len, "%s", "");
+	else
+		snprintf(buf, len, "line%s", ciout_name_part(ri->line_name, n, sizeof(n)));
+	return buf;
+}
+
 /* ---- result.txt ---- */
 
-static void results_line(FILE *f, const struct verdict_check *c)
+static void results_line(FILE *f, const char *line, const struct verdict_check *c)
 {
 	char p[128], l[128], n[64], v[64];
 
+	if (line[0])
+		fprintf(f, "%s.", line);
 	if (c->phase)
 		fprintf(f, "%s.", ciout_name_part(c->phase, p, sizeof(p)));
 	if (c->load)
@@ -76,16 +92,18 @@ static void results_line(FILE *f, const struct verdict_check *c)
 	fputc('\n', f);
 }
 
-int ciout_write_results_judged(const char *path, const struct verdict_result *v, char *err,
-			       size_t errlen)
+int ciout_write_results_judged(const char *path, const struct run_info *ri,
+			       const struct verdict_result *v, char *err, size_t errlen)
 {
 	FILE *f = outfile_open(path, err, errlen);
+	char line[80];
 	size_t i;
 
 	if (!f)
 		return -1;
+	line_part(ri, line, sizeof(line));
 	for (i = 0; i < v->nchecks; i++)
-		results_line(f, &v->checks[i]);
+		results_line(f, line, &v->checks[i]);
 	return outfile_close(f, path, err, errlen);
 }
 
@@ -95,7 +113,7 @@ int ciout_write_results_judged(const char *path, const struct verdict_result *v,
 /* @s as XML character data or attribute value: markup characters as
  * entities; control characters and bytes that are not UTF-8 (which XML 1.0
  * cannot carry at all) as the text \xNN, as the terminal output shows them. */
-static void xml_put(FILE *f, const char *s)
+void ciout_xml_put(FILE *f, const char *s)
 {
 	char buf[1024];
 
@@ -126,7 +144,7 @@ static void xml_figures(FILE *f, const struct verdict_check *k)
 			figure(k->limit, k->unit, v, sizeof(v)), usp, u);
 		if (k->key) {
 			fputs(" (", f);
-			xml_put(f, k->key);
+			ciout_xml_put(f, k->key);
 			fputc(')', f);
 		}
 		sep = "; ";
@@ -140,24 +158,24 @@ static void xml_case(FILE *f, const char *suite, const struct verdict_check *c)
 	char l[128], n[64];
 
 	fputs("    <testcase classname=\"", f);
-	xml_put(f, suite);
+	ciout_xml_put(f, suite);
 	fputs("\" name=\"", f);
 	if (c->load)
 		fprintf(f, "%s.", ciout_name_part(c->load, l, sizeof(l)));
 	fprintf(f, "%s\" time=\"0\">\n", ciout_name_part(c->name, n, sizeof(n)));
 	if (c->result == VERDICT_CHECK_FAIL) {
 		fputs("      <failure message=\"", f);
-		xml_put(f, c->message);
+		ciout_xml_put(f, c->message);
 		fputs("\" type=\"", f);
-		xml_put(f, c->key ? c->key : c->load ? "load not applied" : "run");
+		ciout_xml_put(f, c->key ? c->key : c->load ? "load not applied" : "run");
 		fputs("\">", f);
-		xml_put(f, c->message);
+		ciout_xml_put(f, c->message);
 		fputc('\n', f);
 		xml_figures(f, c);
 		fputs("</failure>\n", f);
 	} else if (c->result == VERDICT_CHECK_SKIP) {
 		fputs("      <skipped message=\"", f);
-		xml_put(f, c->message);
+		ciout_xml_put(f, c->message);
 		fputs("\"/>\n", f);
 	}
 	fputs("      <system-out>", f);
@@ -165,10 +183,10 @@ static void xml_case(FILE *f, const char *suite, const struct verdict_check *c)
 	fputs("</system-out>\n    </testcase>\n", f);
 }
 
-static void xml_property(FILE *f, const char *name, const char *value)
+void ciout_xml_property(FILE *f, const char *name, const char *value)
 {
 	fprintf(f, "      <property name=\"%s\" value=\"", name);
-	xml_put(f, value ? value : "");
+	ciout_xml_put(f, value ? value : "");
 	fputs("\"/>\n", f);
 }
 
@@ -203,33 +221,39 @@ static void xml_suite(FILE *f, const struct config *c, const struct run_info *ri
 	struct tm tm;
 
 	struct suite_counts k = count_suite(v, phase);
-	char name[512];
+	char name[512], line[80];
 	size_t i;
 
 	/* JUnit's timestamp has no zone: UTC, as CI servers assume */
 	gmtime_r(&t0, &tm);
 	strftime(timestamp, sizeof(timestamp), "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(name, sizeof(name), "sqwave.%s%s%s%s%s", config_str(c, CFG_BOARD_NAME),
+	/* a line of several is in the name, the classname of every case: GitLab
+	 * and Jenkins know a case by classname and name, and would take two
+	 * lines' "tmax" for one test */
+	line_part(ri, line, sizeof(line));
+	snprintf(name, sizeof(name), "sqwave.%s%s%s%s%s%s%s", config_str(c, CFG_BOARD_NAME),
 		 ri->label && ri->label[0] ? "." : "", ri->label ? ri->label : "",
-		 phase ? ".phase." : "", phase ? phase : "");
+		 line[0] ? "." : "", line, phase ? ".phase." : "", phase ? phase : "");
 	fputs("  <testsuite name=\"", f);
-	xml_put(f, name);
+	ciout_xml_put(f, name);
 	fprintf(f, "\" id=\"%zu\" package=\"sqwave\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
 		"skipped=\"%zu\" time=\"%.3f\" timestamp=\"%s\" hostname=\"", id, k.tests,
 		k.failures, k.skipped, secs, timestamp);
-	xml_put(f, ri->host.hostname[0] ? ri->host.hostname : "localhost");
+	ciout_xml_put(f, ri->host.hostname[0] ? ri->host.hostname : "localhost");
 	fputs("\">\n    <properties>\n", f);
-	xml_property(f, "sqwave_version", SQW_VERSION);
-	xml_property(f, "board", config_str(c, CFG_BOARD_NAME));
-	xml_property(f, "board_file", ri->board_file);
-	xml_property(f, "profile", ri->profile_file);
-	xml_property(f, "label", ri->label);
+	ciout_xml_property(f, "sqwave_version", SQW_VERSION);
+	ciout_xml_property(f, "board", config_str(c, CFG_BOARD_NAME));
+	ciout_xml_property(f, "board_file", ri->board_file);
+	ciout_xml_property(f, "profile", ri->profile_file);
+	ciout_xml_property(f, "label", ri->label);
+	if (line[0])
+		ciout_xml_property(f, "line", ri->line_name);
 	if (phase)
-		xml_property(f, "phase", phase);
-	xml_property(f, "kernel", ri->host.kernel_release);
-	xml_property(f, "preempt_rt", ri->host.preempt_rt ? "yes" : "no");
-	xml_property(f, "realtime", ri->rt_ok ? "yes" : "no (not a real-time result)");
-	xml_property(f, "log", ri->log_path);
+		ciout_xml_property(f, "phase", phase);
+	ciout_xml_property(f, "kernel", ri->host.kernel_release);
+	ciout_xml_property(f, "preempt_rt", ri->host.preempt_rt ? "yes" : "no");
+	ciout_xml_property(f, "realtime", ri->rt_ok ? "yes" : "no (not a real-time result)");
+	ciout_xml_property(f, "log", ri->log_path);
 	fputs("    </properties>\n", f);
 	for (i = 0; i < v->nchecks; i++) {
 		const struct verdict_check *cc = &v->checks[i];
@@ -293,7 +317,7 @@ static int write_unjudged(const char *path, const struct config *c, const struct
 	if (verdict_result_compute(&v, c, edgestats_result(s), ri, err, errlen) < 0)
 		return -1;
 	ret = junit ? ciout_write_junit_judged(path, c, ri, &v, err, errlen)
-		    : ciout_write_results_judged(path, &v, err, errlen);
+		    : ciout_write_results_judged(path, ri, &v, err, errlen);
 	verdict_result_free(&v);
 	return ret;
 }

@@ -6,6 +6,7 @@
 #define SQW_CIOUT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "summary/summary.h"
 
@@ -14,7 +15,9 @@
  * test suite for the run (its health checks and limits) and, when the run
  * has phases, one per phase (the phase's own figures against the limits and
  * its loads' proofs); a test case per check, a failure carrying the sentence and the
- * figures, a check not made (a limit left unset) as skipped.
+ * figures, a check not made (a limit left unset) as skipped. A line of a run
+ * of several (@ri's line_count > 1) is in every suite's name and classname:
+ * "sqwave.BOARD[.LABEL].lineL[.phase.P]".
  * 0, or -1 with errno and the reason in @err (nothing is left half-written
  * silently: a failed write or close is an error).
  */
@@ -29,13 +32,24 @@ int ciout_write_junit(const char *path, const struct config *c, const struct edg
  * one line per check, "NAME RESULT" or "NAME RESULT MEASUREMENT UNITS"; RESULT
  * is pass, fail or skip; MEASUREMENT a plain decimal number; UNITS one word per NAME
  * (us, count, percent, pps). NAME is the check, "PHASE.CHECK" for a phase's
- * figures, "PHASE.LOAD.CHECK" for a load's proof. 0, or -1 as above.
+ * figures, "PHASE.LOAD.CHECK" for a load's proof; a line of a run of several
+ * (@ri's line_count > 1; @ri NULL: one line) prefixes "lineL." to each. 0,
+ * or -1 as above.
  */
-int ciout_write_results_judged(const char *path, const struct verdict_result *v, char *err,
-			       size_t errlen);
+int ciout_write_results_judged(const char *path, const struct run_info *ri,
+			       const struct verdict_result *v, char *err, size_t errlen);
 /* The same, the verdict computed here, once. */
 int ciout_write_results(const char *path, const struct config *c, const struct edgestats *s,
 			const struct run_info *ri, char *err, size_t errlen);
+
+/* @s (NULL: nothing) to @f as XML character data or an attribute value, as
+ * every JUnit file here writes it: markup characters as entities, control
+ * characters and bytes that are not UTF-8 (which XML 1.0 cannot carry) as
+ * the text \xNN, cut at 1 KiB as the terminal output is. */
+void ciout_xml_put(FILE *f, const char *s);
+/* One <property name="@name" value="@value"/> line of a suite's
+ * <properties> (@value NULL: ""); @name is written as it is. */
+void ciout_xml_property(FILE *f, const char *name, const char *value);
 
 /* @s as a result-name part: letters, digits, '_' and '-' kept, anything
  * else (the '.' that joins the parts too) '_', cut to fit @len; "" becomes

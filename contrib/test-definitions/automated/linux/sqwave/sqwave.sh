@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Runs sqwave on the DUT and writes output/result.txt, one line per check of
-# every line: "lineNAME-CHECK pass|fail|skip [VALUE UNITS]", from sqwave's
+# every line: "lineNAME.CHECK pass|fail|skip [VALUE UNITS]", from sqwave's
 # own --results files (docs/ci.md), then "sqwave-run pass|fail CODE code".
 # Needs no LAVA helper: send-to-lava.sh (the definition's next step) turns
 # result.txt into test cases. The run's log, summaries and a KCIDB document
@@ -41,11 +41,14 @@ name_part() {
     printf '%s' "$1" | tr -c 'A-Za-z0-9_-' '_'
 }
 
-# One line's checks, each name given the line's prefix.
+# One line's checks, each name given the line's prefix as sqwave gives it
+# in a run of several lines (lineNAME.CHECK, docs/ci.md); a one-line run's
+# names have none, and get it here.
 add_line() {
     # $1: the line's name, $2: its result file
     [ -f "$2" ] || return 0
-    sed "s/^/line$(name_part "$1")-/" "$2" >> "${RESULT_FILE}"
+    p="line$(name_part "$1")."
+    sed "/^${p}/!s/^/${p}/" "$2" >> "${RESULT_FILE}"
 }
 
 rm -rf "${OUTPUT}"
