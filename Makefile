@@ -307,7 +307,8 @@ NPROC     ?= $(shell nproc 2>/dev/null || echo 2)
 E2E_SMOKE ?= run-all:a_2s_run_gives_4000 run-all:contradictory_limits run-all:a_violated_limit \
 	run-all:preflight_checks run-all:help_and_version run-all:design_map \
 	analyze:analyzing_a_fresh_run_agrees analyze:the_exported_csv_analyzes \
-	compare:37ppm_drift compare:bad_input_is_exit_2 boards:what_is_not_two_boards \
+	compare:37ppm_drift compare:bad_input_is_exit_2 capture:bad_requests_are_exit_2 \
+	boards:what_is_not_two_boards \
 	lines:refused_combinations \
 	report:a_log_and_its_summary_give_the_same_rows \
 	check:the_simulated_board_checks_clean check:a_root_tree_is_what check:check_run_judges \
