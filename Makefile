@@ -142,7 +142,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 # all, docs, install, unit-build, unit and install-ptest build: the unit
 # tests then are those that use no lab header (BB_UNIT_BINS).
 BOARD    ?=
-LAB_CMDS := capture compare report
+LAB_CMDS := capture compare report scope
 BB       := $(BUILD)/board-build
 BB_CMD_SRCS := $(filter-out $(LAB_CMDS:%=src/cmd/cmd_%%),$(CMD_SRCS))
 BB_CMD_OBJS := $(BB_CMD_SRCS:src/%.c=$(BB)/%.o)
@@ -166,7 +166,7 @@ help:
 	@echo "make run        install missing deps, build, 10 s on the simulated board"
 	@echo "make check      the fast tier, before every commit: layer rule (includes and calls),"
 	@echo "                function length, -j build, unit tests, e2e smoke set"
-	@echo "make test       install missing deps, the full suite: unit, end-to-end, install, Yocto parse, QEMU board"
+	@echo "make test       install missing deps, the full suite: unit, end-to-end, install, Yocto parse, QEMU board, LAVA job"
 	@echo "make e2e        every end-to-end script; T=NAME one (T=soak, T=hostile/logs, T=run-all),"
 	@echo "                T=NAME:REGEX its tests whose name matches (T=soak:phases); several: T='a b:c'"
 	@echo "make check-san  unit tests under ASan+UBSan    make valgrind  unit tests under valgrind"
@@ -177,6 +177,7 @@ help:
 	@echo "make install    PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) (install-strip, uninstall; docs/packaging.md)"
 	@echo "make deb        the Debian package (libgpiod 2.x and 1.6): build, lintian, install"
 	@echo "make yocto      contrib/meta-sqwave's recipe replayed for armhf, run-ptest under QEMU"
+	@echo "make test-lava  a real LAVA job (lava-run) of contrib/lava/sqwave.yaml on the QEMU board"
 	@echo "cross-build     make CROSS_COMPILE=arm-linux-gnueabihf- SYSROOT=DIR"
 
 # Objects depend on the flags they were built with: a change of CFLAGS,
@@ -345,8 +346,9 @@ layers:
 # Every test: the dependencies (libsigrok-dev among them, before the first
 # build: tests/e2e/capture.sh drives its demo analyzer), the layer rule (the includes, then the
 # built objects' calls), unit, end-to-end on the simulated board,
-# and the armhf build on a real kernel and GPIO controller under QEMU
-# (SKIP_VM=1 leaves that out).
+# and the armhf build on a real kernel and GPIO controller under QEMU,
+# then the same board as a LAVA device running sqwave's test definition
+# (SKIP_VM=1 leaves both out).
 # TEST_SAN=1 (CI: .ci/run) runs the unit and end-to-end tests once, on the
 # ASan+UBSan build of check-san, instead of on the plain one: the plain
 # binary is still built (install and packaging use it) and `make valgrind`
@@ -368,6 +370,7 @@ endif
 	@$(MAKE) --no-print-directory yocto-parse
 ifneq ($(SKIP_VM),1)
 	@$(MAKE) --no-print-directory test-vm
+	@$(MAKE) --no-print-directory test-lava
 endif
 
 # The run's verdict is its answer: exit 1 (a limit of the quick profile
@@ -424,9 +427,9 @@ $(OUT)/sqwave.bash-completion: $(DOCGEN) $(BUILD)/flags
 docs: $(OUT)/sqwave.1 $(OUT)/sqwave.bash-completion
 
 # The parts that are not the build and its fast tier, each in a file of its
-# own: installing and packaging, the fuzz targets, the QEMU board, the
-# benchmark. `make help` lists their targets with the rest.
-include mk/packaging.mk mk/fuzz.mk mk/vm.mk mk/bench.mk
+# own: installing and packaging, the fuzz targets, the QEMU board, the LAVA
+# job, the benchmark. `make help` lists their targets with the rest.
+include mk/packaging.mk mk/fuzz.mk mk/vm.mk mk/lava.mk mk/bench.mk
 
 clean:
 	rm -rf build build-san build-arm build-deb build-yocto build-install

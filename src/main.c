@@ -23,6 +23,7 @@
 #include "cmd/cmd_export.h"
 #ifndef SQW_BOARD_BUILD
 #include "cmd/cmd_report.h"
+#include "cmd/cmd_scope.h"
 #endif
 #include "cmd/cmd_run.h"
 #include "cmd/cmd_trace_explain.h"
@@ -34,7 +35,7 @@ static const char *const boards_words[] = { "detect", NULL };
 #ifdef SQW_BOARD_BUILD
 /* The lab side's commands (docs/design.md), which a board build has not:
  * asked for, one is named as such, never taken for a typo. */
-static const char *const lab_commands[] = { "capture", "compare", "report" };
+static const char *const lab_commands[] = { "capture", "compare", "report", "scope" };
 #define BUILD_KIND "board build; "
 #define ANALYZE_WHAT "statistics, worst edges and histogram of a log or edge list"
 #else
@@ -69,6 +70,8 @@ static const struct command {
 #ifndef SQW_BOARD_BUILD
 	{ cmd_report, { "report", "the comparison table of runs and phases (text, Markdown, JSON, SVG)",
 			cmd_report_options, cmd_report_help, NULL, NULL } },
+	{ cmd_scope, { "scope", "set up or read an oscilloscope's pulse-width statistics over SCPI",
+		       cmd_scope_options, cmd_scope_help, NULL, NULL } },
 #endif
 	{ cmd_trace_explain, { "trace-explain", "say why a --break trace's wake-up was late",
 			       cmd_trace_explain_options, cmd_trace_explain_help, NULL, NULL } },

@@ -21,12 +21,14 @@
 #include "compare/comparedoc.h"
 #include "compare/respdoc.h"
 #include "config/config.h"
+#include "instrument/scopedialect.h"
 
 static void compare_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: sqwave compare RUN CAPTURE [OPTIONS]\n"
-		"       sqwave compare RUN --scope-tmin 444 --scope-tmax 556 [OPTIONS]\n"
+		"       sqwave compare RUN --scope-tmin 444 --scope-tmax 556 [--scope-count N] [OPTIONS]\n"
+		"       sqwave compare RUN --scope HOST[:PORT]|/dev/usbtmcN [--channel CH] [OPTIONS]\n"
 		"       sqwave compare RESPOND_LOG CAPTURE [--stimulus CH] [--response CH] [OPTIONS]\n"
 		"       sqwave compare RUN_A RUN_B CAPTURE [--channel-a CH] [--channel-b CH] [OPTIONS]\n\n"
 		"Line a scope or logic-analyzer capture up with a run's log (find the window\n"
@@ -42,7 +44,8 @@ static void compare_usage(FILE *f)
 		"capture:\n"
 		"  --format NAME          capture format (default: detected): %s\n"
 		"  --channel CH           channel name or number (default: the only one, or\n"
-		"                         the first with edges)\n"
+		"                         the first with edges); with --scope, the scope's\n"
+		"                         analog channel (default 1)\n"
 		"  --stimulus CH, --response CH   a respond log's capture: the input's and the\n"
 		"                         output's channel (default: the first two channels)\n"
 		"  --channel-a CH, --channel-b CH   two boards: board A's and board B's channel\n"
@@ -60,6 +63,14 @@ static void compare_usage(FILE *f)
 		"  --scope-tmin DUR, --scope-tmax DUR            any polarity\n"
 		"  --scope-pos-tmin DUR, --scope-pos-tmax DUR    positive pulses\n"
 		"  --scope-neg-tmin DUR, --scope-neg-tmax DUR    negative pulses\n"
+		"  --scope-count N, --scope-pos-count N, --scope-neg-count N   the pulses the\n"
+		"                         statistics counted: the reading is judged against what a\n"
+		"                         scope that measured N of the run's pulses shows (an\n"
+		"                         interval per reading; 10 %% false DISAGREE for all)\n"
+		"  --scope TARGET         read min, max and count of +width and -width from a\n"
+		"                         scope set up with `sqwave scope --setup` (or by hand the\n"
+		"                         same way) on --channel CH (default 1): HOST[:PORT]\n"
+		"                         (LXI raw socket, port 5025) or /dev/usbtmcN\n"
 		"  --scope-resolution DUR|PCT   reading accuracy (default 0.1%%: a 4-digit display)\n"
 		"output:\n"
 		"  --json FILE            machine-readable result (docs/compare.md; - for stdout,\n"
@@ -83,6 +94,7 @@ static const struct cfg_item opt_tolerance = CMDLINE_DURATION("tolerance", 0, 10
 static const struct cfg_item opt_first_seq = CMDLINE_INT("first-seq", 0, INT64_MAX, NULL);
 static const struct cfg_item opt_worst = CMDLINE_INT("worst", 0, 100000, NULL);
 static const struct cfg_item opt_max_skew = CMDLINE_DURATION("max-skew", 1, 1000000000, "us");
+static const struct cfg_item opt_count = CMDLINE_INT("scope-count", 0, INT64_MAX, NULL);
 
 /* @s for the row @it (named @opt, NULL: the row's) into *@v; says why not. */
 static int parse_opt(const struct cfg_item *it, const char *opt, const char *s, int64_t *v)
@@ -111,8 +123,8 @@ static int parse_double(const char *opt, const char *s, double *v)
 enum {
 	O_FORMAT = 256, O_CHANNEL, O_TOL, O_FIRST, O_DRIFT, O_WORST, O_JSON, O_SRES, O_THR,
 	O_HYST, O_RATE, O_STIM, O_RESP, O_CHAN_A, O_CHAN_B, O_MAX_SKEW, O_SKEW_CSV, O_KCIDB,
-	O_KCIDB_ORIGIN, O_KCIDB_URL,
-	O_SCOPE /* + polarity * 2 + (tmax) */
+	O_KCIDB_ORIGIN, O_KCIDB_URL, O_SCOPE_AT,
+	O_COUNT /* + polarity */, O_SCOPE = O_COUNT + 3 /* + polarity * 2 + (tmax) */
 };
 
 static const struct option compare_cmd_opts[] = {
@@ -142,6 +154,10 @@ static const struct option compare_cmd_opts[] = {
 	{ "scope-neg-tmax", required_argument, NULL, O_SCOPE + 3 },
 	{ "scope-tmin", required_argument, NULL, O_SCOPE + 4 },
 	{ "scope-tmax", required_argument, NULL, O_SCOPE + 5 },
+	{ "scope-pos-count", required_argument, NULL, O_COUNT + 0 },
+	{ "scope-neg-count", required_argument, NULL, O_COUNT + 1 },
+	{ "scope-count", required_argument, NULL, O_COUNT + 2 },
+	{ "scope", required_argument, NULL, O_SCOPE_AT },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
@@ -167,6 +183,9 @@ struct args {
 	const char *kcidb_origin;      /* --kcidb-origin, default "sqwave" */
 	const char *kcidb_url;         /* --kcidb-url, default "" (file://) */
 	const char *skew_csv;          /* two boards: --skew-csv FILE */
+	const char *scope_at;          /* --scope TARGET: read the scope live */
+	bool count_given;              /* a --scope-*count */
+	int scope_channel;             /* --scope: the scope's channel */
 };
 
 /* What the options say together, and the files: RUN [CAPTURE], or RUN_A
@@ -188,6 +207,26 @@ static int check_args(struct args *a, int argc, char **argv)
 			       o->scope[idx][0].ns, pol[idx], o->scope[idx][1].ns);
 			return -1;
 		}
+	}
+	if (a->scope_at && o->have_scope) {
+		pr_err("compare: --scope reads the scope's statistics: give them by hand "
+		       "(--scope-tmin ...) or read them (--scope), not both");
+		return -1;
+	}
+	if (a->count_given && !o->have_scope) {
+		pr_err("compare: --scope-count is the count of scope readings: give them too "
+		       "(--scope-tmax ...)");
+		return -1;
+	}
+	if (a->scope_at) {
+		a->scope_channel = o->copts.channel ? scopedialect_channel_parse(o->copts.channel) : 1;
+		if (a->scope_channel < 0) {
+			pr_err("compare: --channel '%s': the scope's analog channel, 1 to 8 (or CH1, "
+			       "C1, CHAN1)", o->copts.channel);
+			return -1;
+		}
+		o->copts.channel = NULL;
+		o->have_scope = true;	/* readings to come */
 	}
 	if (o->copts.channel && !o->copts.channel[0]) {
 		pr_err("compare: --channel: an empty name (give a channel name or number)");
@@ -330,6 +369,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case O_SKEW_CSV:
 			a->skew_csv = optarg;
 			break;
+		case O_SCOPE_AT:
+			a->scope_at = optarg;
+			break;
 		case O_SRES: {
 			size_t len = strlen(optarg);
 
@@ -348,6 +390,13 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		}
 		default:
+			if (ch >= O_COUNT && ch < O_COUNT + 3) {
+				if (parse_opt(&opt_count, compare_cmd_opts[idx].name, optarg,
+					      &o->scope_count[ch - O_COUNT]))
+					return -1;
+				a->count_given = true;
+				break;
+			}
 			if (ch >= O_SCOPE && ch < O_SCOPE + 6) {
 				int pol = (ch - O_SCOPE) / 2, mx = (ch - O_SCOPE) % 2;
 				struct compare_reading *sr = &o->scope[pol][mx];
@@ -385,12 +434,43 @@ static int write_json(const char *path, json_document_fn fn, const void *doc)
 }
 
 /* A wave's log against a capture, or against scope readings. */
-static int compare_wave(const struct args *a, FILE *out)
+/* --scope: the instrument's statistics as compare's readings and counts;
+ * 0, or the exit code (said). */
+static int scope_fill(struct args *a, struct scope_reading *r)
+{
+	struct compare_opts *o = &a->o;
+	char err[1024];
+	int p;
+
+	if (scopedialect_read_target(a->scope_at, SCPI_TIMEOUT_MS, a->scope_channel, r, err,
+				     sizeof(err)) < 0) {
+		pr_err("compare: %s", err);
+		return SQW_EXIT_RUNTIME;
+	}
+	o->have_scope = false;
+	for (p = 0; p < SCOPE_NPOL; p++)
+		if (!r->stat[p].valid)
+			pr_warn("compare: %s: %s", a->scope_at, r->stat[p].why);
+	if (!compare_opts_scope(o, r, a->scope_at)) {
+		pr_err("compare: %s (%s): no valid width statistics on channel %d: nothing to "
+		       "compare (was it set up, and did it trigger?)", a->scope_at,
+		       scopedialect_family(r->d), a->scope_channel);
+		return SQW_EXIT_RUNTIME;
+	}
+	return 0;
+}
+
+static int compare_wave(struct args *a, FILE *out)
 {
 	struct compare *c;
 	char err[1024];
-	enum compare_status st = compare_run(&a->o, &c, err, sizeof(err));
+	enum compare_status st;
+	struct scope_reading sr;
 	int ret;
+
+	if (a->scope_at && (ret = scope_fill(a, &sr)) != 0)
+		return ret;
+	st = compare_run(&a->o, &c, err, sizeof(err));
 
 	if (st != COMPARE_OK) {
 		pr_err("%s", err);

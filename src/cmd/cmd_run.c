@@ -6,6 +6,7 @@
  * decided from what the run ended with (cmd/runexit.h). */
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,12 +21,19 @@
 #include "config/plan.h"
 #include "run/runreport.h"
 #include "run/session.h"
+#ifndef SQW_BOARD_BUILD
+#include "base/msgbuf.h"
+#include "compare/comparedoc.h"
+#include "instrument/scopedialect.h"
+#endif
 
 /* What run's command line gave besides the configuration. */
 struct run_args {
 	const char *cmd;              /* "run" or "respond" */
 	const char *board, *profile;  /* after load_config: the paths found */
 	bool preflight;
+	const char *scope;            /* --scope TARGET, or NULL */
+	const char *scope_channel;    /* --scope-channel CH */
 	char board_path[PATH_MAX], profile_path[PATH_MAX];
 };
 
@@ -48,6 +56,12 @@ static void run_usage(FILE *f)
 
 		"  --preflight         the checks of `sqwave check` that do not move the pin:\n"
 		"                      exit 0 no FAIL, 1 a FAIL; then stop (docs/check.md)\n"
+		"  --scope TARGET      an oscilloscope on the pin (lab build): its +width and\n"
+		"                      -width statistics set up and reset over SCPI when the\n"
+		"                      counted edges begin, read at the end, logged as notes\n"
+		"                      and judged with what their count covers; HOST[:PORT] or\n"
+		"                      /dev/usbtmcN (docs/instruments.md)\n"
+		"  --scope-channel CH  the scope's channel on the pin (default 1)\n"
 		"  -h, --help          this help\n\n"
 		"Precedence: command line > profile > board file > defaults.\n"
 		"Durations take units: ns, us, ms, s, m, h.\n\n");
@@ -56,7 +70,7 @@ static void run_usage(FILE *f)
 
 /* run's own options first (getopt_long takes the first match), then the
  * configuration's; also for the man page and the completion (main.c). */
-size_t cmd_run_options(struct option *out, size_t max)
+static size_t options_of(struct option *out, size_t max, bool run)
 {
 	static const struct option own[] = {
 		{ "help", no_argument, NULL, 'h' },
@@ -64,9 +78,22 @@ size_t cmd_run_options(struct option *out, size_t max)
 		{ "load", required_argument, NULL, 'L' },
 		{ 0 },
 	};
+	/* run's alone: a scope across respond's two pins measures delays */
+	static const struct option scope[] = {
+		{ "scope", required_argument, NULL, 'S' },
+		{ "scope-channel", required_argument, NULL, 'C' },
+		{ 0 },
+	};
 	size_t n = cmdline_options_copy(out, max, own);
 
+	if (run)
+		n += cmdline_options_copy(out + n, max - n, scope);
 	return n + cmdline_config_options(out + n, max - n);
+}
+
+size_t cmd_run_options(struct option *out, size_t max)
+{
+	return options_of(out, max, true);
 }
 
 void cmd_run_help(FILE *f)
@@ -99,7 +126,7 @@ static void respond_usage(FILE *f)
 
 size_t cmd_respond_options(struct option *out, size_t max)
 {
-	return cmd_run_options(out, max);
+	return options_of(out, max, false);
 }
 
 void cmd_respond_help(FILE *f)
@@ -110,12 +137,12 @@ void cmd_respond_help(FILE *f)
 /* Options into @c and @a. 0, 1 (--help), or -1 (usage error, said). */
 static int load_config(struct config *c, int argc, char **argv, struct run_args *a)
 {
-	struct option opts[CMDLINE_CONFIG_OPTIONS + 4];
+	struct option opts[CMDLINE_CONFIG_OPTIONS + 6];
 	size_t n;
 	char err[1024];
 	int ch, idx = 0;
 
-	n = cmd_run_options(opts, sizeof(opts) / sizeof(opts[0]) - 1);
+	n = options_of(opts, sizeof(opts) / sizeof(opts[0]) - 1, !strcmp(a->cmd, "run"));
 	opts[n] = (struct option){ 0 };
 
 	/* The command line is applied first: it wins over files by source rank. */
@@ -138,6 +165,21 @@ static int load_config(struct config *c, int argc, char **argv, struct run_args 
 		case 'P':
 			a->preflight = true;
 			continue;
+		case 'S':
+		case 'C':
+#ifdef SQW_BOARD_BUILD
+			pr_err("--%s: talking to a scope and judging its reading is the lab's: this "
+			       "board build has no instruments; use the full build (make without "
+			       "BOARD=1), or read the scope after the run with `sqwave scope` there",
+			       ch == 'S' ? "scope" : "scope-channel");
+			return -1;
+#else
+			if (ch == 'S')
+				a->scope = optarg;
+			else
+				a->scope_channel = optarg;
+			continue;
+#endif
 		case 'L':
 			if (plan_add_cmdline_load(config_plan_mut(c), optarg, err, sizeof(err)) != CFG_OK) {
 				pr_err("--load %s: %s", optarg, err);
@@ -175,6 +217,94 @@ static int load_config(struct config *c, int argc, char **argv, struct run_args 
 	return 0;
 }
 
+#ifndef SQW_BOARD_BUILD
+/* run --scope: the scope beside the run, and what it read. */
+struct run_scope {
+	const char *target;
+	int channel;
+	bool setup_ok, read_ok;
+	struct scope_reading r;
+	char err[1024];
+};
+
+static void note_stat(struct msgbuf_out *o, const char *pol, const struct scope_stat *st)
+{
+	if (!st->valid) {
+		msgbuf_out_add(o, "%s_valid=0\n", pol);
+		return;
+	}
+	msgbuf_out_add(o, "%s_valid=1\n%s_min_ns=%lld\n%s_max_ns=%lld\n", pol, pol,
+		       llround(st->min_s * 1e9), pol, llround(st->max_s * 1e9));
+	if (st->count_known)
+		msgbuf_out_add(o, "%s_count=%llu\n", pol, (unsigned long long)st->count);
+}
+
+/* The session's instrument hook (run/session.h): main thread, never the
+ * RT thread; a few lines of SCPI at the counted edges' start and at the
+ * end, a note for the log each time. */
+static void run_scope_hook(void *ctx, bool start, char *note, size_t len)
+{
+	struct run_scope *sc = ctx;
+	struct msgbuf_out o;
+
+	msgbuf_out_init(&o, note, len);
+	msgbuf_out_add(&o, "instrument=scope\nphase=%s\ntarget=%s\nchannel=%d\n",
+		       start ? "setup" : "read", sc->target, sc->channel);
+	if (start) {
+		sc->setup_ok = !scopedialect_setup_target(sc->target, SCPI_TIMEOUT_MS, sc->channel,
+							  &sc->r, sc->err, sizeof(sc->err));
+	} else {
+		if (!sc->setup_ok) {
+			note[0] = '\0';
+			return;
+		}
+		sc->read_ok = !scopedialect_read_target(sc->target, SCPI_TIMEOUT_MS, sc->channel,
+							&sc->r, sc->err, sizeof(sc->err));
+	}
+	if (start ? !sc->setup_ok : !sc->read_ok) {
+		pr_warn("--scope: %s", sc->err);
+		msgbuf_out_add(&o, "error=%s\n", sc->err);
+		return;
+	}
+	msgbuf_out_add(&o, "idn=%s\ndialect=%s\n", sc->r.idn, scopedialect_name(sc->r.d));
+	if (!start) {
+		note_stat(&o, "pos", &sc->r.stat[SCOPE_POS]);
+		note_stat(&o, "neg", &sc->r.stat[SCOPE_NEG]);
+	}
+}
+
+/* After the summary: the scope's reading judged against the closed log,
+ * as `compare LOG --scope` would (docs/instruments.md). Said; the run's
+ * exit code stays the run's. */
+static void run_scope_judge(const struct run_scope *sc, const char *log, FILE *out)
+{
+	struct compare_opts o;
+	struct compare *c;
+	char err[1024];
+
+	if (!sc->read_ok)
+		return;
+	if (!log || !log[0]) {
+		pr_warn("--scope: the run kept no log: its reading is not judged");
+		return;
+	}
+	compare_opts_init(&o);
+	o.run = log;
+	if (!compare_opts_scope(&o, &sc->r, sc->target)) {
+		pr_warn("--scope: %s measured no valid width on channel %d: nothing to judge",
+			sc->target, sc->channel);
+		return;
+	}
+	if (compare_run(&o, &c, err, sizeof(err)) != COMPARE_OK) {
+		pr_warn("--scope: judging the reading: %s", err);
+		return;
+	}
+	fprintf(out, "\n");
+	comparedoc_print_text(out, c);
+	compare_free(c);
+}
+#endif
+
 static int run_or_respond(int argc, char **argv, const char *cmd)
 {
 	struct config *c = config_new();
@@ -192,14 +322,44 @@ static int run_or_respond(int argc, char **argv, const char *cmd)
 		config_free(c);
 		return ret > 0 ? SQW_EXIT_OK : SQW_EXIT_USAGE;
 	}
-	s = run_session_init(&(struct run_session_params){
+	struct run_session_params sp = {
 		.cfg = c, .board_file = a.board, .profile_file = a.profile,
-		.respond = !strcmp(cmd, "respond"), .preflight = a.preflight, .status = stderr, .say = print_session_say }, &ret, err, sizeof(err));
+		.respond = !strcmp(cmd, "respond"), .preflight = a.preflight, .status = stderr,
+		.say = print_session_say };
+#ifndef SQW_BOARD_BUILD
+	struct run_scope sc = { .target = a.scope, .channel = 1 };
+
+	if (a.scope_channel && !a.scope) {
+		pr_err("--scope-channel is the channel of --scope TARGET");
+		config_free(c);
+		return SQW_EXIT_USAGE;
+	}
+	if (a.scope_channel && (sc.channel = scopedialect_channel_parse(a.scope_channel)) < 0) {
+		pr_err("--scope-channel '%s': an analog channel, 1 to 8 (or CH1, C1, CHAN1)",
+		       a.scope_channel);
+		config_free(c);
+		return SQW_EXIT_USAGE;
+	}
+	if (a.scope && !a.preflight) {
+		sp.instrument = run_scope_hook;
+		sp.instrument_ctx = &sc;
+	}
+#endif
+	s = run_session_init(&sp, &ret, err, sizeof(err));
 	if (!s) {
 		pr_err("%s", err);
 		config_free(c);
 		return ret;
 	}
+#ifndef SQW_BOARD_BUILD
+	if (a.scope && run_session_lines(s) > 1) {
+		pr_err("--scope watches one line; this run has %zu (gpio.line)",
+		       run_session_lines(s));
+		run_session_fini(s);
+		config_free(c);
+		return SQW_EXIT_USAGE;
+	}
+#endif
 	if (a.preflight) {	/* the checks of `sqwave check`, nothing timed */
 		ret = check_preflight(stdout, c, a.board, a.profile);
 	} else {
@@ -207,6 +367,10 @@ static int run_or_respond(int argc, char **argv, const char *cmd)
 
 		runreport_finish(s, run_session_run(s), stdout, runexit_code, &end);
 		ret = runexit_code(&end);
+#ifndef SQW_BOARD_BUILD
+		if (a.scope)
+			run_scope_judge(&sc, run_session_info(s)->log_path, stdout);
+#endif
 		runreport_end_free(&end);
 	}
 	run_session_fini(s);

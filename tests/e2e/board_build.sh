@@ -114,7 +114,7 @@ test_pictures_and_capture_options_are_refused_exit_2_naming_the_build() {
 
 test_a_lab_command_is_refused_exit_2_saying_what_to_install() {
 	local c rc
-	for c in capture compare report; do
+	for c in capture compare report scope; do
 		"$BB" $c "$TMP/x" "$TMP/y" > "$TMP/l.out" 2> "$TMP/l.err"
 		rc=$?
 		[ $rc -eq 2 ] || fail "$c: exit $rc, expected 2" || return 1

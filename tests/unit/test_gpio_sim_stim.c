@@ -497,7 +497,18 @@ static void a_late_debounce_runs_out_after_the_actual_last_change(void **state)
 	check_model(n, GPIO_EDGE_BOTH, 100000);
 	assert_true(n >= 1);
 	assert_true((int64_t)ev[n - 1].t_ns >= let_go + 100000);
-	assert_int_equal(ev[n - 1].t_ns, (uint64_t)stim(4).t_ns + 100000);
+	/* The last event is the last reported change's timer running out.
+	 * Which change that is depends on how fast the burst was made: a
+	 * thread held off for 100 us between two changes lets a timer run
+	 * out early (the model above says which), and the last change is
+	 * then no event if it returns to that level (seen on an emulated
+	 * board: the event came from change 2). */
+	for (i = 5; i-- > 0;)
+		if (stim(i).reported)
+			break;
+	assert_true(i < 5);
+	assert_true(stim(i).t_ns >= let_go);
+	assert_int_equal(ev[n - 1].t_ns, (uint64_t)stim(i).t_ns + 100000);
 	in_close(in);
 }
 

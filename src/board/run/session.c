@@ -101,6 +101,7 @@ struct run_session {
 	struct gridrun *grid;     /* grid.clock realtime or tai */
 	struct run_phase *phases;
 	uint64_t *starts, measure0;
+	bool instr_started;       /* params.instrument was called at measure0 */
 	bool rt_ok, closed;
 	int sfd, sig;
 	sigset_t oldsigs, stop_sigs;
@@ -1541,6 +1542,25 @@ static void session_take_clock(struct run_session *s, bool newline)
 }
 
 /* 4. Wait: signals, status line, phases and loads, end of the loop. */
+/* params.instrument at the counted edges' start (@start) or after the
+ * loops (its note into the log, at @now on the log's clock). */
+static void session_instrument(struct run_session *s, bool start, uint64_t now)
+{
+	char note[1024] = "";
+
+	if (!s->p.instrument || !s->ln[0].rec)
+		return;
+	s->p.instrument(s->p.instrument_ctx, start, note, sizeof(note));
+	if (!note[0])
+		return;
+	if (recorder_event(s->ln[0].rec, now, EDGELOG_EV_NOTE, note, strlen(note)) < 0)
+		run_session_say(s, RUN_SAY_WARN, "the instrument's reading was not logged: %s",
+				strerror(errno));
+	/* and for the summary (its "instrument" member) */
+	free(s->ri.instrument_note[!start]);
+	s->ri.instrument_note[!start] = strdup(note);
+}
+
 static void session_wait(struct run_session *s)
 {
 	int64_t status_every = config_int(s->c, CFG_OUTPUT_STATUS_INTERVAL);
@@ -1561,6 +1581,10 @@ static void session_wait(struct run_session *s)
 			wait_ms = (int64_t)((next_status - now) / 1000000);
 		if (due != UINT64_MAX && (int64_t)((due > now ? due - now : 0) / 1000000) < wait_ms)
 			wait_ms = (int64_t)((due > now ? due - now : 0) / 1000000);
+		/* an instrument is reset when the counted edges begin: wake then */
+		if (s->p.instrument && !s->instr_started && s->measure0 > now &&
+		    (int64_t)((s->measure0 - now) / 1000000) + 1 < wait_ms)
+			wait_ms = (int64_t)((s->measure0 - now) / 1000000) + 1;
 		fds[0].fd = s->sfd;
 		fds[0].events = POLLIN;
 		fds[1].fd = s->grid ? gridrun_fd(s->grid) : -1;	/* negative: ignored */
@@ -1578,6 +1602,10 @@ static void session_wait(struct run_session *s)
 			session_request_stop(s);	/* one line failed: the run ends */
 		soak_read(s->soak, fds + 2, n - 2, now);
 		soak_tick(s->soak, now);
+		if (s->p.instrument && !s->instr_started && now >= s->measure0) {
+			s->instr_started = true;
+			session_instrument(s, true, clock_now_ns(s->ln[0].loop.clock));
+		}
 		if (status && now >= next_status) {
 			status_print(s, t0, tty);
 			next_status += (uint64_t)status_every;
@@ -1644,6 +1672,9 @@ static void session_stop(struct run_session *s)
 		if (s->p.respond && s->ln[i].rec)
 			session_respond_note(s);
 	}
+	/* the instrument's reading, once the wave has stopped */
+	if (s->instr_started)
+		session_instrument(s, false, clock_now_ns(s->ln[0].loop.clock));
 	/* The break helper's last events go through the recorder: stop it first. */
 	if (s->tb)
 		session_stop_tracebreak(s);
@@ -1950,6 +1981,8 @@ void run_session_fini(struct run_session *s)
 	free(s->line_ri);
 	free(s->starts);
 	free(s->ri.break_hits);
+	free(s->ri.instrument_note[0]);
+	free(s->ri.instrument_note[1]);
 	rtsetup_process_free(&s->rs);
 	if (s->sfd >= 0)
 		close(s->sfd);

@@ -45,6 +45,16 @@ struct run_session_params {
 	/* one message, without prefix or newline; called from the caller's thread */
 	void (*say)(void *ctx, enum run_say level, const char *text);
 	void *say_ctx;
+	/* An instrument beside the run (run --scope, set by the command in the
+	 * lab build; NULL: none). Called from the main thread, never from an
+	 * RT thread: with @start true once, when the run's counted edges begin
+	 * (the first counted slot has come: after the warm-up), and, if it
+	 * was, with @start false once the RT loops have ended, before the log
+	 * closes. What it writes into @note ("key=value" lines, "" for none)
+	 * is logged as a note event (docs/log-format.md). Its failures are its
+	 * own to say; the run goes on. */
+	void (*instrument)(void *ctx, bool start, char *note, size_t notelen);
+	void *instrument_ctx;
 };
 
 /*

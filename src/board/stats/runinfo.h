@@ -83,6 +83,10 @@ struct run_grid {
 };
 
 struct run_info {
+	/* run --scope (run/session.h, params.instrument): the instrument's
+	 * notes as logged, "key=value" lines, [0] at the setup, [1] at the
+	 * read; NULL: none. Owned by the session. */
+	char *instrument_note[2];
 	const char *board_file;
 	const char *profile_file;     /* NULL if none */
 	const char *log_path;

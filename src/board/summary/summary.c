@@ -848,6 +848,41 @@ static void json_breaks(struct json_writer *w, const struct run_info *ri)
 	json_object_end(w);
 }
 
+/* "instrument": run --scope's notes as the log has them, each a member
+ * of its key=value lines (docs/json-summary.md); the judgement of the
+ * reading is the lab's, printed by run after the summary. */
+static void json_note(struct json_writer *w, const char *key, const char *text)
+{
+	if (!text) {
+		json_kv_null(w, key);
+		return;
+	}
+	json_kv_object_begin(w, key);
+	while (*text) {
+		size_t n = strcspn(text, "\n"), k = strcspn(text, "=");
+
+		if (k < n) {
+			char name[64], value[512];
+
+			snprintf(name, sizeof(name), "%.*s", (int)k, text);
+			snprintf(value, sizeof(value), "%.*s", (int)(n - k - 1), text + k + 1);
+			json_kv_string(w, name, value);
+		}
+		text += n + (text[n] == '\n');
+	}
+	json_object_end(w);
+}
+
+static void json_instrument(struct json_writer *w, const struct run_info *ri)
+{
+	if (!ri->instrument_note[0])
+		return;	/* no --scope: no member */
+	json_kv_object_begin(w, "instrument");
+	json_note(w, "setup", ri->instrument_note[0]);
+	json_note(w, "read", ri->instrument_note[1]);
+	json_object_end(w);
+}
+
 /* One load of a phase's proof: what it had to show and what it showed. */
 static void json_proof_load(struct json_writer *w, const struct proof_phase *p,
 			    const struct proof_req *q)
@@ -1238,6 +1273,7 @@ static void json_summary(struct json_writer *w, const struct config *c,
 	json_object_end(w);
 
 	summary_grid_json(w, ri->grid);
+	json_instrument(w, ri);
 
 	json_key(w, "pin");
 	pin_json_write(w, &ri->pin);

@@ -28,6 +28,31 @@ void compare_opts_init(struct compare_opts *o)
 	o->worst = DEF_WORST;
 	o->scope_rel = DEF_SCOPE_REL;
 	o->scope_abs_ns = -1;
+	for (int p = 0; p < EDGESTATS_NPOL; p++)
+		o->scope_count[p] = -1;
+}
+
+int compare_opts_scope(struct compare_opts *o, const struct scope_reading *r, const char *source)
+{
+	static const enum edgestats_polarity pol[SCOPE_NPOL] = { EDGESTATS_POS, EDGESTATS_NEG };
+	int p, valid = 0;
+
+	for (p = 0; p < SCOPE_NPOL; p++) {
+		const struct scope_stat *st = &r->stat[p];
+		int e = pol[p];
+
+		if (!st->valid)
+			continue;
+		o->scope[e][0].set = o->scope[e][1].set = true;
+		o->scope[e][0].ns = llround(st->min_s * 1e9);
+		o->scope[e][1].ns = llround(st->max_s * 1e9);
+		o->scope_count[e] = st->count_known ? (int64_t)st->count : -1;
+		o->scope_count_why[e] = st->count_known ? NULL : st->why;
+		o->have_scope = true;
+		valid++;
+	}
+	o->scope_source = source;
+	return valid;
 }
 
 const char *compare_verdict_name(enum compare_verdict v)
@@ -110,6 +135,27 @@ static enum compare_status load_capture(struct compare *c, uint64_t max_edges, c
 	return COMPARE_OK;
 }
 
+/* A scope count given: the pulse the last record closed, kept for the
+ * prediction (its polarity's and, if wanted, any polarity's). */
+static int pulse_keep(struct compare *c)
+{
+	struct edgestats_pulse pp;
+	enum edgestats_polarity pol;
+
+	if (!c->want_pulses[EDGESTATS_POS] && !c->want_pulses[EDGESTATS_NEG] &&
+	    !c->want_pulses[EDGESTATS_ANY])
+		return 0;
+	if (!edgestats_last_pulse(c->ses, &pp, &pol))
+		return 0;
+	if (c->want_pulses[pol] &&
+	    scopepredict_pulses_add(&c->pulses[pol], pp.width_ns, pp.lo_ns, pp.hi_ns) < 0)
+		return -1;
+	if (c->want_pulses[EDGESTATS_ANY] &&
+	    scopepredict_pulses_add(&c->pulses[EDGESTATS_ANY], pp.width_ns, pp.lo_ns, pp.hi_ns) < 0)
+		return -1;
+	return 0;
+}
+
 /* Pass 1: every record once, into the search and (scope mode) the stats. */
 static enum compare_status pass1(struct compare *c, struct align_search *s, char *err,
 				 size_t errlen)
@@ -133,8 +179,14 @@ static enum compare_status pass1(struct compare *c, struct align_search *s, char
 	while ((got = edgelog_reader_next(c->rr, &e)) == 1) {
 		if (s)
 			align_search_feed(s, &e);
-		if (c->ses)
+		if (c->ses) {
 			edgestats_add(c->ses, &e);
+			if (pulse_keep(c) < 0) {
+				msgbuf_set(err, errlen, "out of memory (keeping the run's pulse widths "
+					   "for the scope's prediction: 24 bytes a pulse)");
+				return COMPARE_E_IO;
+			}
+		}
 		c->records++;
 	}
 	if (got < 0) {
@@ -406,8 +458,16 @@ static int window_stats(struct compare *c)
 
 static void scope_check(struct compare *c)
 {
-	int p, mx;
+	int p, mx, judged = 0;
+	double level;
 
+	/* the readings a count lets us predict share the false-alarm chance */
+	for (p = 0; p < EDGESTATS_NPOL; p++)
+		for (mx = 0; mx < 2; mx++)
+			if (c->o->scope[p][mx].set && c->o->scope_count[p] >= 0 &&
+			    c->ser->width[p].h.m.n)
+				judged++;
+	level = 1 - (1 - COMPARE_SCOPE_LEVEL) / (judged ? judged : 1);
 	for (p = 0; p < EDGESTATS_NPOL; p++)
 		for (mx = 0; mx < 2; mx++) {
 			const struct compare_reading *sr = &c->o->scope[p][mx];
@@ -426,8 +486,23 @@ static void scope_check(struct compare *c)
 			}
 			lo = mx ? lw->tmax.lo_ns : lw->tmin_bound.lo_ns;
 			hi = mx ? lw->tmax_bound.hi_ns : lw->tmin.hi_ns;
+			if (c->o->scope_count[p] >= 0) {
+				struct scopepredict *pr = &c->pred[p][mx];
+
+				scopepredict_pulses_sort(&c->pulses[p]);
+				scopepredict_extreme(&c->pulses[p], (uint64_t)c->o->scope_count[p], mx,
+						     level, pr);
+				c->have_pred[p][mx] = true;
+				/* N > M or N = 0: no interval; the bounds alone */
+				if (pr->status == SCOPEPREDICT_OK) {
+					lo = pr->lo_ns;
+					hi = pr->hi_ns;
+				}
+			}
 			c->scope_ok[p][mx] = sr->ns >= lo - tol && sr->ns <= hi + tol;
 		}
+	for (p = 0; p < EDGESTATS_NPOL; p++)
+		scopepredict_pulses_free(&c->pulses[p]);
 }
 
 /* The capture's coverage of the run: its span less its data gaps, and
@@ -525,6 +600,9 @@ enum compare_status compare_run(const struct compare_opts *o, struct compare **o
 		}
 		snprintf(c->run_path, sizeof(c->run_path), "/proc/self/fd/%d", c->run_fd);
 	}
+	for (int p = 0; p < EDGESTATS_NPOL; p++)
+		c->want_pulses[p] = o->scope_count[p] >= 0 &&
+				    (o->scope[p][0].set || o->scope[p][1].set);
 	if (o->capture) {
 		st = load_capture(c, 2 * run_records_max(c) + 4096, err, errlen);
 		if (st)
@@ -587,6 +665,8 @@ void compare_free(struct compare *c)
 	free(c->kernel_ns);
 	edgestats_free(c->es);
 	edgestats_free(c->ses);
+	for (int p = 0; p < EDGESTATS_NPOL; p++)
+		scopepredict_pulses_free(&c->pulses[p]);
 	align_result_free(&c->r);
 	align_caps_free(&c->caps);
 	align_runs_free(&c->win);

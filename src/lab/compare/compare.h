@@ -9,6 +9,8 @@
 #include <stdint.h>
 
 #include "compare/align.h"
+#include "compare/scopepredict.h"
+#include "instrument/scopedialect.h"
 #include "capture/capture.h"
 #include "log/edgelog.h"
 #include "stats/edgestats.h"
@@ -32,10 +34,32 @@ struct compare_opts {
 	bool have_scope;
 	double scope_rel;              /* relative reading accuracy, or */
 	int64_t scope_abs_ns;          /* absolute (>= 0 when given) */
+	/* The pulses each polarity's statistics counted (--scope-count, or
+	 * read from the scope): -1 unknown. With a count, a reading is judged
+	 * against the interval a scope that measured that many of the run's
+	 * pulses shows (compare/scopepredict.h), else against the log's
+	 * bounds alone; count_why says why a count is unknown, when known. */
+	int64_t scope_count[EDGESTATS_NPOL];
+	const char *scope_count_why[EDGESTATS_NPOL];
+	const char *scope_source;      /* the scope read live (compare --scope), or NULL */
 };
 
-/* Defaults: tolerance and first_seq -1, worst 10, scope_rel 0.1 %. */
+/* The chance that a scope which did everything right is still judged
+ * DISAGREE, for all its readings together: each reading's interval holds
+ * 1 - (1 - COMPARE_SCOPE_LEVEL) / (the readings judged by a count), so one
+ * reading is judged at 90 %, two at 95 %, four at 97.5 % (Bonferroni). */
+#define COMPARE_SCOPE_LEVEL 0.90
+
+/* Defaults: tolerance and first_seq -1, worst 10, scope_rel 0.1 %, scope
+ * counts unknown. */
 void compare_opts_init(struct compare_opts *o);
+
+/* A scope's statistics read over SCPI (instrument/scopedialect.h) as the
+ * readings and counts of @o: each valid width's min and max, its count or
+ * why none; @source names the scope (kept, not copied). The readings @r
+ * holds must outlive @o. Returns how many widths were valid (0: nothing
+ * to compare). */
+int compare_opts_scope(struct compare_opts *o, const struct scope_reading *r, const char *source);
 
 enum compare_verdict {
 	COMPARE_AGREE = 0,
@@ -121,9 +145,15 @@ struct compare {
 	int64_t scope_tol[EDGESTATS_NPOL][2];
 	/* coverage (with a capture) */
 	struct compare_coverage cov;
+	/* with a count: what a scope that measured it shows (status OK: the
+	 * reading was judged against [lo_ns, hi_ns] +- the tolerance) */
+	struct scopepredict pred[EDGESTATS_NPOL][2];
+	bool have_pred[EDGESTATS_NPOL][2];
 	/* verdict */
 	enum compare_verdict verdict;
 	/* private */
+	struct scopepredict_pulses pulses[EDGESTATS_NPOL]; /* while the log is read */
+	bool want_pulses[EDGESTATS_NPOL];
 	struct capture *cap;
 	struct edgelog_reader *rr;     /* holds meta */
 	int run_fd;                    /* a run read from a stream, else -1 */

@@ -225,6 +225,116 @@ static void print_capture_report(FILE *f, const struct compare *c)
 	}
 }
 
+/* @v with thousands separators ("3,600,000") into @buf. */
+static const char *grouped(uint64_t v, char *buf, size_t len)
+{
+	char d[32];
+	size_t n = (size_t)snprintf(d, sizeof(d), "%" PRIu64, v), i, o = 0;
+
+	for (i = 0; i < n && o + 2 < len; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = d[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+/* A reading's prediction: null without a count (or with one the law
+ * cannot take, its status said). */
+static void json_prediction(struct json_writer *w, const struct compare *c, int p, int mx)
+{
+	static const char *const status[] = { "ok", "no-pulses", "no-count", "count-above-run" };
+	const struct scopepredict *pr = &c->pred[p][mx];
+
+	if (!c->have_pred[p][mx]) {
+		json_kv_null(w, "prediction");
+		return;
+	}
+	json_kv_object_begin(w, "prediction");
+	json_kv_string(w, "status", status[pr->status]);
+	json_kv_uint(w, "run_pulses", pr->m);
+	if (pr->status == SCOPEPREDICT_OK) {
+		json_kv_double(w, "coverage", pr->coverage);
+		json_kv_double(w, "level", pr->level);
+		json_kv_double(w, "expected_ns", pr->expected_ns);
+		json_kv_int(w, "lo_ns", pr->lo_ns);
+		json_kv_int(w, "hi_ns", pr->hi_ns);
+		json_kv_double(w, "p_caught_extreme", pr->p_extreme);
+	}
+	json_object_end(w);
+}
+
+/* Why a reading outside its interval disagrees, in words. */
+static const char *disagree_why(const struct compare *c, int p, int mx)
+{
+	const struct edgestats_widths *lw = &c->ser->width[p];
+	int64_t r = c->o->scope[p][mx].ns, tol = c->scope_tol[p][mx];
+	/* no pulse of the run, whichever the scope sampled, lies outside */
+	int64_t blo = lw->tmin_bound.lo_ns, bhi = lw->tmax_bound.hi_ns;
+	bool beyond = mx ? r > c->pred[p][mx].hi_ns + tol : r < c->pred[p][mx].lo_ns - tol;
+
+	if (r < blo - tol || r > bhi + tol)
+		return "no pulse of the run lies there: the scope measured a pulse the run did not "
+		       "make (another signal, a glitch, a threshold off the logic levels?)";
+	if (beyond)
+		return "more extreme than a sample of this size shows at the interval's level (a "
+		       "rare sample, or pulses the log puts elsewhere)";
+	return "less extreme than a sample of this size shows at the interval's level: did "
+	       "the scope measure fewer pulses than it counted, or not the run's?";
+}
+
+/* What the scope's count means for one reading, in words (docs/compare.md,
+ * Scope statistics and their coverage). */
+static void print_coverage(FILE *f, const struct compare *c, int p, int mx)
+{
+	const struct scopepredict *pr = &c->pred[p][mx];
+	const char *ext = mx ? "Tmax" : "Tmin", *pulse = mx ? "longest" : "shortest";
+	const char *kind = p == EDGESTATS_ANY ? "" : p == EDGESTATS_POS ? "positive " : "negative ";
+	int64_t r = c->o->scope[p][mx].ns, tol = c->scope_tol[p][mx];
+	char n[32], m[32];
+
+	if (!c->have_pred[p][mx]) {
+		if (c->o->scope_count_why[p])
+			fprintf(f, "           %s %s: the scope's count is unknown (%s): the interval "
+				   "cannot be given; judged against the log's bounds alone\n", ext,
+				pol_name[p], c->o->scope_count_why[p]);
+		return;
+	}
+	grouped(pr->n, n, sizeof(n));
+	grouped(pr->m, m, sizeof(m));
+	switch (pr->status) {
+	case SCOPEPREDICT_OK:
+		fprintf(f, "           %s %s: the scope measured %s of %s %spulses (%.3g %%): the "
+			   "%s it shows is the %s of a sample;\n           the chance it caught the "
+			   "run's %s pulse is %.3g %%; its %s is expected near %.3f us,\n"
+			   "           in [%.3f, %.3f] us (%.4g %%)", ext, pol_name[p], n, m, kind,
+			pr->coverage * 100, ext, mx ? "largest" : "smallest", pulse,
+			pr->p_extreme * 100, ext, pr->expected_ns / 1000, (double)pr->lo_ns / 1000,
+			(double)pr->hi_ns / 1000, pr->level * 100);
+		if (c->scope_ok[p][mx])
+			fprintf(f, ": the reading %.3f us lies in it\n", (double)r / 1000);
+		else
+			fprintf(f, ":\n           DISAGREE: the reading %.3f us lies %s it (+- %.3f us): %s\n",
+				(double)r / 1000, r < pr->lo_ns - tol ? "below" : "above",
+				(double)tol / 1000, disagree_why(c, p, mx));
+		break;
+	case SCOPEPREDICT_TOO_MANY:
+		fprintf(f, "           %s %s: the scope counted %s %spulses, the run made %s: its "
+			   "statistics cover more than the run's counted edges (reset before they "
+			   "began?); no interval, judged against the log's bounds alone\n", ext,
+			pol_name[p], n, kind, m);
+		break;
+	case SCOPEPREDICT_NO_COUNT:
+		fprintf(f, "           %s %s: the scope counted no pulse: its reading is of nothing "
+			   "the run made; judged against the log's bounds alone\n", ext, pol_name[p]);
+		break;
+	case SCOPEPREDICT_NO_PULSES:
+		fprintf(f, "           %s %s: the run made no %spulse\n", ext, pol_name[p], kind);
+		break;
+	}
+}
+
 static void print_scope_report(FILE *f, const struct compare *c)
 {
 	int p, mx;
@@ -249,9 +359,17 @@ static void print_scope_report(FILE *f, const struct compare *c)
 				   (double)sr->ns / 1000, (double)c->scope_tol[p][mx] / 1000,
 				   c->scope_ok[p][mx] ? "ok" : "DISAGREE");
 		}
-	fprintf(f, "           (a reading agrees if it lies in the log's bounds +- the scope's "
-		   "resolution:\n            %s)\n", c->o->scope_abs_ns >= 0 ? "--scope-resolution" :
-		   "--scope-resolution, by default 0.1 % of the reading");
+	if (c->o->scope_source)
+		fprintf(f, "           read from %s\n", c->o->scope_source);
+	for (p = 0; p < EDGESTATS_NPOL; p++)
+		for (mx = 0; mx < 2; mx++)
+			if (c->o->scope[p][mx].set)
+				print_coverage(f, c, p, mx);
+	fprintf(f, "           (a reading agrees if it lies in the log's bounds, or with the "
+		   "scope's count in the\n            interval of a scope that measured that many "
+		   "pulses, +- the scope's resolution:\n            %s)\n",
+		c->o->scope_abs_ns >= 0 ? "--scope-resolution" :
+		"--scope-resolution, by default 0.1 % of the reading");
 }
 
 static void print_verdict(FILE *f, const struct compare *c)
@@ -575,6 +693,11 @@ void comparedoc_json(struct json_writer *w, const void *compare)
 					json_kv_int(w, "log_lo_ns", mx ? lw->tmax.lo_ns : lw->tmin_bound.lo_ns);
 					json_kv_int(w, "log_hi_ns", mx ? lw->tmax_bound.hi_ns : lw->tmin.hi_ns);
 				}
+				if (c->o->scope_count[p] >= 0)
+					json_kv_int(w, "count", c->o->scope_count[p]);
+				else
+					json_kv_null(w, "count");
+				json_prediction(w, c, p, mx);
 				json_kv_bool(w, "agrees", c->scope_ok[p][mx]);
 				json_object_end(w);
 			}
