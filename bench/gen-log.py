@@ -5,6 +5,7 @@
     bench/gen-log.py OUT [--edges N] [--half-period-ns NS] [--seed S]
                          [--stalls N] [--stall-ms MS] [--far FRACTION]
                          [--high-ns NS --low-ns NS] [--realtime-ns NS]
+                         [--wake-extra-ns NS]
 
 Default: one hour at 500 us half period, 7,200,000 edges, 230 MB. Used by
 bench/analyze-bench because the simulated board cannot produce that many
@@ -32,7 +33,10 @@ options that change nothing when left out:
   * --high-ns, --low-ns: a duty wave (wave.high_ns, wave.low_ns in the
     header; the half period is their mean);
   * --realtime-ns: the header's start_realtime_ns (0: none), for the
-    wall-clock labels.
+    wall-clock labels;
+  * --wake-extra-ns NS: every wake-up NS later (the write follows it), a
+    known shift of the whole latency distribution with the pulse widths'
+    unchanged: report --baseline's injected regression (tests/e2e/regress.sh).
 """
 import argparse
 import random
@@ -59,6 +63,7 @@ def main():
     ap.add_argument("--low-ns", type=int, default=0)
     ap.add_argument("--realtime-ns", type=int, default=0)
     ap.add_argument("--exact", action="store_true")
+    ap.add_argument("--wake-extra-ns", type=int, default=0)
     a = ap.parse_args()
     n, half = a.edges, a.half_period_ns
     if (a.high_ns > 0) != (a.low_ns > 0) or (a.high_ns + a.low_ns) % 2:
@@ -115,6 +120,7 @@ def main():
                     lat += 80000
             if a.far and far.random() < a.far:
                 lat += far.randint(100_000, far_max)
+            lat += a.wake_extra_ns
             wb = lat + 150 + ((r >> 45) & 0xFF)                # +150..405 ns
             we = wb + 300 + ((r >> 53) & 0x3FF)                # +300..1323 ns
             if a.exact:

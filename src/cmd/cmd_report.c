@@ -19,13 +19,18 @@
 #include "cmd/sources.h"
 #include "stats/analyze.h"
 #include "summary/analysisdoc.h"
+#include "config/config.h"
+#include "report/regressdoc.h"
 #include "report/report.h"
 #include "report/trend.h"
 
 static void report_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: sqwave report RUN... [--markdown FILE] [--json FILE] [--svg FILE]\n\n"
+		"usage: sqwave report RUN... [--markdown FILE] [--json FILE] [--svg FILE]\n"
+		"       sqwave report --baseline OLD [--baseline OLD]... NEW... [--json FILE]\n"
+		"                     [--junit FILE] [--results FILE]\n"
+		"       sqwave report --trend [--steps] RUN...\n\n"
 		"One row per run and phase: label, board, kernel (RT or non-RT), duration,\n"
 		"frequency, loads and their proof (CPU busy, packets/s, CoreMark score),\n"
 		"edges, Tmin/Tmax with bounds, wake latency p50/mean/p99/p99.99/max, missed\n"
@@ -44,11 +49,23 @@ static void report_usage(FILE *f)
 		"                    and host, ordered by start; --svg draws a panel per\n"
 		"                    board over a date axis, --json the points (schema\n"
 		"                    sqwave-trend); exit 0 whatever the verdicts\n"
+		"  --baseline OLD    (repeatable) the regression verdict instead: is RUN...\n"
+		"                    (NEW) worse than the OLD runs beyond their variation, per\n"
+		"                    phase and figure (Tmin/Tmax per polarity, wake p99,\n"
+		"                    p99.99, max, missed periods); exit 1 on a regression\n"
+		"  --steps           with --trend: the same verdict over the runs in the order\n"
+		"                    given, each figure's step and the first run after it\n"
+		"  --junit FILE      (--baseline, --steps) one test case per phase and figure\n"
+		"  --results FILE    (--baseline, --steps) LAVA result lines, as run's\n"
+		"  --min-step TIME   least practical step of a time figure (default 1us) ...\n"
+		"  --min-step-pct N  ... or N %% of OLD's figure, the larger (default 10)\n"
+		"  --min-missed-ppm N  of missed periods, per million slots (default 100)\n"
 		"  -q, --quiet       no text table on stdout\n"
 		"  -h, --help        this help\n\n"
 		"Exit: 0 every row passed (or had no limits), 1 a row failed or its load\n"
 		"was not applied (or a two-board comparison did not exit 0), 2 bad input,\n"
-		"3 I/O error.\n");
+		"3 I/O error. With --baseline or --steps: 0 no regression, 1 a regression\n"
+		"(docs/report.md, \"Regression verdict\", says how each figure is judged).\n");
 }
 
 static int write_to(const char *path, void (*fn)(FILE *, const struct report *),
@@ -158,11 +175,210 @@ static struct jv *log_doc(const char *path, int *rc, char *err, size_t errlen)
 	return doc;
 }
 
+/* report --baseline and --trend --steps: what the options asked for. */
+struct regress_args {
+	const char **base;         /* the OLD runs, in the order given */
+	size_t nbase;
+	bool steps;
+	const char *json, *junit, *results;
+	bool quiet;
+	struct regress_opts o;
+};
+
+static const struct cfg_item opt_min_step = CMDLINE_DURATION("min-step", 0, INT64_C(3600000000000), "us");
+static const struct cfg_item opt_min_pct = CMDLINE_INT("min-step-pct", 0, 1000, "");
+static const struct cfg_item opt_min_ppm = CMDLINE_INT("min-missed-ppm", 0, 1000000, "");
+
+/* One option of the verdict's into @ra: 0, or -1 refused (said). */
+static int regress_option(struct regress_args *ra, int ch, const char *arg)
+{
+	const struct cfg_item *it = ch == 'M' ? &opt_min_step : ch == 'P' ? &opt_min_pct : &opt_min_ppm;
+	char err[256];
+	int64_t v;
+
+	switch (ch) {
+	case 'B':
+		ra->base[ra->nbase++] = arg;
+		return 0;
+	case 'S':
+		ra->steps = true;
+		return 0;
+	case 'J':
+		ra->junit = arg;
+		return 0;
+	case 'R':
+		ra->results = arg;
+		return 0;
+	}
+	if (cmdline_value(it, NULL, arg, &v, err, sizeof(err)) != CFG_OK) {
+		pr_err("%s", err);
+		return -1;
+	}
+	if (ch == 'M')
+		ra->o.min_step_ns = v;
+	else if (ch == 'P')
+		ra->o.min_step_pct = (double)v;
+	else
+		ra->o.min_missed_ppm = (double)v;
+	return 0;
+}
+
+/* One run for the verdict: a log's full distributions, or a summary's. */
+static int regress_read(struct regress_run *run, const char *path)
+{
+	enum input_kind kind = input_kind(path);
+	char err[1024];
+	bool io = false;
+	struct jv *doc;
+	int r;
+
+	if (kind == IN_OTHER) {
+		pr_err("%s: neither a sqwave log nor a JSON summary or analysis", OUTFILE_ESC(path));
+		return SQW_EXIT_USAGE;
+	}
+	if (kind == IN_LOG) {
+		r = regress_run_from_log(run, path, &io, err, sizeof(err));
+	} else {
+		doc = jsonread_file(path, &io, err, sizeof(err));
+		r = doc ? regress_run_from_doc(run, doc, path, err, sizeof(err)) : -1;
+		jv_free(doc);
+	}
+	if (r < 0) {
+		pr_err("%s", err);
+		return io ? SQW_EXIT_RUNTIME : SQW_EXIT_USAGE;
+	}
+	return SQW_EXIT_OK;
+}
+
+static int regress_write(const char *path, const struct regress_result *res,
+			 const struct regress_opts *o, char kind)
+{
+	char err[512];
+	FILE *f = outfile_open(path, err, sizeof(err));
+
+	if (!f) {
+		pr_err("%s", err);
+		return -1;
+	}
+	if (kind == 'j')
+		regress_write_json(f, res, o);
+	else if (kind == 'J')
+		regress_write_junit(f, res);
+	else
+		regress_write_results(f, res);
+	if (outfile_close(f, path, err, sizeof(err)) < 0) {
+		pr_err("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* The verdict: OLD (--baseline) against NEW (@news), or the steps of the
+ * series @news (--steps); exit 0, 1 (a regression), 2 or 3. */
+static int report_regress(struct regress_args *ra, char **news, size_t nnew)
+{
+	size_t nall = ra->nbase + nnew, i;
+	struct regress_run *runs = calloc(nall + 1, sizeof(*runs));
+	struct regress_result res;
+	char err[512];
+	int ret = SQW_EXIT_OK;
+
+	if (!runs) {
+		pr_err("out of memory");
+		return SQW_EXIT_RUNTIME;
+	}
+	for (i = 0; i < nall && ret == SQW_EXIT_OK; i++)
+		ret = regress_read(&runs[i], i < ra->nbase ? ra->base[i] : news[i - ra->nbase]);
+	/* one line a side: a side of two lines would be judged as one */
+	if (ret == SQW_EXIT_OK &&
+	    (ra->steps ? regress_side_check(runs, nall, "the series", err, sizeof(err)) < 0
+	     : regress_side_check(runs, ra->nbase, "OLD", err, sizeof(err)) < 0 ||
+	       regress_side_check(runs + ra->nbase, nnew, "NEW", err, sizeof(err)) < 0)) {
+		pr_err("%s", err);
+		ret = SQW_EXIT_USAGE;
+	}
+	if (ret == SQW_EXIT_OK &&
+	    (ra->steps ? regress_trend(runs, nall, &ra->o, &res, err, sizeof(err))
+		       : regress_judge(runs, ra->nbase, runs + ra->nbase, nnew, &ra->o, &res, err,
+				       sizeof(err))) < 0) {
+		pr_err("%s", err);
+		ret = SQW_EXIT_RUNTIME;
+	}
+	if (ret == SQW_EXIT_OK) {
+		bool on_stdout = (ra->json && !strcmp(ra->json, "-")) ||
+				 (ra->junit && !strcmp(ra->junit, "-")) ||
+				 (ra->results && !strcmp(ra->results, "-"));
+
+		if (!ra->quiet && !on_stdout)
+			regress_write_text(stdout, &res, &ra->o);
+		if ((ra->json && regress_write(ra->json, &res, &ra->o, 'j') < 0) ||
+		    (ra->junit && regress_write(ra->junit, &res, &ra->o, 'J') < 0) ||
+		    (ra->results && regress_write(ra->results, &res, &ra->o, 'R') < 0))
+			ret = SQW_EXIT_RUNTIME;
+		else if (regress_any(&res))
+			ret = SQW_EXIT_LIMIT;
+		regress_result_free(&res);
+	}
+	for (i = 0; i < nall; i++)
+		regress_run_free(&runs[i]);
+	free(runs);
+	return ret;
+}
+
+/* The verdict's checks of the command line, then the verdict itself. */
+static int report_regress_cmd(struct regress_args *ra, bool trend, const char *md, const char *svg,
+			      int argc, char **argv)
+{
+	struct outfile_arg outs[3] = { { "--json", ra->json, false }, { "--junit", ra->junit, false },
+				       { "--results", ra->results, false } };
+	size_t nin = ra->nbase + (size_t)(argc - optind), i;
+	struct outfile_arg *ins;
+	char err[1024];
+	int r;
+
+	if (md || svg || (trend && ra->nbase) || (ra->steps && !trend) || (!ra->nbase && !ra->steps)) {
+		pr_err("%s", md || svg ? "the regression verdict writes text, --json, --junit and "
+		       "--results, not --markdown or --svg"
+		       : trend && ra->nbase ? "--baseline compares two sets of runs; --trend --steps "
+		       "a series" : ra->steps ? "--steps goes with --trend"
+		       : "--junit and --results go with --baseline OLD or --trend --steps");
+		return SQW_EXIT_USAGE;
+	}
+	if (optind >= argc || (ra->steps && argc - optind < REGRESS_TREND_MIN)) {
+		pr_err("%s", ra->steps ? "report --trend --steps needs 8 runs or more (a rank "
+		       "interval at 95 % needs 3 runs on one side of a step, 5 on the other)" : "report --baseline OLD needs the NEW runs: sqwave report "
+		       "--baseline OLD.json NEW.json");
+		return SQW_EXIT_USAGE;
+	}
+	ins = calloc(nin + 1, sizeof(*ins));
+	if (!ins) {
+		pr_err("out of memory");
+		return SQW_EXIT_RUNTIME;
+	}
+	for (i = 0; i < nin; i++)
+		ins[i] = (struct outfile_arg){ "a run", i < ra->nbase ? ra->base[i]
+					       : argv[optind + (int)(i - ra->nbase)], false };
+	r = outfile_check(outs, 3, ins, nin, !ra->quiet, err, sizeof(err));
+	free(ins);
+	if (r < 0) {
+		pr_err("%s", err);
+		return SQW_EXIT_USAGE;
+	}
+	return report_regress(ra, argv + optind, (size_t)(argc - optind));
+}
+
 static const struct option report_opts[] = {
 	{ "markdown", required_argument, NULL, 'm' },
 	{ "json", required_argument, NULL, 'j' },
 	{ "svg", required_argument, NULL, 's' },
 	{ "trend", no_argument, NULL, 't' },
+	{ "baseline", required_argument, NULL, 'B' },
+	{ "steps", no_argument, NULL, 'S' },
+	{ "junit", required_argument, NULL, 'J' },
+	{ "results", required_argument, NULL, 'R' },
+	{ "min-step", required_argument, NULL, 'M' },
+	{ "min-step-pct", required_argument, NULL, 'P' },
+	{ "min-missed-ppm", required_argument, NULL, 'N' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
@@ -187,9 +403,21 @@ int cmd_report(int argc, char **argv)
 	struct trend tr = { 0 };
 	int ch, i, on_stdout, ret = SQW_EXIT_OK;
 	struct cmdline cl = { "report", report_opts, "qh", report_usage, false };
+	struct regress_args ra = { 0 };
+	bool bad = false;
 
+	regress_opts_default(&ra.o);
+	ra.base = calloc((size_t)argc + 1, sizeof(*ra.base));
+	if (!ra.base) {
+		pr_err("out of memory");
+		return SQW_EXIT_RUNTIME;
+	}
 	while ((ch = cmdline_next(&cl, argc, argv, NULL)) >= 0) {
 		switch (ch) {
+		default:	/* the regression verdict's */
+			if (regress_option(&ra, ch, optarg) < 0)
+				bad = true;
+			break;
 		case 'm':
 			md = optarg;
 			break;
@@ -207,9 +435,21 @@ int cmd_report(int argc, char **argv)
 			break;
 		}
 	}
-	if (ch != CMDLINE_END)
+	if (ch != CMDLINE_END || bad) {
+		free(ra.base);
+		if (bad)
+			return SQW_EXIT_USAGE;
 		return ch == CMDLINE_HELP ? SQW_EXIT_OK : SQW_EXIT_USAGE;
+	}
 	sources_register();	/* a log's rows are its analysis (analysisdoc_json_of) */
+	if (ra.nbase || ra.steps || ra.junit || ra.results) {
+		ra.json = json;
+		ra.quiet = quiet;
+		ret = report_regress_cmd(&ra, trend, md, svg, argc, argv);
+		free(ra.base);
+		return ret;
+	}
+	free(ra.base);
 	if (trend && md) {
 		pr_err("report --trend writes text, --json and --svg, not --markdown");
 		return SQW_EXIT_USAGE;
