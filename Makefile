@@ -96,8 +96,17 @@ CMOCKA_LIBS := $(shell $(PKGCONF) --libs cmocka 2>/dev/null || echo -lcmocka)
 ZLIB_CFLAGS := $(shell $(PKGCONF) --cflags zlib 2>/dev/null)
 ZLIB_LIBS   := $(shell $(PKGCONF) --libs zlib 2>/dev/null || echo -lz)
 
+# libsigrok >= 0.5 (Debian: libsigrok-dev) drives analyzers for `sqwave
+# capture` (src/lab/instrument/sigrok_session.c), the lab's alone; without it
+# (or SIGROK=no) everything else builds and capture says how to get it.
+SIGROK ?= $(shell $(PKGCONF) --atleast-version=0.5 libsigrok 2>/dev/null && echo yes || echo no)
+ifeq ($(SIGROK),yes)
+SIGROK_CFLAGS := $(shell $(PKGCONF) --cflags libsigrok 2>/dev/null) -DSQW_HAVE_LIBSIGROK
+SIGROK_LIBS   := $(shell $(PKGCONF) --libs libsigrok 2>/dev/null)
+endif
+
 override CFLAGS += $(YAML_CFLAGS) $(GPIOD_CFLAGS) $(ZLIB_CFLAGS)
-LIBS   := $(YAML_LIBS) $(GPIOD_LIBS) $(ZLIB_LIBS) -lm -pthread
+LIBS   := $(YAML_LIBS) $(GPIOD_LIBS) $(ZLIB_LIBS) $(SIGROK_LIBS) -lm -pthread
 BOARD_LIBS := $(YAML_LIBS) $(GPIOD_LIBS) -lm -pthread
 
 # Two houses on one log (docs/design.md): src/board/ (what runs on the
@@ -133,7 +142,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 # all, docs, install, unit-build, unit and install-ptest build: the unit
 # tests then are those that use no lab header (BB_UNIT_BINS).
 BOARD    ?=
-LAB_CMDS := compare report scope
+LAB_CMDS := capture compare report scope
 BB       := $(BUILD)/board-build
 BB_CMD_SRCS := $(filter-out $(LAB_CMDS:%=src/cmd/cmd_%%),$(CMD_SRCS))
 BB_CMD_OBJS := $(BB_CMD_SRCS:src/%.c=$(BB)/%.o)
@@ -182,6 +191,11 @@ endif
 $(BUILD)/%.o: src/%.c $(BUILD)/flags
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+# libsigrok's headers (and glib's) for the one file that uses them
+$(BUILD)/lab/instrument/sigrok_session.o: src/lab/instrument/sigrok_session.c $(BUILD)/flags
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(SIGROK_CFLAGS) -c -o $@ $<
 
 $(BUILD)/libsqwave-board.a: $(BOARD_OBJS)
 	@rm -f $@
@@ -294,7 +308,8 @@ NPROC     ?= $(shell nproc 2>/dev/null || echo 2)
 E2E_SMOKE ?= run-all:a_2s_run_gives_4000 run-all:contradictory_limits run-all:a_violated_limit \
 	run-all:preflight_checks run-all:help_and_version run-all:design_map \
 	analyze:analyzing_a_fresh_run_agrees analyze:the_exported_csv_analyzes \
-	compare:37ppm_drift compare:bad_input_is_exit_2 boards:what_is_not_two_boards \
+	compare:37ppm_drift compare:bad_input_is_exit_2 capture:bad_requests_are_exit_2 \
+	boards:what_is_not_two_boards \
 	lines:refused_combinations \
 	report:a_log_and_its_summary_give_the_same_rows \
 	check:the_simulated_board_checks_clean check:a_root_tree_is_what check:check_run_judges \
@@ -328,7 +343,8 @@ layers:
 	@$(MAKE) --no-print-directory $(LIBS_ALL)
 	@scripts/check-layers --objects $(BUILD) src
 
-# Every test: the dependencies, the layer rule (the includes, then the
+# Every test: the dependencies (libsigrok-dev among them, before the first
+# build: tests/e2e/capture.sh drives its demo analyzer), the layer rule (the includes, then the
 # built objects' calls), unit, end-to-end on the simulated board,
 # and the armhf build on a real kernel and GPIO controller under QEMU,
 # then the same board as a LAVA device running sqwave's test definition
@@ -340,8 +356,9 @@ layers:
 test:
 	@scripts/check-function-length
 	@$(MAKE) --no-print-directory deps
+	@scripts/install-deps systemd python3-yaml python3-jsonschema python3-junitparser librsvg2-bin lava-common \
+		libsigrok-dev
 	@$(MAKE) --no-print-directory layers
-	@scripts/install-deps systemd python3-yaml python3-jsonschema python3-junitparser librsvg2-bin lava-common
 ifeq ($(TEST_SAN),1)
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory check-san

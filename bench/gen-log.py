@@ -62,6 +62,7 @@ def main():
     ap.add_argument("--high-ns", type=int, default=0)
     ap.add_argument("--low-ns", type=int, default=0)
     ap.add_argument("--realtime-ns", type=int, default=0)
+    ap.add_argument("--exact", action="store_true")
     ap.add_argument("--wake-extra-ns", type=int, default=0)
     a = ap.parse_args()
     n, half = a.edges, a.half_period_ns
@@ -99,7 +100,7 @@ def main():
         f.write(meta.ljust(off - HDR.size, b"\0"))
         buf = []
         for i in range(n):
-            if i % 1_000_000 == 999_999:
+            if i % 1_000_000 == 999_999 and not a.exact:
                 # a duty wave misses a whole period, so the levels stay on
                 # their slots (a 50 % wave's one slot, as it always did)
                 exp = 3 if duty else 2
@@ -122,6 +123,8 @@ def main():
             lat += a.wake_extra_ns
             wb = lat + 150 + ((r >> 45) & 0xFF)                # +150..405 ns
             we = wb + 300 + ((r >> 53) & 0x3FF)                # +300..1323 ns
+            if a.exact:
+                lat, wb, we = 5000, 5150, 5450
             buf.append(pack(i, T0 + slot_t(slot), lat, wb, we, exp,
                             1 - ((slot if duty else i) & 1), 0))
             slot += 1

@@ -17,6 +17,7 @@
 #include "cmd/cmd_boards.h"
 #include "cmd/cmd_check.h"
 #ifndef SQW_BOARD_BUILD
+#include "cmd/cmd_capture.h"
 #include "cmd/cmd_compare.h"
 #endif
 #include "cmd/cmd_export.h"
@@ -34,7 +35,7 @@ static const char *const boards_words[] = { "detect", NULL };
 #ifdef SQW_BOARD_BUILD
 /* The lab side's commands (docs/design.md), which a board build has not:
  * asked for, one is named as such, never taken for a typo. */
-static const char *const lab_commands[] = { "compare", "report", "scope" };
+static const char *const lab_commands[] = { "capture", "compare", "report", "scope" };
 #define BUILD_KIND "board build; "
 #define ANALYZE_WHAT "statistics, worst edges and histogram of a log or edge list"
 #else
@@ -57,6 +58,8 @@ static const struct command {
 	{ cmd_analyze, { "analyze", ANALYZE_WHAT,
 			 cmd_analyze_options, cmd_analyze_help, NULL, NULL } },
 #ifndef SQW_BOARD_BUILD
+	{ cmd_capture, { "capture", "record a logic analyzer's edges through libsigrok, with what it covered",
+			 cmd_capture_options, cmd_capture_help, NULL, NULL } },
 	{ cmd_compare, { "compare", "line a scope or analyzer capture up with a run and check they agree",
 			 cmd_compare_options, cmd_compare_help, NULL, NULL } },
 #endif

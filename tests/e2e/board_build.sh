@@ -114,7 +114,7 @@ test_pictures_and_capture_options_are_refused_exit_2_naming_the_build() {
 
 test_a_lab_command_is_refused_exit_2_saying_what_to_install() {
 	local c rc
-	for c in compare report; do
+	for c in capture compare report scope; do
 		"$BB" $c "$TMP/x" "$TMP/y" > "$TMP/l.out" 2> "$TMP/l.err"
 		rc=$?
 		[ $rc -eq 2 ] || fail "$c: exit $rc, expected 2" || return 1
@@ -160,7 +160,7 @@ test_help_man_page_and_completion_name_no_lab_command() {
 	MANWIDTH=200 man -l "$man" 2> /dev/null | col -b > "$TMP/man.txt"
 	! grep -qE '^ +sqwave (compare|report)\b' "$TMP/man.txt" ||
 		fail "the man page has: $(grep -E '^ +sqwave (compare|report)\b' "$TMP/man.txt" | head -3)" || return 1
-	grep -q 'This is a board build of sqwave' "$TMP/man.txt" || fail "the man page says not which build" || return 1
+	grep -qE 'This +is +a +board +build +of +sqwave' "$TMP/man.txt" || fail "the man page says not which build" || return 1
 	! grep -q 'board build' "$(dirname "$FULL")/sqwave.1" || fail "the full build's man page speaks of a board build" || return 1
 	out=$(bash -c '. "$1"; COMP_WORDS=(sqwave "$2"); COMP_CWORD=1; COMPREPLY=(); _sqwave sqwave
 		printf "%s\n" "${COMPREPLY[@]}"' _ "$comp" "")

@@ -46,6 +46,42 @@ PY
 	grep -q "verdict    AGREE" "$TMP/out" || fail "no AGREE in text" || return 1
 }
 
+# Coverage (docs/compare.md, step 6): a capture of the middle of the run
+# saw those edges and no others; the rest count neither as missing nor
+# as agreeing, and N of M says how much of the run the verdict is about.
+test_a_capture_of_the_middle_of_a_run_says_the_share_of_edges_it_saw() {
+	synth "$TMP/m.vcd" --first 3001 --count 2000 --drift-ppm 37 --res-ns 10 || return 1
+	cmp "$TMP/run.sqwlog" "$TMP/m.vcd" --json "$TMP/m.json"
+	expect_rc 0 $? || return 1
+	python3 - "$TMP/m.json" <<'PY' || fail "$(jget "$TMP/m.json" 'd["coverage"], d["edges"]')" || return 1
+import json, sys
+d = json.load(open(sys.argv[1]))
+c, e = d["coverage"], d["edges"]
+assert c["run_edges"] == d["run"]["records"], c
+assert c["covered_edges"] == 2000 and c["gaps"] == 0, c
+assert abs(c["fraction"] - 2000 / c["run_edges"]) < 1e-12, c
+assert c["covered_s"] == c["span_s"] > 0, c
+assert e["missing_in_capture"] == [] and e["paired"] == 2000, e
+PY
+	grep -q "coverage   the instrument saw 2000 of $(jget "$TMP/m.json" 'd["run"]["records"]') edges" \
+		"$TMP/out" || fail "text: $(grep -A1 coverage "$TMP/out")"
+}
+
+test_run_edges_inside_a_capture_gap_are_neither_missing_nor_covered() {
+	synth "$TMP/g.vcd" --first 3001 --count 2000 --res-ns 10 --gap 3500:40 || return 1
+	cmp "$TMP/run.sqwlog" "$TMP/g.vcd" --json "$TMP/g.json"
+	expect_rc 0 $? || return 1
+	python3 - "$TMP/g.json" <<'PY' || fail "$(jget "$TMP/g.json" 'd["coverage"], d["edges"]')" || return 1
+import json, sys
+d = json.load(open(sys.argv[1]))
+c, e = d["coverage"], d["edges"]
+assert e["missing_in_capture"] == [] and e["in_capture_gaps"] == 40, e
+assert e["paired"] == 1960, e
+assert c["gaps"] == 1 and c["covered_edges"] == 1960, c
+assert 0 < c["covered_s"] < c["span_s"], c
+PY
+}
+
 test_a_saleae_csv_with_a_negative_trigger_time_base_agrees() {
 	synth "$TMP/b.csv" --format saleae --first 6000 --count 1500 --drift-ppm -20 \
 		--trigger-s -0.25 || return 1

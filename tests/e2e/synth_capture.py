@@ -31,6 +31,9 @@ ap.add_argument("--glitch-after", type=int, action="append", default=[],
                 help="add a 2 us pulse 100 us after run edge SEQ (a glitch the log never saw)")
 ap.add_argument("--shift", action="append", default=[],
                 help="SEQ:NS move run edge SEQ by NS (a log that lies about one edge)")
+ap.add_argument("--gap", action="append", default=[],
+                help="SEQ:N the capture did not see run edges SEQ..SEQ+N-1: x from halfway "
+                     "before SEQ to halfway after SEQ+N-1 (vcd)")
 ap.add_argument("--seed", type=int, default=None)
 a = ap.parse_args()
 
@@ -60,11 +63,23 @@ for r in sel:
         continue
     wb, we = int(r["write_begin_ns"]), int(r["write_end_ns"])
     t = wb + rng.random() * (we - wb) + shift.get(seq, 0)
-    edges.append((t, int(r["level"])))
+    edges.append((t, int(r["level"]), seq))
     if seq in a.glitch_after:
         lvl = int(r["level"])
-        edges.append((t + 100000, 1 - lvl))
-        edges.append((t + 102000, lvl))
+        edges.append((t + 100000, 1 - lvl, -1))
+        edges.append((t + 102000, lvl, -1))
+# a data gap: the edges inside it are not recorded; x from halfway before
+# the first to halfway after the last, then the level known again
+times = {int(r["seq"]): (int(r["write_begin_ns"]) + int(r["write_end_ns"])) / 2 for r in sel}
+for g in a.gap:
+    g0, n = (int(v) for v in g.split(":"))
+    if g0 - 1 not in times or g0 + n not in times:
+        sys.exit("synth_capture: --gap %s: needs an edge on each side inside the capture" % g)
+    inside = set(range(g0, g0 + n))
+    edges = [e for e in edges if e[2] not in inside]
+    edges.append(((times[g0 - 1] + times[g0]) / 2, "x", -1))
+    lvl = next(int(r["level"]) for r in sel if int(r["seq"]) == g0 + n - 1)
+    edges.append(((times[g0 + n - 1] + times[g0 + n]) / 2, lvl, -1))
 edges.sort()
 
 if a.pre_s is None:
@@ -88,7 +103,7 @@ with open(a.out, "w") as f:
         f.write("$var wire 1 ! gpio $end\n$var wire 1 \" other $end\n")
         f.write("$upscope $end\n$enddefinitions $end\n")
         f.write(f"#0 {init}! 0\"\n")
-        for t, lvl in edges:
+        for t, lvl, _ in edges:
             f.write(f"#{cap_ticks(t)} {lvl}!\n")
         f.write(f"#{end_tick}\n")
     else:
@@ -96,6 +111,6 @@ with open(a.out, "w") as f:
         base = a.trigger_s - (cap_ticks(edges[0][0]) * res) / 1e9
         f.write("Time [s],gpio,other\n")
         f.write(f"{base:.9f},{init},0\n")
-        for t, lvl in edges:
+        for t, lvl, _ in edges:
             f.write(f"{base + cap_ticks(t) * res / 1e9:.9f},{lvl},0\n")
         f.write(f"{base + end_tick * res / 1e9:.9f},{edges[-1][1]},1\n")

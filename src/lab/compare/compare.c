@@ -505,6 +505,28 @@ static void scope_check(struct compare *c)
 		scopepredict_pulses_free(&c->pulses[p]);
 }
 
+/* The capture's coverage of the run: its span less its data gaps, and
+ * the run's edges in that time (the window's, less those in gaps). */
+static void coverage_measure(struct compare *c)
+{
+	struct compare_coverage *v = &c->cov;
+	int64_t gap_ps = 0;
+
+	v->run_edges = c->records;
+	for (size_t i = 1; i < c->caps.n; i++)
+		if (align_caps_gap(&c->caps, i)) {
+			v->gaps++;
+			gap_ps += align_caps_t(&c->caps, i) - align_caps_t(&c->caps, i - 1);
+		}
+	v->span_s = capture_ps_to_s(c->ci->end_ps - c->ci->start_ps);
+	v->covered_s = v->span_s - capture_ps_to_s(gap_ps);
+	if (v->covered_s < 0)
+		v->covered_s = 0;
+	if (c->aligned && c->r.covered >= c->r.in_gap)
+		v->covered_edges = c->r.covered - c->r.in_gap;
+	v->fraction = v->run_edges ? (double)v->covered_edges / (double)v->run_edges : 0;
+}
+
 static void decide(struct compare *c)
 {
 	int p, mx;
@@ -615,6 +637,8 @@ enum compare_status compare_run(const struct compare_opts *o, struct compare **o
 			}
 		}
 	}
+	if (o->capture)
+		coverage_measure(c);
 	if (c->ser)
 		scope_check(c);
 	decide(c);

@@ -89,6 +89,19 @@ struct compare_worst {
 };
 
 /* Everything worked out, for the text and the JSON (cmd_compare.c). */
+/* What a capture saw of the run (docs/compare.md, "Coverage"): M, the run's
+ * edges (the whole log), and N, those inside the capture's covered time
+ * (its span less its data gaps, each gap from the edge before it to the
+ * first edge after it). Edges outside covered time count neither as
+ * missing nor as agreeing. */
+struct compare_coverage {
+	uint64_t run_edges;            /* M */
+	uint64_t covered_edges;        /* N (0 when the capture did not align) */
+	double fraction;               /* N / M */
+	size_t gaps;                   /* the capture's data gaps */
+	double span_s, covered_s;      /* the capture's span, less its gaps */
+};
+
 struct compare {
 	const struct compare_opts *o;
 	/* run */
@@ -130,6 +143,8 @@ struct compare {
 	const struct edgestats_result *ser;
 	bool scope_ok[EDGESTATS_NPOL][2];
 	int64_t scope_tol[EDGESTATS_NPOL][2];
+	/* coverage (with a capture) */
+	struct compare_coverage cov;
 	/* with a count: what a scope that measured it shows (status OK: the
 	 * reading was judged against [lo_ns, hi_ns] +- the tolerance) */
 	struct scopepredict pred[EDGESTATS_NPOL][2];

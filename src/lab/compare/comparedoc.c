@@ -160,6 +160,11 @@ static void print_capture_report(FILE *f, const struct compare *c)
 	if (r->in_gap || r->write_failed)
 		fprintf(f, "           not checked: %zu in capture data gaps, %zu failed writes\n",
 			   r->in_gap, r->write_failed);
+	fprintf(f, "coverage   the instrument saw %" PRIu64 " of %" PRIu64 " edges (%.3f %%): "
+		   "%.6f s covered of a %.6f s span, %zu gap%s;\n"
+		   "           run edges outside covered time are counted neither as missing nor as "
+		   "agreeing\n", c->cov.covered_edges, c->cov.run_edges, 100.0 * c->cov.fraction,
+		   c->cov.covered_s, c->cov.span_s, c->cov.gaps, c->cov.gaps == 1 ? "" : "s");
 
 	us(a, sizeof(a), (double)c->res_m.min);
 	us(b, sizeof(b), (double)c->res_m.max);
@@ -654,6 +659,14 @@ void comparedoc_json(struct json_writer *w, const void *compare)
 		}
 		if (c->aligned)
 			json_edges(w, c);
+		json_kv_object_begin(w, "coverage");
+		json_kv_uint(w, "run_edges", c->cov.run_edges);
+		json_kv_uint(w, "covered_edges", c->cov.covered_edges);
+		json_kv_double(w, "fraction", c->cov.fraction);
+		json_kv_uint(w, "gaps", c->cov.gaps);
+		json_kv_double(w, "span_s", c->cov.span_s);
+		json_kv_double(w, "covered_s", c->cov.covered_s);
+		json_object_end(w);
 	} else {
 		json_kv_null(w, "capture");
 	}

@@ -69,6 +69,11 @@ PACKAGECONFIG[gpiod-v1] = "GPIOD=v1,,"
 PACKAGECONFIG[gpiod-v2] = "GPIOD=v2,,"
 PACKAGECONFIG_CONFLICTS[gpiod-v1] = "gpiod-v2"
 PACKAGECONFIG[lab] = ",BOARD=1,zlib"
+# "sigrok" (with "lab") adds `sqwave capture`, a logic analyzer driven
+# through libsigrok (meta-oe's recipe; docs/instruments.md); without it
+# the Makefile is told SIGROK=no, whatever the sysroot holds, and the
+# command says how to get it.
+PACKAGECONFIG[sigrok] = "SIGROK=yes,SIGROK=no,libsigrok"
 
 # The unit tests (cmocka) for ptest; zlib is the oracle of some (what
 # sqwave's own CRC-32 and gzip reader must agree with), in any build.
