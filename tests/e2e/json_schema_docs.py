@@ -26,6 +26,7 @@ PAGES = {
     "sqwave-trend": ["report.md", "json-summary.md"],
     "sqwave-scope": ["instruments.md", "json-summary.md"],
     "sqwave-regress": ["report.md", "json-summary.md"],
+    "sqwave-capture": ["instruments.md", "json-summary.md"],
 }
 # The table of top-level members: (page, the heading the table is under)
 TABLES = {

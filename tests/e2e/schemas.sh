@@ -148,6 +148,11 @@ PY
 	run live run --board "$BOARD" --duration 500ms --quiet --log "$TMP/live.sqwlog" \
 		--json "$D/summary-scope.json" --scope "$TARGET" --scope-channel C1 || return 1
 	stop_instrument
+	# a capture of libsigrok's demo analyzer, where this build has libsigrok
+	timeout -k 5 60 "$SQWAVE" capture --driver demo -c pattern=incremental -r 256k -t 200ms \
+		-o "$TMP/demo.vcd" --json "$D/capture.json" > "$TMP/demo.out" 2> "$TMP/demo.err" ||
+		grep -q "built without libsigrok" "$TMP/demo.err" ||
+		fail "capture: $(cat "$TMP/demo.err")" || return 1
 	# check: the board alone, and with a short run
 	(cd "$TMP" && run check check --board "$BOARD" --json "$D/check.json") || return 1
 	(cd "$TMP" && run check-run check --board "$BOARD" --run 300ms --json "$D/check-run.json") ||
