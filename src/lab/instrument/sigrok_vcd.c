@@ -47,14 +47,21 @@ static void vcd_timescale(struct sigrok_vcd *w, char *out, size_t len)
 		snprintf(out, len, "%u %s", mult[best % 3], unit[best / 3]);
 }
 
+/* round(sample x 1e12 / rate) in plain 64-bit arithmetic (armhf has no
+ * __int128): the quotient and remainder by the rate, the remainder's part
+ * taken in two steps of 1e6, each product below 2^64 for any rate under
+ * 1.8e13 Hz; exact, the same rounding (half up) as one wide division. */
 static uint64_t vcd_ticks(const struct sigrok_vcd *w, uint64_t sample)
 {
-	unsigned __int128 ps;
+	uint64_t rate = w->rate_hz, q, r, q2, r2;
 
 	if (w->ticks_per_sample)
 		return sample * w->ticks_per_sample;
-	ps = ((unsigned __int128)sample * 1000000000000u + w->rate_hz / 2) / w->rate_hz;
-	return (uint64_t)ps;
+	q = sample / rate;
+	r = sample % rate;
+	q2 = r * 1000000u / rate;
+	r2 = r * 1000000u % rate;
+	return q * 1000000000000u + q2 * 1000000u + (r2 * 1000000u + rate / 2) / rate;
 }
 
 static void vcd_time(struct sigrok_vcd *w, uint64_t sample)
