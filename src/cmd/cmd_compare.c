@@ -276,6 +276,36 @@ static int check_args(struct args *a, int argc, char **argv)
 }
 
 /* 0, 1 for --help, or -1 (said) */
+/* An output option: where a document goes. 0, or -1 (said). */
+static int parse_output(struct args *a, int ch, const char *arg)
+{
+	switch (ch) {
+	case O_JSON:
+		a->json = arg;
+		break;
+	case O_KCIDB:
+		a->kcidb = arg;
+		break;
+	case O_JUNIT:
+		a->junit = arg;
+		break;
+	case O_RESULTS:
+		a->results = arg;
+		break;
+	case O_KCIDB_ORIGIN:
+		if (!kcidb_origin_ok(arg)) {
+			pr_err("compare: --kcidb-origin '%s': a KCIDB origin is [a-z0-9_]+", arg);
+			return -1;
+		}
+		a->kcidb_origin = arg;
+		break;
+	default:	/* O_KCIDB_URL */
+		a->kcidb_url = arg;
+		break;
+	}
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct args *a)
 {
 	struct cmdline cl = { "compare", compare_cmd_opts, "h", compare_usage, false };
@@ -346,27 +376,13 @@ static int parse_args(int argc, char **argv, struct args *a)
 			o->worst = (unsigned)v;
 			break;
 		case O_JSON:
-			a->json = optarg;
-			break;
 		case O_KCIDB:
-			a->kcidb = optarg;
-			break;
 		case O_JUNIT:
-			a->junit = optarg;
-			break;
 		case O_RESULTS:
-			a->results = optarg;
-			break;
 		case O_KCIDB_ORIGIN:
-			if (!kcidb_origin_ok(optarg)) {
-				pr_err("compare: --kcidb-origin '%s': a KCIDB origin is [a-z0-9_]+",
-				       optarg);
-				return -1;
-			}
-			a->kcidb_origin = optarg;
-			break;
 		case O_KCIDB_URL:
-			a->kcidb_url = optarg;
+			if (parse_output(a, ch, optarg))
+				return -1;
 			break;
 		case O_CHAN_A:
 		case O_CHAN_B:
