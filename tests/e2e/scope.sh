@@ -295,12 +295,20 @@ test_a_scope_that_disagrees_fails_the_run_in_every_document() {
 		--shift-tmax 5000000 || return 1
 	sq run --board "$BOARD" --duration 2s --set run.warmup=300ms --quiet \
 		--log "$TMP/dis.sqwlog" --json "$TMP/dis.json" --junit "$TMP/dis.xml" \
-		--results "$TMP/dis.txt" --scope "$TARGET"
+		--results "$TMP/dis.txt" --kcidb "$TMP/dis-kcidb.json" --scope "$TARGET"
 	rc=$?
 	stop_instrument
 	[ $rc -eq 1 ] || fail "run exit $rc, expected 1: $(cat "$TMP/err")" || return 1
 	run_scope_documents dis "$rc" || return 1
 	grep -q "^scope.tmax_pos fail " "$TMP/dis.txt" || fail "$(cat "$TMP/dis.txt")" || return 1
+	# KCIDB: every check of the summary a v5 test, the scope's with them
+	if python3 -c 'import jsonschema' 2> /dev/null; then
+		python3 "$HERE/kcidb_check.py" "$ROOT/tests/data/kcidb/kcidb-v5.3-tests.schema.json" \
+			"$TMP/dis-kcidb.json" sqwave "0=$TMP/dis.json" > /dev/null ||
+			fail "the KCIDB tests" || return 1
+		grep -q '"path": *"sqwave.line[^"]*.scope.tmax_pos"' "$TMP/dis-kcidb.json" ||
+			fail "no scope test in KCIDB" || return 1
+	fi
 	grep -q 'name="scope.tmax_pos"' "$TMP/dis.xml" &&
 		grep -q 'type="instrument disagrees"' "$TMP/dis.xml" ||
 		fail "no failing case in the JUnit" || return 1
