@@ -60,6 +60,9 @@ static void compare_usage(FILE *f)
 		"                         for a wave too regular to place)\n"
 		"  --max-drift PPM        largest clock-rate difference searched (default 500)\n"
 		"  --worst N              disagreements listed (default 10)\n"
+		"  --min-coverage PCT     the share of the run's edges the capture must cover\n"
+		"                         (its covered time, less its gaps): below, exit 1 even\n"
+		"                         when every edge it saw agrees (default: stated only)\n"
 		"scope statistics (no capture needed):\n"
 		"  --scope-tmin DUR, --scope-tmax DUR            any polarity\n"
 		"  --scope-pos-tmin DUR, --scope-pos-tmax DUR    positive pulses\n"
@@ -128,7 +131,7 @@ static int parse_double(const char *opt, const char *s, double *v)
 enum {
 	O_FORMAT = 256, O_CHANNEL, O_TOL, O_FIRST, O_DRIFT, O_WORST, O_JSON, O_SRES, O_THR,
 	O_HYST, O_RATE, O_STIM, O_RESP, O_CHAN_A, O_CHAN_B, O_MAX_SKEW, O_SKEW_CSV, O_KCIDB,
-	O_KCIDB_ORIGIN, O_KCIDB_URL, O_SCOPE_AT, O_JUNIT, O_RESULTS,
+	O_KCIDB_ORIGIN, O_KCIDB_URL, O_SCOPE_AT, O_JUNIT, O_RESULTS, O_MIN_COV,
 	O_COUNT /* + polarity */, O_SCOPE = O_COUNT + 3 /* + polarity * 2 + (tmax) */
 };
 
@@ -140,6 +143,7 @@ static const struct option compare_cmd_opts[] = {
 	{ "max-drift", required_argument, NULL, O_DRIFT },
 	{ "worst", required_argument, NULL, O_WORST },
 	{ "json", required_argument, NULL, O_JSON },
+	{ "min-coverage", required_argument, NULL, O_MIN_COV },
 	{ "junit", required_argument, NULL, O_JUNIT },
 	{ "results", required_argument, NULL, O_RESULTS },
 	{ "kcidb", required_argument, NULL, O_KCIDB },
@@ -370,6 +374,16 @@ static int parse_args(int argc, char **argv, struct args *a)
 				return -1;
 			}
 			break;
+		case O_MIN_COV:
+			if (parse_double("min-coverage", optarg, &o->min_coverage))
+				return -1;
+			if (!(o->min_coverage > 0 && o->min_coverage <= 100)) {
+				pr_err("compare: --min-coverage '%s': a percent above 0, at most 100",
+				       optarg);
+				return -1;
+			}
+			o->min_coverage /= 100;
+			break;
 		case O_WORST:
 			if (parse_opt(&opt_worst, NULL, optarg, &v))
 				return -1;
@@ -511,7 +525,7 @@ static int compare_wave(struct args *a, FILE *out)
 		pr_warn("%s: log is truncated (the run was cut short): using its %" PRIu64
 			" complete records", a->o.run, c->records);
 	comparedoc_print_text(out, c);
-	ret = compare_verdict_exit(c->verdict);
+	ret = compare_exit(c);
 	if (a->json && write_json(a->json, comparedoc_json, c) < 0)
 		ret = SQW_EXIT_RUNTIME;
 	if (a->kcidb && comparedoc_kcidb(c, a->kcidb, a->kcidb_origin, a->kcidb_url, err,
@@ -637,6 +651,12 @@ int cmd_compare(int argc, char **argv)
 		pr_err("compare: %s is for a wave's log against its capture or scope readings "
 		       "(not two boards, not a respond log)",
 		       a.kcidb ? "--kcidb" : a.junit ? "--junit" : "--results");
+		return SQW_EXIT_USAGE;
+	}
+	if (a.o.min_coverage >= 0 && (a.bo.run_b || !a.o.capture ||
+				      respcmp_log_is_respond(a.o.run))) {
+		pr_err("compare: --min-coverage is for a wave's log against a capture (what a "
+		       "scope's count covers is judged by its interval)");
 		return SQW_EXIT_USAGE;
 	}
 	if (a.bo.run_b)

@@ -34,7 +34,8 @@ def expected(d):
                    len(e["extra_in_capture"]))
             out["capture.edges"] = ("capture", "pass" if d["verdict"] == "agree" else "fail",
                                     bad, "count", None)
-        out["capture.coverage"] = ("capture", "pass" if c["covered_edges"] else "fail",
+        out["capture.coverage"] = ("capture", "skip" if c["min_fraction"] is None else
+                                   "pass" if c["fraction"] >= c["min_fraction"] else "fail",
                                    c["fraction"] * 100, "percent", None)
     scope = d.get("scope") or {"readings": []}
     cov = {}

@@ -43,14 +43,21 @@ static int capture_checks(const struct compare *c, struct verdict_result *v)
 	ck.message = msg;
 	if (verdict_result_add_check(v, &ck) < 0)
 		return -1;
+	/* a figure without a limit is stated, skipped, as the run's limits are */
 	ck = (struct verdict_check){ .name = "coverage", .instrument = "capture",
 				     .unit = VERDICT_UNIT_PERCENT, .has_observed = true,
-				     .observed = cv->fraction * 100 };
-	ck.result = cv->covered_edges ? VERDICT_CHECK_PASS : VERDICT_CHECK_FAIL;
+				     .observed = cv->fraction * 100, .result = VERDICT_CHECK_SKIP };
+	if (c->o->min_coverage >= 0) {
+		ck.has_limit = true;
+		ck.limit_is_min = true;
+		ck.limit = c->o->min_coverage * 100;
+		ck.result = cv->enough ? VERDICT_CHECK_PASS : VERDICT_CHECK_FAIL;
+	}
 	snprintf(msg, sizeof(msg), "the instrument saw %" PRIu64 " of %" PRIu64 " edges (%.3f %%): "
 		 "%.6f s covered of a %.6f s span, %zu gaps; edges outside are neither "
-		 "missing nor agreeing", cv->covered_edges, cv->run_edges, cv->fraction * 100,
-		 cv->covered_s, cv->span_s, cv->gaps);
+		 "missing nor agreeing%s", cv->covered_edges, cv->run_edges, cv->fraction * 100,
+		 cv->covered_s, cv->span_s, cv->gaps,
+		 c->o->min_coverage >= 0 ? "" : " (no --min-coverage: stated, not judged)");
 	ck.message = msg;
 	return verdict_result_add_check(v, &ck);
 }

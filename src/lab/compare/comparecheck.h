@@ -13,8 +13,8 @@
  * verdict_result_add_check(), instrument "capture" or "scope", in order:
  * with a capture "edges" (the edges that disagree, are missing or extra:
  * at most 0; a capture that does not place fails it) and "coverage" (the
- * percent of the run's edges in the capture's covered time: fails when
- * none was); with scope readings, per reading "tmin_pos" ... "tmax_any"
+ * percent of the run's edges in the capture's covered time, at least
+ * --min-coverage; skipped, with its figure, without one); with scope readings, per reading "tmin_pos" ... "tmax_any"
  * (the reading in ns, the interval it was judged against, its coverage in
  * words), then per polarity read "coverage_pos" ... (the scope's count as
  * a percent of the run's pulses: fails when it counted more pulses than
