@@ -20,6 +20,7 @@
 #include "base/outfile.h"
 #include "capture/capture.h"
 #include "instrument/sigrok_session.h"
+#include "instrument/usbirq.h"
 
 #define CAPTURE_SCHEMA "sqwave-capture"
 #define CAPTURE_SCHEMA_VERSION 1
@@ -45,8 +46,10 @@ static void capture_usage(FILE *f)
 		"  -c, --config KEY=VALUE   a device option (repeatable): on the device, else on\n"
 		"                           the channel group that takes it (pattern=incremental)\n"
 		"      --cpu LIST           keep the capture and every thread libsigrok and\n"
-		"                           libusb start on these CPUs (0, 2-3): on the board\n"
-		"                           under test, every CPU but rt.cpu (docs/instruments.md)\n"
+		"                           libusb start on these CPUs (0, 2-3), and warn when\n"
+		"                           the analyzer's USB host controller may interrupt\n"
+		"                           another; on the board under test, every CPU but\n"
+		"                           rt.cpu (docs/instruments.md)\n"
 		"      --json FILE          the summary as JSON (schema sqwave-capture)\n"
 		"  -h, --help               this help\n\n"
 		"exit: 0 done (stopped by a signal when no --duration was given), 2 usage, no\n"
@@ -236,6 +239,20 @@ static void capture_text(const struct capture_doc *doc, const char *path)
 		printf("ended early  the device stopped: %s\n", r->end_why);
 }
 
+/* With --cpu: say when the analyzer's USB host controller interrupts a
+ * CPU outside it (the RT CPU, on the board under test), which --cpu cannot
+ * move. Nothing when the device is not on USB or the controller's
+ * interrupts are not in sysfs. */
+static void usb_irq_warn(const struct sigrok_capture *cap, const cpu_set_t *cpus)
+{
+	struct usbirq u;
+	char msg[512];
+
+	if (usbirq_find("", sigrok_capture_connid(cap), &u) == 1 &&
+	    usbirq_outside(&u, cpus, msg, sizeof(msg)))
+		pr_warn("capture: %s", msg);
+}
+
 /* The test hook (docs/instruments.md): SQWAVE_CAPTURE_DROP=FROM:COUNT
  * loses samples [FROM, FROM+COUNT) as an overrun would. */
 static int drop_hook(struct sigrok_opts *o)
@@ -354,6 +371,8 @@ int cmd_capture(int argc, char **argv)
 		pr_err("capture: %s", OUTFILE_ESC(err));
 		return usage ? SQW_EXIT_USAGE : SQW_EXIT_RUNTIME;
 	}
+	if (doc.cpus_asked)
+		usb_irq_warn(w.cap, &got);
 	w.wanted_s = o.duration_s;
 	if (pthread_create(&th, NULL, watch_main, &w)) {
 		sigrok_capture_free(w.cap);
