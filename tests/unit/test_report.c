@@ -1204,6 +1204,50 @@ static void an_instruments_row_holds_what_its_comparison_holds(void **state)
 	report_free(&r);
 }
 
+/* A run's summary of @label whose log is @log_path with @records records. */
+static int add_summary(struct report *r, const char *source, const char *label,
+		       const char *log_path, int records)
+{
+	char *doc = NULL, err[256];
+	struct jv *v;
+	int rc;
+
+	assert_true(asprintf(&doc, "{\"schema\":\"sqwave-summary\",\"schema_version\":1,"
+			     "\"label\":\"%s\",\"run\":{\"half_period_ns\":500000,\"log_path\":\"%s\"},"
+			     "\"counts\":{\"edges\":%d,\"missed_periods\":0,\"records_logged\":%d}}",
+			     label, log_path, records, records) > 0);
+	v = jsonread_parse(doc, strlen(doc), err, sizeof(err));
+	if (!v)
+		fail_msg("%s", err);
+	rc = report_add_doc(r, v, source, err, sizeof(err));
+	jv_free(v);
+	free(doc);
+	return rc;
+}
+
+static void a_comparison_joins_the_run_whose_log_it_names(void **state)
+{
+	struct report r = { 0 };
+	char err[256], cov[256], c[INST_ROW_NCOLS][INST_ROW_CELL];
+	struct inst_run run;
+
+	(void)state;
+	snprintf(cov, sizeof(cov), INST_COV, 30, "0.75");
+	/* the comparison first: the join is made when the tables are written */
+	assert_int_equal(add_pair_doc(&r, inst_doc("aligned", cov, ""), err, sizeof(err)), 0);
+	/* a log of the same name with another record count is another run */
+	assert_int_equal(add_summary(&r, "runs/b.json", "other", "/lab/b/soak.sqwlog", 41), 0);
+	assert_false(report_inst_run(&r, 0, &run));
+	/* the same name in another directory, the same records: this run */
+	assert_int_equal(add_summary(&r, "runs/a.json", "soak-a", "/lab/a/soak.sqwlog", 40), 0);
+	assert_true(report_inst_run(&r, 0, &run));
+	assert_string_equal(run.label, "soak-a");
+	assert_string_equal(run.source, "runs/a.json");
+	inst_row_cells(&r.insts[0], &run, c);
+	assert_string_equal(c[1], "soak-a (runs/a.json)");
+	report_free(&r);
+}
+
 static void a_capture_not_aligned_covers_nothing_and_says_so(void **state)
 {
 	struct report r = { 0 };
@@ -1236,6 +1280,7 @@ int main(void)
 		cmocka_unit_test(one_row_per_phase_with_its_verdict),
 		cmocka_unit_test(an_instruments_row_holds_what_its_comparison_holds),
 		cmocka_unit_test(a_capture_not_aligned_covers_nothing_and_says_so),
+		cmocka_unit_test(a_comparison_joins_the_run_whose_log_it_names),
 		cmocka_unit_test(a_run_that_failed_as_a_whole_fails_every_row),
 		cmocka_unit_test(formats_carry_every_row),
 		cmocka_unit_test(other_documents_are_refused_and_no_limits_says_so),
