@@ -18,6 +18,7 @@
 #include "cmd/cmdline.h"
 #include "cmd/print.h"
 #include "compare/boardsdoc.h"
+#include "compare/comparecheck.h"
 #include "compare/comparedoc.h"
 #include "compare/respdoc.h"
 #include "config/config.h"
@@ -75,6 +76,10 @@ static void compare_usage(FILE *f)
 		"output:\n"
 		"  --json FILE            machine-readable result (docs/compare.md; - for stdout,\n"
 		"                         the text report then goes to standard error)\n"
+		"  --junit FILE           the checks as JUnit XML: the capture's edges and\n"
+		"                         coverage, each scope reading with its interval and\n"
+		"                         the scope's coverage (docs/ci.md; - for stdout)\n"
+		"  --results FILE         the same checks as LAVA result.txt lines (docs/ci.md)\n"
 		"  --kcidb FILE           the verdict as a KCIDB v5 test, sqwave.lineNAME.compare\n"
 		"                         (docs/ci.md; a wave's log only; - for stdout)\n"
 		"  --kcidb-origin ORIGIN  its KCIDB origin ([a-z0-9_]+; default sqwave)\n"
@@ -123,7 +128,7 @@ static int parse_double(const char *opt, const char *s, double *v)
 enum {
 	O_FORMAT = 256, O_CHANNEL, O_TOL, O_FIRST, O_DRIFT, O_WORST, O_JSON, O_SRES, O_THR,
 	O_HYST, O_RATE, O_STIM, O_RESP, O_CHAN_A, O_CHAN_B, O_MAX_SKEW, O_SKEW_CSV, O_KCIDB,
-	O_KCIDB_ORIGIN, O_KCIDB_URL, O_SCOPE_AT,
+	O_KCIDB_ORIGIN, O_KCIDB_URL, O_SCOPE_AT, O_JUNIT, O_RESULTS,
 	O_COUNT /* + polarity */, O_SCOPE = O_COUNT + 3 /* + polarity * 2 + (tmax) */
 };
 
@@ -135,6 +140,8 @@ static const struct option compare_cmd_opts[] = {
 	{ "max-drift", required_argument, NULL, O_DRIFT },
 	{ "worst", required_argument, NULL, O_WORST },
 	{ "json", required_argument, NULL, O_JSON },
+	{ "junit", required_argument, NULL, O_JUNIT },
+	{ "results", required_argument, NULL, O_RESULTS },
 	{ "kcidb", required_argument, NULL, O_KCIDB },
 	{ "kcidb-origin", required_argument, NULL, O_KCIDB_ORIGIN },
 	{ "kcidb-url", required_argument, NULL, O_KCIDB_URL },
@@ -179,6 +186,8 @@ struct args {
 	struct boardsdoc_opts bo;      /* two boards: RUN_B and their options */
 	const char *chan[2];           /* a respond log's: --stimulus, --response */
 	const char *json;              /* --json FILE, or - */
+	const char *junit;             /* --junit FILE, or - (a wave's log only) */
+	const char *results;           /* --results FILE, or - (a wave's log only) */
 	const char *kcidb;             /* --kcidb FILE, or - (a wave's log only) */
 	const char *kcidb_origin;      /* --kcidb-origin, default "sqwave" */
 	const char *kcidb_url;         /* --kcidb-url, default "" (file://) */
@@ -267,6 +276,36 @@ static int check_args(struct args *a, int argc, char **argv)
 }
 
 /* 0, 1 for --help, or -1 (said) */
+/* An output option: where a document goes. 0, or -1 (said). */
+static int parse_output(struct args *a, int ch, const char *arg)
+{
+	switch (ch) {
+	case O_JSON:
+		a->json = arg;
+		break;
+	case O_KCIDB:
+		a->kcidb = arg;
+		break;
+	case O_JUNIT:
+		a->junit = arg;
+		break;
+	case O_RESULTS:
+		a->results = arg;
+		break;
+	case O_KCIDB_ORIGIN:
+		if (!kcidb_origin_ok(arg)) {
+			pr_err("compare: --kcidb-origin '%s': a KCIDB origin is [a-z0-9_]+", arg);
+			return -1;
+		}
+		a->kcidb_origin = arg;
+		break;
+	default:	/* O_KCIDB_URL */
+		a->kcidb_url = arg;
+		break;
+	}
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct args *a)
 {
 	struct cmdline cl = { "compare", compare_cmd_opts, "h", compare_usage, false };
@@ -337,21 +376,13 @@ static int parse_args(int argc, char **argv, struct args *a)
 			o->worst = (unsigned)v;
 			break;
 		case O_JSON:
-			a->json = optarg;
-			break;
 		case O_KCIDB:
-			a->kcidb = optarg;
-			break;
+		case O_JUNIT:
+		case O_RESULTS:
 		case O_KCIDB_ORIGIN:
-			if (!kcidb_origin_ok(optarg)) {
-				pr_err("compare: --kcidb-origin '%s': a KCIDB origin is [a-z0-9_]+",
-				       optarg);
-				return -1;
-			}
-			a->kcidb_origin = optarg;
-			break;
 		case O_KCIDB_URL:
-			a->kcidb_url = optarg;
+			if (parse_output(a, ch, optarg))
+				return -1;
 			break;
 		case O_CHAN_A:
 		case O_CHAN_B:
@@ -488,6 +519,11 @@ static int compare_wave(struct args *a, FILE *out)
 		pr_err("%s", err);
 		ret = SQW_EXIT_RUNTIME;
 	}
+	if ((a->junit || a->results) &&
+	    comparecheck_write(c, a->junit, a->results, err, sizeof(err)) < 0) {
+		pr_err("%s", err);
+		ret = SQW_EXIT_RUNTIME;
+	}
 	compare_free(c);
 	return ret;
 }
@@ -579,24 +615,28 @@ int cmd_compare(int argc, char **argv)
 		/* src/board/base/outfile.h: --json never over the run log or the capture */
 		const struct outfile_arg outs[] = { { "--json", a.json, false },
 						    { "--skew-csv", a.skew_csv, false },
-						    { "--kcidb", a.kcidb, false } };
+						    { "--kcidb", a.kcidb, false },
+						    { "--junit", a.junit, false },
+						    { "--results", a.results, false } };
 		const struct outfile_arg ins[] = { { "the run log", a.o.run, false },
 						   { "the capture", a.o.capture, false },
 						   { "board B's log", a.bo.run_b, false } };
 		char why[1024];
 
-		if (outfile_check(outs, 3, ins, 3, true, why, sizeof(why)) < 0) {
+		if (outfile_check(outs, 5, ins, 3, true, why, sizeof(why)) < 0) {
 			pr_err("%s", why);
 			return SQW_EXIT_USAGE;
 		}
 	}
 	/* --json -: standard output carries the JSON alone, the text report
 	 * goes to standard error */
-	out = (a.json && !strcmp(a.json, "-")) || (a.kcidb && !strcmp(a.kcidb, "-")) ? stderr
-											      : stdout;
-	if (a.kcidb && (a.bo.run_b || respcmp_log_is_respond(a.o.run))) {
-		pr_err("compare: --kcidb is for a wave's log against its capture or scope "
-		       "readings (not two boards, not a respond log)");
+	out = (a.json && !strcmp(a.json, "-")) || (a.kcidb && !strcmp(a.kcidb, "-")) ||
+	      (a.junit && !strcmp(a.junit, "-")) || (a.results && !strcmp(a.results, "-"))
+	      ? stderr : stdout;
+	if ((a.kcidb || a.junit || a.results) && (a.bo.run_b || respcmp_log_is_respond(a.o.run))) {
+		pr_err("compare: %s is for a wave's log against its capture or scope readings "
+		       "(not two boards, not a respond log)",
+		       a.kcidb ? "--kcidb" : a.junit ? "--junit" : "--results");
 		return SQW_EXIT_USAGE;
 	}
 	if (a.bo.run_b)

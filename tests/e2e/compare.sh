@@ -69,8 +69,12 @@ PY
 
 test_run_edges_inside_a_capture_gap_are_neither_missing_nor_covered() {
 	synth "$TMP/g.vcd" --first 3001 --count 2000 --res-ns 10 --gap 3500:40 || return 1
-	cmp "$TMP/run.sqwlog" "$TMP/g.vcd" --json "$TMP/g.json"
+	cmp "$TMP/run.sqwlog" "$TMP/g.vcd" --json "$TMP/g.json" --junit "$TMP/g.xml" \
+		--results "$TMP/g.txt"
 	expect_rc 0 $? || return 1
+	# its CI documents: the edges checked and the coverage, as the JSON says
+	python3 "$HERE/instrument_cases.py" "$TMP/g.json" --junit "$TMP/g.xml" \
+		--results "$TMP/g.txt" --exit 0 || fail "compare's CI documents" || return 1
 	python3 - "$TMP/g.json" <<'PY' || fail "$(jget "$TMP/g.json" 'd["coverage"], d["edges"]')" || return 1
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -94,8 +98,11 @@ test_a_saleae_csv_with_a_negative_trigger_time_base_agrees() {
 test_a_pulse_the_capture_missed_and_a_glitch_it_saw_are_both_reported() {
 	synth "$TMP/c.vcd" --first 1000 --count 3000 --drift-ppm 37 \
 		--delete-pair 2000 --glitch-after 3001 || return 1
-	cmp "$TMP/run.sqwlog" "$TMP/c.vcd" --json "$TMP/c.json"
+	cmp "$TMP/run.sqwlog" "$TMP/c.vcd" --json "$TMP/c.json" --results "$TMP/c.txt"
 	expect_rc 1 $? || return 1
+	python3 "$HERE/instrument_cases.py" "$TMP/c.json" --results "$TMP/c.txt" --exit 1 ||
+		fail "compare's result.txt" || return 1
+	grep -q "^capture.edges fail 4 count$" "$TMP/c.txt" || fail "$(cat "$TMP/c.txt")" || return 1
 	[ "$(jget "$TMP/c.json" '[e["seq"] for e in d["edges"]["missing_in_capture"]]')" = "[2000, 2001]" ] ||
 		fail "missing: $(jget "$TMP/c.json" 'd["edges"]["missing_in_capture"]')" || return 1
 	[ "$(jget "$TMP/c.json" 'len(d["edges"]["extra_in_capture"])')" = 2 ] ||

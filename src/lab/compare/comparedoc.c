@@ -265,8 +265,7 @@ static void json_prediction(struct json_writer *w, const struct compare *c, int 
 	json_object_end(w);
 }
 
-/* Why a reading outside its interval disagrees, in words. */
-static const char *disagree_why(const struct compare *c, int p, int mx)
+const char *comparedoc_scope_disagree_why(const struct compare *c, int p, int mx)
 {
 	const struct edgestats_widths *lw = &c->ser->width[p];
 	int64_t r = c->o->scope[p][mx].ns, tol = c->scope_tol[p][mx];
@@ -317,7 +316,7 @@ static void print_coverage(FILE *f, const struct compare *c, int p, int mx)
 		else
 			fprintf(f, ":\n           DISAGREE: the reading %.3f us lies %s it (+- %.3f us): %s\n",
 				(double)r / 1000, r < pr->lo_ns - tol ? "below" : "above",
-				(double)tol / 1000, disagree_why(c, p, mx));
+				(double)tol / 1000, comparedoc_scope_disagree_why(c, p, mx));
 		break;
 	case SCOPEPREDICT_TOO_MANY:
 		fprintf(f, "           %s %s: the scope counted %s %spulses, the run made %s: its "
