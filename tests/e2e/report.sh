@@ -487,6 +487,29 @@ assert " DISAGREE " in line and "(outside)" in line, line
 PY
 }
 
+# A capture that agrees over less of the run than compare --min-coverage
+# asked: compare's exit 1, and the row says NOT ENOUGH and fails the report.
+test_a_capture_that_saw_less_than_asked_is_not_enough_in_its_row() {
+	instruments_once || return 1
+	local pct
+	pct=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["coverage"]["fraction"] * 100 + 0.5)' "$TMP/in-c.json")
+	"$SQWAVE" compare "$TMP/in.sqwlog" "$TMP/in.vcd" --min-coverage "$pct" \
+		--json "$TMP/in-m.json" > /dev/null 2>&1
+	[ $? -eq 1 ] || fail "compare below --min-coverage: exit $?" || return 1
+	"$SQWAVE" report "$TMP/in.json" "$TMP/in-m.json" --json "$TMP/in-mr.json" \
+		> "$TMP/in-mr.txt" 2> "$TMP/in-mr.err"
+	[ $? -eq 1 ] || fail "report: exit $?, not 1: $(cat "$TMP/in-mr.err")" || return 1
+	python3 - "$TMP/in-mr.json" "$TMP/in-m.json" "$TMP/in-mr.txt" <<'PY' || return 1
+import json, sys
+i = json.load(open(sys.argv[1]))["instruments"][0]
+d = json.load(open(sys.argv[2]))
+assert i["coverage"] == d["coverage"] and d["coverage"]["enough"] is False, (i, d["coverage"])
+assert i["exit_code"] == d["exit_code"] == 1, (i["exit_code"], d["exit_code"])
+line = [l for l in open(sys.argv[3]) if sys.argv[2] in l][0]
+assert "asked: NOT ENOUGH" in line, line
+PY
+}
+
 # A comparison out of its contract is bad input: exit 2, naming the file
 # and the member; no table is written.
 test_a_garbled_comparison_is_bad_input_naming_the_file_and_key() {

@@ -116,6 +116,13 @@ static void read_capture(struct docread *d, const struct jv *doc, const struct j
 		w->gaps = (uint64_t)need_int(d, cov, K("gaps"), 0, INT64_MAX);
 		w->span_s = need_num(d, cov, K("span_s"), 0, 1e9);
 		w->covered_s = need_num(d, cov, K("covered_s"), 0, 1e9);
+		/* compare --min-coverage; a document without it asked for none */
+		w->have_min = docread_num(d, cov, K("min_fraction"), &w->min_fraction);
+		w->enough = docread_bool_or(d, cov, K("enough"), true);
+		if (!d->bad && w->have_min && !(w->min_fraction >= 0 && w->min_fraction <= 1))
+			docread_fail(d, cov, K("min_fraction"), "must be a number from 0 to 1");
+		if (!d->bad && w->have_min && w->enough != (w->fraction >= w->min_fraction))
+			docread_fail(d, cov, K("enough"), "does not follow from fraction and min_fraction");
 		/* what the table says of it must hold together */
 		if (!d->bad && w->covered_edges > w->run_edges)
 			docread_fail(d, cov, K("covered_edges"), "is more than run_edges");
@@ -388,6 +395,9 @@ void inst_row_cells(const struct inst_row *w, const struct inst_run *run,
 		if (strcmp(w->alignment, "aligned"))
 			msgbuf_add(c[C_COVERAGE], INST_ROW_CELL, ": not aligned (%s), nothing counted",
 				   w->alignment);
+		if (w->have_min)
+			msgbuf_add(c[C_COVERAGE], INST_ROW_CELL, "; at least %.3f %% asked: %s",
+				   w->min_fraction * 100, w->enough ? "enough" : "NOT ENOUGH");
 	} else if (w->have_capture) {
 		msgbuf_add(c[C_COVERAGE], INST_ROW_CELL, "capture: not given%s%s",
 			   strcmp(w->alignment, "aligned") ? ", not aligned: " : "",
@@ -452,6 +462,11 @@ void inst_row_write_json(struct json_writer *jw, const struct inst_row *w,
 		json_kv_uint(jw, "gaps", w->gaps);
 		json_kv_double(jw, "span_s", w->span_s);
 		json_kv_double(jw, "covered_s", w->covered_s);
+		if (w->have_min)
+			json_kv_double(jw, "min_fraction", w->min_fraction);
+		else
+			json_kv_null(jw, "min_fraction");
+		json_kv_bool(jw, "enough", w->enough);
 		json_object_end(jw);
 	} else {
 		json_kv_null(jw, "coverage");

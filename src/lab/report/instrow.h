@@ -48,6 +48,9 @@ struct inst_row {
 	bool have_coverage;        /* coverage not null */
 	uint64_t run_edges, covered_edges, gaps;
 	double fraction, span_s, covered_s;
+	bool have_min;             /* coverage.min_fraction given (compare --min-coverage) */
+	double min_fraction;
+	bool enough;               /* coverage.enough (true when absent: no minimum) */
 	bool have_widths;          /* widths.any: the capture's extremes and the log's bounds */
 	int64_t cap_tmin_ns, cap_tmax_ns, tmin_lo_ns, tmin_hi_ns, tmax_lo_ns, tmax_hi_ns;
 	bool tmin_agrees, tmax_agrees;
