@@ -517,6 +517,23 @@ static void an_instruments_check_fails_the_verdict_and_is_named_in_every_documen
 	if (ret < 0)
 		skip();
 	assert_int_equal(ret, 0);
+	/* a coverage of one pulse in an hour's 3.6 million: a plain decimal */
+	{
+		struct verdict_check cov = { .name = "coverage_pos", .instrument = "scope",
+					     .result = VERDICT_CHECK_PASS,
+					     .unit = VERDICT_UNIT_PERCENT, .has_observed = true,
+					     .observed = 100.0 / 3.6e6 };
+		struct verdict_result one = { 0 };
+
+		assert_int_equal(verdict_result_add_check(&one, &cov), 0);
+		assert_int_equal(ciout_write_results_judged(f->path, NULL, &one, err, sizeof(err)),
+				 0);
+		t = slurp(f->path);
+		assert_string_equal(t, "scope.coverage_pos pass 0.000028 percent\n");
+		assert_lava_parses(t);
+		free(t);
+		verdict_result_free(&one);
+	}
 	/* with the run's own failure the word is the run's */
 	set(f, CFG_LIMITS_TMAX, "531us");
 	assert_int_equal(verdict_result_compute(&v, f->c, edgestats_result(f->s), &f->ri, err,
@@ -525,6 +542,17 @@ static void an_instruments_check_fails_the_verdict_and_is_named_in_every_documen
 	assert_string_equal(v.word, "FAIL");
 	assert_int_equal(v.violations, 2);
 	verdict_result_free(&v);
+	/* so with a load not applied: the word no longer says only that */
+	{
+		struct verdict_result lna = { .verdict = VERDICT_FAIL, .word = "LOAD NOT APPLIED",
+					      .violations = 1, .load_failures = 1 };
+
+		assert_int_equal(verdict_result_add_check(&lna, &bad), 0);
+		assert_string_equal(lna.word, "FAIL");
+		assert_int_equal(lna.violations, 2);
+		assert_int_equal(lna.load_failures, 1);
+		verdict_result_free(&lna);
+	}
 }
 
 int main(void)

@@ -821,9 +821,12 @@ int verdict_result_add_check(struct verdict_result *v, const struct verdict_chec
 	v->checks[v->nchecks++] = d;
 	if (d.result != VERDICT_CHECK_FAIL)
 		return 0;
-	/* the run's own failures keep their word; alone, the instrument's say so */
+	/* alone, the instrument's failures say so; beside the run's own (a
+	 * limit, a load not applied, a gap in the proof), the word is FAIL */
 	if (!v->violations++)
 		v->word = "INSTRUMENT DISAGREES";
+	else if (strcmp(v->word, "INSTRUMENT DISAGREES"))
+		v->word = "FAIL";
 	v->verdict = VERDICT_FAIL;
 	return 0;
 }

@@ -92,7 +92,9 @@ const char *verdict_unit_name(enum verdict_unit u);
 struct verdict_result {
 	enum verdict verdict;     /* PASS, FAIL (a violation), NO_LIMITS */
 	const char *word;         /* as verdict_word(): "PASS", "NO LIMITS", "FAIL",
-				   * "LOAD NOT APPLIED", "PROOF INCOMPLETE"; static */
+				   * "LOAD NOT APPLIED", "PROOF INCOMPLETE"; with an
+				   * instrument's failed check "INSTRUMENT DISAGREES"
+				   * (verdict_result_add_check()); static */
 	bool limits_set;          /* verdict_limits_set() */
 	unsigned violations;      /* the failed checks with in_verdict, in order */
 	unsigned load_failures;   /* of them, loads' proofs (a phase's checks) */

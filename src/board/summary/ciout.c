@@ -45,8 +45,10 @@ static const char *figure(double v, enum verdict_unit u, char *buf, size_t len)
 		snprintf(buf, len, "%.3f", v / 1000.0);
 	else if (u == VERDICT_UNIT_COUNT)
 		snprintf(buf, len, "%.0f", v);
-	else if (v != 0 && fabs(v) < 0.1)	/* a scope's coverage of an hour */
-		snprintf(buf, len, "%.2g", v);
+	else if (u == VERDICT_UNIT_PERCENT && v != 0 && fabs(v) < 0.1)
+		/* a scope's coverage of an hour: two significant digits, still a
+		 * plain decimal (LAVA's pattern takes no exponent) */
+		snprintf(buf, len, "%.*f", (int)fmin(12, 1 - floor(log10(fabs(v)))), v);
 	else
 		snprintf(buf, len, "%.1f", v);
 	return buf;

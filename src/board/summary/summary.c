@@ -1118,6 +1118,8 @@ static void json_figure(struct json_writer *w, const char *key, bool has, double
 		json_kv_null(w, key);
 	else if (u == VERDICT_UNIT_NS || u == VERDICT_UNIT_COUNT)
 		json_kv_int(w, key, (int64_t)llround(v));
+	else if (u == VERDICT_UNIT_PERCENT && v != 0 && fabs(v) < 0.1)
+		json_kv_double(w, key, v);	/* a scope's coverage: never rounded to 0 */
 	else
 		json_kv_double(w, key, round(v * 1000) / 1000);
 }
