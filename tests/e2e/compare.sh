@@ -95,6 +95,32 @@ test_a_minimum_coverage_above_what_the_capture_saw_is_exit_1() {
 	expect_rc 2 $? || return 1
 }
 
+# A capture and a scope's readings of the same run in one comparison: each
+# check fails for its own instrument only. The capture agrees; a reading
+# twice the run's longest pulse disagrees, and a count above the run's
+# pulses gives no interval (the reading is judged by the log's bounds), so
+# the scope's coverage is not made: skipped, not failed.
+test_each_instrument_s_checks_fail_for_its_own_disagreement_only() {
+	local tmax
+	synth "$TMP/e.vcd" --first 3001 --count 2000 --res-ns 10 || return 1
+	cmp "$TMP/run.sqwlog" "$TMP/e.vcd" --json "$TMP/e0.json"
+	expect_rc 0 $? || return 1
+	tmax=$(jget "$TMP/e0.json" '"%dns" % (2 * d["widths"]["positive"]["log"]["tmax_hi_ns"])')
+	cmp "$TMP/run.sqwlog" "$TMP/e.vcd" --scope-pos-tmax "$tmax" --json "$TMP/e.json" \
+		--results "$TMP/e.txt" --junit "$TMP/e.xml"
+	expect_rc 1 $? || return 1
+	python3 "$HERE/instrument_cases.py" "$TMP/e.json" --results "$TMP/e.txt" \
+		--junit "$TMP/e.xml" --exit 1 || fail "the documents" || return 1
+	grep -q "^capture.edges pass 0 count$" "$TMP/e.txt" && grep -q "^scope.tmax_pos fail " "$TMP/e.txt" ||
+		fail "$(cat "$TMP/e.txt")" || return 1
+	cmp "$TMP/run.sqwlog" --scope-pos-tmin 1us --scope-pos-tmax "$tmax" --scope-pos-count 99999999 \
+		--json "$TMP/n.json" --results "$TMP/n.txt"
+	rc=$?
+	python3 "$HERE/instrument_cases.py" "$TMP/n.json" --results "$TMP/n.txt" --exit $rc ||
+		fail "a count above the run's pulses" || return 1
+	grep -q "^scope.coverage_pos skip " "$TMP/n.txt" || fail "$(cat "$TMP/n.txt")" || return 1
+}
+
 test_run_edges_inside_a_capture_gap_are_neither_missing_nor_covered() {
 	synth "$TMP/g.vcd" --first 3001 --count 2000 --res-ns 10 --gap 3500:40 || return 1
 	cmp "$TMP/run.sqwlog" "$TMP/g.vcd" --json "$TMP/g.json" --junit "$TMP/g.xml" \

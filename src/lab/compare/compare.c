@@ -29,6 +29,7 @@ void compare_opts_init(struct compare_opts *o)
 	o->scope_rel = DEF_SCOPE_REL;
 	o->scope_abs_ns = -1;
 	o->min_coverage = -1;
+	o->scope_level = COMPARE_SCOPE_LEVEL;
 	for (int p = 0; p < EDGESTATS_NPOL; p++)
 		o->scope_count[p] = -1;
 }
@@ -412,10 +413,12 @@ static int window_stats(struct compare *c)
 		}
 		/* the true Tmin is in [lowest lo, hi of the shortest estimate];
 		 * Tmax in [lo of the longest estimate, highest hi] */
-		c->width_ok[p][0] = mn >= (double)lw->tmin_bound.lo_ns - slack - drift * mn &&
-				    mn <= (double)lw->tmin.hi_ns + slack + drift * mn;
-		c->width_ok[p][1] = mx >= (double)lw->tmax.lo_ns - slack - drift * mx &&
-				    mx <= (double)lw->tmax_bound.hi_ns + slack + drift * mx;
+		c->width_lo[p][0] = (double)lw->tmin_bound.lo_ns - slack - drift * mn;
+		c->width_hi[p][0] = (double)lw->tmin.hi_ns + slack + drift * mn;
+		c->width_lo[p][1] = (double)lw->tmax.lo_ns - slack - drift * mx;
+		c->width_hi[p][1] = (double)lw->tmax_bound.hi_ns + slack + drift * mx;
+		c->width_ok[p][0] = mn >= c->width_lo[p][0] && mn <= c->width_hi[p][0];
+		c->width_ok[p][1] = mx >= c->width_lo[p][1] && mx <= c->width_hi[p][1];
 	}
 	c->worst = calloc(c->o->worst ? c->o->worst : 1, sizeof(*c->worst));
 	if (!c->worst)
@@ -477,7 +480,7 @@ static void scope_check(struct compare *c)
 			if (c->o->scope[p][mx].set && c->o->scope_count[p] >= 0 &&
 			    c->ser->width[p].h.m.n)
 				judged++;
-	level = 1 - (1 - COMPARE_SCOPE_LEVEL) / (judged ? judged : 1);
+	level = 1 - (1 - c->o->scope_level) / (judged ? judged : 1);
 	for (p = 0; p < EDGESTATS_NPOL; p++)
 		for (mx = 0; mx < 2; mx++) {
 			const struct compare_reading *sr = &c->o->scope[p][mx];

@@ -46,13 +46,18 @@ struct compare_opts {
 	 * have covered; < 0 (the default): none, the coverage is stated, not
 	 * judged */
 	double min_coverage;
+	/* --scope-level: the chance that a scope which did everything right
+	 * has all its readings judged AGREE: each reading's interval holds
+	 * 1 - (1 - scope_level) / (the readings judged by a count), so at the
+	 * default 0.90 one reading is judged at 90 %, two at 95 %, four at
+	 * 97.5 % (Bonferroni) */
+	double scope_level;
 };
 
-/* The chance that a scope which did everything right is still judged
- * DISAGREE, for all its readings together: each reading's interval holds
- * 1 - (1 - COMPARE_SCOPE_LEVEL) / (the readings judged by a count), so one
- * reading is judged at 90 %, two at 95 %, four at 97.5 % (Bonferroni). */
+/* compare's default scope_level; run --scope, a gate, judges at
+ * COMPARE_SCOPE_GATE_LEVEL (one good run in a hundred fails, not ten) */
 #define COMPARE_SCOPE_LEVEL 0.90
+#define COMPARE_SCOPE_GATE_LEVEL 0.99
 
 /* Defaults: tolerance and first_seq -1, worst 10, scope_rel 0.1 %, scope
  * counts unknown. */
@@ -132,6 +137,10 @@ struct compare {
 	const struct edgestats_result *er;
 	double cw_tol_ns;              /* a capture width's uncertainty */
 	bool width_ok[EDGESTATS_NPOL][2];
+	/* where the capture's Tmin [0] and Tmax [1] had to lie: the log's
+	 * bounds widened by the capture's slack and the drift (ns; set when
+	 * both sides have pulses of the polarity) */
+	double width_lo[EDGESTATS_NPOL][2], width_hi[EDGESTATS_NPOL][2];
 	/* residuals */
 	struct stats_moments res_m, frac_m;
 	struct stats_hist res_abs;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/stats.h"
 #include "compare/comparedoc.h"
 #include "summary/ciout.h"
 
@@ -20,6 +21,44 @@ static const char *const names[EDGESTATS_NPOL][3] = {
 	{ "tmin_any", "tmax_any", "coverage_any" },
 };
 
+/* The capture's own Tmin and Tmax per polarity against where the log
+ * puts them (compare.c: the bounds, widened by its slack and the drift). */
+static int width_checks(const struct compare *c, struct verdict_result *v)
+{
+	int p, mx;
+
+	for (p = 0; p < EDGESTATS_NPOL; p++)
+		for (mx = 0; mx < 2; mx++) {
+			const struct stats_hist *ch = &c->cw[p];
+			bool logs = c->er->width[p].h.m.n > 0;
+			struct verdict_check ck = { .name = names[p][mx], .instrument = "capture",
+						    .unit = VERDICT_UNIT_NS };
+			char msg[256];
+
+			if (!ch->m.n && !logs)
+				continue;	/* no pulse of the polarity on either side */
+			ck.result = c->width_ok[p][mx] ? VERDICT_CHECK_PASS : VERDICT_CHECK_FAIL;
+			if (ch->m.n && logs) {
+				ck.has_observed = true;
+				ck.observed = (double)(mx ? ch->m.max : ch->m.min);
+				ck.has_interval = true;
+				ck.lo = c->width_lo[p][mx];
+				ck.hi = c->width_hi[p][mx];
+				snprintf(msg, sizeof(msg), "the capture's %s %spulse against the "
+					 "log's bounds, widened by the capture's resolution and the "
+					 "drift", mx ? "longest" : "shortest", pol_word[p]);
+			} else {
+				snprintf(msg, sizeof(msg), "%s has %spulses, %s none",
+					 ch->m.n ? "the capture" : "the log", pol_word[p],
+					 ch->m.n ? "the log" : "the capture");
+			}
+			ck.message = msg;
+			if (verdict_result_add_check(v, &ck) < 0)
+				return -1;
+		}
+	return 0;
+}
+
 static int capture_checks(const struct compare *c, struct verdict_result *v)
 {
 	const struct compare_coverage *cv = &c->cov;
@@ -28,13 +67,16 @@ static int capture_checks(const struct compare *c, struct verdict_result *v)
 	char msg[512];
 
 	if (c->aligned) {
+		size_t bad = c->r.disagree + c->r.nmissing + c->r.nextra;
+
+		/* the edges alone: the widths and a scope's readings have theirs */
 		ck.has_observed = true;
-		ck.observed = (double)(c->r.disagree + c->r.nmissing + c->r.nextra);
-		ck.result = c->verdict == COMPARE_AGREE ? VERDICT_CHECK_PASS : VERDICT_CHECK_FAIL;
-		snprintf(msg, sizeof(msg), "the capture %s the log: %zu of its edges paired, %zu "
+		ck.observed = (double)bad;
+		ck.result = bad ? VERDICT_CHECK_FAIL : VERDICT_CHECK_PASS;
+		snprintf(msg, sizeof(msg), "the capture's edges %s the log's: %zu paired, %zu "
 			 "beyond tolerance, %zu missing in the capture, %zu extra (drift %.3f ppm)",
-			 c->verdict == COMPARE_AGREE ? "agrees with" : "disagrees with",
-			 c->r.npairs, c->r.disagree, c->r.nmissing, c->r.nextra, c->r.drift_ppm);
+			 bad ? "disagree with" : "agree with", c->r.npairs, c->r.disagree,
+			 c->r.nmissing, c->r.nextra, c->r.drift_ppm);
 	} else {
 		ck.result = VERDICT_CHECK_FAIL;
 		snprintf(msg, sizeof(msg), "the capture was not placed on the run (%s): nothing "
@@ -59,7 +101,9 @@ static int capture_checks(const struct compare *c, struct verdict_result *v)
 		 cv->covered_s, cv->span_s, cv->gaps,
 		 c->o->min_coverage >= 0 ? "" : " (no --min-coverage: stated, not judged)");
 	ck.message = msg;
-	return verdict_result_add_check(v, &ck);
+	if (verdict_result_add_check(v, &ck) < 0)
+		return -1;
+	return c->aligned ? width_checks(c, v) : 0;
 }
 
 /* One reading: the figure, the interval it was judged against (the
@@ -124,16 +168,21 @@ static int coverage_check(const struct compare *c, int p, struct verdict_result 
 		ck.result = VERDICT_CHECK_SKIP;
 		snprintf(msg, sizeof(msg), "the run made no %spulse", pol_word[p]);
 	} else {
+		/* a count that does not fit the run gives no interval: compare
+		 * judges the readings by the log's bounds alone, and so this
+		 * check is not made (skipped, with its figure), not failed */
 		ck.has_observed = true;
 		ck.observed = pr->m ? (double)pr->n * 100 / (double)pr->m : 0;
 		ck.has_limit = true;
 		ck.limit = 100;
-		ck.result = pr->status == SCOPEPREDICT_OK ? VERDICT_CHECK_PASS : VERDICT_CHECK_FAIL;
+		ck.result = pr->status == SCOPEPREDICT_OK ? VERDICT_CHECK_PASS : VERDICT_CHECK_SKIP;
 		snprintf(msg, sizeof(msg), "the scope measured %" PRIu64 " of the run's %" PRIu64
 			 " %spulses%s", pr->n, pr->m, pol_word[p],
 			 pr->status == SCOPEPREDICT_TOO_MANY ? ": more than the run made (its "
-			 "statistics reset before the counted edges began?)"
-			 : pr->status == SCOPEPREDICT_NO_COUNT ? ": none" : "");
+			 "statistics reset before the counted edges began?): no interval, the "
+			 "readings judged by the log's bounds alone"
+			 : pr->status == SCOPEPREDICT_NO_COUNT ? ": none, its readings are of nothing "
+			 "the run made; judged by the log's bounds alone" : "");
 	}
 	ck.message = msg;
 	return verdict_result_add_check(v, &ck);

@@ -11,14 +11,17 @@
 /*
  * Append the checks of @c (compare_run()'s result) to @v with
  * verdict_result_add_check(), instrument "capture" or "scope", in order:
- * with a capture "edges" (the edges that disagree, are missing or extra:
+ * with a capture "edges" (the edges beyond tolerance, missing or extra:
  * at most 0; a capture that does not place fails it) and "coverage" (the
  * percent of the run's edges in the capture's covered time, at least
- * --min-coverage; skipped, with its figure, without one); with scope readings, per reading "tmin_pos" ... "tmax_any"
+ * --min-coverage; skipped, with its figure, without one), then, placed,
+ * per polarity "tmin_pos" ... "tmax_any" (the capture's extremes in the
+ * log's widened bounds); with scope readings, per reading "tmin_pos" ...
  * (the reading in ns, the interval it was judged against, its coverage in
  * words), then per polarity read "coverage_pos" ... (the scope's count as
- * a percent of the run's pulses: fails when it counted more pulses than
- * the run made, or none; skipped when the count is unknown). Figures and
+ * a percent of the run's pulses: skipped when it is unknown or does not
+ * fit the run, which leaves its readings to the log's bounds). A check
+ * fails exactly where compare's verdict found a disagreement. Figures and
  * sentences are the ones compare's text and JSON state. 0, or -1 with
  * errno ENOMEM (the checks so far are kept).
  */
