@@ -70,12 +70,15 @@ static void compare_usage(FILE *f)
 		"  --scope-count N, --scope-pos-count N, --scope-neg-count N   the pulses the\n"
 		"                         statistics counted: the reading is judged against what a\n"
 		"                         scope that measured N of the run's pulses shows (an\n"
-		"                         interval per reading; 10 %% false DISAGREE for all)\n"
+		"                         interval per reading; 10 %% false DISAGREE for all,\n"
+		"                         --scope-level)\n"
 		"  --scope TARGET         read min, max and count of +width and -width from a\n"
 		"                         scope set up with `sqwave scope --setup` (or by hand the\n"
 		"                         same way) on --channel CH (default 1): HOST[:PORT]\n"
 		"                         (LXI raw socket, port 5025) or /dev/usbtmcN\n"
 		"  --scope-resolution DUR|PCT   reading accuracy (default 0.1%%: a 4-digit display)\n"
+		"  --scope-level PCT      the chance a good scope's readings all agree (default\n"
+		"                         90; run --scope judges at 99): the intervals' level\n"
 		"output:\n"
 		"  --json FILE            machine-readable result (docs/compare.md; - for stdout,\n"
 		"                         the text report then goes to standard error)\n"
@@ -131,7 +134,7 @@ static int parse_double(const char *opt, const char *s, double *v)
 enum {
 	O_FORMAT = 256, O_CHANNEL, O_TOL, O_FIRST, O_DRIFT, O_WORST, O_JSON, O_SRES, O_THR,
 	O_HYST, O_RATE, O_STIM, O_RESP, O_CHAN_A, O_CHAN_B, O_MAX_SKEW, O_SKEW_CSV, O_KCIDB,
-	O_KCIDB_ORIGIN, O_KCIDB_URL, O_SCOPE_AT, O_JUNIT, O_RESULTS, O_MIN_COV,
+	O_KCIDB_ORIGIN, O_KCIDB_URL, O_SCOPE_AT, O_JUNIT, O_RESULTS, O_MIN_COV, O_SLEVEL,
 	O_COUNT /* + polarity */, O_SCOPE = O_COUNT + 3 /* + polarity * 2 + (tmax) */
 };
 
@@ -150,6 +153,7 @@ static const struct option compare_cmd_opts[] = {
 	{ "kcidb-origin", required_argument, NULL, O_KCIDB_ORIGIN },
 	{ "kcidb-url", required_argument, NULL, O_KCIDB_URL },
 	{ "scope-resolution", required_argument, NULL, O_SRES },
+	{ "scope-level", required_argument, NULL, O_SLEVEL },
 	{ "threshold", required_argument, NULL, O_THR },
 	{ "hysteresis", required_argument, NULL, O_HYST },
 	{ "samplerate", required_argument, NULL, O_RATE },
@@ -279,7 +283,15 @@ static int check_args(struct args *a, int argc, char **argv)
 	return 0;
 }
 
-/* 0, 1 for --help, or -1 (said) */
+/* --scope-level, --min-coverage: a percent. 0, or -1 (said). */
+static int parse_level(struct compare_opts *o, int ch, const char *arg)
+{
+	/* below 50 % an interval would miss a good scope half the time */
+	if (ch == O_SLEVEL)
+		return cmdline_percent("compare: --scope-level", arg, 50, 99.99, &o->scope_level);
+	return cmdline_percent("compare: --min-coverage", arg, 0.000001, 100, &o->min_coverage);
+}
+
 /* An output option: where a document goes. 0, or -1 (said). */
 static int parse_output(struct args *a, int ch, const char *arg)
 {
@@ -310,6 +322,7 @@ static int parse_output(struct args *a, int ch, const char *arg)
 	return 0;
 }
 
+/* 0, 1 for --help, or -1 (said) */
 static int parse_args(int argc, char **argv, struct args *a)
 {
 	struct cmdline cl = { "compare", compare_cmd_opts, "h", compare_usage, false };
@@ -374,15 +387,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 				return -1;
 			}
 			break;
+		case O_SLEVEL:
 		case O_MIN_COV:
-			if (parse_double("min-coverage", optarg, &o->min_coverage))
+			if (parse_level(o, ch, optarg))
 				return -1;
-			if (!(o->min_coverage > 0 && o->min_coverage <= 100)) {
-				pr_err("compare: --min-coverage '%s': a percent above 0, at most 100",
-				       optarg);
-				return -1;
-			}
-			o->min_coverage /= 100;
 			break;
 		case O_WORST:
 			if (parse_opt(&opt_worst, NULL, optarg, &v))

@@ -35,6 +35,7 @@ struct run_args {
 	bool preflight;
 	const char *scope;            /* --scope TARGET, or NULL */
 	const char *scope_channel;    /* --scope-channel CH */
+	const char *scope_level;      /* --scope-level PCT */
 	char board_path[PATH_MAX], profile_path[PATH_MAX];
 };
 
@@ -63,6 +64,8 @@ static void run_usage(FILE *f)
 		"                      and judged with what their count covers; HOST[:PORT] or\n"
 		"                      /dev/usbtmcN (docs/instruments.md)\n"
 		"  --scope-channel CH  the scope's channel on the pin (default 1)\n"
+		"  --scope-level PCT   the chance a good scope's readings all agree (default 99:\n"
+		"                      a scope that disagrees fails the run, exit 1)\n"
 		"  -h, --help          this help\n\n"
 		"Precedence: command line > profile > board file > defaults.\n"
 		"Durations take units: ns, us, ms, s, m, h.\n\n");
@@ -83,6 +86,7 @@ static size_t options_of(struct option *out, size_t max, bool run)
 	static const struct option scope[] = {
 		{ "scope", required_argument, NULL, 'S' },
 		{ "scope-channel", required_argument, NULL, 'C' },
+		{ "scope-level", required_argument, NULL, 'V' },
 		{ 0 },
 	};
 	size_t n = cmdline_options_copy(out, max, own);
@@ -168,17 +172,20 @@ static int load_config(struct config *c, int argc, char **argv, struct run_args 
 			continue;
 		case 'S':
 		case 'C':
+		case 'V':
 #ifdef SQW_BOARD_BUILD
 			pr_err("--%s: talking to a scope and judging its reading is the lab's: this "
 			       "board build has no instruments; use the full build (make without "
 			       "BOARD=1), or read the scope after the run with `sqwave scope` there",
-			       ch == 'S' ? "scope" : "scope-channel");
+			       ch == 'S' ? "scope" : ch == 'C' ? "scope-channel" : "scope-level");
 			return -1;
 #else
 			if (ch == 'S')
 				a->scope = optarg;
-			else
+			else if (ch == 'C')
 				a->scope_channel = optarg;
+			else
+				a->scope_level = optarg;
 			continue;
 #endif
 		case 'L':
@@ -226,6 +233,7 @@ struct run_scope {
 	bool setup_ok, read_ok;
 	struct scope_reading r;
 	char err[1024];
+	double level;                 /* --scope-level / 100 */
 	struct compare_opts o;        /* the judgement, after the run */
 	struct compare *c;
 };
@@ -306,6 +314,7 @@ static void run_scope_judge(void *ctx, const char *log, struct verdict_result *v
 	}
 	compare_opts_init(&sc->o);
 	sc->o.run = log;
+	sc->o.scope_level = sc->level;
 	if (!compare_opts_scope(&sc->o, &sc->r, sc->target)) {
 		snprintf(why, sizeof(why), "%s measured no valid width on channel %d: nothing to "
 			 "judge", sc->target, sc->channel);
@@ -355,16 +364,20 @@ static int run_or_respond(int argc, char **argv, const char *cmd)
 		.respond = !strcmp(cmd, "respond"), .preflight = a.preflight, .status = stderr,
 		.say = print_session_say };
 #ifndef SQW_BOARD_BUILD
-	struct run_scope sc = { .target = a.scope, .channel = 1 };
+	struct run_scope sc = { .target = a.scope, .channel = 1, .level = COMPARE_SCOPE_GATE_LEVEL };
 
-	if (a.scope_channel && !a.scope) {
-		pr_err("--scope-channel is the channel of --scope TARGET");
+	if ((a.scope_channel || a.scope_level) && !a.scope) {
+		pr_err("--%s is for --scope TARGET", a.scope_channel ? "scope-channel" : "scope-level");
 		config_free(c);
 		return SQW_EXIT_USAGE;
 	}
 	if (a.scope_channel && (sc.channel = scopedialect_channel_parse(a.scope_channel)) < 0) {
 		pr_err("--scope-channel '%s': an analog channel, 1 to 8 (or CH1, C1, CHAN1)",
 		       a.scope_channel);
+		config_free(c);
+		return SQW_EXIT_USAGE;
+	}
+	if (a.scope_level && cmdline_percent("--scope-level", a.scope_level, 50, 99.99, &sc.level)) {
 		config_free(c);
 		return SQW_EXIT_USAGE;
 	}

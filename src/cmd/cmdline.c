@@ -5,10 +5,12 @@
 #include "base/msgbuf.h"
 #include "cmd/print.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 size_t cmdline_config_options(struct option *out, size_t max)
@@ -178,6 +180,23 @@ int cmdline_next(struct cmdline *cl, int argc, char **argv, int *idx)
 void cmdline_unexpected(const char *cmd, const char *arg)
 {
 	pr_err("unexpected argument \"%s\"; try 'sqwave %s --help'", arg, cmd);
+}
+
+int cmdline_percent(const char *opt, const char *s, double lo, double hi, double *frac)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end != s && *end == '%')
+		end++;
+	if (errno || end == s || *end || !(v >= lo && v <= hi)) {
+		pr_err("%s '%s': a percent from %g to %g", opt, s, lo, hi);
+		return -1;
+	}
+	*frac = v / 100;
+	return 0;
 }
 
 int cmdline_args(const struct cmdline *cl, int argc, char **argv, int min, int max)

@@ -113,4 +113,9 @@ int cmdline_args(const struct cmdline *cl, int argc, char **argv, int min, int m
 /* "unexpected argument "ARG"; try 'sqwave CMD --help'" on standard error. */
 void cmdline_unexpected(const char *cmd, const char *arg);
 
+/* A percent @s ("99", "99.5", "99%") in [@lo, @hi] into *@frac as a
+ * fraction (0.99), or -1 with "@opt 'S': a percent from LO to HI" on
+ * standard error (exit 2). */
+int cmdline_percent(const char *opt, const char *s, double lo, double hi, double *frac);
+
 #endif

@@ -60,7 +60,9 @@ struct run_session_params {
 	 * closed log at @log, each check appended to @v, the run's verdict,
 	 * with verdict_result_add_check(), so that the summary, its JSON,
 	 * JUnit, result.txt and KCIDB carry it and a disagreement fails the
-	 * run (exit 1). Not called when the run was not judged. */
+	 * run (exit 1). Called when line 0 has a verdict: a run that did
+	 * not happen (setup failed) has none; a run stopped by a signal has
+	 * one, and is judged as far as it got. */
 	void (*instrument_judge)(void *ctx, const char *log, struct verdict_result *v);
 	void *instrument_ctx;
 };
