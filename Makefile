@@ -277,11 +277,13 @@ $(COREMARK):
 
 # T picks scripts and tests (tests/e2e/run-all: E2E_ONLY); empty, all.
 # Both builds, each with its docs: tests/e2e/board_build.sh runs the board's.
+# E2E_SIGROK (this build's SIGROK) is what tests/e2e/capture.sh holds the
+# binary's --version to: a test of one build never passes on the other's.
 T ?=
 e2e: $(COREMARK)
 	@$(MAKE) --no-print-directory BOARD= all docs
 	@$(MAKE) --no-print-directory BOARD=1 all docs
-	@E2E_ONLY='$(T)' SQWAVE=$(BUILD)/sqwave SQWAVE_BOARD=$(BB)/sqwave \
+	@E2E_ONLY='$(T)' SQWAVE=$(BUILD)/sqwave SQWAVE_BOARD=$(BB)/sqwave E2E_SIGROK=$(SIGROK) \
 		COREMARK=$(abspath $(COREMARK)) tests/e2e/run-all
 
 # The oracle (tests/oracle, docs/testing.md): combinations of the features
@@ -309,6 +311,7 @@ E2E_SMOKE ?= run-all:a_2s_run_gives_4000 run-all:contradictory_limits run-all:a_
 	run-all:preflight_checks run-all:help_and_version run-all:design_map \
 	analyze:analyzing_a_fresh_run_agrees analyze:the_exported_csv_analyzes \
 	compare:37ppm_drift compare:bad_input_is_exit_2 capture:bad_requests_are_exit_2 \
+	capture:a_bad_command_line_is_exit_2 capture:the_version_says \
 	boards:what_is_not_two_boards \
 	lines:refused_combinations \
 	report:a_log_and_its_summary_give_the_same_rows \

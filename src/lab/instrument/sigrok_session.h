@@ -102,7 +102,9 @@ int sigrok_capture_finish(struct sigrok_capture *c, struct sigrok_result *r, cha
 /* Close the device and free. NULL is ignored. */
 void sigrok_capture_free(struct sigrok_capture *c);
 
-/* True when this build drives analyzers (libsigrok was found). */
-bool sigrok_available(void);
+/* The version of the libsigrok this build drives analyzers with (the
+ * library loaded at run time: a static string, not to be freed), or NULL
+ * in a build without libsigrok. Any thread. */
+const char *sigrok_version(void);
 
 #endif
