@@ -262,7 +262,7 @@ test_the_version_says_whether_capture_drives_analyzers() {
 	[ "$HAVE_SIGROK" != unknown ] || fail "no capture line in --version: $("$SQWAVE" --version)" ||
 		return 1
 	[ -z "${E2E_SIGROK:-}" ] || [ "$E2E_SIGROK" = "$HAVE_SIGROK" ] ||
-		fail "built with SIGROK=$E2E_SIGROK, but $SQWAVE says: $SIGROK_LINE" || return 1
+		fail "built with SIGROK=$E2E_SIGROK, but ${SQWAVE_REAL:-$SQWAVE} says: $SIGROK_LINE" || return 1
 	[ "$HAVE_SIGROK" = yes ] || case $SIGROK_LINE in *libsigrok-dev*rebuild*) ;;
 		*) fail "--version does not say how to get libsigrok: $SIGROK_LINE" || return 1 ;; esac
 }
