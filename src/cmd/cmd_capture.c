@@ -15,10 +15,12 @@
 #include "cmd/cmd_capture.h"
 #include "cmd/cmdline.h"
 #include "cmd/print.h"
+#include "base/cpulist.h"
 #include "base/json.h"
 #include "base/outfile.h"
 #include "capture/capture.h"
 #include "instrument/sigrok_session.h"
+#include "instrument/usbirq.h"
 
 #define CAPTURE_SCHEMA "sqwave-capture"
 #define CAPTURE_SCHEMA_VERSION 1
@@ -43,6 +45,11 @@ static void capture_usage(FILE *f)
 		"      --trigger SPEC       start at CHANNEL=0|1|r|f|e[,...] (as sigrok-cli --triggers)\n"
 		"  -c, --config KEY=VALUE   a device option (repeatable): on the device, else on\n"
 		"                           the channel group that takes it (pattern=incremental)\n"
+		"      --cpu LIST           keep the capture and every thread libsigrok and\n"
+		"                           libusb start on these CPUs (0, 2-3), and warn when\n"
+		"                           the analyzer's USB host controller may interrupt\n"
+		"                           another; on the board under test, every CPU but\n"
+		"                           rt.cpu (docs/instruments.md)\n"
 		"      --json FILE          the summary as JSON (schema sqwave-capture)\n"
 		"  -h, --help               this help\n\n"
 		"exit: 0 done (stopped by a signal when no --duration was given), 2 usage, no\n"
@@ -51,7 +58,7 @@ static void capture_usage(FILE *f)
 		"      and says what it covered)\n");
 }
 
-enum { O_THRESHOLD = 256, O_TRIGGER, O_JSON };
+enum { O_THRESHOLD = 256, O_TRIGGER, O_JSON, O_CPU };
 
 static const struct option capture_opts[] = {
 	{ "driver", required_argument, NULL, 'd' },
@@ -62,6 +69,7 @@ static const struct option capture_opts[] = {
 	{ "threshold", required_argument, NULL, O_THRESHOLD },
 	{ "trigger", required_argument, NULL, O_TRIGGER },
 	{ "config", required_argument, NULL, 'c' },
+	{ "cpu", required_argument, NULL, O_CPU },
 	{ "json", required_argument, NULL, O_JSON },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -130,9 +138,17 @@ static void *watch_main(void *arg)
 	return NULL;
 }
 
+/* What the summary says: the capture, and where it ran. */
+struct capture_doc {
+	const struct sigrok_result *r;
+	const char *cpus_asked;    /* --cpu, or NULL */
+	char cpus[128];            /* the affinity in effect, read back */
+};
+
 static void capture_json(struct json_writer *w, const void *ctx)
 {
-	const struct sigrok_result *r = ctx;
+	const struct capture_doc *doc = ctx;
+	const struct sigrok_result *r = doc->r;
 	double rate = (double)r->rate_hz;
 
 	json_object_begin(w);
@@ -175,6 +191,11 @@ static void capture_json(struct json_writer *w, const void *ctx)
 	json_array_end(w);
 	json_kv_int(w, "start_realtime_ns", (int64_t)r->start_rt.tv_sec * 1000000000 + r->start_rt.tv_nsec);
 	json_kv_int(w, "end_realtime_ns", (int64_t)r->end_rt.tv_sec * 1000000000 + r->end_rt.tv_nsec);
+	json_kv_string(w, "cpus", doc->cpus);
+	if (doc->cpus_asked)
+		json_kv_string(w, "cpus_asked", doc->cpus_asked);
+	else
+		json_kv_null(w, "cpus_asked");
 	json_kv_bool(w, "stopped_by_signal", r->stopped);
 	json_kv_bool(w, "ended_early", r->ended_early);
 	if (r->ended_early)
@@ -184,8 +205,9 @@ static void capture_json(struct json_writer *w, const void *ctx)
 	json_object_end(w);
 }
 
-static void capture_text(const struct sigrok_result *r, const char *path)
+static void capture_text(const struct capture_doc *doc, const char *path)
 {
+	const struct sigrok_result *r = doc->r;
 	double rate = (double)r->rate_hz, span = (double)r->samples / rate;
 	double cov = (double)(r->samples - r->lost) / rate;
 	char rs[32];
@@ -194,6 +216,7 @@ static void capture_text(const struct sigrok_result *r, const char *path)
 	printf("capture      %s (VCD, %u channel%s)\n", path, r->nch, r->nch == 1 ? "" : "s");
 	printf("device       %s: %s (libsigrok %s)\n", r->driver, r->device, r->libsigrok);
 	printf("samplerate   %s Hz\n", rs);
+	printf("cpus         %s (%s)\n", doc->cpus, doc->cpus_asked ? "--cpu" : "inherited");
 	printf("span         %.6f s (%" PRIu64 " samples)\n", span, r->samples);
 	printf("covered      %.6f s (%.3f %%), %zu interruption%s, %" PRIu64 " samples lost\n", cov,
 	       span > 0 ? 100.0 * cov / span : 0.0, r->nintr, r->nintr == 1 ? "" : "s", r->lost);
@@ -214,6 +237,20 @@ static void capture_text(const struct sigrok_result *r, const char *path)
 		printf("stopped      by a signal: the capture covers the %.6f s above\n", cov);
 	if (r->ended_early)
 		printf("ended early  the device stopped: %s\n", r->end_why);
+}
+
+/* With --cpu: say when the analyzer's USB host controller interrupts a
+ * CPU outside it (the RT CPU, on the board under test), which --cpu cannot
+ * move. Nothing when the device is not on USB or the controller's
+ * interrupts are not in sysfs. */
+static void usb_irq_warn(const struct sigrok_capture *cap, const cpu_set_t *cpus)
+{
+	struct usbirq u;
+	char msg[512];
+
+	if (usbirq_find("", sigrok_capture_connid(cap), &u) == 1 &&
+	    usbirq_outside(&u, cpus, msg, sizeof(msg)))
+		pr_warn("capture: %s", msg);
 }
 
 /* The test hook (docs/instruments.md): SQWAVE_CAPTURE_DROP=FROM:COUNT
@@ -237,7 +274,8 @@ bad:
 	return -1;
 }
 
-static int capture_args(int argc, char **argv, struct sigrok_opts *o, const char **json)
+static int capture_args(int argc, char **argv, struct sigrok_opts *o, const char **json,
+			const char **cpus)
 {
 	struct cmdline cl = { "capture", capture_opts, "d:o:C:r:t:c:h", capture_usage, false };
 	char err[256], *end;
@@ -281,6 +319,7 @@ static int capture_args(int argc, char **argv, struct sigrok_opts *o, const char
 			o->config[o->nconfig++] = optarg;
 			break;
 		case O_JSON: *json = optarg; break;
+		case O_CPU: *cpus = optarg; break;
 		default: return -1;
 		}
 	}
@@ -300,15 +339,26 @@ int cmd_capture(int argc, char **argv)
 	struct sigrok_opts o = { 0 };
 	struct sigrok_result r;
 	const char *json = NULL;
+	struct capture_doc doc = { &r, NULL, "" };
+	cpu_set_t got;
 	char err[512];
 	bool usage;
 	sigset_t set, old;
 	pthread_t th;
 	struct watch w = { 0 };
-	int rc = capture_args(argc, argv, &o, &json), exitc = SQW_EXIT_OK;
+	int rc = capture_args(argc, argv, &o, &json, &doc.cpus_asked), exitc = SQW_EXIT_OK;
 
 	if (rc)
 		return rc > 0 ? SQW_EXIT_OK : SQW_EXIT_USAGE;
+	/* --cpu before any thread starts (libsigrok's, libusb's event thread,
+	 * the watcher): they inherit the main thread's affinity */
+	if (doc.cpus_asked && cpulist_thread_pin(doc.cpus_asked, &got, &usage, err, sizeof(err)) < 0) {
+		pr_err("capture: --cpu: %s", OUTFILE_ESC(err));
+		return usage ? SQW_EXIT_USAGE : SQW_EXIT_RUNTIME;
+	}
+	if (!doc.cpus_asked)
+		cpulist_online(&got);
+	cpulist_format(&got, doc.cpus, sizeof(doc.cpus));
 	/* SIGINT and SIGTERM go to the watcher alone: libsigrok's threads
 	 * (libusb's) inherit the mask */
 	sigemptyset(&set);
@@ -321,6 +371,8 @@ int cmd_capture(int argc, char **argv)
 		pr_err("capture: %s", OUTFILE_ESC(err));
 		return usage ? SQW_EXIT_USAGE : SQW_EXIT_RUNTIME;
 	}
+	if (doc.cpus_asked)
+		usb_irq_warn(w.cap, &got);
 	w.wanted_s = o.duration_s;
 	if (pthread_create(&th, NULL, watch_main, &w)) {
 		sigrok_capture_free(w.cap);
@@ -340,8 +392,8 @@ int cmd_capture(int argc, char **argv)
 	sigrok_capture_free(w.cap);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (exitc == SQW_EXIT_OK || r.samples) {
-		capture_text(&r, o.output);
-		if (json && json_write_document(json, capture_json, &r, err, sizeof(err)) < 0) {
+		capture_text(&doc, o.output);
+		if (json && json_write_document(json, capture_json, &doc, err, sizeof(err)) < 0) {
 			pr_err("capture: %s", OUTFILE_ESC(err));
 			exitc = SQW_EXIT_RUNTIME;
 		}

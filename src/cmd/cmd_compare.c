@@ -18,6 +18,7 @@
 #include "cmd/cmdline.h"
 #include "cmd/print.h"
 #include "compare/boardsdoc.h"
+#include "compare/comparecheck.h"
 #include "compare/comparedoc.h"
 #include "compare/respdoc.h"
 #include "config/config.h"
@@ -59,6 +60,9 @@ static void compare_usage(FILE *f)
 		"                         for a wave too regular to place)\n"
 		"  --max-drift PPM        largest clock-rate difference searched (default 500)\n"
 		"  --worst N              disagreements listed (default 10)\n"
+		"  --min-coverage PCT     the share of the run's edges the capture must cover\n"
+		"                         (its covered time, less its gaps): below, exit 1 even\n"
+		"                         when every edge it saw agrees (default: stated only)\n"
 		"scope statistics (no capture needed):\n"
 		"  --scope-tmin DUR, --scope-tmax DUR            any polarity\n"
 		"  --scope-pos-tmin DUR, --scope-pos-tmax DUR    positive pulses\n"
@@ -75,6 +79,10 @@ static void compare_usage(FILE *f)
 		"output:\n"
 		"  --json FILE            machine-readable result (docs/compare.md; - for stdout,\n"
 		"                         the text report then goes to standard error)\n"
+		"  --junit FILE           the checks as JUnit XML: the capture's edges and\n"
+		"                         coverage, each scope reading with its interval and\n"
+		"                         the scope's coverage (docs/ci.md; - for stdout)\n"
+		"  --results FILE         the same checks as LAVA result.txt lines (docs/ci.md)\n"
 		"  --kcidb FILE           the verdict as a KCIDB v5 test, sqwave.lineNAME.compare\n"
 		"                         (docs/ci.md; a wave's log only; - for stdout)\n"
 		"  --kcidb-origin ORIGIN  its KCIDB origin ([a-z0-9_]+; default sqwave)\n"
@@ -123,7 +131,7 @@ static int parse_double(const char *opt, const char *s, double *v)
 enum {
 	O_FORMAT = 256, O_CHANNEL, O_TOL, O_FIRST, O_DRIFT, O_WORST, O_JSON, O_SRES, O_THR,
 	O_HYST, O_RATE, O_STIM, O_RESP, O_CHAN_A, O_CHAN_B, O_MAX_SKEW, O_SKEW_CSV, O_KCIDB,
-	O_KCIDB_ORIGIN, O_KCIDB_URL, O_SCOPE_AT,
+	O_KCIDB_ORIGIN, O_KCIDB_URL, O_SCOPE_AT, O_JUNIT, O_RESULTS, O_MIN_COV,
 	O_COUNT /* + polarity */, O_SCOPE = O_COUNT + 3 /* + polarity * 2 + (tmax) */
 };
 
@@ -135,6 +143,9 @@ static const struct option compare_cmd_opts[] = {
 	{ "max-drift", required_argument, NULL, O_DRIFT },
 	{ "worst", required_argument, NULL, O_WORST },
 	{ "json", required_argument, NULL, O_JSON },
+	{ "min-coverage", required_argument, NULL, O_MIN_COV },
+	{ "junit", required_argument, NULL, O_JUNIT },
+	{ "results", required_argument, NULL, O_RESULTS },
 	{ "kcidb", required_argument, NULL, O_KCIDB },
 	{ "kcidb-origin", required_argument, NULL, O_KCIDB_ORIGIN },
 	{ "kcidb-url", required_argument, NULL, O_KCIDB_URL },
@@ -179,6 +190,8 @@ struct args {
 	struct boardsdoc_opts bo;      /* two boards: RUN_B and their options */
 	const char *chan[2];           /* a respond log's: --stimulus, --response */
 	const char *json;              /* --json FILE, or - */
+	const char *junit;             /* --junit FILE, or - (a wave's log only) */
+	const char *results;           /* --results FILE, or - (a wave's log only) */
 	const char *kcidb;             /* --kcidb FILE, or - (a wave's log only) */
 	const char *kcidb_origin;      /* --kcidb-origin, default "sqwave" */
 	const char *kcidb_url;         /* --kcidb-url, default "" (file://) */
@@ -267,6 +280,36 @@ static int check_args(struct args *a, int argc, char **argv)
 }
 
 /* 0, 1 for --help, or -1 (said) */
+/* An output option: where a document goes. 0, or -1 (said). */
+static int parse_output(struct args *a, int ch, const char *arg)
+{
+	switch (ch) {
+	case O_JSON:
+		a->json = arg;
+		break;
+	case O_KCIDB:
+		a->kcidb = arg;
+		break;
+	case O_JUNIT:
+		a->junit = arg;
+		break;
+	case O_RESULTS:
+		a->results = arg;
+		break;
+	case O_KCIDB_ORIGIN:
+		if (!kcidb_origin_ok(arg)) {
+			pr_err("compare: --kcidb-origin '%s': a KCIDB origin is [a-z0-9_]+", arg);
+			return -1;
+		}
+		a->kcidb_origin = arg;
+		break;
+	default:	/* O_KCIDB_URL */
+		a->kcidb_url = arg;
+		break;
+	}
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct args *a)
 {
 	struct cmdline cl = { "compare", compare_cmd_opts, "h", compare_usage, false };
@@ -331,27 +374,29 @@ static int parse_args(int argc, char **argv, struct args *a)
 				return -1;
 			}
 			break;
+		case O_MIN_COV:
+			if (parse_double("min-coverage", optarg, &o->min_coverage))
+				return -1;
+			if (!(o->min_coverage > 0 && o->min_coverage <= 100)) {
+				pr_err("compare: --min-coverage '%s': a percent above 0, at most 100",
+				       optarg);
+				return -1;
+			}
+			o->min_coverage /= 100;
+			break;
 		case O_WORST:
 			if (parse_opt(&opt_worst, NULL, optarg, &v))
 				return -1;
 			o->worst = (unsigned)v;
 			break;
 		case O_JSON:
-			a->json = optarg;
-			break;
 		case O_KCIDB:
-			a->kcidb = optarg;
-			break;
+		case O_JUNIT:
+		case O_RESULTS:
 		case O_KCIDB_ORIGIN:
-			if (!kcidb_origin_ok(optarg)) {
-				pr_err("compare: --kcidb-origin '%s': a KCIDB origin is [a-z0-9_]+",
-				       optarg);
-				return -1;
-			}
-			a->kcidb_origin = optarg;
-			break;
 		case O_KCIDB_URL:
-			a->kcidb_url = optarg;
+			if (parse_output(a, ch, optarg))
+				return -1;
 			break;
 		case O_CHAN_A:
 		case O_CHAN_B:
@@ -480,11 +525,16 @@ static int compare_wave(struct args *a, FILE *out)
 		pr_warn("%s: log is truncated (the run was cut short): using its %" PRIu64
 			" complete records", a->o.run, c->records);
 	comparedoc_print_text(out, c);
-	ret = compare_verdict_exit(c->verdict);
+	ret = compare_exit(c);
 	if (a->json && write_json(a->json, comparedoc_json, c) < 0)
 		ret = SQW_EXIT_RUNTIME;
 	if (a->kcidb && comparedoc_kcidb(c, a->kcidb, a->kcidb_origin, a->kcidb_url, err,
 					 sizeof(err)) < 0) {
+		pr_err("%s", err);
+		ret = SQW_EXIT_RUNTIME;
+	}
+	if ((a->junit || a->results) &&
+	    comparecheck_write(c, a->junit, a->results, err, sizeof(err)) < 0) {
 		pr_err("%s", err);
 		ret = SQW_EXIT_RUNTIME;
 	}
@@ -579,24 +629,34 @@ int cmd_compare(int argc, char **argv)
 		/* src/board/base/outfile.h: --json never over the run log or the capture */
 		const struct outfile_arg outs[] = { { "--json", a.json, false },
 						    { "--skew-csv", a.skew_csv, false },
-						    { "--kcidb", a.kcidb, false } };
+						    { "--kcidb", a.kcidb, false },
+						    { "--junit", a.junit, false },
+						    { "--results", a.results, false } };
 		const struct outfile_arg ins[] = { { "the run log", a.o.run, false },
 						   { "the capture", a.o.capture, false },
 						   { "board B's log", a.bo.run_b, false } };
 		char why[1024];
 
-		if (outfile_check(outs, 3, ins, 3, true, why, sizeof(why)) < 0) {
+		if (outfile_check(outs, 5, ins, 3, true, why, sizeof(why)) < 0) {
 			pr_err("%s", why);
 			return SQW_EXIT_USAGE;
 		}
 	}
 	/* --json -: standard output carries the JSON alone, the text report
 	 * goes to standard error */
-	out = (a.json && !strcmp(a.json, "-")) || (a.kcidb && !strcmp(a.kcidb, "-")) ? stderr
-											      : stdout;
-	if (a.kcidb && (a.bo.run_b || respcmp_log_is_respond(a.o.run))) {
-		pr_err("compare: --kcidb is for a wave's log against its capture or scope "
-		       "readings (not two boards, not a respond log)");
+	out = (a.json && !strcmp(a.json, "-")) || (a.kcidb && !strcmp(a.kcidb, "-")) ||
+	      (a.junit && !strcmp(a.junit, "-")) || (a.results && !strcmp(a.results, "-"))
+	      ? stderr : stdout;
+	if ((a.kcidb || a.junit || a.results) && (a.bo.run_b || respcmp_log_is_respond(a.o.run))) {
+		pr_err("compare: %s is for a wave's log against its capture or scope readings "
+		       "(not two boards, not a respond log)",
+		       a.kcidb ? "--kcidb" : a.junit ? "--junit" : "--results");
+		return SQW_EXIT_USAGE;
+	}
+	if (a.o.min_coverage >= 0 && (a.bo.run_b || !a.o.capture ||
+				      respcmp_log_is_respond(a.o.run))) {
+		pr_err("compare: --min-coverage is for a wave's log against a capture (what a "
+		       "scope's count covers is judged by its interval)");
 		return SQW_EXIT_USAGE;
 	}
 	if (a.bo.run_b)

@@ -39,7 +39,10 @@ static void report_usage(FILE *f)
 		"summary of a run (sqwave run --json) or of an analysis (analyze --json);\n"
 		"a comparison of two boards on one grid (compare RUN_A RUN_B CAPTURE\n"
 		"--json) is a row of a second table: both boards, the skew between them,\n"
-		"how far apart their clocks were, the checks.\n\n"
+		"how far apart their clocks were, the checks; a comparison of one log with\n"
+		"an analyzer's capture or a scope's readings (compare RUN CAPTURE|--scope\n"
+		"... --json) a row of the instruments table: the run it checks, what the\n"
+		"instrument read beside what the log predicts, its coverage, its verdict.\n\n"
 		"  --markdown FILE   the table in Markdown\n"
 		"  --json FILE       the rows as JSON (schema sqwave-report)\n"
 		"  --svg FILE        every row's pulse-width distribution overlaid\n"
@@ -63,7 +66,7 @@ static void report_usage(FILE *f)
 		"  -q, --quiet       no text table on stdout\n"
 		"  -h, --help        this help\n\n"
 		"Exit: 0 every row passed (or had no limits), 1 a row failed or its load\n"
-		"was not applied (or a two-board comparison did not exit 0), 2 bad input,\n"
+		"was not applied (or a comparison did not exit 0), 2 bad input,\n"
 		"3 I/O error. With --baseline or --steps: 0 no regression, 1 a regression\n"
 		"(docs/report.md, \"Regression verdict\", says how each figure is judged).\n");
 }

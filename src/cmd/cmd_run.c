@@ -23,6 +23,7 @@
 #include "run/session.h"
 #ifndef SQW_BOARD_BUILD
 #include "base/msgbuf.h"
+#include "compare/comparecheck.h"
 #include "compare/comparedoc.h"
 #include "instrument/scopedialect.h"
 #endif
@@ -225,6 +226,8 @@ struct run_scope {
 	bool setup_ok, read_ok;
 	struct scope_reading r;
 	char err[1024];
+	struct compare_opts o;        /* the judgement, after the run */
+	struct compare *c;
 };
 
 static void note_stat(struct msgbuf_out *o, const char *pol, const struct scope_stat *st)
@@ -273,35 +276,60 @@ static void run_scope_hook(void *ctx, bool start, char *note, size_t len)
 	}
 }
 
-/* After the summary: the scope's reading judged against the closed log,
- * as `compare LOG --scope` would (docs/instruments.md). Said; the run's
- * exit code stays the run's. */
-static void run_scope_judge(const struct run_scope *sc, const char *log, FILE *out)
+/* A scope's reading that could not be judged: a skipped check, said, so
+ * that no document shows the run as cross-checked when it was not. */
+static void run_scope_unjudged(struct verdict_result *v, const char *why)
 {
-	struct compare_opts o;
-	struct compare *c;
-	char err[1024];
+	struct verdict_check ck = { .name = "reading", .instrument = "scope",
+				    .result = VERDICT_CHECK_SKIP, .message = why };
 
-	if (!sc->read_ok)
-		return;
-	if (!log || !log[0]) {
-		pr_warn("--scope: the run kept no log: its reading is not judged");
+	pr_warn("--scope: %s", why);
+	if (verdict_result_add_check(v, &ck) < 0)
+		pr_warn("--scope: out of memory: the skipped reading is not in the documents");
+}
+
+/* The session's judge hook (run/session.h): once the log is closed, the
+ * scope's reading against it, as `compare LOG --scope` would
+ * (docs/instruments.md), its checks in the run's verdict; the comparison
+ * is kept for its text after the summary. */
+static void run_scope_judge(void *ctx, const char *log, struct verdict_result *v)
+{
+	struct run_scope *sc = ctx;
+	char err[1024], why[1200];
+
+	if (!sc->setup_ok || !sc->read_ok) {
+		snprintf(why, sizeof(why), "the scope's reading is not judged: %s",
+			 sc->setup_ok || sc->err[0] ? sc->err
+			 : "the run ended before its counted edges began (never set up)");
+		run_scope_unjudged(v, why);
 		return;
 	}
-	compare_opts_init(&o);
-	o.run = log;
-	if (!compare_opts_scope(&o, &sc->r, sc->target)) {
-		pr_warn("--scope: %s measured no valid width on channel %d: nothing to judge",
-			sc->target, sc->channel);
+	compare_opts_init(&sc->o);
+	sc->o.run = log;
+	if (!compare_opts_scope(&sc->o, &sc->r, sc->target)) {
+		snprintf(why, sizeof(why), "%s measured no valid width on channel %d: nothing to "
+			 "judge", sc->target, sc->channel);
+		run_scope_unjudged(v, why);
 		return;
 	}
-	if (compare_run(&o, &c, err, sizeof(err)) != COMPARE_OK) {
-		pr_warn("--scope: judging the reading: %s", err);
+	if (compare_run(&sc->o, &sc->c, err, sizeof(err)) != COMPARE_OK) {
+		snprintf(why, sizeof(why), "judging the reading: %s", err);
+		run_scope_unjudged(v, why);
 		return;
 	}
+	if (comparecheck_add(sc->c, v) < 0)
+		pr_warn("--scope: out of memory: the reading's checks are not all in the documents");
+}
+
+/* After the summary: the comparison's text, as `compare LOG --scope` says it. */
+static void run_scope_print(struct run_scope *sc, FILE *out)
+{
+	if (!sc->c)
+		return;
 	fprintf(out, "\n");
-	comparedoc_print_text(out, c);
-	compare_free(c);
+	comparedoc_print_text(out, sc->c);
+	compare_free(sc->c);
+	sc->c = NULL;
 }
 #endif
 
@@ -342,6 +370,7 @@ static int run_or_respond(int argc, char **argv, const char *cmd)
 	}
 	if (a.scope && !a.preflight) {
 		sp.instrument = run_scope_hook;
+		sp.instrument_judge = run_scope_judge;
 		sp.instrument_ctx = &sc;
 	}
 #endif
@@ -368,8 +397,11 @@ static int run_or_respond(int argc, char **argv, const char *cmd)
 		runreport_finish(s, run_session_run(s), stdout, runexit_code, &end);
 		ret = runexit_code(&end);
 #ifndef SQW_BOARD_BUILD
-		if (a.scope)
-			run_scope_judge(&sc, run_session_info(s)->log_path, stdout);
+		/* where the summary's text went: stderr when a document is on stdout */
+		run_scope_print(&sc, !strcmp(config_str(c, CFG_OUTPUT_JSON), "-") ||
+				     !strcmp(config_str(c, CFG_OUTPUT_JUNIT), "-") ||
+				     !strcmp(config_str(c, CFG_OUTPUT_RESULTS), "-") ||
+				     !strcmp(config_str(c, CFG_OUTPUT_KCIDB), "-") ? stderr : stdout);
 #endif
 		runreport_end_free(&end);
 	}

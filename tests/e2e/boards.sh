@@ -329,13 +329,19 @@ assert r2["pairs"][1]["max_skew"] == "FAIL" and r2["rows"] == [], r2
 PY
 	python3 "$ROOT/tests/e2e/json_schema_check.py" "$ROOT/docs/schema" "$TMP/rep1.json" \
 		"$TMP/rep2.json" > "$TMP/rep.schema" 2>&1 || fail "$(cat "$TMP/rep.schema")" || return 1
-	# one log's comparison and a damaged one are refused, with file and line
+	# one log's comparison is an instrument's row, not a pair; a damaged pair is
+	# refused, with file and line
 	"$SQWAVE" compare "$TMP/a.sqwlog" "$TMP/t.vcd" --channel pin_a --json "$TMP/one.json" \
 		> /dev/null 2>&1
-	"$SQWAVE" report "$TMP/one.json" > /dev/null 2> "$TMP/e1"
+	"$SQWAVE" report "$TMP/one.json" --json "$TMP/one-rep.json" -q 2> "$TMP/e1"
 	rc=$?
-	[ $rc -eq 2 ] && grep -q "comparison of one log" "$TMP/e1" || fail "one log: $rc $(cat "$TMP/e1")" ||
-		return 1
+	[ $rc -eq "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["exit_code"])' \
+		"$TMP/one.json")" ] || fail "one log: $rc $(cat "$TMP/e1")" || return 1
+	python3 - "$TMP/one-rep.json" <<'PY' || return 1
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["pairs"] == [] and [i["capture"]["channel"] for i in r["instruments"]] == ["boards.pin_a"], r
+PY
 	sed 's/"joined": *[0-9]*/"joined": "many"/' "$TMP/t1.json" > "$TMP/bad.json"
 	"$SQWAVE" report "$TMP/bad.json" > /dev/null 2> "$TMP/e2"
 	rc=$?

@@ -233,6 +233,32 @@ PY
 	"$SQWAVE" analyze "$TMP/e.vcd" --channel D7 --quiet > /dev/null || fail "analyze of the early end"
 }
 
+# --cpu places the whole capture: every thread of the running process
+# (libsigrok's and libusb's with the main one) is allowed the CPU asked
+# alone, as /proc says, and the summary says the affinity read back.
+test_cpu_keeps_every_thread_of_the_capture_on_the_cpus_asked() {
+	need_sigrok || return $?
+	local pid cpu t n=0 bad=
+	cpu=$(python3 -c 'import os; s = sorted(os.sched_getaffinity(0)); print(s[-1] if len(s) > 1 else "")')
+	[ -n "$cpu" ] || { echo "    (one CPU: pinned or not looks the same; skipped)"; return 77; }
+	"$SQWAVE" capture "${DEMO[@]}" --cpu "$cpu" -o "$TMP/p.vcd" --json "$TMP/p.json" > "$TMP/p.out" \
+		2> "$TMP/p.err" &
+	pid=$!
+	sleep 1
+	for t in /proc/$pid/task/*/status; do
+		n=$((n + 1))
+		grep -q "^Cpus_allowed_list:[[:space:]]*$cpu\$" "$t" || bad="$bad $(grep -h '^Name\|^Cpus_allowed_list' "$t" | tr '\n\t' '  ')"
+	done
+	kill -INT $pid
+	wait $pid || fail "exit $?: $(cat "$TMP/p.err")" || return 1
+	[ $n -ge 2 ] || fail "only $n thread(s) seen in /proc/$pid/task" || return 1
+	[ -z "$bad" ] || fail "threads not on CPU $cpu:$bad" || return 1
+	schema_ok "$TMP/p.json" || return 1
+	[ "$(json "$TMP/p.json" '(d["cpus"], d["cpus_asked"])')" = "('$cpu', '$cpu')" ] ||
+		fail "$(cat "$TMP/p.json")" || return 1
+	grep -q "^cpus         $cpu (--cpu)$" "$TMP/p.out" || fail "$(cat "$TMP/p.out")"
+}
+
 test_bad_requests_are_exit_2_and_an_unwritable_file_exit_3() {
 	need_sigrok || return $?
 	expect 2 "no such driver" -- capture --driver nosuch -o "$TMP/x.vcd" || return 1
@@ -251,6 +277,10 @@ test_a_bad_command_line_is_exit_2_naming_it_in_any_build() {
 	expect 2 "--samplerate" -- capture --driver demo -r fast -o "$TMP/x.vcd" || return 1
 	expect 2 "--threshold 'high'" -- capture --driver demo --threshold high -o "$TMP/x.vcd" ||
 		return 1
+	expect 2 "--cpu: CPU list \"2-1\" is not a list" -- capture --driver demo --cpu 2-1 -o "$TMP/x.vcd" ||
+		return 1
+	expect 2 "--cpu: CPU list \"1023\": CPU 1023 is not among" -- capture --driver demo --cpu 1023 \
+		-o "$TMP/x.vcd" || return 1
 	SQWAVE_CAPTURE_DROP=12 expect 2 "SQWAVE_CAPTURE_DROP" -- capture --driver demo -o "$TMP/x.vcd" ||
 		return 1
 	! grep -q "libsigrok" "$TMP/err" || fail "the library's word first: $(cat "$TMP/err")" || return 1

@@ -67,10 +67,42 @@ PY
 		"$TMP/out" || fail "text: $(grep -A1 coverage "$TMP/out")"
 }
 
+# --min-coverage: the share covered judged, from the figure compare gives
+# (the limit just above it fails, just below passes); the edges agree
+# either way, so only the coverage decides the exit code.
+test_a_minimum_coverage_above_what_the_capture_saw_is_exit_1() {
+	local pct
+	synth "$TMP/mc.vcd" --first 3001 --count 2000 --res-ns 10 --gap 3500:40 || return 1
+	cmp "$TMP/run.sqwlog" "$TMP/mc.vcd" --json "$TMP/mc.json"
+	expect_rc 0 $? || return 1
+	pct=$(jget "$TMP/mc.json" 'd["coverage"]["fraction"] * 100')
+	cmp "$TMP/run.sqwlog" "$TMP/mc.vcd" --min-coverage "$(python3 -c "print($pct + 0.01)")" \
+		--json "$TMP/hi.json" --results "$TMP/hi.txt"
+	expect_rc 1 $? || return 1
+	grep -q "NOT ENOUGH" "$TMP/out" && grep -q "verdict    AGREE" "$TMP/out" ||
+		fail "text: $(grep -A2 '^coverage' "$TMP/out")" || return 1
+	python3 "$HERE/instrument_cases.py" "$TMP/hi.json" --results "$TMP/hi.txt" --exit 1 ||
+		fail "above: the documents" || return 1
+	[ "$(jget "$TMP/hi.json" 'd["exit_code"], d["coverage"]["enough"]')" = "1 False" ] ||
+		fail "JSON: $(jget "$TMP/hi.json" 'd["coverage"]')" || return 1
+	cmp "$TMP/run.sqwlog" "$TMP/mc.vcd" --min-coverage "$(python3 -c "print($pct - 0.01)")" \
+		--results "$TMP/lo.txt" --json "$TMP/lo.json"
+	expect_rc 0 $? || return 1
+	python3 "$HERE/instrument_cases.py" "$TMP/lo.json" --results "$TMP/lo.txt" --exit 0 ||
+		fail "below: the documents" || return 1
+	# a scope's readings alone have no capture to cover anything
+	cmp "$TMP/run.sqwlog" --scope-tmax 600us --min-coverage 50
+	expect_rc 2 $? || return 1
+}
+
 test_run_edges_inside_a_capture_gap_are_neither_missing_nor_covered() {
 	synth "$TMP/g.vcd" --first 3001 --count 2000 --res-ns 10 --gap 3500:40 || return 1
-	cmp "$TMP/run.sqwlog" "$TMP/g.vcd" --json "$TMP/g.json"
+	cmp "$TMP/run.sqwlog" "$TMP/g.vcd" --json "$TMP/g.json" --junit "$TMP/g.xml" \
+		--results "$TMP/g.txt"
 	expect_rc 0 $? || return 1
+	# its CI documents: the edges checked and the coverage, as the JSON says
+	python3 "$HERE/instrument_cases.py" "$TMP/g.json" --junit "$TMP/g.xml" \
+		--results "$TMP/g.txt" --exit 0 || fail "compare's CI documents" || return 1
 	python3 - "$TMP/g.json" <<'PY' || fail "$(jget "$TMP/g.json" 'd["coverage"], d["edges"]')" || return 1
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -94,8 +126,11 @@ test_a_saleae_csv_with_a_negative_trigger_time_base_agrees() {
 test_a_pulse_the_capture_missed_and_a_glitch_it_saw_are_both_reported() {
 	synth "$TMP/c.vcd" --first 1000 --count 3000 --drift-ppm 37 \
 		--delete-pair 2000 --glitch-after 3001 || return 1
-	cmp "$TMP/run.sqwlog" "$TMP/c.vcd" --json "$TMP/c.json"
+	cmp "$TMP/run.sqwlog" "$TMP/c.vcd" --json "$TMP/c.json" --results "$TMP/c.txt"
 	expect_rc 1 $? || return 1
+	python3 "$HERE/instrument_cases.py" "$TMP/c.json" --results "$TMP/c.txt" --exit 1 ||
+		fail "compare's result.txt" || return 1
+	grep -q "^capture.edges fail 4 count$" "$TMP/c.txt" || fail "$(cat "$TMP/c.txt")" || return 1
 	[ "$(jget "$TMP/c.json" '[e["seq"] for e in d["edges"]["missing_in_capture"]]')" = "[2000, 2001]" ] ||
 		fail "missing: $(jget "$TMP/c.json" 'd["edges"]["missing_in_capture"]')" || return 1
 	[ "$(jget "$TMP/c.json" 'len(d["edges"]["extra_in_capture"])')" = 2 ] ||

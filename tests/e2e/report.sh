@@ -366,4 +366,148 @@ PY
 		> "$TMP/sc.out" 2>&1 || fail "$(cat "$TMP/sc.out")" || return 1
 }
 
+# An instrument on a run (issue 31): a simulated run with the pins'
+# record, the capture an analyzer on the pin records of it (the oracle's,
+# tests/oracle/truth.py), stopped early so that it saw part of the run,
+# and a scope's statistics of the run's own positive pulses with a count
+# of half of them; each compared against the log (--json). Shared.
+instruments_once() {
+	[ -f "$TMP/in-s.json" ] && return 0
+	"$SQWAVE" run --board "$BOARD" --duration 1s --quiet --log "$TMP/in.sqwlog" \
+		--json "$TMP/in.json" --set sim.history_file="$TMP/in-hist.csv" \
+		> /dev/null 2> "$TMP/in.err" || fail "run: $(cat "$TMP/in.err")" || return 1
+	python3 "$ROOT/tests/oracle/truth.py" analyzer-vcd "$TMP/in-hist.csv" "$TMP/in.sqwlog" \
+		"$TMP/in-full.vcd" 5 2> "$TMP/in.err" || fail "truth.py: $(cat "$TMP/in.err")" ||
+		return 1
+	# the analyzer stopped after 1200 of the changes: 7 lines of header, two
+	# a change, and the time of the next change (the capture's end)
+	head -n $((7 + 2 * 1200 + 1)) "$TMP/in-full.vcd" > "$TMP/in.vcd"
+	"$SQWAVE" compare "$TMP/in.sqwlog" "$TMP/in.vcd" --json "$TMP/in-c.json" \
+		> "$TMP/in-c.out" 2>&1 || fail "compare capture: $(tail -5 "$TMP/in-c.out")" || return 1
+	read -r tmin tmax half < <(python3 - "$TMP/in.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))["pulse_width"]["positive"]
+print("%dns %dns %d" % (p["min_ns"], p["max_ns"], p["count"] // 2))
+PY
+	)
+	"$SQWAVE" compare "$TMP/in.sqwlog" --scope-pos-tmin "$tmin" --scope-pos-tmax "$tmax" \
+		--scope-pos-count "$half" --json "$TMP/in-s.json" > "$TMP/in-s.out" 2>&1 ||
+		fail "compare scope: $(tail -5 "$TMP/in-s.out")" || return 1
+}
+
+# report of the summary and both comparisons: one instruments row each,
+# holding what its comparison's JSON holds, joined with the run's row
+# (the summary's log is the comparisons' log); the text and Markdown say
+# the coverage as covered of run edges.
+test_an_instruments_row_holds_what_its_comparison_holds_beside_the_run() {
+	instruments_once || return 1
+	"$SQWAVE" report "$TMP/in.json" "$TMP/in-c.json" "$TMP/in-s.json" --json "$TMP/in-r.json" \
+		--markdown "$TMP/in-r.md" > "$TMP/in-r.txt" 2> "$TMP/in-r.err" ||
+		fail "report: exit $?: $(cat "$TMP/in-r.err")" || return 1
+	# the log given instead of its summary joins as well
+	"$SQWAVE" report "$TMP/in-c.json" "$TMP/in.sqwlog" --json "$TMP/in-l.json" -q \
+		2> "$TMP/in-l.err" || fail "report: exit $?: $(cat "$TMP/in-l.err")" || return 1
+	python3 - "$TMP" <<'PY' || return 1
+import json, os, sys
+T = sys.argv[1]
+j = lambda n: json.load(open(os.path.join(T, n)))
+rep, summ, c, s = j("in-r.json"), j("in.json"), j("in-c.json"), j("in-s.json")
+ins = rep["instruments"]
+assert [i["source"] for i in ins] == [os.path.join(T, "in-c.json"), os.path.join(T, "in-s.json")], ins
+run_label = rep["rows"][0]["label"]
+for i in ins:
+    assert i["joined"] == os.path.join(T, "in.json") and i["label"] == run_label, i
+    assert i["log_path"] == c["run"]["path"], i
+a, cap = ins[0], c["capture"]
+assert a["coverage"] == c["coverage"], (a["coverage"], c["coverage"])
+assert 0 < c["coverage"]["covered_edges"] < c["coverage"]["run_edges"], c["coverage"]
+for k in ("format", "channel", "edges", "resolution_ns"):
+    assert a["capture"][k] == cap[k], (k, a["capture"][k], cap[k])
+w = c["widths"]["any"]
+assert (a["capture"]["tmin_ns"], a["capture"]["tmax_ns"]) == (w["capture"]["min_ns"], w["capture"]["max_ns"])
+assert (a["capture"]["log_tmax_lo_ns"], a["capture"]["log_tmax_hi_ns"]) == \
+    (w["log"]["tmax_lo_ns"], w["log"]["tmax_hi_ns"])
+assert a["capture"]["alignment"] == c["alignment"]["status"] == "aligned"
+assert a["readings"] == [] and s["coverage"] is None if "coverage" in s else True
+b = ins[1]
+assert b["capture"] is None and b["coverage"] is None, b
+want = [{k: r[k] for k in ("what", "polarity", "scope_ns", "tolerance_ns", "log_lo_ns",
+                           "log_hi_ns", "count", "prediction", "agrees")}
+        for r in s["scope"]["readings"]]
+assert b["readings"] == want, (b["readings"], want)
+assert all(r["prediction"]["status"] == "ok" for r in want), want
+for i, doc in zip(ins, (c, s)):
+    assert i["compare_verdict"] == doc["verdict"] and i["exit_code"] == doc["exit_code"]
+    assert i["verdict"] == "AGREE", i["verdict"]
+# the text and the Markdown: covered of run edges, the scope's count of the run's pulses
+txt, md = open(os.path.join(T, "in-r.txt")).read(), open(os.path.join(T, "in-r.md")).read()
+cv = c["coverage"]
+cell = "%d of %d edges (%.3f %%), %d gap%s" % (cv["covered_edges"], cv["run_edges"],
+                                               cv["fraction"] * 100, cv["gaps"],
+                                               "" if cv["gaps"] == 1 else "s")
+p = want[0]["prediction"]
+scope = "scope %d of %d pulses (%.3f %%)" % (want[0]["count"], p["run_pulses"], p["coverage"] * 100)
+for out in (txt, md):
+    assert cell in out and scope in out, (cell, scope, out)
+    assert "%s (%s)" % (run_label, os.path.join(T, "in.json")) in out, out
+tmax = [r for r in want if r["what"] == "tmax"][0]
+assert "Tmax positive %.3f" % (tmax["scope_ns"] / 1000) in txt, txt
+assert "Tmax positive ~%.3f in [%.3f, %.3f]" % (tmax["prediction"]["expected_ns"] / 1000,
+                                                tmax["prediction"]["lo_ns"] / 1000,
+                                                tmax["prediction"]["hi_ns"] / 1000) in txt, txt
+# the log's row joins as the summary's did
+l = j("in-l.json")
+assert l["instruments"][0]["joined"] == os.path.join(T, "in.sqwlog"), l["instruments"]
+assert l["instruments"][0]["label"] == l["rows"][0]["label"]
+PY
+	python3 "$ROOT/tests/e2e/json_schema_check.py" "$ROOT/docs/schema" "$TMP/in-r.json" \
+		> "$TMP/sc.out" 2>&1 || fail "$(cat "$TMP/sc.out")" || return 1
+}
+
+# A scope that read a longer pulse than the run made (twice its Tmax):
+# compare says DISAGREE, and so do the report's row and its exit code.
+test_a_scope_reading_outside_its_interval_is_a_disagree_row_and_fails_the_report() {
+	instruments_once || return 1
+	local tmax
+	tmax=$(python3 -c 'import json,sys; print("%dns" % (2 * json.load(open(sys.argv[1]))["pulse_width"]["positive"]["max_ns"]))' "$TMP/in.json")
+	"$SQWAVE" compare "$TMP/in.sqwlog" --scope-pos-tmax "$tmax" --scope-pos-count 10 \
+		--json "$TMP/in-d.json" > /dev/null 2>&1
+	[ $? -eq 1 ] || fail "compare of a reading twice the run's Tmax: exit $?" || return 1
+	"$SQWAVE" report "$TMP/in.json" "$TMP/in-d.json" --json "$TMP/in-dr.json" \
+		> "$TMP/in-dr.txt" 2> "$TMP/in-dr.err"
+	[ $? -eq 1 ] || fail "report: exit $?, not 1: $(cat "$TMP/in-dr.err")" || return 1
+	python3 - "$TMP/in-dr.json" "$TMP/in-d.json" "$TMP/in-dr.txt" <<'PY' || return 1
+import json, sys
+i = json.load(open(sys.argv[1]))["instruments"][0]
+d = json.load(open(sys.argv[2]))
+assert d["verdict"] == "disagree" and i["compare_verdict"] == "disagree", (d["verdict"], i)
+assert i["verdict"] == "DISAGREE" and i["readings"][0]["agrees"] is False, i
+line = [l for l in open(sys.argv[3]) if sys.argv[2] in l][0]
+assert " DISAGREE " in line and "(outside)" in line, line
+PY
+}
+
+# A comparison out of its contract is bad input: exit 2, naming the file
+# and the member; no table is written.
+test_a_garbled_comparison_is_bad_input_naming_the_file_and_key() {
+	instruments_once || return 1
+	local what
+	for what in 'c["coverage"]["covered_edges"] = "many"' \
+		'c["coverage"]["covered_edges"] = c["coverage"]["run_edges"] + 1' \
+		'c["scope"]["readings"][0]["prediction"]["lo_ns"] = None' ; do
+		python3 - "$TMP/in-c.json" "$TMP/in-s.json" "$TMP/bad.json" "$what" <<'PY' || return 1
+import json, sys
+c = json.load(open(sys.argv[1]))
+c["scope"] = json.load(open(sys.argv[2]))["scope"]
+exec(sys.argv[4])
+json.dump(c, open(sys.argv[3], "w"), indent=1)
+PY
+		"$SQWAVE" report "$TMP/in.json" "$TMP/bad.json" > "$TMP/bad.out" 2> "$TMP/bad.err"
+		[ $? -eq 2 ] || fail "$what: exit $?, not 2" || return 1
+		[ ! -s "$TMP/bad.out" ] || fail "$what: a table was written: $(cat "$TMP/bad.out")" || return 1
+		grep -q "bad.json:[0-9]*: .*\(coverage.covered_edges\|scope.readings\[0\].prediction.lo_ns\)" \
+			"$TMP/bad.err" || fail "$what: $(cat "$TMP/bad.err")" || return 1
+	done
+}
+
 e2e_run --count-skips "report e2e"

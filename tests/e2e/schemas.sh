@@ -164,7 +164,9 @@ PY
 	(cd "$TMP" && run check-run check --board "$BOARD" --run 300ms --json "$D/check-run.json") ||
 		return 1
 	# report and trend over the runs
-	run report report "$D"/summary-*.json "$TMP/resp.sqwlog" --json "$D/report.json" -q ||
+	# with the instruments on the wave: a capture with scope readings, a scope read
+	run report report "$D"/summary-*.json "$TMP/resp.sqwlog" "$D/compare-wave.json" \
+		"$D/compare-scope.json" --json "$D/report.json" -q ||
 		return 1
 	run trend report --trend "$D"/summary-wave.json "$D"/summary-duty.json \
 		"$D"/summary-respond.json "$TMP/soak.sqwlog" --json "$D/trend.json" -q || return 1

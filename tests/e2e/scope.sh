@@ -99,9 +99,12 @@ PY
 
 test_a_sample_with_dead_time_is_judged_by_the_exact_law() {
 	instrument dead --dialect keysight --record 30 --dead 270 || return 1
-	sq compare "$TMP/run.sqwlog" --scope "$TARGET" --json "$TMP/dead.json"
+	sq compare "$TMP/run.sqwlog" --scope "$TARGET" --json "$TMP/dead.json" \
+		--junit "$TMP/dead.xml" --results "$TMP/dead.txt"
 	rc=$?
 	[ $rc -le 1 ] || fail "exit $rc: $(cat "$TMP/err")" || return 1
+	python3 "$HERE/instrument_cases.py" "$TMP/dead.json" --junit "$TMP/dead.xml" \
+		--results "$TMP/dead.txt" --exit $rc || fail "compare's CI documents" || return 1
 	python3 "$HERE/scope_oracle.py" "$TMP/dead.truth" "$TMP/dead.json" > /dev/null ||
 		return 1
 	python3 "$ROOT/tests/e2e/json_schema_check.py" "$ROOT/docs/schema" "$TMP/dead.json" \
@@ -200,6 +203,48 @@ PY
 	stop_instrument
 }
 
+# typed_from_log LOG: compare's options for the reading run --scope logged
+# (its "read" note), as a user would type them from the screen
+typed_from_log() {
+	python3 - "$1" "$HERE" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[2])
+import sqwlog
+n = [e["kv"] for e in sqwlog.read(sys.argv[1])["events"]
+     if e["type"] == "note" and e["kv"].get("phase") == "read"][0]
+print(" ".join("--scope-%s-tmin %sns --scope-%s-tmax %sns --scope-%s-count %s" % (
+    p, n[p + "_min_ns"], p, n[p + "_max_ns"], p, n[p + "_count"]) for p in ("pos", "neg")))
+PY
+}
+
+# own_failed SUMMARY: "--own-failed" when a check of the run's own failed
+own_failed() {
+	python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))['verdict']['checks']
+print('--own-failed' if any(c['result'] == 'fail' and not c['instrument'] for c in d) else '')" "$1"
+}
+
+# run_scope_documents NAME RC: the run's summary, JUnit and result.txt
+# ($TMP/NAME.json, .xml, .txt) carry the scope's checks exactly as
+# `compare LOG` with the logged reading typed in works them out, and the
+# run's exit code RC follows them (instrument_cases.py)
+run_scope_documents() {
+	local name=$1 rc=$2 typed
+	typed=$(typed_from_log "$TMP/$name.sqwlog") || fail "no reading logged" || return 1
+	# shellcheck disable=SC2086  # the options, word by word
+	"$SQWAVE" compare "$TMP/$name.sqwlog" $typed --json "$TMP/$name-cmp.json" > /dev/null 2>&1
+	# shellcheck disable=SC2046  # one option or none
+	python3 "$HERE/instrument_cases.py" "$TMP/$name-cmp.json" --summary "$TMP/$name.json" \
+		--junit "$TMP/$name.xml" --results "$TMP/$name.txt" --exit "$rc" \
+		$(own_failed "$TMP/$name.json") || fail "the run's documents and compare differ" ||
+		return 1
+	python3 "$ROOT/tests/e2e/json_schema_check.py" "$ROOT/docs/schema" "$TMP/$name.json" \
+		> /dev/null || fail "the summary breaks its schema" || return 1
+	python3 "$HERE/xunit_rules.py" "$TMP/$name.xml" > /dev/null ||
+		fail "the JUnit breaks the xunit rules" || return 1
+}
+
 test_run_scope_resets_after_the_warm_up_reads_at_the_end_logs_and_judges() {
 	local rc
 	# the instrument reads the log the run is writing when first asked for
@@ -209,7 +254,7 @@ test_run_scope_resets_after_the_warm_up_reads_at_the_end_logs_and_judges() {
 		return 1
 	sq run --board "$BOARD" --duration 3s --set run.warmup=300ms --quiet \
 		--log "$TMP/live.sqwlog" --json "$TMP/live-summary.json" --scope "$TARGET" \
-		--scope-channel C1
+		--scope-channel C1 --junit "$TMP/live.xml" --results "$TMP/live.txt"
 	# the run's own verdict is not under test here (a busy machine may
 	# fail a limit); the run must have happened
 	rc=$?
@@ -238,8 +283,58 @@ for pol in ("pos", "neg"):
 summary = json.load(open(sys.argv[1].replace(".sqwlog", "-summary.json")))
 assert summary["instrument"] == {"setup": notes[0], "read": notes[1]}, summary["instrument"]
 PY
-	python3 "$ROOT/tests/e2e/json_schema_check.py" "$ROOT/docs/schema" "$TMP/live-summary.json" \
-		> /dev/null || fail "the summary breaks its schema" || return 1
+	cp "$TMP/live-summary.json" "$TMP/live.json"
+	run_scope_documents live "$rc" || return 1
+}
+
+test_a_scope_that_disagrees_fails_the_run_in_every_document() {
+	local rc word
+	# a +width max 5 ms beyond any pulse the run made: not this run's pulse
+	: > "$TMP/dis.sqwlog"
+	INST_LOG=$TMP/dis.sqwlog instrument dis --dialect keysight --live --record 30 --dead 270 \
+		--shift-tmax 5000000 || return 1
+	sq run --board "$BOARD" --duration 2s --set run.warmup=300ms --quiet \
+		--log "$TMP/dis.sqwlog" --json "$TMP/dis.json" --junit "$TMP/dis.xml" \
+		--results "$TMP/dis.txt" --kcidb "$TMP/dis-kcidb.json" --scope "$TARGET"
+	rc=$?
+	stop_instrument
+	[ $rc -eq 1 ] || fail "run exit $rc, expected 1: $(cat "$TMP/err")" || return 1
+	run_scope_documents dis "$rc" || return 1
+	grep -q "^scope.tmax_pos fail " "$TMP/dis.txt" || fail "$(cat "$TMP/dis.txt")" || return 1
+	# KCIDB: every check of the summary a v5 test, the scope's with them
+	if python3 -c 'import jsonschema' 2> /dev/null; then
+		python3 "$HERE/kcidb_check.py" "$ROOT/tests/data/kcidb/kcidb-v5.3-tests.schema.json" \
+			"$TMP/dis-kcidb.json" sqwave "0=$TMP/dis.json" > /dev/null ||
+			fail "the KCIDB tests" || return 1
+		grep -q '"path": *"sqwave.line[^"]*.scope.tmax_pos"' "$TMP/dis-kcidb.json" ||
+			fail "no scope test in KCIDB" || return 1
+	fi
+	grep -q 'name="scope.tmax_pos"' "$TMP/dis.xml" &&
+		grep -q 'type="instrument disagrees"' "$TMP/dis.xml" ||
+		fail "no failing case in the JUnit" || return 1
+	# the word says who disagreed, unless the run failed on its own too
+	word=$(jget "$TMP/dis.json" 'd["verdict"]["result"]')
+	if [ -n "$(own_failed "$TMP/dis.json")" ]; then
+		[ "$word" = FAIL ] || fail "verdict $word with the run's own failures" || return 1
+	else
+		[ "$word" = "INSTRUMENT DISAGREES" ] || fail "verdict $word" || return 1
+	fi
+	grep -q "^verdict    $word" "$TMP/out" && grep -q "^  - the scope's Tmax .*DISAGREE" "$TMP/out" ||
+		fail "the summary's text: $(grep -A3 '^verdict' "$TMP/out")" || return 1
+}
+
+test_a_run_whose_scope_cannot_be_read_says_so_in_its_documents() {
+	local rc
+	# nothing listens there: the setup fails, the run goes on, and its
+	# documents say the reading was not judged (skipped), not that it passed
+	sq run --board "$BOARD" --duration 1s --set run.warmup=100ms --quiet \
+		--log "$TMP/none.sqwlog" --json "$TMP/none.json" --results "$TMP/none.txt" \
+		--scope 127.0.0.1:9
+	rc=$?
+	[ $rc -le 1 ] || fail "run exit $rc: $(cat "$TMP/err")" || return 1
+	grep -q "^scope.reading skip$" "$TMP/none.txt" || fail "$(cat "$TMP/none.txt")" || return 1
+	[ "$(jget "$TMP/none.json" '[(c["name"], c["result"]) for c in d["verdict"]["checks"] if c["instrument"]]')" \
+		= "[('reading', 'skip')]" ] || fail "summary checks" || return 1
 }
 
 test_bad_input_is_exit_2() {

@@ -540,26 +540,11 @@ def compare_is_the_pin(R, where, log_path, recs, W):
     is what compare pairs with the log: AGREE, every change paired with
     the record that made it, nothing missing or extra. Only the records'
     writes are captured (the stop's idle write is after the capture)."""
-    changes = truth.pin_changes(W[:len(recs)], idle=1 - W[0]["value"]) if recs else []
-    if len(changes) < 3:
-        return
     ppm = (len(recs) % 7 - 3) * 2.5            # -7.5 .. +7.5 ppm, from the combination
-    res_ps, lead_ns = 10000, 100000
-    t0 = changes[0][1] - lead_ns
-    tail = W[len(recs)]["t"] if len(W) > len(recs) else changes[-1][1] + 2 * lead_ns
-    end = min(changes[-1][1] + lead_ns, (changes[-1][1] + tail) // 2)
-
-    def cap(t):
-        # the sample at or after the change, in the VCD's unit (one sample)
-        return -(-int((t - t0) * (1 + ppm * 1e-6) * 1000) // res_ps)
-
     vcd = out_name(R, log_path, "capture") + ".vcd"
-    with open(vcd, "w") as f:
-        f.write("$timescale 10 ns $end\n$scope module oracle $end\n$var wire 1 ! pin $end\n"
-                "$upscope $end\n$enddefinitions $end\n#0\n$dumpvars %d! $end\n" % (1 - changes[0][2]))
-        for _, t, v in changes:
-            f.write("#%d\n%d!\n" % (cap(t), v))
-        f.write("#%d\n" % cap(end))
+    changes = truth.analyzer_vcd(vcd, W, len(recs), ppm)
+    if changes is None:
+        return
     js_path = vcd[:-4] + ".json"
     argv = [sq(R), "compare", log_path, vcd, "--json", js_path]
     rc, out, err = R.sh(argv)

@@ -110,6 +110,35 @@ def widths_of_ending(writes, idle=0):
     return {ib: (tb - ta, va) for (ia, ta, va), (ib, tb, _) in zip(ch, ch[1:])}
 
 
+def analyzer_vcd(path, writes, nrecs, ppm, lead_ns=100000):
+    """Write to @path the VCD an analyzer on the pin records of a run whose
+    log has @nrecs records (@writes: the line's writes; only the records'
+    are captured, the stop's idle write is after the capture): the pin's
+    level changes on a clock of its own (another offset, @ppm fast, 10 ns
+    samples), from @lead_ns before the first change to @lead_ns after
+    the last. Returns the changes (truth.pin_changes), or None (nothing
+    written) when there are fewer than 3: no capture compare can place."""
+    W, res_ps = writes, 10000
+    changes = pin_changes(W[:nrecs], idle=1 - W[0]["value"]) if nrecs else []
+    if len(changes) < 3:
+        return None
+    t0 = changes[0][1] - lead_ns
+    tail = W[nrecs]["t"] if len(W) > nrecs else changes[-1][1] + 2 * lead_ns
+    end = min(changes[-1][1] + lead_ns, (changes[-1][1] + tail) // 2)
+
+    def cap(t):
+        # the sample at or after the change, in the VCD's unit (one sample)
+        return -(-int((t - t0) * (1 + ppm * 1e-6) * 1000) // res_ps)
+
+    with open(path, "w") as f:
+        f.write("$timescale 10 ns $end\n$scope module oracle $end\n$var wire 1 ! pin $end\n"
+                "$upscope $end\n$enddefinitions $end\n#0\n$dumpvars %d! $end\n" % (1 - changes[0][2]))
+        for _, t, v in changes:
+            f.write("#%d\n%d!\n" % (cap(t), v))
+        f.write("#%d\n" % cap(end))
+    return changes
+
+
 class Grid:
     """A line's slots: slot 0 (rising) at @start, then high and low in turn."""
 
@@ -131,3 +160,21 @@ class Grid:
         k = self.slot_at(intended)
         return k if self.time(k) == intended else None
 
+
+
+if __name__ == "__main__":
+    # tests/e2e's scripts make the analyzer's capture of a simulated run:
+    # truth.py analyzer-vcd HISTORY LOG OUT.vcd [PPM]
+    import os
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e"))
+    import sqwlog
+    if len(sys.argv) not in (5, 6) or sys.argv[1] != "analyzer-vcd":
+        sys.exit("usage: truth.py analyzer-vcd HISTORY LOG OUT.vcd [PPM]")
+    H, recs = History(sys.argv[2]), sqwlog.read(sys.argv[3])["edges"]
+    offs = sorted({w["off"] for w in H.last()["write"]})
+    if len(offs) != 1:
+        sys.exit("truth.py: the record's last run wrote %d lines; one is captured" % len(offs))
+    if analyzer_vcd(sys.argv[4], H.writes(offs[0]), len(recs),
+                    float(sys.argv[5]) if len(sys.argv) == 6 else 0.0) is None:
+        sys.exit("truth.py: fewer than 3 level changes: no capture")

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "summary/ciout.h"
+#include "stats/verdict.h"
 #include "base/cpulist.h"
 #include "log/edgelog.h"
 
@@ -464,6 +465,68 @@ static void a_line_of_several_is_in_every_result_name_and_suite_name(void **stat
 	free(t);
 }
 
+/* An instrument's check added after the run (run --scope) counts in the
+ * verdict: alone it fails it with its own word, with the run's own
+ * failures the word stays FAIL; every document names it after the
+ * instrument and gives the interval the reading had to lie in. */
+static void an_instruments_check_fails_the_verdict_and_is_named_in_every_document(void **state)
+{
+	struct fixture *f = *state;
+	struct verdict_check ok = { .name = "tmin_pos", .instrument = "scope",
+				    .result = VERDICT_CHECK_PASS, .unit = VERDICT_UNIT_NS,
+				    .has_observed = true, .observed = 452103,
+				    .has_interval = true, .lo = 335809, .hi = 479395,
+				    .message = "lies in it" };
+	struct verdict_check bad = ok;
+	struct verdict_result v;
+	char err[256] = "";
+	char *t;
+	int ret;
+
+	bad.name = "tmax_pos";
+	bad.result = VERDICT_CHECK_FAIL;
+	bad.observed = 5523314;
+	bad.message = "the scope's Tmax lies above it";
+	feed_wave(f, 100, 50, 30000);
+	set(f, CFG_LIMITS_TMAX, "600us");
+	assert_int_equal(verdict_result_compute(&v, f->c, edgestats_result(f->s), &f->ri, err,
+						sizeof(err)), 0);
+	assert_int_equal(v.verdict, VERDICT_PASS);
+	assert_int_equal(verdict_result_add_check(&v, &ok), 0);
+	assert_int_equal(v.verdict, VERDICT_PASS);
+	assert_string_equal(v.word, "PASS");
+	assert_int_equal(verdict_result_add_check(&v, &bad), 0);
+	assert_int_equal(v.verdict, VERDICT_FAIL);
+	assert_string_equal(v.word, "INSTRUMENT DISAGREES");
+	assert_int_equal(v.violations, 1);
+	assert_int_equal(ciout_write_results_judged(f->path, &f->ri, &v, err, sizeof(err)), 0);
+	t = slurp(f->path);
+	assert_non_null(strstr(t, "\nscope.tmin_pos pass 452.103 us\nscope.tmax_pos fail 5523.314 us\n"));
+	assert_lava_parses(t);
+	free(t);
+	assert_int_equal(ciout_write_junit_judged(f->path, f->c, &f->ri, &v, err, sizeof(err)), 0);
+	ret = xml_accepts(f->path,
+			  "[c.get(\"name\") for c in r.iter(\"testcase\") if c.find(\"failure\") is not None]"
+			  " == [\"scope.tmax_pos\"] and "
+			  "r.find(\".//failure\").get(\"type\") == \"instrument disagrees\" and "
+			  "\"observed 5523.314 us; expected in [335.809, 479.395] us\" in "
+			  "r.find(\".//failure\").text and "
+			  "[c.find(\"system-out\").text for c in r.iter(\"testcase\")"
+			  " if c.get(\"name\") == \"scope.tmin_pos\"][0].startswith(\"lies in it\")");
+	verdict_result_free(&v);
+	if (ret < 0)
+		skip();
+	assert_int_equal(ret, 0);
+	/* with the run's own failure the word is the run's */
+	set(f, CFG_LIMITS_TMAX, "531us");
+	assert_int_equal(verdict_result_compute(&v, f->c, edgestats_result(f->s), &f->ri, err,
+						sizeof(err)), 0);
+	assert_int_equal(verdict_result_add_check(&v, &bad), 0);
+	assert_string_equal(v.word, "FAIL");
+	assert_int_equal(v.violations, 2);
+	verdict_result_free(&v);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -478,6 +541,7 @@ int main(void)
 		T(hostile_names_still_make_well_formed_xml),
 		T(name_parts_keep_only_safe_characters),
 		T(an_unwritable_path_is_an_error_with_a_reason),
+		T(an_instruments_check_fails_the_verdict_and_is_named_in_every_document),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

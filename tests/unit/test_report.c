@@ -1139,9 +1139,138 @@ static void a_two_board_comparison_out_of_its_contract_is_bad_input(void **state
 	assert_int_equal(add_pair_doc(&r, pair_doc("PASS", "SKIP", "agree", 7), err, sizeof(err)),
 			 -1);
 	assert_non_null(strstr(err, "exit_code must be an integer from 0 to 3"));
+	/* a comparison of one log is an instrument's row, held to its own contract */
 	assert_int_equal(add_pair_doc(&r, one, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "a comparison of one log"));
+	assert_non_null(strstr(err, "pair.json:1: run.path is missing"));
 	assert_int_equal(r.npairs, 0);
+	assert_int_equal(r.ninsts, 0);
+	report_free(&r);
+}
+
+/* A comparison of one log with a capture and a scope's readings: @cov
+ * and @reading are spliced in (its coverage, its second reading). */
+static char *inst_doc(const char *status, const char *cov, const char *reading)
+{
+	char *s = NULL;
+
+	assert_true(asprintf(&s, "{\"schema\":\"sqwave-compare\",\"schema_version\":1,"
+			     "\"run\":{\"path\":\"logs/soak.sqwlog\",\"records\":40},"
+			     "\"capture\":{\"format\":\"vcd\",\"channel\":\"top.pin\",\"edges\":40,"
+			     "\"resolution_ns\":10},\"alignment\":{\"status\":\"%s\"},"
+			     "\"coverage\":%s,"
+			     "\"scope\":{\"readings\":[{\"what\":\"tmax\",\"polarity\":\"positive\","
+			     "\"scope_ns\":510000,\"tolerance_ns\":510,\"log_ns\":512000,"
+			     "\"log_lo_ns\":511000,\"log_hi_ns\":513000,\"count\":10,"
+			     "\"prediction\":{\"status\":\"ok\",\"run_pulses\":20,\"coverage\":0.5,"
+			     "\"level\":0.9,\"expected_ns\":509000.5,\"lo_ns\":505000,\"hi_ns\":513000,"
+			     "\"p_caught_extreme\":0.5},\"agrees\":true}%s]},"
+			     "\"verdict\":\"agree\",\"exit_code\":0}", status, cov, reading) > 0);
+	return s;
+}
+
+#define INST_COV "{\"run_edges\":40,\"covered_edges\":%d,\"fraction\":%s,\"gaps\":1," \
+	"\"span_s\":0.02,\"covered_s\":0.015}"
+#define INST_NO_COUNT ",{\"what\":\"tmin\",\"polarity\":\"any\",\"scope_ns\":490000," \
+	"\"tolerance_ns\":490,\"log_ns\":488000,\"log_lo_ns\":487000,\"log_hi_ns\":489000," \
+	"\"count\":null,\"prediction\":null,\"agrees\":false}"
+
+static void an_instruments_row_holds_what_its_comparison_holds(void **state)
+{
+	struct report r = { 0 };
+	char err[256], cov[256], c[INST_ROW_NCOLS][INST_ROW_CELL];
+	struct inst_run run;
+
+	(void)state;
+	snprintf(cov, sizeof(cov), INST_COV, 30, "0.75");
+	assert_int_equal(add_pair_doc(&r, inst_doc("aligned", cov, INST_NO_COUNT), err,
+				      sizeof(err)), 0);
+	assert_int_equal(r.ninsts, 1);
+	assert_false(report_inst_run(&r, 0, &run));	/* no summary given */
+	inst_row_cells(&r.insts[0], NULL, c);
+	assert_string_equal(c[1], "soak (its log only)");
+	assert_string_equal(c[2], "analyzer: vcd top.pin, 10 ns; scope: positive, any");
+	assert_string_equal(c[3], "AGREE");
+	/* covered, then run edges: the instrument saw 30 of the run's 40 */
+	assert_non_null(strstr(c[6], "30 of 40 edges (75.000 %), 1 gap, 0.015 of 0.020 s covered"));
+	assert_non_null(strstr(c[6], "scope 10 of 20 pulses (50.000 %)"));
+	assert_non_null(strstr(c[4], "Tmax positive 510.000"));
+	assert_non_null(strstr(c[4], "Tmin any 490.000 (outside)"));
+	assert_non_null(strstr(c[5], "Tmax positive ~509.000 in [505.000, 513.000] (90 %), "
+			       "extreme caught 50.0 %"));
+	/* a reading without a count has no prediction */
+	assert_non_null(strstr(c[5], "Tmin any: no count: not judged by coverage, log [487.000, "
+			       "489.000]"));
+	assert_true(report_all_pass(&r));
+	report_free(&r);
+}
+
+/* A run's summary of @label whose log is @log_path with @records records. */
+static int add_summary(struct report *r, const char *source, const char *label,
+		       const char *log_path, int records)
+{
+	char *doc = NULL, err[256];
+	struct jv *v;
+	int rc;
+
+	assert_true(asprintf(&doc, "{\"schema\":\"sqwave-summary\",\"schema_version\":1,"
+			     "\"label\":\"%s\",\"run\":{\"half_period_ns\":500000,\"log_path\":\"%s\"},"
+			     "\"counts\":{\"edges\":%d,\"missed_periods\":0,\"records_logged\":%d}}",
+			     label, log_path, records, records) > 0);
+	v = jsonread_parse(doc, strlen(doc), err, sizeof(err));
+	if (!v)
+		fail_msg("%s", err);
+	rc = report_add_doc(r, v, source, err, sizeof(err));
+	jv_free(v);
+	free(doc);
+	return rc;
+}
+
+static void a_comparison_joins_the_run_whose_log_it_names(void **state)
+{
+	struct report r = { 0 };
+	char err[256], cov[256], c[INST_ROW_NCOLS][INST_ROW_CELL];
+	struct inst_run run;
+
+	(void)state;
+	snprintf(cov, sizeof(cov), INST_COV, 30, "0.75");
+	/* the comparison first: the join is made when the tables are written */
+	assert_int_equal(add_pair_doc(&r, inst_doc("aligned", cov, ""), err, sizeof(err)), 0);
+	/* a log of the same name with another record count is another run */
+	assert_int_equal(add_summary(&r, "runs/b.json", "other", "/lab/b/soak.sqwlog", 41), 0);
+	assert_false(report_inst_run(&r, 0, &run));
+	/* the same name in another directory, the same records: this run */
+	assert_int_equal(add_summary(&r, "runs/a.json", "soak-a", "/lab/a/soak.sqwlog", 40), 0);
+	assert_true(report_inst_run(&r, 0, &run));
+	assert_string_equal(run.label, "soak-a");
+	assert_string_equal(run.source, "runs/a.json");
+	inst_row_cells(&r.insts[0], &run, c);
+	assert_string_equal(c[1], "soak-a (runs/a.json)");
+	report_free(&r);
+}
+
+static void a_capture_not_aligned_covers_nothing_and_says_so(void **state)
+{
+	struct report r = { 0 };
+	char err[256], cov[256], c[INST_ROW_NCOLS][INST_ROW_CELL];
+
+	(void)state;
+	snprintf(cov, sizeof(cov), INST_COV, 0, "0");
+	assert_int_equal(add_pair_doc(&r, inst_doc("no-overlap", cov, ""), err, sizeof(err)), 0);
+	inst_row_cells(&r.insts[0], NULL, c);
+	assert_non_null(strstr(c[6], "0 of 40 edges (0.000 %)"));
+	assert_non_null(strstr(c[6], "not aligned (no-overlap), nothing counted"));
+	/* one that says it saw edges it could not place is no comparison compare wrote */
+	snprintf(cov, sizeof(cov), INST_COV, 30, "0.75");
+	assert_int_equal(add_pair_doc(&r, inst_doc("no-overlap", cov, ""), err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "pair.json:1: coverage.covered_edges must be 0: the capture "
+			       "was not aligned"));
+	snprintf(cov, sizeof(cov), INST_COV, 41, "1");
+	assert_int_equal(add_pair_doc(&r, inst_doc("aligned", cov, ""), err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "coverage.covered_edges is more than run_edges"));
+	snprintf(cov, sizeof(cov), INST_COV, 30, "\"most\"");
+	assert_int_equal(add_pair_doc(&r, inst_doc("aligned", cov, ""), err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "coverage.fraction must be a number, not a string"));
+	assert_int_equal(r.ninsts, 1);
 	report_free(&r);
 }
 
@@ -1149,6 +1278,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(one_row_per_phase_with_its_verdict),
+		cmocka_unit_test(an_instruments_row_holds_what_its_comparison_holds),
+		cmocka_unit_test(a_capture_not_aligned_covers_nothing_and_says_so),
+		cmocka_unit_test(a_comparison_joins_the_run_whose_log_it_names),
 		cmocka_unit_test(a_run_that_failed_as_a_whole_fails_every_row),
 		cmocka_unit_test(formats_carry_every_row),
 		cmocka_unit_test(other_documents_are_refused_and_no_limits_says_so),

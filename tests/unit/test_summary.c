@@ -1021,8 +1021,8 @@ static void the_json_verdict_lists_every_check_with_its_figures(void **state)
 	ret = python_accepts(f->json_path,
 			     "[c for c in d[\"verdict\"][\"checks\"] if c[\"result\"] == \"fail\"] == "
 			     "[{\"name\": \"tmax\", \"result\": \"fail\", \"key\": \"limits.tmax\", "
-			     "\"phase\": None, \"load\": None, \"unit\": \"ns\", \"observed\": 532000, "
-			     "\"limit\": 531000, \"bound\": \"max\", \"estimate\": 530000, \"seq\": 50, "
+			     "\"phase\": None, \"load\": None, \"instrument\": None, \"unit\": \"ns\", \"observed\": 532000, "
+			     "\"limit\": 531000, \"bound\": \"max\", \"estimate\": 530000, \"interval\": None, \"seq\": 50, "
 			     "\"intended_ns\": 1025000000, \"t_s\": 0.025, "
 			     "\"message\": d[\"verdict\"][\"violations\"][0]}] and "
 			     "len(d[\"verdict\"][\"checks\"]) == 11");

@@ -112,3 +112,35 @@ void cpulist_online(cpu_set_t *set)
 			CPU_SET((size_t)i, set);
 	}
 }
+
+int cpulist_thread_pin(const char *text, cpu_set_t *got, bool *usage, char *err, size_t errlen)
+{
+	cpu_set_t want, allowed, extra;
+	char may[128];
+
+	*usage = true;
+	if (cpulist_parse(text, &want, err, errlen) < 0)
+		return -1;
+	if (CPU_COUNT(&want) == 0) {
+		snprintf(err, errlen, "CPU list \"%s\" is empty", text);
+		return -1;
+	}
+	cpulist_online(&allowed);
+	CPU_XOR(&extra, &want, &allowed);
+	CPU_AND(&extra, &extra, &want);
+	if (CPU_COUNT(&extra)) {
+		char bad[64];
+
+		snprintf(err, errlen, "CPU list \"%s\": CPU %s %s not among those this process "
+			 "may use (%s)", text, cpulist_format(&extra, bad, sizeof(bad)),
+			 CPU_COUNT(&extra) == 1 ? "is" : "are", cpulist_format(&allowed, may, sizeof(may)));
+		return -1;
+	}
+	*usage = false;
+	if (sched_setaffinity(0, sizeof(want), &want) < 0 ||
+	    sched_getaffinity(0, sizeof(*got), got) < 0) {
+		snprintf(err, errlen, "cannot keep to CPUs %s: %s", text, strerror(errno));
+		return -1;
+	}
+	return 0;
+}

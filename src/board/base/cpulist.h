@@ -4,6 +4,7 @@
 #define SQW_CPULIST_H
 
 #include <sched.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Parse @text ("0,2-3"; blanks around items allowed; "" is the empty set)
@@ -17,5 +18,14 @@ const char *cpulist_format(const cpu_set_t *set, char *buf, size_t len);
 /* The CPUs that are online (sched_getaffinity of this process, which is
  * what its threads and children may use). */
 void cpulist_online(cpu_set_t *set);
+
+/* Keep the calling thread, and every thread it starts from now on, on the
+ * CPUs of @text ("0", "2-3"): parse, refuse the empty set and a CPU this
+ * process may not use (absent, offline or outside its cpuset), then
+ * sched_setaffinity(). Call it before any other thread starts to place the
+ * whole process. @got: the affinity in effect afterwards, read back with
+ * sched_getaffinity(). 0; -1 with a sentence in @err and *@usage true when
+ * @text was wrong, false when the kernel refused. Any thread; no allocation. */
+int cpulist_thread_pin(const char *text, cpu_set_t *got, bool *usage, char *err, size_t errlen);
 
 #endif

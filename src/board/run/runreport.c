@@ -194,6 +194,13 @@ void runreport_finish(struct run_session *s, int ran, FILE *text, run_end_code_f
 		return;
 	if (e->log_incomplete)	/* a fact the verdict reads changed: log_complete */
 		judge_lines(s, e);
+	/* run --scope: the instrument's reading against the closed log, in
+	 * the verdict every document renders (one line: the command sees to it) */
+	if (e->lines[0].word) {
+		run_session_judge_instrument(s, &e->lines[0]);
+		if (e->lines[0].verdict == VERDICT_FAIL)
+			e->verdict = VERDICT_FAIL;
+	}
 	closed = code(e);
 	/* A machine reads standard output: it gets that one document alone
 	 * (outfile_check refused two), and the text summary goes to stderr. */

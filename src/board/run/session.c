@@ -1870,6 +1870,12 @@ const struct run_info *run_session_info(const struct run_session *s)
 	return &s->ri;
 }
 
+void run_session_judge_instrument(struct run_session *s, struct verdict_result *v)
+{
+	if (s->p.instrument_judge && s->ri.log_path && s->ri.log_path[0])
+		s->p.instrument_judge(s->p.instrument_ctx, s->ri.log_path, v);
+}
+
 const struct edgestats *run_session_stats(const struct run_session *s)
 {
 	return s->ln[0].stats;

@@ -11,6 +11,7 @@
 #include "stats/edgestats.h"
 #include "config/config.h"
 #include "run/soak.h"	/* struct run_info, the run's description */
+#include "stats/verdict.h"
 
 /*
  * Lifecycle, all from one thread (the caller's, which becomes the run's
@@ -54,6 +55,13 @@ struct run_session_params {
 	 * is logged as a note event (docs/log-format.md). Its failures are its
 	 * own to say; the run goes on. */
 	void (*instrument)(void *ctx, bool start, char *note, size_t notelen);
+	/* And once the log is closed, before the verdict is rendered (main
+	 * thread; NULL: none): the instrument's reading judged against the
+	 * closed log at @log, each check appended to @v, the run's verdict,
+	 * with verdict_result_add_check(), so that the summary, its JSON,
+	 * JUnit, result.txt and KCIDB carry it and a disagreement fails the
+	 * run (exit 1). Not called when the run was not judged. */
+	void (*instrument_judge)(void *ctx, const char *log, struct verdict_result *v);
 	void *instrument_ctx;
 };
 
@@ -80,6 +88,10 @@ int run_session_run(struct run_session *s);
 
 /* What the run was and what it measured; valid until run_session_fini(). */
 const struct run_info *run_session_info(const struct run_session *s);
+
+/* params.instrument_judge on line 0's verdict @v, if there is one and the
+ * log has a path. */
+void run_session_judge_instrument(struct run_session *s, struct verdict_result *v);
 const struct edgestats *run_session_stats(const struct run_session *s);
 const struct config *run_session_config(const struct run_session *s);
 /* The lines of the run (gpio.line: one, or several; config/outputs.h), and

@@ -798,6 +798,36 @@ int verdict_result_compute(struct verdict_result *v, const struct config *c,
 	return 0;
 }
 
+int verdict_result_add_check(struct verdict_result *v, const struct verdict_check *ck)
+{
+	struct verdict_check *n = realloc(v->checks, (v->nchecks + 1) * sizeof(*n));
+	bool nomem = false;
+	struct verdict_check d = *ck;
+
+	if (!n)
+		return -1;
+	v->checks = n;
+	d.in_verdict = true;
+	d.phase = dup_or_null(ck->phase, &nomem);
+	d.load = dup_or_null(ck->load, &nomem);
+	d.message = dup_or_null(ck->message, &nomem);
+	if (nomem) {
+		free((char *)d.phase);
+		free((char *)d.load);
+		free((char *)d.message);
+		errno = ENOMEM;
+		return -1;
+	}
+	v->checks[v->nchecks++] = d;
+	if (d.result != VERDICT_CHECK_FAIL)
+		return 0;
+	/* the run's own failures keep their word; alone, the instrument's say so */
+	if (!v->violations++)
+		v->word = "INSTRUMENT DISAGREES";
+	v->verdict = VERDICT_FAIL;
+	return 0;
+}
+
 void verdict_result_free(struct verdict_result *v)
 {
 	size_t i;

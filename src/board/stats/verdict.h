@@ -52,12 +52,16 @@ struct verdict_check {
 	const char *key;          /* the limit's key ("limits.tmax"), else NULL */
 	const char *phase;        /* NULL: the whole run */
 	const char *load;         /* a load's checks: its name, else NULL */
+	const char *instrument;   /* an instrument's check (verdict_result_add_check()):
+				   * "scope", "capture"; else NULL */
 	enum verdict_unit unit;
 	bool has_observed, has_limit, has_estimate, has_edge;
 	double observed;          /* the figure checked (tmin: the lowest bound) */
 	double limit;             /* what it had to be: at least (limit_is_min) or at most */
 	bool limit_is_min;
 	double estimate;          /* tmin/tmax: the pulse's width estimate */
+	bool has_interval;        /* an instrument's reading: where it had to lie */
+	double lo, hi;
 	uint64_t seq;             /* has_edge: where, as edge number, intended time and */
 	uint64_t intended_ns;     /* seconds after the first counted edge */
 	double t_s;
@@ -109,6 +113,16 @@ int verdict_result_compute(struct verdict_result *v, const struct config *c,
 			   const struct edgestats_result *r, const struct run_info *ri, char *err,
 			   size_t errlen);
 void verdict_result_free(struct verdict_result *v);
+/*
+ * A check made outside the walk, after the run: an instrument's reading
+ * judged against the closed log by the lab (run --scope). @ck is copied
+ * (name, key and instrument must be static strings; phase, load and
+ * message are copied), counted in the verdict (in_verdict is set): a
+ * failure makes the verdict FAIL, its word "INSTRUMENT DISAGREES" when the
+ * instrument's are the only failures. 0, or -1 with errno ENOMEM (@v
+ * unchanged).
+ */
+int verdict_result_add_check(struct verdict_result *v, const struct verdict_check *ck);
 /* Each of @v's violations' sentences to @fn, in order; returns their number. */
 typedef void (*verdict_violation_fn)(void *ctx, const char *msg);
 unsigned verdict_result_violations(const struct verdict_result *v, verdict_violation_fn fn,

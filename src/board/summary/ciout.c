@@ -45,6 +45,8 @@ static const char *figure(double v, enum verdict_unit u, char *buf, size_t len)
 		snprintf(buf, len, "%.3f", v / 1000.0);
 	else if (u == VERDICT_UNIT_COUNT)
 		snprintf(buf, len, "%.0f", v);
+	else if (v != 0 && fabs(v) < 0.1)	/* a scope's coverage of an hour */
+		snprintf(buf, len, "%.2g", v);
 	else
 		snprintf(buf, len, "%.1f", v);
 	return buf;
@@ -83,6 +85,8 @@ static void results_line(FILE *f, const char *line, const struct verdict_check *
 		fprintf(f, "%s.", ciout_name_part(c->phase, p, sizeof(p)));
 	if (c->load)
 		fprintf(f, "%s.", ciout_name_part(c->load, l, sizeof(l)));
+	if (c->instrument)
+		fprintf(f, "%s.", c->instrument);
 	fprintf(f, "%s %s", ciout_name_part(c->name, n, sizeof(n)),
 		verdict_check_result_name(c->result));
 	/* LAVA takes a measurement only as a number with its units */
@@ -149,6 +153,11 @@ static void xml_figures(FILE *f, const struct verdict_check *k)
 		}
 		sep = "; ";
 	}
+	if (k->has_interval) {
+		fprintf(f, "%sexpected in [%s, ", sep, figure(k->lo, k->unit, v, sizeof(v)));
+		fprintf(f, "%s]%s%s", figure(k->hi, k->unit, v, sizeof(v)), usp, u);
+		sep = "; ";
+	}
 	if (k->has_edge)
 		fprintf(f, "%sat edge #%" PRIu64 " (t+%.6f s)", sep, k->seq, k->t_s);
 }
@@ -162,12 +171,15 @@ static void xml_case(FILE *f, const char *suite, const struct verdict_check *c)
 	fputs("\" name=\"", f);
 	if (c->load)
 		fprintf(f, "%s.", ciout_name_part(c->load, l, sizeof(l)));
+	if (c->instrument)
+		fprintf(f, "%s.", c->instrument);
 	fprintf(f, "%s\" time=\"0\">\n", ciout_name_part(c->name, n, sizeof(n)));
 	if (c->result == VERDICT_CHECK_FAIL) {
 		fputs("      <failure message=\"", f);
 		ciout_xml_put(f, c->message);
 		fputs("\" type=\"", f);
-		ciout_xml_put(f, c->key ? c->key : c->load ? "load not applied" : "run");
+		ciout_xml_put(f, c->key ? c->key : c->load ? "load not applied"
+			      : c->instrument ? "instrument disagrees" : "run");
 		fputs("\">", f);
 		ciout_xml_put(f, c->message);
 		fputc('\n', f);
@@ -179,6 +191,11 @@ static void xml_case(FILE *f, const char *suite, const struct verdict_check *c)
 		fputs("\"/>\n", f);
 	}
 	fputs("      <system-out>", f);
+	/* a passed check of an instrument says what its reading means */
+	if (c->result == VERDICT_CHECK_PASS && c->message) {
+		ciout_xml_put(f, c->message);
+		fputc('\n', f);
+	}
 	xml_figures(f, c);
 	fputs("</system-out>\n    </testcase>\n", f);
 }
@@ -302,6 +319,34 @@ int ciout_write_junit_judged(const char *path, const struct config *c, const str
 			  measure0 + (uint64_t)(ph->start_off_ns > 0 ? ph->start_off_ns : 0));
 	}
 	fputs("</testsuites>\n", f);
+	return outfile_close(f, path, err, errlen);
+}
+
+int ciout_write_junit_suite(const char *path, const char *suite, const char *const (*props)[2],
+			    size_t nprops, const struct verdict_result *v, char *err, size_t errlen)
+{
+	struct suite_counts k = count_suite(v, NULL);
+	FILE *f = outfile_open(path, err, errlen);
+	size_t i;
+
+	if (!f)
+		return -1;
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<testsuites name=\"");
+	ciout_xml_put(f, suite);
+	fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" time=\"0\">\n"
+		"  <testsuite name=\"", k.tests, k.failures);
+	ciout_xml_put(f, suite);
+	fprintf(f, "\" id=\"0\" package=\"sqwave\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
+		"skipped=\"%zu\" time=\"0\">\n    <properties>\n", k.tests, k.failures, k.skipped);
+	ciout_xml_property(f, "sqwave_version", SQW_VERSION);
+	for (i = 0; i < nprops; i++)
+		ciout_xml_property(f, props[i][0], props[i][1]);
+	fputs("    </properties>\n", f);
+	for (i = 0; i < v->nchecks; i++)
+		if (!v->checks[i].phase)
+			xml_case(f, suite, &v->checks[i]);
+	fputs("    <system-out/>\n    <system-err/>\n  </testsuite>\n</testsuites>\n", f);
 	return outfile_close(f, path, err, errlen);
 }
 

@@ -42,6 +42,15 @@ int ciout_write_results_judged(const char *path, const struct run_info *ri,
 int ciout_write_results(const char *path, const struct config *c, const struct edgestats *s,
 			const struct run_info *ri, char *err, size_t errlen);
 
+/*
+ * JUnit XML of @v's checks (those of no phase) as one test suite named
+ * @suite (also every case's classname), for a document that is not a
+ * run's (compare --junit): @nprops name/value pairs as its properties
+ * after sqwave_version. 0, or -1 as above.
+ */
+int ciout_write_junit_suite(const char *path, const char *suite, const char *const (*props)[2],
+			    size_t nprops, const struct verdict_result *v, char *err, size_t errlen);
+
 /* @s (NULL: nothing) to @f as XML character data or an attribute value, as
  * every JUnit file here writes it: markup characters as entities, control
  * characters and bytes that are not UTF-8 (which XML 1.0 cannot carry) as

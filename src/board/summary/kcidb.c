@@ -328,9 +328,10 @@ static void check_test(struct line_ctx *x, const struct verdict_check *ck)
 	double secs;
 	uint64_t start;
 
-	snprintf(path, sizeof(path), "sqwave.%s%s%s%s%s.%s", x->line,
+	snprintf(path, sizeof(path), "sqwave.%s%s%s%s%s%s%s.%s", x->line,
 		 ck->phase ? "." : "", ck->phase ? ciout_name_part(ck->phase, p, sizeof(p)) : "",
 		 ck->load ? "." : "", ck->load ? ciout_name_part(ck->load, l, sizeof(l)) : "",
+		 ck->instrument ? "." : "", ck->instrument ? ck->instrument : "",
 		 ciout_name_part(ck->name, n, sizeof(n)));
 	phase_span(x, ck->phase, &start, &secs);
 	test_begin(x, path, start, secs);
@@ -345,7 +346,21 @@ static void check_test(struct line_ctx *x, const struct verdict_check *ck)
 		json_kv_string(w, "phase", ck->phase);
 	if (ck->load)
 		json_kv_string(w, "load", ck->load);
+	if (ck->instrument)
+		json_kv_string(w, "instrument", ck->instrument);
 	json_kv_bool(w, "in_verdict", ck->in_verdict);
+	if (ck->has_interval) {
+		json_kv_object_begin(w, "interval");
+		json_key(w, "lo");
+		json_object_begin(w);
+		number_put(w, ck->lo, ck->unit);
+		json_object_end(w);
+		json_key(w, "hi");
+		json_object_begin(w);
+		number_put(w, ck->hi, ck->unit);
+		json_object_end(w);
+		json_object_end(w);
+	}
 	if (ck->has_limit && isfinite(ck->limit)) {
 		json_kv_object_begin(w, "limit");
 		if (ck->key)

@@ -1133,11 +1133,20 @@ static void json_check(struct json_writer *w, const struct verdict_check *ck)
 	json_kv_string(w, "key", ck->key);
 	json_kv_string(w, "phase", ck->phase);
 	json_kv_string(w, "load", ck->load);
+	json_kv_string(w, "instrument", ck->instrument);
 	json_kv_string(w, "unit", ck->unit ? verdict_unit_name(ck->unit) : NULL);
 	json_figure(w, "observed", ck->has_observed, ck->observed, ck->unit);
 	json_figure(w, "limit", ck->has_limit, ck->limit, ck->unit);
 	json_kv_string(w, "bound", !ck->has_limit ? NULL : ck->limit_is_min ? "min" : "max");
 	json_figure(w, "estimate", ck->has_estimate, ck->estimate, ck->unit);
+	if (ck->has_interval) {	/* an instrument's reading: where it had to lie */
+		json_kv_object_begin(w, "interval");
+		json_figure(w, "lo", true, ck->lo, ck->unit);
+		json_figure(w, "hi", true, ck->hi, ck->unit);
+		json_object_end(w);
+	} else {
+		json_kv_null(w, "interval");
+	}
 	if (ck->has_edge) {
 		json_kv_uint(w, "seq", ck->seq);
 		json_kv_uint(w, "intended_ns", ck->intended_ns);

@@ -28,6 +28,7 @@ void compare_opts_init(struct compare_opts *o)
 	o->worst = DEF_WORST;
 	o->scope_rel = DEF_SCOPE_REL;
 	o->scope_abs_ns = -1;
+	o->min_coverage = -1;
 	for (int p = 0; p < EDGESTATS_NPOL; p++)
 		o->scope_count[p] = -1;
 }
@@ -75,6 +76,15 @@ int compare_verdict_exit(enum compare_verdict v)
 	case COMPARE_AMBIGUOUS: case COMPARE_TOO_FEW: return SQW_EXIT_USAGE;
 	}
 	return SQW_EXIT_USAGE;
+}
+
+int compare_exit(const struct compare *c)
+{
+	int code = compare_verdict_exit(c->verdict);
+
+	if (code == SQW_EXIT_OK && c->o->capture && !c->cov.enough)
+		return SQW_EXIT_LIMIT;
+	return code;
 }
 
 /* The log path to open (a stream was copied into a memory file). */
@@ -525,6 +535,7 @@ static void coverage_measure(struct compare *c)
 	if (c->aligned && c->r.covered >= c->r.in_gap)
 		v->covered_edges = c->r.covered - c->r.in_gap;
 	v->fraction = v->run_edges ? (double)v->covered_edges / (double)v->run_edges : 0;
+	v->enough = c->o->min_coverage < 0 || v->fraction >= c->o->min_coverage;
 }
 
 static void decide(struct compare *c)

@@ -42,6 +42,10 @@ struct compare_opts {
 	int64_t scope_count[EDGESTATS_NPOL];
 	const char *scope_count_why[EDGESTATS_NPOL];
 	const char *scope_source;      /* the scope read live (compare --scope), or NULL */
+	/* --min-coverage: the share (0..1] of the run's edges a capture must
+	 * have covered; < 0 (the default): none, the coverage is stated, not
+	 * judged */
+	double min_coverage;
 };
 
 /* The chance that a scope which did everything right is still judged
@@ -74,6 +78,10 @@ const char *compare_verdict_name(enum compare_verdict v); /* "agree", ... */
  * compare and its documents' exit_code: 0 agree, 1 disagree or no overlap,
  * 2 ambiguous or too few edges. */
 int compare_verdict_exit(enum compare_verdict v);
+/* A wave's comparison's exit code: its verdict's, and 1 for an agreement
+ * over less of the run than --min-coverage asks (struct compare_coverage). */
+struct compare;
+int compare_exit(const struct compare *c);
 
 /* One of the worst disagreements. */
 struct compare_worst {
@@ -100,6 +108,7 @@ struct compare_coverage {
 	double fraction;               /* N / M */
 	size_t gaps;                   /* the capture's data gaps */
 	double span_s, covered_s;      /* the capture's span, less its gaps */
+	bool enough;                   /* fraction >= o->min_coverage (true without one) */
 };
 
 struct compare {

@@ -165,6 +165,10 @@ static void print_capture_report(FILE *f, const struct compare *c)
 		   "           run edges outside covered time are counted neither as missing nor as "
 		   "agreeing\n", c->cov.covered_edges, c->cov.run_edges, 100.0 * c->cov.fraction,
 		   c->cov.covered_s, c->cov.span_s, c->cov.gaps, c->cov.gaps == 1 ? "" : "s");
+	if (c->o->min_coverage >= 0)
+		fprintf(f, "           %s: --min-coverage asks for %.3f %%\n",
+			c->cov.enough ? "enough" : "NOT ENOUGH (exit 1 whatever the edges say)",
+			100.0 * c->o->min_coverage);
 
 	us(a, sizeof(a), (double)c->res_m.min);
 	us(b, sizeof(b), (double)c->res_m.max);
@@ -265,8 +269,7 @@ static void json_prediction(struct json_writer *w, const struct compare *c, int 
 	json_object_end(w);
 }
 
-/* Why a reading outside its interval disagrees, in words. */
-static const char *disagree_why(const struct compare *c, int p, int mx)
+const char *comparedoc_scope_disagree_why(const struct compare *c, int p, int mx)
 {
 	const struct edgestats_widths *lw = &c->ser->width[p];
 	int64_t r = c->o->scope[p][mx].ns, tol = c->scope_tol[p][mx];
@@ -317,7 +320,7 @@ static void print_coverage(FILE *f, const struct compare *c, int p, int mx)
 		else
 			fprintf(f, ":\n           DISAGREE: the reading %.3f us lies %s it (+- %.3f us): %s\n",
 				(double)r / 1000, r < pr->lo_ns - tol ? "below" : "above",
-				(double)tol / 1000, disagree_why(c, p, mx));
+				(double)tol / 1000, comparedoc_scope_disagree_why(c, p, mx));
 		break;
 	case SCOPEPREDICT_TOO_MANY:
 		fprintf(f, "           %s %s: the scope counted %s %spulses, the run made %s: its "
@@ -666,6 +669,11 @@ void comparedoc_json(struct json_writer *w, const void *compare)
 		json_kv_uint(w, "gaps", c->cov.gaps);
 		json_kv_double(w, "span_s", c->cov.span_s);
 		json_kv_double(w, "covered_s", c->cov.covered_s);
+		if (c->o->min_coverage >= 0)
+			json_kv_double(w, "min_fraction", c->o->min_coverage);
+		else
+			json_kv_null(w, "min_fraction");
+		json_kv_bool(w, "enough", c->cov.enough);
 		json_object_end(w);
 	} else {
 		json_kv_null(w, "capture");
@@ -705,7 +713,7 @@ void comparedoc_json(struct json_writer *w, const void *compare)
 		json_object_end(w);
 	}
 	json_kv_string(w, "verdict", compare_verdict_name(c->verdict));
-	json_kv_int(w, "exit_code", compare_verdict_exit(c->verdict));
+	json_kv_int(w, "exit_code", compare_exit(c));
 	json_object_end(w);
 }
 

@@ -24,6 +24,10 @@
  */
 void comparedoc_print_text(FILE *f, const struct compare *c);
 
+/* Why the scope's reading [@p][@mx] (outside its interval) disagrees, in
+ * words: a static sentence. */
+const char *comparedoc_scope_disagree_why(const struct compare *c, int p, int mx);
+
 /* The JSON document of @compare (a const struct compare *), for
  * json_write_document() or json_write_stream(). */
 void comparedoc_json(struct json_writer *w, const void *compare);

@@ -15,6 +15,12 @@ const char *sigrok_version(void)
 	return NULL;
 }
 
+const char *sigrok_capture_connid(const struct sigrok_capture *c)
+{
+	(void)c;
+	return NULL;
+}
+
 struct sigrok_capture *sigrok_capture_open(const struct sigrok_opts *o, bool *usage, char *err,
 					   size_t errlen)
 {
@@ -549,6 +555,11 @@ static void device_words(struct sigrok_capture *c)
 	snprintf(c->r.device, sizeof(c->r.device), "%s%s%s%s%s%s%s", ve ? ve : "", ve ? " " : "",
 		 mo ? mo : "", vs ? " " : "", vs ? vs : "", cn ? " at " : "", cn ? cn : "");
 	snprintf(c->r.libsigrok, sizeof(c->r.libsigrok), "%s", sr_package_version_string_get());
+}
+
+const char *sigrok_capture_connid(const struct sigrok_capture *c)
+{
+	return sr_dev_inst_connid_get(c->sdi);
 }
 
 struct sigrok_capture *sigrok_capture_open(const struct sigrok_opts *o, bool *usage, char *err,

@@ -99,6 +99,10 @@ void sigrok_capture_progress(const struct sigrok_capture *c, struct sigrok_progr
 int sigrok_capture_finish(struct sigrok_capture *c, struct sigrok_result *r, char *err,
 			  size_t errlen);
 
+/* The device's connection as libsigrok names it ("3-1.2" for a USB
+ * device on bus 3), or NULL. Owned by the capture. */
+const char *sigrok_capture_connid(const struct sigrok_capture *c);
+
 /* Close the device and free. NULL is ignored. */
 void sigrok_capture_free(struct sigrok_capture *c);
 

@@ -491,6 +491,53 @@ static int add_pair(struct report *r, struct docread *d, const struct jv *doc)
 	return 0;
 }
 
+/* A comparison of one log: a row of the instruments table. */
+static int add_inst(struct report *r, struct docread *d, const struct jv *doc)
+{
+	struct inst_row w;
+
+	if (!inst_row_read(d, doc, &w))
+		return -1;
+	if (r->ninsts == r->capinsts) {
+		size_t cap = r->capinsts ? r->capinsts * 2 : 4;
+		struct inst_row *v = realloc(r->insts, cap * sizeof(*v));
+
+		if (!v) {
+			msgbuf_set(d->err, d->errlen, "out of memory");
+			return -1;
+		}
+		r->insts = v;
+		r->capinsts = cap;
+	}
+	r->insts[r->ninsts++] = w;
+	return 0;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+bool report_inst_run(const struct report *r, size_t i, struct inst_run *run)
+{
+	const struct inst_row *w = &r->insts[i];
+	size_t k;
+
+	for (k = 0; k < r->n; k++) {
+		const struct report_row *row = &r->rows[k];
+
+		if (row->log_path[0] && row->have_records && row->records == w->records &&
+		    !strcmp(base_name(row->log_path), base_name(w->log_path))) {
+			run->label = row->label;
+			run->source = row->source;
+			return true;
+		}
+	}
+	return false;
+}
+
 int report_add_doc(struct report *r, const struct jv *doc, const char *source, char *err,
 		   size_t errlen)
 {
@@ -499,19 +546,15 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 	const struct jv *phases;
 	size_t i, first = r->n;
 	struct report_row base;
-	int64_t version;
+	int64_t version, recs = 0;
 
 	if (board_pair_is_doc(doc))
 		return add_pair(r, &d, doc);
-	if (!strcmp(schema, "sqwave-compare")) {
-		msgbuf_set(err, errlen, "%s: a comparison of one log: report takes the comparison of "
-			   "two boards on one grid (sqwave compare RUN_A RUN_B CAPTURE --json)",
-			   OUTFILE_ESC(source));
-		return -1;
-	}
+	if (inst_row_is_doc(doc))
+		return add_inst(r, &d, doc);
 	if (strcmp(schema, "sqwave-summary") && strcmp(schema, "sqwave-analysis")) {
 		msgbuf_set(err, errlen, "%s: not a sqwave run summary or analysis, nor a comparison "
-			   "of two boards (schema \"%s\")", OUTFILE_ESC(source), OUTFILE_ESC(schema));
+			   "(schema \"%s\")", OUTFILE_ESC(source), OUTFILE_ESC(schema));
 		return -1;
 	}
 	version = docread_int_or(&d, doc, K("schema_version"), 1, INT64_MAX, 0);
@@ -538,6 +581,19 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 	copy_clean(base.kernel, sizeof(base.kernel), docread_str_or(&d, doc, K("host", "kernel_release"), "?"));
 	base.preempt_rt = docread_bool_or(&d, doc, K("host", "preempt_rt"), false);
 	base.rt_ok = docread_bool_or(&d, doc, K("rt", "ok"), true);
+	/* the log the figures are of, for an instrument's comparison of it */
+	if (!strcmp(schema, "sqwave-summary")) {
+		copy_clean(base.log_path, sizeof(base.log_path),
+			   docread_str_or(&d, doc, K("run", "log_path"), ""));
+		base.have_records = docread_int(&d, doc, K("counts", "records_logged"), 0, INT64_MAX,
+						&recs);
+	} else if (!strcmp(docread_str_or(&d, doc, K("source", "kind"), ""), "log")) {
+		copy_clean(base.log_path, sizeof(base.log_path),
+			   docread_str_or(&d, doc, K("source", "path"), ""));
+		base.have_records = docread_int(&d, doc, K("counts", "records"), 0, INT64_MAX,
+						&recs);
+	}
+	base.records = base.have_records ? (uint64_t)recs : 0;
 	/* What the pin should do: the run's kind and its wave from the
 	 * document's pin, never from its half period alone. A respond run
 	 * has no frequency, and its rows cover the time it ran. */
@@ -625,6 +681,9 @@ void report_free(struct report *r)
 	free(r->pairs);
 	r->pairs = NULL;
 	r->npairs = r->cappairs = 0;
+	free(r->insts);
+	r->insts = NULL;
+	r->ninsts = r->capinsts = 0;
 }
 
 bool report_all_pass(const struct report *r)
@@ -637,6 +696,10 @@ bool report_all_pass(const struct report *r)
 	}
 	for (i = 0; i < r->npairs; i++) {
 		if (r->pairs[i].exit_code != 0)
+			return false;
+	}
+	for (i = 0; i < r->ninsts; i++) {
+		if (r->insts[i].exit_code != 0)
 			return false;
 	}
 	return true;
@@ -813,7 +876,8 @@ static void respond_cells(const struct report_row *w, char c[][600])
  * in order) picks the report's rows a run table shows. */
 #define TABLE_MAXCOLS 24
 _Static_assert(NCOLS <= TABLE_MAXCOLS && NRCOLS <= TABLE_MAXCOLS &&
-	       BOARD_PAIR_NCOLS <= TABLE_MAXCOLS, "table columns");
+	       BOARD_PAIR_NCOLS <= TABLE_MAXCOLS && INST_ROW_NCOLS <= TABLE_MAXCOLS &&
+	       INST_ROW_CELL == 600 && BOARD_PAIR_CELL == 600, "table columns");
 _Static_assert(BOARD_PAIR_CELL == 600, "one cell size");
 
 struct table {
@@ -850,6 +914,14 @@ static void pair_cells(const struct report *r, const size_t *map, size_t row, ch
 {
 	(void)map;
 	board_pair_cells(&r->pairs[row], c);
+}
+
+static void inst_cells(const struct report *r, const size_t *map, size_t row, char c[][600])
+{
+	struct inst_run run;
+
+	(void)map;
+	inst_row_cells(&r->insts[row], report_inst_run(r, row, &run) ? &run : NULL, c);
 }
 
 static void table_text(FILE *f, const struct report *r, const struct table *t)
@@ -914,8 +986,8 @@ static void table_markdown(FILE *f, const struct report *r, const struct table *
 }
 
 /* The wave's run table (when it has rows, or nothing else to show), the
- * respond runs' table, then the two-board table (each when it has rows),
- * a blank line between. */
+ * respond runs' table, the two-board table, then the instruments' (each
+ * when it has rows), a blank line between. */
 static void write_tables(FILE *f, const struct report *r,
 			 void (*fn)(FILE *, const struct report *, const struct table *))
 {
@@ -941,8 +1013,10 @@ static void write_tables(FILE *f, const struct report *r,
 		const struct table answers = { NRCOLS, nr, respond_head, respond_run_cells, resp };
 		const struct table pairs = { BOARD_PAIR_NCOLS, r->npairs, board_pair_head, pair_cells,
 					     NULL };
+		const struct table insts = { INST_ROW_NCOLS, r->ninsts, inst_row_head, inst_cells,
+					     NULL };
 
-		if (nw || (!nr && !r->npairs)) {
+		if (nw || (!nr && !r->npairs && !r->ninsts)) {
 			fn(f, r, &runs);
 			any = true;
 		}
@@ -956,6 +1030,12 @@ static void write_tables(FILE *f, const struct report *r,
 			if (any)
 				fputc('\n', f);
 			fn(f, r, &pairs);
+			any = true;
+		}
+		if (r->ninsts) {
+			if (any)
+				fputc('\n', f);
+			fn(f, r, &insts);
 		}
 	}
 	free(wave);
@@ -1111,6 +1191,13 @@ void report_write_json(FILE *f, const struct report *r)
 	json_kv_array_begin(&w, "pairs");
 	for (i = 0; i < r->npairs; i++)
 		board_pair_write_json(&w, &r->pairs[i]);
+	json_array_end(&w);
+	json_kv_array_begin(&w, "instruments");
+	for (i = 0; i < r->ninsts; i++) {
+		struct inst_run run;
+
+		inst_row_write_json(&w, &r->insts[i], report_inst_run(r, i, &run) ? &run : NULL);
+	}
 	json_array_end(&w);
 	json_object_end(&w);
 	json_finish(&w);

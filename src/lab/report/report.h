@@ -15,6 +15,7 @@
 #include "base/jsonread.h"
 #include "log/pin.h"
 #include "report/boardpair.h"
+#include "report/instrow.h"
 
 #define REPORT_HIST_MAX 4096
 #define REPORT_MAX_PHASES 1024     /* per document: rows stay bounded by the input */
@@ -22,6 +23,12 @@
 
 struct report_row {
 	char source[512];          /* the file the row came from */
+	/* the log the row's figures are of (a summary's run.log_path, a log's
+	 * analysis' source.path; "" none) and its records: what an
+	 * instrument's comparison of that log names (report_inst_run) */
+	char log_path[512];
+	bool have_records;
+	uint64_t records;
 	char label[64];
 	char phase[64];            /* "run" for a run without phases (as a log's analysis
 				    * names it) */
@@ -108,11 +115,16 @@ struct report {
 	 * second table, one row per comparison (report/boardpair.h) */
 	struct board_pair *pairs;
 	size_t npairs, cappairs;
+	/* an instrument on one run (compare RUN CAPTURE|--scope ... --json):
+	 * the third table, one row per comparison (report/instrow.h) */
+	struct inst_row *insts;
+	size_t ninsts, capinsts;
 };
 
 /* Rows of one document (a sqwave-summary or sqwave-analysis JSON): one per
  * phase, or one for the run; a two-board comparison (sqwave-compare, mode
- * "boards") is a row of the second table. 0, or -1 with a reason and no row added (not a
+ * "boards") is a row of the second table, a comparison of one log (an
+ * analyzer's capture, a scope's readings) a row of the instruments table. 0, or -1 with a reason and no row added (not a
  * sqwave document, a newer schema, a member the table uses that has another
  * type or is out of range: "SOURCE:LINE: phases[1].counts.edges must be ..."). */
 int report_add_doc(struct report *r, const struct jv *doc, const char *source, char *err,
@@ -123,9 +135,16 @@ void report_free(struct report *r);
  * (its own table, its own JSON members; docs/report.md). */
 bool report_row_is_respond(const struct report_row *w);
 
+/* The run instrument row @i checks, when it is among the rows: the first
+ * row whose log has the comparison's log's file name (the part after its
+ * last '/': the documents may have been made in other directories) and
+ * its number of records. false: none (its log alone names the run). */
+bool report_inst_run(const struct report *r, size_t i, struct inst_run *run);
+
 /* The table as aligned text, as Markdown, as JSON (schema sqwave-report):
  * the runs of the wave, then respond's runs (their answers), then the
- * two-board comparisons, each table only when it has rows. */
+ * two-board comparisons, then the instruments, each table only when it
+ * has rows. */
 void report_write_text(FILE *f, const struct report *r);
 void report_write_markdown(FILE *f, const struct report *r);
 void report_write_json(FILE *f, const struct report *r);
@@ -147,7 +166,7 @@ struct report_axis {
 void report_svg_axis(const struct report *r, struct report_axis *ax);
 
 /* Whether every row passed (exit 0) or one did not (exit 1); a two-board
- * row passes when its comparison's exit code was 0. */
+ * row and an instrument's pass when their comparison's exit code was 0. */
 bool report_all_pass(const struct report *r);
 
 #endif
