@@ -19,6 +19,7 @@
 #ifndef SQW_BOARD_BUILD
 #include "cmd/cmd_capture.h"
 #include "cmd/cmd_compare.h"
+#include "instrument/sigrok_session.h"
 #endif
 #include "cmd/cmd_export.h"
 #ifndef SQW_BOARD_BUILD
@@ -89,7 +90,8 @@ static void usage(FILE *f)
 	for (i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-13s %s\n", commands[i].doc.name, commands[i].doc.summary);
 	fprintf(f, "\n  -h, --help     this help\n"
-		   "  -V, --version  the version and the GPIO backends built in\n"
+		   "  -V, --version  the version, the GPIO backends and (full build) whether\n"
+		   "                 capture drives analyzers (libsigrok) in this build\n"
 		   "\n'sqwave COMMAND --help' for a command's options; man sqwave for the rest.\n"
 #ifdef SQW_BOARD_BUILD
 		   "This is a board build: captures, pictures and the lab's commands are in\n"
@@ -208,6 +210,15 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf("sqwave %s (%sGPIO: %s, simulated)\n", SQW_VERSION, BUILD_KIND,
 		       gpio_out_gpiod_api());
+#ifndef SQW_BOARD_BUILD
+		/* libsigrok is optional (make SIGROK=no, Debian's package): say
+		 * whether capture drives analyzers before one is plugged in */
+		if (sigrok_version())
+			printf("capture: libsigrok %s\n", sigrok_version());
+		else
+			printf("capture: none, built without libsigrok (Debian: apt install "
+			       "libsigrok-dev, then rebuild)\n");
+#endif
 		return stdout_checked(SQW_EXIT_OK);
 	}
 	for (i = 0; i < NCOMMANDS; i++)

@@ -10,9 +10,9 @@
 
 /* A build without libsigrok (pkg-config did not find libsigrok >= 0.5):
  * everything else works; the command says how to get the library. */
-bool sigrok_available(void)
+const char *sigrok_version(void)
 {
-	return false;
+	return NULL;
 }
 
 const char *sigrok_capture_connid(const struct sigrok_capture *c)
@@ -102,9 +102,9 @@ struct sigrok_capture {
 	char lastmsg[160];          /* libsigrok's last warning or error */
 };
 
-bool sigrok_available(void)
+const char *sigrok_version(void)
 {
-	return true;
+	return sr_package_version_string_get();
 }
 
 /* libsigrok's own messages: never printed (the library promise), the

@@ -106,7 +106,9 @@ const char *sigrok_capture_connid(const struct sigrok_capture *c);
 /* Close the device and free. NULL is ignored. */
 void sigrok_capture_free(struct sigrok_capture *c);
 
-/* True when this build drives analyzers (libsigrok was found). */
-bool sigrok_available(void);
+/* The version of the libsigrok this build drives analyzers with (the
+ * library loaded at run time: a static string, not to be freed), or NULL
+ * in a build without libsigrok. Any thread. */
+const char *sigrok_version(void);
 
 #endif
