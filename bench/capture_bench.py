@@ -34,7 +34,7 @@ import sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lines import interval  # noqa: E402
+from lines import interval, interval_text as ci  # noqa: E402
 from precision import median  # noqa: E402
 
 RATE = 200000          # the demo's default samplerate
@@ -54,13 +54,6 @@ def cpu_of(cmd, shell=False):
         raise SystemExit(f"capture_bench: {cmd}: exit {p.returncode}: {p.stderr.decode()[-400:]}")
     return (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
 
-
-def ci(i, fmt="{:.2f}"):
-    """"median [lo, hi]" of an interval(); the order-statistic interval
-    needs at least 6 rounds."""
-    lo, hi = i["order95"]
-    rng = f"[{fmt.format(lo)}, {fmt.format(hi)}]" if lo is not None else "[too few rounds]"
-    return f"{fmt.format(i['median'])} {rng}"
 
 
 def main():

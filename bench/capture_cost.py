@@ -41,7 +41,7 @@ import time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lines import interval  # noqa: E402
+from lines import interval, interval_text as ci  # noqa: E402
 from precision import median  # noqa: E402
 
 VARIANTS = ["alone", "beside", "on-rt"]
@@ -102,11 +102,6 @@ def with_capture(a, base, cpus):
                       "covered_fraction": cj["covered_fraction"]}
     return run
 
-
-def ci(i, fmt="{:.2f}"):
-    lo, hi = i["order95"]
-    rng = f"[{fmt.format(lo)}, {fmt.format(hi)}]" if lo is not None else "[too few rounds]"
-    return f"{fmt.format(i['median'])} {rng}"
 
 
 def main():

@@ -73,6 +73,14 @@ def interval(xs):
             "order_coverage": cov, "per_round": xs}
 
 
+def interval_text(i, fmt="{:.2f}"):
+    """"median [lo, hi]" of an interval(); the order-statistic interval
+    needs at least 6 rounds."""
+    lo, hi = i["order95"]
+    rng = f"[{fmt.format(lo)}, {fmt.format(hi)}]" if lo is not None else "[too few rounds]"
+    return f"{fmt.format(i['median'])} {rng}"
+
+
 def parse_ct_hist(path, nthreads):
     """cyclictest -N -h --histfile with -t N: 'value c0 c1 ...' rows (1 ns
     buckets) and '# Max Latencies: m0 m1 ...', '# Histogram Overflows:'
