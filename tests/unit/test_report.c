@@ -1154,7 +1154,8 @@ static char *inst_doc(const char *status, const char *cov, const char *reading)
 	char *s = NULL;
 
 	assert_true(asprintf(&s, "{\"schema\":\"sqwave-compare\",\"schema_version\":1,"
-			     "\"run\":{\"path\":\"logs/soak.sqwlog\",\"records\":40},"
+			     "\"run\":{\"path\":\"logs/soak.sqwlog\",\"records\":40,"
+			     "\"start_realtime_ns\":1700000000000000000},"
 			     "\"capture\":{\"format\":\"vcd\",\"channel\":\"top.pin\",\"edges\":40,"
 			     "\"resolution_ns\":10},\"alignment\":{\"status\":\"%s\"},"
 			     "\"coverage\":%s,"
@@ -1205,17 +1206,21 @@ static void an_instruments_row_holds_what_its_comparison_holds(void **state)
 }
 
 /* A run's summary of @label whose log is @log_path with @records records. */
-static int add_summary(struct report *r, const char *source, const char *label,
-		       const char *log_path, int records)
+/* A run's summary of @records logged to @log_path, started at @start
+ * (realtime ns; 0: a summary that does not say). */
+static int add_summary_at(struct report *r, const char *source, const char *label,
+			  const char *log_path, int records, long start)
 {
-	char *doc = NULL, err[256];
+	char *doc = NULL, err[256], st[48] = "";
 	struct jv *v;
 	int rc;
 
+	if (start)
+		snprintf(st, sizeof(st), ",\"start_realtime_ns\":%ld", start);
 	assert_true(asprintf(&doc, "{\"schema\":\"sqwave-summary\",\"schema_version\":1,"
-			     "\"label\":\"%s\",\"run\":{\"half_period_ns\":500000,\"log_path\":\"%s\"},"
+			     "\"label\":\"%s\",\"run\":{\"half_period_ns\":500000,\"log_path\":\"%s\"%s},"
 			     "\"counts\":{\"edges\":%d,\"missed_periods\":0,\"records_logged\":%d}}",
-			     label, log_path, records, records) > 0);
+			     label, log_path, st, records, records) > 0);
 	v = jsonread_parse(doc, strlen(doc), err, sizeof(err));
 	if (!v)
 		fail_msg("%s", err);
@@ -1223,6 +1228,12 @@ static int add_summary(struct report *r, const char *source, const char *label,
 	jv_free(v);
 	free(doc);
 	return rc;
+}
+
+static int add_summary(struct report *r, const char *source, const char *label,
+		       const char *log_path, int records)
+{
+	return add_summary_at(r, source, label, log_path, records, 0);
 }
 
 static void a_comparison_joins_the_run_whose_log_it_names(void **state)
@@ -1238,13 +1249,25 @@ static void a_comparison_joins_the_run_whose_log_it_names(void **state)
 	/* a log of the same name with another record count is another run */
 	assert_int_equal(add_summary(&r, "runs/b.json", "other", "/lab/b/soak.sqwlog", 41), 0);
 	assert_false(report_inst_run(&r, 0, &run));
-	/* the same name in another directory, the same records: this run */
-	assert_int_equal(add_summary(&r, "runs/a.json", "soak-a", "/lab/a/soak.sqwlog", 40), 0);
+	/* the same name and records, started at another time: another run */
+	assert_int_equal(add_summary_at(&r, "runs/c.json", "other", "/lab/c/soak.sqwlog", 40,
+					1700000000000000001L), 0);
+	assert_false(report_inst_run(&r, 0, &run));
+	/* the same name in another directory, the same records (and start): this run */
+	assert_int_equal(add_summary_at(&r, "runs/a.json", "soak-a", "/lab/a/soak.sqwlog", 40,
+					1700000000000000000L), 0);
 	assert_true(report_inst_run(&r, 0, &run));
 	assert_string_equal(run.label, "soak-a");
 	assert_string_equal(run.source, "runs/a.json");
 	inst_row_cells(&r.insts[0], &run, c);
 	assert_string_equal(c[1], "soak-a (runs/a.json)");
+	report_free(&r);
+	/* a summary that does not give its start joins by name and records */
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(add_pair_doc(&r, inst_doc("aligned", cov, ""), err, sizeof(err)), 0);
+	assert_int_equal(add_summary(&r, "runs/d.json", "soak-d", "/lab/d/soak.sqwlog", 40), 0);
+	assert_true(report_inst_run(&r, 0, &run));
+	assert_string_equal(run.source, "runs/d.json");
 	report_free(&r);
 }
 

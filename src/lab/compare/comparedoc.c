@@ -639,6 +639,8 @@ void comparedoc_json(struct json_writer *w, const void *compare)
 	json_kv_object_begin(w, "run");
 	json_kv_string(w, "path", c->o->run);
 	json_kv_uint(w, "records", c->records);
+	/* what names the run beside its log's name: a report joins on it */
+	json_kv_uint(w, "start_realtime_ns", c->meta->start_realtime_ns);
 	json_kv_bool(w, "truncated", c->truncated);
 	json_kv_uint(w, "half_period_ns", c->meta->half_period_ns);
 	json_object_end(w);

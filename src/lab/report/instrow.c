@@ -218,6 +218,12 @@ bool inst_row_read(struct docread *d, const struct jv *doc, struct inst_row *w)
 	need(d, doc, K("run", "path"), w->log_path[0] != '\0');
 	docread_label_of(w->log_label, sizeof(w->log_label), w->log_path);
 	w->records = (uint64_t)need_int(d, doc, K("run", "records"), 0, INT64_MAX);
+	{
+		int64_t t;
+
+		w->have_start = docread_int(d, doc, K("run", "start_realtime_ns"), 0, INT64_MAX, &t);
+		w->start_realtime_ns = w->have_start ? (uint64_t)t : 0;
+	}
 	cap = docread_get(d, doc, K("capture"), JV_OBJECT);
 	if (cap)
 		read_capture(d, doc, cap, w);

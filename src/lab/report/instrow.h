@@ -39,6 +39,8 @@ struct inst_row {
 	char log_path[512];        /* run.path: the log as given to compare */
 	char log_label[64];        /* its file's name without .sqwlog */
 	uint64_t records;          /* run.records */
+	bool have_start;           /* run.start_realtime_ns (a compare before it had none) */
+	uint64_t start_realtime_ns;
 	/* an analyzer's capture (capture not null) */
 	bool have_capture;
 	char format[32], channel[128];

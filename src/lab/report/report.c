@@ -528,8 +528,12 @@ bool report_inst_run(const struct report *r, size_t i, struct inst_run *run)
 	for (k = 0; k < r->n; k++) {
 		const struct report_row *row = &r->rows[k];
 
+		/* the log's name and records, and its start where both say it:
+		 * two runs to the same file name with as many records differ there */
 		if (row->log_path[0] && row->have_records && row->records == w->records &&
-		    !strcmp(base_name(row->log_path), base_name(w->log_path))) {
+		    !strcmp(base_name(row->log_path), base_name(w->log_path)) &&
+		    (!row->have_start || !w->have_start ||
+		     row->start_realtime_ns == w->start_realtime_ns)) {
 			run->label = row->label;
 			run->source = row->source;
 			return true;
@@ -546,7 +550,7 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 	const struct jv *phases;
 	size_t i, first = r->n;
 	struct report_row base;
-	int64_t version, recs = 0;
+	int64_t version, recs = 0, start = 0;
 
 	if (board_pair_is_doc(doc))
 		return add_pair(r, &d, doc);
@@ -587,12 +591,17 @@ int report_add_doc(struct report *r, const struct jv *doc, const char *source, c
 			   docread_str_or(&d, doc, K("run", "log_path"), ""));
 		base.have_records = docread_int(&d, doc, K("counts", "records_logged"), 0, INT64_MAX,
 						&recs);
+		base.have_start = docread_int(&d, doc, K("run", "start_realtime_ns"), 0, INT64_MAX,
+					      &start);
 	} else if (!strcmp(docread_str_or(&d, doc, K("source", "kind"), ""), "log")) {
 		copy_clean(base.log_path, sizeof(base.log_path),
 			   docread_str_or(&d, doc, K("source", "path"), ""));
 		base.have_records = docread_int(&d, doc, K("counts", "records"), 0, INT64_MAX,
 						&recs);
+		base.have_start = docread_int(&d, doc, K("source", "log", "start_realtime_ns"), 0,
+					      INT64_MAX, &start);
 	}
+	base.start_realtime_ns = base.have_start ? (uint64_t)start : 0;
 	base.records = base.have_records ? (uint64_t)recs : 0;
 	/* What the pin should do: the run's kind and its wave from the
 	 * document's pin, never from its half period alone. A respond run

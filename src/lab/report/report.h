@@ -29,6 +29,8 @@ struct report_row {
 	char log_path[512];
 	bool have_records;
 	uint64_t records;
+	bool have_start;           /* the run's start (realtime ns), when the document has it */
+	uint64_t start_realtime_ns;
 	char label[64];
 	char phase[64];            /* "run" for a run without phases (as a log's analysis
 				    * names it) */
