@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <cmocka.h>
 
@@ -1209,14 +1210,14 @@ static void an_instruments_row_holds_what_its_comparison_holds(void **state)
 /* A run's summary of @records logged to @log_path, started at @start
  * (realtime ns; 0: a summary that does not say). */
 static int add_summary_at(struct report *r, const char *source, const char *label,
-			  const char *log_path, int records, long start)
+			  const char *log_path, int records, int64_t start)
 {
 	char *doc = NULL, err[256], st[48] = "";
 	struct jv *v;
 	int rc;
 
 	if (start)
-		snprintf(st, sizeof(st), ",\"start_realtime_ns\":%ld", start);
+		snprintf(st, sizeof(st), ",\"start_realtime_ns\":%" PRId64, start);
 	assert_true(asprintf(&doc, "{\"schema\":\"sqwave-summary\",\"schema_version\":1,"
 			     "\"label\":\"%s\",\"run\":{\"half_period_ns\":500000,\"log_path\":\"%s\"%s},"
 			     "\"counts\":{\"edges\":%d,\"missed_periods\":0,\"records_logged\":%d}}",
@@ -1251,11 +1252,11 @@ static void a_comparison_joins_the_run_whose_log_it_names(void **state)
 	assert_false(report_inst_run(&r, 0, &run));
 	/* the same name and records, started at another time: another run */
 	assert_int_equal(add_summary_at(&r, "runs/c.json", "other", "/lab/c/soak.sqwlog", 40,
-					1700000000000000001L), 0);
+					INT64_C(1700000000000000001)), 0);
 	assert_false(report_inst_run(&r, 0, &run));
 	/* the same name in another directory, the same records (and start): this run */
 	assert_int_equal(add_summary_at(&r, "runs/a.json", "soak-a", "/lab/a/soak.sqwlog", 40,
-					1700000000000000000L), 0);
+					INT64_C(1700000000000000000)), 0);
 	assert_true(report_inst_run(&r, 0, &run));
 	assert_string_equal(run.label, "soak-a");
 	assert_string_equal(run.source, "runs/a.json");
